@@ -1,0 +1,23 @@
+# Global instrumentation chosen by the preset: sanitizers (asan preset),
+# clang source-based coverage (coverage preset). Fuzzer instrumentation is
+# applied per target in fuzz/ because only harnesses link an engine.
+if(WK_SANITIZE)
+  add_compile_options(-fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all)
+endif()
+if(WK_COVERAGE)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "WK_COVERAGE needs clang (source-based coverage)")
+  endif()
+  add_compile_options(-fprofile-instr-generate -fcoverage-mapping)
+  add_link_options(-fprofile-instr-generate -fcoverage-mapping)
+endif()
+if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "WK_FUZZ_ENGINE=libfuzzer needs clang")
+  endif()
+  # Every library the harnesses link gets coverage feedback; only the
+  # harness executables link the libFuzzer main (fuzz/CMakeLists.txt).
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

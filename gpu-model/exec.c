@@ -1,0 +1,371 @@
+/*
+ * exec.c - the command processor.
+ *
+ * A buffer is decoded command by command from a snapshot; each command is
+ * one handler below, which checks its whole access before any effect and
+ * returns the fault reason (NONE to go on). Termination on any input is by
+ * construction: there are no jumps, CALL nests at most max_call_depth
+ * levels, and every command, BLIT row and GART list entry spends one unit of
+ * a per-exec budget, every byte copied, filled or fetched one byte of another.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct exec {
+    struct wk_gpu *gpu;
+    uint64_t units_left;
+    uint64_t bytes_left;
+    uint32_t depth;
+    int nested_fault;            /* a CALL target faulted and recorded it */
+    struct wk_gpu_fault fault;   /* the fault that stopped execution */
+};
+
+typedef enum wk_gpu_fault_reason handler_fn(struct exec *x, const struct wk_gpu_cmd *c,
+                                            uint64_t *fault_addr);
+
+static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr);
+
+static int spend_bytes(struct exec *x, uint64_t n)
+{
+    if (n > x->bytes_left)
+        return -1;
+    x->bytes_left -= n;
+    return 0;
+}
+
+static int spend_units(struct exec *x, uint64_t n)
+{
+    if (n > x->units_left)
+        return -1;
+    x->units_left -= n;
+    return 0;
+}
+
+/* The GPU view of an access: through the TLB. */
+static struct region *gpu_access(struct exec *x, uint64_t addr, uint64_t len,
+                                 enum wk_gpu_fault_reason *why, uint64_t *fault_addr)
+{
+    return space_check(x->gpu, addr, len, 1, why, fault_addr);
+}
+
+static enum wk_gpu_fault_reason op_nop(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    (void)x, (void)c, (void)fa;
+    return WK_GPU_FAULT_NONE;
+}
+
+static enum wk_gpu_fault_reason op_copy(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    uint64_t src = c->operands[0], dst = c->operands[1], n = c->operands[2];
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    if (n == 0)
+        return why;
+    if (spend_bytes(x, n) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    struct region *sr = gpu_access(x, src, n, &why, fa);
+    if (!sr)
+        return why;
+    struct region *dr = gpu_access(x, dst, n, &why, fa);
+    if (!dr)
+        return why;
+    space_count_banks(x->gpu, sr, src - sr->base, n);
+    space_count_banks(x->gpu, dr, dst - dr->base, n);
+    if (space_copy(x->gpu, dr, dst - dr->base, sr, src - sr->base, n, 1) != 0) {
+        *fa = dst;
+        return WK_GPU_FAULT_MEMORY_LIMIT;
+    }
+    x->gpu->counters.bytes_copied += n;
+    return why;
+}
+
+static enum wk_gpu_fault_reason op_fill(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    uint64_t dst = c->operands[0], n = c->operands[1];
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    if (n == 0)
+        return why;
+    if (spend_bytes(x, n) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    struct region *r = gpu_access(x, dst, n, &why, fa);
+    if (!r)
+        return why;
+    space_count_banks(x->gpu, r, dst - r->base, n);
+    if (space_fill(x->gpu, r, dst - r->base, n, (uint32_t)c->operands[2], 1) != 0) {
+        *fa = dst;
+        return WK_GPU_FAULT_MEMORY_LIMIT;
+    }
+    x->gpu->counters.bytes_filled += n;
+    return why;
+}
+
+/* WRITE32, WRITE64 and FENCE: a little-endian store of `size` bytes. */
+static enum wk_gpu_fault_reason store(struct exec *x, uint64_t addr, uint64_t value,
+                                      uint32_t size, uint64_t *fa)
+{
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    uint8_t bytes[8];
+    struct region *r = gpu_access(x, addr, size, &why, fa);
+    if (!r)
+        return why;
+    put_le64(bytes, value);
+    space_count_banks(x->gpu, r, addr - r->base, size);
+    if (space_store(x->gpu, r, addr - r->base, bytes, size, 1) != 0) {
+        *fa = addr;
+        return WK_GPU_FAULT_MEMORY_LIMIT;
+    }
+    x->gpu->counters.bytes_written += size;
+    return why;
+}
+
+static enum wk_gpu_fault_reason op_write32(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    return store(x, c->operands[0], c->operands[1], 4, fa);
+}
+
+static enum wk_gpu_fault_reason op_write64(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    return store(x, c->operands[0], c->operands[1], 8, fa);
+}
+
+static enum wk_gpu_fault_reason op_fence(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    enum wk_gpu_fault_reason why = store(x, c->operands[0], c->operands[1], 8, fa);
+    if (why != WK_GPU_FAULT_NONE)
+        return why;
+    struct wk_gpu *gpu = x->gpu;
+    gpu->last_fence = c->operands[1];
+    gpu->counters.fences++;
+    gpu->counters.interrupts++;
+    if (gpu->irq_fn)
+        gpu->irq_fn(gpu->irq_user, c->operands[0], c->operands[1]);
+    return why;
+}
+
+/* The aperture a GART command names, with its page range checked. */
+static struct region *gart_target(struct exec *x, uint64_t segment_id, uint64_t first,
+                                  uint64_t count)
+{
+    struct region *r = segment_id <= UINT32_MAX ? space_segment(x->gpu, (uint32_t)segment_id) : NULL;
+    if (!r || r->kind != WK_GPU_SEGMENT_APERTURE)
+        return NULL;
+    uint64_t pages = r->size >> WK_GPU_PAGE_SHIFT;
+    return first <= pages && count <= pages - first ? r : NULL;
+}
+
+static int pfn_ok(const struct wk_gpu *gpu, uint64_t pfn)
+{
+    return pfn >= gpu->desc.sysmem_first_pfn &&
+           pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
+}
+
+static enum wk_gpu_fault_reason op_gart_map(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    struct region *r = gart_target(x, c->operands[0], c->operands[1], c->list_count);
+    if (!r)
+        return WK_GPU_FAULT_BAD_OPERAND;
+    if (spend_units(x, c->list_count) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    for (uint32_t i = 0; i < c->list_count; i++)
+        if (!pfn_ok(x->gpu, le64(c->list + 8 * (uint64_t)i)))
+            return WK_GPU_FAULT_BAD_OPERAND;
+    if (gart_map(x->gpu, r, c->operands[1], c->list_count, c->list) != 0) {
+        *fa = r->base + (c->operands[1] << WK_GPU_PAGE_SHIFT);
+        return WK_GPU_FAULT_MEMORY_LIMIT;
+    }
+    return WK_GPU_FAULT_NONE;
+}
+
+static enum wk_gpu_fault_reason op_gart_unmap(struct exec *x, const struct wk_gpu_cmd *c,
+                                              uint64_t *fa)
+{
+    struct region *r = gart_target(x, c->operands[0], c->operands[1], c->operands[2]);
+    if (!r || !pfn_ok(x->gpu, c->operands[3]))
+        return WK_GPU_FAULT_BAD_OPERAND;
+    if (spend_units(x, c->operands[2]) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    if (gart_unmap(x->gpu, r, c->operands[1], c->operands[2], c->operands[3]) != 0) {
+        *fa = r->base + (c->operands[1] << WK_GPU_PAGE_SHIFT);
+        return WK_GPU_FAULT_MEMORY_LIMIT;
+    }
+    return WK_GPU_FAULT_NONE;
+}
+
+static enum wk_gpu_fault_reason op_tlb_flush(struct exec *x, const struct wk_gpu_cmd *c,
+                                             uint64_t *fa)
+{
+    (void)fa;
+    struct region *r = gart_target(x, c->operands[0], 0, 0);
+    if (!r)
+        return WK_GPU_FAULT_BAD_OPERAND;
+    gart_flush(x->gpu, r);
+    return WK_GPU_FAULT_NONE;
+}
+
+/* A snapshot of [addr, addr+len) in the fetch buffer of `depth`. */
+static enum wk_gpu_fault_reason fetch(struct exec *x, uint64_t addr, uint64_t len, uint32_t depth,
+                                      const uint8_t **out, uint64_t *fa)
+{
+    struct wk_gpu *gpu = x->gpu;
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    if (len > gpu->desc.max_dma_length)
+        return WK_GPU_FAULT_BAD_OPERAND;
+    struct region *r = gpu_access(x, addr, len, &why, fa);
+    if (!r)
+        return why;
+    if (gpu->fetch_cap[depth] < len) {
+        uint8_t *b = realloc(gpu->fetch[depth], len);
+        if (!b) {
+            *fa = addr;
+            return WK_GPU_FAULT_MEMORY_LIMIT;
+        }
+        gpu->fetch[depth] = b;
+        gpu->fetch_cap[depth] = len;
+    }
+    space_load(gpu, r, addr - r->base, gpu->fetch[depth], len, 1);
+    *out = gpu->fetch[depth];
+    return why;
+}
+
+static enum wk_gpu_fault_reason op_call(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    uint64_t addr = c->operands[0], len = c->operands[1];
+    const uint8_t *buf = NULL;
+    if (x->depth + 1 > x->gpu->desc.max_call_depth)
+        return WK_GPU_FAULT_CALL_DEPTH;
+    if (len == 0)
+        return WK_GPU_FAULT_NONE;
+    if (spend_bytes(x, len) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    enum wk_gpu_fault_reason why = fetch(x, addr, len, x->depth + 1, &buf, fa);
+    if (why != WK_GPU_FAULT_NONE)
+        return why;
+    x->gpu->counters.calls++;
+    x->depth++;
+    wk_status st = run(x, buf, len, addr);
+    x->depth--;
+    if (st != WK_OK)
+        x->nested_fault = 1;
+    return WK_GPU_FAULT_NONE;
+}
+
+static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    uint64_t src = c->operands[0], dst = c->operands[1], w = c->operands[2], h = c->operands[3];
+    uint64_t sp = c->operands[4], dp = c->operands[5];
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    if (w == 0 || h == 0)
+        return why;
+    if (spend_units(x, h) != 0 || spend_bytes(x, w * h) != 0)
+        return WK_GPU_FAULT_BUDGET;
+    struct extent ext[2];
+    uint32_t n = opcode_extents(c, ext);
+    for (uint32_t i = 0; i < n; i++) /* each side lies in one region */
+        if (!space_check_region(x->gpu, ext[i].addr, ext[i].len, &why, fa))
+            return why;
+    for (uint64_t row = 0; row < h; row++) { /* and every row is mapped, before any effect */
+        if (!gpu_access(x, src + row * sp, w, &why, fa) || !gpu_access(x, dst + row * dp, w, &why, fa))
+            return why;
+    }
+    for (uint64_t row = 0; row < h; row++) {
+        uint64_t s = src + row * sp, d = dst + row * dp;
+        struct region *sr = space_find(x->gpu, s), *dr = space_find(x->gpu, d);
+        space_count_banks(x->gpu, sr, s - sr->base, w);
+        space_count_banks(x->gpu, dr, d - dr->base, w);
+        if (space_copy(x->gpu, dr, d - dr->base, sr, s - sr->base, w, 1) != 0) {
+            *fa = d;
+            return WK_GPU_FAULT_MEMORY_LIMIT;
+        }
+    }
+    x->gpu->counters.bytes_copied += w * h;
+    return why;
+}
+
+static handler_fn *const handlers[WK_GPU_OP_COUNT] = {
+    [WK_GPU_OP_NOP] = op_nop,
+    [WK_GPU_OP_COPY] = op_copy,
+    [WK_GPU_OP_FILL] = op_fill,
+    [WK_GPU_OP_WRITE32] = op_write32,
+    [WK_GPU_OP_WRITE64] = op_write64,
+    [WK_GPU_OP_FENCE] = op_fence,
+    [WK_GPU_OP_GART_MAP] = op_gart_map,
+    [WK_GPU_OP_GART_UNMAP] = op_gart_unmap,
+    [WK_GPU_OP_TLB_FLUSH] = op_tlb_flush,
+    [WK_GPU_OP_CALL] = op_call,
+    [WK_GPU_OP_BLIT] = op_blit,
+};
+
+static wk_status stop(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opcode,
+                      uint64_t offset, uint64_t buffer_addr, uint64_t fault_addr)
+{
+    struct wk_gpu_fault f = { why, opcode, offset, buffer_addr, x->depth, fault_addr };
+    x->fault = f;
+    fault_record(x->gpu, &f);
+    return WK_E_GPU_FAULT;
+}
+
+static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr)
+{
+    for (uint64_t off = 0; off < len;) {
+        struct wk_gpu_cmd cmd;
+        uint64_t fa = 0;
+        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        if (st != WK_OK)
+            return stop(x, decode_fault_reason(st), buf[off], off, buffer_addr, 0);
+        if (spend_units(x, 1) != 0)
+            return stop(x, WK_GPU_FAULT_BUDGET, buf[off], off, buffer_addr, 0);
+        enum wk_gpu_fault_reason why = handlers[cmd.opcode](x, &cmd, &fa);
+        if (x->nested_fault)
+            return WK_E_GPU_FAULT;
+        if (why != WK_GPU_FAULT_NONE)
+            return stop(x, why, buf[off], off, buffer_addr, fa);
+        x->gpu->counters.commands++;
+        off += cmd.length;
+    }
+    return WK_OK;
+}
+
+static void begin(struct exec *x, struct wk_gpu *gpu)
+{
+    memset(x, 0, sizeof(*x));
+    x->gpu = gpu;
+    x->units_left = gpu->desc.max_commands;
+    x->bytes_left = gpu->desc.max_bytes_moved;
+    gpu->counters.execs++;
+}
+
+static wk_status finish(struct exec *x, wk_status st, struct wk_gpu_fault *fault)
+{
+    if (fault) {
+        if (st == WK_OK) {
+            struct wk_gpu_fault none = { WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0 };
+            *fault = none;
+        } else {
+            *fault = x->fault;
+        }
+    }
+    return st;
+}
+
+wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
+                            uint64_t buffer_addr, struct wk_gpu_fault *fault)
+{
+    struct exec x;
+    begin(&x, gpu);
+    return finish(&x, run(&x, buf, len, buffer_addr), fault);
+}
+
+wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_fault *fault)
+{
+    struct exec x;
+    const uint8_t *buf = NULL;
+    uint64_t fa = 0;
+    begin(&x, gpu);
+    if (len == 0)
+        return finish(&x, WK_OK, fault);
+    enum wk_gpu_fault_reason why = fetch(&x, addr, len, 0, &buf, &fa);
+    if (why != WK_GPU_FAULT_NONE)
+        return finish(&x, stop(&x, why, UINT32_MAX, 0, addr, fa), fault);
+    return finish(&x, run(&x, buf, len, addr), fault);
+}

@@ -1,0 +1,112 @@
+/*
+ * gart.c - aperture page tables and their TLB.
+ *
+ * Entries live in a sparse array of 4 KiB blocks (256 entries each), so a
+ * large aperture costs nothing until mapped and resetting it costs the
+ * blocks touched. Each entry carries the TLB line the GPU translates
+ * through: GART_MAP/GART_UNMAP change the entry only, TLB_FLUSH copies
+ * entries into lines, the host path (wk_gpu_gart_set) writes both.
+ */
+#include "internal.h"
+
+const struct pte *gart_peek(const struct region *r, uint64_t page)
+{
+    const uint8_t *block = sparse_peek(&r->ptes, page / PTES_PER_BLOCK);
+    return block ? (const struct pte *)(const void *)block + page % PTES_PER_BLOCK : NULL;
+}
+
+struct pte *gart_touch(struct region *r, uint64_t page)
+{
+    uint8_t *block = sparse_touch(&r->ptes, page / PTES_PER_BLOCK, 0);
+    return block ? (struct pte *)(void *)block + page % PTES_PER_BLOCK : NULL;
+}
+
+int gart_translate(struct wk_gpu *gpu, struct region *r, uint64_t page, int via_tlb,
+                   uint64_t *pfn)
+{
+    (void)gpu;
+    const struct pte *p = gart_peek(r, page);
+    uint64_t line = p ? (via_tlb ? p->tlb : p->entry) : 0;
+    if (!(line & PTE_VALID))
+        return 0;
+    *pfn = line & ~PTE_VALID;
+    return 1;
+}
+
+int gart_map(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count,
+             const uint8_t *pfn_list)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        struct pte *p = gart_touch(r, first + i);
+        if (!p)
+            return -1;
+        p->entry = le64(pfn_list + 8 * i) | PTE_VALID;
+    }
+    gpu->counters.gart_pages_mapped += count;
+    return 0;
+}
+
+int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count, uint64_t pfn)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        struct pte *p = gart_touch(r, first + i);
+        if (!p)
+            return -1;
+        p->entry = pfn | PTE_VALID;
+    }
+    gpu->counters.gart_pages_unmapped += count;
+    return 0;
+}
+
+/* Only blocks touched since the reset can hold entries, so the dirty list is
+ * exactly the set of blocks to flush. */
+void gart_flush(struct wk_gpu *gpu, struct region *r)
+{
+    for (uint64_t i = 0; i < r->ptes.dirty_count; i++) {
+        struct pte *p = (struct pte *)(void *)sparse_peek(&r->ptes, r->ptes.dirty[i]);
+        for (uint32_t j = 0; j < PTES_PER_BLOCK; j++)
+            p[j].tlb = p[j].entry;
+    }
+    gpu->counters.tlb_flushes++;
+}
+
+static int sysmem_pfn_ok(const struct wk_gpu *gpu, uint64_t pfn)
+{
+    return pfn >= gpu->desc.sysmem_first_pfn &&
+           pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
+}
+
+static struct region *aperture(const struct wk_gpu *gpu, uint32_t segment_id, uint64_t page)
+{
+    struct region *r = space_segment(gpu, segment_id);
+    if (!r || r->kind != WK_GPU_SEGMENT_APERTURE || page >= r->size >> WK_GPU_PAGE_SHIFT)
+        return NULL;
+    return r;
+}
+
+wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page, uint64_t pfn)
+{
+    struct region *r = aperture(gpu, segment_id, page);
+    if (!r || !sysmem_pfn_ok(gpu, pfn))
+        return WK_E_INVALID_ARGUMENT;
+    struct pte *p = gart_touch(r, page);
+    if (!p)
+        return WK_E_LIMIT;
+    p->entry = p->tlb = pfn | PTE_VALID;
+    return WK_OK;
+}
+
+wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page,
+                          int *valid, uint64_t *pfn, int *tlb_stale)
+{
+    const struct region *r = aperture(gpu, segment_id, page);
+    if (!r)
+        return WK_E_INVALID_ARGUMENT;
+    const struct pte *p = gart_peek(r, page);
+    uint64_t entry = p ? p->entry : 0, tlb = p ? p->tlb : 0;
+    *valid = (entry & PTE_VALID) != 0;
+    *pfn = entry & ~PTE_VALID;
+    if (tlb_stale)
+        *tlb_stale = entry != tlb;
+    return WK_OK;
+}

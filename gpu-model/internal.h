@@ -1,0 +1,181 @@
+/*
+ * internal.h - the model's state, shared by the files of gpu-model only.
+ *
+ * One file per job: gpu.c (lifetime, description checks, counters),
+ * space.c (address resolution and host access), gart.c (page table and
+ * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
+ * validate.c, disasm.c, exec.c (the command processor), faults.c.
+ */
+#ifndef WK_GPU_INTERNAL_H
+#define WK_GPU_INTERNAL_H
+
+#include "wddmkit/gpu.h"
+
+#include "page_pool.h"
+#include "sparse.h"
+
+/* A region of the address space: a segment or the system pool. */
+struct region {
+    uint32_t segment_id;          /* 1..N; 0 = system memory */
+    enum wk_gpu_segment_kind kind;
+    uint64_t base;
+    uint64_t size;
+    uint32_t bank_count;          /* >= 2 when banked */
+    uint64_t *bank_ends;          /* bank_count-1 offsets (owned) */
+    struct sparse bytes;          /* memory segments and system memory */
+    struct sparse ptes;           /* apertures: struct pte blocks */
+};
+
+/* One aperture page: its page-table entry and the TLB line the GPU uses. */
+struct pte {
+    uint64_t entry;               /* PFN | PTE_VALID, 0 = invalid */
+    uint64_t tlb;                 /* what the GPU translates through */
+};
+#define PTE_VALID (1ull << 63)
+#define PTES_PER_BLOCK (WK_GPU_PAGE_SIZE / sizeof(struct pte))
+
+/* Per-exec budget accounting. */
+struct budget {
+    uint64_t units_left;
+    uint64_t bytes_left;
+};
+
+struct wk_gpu {
+    struct wk_gpu_desc desc;                /* segments point at `segdescs` */
+    struct wk_gpu_segment_desc *segdescs;   /* copy, with bank tables */
+    struct region *regions;                 /* segments 1..N then system */
+    uint32_t region_count;
+    struct region **by_base;                /* regions sorted by base */
+    struct page_pool pool;
+    struct wk_gpu_counters counters;
+    uint64_t last_fence;
+    struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
+    uint64_t fault_total;
+    wk_gpu_interrupt_fn *irq_fn;
+    void *irq_user;
+    uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
+    uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
+    uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
+};
+
+/* space.c ---------------------------------------------------------------- */
+
+/* The region holding addr, or NULL. */
+struct region *space_find(const struct wk_gpu *gpu, uint64_t addr);
+
+/* The segment with that id (1..N), or NULL. */
+struct region *space_segment(const struct wk_gpu *gpu, uint32_t segment_id);
+
+/* Checks only that [addr, addr+len) lies in one region (no GART lookups). */
+struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint64_t len,
+                                  enum wk_gpu_fault_reason *reason, uint64_t *fault_addr);
+
+/*
+ * Checks that [addr, addr+len) is one reachable range: inside one region,
+ * every aperture page translated. `via_tlb` selects the GPU view (TLB) or
+ * the host view (entries). On failure fills *reason and *fault_addr.
+ * Returns the region, or NULL.
+ */
+struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,
+                           enum wk_gpu_fault_reason *reason, uint64_t *fault_addr);
+
+/*
+ * Host page holding the byte at `off` of region r (after GART translation for
+ * apertures). For reads, NULL means "untouched: zeroes". For writes the page
+ * is backed (whole: the caller overwrites the page entirely) and NULL means
+ * the memory limit was reached. `*page_off` receives the offset in the page.
+ * The range must have passed space_check.
+ */
+uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
+                             uint32_t *page_off);
+uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
+                              int whole, uint32_t *page_off);
+
+/* Bulk operations on a checked range; 0 on success, -1 when the memory limit
+ * was reached (bytes before that point are written). */
+int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct region *sr,
+               uint64_t soff, uint64_t len, int via_tlb);
+int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
+               uint32_t pattern, int via_tlb);
+int space_store(struct wk_gpu *gpu, struct region *r, uint64_t off, const void *src, uint64_t len,
+                int via_tlb);
+void space_load(struct wk_gpu *gpu, struct region *r, uint64_t off, void *dst, uint64_t len,
+                int via_tlb);
+
+/* Adds one bank crossing when [off, off+len) of a banked segment spans
+ * more than one bank. */
+void space_count_banks(struct wk_gpu *gpu, const struct region *r, uint64_t off, uint64_t len);
+
+/* gart.c ----------------------------------------------------------------- */
+
+/* The PTE of aperture page `page` for reading (NULL: invalid, never written)
+ * or for writing (NULL: memory limit). */
+const struct pte *gart_peek(const struct region *r, uint64_t page);
+struct pte *gart_touch(struct region *r, uint64_t page);
+
+/* System PFN an aperture page translates to; 0 when it does not. */
+int gart_translate(struct wk_gpu *gpu, struct region *r, uint64_t page, int via_tlb,
+                   uint64_t *pfn);
+
+/* The three GART commands; 0, or -1 when the memory limit was reached. */
+int gart_map(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count,
+             const uint8_t *pfn_list);
+int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count, uint64_t pfn);
+void gart_flush(struct wk_gpu *gpu, struct region *r);
+
+/* opcodes.c -------------------------------------------------------------- */
+
+uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind);
+
+/* A memory range a command touches. */
+struct extent {
+    uint64_t addr;
+    uint64_t len;
+};
+
+/* The non-empty ranges a decoded command reads or writes (at most 2): what
+ * both the executor and the validator check against the regions. BLIT's are
+ * its bounding extents, first row start to last row end. */
+uint32_t opcode_extents(const struct wk_gpu_cmd *c, struct extent out[2]);
+
+/* decode.c --------------------------------------------------------------- */
+
+/* The fault a wk_gpu_decode status stands for (NONE for WK_OK). */
+enum wk_gpu_fault_reason decode_fault_reason(wk_status st);
+
+/* digest.c --------------------------------------------------------------- */
+
+uint64_t digest_chunk(const uint8_t *buf, uint64_t n);
+uint64_t digest_mix(uint64_t z);
+
+/* faults.c --------------------------------------------------------------- */
+
+void fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
+
+/* util ------------------------------------------------------------------- */
+
+static inline uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t le64(const uint8_t *p)
+{
+    return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+    put_le32(p, (uint32_t)v);
+    put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * space.c - the GPU physical address space: which region holds an address,
+ * reachability checks, and page-wise bulk access.
+ *
+ * Every access is first checked whole (space_check) and only then performed
+ * page by page, so a faulting command has no effect. Bulk loops work in
+ * chunks that end at a page boundary on both sides; untouched source pages
+ * read as zeroes without being backed, and copying zeroes onto an untouched
+ * page leaves it untouched, which keeps sparse workloads sparse.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+struct region *space_find(const struct wk_gpu *gpu, uint64_t addr)
+{
+    uint32_t lo = 0, hi = gpu->region_count;
+    while (lo < hi) { /* first region with base > addr */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (gpu->by_base[mid]->base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    struct region *r = gpu->by_base[lo - 1];
+    return addr - r->base < r->size ? r : NULL;
+}
+
+struct region *space_segment(const struct wk_gpu *gpu, uint32_t segment_id)
+{
+    if (segment_id == 0 || segment_id > gpu->desc.segment_count)
+        return NULL;
+    return &gpu->regions[segment_id - 1];
+}
+
+static struct region *sysmem(const struct wk_gpu *gpu)
+{
+    return &gpu->regions[gpu->region_count - 1];
+}
+
+static int check_aperture_pages(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
+                                int via_tlb, uint64_t *fault_addr)
+{
+    uint64_t last = (off + len - 1) >> WK_GPU_PAGE_SHIFT;
+    for (uint64_t page = off >> WK_GPU_PAGE_SHIFT; page <= last; page++) {
+        const struct pte *p = gart_peek(r, page);
+        uint64_t line = p ? (via_tlb ? p->tlb : p->entry) : 0;
+        if (!(line & PTE_VALID)) {
+            uint64_t at = r->base + (page << WK_GPU_PAGE_SHIFT);
+            *fault_addr = at > r->base + off ? at : r->base + off;
+            return -1;
+        }
+        if (via_tlb && p->tlb != p->entry)
+            gpu->counters.stale_tlb_accesses++;
+    }
+    return 0;
+}
+
+struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint64_t len,
+                                  enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
+{
+    struct region *r = space_find(gpu, addr);
+    if (!r) {
+        *reason = WK_GPU_FAULT_BAD_ADDRESS;
+        *fault_addr = addr;
+        return NULL;
+    }
+    if (len > r->size - (addr - r->base)) {
+        *reason = WK_GPU_FAULT_CROSSES_SEGMENT;
+        *fault_addr = r->base + r->size;
+        return NULL;
+    }
+    return r;
+}
+
+struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,
+                           enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
+{
+    struct region *r = space_check_region(gpu, addr, len, reason, fault_addr);
+    if (r && len && r->kind == WK_GPU_SEGMENT_APERTURE &&
+        check_aperture_pages(gpu, r, addr - r->base, len, via_tlb, fault_addr) != 0) {
+        *reason = WK_GPU_FAULT_UNMAPPED_APERTURE;
+        return NULL;
+    }
+    return r;
+}
+
+/* Resolves (region, offset) to the sparse array and block holding the byte. */
+static struct sparse *backing(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
+                              uint64_t *block)
+{
+    if (r->kind != WK_GPU_SEGMENT_APERTURE) {
+        *block = off >> WK_GPU_PAGE_SHIFT;
+        return &r->bytes;
+    }
+    uint64_t pfn = 0;
+    gart_translate(gpu, r, off >> WK_GPU_PAGE_SHIFT, via_tlb, &pfn);
+    *block = pfn - gpu->desc.sysmem_first_pfn;
+    return &sysmem(gpu)->bytes;
+}
+
+uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
+                             uint32_t *page_off)
+{
+    uint64_t block;
+    struct sparse *s = backing(gpu, r, off, via_tlb, &block);
+    *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
+    return sparse_peek(s, block);
+}
+
+uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
+                              int whole, uint32_t *page_off)
+{
+    uint64_t block;
+    struct sparse *s = backing(gpu, r, off, via_tlb, &block);
+    *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
+    return sparse_touch(s, block, whole);
+}
+
+static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+static uint64_t page_room(uint64_t off)
+{
+    return WK_GPU_PAGE_SIZE - (off & (WK_GPU_PAGE_SIZE - 1));
+}
+
+/* Copies one chunk that stays inside one page on both sides. */
+static int copy_chunk(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct region *sr,
+                      uint64_t soff, uint64_t n, int via_tlb)
+{
+    uint32_t so, dof;
+    const uint8_t *src = space_page_for_read(gpu, sr, soff, via_tlb, &so);
+    if (!src && !space_page_for_read(gpu, dr, doff, via_tlb, &dof))
+        return 0; /* zeroes onto an untouched page: nothing to do */
+    uint8_t *dst = space_page_for_write(gpu, dr, doff, via_tlb, n == WK_GPU_PAGE_SIZE, &dof);
+    if (!dst)
+        return -1;
+    if (src)
+        memmove(dst + dof, src + so, n);
+    else
+        memset(dst + dof, 0, n);
+    return 0;
+}
+
+int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct region *sr,
+               uint64_t soff, uint64_t len, int via_tlb)
+{
+    /* Same region, destination above an overlapping source: walk backwards
+     * so that every source byte is read before it is overwritten. */
+    if (dr == sr && doff > soff && doff - soff < len) {
+        uint64_t left = len;
+        while (left) {
+            uint64_t se = soff + left, de = doff + left;
+            uint64_t n = min3(left, ((se - 1) & (WK_GPU_PAGE_SIZE - 1)) + 1,
+                              ((de - 1) & (WK_GPU_PAGE_SIZE - 1)) + 1);
+            if (copy_chunk(gpu, dr, de - n, sr, se - n, n, via_tlb) != 0)
+                return -1;
+            left -= n;
+        }
+        return 0;
+    }
+    for (uint64_t done = 0; done < len;) {
+        uint64_t n = min3(len - done, page_room(soff + done), page_room(doff + done));
+        if (copy_chunk(gpu, dr, doff + done, sr, soff + done, n, via_tlb) != 0)
+            return -1;
+        done += n;
+    }
+    return 0;
+}
+
+int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
+               uint32_t pattern, int via_tlb)
+{
+    uint8_t pat[WK_GPU_PAGE_SIZE + 4];
+    int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
+    if (!uniform)
+        for (uint32_t i = 0; i < sizeof(pat); i += 4)
+            put_le32(pat + i, pattern);
+    for (uint64_t done = 0; done < len;) {
+        uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
+        uint32_t po;
+        if (pattern == 0 && !space_page_for_read(gpu, r, off + done, via_tlb, &po)) {
+            done += n; /* zeroes onto an untouched page */
+            continue;
+        }
+        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n == WK_GPU_PAGE_SIZE, &po);
+        if (!dst)
+            return -1;
+        if (uniform)
+            memset(dst + po, (int)(pattern & 0xFF), n);
+        else
+            memcpy(dst + po, pat + (done & 3), n);
+        done += n;
+    }
+    return 0;
+}
+
+int space_store(struct wk_gpu *gpu, struct region *r, uint64_t off, const void *src, uint64_t len,
+                int via_tlb)
+{
+    const uint8_t *s = src;
+    for (uint64_t done = 0; done < len;) {
+        uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
+        uint32_t po;
+        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n == WK_GPU_PAGE_SIZE, &po);
+        if (!dst)
+            return -1;
+        memcpy(dst + po, s + done, n);
+        done += n;
+    }
+    return 0;
+}
+
+void space_load(struct wk_gpu *gpu, struct region *r, uint64_t off, void *dst, uint64_t len,
+                int via_tlb)
+{
+    uint8_t *d = dst;
+    for (uint64_t done = 0; done < len;) {
+        uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
+        uint32_t po;
+        const uint8_t *src = space_page_for_read(gpu, r, off + done, via_tlb, &po);
+        if (src)
+            memcpy(d + done, src + po, n);
+        else
+            memset(d + done, 0, n);
+        done += n;
+    }
+}
+
+/* Index of the bank holding `off`: the number of bank ends <= off. */
+static uint32_t bank_of(const struct region *r, uint64_t off)
+{
+    uint32_t lo = 0, hi = r->bank_count - 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->bank_ends[mid] <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void space_count_banks(struct wk_gpu *gpu, const struct region *r, uint64_t off, uint64_t len)
+{
+    if (r->bank_count < 2 || len == 0)
+        return;
+    if (bank_of(r, off) != bank_of(r, off + len - 1))
+        gpu->counters.bank_crossings++;
+}
+
+wk_status wk_gpu_locate(const struct wk_gpu *gpu, uint64_t addr, struct wk_gpu_location *loc)
+{
+    const struct region *r = space_find(gpu, addr);
+    if (!r)
+        return WK_E_BAD_ADDRESS;
+    loc->segment_id = r->segment_id;
+    loc->offset = addr - r->base;
+    loc->bank = r->bank_count >= 2 ? bank_of(r, loc->offset) : 0;
+    return WK_OK;
+}
+
+/* Host access: the GPU view minus the TLB. */
+static wk_status host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct region **r)
+{
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    uint64_t at = 0;
+    if (len == 0)
+        return WK_OK;
+    *r = space_check(gpu, addr, len, 0, &why, &at);
+    if (*r)
+        return WK_OK;
+    switch (why) {
+    case WK_GPU_FAULT_BAD_ADDRESS: return WK_E_BAD_ADDRESS;
+    case WK_GPU_FAULT_UNMAPPED_APERTURE: return WK_E_UNMAPPED;
+    default: return WK_E_CROSSES_SEGMENT;
+    }
+}
+
+wk_status wk_gpu_read(struct wk_gpu *gpu, uint64_t addr, void *buf, uint64_t len)
+{
+    struct region *r = NULL;
+    wk_status st = host_check(gpu, addr, len, &r);
+    if (st == WK_OK && len)
+        space_load(gpu, r, addr - r->base, buf, len, 0);
+    return st;
+}
+
+wk_status wk_gpu_write(struct wk_gpu *gpu, uint64_t addr, const void *buf, uint64_t len)
+{
+    struct region *r = NULL;
+    wk_status st = host_check(gpu, addr, len, &r);
+    if (st != WK_OK || len == 0)
+        return st;
+    return space_store(gpu, r, addr - r->base, buf, len, 0) == 0 ? WK_OK : WK_E_LIMIT;
+}
+
+/* Digest chunk k of the range: untouched whole chunks use the cached value. */
+wk_status wk_gpu_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_t *out)
+{
+    struct region *r = NULL;
+    wk_status st = host_check(gpu, addr, len, &r);
+    if (st != WK_OK)
+        return st;
+    uint64_t h = 0xCBF29CE484222325ull;
+    uint8_t chunk[WK_GPU_PAGE_SIZE];
+    for (uint64_t done = 0; done < len; done += WK_GPU_PAGE_SIZE) {
+        uint64_t n = len - done < WK_GPU_PAGE_SIZE ? len - done : WK_GPU_PAGE_SIZE;
+        uint64_t off = addr - r->base + done;
+        uint32_t po;
+        uint64_t c;
+        if (n == WK_GPU_PAGE_SIZE && !(off & (WK_GPU_PAGE_SIZE - 1)) &&
+            !space_page_for_read(gpu, r, off, 0, &po)) {
+            c = gpu->zero_chunk_digest;
+        } else {
+            space_load(gpu, r, off, chunk, n, 0);
+            c = digest_chunk(chunk, n);
+        }
+        h = digest_mix(h + c);
+    }
+    *out = digest_mix(h ^ len);
+    return WK_OK;
+}

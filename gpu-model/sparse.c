@@ -1,0 +1,76 @@
+/*
+ * sparse.c - lazily backed block arrays; see sparse.h.
+ *
+ * Second-level tables are kept across resets (they are small: 8 KiB per
+ * 4 MiB of address space) so that a fuzzing loop reaches a steady state with
+ * no allocation at all; only the blocks go back to the pool.
+ */
+#include "sparse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int sparse_init(struct sparse *s, uint64_t blocks, struct page_pool *pool)
+{
+    memset(s, 0, sizeof(*s));
+    s->blocks = blocks;
+    s->pool = pool;
+    s->dir_len = (blocks + SPARSE_L2_SIZE - 1) >> SPARSE_L2_BITS;
+    s->dir = calloc(s->dir_len ? s->dir_len : 1, sizeof(*s->dir));
+    return s->dir ? 0 : -1;
+}
+
+void sparse_fini(struct sparse *s)
+{
+    sparse_reset(s);
+    for (uint64_t i = 0; i < s->dir_len; i++)
+        free(s->dir[i]);
+    free(s->dir);
+    free(s->dirty);
+    memset(s, 0, sizeof(*s));
+}
+
+static int dirty_push(struct sparse *s, uint64_t block)
+{
+    if (s->dirty_count == s->dirty_capacity) {
+        uint64_t cap = s->dirty_capacity ? s->dirty_capacity * 2 : 64;
+        uint64_t *d = realloc(s->dirty, cap * sizeof(*d));
+        if (!d)
+            return -1;
+        s->dirty = d;
+        s->dirty_capacity = cap;
+    }
+    s->dirty[s->dirty_count++] = block;
+    return 0;
+}
+
+uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole)
+{
+    uint8_t ***slot = &s->dir[block >> SPARSE_L2_BITS];
+    if (!*slot) {
+        *slot = calloc(SPARSE_L2_SIZE, sizeof(**slot));
+        if (!*slot)
+            return NULL;
+    }
+    /* Reserve the dirty slot first so that failure leaves nothing backed. */
+    if (dirty_push(s, block) != 0)
+        return NULL;
+    uint8_t *page = page_pool_get(s->pool, !whole);
+    if (!page) {
+        s->dirty_count--;
+        return NULL;
+    }
+    (*slot)[block & (SPARSE_L2_SIZE - 1)] = page;
+    return page;
+}
+
+void sparse_reset(struct sparse *s)
+{
+    for (uint64_t i = 0; i < s->dirty_count; i++) {
+        uint64_t b = s->dirty[i];
+        uint8_t **l2 = s->dir[b >> SPARSE_L2_BITS];
+        page_pool_put(s->pool, l2[b & (SPARSE_L2_SIZE - 1)]);
+        l2[b & (SPARSE_L2_SIZE - 1)] = NULL;
+    }
+    s->dirty_count = 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * sparse.h - a lazily backed array of 4 KiB blocks (private to gpu-model).
+ *
+ * Used twice: as the bytes of a memory segment or of system memory (a block
+ * is a page), and as the page-table entries of an aperture (a block holds 256
+ * entries). A two-level directory maps a block index to its host page; the
+ * second level is allocated on first touch, the block itself too. Every
+ * block touched since the last reset is on a dirty list, so reset costs
+ * O(blocks touched), whatever the array's length.
+ */
+#ifndef WK_GPU_SPARSE_H
+#define WK_GPU_SPARSE_H
+
+#include <stdint.h>
+
+#include "page_pool.h"
+
+#define SPARSE_L2_BITS 10u
+#define SPARSE_L2_SIZE (1u << SPARSE_L2_BITS)
+
+struct sparse {
+    uint8_t ***dir;          /* dir[i >> L2_BITS][i & (L2_SIZE-1)] */
+    uint64_t dir_len;
+    uint64_t blocks;         /* array length in blocks */
+    uint64_t *dirty;         /* indices of blocks backed since reset */
+    uint64_t dirty_count;
+    uint64_t dirty_capacity;
+    struct page_pool *pool;
+};
+
+int sparse_init(struct sparse *s, uint64_t blocks, struct page_pool *pool);
+void sparse_fini(struct sparse *s);
+
+/* The block's host page, or NULL when untouched (it reads as zeroes). */
+static inline uint8_t *sparse_peek(const struct sparse *s, uint64_t block)
+{
+    uint8_t **l2 = s->dir[block >> SPARSE_L2_BITS];
+    return l2 ? l2[block & (SPARSE_L2_SIZE - 1)] : (uint8_t *)0;
+}
+
+/* The block's host page, backing it on first touch (zeroed unless the caller
+ * promises to overwrite it whole: `whole`). NULL when the pool is exhausted. */
+uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole);
+
+static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, int whole)
+{
+    uint8_t *p = sparse_peek(s, block);
+    return p ? p : sparse_touch_slow(s, block, whole);
+}
+
+/* Releases every block touched since the last reset. */
+void sparse_reset(struct sparse *s);
+
+#endif

@@ -1,0 +1,429 @@
+/*
+ * wddmkit/gpu.h - the simulated GPU ("GPU model").
+ *
+ * The model is what a driver under test programs: a GPU physical address
+ * space holding memory segments, aperture segments and system memory, and a
+ * command processor that executes DMA buffers written in the kit's command
+ * set (docs/gpu-model.md gives every byte). It knows nothing of WDDM, of the
+ * video memory manager or of specs; those sit on top of it.
+ *
+ * Address space. Every address is a 64-bit GPU physical address:
+ *   - segment N (1-based, in the order of wk_gpu_desc.segments) covers
+ *     [base, base + size);
+ *   - a memory segment holds bytes, optionally divided into banks;
+ *   - an aperture segment holds no bytes: its 4 KiB pages are redirected by
+ *     a GART-style page table to pages of system memory;
+ *   - system memory is a pool of 4 KiB pages with page-frame numbers (PFNs),
+ *     the numbers an MDL lists. Page `pfn` lives at GPU address pfn << 12, so
+ *     the pool covers [first_pfn << 12, (first_pfn + pages) << 12) and the GPU
+ *     reaches it directly, as a bus master reaches host RAM.
+ * Regions never overlap (wk_gpu_create rejects overlaps).
+ *
+ * Memory is sparse and lazy: an untouched page costs no host memory and reads
+ * as zero; a 4 GiB segment costs a few KiB until it is written. Every page
+ * written since the last reset is on a dirty list, so wk_gpu_reset costs time
+ * proportional to what was touched, never to segment sizes. This is what lets
+ * a fuzz harness reset the GPU between inputs at full speed.
+ *
+ * GART. Each aperture page has a page-table entry (PTE). GART_MAP/GART_UNMAP
+ * write entries, but the GPU translates through its TLB, which still holds
+ * the old translation until a TLB_FLUSH of that segment: a driver that maps
+ * and forgets to flush sees stale translations, and the counter
+ * stale_tlb_accesses says so. Host-side wk_gpu_gart_set() is the MMIO path: it
+ * writes the entry and its TLB line at once.
+ *
+ * Faults. Execution stops at the first fault, as a real command processor
+ * halts, and the fault is recorded with the byte offset of the faulting
+ * command, the opcode, the buffer and the reason. On any byte sequence the
+ * executor neither crashes nor loops: CALL depth, command count and bytes
+ * moved are bounded by the budgets in wk_gpu_desc.
+ *
+ * Threading: a wk_gpu is single-threaded; separate instances are independent.
+ * There is no global state.
+ */
+#ifndef WDDMKIT_GPU_H
+#define WDDMKIT_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wddmkit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WK_GPU_PAGE_SIZE 4096u
+#define WK_GPU_PAGE_SHIFT 12u
+
+/* Limits the model enforces on an adapter description. */
+#define WK_GPU_MAX_SEGMENTS 31u            /* WDDM segment ids are 5 bits */
+#define WK_GPU_MAX_BANKS 127u              /* DXGK_SEGMENTBANKPREFERENCE ids are 7 bits */
+#define WK_GPU_MAX_REGION_SIZE (1ull << 40) /* 1 TiB per segment / system pool */
+#define WK_GPU_MAX_CALL_DEPTH 16u
+#define WK_GPU_MAX_OPERANDS 8u
+#define WK_GPU_FAULT_LOG_SIZE 32u
+
+/* ------------------------------------------------------------------ */
+/* Adapter description                                                  */
+/* ------------------------------------------------------------------ */
+
+enum wk_gpu_segment_kind {
+    WK_GPU_SEGMENT_MEMORY = 0,   /* holds bytes */
+    WK_GPU_SEGMENT_APERTURE = 1, /* redirects 4 KiB pages to system memory */
+};
+
+struct wk_gpu_segment_desc {
+    enum wk_gpu_segment_kind kind;
+    uint64_t base;             /* GPU physical address, page aligned */
+    uint64_t size;             /* bytes, a non-zero multiple of 4 KiB */
+    /* Banking (memory segments only): bank_count banks; bank_ends lists the
+     * end offset of banks 0 .. bank_count-2, strictly increasing, inside the
+     * segment; the last bank ends at the segment end (the WDDM
+     * pBankRangeTable convention). bank_count 0 or 1 means "not banked". */
+    uint32_t bank_count;
+    const uint64_t *bank_ends;
+};
+
+struct wk_gpu_desc {
+    uint32_t segment_count;
+    const struct wk_gpu_segment_desc *segments;
+    uint64_t sysmem_first_pfn;    /* PFN of the first system page */
+    uint64_t sysmem_pages;        /* size of the system pool, in pages */
+    /* Budgets (0 = the documented default). */
+    uint32_t max_call_depth;      /* default 4, at most WK_GPU_MAX_CALL_DEPTH */
+    uint64_t max_commands;        /* per wk_gpu_exec call; default 1,000,000 */
+    uint64_t max_bytes_moved;     /* per wk_gpu_exec call; default 4 GiB */
+    uint64_t max_dma_length;      /* largest DMA buffer fetched; default 64 MiB */
+    uint64_t max_resident_pages;  /* host pages backing the model; default 1 Mi (4 GiB) */
+};
+
+/* ------------------------------------------------------------------ */
+/* Lifetime                                                             */
+/* ------------------------------------------------------------------ */
+
+struct wk_gpu;
+
+/*
+ * Builds a model from an adapter description (copied; the caller may free
+ * it afterwards).
+ *   desc: IN, the adapter
+ *   out:  OUT, the new model
+ *   why:  OUT, optional, receives a one-line reason when the description is
+ *         rejected (at least 128 bytes; NULL to skip)
+ * Returns: WK_OK; WK_E_INVALID_ARGUMENT for a bad description (unaligned,
+ * overlapping, bank table out of order, ...); WK_E_NO_MEMORY.
+ */
+wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out,
+                        char *why, size_t why_size);
+
+void wk_gpu_destroy(struct wk_gpu *gpu);
+
+/* Back to the freshly created state: memory zero, every PTE and TLB line
+ * invalid, counters, fences and the fault log cleared. Costs time in
+ * proportion to the pages and PTE blocks touched since the last reset. */
+void wk_gpu_reset(struct wk_gpu *gpu);
+
+/* Number of host pages currently backing memory and PTEs (for tests of the
+ * reset cost and of laziness). */
+uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);
+
+/* ------------------------------------------------------------------ */
+/* Host (CPU-side) access                                               */
+/* ------------------------------------------------------------------ */
+
+/* Read/write len bytes at a GPU address, through the GART for apertures
+ * (using the current PTEs, not the TLB). Fail without partial effect when
+ * any byte is unreachable: WK_E_BAD_ADDRESS, WK_E_UNMAPPED,
+ * WK_E_CROSSES_SEGMENT, WK_E_LIMIT (model memory budget). */
+wk_status wk_gpu_read(struct wk_gpu *gpu, uint64_t addr, void *buf, uint64_t len);
+wk_status wk_gpu_write(struct wk_gpu *gpu, uint64_t addr, const void *buf, uint64_t len);
+
+/*
+ * 64-bit digest of [addr, addr+len), for expectations on memory contents.
+ * The algorithm is fixed and documented in docs/gpu-model.md ("Digest"), so a
+ * spec can carry a digest computed elsewhere. Same reachability rules as
+ * wk_gpu_read.
+ */
+wk_status wk_gpu_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_t *out);
+
+/* Digest of a host buffer with the same algorithm, as if it were stored at
+ * a page-aligned GPU address. */
+uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len);
+
+/* Aperture page-table entries, host side. `pfn` is a system page frame
+ * number. wk_gpu_gart_set writes PTE and TLB line together (the MMIO path);
+ * wk_gpu_gart_get returns the PTE (valid=0 when never mapped) and whether the
+ * TLB holds a different, stale translation. */
+wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page, uint64_t pfn);
+wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page,
+                          int *valid, uint64_t *pfn, int *tlb_stale);
+
+/* ------------------------------------------------------------------ */
+/* Segment table                                                        */
+/* ------------------------------------------------------------------ */
+
+struct wk_gpu_location {
+    uint32_t segment_id;   /* 1..N, or 0 for system memory */
+    uint64_t offset;       /* byte offset inside the segment / system pool */
+    uint32_t bank;         /* 0-based bank in a banked memory segment, else 0 */
+};
+
+/* Which region holds addr. WK_E_BAD_ADDRESS when none does. */
+wk_status wk_gpu_locate(const struct wk_gpu *gpu, uint64_t addr, struct wk_gpu_location *loc);
+
+/* The description the model was built from (segments copied, ids 1..N). */
+const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu);
+
+/* ------------------------------------------------------------------ */
+/* Command set: the opcode table drives decoder, encoder, validator and   */
+/* disassembler. Byte layouts: docs/gpu-model.md.                        */
+/* ------------------------------------------------------------------ */
+
+/* X(name, opcode, mnemonic) */
+#define WK_GPU_OPCODE_MAP(X)                   \
+    X(WK_GPU_OP_NOP, 0x00, "NOP")              \
+    X(WK_GPU_OP_COPY, 0x01, "COPY")            \
+    X(WK_GPU_OP_FILL, 0x02, "FILL")            \
+    X(WK_GPU_OP_WRITE32, 0x03, "WRITE32")      \
+    X(WK_GPU_OP_WRITE64, 0x04, "WRITE64")      \
+    X(WK_GPU_OP_FENCE, 0x05, "FENCE")          \
+    X(WK_GPU_OP_GART_MAP, 0x06, "GART_MAP")    \
+    X(WK_GPU_OP_GART_UNMAP, 0x07, "GART_UNMAP") \
+    X(WK_GPU_OP_TLB_FLUSH, 0x08, "TLB_FLUSH")  \
+    X(WK_GPU_OP_CALL, 0x09, "CALL")            \
+    X(WK_GPU_OP_BLIT, 0x0A, "BLIT")
+
+enum wk_gpu_opcode {
+#define WK_GPU_OPCODE_ENUM_(name, code, mnem) name = (code),
+    WK_GPU_OPCODE_MAP(WK_GPU_OPCODE_ENUM_)
+#undef WK_GPU_OPCODE_ENUM_
+    WK_GPU_OP_COUNT
+};
+
+/* What an operand means; drives printing, validation and patching. */
+enum wk_gpu_operand_kind {
+    WK_GPU_OPND_U32 = 0,   /* 32-bit value */
+    WK_GPU_OPND_U64,       /* 64-bit value */
+    WK_GPU_OPND_ADDR,      /* 64-bit GPU address: what a patch location fills */
+    WK_GPU_OPND_SEGMENT,   /* 32-bit aperture segment id */
+    WK_GPU_OPND_COUNT,     /* 32-bit element count of the trailing list */
+    WK_GPU_OPND_PFN,       /* 64-bit system page frame number */
+};
+
+struct wk_gpu_operand_info {
+    const char *name;              /* as the disassembler prints it */
+    enum wk_gpu_operand_kind kind;
+    uint32_t byte_offset;          /* from the start of the command */
+    uint64_t max_value;            /* largest value decode accepts; 0 = any */
+    int print_hex;                 /* the disassembler prints it in hex */
+};
+
+struct wk_gpu_opcode_info {
+    enum wk_gpu_opcode opcode;
+    const char *mnemonic;
+    uint32_t fixed_bytes;          /* header + fixed operands */
+    uint32_t operand_count;        /* fixed operands */
+    struct wk_gpu_operand_info operands[WK_GPU_MAX_OPERANDS];
+    /* Trailing list: list_count_operand names the COUNT operand, each element
+     * is list_element_bytes wide and of kind list_kind. has_list 0: none. */
+    int has_list;
+    uint32_t list_count_operand;
+    enum wk_gpu_operand_kind list_kind;
+    uint32_t list_element_bytes;
+    uint32_t max_list_count;
+};
+
+/* The table entry for an opcode, or NULL when the opcode is undefined. */
+const struct wk_gpu_opcode_info *wk_gpu_opcode_info(uint32_t opcode);
+
+/* A decoded command. `list` points into the decoded buffer (not copied). */
+struct wk_gpu_cmd {
+    enum wk_gpu_opcode opcode;
+    uint64_t operands[WK_GPU_MAX_OPERANDS];
+    uint32_t list_count;
+    const uint8_t *list;           /* list_count little-endian elements */
+    uint32_t length;               /* total bytes of the command */
+};
+
+/* Bytes a command takes, given the length of its trailing list (0 for
+ * commands without one). 0 for an undefined opcode or a list too long. */
+uint32_t wk_gpu_cmd_size(enum wk_gpu_opcode opcode, uint32_t list_count);
+
+/*
+ * Decodes the command at buf[offset]. On error `*err_offset` (optional)
+ * receives the byte offset of the problem.
+ * Returns: WK_OK; WK_E_TRUNCATED (the command runs past len);
+ * WK_E_UNKNOWN_OPCODE; WK_E_BAD_OPERAND (reserved header bits set, list count
+ * over its maximum).
+ */
+wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
+                        struct wk_gpu_cmd *cmd);
+
+/* Buffer writer used by drivers to build DMA buffers. */
+struct wk_gpu_writer {
+    uint8_t *buf;
+    uint64_t capacity;
+    uint64_t used;
+};
+
+static inline void wk_gpu_writer_init(struct wk_gpu_writer *w, void *buf, uint64_t capacity)
+{
+    w->buf = (uint8_t *)buf;
+    w->capacity = capacity;
+    w->used = 0;
+}
+
+/*
+ * Encodes one command: cmd->opcode, cmd->operands (the COUNT operand is
+ * taken from cmd->list_count) and cmd->list (list_count elements, little
+ * endian, may be NULL when list_count is 0). Writes nothing and returns
+ * WK_E_NO_SPACE when the command does not fit; WK_E_UNKNOWN_OPCODE,
+ * WK_E_BAD_OPERAND (a 32-bit operand above 0xFFFFFFFF, a list too long).
+ * *at (optional) receives the byte offset the command starts at.
+ */
+wk_status wk_gpu_emit(struct wk_gpu_writer *w, const struct wk_gpu_cmd *cmd, uint64_t *at);
+
+/* Convenience encoders over wk_gpu_emit. */
+wk_status wk_gpu_emit_nop(struct wk_gpu_writer *w);
+wk_status wk_gpu_emit_copy(struct wk_gpu_writer *w, uint64_t src, uint64_t dst, uint64_t bytes);
+wk_status wk_gpu_emit_fill(struct wk_gpu_writer *w, uint64_t dst, uint64_t bytes, uint32_t pattern);
+wk_status wk_gpu_emit_write32(struct wk_gpu_writer *w, uint64_t addr, uint32_t value);
+wk_status wk_gpu_emit_write64(struct wk_gpu_writer *w, uint64_t addr, uint64_t value);
+wk_status wk_gpu_emit_fence(struct wk_gpu_writer *w, uint64_t addr, uint64_t value);
+wk_status wk_gpu_emit_gart_map(struct wk_gpu_writer *w, uint32_t segment_id, uint32_t first_page,
+                               uint32_t count, const uint64_t *pfns);
+wk_status wk_gpu_emit_gart_unmap(struct wk_gpu_writer *w, uint32_t segment_id, uint32_t first_page,
+                                 uint32_t count, uint64_t dummy_pfn);
+wk_status wk_gpu_emit_tlb_flush(struct wk_gpu_writer *w, uint32_t segment_id);
+wk_status wk_gpu_emit_call(struct wk_gpu_writer *w, uint64_t addr, uint32_t bytes);
+wk_status wk_gpu_emit_blit(struct wk_gpu_writer *w, uint64_t src, uint64_t dst, uint32_t width,
+                           uint32_t height, uint32_t src_pitch, uint32_t dst_pitch);
+
+/* Byte offset of operand `index` inside a command of that opcode, e.g. where
+ * a patch location must point to fill BLIT's destination address. UINT32_MAX
+ * for an undefined opcode or operand. */
+uint32_t wk_gpu_operand_offset(enum wk_gpu_opcode opcode, uint32_t index);
+
+/* ------------------------------------------------------------------ */
+/* Faults                                                               */
+/* ------------------------------------------------------------------ */
+
+/* X(name, number, message) */
+#define WK_GPU_FAULT_MAP(X)                                                         \
+    X(WK_GPU_FAULT_NONE, 0, "no fault")                                             \
+    X(WK_GPU_FAULT_UNKNOWN_OPCODE, 1, "unknown opcode")                             \
+    X(WK_GPU_FAULT_TRUNCATED, 2, "command truncated by the end of the buffer")      \
+    X(WK_GPU_FAULT_BAD_ADDRESS, 3, "address outside every segment")                 \
+    X(WK_GPU_FAULT_UNMAPPED_APERTURE, 4, "unmapped aperture page")                  \
+    X(WK_GPU_FAULT_CROSSES_SEGMENT, 5, "access crosses a segment end")              \
+    X(WK_GPU_FAULT_CALL_DEPTH, 6, "call depth exceeded")                            \
+    X(WK_GPU_FAULT_BUDGET, 7, "command budget exceeded")                            \
+    X(WK_GPU_FAULT_BAD_OPERAND, 8, "operand holds a forbidden value")               \
+    X(WK_GPU_FAULT_MEMORY_LIMIT, 9, "model memory limit reached")
+
+enum wk_gpu_fault_reason {
+#define WK_GPU_FAULT_ENUM_(name, num, msg) name = (num),
+    WK_GPU_FAULT_MAP(WK_GPU_FAULT_ENUM_)
+#undef WK_GPU_FAULT_ENUM_
+    WK_GPU_FAULT_REASON_COUNT
+};
+
+const char *wk_gpu_fault_name(enum wk_gpu_fault_reason r);   /* "UNKNOWN_OPCODE" */
+const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r);
+
+struct wk_gpu_fault {
+    enum wk_gpu_fault_reason reason;
+    uint32_t opcode;          /* first byte of the faulting command (0xFFFFFFFF: none read) */
+    uint64_t offset;          /* byte offset of the command in its buffer */
+    uint64_t buffer_addr;     /* GPU address of the buffer holding it */
+    uint32_t depth;           /* 0 = the submitted buffer, 1 = first CALL level, ... */
+    uint64_t fault_addr;      /* the address that faulted (memory faults), else 0 */
+};
+
+/* Faults recorded since the last reset: the first WK_GPU_FAULT_LOG_SIZE are
+ * kept, *total counts them all. Returns the number copied to out (<= max). */
+uint32_t wk_gpu_faults(const struct wk_gpu *gpu, struct wk_gpu_fault *out, uint32_t max,
+                       uint64_t *total);
+
+/* Writes "UNMAPPED_APERTURE at +0x40 (COPY) in buffer 0x1000 depth 0: address 0x..." */
+void wk_gpu_fault_format(const struct wk_gpu_fault *f, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Execution                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Called when a FENCE command completes: the GPU raises an interrupt. */
+typedef void wk_gpu_interrupt_fn(void *user, uint64_t fence_addr, uint64_t fence_value);
+
+void wk_gpu_set_interrupt_handler(struct wk_gpu *gpu, wk_gpu_interrupt_fn *fn, void *user);
+
+/*
+ * Executes the DMA buffer [addr, addr+len), fetched through whatever region
+ * holds it (a snapshot is taken before the first command runs, as a command
+ * processor prefetches; CALL fetches its target when it runs).
+ *   fault: OUT, optional: the fault that stopped execution (reason NONE when
+ *          the buffer ran to its end). Also appended to the fault log.
+ * Returns: WK_OK when the buffer ran to its end; WK_E_GPU_FAULT otherwise.
+ */
+wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_fault *fault);
+
+/* Executes commands from a host buffer, as if it had been fetched from
+ * buffer_addr (which is only used in fault records and for no other purpose). */
+wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
+                            uint64_t buffer_addr, struct wk_gpu_fault *fault);
+
+/* Counters since the last reset. */
+struct wk_gpu_counters {
+    uint64_t commands;            /* commands executed (faulting one excluded) */
+    uint64_t bytes_copied;        /* by COPY and BLIT */
+    uint64_t bytes_filled;        /* by FILL */
+    uint64_t bytes_written;       /* by WRITE32/WRITE64/FENCE */
+    uint64_t bank_crossings;      /* accesses spanning a bank boundary */
+    uint64_t fences;              /* FENCE commands completed */
+    uint64_t interrupts;          /* interrupts raised */
+    uint64_t gart_pages_mapped;
+    uint64_t gart_pages_unmapped;
+    uint64_t tlb_flushes;
+    uint64_t stale_tlb_accesses;  /* aperture pages reached through a stale TLB line */
+    uint64_t calls;
+    uint64_t execs;               /* wk_gpu_exec/_bytes calls */
+    uint64_t faults;
+};
+
+void wk_gpu_get_counters(const struct wk_gpu *gpu, struct wk_gpu_counters *out);
+
+/* Last fence value stored by a FENCE command (0 when none ran). */
+uint64_t wk_gpu_last_fence(const struct wk_gpu *gpu);
+
+/* ------------------------------------------------------------------ */
+/* Static validation and disassembly                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Checks a DMA buffer without running it: every command decodes and fits,
+ * and, when gpu is not NULL, every address operand lies in a region with
+ * its whole access, every segment operand names an aperture and every page
+ * range fits it. Stops at the first problem and describes it in *fault
+ * (depth 0, buffer_addr 0). CALL targets are checked as ranges, not
+ * followed.
+ * Returns: WK_OK or WK_E_GPU_FAULT.
+ */
+wk_status wk_gpu_validate(const struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
+                          struct wk_gpu_fault *fault);
+
+/* Sink for the disassembler: one call per output line, without newline. */
+typedef void wk_gpu_line_fn(void *user, const char *line);
+
+/*
+ * Prints one line per command: "0x0000: COPY src=0x... dst=0x... bytes=4096".
+ * Undecodable bytes end the listing with a line naming the fault and offset.
+ * Returns the number of commands printed.
+ */
+uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_GPU_H */
