@@ -174,14 +174,50 @@ int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct regi
     return 0;
 }
 
+/* Fills that large go past the caches: stream whole pages with
+ * non-temporal stores, as memset itself does for large sizes, instead of
+ * reading every destination line in just to overwrite it. */
+#define STREAM_FILL_MIN (1ull << 20)
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static void stream_page(uint8_t *page, const uint8_t *pattern16)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)pattern16);
+    for (uint32_t i = 0; i < WK_GPU_PAGE_SIZE; i += 64) {
+        _mm_stream_si128((__m128i *)(void *)(page + i), v);
+        _mm_stream_si128((__m128i *)(void *)(page + i + 16), v);
+        _mm_stream_si128((__m128i *)(void *)(page + i + 32), v);
+        _mm_stream_si128((__m128i *)(void *)(page + i + 48), v);
+    }
+}
+
+static void stream_done(void)
+{
+    _mm_sfence(); /* order the streamed stores before anything that follows */
+}
+#else
+static void stream_page(uint8_t *page, const uint8_t *pattern16)
+{
+    for (uint32_t i = 0; i < WK_GPU_PAGE_SIZE; i += 16)
+        memcpy(page + i, pattern16, 16);
+}
+
+static void stream_done(void)
+{
+}
+#endif
+
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
                uint32_t pattern, int via_tlb)
 {
-    uint8_t pat[WK_GPU_PAGE_SIZE + 4];
+    uint8_t pat[WK_GPU_PAGE_SIZE + 4]; /* the pattern repeated, any phase at pat + 0..3 */
     int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
-    if (!uniform)
-        for (uint32_t i = 0; i < sizeof(pat); i += 4)
-            put_le32(pat + i, pattern);
+    int stream = len >= STREAM_FILL_MIN;
+    for (uint32_t i = 0; i < (uniform && !stream ? 0 : sizeof(pat)); i += 4)
+        put_le32(pat + i, pattern);
+    int rc = 0;
     for (uint64_t done = 0; done < len;) {
         uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
         uint32_t po;
@@ -190,15 +226,21 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
             continue;
         }
         uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n == WK_GPU_PAGE_SIZE, &po);
-        if (!dst)
-            return -1;
-        if (uniform)
+        if (!dst) {
+            rc = -1;
+            break;
+        }
+        if (stream && n == WK_GPU_PAGE_SIZE)
+            stream_page(dst, pat + (done & 3));
+        else if (uniform)
             memset(dst + po, (int)(pattern & 0xFF), n);
         else
             memcpy(dst + po, pat + (done & 3), n);
         done += n;
     }
-    return 0;
+    if (stream)
+        stream_done();
+    return rc;
 }
 
 int space_store(struct wk_gpu *gpu, struct region *r, uint64_t off, const void *src, uint64_t len,

@@ -98,6 +98,17 @@ struct wk_gpu_desc {
     uint64_t max_resident_pages;  /* host pages backing the model; default 1 Mi (4 GiB) */
 };
 
+/*
+ * The reference adapter: what the kit's tools and harnesses model when no
+ * other description is given (docs/gpu-model.md, "Reference adapter"):
+ *   segment 1: memory, 1 MiB at 0x100000
+ *   segment 2: memory, 1 MiB at 0x400000, 4 banks of 256 KiB
+ *   segment 3: aperture, 256 KiB (64 pages) at 0x800000
+ *   system memory: 256 pages from PFN 0x10000 (GPU address 0x10000000)
+ * Budgets are the defaults. The returned object is constant and shared.
+ */
+const struct wk_gpu_desc *wk_gpu_reference_desc(void);
+
 /* ------------------------------------------------------------------ */
 /* Lifetime                                                             */
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,130 @@
+/*
+ * replay_main.c - runs a libFuzzer-style harness over files and folders,
+ * with no fuzzing engine: how CI replays corpus/ and how a user reproduces
+ * a crash file under a debugger.
+ *
+ * Usage: <harness>_replay [-v] PATH...   (a folder is replayed file by
+ * file, in name order, so runs are deterministic). Options libFuzzer takes
+ * (-runs=N, -max_len=N, ...) are accepted and ignored, so the same command
+ * line works for both builds. Exit 0 when every input ran; 2 when a path
+ * could not be read (the harness itself aborts on a finding).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_INPUT (16u << 20)
+
+#include "fuzz.h"
+
+/* Harnesses that need no initialisation leave it undefined. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+struct replay {
+    int verbose;
+    unsigned long files;
+    unsigned long errors;
+};
+
+static void replay_file(struct replay *r, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+        r->errors++;
+        return;
+    }
+    uint8_t *buf = malloc(MAX_INPUT + 1);
+    size_t n = buf ? fread(buf, 1, MAX_INPUT + 1, f) : 0;
+    int bad = !buf || ferror(f) || n > MAX_INPUT;
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "replay: %s: %s\n", path,
+                !buf ? "out of memory" : n > MAX_INPUT ? "larger than the 16 MiB input limit" : "read error");
+        free(buf);
+        r->errors++;
+        return;
+    }
+    if (r->verbose)
+        fprintf(stderr, "replay: %s (%zu bytes)\n", path, n);
+    /* An exact-size copy lets ASan catch a harness reading past the input. */
+    uint8_t *exact = malloc(n ? n : 1);
+    if (exact) {
+        memcpy(exact, buf, n);
+        LLVMFuzzerTestOneInput(exact, n);
+    }
+    free(exact);
+    free(buf);
+    r->files++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void replay_dir(struct replay *r, const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "replay: cannot open folder %s: %s\n", path, strerror(errno));
+        r->errors++;
+        return;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof(*names));
+            if (!grown)
+                break;
+            names = grown;
+        }
+        size_t len = strlen(path) + strlen(e->d_name) + 2;
+        names[count] = malloc(len);
+        if (!names[count])
+            break;
+        snprintf(names[count], len, "%s/%s", path, e->d_name);
+        count++;
+    }
+    closedir(d);
+    qsort(names, count, sizeof(*names), by_name);
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode))
+            replay_file(r, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+int main(int argc, char **argv)
+{
+    struct replay r = { 0, 0, 0 };
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
+    for (int i = 1; i < argc; i++) {
+        struct stat st;
+        if (strcmp(argv[i], "-v") == 0) {
+            r.verbose = 1;
+        } else if (argv[i][0] == '-') {
+            continue; /* a libFuzzer flag */
+        } else if (stat(argv[i], &st) != 0) {
+            fprintf(stderr, "replay: cannot open %s: %s\n", argv[i], strerror(errno));
+            r.errors++;
+        } else if (S_ISDIR(st.st_mode)) {
+            replay_dir(&r, argv[i]);
+        } else {
+            replay_file(&r, argv[i]);
+        }
+    }
+    fprintf(stderr, "replay: %lu inputs ran, %lu paths could not be read\n", r.files, r.errors);
+    return r.errors ? 2 : 0;
+}

@@ -1,0 +1,1 @@
+#include "test_d3dkmddi_layout.c" /* the C layout checks, compiled as C++ */
