@@ -62,7 +62,7 @@ struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint6
                                   enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
 {
     struct region *r = space_find(gpu, addr);
-    if (!r) {
+    if (!r || len > UINT64_MAX - addr) { /* outside, or addr + len wraps */
         *reason = WK_GPU_FAULT_BAD_ADDRESS;
         *fault_addr = addr;
         return NULL;

@@ -165,7 +165,10 @@ uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len);
 /* Aperture page-table entries, host side. `pfn` is a system page frame
  * number. wk_gpu_gart_set writes PTE and TLB line together (the MMIO path);
  * wk_gpu_gart_get returns the PTE (valid=0 when never mapped) and whether the
- * TLB holds a different, stale translation. */
+ * TLB holds a different, stale translation. Both return
+ * WK_E_INVALID_ARGUMENT (and change nothing) for a segment that is not an
+ * aperture, a page beyond it, or a frame outside system memory; gart_set
+ * returns WK_E_LIMIT when the PTE block cannot be backed. */
 wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page, uint64_t pfn);
 wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page,
                           int *valid, uint64_t *pfn, int *tlb_stale);
@@ -262,8 +265,7 @@ struct wk_gpu_cmd {
 uint32_t wk_gpu_cmd_size(enum wk_gpu_opcode opcode, uint32_t list_count);
 
 /*
- * Decodes the command at buf[offset]. On error `*err_offset` (optional)
- * receives the byte offset of the problem.
+ * Decodes the command at buf[offset] into *cmd (filled only on success).
  * Returns: WK_OK; WK_E_TRUNCATED (the command runs past len);
  * WK_E_UNKNOWN_OPCODE; WK_E_BAD_OPERAND (reserved header bits set, list count
  * over its maximum).

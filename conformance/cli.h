@@ -1,0 +1,22 @@
+/*
+ * cli.h - subcommands of the `wddmkit` command line and their helpers.
+ */
+#ifndef WK_CLI_H
+#define WK_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wddmkit/status.h"
+
+/* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
+int wk_cli_gpu(int argc, char **argv);
+
+/*
+ * Reads a whole file of at most `limit` bytes into a new buffer (free it).
+ * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT
+ * or WK_E_NO_MEMORY.
+ */
+wk_status wk_cli_read_file(const char *path, uint64_t limit, uint8_t **data, size_t *size);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * cli_file.c - whole-file reads for the command line, bounded so that a
+ * huge or endless input (a FIFO, /dev/zero) is refused, not swallowed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+wk_status wk_cli_read_file(const char *path, uint64_t limit, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "wddmkit: %s: %s\n", path, strerror(errno));
+        return WK_E_IO;
+    }
+    size_t cap = 4096, used = 0;
+    uint8_t *buf = malloc(cap);
+    wk_status st = buf ? WK_OK : WK_E_NO_MEMORY;
+    while (st == WK_OK) {
+        if (used == cap) {
+            uint8_t *grown = cap > limit ? NULL : realloc(buf, cap * 2);
+            if (!grown) {
+                st = cap > limit ? WK_E_LIMIT : WK_E_NO_MEMORY;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t n = fread(buf + used, 1, cap - used, f);
+        used += n;
+        if (n == 0)
+            break;
+    }
+    if (st == WK_OK && ferror(f))
+        st = WK_E_IO;
+    if (st == WK_OK && used > limit)
+        st = WK_E_LIMIT;
+    fclose(f);
+    if (st != WK_OK) {
+        if (st == WK_E_LIMIT)
+            fprintf(stderr, "wddmkit: %s: larger than the %llu-byte limit\n", path,
+                    (unsigned long long)limit);
+        else
+            fprintf(stderr, "wddmkit: %s: %s\n", path, st == WK_E_IO ? "read error" : "out of memory");
+        free(buf);
+        return st;
+    }
+    *data = buf;
+    *size = used;
+    return WK_OK;
+}

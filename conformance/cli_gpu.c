@@ -1,0 +1,126 @@
+/*
+ * cli_gpu.c - `wddmkit gpu disasm|validate|exec FILE`: the GPU model's
+ * tools for a DMA buffer stored in a file (a crash input, a buffer a driver
+ * built, a hand-written test).
+ *
+ * Everything runs on the reference adapter (docs/gpu-model.md). Faults are
+ * printed as FILE:+OFFSET: REASON (OPCODE) ..., the form an editor or CI log
+ * links to.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "wddmkit/gpu.h"
+
+#define MAX_DMA (64u << 20)
+
+static void print_line(void *user, const char *line)
+{
+    (void)user;
+    puts(line);
+}
+
+static int print_fault(const char *path, const struct wk_gpu_fault *f)
+{
+    char text[256];
+    wk_gpu_fault_format(f, text, sizeof(text));
+    printf("%s:+0x%llx: %s\n", path, (unsigned long long)f->offset, text);
+    return 1;
+}
+
+static struct wk_gpu *reference_gpu(void)
+{
+    struct wk_gpu *gpu = NULL;
+    char why[256];
+    if (wk_gpu_create(wk_gpu_reference_desc(), &gpu, why, sizeof(why)) != WK_OK)
+        fprintf(stderr, "wddmkit: cannot build the reference adapter: %s\n", why);
+    return gpu;
+}
+
+static int cmd_disasm(const char *path, const uint8_t *buf, size_t len)
+{
+    (void)path;
+    wk_gpu_disasm(buf, len, print_line, NULL);
+    struct wk_gpu_fault f;
+    return wk_gpu_validate(NULL, buf, len, &f) == WK_OK ? 0 : 1;
+}
+
+static int cmd_validate(const char *path, const uint8_t *buf, size_t len)
+{
+    struct wk_gpu *gpu = reference_gpu();
+    if (!gpu)
+        return 2;
+    struct wk_gpu_fault f;
+    int rc = 0;
+    if (wk_gpu_validate(gpu, buf, len, &f) == WK_OK)
+        printf("%s: valid (%zu bytes)\n", path, len);
+    else
+        rc = print_fault(path, &f);
+    wk_gpu_destroy(gpu);
+    return rc;
+}
+
+static void print_counters(const struct wk_gpu_counters *c)
+{
+    printf("commands %llu, copied %llu B, filled %llu B, written %llu B, bank crossings %llu,\n"
+           "fences %llu, GART pages mapped %llu / unmapped %llu, TLB flushes %llu, stale TLB accesses %llu, calls %llu\n",
+           (unsigned long long)c->commands, (unsigned long long)c->bytes_copied,
+           (unsigned long long)c->bytes_filled, (unsigned long long)c->bytes_written,
+           (unsigned long long)c->bank_crossings, (unsigned long long)c->fences,
+           (unsigned long long)c->gart_pages_mapped, (unsigned long long)c->gart_pages_unmapped,
+           (unsigned long long)c->tlb_flushes, (unsigned long long)c->stale_tlb_accesses,
+           (unsigned long long)c->calls);
+}
+
+/* The buffer is stored at the start of segment 1 and run from there. */
+static int cmd_exec(const char *path, const uint8_t *buf, size_t len)
+{
+    struct wk_gpu *gpu = reference_gpu();
+    if (!gpu)
+        return 2;
+    uint64_t at = wk_gpu_reference_desc()->segments[0].base;
+    struct wk_gpu_fault f;
+    int rc = 0;
+    if (wk_gpu_write(gpu, at, buf, len) != WK_OK) {
+        fprintf(stderr, "wddmkit: %s: %zu bytes do not fit in segment 1\n", path, len);
+        rc = 2;
+    } else if (wk_gpu_exec(gpu, at, len, &f) == WK_OK) {
+        printf("%s: ran to the end\n", path);
+    } else {
+        rc = print_fault(path, &f);
+    }
+    if (rc != 2) {
+        struct wk_gpu_counters c;
+        wk_gpu_get_counters(gpu, &c);
+        print_counters(&c);
+    }
+    wk_gpu_destroy(gpu);
+    return rc;
+}
+
+int wk_cli_gpu(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*run)(const char *path, const uint8_t *buf, size_t len);
+    } cmds[] = { { "disasm", cmd_disasm }, { "validate", cmd_validate }, { "exec", cmd_exec } };
+    if (argc != 2) {
+        fprintf(stderr, "usage: wddmkit gpu disasm|validate|exec FILE\n");
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        if (strcmp(argv[0], cmds[i].name) != 0)
+            continue;
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        if (wk_cli_read_file(argv[1], MAX_DMA, &buf, &len) != WK_OK)
+            return 2;
+        int rc = cmds[i].run(argv[1], buf, len);
+        free(buf);
+        return rc;
+    }
+    fprintf(stderr, "wddmkit: unknown gpu command '%s' (disasm, validate, exec)\n", argv[0]);
+    return 2;
+}

@@ -1,0 +1,47 @@
+/*
+ * wddmkit_main.c - the `wddmkit` command line: dispatch to subcommands.
+ *
+ * Exit codes (kept by every subcommand): 0 success / as expected, 1 the
+ * input was examined and found at fault (a GPU fault, an invalid buffer),
+ * 2 usage or input errors (unknown command, unreadable file).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: wddmkit <command> [args]\n"
+          "\n"
+          "commands:\n"
+          "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
+          "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
+          "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
+          "  version             print the version\n"
+          "  help                print this text\n"
+          "\n"
+          "The DMA-buffer format and the reference adapter: docs/gpu-model.md.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("wddmkit %s\n", WK_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "gpu") == 0)
+        return wk_cli_gpu(argc - 2, argv + 2);
+    fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
+    return 2;
+}

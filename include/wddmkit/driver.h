@@ -1,0 +1,265 @@
+/*
+ * wddmkit/driver.h - how a driver under test plugs into the kit.
+ *
+ * The flow is the Windows one, so real miniport code ports with little
+ * change:
+ *
+ *   kit                                  driver
+ *   ---                                  ------
+ *   dlopen / static link
+ *   DriverEntry(DriverObject, Path) ───▶ fills DRIVER_INITIALIZATION_DATA
+ *                                   ◀─── DxgkInitialize(DriverObject, Path, &init)
+ *   DxgkDdiAddDevice ──────────────────▶ allocates its adapter context
+ *   DxgkDdiStartDevice(ctx, info, &DXGKRNL_INTERFACE, ...) ─▶ keeps the callbacks
+ *   DxgkDdiQueryAdapterInfo(DRIVERCAPS, QUERYSEGMENT3|4)
+ *   DxgkDdiCreateDevice / CreateContext / CreateAllocation / BuildPagingBuffer /
+ *   Render / Patch / SubmitCommand / CancelCommand / InterruptRoutine / DpcRoutine ...
+ *
+ * Every DDI member of DRIVER_INITIALIZATION_DATA and every callback of
+ * DXGKRNL_INTERFACE carries its real name and real argument struct
+ * (d3dkmddi.h). A DDI left NULL means "not supported": cases that need it
+ * are skipped, not failed.
+ *
+ * What is the kit's own (no Windows equivalent with this shape):
+ *   - DRIVER_OBJECT, DEVICE_OBJECT, UNICODE_STRING are small kit structs;
+ *     drivers treat them as opaque, as they should on Windows too;
+ *   - DxgkInitialize is an inline function that hands the table to the kit
+ *     through the DriverObject, so a driver .so needs no symbol from the
+ *     host process;
+ *   - hardware access: the GPU model sits behind DXGKRNL_INTERFACE's
+ *     WkReadRegister32/WkWriteRegister32 (the BAR a miniport maps) and
+ *     WkGetGpuDescription (what a miniport learns from its PCI resources).
+ *     docs/writing-a-driver.md shows how to port MMIO code onto them.
+ */
+#ifndef WDDMKIT_DRIVER_H
+#define WDDMKIT_DRIVER_H
+
+#include "wddmkit/d3dkmddi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct wk_gpu_desc;
+
+/* ------------------------------------------------------------------ */
+/* Objects the kit owns                                                 */
+/* ------------------------------------------------------------------ */
+
+/* A counted UTF-16 string, as the registry path handed to DriverEntry. */
+typedef struct _UNICODE_STRING {
+    USHORT Length;        /* bytes, without terminator */
+    USHORT MaximumLength;
+    uint16_t *Buffer;
+} UNICODE_STRING, *PUNICODE_STRING;
+
+typedef struct _DRIVER_INITIALIZATION_DATA DRIVER_INITIALIZATION_DATA, *PDRIVER_INITIALIZATION_DATA;
+typedef struct _DXGKRNL_INTERFACE DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
+
+/* The kit's driver object: drivers only pass it to DxgkInitialize. */
+typedef struct _DRIVER_OBJECT {
+    ULONG wk_magic; /* WK_DRIVER_OBJECT_MAGIC */
+    NTSTATUS (*wk_initialize)(struct _DRIVER_OBJECT *self, PUNICODE_STRING registry_path,
+                              const DRIVER_INITIALIZATION_DATA *init);
+    VOID *wk_owner;
+} DRIVER_OBJECT, *PDRIVER_OBJECT;
+
+#define WK_DRIVER_OBJECT_MAGIC 0x4A424F44u /* 'DOBJ' */
+
+/* The physical device object AddDevice receives (opaque to drivers). */
+typedef struct _DEVICE_OBJECT {
+    ULONG wk_magic;
+    VOID *wk_owner;
+} DEVICE_OBJECT, *PDEVICE_OBJECT;
+
+/* ------------------------------------------------------------------ */
+/* Arguments of the DDIs not in d3dkmddi.h                              */
+/* ------------------------------------------------------------------ */
+
+/* DxgkDdiQueryAdapterInfo's argument. */
+typedef struct _DXGKARG_QUERYADAPTERINFO {
+    DXGK_QUERYADAPTERINFOTYPE Type;
+    VOID *pInputData;
+    UINT InputDataSize;
+    VOID *pOutputData;
+    UINT OutputDataSize;
+    UINT Flags;
+    HANDLE hKmdProcessHandle;
+} DXGKARG_QUERYADAPTERINFO;
+
+/* DxgkDdiCreateDevice's flags. */
+typedef struct _DXGK_CREATEDEVICEFLAGS {
+    union {
+        struct {
+            UINT SystemDevice : 1;
+            UINT GdiDevice : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_CREATEDEVICEFLAGS;
+
+/* DxgkDdiCreateDevice's argument: hDevice is the runtime's handle in and
+ * the driver's handle out. */
+typedef struct _DXGKARG_CREATEDEVICE {
+    HANDLE hDevice;
+    DXGK_CREATEDEVICEFLAGS Flags;
+    DXGK_DEVICEINFO *pInfo; /* out, for drivers that are not MultiEngineAware */
+} DXGKARG_CREATEDEVICE;
+
+/* What StartDevice learns about the adapter (the kit's subset). */
+typedef struct _DXGK_START_INFO {
+    ULONG RequiredDxgkInterfaceVersion;
+    ULONG AdapterGuidLow;
+} DXGK_START_INFO, *PDXGK_START_INFO;
+
+/* DxgkCbNotifyInterrupt's argument (the interrupt types the kit models). */
+typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
+    DXGK_INTERRUPT_TYPE InterruptType;
+    union {
+        struct {
+            UINT SubmissionFenceId;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaCompleted;
+        struct {
+            UINT PreemptionFenceId;
+            UINT LastCompletedFenceId;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaPreempted;
+        struct {
+            UINT FaultedFenceId;
+            NTSTATUS Status;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaFaulted;
+        UINT Reserved[16];
+    };
+    UINT Flags;
+} DXGKARGCB_NOTIFY_INTERRUPT_DATA;
+
+/* ------------------------------------------------------------------ */
+/* DDI function types (real names)                                      */
+/* ------------------------------------------------------------------ */
+
+typedef NTSTATUS DXGKDDI_ADD_DEVICE(const PDEVICE_OBJECT PhysicalDeviceObject,
+                                    VOID **MiniportDeviceContext);
+typedef NTSTATUS DXGKDDI_START_DEVICE(VOID *const MiniportDeviceContext,
+                                      DXGK_START_INFO *DxgkStartInfo,
+                                      DXGKRNL_INTERFACE *DxgkInterface,
+                                      ULONG *NumberOfVideoPresentSources, ULONG *NumberOfChildren);
+typedef NTSTATUS DXGKDDI_STOP_DEVICE(VOID *const MiniportDeviceContext);
+typedef NTSTATUS DXGKDDI_REMOVE_DEVICE(VOID *const MiniportDeviceContext);
+typedef NTSTATUS DXGKDDI_QUERYADAPTERINFO(const HANDLE hAdapter,
+                                          const DXGKARG_QUERYADAPTERINFO *pQueryAdapterInfo);
+typedef NTSTATUS DXGKDDI_CREATEDEVICE(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *pCreateDevice);
+typedef NTSTATUS DXGKDDI_DESTROYDEVICE(const HANDLE hDevice);
+typedef NTSTATUS DXGKDDI_CREATEALLOCATION(const HANDLE hAdapter,
+                                          DXGKARG_CREATEALLOCATION *pCreateAllocation);
+typedef NTSTATUS DXGKDDI_DESTROYALLOCATION(const HANDLE hAdapter,
+                                           const DXGKARG_DESTROYALLOCATION *pDestroyAllocation);
+typedef NTSTATUS DXGKDDI_CREATECONTEXT(const HANDLE hDevice, DXGKARG_CREATECONTEXT *pCreateContext);
+typedef NTSTATUS DXGKDDI_DESTROYCONTEXT(const HANDLE hContext);
+typedef NTSTATUS DXGKDDI_BUILDPAGINGBUFFER(const HANDLE hAdapter,
+                                           DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer);
+typedef NTSTATUS DXGKDDI_RENDER(const HANDLE hContext, DXGKARG_RENDER *pRender);
+typedef NTSTATUS DXGKDDI_PATCH(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch);
+typedef NTSTATUS DXGKDDI_SUBMITCOMMAND(const HANDLE hAdapter,
+                                       const DXGKARG_SUBMITCOMMAND *pSubmitCommand);
+typedef NTSTATUS DXGKDDI_CANCELCOMMAND(const HANDLE hAdapter,
+                                       const DXGKARG_CANCELCOMMAND *pCancelCommand);
+typedef BOOLEAN DXGKDDI_INTERRUPT_ROUTINE(VOID *const MiniportDeviceContext, ULONG MessageNumber);
+typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
+
+/* The table a driver hands to DxgkInitialize. Members are in the order of
+ * the WDK's table for the DDIs the kit drives; the kit's layout. */
+struct _DRIVER_INITIALIZATION_DATA {
+    ULONG Version; /* DXGKDDI_INTERFACE_VERSION */
+    DXGKDDI_ADD_DEVICE *DxgkDdiAddDevice;
+    DXGKDDI_START_DEVICE *DxgkDdiStartDevice;
+    DXGKDDI_STOP_DEVICE *DxgkDdiStopDevice;
+    DXGKDDI_REMOVE_DEVICE *DxgkDdiRemoveDevice;
+    DXGKDDI_INTERRUPT_ROUTINE *DxgkDdiInterruptRoutine;
+    DXGKDDI_DPC_ROUTINE *DxgkDdiDpcRoutine;
+    DXGKDDI_QUERYADAPTERINFO *DxgkDdiQueryAdapterInfo;
+    DXGKDDI_CREATEDEVICE *DxgkDdiCreateDevice;
+    DXGKDDI_CREATEALLOCATION *DxgkDdiCreateAllocation;
+    DXGKDDI_DESTROYALLOCATION *DxgkDdiDestroyAllocation;
+    DXGKDDI_PATCH *DxgkDdiPatch;
+    DXGKDDI_SUBMITCOMMAND *DxgkDdiSubmitCommand;
+    DXGKDDI_BUILDPAGINGBUFFER *DxgkDdiBuildPagingBuffer;
+    DXGKDDI_DESTROYDEVICE *DxgkDdiDestroyDevice;
+    DXGKDDI_RENDER *DxgkDdiRender;
+    DXGKDDI_CREATECONTEXT *DxgkDdiCreateContext;
+    DXGKDDI_DESTROYCONTEXT *DxgkDdiDestroyContext;
+    DXGKDDI_CANCELCOMMAND *DxgkDdiCancelCommand;
+};
+
+/* ------------------------------------------------------------------ */
+/* Callbacks the kit gives StartDevice (real names, plus Wk* hardware)  */
+/* ------------------------------------------------------------------ */
+
+typedef NTSTATUS DXGKCB_CREATECONTEXTALLOCATION(const HANDLE hAdapter,
+                                                DXGKARGCB_CREATECONTEXTALLOCATION *ContextAllocation);
+typedef NTSTATUS DXGKCB_DESTROYCONTEXTALLOCATION(const HANDLE hAdapter, const HANDLE hAllocation);
+typedef D3DGPU_VIRTUAL_ADDRESS DXGKCB_MAPCONTEXTALLOCATION(const HANDLE hAdapter,
+                                                           DXGKARGCB_MAPCONTEXTALLOCATION *pArgs);
+typedef NTSTATUS DXGKCB_UPDATECONTEXTALLOCATION(const HANDLE hAdapter,
+                                                DXGKARGCB_UPDATECONTEXTALLOCATION *pArgs);
+typedef VOID DXGKCB_NOTIFY_INTERRUPT(const HANDLE hAdapter,
+                                     const DXGKARGCB_NOTIFY_INTERRUPT_DATA *pNotifyInterrupt);
+typedef VOID DXGKCB_NOTIFY_DPC(const HANDLE hAdapter);
+
+/* The kit's hardware access: 32-bit registers of the adapter's BAR. */
+typedef ULONG WKCB_READ_REGISTER32(const HANDLE hAdapter, ULONG Offset);
+typedef VOID WKCB_WRITE_REGISTER32(const HANDLE hAdapter, ULONG Offset, ULONG Value);
+/* The GPU model's description (segments, banks, system memory), NULL when
+ * the adapter is not the kit's model. */
+typedef const struct wk_gpu_desc *WKCB_GET_GPU_DESCRIPTION(const HANDLE hAdapter);
+
+struct _DXGKRNL_INTERFACE {
+    ULONG Size;
+    ULONG Version;
+    HANDLE DeviceHandle; /* hAdapter for every callback */
+    DXGKCB_NOTIFY_INTERRUPT *DxgkCbNotifyInterrupt;
+    DXGKCB_NOTIFY_DPC *DxgkCbNotifyDpc;
+    DXGKCB_CREATECONTEXTALLOCATION *DxgkCbCreateContextAllocation;
+    DXGKCB_DESTROYCONTEXTALLOCATION *DxgkCbDestroyContextAllocation;
+    DXGKCB_MAPCONTEXTALLOCATION *DxgkCbMapContextAllocation;
+    DXGKCB_UPDATECONTEXTALLOCATION *DxgkCbUpdateContextAllocation;
+    WKCB_READ_REGISTER32 *WkReadRegister32;
+    WKCB_WRITE_REGISTER32 *WkWriteRegister32;
+    WKCB_GET_GPU_DESCRIPTION *WkGetGpuDescription;
+};
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Hands the driver's DDI table to the kit; call it from DriverEntry, as on
+ * Windows. Returns STATUS_INVALID_PARAMETER for a foreign DriverObject. */
+static inline NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
+                                      PDRIVER_INITIALIZATION_DATA DriverInitializationData)
+{
+    if (!DriverObject || DriverObject->wk_magic != WK_DRIVER_OBJECT_MAGIC ||
+        !DriverObject->wk_initialize)
+        return STATUS_INVALID_PARAMETER;
+    return DriverObject->wk_initialize(DriverObject, RegistryPath, DriverInitializationData);
+}
+
+/* What a driver object exports (a shared object's visible symbol, or a
+ * static library's function linked into a harness). */
+#if defined(__GNUC__)
+#define WK_DRIVER_EXPORT __attribute__((visibility("default")))
+#else
+#define WK_DRIVER_EXPORT
+#endif
+
+typedef NTSTATUS DRIVER_INITIALIZE(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_DRIVER_H */

@@ -1,0 +1,737 @@
+/*
+ * tests/test_gpu_memory.c - the GPU model's address space: adapter
+ * validation, host access, the segment table, laziness, reset cost, the
+ * digest and the host GART path (docs/gpu-model.md "Address space",
+ * "GART and TLB", "Digest").
+ *
+ * Laziness and reset cost are checked with counts (wk_gpu_resident_pages),
+ * never with clocks: a 4 GiB or 1 TiB segment that is cheap to create, touch
+ * and reset is the property the fuzz harness relies on. The digest is
+ * checked against a reference implementation written here from the
+ * documented algorithm, itself pinned by constants computed independently.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test_util.h"
+
+/* ------------------------------------------------------------------ */
+/* Reference digest, from docs/gpu-model.md "Digest"                    */
+/* ------------------------------------------------------------------ */
+
+static uint64_t ref_mix(uint64_t z)
+{
+    z ^= z >> 30;
+    z *= 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 27;
+    z *= 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z;
+}
+
+/* Chunk value of n bytes at p (p NULL: n zero bytes). */
+static uint64_t ref_chunk(const uint8_t *p, uint64_t n)
+{
+    uint64_t c = 0x9E3779B97F4A7C15ull ^ n;
+    for (uint64_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        for (uint64_t j = 0; j < 8 && i + j < n; j++)
+            w |= (uint64_t)(p ? p[i + j] : 0) << (8 * j);
+        c = ref_mix(c ^ w);
+    }
+    return c;
+}
+
+static uint64_t ref_digest(const uint8_t *p, uint64_t len)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (uint64_t k = 0; k * 4096 < len; k++) {
+        uint64_t n = len - k * 4096 < 4096 ? len - k * 4096 : 4096;
+        h = ref_mix(h + ref_chunk(p + k * 4096, n));
+    }
+    return ref_mix(h ^ len);
+}
+
+/* Digest of `len` zero bytes except one byte `byte` at `at`, without
+ * materialising the range. */
+static uint64_t ref_digest_sparse(uint64_t len, uint64_t at, uint8_t byte)
+{
+    const uint64_t zero_chunk = ref_chunk(NULL, 4096);
+    uint8_t page[4096];
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (uint64_t k = 0; k * 4096 < len; k++) {
+        uint64_t n = len - k * 4096 < 4096 ? len - k * 4096 : 4096;
+        uint64_t c;
+        if (at / 4096 == k) {
+            memset(page, 0, sizeof(page));
+            page[at % 4096] = byte;
+            c = ref_chunk(page, n);
+        } else {
+            c = n == 4096 ? zero_chunk : ref_chunk(NULL, n);
+        }
+        h = ref_mix(h + c);
+    }
+    return ref_mix(h ^ len);
+}
+
+/* ------------------------------------------------------------------ */
+/* Adapter description                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef void adapter_edit_fn(struct tu_adapter *a);
+
+static void edit_base_unaligned(struct tu_adapter *a) { a->segs[0].base = 0x100800; }
+static void edit_size_unaligned(struct tu_adapter *a) { a->segs[0].size = 0x100800; }
+static void edit_size_zero(struct tu_adapter *a) { a->segs[1].size = 0; a->segs[1].bank_count = 0; }
+static void edit_aperture_size_unaligned(struct tu_adapter *a) { a->segs[2].size = 0x40010; }
+static void edit_overlap_segments(struct tu_adapter *a) { a->segs[1].base = 0x180000; }
+static void edit_same_base(struct tu_adapter *a) { a->segs[2].base = TU_SEG1_BASE; }
+static void edit_overlap_sysmem(struct tu_adapter *a) { a->segs[0].base = TU_SYS_END - 0x1000; }
+static void edit_sysmem_in_aperture(struct tu_adapter *a) { a->desc.sysmem_first_pfn = 0x800; }
+static void edit_wraps(struct tu_adapter *a) { a->segs[0].base = 0xFFFFFFFFFFF00000ull; a->segs[0].size = 0x200000; }
+static void edit_too_big(struct tu_adapter *a) { a->segs[0].base = 1ull << 40; a->segs[0].size = (1ull << 40) + 0x1000; }
+static void edit_sysmem_too_big(struct tu_adapter *a)
+{
+    a->desc.sysmem_first_pfn = 1ull << 30; /* 4 TiB, clear of everything */
+    a->desc.sysmem_pages = (1ull << 28) + 1;
+}
+static void edit_banks_out_of_order(struct tu_adapter *a) { a->bank_ends[0] = 0x80000; a->bank_ends[1] = 0x40000; }
+static void edit_banks_equal(struct tu_adapter *a) { a->bank_ends[1] = a->bank_ends[0]; }
+static void edit_bank_outside(struct tu_adapter *a) { a->bank_ends[2] = TU_SEG2_SIZE + 0x1000; }
+static void edit_too_many_banks(struct tu_adapter *a)
+{
+    /* 128 banks of 4 KiB in a 512 KiB segment: well formed but too many. */
+    a->segs[1].size = 128 * 0x1000;
+    a->segs[1].bank_count = 128;
+    for (uint32_t i = 0; i < 127; i++)
+        a->bank_ends[i] = 0x1000ull * (i + 1);
+}
+static void edit_too_many_segments(struct tu_adapter *a)
+{
+    for (uint32_t i = 0; i < 32; i++) {
+        a->segs[i].kind = WK_GPU_SEGMENT_MEMORY;
+        a->segs[i].base = 0x1000000ull + 0x10000ull * i;
+        a->segs[i].size = 0x10000;
+        a->segs[i].bank_count = 0;
+        a->segs[i].bank_ends = NULL;
+    }
+    a->desc.segment_count = 32;
+}
+static void edit_segments_null(struct tu_adapter *a) { a->desc.segments = NULL; }
+static void edit_call_depth(struct tu_adapter *a) { a->desc.max_call_depth = WK_GPU_MAX_CALL_DEPTH + 1; }
+
+static void test_desc_rejections(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what;
+        adapter_edit_fn *edit;
+    } cases[] = {
+        {"unaligned base", edit_base_unaligned},
+        {"unaligned size", edit_size_unaligned},
+        {"zero size", edit_size_zero},
+        {"unaligned aperture size", edit_aperture_size_unaligned},
+        {"segments overlap", edit_overlap_segments},
+        {"two segments at one base", edit_same_base},
+        {"segment overlaps system memory", edit_overlap_sysmem},
+        {"system memory inside the aperture", edit_sysmem_in_aperture},
+        {"base + size wraps", edit_wraps},
+        {"segment over 1 TiB", edit_too_big},
+        {"system memory over 1 TiB", edit_sysmem_too_big},
+        {"bank table out of order", edit_banks_out_of_order},
+        {"bank table not strictly increasing", edit_banks_equal},
+        {"bank end outside the segment", edit_bank_outside},
+        {"128 banks", edit_too_many_banks},
+        {"32 segments", edit_too_many_segments},
+        {"segments NULL", edit_segments_null},
+        {"max_call_depth over WK_GPU_MAX_CALL_DEPTH", edit_call_depth},
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tu_adapter a;
+        tu_std_adapter(&a);
+        cases[i].edit(&a);
+        struct wk_gpu *gpu = NULL;
+        char why[256];
+        memset(why, 0, sizeof(why));
+        wk_status s = wk_gpu_create(&a.desc, &gpu, why, sizeof(why));
+        if (s != WK_E_INVALID_ARGUMENT || why[0] == '\0' || gpu != NULL) {
+            print_error("%s: expected WK_E_INVALID_ARGUMENT with a reason, got %s, why \"%s\"\n",
+                        cases[i].what, wk_status_name(s), why);
+            if (s == WK_OK)
+                wk_gpu_destroy(gpu);
+            fail();
+        }
+        if (strchr(why, '\n') != NULL) {
+            print_error("%s: the reason should be one line: \"%s\"\n", cases[i].what, why);
+            fail();
+        }
+        /* why is optional. */
+        gpu = NULL;
+        assert_true(expect_status(wk_gpu_create(&a.desc, &gpu, NULL, 0), WK_E_INVALID_ARGUMENT));
+        assert_null(gpu);
+    }
+    struct wk_gpu *gpu = NULL;
+    assert_true(expect_status(wk_gpu_create(NULL, &gpu, NULL, 0), WK_E_INVALID_ARGUMENT));
+}
+
+/* The limits themselves are accepted: 31 segments, 127 banks, 1 TiB. */
+static void test_desc_accepts_limits(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    for (uint32_t i = 0; i < 31; i++) {
+        a.segs[i].kind = i % 2 ? WK_GPU_SEGMENT_APERTURE : WK_GPU_SEGMENT_MEMORY;
+        a.segs[i].base = 0x1000000ull + 0x10000ull * i;
+        a.segs[i].size = 0x10000;
+        a.segs[i].bank_count = 0;
+        a.segs[i].bank_ends = NULL;
+    }
+    a.desc.segment_count = 31;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    struct wk_gpu_location loc;
+    TU_OK(wk_gpu_locate(gpu, 0x1000000ull + 0x10000ull * 30 + 5, &loc));
+    assert_true(expect_u64(loc.segment_id, 31));
+    tu_destroy(state, gpu);
+
+    tu_std_adapter(&a);
+    a.segs[1].size = 128 * 0x1000;
+    a.segs[1].bank_count = 127;
+    for (uint32_t i = 0; i < 126; i++)
+        a.bank_ends[i] = 0x1000ull * (i + 1);
+    gpu = tu_create(state, &a.desc);
+    TU_OK(wk_gpu_locate(gpu, TU_SEG2_BASE + 127 * 0x1000 + 8, &loc));
+    assert_true(expect_u64(loc.bank, 126)); /* the last bank: 2 pages */
+    TU_OK(wk_gpu_locate(gpu, TU_SEG2_BASE + 126 * 0x1000, &loc));
+    assert_true(expect_u64(loc.bank, 126));
+    TU_OK(wk_gpu_locate(gpu, TU_SEG2_BASE + 125 * 0x1000, &loc));
+    assert_true(expect_u64(loc.bank, 125));
+    tu_destroy(state, gpu);
+
+    tu_std_adapter(&a);
+    a.segs[0].base = 1ull << 40;
+    a.segs[0].size = 1ull << 40;
+    a.desc.sysmem_first_pfn = (1ull << 42) >> 12;
+    a.desc.sysmem_pages = (1ull << 40) >> 12;
+    gpu = tu_create(state, &a.desc);
+    TU_OK(wk_gpu_locate(gpu, (1ull << 41) - 1, &loc));
+    assert_true(expect_u64(loc.segment_id, 1));
+    assert_true(expect_u64(loc.offset, (1ull << 40) - 1));
+    tu_destroy(state, gpu);
+}
+
+static void test_description_is_copied(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    struct tu_adapter orig = a;
+    memset(&a, 0xEE, sizeof(a)); /* the caller may free it afterwards */
+    const struct wk_gpu_desc *d = wk_gpu_description(gpu);
+    assert_non_null(d);
+    assert_true(expect_u64(d->segment_count, 3));
+    assert_true(expect_u64(d->sysmem_first_pfn, TU_SYS_PFN));
+    assert_true(expect_u64(d->sysmem_pages, TU_SYS_PAGES));
+    for (unsigned i = 0; i < 3; i++) {
+        assert_true(expect_u64(d->segments[i].kind, orig.segs[i].kind));
+        assert_true(expect_u64(d->segments[i].base, orig.segs[i].base));
+        assert_true(expect_u64(d->segments[i].size, orig.segs[i].size));
+    }
+    assert_true(expect_u64(d->segments[1].bank_count, TU_SEG2_BANKS));
+    assert_non_null(d->segments[1].bank_ends);
+    for (unsigned i = 0; i < TU_SEG2_BANKS - 1; i++)
+        assert_true(expect_u64(d->segments[1].bank_ends[i], TU_SEG2_BANK_SIZE * (i + 1)));
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Segment table and host access                                        */
+/* ------------------------------------------------------------------ */
+
+static void test_locate(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    static const struct {
+        uint64_t addr;
+        uint32_t seg;
+        uint64_t offset;
+        uint32_t bank;
+    } good[] = {
+        {TU_SEG1_BASE, 1, 0, 0},
+        {TU_SEG1_END - 1, 1, TU_SEG1_SIZE - 1, 0},
+        {TU_SEG2_BASE, 2, 0, 0},
+        {TU_SEG2_BASE + 0x3FFFF, 2, 0x3FFFF, 0},
+        {TU_SEG2_BASE + 0x40000, 2, 0x40000, 1},
+        {TU_SEG2_BASE + 0x80001, 2, 0x80001, 2},
+        {TU_SEG2_BASE + 0xC0000, 2, 0xC0000, 3},
+        {TU_SEG2_END - 1, 2, TU_SEG2_SIZE - 1, 3},
+        {TU_APER_BASE + 0x1234, 3, 0x1234, 0},
+        {TU_APER_END - 1, 3, TU_APER_SIZE - 1, 0},
+        {TU_SYS_BASE, 0, 0, 0},
+        {TU_SYS_END - 1, 0, TU_SYS_END - TU_SYS_BASE - 1, 0},
+    };
+    for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        struct wk_gpu_location loc;
+        memset(&loc, 0xA5, sizeof(loc));
+        wk_status s = wk_gpu_locate(gpu, good[i].addr, &loc);
+        if (s != WK_OK || loc.segment_id != good[i].seg || loc.offset != good[i].offset ||
+            loc.bank != good[i].bank) {
+            print_error("locate(0x%llx): expected OK seg %u offset 0x%llx bank %u, got %s seg %u "
+                        "offset 0x%llx bank %u\n",
+                        (unsigned long long)good[i].addr, good[i].seg,
+                        (unsigned long long)good[i].offset, good[i].bank, wk_status_name(s),
+                        loc.segment_id, (unsigned long long)loc.offset, loc.bank);
+            fail();
+        }
+    }
+    static const uint64_t bad[] = {0, TU_HOLE, TU_SEG1_END, TU_SEG2_END, TU_APER_END, TU_SYS_END,
+                                   TU_SYS_BASE - 1, UINT64_MAX};
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct wk_gpu_location loc;
+        if (!expect_status(wk_gpu_locate(gpu, bad[i], &loc), WK_E_BAD_ADDRESS)) {
+            print_error("  locate(0x%llx)\n", (unsigned long long)bad[i]);
+            fail();
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
+/* The host path follows the GPU's rule: addr + length overflowing is
+ * BAD_ADDRESS, also from inside a region. */
+static void test_host_access_length_overflow(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t buf[16] = {0};
+    uint64_t d;
+    assert_true(expect_status(wk_gpu_write(gpu, TU_SEG1_BASE, buf, UINT64_MAX - 0x1000),
+                              WK_E_BAD_ADDRESS));
+    assert_true(expect_status(wk_gpu_read(gpu, TU_SYS_BASE, buf, 0 - TU_SYS_BASE),
+                              WK_E_BAD_ADDRESS));
+    assert_true(expect_status(wk_gpu_digest(gpu, TU_SEG2_BASE, UINT64_MAX, &d),
+                              WK_E_BAD_ADDRESS));
+}
+
+static void test_host_read_write_regions(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t data[0x3000];
+    tu_pattern(data, sizeof(data), 21);
+    /* Each region, unaligned, across pages and (segment 2) across banks. */
+    const uint64_t at[] = {TU_SEG1_BASE + 0x7FF, TU_SEG2_BASE + TU_SEG2_BANK_SIZE - 0x1001,
+                           TU_SYS_BASE + 0x123};
+    for (unsigned i = 0; i < 3; i++) {
+        tu_write(gpu, at[i], data, sizeof(data));
+        assert_true(expect_bytes(gpu, at[i], data, sizeof(data)));
+        assert_true(expect_byte_run(gpu, at[i] - 1, 0, 1));
+        assert_true(expect_byte_run(gpu, at[i] + sizeof(data), 0, 1));
+    }
+    /* Through the aperture: lands in the mapped system pages. */
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 10, TU_SYS_PFN + 0x50));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 11, TU_SYS_PFN + 0x60));
+    tu_write(gpu, TU_APER_BASE + 10 * 0x1000 + 0x800, data, 0x1000);
+    assert_true(expect_bytes(gpu, TU_SYS_ADDR(TU_SYS_PFN + 0x50) + 0x800, data, 0x800));
+    assert_true(expect_bytes(gpu, TU_SYS_ADDR(TU_SYS_PFN + 0x60), data + 0x800, 0x800));
+    assert_true(expect_bytes(gpu, TU_APER_BASE + 10 * 0x1000 + 0x800, data, 0x1000));
+
+    /* Failures, each without partial effect. */
+    uint8_t buf[0x2000];
+    memset(buf, 0xCC, sizeof(buf));
+    assert_true(expect_status(wk_gpu_write(gpu, TU_HOLE, buf, 16), WK_E_BAD_ADDRESS));
+    assert_true(expect_status(wk_gpu_read(gpu, TU_HOLE, buf, 16), WK_E_BAD_ADDRESS));
+    assert_true(expect_status(wk_gpu_write(gpu, TU_SEG1_END - 0x1000, buf, 0x2000),
+                              WK_E_CROSSES_SEGMENT));
+    assert_true(expect_byte_run(gpu, TU_SEG1_END - 0x1000, 0, 0x1000));
+    assert_true(expect_status(wk_gpu_read(gpu, TU_SYS_END - 4, buf, 8), WK_E_CROSSES_SEGMENT));
+    assert_true(expect_status(wk_gpu_write(gpu, TU_APER_BASE + 11 * 0x1000, buf, 0x2000),
+                              WK_E_UNMAPPED));
+    assert_true(expect_bytes(gpu, TU_SYS_ADDR(TU_SYS_PFN + 0x60), data + 0x800, 0x800));
+    assert_true(expect_status(wk_gpu_read(gpu, TU_APER_BASE, buf, 1), WK_E_UNMAPPED));
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Laziness and reset                                                   */
+/* ------------------------------------------------------------------ */
+
+#define BIG_BASE 0x100000000ull  /* 4 GiB */
+#define BIG_SIZE 0x100000000ull  /* 4 GiB */
+
+static struct wk_gpu *big_gpu(void **state, uint64_t base, uint64_t size)
+{
+    struct wk_gpu_segment_desc seg;
+    memset(&seg, 0, sizeof(seg));
+    seg.kind = WK_GPU_SEGMENT_MEMORY;
+    seg.base = base;
+    seg.size = size;
+    struct wk_gpu_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.segment_count = 1;
+    desc.segments = &seg;
+    desc.sysmem_first_pfn = TU_SYS_PFN;
+    desc.sysmem_pages = TU_SYS_PAGES;
+    return tu_create(state, &desc);
+}
+
+/* Host pages beyond the data pages themselves (directories) that a test
+ * tolerates; the docs promise "a few KiB" per untouched 4 GiB. */
+#define DIR_SLACK 4u
+
+static bool expect_resident_between(struct wk_gpu *gpu, uint64_t lo, uint64_t hi, const char *when)
+{
+    uint64_t r = wk_gpu_resident_pages(gpu);
+    if (r >= lo && r <= hi)
+        return true;
+    print_error("%s: resident pages expected in [%llu, %llu], got %llu\n", when,
+                (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)r);
+    return false;
+}
+
+static void test_lazy_4gib_segment(void **state)
+{
+    struct wk_gpu *gpu = big_gpu(state, BIG_BASE, BIG_SIZE);
+    uint64_t r0 = wk_gpu_resident_pages(gpu);
+    assert_true(expect_resident_between(gpu, 0, DIR_SLACK, "after create"));
+
+    /* Reading and digesting untouched memory allocates nothing. */
+    uint8_t buf[0x10000];
+    memset(buf, 0xCC, sizeof(buf));
+    TU_OK(wk_gpu_read(gpu, BIG_BASE + 0x80000000ull, buf, sizeof(buf)));
+    for (size_t i = 0; i < sizeof(buf); i++)
+        assert_int_equal(buf[i], 0);
+    uint64_t d = 0;
+    TU_OK(wk_gpu_digest(gpu, BIG_BASE, 0x1000000, &d));
+    assert_true(expect_resident_between(gpu, r0, r0, "after reads of untouched memory"));
+
+    const uint8_t one = 0x5A;
+    tu_write(gpu, BIG_BASE + 0xC0000123ull, &one, 1);
+    assert_true(expect_resident_between(gpu, r0 + 1, r0 + 1 + DIR_SLACK, "after a 1-byte write"));
+    uint64_t r1 = wk_gpu_resident_pages(gpu);
+    tu_write(gpu, BIG_BASE + 0xC0000FFFull, &one, 1); /* same page */
+    assert_true(expect_resident_between(gpu, r1, r1, "after a second write to that page"));
+    assert_true(expect_bytes(gpu, BIG_BASE + 0xC0000123ull, &one, 1));
+    assert_true(expect_byte_run(gpu, BIG_BASE + 0xC0000000ull, 0, 0x123));
+
+    /* A GPU write is lazy too: one FILL of 8 KiB across a page boundary. */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, BIG_BASE + 0x10000800ull, 0x1000, 0x01010101));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_true(expect_resident_between(gpu, r1 + 2, r1 + 2 + DIR_SLACK, "after an 8 KiB FILL"));
+    tu_destroy(state, gpu);
+}
+
+static void test_reset_returns_to_fresh_state(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    const uint64_t pages[] = {TU_SEG1_BASE, TU_SEG1_BASE + 0x5000, TU_SEG2_BASE + 0xC0000,
+                              TU_SYS_BASE + 0x7000, TU_SYS_END - 0x1000};
+    const unsigned k = sizeof(pages) / sizeof(pages[0]);
+    for (unsigned i = 0; i < k; i++)
+        tu_write32(gpu, pages[i] + 0x10, 0xA0 + i);
+    assert_true(expect_resident_between(gpu, r0 + k, r0 + k + DIR_SLACK, "after touching 5 pages"));
+
+    /* Plus GART state, counters, a fence and a fault. */
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 0, TU_SYS_PFN + 7));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, TU_APER_PAGES - 1, TU_SYS_PFN + 8));
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fence(&b.w, TU_APER_BASE + 8, 42));
+    const uint8_t bad[4] = {0xFE, 0, 0, 0};
+    tu_buf_raw(&b, bad, 4);
+    struct wk_gpu_fault f;
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_true(expect_mem64(gpu, TU_SYS_ADDR(TU_SYS_PFN + 7) + 8, 42));
+
+    wk_gpu_reset(gpu);
+
+    assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
+    for (unsigned i = 0; i < k; i++)
+        assert_true(expect_byte_run(gpu, pages[i], 0, 0x1000));
+    assert_true(expect_byte_run(gpu, TU_SYS_ADDR(TU_SYS_PFN + 7), 0, 0x1000));
+    struct wk_gpu_counters zero = {0};
+    assert_true(expect_counters(gpu, &zero));
+    assert_true(expect_u64(wk_gpu_last_fence(gpu), 0));
+    uint64_t total = 1;
+    struct wk_gpu_fault log[4];
+    assert_true(expect_u64(wk_gpu_faults(gpu, log, 4, &total), 0));
+    assert_true(expect_u64(total, 0));
+    const uint64_t gart_pages[] = {0, TU_APER_PAGES - 1};
+    for (unsigned i = 0; i < 2; i++) {
+        int valid = -1, stale = -1;
+        uint64_t pfn = 0;
+        TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, gart_pages[i], &valid, &pfn, &stale));
+        assert_int_equal(valid, 0);
+        assert_int_equal(stale, 0);
+    }
+    /* The TLB was invalidated too: the GPU faults through page 0. */
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_APER_BASE, 1));
+    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_UNMAPPED_APERTURE, WK_GPU_OP_WRITE32, 0,
+                                 TU_APER_BASE));
+    /* And the model is usable again. */
+    tu_write32(gpu, pages[0], 0x77);
+    assert_true(expect_mem32(gpu, pages[0], 0x77));
+    tu_destroy(state, gpu);
+}
+
+/* Reset cost, by counts: 3 pages of a 1 TiB segment, touched and reset
+ * many times, never hold more than those 3 pages. */
+static void test_reset_cost_1tib_segment(void **state)
+{
+    const uint64_t base = 1ull << 40, size = 1ull << 40;
+    struct wk_gpu *gpu = big_gpu(state, base, size);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    const uint64_t at[3] = {base, base + (size >> 1) + 0x1234, base + size - 1};
+    for (unsigned round = 0; round < 100; round++) {
+        for (unsigned i = 0; i < 3; i++) {
+            const uint8_t v = (uint8_t)(round + i + 1);
+            tu_write(gpu, at[i], &v, 1);
+        }
+        if (!expect_resident_between(gpu, r0 + 3, r0 + 3 + 3 * DIR_SLACK, "3 pages touched")) {
+            print_error("  round %u\n", round);
+            fail();
+        }
+        wk_gpu_reset(gpu);
+        if (!expect_resident_between(gpu, r0, r0, "after reset")) {
+            print_error("  round %u\n", round);
+            fail();
+        }
+    }
+    for (unsigned i = 0; i < 3; i++)
+        assert_true(expect_byte_run(gpu, at[i], 0, 1));
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Digest                                                               */
+/* ------------------------------------------------------------------ */
+
+/* The reference implementation above against constants computed outside
+ * this file from the documented algorithm. */
+static void test_digest_reference_vectors(void **state)
+{
+    (void)state;
+    uint8_t buf[5000];
+    for (unsigned i = 0; i < sizeof(buf); i++)
+        buf[i] = (uint8_t)(i * 7 + 3);
+    assert_true(expect_u64(ref_digest(buf, 0), 0xf52a15e9a9b5e89bull));
+    assert_true(expect_u64(ref_digest((const uint8_t *)"abc", 3), 0xf0ef1c99b6768435ull));
+    assert_true(expect_u64(ref_digest(buf, 5000), 0x352685cba0734b95ull));
+    assert_true(expect_u64(ref_digest_sparse(4096, 0, 0), 0x555be5eb2cdb3842ull));
+    assert_true(expect_u64(ref_digest_sparse(1u << 20, 0, 0), 0xcc1ba430076f6de6ull));
+
+    assert_true(expect_u64(wk_gpu_digest_bytes(buf, 0), 0xf52a15e9a9b5e89bull));
+    assert_true(expect_u64(wk_gpu_digest_bytes("abc", 3), 0xf0ef1c99b6768435ull));
+    assert_true(expect_u64(wk_gpu_digest_bytes(buf, 5000), 0x352685cba0734b95ull));
+}
+
+static void test_digest_bytes_matches_reference(void **state)
+{
+    enum { MAX = 3 * 4096 + 100 };
+    uint8_t *buf = tu_alloc(state, MAX);
+    assert_non_null(buf);
+    tu_pattern(buf, MAX, 31);
+    static const uint64_t lens[] = {0, 1, 7, 8, 9, 15, 16, 4095, 4096, 4097, 8191, 8192, 8193,
+                                    MAX};
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        uint64_t want = ref_digest(buf, lens[i]);
+        uint64_t got = wk_gpu_digest_bytes(buf, lens[i]);
+        if (got != want) {
+            print_error("digest_bytes of %llu bytes: expected 0x%llx, got 0x%llx\n",
+                        (unsigned long long)lens[i], (unsigned long long)want,
+                        (unsigned long long)got);
+            fail();
+        }
+    }
+}
+
+static bool expect_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_t want)
+{
+    uint64_t got = 0;
+    wk_status s = wk_gpu_digest(gpu, addr, len, &got);
+    if (s == WK_OK && got == want)
+        return true;
+    print_error("digest(0x%llx, %llu): expected OK 0x%llx, got %s 0x%llx\n",
+                (unsigned long long)addr, (unsigned long long)len, (unsigned long long)want,
+                wk_status_name(s), (unsigned long long)got);
+    return false;
+}
+
+/* The digest depends on the bytes only: not on the address's alignment, the
+ * region, or which pages are resident. */
+static void test_digest_of_memory(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    enum { LEN = 2 * 4096 + 777 };
+    uint8_t *data = tu_alloc(state, LEN);
+    assert_non_null(data);
+    tu_pattern(data, LEN, 41);
+    const uint64_t want = ref_digest(data, LEN);
+    assert_true(expect_u64(wk_gpu_digest_bytes(data, LEN), want));
+
+    const uint64_t at[] = {TU_SEG1_BASE, TU_SEG1_BASE + 0x10001, TU_SEG2_BASE + 0x3FFFF,
+                           TU_SYS_BASE + 0xFFF};
+    for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        tu_write(gpu, at[i], data, LEN);
+        assert_true(expect_digest(gpu, at[i], LEN, want));
+    }
+    /* Through the aperture, over out-of-order pages. */
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 20, TU_SYS_PFN + 0x90));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 21, TU_SYS_PFN + 0x80));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 22, TU_SYS_PFN + 0x85));
+    tu_write(gpu, TU_APER_BASE + 20 * 0x1000 + 0x101, data, LEN);
+    assert_true(expect_digest(gpu, TU_APER_BASE + 20 * 0x1000 + 0x101, LEN, want));
+
+    /* One byte changed, first, middle or last: the digest changes. */
+    const uint64_t flip[] = {0, LEN / 2, LEN - 1};
+    for (unsigned i = 0; i < 3; i++) {
+        uint8_t v = (uint8_t)(data[flip[i]] ^ 0x01);
+        tu_write(gpu, TU_SEG1_BASE + flip[i], &v, 1);
+        uint64_t got = 0;
+        TU_OK(wk_gpu_digest(gpu, TU_SEG1_BASE, LEN, &got));
+        if (got == want) {
+            print_error("digest unchanged after flipping byte %llu\n",
+                        (unsigned long long)flip[i]);
+            fail();
+        }
+        data[flip[i]] = v;
+        assert_true(expect_u64(got, ref_digest(data, LEN)));
+        data[flip[i]] ^= 0x01;
+        tu_write(gpu, TU_SEG1_BASE + flip[i], &data[flip[i]], 1);
+    }
+    assert_true(expect_digest(gpu, TU_SEG1_BASE, LEN, want));
+
+    /* Same reachability rules as wk_gpu_read. */
+    uint64_t d;
+    assert_true(expect_status(wk_gpu_digest(gpu, TU_HOLE, 16, &d), WK_E_BAD_ADDRESS));
+    assert_true(expect_status(wk_gpu_digest(gpu, TU_SEG1_END - 8, 16, &d), WK_E_CROSSES_SEGMENT));
+    assert_true(expect_status(wk_gpu_digest(gpu, TU_APER_BASE, 16, &d), WK_E_UNMAPPED));
+    tu_destroy(state, gpu);
+}
+
+static void test_digest_independent_of_residency(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t len = 0x10000 + 123;
+    uint8_t *zeros = tu_alloc(state, (size_t)len);
+    assert_non_null(zeros);
+    const uint64_t want = ref_digest(zeros, len);
+    assert_true(expect_digest(gpu, TU_SEG2_BASE + 0x3001, len, want));
+    /* Make some of those pages resident, still holding zeros. */
+    tu_write(gpu, TU_SEG2_BASE + 0x5000, zeros, 0x2000);
+    tu_write(gpu, TU_SEG2_BASE + 0x3001, zeros, 1);
+    assert_true(expect_digest(gpu, TU_SEG2_BASE + 0x3001, len, want));
+    /* And bytes written then cleared by the GPU. */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG2_BASE + 0x8000, 0x100, 0xFFFFFFFF));
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG2_BASE + 0x8000, 0x100, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_true(expect_digest(gpu, TU_SEG2_BASE + 0x3001, len, want));
+    tu_destroy(state, gpu);
+}
+
+/* A whole 4 GiB segment with one byte set: the zero-chunk shortcut must
+ * agree with the algorithm. */
+static void test_digest_of_large_sparse_range(void **state)
+{
+    struct wk_gpu *gpu = big_gpu(state, BIG_BASE, BIG_SIZE);
+    const uint64_t at = 0x87654321ull;
+    assert_true(expect_digest(gpu, BIG_BASE, BIG_SIZE, ref_digest_sparse(BIG_SIZE, at, 0)));
+    const uint8_t v = 0x9C;
+    tu_write(gpu, BIG_BASE + at, &v, 1);
+    assert_true(expect_digest(gpu, BIG_BASE, BIG_SIZE, ref_digest_sparse(BIG_SIZE, at, v)));
+    /* An unaligned sub-range: chunks are counted from the range start. */
+    assert_true(expect_digest(gpu, BIG_BASE + at - 5000, 100000,
+                              ref_digest_sparse(100000, 5000, v)));
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* GART, host side                                                      */
+/* ------------------------------------------------------------------ */
+
+static void test_gart_set_get(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    int valid = -1, stale = -1;
+    uint64_t pfn = 0;
+    for (uint64_t p = 0; p < TU_APER_PAGES; p += 21) {
+        TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, p, &valid, &pfn, &stale));
+        assert_int_equal(valid, 0);
+        assert_int_equal(stale, 0);
+    }
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 0, TU_SYS_PFN));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, TU_APER_PAGES - 1, TU_SYS_PFN + TU_SYS_PAGES - 1));
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, 0, &valid, &pfn, &stale));
+    assert_int_equal(valid, 1);
+    assert_true(expect_u64(pfn, TU_SYS_PFN));
+    assert_int_equal(stale, 0);
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, TU_APER_PAGES - 1, &valid, &pfn, &stale));
+    assert_int_equal(valid, 1);
+    assert_true(expect_u64(pfn, TU_SYS_PFN + TU_SYS_PAGES - 1));
+    /* The set reached the TLB as well: the GPU uses it without a flush. */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_APER_END - 4, 0x600D));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_true(expect_mem32(gpu, TU_SYS_END - 4, 0x600D));
+    struct wk_gpu_counters c;
+    wk_gpu_get_counters(gpu, &c);
+    assert_true(expect_u64(c.stale_tlb_accesses, 0));
+    /* Remapping by the host path updates both again. */
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 0, TU_SYS_PFN + 5));
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, 0, &valid, &pfn, &stale));
+    assert_true(expect_u64(pfn, TU_SYS_PFN + 5));
+    assert_int_equal(stale, 0);
+
+    /* Rejections, with no change. gpu.h names no status for these; like
+     * wk_gpu_create's, a bad argument is WK_E_INVALID_ARGUMENT (segment that
+     * is no aperture, page past its end, frame outside system memory). */
+    assert_true(expect_status(wk_gpu_gart_set(gpu, TU_SEG1_ID, 0, TU_SYS_PFN),
+                              WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_set(gpu, 0, 0, TU_SYS_PFN), WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_set(gpu, 4, 0, TU_SYS_PFN), WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_get(gpu, TU_SEG2_ID, 0, &valid, &pfn, &stale),
+                              WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_set(gpu, TU_APER_ID, TU_APER_PAGES, TU_SYS_PFN),
+                              WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_get(gpu, TU_APER_ID, TU_APER_PAGES, &valid, &pfn,
+                                              &stale),
+                              WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_set(gpu, TU_APER_ID, 1, TU_SYS_PFN + TU_SYS_PAGES),
+                              WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_gart_set(gpu, TU_APER_ID, 1, TU_SYS_PFN - 1),
+                              WK_E_INVALID_ARGUMENT));
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, 1, &valid, &pfn, &stale));
+    assert_int_equal(valid, 0);
+    tu_destroy(state, gpu);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        TU_TEST(test_desc_rejections),
+        TU_TEST(test_desc_accepts_limits),
+        TU_TEST(test_description_is_copied),
+        TU_TEST(test_locate),
+        TU_TEST(test_host_read_write_regions),
+        TU_TEST(test_host_access_length_overflow),
+        TU_TEST(test_lazy_4gib_segment),
+        TU_TEST(test_reset_returns_to_fresh_state),
+        TU_TEST(test_reset_cost_1tib_segment),
+        TU_TEST(test_digest_reference_vectors),
+        TU_TEST(test_digest_bytes_matches_reference),
+        TU_TEST(test_digest_of_memory),
+        TU_TEST(test_digest_independent_of_residency),
+        TU_TEST(test_digest_of_large_sparse_range),
+        TU_TEST(test_gart_set_get),
+    };
+    return cmocka_run_group_tests_name("gpu.memory", tests, NULL, NULL);
+}
