@@ -4,7 +4,8 @@
  * a crash file under a debugger.
  *
  * Usage: <harness>_replay [-v] PATH...   (a folder is replayed file by
- * file, in name order, so runs are deterministic). Options libFuzzer takes
+ * file, in name order, so runs are deterministic; dotfiles, README* and
+ * *.md files in a folder are notes, not inputs). Options libFuzzer takes
  * (-runs=N, -max_len=N, ...) are accepted and ignored, so the same command
  * line works for both builds. Exit 0 when every input ran; 2 when a path
  * could not be read (the harness itself aborts on a finding).
@@ -67,6 +68,15 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Corpus folders may hold a README or notes beside the inputs. */
+static int is_input_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (name[0] == '.' || strncmp(name, "README", 6) == 0)
+        return 0;
+    return !(n >= 3 && strcmp(name + n - 3, ".md") == 0);
+}
+
 static void replay_dir(struct replay *r, const char *path)
 {
     DIR *d = opendir(path);
@@ -78,7 +88,7 @@ static void replay_dir(struct replay *r, const char *path)
     char **names = NULL;
     size_t count = 0, cap = 0;
     for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
+        if (!is_input_name(e->d_name))
             continue;
         if (count == cap) {
             cap = cap ? cap * 2 : 64;
