@@ -359,9 +359,15 @@ typedef struct _MDL {
     ULONG wk_byte_offset; /* offset of the first byte in the first page */
     ULONG wk_page_count;  /* entries in wk_pfns */
     PFN_NUMBER *wk_pfns;  /* one PFN per 4 KB page */
+    /* How MmGetSystemAddressForMdlSafe reaches the pages: the kit maps them
+     * at one contiguous host range on first use (wk_map, with its context)
+     * and keeps it in wk_mapped_va until it frees the MDL. */
+    VOID *wk_mapped_va;
+    VOID *(*wk_map)(struct _MDL *mdl);
+    VOID *wk_map_context;
 } MDL, *PMDL;
 
-WK_STATIC_ASSERT(sizeof(MDL) == 24, "kit MDL layout");
+WK_STATIC_ASSERT(sizeof(MDL) == 48, "kit MDL layout");
 
 /* The PFN array; page n of the MDL is MmGetMdlPfnArray(m)[n]. */
 static inline PFN_NUMBER *MmGetMdlPfnArray(MDL *m)
