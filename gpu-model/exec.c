@@ -136,6 +136,7 @@ static enum wk_gpu_fault_reason op_fence(struct exec *x, const struct wk_gpu_cmd
         return why;
     struct wk_gpu *gpu = x->gpu;
     gpu->last_fence = c->operands[1];
+    gpu->fe.irq_status |= WK_GPU_IRQ_FENCE;
     gpu->counters.fences++;
     gpu->counters.interrupts++;
     if (gpu->irq_fn)

@@ -144,6 +144,8 @@ static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
             return -1;
         memcpy(r->bank_ends, s->bank_ends, (s->bank_count - 1) * sizeof(uint64_t));
     }
+    if (id == 0)
+        return sysmem_init(gpu, r);
     if (s->kind == WK_GPU_SEGMENT_APERTURE)
         return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK, &gpu->pool);
     return sparse_init(&r->bytes, pages, &gpu->pool);
@@ -186,6 +188,7 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, cha
     struct wk_gpu *gpu = calloc(1, sizeof(*gpu));
     if (!gpu)
         return WK_E_NO_MEMORY;
+    gpu->sysmem_fd = -1;
     gpu->desc = *desc;
     apply_defaults(&gpu->desc);
     page_pool_init(&gpu->pool, gpu->desc.max_resident_pages);
@@ -212,6 +215,8 @@ void wk_gpu_destroy(struct wk_gpu *gpu)
             sparse_fini(&r->bytes);
         if (r->ptes.dir)
             sparse_fini(&r->ptes);
+        if (r->host)
+            sysmem_fini(gpu, r);
         free(r->bank_ends);
     }
     for (uint32_t i = 0; i <= WK_GPU_MAX_CALL_DEPTH; i++)
@@ -231,15 +236,18 @@ void wk_gpu_reset(struct wk_gpu *gpu)
             sparse_reset(&r->bytes);
         if (r->ptes.dir)
             sparse_reset(&r->ptes);
+        if (r->host)
+            sysmem_reset(gpu, r);
     }
     memset(&gpu->counters, 0, sizeof(gpu->counters));
+    memset(&gpu->fe, 0, sizeof(gpu->fe));
     gpu->last_fence = 0;
     gpu->fault_total = 0;
 }
 
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu)
 {
-    return gpu->pool.in_use;
+    return gpu->pool.in_use + sysmem_resident(gpu, sysmem_region(gpu));
 }
 
 const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu)

@@ -22,8 +22,9 @@ struct region {
     uint64_t size;
     uint32_t bank_count;          /* >= 2 when banked */
     uint64_t *bank_ends;          /* bank_count-1 offsets (owned) */
-    struct sparse bytes;          /* memory segments and system memory */
+    struct sparse bytes;          /* memory segments */
     struct sparse ptes;           /* apertures: struct pte blocks */
+    uint8_t *host;                /* system memory: the host mapping of its pages */
 };
 
 /* One aperture page: its page-table entry and the TLB line the GPU uses. */
@@ -38,6 +39,29 @@ struct pte {
 struct budget {
     uint64_t units_left;
     uint64_t bytes_left;
+};
+
+/* The register front end: ring registers, the submission queue, IRQ latch. */
+struct submission {
+    uint64_t addr;
+    uint32_t length;
+    uint32_t tag;
+};
+
+struct frontend {
+    uint64_t ring_addr;
+    uint32_t ring_length;
+    uint32_t ring_tag;
+    struct submission queue[WK_GPU_QUEUE_SIZE];
+    uint32_t head;
+    uint32_t count;
+    uint32_t irq_status;
+    uint32_t completed_tag;
+    uint32_t fault_tag;
+    uint32_t fault_reason;
+    uint32_t gart_segment;
+    uint32_t gart_page;
+    uint64_t gart_pfn;
 };
 
 struct wk_gpu {
@@ -56,7 +80,25 @@ struct wk_gpu {
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
+    int sysmem_fd;                          /* memfd behind system memory, -1: anonymous */
+    int sysmem_dirty;                       /* written since the last reset */
+    struct frontend fe;
 };
+
+/* sysmem.c --------------------------------------------------------------- */
+
+/* Maps the system pool (memfd when available) at region r; 0 or -1. */
+int sysmem_init(struct wk_gpu *gpu, struct region *r);
+void sysmem_fini(struct wk_gpu *gpu, struct region *r);
+/* Drops every page written since the last reset (they read as zero again). */
+void sysmem_reset(struct wk_gpu *gpu, struct region *r);
+/* Host pages currently backing system memory. */
+uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
+/* The system region (always the last one). */
+static inline struct region *sysmem_region(const struct wk_gpu *gpu)
+{
+    return &gpu->regions[gpu->region_count - 1];
+}
 
 /* space.c ---------------------------------------------------------------- */
 

@@ -35,11 +35,6 @@ struct region *space_segment(const struct wk_gpu *gpu, uint32_t segment_id)
     return &gpu->regions[segment_id - 1];
 }
 
-static struct region *sysmem(const struct wk_gpu *gpu)
-{
-    return &gpu->regions[gpu->region_count - 1];
-}
-
 static int check_aperture_pages(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
                                 int via_tlb, uint64_t *fault_addr)
 {
@@ -87,35 +82,48 @@ struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int 
     return r;
 }
 
-/* Resolves (region, offset) to the sparse array and block holding the byte. */
+/* Translates (region, offset) to where its bytes live: system memory (also
+ * behind an aperture page) is one host mapping; memory segments are sparse.
+ * Sets *sys_off for the former, *block for the latter. */
 static struct sparse *backing(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
-                              uint64_t *block)
+                              uint64_t *block, uint64_t *sys_off)
 {
+    if (r->host) {
+        *sys_off = off;
+        return NULL;
+    }
     if (r->kind != WK_GPU_SEGMENT_APERTURE) {
         *block = off >> WK_GPU_PAGE_SHIFT;
         return &r->bytes;
     }
     uint64_t pfn = 0;
     gart_translate(gpu, r, off >> WK_GPU_PAGE_SHIFT, via_tlb, &pfn);
-    *block = pfn - gpu->desc.sysmem_first_pfn;
-    return &sysmem(gpu)->bytes;
+    *sys_off = ((pfn - gpu->desc.sysmem_first_pfn) << WK_GPU_PAGE_SHIFT) |
+               (off & (WK_GPU_PAGE_SIZE - 1));
+    return NULL;
 }
 
 uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
                              uint32_t *page_off)
 {
-    uint64_t block;
-    struct sparse *s = backing(gpu, r, off, via_tlb, &block);
+    uint64_t block = 0, sys_off = 0;
+    struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
+    if (!s)
+        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
     return sparse_peek(s, block);
 }
 
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
                               int whole, uint32_t *page_off)
 {
-    uint64_t block;
-    struct sparse *s = backing(gpu, r, off, via_tlb, &block);
+    uint64_t block = 0, sys_off = 0;
+    struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
+    if (!s) {
+        gpu->sysmem_dirty = 1;
+        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
+    }
     return sparse_touch(s, block, whole);
 }
 

@@ -135,8 +135,9 @@ void wk_gpu_destroy(struct wk_gpu *gpu);
  * proportion to the pages and PTE blocks touched since the last reset. */
 void wk_gpu_reset(struct wk_gpu *gpu);
 
-/* Number of host pages currently backing memory and PTEs (for tests of the
- * reset cost and of laziness). */
+/* Number of host pages currently backing memory, PTEs and system memory
+ * (for tests of the reset cost and of laziness). max_resident_pages bounds
+ * segments and PTEs; system memory is bounded by its own size. */
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);
 
 /* ------------------------------------------------------------------ */
@@ -172,6 +173,21 @@ uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len);
 wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page, uint64_t pfn);
 wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page,
                           int *valid, uint64_t *pfn, int *tlb_stale);
+
+/*
+ * System memory from the host (CPU) side. Pages live in shared memory, so a
+ * page has one host address for its lifetime and can also be mapped again
+ * elsewhere:
+ *   wk_gpu_sysmem_page: the host address of page `pfn` (NULL outside the
+ *     pool); valid until wk_gpu_destroy, contents zeroed by wk_gpu_reset;
+ *   wk_gpu_sysmem_map: maps `count` pages, in list order, at one contiguous
+ *     host range (what MmGetSystemAddressForMdlSafe does with an MDL's
+ *     scattered pages); undo with wk_gpu_sysmem_unmap. WK_E_INVALID_ARGUMENT
+ *     for a frame outside the pool, WK_E_NOT_SUPPORTED without memfd.
+ */
+uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
+wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);
+void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
 
 /* ------------------------------------------------------------------ */
 /* Segment table                                                        */
@@ -386,6 +402,59 @@ wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk
 wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
                             uint64_t buffer_addr, struct wk_gpu_fault *fault);
 
+/* ------------------------------------------------------------------ */
+/* Register interface (the adapter's BAR, as a driver sees it)          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * 32-bit registers, docs/gpu-model.md ("Registers"). A driver submits a DMA
+ * buffer by writing RING_ADDR_LO/HI, RING_LENGTH and RING_TAG, then
+ * DOORBELL; the submission waits in a queue of WK_GPU_QUEUE_SIZE until the
+ * GPU runs (wk_gpu_run, called by whoever plays time: the kit's scheduler).
+ * Each finished submission sets IRQ_STATUS bits, which stay set until
+ * written back to IRQ_ACK.
+ */
+#define WK_GPU_REG_ID 0x000            /* RO: WK_GPU_ID */
+#define WK_GPU_REG_RING_ADDR_LO 0x010  /* RW */
+#define WK_GPU_REG_RING_ADDR_HI 0x014  /* RW */
+#define WK_GPU_REG_RING_LENGTH 0x018   /* RW: bytes */
+#define WK_GPU_REG_RING_TAG 0x01C      /* RW: reported back as COMPLETED_TAG */
+#define WK_GPU_REG_DOORBELL 0x020      /* WO: queue {addr, length, tag} */
+#define WK_GPU_REG_QUEUE_DEPTH 0x024   /* RO: submissions waiting */
+#define WK_GPU_REG_IRQ_STATUS 0x030    /* RO: WK_GPU_IRQ_* bits */
+#define WK_GPU_REG_IRQ_ACK 0x034       /* WO: write 1s to clear */
+#define WK_GPU_REG_COMPLETED_TAG 0x038 /* RO: tag of the last finished submission */
+#define WK_GPU_REG_FAULT_TAG 0x03C     /* RO: tag of the last faulted submission */
+#define WK_GPU_REG_FAULT_REASON 0x040  /* RO: enum wk_gpu_fault_reason */
+#define WK_GPU_REG_FENCE_LO 0x044      /* RO: last FENCE value */
+#define WK_GPU_REG_FENCE_HI 0x048
+#define WK_GPU_REG_GART_SEGMENT 0x050  /* RW: MMIO GART path */
+#define WK_GPU_REG_GART_PAGE 0x054     /* RW */
+#define WK_GPU_REG_GART_PFN_LO 0x058   /* RW */
+#define WK_GPU_REG_GART_PFN_HI 0x05C   /* RW */
+#define WK_GPU_REG_GART_COMMIT 0x060   /* WO: entry and TLB line of (segment, page) = pfn */
+#define WK_GPU_REG_SIZE 0x1000
+
+#define WK_GPU_ID 0x574B4750u          /* 'WKGP' */
+#define WK_GPU_QUEUE_SIZE 64u
+
+#define WK_GPU_IRQ_COMPLETED 0x1u      /* a submission finished (ran or faulted) */
+#define WK_GPU_IRQ_FAULT 0x2u          /* a submission faulted */
+#define WK_GPU_IRQ_FENCE 0x4u          /* a FENCE command ran */
+#define WK_GPU_IRQ_OVERFLOW 0x8u       /* DOORBELL with a full queue: dropped */
+#define WK_GPU_IRQ_GART_ERROR 0x10u    /* GART_COMMIT with a bad segment, page or pfn */
+
+/* Register access. Unknown offsets read 0 and ignore writes. */
+uint32_t wk_gpu_mmio_read32(struct wk_gpu *gpu, uint32_t offset);
+void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value);
+
+/* Runs up to `max` queued submissions in order (0: all), latching their
+ * interrupts. Returns how many ran. */
+uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
+
+/* IRQ_STATUS != 0: the interrupt line is asserted. */
+int wk_gpu_irq_asserted(const struct wk_gpu *gpu);
+
 /* Counters since the last reset. */
 struct wk_gpu_counters {
     uint64_t commands;            /* commands executed (faulting one excluded) */
@@ -402,6 +471,8 @@ struct wk_gpu_counters {
     uint64_t calls;
     uint64_t execs;               /* wk_gpu_exec/_bytes calls */
     uint64_t faults;
+    uint64_t submissions;         /* DOORBELL writes queued */
+    uint64_t submissions_run;     /* queued submissions run by wk_gpu_run */
 };
 
 void wk_gpu_get_counters(const struct wk_gpu *gpu, struct wk_gpu_counters *out);

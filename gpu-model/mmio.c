@@ -1,0 +1,114 @@
+/*
+ * mmio.c - the register front end: what a driver's BAR accesses reach.
+ *
+ * Submissions queue on DOORBELL and run only when the scheduler calls
+ * wk_gpu_run, so a driver never sees its own interrupt while it is still
+ * inside SubmitCommand: time advances at points the kit chooses, which keeps
+ * every run deterministic. The queue is bounded; a DOORBELL on a full queue
+ * drops the submission and raises OVERFLOW, like a ring that wraps onto
+ * unfinished work.
+ */
+#include "internal.h"
+
+static uint32_t read_reg(const struct wk_gpu *gpu, uint32_t offset)
+{
+    const struct frontend *fe = &gpu->fe;
+    switch (offset) {
+    case WK_GPU_REG_ID: return WK_GPU_ID;
+    case WK_GPU_REG_RING_ADDR_LO: return (uint32_t)fe->ring_addr;
+    case WK_GPU_REG_RING_ADDR_HI: return (uint32_t)(fe->ring_addr >> 32);
+    case WK_GPU_REG_RING_LENGTH: return fe->ring_length;
+    case WK_GPU_REG_RING_TAG: return fe->ring_tag;
+    case WK_GPU_REG_QUEUE_DEPTH: return fe->count;
+    case WK_GPU_REG_IRQ_STATUS: return fe->irq_status;
+    case WK_GPU_REG_COMPLETED_TAG: return fe->completed_tag;
+    case WK_GPU_REG_FAULT_TAG: return fe->fault_tag;
+    case WK_GPU_REG_FAULT_REASON: return fe->fault_reason;
+    case WK_GPU_REG_FENCE_LO: return (uint32_t)gpu->last_fence;
+    case WK_GPU_REG_FENCE_HI: return (uint32_t)(gpu->last_fence >> 32);
+    case WK_GPU_REG_GART_SEGMENT: return fe->gart_segment;
+    case WK_GPU_REG_GART_PAGE: return fe->gart_page;
+    case WK_GPU_REG_GART_PFN_LO: return (uint32_t)fe->gart_pfn;
+    case WK_GPU_REG_GART_PFN_HI: return (uint32_t)(fe->gart_pfn >> 32);
+    default: return 0;
+    }
+}
+
+uint32_t wk_gpu_mmio_read32(struct wk_gpu *gpu, uint32_t offset)
+{
+    return read_reg(gpu, offset);
+}
+
+static void doorbell(struct wk_gpu *gpu)
+{
+    struct frontend *fe = &gpu->fe;
+    if (fe->count == WK_GPU_QUEUE_SIZE) {
+        fe->irq_status |= WK_GPU_IRQ_OVERFLOW;
+        return;
+    }
+    struct submission *s = &fe->queue[(fe->head + fe->count) % WK_GPU_QUEUE_SIZE];
+    s->addr = fe->ring_addr;
+    s->length = fe->ring_length;
+    s->tag = fe->ring_tag;
+    fe->count++;
+    gpu->counters.submissions++;
+}
+
+static void set_lo(uint64_t *v, uint32_t lo)
+{
+    *v = (*v & ~0xFFFFFFFFull) | lo;
+}
+
+static void set_hi(uint64_t *v, uint32_t hi)
+{
+    *v = (*v & 0xFFFFFFFFull) | (uint64_t)hi << 32;
+}
+
+void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value)
+{
+    struct frontend *fe = &gpu->fe;
+    switch (offset) {
+    case WK_GPU_REG_RING_ADDR_LO: set_lo(&fe->ring_addr, value); break;
+    case WK_GPU_REG_RING_ADDR_HI: set_hi(&fe->ring_addr, value); break;
+    case WK_GPU_REG_RING_LENGTH: fe->ring_length = value; break;
+    case WK_GPU_REG_RING_TAG: fe->ring_tag = value; break;
+    case WK_GPU_REG_DOORBELL: doorbell(gpu); break;
+    case WK_GPU_REG_IRQ_ACK: fe->irq_status &= ~value; break;
+    case WK_GPU_REG_GART_SEGMENT: fe->gart_segment = value; break;
+    case WK_GPU_REG_GART_PAGE: fe->gart_page = value; break;
+    case WK_GPU_REG_GART_PFN_LO: set_lo(&fe->gart_pfn, value); break;
+    case WK_GPU_REG_GART_PFN_HI: set_hi(&fe->gart_pfn, value); break;
+    case WK_GPU_REG_GART_COMMIT:
+        if (wk_gpu_gart_set(gpu, fe->gart_segment, fe->gart_page, fe->gart_pfn) != WK_OK)
+            fe->irq_status |= WK_GPU_IRQ_GART_ERROR;
+        break;
+    default: break;
+    }
+}
+
+uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
+{
+    struct frontend *fe = &gpu->fe;
+    uint32_t ran = 0;
+    while (fe->count && (max == 0 || ran < max)) {
+        struct submission s = fe->queue[fe->head];
+        fe->head = (fe->head + 1) % WK_GPU_QUEUE_SIZE;
+        fe->count--;
+        struct wk_gpu_fault f;
+        if (wk_gpu_exec(gpu, s.addr, s.length, &f) != WK_OK) {
+            fe->irq_status |= WK_GPU_IRQ_FAULT;
+            fe->fault_tag = s.tag;
+            fe->fault_reason = (uint32_t)f.reason;
+        }
+        fe->completed_tag = s.tag;
+        fe->irq_status |= WK_GPU_IRQ_COMPLETED;
+        gpu->counters.submissions_run++;
+        ran++;
+    }
+    return ran;
+}
+
+int wk_gpu_irq_asserted(const struct wk_gpu *gpu)
+{
+    return gpu->fe.irq_status != 0;
+}

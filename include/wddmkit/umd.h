@@ -1,0 +1,146 @@
+/*
+ * wddmkit/umd.h - what the kit hands a driver where Windows would hand it
+ * data from the user-mode driver (UMD).
+ *
+ * Two DDIs carry UMD-private bytes the kernel never interprets:
+ * CreateAllocation's pPrivateDriverData and Render's pCommand. Real drivers
+ * define those formats between their own UMD and KMD; the kit plays the UMD,
+ * so it fixes one format for each, documented here and in
+ * docs/writing-a-driver.md. A driver under test that wants the allocation
+ * and render cases to run accepts these formats (it may accept its own as
+ * well; cases that need them are skipped for drivers that decline).
+ *
+ * Everything is little-endian and fixed-width; every field is untrusted on
+ * the driver side (a fuzzer writes these bytes).
+ */
+#ifndef WDDMKIT_UMD_H
+#define WDDMKIT_UMD_H
+
+#include "wddmkit/d3dkmddi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Allocation requests: CreateAllocation's per-allocation private data   */
+/* ------------------------------------------------------------------ */
+
+#define WK_ALLOCATION_REQUEST_MAGIC 0x41524B57u /* 'WKRA' */
+#define WK_ALLOCATION_REQUEST_VERSION 1u
+
+/*
+ * One allocation as the UMD asks for it. The driver validates it and answers
+ * with a DXGK_ALLOCATIONINFO: it may round Size and Alignment up to what its
+ * hardware needs, and copies the placement fields when they are valid for
+ * its segments (facts 4.9, 5.6).
+ */
+typedef struct _WK_ALLOCATION_REQUEST {
+    UINT Magic;                                 /* WK_ALLOCATION_REQUEST_MAGIC */
+    UINT Version;                               /* WK_ALLOCATION_REQUEST_VERSION */
+    UINT64 Size;                                /* bytes, > 0 */
+    UINT Alignment;                             /* bytes, 0 or a power of two */
+    D3DDDI_SEGMENTPREFERENCE PreferredSegment;  /* as in DXGK_ALLOCATIONINFO */
+    DXGK_SEGMENTBANKPREFERENCE HintedBank;
+    UINT SupportedSegmentSet;                   /* bit (id-1) per segment id */
+    UINT EvictionSegmentSet;
+    DXGK_ALLOCATIONINFOFLAGS Flags;
+    UINT Priority;                              /* 0: the driver's default */
+    UINT Reserved;                              /* 0 */
+} WK_ALLOCATION_REQUEST;
+
+WK_STATIC_ASSERT(sizeof(WK_ALLOCATION_REQUEST) == 48, "kit UMD allocation request");
+
+/* ------------------------------------------------------------------ */
+/* User command buffers: Render's pCommand                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A command buffer is a header followed by records. Each record starts with
+ * its opcode and its total length in bytes (header included), so a driver
+ * can skip and bound every record. Memory is referenced as (allocation list
+ * index, byte offset): the driver turns each reference into a GPU address,
+ * writes it now if the allocation list already says where the allocation is
+ * (pre-patching, facts 5.2 R6), and records a patch location for it either
+ * way (R7).
+ */
+#define WK_USER_COMMAND_MAGIC 0x42434B57u /* 'WKCB' */
+#define WK_USER_COMMAND_VERSION 1u
+
+typedef struct _WK_USER_COMMAND_HEADER {
+    UINT Magic;        /* WK_USER_COMMAND_MAGIC */
+    UINT Version;      /* WK_USER_COMMAND_VERSION */
+    UINT RecordCount;  /* records that follow */
+    UINT Reserved;     /* 0 */
+} WK_USER_COMMAND_HEADER;
+
+typedef enum _WK_USER_OP {
+    WK_USER_OP_NOP = 0,     /* WK_USER_RECORD only */
+    WK_USER_OP_COPY = 1,    /* WK_USER_COPY */
+    WK_USER_OP_FILL = 2,    /* WK_USER_FILL */
+    WK_USER_OP_WRITE32 = 3, /* WK_USER_WRITE32 */
+    WK_USER_OP_BLIT = 4,    /* WK_USER_BLIT */
+    WK_USER_OP_COUNT
+} WK_USER_OP;
+
+typedef struct _WK_USER_RECORD {
+    UINT Op;      /* WK_USER_OP */
+    UINT Length;  /* bytes of the whole record */
+} WK_USER_RECORD;
+
+/* A memory reference: allocation-list index and byte offset inside it. */
+typedef struct _WK_USER_REF {
+    UINT AllocationIndex;
+    UINT Offset;
+} WK_USER_REF;
+
+typedef struct _WK_USER_COPY {
+    WK_USER_RECORD Record;
+    WK_USER_REF Source;
+    WK_USER_REF Destination;
+    UINT Size;
+    UINT Reserved;
+} WK_USER_COPY;
+
+typedef struct _WK_USER_FILL {
+    WK_USER_RECORD Record;
+    WK_USER_REF Destination;
+    UINT Size;
+    UINT Pattern;
+} WK_USER_FILL;
+
+typedef struct _WK_USER_WRITE32 {
+    WK_USER_RECORD Record;
+    WK_USER_REF Destination;
+    UINT Value;
+    UINT Reserved;
+} WK_USER_WRITE32;
+
+typedef struct _WK_USER_BLIT {
+    WK_USER_RECORD Record;
+    WK_USER_REF Source;
+    WK_USER_REF Destination;
+    UINT Width;     /* bytes per row */
+    UINT Height;    /* rows */
+    UINT SourcePitch;
+    UINT DestinationPitch;
+} WK_USER_BLIT;
+
+WK_STATIC_ASSERT(sizeof(WK_USER_COMMAND_HEADER) == 16, "kit UMD command header");
+WK_STATIC_ASSERT(sizeof(WK_USER_COPY) == 32, "kit UMD COPY record");
+WK_STATIC_ASSERT(sizeof(WK_USER_FILL) == 24, "kit UMD FILL record");
+WK_STATIC_ASSERT(sizeof(WK_USER_WRITE32) == 24, "kit UMD WRITE32 record");
+WK_STATIC_ASSERT(sizeof(WK_USER_BLIT) == 40, "kit UMD BLIT record");
+
+/* ------------------------------------------------------------------ */
+/* Context-allocation update blob (DxgkCbUpdateContextAllocation)        */
+/* ------------------------------------------------------------------ */
+
+/* Nothing is fixed here: the blob passes from the driver's own call to its
+ * own UpdateContextAllocation paging operation untouched (facts 5.8 A6). */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_UMD_H */
