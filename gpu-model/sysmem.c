@@ -92,7 +92,8 @@ wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t c
             return WK_E_INVALID_ARGUMENT;
     if (gpu->sysmem_fd < 0)
         return WK_E_NOT_SUPPORTED;
-    size_t len = (size_t)count << WK_GPU_PAGE_SHIFT;
+    /* One more page than mapped stays inaccessible: a guard after the end. */
+    size_t len = ((size_t)count + 1) << WK_GPU_PAGE_SHIFT;
     uint8_t *base = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         return WK_E_NO_MEMORY;
@@ -114,5 +115,5 @@ void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count)
 {
     (void)gpu;
     if (va && count)
-        munmap(va, (size_t)count << WK_GPU_PAGE_SHIFT);
+        munmap(va, ((size_t)count + 1) << WK_GPU_PAGE_SHIFT);
 }

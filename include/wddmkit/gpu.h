@@ -182,7 +182,8 @@ wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
  *     pool); valid until wk_gpu_destroy, contents zeroed by wk_gpu_reset;
  *   wk_gpu_sysmem_map: maps `count` pages, in list order, at one contiguous
  *     host range (what MmGetSystemAddressForMdlSafe does with an MDL's
- *     scattered pages); undo with wk_gpu_sysmem_unmap. WK_E_INVALID_ARGUMENT
+ *     scattered pages), followed by one inaccessible guard page, so a write
+ *     past the end faults at once; undo with wk_gpu_sysmem_unmap. WK_E_INVALID_ARGUMENT
  *     for a frame outside the pool, WK_E_NOT_SUPPORTED without memfd.
  */
 uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);

@@ -34,7 +34,14 @@ extern "C" {
     X(WK_E_GPU_FAULT, -11, "the GPU model recorded a fault")                    \
     X(WK_E_LIMIT, -12, "a configured resource limit was reached")               \
     X(WK_E_IO, -13, "input/output error")                                       \
-    X(WK_E_NOT_SUPPORTED, -14, "operation not supported")
+    X(WK_E_NOT_SUPPORTED, -14, "operation not supported")                      \
+    X(WK_E_CONTRACT, -15, "the driver broke a DDI contract rule")              \
+    X(WK_E_DRIVER_FAILED, -16, "the driver returned an error status")          \
+    X(WK_E_DRIVER_CRASH, -17, "the driver crashed")                            \
+    X(WK_E_DRIVER_HANG, -18, "the driver did not return in time")              \
+    X(WK_E_DEAD, -19, "the adapter is unusable after an earlier driver crash") \
+    X(WK_E_NOT_FOUND, -20, "no such object")                                   \
+    X(WK_E_STATE, -21, "operation not valid in the current state")
 
 typedef enum wk_status {
 #define WK_STATUS_ENUM_(name, num, msg) name = (num),

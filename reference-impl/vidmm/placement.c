@@ -44,11 +44,12 @@
  *   - alignment 1, or every free start inside the window a multiple of the
  *     alignment (a page-granular heap with page-aligned requests): the result
  *     is exactly the lowest fit, and WK_E_NO_SPACE means nothing fits;
- *   - otherwise, with g_w the coarsest power of two dividing every free start
- *     inside the window: the result is never above the lowest range holding
- *     size + (alignment - g_w) bytes in the window, so in particular never
- *     above the lowest holding size + alignment - 1, and if some range holds
- *     that much the call succeeds;
+ *   - otherwise the result is never above the lowest range cut by a window
+ *     edge that fits, nor above the lowest range wholly inside the window
+ *     that holds size + (alignment - g_w) bytes, g_w being the coarsest power
+ *     of two dividing the starts of all such ranges; so in particular never
+ *     above the lowest range holding size + alignment - 1 bytes inside the
+ *     window, and the call succeeds whenever one does;
  *   - a range holding fewer bytes that fits only because its start happens
  *     to be better aligned than its neighbours' may be passed over for a
  *     higher one, or missed (WK_E_NO_SPACE) when it is the only fit.
@@ -79,6 +80,7 @@ struct wk_place_heap {
     struct node *free_root;
     struct node *alloc_root;
     uint64_t fail_nth;     /* torture hook: 0 off, else allocations until one fails */
+    uint64_t last_visits;  /* complexity probe: nodes the last search looked at */
 };
 
 /* ------------------------------------------------------------------ */
@@ -262,7 +264,8 @@ static void tree_destroy(struct node *t)
 struct query {
     uint64_t size, align, lo, hi;
     uint64_t klo, khi;
-    int dir; /* 0 bottom-up, 1 top-down: the child searched first */
+    int dir;         /* 0 bottom-up, 1 top-down: the child searched first */
+    uint64_t visits; /* nodes the search looked at (wk_place_last_visits) */
 };
 
 /* Where the block goes in range r clipped to the window; 0 if it does not
@@ -289,8 +292,9 @@ static int place_in(const struct query *q, const struct node *r, uint64_t *at)
     return 1;
 }
 
-/* Does every-start-aligned reasoning promise a fit in subtree t, all of
- * whose ranges are interior? (See "Fit guarantee".) */
+/* Do subtree t's summaries prove that a fit exists in it ("Fit guarantee")?
+ * Only for subtrees of interior ranges: a range cut by the window has less
+ * room than its length. */
 static int promises_fit(const struct query *q, const struct node *t)
 {
     if (!t || t->max_len < q->size)
@@ -302,11 +306,12 @@ static int promises_fit(const struct query *q, const struct node *t)
 
 /* First fitting range, in scan order, of a subtree wholly inside [klo, khi).
  * Enters only subtrees that promise a fit, so it never backs out. */
-static struct node *descend(const struct query *q, struct node *t, uint64_t *at)
+static struct node *descend(struct query *q, struct node *t, uint64_t *at)
 {
     if (!promises_fit(q, t))
         return NULL;
     for (;;) {
+        q->visits++;
         if (promises_fit(q, t->child[q->dir]))
             t = t->child[q->dir];
         else if (place_in(q, t, at))
@@ -314,7 +319,9 @@ static struct node *descend(const struct query *q, struct node *t, uint64_t *at)
         else if (promises_fit(q, t->child[!q->dir]))
             t = t->child[!q->dir];
         else
-            return NULL; /* unreachable while the summaries are right */
+            return NULL; /* unreachable: t promised and its near child did not,
+                            so the range behind the promise is t itself or in
+                            the far child, whose g is no finer than t's */
     }
 }
 
@@ -325,11 +332,11 @@ static struct node *descend(const struct query *q, struct node *t, uint64_t *at)
  * is open this walks the paths to klo and khi, O(height) nodes; each
  * subtree hanging off them lies wholly inside and goes to descend(), which
  * either rejects it in O(1) or finds the answer. */
-static struct node *search(const struct query *q, struct node *t, unsigned bounds,
-                           uint64_t *at)
+static struct node *search(struct query *q, struct node *t, unsigned bounds, uint64_t *at)
 {
     if (!t || t->max_len < q->size)
         return NULL;
+    q->visits++;
     if (!bounds)
         return descend(q, t, at);
     if ((bounds & BOUND_LO) && t->start < q->klo)
@@ -476,10 +483,12 @@ wk_status wk_place_alloc(struct wk_place_heap *h, const struct wk_place_request 
     if (!q.size || (q.align & (q.align - 1)) || q.lo >= q.hi || q.hi > h->size ||
         (req->top_down != 0 && req->top_down != 1))
         return WK_E_INVALID_ARGUMENT;
+    h->last_visits = 0;
     if (q.size > q.hi - q.lo)
         return WK_E_NO_SPACE;
     uint64_t at;
     struct node *f = find_fit(h, &q, &at);
+    h->last_visits = q.visits;
     if (!f)
         return WK_E_NO_SPACE;
     wk_status s = carve(h, f, at, q.size);
@@ -572,6 +581,11 @@ unsigned wk_place_height(const struct wk_place_heap *h)
         return 0;
     unsigned a = height(h->free_root), b = height(h->alloc_root);
     return a > b ? a : b;
+}
+
+uint64_t wk_place_last_visits(const struct wk_place_heap *h)
+{
+    return h ? h->last_visits : 0;
 }
 
 void wk_place_fail_nth_alloc(struct wk_place_heap *h, uint64_t nth)

@@ -147,6 +147,16 @@ unsigned wk_place_height(const struct wk_place_heap *h);
 wk_status wk_place_check(const struct wk_place_heap *h, char *why, size_t why_size);
 
 /*
+ * Complexity probe: how many free-tree nodes the search of the last
+ * wk_place_alloc that got past argument checks looked at (the window-edge
+ * lookups not counted). Tests bound it by a multiple of the height, which
+ * proves the single descent without measuring time.
+ *   h: IN, the heap (NULL: 0)
+ * Returns: the node count.
+ */
+uint64_t wk_place_last_visits(const struct wk_place_heap *h);
+
+/*
  * Test hook (curl's torture mode): makes the nth node allocation from now on
  * fail, once, so tests can prove a WK_E_NO_MEMORY leaves the heap unchanged.
  *   h:   IN/OUT, the heap

@@ -1,0 +1,284 @@
+/*
+ * wddmkit/vidmm.h - the reference video memory manager and scheduler.
+ *
+ * A wk_vidmm plays the Windows graphics kernel for one adapter: it loads a
+ * driver, starts it, and drives it through every DDI the kit covers, the way
+ * dxgkrnl would. Every value the driver hands back is checked against the
+ * contract-rule catalogue (docs/contract-rules.md); a broken rule becomes a
+ * violation with a stable rule ID, what was expected and what was seen. The
+ * GPU is the model of gpu.h, which runs the DMA buffers the driver built.
+ *
+ * Objects the caller creates (devices, contexts, allocations) are named by
+ * small integer handles, 1-based, never reused within one wk_vidmm: what a
+ * step program or a fuzz input can refer to by index.
+ *
+ * A wk_vidmm has no global state and is deterministic under its seed. A
+ * driver that crashes or hangs inside a DDI is reported (DRV-CRASH-001,
+ * DRV-HANG-001) and leaves the adapter "dead": later calls fail with
+ * WK_E_DEAD, and the process goes on. Buffers handed to the driver sit
+ * against an inaccessible guard page, so a write past their end is caught at
+ * the faulting instruction (MEM-GUARD-001).
+ */
+#ifndef WDDMKIT_VIDMM_H
+#define WDDMKIT_VIDMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wddmkit/d3dkmddi.h"
+#include "wddmkit/driver.h"
+#include "wddmkit/gpu.h"
+#include "wddmkit/status.h"
+#include "wddmkit/umd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The DDIs and callbacks the kit drives. X(name, real name) */
+#define WK_DDI_MAP(X)                                                      \
+    X(WK_DDI_NONE, "none")                                                 \
+    X(WK_DDI_DRIVER_ENTRY, "DriverEntry")                                  \
+    X(WK_DDI_ADD_DEVICE, "DxgkDdiAddDevice")                               \
+    X(WK_DDI_START_DEVICE, "DxgkDdiStartDevice")                           \
+    X(WK_DDI_STOP_DEVICE, "DxgkDdiStopDevice")                             \
+    X(WK_DDI_REMOVE_DEVICE, "DxgkDdiRemoveDevice")                         \
+    X(WK_DDI_QUERY_ADAPTER_INFO, "DxgkDdiQueryAdapterInfo")                \
+    X(WK_DDI_CREATE_DEVICE, "DxgkDdiCreateDevice")                         \
+    X(WK_DDI_DESTROY_DEVICE, "DxgkDdiDestroyDevice")                       \
+    X(WK_DDI_CREATE_ALLOCATION, "DxgkDdiCreateAllocation")                 \
+    X(WK_DDI_DESTROY_ALLOCATION, "DxgkDdiDestroyAllocation")               \
+    X(WK_DDI_CREATE_CONTEXT, "DxgkDdiCreateContext")                       \
+    X(WK_DDI_DESTROY_CONTEXT, "DxgkDdiDestroyContext")                     \
+    X(WK_DDI_BUILD_PAGING_BUFFER, "DxgkDdiBuildPagingBuffer")              \
+    X(WK_DDI_RENDER, "DxgkDdiRender")                                      \
+    X(WK_DDI_PATCH, "DxgkDdiPatch")                                        \
+    X(WK_DDI_SUBMIT_COMMAND, "DxgkDdiSubmitCommand")                       \
+    X(WK_DDI_CANCEL_COMMAND, "DxgkDdiCancelCommand")                       \
+    X(WK_DDI_INTERRUPT_ROUTINE, "DxgkDdiInterruptRoutine")                 \
+    X(WK_DDI_DPC_ROUTINE, "DxgkDdiDpcRoutine")                             \
+    X(WK_DDI_CB_CREATE_CONTEXT_ALLOCATION, "DxgkCbCreateContextAllocation") \
+    X(WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION, "DxgkCbDestroyContextAllocation") \
+    X(WK_DDI_CB_MAP_CONTEXT_ALLOCATION, "DxgkCbMapContextAllocation")      \
+    X(WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, "DxgkCbUpdateContextAllocation") \
+    X(WK_DDI_CB_NOTIFY_INTERRUPT, "DxgkCbNotifyInterrupt")
+
+enum wk_ddi {
+#define WK_DDI_ENUM_(name, real) name,
+    WK_DDI_MAP(WK_DDI_ENUM_)
+#undef WK_DDI_ENUM_
+    WK_DDI_COUNT
+};
+
+const char *wk_ddi_name(enum wk_ddi ddi);
+
+/* ------------------------------------------------------------------ */
+/* Configuration and lifetime                                           */
+/* ------------------------------------------------------------------ */
+
+struct wk_vidmm_config {
+    const struct wk_gpu_desc *gpu;   /* the hardware; NULL: wk_gpu_reference_desc() */
+    uint32_t paging_buffer_size;     /* bytes per paging buffer; 0: the driver's PagingBufferSize */
+    uint32_t max_passes;             /* multipass bound per operation; 0: 4096 */
+    uint32_t ddi_timeout_ms;         /* per DDI call; 0: 5000; UINT32_MAX: no timer */
+    uint32_t query_segment_version;  /* 3 (QUERYSEGMENT3) or 4; 0: 3 */
+    uint64_t seed;                   /* scatters system pages; same seed, same run */
+    int no_guard_pages;              /* 1: plain heap buffers (faster, no MEM-GUARD) */
+    uint64_t transfer_chunk;         /* split transfers into sub-transfers of this many
+                                        bytes (a page multiple; 0: whole), exercising
+                                        TransferOffset, MdlOffset, TransferStart/End */
+    int no_model_semantics;          /* 1: the driver does not target the GPU model:
+                                        skip checks that read its address encoding
+                                        (RENDER-PREPATCH-001, PATCH-VALUE-001) */
+};
+
+struct wk_vidmm;
+
+wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out);
+void wk_vidmm_destroy(struct wk_vidmm *vm);
+
+/* Loads a driver shared object and calls its DriverEntry; or takes a
+ * DriverEntry linked into the process. WK_E_IO when the object cannot be
+ * loaded (the message is in wk_vidmm_last_error). */
+wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
+wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry);
+
+/* AddDevice, StartDevice, driver caps and the segment query, each checked. */
+wk_status wk_vidmm_start(struct wk_vidmm *vm);
+
+/* The last error or violation, as one line (empty when none). */
+const char *wk_vidmm_last_error(const struct wk_vidmm *vm);
+
+/* ------------------------------------------------------------------ */
+/* Answer rewriting (negative tests)                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Called after every DDI returns and before its answer is checked, with the
+ * DDI's argument struct (e.g. DXGKARG_BUILDPAGINGBUFFER*) and its status:
+ * the knob that lets a test turn a correct driver's answer into a bad one
+ * ("advance pDmaBuffer by DmaSize + 16") and prove the check notices. For
+ * QueryAdapterInfo `args` is the DXGKARG_QUERYADAPTERINFO; for CreateDevice
+ * the DXGKARG_CREATEDEVICE, and so on; for the context-allocation callbacks
+ * (which the driver calls), the callback's argument before it is checked.
+ */
+typedef void wk_vidmm_rewrite_fn(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status);
+void wk_vidmm_set_rewriter(struct wk_vidmm *vm, wk_vidmm_rewrite_fn *fn, void *user);
+
+/* ------------------------------------------------------------------ */
+/* Objects                                                              */
+/* ------------------------------------------------------------------ */
+
+wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *device);
+wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device);
+
+/* flags: a DXGK_CREATECONTEXTFLAGS value (GdiContext, SystemContext, ...). */
+wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
+                                  uint32_t *context);
+wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context);
+/* The DXGK_CONTEXTINFO the driver returned. */
+wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info);
+
+wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
+                                     const WK_ALLOCATION_REQUEST *request, uint32_t *allocation);
+wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation);
+
+/* Where an allocation is. */
+struct wk_vidmm_allocation_state {
+    int resident;             /* 1: in a segment */
+    uint32_t segment_id;      /* when resident */
+    uint64_t segment_offset;  /* when resident */
+    uint64_t gpu_address;     /* segment base + offset when resident */
+    uint32_t bank;            /* 1-based bank in a banked segment, else 0 */
+    uint64_t size;            /* the driver's Size, page rounded */
+    uint64_t system_pages;    /* backing pages in system memory (0 before first eviction) */
+};
+wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
+                                    struct wk_vidmm_allocation_state *state);
+
+/* ------------------------------------------------------------------ */
+/* Residency and paging (each through DxgkDdiBuildPagingBuffer)         */
+/* ------------------------------------------------------------------ */
+
+/* Makes an allocation resident: placement by its preferences (segments in
+ * order, banks in order, their directions), a FILL of zero the first time,
+ * a TRANSFER from system memory after an eviction. Evicts others when full. */
+wk_status wk_vidmm_page_in(struct wk_vidmm *vm, uint32_t allocation);
+/* Moves an allocation out to system memory (TRANSFER segment → MDL). */
+wk_status wk_vidmm_evict(struct wk_vidmm *vm, uint32_t allocation);
+/* FILL a resident allocation with a 32-bit pattern. */
+wk_status wk_vidmm_fill(struct wk_vidmm *vm, uint32_t allocation, uint32_t pattern);
+/* DISCARD_CONTENT: evict without copying back. */
+wk_status wk_vidmm_discard(struct wk_vidmm *vm, uint32_t allocation);
+/* TRANSFER a resident allocation to another place in segment `segment_id`. */
+wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t segment_id);
+/* READ_PHYSICAL / WRITE_PHYSICAL at a segment address. */
+wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint64_t offset,
+                                  int write);
+/* SPECIAL_LOCK_TRANSFER of a resident allocation to system memory and back. */
+wk_status wk_vidmm_special_lock_transfer(struct wk_vidmm *vm, uint32_t allocation);
+/* SIGNAL_MONITORED_FENCE at a GPU address. */
+wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address,
+                                          uint64_t value);
+
+/* Host access to an allocation's bytes wherever it lives (for specs). */
+wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, void *buf,
+                        uint64_t len);
+wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset,
+                         const void *buf, uint64_t len);
+wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest);
+
+/* ------------------------------------------------------------------ */
+/* Command submission                                                   */
+/* ------------------------------------------------------------------ */
+
+/* One entry of the allocation list a render refers to. */
+struct wk_vidmm_list_entry {
+    uint32_t allocation;      /* handle, or 0 for a NULL (unbind) entry */
+    int write;                /* WriteOperation */
+};
+
+struct wk_vidmm_render {
+    uint32_t context;
+    const void *command;                      /* user command buffer */
+    uint32_t command_length;
+    const struct wk_vidmm_list_entry *list;   /* allocation list */
+    uint32_t list_length;
+    const D3DDDI_PATCHLOCATIONLIST *patch_in; /* user patch list (may be NULL) */
+    uint32_t patch_in_length;
+    int no_prepatch_info;                     /* 1: every SegmentId 0 in the list */
+};
+
+struct wk_vidmm_render_result {
+    NTSTATUS status;          /* the driver's final Render status */
+    uint32_t passes;          /* Render calls (multipass) */
+    uint32_t submissions;     /* DMA buffers submitted */
+    uint32_t last_fence;      /* fence id of the last submission */
+};
+
+/* Render (with multipass) → page in the referenced allocations → Patch →
+ * SubmitCommand → run the GPU → interrupts → fence completion. */
+wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *args,
+                          struct wk_vidmm_render_result *result);
+
+/* Runs the GPU and delivers interrupts until every submitted fence has been
+ * reported complete (or a bound is hit: SUBMIT-FENCE-001). */
+wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm);
+
+/* Holds the next `count` render submissions in the software queue instead
+ * of submitting them, then wk_vidmm_cancel_held cancels them as after a TDR
+ * (DxgkDdiCancelCommand when the driver is CancelCommandAware). */
+void wk_vidmm_hold_submissions(struct wk_vidmm *vm, uint32_t count);
+wk_status wk_vidmm_cancel_held(struct wk_vidmm *vm, uint32_t *cancelled);
+
+/* ------------------------------------------------------------------ */
+/* Results                                                              */
+/* ------------------------------------------------------------------ */
+
+struct wk_violation {
+    char rule[24];            /* e.g. "PAGING-ADVANCE-001" */
+    enum wk_ddi ddi;
+    char message[320];        /* starts with the rule ID */
+};
+
+/* Violations since creation: the first `max` copied, *total counts all. */
+uint32_t wk_vidmm_violations(const struct wk_vidmm *vm, struct wk_violation *out, uint32_t max,
+                             uint64_t *total);
+/* Whether rule `id` was violated at least once. */
+int wk_vidmm_violated(const struct wk_vidmm *vm, const char *rule_id);
+
+/* Counters for expectations and coverage. */
+struct wk_vidmm_stats {
+    uint64_t ddi_calls[WK_DDI_COUNT];
+    uint64_t paging_ops[18];          /* by DXGK_BUILDPAGINGBUFFER_OPERATION */
+    uint64_t paging_passes;           /* BuildPagingBuffer calls */
+    uint64_t paging_buffers;          /* paging buffers submitted */
+    uint64_t evictions;
+    uint64_t fences_completed;
+    uint64_t gpu_faults;              /* faults while running the driver's buffers */
+};
+void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
+
+/* The GPU model under the adapter. */
+struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm);
+
+/* ------------------------------------------------------------------ */
+/* The contract-rule catalogue                                          */
+/* ------------------------------------------------------------------ */
+
+struct wk_rule {
+    const char *id;           /* stable, e.g. "PAGING-ADVANCE-001" */
+    enum wk_ddi ddi;          /* the DDI whose answer it checks */
+    const char *text;         /* the rule */
+    const char *source;       /* seed sentence or facts section */
+};
+
+/* The whole catalogue, in ID order. */
+const struct wk_rule *wk_rules(uint32_t *count);
+const struct wk_rule *wk_rule_find(const char *id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_VIDMM_H */

@@ -1,0 +1,139 @@
+/*
+ * adapter.c - bringing a driver up: DriverEntry and DxgkInitialize, then
+ * AddDevice, StartDevice and the driver caps (facts §1.3, §3.3, §4.11).
+ */
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* DxgkInitialize lands here through DRIVER_OBJECT.wk_initialize. */
+static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
+                               const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)path;
+    struct wk_vidmm *vm = self->wk_owner;
+    if (!init)
+        return STATUS_INVALID_PARAMETER;
+    vm->ddi = *init;
+    vm->have_ddi = 1;
+    return STATUS_SUCCESS;
+}
+
+wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
+{
+    static const uint16_t path_text[] = { 'w', 'd', 'd', 'm', 'k', 'i', 't' };
+    UNICODE_STRING path = { sizeof(path_text), sizeof(path_text), (uint16_t *)path_text };
+    vm->driver_object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    vm->driver_object.wk_initialize = kit_initialize;
+    vm->driver_object.wk_owner = vm;
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, &path));
+    if (crashed != WK_OK)
+        return crashed;
+    if (!NT_SUCCESS(st))
+        return fail(vm, WK_E_DRIVER_FAILED, "DriverEntry returned 0x%08x", (unsigned)st);
+    if (!vm->have_ddi)
+        return fail(vm, WK_E_DRIVER_FAILED, "DriverEntry returned without calling DxgkInitialize");
+    return WK_OK;
+}
+
+wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
+{
+    vm->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!vm->so)
+        return fail(vm, WK_E_IO, "cannot load driver %s: %s", path, dlerror());
+    void *sym = dlsym(vm->so, "DriverEntry");
+    if (!sym)
+        return fail(vm, WK_E_IO, "driver %s exports no DriverEntry", path);
+    DRIVER_INITIALIZE *entry;
+    memcpy(&entry, &sym, sizeof(entry)); /* object to function pointer, as dlsym requires */
+    return wk_vidmm_attach(vm, entry);
+}
+
+/* DXGK_VIDSCHCAPS dependencies (facts §3.3, §5.9 K2). */
+static wk_status check_caps(struct wk_vidmm *vm)
+{
+    DXGK_VIDSCHCAPS s = vm->caps.SchedulingCaps;
+    wk_status st = WK_OK;
+    if (s.PreemptionAware && !s.MultiEngineAware)
+        st = violate(vm, R_CAPS_PREEMPT, WK_DDI_QUERY_ADAPTER_INFO,
+                     "PreemptionAware=1 with MultiEngineAware=0");
+    if (s.CancelCommandAware && (!s.MultiEngineAware || !vm->ddi.DxgkDdiCancelCommand))
+        st = violate(vm, R_CAPS_CANCEL, WK_DDI_QUERY_ADAPTER_INFO,
+                     "CancelCommandAware=1 with MultiEngineAware=%u and %s DxgkDdiCancelCommand",
+                     s.MultiEngineAware, vm->ddi.DxgkDdiCancelCommand ? "a" : "no");
+    if (s.NoDmaPatching && (!s.PreemptionAware || !s.MultiEngineAware))
+        st = violate(vm, R_CAPS_NODMAPATCH, WK_DDI_QUERY_ADAPTER_INFO,
+                     "NoDmaPatching=1 with PreemptionAware=%u MultiEngineAware=%u",
+                     s.PreemptionAware, s.MultiEngineAware);
+    if (s.Reserved)
+        st = violate(vm, R_CAPS_RESERVED, WK_DDI_QUERY_ADAPTER_INFO,
+                     "SchedulingCaps reserved bits 0x%x, expected 0", s.Reserved << 11);
+    return st;
+}
+
+static wk_status query_caps(struct wk_vidmm *vm)
+{
+    DXGK_DRIVERCAPS caps;
+    memset(&caps, 0, sizeof(caps));
+    DXGKARG_QUERYADAPTERINFO q;
+    memset(&q, 0, sizeof(q));
+    q.Type = DXGKQAITYPE_DRIVERCAPS;
+    q.pOutputData = &caps;
+    q.OutputDataSize = sizeof(caps);
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
+             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q));
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, &st);
+    if (st != STATUS_SUCCESS)
+        return violate(vm, R_CAPS_STATUS, WK_DDI_QUERY_ADAPTER_INFO,
+                       "DRIVERCAPS returned 0x%08x, expected STATUS_SUCCESS", (unsigned)st);
+    vm->caps = caps;
+    return check_caps(vm);
+}
+
+wk_status wk_vidmm_start(struct wk_vidmm *vm)
+{
+    if (!vm->have_ddi)
+        return fail(vm, WK_E_STATE, "no driver: call wk_vidmm_load or wk_vidmm_attach first");
+    if (vm->started)
+        return fail(vm, WK_E_STATE, "the adapter is already started");
+    const DRIVER_INITIALIZATION_DATA *d = &vm->ddi;
+    if (!d->DxgkDdiAddDevice || !d->DxgkDdiStartDevice || !d->DxgkDdiQueryAdapterInfo)
+        return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
+                       "the driver lacks AddDevice, StartDevice or QueryAdapterInfo");
+    vm->pdo.wk_magic = 0x4F445050u;
+    vm->pdo.wk_owner = vm;
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_ADD_DEVICE, crashed, st = d->DxgkDdiAddDevice(&vm->pdo, &vm->miniport));
+    if (crashed != WK_OK)
+        return crashed;
+    if (!NT_SUCCESS(st) || !vm->miniport)
+        return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
+                       "returned 0x%08x with context %p, expected SUCCESS and a context",
+                       (unsigned)st, vm->miniport);
+    callbacks_fill(vm, &vm->kernel_iface);
+    DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
+    ULONG sources = 0, children = 0;
+    DDI_CALL(vm, WK_DDI_START_DEVICE, crashed,
+             st = d->DxgkDdiStartDevice(vm->miniport, &info, &vm->kernel_iface, &sources, &children));
+    if (crashed != WK_OK)
+        return crashed;
+    if (!NT_SUCCESS(st))
+        return violate(vm, R_START_STATUS, WK_DDI_START_DEVICE, "returned 0x%08x, expected SUCCESS",
+                       (unsigned)st);
+    vm->started = 1;
+    wk_status s1 = query_caps(vm);
+    if (vm->dead)
+        return s1;
+    wk_status s2 = segments_query(vm);
+    return s2 != WK_OK ? s2 : s1;
+}

@@ -1,0 +1,145 @@
+/*
+ * call.c - guarded calls into the driver under test.
+ *
+ * A hostile driver may crash, hang or write past a buffer. Each DDI call
+ * runs inside a frame (DDI_CALL in internal.h): fatal signals, including the
+ * SIGSEGV of a guard-page hit, and the SIGALRM of the hang timer jump back to
+ * the frame, which reports DRV-CRASH-001, DRV-HANG-001 or MEM-GUARD-001 with
+ * the DDI, the buffer and the offset, and marks the adapter dead (the
+ * driver's state can no longer be trusted). The process goes on.
+ *
+ * Signals are per process, so the active frame is found through one
+ * thread-local pointer: the only mutable state outside a wk_vidmm, and it
+ * holds nothing between calls. With no frame active the previous handler
+ * (a sanitizer's, or the default) gets the signal unchanged.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "internal.h"
+
+static _Thread_local struct ddi_frame *active;
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGTRAP };
+#define NSIG_CAUGHT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+static struct sigaction previous[NSIG_CAUGHT];
+
+static void on_signal(int signo, siginfo_t *info, void *uctx)
+{
+    struct ddi_frame *f = active;
+    if (f) {
+        f->signo = signo;
+        f->fault_addr = info ? info->si_addr : NULL;
+        active = f->outer;
+        siglongjmp(f->env, 1);
+    }
+    for (size_t i = 0; i < NSIG_CAUGHT; i++) {
+        if (fatal_signals[i] != signo)
+            continue;
+        if (previous[i].sa_flags & SA_SIGINFO && previous[i].sa_sigaction) {
+            previous[i].sa_sigaction(signo, info, uctx);
+            return;
+        }
+        if (previous[i].sa_handler != SIG_DFL && previous[i].sa_handler != SIG_IGN &&
+            previous[i].sa_handler) {
+            previous[i].sa_handler(signo);
+            return;
+        }
+    }
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+/* Installed once per process (idempotent), with an alternate stack per
+ * thread so that a driver that overflowed its stack can still be reported. */
+void call_install_handlers(void)
+{
+    static _Thread_local int have_stack;
+    if (!have_stack) {
+        static _Thread_local char stack_mem[64 * 1024];
+        stack_t ss;
+        memset(&ss, 0, sizeof(ss));
+        ss.ss_sp = stack_mem;
+        ss.ss_size = sizeof(stack_mem);
+        sigaltstack(&ss, NULL);
+        have_stack = 1;
+    }
+    struct sigaction cur;
+    if (sigaction(SIGSEGV, NULL, &cur) == 0 && cur.sa_sigaction == on_signal)
+        return;
+    for (size_t i = 0; i < NSIG_CAUGHT; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal_signals[i], &sa, &previous[i]);
+    }
+}
+
+static void arm_timer(uint32_t ms)
+{
+    struct itimerval t;
+    memset(&t, 0, sizeof(t));
+    t.it_value.tv_sec = ms / 1000;
+    t.it_value.tv_usec = (long)(ms % 1000) * 1000;
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
+int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f)
+{
+    if (vm->dead)
+        return -1;
+    f->vm = vm;
+    f->ddi = ddi;
+    f->signo = 0;
+    f->fault_addr = NULL;
+    f->outer = active;
+    vm->stats.ddi_calls[ddi]++;
+    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
+        arm_timer(vm->cfg.ddi_timeout_ms);
+    active = f;
+    return 0;
+}
+
+void ddi_leave(struct ddi_frame *f)
+{
+    active = f->outer;
+    if (!f->outer && f->vm->cfg.ddi_timeout_ms != UINT32_MAX)
+        arm_timer(0);
+}
+
+wk_status ddi_crashed(struct ddi_frame *f)
+{
+    struct wk_vidmm *vm = f->vm;
+    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
+        arm_timer(0);
+    sigset_t all;
+    sigemptyset(&all);
+    sigaddset(&all, f->signo);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+    vm->dead = 1;
+    if (f->signo == SIGALRM) {
+        violate(vm, R_DRV_HANG, f->ddi, "did not return within %u ms", vm->cfg.ddi_timeout_ms);
+        return WK_E_DRIVER_HANG;
+    }
+    char where[160];
+    if ((f->signo == SIGSEGV || f->signo == SIGBUS) &&
+        gbuf_describe_fault(vm, f->fault_addr, where, sizeof(where))) {
+        violate(vm, R_MEM_GUARD, f->ddi, "wrote past the end of %s (guard page hit)", where);
+        return WK_E_DRIVER_CRASH;
+    }
+    violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,
+            strsignal(f->signo), f->fault_addr);
+    return WK_E_DRIVER_CRASH;
+}
+
+void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    if (vm->rewrite)
+        vm->rewrite(vm->rewrite_user, ddi, args, status);
+}

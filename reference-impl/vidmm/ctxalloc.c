@@ -1,0 +1,172 @@
+/*
+ * ctxalloc.c - DxgkCbCreate/Destroy/Map/UpdateContextAllocation (facts
+ * §4.10, §5.8; seed "Context allocation").
+ *
+ * The driver calls these from inside its own DDIs (typically CreateContext
+ * and CreateDevice), so the kernel side runs nested: placing the allocation
+ * initialises it with an INIT_CONTEXT_RESOURCE paging operation, an update
+ * runs UPDATE_CONTEXT_ALLOCATION, each through the same checked
+ * BuildPagingBuffer loop. The model has no GPU MMU: a "GPU virtual address"
+ * handed to the driver is the allocation's GPU physical address.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define CTXALLOC_HANDLE_TAG 0xA0000000u
+
+static int pow2_or_zero(uint64_t v)
+{
+    return (v & (v - 1)) == 0;
+}
+
+static uint32_t handle_index(HANDLE h, uint32_t tag)
+{
+    uintptr_t v = (uintptr_t)h;
+    return (v & ~(uintptr_t)HANDLE_INDEX_MASK) == tag ? (uint32_t)(v & HANDLE_INDEX_MASK) : 0;
+}
+
+static struct allocation *find(struct wk_vidmm *vm, HANDLE h, enum wk_ddi ddi)
+{
+    struct allocation *a = allocation_get(vm, handle_index(h, CTXALLOC_HANDLE_TAG));
+    if (!a || !a->context_allocation) {
+        violate(vm, R_CTXALLOC_HANDLE, ddi, "hAllocation %p is not a live context allocation", h);
+        return NULL;
+    }
+    return a;
+}
+
+/* Facts §4.10 / §5.8 A1, A2 on the arguments. */
+static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATION *a,
+                      uint32_t *device, uint32_t *context)
+{
+    enum wk_ddi d = WK_DDI_CB_CREATE_CONTEXT_ALLOCATION;
+    int shared = a->ContextAllocationFlags.SharedAcrossContexts;
+    *device = handle_index(a->hDevice, DEVICE_HANDLE_TAG);
+    *context = handle_index(a->hContext, CONTEXT_HANDLE_TAG);
+    if (shared != (a->hContext == NULL) || a->Size == 0 || !pow2_or_zero(a->Alignment) ||
+        a->SupportedSegmentSet == 0 || (a->SupportedSegmentSet & ~segment_mask(vm)) ||
+        (a->hDevice && (*device == 0 || *device > vm->ndevices)) ||
+        (a->hContext && (*context == 0 || *context > vm->ncontexts))) {
+        violate(vm, R_CTXALLOC_ARGS, d,
+                "SharedAcrossContexts=%d hDevice=%p hContext=%p Size=%llu Alignment=%u SupportedSegmentSet=0x%x",
+                shared, a->hDevice, a->hContext, (unsigned long long)a->Size, a->Alignment,
+                a->SupportedSegmentSet);
+        return 0;
+    }
+    int system_device = *device && (vm->devices[*device - 1].flags & 1u);
+    int system_context = *context && (vm->contexts[*context - 1].flags & 1u);
+    if ((!shared && system_context) || (shared && (system_device || !a->hDevice))) {
+        violate(vm, R_CTXALLOC_SYSTEM, d, "a %s context allocation for a system %s", shared ? "device" : "GPU",
+                shared ? "device" : "context");
+        return 0;
+    }
+    return 1;
+}
+
+NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATION *args)
+{
+    struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (!vm || !args)
+        return STATUS_INVALID_PARAMETER;
+    NTSTATUS ignored = STATUS_SUCCESS;
+    ddi_rewrite(vm, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION, args, &ignored);
+    vm->stats.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION]++;
+    uint32_t device, context;
+    if (!args_valid(vm, args, &device, &context))
+        return STATUS_INVALID_PARAMETER;
+    uint32_t h = allocation_new(vm);
+    if (!h)
+        return STATUS_NO_MEMORY;
+    struct allocation *a = allocation_get(vm, h);
+    a->context_allocation = 1;
+    a->device = device;
+    a->owner_context = context;
+    a->driver_handle = args->hDriverAllocation;
+    a->size = (args->Size + WK_GPU_PAGE_SIZE - 1) & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1);
+    a->info.Size = args->Size;
+    a->info.Alignment = args->Alignment;
+    a->info.SupportedReadSegmentSet = a->info.SupportedWriteSegmentSet = args->SupportedSegmentSet;
+    a->info.EvictionSegmentSet = args->EvictionSegmentSet;
+    a->info.PreferredSegment = args->PreferredSegment;
+    a->info.HintedBank = args->HintedBank;
+    a->info.Flags = args->Flags;
+    a->info.AllocationPriority = 1;
+    if (residency_place(vm, a) != WK_OK) {
+        a->live = 0;
+        return STATUS_NO_MEMORY;
+    }
+    args->hAllocation = (HANDLE)(uintptr_t)(CTXALLOC_HANDLE_TAG | h);
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
+{
+    struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (!vm)
+        return STATUS_INVALID_PARAMETER;
+    vm->stats.ddi_calls[WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION]++;
+    struct allocation *a = find(vm, hAllocation, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION);
+    if (!a)
+        return STATUS_INVALID_PARAMETER;
+    residency_release(vm, a);
+    a->live = 0;
+    return STATUS_SUCCESS;
+}
+
+D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, DXGKARGCB_MAPCONTEXTALLOCATION *args)
+{
+    struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (!vm || !args)
+        return 0;
+    vm->stats.ddi_calls[WK_DDI_CB_MAP_CONTEXT_ALLOCATION]++;
+    struct allocation *a = find(vm, args->hAllocation, WK_DDI_CB_MAP_CONTEXT_ALLOCATION);
+    if (!a || !a->resident || args->OffsetInPages + args->SizeInPages > a->size / WK_GPU_PAGE_SIZE)
+        return 0;
+    uint64_t va = segment_get(vm, a->segment)->base + a->offset + args->OffsetInPages * WK_GPU_PAGE_SIZE;
+    if (args->BaseAddress && args->BaseAddress != va)
+        return 0; /* the model cannot place it anywhere else (A5) */
+    if (args->MaximumAddress && va + args->SizeInPages * WK_GPU_PAGE_SIZE > args->MaximumAddress)
+        return 0;
+    return va;
+}
+
+NTSTATUS ctxalloc_update(const HANDLE hAdapter, DXGKARGCB_UPDATECONTEXTALLOCATION *args)
+{
+    struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (!vm || !args)
+        return STATUS_INVALID_PARAMETER;
+    vm->stats.ddi_calls[WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION]++;
+    struct allocation *a = find(vm, args->hAllocation, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION);
+    if (!a)
+        return STATUS_INVALID_PARAMETER;
+    if (args->PrivateDriverDataSize > 65536 || (args->PrivateDriverDataSize && !args->pPrivateDriverData))
+        return STATUS_INVALID_PARAMETER;
+    uint8_t blob[65536];
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, crashed,
+             memcpy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
+    if (crashed != WK_OK)
+        return STATUS_INVALID_PARAMETER;
+    if (residency_place(vm, a) != WK_OK)
+        return STATUS_NO_MEMORY;
+    wk_status st = op_update_context_allocation(vm, a, blob, args->PrivateDriverDataSize);
+    return st == WK_OK ? STATUS_SUCCESS : STATUS_UNSUCCESSFUL;
+}
+
+void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context)
+{
+    for (uint32_t i = 0; i < vm->nallocs; i++) {
+        struct allocation *a = &vm->allocs[i];
+        if (!a->live || !a->context_allocation)
+            continue;
+        int ours = context ? a->owner_context == context : (a->device == device && !a->owner_context);
+        if (!ours)
+            continue;
+        violate(vm, R_CTXALLOC_LEAK, context ? WK_DDI_DESTROY_CONTEXT : WK_DDI_DESTROY_DEVICE,
+                "context allocation %p of %s %u still alive after it was destroyed", a->driver_handle,
+                context ? "context" : "device", context ? context : device);
+        residency_release(vm, a);
+        a->live = 0;
+    }
+}

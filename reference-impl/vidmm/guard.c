@@ -1,0 +1,167 @@
+/*
+ * guard.c - buffers handed to the driver, each against a guard page.
+ *
+ * A write past the end of a buffer faults at the very instruction (the page
+ * after the end is PROT_NONE), and call.c reports it as MEM-GUARD-001 naming
+ * the buffer and the offset. CPU-only buffers end exactly at the guard page;
+ * the bytes before their start hold a canary, so underruns are caught after
+ * the call. GPU-visible buffers (DMA and paging buffers) must start 4 KiB
+ * aligned (facts §5.1 P1): they are system pages mapped contiguously, and a
+ * canary fills the tail of their last page up to the guard.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+#define CANARY 0xA5u
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+
+static uint64_t round_pages(uint64_t n)
+{
+    return (n + PAGE - 1) & ~(PAGE - 1);
+}
+
+static void registry_add(struct wk_vidmm *vm, struct gbuf *b)
+{
+    for (uint32_t i = 0; i < MAX_GBUFS; i++)
+        if (!vm->gbufs[i]) {
+            vm->gbufs[i] = b;
+            return;
+        }
+}
+
+static void registry_remove(struct wk_vidmm *vm, struct gbuf *b)
+{
+    for (uint32_t i = 0; i < MAX_GBUFS; i++)
+        if (vm->gbufs[i] == b)
+            vm->gbufs[i] = NULL;
+}
+
+wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
+{
+    memset(b, 0, sizeof(*b));
+    b->what = what;
+    b->size = size;
+    if (size > (1ull << 32))
+        return fail(vm, WK_E_LIMIT, "%s of %llu bytes is over the 4 GiB limit", what,
+                    (unsigned long long)size);
+    if (vm->cfg.no_guard_pages) {
+        b->map_len = size + 64;
+        b->map = malloc(b->map_len);
+        if (!b->map)
+            return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", what);
+        memset(b->map, CANARY, 64);
+        b->ptr = b->map + 64;
+        memset(b->ptr, 0, size);
+        return WK_OK;
+    }
+    uint64_t data = round_pages(size ? size : 1);
+    b->map_len = data + PAGE;
+    b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b->map == MAP_FAILED) {
+        b->map = NULL;
+        return fail(vm, WK_E_NO_MEMORY, "cannot map %s", what);
+    }
+    mprotect(b->map + data, PAGE, PROT_NONE);
+    b->ptr = b->map + data - size;
+    memset(b->map, CANARY, data - size);
+    registry_add(vm, b);
+    return WK_OK;
+}
+
+wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
+{
+    memset(b, 0, sizeof(*b));
+    b->what = what;
+    b->size = size;
+    b->pages = round_pages(size ? size : 1) / PAGE;
+    uint64_t *pfns = calloc(b->pages, sizeof(*pfns));
+    if (!pfns)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", what);
+    wk_status st = sysmem_pages_alloc(vm, b->pages, 1, pfns);
+    if (st != WK_OK) {
+        free(pfns);
+        return fail(vm, st, "no contiguous system memory for %s (%llu pages)", what,
+                    (unsigned long long)b->pages);
+    }
+    void *va = NULL;
+    st = wk_gpu_sysmem_map(vm->gpu, pfns, b->pages, &va);
+    b->first_pfn = pfns[0];
+    free(pfns);
+    if (st != WK_OK) {
+        sysmem_pages_free(vm, &b->first_pfn, 1); /* the run is one block */
+        return fail(vm, st, "cannot map %s", what);
+    }
+    b->ptr = va;
+    b->map = va;
+    b->map_len = b->pages * PAGE;
+    memset(b->ptr, 0, size);
+    memset(b->ptr + size, CANARY, b->map_len - size);
+    registry_add(vm, b);
+    return WK_OK;
+}
+
+void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
+{
+    if (!b->map)
+        return;
+    registry_remove(vm, b);
+    if (b->first_pfn) {
+        wk_gpu_sysmem_unmap(vm->gpu, b->map, b->pages);
+        sysmem_pages_free(vm, &b->first_pfn, 1); /* the run is one block */
+    } else if (vm->cfg.no_guard_pages) {
+        free(b->map);
+    } else {
+        munmap(b->map, b->map_len);
+    }
+    memset(b, 0, sizeof(*b));
+}
+
+static uint64_t first_not_canary(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i] != CANARY)
+            return i;
+    return n;
+}
+
+wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
+{
+    if (!b->map)
+        return WK_OK;
+    if (b->first_pfn) { /* tail canary */
+        uint64_t tail = b->map_len - b->size;
+        uint64_t at = first_not_canary(b->ptr + b->size, tail);
+        if (at < tail)
+            return violate(vm, R_MEM_GUARD, ddi, "wrote past the end of the %s (%llu bytes) at offset +%llu",
+                           b->what, (unsigned long long)b->size, (unsigned long long)(b->size + at));
+        return WK_OK;
+    }
+    uint64_t head = (uint64_t)(b->ptr - b->map);
+    uint64_t at = first_not_canary(b->map, head);
+    if (at < head)
+        return violate(vm, R_MEM_GUARD, ddi, "wrote before the start of the %s at offset -%llu",
+                       b->what, (unsigned long long)(head - at));
+    return WK_OK;
+}
+
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
+{
+    const uint8_t *a = addr;
+    for (uint32_t i = 0; i < MAX_GBUFS; i++) {
+        const struct gbuf *b = vm->gbufs[i];
+        if (!b || !b->map)
+            continue;
+        const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
+        if (a >= guard && a < guard + PAGE) {
+            snprintf(buf, size, "the %s (%llu bytes) at offset +%llu", b->what,
+                     (unsigned long long)b->size, (unsigned long long)(a - b->ptr));
+            return buf;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,350 @@
+/*
+ * internal.h - the reference video memory manager's state, shared by the
+ * files of reference-impl/vidmm only.
+ *
+ * One file per job: vidmm.c (lifetime, handles, stats), rules.c (catalogue,
+ * violations), call.c (guarded DDI calls: crash, hang), guard.c (guard-paged
+ * buffers), loader.c (DriverEntry, DxgkInitialize), adapter.c (start, caps),
+ * segments.c (segment query and checks), callbacks.c (DXGKRNL_INTERFACE),
+ * objects.c (devices, contexts), allocation.c (CreateAllocation checks),
+ * sysmem.c (system pages, MDLs), residency.c (placement, eviction),
+ * paging.c (the BuildPagingBuffer loop), paging_ops.c (one function per
+ * operation, with its semantic check), render.c, submit.c (patch, submit,
+ * fences, interrupts, cancel).
+ */
+#ifndef WK_VIDMM_INTERNAL_H
+#define WK_VIDMM_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "wddmkit/vidmm.h"
+
+#include "placement.h"
+#include "rules.h"
+
+#define MAX_HANDLES 4096u        /* objects of each kind per wk_vidmm */
+#define MAX_VIOLATIONS_KEPT 256u
+#define MAX_SEGMENTS 31u
+#define MAX_GBUFS 64u              /* guarded buffers alive at once */
+
+/* ------------------------------------------------------------------ */
+/* Guarded buffers (guard.c)                                            */
+/* ------------------------------------------------------------------ */
+
+/* A buffer handed to the driver: its end abuts an inaccessible page, and the
+ * slack between the end and that page holds a canary. */
+struct gbuf {
+    uint8_t *ptr;        /* what the driver gets */
+    uint64_t size;
+    uint8_t *map;        /* the whole mapping (or heap block) */
+    uint64_t map_len;
+    const char *what;    /* "DMA buffer", "patch-location list", ... */
+    /* GPU-visible buffers: system pages mapped at ptr */
+    uint64_t first_pfn;  /* contiguous physical pages, 0 when not GPU-visible */
+    uint64_t pages;
+};
+
+/* ------------------------------------------------------------------ */
+/* Objects                                                              */
+/* ------------------------------------------------------------------ */
+
+struct segment {
+    uint32_t id;
+    int aperture;
+    int memory;                 /* a memory segment the kit places allocations in */
+    uint64_t base;
+    uint64_t size;
+    uint32_t banks;             /* NbOfBanks when UseBanking, else 0 */
+    uint64_t bank_end[128];     /* end offset of bank i (1-based index i-1) */
+    struct wk_place_heap *heap;
+    DXGK_SEGMENTFLAGS flags;
+};
+
+struct device {
+    int live;
+    HANDLE driver_handle;
+    uint32_t flags;
+};
+
+struct context {
+    int live;
+    uint32_t device;
+    HANDLE driver_handle;
+    uint32_t flags;
+    DXGK_CONTEXTINFO info;
+    struct gbuf dma;            /* current DMA buffer (GPU-visible) */
+    struct gbuf dma_private;
+    struct gbuf alloc_list;
+    struct gbuf patch_list;
+    uint32_t dma_segment;       /* 0: system memory; else aperture id */
+    uint64_t dma_gpu_address;
+    uint32_t last_alloc_list_size;  /* of the last render (for CancelCommand) */
+    uint32_t last_patch_count;
+};
+
+/* An allocation's content lives in exactly one place at a time. */
+struct allocation {
+    int live;
+    int context_allocation;     /* created through DxgkCbCreateContextAllocation */
+    uint32_t device;
+    uint32_t owner_context;     /* GPU context allocations */
+    HANDLE driver_handle;
+    DXGK_ALLOCATIONINFO info;   /* the driver's answer (checked copy) */
+    uint64_t size;              /* page rounded */
+    int resident;
+    uint32_t segment;           /* when resident */
+    uint64_t offset;            /* in the segment when resident */
+    int has_content;            /* was filled or written once */
+    uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
+    uint64_t pfn_count;
+    MDL mdl;
+};
+
+/* ------------------------------------------------------------------ */
+/* Submissions and fences                                               */
+/* ------------------------------------------------------------------ */
+
+struct pending {
+    uint32_t fence;
+    int paging;
+    int held;                   /* kept in the software queue (cancel tests) */
+    uint32_t context;
+    uint32_t start, end;        /* submission range in the DMA buffer */
+};
+
+#define MAX_PENDING 256u
+
+/* ------------------------------------------------------------------ */
+/* The manager                                                          */
+/* ------------------------------------------------------------------ */
+
+#define VIDMM_MAGIC 0x4D4D4456u /* 'VDMM' */
+#define DEVICE_HANDLE_TAG 0xD0000000u  /* runtime handles the driver sees */
+#define CONTEXT_HANDLE_TAG 0xC0000000u
+#define HANDLE_INDEX_MASK 0x0FFFFFFFu
+
+struct wk_vidmm {
+    uint32_t magic;
+    struct wk_vidmm_config cfg;
+    struct wk_gpu *gpu;
+    struct wk_gpu_desc gpu_desc;
+    char last_error[384];
+
+    /* Driver */
+    void *so;                               /* dlopen handle */
+    DRIVER_OBJECT driver_object;
+    DEVICE_OBJECT pdo;
+    DRIVER_INITIALIZATION_DATA ddi;
+    int have_ddi;
+    VOID *miniport;                         /* MiniportDeviceContext */
+    DXGKRNL_INTERFACE kernel_iface;
+    DXGK_DRIVERCAPS caps;
+    int started;
+    int dead;                               /* a DDI crashed or hung */
+
+    /* Segments */
+    struct segment seg[MAX_SEGMENTS + 1];   /* 1-based */
+    uint32_t nseg;
+    uint32_t paging_segment;
+    uint32_t paging_buffer_size;
+    uint32_t paging_private_size;
+
+    /* System memory: a page heap over the PFN range */
+    struct wk_place_heap *sys_heap;
+    uint64_t dummy_pfn;
+    uint64_t scatter_state;
+
+    /* Objects (1-based handles) */
+    struct device devices[64];
+    uint32_t ndevices;
+    struct context *contexts;
+    uint32_t ncontexts;
+    struct allocation *allocs;
+    uint32_t nallocs;
+
+    /* Paging */
+    struct gbuf paging;                     /* the current paging buffer */
+    uint64_t paging_used;                   /* bytes filled in it */
+    uint64_t paging_private_used;
+    struct gbuf paging_private;
+    uint32_t system_context_fake;           /* hSystemContext value */
+
+    /* Fences and the software queue */
+    uint32_t next_fence;
+    uint32_t last_completed;
+    struct pending pending[MAX_PENDING];
+    uint32_t npending;
+    uint32_t hold;                          /* submissions still to hold */
+    int dpc_requested;
+
+    /* Checks */
+    wk_vidmm_rewrite_fn *rewrite;
+    void *rewrite_user;
+    struct wk_violation violations[MAX_VIOLATIONS_KEPT];
+    uint64_t violation_total;
+    uint64_t rule_hits[WK_RULE_COUNT];
+    struct wk_vidmm_stats stats;
+    struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
+};
+
+/* rules.c ---------------------------------------------------------------- */
+
+/* Records a violation of `rule` and returns WK_E_CONTRACT. */
+wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Records an error that is not a rule (bad caller input, resources). */
+wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *rule_id(enum wk_rule_id rule);
+
+/* call.c ----------------------------------------------------------------- */
+
+/*
+ * Every call into the driver goes through DDI_CALL: it arms the hang timer,
+ * catches a crash (any fatal signal, including a guard-page hit) and turns
+ * it into a violation, marks the adapter dead, and rewrites the answer when
+ * a rewriter is set. `stmt` assigns the DDI's result.
+ */
+struct ddi_frame {
+    sigjmp_buf env;
+    struct wk_vidmm *vm;
+    enum wk_ddi ddi;
+    volatile int signo;
+    void *volatile fault_addr;
+    struct ddi_frame *outer;
+};
+
+int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f);
+void ddi_leave(struct ddi_frame *f);
+wk_status ddi_crashed(struct ddi_frame *f);
+void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status);
+
+#define DDI_CALL(vm, ddi_id, crashed_st, stmt)                      \
+    do {                                                            \
+        struct ddi_frame ddi_f_;                                    \
+        (crashed_st) = WK_OK;                                       \
+        if (ddi_enter((vm), (ddi_id), &ddi_f_) != 0) {              \
+            (crashed_st) = WK_E_DEAD;                               \
+        } else if (sigsetjmp(ddi_f_.env, 1) == 0) {                 \
+            stmt;                                                   \
+            ddi_leave(&ddi_f_);                                     \
+        } else {                                                    \
+            (crashed_st) = ddi_crashed(&ddi_f_);                    \
+        }                                                           \
+    } while (0)
+
+void call_install_handlers(void);
+
+/* guard.c ---------------------------------------------------------------- */
+
+wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
+/* A GPU-visible buffer: contiguous system pages, page aligned start. */
+wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
+void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
+/* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
+wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
+/* The guarded buffer that contains addr (the faulting page), for reports. */
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+
+/* adapter / segments ------------------------------------------------------ */
+
+wk_status segments_query(struct wk_vidmm *vm);
+struct segment *segment_get(struct wk_vidmm *vm, uint32_t id);
+uint32_t aperture_mask(const struct wk_vidmm *vm);
+uint32_t segment_mask(const struct wk_vidmm *vm);
+
+/* callbacks.c ------------------------------------------------------------- */
+
+void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface);
+struct wk_vidmm *callbacks_vm(HANDLE hAdapter);
+
+/* ctxalloc.c -------------------------------------------------------------- */
+
+DXGKCB_CREATECONTEXTALLOCATION ctxalloc_create;
+DXGKCB_DESTROYCONTEXTALLOCATION ctxalloc_destroy;
+DXGKCB_MAPCONTEXTALLOCATION ctxalloc_map;
+DXGKCB_UPDATECONTEXTALLOCATION ctxalloc_update;
+/* CTXALLOC-LEAK-001 when a context (device) goes with allocations alive. */
+void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context);
+
+/* objects.c --------------------------------------------------------------- */
+
+struct context *context_get(struct wk_vidmm *vm, uint32_t handle);
+struct allocation *allocation_get(struct wk_vidmm *vm, uint32_t handle);
+uint32_t allocation_new(struct wk_vidmm *vm);
+uint32_t allocation_by_driver_handle(struct wk_vidmm *vm, HANDLE h);
+
+/* allocation.c ------------------------------------------------------------ */
+
+wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *info,
+                                enum wk_ddi ddi);
+
+/* sysmem.c ---------------------------------------------------------------- */
+
+wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
+void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count);
+void mdl_init(struct wk_vidmm *vm, MDL *mdl, uint64_t *pfns, uint64_t count, uint64_t bytes);
+void mdl_release(struct wk_vidmm *vm, MDL *mdl);
+
+/* residency.c ------------------------------------------------------------- */
+
+wk_status residency_place(struct wk_vidmm *vm, struct allocation *a);
+wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_content);
+wk_status residency_release(struct wk_vidmm *vm, struct allocation *a);
+
+/* paging.c ---------------------------------------------------------------- */
+
+/* Runs one paging operation through BuildPagingBuffer with multipass and
+ * submits every buffer it fills; `args` holds the operation and its
+ * arguments (MultipassOffset and the buffer fields are the loop's). */
+wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint32_t *passes);
+/* Submits and runs what is in the paging buffer (no-op when empty). */
+wk_status paging_flush(struct wk_vidmm *vm);
+
+/* paging_ops.c ------------------------------------------------------------ */
+
+wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern);
+wk_status op_transfer_to_system(struct wk_vidmm *vm, struct allocation *a);
+wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a);
+wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_t seg,
+                              uint64_t offset);
+wk_status op_discard(struct wk_vidmm *vm, struct allocation *a);
+wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
+                          struct allocation *a, MDL *mdl, uint64_t pages);
+wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
+                            uint64_t pages, HANDLE hAllocation);
+wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a);
+wk_status op_touch_physical(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, int write);
+wk_status op_special_lock_transfer(struct wk_vidmm *vm, struct allocation *a);
+wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint64_t value);
+wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a,
+                                       const void *blob, uint32_t blob_size);
+
+/* submit.c ---------------------------------------------------------------- */
+
+/* Patch (when lists are given) + SubmitCommand of [start, end) of a DMA
+ * buffer; the GPU runs it at the next wk_vidmm_wait_idle/submit_wait. */
+struct submission {
+    uint32_t context;                       /* 0 for paging */
+    int paging;
+    const struct gbuf *dma;
+    uint32_t dma_segment;
+    uint64_t dma_gpu_address;
+    const struct gbuf *dma_private;
+    uint32_t private_start, private_end;
+    uint32_t start, end;
+    DXGK_ALLOCATIONLIST *alloc_list;
+    uint32_t alloc_list_size;
+    D3DDDI_PATCHLOCATIONLIST *patch_list;
+    uint32_t patch_list_size;
+    uint32_t patch_start, patch_length;
+};
+wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);
+/* Runs the GPU and interrupts until `fence` (0: every pending) completes. */
+wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
+/* Reports `rule` when the GPU faulted since `before` (with the fault). */
+void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
+                     enum wk_rule_id rule, enum wk_ddi ddi, const char *what);
+
+#endif

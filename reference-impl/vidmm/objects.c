@@ -1,0 +1,413 @@
+/*
+ * objects.c - devices, contexts and allocations: the DDIs that create and
+ * destroy them, and the checks on what the driver answers (facts §4.1,
+ * §4.9, §5.7).
+ *
+ * Handles the caller sees are 1-based indices, never reused. The runtime
+ * handles the driver sees (DXGKARG_CREATEDEVICE.hDevice in, ...) carry a tag
+ * in their top bits, so a callback that passes one back can be resolved and
+ * one that passes garbage is recognised.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+
+static HANDLE runtime_handle(uint32_t tag, uint32_t index)
+{
+    return (HANDLE)(uintptr_t)(tag | index);
+}
+
+struct context *context_get(struct wk_vidmm *vm, uint32_t handle)
+{
+    if (handle == 0 || handle > vm->ncontexts || !vm->contexts[handle - 1].live)
+        return NULL;
+    return &vm->contexts[handle - 1];
+}
+
+struct allocation *allocation_get(struct wk_vidmm *vm, uint32_t handle)
+{
+    if (handle == 0 || handle > vm->nallocs || !vm->allocs[handle - 1].live)
+        return NULL;
+    return &vm->allocs[handle - 1];
+}
+
+uint32_t allocation_new(struct wk_vidmm *vm)
+{
+    if (vm->nallocs == MAX_HANDLES)
+        return 0;
+    struct allocation *a = &vm->allocs[vm->nallocs++];
+    memset(a, 0, sizeof(*a));
+    a->live = 1;
+    return vm->nallocs;
+}
+
+uint32_t allocation_by_driver_handle(struct wk_vidmm *vm, HANDLE h)
+{
+    for (uint32_t i = 0; i < vm->nallocs; i++)
+        if (vm->allocs[i].live && vm->allocs[i].driver_handle == h)
+            return i + 1;
+    return 0;
+}
+
+static wk_status ready(struct wk_vidmm *vm)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    if (!vm->started)
+        return fail(vm, WK_E_STATE, "the adapter is not started");
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                              */
+/* ------------------------------------------------------------------ */
+
+wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *device)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (!vm->ddi.DxgkDdiCreateDevice)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateDevice");
+    if (vm->ndevices == sizeof(vm->devices) / sizeof(vm->devices[0]))
+        return fail(vm, WK_E_LIMIT, "too many devices");
+    uint32_t index = vm->ndevices + 1;
+    DXGK_DEVICEINFO info;
+    memset(&info, 0, sizeof(info));
+    DXGKARG_CREATEDEVICE args;
+    memset(&args, 0, sizeof(args));
+    args.hDevice = runtime_handle(DEVICE_HANDLE_TAG, index);
+    args.Flags.Value = flags;
+    args.pInfo = &info;
+    /* Reserved now: the driver may create device context allocations (naming
+     * this runtime handle) before it returns. */
+    vm->ndevices = index;
+    vm->devices[index - 1].live = 1;
+    vm->devices[index - 1].flags = flags;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_CREATE_DEVICE, crashed,
+             status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, &args));
+    vm->devices[index - 1].live = 0;
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, &args, &status);
+    if (status == STATUS_NO_MEMORY)
+        return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateDevice: STATUS_NO_MEMORY");
+    if (status != STATUS_SUCCESS || !args.hDevice)
+        return violate(vm, R_DEV_STATUS, WK_DDI_CREATE_DEVICE,
+                       "returned 0x%08x with handle %p, expected SUCCESS and a non-NULL handle",
+                       (unsigned)status, args.hDevice);
+    vm->devices[index - 1].live = 1;
+    vm->devices[index - 1].driver_handle = args.hDevice;
+    *device = index;
+    return WK_OK;
+}
+
+wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
+        return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
+    for (uint32_t c = 1; c <= vm->ncontexts; c++)
+        if (context_get(vm, c) && vm->contexts[c - 1].device == device)
+            wk_vidmm_destroy_context(vm, c);
+    for (uint32_t a = 1; a <= vm->nallocs; a++) {
+        struct allocation *al = allocation_get(vm, a);
+        if (al && !al->context_allocation && al->device == device)
+            wk_vidmm_destroy_allocation(vm, a);
+    }
+    wk_status crashed = WK_OK;
+    if (vm->ddi.DxgkDdiDestroyDevice) {
+        NTSTATUS status = STATUS_SUCCESS;
+        HANDLE h = vm->devices[device - 1].driver_handle;
+        DDI_CALL(vm, WK_DDI_DESTROY_DEVICE, crashed, status = vm->ddi.DxgkDdiDestroyDevice(h));
+        (void)status;
+    }
+    vm->devices[device - 1].live = 0;
+    if (crashed == WK_OK)
+        ctxalloc_check_leaks(vm, device, 0);
+    return crashed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Contexts                                                             */
+/* ------------------------------------------------------------------ */
+
+/* DXGK_CONTEXTINFO rules (facts §5.7 X1-X3, seed DXGK_CONTEXTINFO). */
+static wk_status check_context_info(struct wk_vidmm *vm, const DXGKARG_CREATECONTEXT *c)
+{
+    const DXGK_CONTEXTINFO *i = &c->ContextInfo;
+    enum wk_ddi d = WK_DDI_CREATE_CONTEXT;
+    uint64_t before = vm->violation_total;
+    if (!c->hContext)
+        violate(vm, R_CTX_HANDLE, d, "returned a NULL hContext");
+    if (i->DmaBufferSegmentSet & ~aperture_mask(vm))
+        violate(vm, R_CTX_SEGSET, d, "DmaBufferSegmentSet 0x%x names non-aperture segments (apertures: 0x%x)",
+                i->DmaBufferSegmentSet, aperture_mask(vm));
+    if (c->Flags.GdiContext && i->AllocationListSize != DXGK_ALLOCATION_LIST_SIZE_GDICONTEXT)
+        violate(vm, R_CTX_GDI, d, "GDI context with AllocationListSize %u, expected 256",
+                i->AllocationListSize);
+    if (i->Reserved)
+        violate(vm, R_CTX_RESERVED, d, "Reserved is 0x%x, expected 0", i->Reserved);
+    if (i->DmaBufferSize == 0)
+        violate(vm, R_CTX_SIZES, d, "DmaBufferSize is 0");
+    if (i->PagingCompanionNodeId != 0)
+        violate(vm, R_CTX_COMPANION, d, "PagingCompanionNodeId %u, but the adapter has one engine (0)",
+                i->PagingCompanionNodeId);
+    if (i->Caps.Value & ~0x7u)
+        violate(vm, R_CTX_CAPS, d, "Caps reserved bits 0x%x", i->Caps.Value & ~0x7u);
+    return vm->violation_total == before ? WK_OK : WK_E_CONTRACT;
+}
+
+static wk_status context_buffers(struct wk_vidmm *vm, struct context *c)
+{
+    const DXGK_CONTEXTINFO *i = &c->info;
+    if (i->DmaBufferSize > (64u << 20) || i->AllocationListSize > 65536 ||
+        i->PatchLocationListSize > 1048576 || i->DmaBufferPrivateDataSize > (16u << 20))
+        return fail(vm, WK_E_LIMIT, "context sizes beyond the kit's limits (DMA %u, allocation list %u, patch list %u, private %u)",
+                    i->DmaBufferSize, i->AllocationListSize, i->PatchLocationListSize,
+                    i->DmaBufferPrivateDataSize);
+    wk_status st = gbuf_alloc_gpu(vm, &c->dma, i->DmaBufferSize, "DMA buffer");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &c->dma_private, i->DmaBufferPrivateDataSize, "DMA-buffer private data");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &c->alloc_list, (uint64_t)i->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST),
+                        "allocation list");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &c->patch_list,
+                        (uint64_t)i->PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST),
+                        "patch-location list");
+    c->dma_segment = 0; /* contiguous system memory; the GPU reaches it directly */
+    c->dma_gpu_address = c->dma.first_pfn << WK_GPU_PAGE_SHIFT;
+    return st;
+}
+
+static void context_free_buffers(struct wk_vidmm *vm, struct context *c)
+{
+    gbuf_free(vm, &c->dma);
+    gbuf_free(vm, &c->dma_private);
+    gbuf_free(vm, &c->alloc_list);
+    gbuf_free(vm, &c->patch_list);
+}
+
+wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
+                                  uint32_t *context)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
+        return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
+    if (!vm->ddi.DxgkDdiCreateContext)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateContext");
+    if (vm->ncontexts == MAX_HANDLES)
+        return fail(vm, WK_E_LIMIT, "too many contexts");
+    uint32_t index = vm->ncontexts + 1;
+    struct context *c = &vm->contexts[index - 1];
+    memset(c, 0, sizeof(*c));
+    vm->ncontexts = index; /* reserved now: callbacks during CreateContext may name it */
+    DXGKARG_CREATECONTEXT args;
+    memset(&args, 0, sizeof(args));
+    args.hContext = runtime_handle(CONTEXT_HANDLE_TAG, index);
+    args.Flags.Value = flags;
+    c->device = device;
+    c->flags = flags;
+    c->live = 1;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    HANDLE hdev = vm->devices[device - 1].driver_handle;
+    DDI_CALL(vm, WK_DDI_CREATE_CONTEXT, crashed,
+             status = vm->ddi.DxgkDdiCreateContext(hdev, &args));
+    c->live = 0;
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_CREATE_CONTEXT, &args, &status);
+    if (status == STATUS_NO_MEMORY || status == STATUS_GRAPHICS_DRIVER_MISMATCH)
+        return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateContext returned 0x%08x", (unsigned)status);
+    if (status != STATUS_SUCCESS)
+        return violate(vm, R_CTX_STATUS, WK_DDI_CREATE_CONTEXT,
+                       "returned 0x%08x, expected SUCCESS, NO_MEMORY or DRIVER_MISMATCH",
+                       (unsigned)status);
+    c->driver_handle = args.hContext;
+    c->info = args.ContextInfo;
+    wk_status checked = check_context_info(vm, &args);
+    c->live = 1;
+    st = context_buffers(vm, c);
+    if (st != WK_OK) {
+        context_free_buffers(vm, c);
+        c->live = 0;
+        return st;
+    }
+    *context = index;
+    return checked;
+}
+
+wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    struct context *c = context_get(vm, context);
+    if (!c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
+    submit_wait(vm, 0);
+    wk_status crashed = WK_OK;
+    if (vm->ddi.DxgkDdiDestroyContext) {
+        NTSTATUS status = STATUS_SUCCESS;
+        DDI_CALL(vm, WK_DDI_DESTROY_CONTEXT, crashed,
+                 status = vm->ddi.DxgkDdiDestroyContext(c->driver_handle));
+        (void)status;
+    }
+    context_free_buffers(vm, c);
+    c->live = 0;
+    if (crashed == WK_OK)
+        ctxalloc_check_leaks(vm, 0, context);
+    return crashed;
+}
+
+wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info)
+{
+    struct context *c = context_get(vm, context);
+    if (!c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
+    *info = c->info;
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocations                                                          */
+/* ------------------------------------------------------------------ */
+
+static wk_status call_create_allocation(struct wk_vidmm *vm, uint32_t device,
+                                        const WK_ALLOCATION_REQUEST *req, DXGK_ALLOCATIONINFO *info)
+{
+    (void)device;
+    struct gbuf priv;
+    wk_status st = gbuf_alloc(vm, &priv, sizeof(*req), "allocation private data");
+    if (st != WK_OK)
+        return st;
+    memcpy(priv.ptr, req, sizeof(*req));
+    memset(info, 0, sizeof(*info));
+    info->pPrivateDriverData = priv.ptr;
+    info->PrivateDriverDataSize = sizeof(*req);
+    DXGKARG_CREATEALLOCATION args;
+    memset(&args, 0, sizeof(args));
+    args.NumAllocations = 1;
+    args.pAllocationInfo = info;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_CREATE_ALLOCATION, crashed,
+             status = vm->ddi.DxgkDdiCreateAllocation(vm->miniport, &args));
+    if (crashed == WK_OK)
+        ddi_rewrite(vm, WK_DDI_CREATE_ALLOCATION, &args, &status);
+    gbuf_free(vm, &priv);
+    if (crashed != WK_OK)
+        return crashed;
+    if (status == STATUS_INVALID_PARAMETER || status == STATUS_NO_MEMORY)
+        return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateAllocation returned 0x%08x", (unsigned)status);
+    if (status != STATUS_SUCCESS)
+        return violate(vm, R_ALLOC_STATUS, WK_DDI_CREATE_ALLOCATION, "returned 0x%08x",
+                       (unsigned)status);
+    return WK_OK;
+}
+
+wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
+                                     const WK_ALLOCATION_REQUEST *request, uint32_t *allocation)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
+        return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
+    if (!vm->ddi.DxgkDdiCreateAllocation)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateAllocation");
+    DXGK_ALLOCATIONINFO info;
+    st = call_create_allocation(vm, device, request, &info);
+    if (st != WK_OK)
+        return st;
+    st = allocation_check_info(vm, &info, WK_DDI_CREATE_ALLOCATION);
+    if (st == WK_OK && allocation_by_driver_handle(vm, info.hAllocation))
+        st = violate(vm, R_ALLOC_STATUS, WK_DDI_CREATE_ALLOCATION,
+                     "hAllocation %p is already in use by a live allocation", info.hAllocation);
+    uint32_t h = st == WK_OK ? allocation_new(vm) : 0;
+    if (st == WK_OK && !h)
+        st = fail(vm, WK_E_LIMIT, "too many allocations");
+    if (st != WK_OK) {
+        if (vm->ddi.DxgkDdiDestroyAllocation && info.hAllocation) {
+            DXGKARG_DESTROYALLOCATION d;
+            memset(&d, 0, sizeof(d));
+            d.NumAllocations = 1;
+            d.pAllocationList = &info.hAllocation;
+            NTSTATUS ignored;
+            wk_status crashed;
+            DDI_CALL(vm, WK_DDI_DESTROY_ALLOCATION, crashed,
+                     ignored = vm->ddi.DxgkDdiDestroyAllocation(vm->miniport, &d));
+            (void)ignored;
+            (void)crashed;
+        }
+        return st;
+    }
+    struct allocation *a = allocation_get(vm, h);
+    a->device = device;
+    a->driver_handle = info.hAllocation;
+    a->info = info;
+    a->info.pPrivateDriverData = NULL; /* that buffer is gone */
+    a->size = (info.Size + PAGE - 1) & ~(PAGE - 1);
+    *allocation = h;
+    return WK_OK;
+}
+
+wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a || a->context_allocation)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    submit_wait(vm, 0);
+    residency_release(vm, a);
+    wk_status crashed = WK_OK;
+    if (vm->ddi.DxgkDdiDestroyAllocation) {
+        DXGKARG_DESTROYALLOCATION d;
+        memset(&d, 0, sizeof(d));
+        d.NumAllocations = 1;
+        d.pAllocationList = &a->driver_handle;
+        NTSTATUS ignored = STATUS_SUCCESS;
+        DDI_CALL(vm, WK_DDI_DESTROY_ALLOCATION, crashed,
+                 ignored = vm->ddi.DxgkDdiDestroyAllocation(vm->miniport, &d));
+        (void)ignored;
+    }
+    a->live = 0;
+    return crashed;
+}
+
+wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
+                                    struct wk_vidmm_allocation_state *s)
+{
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    memset(s, 0, sizeof(*s));
+    s->resident = a->resident;
+    s->size = a->size;
+    s->system_pages = a->pfn_count;
+    if (a->resident) {
+        struct segment *seg = segment_get(vm, a->segment);
+        s->segment_id = a->segment;
+        s->segment_offset = a->offset;
+        s->gpu_address = seg->base + a->offset;
+        for (uint32_t b = 0; b < seg->banks; b++)
+            if (a->offset < seg->bank_end[b]) {
+                s->bank = b + 1;
+                break;
+            }
+    }
+    return WK_OK;
+}

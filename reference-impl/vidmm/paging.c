@@ -1,0 +1,232 @@
+/*
+ * paging.c - the DxgkDdiBuildPagingBuffer loop (facts §5.1, seeds
+ * DXGKARG_BUILDPAGINGBUFFER).
+ *
+ * One paging operation runs as a loop of calls:
+ *   - the driver gets the current paging buffer at its first free byte
+ *     (4 KiB aligned when fresh, P1), its private data, the operation and
+ *     MultipassOffset (0 on the first call, then whatever the driver left:
+ *     the kernel never changes it, P4);
+ *   - SUCCESS: done; INSUFFICIENT_DMA_BUFFER: what was built is submitted,
+ *     a fresh buffer handed over and the same operation called again with
+ *     the same arguments (TransferOffset included, P5); ALLOCATION_BUSY:
+ *     the GPU is drained and the call repeated with AllocationIsIdle (P8);
+ *   - every answer is checked (status, pDmaBuffer and private-data bounds,
+ *     [in] fields untouched, canaries) and a broken answer ends the
+ *     operation: nothing the driver says afterwards can be trusted;
+ *   - a driver that never finishes is stopped after max_passes calls, and
+ *     one that asks for a fresh buffer while holding an empty fresh one is
+ *     stopped at once (it would loop forever).
+ * After the last call the buffer is submitted and run, so the operation's
+ * effect is in memory when paging_run returns and can be checked.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define UNION_OFFSET offsetof(DXGKARG_BUILDPAGINGBUFFER, Reserved)
+#define UNION_SIZE sizeof(((DXGKARG_BUILDPAGINGBUFFER *)0)->Reserved)
+
+static uint32_t buffer_size(const struct wk_vidmm *vm)
+{
+    uint32_t size = vm->cfg.paging_buffer_size ? vm->cfg.paging_buffer_size : vm->paging_buffer_size;
+    return size ? size : WK_GPU_PAGE_SIZE;
+}
+
+static wk_status ensure_buffer(struct wk_vidmm *vm)
+{
+    if (vm->paging.map)
+        return WK_OK;
+    wk_status st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &vm->paging_private, vm->paging_private_size, "paging-buffer private data");
+    return st;
+}
+
+wk_status paging_flush(struct wk_vidmm *vm)
+{
+    if (!vm->paging.map || vm->paging_used == 0)
+        return WK_OK;
+    struct submission s;
+    memset(&s, 0, sizeof(s));
+    s.paging = 1;
+    s.dma = &vm->paging;
+    s.dma_gpu_address = vm->paging.first_pfn << WK_GPU_PAGE_SHIFT;
+    s.dma_private = &vm->paging_private;
+    s.private_start = 0;
+    s.private_end = (uint32_t)vm->paging_private_used;
+    s.start = 0;
+    s.end = (uint32_t)vm->paging_used;
+    struct wk_gpu_counters before;
+    wk_gpu_get_counters(vm->gpu, &before);
+    uint32_t fence = 0;
+    wk_status st = submit_buffer(vm, &s, &fence);
+    if (st == WK_OK)
+        st = submit_wait(vm, fence);
+    gpu_fault_check(vm, &before, R_PAGING_GPU, WK_DDI_BUILD_PAGING_BUFFER, "paging buffer");
+    vm->stats.paging_buffers++;
+    /* A fresh buffer: empty, its private data zeroed (facts §4.8). */
+    vm->paging_used = 0;
+    vm->paging_private_used = 0;
+    memset(vm->paging.ptr, 0, vm->paging.size);
+    memset(vm->paging_private.ptr, 0, vm->paging_private.size);
+    return st;
+}
+
+/* BUSY is allowed for three operations, and never once idleness is promised. */
+static UINT *idle_flag_word(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER: return &a->Transfer.Flags.Value;
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER: return &a->SpecialLockTransfer.Flags.Value;
+    case DXGK_OPERATION_DISCARD_CONTENT: return &a->DiscardContent.Flags.Value;
+    default: return NULL;
+    }
+}
+
+static UINT idle_bit(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    return a->Operation == DXGK_OPERATION_DISCARD_CONTENT ? 0x1u : 0x4u;
+}
+
+struct pass {
+    uint8_t *dma_before;
+    uint32_t size_before;
+    uint8_t *priv_before;
+    uint32_t priv_size_before;
+    uint32_t multipass_before;
+    DXGK_BUILDPAGINGBUFFER_OPERATION op;
+    uint8_t in_fields[UNION_SIZE];
+};
+
+static void prepare(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, struct pass *p)
+{
+    a->pDmaBuffer = vm->paging.ptr + vm->paging_used;
+    a->DmaSize = (UINT)(vm->paging.size - vm->paging_used);
+    a->pDmaBufferPrivateData = vm->paging_private.ptr + vm->paging_private_used;
+    a->DmaBufferPrivateDataSize = (UINT)(vm->paging_private.size - vm->paging_private_used);
+    a->hSystemContext = (HANDLE)(uintptr_t)0x5C5C0001u;
+    a->DmaBufferGpuVirtualAddress = (vm->paging.first_pfn << WK_GPU_PAGE_SHIFT) + vm->paging_used;
+    a->DmaBufferWriteOffset = (UINT)vm->paging_used;
+    p->dma_before = a->pDmaBuffer;
+    p->size_before = a->DmaSize;
+    p->priv_before = a->pDmaBufferPrivateData;
+    p->priv_size_before = a->DmaBufferPrivateDataSize;
+    p->multipass_before = a->MultipassOffset;
+    p->op = a->Operation;
+    memcpy(p->in_fields, (uint8_t *)a + UNION_OFFSET, UNION_SIZE);
+}
+
+static const char *op_name(DXGK_BUILDPAGINGBUFFER_OPERATION op)
+{
+    static const char *const names[] = {
+        "TRANSFER", "FILL", "DISCARD_CONTENT", "READ_PHYSICAL", "WRITE_PHYSICAL",
+        "MAP_APERTURE_SEGMENT", "UNMAP_APERTURE_SEGMENT", "SPECIAL_LOCK_TRANSFER",
+        "VIRTUAL_TRANSFER", "VIRTUAL_FILL", "INIT_CONTEXT_RESOURCE", "UPDATE_PAGE_TABLE",
+        "FLUSH_TLB", "UPDATE_CONTEXT_ALLOCATION", "COPY_PAGE_TABLE_ENTRIES", "NOTIFY_RESIDENCY",
+        "SIGNAL_MONITORED_FENCE", "MAP_APERTURE_SEGMENT2",
+    };
+    return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "unknown operation";
+}
+
+/* Checks one answer; returns WK_OK to go on, an error to stop the operation. */
+static wk_status check_answer(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a,
+                              const struct pass *p, NTSTATUS st)
+{
+    enum wk_ddi d = WK_DDI_BUILD_PAGING_BUFFER;
+    const char *op = op_name(p->op);
+    if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER &&
+        st != STATUS_GRAPHICS_ALLOCATION_BUSY)
+        return violate(vm, R_PAGING_STATUS, d, "%s returned 0x%08x, expected SUCCESS, INSUFFICIENT_DMA_BUFFER or ALLOCATION_BUSY",
+                       op, (unsigned)st);
+    uint8_t *now = a->pDmaBuffer;
+    if (now < p->dma_before || now > p->dma_before + p->size_before)
+        return violate(vm, R_PAGING_ADVANCE, d, "%s moved pDmaBuffer by %lld bytes, expected 0..%u (DmaSize)",
+                       op, (long long)(now - p->dma_before), p->size_before);
+    uint8_t *priv = a->pDmaBufferPrivateData;
+    if (priv < p->priv_before || priv > p->priv_before + p->priv_size_before ||
+        (uint64_t)a->DmaBufferPrivateDataSize + (uint64_t)(priv - p->priv_before) > p->priv_size_before)
+        return violate(vm, R_PAGING_PRIVATE, d,
+                       "%s moved pDmaBufferPrivateData by %lld bytes and left DmaBufferPrivateDataSize %u, had %u",
+                       op, (long long)(priv - p->priv_before), a->DmaBufferPrivateDataSize,
+                       p->priv_size_before);
+    if (a->Operation != p->op || memcmp(p->in_fields, (uint8_t *)a + UNION_OFFSET, UNION_SIZE) != 0)
+        return violate(vm, R_PAGING_INPUT, d, "%s changed its [in] arguments (Operation or the %s payload)",
+                       op, op);
+    wk_status g = gbuf_check(vm, &vm->paging, d);
+    if (g == WK_OK)
+        g = gbuf_check(vm, &vm->paging_private, d);
+    return g;
+}
+
+static wk_status call_once(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS *st,
+                           struct pass *p)
+{
+    prepare(vm, a, p);
+    wk_status crashed;
+    *st = STATUS_UNSUCCESSFUL;
+    DDI_CALL(vm, WK_DDI_BUILD_PAGING_BUFFER, crashed,
+             *st = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, a));
+    if (crashed != WK_OK)
+        return crashed;
+    vm->stats.paging_passes++;
+    ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, a, st);
+    return check_answer(vm, a, p, *st);
+}
+
+/* BUSY: drain the GPU, promise idleness, call again (facts §5.1 P8). */
+static wk_status on_busy(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    UINT *flags = idle_flag_word(a);
+    if (!flags || (*flags & idle_bit(a)))
+        return violate(vm, R_PAGING_BUSY, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s returned ALLOCATION_BUSY%s", op_name(a->Operation),
+                       flags ? " although AllocationIsIdle was set" : ", which this operation may not");
+    wk_status st = paging_flush(vm);
+    if (st == WK_OK)
+        st = submit_wait(vm, 0);
+    *flags |= idle_bit(a);
+    return st;
+}
+
+wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes)
+{
+    if (!vm->ddi.DxgkDdiBuildPagingBuffer)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiBuildPagingBuffer");
+    wk_status st = ensure_buffer(vm);
+    if (st != WK_OK)
+        return st;
+    uint32_t max = vm->cfg.max_passes ? vm->cfg.max_passes : 4096;
+    a->MultipassOffset = 0; /* zeroed before the first call (P4) */
+    if ((unsigned)a->Operation < 18)
+        vm->stats.paging_ops[a->Operation]++;
+    for (uint32_t n = 1;; n++) {
+        struct pass p;
+        NTSTATUS status;
+        st = call_once(vm, a, &status, &p);
+        if (st != WK_OK)
+            return st;
+        uint64_t wrote = (uint64_t)((uint8_t *)a->pDmaBuffer - p.dma_before);
+        vm->paging_used += wrote;
+        vm->paging_private_used += (uint64_t)((uint8_t *)a->pDmaBufferPrivateData - p.priv_before);
+        if (passes)
+            *passes = n;
+        if (status == STATUS_SUCCESS)
+            return paging_flush(vm);
+        if (n >= max)
+            return violate(vm, R_PAGING_PROGRESS, WK_DDI_BUILD_PAGING_BUFFER,
+                           "%s not finished after %u calls (paging buffer %u bytes)",
+                           op_name(p.op), n, (unsigned)vm->paging.size);
+        if (status == STATUS_GRAPHICS_ALLOCATION_BUSY) {
+            st = on_busy(vm, a);
+        } else {
+            if (wrote == 0 && p.size_before == vm->paging.size && a->MultipassOffset == p.multipass_before)
+                return violate(vm, R_PAGING_STALL, WK_DDI_BUILD_PAGING_BUFFER,
+                               "%s asked for more room with an empty %u-byte buffer and no progress in MultipassOffset (%u)",
+                               op_name(p.op), p.size_before, a->MultipassOffset);
+            st = paging_flush(vm);
+        }
+        if (st != WK_OK)
+            return st;
+    }
+}

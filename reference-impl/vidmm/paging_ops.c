@@ -1,0 +1,441 @@
+/*
+ * paging_ops.c - one function per paging operation: the arguments exactly
+ * as the seeds describe them, then the semantic check of the effect on the
+ * GPU model (level 2 of DESIGN.md: the bytes moved, the pattern filled, the
+ * pages mapped, the fence stored).
+ *
+ * Segment addresses are absolute (segment base + offset, P6). Transfers may
+ * be split into sub-transfers (config transfer_chunk): each carries the same
+ * allocation, TransferOffset = the chunk's byte offset on the segment side,
+ * MdlOffset = the chunk's first page on the MDL side, and TransferStart /
+ * TransferEnd on the first and last (P5, P7).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+#define NEIGHBOUR 256u /* bytes watched on each side of a destination */
+
+static void init_args(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_BUILDPAGINGBUFFER_OPERATION op)
+{
+    memset(a, 0, sizeof(*a));
+    a->Operation = op;
+}
+
+static uint64_t seg_addr(struct wk_vidmm *vm, uint32_t seg, uint64_t offset)
+{
+    return segment_get(vm, seg)->base + offset;
+}
+
+/* One side of a copy: a segment range or an allocation's MDL pages. */
+struct side {
+    uint64_t address;         /* segment side */
+    const uint64_t *pfns;     /* MDL side when non-NULL */
+};
+
+static uint64_t side_address(const struct side *s, uint64_t off)
+{
+    return s->pfns ? (s->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE : s->address + off;
+}
+
+/* Compares `len` bytes of two sides page by page; UINT64_MAX when equal. */
+static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
+                                 uint64_t len)
+{
+    uint8_t a[PAGE], b[PAGE];
+    for (uint64_t off = 0; off < len; off += PAGE) {
+        uint64_t n = len - off < PAGE ? len - off : PAGE;
+        if (wk_gpu_read(vm->gpu, side_address(x, off), a, n) != WK_OK ||
+            wk_gpu_read(vm->gpu, side_address(y, off), b, n) != WK_OK)
+            return off;
+        if (memcmp(a, b, n) != 0)
+            for (uint64_t i = 0; i < n; i++)
+                if (a[i] != b[i])
+                    return off + i;
+    }
+    return UINT64_MAX;
+}
+
+/* The bytes around a destination, to prove a paging op stayed inside it. */
+struct neighbours {
+    uint64_t lo_addr, hi_addr;
+    uint32_t lo_len, hi_len;
+    uint8_t lo[NEIGHBOUR], hi[NEIGHBOUR];
+};
+
+static void watch(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, uint64_t len, struct neighbours *n)
+{
+    struct segment *s = segment_get(vm, seg);
+    n->lo_len = (uint32_t)(offset < NEIGHBOUR ? offset : NEIGHBOUR);
+    n->lo_addr = s->base + offset - n->lo_len;
+    uint64_t end = offset + len;
+    n->hi_len = (uint32_t)(s->size - end < NEIGHBOUR ? s->size - end : NEIGHBOUR);
+    n->hi_addr = s->base + end;
+    if (s->aperture) { /* apertures may be unmapped around the range */
+        n->lo_len = n->hi_len = 0;
+        return;
+    }
+    wk_gpu_read(vm->gpu, n->lo_addr, n->lo, n->lo_len);
+    wk_gpu_read(vm->gpu, n->hi_addr, n->hi, n->hi_len);
+}
+
+static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, const char *op)
+{
+    uint8_t now[NEIGHBOUR];
+    if (n->lo_len && wk_gpu_read(vm->gpu, n->lo_addr, now, n->lo_len) == WK_OK &&
+        memcmp(now, n->lo, n->lo_len) != 0)
+        violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
+                "%s changed bytes before its destination (within %u bytes below 0x%llx)", op,
+                n->lo_len, (unsigned long long)(n->lo_addr + n->lo_len));
+    if (n->hi_len && wk_gpu_read(vm->gpu, n->hi_addr, now, n->hi_len) == WK_OK &&
+        memcmp(now, n->hi, n->hi_len) != 0)
+        violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
+                "%s changed bytes after its destination (within %u bytes from 0x%llx)", op,
+                n->hi_len, (unsigned long long)n->hi_addr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fill                                                                 */
+/* ------------------------------------------------------------------ */
+
+static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
+{
+    uint8_t buf[PAGE];
+    for (uint64_t off = 0; off < len; off += PAGE) {
+        uint64_t n = len - off < PAGE ? len - off : PAGE;
+        if (wk_gpu_read(vm->gpu, addr + off, buf, n) != WK_OK)
+            return off;
+        for (uint64_t i = 0; i < n; i++)
+            if (buf[i] != (uint8_t)(pattern >> (8 * ((off + i) % 4))))
+                return off + i;
+    }
+    return UINT64_MAX;
+}
+
+wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_FILL);
+    args.Fill.hAllocation = a->driver_handle;
+    args.Fill.FillSize = a->size;
+    args.Fill.FillPattern = pattern;
+    args.Fill.Destination.SegmentId = a->segment;
+    args.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)seg_addr(vm, a->segment, a->offset);
+    struct neighbours n;
+    watch(vm, a->segment, a->offset, a->size, &n);
+    wk_status st = paging_run(vm, &args, NULL);
+    if (st != WK_OK)
+        return st;
+    a->has_content = 1;
+    uint64_t bad = first_not_pattern(vm, seg_addr(vm, a->segment, a->offset), a->size, pattern);
+    if (bad != UINT64_MAX)
+        return violate(vm, R_PAGING_FILL, WK_DDI_BUILD_PAGING_BUFFER,
+                       "FILL of 0x%08x over %llu bytes: byte +%llu does not hold the pattern", pattern,
+                       (unsigned long long)a->size, (unsigned long long)bad);
+    check_neighbours(vm, &n, "FILL");
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Transfers                                                            */
+/* ------------------------------------------------------------------ */
+
+static void set_location(struct wk_vidmm *vm, UINT *segment_id, LARGE_INTEGER *address, MDL **mdl,
+                         struct allocation *a, uint32_t seg, uint64_t offset, int system)
+{
+    if (system) {
+        *segment_id = 0;
+        *mdl = &a->mdl;
+    } else {
+        *segment_id = seg;
+        address->QuadPart = (LONGLONG)seg_addr(vm, seg, offset);
+    }
+}
+
+/* Runs the (possibly chunked) transfer from one place to another. */
+static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BUILDPAGINGBUFFER_OPERATION op,
+                              uint32_t src_seg, uint64_t src_off, int src_sys, uint32_t dst_seg,
+                              uint64_t dst_off, int dst_sys)
+{
+    uint64_t chunk = vm->cfg.transfer_chunk && vm->cfg.transfer_chunk % PAGE == 0 ? vm->cfg.transfer_chunk
+                                                                                  : a->size;
+    for (uint64_t done = 0; done < a->size; done += chunk) {
+        DXGKARG_BUILDPAGINGBUFFER args;
+        init_args(&args, op);
+        args.Transfer.hAllocation = a->driver_handle;
+        args.Transfer.TransferOffset = (UINT)done;
+        args.Transfer.TransferSize = a->size - done < chunk ? a->size - done : chunk;
+        set_location(vm, &args.Transfer.Source.SegmentId, &args.Transfer.Source.SegmentAddress,
+                     &args.Transfer.Source.pMdl, a, src_seg, src_off, src_sys);
+        set_location(vm, &args.Transfer.Destination.SegmentId, &args.Transfer.Destination.SegmentAddress,
+                     &args.Transfer.Destination.pMdl, a, dst_seg, dst_off, dst_sys);
+        args.Transfer.MdlOffset = (UINT)(done / PAGE);
+        args.Transfer.Flags.TransferStart = done == 0;
+        args.Transfer.Flags.TransferEnd = done + chunk >= a->size;
+        wk_status st = paging_run(vm, &args, NULL);
+        if (st != WK_OK)
+            return st;
+    }
+    return WK_OK;
+}
+
+static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const struct side *src,
+                            const struct side *dst, const char *what)
+{
+    uint64_t bad = first_difference(vm, src, dst, a->size);
+    if (bad != UINT64_MAX)
+        return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s of %llu bytes: destination differs from the source at byte +%llu", what,
+                       (unsigned long long)a->size, (unsigned long long)bad);
+    return WK_OK;
+}
+
+wk_status op_transfer_to_system(struct wk_vidmm *vm, struct allocation *a)
+{
+    wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, a->segment, a->offset, 0, 0, 0, 1);
+    if (st != WK_OK)
+        return st;
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
+    return check_copy(vm, a, &src, &dst, "TRANSFER to system memory");
+}
+
+wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a)
+{
+    struct neighbours n;
+    watch(vm, a->segment, a->offset, a->size, &n);
+    wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, 0, 0, 1, a->segment, a->offset, 0);
+    if (st != WK_OK)
+        return st;
+    struct side src = { 0, a->pfns }, dst = { seg_addr(vm, a->segment, a->offset), NULL };
+    st = check_copy(vm, a, &src, &dst, "TRANSFER from system memory");
+    check_neighbours(vm, &n, "TRANSFER");
+    return st;
+}
+
+wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_t seg, uint64_t offset)
+{
+    struct neighbours n;
+    watch(vm, seg, offset, a->size, &n);
+    wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, a->segment, a->offset, 0, seg, offset, 0);
+    if (st != WK_OK)
+        return st;
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { seg_addr(vm, seg, offset), NULL };
+    st = check_copy(vm, a, &src, &dst, "TRANSFER between segments");
+    check_neighbours(vm, &n, "TRANSFER");
+    return st;
+}
+
+/* A special-lock transfer out to system memory; the allocation stays put. */
+wk_status op_special_lock_transfer(struct wk_vidmm *vm, struct allocation *a)
+{
+    wk_status st = run_transfer(vm, a, DXGK_OPERATION_SPECIAL_LOCK_TRANSFER, a->segment, a->offset, 0, 0, 0, 1);
+    if (st != WK_OK)
+        return st;
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
+    return check_copy(vm, a, &src, &dst, "SPECIAL_LOCK_TRANSFER");
+}
+
+wk_status op_discard(struct wk_vidmm *vm, struct allocation *a)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_DISCARD_CONTENT);
+    args.DiscardContent.hAllocation = a->driver_handle;
+    args.DiscardContent.SegmentId = a->segment;
+    args.DiscardContent.SegmentAddress.QuadPart = (LONGLONG)seg_addr(vm, a->segment, a->offset);
+    return paging_run(vm, &args, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Aperture mapping                                                     */
+/* ------------------------------------------------------------------ */
+
+static HANDLE device_handle_of(struct wk_vidmm *vm, const struct allocation *a)
+{
+    if (!a || a->device == 0 || a->device > vm->ndevices)
+        return NULL;
+    return vm->devices[a->device - 1].driver_handle;
+}
+
+wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
+                          struct allocation *a, MDL *mdl, uint64_t pages)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_MAP_APERTURE_SEGMENT);
+    args.MapApertureSegment.hDevice = device_handle_of(vm, a);
+    args.MapApertureSegment.hAllocation = a ? a->driver_handle : NULL;
+    args.MapApertureSegment.SegmentId = seg;
+    args.MapApertureSegment.OffsetInPages = first_page;
+    args.MapApertureSegment.NumberOfPages = pages;
+    args.MapApertureSegment.pMdl = mdl;
+    args.MapApertureSegment.MdlOffset = 0;
+    wk_status st = paging_run(vm, &args, NULL);
+    if (st != WK_OK)
+        return st;
+    for (uint64_t i = 0; i < pages; i++) {
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        wk_gpu_gart_get(vm->gpu, seg, first_page + i, &valid, &pfn, &stale);
+        if (!valid || pfn != mdl->wk_pfns[i] || stale)
+            return violate(vm, R_PAGING_MAP, WK_DDI_BUILD_PAGING_BUFFER,
+                           "MAP_APERTURE_SEGMENT: page %llu of segment %u %s (expected PFN 0x%llx)",
+                           (unsigned long long)(first_page + i), seg,
+                           !valid ? "is not mapped" : stale ? "is mapped but the TLB was not flushed"
+                                                            : "points at the wrong page",
+                           (unsigned long long)mdl->wk_pfns[i]);
+    }
+    return WK_OK;
+}
+
+wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, uint64_t pages,
+                            HANDLE hAllocation)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_UNMAP_APERTURE_SEGMENT);
+    args.UnmapApertureSegment.hAllocation = hAllocation;
+    args.UnmapApertureSegment.SegmentId = seg;
+    args.UnmapApertureSegment.OffsetInPages = first_page;
+    args.UnmapApertureSegment.NumberOfPages = pages;
+    args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(vm->dummy_pfn << WK_GPU_PAGE_SHIFT);
+    wk_status st = paging_run(vm, &args, NULL);
+    if (st != WK_OK)
+        return st;
+    for (uint64_t i = 0; i < pages; i++) {
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        wk_gpu_gart_get(vm->gpu, seg, first_page + i, &valid, &pfn, &stale);
+        if (!valid || pfn != vm->dummy_pfn || stale)
+            return violate(vm, R_PAGING_UNMAP, WK_DDI_BUILD_PAGING_BUFFER,
+                           "UNMAP_APERTURE_SEGMENT: page %llu of segment %u %s, expected DummyPage PFN 0x%llx",
+                           (unsigned long long)(first_page + i), seg,
+                           !valid ? "is left invalid" : stale ? "has a stale TLB line" : "points elsewhere",
+                           (unsigned long long)vm->dummy_pfn);
+    }
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Physical touches, context resources, monitored fences                */
+/* ------------------------------------------------------------------ */
+
+wk_status op_touch_physical(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, int write)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, write ? DXGK_OPERATION_WRITE_PHYSICAL : DXGK_OPERATION_READ_PHYSICAL);
+    args.ReadPhysical.SegmentId = seg; /* the two arms share their layout */
+    args.ReadPhysical.PhysicalAddress.QuadPart = (LONGLONG)seg_addr(vm, seg, offset);
+    return paging_run(vm, &args, NULL);
+}
+
+wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_INIT_CONTEXT_RESOURCE);
+    args.InitContextResource.hAllocation = a->driver_handle;
+    args.InitContextResource.Destination.SegmentId = a->segment;
+    args.InitContextResource.Destination.SegmentAddress.QuadPart =
+        (LONGLONG)seg_addr(vm, a->segment, a->offset);
+    args.InitContextResource.Destination.GpuVirtualAddress = seg_addr(vm, a->segment, a->offset);
+    return paging_run(vm, &args, NULL);
+}
+
+wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a, const void *blob,
+                                       uint32_t blob_size)
+{
+    struct gbuf priv;
+    wk_status st = gbuf_alloc(vm, &priv, blob_size, "context-allocation update data");
+    if (st != WK_OK)
+        return st;
+    if (blob_size)
+        memcpy(priv.ptr, blob, blob_size);
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION);
+    /* The model has no GPU MMU: the "scratch-area" address is physical. */
+    args.UpdateContextAllocation.ContextAllocation = seg_addr(vm, a->segment, a->offset);
+    args.UpdateContextAllocation.ContextAllocationSize = a->size;
+    args.UpdateContextAllocation.pDriverPrivateData = priv.ptr;
+    args.UpdateContextAllocation.DriverPrivateDataSize = blob_size;
+    st = paging_run(vm, &args, NULL);
+    if (st == WK_OK)
+        st = gbuf_check(vm, &priv, WK_DDI_BUILD_PAGING_BUFFER);
+    gbuf_free(vm, &priv);
+    return st;
+}
+
+wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint64_t value)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_SIGNAL_MONITORED_FENCE);
+    args.SignalMonitoredFence.MonitoredFenceGpuVa = address;
+    args.SignalMonitoredFence.MonitoredFenceValue = value;
+    wk_status st = paging_run(vm, &args, NULL);
+    if (st != WK_OK)
+        return st;
+    uint64_t seen = 0;
+    if (wk_gpu_read(vm->gpu, address, &seen, sizeof(seen)) != WK_OK || seen != value)
+        return violate(vm, R_PAGING_FENCE, WK_DDI_BUILD_PAGING_BUFFER,
+                       "SIGNAL_MONITORED_FENCE: 0x%llx holds 0x%llx, expected 0x%llx",
+                       (unsigned long long)address, (unsigned long long)seen, (unsigned long long)value);
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public wrappers                                                      */
+/* ------------------------------------------------------------------ */
+
+wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint64_t offset, int write)
+{
+    struct segment *s = segment_get(vm, segment_id);
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    if (!s || offset + 8 > s->size)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment",
+                    segment_id, (unsigned long long)offset);
+    return op_touch_physical(vm, segment_id, offset, write);
+}
+
+wk_status wk_vidmm_special_lock_transfer(struct wk_vidmm *vm, uint32_t allocation)
+{
+    struct allocation *a = allocation_get(vm, allocation);
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    wk_status st = residency_place(vm, a);
+    if (st != WK_OK)
+        return st;
+    if (!segment_get(vm, a->segment)->memory)
+        return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is not in a memory segment", allocation);
+    int had = a->pfns != NULL;
+    uint64_t n = a->size / PAGE;
+    if (!had) {
+        a->pfns = calloc(n ? n : 1, sizeof(*a->pfns));
+        if (!a->pfns || sysmem_pages_alloc(vm, n, 0, a->pfns) != WK_OK) {
+            free(a->pfns);
+            a->pfns = NULL;
+            return fail(vm, WK_E_NO_SPACE, "no system memory for a special-lock transfer");
+        }
+        a->pfn_count = n;
+        mdl_init(vm, &a->mdl, a->pfns, n, a->size);
+    }
+    st = op_special_lock_transfer(vm, a);
+    if (!had) {
+        mdl_release(vm, &a->mdl);
+        sysmem_pages_free(vm, a->pfns, a->pfn_count);
+        free(a->pfns);
+        a->pfns = NULL;
+        a->pfn_count = 0;
+    }
+    return st;
+}
+
+wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address, uint64_t value)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address",
+                    (unsigned long long)gpu_address);
+    return op_signal_monitored_fence(vm, gpu_address, value);
+}

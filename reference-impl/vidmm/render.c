@@ -1,0 +1,294 @@
+/*
+ * render.c - DxgkDdiRender with multipass, then residency, Patch and
+ * SubmitCommand for every DMA buffer it fills (facts §5.2-§5.4).
+ *
+ * The user command buffer and the user patch list are copied into guarded
+ * buffers: they are the untrusted inputs a fuzzer controls. Each Render call
+ * gets a fresh DMA buffer and patch list; every answer is checked before the
+ * kernel uses it (pointers within capacity, every patch entry's index,
+ * offset, split offset and slot), the allocations it references are made
+ * resident, the allocation list is updated with where they now are, and the
+ * buffer is patched and submitted. INSUFFICIENT_DMA_BUFFER repeats Render on
+ * the same command buffer with the MultipassOffset the driver left (R3).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int documented_status(NTSTATUS st)
+{
+    switch (st) {
+    case STATUS_SUCCESS:
+    case STATUS_NO_MEMORY:
+    case STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER:
+    case STATUS_PRIVILEGED_INSTRUCTION:
+    case STATUS_ILLEGAL_INSTRUCTION:
+    case STATUS_INVALID_PARAMETER:
+    case STATUS_INVALID_USER_BUFFER:
+    case STATUS_INVALID_HANDLE:
+    case STATUS_GRAPHICS_DRIVER_MISMATCH:
+    case STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+struct render_job {
+    struct context *c;
+    const struct wk_vidmm_render *in;
+    struct gbuf command, patch_in, list;
+    DXGK_ALLOCATIONLIST *alloc_list;
+    uint32_t multipass;
+};
+
+/* The allocation list as dxgkrnl converts it: driver handles, write flags,
+ * and where each allocation was last paged in (R6, R10). */
+static void fill_list(struct wk_vidmm *vm, struct render_job *j, int prepatch_info)
+{
+    for (uint32_t i = 0; i < j->in->list_length; i++) {
+        DXGK_ALLOCATIONLIST *e = &j->alloc_list[i];
+        memset(e, 0, sizeof(*e));
+        struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
+        if (!a)
+            continue; /* a NULL entry: unbinding (R8) */
+        e->hDeviceSpecificAllocation = a->driver_handle;
+        e->WriteOperation = j->in->list[i].write ? 1 : 0;
+        if (prepatch_info && a->resident) {
+            e->SegmentId = a->segment;
+            e->PhysicalAddress.QuadPart = (LONGLONG)(segment_get(vm, a->segment)->base + a->offset);
+        }
+    }
+}
+
+static wk_status prepare(struct wk_vidmm *vm, struct render_job *j)
+{
+    const struct wk_vidmm_render *in = j->in;
+    wk_status st = gbuf_alloc(vm, &j->command, in->command_length, "user command buffer");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &j->patch_in, (uint64_t)in->patch_in_length * sizeof(D3DDDI_PATCHLOCATIONLIST),
+                        "user patch-location list");
+    if (st == WK_OK)
+        st = gbuf_alloc(vm, &j->list, (uint64_t)in->list_length * sizeof(DXGK_ALLOCATIONLIST),
+                        "allocation list");
+    if (st != WK_OK)
+        return st;
+    if (in->command_length)
+        memcpy(j->command.ptr, in->command, in->command_length);
+    if (in->patch_in_length)
+        memcpy(j->patch_in.ptr, in->patch_in, in->patch_in_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
+    j->alloc_list = (DXGK_ALLOCATIONLIST *)(void *)j->list.ptr;
+    return WK_OK;
+}
+
+/* Every emitted patch entry (facts §3.5, §5.4, §8). */
+static wk_status check_entries(struct wk_vidmm *vm, const struct render_job *j, uint32_t count,
+                               uint64_t written)
+{
+    const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
+    enum wk_ddi d = WK_DDI_RENDER;
+    uint32_t prev_split = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (p[i].AllocationIndex >= j->in->list_length)
+            return violate(vm, R_RENDER_PATCH_INDEX, d, "patch entry %u: AllocationIndex %u, list has %u entries",
+                           i, p[i].AllocationIndex, j->in->list_length);
+        if ((uint64_t)p[i].PatchOffset + 8 > written)
+            return violate(vm, R_RENDER_PATCH_OFFSET, d,
+                           "patch entry %u: PatchOffset %u (+8) beyond the %llu bytes written", i,
+                           p[i].PatchOffset, (unsigned long long)written);
+        if (p[i].SplitOffset < prev_split || p[i].SplitOffset > written)
+            return violate(vm, R_RENDER_SPLIT, d, "patch entry %u: SplitOffset %u after %u (written %llu)",
+                           i, p[i].SplitOffset, prev_split, (unsigned long long)written);
+        prev_split = p[i].SplitOffset;
+        UINT max_slot = vm->caps.MaxAllocationListSlotId;
+        if (p[i].Reserved || (max_slot && p[i].SlotId >= max_slot))
+            return violate(vm, R_RENDER_SLOT, d, "patch entry %u: SlotId %u, reserved bits 0x%x (MaxAllocationListSlotId %u)",
+                           i, p[i].SlotId, p[i].Reserved, max_slot);
+    }
+    return WK_OK;
+}
+
+/* With SegmentId != 0 the driver must have written final addresses (R6). */
+static wk_status check_prepatch(struct wk_vidmm *vm, const struct render_job *j, uint32_t count)
+{
+    if (vm->cfg.no_model_semantics)
+        return WK_OK;
+    const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
+    for (uint32_t i = 0; i < count; i++) {
+        const DXGK_ALLOCATIONLIST *e = &j->alloc_list[p[i].AllocationIndex];
+        if (e->SegmentId == 0)
+            continue;
+        uint64_t want = (uint64_t)e->PhysicalAddress.QuadPart + p[i].AllocationOffset, seen;
+        memcpy(&seen, j->c->dma.ptr + p[i].PatchOffset, 8);
+        if (seen != want)
+            return violate(vm, R_RENDER_PREPATCH, WK_DDI_RENDER,
+                           "patch entry %u at +%u holds 0x%llx, but the allocation list gave SegmentId %u: expected 0x%llx",
+                           i, p[i].PatchOffset, (unsigned long long)seen, e->SegmentId,
+                           (unsigned long long)want);
+    }
+    return WK_OK;
+}
+
+static wk_status check_answer(struct wk_vidmm *vm, struct render_job *j, const DXGKARG_RENDER *r,
+                              NTSTATUS st, uint64_t *written, uint32_t *count)
+{
+    struct context *c = j->c;
+    enum wk_ddi d = WK_DDI_RENDER;
+    if (!documented_status(st))
+        return violate(vm, R_RENDER_STATUS, d, "returned 0x%08x, not a documented Render status", (unsigned)st);
+    uint8_t *dma = r->pDmaBuffer;
+    if (dma < c->dma.ptr || dma > c->dma.ptr + c->dma.size)
+        return violate(vm, R_RENDER_ADVANCE, d, "moved pDmaBuffer by %lld bytes, expected 0..%llu",
+                       (long long)(dma - c->dma.ptr), (unsigned long long)c->dma.size);
+    const D3DDDI_PATCHLOCATIONLIST *base = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)c->patch_list.ptr;
+    const D3DDDI_PATCHLOCATIONLIST *out = r->pPatchLocationListOut;
+    if (out < base || out > base + c->info.PatchLocationListSize)
+        return violate(vm, R_RENDER_PATCH_ADVANCE, d, "moved pPatchLocationListOut by %lld entries, expected 0..%u",
+                       (long long)(out - base), c->info.PatchLocationListSize);
+    *written = (uint64_t)(dma - c->dma.ptr);
+    *count = (uint32_t)(out - base);
+    wk_status g = gbuf_check(vm, &c->dma, d);
+    if (g == WK_OK)
+        g = gbuf_check(vm, &c->patch_list, d);
+    if (g == WK_OK)
+        g = gbuf_check(vm, &c->dma_private, d);
+    if (g == WK_OK && (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER))
+        g = check_entries(vm, j, *count, *written);
+    if (g == WK_OK && (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER))
+        g = check_prepatch(vm, j, *count);
+    return g;
+}
+
+static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS *status,
+                             uint64_t *written, uint32_t *count)
+{
+    struct context *c = j->c;
+    memset(c->dma.ptr, 0, c->dma.size);          /* a fresh buffer each pass */
+    memset(c->patch_list.ptr, 0, c->patch_list.size);
+    DXGKARG_RENDER r = {
+        j->command.ptr, j->in->command_length, c->dma.ptr, (UINT)c->dma.size,
+        c->dma_private.ptr, (UINT)c->dma_private.size, j->alloc_list, j->in->list_length,
+        (D3DDDI_PATCHLOCATIONLIST *)(void *)j->patch_in.ptr, j->in->patch_in_length,
+        (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr, c->info.PatchLocationListSize,
+        j->multipass, c->dma_segment, { { 0, 0 } },
+    };
+    r.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)c->dma_gpu_address;
+    wk_status crashed;
+    *status = STATUS_UNSUCCESSFUL;
+    DDI_CALL(vm, WK_DDI_RENDER, crashed, *status = vm->ddi.DxgkDdiRender(c->driver_handle, &r));
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_RENDER, &r, status);
+    wk_status st = check_answer(vm, j, &r, *status, written, count);
+    j->multipass = r.MultipassOffset;
+    return st;
+}
+
+/* Residency for everything the list names, then the final addresses. */
+static wk_status make_resident(struct wk_vidmm *vm, struct render_job *j)
+{
+    for (uint32_t i = 0; i < j->in->list_length; i++) {
+        struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
+        if (a) {
+            wk_status st = residency_place(vm, a);
+            if (st != WK_OK)
+                return st;
+        }
+    }
+    fill_list(vm, j, 1);
+    return WK_OK;
+}
+
+static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t written, uint32_t count,
+                             uint32_t *fence)
+{
+    wk_status st = make_resident(vm, j);
+    if (st != WK_OK)
+        return st;
+    struct submission s;
+    memset(&s, 0, sizeof(s));
+    s.context = (uint32_t)(j->c - vm->contexts) + 1;
+    s.dma = &j->c->dma;
+    s.dma_segment = j->c->dma_segment;
+    s.dma_gpu_address = j->c->dma_gpu_address;
+    s.dma_private = &j->c->dma_private;
+    s.private_end = (uint32_t)j->c->dma_private.size;
+    s.start = 0;
+    s.end = (uint32_t)written;
+    s.alloc_list = j->alloc_list;
+    s.alloc_list_size = j->in->list_length;
+    s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)j->c->patch_list.ptr;
+    s.patch_list_size = j->c->info.PatchLocationListSize;
+    s.patch_length = count;
+    j->c->last_alloc_list_size = j->in->list_length;
+    j->c->last_patch_count = count;
+    struct wk_gpu_counters before;
+    wk_gpu_get_counters(vm->gpu, &before);
+    st = submit_buffer(vm, &s, fence);
+    if (st == WK_OK)
+        st = submit_wait(vm, *fence);
+    gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND, "DMA buffer");
+    return st;
+}
+
+static wk_status check_inputs(struct wk_vidmm *vm, const struct wk_vidmm_render *in, struct context **c)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    *c = context_get(vm, in->context);
+    if (!*c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", in->context);
+    if (!vm->ddi.DxgkDdiRender)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiRender");
+    if (in->list_length > 65536 || in->patch_in_length > 1048576 || in->command_length > (64u << 20))
+        return fail(vm, WK_E_LIMIT, "render inputs beyond the kit's limits");
+    for (uint32_t i = 0; i < in->list_length; i++)
+        if (in->list[i].allocation && !allocation_get(vm, in->list[i].allocation))
+            return fail(vm, WK_E_NOT_FOUND, "allocation-list entry %u names no allocation (%u)", i,
+                        in->list[i].allocation);
+    return WK_OK;
+}
+
+wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *in,
+                          struct wk_vidmm_render_result *result)
+{
+    struct render_job j;
+    memset(&j, 0, sizeof(j));
+    memset(result, 0, sizeof(*result));
+    wk_status st = check_inputs(vm, in, &j.c);
+    if (st != WK_OK)
+        return st;
+    j.in = in;
+    st = prepare(vm, &j);
+    uint32_t max = vm->cfg.max_passes ? vm->cfg.max_passes : 4096;
+    fill_list(vm, &j, !in->no_prepatch_info);
+    while (st == WK_OK) {
+        uint64_t written = 0;
+        uint32_t count = 0, before = j.multipass;
+        st = call_render(vm, &j, &result->status, &written, &count);
+        result->passes++;
+        if (st != WK_OK)
+            break;
+        NTSTATUS rs = result->status;
+        if (rs != STATUS_SUCCESS && rs != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+            st = fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiRender rejected the command buffer with 0x%08x", (unsigned)rs);
+            break;
+        }
+        if (written || count) {
+            st = submit_pass(vm, &j, written, count, &result->last_fence);
+            result->submissions++;
+        }
+        if (st != WK_OK || rs == STATUS_SUCCESS)
+            break;
+        if ((written == 0 && count == 0 && j.multipass == before) || result->passes >= max)
+            st = violate(vm, R_RENDER_PROGRESS, WK_DDI_RENDER,
+                         "INSUFFICIENT_DMA_BUFFER with %s after %u calls (MultipassOffset %u)",
+                         written || count ? "no end" : "no progress", result->passes, j.multipass);
+        fill_list(vm, &j, !in->no_prepatch_info);
+    }
+    gbuf_free(vm, &j.command);
+    gbuf_free(vm, &j.patch_in);
+    gbuf_free(vm, &j.list);
+    return st;
+}

@@ -1,0 +1,294 @@
+/*
+ * residency.c - where allocations live: placement by preference, eviction
+ * to system memory, paging back in (facts §3.2, §4.9, §5.6).
+ *
+ * Placement policy, in order:
+ *   1. the segments of PreferredSegment, slot 0 first, each scanned in its
+ *      slot's direction (1 = top-down);
+ *   2. in SegmentId0, when it is banked and HintedBank names banks: the
+ *      hinted banks first, in priority order, each in its own direction,
+ *      the block lying wholly inside the bank; then the whole segment, where
+ *      a block may straddle banks (B3);
+ *   3. the other segments of SupportedWriteSegmentSet, by id, bottom-up;
+ *   4. when nothing fits, evict the oldest resident allocation of the first
+ *      candidate segment and start again (bounded by the number of
+ *      allocations).
+ * Each try is one O(log n) heap search (placement.h). Aperture segments hold
+ * an allocation by mapping its system pages (MapApertureSegment); memory
+ * segments hold its bytes, filled with zero the first time (Fill) or
+ * transferred back from system memory after an eviction (Transfer).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+
+struct candidate {
+    uint32_t segment;
+    int top_down;
+};
+
+/* Preferred segments first, then the rest of the supported set. */
+static uint32_t candidates(struct wk_vidmm *vm, const struct allocation *a, struct candidate *out)
+{
+    uint32_t n = 0, seen = 0;
+    uint32_t pref = a->info.PreferredSegment.Value;
+    for (int slot = 0; slot < 5; slot++) {
+        uint32_t id = (pref >> (6 * slot)) & 0x1F;
+        int dir = (pref >> (6 * slot + 5)) & 1;
+        if (id == 0 || id > vm->nseg || (seen & (1u << (id - 1))))
+            continue;
+        if (!(a->info.SupportedWriteSegmentSet & (1u << (id - 1))))
+            continue;
+        seen |= 1u << (id - 1);
+        out[n].segment = id;
+        out[n++].top_down = dir;
+    }
+    for (uint32_t id = 1; id <= vm->nseg; id++) {
+        if ((seen & (1u << (id - 1))) || !(a->info.SupportedWriteSegmentSet & (1u << (id - 1))))
+            continue;
+        out[n].segment = id;
+        out[n++].top_down = 0;
+    }
+    return n;
+}
+
+static uint64_t alignment_of(const struct allocation *a)
+{
+    uint64_t al = a->info.Alignment;
+    return al < PAGE ? PAGE : al;
+}
+
+/* Hinted banks of SegmentId0, then the whole segment. */
+static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const struct candidate *c,
+                       int first, uint64_t *offset)
+{
+    struct segment *s = segment_get(vm, c->segment);
+    if (!s || !s->heap || (!s->memory && !s->aperture))
+        return 0;
+    struct wk_place_request r = { a->size, alignment_of(a), 0, 0, c->top_down };
+    uint32_t hint = a->info.HintedBank.Value;
+    for (int slot = 0; first && s->banks && slot < 4; slot++) {
+        uint32_t bank = (hint >> (8 * slot)) & 0x7F;
+        if (bank == 0 || bank > s->banks)
+            break;
+        struct wk_place_request br = r;
+        br.lo = bank == 1 ? 0 : s->bank_end[bank - 2];
+        br.hi = s->bank_end[bank - 1];
+        br.top_down = (hint >> (8 * slot + 7)) & 1;
+        if (wk_place_alloc(s->heap, &br, offset) == WK_OK)
+            return 1;
+    }
+    return wk_place_alloc(s->heap, &r, offset) == WK_OK;
+}
+
+static struct allocation *oldest_in(struct wk_vidmm *vm, uint32_t segment,
+                                    const struct allocation *except)
+{
+    for (uint32_t i = 0; i < vm->nallocs; i++) {
+        struct allocation *o = &vm->allocs[i];
+        if (o->live && o != except && o->resident && o->segment == segment && !o->context_allocation)
+            return o;
+    }
+    return NULL;
+}
+
+static wk_status backing_pages(struct wk_vidmm *vm, struct allocation *a)
+{
+    if (a->pfns)
+        return WK_OK;
+    uint64_t n = a->size / PAGE;
+    a->pfns = calloc(n ? n : 1, sizeof(*a->pfns));
+    if (!a->pfns)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for an MDL of %llu pages", (unsigned long long)n);
+    if (sysmem_pages_alloc(vm, n, 0, a->pfns) != WK_OK) {
+        free(a->pfns);
+        a->pfns = NULL;
+        return fail(vm, WK_E_NO_SPACE, "system memory exhausted (%llu pages needed)", (unsigned long long)n);
+    }
+    a->pfn_count = n;
+    mdl_init(vm, &a->mdl, a->pfns, n, a->size);
+    return WK_OK;
+}
+
+static void drop_backing(struct wk_vidmm *vm, struct allocation *a)
+{
+    if (!a->pfns)
+        return;
+    mdl_release(vm, &a->mdl);
+    sysmem_pages_free(vm, a->pfns, a->pfn_count);
+    free(a->pfns);
+    a->pfns = NULL;
+    a->pfn_count = 0;
+}
+
+/* Brings the content into the place just reserved. */
+static wk_status populate(struct wk_vidmm *vm, struct allocation *a)
+{
+    struct segment *s = segment_get(vm, a->segment);
+    if (s->aperture) {
+        wk_status st = backing_pages(vm, a);
+        if (st == WK_OK)
+            st = op_map_aperture(vm, a->segment, a->offset / PAGE, a, &a->mdl, a->pfn_count);
+        a->has_content = 1;
+        return st;
+    }
+    if (a->pfns && a->has_content) {
+        wk_status st = op_transfer_from_system(vm, a);
+        drop_backing(vm, a);
+        return st;
+    }
+    drop_backing(vm, a);
+    a->has_content = 1;
+    if (a->context_allocation) /* context resources are initialised by the driver (P19) */
+        return op_init_context_resource(vm, a);
+    return op_fill(vm, a, 0);
+}
+
+wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
+{
+    if (a->resident)
+        return WK_OK;
+    struct candidate c[MAX_SEGMENTS];
+    uint32_t n = candidates(vm, a, c);
+    if (n == 0)
+        return fail(vm, WK_E_NO_SPACE, "the allocation supports no reported segment");
+    for (uint32_t round = 0; round <= vm->nallocs; round++) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t off;
+            if (!try_segment(vm, a, &c[i], i == 0, &off))
+                continue;
+            a->resident = 1;
+            a->segment = c[i].segment;
+            a->offset = off;
+            return populate(vm, a);
+        }
+        struct allocation *victim = oldest_in(vm, c[0].segment, a);
+        if (!victim)
+            break;
+        wk_status st = residency_evict(vm, victim, 1);
+        if (st != WK_OK)
+            return st;
+        vm->stats.evictions++;
+    }
+    return fail(vm, WK_E_NO_SPACE, "no room for %llu bytes in any supported segment",
+                (unsigned long long)a->size);
+}
+
+wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_content)
+{
+    if (!a->resident)
+        return WK_OK;
+    struct segment *s = segment_get(vm, a->segment);
+    wk_status st = WK_OK;
+    if (s->aperture) {
+        st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
+    } else {
+        st = backing_pages(vm, a);
+        if (st == WK_OK)
+            st = keep_content ? op_transfer_to_system(vm, a) : op_discard(vm, a);
+        if (!keep_content)
+            a->has_content = 0;
+    }
+    wk_place_free(s->heap, a->offset);
+    a->resident = 0;
+    return st;
+}
+
+wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
+{
+    wk_status st = WK_OK;
+    if (a->resident) {
+        struct segment *s = segment_get(vm, a->segment);
+        if (s->aperture)
+            st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
+        wk_place_free(s->heap, a->offset);
+        a->resident = 0;
+    }
+    drop_backing(vm, a);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public residency operations                                          */
+/* ------------------------------------------------------------------ */
+
+static struct allocation *live_allocation(struct wk_vidmm *vm, uint32_t h, wk_status *st)
+{
+    struct allocation *a = allocation_get(vm, h);
+    *st = WK_OK;
+    if (vm->dead)
+        *st = fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    else if (!a)
+        *st = fail(vm, WK_E_NOT_FOUND, "no allocation %u", h);
+    return *st == WK_OK ? a : NULL;
+}
+
+wk_status wk_vidmm_page_in(struct wk_vidmm *vm, uint32_t allocation)
+{
+    wk_status st;
+    struct allocation *a = live_allocation(vm, allocation, &st);
+    return a ? residency_place(vm, a) : st;
+}
+
+wk_status wk_vidmm_evict(struct wk_vidmm *vm, uint32_t allocation)
+{
+    wk_status st;
+    struct allocation *a = live_allocation(vm, allocation, &st);
+    if (!a)
+        return st;
+    st = residency_evict(vm, a, 1);
+    if (st == WK_OK)
+        vm->stats.evictions++;
+    return st;
+}
+
+wk_status wk_vidmm_discard(struct wk_vidmm *vm, uint32_t allocation)
+{
+    wk_status st;
+    struct allocation *a = live_allocation(vm, allocation, &st);
+    return a ? residency_evict(vm, a, 0) : st;
+}
+
+wk_status wk_vidmm_fill(struct wk_vidmm *vm, uint32_t allocation, uint32_t pattern)
+{
+    wk_status st;
+    struct allocation *a = live_allocation(vm, allocation, &st);
+    if (!a)
+        return st;
+    st = residency_place(vm, a);
+    if (st != WK_OK)
+        return st;
+    if (segment_get(vm, a->segment)->aperture) /* VidMm never fills apertures (P10) */
+        return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is in an aperture segment: Fill targets memory segments only",
+                    allocation);
+    return op_fill(vm, a, pattern);
+}
+
+wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t segment_id)
+{
+    wk_status st;
+    struct allocation *a = live_allocation(vm, allocation, &st);
+    if (!a)
+        return st;
+    struct segment *to = segment_get(vm, segment_id);
+    if (!to || !to->memory || !to->heap)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u is not a memory segment", segment_id);
+    st = residency_place(vm, a);
+    if (st != WK_OK)
+        return st;
+    struct segment *from = segment_get(vm, a->segment);
+    if (!from->memory)
+        return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is not in a memory segment", allocation);
+    struct wk_place_request r = { a->size, alignment_of(a), 0, 0, 0 };
+    uint64_t off;
+    if (wk_place_alloc(to->heap, &r, &off) != WK_OK)
+        return fail(vm, WK_E_NO_SPACE, "no room in segment %u", segment_id);
+    st = op_transfer_segment(vm, a, segment_id, off);
+    wk_place_free(from->heap, a->offset);
+    a->segment = segment_id;
+    a->offset = off;
+    return st;
+}

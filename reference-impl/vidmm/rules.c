@@ -1,0 +1,104 @@
+/*
+ * rules.c - the contract-rule catalogue (rules.h) and the violation log.
+ *
+ * A violation message always starts with the rule ID, then names the DDI and
+ * says what was expected and what was seen, so a failure line in a CI log is
+ * enough to find the rule, its source and the test that proves it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct wk_rule catalogue[WK_RULE_COUNT] = {
+#define WK_RULE_ROW_(name, id, ddi, text, source) { id, ddi, text, source },
+    WK_RULE_MAP(WK_RULE_ROW_)
+#undef WK_RULE_ROW_
+};
+
+const struct wk_rule *wk_rules(uint32_t *count)
+{
+    if (count)
+        *count = WK_RULE_COUNT;
+    return catalogue;
+}
+
+const struct wk_rule *wk_rule_find(const char *id)
+{
+    for (uint32_t i = 0; i < WK_RULE_COUNT; i++)
+        if (strcmp(catalogue[i].id, id) == 0)
+            return &catalogue[i];
+    return NULL;
+}
+
+const char *rule_id(enum wk_rule_id rule)
+{
+    return catalogue[rule].id;
+}
+
+const char *wk_ddi_name(enum wk_ddi ddi)
+{
+    switch (ddi) {
+#define WK_DDI_NAME_(name, real) case name: return real;
+        WK_DDI_MAP(WK_DDI_NAME_)
+#undef WK_DDI_NAME_
+    default: return "unknown DDI";
+    }
+}
+
+wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, const char *fmt, ...)
+{
+    char detail[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    char line[sizeof(((struct wk_violation *)0)->message)];
+    snprintf(line, sizeof(line), "%s: %s: %s", catalogue[rule].id, wk_ddi_name(ddi), detail);
+    if (vm->violation_total < MAX_VIOLATIONS_KEPT) {
+        struct wk_violation *v = &vm->violations[vm->violation_total];
+        snprintf(v->rule, sizeof(v->rule), "%s", catalogue[rule].id);
+        v->ddi = ddi;
+        snprintf(v->message, sizeof(v->message), "%s", line);
+    }
+    vm->violation_total++;
+    vm->rule_hits[rule]++;
+    snprintf(vm->last_error, sizeof(vm->last_error), "%s", line);
+    return WK_E_CONTRACT;
+}
+
+wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->last_error, sizeof(vm->last_error), fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+uint32_t wk_vidmm_violations(const struct wk_vidmm *vm, struct wk_violation *out, uint32_t max,
+                             uint64_t *total)
+{
+    uint64_t kept = vm->violation_total < MAX_VIOLATIONS_KEPT ? vm->violation_total
+                                                               : MAX_VIOLATIONS_KEPT;
+    uint32_t n = kept < max ? (uint32_t)kept : max;
+    if (n)
+        memcpy(out, vm->violations, n * sizeof(*out));
+    if (total)
+        *total = vm->violation_total;
+    return n;
+}
+
+int wk_vidmm_violated(const struct wk_vidmm *vm, const char *id)
+{
+    for (uint32_t i = 0; i < WK_RULE_COUNT; i++)
+        if (strcmp(catalogue[i].id, id) == 0)
+            return vm->rule_hits[i] != 0;
+    return 0;
+}
+
+const char *wk_vidmm_last_error(const struct wk_vidmm *vm)
+{
+    return vm->last_error;
+}

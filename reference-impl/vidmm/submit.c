@@ -1,0 +1,347 @@
+/*
+ * submit.c - Patch, SubmitCommand, the GPU's progress, interrupts and fence
+ * completion, and CancelCommand (facts §5.3, §5.9, seed
+ * DXGKARG_CANCELCOMMAND).
+ *
+ * Time advances only here: submit_wait runs the GPU model's queue, then
+ * plays the interrupt line into DxgkDdiInterruptRoutine until the driver has
+ * quieted it, then runs the DPC it asked for, until the fences wanted are
+ * reported complete. Every step is bounded; a driver that never reports a
+ * fence, or never acknowledges its interrupt, is reported, not waited on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_IRQ_ROUNDS 8u
+
+void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before, enum wk_rule_id rule,
+                     enum wk_ddi ddi, const char *what)
+{
+    struct wk_gpu_counters now;
+    wk_gpu_get_counters(vm->gpu, &now);
+    if (now.faults == before->faults)
+        return;
+    struct wk_gpu_fault log[WK_GPU_FAULT_LOG_SIZE];
+    uint64_t total = 0;
+    uint32_t n = wk_gpu_faults(vm->gpu, log, WK_GPU_FAULT_LOG_SIZE, &total);
+    char text[200] = "fault log full";
+    if (before->faults < n)
+        wk_gpu_fault_format(&log[before->faults], text, sizeof(text));
+    vm->stats.gpu_faults++;
+    violate(vm, rule, ddi, "the %s faulted on the GPU: %s", what, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Patch                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Whether [off, off+1) is one of the listed 8-byte patch slots. */
+static int listed(const struct submission *s, uint64_t off)
+{
+    for (uint32_t i = 0; i < s->patch_length; i++) {
+        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
+        if (off >= p->PatchOffset && off < (uint64_t)p->PatchOffset + 8)
+            return 1;
+    }
+    return 0;
+}
+
+static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before)
+{
+    const uint8_t *now = s->dma->ptr;
+    for (uint64_t off = 0; off < s->dma->size; off++) {
+        if (now[off] == before[off])
+            continue;
+        if (off < s->start || off >= s->end || !listed(s, off)) {
+            violate(vm, R_PATCH_CONFINE, WK_DDI_PATCH,
+                    "changed byte +%llu of the DMA buffer, outside the listed patch locations of [%u, %u)",
+                    (unsigned long long)off, s->start, s->end);
+            return;
+        }
+    }
+    if (vm->cfg.no_model_semantics)
+        return;
+    for (uint32_t i = 0; i < s->patch_length; i++) {
+        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
+        if (p->AllocationIndex >= s->alloc_list_size || (uint64_t)p->PatchOffset + 8 > s->end ||
+            p->PatchOffset < s->start)
+            continue; /* a bad entry is Render's violation, and Patch must skip it */
+        const DXGK_ALLOCATIONLIST *al = &s->alloc_list[p->AllocationIndex];
+        if (al->SegmentId == 0)
+            continue;
+        uint64_t want = (uint64_t)al->PhysicalAddress.QuadPart + p->AllocationOffset, seen;
+        memcpy(&seen, now + p->PatchOffset, 8);
+        if (seen != want) {
+            violate(vm, R_PATCH_VALUE, WK_DDI_PATCH,
+                    "patch location %u (+%u) holds 0x%llx, expected PhysicalAddress + AllocationOffset = 0x%llx",
+                    s->patch_start + i, p->PatchOffset, (unsigned long long)seen, (unsigned long long)want);
+            return;
+        }
+    }
+}
+
+static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
+{
+    if (!vm->ddi.DxgkDdiPatch)
+        return WK_OK;
+    DXGKARG_PATCH args;
+    memset(&args, 0, sizeof(args));
+    args.hContext = s->context ? context_get(vm, s->context)->driver_handle : NULL;
+    args.DmaBufferSegmentId = s->dma_segment;
+    args.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)s->dma_gpu_address;
+    args.pDmaBuffer = s->dma->ptr;
+    args.DmaBufferSize = (UINT)s->dma->size;
+    args.DmaBufferSubmissionStartOffset = s->start;
+    args.DmaBufferSubmissionEndOffset = s->end;
+    args.pDmaBufferPrivateData = s->dma_private->ptr;
+    args.DmaBufferPrivateDataSize = (UINT)s->dma_private->size;
+    args.DmaBufferPrivateDataSubmissionStartOffset = s->private_start;
+    args.DmaBufferPrivateDataSubmissionEndOffset = s->private_end;
+    args.pAllocationList = s->alloc_list;
+    args.AllocationListSize = s->alloc_list_size;
+    args.pPatchLocationList = s->patch_list;
+    args.PatchLocationListSize = s->patch_list_size;
+    args.PatchLocationListSubmissionStart = s->patch_start;
+    args.PatchLocationListSubmissionLength = s->patch_length;
+    args.SubmissionFenceId = fence;
+    args.Flags.Paging = (UINT)s->paging;
+    uint8_t *before = malloc(s->dma->size ? s->dma->size : 1);
+    if (!before)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
+    memcpy(before, s->dma->ptr, s->dma->size);
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args));
+    if (crashed == WK_OK) {
+        ddi_rewrite(vm, WK_DDI_PATCH, &args, &status);
+        if (status != STATUS_SUCCESS)
+            violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
+                    "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
+                    (unsigned)status);
+        check_patch_effect(vm, s, before);
+        gbuf_check(vm, s->dma, WK_DDI_PATCH);
+    }
+    free(before);
+    return crashed;
+}
+
+/* ------------------------------------------------------------------ */
+/* SubmitCommand                                                        */
+/* ------------------------------------------------------------------ */
+
+static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
+{
+    DXGKARG_SUBMITCOMMAND args;
+    memset(&args, 0, sizeof(args));
+    args.hContext = s->context ? context_get(vm, s->context)->driver_handle : NULL;
+    args.DmaBufferSegmentId = s->dma_segment;
+    args.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)s->dma_gpu_address;
+    args.DmaBufferSize = (UINT)s->dma->size;
+    args.DmaBufferSubmissionStartOffset = s->start;
+    args.DmaBufferSubmissionEndOffset = s->end;
+    args.pDmaBufferPrivateData = s->dma_private->ptr;
+    args.DmaBufferPrivateDataSize = (UINT)s->dma_private->size;
+    args.DmaBufferPrivateDataSubmissionStartOffset = s->private_start;
+    args.DmaBufferPrivateDataSubmissionEndOffset = s->private_end;
+    args.SubmissionFenceId = fence;
+    args.Flags.Paging = (UINT)s->paging;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
+             status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, &args));
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, &args, &status);
+    if (status != STATUS_SUCCESS)
+        return violate(vm, R_SUBMIT_STATUS, WK_DDI_SUBMIT_COMMAND,
+                       "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x2, parameter 2 = the status",
+                       (unsigned)status);
+    return WK_OK;
+}
+
+static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, uint32_t fence, int held)
+{
+    if (vm->npending == MAX_PENDING)
+        return fail(vm, WK_E_LIMIT, "more than %u submissions pending", MAX_PENDING);
+    struct pending *p = &vm->pending[vm->npending++];
+    memset(p, 0, sizeof(*p));
+    p->fence = fence;
+    p->paging = s->paging;
+    p->held = held;
+    p->context = s->context;
+    p->start = s->start;
+    p->end = s->end;
+    return WK_OK;
+}
+
+wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
+{
+    if (!vm->ddi.DxgkDdiSubmitCommand)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommand");
+    *fence = ++vm->next_fence;
+    if (!s->paging && vm->hold) {
+        vm->hold--;
+        return add_pending(vm, s, *fence, 1);
+    }
+    wk_status st = call_patch(vm, s, *fence);
+    if (st != WK_OK)
+        return st;
+    st = add_pending(vm, s, *fence, 0);
+    if (st != WK_OK)
+        return st;
+    st = call_submit(vm, s, *fence);
+    if (st != WK_OK)
+        vm->npending--; /* never reached the hardware */
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Interrupts and completion                                            */
+/* ------------------------------------------------------------------ */
+
+static wk_status deliver_interrupts(struct wk_vidmm *vm)
+{
+    for (uint32_t round = 0; wk_gpu_irq_asserted(vm->gpu); round++) {
+        if (!vm->ddi.DxgkDdiInterruptRoutine || round == MAX_IRQ_ROUNDS) {
+            uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
+            wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits); /* quiet the line ourselves */
+            return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
+                           "the interrupt line stayed asserted (status 0x%x) after %u calls", bits, round);
+        }
+        BOOLEAN claimed = 0;
+        wk_status crashed;
+        DDI_CALL(vm, WK_DDI_INTERRUPT_ROUTINE, crashed,
+                 claimed = vm->ddi.DxgkDdiInterruptRoutine(vm->miniport, 0));
+        if (crashed != WK_OK)
+            return crashed;
+        if (!claimed) {
+            uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
+            wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits);
+            return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
+                           "returned FALSE while its device asserted the line (status 0x%x)", bits);
+        }
+    }
+    if (vm->dpc_requested && vm->ddi.DxgkDdiDpcRoutine) {
+        vm->dpc_requested = 0;
+        wk_status crashed;
+        DDI_CALL(vm, WK_DDI_DPC_ROUTINE, crashed, vm->ddi.DxgkDdiDpcRoutine(vm->miniport));
+        return crashed;
+    }
+    return WK_OK;
+}
+
+static int waiting_for(const struct wk_vidmm *vm, uint32_t fence)
+{
+    for (uint32_t i = 0; i < vm->npending; i++)
+        if (!vm->pending[i].held && (fence == 0 || vm->pending[i].fence <= fence))
+            return 1;
+    return 0;
+}
+
+wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
+{
+    while (waiting_for(vm, fence)) {
+        if (vm->dead)
+            return WK_E_DEAD;
+        uint32_t ran = wk_gpu_run(vm->gpu, 0);
+        int irq = wk_gpu_irq_asserted(vm->gpu);
+        wk_status st = deliver_interrupts(vm);
+        if (st != WK_OK && st != WK_E_CONTRACT)
+            return st;
+        if (ran == 0 && !irq && waiting_for(vm, fence)) {
+            /* The GPU is idle and quiet, yet fences are outstanding. */
+            for (uint32_t i = 0; i < vm->npending;) {
+                struct pending *p = &vm->pending[i];
+                if (p->held || (fence && p->fence > fence)) {
+                    i++;
+                    continue;
+                }
+                violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
+                        "fence %u was submitted and the GPU has run it, but it was never reported complete",
+                        p->fence);
+                memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
+                vm->npending--;
+            }
+            return WK_E_CONTRACT;
+        }
+    }
+    return WK_OK;
+}
+
+wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    return submit_wait(vm, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cancel                                                               */
+/* ------------------------------------------------------------------ */
+
+void wk_vidmm_hold_submissions(struct wk_vidmm *vm, uint32_t count)
+{
+    vm->hold = count;
+}
+
+static wk_status cancel_one(struct wk_vidmm *vm, const struct pending *p)
+{
+    struct context *c = context_get(vm, p->context);
+    if (!c)
+        return WK_OK;
+    DXGKARG_CANCELCOMMAND args;
+    memset(&args, 0, sizeof(args));
+    args.hContext = c->driver_handle;
+    args.pDmaBuffer = c->dma.ptr;
+    args.DmaBufferSize = (UINT)c->dma.size;
+    args.DmaBufferSubmissionStartOffset = p->start;
+    args.DmaBufferSubmissionEndOffset = p->end;
+    args.pDmaBufferPrivateData = c->dma_private.ptr;
+    args.DmaBufferPrivateDataSize = (UINT)c->dma_private.size;
+    args.pAllocationList = (const DXGK_ALLOCATIONLIST *)c->alloc_list.ptr;
+    args.AllocationListSize = c->last_alloc_list_size;
+    args.pPatchLocationList = (const D3DDDI_PATCHLOCATIONLIST *)c->patch_list.ptr;
+    args.PatchLocationListSize = c->info.PatchLocationListSize;
+    args.PatchLocationListSubmissionStart = 0;
+    args.PatchLocationListSubmissionLength = c->last_patch_count;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_CANCEL_COMMAND, crashed,
+             status = vm->ddi.DxgkDdiCancelCommand(vm->miniport, &args));
+    if (crashed != WK_OK)
+        return crashed;
+    ddi_rewrite(vm, WK_DDI_CANCEL_COMMAND, &args, &status);
+    if (status != STATUS_SUCCESS)
+        return violate(vm, R_CANCEL_STATUS, WK_DDI_CANCEL_COMMAND,
+                       "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x9",
+                       (unsigned)status);
+    return WK_OK;
+}
+
+wk_status wk_vidmm_cancel_held(struct wk_vidmm *vm, uint32_t *cancelled)
+{
+    uint32_t n = 0;
+    wk_status result = WK_OK;
+    int aware = vm->caps.SchedulingCaps.CancelCommandAware && vm->ddi.DxgkDdiCancelCommand;
+    for (uint32_t i = 0; i < vm->npending;) {
+        struct pending p = vm->pending[i];
+        if (!p.held) {
+            i++;
+            continue;
+        }
+        memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(p));
+        vm->npending--;
+        if (aware) { /* only CancelCommandAware drivers are called (K2) */
+            wk_status st = cancel_one(vm, &p);
+            if (st != WK_OK)
+                result = st;
+        }
+        n++;
+    }
+    vm->hold = 0;
+    if (cancelled)
+        *cancelled = n;
+    return result;
+}

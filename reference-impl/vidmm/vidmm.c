@@ -1,0 +1,212 @@
+/*
+ * vidmm.c - creating and destroying the reference video memory manager, and
+ * host access to allocations for expectations.
+ *
+ * Everything a wk_vidmm owns hangs off it: the GPU model, the driver it
+ * loaded, the segment heaps, the system-page heap and the object tables. Two
+ * instances share nothing, and the same seed gives the same run.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+
+static void apply_defaults(struct wk_vidmm_config *c)
+{
+    if (!c->max_passes)
+        c->max_passes = 4096;
+    if (!c->ddi_timeout_ms)
+        c->ddi_timeout_ms = 5000;
+    if (c->query_segment_version != 4)
+        c->query_segment_version = 3;
+}
+
+static wk_status build(struct wk_vidmm *vm)
+{
+    char why[256];
+    const struct wk_gpu_desc *d = vm->cfg.gpu ? vm->cfg.gpu : wk_gpu_reference_desc();
+    if (wk_gpu_create(d, &vm->gpu, why, sizeof(why)) != WK_OK)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "bad adapter description: %s", why);
+    vm->gpu_desc = *wk_gpu_description(vm->gpu);
+    vm->cfg.gpu = NULL; /* the caller's description need not outlive create */
+    if (wk_place_create(vm->gpu_desc.sysmem_pages * PAGE, &vm->sys_heap) != WK_OK)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for the system-page heap");
+    vm->scatter_state = vm->cfg.seed ^ 0x9E3779B97F4A7C15ull;
+    uint64_t dummy;
+    if (sysmem_pages_alloc(vm, 1, 1, &dummy) != WK_OK)
+        return fail(vm, WK_E_NO_SPACE, "no system page for the dummy page");
+    vm->dummy_pfn = dummy;
+    vm->contexts = calloc(MAX_HANDLES, sizeof(*vm->contexts));
+    vm->allocs = calloc(MAX_HANDLES, sizeof(*vm->allocs));
+    if (!vm->contexts || !vm->allocs)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for the object tables");
+    return WK_OK;
+}
+
+wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out)
+{
+    *out = NULL;
+    struct wk_vidmm *vm = calloc(1, sizeof(*vm));
+    if (!vm)
+        return WK_E_NO_MEMORY;
+    vm->magic = VIDMM_MAGIC;
+    if (cfg)
+        vm->cfg = *cfg;
+    apply_defaults(&vm->cfg);
+    call_install_handlers();
+    wk_status st = build(vm);
+    if (st != WK_OK) {
+        wk_vidmm_destroy(vm);
+        return st;
+    }
+    *out = vm;
+    return WK_OK;
+}
+
+static void stop_driver(struct wk_vidmm *vm)
+{
+    if (!vm->started || vm->dead)
+        return;
+    wk_status crashed;
+    NTSTATUS st;
+    if (vm->ddi.DxgkDdiStopDevice)
+        DDI_CALL(vm, WK_DDI_STOP_DEVICE, crashed, st = vm->ddi.DxgkDdiStopDevice(vm->miniport));
+    if (!vm->dead && vm->ddi.DxgkDdiRemoveDevice)
+        DDI_CALL(vm, WK_DDI_REMOVE_DEVICE, crashed, st = vm->ddi.DxgkDdiRemoveDevice(vm->miniport));
+    (void)crashed;
+    (void)st;
+}
+
+static void release_objects(struct wk_vidmm *vm)
+{
+    if (!vm->dead && vm->started) {
+        for (uint32_t d = 1; d <= vm->ndevices; d++)
+            if (vm->devices[d - 1].live)
+                wk_vidmm_destroy_device(vm, d);
+    }
+    for (uint32_t c = 0; vm->contexts && c < vm->ncontexts; c++) {
+        struct context *x = &vm->contexts[c];
+        gbuf_free(vm, &x->dma);
+        gbuf_free(vm, &x->dma_private);
+        gbuf_free(vm, &x->alloc_list);
+        gbuf_free(vm, &x->patch_list);
+    }
+    for (uint32_t a = 0; vm->allocs && a < vm->nallocs; a++) {
+        mdl_release(vm, &vm->allocs[a].mdl);
+        free(vm->allocs[a].pfns);
+    }
+    gbuf_free(vm, &vm->paging);
+    gbuf_free(vm, &vm->paging_private);
+}
+
+void wk_vidmm_destroy(struct wk_vidmm *vm)
+{
+    if (!vm)
+        return;
+    release_objects(vm);
+    stop_driver(vm);
+    for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
+        wk_place_destroy(vm->seg[i].heap);
+    wk_place_destroy(vm->sys_heap);
+    wk_gpu_destroy(vm->gpu);
+    free(vm->contexts);
+    free(vm->allocs);
+    if (vm->so && !vm->dead)
+        dlclose(vm->so); /* a dead driver may have left state pointing into itself */
+    vm->magic = 0;
+    free(vm);
+}
+
+void wk_vidmm_set_rewriter(struct wk_vidmm *vm, wk_vidmm_rewrite_fn *fn, void *user)
+{
+    vm->rewrite = fn;
+    vm->rewrite_user = user;
+}
+
+struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm)
+{
+    return vm->gpu;
+}
+
+void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out)
+{
+    *out = vm->stats;
+}
+
+/* ------------------------------------------------------------------ */
+/* Host access to allocations                                           */
+/* ------------------------------------------------------------------ */
+
+/* The GPU address of byte `off` of an allocation, wherever it lives; 0 when
+ * it has no storage yet (never paged in: it reads as zero). */
+static uint64_t byte_address(struct wk_vidmm *vm, const struct allocation *a, uint64_t off)
+{
+    if (a->resident && segment_get(vm, a->segment)->memory)
+        return segment_get(vm, a->segment)->base + a->offset + off;
+    if (a->pfns)
+        return (a->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE;
+    return 0;
+}
+
+static wk_status access_allocation(struct wk_vidmm *vm, uint32_t h, uint64_t off, void *buf,
+                                   uint64_t len, int write)
+{
+    struct allocation *a = allocation_get(vm, h);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", h);
+    if (off > a->size || len > a->size - off)
+        return fail(vm, WK_E_OUT_OF_RANGE, "bytes [%llu, +%llu) are outside allocation %u (%llu bytes)",
+                    (unsigned long long)off, (unsigned long long)len, h, (unsigned long long)a->size);
+    if (write && !a->resident && !a->pfns) {
+        wk_status st = residency_place(vm, a);
+        if (st != WK_OK)
+            return st;
+    }
+    uint8_t *p = buf;
+    for (uint64_t done = 0; done < len;) {
+        uint64_t at = off + done, n = PAGE - at % PAGE;
+        n = n < len - done ? n : len - done;
+        uint64_t addr = byte_address(vm, a, at);
+        wk_status st = WK_OK;
+        if (!addr)
+            memset(p + done, 0, n);
+        else
+            st = write ? wk_gpu_write(vm->gpu, addr, p + done, n) : wk_gpu_read(vm->gpu, addr, p + done, n);
+        if (st != WK_OK)
+            return fail(vm, st, "allocation %u byte %llu is not reachable (%s)", h,
+                        (unsigned long long)at, wk_status_str(st));
+        done += n;
+    }
+    if (write)
+        a->has_content = 1;
+    return WK_OK;
+}
+
+wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, void *buf, uint64_t len)
+{
+    return access_allocation(vm, allocation, offset, buf, len, 0);
+}
+
+wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, const void *buf,
+                         uint64_t len)
+{
+    return access_allocation(vm, allocation, offset, (void *)(uintptr_t)buf, len, 1);
+}
+
+wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest)
+{
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    uint8_t *buf = malloc(a->size ? a->size : 1);
+    if (!buf)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for a digest");
+    wk_status st = wk_vidmm_read(vm, allocation, 0, buf, a->size);
+    if (st == WK_OK)
+        *digest = wk_gpu_digest_bytes(buf, a->size);
+    free(buf);
+    return st;
+}
