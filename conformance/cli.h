@@ -12,6 +12,9 @@
 /* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
 int wk_cli_gpu(int argc, char **argv);
 
+/* `wddmkit rules [--markdown]`; argv holds the arguments after "rules". */
+int wk_cli_rules(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

@@ -18,6 +18,7 @@ static void usage(FILE *out)
           "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
           "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
           "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
+          "  rules [--markdown]  list the contract rules every driver answer is checked against\n"
           "  version             print the version\n"
           "  help                print this text\n"
           "\n"
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "gpu") == 0)
         return wk_cli_gpu(argc - 2, argv + 2);
+    if (strcmp(cmd, "rules") == 0)
+        return wk_cli_rules(argc - 2, argv + 2);
     fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
     return 2;
 }

@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ typedef unsigned long long ull;
 #define MAX_HEAPS 4
 struct ctx {
     struct wk_place_heap *heaps[MAX_HEAPS];
+    void *mem; /* one scratch block, freed by the teardown */
 };
 
 static int setup(void **state)
@@ -55,6 +57,7 @@ static int teardown(void **state)
     struct ctx *c = *state;
     for (int i = 0; i < MAX_HEAPS; i++)
         wk_place_destroy(c->heaps[i]);
+    free(c->mem);
     free(c);
     return 0;
 }
@@ -122,7 +125,8 @@ static struct snap snap_of(const struct wk_place_heap *h)
 
 static bool same_snap(const struct snap *a, const struct snap *b)
 {
-    if (!memcmp(a, b, sizeof(*a)))
+    if (a->free_bytes == b->free_bytes && a->largest == b->largest && a->count == b->count &&
+        a->blocks_hash == b->blocks_hash && a->height == b->height)
         return true;
     print_error("  heap changed: free 0x%llx -> 0x%llx, largest 0x%llx -> 0x%llx, blocks %llu -> "
                 "%llu, height %u -> %u, block list %s\n",
@@ -315,7 +319,7 @@ static void test_top_down_exact(void **state)
     ALLOC_AT(h, 0x3000, 1, 0, 0, 1, 0xFC000);
     ALLOC_AT(h, 0x1800, 0x1000, 0, 0, 1, 0xFA000);
     ALLOC_AT(h, 0x1000, 0, 0, 0, 0, 0x0); /* the two ends do not interfere */
-    ALLOC_AT(h, 0x100, 1, 0, 0, 1, 0xF9F00);
+    ALLOC_AT(h, 0x100, 1, 0, 0, 1, 0xFBF00); /* the 0x800 left above 0xFB800 */
 
     /* Highest hole first: holes at 0x10000 (8K), 0x50000 (4K), 0x90000 (8K). */
     struct wk_place_heap *g = new_heap(state, MIB);
@@ -476,19 +480,22 @@ static void test_free_coalesces(void **state)
 static void test_exhaustion(void **state)
 {
     struct wk_place_heap *h = new_heap(state, 0x10000);
-    for (uint64_t i = 0; i < 8; i++)
-        ALLOC_AT(h, 0x2000, 0x2000, 0, 0, i & 1, i & 1 ? 0xE000 - (i / 2) * 0x2000 : (i / 2) * 0x2000);
+    for (uint64_t i = 0; i < 8; i++) { /* alternate ends: 0, 0xE000, 0x2000, 0xC000, ... */
+        uint64_t want = i & 1 ? 0xE000 - (i / 2) * 0x2000 : (i / 2) * 0x2000;
+        ALLOC_AT(h, 0x2000, 0x2000, 0, 0, (int)(i & 1), want);
+    }
     ALLOC_FAILS(h, 1, 1, 0, 0, 0, WK_E_NO_SPACE);
     ALLOC_FAILS(h, 1, 1, 0, 0, 1, WK_E_NO_SPACE);
-    /* Fragmented: 0x4000 free in total, but no 0x2000 run holds it. */
+    /* Fragmented: 0x8000 free in total, no free run longer than 0x2000. */
     FREE(h, 0x2000, WK_OK);
     FREE(h, 0x6000, WK_OK);
     FREE(h, 0xA000, WK_OK);
     FREE(h, 0xE000, WK_OK);
     EXPECT_U64(wk_place_free_bytes(h), 0x8000);
     ALLOC_FAILS(h, 0x2001, 1, 0, 0, 0, WK_E_NO_SPACE);
-    ALLOC_FAILS(h, 0x2000, 0x4000, 0, 0, 0, WK_E_NO_SPACE); /* every hole is 0x2000 past a 0x4000 boundary */
-    ALLOC_FAILS(h, 0x10001, 1, 0, 0, 0, WK_E_NO_SPACE);     /* larger than the heap */
+    /* Every hole starts 0x2000 past a 0x4000 boundary. */
+    ALLOC_FAILS(h, 0x2000, 0x4000, 0, 0, 0, WK_E_NO_SPACE);
+    ALLOC_FAILS(h, 0x10001, 1, 0, 0, 0, WK_E_NO_SPACE); /* larger than the heap */
     ALLOC_FAILS(h, UINT64_MAX, 1, 0, 0, 1, WK_E_NO_SPACE);
     ALLOC_AT(h, 0x2000, 0x2000, 0, 0, 1, 0xE000);
 }
@@ -626,4 +633,501 @@ static void test_page_granular_is_exact(void **state)
     FREE(h, 52 * PAGE, WK_OK);
     RESERVE(h, 50 * PAGE, 0x10, WK_OK);
     ALLOC_AT(h, PAGE, PAGE, 0, 0, 0, 51 * PAGE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Randomized differential test against a sorted array of blocks        */
+/* ------------------------------------------------------------------ */
+
+#define SHADOW_MAX 2048u
+#define RANDOM_OPS 6000u
+#define DEFAULT_SEED 0x9E3779B97F4A7C15ull
+
+struct profile {
+    const char *name;
+    uint64_t heap_size;
+    uint64_t unit;          /* sizes, offsets and windows are multiples of this */
+    uint64_t max_units;     /* block sizes: 1..max_units units */
+    unsigned align_log2[2]; /* alignments 2^[min, max] */
+    uint64_t bank;          /* bank-like window size */
+};
+
+/* The trivially correct model: allocated blocks sorted by start. */
+struct run {
+    const struct profile *p;
+    struct wk_place_heap *h;
+    uint64_t seed, rng;
+    unsigned op;
+    size_t n;
+    uint64_t blk[SHADOW_MAX][2];      /* start, size */
+    uint64_t gap[SHADOW_MAX + 1][2];  /* free ranges: start, end */
+    unsigned long loose, missed;      /* guarantee statistics */
+};
+
+static uint64_t next_rand(uint64_t *s) /* splitmix64 */
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t below(struct run *r, uint64_t n) /* uniform-ish in [0, n), n > 0 */
+{
+    return next_rand(&r->rng) % n;
+}
+
+static uint64_t test_seed(void)
+{
+    const char *s = getenv("WK_SEED");
+    if (!s || !*s)
+        s = getenv("WK_TEST_SEED");
+    if (!s || !*s)
+        return DEFAULT_SEED;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        fail_msg("WK_SEED=\"%s\" is not a number", s);
+    return v;
+}
+
+/* Fails the test with the seed and the operation, so it can be replayed. */
+static void run_fail(const struct run *r, const char *what)
+{
+    fail_msg("%s: seed 0x%llx, op %u: %s (replay: WK_SEED=0x%llx)", r->p->name, (ull)r->seed,
+             r->op, what, (ull)r->seed);
+}
+
+static size_t shadow_gaps(struct run *r)
+{
+    size_t m = 0;
+    uint64_t pos = 0;
+    for (size_t i = 0; i <= r->n; i++) {
+        uint64_t next = i < r->n ? r->blk[i][0] : r->p->heap_size;
+        if (next > pos) {
+            r->gap[m][0] = pos;
+            r->gap[m][1] = next;
+            m++;
+        }
+        if (i < r->n)
+            pos = r->blk[i][0] + r->blk[i][1];
+    }
+    return m;
+}
+
+static void shadow_insert(struct run *r, uint64_t start, uint64_t size)
+{
+    if (r->n == SHADOW_MAX)
+        run_fail(r, "shadow full (raise SHADOW_MAX)");
+    size_t i = r->n;
+    while (i > 0 && r->blk[i - 1][0] > start) {
+        r->blk[i][0] = r->blk[i - 1][0];
+        r->blk[i][1] = r->blk[i - 1][1];
+        i--;
+    }
+    r->blk[i][0] = start;
+    r->blk[i][1] = size;
+    r->n++;
+}
+
+/* Index of the block starting at off, or n. */
+static size_t shadow_find(const struct run *r, uint64_t off)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->blk[i][0] == off)
+            return i;
+    return r->n;
+}
+
+/* Where a block goes in [a, b), the long way; 0 if it does not fit. */
+static int shadow_place(uint64_t a, uint64_t b, uint64_t size, uint64_t align, int top_down,
+                        uint64_t *at)
+{
+    if (b - a < size)
+        return 0;
+    uint64_t o = top_down ? (b - size) / align * align : (a + align - 1) / align * align;
+    if (o < a || o > b - size)
+        return 0;
+    *at = o;
+    return 1;
+}
+
+static uint64_t lowest_bit(uint64_t x)
+{
+    return x & (~x + 1);
+}
+
+/* Checks one alloc answer against the fit guarantee of placement.c, over
+ * the free ranges that meet the window, in scan order:
+ *   E = the first range the block fits in at all (the exact answer);
+ *   P = the first range the guarantee promises: a range cut by the window
+ *       if it fits, an interior range if it holds size + slack bytes, with
+ *       slack = alignment - g_w (0 when g_w >= alignment) and g_w the
+ *       coarsest power of two dividing every interior free start.
+ * A success must be the proper offset in some range between E and P; a
+ * WK_E_NO_SPACE is allowed only when there is no P. When slack is 0, P is
+ * E and the answer is exact. */
+static void verify_alloc(struct run *r, const struct wk_place_request *q, wk_status s,
+                         uint64_t got)
+{
+    uint64_t size = q->size, align = q->alignment ? q->alignment : 1, lo = q->lo;
+    uint64_t hi = q->hi ? q->hi : r->p->heap_size, gw = 0; /* 0: no interior start yet */
+    int td = q->top_down;
+    size_t m = shadow_gaps(r), first = m, last = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (r->gap[i][1] <= lo || r->gap[i][0] >= hi)
+            continue;
+        if (first == m)
+            first = i;
+        last = i;
+        if (r->gap[i][0] >= lo && r->gap[i][1] <= hi && r->gap[i][0]) {
+            uint64_t b = lowest_bit(r->gap[i][0]);
+            gw = !gw || b < gw ? b : gw;
+        }
+    }
+    uint64_t slack = (!gw || gw >= align) ? 0 : align - gw;
+    size_t e = m, pr = m, chosen = m; /* ranks in scan order */
+    uint64_t want_at = NONE;
+    char msg[320];
+    for (size_t k = 0; first < m && k <= last - first; k++) {
+        size_t i = td ? last - k : first + k;
+        uint64_t gs = r->gap[i][0], ge = r->gap[i][1], at;
+        uint64_t a = gs > lo ? gs : lo, b = ge < hi ? ge : hi;
+        int fits = shadow_place(a, b, size, align, td, &at);
+        int cut = gs < lo || ge > hi;
+        if (fits && e == m)
+            e = k;
+        if (pr == m && (cut ? fits : ge - gs >= size && ge - gs - size >= slack))
+            pr = k;
+        if (s == WK_OK && got >= gs && got < ge) {
+            chosen = k;
+            want_at = fits ? at : NONE;
+        }
+    }
+    if (s == WK_OK) {
+        if (chosen == m)
+            snprintf(msg, sizeof(msg), "alloc returned 0x%llx, which is not free in the window",
+                     (ull)got);
+        else if (want_at != got)
+            snprintf(msg, sizeof(msg), "alloc returned 0x%llx, the %s aligned fit there is 0x%llx",
+                     (ull)got, td ? "highest" : "lowest", (ull)want_at);
+        else if (chosen > pr) {
+            size_t ci = td ? last - chosen : first + chosen, pi = td ? last - pr : first + pr;
+            snprintf(msg, sizeof(msg), "alloc chose free range [0x%llx, 0x%llx) (#%zu in scan "
+                     "order), but [0x%llx, 0x%llx) (#%zu) is promised (slack 0x%llx)",
+                     (ull)r->gap[ci][0], (ull)r->gap[ci][1], chosen, (ull)r->gap[pi][0],
+                     (ull)r->gap[pi][1], pr, (ull)slack);
+        } else {
+            r->loose += chosen != e;
+            return;
+        }
+    } else if (s == WK_E_NO_SPACE && pr == m) {
+        r->missed += e != m;
+        return;
+    } else if (pr == m) {
+        snprintf(msg, sizeof(msg), "alloc failed with %s, expected WK_OK or WK_E_NO_SPACE",
+                 wk_status_name(s));
+    } else {
+        size_t pi = td ? last - pr : first + pr;
+        snprintf(msg, sizeof(msg), "alloc failed with %s, but free range [0x%llx, 0x%llx) is "
+                 "promised (slack 0x%llx)", wk_status_name(s), (ull)r->gap[pi][0],
+                 (ull)r->gap[pi][1], (ull)slack);
+    }
+    char full[480];
+    snprintf(full, sizeof(full), "%s [alloc size 0x%llx align 0x%llx window [0x%llx, 0x%llx) %s]",
+             msg, (ull)size, (ull)align, (ull)lo, (ull)hi, td ? "top-down" : "bottom-up");
+    run_fail(r, full);
+}
+
+static uint64_t random_size(struct run *r)
+{
+    uint64_t units = 1 + below(r, 1 + below(r, r->p->max_units)); /* small ones more often */
+    return units * r->p->unit;
+}
+
+/* A full, bank-like or arbitrary window, in units. */
+static void random_window(struct run *r, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t size = r->p->heap_size, u = r->p->unit, pick = below(r, 10);
+    if (pick < 4) {
+        *lo = 0;
+        *hi = 0;
+    } else if (pick < 8) {
+        uint64_t banks = (size + r->p->bank - 1) / r->p->bank, b = below(r, banks);
+        *lo = b * r->p->bank;
+        *hi = (b + 1) * r->p->bank < size ? (b + 1) * r->p->bank : 0;
+    } else {
+        *lo = below(r, size / u) * u;
+        *hi = *lo + (1 + below(r, (size - *lo) / u)) * u;
+    }
+}
+
+static void op_alloc(struct run *r)
+{
+    struct wk_place_request q = {.size = random_size(r), .top_down = (int)below(r, 2)};
+    unsigned k0 = r->p->align_log2[0], k1 = r->p->align_log2[1];
+    unsigned k = below(r, 2) ? k0 : k0 + (unsigned)below(r, k1 - k0 + 1);
+    q.alignment = k == 0 && below(r, 2) ? 0 : 1ull << k;
+    random_window(r, &q.lo, &q.hi);
+    uint64_t got = NONE;
+    wk_status s = wk_place_alloc(r->h, &q, &got);
+    verify_alloc(r, &q, s, got);
+    if (s == WK_OK)
+        shadow_insert(r, got, q.size);
+}
+
+static void op_reserve(struct run *r)
+{
+    uint64_t off = below(r, r->p->heap_size / r->p->unit) * r->p->unit, size = random_size(r);
+    wk_status want = WK_OK;
+    if (off + size > r->p->heap_size)
+        want = WK_E_OUT_OF_RANGE;
+    for (size_t i = 0; want == WK_OK && i < r->n; i++)
+        if (r->blk[i][0] < off + size && off < r->blk[i][0] + r->blk[i][1])
+            want = WK_E_NO_SPACE;
+    wk_status s = wk_place_reserve(r->h, off, size);
+    if (s != want) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "reserve(0x%llx, 0x%llx): expected %s, got %s", (ull)off,
+                 (ull)size, wk_status_name(want), wk_status_name(s));
+        run_fail(r, msg);
+    }
+    if (s == WK_OK)
+        shadow_insert(r, off, size);
+}
+
+static void op_free(struct run *r)
+{
+    uint64_t off; /* mostly a real block, sometimes any offset */
+    if (r->n && below(r, 8))
+        off = r->blk[below(r, r->n)][0];
+    else
+        off = below(r, r->p->heap_size);
+    size_t i = shadow_find(r, off);
+    wk_status want = i < r->n ? WK_OK : WK_E_INVALID_ARGUMENT;
+    wk_status s = wk_place_free(r->h, off);
+    if (s != want) {
+        char msg[128];
+        snprintf(msg, sizeof(msg), "free(0x%llx): expected %s, got %s", (ull)off,
+                 wk_status_name(want), wk_status_name(s));
+        run_fail(r, msg);
+    }
+    if (s == WK_OK) {
+        memmove(r->blk[i], r->blk[i + 1], (r->n - i - 1) * sizeof(r->blk[0]));
+        r->n--;
+    }
+}
+
+/* Counters against the shadow, the invariant walk, now and then every block. */
+static void compare(struct run *r)
+{
+    size_t m = shadow_gaps(r);
+    uint64_t free_bytes = 0, largest = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t len = r->gap[i][1] - r->gap[i][0];
+        free_bytes += len;
+        largest = len > largest ? len : largest;
+    }
+    char msg[320];
+    if (wk_place_free_bytes(r->h) != free_bytes || wk_place_largest_free(r->h) != largest ||
+        wk_place_count(r->h) != r->n) {
+        snprintf(msg, sizeof(msg),
+                 "free 0x%llx largest 0x%llx count %llu; shadow 0x%llx 0x%llx %zu",
+                 (ull)wk_place_free_bytes(r->h), (ull)wk_place_largest_free(r->h),
+                 (ull)wk_place_count(r->h), (ull)free_bytes, (ull)largest, r->n);
+        run_fail(r, msg);
+    }
+    char why[256];
+    if (wk_place_check(r->h, why, sizeof(why)) != WK_OK) {
+        snprintf(msg, sizeof(msg), "wk_place_check: %s", why);
+        run_fail(r, msg);
+    }
+    if (r->op % 64 == 0 && !expect_blocks(r->h, (const uint64_t(*)[2])r->blk, r->n, __FILE__,
+                                          __LINE__))
+        run_fail(r, "block list differs (above)");
+}
+
+static void random_run(void **state, const struct profile *p)
+{
+    struct ctx *c = *state;
+    struct run *r = calloc(1, sizeof(*r));
+    assert_non_null(r);
+    c->mem = r;
+    r->p = p;
+    r->seed = test_seed();
+    r->rng = r->seed ^ p->heap_size; /* each profile its own stream */
+    r->h = new_heap(state, p->heap_size);
+    for (r->op = 1; r->op <= RANDOM_OPS; r->op++) {
+        uint64_t pick = below(r, 100), alloc_pct = r->n < 150 ? 60 : 45;
+        if (pick < alloc_pct)
+            op_alloc(r);
+        else if (pick < alloc_pct + 10)
+            op_reserve(r);
+        else
+            op_free(r);
+        compare(r);
+    }
+    if (getenv("WK_PLACEMENT_STATS"))
+        print_message("%s: %zu blocks at the end, %lu looser-than-exact choices, %lu misses\n",
+                      p->name, r->n, r->loose, r->missed);
+}
+
+static void test_random_bytes(void **state)
+{
+    static const struct profile p = {"bytes", 0x100123, 1, 0x4000, {0, 12}, 0x40000};
+    random_run(state, &p);
+}
+
+static void test_random_pages(void **state)
+{
+    /* Page-aligned requests on page-granular blocks are exact (slack 0);
+     * larger alignments exercise the slack. */
+    static const struct profile p = {"pages", 16 * MIB, PAGE, 64, {12, 16}, MIB};
+    random_run(state, &p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tree height                                                          */
+/* ------------------------------------------------------------------ */
+
+/* log2(n) by repeated squaring, without libm. */
+static double log2_of(uint64_t n)
+{
+    double y = (double)n, frac = 0, bit = 0.5;
+    int k = 0;
+    while (y >= 2) {
+        y /= 2;
+        k++;
+    }
+    for (int i = 0; i < 40; i++, bit /= 2) {
+        y *= y;
+        if (y >= 2) {
+            y /= 2;
+            frac += bit;
+        }
+    }
+    return k + frac;
+}
+
+static bool height_ok(const struct wk_place_heap *h, uint64_t n, const char *file, int line)
+{
+    double bound = 1.45 * log2_of(n) + 2;
+    unsigned got = wk_place_height(h);
+    if (got <= bound)
+        return true;
+    print_error("%s:%d: height %u for %llu nodes, bound 1.45 log2(n) + 2 = %.2f\n", file, line,
+                got, (ull)n, bound);
+    return false;
+}
+#define HEIGHT_OK(h, n) assert_true(height_ok((h), (n), __FILE__, __LINE__))
+
+#define HEIGHT_N 100000ull
+#define HEIGHT_STEP 7919ull /* prime, coprime with HEIGHT_N and HEIGHT_N / 2 */
+
+static void test_height_logarithmic(void **state)
+{
+    struct wk_place_heap *h = new_heap(state, HEIGHT_N * PAGE);
+    struct wk_place_request one = rq(PAGE, PAGE, 0, 0, 0);
+    for (uint64_t i = 0; i < HEIGHT_N; i++) {
+        uint64_t off = NONE;
+        wk_status s = wk_place_alloc(h, &one, &off);
+        if (s != WK_OK || off != i * PAGE)
+            fail_msg("alloc %llu: %s at 0x%llx, expected 0x%llx", (ull)i, wk_status_name(s),
+                     (ull)off, (ull)(i * PAGE));
+    }
+    HEIGHT_OK(h, HEIGHT_N);
+    /* Free every other page in scrambled order: 50k free ranges, 50k blocks. */
+    for (uint64_t i = 0; i < HEIGHT_N / 2; i++) {
+        uint64_t page = 2 * (i * HEIGHT_STEP % (HEIGHT_N / 2));
+        if (wk_place_free(h, page * PAGE) != WK_OK)
+            fail_msg("free of page %llu failed", (ull)page);
+    }
+    HEIGHT_OK(h, HEIGHT_N / 2);
+    HEAP_OK(h);
+    /* Refill the holes from the top, two-page aligned: exact, highest first. */
+    struct wk_place_request top = rq(PAGE, 2 * PAGE, 0, 0, 1);
+    for (uint64_t i = 0; i < HEIGHT_N / 4; i++) {
+        uint64_t off = NONE, want = (HEIGHT_N - 2 - 2 * i) * PAGE;
+        wk_status s = wk_place_alloc(h, &top, &off);
+        if (s != WK_OK || off != want)
+            fail_msg("top-down %llu: %s at 0x%llx, expected 0x%llx", (ull)i, wk_status_name(s),
+                     (ull)off, (ull)want);
+    }
+    HEIGHT_OK(h, HEIGHT_N * 3 / 4);
+    HEAP_OK(h);
+
+    /* Scrambled reserves split the free tree in random places. */
+    struct wk_place_heap *g = new_heap(state, HEIGHT_N * PAGE);
+    for (uint64_t i = 0; i < HEIGHT_N / 2; i++) {
+        uint64_t page = i * HEIGHT_STEP % HEIGHT_N;
+        if (wk_place_reserve(g, page * PAGE, PAGE) != WK_OK)
+            fail_msg("reserve of page %llu failed", (ull)page);
+    }
+    HEIGHT_OK(g, HEIGHT_N / 2);
+    HEAP_OK(g);
+}
+
+/* One descent, counted rather than timed: over 20k free ranges of every
+ * length and alignment, no search looks at more than a small multiple of
+ * the tree height (a linear scan would look at thousands). */
+static void test_search_is_logarithmic(void **state)
+{
+    struct wk_place_heap *h = new_heap(state, 1ull << 36);
+    uint64_t rng = test_seed(), pos = 0, worst = 0, ranges = 0;
+    while (ranges < 20000) {
+        uint64_t used = 1 + next_rand(&rng) % (8 * PAGE);
+        uint64_t hole = 1 + next_rand(&rng) % (16 * PAGE);
+        if (wk_place_reserve(h, pos, used) != WK_OK)
+            fail_msg("layout: reserve(0x%llx, 0x%llx) failed", (ull)pos, (ull)used);
+        pos += used + hole;
+        ranges++;
+    }
+    HEAP_OK(h);
+    unsigned height = wk_place_height(h);
+    for (int i = 0; i < 4000; i++) {
+        uint64_t lo = next_rand(&rng) % pos, span = 1 + next_rand(&rng) % (pos - lo);
+        struct wk_place_request q = rq(1 + next_rand(&rng) % (20 * PAGE),
+                                       1ull << (next_rand(&rng) % 17), lo,
+                                       i % 4 ? lo + span : 0, (int)(next_rand(&rng) & 1));
+        if (i % 4 == 0)
+            q.lo = 0;
+        uint64_t off;
+        wk_status s = wk_place_alloc(h, &q, &off);
+        uint64_t visits = wk_place_last_visits(h);
+        worst = visits > worst ? visits : worst;
+        if (visits > 6ull * height + 4)
+            fail_msg("search %d looked at %llu nodes, height %u (bound 6h + 4); seed 0x%llx", i,
+                     (ull)visits, height, (ull)test_seed());
+        if (s == WK_OK && wk_place_free(h, off) != WK_OK)
+            fail_msg("free(0x%llx) failed", (ull)off);
+    }
+    if (getenv("WK_PLACEMENT_STATS"))
+        print_message("search: worst %llu nodes over %llu free ranges, height %u\n", (ull)worst,
+                      (ull)ranges, height);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        TEST(test_create_destroy),
+        TEST(test_bottom_up_exact),
+        TEST(test_top_down_exact),
+        TEST(test_alignment),
+        TEST(test_alignment_odd_sizes),
+        TEST(test_bank_windows),
+        TEST(test_window_edges),
+        TEST(test_reserve),
+        TEST(test_free_coalesces),
+        TEST(test_exhaustion),
+        TEST(test_invalid_arguments),
+        TEST(test_no_memory),
+        TEST(test_iteration_order),
+        TEST(test_page_granular_is_exact),
+        TEST(test_random_bytes),
+        TEST(test_random_pages),
+        TEST(test_height_logarithmic),
+        TEST(test_search_is_logarithmic),
+    };
+    return cmocka_run_group_tests_name("vidmm.placement", tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "wddmkit/d3dkmddi.h"
 #include "wddmkit/driver.h"
@@ -271,11 +272,15 @@ struct wk_rule {
     enum wk_ddi ddi;          /* the DDI whose answer it checks */
     const char *text;         /* the rule */
     const char *source;       /* seed sentence or facts section */
+    const char *where;        /* the source files that check it */
 };
 
-/* The whole catalogue, in ID order. */
+/* The whole catalogue, in table order. */
 const struct wk_rule *wk_rules(uint32_t *count);
 const struct wk_rule *wk_rule_find(const char *id);
+
+/* Writes docs/contract-rules.md: the catalogue as Markdown. */
+void wk_rules_write_markdown(FILE *out);
 
 #ifdef __cplusplus
 }

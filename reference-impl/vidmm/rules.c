@@ -12,7 +12,7 @@
 #include "internal.h"
 
 static const struct wk_rule catalogue[WK_RULE_COUNT] = {
-#define WK_RULE_ROW_(name, id, ddi, text, source) { id, ddi, text, source },
+#define WK_RULE_ROW_(name, id, ddi, text, source, where) { id, ddi, text, source, where },
     WK_RULE_MAP(WK_RULE_ROW_)
 #undef WK_RULE_ROW_
 };
@@ -101,4 +101,39 @@ int wk_vidmm_violated(const struct wk_vidmm *vm, const char *id)
 const char *wk_vidmm_last_error(const struct wk_vidmm *vm)
 {
     return vm->last_error;
+}
+
+/* Pipes would break a Markdown table cell. */
+static void cell(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++)
+        fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, out);
+}
+
+void wk_rules_write_markdown(FILE *out)
+{
+    fputs("# Contract rules\n\n"
+          "The catalogue of every check the reference video memory manager makes on a driver's\n"
+          "answers. Generated from `reference-impl/vidmm/rules.h` by `wddmkit rules --markdown`;\n"
+          "the test `rules.doc_current` fails when this file and the table differ, and\n"
+          "`vidmm.rules` (tests/test_vidmm_rules.c) proves each rule twice: a correct answer\n"
+          "passes, and a hand-made bad answer (the answer-rewriting knob, or a mutant driver) is\n"
+          "flagged with exactly that rule ID. A violation message always starts with the ID.\n\n"
+          "Sources: \"facts §\" is the research note on WDDM facts; \"seed:\" names the WDDM\n"
+          "documentation page the rule restates.\n\n",
+          out);
+    fprintf(out, "%u rules.\n\n", (unsigned)WK_RULE_COUNT);
+    fputs("| ID | checks | rule | source | checked in | proved by |\n"
+          "| --- | --- | --- | --- | --- | --- |\n",
+          out);
+    for (uint32_t i = 0; i < WK_RULE_COUNT; i++) {
+        const struct wk_rule *r = &catalogue[i];
+        fprintf(out, "| `%s` | %s | ", r->id, r->ddi == WK_DDI_NONE ? "any DDI" : wk_ddi_name(r->ddi));
+        cell(out, r->text);
+        fputs(" | ", out);
+        cell(out, r->source);
+        fputs(" | ", out);
+        cell(out, r->where);
+        fprintf(out, " | `vidmm.rules` case `%s` |\n", r->id);
+    }
 }

@@ -1,7 +1,7 @@
 /*
  * rules.h - the contract-rule catalogue, as one X-macro table.
  *
- * X(enum name, "ID", checked DDI, "the rule", "source")
+ * X(enum name, "ID", checked DDI, "the rule", "source", "where it is checked")
  *
  * The IDs are stable: a rule is never renumbered or reused, a retired one
  * keeps its line commented out. docs/contract-rules.md is generated from
@@ -16,235 +16,235 @@
     /* Adapter start, driver caps and the segment query */                                        \
     X(R_START_STATUS, "START-STATUS-001", WK_DDI_START_DEVICE,                                     \
       "AddDevice and StartDevice succeed on a working adapter and return a device context",        \
-      "facts §2.2 (driver initialisation)")                                                       \
+      "facts §2.2 (driver initialisation)", "reference-impl/vidmm/adapter.c")                                                       \
     X(R_CAPS_STATUS, "CAPS-QUERY-001", WK_DDI_QUERY_ADAPTER_INFO,                                   \
       "QueryAdapterInfo(DRIVERCAPS) succeeds and fills DXGK_DRIVERCAPS",                           \
-      "facts §1.3, §4.11")                                                                          \
+      "facts §1.3, §4.11", "reference-impl/vidmm/adapter.c")                                                                          \
     X(R_CAPS_PREEMPT, "CAPS-SCHED-001", WK_DDI_QUERY_ADAPTER_INFO,                                  \
-      "PreemptionAware requires MultiEngineAware", "facts §3.3 DXGK_VIDSCHCAPS")                  \
+      "PreemptionAware requires MultiEngineAware", "facts §3.3 DXGK_VIDSCHCAPS", "reference-impl/vidmm/adapter.c")                  \
     X(R_CAPS_CANCEL, "CAPS-SCHED-002", WK_DDI_QUERY_ADAPTER_INFO,                                   \
       "CancelCommandAware requires MultiEngineAware and a DxgkDdiCancelCommand",                   \
-      "facts §5.9 K2")                                                                            \
+      "facts §5.9 K2", "reference-impl/vidmm/adapter.c")                                                                            \
     X(R_CAPS_NODMAPATCH, "CAPS-SCHED-003", WK_DDI_QUERY_ADAPTER_INFO,                               \
-      "NoDmaPatching requires PreemptionAware and MultiEngineAware", "facts §3.3 DXGK_VIDSCHCAPS") \
+      "NoDmaPatching requires PreemptionAware and MultiEngineAware", "facts §3.3 DXGK_VIDSCHCAPS", "reference-impl/vidmm/adapter.c") \
     X(R_CAPS_RESERVED, "CAPS-SCHED-004", WK_DDI_QUERY_ADAPTER_INFO,                                 \
-      "reserved DXGK_VIDSCHCAPS bits are zero", "facts §3.3")                                      \
+      "reserved DXGK_VIDSCHCAPS bits are zero", "facts §3.3", "reference-impl/vidmm/adapter.c")                                      \
     X(R_SEG_STATUS, "SEG-QUERY-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "both calls of the segment query return SUCCESS (the first fills only NbSegment)",           \
-      "facts §5.5 G9")                                                                            \
+      "facts §5.5 G9", "reference-impl/vidmm/segments.c")                                                                            \
     X(R_SEG_COUNT, "SEG-QUERY-002", WK_DDI_QUERY_ADAPTER_INFO,                                      \
-      "NbSegment is 1..31 and the same in both calls", "facts §5.5 G2, G9")                      \
+      "NbSegment is 1..31 and the same in both calls", "facts §5.5 G2, G9", "reference-impl/vidmm/segments.c")                      \
     X(R_SEG_STRIDE, "SEG-QUERY-003", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "QUERYSEGMENT4: SegmentDescriptorStride is at least sizeof(DXGK_SEGMENTDESCRIPTOR4)",        \
-      "facts §4.8, §5.5 G9")                                                                      \
+      "facts §4.8, §5.5 G9", "reference-impl/vidmm/segments.c")                                                                      \
     X(R_SEG_SIZE, "SEG-SIZE-001", WK_DDI_QUERY_ADAPTER_INFO,                                        \
       "every segment Size is a non-zero multiple of the 4 KB page size",                           \
-      "seed:DXGK_SEGMENTDESCRIPTOR Size; facts §5.5 G4")                                          \
+      "seed:DXGK_SEGMENTDESCRIPTOR Size; facts §5.5 G4", "reference-impl/vidmm/segments.c")                                          \
     X(R_SEG_BASE, "SEG-BASE-001", WK_DDI_QUERY_ADAPTER_INFO,                                        \
-      "segment BaseAddress is page aligned and BaseAddress + Size does not wrap", "facts §5.5 G3")  \
+      "segment BaseAddress is page aligned and BaseAddress + Size does not wrap", "facts §5.5 G3", "reference-impl/vidmm/segments.c")  \
     X(R_SEG_OVERLAP, "SEG-OVERLAP-001", WK_DDI_QUERY_ADAPTER_INFO,                                  \
-      "segments do not overlap in the GPU address space", "facts §5.5 G3")                         \
+      "segments do not overlap in the GPU address space", "facts §5.5 G3", "reference-impl/vidmm/segments.c")                         \
     X(R_SEG_AGP_ALONE, "SEG-AGP-001", WK_DDI_QUERY_ADAPTER_INFO,                                    \
       "an AGP segment sets Agp and no other flag",                                                 \
-      "seed:DXGK_SEGMENTDESCRIPTOR Flags; facts §5.5 G8")                                         \
+      "seed:DXGK_SEGMENTDESCRIPTOR Flags; facts §5.5 G8", "reference-impl/vidmm/segments.c")                                         \
     X(R_SEG_AGP_APERTURE, "SEG-AGP-002", WK_DDI_QUERY_ADAPTER_INFO,                                 \
       "at most one AGP segment, and none when DXGK_QUERYSEGMENTIN reports no AGP aperture",        \
-      "facts §5.5 G8")                                                                            \
+      "facts §5.5 G8", "reference-impl/vidmm/segments.c")                                                                            \
     X(R_SEG_COMMIT_MEMORY, "SEG-COMMIT-001", WK_DDI_QUERY_ADAPTER_INFO,                             \
       "a memory segment's CommitLimit equals its Size",                                            \
-      "seed:DXGK_SEGMENTDESCRIPTOR CommitLimit; facts §5.5 G5")                                   \
+      "seed:DXGK_SEGMENTDESCRIPTOR CommitLimit; facts §5.5 G5", "reference-impl/vidmm/segments.c")                                   \
     X(R_SEG_COMMIT_APERTURE, "SEG-COMMIT-002", WK_DDI_QUERY_ADAPTER_INFO,                           \
-      "an aperture segment's CommitLimit is non-zero and at most its Size", "facts §5.5 G5")      \
+      "an aperture segment's CommitLimit is non-zero and at most its Size", "facts §5.5 G5", "reference-impl/vidmm/segments.c")      \
     X(R_SEG_CPU_VISIBLE, "SEG-CPU-001", WK_DDI_QUERY_ADAPTER_INFO,                                  \
       "a CpuVisible memory segment gives a non-zero, page-aligned CpuTranslatedAddress",           \
-      "seed:DXGK_SEGMENTDESCRIPTOR CpuTranslatedAddress; facts §5.5 G6")                          \
+      "seed:DXGK_SEGMENTDESCRIPTOR CpuTranslatedAddress; facts §5.5 G6", "reference-impl/vidmm/segments.c")                          \
     X(R_SEG_CACHE_COHERENT, "SEG-FLAGS-001", WK_DDI_QUERY_ADAPTER_INFO,                             \
-      "CacheCoherent is set only on aperture segments", "facts §5.5 G7")                           \
+      "CacheCoherent is set only on aperture segments", "facts §5.5 G7", "reference-impl/vidmm/segments.c")                           \
     X(R_SEG_RESERVED_SYSMEM, "SEG-FLAGS-002", WK_DDI_QUERY_ADAPTER_INFO,                            \
-      "the driver never sets ReservedSysMem (system use)", "facts §3.2")                           \
+      "the driver never sets ReservedSysMem (system use)", "facts §3.2", "reference-impl/vidmm/segments.c")                           \
     X(R_SEG_HOST_APERTURE, "SEG-FLAGS-003", WK_DDI_QUERY_ADAPTER_INFO,                              \
       "SupportsCpuHostAperture excludes CpuVisible; SupportsCachedCpuHostAperture requires it",    \
-      "facts §3.2, §5.5 G7")                                                                      \
+      "facts §3.2, §5.5 G7", "reference-impl/vidmm/segments.c")                                                                      \
     X(R_SEG_STANDBY, "SEG-FLAGS-004", WK_DDI_QUERY_ADAPTER_INFO,                                    \
       "PreservedDuringStandby/Hibernate/PartiallyPreservedDuringHibernate form a valid triple",    \
-      "facts §3.2")                                                                               \
+      "facts §3.2", "reference-impl/vidmm/segments.c")                                                                               \
     X(R_SEG_RESERVED_BITS, "SEG-FLAGS-005", WK_DDI_QUERY_ADAPTER_INFO,                              \
-      "reserved DXGK_SEGMENTFLAGS bits are zero", "facts §3.2")                                    \
+      "reserved DXGK_SEGMENTFLAGS bits are zero", "facts §3.2", "reference-impl/vidmm/segments.c")                                    \
     X(R_SEG_PAGING_SEGMENT, "SEG-PAGING-001", WK_DDI_QUERY_ADAPTER_INFO,                            \
       "PagingBufferSegmentId is 0 (contiguous system memory) or an aperture segment",              \
-      "facts §5.5 G10, §7.7")                                                                     \
+      "facts §5.5 G10, §7.7", "reference-impl/vidmm/segments.c")                                                                     \
     X(R_SEG_PAGING_SIZE, "SEG-PAGING-002", WK_DDI_QUERY_ADAPTER_INFO,                               \
-      "PagingBufferSize is non-zero", "facts §4.8")                                                \
+      "PagingBufferSize is non-zero", "facts §4.8", "reference-impl/vidmm/segments.c")                                                \
     X(R_SEG_BANK_KIND, "SEG-BANK-001", WK_DDI_QUERY_ADAPTER_INFO,                                   \
-      "UseBanking is set only on memory segments", "facts §5.6 B1")                                \
+      "UseBanking is set only on memory segments", "facts §5.6 B1", "reference-impl/vidmm/segments.c")                                \
     X(R_SEG_BANK_TABLE, "SEG-BANK-002", WK_DDI_QUERY_ADAPTER_INFO,                                  \
       "UseBanking comes with NbOfBanks in 1..127 and a bank range table",                          \
-      "seed:DXGK_SEGMENTDESCRIPTOR pBankRangeTable; facts §5.6 B1")                               \
+      "seed:DXGK_SEGMENTDESCRIPTOR pBankRangeTable; facts §5.6 B1", "reference-impl/vidmm/segments.c")                               \
     X(R_SEG_BANK_ORDER, "SEG-BANK-003", WK_DDI_QUERY_ADAPTER_INFO,                                  \
       "bank ends are strictly increasing inside the segment; the first bank starts at 0 and the "  \
-      "last ends at the segment end", "seed:DXGK_SEGMENTDESCRIPTOR pBankRangeTable; facts §5.6 B2") \
+      "last ends at the segment end", "seed:DXGK_SEGMENTDESCRIPTOR pBankRangeTable; facts §5.6 B2", "reference-impl/vidmm/segments.c") \
     /* Devices and contexts */                                                                    \
     X(R_DEV_STATUS, "DEV-CREATE-001", WK_DDI_CREATE_DEVICE,                                         \
       "CreateDevice succeeds (or reports NO_MEMORY) and returns a non-NULL device handle",          \
-      "facts §2.2")                                                                               \
+      "facts §2.2", "reference-impl/vidmm/objects.c")                                                                               \
     X(R_CTX_STATUS, "CTX-CREATE-001", WK_DDI_CREATE_CONTEXT,                                        \
       "CreateContext returns SUCCESS, NO_MEMORY or DRIVER_MISMATCH; running out of memory is the " \
-      "only valid reason to fail", "facts §2.2, §5.7 X6")                                         \
+      "only valid reason to fail", "facts §2.2, §5.7 X6", "reference-impl/vidmm/objects.c")                                         \
     X(R_CTX_HANDLE, "CTX-CREATE-002", WK_DDI_CREATE_CONTEXT,                                        \
-      "a created context has a non-NULL driver handle", "facts §4.1")                              \
+      "a created context has a non-NULL driver handle", "facts §4.1", "reference-impl/vidmm/objects.c")                              \
     X(R_CTX_SEGSET, "CTX-SEGSET-001", WK_DDI_CREATE_CONTEXT,                                        \
       "DmaBufferSegmentSet names aperture segments only",                                          \
-      "seed:DXGK_CONTEXTINFO remarks; facts §5.7 X1")                                             \
+      "seed:DXGK_CONTEXTINFO remarks; facts §5.7 X1", "reference-impl/vidmm/objects.c")                                             \
     X(R_CTX_GDI, "CTX-GDI-001", WK_DDI_CREATE_CONTEXT,                                              \
-      "a GDI context has AllocationListSize 256", "seed:DXGK_CONTEXTINFO AllocationListSize; facts §5.7 X2") \
+      "a GDI context has AllocationListSize 256", "seed:DXGK_CONTEXTINFO AllocationListSize; facts §5.7 X2", "reference-impl/vidmm/objects.c") \
     X(R_CTX_RESERVED, "CTX-RESERVED-001", WK_DDI_CREATE_CONTEXT,                                    \
-      "DXGK_CONTEXTINFO.Reserved is zero", "seed:DXGK_CONTEXTINFO Reserved")                       \
+      "DXGK_CONTEXTINFO.Reserved is zero", "seed:DXGK_CONTEXTINFO Reserved", "reference-impl/vidmm/objects.c")                       \
     X(R_CTX_SIZES, "CTX-SIZE-001", WK_DDI_CREATE_CONTEXT,                                           \
       "DmaBufferSize is non-zero (it must hold at least one command)",                             \
-      "seed:DXGK_CONTEXTINFO remarks; facts §5.2 R4")                                             \
+      "seed:DXGK_CONTEXTINFO remarks; facts §5.2 R4", "reference-impl/vidmm/objects.c")                                             \
     X(R_CTX_COMPANION, "CTX-COMPANION-001", WK_DDI_CREATE_CONTEXT,                                  \
       "PagingCompanionNodeId names an existing engine (the kit models node 0)",                    \
-      "seed:DXGK_CONTEXTINFO PagingCompanionNodeId")                                              \
+      "seed:DXGK_CONTEXTINFO PagingCompanionNodeId", "reference-impl/vidmm/objects.c")                                              \
     X(R_CTX_CAPS, "CTX-CAPS-001", WK_DDI_CREATE_CONTEXT,                                            \
-      "reserved DXGK_CONTEXTINFO_CAPS bits are zero", "facts §3.3")                                \
+      "reserved DXGK_CONTEXTINFO_CAPS bits are zero", "facts §3.3", "reference-impl/vidmm/objects.c")                                \
     /* Allocations */                                                                             \
     X(R_ALLOC_STATUS, "ALLOC-CREATE-001", WK_DDI_CREATE_ALLOCATION,                                 \
       "CreateAllocation succeeds for a valid request and gives each allocation a distinct "       \
-      "non-NULL hAllocation", "facts §4.9")                                                       \
+      "non-NULL hAllocation", "facts §4.9", "reference-impl/vidmm/allocation.c, reference-impl/vidmm/objects.c")                                                       \
     X(R_ALLOC_SIZE, "ALLOC-SIZE-001", WK_DDI_CREATE_ALLOCATION,                                     \
-      "Size is non-zero", "facts §4.9")                                                            \
+      "Size is non-zero", "facts §4.9", "reference-impl/vidmm/allocation.c")                                                            \
     X(R_ALLOC_ALIGN, "ALLOC-ALIGN-001", WK_DDI_CREATE_ALLOCATION,                                   \
-      "Alignment is 0 or a power of two", "facts §4.9")                                            \
+      "Alignment is 0 or a power of two", "facts §4.9", "reference-impl/vidmm/allocation.c")                                            \
     X(R_ALLOC_PITCH, "ALLOC-PITCH-001", WK_DDI_CREATE_ALLOCATION,                                   \
-      "PitchAlignedSize is 0 or at least Size", "facts §4.9")                                      \
+      "PitchAlignedSize is 0 or at least Size", "facts §4.9", "reference-impl/vidmm/allocation.c")                                      \
     X(R_ALLOC_SEGSET, "ALLOC-SET-001", WK_DDI_CREATE_ALLOCATION,                                    \
-      "SupportedWriteSegmentSet is non-empty and names reported segments only", "facts §4.9, §5.6 B6") \
+      "SupportedWriteSegmentSet is non-empty and names reported segments only", "facts §4.9, §5.6 B6", "reference-impl/vidmm/allocation.c") \
     X(R_ALLOC_PREF_EXISTS, "ALLOC-PREF-001", WK_DDI_CREATE_ALLOCATION,                              \
-      "PreferredSegment ids name reported segments; reserved bits are zero", "facts §3.2")        \
+      "PreferredSegment ids name reported segments; reserved bits are zero", "facts §3.2", "reference-impl/vidmm/allocation.c")        \
     X(R_ALLOC_PREF_SUPPORTED, "ALLOC-PREF-002", WK_DDI_CREATE_ALLOCATION,                           \
-      "PreferredSegment names only segments in the supported write set", "facts §5.6 B6")         \
+      "PreferredSegment names only segments in the supported write set", "facts §5.6 B6", "reference-impl/vidmm/allocation.c")         \
     X(R_ALLOC_BANK_RANGE, "ALLOC-BANK-001", WK_DDI_CREATE_ALLOCATION,                               \
       "HintedBank names banks of the most preferred segment, which uses banking",                  \
-      "facts §5.6 B4, B5")                                                                        \
+      "facts §5.6 B4, B5", "reference-impl/vidmm/allocation.c")                                                                        \
     X(R_ALLOC_BANK_ORDER, "ALLOC-BANK-002", WK_DDI_CREATE_ALLOCATION,                               \
       "HintedBank slots are filled in priority order: a zero slot is followed by zero slots",      \
-      "facts §5.6 B4")                                                                            \
+      "facts §5.6 B4", "reference-impl/vidmm/allocation.c")                                                                            \
     X(R_ALLOC_EVICT_SET, "ALLOC-EVICT-001", WK_DDI_CREATE_ALLOCATION,                               \
-      "EvictionSegmentSet names aperture segments only", "facts §4.9")                             \
+      "EvictionSegmentSet names aperture segments only", "facts §4.9", "reference-impl/vidmm/allocation.c")                             \
     X(R_ALLOC_PRIORITY, "ALLOC-PRIO-001", WK_DDI_CREATE_ALLOCATION,                                 \
-      "AllocationPriority is not 0", "facts §4.9")                                                 \
+      "AllocationPriority is not 0", "facts §4.9", "reference-impl/vidmm/allocation.c")                                                 \
     /* Paging */                                                                                  \
     X(R_PAGING_STATUS, "PAGING-STATUS-001", WK_DDI_BUILD_PAGING_BUFFER,                             \
       "BuildPagingBuffer returns SUCCESS, INSUFFICIENT_DMA_BUFFER or ALLOCATION_BUSY",             \
-      "facts §2.2")                                                                               \
+      "facts §2.2", "reference-impl/vidmm/paging.c")                                                                               \
     X(R_PAGING_ADVANCE, "PAGING-ADVANCE-001", WK_DDI_BUILD_PAGING_BUFFER,                           \
-      "pDmaBuffer moves forward, by at most DmaSize", "seed:DXGKARG_BUILDPAGINGBUFFER pDmaBuffer; facts §5.1 P2, P3") \
+      "pDmaBuffer moves forward, by at most DmaSize", "seed:DXGKARG_BUILDPAGINGBUFFER pDmaBuffer; facts §5.1 P2, P3", "reference-impl/vidmm/paging.c") \
     X(R_PAGING_PRIVATE, "PAGING-PRIVATE-001", WK_DDI_BUILD_PAGING_BUFFER,                           \
       "pDmaBufferPrivateData moves forward by at most DmaBufferPrivateDataSize and the size left " \
-      "shrinks by as much", "seed:DXGKARG_BUILDPAGINGBUFFER DmaBufferPrivateDataSize; facts §5.1 P18") \
+      "shrinks by as much", "seed:DXGKARG_BUILDPAGINGBUFFER DmaBufferPrivateDataSize; facts §5.1 P18", "reference-impl/vidmm/paging.c") \
     X(R_PAGING_PROGRESS, "PAGING-PROGRESS-001", WK_DDI_BUILD_PAGING_BUFFER,                         \
       "an operation completes within the multipass bound",                                         \
-      "seed:DXGKARG_BUILDPAGINGBUFFER MultipassOffset; facts §5.1 P3, P4")                        \
+      "seed:DXGKARG_BUILDPAGINGBUFFER MultipassOffset; facts §5.1 P3, P4", "reference-impl/vidmm/paging.c")                        \
     X(R_PAGING_STALL, "PAGING-PROGRESS-002", WK_DDI_BUILD_PAGING_BUFFER,                            \
       "INSUFFICIENT_DMA_BUFFER on a fresh, empty paging buffer needs more room than a whole "     \
-      "buffer: nothing written and no MultipassOffset change is a stall", "facts §5.1 P3")        \
+      "buffer: nothing written and no MultipassOffset change is a stall", "facts §5.1 P3", "reference-impl/vidmm/paging.c")        \
     X(R_PAGING_BUSY, "PAGING-BUSY-001", WK_DDI_BUILD_PAGING_BUFFER,                                 \
       "ALLOCATION_BUSY only for Transfer, DiscardContent and SpecialLockTransfer, and never when " \
-      "AllocationIsIdle is set", "facts §5.1 P8")                                                  \
+      "AllocationIsIdle is set", "facts §5.1 P8", "reference-impl/vidmm/paging.c")                                                  \
     X(R_PAGING_INPUT, "PAGING-INPUT-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
       "the driver leaves the [in] fields (Operation and the operation's arguments) unchanged",     \
-      "seed:DXGKARG_BUILDPAGINGBUFFER field directions")                                          \
+      "seed:DXGKARG_BUILDPAGINGBUFFER field directions", "reference-impl/vidmm/paging.c")                                          \
     X(R_PAGING_GPU, "PAGING-GPU-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
-      "the paging buffer runs on the GPU without a fault", "facts §8")                             \
+      "the paging buffer runs on the GPU without a fault", "facts §8", "reference-impl/vidmm/paging.c")                             \
     X(R_PAGING_FILL, "PAGING-FILL-001", WK_DDI_BUILD_PAGING_BUFFER,                                 \
       "after a Fill the destination holds FillPattern over FillSize bytes",                        \
-      "seed:DXGKARG_BUILDPAGINGBUFFER Fill; facts §5.1 P10")                                      \
+      "seed:DXGKARG_BUILDPAGINGBUFFER Fill; facts §5.1 P10", "reference-impl/vidmm/paging_ops.c")                                      \
     X(R_PAGING_TRANSFER, "PAGING-TRANSFER-001", WK_DDI_BUILD_PAGING_BUFFER,                         \
       "after a Transfer the destination holds the source bytes (TransferOffset on the segment "   \
-      "side, MdlOffset in pages on the MDL side)", "seed:DXGKARG_BUILDPAGINGBUFFER Transfer; facts §5.1 P5, P6") \
+      "side, MdlOffset in pages on the MDL side)", "seed:DXGKARG_BUILDPAGINGBUFFER Transfer; facts §5.1 P5, P6", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_MAP, "PAGING-MAP-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
       "after MapApertureSegment the GPU translates each page to the MDL page from MdlOffset on",   \
-      "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment; facts §5.1 P13")                        \
+      "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment; facts §5.1 P13", "reference-impl/vidmm/paging_ops.c")                        \
     X(R_PAGING_UNMAP, "PAGING-UNMAP-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
       "after UnmapApertureSegment the pages point at DummyPage (never left invalid)",              \
-      "seed:DXGKARG_BUILDPAGINGBUFFER DummyPage; facts §5.1 P14")                                 \
+      "seed:DXGKARG_BUILDPAGINGBUFFER DummyPage; facts §5.1 P14", "reference-impl/vidmm/paging_ops.c")                                 \
     X(R_PAGING_FENCE, "PAGING-FENCE-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
-      "SignalMonitoredFence stores MonitoredFenceValue at MonitoredFenceGpuVa", "facts §5.1 P24") \
+      "SignalMonitoredFence stores MonitoredFenceValue at MonitoredFenceGpuVa", "facts §5.1 P24", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_CONFINE, "PAGING-CONFINE-001", WK_DDI_BUILD_PAGING_BUFFER,                           \
-      "a paging operation changes no memory outside its destination", "facts §5.1 P2, P10")        \
+      "a paging operation changes no memory outside its destination", "facts §5.1 P2, P10", "reference-impl/vidmm/paging_ops.c")        \
     /* Render */                                                                                  \
     X(R_RENDER_STATUS, "RENDER-STATUS-001", WK_DDI_RENDER,                                          \
-      "Render returns one of the documented statuses", "facts §2.2")                               \
+      "Render returns one of the documented statuses", "facts §2.2", "reference-impl/vidmm/render.c")                               \
     X(R_RENDER_ADVANCE, "RENDER-ADVANCE-001", WK_DDI_RENDER,                                        \
-      "pDmaBuffer moves forward, by at most DmaSize", "facts §5.2 R2")                             \
+      "pDmaBuffer moves forward, by at most DmaSize", "facts §5.2 R2", "reference-impl/vidmm/render.c")                             \
     X(R_RENDER_PATCH_ADVANCE, "RENDER-PATCH-001", WK_DDI_RENDER,                                    \
-      "pPatchLocationListOut moves forward, by at most PatchLocationListOutSize", "facts §5.2 R2") \
+      "pPatchLocationListOut moves forward, by at most PatchLocationListOutSize", "facts §5.2 R2", "reference-impl/vidmm/render.c") \
     X(R_RENDER_PATCH_INDEX, "RENDER-PATCH-002", WK_DDI_RENDER,                                      \
-      "every emitted AllocationIndex is below AllocationListSize", "facts §8")                     \
+      "every emitted AllocationIndex is below AllocationListSize", "facts §8", "reference-impl/vidmm/render.c")                     \
     X(R_RENDER_PATCH_OFFSET, "RENDER-PATCH-003", WK_DDI_RENDER,                                     \
       "every emitted PatchOffset (plus the 8-byte address) lies inside the bytes written",         \
-      "facts §5.3 T1, §8")                                                                        \
+      "facts §5.3 T1, §8", "reference-impl/vidmm/render.c")                                                                        \
     X(R_RENDER_SPLIT, "RENDER-PATCH-004", WK_DDI_RENDER,                                            \
       "SplitOffsets never decrease and lie inside the bytes written (entries sharing one are "     \
-      "re-programmed together)", "facts §5.4 S3, S4")                                             \
+      "re-programmed together)", "facts §5.4 S3, S4", "reference-impl/vidmm/render.c")                                             \
     X(R_RENDER_SLOT, "RENDER-PATCH-005", WK_DDI_RENDER,                                             \
       "SlotId's reserved bits are zero and SlotId is below MaxAllocationListSlotId",               \
-      "facts §3.5, §5.4 S2")                                                                      \
+      "facts §3.5, §5.4 S2", "reference-impl/vidmm/render.c")                                                                      \
     X(R_RENDER_PREPATCH, "RENDER-PREPATCH-001", WK_DDI_RENDER,                                      \
       "with SegmentId != 0 in the allocation list the DMA buffer already holds the final "         \
-      "addresses (GPU-model drivers)", "facts §5.2 R6")                                            \
+      "addresses (GPU-model drivers)", "facts §5.2 R6", "reference-impl/vidmm/render.c")                                            \
     X(R_RENDER_PROGRESS, "RENDER-PROGRESS-001", WK_DDI_RENDER,                                      \
-      "multipass makes progress and ends within the bound", "facts §5.2 R3")                       \
+      "multipass makes progress and ends within the bound", "facts §5.2 R3", "reference-impl/vidmm/render.c")                       \
     /* Patch, submit, interrupts, cancel */                                                       \
     X(R_PATCH_STATUS, "PATCH-STATUS-001", WK_DDI_PATCH,                                             \
       "Patch returns SUCCESS (otherwise Windows bug-checks 0x119 with parameter 1 = 0x3)",         \
-      "facts §2.2, §5.3 T9")                                                                      \
+      "facts §2.2, §5.3 T9", "reference-impl/vidmm/submit.c")                                                                      \
     X(R_PATCH_CONFINE, "PATCH-CONFINE-001", WK_DDI_PATCH,                                           \
       "Patch changes only the 8 bytes at listed PatchOffsets inside the submission range",         \
-      "facts §5.3 T2, §8")                                                                        \
+      "facts §5.3 T2, §8", "reference-impl/vidmm/submit.c")                                                                        \
     X(R_PATCH_VALUE, "PATCH-VALUE-001", WK_DDI_PATCH,                                               \
       "after Patch each listed location holds PhysicalAddress + AllocationOffset (GPU-model "      \
-      "drivers)", "facts §5.3 T3")                                                                \
+      "drivers)", "facts §5.3 T3", "reference-impl/vidmm/submit.c")                                                                \
     X(R_SUBMIT_STATUS, "SUBMIT-STATUS-001", WK_DDI_SUBMIT_COMMAND,                                  \
       "SubmitCommand returns SUCCESS (otherwise bug check 0x119, parameter 1 = 0x2)",              \
-      "facts §2.2, §5.3 T9")                                                                      \
+      "facts §2.2, §5.3 T9", "reference-impl/vidmm/submit.c")                                                                      \
     X(R_SUBMIT_GPU, "SUBMIT-GPU-001", WK_DDI_SUBMIT_COMMAND,                                        \
-      "a submitted DMA buffer runs on the GPU without a fault", "facts §8")                        \
+      "a submitted DMA buffer runs on the GPU without a fault", "facts §8", "reference-impl/vidmm/render.c")                        \
     X(R_SUBMIT_FENCE, "SUBMIT-FENCE-001", WK_DDI_INTERRUPT_ROUTINE,                                 \
       "every submitted fence is reported complete through DxgkCbNotifyInterrupt once the GPU has " \
-      "run it", "facts §5.3 T7")                                                                  \
+      "run it", "facts §5.3 T7", "reference-impl/vidmm/submit.c")                                                                  \
     X(R_INTR_FENCE, "INTR-FENCE-001", WK_DDI_CB_NOTIFY_INTERRUPT,                                   \
       "a completed fence id is one that was submitted and not yet completed, in order (otherwise " \
-      "bug check 0x119, parameter 1 = 0x1)", "facts §2.2 (0x119 codes)")                          \
+      "bug check 0x119, parameter 1 = 0x1)", "facts §2.2 (0x119 codes)", "reference-impl/vidmm/callbacks.c")                          \
     X(R_INTR_CLAIM, "INTR-CLAIM-001", WK_DDI_INTERRUPT_ROUTINE,                                     \
       "InterruptRoutine claims an interrupt its device raised and quiets the line",                \
-      "facts §1.4 DXGK_INTERRUPT_TYPE")                                                           \
+      "facts §1.4 DXGK_INTERRUPT_TYPE", "reference-impl/vidmm/submit.c")                                                           \
     X(R_CANCEL_STATUS, "CANCEL-STATUS-001", WK_DDI_CANCEL_COMMAND,                                  \
       "CancelCommand returns SUCCESS (otherwise bug check 0x119, parameter 1 = 0x9)",              \
-      "seed:DXGKARG_CANCELCOMMAND; facts §5.9 K4")                                                \
+      "seed:DXGKARG_CANCELCOMMAND; facts §5.9 K4", "reference-impl/vidmm/submit.c")                                                \
     /* Context allocations */                                                                     \
     X(R_CTXALLOC_ARGS, "CTXALLOC-ARGS-001", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION,                    \
       "hContext is NULL exactly when SharedAcrossContexts is set; Size is non-zero; Alignment 0 or " \
-      "a power of two; SupportedSegmentSet names reported segments", "facts §4.10, §5.8")         \
+      "a power of two; SupportedSegmentSet names reported segments", "facts §4.10, §5.8", "reference-impl/vidmm/ctxalloc.c")         \
     X(R_CTXALLOC_SYSTEM, "CTXALLOC-ARGS-002", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION,                  \
       "GPU context allocations only for non-system contexts, device ones only for non-system "     \
-      "devices", "facts §5.8 A2")                                                                 \
+      "devices", "facts §5.8 A2", "reference-impl/vidmm/ctxalloc.c")                                                                 \
     X(R_CTXALLOC_HANDLE, "CTXALLOC-HANDLE-001", WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION,               \
       "context-allocation callbacks name a live allocation created by DxgkCbCreateContextAllocation", \
-      "seed:Context allocation; facts §5.8")                                                      \
+      "seed:Context allocation; facts §5.8", "reference-impl/vidmm/ctxalloc.c")                                                      \
     X(R_CTXALLOC_LEAK, "CTXALLOC-LEAK-001", WK_DDI_DESTROY_CONTEXT,                                 \
       "a context's (device's) context allocations are destroyed by the time the context (device) " \
-      "is", "facts §5.8 A2")                                                                      \
+      "is", "facts §5.8 A2", "reference-impl/vidmm/ctxalloc.c")                                                                      \
     /* Robustness */                                                                              \
     X(R_MEM_GUARD, "MEM-GUARD-001", WK_DDI_NONE,                                                    \
-      "the driver never writes past the end of a buffer the kernel gave it", "DESIGN: hostile drivers") \
+      "the driver never writes past the end of a buffer the kernel gave it", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c, reference-impl/vidmm/guard.c") \
     X(R_DRV_CRASH, "DRV-CRASH-001", WK_DDI_NONE,                                                    \
-      "the driver does not crash inside a DDI", "DESIGN: hostile drivers")                         \
+      "the driver does not crash inside a DDI", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c")                         \
     X(R_DRV_HANG, "DRV-HANG-001", WK_DDI_NONE,                                                      \
-      "the driver returns from every DDI within the timeout", "DESIGN: hostile drivers")
+      "the driver returns from every DDI within the timeout", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c")
 
 enum wk_rule_id {
-#define WK_RULE_ENUM_(name, id, ddi, text, source) name,
+#define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,
     WK_RULE_MAP(WK_RULE_ENUM_)
 #undef WK_RULE_ENUM_
     WK_RULE_COUNT

@@ -1,0 +1,1271 @@
+/*
+ * wddmkit/km.h - the kernel-mode API subset a display miniport's DDI code
+ * calls, rebuilt on the C library so that code compiles on Linux unchanged.
+ *
+ * What it covers: annotation and helper macros (SAL, NT_ASSERT, C_ASSERT,
+ * FIELD_OFFSET), the Rtl memory routines, tagged pool allocation, IRQL, spin
+ * locks, mutexes, interlocked operations and barriers, MDL mapping and the
+ * page arithmetic macros, DbgPrint, and a compile-only stand-in for
+ * __try/__except. Anything else a miniport calls (events, timers, DPC
+ * objects, registry, LIST_ENTRY helpers, ProbeForRead, MmGetPhysicalAddress)
+ * is deliberately absent, so a port fails at compile time rather than at run
+ * time against a guess.
+ *
+ * Shape. Header only: every routine is a static inline function, so a driver
+ * object needs no symbol from any wddmkit library and several translation
+ * units (C and C++) may include it. There is no global mutable state but one
+ * per-thread value, the modelled IRQL (see "IRQL" below for why it cannot be
+ * avoided and how it is shared). Locks carry their own state.
+ *
+ * Stricter than Windows on purpose. Misuse that crashes or hangs a Windows
+ * machine - freeing pool with the wrong tag, a double free, taking a spin
+ * lock twice on one thread, releasing a lock or mutex that is not held,
+ * waiting or touching paged pool at raised IRQL - is detected here and ends
+ * the process with abort() after one line on stderr that starts with a rule
+ * ID (KM-POOL-001 ...). The kit runs each driver call in an isolated
+ * process, so an abort is reported as a driver crash with that line attached.
+ * NT_ASSERT and ASSERT are always compiled in, for the same reason (their
+ * line starts "NT_ASSERT failed:" / "ASSERT failed:"). New pool
+ * memory is filled with 0xCD and freed memory with 0xDD so that reads of
+ * uninitialised or stale memory show up.
+ *
+ * Porting notes. The header needs GCC or Clang (it uses __atomic builtins,
+ * __thread and format attributes). `#pragma alloc_text` and `code_seg` are
+ * unknown to them and -Wall reports them: build driver sources with
+ * -Wno-unknown-pragmas. For C++ sources see the notes at the SAL 1 and SEH
+ * macros: libstdc++ uses the names __in, __out and __try itself.
+ *
+ * Valid C11 and C++11 (checked as C++17 too), warning-free with -Wall -Wextra.
+ */
+#ifndef WDDMKIT_KM_H
+#define WDDMKIT_KM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sched.h>
+#include <pthread.h>
+
+#include "wddmkit/d3dkmddi.h"
+
+#if !defined(__GNUC__)
+#error "wddmkit/km.h needs GCC or Clang (__atomic builtins, __thread, attributes)"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Annotations: SAL and the old IN/OUT words compile to nothing              */
+/* ------------------------------------------------------------------------ */
+
+/* SAL 2 parameter and function annotations. They only feed the Windows code
+ * analyser, so they expand to nothing; each is guarded so a driver that
+ * brings its own definitions keeps them. */
+#ifndef _In_
+#define _In_
+#endif
+#ifndef _Out_
+#define _Out_
+#endif
+#ifndef _Inout_
+#define _Inout_
+#endif
+#ifndef _In_opt_
+#define _In_opt_
+#endif
+#ifndef _Out_opt_
+#define _Out_opt_
+#endif
+#ifndef _Inout_opt_
+#define _Inout_opt_
+#endif
+#ifndef _In_z_
+#define _In_z_
+#endif
+#ifndef _In_reads_
+#define _In_reads_(n)
+#endif
+#ifndef _In_reads_opt_
+#define _In_reads_opt_(n)
+#endif
+#ifndef _In_reads_bytes_
+#define _In_reads_bytes_(n)
+#endif
+#ifndef _In_reads_bytes_opt_
+#define _In_reads_bytes_opt_(n)
+#endif
+#ifndef _Out_writes_
+#define _Out_writes_(n)
+#endif
+#ifndef _Out_writes_opt_
+#define _Out_writes_opt_(n)
+#endif
+#ifndef _Out_writes_bytes_
+#define _Out_writes_bytes_(n)
+#endif
+#ifndef _Out_writes_bytes_opt_
+#define _Out_writes_bytes_opt_(n)
+#endif
+#ifndef _Out_writes_to_
+#define _Out_writes_to_(n, c)
+#endif
+#ifndef _Out_writes_bytes_to_
+#define _Out_writes_bytes_to_(n, c)
+#endif
+#ifndef _Inout_updates_
+#define _Inout_updates_(n)
+#endif
+#ifndef _Inout_updates_bytes_
+#define _Inout_updates_bytes_(n)
+#endif
+#ifndef _Outptr_
+#define _Outptr_
+#endif
+#ifndef _Outptr_opt_
+#define _Outptr_opt_
+#endif
+#ifndef _Outptr_result_maybenull_
+#define _Outptr_result_maybenull_
+#endif
+#ifndef _Ret_maybenull_
+#define _Ret_maybenull_
+#endif
+#ifndef _Must_inspect_result_
+#define _Must_inspect_result_
+#endif
+#ifndef _Check_return_
+#define _Check_return_
+#endif
+#ifndef _Success_
+#define _Success_(x)
+#endif
+#ifndef _IRQL_requires_
+#define _IRQL_requires_(x)
+#endif
+#ifndef _IRQL_requires_max_
+#define _IRQL_requires_max_(x)
+#endif
+#ifndef _IRQL_requires_min_
+#define _IRQL_requires_min_(x)
+#endif
+#ifndef _IRQL_raises_
+#define _IRQL_raises_(x)
+#endif
+#ifndef _IRQL_saves_
+#define _IRQL_saves_
+#endif
+#ifndef _IRQL_restores_
+#define _IRQL_restores_
+#endif
+#ifndef _Requires_lock_held_
+#define _Requires_lock_held_(x)
+#endif
+#ifndef _Acquires_lock_
+#define _Acquires_lock_(x)
+#endif
+#ifndef _Releases_lock_
+#define _Releases_lock_(x)
+#endif
+#ifndef _Function_class_
+#define _Function_class_(x)
+#endif
+#ifndef _Use_decl_annotations_
+#define _Use_decl_annotations_
+#endif
+#ifndef _When_
+#define _When_(a, b)
+#endif
+#ifndef _Field_size_
+#define _Field_size_(n)
+#endif
+#ifndef _Field_size_bytes_
+#define _Field_size_bytes_(n)
+#endif
+
+/* Pre-SAL direction words and calling conventions. CONST keeps its Windows
+ * meaning (const), not nothing, so const-correct code stays const-correct. */
+#ifndef IN
+#define IN
+#endif
+#ifndef OUT
+#define OUT
+#endif
+#ifndef OPTIONAL
+#define OPTIONAL
+#endif
+#ifndef CONST
+#define CONST const
+#endif
+#ifndef NTAPI
+#define NTAPI
+#endif
+#ifndef APIENTRY
+#define APIENTRY
+#endif
+#ifndef __stdcall
+#define __stdcall
+#endif
+
+/*
+ * SAL 1 (__in, __out, __inout): on by default in C, off in C++. libstdc++
+ * uses these three names for its own parameters (<utility>, <string>,
+ * <vector>, ...), so once they are empty macros every standard C++ header
+ * included after km.h fails to compile. A C++ driver that uses them defines
+ * WK_KM_LEGACY_SAL=1 and includes its standard headers before km.h; C code
+ * may define WK_KM_LEGACY_SAL=0 to keep the names free.
+ */
+#ifndef WK_KM_LEGACY_SAL
+#ifdef __cplusplus
+#define WK_KM_LEGACY_SAL 0
+#else
+#define WK_KM_LEGACY_SAL 1
+#endif
+#endif
+#if WK_KM_LEGACY_SAL
+#ifndef __in
+#define __in
+#endif
+#ifndef __out
+#define __out
+#endif
+#ifndef __inout
+#define __inout
+#endif
+#endif
+
+/*
+ * FORCEINLINE is a request, not a contract; on Linux it becomes an ordinary
+ * inline that every translation unit may define. In C that has to be
+ * `static inline` (a plain C99 inline function may not call the static
+ * functions of this header), so C code must not write `static FORCEINLINE`.
+ */
+#ifndef FORCEINLINE
+#ifdef __cplusplus
+#define FORCEINLINE inline
+#else
+#define FORCEINLINE static inline
+#endif
+#endif
+
+#ifndef TRUE
+#define TRUE 1
+#endif
+#ifndef FALSE
+#define FALSE 0
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Windows widths for the types the routines below take. A typedef may be
+ * repeated with the same type in C11 and C++, so another wddmkit header that
+ * also names one of these stays compatible. */
+typedef char CHAR;
+typedef char CCHAR;
+typedef char *PCHAR;
+typedef char *PSTR;
+typedef const char *PCSTR;
+typedef UCHAR *PUCHAR;
+typedef USHORT *PUSHORT;
+typedef ULONG *PULONG;
+typedef LONG *PLONG;
+typedef int64_t LONG64;
+typedef LONG64 *PLONG64;
+typedef uint64_t ULONG_PTR; /* pointer-sized, as on x64 Windows */
+typedef int64_t LONG_PTR;
+typedef SIZE_T *PSIZE_T;
+typedef BOOLEAN *PBOOLEAN;
+typedef LARGE_INTEGER *PLARGE_INTEGER;
+
+#ifndef STATUS_TIMEOUT
+#define STATUS_TIMEOUT WK_NTSTATUS(0x00000102u)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Helper macros                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* A build-time check, at file or block scope. */
+#ifndef C_ASSERT
+#define C_ASSERT(e) WK_STATIC_ASSERT(e, "C_ASSERT(" #e ")")
+#endif
+
+#ifndef UNREFERENCED_PARAMETER
+#define UNREFERENCED_PARAMETER(P) ((void)(P))
+#endif
+
+/* Windows checked builds assert here that pageable code runs at IRQL <=
+ * APC_LEVEL. Empty in the kit: nothing is paged out, so such code cannot
+ * fault at DISPATCH_LEVEL here, and the calls that really fail at raised
+ * IRQL (waits, paged pool) check it themselves. */
+#ifndef PAGED_CODE
+#define PAGED_CODE() ((void)0)
+#endif
+
+/* Byte offset of a field, as a LONG like the Windows macro. */
+#ifndef FIELD_OFFSET
+#define FIELD_OFFSET(type, field) ((LONG)offsetof(type, field))
+#endif
+
+/* The struct that contains `field` at `address`. */
+#ifndef CONTAINING_RECORD
+#define CONTAINING_RECORD(address, type, field) \
+    ((type *)((char *)(address) - offsetof(type, field)))
+#endif
+
+/* Element count of a true array (a pointer argument gives a wrong answer,
+ * as on Windows in C). */
+#ifndef RTL_NUMBER_OF
+#define RTL_NUMBER_OF(A) (sizeof(A) / sizeof((A)[0]))
+#endif
+#ifndef ARRAYSIZE
+#define ARRAYSIZE(A) RTL_NUMBER_OF(A)
+#endif
+
+/* min and max are not defined: as macros they break C++ (std::min). */
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics and assertions                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Reports a driver bug the kit detected and ends the process: the kit's
+ * isolation turns the abort into a crash verdict that carries this line. */
+static inline __attribute__((noreturn, format(printf, 1, 2))) void
+wk_km_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+/* The failure path of NT_ASSERT and friends (msg may be NULL). */
+static inline __attribute__((noreturn)) void
+wk_km_assert_failed(const char *macro, const char *expr, const char *msg, const char *file,
+                    int line)
+{
+    if (msg)
+        wk_km_fail("%s failed: %s at %s:%d (%s)", macro, expr, file, line, msg);
+    wk_km_fail("%s failed: %s at %s:%d", macro, expr, file, line);
+}
+
+/*
+ * NT_ASSERT(e): when e is false, prints "NT_ASSERT failed: e at file:line"
+ * and aborts. Always compiled in: on Windows a free build drops it, but in
+ * the kit a failed assertion is exactly the driver bug a run should report.
+ * (Side effects in e therefore happen here even where a free build would
+ * skip them.)
+ */
+#ifndef NT_ASSERT
+#define NT_ASSERT(e) \
+    ((e) ? (void)0 : wk_km_assert_failed("NT_ASSERT", #e, NULL, __FILE__, __LINE__))
+#endif
+/* NT_ASSERTMSG(msg, e): NT_ASSERT with a message string appended. */
+#ifndef NT_ASSERTMSG
+#define NT_ASSERTMSG(msg, e) \
+    ((e) ? (void)0 : wk_km_assert_failed("NT_ASSERT", #e, (msg), __FILE__, __LINE__))
+#endif
+/* NT_VERIFY(e): NT_ASSERT that also yields e's truth as a BOOLEAN. */
+#ifndef NT_VERIFY
+#define NT_VERIFY(e)                                                                   \
+    ((BOOLEAN)((e) ? 1                                                                 \
+                   : (wk_km_assert_failed("NT_VERIFY", #e, NULL, __FILE__, __LINE__), \
+                      0)))
+#endif
+/* ASSERT(e): the older spelling, same behaviour. */
+#ifndef ASSERT
+#define ASSERT(e) ((e) ? (void)0 : wk_km_assert_failed("ASSERT", #e, NULL, __FILE__, __LINE__))
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Rtl memory routines                                                       */
+/* ------------------------------------------------------------------------ */
+/* Each skips the C call for a zero length, so a NULL pointer with length 0
+ * (legal in Windows code) is not undefined behaviour here. */
+
+/* Sets Length bytes to zero. */
+static inline VOID RtlZeroMemory(VOID *Destination, SIZE_T Length)
+{
+    if (Length)
+        memset(Destination, 0, Length);
+}
+
+/* Copies Length bytes between non-overlapping ranges (memcpy). */
+static inline VOID RtlCopyMemory(VOID *Destination, const VOID *Source, SIZE_T Length)
+{
+    if (Length)
+        memcpy(Destination, Source, Length);
+}
+
+/* Copies Length bytes; the ranges may overlap (memmove). */
+static inline VOID RtlMoveMemory(VOID *Destination, const VOID *Source, SIZE_T Length)
+{
+    if (Length)
+        memmove(Destination, Source, Length);
+}
+
+/* Sets Length bytes to Fill. */
+static inline VOID RtlFillMemory(VOID *Destination, SIZE_T Length, UCHAR Fill)
+{
+    if (Length)
+        memset(Destination, Fill, Length);
+}
+
+/* Number of leading bytes that are equal (Length when all are). */
+static inline SIZE_T RtlCompareMemory(const VOID *Source1, const VOID *Source2, SIZE_T Length)
+{
+    const UCHAR *a = (const UCHAR *)Source1;
+    const UCHAR *b = (const UCHAR *)Source2;
+    SIZE_T n = 0;
+    while (n < Length && a[n] == b[n])
+        n++;
+    return n;
+}
+
+/* TRUE when the two ranges hold the same bytes. */
+static inline BOOLEAN RtlEqualMemory(const VOID *Source1, const VOID *Source2, SIZE_T Length)
+{
+    return (BOOLEAN)(Length == 0 || memcmp(Source1, Source2, Length) == 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* IRQL                                                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef UCHAR KIRQL;
+typedef KIRQL *PKIRQL;
+
+#define PASSIVE_LEVEL 0
+#define LOW_LEVEL 0
+#define APC_LEVEL 1
+#define DISPATCH_LEVEL 2
+#define HIGH_LEVEL 15
+
+/*
+ * What is modelled. Each thread has an IRQL, PASSIVE_LEVEL at start. It is
+ * raised by KeRaiseIrql, KeAcquireSpinLock (to DISPATCH_LEVEL) and
+ * ExAcquireFastMutex (to APC_LEVEL), and lowered by their counterparts to the
+ * value they return. The *AtDpcLevel spin-lock variants leave it alone. The
+ * kit does not raise it around DDI calls, so a DDI that Windows calls at
+ * raised IRQL (the interrupt and DPC routines) starts at PASSIVE_LEVEL here.
+ * Interrupts are not masked: the value only answers KeGetCurrentIrql and
+ * drives the checks (no waits and no paged pool above APC_LEVEL, nothing
+ * above DISPATCH_LEVEL), which catch the IRQL bugs Windows bug-checks for.
+ *
+ * Why state at all: "which locks does this thread hold" cannot be answered
+ * from the locks. The value is the header's one exception to "no global
+ * state": a __thread byte, weak so every translation unit of the module (C
+ * or C++) shares a single definition, hidden so a driver shared object and
+ * the kit never see each other's.
+ */
+extern __thread KIRQL wk_km_thread_irql;
+__attribute__((weak, visibility("hidden"))) __thread KIRQL wk_km_thread_irql = PASSIVE_LEVEL;
+
+/* The calling thread's modelled IRQL. */
+static inline KIRQL KeGetCurrentIrql(void)
+{
+    return wk_km_thread_irql;
+}
+
+/* Raises the thread's IRQL to NewIrql, returning the old one; lowering
+ * through it is a driver bug (Windows bug-checks). */
+static inline VOID KeRaiseIrql(KIRQL NewIrql, PKIRQL OldIrql)
+{
+    KIRQL cur = wk_km_thread_irql;
+    if (NewIrql < cur)
+        wk_km_fail("KM-IRQL-001: KeRaiseIrql(%u) below the current IRQL %u", (unsigned)NewIrql,
+                   (unsigned)cur);
+    *OldIrql = cur;
+    wk_km_thread_irql = NewIrql;
+}
+
+/* Lowers the thread's IRQL to NewIrql; raising through it is a driver bug. */
+static inline VOID KeLowerIrql(KIRQL NewIrql)
+{
+    KIRQL cur = wk_km_thread_irql;
+    if (NewIrql > cur)
+        wk_km_fail("KM-IRQL-002: KeLowerIrql(%u) above the current IRQL %u", (unsigned)NewIrql,
+                   (unsigned)cur);
+    wk_km_thread_irql = NewIrql;
+}
+
+/* Aborts when the thread's IRQL is above max; api and what (may be "")
+ * name the call in the message. */
+static inline void wk_km_require_irql(KIRQL max, const char *api, const char *what)
+{
+    KIRQL cur = wk_km_thread_irql;
+    if (cur > max)
+        wk_km_fail("KM-IRQL-003: %s%s called at IRQL %u; it requires IRQL <= %u", api, what,
+                   (unsigned)cur, (unsigned)max);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interlocked operations and barriers                                       */
+/* ------------------------------------------------------------------------ */
+/* All are sequentially consistent, as the Windows ones are full barriers. */
+
+/* Adds one; returns the new value. */
+static inline LONG InterlockedIncrement(LONG volatile *Addend)
+{
+    return __atomic_add_fetch(Addend, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Subtracts one; returns the new value. */
+static inline LONG InterlockedDecrement(LONG volatile *Addend)
+{
+    return __atomic_sub_fetch(Addend, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Stores Value; returns the previous value. */
+static inline LONG InterlockedExchange(LONG volatile *Target, LONG Value)
+{
+    return __atomic_exchange_n(Target, Value, __ATOMIC_SEQ_CST);
+}
+
+/* Stores Exchange if *Destination equals Comperand; returns the previous value. */
+static inline LONG InterlockedCompareExchange(LONG volatile *Destination, LONG Exchange,
+                                              LONG Comperand)
+{
+    __atomic_compare_exchange_n(Destination, &Comperand, Exchange, 0, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    return Comperand;
+}
+
+/* Adds Value; returns the new value. */
+static inline LONG InterlockedAdd(LONG volatile *Addend, LONG Value)
+{
+    return __atomic_add_fetch(Addend, Value, __ATOMIC_SEQ_CST);
+}
+
+/* Adds Value; returns the previous value. */
+static inline LONG InterlockedExchangeAdd(LONG volatile *Addend, LONG Value)
+{
+    return __atomic_fetch_add(Addend, Value, __ATOMIC_SEQ_CST);
+}
+
+/* 64-bit InterlockedIncrement. */
+static inline LONG64 InterlockedIncrement64(LONG64 volatile *Addend)
+{
+    return __atomic_add_fetch(Addend, 1, __ATOMIC_SEQ_CST);
+}
+
+/* 64-bit InterlockedDecrement. */
+static inline LONG64 InterlockedDecrement64(LONG64 volatile *Addend)
+{
+    return __atomic_sub_fetch(Addend, 1, __ATOMIC_SEQ_CST);
+}
+
+/* 64-bit InterlockedExchange. */
+static inline LONG64 InterlockedExchange64(LONG64 volatile *Target, LONG64 Value)
+{
+    return __atomic_exchange_n(Target, Value, __ATOMIC_SEQ_CST);
+}
+
+/* 64-bit InterlockedCompareExchange. */
+static inline LONG64 InterlockedCompareExchange64(LONG64 volatile *Destination, LONG64 Exchange,
+                                                  LONG64 Comperand)
+{
+    __atomic_compare_exchange_n(Destination, &Comperand, Exchange, 0, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    return Comperand;
+}
+
+/* 64-bit InterlockedAdd (returns the new value). */
+static inline LONG64 InterlockedAdd64(LONG64 volatile *Addend, LONG64 Value)
+{
+    return __atomic_add_fetch(Addend, Value, __ATOMIC_SEQ_CST);
+}
+
+/* 64-bit InterlockedExchangeAdd (returns the previous value). */
+static inline LONG64 InterlockedExchangeAdd64(LONG64 volatile *Addend, LONG64 Value)
+{
+    return __atomic_fetch_add(Addend, Value, __ATOMIC_SEQ_CST);
+}
+
+/* Stores a pointer; returns the previous one. */
+static inline PVOID InterlockedExchangePointer(PVOID volatile *Target, PVOID Value)
+{
+    return __atomic_exchange_n(Target, Value, __ATOMIC_SEQ_CST);
+}
+
+/* Stores Exchange if *Destination equals Comperand; returns the previous pointer. */
+static inline PVOID InterlockedCompareExchangePointer(PVOID volatile *Destination,
+                                                      PVOID Exchange, PVOID Comperand)
+{
+    __atomic_compare_exchange_n(Destination, &Comperand, Exchange, 0, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    return Comperand;
+}
+
+/* Full hardware and compiler memory barrier. */
+static inline VOID KeMemoryBarrier(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Compiler-only barriers: no reordering across them, no fence instruction. */
+#ifndef KeMemoryBarrierWithoutFence
+#define KeMemoryBarrierWithoutFence() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
+#ifndef _ReadWriteBarrier
+#define _ReadWriteBarrier() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
+
+/* Windows busy-waits for MicroSeconds. The kit returns at once: the GPU
+ * model answers synchronously, so a polling loop gains nothing from real
+ * time passing, and fuzzing throughput would lose a lot. */
+static inline VOID KeStallExecutionProcessor(ULONG MicroSeconds)
+{
+    (void)MicroSeconds;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Spin locks                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* A spin lock is the Windows pointer-sized word. The kit stores the owning
+ * thread in it (0 when free), which makes self-deadlock and foreign release
+ * detectable for free. */
+typedef ULONG_PTR KSPIN_LOCK;
+typedef KSPIN_LOCK *PKSPIN_LOCK;
+
+WK_STATIC_ASSERT(sizeof(pthread_t) <= sizeof(ULONG_PTR), "a thread id fits a KSPIN_LOCK");
+
+/* The calling thread's id as a non-zero word. */
+static inline ULONG_PTR wk_km_self(void)
+{
+    return (ULONG_PTR)pthread_self();
+}
+
+/* Takes *word for this thread, yielding while another thread holds it;
+ * aborts if this thread already holds it (on Windows: a hung processor). */
+static inline void wk_km_word_take(ULONG_PTR volatile *word, const char *api)
+{
+    ULONG_PTR self = wk_km_self();
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == self)
+        wk_km_fail("KM-LOCK-001: %s(%p): already held by this thread, which deadlocks", api,
+                   (void *)(uintptr_t)word);
+    for (;;) {
+        ULONG_PTR expected = 0;
+        if (__atomic_compare_exchange_n(word, &expected, self, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+            return;
+        sched_yield();
+    }
+}
+
+/* Releases *word; aborts unless this thread holds it. */
+static inline void wk_km_word_give(ULONG_PTR volatile *word, const char *api)
+{
+    ULONG_PTR owner = __atomic_load_n(word, __ATOMIC_RELAXED);
+    if (owner != wk_km_self())
+        wk_km_fail("KM-LOCK-002: %s(%p): %s", api, (void *)(uintptr_t)word,
+                   owner ? "held by another thread" : "not held");
+    __atomic_store_n(word, (ULONG_PTR)0, __ATOMIC_RELEASE);
+}
+
+/* Sets a spin lock to free. */
+static inline VOID KeInitializeSpinLock(PKSPIN_LOCK SpinLock)
+{
+    __atomic_store_n(SpinLock, (ULONG_PTR)0, __ATOMIC_RELEASE);
+}
+
+/* Raises to DISPATCH_LEVEL and takes the lock; *OldIrql receives the IRQL to
+ * pass to KeReleaseSpinLock. */
+static inline VOID KeAcquireSpinLock(PKSPIN_LOCK SpinLock, PKIRQL OldIrql)
+{
+    KIRQL old;
+    wk_km_require_irql(DISPATCH_LEVEL, "KeAcquireSpinLock", "");
+    wk_km_word_take(SpinLock, "KeAcquireSpinLock");
+    old = wk_km_thread_irql;
+    wk_km_thread_irql = DISPATCH_LEVEL;
+    *OldIrql = old;
+}
+
+/* Releases the lock and lowers the IRQL to NewIrql. */
+static inline VOID KeReleaseSpinLock(PKSPIN_LOCK SpinLock, KIRQL NewIrql)
+{
+    wk_km_word_give(SpinLock, "KeReleaseSpinLock");
+    KeLowerIrql(NewIrql);
+}
+
+/* Takes the lock without changing the modelled IRQL (the caller is meant to
+ * be at DISPATCH_LEVEL already; not checked, see "IRQL"). */
+static inline VOID KeAcquireSpinLockAtDpcLevel(PKSPIN_LOCK SpinLock)
+{
+    wk_km_word_take(SpinLock, "KeAcquireSpinLockAtDpcLevel");
+}
+
+/* Releases a lock taken with KeAcquireSpinLockAtDpcLevel. */
+static inline VOID KeReleaseSpinLockFromDpcLevel(PKSPIN_LOCK SpinLock)
+{
+    wk_km_word_give(SpinLock, "KeReleaseSpinLockFromDpcLevel");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mutexes and waits                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Object type words: KeWaitForSingleObject tells objects apart by them, and
+ * the release paths use them to catch uninitialised objects. */
+#define WK_KM_OBJECT_MUTEX 0x584D4B57u      /* 'WKMX' */
+#define WK_KM_OBJECT_FAST_MUTEX 0x464D4B57u /* 'WKMF' */
+
+/* A kernel mutex: recursive for its owner. The layout is the kit's. */
+typedef struct _KMUTEX {
+    ULONG wk_type;      /* WK_KM_OBJECT_MUTEX once initialised */
+    LONG wk_recursion;  /* acquisitions by the owner not yet released */
+    ULONG_PTR wk_owner; /* owning thread, 0 when free */
+} KMUTEX, *PKMUTEX, *PRKMUTEX;
+
+/* A fast mutex: not recursive; holding it raises the IRQL to APC_LEVEL. */
+typedef struct _FAST_MUTEX {
+    ULONG wk_type;       /* WK_KM_OBJECT_FAST_MUTEX once initialised */
+    KIRQL wk_old_irql;   /* IRQL to restore on release */
+    ULONG_PTR wk_owner;  /* owning thread, 0 when free */
+} FAST_MUTEX, *PFAST_MUTEX;
+
+typedef CCHAR KPROCESSOR_MODE;
+typedef enum _MODE { KernelMode = 0, UserMode = 1, MaximumMode = 2 } MODE;
+
+/* Why a thread waits; only bookkeeping on Windows, ignored by the kit. */
+typedef enum _KWAIT_REASON {
+    Executive = 0,
+    FreePage = 1,
+    PageIn = 2,
+    PoolAllocation = 3,
+    DelayExecution = 4,
+    Suspended = 5,
+    UserRequest = 6
+} KWAIT_REASON;
+
+/* Current time in 100 ns units since 1601-01-01 UTC (the Windows epoch). */
+static inline LONGLONG wk_km_system_time(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return 0;
+    return (LONGLONG)ts.tv_sec * 10000000 + ts.tv_nsec / 100 + 116444736000000000LL;
+}
+
+/* Sets a mutex to free (Level is a Windows ordering hint, ignored). */
+static inline VOID KeInitializeMutex(PRKMUTEX Mutex, ULONG Level)
+{
+    (void)Level;
+    Mutex->wk_recursion = 0;
+    Mutex->wk_owner = 0;
+    Mutex->wk_type = WK_KM_OBJECT_MUTEX;
+}
+
+/*
+ * Waits for a mutex initialised by KeInitializeMutex; the only object the
+ * kit can wait on (any other returns STATUS_NOT_SUPPORTED, as no other
+ * dispatcher object exists here). The owner re-acquires at once. Timeout as
+ * on Windows: NULL waits forever, 0 tries once, negative is relative and
+ * positive absolute, in 100 ns units; expiry returns STATUS_TIMEOUT. A
+ * non-zero wait above APC_LEVEL aborts. WaitReason, WaitMode and Alertable
+ * are ignored (nothing alerts a kit thread).
+ */
+static inline NTSTATUS KeWaitForSingleObject(PVOID Object, KWAIT_REASON WaitReason,
+                                             KPROCESSOR_MODE WaitMode, BOOLEAN Alertable,
+                                             PLARGE_INTEGER Timeout)
+{
+    PRKMUTEX m = (PRKMUTEX)Object;
+    ULONG_PTR self = wk_km_self();
+    LONGLONG deadline = 0;
+    (void)WaitReason;
+    (void)WaitMode;
+    (void)Alertable;
+    if (!Object || m->wk_type != WK_KM_OBJECT_MUTEX)
+        return STATUS_NOT_SUPPORTED;
+    if (!Timeout || Timeout->QuadPart != 0)
+        wk_km_require_irql(APC_LEVEL, "KeWaitForSingleObject", " with a non-zero timeout");
+    if (Timeout) {
+        LONGLONG now = wk_km_system_time(), t = Timeout->QuadPart;
+        deadline = t >= 0 ? t : (t < now - INT64_MAX ? INT64_MAX : now - t);
+    }
+    for (;;) {
+        ULONG_PTR expected = 0;
+        if (__atomic_load_n(&m->wk_owner, __ATOMIC_RELAXED) == self ||
+            __atomic_compare_exchange_n(&m->wk_owner, &expected, self, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED)) {
+            m->wk_recursion++;
+            return STATUS_SUCCESS;
+        }
+        if (Timeout && wk_km_system_time() >= deadline)
+            return STATUS_TIMEOUT;
+        sched_yield();
+    }
+}
+
+/* Releases one acquisition; the mutex is free after the last. Returns the
+ * Windows "previous state": 0 when this release frees it, negative while
+ * still owned. Wait is a Windows scheduling hint, ignored. Releasing a mutex
+ * this thread does not own aborts (Windows raises STATUS_MUTANT_NOT_OWNED). */
+static inline LONG KeReleaseMutex(PRKMUTEX Mutex, BOOLEAN Wait)
+{
+    LONG held;
+    (void)Wait;
+    if (Mutex->wk_type != WK_KM_OBJECT_MUTEX)
+        wk_km_fail("KM-MUTEX-003: KeReleaseMutex(%p): not initialised by KeInitializeMutex",
+                   (void *)Mutex);
+    if (__atomic_load_n(&Mutex->wk_owner, __ATOMIC_RELAXED) != wk_km_self())
+        wk_km_fail("KM-MUTEX-001: KeReleaseMutex(%p): not owned by this thread", (void *)Mutex);
+    held = Mutex->wk_recursion--;
+    if (held == 1)
+        __atomic_store_n(&Mutex->wk_owner, (ULONG_PTR)0, __ATOMIC_RELEASE);
+    return 1 - held;
+}
+
+/* Sets a fast mutex to free. */
+static inline VOID ExInitializeFastMutex(PFAST_MUTEX FastMutex)
+{
+    FastMutex->wk_old_irql = PASSIVE_LEVEL;
+    FastMutex->wk_owner = 0;
+    FastMutex->wk_type = WK_KM_OBJECT_FAST_MUTEX;
+}
+
+/* Aborts unless FastMutex was initialised; api names the caller. */
+static inline void wk_km_fast_mutex_check(PFAST_MUTEX FastMutex, const char *api)
+{
+    if (FastMutex->wk_type != WK_KM_OBJECT_FAST_MUTEX)
+        wk_km_fail("KM-MUTEX-003: %s(%p): not initialised by ExInitializeFastMutex", api,
+                   (void *)FastMutex);
+}
+
+/* Takes the fast mutex and raises to APC_LEVEL. Requires IRQL <= APC_LEVEL;
+ * re-acquiring on the owning thread aborts (on Windows: a deadlock). */
+static inline VOID ExAcquireFastMutex(PFAST_MUTEX FastMutex)
+{
+    wk_km_fast_mutex_check(FastMutex, "ExAcquireFastMutex");
+    wk_km_require_irql(APC_LEVEL, "ExAcquireFastMutex", "");
+    wk_km_word_take(&FastMutex->wk_owner, "ExAcquireFastMutex");
+    FastMutex->wk_old_irql = wk_km_thread_irql;
+    wk_km_thread_irql = APC_LEVEL;
+}
+
+/* Takes the fast mutex if it is free: TRUE when taken, as ExAcquireFastMutex. */
+static inline BOOLEAN ExTryToAcquireFastMutex(PFAST_MUTEX FastMutex)
+{
+    ULONG_PTR expected = 0;
+    wk_km_fast_mutex_check(FastMutex, "ExTryToAcquireFastMutex");
+    wk_km_require_irql(APC_LEVEL, "ExTryToAcquireFastMutex", "");
+    if (!__atomic_compare_exchange_n(&FastMutex->wk_owner, &expected, wk_km_self(), 0,
+                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return FALSE;
+    FastMutex->wk_old_irql = wk_km_thread_irql;
+    wk_km_thread_irql = APC_LEVEL;
+    return TRUE;
+}
+
+/* Releases the fast mutex and restores the IRQL saved when it was taken;
+ * aborts unless this thread holds it. */
+static inline VOID ExReleaseFastMutex(PFAST_MUTEX FastMutex)
+{
+    KIRQL old = FastMutex->wk_old_irql;
+    wk_km_fast_mutex_check(FastMutex, "ExReleaseFastMutex");
+    wk_km_word_give(&FastMutex->wk_owner, "ExReleaseFastMutex");
+    KeLowerIrql(old);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pool                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Pool types of ExAllocatePoolWithTag; odd values are paged, as on Windows. */
+typedef enum _POOL_TYPE {
+    NonPagedPool = 0,
+    PagedPool = 1,
+    NonPagedPoolNx = 512
+} POOL_TYPE;
+
+/* ExAllocatePool2 flags: the low 32 bits are requirements (an unknown one
+ * fails the call), the high 32 bits are hints the kit ignores. */
+typedef ULONG64 POOL_FLAGS;
+#define POOL_FLAG_USE_QUOTA 0x0000000000000001ull         /* accepted, no quota kept */
+#define POOL_FLAG_UNINITIALIZED 0x0000000000000002ull     /* not zeroed (kit: 0xCD) */
+#define POOL_FLAG_CACHE_ALIGNED 0x0000000000000008ull     /* accepted, see alignment */
+#define POOL_FLAG_RAISE_ON_FAILURE 0x0000000000000020ull  /* kit: failure aborts */
+#define POOL_FLAG_NON_PAGED 0x0000000000000040ull
+#define POOL_FLAG_NON_PAGED_EXECUTE 0x0000000000000080ull
+#define POOL_FLAG_PAGED 0x0000000000000100ull
+
+/* Largest single request the kit serves; larger ones fail with NULL like an
+ * exhausted pool. Bounds what a fuzzed size can cost, keeps ASan (which
+ * aborts on absurd mallocs) in step with the plain build, and makes the
+ * header arithmetic below overflow-free. */
+#ifndef WK_KM_POOL_MAX_BYTES
+#define WK_KM_POOL_MAX_BYTES ((SIZE_T)1 << 30)
+#endif
+
+#define WK_KM_POOL_NONPAGED 0x4E4C4F50u /* 'POLN': live, non-paged */
+#define WK_KM_POOL_PAGED 0x504C4F50u    /* 'POLP': live, paged */
+#define WK_KM_POOL_FREED 0x464C4F50u    /* 'POLF': freed by the kit */
+#define WK_KM_POOL_NEW_FILL 0xCD
+#define WK_KM_POOL_FREED_FILL 0xDD
+
+/*
+ * The header in front of every block. glibc keeps its free-list links in
+ * the first 32 bytes of a freed chunk, so magic and tag sit after them and
+ * usually survive a free: a double free is then named as such rather than
+ * as a corrupt header. 48 bytes keep blocks 16-byte aligned, which is all
+ * the kit promises (Windows page-aligns blocks of PAGE_SIZE or more and
+ * honours POOL_FLAG_CACHE_ALIGNED; the kit does neither).
+ */
+typedef struct wk_km_pool_header {
+    ULONG64 wk_allocator_scratch[4];
+    ULONG wk_magic; /* WK_KM_POOL_NONPAGED, _PAGED or _FREED */
+    ULONG wk_tag;
+    SIZE_T wk_size; /* bytes the driver asked for */
+} wk_km_pool_header;
+
+WK_STATIC_ASSERT(sizeof(wk_km_pool_header) == 48 && sizeof(wk_km_pool_header) % 16 == 0,
+                 "pool header keeps 16-byte alignment");
+
+/* A tag as its four characters in memory order (how debuggers show it). */
+typedef struct wk_km_tag_text {
+    char c[5];
+} wk_km_tag_text;
+
+static inline wk_km_tag_text wk_km_tag_chars(ULONG tag)
+{
+    wk_km_tag_text t;
+    int i;
+    for (i = 0; i < 4; i++) {
+        unsigned ch = (unsigned)(tag >> (8 * i)) & 0xFFu;
+        t.c[i] = (char)(ch >= 0x20 && ch <= 0x7E ? ch : '.');
+    }
+    t.c[4] = '\0';
+    return t;
+}
+
+/* Common allocation path: NULL above WK_KM_POOL_MAX_BYTES or when malloc
+ * fails, else a block of size bytes (a unique block for 0) filled with fill. */
+static inline PVOID wk_km_pool_alloc(SIZE_T size, ULONG tag, int paged, int fill,
+                                     const char *api)
+{
+    wk_km_pool_header *h;
+    wk_km_require_irql(paged ? APC_LEVEL : DISPATCH_LEVEL, api, paged ? " on paged pool" : "");
+    if (size > WK_KM_POOL_MAX_BYTES)
+        return NULL;
+    h = (wk_km_pool_header *)malloc(sizeof *h + size);
+    if (!h)
+        return NULL;
+    memset(h->wk_allocator_scratch, 0, sizeof h->wk_allocator_scratch);
+    h->wk_magic = paged ? WK_KM_POOL_PAGED : WK_KM_POOL_NONPAGED;
+    h->wk_tag = tag;
+    h->wk_size = size;
+    memset(h + 1, fill, size);
+    return h + 1;
+}
+
+/* Common free path; tag is checked when check_tag is set. */
+static inline void wk_km_pool_free(PVOID P, ULONG tag, int check_tag, const char *api)
+{
+    wk_km_pool_header *h;
+    wk_km_tag_text want = wk_km_tag_chars(tag);
+    if (!P)
+        wk_km_fail("KM-POOL-003: %s(NULL): freeing a NULL pointer (Windows: BAD_POOL_CALLER)",
+                   api);
+    h = (wk_km_pool_header *)P - 1;
+    if (h->wk_magic == WK_KM_POOL_FREED)
+        wk_km_fail("KM-POOL-002: %s(%p, '%s' 0x%08x): double free of a block tagged '%s' "
+                   "(Windows: BAD_POOL_CALLER)",
+                   api, P, want.c, (unsigned)tag, wk_km_tag_chars(h->wk_tag).c);
+    if (h->wk_magic != WK_KM_POOL_NONPAGED && h->wk_magic != WK_KM_POOL_PAGED)
+        wk_km_fail("KM-POOL-002: %s(%p, '%s' 0x%08x): not a live pool block: freed already, "
+                   "never allocated, or its header was overwritten (Windows: BAD_POOL_CALLER)",
+                   api, P, want.c, (unsigned)tag);
+    if (check_tag && h->wk_tag != tag)
+        wk_km_fail("KM-POOL-001: %s(%p, '%s' 0x%08x): block was allocated with tag '%s' "
+                   "0x%08x (Windows: BAD_POOL_CALLER 0xA)",
+                   api, P, want.c, (unsigned)tag, wk_km_tag_chars(h->wk_tag).c,
+                   (unsigned)h->wk_tag);
+    if (h->wk_magic == WK_KM_POOL_PAGED)
+        wk_km_require_irql(APC_LEVEL, api, " on paged pool");
+    else
+        wk_km_require_irql(DISPATCH_LEVEL, api, "");
+    h->wk_magic = WK_KM_POOL_FREED;
+    memset(P, WK_KM_POOL_FREED_FILL, h->wk_size);
+    free(h);
+}
+
+/* Allocates NumberOfBytes from the given pool. Windows leaves the memory
+ * uninitialised; the kit fills it with 0xCD so a driver that reads before
+ * writing sees an obvious pattern. Paged pool requires IRQL <= APC_LEVEL. */
+static inline PVOID ExAllocatePoolWithTag(POOL_TYPE PoolType, SIZE_T NumberOfBytes, ULONG Tag)
+{
+    return wk_km_pool_alloc(NumberOfBytes, Tag, ((ULONG)PoolType & 1u) != 0,
+                            WK_KM_POOL_NEW_FILL, "ExAllocatePoolWithTag");
+}
+
+/* Allocates zeroed memory (0xCD-filled with POOL_FLAG_UNINITIALIZED). As on
+ * Windows it returns NULL for a zero tag, for anything but exactly one pool
+ * type flag, and for an unknown requirement flag. With
+ * POOL_FLAG_RAISE_ON_FAILURE a failure aborts: Windows would raise an
+ * exception, and the kit's __except never runs (see "Structured exception
+ * handling"). */
+static inline PVOID ExAllocatePool2(POOL_FLAGS Flags, SIZE_T NumberOfBytes, ULONG Tag)
+{
+    const POOL_FLAGS types = POOL_FLAG_NON_PAGED | POOL_FLAG_NON_PAGED_EXECUTE | POOL_FLAG_PAGED;
+    const POOL_FLAGS known = types | POOL_FLAG_USE_QUOTA | POOL_FLAG_UNINITIALIZED |
+                             POOL_FLAG_CACHE_ALIGNED | POOL_FLAG_RAISE_ON_FAILURE;
+    POOL_FLAGS type = Flags & types;
+    PVOID p;
+    if (Tag == 0 || (type & (type - 1)) != 0 || type == 0 || (Flags & 0xFFFFFFFFull & ~known))
+        return NULL;
+    p = wk_km_pool_alloc(NumberOfBytes, Tag, type == POOL_FLAG_PAGED,
+                         (Flags & POOL_FLAG_UNINITIALIZED) ? WK_KM_POOL_NEW_FILL : 0,
+                         "ExAllocatePool2");
+    if (!p && (Flags & POOL_FLAG_RAISE_ON_FAILURE))
+        wk_km_fail("KM-POOL-004: ExAllocatePool2(0x%llx, %llu, '%s'): allocation failed with "
+                   "POOL_FLAG_RAISE_ON_FAILURE, which raises an exception",
+                   (unsigned long long)Flags, (unsigned long long)NumberOfBytes,
+                   wk_km_tag_chars(Tag).c);
+    return p;
+}
+
+/* Frees a block after checking it is live and carries Tag; a wrong tag, a
+ * double free or a NULL pointer aborts with the tags involved. Windows
+ * bug-checks for the same (BAD_POOL_CALLER). The block is filled with 0xDD
+ * before it goes back to the C library. */
+static inline VOID ExFreePoolWithTag(PVOID P, ULONG Tag)
+{
+    wk_km_pool_free(P, Tag, 1, "ExFreePoolWithTag");
+}
+
+/* ExFreePoolWithTag without the tag check. */
+static inline VOID ExFreePool(PVOID P)
+{
+    wk_km_pool_free(P, 0, 0, "ExFreePool");
+}
+
+/* ------------------------------------------------------------------------ */
+/* MDL mapping and page arithmetic                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef enum _MM_PAGE_PRIORITY {
+    LowPagePriority = 0,
+    NormalPagePriority = 16,
+    HighPagePriority = 32
+} MM_PAGE_PRIORITY;
+
+/* Flags OR-ed into the priority argument of MmGetSystemAddressForMdlSafe. */
+#define MdlMappingNoWrite 0x80000000u
+#define MdlMappingNoExecute 0x40000000u
+
+/*
+ * The MDL's pages at one contiguous kernel address, mapped on first use.
+ * The kit's hook (wk_map) does the mapping; the result is cached in
+ * wk_mapped_va, so later calls return it without calling the hook. NULL when
+ * the MDL has no hook or the hook fails (the next call then tries again), as
+ * Windows returns NULL when it cannot map. If two threads race on the first
+ * call, both may call the hook and the first stored address wins. Priority
+ * and its flags are accepted and ignored.
+ */
+static inline PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
+{
+    PVOID va = __atomic_load_n(&Mdl->wk_mapped_va, __ATOMIC_ACQUIRE);
+    PVOID expected = NULL;
+    (void)Priority;
+    if (va || !Mdl->wk_map)
+        return va;
+    va = Mdl->wk_map(Mdl);
+    if (va && !__atomic_compare_exchange_n(&Mdl->wk_mapped_va, &expected, va, 0,
+                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        va = expected;
+    return va;
+}
+
+/* The page containing Va. */
+#ifndef PAGE_ALIGN
+#define PAGE_ALIGN(Va) ((PVOID)((ULONG_PTR)(Va) & ~((ULONG_PTR)PAGE_SIZE - 1)))
+#endif
+/* Va's offset inside its page. */
+#ifndef BYTE_OFFSET
+#define BYTE_OFFSET(Va) ((ULONG)((ULONG_PTR)(Va) & ((ULONG_PTR)PAGE_SIZE - 1)))
+#endif
+/* Size rounded up to whole pages, in bytes. */
+#ifndef ROUND_TO_PAGES
+#define ROUND_TO_PAGES(Size) \
+    (((ULONG_PTR)(Size) + (ULONG_PTR)PAGE_SIZE - 1) & ~((ULONG_PTR)PAGE_SIZE - 1))
+#endif
+/* Pages needed for Size bytes starting on a page boundary. */
+#ifndef BYTES_TO_PAGES
+#define BYTES_TO_PAGES(Size)                      \
+    ((ULONG)(((SIZE_T)(Size) >> PAGE_SHIFT) +     \
+             (((SIZE_T)(Size) & ((SIZE_T)PAGE_SIZE - 1)) != 0)))
+#endif
+/* Pages touched by Size bytes starting at Va. Same formula as Windows, so
+ * Size 0 gives 0 at a page boundary and 1 elsewhere. */
+#ifndef ADDRESS_AND_SIZE_TO_SPAN_PAGES
+#define ADDRESS_AND_SIZE_TO_SPAN_PAGES(Va, Size) \
+    ((ULONG)(((SIZE_T)BYTE_OFFSET(Va) + (SIZE_T)(Size) + (SIZE_T)PAGE_SIZE - 1) >> PAGE_SHIFT))
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Debug output                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Component ids and levels of DbgPrintEx. The kit prints every message
+ * whatever its component and level; define WK_KM_QUIET_DBGPRINT to print
+ * none (fuzzing throughput). Formats are still type-checked either way. */
+#define DPFLTR_IHVDRIVER_ID 77
+#define DPFLTR_IHVVIDEO_ID 78
+#define DPFLTR_ERROR_LEVEL 0
+#define DPFLTR_WARNING_LEVEL 1
+#define DPFLTR_TRACE_LEVEL 2
+#define DPFLTR_INFO_LEVEL 3
+#define DPFLTR_MASK 0x80000000u
+
+/* Writes "[driver] " and the formatted message to stderr in one call, so
+ * lines of concurrent threads do not interleave (messages over 1 KB are
+ * written in two pieces). */
+static inline __attribute__((format(printf, 1, 0))) ULONG wk_km_vprint(PCSTR Format,
+                                                                       va_list Args)
+{
+#ifdef WK_KM_QUIET_DBGPRINT
+    (void)Format;
+    (void)Args;
+#else
+    char line[1024];
+    va_list copy;
+    int n;
+    va_copy(copy, Args);
+    n = vsnprintf(line, sizeof line, Format, copy);
+    va_end(copy);
+    if (n >= 0 && (size_t)n < sizeof line) {
+        fprintf(stderr, "[driver] %s", line);
+    } else {
+        fputs("[driver] ", stderr);
+        vfprintf(stderr, Format, Args);
+    }
+#endif
+    return (ULONG)STATUS_SUCCESS;
+}
+
+/* printf-style message to stderr with a "[driver] " prefix. */
+static inline __attribute__((format(printf, 1, 2))) ULONG DbgPrint(PCSTR Format, ...)
+{
+    ULONG r;
+    va_list ap;
+    va_start(ap, Format);
+    r = wk_km_vprint(Format, ap);
+    va_end(ap);
+    return r;
+}
+
+/* DbgPrint with a component and level, which the kit does not filter on. */
+static inline __attribute__((format(printf, 3, 4))) ULONG DbgPrintEx(ULONG ComponentId,
+                                                                     ULONG Level,
+                                                                     PCSTR Format, ...)
+{
+    ULONG r;
+    va_list ap;
+    (void)ComponentId;
+    (void)Level;
+    va_start(ap, Format);
+    r = wk_km_vprint(Format, ap);
+    va_end(ap);
+    return r;
+}
+
+/* KdPrint((fmt, ...)) and KdPrintEx((id, level, fmt, ...)): the double
+ * parentheses carry the argument list. Windows drops them from free builds;
+ * the kit always prints. */
+#ifndef KdPrint
+#define KdPrint(args) DbgPrint args
+#endif
+#ifndef KdPrintEx
+#define KdPrintEx(args) DbgPrintEx args
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Structured exception handling                                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Linux C has no SEH, so these macros only make
+ *
+ *     __try { ... } __except (EXCEPTION_EXECUTE_HANDLER) { ... }
+ *     __try { ... } __finally { ... }
+ *
+ * compile: the try block always runs, an __except block never runs (its
+ * filter is not evaluated), and a __finally block runs after the try block
+ * when control falls off its end (a return, goto or break out of the try
+ * block skips it, unlike on Windows). __leave is not provided; code using it
+ * fails to compile rather than jumping somewhere unexpected.
+ *
+ * Why this is safe in the kit. Drivers wrap in __try the reads of
+ * user-mode memory that Windows may unmap under them, above all the
+ * buffers handed to DxgkDdiRender (pCommand, pPatchLocationListIn). In the
+ * kit those buffers are kit-owned mapped memory, so an access inside the
+ * range cannot fault. An access outside it is a driver bug: it hits the
+ * kit's guard pages and the kit reports it as a contract violation - the
+ * handler that would have hidden it on Windows never runs. The one effect
+ * lost is that a handler's recovery code is not exercised.
+ *
+ * C++: libstdc++ defines __try itself (as `try`, or `if (true)` under
+ * -fno-exceptions). So that either include order works, C++ builds use
+ * libstdc++'s exact spelling. With exceptions, __try is `try`, __except is
+ * `catch (...)`, and __finally closes the try with a rethrowing
+ * `catch (...)` and then opens its block; nothing in the kit throws, so the
+ * behaviour is the C one. Under -fno-exceptions the spelling is the C one
+ * with `true`/`false`. A driver with its own SEH macros defines
+ * WK_KM_NO_SEH_MACROS.
+ */
+#ifndef WK_KM_NO_SEH_MACROS
+#define EXCEPTION_EXECUTE_HANDLER 1
+#define EXCEPTION_CONTINUE_SEARCH 0
+#define EXCEPTION_CONTINUE_EXECUTION (-1)
+#ifndef GetExceptionCode
+#define GetExceptionCode() STATUS_UNSUCCESSFUL
+#endif
+#if defined(__cplusplus) && defined(__cpp_exceptions)
+#ifndef __try
+#define __try try
+#endif
+#ifndef __except
+#define __except(filter) catch (...)
+#endif
+#ifndef __finally
+#define __finally catch (...) { throw; } if (true)
+#endif
+#elif defined(__cplusplus)
+#ifndef __try
+#define __try if (true)
+#endif
+#ifndef __except
+#define __except(filter) else if (false)
+#endif
+#ifndef __finally
+#define __finally if (true)
+#endif
+#else
+#ifndef __try
+#define __try if (1)
+#endif
+#ifndef __except
+#define __except(filter) else if (0)
+#endif
+#ifndef __finally
+#define __finally if (1)
+#endif
+#endif
+#endif /* WK_KM_NO_SEH_MACROS */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_KM_H */

@@ -1,0 +1,80 @@
+/*
+ * interrupt.c - DxgkDdiInterruptRoutine and DxgkDdiDpcRoutine.
+ *
+ * The ISR reads IRQ_STATUS once, reports what it found through
+ * DxgkCbNotifyInterrupt, acknowledges exactly the bits it read (IRQ_ACK is
+ * write-1-to-clear) and queues the DPC. It claims the interrupt only when a
+ * bit was set, as a shared-line ISR must (a zero status is someone else's).
+ *
+ * Order of reports. The model sets COMPLETED for every finished submission,
+ * faulted ones included, and keeps only the last COMPLETED_TAG and
+ * FAULT_TAG. A fault is reported first (DMA_FAULTED, FaultedFenceId =
+ * FAULT_TAG, STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE); COMPLETED_TAG is then
+ * reported as DMA_COMPLETED unless it is the faulted fence itself, which
+ * must not also be called complete. Fence ids rise, so reporting the last
+ * completed one completes all before it (facts 5.3 T7).
+ *
+ * FENCE (a SIGNAL_MONITORED_FENCE ran; the value is already in memory),
+ * OVERFLOW and GART_ERROR need no report to the scheduler; they are
+ * acknowledged so the line goes quiet (an unacknowledged level interrupt
+ * would storm).
+ */
+#include "refdriver.h"
+
+static void notify_faulted(struct rd_adapter *a, UINT fence)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA n;
+    RtlZeroMemory(&n, sizeof(n));
+    n.InterruptType = DXGK_INTERRUPT_DMA_FAULTED;
+    n.DmaFaulted.FaultedFenceId = fence;
+    n.DmaFaulted.Status = STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE;
+    n.DmaFaulted.NodeOrdinal = 0;
+    n.DmaFaulted.EngineOrdinal = 0;
+    a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+    a->faulted_fence = fence;
+}
+
+static void notify_completed(struct rd_adapter *a, UINT fence)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA n;
+    RtlZeroMemory(&n, sizeof(n));
+    n.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
+    n.DmaCompleted.SubmissionFenceId = fence;
+    n.DmaCompleted.NodeOrdinal = 0;
+    n.DmaCompleted.EngineOrdinal = 0;
+    a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+    a->completed_fence = fence;
+}
+
+BOOLEAN wk_rd_interrupt_routine(VOID *const MiniportDeviceContext, ULONG MessageNumber)
+{
+    UNREFERENCED_PARAMETER(MessageNumber); /* one line-based interrupt */
+    struct rd_adapter *a = rd_adapter_from(MiniportDeviceContext);
+    if (!a || !a->started)
+        return FALSE;
+    ULONG status = rd_read_reg(a, WK_GPU_REG_IRQ_STATUS);
+    if (status == 0)
+        return FALSE;
+    BOOLEAN faulted = (status & WK_GPU_IRQ_FAULT) != 0;
+    UINT fault_tag = faulted ? rd_read_reg(a, WK_GPU_REG_FAULT_TAG) : 0;
+    if (faulted)
+        notify_faulted(a, fault_tag);
+    if (status & WK_GPU_IRQ_COMPLETED) {
+        UINT done = rd_read_reg(a, WK_GPU_REG_COMPLETED_TAG);
+        if (!faulted || done != fault_tag)
+            notify_completed(a, done);
+    }
+    if (status & (WK_GPU_IRQ_OVERFLOW | WK_GPU_IRQ_GART_ERROR))
+        RD_TRACE("refdriver: ISR: status 0x%x (queue overflow or GART error)\n", status);
+    rd_write_reg(a, WK_GPU_REG_IRQ_ACK, status);
+    a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
+    return TRUE;
+}
+
+/* Nothing heavy: the scheduler's own DPC work follows DxgkCbNotifyDpc. */
+VOID wk_rd_dpc_routine(VOID *const MiniportDeviceContext)
+{
+    struct rd_adapter *a = rd_adapter_from(MiniportDeviceContext);
+    if (a)
+        a->dpc_count++;
+}

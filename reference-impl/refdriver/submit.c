@@ -1,0 +1,67 @@
+/*
+ * submit.c - DxgkDdiSubmitCommand and DxgkDdiCancelCommand.
+ *
+ * Submission is four register writes and a doorbell: the model fetches the
+ * DMA buffer itself. DmaBufferPhysicalAddress names the start of the whole
+ * buffer (facts 5.3 T4); with DmaBufferSegmentId 0 it is a system physical
+ * address, which the model reaches directly, otherwise a segment address
+ * (T5) - a GPU address either way. The ring tag is the fence id, so the
+ * interrupt reports it back (T7).
+ *
+ * Both DDIs must succeed (T9, K4; facts 2.2): they have no failure path.
+ */
+#include "refdriver.h"
+
+static void note_submission(const DXGKARG_SUBMITCOMMAND *args)
+{
+    struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
+                                                 args->DmaBufferPrivateDataSize);
+    if (p && p->magic == RD_MAGIC_DMA)
+        p->submissions++;
+}
+
+NTSTATUS wk_rd_submit_command(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand)
+{
+    struct rd_adapter *a = rd_adapter_from(hAdapter);
+    const DXGKARG_SUBMITCOMMAND *args = pSubmitCommand;
+    if (!a || !args || !a->started)
+        return STATUS_SUCCESS;
+    UINT start = args->DmaBufferSubmissionStartOffset;
+    UINT end = args->DmaBufferSubmissionEndOffset;
+    if (end < start) {
+        /* A kernel bug; submit nothing but still complete the fence, or
+         * the scheduler would wait for it forever. */
+        RD_TRACE("refdriver: SubmitCommand: end 0x%x < start 0x%x\n", end, start);
+        end = start;
+    }
+    UINT64 addr = (UINT64)args->DmaBufferPhysicalAddress.QuadPart + start;
+    rd_write_reg(a, WK_GPU_REG_RING_ADDR_LO, (ULONG)addr);
+    rd_write_reg(a, WK_GPU_REG_RING_ADDR_HI, (ULONG)(addr >> 32));
+    rd_write_reg(a, WK_GPU_REG_RING_LENGTH, end - start);
+    rd_write_reg(a, WK_GPU_REG_RING_TAG, args->SubmissionFenceId);
+    rd_write_reg(a, WK_GPU_REG_DOORBELL, 1);
+    KIRQL irql = rd_lock_acquire(&a->lock);
+    a->submitted_fence[args->NodeOrdinal % RD_MAX_NODES] = args->SubmissionFenceId;
+    rd_lock_release(&a->lock, irql);
+    note_submission(args);
+    return STATUS_SUCCESS;
+}
+
+/* K1, K3: the packet never reached the hardware. The driver's only resource
+ * tied to a DMA buffer is its private record, which is released by marking
+ * it cancelled when the cancelled range covers it. */
+NTSTATUS wk_rd_cancel_command(const HANDLE hAdapter, const DXGKARG_CANCELCOMMAND *pCancelCommand)
+{
+    const DXGKARG_CANCELCOMMAND *args = pCancelCommand;
+    if (!rd_adapter_from(hAdapter) || !args)
+        return STATUS_SUCCESS;
+    struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
+                                                 args->DmaBufferPrivateDataSize);
+    if (p && args->DmaBufferPrivateDataSubmissionStartOffset == 0 &&
+        args->DmaBufferPrivateDataSubmissionEndOffset >= sizeof(*p) && p->magic == RD_MAGIC_DMA) {
+        RtlZeroMemory(p, sizeof(*p));
+        p->magic = RD_MAGIC_DMA;
+        p->kind = RD_DMA_CANCELLED;
+    }
+    return STATUS_SUCCESS;
+}

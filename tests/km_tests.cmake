@@ -1,0 +1,56 @@
+# km_tests.cmake - the tests of include/wddmkit/km.h, built twice from one
+# source: as C11 (test_km) and, through test_km_cxx.cpp, as C++11
+# (test_km_cxx), so the header's C++ promises are checked by the same tests.
+# Both link a second translation unit (test_km.c compiled with
+# WK_KM_TEST_TU2), which proves the header links from several units and
+# that they share one modelled IRQL.
+#
+# include()d from tests/CMakeLists.txt. Expects WK_CMOCKA_LIB (and, if set,
+# WK_CMOCKA_INCLUDE) from the integrator's find_library/find_path.
+
+get_property(_wk_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(NOT "CXX" IN_LIST _wk_langs)
+  enable_language(CXX)
+endif()
+unset(_wk_langs)
+
+find_package(Threads REQUIRED)
+
+add_library(test_km_tu2 OBJECT ${CMAKE_CURRENT_LIST_DIR}/test_km.c)
+target_compile_definitions(test_km_tu2 PRIVATE WK_KM_TEST_TU2)
+
+add_executable(test_km ${CMAKE_CURRENT_LIST_DIR}/test_km.c
+  $<TARGET_OBJECTS:test_km_tu2>)
+add_executable(test_km_cxx ${CMAKE_CURRENT_LIST_DIR}/test_km_cxx.cpp
+  $<TARGET_OBJECTS:test_km_tu2>)
+
+set_target_properties(test_km_tu2 test_km test_km_cxx PROPERTIES
+  C_STANDARD 11
+  C_STANDARD_REQUIRED ON
+  C_EXTENSIONS OFF
+  CXX_STANDARD 11
+  CXX_STANDARD_REQUIRED ON
+  CXX_EXTENSIONS OFF)
+
+foreach(_wk_t test_km_tu2 test_km test_km_cxx)
+  target_include_directories(${_wk_t} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  if(WK_CMOCKA_INCLUDE)
+    target_include_directories(${_wk_t} PRIVATE ${WK_CMOCKA_INCLUDE})
+  endif()
+  target_compile_options(${_wk_t} PRIVATE -Wall -Wextra -Werror)
+  # The project's stricter C set (-Wshadow, -Wformat=2, ...) when available:
+  # a driver may build with it, so the header must pass it too.
+  if(COMMAND wk_target_warnings)
+    wk_target_warnings(${_wk_t})
+  endif()
+endforeach()
+unset(_wk_t)
+
+foreach(_wk_t test_km test_km_cxx)
+  target_link_libraries(${_wk_t} PRIVATE ${WK_CMOCKA_LIB} Threads::Threads)
+endforeach()
+unset(_wk_t)
+
+add_test(NAME km.api COMMAND test_km)
+add_test(NAME km.api_cxx COMMAND test_km_cxx)
+set_tests_properties(km.api km.api_cxx PROPERTIES LABELS "unit")

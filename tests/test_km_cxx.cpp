@@ -1,0 +1,1 @@
+#include "test_km.c" /* the C checks of km.h, compiled as C++ */
