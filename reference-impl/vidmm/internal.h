@@ -188,6 +188,19 @@ struct wk_vidmm {
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
 };
 
+/* invariants.c ----------------------------------------------------------- */
+
+/* Debug builds: re-check the manager's own state, abort on a kit bug. */
+void vidmm_check_invariants(struct wk_vidmm *vm);
+
+/* The last statement of every public operation. */
+#define RETURN_CHECKED(vm, expr)             \
+    do {                                     \
+        wk_status checked_st_ = (expr);      \
+        vidmm_check_invariants(vm);          \
+        return checked_st_;                  \
+    } while (0)
+
 /* rules.c ---------------------------------------------------------------- */
 
 /* Records a violation of `rule` and returns WK_E_CONTRACT. */

@@ -245,7 +245,7 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
         return st;
     }
     *context = index;
-    return checked;
+    RETURN_CHECKED(vm, checked);
 }
 
 wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context)
@@ -268,7 +268,7 @@ wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context)
     c->live = 0;
     if (crashed == WK_OK)
         ctxalloc_check_leaks(vm, 0, context);
-    return crashed;
+    RETURN_CHECKED(vm, crashed);
 }
 
 wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info)
@@ -360,7 +360,7 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
     a->info.pPrivateDriverData = NULL; /* that buffer is gone */
     a->size = (info.Size + PAGE - 1) & ~(PAGE - 1);
     *allocation = h;
-    return WK_OK;
+    RETURN_CHECKED(vm, WK_OK);
 }
 
 wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
@@ -385,7 +385,7 @@ wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
         (void)ignored;
     }
     a->live = 0;
-    return crashed;
+    RETURN_CHECKED(vm, crashed);
 }
 
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,

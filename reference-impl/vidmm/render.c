@@ -290,5 +290,5 @@ wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *in,
     gbuf_free(vm, &j.command);
     gbuf_free(vm, &j.patch_in);
     gbuf_free(vm, &j.list);
-    return st;
+    RETURN_CHECKED(vm, st);
 }

@@ -230,7 +230,7 @@ wk_status wk_vidmm_page_in(struct wk_vidmm *vm, uint32_t allocation)
 {
     wk_status st;
     struct allocation *a = live_allocation(vm, allocation, &st);
-    return a ? residency_place(vm, a) : st;
+    RETURN_CHECKED(vm, a ? residency_place(vm, a) : st);
 }
 
 wk_status wk_vidmm_evict(struct wk_vidmm *vm, uint32_t allocation)
@@ -242,14 +242,14 @@ wk_status wk_vidmm_evict(struct wk_vidmm *vm, uint32_t allocation)
     st = residency_evict(vm, a, 1);
     if (st == WK_OK)
         vm->stats.evictions++;
-    return st;
+    RETURN_CHECKED(vm, st);
 }
 
 wk_status wk_vidmm_discard(struct wk_vidmm *vm, uint32_t allocation)
 {
     wk_status st;
     struct allocation *a = live_allocation(vm, allocation, &st);
-    return a ? residency_evict(vm, a, 0) : st;
+    RETURN_CHECKED(vm, a ? residency_evict(vm, a, 0) : st);
 }
 
 wk_status wk_vidmm_fill(struct wk_vidmm *vm, uint32_t allocation, uint32_t pattern)
@@ -264,7 +264,7 @@ wk_status wk_vidmm_fill(struct wk_vidmm *vm, uint32_t allocation, uint32_t patte
     if (segment_get(vm, a->segment)->aperture) /* VidMm never fills apertures (P10) */
         return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is in an aperture segment: Fill targets memory segments only",
                     allocation);
-    return op_fill(vm, a, pattern);
+    RETURN_CHECKED(vm, op_fill(vm, a, pattern));
 }
 
 wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t segment_id)
@@ -290,5 +290,5 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
     wk_place_free(from->heap, a->offset);
     a->segment = segment_id;
     a->offset = off;
-    return st;
+    RETURN_CHECKED(vm, st);
 }

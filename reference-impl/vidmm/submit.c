@@ -274,7 +274,7 @@ wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm)
 {
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
-    return submit_wait(vm, 0);
+    RETURN_CHECKED(vm, submit_wait(vm, 0));
 }
 
 /* ------------------------------------------------------------------ */

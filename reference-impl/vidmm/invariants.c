@@ -1,0 +1,76 @@
+/*
+ * invariants.c - in debug builds, the manager re-checks its own state after
+ * every public operation (the Mesa util_vma / SQLite PageSanity habit).
+ *
+ * These are the kit's invariants, not the driver's: a failure is a bug in
+ * wddmkit, reported with what broke and then abort(), so it can never be
+ * mistaken for a driver verdict. Release builds (NDEBUG) skip the walk.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#ifdef NDEBUG
+
+void vidmm_check_invariants(struct wk_vidmm *vm)
+{
+    (void)vm;
+}
+
+#else
+
+static void broken(const char *what, unsigned long long a, unsigned long long b)
+{
+    fprintf(stderr, "wddmkit internal invariant broken: %s (%llu, %llu)\n", what, a, b);
+    abort();
+}
+
+static void check_heaps(struct wk_vidmm *vm)
+{
+    char why[160];
+    for (uint32_t s = 1; s <= vm->nseg; s++)
+        if (vm->seg[s].heap && wk_place_check(vm->seg[s].heap, why, sizeof(why)) != WK_OK)
+            broken(why, s, 0);
+    if (wk_place_check(vm->sys_heap, why, sizeof(why)) != WK_OK)
+        broken(why, 0, 0);
+}
+
+/* Each segment heap holds exactly the resident allocations placed in it. */
+static void check_allocations(struct wk_vidmm *vm)
+{
+    uint64_t resident[MAX_SEGMENTS + 1] = { 0 };
+    for (uint32_t i = 0; i < vm->nallocs; i++) {
+        const struct allocation *a = &vm->allocs[i];
+        if (!a->live || !a->resident)
+            continue;
+        const struct segment *s = segment_get(vm, a->segment);
+        if (!s || !s->heap || a->offset > s->size || a->size > s->size - a->offset)
+            broken("resident allocation outside its segment", i + 1, a->segment);
+        resident[a->segment]++;
+    }
+    for (uint32_t s = 1; s <= vm->nseg; s++)
+        if (vm->seg[s].heap && wk_place_count(vm->seg[s].heap) != resident[s])
+            broken("segment heap blocks != resident allocations", wk_place_count(vm->seg[s].heap),
+                   resident[s]);
+}
+
+static void check_queue(struct wk_vidmm *vm)
+{
+    for (uint32_t i = 1; i < vm->npending; i++)
+        if (vm->pending[i].fence <= vm->pending[i - 1].fence)
+            broken("pending fences out of order", vm->pending[i - 1].fence, vm->pending[i].fence);
+    if (vm->paging.map && vm->paging_used > vm->paging.size)
+        broken("paging buffer overfilled", vm->paging_used, vm->paging.size);
+}
+
+void vidmm_check_invariants(struct wk_vidmm *vm)
+{
+    if (!vm || !vm->started)
+        return;
+    check_heaps(vm);
+    check_allocations(vm);
+    check_queue(vm);
+}
+
+#endif
