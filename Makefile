@@ -23,10 +23,12 @@ build: configure
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
-# Until the spec runner lands (issue "Conformance"), the conformance job is
-# the GPU-model command-set suite: every command's effect and every fault
-# class, checked against docs/gpu-model.md.
+# The main job: the built-in conformance scenarios against the reference
+# driver (`wddmkit check`), then every test labelled "conform" (the same
+# scenarios through the shared object, and the GPU model's command-set
+# suite). The YAML spec runner (issue "Conformance") takes this over.
 conform: build
+	$(BUILD)/conformance/wddmkit check
 	ctest --preset $(PRESET) -L conform -j $(JOBS)
 
 bench: PRESET = default

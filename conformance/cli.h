@@ -15,6 +15,9 @@ int wk_cli_gpu(int argc, char **argv);
 /* `wddmkit rules [--markdown]`; argv holds the arguments after "rules". */
 int wk_cli_rules(int argc, char **argv);
 
+/* `wddmkit check [--driver PATH] [--seed N] [--paging-buffer BYTES]`. */
+int wk_cli_check(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

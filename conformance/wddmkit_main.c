@@ -15,6 +15,9 @@ static void usage(FILE *out)
     fputs("usage: wddmkit <command> [args]\n"
           "\n"
           "commands:\n"
+          "  check [--driver PATH] [--seed N] [--paging-buffer BYTES]\n"
+          "                      run the built-in conformance scenarios against a driver object\n"
+          "                      (default: the built-in reference driver)\n"
           "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
           "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
           "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
@@ -43,6 +46,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "gpu") == 0)
         return wk_cli_gpu(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0)
+        return wk_cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "rules") == 0)
         return wk_cli_rules(argc - 2, argv + 2);
     fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);

@@ -105,7 +105,8 @@ static void replay_dir(struct replay *r, const char *path)
         count++;
     }
     closedir(d);
-    qsort(names, count, sizeof(*names), by_name);
+    if (count)
+        qsort(names, count, sizeof(*names), by_name);
     for (size_t i = 0; i < count; i++) {
         struct stat st;
         if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode))

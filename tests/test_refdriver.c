@@ -310,7 +310,8 @@ static bool expect_u64(uint64_t got, uint64_t want, const char *what, int line)
                 ")\n", line, what, want, want, got, got);
     return false;
 }
-#define EXPECT_U64(got, want) assert_true(expect_u64((uint64_t)(got), (uint64_t)(want), #got, __LINE__))
+#define EXPECT_U64(got, want) \
+    assert_true(expect_u64((uint64_t)(got), (uint64_t)(want), #got, __LINE__))
 #define EXPECT_STATUS(got, want) \
     assert_true(expect_u64((uint32_t)(got), (uint32_t)(want), #got, __LINE__))
 
@@ -687,8 +688,17 @@ static void test_query_segment4(void **state)
             EXPECT_U64(raw[i * stride + k], 0);
     }
     EXPECT_U64(out.PagingBufferSegmentId, 0);
+    /* The kernel now knows no banks (B7): bank hints are dropped. */
+    WK_ALLOCATION_REQUEST r = request(4096);
+    r.PreferredSegment.SegmentId0 = 2;
+    r.HintedBank.Bank0 = 2;
+    DXGK_ALLOCATIONINFO info;
+    EXPECT_STATUS(create_allocation(mk, &r, &info), STATUS_SUCCESS);
+    EXPECT_U64(info.HintedBank.Value, 0);
+    destroy_allocation(mk, info.hAllocation);
     out.SegmentDescriptorStride = sizeof(DXGK_SEGMENTDESCRIPTOR4) - 8;
-    EXPECT_STATUS(query(mk, DXGKQAITYPE_QUERYSEGMENT4, &out, sizeof(out)), STATUS_INVALID_PARAMETER);
+    EXPECT_STATUS(query(mk, DXGKQAITYPE_QUERYSEGMENT4, &out, sizeof(out)),
+                  STATUS_INVALID_PARAMETER);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1181,11 +1191,13 @@ static void scene_commands(struct cmdbuf *c)
     cmd_begin(c);
     WK_USER_COPY copy = { REC(WK_USER_OP_COPY, WK_USER_COPY), { 1, 0x100 }, { 2, 0 }, 256, 0 };
     WK_USER_FILL fill = { REC(WK_USER_OP_FILL, WK_USER_FILL), { 2, 0x1000 }, 512, 0x11223344 };
-    WK_USER_WRITE32 w32 = { REC(WK_USER_OP_WRITE32, WK_USER_WRITE32), { 1, 0x1FFC }, 0xCAFEBABE, 0 };
+    WK_USER_WRITE32 w32 = { REC(WK_USER_OP_WRITE32, WK_USER_WRITE32), { 1, 0x1FFC }, 0xCAFEBABE,
+                            0 };
     uint8_t nop[16] = { 0 };
     WK_USER_RECORD nop_header = { WK_USER_OP_NOP, sizeof(nop) };
     memcpy(nop, &nop_header, sizeof(nop_header));
-    WK_USER_BLIT blit = { REC(WK_USER_OP_BLIT, WK_USER_BLIT), { 1, 0 }, { 2, 0x2000 }, 16, 4, 64, 32 };
+    WK_USER_BLIT blit = { REC(WK_USER_OP_BLIT, WK_USER_BLIT), { 1, 0 }, { 2, 0x2000 },
+                          16, 4, 64, 32 };
     cmd_add(c, &copy, sizeof(copy));
     cmd_add(c, &fill, sizeof(fill));
     cmd_add(c, &w32, sizeof(w32));
@@ -1239,8 +1251,9 @@ static void render_call(struct mk *mk, struct scene *s, const struct cmdbuf *c, 
 {
     memset(out->dma, CANARY_BYTE, sizeof(out->dma));
     memset(out->patches, CANARY_BYTE, sizeof(out->patches));
-    DXGKARG_RENDER r = { c->bytes, c->len, out->dma, dma_size, out->priv, sizeof(out->priv),
-                         s->list, 3, NULL, 0, out->patches, patch_room, *multipass, 0, { { 0, 0 } } };
+    DXGKARG_RENDER r = { c->bytes,     c->len,     out->dma, dma_size,   out->priv,
+                         sizeof(out->priv), s->list, 3,       NULL,       0,
+                         out->patches, patch_room, *multipass, 0,        { { 0, 0 } } };
     out->status = mk->ddi.DxgkDdiRender(s->context, &r);
     out->used = (UINT)((uint8_t *)r.pDmaBuffer - out->dma);
     out->patch_count = (UINT)(r.pPatchLocationListOut - out->patches);

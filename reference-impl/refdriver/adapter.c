@@ -170,6 +170,7 @@ NTSTATUS wk_rd_stop_device(VOID *const MiniportDeviceContext)
     free_bank_tables(a);
     a->segment_count = 0;
     a->memory_set = a->aperture_set = 0;
+    a->banks_reported = FALSE;
     a->started = FALSE;
     return STATUS_SUCCESS;
 }
@@ -282,6 +283,7 @@ static NTSTATUS query_segment3(struct rd_adapter *a, const DXGKARG_QUERYADAPTERI
     for (UINT i = 0; i < a->segment_count; i++)
         fill_descriptor3(&a->segments[i], &out->pSegmentDescriptor[i]);
     out->NbSegment = a->segment_count;
+    a->banks_reported = TRUE;
     /* G10, facts 7.7: 0 = paging buffers in contiguous system memory, which
      * the model reaches at their physical address. */
     out->PagingBufferSegmentId = 0;
@@ -316,6 +318,7 @@ static NTSTATUS query_segment4(struct rd_adapter *a, const DXGKARG_QUERYADAPTERI
         RtlCopyMemory(slot, &d, sizeof(d));
     }
     out->NbSegment = a->segment_count;
+    a->banks_reported = FALSE;
     out->PagingBufferSegmentId = 0;
     out->PagingBufferSize = RD_PAGING_BUFFER_SIZE;
     out->PagingBufferPrivateDataSize = sizeof(struct rd_dma_private);

@@ -91,8 +91,9 @@ static UINT bank_id(DXGK_SEGMENTBANKPREFERENCE b, UINT i)
     return (b.Value >> (8 * i)) & 0x7Fu;
 }
 
-/* B4, B5: bank hints apply to SegmentId0 and must name its banks. Slots are
- * compacted so that a zero slot is followed by zero slots. */
+/* B4, B5: bank hints apply to SegmentId0 and must name its banks, as the
+ * kernel was told them (none after QUERYSEGMENT4, B7). Slots are compacted
+ * so that a zero slot is followed by zero slots. */
 static DXGK_SEGMENTBANKPREFERENCE restrict_banks(const struct rd_adapter *a,
                                                  DXGK_SEGMENTBANKPREFERENCE in,
                                                  D3DDDI_SEGMENTPREFERENCE pref)
@@ -100,7 +101,7 @@ static DXGK_SEGMENTBANKPREFERENCE restrict_banks(const struct rd_adapter *a,
     DXGK_SEGMENTBANKPREFERENCE out;
     out.Value = 0;
     const struct rd_segment *seg = rd_segment(a, pref.SegmentId0);
-    if (!seg || seg->bank_count == 0)
+    if (!seg || seg->bank_count == 0 || !a->banks_reported)
         return out;
     UINT n = 0;
     for (UINT i = 0; i < 4; i++) {

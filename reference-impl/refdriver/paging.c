@@ -141,7 +141,8 @@ static enum emit_result transfer_chunk(struct wk_gpu_writer *w, const struct xfe
         return emit_result_of(st);
     }
     UINT64 src, dst, room_src, room_dst;
-    if (!side_at(t, &t->src, *done, &src, &room_src) || !side_at(t, &t->dst, *done, &dst, &room_dst))
+    if (!side_at(t, &t->src, *done, &src, &room_src) ||
+        !side_at(t, &t->dst, *done, &dst, &room_dst))
         return EMIT_ABANDON;
     UINT64 chunk = min64(min64(RD_CHUNK, left), min64(room_src, room_dst));
     wk_status st = wk_gpu_emit_copy(w, src, dst, chunk);
@@ -246,10 +247,10 @@ static NTSTATUS zero_mdl(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *
 static NTSTATUS op_init_context_resource(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
                                          struct wk_gpu_writer *w)
 {
-    struct rd_allocation *alloc = wk_rd_context_allocation_find(a, args->InitContextResource.hAllocation);
+    HANDLE h = args->InitContextResource.hAllocation;
+    struct rd_allocation *alloc = wk_rd_context_allocation_find(a, h);
     if (!alloc) {
-        RD_TRACE("refdriver: InitContextResource: unknown allocation %p\n",
-                 args->InitContextResource.hAllocation);
+        RD_TRACE("refdriver: InitContextResource: unknown allocation %p\n", h);
         return STATUS_SUCCESS;
     }
     if (args->InitContextResource.Destination.SegmentId == 0)
@@ -360,8 +361,8 @@ static NTSTATUS op_map_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER 
         if (n == 0)
             break;
         const PFN_NUMBER *pfns = MmGetMdlPfnArray(mdl) + mdl_first + done;
-        enum emit_result r =
-            emit_result_of(wk_gpu_emit_gart_map(w, seg, (uint32_t)(first + done), (uint32_t)n, pfns));
+        enum emit_result r = emit_result_of(
+            wk_gpu_emit_gart_map(w, seg, (uint32_t)(first + done), (uint32_t)n, pfns));
         if (r == EMIT_ABANDON)
             return STATUS_SUCCESS;
         if (r == EMIT_FULL)
@@ -438,7 +439,8 @@ static void note_private(DXGKARG_BUILDPAGINGBUFFER *args, UINT64 bytes)
     p->commands++;
 }
 
-NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer)
+NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
+                                   DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer)
 {
     struct rd_adapter *a = rd_adapter_from(hAdapter);
     DXGKARG_BUILDPAGINGBUFFER *args = pBuildPagingBuffer;

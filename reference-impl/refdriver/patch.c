@@ -69,7 +69,8 @@ NTSTATUS wk_rd_patch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
         const DXGK_ALLOCATIONLIST *e = &args->pAllocationList[p->AllocationIndex];
         if (e->SegmentId == 0)
             continue; /* not resident: the kernel will not submit it so */
-        rd_put_le64(dma + p->PatchOffset, (UINT64)e->PhysicalAddress.QuadPart + p->AllocationOffset);
+        UINT64 address = (UINT64)e->PhysicalAddress.QuadPart + p->AllocationOffset;
+        rd_put_le64(dma + p->PatchOffset, address);
     }
     return STATUS_SUCCESS;
 }

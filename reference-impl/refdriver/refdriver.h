@@ -124,6 +124,9 @@ struct rd_adapter {
     UINT aperture_set;        /* bit (id - 1) per aperture segment */
     UINT64 aperture_bytes;
     UINT64 sysmem_end;        /* first GPU address past system memory */
+    /* Whether the kernel learnt the banks: QUERYSEGMENT3 reports them,
+     * QUERYSEGMENT4 cannot (facts 5.6 B7); bank hints follow the last one. */
+    BOOLEAN banks_reported;
     rd_lock lock;
     ULONG next_context_id;
     struct rd_allocation *context_allocations; /* list, for InitContextResource */

@@ -125,8 +125,9 @@ static NTSTATUS check_fields(const struct render_input *in, const union user_rec
     default: /* WK_USER_OP_BLIT: read_record admits no other op */
         if (!blit_in_limits(&r->blit))
             return STATUS_INVALID_PARAMETER;
-        if (!NT_SUCCESS(st = check_ref(in, r->blit.Source,
-                                       blit_extent(r->blit.Width, r->blit.Height, r->blit.SourcePitch))))
+        st = check_ref(in, r->blit.Source,
+                       blit_extent(r->blit.Width, r->blit.Height, r->blit.SourcePitch));
+        if (!NT_SUCCESS(st))
             return st;
         st = check_ref(in, r->blit.Destination,
                        blit_extent(r->blit.Width, r->blit.Height, r->blit.DestinationPitch));
