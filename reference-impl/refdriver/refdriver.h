@@ -281,7 +281,9 @@ static inline ULONG rd_read_reg(struct rd_adapter *a, ULONG offset)
 /* The private area of a DMA buffer, when it is large enough for ours. */
 static inline struct rd_dma_private *rd_dma_private_of(VOID *p, UINT size)
 {
-    return p && size >= sizeof(struct rd_dma_private) ? (struct rd_dma_private *)p : NULL;
+    if (!p || size < sizeof(struct rd_dma_private) || ((uintptr_t)p & 3u) != 0)
+        return NULL;
+    return (struct rd_dma_private *)p;
 }
 
 /* context.c: creates / destroys the driver and kernel sides of a context
