@@ -250,25 +250,29 @@ static const struct {
     const char *name;
     scenario_fn *fn;
     uint32_t paging_buffer; /* forced paging-buffer size, 0: the driver's */
+    uint32_t query_segment; /* 3 or 4 (0: 3) */
 } scenarios[] = {
-    { "adapter.start", sc_start, 0 },
-    { "contexts.create-destroy", sc_contexts, 0 },
-    { "allocation.placement-banks", sc_placement, 0 },
-    { "paging.fill", sc_fill, 0 },
-    { "paging.evict-page-in-relocate", sc_eviction, 0 },
-    { "paging.aperture-map-unmap", sc_aperture, 0 },
-    { "paging.multipass-64-byte-buffer", sc_multipass, 64 },
-    { "render.patch-submit", sc_render, 0 },
-    { "paging.physical-lock-fence", sc_physical, 0 },
-    { "submit.cancel", sc_cancel, 0 },
+    { "adapter.start", sc_start, 0, 0 },
+    { "adapter.start-querysegment4", sc_start, 0, 4 },
+    { "contexts.create-destroy", sc_contexts, 0, 0 },
+    { "allocation.placement-banks", sc_placement, 0, 0 },
+    { "paging.fill", sc_fill, 0, 0 },
+    { "paging.evict-page-in-relocate", sc_eviction, 0, 0 },
+    { "paging.aperture-map-unmap", sc_aperture, 0, 0 },
+    { "paging.multipass-64-byte-buffer", sc_multipass, 64, 0 },
+    { "render.patch-submit", sc_render, 0, 0 },
+    { "paging.physical-lock-fence", sc_physical, 0, 0 },
+    { "submit.cancel", sc_cancel, 0, 0 },
 };
 
-static wk_status fixture(const struct options *o, uint32_t paging_buffer, struct run *r)
+static wk_status fixture(const struct options *o, uint32_t paging_buffer, uint32_t query_segment,
+                         struct run *r)
 {
     struct wk_vidmm_config cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.seed = o->seed;
     cfg.paging_buffer_size = paging_buffer ? paging_buffer : o->paging_buffer;
+    cfg.query_segment_version = query_segment;
     memset(r, 0, sizeof(*r));
     wk_status st = wk_vidmm_create(&cfg, &r->vm);
     if (st != WK_OK)
@@ -298,7 +302,7 @@ static void print_violations(struct wk_vidmm *vm)
 static int run_one(const struct options *o, size_t i)
 {
     struct run r;
-    wk_status st = fixture(o, scenarios[i].paging_buffer, &r);
+    wk_status st = fixture(o, scenarios[i].paging_buffer, scenarios[i].query_segment, &r);
     if (st == WK_E_IO) {
         fprintf(stderr, "wddmkit: %s\n", r.vm ? wk_vidmm_last_error(r.vm) : "cannot load the driver");
         wk_vidmm_destroy(r.vm);

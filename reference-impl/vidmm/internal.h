@@ -59,6 +59,7 @@ struct segment {
     uint64_t bank_end[128];     /* end offset of bank i (1-based index i-1) */
     struct wk_place_heap *heap;
     DXGK_SEGMENTFLAGS flags;
+    uint32_t lru_head, lru_tail;    /* resident allocations, oldest first (handles) */
 };
 
 struct device {
@@ -96,6 +97,7 @@ struct allocation {
     uint32_t segment;           /* when resident */
     uint64_t offset;            /* in the segment when resident */
     int has_content;            /* was filled or written once */
+    uint32_t lru_prev, lru_next; /* neighbours in the segment's LRU list (handles) */
     uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
     uint64_t pfn_count;
     MDL mdl;

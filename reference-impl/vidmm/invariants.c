@@ -49,10 +49,16 @@ static void check_allocations(struct wk_vidmm *vm)
             broken("resident allocation outside its segment", i + 1, a->segment);
         resident[a->segment]++;
     }
-    for (uint32_t s = 1; s <= vm->nseg; s++)
+    for (uint32_t s = 1; s <= vm->nseg; s++) {
         if (vm->seg[s].heap && wk_place_count(vm->seg[s].heap) != resident[s])
             broken("segment heap blocks != resident allocations", wk_place_count(vm->seg[s].heap),
                    resident[s]);
+        uint64_t listed = 0;
+        for (uint32_t h = vm->seg[s].lru_head; h && listed <= vm->nallocs; h = vm->allocs[h - 1].lru_next)
+            listed++;
+        if (listed != resident[s])
+            broken("LRU list length != resident allocations", listed, resident[s]);
+    }
 }
 
 static void check_queue(struct wk_vidmm *vm)

@@ -84,12 +84,47 @@ static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const st
     return wk_place_alloc(s->heap, &r, offset) == WK_OK;
 }
 
+/* Each segment keeps its resident allocations in placement order, so the
+ * eviction victim (the oldest) is found in O(1). */
+static uint32_t handle_of(struct wk_vidmm *vm, const struct allocation *a)
+{
+    return (uint32_t)(a - vm->allocs) + 1;
+}
+
+static void lru_add(struct wk_vidmm *vm, struct allocation *a)
+{
+    struct segment *s = segment_get(vm, a->segment);
+    uint32_t h = handle_of(vm, a);
+    a->lru_prev = s->lru_tail;
+    a->lru_next = 0;
+    if (s->lru_tail)
+        vm->allocs[s->lru_tail - 1].lru_next = h;
+    else
+        s->lru_head = h;
+    s->lru_tail = h;
+}
+
+static void lru_remove(struct wk_vidmm *vm, struct allocation *a)
+{
+    struct segment *s = segment_get(vm, a->segment);
+    if (a->lru_prev)
+        vm->allocs[a->lru_prev - 1].lru_next = a->lru_next;
+    else
+        s->lru_head = a->lru_next;
+    if (a->lru_next)
+        vm->allocs[a->lru_next - 1].lru_prev = a->lru_prev;
+    else
+        s->lru_tail = a->lru_prev;
+    a->lru_prev = a->lru_next = 0;
+}
+
+/* The oldest evictable allocation of a segment (context allocations stay). */
 static struct allocation *oldest_in(struct wk_vidmm *vm, uint32_t segment,
                                     const struct allocation *except)
 {
-    for (uint32_t i = 0; i < vm->nallocs; i++) {
-        struct allocation *o = &vm->allocs[i];
-        if (o->live && o != except && o->resident && o->segment == segment && !o->context_allocation)
+    for (uint32_t h = segment_get(vm, segment)->lru_head; h; h = vm->allocs[h - 1].lru_next) {
+        struct allocation *o = &vm->allocs[h - 1];
+        if (o != except && !o->context_allocation)
             return o;
     }
     return NULL;
@@ -163,6 +198,7 @@ wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
             a->resident = 1;
             a->segment = c[i].segment;
             a->offset = off;
+            lru_add(vm, a);
             return populate(vm, a);
         }
         struct allocation *victim = oldest_in(vm, c[0].segment, a);
@@ -193,6 +229,7 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
             a->has_content = 0;
     }
     wk_place_free(s->heap, a->offset);
+    lru_remove(vm, a);
     a->resident = 0;
     return st;
 }
@@ -205,6 +242,7 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
         if (s->aperture)
             st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
         wk_place_free(s->heap, a->offset);
+        lru_remove(vm, a);
         a->resident = 0;
     }
     drop_backing(vm, a);
@@ -288,7 +326,9 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
         return fail(vm, WK_E_NO_SPACE, "no room in segment %u", segment_id);
     st = op_transfer_segment(vm, a, segment_id, off);
     wk_place_free(from->heap, a->offset);
+    lru_remove(vm, a);
     a->segment = segment_id;
     a->offset = off;
+    lru_add(vm, a);
     RETURN_CHECKED(vm, st);
 }
