@@ -120,8 +120,13 @@ const char *wk_vidmm_last_error(const struct wk_vidmm *vm);
  * the knob that lets a test turn a correct driver's answer into a bad one
  * ("advance pDmaBuffer by DmaSize + 16") and prove the check notices. For
  * QueryAdapterInfo `args` is the DXGKARG_QUERYADAPTERINFO; for CreateDevice
- * the DXGKARG_CREATEDEVICE, and so on; for the context-allocation callbacks
- * (which the driver calls), the callback's argument before it is checked.
+ * the DXGKARG_CREATEDEVICE, and so on; StartDevice gets the DXGK_START_INFO;
+ * InterruptRoutine gets NULL and its BOOLEAN answer in *status. For the
+ * callbacks the driver calls: DxgkCbCreateContextAllocation's argument,
+ * a copy of DxgkCbNotifyInterrupt's data, and a HANDLE* holding
+ * DxgkCbDestroyContextAllocation's handle. The rewriter runs inside the
+ * DDI's guarded frame: if it crashes or hangs, that is reported as the
+ * driver's crash or hang.
  */
 typedef void wk_vidmm_rewrite_fn(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status);
 void wk_vidmm_set_rewriter(struct wk_vidmm *vm, wk_vidmm_rewrite_fn *fn, void *user);

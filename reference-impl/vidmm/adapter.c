@@ -88,10 +88,10 @@ static wk_status query_caps(struct wk_vidmm *vm)
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q));
+             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q);
+             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, &st));
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, &st);
     if (st != STATUS_SUCCESS)
         return violate(vm, R_CAPS_STATUS, WK_DDI_QUERY_ADAPTER_INFO,
                        "DRIVERCAPS returned 0x%08x, expected STATUS_SUCCESS", (unsigned)st);
@@ -124,7 +124,8 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
     ULONG sources = 0, children = 0;
     DDI_CALL(vm, WK_DDI_START_DEVICE, crashed,
-             st = d->DxgkDdiStartDevice(vm->miniport, &info, &vm->kernel_iface, &sources, &children));
+             st = d->DxgkDdiStartDevice(vm->miniport, &info, &vm->kernel_iface, &sources, &children);
+             ddi_rewrite(vm, WK_DDI_START_DEVICE, &info, &st));
     if (crashed != WK_OK)
         return crashed;
     if (!NT_SUCCESS(st))

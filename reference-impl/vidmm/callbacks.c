@@ -62,6 +62,10 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !d)
         return;
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA copy = *d; /* the answer as the rewriter may see it */
+    NTSTATUS ignored = STATUS_SUCCESS;
+    ddi_rewrite(vm, WK_DDI_CB_NOTIFY_INTERRUPT, &copy, &ignored);
+    d = &copy;
     switch (d->InterruptType) {
     case DXGK_INTERRUPT_DMA_COMPLETED:
         complete_fence(vm, d->DmaCompleted.SubmissionFenceId);

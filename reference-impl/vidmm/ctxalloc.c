@@ -106,7 +106,10 @@ NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
     if (!vm)
         return STATUS_INVALID_PARAMETER;
     vm->stats.ddi_calls[WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION]++;
-    struct allocation *a = find(vm, hAllocation, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION);
+    HANDLE h = hAllocation;
+    NTSTATUS ignored = STATUS_SUCCESS;
+    ddi_rewrite(vm, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION, &h, &ignored);
+    struct allocation *a = find(vm, h, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION);
     if (!a)
         return STATUS_INVALID_PARAMETER;
     residency_release(vm, a);

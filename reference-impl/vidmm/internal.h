@@ -218,8 +218,10 @@ const char *rule_id(enum wk_rule_id rule);
 /*
  * Every call into the driver goes through DDI_CALL: it arms the hang timer,
  * catches a crash (any fatal signal, including a guard-page hit) and turns
- * it into a violation, marks the adapter dead, and rewrites the answer when
- * a rewriter is set. `stmt` assigns the DDI's result.
+ * it into a violation and marks the adapter dead. The statements (the DDI
+ * call, then ddi_rewrite of its answer) run inside the frame, so an answer
+ * rewrite that crashes, hangs or writes past a guard page is caught exactly
+ * like the driver doing it on its way back.
  */
 struct ddi_frame {
     sigjmp_buf env;
@@ -235,14 +237,14 @@ void ddi_leave(struct ddi_frame *f);
 wk_status ddi_crashed(struct ddi_frame *f);
 void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status);
 
-#define DDI_CALL(vm, ddi_id, crashed_st, stmt)                      \
+#define DDI_CALL(vm, ddi_id, crashed_st, ...)                       \
     do {                                                            \
         struct ddi_frame ddi_f_;                                    \
         (crashed_st) = WK_OK;                                       \
         if (ddi_enter((vm), (ddi_id), &ddi_f_) != 0) {              \
             (crashed_st) = WK_E_DEAD;                               \
         } else if (sigsetjmp(ddi_f_.env, 1) == 0) {                 \
-            stmt;                                                   \
+            __VA_ARGS__;                                            \
             ddi_leave(&ddi_f_);                                     \
         } else {                                                    \
             (crashed_st) = ddi_crashed(&ddi_f_);                    \

@@ -90,11 +90,11 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CREATE_DEVICE, crashed,
-             status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, &args));
+             status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, &args);
+             ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, &args, &status));
     vm->devices[index - 1].live = 0;
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, &args, &status);
     if (status == STATUS_NO_MEMORY)
         return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateDevice: STATUS_NO_MEMORY");
     if (status != STATUS_SUCCESS || !args.hDevice)
@@ -223,11 +223,11 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     wk_status crashed;
     HANDLE hdev = vm->devices[device - 1].driver_handle;
     DDI_CALL(vm, WK_DDI_CREATE_CONTEXT, crashed,
-             status = vm->ddi.DxgkDdiCreateContext(hdev, &args));
+             status = vm->ddi.DxgkDdiCreateContext(hdev, &args);
+             ddi_rewrite(vm, WK_DDI_CREATE_CONTEXT, &args, &status));
     c->live = 0;
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_CREATE_CONTEXT, &args, &status);
     if (status == STATUS_NO_MEMORY || status == STATUS_GRAPHICS_DRIVER_MISMATCH)
         return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateContext returned 0x%08x", (unsigned)status);
     if (status != STATUS_SUCCESS)
@@ -303,9 +303,8 @@ static wk_status call_create_allocation(struct wk_vidmm *vm, uint32_t device,
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CREATE_ALLOCATION, crashed,
-             status = vm->ddi.DxgkDdiCreateAllocation(vm->miniport, &args));
-    if (crashed == WK_OK)
-        ddi_rewrite(vm, WK_DDI_CREATE_ALLOCATION, &args, &status);
+             status = vm->ddi.DxgkDdiCreateAllocation(vm->miniport, &args);
+             ddi_rewrite(vm, WK_DDI_CREATE_ALLOCATION, &args, &status));
     gbuf_free(vm, &priv);
     if (crashed != WK_OK)
         return crashed;

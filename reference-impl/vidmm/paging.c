@@ -166,11 +166,11 @@ static wk_status call_once(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, NT
     wk_status crashed;
     *st = STATUS_UNSUCCESSFUL;
     DDI_CALL(vm, WK_DDI_BUILD_PAGING_BUFFER, crashed,
-             *st = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, a));
+             *st = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, a);
+             ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, a, st));
     if (crashed != WK_OK)
         return crashed;
     vm->stats.paging_passes++;
-    ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, a, st);
     return check_answer(vm, a, p, *st);
 }
 

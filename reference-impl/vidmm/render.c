@@ -176,10 +176,10 @@ static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS
     r.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)c->dma_gpu_address;
     wk_status crashed;
     *status = STATUS_UNSUCCESSFUL;
-    DDI_CALL(vm, WK_DDI_RENDER, crashed, *status = vm->ddi.DxgkDdiRender(c->driver_handle, &r));
+    DDI_CALL(vm, WK_DDI_RENDER, crashed, *status = vm->ddi.DxgkDdiRender(c->driver_handle, &r);
+             ddi_rewrite(vm, WK_DDI_RENDER, &r, status));
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_RENDER, &r, status);
     wk_status st = check_answer(vm, j, &r, *status, written, count);
     j->multipass = r.MultipassOffset;
     return st;

@@ -37,9 +37,8 @@ static wk_status query(struct wk_vidmm *vm, void *in, UINT in_size, void *out, U
     wk_status crashed;
     *status = STATUS_UNSUCCESSFUL;
     DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             *status = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q));
-    if (crashed == WK_OK)
-        ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, status);
+             *status = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q);
+             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, status));
     return crashed;
 }
 

@@ -113,9 +113,9 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     memcpy(before, s->dma->ptr, s->dma->size);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args));
+    DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args);
+             ddi_rewrite(vm, WK_DDI_PATCH, &args, &status));
     if (crashed == WK_OK) {
-        ddi_rewrite(vm, WK_DDI_PATCH, &args, &status);
         if (status != STATUS_SUCCESS)
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
@@ -150,10 +150,10 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
-             status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, &args));
+             status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, &args);
+             ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, &args, &status));
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, &args, &status);
     if (status != STATUS_SUCCESS)
         return violate(vm, R_SUBMIT_STATUS, WK_DDI_SUBMIT_COMMAND,
                        "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x2, parameter 2 = the status",
@@ -210,10 +210,11 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
             return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
                            "the interrupt line stayed asserted (status 0x%x) after %u calls", bits, round);
         }
-        BOOLEAN claimed = 0;
+        NTSTATUS claimed = 0; /* the BOOLEAN answer, widened for the rewriter */
         wk_status crashed;
         DDI_CALL(vm, WK_DDI_INTERRUPT_ROUTINE, crashed,
-                 claimed = vm->ddi.DxgkDdiInterruptRoutine(vm->miniport, 0));
+                 claimed = vm->ddi.DxgkDdiInterruptRoutine(vm->miniport, 0);
+                 ddi_rewrite(vm, WK_DDI_INTERRUPT_ROUTINE, NULL, &claimed));
         if (crashed != WK_OK)
             return crashed;
         if (!claimed) {
@@ -309,10 +310,10 @@ static wk_status cancel_one(struct wk_vidmm *vm, const struct pending *p)
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CANCEL_COMMAND, crashed,
-             status = vm->ddi.DxgkDdiCancelCommand(vm->miniport, &args));
+             status = vm->ddi.DxgkDdiCancelCommand(vm->miniport, &args);
+             ddi_rewrite(vm, WK_DDI_CANCEL_COMMAND, &args, &status));
     if (crashed != WK_OK)
         return crashed;
-    ddi_rewrite(vm, WK_DDI_CANCEL_COMMAND, &args, &status);
     if (status != STATUS_SUCCESS)
         return violate(vm, R_CANCEL_STATUS, WK_DDI_CANCEL_COMMAND,
                        "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x9",
