@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "wddmkit/gpu.h"
 #include "wddmkit/status.h"
@@ -160,6 +161,11 @@ struct wk_step {
     uint64_t min, max;
     /* expect_context_info: field index and value */
     uint32_t field;
+    /* expect_pattern: bytes from `offset` (0: to the end) */
+    uint64_t size;
+    /* cancel: the number of submissions expected cancelled */
+    int has_count;
+    uint32_t count;
 };
 
 /* Negative cases: corrupt one answer on its way back (vidmm's rewriter). */

@@ -268,6 +268,11 @@ void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 /* The GPU model under the adapter. */
 struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm);
 
+/* What the started driver declared: its caps, and whether it provides a DDI
+ * (an optional DDI left NULL means "not supported"). */
+void wk_vidmm_driver_caps(const struct wk_vidmm *vm, DXGK_DRIVERCAPS *caps);
+int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi);
+
 /* ------------------------------------------------------------------ */
 /* The contract-rule catalogue                                          */
 /* ------------------------------------------------------------------ */

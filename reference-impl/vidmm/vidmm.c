@@ -136,6 +136,29 @@ void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out)
     *out = vm->stats;
 }
 
+void wk_vidmm_driver_caps(const struct wk_vidmm *vm, DXGK_DRIVERCAPS *caps)
+{
+    *caps = vm->caps;
+}
+
+int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi)
+{
+    const DRIVER_INITIALIZATION_DATA *d = &vm->ddi;
+    switch (ddi) {
+    case WK_DDI_CREATE_DEVICE: return d->DxgkDdiCreateDevice != NULL;
+    case WK_DDI_CREATE_CONTEXT: return d->DxgkDdiCreateContext != NULL;
+    case WK_DDI_CREATE_ALLOCATION: return d->DxgkDdiCreateAllocation != NULL;
+    case WK_DDI_BUILD_PAGING_BUFFER: return d->DxgkDdiBuildPagingBuffer != NULL;
+    case WK_DDI_RENDER: return d->DxgkDdiRender != NULL;
+    case WK_DDI_PATCH: return d->DxgkDdiPatch != NULL;
+    case WK_DDI_SUBMIT_COMMAND: return d->DxgkDdiSubmitCommand != NULL;
+    case WK_DDI_CANCEL_COMMAND: return d->DxgkDdiCancelCommand != NULL;
+    case WK_DDI_INTERRUPT_ROUTINE: return d->DxgkDdiInterruptRoutine != NULL;
+    case WK_DDI_DPC_ROUTINE: return d->DxgkDdiDpcRoutine != NULL;
+    default: return vm->have_ddi;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Host access to allocations                                           */
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,91 @@
+/*
+ * conform.h - the conformance library: the mutation catalogue, the step
+ * program interpreter, the spec loader and the case runner. Used by the
+ * `wddmkit` command line and by the fuzz harnesses (which share the step
+ * program); drivers under test never see it.
+ */
+#ifndef WK_CONFORM_H
+#define WK_CONFORM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wddmkit/prog.h"
+#include "wddmkit/vidmm.h"
+
+/* ------------------------------------------------------------------ */
+/* Mutations (mutations.c)                                              */
+/* ------------------------------------------------------------------ */
+
+struct wk_mutation {
+    const char *name;         /* e.g. "paging-advance-past-end" */
+    enum wk_ddi ddi;          /* the DDI whose answer it corrupts */
+    const char *rule;         /* the rule it is designed to trip */
+    const char *describe;     /* what it does; [param] names the parameter */
+};
+
+struct wk_mutation_state {
+    const struct wk_mutation *mutation;
+    uint32_t call;            /* the matching call to corrupt, 1-based; 0: all */
+    int64_t param;
+    uint32_t seen;            /* matching calls so far */
+    uint32_t applied;         /* corruptions done */
+};
+
+const struct wk_mutation *wk_mutation_find(const char *name);
+const struct wk_mutation *wk_mutation_at(uint32_t index);  /* NULL past the end */
+
+/* Installs the mutation as vm's rewriter; `s` must outlive the run. */
+void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const struct wk_mutation *m,
+                     uint32_t call, int64_t param);
+
+/* ------------------------------------------------------------------ */
+/* Running one program (prog_run.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* X(name, "word") — the verdict of one case, separate from wk_status. */
+#define WK_VERDICT_MAP(X)                       \
+    X(WK_VERDICT_PASS, "pass")                  \
+    X(WK_VERDICT_FAIL, "fail")                  \
+    X(WK_VERDICT_SKIP, "skip")                  \
+    X(WK_VERDICT_CRASH, "crash")                \
+    X(WK_VERDICT_TIMEOUT, "timeout")            \
+    X(WK_VERDICT_ERROR, "error")                \
+    X(WK_VERDICT_EXPECTED_FAIL, "expected-fail") \
+    X(WK_VERDICT_UNEXPECTED_PASS, "unexpected-pass") \
+    X(WK_VERDICT_FLAKE, "flake")
+
+enum wk_verdict {
+#define WK_VERDICT_ENUM_(name, word) name,
+    WK_VERDICT_MAP(WK_VERDICT_ENUM_)
+#undef WK_VERDICT_ENUM_
+    WK_VERDICT_COUNT
+};
+
+const char *wk_verdict_name(enum wk_verdict v);
+
+/* What a case run produced: the verdict, and for a failure the step, the
+ * rule involved, what was expected and what was seen. Plain data: it
+ * crosses the pipe from a forked case to the runner as is. */
+struct wk_case_result {
+    enum wk_verdict verdict;
+    int32_t failed_step;               /* -1: none / the whole case */
+    char rule[24];                     /* rule of the failure (or the one tripped) */
+    char expected[192];
+    char seen[320];
+    uint64_t rules_tripped[2];         /* bit per catalogue index */
+    struct wk_vidmm_stats stats;
+    double seconds;
+};
+
+struct wk_run_options {
+    const char *driver;                /* NULL: the built-in reference driver */
+    uint64_t seed;                     /* added to the program's own seed */
+};
+
+/* Runs a program in this process: builds the adapter, loads the driver,
+ * executes the steps, judges the result. Never aborts on a bad program or a
+ * hostile driver: everything becomes the result. */
+void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct wk_case_result *r);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * prog.c - step programs: keywords, lifetime and the text dump
+ * (`wddmkit spec dump`), one line per step with objects by index.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+
+const char *wk_step_keyword(enum wk_step_kind kind)
+{
+    switch (kind) {
+#define KW_(name, kw) case name: return kw;
+        WK_STEP_MAP(KW_)
+#undef KW_
+    default: return "unknown_step";
+    }
+}
+
+const char *wk_verdict_name(enum wk_verdict v)
+{
+    switch (v) {
+#define VN_(name, word) case name: return word;
+        WK_VERDICT_MAP(VN_)
+#undef VN_
+    default: return "unknown";
+    }
+}
+
+void wk_prog_init(struct wk_prog *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->gpu = *wk_gpu_reference_desc();
+    for (uint32_t i = 0; i < p->gpu.segment_count && i < 8; i++) {
+        p->segments[i] = p->gpu.segments[i];
+        for (uint32_t b = 0; b + 1 < p->segments[i].bank_count && b < 16; b++)
+            p->bank_ends[i][b] = p->segments[i].bank_ends[b];
+        p->segments[i].bank_ends = p->bank_ends[i];
+    }
+    p->gpu.segments = p->segments;
+}
+
+void wk_prog_free(struct wk_prog *p)
+{
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        free(p->steps[i].render);
+        p->steps[i].render = NULL;
+    }
+}
+
+static void dump_render(const struct wk_prog_render *r, FILE *out)
+{
+    fprintf(out, " context=%u list=[", r->context);
+    for (uint32_t i = 0; i < r->list_length; i++) {
+        if (r->list_alloc[i])
+            fprintf(out, "%salloc%u%s", i ? " " : "", r->list_alloc[i] - 1, r->list_write[i] ? "(w)" : "");
+        else
+            fprintf(out, "%snull", i ? " " : "");
+    }
+    fprintf(out, "]%s", r->no_prepatch_info ? " no_prepatch_info" : "");
+    if (r->raw) {
+        fprintf(out, " raw=%u bytes", r->raw_length);
+        return;
+    }
+    static const char *const ops[] = { "nop", "copy", "fill", "write32", "blit" };
+    for (uint32_t i = 0; i < r->record_count; i++) {
+        const struct wk_prog_record *c = &r->records[i];
+        fprintf(out, "\n      %s src=[%u,0x%x] dst=[%u,0x%x] size=%u value=0x%x", c->op < 5 ? ops[c->op] : "?",
+                c->src.list_index, c->src.offset, c->dst.list_index, c->dst.offset, c->size, c->value);
+        if (c->op == 4)
+            fprintf(out, " %ux%u pitch %u/%u", c->width, c->height, c->src_pitch, c->dst_pitch);
+    }
+}
+
+static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
+{
+    fprintf(out, "  %3u: %-22s", i, wk_step_keyword(s->kind));
+    switch (s->kind) {
+    case WK_STEP_CREATE_DEVICE: fprintf(out, " flags=0x%x", s->flags); break;
+    case WK_STEP_DESTROY_DEVICE: fprintf(out, " device=%u", s->device); break;
+    case WK_STEP_CREATE_CONTEXT: fprintf(out, " device=%u flags=0x%x", s->device, s->flags); break;
+    case WK_STEP_DESTROY_CONTEXT: fprintf(out, " context=%u", s->context); break;
+    case WK_STEP_CREATE_ALLOCATION:
+        fprintf(out, " device=%u size=%llu align=%u preferred=0x%x banks=0x%x supported=0x%x eviction=0x%x flags=0x%x priority=%u",
+                s->alloc.device, (unsigned long long)s->alloc.size, s->alloc.alignment, s->alloc.preferred,
+                s->alloc.hinted_bank, s->alloc.supported_set, s->alloc.eviction_set, s->alloc.flags, s->alloc.priority);
+        break;
+    case WK_STEP_RENDER: if (s->render) dump_render(s->render, out); break;
+    case WK_STEP_TOUCH_PHYSICAL:
+        fprintf(out, " segment=%u offset=0x%llx %s", s->segment, (unsigned long long)s->offset, s->write ? "write" : "read");
+        break;
+    case WK_STEP_SIGNAL_FENCE:
+        if (s->relative)
+            fprintf(out, " alloc%u+0x%llx value=0x%llx", s->allocation, (unsigned long long)s->offset, (unsigned long long)s->value);
+        else
+            fprintf(out, " address=0x%llx value=0x%llx", (unsigned long long)s->address, (unsigned long long)s->value);
+        break;
+    case WK_STEP_HOLD: fprintf(out, " count=%llu", (unsigned long long)s->value); break;
+    case WK_STEP_CANCEL: if (s->has_count) fprintf(out, " count=%u", s->count); break;
+    case WK_STEP_WAIT_IDLE: break;
+    case WK_STEP_EXPECT_STATS:
+        fprintf(out, " stat=%u min=%llu max=%llu ddi=%s op=%u", s->stat, (unsigned long long)s->min,
+                (unsigned long long)s->max, wk_ddi_name(s->ddi), s->op);
+        break;
+    case WK_STEP_EXPECT_CONTEXT_INFO:
+        fprintf(out, " context=%u field=%u value=%llu", s->context, s->field, (unsigned long long)s->value);
+        break;
+    default:
+        fprintf(out, " alloc%u", s->allocation);
+        if (s->kind == WK_STEP_FILL || s->kind == WK_STEP_EXPECT_PATTERN || s->kind == WK_STEP_EXPECT_DIGEST)
+            fprintf(out, " value=0x%llx", (unsigned long long)s->value);
+        if (s->kind == WK_STEP_RELOCATE || s->kind == WK_STEP_EXPECT_PLACEMENT)
+            fprintf(out, " segment=%u", s->segment);
+        if (s->length) {
+            fprintf(out, " offset=0x%llx bytes=", (unsigned long long)s->offset);
+            for (uint32_t b = 0; b < s->length; b++)
+                fprintf(out, "%02x", s->data[b]);
+        }
+        break;
+    }
+    if (s->expect_status != WK_OK)
+        fprintf(out, " status=%s", wk_status_name(s->expect_status));
+    fputc('\n', out);
+}
+
+void wk_prog_dump(const struct wk_prog *p, FILE *out)
+{
+    fprintf(out, "case %s (%s:%u)\n", p->id, p->file[0] ? p->file : "-", p->line);
+    if (p->describe[0])
+        fprintf(out, "  describe: %s\n", p->describe);
+    for (uint32_t i = 0; i < p->cover_count; i++)
+        fprintf(out, "  covers: %s\n", p->covers[i]);
+    fprintf(out, "  adapter: %u segments, system %llu pages at PFN 0x%llx, paging buffer %u, QUERYSEGMENT%u\n",
+            p->gpu.segment_count, (unsigned long long)p->gpu.sysmem_pages,
+            (unsigned long long)p->gpu.sysmem_first_pfn, p->vidmm.paging_buffer_size,
+            p->vidmm.query_segment_version ? p->vidmm.query_segment_version : 3);
+    if (p->has_rewrite)
+        fprintf(out, "  rewrite: %s call %u param %lld, trips %s\n", p->rewrite.mutation, p->rewrite.call,
+                (long long)p->rewrite.param, p->trips);
+    for (uint32_t i = 0; i < p->step_count; i++)
+        dump_step(&p->steps[i], i, out);
+}

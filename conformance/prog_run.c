@@ -1,0 +1,554 @@
+/*
+ * prog_run.c - the step-program interpreter: one program, one adapter, one
+ * verdict.
+ *
+ * Objects are resolved by creation index at run time, so a program that
+ * names an object that does not exist gets WK_E_NOT_FOUND for that step (a
+ * valid, checkable result) instead of undefined behaviour: the same code
+ * runs hand-written specs and fuzzer-made programs.
+ *
+ * A positive case passes when every step returns the status it expects,
+ * every check holds and no contract rule was violated. A negative case
+ * passes when its `trips` rule fired; its later steps are not judged.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+#include "wddmkit/refdriver.h"
+
+struct interp {
+    const struct wk_prog *p;
+    struct wk_vidmm *vm;
+    struct wk_case_result *r;
+    uint32_t devices[WK_PROG_MAX_OBJECTS], ndevices;
+    uint32_t contexts[WK_PROG_MAX_OBJECTS], ncontexts;
+    uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
+    struct wk_vidmm_render_result last_render;
+    uint32_t last_cancelled;
+};
+
+#define NOT_FOUND UINT32_MAX
+
+static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
+{
+    return index < n ? table[index] : NOT_FOUND;
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                              */
+/* ------------------------------------------------------------------ */
+
+static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
+{
+    uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
+    if (dev == NOT_FOUND || x->nallocs == WK_PROG_MAX_OBJECTS)
+        return WK_E_NOT_FOUND;
+    WK_ALLOCATION_REQUEST q;
+    memset(&q, 0, sizeof(q));
+    q.Magic = WK_ALLOCATION_REQUEST_MAGIC;
+    q.Version = WK_ALLOCATION_REQUEST_VERSION;
+    q.Size = s->alloc.size;
+    q.Alignment = s->alloc.alignment;
+    q.PreferredSegment.Value = s->alloc.preferred;
+    q.HintedBank.Value = s->alloc.hinted_bank;
+    q.SupportedSegmentSet = s->alloc.supported_set;
+    q.EvictionSegmentSet = s->alloc.eviction_set;
+    q.Flags.Value = s->alloc.flags;
+    q.Priority = s->alloc.priority;
+    uint32_t h = 0;
+    wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
+    if (st == WK_OK)
+        x->allocs[x->nallocs++] = h;
+    return st;
+}
+
+/* The user command buffer of umd.h from the program's records. */
+static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
+{
+    if (r->raw) {
+        uint32_t n = r->raw_length < cap ? r->raw_length : cap;
+        memcpy(buf, r->raw_bytes, n);
+        return n;
+    }
+    WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, r->record_count, 0 };
+    uint32_t used = sizeof(h);
+    memcpy(buf, &h, sizeof(h));
+    for (uint32_t i = 0; i < r->record_count; i++) {
+        const struct wk_prog_record *c = &r->records[i];
+        union {
+            WK_USER_RECORD rec;
+            WK_USER_COPY copy;
+            WK_USER_FILL fill;
+            WK_USER_WRITE32 write;
+            WK_USER_BLIT blit;
+        } u;
+        memset(&u, 0, sizeof(u));
+        uint32_t len = sizeof(WK_USER_RECORD);
+        WK_USER_REF src = { c->src.list_index, c->src.offset }, dst = { c->dst.list_index, c->dst.offset };
+        switch (c->op) {
+        case WK_USER_OP_COPY: len = sizeof(u.copy); u.copy.Source = src; u.copy.Destination = dst; u.copy.Size = c->size; break;
+        case WK_USER_OP_FILL: len = sizeof(u.fill); u.fill.Destination = dst; u.fill.Size = c->size; u.fill.Pattern = c->value; break;
+        case WK_USER_OP_WRITE32: len = sizeof(u.write); u.write.Destination = dst; u.write.Value = c->value; break;
+        case WK_USER_OP_BLIT:
+            len = sizeof(u.blit);
+            u.blit.Source = src;
+            u.blit.Destination = dst;
+            u.blit.Width = c->width;
+            u.blit.Height = c->height;
+            u.blit.SourcePitch = c->src_pitch;
+            u.blit.DestinationPitch = c->dst_pitch;
+            break;
+        default: break;
+        }
+        u.rec.Op = c->op;
+        u.rec.Length = len;
+        if (used + len > cap)
+            break;
+        memcpy(buf + used, &u, len);
+        used += len;
+    }
+    return used;
+}
+
+static wk_status do_render(struct interp *x, const struct wk_step *s)
+{
+    const struct wk_prog_render *r = s->render;
+    uint32_t ctx = r ? pick(x->contexts, x->ncontexts, r->context) : NOT_FOUND;
+    if (ctx == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    struct wk_vidmm_list_entry list[WK_PROG_MAX_LIST];
+    for (uint32_t i = 0; i < r->list_length && i < WK_PROG_MAX_LIST; i++) {
+        uint32_t h = r->list_alloc[i] ? pick(x->allocs, x->nallocs, r->list_alloc[i] - 1) : 0;
+        if (h == NOT_FOUND)
+            return WK_E_NOT_FOUND;
+        list[i].allocation = h;
+        list[i].write = r->list_write[i];
+    }
+    uint8_t buf[sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * sizeof(WK_USER_BLIT) + 512];
+    uint32_t len = encode_commands(r, buf, sizeof(buf));
+    struct wk_vidmm_render args = { ctx, buf, len, list, r->list_length, NULL, 0, r->no_prepatch_info };
+    return wk_vidmm_render(x->vm, &args, &x->last_render);
+}
+
+static wk_status do_signal(struct interp *x, const struct wk_step *s)
+{
+    uint64_t addr = s->address;
+    if (s->relative) {
+        uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+        struct wk_vidmm_allocation_state st;
+        if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
+            return WK_E_NOT_FOUND;
+        if (!st.resident)
+            return WK_E_STATE;
+        addr = st.gpu_address + s->offset;
+    }
+    return wk_vidmm_signal_monitored_fence(x->vm, addr, s->value);
+}
+
+/* Steps that act on one allocation. */
+static wk_status do_allocation_step(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    switch (s->kind) {
+    case WK_STEP_DESTROY_ALLOCATION: return wk_vidmm_destroy_allocation(x->vm, h);
+    case WK_STEP_PAGE_IN: return wk_vidmm_page_in(x->vm, h);
+    case WK_STEP_EVICT: return wk_vidmm_evict(x->vm, h);
+    case WK_STEP_DISCARD: return wk_vidmm_discard(x->vm, h);
+    case WK_STEP_FILL: return wk_vidmm_fill(x->vm, h, (uint32_t)s->value);
+    case WK_STEP_RELOCATE: return wk_vidmm_relocate(x->vm, h, s->segment);
+    case WK_STEP_WRITE: return wk_vidmm_write(x->vm, h, s->offset, s->data, s->length);
+    case WK_STEP_SPECIAL_LOCK_TRANSFER: return wk_vidmm_special_lock_transfer(x->vm, h);
+    default: return WK_E_INVALID_ARGUMENT;
+    }
+}
+
+static wk_status do_touch(struct interp *x, const struct wk_step *s)
+{
+    uint32_t seg = s->segment;
+    uint64_t off = s->offset;
+    if (s->relative) {
+        uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+        struct wk_vidmm_allocation_state st;
+        if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
+            return WK_E_NOT_FOUND;
+        if (!st.resident)
+            return WK_E_STATE;
+        seg = st.segment_id;
+        off += st.segment_offset;
+    }
+    return wk_vidmm_touch_physical(x->vm, seg, off, s->write);
+}
+
+static wk_status act(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h;
+    switch (s->kind) {
+    case WK_STEP_CREATE_DEVICE: {
+        if (x->ndevices == WK_PROG_MAX_OBJECTS)
+            return WK_E_LIMIT;
+        h = 0;
+        wk_status st = wk_vidmm_create_device(x->vm, s->flags, &h);
+        if (st == WK_OK)
+            x->devices[x->ndevices++] = h;
+        return st;
+    }
+    case WK_STEP_DESTROY_DEVICE:
+        h = pick(x->devices, x->ndevices, s->device);
+        return h == NOT_FOUND ? WK_E_NOT_FOUND : wk_vidmm_destroy_device(x->vm, h);
+    case WK_STEP_CREATE_CONTEXT: {
+        uint32_t dev = pick(x->devices, x->ndevices, s->device);
+        if (dev == NOT_FOUND || x->ncontexts == WK_PROG_MAX_OBJECTS)
+            return WK_E_NOT_FOUND;
+        h = 0;
+        wk_status st = wk_vidmm_create_context(x->vm, dev, s->flags, &h);
+        if (st == WK_OK || st == WK_E_CONTRACT)
+            if (h)
+                x->contexts[x->ncontexts++] = h;
+        return st;
+    }
+    case WK_STEP_DESTROY_CONTEXT:
+        h = pick(x->contexts, x->ncontexts, s->context);
+        return h == NOT_FOUND ? WK_E_NOT_FOUND : wk_vidmm_destroy_context(x->vm, h);
+    case WK_STEP_CREATE_ALLOCATION: return do_create_allocation(x, s);
+    case WK_STEP_TOUCH_PHYSICAL: return do_touch(x, s);
+    case WK_STEP_SIGNAL_FENCE: return do_signal(x, s);
+    case WK_STEP_RENDER: return do_render(x, s);
+    case WK_STEP_HOLD: wk_vidmm_hold_submissions(x->vm, (uint32_t)s->value); return WK_OK;
+    case WK_STEP_CANCEL: return wk_vidmm_cancel_held(x->vm, &x->last_cancelled);
+    case WK_STEP_WAIT_IDLE: return wk_vidmm_wait_idle(x->vm);
+    default: return do_allocation_step(x, s);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                               */
+/* ------------------------------------------------------------------ */
+
+static int failf(struct interp *x, const char *expected, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int failf(struct interp *x, const char *expected, const char *fmt, ...)
+{
+    snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->r->seen, sizeof(x->r->seen), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int check_bytes(struct interp *x, uint32_t h, const struct wk_step *s)
+{
+    uint8_t seen[WK_PROG_MAX_BYTES];
+    if (wk_vidmm_read(x->vm, h, s->offset, seen, s->length) != WK_OK)
+        return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
+    for (uint32_t i = 0; i < s->length; i++)
+        if (seen[i] != s->data[i])
+            return failf(x, "the listed bytes", "byte +0x%llx is 0x%02x, expected 0x%02x",
+                         (unsigned long long)(s->offset + i), seen[i], s->data[i]);
+    return 1;
+}
+
+static int check_pattern(struct interp *x, uint32_t h, const struct wk_step *s)
+{
+    struct wk_vidmm_allocation_state st;
+    wk_vidmm_allocation_state(x->vm, h, &st);
+    uint64_t end = s->size ? s->offset + s->size : st.size;
+    uint8_t buf[4096];
+    for (uint64_t at = s->offset; at < end; at += sizeof(buf)) {
+        uint64_t n = end - at < sizeof(buf) ? end - at : sizeof(buf);
+        if (wk_vidmm_read(x->vm, h, at, buf, n) != WK_OK)
+            return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
+        for (uint64_t i = 0; i < n; i++) {
+            uint8_t want = (uint8_t)(s->value >> (8 * ((at + i - s->offset) % 4)));
+            if (buf[i] != want)
+                return failf(x, "the pattern in every byte", "byte +0x%llx is 0x%02x, expected 0x%02x (pattern 0x%08llx)",
+                             (unsigned long long)(at + i), buf[i], want, (unsigned long long)s->value);
+        }
+    }
+    return 1;
+}
+
+static int check_placement(struct interp *x, uint32_t h, const struct wk_step *s)
+{
+    struct wk_vidmm_allocation_state st;
+    wk_vidmm_allocation_state(x->vm, h, &st);
+    if (st.resident != s->expect_resident)
+        return failf(x, s->expect_resident ? "resident" : "not resident", "%s",
+                     st.resident ? "resident" : "not resident");
+    if (!st.resident)
+        return 1;
+    if ((s->segment && st.segment_id != s->segment) || (s->has_offset && st.segment_offset != s->offset) ||
+        (s->has_bank && st.bank != s->expect_bank)) {
+        char want[160];
+        snprintf(want, sizeof(want), "segment %u offset 0x%llx bank %u", s->segment,
+                 (unsigned long long)s->offset, s->expect_bank);
+        return failf(x, want, "segment %u offset 0x%llx bank %u", st.segment_id,
+                     (unsigned long long)st.segment_offset, st.bank);
+    }
+    return 1;
+}
+
+static int check_gart(struct interp *x, uint32_t h)
+{
+    struct wk_vidmm_allocation_state st;
+    wk_vidmm_allocation_state(x->vm, h, &st);
+    if (!st.resident)
+        return failf(x, "resident in an aperture", "not resident");
+    for (uint64_t page = 0; page < st.size / WK_GPU_PAGE_SIZE; page++) {
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        uint64_t index = st.segment_offset / WK_GPU_PAGE_SIZE + page;
+        if (wk_gpu_gart_get(wk_vidmm_gpu(x->vm), st.segment_id, index, &valid, &pfn, &stale) != WK_OK)
+            return failf(x, "an aperture segment", "segment %u is not an aperture", st.segment_id);
+        if (!valid || stale)
+            return failf(x, "every page mapped and flushed", "page %llu is %s", (unsigned long long)index,
+                         valid ? "mapped but not flushed" : "not mapped");
+    }
+    return 1;
+}
+
+static uint64_t stat_value(struct interp *x, const struct wk_step *s)
+{
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(x->vm, &st);
+    uint64_t total = 0;
+    switch (s->stat) {
+    case WK_STAT_PAGING_PASSES: return st.paging_passes;
+    case WK_STAT_PAGING_BUFFERS: return st.paging_buffers;
+    case WK_STAT_EVICTIONS: return st.evictions;
+    case WK_STAT_FENCES: return st.fences_completed;
+    case WK_STAT_GPU_FAULTS: return st.gpu_faults;
+    case WK_STAT_VIOLATIONS: wk_vidmm_violations(x->vm, NULL, 0, &total); return total;
+    case WK_STAT_RENDER_PASSES: return x->last_render.passes;
+    case WK_STAT_RENDER_SUBMISSIONS: return x->last_render.submissions;
+    case WK_STAT_CANCELLED: return x->last_cancelled;
+    case WK_STAT_DDI_CALLS: return (unsigned)s->ddi < WK_DDI_COUNT ? st.ddi_calls[s->ddi] : 0;
+    case WK_STAT_PAGING_OP: return s->op < 18 ? st.paging_ops[s->op] : 0;
+    default: return 0;
+    }
+}
+
+static int check_context_info(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h = pick(x->contexts, x->ncontexts, s->context);
+    DXGK_CONTEXTINFO info;
+    if (h == NOT_FOUND || wk_vidmm_context_info(x->vm, h, &info) != WK_OK)
+        return failf(x, "an existing context", "context %u does not exist", s->context);
+    const UINT fields[5] = { info.DmaBufferSize, info.AllocationListSize, info.PatchLocationListSize,
+                             info.DmaBufferSegmentSet, info.DmaBufferPrivateDataSize };
+    if (s->field >= 5 || fields[s->field] != s->value) {
+        char want[64];
+        snprintf(want, sizeof(want), "field %u = %llu", s->field, (unsigned long long)s->value);
+        return failf(x, want, "%u", s->field < 5 ? fields[s->field] : 0);
+    }
+    return 1;
+}
+
+/* 1 when the check holds; 0 with expected/seen filled. */
+static int check(struct interp *x, const struct wk_step *s)
+{
+    if (s->kind == WK_STEP_EXPECT_STATS) {
+        uint64_t v = stat_value(x, s);
+        if (v < s->min || (s->max && v > s->max)) {
+            char want[96];
+            snprintf(want, sizeof(want), "a value in [%llu, %llu]", (unsigned long long)s->min,
+                     (unsigned long long)s->max);
+            return failf(x, want, "%llu", (unsigned long long)v);
+        }
+        return 1;
+    }
+    if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
+        return check_context_info(x, s);
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND)
+        return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);
+    switch (s->kind) {
+    case WK_STEP_EXPECT_BYTES: return check_bytes(x, h, s);
+    case WK_STEP_EXPECT_PATTERN: return check_pattern(x, h, s);
+    case WK_STEP_EXPECT_PLACEMENT: return check_placement(x, h, s);
+    case WK_STEP_EXPECT_GART: return check_gart(x, h);
+    case WK_STEP_EXPECT_DIGEST: {
+        uint64_t d = 0;
+        if (wk_vidmm_digest(x->vm, h, &d) != WK_OK || d != s->value) {
+            char want[48];
+            snprintf(want, sizeof(want), "digest 0x%016llx", (unsigned long long)s->value);
+            return failf(x, want, "digest 0x%016llx", (unsigned long long)d);
+        }
+        return 1;
+    }
+    default: return 1;
+    }
+}
+
+static int is_check(enum wk_step_kind k)
+{
+    return k >= WK_STEP_EXPECT_BYTES;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running and judging                                                  */
+/* ------------------------------------------------------------------ */
+
+static void first_violation(struct interp *x, const char *expected)
+{
+    struct wk_violation v;
+    uint64_t total = 0;
+    if (wk_vidmm_violations(x->vm, &v, 1, &total) == 1) {
+        snprintf(x->r->rule, sizeof(x->r->rule), "%s", v.rule);
+        snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
+        snprintf(x->r->seen, sizeof(x->r->seen), "%.300s%s", v.message, total > 1 ? " (and more)" : "");
+    }
+}
+
+static void record_tripped(struct interp *x)
+{
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    for (uint32_t i = 0; i < n && i < 128; i++)
+        if (wk_vidmm_violated(x->vm, rules[i].id))
+            x->r->rules_tripped[i / 64] |= 1ull << (i % 64);
+    wk_vidmm_get_stats(x->vm, &x->r->stats);
+}
+
+/* A capability the case needs and the driver lacks makes the case a skip. */
+static const char *missing_requirement(struct interp *x)
+{
+    uint32_t req = x->p->requires;
+    DXGK_DRIVERCAPS caps;
+    wk_vidmm_driver_caps(x->vm, &caps);
+    if ((req & WK_REQ_CANCEL) && (!caps.SchedulingCaps.CancelCommandAware || !wk_vidmm_has_ddi(x->vm, WK_DDI_CANCEL_COMMAND)))
+        return "the driver is not CancelCommandAware";
+    if ((req & WK_REQ_RENDER) && (!wk_vidmm_has_ddi(x->vm, WK_DDI_RENDER) || !wk_vidmm_has_ddi(x->vm, WK_DDI_SUBMIT_COMMAND)))
+        return "the driver has no Render or SubmitCommand";
+    return NULL;
+}
+
+static wk_status bring_up(struct interp *x, const struct wk_run_options *o, struct wk_mutation_state *ms)
+{
+    struct wk_vidmm_config cfg = x->p->vidmm;
+    cfg.gpu = &x->p->gpu;
+    cfg.seed += o ? o->seed : 0;
+    wk_status st = wk_vidmm_create(&cfg, &x->vm);
+    if (st != WK_OK)
+        return st;
+    if (x->p->has_rewrite) {
+        const struct wk_mutation *m = wk_mutation_find(x->p->rewrite.mutation);
+        if (!m)
+            return WK_E_NOT_FOUND;
+        wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
+    }
+    st = o && o->driver ? wk_vidmm_load(x->vm, o->driver) : wk_vidmm_attach(x->vm, wk_refdriver_DriverEntry);
+    if (st != WK_OK)
+        return st;
+    return wk_vidmm_start(x->vm);
+}
+
+static void judge_negative(struct interp *x)
+{
+    struct wk_case_result *r = x->r;
+    snprintf(r->rule, sizeof(r->rule), "%s", x->p->trips);
+    if (wk_vidmm_violated(x->vm, x->p->trips)) {
+        r->verdict = WK_VERDICT_PASS;
+        return;
+    }
+    r->verdict = WK_VERDICT_FAIL;
+    snprintf(r->expected, sizeof(r->expected), "a violation of %s", x->p->trips);
+    struct wk_violation v;
+    uint64_t total = 0;
+    if (wk_vidmm_violations(x->vm, &v, 1, &total))
+        snprintf(r->seen, sizeof(r->seen), "%llu other violation(s), first: %.280s", (unsigned long long)total, v.message);
+    else
+        snprintf(r->seen, sizeof(r->seen), "no violation at all (the corrupted answer was accepted)");
+}
+
+/* Runs the steps of a positive case; 1 when all returned and held as expected. */
+static int run_steps(struct interp *x)
+{
+    const struct wk_prog *p = x->p;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        x->r->failed_step = (int32_t)i;
+        if (is_check(s->kind)) {
+            if (!check(x, s))
+                return 0;
+            continue;
+        }
+        wk_status st = act(x, s);
+        if (st == WK_E_NOT_SUPPORTED && s->expect_status != WK_E_NOT_SUPPORTED) {
+            x->r->verdict = WK_VERDICT_SKIP;
+            snprintf(x->r->seen, sizeof(x->r->seen), "%s", wk_vidmm_last_error(x->vm));
+            return 0;
+        }
+        if (s->kind == WK_STEP_CANCEL && st == WK_OK && s->has_count && x->last_cancelled != s->count) {
+            char want[48];
+            snprintf(want, sizeof(want), "%u submissions cancelled", s->count);
+            return failf(x, want, "%u", x->last_cancelled);
+        }
+        if (st != s->expect_status) {
+            char want[64];
+            snprintf(want, sizeof(want), "status %s", wk_status_name(s->expect_status));
+            failf(x, want, "%s: %s", wk_status_name(st), wk_vidmm_last_error(x->vm));
+            first_violation(x, want);
+            return 0;
+        }
+    }
+    x->r->failed_step = -1;
+    return 1;
+}
+
+static void judge_positive(struct interp *x)
+{
+    struct wk_case_result *r = x->r;
+    uint64_t total = 0;
+    if (!run_steps(x)) {
+        if (r->verdict != WK_VERDICT_SKIP)
+            r->verdict = WK_VERDICT_FAIL;
+        return;
+    }
+    wk_vidmm_violations(x->vm, NULL, 0, &total);
+    if (total) {
+        r->verdict = WK_VERDICT_FAIL;
+        first_violation(x, "no contract violation");
+        return;
+    }
+    r->verdict = WK_VERDICT_PASS;
+}
+
+void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct wk_case_result *r)
+{
+    struct interp x;
+    struct wk_mutation_state ms;
+    memset(&x, 0, sizeof(x));
+    memset(r, 0, sizeof(*r));
+    r->failed_step = -1;
+    x.p = p;
+    x.r = r;
+    wk_status st = bring_up(&x, o, &ms);
+    const char *missing = st == WK_OK ? missing_requirement(&x) : NULL;
+    if (missing) {
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen), "%s", missing);
+    } else if (p->has_rewrite && x.vm) {
+        if (st == WK_OK)
+            run_steps(&x);
+        judge_negative(&x);
+    } else if (st != WK_OK) {
+        r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
+        snprintf(r->expected, sizeof(r->expected), "the adapter starts");
+        snprintf(r->seen, sizeof(r->seen), "%s: %s", wk_status_name(st), x.vm ? wk_vidmm_last_error(x.vm) : "");
+        if (x.vm)
+            first_violation(&x, "the adapter starts");
+    } else {
+        judge_positive(&x);
+    }
+    if (x.vm) {
+        record_tripped(&x);
+        wk_vidmm_destroy(x.vm);
+    }
+}

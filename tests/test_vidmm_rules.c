@@ -1,0 +1,1482 @@
+/*
+ * tests/test_vidmm_rules.c - every rule of the contract catalogue, tripped.
+ *
+ * For each rule ID of wk_rules() there is one row in `cases`: a scenario
+ * (the steps that make the kit call the DDI the rule checks) and a bad
+ * answer. Each row runs twice in a fresh wk_vidmm:
+ *   - good: the reference driver answers; no violation may be recorded at
+ *     all, and every step of the scenario must succeed;
+ *   - bad:  the answer is corrupted; the rule must be recorded by ID (and
+ *     the corruption must have happened, or the scenario missed its DDI).
+ * test_every_rule_has_a_case keeps the table and the catalogue equal, which
+ * is what lets docs/contract-rules.md say every rule is covered here.
+ *
+ * Two ways to produce a bad answer:
+ *   - the rewriter knob (wk_vidmm_set_rewriter): after a DDI returns, the
+ *     rewriter edits its argument struct or status before the kit checks it
+ *     ("advance pDmaBuffer by DmaSize + 16");
+ *   - a mutant driver, for what a rewrite cannot express (bytes of a paging
+ *     buffer, a crash, a hang, a write past a buffer, interrupts, the
+ *     driver's own callbacks): mutant_DriverEntry hands the kit a copy of the
+ *     reference driver's DDI table with a few entries wrapped, and gives the
+ *     reference driver a copy of the kit's DXGKRNL_INTERFACE with two
+ *     callbacks wrapped. In pass-through mode (the good runs) the wrappers
+ *     only forward, so the good runs also prove the mutant is transparent.
+ *
+ * Test-only state: a DriverEntry takes no user pointer, so the mutant's
+ * configuration lives in one static struct (M), reset before every run; the
+ * tests run one after another in one process. Rewriters and mutants act only
+ * once the scenario has "armed" them, right before the step under test, so
+ * adapter start and object creation stay correct.
+ *
+ * The crash, hang and guard-page cases end with a dead adapter: the test
+ * checks the next call returns WK_E_DEAD, then releases what the reference
+ * driver still holds (the kit cannot call a dead driver), and the later rows
+ * and test_adapter_works_after_driver_death prove the process went on.
+ *
+ * WK_TEST_SEED=<n> sets the manager's seed (system-page scatter).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wddmkit/gpu.h"
+#include "wddmkit/refdriver.h"
+#include "wddmkit/vidmm.h"
+
+#include "vidmm_test_util.h"
+
+/* ------------------------------------------------------------------ */
+/* The mutant driver                                                    */
+/* ------------------------------------------------------------------ */
+
+enum mutation {
+    MUT_NONE = 0,
+    MUT_START_FAILS,          /* StartDevice fails */
+    MUT_PAGING_STALL,         /* FILL: INSUFFICIENT_DMA_BUFFER, nothing written, no progress */
+    MUT_PAGING_BAD_OPCODE,    /* FILL: the command's opcode byte is garbage */
+    MUT_FILL_PATTERN,         /* FILL: one byte of the pattern operand flipped */
+    MUT_FILL_OUTSIDE,         /* FILL: plus a WRITE32 just past the destination */
+    MUT_TRANSFER_SHORT,       /* TRANSFER: the first COPY moves half its bytes */
+    MUT_MAP_WRONG_PFN,        /* MAP_APERTURE_SEGMENT: the first frame is a neighbour */
+    MUT_UNMAP_WRONG_DUMMY,    /* UNMAP_APERTURE_SEGMENT: a neighbour of DummyPage */
+    MUT_FENCE_WRONG_VALUE,    /* SIGNAL_MONITORED_FENCE: the value off by one */
+    MUT_RENDER_NO_PREPATCH,   /* Render: address operands left 0 despite SegmentId */
+    MUT_RENDER_NO_PROGRESS,   /* Render: INSUFFICIENT_DMA_BUFFER, nothing written */
+    MUT_RENDER_BAD_OPCODE,    /* Render: the first opcode byte is garbage */
+    MUT_RENDER_CRASH,         /* Render: writes through a NULL struct pointer */
+    MUT_RENDER_HANG,          /* Render: spins forever */
+    MUT_RENDER_OVERRUN,       /* Render: writes 1 byte past the end of the DMA buffer */
+    MUT_PATCH_OUTSIDE,        /* Patch: also flips a byte past the submission */
+    MUT_PATCH_WRONG_VALUE,    /* Patch: the first location one page off */
+    MUT_ISR_UNCLAIMED,        /* InterruptRoutine: returns FALSE and acks nothing */
+    MUT_NOTIFY_DROPPED,       /* DMA_COMPLETED is never reported */
+    MUT_NOTIFY_BAD_FENCE,     /* DMA_COMPLETED names a fence never submitted */
+    MUT_SYSTEM_CONTEXT_ALLOC, /* ignores SystemContext: a GPU context allocation for it */
+    MUT_CTXALLOC_BAD_HANDLE,  /* DxgkCbDestroyContextAllocation of a handle never given */
+    MUT_CTXALLOC_LEAK,        /* DxgkCbDestroyContextAllocation never called */
+};
+
+#define MAX_TRACKED 32u
+
+struct mutant {
+    DRIVER_INITIALIZATION_DATA ref;   /* the reference driver's own table */
+    int have_ref;
+    enum mutation mode;
+    volatile int armed;               /* the scenario reached the step under test */
+    unsigned fired;                   /* bad answers produced (rewrites included) */
+    VOID *miniport;                   /* the reference adapter context */
+    DXGKRNL_INTERFACE kit;            /* the kit's callbacks */
+    /* Driver objects alive, released by hand when the adapter died. */
+    HANDLE devices[MAX_TRACKED];
+    HANDLE contexts[MAX_TRACKED];
+    HANDLE allocations[MAX_TRACKED];
+    volatile uintptr_t null_base;     /* 0: the crash writes through it */
+    volatile uint64_t spins;
+};
+
+static struct mutant M;
+
+static NTSTATUS capture_table(DRIVER_OBJECT *self, PUNICODE_STRING path,
+                              const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)self;
+    (void)path;
+    M.ref = *init;
+    M.have_ref = 1;
+    return STATUS_SUCCESS;
+}
+
+/* Runs the reference DriverEntry against a fake DRIVER_OBJECT to learn its table. */
+static bool capture_reference(void)
+{
+    DRIVER_OBJECT fake;
+    memset(&fake, 0, sizeof(fake));
+    fake.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    fake.wk_initialize = capture_table;
+    return NT_SUCCESS(wk_refdriver_DriverEntry(&fake, NULL)) && M.have_ref;
+}
+
+static void mutant_reset(enum mutation mode)
+{
+    DRIVER_INITIALIZATION_DATA ref = M.ref;
+    int have = M.have_ref;
+    memset(&M, 0, sizeof(M));
+    M.ref = ref;
+    M.have_ref = have;
+    M.mode = mode;
+}
+
+static void arm(void)
+{
+    M.armed = 1;
+}
+
+static bool armed_for(enum mutation mode)
+{
+    return M.armed && M.mode == mode;
+}
+
+static void track(HANDLE *set, HANDLE h)
+{
+    for (uint32_t i = 0; h && i < MAX_TRACKED; i++)
+        if (!set[i]) {
+            set[i] = h;
+            return;
+        }
+}
+
+static void untrack(HANDLE *set, HANDLE h)
+{
+    for (uint32_t i = 0; h && i < MAX_TRACKED; i++)
+        if (set[i] == h)
+            set[i] = NULL;
+}
+
+/* --- callbacks the reference driver gets ---------------------------- */
+
+static VOID shim_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
+{
+    if (d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED) {
+        if (armed_for(MUT_NOTIFY_DROPPED)) {
+            M.fired++;
+            return;
+        }
+        if (armed_for(MUT_NOTIFY_BAD_FENCE)) {
+            DXGKARGCB_NOTIFY_INTERRUPT_DATA bad = *d;
+            bad.DmaCompleted.SubmissionFenceId += 1000;
+            M.fired++;
+            M.kit.DxgkCbNotifyInterrupt(hAdapter, &bad);
+            return;
+        }
+    }
+    M.kit.DxgkCbNotifyInterrupt(hAdapter, d);
+}
+
+static NTSTATUS shim_destroy_context_allocation(const HANDLE hAdapter, const HANDLE hAllocation)
+{
+    if (armed_for(MUT_CTXALLOC_LEAK)) {
+        M.fired++;
+        return STATUS_SUCCESS; /* the driver "forgot" the call */
+    }
+    if (armed_for(MUT_CTXALLOC_BAD_HANDLE)) {
+        M.fired++;
+        HANDLE bogus = (HANDLE)((uintptr_t)hAllocation ^ 0x0ABC0000u);
+        return M.kit.DxgkCbDestroyContextAllocation(hAdapter, bogus);
+    }
+    return M.kit.DxgkCbDestroyContextAllocation(hAdapter, hAllocation);
+}
+
+/* --- DDIs ------------------------------------------------------------ */
+
+static NTSTATUS m_add_device(const PDEVICE_OBJECT pdo, VOID **context)
+{
+    NTSTATUS st = M.ref.DxgkDdiAddDevice(pdo, context);
+    if (NT_SUCCESS(st) && context)
+        M.miniport = *context;
+    return st;
+}
+
+static NTSTATUS m_start_device(VOID *const context, DXGK_START_INFO *info, DXGKRNL_INTERFACE *iface,
+                               ULONG *sources, ULONG *children)
+{
+    if (armed_for(MUT_START_FAILS)) {
+        M.fired++;
+        M.ref.DxgkDdiRemoveDevice(context); /* nothing of the driver outlives the failure */
+        M.miniport = NULL;
+        return STATUS_UNSUCCESSFUL;
+    }
+    M.kit = *iface;
+    DXGKRNL_INTERFACE shim = *iface;
+    shim.DxgkCbNotifyInterrupt = shim_notify_interrupt;
+    shim.DxgkCbDestroyContextAllocation = shim_destroy_context_allocation;
+    return M.ref.DxgkDdiStartDevice(context, info, &shim, sources, children);
+}
+
+static NTSTATUS m_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
+{
+    NTSTATUS st = M.ref.DxgkDdiCreateDevice(hAdapter, args);
+    if (NT_SUCCESS(st))
+        track(M.devices, args->hDevice);
+    return st;
+}
+
+static NTSTATUS m_destroy_device(const HANDLE hDevice)
+{
+    untrack(M.devices, hDevice);
+    return M.ref.DxgkDdiDestroyDevice(hDevice);
+}
+
+static NTSTATUS m_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
+{
+    DXGK_CREATECONTEXTFLAGS asked = args->Flags;
+    if (armed_for(MUT_SYSTEM_CONTEXT_ALLOC) && args->Flags.SystemContext) {
+        M.fired++;
+        args->Flags.SystemContext = 0; /* the driver takes it for an ordinary context */
+    }
+    NTSTATUS st = M.ref.DxgkDdiCreateContext(hDevice, args);
+    args->Flags = asked;
+    if (NT_SUCCESS(st))
+        track(M.contexts, args->hContext);
+    return st;
+}
+
+static NTSTATUS m_destroy_context(const HANDLE hContext)
+{
+    untrack(M.contexts, hContext);
+    return M.ref.DxgkDdiDestroyContext(hContext);
+}
+
+static NTSTATUS m_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
+{
+    NTSTATUS st = M.ref.DxgkDdiCreateAllocation(hAdapter, args);
+    for (UINT i = 0; NT_SUCCESS(st) && i < args->NumAllocations; i++)
+        track(M.allocations, args->pAllocationInfo[i].hAllocation);
+    return st;
+}
+
+static NTSTATUS m_destroy_allocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *args)
+{
+    for (UINT i = 0; args && i < args->NumAllocations; i++)
+        untrack(M.allocations, args->pAllocationList[i]);
+    return M.ref.DxgkDdiDestroyAllocation(hAdapter, args);
+}
+
+/* Little-endian operand access in a DMA buffer. */
+static uint64_t get_le64(const BYTE *p)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void put_le64(BYTE *p, uint64_t v)
+{
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (BYTE)(v >> (8 * i));
+}
+
+/* The 64-bit operand `index` of the command at `cmd`, when it is `opcode`. */
+static BYTE *operand64(BYTE *cmd, enum wk_gpu_opcode opcode, uint32_t index)
+{
+    if (cmd[0] != (BYTE)opcode)
+        return NULL;
+    return cmd + wk_gpu_operand_offset(opcode, index);
+}
+
+static void xor_operand64(BYTE *cmd, enum wk_gpu_opcode opcode, uint32_t index, uint64_t x)
+{
+    BYTE *p = operand64(cmd, opcode, index);
+    if (p) {
+        put_le64(p, get_le64(p) ^ x);
+        M.fired++;
+    }
+}
+
+/* What the paging mutants do to [start, args->pDmaBuffer), written by the
+ * reference driver for one call; each changes the first command only. */
+static void mutate_paging(DXGKARG_BUILDPAGINGBUFFER *args, BYTE *start)
+{
+    DXGK_BUILDPAGINGBUFFER_OPERATION op = args->Operation;
+    if (M.fired)
+        return;
+    switch (M.mode) {
+    case MUT_PAGING_BAD_OPCODE:
+        if (op == DXGK_OPERATION_FILL) {
+            start[0] = 0xEE;
+            M.fired++;
+        }
+        break;
+    case MUT_FILL_PATTERN:
+        if (op == DXGK_OPERATION_FILL && start[0] == WK_GPU_OP_FILL) {
+            start[wk_gpu_operand_offset(WK_GPU_OP_FILL, 2)] ^= 0xFF;
+            M.fired++;
+        }
+        break;
+    case MUT_FILL_OUTSIDE:
+        if (op == DXGK_OPERATION_FILL) {
+            struct wk_gpu_writer w;
+            wk_gpu_writer_init(&w, args->pDmaBuffer, args->DmaSize);
+            uint64_t past = (uint64_t)args->Fill.Destination.SegmentAddress.QuadPart + args->Fill.FillSize;
+            if (wk_gpu_emit_write32(&w, past, 0xDEADBEEFu) == WK_OK) {
+                args->pDmaBuffer = (BYTE *)args->pDmaBuffer + w.used;
+                args->DmaSize -= (UINT)w.used;
+                M.fired++;
+            }
+        }
+        break;
+    case MUT_TRANSFER_SHORT:
+        if (op == DXGK_OPERATION_TRANSFER) {
+            BYTE *bytes = operand64(start, WK_GPU_OP_COPY, 2);
+            if (bytes) {
+                put_le64(bytes, get_le64(bytes) / 2);
+                M.fired++;
+            }
+        }
+        break;
+    case MUT_MAP_WRONG_PFN:
+        if (op == DXGK_OPERATION_MAP_APERTURE_SEGMENT && start[0] == WK_GPU_OP_GART_MAP) {
+            BYTE *pfn = start + wk_gpu_opcode_info(WK_GPU_OP_GART_MAP)->fixed_bytes;
+            put_le64(pfn, get_le64(pfn) ^ 1u); /* a neighbour inside the pool */
+            M.fired++;
+        }
+        break;
+    case MUT_UNMAP_WRONG_DUMMY:
+        if (op == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
+            xor_operand64(start, WK_GPU_OP_GART_UNMAP, 3, 1u);
+        break;
+    case MUT_FENCE_WRONG_VALUE:
+        if (op == DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
+            xor_operand64(start, WK_GPU_OP_FENCE, 1, 1u);
+        break;
+    default:
+        break;
+    }
+}
+
+static NTSTATUS m_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    if (armed_for(MUT_PAGING_STALL) && args->Operation == DXGK_OPERATION_FILL) {
+        M.fired++;
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    }
+    BYTE *start = args->pDmaBuffer;
+    NTSTATUS st = M.ref.DxgkDdiBuildPagingBuffer(hAdapter, args);
+    if (M.armed && (BYTE *)args->pDmaBuffer > start)
+        mutate_paging(args, start);
+    return st;
+}
+
+/* Render mutants that act before the reference driver runs; 1 when the
+ * call is over (*st holds its status). */
+static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
+{
+    if (!M.armed)
+        return 0;
+    switch (M.mode) {
+    case MUT_RENDER_CRASH:
+        M.fired++;
+        /* A member of a NULL struct pointer: the address is computed as an
+         * integer, so only the hardware (not a sanitizer) sees the write. */
+        *(volatile uint32_t *)(M.null_base + 0x10) = 1;
+        break;
+    case MUT_RENDER_HANG:
+        M.fired++;
+        while (M.armed)
+            M.spins++;
+        break;
+    case MUT_RENDER_OVERRUN:
+        M.fired++;
+        ((volatile BYTE *)args->pDmaBuffer)[args->DmaSize] = 0x5A;
+        break;
+    case MUT_RENDER_NO_PROGRESS:
+        M.fired++;
+        *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        return 1;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static NTSTATUS m_render(const HANDLE hContext, DXGKARG_RENDER *args)
+{
+    NTSTATUS st = STATUS_SUCCESS;
+    if (render_before(args, &st))
+        return st;
+    BYTE *dma = args->pDmaBuffer;
+    D3DDDI_PATCHLOCATIONLIST *out = args->pPatchLocationListOut;
+    st = M.ref.DxgkDdiRender(hContext, args);
+    if (!M.armed || (BYTE *)args->pDmaBuffer <= dma)
+        return st;
+    if (M.mode == MUT_RENDER_BAD_OPCODE) {
+        dma[0] = 0xEE;
+        M.fired++;
+    }
+    if (M.mode == MUT_RENDER_NO_PREPATCH) {
+        for (D3DDDI_PATCHLOCATIONLIST *p = out; p < args->pPatchLocationListOut; p++) {
+            memset(dma + p->PatchOffset, 0, 8);
+            M.fired++;
+        }
+    }
+    return st;
+}
+
+static NTSTATUS m_patch(const HANDLE hAdapter, const DXGKARG_PATCH *args)
+{
+    NTSTATUS st = M.ref.DxgkDdiPatch(hAdapter, args);
+    if (!M.armed || !args || args->Flags.Paging || !args->pDmaBuffer)
+        return st;
+    BYTE *dma = args->pDmaBuffer;
+    if (M.mode == MUT_PATCH_OUTSIDE && args->DmaBufferSubmissionEndOffset < args->DmaBufferSize) {
+        dma[args->DmaBufferSubmissionEndOffset] ^= 0xFF;
+        M.fired++;
+    }
+    if (M.mode == MUT_PATCH_WRONG_VALUE && args->PatchLocationListSubmissionLength) {
+        const D3DDDI_PATCHLOCATIONLIST *p = &args->pPatchLocationList[args->PatchLocationListSubmissionStart];
+        const DXGK_ALLOCATIONLIST *e = &args->pAllocationList[p->AllocationIndex];
+        if (e->SegmentId) {
+            uint64_t right = (uint64_t)e->PhysicalAddress.QuadPart + p->AllocationOffset;
+            put_le64(dma + p->PatchOffset, right + VT_PAGE);
+            M.fired++;
+        }
+    }
+    return st;
+}
+
+static BOOLEAN m_interrupt_routine(VOID *const context, ULONG message)
+{
+    if (armed_for(MUT_ISR_UNCLAIMED)) {
+        M.fired++;
+        return FALSE;
+    }
+    return M.ref.DxgkDdiInterruptRoutine(context, message);
+}
+
+/* The reference driver with the wrappers above in its table. */
+static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
+{
+    DRIVER_INITIALIZATION_DATA t = M.ref;
+    t.DxgkDdiAddDevice = m_add_device;
+    t.DxgkDdiStartDevice = m_start_device;
+    t.DxgkDdiCreateDevice = m_create_device;
+    t.DxgkDdiDestroyDevice = m_destroy_device;
+    t.DxgkDdiCreateContext = m_create_context;
+    t.DxgkDdiDestroyContext = m_destroy_context;
+    t.DxgkDdiCreateAllocation = m_create_allocation;
+    t.DxgkDdiDestroyAllocation = m_destroy_allocation;
+    t.DxgkDdiBuildPagingBuffer = m_build_paging_buffer;
+    t.DxgkDdiRender = m_render;
+    t.DxgkDdiPatch = m_patch;
+    t.DxgkDdiInterruptRoutine = m_interrupt_routine;
+    return DxgkInitialize(DriverObject, RegistryPath, &t);
+}
+
+/* After the adapter died the kit calls the driver no more: destroy what the
+ * reference driver still holds (while the wk_vidmm that answers its
+ * callbacks is alive), so nothing leaks. */
+static void mutant_release(void)
+{
+    M.armed = 0;
+    for (uint32_t i = 0; i < MAX_TRACKED; i++)
+        if (M.contexts[i])
+            m_destroy_context(M.contexts[i]);
+    for (uint32_t i = 0; i < MAX_TRACKED; i++) {
+        HANDLE h = M.allocations[i];
+        if (!h || !M.miniport)
+            continue;
+        DXGKARG_DESTROYALLOCATION d;
+        memset(&d, 0, sizeof(d));
+        d.NumAllocations = 1;
+        d.pAllocationList = &h;
+        m_destroy_allocation(M.miniport, &d);
+    }
+    for (uint32_t i = 0; i < MAX_TRACKED; i++)
+        if (M.devices[i])
+            m_destroy_device(M.devices[i]);
+    if (M.miniport)
+        M.ref.DxgkDdiRemoveDevice(M.miniport);
+    M.miniport = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rewriters                                                            */
+/* ------------------------------------------------------------------ */
+
+struct rw {
+    enum wk_ddi ddi;
+    void *args;
+    NTSTATUS *status;
+};
+
+/* A rewriter acts only once armed; its body sees the call as `w`. */
+#define REWRITER(name)                                                          \
+    static void name##_body(const struct rw *w);                                \
+    static void name(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status) \
+    {                                                                           \
+        (void)user;                                                             \
+        struct rw call = { ddi, args, status };                                 \
+        if (M.armed)                                                            \
+            name##_body(&call);                                                 \
+    }                                                                           \
+    static void name##_body(const struct rw *w)
+
+static void *rw_args(const struct rw *w, enum wk_ddi ddi)
+{
+    return w->ddi == ddi ? w->args : NULL;
+}
+
+static DXGK_DRIVERCAPS *rw_caps(const struct rw *w)
+{
+    DXGKARG_QUERYADAPTERINFO *q = rw_args(w, WK_DDI_QUERY_ADAPTER_INFO);
+    return q && q->Type == DXGKQAITYPE_DRIVERCAPS ? q->pOutputData : NULL;
+}
+
+/* The first (count) or second (descriptors) call of QUERYSEGMENT3. */
+static DXGK_QUERYSEGMENTOUT3 *rw_segments(const struct rw *w, int second)
+{
+    DXGKARG_QUERYADAPTERINFO *q = rw_args(w, WK_DDI_QUERY_ADAPTER_INFO);
+    if (!q || q->Type != DXGKQAITYPE_QUERYSEGMENT3)
+        return NULL;
+    DXGK_QUERYSEGMENTOUT3 *o = q->pOutputData;
+    return (o->pSegmentDescriptor != NULL) == (second != 0) ? o : NULL;
+}
+
+static DXGK_QUERYSEGMENTOUT4 *rw_segments4(const struct rw *w, int second)
+{
+    DXGKARG_QUERYADAPTERINFO *q = rw_args(w, WK_DDI_QUERY_ADAPTER_INFO);
+    if (!q || q->Type != DXGKQAITYPE_QUERYSEGMENT4)
+        return NULL;
+    DXGK_QUERYSEGMENTOUT4 *o = q->pOutputData;
+    return (o->pSegmentDescriptor != NULL) == (second != 0) ? o : NULL;
+}
+
+/* Descriptor of segment `id` in the second QUERYSEGMENT3 call. */
+static DXGK_SEGMENTDESCRIPTOR3 *rw_segment(const struct rw *w, uint32_t id)
+{
+    DXGK_QUERYSEGMENTOUT3 *o = rw_segments(w, 1);
+    return o && id >= 1 && id <= o->NbSegment ? &o->pSegmentDescriptor[id - 1] : NULL;
+}
+
+static DXGK_CONTEXTINFO *rw_context_info(const struct rw *w)
+{
+    DXGKARG_CREATECONTEXT *c = rw_args(w, WK_DDI_CREATE_CONTEXT);
+    return c ? &c->ContextInfo : NULL;
+}
+
+static DXGK_ALLOCATIONINFO *rw_allocation(const struct rw *w)
+{
+    DXGKARG_CREATEALLOCATION *a = rw_args(w, WK_DDI_CREATE_ALLOCATION);
+    return a && a->NumAllocations ? &a->pAllocationInfo[0] : NULL;
+}
+
+static DXGKARG_BUILDPAGINGBUFFER *rw_paging(const struct rw *w, DXGK_BUILDPAGINGBUFFER_OPERATION op)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_args(w, WK_DDI_BUILD_PAGING_BUFFER);
+    return a && a->Operation == op ? a : NULL;
+}
+
+static DXGKARG_RENDER *rw_render(const struct rw *w)
+{
+    return rw_args(w, WK_DDI_RENDER);
+}
+
+/* The last patch location Render emitted (the scenarios emit at least one). */
+static D3DDDI_PATCHLOCATIONLIST *rw_last_patch(const struct rw *w)
+{
+    DXGKARG_RENDER *r = rw_render(w);
+    return r ? r->pPatchLocationListOut - 1 : NULL;
+}
+
+#define CHANGE(ptr, edit)  \
+    do {                   \
+        if (!(ptr))        \
+            return;        \
+        edit;              \
+        M.fired++;         \
+    } while (0)
+
+/* Adapter start and caps */
+REWRITER(rw_caps_status) { CHANGE(rw_caps(w), *w->status = STATUS_UNSUCCESSFUL); }
+REWRITER(rw_caps_preempt)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    CHANGE(c, (c->SchedulingCaps.PreemptionAware = 1, c->SchedulingCaps.MultiEngineAware = 0,
+               c->SchedulingCaps.CancelCommandAware = 0));
+}
+REWRITER(rw_caps_cancel)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    CHANGE(c, c->SchedulingCaps.MultiEngineAware = 0);
+}
+REWRITER(rw_caps_nodmapatch)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    CHANGE(c, c->SchedulingCaps.NoDmaPatching = 1);
+}
+REWRITER(rw_caps_reserved)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    CHANGE(c, c->SchedulingCaps.Reserved = 1);
+}
+
+/* Segment query */
+REWRITER(rw_seg_status) { CHANGE(rw_segments(w, 0), *w->status = STATUS_UNSUCCESSFUL); }
+REWRITER(rw_seg_count)
+{
+    DXGK_QUERYSEGMENTOUT3 *o = rw_segments(w, 1);
+    CHANGE(o, o->NbSegment -= 1);
+}
+REWRITER(rw_seg_stride)
+{
+    DXGK_QUERYSEGMENTOUT4 *o = rw_segments4(w, 1);
+    CHANGE(o, o->SegmentDescriptorStride = 8);
+}
+REWRITER(rw_seg_size)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->Size += 0x800);
+}
+REWRITER(rw_seg_base)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->BaseAddress.QuadPart += 0x10);
+}
+REWRITER(rw_seg_overlap)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG2);
+    CHANGE(d, d->BaseAddress.QuadPart = (LONGLONG)(VT_SEG1_BASE + 0x80000));
+}
+REWRITER(rw_seg_agp_alone)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_APER);
+    CHANGE(d, d->Flags.Agp = 1);
+}
+REWRITER(rw_seg_agp_aperture)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_APER);
+    CHANGE(d, d->Flags.Value = 0x2u);
+}
+REWRITER(rw_seg_commit_memory)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->CommitLimit = d->Size / 2);
+}
+REWRITER(rw_seg_commit_aperture)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_APER);
+    CHANGE(d, d->CommitLimit = 0);
+}
+REWRITER(rw_seg_cpu_visible)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, (d->Flags.CpuVisible = 1, d->CpuTranslatedAddress.QuadPart = 0));
+}
+REWRITER(rw_seg_cache_coherent)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->Flags.CacheCoherent = 1);
+}
+REWRITER(rw_seg_reserved_sysmem)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->Flags.ReservedSysMem = 1);
+}
+REWRITER(rw_seg_host_aperture)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, (d->Flags.SupportsCpuHostAperture = 1, d->Flags.CpuVisible = 1,
+               d->CpuTranslatedAddress.QuadPart = 0xE0000000ll));
+}
+REWRITER(rw_seg_standby)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->Flags.PreservedDuringHibernate = 1);
+}
+REWRITER(rw_seg_reserved_bits)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG1);
+    CHANGE(d, d->Flags.Reserved = 1);
+}
+REWRITER(rw_seg_paging_segment)
+{
+    DXGK_QUERYSEGMENTOUT3 *o = rw_segments(w, 1);
+    CHANGE(o, o->PagingBufferSegmentId = VT_SEG1);
+}
+REWRITER(rw_seg_paging_size)
+{
+    DXGK_QUERYSEGMENTOUT3 *o = rw_segments(w, 1);
+    CHANGE(o, o->PagingBufferSize = 0);
+}
+REWRITER(rw_seg_bank_kind)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_APER);
+    CHANGE(d, d->Flags.UseBanking = 1);
+}
+REWRITER(rw_seg_bank_table)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG2);
+    CHANGE(d, d->NbOfBanks = 200);
+}
+/* Bank 2 ends before bank 1. */
+static SIZE_T bad_bank_ends[VT_BANKS] = { 0x80000, 0x40000, 0xC0000, 0x100000 };
+REWRITER(rw_seg_bank_order)
+{
+    DXGK_SEGMENTDESCRIPTOR3 *d = rw_segment(w, VT_SEG2);
+    CHANGE(d, d->pBankRangeTable = bad_bank_ends);
+}
+
+/* Devices and contexts: a failure status after the driver made the
+ * object is undone first (as a driver that fails must), so the test leaks
+ * nothing. */
+REWRITER(rw_dev_status)
+{
+    DXGKARG_CREATEDEVICE *a = rw_args(w, WK_DDI_CREATE_DEVICE);
+    CHANGE(a, (m_destroy_device(a->hDevice), *w->status = STATUS_UNSUCCESSFUL));
+}
+REWRITER(rw_ctx_status)
+{
+    DXGKARG_CREATECONTEXT *a = rw_args(w, WK_DDI_CREATE_CONTEXT);
+    CHANGE(a, (m_destroy_context(a->hContext), *w->status = STATUS_UNSUCCESSFUL));
+}
+REWRITER(rw_ctx_handle)
+{
+    DXGKARG_CREATECONTEXT *a = rw_args(w, WK_DDI_CREATE_CONTEXT);
+    CHANGE(a, (m_destroy_context(a->hContext), a->hContext = NULL));
+}
+REWRITER(rw_ctx_segset)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->DmaBufferSegmentSet = VT_SET(VT_SEG1));
+}
+REWRITER(rw_ctx_gdi)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->AllocationListSize = 64);
+}
+REWRITER(rw_ctx_reserved)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->Reserved = 1);
+}
+REWRITER(rw_ctx_size)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->DmaBufferSize = 0);
+}
+REWRITER(rw_ctx_companion)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->PagingCompanionNodeId = 1);
+}
+REWRITER(rw_ctx_caps)
+{
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->Caps.Value |= 0x8u);
+}
+
+/* Allocations */
+REWRITER(rw_alloc_status)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    if (!i || !M.miniport)
+        return;
+    DXGKARG_DESTROYALLOCATION d;
+    memset(&d, 0, sizeof(d));
+    d.NumAllocations = 1;
+    d.pAllocationList = &i->hAllocation;
+    m_destroy_allocation(M.miniport, &d);
+    *w->status = STATUS_UNSUCCESSFUL;
+    M.fired++;
+}
+REWRITER(rw_alloc_size)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->Size = 0);
+}
+REWRITER(rw_alloc_align)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->Alignment = 0x3000);
+}
+REWRITER(rw_alloc_pitch)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->PitchAlignedSize = i->Size - 1);
+}
+REWRITER(rw_alloc_set)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->SupportedWriteSegmentSet |= 1u << 9);
+}
+REWRITER(rw_alloc_pref_exists)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->PreferredSegment.SegmentId1 = 9);
+}
+REWRITER(rw_alloc_pref_supported)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->SupportedWriteSegmentSet = VT_SET(VT_SEG1) | VT_SET(VT_APER));
+}
+REWRITER(rw_alloc_bank_range)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->HintedBank.Value = VT_BANK(0, VT_BANKS + 1, 0));
+}
+REWRITER(rw_alloc_bank_order)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->HintedBank.Value = VT_BANK(1, 2, 0));
+}
+REWRITER(rw_alloc_evict_set)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->EvictionSegmentSet = VT_SET(VT_SEG1));
+}
+REWRITER(rw_alloc_priority)
+{
+    DXGK_ALLOCATIONINFO *i = rw_allocation(w);
+    CHANGE(i, i->AllocationPriority = 0);
+}
+
+/* Paging (each on the FILL the scenario's page-in builds) */
+REWRITER(rw_paging_status)
+{
+    CHANGE(rw_paging(w, DXGK_OPERATION_FILL), *w->status = STATUS_UNSUCCESSFUL);
+}
+REWRITER(rw_paging_advance)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_FILL);
+    CHANGE(a, a->pDmaBuffer = (BYTE *)a->pDmaBuffer + a->DmaSize + 16);
+}
+REWRITER(rw_paging_private)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_FILL);
+    CHANGE(a, a->pDmaBufferPrivateData = (BYTE *)a->pDmaBufferPrivateData + a->DmaBufferPrivateDataSize + 1);
+}
+/* Always "more room, please", forgetting its progress: never finishes. */
+REWRITER(rw_paging_progress)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_FILL);
+    CHANGE(a, (a->MultipassOffset = 0, *w->status = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER));
+}
+REWRITER(rw_paging_busy)
+{
+    CHANGE(rw_paging(w, DXGK_OPERATION_FILL), *w->status = STATUS_GRAPHICS_ALLOCATION_BUSY);
+}
+REWRITER(rw_paging_input)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_FILL);
+    CHANGE(a, a->Fill.FillPattern ^= 1u);
+}
+
+/* Render */
+REWRITER(rw_render_status) { CHANGE(rw_render(w), *w->status = STATUS_UNSUCCESSFUL); }
+REWRITER(rw_render_advance)
+{
+    DXGKARG_RENDER *r = rw_render(w);
+    CHANGE(r, r->pDmaBuffer = (BYTE *)r->pDmaBuffer + r->DmaSize + 16);
+}
+REWRITER(rw_render_patch_advance)
+{
+    DXGKARG_RENDER *r = rw_render(w);
+    CHANGE(r, r->pPatchLocationListOut += r->PatchLocationListOutSize + 1);
+}
+REWRITER(rw_render_patch_index)
+{
+    D3DDDI_PATCHLOCATIONLIST *p = rw_last_patch(w);
+    CHANGE(p, p->AllocationIndex = 7);
+}
+REWRITER(rw_render_patch_offset)
+{
+    D3DDDI_PATCHLOCATIONLIST *p = rw_last_patch(w);
+    CHANGE(p, p->PatchOffset = 0x3FF0);
+}
+REWRITER(rw_render_split)
+{
+    D3DDDI_PATCHLOCATIONLIST *p = rw_last_patch(w);
+    CHANGE(p, p->SplitOffset = 0x3000);
+}
+REWRITER(rw_render_slot)
+{
+    D3DDDI_PATCHLOCATIONLIST *p = rw_last_patch(w);
+    CHANGE(p, p->SlotId = 16); /* the reference driver's MaxAllocationListSlotId */
+}
+
+/* Patch, submit, cancel (render submissions only, not paging buffers) */
+REWRITER(rw_patch_status)
+{
+    DXGKARG_PATCH *a = rw_args(w, WK_DDI_PATCH);
+    CHANGE(a && !a->Flags.Paging ? a : NULL, *w->status = STATUS_UNSUCCESSFUL);
+}
+REWRITER(rw_submit_status)
+{
+    DXGKARG_SUBMITCOMMAND *a = rw_args(w, WK_DDI_SUBMIT_COMMAND);
+    CHANGE(a && !a->Flags.Paging ? a : NULL, *w->status = STATUS_UNSUCCESSFUL);
+}
+REWRITER(rw_cancel_status)
+{
+    CHANGE(rw_args(w, WK_DDI_CANCEL_COMMAND), *w->status = STATUS_UNSUCCESSFUL);
+}
+
+/* Context allocations (the callback's argument before it is checked) */
+REWRITER(rw_ctxalloc_args)
+{
+    DXGKARGCB_CREATECONTEXTALLOCATION *a = rw_args(w, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION);
+    CHANGE(a, a->Size = 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scenarios                                                            */
+/* ------------------------------------------------------------------ */
+
+struct run {
+    struct wk_vidmm *vm;
+    uint32_t device, context, alloc;
+    wk_status first_error;     /* of the first step that failed */
+    const char *first_step;
+    char first_message[384];
+};
+
+/* The run in progress, so a failed assertion's teardown can release it. */
+static struct run RUN;
+
+static wk_status step(struct run *r, wk_status st, const char *what)
+{
+    if (st != WK_OK && r->first_error == WK_OK) {
+        r->first_error = st;
+        r->first_step = what;
+        snprintf(r->first_message, sizeof(r->first_message), "%s", wk_vidmm_last_error(r->vm));
+    }
+    return st;
+}
+
+#define DO(expr)                                  \
+    do {                                          \
+        if (step(r, (expr), #expr) != WK_OK)      \
+            return;                               \
+    } while (0)
+
+/* 64 KiB, preferring segment 2 with a hint for bank 2 (offset 0x40000), so
+ * every placement field has something to say and the neighbours of the
+ * destination are inside the segment. */
+static void default_request(WK_ALLOCATION_REQUEST *req)
+{
+    vt_request_at(req, 0x10000, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 0));
+}
+
+/* Start, device and (with `context`) context; 0 when a step failed. */
+static int up(struct run *r, int context)
+{
+    if (step(r, wk_vidmm_start(r->vm), "wk_vidmm_start") != WK_OK)
+        return 0;
+    if (step(r, wk_vidmm_create_device(r->vm, 0, &r->device), "wk_vidmm_create_device") != WK_OK)
+        return 0;
+    if (context && step(r, wk_vidmm_create_context(r->vm, r->device, 0, &r->context),
+                        "wk_vidmm_create_context") != WK_OK)
+        return 0;
+    return 1;
+}
+
+/* Up (with a context when asked) and one allocation made from `req`. */
+static int up_with(struct run *r, int context, const WK_ALLOCATION_REQUEST *req, int page_in)
+{
+    if (!up(r, context))
+        return 0;
+    if (step(r, wk_vidmm_create_allocation(r->vm, r->device, req, &r->alloc),
+             "wk_vidmm_create_allocation") != WK_OK)
+        return 0;
+    return !page_in || step(r, wk_vidmm_page_in(r->vm, r->alloc), "wk_vidmm_page_in") == WK_OK;
+}
+
+static void sc_start(struct run *r)
+{
+    arm();
+    DO(wk_vidmm_start(r->vm));
+}
+
+static void sc_device(struct run *r)
+{
+    DO(wk_vidmm_start(r->vm));
+    arm();
+    DO(wk_vidmm_create_device(r->vm, 0, &r->device));
+}
+
+static void create_context(struct run *r, uint32_t flags)
+{
+    if (!up(r, 0))
+        return;
+    arm();
+    DO(wk_vidmm_create_context(r->vm, r->device, flags, &r->context));
+}
+
+static void sc_context(struct run *r)
+{
+    create_context(r, 0);
+}
+
+static void sc_gdi_context(struct run *r)
+{
+    DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
+    f.GdiContext = 1;
+    create_context(r, f.Value);
+}
+
+static void sc_system_context(struct run *r)
+{
+    DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
+    f.SystemContext = 1;
+    create_context(r, f.Value);
+}
+
+static void sc_destroy_context(struct run *r)
+{
+    if (!up(r, 1))
+        return;
+    arm();
+    DO(wk_vidmm_destroy_context(r->vm, r->context));
+}
+
+static void sc_allocation(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up(r, 0))
+        return;
+    arm();
+    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
+}
+
+/* A fresh allocation paged in: a FILL of zero. */
+static void sc_page_in(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 0))
+        return;
+    arm();
+    DO(wk_vidmm_page_in(r->vm, r->alloc));
+}
+
+static void sc_fill(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    arm();
+    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
+}
+
+/* A TRANSFER of filled content to system memory. */
+static void sc_evict(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
+    arm();
+    DO(wk_vidmm_evict(r->vm, r->alloc));
+}
+
+static void aperture_request(WK_ALLOCATION_REQUEST *req)
+{
+    vt_request_at(req, 0x10000, VT_SET(VT_APER), 0, 0);
+}
+
+static void sc_aperture_map(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    aperture_request(&req);
+    if (!up_with(r, 0, &req, 0))
+        return;
+    arm();
+    DO(wk_vidmm_page_in(r->vm, r->alloc));
+}
+
+static void sc_aperture_unmap(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    aperture_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    arm();
+    DO(wk_vidmm_evict(r->vm, r->alloc));
+}
+
+static void sc_fence(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    struct wk_vidmm_allocation_state s;
+    DO(wk_vidmm_allocation_state(r->vm, r->alloc, &s));
+    arm();
+    DO(wk_vidmm_signal_monitored_fence(r->vm, s.gpu_address + 0x100, 42));
+}
+
+/* One FILL record on a resident allocation: one patch location, and the
+ * allocation list says where it is (pre-patching). */
+static void sc_render(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 1, &req, 1))
+        return;
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 0x1000, 0x11223344u);
+    struct wk_vidmm_list_entry list[1] = { { r->alloc, 1 } };
+    struct wk_vidmm_render_result res;
+    arm();
+    DO(vt_render(r->vm, r->context, &cmd, list, 1, 0, &res));
+}
+
+static void sc_cancel(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 1, &req, 1))
+        return;
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 0x1000, 0x11223344u);
+    struct wk_vidmm_list_entry list[1] = { { r->alloc, 1 } };
+    struct wk_vidmm_render_result res;
+    wk_vidmm_hold_submissions(r->vm, 1);
+    DO(vt_render(r->vm, r->context, &cmd, list, 1, 0, &res));
+    uint32_t cancelled = 0;
+    arm();
+    DO(wk_vidmm_cancel_held(r->vm, &cancelled));
+    DO(cancelled == 1 ? WK_OK : WK_E_STATE);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table: one row per rule of the catalogue, in catalogue order     */
+/* ------------------------------------------------------------------ */
+
+#define CASE_QUERY_V4 0x1u      /* QUERYSEGMENT4 instead of 3 */
+#define CASE_FEW_PASSES 0x2u    /* max_passes 8 */
+#define CASE_SHORT_TIMEOUT 0x4u /* ddi_timeout_ms 300 */
+#define CASE_KILLS 0x8u         /* the bad run leaves the adapter dead */
+
+struct rule_case {
+    const char *id;
+    void (*scenario)(struct run *r);
+    wk_vidmm_rewrite_fn *rewrite;   /* the bad answer as a rewrite... */
+    enum mutation mutation;         /* ...or as a mutant driver */
+    unsigned flags;
+};
+
+#define RW(id, scenario, fn) { id, scenario, fn, MUT_NONE, 0 }
+#define MUT(id, scenario, m) { id, scenario, NULL, m, 0 }
+
+static const struct rule_case cases[] = {
+    /* Adapter start, driver caps and the segment query */
+    MUT("START-STATUS-001", sc_start, MUT_START_FAILS),
+    RW("CAPS-QUERY-001", sc_start, rw_caps_status),
+    RW("CAPS-SCHED-001", sc_start, rw_caps_preempt),
+    RW("CAPS-SCHED-002", sc_start, rw_caps_cancel),
+    RW("CAPS-SCHED-003", sc_start, rw_caps_nodmapatch),
+    RW("CAPS-SCHED-004", sc_start, rw_caps_reserved),
+    RW("SEG-QUERY-001", sc_start, rw_seg_status),
+    RW("SEG-QUERY-002", sc_start, rw_seg_count),
+    { "SEG-QUERY-003", sc_start, rw_seg_stride, MUT_NONE, CASE_QUERY_V4 },
+    RW("SEG-SIZE-001", sc_start, rw_seg_size),
+    RW("SEG-BASE-001", sc_start, rw_seg_base),
+    RW("SEG-OVERLAP-001", sc_start, rw_seg_overlap),
+    RW("SEG-AGP-001", sc_start, rw_seg_agp_alone),
+    RW("SEG-AGP-002", sc_start, rw_seg_agp_aperture),
+    RW("SEG-COMMIT-001", sc_start, rw_seg_commit_memory),
+    RW("SEG-COMMIT-002", sc_start, rw_seg_commit_aperture),
+    RW("SEG-CPU-001", sc_start, rw_seg_cpu_visible),
+    RW("SEG-FLAGS-001", sc_start, rw_seg_cache_coherent),
+    RW("SEG-FLAGS-002", sc_start, rw_seg_reserved_sysmem),
+    RW("SEG-FLAGS-003", sc_start, rw_seg_host_aperture),
+    RW("SEG-FLAGS-004", sc_start, rw_seg_standby),
+    RW("SEG-FLAGS-005", sc_start, rw_seg_reserved_bits),
+    RW("SEG-PAGING-001", sc_start, rw_seg_paging_segment),
+    RW("SEG-PAGING-002", sc_start, rw_seg_paging_size),
+    RW("SEG-BANK-001", sc_start, rw_seg_bank_kind),
+    RW("SEG-BANK-002", sc_start, rw_seg_bank_table),
+    RW("SEG-BANK-003", sc_start, rw_seg_bank_order),
+    /* Devices and contexts */
+    RW("DEV-CREATE-001", sc_device, rw_dev_status),
+    RW("CTX-CREATE-001", sc_context, rw_ctx_status),
+    RW("CTX-CREATE-002", sc_context, rw_ctx_handle),
+    RW("CTX-SEGSET-001", sc_context, rw_ctx_segset),
+    RW("CTX-GDI-001", sc_gdi_context, rw_ctx_gdi),
+    RW("CTX-RESERVED-001", sc_context, rw_ctx_reserved),
+    RW("CTX-SIZE-001", sc_context, rw_ctx_size),
+    RW("CTX-COMPANION-001", sc_context, rw_ctx_companion),
+    RW("CTX-CAPS-001", sc_context, rw_ctx_caps),
+    /* Allocations */
+    RW("ALLOC-CREATE-001", sc_allocation, rw_alloc_status),
+    RW("ALLOC-SIZE-001", sc_allocation, rw_alloc_size),
+    RW("ALLOC-ALIGN-001", sc_allocation, rw_alloc_align),
+    RW("ALLOC-PITCH-001", sc_allocation, rw_alloc_pitch),
+    RW("ALLOC-SET-001", sc_allocation, rw_alloc_set),
+    RW("ALLOC-PREF-001", sc_allocation, rw_alloc_pref_exists),
+    RW("ALLOC-PREF-002", sc_allocation, rw_alloc_pref_supported),
+    RW("ALLOC-BANK-001", sc_allocation, rw_alloc_bank_range),
+    RW("ALLOC-BANK-002", sc_allocation, rw_alloc_bank_order),
+    RW("ALLOC-EVICT-001", sc_allocation, rw_alloc_evict_set),
+    RW("ALLOC-PRIO-001", sc_allocation, rw_alloc_priority),
+    /* Paging */
+    RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
+    RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),
+    RW("PAGING-PRIVATE-001", sc_page_in, rw_paging_private),
+    { "PAGING-PROGRESS-001", sc_page_in, rw_paging_progress, MUT_NONE, CASE_FEW_PASSES },
+    MUT("PAGING-PROGRESS-002", sc_page_in, MUT_PAGING_STALL),
+    RW("PAGING-BUSY-001", sc_page_in, rw_paging_busy),
+    RW("PAGING-INPUT-001", sc_page_in, rw_paging_input),
+    MUT("PAGING-GPU-001", sc_page_in, MUT_PAGING_BAD_OPCODE),
+    MUT("PAGING-FILL-001", sc_fill, MUT_FILL_PATTERN),
+    MUT("PAGING-TRANSFER-001", sc_evict, MUT_TRANSFER_SHORT),
+    MUT("PAGING-MAP-001", sc_aperture_map, MUT_MAP_WRONG_PFN),
+    MUT("PAGING-UNMAP-001", sc_aperture_unmap, MUT_UNMAP_WRONG_DUMMY),
+    MUT("PAGING-FENCE-001", sc_fence, MUT_FENCE_WRONG_VALUE),
+    MUT("PAGING-CONFINE-001", sc_fill, MUT_FILL_OUTSIDE),
+    /* Render */
+    RW("RENDER-STATUS-001", sc_render, rw_render_status),
+    RW("RENDER-ADVANCE-001", sc_render, rw_render_advance),
+    RW("RENDER-PATCH-001", sc_render, rw_render_patch_advance),
+    RW("RENDER-PATCH-002", sc_render, rw_render_patch_index),
+    RW("RENDER-PATCH-003", sc_render, rw_render_patch_offset),
+    RW("RENDER-PATCH-004", sc_render, rw_render_split),
+    RW("RENDER-PATCH-005", sc_render, rw_render_slot),
+    MUT("RENDER-PREPATCH-001", sc_render, MUT_RENDER_NO_PREPATCH),
+    MUT("RENDER-PROGRESS-001", sc_render, MUT_RENDER_NO_PROGRESS),
+    /* Patch, submit, interrupts, cancel */
+    RW("PATCH-STATUS-001", sc_render, rw_patch_status),
+    MUT("PATCH-CONFINE-001", sc_render, MUT_PATCH_OUTSIDE),
+    MUT("PATCH-VALUE-001", sc_render, MUT_PATCH_WRONG_VALUE),
+    RW("SUBMIT-STATUS-001", sc_render, rw_submit_status),
+    MUT("SUBMIT-GPU-001", sc_render, MUT_RENDER_BAD_OPCODE),
+    MUT("SUBMIT-FENCE-001", sc_device, MUT_NOTIFY_DROPPED),
+    MUT("INTR-FENCE-001", sc_device, MUT_NOTIFY_BAD_FENCE),
+    MUT("INTR-CLAIM-001", sc_device, MUT_ISR_UNCLAIMED),
+    RW("CANCEL-STATUS-001", sc_cancel, rw_cancel_status),
+    /* Context allocations */
+    RW("CTXALLOC-ARGS-001", sc_device, rw_ctxalloc_args),
+    MUT("CTXALLOC-ARGS-002", sc_system_context, MUT_SYSTEM_CONTEXT_ALLOC),
+    MUT("CTXALLOC-HANDLE-001", sc_destroy_context, MUT_CTXALLOC_BAD_HANDLE),
+    MUT("CTXALLOC-LEAK-001", sc_destroy_context, MUT_CTXALLOC_LEAK),
+    /* Robustness: the adapter dies, the process goes on */
+    { "MEM-GUARD-001", sc_render, NULL, MUT_RENDER_OVERRUN, CASE_KILLS },
+    { "DRV-CRASH-001", sc_render, NULL, MUT_RENDER_CRASH, CASE_KILLS },
+    { "DRV-HANG-001", sc_render, NULL, MUT_RENDER_HANG, CASE_KILLS | CASE_SHORT_TIMEOUT },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+/* ------------------------------------------------------------------ */
+/* Running a case                                                       */
+/* ------------------------------------------------------------------ */
+
+static uint64_t seed(void)
+{
+    return vt_seed(0x5EEDu);
+}
+
+static bool adapter_dead(struct wk_vidmm *vm)
+{
+    return wk_vidmm_wait_idle(vm) == WK_E_DEAD;
+}
+
+static void run_close(struct run *r)
+{
+    if (!r->vm)
+        return;
+    M.armed = 0;
+    wk_vidmm_set_rewriter(r->vm, NULL, NULL);
+    if (adapter_dead(r->vm))
+        mutant_release();
+    wk_vidmm_destroy(r->vm);
+    r->vm = NULL;
+    mutant_reset(MUT_NONE);
+}
+
+static bool judge_good(const struct rule_case *c, struct run *r)
+{
+    bool ok = true;
+    if (r->first_error != WK_OK) {
+        fprintf(stderr, "%s, good run: %s returned %s: %s\n", c->id, r->first_step,
+                wk_status_name(r->first_error), r->first_message);
+        ok = false;
+    }
+    if (!expect_not_violated(r->vm, c->id)) {
+        fprintf(stderr, "%s, good run: the reference driver's answer broke the rule\n", c->id);
+        ok = false;
+    } else if (!expect_no_violations(r->vm)) {
+        fprintf(stderr, "%s, good run: the reference driver's answers broke other rules\n", c->id);
+        ok = false;
+    }
+    return ok;
+}
+
+static bool judge_bad(const struct rule_case *c, struct run *r)
+{
+    bool ok = true;
+    if (M.fired == 0) {
+        fprintf(stderr, "%s, bad run: the bad answer was never produced (the scenario did not reach "
+                        "the DDI; first failed step: %s)\n",
+                c->id, r->first_step ? r->first_step : "none");
+        ok = false;
+    }
+    if (!expect_violation(r->vm, c->id)) {
+        fprintf(stderr, "%s, bad run: the kit did not notice\n", c->id);
+        ok = false;
+    }
+    if (c->flags & CASE_KILLS) {
+        uint32_t device = 0;
+        wk_status st = wk_vidmm_create_device(r->vm, 0, &device);
+        if (!expect_status(r->vm, st, WK_E_DEAD)) {
+            fprintf(stderr, "%s, bad run: the adapter should be dead after the driver died\n", c->id);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool run_once(const struct rule_case *c, int bad)
+{
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(bad ? c->mutation : MUT_NONE);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    if (c->flags & CASE_QUERY_V4)
+        cfg.query_segment_version = 4;
+    if (c->flags & CASE_FEW_PASSES)
+        cfg.max_passes = 8;
+    if (c->flags & CASE_SHORT_TIMEOUT)
+        cfg.ddi_timeout_ms = 300;
+    if (!expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK))
+        return false;
+    if (bad && c->rewrite)
+        wk_vidmm_set_rewriter(r->vm, c->rewrite, NULL);
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        c->scenario(r);
+    bool ok = bad ? judge_bad(c, r) : judge_good(c, r);
+    run_close(r);
+    return ok;
+}
+
+static void run_rule_case(void **state)
+{
+    const struct rule_case *c = *state;
+    assert_non_null(wk_rule_find(c->id));
+    bool good = run_once(c, 0);
+    bool bad = run_once(c, 1);
+    assert_true(good);
+    assert_true(bad);
+}
+
+static int release_run(void **state)
+{
+    (void)state;
+    run_close(&RUN);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The table against the catalogue                                      */
+/* ------------------------------------------------------------------ */
+
+static void test_every_rule_has_a_case(void **state)
+{
+    (void)state;
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    unsigned missing = 0, unknown = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < NCASES && strcmp(cases[k].id, rules[i].id) != 0)
+            k++;
+        if (k == NCASES) {
+            fprintf(stderr, "rule %s (%s) has no case in tests/test_vidmm_rules.c\n", rules[i].id,
+                    wk_ddi_name(rules[i].ddi));
+            missing++;
+        }
+    }
+    for (size_t k = 0; k < NCASES; k++) {
+        if (!wk_rule_find(cases[k].id)) {
+            fprintf(stderr, "case %s names no rule of the catalogue\n", cases[k].id);
+            unknown++;
+        }
+    }
+    assert_int_equal(missing, 0);
+    assert_int_equal(unknown, 0);
+    assert_int_equal(NCASES, n);
+}
+
+static void test_case_table_is_sound(void **state)
+{
+    (void)state;
+    unsigned bad = 0;
+    for (size_t k = 0; k < NCASES; k++) {
+        const struct rule_case *c = &cases[k];
+        if ((c->rewrite != NULL) == (c->mutation != MUT_NONE)) {
+            fprintf(stderr, "case %s: exactly one of rewrite and mutation must be given\n", c->id);
+            bad++;
+        }
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(cases[j].id, c->id) == 0) {
+                fprintf(stderr, "case %s appears twice\n", c->id);
+                bad++;
+            }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* Runs after the crash, hang and guard-page rows: a fresh adapter with the
+ * reference driver in the same process does real work without a hitch. */
+static void test_adapter_works_after_driver_death(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    uint32_t a = vt_alloc(f->vm, f->device, &req);
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0x100, 0x40, 0xCAFEF00Du);
+    struct wk_vidmm_list_entry list[1] = { { a, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    uint8_t want[0x40];
+    vt_model_fill(want, sizeof(want), 0xCAFEF00Du);
+    assert_true(expect_bytes(f->vm, a, 0x100, want, sizeof(want)));
+    assert_true(expect_no_violations(f->vm));
+}
+
+int main(void)
+{
+    if (!capture_reference()) {
+        fprintf(stderr, "cannot read the reference driver's DDI table\n");
+        return 1;
+    }
+    struct CMUnitTest tests[NCASES + 3];
+    size_t n = 0;
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
+    for (size_t k = 0; k < NCASES; k++)
+        tests[n++] = (struct CMUnitTest){ cases[k].id, run_rule_case, NULL, release_run,
+                                          (void *)(uintptr_t)&cases[k] };
+    tests[n++] = (struct CMUnitTest)VT_TEST(test_adapter_works_after_driver_death);
+    return cmocka_run_group_tests_name("vidmm.rules", tests, NULL, NULL);
+}
