@@ -21,7 +21,9 @@
 #include "wddmkit/gpu.h"
 
 typedef int match_fn(const void *args);
-typedef void apply_fn(void *args, NTSTATUS *status, int64_t param);
+/* n: how many times this mutation has been applied in the run, this one
+ * included (mutations that must differ from call to call use it). */
+typedef void apply_fn(void *args, NTSTATUS *status, int64_t param, uint32_t n);
 
 struct mutation_row {
     struct wk_mutation pub;
@@ -90,33 +92,39 @@ static int render_patch(const void *a)
 /* Status and caps                                                      */
 /* ------------------------------------------------------------------ */
 
-static void set_unsuccessful(void *a, NTSTATUS *st, int64_t p)
+static void set_unsuccessful(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)p;
     *st = STATUS_UNSUCCESSFUL;
 }
 
-static void set_insufficient_and_bump(void *a, NTSTATUS *st, int64_t p)
+/* A progress cookie that changes on every call, so the kit cannot call it a
+ * stall, while the operation never ends. */
+static void set_insufficient_and_bump(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)p;
     *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    ((DXGKARG_BUILDPAGINGBUFFER *)a)->MultipassOffset += 1;
+    ((DXGKARG_BUILDPAGINGBUFFER *)a)->MultipassOffset = 0x40000000u + n;
 }
 
-static void set_busy(void *a, NTSTATUS *st, int64_t p)
+static void set_busy(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)p;
     *st = STATUS_GRAPHICS_ALLOCATION_BUSY;
 }
 
-static void render_insufficient(void *a, NTSTATUS *st, int64_t p)
+static void render_insufficient(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)p;
     *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
 }
 
-static void claim_false(void *a, NTSTATUS *st, int64_t p)
+static void claim_false(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)p;
     *st = 0;
 }
@@ -126,28 +134,32 @@ static DXGK_DRIVERCAPS *caps_of(void *a)
     return ((DXGKARG_QUERYADAPTERINFO *)a)->pOutputData;
 }
 
-static void caps_preempt(void *a, NTSTATUS *st, int64_t p)
+static void caps_preempt(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     caps_of(a)->SchedulingCaps.PreemptionAware = 1;
     caps_of(a)->SchedulingCaps.MultiEngineAware = 0;
 }
 
-static void caps_cancel(void *a, NTSTATUS *st, int64_t p)
+static void caps_cancel(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     caps_of(a)->SchedulingCaps.CancelCommandAware = 1;
     caps_of(a)->SchedulingCaps.MultiEngineAware = 0;
 }
 
-static void caps_nodmapatch(void *a, NTSTATUS *st, int64_t p)
+static void caps_nodmapatch(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     caps_of(a)->SchedulingCaps.NoDmaPatching = 1;
 }
 
-static void caps_reserved(void *a, NTSTATUS *st, int64_t p)
+static void caps_reserved(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     caps_of(a)->SchedulingCaps.Value |= 0x80000000u;
 }
@@ -169,90 +181,105 @@ static DXGK_SEGMENTDESCRIPTOR3 *seg_desc(void *a, int64_t p)
     return &o->pSegmentDescriptor[i];
 }
 
-static void seg_count_zero(void *a, NTSTATUS *st, int64_t p)
+static void seg_count_zero(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     seg_out(a)->NbSegment = 0;
 }
 
-static void seg_count_grow(void *a, NTSTATUS *st, int64_t p)
+static void seg_count_grow(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     seg_out(a)->NbSegment += 1;
 }
 
-static void seg_stride(void *a, NTSTATUS *st, int64_t p)
+static void seg_stride(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ((DXGK_QUERYSEGMENTOUT4 *)((DXGKARG_QUERYADAPTERINFO *)a)->pOutputData)->SegmentDescriptorStride += 8;
 }
 
-static void seg_size(void *a, NTSTATUS *st, int64_t p)
+static void seg_size(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->Size += 100;
 }
 
-static void seg_base(void *a, NTSTATUS *st, int64_t p)
+static void seg_base(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->BaseAddress.QuadPart += 1;
 }
 
-static void seg_overlap(void *a, NTSTATUS *st, int64_t p)
+static void seg_overlap(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     DXGK_QUERYSEGMENTOUT3 *o = seg_out(a);
     if (o->NbSegment >= 2)
         o->pSegmentDescriptor[1].BaseAddress = o->pSegmentDescriptor[0].BaseAddress;
 }
 
-static void seg_agp_with_others(void *a, NTSTATUS *st, int64_t p)
+static void seg_agp_with_others(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->Flags.Agp = 1;
+    seg_desc(a, p)->Flags.CpuVisible = 1;
 }
 
-static void seg_agp_alone(void *a, NTSTATUS *st, int64_t p)
+static void seg_agp_alone(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->Flags.Value = 0x2;
 }
 
-static void seg_commit(void *a, NTSTATUS *st, int64_t p)
+static void seg_commit(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->CommitLimit = 0;
 }
 
-static void seg_cpu_visible(void *a, NTSTATUS *st, int64_t p)
+static void seg_cpu_visible(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->Flags.CpuVisible = 1;
     seg_desc(a, p)->CpuTranslatedAddress.QuadPart = 0;
 }
 
-static void seg_flag_bits(void *a, NTSTATUS *st, int64_t p)
+static void seg_flag_bits(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     /* p = segment index in the low byte, the flag bits to set above it */
     seg_desc(a, p & 0xFF)->Flags.Value |= (UINT)((uint64_t)p >> 8);
 }
 
-static void seg_paging_segment(void *a, NTSTATUS *st, int64_t p)
+static void seg_paging_segment(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_out(a)->PagingBufferSegmentId = (UINT)p;
 }
 
-static void seg_paging_size(void *a, NTSTATUS *st, int64_t p)
+static void seg_paging_size(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     seg_out(a)->PagingBufferSize = 0;
 }
 
-static void seg_bank_count(void *a, NTSTATUS *st, int64_t p)
+static void seg_bank_count(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     seg_desc(a, p)->Flags.UseBanking = 1;
     seg_desc(a, p)->NbOfBanks = 0;
@@ -261,8 +288,9 @@ static void seg_bank_count(void *a, NTSTATUS *st, int64_t p)
 /* A bank table the kit owns, out of order: 512 KiB then 256 KiB. */
 static SIZE_T bad_bank_table[3] = { 0x80000, 0x40000, 0xC0000 };
 
-static void seg_bank_order(void *a, NTSTATUS *st, int64_t p)
+static void seg_bank_order(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     DXGK_SEGMENTDESCRIPTOR3 *d = seg_desc(a, p);
     d->Flags.UseBanking = 1;
@@ -274,8 +302,9 @@ static void seg_bank_order(void *a, NTSTATUS *st, int64_t p)
 /* Devices, contexts, allocations                                       */
 /* ------------------------------------------------------------------ */
 
-static void device_null(void *a, NTSTATUS *st, int64_t p)
+static void device_null(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ((DXGKARG_CREATEDEVICE *)a)->hDevice = NULL;
 }
@@ -285,50 +314,58 @@ static DXGK_CONTEXTINFO *ctx_info(void *a)
     return &((DXGKARG_CREATECONTEXT *)a)->ContextInfo;
 }
 
-static void ctx_bad_status(void *a, NTSTATUS *st, int64_t p)
+static void ctx_bad_status(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)p;
     *st = STATUS_INVALID_PARAMETER;
 }
 
-static void ctx_null(void *a, NTSTATUS *st, int64_t p)
+static void ctx_null(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ((DXGKARG_CREATECONTEXT *)a)->hContext = NULL;
 }
 
-static void ctx_segset(void *a, NTSTATUS *st, int64_t p)
+static void ctx_segset(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     ctx_info(a)->DmaBufferSegmentSet = (UINT)p;
 }
 
-static void ctx_gdi(void *a, NTSTATUS *st, int64_t p)
+static void ctx_gdi(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ctx_info(a)->AllocationListSize = 64;
 }
 
-static void ctx_reserved(void *a, NTSTATUS *st, int64_t p)
+static void ctx_reserved(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ctx_info(a)->Reserved = 1;
 }
 
-static void ctx_size(void *a, NTSTATUS *st, int64_t p)
+static void ctx_size(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ctx_info(a)->DmaBufferSize = 0;
 }
 
-static void ctx_companion(void *a, NTSTATUS *st, int64_t p)
+static void ctx_companion(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ctx_info(a)->PagingCompanionNodeId = 3;
 }
 
-static void ctx_caps(void *a, NTSTATUS *st, int64_t p)
+static void ctx_caps(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ctx_info(a)->Caps.Value |= 0x80u;
 }
@@ -338,14 +375,16 @@ static DXGK_ALLOCATIONINFO *alloc_info(void *a)
     return ((DXGKARG_CREATEALLOCATION *)a)->pAllocationInfo;
 }
 
-static void alloc_null(void *a, NTSTATUS *st, int64_t p)
+static void alloc_null(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     alloc_info(a)->hAllocation = NULL;
 }
 
-static void alloc_field(void *a, NTSTATUS *st, int64_t p)
+static void alloc_field(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     DXGK_ALLOCATIONINFO *i = alloc_info(a);
     switch (p) {
@@ -372,21 +411,24 @@ static DXGKARG_BUILDPAGINGBUFFER *pb(void *a)
     return a;
 }
 
-static void paging_advance(void *a, NTSTATUS *st, int64_t p)
+static void paging_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     pb(a)->pDmaBuffer = (uint8_t *)pb(a)->pDmaBuffer + pb(a)->DmaSize + p;
 }
 
-static void paging_private(void *a, NTSTATUS *st, int64_t p)
+static void paging_private(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     pb(a)->pDmaBufferPrivateData = (uint8_t *)pb(a)->pDmaBufferPrivateData + pb(a)->DmaBufferPrivateDataSize + 1;
 }
 
 /* As if nothing had been written to a fresh buffer (first call only). */
-static void paging_stall(void *a, NTSTATUS *st, int64_t p)
+static void paging_stall(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)p;
     if (pb(a)->DmaBufferWriteOffset != 0)
         return;
@@ -395,8 +437,9 @@ static void paging_stall(void *a, NTSTATUS *st, int64_t p)
     *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
 }
 
-static void paging_input(void *a, NTSTATUS *st, int64_t p)
+static void paging_input(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     pb(a)->Fill.FillSize += 1;
 }
@@ -415,8 +458,9 @@ static uint8_t *last_command(void *a, uint32_t opcode, uint32_t len)
     return header == opcode ? start : NULL;
 }
 
-static void paging_garbage(void *a, NTSTATUS *st, int64_t p)
+static void paging_garbage(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     if (pb(a)->DmaSize < 4)
         return;
@@ -427,16 +471,18 @@ static void paging_garbage(void *a, NTSTATUS *st, int64_t p)
     pb(a)->DmaSize -= 4;
 }
 
-static void paging_fill_pattern(void *a, NTSTATUS *st, int64_t p)
+static void paging_fill_pattern(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *c = last_command(a, WK_GPU_OP_FILL, 24);
     if (c)
         c[20] ^= 0xFF; /* pattern, byte 0 */
 }
 
-static void paging_copy_short(void *a, NTSTATUS *st, int64_t p)
+static void paging_copy_short(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *c = last_command(a, WK_GPU_OP_COPY, 28);
     if (!c)
@@ -448,8 +494,9 @@ static void paging_copy_short(void *a, NTSTATUS *st, int64_t p)
     memcpy(c + 20, &bytes, 8);
 }
 
-static void paging_fill_longer(void *a, NTSTATUS *st, int64_t p)
+static void paging_fill_longer(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     uint8_t *c = last_command(a, WK_GPU_OP_FILL, 24);
     if (!c)
@@ -460,8 +507,9 @@ static void paging_fill_longer(void *a, NTSTATUS *st, int64_t p)
     memcpy(c + 12, &bytes, 8);
 }
 
-static void paging_drop_flush(void *a, NTSTATUS *st, int64_t p)
+static void paging_drop_flush(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     if (last_command(a, WK_GPU_OP_TLB_FLUSH, 8)) {
         pb(a)->pDmaBuffer = (uint8_t *)pb(a)->pDmaBuffer - 8;
@@ -469,8 +517,9 @@ static void paging_drop_flush(void *a, NTSTATUS *st, int64_t p)
     }
 }
 
-static void paging_fence_value(void *a, NTSTATUS *st, int64_t p)
+static void paging_fence_value(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *c = last_command(a, WK_GPU_OP_FENCE, 20);
     if (c)
@@ -478,8 +527,9 @@ static void paging_fence_value(void *a, NTSTATUS *st, int64_t p)
 }
 
 /* Writes one byte at the end of the paging buffer, inside its page. */
-static void paging_write_past_end(void *a, NTSTATUS *st, int64_t p)
+static void paging_write_past_end(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *end = (uint8_t *)pb(a)->pDmaBuffer + pb(a)->DmaSize;
     *end = 0x42; /* the canary tail, or the guard page: both are caught */
@@ -499,20 +549,23 @@ static D3DDDI_PATCHLOCATIONLIST *last_entry(void *a)
     return rd(a)->pPatchLocationListOut - 1;
 }
 
-static void render_advance(void *a, NTSTATUS *st, int64_t p)
+static void render_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     rd(a)->pDmaBuffer = (uint8_t *)rd(a)->pDmaBuffer + rd(a)->DmaSize + p;
 }
 
-static void render_patch_advance(void *a, NTSTATUS *st, int64_t p)
+static void render_patch_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     rd(a)->pPatchLocationListOut += rd(a)->PatchLocationListOutSize + 1;
 }
 
-static void render_entry(void *a, NTSTATUS *st, int64_t p)
+static void render_entry(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     D3DDDI_PATCHLOCATIONLIST *e = last_entry(a);
     switch (p) {
@@ -527,23 +580,26 @@ static void render_entry(void *a, NTSTATUS *st, int64_t p)
 
 /* Walks forward from the first free byte until past the end: the write
  * that crosses the end hits the guard page. */
-static void render_overrun(void *a, NTSTATUS *st, int64_t p)
+static void render_overrun(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     volatile uint8_t *q = rd(a)->pDmaBuffer;
     for (;;)
         *q++ = 0;
 }
 
-static void crash(void *a, NTSTATUS *st, int64_t p)
+static void crash(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)st, (void)p;
     volatile int *null = NULL;
     *null = 1;
 }
 
-static void hang(void *a, NTSTATUS *st, int64_t p)
+static void hang(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)a, (void)st, (void)p;
     for (volatile int spin = 1; spin;)
         ;
@@ -554,15 +610,17 @@ static DXGKARG_PATCH *pt(void *a)
     return a;
 }
 
-static void patch_outside(void *a, NTSTATUS *st, int64_t p)
+static void patch_outside(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *dma = pt(a)->pDmaBuffer;
     dma[pt(a)->DmaBufferSubmissionStartOffset] ^= 0x01; /* a command header, not a patch slot */
 }
 
-static void patch_value(void *a, NTSTATUS *st, int64_t p)
+static void patch_value(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     const D3DDDI_PATCHLOCATIONLIST *e = &pt(a)->pPatchLocationList[pt(a)->PatchLocationListSubmissionStart];
     uint8_t *slot = (uint8_t *)pt(a)->pDmaBuffer + e->PatchOffset;
@@ -570,43 +628,49 @@ static void patch_value(void *a, NTSTATUS *st, int64_t p)
         slot[1] ^= 0x10; /* + or - 0x1000 */
 }
 
-static void patch_garbage(void *a, NTSTATUS *st, int64_t p)
+static void patch_garbage(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     uint8_t *dma = pt(a)->pDmaBuffer;
     dma[pt(a)->DmaBufferSubmissionStartOffset] = 0xEE; /* an unknown opcode */
 }
 
-static void notify_type(void *a, NTSTATUS *st, int64_t p)
+static void notify_type(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = a;
     if (d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED)
         d->InterruptType = DXGK_INTERRUPT_CRTC_VSYNC;
 }
 
-static void notify_fence(void *a, NTSTATUS *st, int64_t p)
+static void notify_fence(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st;
     DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = a;
     if (d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED)
         d->DmaCompleted.SubmissionFenceId += (UINT)(p > 0 ? p : 1000);
 }
 
-static void ctxalloc_args(void *a, NTSTATUS *st, int64_t p)
+static void ctxalloc_args(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ((DXGKARGCB_CREATECONTEXTALLOCATION *)a)->Size = 0;
 }
 
-static void ctxalloc_system(void *a, NTSTATUS *st, int64_t p)
+static void ctxalloc_system(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     ((DXGKARGCB_CREATECONTEXTALLOCATION *)a)->hDevice = NULL;
 }
 
-static void ctxalloc_handle(void *a, NTSTATUS *st, int64_t p)
+static void ctxalloc_handle(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
+    (void)n;
     (void)st, (void)p;
     HANDLE *h = a;
     *h = (HANDLE)((uintptr_t)*h + 0x100);
@@ -657,7 +721,7 @@ static const struct mutation_row catalogue[] = {
     M("paging-fails", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-STATUS-001", "BuildPagingBuffer returns STATUS_UNSUCCESSFUL", NULL, set_unsuccessful),
     M("paging-advance-past-end", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-ADVANCE-001", "pDmaBuffer moved DmaSize + [param] bytes", NULL, paging_advance),
     M("paging-private-past-end", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-PRIVATE-001", "pDmaBufferPrivateData moved past its size", NULL, paging_private),
-    M("paging-never-finishes", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-PROGRESS-001", "always INSUFFICIENT_DMA_BUFFER, MultipassOffset + 1", NULL, set_insufficient_and_bump),
+    M("paging-never-finishes", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-PROGRESS-001", "always INSUFFICIENT_DMA_BUFFER, a new MultipassOffset each call", NULL, set_insufficient_and_bump),
     M("paging-stall", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-PROGRESS-002", "INSUFFICIENT_DMA_BUFFER on a fresh buffer, nothing written", NULL, paging_stall),
     M("paging-busy-on-fill", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-BUSY-001", "ALLOCATION_BUSY for a Fill", paging_fill, set_busy),
     M("paging-changes-input", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-INPUT-001", "the driver increments Fill.FillSize", paging_fill, paging_input),
@@ -723,7 +787,7 @@ static void rewriter(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
     s->seen++;
     if (s->call == 0 || s->seen == s->call) {
         s->applied++;
-        r->apply(args, status, s->param);
+        r->apply(args, status, s->param, s->applied);
     }
 }
 

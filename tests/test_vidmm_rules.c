@@ -12,16 +12,18 @@
  * is what lets docs/contract-rules.md say every rule is covered here.
  *
  * Two ways to produce a bad answer:
- *   - the rewriter knob (wk_vidmm_set_rewriter): after a DDI returns, the
- *     rewriter edits its argument struct or status before the kit checks it
- *     ("advance pDmaBuffer by DmaSize + 16");
- *   - a mutant driver, for what a rewrite cannot express (bytes of a paging
- *     buffer, a crash, a hang, a write past a buffer, interrupts, the
- *     driver's own callbacks): mutant_DriverEntry hands the kit a copy of the
+ *   - the rewriter knob (wk_vidmm_set_rewriter), preferred: after a DDI
+ *     returns (or when the driver calls back), the rewriter edits the
+ *     argument struct or status before the kit checks it ("advance
+ *     pDmaBuffer by DmaSize + 16", "report fence id + 1000");
+ *   - a mutant driver, for what a rewrite cannot express (the bytes of a
+ *     paging or DMA buffer, a crash, a hang, a write past a buffer, a
+ *     callback never made): mutant_DriverEntry hands the kit a copy of the
  *     reference driver's DDI table with a few entries wrapped, and gives the
- *     reference driver a copy of the kit's DXGKRNL_INTERFACE with two
- *     callbacks wrapped. In pass-through mode (the good runs) the wrappers
- *     only forward, so the good runs also prove the mutant is transparent.
+ *     reference driver a copy of the kit's DXGKRNL_INTERFACE with
+ *     DxgkCbDestroyContextAllocation wrapped. In pass-through mode (the good
+ *     runs) the wrappers only forward, so the good runs also prove the
+ *     mutant is transparent.
  *
  * Test-only state: a DriverEntry takes no user pointer, so the mutant's
  * configuration lives in one static struct (M), reset before every run; the
@@ -60,7 +62,6 @@
 
 enum mutation {
     MUT_NONE = 0,
-    MUT_START_FAILS,          /* StartDevice fails */
     MUT_PAGING_STALL,         /* FILL: INSUFFICIENT_DMA_BUFFER, nothing written, no progress */
     MUT_PAGING_BAD_OPCODE,    /* FILL: the command's opcode byte is garbage */
     MUT_FILL_PATTERN,         /* FILL: one byte of the pattern operand flipped */
@@ -77,11 +78,7 @@ enum mutation {
     MUT_RENDER_OVERRUN,       /* Render: writes 1 byte past the end of the DMA buffer */
     MUT_PATCH_OUTSIDE,        /* Patch: also flips a byte past the submission */
     MUT_PATCH_WRONG_VALUE,    /* Patch: the first location one page off */
-    MUT_ISR_UNCLAIMED,        /* InterruptRoutine: returns FALSE and acks nothing */
-    MUT_NOTIFY_DROPPED,       /* DMA_COMPLETED is never reported */
-    MUT_NOTIFY_BAD_FENCE,     /* DMA_COMPLETED names a fence never submitted */
     MUT_SYSTEM_CONTEXT_ALLOC, /* ignores SystemContext: a GPU context allocation for it */
-    MUT_CTXALLOC_BAD_HANDLE,  /* DxgkCbDestroyContextAllocation of a handle never given */
     MUT_CTXALLOC_LEAK,        /* DxgkCbDestroyContextAllocation never called */
 };
 
@@ -163,34 +160,11 @@ static void untrack(HANDLE *set, HANDLE h)
 
 /* --- callbacks the reference driver gets ---------------------------- */
 
-static VOID shim_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
-{
-    if (d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED) {
-        if (armed_for(MUT_NOTIFY_DROPPED)) {
-            M.fired++;
-            return;
-        }
-        if (armed_for(MUT_NOTIFY_BAD_FENCE)) {
-            DXGKARGCB_NOTIFY_INTERRUPT_DATA bad = *d;
-            bad.DmaCompleted.SubmissionFenceId += 1000;
-            M.fired++;
-            M.kit.DxgkCbNotifyInterrupt(hAdapter, &bad);
-            return;
-        }
-    }
-    M.kit.DxgkCbNotifyInterrupt(hAdapter, d);
-}
-
 static NTSTATUS shim_destroy_context_allocation(const HANDLE hAdapter, const HANDLE hAllocation)
 {
     if (armed_for(MUT_CTXALLOC_LEAK)) {
         M.fired++;
         return STATUS_SUCCESS; /* the driver "forgot" the call */
-    }
-    if (armed_for(MUT_CTXALLOC_BAD_HANDLE)) {
-        M.fired++;
-        HANDLE bogus = (HANDLE)((uintptr_t)hAllocation ^ 0x0ABC0000u);
-        return M.kit.DxgkCbDestroyContextAllocation(hAdapter, bogus);
     }
     return M.kit.DxgkCbDestroyContextAllocation(hAdapter, hAllocation);
 }
@@ -208,15 +182,8 @@ static NTSTATUS m_add_device(const PDEVICE_OBJECT pdo, VOID **context)
 static NTSTATUS m_start_device(VOID *const context, DXGK_START_INFO *info, DXGKRNL_INTERFACE *iface,
                                ULONG *sources, ULONG *children)
 {
-    if (armed_for(MUT_START_FAILS)) {
-        M.fired++;
-        M.ref.DxgkDdiRemoveDevice(context); /* nothing of the driver outlives the failure */
-        M.miniport = NULL;
-        return STATUS_UNSUCCESSFUL;
-    }
     M.kit = *iface;
     DXGKRNL_INTERFACE shim = *iface;
-    shim.DxgkCbNotifyInterrupt = shim_notify_interrupt;
     shim.DxgkCbDestroyContextAllocation = shim_destroy_context_allocation;
     return M.ref.DxgkDdiStartDevice(context, info, &shim, sources, children);
 }
@@ -453,15 +420,6 @@ static NTSTATUS m_patch(const HANDLE hAdapter, const DXGKARG_PATCH *args)
     return st;
 }
 
-static BOOLEAN m_interrupt_routine(VOID *const context, ULONG message)
-{
-    if (armed_for(MUT_ISR_UNCLAIMED)) {
-        M.fired++;
-        return FALSE;
-    }
-    return M.ref.DxgkDdiInterruptRoutine(context, message);
-}
-
 /* The reference driver with the wrappers above in its table. */
 static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
@@ -477,7 +435,6 @@ static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING 
     t.DxgkDdiBuildPagingBuffer = m_build_paging_buffer;
     t.DxgkDdiRender = m_render;
     t.DxgkDdiPatch = m_patch;
-    t.DxgkDdiInterruptRoutine = m_interrupt_routine;
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -605,7 +562,14 @@ static D3DDDI_PATCHLOCATIONLIST *rw_last_patch(const struct rw *w)
         M.fired++;         \
     } while (0)
 
-/* Adapter start and caps */
+/* Adapter start and caps. A failed StartDevice is undone by hand (the kit
+ * will not stop an adapter that never started). */
+REWRITER(rw_start_status)
+{
+    CHANGE(rw_args(w, WK_DDI_START_DEVICE) && M.miniport ? M.miniport : NULL,
+           (M.ref.DxgkDdiRemoveDevice(M.miniport), M.miniport = NULL,
+            *w->status = STATUS_UNSUCCESSFUL));
+}
 REWRITER(rw_caps_status) { CHANGE(rw_caps(w), *w->status = STATUS_UNSUCCESSFUL); }
 REWRITER(rw_caps_preempt)
 {
@@ -929,11 +893,38 @@ REWRITER(rw_cancel_status)
     CHANGE(rw_args(w, WK_DDI_CANCEL_COMMAND), *w->status = STATUS_UNSUCCESSFUL);
 }
 
-/* Context allocations (the callback's argument before it is checked) */
+/* Interrupts: InterruptRoutine's BOOLEAN answer is in *status; the
+ * rewriter sees a copy of DxgkCbNotifyInterrupt's data. */
+REWRITER(rw_isr_unclaimed)
+{
+    CHANGE(w->ddi == WK_DDI_INTERRUPT_ROUTINE ? w->status : NULL, *w->status = 0);
+}
+/* DMA_COMPLETED turned into an event the scheduler ignores: the fence is
+ * never reported. */
+REWRITER(rw_notify_dropped)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED ? d : NULL,
+           d->InterruptType = DXGK_INTERRUPT_CRTC_VSYNC);
+}
+REWRITER(rw_notify_bad_fence)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED ? d : NULL,
+           d->DmaCompleted.SubmissionFenceId += 1000);
+}
+
+/* Context allocations: the create callback's argument before it is
+ * checked; the destroy callback's handle. */
 REWRITER(rw_ctxalloc_args)
 {
     DXGKARGCB_CREATECONTEXTALLOCATION *a = rw_args(w, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION);
     CHANGE(a, a->Size = 0);
+}
+REWRITER(rw_ctxalloc_handle)
+{
+    HANDLE *h = rw_args(w, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION);
+    CHANGE(h, *h = (HANDLE)((uintptr_t)*h ^ 0x0ABC0000u));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1185,7 +1176,7 @@ struct rule_case {
 
 static const struct rule_case cases[] = {
     /* Adapter start, driver caps and the segment query */
-    MUT("START-STATUS-001", sc_start, MUT_START_FAILS),
+    RW("START-STATUS-001", sc_start, rw_start_status),
     RW("CAPS-QUERY-001", sc_start, rw_caps_status),
     RW("CAPS-SCHED-001", sc_start, rw_caps_preempt),
     RW("CAPS-SCHED-002", sc_start, rw_caps_cancel),
@@ -1265,14 +1256,14 @@ static const struct rule_case cases[] = {
     MUT("PATCH-VALUE-001", sc_render, MUT_PATCH_WRONG_VALUE),
     RW("SUBMIT-STATUS-001", sc_render, rw_submit_status),
     MUT("SUBMIT-GPU-001", sc_render, MUT_RENDER_BAD_OPCODE),
-    MUT("SUBMIT-FENCE-001", sc_device, MUT_NOTIFY_DROPPED),
-    MUT("INTR-FENCE-001", sc_device, MUT_NOTIFY_BAD_FENCE),
-    MUT("INTR-CLAIM-001", sc_device, MUT_ISR_UNCLAIMED),
+    RW("SUBMIT-FENCE-001", sc_device, rw_notify_dropped),
+    RW("INTR-FENCE-001", sc_device, rw_notify_bad_fence),
+    RW("INTR-CLAIM-001", sc_device, rw_isr_unclaimed),
     RW("CANCEL-STATUS-001", sc_cancel, rw_cancel_status),
     /* Context allocations */
     RW("CTXALLOC-ARGS-001", sc_device, rw_ctxalloc_args),
     MUT("CTXALLOC-ARGS-002", sc_system_context, MUT_SYSTEM_CONTEXT_ALLOC),
-    MUT("CTXALLOC-HANDLE-001", sc_destroy_context, MUT_CTXALLOC_BAD_HANDLE),
+    RW("CTXALLOC-HANDLE-001", sc_destroy_context, rw_ctxalloc_handle),
     MUT("CTXALLOC-LEAK-001", sc_destroy_context, MUT_CTXALLOC_LEAK),
     /* Robustness: the adapter dies, the process goes on */
     { "MEM-GUARD-001", sc_render, NULL, MUT_RENDER_OVERRUN, CASE_KILLS },

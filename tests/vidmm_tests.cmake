@@ -1,0 +1,35 @@
+# tests/vidmm_tests.cmake - the reference video memory manager's tests
+# (include()d by tests/CMakeLists.txt, which finds cmocka as
+# WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
+#
+#   vidmm.rules      every rule of the contract catalogue tripped by a bad
+#                    answer (rewriter or mutant driver) and passed by the
+#                    reference driver's answer; the table is checked against
+#                    wk_rules()
+#   vidmm.behaviour  multipass paging, placement with banks, eviction, render,
+#                    cancel, context allocations, determinism, loading the
+#                    driver as a shared object
+# Both take WK_TEST_SEED=<n> to replay a seed.
+
+foreach(wk_vidmm_test test_vidmm_rules test_vidmm)
+  add_executable(${wk_vidmm_test}
+    ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
+    ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
+  target_include_directories(${wk_vidmm_test} PRIVATE
+    ${PROJECT_SOURCE_DIR}/include
+    ${CMAKE_CURRENT_LIST_DIR})
+  if(WK_CMOCKA_INCLUDE)
+    target_include_directories(${wk_vidmm_test} SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
+  endif()
+  target_link_libraries(${wk_vidmm_test} PRIVATE
+    wk_vidmm wk_refdriver_static wk_gpu ${WK_CMOCKA_LIB})
+  wk_target_warnings(${wk_vidmm_test})
+endforeach()
+
+# The loaded-driver test dlopen()s the module build of the reference driver.
+target_compile_definitions(test_vidmm PRIVATE WK_REFDRIVER_SO="$<TARGET_FILE:wk_refdriver>")
+add_dependencies(test_vidmm wk_refdriver)
+
+add_test(NAME vidmm.rules COMMAND test_vidmm_rules)
+add_test(NAME vidmm.behaviour COMMAND test_vidmm)
+set_tests_properties(vidmm.rules vidmm.behaviour PROPERTIES LABELS "unit" TIMEOUT 120)
