@@ -88,6 +88,9 @@ struct wk_vidmm_config {
     uint64_t transfer_chunk;         /* split transfers into sub-transfers of this many
                                         bytes (a page multiple; 0: whole), exercising
                                         TransferOffset, MdlOffset, TransferStart/End */
+    int split_submissions;           /* 1: execute render DMA buffers in pieces cut at
+                                        the drivers' split offsets, each patched and
+                                        submitted with its own patch-list range */
     int no_model_semantics;          /* 1: the driver does not target the GPU model:
                                         skip checks that read its address encoding
                                         (RENDER-PREPATCH-001, PATCH-VALUE-001) */

@@ -200,12 +200,11 @@ static wk_status make_resident(struct wk_vidmm *vm, struct render_job *j)
     return WK_OK;
 }
 
-static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t written, uint32_t count,
-                             uint32_t *fence)
+/* Patch + SubmitCommand of one piece [start, end) with patch entries
+ * [first, first + count), then run it to its fence. */
+static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_t start, uint32_t end,
+                              uint32_t first, uint32_t count, uint32_t *fence)
 {
-    wk_status st = make_resident(vm, j);
-    if (st != WK_OK)
-        return st;
     struct submission s;
     memset(&s, 0, sizeof(s));
     s.context = (uint32_t)(j->c - vm->contexts) + 1;
@@ -214,22 +213,70 @@ static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t
     s.dma_gpu_address = j->c->dma_gpu_address;
     s.dma_private = &j->c->dma_private;
     s.private_end = (uint32_t)j->c->dma_private.size;
-    s.start = 0;
-    s.end = (uint32_t)written;
+    s.start = start;
+    s.end = end;
     s.alloc_list = j->alloc_list;
     s.alloc_list_size = j->in->list_length;
     s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)j->c->patch_list.ptr;
     s.patch_list_size = j->c->info.PatchLocationListSize;
+    s.patch_start = first;
     s.patch_length = count;
-    j->c->last_alloc_list_size = j->in->list_length;
-    j->c->last_patch_count = count;
     struct wk_gpu_counters before;
     wk_gpu_get_counters(vm->gpu, &before);
-    st = submit_buffer(vm, &s, fence);
+    wk_status st = submit_buffer(vm, &s, fence);
     if (st == WK_OK)
         st = submit_wait(vm, *fence);
     gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND, "DMA buffer");
     return st;
+}
+
+/* Entries sorted by PatchOffset, so that each split piece owns a run. */
+static int sorted_by_offset(const D3DDDI_PATCHLOCATIONLIST *p, uint32_t count)
+{
+    for (uint32_t i = 1; i < count; i++)
+        if (p[i].PatchOffset < p[i - 1].PatchOffset)
+            return 0;
+    return 1;
+}
+
+/*
+ * VidMm may execute a DMA buffer in pieces, cutting it at the split offsets
+ * the driver recorded (facts §5.4 S1, S3): each piece is patched and
+ * submitted on its own, with its own range of the patch-location list
+ * (start, middle and end of the list) and the buffer's start address (T4).
+ */
+static wk_status submit_split(struct wk_vidmm *vm, struct render_job *j, uint32_t written,
+                              uint32_t count, uint32_t *fence)
+{
+    const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
+    uint32_t start = 0, first = 0;
+    wk_status st = WK_OK;
+    for (uint32_t i = 0; i <= count && st == WK_OK; i++) {
+        uint32_t cut = i < count ? p[i].SplitOffset : written;
+        if (cut <= start && i < count)
+            continue;
+        uint32_t last = first;
+        while (last < count && p[last].PatchOffset < cut)
+            last++;
+        st = submit_piece(vm, j, start, cut, first, last - first, fence);
+        start = cut;
+        first = last;
+    }
+    return st;
+}
+
+static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t written, uint32_t count,
+                             uint32_t *fence)
+{
+    wk_status st = make_resident(vm, j);
+    if (st != WK_OK)
+        return st;
+    j->c->last_alloc_list_size = j->in->list_length;
+    j->c->last_patch_count = count;
+    const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
+    if (vm->cfg.split_submissions && count > 1 && sorted_by_offset(p, count))
+        return submit_split(vm, j, (uint32_t)written, count, fence);
+    return submit_piece(vm, j, 0, (uint32_t)written, 0, count, fence);
 }
 
 static wk_status check_inputs(struct wk_vidmm *vm, const struct wk_vidmm_render *in, struct context **c)
