@@ -130,7 +130,8 @@ bool vt_expect_u64_(uint64_t got, uint64_t want, const char *what, const char *f
 {
     if (got == want)
         return true;
-    fprintf(stderr, "%s:%d: %s: expected 0x%" PRIx64 " (%" PRIu64 "), got 0x%" PRIx64 " (%" PRIu64 ")\n",
+    fprintf(stderr,
+            "%s:%d: %s: expected 0x%" PRIx64 " (%" PRIu64 "), got 0x%" PRIx64 " (%" PRIu64 ")\n",
             file, line, what, want, want, got, got);
     return false;
 }
@@ -166,7 +167,8 @@ bool vt_expect_bytes_(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset,
     wk_status st = wk_vidmm_read(vm, allocation, offset, got, len);
     bool ok = st == WK_OK;
     if (!ok)
-        fprintf(stderr, "%s:%d: allocation %u: wk_vidmm_read(+0x%" PRIx64 ", %" PRIu64 ") returned %s (%s)\n",
+        fprintf(stderr,
+                "%s:%d: allocation %u: wk_vidmm_read(+0x%" PRIx64 ", %" PRIu64 ") returned %s (%s)\n",
                 file, line, allocation, offset, len, wk_status_name(st), wk_vidmm_last_error(vm));
     const uint8_t *w = want;
     uint64_t differ = 0;

@@ -90,7 +90,7 @@ static void arm_timer(uint32_t ms)
     setitimer(ITIMER_REAL, &t, NULL);
 }
 
-int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f)
+int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count)
 {
     if (vm->dead)
         return -1;
@@ -99,7 +99,8 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f)
     f->signo = 0;
     f->fault_addr = NULL;
     f->outer = active;
-    vm->stats.ddi_calls[ddi]++;
+    if (count)
+        vm->stats.ddi_calls[ddi]++;
     if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
         arm_timer(vm->cfg.ddi_timeout_ms);
     active = f;

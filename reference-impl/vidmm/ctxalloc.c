@@ -93,6 +93,7 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
     a->info.Flags = args->Flags;
     a->info.AllocationPriority = 1;
     if (residency_place(vm, a) != WK_OK) {
+        residency_release(vm, a); /* a block may be reserved already */
         a->live = 0;
         return STATUS_NO_MEMORY;
     }
@@ -147,8 +148,8 @@ NTSTATUS ctxalloc_update(const HANDLE hAdapter, DXGKARGCB_UPDATECONTEXTALLOCATIO
         return STATUS_INVALID_PARAMETER;
     uint8_t blob[65536];
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, crashed,
-             memcpy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
+    DDI_GUARD(vm, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, crashed,
+              memcpy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
     if (crashed != WK_OK)
         return STATUS_INVALID_PARAMETER;
     if (residency_place(vm, a) != WK_OK)

@@ -232,16 +232,18 @@ struct ddi_frame {
     struct ddi_frame *outer;
 };
 
-int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f);
+/* count: 1 for a call into the driver, 0 for the kit's guarded read of
+ * driver memory (not a DDI call, not counted in the stats). */
+int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count);
 void ddi_leave(struct ddi_frame *f);
 wk_status ddi_crashed(struct ddi_frame *f);
 void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status);
 
-#define DDI_CALL(vm, ddi_id, crashed_st, ...)                       \
+#define DDI_FRAME_(vm, ddi_id, crashed_st, count, ...)              \
     do {                                                            \
         struct ddi_frame ddi_f_;                                    \
         (crashed_st) = WK_OK;                                       \
-        if (ddi_enter((vm), (ddi_id), &ddi_f_) != 0) {              \
+        if (ddi_enter((vm), (ddi_id), &ddi_f_, (count)) != 0) {     \
             (crashed_st) = WK_E_DEAD;                               \
         } else if (sigsetjmp(ddi_f_.env, 1) == 0) {                 \
             __VA_ARGS__;                                            \
@@ -250,6 +252,10 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
             (crashed_st) = ddi_crashed(&ddi_f_);                    \
         }                                                           \
     } while (0)
+
+#define DDI_CALL(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 1, __VA_ARGS__)
+/* The kit reading memory the driver pointed it at (a bank table, a blob). */
+#define DDI_GUARD(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 0, __VA_ARGS__)
 
 void call_install_handlers(void);
 

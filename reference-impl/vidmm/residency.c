@@ -221,12 +221,14 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
     wk_status st = WK_OK;
     if (s->aperture) {
         st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
-    } else {
+    } else if (keep_content) {
         st = backing_pages(vm, a);
         if (st == WK_OK)
-            st = keep_content ? op_transfer_to_system(vm, a) : op_discard(vm, a);
-        if (!keep_content)
-            a->has_content = 0;
+            st = op_transfer_to_system(vm, a);
+    } else { /* discarded content needs no backing store */
+        st = op_discard(vm, a);
+        drop_backing(vm, a);
+        a->has_content = 0;
     }
     wk_place_free(s->heap, a->offset);
     lru_remove(vm, a);
@@ -277,8 +279,9 @@ wk_status wk_vidmm_evict(struct wk_vidmm *vm, uint32_t allocation)
     struct allocation *a = live_allocation(vm, allocation, &st);
     if (!a)
         return st;
+    int was_resident = a->resident;
     st = residency_evict(vm, a, 1);
-    if (st == WK_OK)
+    if (st == WK_OK && was_resident)
         vm->stats.evictions++;
     RETURN_CHECKED(vm, st);
 }

@@ -207,8 +207,8 @@ static wk_status read_banks(struct wk_vidmm *vm, uint32_t id, const struct repor
                        id, r->banks, (const void *)r->bank_table);
     SIZE_T ends[127];
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             memcpy(ends, r->bank_table, (r->banks - 1) * sizeof(SIZE_T)));
+    DDI_GUARD(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
+              memcpy(ends, r->bank_table, (r->banks - 1) * sizeof(SIZE_T)));
     if (crashed != WK_OK)
         return crashed;
     uint64_t prev = 0;

@@ -211,6 +211,7 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
                            "the interrupt line stayed asserted (status 0x%x) after %u calls", bits, round);
         }
         NTSTATUS claimed = 0; /* the BOOLEAN answer, widened for the rewriter */
+        uint32_t raised = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
         wk_status crashed;
         DDI_CALL(vm, WK_DDI_INTERRUPT_ROUTINE, crashed,
                  claimed = vm->ddi.DxgkDdiInterruptRoutine(vm->miniport, 0);
@@ -221,7 +222,7 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
             uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
             wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits);
             return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
-                           "returned FALSE while its device asserted the line (status 0x%x)", bits);
+                           "returned FALSE while its device asserted the line (status 0x%x)", raised);
         }
     }
     if (vm->dpc_requested && vm->ddi.DxgkDdiDpcRoutine) {

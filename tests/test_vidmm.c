@@ -1,0 +1,891 @@
+/*
+ * tests/test_vidmm.c - behaviour of the reference video memory manager with
+ * the reference driver: what a correct driver and a correct kernel do
+ * together, byte for byte.
+ *
+ *   - multipass paging: the same fills, transfers and aperture maps with
+ *     paging buffers from the driver's size down to one command, and with
+ *     transfers split into sub-transfers, give the same bytes;
+ *   - placement on the reference adapter (segment 2: 4 banks of 256 KiB):
+ *     hinted banks and directions, bank and segment fallbacks, a block that
+ *     straddles banks, exact offsets;
+ *   - eviction, discard, relocation and pressure eviction keep (or drop)
+ *     content as they should;
+ *   - render: the four user commands, pre-patched or not, multipass with a
+ *     small DMA buffer, and the driver's rejection of bad command buffers;
+ *   - cancel, context allocations, determinism under a seed, and loading
+ *     the driver as a shared object.
+ * Every test also requires that no contract rule was broken.
+ *
+ * WK_TEST_SEED=<n> replays the seeded tests (content bytes and the
+ * manager's system-page scatter).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wddmkit/refdriver.h"
+#include "wddmkit/vidmm.h"
+
+#include "vidmm_test_util.h"
+
+#define KIB 1024u
+
+static uint64_t test_seed(void)
+{
+    return vt_seed(20261122u);
+}
+
+static struct wk_vidmm_config config_with_seed(uint64_t seed)
+{
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed;
+    return cfg;
+}
+
+static uint64_t digest(struct wk_vidmm *vm, uint32_t allocation)
+{
+    uint64_t d = 0;
+    VT_OK(vm, wk_vidmm_digest(vm, allocation, &d));
+    return d;
+}
+
+static struct wk_vidmm_allocation_state state_of(struct wk_vidmm *vm, uint32_t allocation)
+{
+    struct wk_vidmm_allocation_state s;
+    VT_OK(vm, wk_vidmm_allocation_state(vm, allocation, &s));
+    return s;
+}
+
+static struct wk_vidmm_stats stats_of(const struct wk_vidmm *vm)
+{
+    struct wk_vidmm_stats s;
+    wk_vidmm_get_stats(vm, &s);
+    return s;
+}
+
+/* Writes `len` seeded random bytes at `offset` and returns them (caller frees). */
+static uint8_t *write_random(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset,
+                             size_t len, uint64_t *rng)
+{
+    uint8_t *bytes = malloc(len);
+    assert_non_null(bytes);
+    vt_random_bytes(rng, bytes, len);
+    VT_OK(vm, wk_vidmm_write(vm, allocation, offset, bytes, len));
+    return bytes;
+}
+
+/* ------------------------------------------------------------------ */
+/* Multipass paging                                                     */
+/* ------------------------------------------------------------------ */
+
+/* What one run of the paging scenario produced. */
+struct paging_result {
+    uint64_t memory;          /* segment allocation after fill/evict/page-in */
+    uint64_t relocated;       /* ... after a relocation to segment 2 */
+    uint64_t aperture;        /* aperture allocation after map/unmap/map */
+    struct wk_vidmm_stats stats;
+};
+
+/*
+ * Fill, eviction (TRANSFER to system), page-in (TRANSFER from system),
+ * relocation (segment to segment) and aperture map/unmap, with
+ * `paging_buffer_size` bytes per paging buffer and `chunk`-byte transfers.
+ * Content comes from `content_seed`, so every configuration writes the same
+ * bytes.
+ */
+static void paging_scenario(struct vt_fixture *f, uint32_t paging_buffer_size, uint64_t chunk,
+                            uint64_t content_seed, struct paging_result *out)
+{
+    struct wk_vidmm_config cfg = config_with_seed(test_seed());
+    cfg.paging_buffer_size = paging_buffer_size;
+    cfg.transfer_chunk = chunk;
+    assert_true(vt_open(f, &cfg, NULL, VT_DEVICE));
+    struct wk_vidmm *vm = f->vm;
+    uint64_t rng = content_seed;
+
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 64 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(vm, f->device, &req);
+    VT_OK(vm, wk_vidmm_page_in(vm, a));
+    VT_OK(vm, wk_vidmm_fill(vm, a, 0xA5A55A5Au));
+    free(write_random(vm, a, 0x3000, 4 * KIB, &rng));
+    VT_OK(vm, wk_vidmm_evict(vm, a));
+    VT_OK(vm, wk_vidmm_page_in(vm, a));
+    out->memory = digest(vm, a);
+    VT_OK(vm, wk_vidmm_relocate(vm, a, VT_SEG2));
+    out->relocated = digest(vm, a);
+
+    vt_request_at(&req, 64 * KIB, VT_SET(VT_APER), 0, 0);
+    uint32_t b = vt_alloc(vm, f->device, &req);
+    VT_OK(vm, wk_vidmm_page_in(vm, b));
+    assert_true(expect_placed(vm, b, VT_APER, 0, 0));
+    free(write_random(vm, b, 0x1000, 8 * KIB, &rng));
+    VT_OK(vm, wk_vidmm_evict(vm, b));
+    VT_OK(vm, wk_vidmm_page_in(vm, b));
+    out->aperture = digest(vm, b);
+
+    assert_true(expect_no_violations(vm));
+    out->stats = stats_of(vm);
+    vt_close(f);
+}
+
+static void test_multipass_paging_buffer_sizes(void **state)
+{
+    struct vt_fixture *f = *state;
+    /* From one page down to one command: FILL is 24 bytes, COPY 28, GART_MAP
+     * 16 + 8 per page, GART_UNMAP 24, TLB_FLUSH 8. */
+    static const uint32_t sizes[] = { 4096, 256, 64, 28 };
+    struct paging_result r[sizeof(sizes) / sizeof(sizes[0])];
+    uint64_t content = test_seed();
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        paging_scenario(f, sizes[i], 0, content, &r[i]);
+        fprintf(stderr, "  paging buffer %4u bytes: %3" PRIu64 " BuildPagingBuffer calls, %3" PRIu64
+                        " paging buffers\n",
+                sizes[i], r[i].stats.paging_passes, r[i].stats.paging_buffers);
+    }
+    for (size_t i = 1; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        assert_true(expect_u64(r[i].memory, r[0].memory));
+        assert_true(expect_u64(r[i].relocated, r[0].relocated));
+        assert_true(expect_u64(r[i].aperture, r[0].aperture));
+        if (r[i].stats.paging_passes <= r[i - 1].stats.paging_passes)
+            fail_msg("a %u-byte paging buffer took %" PRIu64 " passes, no more than the %" PRIu64
+                     " of a %u-byte one",
+                     sizes[i], r[i].stats.paging_passes, r[i - 1].stats.paging_passes, sizes[i - 1]);
+        /* The same operations ran, only split differently. */
+        for (int op = 0; op < 18; op++)
+            assert_true(expect_u64(r[i].stats.paging_ops[op], r[0].stats.paging_ops[op]));
+    }
+}
+
+/* TransferOffset / MdlOffset sub-transfers: the same bytes, one TRANSFER
+ * operation per chunk and direction. */
+static void test_transfer_chunks(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const struct {
+        uint64_t chunk;
+        uint32_t paging_buffer_size;
+    } runs[] = { { 0, 0 }, { 4096, 0 }, { 8192, 0 }, { 8192, 64 }, { 12288, 28 } };
+    uint64_t content = test_seed(), want = 0;
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        struct wk_vidmm_config cfg = config_with_seed(test_seed());
+        cfg.transfer_chunk = runs[i].chunk;
+        cfg.paging_buffer_size = runs[i].paging_buffer_size;
+        assert_true(vt_open(f, &cfg, NULL, VT_DEVICE));
+        uint64_t rng = content;
+        WK_ALLOCATION_REQUEST req;
+        vt_request_at(&req, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+        uint32_t a = vt_alloc(f->vm, f->device, &req);
+        VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+        uint8_t *bytes = write_random(f->vm, a, 0, 64 * KIB, &rng);
+        uint64_t before = stats_of(f->vm).paging_ops[DXGK_OPERATION_TRANSFER];
+        VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+        assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+        VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+        assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+        free(bytes);
+        uint64_t chunk = runs[i].chunk ? runs[i].chunk : 64 * KIB;
+        uint64_t per_direction = (64 * KIB + chunk - 1) / chunk;
+        assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_TRANSFER] - before,
+                               2 * per_direction));
+        uint64_t d = digest(f->vm, a);
+        if (i == 0)
+            want = d;
+        assert_true(expect_u64(d, want));
+        assert_true(expect_no_violations(f->vm));
+        vt_close(f);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Placement                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Placement tests make no context: the device's context allocation (4 KiB,
+ * the reference driver prefers segment 1) sits at segment 1 offset 0. */
+static uint32_t place(struct vt_fixture *f, uint64_t size, uint32_t set, uint32_t preferred,
+                      uint32_t banks)
+{
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, size, set, preferred, banks);
+    uint32_t a = vt_alloc(f->vm, f->device, &req);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    return a;
+}
+
+static void test_placement_hinted_bank_each_bank_both_directions(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    const uint64_t size = 64 * KIB;
+    for (uint32_t bank = 1; bank <= VT_BANKS; bank++) {
+        for (uint32_t dir = 0; dir <= 1; dir++) {
+            uint32_t a = place(f, size, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, bank, dir));
+            uint64_t lo = (bank - 1) * VT_BANK_SIZE, hi = bank * VT_BANK_SIZE;
+            /* Bottom-up: the bank's lowest free offset; top-down: its highest. */
+            uint64_t want = dir ? hi - size : lo;
+            if (!expect_placed(f->vm, a, VT_SEG2, want, bank))
+                fail_msg("HintedBank bank %u direction %u", bank, dir);
+            VT_OK(f->vm, wk_vidmm_destroy_allocation(f->vm, a));
+        }
+    }
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_placement_bank_priority_fallback(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    /* Bank 2 full. */
+    uint32_t full = place(f, VT_BANK_SIZE, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 0));
+    assert_true(expect_placed(f->vm, full, VT_SEG2, VT_BANK_SIZE, 2));
+    /* Hints (2, 3): bank 2 has no room, bank 3 bottom-up. */
+    uint32_t b = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 0) | VT_BANK(1, 3, 0));
+    assert_true(expect_placed(f->vm, b, VT_SEG2, 2 * VT_BANK_SIZE, 3));
+    /* Hints (2, 3 top-down): bank 3's highest room. */
+    uint32_t c = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 0) | VT_BANK(1, 3, 1));
+    assert_true(expect_placed(f->vm, c, VT_SEG2, 3 * VT_BANK_SIZE - 64 * KIB, 3));
+    /* Hints (2, 3, 4): bank 3 still has room between b and c. */
+    uint32_t d = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0),
+                       VT_BANK(0, 2, 0) | VT_BANK(1, 3, 0) | VT_BANK(2, 4, 0));
+    assert_true(expect_placed(f->vm, d, VT_SEG2, 2 * VT_BANK_SIZE + 64 * KIB, 3));
+    assert_true(expect_u64(stats_of(f->vm).evictions, 0));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_placement_full_segment_falls_back_to_next_preference(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint32_t bank[VT_BANKS];
+    for (uint32_t i = 0; i < VT_BANKS; i++) {
+        bank[i] = place(f, VT_BANK_SIZE, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, i + 1, 0));
+        assert_true(expect_placed(f->vm, bank[i], VT_SEG2, i * VT_BANK_SIZE, i + 1));
+    }
+    /* Segment 2 is full: the next preferred segment, in its direction. */
+    uint32_t top = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0) | VT_PREF(1, VT_SEG1, 1), 0);
+    assert_true(expect_placed(f->vm, top, VT_SEG1, VT_SEG1_SIZE - 64 * KIB, 0));
+    uint32_t bottom = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0) | VT_PREF(1, VT_SEG1, 0), 0);
+    assert_true(expect_placed(f->vm, bottom, VT_SEG1, VT_RD_CONTEXT_ALLOCATION_SIZE, 0));
+    /* Nobody was evicted for it. */
+    assert_true(expect_u64(stats_of(f->vm).evictions, 0));
+    for (uint32_t i = 0; i < VT_BANKS; i++)
+        assert_true(expect_placed(f->vm, bank[i], VT_SEG2, i * VT_BANK_SIZE, i + 1));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_placement_preferred_segment_directions(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    const uint64_t size = 64 * KIB;
+    uint32_t a = place(f, size, 0, VT_PREF(0, VT_SEG1, 1), 0);
+    assert_true(expect_placed(f->vm, a, VT_SEG1, VT_SEG1_SIZE - size, 0));
+    uint32_t b = place(f, size, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    assert_true(expect_placed(f->vm, b, VT_SEG1, VT_RD_CONTEXT_ALLOCATION_SIZE, 0));
+    uint32_t c = place(f, size, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    assert_true(expect_placed(f->vm, c, VT_SEG2, 0, 1));
+    uint32_t d = place(f, size, 0, VT_PREF(0, VT_SEG2, 1), 0);
+    assert_true(expect_placed(f->vm, d, VT_SEG2, VT_SEG2_SIZE - size, VT_BANKS));
+    /* No preference: the supported set by id, bottom-up. */
+    uint32_t e = place(f, size, VT_SET(VT_SEG2), 0, 0);
+    assert_true(expect_placed(f->vm, e, VT_SEG2, size, 1));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_placement_straddles_banks_when_no_bank_has_room(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    /* Banks 1 and 2 keep 64 KiB each, adjacent across their boundary. */
+    uint32_t x = place(f, 192 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 1, 0));
+    assert_true(expect_placed(f->vm, x, VT_SEG2, 0, 1));
+    uint32_t y = place(f, 192 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 1));
+    assert_true(expect_placed(f->vm, y, VT_SEG2, 2 * VT_BANK_SIZE - 192 * KIB, 2));
+    /* 128 KiB hinted to banks 1 and 2: neither has room, so the whole
+     * segment is searched (bottom-up) and the lowest fit straddles them,
+     * rather than moving to the empty bank 3. */
+    uint32_t z = place(f, 128 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 1, 0) | VT_BANK(1, 2, 0));
+    assert_true(expect_placed(f->vm, z, VT_SEG2, 192 * KIB, 1));
+    struct wk_vidmm_allocation_state s = state_of(f->vm, z);
+    assert_true(s.segment_offset < VT_BANK_SIZE && s.segment_offset + s.size > VT_BANK_SIZE);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* QUERYSEGMENT4 has no banks: the adapter starts, places and reports
+ * bank 0 everywhere, and the driver's allocations carry no bank hints. */
+static void test_query_segment4_has_no_banks(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = config_with_seed(test_seed());
+    cfg.query_segment_version = 4;
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    uint32_t a = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 1), 0);
+    assert_true(expect_placed(f->vm, a, VT_SEG2, VT_SEG2_SIZE - 64 * KIB, 0));
+    assert_true(expect_no_violations(f->vm));
+    /* A UMD bank hint, which the driver must drop when it reported no banks. */
+    uint32_t b = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 3, 0));
+    assert_true(expect_placed(f->vm, b, VT_SEG2, 0, 0));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* ------------------------------------------------------------------ */
+/* Eviction, discard, relocation                                        */
+/* ------------------------------------------------------------------ */
+
+static void test_evict_and_page_in_round_trip(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    struct wk_vidmm_allocation_state where = state_of(f->vm, a);
+    uint8_t *bytes = write_random(f->vm, a, 0, 64 * KIB, &rng);
+    uint64_t d0 = digest(f->vm, a);
+
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    struct wk_vidmm_allocation_state s = state_of(f->vm, a);
+    assert_false(s.resident);
+    assert_true(expect_u64(s.system_pages, 64 * KIB / VT_PAGE));
+    assert_true(expect_u64(digest(f->vm, a), d0));
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+    assert_true(expect_u64(stats_of(f->vm).evictions, 1));
+
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    assert_true(expect_placed(f->vm, a, where.segment_id, where.segment_offset, where.bank));
+    assert_true(expect_u64(digest(f->vm, a), d0));
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+    free(bytes);
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_discard_drops_content(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    free(write_random(f->vm, a, 0, 16 * KIB, &rng));
+    VT_OK(f->vm, wk_vidmm_discard(f->vm, a));
+    assert_false(state_of(f->vm, a).resident);
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_DISCARD_CONTENT], 1));
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    static const uint8_t zero[16 * KIB];
+    assert_true(expect_bytes(f->vm, a, 0, zero, sizeof(zero)));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* Segment 2 only, full: a new page-in evicts the oldest resident allocation,
+ * whose content survives in system memory and comes back intact. */
+static void test_pressure_eviction_keeps_content(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a[VT_BANKS];
+    uint64_t d[VT_BANKS];
+    for (uint32_t i = 0; i < VT_BANKS; i++) {
+        a[i] = place(f, VT_BANK_SIZE, VT_SET(VT_SEG2), 0, 0);
+        assert_true(expect_placed(f->vm, a[i], VT_SEG2, i * VT_BANK_SIZE, i + 1));
+        free(write_random(f->vm, a[i], 0x1000 * i, 8 * KIB, &rng));
+        d[i] = digest(f->vm, a[i]);
+    }
+    uint32_t e = place(f, VT_BANK_SIZE, VT_SET(VT_SEG2), 0, 0);
+    assert_true(expect_placed(f->vm, e, VT_SEG2, 0, 1));
+    assert_true(expect_u64(stats_of(f->vm).evictions, 1));
+    struct wk_vidmm_allocation_state s = state_of(f->vm, a[0]);
+    assert_false(s.resident);
+    assert_true(expect_u64(s.system_pages, VT_BANK_SIZE / VT_PAGE));
+    assert_true(expect_u64(digest(f->vm, a[0]), d[0]));
+    for (uint32_t i = 1; i < VT_BANKS; i++)
+        assert_true(expect_placed(f->vm, a[i], VT_SEG2, i * VT_BANK_SIZE, i + 1));
+
+    /* Back in: now a[1] is the oldest resident one and makes room. */
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a[0]));
+    assert_true(expect_placed(f->vm, a[0], VT_SEG2, VT_BANK_SIZE, 2));
+    assert_false(state_of(f->vm, a[1]).resident);
+    assert_true(expect_u64(stats_of(f->vm).evictions, 2));
+    for (uint32_t i = 0; i < VT_BANKS; i++)
+        assert_true(expect_u64(digest(f->vm, a[i]), d[i]));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_relocate_keeps_content(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 3, 0));
+    uint8_t *bytes = write_random(f->vm, a, 0, 64 * KIB, &rng);
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, VT_SEG1));
+    assert_true(expect_placed(f->vm, a, VT_SEG1, VT_RD_CONTEXT_ALLOCATION_SIZE, 0));
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, VT_SEG2));
+    assert_true(expect_placed(f->vm, a, VT_SEG2, 0, 1));
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 64 * KIB));
+    free(bytes);
+    assert_true(expect_status(f->vm, wk_vidmm_relocate(f->vm, a, VT_APER), WK_E_INVALID_ARGUMENT));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_special_lock_transfer_touch_and_fence(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 32 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    uint8_t *bytes = write_random(f->vm, a, 0, 32 * KIB, &rng);
+    struct wk_vidmm_allocation_state where = state_of(f->vm, a);
+
+    VT_OK(f->vm, wk_vidmm_special_lock_transfer(f->vm, a));
+    assert_true(expect_placed(f->vm, a, where.segment_id, where.segment_offset, where.bank));
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 32 * KIB));
+    free(bytes);
+
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG1, 0x2000, 0));
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG2, 0x2000, 1));
+    uint64_t value = 0x0123456789ABCDEFull, seen = 0;
+    VT_OK(f->vm, wk_vidmm_signal_monitored_fence(f->vm, where.gpu_address + 0x40, value));
+    VT_OK(f->vm, wk_vidmm_read(f->vm, a, 0x40, &seen, sizeof(seen)));
+    assert_true(expect_u64(seen, value));
+
+    struct wk_vidmm_stats s = stats_of(f->vm);
+    assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_SPECIAL_LOCK_TRANSFER], 1));
+    assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_READ_PHYSICAL], 1));
+    assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_WRITE_PHYSICAL], 1));
+    assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE], 1));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* ------------------------------------------------------------------ */
+/* Render                                                               */
+/* ------------------------------------------------------------------ */
+
+#define RENDER_SIZE (64 * KIB)
+
+/* The four user commands against A (source, random bytes) and B
+ * (destination, zero): what B holds afterwards is computed on the host. */
+struct render_case {
+    uint32_t a, b;
+    uint8_t *a_bytes;
+    uint8_t want[RENDER_SIZE];
+};
+
+static void render_setup(struct vt_fixture *f, struct render_case *rc, struct vt_cmd *cmd)
+{
+    uint64_t rng = test_seed();
+    rc->a = place(f, RENDER_SIZE, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    rc->b = place(f, RENDER_SIZE, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 2, 0));
+    rc->a_bytes = write_random(f->vm, rc->a, 0, RENDER_SIZE, &rng);
+    memset(rc->want, 0, sizeof(rc->want));
+
+    vt_cmd_init(cmd);
+    vt_cmd_copy(cmd, 0, 0x0, 1, 0x0, 0x1000);
+    memcpy(rc->want, rc->a_bytes, 0x1000);
+    vt_cmd_fill(cmd, 1, 0x1000, 0x2000, 0xABCD1234u);
+    vt_model_fill(rc->want + 0x1000, 0x2000, 0xABCD1234u);
+    vt_cmd_write32(cmd, 1, 0x3004, 0xFEEDBEEFu);
+    uint32_t v = 0xFEEDBEEFu;
+    memcpy(rc->want + 0x3004, &v, 4);
+    vt_cmd_nop(cmd);
+    vt_cmd_blit(cmd, 0, 0x2000, 1, 0x4000, 100, 8, 256, 128);
+    for (uint32_t row = 0; row < 8; row++)
+        memcpy(rc->want + 0x4000 + row * 128, rc->a_bytes + 0x2000 + row * 256, 100);
+}
+
+static void render_check(struct vt_fixture *f, struct render_case *rc, int no_prepatch_info)
+{
+    struct vt_cmd cmd;
+    render_setup(f, rc, &cmd);
+    struct wk_vidmm_list_entry list[2] = { { rc->a, 0 }, { rc->b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 2, no_prepatch_info, &res));
+    assert_int_equal(res.status, STATUS_SUCCESS);
+    assert_int_equal(res.passes, 1);
+    assert_int_equal(res.submissions, 1);
+    assert_true(expect_bytes(f->vm, rc->b, 0, rc->want, RENDER_SIZE));
+    assert_true(expect_bytes(f->vm, rc->a, 0, rc->a_bytes, RENDER_SIZE)); /* source untouched */
+    free(rc->a_bytes);
+    rc->a_bytes = NULL;
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_render_copy_fill_write32_blit(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    static struct render_case rc;
+    render_check(f, &rc, 0);
+}
+
+/* Every SegmentId 0 in the allocation list: nothing can be pre-patched,
+ * Patch writes every address, the result is the same. */
+static void test_render_without_prepatch_info(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    static struct render_case rc;
+    render_check(f, &rc, 1);
+}
+
+/* Allocations evicted before the render: Render sees no placement, the kit
+ * pages them in before Patch. */
+static void test_render_pages_in_what_it_references(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    static struct render_case rc;
+    struct vt_cmd cmd;
+    render_setup(f, &rc, &cmd);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, rc.a));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, rc.b));
+    struct wk_vidmm_list_entry list[2] = { { rc.a, 0 }, { rc.b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 2, 0, &res));
+    assert_true(state_of(f->vm, rc.a).resident);
+    assert_true(state_of(f->vm, rc.b).resident);
+    assert_true(expect_bytes(f->vm, rc.b, 0, rc.want, RENDER_SIZE));
+    free(rc.a_bytes);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A driver may ask for small DMA buffers: the rewriter plays such a driver
+ * (DmaBufferSize 64), and ten FILL records (24 bytes each in the DMA buffer)
+ * take five Render passes of two commands each. */
+static void small_dma_buffer(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    (void)status;
+    if (ddi == WK_DDI_CREATE_CONTEXT)
+        ((DXGKARG_CREATECONTEXT *)args)->ContextInfo.DmaBufferSize = 64;
+}
+
+static void test_render_multipass_small_dma_buffer(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    wk_vidmm_set_rewriter(f->vm, small_dma_buffer, NULL);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    DXGK_CONTEXTINFO info;
+    VT_OK(f->vm, wk_vidmm_context_info(f->vm, f->context, &info));
+    assert_int_equal(info.DmaBufferSize, 64);
+
+    uint32_t b = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    uint8_t want[10 * 0x100];
+    for (uint32_t i = 0; i < 10; i++) {
+        vt_cmd_fill(&cmd, 0, i * 0x100, 0x100, 0x01010101u * (i + 1));
+        vt_model_fill(want + i * 0x100, 0x100, 0x01010101u * (i + 1));
+    }
+    struct wk_vidmm_list_entry list[1] = { { b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    assert_int_equal(res.status, STATUS_SUCCESS);
+    assert_int_equal(res.passes, 5);
+    assert_int_equal(res.submissions, 5);
+    assert_true(expect_bytes(f->vm, b, 0, want, sizeof(want)));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A bad user command buffer is the driver's to reject: WK_E_DRIVER_FAILED
+ * with the driver's status, nothing submitted, nothing written, and no rule
+ * broken (rejecting bad input is correct). */
+enum breakage { BAD_MAGIC, BAD_VERSION, BAD_INDEX, BAD_OP, TRAILING_BYTES, PAST_THE_END, BAD_RESERVED };
+
+static void test_render_rejects_bad_command_buffers(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const struct {
+        enum breakage how;
+        const char *what;
+        NTSTATUS want;
+    } bad[] = {
+        { BAD_MAGIC, "bad header magic", STATUS_INVALID_PARAMETER },
+        { BAD_VERSION, "version 2", STATUS_GRAPHICS_DRIVER_MISMATCH },
+        { BAD_INDEX, "AllocationIndex out of range", STATUS_INVALID_PARAMETER },
+        { BAD_OP, "unknown record op", STATUS_ILLEGAL_INSTRUCTION },
+        { TRAILING_BYTES, "bytes after the last record", STATUS_INVALID_USER_BUFFER },
+        { PAST_THE_END, "FILL past the end of its allocation", STATUS_INVALID_PARAMETER },
+        { BAD_RESERVED, "reserved header field set", STATUS_INVALID_PARAMETER },
+    };
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    uint32_t b = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    struct wk_vidmm_list_entry list[1] = { { b, 1 } };
+    static const uint8_t zero[16 * KIB];
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct vt_cmd cmd;
+        vt_cmd_init(&cmd);
+        vt_cmd_fill(&cmd, bad[i].how == BAD_INDEX ? 1 : 0, 0,
+                    bad[i].how == PAST_THE_END ? 16 * KIB + 4 : 0x100, 0x77777777u);
+        WK_USER_COMMAND_HEADER *h = vt_cmd_header(&cmd);
+        WK_USER_RECORD *rec = (WK_USER_RECORD *)(void *)(cmd.bytes + sizeof(*h));
+        switch (bad[i].how) {
+        case BAD_MAGIC: h->Magic ^= 1u; break;
+        case BAD_VERSION: h->Version = 2; break;
+        case BAD_OP: rec->Op = WK_USER_OP_COUNT; break;
+        case TRAILING_BYTES: cmd.length += 8; break;
+        case BAD_RESERVED: h->Reserved = 1; break;
+        default: break;
+        }
+        struct wk_vidmm_render_result res;
+        wk_status st = vt_render(f->vm, f->context, &cmd, list, 1, 0, &res);
+        if (!expect_status(f->vm, st, WK_E_DRIVER_FAILED) || res.status != bad[i].want ||
+            res.submissions != 0)
+            fail_msg("%s: expected WK_E_DRIVER_FAILED with status 0x%08x and no submission, got %s "
+                     "with 0x%08x and %u submissions",
+                     bad[i].what, (unsigned)bad[i].want, wk_status_name(st), (unsigned)res.status,
+                     res.submissions);
+    }
+    assert_true(expect_bytes(f->vm, b, 0, zero, sizeof(zero)));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* ------------------------------------------------------------------ */
+/* Cancel, context allocations                                          */
+/* ------------------------------------------------------------------ */
+
+static void test_cancel_held_submission(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_CONTEXT));
+    uint32_t b = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 0x100, 0x31313131u);
+    struct wk_vidmm_list_entry list[1] = { { b, 1 } };
+    struct wk_vidmm_render_result res;
+
+    wk_vidmm_hold_submissions(f->vm, 1);
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    assert_int_equal(res.submissions, 1);
+    uint32_t cancelled = 0;
+    VT_OK(f->vm, wk_vidmm_cancel_held(f->vm, &cancelled));
+    assert_int_equal(cancelled, 1);
+    assert_true(expect_u64(stats_of(f->vm).ddi_calls[WK_DDI_CANCEL_COMMAND], 1));
+    assert_true(expect_u64(stats_of(f->vm).ddi_calls[WK_DDI_SUBMIT_COMMAND] -
+                               stats_of(f->vm).paging_buffers, 0));
+    static const uint8_t zero[0x100];
+    assert_true(expect_bytes(f->vm, b, 0, zero, sizeof(zero))); /* it never ran */
+
+    /* The queue goes on after the cancelled fence. */
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    uint8_t want[0x100];
+    vt_model_fill(want, sizeof(want), 0x31313131u);
+    assert_true(expect_bytes(f->vm, b, 0, want, sizeof(want)));
+    VT_OK(f->vm, wk_vidmm_wait_idle(f->vm));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_context_allocations(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    /* The device already has its shared (device) context allocation. */
+    struct wk_vidmm_stats s0 = stats_of(f->vm);
+    assert_true(expect_u64(s0.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION], 1));
+    assert_true(expect_u64(s0.paging_ops[DXGK_OPERATION_INIT_CONTEXT_RESOURCE], 1));
+
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    struct wk_vidmm_stats s1 = stats_of(f->vm);
+    assert_true(expect_u64(s1.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION] -
+                               s0.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION], 1));
+    assert_true(expect_u64(s1.paging_ops[DXGK_OPERATION_INIT_CONTEXT_RESOURCE] -
+                               s0.paging_ops[DXGK_OPERATION_INIT_CONTEXT_RESOURCE], 1));
+    assert_true(expect_u64(s1.paging_ops[DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION] -
+                               s0.paging_ops[DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION], 1));
+
+    /* A system context gets none (facts 5.8 A2). */
+    DXGK_CREATECONTEXTFLAGS system = { .Value = 0 };
+    system.SystemContext = 1;
+    uint32_t sys = 0;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, system.Value, &sys));
+    struct wk_vidmm_stats s2 = stats_of(f->vm);
+    assert_true(expect_u64(s2.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION],
+                           s1.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION]));
+
+    VT_OK(f->vm, wk_vidmm_destroy_context(f->vm, f->context));
+    VT_OK(f->vm, wk_vidmm_destroy_context(f->vm, sys));
+    assert_true(expect_u64(stats_of(f->vm).ddi_calls[WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION], 1));
+    VT_OK(f->vm, wk_vidmm_destroy_device(f->vm, f->device));
+    assert_true(expect_u64(stats_of(f->vm).ddi_calls[WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION], 2));
+    assert_true(expect_not_violated(f->vm, "CTXALLOC-LEAK-001"));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* stats.ddi_calls counts the driver's calls: each DDI the kit made and
+ * each callback the driver made, once. */
+static void test_stats_count_each_driver_call_once(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, 0));
+    struct wk_vidmm_stats s = stats_of(f->vm);
+    bool ok = true; /* every count checked, each miscount printed */
+    ok = expect_u64(s.ddi_calls[WK_DDI_DRIVER_ENTRY], 1) && ok;
+    ok = expect_u64(s.ddi_calls[WK_DDI_ADD_DEVICE], 1) && ok;
+    ok = expect_u64(s.ddi_calls[WK_DDI_START_DEVICE], 1) && ok;
+    /* DRIVERCAPS, then the two calls of QUERYSEGMENT3. */
+    ok = expect_u64(s.ddi_calls[WK_DDI_QUERY_ADAPTER_INFO], 3) && ok;
+
+    /* A context: one DxgkCbCreateContextAllocation, one
+     * DxgkCbUpdateContextAllocation from the reference driver. */
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    struct wk_vidmm_stats s0 = stats_of(f->vm);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    struct wk_vidmm_stats s1 = stats_of(f->vm);
+    ok = expect_u64(s1.ddi_calls[WK_DDI_CREATE_CONTEXT] - s0.ddi_calls[WK_DDI_CREATE_CONTEXT], 1) &&
+         ok;
+    ok = expect_u64(s1.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION] -
+                        s0.ddi_calls[WK_DDI_CB_CREATE_CONTEXT_ALLOCATION], 1) &&
+         ok;
+    ok = expect_u64(s1.ddi_calls[WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION] -
+                        s0.ddi_calls[WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION], 1) &&
+         ok;
+    ok = expect_no_violations(f->vm) && ok;
+    assert_true(ok);
+}
+
+/* ------------------------------------------------------------------ */
+/* Determinism                                                          */
+/* ------------------------------------------------------------------ */
+
+struct run_record {
+    uint64_t digest[3];
+    struct wk_vidmm_stats stats;
+};
+
+/* Evictions (scattered system pages), an aperture mapping, renders between
+ * them; content from a fixed generator so that only the manager's seed
+ * differs between runs. */
+static void seeded_run(struct vt_fixture *f, uint64_t seed, struct run_record *out)
+{
+    struct wk_vidmm_config cfg = config_with_seed(seed);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    uint64_t rng = 0xC0FFEEull;
+    uint32_t a = place(f, 64 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t b = place(f, 128 * KIB, 0, VT_PREF(0, VT_SEG2, 1), VT_BANK(0, 4, 1));
+    uint32_t c = place(f, 32 * KIB, VT_SET(VT_APER), 0, 0);
+    free(write_random(f->vm, a, 0, 64 * KIB, &rng));
+    free(write_random(f->vm, c, 0, 32 * KIB, &rng));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_copy(&cmd, 0, 0x1000, 1, 0x8000, 0x4000);
+    vt_cmd_blit(&cmd, 2, 0x100, 1, 0x10000, 64, 32, 512, 64);
+    vt_cmd_fill(&cmd, 0, 0, 0x200, 0x5EED5EEDu);
+    struct wk_vidmm_list_entry list[3] = { { a, 1 }, { b, 1 }, { c, 0 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 3, 0, &res));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, b));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, c));
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, b));
+    out->digest[0] = digest(f->vm, a);
+    out->digest[1] = digest(f->vm, b);
+    out->digest[2] = digest(f->vm, c);
+    out->stats = stats_of(f->vm);
+    assert_true(expect_no_violations(f->vm));
+    vt_close(f);
+}
+
+static void test_same_seed_same_run(void **state)
+{
+    struct vt_fixture *f = *state;
+    uint64_t seed = test_seed();
+    struct run_record one, two, other;
+    seeded_run(f, seed, &one);
+    seeded_run(f, seed, &two);
+    seeded_run(f, seed ^ 0x5DEECE66Dull, &other);
+    for (int i = 0; i < 3; i++) {
+        assert_true(expect_u64(two.digest[i], one.digest[i]));
+        /* Another seed scatters system pages elsewhere: same bytes. */
+        assert_true(expect_u64(other.digest[i], one.digest[i]));
+    }
+    if (memcmp(&one.stats, &two.stats, sizeof(one.stats)) != 0) {
+        for (int d = 0; d < WK_DDI_COUNT; d++)
+            if (one.stats.ddi_calls[d] != two.stats.ddi_calls[d])
+                fprintf(stderr, "  %s: %" PRIu64 " calls, then %" PRIu64 "\n",
+                        wk_ddi_name((enum wk_ddi)d), one.stats.ddi_calls[d], two.stats.ddi_calls[d]);
+        fail_msg("two runs with seed %" PRIu64 " gave different stats", seed);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading the driver as a shared object                                */
+/* ------------------------------------------------------------------ */
+
+static void test_load_shared_object(void **state)
+{
+    struct vt_fixture *f = *state;
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_REFDRIVER_SO));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    uint32_t b = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG2, 0), VT_BANK(0, 4, 1));
+    assert_true(expect_placed(f->vm, b, VT_SEG2, VT_SEG2_SIZE - 16 * KIB, 4));
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0x40, 0x80, 0x600DD00Du);
+    struct wk_vidmm_list_entry list[1] = { { b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    uint8_t want[0x80];
+    vt_model_fill(want, sizeof(want), 0x600DD00Du);
+    assert_true(expect_bytes(f->vm, b, 0x40, want, sizeof(want)));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_load_missing_path(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const char path[] = "/nonexistent/wddmkit/no_such_driver.so";
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    assert_true(expect_status(f->vm, wk_vidmm_load(f->vm, path), WK_E_IO));
+    const char *why = wk_vidmm_last_error(f->vm);
+    if (!strstr(why, path))
+        fail_msg("the load error does not name the path: \"%s\"", why);
+    assert_true(expect_status(f->vm, wk_vidmm_start(f->vm), WK_E_STATE));
+}
+
+int main(void)
+{
+    fprintf(stderr, "seed %" PRIu64 " (WK_TEST_SEED=<n> to replay)\n", test_seed());
+    const struct CMUnitTest tests[] = {
+        VT_TEST(test_multipass_paging_buffer_sizes),
+        VT_TEST(test_transfer_chunks),
+        VT_TEST(test_placement_hinted_bank_each_bank_both_directions),
+        VT_TEST(test_placement_bank_priority_fallback),
+        VT_TEST(test_placement_full_segment_falls_back_to_next_preference),
+        VT_TEST(test_placement_preferred_segment_directions),
+        VT_TEST(test_placement_straddles_banks_when_no_bank_has_room),
+        VT_TEST(test_query_segment4_has_no_banks),
+        VT_TEST(test_evict_and_page_in_round_trip),
+        VT_TEST(test_discard_drops_content),
+        VT_TEST(test_pressure_eviction_keeps_content),
+        VT_TEST(test_relocate_keeps_content),
+        VT_TEST(test_special_lock_transfer_touch_and_fence),
+        VT_TEST(test_render_copy_fill_write32_blit),
+        VT_TEST(test_render_without_prepatch_info),
+        VT_TEST(test_render_pages_in_what_it_references),
+        VT_TEST(test_render_multipass_small_dma_buffer),
+        VT_TEST(test_render_rejects_bad_command_buffers),
+        VT_TEST(test_cancel_held_submission),
+        VT_TEST(test_context_allocations),
+        VT_TEST(test_stats_count_each_driver_call_once),
+        VT_TEST(test_same_seed_same_run),
+        VT_TEST(test_load_shared_object),
+        VT_TEST(test_load_missing_path),
+    };
+    return cmocka_run_group_tests_name("vidmm.behaviour", tests, NULL, NULL);
+}
