@@ -369,6 +369,45 @@ static void test_evict_and_page_in_round_trip(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A driver that needs the allocation idle answers ALLOCATION_BUSY once; the
+ * kernel drains the GPU and calls again with AllocationIsIdle (P8). */
+struct busy_once {
+    int answered;
+    int idle_seen;
+};
+
+static void busy_once(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct busy_once *b = user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || a->Operation != DXGK_OPERATION_TRANSFER)
+        return;
+    if (a->Transfer.Flags.AllocationIsIdle)
+        b->idle_seen = 1;
+    if (!b->answered && *status == STATUS_SUCCESS) {
+        b->answered = 1; /* what it built is submitted; the retry builds the rest */
+        *status = STATUS_GRAPHICS_ALLOCATION_BUSY;
+    }
+}
+
+static void test_allocation_busy_retried_with_idle_flag(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint8_t *bytes = write_random(f->vm, a, 0, 16 * KIB, &rng);
+    struct busy_once b = { 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, busy_once, &b);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    assert_true(b.answered);
+    assert_true(b.idle_seen);
+    assert_true(expect_bytes(f->vm, a, 0, bytes, 16 * KIB));
+    free(bytes);
+    assert_true(expect_no_violations(f->vm));
+}
+
 static void test_discard_drops_content(void **state)
 {
     struct vt_fixture *f = *state;
@@ -871,6 +910,7 @@ int main(void)
         VT_TEST(test_placement_straddles_banks_when_no_bank_has_room),
         VT_TEST(test_query_segment4_has_no_banks),
         VT_TEST(test_evict_and_page_in_round_trip),
+        VT_TEST(test_allocation_busy_retried_with_idle_flag),
         VT_TEST(test_discard_drops_content),
         VT_TEST(test_pressure_eviction_keeps_content),
         VT_TEST(test_relocate_keeps_content),
