@@ -109,8 +109,10 @@ uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off,
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    if (!s)
+    if (!s) {
+        gpu->sysmem_dirty = 1; /* a read of a shared-memory hole backs a page too */
         return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
+    }
     return sparse_peek(s, block);
 }
 

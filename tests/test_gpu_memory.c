@@ -425,6 +425,24 @@ static void test_lazy_4gib_segment(void **state)
     tu_destroy(state, gpu);
 }
 
+/* Reading system memory backs pages too (it is shared memory): reset must
+ * drop those as well, or the next fuzz input starts with resident pages. */
+static void test_reset_after_reads_of_system_memory(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    uint8_t buf[64];
+    TU_OK(wk_gpu_read(gpu, TU_SYS_BASE + 0x3000, buf, sizeof(buf)));
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SYS_BASE + 0x5000, TU_SEG1_BASE, 16));
+    struct wk_gpu_fault f;
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_OK));
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0, r0, "after reset of a model that only read system memory"));
+    tu_destroy(state, gpu);
+}
+
 static void test_reset_returns_to_fresh_state(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -724,6 +742,7 @@ int main(void)
         TU_TEST(test_host_read_write_regions),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),
+        TU_TEST(test_reset_after_reads_of_system_memory),
         TU_TEST(test_reset_returns_to_fresh_state),
         TU_TEST(test_reset_cost_1tib_segment),
         TU_TEST(test_digest_reference_vectors),
