@@ -18,6 +18,13 @@ int wk_cli_rules(int argc, char **argv);
 /* `wddmkit check [--driver PATH] [--seed N] [--paging-buffer BYTES]`. */
 int wk_cli_check(int argc, char **argv);
 
+/* `wddmkit spec lint|dump|mutations ...`; argv holds the arguments after "spec". */
+int wk_cli_spec(int argc, char **argv);
+
+/* `wddmkit conform [options] [SPEC|DIR...]`: run specs as isolated cases
+ * (cli_conform.c); argv holds the arguments after "conform". */
+int wk_cli_conform(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

@@ -15,6 +15,9 @@ static void usage(FILE *out)
     fputs("usage: wddmkit <command> [args]\n"
           "\n"
           "commands:\n"
+          "  conform [--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]\n"
+          "                      run the YAML specs (default: the repo's specs/) as isolated cases;\n"
+          "                      JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')\n"
           "  check [--driver PATH] [--seed N] [--paging-buffer BYTES]\n"
           "                      run the built-in conformance scenarios against a driver object\n"
           "                      (default: the built-in reference driver)\n"
@@ -22,6 +25,9 @@ static void usage(FILE *out)
           "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
           "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
           "  rules [--markdown]  list the contract rules every driver answer is checked against\n"
+          "  spec lint FILE|DIR...       check YAML specs without running them\n"
+          "  spec dump ID [FILE|DIR...]  print a case as its step program (default: the repo's specs/)\n"
+          "  spec mutations      list the answer corruptions negative cases use\n"
           "  version             print the version\n"
           "  help                print this text\n"
           "\n"
@@ -50,6 +56,10 @@ int main(int argc, char **argv)
         return wk_cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "rules") == 0)
         return wk_cli_rules(argc - 2, argv + 2);
+    if (strcmp(cmd, "spec") == 0)
+        return wk_cli_spec(argc - 2, argv + 2);
+    if (strcmp(cmd, "conform") == 0)
+        return wk_cli_conform(argc - 2, argv + 2);
     fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
     return 2;
 }

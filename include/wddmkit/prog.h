@@ -118,7 +118,7 @@ struct wk_prog_allocation {
     uint32_t priority;
 };
 
-/* Statistics an expect_stats step bounds (min/max, max 0 = unbounded). */
+/* Statistics an expect_stats step bounds (min, and max when has_max). */
 enum wk_prog_stat {
     WK_STAT_PAGING_PASSES,
     WK_STAT_PAGING_BUFFERS,
@@ -158,7 +158,8 @@ struct wk_step {
     enum wk_prog_stat stat;
     enum wk_ddi ddi;
     uint32_t op;
-    uint64_t min, max;
+    uint64_t min, max;           /* max applies when has_max is set */
+    int has_max;
     /* expect_context_info: field index and value */
     uint32_t field;
     /* expect_pattern: bytes from `offset` (0: to the end) */

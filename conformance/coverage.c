@@ -1,0 +1,153 @@
+/*
+ * coverage.c - `wddmkit conform --coverage`: what the run exercised.
+ *
+ * A contract rule counts as exercised when the run showed both that its
+ * check can pass and can fire, as far as one case can show it: a passing
+ * case that `covers` the rule, or a passing negative case whose run tripped
+ * it (the rules_tripped bitmap the child sends back). Failing cases prove
+ * nothing about a rule, so they do not count. Paging operations and DDIs
+ * count when any finished case drove them (vidmm's stats).
+ *
+ * Paging operations the kit never issues (the GPU-virtual-address ones) are
+ * listed apart, so "unexercised" only names work the suites could do.
+ */
+#include <string.h>
+
+#include "runner.h"
+
+static const char *const op_names[WK_COVERAGE_PAGING_OPS] = {
+    "TRANSFER", "FILL", "DISCARD_CONTENT", "READ_PHYSICAL", "WRITE_PHYSICAL",
+    "MAP_APERTURE_SEGMENT", "UNMAP_APERTURE_SEGMENT", "SPECIAL_LOCK_TRANSFER",
+    "VIRTUAL_TRANSFER", "VIRTUAL_FILL", "INIT_CONTEXT_RESOURCE", "UPDATE_PAGE_TABLE",
+    "FLUSH_TLB", "UPDATE_CONTEXT_ALLOCATION", "COPY_PAGE_TABLE_ENTRIES", "NOTIFY_RESIDENCY",
+    "SIGNAL_MONITORED_FENCE", "MAP_APERTURE_SEGMENT2",
+};
+
+/* The operations the reference memory manager issues (reference-impl/vidmm). */
+static int op_modelled(uint32_t op)
+{
+    return op <= 7 || op == 10 || op == 13 || op == 16;
+}
+
+static void mark_rule(struct wk_coverage *c, uint32_t i)
+{
+    if (i < c->rule_count)
+        c->rules[i / 64] |= 1ull << (i % 64);
+}
+
+static int rule_marked(const struct wk_coverage *c, uint32_t i)
+{
+    return (c->rules[i / 64] >> (i % 64)) & 1;
+}
+
+static void cover_case(struct wk_coverage *c, const struct wk_case_report *k, const struct wk_rule *rules)
+{
+    int passed = k->verdict == WK_VERDICT_PASS || k->verdict == WK_VERDICT_UNEXPECTED_PASS;
+    if (passed && k->prog->has_rewrite) {
+        for (uint32_t i = 0; i < c->rule_count; i++)
+            if ((k->result.rules_tripped[i / 64] >> (i % 64)) & 1)
+                mark_rule(c, i);
+    } else if (passed) {
+        for (uint32_t r = 0; r < k->prog->cover_count && r < WK_PROG_MAX_RULES; r++)
+            for (uint32_t i = 0; i < c->rule_count; i++)
+                if (strncmp(rules[i].id, k->prog->covers[r], sizeof(k->prog->covers[r])) == 0)
+                    mark_rule(c, i);
+    }
+    for (uint32_t op = 0; op < WK_COVERAGE_PAGING_OPS; op++)
+        c->paging_ops[op] += k->result.stats.paging_ops[op];
+    for (uint32_t d = 0; d < WK_DDI_COUNT; d++)
+        c->ddi_calls[d] += k->result.stats.ddi_calls[d];
+}
+
+void wk_coverage_compute(const struct wk_run_report *rep, struct wk_coverage *out)
+{
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    memset(out, 0, sizeof(*out));
+    out->rule_count = n < 128 ? n : 128;
+    for (size_t i = 0; i < rep->count; i++)
+        if (rep->cases[i].finished)
+            cover_case(out, &rep->cases[i], rules);
+}
+
+/* Prints the names whose flag equals `want`, wrapped; returns how many. */
+static uint32_t print_list(FILE *out, const char *title, const char *const *names, const int *flags, uint32_t n,
+                           int want)
+{
+    uint32_t count = 0, column = 0;
+    for (uint32_t i = 0; i < n; i++)
+        count += names[i] && flags[i] == want;
+    fprintf(out, "  %s (%u):", title, count);
+    column = 6;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!names[i] || flags[i] != want)
+            continue;
+        size_t len = strlen(names[i]);
+        if (column + len + 1 > 100) {
+            fputs("\n   ", out);
+            column = 3;
+        }
+        fprintf(out, " %s", names[i]);
+        column += (uint32_t)len + 1;
+    }
+    fputs(count ? "\n" : " none\n", out);
+    return count;
+}
+
+static uint32_t print_rules(const struct wk_coverage *c, FILE *out)
+{
+    uint32_t n = 0, left = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    const char *names[128];
+    int flags[128];
+    for (uint32_t i = 0; i < c->rule_count; i++) {
+        names[i] = rules[i].id;
+        flags[i] = rule_marked(c, i);
+        left += !flags[i];
+    }
+    fprintf(out, "contract rules: %u of %u exercised\n", c->rule_count - left, c->rule_count);
+    print_list(out, "unexercised", names, flags, c->rule_count, 0);
+    print_list(out, "exercised", names, flags, c->rule_count, 1);
+    return left;
+}
+
+static void print_ops(const struct wk_coverage *c, FILE *out)
+{
+    const char *names[WK_COVERAGE_PAGING_OPS];
+    int flags[WK_COVERAGE_PAGING_OPS];
+    uint32_t modelled = 0, ran = 0;
+    for (uint32_t op = 0; op < WK_COVERAGE_PAGING_OPS; op++) {
+        names[op] = op_names[op];
+        flags[op] = !op_modelled(op) ? 2 : c->paging_ops[op] ? 1 : 0;
+        modelled += op_modelled(op);
+        ran += flags[op] == 1;
+    }
+    fprintf(out, "paging operations: %u of %u the kit issues were built\n", ran, modelled);
+    print_list(out, "unexercised", names, flags, WK_COVERAGE_PAGING_OPS, 0);
+    print_list(out, "exercised", names, flags, WK_COVERAGE_PAGING_OPS, 1);
+    print_list(out, "not issued by the kit", names, flags, WK_COVERAGE_PAGING_OPS, 2);
+}
+
+static void print_ddis(const struct wk_coverage *c, FILE *out)
+{
+    const char *names[WK_DDI_COUNT];
+    int flags[WK_DDI_COUNT];
+    uint32_t called = 0;
+    for (uint32_t d = 0; d < WK_DDI_COUNT; d++) {
+        names[d] = d == WK_DDI_NONE ? NULL : wk_ddi_name((enum wk_ddi)d);
+        flags[d] = c->ddi_calls[d] != 0;
+        called += d != WK_DDI_NONE && flags[d];
+    }
+    fprintf(out, "DDIs and callbacks: %u of %u called\n", called, WK_DDI_COUNT - 1);
+    print_list(out, "never called", names, flags, WK_DDI_COUNT, 0);
+    print_list(out, "called", names, flags, WK_DDI_COUNT, 1);
+}
+
+uint32_t wk_coverage_print(const struct wk_coverage *c, FILE *out)
+{
+    fputs("\ncoverage:\n", out);
+    uint32_t left = print_rules(c, out);
+    print_ops(c, out);
+    print_ddis(c, out);
+    return left;
+}

@@ -1,0 +1,248 @@
+/*
+ * report_console.c - what `wddmkit conform` prints while and after it runs.
+ *
+ * On a terminal one progress line, `[ 37/260] paging-fill.whole ... `,
+ * redrawn with \r as cases start and finish; unexpected results get a line
+ * of their own so they stay on screen. Into a pipe or a log, one plain line
+ * per finished case instead (no escape codes). Afterwards: a table of
+ * results by area, every unexpected result in detail (rule, expected, seen,
+ * the failing step, the child's last output for a crash, and the one
+ * command that reruns just that case), flakes, and the totals.
+ */
+#define _DEFAULT_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "expectations.h"
+#include "runner.h"
+
+void wk_console_init(struct wk_console *c, FILE *out, int quiet)
+{
+    memset(c, 0, sizeof(*c));
+    c->out = out;
+    c->quiet = quiet;
+    c->tty = isatty(fileno(out));
+    struct winsize ws;
+    c->width = c->tty && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 ? ws.ws_col : 80;
+}
+
+static int digits(size_t n)
+{
+    int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d;
+}
+
+static void progress_line(struct wk_console *c, const struct wk_run_report *rep, size_t index, const char *tail,
+                          int keep)
+{
+    int w = digits(rep->count);
+    const char *id = rep->cases[index].prog->id;
+    int id_len = (int)strlen(id);
+    if (c->tty) {
+        /* A redrawn line must not wrap, or \r cannot take it back. */
+        int room = c->width - 1 - (2 * w + 4) - 5 - (int)strlen(tail);
+        id_len = keep || id_len <= room ? id_len : room < 8 ? 8 : room;
+        fputs("\r\033[K", c->out);
+    }
+    fprintf(c->out, "[%*zu/%zu] %.*s ... %s", w, c->done, rep->count, id_len, id, tail);
+    if (keep || !c->tty)
+        fputc('\n', c->out);
+    c->line_open = c->tty && !keep;
+    fflush(c->out);
+}
+
+void wk_console_on_start(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct wk_console *c = ctx;
+    if (c->tty && !c->quiet)
+        progress_line(c, rep, index, "", 0);
+}
+
+void wk_console_on_done(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct wk_console *c = ctx;
+    const struct wk_case_report *k = &rep->cases[index];
+    char tail[64];
+    c->done++;
+    snprintf(tail, sizeof(tail), "%s%s (%.3f s)", k->unexpected ? "UNEXPECTED " : "", wk_verdict_name(k->verdict),
+             k->seconds);
+    if (k->unexpected || (!c->quiet && !c->tty))
+        progress_line(c, rep, index, tail, 1);
+    else if (!c->quiet)
+        progress_line(c, rep, index, tail, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Summary                                                              */
+/* ------------------------------------------------------------------ */
+
+static const enum wk_verdict columns[] = {
+    WK_VERDICT_PASS,  WK_VERDICT_FAIL,          WK_VERDICT_SKIP,            WK_VERDICT_CRASH, WK_VERDICT_TIMEOUT,
+    WK_VERDICT_ERROR, WK_VERDICT_EXPECTED_FAIL, WK_VERDICT_UNEXPECTED_PASS, WK_VERDICT_FLAKE,
+};
+static const char *const headers[] = { "pass", "fail", "skip", "crash", "timeout", "error", "xfail", "xpass", "flake" };
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+static int column_width(size_t i)
+{
+    int n = (int)strlen(headers[i]);
+    return n > 5 ? n : 5;
+}
+
+static void table_row(FILE *out, const char *area, const size_t *counts, size_t total)
+{
+    fprintf(out, "  %-28s %6zu", area, total);
+    for (size_t i = 0; i < NCOLUMNS; i++)
+        fprintf(out, " %*zu", column_width(i), counts[columns[i]]);
+    fputc('\n', out);
+}
+
+static void table_header(FILE *out)
+{
+    fprintf(out, "  %-28s %6s", "area", "cases");
+    for (size_t i = 0; i < NCOLUMNS; i++)
+        fprintf(out, " %*s", column_width(i), headers[i]);
+    fputc('\n', out);
+}
+
+static int by_area(const void *a, const void *b)
+{
+    const struct wk_case_report *x = *(const struct wk_case_report *const *)a;
+    const struct wk_case_report *y = *(const struct wk_case_report *const *)b;
+    int c = strcmp(wk_case_area(x), wk_case_area(y));
+    return c ? c : (x > y) - (x < y);
+}
+
+static void area_table(FILE *out, const struct wk_run_report *rep)
+{
+    const struct wk_case_report **v = calloc(rep->count ? rep->count : 1, sizeof(*v));
+    if (!v)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        if (rep->cases[i].finished)
+            v[n++] = &rep->cases[i];
+    qsort(v, n, sizeof(*v), by_area);
+    table_header(out);
+    for (size_t i = 0; i < n;) {
+        size_t counts[WK_VERDICT_COUNT] = { 0 }, j = i;
+        for (; j < n && strcmp(wk_case_area(v[j]), wk_case_area(v[i])) == 0; j++)
+            counts[v[j]->verdict]++;
+        table_row(out, wk_case_area(v[i]), counts, j - i);
+        i = j;
+    }
+    table_row(out, "all", rep->totals, rep->finished);
+    free(v);
+}
+
+/* The child's last lines, indented, control characters made visible. */
+static void print_output(FILE *out, const char *s)
+{
+    size_t end = strlen(s), start;
+    while (end && s[end - 1] == '\n')
+        end--;
+    int lines = 0;
+    for (start = end; start > 0; start--)
+        if (s[start - 1] == '\n' && ++lines == 8)
+            break;
+    fputs("    output:   | ", out);
+    for (size_t i = start; i < end; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '\n')
+            fputs("\n              | ", out);
+        else
+            fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, out);
+    }
+    fputc('\n', out);
+}
+
+static void detail_row(FILE *out, const char *key, const char *value)
+{
+    if (value && value[0])
+        fprintf(out, "    %-9s %s\n", key, value);
+}
+
+static void print_unexpected(FILE *out, const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    char step[96], rerun[1024], note[1200], rule[256];
+    wk_report_step(c, step, sizeof(step));
+    wk_report_rule(c, rule, sizeof(rule));
+    wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
+    fprintf(out, "  %s %s\n", wk_verdict_name(c->verdict), c->prog->id);
+    if (c->verdict == WK_VERDICT_UNEXPECTED_PASS) {
+        snprintf(note, sizeof(note), "%s: %s (%s)", wk_verdict_name(c->expectation->expect), c->expectation->reason,
+                 c->expectation->link);
+        detail_row(out, "expected:", note);
+        detail_row(out, "seen:", "a pass: remove or narrow the entry");
+    } else {
+        detail_row(out, "rule:", rule);
+        detail_row(out, "expected:", c->result.expected);
+        detail_row(out, "seen:", c->result.seen);
+        detail_row(out, "step:", step);
+        if (c->attempts > 1) {
+            snprintf(note, sizeof(note), "%s again", wk_verdict_name(c->rerun_verdict));
+            detail_row(out, "rerun:", note);
+        }
+        if (c->output[0])
+            print_output(out, c->output);
+    }
+    detail_row(out, "command:", rerun);
+}
+
+static void print_flake(FILE *out, const struct wk_case_report *c)
+{
+    fprintf(out, "  flake %s: %s first (%s%s%s), %s on the rerun%s%s\n", c->prog->id, wk_verdict_name(c->result.verdict),
+            c->result.rule, c->result.rule[0] ? ": " : "", c->result.seen,
+            c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "not rerun",
+            c->expectation ? "; listed as a flake: " : "", c->expectation ? c->expectation->reason : "");
+}
+
+static void print_totals(FILE *out, const struct wk_run_report *rep)
+{
+    fprintf(out, "%zu of %zu cases in %.2f s:", rep->finished, rep->count, rep->seconds);
+    const char *sep = " ";
+    for (size_t i = 0; i < NCOLUMNS; i++) {
+        if (!rep->totals[columns[i]])
+            continue;
+        fprintf(out, "%s%zu %s", sep, rep->totals[columns[i]], wk_verdict_name(columns[i]));
+        sep = ", ";
+    }
+    if (rep->stop == WK_RUN_INTERRUPTED)
+        fprintf(out, "; interrupted by %s", wk_run_signal_name(rep->signo));
+    else if (rep->stop == WK_RUN_TOTAL_TIMEOUT)
+        fputs("; stopped by --total-timeout", out);
+    fprintf(out, "\n%s\n", rep->unexpected ? "RESULT: UNEXPECTED RESULTS" : rep->stop != WK_RUN_COMPLETE ? "RESULT: INCOMPLETE" : "RESULT: all as expected");
+}
+
+void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
+{
+    FILE *out = c->out;
+    if (c->line_open)
+        fputs("\r\033[K", out);
+    c->line_open = 0;
+    if (!c->quiet) {
+        fputs("\nresults by area:\n", out);
+        area_table(out, rep);
+    }
+    if (rep->unexpected) {
+        fprintf(out, "\n%zu unexpected result%s:\n", rep->unexpected, rep->unexpected == 1 ? "" : "s");
+        for (size_t i = 0; i < rep->count; i++)
+            if (rep->cases[i].finished && rep->cases[i].unexpected)
+                print_unexpected(out, rep, &rep->cases[i]);
+    }
+    if (rep->totals[WK_VERDICT_FLAKE]) {
+        fputs("\nflaky cases (a failure, then a pass):\n", out);
+        for (size_t i = 0; i < rep->count; i++)
+            if (rep->cases[i].finished && rep->cases[i].verdict == WK_VERDICT_FLAKE)
+                print_flake(out, &rep->cases[i]);
+    }
+    fputc('\n', out);
+    print_totals(out, rep);
+    fflush(out);
+}

@@ -1,0 +1,272 @@
+/*
+ * report_junit.c - `wddmkit conform --junit FILE`: JUnit XML, the format
+ * every CI system's test tab reads (Jenkins, GitLab, GitHub actions).
+ *
+ * One <testsuite> per area (classname = area, name = case id, time in
+ * seconds), the run's environment as <properties> of each suite. Mapping of
+ * our typed results onto JUnit's three outcomes:
+ *   fail, unexpected-pass        <failure type="..."> rule/expected/seen
+ *   crash, timeout, error        <error type="...">   the same, plus output
+ *   skip, expected-fail          <skipped message="..."/> (expected-fail as
+ *                                pytest's xfail does: not a failure, visible)
+ *   pass, flake                  a bare testcase (flake: a <system-out> note)
+ *
+ * Text and attributes are escaped (& < > " '), characters XML 1.0 cannot
+ * hold at all (C0 controls, U+FFFE/U+FFFF) are spelled as \xNN text, and
+ * invalid UTF-8 becomes U+FFFD: the file is well-formed whatever a driver
+ * managed to put into a message.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expectations.h"
+#include "runner.h"
+
+static void xml_escaped(FILE *f, const char *s, int attribute)
+{
+    size_t n = s ? strlen(s) : 0;
+    while (n) {
+        uint32_t cp;
+        size_t k = wk_utf8_next(s, n, &cp);
+        switch (cp) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\n': fputs(attribute ? "&#10;" : "\n", f); break;
+        case '\t': fputs(attribute ? "&#9;" : "\t", f); break;
+        case '\r': fputs("&#13;", f); break;
+        default:
+            if (cp < 0x20)
+                fprintf(f, "\\x%02x", (unsigned)cp);
+            else if (cp == 0xFFFE || cp == 0xFFFF || (cp == 0xFFFD && k == 1))
+                fputs("\xEF\xBF\xBD", f);
+            else
+                fwrite(s, 1, k, f);
+        }
+        s += k;
+        n -= k;
+    }
+}
+
+static void attr(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, " %s=\"", name);
+    xml_escaped(f, value, 1);
+    fputc('"', f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Suites by area                                                       */
+/* ------------------------------------------------------------------ */
+
+struct suite_counts {
+    size_t tests, failures, errors, skipped;
+    double seconds;
+};
+
+static void count_case(struct suite_counts *s, const struct wk_case_report *c)
+{
+    s->tests++;
+    s->seconds += c->seconds;
+    switch (c->verdict) {
+    case WK_VERDICT_FAIL:
+    case WK_VERDICT_UNEXPECTED_PASS: s->failures++; break;
+    case WK_VERDICT_CRASH:
+    case WK_VERDICT_TIMEOUT:
+    case WK_VERDICT_ERROR: s->errors++; break;
+    case WK_VERDICT_SKIP:
+    case WK_VERDICT_EXPECTED_FAIL: s->skipped++; break;
+    default: break;
+    }
+}
+
+static int by_area(const void *a, const void *b)
+{
+    const struct wk_case_report *x = *(const struct wk_case_report *const *)a;
+    const struct wk_case_report *y = *(const struct wk_case_report *const *)b;
+    int c = strcmp(wk_case_area(x), wk_case_area(y));
+    return c ? c : (x > y) - (x < y);
+}
+
+static void write_properties(FILE *f, const struct wk_run_report *rep)
+{
+    char seed[32], shard[32];
+    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rep->seed);
+    snprintf(shard, sizeof(shard), "%u/%u", rep->shard_count ? rep->shard_index : 1,
+             rep->shard_count ? rep->shard_count : 1);
+    const char *rows[][2] = {
+        { "driver", rep->driver ? rep->driver : "built-in reference driver" },
+        { "seed", seed },
+        { "kit-version", rep->kit_version },
+        { "host", rep->host },
+        { "start-time", rep->start_time },
+        { "shard", shard },
+    };
+    fputs("    <properties>\n", f);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        fputs("      <property", f);
+        attr(f, "name", rows[i][0]);
+        attr(f, "value", rows[i][1]);
+        fputs("/>\n", f);
+    }
+    fputs("    </properties>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Test cases                                                           */
+/* ------------------------------------------------------------------ */
+
+static void failure_message(const struct wk_case_report *c, char *buf, size_t size)
+{
+    const struct wk_case_result *r = &c->result;
+    char rule[256];
+    wk_report_rule(c, rule, sizeof(rule));
+    if (c->verdict == WK_VERDICT_UNEXPECTED_PASS) {
+        snprintf(buf, size, "passed, but the expectations say %s: %s (%s)", wk_verdict_name(c->expectation->expect),
+                 c->expectation->reason, c->expectation->link);
+        return;
+    }
+    snprintf(buf, size, "%s%sexpected %s; seen %s", rule, rule[0] ? ": " : "", r->expected[0] ? r->expected : "-",
+             r->seen[0] ? r->seen : "-");
+}
+
+static void failure_body(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    char step[96], rerun[1024], rule[256];
+    wk_report_step(c, step, sizeof(step));
+    wk_report_rule(c, rule, sizeof(rule));
+    wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
+    const char *rows[][2] = {
+        { "rule", rule }, { "expected", c->result.expected }, { "seen", c->result.seen },
+        { "step", step }, { "command", rerun },               { "output", c->output },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (!rows[i][1][0])
+            continue;
+        fprintf(f, "%s: ", rows[i][0]);
+        xml_escaped(f, rows[i][1], 0);
+        fputc('\n', f);
+    }
+}
+
+static void write_outcome(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    char msg[1024];
+    const char *element = c->verdict == WK_VERDICT_FAIL || c->verdict == WK_VERDICT_UNEXPECTED_PASS ? "failure"
+                                                                                                     : "error";
+    switch (c->verdict) {
+    case WK_VERDICT_SKIP:
+    case WK_VERDICT_EXPECTED_FAIL:
+        if (c->expectation)
+            snprintf(msg, sizeof(msg), "expected %s: %s (%s)", wk_verdict_name(c->expectation->expect),
+                     c->expectation->reason, c->expectation->link);
+        else
+            snprintf(msg, sizeof(msg), "%s", c->result.seen);
+        fputs("      <skipped", f);
+        attr(f, "message", msg);
+        fputs("/>\n", f);
+        return;
+    case WK_VERDICT_PASS: return;
+    case WK_VERDICT_FLAKE:
+        fputs("      <system-out>flake: ", f);
+        failure_message(c, msg, sizeof(msg));
+        xml_escaped(f, msg, 0);
+        fprintf(f, "; %s on the rerun</system-out>\n", c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "not rerun");
+        return;
+    default:
+        failure_message(c, msg, sizeof(msg));
+        fprintf(f, "      <%s", element);
+        attr(f, "type", wk_verdict_name(c->verdict));
+        attr(f, "message", msg);
+        fputs(">", f);
+        failure_body(f, rep, c);
+        fprintf(f, "</%s>\n", element);
+    }
+}
+
+static void write_case(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    char time[32];
+    snprintf(time, sizeof(time), "%.6f", c->seconds);
+    fputs("    <testcase", f);
+    attr(f, "classname", wk_case_area(c));
+    attr(f, "name", c->prog->id);
+    attr(f, "time", time);
+    if (c->prog->file[0])
+        attr(f, "file", c->prog->file);
+    if (c->verdict == WK_VERDICT_PASS) {
+        fputs("/>\n", f);
+        return;
+    }
+    fputs(">\n", f);
+    write_outcome(f, rep, c);
+    fputs("    </testcase>\n", f);
+}
+
+static void write_suite(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *const *v, size_t n)
+{
+    struct suite_counts s;
+    memset(&s, 0, sizeof(s));
+    for (size_t i = 0; i < n; i++)
+        count_case(&s, v[i]);
+    fputs("  <testsuite", f);
+    attr(f, "name", wk_case_area(v[0]));
+    fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"", s.tests, s.failures,
+            s.errors, s.skipped, s.seconds);
+    attr(f, "timestamp", rep->start_time);
+    attr(f, "hostname", rep->host);
+    fputs(">\n", f);
+    write_properties(f, rep);
+    for (size_t i = 0; i < n; i++)
+        write_case(f, rep, v[i]);
+    fputs("  </testsuite>\n", f);
+}
+
+static void write_document(FILE *f, const struct wk_run_report *rep, const struct wk_case_report **v, size_t n)
+{
+    struct suite_counts all;
+    memset(&all, 0, sizeof(all));
+    for (size_t i = 0; i < n; i++)
+        count_case(&all, v[i]);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wddmkit conform\"", f);
+    fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"", all.tests,
+            all.failures, all.errors, all.skipped, rep->seconds);
+    attr(f, "timestamp", rep->start_time);
+    fputs(">\n", f);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && strcmp(wk_case_area(v[j]), wk_case_area(v[i])) == 0)
+            j++;
+        write_suite(f, rep, v + i, j - i);
+        i = j;
+    }
+    if (rep->stop != WK_RUN_COMPLETE)
+        fprintf(f, "  <!-- the run stopped early (%s): %zu of %zu cases finished -->\n",
+                rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : "total timeout", rep->finished,
+                rep->count);
+    fputs("</testsuites>\n", f);
+}
+
+wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FILE *err)
+{
+    const struct wk_case_report **v = calloc(rep->count ? rep->count : 1, sizeof(*v));
+    if (!v)
+        return WK_E_NO_MEMORY;
+    size_t n = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        if (rep->cases[i].finished)
+            v[n++] = &rep->cases[i];
+    qsort(v, n, sizeof(*v), by_area);
+    char tmp[4200];
+    FILE *f = wk_report_open(path, tmp, sizeof(tmp), err);
+    if (!f) {
+        free(v);
+        return WK_E_IO;
+    }
+    write_document(f, rep, v, n);
+    free(v);
+    return wk_report_commit(f, tmp, path, err);
+}
