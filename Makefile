@@ -23,17 +23,18 @@ build: configure
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
-# The main job: the built-in conformance scenarios against the reference
-# driver (`wddmkit check`), then every test labelled "conform" (the same
-# scenarios through the shared object, and the GPU model's command-set
-# suite). The YAML spec runner (issue "Conformance") takes this over.
+# The main job: the whole conformance suite (specs/) against the built-in
+# reference driver, with JUnit and JSON reports and the coverage summary.
+# Another driver: make conform DRIVER=path/to/driver.so
+DRIVER ?=
 conform: build
-	$(BUILD)/conformance/wddmkit check
-	ctest --preset $(PRESET) -L conform -j $(JOBS)
+	$(BUILD)/conformance/wddmkit conform -j $(JOBS) $(if $(DRIVER),--driver $(DRIVER)) \
+	    --junit $(BUILD)/conform.junit.xml --json $(BUILD)/conform.json --coverage
 
 bench: PRESET = default
 bench: build
 	$(BUILD)/bench/gpu_copy
+	$(BUILD)/bench/conform_speed
 
 clean:
 	rm -rf build

@@ -547,6 +547,15 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
         judge_positive(&x);
     }
     if (x.vm) {
+        /* Tear down first: leaks and StopDevice/RemoveDevice are part of the run. */
+        uint64_t before = 0, after = 0;
+        wk_vidmm_violations(x.vm, NULL, 0, &before);
+        wk_vidmm_stop(x.vm);
+        wk_vidmm_violations(x.vm, NULL, 0, &after);
+        if (after > before && r->verdict == WK_VERDICT_PASS && !p->has_rewrite) {
+            r->verdict = WK_VERDICT_FAIL;
+            first_violation(&x, "a clean teardown");
+        }
         record_tripped(&x);
         wk_vidmm_destroy(x.vm);
     }

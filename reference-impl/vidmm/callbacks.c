@@ -62,6 +62,7 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !d)
         return;
+    vm->stats.ddi_calls[WK_DDI_CB_NOTIFY_INTERRUPT]++;
     DXGKARGCB_NOTIFY_INTERRUPT_DATA copy = *d; /* the answer as the rewriter may see it */
     NTSTATUS ignored = STATUS_SUCCESS;
     ddi_rewrite(vm, WK_DDI_CB_NOTIFY_INTERRUPT, &copy, &ignored);

@@ -143,6 +143,7 @@ struct wk_vidmm {
     DXGKRNL_INTERFACE kernel_iface;
     DXGK_DRIVERCAPS caps;
     int started;
+    int stopped;                            /* wk_vidmm_stop ran */
     int dead;                               /* a DDI crashed or hung */
 
     /* Segments */

@@ -87,6 +87,9 @@ static void release_objects(struct wk_vidmm *vm)
             if (vm->devices[d - 1].live)
                 wk_vidmm_destroy_device(vm, d);
     }
+    for (uint32_t a = 0; vm->allocs && a < vm->nallocs; a++)
+        if (vm->allocs[a].live && !vm->dead)
+            residency_release(vm, &vm->allocs[a]);
     for (uint32_t c = 0; vm->contexts && c < vm->ncontexts; c++) {
         struct context *x = &vm->contexts[c];
         gbuf_free(vm, &x->dma);
@@ -97,17 +100,27 @@ static void release_objects(struct wk_vidmm *vm)
     for (uint32_t a = 0; vm->allocs && a < vm->nallocs; a++) {
         mdl_release(vm, &vm->allocs[a].mdl);
         free(vm->allocs[a].pfns);
+        vm->allocs[a].pfns = NULL;
     }
     gbuf_free(vm, &vm->paging);
     gbuf_free(vm, &vm->paging_private);
+}
+
+wk_status wk_vidmm_stop(struct wk_vidmm *vm)
+{
+    if (vm->stopped)
+        return WK_OK;
+    release_objects(vm);
+    stop_driver(vm);
+    vm->stopped = 1;
+    return vm->dead ? WK_E_DEAD : WK_OK;
 }
 
 void wk_vidmm_destroy(struct wk_vidmm *vm)
 {
     if (!vm)
         return;
-    release_objects(vm);
-    stop_driver(vm);
+    wk_vidmm_stop(vm);
     for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
         wk_place_destroy(vm->seg[i].heap);
     wk_place_destroy(vm->sys_heap);
