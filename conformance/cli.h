@@ -15,8 +15,7 @@ int wk_cli_gpu(int argc, char **argv);
 /* `wddmkit rules [--markdown]`; argv holds the arguments after "rules". */
 int wk_cli_rules(int argc, char **argv);
 
-/* `wddmkit check [--driver PATH] [--seed N] [--paging-buffer BYTES]`. */
-int wk_cli_check(int argc, char **argv);
+
 
 /* `wddmkit spec lint|dump|mutations ...`; argv holds the arguments after "spec". */
 int wk_cli_spec(int argc, char **argv);

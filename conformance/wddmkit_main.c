@@ -18,9 +18,7 @@ static void usage(FILE *out)
           "  conform [--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]\n"
           "                      run the YAML specs (default: the repo's specs/) as isolated cases;\n"
           "                      JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')\n"
-          "  check [--driver PATH] [--seed N] [--paging-buffer BYTES]\n"
-          "                      run the built-in conformance scenarios against a driver object\n"
-          "                      (default: the built-in reference driver)\n"
+
           "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
           "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
           "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
@@ -52,8 +50,6 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "gpu") == 0)
         return wk_cli_gpu(argc - 2, argv + 2);
-    if (strcmp(cmd, "check") == 0)
-        return wk_cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "rules") == 0)
         return wk_cli_rules(argc - 2, argv + 2);
     if (strcmp(cmd, "spec") == 0)
