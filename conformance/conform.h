@@ -40,6 +40,17 @@ void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const str
                      uint32_t call, int64_t param);
 
 /* ------------------------------------------------------------------ */
+/* The binary program form (prog_codec.c)                               */
+/* ------------------------------------------------------------------ */
+
+/* Every byte string decodes to a valid program (values folded into their
+ * ranges); `p` must be released with wk_prog_free. */
+void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p);
+/* Writes up to `cap` bytes; returns the size of the whole encoding (call
+ * with cap 0 to size it). decode(encode(p)) == p within the limits. */
+size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
 /* Running one program (prog_run.c)                                     */
 /* ------------------------------------------------------------------ */
 

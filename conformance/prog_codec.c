@@ -1,0 +1,314 @@
+/*
+ * prog_codec.c - the binary form of a step program: what fuzz inputs decode
+ * into and what crash files and seed corpora are stored as.
+ *
+ * Decoding accepts EVERY byte string: fields are read with fixed widths from
+ * a cursor that yields zeroes past the end, and every value is then folded
+ * into its documented range (kinds modulo their count, counts and sizes
+ * clamped to the program limits; object indices are kept as they come: a
+ * reference to an object that does not exist is a valid step whose result is
+ * NOT_FOUND). A fuzzer never wastes an input on a parse error, and any prefix
+ * of an input is the prefix of the program.
+ *
+ * One walker serves both directions (each field is visited by the same code
+ * when reading and when writing), so encoding is the exact inverse of
+ * decoding for every program within the limits: decode(encode(p)) == p.
+ * `wddmkit promote` and the structure-aware mutator rely on that.
+ *
+ * Layout (little-endian), docs/fuzzing.md "Program format":
+ *   u8 version  u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4)
+ *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
+ *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
+ *   u8 trips (rule index + 1)  u8 step_count
+ *   per step: u8 kind, u8 status code, then the kind's fields.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+
+/* The cursor: reads (r != NULL) or writes; reads past the end give zero,
+ * writes past the capacity are counted but dropped. */
+struct io {
+    const uint8_t *in;
+    uint8_t *out;
+    size_t size, at;
+    int reading;
+};
+
+static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
+{
+    uint64_t got = 0;
+    for (unsigned i = 0; i < bytes; i++, io->at++) {
+        if (io->reading && io->at < io->size)
+            got |= (uint64_t)io->in[io->at] << (8 * i);
+        else if (!io->reading && io->at < io->size)
+            io->out[io->at] = (uint8_t)(v >> (8 * i));
+    }
+    return io->reading ? got : v;
+}
+
+static void f8(struct io *io, uint32_t *v) { *v = (uint32_t)io_le(io, *v, 1); }
+static void f16(struct io *io, uint32_t *v) { *v = (uint32_t)io_le(io, *v, 2); }
+static void f32(struct io *io, uint32_t *v) { *v = (uint32_t)io_le(io, *v, 4); }
+static void f64(struct io *io, uint64_t *v) { *v = io_le(io, *v, 8); }
+
+static void fint(struct io *io, int *v)
+{
+    uint32_t x = *v ? 1 : 0;
+    f8(io, &x);
+    *v = (int)(x & 1);
+}
+
+static void fbytes(struct io *io, uint8_t *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        b[i] = (uint8_t)io_le(io, b[i], 1);
+}
+
+/* Statuses a step may expect, by code (the status enum has gaps). */
+static const wk_status status_codes[] = {
+    WK_OK, WK_E_CONTRACT, WK_E_DRIVER_FAILED, WK_E_NOT_FOUND, WK_E_NO_SPACE, WK_E_NOT_SUPPORTED,
+    WK_E_DEAD, WK_E_INVALID_ARGUMENT, WK_E_LIMIT, WK_E_OUT_OF_RANGE, WK_E_STATE, WK_E_DRIVER_CRASH,
+    WK_E_DRIVER_HANG,
+};
+#define STATUS_CODES ((uint32_t)(sizeof(status_codes) / sizeof(status_codes[0])))
+
+static void fstatus(struct io *io, wk_status *st)
+{
+    uint32_t code = 0;
+    for (uint32_t i = 0; !io->reading && i < STATUS_CODES; i++)
+        if (status_codes[i] == *st)
+            code = i;
+    f8(io, &code);
+    *st = status_codes[code % STATUS_CODES];
+}
+
+static uint32_t clamp32(uint32_t v, uint32_t hi)
+{
+    return v > hi ? hi : v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Render payloads                                                      */
+/* ------------------------------------------------------------------ */
+
+static void walk_record(struct io *io, struct wk_prog_record *c)
+{
+    f8(io, &c->op);
+    c->op %= WK_USER_OP_COUNT;
+    f8(io, &c->src.list_index);
+    f32(io, &c->src.offset);
+    f8(io, &c->dst.list_index);
+    f32(io, &c->dst.offset);
+    f32(io, &c->size);
+    f32(io, &c->value);
+    f16(io, &c->width);
+    f16(io, &c->height);
+    f32(io, &c->src_pitch);
+    f32(io, &c->dst_pitch);
+}
+
+static void walk_render(struct io *io, struct wk_prog_render *g)
+{
+    uint32_t flags = (g->no_prepatch_info ? 1u : 0u) | (g->raw ? 2u : 0u);
+    f8(io, &g->context);
+    f8(io, &flags);
+    g->no_prepatch_info = flags & 1;
+    g->raw = (flags >> 1) & 1;
+    f8(io, &g->list_length);
+    g->list_length = clamp32(g->list_length, WK_PROG_MAX_LIST);
+    for (uint32_t i = 0; i < g->list_length; i++) {
+        uint32_t wr = g->list_write[i];
+        f8(io, &g->list_alloc[i]);
+        f8(io, &wr);
+        g->list_write[i] = (uint8_t)(wr & 1);
+    }
+    if (g->raw) {
+        f16(io, &g->raw_length);
+        g->raw_length = clamp32(g->raw_length, (uint32_t)sizeof(g->raw_bytes));
+        fbytes(io, g->raw_bytes, g->raw_length);
+        return;
+    }
+    f8(io, &g->record_count);
+    g->record_count = clamp32(g->record_count, WK_PROG_MAX_RECORDS);
+    for (uint32_t i = 0; i < g->record_count; i++)
+        walk_record(io, &g->records[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Steps                                                                */
+/* ------------------------------------------------------------------ */
+
+static void walk_allocation(struct io *io, struct wk_prog_allocation *a)
+{
+    uint32_t size = (uint32_t)a->size;
+    f8(io, &a->device);
+    f32(io, &size);
+    a->size = size > WK_PROG_MAX_ALLOCATION ? WK_PROG_MAX_ALLOCATION : size;
+    f32(io, &a->alignment);
+    f32(io, &a->preferred);
+    f32(io, &a->hinted_bank);
+    f32(io, &a->supported_set);
+    f32(io, &a->eviction_set);
+    f32(io, &a->flags);
+    f32(io, &a->priority);
+}
+
+static void walk_data(struct io *io, struct wk_step *s)
+{
+    f8(io, &s->length);
+    s->length = clamp32(s->length, WK_PROG_MAX_BYTES);
+    fbytes(io, s->data, s->length);
+}
+
+static void walk_checks(struct io *io, struct wk_step *s)
+{
+    uint32_t off = (uint32_t)s->offset, size = (uint32_t)s->size, lo = (uint32_t)s->min, hi = (uint32_t)s->max;
+    uint32_t stat = s->stat, ddi = s->ddi;
+    switch (s->kind) {
+    case WK_STEP_EXPECT_BYTES: f8(io, &s->allocation); f32(io, &off); walk_data(io, s); break;
+    case WK_STEP_EXPECT_PATTERN: f8(io, &s->allocation); f64(io, &s->value); f32(io, &off); f32(io, &size); break;
+    case WK_STEP_EXPECT_DIGEST: f8(io, &s->allocation); f64(io, &s->value); break;
+    case WK_STEP_EXPECT_PLACEMENT:
+        f8(io, &s->allocation); fint(io, &s->expect_resident); f8(io, &s->segment);
+        fint(io, &s->has_offset); f32(io, &off); fint(io, &s->has_bank); f8(io, &s->expect_bank);
+        break;
+    case WK_STEP_EXPECT_STATS:
+        f8(io, &stat); f8(io, &ddi); f8(io, &s->op); f32(io, &lo); fint(io, &s->has_max); f32(io, &hi);
+        break;
+    case WK_STEP_EXPECT_GART: f8(io, &s->allocation); break;
+    case WK_STEP_EXPECT_CONTEXT_INFO: f8(io, &s->context); f8(io, &s->field); f64(io, &s->value); break;
+    default: break;
+    }
+    s->offset = off;
+    s->size = size;
+    s->min = lo;
+    s->max = hi;
+    s->stat = (enum wk_prog_stat)(stat % WK_STAT_COUNT);
+    s->ddi = (enum wk_ddi)(ddi % WK_DDI_COUNT);
+}
+
+/* Returns -1 when a render step could not get its payload (no memory). */
+static int walk_step(struct io *io, struct wk_step *s)
+{
+    uint32_t kind = s->kind, off = (uint32_t)s->offset;
+    f8(io, &kind);
+    s->kind = (enum wk_step_kind)(kind % WK_STEP_KIND_COUNT);
+    fstatus(io, &s->expect_status);
+    switch (s->kind) {
+    case WK_STEP_CREATE_DEVICE: f8(io, &s->flags); break;
+    case WK_STEP_DESTROY_DEVICE: f8(io, &s->device); break;
+    case WK_STEP_CREATE_CONTEXT: f8(io, &s->device); f8(io, &s->flags); break;
+    case WK_STEP_DESTROY_CONTEXT: f8(io, &s->context); break;
+    case WK_STEP_CREATE_ALLOCATION: walk_allocation(io, &s->alloc); break;
+    case WK_STEP_FILL: f8(io, &s->allocation); f64(io, &s->value); s->value &= 0xFFFFFFFFu; break;
+    case WK_STEP_RELOCATE: f8(io, &s->allocation); f8(io, &s->segment); break;
+    case WK_STEP_WRITE: f8(io, &s->allocation); f32(io, &off); walk_data(io, s); s->offset = off; break;
+    case WK_STEP_TOUCH_PHYSICAL:
+        fint(io, &s->relative); f8(io, &s->allocation); f8(io, &s->segment); f32(io, &off); fint(io, &s->write);
+        s->offset = off;
+        break;
+    case WK_STEP_SIGNAL_FENCE:
+        fint(io, &s->relative); f8(io, &s->allocation); f64(io, &s->address); f32(io, &off); f64(io, &s->value);
+        s->offset = off;
+        break;
+    case WK_STEP_RENDER:
+        if (io->reading && !(s->render = calloc(1, sizeof(*s->render))))
+            return -1;
+        walk_render(io, s->render);
+        break;
+    case WK_STEP_HOLD: f64(io, &s->value); s->value %= 256; break;
+    case WK_STEP_CANCEL: fint(io, &s->has_count); f8(io, &s->count); break;
+    case WK_STEP_WAIT_IDLE: break;
+    case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
+    case WK_STEP_SPECIAL_LOCK_TRANSFER:
+        f8(io, &s->allocation);
+        break;
+    default: walk_checks(io, s); break;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                             */
+/* ------------------------------------------------------------------ */
+
+static uint32_t rule_index(const char *id)
+{
+    uint32_t n = 0;
+    const struct wk_rule *r = wk_rules(&n);
+    for (uint32_t i = 0; id[0] && i < n; i++)
+        if (strcmp(r[i].id, id) == 0)
+            return i + 1;
+    return 0;
+}
+
+static uint32_t mutation_index(const char *name)
+{
+    for (uint32_t i = 0; name[0] && wk_mutation_at(i); i++)
+        if (strcmp(wk_mutation_at(i)->name, name) == 0)
+            return i + 1;
+    return 0;
+}
+
+static void walk_header(struct io *io, struct wk_prog *p)
+{
+    uint32_t version = 1, knobs = (p->vidmm.split_submissions ? 1u : 0u) | (p->vidmm.query_segment_version == 4 ? 2u : 0u);
+    uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
+    uint32_t mutation = p->has_rewrite ? mutation_index(p->rewrite.mutation) : 0;
+    uint32_t param = (uint32_t)(int32_t)p->rewrite.param, trips = rule_index(p->trips);
+    f8(io, &version);
+    f8(io, &knobs);
+    f16(io, &p->vidmm.paging_buffer_size);
+    f16(io, &chunk);
+    f8(io, &mutation);
+    f8(io, &p->rewrite.call);
+    f32(io, &param);
+    f8(io, &trips);
+    p->vidmm.split_submissions = knobs & 1;
+    p->vidmm.query_segment_version = knobs & 2 ? 4 : 0;
+    p->vidmm.transfer_chunk = (uint64_t)chunk * WK_GPU_PAGE_SIZE;
+    p->rewrite.param = (int32_t)param;
+    const struct wk_mutation *m = mutation ? wk_mutation_at((mutation - 1) % 128) : NULL;
+    p->has_rewrite = m != NULL;
+    if (m)
+        snprintf(p->rewrite.mutation, sizeof(p->rewrite.mutation), "%s", m->name);
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    if (io->reading)
+        snprintf(p->trips, sizeof(p->trips), "%s", trips && trips <= n ? rules[trips - 1].id : "");
+}
+
+size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap)
+{
+    struct wk_prog *copy = malloc(sizeof(*copy));
+    if (!copy)
+        return 0;
+    memcpy(copy, p, sizeof(*copy)); /* the walker writes through the fields it visits */
+    struct io io = { NULL, buf, cap, 0, 0 };
+    walk_header(&io, copy);
+    uint32_t count = copy->step_count;
+    f8(&io, &count);
+    for (uint32_t i = 0; i < copy->step_count; i++)
+        walk_step(&io, &copy->steps[i]);
+    free(copy);
+    return io.at;
+}
+
+void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p)
+{
+    wk_prog_init(p);
+    snprintf(p->id, sizeof(p->id), "fuzz.input");
+    snprintf(p->area, sizeof(p->area), "fuzz");
+    struct io io = { data, NULL, size, 0, 1 };
+    walk_header(&io, p);
+    uint32_t count = 0;
+    f8(&io, &count);
+    count = clamp32(count, WK_PROG_MAX_STEPS);
+    for (uint32_t i = 0; i < count && io.at < size; i++) {
+        if (walk_step(&io, &p->steps[i]) != 0)
+            break;
+        p->step_count = i + 1;
+    }
+}
