@@ -94,6 +94,26 @@ struct wk_run_options {
     uint64_t seed;                     /* added to the program's own seed */
 };
 
+/* The interpreter, one step at a time, on an adapter the caller built and
+ * started (what the fuzz harnesses use to compare two drivers step by
+ * step). Objects are numbered as the program creates them. */
+struct wk_prog_exec {
+    const struct wk_prog *p;
+    struct wk_vidmm *vm;
+    struct wk_case_result *r;          /* expected/seen of a failed check */
+    uint32_t devices[WK_PROG_MAX_OBJECTS], ndevices;
+    uint32_t contexts[WK_PROG_MAX_OBJECTS], ncontexts;
+    uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
+    struct wk_vidmm_render_result last_render;
+    uint32_t last_cancelled;
+};
+
+void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
+                       struct wk_case_result *r);
+/* Runs one step: the action's status, or for a check WK_OK with
+ * *check_failed set when it did not hold (x->r says why). */
+wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed);
+
 /* Runs a program in this process: builds the adapter, loads the driver,
  * executes the steps, judges the result. Never aborts on a bad program or a
  * hostile driver: everything becomes the result. */

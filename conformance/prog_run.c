@@ -19,16 +19,8 @@
 #include "conform.h"
 #include "wddmkit/refdriver.h"
 
-struct interp {
-    const struct wk_prog *p;
-    struct wk_vidmm *vm;
-    struct wk_case_result *r;
-    uint32_t devices[WK_PROG_MAX_OBJECTS], ndevices;
-    uint32_t contexts[WK_PROG_MAX_OBJECTS], ncontexts;
-    uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
-    struct wk_vidmm_render_result last_render;
-    uint32_t last_cancelled;
-};
+/* The interpreter state is struct wk_prog_exec (conform.h). */
+#define interp wk_prog_exec
 
 #define NOT_FOUND UINT32_MAX
 
@@ -559,4 +551,29 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
         record_tripped(&x);
         wk_vidmm_destroy(x.vm);
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* Step by step (fuzz harnesses, differential runs)                     */
+/* ------------------------------------------------------------------ */
+
+void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
+                       struct wk_case_result *r)
+{
+    memset(x, 0, sizeof(*x));
+    memset(r, 0, sizeof(*r));
+    r->failed_step = -1;
+    x->p = p;
+    x->vm = vm;
+    x->r = r;
+}
+
+wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)
+{
+    *check_failed = 0;
+    if (is_check(s->kind)) {
+        *check_failed = !check(x, s);
+        return WK_OK;
+    }
+    return act(x, s);
 }

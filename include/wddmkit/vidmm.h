@@ -106,6 +106,12 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
 wk_status wk_vidmm_stop(struct wk_vidmm *vm);
 void wk_vidmm_destroy(struct wk_vidmm *vm);
 
+/* Back to "started, with no objects, no violations, zero counters": what a
+ * fuzz harness calls between inputs. Costs the objects and GPU pages the
+ * last input created (handles start again at 1). WK_E_DEAD when a driver
+ * crash left the adapter unusable: create a new one. */
+wk_status wk_vidmm_reset(struct wk_vidmm *vm);
+
 /* Loads a driver shared object and calls its DriverEntry; or takes a
  * DriverEntry linked into the process. WK_E_IO when the object cannot be
  * loaded (the message is in wk_vidmm_last_error). */
@@ -234,6 +240,28 @@ struct wk_vidmm_render_result {
  * SubmitCommand → run the GPU → interrupts → fence completion. */
 wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *args,
                           struct wk_vidmm_render_result *result);
+
+/*
+ * Calls DxgkDdiPatch directly on a DMA buffer the caller provides (copied
+ * into the context's guarded DMA buffer), as the kernel does before a
+ * submission: `list` and `patch` are the allocation and patch-location
+ * lists, [start, end) the submission range, [patch_start, +patch_count) the
+ * entries to process. The answer is checked like any Patch (PATCH-STATUS-001,
+ * PATCH-CONFINE-001, PATCH-VALUE-001, MEM-GUARD-001); nothing is submitted.
+ * WK_E_INVALID_ARGUMENT when the inputs do not fit the context's buffers.
+ */
+struct wk_vidmm_patch {
+    uint32_t context;
+    const uint8_t *dma;
+    uint32_t dma_length;               /* bytes copied to the start of the DMA buffer */
+    const DXGK_ALLOCATIONLIST *list;
+    uint32_t list_length;
+    const D3DDDI_PATCHLOCATIONLIST *patch;
+    uint32_t patch_length;
+    uint32_t start, end;               /* submission range in the DMA buffer */
+    uint32_t patch_start, patch_count; /* entries to process */
+};
+wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *args);
 
 /* Runs the GPU and delivers interrupts until every submitted fence has been
  * reported complete (or a bound is hit: SUBMIT-FENCE-001). */

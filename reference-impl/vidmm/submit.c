@@ -272,6 +272,61 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
     return WK_OK;
 }
 
+static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *a)
+{
+    return a->dma_length <= c->dma.size && a->start <= a->end && a->end <= c->dma.size &&
+           a->list_length <= 65536 && a->patch_length <= c->info.PatchLocationListSize &&
+           a->patch_start <= a->patch_length && a->patch_count <= a->patch_length - a->patch_start &&
+           (a->list_length == 0 || a->list) && (a->patch_length == 0 || a->patch) && (a->dma_length == 0 || a->dma);
+}
+
+wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
+    struct context *c = context_get(vm, a->context);
+    if (!c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", a->context);
+    if (!patch_args_fit(c, a))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "patch inputs do not fit the context's buffers");
+    struct gbuf list;
+    wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
+    if (st != WK_OK)
+        return st;
+    memset(c->dma.ptr, 0, c->dma.size);
+    if (a->dma_length)
+        memcpy(c->dma.ptr, a->dma, a->dma_length);
+    if (a->list_length)
+        memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
+    memset(c->patch_list.ptr, 0, c->patch_list.size);
+    if (a->patch_length)
+        memcpy(c->patch_list.ptr, a->patch, a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
+    struct submission s;
+    memset(&s, 0, sizeof(s));
+    s.context = a->context;
+    s.dma = &c->dma;
+    s.dma_segment = c->dma_segment;
+    s.dma_gpu_address = c->dma_gpu_address;
+    s.dma_private = &c->dma_private;
+    s.private_end = (uint32_t)c->dma_private.size;
+    s.start = a->start;
+    s.end = a->end;
+    s.alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr;
+    s.alloc_list_size = a->list_length;
+    s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr;
+    s.patch_list_size = a->patch_length;
+    s.patch_start = a->patch_start;
+    s.patch_length = a->patch_count;
+    uint64_t before = vm->violation_total;
+    st = call_patch(vm, &s, ++vm->next_fence);
+    if (st == WK_OK)
+        st = gbuf_check(vm, &list, WK_DDI_PATCH);
+    gbuf_free(vm, &list);
+    if (st == WK_OK && vm->violation_total != before)
+        st = WK_E_CONTRACT;
+    return st;
+}
+
 wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm)
 {
     if (vm->dead)

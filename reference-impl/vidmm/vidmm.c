@@ -106,6 +106,45 @@ static void release_objects(struct wk_vidmm *vm)
     gbuf_free(vm, &vm->paging_private);
 }
 
+/*
+ * Back to "started, with no objects": destroys every device (contexts and
+ * allocations with it) through the DDIs, drains the GPU, resets the model
+ * and the counters. Costs the objects and pages the last run created, so a
+ * fuzz harness can keep one started adapter for millions of inputs.
+ */
+wk_status wk_vidmm_reset(struct wk_vidmm *vm)
+{
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash: create a new one");
+    if (!vm->started)
+        return fail(vm, WK_E_STATE, "the adapter is not started");
+    submit_wait(vm, 0);
+    for (uint32_t d = 1; d <= vm->ndevices && !vm->dead; d++)
+        if (vm->devices[d - 1].live)
+            wk_vidmm_destroy_device(vm, d);
+    if (vm->dead)
+        return WK_E_DEAD;
+    for (uint32_t a = 0; a < vm->nallocs; a++) {
+        struct allocation *x = &vm->allocs[a];
+        if (x->live)
+            residency_release(vm, x);
+        free(x->pfns);
+        memset(x, 0, sizeof(*x));
+    }
+    for (uint32_t c = 0; c < vm->ncontexts; c++)
+        memset(&vm->contexts[c], 0, sizeof(vm->contexts[c]));
+    vm->ndevices = vm->ncontexts = vm->nallocs = 0;
+    vm->npending = 0;
+    vm->hold = 0;
+    vm->paging_used = vm->paging_private_used = 0;
+    wk_gpu_reset(vm->gpu);
+    memset(&vm->stats, 0, sizeof(vm->stats));
+    memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
+    vm->violation_total = 0;
+    vm->last_error[0] = '\0';
+    return WK_OK;
+}
+
 wk_status wk_vidmm_stop(struct wk_vidmm *vm)
 {
     if (vm->stopped)
