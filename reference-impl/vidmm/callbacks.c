@@ -40,12 +40,17 @@ static const struct wk_gpu_desc *cb_gpu_description(const HANDLE hAdapter)
 /* Fence completion (facts §2.2: an unknown fence is bug check 0x119/0x1). */
 static void complete_fence(struct wk_vidmm *vm, UINT fence)
 {
+    uint32_t first_submitted = UINT32_MAX; /* held submissions never reached the driver */
     for (uint32_t i = 0; i < vm->npending; i++) {
-        if (vm->pending[i].fence != fence || vm->pending[i].held)
+        if (vm->pending[i].held)
             continue;
-        if (i != 0)
-            violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
-                    "fence %u completed before the earlier fence %u", fence, vm->pending[0].fence);
+        if (first_submitted == UINT32_MAX)
+            first_submitted = i;
+        if (vm->pending[i].fence != fence)
+            continue;
+        if (i != first_submitted)
+            violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT, "fence %u completed before the earlier fence %u",
+                    fence, vm->pending[first_submitted].fence);
         memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(vm->pending[0]));
         vm->npending--;
         vm->last_completed = fence;
