@@ -223,8 +223,9 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
         st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
     } else if (keep_content) {
         st = backing_pages(vm, a);
-        if (st == WK_OK)
-            st = op_transfer_to_system(vm, a);
+        if (st != WK_OK)
+            return st; /* nowhere to put the content: the allocation stays where it is */
+        st = op_transfer_to_system(vm, a);
     } else { /* discarded content needs no backing store */
         st = op_discard(vm, a);
         drop_backing(vm, a);
@@ -290,7 +291,14 @@ wk_status wk_vidmm_discard(struct wk_vidmm *vm, uint32_t allocation)
 {
     wk_status st;
     struct allocation *a = live_allocation(vm, allocation, &st);
-    RETURN_CHECKED(vm, a ? residency_evict(vm, a, 0) : st);
+    if (!a)
+        return st;
+    if (!a->resident && !a->context_allocation) { /* evicted: the saved copy goes too */
+        drop_backing(vm, a);
+        a->has_content = 0;
+        RETURN_CHECKED(vm, WK_OK);
+    }
+    RETURN_CHECKED(vm, residency_evict(vm, a, 0));
 }
 
 wk_status wk_vidmm_fill(struct wk_vidmm *vm, uint32_t allocation, uint32_t pattern)
