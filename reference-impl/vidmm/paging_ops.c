@@ -159,8 +159,12 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
                               uint32_t src_seg, uint64_t src_off, int src_sys, uint32_t dst_seg,
                               uint64_t dst_off, int dst_sys)
 {
-    uint64_t chunk = vm->cfg.transfer_chunk && vm->cfg.transfer_chunk % PAGE == 0 ? vm->cfg.transfer_chunk
-                                                                                  : a->size;
+    /* SpecialLockTransfer has no MdlOffset (its arm puts SwizzlingRangeId
+     * there): it always moves the allocation whole. */
+    uint64_t chunk = op == DXGK_OPERATION_TRANSFER && vm->cfg.transfer_chunk &&
+                             vm->cfg.transfer_chunk % PAGE == 0
+                         ? vm->cfg.transfer_chunk
+                         : a->size;
     for (uint64_t done = 0; done < a->size; done += chunk) {
         DXGKARG_BUILDPAGINGBUFFER args;
         init_args(&args, op);
@@ -171,7 +175,8 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
                      &args.Transfer.Source.pMdl, a, src_seg, src_off, src_sys);
         set_location(vm, &args.Transfer.Destination.SegmentId, &args.Transfer.Destination.SegmentAddress,
                      &args.Transfer.Destination.pMdl, a, dst_seg, dst_off, dst_sys);
-        args.Transfer.MdlOffset = (UINT)(done / PAGE);
+        if (op == DXGK_OPERATION_TRANSFER)
+            args.Transfer.MdlOffset = (UINT)(done / PAGE);
         args.Transfer.Flags.TransferStart = done == 0;
         args.Transfer.Flags.TransferEnd = done + chunk >= a->size;
         wk_status st = paging_run(vm, &args, NULL);
@@ -392,6 +397,14 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
     if (!s || offset + 8 > s->size)
         return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment",
                     segment_id, (unsigned long long)offset);
+    if (s->aperture) { /* the hardware can only touch a mapped aperture page */
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        wk_gpu_gart_get(vm->gpu, segment_id, offset / PAGE, &valid, &pfn, &stale);
+        if (!valid)
+            return fail(vm, WK_E_STATE, "aperture segment %u page %llu is not mapped", segment_id,
+                        (unsigned long long)(offset / PAGE));
+    }
     return op_touch_physical(vm, segment_id, offset, write);
 }
 
