@@ -72,7 +72,7 @@ static wk_status check_caps(struct wk_vidmm *vm)
                      s.PreemptionAware, s.MultiEngineAware);
     if (s.Reserved)
         st = violate(vm, R_CAPS_RESERVED, WK_DDI_QUERY_ADAPTER_INFO,
-                     "SchedulingCaps reserved bits 0x%x, expected 0", s.Reserved << 11);
+                     "SchedulingCaps reserved bits 0x%x, expected 0", s.Value & 0xFFFFF800u);
     return st;
 }
 
