@@ -189,6 +189,7 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, cha
     if (!gpu)
         return WK_E_NO_MEMORY;
     gpu->sysmem_fd = -1;
+    gpu->stream_threshold = host_stream_threshold();
     gpu->desc = *desc;
     apply_defaults(&gpu->desc);
     page_pool_init(&gpu->pool, gpu->desc.max_resident_pages);

@@ -83,7 +83,12 @@ struct wk_gpu {
     int sysmem_fd;                          /* memfd behind system memory, -1: anonymous */
     int sysmem_dirty;                       /* written since the last reset */
     struct frontend fe;
+    uint64_t stream_threshold;              /* fills this large use streaming stores */
 };
+
+/* host.c ------------------------------------------------------------------ */
+
+uint64_t host_stream_threshold(void);
 
 /* sysmem.c --------------------------------------------------------------- */
 

@@ -184,15 +184,29 @@ int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct regi
     return 0;
 }
 
-/* Fills that large go past the caches: stream whole pages with
+/* Fills larger than the cache go past it: stream whole pages with
  * non-temporal stores, as memset itself does for large sizes, instead of
- * reading every destination line in just to overwrite it. */
-#define STREAM_FILL_MIN (1ull << 20)
+ * reading every destination line in just to overwrite it (the threshold is
+ * host_stream_threshold(), computed once per model). */
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
 
-static void stream_page(uint8_t *page, const uint8_t *pattern16)
+/* 32-byte streaming stores where the CPU has AVX2 (chosen at run time, as
+ * glibc's memset does), 16-byte ones otherwise (SSE2 is x86-64's baseline). */
+__attribute__((target("avx2"))) static void stream_page_avx2(uint8_t *page, const uint8_t *pattern16)
+{
+    __m128i half = _mm_loadu_si128((const __m128i *)(const void *)pattern16);
+    __m256i v = _mm256_broadcastsi128_si256(half);
+    for (uint32_t i = 0; i < WK_GPU_PAGE_SIZE; i += 128) {
+        _mm256_stream_si256((__m256i *)(void *)(page + i), v);
+        _mm256_stream_si256((__m256i *)(void *)(page + i + 32), v);
+        _mm256_stream_si256((__m256i *)(void *)(page + i + 64), v);
+        _mm256_stream_si256((__m256i *)(void *)(page + i + 96), v);
+    }
+}
+
+static void stream_page_sse2(uint8_t *page, const uint8_t *pattern16)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)pattern16);
     for (uint32_t i = 0; i < WK_GPU_PAGE_SIZE; i += 64) {
@@ -203,15 +217,34 @@ static void stream_page(uint8_t *page, const uint8_t *pattern16)
     }
 }
 
+static void stream_page(uint8_t *page, const uint8_t *pattern16, int avx2)
+{
+    if (avx2)
+        stream_page_avx2(page, pattern16);
+    else
+        stream_page_sse2(page, pattern16);
+}
+
+static int have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+
 static void stream_done(void)
 {
     _mm_sfence(); /* order the streamed stores before anything that follows */
 }
 #else
-static void stream_page(uint8_t *page, const uint8_t *pattern16)
+static void stream_page(uint8_t *page, const uint8_t *pattern16, int avx2)
 {
+    (void)avx2;
     for (uint32_t i = 0; i < WK_GPU_PAGE_SIZE; i += 16)
         memcpy(page + i, pattern16, 16);
+}
+
+static int have_avx2(void)
+{
+    return 0;
 }
 
 static void stream_done(void)
@@ -219,14 +252,43 @@ static void stream_done(void)
 }
 #endif
 
+/* Consecutive chunks that are also consecutive in host memory (pages carved
+ * in order from one slab) are written by one call, as one large memset. */
+struct fill_run {
+    uint8_t *start;
+    uint64_t len;
+    uint64_t phase;              /* fill offset of the run's first byte */
+};
+
+static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t pattern, int uniform, int stream,
+                       int avx2)
+{
+    if (!run->len)
+        return;
+    if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) && !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
+        for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE)
+            stream_page(run->start + i, pat + (run->phase & 3), avx2);
+    } else if (uniform) {
+        memset(run->start, (int)(pattern & 0xFF), run->len);
+    } else {
+        for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE) {
+            uint64_t n = run->len - i < WK_GPU_PAGE_SIZE ? run->len - i : WK_GPU_PAGE_SIZE;
+            memcpy(run->start + i, pat + ((run->phase + i) & 3), n);
+        }
+    }
+    run->len = 0;
+}
+
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
                uint32_t pattern, int via_tlb)
 {
     uint8_t pat[WK_GPU_PAGE_SIZE + 4]; /* the pattern repeated, any phase at pat + 0..3 */
     int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
-    int stream = len >= STREAM_FILL_MIN;
+    int stream = len >= gpu->stream_threshold;
+    int avx2 = stream && have_avx2();
     for (uint32_t i = 0; i < (uniform && !stream ? 0 : sizeof(pat)); i += 4)
         put_le32(pat + i, pattern);
+    struct fill_run run = { NULL, 0, 0 };
     int rc = 0;
     for (uint64_t done = 0; done < len;) {
         uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
@@ -240,14 +302,17 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
             rc = -1;
             break;
         }
-        if (stream && n == WK_GPU_PAGE_SIZE)
-            stream_page(dst, pat + (done & 3));
-        else if (uniform)
-            memset(dst + po, (int)(pattern & 0xFF), n);
-        else
-            memcpy(dst + po, pat + (done & 3), n);
+        if (run.len && run.start + run.len == dst + po) {
+            run.len += n;
+        } else {
+            fill_flush(&run, pat, pattern, uniform, stream, avx2);
+            run.start = dst + po;
+            run.len = n;
+            run.phase = done;
+        }
         done += n;
     }
+    fill_flush(&run, pat, pattern, uniform, stream, avx2);
     if (stream)
         stream_done();
     return rc;
