@@ -43,7 +43,10 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
 
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
 {
-    vm->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_NODELETE: a driver stays mapped after dlclose. Fuzz harnesses
+     * re-create adapters, and a coverage-instrumented module must not be
+     * unmapped under the engine's counters. */
+    vm->so = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!vm->so)
         return fail(vm, WK_E_IO, "cannot load driver %s: %s", path, dlerror());
     void *sym = dlsym(vm->so, "DriverEntry");
