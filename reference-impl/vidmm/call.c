@@ -28,10 +28,18 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, S
 #define NSIG_CAUGHT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction previous[NSIG_CAUGHT];
 
+/* SIGALRM is ours only while our hang timer runs: with no timer (a fuzz
+ * harness leaving hangs to its engine) it belongs to whoever armed it, such
+ * as libFuzzer's -timeout watchdog. */
+static int alarm_is_ours(const struct ddi_frame *f)
+{
+    return f->vm->cfg.ddi_timeout_ms != UINT32_MAX;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *uctx)
 {
     struct ddi_frame *f = active;
-    if (f) {
+    if (f && (signo != SIGALRM || alarm_is_ours(f))) {
         f->signo = signo;
         f->fault_addr = info ? info->si_addr : NULL;
         active = f->outer;
