@@ -24,6 +24,19 @@ int wk_cli_spec(int argc, char **argv);
  * (cli_conform.c); argv holds the arguments after "conform". */
 int wk_cli_conform(int argc, char **argv);
 
+/* `wddmkit fuzz --harness NAME [options]`: a fuzzing campaign with libFuzzer
+ * or AFL++ (cli_fuzz.c); argv holds the arguments after "fuzz". */
+int wk_cli_fuzz(int argc, char **argv);
+
+/* Crash reproduction and regressions (cli_fuzztools.c); argv holds the
+ * arguments after the command word: `prog dump FILE`, `repro FILE ...`,
+ * `minimize FILE ...`, `promote FILE ...`, `triage DIR ...`. */
+int wk_cli_prog(int argc, char **argv);
+int wk_cli_repro(int argc, char **argv);
+int wk_cli_minimize(int argc, char **argv);
+int wk_cli_promote(int argc, char **argv);
+int wk_cli_triage(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

@@ -119,4 +119,18 @@ wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int
  * hostile driver: everything becomes the result. */
 void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct wk_case_result *r);
 
+/* ------------------------------------------------------------------ */
+/* A program as YAML (prog_yaml.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/* Writes `p` as a spec file of one case (docs/spec-format.md) that the
+ * loader reads back to the same program; area/id/describe NULL: p's own.
+ * Objects are named by creation index (device0, context0, alloc0...).
+ * Returns 0, or -1 with nothing written when the program has no YAML form
+ * (see wk_prog_yaml_check) or the names are invalid, or on a write error. */
+int wk_prog_write_yaml(const struct wk_prog *p, const char *area, const char *id, const char *describe, FILE *out);
+/* The number of things in `p` YAML cannot say (0: it can be written); the
+ * first one's step in *first (-1: the case itself) and why, one line. */
+int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_t size);
+
 #endif

@@ -1,0 +1,2075 @@
+/*
+ * cli_fuzz.c - `wddmkit fuzz`: a fuzzing campaign on one harness in one
+ * command, with libFuzzer or AFL++ (docs/fuzzing.md, "Fuzzing a driver").
+ *
+ * What it does, in order:
+ *   1. finds the harness binary of the chosen engine (build/<engine>/fuzz/NAME
+ *      by default) and, when it is missing, prints the cmake commands that
+ *      build it;
+ *   2. prepares the output folder (default fuzz-out/NAME-ENGINE/): corpus/
+ *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/;
+ *   3. runs the engine with the dictionary (fuzz/NAME.dict), the seeds and
+ *      the options (libFuzzer: -max_len, -timeout, -rss_limit_mb, -jobs and
+ *      -workers; AFL++: one -M main and N-1 -S secondaries), each engine
+ *      process in its own process group with its output in logs/, and the
+ *      driver under test in WK_DRIVER, which every harness honours;
+ *   4. prints progress every few seconds from libFuzzer's status lines or
+ *      AFL++'s fuzzer_stats/plot_data files, and a summary at the end with
+ *      every new crash and its signature (through `wddmkit triage` when this
+ *      build has it).
+ * SIGINT/SIGTERM stop the engines (forwarded as SIGINT, then SIGKILL after a
+ * grace period or a second Ctrl-C) and the summary is still printed.
+ *
+ * Exit codes: 0 no crash, 1 crashes found (new files in crashes/), 2 usage
+ * or setup errors (including an engine that failed without finding
+ * anything).
+ *
+ * Command lines and everything the engines write are untrusted: every path
+ * is length-checked, logs are read through a fixed-size tail buffer,
+ * numbers are parsed digit by digit, and no allocation depends on what an
+ * engine printed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "cli.h"
+
+#ifndef WK_FUZZ_REPO_DIR
+#define WK_FUZZ_REPO_DIR "."
+#endif
+
+#define FPATH 4096                 /* every path we build */
+#define MAX_JOBS 64u               /* engine processes / AFL++ instances */
+#define MAX_EXTRA 64               /* engine arguments after `--` */
+#define ARGV_SLOTS (32 + MAX_EXTRA)
+#define ARGV_BYTES (48u << 10)     /* text of one engine command line */
+#define TAIL_BYTES (64u << 10)     /* how much of a log we parse */
+#define SEED_LIMIT (16ull << 20)   /* largest seed copied (replay_main's limit) */
+#define PROGRESS_SECONDS 5
+#define STOP_GRACE_SECONDS 15      /* SIGINT -> SIGKILL */
+#define OVERRUN_SECONDS 120        /* beyond --time before we stop the engine */
+#define MAX_SIGS 256               /* crash signatures remembered from logs */
+#define MAX_LISTED 50              /* crash files listed in the summary */
+
+enum engine { ENGINE_LIBFUZZER, ENGINE_AFL };
+static const char *const engine_names[] = { "libfuzzer", "afl" };
+
+/* The harnesses of fuzz/ and the largest input each is fuzzed with (keep in
+ * step with oss-fuzz/build.sh, which writes the same -max_len into
+ * <harness>.options). Other names are accepted when their source or binary
+ * exists, with a max_len of 4096. */
+struct harness {
+    const char *name;
+    unsigned max_len;
+};
+static const struct harness known_harnesses[] = {
+    { "fuzz_gpu_decode", 4096 }, { "fuzz_spec", 16384 }, { "fuzz_render", 4096 },
+    { "fuzz_patch", 4096 },      { "fuzz_paging", 4096 }, { "fuzz_prog", 8192 },
+};
+#define KNOWN_COUNT (sizeof(known_harnesses) / sizeof(known_harnesses[0]))
+
+struct fuzz_opts {
+    const char *harness, *driver, *out, *build_dir;
+    enum engine engine;
+    uint64_t jobs, time, max_len, timeout, rss_limit;
+    int max_len_set, dry_run, no_triage;
+    char **extra;
+    int extra_count;
+};
+
+/* One engine command line: argv pointers into a private text buffer. */
+struct cmdline {
+    char *argv[ARGV_SLOTS + 1];
+    int argc, overflow;
+    size_t used;
+    char text[ARGV_BYTES];
+};
+
+struct proc {
+    pid_t pid;
+    int alive, status, reaped;
+    char label[16];
+    char log[FPATH];
+};
+
+/* What the engines reported, summed or maxed over their processes. */
+struct stats {
+    uint64_t runs, eps, cov, ft, corpus, crashes, hangs, total_edges;
+    int have_runs, have_eps, have_cov, have_ft, have_total;
+    uint64_t stability_pct100; /* AFL++ main instance, hundredths of a percent */
+    int have_stability;
+};
+
+/* A campaign in progress. */
+struct campaign {
+    struct fuzz_opts o;
+    char repo[FPATH];
+    int have_repo;
+    unsigned max_len;
+    char bin[FPATH], afl_fuzz[FPATH], driver[FPATH], dict[FPATH];
+    char out[FPATH], corpus[FPATH], crashes[FPATH], logs[FPATH], afl_out[FPATH];
+    struct proc procs[MAX_JOBS];
+    unsigned nprocs;
+    time_t start;
+    double start_mono;
+    int interrupted, overran, killed;
+};
+
+static volatile sig_atomic_t g_interrupts;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (g_interrupts < 100)
+        g_interrupts++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                        */
+/* ------------------------------------------------------------------ */
+
+static void usage(FILE *out)
+{
+    fputs("usage: wddmkit fuzz --harness NAME [options] [-- ENGINE-ARGS...]\n"
+          "\n"
+          "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog\n"
+          "  --engine E          libfuzzer (default) or afl (AFL++)\n"
+          "  --driver PATH       the driver under test, a shared object (passed as WK_DRIVER;\n"
+          "                      default: the reference driver built into the harness)\n"
+          "  -j, --jobs N        engine processes: libFuzzer -jobs/-workers, AFL++ 1 main + N-1 secondaries\n"
+          "                      (default 1, at most 64)\n"
+          "  --time S            stop after S seconds (default 0: until a crash (libFuzzer) or Ctrl-C)\n"
+          "  --out DIR           output folder (default fuzz-out/NAME-ENGINE): corpus/ crashes/ logs/\n"
+          "  --build-dir DIR     where the harness binary is (DIR/fuzz/NAME or DIR/NAME;\n"
+          "                      default build/libfuzzer or build/afl of the repository)\n"
+          "  --max-len N         largest input in bytes (default: the harness's, 4096 for most)\n"
+          "  --timeout S         seconds one input may run before it is a finding (default 10)\n"
+          "  --rss-limit MB      libFuzzer memory limit (default 2048; 0: none)\n"
+          "  --no-triage         list crashes with the signatures from the engine's logs instead of\n"
+          "                      running `wddmkit triage` on them (which replays every file)\n"
+          "  --dry-run           print what would run, create nothing\n"
+          "  -- ARGS...          passed to the engine unchanged (libFuzzer flags, afl-fuzz options)\n"
+          "\n"
+          "exit: 0 no crash, 1 crashes found, 2 usage or setup error\n",
+          out);
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        goto bad;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10)
+            goto bad;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (v < min || v > max)
+        goto bad;
+    *out = v;
+    return 1;
+bad:
+    fprintf(stderr, "wddmkit fuzz: %s: expected a whole number from %llu to %llu, saw '%s'\n", opt,
+            (unsigned long long)min, (unsigned long long)max, s ? s : "");
+    return 0;
+}
+
+/* dst = a "/" b; 0 when it does not fit. */
+static int join(char *dst, size_t cap, const char *a, const char *b)
+{
+    int n = snprintf(dst, cap, "%s/%s", a, b);
+    return n > 0 && (size_t)n < cap;
+}
+
+static int copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        return 0;
+    memcpy(dst, src, n + 1);
+    return 1;
+}
+
+static int is_regular(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_executable(const char *path)
+{
+    return is_regular(path) && access(path, X_OK) == 0;
+}
+
+static int safe_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '-'))
+            return 0;
+    return 1;
+}
+
+/* Folders of inputs may hold notes beside them (replay_main.c's rule). */
+static int is_input_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (name[0] == '.' || strncmp(name, "README", 6) == 0)
+        return 0;
+    return !(n >= 3 && strcmp(name + n - 3, ".md") == 0);
+}
+
+static int is_finding_name(const char *name)
+{
+    return is_input_name(name) && strncmp(name, "slow-unit-", 10) != 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[FPATH];
+    if (!copy_str(buf, sizeof(buf), path))
+        return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return is_dir(buf) ? 0 : -1;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL); /* a signal cuts it short, which is what we want */
+}
+
+/* 1234567 -> "1,234,567" */
+static const char *grouped(uint64_t v, char *buf, size_t cap)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+    size_t at = 0;
+    for (int i = 0; i < n && at + 2 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[at++] = ',';
+        buf[at++] = digits[i];
+    }
+    buf[at] = '\0';
+    return buf;
+}
+
+/* Reads digits at p (up to end); 0 when there are none. Saturates. */
+static int read_num(const char *p, const char *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *start = p;
+    while (p < end && *p >= '0' && *p <= '9') {
+        v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    if (p == start)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* The number after `key` in [line, end), if the key is there. */
+static int num_after(const char *line, const char *end, const char *key, uint64_t *out)
+{
+    size_t klen = strlen(key);
+    const char *k = memmem(line, (size_t)(end - line), key, klen);
+    if (!k)
+        return 0;
+    const char *p = k + klen;
+    while (p < end && *p == ' ')
+        p++;
+    return read_num(p, end, out);
+}
+
+/* Reads the last TAIL_BYTES of a file into buf (NUL-terminated, starting at
+ * a line boundary). Returns the length, or -1. */
+static long read_tail(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    off_t from = st.st_size > (off_t)(cap - 1) ? st.st_size - (off_t)(cap - 1) : 0;
+    if (from > 0 && lseek(fd, from, SEEK_SET) < 0) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < cap - 1) {
+        ssize_t n = read(fd, buf + got, cap - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    if (from > 0) { /* drop the partial first line */
+        char *nl = memchr(buf, '\n', got);
+        size_t skip = nl ? (size_t)(nl - buf) + 1 : got;
+        memmove(buf, buf + skip, got - skip + 1);
+        got -= skip;
+    }
+    return (long)got;
+}
+
+/* Reads the first cap-1 bytes of a file (NUL-terminated). */
+static long read_head(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t got = 0;
+    while (got < cap - 1) {
+        ssize_t n = read(fd, buf + got, cap - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    return (long)got;
+}
+
+/* Whether a file contains a byte string (streamed; needle < 64 bytes). */
+static int file_contains(const char *path, const char *needle)
+{
+    static char buf[(64u << 10) + 64];
+    size_t nlen = strlen(needle), keep = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || nlen == 0 || nlen >= 64) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    int found = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + keep, sizeof(buf) - 64);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t have = keep + (size_t)n;
+        if (memmem(buf, have, needle, nlen)) {
+            found = 1;
+            break;
+        }
+        keep = have < nlen - 1 ? have : nlen - 1;
+        memmove(buf, buf + have - keep, keep);
+    }
+    close(fd);
+    return found;
+}
+
+/* Searches PATH for an executable; 1 and its path when found. */
+static int find_in_path(const char *name, char *out, size_t cap)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        char dir[FPATH];
+        if (len > 0 && len < sizeof(dir)) {
+            memcpy(dir, path, len);
+            dir[len] = '\0';
+            if (join(out, cap, dir, name) && is_executable(out))
+                return 1;
+        }
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Command lines                                                        */
+/* ------------------------------------------------------------------ */
+
+__attribute__((format(printf, 2, 3))) static void arg(struct cmdline *c, const char *fmt, ...)
+{
+    if (c->argc >= ARGV_SLOTS) {
+        c->overflow = 1;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(c->text + c->used, sizeof(c->text) - c->used, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof(c->text) - c->used) {
+        c->overflow = 1;
+        return;
+    }
+    c->argv[c->argc++] = c->text + c->used;
+    c->argv[c->argc] = NULL;
+    c->used += (size_t)n + 1;
+}
+
+/* Prints a command line the way a shell would take it back. */
+static void print_command(FILE *f, const char *prefix, char *const argv[])
+{
+    fputs(prefix, f);
+    for (int i = 0; argv[i]; i++) {
+        const char *a = argv[i];
+        int plain = *a != '\0';
+        for (const char *p = a; *p && plain; p++)
+            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%", *p) != NULL;
+        if (i)
+            fputc(' ', f);
+        if (plain) {
+            fputs(a, f);
+        } else {
+            fputc('\'', f);
+            for (const char *p = a; *p; p++)
+                *p == '\'' ? fputs("'\\''", f) : fputc(*p, f);
+            fputc('\'', f);
+        }
+    }
+    fputc('\n', f);
+}
+
+static void build_libfuzzer(const struct campaign *c, struct cmdline *cl)
+{
+    const struct fuzz_opts *o = &c->o;
+    arg(cl, "%s", c->bin);
+    arg(cl, "-artifact_prefix=%s/", c->crashes);
+    arg(cl, "-max_len=%u", c->max_len);
+    arg(cl, "-timeout=%llu", (unsigned long long)o->timeout);
+    arg(cl, "-rss_limit_mb=%llu", (unsigned long long)o->rss_limit);
+    arg(cl, "-print_final_stats=1");
+    if (c->dict[0])
+        arg(cl, "-dict=%s", c->dict);
+    if (o->time)
+        arg(cl, "-max_total_time=%llu", (unsigned long long)o->time);
+    if (o->jobs > 1) {
+        arg(cl, "-jobs=%llu", (unsigned long long)o->jobs);
+        arg(cl, "-workers=%llu", (unsigned long long)o->jobs);
+    }
+    for (int i = 0; i < o->extra_count; i++)
+        arg(cl, "%s", o->extra[i]);
+    arg(cl, "%s", c->corpus);
+}
+
+static void build_afl(const struct campaign *c, unsigned instance, struct cmdline *cl)
+{
+    const struct fuzz_opts *o = &c->o;
+    arg(cl, "%s", c->afl_fuzz);
+    arg(cl, "-i");
+    arg(cl, "%s", c->corpus);
+    arg(cl, "-o");
+    arg(cl, "%s", c->afl_out);
+    if (instance == 0) {
+        arg(cl, "-M");
+        arg(cl, "main");
+    } else {
+        arg(cl, "-S");
+        arg(cl, "s%u", instance);
+    }
+    arg(cl, "-t");
+    arg(cl, "%llu", (unsigned long long)(o->timeout * 1000));
+    arg(cl, "-G");
+    arg(cl, "%u", c->max_len);
+    if (c->dict[0]) {
+        arg(cl, "-x");
+        arg(cl, "%s", c->dict);
+    }
+    if (o->time) {
+        arg(cl, "-V");
+        arg(cl, "%llu", (unsigned long long)o->time);
+    }
+    for (int i = 0; i < o->extra_count; i++)
+        arg(cl, "%s", o->extra[i]);
+    arg(cl, "--");
+    arg(cl, "%s", c->bin);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                              */
+/* ------------------------------------------------------------------ */
+
+static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
+{
+    static const char *const with_value[] = { "--harness", "--engine",  "--driver",  "--jobs",      "-j",
+                                              "--time",    "--out",     "--build-dir", "--max-len", "--timeout",
+                                              "--rss-limit" };
+    memset(o, 0, sizeof(*o));
+    o->jobs = 1;
+    o->timeout = 10;
+    o->rss_limit = 2048;
+    o->engine = ENGINE_LIBFUZZER;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            o->extra = argv + i + 1;
+            o->extra_count = argc - i - 1;
+            if (o->extra_count > MAX_EXTRA) {
+                fprintf(stderr, "wddmkit fuzz: at most %d engine arguments after '--'\n", MAX_EXTRA);
+                return 0;
+            }
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            *help = 1;
+            return 1;
+        }
+        if (strcmp(a, "--dry-run") == 0) {
+            o->dry_run = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-triage") == 0) {
+            o->no_triage = 1;
+            continue;
+        }
+        const char *name = NULL, *value = NULL;
+        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+            size_t n = strlen(with_value[k]);
+            if (strcmp(a, with_value[k]) == 0) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "wddmkit fuzz: %s needs a value\n", a);
+                    return 0;
+                }
+                name = with_value[k];
+                value = argv[++i];
+                break;
+            }
+            if (strncmp(a, with_value[k], n) == 0 && a[n] == '=' && with_value[k][1] == '-') {
+                name = with_value[k];
+                value = a + n + 1;
+                break;
+            }
+        }
+        if (!name) {
+            fprintf(stderr, "wddmkit fuzz: unknown option '%s' (try 'wddmkit fuzz --help')\n", a);
+            return 0;
+        }
+        if (strcmp(name, "--harness") == 0) {
+            o->harness = value;
+        } else if (strcmp(name, "--engine") == 0) {
+            if (strcmp(value, "libfuzzer") == 0) {
+                o->engine = ENGINE_LIBFUZZER;
+            } else if (strcmp(value, "afl") == 0 || strcmp(value, "afl++") == 0) {
+                o->engine = ENGINE_AFL;
+            } else {
+                fprintf(stderr, "wddmkit fuzz: --engine: expected libfuzzer or afl, saw '%s'\n", value);
+                return 0;
+            }
+        } else if (strcmp(name, "--driver") == 0) {
+            o->driver = value;
+        } else if (strcmp(name, "--jobs") == 0 || strcmp(name, "-j") == 0) {
+            if (!parse_u64(name, value, 1, MAX_JOBS, &o->jobs))
+                return 0;
+        } else if (strcmp(name, "--time") == 0) {
+            if (!parse_u64(name, value, 0, 366ull * 24 * 3600, &o->time))
+                return 0;
+        } else if (strcmp(name, "--out") == 0) {
+            o->out = value;
+        } else if (strcmp(name, "--build-dir") == 0) {
+            o->build_dir = value;
+        } else if (strcmp(name, "--max-len") == 0) {
+            if (!parse_u64(name, value, 1, 16u << 20, &o->max_len))
+                return 0;
+            o->max_len_set = 1;
+        } else if (strcmp(name, "--timeout") == 0) {
+            if (!parse_u64(name, value, 1, 3600, &o->timeout))
+                return 0;
+        } else if (strcmp(name, "--rss-limit") == 0) {
+            if (!parse_u64(name, value, 0, 1u << 20, &o->rss_limit))
+                return 0;
+        }
+        if (!*value) {
+            fprintf(stderr, "wddmkit fuzz: %s: empty value\n", name);
+            return 0;
+        }
+    }
+    if (!o->harness) {
+        fprintf(stderr, "wddmkit fuzz: --harness NAME is required\n");
+        return 0;
+    }
+    if (!safe_name(o->harness)) {
+        fprintf(stderr, "wddmkit fuzz: --harness: '%s' is not a harness name (letters, digits, '_' and '-')\n",
+                o->harness);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup                                                                */
+/* ------------------------------------------------------------------ */
+
+static int is_repo(const char *dir)
+{
+    char p[FPATH];
+    return join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && is_regular(p);
+}
+
+static void print_build_hint(const struct campaign *c)
+{
+    const char *e = engine_names[c->o.engine];
+    const char *h = c->o.harness;
+    fprintf(stderr, "build it with:\n");
+    if (!c->o.build_dir) {
+        if (c->have_repo)
+            fprintf(stderr, "  cd %s\n", c->repo);
+        fprintf(stderr, "  cmake --preset %s && cmake --build --preset %s --target %s\n", e, e, h);
+    } else if (c->o.engine == ENGINE_LIBFUZZER) {
+        fprintf(stderr,
+                "  cmake -S %s -B %s -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \\\n"
+                "        -DCMAKE_CXX_COMPILER=clang++ -DWK_SANITIZE=address,undefined -DWK_FUZZ_ENGINE=libfuzzer \\\n"
+                "        -DWK_BUILD_BENCH=OFF\n"
+                "  cmake --build %s --target %s\n",
+                c->have_repo ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
+    } else {
+        fprintf(stderr,
+                "  cmake -S %s -B %s -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=afl-clang-fast \\\n"
+                "        -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DWK_FUZZ_ENGINE=afl -DWK_BUILD_BENCH=OFF\n"
+                "  cmake --build %s --target %s\n",
+                c->have_repo ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
+    }
+    if (c->o.engine == ENGINE_AFL)
+        fprintf(stderr, "(AFL++ is Debian's afl++ package: afl-clang-fast and afl-fuzz)\n");
+}
+
+/* Fills c->bin; 0 (with a message) when there is no usable binary. */
+static int locate_binary(struct campaign *c)
+{
+    const char *h = c->o.harness, *e = engine_names[c->o.engine];
+    char cand[4][FPATH];
+    int n = 0;
+    char rel[256];
+    snprintf(rel, sizeof(rel), "fuzz/%s", h);
+    if (c->o.build_dir) {
+        n += join(cand[n], FPATH, c->o.build_dir, rel);
+        n += join(cand[n], FPATH, c->o.build_dir, h);
+    } else {
+        char sub[300];
+        snprintf(sub, sizeof(sub), "build/%s/fuzz/%s", e, h);
+        if (c->have_repo)
+            n += join(cand[n], FPATH, c->repo, sub);
+        n += join(cand[n], FPATH, ".", sub);
+    }
+    for (int i = 0; i < n; i++) {
+        if (is_executable(cand[i])) {
+            if (!realpath(cand[i], c->bin)) {
+                fprintf(stderr, "wddmkit fuzz: %s: %s\n", cand[i], strerror(errno));
+                return 0;
+            }
+            return 1;
+        }
+    }
+    if (c->o.dry_run) {
+        copy_str(c->bin, sizeof(c->bin), n ? cand[0] : h);
+        printf("note: %s is not built yet\n", c->bin);
+        return 1;
+    }
+    fprintf(stderr, "wddmkit fuzz: no %s build of %s (looked for %s", e, h, n ? cand[0] : h);
+    for (int i = 1; i < n; i++)
+        fprintf(stderr, ", %s", cand[i]);
+    fprintf(stderr, ")\n");
+    char replay[FPATH];
+    if (n && snprintf(replay, sizeof(replay), "%s_replay", cand[0]) < (int)sizeof(replay) && is_executable(replay))
+        fprintf(stderr, "(%s exists: that build was configured without WK_FUZZ_ENGINE=%s)\n", replay, e);
+    print_build_hint(c);
+    return 0;
+}
+
+/* Refuses an AFL++ binary for libFuzzer and the other way round. */
+static int check_binary_engine(const struct campaign *c)
+{
+    if (c->o.dry_run)
+        return 1;
+    int afl = file_contains(c->bin, "__AFL_SHM_ID");
+    if (c->o.engine == ENGINE_LIBFUZZER && afl) {
+        fprintf(stderr, "wddmkit fuzz: %s is an AFL++ build; use --engine afl or a libfuzzer build\n", c->bin);
+        return 0;
+    }
+    if (c->o.engine == ENGINE_AFL && !afl) {
+        fprintf(stderr, "wddmkit fuzz: %s was not built with afl-clang-fast; use --engine libfuzzer or an afl build\n",
+                c->bin);
+        print_build_hint(c);
+        return 0;
+    }
+    return 1;
+}
+
+/* Copies one regular file of at most SEED_LIMIT bytes, never overwriting:
+ * 1 copied, 0 skipped (missing, too big, or `to` exists), -1 write error. */
+static int copy_file(const char *from, const char *to)
+{
+    static char buf[64u << 10];
+    struct stat st;
+    if (stat(from, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SEED_LIMIT)
+        return 0;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return 0;
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0) {
+        close(in);
+        return errno == EEXIST ? 0 : -1;
+    }
+    int bad = 0;
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            bad = n < 0;
+            break;
+        }
+        for (ssize_t off = 0; off < n && !bad;) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                bad = 1;
+            else
+                off += w;
+        }
+        if (bad)
+            break;
+    }
+    close(in);
+    if (close(out) != 0 || bad) {
+        unlink(to);
+        return -1;
+    }
+    return 1;
+}
+
+/* Copies the inputs of src into dst (names prefixed), never overwriting.
+ * Returns how many were copied; -1 on a write error. */
+static long seed_from(const char *src, const char *dst, const char *prefix)
+{
+    DIR *d = opendir(src);
+    if (!d)
+        return 0;
+    long copied = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char from[FPATH], to[FPATH], name[512];
+        if (!is_input_name(e->d_name) || snprintf(name, sizeof(name), "%s%s", prefix, e->d_name) >= (int)sizeof(name))
+            continue;
+        if (!join(from, sizeof(from), src, e->d_name) || !join(to, sizeof(to), dst, name))
+            continue;
+        int r = copy_file(from, to);
+        if (r < 0) {
+            closedir(d);
+            return -1;
+        }
+        copied += r;
+    }
+    closedir(d);
+    return copied;
+}
+
+/* Counts the input files of a folder (names is_finding_name accepts);
+ * with `since`, only those modified at or after it. */
+static uint64_t count_files(const char *dir, time_t since)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    uint64_t n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char p[FPATH];
+        struct stat st;
+        if (!is_finding_name(e->d_name) || !join(p, sizeof(p), dir, e->d_name))
+            continue;
+        if (e->d_type == DT_REG && !since) {
+            n++;
+            continue;
+        }
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && (!since || st.st_mtime >= since))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Removes the previous run's engine logs (names we write, nothing else). */
+static void clear_old_logs(const char *logs)
+{
+    DIR *d = opendir(logs);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *n = e->d_name;
+        size_t len = strlen(n);
+        int ours = len > 4 && strcmp(n + len - 4, ".log") == 0 &&
+                   (strncmp(n, "fuzz-", 5) == 0 || strncmp(n, "afl-", 4) == 0 || strcmp(n, "libfuzzer-main.log") == 0);
+        char p[FPATH];
+        if (ours && join(p, sizeof(p), logs, n))
+            unlink(p);
+    }
+    closedir(d);
+}
+
+static int prepare_output(struct campaign *c)
+{
+    char want[FPATH];
+    if (c->o.out) {
+        if (!copy_str(want, sizeof(want), c->o.out))
+            goto too_long;
+    } else if (snprintf(want, sizeof(want), "fuzz-out/%s-%s", c->o.harness, engine_names[c->o.engine]) >=
+               (int)sizeof(want)) {
+        goto too_long;
+    }
+    if (c->o.dry_run) {
+        copy_str(c->out, sizeof(c->out), want);
+    } else {
+        if (mkdir_p(want) != 0) {
+            fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", want, strerror(errno));
+            return 0;
+        }
+        if (!realpath(want, c->out)) {
+            fprintf(stderr, "wddmkit fuzz: %s: %s\n", want, strerror(errno));
+            return 0;
+        }
+    }
+    if (!join(c->corpus, FPATH, c->out, "corpus") || !join(c->crashes, FPATH, c->out, "crashes") ||
+        !join(c->logs, FPATH, c->out, "logs") || !join(c->afl_out, FPATH, c->out, "afl"))
+        goto too_long;
+    if (c->o.dry_run)
+        return 1;
+    const char *dirs[] = { c->corpus, c->crashes, c->logs };
+    for (size_t i = 0; i < 3; i++) {
+        if (mkdir_p(dirs[i]) != 0) {
+            fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", dirs[i], strerror(errno));
+            return 0;
+        }
+    }
+    clear_old_logs(c->logs);
+    long seeds = 0, regressions = 0;
+    if (c->have_repo) {
+        char src[FPATH], sub[300];
+        snprintf(sub, sizeof(sub), "corpus/%s/seeds", c->o.harness);
+        if (join(src, sizeof(src), c->repo, sub))
+            seeds = seed_from(src, c->corpus, "");
+        snprintf(sub, sizeof(sub), "corpus/%s/regressions", c->o.harness);
+        if (seeds >= 0 && join(src, sizeof(src), c->repo, sub))
+            regressions = seed_from(src, c->corpus, "regression-");
+    }
+    if (seeds < 0 || regressions < 0) {
+        fprintf(stderr, "wddmkit fuzz: cannot fill %s: %s\n", c->corpus, strerror(errno));
+        return 0;
+    }
+    uint64_t have = count_files(c->corpus, 0);
+    if (have == 0 && c->o.engine == ENGINE_AFL) { /* afl-fuzz needs one input to start from */
+        char p[FPATH];
+        int fd = join(p, sizeof(p), c->corpus, "empty-seed") ? open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+        if (fd < 0 || write(fd, "", 1) != 1) {
+            fprintf(stderr, "wddmkit fuzz: cannot write a starting input into %s\n", c->corpus);
+            if (fd >= 0)
+                close(fd);
+            return 0;
+        }
+        close(fd);
+        have = 1;
+    }
+    printf("corpus:  %s (%llu input%s; %ld seeds and %ld regressions added now)\n", c->corpus,
+           (unsigned long long)have, have == 1 ? "" : "s", seeds, regressions);
+    return 1;
+too_long:
+    fprintf(stderr, "wddmkit fuzz: output path too long\n");
+    return 0;
+}
+
+/* AFL++ and the structure-aware mutator of fuzz_prog and fuzz_render
+ * (fuzz/prog_mutator.c): afl-fuzz loads it from a shared library that is
+ * built uninstrumented (default or clang preset). Used when built and the
+ * user did not choose a mutator library already. */
+static void use_afl_mutator(const struct campaign *c)
+{
+    const char *format = strcmp(c->o.harness, "fuzz_prog") == 0     ? "prog"
+                         : strcmp(c->o.harness, "fuzz_render") == 0 ? "render"
+                                                                    : NULL;
+    if (!format || !c->have_repo)
+        return;
+    if (getenv("AFL_CUSTOM_MUTATOR_LIBRARY")) {
+        printf("mutator: %s (AFL_CUSTOM_MUTATOR_LIBRARY from the environment)\n", getenv("AFL_CUSTOM_MUTATOR_LIBRARY"));
+        return;
+    }
+    static const char *const presets[] = { "build/default/fuzz/libwk_afl_prog_mutator.so",
+                                           "build/clang/fuzz/libwk_afl_prog_mutator.so" };
+    for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+        char p[FPATH];
+        if (join(p, sizeof(p), c->repo, presets[i]) && is_regular(p)) {
+            setenv("AFL_CUSTOM_MUTATOR_LIBRARY", p, 1);
+            setenv("WK_MUTATOR", format, 1);
+            printf("mutator: %s (WK_MUTATOR=%s, structure-aware)\n", p, format);
+            return;
+        }
+    }
+    printf("mutator: AFL++'s own (the structure-aware one is built by\n"
+           "         cmake --build --preset default --target wk_afl_prog_mutator)\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* Engine processes                                                     */
+/* ------------------------------------------------------------------ */
+
+static int spawn(struct campaign *c, struct cmdline *cl, const char *cwd, const char *label, const char *logname)
+{
+    struct proc *p = &c->procs[c->nprocs];
+    memset(p, 0, sizeof(*p));
+    snprintf(p->label, sizeof(p->label), "%s", label);
+    if (!join(p->log, sizeof(p->log), c->logs, logname))
+        return 0;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "wddmkit fuzz: fork: %s\n", strerror(errno));
+        return 0;
+    }
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: Ctrl-C reaches us, and we stop it cleanly */
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive a killed wddmkit */
+#endif
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        int in = open("/dev/null", O_RDONLY);
+        int out = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+            _exit(127);
+        if (cwd && chdir(cwd) != 0)
+            _exit(127);
+        execv(cl->argv[0], cl->argv);
+        dprintf(2, "wddmkit fuzz: cannot run %s: %s\n", cl->argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid); /* both sides, so there is no window */
+    p->pid = pid;
+    p->alive = 1;
+    c->nprocs++;
+    return 1;
+}
+
+static void signal_all(struct campaign *c, int sig)
+{
+    for (unsigned i = 0; i < c->nprocs; i++)
+        if (c->procs[i].alive && !c->procs[i].reaped)
+            kill(-c->procs[i].pid, sig); /* the group: libFuzzer's job workers, AFL++'s target */
+}
+
+/* Reaps engines that exited. Before reaping (the exited leader still holds
+ * its group id), stragglers in its group are killed. */
+static unsigned reap(struct campaign *c)
+{
+    unsigned alive = 0;
+    for (unsigned i = 0; i < c->nprocs; i++) {
+        struct proc *p = &c->procs[i];
+        if (!p->alive)
+            continue;
+        siginfo_t info;
+        memset(&info, 0, sizeof(info));
+        if (waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == p->pid) {
+            kill(-p->pid, SIGKILL);
+            if (waitpid(p->pid, &p->status, 0) == p->pid) {
+                p->alive = 0;
+                p->reaped = 1;
+                continue;
+            }
+        }
+        alive++;
+    }
+    return alive;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the engines' statistics                                      */
+/* ------------------------------------------------------------------ */
+
+static char g_tail[TAIL_BYTES];
+
+/* libFuzzer: "#N\tNEW cov: C ft: F corp: K/..b ... exec/s: E ..." status
+ * lines, and the final "stat::" lines of -print_final_stats. */
+static void parse_libfuzzer_log(const char *path, struct stats *s, int *final_eps_missing)
+{
+    long len = read_tail(path, g_tail, sizeof(g_tail));
+    if (len < 0) {
+        *final_eps_missing = 1;
+        return;
+    }
+    uint64_t runs = 0, eps = 0, cov = 0, ft = 0, units = 0, avg = 0;
+    int have_status = 0, have_units = 0, have_avg = 0;
+    for (char *line = g_tail, *end; line < g_tail + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(g_tail + len - line));
+        if (!end)
+            end = g_tail + len;
+        uint64_t v;
+        if (line[0] == '#' && read_num(line + 1, end, &v)) {
+            runs = v > runs ? v : runs;
+            uint64_t x;
+            if (num_after(line, end, "cov:", &x)) {
+                cov = x;
+                have_status = 1;
+            }
+            if (num_after(line, end, "ft:", &x))
+                ft = x;
+            if (num_after(line, end, "exec/s:", &x))
+                eps = x;
+        } else if (num_after(line, end, "stat::number_of_executed_units:", &v)) {
+            units = v;
+            have_units = 1;
+        } else if (num_after(line, end, "stat::average_exec_per_sec:", &v)) {
+            avg = v;
+            have_avg = 1;
+        } else if (end - line > 5 && memcmp(line, "Done ", 5) == 0 && read_num(line + 5, end, &v)) {
+            runs = v > runs ? v : runs;
+        }
+    }
+    if (have_units && units > runs)
+        runs = units;
+    s->runs += runs;
+    s->have_runs = 1;
+    if (have_status || have_avg) {
+        s->eps += have_avg ? avg : eps;
+        s->have_eps = 1;
+    }
+    if (!have_avg)
+        *final_eps_missing = 1;
+    if (have_status) {
+        s->cov = cov > s->cov ? cov : s->cov;
+        s->ft = ft > s->ft ? ft : s->ft;
+        s->have_cov = s->have_ft = 1;
+    }
+}
+
+static void libfuzzer_stats(const struct campaign *c, struct stats *s, int final)
+{
+    memset(s, 0, sizeof(*s));
+    int missing = 0;
+    for (uint64_t j = 0; j < c->o.jobs; j++) {
+        char p[FPATH], name[64];
+        snprintf(name, sizeof(name), "fuzz-%llu.log", (unsigned long long)j);
+        if (join(p, sizeof(p), c->logs, name))
+            parse_libfuzzer_log(p, s, &missing);
+    }
+    double elapsed = now_seconds() - c->start_mono;
+    if (final && missing && elapsed >= 0.5) { /* a crashed job prints no final stats: average over the run */
+        s->eps = (uint64_t)((double)s->runs / elapsed);
+        s->have_eps = 1;
+    }
+    s->corpus = count_files(c->corpus, 0);
+    s->crashes = count_files(c->crashes, c->start);
+}
+
+/* A "key : value" line of fuzzer_stats. */
+static int stats_value(const char *text, const char *key, uint64_t *out)
+{
+    size_t klen = strlen(key);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        if ((size_t)(end - line) > klen && memcmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == ':')) {
+            const char *p = line + klen;
+            while (p < end && (*p == ' ' || *p == ':'))
+                p++;
+            return read_num(p, end, out);
+        }
+        line = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* AFL++'s fuzzer_stats of one instance, if written by the process we ran.
+ * The file is rewritten about once a minute: while the engine runs, its
+ * counters are used only when fresh (`live_max_age` seconds). */
+static int afl_fuzzer_stats(const char *dir, pid_t pid, struct stats *s, int main_instance, long live_max_age)
+{
+    char path[FPATH], text[16384];
+    uint64_t v, owner = 0, updated = 0;
+    if (!join(path, sizeof(path), dir, "fuzzer_stats") || read_head(path, text, sizeof(text)) <= 0)
+        return 0;
+    if (!stats_value(text, "fuzzer_pid", &owner) || owner != (uint64_t)pid)
+        return 0; /* an earlier run's file */
+    /* Live, the file counts only when recent and not the one written at
+     * start-up (calibration: a handful of executions in no time). */
+    uint64_t run_time = 0;
+    int fresh = live_max_age < 0 ||
+                (stats_value(text, "last_update", &updated) &&
+                 (uint64_t)time(NULL) <= updated + (uint64_t)live_max_age && stats_value(text, "run_time", &run_time) &&
+                 run_time >= 30);
+    if (fresh && stats_value(text, "execs_done", &v)) {
+        s->runs += v;
+        s->have_runs = 1;
+    }
+    if (fresh && stats_value(text, "execs_per_sec", &v)) {
+        s->eps += v;
+        s->have_eps = 1;
+    }
+    if (fresh && stats_value(text, "edges_found", &v) && v >= s->cov) {
+        s->cov = v;
+        s->have_cov = 1;
+    }
+    if (stats_value(text, "total_edges", &v)) {
+        s->total_edges = v;
+        s->have_total = 1;
+    }
+    if (main_instance) {
+        const char *st = strstr(text, "\nstability");
+        const char *colon = st ? strchr(st, ':') : NULL;
+        uint64_t whole = 0, frac = 0;
+        if (colon) {
+            const char *p = colon + 1;
+            while (*p == ' ')
+                p++;
+            const char *stop = p + strcspn(p, "\n");
+            if (read_num(p, stop, &whole)) {
+                const char *dot = memchr(p, '.', (size_t)(stop - p));
+                if (dot && dot + 2 < stop && read_num(dot + 1, dot + 3, &frac) && whole <= 100) {
+                    s->stability_pct100 = whole * 100 + frac;
+                    s->have_stability = 1;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* AFL++'s plot_data: the last row, by the header's column names (AFL++
+ * writes it every few seconds once it has run a minute). */
+static int afl_plot_data(const char *dir, time_t since, struct stats *s)
+{
+    char path[FPATH], head[1024];
+    struct stat st;
+    if (!join(path, sizeof(path), dir, "plot_data") || stat(path, &st) != 0 || st.st_mtime < since)
+        return 0;
+    if (read_head(path, head, sizeof(head)) <= 0 || head[0] != '#')
+        return 0;
+    enum { COL_EXECS, COL_EPS, COL_EDGES, COL_N };
+    static const char *const want[COL_N] = { "total_execs", "execs_per_sec", "edges_found" };
+    int col[COL_N] = { -1, -1, -1 };
+    int idx = 0;
+    char *nl = strchr(head, '\n');
+    if (!nl)
+        return 0;
+    *nl = '\0';
+    for (char *tok = head + 1; *tok; idx++) {
+        while (*tok == ' ')
+            tok++;
+        size_t n = strcspn(tok, ",");
+        for (int k = 0; k < COL_N; k++)
+            if (strlen(want[k]) == n && memcmp(tok, want[k], n) == 0)
+                col[k] = idx;
+        tok += n;
+        if (*tok == ',')
+            tok++;
+    }
+    long len = read_tail(path, g_tail, sizeof(g_tail));
+    if (len <= 0)
+        return 0;
+    char *last = NULL, *last_end = NULL;
+    for (char *line = g_tail, *end; line < g_tail + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(g_tail + len - line));
+        if (!end)
+            end = g_tail + len;
+        if (end > line && line[0] != '#') {
+            last = line;
+            last_end = end;
+        }
+    }
+    if (!last)
+        return 0;
+    uint64_t vals[COL_N] = { 0 };
+    int have[COL_N] = { 0 };
+    idx = 0;
+    for (const char *p = last; p < last_end; idx++) {
+        while (p < last_end && *p == ' ')
+            p++;
+        for (int k = 0; k < COL_N; k++)
+            if (col[k] == idx)
+                have[k] = read_num(p, last_end, &vals[k]);
+        const char *comma = memchr(p, ',', (size_t)(last_end - p));
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (have[COL_EXECS]) {
+        s->runs += vals[COL_EXECS];
+        s->have_runs = 1;
+    }
+    if (have[COL_EPS]) {
+        s->eps += vals[COL_EPS];
+        s->have_eps = 1;
+    }
+    if (have[COL_EDGES] && vals[COL_EDGES] >= s->cov) {
+        s->cov = vals[COL_EDGES];
+        s->have_cov = 1;
+    }
+    return 1;
+}
+
+static void afl_instance_dir(const struct campaign *c, unsigned i, char *out, size_t cap)
+{
+    char name[32];
+    if (i == 0)
+        snprintf(name, sizeof(name), "main");
+    else
+        snprintf(name, sizeof(name), "s%u", i);
+    if (!join(out, cap, c->afl_out, name))
+        out[0] = '\0';
+}
+
+static void afl_stats(const struct campaign *c, struct stats *s, int final)
+{
+    memset(s, 0, sizeof(*s));
+    for (unsigned i = 0; i < c->nprocs; i++) {
+        char dir[FPATH], sub[FPATH];
+        afl_instance_dir(c, i, dir, sizeof(dir));
+        if (!dir[0])
+            continue;
+        /* Final: fuzzer_stats (written at exit). Live: plot_data is fresher. */
+        struct stats one, plot;
+        memset(&one, 0, sizeof(one));
+        memset(&plot, 0, sizeof(plot));
+        afl_fuzzer_stats(dir, c->procs[i].pid, &one, i == 0, final ? -1 : 15);
+        if (!final && afl_plot_data(dir, c->start, &plot)) {
+            one.runs = plot.runs;
+            one.have_runs = plot.have_runs;
+            one.eps = plot.eps;
+            one.have_eps = plot.have_eps;
+            if (plot.have_cov && plot.cov >= one.cov) {
+                one.cov = plot.cov;
+                one.have_cov = 1;
+            }
+        }
+        if (i == 0) {
+            s->have_stability = one.have_stability;
+            s->stability_pct100 = one.stability_pct100;
+        }
+        s->runs += one.runs;
+        s->have_runs |= one.have_runs;
+        s->eps += one.eps;
+        s->have_eps |= one.have_eps;
+        if (one.have_cov && one.cov >= s->cov) {
+            s->cov = one.cov;
+            s->have_cov = 1;
+        }
+        if (one.have_total) {
+            s->total_edges = one.total_edges;
+            s->have_total = 1;
+        }
+        uint64_t q = join(sub, sizeof(sub), dir, "queue") ? count_files(sub, 0) : 0;
+        s->corpus = q > s->corpus ? q : s->corpus;
+        s->crashes += join(sub, sizeof(sub), dir, "crashes") ? count_files(sub, c->start) : 0;
+        s->hangs += join(sub, sizeof(sub), dir, "hangs") ? count_files(sub, c->start) : 0;
+    }
+}
+
+static void collect_stats(const struct campaign *c, struct stats *s, int final)
+{
+    if (c->o.engine == ENGINE_LIBFUZZER)
+        libfuzzer_stats(c, s, final);
+    else
+        afl_stats(c, s, final);
+}
+
+static void print_progress(const struct campaign *c)
+{
+    struct stats s;
+    char a[40], b[40], d[40];
+    collect_stats(c, &s, 0);
+    printf("[%5.0fs] ", difftime(time(NULL), c->start));
+    if (s.have_eps)
+        printf("exec/s %s  ", grouped(s.eps, a, sizeof(a)));
+    else
+        printf("exec/s -  ");
+    if (s.have_runs)
+        printf("runs %s  ", grouped(s.runs, b, sizeof(b)));
+    if (c->o.engine == ENGINE_LIBFUZZER) {
+        if (s.have_cov)
+            printf("cov %s  ft %s  ", grouped(s.cov, d, sizeof(d)), grouped(s.ft, a, sizeof(a)));
+    } else if (s.have_cov) {
+        printf("edges %s", grouped(s.cov, d, sizeof(d)));
+        if (s.have_total)
+            printf("/%s", grouped(s.total_edges, a, sizeof(a)));
+        printf("  ");
+    }
+    printf("corpus %s  crashes %llu", grouped(s.corpus, b, sizeof(b)), (unsigned long long)s.crashes);
+    if (c->o.engine == ENGINE_AFL) {
+        printf("  hangs %llu", (unsigned long long)s.hangs);
+        static int noted;
+        if (!s.have_eps && !noted) {
+            printf("  (AFL++ writes exec/s and coverage after its first minute)");
+            noted = 1;
+        }
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ */
+/* Crashes and their signatures                                         */
+/* ------------------------------------------------------------------ */
+
+struct sig_entry {
+    char file[128];
+    char sig[200];
+};
+
+struct sig_table {
+    struct sig_entry e[MAX_SIGS];
+    unsigned n;
+};
+
+static int skip_frame(const char *fn, size_t n)
+{
+    static const char *const skip[] = { "abort", "raise", "gsignal", "pthread_kill", "backtrace", "_Exit" };
+    if (n >= 2 && fn[0] == '_' && fn[1] == '_')
+        return 1;
+    if (memmem(fn, n, "fuzzer::", 8) || memmem(fn, n, "_ZN6fuzzer", 10))
+        return 1;
+    for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+        if (strlen(skip[i]) == n && memcmp(fn, skip[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+static void trim_copy(char *dst, size_t cap, const char *src, size_t n)
+{
+    while (n && (src[n - 1] == '\r' || src[n - 1] == ' '))
+        n--;
+    if (n >= cap)
+        n = cap - 1;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '?';
+    dst[n] = '\0';
+}
+
+/* Reads a libFuzzer log's crash reports and the artifact each wrote. The
+ * signature is the harness's own verdict when it printed one
+ * (fuzz/fuzz_driver.h: "NAME:   violation in DDI: RULE: ..." or
+ * "NAME: FINDING: what" / "NAME: KIT INVARIANT: what"), else the
+ * sanitizer's ERROR line with the first frame that is not the runtime's. */
+static void scan_crash_reports(const char *log, struct sig_table *t)
+{
+    long len = read_tail(log, g_tail, sizeof(g_tail));
+    if (len <= 0)
+        return;
+    char err[160] = "", frame[160] = "", finding[160] = "", rule[160] = "";
+    for (char *line = g_tail, *end; line < g_tail + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(g_tail + len - line));
+        if (!end)
+            end = g_tail + len;
+        size_t n = (size_t)(end - line);
+        const char *m;
+        if (!rule[0] && (m = memmem(line, n, "violation in ", 13))) { /* "violation in DDI: RULE: ..." */
+            const char *ddi = m + 13;
+            const char *c1 = memchr(ddi, ':', (size_t)(end - ddi));
+            const char *id = c1 ? c1 + 1 : end;
+            while (id < end && *id == ' ')
+                id++;
+            size_t idl = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+            if (c1 && idl > 0 && id + idl <= end) {
+                char d[64], r[64];
+                trim_copy(d, sizeof(d), ddi, (size_t)(c1 - ddi));
+                trim_copy(r, sizeof(r), id, idl);
+                snprintf(rule, sizeof(rule), "%s in %s", r, d);
+            }
+        } else if (!finding[0] &&
+                   ((m = memmem(line, n, ": FINDING: ", 11)) || (m = memmem(line, n, ": KIT INVARIANT: ", 17)))) {
+            const char *what = m + 2;
+            trim_copy(finding, sizeof(finding), what, (size_t)(end - what));
+        } else if ((m = memmem(line, n, "ERROR: ", 7)) &&
+                   (memmem(line, n, "Sanitizer", 9) || memmem(line, n, "libFuzzer", 9))) {
+            const char *s = m + 7;
+            const char *stop = memmem(s, (size_t)(end - s), " on ", 4);
+            trim_copy(err, sizeof(err), s, (size_t)((stop ? stop : end) - s));
+            frame[0] = '\0';
+        } else if ((m = memmem(line, n, "runtime error: ", 15))) {
+            trim_copy(err, sizeof(err), m, (size_t)(end - m));
+            frame[0] = '\0';
+        } else if ((m = memmem(line, n, "SUMMARY: ", 9)) && !err[0]) {
+            trim_copy(err, sizeof(err), m + 9, (size_t)(end - m - 9));
+        } else if (!frame[0] && (m = memmem(line, n, " in ", 4))) {
+            const char *p = line;
+            while (p < end && *p == ' ')
+                p++;
+            if (p < end && *p == '#') { /* "#3 0x55d0 in func file.c:12:3" */
+                const char *fn = m + 4;
+                size_t fl = strcspn(fn, " \n");
+                if (fn + fl > end)
+                    fl = (size_t)(end - fn);
+                if (!skip_frame(fn, fl)) {
+                    const char *loc = fn + fl;
+                    while (loc < end && *loc == ' ')
+                        loc++;
+                    const char *slash = loc;
+                    for (const char *q = loc; q < end; q++)
+                        if (*q == '/')
+                            slash = q + 1;
+                    char f[96], l[64];
+                    trim_copy(f, sizeof(f), fn, fl);
+                    trim_copy(l, sizeof(l), slash, (size_t)(end - slash));
+                    snprintf(frame, sizeof(frame), "%s%s%s", f, l[0] ? " " : "", l);
+                }
+            }
+        } else if ((m = memmem(line, n, "Test unit written to ", 21)) && t->n < MAX_SIGS) {
+            const char *path = m + 21;
+            const char *base = path;
+            for (const char *q = path; q < end; q++)
+                if (*q == '/')
+                    base = q + 1;
+            struct sig_entry *e = &t->e[t->n++];
+            trim_copy(e->file, sizeof(e->file), base, (size_t)(end - base));
+            if (rule[0])
+                snprintf(e->sig, sizeof(e->sig), "%s", rule);
+            else if (finding[0])
+                snprintf(e->sig, sizeof(e->sig), "%s", finding);
+            else
+                snprintf(e->sig, sizeof(e->sig), "%.100s%s%.90s", err[0] ? err : "crash", frame[0] ? " in " : "",
+                         frame); /* at most 100 + 4 + 90 characters: fits */
+            err[0] = frame[0] = finding[0] = rule[0] = '\0';
+        }
+    }
+}
+
+/* AFL++ names a crash "id:000000,sig:06,src:...": the signal is its signature. */
+static void afl_signature(const char *name, char *out, size_t cap)
+{
+    const char *s = strstr(name, "sig:");
+    uint64_t sig = 0;
+    if (strncmp(name, "seed-", 5) == 0) {
+        snprintf(out, cap, "a starting input that crashes (afl-fuzz skipped it)");
+    } else if (strstr(name, "-hang-")) {
+        snprintf(out, cap, "hang (no result within the timeout)");
+    } else if (s && read_num(s + 4, s + 4 + strnlen(s + 4, 8), &sig) && sig < 65) {
+        const char *desc = strsignal((int)sig);
+        snprintf(out, cap, "signal %llu (%s)", (unsigned long long)sig, desc ? desc : "?");
+    } else {
+        snprintf(out, cap, "(no signature recorded; see logs/)");
+    }
+}
+
+/* Copies AFL++'s findings of every instance into crashes/ as
+ * <instance>-<name> (hangs as <instance>-hang-<name>), never overwriting. */
+static void gather_afl_findings(const struct campaign *c)
+{
+    for (unsigned i = 0; i < c->nprocs; i++) {
+        char dir[FPATH], sub[FPATH];
+        afl_instance_dir(c, i, dir, sizeof(dir));
+        const char *label = i == 0 ? "main" : c->procs[i].label;
+        for (int h = 0; h < 2; h++) {
+            char prefix[48];
+            snprintf(prefix, sizeof(prefix), "%s-%s", label, h ? "hang-" : "");
+            if (dir[0] && join(sub, sizeof(sub), dir, h ? "hangs" : "crashes"))
+                seed_from(sub, c->crashes, prefix);
+        }
+    }
+}
+
+/* afl-fuzz runs the starting inputs first and skips (or, when none is
+ * left, refuses) those that crash: "Test case '<queue name>' results in a
+ * crash". Each is a finding; it is copied into crashes/ as seed-<name>. */
+static void gather_afl_crashing_seeds(const struct campaign *c)
+{
+    if (!c->nprocs)
+        return;
+    long len = read_head(c->procs[0].log, g_tail, sizeof(g_tail)); /* they come first */
+    for (char *line = g_tail, *end; len > 0 && line < g_tail + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(g_tail + len - line));
+        if (!end)
+            end = g_tail + len;
+        size_t n = (size_t)(end - line);
+        const char *m = memmem(line, n, "Test case '", 11);
+        if (!m || !memmem(line, n, "results in a crash", 18))
+            continue;
+        const char *name = m + 11;
+        const char *q = memchr(name, '\'', (size_t)(end - name));
+        if (!q || q == name || (size_t)(q - name) >= 256)
+            continue;
+        char qname[256], from[FPATH], to[FPATH], dest[300];
+        trim_copy(qname, sizeof(qname), name, (size_t)(q - name));
+        if (strchr(qname, '/'))
+            continue;
+        const char *orig = strstr(qname, "orig:");
+        const char *base = orig ? orig + 5 : qname;
+        snprintf(dest, sizeof(dest), "seed-%s", base);
+        int ok = orig ? join(from, sizeof(from), c->corpus, base) : 0;
+        if (!ok || !is_regular(from)) {
+            char qdir[FPATH];
+            ok = join(qdir, sizeof(qdir), c->afl_out, "main/queue") && join(from, sizeof(from), qdir, qname);
+        }
+        if (ok && join(to, sizeof(to), c->crashes, dest))
+            copy_file(from, to);
+    }
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the crash files modified since the start, with their signatures. */
+static void list_crashes(const struct campaign *c, const struct sig_table *t)
+{
+    DIR *d = opendir(c->crashes);
+    if (!d)
+        return;
+    char **names = calloc(MAX_LISTED, sizeof(*names));
+    unsigned n = 0, more = 0;
+    for (struct dirent *e; names && (e = readdir(d));) {
+        char p[FPATH];
+        struct stat st;
+        if (!is_finding_name(e->d_name) || !join(p, sizeof(p), c->crashes, e->d_name) || stat(p, &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_mtime < c->start)
+            continue;
+        if (n == MAX_LISTED) {
+            more++;
+            continue;
+        }
+        names[n] = strdup(e->d_name);
+        if (names[n])
+            n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof(*names), by_name);
+    for (unsigned i = 0; i < n; i++) {
+        char p[FPATH], sig[200] = "";
+        struct stat st;
+        long long size = join(p, sizeof(p), c->crashes, names[i]) && stat(p, &st) == 0 ? (long long)st.st_size : -1;
+        for (unsigned k = 0; k < t->n && !sig[0]; k++)
+            if (strcmp(t->e[k].file, names[i]) == 0)
+                snprintf(sig, sizeof(sig), "%s", t->e[k].sig);
+        if (!sig[0])
+            afl_signature(names[i], sig, sizeof(sig));
+        printf("  %s  (%lld bytes)  %s\n", names[i], size, sig);
+        free(names[i]);
+    }
+    if (more)
+        printf("  ... and %u more\n", more);
+    free(names);
+}
+
+/* Runs this wddmkit with one argument and captures what it prints (stdout
+ * and stderr, the first 64 KiB) into text. */
+static void capture_self(const char *self, const char *arg1, const char *arg2, char *text, size_t cap)
+{
+    int fds[2];
+    text[0] = '\0';
+    if (!self[0] || pipe(fds) != 0)
+        return;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return;
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        execl(self, self, arg1, arg2, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    for (;;) {
+        char sink[4096];
+        int keep = got < cap - 1;
+        ssize_t n = read(fds[0], keep ? text + got : sink, keep ? cap - 1 - got : sizeof(sink));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (keep)
+            got += (size_t)n;
+    }
+    close(fds[0]);
+    text[got] = '\0';
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/* The first line of text whose first word (after indentation and an
+ * optional "wddmkit ") is `command`, copied into line. */
+static int find_command_line(const char *text, const char *command, char *line, size_t cap)
+{
+    size_t clen = strlen(command);
+    line[0] = '\0';
+    for (const char *l = text; *l;) {
+        const char *end = strchr(l, '\n');
+        if (!end)
+            end = l + strlen(l);
+        const char *p = l;
+        while (p < end && *p == ' ')
+            p++;
+        if ((size_t)(end - p) > 8 && memcmp(p, "wddmkit ", 8) == 0)
+            p += 8;
+        else if (p == l) /* `wddmkit help` indents its commands */
+            p = end;
+        if ((size_t)(end - p) >= clen && memcmp(p, command, clen) == 0 && (p + clen == end || p[clen] == ' ')) {
+            trim_copy(line, cap, p, (size_t)(end - p));
+            return 1;
+        }
+        l = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* What this build offers for crashes: whether `triage` and `repro` exist
+ * (`wddmkit help`) and which options they take (their usage lines). */
+struct crash_tools {
+    int triage, repro;
+    char triage_usage[512], repro_usage[512];
+};
+
+static void probe_crash_tools(const char *self, struct crash_tools *t)
+{
+    static char text[64u << 10];
+    char line[512];
+    memset(t, 0, sizeof(*t));
+    capture_self(self, "help", NULL, text, sizeof(text));
+    t->triage = find_command_line(text, "triage", t->triage_usage, sizeof(t->triage_usage));
+    t->repro = find_command_line(text, "repro", t->repro_usage, sizeof(t->repro_usage));
+    if (!t->triage && !t->repro)
+        return;
+    capture_self(self, t->triage ? "triage" : "repro", "--help", text, sizeof(text)); /* usage, with every option */
+    if (t->triage && find_command_line(text, "triage", line, sizeof(line)))
+        snprintf(t->triage_usage, sizeof(t->triage_usage), "%s", line);
+    if (t->repro && find_command_line(text, "repro", line, sizeof(line)))
+        snprintf(t->repro_usage, sizeof(t->repro_usage), "%s", line);
+}
+
+/* `wddmkit triage` on crashes/, with the replay binaries of the engine's
+ * build (sanitized in the libfuzzer preset); 0 when it could not be run. */
+static int run_triage(const struct campaign *c, const char *self, const struct crash_tools *t)
+{
+    char *argv[10];
+    int n = 0;
+    argv[n++] = (char *)self;
+    argv[n++] = (char *)"triage";
+    argv[n++] = (char *)c->crashes;
+    if (strstr(t->triage_usage, "--harness")) {
+        argv[n++] = (char *)"--harness";
+        argv[n++] = (char *)c->o.harness;
+    }
+    if (c->driver[0] && strstr(t->triage_usage, "--driver")) {
+        argv[n++] = (char *)"--driver";
+        argv[n++] = (char *)c->driver;
+    }
+    argv[n] = NULL;
+    char dir[FPATH], replay[FPATH];
+    copy_str(dir, sizeof(dir), c->bin);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 0;
+    if (pid == 0) {
+        if (slash && !getenv("WK_REPLAY_DIR") &&
+            snprintf(replay, sizeof(replay), "%s/%s_replay", dir, c->o.harness) < (int)sizeof(replay) &&
+            is_executable(replay))
+            setenv("WK_REPLAY_DIR", dir, 1);
+        execv(self, argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR)
+            return 0;
+    }
+    return WIFEXITED(st) && WEXITSTATUS(st) != 2 && WEXITSTATUS(st) != 127;
+}
+
+/* ------------------------------------------------------------------ */
+/* The campaign                                                         */
+/* ------------------------------------------------------------------ */
+
+static int start_engines(struct campaign *c)
+{
+    struct cmdline *cl = malloc(sizeof(*cl));
+    if (!cl) {
+        fprintf(stderr, "wddmkit fuzz: out of memory\n");
+        return 0;
+    }
+    unsigned count = c->o.engine == ENGINE_AFL ? (unsigned)c->o.jobs : 1;
+    int ok = 1;
+    for (unsigned i = 0; i < count && ok; i++) {
+        memset(cl, 0, offsetof(struct cmdline, text));
+        char label[16], logname[32];
+        if (c->o.engine == ENGINE_LIBFUZZER) {
+            build_libfuzzer(c, cl);
+            snprintf(label, sizeof(label), "libfuzzer");
+            snprintf(logname, sizeof(logname), "%s", c->o.jobs > 1 ? "libfuzzer-main.log" : "fuzz-0.log");
+        } else {
+            build_afl(c, i, cl);
+            if (i == 0)
+                snprintf(label, sizeof(label), "main");
+            else
+                snprintf(label, sizeof(label), "s%u", i);
+            snprintf(logname, sizeof(logname), "afl-%s.log", label);
+        }
+        if (cl->overflow) {
+            fprintf(stderr, "wddmkit fuzz: the engine command line is too long\n");
+            ok = 0;
+            break;
+        }
+        print_command(stdout, c->o.dry_run ? "would run: " : "running: ", cl->argv);
+        if (!c->o.dry_run)
+            ok = spawn(c, cl, c->o.engine == ENGINE_LIBFUZZER ? c->logs : c->out, label, logname);
+    }
+    free(cl);
+    return ok;
+}
+
+static void monitor(struct campaign *c)
+{
+    double t0 = now_seconds(), next_progress = t0 + PROGRESS_SECONDS, stop_at = 0;
+    int stopping = 0;
+    for (;;) {
+        if (!reap(c))
+            break;
+        double t = now_seconds();
+        if (g_interrupts && !stopping) {
+            stopping = 1;
+            c->interrupted = 1;
+            stop_at = t + STOP_GRACE_SECONDS;
+            printf("\nwddmkit fuzz: stopping the engines (Ctrl-C again to kill them)\n");
+            fflush(stdout);
+            signal_all(c, SIGINT);
+        } else if (!stopping && c->o.time && t - t0 > (double)(c->o.time + OVERRUN_SECONDS)) {
+            stopping = 1;
+            c->overran = 1;
+            stop_at = t + STOP_GRACE_SECONDS;
+            printf("wddmkit fuzz: the engine ran %d s past --time; stopping it\n", OVERRUN_SECONDS);
+            signal_all(c, SIGINT);
+        }
+        if (stopping && !c->killed && (g_interrupts >= 2 || t > stop_at)) {
+            c->killed = 1;
+            signal_all(c, SIGKILL);
+        }
+        if (!stopping && t >= next_progress) {
+            print_progress(c);
+            next_progress = t + PROGRESS_SECONDS;
+        }
+        sleep_ms(250);
+    }
+}
+
+/* The last lines of a log, for an engine that failed. */
+static void print_log_tail(const char *path, int lines)
+{
+    long len = read_tail(path, g_tail, sizeof(g_tail));
+    if (len <= 0)
+        return;
+    const char *start = g_tail + len;
+    for (int seen = 0; start > g_tail; start--)
+        if (start[-1] == '\n' && start != g_tail + len && ++seen > lines)
+            break;
+    fprintf(stderr, "---- %s (last lines)\n", path);
+    for (const char *p = start; p < g_tail + len; p++) {
+        if (*p == 0x1b) { /* terminal colours: ESC [ ... letter, or ESC ( letter */
+            if (p + 1 < g_tail + len && p[1] == '[')
+                for (p += 2; p < g_tail + len && !((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')); p++) {
+                }
+            else if (p + 2 < g_tail + len)
+                p += 2;
+            continue;
+        }
+        if ((*p >= 0x20 && *p < 0x7f) || *p == '\n' || *p == '\t')
+            fputc(*p, stderr);
+    }
+    fprintf(stderr, "----\n");
+}
+
+static int summarize(struct campaign *c, const char *self)
+{
+    struct stats s;
+    char a[40], b[40], d[40];
+    if (c->o.engine == ENGINE_AFL) {
+        gather_afl_crashing_seeds(c);
+        gather_afl_findings(c);
+    }
+    collect_stats(c, &s, 1);
+    uint64_t new_crashes = count_files(c->crashes, c->start);
+    uint64_t all_crashes = count_files(c->crashes, 0);
+    double elapsed = now_seconds() - c->start_mono;
+
+    printf("\nwddmkit fuzz: summary\n");
+    printf("  harness   %s (%s, %llu %s%s, %.0f s)\n", c->o.harness, engine_names[c->o.engine],
+           (unsigned long long)c->o.jobs,
+           c->o.engine == ENGINE_AFL ? (c->o.jobs > 1 ? "instances" : "instance") : (c->o.jobs > 1 ? "jobs" : "job"),
+           c->interrupted ? ", interrupted" : "", elapsed);
+    printf("  driver    %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
+    if (s.have_runs)
+        printf("  runs      %s", grouped(s.runs, a, sizeof(a)));
+    else
+        printf("  runs      -");
+    if (s.have_eps)
+        printf(" (%s exec/s)\n", grouped(s.eps, b, sizeof(b)));
+    else
+        printf("\n");
+    if (c->o.engine == ENGINE_LIBFUZZER && s.have_cov)
+        printf("  coverage  %s edges (cov), %s features (ft)\n", grouped(s.cov, a, sizeof(a)),
+               grouped(s.ft, b, sizeof(b)));
+    else if (s.have_cov)
+        printf("  coverage  %s of %s edges%s\n", grouped(s.cov, a, sizeof(a)),
+               s.have_total ? grouped(s.total_edges, d, sizeof(d)) : "?", "");
+    if (s.have_stability)
+        printf("  stability %llu.%02llu%%\n", (unsigned long long)(s.stability_pct100 / 100),
+               (unsigned long long)(s.stability_pct100 % 100));
+    char qdir[FPATH];
+    if (c->o.engine == ENGINE_AFL) {
+        if (!join(qdir, sizeof(qdir), c->afl_out, "main/queue"))
+            qdir[0] = '\0';
+    } else {
+        copy_str(qdir, sizeof(qdir), c->corpus);
+    }
+    printf("  corpus    %s input%s in %s\n", grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
+    printf("  output    %s (engine logs in logs/)\n", c->out);
+    if (c->o.engine == ENGINE_AFL && s.hangs)
+        printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s.hangs);
+    printf("  crashes   %llu new", (unsigned long long)new_crashes);
+    if (all_crashes > new_crashes)
+        printf(" (%llu from earlier runs also in crashes/)", (unsigned long long)(all_crashes - new_crashes));
+    printf("\n");
+
+    /* An engine that failed without finding anything is a setup error. */
+    int failed = 0;
+    for (unsigned i = 0; i < c->nprocs; i++) {
+        const struct proc *p = &c->procs[i];
+        int bad = WIFEXITED(p->status) ? WEXITSTATUS(p->status) != 0 : !c->interrupted && !c->overran;
+        if (bad && !new_crashes && !c->interrupted && !c->overran) {
+            fprintf(stderr, "wddmkit fuzz: %s engine process failed (%s %d)\n", p->label,
+                    WIFEXITED(p->status) ? "exit code" : "signal",
+                    WIFEXITED(p->status) ? WEXITSTATUS(p->status) : WTERMSIG(p->status));
+            print_log_tail(p->log, 15);
+            failed = 1;
+        }
+    }
+    if (!new_crashes) {
+        printf("result: no crash\n");
+        return failed ? 2 : 0;
+    }
+
+    struct crash_tools tools;
+    int triaged = 0;
+    probe_crash_tools(self, &tools);
+    printf("\n");
+    if (tools.triage && !c->o.no_triage) {
+        printf("wddmkit triage %s:\n", c->crashes);
+        triaged = run_triage(c, self, &tools);
+        if (!triaged)
+            printf("(wddmkit triage failed; the crash files follow)\n");
+    }
+    if (!triaged) {
+        struct sig_table *t = calloc(1, sizeof(*t));
+        if (t && c->o.engine == ENGINE_LIBFUZZER) {
+            for (uint64_t j = 0; j < c->o.jobs; j++) {
+                char p[FPATH], name[64];
+                snprintf(name, sizeof(name), "fuzz-%llu.log", (unsigned long long)j);
+                if (join(p, sizeof(p), c->logs, name))
+                    scan_crash_reports(p, t);
+            }
+        }
+        static const struct sig_table empty;
+        printf("new crash files in %s:\n", c->crashes);
+        list_crashes(c, t ? t : &empty);
+        free(t);
+    }
+    char replay[FPATH];
+    printf("\nreproduce: ");
+    int repro_harness = strstr(tools.repro_usage, "--harness") != NULL;
+    if (tools.repro)
+        printf("wddmkit repro %s/FILE%s%s%s%s\n", c->crashes, repro_harness ? " --harness " : "",
+               repro_harness ? c->o.harness : "", c->driver[0] ? " --driver " : "", c->driver);
+    else if (snprintf(replay, sizeof(replay), "%s_replay", c->bin) < (int)sizeof(replay) && is_executable(replay))
+        printf("%s%s%s %s/FILE\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay);
+    else
+        printf("%s %s/FILE\n", c->bin, c->crashes);
+    printf("result: %llu new crash%s\n", (unsigned long long)new_crashes, new_crashes == 1 ? "" : "es");
+    return 1;
+}
+
+int wk_cli_fuzz(int argc, char **argv)
+{
+    struct campaign *c = calloc(1, sizeof(*c));
+    if (!c) {
+        fprintf(stderr, "wddmkit fuzz: out of memory\n");
+        return 2;
+    }
+    int help = 0, rc = 2;
+    if (!parse_args(argc, argv, &c->o, &help)) {
+        usage(stderr);
+        goto out;
+    }
+    if (help) {
+        usage(stdout);
+        rc = 0;
+        goto out;
+    }
+
+    /* The repository: seeds, dictionaries, sources and the default builds. */
+    if (is_repo(WK_FUZZ_REPO_DIR) && realpath(WK_FUZZ_REPO_DIR, c->repo))
+        c->have_repo = 1;
+    else if (is_repo(".") && realpath(".", c->repo))
+        c->have_repo = 1;
+
+    const struct harness *known = NULL;
+    for (size_t i = 0; i < KNOWN_COUNT; i++)
+        if (strcmp(known_harnesses[i].name, c->o.harness) == 0)
+            known = &known_harnesses[i];
+    c->max_len = c->o.max_len_set ? (unsigned)c->o.max_len : known ? known->max_len : 4096;
+    char src[FPATH], rel[300];
+    snprintf(rel, sizeof(rel), "fuzz/%s.c", c->o.harness);
+    int have_src = c->have_repo && join(src, sizeof(src), c->repo, rel) && is_regular(src);
+    if (c->have_repo && !have_src && !c->o.build_dir) {
+        fprintf(stderr, "wddmkit fuzz: %s: %s is not in this tree (skipped)\n", c->o.harness, rel);
+        if (!known) {
+            fprintf(stderr, "harnesses:");
+            for (size_t i = 0; i < KNOWN_COUNT; i++)
+                fprintf(stderr, " %s", known_harnesses[i].name);
+            fprintf(stderr, "\n");
+        }
+        goto out;
+    }
+
+    if (!locate_binary(c) || !check_binary_engine(c))
+        goto out;
+    if (c->o.engine == ENGINE_AFL && !find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
+        if (!c->o.dry_run) {
+            fprintf(stderr, "wddmkit fuzz: afl-fuzz is not on PATH (Debian: apt-get install afl++)\n");
+            goto out;
+        }
+        copy_str(c->afl_fuzz, sizeof(c->afl_fuzz), "afl-fuzz");
+    }
+    if (c->o.driver) {
+        if (!is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
+            fprintf(stderr, "wddmkit fuzz: --driver %s: not a readable file\n", c->o.driver);
+            goto out;
+        }
+    } else if (getenv("WK_DRIVER") && *getenv("WK_DRIVER")) {
+        copy_str(c->driver, sizeof(c->driver), getenv("WK_DRIVER"));
+        printf("note: WK_DRIVER is set in the environment: fuzzing %s\n", c->driver);
+    }
+    char dict_rel[300];
+    snprintf(dict_rel, sizeof(dict_rel), "fuzz/%s.dict", c->o.harness);
+    if (!(c->have_repo && join(c->dict, sizeof(c->dict), c->repo, dict_rel) && is_regular(c->dict)))
+        c->dict[0] = '\0';
+
+    printf("harness: %s (%s)\nbinary:  %s\n", c->o.harness, engine_names[c->o.engine], c->bin);
+    printf("driver:  %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
+    printf("dict:    %s\n", c->dict[0] ? c->dict : "(none)");
+    if (!prepare_output(c))
+        goto out;
+
+    if (c->driver[0])
+        setenv("WK_DRIVER", c->driver, 1);
+    if (c->o.engine == ENGINE_AFL) {
+        setenv("AFL_NO_UI", "1", 1);
+        setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
+        setenv("AFL_SKIP_CPUFREQ", "1", 0);
+        char pattern[64] = "";
+        if (read_head("/proc/sys/kernel/core_pattern", pattern, sizeof(pattern)) > 0 && pattern[0] == '|')
+            setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 0); /* crashes are still seen: the target aborts */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        if (cpus > 0 && c->o.jobs > (uint64_t)cpus)
+            setenv("AFL_NO_AFFINITY", "1", 0);
+        use_afl_mutator(c);
+    }
+
+    struct sigaction sa, old_int, old_term, old_hup;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask); /* no SA_RESTART: a signal cuts the sleep short */
+    g_interrupts = 0;
+    if (!c->o.dry_run) {
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        sigaction(SIGHUP, &sa, &old_hup);
+    }
+    c->start = time(NULL);
+    c->start_mono = now_seconds();
+    int started = start_engines(c);
+    if (c->o.dry_run) {
+        rc = started ? 0 : 2;
+        goto out;
+    }
+    if (c->o.time)
+        printf("fuzzing for %llu s (Ctrl-C stops early); progress every %d s\n", (unsigned long long)c->o.time,
+               PROGRESS_SECONDS);
+    else
+        printf("fuzzing until %sCtrl-C; progress every %d s\n",
+               c->o.engine == ENGINE_LIBFUZZER && c->o.jobs == 1 ? "the first crash or " : "", PROGRESS_SECONDS);
+    fflush(stdout);
+    if (c->nprocs)
+        monitor(c);
+    if (!started) {
+        signal_all(c, SIGKILL);
+        while (reap(c))
+            sleep_ms(50);
+        rc = 2;
+    } else {
+        rc = summarize(c, realpath("/proc/self/exe", src) ? src : "");
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+out:
+    free(c);
+    return rc;
+}

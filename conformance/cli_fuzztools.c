@@ -1,0 +1,1875 @@
+/*
+ * cli_fuzztools.c - from a fuzzer's crash file to a regression test
+ * (issue "Fuzzing", section 2):
+ *
+ *   wddmkit prog dump FILE        a binary program, decoded and printed
+ *   wddmkit repro FILE            run it (N times, each in a forked child),
+ *                                 print its semantic signature, exit by class
+ *   wddmkit minimize FILE         step-level reduction keeping the signature
+ *   wddmkit promote FILE          minimize, then write the regression input
+ *                                 and a YAML case that fails on the buggy
+ *                                 driver and passes on the reference
+ *   wddmkit triage DIR            group crash files by signature
+ *
+ * A fuzz_prog input IS a step program (wk_prog_decode). Its expected
+ * statuses are whatever bytes the fuzzer wrote, while the harness judges by
+ * contract violations and by comparison with the reference driver. So a
+ * program is first CALIBRATED: run step by step on the reference driver,
+ * every action then expects the status the reference returned and every
+ * check the reference fails is dropped. The calibrated program passes on the
+ * reference by construction (unless the reference itself breaks a rule), and
+ * on the driver under test it fails exactly where that driver breaks a rule
+ * or answers differently: the harness's oracle as a positive case, which is
+ * what promote writes as YAML. --no-calibrate runs the file's own
+ * expectations.
+ *
+ * Every run happens in a forked child, so a crash of the kit or of the
+ * driver outside a guarded DDI call is a result (class crash, with the top
+ * frames the child prints from its signal handler), and a run past the
+ * timeout is killed (class timeout). Inputs of the other harnesses
+ * (fuzz_render, fuzz_patch, fuzz_paging...) are replayed by their replay
+ * binary (build/<preset>/fuzz/<harness>_replay, or $WK_REPLAY_DIR) in a
+ * child with WK_DRIVER set, and classified from its exit and its stderr.
+ *
+ * Exit codes: repro 0 pass, 1 fail (a rule violated, a check failed),
+ * 3 crash, 4 timeout, 2 usage or I/O error; minimize 0 written, 1 the input
+ * passes (nothing to keep); promote 0 written (or already there), 1 refused
+ * (with the reason); triage 0 when the folder was read; 2 always for usage
+ * and I/O errors. promote writes under the source tree (WK_SOURCE_DIR), or
+ * under $WK_PROMOTE_ROOT when set (tests).
+ */
+#define _GNU_SOURCE /* REG_RIP, open_memstream */
+#include <dirent.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "conform.h"
+#include "spec.h"
+#include "wddmkit/refdriver.h"
+
+#define PROG_FILE_LIMIT (1u << 20)   /* bytes of a program file read */
+#define TRIAGE_MAX_FILES 100000u
+#define MINIMIZE_MAX_TESTS 20000u    /* runs one reduction may spend */
+#define REPLAY_LOG_LIMIT 16384u      /* stderr kept from a replay child */
+#define NFRAMES 3
+
+/* ------------------------------------------------------------------ */
+/* Options                                                              */
+/* ------------------------------------------------------------------ */
+
+enum {
+    OPT_DRIVER = 1, OPT_RUNS = 2, OPT_SEED = 4, OPT_OUT = 8, OPT_HARNESS = 16, OPT_NAME = 32,
+    OPT_TIMEOUT = 64, OPT_CALIBRATE = 128,
+};
+
+struct opts {
+    const char *path, *driver, *out, *harness, *name;
+    uint32_t runs;
+    uint64_t seed;
+    uint32_t timeout_ms;
+    int no_calibrate;
+};
+
+static const char *const usage_lines =
+    "usage: wddmkit prog dump FILE\n"
+    "       wddmkit repro FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]\n"
+    "       wddmkit minimize FILE [-o OUT] [--driver PATH] [--seed N] [--timeout S] [--no-calibrate]\n"
+    "       wddmkit promote FILE --driver PATH [--harness fuzz_prog] [--name NAME] [--seed N] [--timeout S]\n"
+    "       wddmkit triage DIR [--driver PATH] [--harness NAME] [--seed N] [--timeout S]\n"
+    "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); inputs of\n"
+    "other harnesses (--harness, or a corpus/<harness>/ path) run through <harness>_replay.\n"
+    "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
+    "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
+    "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
+    "             WK_REPLAY_DIR    the folder of the <harness>_replay binaries (default:\n"
+    "                              ../fuzz beside the wddmkit binary)\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wddmkit: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n", stderr);
+    fputs(usage_lines, stderr);
+    return 2;
+}
+
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end = NULL;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A harness name goes into paths: [a-z0-9_] only. */
+static int harness_ok(const char *h)
+{
+    if (!h[0] || strlen(h) > 32)
+        return 0;
+    for (const char *q = h; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+            return 0;
+    return 1;
+}
+
+static int parse_value(const char *flag, const char *v, unsigned bit, struct opts *o)
+{
+    uint64_t n = 0;
+    switch (bit) {
+    case OPT_DRIVER: o->driver = v; return 0;
+    case OPT_OUT: o->out = v; return 0;
+    case OPT_NAME: o->name = v; return 0;
+    case OPT_HARNESS: o->harness = v; return harness_ok(v) ? 0 : usage_error("%s: not a harness name: '%s'", flag, v);
+    case OPT_RUNS:
+        if (parse_u64(v, 1, 100000, &n))
+            return usage_error("--runs: expected 1..100000, saw '%s'", v);
+        o->runs = (uint32_t)n;
+        return 0;
+    case OPT_SEED:
+        if (parse_u64(v, 0, UINT64_MAX, &n))
+            return usage_error("--seed: expected an unsigned integer, saw '%s'", v);
+        o->seed = n;
+        return 0;
+    default:
+        if (parse_u64(v, 1, 3600, &n))
+            return usage_error("--timeout: expected 1..3600 seconds, saw '%s'", v);
+        o->timeout_ms = (uint32_t)n * 1000;
+        return 0;
+    }
+}
+
+/* 0: parsed; 1: --help printed; 2: a usage error printed. */
+static int parse_opts(int argc, char **argv, unsigned allowed, struct opts *o)
+{
+    static const struct { const char *name; unsigned bit; } flags[] = {
+        { "--driver", OPT_DRIVER }, { "--runs", OPT_RUNS }, { "--seed", OPT_SEED }, { "-o", OPT_OUT },
+        { "--harness", OPT_HARNESS }, { "--name", OPT_NAME }, { "--timeout", OPT_TIMEOUT },
+    };
+    memset(o, 0, sizeof(*o));
+    o->runs = 1;
+    o->timeout_ms = 60000;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_lines, stdout);
+            return 1;
+        }
+        if (strcmp(a, "--no-calibrate") == 0 && (allowed & OPT_CALIBRATE)) {
+            o->no_calibrate = 1;
+            continue;
+        }
+        size_t f = 0;
+        while (f < sizeof(flags) / sizeof(flags[0]) && !(strcmp(a, flags[f].name) == 0 && (allowed & flags[f].bit)))
+            f++;
+        if (f < sizeof(flags) / sizeof(flags[0])) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            if (parse_value(a, argv[++i], flags[f].bit, o))
+                return 2;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (o->path) {
+            return usage_error("one FILE at a time ('%s' and '%s')", o->path, a);
+        } else {
+            o->path = a;
+        }
+    }
+    return o->path ? 0 : usage_error("missing FILE");
+}
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                             */
+/* ------------------------------------------------------------------ */
+
+static void fix_pointers(struct wk_prog *p)
+{
+    p->gpu.segments = p->segments;
+    for (uint32_t i = 0; i < 8; i++)
+        p->segments[i].bank_ends = p->bank_ends[i];
+}
+
+/* A deep copy (render payloads included), or NULL. */
+static struct wk_prog *prog_dup(const struct wk_prog *src)
+{
+    struct wk_prog *p = malloc(sizeof(*p));
+    if (!p)
+        return NULL;
+    memcpy(p, src, sizeof(*p));
+    fix_pointers(p);
+    int ok = 1;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        if (!src->steps[i].render)
+            continue;
+        p->steps[i].render = ok ? malloc(sizeof(*p->steps[i].render)) : NULL;
+        if (p->steps[i].render)
+            memcpy(p->steps[i].render, src->steps[i].render, sizeof(*p->steps[i].render));
+        ok = ok && p->steps[i].render;
+    }
+    if (!ok) {
+        wk_prog_free(p);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void prog_del(struct wk_prog *p)
+{
+    if (p) {
+        wk_prog_free(p);
+        free(p);
+    }
+}
+
+/* Reads and decodes a program file; NULL after printing why. */
+static struct wk_prog *load_program(const char *path, size_t *bytes)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (wk_cli_read_file(path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+        return NULL;
+    struct wk_prog *p = malloc(sizeof(*p));
+    if (p)
+        wk_prog_decode(data, size, p);
+    else
+        fprintf(stderr, "wddmkit: %s: out of memory\n", path);
+    free(data);
+    if (bytes)
+        *bytes = size;
+    return p;
+}
+
+static size_t encoded_size(const struct wk_prog *p)
+{
+    return wk_prog_encode(p, NULL, 0);
+}
+
+/* Writes the binary form to `path` through a temporary file. */
+static int save_program(const struct wk_prog *p, const char *path)
+{
+    size_t n = encoded_size(p);
+    uint8_t *buf = malloc(n ? n : 1);
+    char tmp[4096];
+    if (!buf || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
+        free(buf);
+        fprintf(stderr, "wddmkit: %s: out of memory or path too long\n", path);
+        return -1;
+    }
+    wk_prog_encode(p, buf, n);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(buf, 1, n, f) == n;
+    ok = (f && fclose(f) == 0) && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) {
+        fprintf(stderr, "wddmkit: %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(buf);
+    return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Forked children                                                      */
+/* ------------------------------------------------------------------ */
+
+enum cls { CLS_PASS, CLS_FAIL, CLS_CRASH, CLS_TIMEOUT, CLS_ERROR };
+static const char *const cls_word[] = { "pass", "fail", "crash", "timeout", "error" };
+static const int cls_exit[] = { 0, 1, 3, 4, 2 };
+
+struct outcome {
+    enum cls cls;
+    int answered;                     /* the child sent its answer */
+    int signo;                        /* the child died of this signal */
+    int exit_code;                    /* or exited so without answering */
+    struct wk_case_result r;          /* program runs: the answer */
+    char frames[NFRAMES][200];        /* top frames of a child that died */
+    uint32_t nframes;
+    char sig[400];                    /* the signature (class aside) */
+    char detail[512];                 /* one line: expected / seen */
+};
+
+typedef void child_fn(const void *arg, int fd);
+
+static int frames_fd = -1;
+
+/* The faulting instruction, to start the printed frames there. */
+static void *fault_pc(void *uctx)
+{
+#if defined(__x86_64__)
+    return uctx ? (void *)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] : NULL;
+#elif defined(__aarch64__)
+    return uctx ? (void *)((ucontext_t *)uctx)->uc_mcontext.pc : NULL;
+#else
+    (void)uctx;
+    return NULL;
+#endif
+}
+
+/* In the child: the top frames to the parent, then die of the signal. */
+static void on_fatal(int signo, siginfo_t *info, void *uctx)
+{
+    (void)info;
+    void *pcs[32];
+    int n = backtrace(pcs, 32), start = n > 2 ? 2 : 0;
+    void *pc = fault_pc(uctx);
+    for (int i = 0; pc && i < n; i++)
+        if ((char *)pcs[i] - (char *)pc <= 1 && (char *)pc - (char *)pcs[i] <= 1) {
+            start = i;
+            break;
+        }
+    if (frames_fd >= 0 && n > start)
+        backtrace_symbols_fd(pcs + start, n - start < NFRAMES ? n - start : NFRAMES, frames_fd);
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+static void child_setup(int frames)
+{
+    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+    void *warm[1];
+    backtrace(warm, 1); /* loads the unwinder now, not inside the handler */
+    frames_fd = frames;
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_fatal;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) { /* drivers may print; the report is the parent's */
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    }
+}
+
+static void write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
+}
+
+struct pipe_in {
+    int fd;
+    char *buf;
+    size_t cap, len;
+};
+
+/* Appends what one ready fd delivers; closes it at its end. */
+static void take(struct pipe_in *in)
+{
+    char tmp[4096];
+    ssize_t r = read(in->fd, tmp, sizeof(tmp));
+    if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (r <= 0) {
+        close(in->fd);
+        in->fd = -1;
+        return;
+    }
+    size_t n = in->cap - in->len < (size_t)r ? in->cap - in->len : (size_t)r;
+    memcpy(in->buf + in->len, tmp, n);
+    in->len += n;
+}
+
+/* Reads what the fds deliver until all close or the deadline passes;
+ * returns 0, or -1 at the deadline. */
+static int drain(struct pipe_in *in, int count, double deadline)
+{
+    for (;;) {
+        struct pollfd pf[2];
+        int which[2], n = 0;
+        for (int i = 0; i < count && i < 2; i++)
+            if (in[i].fd >= 0) {
+                pf[n] = (struct pollfd){ in[i].fd, POLLIN, 0 };
+                which[n++] = i;
+            }
+        if (n == 0)
+            return 0;
+        double left = deadline - now_ms();
+        if (left <= 0)
+            return -1;
+        int ready = poll(pf, (nfds_t)n, left > 1000 ? 1000 : (int)left + 1);
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        for (int k = 0; ready > 0 && k < n; k++)
+            if (pf[k].revents)
+                take(&in[which[k]]);
+    }
+}
+
+/* Splits what the signal handler printed into frames, without the
+ * run-dependent " [0xaddr]" and the directories. */
+static void parse_frames(struct outcome *o, char *text, size_t len)
+{
+    text[len] = '\0';
+    for (char *line = strtok(text, "\n"); line && o->nframes < NFRAMES; line = strtok(NULL, "\n")) {
+        char *addr = strstr(line, "[0x"); /* "module(symbol+off)[0xaddr]": the address moves */
+        if (addr)
+            *addr = '\0';
+        for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+            line[n - 1] = '\0';
+        char *paren = strchr(line, '('), *slash = NULL;
+        for (char *q = line; *q && (!paren || q < paren); q++)
+            if (*q == '/')
+                slash = q;
+        snprintf(o->frames[o->nframes++], sizeof(o->frames[0]), "%s", slash ? slash + 1 : line);
+    }
+}
+
+static void classify_exit(struct outcome *o, int status)
+{
+    if (WIFSIGNALED(status)) {
+        o->cls = CLS_CRASH;
+        o->signo = WTERMSIG(status);
+    } else if (!o->answered || WEXITSTATUS(status) != 0) {
+        o->cls = CLS_CRASH;
+        o->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+}
+
+/* Runs fn in a forked child that writes `answer_size` bytes to its pipe. */
+static void run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *answer, size_t answer_size,
+                      struct outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    int res[2], frm[2];
+    if (pipe(res) != 0 || pipe(frm) != 0) {
+        o->cls = CLS_ERROR;
+        snprintf(o->detail, sizeof(o->detail), "pipe: %s", strerror(errno));
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(res[0]);
+        close(frm[0]);
+        child_setup(frm[1]);
+        fn(arg, res[1]);
+        _exit(0);
+    }
+    close(res[1]);
+    close(frm[1]);
+    if (pid < 0) {
+        close(res[0]);
+        close(frm[0]);
+        o->cls = CLS_ERROR;
+        snprintf(o->detail, sizeof(o->detail), "fork: %s", strerror(errno));
+        return;
+    }
+    char frames[1024];
+    struct pipe_in in[2] = { { res[0], answer, answer_size, 0 }, { frm[0], frames, sizeof(frames) - 1, 0 } };
+    int late = drain(in, 2, now_ms() + timeout_ms);
+    for (int i = 0; i < 2; i++)
+        if (in[i].fd >= 0)
+            close(in[i].fd);
+    if (late)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    o->answered = in[0].len == answer_size;
+    parse_frames(o, frames, in[1].len);
+    if (late)
+        o->cls = CLS_TIMEOUT;
+    else
+        classify_exit(o, status);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running programs: calibration, runs                                  */
+/* ------------------------------------------------------------------ */
+
+struct job {
+    const struct wk_prog *p;
+    const char *driver;               /* NULL: the reference driver */
+    uint64_t seed;
+};
+
+struct calibration {
+    int started;
+    uint32_t steps;
+    int32_t status[WK_PROG_MAX_STEPS];
+    uint8_t check_failed[WK_PROG_MAX_STEPS];
+    uint32_t cancelled[WK_PROG_MAX_STEPS];
+    uint32_t nallocs;                 /* allocations the run created */
+    int32_t digest_status[WK_PROG_MAX_OBJECTS];
+    uint64_t digest[WK_PROG_MAX_OBJECTS];
+};
+
+static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c)
+{
+    static struct wk_prog_exec x;
+    static struct wk_case_result r;
+    wk_prog_exec_init(&x, j->p, vm, &r);
+    for (uint32_t i = 0; i < j->p->step_count; i++) {
+        int failed = 0;
+        c->status[i] = wk_prog_exec_step(&x, &j->p->steps[i], &failed);
+        c->check_failed[i] = (uint8_t)failed;
+        c->cancelled[i] = x.last_cancelled;
+    }
+    c->steps = j->p->step_count;
+    c->nallocs = x.nallocs;
+    for (uint32_t a = 0; a < x.nallocs && a < WK_PROG_MAX_OBJECTS; a++)
+        c->digest_status[a] = wk_vidmm_digest(vm, x.allocs[a], &c->digest[a]);
+}
+
+/* Child: every step of the program on the reference driver, its status,
+ * and every allocation's digest at the end. */
+static void calibrate_child(const void *arg, int fd)
+{
+    const struct job *j = arg;
+    static struct calibration c;
+    struct wk_vidmm_config cfg = j->p->vidmm;
+    struct wk_vidmm *vm = NULL;
+    struct wk_mutation_state ms;
+    cfg.gpu = &j->p->gpu;
+    cfg.seed += j->seed;
+    memset(&c, 0, sizeof(c));
+    if (wk_vidmm_create(&cfg, &vm) == WK_OK) {
+        const struct wk_mutation *m = j->p->has_rewrite ? wk_mutation_find(j->p->rewrite.mutation) : NULL;
+        if (m)
+            wk_mutation_arm(vm, &ms, m, j->p->rewrite.call, j->p->rewrite.param);
+        c.started = wk_vidmm_attach(vm, wk_refdriver_DriverEntry) == WK_OK && wk_vidmm_start(vm) == WK_OK;
+    }
+    if (c.started)
+        calibrate_steps(j, vm, &c);
+    if (vm)
+        wk_vidmm_destroy(vm);
+    write_all(fd, &c, sizeof(c));
+}
+
+static int is_check_step(const struct wk_step *s)
+{
+    return s->kind >= WK_STEP_EXPECT_BYTES;
+}
+
+/* fuzz_prog compares only checks of content; the others read numbers a
+ * correct driver may choose differently. */
+static int content_check(const struct wk_step *s)
+{
+    return s->kind == WK_STEP_EXPECT_BYTES || s->kind == WK_STEP_EXPECT_PATTERN ||
+           s->kind == WK_STEP_EXPECT_DIGEST || s->kind == WK_STEP_EXPECT_GART;
+}
+
+struct calibrated {
+    uint32_t set, dropped, digests;
+};
+
+/* Keeps the steps the calibration keeps, with the reference's answers. */
+static void apply_calibration(struct wk_prog *p, const struct calibration *c, struct calibrated *n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        struct wk_step *s = &p->steps[i];
+        if (is_check_step(s) && (c->check_failed[i] || !content_check(s))) {
+            n->dropped++;
+            continue;
+        }
+        if (!is_check_step(s) && s->expect_status != (wk_status)c->status[i]) {
+            s->expect_status = (wk_status)c->status[i];
+            n->set++;
+        }
+        if (s->kind == WK_STEP_CANCEL && s->has_count)
+            s->count = c->cancelled[i];
+        p->steps[kept++] = *s;
+    }
+    for (uint32_t i = kept; i < p->step_count; i++)
+        memset(&p->steps[i], 0, sizeof(p->steps[i]));
+    p->step_count = kept;
+    for (uint32_t a = 0; a < c->nallocs && a < WK_PROG_MAX_OBJECTS && p->step_count < WK_PROG_MAX_STEPS; a++) {
+        if (c->digest_status[a] != WK_OK)
+            continue;
+        struct wk_step *s = &p->steps[p->step_count++];
+        memset(s, 0, sizeof(*s));
+        s->kind = WK_STEP_EXPECT_DIGEST;
+        s->allocation = a;
+        s->value = c->digest[a];
+        n->digests++;
+    }
+}
+
+/* The program as fuzz_prog judges it (fuzz/fuzz_prog.c, fuzz_driver.c):
+ * every action expects the reference's status, content checks the
+ * reference fails and the other checks go, and every allocation's digest
+ * is checked at the end. -1 when the reference could not run it at all. */
+static int calibrate(struct wk_prog *p, const struct opts *op, struct calibrated *n)
+{
+    static struct calibration c;
+    struct job j = { p, NULL, op->seed };
+    struct outcome o;
+    memset(n, 0, sizeof(*n));
+    run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
+        return -1;
+    apply_calibration(p, &c, n);
+    return 0;
+}
+
+/* What fuzz_prog does to an input before running it (fuzz/fuzz_prog.c):
+ * no answer rewrite, a paging buffer of at least one COPY (28 bytes), and
+ * allocations past 1 MiB in all left out. */
+static void harness_view(struct wk_prog *p, char *note, size_t size)
+{
+    size_t at = 0;
+    note[0] = '\0';
+    if (p->has_rewrite || p->trips[0])
+        at += (size_t)snprintf(note + at, size - at, "; answer rewrite dropped");
+    p->has_rewrite = 0;
+    memset(&p->rewrite, 0, sizeof(p->rewrite));
+    p->trips[0] = '\0';
+    if (p->vidmm.paging_buffer_size && p->vidmm.paging_buffer_size < 28) {
+        p->vidmm.paging_buffer_size = 28;
+        at += (size_t)snprintf(note + at, size - at, "; paging buffer raised to 28 bytes");
+    }
+    uint64_t bytes = 0;
+    uint32_t cut = 0;
+    for (uint32_t i = 0; i < p->step_count;) {
+        struct wk_step *s = &p->steps[i];
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && bytes + s->alloc.size > (1u << 20)) {
+            memmove(s, s + 1, (p->step_count - i - 1) * sizeof(*s)); /* skipped: no object, no renumbering */
+            memset(&p->steps[--p->step_count], 0, sizeof(*s));
+            cut++;
+            continue;
+        }
+        bytes += s->kind == WK_STEP_CREATE_ALLOCATION ? s->alloc.size : 0;
+        i++;
+    }
+    if (cut && at < size)
+        snprintf(note + at, size - at, "; %u allocation(s) past the 1 MiB cap left out", cut);
+}
+
+static void run_child_fn(const void *arg, int fd)
+{
+    const struct job *j = arg;
+    static struct wk_case_result r;
+    struct wk_run_options ro = { j->driver, j->seed };
+    wk_prog_run(j->p, &ro, &r);
+    write_all(fd, &r, sizeof(r));
+}
+
+static void make_signature(struct outcome *o, const struct wk_prog *p);
+
+/* One run of a program in a child, with its signature. */
+static void run_program(const struct wk_prog *p, const char *driver, const struct opts *op, struct outcome *o)
+{
+    struct job j = { p, driver, op->seed };
+    static struct wk_case_result r;
+    run_child(run_child_fn, &j, op->timeout_ms, &r, sizeof(r), o);
+    if (o->answered)
+        o->r = r;
+    if (o->answered && o->cls == CLS_PASS) {
+        switch (r.verdict) {
+        case WK_VERDICT_PASS: case WK_VERDICT_SKIP: o->cls = CLS_PASS; break;
+        case WK_VERDICT_ERROR: o->cls = CLS_ERROR; break;
+        default: o->cls = CLS_FAIL; break;
+        }
+    }
+    make_signature(o, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Signatures                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char *signal_name(int signo)
+{
+    static const struct { int no; const char *name; } names[] = {
+        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGILL, "SIGILL" },
+        { SIGABRT, "SIGABRT" }, { SIGTRAP, "SIGTRAP" }, { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
+        { SIGALRM, "SIGALRM" }, { SIGPIPE, "SIGPIPE" }, { SIGSYS, "SIGSYS" }, { SIGXCPU, "SIGXCPU" },
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (names[i].no == signo)
+            return names[i].name;
+    return "signal";
+}
+
+/* "RULE: DxgkDdiX: detail" (a violation's message): the DDI. */
+static void violation_ddi(const struct wk_case_result *r, char *ddi, size_t size)
+{
+    size_t n = strlen(r->rule);
+    ddi[0] = '\0';
+    if (n && strncmp(r->seen, r->rule, n) == 0 && r->seen[n] == ':' && r->seen[n + 1] == ' ') {
+        const char *from = r->seen + n + 2, *to = strchr(from, ':');
+        if (to && (size_t)(to - from) < size)
+            snprintf(ddi, size, "%.*s", (int)(to - from), from);
+    }
+}
+
+/* The kind of fault inside a GPU-fault or crash message: stable words only. */
+static void fault_class(const char *seen, char *out, size_t size)
+{
+    const char *gpu = strstr(seen, "faulted on the GPU: "), *sig = strstr(seen, "crashed with signal ");
+    out[0] = '\0';
+    if (gpu) {
+        gpu += strlen("faulted on the GPU: ");
+        snprintf(out, size, " (%.*s)", (int)strcspn(gpu, " :"), gpu);
+    } else if (sig) {
+        snprintf(out, size, " (%s)", signal_name(atoi(sig + strlen("crashed with signal "))));
+    }
+}
+
+static void fail_signature(struct outcome *o, const struct wk_prog *p)
+{
+    const struct wk_case_result *r = &o->r;
+    const char *kind = r->failed_step >= 0 && (uint32_t)r->failed_step < p->step_count
+                           ? wk_step_keyword(p->steps[r->failed_step].kind) : "case";
+    if (p->has_rewrite && r->rule[0] && strcmp(r->rule, p->trips) == 0) {
+        snprintf(o->sig, sizeof(o->sig), "%s not tripped by rewrite %s", r->rule, p->rewrite.mutation);
+    } else if (r->rule[0]) {
+        char ddi[64], fault[64];
+        violation_ddi(r, ddi, sizeof(ddi));
+        fault_class(r->seen, fault, sizeof(fault));
+        snprintf(o->sig, sizeof(o->sig), "%s%s in %s", r->rule, fault, ddi[0] ? ddi : "the kit");
+    } else if (strncmp(r->seen, "WK_", 3) == 0) { /* a status other than expected */
+        snprintf(o->sig, sizeof(o->sig), "%s: expected %s, returned %.*s", kind, r->expected, (int)strcspn(r->seen, ":"),
+                 r->seen);
+    } else {
+        snprintf(o->sig, sizeof(o->sig), "%s: expected %s", kind, r->expected);
+    }
+    snprintf(o->detail, sizeof(o->detail), "step %d (%.24s): expected %.120s; seen %.300s", r->failed_step, kind,
+             r->expected, r->seen);
+}
+
+static void make_signature(struct outcome *o, const struct wk_prog *p)
+{
+    char frames[3 * 200 + 16] = "";
+    size_t at = 0;
+    for (uint32_t i = 0; i < o->nframes; i++)
+        at += (size_t)snprintf(frames + at, sizeof(frames) - at, "%s%s", i ? " < " : " at ", o->frames[i]);
+    switch (o->cls) {
+    case CLS_PASS:
+        snprintf(o->sig, sizeof(o->sig), "%s", o->r.verdict == WK_VERDICT_SKIP ? "skip" : "pass");
+        if (o->r.verdict == WK_VERDICT_SKIP)
+            snprintf(o->detail, sizeof(o->detail), "skipped: %.400s", o->r.seen);
+        break;
+    case CLS_FAIL: fail_signature(o, p); break;
+    case CLS_CRASH:
+        if (o->signo)
+            snprintf(o->sig, sizeof(o->sig), "%s%s", signal_name(o->signo), frames);
+        else
+            snprintf(o->sig, sizeof(o->sig), "exit %d without an answer (a sanitizer report?)", o->exit_code);
+        break;
+    case CLS_TIMEOUT: snprintf(o->sig, sizeof(o->sig), "no answer within the timeout"); break;
+    default:
+        snprintf(o->sig, sizeof(o->sig), "%s", "the program could not run");
+        if (o->answered)
+            snprintf(o->detail, sizeof(o->detail), "%.150s: %.300s", o->r.expected, o->r.seen);
+        break;
+    }
+}
+
+static int same_result(const struct outcome *a, const struct outcome *b)
+{
+    return a->cls == b->cls && strcmp(a->sig, b->sig) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inputs of the other harnesses: their replay binaries                 */
+/* ------------------------------------------------------------------ */
+
+static int replay_binary(const char *harness, char *path, size_t size)
+{
+    const char *dir = getenv("WK_REPLAY_DIR");
+    char self[4096];
+    if (!dir || !*dir) {
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0)
+            return -1;
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (!slash)
+            return -1;
+        snprintf(slash, sizeof(self) - (size_t)(slash - self), "/../fuzz");
+        dir = self;
+    }
+    if (snprintf(path, size, "%s/%s_replay", dir, harness) >= (int)size)
+        return -1;
+    return access(path, X_OK);
+}
+
+/* The first token of the log that names a rule of the catalogue. */
+static const char *rule_in(const char *log, char *rule, size_t size)
+{
+    for (const char *q = log; *q; q++) {
+        if (!(*q >= 'A' && *q <= 'Z') || (q > log && ((q[-1] >= 'A' && q[-1] <= 'Z') || q[-1] == '-')))
+            continue;
+        size_t n = strspn(q, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+        if (n < size) {
+            snprintf(rule, size, "%.*s", (int)n, q);
+            if (wk_rule_find(rule))
+                return rule;
+        }
+    }
+    return NULL;
+}
+
+/* A one-line class from a sanitizer report, or the first line. */
+static void log_class(const char *log, char *out, size_t size)
+{
+    const char *asan = strstr(log, "ERROR: AddressSanitizer: "), *ub = strstr(log, "runtime error: ");
+    if (asan)
+        snprintf(out, size, "AddressSanitizer: %.*s", (int)strcspn(asan + 25, " \n"), asan + 25);
+    else if (ub)
+        snprintf(out, size, "UndefinedBehaviorSanitizer: %.*s", (int)strcspn(ub + 15, "\n"), ub + 15);
+    else
+        out[0] = '\0';
+}
+
+/* The DDI of the first "violation in <DDI>: " line of a harness report. */
+static void log_ddi(const char *log, char *ddi, size_t size)
+{
+    const char *v = strstr(log, "violation in ");
+    ddi[0] = '\0';
+    if (v)
+        snprintf(ddi, size, " in %.*s", (int)strcspn(v + 13, ": \n"), v + 13);
+}
+
+/* The harness reports a finding and aborts (fuzz/fuzz_driver.h): a rule
+ * with its DDI, a differential mismatch, or a kit invariant. */
+static void classify_replay(struct outcome *o, int status, const char *log)
+{
+    char rule[32], what[200], ddi[80];
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    o->cls = code == 0 ? CLS_PASS : code == 2 ? CLS_ERROR : CLS_CRASH;
+    snprintf(o->sig, sizeof(o->sig), "%s", code == 0 ? "pass" : "the replay binary could not read the input");
+    if (code == 0 || code == 2)
+        return;
+    o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    const char *finding = strstr(log, ": FINDING: "), *kit = strstr(log, ": KIT INVARIANT: ");
+    log_class(log, what, sizeof(what));
+    log_ddi(log, ddi, sizeof(ddi));
+    if (kit) {
+        snprintf(o->sig, sizeof(o->sig), "kit invariant: %s", rule_in(kit, rule, sizeof(rule)) ? rule : "the reference misbehaved");
+    } else if (finding && rule_in(finding, rule, sizeof(rule))) {
+        o->cls = CLS_FAIL;
+        snprintf(o->r.rule, sizeof(o->r.rule), "%.23s", rule);
+        snprintf(o->sig, sizeof(o->sig), "%s%s", rule, ddi);
+    } else if (finding) {
+        o->cls = CLS_FAIL;
+        size_t n = strcspn(finding + 11, "\n");
+        snprintf(o->sig, sizeof(o->sig), "finding: %.*s", (int)(n < 200 ? n : 200), finding + 11);
+    } else {
+        snprintf(o->sig, sizeof(o->sig), "%s%s%s", o->signo ? signal_name(o->signo) : "exit", what[0] ? ": " : "",
+                 what);
+    }
+    const char *first = finding ? finding : kit ? kit : log;
+    while (first > log && first[-1] != '\n') /* the whole line: "<harness>: FINDING: ..." */
+        first--;
+    snprintf(o->detail, sizeof(o->detail), "%.*s", (int)strcspn(first, "\n"), first);
+}
+
+/* Runs `<harness>_replay FILE` with WK_DRIVER in a child. */
+static void run_replay(const char *harness, const char *file, const char *driver, uint32_t timeout_ms,
+                       struct outcome *o)
+{
+    char bin[4200];
+    memset(o, 0, sizeof(*o));
+    o->cls = CLS_ERROR;
+    if (replay_binary(harness, bin, sizeof(bin)) != 0) {
+        snprintf(o->sig, sizeof(o->sig), "no replay binary for %s", harness);
+        snprintf(o->detail, sizeof(o->detail), "%.300s is missing: build the fuzz targets or set WK_REPLAY_DIR", bin);
+        return;
+    }
+    int err[2];
+    if (pipe(err) != 0)
+        return;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* a timeout kills what the replay started too */
+        int null = open("/dev/null", O_WRONLY);
+        dup2(err[1], STDERR_FILENO);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        close(err[0]);
+        if (driver)
+            setenv("WK_DRIVER", driver, 1);
+        else
+            unsetenv("WK_DRIVER");
+        execl(bin, bin, file, (char *)NULL);
+        _exit(127);
+    }
+    close(err[1]);
+    static char log[REPLAY_LOG_LIMIT + 1];
+    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0 };
+    int late = pid < 0 ? 0 : drain(&in, 1, now_ms() + timeout_ms);
+    if (in.fd >= 0)
+        close(in.fd);
+    log[in.len] = '\0';
+    int status = 0;
+    if (late)
+        kill(-pid, SIGKILL);
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0 || late) {
+        o->cls = pid < 0 ? CLS_ERROR : CLS_TIMEOUT;
+        snprintf(o->sig, sizeof(o->sig), "%s", pid < 0 ? "fork failed" : "no answer within the timeout");
+        return;
+    }
+    classify_replay(o, status, log);
+}
+
+/* The harness an input belongs to: --harness, else a path component. */
+static const char *harness_of(const struct opts *o, const char *path)
+{
+    static const char *const known[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
+                                         "fuzz_gpu_decode", "fuzz_spec" };
+    if (o->harness)
+        return o->harness;
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        size_t n = strlen(known[i]);
+        for (const char *q = strstr(path, known[i]); q; q = strstr(q + 1, known[i]))
+            if ((q == path || q[-1] == '/') && q[n] == '/')
+                return known[i];
+    }
+    return "fuzz_prog";
+}
+
+static int is_prog(const char *harness)
+{
+    return strcmp(harness, "fuzz_prog") == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* prog dump                                                            */
+/* ------------------------------------------------------------------ */
+
+int wk_cli_prog(int argc, char **argv)
+{
+    if (argc != 2 || strcmp(argv[0], "dump") != 0)
+        return usage_error("expected 'prog dump FILE'");
+    size_t bytes = 0;
+    struct wk_prog *p = load_program(argv[1], &bytes);
+    if (!p)
+        return 2;
+    size_t used = encoded_size(p);
+    printf("%s: %zu bytes, %u steps%s\n", argv[1], bytes, p->step_count,
+           used < bytes ? " (trailing bytes the decoder does not read)" : "");
+    wk_prog_dump(p, stdout);
+    prog_del(p);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading an input for a run                                           */
+/* ------------------------------------------------------------------ */
+
+/* A program file as fuzz_prog runs it: decoded, seen as the harness sees
+ * it, calibrated (unless --no-calibrate: then exactly as written). Prints
+ * one line about it unless quiet; NULL after printing why. */
+static struct wk_prog *prepare(const struct opts *o, const char *path, int quiet, size_t *bytes)
+{
+    struct wk_prog *p = load_program(path, bytes);
+    if (!p)
+        return NULL;
+    uint32_t steps = p->step_count;
+    char view[160] = "", how[200] = "expectations as written (--no-calibrate)";
+    struct calibrated n;
+    if (!o->no_calibrate) {
+        harness_view(p, view, sizeof(view));
+        if (calibrate(p, o, &n) == 0)
+            snprintf(how, sizeof(how), "calibrated on the reference driver: %u statuses set, %u checks dropped, "
+                                       "%u end digests added", n.set, n.dropped, n.digests);
+        else
+            snprintf(how, sizeof(how), "the reference driver could not run it to calibrate: as written");
+    }
+    if (!quiet)
+        printf("input: %s: fuzz_prog program, %zu bytes, %u steps%s; %s\n", path, *bytes, steps, view, how);
+    return p;
+}
+
+static void print_outcome(const struct outcome *o)
+{
+    printf("result: %s (exit %d)\nsignature: %s\n", cls_word[o->cls], cls_exit[o->cls], o->sig);
+    if (o->detail[0])
+        printf("  %s\n", o->detail);
+    for (uint32_t i = 0; i < o->nframes; i++)
+        printf("  frame #%u: %s\n", i, o->frames[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* repro                                                                */
+/* ------------------------------------------------------------------ */
+
+static void run_once(const struct opts *o, const char *harness, const struct wk_prog *p, struct outcome *out)
+{
+    if (p)
+        run_program(p, o->driver, o, out);
+    else
+        run_replay(harness, o->path, o->driver, o->timeout_ms, out);
+}
+
+/* Runs --runs times; prints the first result and whether all agreed. */
+static int repro_runs(const struct opts *o, const char *harness, const struct wk_prog *p)
+{
+    static struct outcome first, again;
+    run_once(o, harness, p, &first);
+    print_outcome(&first);
+    uint32_t same = 1;
+    for (uint32_t i = 1; i < o->runs; i++) {
+        run_once(o, harness, p, &again);
+        if (same_result(&first, &again))
+            same++;
+        else if (i + 1 - same <= 3) /* the first few mismatches */
+            printf("  run %u differs: %s: %s\n", i + 1, cls_word[again.cls], again.sig);
+    }
+    if (o->runs > 1 && same == o->runs)
+        printf("deterministic: %u/%u identical\n", same, o->runs);
+    else if (o->runs > 1)
+        printf("NOT deterministic: %u/%u identical to the first run\n", same, o->runs);
+    return cls_exit[first.cls];
+}
+
+int wk_cli_repro(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_RUNS | OPT_SEED | OPT_HARNESS | OPT_TIMEOUT | OPT_CALIBRATE, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    const char *harness = harness_of(&o, o.path);
+    struct wk_prog *p = NULL;
+    size_t bytes = 0;
+    if (is_prog(harness) && !(p = prepare(&o, o.path, 0, &bytes)))
+        return 2;
+    if (!p)
+        printf("input: %s: %s input, replayed by %s_replay\n", o.path, harness, harness);
+    printf("driver: %s\n", o.driver ? o.driver : "the reference driver (built in)");
+    int code = repro_runs(&o, harness, p);
+    if (p) {
+        printf("program (as run):\n");
+        wk_prog_dump(p, stdout);
+    }
+    prog_del(p);
+    return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* Minimizing: edits that keep object references meaningful            */
+/* ------------------------------------------------------------------ */
+
+enum { K_DEV, K_CTX, K_ALLOC };
+
+/* The kind a step creates when it succeeds (-1: none). */
+static int creates(const struct wk_step *s)
+{
+    if (s->expect_status != WK_OK)
+        return -1;
+    return s->kind == WK_STEP_CREATE_DEVICE ? K_DEV : s->kind == WK_STEP_CREATE_CONTEXT ? K_CTX
+         : s->kind == WK_STEP_CREATE_ALLOCATION ? K_ALLOC : -1;
+}
+
+static void shift(uint32_t *ref, uint32_t gone)
+{
+    if (*ref > gone)
+        (*ref)--;
+}
+
+/* After object `gone` of `kind` disappears, later ones move down by one. */
+static void shift_refs(struct wk_step *s, int kind, uint32_t gone)
+{
+    struct wk_prog_render *r = s->render;
+    if (kind == K_DEV && (s->kind == WK_STEP_DESTROY_DEVICE || s->kind == WK_STEP_CREATE_CONTEXT))
+        shift(&s->device, gone);
+    if (kind == K_DEV && s->kind == WK_STEP_CREATE_ALLOCATION)
+        shift(&s->alloc.device, gone);
+    if (kind == K_CTX && (s->kind == WK_STEP_DESTROY_CONTEXT || s->kind == WK_STEP_EXPECT_CONTEXT_INFO))
+        shift(&s->context, gone);
+    if (kind == K_CTX && r)
+        shift(&r->context, gone);
+    if (kind != K_ALLOC)
+        return;
+    int uses = s->kind == WK_STEP_TOUCH_PHYSICAL || s->kind == WK_STEP_SIGNAL_FENCE ? s->relative
+             : s->kind >= WK_STEP_DESTROY_ALLOCATION && s->kind != WK_STEP_RENDER && s->kind != WK_STEP_HOLD &&
+                   s->kind != WK_STEP_CANCEL && s->kind != WK_STEP_WAIT_IDLE && s->kind != WK_STEP_EXPECT_STATS &&
+                   s->kind != WK_STEP_EXPECT_CONTEXT_INFO;
+    if (uses)
+        shift(&s->allocation, gone);
+    for (uint32_t i = 0; r && i < r->list_length; i++)
+        if (r->list_alloc[i] > gone + 1)
+            r->list_alloc[i]--;
+}
+
+static void remove_step(struct wk_prog *p, uint32_t at)
+{
+    int kind = creates(&p->steps[at]);
+    if (kind >= 0) {
+        uint32_t index = 0;
+        for (uint32_t i = 0; i < at; i++)
+            index += creates(&p->steps[i]) == kind;
+        for (uint32_t i = at + 1; i < p->step_count; i++)
+            shift_refs(&p->steps[i], kind, index);
+    }
+    free(p->steps[at].render);
+    memmove(&p->steps[at], &p->steps[at + 1], (p->step_count - at - 1) * sizeof(p->steps[0]));
+    p->step_count--;
+    memset(&p->steps[p->step_count], 0, sizeof(p->steps[0]));
+}
+
+static void remove_record(struct wk_prog_render *r, uint32_t at)
+{
+    memmove(&r->records[at], &r->records[at + 1], (r->record_count - at - 1) * sizeof(r->records[0]));
+    r->record_count--;
+}
+
+static void remove_entry(struct wk_prog_render *r, uint32_t at)
+{
+    memmove(&r->list_alloc[at], &r->list_alloc[at + 1], (r->list_length - at - 1) * sizeof(r->list_alloc[0]));
+    memmove(&r->list_write[at], &r->list_write[at + 1], (r->list_length - at - 1) * sizeof(r->list_write[0]));
+    r->list_length--;
+    for (uint32_t i = 0; i < r->record_count; i++) {
+        shift(&r->records[i].src.list_index, at);
+        shift(&r->records[i].dst.list_index, at);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Minimizing: the test and the reductions                              */
+/* ------------------------------------------------------------------ */
+
+struct mini {
+    const struct opts *o;
+    struct outcome want;              /* the signature to keep */
+    int need_ref_pass;                /* and the reference must still pass */
+    int problems;                     /* YAML problems of the best so far: never more */
+    uint32_t tests;
+};
+
+static int yaml_problems(const struct wk_prog *p)
+{
+    int32_t first = 0;
+    char why[8];
+    return wk_prog_yaml_check(p, &first, why, sizeof(why));
+}
+
+/* Whether a candidate keeps the signature (and the reference passing). */
+static int keeps(struct mini *m, const struct wk_prog *cand)
+{
+    if (m->tests >= MINIMIZE_MAX_TESTS)
+        return 0;
+    int problems = yaml_problems(cand);
+    if (problems > m->problems)
+        return 0;
+    m->tests++;
+    static struct outcome o;
+    run_program(cand, m->o->driver, m->o, &o);
+    if (!same_result(&o, &m->want))
+        return 0;
+    if (m->need_ref_pass) {
+        run_program(cand, NULL, m->o, &o);
+        if (o.cls != CLS_PASS)
+            return 0;
+    }
+    m->problems = problems;
+    return 1;
+}
+
+/* An edit of a copy of *best; the copy replaces *best when it keeps. */
+typedef void edit_fn(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t count);
+
+static int try_edit(struct mini *m, struct wk_prog **best, edit_fn *edit, uint32_t where, uint32_t at, uint32_t n)
+{
+    struct wk_prog *cand = prog_dup(*best);
+    if (!cand)
+        return 0;
+    edit(cand, where, at, n);
+    if (!keeps(m, cand)) {
+        prog_del(cand);
+        return 0;
+    }
+    prog_del(*best);
+    *best = cand;
+    return 1;
+}
+
+static void cut_steps(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    (void)where;
+    while (n--)
+        remove_step(p, at + n);
+}
+
+static void cut_records(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    while (n--)
+        remove_record(p->steps[where].render, at + n);
+}
+
+static void cut_entries(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    while (n--)
+        remove_entry(p->steps[where].render, at + n);
+}
+
+/* How many things `edit` works on in *p (steps, records, entries). */
+typedef uint32_t count_fn(const struct wk_prog *p, uint32_t where);
+
+static uint32_t count_steps(const struct wk_prog *p, uint32_t where)
+{
+    (void)where;
+    return p->step_count;
+}
+
+static uint32_t count_records(const struct wk_prog *p, uint32_t where)
+{
+    const struct wk_prog_render *r = p->steps[where].render;
+    return r && !r->raw ? r->record_count : 0;
+}
+
+static uint32_t count_entries(const struct wk_prog *p, uint32_t where)
+{
+    const struct wk_prog_render *r = p->steps[where].render;
+    return r ? r->list_length : 0;
+}
+
+/* Chunked removal, halving the chunk (delta debugging's complement tests). */
+static void ddmin(struct mini *m, struct wk_prog **best, count_fn *count, edit_fn *cut, uint32_t where)
+{
+    uint32_t chunk = count(*best, where) / 2;
+    chunk = chunk ? chunk : 1;
+    while (count(*best, where) > 0 && m->tests < MINIMIZE_MAX_TESTS) {
+        int removed = 0;
+        for (uint32_t at = 0; at < count(*best, where);) {
+            uint32_t n = count(*best, where) - at < chunk ? count(*best, where) - at : chunk;
+            if (try_edit(m, best, cut, where, at, n))
+                removed = 1;
+            else
+                at += n;
+        }
+        if (chunk == 1 && !removed)
+            break;
+        if (!removed || chunk > count(*best, where))
+            chunk = chunk / 2 ? chunk / 2 : 1;
+    }
+}
+
+/* Render records and list entries of every render step. */
+static void reduce_renders(struct mini *m, struct wk_prog **best)
+{
+    for (uint32_t i = 0; i < (*best)->step_count; i++) {
+        if ((*best)->steps[i].kind != WK_STEP_RENDER || !(*best)->steps[i].render)
+            continue;
+        ddmin(m, best, count_records, cut_records, i);
+        ddmin(m, best, count_entries, cut_entries, i);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Minimizing: clearing fields                                          */
+/* ------------------------------------------------------------------ */
+
+struct field {
+    void *ptr;
+    size_t size;
+};
+
+#define F(x) (struct field){ &(x), sizeof(x) }
+
+static uint32_t render_fields(struct wk_prog_render *r, struct field *f, uint32_t n)
+{
+    f[n++] = F(r->no_prepatch_info);
+    for (uint32_t i = 0; i < r->list_length && i < WK_PROG_MAX_LIST; i++)
+        f[n++] = F(r->list_write[i]);
+    for (uint32_t i = 0; !r->raw && i < r->record_count && i < WK_PROG_MAX_RECORDS; i++) {
+        struct wk_prog_record *c = &r->records[i];
+        struct field more[] = { F(c->src.list_index), F(c->src.offset), F(c->dst.list_index), F(c->dst.offset),
+                                F(c->size), F(c->value), F(c->width), F(c->height), F(c->src_pitch),
+                                F(c->dst_pitch) };
+        memcpy(f + n, more, sizeof(more));
+        n += (uint32_t)(sizeof(more) / sizeof(more[0]));
+    }
+    return n;
+}
+
+/* The fields of a step worth trying at zero (not its kind or status). */
+static uint32_t step_fields(struct wk_step *s, struct field *f)
+{
+    struct field all[] = { F(s->device), F(s->context), F(s->allocation), F(s->flags), F(s->segment),
+                           F(s->offset), F(s->value), F(s->address), F(s->relative), F(s->write),
+                           F(s->alloc.device), F(s->alloc.size), F(s->alloc.alignment), F(s->alloc.preferred),
+                           F(s->alloc.hinted_bank), F(s->alloc.supported_set), F(s->alloc.eviction_set),
+                           F(s->alloc.flags), F(s->alloc.priority), F(s->expect_resident), F(s->expect_bank),
+                           F(s->has_offset), F(s->has_bank), F(s->op), F(s->min), F(s->max), F(s->has_max),
+                           F(s->field), F(s->size), F(s->has_count), F(s->count) };
+    uint32_t n = (uint32_t)(sizeof(all) / sizeof(all[0]));
+    memcpy(f, all, sizeof(all));
+    if (s->render)
+        n = render_fields(s->render, f, n);
+    return n;
+}
+
+static int is_zero(const struct field *f)
+{
+    const unsigned char *b = f->ptr;
+    for (size_t i = 0; i < f->size; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
+/* Each non-zero field set to 0, kept at 0 when the signature holds. */
+static void clear_fields(struct mini *m, struct wk_prog *best)
+{
+    static struct field f[64 + WK_PROG_MAX_LIST + 10 * WK_PROG_MAX_RECORDS];
+    struct field head[] = { F(best->has_rewrite), F(best->vidmm.paging_buffer_size), F(best->vidmm.transfer_chunk),
+                            F(best->vidmm.split_submissions), F(best->vidmm.query_segment_version) };
+    for (int32_t i = -1; i < (int32_t)best->step_count && m->tests < MINIMIZE_MAX_TESTS; i++) {
+        uint32_t n = i < 0 ? (uint32_t)(sizeof(head) / sizeof(head[0])) : step_fields(&best->steps[i], f);
+        const struct field *list = i < 0 ? head : f;
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned char saved[8];
+            if (is_zero(&list[k]))
+                continue;
+            memcpy(saved, list[k].ptr, list[k].size);
+            memset(list[k].ptr, 0, list[k].size);
+            if (!keeps(m, best))
+                memcpy(list[k].ptr, saved, list[k].size);
+        }
+    }
+}
+
+/* The whole reduction; *best is replaced by the smallest program found. */
+static void minimize_prog(struct mini *m, struct wk_prog **best)
+{
+    m->problems = yaml_problems(*best);
+    ddmin(m, best, count_steps, cut_steps, 0);
+    reduce_renders(m, best);
+    ddmin(m, best, count_steps, cut_steps, 0);
+    clear_fields(m, *best);
+}
+
+/* Sets up the reduction of p: its signature on the driver, and whether the
+ * reference must keep passing. Returns -1 (printed) when p passes. */
+static int mini_init(struct mini *m, const struct opts *o, const struct wk_prog *p)
+{
+    memset(m, 0, sizeof(*m));
+    m->o = o;
+    run_program(p, o->driver, o, &m->want);
+    if (m->want.cls == CLS_PASS) {
+        fprintf(stderr, "wddmkit: %s passes on %s: no finding to keep while reducing\n", o->path,
+                o->driver ? o->driver : "the reference driver");
+        return -1;
+    }
+    if (o->driver) {
+        static struct outcome ref;
+        run_program(p, NULL, o, &ref);
+        m->need_ref_pass = ref.cls == CLS_PASS;
+    }
+    return 0;
+}
+
+int wk_cli_minimize(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_OUT | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    char out[4096];
+    if (snprintf(out, sizeof(out), "%s%s", o.out ? o.out : o.path, o.out ? "" : ".min") >= (int)sizeof(out))
+        return usage_error("output path too long");
+    size_t bytes = 0;
+    struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
+    static struct mini m;
+    if (!p || mini_init(&m, &o, p) != 0) {
+        prog_del(p);
+        return p ? 1 : 2;
+    }
+    uint32_t steps = p->step_count;
+    printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
+    minimize_prog(&m, &p);
+    int code = save_program(p, out) == 0 ? 0 : 2;
+    printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs%s)\n", steps, p->step_count, bytes,
+           encoded_size(p), m.tests, m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
+    if (code == 0)
+        printf("wrote %s\n", out);
+    wk_prog_dump(p, stdout);
+    prog_del(p);
+    return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* promote                                                              */
+/* ------------------------------------------------------------------ */
+
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int refuse(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wddmkit promote: refused: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n", stderr);
+    return 1;
+}
+
+static const char *promote_root(void)
+{
+    const char *root = getenv("WK_PROMOTE_ROOT");
+    return root && *root ? root : WK_SOURCE_DIR;
+}
+
+/* mkdir -p root/<parts...> (root must exist); the folder's path in `path`. */
+static int make_dirs(const char *root, const char *const *parts, char *path, size_t size)
+{
+    size_t n = (size_t)snprintf(path, size, "%s", root);
+    for (; *parts && n < size; parts++) {
+        n += (size_t)snprintf(path + n, size - n, "/%s", *parts);
+        if (n >= size || (mkdir(path, 0777) != 0 && errno != EEXIST)) {
+            fprintf(stderr, "wddmkit promote: cannot create %.4000s: %s\n", path, strerror(errno));
+            return -1;
+        }
+    }
+    return n < size ? 0 : -1;
+}
+
+static int name_ok(const char *n)
+{
+    size_t len = strlen(n);
+    if (len == 0 || len > 63 || n[0] == '-' || n[len - 1] == '-')
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= '0' && n[i] <= '9') || n[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* <rule in lower case>-<FNV-1a of the input>, e.g. render-patch-002-1a2b3c4d. */
+static void derive_name(const struct outcome *o, const uint8_t *data, size_t size, char *name, size_t cap)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    char base[32];
+    size_t n = 0;
+    const char *from = o->r.rule[0] ? o->r.rule : cls_word[o->cls];
+    for (; from[n] && n + 1 < sizeof(base); n++)
+        base[n] = (char)(from[n] >= 'A' && from[n] <= 'Z' ? from[n] - 'A' + 'a' : from[n]);
+    base[n] = '\0';
+    snprintf(name, cap, "%s-%08x", base, h);
+}
+
+/* Writes bytes to root/<dir>/<file> through a temporary; an existing file
+ * with other content is not replaced. */
+static int write_new_file(const char *dir, const char *file, const void *data, size_t size)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    uint8_t *old = NULL;
+    size_t old_size = 0;
+    if (access(path, F_OK) == 0) {
+        int same = wk_cli_read_file(path, PROG_FILE_LIMIT, &old, &old_size) == WK_OK && old_size == size &&
+                   memcmp(old, data, size) == 0;
+        free(old);
+        if (same) {
+            printf("  unchanged %s\n", path);
+            return 0;
+        }
+        fprintf(stderr, "wddmkit promote: %s exists with other content: choose another --name\n", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    ok = (f && fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "wddmkit promote: %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    printf("  wrote %s\n", path);
+    return 0;
+}
+
+/* A one-line, printable copy for YAML strings and comments. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7F)
+            *s = '?';
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The YAML text of the case (malloc'd), or NULL. */
+static char *compose_yaml(const struct wk_prog *p, const struct opts *o, const struct outcome *sig,
+                          const char *name, size_t *len)
+{
+    char id[128], describe[256], file[96], drv[96];
+    snprintf(id, sizeof(id), "regressions.%s", name);
+    snprintf(file, sizeof(file), "%s", base_name(o->path));
+    snprintf(drv, sizeof(drv), "%s", base_name(o->driver));
+    printable(file);
+    printable(drv);
+    snprintf(describe, sizeof(describe), "Regression: %.150s; promoted from %.60s", sig->sig, file);
+    printable(describe);
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    fprintf(f, "# Promoted by `wddmkit promote` from %s (fuzz_prog). It fails on the driver it was\n"
+               "# found with (%s: %.120s) and passes on the reference driver.\n"
+               "# The input: corpus/fuzz_prog/regressions/%s.bin\n", file, drv, sig->sig, name);
+    int st = wk_prog_write_yaml(p, "regressions", id, describe, f);
+    if (fclose(f) != 0 || st != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The case read back from its YAML must fail on the driver with the same
+ * signature and pass on the reference. */
+static int verify_yaml(const char *text, size_t len, const struct opts *o, const struct outcome *want)
+{
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 4);
+    int ok = wk_spec_load_buffer(&set, "promoted.yaml", (const uint8_t *)text, len, &d) == WK_OK && set.count == 1;
+    if (!ok) {
+        wk_diag_print(&d, stderr);
+        refuse("the YAML written does not load back (a writer bug)");
+    }
+    static struct outcome bad, good;
+    int code = ok ? 0 : 1;
+    if (ok) {
+        run_program(set.progs[0], o->driver, o, &bad);
+        run_program(set.progs[0], NULL, o, &good);
+        if (!same_result(&bad, want))
+            code = refuse("the YAML case gives '%s: %s' on %s, not the finding", cls_word[bad.cls], bad.sig,
+                          o->driver);
+        else if (good.cls != CLS_PASS)
+            code = refuse("the YAML case does not pass on the reference driver: %s: %s", cls_word[good.cls],
+                          good.sig);
+    }
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    return code;
+}
+
+/* A positive case can carry neither the answer rewrite nor what YAML
+ * cannot say: drop them while the finding stays. */
+static int make_promotable(struct mini *m, struct wk_prog **p)
+{
+    if ((*p)->has_rewrite) {
+        (*p)->has_rewrite = 0;
+        if (!keeps(m, *p))
+            return refuse("the finding needs the answer rewrite '%s'; a regression case must fail on the driver "
+                          "as it is", (*p)->rewrite.mutation);
+    }
+    char why[256];
+    int32_t first = 0;
+    while (wk_prog_yaml_check(*p, &first, why, sizeof(why)) > 0) {
+        if (first < 0 || !try_edit(m, p, cut_steps, 0, (uint32_t)first, 1))
+            return refuse("no YAML form: %s", why);
+    }
+    (*p)->trips[0] = '\0';
+    return 0;
+}
+
+static int write_promoted(const struct wk_prog *p, const char *yaml, size_t yaml_len, const char *name)
+{
+    static const char *const bin_dir[] = { "corpus", "fuzz_prog", "regressions", NULL };
+    static const char *const yaml_dir[] = { "specs", "regressions", NULL };
+    char dir[4200], file[128];
+    size_t n = encoded_size(p);
+    uint8_t *bin = malloc(n ? n : 1);
+    if (!bin)
+        return 2;
+    wk_prog_encode(p, bin, n);
+    snprintf(file, sizeof(file), "%s.bin", name);
+    int st = make_dirs(promote_root(), bin_dir, dir, sizeof(dir));
+    if (st == 0)
+        st = write_new_file(dir, file, bin, n);
+    snprintf(file, sizeof(file), "%s.yaml", name);
+    if (st == 0)
+        st = make_dirs(promote_root(), yaml_dir, dir, sizeof(dir));
+    if (st == 0)
+        st = write_new_file(dir, file, yaml, yaml_len);
+    free(bin);
+    return st == 0 ? 0 : 2;
+}
+
+/* Minimize, make promotable, name, compose, verify, write. */
+static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes)
+{
+    static struct mini m;
+    if (mini_init(&m, o, *p) != 0)
+        return 1;
+    if (m.want.cls != CLS_FAIL)
+        return refuse("the input gives '%s: %s' on %s; only a failure (a rule violated, a check failed) becomes "
+                      "a case that fails there", cls_word[m.want.cls], m.want.sig, o->driver);
+    if (!m.need_ref_pass)
+        return refuse("the reference driver does not pass the input, so no case can pass there");
+    printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
+    uint32_t steps = (*p)->step_count;
+    minimize_prog(&m, p);
+    if (make_promotable(&m, p) != 0)
+        return 1;
+    printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs)\n", steps, (*p)->step_count, bytes,
+           encoded_size(*p), m.tests);
+    (*p)->cover_count = 0;
+    if (m.want.r.rule[0] && wk_rule_find(m.want.r.rule)) {
+        snprintf((*p)->covers[0], sizeof((*p)->covers[0]), "%s", m.want.r.rule);
+        (*p)->cover_count = 1;
+    }
+    char name[80];
+    size_t n = encoded_size(*p), yaml_len = 0;
+    uint8_t *bin = malloc(n ? n : 1);
+    if (!bin)
+        return 2;
+    wk_prog_encode(*p, bin, n);
+    derive_name(&m.want, bin, n, name, sizeof(name));
+    free(bin);
+    if (o->name)
+        snprintf(name, sizeof(name), "%s", o->name);
+    char *yaml = compose_yaml(*p, o, &m.want, name, &yaml_len);
+    if (!yaml)
+        return refuse("the program could not be written as YAML");
+    int code = verify_yaml(yaml, yaml_len, o, &m.want) == 0 ? 0 : 1;
+    if (code == 0) {
+        printf("verified: the YAML case fails on %s (%s) and passes on the reference driver\n", o->driver, m.want.sig);
+        code = write_promoted(*p, yaml, yaml_len, name);
+    }
+    free(yaml);
+    return code;
+}
+
+/* Other harnesses: no program, no YAML; the input itself is the regression. */
+static int promote_replay(const struct opts *o, const char *harness)
+{
+    static struct outcome bad, good;
+    run_replay(harness, o->path, o->driver, o->timeout_ms, &bad);
+    run_replay(harness, o->path, NULL, o->timeout_ms, &good);
+    if (bad.cls == CLS_PASS || bad.cls == CLS_ERROR || good.cls != CLS_PASS)
+        return refuse("%s: %s on %s, %s on the reference driver (needs a finding there and a pass here)", o->path,
+                      bad.sig, o->driver, good.sig);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+        return 2;
+    const char *const parts[] = { "corpus", harness, "regressions", NULL };
+    char dir[4200], file[128], name[80];
+    derive_name(&bad, data, size, name, sizeof(name));
+    snprintf(file, sizeof(file), "%s.bin", o->name ? o->name : name);
+    int code = make_dirs(promote_root(), parts, dir, sizeof(dir)) == 0 && write_new_file(dir, file, data, size) == 0
+                   ? 0 : 2;
+    if (code == 0)
+        printf("  %s inputs have no step-program form: no YAML case (minimize with the engine: %s -minimize_crash=1)\n",
+               harness, harness);
+    free(data);
+    return code;
+}
+
+int wk_cli_promote(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_HARNESS | OPT_NAME | OPT_SEED | OPT_TIMEOUT, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if (!o.driver)
+        return usage_error("promote needs --driver PATH: the driver the input fails on");
+    if (o.name && !name_ok(o.name))
+        return usage_error("--name: expected 1..63 characters of [a-z0-9-], saw '%s'", o.name);
+    const char *harness = o.harness ? o.harness : "fuzz_prog";
+    printf("promote: %s (%s) found with %s\n", o.path, harness, o.driver);
+    if (!is_prog(harness))
+        return promote_replay(&o, harness);
+    size_t bytes = 0;
+    struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
+    if (!p)
+        return 2;
+    int code = promote_prog(&o, &p, bytes);
+    prog_del(p);
+    return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* triage                                                               */
+/* ------------------------------------------------------------------ */
+
+struct group {
+    enum cls cls;
+    char sig[400];
+    uint32_t count;
+    char *smallest;
+    size_t smallest_size;
+};
+
+static int input_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && strncmp(name, "README", 6) != 0 && !(n >= 3 && strcmp(name + n - 3, ".md") == 0);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The input files of a folder, sorted; NULL after printing why. */
+static char **list_inputs(const char *dir, size_t *count)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "wddmkit: %s: %s\n", dir, strerror(errno));
+        return NULL;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < TRIAGE_MAX_FILES;) {
+        char path[4096];
+        struct stat st;
+        if (!input_name(e->d_name) || snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path) ||
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof(*names));
+            if (!grown)
+                break;
+            names = grown;
+        }
+        if (!(names[n] = strdup(path)))
+            break;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof(*names), by_name);
+    *count = n;
+    return names ? names : calloc(1, sizeof(char *));
+}
+
+static void add_to_group(struct group **groups, size_t *ngroups, const struct outcome *o, const char *path,
+                         size_t size)
+{
+    size_t i = 0;
+    while (i < *ngroups && !((*groups)[i].cls == o->cls && strcmp((*groups)[i].sig, o->sig) == 0))
+        i++;
+    if (i == *ngroups) {
+        struct group *grown = realloc(*groups, (*ngroups + 1) * sizeof(**groups));
+        if (!grown)
+            return;
+        *groups = grown;
+        memset(&grown[i], 0, sizeof(grown[i]));
+        grown[i].cls = o->cls;
+        snprintf(grown[i].sig, sizeof(grown[i].sig), "%s", o->sig);
+        (*ngroups)++;
+    }
+    struct group *g = &(*groups)[i];
+    g->count++;
+    if (!g->smallest || size < g->smallest_size) {
+        free(g->smallest);
+        g->smallest = strdup(path);
+        g->smallest_size = size;
+    }
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const struct group *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return strcmp(x->sig, y->sig);
+}
+
+/* One file, as repro would run it once. */
+static void triage_one(const struct opts *o, const char *path, struct outcome *out, size_t *size)
+{
+    const char *harness = harness_of(o, path);
+    struct stat st;
+    *size = stat(path, &st) == 0 ? (size_t)st.st_size : 0;
+    if (!is_prog(harness)) {
+        run_replay(harness, path, o->driver, o->timeout_ms, out);
+        return;
+    }
+    size_t bytes = 0;
+    struct wk_prog *p = prepare(o, path, 1, &bytes);
+    if (!p) {
+        memset(out, 0, sizeof(*out));
+        out->cls = CLS_ERROR;
+        snprintf(out->sig, sizeof(out->sig), "unreadable");
+        return;
+    }
+    run_program(p, o->driver, o, out);
+    prog_del(p);
+}
+
+int wk_cli_triage(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_HARNESS | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    size_t n = 0, ngroups = 0;
+    char **files = list_inputs(o.path, &n);
+    if (!files)
+        return 2;
+    struct group *groups = NULL;
+    static struct outcome out;
+    for (size_t i = 0; i < n; i++) {
+        size_t size = 0;
+        triage_one(&o, files[i], &out, &size);
+        add_to_group(&groups, &ngroups, &out, files[i], size);
+        free(files[i]);
+    }
+    free(files);
+    if (ngroups)
+        qsort(groups, ngroups, sizeof(*groups), by_count);
+    printf("triage: %s: %zu files, %zu signatures (driver: %s)\n", o.path, n, ngroups,
+           o.driver ? o.driver : "the reference driver");
+    for (size_t i = 0; i < ngroups; i++) {
+        printf("%6u  %-7s %s  [smallest: %s, %zu bytes]\n", groups[i].count, cls_word[groups[i].cls], groups[i].sig,
+               groups[i].smallest ? groups[i].smallest : "?", groups[i].smallest_size);
+        free(groups[i].smallest);
+    }
+    free(groups);
+    return 0;
+}

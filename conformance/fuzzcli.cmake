@@ -1,0 +1,58 @@
+# conformance/fuzzcli.cmake - `wddmkit fuzz` (cli_fuzz.c): fuzzing campaigns
+# with libFuzzer or AFL++ on the harnesses of fuzz/ (docs/fuzzing.md).
+# include()d at the end of conformance/CMakeLists.txt. The repository root
+# is compiled in so the command finds build/<engine>/fuzz/<harness>,
+# corpus/<harness>/ and fuzz/<harness>.dict from any working directory.
+target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzz.c)
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/cli_fuzz.c PROPERTIES
+  COMPILE_DEFINITIONS "WK_FUZZ_REPO_DIR=\"${PROJECT_SOURCE_DIR}\"")
+
+# Command-line behaviour without an engine build: usage errors exit 2, a
+# dry run prints the engine command lines.
+add_test(NAME cli.fuzz_no_harness COMMAND wddmkit fuzz)
+set_tests_properties(cli.fuzz_no_harness PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_bad_engine COMMAND wddmkit fuzz --harness fuzz_gpu_decode --engine honggfuzz)
+set_tests_properties(cli.fuzz_bad_engine PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_bad_jobs COMMAND wddmkit fuzz --harness fuzz_gpu_decode --jobs 0)
+set_tests_properties(cli.fuzz_bad_jobs PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_bad_name COMMAND wddmkit fuzz --harness ../../etc/passwd)
+set_tests_properties(cli.fuzz_bad_name PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_missing_build
+  COMMAND wddmkit fuzz --harness fuzz_gpu_decode --build-dir ${CMAKE_CURRENT_BINARY_DIR}/no-such-build)
+set_tests_properties(cli.fuzz_missing_build PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_dry_run_afl
+  COMMAND wddmkit fuzz --harness fuzz_gpu_decode --engine afl --jobs 3 --time 60 --dry-run
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-dry)
+set_tests_properties(cli.fuzz_dry_run_afl PROPERTIES LABELS "unit"
+  PASS_REGULAR_EXPRESSION "would run: .*afl-fuzz -i .* -S s2 .*-V 60 -- ")
+
+# The whole campaign loop against a stand-in engine: a shell script that
+# prints libFuzzer status lines, writes one crash artifact and a sanitizer
+# report, as libFuzzer does. Checks progress, the summary, the crash
+# signature from the log (--no-triage) and exit code 1.
+set(_fake_dir ${CMAKE_CURRENT_BINARY_DIR}/fake-engine)
+file(MAKE_DIRECTORY ${_fake_dir}/fuzz)
+file(WRITE ${_fake_dir}/fuzz/fuzz_gpu_decode [=[#!/bin/sh
+# A stand-in for a libFuzzer binary (written by conformance/fuzzcli.cmake).
+prefix=./
+for a in "$@"; do case "$a" in -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;; esac; done
+echo "INFO: Seed: 1" >&2
+printf '#2\tINITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb\n' >&2
+printf '#4096\tpulse  cov: 321 ft: 654 corp: 7/100b lim: 4 exec/s: 2048 rss: 31Mb\n' >&2
+sleep 6
+echo "==42== ERROR: libFuzzer: deadly signal" >&2
+echo "    #0 0x1 in __sanitizer_print_stack_trace x.c:1" >&2
+echo "    #1 0x2 in abort libc.c:2" >&2
+echo "    #2 0x3 in check_against_validator /src/fuzz/fuzz_gpu_decode.c:70:9" >&2
+printf 'X' > "${prefix}crash-0123456789abcdef"
+echo "artifact_prefix='$prefix'; Test unit written to ${prefix}crash-0123456789abcdef" >&2
+exit 1
+]=])
+file(CHMOD ${_fake_dir}/fuzz/fuzz_gpu_decode PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+add_test(NAME cli.fuzz_fake_engine
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_gpu_decode --build-dir ${_fake_dir} --time 30 --no-triage
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-fake-out)
+set_tests_properties(cli.fuzz_fake_engine PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "exec/s 2,048.*crash-0123456789abcdef  \\(1 bytes\\)  libFuzzer: deadly signal in check_against_validator fuzz_gpu_decode.c:70:9.*result: 1 new crash")

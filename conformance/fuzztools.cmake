@@ -1,0 +1,12 @@
+# conformance/fuzztools.cmake - crash reproduction and regressions (issue
+# "Fuzzing", section 2): the program -> YAML writer in the conformance
+# library, and `wddmkit prog dump | repro | minimize | promote | triage`.
+# include()d at the end of conformance/CMakeLists.txt; the tests are in
+# tests/fuzztools_tests.cmake, the planted-bug drivers and their tests in
+# examples/drivers/.
+target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c)
+
+target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzztools.c)
+# promote writes into the source tree (corpus/<harness>/regressions/,
+# specs/regressions/) unless WK_PROMOTE_ROOT names another root.
+target_compile_definitions(wddmkit PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

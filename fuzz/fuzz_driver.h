@@ -1,0 +1,152 @@
+/*
+ * fuzz_driver.h - the adapters the driver harnesses (fuzz_render,
+ * fuzz_patch, fuzz_paging, fuzz_prog) run their inputs on, and how they
+ * report a finding.
+ *
+ * Why one shared layer: every harness must be able to target any driver
+ * without a rebuild, build its adapters once per process (creating and
+ * starting one costs far more than an input), and report a finding the same
+ * way so that every engine (libFuzzer, AFL++, the replay binary) records the
+ * input.
+ *
+ * The driver under test (DUT) is chosen once per process:
+ *   1. WK_DRIVER=path.so in the environment: loaded with wk_vidmm_load;
+ *   2. else, when the harness was built with the CMake option
+ *      WK_FUZZ_DRIVER_LIB=<target or path of a static library>, the
+ *      library's `NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT,
+ *      PUNICODE_STRING)` (its DriverEntry, renamed the way
+ *      wk_refdriver_static renames the reference driver's);
+ *   3. else the reference driver (wk_refdriver_DriverEntry).
+ * The reference adapter of the differential harnesses always runs the
+ * reference driver linked in.
+ *
+ * Adapters are built with the reference GPU description, no DDI timer
+ * (ddi_timeout_ms = UINT32_MAX: the engine's -timeout catches hangs, and a
+ * timer signal per DDI would cost every input), guard pages on, seed 0, and
+ * the knobs of struct wk_fuzz_knobs. One adapter per role is kept: asking
+ * for other knobs replaces it (a shared-object driver is then unloaded and
+ * loaded again, so two adapters never share its globals).
+ *
+ * Findings: a contract violation on the DUT, a DUT that crashed (the
+ * adapter is dead), or a differential mismatch. wk_fuzz_finding prints the
+ * harness, what happened and every recorded violation to stderr, then
+ * abort()s: libFuzzer and AFL++ save the input as a crash, the replay binary
+ * dies with SIGABRT. With WK_FUZZ_NO_ABORT=1 it prints, counts, marks every
+ * adapter for a rebuild and returns (surveying a folder of crash files with
+ * the replay binary); the harness then abandons the input.
+ * A violation or crash of the REFERENCE adapter is a bug in the kit, never
+ * in the DUT: wk_fuzz_kit_invariant reports it as "KIT INVARIANT" and always
+ * aborts.
+ */
+#ifndef WK_FUZZ_DRIVER_H
+#define WK_FUZZ_DRIVER_H
+
+#include <stdint.h>
+
+#include "wddmkit/prog.h"
+#include "wddmkit/vidmm.h"
+
+#include "seeds_lib.h"
+
+/* The adapter knobs a harness input may choose (the rest is fixed above). */
+struct wk_fuzz_knobs {
+    uint32_t paging_buffer_size;      /* 0: the driver's PagingBufferSize */
+    uint64_t transfer_chunk;          /* 0: whole transfers */
+    int split_submissions;
+    uint32_t query_segment_version;   /* 0 or 3: QUERYSEGMENT3; 4 */
+};
+
+enum wk_fuzz_role {
+    WK_FUZZ_DUT,                      /* the driver under test */
+    WK_FUZZ_REF,                      /* the reference driver (differential) */
+    WK_FUZZ_ROLES
+};
+
+/* "reference", "linked", or the WK_DRIVER path. */
+const char *wk_fuzz_driver_name(void);
+
+/* The started adapter of `role` with knobs `k` (NULL: all defaults), built
+ * on first use or when the knobs differ from the last call. Aborts with a
+ * message when it cannot be built (the DUT cannot be fuzzed so). */
+struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
+ * (wk_vidmm_reset, cost proportional to what the last input touched) when
+ * it has these knobs, else built afresh; a dead adapter (or one that cannot
+ * reset) is rebuilt. */
+struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* Counts the builds and resets of the adapter of `role`: what a harness
+ * keeping objects on it compares to know they are still there. */
+uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
+
+/* Violations recorded on vm since its creation or last reset. */
+uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm);
+
+/* A finding on the DUT: prints "<harness>: FINDING: <what>", the driver,
+ * every violation of vm (may be NULL) and its last error, then aborts
+ * (or returns under WK_FUZZ_NO_ABORT=1, see above). */
+void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The reference itself misbehaved: "<harness>: KIT INVARIANT: ..." and abort. */
+void wk_fuzz_kit_invariant(const char *harness, struct wk_vidmm *ref, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+/* When vm recorded a violation or died: a finding (DUT) or a kit invariant
+ * (REF). Returns 1 when the input must be abandoned (WK_FUZZ_NO_ABORT). */
+int wk_fuzz_check(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *vm, const char *when);
+
+/* Findings reported so far in this process (WK_FUZZ_NO_ABORT runs). */
+uint64_t wk_fuzz_findings(void);
+
+/*
+ * The objects fuzz_render and fuzz_patch keep across inputs on the DUT: a
+ * device, a context and a GDI context (0 when the driver declines one), and
+ * the allocations of wk_render_slots, each paged in once. Their placement
+ * is recorded: an input that moved one (an eviction) leaves the fixture
+ * "not intact" and the harness rebuilds it, so every input starts from the
+ * same placement.
+ */
+struct wk_fuzz_fixture {
+    struct wk_vidmm *vm;                       /* NULL: not built */
+    uint64_t epoch;                            /* wk_fuzz_epoch(WK_FUZZ_DUT) when built */
+    uint32_t device, context, gdi_context;
+    DXGK_CONTEXTINFO info, gdi_info;
+    uint32_t alloc[WK_RENDER_SLOTS + 1];       /* handles by slot (index 0 unused) */
+    uint64_t where[WK_RENDER_SLOTS + 1];       /* GPU address when built */
+};
+
+/* The fixture, ready: kept when it is still there and intact, else the DUT
+ * is reset and the fixture built again. A violation meanwhile is a finding
+ * (NULL is returned under WK_FUZZ_NO_ABORT), a refusal to build it aborts
+ * (the driver cannot be fuzzed so). */
+struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
+/* Marks the fixture for a rebuild before the next input. */
+void wk_fuzz_fixture_invalidate(void);
+
+/*
+ * The differential run of fuzz_paging and fuzz_prog: program `p` step by
+ * step on the DUT and on the reference adapter, both reset first and built
+ * with knobs `k`. After every step:
+ *   - a violation on the reference: KIT INVARIANT (abort);
+ *   - a violation on the DUT: a finding;
+ *   - different statuses: a finding;
+ *   - a content check (expect_bytes, expect_pattern, expect_digest,
+ *     expect_gart) holding on one and not the other: a finding;
+ * and at the end every allocation's bytes must be equal (compared directly,
+ * page by page; the digests are printed when they differ), and readable
+ * on both sides or on neither. Checks that read driver-chosen numbers
+ * (expect_stats, expect_context_info) or placement are run but not
+ * compared: a correct driver may differ there. Left out on both sides:
+ * steps `skip` (may be NULL) names (a harness's work cap), and steps
+ * outside the kit's domain (a monitored fence at an address the GPU cannot
+ * write, which the kit passes on and then blames on the driver: see
+ * out_of_domain in fuzz_driver.c). Returns 1 when the run was clean, 0
+ * after a finding under WK_FUZZ_NO_ABORT.
+ */
+typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
+int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
+                         wk_fuzz_skip_fn *skip, void *user);
+
+#endif

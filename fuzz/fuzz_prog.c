@@ -1,0 +1,80 @@
+/*
+ * fuzz_prog.c - whole step programs (contexts, allocations, paging,
+ * eviction, render, submit, hold/cancel, checks, in any order, objects by
+ * index) on the driver under test, compared with the reference driver
+ * after every step.
+ *
+ * Why: the narrow harnesses drive one DDI each; sequences find what only
+ * an order of operations reaches (a context destroyed with work queued, an
+ * allocation evicted between two renders, a cancel after a hold...). The
+ * format is the conformance program's (wk_prog_decode: every byte string
+ * is a valid program), so seeds are the spec cases themselves and a
+ * finding is a program `wddmkit` can replay, dump and promote.
+ *
+ * Per input:
+ *   - decode; strip any rewrite (answer corruption exists to test the kit's
+ *     checks, a fuzzer looks for real driver bugs) and the `trips` rule;
+ *   - fold the adapter knobs into the kit's domain: a non-zero paging
+ *     buffer smaller than the largest paging command (28 bytes, a COPY) is
+ *     raised to 28, since no driver can make progress in it;
+ *   - cap the work: create_allocation steps beyond WK_FUZZ_PROG_BYTES bytes
+ *     in all (over the whole input) are left out on both sides;
+ *   - run step by step on both adapters (wk_fuzz_differential): statuses
+ *     equal, no DUT violation after any step, content checks agreeing,
+ *     equal digests at the end. A reference violation is a KIT INVARIANT.
+ * Both adapters are reset before every input; an adapter is rebuilt only
+ * when the program's knobs differ from the previous input's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+#include "fuzz.h"
+#include "fuzz_driver.h"
+
+#define HARNESS "fuzz_prog"
+#define WK_FUZZ_PROG_BYTES (2u << 20)    /* allocation bytes per input: every spec case fits */
+#define MIN_PAGING_BUFFER 28u            /* a COPY, the largest paging command */
+
+struct caps {
+    uint8_t skip[WK_PROG_MAX_STEPS];
+};
+
+static int skip_step(void *user, const struct wk_prog *p, uint32_t step)
+{
+    (void)p;
+    return ((const struct caps *)user)->skip[step];
+}
+
+static void plan(const struct wk_prog *p, struct caps *c)
+{
+    uint64_t bytes = 0;
+    memset(c->skip, 0, sizeof(c->skip));
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        if (p->steps[i].kind != WK_STEP_CREATE_ALLOCATION)
+            continue;
+        uint64_t size = p->steps[i].alloc.size;
+        if (bytes + size > WK_FUZZ_PROG_BYTES)
+            c->skip[i] = 1;
+        else
+            bytes += size;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct wk_prog p;
+    static struct caps c;
+    wk_prog_decode(data, size, &p);
+    p.has_rewrite = 0;
+    memset(&p.rewrite, 0, sizeof(p.rewrite));
+    p.trips[0] = '\0';
+    struct wk_fuzz_knobs k = { p.vidmm.paging_buffer_size, p.vidmm.transfer_chunk, p.vidmm.split_submissions,
+                               p.vidmm.query_segment_version };
+    if (k.paging_buffer_size && k.paging_buffer_size < MIN_PAGING_BUFFER)
+        k.paging_buffer_size = MIN_PAGING_BUFFER;
+    plan(&p, &c);
+    wk_fuzz_differential(HARNESS, &p, &k, skip_step, &c);
+    wk_prog_free(&p);
+    return 0;
+}

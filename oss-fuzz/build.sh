@@ -1,0 +1,219 @@
+#!/bin/bash -eu
+# oss-fuzz/build.sh - builds wddmkit's fuzz harnesses the OSS-Fuzz way
+# (also ClusterFuzzLite's build, .clusterfuzzlite/build.sh, and the local
+# `fuzzbuild` ctest, tests/oss_fuzz_build.sh).
+#
+# Contract (google/oss-fuzz docs, "Setting up a new project"): compile with
+# $CC/$CXX and $CFLAGS/$CXXFLAGS, link every target with $CXX and
+# $LIB_FUZZING_ENGINE (never a hard-coded engine), and put into $OUT, per
+# harness: the binary (no extension), <harness>_seed_corpus.zip,
+# <harness>.dict and <harness>.options. Intermediate files go to $WORK.
+#
+# How: CMake builds the project's static libraries and each harness with
+# the engine's flags, and the harness is relinked from the objects and the
+# exact libraries CMake chose (read from `ninja -t commands`) with $CXX and
+# $LIB_FUZZING_ENGINE. Harness sources and dependencies therefore stay
+# declared in one place, fuzz/CMakeLists.txt. For libFuzzer builds the
+# target read is the libFuzzer harness itself (WK_FUZZ_ENGINE=libfuzzer:
+# it carries the structure-aware mutator of fuzz_prog and fuzz_render);
+# for the other engines and for coverage builds it is the replay target
+# (<harness>_replay), minus replay_main.c.
+#
+# libyaml (the spec loader's parser) is linked statically: fuzz targets run
+# on images that do not have it. An instrumented copy is built from
+# $SRC/libyaml when the Dockerfile cloned it, else the system's libyaml.a
+# (Debian/Ubuntu libyaml-dev) is used.
+#
+# Environment: CC CXX CFLAGS [CXXFLAGS (default: $CFLAGS)] LIB_FUZZING_ENGINE
+# OUT [SRC] [WORK (default: a temporary folder)] [WK_REPO (default: the
+# checkout this script is in, else $SRC/wddmkit)].
+
+# The harnesses of fuzz/ and the largest input each is fuzzed with (keep in
+# step with conformance/cli_fuzz.c). A harness whose source is not in the
+# tree is skipped with a message.
+HARNESSES="fuzz_gpu_decode:4096 fuzz_spec:16384 fuzz_render:4096 fuzz_patch:4096 fuzz_paging:4096 fuzz_prog:8192"
+
+say() { echo "wddmkit build.sh: $*" >&2; }
+
+: "${CC:?CC must name the C compiler}" "${CXX:?CXX must name the C++ compiler}"
+: "${LIB_FUZZING_ENGINE:?LIB_FUZZING_ENGINE must be set (e.g. -fsanitize=fuzzer)}" "${OUT:?OUT must be set}"
+CFLAGS=${CFLAGS-}
+CXXFLAGS=${CXXFLAGS-$CFLAGS}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -n "${WK_REPO:-}" ]; then
+  repo=$WK_REPO
+elif [ -f "$here/../fuzz/CMakeLists.txt" ]; then
+  repo=$(cd "$here/.." && pwd)
+elif [ -n "${SRC:-}" ] && [ -f "$SRC/wddmkit/fuzz/CMakeLists.txt" ]; then
+  repo=$SRC/wddmkit
+else
+  say "cannot find the wddmkit checkout (set WK_REPO)"
+  exit 1
+fi
+if [ -z "${WORK:-}" ]; then
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$OUT" "$WORK"
+build=$WORK/wddmkit-build
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# New compilers add warnings; the project's -Werror must not break the
+# fuzzing build (warnings are enforced by the project's own CI presets).
+# clang appends what CCC_OVERRIDE_OPTIONS lists ('#' keeps it quiet).
+export CCC_OVERRIDE_OPTIONS="# +-Wno-error"
+
+# ---- libyaml, static --------------------------------------------------------
+yaml_args=()
+if [ -n "${SRC:-}" ] && [ -f "$SRC/libyaml/CMakeLists.txt" ]; then
+  say "building libyaml from $SRC/libyaml with the fuzzing flags"
+  cmake -S "$SRC/libyaml" -B "$WORK/libyaml-build" -G Ninja -DCMAKE_BUILD_TYPE= \
+    -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" -DBUILD_SHARED_LIBS=OFF -DBUILD_TESTING=OFF \
+    -DINSTALL_LIB_DIR=lib -DCMAKE_INSTALL_PREFIX="$WORK/libyaml" -DCMAKE_DISABLE_FIND_PACKAGE_ICU=TRUE \
+    -DCMAKE_POLICY_VERSION_MINIMUM=3.5 >/dev/null
+  cmake --build "$WORK/libyaml-build" -j "$jobs" >/dev/null
+  cmake --install "$WORK/libyaml-build" >/dev/null
+  yaml_args=(-DWK_YAML_LIB="$WORK/libyaml/lib/libyaml.a" -DWK_YAML_INCLUDE="$WORK/libyaml/include")
+else
+  yaml_a=$($CC -print-file-name=libyaml.a)
+  if [ ! -f "$yaml_a" ]; then
+    for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+      [ -f "$d/libyaml.a" ] && yaml_a=$d/libyaml.a && break
+    done
+  fi
+  if [ ! -f "$yaml_a" ]; then
+    say "no static libyaml (install libyaml-dev, or clone libyaml into \$SRC/libyaml)"
+    exit 1
+  fi
+  yaml_args=(-DWK_YAML_LIB="$yaml_a")
+fi
+
+# ---- the project's libraries and the harnesses' objects ---------------------
+# No build type: the engine's flags decide optimisation and debug info.
+# NDEBUG as in the libfuzzer preset (the manager's invariant walk is for its
+# own tests, and costs executions). WK_SANITIZE stays empty: sanitizers come
+# in through $CFLAGS.
+engine=none
+suffix=_replay
+if [ "${FUZZING_ENGINE:-libfuzzer}" = libfuzzer ] && [ "${SANITIZER:-}" != coverage ]; then
+  engine=libfuzzer
+  suffix=""
+fi
+say "configuring $repo in $build (WK_FUZZ_ENGINE=$engine)"
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
+  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+  -DCMAKE_C_FLAGS="$CFLAGS -DNDEBUG" -DCMAKE_CXX_FLAGS="$CXXFLAGS -DNDEBUG" \
+  -DWK_BUILD_TESTS=OFF -DWK_BUILD_BENCH=OFF -DWK_FUZZ_ENGINE=$engine -DWK_SANITIZE= -DWK_COVERAGE=OFF \
+  "${yaml_args[@]}" >/dev/null
+
+targets=()
+built=()
+for entry in $HARNESSES; do
+  h=${entry%%:*}
+  if [ ! -f "$repo/fuzz/$h.c" ]; then
+    say "skipping $h: fuzz/$h.c is not in this tree"
+    continue
+  fi
+  if ! ninja -C "$build" -t targets all | grep -q "^${h}${suffix}: "; then
+    say "skipping $h: fuzz/CMakeLists.txt does not declare it (wk_add_fuzzer)"
+    continue
+  fi
+  targets+=("${h}${suffix}")
+  built+=("$entry")
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  say "no harness to build"
+  exit 1
+fi
+say "building ${targets[*]}"
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+# ---- zip: `zip` when installed, else python3's zipfile ----------------------
+make_zip() { # make_zip ARCHIVE DIR: every file of DIR at the archive's top
+  rm -f "$1"
+  if command -v zip >/dev/null 2>&1; then
+    (cd "$2" && zip -q -X -r "$1" .)
+  elif command -v python3 >/dev/null 2>&1; then
+    python3 - "$1" "$2" <<'PY'
+import os, sys, zipfile
+archive, folder = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sorted(os.listdir(folder)):
+        z.write(os.path.join(folder, name), name)
+PY
+  else
+    say "neither zip nor python3 is installed: cannot write $1"
+    return 1
+  fi
+}
+
+# ---- each harness: link, seeds, dictionary, options -------------------------
+for entry in "${built[@]}"; do
+  h=${entry%%:*}
+  max_len=${entry##*:}
+
+  # The target's link line, as CMake wrote it (the engine flag, if any, is
+  # among FLAGS and is replaced by $LIB_FUZZING_ENGINE):
+  #   : && CC FLAGS objs... -o fuzz/<target> LIBS... && :
+  line=$(ninja -C "$build" -t commands "${h}${suffix}" | tail -n 1)
+  read -r -a words <<<"$line"
+  objs=()
+  libs=()
+  seen_o=0
+  for ((i = 0; i < ${#words[@]}; i++)); do
+    w=${words[$i]}
+    if [ $seen_o -eq 0 ]; then
+      if [ "$w" = "-o" ]; then
+        seen_o=1
+        i=$((i + 1)) # CMake's binary itself
+      elif [[ "$w" == *.o && "$w" != */replay_main.c.o ]]; then
+        objs+=("$w")
+      fi
+    elif [ "$w" = "&&" ]; then
+      break
+    else
+      libs+=("$w")
+    fi
+  done
+  if [ ${#objs[@]} -eq 0 ] || [ $seen_o -eq 0 ]; then
+    say "cannot read the link line of ${h}${suffix}: $line"
+    exit 1
+  fi
+  say "linking $OUT/$h"
+  # $LIB_FUZZING_ENGINE and the flags are words lists by contract: unquoted.
+  # shellcheck disable=SC2086
+  (cd "$build" && $CXX $CXXFLAGS "${objs[@]}" -o "$OUT/$h" $LIB_FUZZING_ENGINE "${libs[@]}" -ldl -lpthread -lm)
+
+  # Seeds and regressions, one flat folder (regressions prefixed: names may
+  # repeat across the two), zipped.
+  stage=$WORK/seeds/$h
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  for kind in seeds regressions; do
+    dir=$repo/corpus/$h/$kind
+    [ -d "$dir" ] || continue
+    prefix=""
+    [ $kind = regressions ] && prefix="regression-"
+    for f in "$dir"/*; do
+      name=$(basename "$f")
+      case "$name" in README* | *.md | .*) continue ;; esac
+      [ -f "$f" ] && cp "$f" "$stage/$prefix$name"
+    done
+  done
+  if [ -n "$(ls -A "$stage")" ]; then
+    make_zip "$OUT/${h}_seed_corpus.zip" "$stage"
+  else
+    say "$h has no seeds (corpus/$h/seeds): no seed corpus archive"
+  fi
+
+  {
+    echo "[libfuzzer]"
+    echo "max_len = $max_len"
+    if [ -f "$repo/fuzz/$h.dict" ]; then
+      cp "$repo/fuzz/$h.dict" "$OUT/$h.dict"
+      echo "dict = $h.dict"
+    fi
+  } >"$OUT/$h.options"
+done
+say "done: ${#built[@]} harnesses in $OUT"

@@ -1,0 +1,31 @@
+# tests/fuzztools_tests.cmake - crash reproduction and regressions (issue
+# "Fuzzing", section 2), include()d at the end of tests/CMakeLists.txt:
+#
+#   fuzztools.all  the program -> YAML writer round-trips every spec of the
+#                  repository and generated programs; `wddmkit prog dump`,
+#                  `repro` (exit codes, determinism, replay binaries),
+#                  `minimize` (a padded program down to its essential
+#                  steps), `triage` (grouping), `promote` (into a temporary
+#                  root through WK_PROMOTE_ROOT: the files load, fail on the
+#                  buggy driver and pass on the reference), and each planted
+#                  bug of examples/drivers/ caught.
+add_executable(test_fuzztools ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c)
+if(WK_CMOCKA_INCLUDE)
+  target_include_directories(test_fuzztools SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
+endif()
+target_link_libraries(test_fuzztools PRIVATE wk_conformance ${WK_CMOCKA_LIB})
+target_compile_definitions(test_fuzztools PRIVATE
+  WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  WK_WDDMKIT="$<TARGET_FILE:wddmkit>"
+  WK_REFDRIVER_SO="$<TARGET_FILE:wk_refdriver>"
+  WK_BUGGY_RENDER="$<TARGET_FILE:buggy_render_index>"
+  WK_BUGGY_PAGING="$<TARGET_FILE:buggy_paging_restart>"
+  WK_BUGGY_PATCH="$<TARGET_FILE:buggy_patch_offset>")
+add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset)
+if(TARGET fuzz_patch_replay)
+  target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
+  add_dependencies(test_fuzztools fuzz_patch_replay)
+endif()
+wk_target_warnings(test_fuzztools)
+add_test(NAME fuzztools.all COMMAND test_fuzztools)
+set_tests_properties(fuzztools.all PROPERTIES LABELS "unit" TIMEOUT 900)

@@ -1,0 +1,879 @@
+/*
+ * test_fuzztools.c - crash reproduction and regressions (issue "Fuzzing",
+ * section 2): the program -> YAML writer (conformance/prog_yaml.c) and the
+ * `wddmkit prog dump | repro | minimize | promote | triage` commands
+ * (conformance/cli_fuzztools.c), run as a user runs them, against the
+ * planted-bug drivers of examples/drivers/.
+ *
+ * Why these tests: a promoted regression is only worth something if the
+ * YAML says exactly what the program does (every spec of the repository
+ * round-trips byte for byte, and generated programs too), if the reduction
+ * keeps the finding and drops the rest, and if the files promote writes
+ * fail on the buggy driver and pass on the reference.
+ *
+ * `test_fuzztools --write-inputs DIR` writes the hand-made programs that
+ * examples/drivers/README.md promotes into corpus/fuzz_prog/regressions/
+ * and specs/regressions/.
+ */
+#define _GNU_SOURCE /* mkdtemp, nftw, open_memstream, setenv */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conform.h"
+#include "spec.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers: temporary folders, files, running wddmkit                   */
+/* ------------------------------------------------------------------ */
+
+static char tmp_root[256];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int setup_tmp(void **state)
+{
+    (void)state;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmp_root, sizeof(tmp_root), "%s/wk-fuzztools-XXXXXX", base && *base ? base : "/tmp");
+    return mkdtemp(tmp_root) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+    (void)state;
+    unsetenv("WK_PROMOTE_ROOT");
+    unsetenv("WK_REPLAY_DIR");
+    return nftw(tmp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void tmp_path(char *out, size_t size, const char *name)
+{
+    snprintf(out, size, "%s/%s", tmp_root, name);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void save_prog(const struct wk_prog *p, const char *path)
+{
+    static uint8_t buf[1 << 16];
+    size_t n = wk_prog_encode(p, buf, sizeof(buf));
+    assert_true(n > 0 && n <= sizeof(buf));
+    write_bytes(path, buf, n);
+}
+
+static struct wk_prog *read_prog(const char *path)
+{
+    static uint8_t buf[1 << 16];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    struct wk_prog *p = malloc(sizeof(*p));
+    assert_non_null(p);
+    wk_prog_decode(buf, n, p);
+    return p;
+}
+
+static void free_prog(struct wk_prog *p)
+{
+    wk_prog_free(p);
+    free(p);
+}
+
+/* Runs `wddmkit ARGS` (a shell command line); its output in out, its exit code returned. */
+static int wddmkit(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int wddmkit(char *out, size_t size, const char *fmt, ...)
+{
+    char args[4096], cmd[4600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof(args), fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", WK_WDDMKIT, args);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    while (fread(args, 1, sizeof(args), f) > 0) /* the rest, unread */
+        ;
+    int status = pclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void expect_output(const char *out, const char *needle)
+{
+    if (!strstr(out, needle))
+        fail_msg("expected '%s' in:\n%s", needle, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Hand-made programs                                                   */
+/* ------------------------------------------------------------------ */
+
+static struct wk_prog *new_prog(void)
+{
+    struct wk_prog *p = malloc(sizeof(*p));
+    assert_non_null(p);
+    wk_prog_init(p);
+    snprintf(p->id, sizeof(p->id), "test.program");
+    snprintf(p->area, sizeof(p->area), "test");
+    snprintf(p->describe, sizeof(p->describe), "A hand-made program.");
+    return p;
+}
+
+static struct wk_step *add(struct wk_prog *p, enum wk_step_kind kind)
+{
+    assert_true(p->step_count < WK_PROG_MAX_STEPS);
+    struct wk_step *s = &p->steps[p->step_count++];
+    memset(s, 0, sizeof(*s));
+    s->kind = kind;
+    return s;
+}
+
+static void add_allocation(struct wk_prog *p, uint32_t device, uint64_t size)
+{
+    struct wk_step *s = add(p, WK_STEP_CREATE_ALLOCATION);
+    s->alloc.device = device;
+    s->alloc.size = size;
+}
+
+/* A render on context 0 whose WRITE32 names list entry 1 of a 1-entry list. */
+static void add_bad_index_render(struct wk_prog *p, uint32_t alloc)
+{
+    struct wk_step *s = add(p, WK_STEP_RENDER);
+    s->render = calloc(1, sizeof(*s->render));
+    assert_non_null(s->render);
+    s->render->list_length = 1;
+    s->render->list_alloc[0] = alloc + 1;
+    s->render->record_count = 1;
+    s->render->records[0].op = WK_USER_OP_WRITE32;
+    s->render->records[0].dst.list_index = 1; /* past the list */
+    s->render->records[0].value = 0xDEAD;
+}
+
+/* The render bug's finding among steps that have nothing to do with it:
+ * what minimize must strip (padding) or what promote starts from. */
+static struct wk_prog *render_index_program(int padding)
+{
+    struct wk_prog *p = new_prog();
+    add(p, WK_STEP_CREATE_DEVICE);
+    if (padding) {
+        add(p, WK_STEP_CREATE_DEVICE)->flags = 2;           /* device1, GDI */
+        add_allocation(p, 1, 8192);                         /* alloc0 */
+    }
+    add(p, WK_STEP_CREATE_CONTEXT);                         /* context0 on device0 */
+    add_allocation(p, 0, 4096);                             /* the listed one */
+    if (padding) {
+        struct wk_step *f = add(p, WK_STEP_FILL);
+        f->allocation = 0;
+        f->value = 0x11111111;
+        add(p, WK_STEP_WAIT_IDLE);
+    }
+    add_bad_index_render(p, padding ? 1 : 0);
+    if (padding) {
+        add(p, WK_STEP_EVICT)->allocation = 0;
+        struct wk_step *c = add(p, WK_STEP_EXPECT_PATTERN);
+        c->allocation = 0;
+        c->value = 0x11111111;
+    }
+    return p;
+}
+
+/* A FILL that takes several passes: 512 KiB through a 32-byte paging buffer. */
+static struct wk_prog *paging_restart_program(void)
+{
+    struct wk_prog *p = new_prog();
+    p->vidmm.paging_buffer_size = 32;
+    add(p, WK_STEP_CREATE_DEVICE);
+    add_allocation(p, 0, 512 * 1024);
+    add(p, WK_STEP_PAGE_IN)->allocation = 0;
+    return p;
+}
+
+/* Passes everywhere. */
+static struct wk_prog *plain_program(void)
+{
+    struct wk_prog *p = new_prog();
+    add(p, WK_STEP_CREATE_DEVICE);
+    add_allocation(p, 0, 8192);
+    struct wk_step *f = add(p, WK_STEP_FILL);
+    f->value = 0x5A5A5A5A;
+    return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* YAML writer                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Writes p as YAML (in memory), loads it back; the loaded set has 1 case. */
+static char *to_yaml(const struct wk_prog *p, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    assert_non_null(f);
+    int st = wk_prog_write_yaml(p, NULL, NULL, NULL, f);
+    fclose(f);
+    if (st != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void load_one(const char *text, size_t len, struct wk_spec_set *set)
+{
+    struct wk_diag d;
+    wk_diag_init(&d, 10);
+    wk_spec_set_init(set);
+    wk_status st = wk_spec_load_buffer(set, "written.yaml", (const uint8_t *)text, len, &d);
+    if (st != WK_OK || set->count != 1) {
+        wk_diag_print(&d, stderr);
+        fail_msg("the written YAML does not load:\n%s", text);
+    }
+    wk_diag_free(&d);
+}
+
+static void expect_same_program(const struct wk_prog *a, const struct wk_prog *b, const char *text)
+{
+    static uint8_t ea[1 << 16], eb[1 << 16];
+    size_t na = wk_prog_encode(a, ea, sizeof(ea)), nb = wk_prog_encode(b, eb, sizeof(eb));
+    if (na != nb || memcmp(ea, eb, na) != 0)
+        fail_msg("%s: re-loaded program encodes differently (%zu vs %zu bytes):\n%s", a->id, na, nb, text);
+    assert_string_equal(a->id, b->id);
+    assert_string_equal(a->describe, b->describe);
+    assert_int_equal(a->cover_count, b->cover_count);
+    for (uint32_t i = 0; i < a->cover_count; i++)
+        assert_string_equal(a->covers[i], b->covers[i]);
+    assert_int_equal(a->requires, b->requires);
+    assert_int_equal(a->gpu.segment_count, b->gpu.segment_count);
+    for (uint32_t i = 0; i < a->gpu.segment_count; i++) {
+        assert_int_equal(a->segments[i].base, b->segments[i].base);
+        assert_int_equal(a->segments[i].size, b->segments[i].size);
+        assert_int_equal(a->segments[i].bank_count, b->segments[i].bank_count);
+    }
+    assert_int_equal(a->gpu.sysmem_pages, b->gpu.sysmem_pages);
+    assert_int_equal(a->gpu.sysmem_first_pfn, b->gpu.sysmem_first_pfn);
+    assert_memory_equal(&a->vidmm.paging_buffer_size, &b->vidmm.paging_buffer_size, sizeof(uint32_t));
+    assert_int_equal(a->vidmm.max_passes, b->vidmm.max_passes);
+    assert_int_equal(a->vidmm.ddi_timeout_ms, b->vidmm.ddi_timeout_ms);
+    assert_int_equal(a->vidmm.seed, b->vidmm.seed);
+    assert_int_equal(a->vidmm.transfer_chunk, b->vidmm.transfer_chunk);
+}
+
+/* Every case of every spec of the repository: written, loaded, the same. */
+static void test_yaml_round_trip_specs(void **state)
+{
+    (void)state;
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 10);
+    assert_int_equal(wk_spec_load_dir(&set, WK_SOURCE_DIR "/specs", &d), WK_OK);
+    assert_true(set.count > 100);
+    for (uint32_t i = 0; i < set.count; i++) {
+        size_t len = 0;
+        char *text = to_yaml(set.progs[i], &len);
+        if (!text) {
+            char why[256];
+            int32_t first = 0;
+            wk_prog_yaml_check(set.progs[i], &first, why, sizeof(why));
+            fail_msg("%s: not written: %s", set.progs[i]->id, why);
+        }
+        struct wk_spec_set back;
+        load_one(text, len, &back);
+        expect_same_program(set.progs[i], back.progs[0], text);
+        wk_spec_set_free(&back);
+        free(text);
+    }
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+}
+
+static uint64_t rng(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 17;
+}
+
+static void random_render(struct wk_prog *p, struct wk_step *s, uint32_t allocs, uint64_t *seed)
+{
+    struct wk_prog_render *r = calloc(1, sizeof(*r));
+    assert_non_null(r);
+    s->render = r;
+    r->list_length = allocs ? 1 + (uint32_t)(rng(seed) % 4) : 0;
+    for (uint32_t i = 0; i < r->list_length; i++) {
+        r->list_alloc[i] = rng(seed) % 5 ? 1 + (uint32_t)(rng(seed) % allocs) : 0;
+        r->list_write[i] = r->list_alloc[i] ? (uint8_t)(rng(seed) & 1) : 0;
+    }
+    r->no_prepatch_info = (int)(rng(seed) & 1);
+    r->record_count = r->list_length ? (uint32_t)(rng(seed) % 4) : 0;
+    for (uint32_t i = 0; i < r->record_count; i++) {
+        struct wk_prog_record *c = &r->records[i];
+        c->op = (uint32_t)(rng(seed) % WK_USER_OP_COUNT);
+        if (c->op == WK_USER_OP_NOP)
+            continue;
+        c->dst = (struct wk_prog_ref){ (uint32_t)(rng(seed) % r->list_length), (uint32_t)(rng(seed) % 8192) };
+        if (c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_BLIT)
+            c->src = (struct wk_prog_ref){ (uint32_t)(rng(seed) % r->list_length), (uint32_t)(rng(seed) % 8192) };
+        c->size = c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_FILL ? 1 + (uint32_t)(rng(seed) % 4096) : 0;
+        c->value = c->op == WK_USER_OP_FILL || c->op == WK_USER_OP_WRITE32 ? (uint32_t)rng(seed) : 0;
+        if (c->op == WK_USER_OP_BLIT) {
+            c->width = 1 + (uint32_t)(rng(seed) % 64);
+            c->height = 1 + (uint32_t)(rng(seed) % 8);
+            c->src_pitch = (uint32_t)(rng(seed) % 128);
+            c->dst_pitch = (uint32_t)(rng(seed) % 128);
+        }
+    }
+    (void)p;
+}
+
+/* One random step the loader can express, objects named by index. */
+static void random_step(struct wk_prog *p, uint32_t *n, uint64_t *seed)
+{
+    struct wk_step *s = add(p, (enum wk_step_kind)(rng(seed) % WK_STEP_KIND_COUNT));
+    s->expect_status = rng(seed) % 4 ? WK_OK : WK_E_NOT_FOUND;
+    int k = s->kind == WK_STEP_CREATE_DEVICE ? 0 : s->kind == WK_STEP_CREATE_CONTEXT ? 1
+          : s->kind == WK_STEP_CREATE_ALLOCATION ? 2 : -1;
+    if (k < 0 && s->kind != WK_STEP_WAIT_IDLE && s->kind != WK_STEP_HOLD && s->kind != WK_STEP_CANCEL &&
+        s->kind != WK_STEP_EXPECT_STATS && !(n[0] && n[1] && n[2])) {
+        p->step_count--; /* needs objects not there yet */
+        return;
+    }
+    if (k >= 0 && s->expect_status == WK_OK)
+        n[k]++;
+    if (k == 1 || k == 2) {
+        if (!n[0]) {
+            p->step_count--;
+            n[k] -= s->expect_status == WK_OK;
+            return;
+        }
+        s->device = (uint32_t)(rng(seed) % n[0]);
+        s->alloc.device = s->device;
+        s->alloc.size = 1 + rng(seed) % (1u << 20);
+        s->alloc.alignment = rng(seed) & 1 ? 1u << (rng(seed) % 16) : 0;
+        s->alloc.preferred = rng(seed) & 1 ? 1u | (2u << 6) : 2u | (1u << 5);
+        s->alloc.hinted_bank = (s->alloc.preferred & 0x1F) == 2 ? 3u | (1u << 7) : 0;
+        s->alloc.flags = (uint32_t)(rng(seed) & 0x7FFFF);
+        s->alloc.priority = (uint32_t)rng(seed);
+    }
+    if (k == 0 || k == 1)
+        s->flags = (uint32_t)(rng(seed) & 3);
+    s->context = n[1] ? (uint32_t)(rng(seed) % n[1]) : 0;
+    s->allocation = n[2] ? (uint32_t)(rng(seed) % n[2]) : 0;
+    s->device = k < 0 && n[0] ? (uint32_t)(rng(seed) % n[0]) : s->device;
+    switch (s->kind) {
+    case WK_STEP_FILL: s->value = (uint32_t)rng(seed); break;
+    case WK_STEP_RELOCATE: s->segment = 1 + (uint32_t)(rng(seed) % 2); break;
+    case WK_STEP_WRITE: case WK_STEP_EXPECT_BYTES:
+        s->offset = rng(seed) % 4096;
+        s->length = 1 + (uint32_t)(rng(seed) % WK_PROG_MAX_BYTES);
+        for (uint32_t i = 0; i < s->length; i++)
+            s->data[i] = (uint8_t)rng(seed);
+        break;
+    case WK_STEP_TOUCH_PHYSICAL: case WK_STEP_SIGNAL_FENCE:
+        s->relative = (int)(rng(seed) & 1);
+        s->segment = s->relative ? 0 : 1 + (uint32_t)(rng(seed) % 3);
+        s->allocation = s->relative ? s->allocation : 0;
+        s->offset = rng(seed) % 4096;
+        s->write = s->kind == WK_STEP_TOUCH_PHYSICAL ? (int)(rng(seed) & 1) : 0;
+        s->value = s->kind == WK_STEP_SIGNAL_FENCE ? rng(seed) : 0;
+        s->address = s->kind == WK_STEP_SIGNAL_FENCE && !s->relative ? rng(seed) : 0;
+        s->segment = s->kind == WK_STEP_SIGNAL_FENCE ? 0 : s->segment;
+        s->offset = s->kind == WK_STEP_SIGNAL_FENCE && !s->relative ? 0 : s->offset;
+        break;
+    case WK_STEP_RENDER: random_render(p, s, n[2], seed); s->render->context = s->context; break;
+    case WK_STEP_HOLD: s->value = 1 + rng(seed) % 8; break;
+    case WK_STEP_CANCEL: s->has_count = (int)(rng(seed) & 1); s->count = s->has_count ? (uint32_t)(rng(seed) % 8) : 0; break;
+    case WK_STEP_EXPECT_PATTERN: s->value = (uint32_t)rng(seed); s->offset = rng(seed) % 64; s->size = rng(seed) % 64; break;
+    case WK_STEP_EXPECT_DIGEST: s->value = rng(seed); break;
+    case WK_STEP_EXPECT_PLACEMENT:
+        s->expect_resident = (int)(rng(seed) & 1);
+        s->segment = s->expect_resident ? (uint32_t)(rng(seed) % 3) : 0;
+        s->has_offset = s->expect_resident && (rng(seed) & 1);
+        s->offset = s->has_offset ? (rng(seed) % 256) * 4096 : 0;
+        break;
+    case WK_STEP_EXPECT_STATS:
+        s->stat = (enum wk_prog_stat)(rng(seed) % WK_STAT_COUNT);
+        s->ddi = s->stat == WK_STAT_DDI_CALLS ? (enum wk_ddi)(1 + rng(seed) % (WK_DDI_COUNT - 1)) : WK_DDI_NONE;
+        s->op = s->stat == WK_STAT_PAGING_OP ? (uint32_t)(rng(seed) % 18) : 0;
+        s->min = rng(seed) % 10;
+        s->has_max = (int)(rng(seed) & 1);
+        s->max = s->has_max ? s->min + rng(seed) % 10 : 0;
+        break;
+    case WK_STEP_EXPECT_CONTEXT_INFO: s->field = (uint32_t)(rng(seed) % 5); s->value = rng(seed) % 65536; break;
+    default: break;
+    }
+    if (s->kind >= WK_STEP_EXPECT_BYTES) /* checks have no status */
+        s->expect_status = WK_OK;
+}
+
+/* Generated programs whose records are all expressible round-trip exactly. */
+static void test_yaml_round_trip_generated(void **state)
+{
+    (void)state;
+    uint64_t seed = 7;
+    int written = 0;
+    for (int round = 0; round < 300; round++) {
+        struct wk_prog *p = new_prog();
+        uint32_t n[3] = { 0, 0, 0 };
+        uint32_t steps = 1 + (uint32_t)(rng(&seed) % 40);
+        p->vidmm.paging_buffer_size = rng(&seed) & 1 ? 28 + (uint32_t)(rng(&seed) % 4096) : 0;
+        p->vidmm.split_submissions = (int)(rng(&seed) & 1);
+        for (uint32_t i = 0; i < steps; i++)
+            random_step(p, n, &seed);
+        size_t len = 0;
+        char *text = to_yaml(p, &len);
+        char why[256] = "";
+        int32_t first = 0;
+        int problems = wk_prog_yaml_check(p, &first, why, sizeof(why));
+        assert_int_equal(problems == 0, text != NULL);
+        if (text) {
+            struct wk_spec_set back;
+            load_one(text, len, &back);
+            expect_same_program(p, back.progs[0], text);
+            wk_spec_set_free(&back);
+            written++;
+        }
+        free(text);
+        free_prog(p);
+    }
+    assert_true(written > 200);
+}
+
+/* Records the loader refuses become the raw command buffer they encode. */
+static void test_yaml_raw_fallback(void **state)
+{
+    (void)state;
+    struct wk_prog *p = render_index_program(0);
+    p->steps[3].expect_status = WK_E_DRIVER_FAILED;
+    size_t len = 0;
+    char *text = to_yaml(p, &len);
+    assert_non_null(text);
+    expect_output(text, "raw: \"574b4342 01000000 01000000 00000000 03000000 18000000 01000000 00000000 adde0000");
+    expect_output(text, "status: driver_failed");
+    struct wk_spec_set back;
+    load_one(text, len, &back);
+    const struct wk_prog *q = back.progs[0];
+    assert_int_equal(q->steps[3].render->raw, 1);
+    assert_int_equal(q->steps[3].render->raw_length, 16 + 24);
+    struct wk_case_result a, b; /* the same bytes reach the driver: the same result */
+    wk_prog_run(p, NULL, &a);
+    wk_prog_run(q, NULL, &b);
+    assert_int_equal(a.verdict, WK_VERDICT_PASS);
+    assert_int_equal(b.verdict, WK_VERDICT_PASS);
+    assert_memory_equal(&a.stats.ddi_calls, &b.stats.ddi_calls, sizeof(a.stats.ddi_calls));
+    wk_spec_set_free(&back);
+    free(text);
+    free_prog(p);
+}
+
+/* What YAML cannot say is reported by step, and nothing is written. */
+static void test_yaml_refuses(void **state)
+{
+    (void)state;
+    struct wk_prog *p = plain_program();
+    p->steps[2].allocation = 5; /* no such allocation */
+    char why[256];
+    int32_t first = -2;
+    assert_int_equal(wk_prog_yaml_check(p, &first, why, sizeof(why)), 1);
+    assert_int_equal(first, 2);
+    expect_output(why, "names allocation 5, which no earlier step creates");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(wk_prog_write_yaml(p, NULL, NULL, NULL, f), -1);
+    fclose(f);
+    assert_int_equal(len, 0);
+    free(text);
+    p->steps[2].allocation = 0; /* fixed, but the id is not of the area */
+    f = open_memstream(&text, &len);
+    assert_int_equal(wk_prog_write_yaml(p, "regressions", "other.x", "d", f), -1);
+    fclose(f);
+    free(text);
+    free_prog(p);
+}
+
+/* Decoded byte strings: written exactly when they can be, loaded back, and
+ * writing the loaded program gives the same text. */
+static void test_yaml_decoded_inputs(void **state)
+{
+    (void)state;
+    uint64_t seed = 99;
+    static uint8_t buf[600];
+    int written = 0;
+    for (int round = 0; round < 400; round++) {
+        size_t n = rng(&seed) % sizeof(buf);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (uint8_t)(rng(&seed) % 3 ? rng(&seed) % 4 : rng(&seed));
+        buf[0] = 1;
+        struct wk_prog *p = malloc(sizeof(*p));
+        assert_non_null(p);
+        wk_prog_decode(buf, n, p);
+        snprintf(p->describe, sizeof(p->describe), "A decoded input.");
+        size_t len = 0, len2 = 0;
+        char *text = to_yaml(p, &len);
+        if (text) {
+            struct wk_spec_set back;
+            load_one(text, len, &back);
+            char *again = to_yaml(back.progs[0], &len2);
+            assert_non_null(again);
+            assert_string_equal(text, again);
+            free(again);
+            wk_spec_set_free(&back);
+            written++;
+        }
+        free(text);
+        free_prog(p);
+    }
+    assert_true(written > 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The commands                                                         */
+/* ------------------------------------------------------------------ */
+
+static char out[1 << 16];
+
+static void test_prog_dump(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof(path), "dump.bin");
+    struct wk_prog *p = plain_program();
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s'", path), 0);
+    expect_output(out, "bytes, 3 steps");
+    expect_output(out, "fill                   alloc0 value=0x5a5a5a5a");
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s/none.bin'", tmp_root), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "prog list '%s'", path), 2);
+    free_prog(p);
+}
+
+static void test_repro(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof(path), "render.bin");
+    struct wk_prog *p = render_index_program(1);
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s' --runs 20", path, WK_BUGGY_RENDER), 1);
+    expect_output(out, "result: fail (exit 1)");
+    expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
+    expect_output(out, "deterministic: 20/20 identical");
+    expect_output(out, "calibrated on the reference driver");
+    expect_output(out, "program (as run):");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --runs 3", path), 0);
+    expect_output(out, "result: pass (exit 0)");
+    expect_output(out, "deterministic: 3/3 identical");
+    /* as written: the render expects OK, the reference refuses the index */
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --no-calibrate", path), 1);
+    expect_output(out, "render: expected status WK_OK, returned WK_E_DRIVER_FAILED");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --runs 0", path), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --frobnicate", path), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/none.bin'", tmp_root), 2);
+    free_prog(p);
+}
+
+/* A replay binary that behaves as told by the name of its input. */
+static void fake_replay(const char *harness)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s_replay", tmp_root, harness);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\n"
+          "case \"$1\" in\n"
+          "*finding*) echo \"fuzz_patch: FINDING: violation\" >&2;\n"
+          "           echo \"fuzz_patch:   violation in DxgkDdiPatch: PATCH-CONFINE-001: DxgkDdiPatch: x\" >&2;\n"
+          "           kill -ABRT $$ ;;\n"
+          "*segv*) kill -SEGV $$ ;;\n"
+          "*hang*) sleep 30 ;;\n"
+          "*driver*) test \"$WK_DRIVER\" = /some/driver.so || exit 1 ;;\n"
+          "esac\nexit 0\n", f);
+    fclose(f);
+    chmod(path, 0755);
+}
+
+static void test_repro_replay_harness(void **state)
+{
+    (void)state;
+    fake_replay("fuzz_patch");
+    setenv("WK_REPLAY_DIR", tmp_root, 1);
+    static const char *const names[] = { "finding.bin", "segv.bin", "hang.bin", "driver.bin", "fine.bin" };
+    char path[512];
+    for (int i = 0; i < 5; i++) {
+        tmp_path(path, sizeof(path), names[i]);
+        write_bytes(path, "x", 1);
+    }
+    tmp_path(path, sizeof(path), "finding.bin");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --runs 2", path), 1);
+    expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
+    tmp_path(path, sizeof(path), "segv.bin");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch", path), 3);
+    expect_output(out, "signature: SIGSEGV");
+    tmp_path(path, sizeof(path), "hang.bin");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --timeout 1", path), 4);
+    tmp_path(path, sizeof(path), "driver.bin");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver /some/driver.so", path), 0);
+    tmp_path(path, sizeof(path), "fine.bin");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_render", path), 2);
+    expect_output(out, "no replay binary for fuzz_render");
+    unsetenv("WK_REPLAY_DIR");
+}
+
+static void test_minimize(void **state)
+{
+    (void)state;
+    char path[512], min[512];
+    tmp_path(path, sizeof(path), "padded.bin");
+    tmp_path(min, sizeof(min), "padded.small");
+    struct wk_prog *p = render_index_program(1);
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' -o '%s' --driver '%s'", path, min, WK_BUGGY_RENDER), 0);
+    expect_output(out, "signature: fail: MEM-GUARD-001 in DxgkDdiRender");
+    struct wk_prog *q = read_prog(min);
+    if (q->step_count != 3 || q->steps[0].kind != WK_STEP_CREATE_DEVICE || q->steps[1].kind != WK_STEP_CREATE_CONTEXT ||
+        q->steps[2].kind != WK_STEP_RENDER)
+        fail_msg("not reduced to device, context, render:\n%s", out);
+    assert_int_equal(q->steps[2].expect_status, WK_E_DRIVER_FAILED);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", min, WK_BUGGY_RENDER), 1);
+    expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s'", min), 0);
+    /* a passing input has nothing to keep */
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' -o '%s'", path, min), 1);
+    free_prog(q);
+    free_prog(p);
+}
+
+static void test_triage(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    tmp_path(dir, sizeof(dir), "crashes");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    struct wk_prog *a = render_index_program(1), *b = render_index_program(0), *c = plain_program();
+    snprintf(path, sizeof(path), "%s/a-padded", dir);
+    save_prog(a, path);
+    snprintf(path, sizeof(path), "%s/b-small", dir);
+    save_prog(b, path);
+    snprintf(path, sizeof(path), "%s/c-plain", dir);
+    save_prog(c, path);
+    snprintf(path, sizeof(path), "%s/README.md", dir);
+    write_bytes(path, "notes", 5);
+    assert_int_equal(wddmkit(out, sizeof(out), "triage '%s' --driver '%s'", dir, WK_BUGGY_RENDER), 0);
+    expect_output(out, "3 files, 2 signatures");
+    char line[700];
+    snprintf(line, sizeof(line), "     2  fail    MEM-GUARD-001 in DxgkDdiRender  [smallest: %s/b-small,", dir);
+    expect_output(out, line);
+    snprintf(line, sizeof(line), "     1  pass    pass  [smallest: %s/c-plain,", dir);
+    expect_output(out, line);
+    assert_int_equal(wddmkit(out, sizeof(out), "triage '%s/none'", dir), 2);
+    free_prog(a);
+    free_prog(b);
+    free_prog(c);
+}
+
+/* Random files are untrusted input: the tools answer, the kit never dies. */
+static void test_triage_random_files(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    tmp_path(dir, sizeof(dir), "random");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    uint64_t seed = 3;
+    for (int i = 0; i < 24; i++) {
+        uint8_t buf[300];
+        size_t n = rng(&seed) % sizeof(buf);
+        for (size_t k = 0; k < n; k++)
+            buf[k] = (uint8_t)(rng(&seed) % 3 ? rng(&seed) % 6 : rng(&seed));
+        snprintf(path, sizeof(path), "%s/r%02d", dir, i);
+        write_bytes(path, buf, n);
+    }
+    assert_int_equal(wddmkit(out, sizeof(out), "triage '%s'", dir), 0);
+    expect_output(out, "24 files");
+    if (strstr(out, " crash ") || strstr(out, " timeout ") || strstr(out, " fail "))
+        fail_msg("the reference driver must pass every calibrated program:\n%s", out);
+}
+
+static void test_promote(void **state)
+{
+    (void)state;
+    char path[512], file[700];
+    tmp_path(path, sizeof(path), "found.bin");
+    struct wk_prog *p = render_index_program(1);
+    save_prog(p, path);
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-render", path, WK_BUGGY_RENDER), 0);
+    expect_output(out, "verified: the YAML case fails on");
+    /* the input: a program that still fails there and passes here */
+    snprintf(file, sizeof(file), "%s/corpus/fuzz_prog/regressions/t-render.bin", tmp_root);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_RENDER), 1);
+    expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
+    /* the case: loads, names the rule, fails there, passes here */
+    snprintf(file, sizeof(file), "%s/specs/regressions/t-render.yaml", tmp_root);
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 10);
+    assert_int_equal(wk_spec_load_file(&set, file, &d), WK_OK);
+    assert_int_equal(set.count, 1);
+    const struct wk_prog *q = set.progs[0];
+    assert_string_equal(q->id, "regressions.t-render");
+    assert_string_equal(q->area, "regressions");
+    assert_int_equal(q->cover_count, 1);
+    assert_string_equal(q->covers[0], "MEM-GUARD-001");
+    expect_output(q->describe, "Regression: MEM-GUARD-001 in DxgkDdiRender; promoted from found.bin");
+    struct wk_case_result r;
+    wk_prog_run(q, NULL, &r); /* the buggy driver only in a child: it dies with its objects */
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+    assert_int_equal(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
+    assert_int_equal(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_RENDER, file), 1);
+    expect_output(out, "rule:     MEM-GUARD-001");
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    /* promoting again changes nothing; refusals */
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-render", path, WK_BUGGY_RENDER), 0);
+    expect_output(out, "unchanged");
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s'", path, WK_BUGGY_PAGING), 1);
+    expect_output(out, "passes on");
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s'", path), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver x --name Bad_Name", path), 2);
+    free_prog(p);
+}
+
+/* The paging bug: a FILL in a small paging buffer never ends. */
+static void test_paging_bug(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof(path), "paging.bin");
+    struct wk_prog *p = paging_restart_program();
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s' --runs 2", path, WK_BUGGY_PAGING), 1);
+    expect_output(out, "signature: PAGING-PROGRESS-001 in DxgkDdiBuildPagingBuffer");
+    expect_output(out, "deterministic: 2/2 identical");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s'", path), 0);
+    free_prog(p);
+}
+
+/* The Patch bug: fuzz_patch's kind of input (a list entry outside the
+ * submission range), through the kit's Patch check on both drivers. */
+static void patch_outside_range(const char *driver, uint64_t *violations, char *rule)
+{
+    struct wk_vidmm *vm = NULL;
+    assert_int_equal(wk_vidmm_create(&(struct wk_vidmm_config){ 0 }, &vm), WK_OK);
+    assert_int_equal(wk_vidmm_load(vm, driver), WK_OK);
+    assert_int_equal(wk_vidmm_start(vm), WK_OK);
+    uint32_t dev = 0, ctx = 0;
+    assert_int_equal(wk_vidmm_create_device(vm, 0, &dev), WK_OK);
+    assert_int_equal(wk_vidmm_create_context(vm, dev, 0, &ctx), WK_OK);
+    uint8_t dma[128];
+    memset(dma, 0, sizeof(dma));
+    DXGK_ALLOCATIONLIST list[1];
+    memset(list, 0, sizeof(list));
+    list[0].SegmentId = 1;
+    list[0].PhysicalAddress.QuadPart = 0x100000;
+    D3DDDI_PATCHLOCATIONLIST patch[1];
+    memset(patch, 0, sizeof(patch));
+    patch[0].PatchOffset = 64; /* the submission is [0, 16) */
+    struct wk_vidmm_patch a = { ctx, dma, sizeof(dma), list, 1, patch, 1, 0, 16, 0, 1 };
+    wk_vidmm_patch(vm, &a);
+    struct wk_violation v;
+    rule[0] = '\0';
+    if (wk_vidmm_violations(vm, &v, 1, violations))
+        snprintf(rule, 24, "%s", v.rule);
+    wk_vidmm_destroy(vm);
+}
+
+static void test_patch_bug(void **state)
+{
+    (void)state;
+    uint64_t n = 0;
+    char rule[24];
+    patch_outside_range(WK_REFDRIVER_SO, &n, rule);
+    assert_int_equal(n, 0);
+    patch_outside_range(WK_BUGGY_PATCH, &n, rule);
+    assert_true(n > 0);
+    assert_string_equal(rule, "PATCH-CONFINE-001");
+#ifdef WK_FUZZ_REPLAY_DIR
+    /* the same through fuzz_patch's replay binary and `wddmkit repro` */
+    static const uint8_t input[] = {
+        1, 1, 16, 0, 0, 0, 0, 1,                         /* 1 list entry, 1 patch entry, [0, 16), entries [0, 1) */
+        1, 1, 0x00, 0x00, 0x10, 0, 0, 0, 0, 0,          /* slot 1's allocation, SegmentId 1, at 0x100000 */
+        0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0,            /* index 0, PatchOffset 64 */
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* the DMA buffer's first bytes */
+    };
+    char path[512];
+    tmp_path(path, sizeof(path), "patch-outside.bin");
+    write_bytes(path, input, sizeof(input));
+    setenv("WK_REPLAY_DIR", WK_FUZZ_REPLAY_DIR, 1);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver '%s'", path, WK_BUGGY_PATCH), 1);
+    expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch", path), 0);
+    unsetenv("WK_REPLAY_DIR");
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* main                                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The hand-made inputs examples/drivers/README.md promotes. */
+static int write_inputs(const char *dir)
+{
+    char path[1024];
+    struct wk_prog *r = render_index_program(1), *g = paging_restart_program();
+    snprintf(path, sizeof(path), "%s/buggy-render-index.bin", dir);
+    save_prog(r, path);
+    snprintf(path, sizeof(path), "%s/buggy-paging-restart.bin", dir);
+    save_prog(g, path);
+    free_prog(r);
+    free_prog(g);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-inputs") == 0)
+        return write_inputs(argv[2]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_yaml_round_trip_specs),
+        cmocka_unit_test(test_yaml_round_trip_generated),
+        cmocka_unit_test(test_yaml_raw_fallback),
+        cmocka_unit_test(test_yaml_refuses),
+        cmocka_unit_test(test_yaml_decoded_inputs),
+        cmocka_unit_test(test_prog_dump),
+        cmocka_unit_test(test_repro),
+        cmocka_unit_test(test_repro_replay_harness),
+        cmocka_unit_test(test_minimize),
+        cmocka_unit_test(test_triage),
+        cmocka_unit_test(test_triage_random_files),
+        cmocka_unit_test(test_promote),
+        cmocka_unit_test(test_paging_bug),
+        cmocka_unit_test(test_patch_bug),
+    };
+    return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}
