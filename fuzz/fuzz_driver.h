@@ -27,6 +27,12 @@
  * for other knobs replaces it (a shared-object driver is then unloaded and
  * loaded again, so two adapters never share its globals).
  *
+ * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
+ * unless their knobs change. A reset does not rewind everything (the
+ * system-page scatter continues), so a finding may depend on earlier
+ * inputs; WK_FUZZ_FRESH=1 builds every input's adapters afresh (slower),
+ * which makes every finding replay exactly in a fresh process.
+ *
  * Findings: a contract violation on the DUT, a DUT that crashed (the
  * adapter is dead), or a differential mismatch. wk_fuzz_finding prints the
  * harness, what happened and every recorded violation to stderr, then
@@ -122,8 +128,6 @@ struct wk_fuzz_fixture {
  * (NULL is returned under WK_FUZZ_NO_ABORT), a refusal to build it aborts
  * (the driver cannot be fuzzed so). */
 struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
-/* Marks the fixture for a rebuild before the next input. */
-void wk_fuzz_fixture_invalidate(void);
 
 /*
  * The differential run of fuzz_paging and fuzz_prog: program `p` step by
@@ -142,8 +146,12 @@ void wk_fuzz_fixture_invalidate(void);
  * steps `skip` (may be NULL) names (a harness's work cap), and steps
  * outside the kit's domain (a monitored fence at an address the GPU cannot
  * write, which the kit passes on and then blames on the driver: see
- * out_of_domain in fuzz_driver.c). Returns 1 when the run was clean, 0
- * after a finding under WK_FUZZ_NO_ABORT.
+ * out_of_domain in fuzz_driver.c); and an input is abandoned when the
+ * reference's render could not keep its whole allocation list resident
+ * (working_set_overflowed) or a failed aperture page-in left an allocation
+ * resident without pages (aperture_without_pages): two more kit gaps,
+ * reported. Returns 1 when the run was clean (or abandoned), 0 after a
+ * finding under WK_FUZZ_NO_ABORT.
  */
 typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,

@@ -30,10 +30,10 @@
  * the allocations' bytes (which Render and Patch never read) and the
  * driver's own internal state. An input that moves an allocation (an
  * eviction under pressure) would change the next input's allocation list,
- * so the fixture is checked after every input and rebuilt (wk_vidmm_reset,
+ * so the fixture is checked before every input and rebuilt (wk_vidmm_reset,
  * cost proportional to what was touched) when it moved. WK_FUZZ_FRESH=1
- * rebuilds it before every input, for a bit-exact replay of a finding that
- * depends on earlier inputs.
+ * (fuzz_driver.h) builds adapter and fixture afresh before every input, for
+ * a bit-exact replay of a finding that depends on earlier inputs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,16 +44,6 @@
 #include "seeds_lib.h"
 
 #define HARNESS "fuzz_render"
-
-static int fresh_each_input(void)
-{
-    static int fresh = -1;
-    if (fresh < 0) {
-        const char *e = getenv("WK_FUZZ_FRESH");
-        fresh = e && e[0] == '1';
-    }
-    return fresh;
-}
 
 /* Statuses wk_vidmm_render may return without a violation. */
 static int acceptable(wk_status st)
@@ -75,8 +65,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
     struct wk_render_input in;
     wk_render_parse(data, size, &in);
-    if (fresh_each_input())
-        wk_fuzz_fixture_invalidate();
     struct wk_fuzz_fixture *f = wk_fuzz_fixture(HARNESS);
     if (!f)
         return 0;
