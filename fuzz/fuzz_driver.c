@@ -116,33 +116,6 @@ struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_kn
     return s->vm;
 }
 
-/*
- * Workaround for a kit bug (reported): wk_vidmm_reset keeps the paging
- * buffer, whose pages wk_gpu_reset zeroes, canary tail included, so the
- * next BuildPagingBuffer is blamed for a MEM-GUARD-001 when the buffer does
- * not end on a page boundary. While the bug is there (probed once per
- * process on a scratch reference adapter: the workaround retires itself
- * when the kit is fixed), such adapters are rebuilt (about 50 us) instead
- * of reset.
- */
-static int reset_breaks_canary(const struct wk_fuzz_knobs *k)
-{
-    static int broken = -1;
-    if (k->paging_buffer_size % WK_GPU_PAGE_SIZE == 0)
-        return 0;
-    if (broken < 0) {
-        struct wk_fuzz_knobs small = { 28, 0, 0, 0 };
-        struct wk_vidmm *vm = build(WK_FUZZ_REF, &small);
-        uint32_t device = 0;
-        wk_vidmm_create_device(vm, 0, &device); /* its context allocation is paged in */
-        wk_vidmm_reset(vm);
-        wk_vidmm_create_device(vm, 0, &device);
-        broken = wk_fuzz_violation_count(vm) != 0;
-        wk_vidmm_destroy(vm);
-    }
-    return broken;
-}
-
 /* WK_FUZZ_FRESH=1: every input on freshly built adapters. wk_vidmm_reset
  * does not rewind everything (the system-page scatter goes on where the
  * last input left it, reported), so a finding that depends on such history
@@ -165,7 +138,7 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
     if (!k)
         k = &defaults;
     s->epoch++;
-    if (s->vm && !s->stale && knobs_equal(&s->knobs, k) && !reset_breaks_canary(k) && !fresh_mode() &&
+    if (s->vm && !s->stale && knobs_equal(&s->knobs, k) && !fresh_mode() &&
         wk_vidmm_reset(s->vm) == WK_OK)
         return s->vm;
     s->stale = 1; /* other knobs, dead (WK_E_DEAD) or not resettable: start over */

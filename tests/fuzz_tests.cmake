@@ -1,7 +1,6 @@
 # tests/fuzz_tests.cmake - the wk_vidmm entry points the fuzz harnesses
 # stand on: wk_vidmm_reset and wk_vidmm_patch (include()d by
 # tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
-# WK_TEST_KNOWN_BUGS=1 also runs the test of a known, reported kit bug.
 add_executable(test_vidmm_fuzzapi
   ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_fuzzapi.c
   ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)

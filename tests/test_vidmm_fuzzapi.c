@@ -250,9 +250,6 @@ static void test_reset_1000_times_without_growth(void **state)
 static void test_reset_with_small_paging_buffer(void **state)
 {
     struct vt_fixture *f = *state;
-    const char *known = getenv("WK_TEST_KNOWN_BUGS");
-    if (!known || known[0] != '1')
-        skip(); /* known kit bug: see the note in fuzz/fuzz_driver.c (reset_breaks_canary) */
     struct wk_vidmm_config cfg = fuzz_config(28);
     assert_true(vt_open(f, &cfg, NULL, 0));
     struct workload w;

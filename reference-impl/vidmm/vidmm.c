@@ -137,6 +137,10 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->npending = 0;
     vm->hold = 0;
     vm->paging_used = vm->paging_private_used = 0;
+    /* The GPU reset zeroes every page, the paging buffer's guard tail too;
+     * freed here, it is allocated (canary set) again on first use. */
+    gbuf_free(vm, &vm->paging);
+    gbuf_free(vm, &vm->paging_private);
     wk_gpu_reset(vm->gpu);
     memset(&vm->stats, 0, sizeof(vm->stats));
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
