@@ -143,13 +143,11 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  * on both sides or on neither. Checks that read driver-chosen numbers
  * (expect_stats, expect_context_info) or placement are run but not
  * compared: a correct driver may differ there. Left out on both sides:
- * steps `skip` (may be NULL) names (a harness's work cap), and steps
- * outside the kit's domain (a monitored fence at an address the GPU cannot
- * write, which the kit passes on and then blames on the driver: see
- * out_of_domain in fuzz_driver.c); and an input is abandoned when the
+ * steps `skip` (may be NULL) names (a harness's work cap); and an input
+ * is abandoned when the
  * reference's render could not keep its whole allocation list resident
  * (working_set_overflowed) or a failed aperture page-in left an allocation
- * resident without pages (aperture_without_pages): two more kit gaps,
+ * resident without pages (aperture_without_pages): two kit gaps,
  * reported. Returns 1 when the run was clean (or abandoned), 0 after a
  * finding under WK_FUZZ_NO_ABORT.
  */

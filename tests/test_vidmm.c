@@ -503,6 +503,16 @@ static void test_special_lock_transfer_touch_and_fence(void **state)
     assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_READ_PHYSICAL], 1));
     assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_WRITE_PHYSICAL], 1));
     assert_true(expect_u64(s.paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE], 1));
+
+    /* Fences the GPU could not write are refused before the driver is
+     * called, not blamed on it: an unmapped aperture page, a value that
+     * crosses the end of a segment. */
+    assert_true(expect_status(f->vm, wk_vidmm_signal_monitored_fence(f->vm, VT_APER_BASE + 0x1000, 1),
+                              WK_E_STATE));
+    assert_true(expect_status(f->vm,
+                              wk_vidmm_signal_monitored_fence(f->vm, VT_SEG1_BASE + VT_SEG1_SIZE - 4, 1),
+                              WK_E_STATE));
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE], 1));
     assert_true(expect_no_violations(f->vm));
 }
 

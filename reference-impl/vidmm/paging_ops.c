@@ -450,5 +450,12 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
     if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address",
                     (unsigned long long)gpu_address);
+    /* The fence value is checked by reading it back; an address the GPU
+     * cannot write (an unmapped aperture page, a value crossing the end of
+     * a segment) would blame the driver for the kit's choice of address. */
+    uint64_t probe;
+    if (wk_gpu_read(vm->gpu, gpu_address, &probe, sizeof(probe)) != WK_OK)
+        return fail(vm, WK_E_STATE, "0x%llx: the GPU cannot access the 8 fence bytes there",
+                    (unsigned long long)gpu_address);
     return op_signal_monitored_fence(vm, gpu_address, value);
 }
