@@ -536,11 +536,14 @@ struct calibration {
     uint64_t digest[WK_PROG_MAX_OBJECTS];
 };
 
-static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c)
+static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c,
+                            struct wk_mutation_state *armed)
 {
     static struct wk_prog_exec x;
     static struct wk_case_result r;
     wk_prog_exec_init(&x, j->p, vm, &r);
+    if (armed)
+        wk_prog_exec_chain(&x, wk_mutation_rewrite, armed);
     for (uint32_t i = 0; i < j->p->step_count; i++) {
         int failed = 0;
         c->status[i] = wk_prog_exec_step(&x, &j->p->steps[i], &failed);
@@ -562,17 +565,18 @@ static void calibrate_child(const void *arg, int fd)
     struct wk_vidmm_config cfg = j->p->vidmm;
     struct wk_vidmm *vm = NULL;
     struct wk_mutation_state ms;
+    const struct wk_mutation *m = NULL;
     cfg.gpu = &j->p->gpu;
     cfg.seed += j->seed;
     memset(&c, 0, sizeof(c));
     if (wk_vidmm_create(&cfg, &vm) == WK_OK) {
-        const struct wk_mutation *m = j->p->has_rewrite ? wk_mutation_find(j->p->rewrite.mutation) : NULL;
+        m = j->p->has_rewrite ? wk_mutation_find(j->p->rewrite.mutation) : NULL;
         if (m)
             wk_mutation_arm(vm, &ms, m, j->p->rewrite.call, j->p->rewrite.param);
         c.started = wk_vidmm_attach(vm, wk_refdriver_DriverEntry) == WK_OK && wk_vidmm_start(vm) == WK_OK;
     }
     if (c.started)
-        calibrate_steps(j, vm, &c);
+        calibrate_steps(j, vm, &c, m ? &ms : NULL);
     if (vm)
         wk_vidmm_destroy(vm);
     write_all(fd, &c, sizeof(c));
@@ -580,7 +584,7 @@ static void calibrate_child(const void *arg, int fd)
 
 static int is_check_step(const struct wk_step *s)
 {
-    return s->kind >= WK_STEP_EXPECT_BYTES;
+    return wk_step_is_check(s->kind);
 }
 
 /* fuzz_prog compares only checks of content; the others read numbers a

@@ -778,7 +778,7 @@ static const struct mutation_row *row_of(const struct wk_mutation *m)
 }
 
 /* The vidmm rewriter: counts matching calls, corrupts the chosen one. */
-static void rewriter(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+void wk_mutation_rewrite(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
     struct wk_mutation_state *s = user;
     const struct mutation_row *r = row_of(s->mutation);
@@ -798,5 +798,5 @@ void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const str
     s->mutation = m;
     s->call = call;
     s->param = param;
-    wk_vidmm_set_rewriter(vm, rewriter, s);
+    wk_vidmm_set_rewriter(vm, wk_mutation_rewrite, s);
 }

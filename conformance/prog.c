@@ -17,6 +17,38 @@ const char *wk_step_keyword(enum wk_step_kind kind)
     }
 }
 
+int wk_step_is_check(enum wk_step_kind kind)
+{
+    return kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO;
+}
+
+struct wk_prog_patch *wk_prog_patch_new(uint32_t dma_length)
+{
+    struct wk_prog_patch *p = calloc(1, sizeof(*p) + dma_length);
+    if (p)
+        p->dma_length = dma_length;
+    return p;
+}
+
+size_t wk_prog_patch_size(const struct wk_prog_patch *p)
+{
+    return sizeof(*p) + p->dma_length;
+}
+
+struct wk_prog_patch *wk_prog_patch_dup(const struct wk_prog_patch *p)
+{
+    struct wk_prog_patch *q = malloc(wk_prog_patch_size(p));
+    if (q)
+        memcpy(q, p, wk_prog_patch_size(p));
+    return q;
+}
+
+void wk_prog_patch_trim(struct wk_prog_patch *p)
+{
+    while (p->dma_length && p->dma[p->dma_length - 1] == 0)
+        p->dma_length--;
+}
+
 const char *wk_verdict_name(enum wk_verdict v)
 {
     switch (v) {
@@ -45,6 +77,8 @@ void wk_prog_free(struct wk_prog *p)
     for (uint32_t i = 0; i < p->step_count; i++) {
         free(p->steps[i].render);
         p->steps[i].render = NULL;
+        free(p->steps[i].patch);
+        p->steps[i].patch = NULL;
     }
 }
 
@@ -72,6 +106,31 @@ static void dump_render(const struct wk_prog_render *r, FILE *out)
     }
 }
 
+static void dump_patch(const struct wk_prog_patch *g, FILE *out)
+{
+    fprintf(out, " context=%u range=[0x%x,0x%x) entries=[%u,+%u) dma=%u bytes list=[", g->context, g->start, g->end,
+            g->patch_start, g->patch_count, g->dma_length);
+    for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
+        const struct wk_prog_patch_entry *e = &g->list[i];
+        fprintf(out, "%s", i ? " " : "");
+        if (e->allocation)
+            fprintf(out, "alloc%u", e->allocation - 1);
+        else
+            fprintf(out, "null");
+        if (e->resident)
+            fprintf(out, "@resident");
+        else
+            fprintf(out, "@%u:0x%llx", e->segment_id, (unsigned long long)e->address);
+        fprintf(out, "%s", e->write ? "(w)" : "");
+    }
+    fprintf(out, "]");
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
+        const struct wk_prog_patch_location *l = &g->patch[i];
+        fprintf(out, "\n      index=%u offset=0x%x allocation_offset=0x%x slot=%u split=0x%x driver_id=%u",
+                l->allocation_index, l->patch_offset, l->allocation_offset, l->slot_id, l->split_offset, l->driver_id);
+    }
+}
+
 static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
 {
     fprintf(out, "  %3u: %-22s", i, wk_step_keyword(s->kind));
@@ -86,6 +145,7 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
                 s->alloc.hinted_bank, s->alloc.supported_set, s->alloc.eviction_set, s->alloc.flags, s->alloc.priority);
         break;
     case WK_STEP_RENDER: if (s->render) dump_render(s->render, out); break;
+    case WK_STEP_PATCH: if (s->patch) dump_patch(s->patch, out); break;
     case WK_STEP_TOUCH_PHYSICAL:
         fprintf(out, " segment=%u offset=0x%llx %s", s->segment, (unsigned long long)s->offset, s->write ? "write" : "read");
         break;

@@ -137,6 +137,81 @@ static void walk_render(struct io *io, struct wk_prog_render *g)
 }
 
 /* ------------------------------------------------------------------ */
+/* Patch payloads                                                       */
+/* ------------------------------------------------------------------ */
+
+static void walk_patch_entry(struct io *io, struct wk_prog_patch_entry *e)
+{
+    uint32_t flags = (e->write ? 1u : 0u) | (e->resident ? 2u : 0u);
+    f8(io, &e->allocation);
+    f8(io, &flags);
+    f8(io, &e->segment_id);
+    f64(io, &e->address);
+    e->write = flags & 1;
+    e->resident = (flags >> 1) & 1;
+    e->segment_id &= 0x1F; /* DXGK_ALLOCATIONLIST.SegmentId is 5 bits */
+}
+
+static void walk_patch_location(struct io *io, struct wk_prog_patch_location *l)
+{
+    f32(io, &l->allocation_index);
+    f32(io, &l->slot_id);
+    l->slot_id &= 0xFFFFFF; /* D3DDDI_PATCHLOCATIONLIST.SlotId is 24 bits */
+    f32(io, &l->driver_id);
+    f32(io, &l->allocation_offset);
+    f32(io, &l->patch_offset);
+    f32(io, &l->split_offset);
+}
+
+/* Everything but the DMA bytes; ranges folded into the lists' lengths. */
+static void walk_patch_head(struct io *io, struct wk_prog_patch *g)
+{
+    f8(io, &g->context);
+    f8(io, &g->list_length);
+    g->list_length = clamp32(g->list_length, WK_PROG_MAX_PATCH_LIST);
+    for (uint32_t i = 0; i < g->list_length; i++)
+        walk_patch_entry(io, &g->list[i]);
+    f8(io, &g->patch_length);
+    g->patch_length = clamp32(g->patch_length, WK_PROG_MAX_PATCHES);
+    for (uint32_t i = 0; i < g->patch_length; i++)
+        walk_patch_location(io, &g->patch[i]);
+    f32(io, &g->start);
+    f32(io, &g->end);
+    f8(io, &g->patch_start);
+    f8(io, &g->patch_count);
+    g->patch_start = clamp32(g->patch_start, g->patch_length);
+    g->patch_count = clamp32(g->patch_count, g->patch_length - g->patch_start);
+}
+
+/* The payload is allocated once its DMA length is known: at most what the
+ * input still holds, so a short input cannot ask for 64 KiB of zeroes. */
+static int walk_patch(struct io *io, struct wk_step *s)
+{
+    struct wk_prog_patch head;
+    if (!io->reading) { /* a step without its payload is written as an empty one */
+        struct wk_prog_patch *g = s->patch ? s->patch : memset(&head, 0, sizeof(head));
+        walk_patch_head(io, g);
+        f32(io, &g->dma_length);
+        fbytes(io, g->dma, g->dma_length);
+        return 0;
+    }
+    memset(&head, 0, sizeof(head));
+    walk_patch_head(io, &head);
+    uint32_t n = 0;
+    f32(io, &n);
+    size_t left = io->at < io->size ? io->size - io->at : 0;
+    n = clamp32(n, WK_PROG_MAX_DMA);
+    n = n > left ? (uint32_t)left : n;
+    if (!(s->patch = wk_prog_patch_new(n)))
+        return -1;
+    memcpy(s->patch, &head, sizeof(head));
+    s->patch->dma_length = n;
+    fbytes(io, s->patch->dma, n);
+    wk_prog_patch_trim(s->patch);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Steps                                                                */
 /* ------------------------------------------------------------------ */
 
@@ -218,6 +293,7 @@ static int walk_step(struct io *io, struct wk_step *s)
             return -1;
         walk_render(io, s->render);
         break;
+    case WK_STEP_PATCH: return walk_patch(io, s);
     case WK_STEP_HOLD: f64(io, &s->value); s->value %= 256; break;
     case WK_STEP_CANCEL: fint(io, &s->has_count); f8(io, &s->count); break;
     case WK_STEP_WAIT_IDLE: break;

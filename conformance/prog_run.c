@@ -33,6 +33,27 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
 /* Actions                                                              */
 /* ------------------------------------------------------------------ */
 
+/* Around a creation: the caller's rewriter first (it may corrupt the
+ * answer, and the kit keeps what it leaves), then the handle is noted. */
+static void note_handle(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct interp *x = user;
+    if (x->rewrite)
+        x->rewrite(x->rewrite_user, ddi, args, status);
+    const DXGKARG_CREATEALLOCATION *a = args;
+    if (ddi == WK_DDI_CREATE_ALLOCATION && a && a->NumAllocations >= 1 && a->pAllocationInfo)
+        x->created = a->pAllocationInfo[0].hAllocation;
+}
+
+static wk_status create_noting_handle(struct interp *x, uint32_t dev, const WK_ALLOCATION_REQUEST *q, uint32_t *h)
+{
+    x->created = NULL;
+    wk_vidmm_set_rewriter(x->vm, note_handle, x);
+    wk_status st = wk_vidmm_create_allocation(x->vm, dev, q, h);
+    wk_vidmm_set_rewriter(x->vm, x->rewrite, x->rewrite_user);
+    return st;
+}
+
 static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
 {
     uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
@@ -51,9 +72,11 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     q.Flags.Value = s->alloc.flags;
     q.Priority = s->alloc.priority;
     uint32_t h = 0;
-    wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
-    if (st == WK_OK)
+    wk_status st = create_noting_handle(x, dev, &q, &h);
+    if (st == WK_OK) {
+        x->driver_allocs[x->nallocs] = x->created;
         x->allocs[x->nallocs++] = h;
+    }
     return st;
 }
 
@@ -123,6 +146,95 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
     uint32_t len = encode_commands(r, buf, sizeof(buf));
     struct wk_vidmm_render args = { ctx, buf, len, list, r->list_length, NULL, 0, r->no_prepatch_info };
     return wk_vidmm_render(x->vm, &args, &x->last_render);
+}
+
+/* ------------------------------------------------------------------ */
+/* Patch                                                                */
+/* ------------------------------------------------------------------ */
+
+/* The allocation list as dxgkrnl hands it to Patch: driver handles, and
+ * SegmentId/PhysicalAddress as the step says or from where the allocation
+ * is (as the kernel fills them after paging the list in, facts 4.7). */
+static wk_status patch_list(struct interp *x, const struct wk_prog_patch *g, DXGK_ALLOCATIONLIST *list)
+{
+    for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
+        const struct wk_prog_patch_entry *e = &g->list[i];
+        DXGK_ALLOCATIONLIST *d = &list[i];
+        memset(d, 0, sizeof(*d));
+        d->WriteOperation = (UINT)(e->write ? 1 : 0);
+        d->SegmentId = e->segment_id & 0x1F;
+        d->PhysicalAddress.QuadPart = (LONGLONG)e->address;
+        if (!e->allocation)
+            continue; /* a NULL handle, with whatever else the step says */
+        struct wk_vidmm_allocation_state st; /* a destroyed one's handle is gone: never hand it out */
+        if (e->allocation - 1 >= x->nallocs ||
+            wk_vidmm_allocation_state(x->vm, x->allocs[e->allocation - 1], &st) != WK_OK)
+            return WK_E_NOT_FOUND;
+        d->hDeviceSpecificAllocation = x->driver_allocs[e->allocation - 1];
+        if (!e->resident)
+            continue;
+        d->SegmentId = st.resident ? st.segment_id & 0x1F : 0;
+        d->PhysicalAddress.QuadPart = st.resident ? (LONGLONG)st.gpu_address : 0;
+    }
+    return WK_OK;
+}
+
+/* Whether the kit's PATCH-VALUE-001 check judges location l: its index in
+ * the list, its 8-byte slot in the range, its allocation with a SegmentId. */
+static int judged(const struct wk_prog_patch_location *l, const DXGK_ALLOCATIONLIST *list, uint32_t list_length,
+                  uint32_t start, uint32_t end)
+{
+    return l->allocation_index < list_length && l->patch_offset >= start && (uint64_t)l->patch_offset + 8 <= end &&
+           list[l->allocation_index].SegmentId != 0;
+}
+
+/* Two judged locations whose slots overlap ask for two values in one
+ * place: no driver can satisfy both, so the step is refused before the
+ * driver is called (fuzz_patch moves the later one out of the list). */
+static int slots_overlap(const struct wk_prog_patch *g, const DXGK_ALLOCATIONLIST *list)
+{
+    for (uint32_t i = g->patch_start; i < g->patch_start + g->patch_count; i++) {
+        if (!judged(&g->patch[i], list, g->list_length, g->start, g->end))
+            continue;
+        for (uint32_t j = g->patch_start; j < i; j++) {
+            uint32_t a = g->patch[i].patch_offset, b = g->patch[j].patch_offset;
+            if (judged(&g->patch[j], list, g->list_length, g->start, g->end) && (a > b ? a - b : b - a) < 8)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static wk_status do_patch(struct interp *x, const struct wk_step *s)
+{
+    const struct wk_prog_patch *g = s->patch;
+    uint32_t ctx = g ? pick(x->contexts, x->ncontexts, g->context) : NOT_FOUND;
+    if (ctx == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    DXGK_ALLOCATIONLIST list[WK_PROG_MAX_PATCH_LIST];
+    D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_PATCHES];
+    if (g->list_length > WK_PROG_MAX_PATCH_LIST || g->patch_length > WK_PROG_MAX_PATCHES ||
+        g->dma_length > WK_PROG_MAX_DMA)
+        return WK_E_INVALID_ARGUMENT;
+    wk_status st = patch_list(x, g, list);
+    if (st != WK_OK)
+        return st;
+    if (g->patch_start > g->patch_length || g->patch_count > g->patch_length - g->patch_start ||
+        slots_overlap(g, list))
+        return WK_E_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
+        const struct wk_prog_patch_location *l = &g->patch[i];
+        memset(&patch[i], 0, sizeof(patch[i]));
+        patch[i].AllocationIndex = l->allocation_index;
+        patch[i].SlotId = l->slot_id & 0xFFFFFF;
+        patch[i].DriverId = l->driver_id;
+        patch[i].AllocationOffset = l->allocation_offset;
+        patch[i].PatchOffset = l->patch_offset;
+        patch[i].SplitOffset = l->split_offset;
+    }
+    struct wk_vidmm_patch a = { ctx, g->dma, g->dma_length, list, g->list_length, patch, g->patch_length,
+                                g->start, g->end, g->patch_start, g->patch_count };
+    return wk_vidmm_patch(x->vm, &a);
 }
 
 static wk_status do_signal(struct interp *x, const struct wk_step *s)
@@ -209,6 +321,7 @@ static wk_status act(struct interp *x, const struct wk_step *s)
     case WK_STEP_TOUCH_PHYSICAL: return do_touch(x, s);
     case WK_STEP_SIGNAL_FENCE: return do_signal(x, s);
     case WK_STEP_RENDER: return do_render(x, s);
+    case WK_STEP_PATCH: return do_patch(x, s);
     case WK_STEP_HOLD: wk_vidmm_hold_submissions(x->vm, (uint32_t)s->value); return WK_OK;
     case WK_STEP_CANCEL: return wk_vidmm_cancel_held(x->vm, &x->last_cancelled);
     case WK_STEP_WAIT_IDLE: return wk_vidmm_wait_idle(x->vm);
@@ -379,7 +492,7 @@ static int check(struct interp *x, const struct wk_step *s)
 
 static int is_check(enum wk_step_kind k)
 {
-    return k >= WK_STEP_EXPECT_BYTES;
+    return wk_step_is_check(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,6 +546,7 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         if (!m)
             return WK_E_NOT_FOUND;
         wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
+        wk_prog_exec_chain(x, wk_mutation_rewrite, ms);
     }
     st = o && o->driver ? wk_vidmm_load(x->vm, o->driver) : wk_vidmm_attach(x->vm, wk_refdriver_DriverEntry);
     if (st != WK_OK)
@@ -566,6 +680,12 @@ void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct w
     x->p = p;
     x->vm = vm;
     x->r = r;
+}
+
+void wk_prog_exec_chain(struct wk_prog_exec *x, wk_vidmm_rewrite_fn *fn, void *user)
+{
+    x->rewrite = fn;
+    x->rewrite_user = user;
 }
 
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)

@@ -511,6 +511,107 @@ static void write_render(struct yw *w, const struct wk_step *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* Patch                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Fields the interpreter ignores are left out: a NULL entry's `resident`,
+ * a resident entry's segment and address. */
+static void write_patch_list(struct yw *w, const struct wk_prog_patch *g)
+{
+    if (g->list_length)
+        out(w, "          list:\n");
+    for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
+        const struct wk_prog_patch_entry *e = &g->list[i];
+        char name[32];
+        flow_begin(w);
+        if (e->allocation)
+            kv(w, "allocation", "%s", ref(w, OBJ_ALLOC, e->allocation - 1, name));
+        else
+            kv(w, "null", "true");
+        if (e->write)
+            kv(w, "write", "true");
+        if (e->allocation && e->resident) {
+            kv(w, "resident", "true");
+        } else {
+            kv(w, "segment", "%u", e->segment_id & 0x1F);
+            kv(w, "address", "0x%llx", (unsigned long long)e->address);
+        }
+        out(w, "            - {%s}\n", w->line);
+    }
+}
+
+static void write_patch_locations(struct yw *w, const struct wk_prog_patch *g)
+{
+    if (g->patch_length)
+        out(w, "          patches:\n");
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
+        const struct wk_prog_patch_location *l = &g->patch[i];
+        flow_begin(w);
+        kv(w, "allocation_index", "%u", l->allocation_index);
+        kv(w, "patch_offset", "0x%x", l->patch_offset);
+        if (l->allocation_offset)
+            kv(w, "allocation_offset", "0x%x", l->allocation_offset);
+        if (l->slot_id)
+            kv(w, "slot_id", "%u", l->slot_id & 0xFFFFFF);
+        if (l->split_offset)
+            kv(w, "split_offset", "0x%x", l->split_offset);
+        if (l->driver_id)
+            kv(w, "driver_id", "%u", l->driver_id);
+        out(w, "            - {%s}\n", w->line);
+    }
+}
+
+/* The DMA content in 1 KiB blocks, zero blocks left out and each trimmed
+ * of its zero ends: at most 64 entries, each a scalar the loader takes. */
+static void write_dma(struct yw *w, const struct wk_prog_patch *g)
+{
+    int any = 0;
+    for (uint32_t at = 0; at < g->dma_length; at += 1024) {
+        uint32_t lo = at, hi = at + 1024 < g->dma_length ? at + 1024 : g->dma_length;
+        while (lo < hi && g->dma[lo] == 0)
+            lo++;
+        while (hi > lo && g->dma[hi - 1] == 0)
+            hi--;
+        if (lo == hi)
+            continue;
+        if (!any++)
+            out(w, "          dma:\n");
+        out(w, "            - {offset: 0x%x, bytes: \"", lo);
+        for (uint32_t i = lo; i < hi; i++)
+            out(w, "%s%02x", i > lo && (i - lo) % 4 == 0 ? " " : "", g->dma[i]);
+        out(w, "\"}\n");
+    }
+}
+
+static void write_patch(struct yw *w, const struct wk_step *s)
+{
+    const struct wk_prog_patch *g = s->patch;
+    char name[32], word[32];
+    if (!g) {
+        problem(w, "step %d (patch) has no payload", w->step);
+        return;
+    }
+    if (g->start > g->end || g->patch_start > g->patch_length || g->patch_count > g->patch_length - g->patch_start ||
+        g->dma_length > WK_PROG_MAX_DMA)
+        problem(w, "step %d (patch): ranges the loader refuses (start 0x%x > end 0x%x, or entries [%u, +%u) of %u)",
+                w->step, g->start, g->end, g->patch_start, g->patch_count, g->patch_length);
+    out(w, "      - patch:\n");
+    out(w, "          context: %s\n", ref(w, OBJ_CONTEXT, g->context, name));
+    write_patch_list(w, g);
+    write_patch_locations(w, g);
+    if (g->start)
+        out(w, "          start: 0x%x\n", g->start);
+    out(w, "          end: 0x%x\n", g->end);
+    if (g->patch_start)
+        out(w, "          patch_start: %u\n", g->patch_start);
+    if (g->patch_start <= g->patch_length && g->patch_count != g->patch_length - g->patch_start)
+        out(w, "          patch_count: %u\n", g->patch_count);
+    write_dma(w, g);
+    if (s->expect_status != WK_OK)
+        out(w, "          status: %s\n", status_word(s->expect_status, word, sizeof(word)));
+}
+
+/* ------------------------------------------------------------------ */
 /* Other steps                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -675,8 +776,12 @@ static void write_step(struct yw *w, const struct wk_step *s)
         write_render(w, s);
         return;
     }
+    if (s->kind == WK_STEP_PATCH) {
+        write_patch(w, s);
+        return;
+    }
     flow_begin(w);
-    if (s->kind >= WK_STEP_EXPECT_BYTES)
+    if (wk_step_is_check(s->kind))
         write_check(w, s); /* checks take no status: theirs is never read */
     else
         write_action(w, s);

@@ -10,6 +10,7 @@ target_sources(wk_conformance PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/spec_load.c
   ${CMAKE_CURRENT_LIST_DIR}/spec_steps.c
   ${CMAKE_CURRENT_LIST_DIR}/spec_render.c
+  ${CMAKE_CURRENT_LIST_DIR}/spec_patch.c
   ${CMAKE_CURRENT_LIST_DIR}/spec_checks.c
   ${CMAKE_CURRENT_LIST_DIR}/spec_set.c)
 target_include_directories(wk_conformance SYSTEM PRIVATE ${WK_YAML_INCLUDE})

@@ -6,6 +6,7 @@
  *   spec_load.c   file, case, adapter and rewrite keys
  *   spec_steps.c  steps, checks and the names they create and use
  *   spec_render.c the render step's list and command records
+ *   spec_patch.c  the patch step's lists, ranges and DMA content
  *   spec_checks.c the expect_* checks
  *   spec_set.c    sets, diagnostics, files and folders
  *
@@ -182,6 +183,7 @@ void spec_load_bytes(struct wk_spec_ctx *c, const struct wk_ynode *args, struct 
 /* One step's arguments into *s (keys already checked against its table). */
 typedef void spec_step_loader(struct wk_spec_ctx *c, const struct wk_ynode *args, struct wk_step *s);
 spec_step_loader spec_load_render;          /* spec_render.c */
+spec_step_loader spec_load_patch;           /* spec_patch.c */
 spec_step_loader spec_ld_expect_bytes;      /* spec_checks.c */
 spec_step_loader spec_ld_expect_pattern;
 spec_step_loader spec_ld_expect_digest;

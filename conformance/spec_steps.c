@@ -408,6 +408,12 @@ static void ld_render(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk
         s->render->context = s->context;
 }
 
+static void ld_patch(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_use(c, a, a, "context", WK_OBJ_CONTEXT, 1, &s->context);
+    spec_load_patch(c, a, s);
+}
+
 /* ------------------------------------------------------------------ */
 /* The table                                                            */
 /* ------------------------------------------------------------------ */
@@ -452,11 +458,13 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_EXPECT_GART] = { K("allocation"), K("allocation"), spec_ld_expect_gart },
     [WK_STEP_EXPECT_CONTEXT_INFO] = { K("context", "field", "value"), K("context", "field", "value"),
                                       spec_ld_expect_context_info },
+    [WK_STEP_PATCH] = { K("context", "list", "patches", "start", "end", "patch_start", "patch_count", "dma", "status"),
+                        K("end"), ld_patch },
 };
 
 static int is_check(enum wk_step_kind k)
 {
-    return k >= WK_STEP_EXPECT_BYTES;
+    return wk_step_is_check(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -528,9 +536,10 @@ static int step_kind(struct wk_spec_ctx *c, const struct wk_ynode *n, int in_exp
     }
     char list[640];
     size_t at = 0;
-    for (int i = in_expect ? WK_STEP_EXPECT_BYTES : 0; i < WK_STEP_KIND_COUNT && at < sizeof(list); i++)
-        at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "",
-                               wk_step_keyword((enum wk_step_kind)i) + (in_expect ? 7 : 0));
+    for (int i = 0; i < WK_STEP_KIND_COUNT && at < sizeof(list); i++)
+        if (!in_expect || is_check((enum wk_step_kind)i))
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "",
+                                   wk_step_keyword((enum wk_step_kind)i) + (in_expect ? 7 : 0));
     spec_error(c, k, "unknown %s %s (expected one of: %s)", in_expect ? "check" : "step",
                spec_seen(k, seen, sizeof(seen)), list);
     return -1;

@@ -425,7 +425,7 @@ static void random_step(struct wk_prog *p, uint32_t *n, uint64_t *seed)
     case WK_STEP_EXPECT_CONTEXT_INFO: s->field = (uint32_t)(rng(seed) % 5); s->value = rng(seed) % 65536; break;
     default: break;
     }
-    if (s->kind >= WK_STEP_EXPECT_BYTES) /* checks have no status */
+    if (wk_step_is_check(s->kind)) /* checks have no status */
         s->expect_status = WK_OK;
 }
 

@@ -39,6 +39,9 @@ extern "C" {
 #define WK_PROG_MAX_RULES 8u             /* rules a case covers */
 #define WK_PROG_MAX_ALLOCATION (16ull << 20) /* bytes per allocation */
 #define WK_PROG_MAX_SEGMENT (256ull << 20)   /* bytes per modelled segment */
+#define WK_PROG_MAX_PATCH_LIST 16u       /* allocation-list entries per patch step */
+#define WK_PROG_MAX_PATCHES 32u          /* patch locations per patch step */
+#define WK_PROG_MAX_DMA 65536u           /* DMA-buffer bytes a patch step sets */
 
 /* X(name, "spec keyword") */
 #define WK_STEP_MAP(X)                                      \
@@ -67,7 +70,8 @@ extern "C" {
     X(WK_STEP_EXPECT_PLACEMENT, "expect_placement")         \
     X(WK_STEP_EXPECT_STATS, "expect_stats")                 \
     X(WK_STEP_EXPECT_GART, "expect_gart")                   \
-    X(WK_STEP_EXPECT_CONTEXT_INFO, "expect_context_info")
+    X(WK_STEP_EXPECT_CONTEXT_INFO, "expect_context_info")   \
+    X(WK_STEP_PATCH, "patch")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -76,7 +80,10 @@ enum wk_step_kind {
     WK_STEP_KIND_COUNT
 };
 
+/* Kinds are appended, never reordered: binary programs store the number.
+ * Checks are the expect_* kinds; every other kind is an action. */
 const char *wk_step_keyword(enum wk_step_kind kind);
+int wk_step_is_check(enum wk_step_kind kind);
 
 /* A memory reference inside a render: allocation-list index + offset. */
 struct wk_prog_ref {
@@ -105,6 +112,52 @@ struct wk_prog_render {
     uint32_t raw_length;
     uint8_t raw_bytes[512];
 };
+
+/*
+ * A patch step: DxgkDdiPatch called directly (wk_vidmm_patch) with inputs
+ * of the step's choosing, as the kernel calls it before a submission and as
+ * fuzz_patch calls it with hostile ones. Everything fuzz_patch feeds the
+ * driver has a field here, so each of its inputs is a program too.
+ */
+struct wk_prog_patch_entry {     /* one DXGK_ALLOCATIONLIST entry */
+    uint32_t allocation;         /* allocation index + 1; 0: a NULL handle */
+    int write;                   /* WriteOperation */
+    int resident;                /* 1: SegmentId and PhysicalAddress from where the
+                                    allocation is when the step runs (0 and 0 when
+                                    it is not resident) */
+    uint32_t segment_id;         /* SegmentId (0..31), when !resident */
+    uint64_t address;            /* PhysicalAddress, when !resident */
+};
+
+struct wk_prog_patch_location {  /* one D3DDDI_PATCHLOCATIONLIST entry */
+    uint32_t allocation_index;
+    uint32_t slot_id;            /* 24 bits */
+    uint32_t driver_id;
+    uint32_t allocation_offset;
+    uint32_t patch_offset;
+    uint32_t split_offset;
+};
+
+struct wk_prog_patch {
+    uint32_t context;
+    uint32_t list_length;
+    struct wk_prog_patch_entry list[WK_PROG_MAX_PATCH_LIST];
+    uint32_t patch_length;
+    struct wk_prog_patch_location patch[WK_PROG_MAX_PATCHES];
+    uint32_t start, end;         /* DmaBufferSubmissionStart/EndOffset */
+    uint32_t patch_start;        /* PatchLocationListSubmissionStart (<= patch_length) */
+    uint32_t patch_count;        /* ...SubmissionLength (<= patch_length - patch_start) */
+    uint32_t dma_length;         /* bytes of `dma`, never ending on a zero byte: the */
+    uint8_t dma[];               /* buffer's first bytes; the rest is zero */
+};
+
+/* A zeroed patch payload with room for `dma_length` bytes (NULL: no memory). */
+struct wk_prog_patch *wk_prog_patch_new(uint32_t dma_length);
+/* A copy (NULL: no memory), and its size in bytes. */
+struct wk_prog_patch *wk_prog_patch_dup(const struct wk_prog_patch *p);
+size_t wk_prog_patch_size(const struct wk_prog_patch *p);
+/* Drops trailing zero bytes of the DMA content (the canonical form). */
+void wk_prog_patch_trim(struct wk_prog_patch *p);
 
 struct wk_prog_allocation {
     uint32_t device;
@@ -150,6 +203,7 @@ struct wk_step {
     uint8_t data[WK_PROG_MAX_BYTES];
     struct wk_prog_allocation alloc;
     struct wk_prog_render *render;          /* render steps (owned by the program) */
+    struct wk_prog_patch *patch;            /* patch steps (owned by the program) */
     /* expect_placement */
     int expect_resident;
     uint32_t expect_bank;
@@ -207,7 +261,7 @@ struct wk_prog {
 #define WK_REQ_BANKS 0x8u           /* the driver reports banks (QUERYSEGMENT3) */
 
 void wk_prog_init(struct wk_prog *p);
-void wk_prog_free(struct wk_prog *p);   /* frees render payloads */
+void wk_prog_free(struct wk_prog *p);   /* frees render and patch payloads */
 
 /* Prints a program, one step per line (`wddmkit spec dump`). */
 void wk_prog_dump(const struct wk_prog *p, FILE *out);
