@@ -211,7 +211,7 @@ static void fix_pointers(struct wk_prog *p)
         p->segments[i].bank_ends = p->bank_ends[i];
 }
 
-/* A deep copy (render payloads included), or NULL. */
+/* A deep copy (render and patch payloads included), or NULL. */
 static struct wk_prog *prog_dup(const struct wk_prog *src)
 {
     struct wk_prog *p = malloc(sizeof(*p));
@@ -221,6 +221,10 @@ static struct wk_prog *prog_dup(const struct wk_prog *src)
     fix_pointers(p);
     int ok = 1;
     for (uint32_t i = 0; i < p->step_count; i++) {
+        if (src->steps[i].patch) {
+            p->steps[i].patch = ok ? wk_prog_patch_dup(src->steps[i].patch) : NULL;
+            ok = ok && p->steps[i].patch;
+        }
         if (!src->steps[i].render)
             continue;
         p->steps[i].render = ok ? malloc(sizeof(*p->steps[i].render)) : NULL;
@@ -267,18 +271,14 @@ static size_t encoded_size(const struct wk_prog *p)
     return wk_prog_encode(p, NULL, 0);
 }
 
-/* Writes the binary form to `path` through a temporary file. */
-static int save_program(const struct wk_prog *p, const char *path)
+/* Writes bytes to `path` through a temporary file. */
+static int save_bytes(const uint8_t *buf, size_t n, const char *path)
 {
-    size_t n = encoded_size(p);
-    uint8_t *buf = malloc(n ? n : 1);
     char tmp[4096];
-    if (!buf || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-        free(buf);
-        fprintf(stderr, "wddmkit: %s: out of memory or path too long\n", path);
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
+        fprintf(stderr, "wddmkit: %s: path too long\n", path);
         return -1;
     }
-    wk_prog_encode(p, buf, n);
     FILE *f = fopen(tmp, "wb");
     int ok = f && fwrite(buf, 1, n, f) == n;
     ok = (f && fclose(f) == 0) && ok;
@@ -287,8 +287,22 @@ static int save_program(const struct wk_prog *p, const char *path)
         fprintf(stderr, "wddmkit: %s: %s\n", path, strerror(errno));
         unlink(tmp);
     }
-    free(buf);
     return ok ? 0 : -1;
+}
+
+/* Writes the binary form to `path`. */
+static int save_program(const struct wk_prog *p, const char *path)
+{
+    size_t n = encoded_size(p);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        fprintf(stderr, "wddmkit: %s: out of memory\n", path);
+        return -1;
+    }
+    wk_prog_encode(p, buf, n);
+    int st = save_bytes(buf, n, path);
+    free(buf);
+    return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -954,7 +968,9 @@ static void run_replay(const char *harness, const char *file, const char *driver
     classify_replay(o, status, log);
 }
 
-/* The harness an input belongs to: --harness, else a path component. */
+/* The harness an input belongs to: --harness, else a path component that
+ * is the harness's name (corpus/<harness>/) or starts with it and a '-'
+ * (wddmkit fuzz's fuzz-out/<harness>-<engine>/). */
 static const char *harness_of(const struct opts *o, const char *path)
 {
     static const char *const known[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
@@ -964,7 +980,7 @@ static const char *harness_of(const struct opts *o, const char *path)
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
         size_t n = strlen(known[i]);
         for (const char *q = strstr(path, known[i]); q; q = strstr(q + 1, known[i]))
-            if ((q == path || q[-1] == '/') && q[n] == '/')
+            if ((q == path || q[-1] == '/') && (q[n] == '/' || q[n] == '-'))
                 return known[i];
     }
     return "fuzz_prog";
@@ -1121,17 +1137,22 @@ static void shift_refs(struct wk_step *s, int kind, uint32_t gone)
         shift(&s->context, gone);
     if (kind == K_CTX && r)
         shift(&r->context, gone);
+    if (kind == K_CTX && s->patch)
+        shift(&s->patch->context, gone);
     if (kind != K_ALLOC)
         return;
     int uses = s->kind == WK_STEP_TOUCH_PHYSICAL || s->kind == WK_STEP_SIGNAL_FENCE ? s->relative
              : s->kind >= WK_STEP_DESTROY_ALLOCATION && s->kind != WK_STEP_RENDER && s->kind != WK_STEP_HOLD &&
                    s->kind != WK_STEP_CANCEL && s->kind != WK_STEP_WAIT_IDLE && s->kind != WK_STEP_EXPECT_STATS &&
-                   s->kind != WK_STEP_EXPECT_CONTEXT_INFO;
+                   s->kind != WK_STEP_EXPECT_CONTEXT_INFO && s->kind != WK_STEP_PATCH;
     if (uses)
         shift(&s->allocation, gone);
     for (uint32_t i = 0; r && i < r->list_length; i++)
         if (r->list_alloc[i] > gone + 1)
             r->list_alloc[i]--;
+    for (uint32_t i = 0; s->patch && i < s->patch->list_length; i++)
+        if (s->patch->list[i].allocation > gone + 1)
+            s->patch->list[i].allocation--;
 }
 
 static void remove_step(struct wk_prog *p, uint32_t at)
@@ -1145,6 +1166,7 @@ static void remove_step(struct wk_prog *p, uint32_t at)
             shift_refs(&p->steps[i], kind, index);
     }
     free(p->steps[at].render);
+    free(p->steps[at].patch);
     memmove(&p->steps[at], &p->steps[at + 1], (p->step_count - at - 1) * sizeof(p->steps[0]));
     p->step_count--;
     memset(&p->steps[p->step_count], 0, sizeof(p->steps[0]));
@@ -1298,6 +1320,102 @@ static void reduce_renders(struct mini *m, struct wk_prog **best)
     }
 }
 
+/* Patch payloads: locations, list entries and DMA bytes, each removal
+ * keeping the others' meaning (ranges and indices follow). */
+static void remove_location(struct wk_prog_patch *g, uint32_t at)
+{
+    memmove(&g->patch[at], &g->patch[at + 1], (g->patch_length - at - 1) * sizeof(g->patch[0]));
+    g->patch_length--;
+    if (at < g->patch_start)
+        g->patch_start--;
+    else if (at < g->patch_start + g->patch_count)
+        g->patch_count--;
+}
+
+static void remove_patch_entry(struct wk_prog_patch *g, uint32_t at)
+{
+    memmove(&g->list[at], &g->list[at + 1], (g->list_length - at - 1) * sizeof(g->list[0]));
+    g->list_length--;
+    for (uint32_t i = 0; i < g->patch_length; i++)
+        shift(&g->patch[i].allocation_index, at);
+}
+
+#define DMA_BLOCK 16u
+
+/* The k-th 16-byte block of the DMA content holding a non-zero byte. */
+static uint32_t nonzero_block(const struct wk_prog_patch *g, uint32_t k)
+{
+    for (uint32_t b = 0; b * DMA_BLOCK < g->dma_length; b++) {
+        uint32_t end = (b + 1) * DMA_BLOCK < g->dma_length ? (b + 1) * DMA_BLOCK : g->dma_length;
+        int any = 0;
+        for (uint32_t i = b * DMA_BLOCK; i < end && !any; i++)
+            any = g->dma[i] != 0;
+        if (any && k-- == 0)
+            return b;
+    }
+    return UINT32_MAX;
+}
+
+static uint32_t count_dma_blocks(const struct wk_prog *p, uint32_t where)
+{
+    const struct wk_prog_patch *g = p->steps[where].patch;
+    uint32_t n = 0;
+    while (g && nonzero_block(g, n) != UINT32_MAX)
+        n++;
+    return n;
+}
+
+/* "Removing" a block zeroes it: offsets in the buffer keep their meaning. */
+static void cut_dma_blocks(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    struct wk_prog_patch *g = p->steps[where].patch;
+    uint32_t blocks[WK_PROG_MAX_DMA / DMA_BLOCK], k = 0;
+    for (; k < n; k++)
+        blocks[k] = nonzero_block(g, at + k);
+    while (k--) {
+        uint32_t from = blocks[k] * DMA_BLOCK, to = from + DMA_BLOCK < g->dma_length ? from + DMA_BLOCK : g->dma_length;
+        if (blocks[k] != UINT32_MAX)
+            memset(g->dma + from, 0, to - from);
+    }
+    wk_prog_patch_trim(g);
+}
+
+static uint32_t count_locations(const struct wk_prog *p, uint32_t where)
+{
+    return p->steps[where].patch ? p->steps[where].patch->patch_length : 0;
+}
+
+static void cut_locations(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    while (n--)
+        remove_location(p->steps[where].patch, at + n);
+}
+
+static uint32_t count_patch_entries(const struct wk_prog *p, uint32_t where)
+{
+    return p->steps[where].patch ? p->steps[where].patch->list_length : 0;
+}
+
+static void cut_patch_entries(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    while (n--)
+        remove_patch_entry(p->steps[where].patch, at + n);
+}
+
+static void reduce_patch(struct mini *m, struct wk_prog **best, uint32_t i)
+{
+    ddmin(m, best, count_locations, cut_locations, i);
+    ddmin(m, best, count_patch_entries, cut_patch_entries, i);
+    ddmin(m, best, count_dma_blocks, cut_dma_blocks, i);
+}
+
+static void reduce_patches(struct mini *m, struct wk_prog **best)
+{
+    for (uint32_t i = 0; i < (*best)->step_count; i++)
+        if ((*best)->steps[i].kind == WK_STEP_PATCH && (*best)->steps[i].patch)
+            reduce_patch(m, best, i);
+}
+
 /* ------------------------------------------------------------------ */
 /* Minimizing: clearing fields                                          */
 /* ------------------------------------------------------------------ */
@@ -1325,6 +1443,25 @@ static uint32_t render_fields(struct wk_prog_render *r, struct field *f, uint32_
     return n;
 }
 
+static uint32_t patch_fields(struct wk_prog_patch *g, struct field *f, uint32_t n)
+{
+    f[n++] = F(g->start);
+    for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
+        struct wk_prog_patch_entry *e = &g->list[i];
+        struct field more[] = { F(e->allocation), F(e->write), F(e->resident), F(e->segment_id), F(e->address) };
+        memcpy(f + n, more, sizeof(more));
+        n += (uint32_t)(sizeof(more) / sizeof(more[0]));
+    }
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
+        struct wk_prog_patch_location *l = &g->patch[i];
+        struct field more[] = { F(l->allocation_index), F(l->slot_id), F(l->driver_id), F(l->allocation_offset),
+                                F(l->patch_offset), F(l->split_offset) };
+        memcpy(f + n, more, sizeof(more));
+        n += (uint32_t)(sizeof(more) / sizeof(more[0]));
+    }
+    return n;
+}
+
 /* The fields of a step worth trying at zero (not its kind or status). */
 static uint32_t step_fields(struct wk_step *s, struct field *f)
 {
@@ -1339,6 +1476,8 @@ static uint32_t step_fields(struct wk_step *s, struct field *f)
     memcpy(f, all, sizeof(all));
     if (s->render)
         n = render_fields(s->render, f, n);
+    if (s->patch)
+        n = patch_fields(s->patch, f, n);
     return n;
 }
 
@@ -1351,25 +1490,44 @@ static int is_zero(const struct field *f)
     return 1;
 }
 
+static void clear_list(struct mini *m, struct wk_prog *best, const struct field *list, uint32_t n)
+{
+    for (uint32_t k = 0; k < n && m->tests < MINIMIZE_MAX_TESTS; k++) {
+        unsigned char saved[8];
+        if (is_zero(&list[k]))
+            continue;
+        memcpy(saved, list[k].ptr, list[k].size);
+        memset(list[k].ptr, 0, list[k].size);
+        if (!keeps(m, best))
+            memcpy(list[k].ptr, saved, list[k].size);
+    }
+}
+
+#define MAX_FIELDS (64 + WK_PROG_MAX_LIST + 10 * WK_PROG_MAX_RECORDS + 5 * WK_PROG_MAX_PATCH_LIST + \
+                    6 * WK_PROG_MAX_PATCHES + 1)
+
 /* Each non-zero field set to 0, kept at 0 when the signature holds. */
 static void clear_fields(struct mini *m, struct wk_prog *best)
 {
-    static struct field f[64 + WK_PROG_MAX_LIST + 10 * WK_PROG_MAX_RECORDS];
+    static struct field f[MAX_FIELDS];
     struct field head[] = { F(best->has_rewrite), F(best->vidmm.paging_buffer_size), F(best->vidmm.transfer_chunk),
                             F(best->vidmm.split_submissions), F(best->vidmm.query_segment_version) };
-    for (int32_t i = -1; i < (int32_t)best->step_count && m->tests < MINIMIZE_MAX_TESTS; i++) {
-        uint32_t n = i < 0 ? (uint32_t)(sizeof(head) / sizeof(head[0])) : step_fields(&best->steps[i], f);
-        const struct field *list = i < 0 ? head : f;
-        for (uint32_t k = 0; k < n; k++) {
-            unsigned char saved[8];
-            if (is_zero(&list[k]))
-                continue;
-            memcpy(saved, list[k].ptr, list[k].size);
-            memset(list[k].ptr, 0, list[k].size);
-            if (!keeps(m, best))
-                memcpy(list[k].ptr, saved, list[k].size);
-        }
-    }
+    clear_list(m, best, head, (uint32_t)(sizeof(head) / sizeof(head[0])));
+    for (uint32_t i = 0; i < best->step_count && m->tests < MINIMIZE_MAX_TESTS; i++)
+        clear_list(m, best, f, step_fields(&best->steps[i], f));
+}
+
+/* fuzz_patch inputs: the patch step's entries, bytes and fields only, so
+ * the program keeps the harness's shape (wk_patch_input_from_prog). */
+static void minimize_patch_step(struct mini *m, struct wk_prog **best)
+{
+    static struct field f[MAX_FIELDS];
+    uint32_t last = (*best)->step_count - 1;
+    m->problems = yaml_problems(*best);
+    reduce_patch(m, best, last);
+    struct wk_prog_patch *g = (*best)->steps[last].patch;
+    clear_list(m, *best, f, patch_fields(g, f, 0));
+    wk_prog_patch_trim(g);
 }
 
 /* The whole reduction; *best is replaced by the smallest program found. */
@@ -1378,6 +1536,7 @@ static void minimize_prog(struct mini *m, struct wk_prog **best)
     m->problems = yaml_problems(*best);
     ddmin(m, best, count_steps, cut_steps, 0);
     reduce_renders(m, best);
+    reduce_patches(m, best);
     ddmin(m, best, count_steps, cut_steps, 0);
     clear_fields(m, *best);
 }
@@ -1402,15 +1561,130 @@ static int mini_init(struct mini *m, const struct opts *o, const struct wk_prog 
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* fuzz_patch inputs as programs                                        */
+/* ------------------------------------------------------------------ */
+
+struct ctxinfo {
+    int ok;
+    DXGK_CONTEXTINFO info;
+    char why[320];
+};
+
+/* Child: the DXGK_CONTEXTINFO of a plain context on the driver (NULL: the
+ * reference), which fuzz_patch folds its ranges by. */
+static void ctxinfo_child(const void *arg, int fd)
+{
+    const char *driver = arg;
+    static struct ctxinfo c;
+    struct wk_vidmm_config cfg;
+    struct wk_vidmm *vm = NULL;
+    uint32_t dev = 0, ctx = 0;
+    memset(&cfg, 0, sizeof(cfg));
+    memset(&c, 0, sizeof(c));
+    wk_status st = wk_vidmm_create(&cfg, &vm);
+    if (st == WK_OK)
+        st = driver ? wk_vidmm_load(vm, driver) : wk_vidmm_attach(vm, wk_refdriver_DriverEntry);
+    if (st == WK_OK)
+        st = wk_vidmm_start(vm);
+    if (st == WK_OK)
+        st = wk_vidmm_create_device(vm, 0, &dev);
+    if (st == WK_OK)
+        st = wk_vidmm_create_context(vm, dev, 0, &ctx);
+    if (st == WK_OK)
+        st = wk_vidmm_context_info(vm, ctx, &c.info);
+    c.ok = st == WK_OK;
+    if (!c.ok)
+        snprintf(c.why, sizeof(c.why), "%s: %.280s", wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
+    wk_vidmm_destroy(vm);
+    write_all(fd, &c, sizeof(c));
+}
+
+/* A fuzz_patch file as the program that makes its Patch call, folded for
+ * the context of --driver (else the reference); NULL after printing why. */
+static struct wk_prog *load_patch_input(const struct opts *o, size_t *bytes)
+{
+    static struct ctxinfo c;
+    struct outcome out;
+    run_child(ctxinfo_child, o->driver, o->timeout_ms, &c, sizeof(c), &out);
+    if (!out.answered || !c.ok) {
+        fprintf(stderr, "wddmkit: %s: cannot read the DXGK_CONTEXTINFO fuzz_patch folds by: %s\n",
+                o->driver ? o->driver : "the reference driver", out.answered ? c.why : "the driver did not start");
+        return NULL;
+    }
+    uint8_t *data = NULL;
+    if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, bytes) != WK_OK)
+        return NULL;
+    struct wk_prog *p = malloc(sizeof(*p));
+    if (!p || wk_patch_input_to_prog(data, *bytes, &c.info, p) != 0) {
+        fprintf(stderr, "wddmkit: %s: out of memory\n", o->path);
+        free(p);
+        p = NULL;
+    }
+    free(data);
+    if (p)
+        printf("input: %s: fuzz_patch input, %zu bytes, as a program: the harness's fixture and one patch step "
+               "(DMA buffer %u bytes, patch list %u entries)\n", o->path, *bytes, c.info.DmaBufferSize,
+               c.info.PatchLocationListSize);
+    return p;
+}
+
+static const struct wk_prog_patch *last_patch(const struct wk_prog *p)
+{
+    return p->step_count ? p->steps[p->step_count - 1].patch : NULL;
+}
+
+/* The minimized patch step back in fuzz_patch's format (malloc'd), or NULL. */
+static uint8_t *patch_bytes(const struct wk_prog *p, size_t *n)
+{
+    uint8_t *data = NULL;
+    char why[200];
+    if (wk_patch_input_from_prog(p, &data, n, why, sizeof(why)) != 0)
+        fprintf(stderr, "wddmkit: the minimized program has no fuzz_patch form: %s\n", why);
+    return data;
+}
+
+static int minimize_patch_input(const struct opts *o, const char *out)
+{
+    size_t bytes = 0, n = 0;
+    struct wk_prog *p = load_patch_input(o, &bytes);
+    static struct mini m;
+    if (!p || mini_init(&m, o, p) != 0) {
+        prog_del(p);
+        return p ? 1 : 2;
+    }
+    const struct wk_prog_patch before = *last_patch(p);
+    printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
+    minimize_patch_step(&m, &p);
+    const struct wk_prog_patch *g = last_patch(p);
+    uint8_t *data = patch_bytes(p, &n);
+    int code = data && save_bytes(data, n, out) == 0 ? 0 : 2;
+    printf("minimized: %zu -> %zu bytes: patch locations %u -> %u, list entries %u -> %u, DMA %u -> %u bytes "
+           "(%u test runs%s)\n", bytes, n, before.patch_length, g->patch_length, before.list_length, g->list_length,
+           before.dma_length, g->dma_length, m.tests, m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
+    if (code == 0)
+        printf("wrote %s\n", out);
+    wk_prog_dump(p, stdout);
+    free(data);
+    prog_del(p);
+    return code;
+}
+
 int wk_cli_minimize(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_OUT | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
+    int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_OUT | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE | OPT_HARNESS, &o);
     if (rc)
         return rc == 1 ? 0 : 2;
     char out[4096];
     if (snprintf(out, sizeof(out), "%s%s", o.out ? o.out : o.path, o.out ? "" : ".min") >= (int)sizeof(out))
         return usage_error("output path too long");
+    const char *harness = harness_of(&o, o.path);
+    if (strcmp(harness, "fuzz_patch") == 0)
+        return minimize_patch_input(&o, out);
+    if (!is_prog(harness))
+        return usage_error("minimize takes fuzz_prog and fuzz_patch inputs; for %s inputs use the engine's "
+                           "minimizer (%s -minimize_crash=1)", harness, harness);
     size_t bytes = 0;
     struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
     static struct mini m;
@@ -1541,8 +1815,8 @@ static const char *base_name(const char *path)
 }
 
 /* The YAML text of the case (malloc'd), or NULL. */
-static char *compose_yaml(const struct wk_prog *p, const struct opts *o, const struct outcome *sig,
-                          const char *name, size_t *len)
+static char *compose_yaml(const struct wk_prog *p, const struct opts *o, const char *harness,
+                          const struct outcome *sig, const char *name, size_t *len)
 {
     char id[128], describe[256], file[96], drv[96];
     snprintf(id, sizeof(id), "regressions.%s", name);
@@ -1556,9 +1830,9 @@ static char *compose_yaml(const struct wk_prog *p, const struct opts *o, const s
     FILE *f = open_memstream(&text, len);
     if (!f)
         return NULL;
-    fprintf(f, "# Promoted by `wddmkit promote` from %s (fuzz_prog). It fails on the driver it was\n"
+    fprintf(f, "# Promoted by `wddmkit promote` from %s (%s). It fails on the driver it was\n"
                "# found with (%s: %.120s) and passes on the reference driver.\n"
-               "# The input: corpus/fuzz_prog/regressions/%s.bin\n", file, drv, sig->sig, name);
+               "# The input: corpus/%s/regressions/%s.bin\n", file, harness, drv, sig->sig, harness, name);
     int st = wk_prog_write_yaml(p, "regressions", id, describe, f);
     if (fclose(f) != 0 || st != 0) {
         free(text);
@@ -1617,16 +1891,12 @@ static int make_promotable(struct mini *m, struct wk_prog **p)
     return 0;
 }
 
-static int write_promoted(const struct wk_prog *p, const char *yaml, size_t yaml_len, const char *name)
+static int write_promoted(const char *harness, const uint8_t *bin, size_t n, const char *yaml, size_t yaml_len,
+                          const char *name)
 {
-    static const char *const bin_dir[] = { "corpus", "fuzz_prog", "regressions", NULL };
+    const char *const bin_dir[] = { "corpus", harness, "regressions", NULL };
     static const char *const yaml_dir[] = { "specs", "regressions", NULL };
     char dir[4200], file[128];
-    size_t n = encoded_size(p);
-    uint8_t *bin = malloc(n ? n : 1);
-    if (!bin)
-        return 2;
-    wk_prog_encode(p, bin, n);
     snprintf(file, sizeof(file), "%s.bin", name);
     int st = make_dirs(promote_root(), bin_dir, dir, sizeof(dir));
     if (st == 0)
@@ -1636,52 +1906,131 @@ static int write_promoted(const struct wk_prog *p, const char *yaml, size_t yaml
         st = make_dirs(promote_root(), yaml_dir, dir, sizeof(dir));
     if (st == 0)
         st = write_new_file(dir, file, yaml, yaml_len);
-    free(bin);
     return st == 0 ? 0 : 2;
+}
+
+/* The reduction's start: a failure on the driver that the reference
+ * passes; 0, or the exit code after printing why not. */
+static int promotable_finding(struct mini *m, const struct opts *o, const struct wk_prog *p)
+{
+    if (mini_init(m, o, p) != 0)
+        return 1;
+    if (m->want.cls != CLS_FAIL)
+        return refuse("the input gives '%s: %s' on %s; only a failure (a rule violated, a check failed) becomes "
+                      "a case that fails there", cls_word[m->want.cls], m->want.sig, o->driver);
+    if (!m->need_ref_pass)
+        return refuse("the reference driver does not pass the input, so no case can pass there");
+    printf("signature: %s: %s\n", cls_word[m->want.cls], m->want.sig);
+    return 0;
+}
+
+/* Names, composes, verifies and writes the YAML case of `p` (minimized and
+ * promotable) with the regression input `bin` of `harness`. */
+static int write_case(const struct opts *o, const char *harness, const struct mini *m, struct wk_prog *p,
+                      const uint8_t *bin, size_t n)
+{
+    p->cover_count = 0;
+    if (m->want.r.rule[0] && wk_rule_find(m->want.r.rule)) {
+        snprintf(p->covers[0], sizeof(p->covers[0]), "%s", m->want.r.rule);
+        p->cover_count = 1;
+    }
+    char name[80];
+    size_t yaml_len = 0;
+    derive_name(&m->want, bin, n, name, sizeof(name));
+    if (o->name)
+        snprintf(name, sizeof(name), "%s", o->name);
+    char *yaml = compose_yaml(p, o, harness, &m->want, name, &yaml_len);
+    if (!yaml)
+        return refuse("the program could not be written as YAML");
+    int code = verify_yaml(yaml, yaml_len, o, &m->want) == 0 ? 0 : 1;
+    if (code == 0) {
+        printf("verified: the YAML case fails on %s (%s) and passes on the reference driver\n", o->driver, m->want.sig);
+        code = write_promoted(harness, bin, n, yaml, yaml_len, name);
+    }
+    free(yaml);
+    return code;
 }
 
 /* Minimize, make promotable, name, compose, verify, write. */
 static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes)
 {
     static struct mini m;
-    if (mini_init(&m, o, *p) != 0)
-        return 1;
-    if (m.want.cls != CLS_FAIL)
-        return refuse("the input gives '%s: %s' on %s; only a failure (a rule violated, a check failed) becomes "
-                      "a case that fails there", cls_word[m.want.cls], m.want.sig, o->driver);
-    if (!m.need_ref_pass)
-        return refuse("the reference driver does not pass the input, so no case can pass there");
-    printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
+    int code = promotable_finding(&m, o, *p);
+    if (code)
+        return code;
     uint32_t steps = (*p)->step_count;
     minimize_prog(&m, p);
     if (make_promotable(&m, p) != 0)
         return 1;
     printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs)\n", steps, (*p)->step_count, bytes,
            encoded_size(*p), m.tests);
-    (*p)->cover_count = 0;
-    if (m.want.r.rule[0] && wk_rule_find(m.want.r.rule)) {
-        snprintf((*p)->covers[0], sizeof((*p)->covers[0]), "%s", m.want.r.rule);
-        (*p)->cover_count = 1;
-    }
-    char name[80];
-    size_t n = encoded_size(*p), yaml_len = 0;
+    size_t n = encoded_size(*p);
     uint8_t *bin = malloc(n ? n : 1);
     if (!bin)
         return 2;
     wk_prog_encode(*p, bin, n);
-    derive_name(&m.want, bin, n, name, sizeof(name));
+    code = write_case(o, "fuzz_prog", &m, *p, bin, n);
     free(bin);
-    if (o->name)
-        snprintf(name, sizeof(name), "%s", o->name);
-    char *yaml = compose_yaml(*p, o, &m.want, name, &yaml_len);
-    if (!yaml)
-        return refuse("the program could not be written as YAML");
-    int code = verify_yaml(yaml, yaml_len, o, &m.want) == 0 ? 0 : 1;
-    if (code == 0) {
-        printf("verified: the YAML case fails on %s (%s) and passes on the reference driver\n", o->driver, m.want.sig);
-        code = write_promoted(*p, yaml, yaml_len, name);
+    return code;
+}
+
+/* The minimized fuzz_patch input, replayed by the harness itself: the
+ * finding on the driver (the same rule), a pass on the reference. Skipped,
+ * with a note, when this build has no replay binary. */
+static int verify_patch_bytes(const struct opts *o, const uint8_t *bin, size_t n, const struct mini *m)
+{
+    char tmp[] = "/tmp/wddmkit-promote-XXXXXX", bin_path[4200];
+    static struct outcome bad, good;
+    if (replay_binary("fuzz_patch", bin_path, sizeof(bin_path)) != 0) {
+        printf("  note: no fuzz_patch_replay in this build: the input was checked as a program only\n");
+        return 0;
     }
-    free(yaml);
+    int fd = mkstemp(tmp);
+    if (fd < 0 || (close(fd), save_bytes(bin, n, tmp)) != 0)
+        return refuse("cannot write a temporary file: %s", strerror(errno));
+    run_replay("fuzz_patch", tmp, o->driver, o->timeout_ms, &bad);
+    run_replay("fuzz_patch", tmp, NULL, o->timeout_ms, &good);
+    unlink(tmp);
+    if (bad.cls != CLS_FAIL || strcmp(bad.r.rule, m->want.r.rule) != 0 || good.cls != CLS_PASS)
+        return refuse("the minimized input gives '%s' on %s and '%s' on the reference through fuzz_patch_replay "
+                      "(wanted %s, then a pass)", bad.sig, o->driver, good.sig, m->want.sig);
+    printf("verified: the minimized input fails through fuzz_patch_replay on %s (%s) and passes on the reference\n",
+           o->driver, bad.sig);
+    return 0;
+}
+
+/* fuzz_patch: its patch step minimized (entries, bytes, fields) as the
+ * regression input; a copy reduced step by step as the YAML case. */
+static int promote_patch(const struct opts *o)
+{
+    static struct mini m;
+    size_t bytes = 0, n = 0;
+    struct wk_prog *p = load_patch_input(o, &bytes), *q = NULL;
+    if (!p)
+        return 2;
+    int code = promotable_finding(&m, o, p);
+    uint8_t *bin = NULL;
+    if (code == 0) {
+        minimize_patch_step(&m, &p);
+        bin = patch_bytes(p, &n);
+        code = !bin ? 2 : verify_patch_bytes(o, bin, n, &m);
+    }
+    if (code == 0) {
+        printf("minimized input: %zu -> %zu bytes (%u test runs)\n", bytes, n, m.tests);
+        q = prog_dup(p);
+        code = q ? 0 : 2;
+    }
+    if (code == 0) {
+        uint32_t steps = q->step_count;
+        ddmin(&m, &q, count_steps, cut_steps, 0);
+        code = make_promotable(&m, &q);
+        printf("YAML case: %u -> %u steps\n", steps, q->step_count);
+    }
+    if (code == 0)
+        code = write_case(o, "fuzz_patch", &m, q, bin, n);
+    free(bin);
+    prog_del(q);
+    prog_del(p);
     return code;
 }
 
@@ -1721,8 +2070,10 @@ int wk_cli_promote(int argc, char **argv)
         return usage_error("promote needs --driver PATH: the driver the input fails on");
     if (o.name && !name_ok(o.name))
         return usage_error("--name: expected 1..63 characters of [a-z0-9-], saw '%s'", o.name);
-    const char *harness = o.harness ? o.harness : "fuzz_prog";
+    const char *harness = harness_of(&o, o.path);
     printf("promote: %s (%s) found with %s\n", o.path, harness, o.driver);
+    if (strcmp(harness, "fuzz_patch") == 0)
+        return promote_patch(&o);
     if (!is_prog(harness))
         return promote_replay(&o, harness);
     size_t bytes = 0;

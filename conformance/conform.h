@@ -149,4 +149,18 @@ int wk_prog_write_yaml(const struct wk_prog *p, const char *area, const char *id
  * first one's step in *first (-1: the case itself) and why, one line. */
 int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_t size);
 
+/* ------------------------------------------------------------------ */
+/* fuzz_patch inputs as programs (patch_input.c)                        */
+/* ------------------------------------------------------------------ */
+
+/* A fuzz_patch input (fuzz/seeds_lib.h) as the program that makes the same
+ * DxgkDdiPatch call: the harness's fixture (device, context, its seven
+ * allocations paged in) and one patch step, folded as the harness folds it
+ * for a context with `info` (the driver's DXGK_CONTEXTINFO). Every input
+ * converts; -1 only when out of memory. Release `p` with wk_prog_free. */
+int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info, struct wk_prog *p);
+/* The inverse for programs of that shape: fuzz_patch's bytes in *data
+ * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
+int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
+
 #endif

@@ -536,10 +536,11 @@ static int step_kind(struct wk_spec_ctx *c, const struct wk_ynode *n, int in_exp
     }
     char list[640];
     size_t at = 0;
-    for (int i = 0; i < WK_STEP_KIND_COUNT && at < sizeof(list); i++)
-        if (!in_expect || is_check((enum wk_step_kind)i))
-            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "",
-                                   wk_step_keyword((enum wk_step_kind)i) + (in_expect ? 7 : 0));
+    for (int pass = in_expect; pass < 2; pass++) /* actions, then checks */
+        for (int i = 0; i < WK_STEP_KIND_COUNT && at < sizeof(list); i++)
+            if (is_check((enum wk_step_kind)i) == pass)
+                at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "",
+                                       wk_step_keyword((enum wk_step_kind)i) + (in_expect ? 7 : 0));
     spec_error(c, k, "unknown %s %s (expected one of: %s)", in_expect ? "check" : "step",
                spec_seen(k, seen, sizeof(seen)), list);
     return -1;

@@ -133,13 +133,49 @@ static void random_allocation(struct rng *r, struct wk_prog_allocation *a, uint3
     a->flags = below(r, 3) ? 0 : 1u << below(r, 19);
 }
 
+/* A patch step's payload: a few entries naming existing allocations, some
+ * with SegmentId/PhysicalAddress of their own, slots inside and outside
+ * the range, a short DMA content. NULL when out of memory. */
+static struct wk_prog_patch *random_patch(struct rng *r, uint32_t nctx, uint32_t nalloc)
+{
+    uint32_t dma = below(r, 4) ? below(r, 65) : 0;
+    struct wk_prog_patch *g = wk_prog_patch_new(dma);
+    if (!g)
+        return NULL;
+    g->context = pick_index(r, nctx);
+    g->list_length = 1 + below(r, 4);
+    for (uint32_t i = 0; i < g->list_length; i++) {
+        struct wk_prog_patch_entry *e = &g->list[i];
+        e->allocation = below(r, 6) ? 1 + pick_index(r, nalloc) : 0;
+        e->resident = e->allocation && below(r, 2);
+        e->write = (int)below(r, 2);
+        e->segment_id = below(r, 5);
+        e->address = below(r, 2) ? 0x100000u + 4096u * below(r, 64) : interesting(r);
+    }
+    g->patch_length = below(r, 5);
+    for (uint32_t i = 0; i < g->patch_length; i++) {
+        g->patch[i].allocation_index = below(r, g->list_length + 1);
+        g->patch[i].patch_offset = below(r, 4) ? 8 * below(r, 64) : (uint32_t)interesting(r);
+        g->patch[i].allocation_offset = below(r, 2) ? 0 : (uint32_t)interesting(r);
+    }
+    g->end = below(r, 4) ? 8 * below(r, 65) : (uint32_t)interesting(r);
+    g->start = below(r, 2) ? 0 : below(r, g->end + 1);
+    g->patch_count = g->patch_length;
+    for (uint32_t i = 0; i < dma; i++)
+        g->dma[i] = (uint8_t)rnd(r);
+    wk_prog_patch_trim(g);
+    return g;
+}
+
 /* A new step of any action kind, naming objects that exist at `at`. */
 static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, struct wk_step *s)
 {
     uint32_t ndev, nctx, nalloc;
     objects_before(p, at, &ndev, &nctx, &nalloc);
     memset(s, 0, sizeof(*s));
-    s->kind = (enum wk_step_kind)below(r, WK_STEP_EXPECT_BYTES); /* actions only: checks need values */
+    s->kind = (enum wk_step_kind)below(r, WK_STEP_EXPECT_BYTES + 1); /* actions only: checks need values */
+    if (s->kind == WK_STEP_EXPECT_BYTES)
+        s->kind = WK_STEP_PATCH; /* the one action kind after the checks */
     s->device = pick_index(r, ndev);
     s->context = pick_index(r, nctx);
     s->allocation = pick_index(r, nalloc);
@@ -156,6 +192,8 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     random_allocation(r, &s->alloc, ndev);
     if (s->kind == WK_STEP_FILL)
         s->value &= 0xFFFFFFFFu;
+    if (s->kind == WK_STEP_PATCH)
+        return (s->patch = random_patch(r, nctx, nalloc)) ? 0 : -1;
     if (s->kind != WK_STEP_RENDER)
         return 0;
     if (!(s->render = malloc(sizeof(*s->render))))
@@ -164,16 +202,29 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     return 0;
 }
 
-/* dst = src, with its own copy of a render payload. */
+/* dst = src, with its own copy of a render or patch payload. */
 static int step_copy(struct wk_step *dst, const struct wk_step *src)
 {
     *dst = *src;
+    if (src->patch && !(dst->patch = wk_prog_patch_dup(src->patch)))
+        return -1;
     if (!src->render)
         return 0;
-    if (!(dst->render = malloc(sizeof(*dst->render))))
+    if (!(dst->render = malloc(sizeof(*dst->render)))) {
+        free(dst->patch);
+        dst->patch = NULL;
         return -1;
+    }
     *dst->render = *src->render;
     return 0;
+}
+
+static void step_release(struct wk_step *s)
+{
+    free(s->render);
+    free(s->patch);
+    s->render = NULL;
+    s->patch = NULL;
 }
 
 static int insert_step(struct wk_prog *p, uint32_t at, const struct wk_step *s)
@@ -188,7 +239,7 @@ static int insert_step(struct wk_prog *p, uint32_t at, const struct wk_step *s)
 
 static void delete_step(struct wk_prog *p, uint32_t at)
 {
-    free(p->steps[at].render);
+    step_release(&p->steps[at]);
     memmove(&p->steps[at], &p->steps[at + 1], (p->step_count - at - 1) * sizeof(p->steps[0]));
     p->step_count--;
     memset(&p->steps[p->step_count], 0, sizeof(p->steps[0]));
@@ -275,6 +326,27 @@ static void mutate_allocation_field(struct rng *r, struct wk_prog_allocation *a)
     }
 }
 
+/* Edits a patch payload in place, keeping every field in its range (the
+ * DMA length never grows here: the payload has no room). */
+static void mutate_patch(struct rng *r, struct wk_prog_patch *g, uint32_t nalloc)
+{
+    struct wk_prog_patch_entry *e = g->list_length ? &g->list[below(r, g->list_length)] : NULL;
+    struct wk_prog_patch_location *l = g->patch_length ? &g->patch[below(r, g->patch_length)] : NULL;
+    switch (below(r, 8)) {
+    case 0: if (g->list_length < WK_PROG_MAX_PATCH_LIST) g->list_length++; break;
+    case 1: if (e) { e->allocation = below(r, 6) ? 1 + pick_index(r, nalloc) : 0; e->resident = !e->resident; } break;
+    case 2: if (e) { e->segment_id = below(r, 32); e->address = interesting(r); e->write = !e->write; } break;
+    case 3: if (g->patch_length < WK_PROG_MAX_PATCHES) g->patch[g->patch_length++].allocation_index = below(r, 4); break;
+    case 4: if (l) l->patch_offset = below(r, 2) ? 8 * below(r, 64) : (uint32_t)interesting(r); break;
+    case 5: if (l) { l->allocation_index = below(r, g->list_length + 2); l->allocation_offset = (uint32_t)interesting(r); } break;
+    case 6: g->end = (uint32_t)interesting(r); g->start = below(r, 2) ? 0 : (uint32_t)interesting(r); break;
+    default: if (g->dma_length) g->dma[below(r, g->dma_length)] = (uint8_t)rnd(r); break;
+    }
+    g->patch_start = g->patch_start > g->patch_length ? g->patch_length : g->patch_start;
+    g->patch_count = g->patch_length - g->patch_start;
+    wk_prog_patch_trim(g);
+}
+
 /* Changes one field of step `at`, object indices included. */
 static void mutate_field(struct rng *r, struct wk_prog *p, uint32_t at)
 {
@@ -286,6 +358,13 @@ static void mutate_field(struct rng *r, struct wk_prog *p, uint32_t at)
             mutate_render(r, s->render, nalloc);
         else
             s->render->context = pick_index(r, nctx);
+        return;
+    }
+    if (s->kind == WK_STEP_PATCH && s->patch) {
+        if (below(r, 4))
+            mutate_patch(r, s->patch, nalloc);
+        else
+            s->patch->context = pick_index(r, nctx);
         return;
     }
     if (s->kind == WK_STEP_CREATE_ALLOCATION) {
@@ -327,8 +406,10 @@ static void splice(struct rng *r, struct wk_prog *p, const struct wk_prog *q)
     uint32_t at = below(r, p->step_count + 1);
     for (uint32_t i = 0; i < n && p->step_count < WK_PROG_MAX_STEPS; i++) {
         struct wk_step s;
-        if (step_copy(&s, &q->steps[from + i]) != 0 || insert_step(p, at + i, &s) != 0) {
-            free(s.render);
+        if (step_copy(&s, &q->steps[from + i]) != 0)
+            return;
+        if (insert_step(p, at + i, &s) != 0) {
+            step_release(&s);
             return;
         }
     }
@@ -342,12 +423,12 @@ static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_p
     case 0:
     case 1:
         if (random_step(r, p, at, &s) == 0 && insert_step(p, below(r, n + 1), &s) != 0)
-            free(s.render);
+            step_release(&s);
         break;
     case 2: if (n) delete_step(p, at); break;
     case 3:
         if (n && step_copy(&s, &p->steps[at]) == 0 && insert_step(p, at + 1, &s) != 0)
-            free(s.render);
+            step_release(&s);
         break;
     case 4:
         if (n > 1) {
@@ -369,8 +450,7 @@ static size_t encode_fitting(struct wk_prog *p, uint8_t *buf, size_t max)
 {
     size_t need;
     while ((need = wk_prog_encode(p, NULL, 0)) > max && p->step_count > 0) {
-        free(p->steps[p->step_count - 1].render);
-        p->steps[--p->step_count].render = NULL;
+        step_release(&p->steps[--p->step_count]);
     }
     return need <= max ? wk_prog_encode(p, buf, max) : 0;
 }

@@ -221,6 +221,49 @@ static inline void wk_patch_parse(const uint8_t *data, size_t size, struct wk_pa
     in->dma_length = wk_cursor_left(&c);
 }
 
+/* Whether the kit's PATCH-VALUE-001 check judges entry i (its index in the
+ * list, its 8-byte slot inside [start, end), its allocation with a SegmentId). */
+static inline int wk_patch_judged(const struct wk_patch_input *in, uint32_t i)
+{
+    const struct wk_patch_entry *p = &in->patch[i];
+    return p->allocation_index < in->list_length && p->patch_offset >= in->start &&
+           (uint64_t)p->patch_offset + 8 <= in->end && in->list[p->allocation_index].segment_id != 0;
+}
+
+/*
+ * What fuzz_patch does to a parsed input before calling Patch, for a
+ * context whose DMA buffer holds `dma_size` bytes and whose patch-location
+ * list `patch_size` entries: every range folded into the buffers (so no
+ * input is wasted on a kit-side rejection), and of two judged entries whose
+ * 8-byte slots overlap (two values asked for one place: no correct driver
+ * can satisfy both) the later one given an AllocationIndex past the list,
+ * a bad entry Patch must skip. Afterwards `patch_length`, `start`, `end`,
+ * `patch_start`, `patch_count` and `dma_length` are what Patch is handed.
+ * The step-program conversion (conform.h, wk_patch_input_to_prog) folds
+ * with this too, so a program replays exactly what the harness ran.
+ */
+static inline void wk_patch_fold(struct wk_patch_input *in, uint32_t dma_size, uint32_t patch_size)
+{
+    in->dma_length = in->dma_length < dma_size ? in->dma_length : dma_size;
+    in->patch_length = in->patch_length < patch_size ? in->patch_length : patch_size;
+    in->end = (uint32_t)(in->end % ((uint64_t)dma_size + 1));
+    in->start = (uint32_t)(in->start % ((uint64_t)in->end + 1));
+    in->patch_start = in->patch_start < in->patch_length ? in->patch_start : in->patch_length;
+    if (in->patch_count > in->patch_length - in->patch_start)
+        in->patch_count = in->patch_length - in->patch_start;
+    for (uint32_t i = in->patch_start; i < in->patch_start + in->patch_count; i++) {
+        if (!wk_patch_judged(in, i))
+            continue;
+        for (uint32_t j = in->patch_start; j < i; j++) {
+            uint32_t a = in->patch[i].patch_offset, b = in->patch[j].patch_offset;
+            if (wk_patch_judged(in, j) && (a > b ? a - b : b - a) < 8) {
+                in->patch[i].allocation_index = in->list_length + i;
+                break;
+            }
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* fuzz_paging                                                          */
 /* ------------------------------------------------------------------ */

@@ -349,6 +349,44 @@ static void random_render(struct wk_prog *p, struct wk_step *s, uint32_t allocs,
     (void)p;
 }
 
+/* A patch payload the loader can express: entries naming allocations or
+ * NULL, resident or with their own SegmentId/PhysicalAddress, ranges in
+ * order, DMA content with zero runs (trimmed, as every producer keeps it). */
+static struct wk_prog_patch *random_patch(uint32_t context, uint32_t nallocs, uint64_t *seed)
+{
+    uint32_t dma = rng(seed) % 3 ? (uint32_t)(rng(seed) % 3000) : 0;
+    struct wk_prog_patch *g = wk_prog_patch_new(dma);
+    assert_non_null(g);
+    g->context = context;
+    g->list_length = (uint32_t)(rng(seed) % (WK_PROG_MAX_PATCH_LIST + 1));
+    for (uint32_t i = 0; i < g->list_length; i++) {
+        struct wk_prog_patch_entry *e = &g->list[i];
+        e->allocation = nallocs && rng(seed) % 4 ? 1 + (uint32_t)(rng(seed) % nallocs) : 0;
+        e->write = (int)(rng(seed) & 1);
+        e->resident = e->allocation && (rng(seed) & 1);
+        e->segment_id = e->resident ? 0 : (uint32_t)(rng(seed) % 32);
+        e->address = e->resident ? 0 : rng(seed);
+    }
+    g->patch_length = (uint32_t)(rng(seed) % (WK_PROG_MAX_PATCHES + 1));
+    for (uint32_t i = 0; i < g->patch_length; i++) {
+        struct wk_prog_patch_location *l = &g->patch[i];
+        l->allocation_index = (uint32_t)(rng(seed) % 20);
+        l->patch_offset = (uint32_t)rng(seed);
+        l->allocation_offset = rng(seed) & 1 ? (uint32_t)rng(seed) : 0;
+        l->slot_id = (uint32_t)(rng(seed) & 0xFFFFFF);
+        l->split_offset = (uint32_t)(rng(seed) % 4096);
+        l->driver_id = (uint32_t)rng(seed);
+    }
+    g->end = (uint32_t)rng(seed);
+    g->start = (uint32_t)(rng(seed) % ((uint64_t)g->end + 1));
+    g->patch_start = (uint32_t)(rng(seed) % (g->patch_length + 1));
+    g->patch_count = (uint32_t)(rng(seed) % (g->patch_length - g->patch_start + 1));
+    for (uint32_t i = 0; i < dma; i++)
+        g->dma[i] = (i / 64) % 3 == 1 ? 0 : (uint8_t)rng(seed); /* zero runs: left out of the YAML */
+    wk_prog_patch_trim(g);
+    return g;
+}
+
 /* One random step the loader can express, objects named by index. */
 static void random_step(struct wk_prog *p, uint32_t *n, uint64_t *seed)
 {
@@ -404,6 +442,7 @@ static void random_step(struct wk_prog *p, uint32_t *n, uint64_t *seed)
         s->offset = s->kind == WK_STEP_SIGNAL_FENCE && !s->relative ? 0 : s->offset;
         break;
     case WK_STEP_RENDER: random_render(p, s, n[2], seed); s->render->context = s->context; break;
+    case WK_STEP_PATCH: s->patch = random_patch(s->context, n[2], seed); break;
     case WK_STEP_HOLD: s->value = 1 + rng(seed) % 8; break;
     case WK_STEP_CANCEL: s->has_count = (int)(rng(seed) & 1); s->count = s->has_count ? (uint32_t)(rng(seed) % 8) : 0; break;
     case WK_STEP_EXPECT_PATTERN: s->value = (uint32_t)rng(seed); s->offset = rng(seed) % 64; s->size = rng(seed) % 64; break;

@@ -413,7 +413,7 @@ static void step_shapes(void **state)
 {
     (void)state;
     EXPECT_ONLY(STEPS "      - fil: {pattern: 1}\n",
-                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info)");
+                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info)");
     EXPECT_ONLY(HEAD "    expect:\n      - expect_gart: {allocation: a}\n",
                 "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info)");
     EXPECT_ONLY(HEAD "    expect:\n      - wait_idle\n",
@@ -640,6 +640,7 @@ static const char all_kinds_spec[] =
     "      - destroy_allocation: {allocation: alloc0}\n"
     "      - destroy_context: {context: context0}\n"
     "      - destroy_device: {device: device0, status: dead}\n"
+    "      - patch: {end: 16, status: not_found}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
@@ -681,13 +682,15 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[19].value, 0);
     assert_int_equal(s[20].value, 0x1234);
     assert_int_equal(s[24].expect_status, WK_E_DEAD);
-    assert_int_equal(s[25].value, 0x01020304);
-    assert_int_equal(s[25].offset, 4);
-    assert_int_equal(s[25].size, 12);
-    assert_false(s[26].expect_resident);
-    assert_int_equal(s[27].op, 17);
-    assert_int_equal(s[28].field, 4);
-    assert_int_equal(s[28].value, 32);
+    assert_int_equal(s[25].patch->end, 16);
+    assert_int_equal(s[25].expect_status, WK_E_NOT_FOUND);
+    assert_int_equal(s[26].value, 0x01020304);
+    assert_int_equal(s[26].offset, 4);
+    assert_int_equal(s[26].size, 12);
+    assert_false(s[27].expect_resident);
+    assert_int_equal(s[28].op, 17);
+    assert_int_equal(s[29].field, 4);
+    assert_int_equal(s[29].value, 32);
     unload(&l);
 }
 
@@ -803,7 +806,7 @@ static void smoke_specs_pass(void **state)
     if (st != WK_OK)
         wk_diag_print(&d, stderr);
     assert_int_equal(st, WK_OK);
-    assert_in_range(set.count, 6, 10);
+    assert_in_range(set.count, 6, 11);
     uint32_t kinds = 0, negative = 0;
     for (uint32_t i = 0; i < set.count; i++) {
         const struct wk_prog *p = set.progs[i];
