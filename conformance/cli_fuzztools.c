@@ -23,6 +23,13 @@
  * what promote writes as YAML. --no-calibrate runs the file's own
  * expectations.
  *
+ * A fuzz_patch input is not a program, but the Patch call it makes is one
+ * (patch_input.c: the harness's fixture and a `patch` step, folded for the
+ * driver's context). minimize reduces that patch step (locations, list
+ * entries, DMA bytes, fields) and writes it back in fuzz_patch's format;
+ * promote does the same, checks the result through fuzz_patch_replay, and
+ * reduces a copy step by step into the YAML case.
+ *
  * Every run happens in a forked child, so a crash of the kit or of the
  * driver outside a guarded DDI call is a result (class crash, with the top
  * frames the child prints from its signal handler), and a run past the
@@ -86,11 +93,13 @@ struct opts {
 static const char *const usage_lines =
     "usage: wddmkit prog dump FILE\n"
     "       wddmkit repro FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]\n"
-    "       wddmkit minimize FILE [-o OUT] [--driver PATH] [--seed N] [--timeout S] [--no-calibrate]\n"
-    "       wddmkit promote FILE --driver PATH [--harness fuzz_prog] [--name NAME] [--seed N] [--timeout S]\n"
+    "       wddmkit minimize FILE [-o OUT] [--driver PATH] [--harness NAME] [--seed N] [--timeout S] [--no-calibrate]\n"
+    "       wddmkit promote FILE --driver PATH [--harness NAME] [--name NAME] [--seed N] [--timeout S]\n"
     "       wddmkit triage DIR [--driver PATH] [--harness NAME] [--seed N] [--timeout S]\n"
     "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); inputs of\n"
-    "other harnesses (--harness, or a corpus/<harness>/ path) run through <harness>_replay.\n"
+    "other harnesses (--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through\n"
+    "<harness>_replay. fuzz_patch inputs also minimize and promote, as the step program of their\n"
+    "Patch call (a YAML case with a `patch` step).\n"
     "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
     "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
     "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"

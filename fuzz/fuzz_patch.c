@@ -20,7 +20,10 @@
  * range) and whose 8-byte slots overlap ask for two values in one place,
  * and no correct driver can satisfy both. The later one gets an
  * AllocationIndex past the list (a bad entry, which Patch must skip), so
- * the input keeps its shape and stays meaningful.
+ * the input keeps its shape and stays meaningful. The folding and this
+ * adjustment are wk_patch_fold (seeds_lib.h), which the conversion of an
+ * input to a step program (wk_patch_input_to_prog, for wddmkit minimize and
+ * promote) shares, so a promoted program makes exactly this Patch call.
  *
  * Findings: any violation on the DUT (PATCH-CONFINE-001 a byte outside the
  * listed slots of the range changed, PATCH-VALUE-001 a slot holds the wrong
@@ -77,33 +80,6 @@ static void capture_handles(struct wk_fuzz_fixture *f, struct handles *hs)
     hs->epoch = f->epoch;
 }
 
-/* Whether the kit judges entry p's value (see the file comment). */
-static int judged(const D3DDDI_PATCHLOCATIONLIST *p, const DXGK_ALLOCATIONLIST *list, uint32_t list_length,
-                  uint32_t start, uint32_t end)
-{
-    return p->AllocationIndex < list_length && p->PatchOffset >= start && (uint64_t)p->PatchOffset + 8 <= end &&
-           list[p->AllocationIndex].SegmentId != 0;
-}
-
-static void separate_overlaps(D3DDDI_PATCHLOCATIONLIST *patch, const struct wk_vidmm_patch *a,
-                              const DXGK_ALLOCATIONLIST *list)
-{
-    for (uint32_t i = a->patch_start; i < a->patch_start + a->patch_count; i++) {
-        if (!judged(&patch[i], list, a->list_length, a->start, a->end))
-            continue;
-        for (uint32_t j = a->patch_start; j < i; j++) {
-            if (!judged(&patch[j], list, a->list_length, a->start, a->end))
-                continue;
-            uint32_t lo = patch[i].PatchOffset < patch[j].PatchOffset ? patch[i].PatchOffset : patch[j].PatchOffset;
-            uint32_t hi = patch[i].PatchOffset ^ patch[j].PatchOffset ^ lo;
-            if (hi - lo < 8) {
-                patch[i].AllocationIndex = a->list_length + i;
-                break;
-            }
-        }
-    }
-}
-
 static void build_lists(const struct wk_patch_input *in, const struct handles *hs, DXGK_ALLOCATIONLIST *list,
                         D3DDDI_PATCHLOCATIONLIST *patch)
 {
@@ -138,22 +114,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     capture_handles(f, &hs);
+    wk_patch_fold(&in, f->info.DmaBufferSize, f->info.PatchLocationListSize);
     build_lists(&in, &hs, list, patch);
 
     struct wk_vidmm_patch a;
     memset(&a, 0, sizeof(a));
     a.context = f->context;
     a.dma = in.dma;
-    a.dma_length = (uint32_t)(in.dma_length < f->info.DmaBufferSize ? in.dma_length : f->info.DmaBufferSize);
+    a.dma_length = (uint32_t)in.dma_length;
     a.list = list;
     a.list_length = in.list_length;
     a.patch = patch;
-    a.patch_length = in.patch_length < f->info.PatchLocationListSize ? in.patch_length : f->info.PatchLocationListSize;
-    a.end = in.end % (f->info.DmaBufferSize + 1);
-    a.start = in.start % (a.end + 1);
-    a.patch_start = in.patch_start < a.patch_length ? in.patch_start : a.patch_length;
-    a.patch_count = in.patch_count < a.patch_length - a.patch_start ? in.patch_count : a.patch_length - a.patch_start;
-    separate_overlaps(patch, &a, list);
+    a.patch_length = in.patch_length;
+    a.end = in.end;
+    a.start = in.start;
+    a.patch_start = in.patch_start;
+    a.patch_count = in.patch_count;
 
     wk_status st = wk_vidmm_patch(f->vm, &a);
     if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "during Patch"))
