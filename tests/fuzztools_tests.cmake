@@ -7,8 +7,10 @@
 #                  `minimize` (a padded program down to its essential
 #                  steps), `triage` (grouping), `promote` (into a temporary
 #                  root through WK_PROMOTE_ROOT: the files load, fail on the
-#                  buggy driver and pass on the reference), and each planted
-#                  bug of examples/drivers/ caught.
+#                  buggy driver and pass on the reference; fuzz_prog and
+#                  fuzz_patch findings, the latter found from a
+#                  fuzz_patch-libfuzzer/ folder), and each planted bug of
+#                  examples/drivers/ caught.
 add_executable(test_fuzztools ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c)
 if(WK_CMOCKA_INCLUDE)
   target_include_directories(test_fuzztools SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})

@@ -847,6 +847,46 @@ static void patch_outside_range(const char *driver, uint64_t *violations, char *
     wk_vidmm_destroy(vm);
 }
 
+#ifdef WK_FUZZ_REPLAY_DIR
+/* A padded fuzz_patch finding, as `wddmkit fuzz` leaves it (the harness
+ * known from the folder's name): minimized back to its one entry, then
+ * promoted to a fuzz_patch regression and a YAML case. */
+static void patch_minimize_promote(void)
+{
+    static const uint8_t input[] = {
+        2, 3, 16, 0, 0, 0, 0, 3,                         /* 2 list entries, 3 patch entries, [0, 16) */
+        1, 1, 0x00, 0x00, 0x10, 0, 0, 0, 0, 0,          /* slot 1's allocation, SegmentId 1, at 0x100000 */
+        2, 0x22, 0x00, 0x00, 0x20, 0, 0, 0, 0, 0,       /* slot 2's, SegmentId 2, written */
+        1, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0,             /* index 1, PatchOffset 8: inside */
+        0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0,            /* index 0, PatchOffset 64: outside */
+        5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,             /* index 5: not in the list */
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, /* DMA */
+    };
+    char dir[512], path[600], file[700];
+    tmp_path(dir, sizeof(dir), "fuzz_patch-libfuzzer");
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof(path), "%s/crash-padded", dir);
+    write_bytes(path, input, sizeof(input));
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' --driver '%s'", path, WK_BUGGY_PATCH), 0);
+    expect_output(out, "minimized: 84 -> 30 bytes: patch locations 3 -> 1, list entries 2 -> 1, DMA 20 -> 0 bytes");
+    snprintf(file, sizeof(file), "%s.min", path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver '%s'", file, WK_BUGGY_PATCH), 1);
+    expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-patch", path, WK_BUGGY_PATCH), 0);
+    expect_output(out, "verified: the minimized input fails through fuzz_patch_replay");
+    expect_output(out, "verified: the YAML case fails on");
+    snprintf(file, sizeof(file), "%s/corpus/fuzz_patch/regressions/t-patch.bin", tmp_root);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_PATCH), 1);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
+    snprintf(file, sizeof(file), "%s/specs/regressions/t-patch.yaml", tmp_root);
+    assert_int_equal(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
+    assert_int_equal(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_PATCH, file), 1);
+    expect_output(out, "rule:     PATCH-CONFINE-001");
+    unsetenv("WK_PROMOTE_ROOT");
+}
+#endif
+
 static void test_patch_bug(void **state)
 {
     (void)state;
@@ -872,6 +912,7 @@ static void test_patch_bug(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver '%s'", path, WK_BUGGY_PATCH), 1);
     expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch", path), 0);
+    patch_minimize_promote();
     unsetenv("WK_REPLAY_DIR");
 #endif
 }
