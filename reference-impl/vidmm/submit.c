@@ -37,30 +37,94 @@ void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before, 
 /* Patch                                                                */
 /* ------------------------------------------------------------------ */
 
-/* Whether [off, off+1) is one of the listed 8-byte patch slots. */
-static int listed(const struct submission *s, uint64_t off)
+/*
+ * The confinement check (PATCH-CONFINE-001, facts §5.3 T2): Patch may change
+ * only the 8-byte slots at the listed PatchOffsets, clipped to the submission
+ * range [start, end); every other byte of the whole DMA buffer must be as it
+ * was. The allowed slots are sorted and merged into intervals, and the bytes
+ * between them are compared with memcmp against the snapshot taken before
+ * the call; only a range that differs is scanned byte by byte, for the first
+ * changed offset of the report. Cost: O(n log n) in the patch entries plus
+ * one pass over the buffer, where comparing every byte and searching the
+ * list for each changed one cost O(size + changes * n).
+ */
+struct slot {
+    uint32_t lo, hi;                        /* [lo, hi): may change */
+};
+
+static int slot_order(const void *a, const void *b)
 {
-    for (uint32_t i = 0; i < s->patch_length; i++) {
-        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
-        if (off >= p->PatchOffset && off < (uint64_t)p->PatchOffset + 8)
-            return 1;
-    }
-    return 0;
+    const struct slot *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before)
+/* The listed slots of the submission, clipped to [start, end), sorted and
+ * merged; returns how many intervals are in out. */
+static uint32_t allowed_slots(const struct submission *s, struct slot *out)
+{
+    uint32_t n = 0;
+    int sorted = 1;
+    for (uint32_t i = 0; i < s->patch_length; i++) {
+        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
+        uint64_t lo = p->PatchOffset > s->start ? p->PatchOffset : s->start;
+        uint64_t hi = (uint64_t)p->PatchOffset + 8 < s->end ? (uint64_t)p->PatchOffset + 8 : s->end;
+        if (lo >= hi)
+            continue;
+        out[n] = (struct slot){ (uint32_t)lo, (uint32_t)hi };
+        sorted &= n == 0 || out[n - 1].lo <= out[n].lo;
+        n++;
+    }
+    if (!sorted)
+        qsort(out, n, sizeof(*out), slot_order);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m && out[i].lo <= out[m - 1].hi) {
+            if (out[i].hi > out[m - 1].hi)
+                out[m - 1].hi = out[i].hi;
+        } else {
+            out[m++] = out[i];
+        }
+    }
+    return m;
+}
+
+/* The first offset in [lo, hi) where now and before differ, hi if none. */
+static uint64_t first_change(const uint8_t *now, const uint8_t *before, uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi || memcmp(now + lo, before + lo, hi - lo) == 0)
+        return hi;
+    while (now[lo] == before[lo])
+        lo++;
+    return lo;
+}
+
+/* PATCH-CONFINE-001: the first changed byte outside the allowed slots. */
+static int check_confined(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before,
+                          struct slot *slots)
 {
     const uint8_t *now = s->dma->ptr;
-    for (uint64_t off = 0; off < s->dma->size; off++) {
-        if (now[off] == before[off])
-            continue;
-        if (off < s->start || off >= s->end || !listed(s, off)) {
+    uint32_t n = allowed_slots(s, slots);
+    uint64_t from = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        uint64_t to = i < n ? slots[i].lo : s->dma->size;
+        uint64_t off = first_change(now, before, from, to);
+        if (off < to) {
             violate(vm, R_PATCH_CONFINE, WK_DDI_PATCH,
                     "changed byte +%llu of the DMA buffer, outside the listed patch locations of [%u, %u)",
                     (unsigned long long)off, s->start, s->end);
-            return;
+            return 0;
         }
+        from = i < n ? slots[i].hi : to;
     }
+    return 1;
+}
+
+static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before,
+                               struct slot *slots)
+{
+    const uint8_t *now = s->dma->ptr;
+    if (!check_confined(vm, s, before, slots))
+        return;
     if (vm->cfg.no_model_semantics)
         return;
     for (uint32_t i = 0; i < s->patch_length; i++) {
@@ -107,9 +171,13 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.PatchLocationListSubmissionLength = s->patch_length;
     args.SubmissionFenceId = fence;
     args.Flags.Paging = (UINT)s->paging;
-    uint8_t *before = malloc(s->dma->size ? s->dma->size : 1);
+    /* The snapshot and the slot intervals share the adapter's scratch
+     * buffer: no allocation per call once it has grown. */
+    uint64_t snap = (s->dma->size + 7) & ~7ull;
+    uint8_t *before = gbuf_scratch(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
     if (!before)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
+    struct slot *slots = (struct slot *)(void *)(before + snap);
     memcpy(before, s->dma->ptr, s->dma->size);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
@@ -120,10 +188,9 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
                     (unsigned)status);
-        check_patch_effect(vm, s, before);
+        check_patch_effect(vm, s, before, slots);
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
     }
-    free(before);
     return crashed;
 }
 
@@ -280,6 +347,14 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
            (a->list_length == 0 || a->list) && (a->patch_length == 0 || a->patch) && (a->dma_length == 0 || a->dma);
 }
 
+/* buf[0, size) = src[0, n) then zeroes (n <= size): each byte written once. */
+static void fill_zero_tail(uint8_t *buf, uint64_t size, const void *src, uint64_t n)
+{
+    if (n)
+        memcpy(buf, src, n);
+    memset(buf + n, 0, size - n);
+}
+
 wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
 {
     if (vm->dead)
@@ -293,14 +368,11 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
     if (st != WK_OK)
         return st;
-    memset(c->dma.ptr, 0, c->dma.size);
-    if (a->dma_length)
-        memcpy(c->dma.ptr, a->dma, a->dma_length);
+    fill_zero_tail(c->dma.ptr, c->dma.size, a->dma, a->dma_length);
     if (a->list_length)
         memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    memset(c->patch_list.ptr, 0, c->patch_list.size);
-    if (a->patch_length)
-        memcpy(c->patch_list.ptr, a->patch, a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
+    fill_zero_tail(c->patch_list.ptr, c->patch_list.size, a->patch,
+                   (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
     struct submission s;
     memset(&s, 0, sizeof(s));
     s.context = a->context;
