@@ -33,7 +33,6 @@
 #include "internal.h"
 
 #define CANARY 0xA5u
-#define CANARY_WORD 0xA5A5A5A5A5A5A5A5ull
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
 static uint64_t round_pages(uint64_t n)
@@ -212,18 +211,15 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
 }
 
 /* The offset of the first byte of p[0, n) that is not the canary, n when
- * all are: words first (the canary runs are up to a page long and checked
- * after every call), bytes for the one that differs. */
+ * all are. Checked after every call, so the common case must be cheap: the
+ * run is all canary when its first byte is and every byte equals the next
+ * (one memcmp of the run against itself shifted by one, the C library's
+ * vector compare); the byte loop runs only to locate a change. */
 static uint64_t first_not_canary(const uint8_t *p, uint64_t n)
 {
-    uint64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        uint64_t w[4];
-        memcpy(w, p + i, sizeof(w));
-        if (((w[0] ^ CANARY_WORD) | (w[1] ^ CANARY_WORD) | (w[2] ^ CANARY_WORD) | (w[3] ^ CANARY_WORD)) != 0)
-            break;
-    }
-    for (; i < n; i++)
+    if (n == 0 || (p[0] == CANARY && memcmp(p, p + 1, n - 1) == 0))
+        return n;
+    for (uint64_t i = 0; i < n; i++)
         if (p[i] != CANARY)
             return i;
     return n;

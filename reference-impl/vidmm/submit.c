@@ -42,11 +42,12 @@ void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before, 
  * only the 8-byte slots at the listed PatchOffsets, clipped to the submission
  * range [start, end); every other byte of the whole DMA buffer must be as it
  * was. The allowed slots are sorted and merged into intervals, and the bytes
- * between them are compared with memcmp against the snapshot taken before
- * the call; only a range that differs is scanned byte by byte, for the first
- * changed offset of the report. Cost: O(n log n) in the patch entries plus
- * one pass over the buffer, where comparing every byte and searching the
- * list for each changed one cost O(size + changes * n).
+ * between them are compared with memcmp against what the buffer held before
+ * the call (a snapshot, or the image wk_vidmm_patch wrote); only a range that
+ * differs is scanned byte by byte, for the first changed offset of the
+ * report. Cost: O(n log n) in the patch entries plus one pass over the
+ * buffer, where comparing every byte and searching the list for each
+ * changed one cost O(size + changes * n).
  */
 struct slot {
     uint32_t lo, hi;                        /* [lo, hi): may change */
@@ -88,18 +89,52 @@ static uint32_t allowed_slots(const struct submission *s, struct slot *out)
     return m;
 }
 
-/* The first offset in [lo, hi) where now and before differ, hi if none. */
-static uint64_t first_change(const uint8_t *now, const uint8_t *before, uint64_t lo, uint64_t hi)
+/* What the DMA buffer held before Patch: bytes[0, len), then zeroes. A
+ * snapshot has len = the buffer size; wk_vidmm_patch knows the image
+ * without one (the input, then the zeroes it wrote). */
+struct dma_image {
+    const uint8_t *bytes;
+    uint64_t len;
+};
+
+/* The first offset in [lo, hi) where p differs from q, hi if none. */
+static uint64_t first_diff(const uint8_t *p, const uint8_t *q, uint64_t lo, uint64_t hi)
 {
-    if (lo >= hi || memcmp(now + lo, before + lo, hi - lo) == 0)
+    if (lo >= hi || memcmp(p + lo, q + lo, hi - lo) == 0)
         return hi;
-    while (now[lo] == before[lo])
+    while (p[lo] == q[lo])
         lo++;
     return lo;
 }
 
+/* The first offset in [lo, hi) where p is not zero, hi if none: memcmp
+ * against a page of zeroes, a page at a time. */
+static uint64_t first_nonzero(const uint8_t *p, uint64_t lo, uint64_t hi)
+{
+    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
+    while (lo < hi) {
+        uint64_t n = hi - lo < sizeof(zeroes) ? hi - lo : sizeof(zeroes);
+        if (memcmp(p + lo, zeroes, n) != 0)
+            break;
+        lo += n;
+    }
+    while (lo < hi && p[lo] == 0)
+        lo++;
+    return lo;
+}
+
+/* The first offset in [lo, hi) where the buffer differs from the image. */
+static uint64_t first_change(const uint8_t *now, const struct dma_image *before, uint64_t lo, uint64_t hi)
+{
+    uint64_t mid = hi < before->len ? hi : before->len;
+    uint64_t off = first_diff(now, before->bytes, lo, mid);
+    if (off < mid)
+        return off;
+    return first_nonzero(now, lo > mid ? lo : mid, hi);
+}
+
 /* PATCH-CONFINE-001: the first changed byte outside the allowed slots. */
-static int check_confined(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before,
+static int check_confined(struct wk_vidmm *vm, const struct submission *s, const struct dma_image *before,
                           struct slot *slots)
 {
     const uint8_t *now = s->dma->ptr;
@@ -119,8 +154,8 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
     return 1;
 }
 
-static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before,
-                               struct slot *slots)
+static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
+                               const struct dma_image *before, struct slot *slots)
 {
     const uint8_t *now = s->dma->ptr;
     if (!check_confined(vm, s, before, slots))
@@ -146,7 +181,10 @@ static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, 
     }
 }
 
-static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
+/* Patch of submission s, checked against `known`, what the DMA buffer holds
+ * (NULL: a snapshot is taken). */
+static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence,
+                            const struct dma_image *known)
 {
     if (!vm->ddi.DxgkDdiPatch)
         return WK_OK;
@@ -173,12 +211,16 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.Flags.Paging = (UINT)s->paging;
     /* The snapshot and the slot intervals share the adapter's scratch
      * buffer: no allocation per call once it has grown. */
-    uint64_t snap = (s->dma->size + 7) & ~7ull;
-    uint8_t *before = gbuf_scratch(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
-    if (!before)
+    uint64_t snap = known ? 0 : (s->dma->size + 7) & ~7ull;
+    uint8_t *scratch = gbuf_scratch(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot) + 1);
+    if (!scratch)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
-    struct slot *slots = (struct slot *)(void *)(before + snap);
-    memcpy(before, s->dma->ptr, s->dma->size);
+    struct slot *slots = (struct slot *)(void *)(scratch + snap);
+    struct dma_image before = { scratch, s->dma->size };
+    if (known)
+        before = *known;
+    else
+        memcpy(scratch, s->dma->ptr, s->dma->size);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args);
@@ -188,7 +230,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
                     (unsigned)status);
-        check_patch_effect(vm, s, before, slots);
+        check_patch_effect(vm, s, &before, slots);
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
     }
     return crashed;
@@ -252,7 +294,7 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
         vm->hold--;
         return add_pending(vm, s, *fence, 1);
     }
-    wk_status st = call_patch(vm, s, *fence);
+    wk_status st = call_patch(vm, s, *fence, NULL);
     if (st != WK_OK)
         return st;
     st = add_pending(vm, s, *fence, 0);
@@ -390,7 +432,8 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     s.patch_start = a->patch_start;
     s.patch_length = a->patch_count;
     uint64_t before = vm->violation_total;
-    st = call_patch(vm, &s, ++vm->next_fence);
+    struct dma_image image = { a->dma, a->dma_length }; /* as fill_zero_tail left it */
+    st = call_patch(vm, &s, ++vm->next_fence, &image);
     if (st == WK_OK)
         st = gbuf_check(vm, &list, WK_DDI_PATCH);
     gbuf_free(vm, &list);
