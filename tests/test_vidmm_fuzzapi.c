@@ -9,21 +9,32 @@
  *   - wk_vidmm_patch: DxgkDdiPatch on a caller's DMA buffer and lists: a
  *     correct patch passes its checks, inputs that do not fit the
  *     context's buffers are rejected with WK_E_INVALID_ARGUMENT before the
- *     driver sees them.
+ *     driver sees them; the confinement check reports the first changed
+ *     byte outside the listed slots, wherever it is;
+ *   - the per-call costs the harnesses pay, made cheap without weakening a
+ *     check: a guarded buffer's mapping is reused (an overrun still hits
+ *     the guard page, an underrun still breaks a canary written afresh,
+ *     and reset and destroy unmap the spares), and DDI frames that do not
+ *     save the signal mask still catch crash after crash and hang after
+ *     hang.
  *
  * If the harnesses' speed or soundness depends on it, it is pinned here.
  */
+#define _POSIX_C_SOURCE 200809L /* sigprocmask, msync */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "wddmkit/gpu.h"
 #include "wddmkit/vidmm.h"
@@ -45,6 +56,7 @@
 #include "vidmm_test_util.h"
 
 #define KIB 1024u
+#define MAX_SHOWN 16u
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -354,6 +366,228 @@ static void test_patch_rejects_bad_ranges(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Pooled guarded buffers and the Patch check                           */
+/* ------------------------------------------------------------------ */
+
+/* What the Patch rewriter does inside the DDI frame, like a driver would. */
+enum poke {
+    POKE_NONE,
+    POKE_BEFORE,        /* one byte, `at` bytes before the allocation list */
+    POKE_PAST,          /* the first byte past the allocation list */
+    POKE_DMA,           /* flips DMA-buffer byte `at` */
+    POKE_NULL,          /* writes through a NULL struct pointer */
+    POKE_HANG,          /* spins until the hang timer fires */
+};
+
+struct poker {
+    enum poke what;
+    uint64_t at;
+    const BYTE *list;   /* the allocation list Patch got */
+    volatile int spinning;
+    volatile uintptr_t null_base;   /* 0: computed as an integer, only the hardware sees the write */
+};
+
+static void poke_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct poker *p = user;
+    DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH)
+        return;
+    volatile BYTE *list = (volatile BYTE *)a->pAllocationList;
+    p->list = (const BYTE *)a->pAllocationList;
+    switch (p->what) {
+    case POKE_BEFORE: list[-(ptrdiff_t)p->at] ^= 0x01; break;
+    case POKE_PAST: list[a->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST)] = 0x5A; break;
+    case POKE_DMA: ((volatile BYTE *)a->pDmaBuffer)[p->at] ^= 0xFF; break;
+    case POKE_NULL: *(volatile uint32_t *)(p->null_base + 0x10) = 1; break;
+    case POKE_HANG:
+        p->spinning = 1;
+        while (p->spinning)
+            ;
+        break;
+    default: break;
+    }
+}
+
+/* The last violation's message contains every string of `want`. */
+static bool last_violation_says(struct wk_vidmm *vm, const char *rule, const char *want1, const char *want2)
+{
+    struct wk_violation v[MAX_SHOWN];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(vm, v, MAX_SHOWN, &total);
+    if (n == 0 || total > n) {
+        fprintf(stderr, "expected a %s violation, %" PRIu64 " recorded\n", rule, total);
+        return false;
+    }
+    const char *m = v[n - 1].message;
+    if (strcmp(v[n - 1].rule, rule) != 0 || !strstr(m, want1) || (want2 && !strstr(m, want2))) {
+        fprintf(stderr, "expected %s naming \"%s\" and \"%s\", got: %s\n", rule, want1, want2 ? want2 : "",
+                m);
+        return false;
+    }
+    return true;
+}
+
+static uint64_t violation_total(struct wk_vidmm *vm)
+{
+    uint64_t total = 0;
+    wk_vidmm_violations(vm, NULL, 0, &total);
+    return total;
+}
+
+/* Whether the page holding p is mapped at all (msync fails with ENOMEM
+ * on an address range with no mapping). */
+static bool mapped(const void *p)
+{
+    uintptr_t page = (uintptr_t)p & ~(uintptr_t)(VT_PAGE - 1);
+    return msync((void *)page, VT_PAGE, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* A write past the end of a reused allocation list still hits the guard
+ * page at the instruction: MEM-GUARD-001 with the buffer and the offset. */
+static void test_pooled_buffer_overrun_after_reuse(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    const BYTE *first = p.list;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_ptr_equal(p.list, first); /* the mapping was reused */
+    p.what = POKE_PAST;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+    assert_ptr_equal(p.list, first);
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list (48 bytes) at offset +48",
+                                    "guard page hit"));
+}
+
+/* An underrun breaks the canary and is reported; the next user of the
+ * same mapping gets the whole canary back: no stale report, and a write at
+ * the first byte of the slack is still seen. */
+static void test_pooled_buffer_underrun_and_canary_restored(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_BEFORE, 1, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "before the start of the allocation list",
+                                    "offset -1"));
+    const BYTE *first = p.list;
+    p.what = POKE_NONE;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_ptr_equal(p.list, first);
+    assert_true(expect_u64(violation_total(f->vm), 1)); /* the canary was written again */
+    uint64_t slack = VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST);
+    p.what = POKE_BEFORE;
+    p.at = slack;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_ptr_equal(p.list, first);
+    char offset[32];
+    snprintf(offset, sizeof(offset), "offset -%" PRIu64, slack);
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list", offset));
+    assert_true(expect_u64(violation_total(f->vm), 2));
+}
+
+/* Reset and destroy unmap the spare mappings. */
+static void test_pooled_buffers_released(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_true(mapped(p.list)); /* kept as a spare */
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    assert_false(mapped(p.list));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    build_patch_case(f, &c);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_true(mapped(p.list));
+    const BYTE *spare = p.list;
+    vt_close(f);
+    assert_false(mapped(spare));
+}
+
+/* PATCH-CONFINE-001 names the first changed byte outside the listed slots
+ * of the range: before the range, between two slots, right after a slot,
+ * past the range and past the bytes the input gave (the zeroes). */
+static void test_patch_confinement_offsets(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.args.start = 2;
+    uint32_t slot0 = c.patch[0].PatchOffset, slot1 = c.patch[1].PatchOffset;
+    const uint64_t at[] = { 0, 1, slot0 + 8, slot1 + 8, c.args.end, c.args.end + 100, VT_RD_DMA_BUFFER_SIZE - 1 };
+    struct poker p = { POKE_DMA, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        if (at[i] == slot1 && slot1 == slot0 + 8)
+            continue; /* adjacent slots: no gap between them */
+        p.at = at[i];
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+        char want[48];
+        snprintf(want, sizeof(want), "changed byte +%" PRIu64 " ", at[i]);
+        assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, NULL));
+    }
+    /* Inside a listed slot of the range: allowed, but the value is judged. */
+    p.at = slot1 + 7;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-VALUE-001", "patch location 1", NULL));
+}
+
+/* The frame does not save the signal mask (no system call per DDI): after
+ * each caught crash and hang the signals are unblocked and the next one,
+ * on the next adapter, is caught the same way. */
+static void test_repeated_crashes_are_caught(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const struct {
+        enum poke what;
+        wk_status st;
+        const char *rule;
+    } kinds[] = {
+        { POKE_PAST, WK_E_DRIVER_CRASH, "MEM-GUARD-001" },
+        { POKE_NULL, WK_E_DRIVER_CRASH, "DRV-CRASH-001" },
+        { POKE_HANG, WK_E_DRIVER_HANG, "DRV-HANG-001" },
+    };
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            struct wk_vidmm_config cfg = fuzz_config(0);
+            cfg.ddi_timeout_ms = 50;
+            assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+            struct patch_case c;
+            build_patch_case(f, &c);
+            struct poker p = { kinds[k].what, 0, NULL, 0, 0 };
+            wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+            assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), kinds[k].st));
+            assert_true(expect_violation(f->vm, kinds[k].rule));
+            sigset_t blocked;
+            sigprocmask(SIG_BLOCK, NULL, &blocked);
+            assert_false(sigismember(&blocked, SIGSEGV));
+            assert_false(sigismember(&blocked, SIGALRM));
+            assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DEAD));
+            vt_close(f);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +599,11 @@ int main(void)
         VT_TEST(test_reset_with_small_paging_buffer),
         VT_TEST(test_patch_correct),
         VT_TEST(test_patch_rejects_bad_ranges),
+        VT_TEST(test_pooled_buffer_overrun_after_reuse),
+        VT_TEST(test_pooled_buffer_underrun_and_canary_restored),
+        VT_TEST(test_pooled_buffers_released),
+        VT_TEST(test_patch_confinement_offsets),
+        VT_TEST(test_repeated_crashes_are_caught),
     };
     return cmocka_run_group_tests_name("vidmm.fuzzapi", tests, NULL, NULL);
 }
