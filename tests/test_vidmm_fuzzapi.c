@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/refdriver.h"
 #include "wddmkit/vidmm.h"
 
 #if defined(__has_feature)
@@ -371,6 +372,97 @@ static void test_patch_rejects_bad_ranges(void **state)
 /* Pooled guarded buffers and the Patch check                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The reference driver with its objects tracked. A test that kills the
+ * adapter (a crash, a guard-page hit, a hang) leaves the driver's objects
+ * behind, since the kit never calls a dead driver again; release_dead
+ * frees them, so the leak checker stays meaningful.
+ */
+static struct {
+    DRIVER_INITIALIZATION_DATA ref;
+    VOID *miniport;
+    HANDLE device, context, allocations[4];
+} T;
+
+static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)self;
+    (void)path;
+    T.ref = *init;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS t_add_device(const PDEVICE_OBJECT pdo, VOID **context)
+{
+    NTSTATUS st = T.ref.DxgkDdiAddDevice(pdo, context);
+    T.miniport = NT_SUCCESS(st) ? *context : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateDevice(hAdapter, args);
+    T.device = NT_SUCCESS(st) ? args->hDevice : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateContext(hDevice, args);
+    T.context = NT_SUCCESS(st) ? args->hContext : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateAllocation(hAdapter, args);
+    for (uint32_t i = 0; NT_SUCCESS(st) && i < 4; i++)
+        if (!T.allocations[i]) {
+            T.allocations[i] = args->pAllocationInfo[0].hAllocation;
+            break;
+        }
+    return st;
+}
+
+static NTSTATUS tracked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
+{
+    DRIVER_OBJECT fake;
+    memset(&fake, 0, sizeof(fake));
+    fake.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    fake.wk_initialize = t_capture;
+    memset(&T, 0, sizeof(T));
+    NTSTATUS st = wk_refdriver_DriverEntry(&fake, NULL);
+    if (!NT_SUCCESS(st))
+        return st;
+    DRIVER_INITIALIZATION_DATA t = T.ref;
+    t.DxgkDdiAddDevice = t_add_device;
+    t.DxgkDdiCreateDevice = t_create_device;
+    t.DxgkDdiCreateContext = t_create_context;
+    t.DxgkDdiCreateAllocation = t_create_allocation;
+    return DxgkInitialize(DriverObject, RegistryPath, &t);
+}
+
+/* Frees what the tracked driver still holds after its adapter died; before
+ * wk_vidmm_destroy, since the driver calls back into the adapter. */
+static void release_dead(void)
+{
+    if (T.context)
+        T.ref.DxgkDdiDestroyContext(T.context);
+    for (uint32_t i = 0; i < 4 && T.miniport; i++)
+        if (T.allocations[i]) {
+            DXGKARG_DESTROYALLOCATION d;
+            memset(&d, 0, sizeof(d));
+            d.NumAllocations = 1;
+            d.pAllocationList = &T.allocations[i];
+            T.ref.DxgkDdiDestroyAllocation(T.miniport, &d);
+        }
+    if (T.device)
+        T.ref.DxgkDdiDestroyDevice(T.device);
+    if (T.miniport)
+        T.ref.DxgkDdiRemoveDevice(T.miniport);
+    memset(&T, 0, sizeof(T));
+}
+
 /* What the Patch rewriter does inside the DDI frame, like a driver would. */
 enum poke {
     POKE_NONE,
@@ -452,7 +544,7 @@ static void test_pooled_buffer_overrun_after_reuse(void **state)
 {
     struct vt_fixture *f = *state;
     struct wk_vidmm_config cfg = fuzz_config(0);
-    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
     struct patch_case c;
     build_patch_case(f, &c);
     struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
@@ -466,6 +558,8 @@ static void test_pooled_buffer_overrun_after_reuse(void **state)
     assert_ptr_equal(p.list, first);
     assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list (48 bytes) at offset +48",
                                     "guard page hit"));
+    release_dead(); /* before destroy: the driver calls back into the adapter */
+    vt_close(f);
 }
 
 /* An underrun breaks the canary and is reported; the next user of the
@@ -572,7 +666,7 @@ static void test_repeated_crashes_are_caught(void **state)
         for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
             struct wk_vidmm_config cfg = fuzz_config(0);
             cfg.ddi_timeout_ms = 50;
-            assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+            assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
             struct patch_case c;
             build_patch_case(f, &c);
             struct poker p = { kinds[k].what, 0, NULL, 0, 0 };
@@ -584,6 +678,7 @@ static void test_repeated_crashes_are_caught(void **state)
             assert_false(sigismember(&blocked, SIGSEGV));
             assert_false(sigismember(&blocked, SIGALRM));
             assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DEAD));
+            release_dead();
             vt_close(f);
         }
 }
