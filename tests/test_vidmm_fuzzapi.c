@@ -683,6 +683,56 @@ static void test_repeated_crashes_are_caught(void **state)
         }
 }
 
+/* Something inside Patch that pages (a driver callback such as
+ * DxgkCbCreateContextAllocation places, fills and flushes the paging
+ * buffer, whose own Patch is checked) runs a second Patch check while the
+ * first one's snapshot is held: each keeps its own copy. Modelled by
+ * paging in from inside the frame of a Render submission's Patch. */
+struct nested {
+    struct wk_vidmm *vm;
+    uint32_t allocation;    /* never paged in: the page-in fills it */
+    int done;
+    wk_status st;
+};
+
+static void page_in_inside_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct nested *n = user;
+    const DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH || a->Flags.Paging || n->done)
+        return;
+    n->done = 1;
+    n->st = wk_vidmm_page_in(n->vm, n->allocation);
+}
+
+static void test_nested_patch_checks_keep_their_snapshots(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &req), b = vt_alloc(f->vm, f->device, &req);
+    struct nested n = { f->vm, vt_alloc(f->vm, f->device, &req), 0, WK_OK };
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, b));
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 4 * KIB, 0x11223344u);
+    vt_cmd_copy(&cmd, 0, 0, 1, 0, 4 * KIB);
+    struct wk_vidmm_list_entry list[2] = { { a, 1 }, { b, 1 } };
+    struct wk_vidmm_render_result res;
+    wk_vidmm_set_rewriter(f->vm, page_in_inside_patch, &n);
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 2, 1, &res));
+    assert_true(n.done);
+    VT_OK(f->vm, n.st);
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    assert_true(st.ddi_calls[WK_DDI_PATCH] >= 2); /* the paging buffer's Patch ran inside */
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -698,6 +748,7 @@ int main(void)
         VT_TEST(test_pooled_buffer_underrun_and_canary_restored),
         VT_TEST(test_pooled_buffers_released),
         VT_TEST(test_patch_confinement_offsets),
+        VT_TEST(test_nested_patch_checks_keep_their_snapshots),
         VT_TEST(test_repeated_crashes_are_caught),
     };
     return cmocka_run_group_tests_name("vidmm.fuzzapi", tests, NULL, NULL);

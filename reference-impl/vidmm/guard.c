@@ -86,21 +86,33 @@ void gbuf_release_spares(struct wk_vidmm *vm)
     for (uint32_t i = 0; i < vm->nspares; i++)
         munmap(vm->spares[i].map, vm->spares[i].map_len);
     vm->nspares = 0;
-    free(vm->scratch);
+    free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
     vm->scratch = NULL;
     vm->scratch_size = 0;
 }
 
-uint8_t *gbuf_scratch(struct wk_vidmm *vm, uint64_t size)
+uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size)
 {
-    if (size <= vm->scratch_size)
-        return vm->scratch;
-    uint8_t *p = realloc(vm->scratch, size);
-    if (!p)
-        return NULL;
-    vm->scratch = p;
-    vm->scratch_size = size;
-    return p;
+    size = size ? size : 1; /* never NULL for success */
+    if (vm->scratch_busy)
+        return malloc(size); /* nested: the outer copy stays where it is */
+    if (size > vm->scratch_size) {
+        uint8_t *p = realloc(vm->scratch, size);
+        if (!p)
+            return NULL;
+        vm->scratch = p;
+        vm->scratch_size = size;
+    }
+    vm->scratch_busy = 1;
+    return vm->scratch;
+}
+
+void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p)
+{
+    if (p && p == vm->scratch)
+        vm->scratch_busy = 0;
+    else
+        free(p);
 }
 
 /* Data pages and a PROT_NONE guard page after them: a spare (*reused set),

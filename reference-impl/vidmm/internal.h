@@ -201,8 +201,9 @@ struct wk_vidmm {
     uint32_t gbufs_live;                    /* every allocated gbuf, registered or not */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
-    uint8_t *scratch;                       /* gbuf_scratch's buffer */
+    uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
+    int scratch_busy;
 };
 
 /* invariants.c ----------------------------------------------------------- */
@@ -298,10 +299,14 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
 /* Unmaps the spare mappings and frees the scratch buffer. */
 void gbuf_release_spares(struct wk_vidmm *vm);
-/* The adapter's scratch buffer, at least `size` bytes, valid while a guarded
- * buffer is alive and until the next call; NULL when out of memory. For the
- * kit's own copies of guarded buffers (the Patch check's snapshot). */
-uint8_t *gbuf_scratch(struct wk_vidmm *vm, uint64_t size);
+/* At least `size` bytes for the kit's own copy of a guarded buffer (the
+ * Patch check's snapshot): the adapter's scratch buffer, kept between calls,
+ * or a heap block when it is in use (a driver callback inside Patch can page
+ * in, and paging runs a Patch check of its own). NULL when out of memory.
+ * Only while the guarded buffer being copied is alive; give it back with
+ * gbuf_scratch_put. */
+uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size);
+void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p);
 
 /* adapter / segments ------------------------------------------------------ */
 

@@ -212,7 +212,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     /* The snapshot and the slot intervals share the adapter's scratch
      * buffer: no allocation per call once it has grown. */
     uint64_t snap = known ? 0 : (s->dma->size + 7) & ~7ull;
-    uint8_t *scratch = gbuf_scratch(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot) + 1);
+    uint8_t *scratch = gbuf_scratch_take(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
     if (!scratch)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
     struct slot *slots = (struct slot *)(void *)(scratch + snap);
@@ -233,6 +233,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
         check_patch_effect(vm, s, &before, slots);
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
     }
+    gbuf_scratch_put(vm, scratch);
     return crashed;
 }
 
