@@ -367,7 +367,6 @@ static void test_patch_rejects_bad_ranges(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
-
 /* ------------------------------------------------------------------ */
 /* Pooled guarded buffers and the Patch check                           */
 /* ------------------------------------------------------------------ */
@@ -618,8 +617,9 @@ static void test_pooled_buffers_released(void **state)
 }
 
 /* PATCH-CONFINE-001 names the first changed byte outside the listed slots
- * of the range: before the range, between two slots, right after a slot,
- * past the range and past the bytes the input gave (the zeroes). */
+ * of the range: before the range, right after a slot, between two slots,
+ * at and past the end of the range, past the bytes the input gave (the
+ * zeroes) and at the buffer's last byte. */
 static void test_patch_confinement_offsets(void **state)
 {
     struct vt_fixture *f = *state;
@@ -627,14 +627,17 @@ static void test_patch_confinement_offsets(void **state)
     assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
     struct patch_case c;
     build_patch_case(f, &c);
+    c.patch[2] = c.patch[1];
+    c.patch[2].PatchOffset = 48; /* a third slot, past the command: a gap before it */
+    c.args.patch_length = c.args.patch_count = 3;
     c.args.start = 2;
-    uint32_t slot0 = c.patch[0].PatchOffset, slot1 = c.patch[1].PatchOffset;
-    const uint64_t at[] = { 0, 1, slot0 + 8, slot1 + 8, c.args.end, c.args.end + 100, VT_RD_DMA_BUFFER_SIZE - 1 };
+    c.args.end = 64;
+    uint32_t after1 = c.patch[1].PatchOffset + 8;
+    assert_true(after1 < 48);
+    const uint64_t at[] = { 0, 1, after1, (after1 + 48) / 2, 47, 56, 64, 164, VT_RD_DMA_BUFFER_SIZE - 1 };
     struct poker p = { POKE_DMA, 0, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-        if (at[i] == slot1 && slot1 == slot0 + 8)
-            continue; /* adjacent slots: no gap between them */
         p.at = at[i];
         assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
         char want[48];
@@ -642,9 +645,11 @@ static void test_patch_confinement_offsets(void **state)
         assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, NULL));
     }
     /* Inside a listed slot of the range: allowed, but the value is judged. */
-    p.at = slot1 + 7;
+    p.at = 48 + 7;
     assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-    assert_true(last_violation_says(f->vm, "PATCH-VALUE-001", "patch location 1", NULL));
+    assert_true(last_violation_says(f->vm, "PATCH-VALUE-001", "patch location 2", NULL));
+    p.what = POKE_NONE;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
 }
 
 /* The frame does not save the signal mask (no system call per DDI): after
