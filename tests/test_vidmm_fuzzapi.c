@@ -9,23 +9,35 @@
  *   - wk_vidmm_patch: DxgkDdiPatch on a caller's DMA buffer and lists: a
  *     correct patch passes its checks, inputs that do not fit the
  *     context's buffers are rejected with WK_E_INVALID_ARGUMENT before the
- *     driver sees them.
+ *     driver sees them; the confinement check reports the first changed
+ *     byte outside the listed slots, wherever it is;
+ *   - the per-call costs the harnesses pay, made cheap without weakening a
+ *     check: a guarded buffer's mapping is reused (an overrun still hits
+ *     the guard page, an underrun still breaks a canary written afresh,
+ *     and reset and destroy unmap the spares), and DDI frames that do not
+ *     save the signal mask still catch crash after crash and hang after
+ *     hang.
  *
  * If the harnesses' speed or soundness depends on it, it is pinned here.
  */
+#define _POSIX_C_SOURCE 200809L /* sigprocmask, msync */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/refdriver.h"
 #include "wddmkit/vidmm.h"
 
 #if defined(__has_feature)
@@ -45,6 +57,7 @@
 #include "vidmm_test_util.h"
 
 #define KIB 1024u
+#define MAX_SHOWN 16u
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -354,6 +367,377 @@ static void test_patch_rejects_bad_ranges(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* ------------------------------------------------------------------ */
+/* Pooled guarded buffers and the Patch check                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The reference driver with its objects tracked. A test that kills the
+ * adapter (a crash, a guard-page hit, a hang) leaves the driver's objects
+ * behind, since the kit never calls a dead driver again; release_dead
+ * frees them, so the leak checker stays meaningful.
+ */
+static struct {
+    DRIVER_INITIALIZATION_DATA ref;
+    VOID *miniport;
+    HANDLE device, context, allocations[4];
+} T;
+
+static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)self;
+    (void)path;
+    T.ref = *init;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS t_add_device(const PDEVICE_OBJECT pdo, VOID **context)
+{
+    NTSTATUS st = T.ref.DxgkDdiAddDevice(pdo, context);
+    T.miniport = NT_SUCCESS(st) ? *context : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateDevice(hAdapter, args);
+    T.device = NT_SUCCESS(st) ? args->hDevice : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateContext(hDevice, args);
+    T.context = NT_SUCCESS(st) ? args->hContext : NULL;
+    return st;
+}
+
+static NTSTATUS t_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
+{
+    NTSTATUS st = T.ref.DxgkDdiCreateAllocation(hAdapter, args);
+    for (uint32_t i = 0; NT_SUCCESS(st) && i < 4; i++)
+        if (!T.allocations[i]) {
+            T.allocations[i] = args->pAllocationInfo[0].hAllocation;
+            break;
+        }
+    return st;
+}
+
+static NTSTATUS tracked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
+{
+    DRIVER_OBJECT fake;
+    memset(&fake, 0, sizeof(fake));
+    fake.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    fake.wk_initialize = t_capture;
+    memset(&T, 0, sizeof(T));
+    NTSTATUS st = wk_refdriver_DriverEntry(&fake, NULL);
+    if (!NT_SUCCESS(st))
+        return st;
+    DRIVER_INITIALIZATION_DATA t = T.ref;
+    t.DxgkDdiAddDevice = t_add_device;
+    t.DxgkDdiCreateDevice = t_create_device;
+    t.DxgkDdiCreateContext = t_create_context;
+    t.DxgkDdiCreateAllocation = t_create_allocation;
+    return DxgkInitialize(DriverObject, RegistryPath, &t);
+}
+
+/* Frees what the tracked driver still holds after its adapter died; before
+ * wk_vidmm_destroy, since the driver calls back into the adapter. */
+static void release_dead(void)
+{
+    if (T.context)
+        T.ref.DxgkDdiDestroyContext(T.context);
+    for (uint32_t i = 0; i < 4 && T.miniport; i++)
+        if (T.allocations[i]) {
+            DXGKARG_DESTROYALLOCATION d;
+            memset(&d, 0, sizeof(d));
+            d.NumAllocations = 1;
+            d.pAllocationList = &T.allocations[i];
+            T.ref.DxgkDdiDestroyAllocation(T.miniport, &d);
+        }
+    if (T.device)
+        T.ref.DxgkDdiDestroyDevice(T.device);
+    if (T.miniport)
+        T.ref.DxgkDdiRemoveDevice(T.miniport);
+    memset(&T, 0, sizeof(T));
+}
+
+/* What the Patch rewriter does inside the DDI frame, like a driver would. */
+enum poke {
+    POKE_NONE,
+    POKE_BEFORE,        /* one byte, `at` bytes before the allocation list */
+    POKE_PAST,          /* the first byte past the allocation list */
+    POKE_DMA,           /* flips DMA-buffer byte `at` */
+    POKE_NULL,          /* writes through a NULL struct pointer */
+    POKE_HANG,          /* spins until the hang timer fires */
+};
+
+struct poker {
+    enum poke what;
+    uint64_t at;
+    const BYTE *list;   /* the allocation list Patch got */
+    volatile int spinning;
+    volatile uintptr_t null_base;   /* 0: computed as an integer, only the hardware sees the write */
+};
+
+static void poke_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct poker *p = user;
+    DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH)
+        return;
+    volatile BYTE *list = (volatile BYTE *)a->pAllocationList;
+    p->list = (const BYTE *)a->pAllocationList;
+    switch (p->what) {
+    case POKE_BEFORE: list[-(ptrdiff_t)p->at] ^= 0x01; break;
+    case POKE_PAST: list[a->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST)] = 0x5A; break;
+    case POKE_DMA: ((volatile BYTE *)a->pDmaBuffer)[p->at] ^= 0xFF; break;
+    case POKE_NULL: *(volatile uint32_t *)(p->null_base + 0x10) = 1; break;
+    case POKE_HANG:
+        p->spinning = 1;
+        while (p->spinning)
+            ;
+        break;
+    default: break;
+    }
+}
+
+/* The last violation's message contains every string of `want`. */
+static bool last_violation_says(struct wk_vidmm *vm, const char *rule, const char *want1, const char *want2)
+{
+    struct wk_violation v[MAX_SHOWN];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(vm, v, MAX_SHOWN, &total);
+    if (n == 0 || total > n) {
+        fprintf(stderr, "expected a %s violation, %" PRIu64 " recorded\n", rule, total);
+        return false;
+    }
+    const char *m = v[n - 1].message;
+    if (strcmp(v[n - 1].rule, rule) != 0 || !strstr(m, want1) || (want2 && !strstr(m, want2))) {
+        fprintf(stderr, "expected %s naming \"%s\" and \"%s\", got: %s\n", rule, want1, want2 ? want2 : "",
+                m);
+        return false;
+    }
+    return true;
+}
+
+static uint64_t violation_total(struct wk_vidmm *vm)
+{
+    uint64_t total = 0;
+    wk_vidmm_violations(vm, NULL, 0, &total);
+    return total;
+}
+
+/* Whether the page holding p is mapped at all (msync fails with ENOMEM
+ * on an address range with no mapping). */
+static bool mapped(const void *p)
+{
+    uintptr_t page = (uintptr_t)p & ~(uintptr_t)(VT_PAGE - 1);
+    return msync((void *)page, VT_PAGE, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* A write past the end of a reused allocation list still hits the guard
+ * page at the instruction: MEM-GUARD-001 with the buffer and the offset. */
+static void test_pooled_buffer_overrun_after_reuse(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    const BYTE *first = p.list;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_ptr_equal(p.list, first); /* the mapping was reused */
+    p.what = POKE_PAST;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+    assert_ptr_equal(p.list, first);
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list (48 bytes) at offset +48",
+                                    "guard page hit"));
+    release_dead(); /* before destroy: the driver calls back into the adapter */
+    vt_close(f);
+}
+
+/* An underrun breaks the canary and is reported; the next user of the
+ * same mapping gets the whole canary back: no stale report, and a write at
+ * the first byte of the slack is still seen. */
+static void test_pooled_buffer_underrun_and_canary_restored(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_BEFORE, 1, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "before the start of the allocation list",
+                                    "offset -1"));
+    const BYTE *first = p.list;
+    p.what = POKE_NONE;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_ptr_equal(p.list, first);
+    assert_true(expect_u64(violation_total(f->vm), 1)); /* the canary was written again */
+    uint64_t slack = VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST);
+    p.what = POKE_BEFORE;
+    p.at = slack;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_ptr_equal(p.list, first);
+    char offset[32];
+    snprintf(offset, sizeof(offset), "offset -%" PRIu64, slack);
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list", offset));
+    assert_true(expect_u64(violation_total(f->vm), 2));
+}
+
+/* Reset and destroy unmap the spare mappings. */
+static void test_pooled_buffers_released(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_true(mapped(p.list)); /* kept as a spare */
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    assert_false(mapped(p.list));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    build_patch_case(f, &c);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    assert_true(mapped(p.list));
+    const BYTE *spare = p.list;
+    vt_close(f);
+    assert_false(mapped(spare));
+}
+
+/* PATCH-CONFINE-001 names the first changed byte outside the listed slots
+ * of the range: before the range, right after a slot, between two slots,
+ * at and past the end of the range, past the bytes the input gave (the
+ * zeroes) and at the buffer's last byte. */
+static void test_patch_confinement_offsets(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.patch[2] = c.patch[1];
+    c.patch[2].PatchOffset = 48; /* a third slot, past the command: a gap before it */
+    c.args.patch_length = c.args.patch_count = 3;
+    c.args.start = 2;
+    c.args.end = 64;
+    uint32_t after1 = c.patch[1].PatchOffset + 8;
+    assert_true(after1 < 48);
+    const uint64_t at[] = { 0, 1, after1, (after1 + 48) / 2, 47, 56, 64, 164, VT_RD_DMA_BUFFER_SIZE - 1 };
+    struct poker p = { POKE_DMA, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        p.at = at[i];
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+        char want[48];
+        snprintf(want, sizeof(want), "changed byte +%" PRIu64 " ", at[i]);
+        assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, NULL));
+    }
+    /* Inside a listed slot of the range: allowed, but the value is judged. */
+    p.at = 48 + 7;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-VALUE-001", "patch location 2", NULL));
+    p.what = POKE_NONE;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+}
+
+/* The frame does not save the signal mask (no system call per DDI): after
+ * each caught crash and hang the signals are unblocked and the next one,
+ * on the next adapter, is caught the same way. */
+static void test_repeated_crashes_are_caught(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const struct {
+        enum poke what;
+        wk_status st;
+        const char *rule;
+    } kinds[] = {
+        { POKE_PAST, WK_E_DRIVER_CRASH, "MEM-GUARD-001" },
+        { POKE_NULL, WK_E_DRIVER_CRASH, "DRV-CRASH-001" },
+        { POKE_HANG, WK_E_DRIVER_HANG, "DRV-HANG-001" },
+    };
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            struct wk_vidmm_config cfg = fuzz_config(0);
+            cfg.ddi_timeout_ms = 50;
+            assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+            struct patch_case c;
+            build_patch_case(f, &c);
+            struct poker p = { kinds[k].what, 0, NULL, 0, 0 };
+            wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+            assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), kinds[k].st));
+            assert_true(expect_violation(f->vm, kinds[k].rule));
+            sigset_t blocked;
+            sigprocmask(SIG_BLOCK, NULL, &blocked);
+            assert_false(sigismember(&blocked, SIGSEGV));
+            assert_false(sigismember(&blocked, SIGALRM));
+            assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DEAD));
+            release_dead();
+            vt_close(f);
+        }
+}
+
+/* Something inside Patch that pages (a driver callback such as
+ * DxgkCbCreateContextAllocation places, fills and flushes the paging
+ * buffer, whose own Patch is checked) runs a second Patch check while the
+ * first one's snapshot is held: each keeps its own copy. Modelled by
+ * paging in from inside the frame of a Render submission's Patch. */
+struct nested {
+    struct wk_vidmm *vm;
+    uint32_t allocation;    /* never paged in: the page-in fills it */
+    int done;
+    wk_status st;
+};
+
+static void page_in_inside_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct nested *n = user;
+    const DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH || a->Flags.Paging || n->done)
+        return;
+    n->done = 1;
+    n->st = wk_vidmm_page_in(n->vm, n->allocation);
+}
+
+static void test_nested_patch_checks_keep_their_snapshots(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &req), b = vt_alloc(f->vm, f->device, &req);
+    struct nested n = { f->vm, vt_alloc(f->vm, f->device, &req), 0, WK_OK };
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, b));
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 4 * KIB, 0x11223344u);
+    vt_cmd_copy(&cmd, 0, 0, 1, 0, 4 * KIB);
+    struct wk_vidmm_list_entry list[2] = { { a, 1 }, { b, 1 } };
+    struct wk_vidmm_render_result res;
+    wk_vidmm_set_rewriter(f->vm, page_in_inside_patch, &n);
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 2, 1, &res));
+    assert_true(n.done);
+    VT_OK(f->vm, n.st);
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    assert_true(st.ddi_calls[WK_DDI_PATCH] >= 2); /* the paging buffer's Patch ran inside */
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +749,12 @@ int main(void)
         VT_TEST(test_reset_with_small_paging_buffer),
         VT_TEST(test_patch_correct),
         VT_TEST(test_patch_rejects_bad_ranges),
+        VT_TEST(test_pooled_buffer_overrun_after_reuse),
+        VT_TEST(test_pooled_buffer_underrun_and_canary_restored),
+        VT_TEST(test_pooled_buffers_released),
+        VT_TEST(test_patch_confinement_offsets),
+        VT_TEST(test_nested_patch_checks_keep_their_snapshots),
+        VT_TEST(test_repeated_crashes_are_caught),
     };
     return cmocka_run_group_tests_name("vidmm.fuzzapi", tests, NULL, NULL);
 }

@@ -8,6 +8,21 @@
  * the call. GPU-visible buffers (DMA and paging buffers) must start 4 KiB
  * aligned (facts §5.1 P1): they are system pages mapped contiguously, and a
  * canary fills the tail of their last page up to the guard.
+ *
+ * Speed: a DDI call hands the driver up to three short-lived CPU buffers
+ * (Render's user command buffer, patch list and allocation list, Patch's
+ * allocation list, CreateAllocation's private data). Mapping each afresh
+ * cost an mmap, an mprotect, a munmap and a page fault per call, most of a
+ * fuzz harness's time. A freed mapping is kept instead (GBUF_SPARES of them,
+ * none over GBUF_SPARE_MAX) with its guard page still PROT_NONE, and the
+ * next buffer of the same page-rounded size takes it: the canary and the
+ * zeroes are written again, so a reused buffer is indistinguishable from a
+ * fresh one to the driver and to gbuf_check. What reuse gives up: a driver
+ * that kept a pointer into an earlier call's buffer reads or writes a spare
+ * (or a newer buffer) instead of faulting; a fresh mmap usually landed on
+ * the just-unmapped address anyway, so that was never reliably caught.
+ * Spares live only while the adapter has a guarded buffer: freeing the last
+ * one (reset, stop and destroy free them all) releases them.
  */
 
 #include <stdio.h>
@@ -37,8 +52,98 @@ static void registry_add(struct wk_vidmm *vm, struct gbuf *b)
 static void registry_remove(struct wk_vidmm *vm, struct gbuf *b)
 {
     for (uint32_t i = 0; i < MAX_GBUFS; i++)
-        if (vm->gbufs[i] == b)
+        if (vm->gbufs[i] == b) {
             vm->gbufs[i] = NULL;
+            return;
+        }
+}
+
+/* A spare mapping of exactly map_len bytes, taken out of the pool; NULL
+ * when there is none. */
+static uint8_t *take_spare(struct wk_vidmm *vm, uint64_t map_len)
+{
+    for (uint32_t i = 0; i < vm->nspares; i++)
+        if (vm->spares[i].map_len == map_len) {
+            uint8_t *map = vm->spares[i].map;
+            vm->spares[i] = vm->spares[--vm->nspares];
+            return map;
+        }
+    return NULL;
+}
+
+/* Keeps a CPU buffer's mapping for reuse; 0 when the pool has no room
+ * for it (the caller unmaps it). */
+static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b)
+{
+    if (vm->nspares == GBUF_SPARES || b->map_len > GBUF_SPARE_MAX)
+        return 0;
+    vm->spares[vm->nspares++] = (struct gbuf_spare){ b->map, b->map_len };
+    return 1;
+}
+
+void gbuf_release_spares(struct wk_vidmm *vm)
+{
+    for (uint32_t i = 0; i < vm->nspares; i++)
+        munmap(vm->spares[i].map, vm->spares[i].map_len);
+    vm->nspares = 0;
+    free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
+    vm->scratch = NULL;
+    vm->scratch_size = 0;
+}
+
+uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size)
+{
+    size = size ? size : 1; /* never NULL for success */
+    if (vm->scratch_busy)
+        return malloc(size); /* nested: the outer copy stays where it is */
+    if (size > vm->scratch_size) {
+        uint8_t *p = realloc(vm->scratch, size);
+        if (!p)
+            return NULL;
+        vm->scratch = p;
+        vm->scratch_size = size;
+    }
+    vm->scratch_busy = 1;
+    return vm->scratch;
+}
+
+void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p)
+{
+    if (p && p == vm->scratch)
+        vm->scratch_busy = 0;
+    else
+        free(p);
+}
+
+/* Data pages and a PROT_NONE guard page after them: a spare (*reused set),
+ * or freshly mapped (zero filled). */
+static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *reused)
+{
+    uint8_t *map = take_spare(vm, data + PAGE);
+    *reused = map != NULL;
+    if (map)
+        return map;
+    map = mmap(NULL, data + PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        return NULL;
+    if (mprotect(map + data, PAGE, PROT_NONE) != 0) {
+        munmap(map, data + PAGE);
+        return NULL;
+    }
+    return map;
+}
+
+static wk_status alloc_unguarded(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
+{
+    b->map_len = size + 64;
+    b->map = malloc(b->map_len);
+    if (!b->map)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", what);
+    memset(b->map, CANARY, 64);
+    b->ptr = b->map + 64;
+    memset(b->ptr, 0, size);
+    vm->gbufs_live++;
+    return WK_OK;
 }
 
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
@@ -49,27 +154,20 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
     if (size > (1ull << 32))
         return fail(vm, WK_E_LIMIT, "%s of %llu bytes is over the 4 GiB limit", what,
                     (unsigned long long)size);
-    if (vm->cfg.no_guard_pages) {
-        b->map_len = size + 64;
-        b->map = malloc(b->map_len);
-        if (!b->map)
-            return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", what);
-        memset(b->map, CANARY, 64);
-        b->ptr = b->map + 64;
-        memset(b->ptr, 0, size);
-        return WK_OK;
-    }
+    if (vm->cfg.no_guard_pages)
+        return alloc_unguarded(vm, b, size, what);
     uint64_t data = round_pages(size ? size : 1);
-    b->map_len = data + PAGE;
-    b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b->map == MAP_FAILED) {
-        b->map = NULL;
+    int reused = 0;
+    b->map = map_guarded(vm, data, &reused);
+    if (!b->map)
         return fail(vm, WK_E_NO_MEMORY, "cannot map %s", what);
-    }
-    mprotect(b->map + data, PAGE, PROT_NONE);
+    b->map_len = data + PAGE;
     b->ptr = b->map + data - size;
     memset(b->map, CANARY, data - size);
+    if (reused)
+        memset(b->ptr, 0, size); /* a spare holds its last user's bytes */
     registry_add(vm, b);
+    vm->gbufs_live++;
     return WK_OK;
 }
 
@@ -102,6 +200,7 @@ wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, con
     memset(b->ptr, 0, size);
     memset(b->ptr + size, CANARY, b->map_len - size);
     registry_add(vm, b);
+    vm->gbufs_live++;
     return WK_OK;
 }
 
@@ -115,14 +214,23 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
         sysmem_pages_free(vm, &b->first_pfn, 1); /* the run is one block */
     } else if (vm->cfg.no_guard_pages) {
         free(b->map);
-    } else {
+    } else if (!keep_spare(vm, b)) {
         munmap(b->map, b->map_len);
     }
     memset(b, 0, sizeof(*b));
+    if (--vm->gbufs_live == 0)
+        gbuf_release_spares(vm);
 }
 
+/* The offset of the first byte of p[0, n) that is not the canary, n when
+ * all are. Checked after every call, so the common case must be cheap: the
+ * run is all canary when its first byte is and every byte equals the next
+ * (one memcmp of the run against itself shifted by one, the C library's
+ * vector compare); the byte loop runs only to locate a change. */
 static uint64_t first_not_canary(const uint8_t *p, uint64_t n)
 {
+    if (n == 0 || (p[0] == CANARY && memcmp(p, p + 1, n - 1) == 0))
+        return n;
     for (uint64_t i = 0; i < n; i++)
         if (p[i] != CANARY)
             return i;

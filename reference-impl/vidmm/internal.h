@@ -27,6 +27,8 @@
 #define MAX_VIOLATIONS_KEPT 256u
 #define MAX_SEGMENTS 31u
 #define MAX_GBUFS 64u              /* guarded buffers alive at once */
+#define GBUF_SPARES 8u             /* unused guarded mappings kept for reuse */
+#define GBUF_SPARE_MAX (1ull << 20) /* larger mappings are not kept */
 
 /* ------------------------------------------------------------------ */
 /* Guarded buffers (guard.c)                                            */
@@ -43,6 +45,13 @@ struct gbuf {
     /* GPU-visible buffers: system pages mapped at ptr */
     uint64_t first_pfn;  /* contiguous physical pages, 0 when not GPU-visible */
     uint64_t pages;
+};
+
+/* An unused guarded mapping kept for the next buffer of the same page-rounded
+ * size: data pages, then the PROT_NONE guard page, already set up. */
+struct gbuf_spare {
+    uint8_t *map;
+    uint64_t map_len;
 };
 
 /* ------------------------------------------------------------------ */
@@ -189,6 +198,12 @@ struct wk_vidmm {
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
+    uint32_t gbufs_live;                    /* every allocated gbuf, registered or not */
+    struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
+    uint32_t nspares;
+    uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
+    uint64_t scratch_size;
+    int scratch_busy;
 };
 
 /* invariants.c ----------------------------------------------------------- */
@@ -240,13 +255,19 @@ void ddi_leave(struct ddi_frame *f);
 wk_status ddi_crashed(struct ddi_frame *f);
 void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status);
 
+/* sigsetjmp(env, 0): saving the signal mask costs a sigprocmask system call
+ * per DDI call, and there is nothing to restore. The handlers run with
+ * SA_NODEFER and an empty sa_mask, so jumping out of one leaves the mask
+ * as it was at the call, and ddi_crashed unblocks the caught signal anyway:
+ * the next crash or hang is caught like the first (test
+ * test_repeated_crashes_are_caught). */
 #define DDI_FRAME_(vm, ddi_id, crashed_st, count, ...)              \
     do {                                                            \
         struct ddi_frame ddi_f_;                                    \
         (crashed_st) = WK_OK;                                       \
         if (ddi_enter((vm), (ddi_id), &ddi_f_, (count)) != 0) {     \
             (crashed_st) = WK_E_DEAD;                               \
-        } else if (sigsetjmp(ddi_f_.env, 1) == 0) {                 \
+        } else if (sigsetjmp(ddi_f_.env, 0) == 0) {                 \
             __VA_ARGS__;                                            \
             ddi_leave(&ddi_f_);                                     \
         } else {                                                    \
@@ -262,6 +283,12 @@ void call_install_handlers(void);
 
 /* guard.c ---------------------------------------------------------------- */
 
+/* A CPU buffer of `size` zero bytes against a guard page, the slack before it
+ * a canary. Reuses a spare mapping of the same page-rounded size when there
+ * is one (no system call); freeing keeps the mapping as a spare. The spares
+ * and the scratch buffer are released when the last guarded buffer of the
+ * adapter is freed, which wk_vidmm_reset, wk_vidmm_stop and
+ * wk_vidmm_destroy always do (gbuf_release_spares). */
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* A GPU-visible buffer: contiguous system pages, page aligned start. */
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
@@ -270,6 +297,16 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
 /* The guarded buffer that contains addr (the faulting page), for reports. */
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+/* Unmaps the spare mappings and frees the scratch buffer. */
+void gbuf_release_spares(struct wk_vidmm *vm);
+/* At least `size` bytes for the kit's own copy of a guarded buffer (the
+ * Patch check's snapshot): the adapter's scratch buffer, kept between calls,
+ * or a heap block when it is in use (a driver callback inside Patch can page
+ * in, and paging runs a Patch check of its own). NULL when out of memory.
+ * Only while the guarded buffer being copied is alive; give it back with
+ * gbuf_scratch_put. */
+uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size);
+void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p);
 
 /* adapter / segments ------------------------------------------------------ */
 

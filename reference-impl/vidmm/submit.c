@@ -37,30 +37,129 @@ void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before, 
 /* Patch                                                                */
 /* ------------------------------------------------------------------ */
 
-/* Whether [off, off+1) is one of the listed 8-byte patch slots. */
-static int listed(const struct submission *s, uint64_t off)
+/*
+ * The confinement check (PATCH-CONFINE-001, facts §5.3 T2): Patch may change
+ * only the 8-byte slots at the listed PatchOffsets, clipped to the submission
+ * range [start, end); every other byte of the whole DMA buffer must be as it
+ * was. The allowed slots are sorted and merged into intervals, and the bytes
+ * between them are compared with memcmp against what the buffer held before
+ * the call (a snapshot, or the image wk_vidmm_patch wrote); only a range that
+ * differs is scanned byte by byte, for the first changed offset of the
+ * report. Cost: O(n log n) in the patch entries plus one pass over the
+ * buffer, where comparing every byte and searching the list for each
+ * changed one cost O(size + changes * n).
+ */
+struct slot {
+    uint32_t lo, hi;                        /* [lo, hi): may change */
+};
+
+static int slot_order(const void *a, const void *b)
 {
-    for (uint32_t i = 0; i < s->patch_length; i++) {
-        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
-        if (off >= p->PatchOffset && off < (uint64_t)p->PatchOffset + 8)
-            return 1;
-    }
-    return 0;
+    const struct slot *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, const uint8_t *before)
+/* The listed slots of the submission, clipped to [start, end), sorted and
+ * merged; returns how many intervals are in out. */
+static uint32_t allowed_slots(const struct submission *s, struct slot *out)
+{
+    uint32_t n = 0;
+    int sorted = 1;
+    for (uint32_t i = 0; i < s->patch_length; i++) {
+        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
+        uint64_t lo = p->PatchOffset > s->start ? p->PatchOffset : s->start;
+        uint64_t hi = (uint64_t)p->PatchOffset + 8 < s->end ? (uint64_t)p->PatchOffset + 8 : s->end;
+        if (lo >= hi)
+            continue;
+        out[n] = (struct slot){ (uint32_t)lo, (uint32_t)hi };
+        sorted &= n == 0 || out[n - 1].lo <= out[n].lo;
+        n++;
+    }
+    if (!sorted)
+        qsort(out, n, sizeof(*out), slot_order);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m && out[i].lo <= out[m - 1].hi) {
+            if (out[i].hi > out[m - 1].hi)
+                out[m - 1].hi = out[i].hi;
+        } else {
+            out[m++] = out[i];
+        }
+    }
+    return m;
+}
+
+/* What the DMA buffer held before Patch: bytes[0, len), then zeroes. A
+ * snapshot has len = the buffer size; wk_vidmm_patch knows the image
+ * without one (the input, then the zeroes it wrote). */
+struct dma_image {
+    const uint8_t *bytes;
+    uint64_t len;
+};
+
+/* The first offset in [lo, hi) where p differs from q, hi if none. */
+static uint64_t first_diff(const uint8_t *p, const uint8_t *q, uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi || memcmp(p + lo, q + lo, hi - lo) == 0)
+        return hi;
+    while (p[lo] == q[lo])
+        lo++;
+    return lo;
+}
+
+/* The first offset in [lo, hi) where p is not zero, hi if none: memcmp
+ * against a page of zeroes, a page at a time. */
+static uint64_t first_nonzero(const uint8_t *p, uint64_t lo, uint64_t hi)
+{
+    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
+    while (lo < hi) {
+        uint64_t n = hi - lo < sizeof(zeroes) ? hi - lo : sizeof(zeroes);
+        if (memcmp(p + lo, zeroes, n) != 0)
+            break;
+        lo += n;
+    }
+    while (lo < hi && p[lo] == 0)
+        lo++;
+    return lo;
+}
+
+/* The first offset in [lo, hi) where the buffer differs from the image. */
+static uint64_t first_change(const uint8_t *now, const struct dma_image *before, uint64_t lo, uint64_t hi)
+{
+    uint64_t mid = hi < before->len ? hi : before->len;
+    uint64_t off = first_diff(now, before->bytes, lo, mid);
+    if (off < mid)
+        return off;
+    return first_nonzero(now, lo > mid ? lo : mid, hi);
+}
+
+/* PATCH-CONFINE-001: the first changed byte outside the allowed slots. */
+static int check_confined(struct wk_vidmm *vm, const struct submission *s, const struct dma_image *before,
+                          struct slot *slots)
 {
     const uint8_t *now = s->dma->ptr;
-    for (uint64_t off = 0; off < s->dma->size; off++) {
-        if (now[off] == before[off])
-            continue;
-        if (off < s->start || off >= s->end || !listed(s, off)) {
+    uint32_t n = allowed_slots(s, slots);
+    uint64_t from = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        uint64_t to = i < n ? slots[i].lo : s->dma->size;
+        uint64_t off = first_change(now, before, from, to);
+        if (off < to) {
             violate(vm, R_PATCH_CONFINE, WK_DDI_PATCH,
                     "changed byte +%llu of the DMA buffer, outside the listed patch locations of [%u, %u)",
                     (unsigned long long)off, s->start, s->end);
-            return;
+            return 0;
         }
+        from = i < n ? slots[i].hi : to;
     }
+    return 1;
+}
+
+static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
+                               const struct dma_image *before, struct slot *slots)
+{
+    const uint8_t *now = s->dma->ptr;
+    if (!check_confined(vm, s, before, slots))
+        return;
     if (vm->cfg.no_model_semantics)
         return;
     for (uint32_t i = 0; i < s->patch_length; i++) {
@@ -82,7 +181,10 @@ static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s, 
     }
 }
 
-static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
+/* Patch of submission s, checked against `known`, what the DMA buffer holds
+ * (NULL: a snapshot is taken). */
+static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence,
+                            const struct dma_image *known)
 {
     if (!vm->ddi.DxgkDdiPatch)
         return WK_OK;
@@ -107,10 +209,18 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.PatchLocationListSubmissionLength = s->patch_length;
     args.SubmissionFenceId = fence;
     args.Flags.Paging = (UINT)s->paging;
-    uint8_t *before = malloc(s->dma->size ? s->dma->size : 1);
-    if (!before)
+    /* The snapshot and the slot intervals share the adapter's scratch
+     * buffer: no allocation per call once it has grown. */
+    uint64_t snap = known ? 0 : (s->dma->size + 7) & ~7ull;
+    uint8_t *scratch = gbuf_scratch_take(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
+    if (!scratch)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
-    memcpy(before, s->dma->ptr, s->dma->size);
+    struct slot *slots = (struct slot *)(void *)(scratch + snap);
+    struct dma_image before = { scratch, s->dma->size };
+    if (known)
+        before = *known;
+    else
+        memcpy(scratch, s->dma->ptr, s->dma->size);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args);
@@ -120,10 +230,10 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
                     (unsigned)status);
-        check_patch_effect(vm, s, before);
+        check_patch_effect(vm, s, &before, slots);
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
     }
-    free(before);
+    gbuf_scratch_put(vm, scratch);
     return crashed;
 }
 
@@ -185,7 +295,7 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
         vm->hold--;
         return add_pending(vm, s, *fence, 1);
     }
-    wk_status st = call_patch(vm, s, *fence);
+    wk_status st = call_patch(vm, s, *fence, NULL);
     if (st != WK_OK)
         return st;
     st = add_pending(vm, s, *fence, 0);
@@ -280,6 +390,14 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
            (a->list_length == 0 || a->list) && (a->patch_length == 0 || a->patch) && (a->dma_length == 0 || a->dma);
 }
 
+/* buf[0, size) = src[0, n) then zeroes (n <= size): each byte written once. */
+static void fill_zero_tail(uint8_t *buf, uint64_t size, const void *src, uint64_t n)
+{
+    if (n)
+        memcpy(buf, src, n);
+    memset(buf + n, 0, size - n);
+}
+
 wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
 {
     if (vm->dead)
@@ -293,14 +411,11 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
     if (st != WK_OK)
         return st;
-    memset(c->dma.ptr, 0, c->dma.size);
-    if (a->dma_length)
-        memcpy(c->dma.ptr, a->dma, a->dma_length);
+    fill_zero_tail(c->dma.ptr, c->dma.size, a->dma, a->dma_length);
     if (a->list_length)
         memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    memset(c->patch_list.ptr, 0, c->patch_list.size);
-    if (a->patch_length)
-        memcpy(c->patch_list.ptr, a->patch, a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
+    fill_zero_tail(c->patch_list.ptr, c->patch_list.size, a->patch,
+                   (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
     struct submission s;
     memset(&s, 0, sizeof(s));
     s.context = a->context;
@@ -318,7 +433,8 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     s.patch_start = a->patch_start;
     s.patch_length = a->patch_count;
     uint64_t before = vm->violation_total;
-    st = call_patch(vm, &s, ++vm->next_fence);
+    struct dma_image image = { a->dma, a->dma_length }; /* as fill_zero_tail left it */
+    st = call_patch(vm, &s, ++vm->next_fence, &image);
     if (st == WK_OK)
         st = gbuf_check(vm, &list, WK_DDI_PATCH);
     gbuf_free(vm, &list);
