@@ -184,10 +184,11 @@ int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct regi
     return 0;
 }
 
-/* Fills larger than the cache go past it: stream whole pages with
- * non-temporal stores, as memset itself does for large sizes, instead of
+/* Fills with a 4-byte pattern larger than the cache go past it: stream whole
+ * pages with non-temporal stores, as memset does for large sizes, instead of
  * reading every destination line in just to overwrite it (the threshold is
- * host_stream_threshold(), computed once per model). */
+ * host_stream_threshold(), computed once per model). One-byte patterns are
+ * memset's own job. */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -252,8 +253,10 @@ static void stream_done(void)
 }
 #endif
 
-/* Consecutive chunks that are also consecutive in host memory (pages carved
- * in order from one slab) are written by one call, as one large memset. */
+/* Consecutive chunks that are also consecutive in host memory (the pool
+ * carves pages in address order) are written by one call: a 64 MiB FILL of
+ * pages backed together is one 64 MiB memset, exactly what the host would
+ * do, instead of 16,384 small ones. */
 struct fill_run {
     uint8_t *start;
     uint64_t len;
@@ -265,11 +268,12 @@ static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t patter
 {
     if (!run->len)
         return;
-    if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) && !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
+    if (uniform) { /* memset picks its own strategy for the size (rep stosb, streaming) */
+        memset(run->start, (int)(pattern & 0xFF), run->len);
+    } else if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) &&
+               !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
         for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE)
             stream_page(run->start + i, pat + (run->phase & 3), avx2);
-    } else if (uniform) {
-        memset(run->start, (int)(pattern & 0xFF), run->len);
     } else {
         for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE) {
             uint64_t n = run->len - i < WK_GPU_PAGE_SIZE ? run->len - i : WK_GPU_PAGE_SIZE;
@@ -284,9 +288,9 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
 {
     uint8_t pat[WK_GPU_PAGE_SIZE + 4]; /* the pattern repeated, any phase at pat + 0..3 */
     int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
-    int stream = len >= gpu->stream_threshold;
+    int stream = !uniform && len >= gpu->stream_threshold;
     int avx2 = stream && have_avx2();
-    for (uint32_t i = 0; i < (uniform && !stream ? 0 : sizeof(pat)); i += 4)
+    for (uint32_t i = 0; i < (uniform ? 0 : sizeof(pat)); i += 4)
         put_le32(pat + i, pattern);
     struct fill_run run = { NULL, 0, 0 };
     int rc = 0;
