@@ -81,7 +81,12 @@ struct wk_gpu {
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
     int sysmem_fd;                          /* memfd behind system memory, -1: anonymous */
-    int sysmem_dirty;                       /* written since the last reset */
+    int sysmem_dirty;                       /* shared: maybe written since the last reset */
+    int sysmem_shared;                      /* the host holds pointers into system memory */
+    uint64_t *sys_bits;                     /* private: pages written since the reset ... */
+    uint64_t *sys_list;                     /* ... and the same pages as a list */
+    uint64_t sys_count;
+    uint64_t sys_capacity;
     struct frontend fe;
     uint64_t stream_threshold;              /* fills this large use streaming stores */
 };
@@ -97,6 +102,10 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r);
 void sysmem_fini(struct wk_gpu *gpu, struct region *r);
 /* Drops every page written since the last reset (they read as zero again). */
 void sysmem_reset(struct wk_gpu *gpu, struct region *r);
+/* Host address of the system page holding byte `sys_off`, for a GPU access.
+ * NULL for a read of a page that holds nothing since the last reset (it reads
+ * as zeroes, and is not backed for it). */
+uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, int write);
 /* Host pages currently backing system memory. */
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
 /* The system region (always the last one). */

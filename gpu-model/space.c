@@ -109,11 +109,7 @@ uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off,
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    if (!s) {
-        gpu->sysmem_dirty = 1; /* a read of a shared-memory hole backs a page too */
-        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
-    }
-    return sparse_peek(s, block);
+    return s ? sparse_peek(s, block) : sysmem_page_for(gpu, sys_off, 0);
 }
 
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
@@ -122,11 +118,7 @@ uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    if (!s) {
-        gpu->sysmem_dirty = 1;
-        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
-    }
-    return sparse_touch(s, block, whole);
+    return s ? sparse_touch(s, block, whole) : sysmem_page_for(gpu, sys_off, 1);
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
