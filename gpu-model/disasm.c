@@ -4,57 +4,120 @@
  * The output is for people and for golden files: stable spelling, operands
  * in table order as name=value, addresses and values in hex, counts in
  * decimal. Trailing lists print their first 8 elements.
+ *
+ * Lines are built with a few digit loops rather than snprintf: the fuzz
+ * harness disassembles every input, and printf's format parsing was the
+ * largest single cost of a fuzz_gpu_decode execution (docs/performance.md).
  */
-#include <stdio.h>
-
 #include "internal.h"
 
 #define LIST_SHOWN 8u
 
-/* Appends to line[*used..]; a full line stays truncated, never overflows. */
-static void add(char *line, size_t size, int *used, const char *text)
+/* A line being built; a full line stays truncated, never overflows. */
+struct text {
+    char *buf;
+    size_t size;                 /* >= 1 */
+    size_t used;
+};
+
+static void put_char(struct text *t, char c)
 {
-    if (*used < 0 || (size_t)*used >= size)
-        return;
-    int n = snprintf(line + *used, size - (size_t)*used, "%s", text);
-    *used = n < 0 ? *used : *used + n;
+    if (t->used + 1 < t->size)
+        t->buf[t->used++] = c;
 }
 
-static void add_operand(char *line, size_t size, int *used, const struct wk_gpu_operand_info *o,
-                        uint64_t v)
+static void put_str(struct text *t, const char *s)
 {
-    char text[96];
-    if (o->print_hex)
-        snprintf(text, sizeof(text), " %s=0x%llx", o->name, (unsigned long long)v);
-    else
-        snprintf(text, sizeof(text), " %s=%llu", o->name, (unsigned long long)v);
-    add(line, size, used, text);
+    while (*s)
+        put_char(t, *s++);
 }
 
-static void add_list(char *line, size_t size, int *used, const struct wk_gpu_cmd *c)
+/* Hex without leading zeros, at least `min_digits` digits, lowercase. */
+static void put_hex(struct text *t, uint64_t v, int min_digits)
 {
-    char text[64];
-    add(line, size, used, " pfns=[");
+    char d[16];
+    int n = 0;
+    do {
+        d[n++] = "0123456789abcdef"[v & 0xF];
+        v >>= 4;
+    } while (v);
+    while (n < min_digits)
+        d[n++] = '0';
+    while (n)
+        put_char(t, d[--n]);
+}
+
+static void put_dec(struct text *t, uint64_t v)
+{
+    char d[20];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        put_char(t, d[--n]);
+}
+
+static void put_operand(struct text *t, const struct wk_gpu_operand_info *o, uint64_t v)
+{
+    put_char(t, ' ');
+    put_str(t, o->name);
+    put_char(t, '=');
+    if (o->print_hex) {
+        put_str(t, "0x");
+        put_hex(t, v, 1);
+    } else {
+        put_dec(t, v);
+    }
+}
+
+static void put_list(struct text *t, const struct wk_gpu_cmd *c)
+{
+    put_str(t, " pfns=[");
     for (uint32_t i = 0; i < c->list_count && i < LIST_SHOWN; i++) {
-        snprintf(text, sizeof(text), "%s0x%llx", i ? ", " : "",
-                 (unsigned long long)le64(c->list + 8 * (uint64_t)i));
-        add(line, size, used, text);
+        put_str(t, i ? ", 0x" : "0x");
+        put_hex(t, le64(c->list + 8 * (uint64_t)i), 1);
     }
     if (c->list_count > LIST_SHOWN) {
-        snprintf(text, sizeof(text), ", ... %u more", c->list_count - LIST_SHOWN);
-        add(line, size, used, text);
+        put_str(t, ", ... ");
+        put_dec(t, c->list_count - LIST_SHOWN);
+        put_str(t, " more");
     }
-    add(line, size, used, "]");
+    put_char(t, ']');
 }
 
-static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line, size_t size)
+/* "0x%04llx: " */
+static void put_offset(struct text *t, uint64_t off)
+{
+    put_str(t, "0x");
+    put_hex(t, off, 4);
+    put_str(t, ": ");
+}
+
+static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, struct text *t)
 {
     const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c->opcode);
-    int used = snprintf(line, size, "0x%04llx: %s", (unsigned long long)off, op->mnemonic);
+    put_offset(t, off);
+    put_str(t, op->mnemonic);
     for (uint32_t i = 0; i < op->operand_count; i++)
-        add_operand(line, size, &used, &op->operands[i], c->operands[i]);
+        put_operand(t, &op->operands[i], c->operands[i]);
     if (op->has_list)
-        add_list(line, size, &used, c);
+        put_list(t, c);
+}
+
+/* "<REASON: opcode byte 0x%02x, %llu bytes left>" */
+static void format_fault(enum wk_gpu_fault_reason why, uint8_t opcode, uint64_t off, uint64_t left,
+                         struct text *t)
+{
+    put_offset(t, off);
+    put_char(t, '<');
+    put_str(t, wk_gpu_fault_name(why));
+    put_str(t, ": opcode byte 0x");
+    put_hex(t, opcode, 2);
+    put_str(t, ", ");
+    put_dec(t, left);
+    put_str(t, " bytes left>");
 }
 
 uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, void *user)
@@ -63,16 +126,16 @@ uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, v
     uint64_t count = 0;
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
+        struct text t = { line, sizeof(line), 0 };
         wk_status st = wk_gpu_decode(buf, len, off, &cmd);
         if (st != WK_OK) {
-            enum wk_gpu_fault_reason why = decode_fault_reason(st);
-            snprintf(line, sizeof(line), "0x%04llx: <%s: opcode byte 0x%02x, %llu bytes left>",
-                     (unsigned long long)off, wk_gpu_fault_name(why), buf[off],
-                     (unsigned long long)(len - off));
+            format_fault(decode_fault_reason(st), buf[off], off, len - off, &t);
+            line[t.used] = '\0';
             sink(user, line);
             break;
         }
-        format_cmd(&cmd, off, line, sizeof(line));
+        format_cmd(&cmd, off, &t);
+        line[t.used] = '\0';
         sink(user, line);
         count++;
         off += cmd.length;
