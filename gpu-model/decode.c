@@ -20,9 +20,9 @@ wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
     const uint8_t *p = buf + offset;
     uint64_t avail = len - offset;
     uint32_t header = le32(p);
-    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(header & 0xFF);
-    if (!op)
+    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
         return WK_E_UNKNOWN_OPCODE;
+    const struct wk_gpu_opcode_info *op = &opcode_table[header & 0xFF];
     if (header >> 8)
         return WK_E_BAD_OPERAND; /* reserved header bits */
     if (avail < op->fixed_bytes)

@@ -181,7 +181,23 @@ void gart_flush(struct wk_gpu *gpu, struct region *r);
 
 /* opcodes.c -------------------------------------------------------------- */
 
-uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind);
+/* The command table, indexed by opcode (wk_gpu_opcode_info checks the index;
+ * the decoder, which runs for every command of every input, indexes it
+ * directly after its own check). */
+extern const struct wk_gpu_opcode_info opcode_table[WK_GPU_OP_COUNT];
+
+/* Width in bytes of an operand kind. */
+static inline uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind)
+{
+    switch (kind) {
+    case WK_GPU_OPND_U64:
+    case WK_GPU_OPND_ADDR:
+    case WK_GPU_OPND_PFN:
+        return 8;
+    default:
+        return 4;
+    }
+}
 
 /* A memory range a command touches. */
 struct extent {
