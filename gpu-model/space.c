@@ -275,6 +275,15 @@ static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t patter
     run->len = 0;
 }
 
+/* The first `need` bytes (at most a page and 4) of the pattern repeated, by
+ * doubling: a small FILL does not pay for building a whole page of it. */
+static void repeat_pattern(uint8_t *pat, uint32_t pattern, uint64_t need)
+{
+    put_le32(pat, pattern);
+    for (uint64_t have = 4; have < need; have *= 2)
+        memcpy(pat + have, pat, have < need - have ? have : need - have);
+}
+
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
                uint32_t pattern, int via_tlb)
 {
@@ -282,8 +291,7 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
     int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
     int stream = !uniform && len >= gpu->stream_threshold;
     int avx2 = stream && have_avx2();
-    for (uint32_t i = 0; i < (uniform ? 0 : sizeof(pat)); i += 4)
-        put_le32(pat + i, pattern);
+    repeat_pattern(pat, pattern, uniform ? 4 : (len < WK_GPU_PAGE_SIZE ? len : WK_GPU_PAGE_SIZE) + 4);
     struct fill_run run = { NULL, 0, 0 };
     int rc = 0;
     for (uint64_t done = 0; done < len;) {
