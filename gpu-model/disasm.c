@@ -13,41 +13,32 @@
 
 #define LIST_SHOWN 8u
 
-/* A line being built; a full line stays truncated, never overflows. */
-struct text {
-    char *buf;
-    size_t size;                 /* >= 1 */
-    size_t used;
-};
+/* Lines are written through a cursor without per-character checks: every
+ * token is either a name from the command table or a 64-bit number (at most
+ * 20 digits), so the longest line the table can produce (GART_MAP with
+ * eight list elements and its "... N more" tail, about 300 bytes) fits
+ * LINE_MAX with room to spare. tests/test_gpu_codec.c checks the table's
+ * names stay short enough for that bound. */
+#define LINE_MAX_BYTES 512
 
-static void put_char(struct text *t, char c)
-{
-    if (t->used + 1 < t->size)
-        t->buf[t->used++] = c;
-}
-
-static void put_str(struct text *t, const char *s)
+static char *put_str(char *p, const char *s)
 {
     while (*s)
-        put_char(t, *s++);
+        *p++ = *s++;
+    return p;
 }
 
-/* Hex without leading zeros, at least `min_digits` digits, lowercase. */
-static void put_hex(struct text *t, uint64_t v, int min_digits)
+/* Hex without leading zeros, at least `min_digits` (<= 16) digits. */
+static char *put_hex(char *p, uint64_t v, int min_digits)
 {
-    char d[16];
-    int n = 0;
-    do {
-        d[n++] = "0123456789abcdef"[v & 0xF];
-        v >>= 4;
-    } while (v);
-    while (n < min_digits)
-        d[n++] = '0';
-    while (n)
-        put_char(t, d[--n]);
+    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+    n = n < min_digits ? min_digits : n;
+    for (int i = n - 1; i >= 0; i--, v >>= 4)
+        p[i] = "0123456789abcdef"[v & 0xF];
+    return p + n;
 }
 
-static void put_dec(struct text *t, uint64_t v)
+static char *put_dec(char *p, uint64_t v)
 {
     char d[20];
     int n = 0;
@@ -56,86 +47,69 @@ static void put_dec(struct text *t, uint64_t v)
         v /= 10;
     } while (v);
     while (n)
-        put_char(t, d[--n]);
+        *p++ = d[--n];
+    return p;
 }
 
-static void put_operand(struct text *t, const struct wk_gpu_operand_info *o, uint64_t v)
+static char *put_operand(char *p, const struct wk_gpu_operand_info *o, uint64_t v)
 {
-    put_char(t, ' ');
-    put_str(t, o->name);
-    put_char(t, '=');
-    if (o->print_hex) {
-        put_str(t, "0x");
-        put_hex(t, v, 1);
-    } else {
-        put_dec(t, v);
-    }
+    *p++ = ' ';
+    p = put_str(p, o->name);
+    *p++ = '=';
+    return o->print_hex ? put_hex(put_str(p, "0x"), v, 1) : put_dec(p, v);
 }
 
-static void put_list(struct text *t, const struct wk_gpu_cmd *c)
+static char *put_list(char *p, const struct wk_gpu_cmd *c)
 {
-    put_str(t, " pfns=[");
-    for (uint32_t i = 0; i < c->list_count && i < LIST_SHOWN; i++) {
-        put_str(t, i ? ", 0x" : "0x");
-        put_hex(t, le64(c->list + 8 * (uint64_t)i), 1);
-    }
-    if (c->list_count > LIST_SHOWN) {
-        put_str(t, ", ... ");
-        put_dec(t, c->list_count - LIST_SHOWN);
-        put_str(t, " more");
-    }
-    put_char(t, ']');
+    p = put_str(p, " pfns=[");
+    for (uint32_t i = 0; i < c->list_count && i < LIST_SHOWN; i++)
+        p = put_hex(put_str(p, i ? ", 0x" : "0x"), le64(c->list + 8 * (uint64_t)i), 1);
+    if (c->list_count > LIST_SHOWN)
+        p = put_str(put_dec(put_str(p, ", ... "), c->list_count - LIST_SHOWN), " more");
+    *p++ = ']';
+    return p;
 }
 
 /* "0x%04llx: " */
-static void put_offset(struct text *t, uint64_t off)
+static char *put_offset(char *p, uint64_t off)
 {
-    put_str(t, "0x");
-    put_hex(t, off, 4);
-    put_str(t, ": ");
+    return put_str(put_hex(put_str(p, "0x"), off, 4), ": ");
 }
 
-static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, struct text *t)
+static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line)
 {
-    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c->opcode);
-    put_offset(t, off);
-    put_str(t, op->mnemonic);
+    const struct wk_gpu_opcode_info *op = &opcode_table[c->opcode];
+    char *p = put_str(put_offset(line, off), op->mnemonic);
     for (uint32_t i = 0; i < op->operand_count; i++)
-        put_operand(t, &op->operands[i], c->operands[i]);
+        p = put_operand(p, &op->operands[i], c->operands[i]);
     if (op->has_list)
-        put_list(t, c);
+        p = put_list(p, c);
+    *p = '\0';
 }
 
 /* "<REASON: opcode byte 0x%02x, %llu bytes left>" */
 static void format_fault(enum wk_gpu_fault_reason why, uint8_t opcode, uint64_t off, uint64_t left,
-                         struct text *t)
+                         char *line)
 {
-    put_offset(t, off);
-    put_char(t, '<');
-    put_str(t, wk_gpu_fault_name(why));
-    put_str(t, ": opcode byte 0x");
-    put_hex(t, opcode, 2);
-    put_str(t, ", ");
-    put_dec(t, left);
-    put_str(t, " bytes left>");
+    char *p = put_str(put_str(put_offset(line, off), "<"), wk_gpu_fault_name(why));
+    p = put_hex(put_str(p, ": opcode byte 0x"), opcode, 2);
+    p = put_str(put_dec(put_str(p, ", "), left), " bytes left>");
+    *p = '\0';
 }
 
 uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, void *user)
 {
-    char line[512];
+    char line[LINE_MAX_BYTES];
     uint64_t count = 0;
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
-        struct text t = { line, sizeof(line), 0 };
         wk_status st = wk_gpu_decode(buf, len, off, &cmd);
         if (st != WK_OK) {
-            format_fault(decode_fault_reason(st), buf[off], off, len - off, &t);
-            line[t.used] = '\0';
+            format_fault(decode_fault_reason(st), buf[off], off, len - off, line);
             sink(user, line);
             break;
         }
-        format_cmd(&cmd, off, &t);
-        line[t.used] = '\0';
+        format_cmd(&cmd, off, line);
         sink(user, line);
         count++;
         off += cmd.length;

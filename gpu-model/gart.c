@@ -63,8 +63,10 @@ int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t co
 void gart_flush(struct wk_gpu *gpu, struct region *r)
 {
     for (uint64_t i = 0; i < r->ptes.dirty_count; i++) {
-        struct pte *p = (struct pte *)(void *)sparse_peek(&r->ptes, r->ptes.dirty[i]);
-        for (uint32_t j = 0; j < PTES_PER_BLOCK; j++)
+        uint64_t block = r->ptes.dirty[i];
+        struct pte *p = (struct pte *)(void *)sparse_peek(&r->ptes, block);
+        uint32_t n = block + 1 == r->ptes.blocks ? r->ptes.tail_bytes / sizeof(struct pte) : PTES_PER_BLOCK;
+        for (uint32_t j = 0; j < n; j++) /* the rest of a last block is never used */
             p[j].tlb = p[j].entry;
     }
     gpu->counters.tlb_flushes++;

@@ -146,9 +146,12 @@ static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
     }
     if (id == 0)
         return sysmem_init(gpu, r);
-    if (s->kind == WK_GPU_SEGMENT_APERTURE)
-        return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK, &gpu->pool);
-    return sparse_init(&r->bytes, pages, &gpu->pool);
+    if (s->kind == WK_GPU_SEGMENT_APERTURE) {
+        uint64_t in_last = pages % PTES_PER_BLOCK ? pages % PTES_PER_BLOCK : PTES_PER_BLOCK;
+        return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK,
+                           (uint32_t)(in_last * sizeof(struct pte)), &gpu->pool);
+    }
+    return sparse_init(&r->bytes, pages, WK_GPU_PAGE_SIZE, &gpu->pool);
 }
 
 static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, char *why, size_t size)

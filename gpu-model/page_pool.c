@@ -77,15 +77,13 @@ static uint8_t *carve(struct page_pool *pool)
     return page;
 }
 
-uint8_t *page_pool_get(struct page_pool *pool, int zero)
+uint8_t *page_pool_get(struct page_pool *pool)
 {
     if (pool->in_use >= pool->limit)
         return NULL;
     uint8_t *page = pool->free_count ? pool->free_pages[--pool->free_count] : carve(pool);
     if (!page)
         return NULL;
-    if (zero)
-        memset(page, 0, WK_GPU_PAGE_SIZE);
     pool->in_use++;
     return page;
 }
@@ -97,7 +95,7 @@ void page_pool_put(struct page_pool *pool, uint8_t *page)
         return;
     /* Every page is back: start carving in address order again, so the
      * next large access gets contiguous pages whatever order these came
-     * back in (their old contents are zeroed on get when needed). */
+     * back in (their old contents are zeroed by the caller when needed). */
     pool->free_count = 0;
     pool->carve_arena = 0;
     pool->carve_page = 0;

@@ -7,9 +7,9 @@
  * repeat) never calls malloc or faults. Carving in order is what lets a large
  * FILL or COPY see one contiguous host range and do it in a single memset or
  * memmove: whenever every page has come back (a full reset), the free list is
- * dropped and carving starts again at the first page. A recycled page is
- * zeroed only when the caller needs zeroes: a page about to be overwritten
- * whole skips the memset.
+ * dropped and carving starts again at the first page. Pages come back with
+ * whatever they held: the caller zeroes what it needs (sparse.c), and a page
+ * about to be overwritten whole is not zeroed at all.
  */
 #ifndef WK_GPU_PAGE_POOL_H
 #define WK_GPU_PAGE_POOL_H
@@ -34,9 +34,9 @@ struct page_pool {
 void page_pool_init(struct page_pool *pool, uint64_t limit);
 void page_pool_fini(struct page_pool *pool);
 
-/* A 4 KiB page, zeroed when `zero` is set; NULL at the limit or when the host
+/* A 4 KiB page with unspecified contents; NULL at the limit or when the host
  * is out of memory. */
-uint8_t *page_pool_get(struct page_pool *pool, int zero);
+uint8_t *page_pool_get(struct page_pool *pool);
 
 /* Returns a page to the pool. Cannot fail: the free list has a slot for
  * every page carved. */
