@@ -7,6 +7,7 @@
  * field with the value seen and the value expected.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,7 +245,7 @@ void wk_gpu_reset(struct wk_gpu *gpu)
             sysmem_reset(gpu, r);
     }
     memset(&gpu->counters, 0, sizeof(gpu->counters));
-    memset(&gpu->fe, 0, sizeof(gpu->fe));
+    memset(&gpu->fe, 0, offsetof(struct frontend, queue)); /* the queue is dead when empty */
     gpu->last_fence = 0;
     gpu->fault_total = 0;
 }

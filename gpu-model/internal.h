@@ -52,7 +52,6 @@ struct frontend {
     uint64_t ring_addr;
     uint32_t ring_length;
     uint32_t ring_tag;
-    struct submission queue[WK_GPU_QUEUE_SIZE];
     uint32_t head;
     uint32_t count;
     uint32_t irq_status;
@@ -62,6 +61,9 @@ struct frontend {
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;
+    /* Last, so that reset can clear everything before it: only the `count`
+     * entries from `head` are ever read, so stale entries are unobservable. */
+    struct submission queue[WK_GPU_QUEUE_SIZE];
 };
 
 struct wk_gpu {
