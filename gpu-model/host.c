@@ -8,11 +8,13 @@
  * sysconf (CPUID) can report the whole host's cache: 320 MiB on the 2-core
  * development VM whose CPU has 32 MiB, which would have kept 64 MiB fills
  * off the streaming path. Below the threshold, ordinary stores that stay in
- * the cache are faster.
+ * the cache are faster. WK_GPU_STREAM_BYTES overrides the threshold (tests
+ * use it to take the streaming path with small fills on any host).
  */
 #define _GNU_SOURCE /* _SC_LEVEL3_CACHE_SIZE */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -34,6 +36,9 @@ static uint64_t sysfs_l3(void)
 
 uint64_t host_stream_threshold(void)
 {
+    const char *env = getenv("WK_GPU_STREAM_BYTES");
+    if (env && *env)
+        return strtoull(env, NULL, 0);
     long l3 = -1;
 #ifdef _SC_LEVEL3_CACHE_SIZE
     l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
