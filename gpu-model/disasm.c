@@ -9,6 +9,8 @@
  * harness disassembles every input, and printf's format parsing was the
  * largest single cost of a fuzz_gpu_decode execution (docs/performance.md).
  */
+#include <string.h>
+
 #include "internal.h"
 
 #define LIST_SHOWN 8u
@@ -28,13 +30,26 @@ static char *put_str(char *p, const char *s)
     return p;
 }
 
-/* Hex without leading zeros, at least `min_digits` (<= 16) digits. */
+/* Hex without leading zeros, at least `min_digits` (<= 16) digits, written
+ * from the last digit back, two digits per table lookup. */
 static char *put_hex(char *p, uint64_t v, int min_digits)
 {
+    static const char pairs[513] =
+        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+        "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+        "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+        "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+        "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+        "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+        "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+        "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
     int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
     n = n < min_digits ? min_digits : n;
-    for (int i = n - 1; i >= 0; i--, v >>= 4)
-        p[i] = "0123456789abcdef"[v & 0xF];
+    int i = n;
+    for (; i >= 2; i -= 2, v >>= 8)
+        memcpy(p + i - 2, pairs + 2 * (v & 0xFF), 2);
+    if (i)
+        p[0] = pairs[2 * (v & 0xF) + 1];
     return p + n;
 }
 
