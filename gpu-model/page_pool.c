@@ -18,6 +18,7 @@
 #include "wddmkit/gpu.h"
 
 #define MAX_ARENA_PAGES (1ull << 20) /* 4 GiB of address space */
+#define MIN_ARENA_PAGES 512u        /* 2 MiB */
 #define MIN_FREE_SLOTS 512u
 
 void page_pool_init(struct page_pool *pool, uint64_t limit)
@@ -30,28 +31,36 @@ void page_pool_init(struct page_pool *pool, uint64_t limit)
 void page_pool_fini(struct page_pool *pool)
 {
     for (uint64_t i = 0; i < pool->arena_count; i++)
-        munmap(pool->arenas[i], pool->arena_pages * WK_GPU_PAGE_SIZE);
+        munmap(pool->arenas[i].base, pool->arenas[i].pages * WK_GPU_PAGE_SIZE);
     free(pool->arenas);
     free(pool->free_pages);
     memset(pool, 0, sizeof(*pool));
 }
 
+/* A process with a limited address space (RLIMIT_AS, as AFL's -m sets) may
+ * refuse a large reservation: halve it until it fits, down to 2 MiB. */
 static int add_arena(struct page_pool *pool)
 {
     if (pool->arena_count == pool->arena_capacity) {
         uint64_t cap = pool->arena_capacity ? pool->arena_capacity * 2 : 4;
-        uint8_t **a = realloc(pool->arenas, cap * sizeof(*a));
+        struct pool_arena *a = realloc(pool->arenas, cap * sizeof(*a));
         if (!a)
             return -1;
         pool->arenas = a;
         pool->arena_capacity = cap;
     }
-    void *p = mmap(NULL, pool->arena_pages * WK_GPU_PAGE_SIZE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        return -1;
-    pool->arenas[pool->arena_count++] = p;
-    return 0;
+    for (;;) {
+        void *p = mmap(NULL, pool->arena_pages * WK_GPU_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            struct pool_arena a = { p, pool->arena_pages };
+            pool->arenas[pool->arena_count++] = a;
+            return 0;
+        }
+        if (pool->arena_pages <= MIN_ARENA_PAGES)
+            return -1;
+        pool->arena_pages /= 2;
+    }
 }
 
 /* The next page in address order; grows the free list first so that every
@@ -68,8 +77,9 @@ static uint8_t *carve(struct page_pool *pool)
     }
     if (pool->carve_arena == pool->arena_count && add_arena(pool) != 0)
         return NULL;
-    uint8_t *page = pool->arenas[pool->carve_arena] + pool->carve_page * WK_GPU_PAGE_SIZE;
-    if (++pool->carve_page == pool->arena_pages) {
+    const struct pool_arena *a = &pool->arenas[pool->carve_arena];
+    uint8_t *page = a->base + pool->carve_page * WK_GPU_PAGE_SIZE;
+    if (++pool->carve_page == a->pages) {
         pool->carve_arena++;
         pool->carve_page = 0;
     }

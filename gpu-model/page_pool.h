@@ -20,10 +20,13 @@ struct page_pool {
     void **free_pages;      /* stack of recycled pages */
     uint64_t free_count;
     uint64_t free_capacity; /* >= carved: put() never needs to grow it */
-    uint8_t **arenas;       /* reservations of arena_pages pages each */
+    struct pool_arena {
+        uint8_t *base;
+        uint64_t pages;
+    } *arenas;              /* reservations, carved in order */
     uint64_t arena_count;
     uint64_t arena_capacity;
-    uint64_t arena_pages;
+    uint64_t arena_pages;   /* size of the next reservation */
     uint64_t carve_arena;   /* next page to carve: arena index ... */
     uint64_t carve_page;    /* ... and page in it */
     uint64_t carved;        /* pages carved since the last rewind */
