@@ -16,10 +16,20 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "gpu_test_util.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Reference digest, from docs/gpu-model.md "Digest"                    */
@@ -931,6 +941,50 @@ static void test_system_memory_reset_after_many_pages(void **state)
     tu_destroy(state, gpu);
 }
 
+/* Bytes of address space this process uses now (/proc/self/statm), 0 when
+ * unknown. */
+static uint64_t address_space_in_use(void)
+{
+    unsigned long long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu", &pages) != 1)
+        pages = 0;
+    fclose(f);
+    return (uint64_t)pages * 4096;
+}
+
+/* Under an address-space limit (AFL's -m) the 4 GiB reservation the page
+ * pool wants is refused; the pool takes a smaller one and the model works. */
+static void test_pages_under_address_space_limit(void **state)
+{
+#ifdef UNDER_ASAN
+    (void)state;
+    skip(); /* ASan's shadow memory cannot live under such a limit */
+#else
+    struct rlimit old;
+    uint64_t used = address_space_in_use();
+    if (used == 0 || getrlimit(RLIMIT_AS, &old) != 0)
+        skip();
+    struct rlimit lim = old;
+    lim.rlim_cur = (rlim_t)(used + (1ull << 30)); /* 1 GiB more: less than one 4 GiB arena */
+    if (lim.rlim_cur > old.rlim_max || setrlimit(RLIMIT_AS, &lim) != 0)
+        skip();
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG1_BASE, TU_SEG1_SIZE, 0x12345678));
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG2_BASE + 0x800, 0x1000, 0x01010101));
+    bool ok = tu_run_ok(gpu, &b);
+    setrlimit(RLIMIT_AS, &old);
+    assert_true(ok);
+    assert_true(expect_resident_between(gpu, 256 + 2, 256 + 2, "after 258 pages written"));
+    assert_true(expect_mem32(gpu, TU_SEG1_END - 4, 0x12345678));
+    tu_destroy(state, gpu);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,6 +1010,7 @@ int main(void)
         TU_TEST(test_system_memory_private_reset),
         TU_TEST(test_system_memory_shared_after_host_pointer),
         TU_TEST(test_system_memory_reset_after_many_pages),
+        TU_TEST(test_pages_under_address_space_limit),
     };
     return cmocka_run_group_tests_name("gpu.memory", tests, NULL, NULL);
 }
