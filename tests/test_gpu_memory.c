@@ -941,6 +941,7 @@ static void test_system_memory_reset_after_many_pages(void **state)
     tu_destroy(state, gpu);
 }
 
+#ifndef UNDER_ASAN
 /* Bytes of address space this process uses now (/proc/self/statm), 0 when
  * unknown. */
 static uint64_t address_space_in_use(void)
@@ -954,6 +955,7 @@ static uint64_t address_space_in_use(void)
     fclose(f);
     return (uint64_t)pages * 4096;
 }
+#endif
 
 /* Under an address-space limit (AFL's -m) the 4 GiB reservation the page
  * pool wants is refused; the pool takes a smaller one and the model works. */
@@ -963,14 +965,18 @@ static void test_pages_under_address_space_limit(void **state)
     (void)state;
     skip(); /* ASan's shadow memory cannot live under such a limit */
 #else
-    struct rlimit old;
+    struct rlimit old = {0, 0};
     uint64_t used = address_space_in_use();
-    if (used == 0 || getrlimit(RLIMIT_AS, &old) != 0)
+    if (used == 0 || getrlimit(RLIMIT_AS, &old) != 0) {
         skip();
+        return;
+    }
     struct rlimit lim = old;
     lim.rlim_cur = (rlim_t)(used + (1ull << 30)); /* 1 GiB more: less than one 4 GiB arena */
-    if (lim.rlim_cur > old.rlim_max || setrlimit(RLIMIT_AS, &lim) != 0)
+    if (lim.rlim_cur > old.rlim_max || setrlimit(RLIMIT_AS, &lim) != 0) {
         skip();
+        return;
+    }
     struct wk_gpu *gpu = tu_std_gpu(state);
     struct tu_buf b;
     tu_buf_init(&b);
