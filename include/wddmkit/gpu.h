@@ -136,7 +136,10 @@ void wk_gpu_destroy(struct wk_gpu *gpu);
 void wk_gpu_reset(struct wk_gpu *gpu);
 
 /* Number of host pages currently backing memory, PTEs and system memory
- * (for tests of the reset cost and of laziness). max_resident_pages bounds
+ * (for tests of the reset cost and of laziness): pages backed since the last
+ * reset; system pages the model wrote, or once a host pointer into system
+ * memory exists, the pages the kernel holds (docs/gpu-model.md). Pages a
+ * reset released may stay allocated for reuse. max_resident_pages bounds
  * segments and PTEs; system memory is bounded by its own size. */
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);
 
