@@ -86,8 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wk_gpu_reset(gpu);
     if (wk_gpu_resident_pages(gpu) != 0)
         abort();
-    for (uint64_t page = 0; page < 32; page++) /* map half the aperture */
-        wk_gpu_gart_set(gpu, 3, page, 0x10000 + page);
+    if (wk_gpu_gart_set_range(gpu, 3, 0, 32, 0x10000) != WK_OK) /* map half the aperture */
+        abort();
 
     uint64_t lines = 0;
     wk_gpu_disasm(data, size, sink, &lines);

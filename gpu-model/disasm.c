@@ -4,75 +4,127 @@
  * The output is for people and for golden files: stable spelling, operands
  * in table order as name=value, addresses and values in hex, counts in
  * decimal. Trailing lists print their first 8 elements.
+ *
+ * Lines are built with a few digit loops rather than snprintf: the fuzz
+ * harness disassembles every input, and printf's format parsing was the
+ * largest single cost of a fuzz_gpu_decode execution (docs/performance.md).
  */
-#include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
 #define LIST_SHOWN 8u
 
-/* Appends to line[*used..]; a full line stays truncated, never overflows. */
-static void add(char *line, size_t size, int *used, const char *text)
+/* Lines are written through a cursor without per-character checks: every
+ * token is either a name from the command table or a 64-bit number (at most
+ * 20 digits), so the longest line the table can produce (GART_MAP with
+ * eight list elements and its "... N more" tail, about 300 bytes) fits
+ * LINE_MAX with room to spare. tests/test_gpu_codec.c checks the table's
+ * names stay short enough for that bound. */
+#define LINE_MAX_BYTES 512
+
+static char *put_str(char *p, const char *s)
 {
-    if (*used < 0 || (size_t)*used >= size)
-        return;
-    int n = snprintf(line + *used, size - (size_t)*used, "%s", text);
-    *used = n < 0 ? *used : *used + n;
+    while (*s)
+        *p++ = *s++;
+    return p;
 }
 
-static void add_operand(char *line, size_t size, int *used, const struct wk_gpu_operand_info *o,
-                        uint64_t v)
+/* Hex without leading zeros, at least `min_digits` (<= 16) digits, written
+ * from the last digit back, two digits per table lookup. */
+static char *put_hex(char *p, uint64_t v, int min_digits)
 {
-    char text[96];
-    if (o->print_hex)
-        snprintf(text, sizeof(text), " %s=0x%llx", o->name, (unsigned long long)v);
-    else
-        snprintf(text, sizeof(text), " %s=%llu", o->name, (unsigned long long)v);
-    add(line, size, used, text);
+    static const char pairs[513] =
+        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+        "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+        "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+        "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+        "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+        "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+        "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+        "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+    n = n < min_digits ? min_digits : n;
+    int i = n;
+    for (; i >= 2; i -= 2, v >>= 8)
+        memcpy(p + i - 2, pairs + 2 * (v & 0xFF), 2);
+    if (i)
+        p[0] = pairs[2 * (v & 0xF) + 1];
+    return p + n;
 }
 
-static void add_list(char *line, size_t size, int *used, const struct wk_gpu_cmd *c)
+static char *put_dec(char *p, uint64_t v)
 {
-    char text[64];
-    add(line, size, used, " pfns=[");
-    for (uint32_t i = 0; i < c->list_count && i < LIST_SHOWN; i++) {
-        snprintf(text, sizeof(text), "%s0x%llx", i ? ", " : "",
-                 (unsigned long long)le64(c->list + 8 * (uint64_t)i));
-        add(line, size, used, text);
-    }
-    if (c->list_count > LIST_SHOWN) {
-        snprintf(text, sizeof(text), ", ... %u more", c->list_count - LIST_SHOWN);
-        add(line, size, used, text);
-    }
-    add(line, size, used, "]");
+    char d[20];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = d[--n];
+    return p;
 }
 
-static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line, size_t size)
+static char *put_operand(char *p, const struct wk_gpu_operand_info *o, uint64_t v)
 {
-    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c->opcode);
-    int used = snprintf(line, size, "0x%04llx: %s", (unsigned long long)off, op->mnemonic);
+    *p++ = ' ';
+    p = put_str(p, o->name);
+    *p++ = '=';
+    return o->print_hex ? put_hex(put_str(p, "0x"), v, 1) : put_dec(p, v);
+}
+
+static char *put_list(char *p, const struct wk_gpu_cmd *c)
+{
+    p = put_str(p, " pfns=[");
+    for (uint32_t i = 0; i < c->list_count && i < LIST_SHOWN; i++)
+        p = put_hex(put_str(p, i ? ", 0x" : "0x"), le64(c->list + 8 * (uint64_t)i), 1);
+    if (c->list_count > LIST_SHOWN)
+        p = put_str(put_dec(put_str(p, ", ... "), c->list_count - LIST_SHOWN), " more");
+    *p++ = ']';
+    return p;
+}
+
+/* "0x%04llx: " */
+static char *put_offset(char *p, uint64_t off)
+{
+    return put_str(put_hex(put_str(p, "0x"), off, 4), ": ");
+}
+
+static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line)
+{
+    const struct wk_gpu_opcode_info *op = &opcode_table[c->opcode];
+    char *p = put_str(put_offset(line, off), op->mnemonic);
     for (uint32_t i = 0; i < op->operand_count; i++)
-        add_operand(line, size, &used, &op->operands[i], c->operands[i]);
+        p = put_operand(p, &op->operands[i], c->operands[i]);
     if (op->has_list)
-        add_list(line, size, &used, c);
+        p = put_list(p, c);
+    *p = '\0';
+}
+
+/* "<REASON: opcode byte 0x%02x, %llu bytes left>" */
+static void format_fault(enum wk_gpu_fault_reason why, uint8_t opcode, uint64_t off, uint64_t left,
+                         char *line)
+{
+    char *p = put_str(put_str(put_offset(line, off), "<"), wk_gpu_fault_name(why));
+    p = put_hex(put_str(p, ": opcode byte 0x"), opcode, 2);
+    p = put_str(put_dec(put_str(p, ", "), left), " bytes left>");
+    *p = '\0';
 }
 
 uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, void *user)
 {
-    char line[512];
+    char line[LINE_MAX_BYTES];
     uint64_t count = 0;
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         wk_status st = wk_gpu_decode(buf, len, off, &cmd);
         if (st != WK_OK) {
-            enum wk_gpu_fault_reason why = decode_fault_reason(st);
-            snprintf(line, sizeof(line), "0x%04llx: <%s: opcode byte 0x%02x, %llu bytes left>",
-                     (unsigned long long)off, wk_gpu_fault_name(why), buf[off],
-                     (unsigned long long)(len - off));
+            format_fault(decode_fault_reason(st), buf[off], off, len - off, line);
             sink(user, line);
             break;
         }
-        format_cmd(&cmd, off, line, sizeof(line));
+        format_cmd(&cmd, off, line);
         sink(user, line);
         count++;
         off += cmd.length;

@@ -306,11 +306,53 @@ static wk_status stop(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opc
     return WK_E_GPU_FAULT;
 }
 
+/* Whole zero 32-bit words at p (at most len bytes): NOP commands. */
+static uint64_t zero_words(const uint8_t *p, uint64_t len)
+{
+    uint64_t n = 0, w;
+    while (n + 8 <= len) {
+        memcpy(&w, p + n, 8);
+        if (w)
+            break;
+        n += 8;
+    }
+    while (n + 4 <= len && le32(p + n) == 0)
+        n += 4;
+    return n / 4;
+}
+
+/*
+ * A run of NOPs at buf+off, executed at once: each is a command that spends
+ * one unit, exactly as the loop below would run them one by one, and the one
+ * that finds the budget empty faults at its own offset. Zero-filled memory is
+ * all NOPs, and a CALL into it can ask for thousands: without this, decoding
+ * and dispatching them one at a time was most of a fuzz input's time.
+ * Returns the NOPs run; sets *st when the budget stopped them.
+ */
+static uint64_t run_nops(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t off,
+                         uint64_t buffer_addr, wk_status *st)
+{
+    uint64_t n = zero_words(buf + off, len - off);
+    uint64_t k = n < x->units_left ? n : x->units_left;
+    x->units_left -= k;
+    x->gpu->counters.commands += k;
+    if (k < n)
+        *st = stop(x, WK_GPU_FAULT_BUDGET, WK_GPU_OP_NOP, off + 4 * k, buffer_addr, 0);
+    return k;
+}
+
 static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr)
 {
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         uint64_t fa = 0;
+        if (len - off >= 4 && le32(buf + off) == 0) {
+            wk_status st = WK_OK;
+            off += 4 * run_nops(x, buf, len, off, buffer_addr, &st);
+            if (st != WK_OK)
+                return st;
+            continue;
+        }
         wk_status st = wk_gpu_decode(buf, len, off, &cmd);
         if (st != WK_OK)
             return stop(x, decode_fault_reason(st), buf[off], off, buffer_addr, 0);

@@ -63,8 +63,10 @@ int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t co
 void gart_flush(struct wk_gpu *gpu, struct region *r)
 {
     for (uint64_t i = 0; i < r->ptes.dirty_count; i++) {
-        struct pte *p = (struct pte *)(void *)sparse_peek(&r->ptes, r->ptes.dirty[i]);
-        for (uint32_t j = 0; j < PTES_PER_BLOCK; j++)
+        uint64_t block = r->ptes.dirty[i];
+        struct pte *p = (struct pte *)(void *)sparse_peek(&r->ptes, block);
+        uint32_t n = block + 1 == r->ptes.blocks ? r->ptes.tail_bytes / sizeof(struct pte) : PTES_PER_BLOCK;
+        for (uint32_t j = 0; j < n; j++) /* the rest of a last block is never used */
             p[j].tlb = p[j].entry;
     }
     gpu->counters.tlb_flushes++;
@@ -93,6 +95,32 @@ wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
     if (!p)
         return WK_E_LIMIT;
     p->entry = p->tlb = pfn | PTE_VALID;
+    return WK_OK;
+}
+
+/* Frames [first, first + count) all lie in system memory. */
+static int sysmem_range_ok(const struct wk_gpu *gpu, uint64_t first, uint64_t count)
+{
+    return count == 0 ||
+           (sysmem_pfn_ok(gpu, first) && count <= gpu->desc.sysmem_pages - (first - gpu->desc.sysmem_first_pfn));
+}
+
+wk_status wk_gpu_gart_set_range(struct wk_gpu *gpu, uint32_t segment_id, uint64_t first_page,
+                                uint64_t count, uint64_t first_pfn)
+{
+    struct region *r = space_segment(gpu, segment_id);
+    uint64_t pages = r ? r->size >> WK_GPU_PAGE_SHIFT : 0;
+    if (!r || r->kind != WK_GPU_SEGMENT_APERTURE || first_page > pages || count > pages - first_page ||
+        !sysmem_range_ok(gpu, first_pfn, count))
+        return WK_E_INVALID_ARGUMENT;
+    for (uint64_t i = 0; i < count;) { /* one PTE block at a time */
+        struct pte *p = gart_touch(r, first_page + i);
+        if (!p)
+            return WK_E_LIMIT;
+        uint64_t in_block = PTES_PER_BLOCK - (first_page + i) % PTES_PER_BLOCK;
+        for (uint64_t j = 0; j < in_block && i < count; j++, i++)
+            p[j].entry = p[j].tlb = (first_pfn + i) | PTE_VALID;
+    }
     return WK_OK;
 }
 

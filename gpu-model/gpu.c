@@ -7,6 +7,7 @@
  * field with the value seen and the value expected.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,9 +147,12 @@ static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
     }
     if (id == 0)
         return sysmem_init(gpu, r);
-    if (s->kind == WK_GPU_SEGMENT_APERTURE)
-        return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK, &gpu->pool);
-    return sparse_init(&r->bytes, pages, &gpu->pool);
+    if (s->kind == WK_GPU_SEGMENT_APERTURE) {
+        uint64_t in_last = pages % PTES_PER_BLOCK ? pages % PTES_PER_BLOCK : PTES_PER_BLOCK;
+        return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK,
+                           (uint32_t)(in_last * sizeof(struct pte)), &gpu->pool);
+    }
+    return sparse_init(&r->bytes, pages, WK_GPU_PAGE_SIZE, &gpu->pool);
 }
 
 static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, char *why, size_t size)
@@ -241,7 +245,7 @@ void wk_gpu_reset(struct wk_gpu *gpu)
             sysmem_reset(gpu, r);
     }
     memset(&gpu->counters, 0, sizeof(gpu->counters));
-    memset(&gpu->fe, 0, sizeof(gpu->fe));
+    memset(&gpu->fe, 0, offsetof(struct frontend, queue)); /* the queue is dead when empty */
     gpu->last_fence = 0;
     gpu->fault_total = 0;
 }

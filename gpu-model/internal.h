@@ -52,7 +52,6 @@ struct frontend {
     uint64_t ring_addr;
     uint32_t ring_length;
     uint32_t ring_tag;
-    struct submission queue[WK_GPU_QUEUE_SIZE];
     uint32_t head;
     uint32_t count;
     uint32_t irq_status;
@@ -62,6 +61,9 @@ struct frontend {
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;
+    /* Last, so that reset can clear everything before it: only the `count`
+     * entries from `head` are ever read, so stale entries are unobservable. */
+    struct submission queue[WK_GPU_QUEUE_SIZE];
 };
 
 struct wk_gpu {
@@ -81,7 +83,12 @@ struct wk_gpu {
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
     int sysmem_fd;                          /* memfd behind system memory, -1: anonymous */
-    int sysmem_dirty;                       /* written since the last reset */
+    int sysmem_dirty;                       /* shared: maybe written since the last reset */
+    int sysmem_shared;                      /* the host holds pointers into system memory */
+    uint64_t *sys_bits;                     /* private: pages written since the reset ... */
+    uint64_t *sys_list;                     /* ... and the same pages as a list */
+    uint64_t sys_count;
+    uint64_t sys_capacity;
     struct frontend fe;
     uint64_t stream_threshold;              /* fills this large use streaming stores */
 };
@@ -97,6 +104,10 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r);
 void sysmem_fini(struct wk_gpu *gpu, struct region *r);
 /* Drops every page written since the last reset (they read as zero again). */
 void sysmem_reset(struct wk_gpu *gpu, struct region *r);
+/* Host address of the system page holding byte `sys_off`, for a GPU access.
+ * NULL for a read of a page that holds nothing since the last reset (it reads
+ * as zeroes, and is not backed for it). */
+uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, int write);
 /* Host pages currently backing system memory. */
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
 /* The system region (always the last one). */
@@ -172,7 +183,23 @@ void gart_flush(struct wk_gpu *gpu, struct region *r);
 
 /* opcodes.c -------------------------------------------------------------- */
 
-uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind);
+/* The command table, indexed by opcode (wk_gpu_opcode_info checks the index;
+ * the decoder, which runs for every command of every input, indexes it
+ * directly after its own check). */
+extern const struct wk_gpu_opcode_info opcode_table[WK_GPU_OP_COUNT];
+
+/* Width in bytes of an operand kind. */
+static inline uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind)
+{
+    switch (kind) {
+    case WK_GPU_OPND_U64:
+    case WK_GPU_OPND_ADDR:
+    case WK_GPU_OPND_PFN:
+        return 8;
+    default:
+        return 4;
+    }
+}
 
 /* A memory range a command touches. */
 struct extent {

@@ -15,7 +15,7 @@
 #define OPHEX(off, nm, k) { nm, WK_GPU_OPND_##k, off, 0, 1 }
 #define OPMAX(off, nm, k, max) { nm, WK_GPU_OPND_##k, off, max, 0 }
 
-static const struct wk_gpu_opcode_info table[WK_GPU_OP_COUNT] = {
+const struct wk_gpu_opcode_info opcode_table[WK_GPU_OP_COUNT] = {
     [WK_GPU_OP_NOP] = { WK_GPU_OP_NOP, "NOP", 4, 0, {{0}}, 0, 0, 0, 0, 0 },
     [WK_GPU_OP_COPY] = { WK_GPU_OP_COPY, "COPY", 28, 3,
         { OP(4, "src", ADDR), OP(12, "dst", ADDR), OP(20, "bytes", U64) }, 0, 0, 0, 0, 0 },
@@ -44,7 +44,7 @@ static const struct wk_gpu_opcode_info table[WK_GPU_OP_COUNT] = {
 
 const struct wk_gpu_opcode_info *wk_gpu_opcode_info(uint32_t opcode)
 {
-    return opcode < WK_GPU_OP_COUNT ? &table[opcode] : NULL;
+    return opcode < WK_GPU_OP_COUNT ? &opcode_table[opcode] : NULL;
 }
 
 uint32_t wk_gpu_cmd_size(enum wk_gpu_opcode opcode, uint32_t list_count)
@@ -65,19 +65,6 @@ uint32_t wk_gpu_operand_offset(enum wk_gpu_opcode opcode, uint32_t index)
     if (!op || index >= op->operand_count)
         return UINT32_MAX;
     return op->operands[index].byte_offset;
-}
-
-/* Width in bytes of an operand kind. */
-uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind)
-{
-    switch (kind) {
-    case WK_GPU_OPND_U64:
-    case WK_GPU_OPND_ADDR:
-    case WK_GPU_OPND_PFN:
-        return 8;
-    default:
-        return 4;
-    }
 }
 
 static uint32_t push(struct extent *out, uint32_t n, uint64_t addr, uint64_t len)

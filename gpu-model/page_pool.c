@@ -1,81 +1,99 @@
 /*
- * page_pool.c - slab allocator for the model's 4 KiB backing pages.
+ * page_pool.c - arena allocator for the model's 4 KiB backing pages.
  *
- * The free list is sized up front to the slab page count, so returning a page
- * can never fail: every page ever handed out came from a slab, and the free
- * list has a slot for every slab page.
+ * An arena is one anonymous mapping reserved without commitment: untouched
+ * pages cost no host memory, so an arena can be as large as the pool's limit
+ * (up to 4 GiB) and consecutive pages handed out are consecutive in host
+ * memory. The free list grows with the pages carved, so returning a page can
+ * never fail.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+
 #include "page_pool.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "wddmkit/gpu.h"
 
-#define SLAB_PAGES 512u /* 2 MiB */
+#define MAX_ARENA_PAGES (1ull << 20) /* 4 GiB of address space */
+#define MIN_ARENA_PAGES 512u        /* 2 MiB */
+#define MIN_FREE_SLOTS 512u
 
 void page_pool_init(struct page_pool *pool, uint64_t limit)
 {
     memset(pool, 0, sizeof(*pool));
     pool->limit = limit;
+    pool->arena_pages = limit < MAX_ARENA_PAGES ? (limit ? limit : 1) : MAX_ARENA_PAGES;
 }
 
 void page_pool_fini(struct page_pool *pool)
 {
-    for (uint64_t i = 0; i < pool->slab_count; i++)
-        free(pool->slabs[i]);
-    free(pool->slabs);
+    for (uint64_t i = 0; i < pool->arena_count; i++)
+        munmap(pool->arenas[i].base, pool->arenas[i].pages * WK_GPU_PAGE_SIZE);
+    free(pool->arenas);
     free(pool->free_pages);
     memset(pool, 0, sizeof(*pool));
 }
 
-/* Grows the slab list and the free list together so that put() has room for
- * every page of every slab. */
-static int add_slab(struct page_pool *pool)
+/* A process with a limited address space (RLIMIT_AS, as AFL's -m sets) may
+ * refuse a large reservation: halve it until it fits, down to 2 MiB. */
+static int add_arena(struct page_pool *pool)
 {
-    if (pool->slab_count == pool->slab_capacity) {
-        uint64_t cap = pool->slab_capacity ? pool->slab_capacity * 2 : 8;
-        void **slabs = realloc(pool->slabs, cap * sizeof(*slabs));
-        if (!slabs)
+    if (pool->arena_count == pool->arena_capacity) {
+        uint64_t cap = pool->arena_capacity ? pool->arena_capacity * 2 : 4;
+        struct pool_arena *a = realloc(pool->arenas, cap * sizeof(*a));
+        if (!a)
             return -1;
-        pool->slabs = slabs;
-        pool->slab_capacity = cap;
+        pool->arenas = a;
+        pool->arena_capacity = cap;
     }
-    uint64_t need = (pool->slab_count + 1) * SLAB_PAGES;
-    if (need > pool->free_capacity) {
-        void **fl = realloc(pool->free_pages, need * sizeof(*fl));
-        if (!fl)
+    for (;;) {
+        void *p = mmap(NULL, pool->arena_pages * WK_GPU_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            struct pool_arena a = { p, pool->arena_pages };
+            pool->arenas[pool->arena_count++] = a;
+            return 0;
+        }
+        if (pool->arena_pages <= MIN_ARENA_PAGES)
             return -1;
-        pool->free_pages = fl;
-        pool->free_capacity = need;
+        pool->arena_pages /= 2;
     }
-    /* Slabs aligned to their size can be backed by transparent huge pages:
-     * one TLB entry per slab instead of 512 for bulk copies and fills. */
-    void *slab = aligned_alloc((size_t)SLAB_PAGES * WK_GPU_PAGE_SIZE, (size_t)SLAB_PAGES * WK_GPU_PAGE_SIZE);
-    if (!slab)
-        return -1;
-    pool->slabs[pool->slab_count++] = slab;
-    pool->slab_next = slab;
-    pool->slab_left = SLAB_PAGES;
-    return 0;
 }
 
-uint8_t *page_pool_get(struct page_pool *pool, int zero)
+/* The next page in address order; grows the free list first so that every
+ * page carved has a slot to come back to. */
+static uint8_t *carve(struct page_pool *pool)
+{
+    if (pool->carved == pool->free_capacity) {
+        uint64_t cap = pool->free_capacity ? pool->free_capacity * 2 : MIN_FREE_SLOTS;
+        void **fl = realloc(pool->free_pages, cap * sizeof(*fl));
+        if (!fl)
+            return NULL;
+        pool->free_pages = fl;
+        pool->free_capacity = cap;
+    }
+    if (pool->carve_arena == pool->arena_count && add_arena(pool) != 0)
+        return NULL;
+    const struct pool_arena *a = &pool->arenas[pool->carve_arena];
+    uint8_t *page = a->base + pool->carve_page * WK_GPU_PAGE_SIZE;
+    if (++pool->carve_page == a->pages) {
+        pool->carve_arena++;
+        pool->carve_page = 0;
+    }
+    pool->carved++;
+    return page;
+}
+
+uint8_t *page_pool_get(struct page_pool *pool)
 {
     if (pool->in_use >= pool->limit)
         return NULL;
-    uint8_t *page;
-    if (pool->free_count) {
-        page = pool->free_pages[--pool->free_count];
-    } else {
-        if (!pool->slab_left && add_slab(pool) != 0)
-            return NULL;
-        page = pool->slab_next;
-        pool->slab_next += WK_GPU_PAGE_SIZE;
-        pool->slab_left--;
-    }
-    if (zero)
-        memset(page, 0, WK_GPU_PAGE_SIZE);
+    uint8_t *page = pool->free_count ? pool->free_pages[--pool->free_count] : carve(pool);
+    if (!page)
+        return NULL;
     pool->in_use++;
     return page;
 }
@@ -83,5 +101,13 @@ uint8_t *page_pool_get(struct page_pool *pool, int zero)
 void page_pool_put(struct page_pool *pool, uint8_t *page)
 {
     pool->free_pages[pool->free_count++] = page;
-    pool->in_use--;
+    if (--pool->in_use)
+        return;
+    /* Every page is back: start carving in address order again, so the
+     * next large access gets contiguous pages whatever order these came
+     * back in (their old contents are zeroed by the caller when needed). */
+    pool->free_count = 0;
+    pool->carve_arena = 0;
+    pool->carve_page = 0;
+    pool->carved = 0;
 }

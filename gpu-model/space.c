@@ -109,11 +109,7 @@ uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off,
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    if (!s) {
-        gpu->sysmem_dirty = 1; /* a read of a shared-memory hole backs a page too */
-        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
-    }
-    return sparse_peek(s, block);
+    return s ? sparse_peek(s, block) : sysmem_page_for(gpu, sys_off, 0);
 }
 
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
@@ -122,11 +118,7 @@ uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    if (!s) {
-        gpu->sysmem_dirty = 1;
-        return sysmem_region(gpu)->host + (sys_off & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1));
-    }
-    return sparse_touch(s, block, whole);
+    return s ? sparse_touch(s, block, whole) : sysmem_page_for(gpu, sys_off, 1);
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
@@ -184,10 +176,11 @@ int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct regi
     return 0;
 }
 
-/* Fills larger than the cache go past it: stream whole pages with
- * non-temporal stores, as memset itself does for large sizes, instead of
+/* Fills with a 4-byte pattern larger than the cache go past it: stream whole
+ * pages with non-temporal stores, as memset does for large sizes, instead of
  * reading every destination line in just to overwrite it (the threshold is
- * host_stream_threshold(), computed once per model). */
+ * host_stream_threshold(), computed once per model). One-byte patterns are
+ * memset's own job. */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -252,8 +245,10 @@ static void stream_done(void)
 }
 #endif
 
-/* Consecutive chunks that are also consecutive in host memory (pages carved
- * in order from one slab) are written by one call, as one large memset. */
+/* Consecutive chunks that are also consecutive in host memory (the pool
+ * carves pages in address order) are written by one call: a 64 MiB FILL of
+ * pages backed together is one 64 MiB memset, exactly what the host would
+ * do, instead of 16,384 small ones. */
 struct fill_run {
     uint8_t *start;
     uint64_t len;
@@ -265,11 +260,12 @@ static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t patter
 {
     if (!run->len)
         return;
-    if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) && !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
+    if (uniform) { /* memset picks its own strategy for the size (rep stosb, streaming) */
+        memset(run->start, (int)(pattern & 0xFF), run->len);
+    } else if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) &&
+               !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
         for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE)
             stream_page(run->start + i, pat + (run->phase & 3), avx2);
-    } else if (uniform) {
-        memset(run->start, (int)(pattern & 0xFF), run->len);
     } else {
         for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE) {
             uint64_t n = run->len - i < WK_GPU_PAGE_SIZE ? run->len - i : WK_GPU_PAGE_SIZE;
@@ -279,15 +275,23 @@ static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t patter
     run->len = 0;
 }
 
+/* The first `need` bytes (at most a page and 4) of the pattern repeated, by
+ * doubling: a small FILL does not pay for building a whole page of it. */
+static void repeat_pattern(uint8_t *pat, uint32_t pattern, uint64_t need)
+{
+    put_le32(pat, pattern);
+    for (uint64_t have = 4; have < need; have *= 2)
+        memcpy(pat + have, pat, have < need - have ? have : need - have);
+}
+
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
                uint32_t pattern, int via_tlb)
 {
     uint8_t pat[WK_GPU_PAGE_SIZE + 4]; /* the pattern repeated, any phase at pat + 0..3 */
     int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
-    int stream = len >= gpu->stream_threshold;
+    int stream = !uniform && len >= gpu->stream_threshold;
     int avx2 = stream && have_avx2();
-    for (uint32_t i = 0; i < (uniform && !stream ? 0 : sizeof(pat)); i += 4)
-        put_le32(pat + i, pattern);
+    repeat_pattern(pat, pattern, uniform ? 4 : (len < WK_GPU_PAGE_SIZE ? len : WK_GPU_PAGE_SIZE) + 4);
     struct fill_run run = { NULL, 0, 0 };
     int rc = 0;
     for (uint64_t done = 0; done < len;) {

@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sparse_init(struct sparse *s, uint64_t blocks, struct page_pool *pool)
+#include "wddmkit/gpu.h"
+
+int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct page_pool *pool)
 {
     memset(s, 0, sizeof(*s));
     s->blocks = blocks;
+    s->tail_bytes = tail_bytes;
     s->pool = pool;
     s->dir_len = (blocks + SPARSE_L2_SIZE - 1) >> SPARSE_L2_BITS;
     s->dir = calloc(s->dir_len ? s->dir_len : 1, sizeof(*s->dir));
@@ -55,11 +58,13 @@ uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole)
     /* Reserve the dirty slot first so that failure leaves nothing backed. */
     if (dirty_push(s, block) != 0)
         return NULL;
-    uint8_t *page = page_pool_get(s->pool, !whole);
+    uint8_t *page = page_pool_get(s->pool);
     if (!page) {
         s->dirty_count--;
         return NULL;
     }
+    if (!whole)
+        memset(page, 0, block + 1 == s->blocks ? s->tail_bytes : WK_GPU_PAGE_SIZE);
     (*slot)[block & (SPARSE_L2_SIZE - 1)] = page;
     return page;
 }

@@ -22,13 +22,17 @@ struct sparse {
     uint8_t ***dir;          /* dir[i >> L2_BITS][i & (L2_SIZE-1)] */
     uint64_t dir_len;
     uint64_t blocks;         /* array length in blocks */
+    uint32_t tail_bytes;     /* bytes of the last block in use (<= 4096) */
     uint64_t *dirty;         /* indices of blocks backed since reset */
     uint64_t dirty_count;
     uint64_t dirty_capacity;
     struct page_pool *pool;
 };
 
-int sparse_init(struct sparse *s, uint64_t blocks, struct page_pool *pool);
+/* `tail_bytes`: how much of the last block the array uses (an aperture of 64
+ * pages uses 1 KiB of its one PTE block); only that much is zeroed when it is
+ * backed, as nothing can reach the rest. */
+int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct page_pool *pool);
 void sparse_fini(struct sparse *s);
 
 /* The block's host page, or NULL when untouched (it reads as zeroes). */

@@ -1017,6 +1017,65 @@ static void test_disasm_every_opcode(void **state)
     }
 }
 
+/* The disassembler writes lines without per-character checks, relying on
+ * the table's names being short (gpu-model/disasm.c): every name stays
+ * within 16 bytes, and the longest lines the table allows (every number at
+ * its widest, a list longer than the 8 elements shown) come out exactly as
+ * printf would write them. */
+struct long_line {
+    unsigned n;
+    char text[512];
+};
+
+static void keep_line(void *user, const char *line)
+{
+    struct long_line *l = user;
+    snprintf(l->text, sizeof(l->text), "%s", line);
+    l->n++;
+}
+
+static void test_disasm_longest_lines(void **state)
+{
+    (void)state;
+    for (uint32_t op = 0; op < WK_GPU_OP_COUNT; op++) {
+        const struct wk_gpu_opcode_info *info = wk_gpu_opcode_info(op);
+        assert_true(strlen(info->mnemonic) <= 16);
+        for (uint32_t i = 0; i < info->operand_count; i++)
+            assert_true(strlen(info->operands[i].name) <= 16);
+    }
+    uint8_t buf[16 + 20 * 8];
+    memset(buf, 0xFF, sizeof(buf));
+    tu_put32(buf, WK_GPU_OP_GART_MAP);
+    tu_put32(buf + 12, 20); /* count */
+    char want[512];
+    int n = snprintf(want, sizeof(want), "0x0000: GART_MAP segment=4294967295 first_page=4294967295 count=20 pfns=[");
+    for (int i = 0; i < 8; i++)
+        n += snprintf(want + n, sizeof(want) - (size_t)n, "%s0x%llx", i ? ", " : "", (unsigned long long)UINT64_MAX);
+    snprintf(want + n, sizeof(want) - (size_t)n, ", ... 12 more]");
+    struct long_line l;
+    memset(&l, 0, sizeof(l));
+    assert_true(expect_u64(wk_gpu_disasm(buf, sizeof(buf), keep_line, &l), 1));
+    assert_string_equal(l.text, want);
+
+    uint8_t blit[36];
+    memset(blit, 0xFF, sizeof(blit));
+    tu_put32(blit, WK_GPU_OP_BLIT);
+    tu_put32(blit + 20, 1u << 20);
+    tu_put32(blit + 24, 16384);
+    memset(&l, 0, sizeof(l));
+    assert_true(expect_u64(wk_gpu_disasm(blit, sizeof(blit), keep_line, &l), 1));
+    assert_string_equal(l.text, "0x0000: BLIT src=0xffffffffffffffff dst=0xffffffffffffffff width=1048576 "
+                                "height=16384 src_pitch=4294967295 dst_pitch=4294967295");
+    /* A fault line far into a buffer: the offset grows past four digits. */
+    uint8_t *big = calloc(1, 0x12348);
+    assert_non_null(big);
+    big[0x12344] = 0xEE;
+    memset(&l, 0, sizeof(l));
+    assert_true(expect_u64(wk_gpu_disasm(big, 0x12348, keep_line, &l), 0x12344 / 4));
+    free(big);
+    assert_string_equal(l.text, "0x12344: <UNKNOWN_OPCODE: opcode byte 0xee, 4 bytes left>");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1038,6 +1097,7 @@ int main(void)
         TU_TEST(test_disasm_docs_example),
         TU_TEST(test_disasm_ends_at_garbage),
         TU_TEST(test_disasm_every_opcode),
+        TU_TEST(test_disasm_longest_lines),
     };
     return cmocka_run_group_tests_name("gpu.codec", tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
  * Checking every counter, not just the one a command is about, is what
  * catches a command that counts twice or counts into the wrong field.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -299,6 +301,59 @@ static void test_fill_large_and_zero(void **state)
     struct wk_gpu_counters c;
     wk_gpu_get_counters(gpu, &c);
     assert_true(expect_u64(c.bytes_filled, 4 * len + 0x200000));
+}
+
+/* FILL over backing pages that are not in address order in host memory
+ * (written in a scrambled order, some never written): the model merges only
+ * runs that are contiguous on the host, and the pattern phase must survive
+ * every break between runs. Run twice: with the default streaming threshold
+ * and with WK_GPU_STREAM_BYTES=1, which sends every 4-byte pattern of whole
+ * pages through the non-temporal path whatever the host's cache size. */
+static void fill_scattered(void **state, const char *stream_bytes)
+{
+    setenv("WK_GPU_STREAM_BYTES", stream_bytes, 1); /* read once, at create */
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    unsetenv("WK_GPU_STREAM_BYTES");
+    const uint64_t pages = 64, area = pages * 0x1000;
+    uint8_t *shadow = tu_alloc(state, (size_t)area);
+    tu_pattern(shadow, (size_t)area, 17);
+    for (uint64_t k = 0; k < pages; k++) {
+        uint64_t p = (k * 37) % pages; /* a permutation of the pages */
+        if (p % 5 != 3)                /* every fifth page stays untouched */
+            tu_write(gpu, TU_SEG1_BASE + p * 0x1000, shadow + p * 0x1000, 0x1000);
+        else
+            memset(shadow + p * 0x1000, 0, 0x1000);
+    }
+    static const struct {
+        uint64_t off, len;
+        uint32_t pattern;
+    } fills[] = {
+        {0x3000, 0x20000, 0x89ABCDEF},  /* whole pages */
+        {0x1003, 0x23005, 0x01020304},  /* unaligned both ends */
+        {0x8FFF, 0x10002, 0x5A5A5A5A},  /* one-byte pattern */
+        {0x20001, 0x1FFFF, 0},          /* zero, to the end of the area */
+    };
+    for (size_t i = 0; i < sizeof(fills) / sizeof(fills[0]); i++) {
+        struct tu_buf b;
+        tu_buf_init(&b);
+        TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG1_BASE + fills[i].off, fills[i].len, fills[i].pattern));
+        assert_true(tu_run_ok(gpu, &b));
+        for (uint64_t j = 0; j < fills[i].len; j++)
+            shadow[fills[i].off + j] = (uint8_t)(fills[i].pattern >> (8 * (j % 4)));
+        if (!expect_bytes(gpu, TU_SEG1_BASE, shadow, area)) {
+            print_error("after FILL +0x%llx bytes=0x%llx pattern=0x%08x (WK_GPU_STREAM_BYTES=%s)\n",
+                        (unsigned long long)fills[i].off, (unsigned long long)fills[i].len,
+                        fills[i].pattern, stream_bytes);
+            fail();
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
+static void test_fill_over_scattered_pages(void **state)
+{
+    fill_scattered(state, "");
+    fill_scattered(state, "1");
 }
 
 /* A COPY from never-written (zero) memory clears a written destination. */
@@ -1002,6 +1057,7 @@ int main(void)
         TU_TEST(test_fill_lengths_and_alignment),
         TU_TEST(test_fill_through_aperture),
         TU_TEST(test_fill_large_and_zero),
+        TU_TEST(test_fill_over_scattered_pages),
         TU_TEST(test_copy_from_untouched_memory),
         TU_TEST(test_write32),
         TU_TEST(test_write64),

@@ -526,6 +526,69 @@ static void test_budget_commands(void **state)
     tu_destroy(state, gpu);
 }
 
+/* Runs of NOPs are executed in bulk (gpu-model/exec.c); the budget still
+ * counts each one, and the NOP that finds it empty faults at its own offset,
+ * wherever it falls in a run: first, middle, last, or a run cut short by a
+ * partial word or another command. */
+static void test_budget_inside_nop_runs(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.max_commands = 37;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    for (uint64_t nops = 30; nops <= 40; nops++) {
+        struct tu_buf b;
+        tu_buf_init(&b);
+        for (uint64_t i = 0; i < nops; i++)
+            TU_EMIT(wk_gpu_emit_nop(&b.w));
+        TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, (uint32_t)nops));
+        for (uint64_t i = 0; i < 3; i++)
+            TU_EMIT(wk_gpu_emit_nop(&b.w));
+        const uint8_t tail[2] = {0, 0};
+        tu_buf_raw(&b, tail, sizeof(tail)); /* half a header: TRUNCATED if reached */
+        wk_gpu_reset(gpu);
+        struct wk_gpu_fault f;
+        assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+        /* The rule, one command at a time: decode (the half header fails
+         * there), then spend a unit or fault BUDGET. */
+        uint64_t units = 37, done = 0, at = 0;
+        enum wk_gpu_fault_reason why = WK_GPU_FAULT_TRUNCATED;
+        uint32_t opcode = WK_GPU_OP_NOP;
+        for (uint64_t i = 0; i < nops + 4; i++, done++) {
+            uint32_t op = i == nops ? WK_GPU_OP_WRITE32 : WK_GPU_OP_NOP;
+            if (units == 0) {
+                why = WK_GPU_FAULT_BUDGET;
+                opcode = op;
+                break;
+            }
+            units--;
+            at += op == WK_GPU_OP_WRITE32 ? 16 : 4;
+        }
+        if (why == WK_GPU_FAULT_BUDGET)
+            at = done <= nops ? done * 4 : nops * 4 + 16 + (done - nops - 1) * 4;
+        if (!expect_fault_full(&f, why, opcode, at, TU_BUF_ADDR, 0, 0)) {
+            print_error("  %llu NOPs, a WRITE32, 3 NOPs, 2 bytes; budget 37\n", (unsigned long long)nops);
+            fail();
+        }
+        struct wk_gpu_counters c;
+        wk_gpu_get_counters(gpu, &c);
+        assert_true(expect_u64(c.commands, done));
+        assert_true(expect_mem32(gpu, TU_SEG1_BASE, done > nops ? (uint32_t)nops : 0));
+    }
+    /* A CALL into zero memory runs a thousand NOPs, and counts them. */
+    a.desc.max_commands = 0;
+    struct wk_gpu *big = tu_create(state, &a.desc);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_call(&b.w, TU_SEG1_BASE + 0x10000, 0x1000));
+    assert_true(tu_run_ok(big, &b));
+    struct wk_gpu_counters c;
+    wk_gpu_get_counters(big, &c);
+    assert_true(expect_u64(c.commands, 1 + 0x1000 / 4));
+    tu_destroy(state, big);
+    tu_destroy(state, gpu);
+}
+
 /* BLIT rows and GART_MAP list entries are work units too. */
 static void test_budget_rows_and_list_entries(void **state)
 {
@@ -1011,6 +1074,7 @@ int main(void)
         TU_TEST(test_call_depth_configured),
         TU_TEST(test_fault_inside_callee),
         TU_TEST(test_budget_commands),
+        TU_TEST(test_budget_inside_nop_runs),
         TU_TEST(test_budget_rows_and_list_entries),
         TU_TEST(test_budget_bytes),
         TU_TEST(test_budget_bytes_fetched_by_call),

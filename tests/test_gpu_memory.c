@@ -16,10 +16,20 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "gpu_test_util.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Reference digest, from docs/gpu-model.md "Digest"                    */
@@ -732,6 +742,255 @@ static void test_gart_set_get(void **state)
     tu_destroy(state, gpu);
 }
 
+/* ------------------------------------------------------------------ */
+/* Recycled pages, PTE blocks, the host GART range path                 */
+/* ------------------------------------------------------------------ */
+
+/* Pages go back to the pool with their contents and are handed out again
+ * after a reset (in a different order here): nothing an earlier input wrote
+ * may show through a partial write, nor through a PTE block. */
+static void test_recycled_pages_read_zero(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t page[4096];
+    tu_pattern(page, sizeof(page), 5);
+    for (uint64_t i = 0; i < 16; i++)
+        tu_write(gpu, TU_SEG1_BASE + i * 0x1000, page, sizeof(page));
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 0, TU_APER_PAGES, TU_SYS_PFN));
+    wk_gpu_reset(gpu);
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 7, TU_SYS_PFN + 1));
+    for (uint64_t i = 16; i-- > 0;) {
+        const uint8_t one = 0xA5;
+        tu_write(gpu, TU_SEG2_BASE + i * 0x3000 + 0x800, &one, 1);
+        assert_true(expect_byte_run(gpu, TU_SEG2_BASE + i * 0x3000, 0, 0x800));
+        assert_true(expect_byte_run(gpu, TU_SEG2_BASE + i * 0x3000 + 0x801, 0, 0x7FF));
+    }
+    for (uint64_t p = 0; p < TU_APER_PAGES; p++) {
+        int valid = -1, stale = -1;
+        uint64_t pfn = 0;
+        TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, p, &valid, &pfn, &stale));
+        assert_int_equal(valid, p == 7);
+        assert_int_equal(stale, 0);
+    }
+    tu_destroy(state, gpu);
+}
+
+/* An aperture whose page count is no multiple of a PTE block (300 pages: a
+ * full block and 44 entries of a second): only the entries that exist are
+ * zeroed and flushed, and every one of them works. */
+static void test_aperture_with_partial_pte_block(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    const uint64_t pages = 300;
+    a.segs[2].size = pages * 0x1000;
+    a.desc.sysmem_pages = 512; /* frames for every aperture page */
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 0, pages, TU_SYS_PFN));
+    int valid = -1, stale = -1;
+    uint64_t pfn = 0;
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, pages - 1, &valid, &pfn, &stale));
+    assert_int_equal(valid, 1);
+    assert_true(expect_u64(pfn, TU_SYS_PFN + pages - 1));
+    wk_gpu_reset(gpu);
+    /* The GPU path: map the last page, flush, write through it. */
+    uint8_t cmd[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+    const uint64_t frame = TU_SYS_PFN + 9;
+    TU_EMIT(wk_gpu_emit_gart_map(&w, TU_APER_ID, (uint32_t)(pages - 1), 1, &frame));
+    TU_EMIT(wk_gpu_emit_tlb_flush(&w, TU_APER_ID));
+    TU_EMIT(wk_gpu_emit_write32(&w, TU_APER_BASE + (pages - 1) * 0x1000 + 12, 0xC0FFEE));
+    assert_true(tu_run_bytes_ok(gpu, cmd, w.used));
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(frame) + 12, 0xC0FFEE));
+    TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, pages - 2, &valid, &pfn, &stale));
+    assert_int_equal(valid, 0);
+    tu_destroy(state, gpu);
+}
+
+static bool expect_gart(struct wk_gpu *gpu, uint64_t page, int want_valid, uint64_t want_pfn)
+{
+    int valid = -1, stale = -1;
+    uint64_t pfn = 0;
+    if (wk_gpu_gart_get(gpu, TU_APER_ID, page, &valid, &pfn, &stale) != WK_OK)
+        return false;
+    if (valid == want_valid && (!valid || pfn == want_pfn) && stale == 0)
+        return true;
+    print_error("aperture page %llu: expected valid=%d pfn=0x%llx, got valid=%d pfn=0x%llx stale=%d\n",
+                (unsigned long long)page, want_valid, (unsigned long long)want_pfn, valid,
+                (unsigned long long)pfn, stale);
+    return false;
+}
+
+/* wk_gpu_gart_set_range is count calls of wk_gpu_gart_set, checked whole
+ * first: a rejected range changes nothing. */
+static void test_gart_set_range(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 2, 10, TU_SYS_PFN + 100));
+    for (uint64_t p = 0; p < TU_APER_PAGES; p++)
+        assert_true(expect_gart(gpu, p, p >= 2 && p < 12, TU_SYS_PFN + 100 + p - 2));
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 5, 0, TU_SYS_PFN + TU_SYS_PAGES + 7)); /* empty */
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, TU_APER_PAGES - 1, 1, TU_SYS_PFN + TU_SYS_PAGES - 1));
+    assert_true(expect_gart(gpu, TU_APER_PAGES - 1, 1, TU_SYS_PFN + TU_SYS_PAGES - 1));
+
+    const struct {
+        uint32_t seg;
+        uint64_t first, count, pfn;
+    } bad[] = {
+        {TU_SEG1_ID, 0, 1, TU_SYS_PFN},                      /* not an aperture */
+        {9, 0, 1, TU_SYS_PFN},                               /* no such segment */
+        {TU_APER_ID, 60, 5, TU_SYS_PFN},                     /* past the aperture */
+        {TU_APER_ID, TU_APER_PAGES + 1, 0, TU_SYS_PFN},      /* starts past it */
+        {TU_APER_ID, 20, 4, TU_SYS_PFN + TU_SYS_PAGES - 3},  /* frames past system memory */
+        {TU_APER_ID, 20, 4, TU_SYS_PFN - 1},                 /* a frame below it */
+        {TU_APER_ID, 0, UINT64_MAX, TU_SYS_PFN},             /* count overflows */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        if (!expect_status(wk_gpu_gart_set_range(gpu, bad[i].seg, bad[i].first, bad[i].count, bad[i].pfn),
+                           WK_E_INVALID_ARGUMENT)) {
+            print_error("  case %zu\n", i);
+            fail();
+        }
+    }
+    for (uint64_t p = 12; p < TU_APER_PAGES - 1; p++)
+        assert_true(expect_gart(gpu, p, 0, 0));
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* System memory: the private and the shared regime                     */
+/* ------------------------------------------------------------------ */
+
+static void gpu_fill(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint32_t pattern)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, addr, len, pattern));
+    assert_true(tu_run_ok(gpu, &b));
+}
+
+/* While no host pointer exists, the model counts the system pages it wrote
+ * and reset zeroes exactly those: residency goes back to where it was,
+ * round after round, and the pages read as zero. */
+static void test_system_memory_private_reset(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    for (unsigned round = 0; round < 3; round++) {
+        gpu_fill(gpu, TU_SYS_BASE + 0x5800, 0x2000, 0x01020304 + round); /* 3 pages */
+        uint8_t buf[64];
+        TU_OK(wk_gpu_read(gpu, TU_SYS_BASE + 0x40000, buf, sizeof(buf))); /* reads back nothing */
+        assert_true(expect_resident_between(gpu, r0 + 3, r0 + 3, "after a FILL over 3 system pages"));
+        wk_gpu_reset(gpu);
+        assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
+        assert_true(expect_byte_run(gpu, TU_SYS_BASE + 0x5000, 0, 0x4000));
+        /* Written again, a page shows only the new bytes. */
+        tu_write32(gpu, TU_SYS_BASE + 0x6100, 0xABCD0123);
+        assert_true(expect_byte_run(gpu, TU_SYS_BASE + 0x6000, 0, 0x100));
+        assert_true(expect_byte_run(gpu, TU_SYS_BASE + 0x6104, 0, 0xEFC));
+        wk_gpu_reset(gpu);
+    }
+    tu_destroy(state, gpu);
+}
+
+/* The first host pointer switches to the kernel's count: the pages earlier
+ * resets zeroed in place are given back first, so the count equals the pages
+ * holding data, and the data survives the switch. */
+static void test_system_memory_shared_after_host_pointer(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    gpu_fill(gpu, TU_SYS_BASE, 0x8000, 0x5A5A5A5A); /* 8 pages, zeroed in place by the reset */
+    wk_gpu_reset(gpu);
+    tu_write32(gpu, TU_SYS_BASE + 0x20010, 0xFEEDF00D);
+    uint8_t *host = wk_gpu_sysmem_page(gpu, TU_SYS_PFN + 0x20);
+    assert_non_null(host);
+    assert_true(expect_resident_between(gpu, r0 + 1, r0 + 1, "after the switch"));
+    assert_true(expect_u64(tu_get32(host + 0x10), 0xFEEDF00D));
+    uint8_t *other = wk_gpu_sysmem_page(gpu, TU_SYS_PFN + 0x30);
+    assert_non_null(other);
+    other[100] = 7; /* behind the model's back */
+    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "after a host write"));
+    uint8_t got = 0;
+    TU_OK(wk_gpu_read(gpu, TU_SYS_BASE + 0x30064, &got, 1));
+    assert_int_equal(got, 7);
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
+    assert_int_equal(other[100], 0);
+    assert_int_equal(host[0x10], 0);
+    tu_destroy(state, gpu);
+}
+
+/* A reset after many system pages (more than zeroing in place is worth)
+ * gives them all back to the kernel. */
+static void test_system_memory_reset_after_many_pages(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.sysmem_pages = 1024;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    gpu_fill(gpu, TU_SYS_BASE + 0x1000, 600 * 0x1000, 0xA1B2C3D4);
+    assert_true(expect_resident_between(gpu, r0 + 600, r0 + 600, "after a FILL over 600 pages"));
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
+    assert_non_null(wk_gpu_sysmem_page(gpu, TU_SYS_PFN)); /* the kernel's count from now on */
+    assert_true(expect_resident_between(gpu, r0, r0, "by the kernel's count"));
+    assert_true(expect_byte_run(gpu, TU_SYS_BASE, 0, 602 * 0x1000));
+    tu_destroy(state, gpu);
+}
+
+#ifndef UNDER_ASAN
+/* Bytes of address space this process uses now (/proc/self/statm), 0 when
+ * unknown. */
+static uint64_t address_space_in_use(void)
+{
+    unsigned long long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu", &pages) != 1)
+        pages = 0;
+    fclose(f);
+    return (uint64_t)pages * 4096;
+}
+#endif
+
+/* Under an address-space limit (AFL's -m) the 4 GiB reservation the page
+ * pool wants is refused; the pool takes a smaller one and the model works. */
+static void test_pages_under_address_space_limit(void **state)
+{
+#ifdef UNDER_ASAN
+    (void)state;
+    skip(); /* ASan's shadow memory cannot live under such a limit */
+#else
+    struct rlimit old = {0, 0};
+    uint64_t used = address_space_in_use();
+    if (used == 0 || getrlimit(RLIMIT_AS, &old) != 0) {
+        skip();
+        return;
+    }
+    struct rlimit lim = old;
+    lim.rlim_cur = (rlim_t)(used + (1ull << 30)); /* 1 GiB more: less than one 4 GiB arena */
+    if (lim.rlim_cur > old.rlim_max || setrlimit(RLIMIT_AS, &lim) != 0) {
+        skip();
+        return;
+    }
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG1_BASE, TU_SEG1_SIZE, 0x12345678));
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG2_BASE + 0x800, 0x1000, 0x01010101));
+    bool ok = tu_run_ok(gpu, &b);
+    setrlimit(RLIMIT_AS, &old);
+    assert_true(ok);
+    assert_true(expect_resident_between(gpu, 256 + 2, 256 + 2, "after 258 pages written"));
+    assert_true(expect_mem32(gpu, TU_SEG1_END - 4, 0x12345678));
+    tu_destroy(state, gpu);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -751,6 +1010,13 @@ int main(void)
         TU_TEST(test_digest_independent_of_residency),
         TU_TEST(test_digest_of_large_sparse_range),
         TU_TEST(test_gart_set_get),
+        TU_TEST(test_recycled_pages_read_zero),
+        TU_TEST(test_aperture_with_partial_pte_block),
+        TU_TEST(test_gart_set_range),
+        TU_TEST(test_system_memory_private_reset),
+        TU_TEST(test_system_memory_shared_after_host_pointer),
+        TU_TEST(test_system_memory_reset_after_many_pages),
+        TU_TEST(test_pages_under_address_space_limit),
     };
     return cmocka_run_group_tests_name("gpu.memory", tests, NULL, NULL);
 }

@@ -136,7 +136,10 @@ void wk_gpu_destroy(struct wk_gpu *gpu);
 void wk_gpu_reset(struct wk_gpu *gpu);
 
 /* Number of host pages currently backing memory, PTEs and system memory
- * (for tests of the reset cost and of laziness). max_resident_pages bounds
+ * (for tests of the reset cost and of laziness): pages backed since the last
+ * reset; system pages the model wrote, or once a host pointer into system
+ * memory exists, the pages the kernel holds (docs/gpu-model.md). Pages a
+ * reset released may stay allocated for reuse. max_resident_pages bounds
  * segments and PTEs; system memory is bounded by its own size. */
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);
 
@@ -171,6 +174,13 @@ uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len);
  * aperture, a page beyond it, or a frame outside system memory; gart_set
  * returns WK_E_LIMIT when the PTE block cannot be backed. */
 wk_status wk_gpu_gart_set(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page, uint64_t pfn);
+/* wk_gpu_gart_set for `count` consecutive pages: page first_page + i gets
+ * frame first_pfn + i. The whole range is checked before anything changes
+ * (WK_E_INVALID_ARGUMENT); WK_E_LIMIT leaves the entries before the PTE block
+ * that could not be backed set. What a fuzz harness uses to map an aperture
+ * after every reset at a fraction of the per-page calls' cost. */
+wk_status wk_gpu_gart_set_range(struct wk_gpu *gpu, uint32_t segment_id, uint64_t first_page,
+                                uint64_t count, uint64_t first_pfn);
 wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page,
                           int *valid, uint64_t *pfn, int *tlb_stale);
 
