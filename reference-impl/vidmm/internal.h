@@ -97,6 +97,7 @@ struct allocation {
     uint32_t segment;           /* when resident */
     uint64_t offset;            /* in the segment when resident */
     int has_content;            /* was filled or written once */
+    int pinned;                 /* in the working set being built: not a victim */
     uint32_t lru_prev, lru_next; /* neighbours in the segment's LRU list (handles) */
     uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
     uint64_t pfn_count;
@@ -307,6 +308,8 @@ wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *
 /* sysmem.c ---------------------------------------------------------------- */
 
 wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
+/* Back to the first scattered page of a fresh adapter (create, reset). */
+void sysmem_rewind(struct wk_vidmm *vm);
 void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count);
 void mdl_init(struct wk_vidmm *vm, MDL *mdl, uint64_t *pfns, uint64_t count, uint64_t bytes);
 void mdl_release(struct wk_vidmm *vm, MDL *mdl);

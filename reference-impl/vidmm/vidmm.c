@@ -34,7 +34,7 @@ static wk_status build(struct wk_vidmm *vm)
     vm->cfg.gpu = NULL; /* the caller's description need not outlive create */
     if (wk_place_create(vm->gpu_desc.sysmem_pages * PAGE, &vm->sys_heap) != WK_OK)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for the system-page heap");
-    vm->scatter_state = vm->cfg.seed ^ 0x9E3779B97F4A7C15ull;
+    sysmem_rewind(vm);
     uint64_t dummy;
     if (sysmem_pages_alloc(vm, 1, 1, &dummy) != WK_OK)
         return fail(vm, WK_E_NO_SPACE, "no system page for the dummy page");
@@ -137,6 +137,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->npending = 0;
     vm->hold = 0;
     vm->paging_used = vm->paging_private_used = 0;
+    sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
     /* The GPU reset zeroes every page, the paging buffer's guard tail too;
      * freed here, it is allocated (canary set) again on first use. */
     gbuf_free(vm, &vm->paging);
