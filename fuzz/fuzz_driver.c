@@ -69,15 +69,20 @@ static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
 #endif
 }
 
+static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->ddi_timeout_ms = UINT32_MAX;
+    cfg->paging_buffer_size = k->paging_buffer_size;
+    cfg->transfer_chunk = k->transfer_chunk;
+    cfg->split_submissions = k->split_submissions;
+    cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
+}
+
 static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.ddi_timeout_ms = UINT32_MAX;
-    cfg.paging_buffer_size = k->paging_buffer_size;
-    cfg.transfer_chunk = k->transfer_chunk;
-    cfg.split_submissions = k->split_submissions;
-    cfg.query_segment_version = k->query_segment_version == 4 ? 4 : 3;
+    config_of(k, &cfg);
     struct wk_vidmm *vm = NULL;
     const char *step = "wk_vidmm_create";
     wk_status st = wk_vidmm_create(&cfg, &vm);
@@ -132,6 +137,21 @@ static int fresh_mode(void)
     return fresh;
 }
 
+/* A reset adapter given other paging knobs behaves as one built with them
+ * (wk_vidmm_reconfigure), for a fraction of the cost; knobs it cannot
+ * change (the segment query version) need a new adapter. */
+static int knobs_applied(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    if (knobs_equal(&s->knobs, k))
+        return 1;
+    struct wk_vidmm_config cfg;
+    config_of(k, &cfg);
+    if (wk_vidmm_reconfigure(s->vm, &cfg) != WK_OK)
+        return 0;
+    s->knobs = *k;
+    return 1;
+}
+
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
@@ -139,8 +159,7 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
     if (!k)
         k = &defaults;
     s->epoch++;
-    if (s->vm && !s->stale && knobs_equal(&s->knobs, k) && !fresh_mode() &&
-        wk_vidmm_reset(s->vm) == WK_OK)
+    if (s->vm && !s->stale && !fresh_mode() && wk_vidmm_reset(s->vm) == WK_OK && knobs_applied(s, k))
         return s->vm;
     s->stale = 1; /* other knobs, dead (WK_E_DEAD) or not resettable: start over */
     return wk_fuzz_adapter(role, k);

@@ -15,7 +15,8 @@
  *     placement is undone and WK_E_NO_SPACE returned;
  *   - wk_vidmm_reset did not rewind the system-page scatter, so an input
  *     got other PFNs after a reset than on a fresh adapter. Now the same
- *     program gives the same statuses, placements, PFNs and digests on both.
+ *     program gives the same statuses, placements, PFNs and digests on both,
+ *     also after wk_vidmm_reconfigure changed the paging knobs.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -318,6 +319,38 @@ static void test_reset_adapter_replays_like_a_fresh_one(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* Other paging knobs on a reset adapter: as a fresh adapter built with
+ * them (what fuzz harnesses do between inputs instead of building one). */
+static void test_reconfigured_adapter_replays_like_a_fresh_one(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config small, plain;
+    memset(&small, 0, sizeof(small));
+    small.paging_buffer_size = 100;       /* every operation multipass, a canary tail */
+    small.transfer_chunk = 2 * VT_PAGE;
+    small.seed = 7;
+    memset(&plain, 0, sizeof(plain));
+    static struct trace fresh, reconfigured;
+    assert_true(vt_open(f, &small, NULL, 0));
+    program(f->vm, &fresh);
+    assert_true(expect_no_violations(f->vm));
+    vt_close(f);
+    assert_true(vt_open(f, &plain, NULL, 0));
+    program(f->vm, &reconfigured);
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    VT_OK(f->vm, wk_vidmm_reconfigure(f->vm, &small));
+    program(f->vm, &reconfigured);
+    assert_true(same_trace(&fresh, &reconfigured));
+    assert_true(expect_no_violations(f->vm));
+    /* Only right after a reset, and only the knobs that need no new adapter. */
+    assert_true(expect_status(f->vm, wk_vidmm_reconfigure(f->vm, &plain), WK_E_STATE));
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    struct wk_vidmm_config v4 = small;
+    v4.query_segment_version = 4;
+    assert_true(expect_status(f->vm, wk_vidmm_reconfigure(f->vm, &v4), WK_E_NOT_SUPPORTED));
+    VT_OK(f->vm, wk_vidmm_reconfigure(f->vm, &plain));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +358,7 @@ int main(void)
         VT_TEST(test_render_list_evicts_outsiders_not_members),
         VT_TEST(test_aperture_page_in_without_system_pages_rolls_back),
         VT_TEST(test_reset_adapter_replays_like_a_fresh_one),
+        VT_TEST(test_reconfigured_adapter_replays_like_a_fresh_one),
     };
     return cmocka_run_group_tests_name("vidmm.kitgaps", tests, NULL, NULL);
 }

@@ -115,6 +115,14 @@ void wk_vidmm_destroy(struct wk_vidmm *vm);
  * left the adapter unusable: create a new one. */
 wk_status wk_vidmm_reset(struct wk_vidmm *vm);
 
+/* Changes the knobs a fuzz harness varies per input (paging_buffer_size,
+ * transfer_chunk, split_submissions, max_passes, seed) on a started adapter
+ * with no objects, right after wk_vidmm_reset: cheaper than building a new
+ * adapter, and afterwards the adapter behaves exactly as a fresh one built
+ * with `cfg`. WK_E_NOT_SUPPORTED when any other field differs (they need a
+ * new adapter; `gpu` is not compared), WK_E_STATE when objects exist. */
+wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg);
+
 /* Loads a driver shared object and calls its DriverEntry; or takes a
  * DriverEntry linked into the process. WK_E_IO when the object cannot be
  * loaded (the message is in wk_vidmm_last_error). */

@@ -172,6 +172,7 @@ struct wk_vidmm {
     uint64_t paging_used;                   /* bytes filled in it */
     uint64_t paging_private_used;
     struct gbuf paging_private;
+    int paging_kept;                        /* allocated at start, kept across resets */
     uint32_t system_context_fake;           /* hSystemContext value */
 
     /* Fences and the software queue */
@@ -328,6 +329,14 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a);
 wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint32_t *passes);
 /* Submits and runs what is in the paging buffer (no-op when empty). */
 wk_status paging_flush(struct wk_vidmm *vm);
+/* At start: the paging buffer, allocated once for the adapter's life when
+ * system memory allows (else on first use and freed by every reset). */
+void paging_start(struct wk_vidmm *vm);
+/* A reset's GPU part: resets the GPU model, the kept paging buffer with it
+ * (empty, zero, its guard canary intact). */
+void paging_reset_gpu(struct wk_vidmm *vm);
+/* Replaces the kept paging buffer by one of the configured size. */
+void paging_resize(struct wk_vidmm *vm);
 
 /* paging_ops.c ------------------------------------------------------------ */
 

@@ -136,17 +136,38 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->ndevices = vm->ncontexts = vm->nallocs = 0;
     vm->npending = 0;
     vm->hold = 0;
-    vm->paging_used = vm->paging_private_used = 0;
+    paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
-    /* The GPU reset zeroes every page, the paging buffer's guard tail too;
-     * freed here, it is allocated (canary set) again on first use. */
-    gbuf_free(vm, &vm->paging);
-    gbuf_free(vm, &vm->paging_private);
-    wk_gpu_reset(vm->gpu);
     memset(&vm->stats, 0, sizeof(vm->stats));
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
     vm->last_error[0] = '\0';
+    return WK_OK;
+}
+
+/* The fields wk_vidmm_reconfigure may change: each is read per operation
+ * (paging.c, paging_ops.c, render.c), or only by the paging buffer's size
+ * and the scatter, which it rebuilds. */
+static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vidmm_config *b)
+{
+    return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
+           a->no_guard_pages == b->no_guard_pages && a->no_model_semantics == b->no_model_semantics;
+}
+
+wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)
+{
+    struct wk_vidmm_config want = *cfg;
+    apply_defaults(&want);
+    want.gpu = NULL;
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash: create a new one");
+    if (!vm->started || vm->ndevices || vm->nallocs || vm->npending)
+        return fail(vm, WK_E_STATE, "reconfigure a started adapter right after wk_vidmm_reset");
+    if (!same_fixed_fields(&vm->cfg, &want))
+        return fail(vm, WK_E_NOT_SUPPORTED, "only the paging knobs, max_passes and the seed can change without a new adapter");
+    vm->cfg = want;
+    paging_resize(vm);
+    sysmem_rewind(vm);
     return WK_OK;
 }
 
