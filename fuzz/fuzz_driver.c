@@ -338,18 +338,27 @@ static int content_check(enum wk_step_kind k)
            k == WK_STEP_EXPECT_GART;
 }
 
+/* wk_fuzz_check after step i, its `when` text made only for a report. */
+static int step_violated(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *vm, uint32_t i,
+                         const char *kw)
+{
+    if (wk_fuzz_violation_count(vm) == 0)
+        return 0;
+    char when[96];
+    snprintf(when, sizeof(when), "at step %u (%s)", i, kw);
+    return wk_fuzz_check(harness, role, vm, when);
+}
+
 /* One step on both sides; 1 when they agree and nothing was violated. */
 static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t i)
 {
     const struct wk_step *s = &ref->p->steps[i];
     const char *kw = wk_step_keyword(s->kind);
-    char when[96];
-    snprintf(when, sizeof(when), "at step %u (%s)", i, kw);
     int ref_failed = 0, dut_failed = 0;
     wk_status rs = wk_prog_exec_step(ref, s, &ref_failed);
-    wk_fuzz_check(harness, WK_FUZZ_REF, ref->vm, when);
+    step_violated(harness, WK_FUZZ_REF, ref->vm, i, kw);
     wk_status ds = wk_prog_exec_step(dut, s, &dut_failed);
-    if (wk_fuzz_check(harness, WK_FUZZ_DUT, dut->vm, when))
+    if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
         return 0;
     if (ds != rs) {
         wk_fuzz_finding(harness, dut->vm, "step %u (%s): the driver under test returned %s (%s), the reference %s",

@@ -35,10 +35,10 @@ static uint32_t buffer_size(const struct wk_vidmm *vm)
 
 static wk_status ensure_buffer(struct wk_vidmm *vm)
 {
-    if (vm->paging.map)
-        return WK_OK;
-    wk_status st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
-    if (st == WK_OK)
+    wk_status st = WK_OK;
+    if (!vm->paging.map)
+        st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
+    if (st == WK_OK && !vm->paging_private.map)
         st = gbuf_alloc(vm, &vm->paging_private, vm->paging_private_size, "paging-buffer private data");
     return st;
 }
@@ -91,11 +91,13 @@ void paging_reset_gpu(struct wk_vidmm *vm)
     memset(vm->paging_private.ptr, 0, vm->paging_private.size);
 }
 
+/* The private data's size is the driver's (PagingBufferPrivateDataSize),
+ * so it stays; only the buffer itself is made again. */
 void paging_resize(struct wk_vidmm *vm)
 {
     if (vm->paging.map && vm->paging.size == buffer_size(vm))
         return;
-    free_buffer(vm);
+    gbuf_free(vm, &vm->paging);
     paging_start(vm);
 }
 
