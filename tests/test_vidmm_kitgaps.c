@@ -200,7 +200,7 @@ static void test_aperture_page_in_without_system_pages_rolls_back(void **state)
 
 /* Everything an input can observe of the kit's choices. */
 struct trace {
-    wk_status status[32];
+    wk_status status[128];
     uint32_t steps;
     struct wk_vidmm_allocation_state state[TRACE_ALLOCS];
     uint64_t pfn[TRACE_ALLOCS][TRACE_PAGES];  /* GART entries of aperture-resident ones */
@@ -209,7 +209,7 @@ struct trace {
 
 static void record(struct trace *t, wk_status st)
 {
-    if (t->steps < 32)
+    if (t->steps < 128)
         t->status[t->steps++] = st;
 }
 
@@ -252,6 +252,38 @@ static void program(struct wk_vidmm *vm, struct trace *t)
     record(t, render_each(vm, context, list, 3, &res));
     record(t, wk_vidmm_page_in(vm, h[2]));
     record(t, wk_vidmm_evict(vm, h[1]));
+    snapshot(vm, h, t);
+}
+
+/* A random program of `seed`: allocations of random sizes and segments,
+ * then paging, renders and host writes in random order. */
+static void random_program(struct wk_vidmm *vm, uint64_t seed, struct trace *t)
+{
+    static const uint32_t sets[4] = { VT_SET(VT_SEG1), VT_SET(VT_SEG2), VT_SET(VT_APER), 0 };
+    memset(t, 0, sizeof(*t));
+    uint32_t device = 0, context = 0, h[TRACE_ALLOCS];
+    record(t, wk_vidmm_create_device(vm, 0, &device));
+    record(t, wk_vidmm_create_context(vm, device, 0, &context));
+    for (uint32_t i = 0; i < TRACE_ALLOCS; i++) {
+        WK_ALLOCATION_REQUEST req;
+        vt_request_at(&req, (1 + vt_rand(&seed) % 48) * VT_PAGE, sets[vt_rand(&seed) % 4], 0, 0);
+        h[i] = vt_alloc(vm, device, &req);
+    }
+    for (uint32_t step = 0; step < 80; step++) {
+        uint32_t a = h[vt_rand(&seed) % TRACE_ALLOCS], op = (uint32_t)(vt_rand(&seed) % 7);
+        uint64_t r = vt_rand(&seed);
+        struct wk_vidmm_render_result res;
+        uint32_t list[3] = { a, h[r % TRACE_ALLOCS], h[(r >> 8) % TRACE_ALLOCS] };
+        switch (op) {
+        case 0: record(t, wk_vidmm_page_in(vm, a)); break;
+        case 1: record(t, wk_vidmm_evict(vm, a)); break;
+        case 2: record(t, wk_vidmm_discard(vm, a)); break;
+        case 3: record(t, wk_vidmm_fill(vm, a, (uint32_t)r)); break;
+        case 4: record(t, wk_vidmm_relocate(vm, a, 1 + (uint32_t)(r % 2))); break;
+        case 5: record(t, render_each(vm, context, list, 1 + (uint32_t)((r >> 16) % 3), &res)); break;
+        default: record(t, wk_vidmm_write(vm, a, (r >> 8) % VT_PAGE, &r, sizeof(r))); break;
+        }
+    }
     snapshot(vm, h, t);
 }
 
@@ -320,6 +352,33 @@ static void test_reset_adapter_replays_like_a_fresh_one(void **state)
     program(f->vm, &after_other);
     assert_true(same_trace(&fresh, &after_other));
     assert_true(expect_no_violations(f->vm));
+}
+
+/* Random programs, each on a fresh adapter and on one reset after another
+ * random program: every status, placement, PFN and digest the same. */
+static void test_reset_adapter_replays_random_programs(void **state)
+{
+    struct vt_fixture *f = *state;
+    uint64_t seed = vt_seed(0xFEED5EED);
+    static struct trace fresh, reset;
+    for (int round = 0; round < 6; round++) {
+        uint64_t mine = vt_rand(&seed), other = vt_rand(&seed);
+        struct wk_vidmm_config cfg;
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.seed = mine;
+        assert_true(vt_open(f, &cfg, NULL, 0));
+        random_program(f->vm, mine, &fresh);
+        vt_close(f);
+        assert_true(vt_open(f, &cfg, NULL, 0));
+        random_program(f->vm, other, &reset);
+        VT_OK(f->vm, wk_vidmm_reset(f->vm));
+        random_program(f->vm, mine, &reset);
+        if (!same_trace(&fresh, &reset))
+            fail_msg("round %d: program 0x%" PRIx64 " after program 0x%" PRIx64 " and a reset differs from a fresh run",
+                     round, mine, other);
+        assert_true(expect_no_violations(f->vm));
+        vt_close(f);
+    }
 }
 
 /* Other paging knobs on a reset adapter: as a fresh adapter built with
@@ -402,6 +461,7 @@ int main(void)
         VT_TEST(test_render_list_evicts_outsiders_not_members),
         VT_TEST(test_aperture_page_in_without_system_pages_rolls_back),
         VT_TEST(test_reset_adapter_replays_like_a_fresh_one),
+        VT_TEST(test_reset_adapter_replays_random_programs),
         VT_TEST(test_reconfigured_adapter_replays_like_a_fresh_one),
         VT_TEST(test_digest_matches_the_documented_digest),
     };
