@@ -422,6 +422,31 @@ static int diff_contents(const char *harness, struct wk_prog_exec *ref, struct w
     return 1;
 }
 
+/*
+ * The end of an input tears down what it left, on both sides and checked
+ * like a step, as the conformance runner judges a case's teardown (leaks,
+ * CTXALLOC-LEAK-001, the destroy DDIs). wk_vidmm_reset would destroy the
+ * same objects anyway, but it forgets the violations it records, so a bug
+ * in a destroy path would go unseen; done here, it costs nothing more.
+ */
+static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut)
+{
+    const uint32_t step = ref->p->step_count;
+    for (uint32_t d = 0; d < ref->ndevices && d < dut->ndevices; d++) {
+        wk_status rs = wk_vidmm_destroy_device(ref->vm, ref->devices[d]);
+        step_violated(harness, WK_FUZZ_REF, ref->vm, step, "teardown: destroy_device");
+        wk_status ds = wk_vidmm_destroy_device(dut->vm, dut->devices[d]);
+        if (step_violated(harness, WK_FUZZ_DUT, dut->vm, step, "teardown: destroy_device"))
+            return 0;
+        if (ds != rs) {
+            wk_fuzz_finding(harness, dut->vm, "teardown of device %u: the driver under test returned %s (%s), the reference %s",
+                            d, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
                          wk_fuzz_skip_fn *skip, void *user)
 {
@@ -433,5 +458,5 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
         if (!(skip && skip(user, p, i)) && !diff_step(harness, &ref, &dut, i))
             return 0;
     }
-    return diff_contents(harness, &ref, &dut);
+    return diff_contents(harness, &ref, &dut) && diff_teardown(harness, &ref, &dut);
 }

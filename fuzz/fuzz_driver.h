@@ -143,7 +143,9 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  *     expect_gart) holding on one and not the other: a finding;
  * and at the end every allocation's bytes must be equal (compared directly,
  * page by page; the digests are printed when they differ), and readable
- * on both sides or on neither. Checks that read driver-chosen numbers
+ * on both sides or on neither; then every device the input left is
+ * destroyed on both sides, checked like a step (the teardown the
+ * conformance runner judges too). Checks that read driver-chosen numbers
  * (expect_stats, expect_context_info) or placement are run but not
  * compared: a correct driver may differ there. Left out on both sides:
  * steps `skip` (may be NULL) names (a harness's work cap). Returns 1 when
