@@ -119,8 +119,9 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm);
  * transfer_chunk, split_submissions, max_passes, seed) on a started adapter
  * with no objects, right after wk_vidmm_reset: cheaper than building a new
  * adapter, and afterwards the adapter behaves exactly as a fresh one built
- * with `cfg`. WK_E_NOT_SUPPORTED when any other field differs (they need a
- * new adapter; `gpu` is not compared), WK_E_STATE when objects exist. */
+ * with `cfg`. `cfg->gpu` must be NULL (the adapter keeps its GPU).
+ * WK_E_NOT_SUPPORTED when any other field differs or `gpu` is set (a new
+ * adapter is needed), WK_E_STATE when objects exist. */
 wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg);
 
 /* Loads a driver shared object and calls its DriverEntry; or takes a

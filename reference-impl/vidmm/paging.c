@@ -74,7 +74,7 @@ void paging_start(struct wk_vidmm *vm)
 void paging_reset_gpu(struct wk_vidmm *vm)
 {
     vm->paging_used = vm->paging_private_used = 0;
-    if (!vm->paging_kept) {
+    if (!vm->paging_kept || !vm->paging.map) {
         free_buffer(vm);
         wk_gpu_reset(vm->gpu);
         return;

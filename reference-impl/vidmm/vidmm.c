@@ -161,10 +161,11 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
     want.gpu = NULL;
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash: create a new one");
-    if (!vm->started || vm->ndevices || vm->nallocs || vm->npending)
+    if (!vm->started || vm->stopped || vm->ndevices || vm->nallocs || vm->npending)
         return fail(vm, WK_E_STATE, "reconfigure a started adapter right after wk_vidmm_reset");
-    if (!same_fixed_fields(&vm->cfg, &want))
-        return fail(vm, WK_E_NOT_SUPPORTED, "only the paging knobs, max_passes and the seed can change without a new adapter");
+    if (cfg->gpu || !same_fixed_fields(&vm->cfg, &want))
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "only the paging knobs, max_passes and the seed can change without a new adapter (gpu must be NULL)");
     vm->cfg = want;
     paging_resize(vm);
     sysmem_rewind(vm);
