@@ -80,9 +80,10 @@ const char *wk_fuzz_driver_name(void);
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
- * (wk_vidmm_reset, cost proportional to what the last input touched) when
- * it has these knobs, else built afresh; a dead adapter (or one that cannot
- * reset) is rebuilt. */
+ * (wk_vidmm_reset, cost proportional to what the last input touched), and
+ * given other paging knobs by wk_vidmm_reconfigure when they differ; built
+ * afresh for another segment-query version, and when it is dead (or cannot
+ * reset). */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* Counts the builds and resets of the adapter of `role`: what a harness
