@@ -28,10 +28,13 @@
  * loaded again, so two adapters never share its globals).
  *
  * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
- * unless their knobs change. A reset does not rewind everything (the
- * system-page scatter continues), so a finding may depend on earlier
- * inputs; WK_FUZZ_FRESH=1 builds every input's adapters afresh (slower),
- * which makes every finding replay exactly in a fresh process.
+ * unless their knobs change. A reset puts the kit's side back exactly as
+ * on a fresh adapter (placements, system pages and their scatter, GART,
+ * memory; fence ids keep rising, as on Windows), but the driver under test
+ * is not reloaded: a finding that depends on the driver's own history (a
+ * counter, a leak, a stale pointer from an earlier input) may not replay
+ * in a fresh process. WK_FUZZ_FRESH=1 builds every input's adapters (and
+ * so loads the driver) afresh, slower, and then every finding replays.
  *
  * Findings: a contract violation on the DUT, a DUT that crashed (the
  * adapter is dead), or a differential mismatch. wk_fuzz_finding prints the
@@ -77,9 +80,10 @@ const char *wk_fuzz_driver_name(void);
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
- * (wk_vidmm_reset, cost proportional to what the last input touched) when
- * it has these knobs, else built afresh; a dead adapter (or one that cannot
- * reset) is rebuilt. */
+ * (wk_vidmm_reset, cost proportional to what the last input touched), and
+ * given other paging knobs by wk_vidmm_reconfigure when they differ; built
+ * afresh for another segment-query version, and when it is dead (or cannot
+ * reset). */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* Counts the builds and resets of the adapter of `role`: what a harness
@@ -140,16 +144,13 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  *     expect_gart) holding on one and not the other: a finding;
  * and at the end every allocation's bytes must be equal (compared directly,
  * page by page; the digests are printed when they differ), and readable
- * on both sides or on neither. Checks that read driver-chosen numbers
+ * on both sides or on neither; then every device the input left is
+ * destroyed on both sides, checked like a step (the teardown the
+ * conformance runner judges too). Checks that read driver-chosen numbers
  * (expect_stats, expect_context_info) or placement are run but not
  * compared: a correct driver may differ there. Left out on both sides:
- * steps `skip` (may be NULL) names (a harness's work cap); and an input
- * is abandoned when the
- * reference's render could not keep its whole allocation list resident
- * (working_set_overflowed) or a failed aperture page-in left an allocation
- * resident without pages (aperture_without_pages): two kit gaps,
- * reported. Returns 1 when the run was clean (or abandoned), 0 after a
- * finding under WK_FUZZ_NO_ABORT.
+ * steps `skip` (may be NULL) names (a harness's work cap). Returns 1 when
+ * the run was clean, 0 after a finding under WK_FUZZ_NO_ABORT.
  */
 typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,

@@ -19,13 +19,16 @@
  * program (create_device, the allocations, one step per operation), so a
  * finding replays with the conformance interpreter too.
  *
- * Findings (wk_fuzz_differential, fuzz_driver.h): a violation on the DUT,
- * a step whose status differs from the reference's, different allocation
- * digests at the end. A violation on the reference is a KIT INVARIANT.
+ * Findings (wk_fuzz_differential, fuzz_driver.h): a violation on the DUT
+ * (after any step or in the teardown at the end), a step whose status
+ * differs from the reference's, different allocation bytes at the end. A
+ * violation on the reference is a KIT INVARIANT.
  *
  * State: both adapters are reset (wk_vidmm_reset) before every input: the
- * allocations are the input's own. An adapter is rebuilt only when the
- * input's knobs differ from the previous input's.
+ * allocations are the input's own. An input whose knobs differ from the
+ * previous input's gets them through wk_vidmm_reconfigure (the adapter
+ * then behaves as one built with them); only another segment-query
+ * version builds a new adapter.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,9 +21,11 @@
  *     in all (over the whole input) are left out on both sides;
  *   - run step by step on both adapters (wk_fuzz_differential): statuses
  *     equal, no DUT violation after any step, content checks agreeing,
- *     equal digests at the end. A reference violation is a KIT INVARIANT.
- * Both adapters are reset before every input; an adapter is rebuilt only
- * when the program's knobs differ from the previous input's.
+ *     equal contents at the end, a clean teardown of what the program left.
+ *     A reference violation is a KIT INVARIANT.
+ * Both adapters are reset before every input; other paging knobs than the
+ * previous input's are set with wk_vidmm_reconfigure, and an adapter is
+ * rebuilt only for another segment-query version.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -9,9 +9,12 @@
 #   vidmm.behaviour  multipass paging, placement with banks, eviction, render,
 #                    cancel, context allocations, determinism, loading the
 #                    driver as a shared object
+#   vidmm.kitgaps    gaps the differential fuzzers found: a render's working
+#                    set larger than memory, an aperture page-in without
+#                    system pages, a reset adapter against a fresh one
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
-foreach(wk_vidmm_test test_vidmm_rules test_vidmm)
+foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -32,4 +35,5 @@ add_dependencies(test_vidmm wk_refdriver)
 
 add_test(NAME vidmm.rules COMMAND test_vidmm_rules)
 add_test(NAME vidmm.behaviour COMMAND test_vidmm)
-set_tests_properties(vidmm.rules vidmm.behaviour PROPERTIES LABELS "unit" TIMEOUT 120)
+add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)
+set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps PROPERTIES LABELS "unit" TIMEOUT 120)

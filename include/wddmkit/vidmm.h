@@ -108,9 +108,21 @@ void wk_vidmm_destroy(struct wk_vidmm *vm);
 
 /* Back to "started, with no objects, no violations, zero counters": what a
  * fuzz harness calls between inputs. Costs the objects and GPU pages the
- * last input created (handles start again at 1). WK_E_DEAD when a driver
- * crash left the adapter unusable: create a new one. */
+ * last input created (handles start again at 1). Afterwards the kit's side
+ * behaves exactly as on a freshly started adapter: the same placements,
+ * system pages (PFNs) and contents for the same calls; fence ids keep
+ * rising, and the driver is not reloaded. WK_E_DEAD when a driver crash
+ * left the adapter unusable: create a new one. */
 wk_status wk_vidmm_reset(struct wk_vidmm *vm);
+
+/* Changes the knobs a fuzz harness varies per input (paging_buffer_size,
+ * transfer_chunk, split_submissions, max_passes, seed) on a started adapter
+ * with no objects, right after wk_vidmm_reset: cheaper than building a new
+ * adapter, and afterwards the adapter behaves exactly as a fresh one built
+ * with `cfg`. `cfg->gpu` must be NULL (the adapter keeps its GPU).
+ * WK_E_NOT_SUPPORTED when any other field differs or `gpu` is set (a new
+ * adapter is needed), WK_E_STATE when objects exist. */
+wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg);
 
 /* Loads a driver shared object and calls its DriverEntry; or takes a
  * DriverEntry linked into the process. WK_E_IO when the object cannot be
@@ -237,7 +249,10 @@ struct wk_vidmm_render_result {
 };
 
 /* Render (with multipass) → page in the referenced allocations → Patch →
- * SubmitCommand → run the GPU → interrupts → fence completion. */
+ * SubmitCommand → run the GPU → interrupts → fence completion. The
+ * allocation list is the DMA buffer's working set: its members are never
+ * evicted for each other, and when they cannot all be resident at once the
+ * render fails with WK_E_NO_SPACE before anything is submitted. */
 wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *args,
                           struct wk_vidmm_render_result *result);
 

@@ -139,5 +139,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (vm->dead)
         return s1;
     wk_status s2 = segments_query(vm);
+    if (s1 == WK_OK && s2 == WK_OK)
+        paging_start(vm);
     return s2 != WK_OK ? s2 : s1;
 }

@@ -106,6 +106,7 @@ struct allocation {
     uint32_t segment;           /* when resident */
     uint64_t offset;            /* in the segment when resident */
     int has_content;            /* was filled or written once */
+    int pinned;                 /* in the working set being built: not a victim */
     uint32_t lru_prev, lru_next; /* neighbours in the segment's LRU list (handles) */
     uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
     uint64_t pfn_count;
@@ -180,6 +181,7 @@ struct wk_vidmm {
     uint64_t paging_used;                   /* bytes filled in it */
     uint64_t paging_private_used;
     struct gbuf paging_private;
+    int paging_kept;                        /* allocated at start, kept across resets */
     uint32_t system_context_fake;           /* hSystemContext value */
 
     /* Fences and the software queue */
@@ -344,6 +346,8 @@ wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *
 /* sysmem.c ---------------------------------------------------------------- */
 
 wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
+/* Back to the first scattered page of a fresh adapter (create, reset). */
+void sysmem_rewind(struct wk_vidmm *vm);
 void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count);
 void mdl_init(struct wk_vidmm *vm, MDL *mdl, uint64_t *pfns, uint64_t count, uint64_t bytes);
 void mdl_release(struct wk_vidmm *vm, MDL *mdl);
@@ -362,6 +366,14 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a);
 wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint32_t *passes);
 /* Submits and runs what is in the paging buffer (no-op when empty). */
 wk_status paging_flush(struct wk_vidmm *vm);
+/* At start: the paging buffer, allocated once for the adapter's life when
+ * system memory allows (else on first use and freed by every reset). */
+void paging_start(struct wk_vidmm *vm);
+/* A reset's GPU part: resets the GPU model, the kept paging buffer with it
+ * (empty, zero, its guard canary intact). */
+void paging_reset_gpu(struct wk_vidmm *vm);
+/* Replaces the kept paging buffer by one of the configured size. */
+void paging_resize(struct wk_vidmm *vm);
 
 /* paging_ops.c ------------------------------------------------------------ */
 

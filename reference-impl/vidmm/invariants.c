@@ -36,7 +36,8 @@ static void check_heaps(struct wk_vidmm *vm)
         broken(why, 0, 0);
 }
 
-/* Each segment heap holds exactly the resident allocations placed in it. */
+/* Each segment heap holds exactly the resident allocations placed in it;
+ * an aperture holds an allocation only by mapping its system pages. */
 static void check_allocations(struct wk_vidmm *vm)
 {
     uint64_t resident[MAX_SEGMENTS + 1] = { 0 };
@@ -47,6 +48,10 @@ static void check_allocations(struct wk_vidmm *vm)
         const struct segment *s = segment_get(vm, a->segment);
         if (!s || !s->heap || a->offset > s->size || a->size > s->size - a->offset)
             broken("resident allocation outside its segment", i + 1, a->segment);
+        if (s->aperture && (!a->pfns || a->pfn_count != a->size / WK_GPU_PAGE_SIZE))
+            broken("allocation resident in an aperture without its system pages", i + 1, a->pfn_count);
+        if (a->pinned)
+            broken("allocation still pinned after its working set was built", i + 1, a->segment);
         resident[a->segment]++;
     }
     for (uint32_t s = 1; s <= vm->nseg; s++) {

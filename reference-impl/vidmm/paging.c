@@ -35,12 +35,70 @@ static uint32_t buffer_size(const struct wk_vidmm *vm)
 
 static wk_status ensure_buffer(struct wk_vidmm *vm)
 {
-    if (vm->paging.map)
-        return WK_OK;
-    wk_status st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
-    if (st == WK_OK)
+    wk_status st = WK_OK;
+    if (!vm->paging.map)
+        st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
+    if (st == WK_OK && !vm->paging_private.map)
         st = gbuf_alloc(vm, &vm->paging_private, vm->paging_private_size, "paging-buffer private data");
     return st;
+}
+
+static void free_buffer(struct wk_vidmm *vm)
+{
+    gbuf_free(vm, &vm->paging);
+    gbuf_free(vm, &vm->paging_private);
+    vm->paging_kept = 0;
+}
+
+/*
+ * Windows allocates the paging buffer once and recycles it (facts §5.1 P18:
+ * its private data is zeroed at creation). The kit does the same so that a
+ * fuzz harness does not map a buffer per input: allocated right after the
+ * segment query, it sits at the same system pages on every adapter started
+ * alike, which keeps a reset adapter identical to a fresh one. A buffer
+ * larger than system memory allows stays lazy (allocated on first use,
+ * freed by every reset) and the page-in that needs it gets the error.
+ */
+void paging_start(struct wk_vidmm *vm)
+{
+    char last[sizeof(vm->last_error)];
+    memcpy(last, vm->last_error, sizeof(last));
+    if (ensure_buffer(vm) == WK_OK) {
+        vm->paging_kept = 1;
+        return;
+    }
+    free_buffer(vm);
+    memcpy(vm->last_error, last, sizeof(last)); /* not an error of start's */
+}
+
+void paging_reset_gpu(struct wk_vidmm *vm)
+{
+    vm->paging_used = vm->paging_private_used = 0;
+    if (!vm->paging_kept || !vm->paging.map) {
+        free_buffer(vm);
+        wk_gpu_reset(vm->gpu);
+        return;
+    }
+    /* The GPU reset zeroes every system page, the guard canary in the rest
+     * of the buffer's last page too: saved and put back (MEM-GUARD-001
+     * would otherwise blame the next driver that fills the buffer). */
+    uint8_t tail[WK_GPU_PAGE_SIZE];
+    uint64_t tail_len = vm->paging.map_len - vm->paging.size;
+    memcpy(tail, vm->paging.ptr + vm->paging.size, tail_len);
+    wk_gpu_reset(vm->gpu);
+    if (tail_len)
+        memcpy(vm->paging.ptr + vm->paging.size, tail, tail_len);
+    memset(vm->paging_private.ptr, 0, vm->paging_private.size);
+}
+
+/* The private data's size is the driver's (PagingBufferPrivateDataSize),
+ * so it stays; only the buffer itself is made again. */
+void paging_resize(struct wk_vidmm *vm)
+{
+    if (vm->paging.map && vm->paging.size == buffer_size(vm))
+        return;
+    gbuf_free(vm, &vm->paging);
+    paging_start(vm);
 }
 
 wk_status paging_flush(struct wk_vidmm *vm)
@@ -65,11 +123,14 @@ wk_status paging_flush(struct wk_vidmm *vm)
         st = submit_wait(vm, fence);
     gpu_fault_check(vm, &before, R_PAGING_GPU, WK_DDI_BUILD_PAGING_BUFFER, "paging buffer");
     vm->stats.paging_buffers++;
-    /* A fresh buffer: empty, its private data zeroed (facts §4.8). */
+    /* The next buffer starts empty and zero, its private data too (facts
+     * §4.8): the bytes the operation filled are cleared (only those: the
+     * rest of the buffer is still zero, and clearing all of it would touch
+     * pages the GPU reset released). */
+    memset(vm->paging.ptr, 0, vm->paging_used);
+    memset(vm->paging_private.ptr, 0, vm->paging_private.size);
     vm->paging_used = 0;
     vm->paging_private_used = 0;
-    memset(vm->paging.ptr, 0, vm->paging.size);
-    memset(vm->paging_private.ptr, 0, vm->paging_private.size);
     return st;
 }
 

@@ -100,15 +100,24 @@ static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, co
 /* Fill                                                                 */
 /* ------------------------------------------------------------------ */
 
+/* Every page of a FILL holds the same bytes (a page is a whole number of
+ * 4-byte patterns): one model page, compared with memcmp, and the byte
+ * loop only to name the first wrong byte. */
 static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
 {
-    uint8_t buf[PAGE];
+    uint8_t buf[PAGE], want[PAGE];
+    const uint8_t bytes[4] = { (uint8_t)pattern, (uint8_t)(pattern >> 8), (uint8_t)(pattern >> 16),
+                               (uint8_t)(pattern >> 24) };
+    for (uint64_t i = 0; i < PAGE; i += 4)
+        memcpy(want + i, bytes, 4);
     for (uint64_t off = 0; off < len; off += PAGE) {
         uint64_t n = len - off < PAGE ? len - off : PAGE;
         if (wk_gpu_read(vm->gpu, addr + off, buf, n) != WK_OK)
             return off;
+        if (memcmp(buf, want, n) == 0)
+            continue;
         for (uint64_t i = 0; i < n; i++)
-            if (buf[i] != (uint8_t)(pattern >> (8 * ((off + i) % 4))))
+            if (buf[i] != want[i])
                 return off + i;
     }
     return UINT64_MAX;

@@ -11,6 +11,7 @@
  * buffer is patched and submitted. INSUFFICIENT_DMA_BUFFER repeats Render on
  * the same command buffer with the MultipassOffset the driver left (R3).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,17 +186,44 @@ static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS
     return st;
 }
 
-/* Residency for everything the list names, then the final addresses. */
-static wk_status make_resident(struct wk_vidmm *vm, struct render_job *j)
+static void pin_list(struct wk_vidmm *vm, const struct render_job *j, int pinned)
 {
     for (uint32_t i = 0; i < j->in->list_length; i++) {
         struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
-        if (a) {
-            wk_status st = residency_place(vm, a);
-            if (st != WK_OK)
-                return st;
-        }
+        if (a)
+            a->pinned = pinned;
     }
+}
+
+/*
+ * Residency for everything the list names, then the final addresses. The
+ * list is the working set of the DMA buffer: every member must be resident
+ * at once when it runs (facts §5.2 R6, §5.3 T1), so while it is paged in
+ * its members are pinned and never chosen as eviction victims. When the
+ * set does not fit (the members alone outgrow a segment, or system memory
+ * runs out), the submission fails here with the kit's status, as Windows'
+ * VidMm fails to build the working set; nothing is submitted and nothing
+ * is held against the driver.
+ */
+static wk_status make_resident(struct wk_vidmm *vm, struct render_job *j)
+{
+    wk_status st = WK_OK;
+    uint32_t i = 0;
+    pin_list(vm, j, 1);
+    for (; i < j->in->list_length && st == WK_OK; i++) {
+        struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
+        if (a)
+            st = residency_place(vm, a);
+    }
+    pin_list(vm, j, 0);
+    if (st == WK_E_NO_SPACE || st == WK_E_NO_MEMORY) {
+        char why[sizeof(vm->last_error)];
+        snprintf(why, sizeof(why), "%s", vm->last_error);
+        return fail(vm, st, "the allocation list does not fit in memory at once: entry %u (allocation %u): %.200s",
+                    i - 1, j->in->list[i - 1].allocation, why);
+    }
+    if (st != WK_OK)
+        return st;
     fill_list(vm, j, 1);
     return WK_OK;
 }

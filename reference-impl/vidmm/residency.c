@@ -118,13 +118,16 @@ static void lru_remove(struct wk_vidmm *vm, struct allocation *a)
     a->lru_prev = a->lru_next = 0;
 }
 
-/* The oldest evictable allocation of a segment (context allocations stay). */
+/* The oldest evictable allocation of a segment. Context allocations stay
+ * (facts §5.8 A1), and so do the members of a working set being built: a
+ * render's allocation list must be resident all at once (§5.4 S1), so
+ * paging in one entry never evicts another. */
 static struct allocation *oldest_in(struct wk_vidmm *vm, uint32_t segment,
                                     const struct allocation *except)
 {
     for (uint32_t h = segment_get(vm, segment)->lru_head; h; h = vm->allocs[h - 1].lru_next) {
         struct allocation *o = &vm->allocs[h - 1];
-        if (o != except && !o->context_allocation)
+        if (o != except && !o->context_allocation && !o->pinned)
             return o;
     }
     return NULL;
@@ -159,7 +162,9 @@ static void drop_backing(struct wk_vidmm *vm, struct allocation *a)
     a->pfn_count = 0;
 }
 
-/* Brings the content into the place just reserved. */
+/* Brings the content into the place just reserved. The saved copy (system
+ * pages of a memory-segment allocation) is dropped only once the content
+ * is back in the segment. */
 static wk_status populate(struct wk_vidmm *vm, struct allocation *a)
 {
     struct segment *s = segment_get(vm, a->segment);
@@ -167,19 +172,60 @@ static wk_status populate(struct wk_vidmm *vm, struct allocation *a)
         wk_status st = backing_pages(vm, a);
         if (st == WK_OK)
             st = op_map_aperture(vm, a->segment, a->offset / PAGE, a, &a->mdl, a->pfn_count);
-        a->has_content = 1;
         return st;
     }
     if (a->pfns && a->has_content) {
         wk_status st = op_transfer_from_system(vm, a);
-        drop_backing(vm, a);
+        if (st == WK_OK)
+            drop_backing(vm, a);
         return st;
     }
     drop_backing(vm, a);
-    a->has_content = 1;
     if (a->context_allocation) /* context resources are initialised by the driver (P19) */
         return op_init_context_resource(vm, a);
     return op_fill(vm, a, 0);
+}
+
+/* Reserves [off, +size) of a segment for a. */
+static void place_at(struct wk_vidmm *vm, struct allocation *a, uint32_t segment, uint64_t off)
+{
+    a->resident = 1;
+    a->segment = segment;
+    a->offset = off;
+    lru_add(vm, a);
+}
+
+/* Gives the place back: the allocation is where it was before place_at. */
+static void unplace(struct wk_vidmm *vm, struct allocation *a)
+{
+    wk_place_free(segment_get(vm, a->segment)->heap, a->offset);
+    lru_remove(vm, a);
+    a->resident = 0;
+}
+
+/*
+ * Places a, then brings its content in. When that fails for a reason of
+ * the kit's own (no system pages for an aperture's backing, no paging
+ * buffer: nothing recorded against the driver), the placement is undone:
+ * the allocation stays non-resident with its content where it was, and
+ * the caller gets the status. Windows' VidMm fails the page-in the same
+ * way; leaving the allocation marked resident without pages or a GART
+ * mapping would let a later render fault and blame the driver. After a
+ * violation or a crash the driver's answer cannot be trusted and the
+ * allocation is left as placed.
+ */
+static wk_status place_and_populate(struct wk_vidmm *vm, struct allocation *a, uint32_t segment,
+                                    uint64_t off)
+{
+    uint64_t violations = vm->violation_total;
+    place_at(vm, a, segment, off);
+    wk_status st = populate(vm, a);
+    if (st == WK_OK || vm->dead || vm->violation_total != violations) {
+        a->has_content = 1;
+        return st;
+    }
+    unplace(vm, a);
+    return st;
 }
 
 wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
@@ -193,13 +239,8 @@ wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
     for (uint32_t round = 0; round <= vm->nallocs; round++) {
         for (uint32_t i = 0; i < n; i++) {
             uint64_t off;
-            if (!try_segment(vm, a, &c[i], i == 0, &off))
-                continue;
-            a->resident = 1;
-            a->segment = c[i].segment;
-            a->offset = off;
-            lru_add(vm, a);
-            return populate(vm, a);
+            if (try_segment(vm, a, &c[i], i == 0, &off))
+                return place_and_populate(vm, a, c[i].segment, off);
         }
         struct allocation *victim = oldest_in(vm, c[0].segment, a);
         if (!victim)

@@ -15,6 +15,14 @@
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
+/* The scatter pattern is a function of the seed and of the pages handed
+ * out since the adapter was built; a reset rewinds it, so that the same
+ * input gets the same PFNs on a reset adapter as on a fresh one. */
+void sysmem_rewind(struct wk_vidmm *vm)
+{
+    vm->scatter_state = vm->cfg.seed ^ 0x9E3779B97F4A7C15ull;
+}
+
 static int next_scatter_bit(struct wk_vidmm *vm)
 {
     vm->scatter_state = vm->scatter_state * 6364136223846793005ull + 1442695040888963407ull;

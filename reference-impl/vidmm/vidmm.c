@@ -34,7 +34,7 @@ static wk_status build(struct wk_vidmm *vm)
     vm->cfg.gpu = NULL; /* the caller's description need not outlive create */
     if (wk_place_create(vm->gpu_desc.sysmem_pages * PAGE, &vm->sys_heap) != WK_OK)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for the system-page heap");
-    vm->scatter_state = vm->cfg.seed ^ 0x9E3779B97F4A7C15ull;
+    sysmem_rewind(vm);
     uint64_t dummy;
     if (sysmem_pages_alloc(vm, 1, 1, &dummy) != WK_OK)
         return fail(vm, WK_E_NO_SPACE, "no system page for the dummy page");
@@ -136,16 +136,39 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->ndevices = vm->ncontexts = vm->nallocs = 0;
     vm->npending = 0;
     vm->hold = 0;
-    vm->paging_used = vm->paging_private_used = 0;
-    /* The GPU reset zeroes every page, the paging buffer's guard tail too;
-     * freed here, it is allocated (canary set) again on first use. */
-    gbuf_free(vm, &vm->paging);
-    gbuf_free(vm, &vm->paging_private);
-    wk_gpu_reset(vm->gpu);
+    paging_reset_gpu(vm);
+    sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
     memset(&vm->stats, 0, sizeof(vm->stats));
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
     vm->last_error[0] = '\0';
+    return WK_OK;
+}
+
+/* The fields wk_vidmm_reconfigure may change: each is read per operation
+ * (paging.c, paging_ops.c, render.c), or only by the paging buffer's size
+ * and the scatter, which it rebuilds. */
+static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vidmm_config *b)
+{
+    return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
+           a->no_guard_pages == b->no_guard_pages && a->no_model_semantics == b->no_model_semantics;
+}
+
+wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)
+{
+    struct wk_vidmm_config want = *cfg;
+    apply_defaults(&want);
+    want.gpu = NULL;
+    if (vm->dead)
+        return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash: create a new one");
+    if (!vm->started || vm->stopped || vm->ndevices || vm->nallocs || vm->npending)
+        return fail(vm, WK_E_STATE, "reconfigure a started adapter right after wk_vidmm_reset");
+    if (cfg->gpu || !same_fixed_fields(&vm->cfg, &want))
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "only the paging knobs, max_passes and the seed can change without a new adapter (gpu must be NULL)");
+    vm->cfg = want;
+    paging_resize(vm);
+    sysmem_rewind(vm);
     return WK_OK;
 }
 
@@ -275,17 +298,63 @@ wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offs
     return access_allocation(vm, allocation, offset, (void *)(uintptr_t)buf, len, 1);
 }
 
+/*
+ * The digest of docs/gpu-model.md ("Digest"), page by page from where the
+ * allocation lives: the same value as wk_gpu_digest_bytes over its bytes
+ * (tests/test_vidmm_kitgaps.c checks the two agree), without copying the
+ * allocation into one buffer, and with the chunk value of a page of zeros
+ * known in advance: most pages of an input's allocations were filled with
+ * zero at page-in and never written, and cost a memcmp instead of 512
+ * rounds of the mixer.
+ */
+#define ZERO_PAGE_CHUNK 0x1E44884E4DCED808ull /* c of a 4096-byte chunk of zeros */
+
+static uint64_t digest_mix(uint64_t z)
+{
+    z ^= z >> 30;
+    z *= 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 27;
+    z *= 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static uint64_t digest_chunk(const uint8_t *b, uint64_t n)
+{
+    static const uint8_t zeros[PAGE];
+    if (n == PAGE && memcmp(b, zeros, PAGE) == 0)
+        return ZERO_PAGE_CHUNK;
+    uint64_t c = 0x9E3779B97F4A7C15ull ^ n, i = 0;
+    for (; i + 8 <= n; i += 8)
+        c = digest_mix(c ^ le64(b + i));
+    if (i < n) { /* the last word, zero-padded */
+        uint8_t tail[8] = { 0 };
+        memcpy(tail, b + i, n - i);
+        c = digest_mix(c ^ le64(tail));
+    }
+    return c;
+}
+
 wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest)
 {
     struct allocation *a = allocation_get(vm, allocation);
     if (!a)
         return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
-    uint8_t *buf = malloc(a->size ? a->size : 1);
-    if (!buf)
-        return fail(vm, WK_E_NO_MEMORY, "out of memory for a digest");
-    wk_status st = wk_vidmm_read(vm, allocation, 0, buf, a->size);
-    if (st == WK_OK)
-        *digest = wk_gpu_digest_bytes(buf, a->size);
-    free(buf);
-    return st;
+    uint8_t page[PAGE];
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (uint64_t at = 0; at < a->size; at += PAGE) {
+        uint64_t n = a->size - at < PAGE ? a->size - at : PAGE;
+        wk_status st = wk_vidmm_read(vm, allocation, at, page, n);
+        if (st != WK_OK)
+            return st;
+        h = digest_mix(h + digest_chunk(page, n));
+    }
+    *digest = digest_mix(h ^ a->size);
+    return WK_OK;
 }
