@@ -21,8 +21,9 @@
  * that kept a pointer into an earlier call's buffer reads or writes a spare
  * (or a newer buffer) instead of faulting; a fresh mmap usually landed on
  * the just-unmapped address anyway, so that was never reliably caught.
- * Spares live only while the adapter has a guarded buffer: freeing the last
- * one (reset, stop and destroy free them all) releases them.
+ * Spares outlive wk_vidmm_reset (they are the kit's, not the input's: a
+ * differential harness resets per input and would otherwise map afresh
+ * every time) and are unmapped by wk_vidmm_stop and wk_vidmm_destroy.
  */
 
 #include <stdio.h>
@@ -142,7 +143,6 @@ static wk_status alloc_unguarded(struct wk_vidmm *vm, struct gbuf *b, uint64_t s
     memset(b->map, CANARY, 64);
     b->ptr = b->map + 64;
     memset(b->ptr, 0, size);
-    vm->gbufs_live++;
     return WK_OK;
 }
 
@@ -167,7 +167,6 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
     if (reused)
         memset(b->ptr, 0, size); /* a spare holds its last user's bytes */
     registry_add(vm, b);
-    vm->gbufs_live++;
     return WK_OK;
 }
 
@@ -200,7 +199,6 @@ wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, con
     memset(b->ptr, 0, size);
     memset(b->ptr + size, CANARY, b->map_len - size);
     registry_add(vm, b);
-    vm->gbufs_live++;
     return WK_OK;
 }
 
@@ -218,8 +216,6 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
         munmap(b->map, b->map_len);
     }
     memset(b, 0, sizeof(*b));
-    if (--vm->gbufs_live == 0)
-        gbuf_release_spares(vm);
 }
 
 /* The offset of the first byte of p[0, n) that is not the canary, n when

@@ -200,7 +200,6 @@ struct wk_vidmm {
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
-    uint32_t gbufs_live;                    /* every allocated gbuf, registered or not */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
@@ -288,9 +287,8 @@ void call_install_handlers(void);
 /* A CPU buffer of `size` zero bytes against a guard page, the slack before it
  * a canary. Reuses a spare mapping of the same page-rounded size when there
  * is one (no system call); freeing keeps the mapping as a spare. The spares
- * and the scratch buffer are released when the last guarded buffer of the
- * adapter is freed, which wk_vidmm_reset, wk_vidmm_stop and
- * wk_vidmm_destroy always do (gbuf_release_spares). */
+ * and the scratch buffer outlive wk_vidmm_reset and are released by
+ * wk_vidmm_stop (and so wk_vidmm_destroy): gbuf_release_spares. */
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* A GPU-visible buffer: contiguous system pages, page aligned start. */
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);

@@ -177,6 +177,7 @@ wk_status wk_vidmm_stop(struct wk_vidmm *vm)
     if (vm->stopped)
         return WK_OK;
     release_objects(vm);
+    gbuf_release_spares(vm);
     stop_driver(vm);
     vm->stopped = 1;
     return vm->dead ? WK_E_DEAD : WK_OK;
