@@ -1,5 +1,5 @@
 /*
- * tests/test_vidmm_kitgaps.c - three gaps in the reference video memory
+ * tests/test_vidmm_kitgaps.c - four gaps in the reference video memory
  * manager that the differential fuzz harnesses found, each pinned by a test
  * that failed before its fix (docs/fuzzing.md, "Kit gaps"):
  *
@@ -17,6 +17,10 @@
  *     got other PFNs after a reset than on a fresh adapter. Now the same
  *     program gives the same statuses, placements, PFNs and digests on both,
  *     also after wk_vidmm_reconfigure changed the paging knobs.
+ *
+ * A fourth, found by LeakSanitizer in a fuzz_prog run: a context the driver
+ * created but the kit could not set up (no system memory for its DMA
+ * buffer) was never handed back through DxgkDdiDestroyContext.
  *
  * And one speed-up the harnesses stand on: wk_vidmm_digest, computed page by
  * page with zero pages known in advance, equals the documented digest.
@@ -454,6 +458,39 @@ static void test_digest_matches_the_documented_digest(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* CreateContext answers a DMA buffer size past the kit's limit: the kit
+ * cannot set the context up, and hands it back to the driver. */
+static void huge_dma_buffer(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    (void)status;
+    if (ddi == WK_DDI_CREATE_CONTEXT)
+        ((DXGKARG_CREATECONTEXT *)args)->ContextInfo.DmaBufferSize = 128u << 20;
+}
+
+/* A context the driver made but the kit could not set up is destroyed
+ * through DxgkDdiDestroyContext (Windows does so; before, the driver's
+ * context object leaked), nothing is held against the driver, and the
+ * device goes on working. */
+static void test_context_the_kit_cannot_set_up_is_destroyed(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    wk_vidmm_set_rewriter(f->vm, huge_dma_buffer, NULL);
+    uint32_t context = 0;
+    assert_true(expect_status(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &context), WK_E_LIMIT));
+    assert_non_null(strstr(wk_vidmm_last_error(f->vm), "the driver's context was destroyed again"));
+    struct wk_vidmm_stats stats;
+    wk_vidmm_get_stats(f->vm, &stats);
+    assert_true(expect_u64(stats.ddi_calls[WK_DDI_CREATE_CONTEXT], 1));
+    assert_true(expect_u64(stats.ddi_calls[WK_DDI_DESTROY_CONTEXT], 1));
+    assert_true(expect_no_violations(f->vm));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &context));
+    VT_OK(f->vm, wk_vidmm_destroy_device(f->vm, f->device));
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +501,7 @@ int main(void)
         VT_TEST(test_reset_adapter_replays_random_programs),
         VT_TEST(test_reconfigured_adapter_replays_like_a_fresh_one),
         VT_TEST(test_digest_matches_the_documented_digest),
+        VT_TEST(test_context_the_kit_cannot_set_up_is_destroyed),
     };
     return cmocka_run_group_tests_name("vidmm.kitgaps", tests, NULL, NULL);
 }

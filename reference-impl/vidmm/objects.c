@@ -8,6 +8,7 @@
  * in their top bits, so a callback that passes one back can be resolved and
  * one that passes garbage is recognised.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,24 @@ static void context_free_buffers(struct wk_vidmm *vm, struct context *c)
     gbuf_free(vm, &c->patch_list);
 }
 
+/* DxgkDdiDestroyContext, then the kit's buffers; the context's own
+ * allocations must be gone after it (ctxalloc_check_leaks). */
+static wk_status context_teardown(struct wk_vidmm *vm, struct context *c, uint32_t context)
+{
+    wk_status crashed = WK_OK;
+    if (vm->ddi.DxgkDdiDestroyContext) {
+        NTSTATUS status = STATUS_SUCCESS;
+        DDI_CALL(vm, WK_DDI_DESTROY_CONTEXT, crashed,
+                 status = vm->ddi.DxgkDdiDestroyContext(c->driver_handle));
+        (void)status;
+    }
+    context_free_buffers(vm, c);
+    c->live = 0;
+    if (crashed == WK_OK)
+        ctxalloc_check_leaks(vm, 0, context);
+    return crashed;
+}
+
 wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
                                   uint32_t *context)
 {
@@ -240,9 +259,14 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     c->live = 1;
     st = context_buffers(vm, c);
     if (st != WK_OK) {
-        context_free_buffers(vm, c);
-        c->live = 0;
-        return st;
+        /* The driver made a context the kit cannot use: hand it back, as
+         * Windows destroys a context whose kernel-side setup failed (the
+         * driver's context object and allocations would leak otherwise). */
+        char why[sizeof(vm->last_error)];
+        snprintf(why, sizeof(why), "%s", vm->last_error);
+        wk_status undone = context_teardown(vm, c, index);
+        fail(vm, st, "%s (the driver's context was destroyed again)", why);
+        return undone == WK_OK ? st : undone;
     }
     *context = index;
     RETURN_CHECKED(vm, checked);
@@ -257,18 +281,7 @@ wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context)
     if (!c)
         return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
     submit_wait(vm, 0);
-    wk_status crashed = WK_OK;
-    if (vm->ddi.DxgkDdiDestroyContext) {
-        NTSTATUS status = STATUS_SUCCESS;
-        DDI_CALL(vm, WK_DDI_DESTROY_CONTEXT, crashed,
-                 status = vm->ddi.DxgkDdiDestroyContext(c->driver_handle));
-        (void)status;
-    }
-    context_free_buffers(vm, c);
-    c->live = 0;
-    if (crashed == WK_OK)
-        ctxalloc_check_leaks(vm, 0, context);
-    RETURN_CHECKED(vm, crashed);
+    RETURN_CHECKED(vm, context_teardown(vm, c, context));
 }
 
 wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info)
