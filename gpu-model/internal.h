@@ -4,7 +4,9 @@
  * One file per job: gpu.c (lifetime, description checks, counters),
  * space.c (address resolution and host access), gart.c (page table and
  * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
- * validate.c, disasm.c, exec.c (the command processor), faults.c.
+ * validate.c, disasm.c, exec.c (the command processor), faults.c,
+ * sysmem.c (system memory and the set of its pages that may hold data),
+ * sysmap.c (host mappings of system pages).
  */
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
