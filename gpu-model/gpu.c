@@ -192,7 +192,7 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, cha
     struct wk_gpu *gpu = calloc(1, sizeof(*gpu));
     if (!gpu)
         return WK_E_NO_MEMORY;
-    gpu->sysmem_fd = -1;
+    gpu->sys.fd = -1;
     gpu->stream_threshold = host_stream_threshold();
     gpu->desc = *desc;
     apply_defaults(&gpu->desc);

@@ -4,7 +4,9 @@
  * One file per job: gpu.c (lifetime, description checks, counters),
  * space.c (address resolution and host access), gart.c (page table and
  * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
- * validate.c, disasm.c, exec.c (the command processor), faults.c.
+ * validate.c, disasm.c, exec.c (the command processor), faults.c,
+ * sysmem.c (system memory and the set of its pages that may hold data),
+ * sysmap.c (host mappings of system pages).
  */
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
@@ -66,6 +68,40 @@ struct frontend {
     struct submission queue[WK_GPU_QUEUE_SIZE];
 };
 
+/* A set of system pages (page indexes in the pool): the bitmap answers
+ * membership, the list walks the set in time proportional to its size. */
+struct page_set {
+    uint64_t *bits;
+    uint64_t *list;
+    uint64_t count;
+    uint64_t capacity;
+};
+
+/* One host mapping of system pages made by wk_gpu_sysmem_map: live (the host
+ * holds it), or idle (PROT_NONE, kept for the next map of the same pages). */
+struct sysmap {
+    uint8_t *va;                  /* count pages, then the PROT_NONE guard page */
+    uint64_t count;
+    uint64_t *pfns;               /* the frames mapped, in order (owned) */
+    uint64_t last_use;            /* sysmem.clock when last unmapped */
+    int live;
+};
+
+/* System memory's host side: the memfd, which pages may hold data, and the
+ * host's ways to write them (sysmem.c, sysmap.c). */
+struct sysmem {
+    int fd;                       /* memfd behind system memory, -1: anonymous */
+    int untracked;                /* `dirty` is unknown (out of host memory): any
+                                   * page may hold data; reset punches it all */
+    struct page_set dirty;        /* pages that may be non-zero: written since the
+                                   * reset, or writable by the host */
+    struct page_set pinned;       /* pages wk_gpu_sysmem_page handed out */
+    struct sysmap *maps;          /* live and idle host mappings */
+    uint32_t map_count;
+    uint32_t map_capacity;
+    uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
+};
+
 struct wk_gpu {
     struct wk_gpu_desc desc;                /* segments point at `segdescs` */
     struct wk_gpu_segment_desc *segdescs;   /* copy, with bank tables */
@@ -82,13 +118,7 @@ struct wk_gpu {
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
-    int sysmem_fd;                          /* memfd behind system memory, -1: anonymous */
-    int sysmem_dirty;                       /* shared: maybe written since the last reset */
-    int sysmem_shared;                      /* the host holds pointers into system memory */
-    uint64_t *sys_bits;                     /* private: pages written since the reset ... */
-    uint64_t *sys_list;                     /* ... and the same pages as a list */
-    uint64_t sys_count;
-    uint64_t sys_capacity;
+    struct sysmem sys;                      /* system memory's host side (sysmem.c) */
     struct frontend fe;
     uint64_t stream_threshold;              /* fills this large use streaming stores */
 };
@@ -102,14 +132,27 @@ uint64_t host_stream_threshold(void);
 /* Maps the system pool (memfd when available) at region r; 0 or -1. */
 int sysmem_init(struct wk_gpu *gpu, struct region *r);
 void sysmem_fini(struct wk_gpu *gpu, struct region *r);
-/* Drops every page written since the last reset (they read as zero again). */
+/* Zeroes every page that may hold data; pages the host can still write
+ * (live mappings, pinned pages) stay in the dirty set. */
 void sysmem_reset(struct wk_gpu *gpu, struct region *r);
 /* Host address of the system page holding byte `sys_off`, for a GPU access.
  * NULL for a read of a page that holds nothing since the last reset (it reads
  * as zeroes, and is not backed for it). */
 uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, int write);
-/* Host pages currently backing system memory. */
+/* Pages that may hold data (the dirty set), or the memfd's block count when
+ * untracked. */
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
+/* Records that pool page `page` may now be written (by the model or the
+ * host); on failure drops to the untracked mode, which is always correct. */
+void sysmem_mark(struct wk_gpu *gpu, uint64_t page);
+
+/* sysmap.c --------------------------------------------------------------- */
+
+/* Marks the pages of every live mapping dirty (after reset zeroed them: the
+ * host may write through them at any time). */
+void sysmap_mark_live(struct wk_gpu *gpu);
+/* Unmaps every mapping, live or idle. */
+void sysmap_fini(struct wk_gpu *gpu);
 /* The system region (always the last one). */
 static inline struct region *sysmem_region(const struct wk_gpu *gpu)
 {

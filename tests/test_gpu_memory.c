@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gpu_test_util.h"
 
@@ -859,7 +862,7 @@ static void test_gart_set_range(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* System memory: the private and the shared regime                     */
+/* System memory: exact dirty tracking                                  */
 /* ------------------------------------------------------------------ */
 
 static void gpu_fill(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint32_t pattern)
@@ -894,10 +897,11 @@ static void test_system_memory_private_reset(void **state)
     tu_destroy(state, gpu);
 }
 
-/* The first host pointer switches to the kernel's count: the pages earlier
- * resets zeroed in place are given back first, so the count equals the pages
- * holding data, and the data survives the switch. */
-static void test_system_memory_shared_after_host_pointer(void **state)
+/* A wk_gpu_sysmem_page pointer is valid until destroy, so its page counts
+ * as writable by the host for good: a host write through it, before or after
+ * a reset, is seen by the model, and every reset zeroes it. Residency counts
+ * it from then on; the data the model wrote survives the hand-over. */
+static void test_system_memory_host_pointer(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
     const uint64_t r0 = wk_gpu_resident_pages(gpu);
@@ -906,19 +910,27 @@ static void test_system_memory_shared_after_host_pointer(void **state)
     tu_write32(gpu, TU_SYS_BASE + 0x20010, 0xFEEDF00D);
     uint8_t *host = wk_gpu_sysmem_page(gpu, TU_SYS_PFN + 0x20);
     assert_non_null(host);
-    assert_true(expect_resident_between(gpu, r0 + 1, r0 + 1, "after the switch"));
+    assert_true(expect_resident_between(gpu, r0 + 1, r0 + 1, "a written page handed out"));
     assert_true(expect_u64(tu_get32(host + 0x10), 0xFEEDF00D));
     uint8_t *other = wk_gpu_sysmem_page(gpu, TU_SYS_PFN + 0x30);
     assert_non_null(other);
+    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "a second page handed out"));
     other[100] = 7; /* behind the model's back */
-    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "after a host write"));
     uint8_t got = 0;
     TU_OK(wk_gpu_read(gpu, TU_SYS_BASE + 0x30064, &got, 1));
     assert_int_equal(got, 7);
     wk_gpu_reset(gpu);
-    assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
+    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "after reset: the pinned pages"));
     assert_int_equal(other[100], 0);
     assert_int_equal(host[0x10], 0);
+    assert_true(expect_byte_run(gpu, TU_SYS_BASE + 0x30000, 0, 0x1000));
+    assert_true(expect_byte_run(gpu, TU_SYS_BASE, 0, 0x8000));
+    /* The old pointer still works after the reset, and the model sees it. */
+    other[200] = 9;
+    TU_OK(wk_gpu_read(gpu, TU_SYS_BASE + 0x300C8, &got, 1));
+    assert_int_equal(got, 9);
+    wk_gpu_reset(gpu);
+    assert_int_equal(other[200], 0);
     tu_destroy(state, gpu);
 }
 
@@ -935,9 +947,177 @@ static void test_system_memory_reset_after_many_pages(void **state)
     assert_true(expect_resident_between(gpu, r0 + 600, r0 + 600, "after a FILL over 600 pages"));
     wk_gpu_reset(gpu);
     assert_true(expect_resident_between(gpu, r0, r0, "after reset"));
-    assert_non_null(wk_gpu_sysmem_page(gpu, TU_SYS_PFN)); /* the kernel's count from now on */
-    assert_true(expect_resident_between(gpu, r0, r0, "by the kernel's count"));
+    uint8_t *host = wk_gpu_sysmem_page(gpu, TU_SYS_PFN + 1);
+    assert_non_null(host);
+    assert_true(expect_resident_between(gpu, r0 + 1, r0 + 1, "one page handed out"));
     assert_true(expect_byte_run(gpu, TU_SYS_BASE, 0, 602 * 0x1000));
+    for (unsigned i = 0; i < 0x1000; i++)
+        if (host[i])
+            fail_msg("pinned page byte %u is 0x%02x after the punch, expected 0", i, host[i]);
+    tu_destroy(state, gpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Host mappings of system pages (wk_gpu_sysmem_map)                    */
+/* ------------------------------------------------------------------ */
+
+/* Page i of a mapping is frame pfns[i]: a GPU write to each frame shows
+ * through the mapping at that page, and a host write through the mapping is
+ * what wk_gpu_read and the digest see. */
+static bool expect_aliases(struct wk_gpu *gpu, uint8_t *va, const uint64_t *pfns, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t addr = TU_SYS_ADDR(pfns[i]);
+        gpu_fill(gpu, addr + 0x100, 8, 0xC0DE0000u + i);
+        if (tu_get32(va + i * 0x1000 + 0x104) != 0xC0DE0000u + i) {
+            print_error("mapping page %u: a GPU write to frame 0x%llx reads 0x%08x through it\n", i,
+                        (unsigned long long)pfns[i], tu_get32(va + i * 0x1000 + 0x104));
+            return false;
+        }
+        tu_put32(va + i * 0x1000 + 0xFFC, 0xB0B00000u + i);
+        if (!expect_mem32(gpu, addr + 0xFFC, 0xB0B00000u + i))
+            return false;
+    }
+    return true;
+}
+
+/* A child process runs `poke`; true when it died instead of returning. The
+ * child takes the default action for a fault (cmocka's handler would go on
+ * with the next test in the child). */
+static bool dies(void (*poke)(volatile uint8_t *), volatile uint8_t *at)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        poke(at);
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return false;
+    return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void poke_byte(volatile uint8_t *p)
+{
+    *p = 1;
+}
+
+/* A contiguous run and a scattered list both alias the model's memory, page
+ * for page in list order, and end at a guard page. */
+static void test_sysmem_map_aliases(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t run[3] = {TU_SYS_PFN + 4, TU_SYS_PFN + 5, TU_SYS_PFN + 6};
+    const uint64_t scattered[4] = {TU_SYS_PFN + 9, TU_SYS_PFN + 3, TU_SYS_PFN + 40, TU_SYS_PFN + 41};
+    void *a = NULL, *b = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 3, &a));
+    TU_OK(wk_gpu_sysmem_map(gpu, scattered, 4, &b));
+    assert_true(expect_aliases(gpu, a, run, 3));
+    assert_true(expect_aliases(gpu, b, scattered, 4));
+    assert_true(dies(poke_byte, (uint8_t *)a + 3 * 0x1000));
+    assert_true(dies(poke_byte, (uint8_t *)b + 4 * 0x1000));
+    wk_gpu_sysmem_unmap(gpu, a, 3);
+    wk_gpu_sysmem_unmap(gpu, b, 4);
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 5) + 0xFFC, 0xB0B00001u));
+    tu_destroy(state, gpu);
+}
+
+/* After unmap the range cannot be written (as after a munmap), and mapping
+ * the same frames again, reused or not, shows the memory as it is now. */
+static void test_sysmem_unmap_then_map_again(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t run[2] = {TU_SYS_PFN + 16, TU_SYS_PFN + 17};
+    void *a = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 2, &a));
+    tu_put32((uint8_t *)a + 0x1010, 0x11223344);
+    wk_gpu_sysmem_unmap(gpu, a, 2);
+    assert_true(dies(poke_byte, (uint8_t *)a + 0x10));
+    tu_write32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 16) + 0x20, 0x55667788);
+    for (unsigned round = 0; round < 3; round++) {
+        void *again = NULL;
+        TU_OK(wk_gpu_sysmem_map(gpu, run, 2, &again));
+        assert_true(expect_u64(tu_get32((uint8_t *)again + 0x1010), 0x11223344));
+        assert_true(expect_u64(tu_get32((uint8_t *)again + 0x20), 0x55667788));
+        assert_true(dies(poke_byte, (uint8_t *)again + 2 * 0x1000));
+        wk_gpu_sysmem_unmap(gpu, again, 2);
+    }
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 17) + 0x10, 0x11223344));
+    tu_destroy(state, gpu);
+}
+
+/* A mapping live at reset: the host may write through it at any time, so the
+ * reset zeroes its pages in place and they stay tracked: a write after the
+ * reset is seen by the model, and zeroed by the next reset. Once unmapped,
+ * the pages leave residency at the next reset. */
+static void test_sysmem_live_mapping_across_reset(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    const uint64_t pfns[3] = {TU_SYS_PFN + 0x60, TU_SYS_PFN + 0x61, TU_SYS_PFN + 0x10};
+    void *va = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, pfns, 3, &va));
+    uint8_t *p = va;
+    assert_true(expect_resident_between(gpu, r0 + 3, r0 + 3, "3 pages mapped"));
+    memset(p, 0xEE, 3 * 0x1000);
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0 + 3, r0 + 3, "after reset, still mapped"));
+    for (unsigned i = 0; i < 3; i++)
+        assert_true(expect_byte_run(gpu, TU_SYS_ADDR(pfns[i]), 0, 0x1000));
+    for (unsigned i = 0; i < 3 * 0x1000; i++)
+        if (p[i])
+            fail_msg("mapping byte 0x%x is 0x%02x after reset, expected 0", i, p[i]);
+    tu_put32(p + 0x2040, 0xCAFEF00D); /* after the reset, through the same mapping */
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(pfns[2]) + 0x40, 0xCAFEF00D));
+    uint64_t d = 0, want = 0;
+    TU_OK(wk_gpu_digest(gpu, TU_SYS_ADDR(pfns[2]), 0x1000, &d));
+    want = wk_gpu_digest_bytes(p + 0x2000, 0x1000);
+    assert_true(expect_u64(d, want));
+    wk_gpu_reset(gpu);
+    assert_true(expect_u64(tu_get32(p + 0x2040), 0));
+    wk_gpu_sysmem_unmap(gpu, va, 3);
+    assert_true(expect_resident_between(gpu, r0 + 3, r0 + 3, "unmapped, before the reset"));
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0, r0, "unmapped, after the reset"));
+    tu_destroy(state, gpu);
+}
+
+/* Reset cost stays what was touched with a large pool and a live mapping:
+ * 4 GiB of system memory, one mapped page and three written, reset 100 times,
+ * never hold more than those. */
+static void test_sysmem_reset_cost_large_pool(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.sysmem_pages = 1ull << 20;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    const uint64_t mapped = TU_SYS_PFN + (1ull << 19);
+    void *va = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, &mapped, 1, &va));
+    const uint64_t at[3] = {TU_SYS_BASE, TU_SYS_ADDR(TU_SYS_PFN + 12345) + 7,
+                            TU_SYS_ADDR(TU_SYS_PFN + (1ull << 20) - 1) + 0xFFF};
+    for (unsigned round = 0; round < 100; round++) {
+        for (unsigned i = 0; i < 3; i++) {
+            const uint8_t v = (uint8_t)(round + i + 1);
+            tu_write(gpu, at[i], &v, 1);
+        }
+        ((uint8_t *)va)[round] = 1;
+        if (!expect_resident_between(gpu, r0 + 4, r0 + 4, "3 pages written, 1 mapped")) {
+            print_error("  round %u\n", round);
+            fail();
+        }
+        wk_gpu_reset(gpu);
+        if (!expect_resident_between(gpu, r0 + 1, r0 + 1, "after reset, 1 mapped")) {
+            print_error("  round %u\n", round);
+            fail();
+        }
+    }
+    assert_true(expect_byte_run(gpu, TU_SYS_ADDR(mapped), 0, 0x1000));
+    wk_gpu_sysmem_unmap(gpu, va, 1);
     tu_destroy(state, gpu);
 }
 
@@ -1014,8 +1194,12 @@ int main(void)
         TU_TEST(test_aperture_with_partial_pte_block),
         TU_TEST(test_gart_set_range),
         TU_TEST(test_system_memory_private_reset),
-        TU_TEST(test_system_memory_shared_after_host_pointer),
+        TU_TEST(test_system_memory_host_pointer),
         TU_TEST(test_system_memory_reset_after_many_pages),
+        TU_TEST(test_sysmem_map_aliases),
+        TU_TEST(test_sysmem_unmap_then_map_again),
+        TU_TEST(test_sysmem_live_mapping_across_reset),
+        TU_TEST(test_sysmem_reset_cost_large_pool),
         TU_TEST(test_pages_under_address_space_limit),
     };
     return cmocka_run_group_tests_name("gpu.memory", tests, NULL, NULL);

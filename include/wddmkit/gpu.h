@@ -21,9 +21,10 @@
  *
  * Memory is sparse and lazy: an untouched page costs no host memory and reads
  * as zero; a 4 GiB segment costs a few KiB until it is written. Every page
- * written since the last reset is on a dirty list, so wk_gpu_reset costs time
- * proportional to what was touched, never to segment sizes. This is what lets
- * a fuzz harness reset the GPU between inputs at full speed.
+ * written since the last reset is on a dirty list (a system page the host can
+ * write through a pointer or mapping counts as written), so wk_gpu_reset
+ * costs time proportional to what was touched, never to segment sizes. This
+ * is what lets a fuzz harness reset the GPU between inputs at full speed.
  *
  * GART. Each aperture page has a page-table entry (PTE). GART_MAP/GART_UNMAP
  * write entries, but the GPU translates through its TLB, which still holds
@@ -132,15 +133,22 @@ void wk_gpu_destroy(struct wk_gpu *gpu);
 
 /* Back to the freshly created state: memory zero, every PTE and TLB line
  * invalid, counters, fences and the fault log cleared. Costs time in
- * proportion to the pages and PTE blocks touched since the last reset. */
+ * proportion to the pages and PTE blocks touched since the last reset,
+ * counting as touched the system pages the host can still write (those of
+ * live wk_gpu_sysmem_map mappings and of wk_gpu_sysmem_page pointers).
+ * Host pointers and mappings stay valid; their pages read zero. */
 void wk_gpu_reset(struct wk_gpu *gpu);
 
 /* Number of host pages currently backing memory, PTEs and system memory
- * (for tests of the reset cost and of laziness): pages backed since the last
- * reset; system pages the model wrote, or once a host pointer into system
- * memory exists, the pages the kernel holds (docs/gpu-model.md). Pages a
- * reset released may stay allocated for reuse. max_resident_pages bounds
- * segments and PTEs; system memory is bounded by its own size. */
+ * (for tests of the reset cost and of laziness): segment pages and PTE blocks
+ * backed since the last reset, and the system pages that may hold data:
+ * written since the last reset, or writable by the host since then (in a
+ * wk_gpu_sysmem_map mapping live at the reset or made since; handed out by
+ * wk_gpu_sysmem_page, which stays writable until wk_gpu_destroy). Right
+ * after a reset it counts the pages of live mappings and of those pointers
+ * (docs/gpu-model.md, "System memory"). Pages a reset released may stay
+ * allocated for reuse. max_resident_pages bounds segments and PTEs; system
+ * memory is bounded by its own size. */
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);
 
 /* ------------------------------------------------------------------ */
@@ -190,11 +198,15 @@ wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
  * elsewhere:
  *   wk_gpu_sysmem_page: the host address of page `pfn` (NULL outside the
  *     pool); valid until wk_gpu_destroy, contents zeroed by wk_gpu_reset;
+ *     the page counts as written from then on (every reset zeroes it);
  *   wk_gpu_sysmem_map: maps `count` pages, in list order, at one contiguous
  *     host range (what MmGetSystemAddressForMdlSafe does with an MDL's
  *     scattered pages), followed by one inaccessible guard page, so a write
- *     past the end faults at once; undo with wk_gpu_sysmem_unmap. WK_E_INVALID_ARGUMENT
- *     for a frame outside the pool, WK_E_NOT_SUPPORTED without memfd.
+ *     past the end faults at once; undo with wk_gpu_sysmem_unmap (same va
+ *     and count), after which the range is inaccessible: the model keeps it
+ *     that way and may return it for a later map of the same list.
+ *     WK_E_INVALID_ARGUMENT for a frame outside the pool, WK_E_NOT_SUPPORTED
+ *     without memfd, WK_E_NO_MEMORY.
  */
 uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);

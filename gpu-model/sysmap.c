@@ -1,0 +1,196 @@
+/*
+ * sysmap.c - host mappings of system pages (wk_gpu_sysmem_map), as Windows
+ * maps an MDL's scattered pages into system space.
+ *
+ * A mapping is a reservation of count pages plus one PROT_NONE guard page
+ * (a write past the end faults at that instruction, which the video memory
+ * manager reports as MEM-GUARD-001), with each run of consecutive frames
+ * mapped over it from the memfd in one mmap.
+ *
+ * Why mappings are kept: a fuzz harness maps the same few buffers (a
+ * context's DMA buffer, the paging buffer at another size) at the same frames
+ * on almost every input, and a fresh mapping cost an mmap per run, a munmap,
+ * and a page fault per page on first use. So an unmapped mapping stays,
+ * made PROT_NONE (a stale pointer into it faults, as after a munmap), and the
+ * next map of the very same frame list takes it back with one mprotect: its
+ * page-table entries are still there. At most IDLE_MAX are kept; the one
+ * unmapped longest ago goes first.
+ *
+ * Why not hand out a pointer into the model's own mapping for a contiguous
+ * run (no system call at all): the page after the run is another system
+ * page, not a guard, so an overrun would silently write the next buffer
+ * instead of faulting.
+ *
+ * Dirty tracking (sysmem.c): the frames of a live mapping are in the dirty
+ * set from the map on, and every reset puts them back after zeroing them.
+ * An idle mapping cannot be written, so its frames leave the set at the next
+ * reset like any others.
+ */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+#define IDLE_MAX 16u
+
+static size_t bytes(uint64_t pages)
+{
+    return (size_t)pages << WK_GPU_PAGE_SHIFT;
+}
+
+static int pfn_in_pool(const struct wk_gpu *gpu, uint64_t pfn)
+{
+    return pfn >= gpu->desc.sysmem_first_pfn &&
+           pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
+}
+
+/* Forgets mapping i (unmapping it); the last one takes its slot. */
+static void drop(struct sysmem *s, uint32_t i)
+{
+    munmap(s->maps[i].va, bytes(s->maps[i].count + 1));
+    free(s->maps[i].pfns);
+    s->maps[i] = s->maps[--s->map_count];
+}
+
+void sysmap_fini(struct wk_gpu *gpu)
+{
+    struct sysmem *s = &gpu->sys;
+    while (s->map_count)
+        drop(s, s->map_count - 1);
+    free(s->maps);
+    s->maps = NULL;
+    s->map_capacity = 0;
+}
+
+void sysmap_mark_live(struct wk_gpu *gpu)
+{
+    const struct sysmem *s = &gpu->sys;
+    for (uint32_t i = 0; i < s->map_count; i++)
+        for (uint64_t k = 0; s->maps[i].live && k < s->maps[i].count; k++)
+            sysmem_mark(gpu, s->maps[i].pfns[k] - gpu->desc.sysmem_first_pfn);
+}
+
+/* The idle mapping of exactly this frame list, or -1. */
+static int64_t find_idle(const struct sysmem *s, const uint64_t *pfns, uint64_t count)
+{
+    for (uint32_t i = 0; i < s->map_count; i++) {
+        const struct sysmap *m = &s->maps[i];
+        if (!m->live && m->count == count && m->pfns[0] == pfns[0] &&
+            memcmp(m->pfns, pfns, count * sizeof(*pfns)) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Reserves count pages and the guard, then maps each run of consecutive
+ * frames over the reservation with one mmap. NULL when out of memory. */
+static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
+{
+    uint8_t *base = mmap(NULL, bytes(count + 1), PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    uint64_t n;
+    for (uint64_t i = 0; i < count; i += n) {
+        for (n = 1; i + n < count && pfns[i + n] == pfns[i] + n; n++)
+            ;
+        off_t at = (off_t)bytes(pfns[i] - gpu->desc.sysmem_first_pfn);
+        if (mmap(base + bytes(i), bytes(n), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                 gpu->sys.fd, at) == MAP_FAILED) {
+            munmap(base, bytes(count + 1));
+            return NULL;
+        }
+    }
+    return base;
+}
+
+/* A new live mapping in a new slot; -1 when out of memory. */
+static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
+{
+    struct sysmem *s = &gpu->sys;
+    if (s->map_count == s->map_capacity) {
+        uint32_t cap = s->map_capacity ? s->map_capacity * 2 : 8;
+        struct sysmap *m = realloc(s->maps, cap * sizeof(*m));
+        if (!m)
+            return -1;
+        s->maps = m;
+        s->map_capacity = cap;
+    }
+    struct sysmap m = { NULL, count, malloc(count * sizeof(*pfns)), 0, 1 };
+    if (m.pfns)
+        m.va = map_frames(gpu, pfns, count);
+    if (!m.va) {
+        free(m.pfns);
+        return -1;
+    }
+    memcpy(m.pfns, pfns, count * sizeof(*pfns));
+    s->maps[s->map_count] = m;
+    return s->map_count++;
+}
+
+/* Takes idle mapping i back: one mprotect, its page-table entries intact. */
+static int revive(struct sysmem *s, int64_t i)
+{
+    if (mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_READ | PROT_WRITE) != 0) {
+        drop(s, (uint32_t)i);
+        return -1;
+    }
+    s->maps[i].live = 1;
+    return 0;
+}
+
+wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va)
+{
+    if (!pfns || !va || count == 0 || count > gpu->desc.sysmem_pages)
+        return WK_E_INVALID_ARGUMENT;
+    for (uint64_t i = 0; i < count; i++)
+        if (!pfn_in_pool(gpu, pfns[i]))
+            return WK_E_INVALID_ARGUMENT;
+    if (gpu->sys.fd < 0)
+        return WK_E_NOT_SUPPORTED;
+    int64_t i = find_idle(&gpu->sys, pfns, count);
+    if (i < 0 || revive(&gpu->sys, i) != 0)
+        i = create(gpu, pfns, count);
+    if (i < 0)
+        return WK_E_NO_MEMORY;
+    /* Writable by the host from now on: in the dirty set before it can be. */
+    for (uint64_t k = 0; k < count; k++)
+        sysmem_mark(gpu, pfns[k] - gpu->desc.sysmem_first_pfn);
+    *va = gpu->sys.maps[i].va;
+    return WK_OK;
+}
+
+/* Keeps at most IDLE_MAX idle mappings: unmaps the one idle longest. */
+static void trim_idle(struct sysmem *s)
+{
+    uint32_t idle = 0, oldest = 0;
+    for (uint32_t i = 0; i < s->map_count; i++) {
+        if (s->maps[i].live)
+            continue;
+        if (!idle++ || s->maps[i].last_use < s->maps[oldest].last_use)
+            oldest = i;
+    }
+    if (idle > IDLE_MAX)
+        drop(s, oldest);
+}
+
+void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count)
+{
+    struct sysmem *s = &gpu->sys;
+    (void)count; /* the mapping knows its size */
+    for (uint32_t i = 0; va && i < s->map_count; i++) {
+        struct sysmap *m = &s->maps[i];
+        if (!m->live || m->va != va)
+            continue;
+        m->live = 0;
+        m->last_use = ++s->clock;
+        if (mprotect(m->va, bytes(m->count), PROT_NONE) != 0)
+            drop(s, i); /* cannot make it unwritable: really unmap it */
+        else
+            trim_idle(s);
+        return;
+    }
+}
