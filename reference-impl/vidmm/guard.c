@@ -7,7 +7,8 @@
  * the bytes before their start hold a canary, so underruns are caught after
  * the call. GPU-visible buffers (DMA and paging buffers) must start 4 KiB
  * aligned (facts §5.1 P1): they are system pages mapped contiguously, and a
- * canary fills the tail of their last page up to the guard.
+ * canary fills the tail of their last page up to the guard (and the bytes
+ * before them when they sit past the start of their block, below).
  *
  * Speed: a DDI call hands the driver up to three short-lived CPU buffers
  * (Render's user command buffer, patch list and allocation list, Patch's
@@ -170,36 +171,107 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
     return WK_OK;
 }
 
-wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
+/*
+ * GPU-visible buffers. A buffer is the last `pages` pages of a block of
+ * contiguous system pages mapped once (map_pfn at map), so its end abuts the
+ * mapping's guard page; the rest of its last page holds the tail canary, and
+ * when it does not start at the block's start the GPU_HEAD bytes before it
+ * hold a head canary. A block larger than the buffer is what lets the
+ * paging buffer change size without a system call (gbuf_resize_gpu): a
+ * fuzz harness gives it another size for most inputs, and unmapping and
+ * mapping again cost two mprotect calls each time.
+ */
+#define GPU_HEAD 256u
+
+static void gpu_place(struct gbuf *b, uint64_t size)
+{
+    uint64_t block = b->map_len / PAGE;
+    b->size = size;
+    b->pages = round_pages(size ? size : 1) / PAGE;
+    b->ptr = b->map + (block - b->pages) * PAGE;
+    b->first_pfn = b->map_pfn + block - b->pages;
+}
+
+static uint64_t gpu_head(const struct gbuf *b)
+{
+    uint64_t slack = (uint64_t)(b->ptr - b->map);
+    return slack < GPU_HEAD ? slack : GPU_HEAD;
+}
+
+static uint64_t gpu_tail(const struct gbuf *b)
+{
+    return (uint64_t)(b->map + b->map_len - (b->ptr + b->size));
+}
+
+static void gpu_canaries(struct gbuf *b, int value)
+{
+    memset(b->ptr - gpu_head(b), value, gpu_head(b));
+    memset(b->ptr + b->size, value, gpu_tail(b));
+}
+
+/* A mapping of `count` contiguous system pages; 0 or an error. */
+static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count)
+{
+    uint64_t *pfns = calloc(count, sizeof(*pfns));
+    if (!pfns)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", b->what);
+    wk_status st = sysmem_pages_alloc(vm, count, 1, pfns);
+    if (st != WK_OK) {
+        free(pfns);
+        return fail(vm, st, "no contiguous system memory for %s (%llu pages)", b->what,
+                    (unsigned long long)count);
+    }
+    void *va = NULL;
+    st = wk_gpu_sysmem_map(vm->gpu, pfns, count, &va);
+    b->map_pfn = pfns[0];
+    free(pfns);
+    if (st != WK_OK) {
+        sysmem_pages_free(vm, &b->map_pfn, 1); /* the run is one block */
+        return fail(vm, st, "cannot map %s", b->what);
+    }
+    b->map = va;
+    b->map_len = count * PAGE;
+    return WK_OK;
+}
+
+wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
+                            const char *what)
 {
     memset(b, 0, sizeof(*b));
     b->what = what;
-    b->size = size;
-    b->pages = round_pages(size ? size : 1) / PAGE;
-    uint64_t *pfns = calloc(b->pages, sizeof(*pfns));
-    if (!pfns)
-        return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", what);
-    wk_status st = sysmem_pages_alloc(vm, b->pages, 1, pfns);
+    uint64_t pages = round_pages(size ? size : 1) / PAGE;
+    wk_status st = map_block(vm, b, pages > reserve ? pages : reserve);
     if (st != WK_OK) {
-        free(pfns);
-        return fail(vm, st, "no contiguous system memory for %s (%llu pages)", what,
-                    (unsigned long long)b->pages);
+        memset(b, 0, sizeof(*b));
+        return st;
     }
-    void *va = NULL;
-    st = wk_gpu_sysmem_map(vm->gpu, pfns, b->pages, &va);
-    b->first_pfn = pfns[0];
-    free(pfns);
-    if (st != WK_OK) {
-        sysmem_pages_free(vm, &b->first_pfn, 1); /* the run is one block */
-        return fail(vm, st, "cannot map %s", what);
-    }
-    b->ptr = va;
-    b->map = va;
-    b->map_len = b->pages * PAGE;
-    memset(b->ptr, 0, size);
-    memset(b->ptr + size, CANARY, b->map_len - size);
+    gpu_place(b, size);
+    /* Recycled system pages hold their last user's bytes. */
+    memset(b->map, 0, (uint64_t)(b->ptr + size - b->map));
+    gpu_canaries(b, CANARY);
     registry_add(vm, b);
     return WK_OK;
+}
+
+wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
+{
+    return gbuf_alloc_gpu_in(vm, b, size, 0, what);
+}
+
+int gbuf_resize_gpu(struct gbuf *b, uint64_t size)
+{
+    if (!b->first_pfn || round_pages(size ? size : 1) > b->map_len)
+        return 0;
+    gpu_canaries(b, 0); /* with the zero buffer, the whole block is zero */
+    gpu_place(b, size);
+    gpu_canaries(b, CANARY);
+    return 1;
+}
+
+void gbuf_rewrite_canaries(struct gbuf *b)
+{
+    if (b->first_pfn)
+        gpu_canaries(b, CANARY);
 }
 
 void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
@@ -208,8 +280,8 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
         return;
     registry_remove(vm, b);
     if (b->first_pfn) {
-        wk_gpu_sysmem_unmap(vm->gpu, b->map, b->pages);
-        sysmem_pages_free(vm, &b->first_pfn, 1); /* the run is one block */
+        wk_gpu_sysmem_unmap(vm->gpu, b->map, b->map_len / PAGE);
+        sysmem_pages_free(vm, &b->map_pfn, 1); /* the run is one block */
     } else if (vm->cfg.no_guard_pages) {
         free(b->map);
     } else if (!keep_spare(vm, b)) {
@@ -237,9 +309,13 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 {
     if (!b->map)
         return WK_OK;
-    if (b->first_pfn) { /* tail canary */
-        uint64_t tail = b->map_len - b->size;
-        uint64_t at = first_not_canary(b->ptr + b->size, tail);
+    if (b->first_pfn) { /* head (when the block has room before it) and tail canaries */
+        uint64_t head = gpu_head(b), tail = gpu_tail(b);
+        uint64_t at = first_not_canary(b->ptr - head, head);
+        if (at < head)
+            return violate(vm, R_MEM_GUARD, ddi, "wrote before the start of the %s at offset -%llu",
+                           b->what, (unsigned long long)(head - at));
+        at = first_not_canary(b->ptr + b->size, tail);
         if (at < tail)
             return violate(vm, R_MEM_GUARD, ddi, "wrote past the end of the %s (%llu bytes) at offset +%llu",
                            b->what, (unsigned long long)b->size, (unsigned long long)(b->size + at));

@@ -42,9 +42,11 @@ struct gbuf {
     uint8_t *map;        /* the whole mapping (or heap block) */
     uint64_t map_len;
     const char *what;    /* "DMA buffer", "patch-location list", ... */
-    /* GPU-visible buffers: system pages mapped at ptr */
-    uint64_t first_pfn;  /* contiguous physical pages, 0 when not GPU-visible */
+    /* GPU-visible buffers: the last `pages` of a block of contiguous system
+     * pages (map_pfn, mapped at map; map_len / 4 KiB of them) */
+    uint64_t first_pfn;  /* the buffer's first page, 0 when not GPU-visible */
     uint64_t pages;
+    uint64_t map_pfn;    /* the block's first page (what gbuf_free gives back) */
 };
 
 /* An unused guarded mapping kept for the next buffer of the same page-rounded
@@ -292,6 +294,18 @@ void call_install_handlers(void);
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* A GPU-visible buffer: contiguous system pages, page aligned start. */
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
+/* The same at the end of a block of at least `reserve` pages (just the
+ * buffer's pages when it needs more), so that it can change size in place
+ * (gbuf_resize_gpu). */
+wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
+                            const char *what);
+/* Makes a GPU-visible buffer `size` bytes long in its own block, without a
+ * system call: the last pages of the block, new canaries. The buffer's
+ * bytes must be zero (as right after wk_gpu_reset); 0 when the block is too
+ * small (the caller frees it and allocates another). */
+int gbuf_resize_gpu(struct gbuf *b, uint64_t size);
+/* Writes a GPU-visible buffer's canaries again (a GPU reset zeroed them). */
+void gbuf_rewrite_canaries(struct gbuf *b);
 void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
 /* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);

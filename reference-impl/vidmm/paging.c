@@ -33,11 +33,37 @@ static uint32_t buffer_size(const struct wk_vidmm *vm)
     return size ? size : WK_GPU_PAGE_SIZE;
 }
 
-static wk_status ensure_buffer(struct wk_vidmm *vm)
+/*
+ * The paging buffer sits at the end of a block of system pages at least as
+ * large as the driver's own PagingBufferSize (the "window"). A configured
+ * size that fits the window (every fuzz_paging size but none larger than
+ * the driver's) changes only where the buffer starts in the block, so a
+ * reconfigured adapter moves no other page: allocations get the same PFNs
+ * whatever the paging buffer's size, and wk_vidmm_reconfigure resizes it
+ * in place (gbuf_resize_gpu: new canaries, no system call). A fresh
+ * adapter builds the same block, so it hands out the same PFNs as a
+ * reconfigured one (tests/test_vidmm_kitgaps.c, tests/test_paging_window.c).
+ */
+static uint64_t window_pages(const struct wk_vidmm *vm)
+{
+    uint64_t own = vm->paging_buffer_size ? vm->paging_buffer_size : WK_GPU_PAGE_SIZE;
+    return (own + WK_GPU_PAGE_SIZE - 1) / WK_GPU_PAGE_SIZE;
+}
+
+/* The block a started adapter gives a buffer of this size. */
+static uint64_t block_bytes(const struct wk_vidmm *vm, uint32_t size)
+{
+    uint64_t pages = ((uint64_t)(size ? size : 1) + WK_GPU_PAGE_SIZE - 1) / WK_GPU_PAGE_SIZE;
+    uint64_t window = window_pages(vm);
+    return (pages > window ? pages : window) * WK_GPU_PAGE_SIZE;
+}
+
+/* reserve: the pages of the block the buffer ends (0: its own pages). */
+static wk_status ensure_buffer(struct wk_vidmm *vm, uint64_t reserve)
 {
     wk_status st = WK_OK;
     if (!vm->paging.map)
-        st = gbuf_alloc_gpu(vm, &vm->paging, buffer_size(vm), "paging buffer");
+        st = gbuf_alloc_gpu_in(vm, &vm->paging, buffer_size(vm), reserve, "paging buffer");
     if (st == WK_OK && !vm->paging_private.map)
         st = gbuf_alloc(vm, &vm->paging_private, vm->paging_private_size, "paging-buffer private data");
     return st;
@@ -63,8 +89,9 @@ void paging_start(struct wk_vidmm *vm)
 {
     char last[sizeof(vm->last_error)];
     memcpy(last, vm->last_error, sizeof(last));
-    if (ensure_buffer(vm) == WK_OK) {
+    if (ensure_buffer(vm, window_pages(vm)) == WK_OK || ensure_buffer(vm, 0) == WK_OK) {
         vm->paging_kept = 1;
+        memcpy(vm->last_error, last, sizeof(last));
         return;
     }
     free_buffer(vm);
@@ -79,23 +106,24 @@ void paging_reset_gpu(struct wk_vidmm *vm)
         wk_gpu_reset(vm->gpu);
         return;
     }
-    /* The GPU reset zeroes every system page, the guard canary in the rest
-     * of the buffer's last page too: saved and put back (MEM-GUARD-001
-     * would otherwise blame the next driver that fills the buffer). */
-    uint8_t tail[WK_GPU_PAGE_SIZE];
-    uint64_t tail_len = vm->paging.map_len - vm->paging.size;
-    memcpy(tail, vm->paging.ptr + vm->paging.size, tail_len);
+    /* The GPU reset zeroes every system page, the guard canaries of the
+     * buffer's block too: written again (MEM-GUARD-001 would otherwise
+     * blame the next driver that fills the buffer). */
     wk_gpu_reset(vm->gpu);
-    if (tail_len)
-        memcpy(vm->paging.ptr + vm->paging.size, tail, tail_len);
+    gbuf_rewrite_canaries(&vm->paging);
     memset(vm->paging_private.ptr, 0, vm->paging_private.size);
 }
 
-/* The private data's size is the driver's (PagingBufferPrivateDataSize),
- * so it stays; only the buffer itself is made again. */
+/* Right after a reset (the buffer is zero). The private data's size is the
+ * driver's (PagingBufferPrivateDataSize), so it stays; the buffer changes
+ * in place when a fresh adapter would give it the same block, else it is
+ * made again. */
 void paging_resize(struct wk_vidmm *vm)
 {
     if (vm->paging.map && vm->paging.size == buffer_size(vm))
+        return;
+    if (vm->paging_kept && vm->paging.map && vm->paging.map_len == block_bytes(vm, buffer_size(vm)) &&
+        gbuf_resize_gpu(&vm->paging, buffer_size(vm)))
         return;
     gbuf_free(vm, &vm->paging);
     paging_start(vm);
@@ -254,7 +282,7 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
 {
     if (!vm->ddi.DxgkDdiBuildPagingBuffer)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiBuildPagingBuffer");
-    wk_status st = ensure_buffer(vm);
+    wk_status st = ensure_buffer(vm, 0); /* lazy: just its own pages */
     if (st != WK_OK)
         return st;
     uint32_t max = vm->cfg.max_passes ? vm->cfg.max_passes : 4096;
