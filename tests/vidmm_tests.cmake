@@ -12,9 +12,11 @@
 #   vidmm.kitgaps    gaps the differential fuzzers found: a render's working
 #                    set larger than memory, an aperture page-in without
 #                    system pages, a reset adapter against a fresh one
+#   vidmm.paging_window  the paging buffer's block: resized in place, as a
+#                    fresh adapter, canaries on both sides
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
-foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps)
+foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -36,4 +38,5 @@ add_dependencies(test_vidmm wk_refdriver)
 add_test(NAME vidmm.rules COMMAND test_vidmm_rules)
 add_test(NAME vidmm.behaviour COMMAND test_vidmm)
 add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)
-set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps PROPERTIES LABELS "unit" TIMEOUT 120)
+add_test(NAME vidmm.paging_window COMMAND test_paging_window)
+set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window PROPERTIES LABELS "unit" TIMEOUT 120)
