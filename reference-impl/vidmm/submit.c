@@ -181,6 +181,19 @@ static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
     }
 }
 
+/* How much of the DMA buffer the snapshot needs: [0, end) when every byte
+ * from the submission's end on is zero (a paging buffer nearly always: its
+ * flush clears what it filled, and most of it is never filled), the whole
+ * buffer otherwise. The image then says "zeroes from here", and
+ * first_change compares the rest with zeroes after the call: a Patch that
+ * writes any of it is still PATCH-CONFINE-001. One read-only pass over the
+ * tail instead of a copy and a two-buffer compare of all of it. */
+static uint64_t snapshot_len(const struct submission *s)
+{
+    uint64_t end = s->end < s->dma->size ? s->end : s->dma->size;
+    return first_nonzero(s->dma->ptr, end, s->dma->size) == s->dma->size ? end : s->dma->size;
+}
+
 /* Patch of submission s, checked against `known`, what the DMA buffer holds
  * (NULL: a snapshot is taken). */
 static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence,
@@ -211,16 +224,17 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.Flags.Paging = (UINT)s->paging;
     /* The snapshot and the slot intervals share the adapter's scratch
      * buffer: no allocation per call once it has grown. */
-    uint64_t snap = known ? 0 : (s->dma->size + 7) & ~7ull;
+    uint64_t len = known ? 0 : snapshot_len(s);
+    uint64_t snap = (len + 7) & ~7ull;
     uint8_t *scratch = gbuf_scratch_take(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
     if (!scratch)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
     struct slot *slots = (struct slot *)(void *)(scratch + snap);
-    struct dma_image before = { scratch, s->dma->size };
+    struct dma_image before = { scratch, len };
     if (known)
         before = *known;
     else
-        memcpy(scratch, s->dma->ptr, s->dma->size);
+        memcpy(scratch, s->dma->ptr, len);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args);
