@@ -12,7 +12,8 @@
  *   - the other allocations' PFNs do not depend on the paging buffer's
  *     size while it fits the block;
  *   - a write past the end of a resized buffer, or just before its start
- *     (it no longer starts the mapping) is MEM-GUARD-001.
+ *     (it no longer starts the mapping) is MEM-GUARD-001;
+ *   - a resized buffer is zero, also without a reset since its last use.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -264,6 +265,51 @@ static void test_buffer_grown_in_place_is_all_usable(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A byte BuildPagingBuffer leaves past its advance stays in the buffer
+ * (only the submitted bytes are cleared); a resize without a reset in
+ * between must still hand out a zero buffer, as a fresh adapter does. */
+struct leftover {
+    int leave;      /* 1: leave a byte at LEFTOVER_AT; 0: check the buffer past the advance */
+    int nonzero;    /* bytes found non-zero past the advance */
+    int calls;
+};
+
+#define SMALL 100u
+#define LEFTOVER_AT (VT_RD_PAGING_BUFFER_SIZE - VT_PAGE + 90) /* byte 90 of the SMALL buffer */
+
+static void leftover_rewriter(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct leftover *l = user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    (void)status;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || a->DmaBufferWriteOffset != 0 || l->calls++)
+        return;
+    uint8_t *start = (uint8_t *)((uintptr_t)a->pDmaBuffer & ~(uintptr_t)(VT_PAGE - 1));
+    if (l->leave) {
+        start[LEFTOVER_AT] = 0xEE;
+        return;
+    }
+    for (uint8_t *p = a->pDmaBuffer; p < start + SMALL; p++)
+        l->nonzero += *p != 0;
+}
+
+static void test_resize_without_reset_gives_a_zero_buffer(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config own = sized(0), small = sized(SMALL);
+    assert_true(vt_open(f, &own, NULL, 0));
+    struct leftover l = { 1, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, leftover_rewriter, &l);
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG1, 0, 0));
+    VT_OK(f->vm, wk_vidmm_reconfigure(f->vm, &small));
+    l = (struct leftover){ 0, 0, 0 };
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG1, 0, 0));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    assert_true(l.calls > 0);
+    assert_true(expect_u64((uint64_t)l.nonzero, 0));
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +318,7 @@ int main(void)
         VT_TEST(test_write_past_a_resized_buffer_is_caught),
         VT_TEST(test_write_before_a_small_buffer_is_caught),
         VT_TEST(test_buffer_grown_in_place_is_all_usable),
+        VT_TEST(test_resize_without_reset_gives_a_zero_buffer),
     };
     return cmocka_run_group_tests_name("vidmm.paging_window", tests, NULL, NULL);
 }

@@ -262,7 +262,11 @@ int gbuf_resize_gpu(struct gbuf *b, uint64_t size)
 {
     if (!b->first_pfn || round_pages(size ? size : 1) > b->map_len)
         return 0;
-    gpu_canaries(b, 0); /* with the zero buffer, the whole block is zero */
+    /* The old buffer's bytes and canaries, not the whole block: the rest
+     * of the block was zeroed when it was mapped and the kit never wrote
+     * it; a fresh buffer is zero up to its canaries. */
+    uint64_t head = gpu_head(b);
+    memset(b->ptr - head, 0, (uint64_t)(b->map + b->map_len - (b->ptr - head)));
     gpu_place(b, size);
     gpu_canaries(b, CANARY);
     return 1;

@@ -300,9 +300,8 @@ wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, con
 wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
                             const char *what);
 /* Makes a GPU-visible buffer `size` bytes long in its own block, without a
- * system call: the last pages of the block, new canaries. The buffer's
- * bytes must be zero (as right after wk_gpu_reset); 0 when the block is too
- * small (the caller frees it and allocates another). */
+ * system call: the last pages of the block, zero, new canaries; 0 when the
+ * block is too small (the caller frees it and allocates another). */
 int gbuf_resize_gpu(struct gbuf *b, uint64_t size);
 /* Writes a GPU-visible buffer's canaries again (a GPU reset zeroed them). */
 void gbuf_rewrite_canaries(struct gbuf *b);

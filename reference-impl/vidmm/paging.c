@@ -114,10 +114,9 @@ void paging_reset_gpu(struct wk_vidmm *vm)
     memset(vm->paging_private.ptr, 0, vm->paging_private.size);
 }
 
-/* Right after a reset (the buffer is zero). The private data's size is the
- * driver's (PagingBufferPrivateDataSize), so it stays; the buffer changes
- * in place when a fresh adapter would give it the same block, else it is
- * made again. */
+/* The private data's size is the driver's (PagingBufferPrivateDataSize),
+ * so it stays; the buffer changes in place (zeroed, new canaries) when a
+ * fresh adapter would give it the same block, else it is made again. */
 void paging_resize(struct wk_vidmm *vm)
 {
     if (vm->paging.map && vm->paging.size == buffer_size(vm))
