@@ -36,11 +36,12 @@ static uint32_t buffer_size(const struct wk_vidmm *vm)
 /*
  * The paging buffer sits at the end of a block of system pages at least as
  * large as the driver's own PagingBufferSize (the "window"). A configured
- * size that fits the window (every fuzz_paging size but none larger than
- * the driver's) changes only where the buffer starts in the block, so a
+ * size that fits the window (every size fuzz_paging picks: the driver's own
+ * or smaller) changes only where the buffer starts in the block, so a
  * reconfigured adapter moves no other page: allocations get the same PFNs
  * whatever the paging buffer's size, and wk_vidmm_reconfigure resizes it
- * in place (gbuf_resize_gpu: new canaries, no system call). A fresh
+ * in place (gbuf_resize_gpu: zeroed, new canaries, no system call). A
+ * larger size gets a block of its own, made again on a change. A fresh
  * adapter builds the same block, so it hands out the same PFNs as a
  * reconfigured one (tests/test_vidmm_kitgaps.c, tests/test_paging_window.c).
  */
