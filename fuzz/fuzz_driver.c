@@ -349,31 +349,6 @@ static int step_violated(const char *harness, enum wk_fuzz_role role, struct wk_
     return wk_fuzz_check(harness, role, vm, when);
 }
 
-/* One step on both sides; 1 when they agree and nothing was violated. */
-static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t i)
-{
-    const struct wk_step *s = &ref->p->steps[i];
-    const char *kw = wk_step_keyword(s->kind);
-    int ref_failed = 0, dut_failed = 0;
-    wk_status rs = wk_prog_exec_step(ref, s, &ref_failed);
-    step_violated(harness, WK_FUZZ_REF, ref->vm, i, kw);
-    wk_status ds = wk_prog_exec_step(dut, s, &dut_failed);
-    if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
-        return 0;
-    if (ds != rs) {
-        wk_fuzz_finding(harness, dut->vm, "step %u (%s): the driver under test returned %s (%s), the reference %s",
-                        i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
-        return 0;
-    }
-    if (content_check(s->kind) && dut_failed != ref_failed) {
-        wk_fuzz_finding(harness, dut->vm, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
-                        i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
-                        dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
-        return 0;
-    }
-    return 1;
-}
-
 /* Allocation a's bytes on both sides, page by page: the first difference,
  * UINT64_MAX when equal; *rs and *ds the read statuses (equal when both fail
  * alike, e.g. a destroyed allocation). Cheaper than two digests. Sizes are
@@ -396,6 +371,55 @@ static uint64_t first_difference(struct wk_prog_exec *ref, struct wk_prog_exec *
                     return at + i;
     }
     return UINT64_MAX;
+}
+
+/* An expect_digest step on the DUT, given the reference's outcome: when
+ * the allocation has the same size and bytes on both sides its digest is
+ * the same, so the check holds or fails as on the reference; only when they
+ * differ is the digest computed (a byte compare costs far less than 512
+ * rounds of the digest's mixer per page). Anything unusual (no such
+ * allocation, an unreadable page) runs the check itself. */
+static wk_status dut_digest_step(struct wk_prog_exec *ref, struct wk_prog_exec *dut, const struct wk_step *s,
+                                 int ref_failed, int *dut_failed)
+{
+    uint32_t a = s->allocation;
+    struct wk_vidmm_allocation_state rst, dst;
+    if (a < ref->nallocs && a < dut->nallocs &&
+        wk_vidmm_allocation_state(ref->vm, ref->allocs[a], &rst) == WK_OK &&
+        wk_vidmm_allocation_state(dut->vm, dut->allocs[a], &dst) == WK_OK && rst.size == dst.size) {
+        wk_status rs, ds;
+        if (first_difference(ref, dut, a, &rs, &ds) == UINT64_MAX && rs == WK_OK && ds == WK_OK) {
+            *dut_failed = ref_failed;
+            return WK_OK;
+        }
+    }
+    return wk_prog_exec_step(dut, s, dut_failed);
+}
+
+/* One step on both sides; 1 when they agree and nothing was violated. */
+static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t i)
+{
+    const struct wk_step *s = &ref->p->steps[i];
+    const char *kw = wk_step_keyword(s->kind);
+    int ref_failed = 0, dut_failed = 0;
+    wk_status rs = wk_prog_exec_step(ref, s, &ref_failed);
+    step_violated(harness, WK_FUZZ_REF, ref->vm, i, kw);
+    wk_status ds = s->kind == WK_STEP_EXPECT_DIGEST ? dut_digest_step(ref, dut, s, ref_failed, &dut_failed)
+                                                    : wk_prog_exec_step(dut, s, &dut_failed);
+    if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
+        return 0;
+    if (ds != rs) {
+        wk_fuzz_finding(harness, dut->vm, "step %u (%s): the driver under test returned %s (%s), the reference %s",
+                        i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+        return 0;
+    }
+    if (content_check(s->kind) && dut_failed != ref_failed) {
+        wk_fuzz_finding(harness, dut->vm, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
+                        i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
+                        dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
+        return 0;
+    }
+    return 1;
 }
 
 static int diff_contents(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut)
