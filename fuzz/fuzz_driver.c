@@ -4,8 +4,18 @@
  *
  * Process-wide state, deliberately: a harness entry point has no context
  * argument, and building an adapter per input would cost more than the
- * input. Two slots (DUT, reference), each an adapter and the knobs it was
- * built with.
+ * input. Two slots (DUT, reference), each keeping up to one adapter per
+ * segment-query version (3, 4) with the knobs it has now: every other knob
+ * is given to a reset adapter by wk_vidmm_reconfigure, so two adapters per
+ * role serve every input, and inputs that alternate between the versions
+ * (most of fuzz_prog's mutated seeds) reuse them instead of building a new
+ * adapter, and faulting in its fresh model, for each input.
+ *
+ * Only a driver known to run several adapters at once keeps two: the
+ * reference driver, which both roles already run side by side. A driver
+ * under test from WK_DRIVER or WK_FUZZ_DRIVER_LIB may keep adapter state
+ * in globals (its module is loaded once per process, RTLD_NODELETE), so it
+ * gets one live adapter, destroyed before another is built, as before.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,11 +32,14 @@
 NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 #endif
 
+#define CLASSES 2               /* segment-query versions 3 and 4 */
+
 struct slot {
-    struct wk_vidmm *vm;
-    struct wk_fuzz_knobs knobs;
-    int stale;                  /* rebuild on next use (after a finding) */
+    struct wk_vidmm *vm[CLASSES];       /* kept adapters by class; NULL: none */
+    struct wk_fuzz_knobs knobs[CLASSES];
+    int stale;                  /* rebuild every kept adapter on next use (after a finding) */
     uint64_t epoch;             /* builds + resets */
+    uint64_t builds;
 };
 
 static struct slot slots[WK_FUZZ_ROLES];
@@ -104,21 +117,53 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
     abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
 }
 
+static int class_of(const struct wk_fuzz_knobs *k)
+{
+    return k->query_segment_version == 4;
+}
+
+/* Whether the role's driver may have several live adapters (above). */
+static int keeps_several(enum wk_fuzz_role role)
+{
+#ifdef WK_FUZZ_LINKED_DRIVER
+    return role == WK_FUZZ_REF;
+#else
+    return role == WK_FUZZ_REF || !driver_path();
+#endif
+}
+
+static void drop(struct slot *s, int c)
+{
+    wk_vidmm_destroy(s->vm[c]);
+    s->vm[c] = NULL;
+}
+
+static void drop_all(struct slot *s)
+{
+    for (int c = 0; c < CLASSES; c++)
+        drop(s, c);
+}
+
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
     struct slot *s = &slots[role];
     if (!k)
         k = &defaults;
-    if (s->vm && !s->stale && knobs_equal(&s->knobs, k))
-        return s->vm;
-    wk_vidmm_destroy(s->vm); /* before loading again: one live copy of a driver */
-    s->vm = NULL;
-    s->knobs = *k;
-    s->vm = build(role, k);
+    const int c = class_of(k);
+    if (s->stale)
+        drop_all(s); /* after a finding nothing of the old adapters is reused */
     s->stale = 0;
+    if (s->vm[c] && knobs_equal(&s->knobs[c], k))
+        return s->vm[c];
+    drop(s, c);
+    if (!keeps_several(role))
+        drop_all(s); /* before loading again: one live adapter of such a driver */
+    s->knobs[c] = *k;
+    s->vm[c] = build(role, k);
     s->epoch++;
-    return s->vm;
+    s->builds++;
+    return s->vm[c];
 }
 
 /* WK_FUZZ_FRESH=1: every input on freshly built adapters. wk_vidmm_reset
@@ -140,15 +185,15 @@ static int fresh_mode(void)
 /* A reset adapter given other paging knobs behaves as one built with them
  * (wk_vidmm_reconfigure), for a fraction of the cost; knobs it cannot
  * change (the segment query version) need a new adapter. */
-static int knobs_applied(struct slot *s, const struct wk_fuzz_knobs *k)
+static int knobs_applied(struct slot *s, int c, const struct wk_fuzz_knobs *k)
 {
-    if (knobs_equal(&s->knobs, k))
+    if (knobs_equal(&s->knobs[c], k))
         return 1;
     struct wk_vidmm_config cfg;
     config_of(k, &cfg);
-    if (wk_vidmm_reconfigure(s->vm, &cfg) != WK_OK)
+    if (wk_vidmm_reconfigure(s->vm[c], &cfg) != WK_OK)
         return 0;
-    s->knobs = *k;
+    s->knobs[c] = *k;
     return 1;
 }
 
@@ -158,16 +203,25 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
     struct slot *s = &slots[role];
     if (!k)
         k = &defaults;
+    const int c = class_of(k);
     s->epoch++;
-    if (s->vm && !s->stale && !fresh_mode() && wk_vidmm_reset(s->vm) == WK_OK && knobs_applied(s, k))
-        return s->vm;
-    s->stale = 1; /* other knobs, dead (WK_E_DEAD) or not resettable: start over */
+    if (fresh_mode())
+        drop_all(s);
+    if (s->vm[c] && !s->stale && wk_vidmm_reset(s->vm[c]) == WK_OK && knobs_applied(s, c, k))
+        return s->vm[c];
+    if (!s->stale)
+        drop(s, c); /* dead (WK_E_DEAD), not resettable or not reconfigurable: start over */
     return wk_fuzz_adapter(role, k);
 }
 
 uint64_t wk_fuzz_epoch(enum wk_fuzz_role role)
 {
     return slots[role].epoch;
+}
+
+uint64_t wk_fuzz_builds(enum wk_fuzz_role role)
+{
+    return slots[role].builds;
 }
 
 uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm)

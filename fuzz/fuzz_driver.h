@@ -23,9 +23,13 @@
  * Adapters are built with the reference GPU description, no DDI timer
  * (ddi_timeout_ms = UINT32_MAX: the engine's -timeout catches hangs, and a
  * timer signal per DDI would cost every input), guard pages on, seed 0, and
- * the knobs of struct wk_fuzz_knobs. One adapter per role is kept: asking
- * for other knobs replaces it (a shared-object driver is then unloaded and
- * loaded again, so two adapters never share its globals).
+ * the knobs of struct wk_fuzz_knobs. Per role, one adapter per segment-query
+ * version (3, 4) is kept and reused; the other knobs are set on a reset
+ * adapter (wk_vidmm_reconfigure). A driver under test from WK_DRIVER or
+ * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
+ * version destroys it first, so that a driver keeping adapter state in
+ * globals never sees two adapters at once (the reference driver, which
+ * both roles run side by side, keeps both).
  *
  * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
  * unless their knobs change. A reset puts the kit's side back exactly as
@@ -74,17 +78,23 @@ enum wk_fuzz_role {
 /* "reference", "linked", or the WK_DRIVER path. */
 const char *wk_fuzz_driver_name(void);
 
-/* The started adapter of `role` with knobs `k` (NULL: all defaults), built
- * on first use or when the knobs differ from the last call. Aborts with a
+/* The started adapter of `role` with knobs `k` (NULL: all defaults): the
+ * kept one of k's segment-query version when its knobs equal k's (as it is,
+ * not reset), else built (and every kept one rebuilt after a finding). Aborts with a
  * message when it cannot be built (the DUT cannot be fuzzed so). */
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
  * (wk_vidmm_reset, cost proportional to what the last input touched), and
- * given other paging knobs by wk_vidmm_reconfigure when they differ; built
- * afresh for another segment-query version, and when it is dead (or cannot
- * reset). */
+ * given other paging knobs by wk_vidmm_reconfigure when they differ: the
+ * kept adapter of k's segment-query version, built when there is none, when
+ * it is dead (or cannot reset), after a finding, and for every input under
+ * WK_FUZZ_FRESH=1. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* Adapters of `role` built so far in this process (tests: reuse versus
+ * rebuild). */
+uint64_t wk_fuzz_builds(enum wk_fuzz_role role);
 
 /* Counts the builds and resets of the adapter of `role`: what a harness
  * keeping objects on it compares to know they are still there. */
