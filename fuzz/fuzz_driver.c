@@ -4,18 +4,22 @@
  *
  * Process-wide state, deliberately: a harness entry point has no context
  * argument, and building an adapter per input would cost more than the
- * input. Two slots (DUT, reference), each keeping up to one adapter per
- * segment-query version (3, 4) with the knobs it has now: every other knob
- * is given to a reset adapter by wk_vidmm_reconfigure, so two adapters per
- * role serve every input, and inputs that alternate between the versions
- * (most of fuzz_prog's mutated seeds) reuse them instead of building a new
- * adapter, and faulting in its fresh model, for each input.
+ * input. Two slots (DUT, reference), each keeping up to KEPT adapters with
+ * the knobs they have now, least recently used first out. An input whose
+ * knobs one of them has reuses it after a reset; else, when no slot is
+ * free, the least recently used adapter of the same segment-query version
+ * is reset and given the input's paging knobs (wk_vidmm_reconfigure), and
+ * only an input of a version none has builds one. Mutated fuzz_prog inputs
+ * alternate between a few knob sets (most of the seeds' headers): each
+ * used to cost a new adapter (and the first-touch faults of its fresh
+ * model) or a reconfigure (a new paging buffer), and now costs a reset.
  *
- * Only a driver known to run several adapters at once keeps two: the
+ * Only a driver known to run several adapters at once keeps several: the
  * reference driver, which both roles already run side by side. A driver
  * under test from WK_DRIVER or WK_FUZZ_DRIVER_LIB may keep adapter state
  * in globals (its module is loaded once per process, RTLD_NODELETE), so it
- * gets one live adapter, destroyed before another is built, as before.
+ * gets one live adapter, reconfigured for other paging knobs and destroyed
+ * before another is built, as before.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,14 +36,20 @@
 NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 #endif
 
-#define CLASSES 2               /* segment-query versions 3 and 4 */
+#define KEPT 4                  /* adapters kept per role */
+
+struct kept {
+    struct wk_vidmm *vm;        /* NULL: a free entry */
+    struct wk_fuzz_knobs knobs; /* what it has now */
+    uint64_t used;              /* clock of its last use */
+};
 
 struct slot {
-    struct wk_vidmm *vm[CLASSES];       /* kept adapters by class; NULL: none */
-    struct wk_fuzz_knobs knobs[CLASSES];
+    struct kept kept[KEPT];
     int stale;                  /* rebuild every kept adapter on next use (after a finding) */
     uint64_t epoch;             /* builds + resets */
     uint64_t builds;
+    uint64_t clock;
 };
 
 static struct slot slots[WK_FUZZ_ROLES];
@@ -117,9 +127,9 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
     abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
 }
 
-static int class_of(const struct wk_fuzz_knobs *k)
+static int same_version(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
-    return k->query_segment_version == 4;
+    return (a->query_segment_version == 4) == (b->query_segment_version == 4);
 }
 
 /* Whether the role's driver may have several live adapters (above). */
@@ -132,16 +142,65 @@ static int keeps_several(enum wk_fuzz_role role)
 #endif
 }
 
-static void drop(struct slot *s, int c)
+static void drop(struct kept *e)
 {
-    wk_vidmm_destroy(s->vm[c]);
-    s->vm[c] = NULL;
+    wk_vidmm_destroy(e->vm);
+    e->vm = NULL;
 }
 
 static void drop_all(struct slot *s)
 {
-    for (int c = 0; c < CLASSES; c++)
-        drop(s, c);
+    for (int i = 0; i < KEPT; i++)
+        drop(&s->kept[i]);
+}
+
+static struct wk_vidmm *use(struct slot *s, struct kept *e)
+{
+    e->used = ++s->clock;
+    return e->vm;
+}
+
+/* The kept adapter with knobs k, NULL when none. */
+static struct kept *with_knobs(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    for (int i = 0; i < KEPT; i++)
+        if (s->kept[i].vm && knobs_equal(&s->kept[i].knobs, k))
+            return &s->kept[i];
+    return NULL;
+}
+
+/* The least recently used kept adapter of k's segment-query version. */
+static struct kept *of_version(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    struct kept *best = NULL;
+    for (int i = 0; i < KEPT; i++) {
+        struct kept *e = &s->kept[i];
+        if (e->vm && same_version(&e->knobs, k) && (!best || e->used < best->used))
+            best = e;
+    }
+    return best;
+}
+
+/* A free entry, else the least recently used one. */
+static struct kept *victim(struct slot *s)
+{
+    struct kept *best = &s->kept[0];
+    for (int i = 0; i < KEPT; i++) {
+        struct kept *e = &s->kept[i];
+        if (!e->vm)
+            return e;
+        if (e->used < best->used)
+            best = e;
+    }
+    return best;
+}
+
+static int has_free(const struct slot *s)
+{
+    for (int i = 0; i < KEPT; i++)
+        if (!s->kept[i].vm)
+            return 1;
+    return 0;
 }
 
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
@@ -150,20 +209,21 @@ struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_kn
     struct slot *s = &slots[role];
     if (!k)
         k = &defaults;
-    const int c = class_of(k);
     if (s->stale)
         drop_all(s); /* after a finding nothing of the old adapters is reused */
     s->stale = 0;
-    if (s->vm[c] && knobs_equal(&s->knobs[c], k))
-        return s->vm[c];
-    drop(s, c);
+    struct kept *e = with_knobs(s, k);
+    if (e)
+        return use(s, e);
     if (!keeps_several(role))
         drop_all(s); /* before loading again: one live adapter of such a driver */
-    s->knobs[c] = *k;
-    s->vm[c] = build(role, k);
+    e = victim(s);
+    drop(e);
+    e->knobs = *k;
+    e->vm = build(role, k);
     s->epoch++;
     s->builds++;
-    return s->vm[c];
+    return use(s, e);
 }
 
 /* WK_FUZZ_FRESH=1: every input on freshly built adapters. wk_vidmm_reset
@@ -185,16 +245,32 @@ static int fresh_mode(void)
 /* A reset adapter given other paging knobs behaves as one built with them
  * (wk_vidmm_reconfigure), for a fraction of the cost; knobs it cannot
  * change (the segment query version) need a new adapter. */
-static int knobs_applied(struct slot *s, int c, const struct wk_fuzz_knobs *k)
+static int knobs_applied(struct kept *e, const struct wk_fuzz_knobs *k)
 {
-    if (knobs_equal(&s->knobs[c], k))
+    if (knobs_equal(&e->knobs, k))
         return 1;
     struct wk_vidmm_config cfg;
     config_of(k, &cfg);
-    if (wk_vidmm_reconfigure(s->vm[c], &cfg) != WK_OK)
+    if (wk_vidmm_reconfigure(e->vm, &cfg) != WK_OK)
         return 0;
-    s->knobs[c] = *k;
+    e->knobs = *k;
     return 1;
+}
+
+/* The kept adapter that serves knobs k after a reset (and a reconfigure):
+ * the one with these knobs, else, when no entry is free for a new one,
+ * the least recently used of the same version. NULL: build one. */
+static struct wk_vidmm *reuse(enum wk_fuzz_role role, struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    struct kept *e = with_knobs(s, k);
+    if (!e && !(keeps_several(role) && has_free(s)))
+        e = of_version(s, k);
+    if (!e)
+        return NULL;
+    if (wk_vidmm_reset(e->vm) == WK_OK && knobs_applied(e, k))
+        return use(s, e);
+    drop(e); /* dead (WK_E_DEAD), not resettable or not reconfigurable: start over */
+    return NULL;
 }
 
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
@@ -203,15 +279,11 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
     struct slot *s = &slots[role];
     if (!k)
         k = &defaults;
-    const int c = class_of(k);
     s->epoch++;
     if (fresh_mode())
         drop_all(s);
-    if (s->vm[c] && !s->stale && wk_vidmm_reset(s->vm[c]) == WK_OK && knobs_applied(s, c, k))
-        return s->vm[c];
-    if (!s->stale)
-        drop(s, c); /* dead (WK_E_DEAD), not resettable or not reconfigurable: start over */
-    return wk_fuzz_adapter(role, k);
+    struct wk_vidmm *vm = s->stale ? NULL : reuse(role, s, k);
+    return vm ? vm : wk_fuzz_adapter(role, k);
 }
 
 uint64_t wk_fuzz_epoch(enum wk_fuzz_role role)

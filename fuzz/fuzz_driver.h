@@ -23,13 +23,14 @@
  * Adapters are built with the reference GPU description, no DDI timer
  * (ddi_timeout_ms = UINT32_MAX: the engine's -timeout catches hangs, and a
  * timer signal per DDI would cost every input), guard pages on, seed 0, and
- * the knobs of struct wk_fuzz_knobs. Per role, one adapter per segment-query
- * version (3, 4) is kept and reused; the other knobs are set on a reset
- * adapter (wk_vidmm_reconfigure). A driver under test from WK_DRIVER or
+ * the knobs of struct wk_fuzz_knobs. Per role, up to four adapters are
+ * kept, by knobs, least recently used first out; paging knobs can also be
+ * set on a reset adapter (wk_vidmm_reconfigure), the segment-query version
+ * only by building one. A driver under test from WK_DRIVER or
  * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
  * version destroys it first, so that a driver keeping adapter state in
  * globals never sees two adapters at once (the reference driver, which
- * both roles run side by side, keeps both).
+ * both roles run side by side, keeps four).
  *
  * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
  * unless their knobs change. A reset puts the kit's side back exactly as
@@ -79,17 +80,18 @@ enum wk_fuzz_role {
 const char *wk_fuzz_driver_name(void);
 
 /* The started adapter of `role` with knobs `k` (NULL: all defaults): the
- * kept one of k's segment-query version when its knobs equal k's (as it is,
- * not reset), else built (and every kept one rebuilt after a finding). Aborts with a
+ * kept one with knobs k (as it is, not reset), else built (and every kept
+ * one dropped first after a finding). Aborts with a
  * message when it cannot be built (the DUT cannot be fuzzed so). */
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
  * (wk_vidmm_reset, cost proportional to what the last input touched), and
  * given other paging knobs by wk_vidmm_reconfigure when they differ: the
- * kept adapter of k's segment-query version, built when there is none, when
- * it is dead (or cannot reset), after a finding, and for every input under
- * WK_FUZZ_FRESH=1. */
+ * kept adapter with knobs k, else the least recently used of k's
+ * segment-query version; built when there is none (or a free entry is
+ * left), when it is dead (or cannot reset), after a finding, and for every
+ * input under WK_FUZZ_FRESH=1. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* Adapters of `role` built so far in this process (tests: reuse versus

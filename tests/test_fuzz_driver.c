@@ -2,10 +2,11 @@
  * tests/test_fuzz_driver.c - the adapters the differential harnesses keep
  * (fuzz/fuzz_driver.c), and the shortcuts fuzz_prog's checks take:
  *
- *   - one adapter per segment-query version and role is kept: inputs that
- *     alternate between the versions reuse them, and every program gives
- *     the same statuses, check outcomes, placements and digests on a kept
- *     adapter as on a freshly built one;
+ *   - up to four adapters per role are kept, by knobs: inputs that
+ *     alternate between knob sets (segment-query versions, paging knobs)
+ *     reuse them, and every program gives the same statuses, compared
+ *     check outcomes, placements and digests on a kept adapter as on a
+ *     freshly built one;
  *   - after a finding every kept adapter is rebuilt, the other version's
  *     too;
  *   - a driver under test from WK_DRIVER gets one live adapter at a time
@@ -173,8 +174,8 @@ static void test_kept_adapters_replay_like_fresh_ones(void **state)
     closedir(d);
     assert_true(runs > 100);
     assert_true(versions[0] > 0 && versions[1] > 0 && switches > 1); /* the cache is exercised */
-    /* One adapter per version at most, however often the inputs switch. */
-    assert_true(wk_fuzz_builds(WK_FUZZ_DUT) - builds <= 2);
+    /* No more adapters than the role keeps, however often the inputs switch. */
+    assert_true(wk_fuzz_builds(WK_FUZZ_DUT) - builds <= 4);
 }
 
 static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3 }, v4 = { 8192, 2, 1, 4 };
@@ -193,6 +194,28 @@ static void test_alternating_versions_reuse_adapters(void **state)
         }
         assert_int_equal(wk_fuzz_builds(r), builds);
     }
+}
+
+/* Four knob sets in turn (two paging variants of each version): each keeps
+ * its adapter, none is rebuilt or reconfigured for the others. */
+static void test_alternating_knobs_keep_their_adapters(void **state)
+{
+    (void)state;
+    const struct wk_fuzz_knobs k[4] = { v3, { 28, 0, 0, 3 }, v4, { 0, 1, 0, 4 } };
+    struct wk_vidmm *vm[WK_FUZZ_ROLES][4];
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    wk_fuzz_finding("test_fuzz_driver", NULL, "start from no kept adapter");
+    unsetenv("WK_FUZZ_NO_ABORT");
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        for (int i = 0; i < 4; i++)
+            vm[r][i] = wk_fuzz_ready(r, &k[i]);
+    uint64_t builds[WK_FUZZ_ROLES] = { wk_fuzz_builds(WK_FUZZ_DUT), wk_fuzz_builds(WK_FUZZ_REF) };
+    for (int round = 0; round < 5; round++)
+        for (int r = 0; r < WK_FUZZ_ROLES; r++)
+            for (int i = 0; i < 4; i++)
+                assert_ptr_equal(wk_fuzz_ready(r, &k[(i + round) % 4]), vm[r][(i + round) % 4]);
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        assert_int_equal(wk_fuzz_builds(r), builds[r]);
 }
 
 /* After a finding (WK_FUZZ_NO_ABORT) nothing is reused: both versions'
@@ -283,6 +306,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kept_adapters_replay_like_fresh_ones),
         cmocka_unit_test(test_alternating_versions_reuse_adapters),
+        cmocka_unit_test(test_alternating_knobs_keep_their_adapters),
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
         cmocka_unit_test(test_loaded_driver_gets_one_live_adapter),
         cmocka_unit_test(test_digest_of_repeated_pages),
