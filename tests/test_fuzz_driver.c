@@ -271,7 +271,8 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
 }
 
 /* Equal pages in a row, an odd page between equal ones (page k equal to
- * k-2, not k-1), a page equal to its predecessor except the last byte. */
+ * k-2, not k-1), a page equal to its predecessor except the last byte,
+ * then distinct pages. */
 static void test_digest_of_repeated_pages(void **state)
 {
     (void)state;
@@ -296,6 +297,20 @@ static void test_digest_of_repeated_pages(void **state)
             uint8_t b = 0x5A;
             assert_int_equal(wk_vidmm_write(vm, h, odd[i], &b, 1), WK_OK);
         }
+    }
+    /* Distinct pages, then one of them repeated further on. */
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (uint32_t i = 0; i < 11 * WK_GPU_PAGE_SIZE; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bytes[i] = (uint8_t)x;
+    }
+    assert_int_equal(wk_vidmm_write(vm, h, 0, bytes, 11 * WK_GPU_PAGE_SIZE), WK_OK);
+    for (uint32_t pages = 1; pages <= 11; pages += 5) {
+        uint64_t d = 0;
+        assert_int_equal(wk_vidmm_write(vm, h, pages * WK_GPU_PAGE_SIZE, bytes, WK_GPU_PAGE_SIZE), WK_OK);
+        assert_int_equal(wk_vidmm_read(vm, h, 0, bytes, sizeof(bytes)), WK_OK);
+        assert_int_equal(wk_vidmm_digest(vm, h, &d), WK_OK);
+        assert_int_equal(d, wk_gpu_digest_bytes(bytes, sizeof(bytes)));
     }
     assert_int_equal(wk_vidmm_destroy_device(vm, dev), WK_OK);
     assert_int_equal(wk_fuzz_violation_count(vm), 0);
