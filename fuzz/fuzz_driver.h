@@ -153,7 +153,9 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  *   - a violation on the DUT: a finding;
  *   - different statuses: a finding;
  *   - a content check (expect_bytes, expect_pattern, expect_digest,
- *     expect_gart) holding on one and not the other: a finding;
+ *     expect_gart) holding on one and not the other: a finding (an
+ *     expect_digest on an allocation whose bytes are equal on both sides
+ *     holds or fails alike: decided by a byte compare, no digest computed);
  * and at the end every allocation's bytes must be equal (compared directly,
  * page by page; the digests are printed when they differ), and readable
  * on both sides or on neither; then every device the input left is
