@@ -11,6 +11,8 @@
  *     too;
  *   - a driver under test from WK_DRIVER gets one live adapter at a time
  *     (it may keep adapter state in globals);
+ *   - an expect_digest step decided by comparing the bytes of both sides
+ *     still finds a DUT whose bytes differ at that step;
  *   - wk_vidmm_digest reusing an equal previous page's chunk value still
  *     equals the documented digest (wk_gpu_digest_bytes).
  *
@@ -270,6 +272,73 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
     unsetenv("WK_FUZZ_NO_ABORT");
 }
 
+/* The skip hook of wk_fuzz_differential, used to change one byte of the
+ * DUT's allocation 0 before step `at` and put it back before the next: only
+ * the expect_digest at `at` can see it. */
+struct tamper {
+    struct wk_fuzz_knobs k;
+    uint32_t at;
+    uint8_t saved;
+};
+
+/* The program's 16 KiB allocation: the last made of that size (the driver
+ * makes allocations of its own for devices and contexts). */
+static uint32_t program_allocation(struct wk_vidmm *vm)
+{
+    struct wk_vidmm_allocation_state st;
+    uint32_t found = UINT32_MAX;
+    for (uint32_t h = 0; h < (1u << 16); h++)
+        if (wk_vidmm_allocation_state(vm, h, &st) == WK_OK && st.size == 16 * 1024)
+            found = h;
+    assert_true(found != UINT32_MAX);
+    return found;
+}
+
+static int tamper_hook(void *user, const struct wk_prog *p, uint32_t step)
+{
+    (void)p;
+    struct tamper *t = user;
+    if (step != t->at && step != t->at + 1)
+        return 0;
+    struct wk_vidmm *vm = wk_fuzz_adapter(WK_FUZZ_DUT, &t->k); /* the one running, as it is */
+    uint32_t h = program_allocation(vm);
+    uint8_t b = t->saved;
+    if (step == t->at) {
+        assert_int_equal(wk_vidmm_read(vm, h, 100, &t->saved, 1), WK_OK);
+        b = (uint8_t)~t->saved;
+    }
+    assert_int_equal(wk_vidmm_write(vm, h, 100, &b, 1), WK_OK);
+    return 0;
+}
+
+/* An expect_digest step agrees without digests when the bytes agree
+ * (eviction-residency.fill-evict-digest: fill, digest, evict, digest, page
+ * in, digest), whether the expected digest is right or wrong; a byte that
+ * differs on the DUT at a digest step only is still a finding. */
+static void test_digest_steps_still_compare(void **state)
+{
+    (void)state;
+    static struct wk_prog p;
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    assert_true(load(SEEDS, "eviction-residency.fill-evict-digest.bin", &p));
+    assert_int_equal(p.steps[3].kind, WK_STEP_EXPECT_DIGEST);
+    assert_int_equal(p.steps[5].kind, WK_STEP_EXPECT_DIGEST);
+    struct tamper t = { knobs_of(&p), UINT32_MAX, 0 };
+    uint64_t findings = wk_fuzz_findings();
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &t.k, NULL, NULL), 1);
+    p.steps[3].value ^= 1; /* wrong on both sides: they still agree */
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &t.k, NULL, NULL), 1);
+    assert_int_equal(wk_fuzz_findings(), findings);
+    p.steps[3].value ^= 1;
+    for (uint32_t at = 3; at <= 5; at += 2) {
+        t.at = at;
+        assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &t.k, tamper_hook, &t), 0);
+        assert_int_equal(wk_fuzz_findings(), ++findings);
+    }
+    wk_prog_free(&p);
+    unsetenv("WK_FUZZ_NO_ABORT");
+}
+
 /* Equal pages in a row, an odd page between equal ones (page k equal to
  * k-2, not k-1), a page equal to its predecessor except the last byte,
  * then distinct pages. */
@@ -324,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_alternating_knobs_keep_their_adapters),
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
         cmocka_unit_test(test_loaded_driver_gets_one_live_adapter),
+        cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
     };
     return cmocka_run_group_tests_name("fuzz.driver", tests, NULL, NULL);
