@@ -10,7 +10,8 @@
  *   - after a finding every kept adapter is rebuilt, the other version's
  *     too;
  *   - a driver under test from WK_DRIVER gets one live adapter at a time
- *     (it may keep adapter state in globals);
+ *     (it may keep adapter state in globals), and the reference role then
+ *     does the same, both sides taking one path;
  *   - an expect_digest step decided by comparing the bytes of both sides
  *     still finds a DUT whose bytes differ at that step;
  *   - wk_vidmm_digest reusing an equal previous page's chunk value still
@@ -245,28 +246,30 @@ static void test_finding_rebuilds_every_kept_adapter(void **state)
 }
 
 /* A driver module may keep adapter state in globals: one live adapter of
- * it at a time, rebuilt at every switch of version; the reference side
- * keeps both. */
+ * it at a time, rebuilt at every switch of version; and the reference
+ * side does the same, so that both sides of a differential run share one
+ * history of builds, resets and reconfigures. */
 static void test_loaded_driver_gets_one_live_adapter(void **state)
 {
     (void)state;
     setenv("WK_FUZZ_NO_ABORT", "1", 1);
     setenv("WK_DRIVER", WK_TEST_DRIVER, 1);
     wk_fuzz_finding("test_fuzz_driver", NULL, "drop the reference driver's adapters");
-    uint64_t dut = wk_fuzz_builds(WK_FUZZ_DUT);
-    for (int i = 0; i < 3; i++) {
-        wk_fuzz_ready(WK_FUZZ_DUT, &v3);
-        wk_fuzz_ready(WK_FUZZ_DUT, &v4);
+    uint64_t builds[WK_FUZZ_ROLES] = { wk_fuzz_builds(WK_FUZZ_DUT), wk_fuzz_builds(WK_FUZZ_REF) };
+    for (int i = 0; i < 3; i++)
+        for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+            wk_fuzz_ready(r, &v3);
+            wk_fuzz_ready(r, &v4);
+        }
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        assert_int_equal(wk_fuzz_builds(r), builds[r] + 6);
+    /* Other paging knobs of the same version: the one adapter, reconfigured. */
+    const struct wk_fuzz_knobs v4b = { 0, 1, 0, 4 };
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        struct wk_vidmm *vm = wk_fuzz_ready(r, &v4);
+        assert_ptr_equal(wk_fuzz_ready(r, &v4b), vm);
+        assert_int_equal(wk_fuzz_builds(r), builds[r] + 6);
     }
-    assert_int_equal(wk_fuzz_builds(WK_FUZZ_DUT), dut + 6);
-    wk_fuzz_ready(WK_FUZZ_REF, &v3); /* rebuilt after the finding above */
-    wk_fuzz_ready(WK_FUZZ_REF, &v4);
-    uint64_t ref = wk_fuzz_builds(WK_FUZZ_REF);
-    for (int i = 0; i < 3; i++) {
-        wk_fuzz_ready(WK_FUZZ_REF, &v3);
-        wk_fuzz_ready(WK_FUZZ_REF, &v4);
-    }
-    assert_int_equal(wk_fuzz_builds(WK_FUZZ_REF), ref);
     wk_fuzz_finding("test_fuzz_driver", NULL, "drop the module's adapter");
     unsetenv("WK_DRIVER");
     unsetenv("WK_FUZZ_NO_ABORT");
