@@ -395,9 +395,12 @@ int main(void)
         cmocka_unit_test(test_alternating_versions_reuse_adapters),
         cmocka_unit_test(test_alternating_knobs_keep_their_adapters),
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
-        cmocka_unit_test(test_loaded_driver_gets_one_live_adapter),
         cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
+        /* Last: it leaves the module loaded. Closed for good and the
+         * process going on, LeakSanitizer's exit scan crashed on the
+         * module's thread-local block (km.h's __thread IRQL). */
+        cmocka_unit_test(test_loaded_driver_gets_one_live_adapter),
     };
     return cmocka_run_group_tests_name("fuzz.driver", tests, NULL, NULL);
 }
