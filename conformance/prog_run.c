@@ -358,22 +358,34 @@ static int check_bytes(struct interp *x, uint32_t h, const struct wk_step *s)
     return 1;
 }
 
+/* The first byte of buf[0, n) that is not the pattern (n when none): one
+ * memcmp against a page of the pattern, the byte loop only to name it. */
+static uint64_t pattern_mismatch(const uint8_t *buf, const uint8_t *pat, uint64_t n)
+{
+    if (memcmp(buf, pat, n) == 0)
+        return n;
+    uint64_t i = 0;
+    while (buf[i] == pat[i])
+        i++;
+    return i;
+}
+
 static int check_pattern(struct interp *x, uint32_t h, const struct wk_step *s)
 {
     struct wk_vidmm_allocation_state st;
     wk_vidmm_allocation_state(x->vm, h, &st);
     uint64_t end = s->size ? s->offset + s->size : st.size;
-    uint8_t buf[4096];
+    uint8_t buf[4096], pat[4096];
+    for (uint32_t i = 0; i < sizeof(pat); i++) /* chunks start 4096 apart: the same phase */
+        pat[i] = (uint8_t)(s->value >> (8 * (i % 4)));
     for (uint64_t at = s->offset; at < end; at += sizeof(buf)) {
         uint64_t n = end - at < sizeof(buf) ? end - at : sizeof(buf);
         if (wk_vidmm_read(x->vm, h, at, buf, n) != WK_OK)
             return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
-        for (uint64_t i = 0; i < n; i++) {
-            uint8_t want = (uint8_t)(s->value >> (8 * ((at + i - s->offset) % 4)));
-            if (buf[i] != want)
-                return failf(x, "the pattern in every byte", "byte +0x%llx is 0x%02x, expected 0x%02x (pattern 0x%08llx)",
-                             (unsigned long long)(at + i), buf[i], want, (unsigned long long)s->value);
-        }
+        uint64_t i = pattern_mismatch(buf, pat, n);
+        if (i < n)
+            return failf(x, "the pattern in every byte", "byte +0x%llx is 0x%02x, expected 0x%02x (pattern 0x%08llx)",
+                         (unsigned long long)(at + i), buf[i], pat[i], (unsigned long long)s->value);
     }
     return 1;
 }

@@ -23,9 +23,14 @@
  * Adapters are built with the reference GPU description, no DDI timer
  * (ddi_timeout_ms = UINT32_MAX: the engine's -timeout catches hangs, and a
  * timer signal per DDI would cost every input), guard pages on, seed 0, and
- * the knobs of struct wk_fuzz_knobs. One adapter per role is kept: asking
- * for other knobs replaces it (a shared-object driver is then unloaded and
- * loaded again, so two adapters never share its globals).
+ * the knobs of struct wk_fuzz_knobs. Per role, up to four adapters are
+ * kept, by knobs, least recently used first out; paging knobs can also be
+ * set on a reset adapter (wk_vidmm_reconfigure), the segment-query version
+ * only by building one. A driver under test from WK_DRIVER or
+ * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
+ * version destroys it first, so that a driver keeping adapter state in
+ * globals never sees two adapters at once (the reference driver, which
+ * both roles run side by side, keeps four).
  *
  * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
  * unless their knobs change. A reset puts the kit's side back exactly as
@@ -74,17 +79,24 @@ enum wk_fuzz_role {
 /* "reference", "linked", or the WK_DRIVER path. */
 const char *wk_fuzz_driver_name(void);
 
-/* The started adapter of `role` with knobs `k` (NULL: all defaults), built
- * on first use or when the knobs differ from the last call. Aborts with a
+/* The started adapter of `role` with knobs `k` (NULL: all defaults): the
+ * kept one with knobs k (as it is, not reset), else built (and every kept
+ * one dropped first after a finding). Aborts with a
  * message when it cannot be built (the DUT cannot be fuzzed so). */
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
  * (wk_vidmm_reset, cost proportional to what the last input touched), and
- * given other paging knobs by wk_vidmm_reconfigure when they differ; built
- * afresh for another segment-query version, and when it is dead (or cannot
- * reset). */
+ * given other paging knobs by wk_vidmm_reconfigure when they differ: the
+ * kept adapter with knobs k, else the least recently used of k's
+ * segment-query version; built when there is none (or a free entry is
+ * left), when it is dead (or cannot reset), after a finding, and for every
+ * input under WK_FUZZ_FRESH=1. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* Adapters of `role` built so far in this process (tests: reuse versus
+ * rebuild). */
+uint64_t wk_fuzz_builds(enum wk_fuzz_role role);
 
 /* Counts the builds and resets of the adapter of `role`: what a harness
  * keeping objects on it compares to know they are still there. */
@@ -141,7 +153,9 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  *   - a violation on the DUT: a finding;
  *   - different statuses: a finding;
  *   - a content check (expect_bytes, expect_pattern, expect_digest,
- *     expect_gart) holding on one and not the other: a finding;
+ *     expect_gart) holding on one and not the other: a finding (an
+ *     expect_digest on an allocation whose bytes are equal on both sides
+ *     holds or fails alike: decided by a byte compare, no digest computed);
  * and at the end every allocation's bytes must be equal (compared directly,
  * page by page; the digests are printed when they differ), and readable
  * on both sides or on neither; then every device the input left is

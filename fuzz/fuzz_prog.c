@@ -24,8 +24,8 @@
  *     equal contents at the end, a clean teardown of what the program left.
  *     A reference violation is a KIT INVARIANT.
  * Both adapters are reset before every input; other paging knobs than the
- * previous input's are set with wk_vidmm_reconfigure, and an adapter is
- * rebuilt only for another segment-query version.
+ * previous input's are set with wk_vidmm_reconfigure, and each role keeps
+ * one adapter per segment-query version (fuzz_driver.c says when not).
  */
 #include <stdlib.h>
 #include <string.h>
