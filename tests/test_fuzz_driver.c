@@ -181,6 +181,38 @@ static void test_kept_adapters_replay_like_fresh_ones(void **state)
     assert_true(wk_fuzz_builds(WK_FUZZ_DUT) - builds <= 4);
 }
 
+/* A reset adapter reconfigured from one paging-buffer size to another
+ * replays like a fresh one (the pair fuzz_prog met: a 4097-byte buffer,
+ * then a 1000-byte one). */
+static void test_reconfigure_between_seeds_replays_like_fresh(void **state)
+{
+    (void)state;
+    static struct wk_prog first, second;
+    static struct outcome reconfigured, fresh;
+    assert_true(load(SEEDS, "multipass.map-510-pages-buffer-4097.bin", &first));
+    assert_true(load(SEEDS, "multipass.map-64-pages-buffer-1000.bin", &second));
+    struct wk_fuzz_knobs k1 = knobs_of(&first), k2 = knobs_of(&second);
+    struct wk_vidmm *vm = fresh_adapter(&k1);
+    run(&first, vm, &reconfigured);
+    assert_int_equal(wk_vidmm_reset(vm), WK_OK);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.ddi_timeout_ms = UINT32_MAX;
+    cfg.paging_buffer_size = k2.paging_buffer_size;
+    cfg.transfer_chunk = k2.transfer_chunk;
+    cfg.split_submissions = k2.split_submissions;
+    cfg.query_segment_version = k2.query_segment_version == 4 ? 4 : 3;
+    assert_int_equal(wk_vidmm_reconfigure(vm, &cfg), WK_OK);
+    run(&second, vm, &reconfigured);
+    wk_vidmm_destroy(vm);
+    vm = fresh_adapter(&k2);
+    run(&second, vm, &fresh);
+    wk_vidmm_destroy(vm);
+    assert_true(same("multipass.map-64-pages-buffer-1000 after -4097", &second, &reconfigured, &fresh));
+    wk_prog_free(&first);
+    wk_prog_free(&second);
+}
+
 static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3 }, v4 = { 8192, 2, 1, 4 };
 
 static void test_alternating_versions_reuse_adapters(void **state)
@@ -392,6 +424,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kept_adapters_replay_like_fresh_ones),
+        cmocka_unit_test(test_reconfigure_between_seeds_replays_like_fresh),
         cmocka_unit_test(test_alternating_versions_reuse_adapters),
         cmocka_unit_test(test_alternating_knobs_keep_their_adapters),
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
