@@ -34,13 +34,28 @@ uint64_t digest_chunk(const uint8_t *buf, uint64_t n)
     return c;
 }
 
+uint64_t wk_gpu_digest_chunk(const void *chunk, uint64_t n)
+{
+    return digest_chunk(chunk, n);
+}
+
+uint64_t wk_gpu_digest_add(uint64_t state, uint64_t chunk_value)
+{
+    return digest_mix(state + chunk_value);
+}
+
+uint64_t wk_gpu_digest_end(uint64_t state, uint64_t len)
+{
+    return digest_mix(state ^ len);
+}
+
 uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len)
 {
     const uint8_t *b = buf;
-    uint64_t h = 0xCBF29CE484222325ull;
+    uint64_t h = WK_GPU_DIGEST_START;
     for (uint64_t done = 0; done < len; done += WK_GPU_PAGE_SIZE) {
         uint64_t n = len - done < WK_GPU_PAGE_SIZE ? len - done : WK_GPU_PAGE_SIZE;
-        h = digest_mix(h + digest_chunk(b + done, n));
+        h = wk_gpu_digest_add(h, digest_chunk(b + done, n));
     }
-    return digest_mix(h ^ len);
+    return wk_gpu_digest_end(h, len);
 }

@@ -582,6 +582,26 @@ static void test_digest_bytes_matches_reference(void **state)
     }
 }
 
+/* Fed chunk by chunk (wk_gpu_digest_chunk/add/end), the digest is the
+ * reference digest of the same bytes, whole chunks and a short last one. */
+static void test_digest_fed_in_chunks_matches_reference(void **state)
+{
+    enum { MAX = 3 * 4096 + 100 };
+    uint8_t *buf = tu_alloc(state, MAX);
+    assert_non_null(buf);
+    tu_pattern(buf, MAX, 77);
+    memset(buf + 4096, 0, 4096); /* a page of zeros among them */
+    static const uint64_t lens[] = {0, 1, 8, 4095, 4096, 4097, 8192, 8200, MAX};
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        uint64_t h = WK_GPU_DIGEST_START;
+        for (uint64_t at = 0; at < lens[i]; at += 4096) {
+            uint64_t n = lens[i] - at < 4096 ? lens[i] - at : 4096;
+            h = wk_gpu_digest_add(h, wk_gpu_digest_chunk(buf + at, n));
+        }
+        assert_true(expect_u64(wk_gpu_digest_end(h, lens[i]), ref_digest(buf, lens[i])));
+    }
+}
+
 static bool expect_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_t want)
 {
     uint64_t got = 0;
@@ -1186,6 +1206,7 @@ int main(void)
         TU_TEST(test_reset_cost_1tib_segment),
         TU_TEST(test_digest_reference_vectors),
         TU_TEST(test_digest_bytes_matches_reference),
+        TU_TEST(test_digest_fed_in_chunks_matches_reference),
         TU_TEST(test_digest_of_memory),
         TU_TEST(test_digest_independent_of_residency),
         TU_TEST(test_digest_of_large_sparse_range),

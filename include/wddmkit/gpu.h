@@ -174,6 +174,16 @@ wk_status wk_gpu_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_
  * a page-aligned GPU address. */
 uint64_t wk_gpu_digest_bytes(const void *buf, uint64_t len);
 
+/* The same digest fed chunk by chunk, for a caller that holds the bytes in
+ * pieces (an allocation read page by page): every chunk is 4096 bytes but
+ * the last, which may be shorter. wk_gpu_digest_chunk is a chunk's value (a
+ * caller may reuse it for an equal chunk); wk_gpu_digest_add folds one in;
+ * wk_gpu_digest_end gives the digest of the `len` bytes fed. */
+uint64_t wk_gpu_digest_chunk(const void *chunk, uint64_t n);
+uint64_t wk_gpu_digest_add(uint64_t state, uint64_t chunk_value);
+uint64_t wk_gpu_digest_end(uint64_t state, uint64_t len);
+#define WK_GPU_DIGEST_START 0xCBF29CE484222325ull
+
 /* Aperture page-table entries, host side. `pfn` is a system page frame
  * number. wk_gpu_gart_set writes PTE and TLB line together (the MMIO path);
  * wk_gpu_gart_get returns the PTE (valid=0 when never mapped) and whether the

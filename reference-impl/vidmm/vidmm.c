@@ -308,38 +308,14 @@ wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offs
  * zero at page-in and never written, and cost a memcmp instead of 512
  * rounds of the mixer.
  */
-#define ZERO_PAGE_CHUNK 0x1E44884E4DCED808ull /* c of a 4096-byte chunk of zeros */
+#define ZERO_PAGE_CHUNK 0x1E44884E4DCED808ull /* wk_gpu_digest_chunk of 4096 zeros */
 
-static uint64_t digest_mix(uint64_t z)
-{
-    z ^= z >> 30;
-    z *= 0xBF58476D1CE4E5B9ull;
-    z ^= z >> 27;
-    z *= 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return z;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static uint64_t digest_chunk(const uint8_t *b, uint64_t n)
+static uint64_t chunk_value(const uint8_t *b, uint64_t n)
 {
     static const uint8_t zeros[PAGE];
     if (n == PAGE && memcmp(b, zeros, PAGE) == 0)
         return ZERO_PAGE_CHUNK;
-    uint64_t c = 0x9E3779B97F4A7C15ull ^ n, i = 0;
-    for (; i + 8 <= n; i += 8)
-        c = digest_mix(c ^ le64(b + i));
-    if (i < n) { /* the last word, zero-padded */
-        uint8_t tail[8] = { 0 };
-        memcpy(tail, b + i, n - i);
-        c = digest_mix(c ^ le64(tail));
-    }
-    return c;
+    return wk_gpu_digest_chunk(b, n);
 }
 
 /* Pages are read into two buffers in turn, so that a page equal to the one
@@ -351,16 +327,16 @@ wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *di
     if (!a)
         return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
     uint8_t page[2][PAGE];
-    uint64_t h = 0xCBF29CE484222325ull, c = 0;
+    uint64_t h = WK_GPU_DIGEST_START, c = 0;
     for (uint64_t at = 0, k = 0; at < a->size; at += PAGE, k ^= 1) {
         uint64_t n = a->size - at < PAGE ? a->size - at : PAGE;
         wk_status st = wk_vidmm_read(vm, allocation, at, page[k], n);
         if (st != WK_OK)
             return st;
         if (at == 0 || n != PAGE || memcmp(page[k], page[k ^ 1], PAGE) != 0)
-            c = digest_chunk(page[k], n);
-        h = digest_mix(h + c);
+            c = chunk_value(page[k], n);
+        h = wk_gpu_digest_add(h, c);
     }
-    *digest = digest_mix(h ^ a->size);
+    *digest = wk_gpu_digest_end(h, a->size);
     return WK_OK;
 }
