@@ -40,9 +40,12 @@ static uint64_t side_address(const struct side *s, uint64_t off)
     return s->pfns ? (s->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE : s->address + off;
 }
 
-/* Compares `len` bytes of two sides page by page; UINT64_MAX when equal. */
-static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
-                                 uint64_t len)
+/* Compares `len` bytes of two sides page by page through copies;
+ * UINT64_MAX when equal. The definition of the transfer check's answer: a
+ * chunk either side cannot read is reported at its first byte. What
+ * first_difference falls back to when a side cannot be viewed whole. */
+static uint64_t first_difference_copying(struct wk_vidmm *vm, const struct side *x,
+                                         const struct side *y, uint64_t len)
 {
     uint8_t a[PAGE], b[PAGE];
     for (uint64_t off = 0; off < len; off += PAGE) {
@@ -54,6 +57,118 @@ static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, cons
             for (uint64_t i = 0; i < n; i++)
                 if (a[i] != b[i])
                     return off + i;
+    }
+    return UINT64_MAX;
+}
+
+/* What unbacked memory reads as, to compare against in place. */
+static const uint8_t zero_page[PAGE];
+
+/* First byte of p[0..n) that is not zero, or UINT64_MAX. */
+static uint64_t first_nonzero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t j = 0; j < n; j += PAGE) {
+        uint64_t m = n - j < PAGE ? n - j : PAGE;
+        if (memcmp(p + j, zero_page, m) == 0)
+            continue;
+        for (uint64_t i = 0; i < m; i++)
+            if (p[j + i])
+                return j + i;
+    }
+    return UINT64_MAX;
+}
+
+/* First differing byte of two spans' first n bytes, or UINT64_MAX; a span
+ * without data reads as zeroes. */
+static uint64_t span_difference(const struct wk_gpu_span *a, const struct wk_gpu_span *b, uint64_t n)
+{
+    if (!a->data || !b->data)
+        return a->data ? first_nonzero(a->data, n) : b->data ? first_nonzero(b->data, n) : UINT64_MAX;
+    if (a->data == b->data || memcmp(a->data, b->data, n) == 0)
+        return UINT64_MAX;
+    for (uint64_t i = 0; i < n; i++)
+        if (a->data[i] != b->data[i])
+            return i;
+    return UINT64_MAX;
+}
+
+/* One side of a copy seen in place: a view of the segment range, or views
+ * of the MDL's runs of consecutive frames one after the other. */
+struct side_view {
+    struct wk_gpu *gpu;
+    const struct side *side;
+    uint64_t len;
+    uint64_t next_page;       /* MDL side: first page not viewed yet */
+    struct wk_gpu_view view;
+    struct wk_gpu_span span;  /* what is left of the current span */
+};
+
+static int side_view_begin(struct side_view *sv, struct wk_gpu *gpu, const struct side *side,
+                           uint64_t len)
+{
+    memset(sv, 0, sizeof(*sv));
+    sv->gpu = gpu;
+    sv->side = side;
+    sv->len = len;
+    return side->pfns ? 0 : wk_gpu_view_begin(gpu, side->address, len, &sv->view) == WK_OK ? 0 : -1;
+}
+
+/* Views the next run of consecutive frames on the MDL side. */
+static int side_view_next_run(struct side_view *sv)
+{
+    const uint64_t *pfns = sv->side->pfns;
+    uint64_t first = sv->next_page, pages = (sv->len + PAGE - 1) / PAGE, end = first + 1;
+    while (end < pages && pfns[end] == pfns[end - 1] + 1)
+        end++;
+    uint64_t bytes = (end * PAGE < sv->len ? end * PAGE : sv->len) - first * PAGE;
+    sv->next_page = end;
+    return wk_gpu_view_begin(sv->gpu, pfns[first] << WK_GPU_PAGE_SHIFT, bytes, &sv->view) == WK_OK
+               ? 0 : -1;
+}
+
+/* Makes sure sv->span holds bytes (the caller stops at len); -1 when the
+ * next part of the side cannot be viewed. */
+static int side_view_fill(struct side_view *sv)
+{
+    while (!sv->span.length) {
+        if (wk_gpu_view_next(&sv->view, &sv->span))
+            continue;
+        if (!sv->side->pfns || side_view_next_run(sv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void side_view_consume(struct side_view *sv, uint64_t n)
+{
+    sv->span.addr += n;
+    sv->span.length -= n;
+    if (sv->span.data)
+        sv->span.data += n;
+}
+
+/* first_difference_copying's answer, from both sides compared where they
+ * live: memcmp over the longest runs both sides have in one piece, and a
+ * zero check for memory never written. A side that cannot be viewed (the
+ * answer then depends on which chunk fails first) goes back to copying. */
+static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
+                                 uint64_t len)
+{
+    struct side_view a, b;
+    if (side_view_begin(&a, vm->gpu, x, len) != 0 || side_view_begin(&b, vm->gpu, y, len) != 0)
+        return first_difference_copying(vm, x, y, len);
+    for (uint64_t off = 0; off < len;) {
+        if (side_view_fill(&a) != 0 || side_view_fill(&b) != 0)
+            return first_difference_copying(vm, x, y, len);
+        uint64_t n = a.span.length < b.span.length ? a.span.length : b.span.length;
+        if (n > len - off)
+            n = len - off;
+        uint64_t d = span_difference(&a.span, &b.span, n);
+        if (d != UINT64_MAX)
+            return off + d;
+        side_view_consume(&a, n);
+        side_view_consume(&b, n);
+        off += n;
     }
     return UINT64_MAX;
 }
@@ -100,19 +215,29 @@ static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, co
 /* Fill                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Every page of a FILL holds the same bytes (a page is a whole number of
- * 4-byte patterns): one model page, compared with memcmp, and the byte
- * loop only to name the first wrong byte. */
-static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
+/* The FILL pattern from phase 0 for PAGE bytes, and 3 more so that any
+ * phase has a page of it at want + phase. Built by doubling: ten memcpy
+ * calls, not 1,024 stores (a page-in fills with zero on every op, so this
+ * runs per FILL). */
+static void pattern_page(uint8_t want[PAGE + 4], uint32_t pattern)
 {
-    uint8_t buf[PAGE], want[PAGE];
     const uint8_t bytes[4] = { (uint8_t)pattern, (uint8_t)(pattern >> 8), (uint8_t)(pattern >> 16),
                                (uint8_t)(pattern >> 24) };
-    /* The pattern page by doubling: ten memcpy calls, not 1,024 stores (a
-     * page-in fills with zero on every op, so this runs per FILL). */
     memcpy(want, bytes, 4);
-    for (uint64_t have = 4; have < PAGE; have *= 2)
-        memcpy(want + have, want, have);
+    for (uint64_t have = 4; have < PAGE + 4; have *= 2)
+        memcpy(want + have, want, have < PAGE + 4 - have ? have : PAGE + 4 - have);
+}
+
+/* The definition of the FILL check's answer: every page of a FILL holds the
+ * same bytes (a page is a whole number of 4-byte patterns), so one model
+ * page is copied out and compared with memcmp, the byte loop only naming
+ * the first wrong byte; a chunk that cannot be read is reported at its
+ * first byte. What first_not_pattern falls back to when the range cannot
+ * be viewed whole. */
+static uint64_t first_not_pattern_copying(struct wk_vidmm *vm, uint64_t addr, uint64_t len,
+                                          const uint8_t *want)
+{
+    uint8_t buf[PAGE];
     for (uint64_t off = 0; off < len; off += PAGE) {
         uint64_t n = len - off < PAGE ? len - off : PAGE;
         if (wk_gpu_read(vm->gpu, addr + off, buf, n) != WK_OK)
@@ -122,6 +247,46 @@ static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t l
         for (uint64_t i = 0; i < n; i++)
             if (buf[i] != want[i])
                 return off + i;
+    }
+    return UINT64_MAX;
+}
+
+/* First byte of a span (at offset `at` of the FILL) that does not hold the
+ * pattern, relative to the span, or UINT64_MAX. A span without data reads
+ * as zeroes: wrong at the first non-zero pattern byte, if any. */
+static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, const uint8_t *want)
+{
+    if (!s->data) {
+        for (uint64_t i = 0; i < 4 && i < s->length; i++)
+            if (want[(at + i) & 3])
+                return i;
+        return UINT64_MAX;
+    }
+    for (uint64_t j = 0; j < s->length; j += PAGE) {
+        uint64_t n = s->length - j < PAGE ? s->length - j : PAGE;
+        const uint8_t *w = want + ((at + j) & 3);
+        if (memcmp(s->data + j, w, n) == 0)
+            continue;
+        for (uint64_t i = 0; i < n; i++)
+            if (s->data[j + i] != w[i])
+                return j + i;
+    }
+    return UINT64_MAX;
+}
+
+/* first_not_pattern_copying's answer, compared in place through a view. */
+static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
+{
+    uint8_t want[PAGE + 4];
+    pattern_page(want, pattern);
+    struct wk_gpu_view v;
+    if (wk_gpu_view_begin(vm->gpu, addr, len, &v) != WK_OK)
+        return first_not_pattern_copying(vm, addr, len, want);
+    struct wk_gpu_span s;
+    for (uint64_t at = 0; wk_gpu_view_next(&v, &s); at += s.length) {
+        uint64_t bad = span_not_pattern(&s, at, want);
+        if (bad != UINT64_MAX)
+            return at + bad;
     }
     return UINT64_MAX;
 }
