@@ -10,6 +10,7 @@
  * MdlOffset = the chunk's first page on the MDL side, and TransferStart /
  * TransferEnd on the first and last (P5, P7).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,30 +148,63 @@ static void side_view_consume(struct side_view *sv, uint64_t n)
         sv->span.data += n;
 }
 
-/* first_difference_copying's answer, from both sides compared where they
- * live: memcmp over the longest runs both sides have in one piece, and a
- * zero check for memory never written. A side that cannot be viewed (the
- * answer then depends on which chunk fails first) goes back to copying. */
-static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
-                                 uint64_t len)
+/* first_difference_copying's answer in *bad, from both sides compared
+ * where they live: memcmp over the longest runs both sides have in one
+ * piece, and a zero check for memory never written. -1 when a side cannot
+ * be viewed (the answer then depends on which chunk fails first). */
+static int first_difference_in_place(struct wk_vidmm *vm, const struct side *x,
+                                     const struct side *y, uint64_t len, uint64_t *bad)
 {
     struct side_view a, b;
     if (side_view_begin(&a, vm->gpu, x, len) != 0 || side_view_begin(&b, vm->gpu, y, len) != 0)
-        return first_difference_copying(vm, x, y, len);
+        return -1;
     for (uint64_t off = 0; off < len;) {
         if (side_view_fill(&a) != 0 || side_view_fill(&b) != 0)
-            return first_difference_copying(vm, x, y, len);
+            return -1;
         uint64_t n = a.span.length < b.span.length ? a.span.length : b.span.length;
         if (n > len - off)
             n = len - off;
         uint64_t d = span_difference(&a.span, &b.span, n);
-        if (d != UINT64_MAX)
-            return off + d;
+        if (d != UINT64_MAX) {
+            *bad = off + d;
+            return 0;
+        }
         side_view_consume(&a, n);
         side_view_consume(&b, n);
         off += n;
     }
-    return UINT64_MAX;
+    *bad = UINT64_MAX;
+    return 0;
+}
+
+/* Debug builds answer each check both ways, in place and through copies,
+ * and stop on a difference: a bug in the kit, which must never pass for a
+ * driver verdict (as in invariants.c). Release builds answer once. */
+#ifdef NDEBUG
+#define SAME_ANSWER(in_place, copied, what) (in_place)
+#else
+#define SAME_ANSWER(in_place, copied, what) same_answer((in_place), (copied), (what))
+static uint64_t same_answer(uint64_t in_place, uint64_t copied, const char *what)
+{
+    if (in_place != copied) {
+        fprintf(stderr, "wddmkit internal invariant broken: %s check in place says %llu, "
+                        "through copies %llu\n", what, (unsigned long long)in_place,
+                (unsigned long long)copied);
+        abort();
+    }
+    return in_place;
+}
+#endif
+
+/* The transfer check's answer: the first byte where the sides differ, or
+ * UINT64_MAX. */
+static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
+                                 uint64_t len)
+{
+    uint64_t bad;
+    if (first_difference_in_place(vm, x, y, len, &bad) != 0)
+        return first_difference_copying(vm, x, y, len);
+    return SAME_ANSWER(bad, first_difference_copying(vm, x, y, len), "transfer");
 }
 
 /* The bytes around a destination, to prove a paging op stayed inside it. */
@@ -274,7 +308,9 @@ static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, const
     return UINT64_MAX;
 }
 
-/* first_not_pattern_copying's answer, compared in place through a view. */
+/* The FILL check's answer: the first byte that does not hold the pattern,
+ * or UINT64_MAX; compared in place through a view when the range can be
+ * viewed whole. */
 static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
 {
     uint8_t want[PAGE + 4];
@@ -282,13 +318,13 @@ static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t l
     struct wk_gpu_view v;
     if (wk_gpu_view_begin(vm->gpu, addr, len, &v) != WK_OK)
         return first_not_pattern_copying(vm, addr, len, want);
+    uint64_t bad = UINT64_MAX;
     struct wk_gpu_span s;
-    for (uint64_t at = 0; wk_gpu_view_next(&v, &s); at += s.length) {
-        uint64_t bad = span_not_pattern(&s, at, want);
-        if (bad != UINT64_MAX)
-            return at + bad;
+    for (uint64_t at = 0; bad == UINT64_MAX && wk_gpu_view_next(&v, &s); at += s.length) {
+        bad = span_not_pattern(&s, at, want);
+        bad = bad == UINT64_MAX ? bad : at + bad;
     }
-    return UINT64_MAX;
+    return SAME_ANSWER(bad, first_not_pattern_copying(vm, addr, len, want), "FILL");
 }
 
 wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
