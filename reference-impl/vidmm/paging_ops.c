@@ -62,8 +62,9 @@ static uint64_t first_difference_copying(struct wk_vidmm *vm, const struct side 
     return UINT64_MAX;
 }
 
-/* What unbacked memory reads as, to compare against in place. */
-static const uint8_t zero_page[PAGE];
+/* What unbacked memory reads as, to compare against in place; also the
+ * pattern page of a zero FILL at any phase (hence the 4 more bytes). */
+static const uint8_t zero_page[PAGE + 4];
 
 /* First byte of p[0..n) that is not zero, or UINT64_MAX. */
 static uint64_t first_nonzero(const uint8_t *p, uint64_t n)
@@ -249,17 +250,35 @@ static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, co
 /* Fill                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* The FILL pattern from phase 0 for PAGE bytes, and 3 more so that any
- * phase has a page of it at want + phase. Built by doubling: ten memcpy
- * calls, not 1,024 stores (a page-in fills with zero on every op, so this
- * runs per FILL). */
-static void pattern_page(uint8_t want[PAGE + 4], uint32_t pattern)
+/* The FILL pattern repeated from phase 0, built only as far as a check
+ * needs it (a page and 3 bytes at most, so that any phase has a page of it
+ * at bytes + phase), by doubling: a few memcpy calls, not 1,024 stores. A
+ * page-in fills with zero on every op, and mostly over memory never
+ * written: its check needs no pattern page at all, and a zero pattern is
+ * the zero page. */
+struct fill_want {
+    uint32_t pattern;
+    uint64_t built;               /* valid bytes in buf */
+    uint8_t buf[PAGE + 4];
+};
+
+static const uint8_t *want_bytes(struct fill_want *w, uint64_t need)
 {
-    const uint8_t bytes[4] = { (uint8_t)pattern, (uint8_t)(pattern >> 8), (uint8_t)(pattern >> 16),
-                               (uint8_t)(pattern >> 24) };
-    memcpy(want, bytes, 4);
-    for (uint64_t have = 4; have < PAGE + 4; have *= 2)
-        memcpy(want + have, want, have < PAGE + 4 - have ? have : PAGE + 4 - have);
+    if (w->pattern == 0)
+        return zero_page;
+    if (w->built < 4) {
+        const uint8_t b[4] = { (uint8_t)w->pattern, (uint8_t)(w->pattern >> 8),
+                               (uint8_t)(w->pattern >> 16), (uint8_t)(w->pattern >> 24) };
+        memcpy(w->buf, b, 4);
+        w->built = 4;
+    }
+    while (w->built < need) { /* byte k is pattern byte k % 4, also from a ragged end */
+        uint64_t from = w->built & 3, room = w->built - from;
+        uint64_t n = room < need - w->built ? room : need - w->built;
+        memcpy(w->buf + w->built, w->buf + from, n);
+        w->built += n;
+    }
+    return w->buf;
 }
 
 /* The definition of the FILL check's answer: every page of a FILL holds the
@@ -269,9 +288,10 @@ static void pattern_page(uint8_t want[PAGE + 4], uint32_t pattern)
  * first byte. What first_not_pattern falls back to when the range cannot
  * be viewed whole. */
 static uint64_t first_not_pattern_copying(struct wk_vidmm *vm, uint64_t addr, uint64_t len,
-                                          const uint8_t *want)
+                                          struct fill_want *w)
 {
     uint8_t buf[PAGE];
+    const uint8_t *want = want_bytes(w, len < PAGE ? len : PAGE);
     for (uint64_t off = 0; off < len; off += PAGE) {
         uint64_t n = len - off < PAGE ? len - off : PAGE;
         if (wk_gpu_read(vm->gpu, addr + off, buf, n) != WK_OK)
@@ -288,21 +308,21 @@ static uint64_t first_not_pattern_copying(struct wk_vidmm *vm, uint64_t addr, ui
 /* First byte of a span (at offset `at` of the FILL) that does not hold the
  * pattern, relative to the span, or UINT64_MAX. A span without data reads
  * as zeroes: wrong at the first non-zero pattern byte, if any. */
-static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, const uint8_t *want)
+static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, struct fill_want *w)
 {
     if (!s->data) {
         for (uint64_t i = 0; i < 4 && i < s->length; i++)
-            if (want[(at + i) & 3])
+            if ((w->pattern >> (8 * ((at + i) & 3))) & 0xFF)
                 return i;
         return UINT64_MAX;
     }
     for (uint64_t j = 0; j < s->length; j += PAGE) {
-        uint64_t n = s->length - j < PAGE ? s->length - j : PAGE;
-        const uint8_t *w = want + ((at + j) & 3);
-        if (memcmp(s->data + j, w, n) == 0)
+        uint64_t n = s->length - j < PAGE ? s->length - j : PAGE, phase = (at + j) & 3;
+        const uint8_t *want = want_bytes(w, phase + n) + phase;
+        if (memcmp(s->data + j, want, n) == 0)
             continue;
         for (uint64_t i = 0; i < n; i++)
-            if (s->data[j + i] != w[i])
+            if (s->data[j + i] != want[i])
                 return j + i;
     }
     return UINT64_MAX;
@@ -313,18 +333,19 @@ static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, const
  * viewed whole. */
 static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
 {
-    uint8_t want[PAGE + 4];
-    pattern_page(want, pattern);
+    struct fill_want w;
+    w.pattern = pattern;
+    w.built = 0;
     struct wk_gpu_view v;
     if (wk_gpu_view_begin(vm->gpu, addr, len, &v) != WK_OK)
-        return first_not_pattern_copying(vm, addr, len, want);
+        return first_not_pattern_copying(vm, addr, len, &w);
     uint64_t bad = UINT64_MAX;
     struct wk_gpu_span s;
     for (uint64_t at = 0; bad == UINT64_MAX && wk_gpu_view_next(&v, &s); at += s.length) {
-        bad = span_not_pattern(&s, at, want);
+        bad = span_not_pattern(&s, at, &w);
         bad = bad == UINT64_MAX ? bad : at + bad;
     }
-    return SAME_ANSWER(bad, first_not_pattern_copying(vm, addr, len, want), "FILL");
+    return SAME_ANSWER(bad, first_not_pattern_copying(vm, addr, len, &w), "FILL");
 }
 
 wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
