@@ -1,7 +1,7 @@
 # tests/gpu_tests.cmake - the GPU-model unit tests (include()d by
 # tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
 #
-# gpu_test_util: the standard adapter and the bool-returning checks the four
+# gpu_test_util: the standard adapter and the bool-returning checks the
 # suites share. Every suite is its own executable, so each runs in its own
 # process (a crash in one cannot hide the others' results).
 #   gpu.commands, gpu.faults  labels unit;conform  (`make conform` runs these)
