@@ -192,6 +192,11 @@ uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off,
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
                               int whole, uint32_t *page_off);
 
+/* The host's check of [addr, addr+len) (entries, not the TLB) as a status:
+ * what wk_gpu_read, wk_gpu_digest and wk_gpu_view_begin report. WK_OK for
+ * len 0 without looking (and *r untouched). */
+wk_status space_host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct region **r);
+
 /* Bulk operations on a checked range; 0 on success, -1 when the memory limit
  * was reached (bytes before that point are written). */
 int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct region *sr,

@@ -388,7 +388,7 @@ wk_status wk_gpu_locate(const struct wk_gpu *gpu, uint64_t addr, struct wk_gpu_l
 }
 
 /* Host access: the GPU view minus the TLB. */
-static wk_status host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct region **r)
+wk_status space_host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct region **r)
 {
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
     uint64_t at = 0;
@@ -407,7 +407,7 @@ static wk_status host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, str
 wk_status wk_gpu_read(struct wk_gpu *gpu, uint64_t addr, void *buf, uint64_t len)
 {
     struct region *r = NULL;
-    wk_status st = host_check(gpu, addr, len, &r);
+    wk_status st = space_host_check(gpu, addr, len, &r);
     if (st == WK_OK && len)
         space_load(gpu, r, addr - r->base, buf, len, 0);
     return st;
@@ -416,7 +416,7 @@ wk_status wk_gpu_read(struct wk_gpu *gpu, uint64_t addr, void *buf, uint64_t len
 wk_status wk_gpu_write(struct wk_gpu *gpu, uint64_t addr, const void *buf, uint64_t len)
 {
     struct region *r = NULL;
-    wk_status st = host_check(gpu, addr, len, &r);
+    wk_status st = space_host_check(gpu, addr, len, &r);
     if (st != WK_OK || len == 0)
         return st;
     return space_store(gpu, r, addr - r->base, buf, len, 0) == 0 ? WK_OK : WK_E_LIMIT;
@@ -426,7 +426,7 @@ wk_status wk_gpu_write(struct wk_gpu *gpu, uint64_t addr, const void *buf, uint6
 wk_status wk_gpu_digest(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint64_t *out)
 {
     struct region *r = NULL;
-    wk_status st = host_check(gpu, addr, len, &r);
+    wk_status st = space_host_check(gpu, addr, len, &r);
     if (st != WK_OK)
         return st;
     uint64_t h = 0xCBF29CE484222325ull;

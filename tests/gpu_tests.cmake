@@ -1,11 +1,11 @@
 # tests/gpu_tests.cmake - the GPU-model unit tests (include()d by
 # tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
 #
-# gpu_test_util: the standard adapter and the bool-returning checks the four
+# gpu_test_util: the standard adapter and the bool-returning checks the
 # suites share. Every suite is its own executable, so each runs in its own
 # process (a crash in one cannot hide the others' results).
 #   gpu.commands, gpu.faults  labels unit;conform  (`make conform` runs these)
-#   gpu.memory, gpu.codec     label  unit
+#   gpu.memory, gpu.codec, gpu.view  label  unit
 
 add_library(gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
 target_include_directories(gpu_test_util PUBLIC
@@ -17,7 +17,7 @@ endif()
 target_link_libraries(gpu_test_util PUBLIC wk_gpu ${WK_CMOCKA_LIB})
 wk_target_warnings(gpu_test_util)
 
-foreach(suite commands faults memory codec)
+foreach(suite commands faults memory codec view)
   add_executable(test_gpu_${suite} ${CMAKE_CURRENT_LIST_DIR}/test_gpu_${suite}.c)
   target_link_libraries(test_gpu_${suite} PRIVATE wk_gpu gpu_test_util ${WK_CMOCKA_LIB})
   wk_target_warnings(test_gpu_${suite})
@@ -25,4 +25,4 @@ foreach(suite commands faults memory codec)
 endforeach()
 
 set_tests_properties(gpu.commands gpu.faults PROPERTIES LABELS "unit;conform" TIMEOUT 120)
-set_tests_properties(gpu.memory gpu.codec PROPERTIES LABELS "unit" TIMEOUT 120)
+set_tests_properties(gpu.memory gpu.codec gpu.view PROPERTIES LABELS "unit" TIMEOUT 120)

@@ -16,9 +16,11 @@
 #                    fresh adapter, canaries on both sides
 #   vidmm.paging_patch   Patch of a paging buffer writing anywhere is caught,
 #                    with the short snapshot (zero tail) and the whole one
+#   vidmm.paging_checks  the byte the FILL and transfer checks name, over
+#                    memory never written and over older data
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
-foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch)
+foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -42,4 +44,5 @@ add_test(NAME vidmm.behaviour COMMAND test_vidmm)
 add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)
 add_test(NAME vidmm.paging_window COMMAND test_paging_window)
 add_test(NAME vidmm.paging_patch COMMAND test_paging_patch)
-set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch PROPERTIES LABELS "unit" TIMEOUT 120)
+add_test(NAME vidmm.paging_checks COMMAND test_paging_checks)
+set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks PROPERTIES LABELS "unit" TIMEOUT 120)

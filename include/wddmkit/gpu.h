@@ -184,6 +184,41 @@ uint64_t wk_gpu_digest_add(uint64_t state, uint64_t chunk_value);
 uint64_t wk_gpu_digest_end(uint64_t state, uint64_t len);
 #define WK_GPU_DIGEST_START 0xCBF29CE484222325ull
 
+/*
+ * Read-only view of [addr, addr+len) without copying: what a checker uses to
+ * compare model memory in place. The range is resolved exactly as
+ * wk_gpu_read resolves it (regions, banks, apertures through the current
+ * PTEs, system memory) and checked whole first, with wk_gpu_read's statuses:
+ * WK_E_BAD_ADDRESS, WK_E_UNMAPPED, WK_E_CROSSES_SEGMENT; then
+ * wk_gpu_view_next hands out the range in order as maximal spans:
+ *   data != NULL: `length` bytes of model memory, contiguous on the host;
+ *   data == NULL: `length` bytes that read as zeroes (never written since the
+ *                 last reset, so not backed: nothing to look at).
+ * Consecutive spans never both have data == NULL, nor data that would be
+ * contiguous. Nothing is backed, counted or changed; a zero-length view
+ * succeeds with no spans, as a zero-length read does.
+ * The struct is the caller's (no allocation); its fields are the model's.
+ * Pointers are valid until the model next changes (a write, exec, GART
+ * change or reset); a view must not be continued across such a change.
+ */
+struct wk_gpu_span {
+    uint64_t addr;           /* GPU address of the first byte */
+    uint64_t length;
+    const uint8_t *data;     /* NULL: reads as zeroes */
+};
+
+struct wk_gpu_view {
+    struct wk_gpu *gpu;      /* private to the model from here on */
+    void *region;
+    uint64_t offset;
+    uint64_t left;
+    struct wk_gpu_span next; /* the first page-sized piece of the next span */
+};
+
+wk_status wk_gpu_view_begin(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_view *v);
+/* 1 and the next span in *out, or 0 when the range is exhausted. */
+int wk_gpu_view_next(struct wk_gpu_view *v, struct wk_gpu_span *out);
+
 /* Aperture page-table entries, host side. `pfn` is a system page frame
  * number. wk_gpu_gart_set writes PTE and TLB line together (the MMIO path);
  * wk_gpu_gart_get returns the PTE (valid=0 when never mapped) and whether the

@@ -10,6 +10,7 @@
  * MdlOffset = the chunk's first page on the MDL side, and TransferStart /
  * TransferEnd on the first and last (P5, P7).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +41,12 @@ static uint64_t side_address(const struct side *s, uint64_t off)
     return s->pfns ? (s->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE : s->address + off;
 }
 
-/* Compares `len` bytes of two sides page by page; UINT64_MAX when equal. */
-static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
-                                 uint64_t len)
+/* Compares `len` bytes of two sides page by page through copies;
+ * UINT64_MAX when equal. The definition of the transfer check's answer: a
+ * chunk either side cannot read is reported at its first byte. What
+ * first_difference falls back to when a side cannot be viewed whole. */
+static uint64_t first_difference_copying(struct wk_vidmm *vm, const struct side *x,
+                                         const struct side *y, uint64_t len)
 {
     uint8_t a[PAGE], b[PAGE];
     for (uint64_t off = 0; off < len; off += PAGE) {
@@ -56,6 +60,152 @@ static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, cons
                     return off + i;
     }
     return UINT64_MAX;
+}
+
+/* What unbacked memory reads as, to compare against in place; also the
+ * pattern page of a zero FILL at any phase (hence the 4 more bytes). */
+static const uint8_t zero_page[PAGE + 4];
+
+/* First byte of p[0..n) that is not zero, or UINT64_MAX. */
+static uint64_t first_nonzero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t j = 0; j < n; j += PAGE) {
+        uint64_t m = n - j < PAGE ? n - j : PAGE;
+        if (memcmp(p + j, zero_page, m) == 0)
+            continue;
+        for (uint64_t i = 0; i < m; i++)
+            if (p[j + i])
+                return j + i;
+    }
+    return UINT64_MAX;
+}
+
+/* First differing byte of two spans' first n bytes, or UINT64_MAX; a span
+ * without data reads as zeroes. */
+static uint64_t span_difference(const struct wk_gpu_span *a, const struct wk_gpu_span *b, uint64_t n)
+{
+    if (!a->data || !b->data)
+        return a->data ? first_nonzero(a->data, n) : b->data ? first_nonzero(b->data, n) : UINT64_MAX;
+    if (a->data == b->data || memcmp(a->data, b->data, n) == 0)
+        return UINT64_MAX;
+    for (uint64_t i = 0; i < n; i++)
+        if (a->data[i] != b->data[i])
+            return i;
+    return UINT64_MAX;
+}
+
+/* One side of a copy seen in place: a view of the segment range, or views
+ * of the MDL's runs of consecutive frames one after the other. */
+struct side_view {
+    struct wk_gpu *gpu;
+    const struct side *side;
+    uint64_t len;
+    uint64_t next_page;       /* MDL side: first page not viewed yet */
+    struct wk_gpu_view view;
+    struct wk_gpu_span span;  /* what is left of the current span */
+};
+
+static int side_view_begin(struct side_view *sv, struct wk_gpu *gpu, const struct side *side,
+                           uint64_t len)
+{
+    memset(sv, 0, sizeof(*sv));
+    sv->gpu = gpu;
+    sv->side = side;
+    sv->len = len;
+    return side->pfns ? 0 : wk_gpu_view_begin(gpu, side->address, len, &sv->view) == WK_OK ? 0 : -1;
+}
+
+/* Views the next run of consecutive frames on the MDL side. */
+static int side_view_next_run(struct side_view *sv)
+{
+    const uint64_t *pfns = sv->side->pfns;
+    uint64_t first = sv->next_page, pages = (sv->len + PAGE - 1) / PAGE, end = first + 1;
+    while (end < pages && pfns[end] == pfns[end - 1] + 1)
+        end++;
+    uint64_t bytes = (end * PAGE < sv->len ? end * PAGE : sv->len) - first * PAGE;
+    sv->next_page = end;
+    return wk_gpu_view_begin(sv->gpu, pfns[first] << WK_GPU_PAGE_SHIFT, bytes, &sv->view) == WK_OK
+               ? 0 : -1;
+}
+
+/* Makes sure sv->span holds bytes (the caller stops at len); -1 when the
+ * next part of the side cannot be viewed. */
+static int side_view_fill(struct side_view *sv)
+{
+    while (!sv->span.length) {
+        if (wk_gpu_view_next(&sv->view, &sv->span))
+            continue;
+        if (!sv->side->pfns || side_view_next_run(sv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void side_view_consume(struct side_view *sv, uint64_t n)
+{
+    sv->span.addr += n;
+    sv->span.length -= n;
+    if (sv->span.data)
+        sv->span.data += n;
+}
+
+/* first_difference_copying's answer in *bad, from both sides compared
+ * where they live: memcmp over the longest runs both sides have in one
+ * piece, and a zero check for memory never written. -1 when a side cannot
+ * be viewed (the answer then depends on which chunk fails first). */
+static int first_difference_in_place(struct wk_vidmm *vm, const struct side *x,
+                                     const struct side *y, uint64_t len, uint64_t *bad)
+{
+    struct side_view a, b;
+    if (side_view_begin(&a, vm->gpu, x, len) != 0 || side_view_begin(&b, vm->gpu, y, len) != 0)
+        return -1;
+    for (uint64_t off = 0; off < len;) {
+        if (side_view_fill(&a) != 0 || side_view_fill(&b) != 0)
+            return -1;
+        uint64_t n = a.span.length < b.span.length ? a.span.length : b.span.length;
+        if (n > len - off)
+            n = len - off;
+        uint64_t d = span_difference(&a.span, &b.span, n);
+        if (d != UINT64_MAX) {
+            *bad = off + d;
+            return 0;
+        }
+        side_view_consume(&a, n);
+        side_view_consume(&b, n);
+        off += n;
+    }
+    *bad = UINT64_MAX;
+    return 0;
+}
+
+/* Debug builds answer each check both ways, in place and through copies,
+ * and stop on a difference: a bug in the kit, which must never pass for a
+ * driver verdict (as in invariants.c). Release builds answer once. */
+#ifdef NDEBUG
+#define SAME_ANSWER(in_place, copied, what) (in_place)
+#else
+#define SAME_ANSWER(in_place, copied, what) same_answer((in_place), (copied), (what))
+static uint64_t same_answer(uint64_t in_place, uint64_t copied, const char *what)
+{
+    if (in_place != copied) {
+        fprintf(stderr, "wddmkit internal invariant broken: %s check in place says %llu, "
+                        "through copies %llu\n", what, (unsigned long long)in_place,
+                (unsigned long long)copied);
+        abort();
+    }
+    return in_place;
+}
+#endif
+
+/* The transfer check's answer: the first byte where the sides differ, or
+ * UINT64_MAX. */
+static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
+                                 uint64_t len)
+{
+    uint64_t bad;
+    if (first_difference_in_place(vm, x, y, len, &bad) != 0)
+        return first_difference_copying(vm, x, y, len);
+    return SAME_ANSWER(bad, first_difference_copying(vm, x, y, len), "transfer");
 }
 
 /* The bytes around a destination, to prove a paging op stayed inside it. */
@@ -100,19 +250,48 @@ static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, co
 /* Fill                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Every page of a FILL holds the same bytes (a page is a whole number of
- * 4-byte patterns): one model page, compared with memcmp, and the byte
- * loop only to name the first wrong byte. */
-static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
+/* The FILL pattern repeated from phase 0, built only as far as a check
+ * needs it (a page and 3 bytes at most, so that any phase has a page of it
+ * at bytes + phase), by doubling: a few memcpy calls, not 1,024 stores. A
+ * page-in fills with zero on every op, and mostly over memory never
+ * written: its check needs no pattern page at all, and a zero pattern is
+ * the zero page. */
+struct fill_want {
+    uint32_t pattern;
+    uint64_t built;               /* valid bytes in buf */
+    uint8_t buf[PAGE + 4];
+};
+
+static const uint8_t *want_bytes(struct fill_want *w, uint64_t need)
 {
-    uint8_t buf[PAGE], want[PAGE];
-    const uint8_t bytes[4] = { (uint8_t)pattern, (uint8_t)(pattern >> 8), (uint8_t)(pattern >> 16),
-                               (uint8_t)(pattern >> 24) };
-    /* The pattern page by doubling: ten memcpy calls, not 1,024 stores (a
-     * page-in fills with zero on every op, so this runs per FILL). */
-    memcpy(want, bytes, 4);
-    for (uint64_t have = 4; have < PAGE; have *= 2)
-        memcpy(want + have, want, have);
+    if (w->pattern == 0)
+        return zero_page;
+    if (w->built < 4) {
+        const uint8_t b[4] = { (uint8_t)w->pattern, (uint8_t)(w->pattern >> 8),
+                               (uint8_t)(w->pattern >> 16), (uint8_t)(w->pattern >> 24) };
+        memcpy(w->buf, b, 4);
+        w->built = 4;
+    }
+    while (w->built < need) { /* byte k is pattern byte k % 4, also from a ragged end */
+        uint64_t from = w->built & 3, room = w->built - from;
+        uint64_t n = room < need - w->built ? room : need - w->built;
+        memcpy(w->buf + w->built, w->buf + from, n);
+        w->built += n;
+    }
+    return w->buf;
+}
+
+/* The definition of the FILL check's answer: every page of a FILL holds the
+ * same bytes (a page is a whole number of 4-byte patterns), so one model
+ * page is copied out and compared with memcmp, the byte loop only naming
+ * the first wrong byte; a chunk that cannot be read is reported at its
+ * first byte. What first_not_pattern falls back to when the range cannot
+ * be viewed whole. */
+static uint64_t first_not_pattern_copying(struct wk_vidmm *vm, uint64_t addr, uint64_t len,
+                                          struct fill_want *w)
+{
+    uint8_t buf[PAGE];
+    const uint8_t *want = want_bytes(w, len < PAGE ? len : PAGE);
     for (uint64_t off = 0; off < len; off += PAGE) {
         uint64_t n = len - off < PAGE ? len - off : PAGE;
         if (wk_gpu_read(vm->gpu, addr + off, buf, n) != WK_OK)
@@ -124,6 +303,49 @@ static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t l
                 return off + i;
     }
     return UINT64_MAX;
+}
+
+/* First byte of a span (at offset `at` of the FILL) that does not hold the
+ * pattern, relative to the span, or UINT64_MAX. A span without data reads
+ * as zeroes: wrong at the first non-zero pattern byte, if any. */
+static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, struct fill_want *w)
+{
+    if (!s->data) {
+        for (uint64_t i = 0; i < 4 && i < s->length; i++)
+            if ((w->pattern >> (8 * ((at + i) & 3))) & 0xFF)
+                return i;
+        return UINT64_MAX;
+    }
+    for (uint64_t j = 0; j < s->length; j += PAGE) {
+        uint64_t n = s->length - j < PAGE ? s->length - j : PAGE, phase = (at + j) & 3;
+        const uint8_t *want = want_bytes(w, phase + n) + phase;
+        if (memcmp(s->data + j, want, n) == 0)
+            continue;
+        for (uint64_t i = 0; i < n; i++)
+            if (s->data[j + i] != want[i])
+                return j + i;
+    }
+    return UINT64_MAX;
+}
+
+/* The FILL check's answer: the first byte that does not hold the pattern,
+ * or UINT64_MAX; compared in place through a view when the range can be
+ * viewed whole. */
+static uint64_t first_not_pattern(struct wk_vidmm *vm, uint64_t addr, uint64_t len, uint32_t pattern)
+{
+    struct fill_want w;
+    w.pattern = pattern;
+    w.built = 0;
+    struct wk_gpu_view v;
+    if (wk_gpu_view_begin(vm->gpu, addr, len, &v) != WK_OK)
+        return first_not_pattern_copying(vm, addr, len, &w);
+    uint64_t bad = UINT64_MAX;
+    struct wk_gpu_span s;
+    for (uint64_t at = 0; bad == UINT64_MAX && wk_gpu_view_next(&v, &s); at += s.length) {
+        bad = span_not_pattern(&s, at, &w);
+        bad = bad == UINT64_MAX ? bad : at + bad;
+    }
+    return SAME_ANSWER(bad, first_not_pattern_copying(vm, addr, len, &w), "FILL");
 }
 
 wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
