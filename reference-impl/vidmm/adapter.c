@@ -41,14 +41,28 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     return WK_OK;
 }
 
+/* A module built with sanitizers or fuzzer instrumentation (the libfuzzer
+ * and asan presets) needs their runtime in the process: the commonest
+ * reason a driver that loads in a harness does not load in a tool. */
+static const char *instrumentation_hint(const char *why)
+{
+    if (why && (strstr(why, "__sancov") || strstr(why, "__sanitizer") || strstr(why, "__asan") ||
+                strstr(why, "__ubsan")))
+        return " (an instrumented driver: use the wddmkit of its build, e.g. build/libfuzzer/conformance/wddmkit)";
+    return "";
+}
+
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
 {
     /* RTLD_NODELETE: a driver stays mapped after dlclose. Fuzz harnesses
      * re-create adapters, and a coverage-instrumented module must not be
      * unmapped under the engine's counters. */
     vm->so = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!vm->so)
-        return fail(vm, WK_E_IO, "cannot load driver %s: %s", path, dlerror());
+    if (!vm->so) {
+        const char *why = dlerror();
+        return fail(vm, WK_E_IO, "cannot load driver %s: %s%s", path, why ? why : "",
+                    instrumentation_hint(why));
+    }
     void *sym = dlsym(vm->so, "DriverEntry");
     if (!sym)
         return fail(vm, WK_E_IO, "driver %s exports no DriverEntry", path);
