@@ -96,10 +96,11 @@ static const char *const usage_lines =
     "       wddmkit minimize FILE [-o OUT] [--driver PATH] [--harness NAME] [--seed N] [--timeout S] [--no-calibrate]\n"
     "       wddmkit promote FILE --driver PATH [--harness NAME] [--name NAME] [--seed N] [--timeout S]\n"
     "       wddmkit triage DIR [--driver PATH] [--harness NAME] [--seed N] [--timeout S]\n"
-    "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); inputs of\n"
-    "other harnesses (--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through\n"
-    "<harness>_replay. fuzz_patch inputs also minimize and promote, as the step program of their\n"
-    "Patch call (a YAML case with a `patch` step).\n"
+    "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); so is a\n"
+    "fuzz_paging input, run as the program that harness makes of it. Inputs of other harnesses\n"
+    "(--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through <harness>_replay.\n"
+    "fuzz_patch inputs also minimize and promote, as the step program of their Patch call (a YAML\n"
+    "case with a `patch` step).\n"
     "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
     "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
     "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
@@ -258,14 +259,18 @@ static void prog_del(struct wk_prog *p)
 }
 
 /* Reads and decodes a program file; NULL after printing why. */
-static struct wk_prog *load_program(const char *path, size_t *bytes)
+/* A fuzz_prog file, or a fuzz_paging one as the program that harness runs
+ * (conformance/paging_input.c). */
+static struct wk_prog *load_program(const char *path, size_t *bytes, const char *harness)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     if (wk_cli_read_file(path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
         return NULL;
     struct wk_prog *p = malloc(sizeof(*p));
-    if (p)
+    if (p && strcmp(harness, "fuzz_paging") == 0)
+        wk_paging_input_to_prog(data, size, p);
+    else if (p)
         wk_prog_decode(data, size, p);
     else
         fprintf(stderr, "wddmkit: %s: out of memory\n", path);
@@ -995,9 +1000,11 @@ static const char *harness_of(const struct opts *o, const char *path)
     return "fuzz_prog";
 }
 
+/* Inputs that are step programs, or become one (fuzz_paging's operations
+ * are the program the harness runs on both adapters). */
 static int is_prog(const char *harness)
 {
-    return strcmp(harness, "fuzz_prog") == 0;
+    return strcmp(harness, "fuzz_prog") == 0 || strcmp(harness, "fuzz_paging") == 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1009,7 +1016,7 @@ int wk_cli_prog(int argc, char **argv)
     if (argc != 2 || strcmp(argv[0], "dump") != 0)
         return usage_error("expected 'prog dump FILE'");
     size_t bytes = 0;
-    struct wk_prog *p = load_program(argv[1], &bytes);
+    struct wk_prog *p = load_program(argv[1], &bytes, "fuzz_prog");
     if (!p)
         return 2;
     size_t used = encoded_size(p);
@@ -1029,7 +1036,8 @@ int wk_cli_prog(int argc, char **argv)
  * one line about it unless quiet; NULL after printing why. */
 static struct wk_prog *prepare(const struct opts *o, const char *path, int quiet, size_t *bytes)
 {
-    struct wk_prog *p = load_program(path, bytes);
+    const char *harness = harness_of(o, path);
+    struct wk_prog *p = load_program(path, bytes, harness);
     if (!p)
         return NULL;
     uint32_t steps = p->step_count;
@@ -1044,7 +1052,8 @@ static struct wk_prog *prepare(const struct opts *o, const char *path, int quiet
             snprintf(how, sizeof(how), "the reference driver could not run it to calibrate: as written");
     }
     if (!quiet)
-        printf("input: %s: fuzz_prog program, %zu bytes, %u steps%s; %s\n", path, *bytes, steps, view, how);
+        printf("input: %s: %s %s, %zu bytes, %u steps%s; %s\n", path, harness,
+               strcmp(harness, "fuzz_prog") == 0 ? "program" : "input as its program", *bytes, steps, view, how);
     return p;
 }
 
@@ -1692,7 +1701,7 @@ int wk_cli_minimize(int argc, char **argv)
     if (strcmp(harness, "fuzz_patch") == 0)
         return minimize_patch_input(&o, out);
     if (!is_prog(harness))
-        return usage_error("minimize takes fuzz_prog and fuzz_patch inputs; for %s inputs use the engine's "
+        return usage_error("minimize takes fuzz_prog, fuzz_paging and fuzz_patch inputs; for %s inputs use the engine's "
                            "minimizer (%s -minimize_crash=1)", harness, harness);
     size_t bytes = 0;
     struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
@@ -1839,9 +1848,12 @@ static char *compose_yaml(const struct wk_prog *p, const struct opts *o, const c
     FILE *f = open_memstream(&text, len);
     if (!f)
         return NULL;
+    const char *found_by = harness_of(o, o->path); /* fuzz_paging: its program is a fuzz_prog input */
     fprintf(f, "# Promoted by `wddmkit promote` from %s (%s). It fails on the driver it was\n"
                "# found with (%s: %.120s) and passes on the reference driver.\n"
-               "# The input: corpus/%s/regressions/%s.bin\n", file, harness, drv, sig->sig, harness, name);
+               "# The input: corpus/%s/regressions/%s.bin\n", file, found_by, drv, sig->sig, harness, name);
+    if (strcmp(found_by, harness) != 0)
+        fprintf(f, "# As found: corpus/%s/regressions/%s.bin\n", found_by, name);
     int st = wk_prog_write_yaml(p, "regressions", id, describe, f);
     if (fclose(f) != 0 || st != 0) {
         free(text);
@@ -2069,6 +2081,33 @@ static int promote_replay(const struct opts *o, const char *harness)
     return code;
 }
 
+/* A fuzz_paging finding promotes as the program the harness ran (its YAML
+ * case and corpus/fuzz_prog/regressions/); the input itself also goes to
+ * corpus/fuzz_paging/regressions/, so ctest replays it through the harness
+ * (both adapters, differential) as well. */
+static int keep_paging_input(const struct opts *o)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+        return 2;
+    char file[128];
+    if (o->name) {
+        snprintf(file, sizeof(file), "%s.bin", o->name);
+    } else {
+        uint64_t h = 0xCBF29CE484222325ull; /* FNV-1a: a stable name from the bytes */
+        for (size_t i = 0; i < size; i++)
+            h = (h ^ data[i]) * 0x100000001B3ull;
+        snprintf(file, sizeof(file), "paging-%012llx.bin", (unsigned long long)(h >> 16));
+    }
+    const char *const parts[] = { "corpus", "fuzz_paging", "regressions", NULL };
+    char dir[4200];
+    int code = make_dirs(promote_root(), parts, dir, sizeof(dir)) == 0 && write_new_file(dir, file, data, size) == 0
+                   ? 0 : 2;
+    free(data);
+    return code;
+}
+
 int wk_cli_promote(int argc, char **argv)
 {
     struct opts o;
@@ -2091,6 +2130,8 @@ int wk_cli_promote(int argc, char **argv)
         return 2;
     int code = promote_prog(&o, &p, bytes);
     prog_del(p);
+    if (code == 0 && strcmp(harness, "fuzz_paging") == 0)
+        code = keep_paging_input(&o);
     return code;
 }
 

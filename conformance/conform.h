@@ -163,4 +163,13 @@ int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTI
  * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
 int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
 
+/* A fuzz_paging input (fuzz/seeds_lib.h) as the program that harness runs:
+ * create_device, the input's allocations, one step per paging operation,
+ * with its paging-buffer size and transfer chunk as the adapter's knobs.
+ * wk_paging_input_steps appends only the steps (the harness's own program
+ * is reused between inputs). */
+struct wk_paging_input;
+void wk_paging_input_steps(const struct wk_paging_input *in, struct wk_prog *p);
+void wk_paging_input_to_prog(const uint8_t *data, size_t size, struct wk_prog *p);
+
 #endif

@@ -4,8 +4,10 @@
 # include()d at the end of conformance/CMakeLists.txt; the tests are in
 # tests/fuzztools_tests.cmake, the planted-bug drivers and their tests in
 # examples/drivers/.
-target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c ${CMAKE_CURRENT_LIST_DIR}/patch_input.c)
-# patch_input.c reads fuzz_patch's input format, defined once in fuzz/seeds_lib.h.
+target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c ${CMAKE_CURRENT_LIST_DIR}/patch_input.c
+               ${CMAKE_CURRENT_LIST_DIR}/paging_input.c)
+# patch_input.c and paging_input.c read fuzz_patch's and fuzz_paging's input
+# formats, defined once in fuzz/seeds_lib.h.
 target_include_directories(wk_conformance PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 
 target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzztools.c)
