@@ -42,14 +42,19 @@ static inline uint8_t *sparse_peek(const struct sparse *s, uint64_t block)
     return l2 ? l2[block & (SPARSE_L2_SIZE - 1)] : (uint8_t *)0;
 }
 
-/* The block's host page, backing it on first touch (zeroed unless the caller
- * promises to overwrite it whole: `whole`). NULL when the pool is exhausted. */
-uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole);
+/* The block's host page, backing it on first touch. The caller promises to
+ * overwrite bytes [keep_off, keep_off + keep_len) of the block right away
+ * (0, 0: nothing); a fresh block is zeroed everywhere else only, since a
+ * pool page holds whatever its previous user left there. NULL when the pool
+ * is exhausted. */
+uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, uint32_t keep_off,
+                           uint32_t keep_len);
 
-static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, int whole)
+static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, uint32_t keep_off,
+                                    uint32_t keep_len)
 {
     uint8_t *p = sparse_peek(s, block);
-    return p ? p : sparse_touch_slow(s, block, whole);
+    return p ? p : sparse_touch_slow(s, block, keep_off, keep_len);
 }
 
 /* Releases every block touched since the last reset. */
