@@ -803,6 +803,14 @@ static void test_recycled_pages_read_zero(void **state)
  * pages and of one byte each leave every other byte of recycled pages zero. */
 static void gpu_fill(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint32_t pattern);
 
+static void gpu_copy(struct wk_gpu *gpu, uint64_t src, uint64_t dst, uint64_t len)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, src, dst, len));
+    assert_true(tu_run_ok(gpu, &b));
+}
+
 static void test_recycled_pages_zeroed_around_partial_writes(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -827,6 +835,28 @@ static void test_recycled_pages_zeroed_around_partial_writes(void **state)
     assert_true(expect_byte_run(gpu, b + 0x4410, 0, 0x1BEC));
     assert_true(expect_byte_run(gpu, b + 0x6000 - 4, 0xEE, 8));
     assert_true(expect_byte_run(gpu, b + 0x6004, 0, 0xFFC));
+
+    /* Later writes to a page already backed widen what its next user zeroes:
+     * each round writes spans of every page (a COPY included), the next one
+     * byte, and every byte but that one must read zero. */
+    for (int round = 0; round < 3; round++) {
+        wk_gpu_reset(gpu);
+        for (uint64_t i = 0; i < 8; i++) {
+            uint64_t at = b + i * 0x1000;
+            tu_write(gpu, at + 0x10 * i, page, 0x10);
+            tu_write(gpu, at + 0xF00 - 0x10 * i, page, 0x20);
+            gpu_fill(gpu, at + 0x800, 4, 0xEEEEEEEE);
+            gpu_copy(gpu, at, at + 0xA00 + 0x40 * i, 0x10);
+        }
+        wk_gpu_reset(gpu);
+        for (uint64_t i = 0; i < 8; i++) {
+            const uint8_t one = 0xA5;
+            uint64_t at = b + i * 0x1000 + 0x7FF;
+            tu_write(gpu, at, &one, 1);
+            assert_true(expect_byte_run(gpu, at - 0x7FF, 0, 0x7FF));
+            assert_true(expect_byte_run(gpu, at + 1, 0, 0x800));
+        }
+    }
     tu_destroy(state, gpu);
 }
 
