@@ -17,7 +17,7 @@ const struct pte *gart_peek(const struct region *r, uint64_t page)
 
 struct pte *gart_touch(struct region *r, uint64_t page)
 {
-    uint8_t *block = sparse_touch(&r->ptes, page / PTES_PER_BLOCK, 0);
+    uint8_t *block = sparse_touch(&r->ptes, page / PTES_PER_BLOCK, 0, 0);
     return block ? (struct pte *)(void *)block + page % PTES_PER_BLOCK : NULL;
 }
 

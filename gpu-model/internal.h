@@ -183,14 +183,15 @@ struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int 
 /*
  * Host page holding the byte at `off` of region r (after GART translation for
  * apertures). For reads, NULL means "untouched: zeroes". For writes the page
- * is backed (whole: the caller overwrites the page entirely) and NULL means
+ * is backed (the caller overwrites the `len` bytes at `off` at once, which a
+ * fresh page then does not zero; len stays inside the page) and NULL means
  * the memory limit was reached. `*page_off` receives the offset in the page.
  * The range must have passed space_check.
  */
 uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
                              uint32_t *page_off);
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
-                              int whole, uint32_t *page_off);
+                              uint64_t len, uint32_t *page_off);
 
 /* The host's check of [addr, addr+len) (entries, not the TLB) as a status:
  * what wk_gpu_read, wk_gpu_digest and wk_gpu_view_begin report. WK_OK for

@@ -30,8 +30,10 @@ void page_pool_init(struct page_pool *pool, uint64_t limit)
 
 void page_pool_fini(struct page_pool *pool)
 {
-    for (uint64_t i = 0; i < pool->arena_count; i++)
+    for (uint64_t i = 0; i < pool->arena_count; i++) {
         munmap(pool->arenas[i].base, pool->arenas[i].pages * WK_GPU_PAGE_SIZE);
+        free(pool->arenas[i].dirt);
+    }
     free(pool->arenas);
     free(pool->free_pages);
     memset(pool, 0, sizeof(*pool));
@@ -53,7 +55,12 @@ static int add_arena(struct page_pool *pool)
         void *p = mmap(NULL, pool->arena_pages * WK_GPU_PAGE_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p != MAP_FAILED) {
-            struct pool_arena a = { p, pool->arena_pages };
+            /* Fresh pages read as zero: no dirt. */
+            struct pool_arena a = { p, pool->arena_pages, calloc(pool->arena_pages, sizeof(uint32_t)) };
+            if (!a.dirt) {
+                munmap(p, pool->arena_pages * WK_GPU_PAGE_SIZE);
+                return -1;
+            }
             pool->arenas[pool->arena_count++] = a;
             return 0;
         }
@@ -87,7 +94,17 @@ static uint8_t *carve(struct page_pool *pool)
     return page;
 }
 
-uint8_t *page_pool_get(struct page_pool *pool)
+/* The dirt slot of a page (arenas are few: usually one). */
+static uint32_t *dirt_slot(struct page_pool *pool, const uint8_t *page)
+{
+    for (uint64_t i = 0;; i++) {
+        const struct pool_arena *a = &pool->arenas[i];
+        if (page >= a->base && (uint64_t)(page - a->base) < a->pages * WK_GPU_PAGE_SIZE)
+            return &a->dirt[(uint64_t)(page - a->base) / WK_GPU_PAGE_SIZE];
+    }
+}
+
+uint8_t *page_pool_get(struct page_pool *pool, uint32_t *dirt)
 {
     if (pool->in_use >= pool->limit)
         return NULL;
@@ -95,11 +112,13 @@ uint8_t *page_pool_get(struct page_pool *pool)
     if (!page)
         return NULL;
     pool->in_use++;
+    *dirt = *dirt_slot(pool, page);
     return page;
 }
 
-void page_pool_put(struct page_pool *pool, uint8_t *page)
+void page_pool_put(struct page_pool *pool, uint8_t *page, uint32_t dirt)
 {
+    *dirt_slot(pool, page) = dirt;
     pool->free_pages[pool->free_count++] = page;
     if (--pool->in_use)
         return;

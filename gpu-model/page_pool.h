@@ -8,8 +8,10 @@
  * FILL or COPY see one contiguous host range and do it in a single memset or
  * memmove: whenever every page has come back (a full reset), the free list is
  * dropped and carving starts again at the first page. Pages come back with
- * whatever they held: the caller zeroes what it needs (sparse.c), and a page
- * about to be overwritten whole is not zeroed at all.
+ * whatever they held, and with the span of bytes that may be nonzero (its
+ * "dirt", recorded by the previous user): the caller zeroes what it needs of
+ * that span only (sparse.c). A fuzz input that wrote 100 bytes of a page
+ * costs the next user 100 bytes of memset, not 4096.
  */
 #ifndef WK_GPU_PAGE_POOL_H
 #define WK_GPU_PAGE_POOL_H
@@ -23,6 +25,7 @@ struct page_pool {
     struct pool_arena {
         uint8_t *base;
         uint64_t pages;
+        uint32_t *dirt;     /* per page: PAGE_DIRT(lo, hi), 0 = all zero */
     } *arenas;              /* reservations, carved in order */
     uint64_t arena_count;
     uint64_t arena_capacity;
@@ -37,12 +40,19 @@ struct page_pool {
 void page_pool_init(struct page_pool *pool, uint64_t limit);
 void page_pool_fini(struct page_pool *pool);
 
-/* A 4 KiB page with unspecified contents; NULL at the limit or when the host
- * is out of memory. */
-uint8_t *page_pool_get(struct page_pool *pool);
+/* A span [lo, hi) of a page, packed: every byte outside it is zero. */
+#define PAGE_DIRT(lo, hi) ((uint32_t)(lo) | (uint32_t)(hi) << 16)
+#define PAGE_DIRT_LO(d) ((d) & 0xFFFFu)
+#define PAGE_DIRT_HI(d) ((d) >> 16)
+#define PAGE_DIRT_ALL PAGE_DIRT(0, 4096)
 
-/* Returns a page to the pool. Cannot fail: the free list has a slot for
+/* A 4 KiB page, zero outside the span `*dirt`; NULL at the limit or when the
+ * host is out of memory. */
+uint8_t *page_pool_get(struct page_pool *pool, uint32_t *dirt);
+
+/* Returns a page to the pool with the span its user may have written
+ * (PAGE_DIRT_ALL when unknown). Cannot fail: the free list has a slot for
  * every page carved. */
-void page_pool_put(struct page_pool *pool, uint8_t *page);
+void page_pool_put(struct page_pool *pool, uint8_t *page, uint32_t dirt);
 
 #endif

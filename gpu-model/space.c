@@ -113,12 +113,13 @@ uint8_t *space_page_for_read(struct wk_gpu *gpu, struct region *r, uint64_t off,
 }
 
 uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
-                              int whole, uint32_t *page_off)
+                              uint64_t len, uint32_t *page_off)
 {
     uint64_t block = 0, sys_off = 0;
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
-    return s ? sparse_touch(s, block, whole) : sysmem_page_for(gpu, sys_off, 1);
+    return s ? sparse_touch(s, block, *page_off, (uint32_t)len)
+             : sysmem_page_for(gpu, sys_off, 1);
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
@@ -140,7 +141,7 @@ static int copy_chunk(struct wk_gpu *gpu, struct region *dr, uint64_t doff, stru
     const uint8_t *src = space_page_for_read(gpu, sr, soff, via_tlb, &so);
     if (!src && !space_page_for_read(gpu, dr, doff, via_tlb, &dof))
         return 0; /* zeroes onto an untouched page: nothing to do */
-    uint8_t *dst = space_page_for_write(gpu, dr, doff, via_tlb, n == WK_GPU_PAGE_SIZE, &dof);
+    uint8_t *dst = space_page_for_write(gpu, dr, doff, via_tlb, n, &dof);
     if (!dst)
         return -1;
     if (src)
@@ -301,7 +302,7 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
             done += n; /* zeroes onto an untouched page */
             continue;
         }
-        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n == WK_GPU_PAGE_SIZE, &po);
+        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n, &po);
         if (!dst) {
             rc = -1;
             break;
@@ -329,7 +330,7 @@ int space_store(struct wk_gpu *gpu, struct region *r, uint64_t off, const void *
     for (uint64_t done = 0; done < len;) {
         uint64_t n = len - done < page_room(off + done) ? len - done : page_room(off + done);
         uint32_t po;
-        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n == WK_GPU_PAGE_SIZE, &po);
+        uint8_t *dst = space_page_for_write(gpu, r, off + done, via_tlb, n, &po);
         if (!dst)
             return -1;
         memcpy(dst + po, s + done, n);

@@ -47,24 +47,44 @@ static int dirty_push(struct sparse *s, uint64_t block)
     return 0;
 }
 
-uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole)
+/* Zeroes what the previous user may have left in [0, 4096) (`stale`) except
+ * the bytes the new user is about to write: an input that writes 100 bytes
+ * of a page that the previous input wrote 100 bytes of costs 100 bytes of
+ * memset (or none), not 4096. */
+static void zero_stale(uint8_t *page, uint32_t stale, uint32_t keep_off, uint32_t keep_len)
+{
+    uint32_t lo = PAGE_DIRT_LO(stale), hi = PAGE_DIRT_HI(stale);
+    uint32_t klo = keep_len ? keep_off : hi, khi = keep_len ? keep_off + keep_len : hi;
+    if (lo >= hi)
+        return;
+    if (klo > lo)
+        memset(page + lo, 0, (hi < klo ? hi : klo) - lo);
+    uint32_t from = lo > khi ? lo : khi;
+    if (hi > from)
+        memset(page + from, 0, hi - from);
+}
+
+uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, uint32_t keep_off, uint32_t keep_len)
 {
     uint8_t ***slot = &s->dir[block >> SPARSE_L2_BITS];
     if (!*slot) {
-        *slot = calloc(SPARSE_L2_SIZE, sizeof(**slot));
+        *slot = calloc(SPARSE_L2_SIZE, sizeof(**slot) + sizeof(uint32_t));
         if (!*slot)
             return NULL;
     }
     /* Reserve the dirty slot first so that failure leaves nothing backed. */
     if (dirty_push(s, block) != 0)
         return NULL;
-    uint8_t *page = page_pool_get(s->pool);
+    uint32_t stale = 0;
+    uint8_t *page = page_pool_get(s->pool, &stale);
     if (!page) {
         s->dirty_count--;
         return NULL;
     }
-    if (!whole)
-        memset(page, 0, block + 1 == s->blocks ? s->tail_bytes : WK_GPU_PAGE_SIZE);
+    zero_stale(page, stale, keep_off, keep_len);
+    uint32_t limit = block + 1 == s->blocks ? s->tail_bytes : WK_GPU_PAGE_SIZE;
+    sparse_l2_dirt(*slot)[block & (SPARSE_L2_SIZE - 1)] =
+        sparse_dirt_widen(0, limit, keep_off, keep_len);
     (*slot)[block & (SPARSE_L2_SIZE - 1)] = page;
     return page;
 }
@@ -74,7 +94,8 @@ void sparse_reset(struct sparse *s)
     for (uint64_t i = 0; i < s->dirty_count; i++) {
         uint64_t b = s->dirty[i];
         uint8_t **l2 = s->dir[b >> SPARSE_L2_BITS];
-        page_pool_put(s->pool, l2[b & (SPARSE_L2_SIZE - 1)]);
+        page_pool_put(s->pool, l2[b & (SPARSE_L2_SIZE - 1)],
+                      sparse_l2_dirt(l2)[b & (SPARSE_L2_SIZE - 1)]);
         l2[b & (SPARSE_L2_SIZE - 1)] = NULL;
     }
     s->dirty_count = 0;

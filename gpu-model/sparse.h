@@ -42,14 +42,46 @@ static inline uint8_t *sparse_peek(const struct sparse *s, uint64_t block)
     return l2 ? l2[block & (SPARSE_L2_SIZE - 1)] : (uint8_t *)0;
 }
 
-/* The block's host page, backing it on first touch (zeroed unless the caller
- * promises to overwrite it whole: `whole`). NULL when the pool is exhausted. */
-uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, int whole);
-
-static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, int whole)
+/* A second-level table: SPARSE_L2_SIZE page pointers, then as many dirt
+ * spans (page_pool.h): what of each page its writers have declared. */
+static inline uint32_t *sparse_l2_dirt(uint8_t **l2)
 {
-    uint8_t *p = sparse_peek(s, block);
-    return p ? p : sparse_touch_slow(s, block, whole);
+    return (uint32_t *)(void *)(l2 + SPARSE_L2_SIZE);
+}
+
+/* The block's host page, backing it on first touch. The caller promises to
+ * write nothing but bytes [keep_off, keep_off + keep_len) of the block, and
+ * all of them at once (keep_len 0: anything, then nothing is overwritten).
+ * A fresh block is zeroed only where its previous user's dirt and the kept
+ * bytes do not overlap; every declared span widens the block's dirt, which
+ * goes back to the pool with the page. NULL when the pool is exhausted. */
+uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, uint32_t keep_off,
+                           uint32_t keep_len);
+
+static inline uint32_t sparse_dirt_widen(uint32_t d, uint32_t limit, uint32_t keep_off,
+                                         uint32_t keep_len)
+{
+    if (!keep_len)
+        return PAGE_DIRT(0, limit);
+    uint32_t lo = keep_off, hi = keep_off + keep_len;
+    if (d && PAGE_DIRT_LO(d) < lo)
+        lo = PAGE_DIRT_LO(d);
+    if (d && PAGE_DIRT_HI(d) > hi)
+        hi = PAGE_DIRT_HI(d);
+    return PAGE_DIRT(lo, hi);
+}
+
+static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, uint32_t keep_off,
+                                    uint32_t keep_len)
+{
+    uint8_t **l2 = s->dir[block >> SPARSE_L2_BITS];
+    uint64_t i = block & (SPARSE_L2_SIZE - 1);
+    if (!l2 || !l2[i])
+        return sparse_touch_slow(s, block, keep_off, keep_len);
+    uint32_t *d = sparse_l2_dirt(l2) + i;
+    uint32_t limit = keep_len || block + 1 != s->blocks ? 4096u : s->tail_bytes;
+    *d = sparse_dirt_widen(*d, limit, keep_off, keep_len);
+    return l2[i];
 }
 
 /* Releases every block touched since the last reset. */

@@ -1076,6 +1076,107 @@ static void test_disasm_longest_lines(void **state)
     assert_string_equal(l.text, "0x12344: <UNKNOWN_OPCODE: opcode byte 0xee, 4 bytes left>");
 }
 
+/* Differential: the disassembler against a trivially correct shadow built on
+ * snprintf and the public decoder (the formatter writes digits and fragments
+ * by hand for speed; docs/performance.md), on seeded random buffers: random
+ * commands, long GART_MAP lists, flipped bytes and cut tails. */
+static uint64_t le64_at(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void shadow_line(const uint8_t *buf, uint64_t len, uint64_t off, char *out, size_t cap,
+                        uint64_t *next)
+{
+    struct wk_gpu_cmd c;
+    wk_status st = wk_gpu_decode(buf, len, off, &c);
+    unsigned long long o = off;
+    *next = len;
+    if (st != WK_OK) {
+        enum wk_gpu_fault_reason why = st == WK_E_TRUNCATED ? WK_GPU_FAULT_TRUNCATED
+                                       : st == WK_E_UNKNOWN_OPCODE ? WK_GPU_FAULT_UNKNOWN_OPCODE
+                                                                   : WK_GPU_FAULT_BAD_OPERAND;
+        snprintf(out, cap, "0x%04llx: <%s: opcode byte 0x%02x, %llu bytes left>", o,
+                 wk_gpu_fault_name(why), buf[off], (unsigned long long)(len - off));
+        return;
+    }
+    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c.opcode);
+    size_t n = (size_t)snprintf(out, cap, "0x%04llx: %s", o, op->mnemonic);
+    for (uint32_t i = 0; i < op->operand_count; i++) {
+        unsigned long long v = c.operands[i];
+        if (op->operands[i].print_hex)
+            n += (size_t)snprintf(out + n, cap - n, " %s=0x%llx", op->operands[i].name, v);
+        else
+            n += (size_t)snprintf(out + n, cap - n, " %s=%llu", op->operands[i].name, v);
+    }
+    if (op->has_list) {
+        n += (size_t)snprintf(out + n, cap - n, " pfns=[");
+        for (uint32_t i = 0; i < c.list_count && i < 8; i++)
+            n += (size_t)snprintf(out + n, cap - n, "%s0x%llx", i ? ", " : "",
+                                  (unsigned long long)le64_at(c.list + 8 * (uint64_t)i));
+        if (c.list_count > 8)
+            n += (size_t)snprintf(out + n, cap - n, ", ... %u more", c.list_count - 8);
+        snprintf(out + n, cap - n, "]");
+    }
+    *next = off + c.length;
+}
+
+struct shadow_check {
+    const uint8_t *buf;
+    uint64_t len, off, lines;
+    bool ok;
+};
+
+static void check_against_shadow(void *user, const char *line)
+{
+    struct shadow_check *k = user;
+    char want[1024];
+    if (!k->ok || k->off >= k->len) {
+        k->ok = false;
+        return;
+    }
+    shadow_line(k->buf, k->len, k->off, want, sizeof(want), &k->off);
+    k->lines++;
+    if (strcmp(line, want) != 0) {
+        print_error("disasm: \"%s\"\nshadow: \"%s\"\n", line, want);
+        k->ok = false;
+    }
+}
+
+static void test_disasm_matches_shadow(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed(0xD15A55);
+    for (unsigned iter = 0; iter < 20000; iter++) {
+        struct tu_buf b;
+        tu_buf_init(&b);
+        unsigned n = 1 + (unsigned)(tu_rand(&rng) % 6);
+        for (unsigned i = 0; i < n; i++) {
+            if (tu_rand(&rng) % 5 == 0) {
+                uint64_t pfns[20];
+                for (unsigned j = 0; j < 20; j++)
+                    pfns[j] = tu_rand(&rng) >> (tu_rand(&rng) % 64);
+                TU_EMIT(wk_gpu_emit_gart_map(&b.w, (uint32_t)tu_rand(&rng), (uint32_t)tu_rand(&rng),
+                                             (uint32_t)(tu_rand(&rng) % 21), pfns));
+            } else {
+                emit_random(&b, &rng);
+            }
+        }
+        for (unsigned flips = (unsigned)(tu_rand(&rng) % 3); flips > 0 && b.w.used; flips--)
+            b.bytes[tu_rand(&rng) % b.w.used] = (uint8_t)tu_rand(&rng);
+        uint64_t len = b.w.used;
+        if (len && tu_rand(&rng) % 4 == 0)
+            len -= tu_rand(&rng) % (len < 8 ? len : 8);
+        struct shadow_check k = { b.bytes, len, 0, 0, true };
+        uint64_t cmds = wk_gpu_disasm(b.bytes, len, check_against_shadow, &k);
+        assert_true(k.ok);
+        assert_true(k.off == len || k.lines == cmds + 1); /* ended at the end or at a fault */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1098,6 +1199,7 @@ int main(void)
         TU_TEST(test_disasm_ends_at_garbage),
         TU_TEST(test_disasm_every_opcode),
         TU_TEST(test_disasm_longest_lines),
+        TU_TEST(test_disasm_matches_shadow),
     };
     return cmocka_run_group_tests_name("gpu.codec", tests, NULL, NULL);
 }

@@ -798,6 +798,68 @@ static void test_recycled_pages_read_zero(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A fresh page is zeroed only around the bytes its first writer covers
+ * (sparse.c): writes and FILLs at a page's start, at its end, across two
+ * pages and of one byte each leave every other byte of recycled pages zero. */
+static void gpu_fill(struct wk_gpu *gpu, uint64_t addr, uint64_t len, uint32_t pattern);
+
+static void gpu_copy(struct wk_gpu *gpu, uint64_t src, uint64_t dst, uint64_t len)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, src, dst, len));
+    assert_true(tu_run_ok(gpu, &b));
+}
+
+static void test_recycled_pages_zeroed_around_partial_writes(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t page[4096];
+    memset(page, 0xEE, sizeof(page));
+    for (uint64_t i = 0; i < 16; i++)
+        tu_write(gpu, TU_SEG1_BASE + i * 0x1000, page, sizeof(page));
+    wk_gpu_reset(gpu);
+    const uint64_t b = TU_SEG2_BASE;
+    tu_write(gpu, b, page, 0x100);                     /* page 0: head */
+    tu_write(gpu, b + 0x2000 - 0x100, page, 0x100);    /* page 1: tail */
+    tu_write(gpu, b + 0x3000 - 0x80, page, 0x100);     /* pages 2 and 3 */
+    gpu_fill(gpu, b + 0x4400, 0x10, 0xEEEEEEEE);       /* page 4: middle */
+    gpu_fill(gpu, b + 0x6000 - 4, 8, 0xEEEEEEEE);      /* pages 5 and 6 */
+    assert_true(expect_byte_run(gpu, b, 0xEE, 0x100));
+    assert_true(expect_byte_run(gpu, b + 0x100, 0, 0x2000 - 0x200));
+    assert_true(expect_byte_run(gpu, b + 0x2000 - 0x100, 0xEE, 0x100));
+    assert_true(expect_byte_run(gpu, b + 0x2000, 0, 0x1000 - 0x80));
+    assert_true(expect_byte_run(gpu, b + 0x3000 - 0x80, 0xEE, 0x100));
+    assert_true(expect_byte_run(gpu, b + 0x3080, 0, 0x1400 - 0x80));
+    assert_true(expect_byte_run(gpu, b + 0x4400, 0xEE, 0x10));
+    assert_true(expect_byte_run(gpu, b + 0x4410, 0, 0x1BEC));
+    assert_true(expect_byte_run(gpu, b + 0x6000 - 4, 0xEE, 8));
+    assert_true(expect_byte_run(gpu, b + 0x6004, 0, 0xFFC));
+
+    /* Later writes to a page already backed widen what its next user zeroes:
+     * each round writes spans of every page (a COPY included), the next one
+     * byte, and every byte but that one must read zero. */
+    for (int round = 0; round < 3; round++) {
+        wk_gpu_reset(gpu);
+        for (uint64_t i = 0; i < 8; i++) {
+            uint64_t at = b + i * 0x1000;
+            tu_write(gpu, at + 0x10 * i, page, 0x10);
+            tu_write(gpu, at + 0xF00 - 0x10 * i, page, 0x20);
+            gpu_fill(gpu, at + 0x800, 4, 0xEEEEEEEE);
+            gpu_copy(gpu, at, at + 0xA00 + 0x40 * i, 0x10);
+        }
+        wk_gpu_reset(gpu);
+        for (uint64_t i = 0; i < 8; i++) {
+            const uint8_t one = 0xA5;
+            uint64_t at = b + i * 0x1000 + 0x7FF;
+            tu_write(gpu, at, &one, 1);
+            assert_true(expect_byte_run(gpu, at - 0x7FF, 0, 0x7FF));
+            assert_true(expect_byte_run(gpu, at + 1, 0, 0x800));
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
 /* An aperture whose page count is no multiple of a PTE block (300 pages: a
  * full block and 44 entries of a second): only the entries that exist are
  * zeroed and flushed, and every one of them works. */
@@ -1212,6 +1274,7 @@ int main(void)
         TU_TEST(test_digest_of_large_sparse_range),
         TU_TEST(test_gart_set_get),
         TU_TEST(test_recycled_pages_read_zero),
+        TU_TEST(test_recycled_pages_zeroed_around_partial_writes),
         TU_TEST(test_aperture_with_partial_pte_block),
         TU_TEST(test_gart_set_range),
         TU_TEST(test_system_memory_private_reset),
