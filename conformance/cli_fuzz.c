@@ -325,6 +325,24 @@ static int num_after(const char *line, const char *end, const char *key, uint64_
     return read_num(p, end, out);
 }
 
+/* Reads up to cap-1 bytes from fd into buf, NUL-terminates, closes fd;
+ * retries on EINTR, stops at the end or an error. */
+static size_t read_upto(int fd, char *buf, size_t cap)
+{
+    size_t got = 0;
+    while (got < cap - 1) {
+        ssize_t n = read(fd, buf + got, cap - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    return got;
+}
+
 /* Reads the last TAIL_BYTES of a file into buf (NUL-terminated, starting at
  * a line boundary). Returns the length, or -1. */
 static long read_tail(const char *path, char *buf, size_t cap)
@@ -342,17 +360,7 @@ static long read_tail(const char *path, char *buf, size_t cap)
         close(fd);
         return -1;
     }
-    size_t got = 0;
-    while (got < cap - 1) {
-        ssize_t n = read(fd, buf + got, cap - 1 - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[got] = '\0';
+    size_t got = read_upto(fd, buf, cap);
     if (from > 0) { /* drop the partial first line */
         char *nl = memchr(buf, '\n', got);
         size_t skip = nl ? (size_t)(nl - buf) + 1 : got;
@@ -368,18 +376,7 @@ static long read_head(const char *path, char *buf, size_t cap)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    size_t got = 0;
-    while (got < cap - 1) {
-        ssize_t n = read(fd, buf + got, cap - 1 - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[got] = '\0';
-    return (long)got;
+    return (long)read_upto(fd, buf, cap);
 }
 
 /* Whether a file contains a byte string (streamed; needle < 64 bytes). */

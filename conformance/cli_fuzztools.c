@@ -64,6 +64,7 @@
 
 #include "cli.h"
 #include "conform.h"
+#include "runner.h"
 #include "spec.h"
 #include "wddmkit/refdriver.h"
 
@@ -395,19 +396,6 @@ static void child_setup(int frames)
     }
 }
 
-static void write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        p += w;
-        n -= (size_t)w;
-    }
-}
 
 static double now_ms(void)
 {
@@ -607,7 +595,7 @@ static void calibrate_child(const void *arg, int fd)
         calibrate_steps(j, vm, &c, m ? &ms : NULL);
     if (vm)
         wk_vidmm_destroy(vm);
-    write_all(fd, &c, sizeof(c));
+    wk_write_all(fd, &c, sizeof(c));
 }
 
 static int is_check_step(const struct wk_step *s)
@@ -716,7 +704,7 @@ static void run_child_fn(const void *arg, int fd)
     static struct wk_case_result r;
     struct wk_run_options ro = { j->driver, j->seed };
     wk_prog_run(j->p, &ro, &r);
-    write_all(fd, &r, sizeof(r));
+    wk_write_all(fd, &r, sizeof(r));
 }
 
 static void make_signature(struct outcome *o, const struct wk_prog *p);
@@ -1615,7 +1603,7 @@ static void ctxinfo_child(const void *arg, int fd)
     if (!c.ok)
         snprintf(c.why, sizeof(c.why), "%s: %.280s", wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
     wk_vidmm_destroy(vm);
-    write_all(fd, &c, sizeof(c));
+    wk_write_all(fd, &c, sizeof(c));
 }
 
 /* A fuzz_patch file as the program that makes its Patch call, folded for

@@ -237,16 +237,24 @@ static wk_status do_patch(struct interp *x, const struct wk_step *s)
     return wk_vidmm_patch(x->vm, &a);
 }
 
+/* Where the step's allocation is, for steps with an address relative to
+ * it: NOT_FOUND for no such allocation, STATE when it is not resident. */
+static wk_status resident_state(struct interp *x, const struct wk_step *s, struct wk_vidmm_allocation_state *st)
+{
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, st) != WK_OK)
+        return WK_E_NOT_FOUND;
+    return st->resident ? WK_OK : WK_E_STATE;
+}
+
 static wk_status do_signal(struct interp *x, const struct wk_step *s)
 {
     uint64_t addr = s->address;
     if (s->relative) {
-        uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
         struct wk_vidmm_allocation_state st;
-        if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
-            return WK_E_NOT_FOUND;
-        if (!st.resident)
-            return WK_E_STATE;
+        wk_status where = resident_state(x, s, &st);
+        if (where != WK_OK)
+            return where;
         addr = st.gpu_address + s->offset;
     }
     return wk_vidmm_signal_monitored_fence(x->vm, addr, s->value);
@@ -276,12 +284,10 @@ static wk_status do_touch(struct interp *x, const struct wk_step *s)
     uint32_t seg = s->segment;
     uint64_t off = s->offset;
     if (s->relative) {
-        uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
         struct wk_vidmm_allocation_state st;
-        if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
-            return WK_E_NOT_FOUND;
-        if (!st.resident)
-            return WK_E_STATE;
+        wk_status where = resident_state(x, s, &st);
+        if (where != WK_OK)
+            return where;
         seg = st.segment_id;
         off += st.segment_offset;
     }

@@ -342,7 +342,7 @@ static void attempt_done(struct run *R, size_t index, uint32_t attempt, const st
 /* Children                                                             */
 /* ------------------------------------------------------------------ */
 
-static void write_all(int fd, const void *data, size_t n)
+void wk_write_all(int fd, const void *data, size_t n)
 {
     const unsigned char *p = data;
     while (n) {
@@ -386,7 +386,7 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     struct wk_case_result r;
     run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
     fflush(NULL);
-    write_all(wfd, &r, sizeof(r));
+    wk_write_all(wfd, &r, sizeof(r));
     _exit(0);
 }
 

@@ -116,6 +116,10 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
                         struct wk_run_report *out, FILE *err);
 void wk_run_report_free(struct wk_run_report *rep);
 
+/* Writes all of data to fd (a child's answer to its parent), retrying on
+ * EINTR; gives up silently on an error: the parent sees a short answer. */
+void wk_write_all(int fd, const void *data, size_t n);
+
 /* The typed result of a raw verdict under an expectation (NULL: none):
  * expect fail|crash|timeout met ⇒ expected-fail, a pass instead ⇒
  * unexpected-pass; expect flake and a failure of any kind ⇒ flake; expect
