@@ -1052,63 +1052,41 @@ static void sc_allocation(struct run *r)
     DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
 }
 
-/* A fresh allocation paged in: a FILL of zero. */
-static void sc_page_in(struct run *r)
-{
-    WK_ALLOCATION_REQUEST req;
-    default_request(&req);
-    if (!up_with(r, 0, &req, 0))
-        return;
-    arm();
-    DO(wk_vidmm_page_in(r->vm, r->alloc));
-}
-
-static void sc_fill(struct run *r)
-{
-    WK_ALLOCATION_REQUEST req;
-    default_request(&req);
-    if (!up_with(r, 0, &req, 1))
-        return;
-    arm();
-    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
-}
-
-/* A TRANSFER of filled content to system memory. */
-static void sc_evict(struct run *r)
-{
-    WK_ALLOCATION_REQUEST req;
-    default_request(&req);
-    if (!up_with(r, 0, &req, 1))
-        return;
-    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
-    arm();
-    DO(wk_vidmm_evict(r->vm, r->alloc));
-}
-
 static void aperture_request(WK_ALLOCATION_REQUEST *req)
 {
     vt_request_at(req, 0x10000, VT_SET(VT_APER), 0, 0);
 }
 
-static void sc_aperture_map(struct run *r)
+enum paging_op { OP_PAGE_IN, OP_FILL, OP_EVICT };
+
+/* One allocation (the default request or an aperture-only one), paged in
+ * and filled first when asked, then one armed paging operation on it. */
+static void paging_scenario(struct run *r, int aperture, int paged_in, int filled, enum paging_op op)
 {
     WK_ALLOCATION_REQUEST req;
-    aperture_request(&req);
-    if (!up_with(r, 0, &req, 0))
+    if (aperture)
+        aperture_request(&req);
+    else
+        default_request(&req);
+    if (!up_with(r, 0, &req, paged_in))
         return;
+    if (filled)
+        DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
     arm();
-    DO(wk_vidmm_page_in(r->vm, r->alloc));
+    switch (op) {
+    case OP_PAGE_IN: DO(wk_vidmm_page_in(r->vm, r->alloc)); break;
+    case OP_FILL: DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u)); break;
+    case OP_EVICT: DO(wk_vidmm_evict(r->vm, r->alloc)); break;
+    }
 }
 
-static void sc_aperture_unmap(struct run *r)
-{
-    WK_ALLOCATION_REQUEST req;
-    aperture_request(&req);
-    if (!up_with(r, 0, &req, 1))
-        return;
-    arm();
-    DO(wk_vidmm_evict(r->vm, r->alloc));
-}
+/* A fresh allocation paged in: a FILL of zero. */
+static void sc_page_in(struct run *r) { paging_scenario(r, 0, 0, 0, OP_PAGE_IN); }
+static void sc_fill(struct run *r) { paging_scenario(r, 0, 1, 0, OP_FILL); }
+/* A TRANSFER of filled content to system memory. */
+static void sc_evict(struct run *r) { paging_scenario(r, 0, 1, 1, OP_EVICT); }
+static void sc_aperture_map(struct run *r) { paging_scenario(r, 1, 0, 0, OP_PAGE_IN); }
+static void sc_aperture_unmap(struct run *r) { paging_scenario(r, 1, 1, 0, OP_EVICT); }
 
 static void sc_fence(struct run *r)
 {
