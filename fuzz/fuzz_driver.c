@@ -484,10 +484,26 @@ static int step_violated(const char *harness, enum wk_fuzz_role role, struct wk_
     return wk_fuzz_check(harness, role, vm, when);
 }
 
-/* Allocation a's bytes on both sides, page by page: the first difference,
- * UINT64_MAX when equal; *rs and *ds the read statuses (equal when both fail
- * alike, e.g. a destroyed allocation). Cheaper than two digests. Sizes are
- * the drivers' (page rounded): the bytes both have are compared. */
+/* The first offset where two n-byte pieces differ (NULL: zeroes), n if none. */
+static uint64_t piece_difference(const uint8_t *x, const uint8_t *y, uint64_t n)
+{
+    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
+    x = x ? x : zeroes;
+    y = y ? y : zeroes;
+    if (x == y || memcmp(x, y, n) == 0)
+        return n;
+    uint64_t i = 0;
+    while (x[i] == y[i])
+        i++;
+    return i;
+}
+
+/* Allocation a's bytes on both sides, page by page where each model keeps
+ * them (wk_vidmm_peek: no copies; pages never written compare as zeroes):
+ * the first difference, UINT64_MAX when equal; *rs and *ds the statuses
+ * (equal when both fail alike, e.g. a destroyed allocation). Cheaper than
+ * two digests. Sizes are the drivers' (page rounded): the bytes both have
+ * are compared. */
 static uint64_t first_difference(struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t a, wk_status *rs,
                                  wk_status *ds)
 {
@@ -496,14 +512,14 @@ static uint64_t first_difference(struct wk_prog_exec *ref, struct wk_prog_exec *
     *rs = wk_vidmm_allocation_state(ref->vm, ref->allocs[a], &rst);
     *ds = wk_vidmm_allocation_state(dut->vm, dut->allocs[a], &dst);
     uint64_t size = rst.size < dst.size ? rst.size : dst.size;
-    for (uint64_t at = 0; *rs == WK_OK && *ds == WK_OK && at < size; at += sizeof(rb)) {
-        uint64_t n = size - at < sizeof(rb) ? size - at : sizeof(rb);
-        *rs = wk_vidmm_read(ref->vm, ref->allocs[a], at, rb, n);
-        *ds = wk_vidmm_read(dut->vm, dut->allocs[a], at, db, n);
-        if (*rs == WK_OK && *ds == WK_OK && memcmp(rb, db, n) != 0)
-            for (uint64_t i = 0; i < n; i++)
-                if (rb[i] != db[i])
-                    return at + i;
+    for (uint64_t at = 0; *rs == WK_OK && *ds == WK_OK && at < size; at += WK_GPU_PAGE_SIZE) {
+        uint64_t n = size - at < WK_GPU_PAGE_SIZE ? size - at : WK_GPU_PAGE_SIZE;
+        const uint8_t *rp, *dp;
+        *rs = wk_vidmm_peek(ref->vm, ref->allocs[a], at, n, rb, &rp);
+        *ds = wk_vidmm_peek(dut->vm, dut->allocs[a], at, n, db, &dp);
+        uint64_t d = *rs == WK_OK && *ds == WK_OK ? piece_difference(rp, dp, n) : n;
+        if (d < n)
+            return at + d;
     }
     return UINT64_MAX;
 }

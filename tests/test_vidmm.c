@@ -369,6 +369,45 @@ static void test_evict_and_page_in_round_trip(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* wk_vidmm_peek: each page as wk_vidmm_read gives it, wherever the
+ * allocation lives (never placed, in a segment, evicted to system pages),
+ * NULL only for bytes that read as zeroes, and a refusal for a range that
+ * crosses a page or the end. */
+static void expect_peek_matches_read(struct wk_vidmm *vm, uint32_t a, uint64_t size)
+{
+    static uint8_t scratch[VT_PAGE], want[VT_PAGE];
+    static const uint8_t zeroes[VT_PAGE];
+    for (uint64_t at = 0; at < size; at += VT_PAGE) {
+        const uint8_t *data = (const uint8_t *)1;
+        VT_OK(vm, wk_vidmm_peek(vm, a, at, VT_PAGE, scratch, &data));
+        VT_OK(vm, wk_vidmm_read(vm, a, at, want, VT_PAGE));
+        assert_memory_equal(data ? data : zeroes, want, VT_PAGE);
+    }
+}
+
+static void test_peek_matches_read(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t rng = test_seed();
+    uint32_t a = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    const uint8_t *data = NULL;
+    uint8_t scratch[VT_PAGE];
+    expect_peek_matches_read(f->vm, a, 16 * KIB);
+    uint8_t *bytes = write_random(f->vm, a, VT_PAGE, 2 * VT_PAGE, &rng);
+    VT_OK(f->vm, wk_vidmm_peek(f->vm, a, VT_PAGE + 8, 16, scratch, &data));
+    assert_non_null(data);
+    assert_memory_equal(data, bytes + 8, 16);
+    expect_peek_matches_read(f->vm, a, 16 * KIB);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    expect_peek_matches_read(f->vm, a, 16 * KIB);
+    assert_int_equal(wk_vidmm_peek(f->vm, a, VT_PAGE - 8, 16, scratch, &data), WK_E_OUT_OF_RANGE);
+    assert_int_equal(wk_vidmm_peek(f->vm, a, 16 * KIB - 8, 16, scratch, &data), WK_E_OUT_OF_RANGE);
+    assert_int_equal(wk_vidmm_peek(f->vm, 0x7777, 0, 16, scratch, &data), WK_E_NOT_FOUND);
+    free(bytes);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* A driver that needs the allocation idle answers ALLOCATION_BUSY once; the
  * kernel drains the GPU and calls again with AllocationIsIdle (P8). */
 struct busy_once {
@@ -919,6 +958,7 @@ int main(void)
         VT_TEST(test_placement_preferred_segment_directions),
         VT_TEST(test_placement_straddles_banks_when_no_bank_has_room),
         VT_TEST(test_query_segment4_has_no_banks),
+        VT_TEST(test_peek_matches_read),
         VT_TEST(test_evict_and_page_in_round_trip),
         VT_TEST(test_allocation_busy_retried_with_idle_flag),
         VT_TEST(test_discard_drops_content),

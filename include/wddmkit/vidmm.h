@@ -219,6 +219,15 @@ wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offse
 wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset,
                          const void *buf, uint64_t len);
 wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest);
+/* Read-only look at bytes [offset, offset + len) of an allocation, all
+ * within one 4 KiB page of it (WK_E_OUT_OF_RANGE otherwise), without a
+ * copy: *data points where the model keeps them, valid until the adapter
+ * next changes anything (a DDI call, a write, a reset), or at `scratch`
+ * (len bytes) when they had to be copied, or is NULL when they read as
+ * zeroes. The statuses are wk_vidmm_read's. */
+wk_status wk_vidmm_peek(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, uint64_t len,
+                        void *scratch, const uint8_t **data);
+
 
 /* ------------------------------------------------------------------ */
 /* Command submission                                                   */

@@ -293,6 +293,44 @@ wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offse
     return access_allocation(vm, allocation, offset, buf, len, 0);
 }
 
+/*
+ * Bytes of one page of an allocation where the model keeps them, for
+ * comparing two adapters' allocations without copying either (the fuzz
+ * harnesses' differential check reads every allocation of both sides after
+ * every input: through wk_vidmm_read that was a copy per page per side, and
+ * the compare ran over the copies). NULL: the bytes read as zeroes (no
+ * storage yet, or model memory never written). A view that is not one
+ * contiguous host span (never within a page today) is copied into
+ * `scratch` instead, so the answer is always whole.
+ */
+wk_status wk_vidmm_peek(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, uint64_t len,
+                        void *scratch, const uint8_t **data)
+{
+    *data = NULL;
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    if (offset > a->size || len > a->size - offset || offset % PAGE + len > PAGE)
+        return fail(vm, WK_E_OUT_OF_RANGE, "bytes [%llu, +%llu) are not within one page of allocation %u (%llu bytes)",
+                    (unsigned long long)offset, (unsigned long long)len, allocation, (unsigned long long)a->size);
+    uint64_t addr = byte_address(vm, a, offset);
+    if (!addr || len == 0)
+        return WK_OK;
+    struct wk_gpu_view v;
+    struct wk_gpu_span span;
+    wk_status st = wk_gpu_view_begin(vm->gpu, addr, len, &v);
+    if (st != WK_OK)
+        return fail(vm, st, "allocation %u byte %llu is not reachable (%s)", allocation,
+                    (unsigned long long)offset, wk_status_str(st));
+    if (wk_gpu_view_next(&v, &span) && span.length >= len) {
+        *data = span.data;
+        return WK_OK;
+    }
+    st = wk_vidmm_read(vm, allocation, offset, scratch, len);
+    *data = st == WK_OK ? scratch : NULL;
+    return st;
+}
+
 wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, const void *buf,
                          uint64_t len)
 {
