@@ -188,15 +188,17 @@ static void load_raw_chunks(struct wk_spec_ctx *c, const struct wk_ynode *list, 
     uint32_t at = 0, i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
         char what[32];
+        uint8_t chunk[RAW_CHUNK_MAX]; /* decoded apart: only what fits is copied */
         uint32_t n = 0;
         snprintf(what, sizeof(what), "key 'raw', entry %u", i);
-        if (spec_hex(c, e, what, r->raw_bytes + at, RAW_CHUNK_MAX, &n) < 0)
+        if (spec_hex(c, e, what, chunk, RAW_CHUNK_MAX, &n) < 0)
             return;
         if (n > WK_PROG_MAX_COMMAND - at) {
             spec_error(c, e, "key 'raw': expected at most %u bytes in all, saw %u by entry %u",
                        WK_PROG_MAX_COMMAND, at + n, i);
             return;
         }
+        memcpy(r->raw_bytes + at, chunk, n);
         at += n;
     }
     r->raw_length = at;
