@@ -28,7 +28,11 @@
  * driver's context). minimize reduces that patch step (locations, list
  * entries, DMA bytes, fields) and writes it back in fuzz_patch's format;
  * promote does the same, checks the result through fuzz_patch_replay, and
- * reduces a copy step by step into the YAML case.
+ * reduces a copy step by step into the YAML case. A fuzz_render input goes
+ * the same way as the program of its Render call (render_input.c: the
+ * fixture with a context of the kind it renders on, and a `render` step
+ * whose status is the reference's), reduced in its render step (user patch
+ * locations, list entries, command-buffer words, fields).
  *
  * Every run happens in a forked child, so a crash of the kit or of the
  * driver outside a guarded DDI call is a result (class crash, with the top
@@ -100,8 +104,8 @@ static const char *const usage_lines =
     "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); so is a\n"
     "fuzz_paging input, run as the program that harness makes of it. Inputs of other harnesses\n"
     "(--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through <harness>_replay.\n"
-    "fuzz_patch inputs also minimize and promote, as the step program of their Patch call (a YAML\n"
-    "case with a `patch` step).\n"
+    "fuzz_patch and fuzz_render inputs also minimize and promote, as the step program of their\n"
+    "Patch or Render call (a YAML case with a `patch` or `render` step).\n"
     "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
     "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
     "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
