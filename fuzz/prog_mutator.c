@@ -22,6 +22,7 @@
  * mutator (LLVMFuzzerMutate; AFL++ runs its own havoc stage anyway), which
  * finds what structure hides: bad magics, truncations, lying lengths.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,9 +550,18 @@ static uint32_t parse_record(const uint8_t *p, size_t len, struct wk_prog_record
     return sizes[c->op];
 }
 
+/* Records only: the raw bytes and the user patch list (16 KiB and more,
+ * which a records payload never reads) are left as they are, so that a
+ * mutation does not pay for zeroing them. */
+static void clear_records(struct wk_prog_render *g)
+{
+    memset(g, 0, offsetof(struct wk_prog_render, raw_bytes));
+    g->patch_length = 0;
+}
+
 static int parse_command(const uint8_t *p, size_t len, struct wk_prog_render *g)
 {
-    memset(g, 0, sizeof(*g));
+    clear_records(g);
     if (len < 16 || le32(p) != WK_USER_COMMAND_MAGIC || le32(p + 4) != WK_USER_COMMAND_VERSION ||
         le32(p + 8) > WK_PROG_MAX_RECORDS || le32(p + 12) != 0)
         return 0;
@@ -570,7 +580,7 @@ static void render_parse(const uint8_t *data, size_t size, struct render_doc *d)
 {
     struct wk_render_input in;
     wk_render_parse(data, size, &in);
-    memset(d, 0, sizeof(*d));
+    memset(d, 0, offsetof(struct render_doc, cmd)); /* parse_command clears what it uses of cmd */
     d->flags = in.flags;
     d->list_length = in.list_length;
     memcpy(d->list, in.list, sizeof(d->list));
