@@ -28,7 +28,11 @@
  * driver's context). minimize reduces that patch step (locations, list
  * entries, DMA bytes, fields) and writes it back in fuzz_patch's format;
  * promote does the same, checks the result through fuzz_patch_replay, and
- * reduces a copy step by step into the YAML case.
+ * reduces a copy step by step into the YAML case. A fuzz_render input goes
+ * the same way as the program of its Render call (render_input.c: the
+ * fixture with a context of the kind it renders on, and a `render` step
+ * whose status is the reference's), reduced in its render step (user patch
+ * locations, list entries, command-buffer words, fields).
  *
  * Every run happens in a forked child, so a crash of the kit or of the
  * driver outside a guarded DDI call is a result (class crash, with the top
@@ -100,8 +104,8 @@ static const char *const usage_lines =
     "A fuzz_prog input is calibrated on the reference driver first (see --no-calibrate); so is a\n"
     "fuzz_paging input, run as the program that harness makes of it. Inputs of other harnesses\n"
     "(--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through <harness>_replay.\n"
-    "fuzz_patch inputs also minimize and promote, as the step program of their Patch call (a YAML\n"
-    "case with a `patch` step).\n"
+    "fuzz_patch and fuzz_render inputs also minimize and promote, as the step program of their\n"
+    "Patch or Render call (a YAML case with a `patch` or `render` step).\n"
     "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
     "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
     "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
@@ -1536,6 +1540,73 @@ static void minimize_patch_step(struct mini *m, struct wk_prog **best)
     wk_prog_patch_trim(g);
 }
 
+/* fuzz_render inputs: the render step's user patch locations, list
+ * entries and command-buffer words, then its fields, so the program keeps
+ * the harness's shape (wk_render_input_from_prog). */
+static uint32_t count_user_patches(const struct wk_prog *p, uint32_t where)
+{
+    return p->steps[where].render ? p->steps[where].render->patch_length : 0;
+}
+
+static void cut_user_patches(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    struct wk_prog_render *r = p->steps[where].render;
+    memmove(&r->patch[at], &r->patch[at + n], (r->patch_length - at - n) * sizeof(r->patch[0]));
+    r->patch_length -= n;
+}
+
+/* The raw command buffer in 4-byte words (umd.h's records are made of
+ * them); the last word may be short. */
+static uint32_t count_words(const struct wk_prog *p, uint32_t where)
+{
+    const struct wk_prog_render *r = p->steps[where].render;
+    return r && r->raw ? (r->raw_length + 3) / 4 : 0;
+}
+
+static void cut_words(struct wk_prog *p, uint32_t where, uint32_t at, uint32_t n)
+{
+    struct wk_prog_render *r = p->steps[where].render;
+    uint32_t from = 4 * at, to = 4 * (at + n) < r->raw_length ? 4 * (at + n) : r->raw_length;
+    memmove(r->raw_bytes + from, r->raw_bytes + to, r->raw_length - to);
+    r->raw_length -= to - from;
+}
+
+#define RENDER_FIELDS (2 + 2 * WK_PROG_MAX_LIST + 7 * WK_PROG_MAX_USER_PATCHES + WK_PROG_MAX_COMMAND / 4)
+
+/* The context's kind (plain or GDI), then the render's fields and words. */
+static uint32_t render_input_fields(struct wk_prog *p, struct field *f)
+{
+    struct wk_prog_render *r = p->steps[p->step_count - 1].render;
+    uint32_t n = 0;
+    f[n++] = F(p->steps[1].flags);
+    f[n++] = F(r->no_prepatch_info);
+    for (uint32_t i = 0; i < r->list_length; i++) {
+        f[n++] = F(r->list_alloc[i]);
+        f[n++] = F(r->list_write[i]);
+    }
+    for (uint32_t i = 0; i < r->patch_length; i++) {
+        struct wk_prog_patch_location *l = &r->patch[i];
+        struct field more[] = { F(l->allocation_index), F(l->slot_id), F(l->reserved), F(l->driver_id),
+                                F(l->allocation_offset), F(l->patch_offset), F(l->split_offset) };
+        memcpy(f + n, more, sizeof(more));
+        n += (uint32_t)(sizeof(more) / sizeof(more[0]));
+    }
+    for (uint32_t at = 0; at < r->raw_length; at += 4)
+        f[n++] = (struct field){ r->raw_bytes + at, r->raw_length - at < 4 ? r->raw_length - at : 4 };
+    return n;
+}
+
+static void minimize_render_step(struct mini *m, struct wk_prog **best)
+{
+    static struct field f[RENDER_FIELDS];
+    uint32_t last = (*best)->step_count - 1;
+    m->problems = yaml_problems(*best);
+    ddmin(m, best, count_user_patches, cut_user_patches, last);
+    ddmin(m, best, count_entries, cut_entries, last);
+    ddmin(m, best, count_words, cut_words, last);
+    clear_list(m, *best, f, render_input_fields(*best, f));
+}
+
 /* The whole reduction; *best is replaced by the smallest program found. */
 static void minimize_prog(struct mini *m, struct wk_prog **best)
 {
@@ -1573,19 +1644,21 @@ static int mini_init(struct mini *m, const struct opts *o, const struct wk_prog 
 
 struct ctxinfo {
     int ok;
-    DXGK_CONTEXTINFO info;
+    struct wk_render_target t;   /* the plain context's info, and the GDI context's */
     char why[320];
 };
 
 /* Child: the DXGK_CONTEXTINFO of a plain context on the driver (NULL: the
- * reference), which fuzz_patch folds its ranges by. */
+ * reference), which fuzz_patch folds its ranges by, and of a GDI context
+ * when the driver makes one (fuzz_render's fixture renders there for
+ * inputs that ask, fuzz/fuzz_driver.c). */
 static void ctxinfo_child(const void *arg, int fd)
 {
     const char *driver = arg;
     static struct ctxinfo c;
     struct wk_vidmm_config cfg;
     struct wk_vidmm *vm = NULL;
-    uint32_t dev = 0, ctx = 0;
+    uint32_t dev = 0, ctx = 0, gdi = 0;
     memset(&cfg, 0, sizeof(cfg));
     memset(&c, 0, sizeof(c));
     wk_status st = wk_vidmm_create(&cfg, &vm);
@@ -1598,80 +1671,157 @@ static void ctxinfo_child(const void *arg, int fd)
     if (st == WK_OK)
         st = wk_vidmm_create_context(vm, dev, 0, &ctx);
     if (st == WK_OK)
-        st = wk_vidmm_context_info(vm, ctx, &c.info);
+        st = wk_vidmm_context_info(vm, ctx, &c.t.info);
     c.ok = st == WK_OK;
+    c.t.gdi = c.ok && wk_vidmm_create_context(vm, dev, 0x2 /* GdiContext */, &gdi) == WK_OK &&
+              wk_vidmm_context_info(vm, gdi, &c.t.gdi_info) == WK_OK;
     if (!c.ok)
         snprintf(c.why, sizeof(c.why), "%s: %.280s", wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
     wk_vidmm_destroy(vm);
     wk_write_all(fd, &c, sizeof(c));
 }
 
-/* A fuzz_patch file as the program that makes its Patch call, folded for
- * the context of --driver (else the reference); NULL after printing why. */
-static struct wk_prog *load_patch_input(const struct opts *o, size_t *bytes)
+/* The harnesses whose inputs are the fixture and one last step (patch or
+ * render): how an input becomes that program and back, and how the last
+ * step is reduced so that the program keeps the harness's shape. */
+struct fixture_harness {
+    const char *name;
+    int (*from_prog)(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
+    void (*reduce)(struct mini *m, struct wk_prog **best);
+};
+
+static void minimize_render_step(struct mini *m, struct wk_prog **best);
+
+static const struct fixture_harness fixture_harnesses[] = {
+    { "fuzz_patch", wk_patch_input_from_prog, minimize_patch_step },
+    { "fuzz_render", wk_render_input_from_prog, minimize_render_step },
+};
+
+static const struct fixture_harness *fixture_harness_of(const char *harness)
+{
+    for (size_t i = 0; i < sizeof(fixture_harnesses) / sizeof(fixture_harnesses[0]); i++)
+        if (strcmp(fixture_harnesses[i].name, harness) == 0)
+            return &fixture_harnesses[i];
+    return NULL;
+}
+
+static int to_prog(const struct fixture_harness *h, const uint8_t *data, size_t size, const struct ctxinfo *c,
+                   struct wk_prog *p)
+{
+    if (strcmp(h->name, "fuzz_patch") == 0)
+        return wk_patch_input_to_prog(data, size, &c->t.info, p);
+    return wk_render_input_to_prog(data, size, &c->t, p);
+}
+
+static void describe_input(const struct fixture_harness *h, const struct wk_prog *p, size_t bytes,
+                           const struct ctxinfo *c)
+{
+    const struct wk_step *s = &p->steps[p->step_count - 1];
+    if (s->patch)
+        printf("input: %s: fuzz_patch input, %zu bytes, as a program: the harness's fixture and one patch step "
+               "(DMA buffer %u bytes, patch list %u entries)\n", h->name, bytes, c->t.info.DmaBufferSize,
+               c->t.info.PatchLocationListSize);
+    else
+        printf("input: %s: fuzz_render input, %zu bytes, as a program: the harness's fixture (%s context) and one "
+               "render step (list %u entries, user patch list %u entries, command buffer %u bytes)\n", h->name,
+               bytes, p->steps[1].flags & 0x2 ? "a GDI" : "a plain", s->render->list_length, s->render->patch_length,
+               s->render->raw_length);
+}
+
+/* fuzz_render accepts a Render that refuses a bad buffer (an error status,
+ * no violation: fuzz/fuzz_render.c), so the render step expects what the
+ * reference answers: the program then passes on the reference and fails
+ * on a driver exactly where it breaks a rule (or answers otherwise). */
+static void expect_reference_status(struct wk_prog *p, const struct opts *op)
+{
+    static struct calibration c;
+    struct job j = { p, NULL, op->seed };
+    struct outcome o;
+    run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    if (o.answered && o.cls == CLS_PASS && c.started && c.steps == p->step_count)
+        p->steps[p->step_count - 1].expect_status = (wk_status)c.status[p->step_count - 1];
+}
+
+/* A fuzz_patch or fuzz_render file as the program that makes its call,
+ * folded for the context of --driver (else the reference); NULL after
+ * printing why. */
+static struct wk_prog *load_fixture_input(const struct opts *o, const struct fixture_harness *h, size_t *bytes)
 {
     static struct ctxinfo c;
     struct outcome out;
     run_child(ctxinfo_child, o->driver, o->timeout_ms, &c, sizeof(c), &out);
     if (!out.answered || !c.ok) {
-        fprintf(stderr, "wddmkit: %s: cannot read the DXGK_CONTEXTINFO fuzz_patch folds by: %s\n",
-                o->driver ? o->driver : "the reference driver", out.answered ? c.why : "the driver did not start");
+        fprintf(stderr, "wddmkit: %s: cannot read the DXGK_CONTEXTINFO %s folds by: %s\n",
+                o->driver ? o->driver : "the reference driver", h->name,
+                out.answered ? c.why : "the driver did not start");
         return NULL;
     }
     uint8_t *data = NULL;
     if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, bytes) != WK_OK)
         return NULL;
     struct wk_prog *p = malloc(sizeof(*p));
-    if (!p || wk_patch_input_to_prog(data, *bytes, &c.info, p) != 0) {
+    if (!p || to_prog(h, data, *bytes, &c, p) != 0) {
         fprintf(stderr, "wddmkit: %s: out of memory\n", o->path);
         free(p);
         p = NULL;
     }
     free(data);
+    if (p && p->steps[p->step_count - 1].render)
+        expect_reference_status(p, o);
     if (p)
-        printf("input: %s: fuzz_patch input, %zu bytes, as a program: the harness's fixture and one patch step "
-               "(DMA buffer %u bytes, patch list %u entries)\n", o->path, *bytes, c.info.DmaBufferSize,
-               c.info.PatchLocationListSize);
+        describe_input(h, p, *bytes, &c);
     return p;
 }
 
-static const struct wk_prog_patch *last_patch(const struct wk_prog *p)
-{
-    return p->step_count ? p->steps[p->step_count - 1].patch : NULL;
-}
-
-/* The minimized patch step back in fuzz_patch's format (malloc'd), or NULL. */
-static uint8_t *patch_bytes(const struct wk_prog *p, size_t *n)
+/* The minimized program back in the harness's format (malloc'd), or NULL. */
+static uint8_t *input_bytes(const struct fixture_harness *h, const struct wk_prog *p, size_t *n)
 {
     uint8_t *data = NULL;
     char why[200];
-    if (wk_patch_input_from_prog(p, &data, n, why, sizeof(why)) != 0)
-        fprintf(stderr, "wddmkit: the minimized program has no fuzz_patch form: %s\n", why);
+    if (h->from_prog(p, &data, n, why, sizeof(why)) != 0)
+        fprintf(stderr, "wddmkit: the minimized program has no %s form: %s\n", h->name, why);
     return data;
 }
 
-static int minimize_patch_input(const struct opts *o, const char *out)
+/* What the reduction did to the last step, for the summary line. */
+static void reduction_text(const struct wk_prog *before, const struct wk_prog *after, char *buf, size_t size)
+{
+    const struct wk_step *a = &before->steps[before->step_count - 1], *b = &after->steps[after->step_count - 1];
+    buf[0] = '\0';
+    if (a->patch && b->patch)
+        snprintf(buf, size, ": patch locations %u -> %u, list entries %u -> %u, DMA %u -> %u bytes",
+                 a->patch->patch_length, b->patch->patch_length, a->patch->list_length, b->patch->list_length,
+                 a->patch->dma_length, b->patch->dma_length);
+    if (a->render && b->render)
+        snprintf(buf, size, ": list entries %u -> %u, user patch locations %u -> %u, command buffer %u -> %u bytes",
+                 a->render->list_length, b->render->list_length, a->render->patch_length, b->render->patch_length,
+                 a->render->raw_length, b->render->raw_length);
+}
+
+static int minimize_fixture_input(const struct opts *o, const struct fixture_harness *h, const char *out)
 {
     size_t bytes = 0, n = 0;
-    struct wk_prog *p = load_patch_input(o, &bytes);
+    struct wk_prog *p = load_fixture_input(o, h, &bytes), *before = NULL;
     static struct mini m;
     if (!p || mini_init(&m, o, p) != 0) {
         prog_del(p);
         return p ? 1 : 2;
     }
-    const struct wk_prog_patch before = *last_patch(p);
+    before = prog_dup(p);
     printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
-    minimize_patch_step(&m, &p);
-    const struct wk_prog_patch *g = last_patch(p);
-    uint8_t *data = patch_bytes(p, &n);
+    h->reduce(&m, &p);
+    uint8_t *data = input_bytes(h, p, &n);
     int code = data && save_bytes(data, n, out) == 0 ? 0 : 2;
-    printf("minimized: %zu -> %zu bytes: patch locations %u -> %u, list entries %u -> %u, DMA %u -> %u bytes "
-           "(%u test runs%s)\n", bytes, n, before.patch_length, g->patch_length, before.list_length, g->list_length,
-           before.dma_length, g->dma_length, m.tests, m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
+    char what[200] = "";
+    if (before)
+        reduction_text(before, p, what, sizeof(what));
+    printf("minimized: %zu -> %zu bytes%s (%u test runs%s)\n", bytes, n, what, m.tests,
+           m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
     if (code == 0)
         printf("wrote %s\n", out);
     wk_prog_dump(p, stdout);
     free(data);
+    prog_del(before);
     prog_del(p);
     return code;
 }
@@ -1686,11 +1836,11 @@ int wk_cli_minimize(int argc, char **argv)
     if (snprintf(out, sizeof(out), "%s%s", o.out ? o.out : o.path, o.out ? "" : ".min") >= (int)sizeof(out))
         return usage_error("output path too long");
     const char *harness = harness_of(&o, o.path);
-    if (strcmp(harness, "fuzz_patch") == 0)
-        return minimize_patch_input(&o, out);
+    if (fixture_harness_of(harness))
+        return minimize_fixture_input(&o, fixture_harness_of(harness), out);
     if (!is_prog(harness))
-        return usage_error("minimize takes fuzz_prog, fuzz_paging and fuzz_patch inputs; for %s inputs use the engine's "
-                           "minimizer (%s -minimize_crash=1)", harness, harness);
+        return usage_error("minimize takes fuzz_prog, fuzz_paging, fuzz_patch and fuzz_render inputs; for %s inputs "
+                           "use the engine's minimizer (%s -minimize_crash=1)", harness, harness);
     size_t bytes = 0;
     struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
     static struct mini m;
@@ -1983,46 +2133,48 @@ static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes)
     return code;
 }
 
-/* The minimized fuzz_patch input, replayed by the harness itself: the
- * finding on the driver (the same rule), a pass on the reference. Skipped,
- * with a note, when this build has no replay binary. */
-static int verify_patch_bytes(const struct opts *o, const uint8_t *bin, size_t n, const struct mini *m)
+/* The minimized input, replayed by the harness itself: the finding on the
+ * driver (the same rule), a pass on the reference. Skipped, with a note,
+ * when this build has no replay binary. */
+static int verify_input_bytes(const struct opts *o, const char *harness, const uint8_t *bin, size_t n,
+                              const struct mini *m)
 {
     char tmp[] = "/tmp/wddmkit-promote-XXXXXX", bin_path[4200];
     static struct outcome bad, good;
-    if (replay_binary("fuzz_patch", bin_path, sizeof(bin_path)) != 0) {
-        printf("  note: no fuzz_patch_replay in this build: the input was checked as a program only\n");
+    if (replay_binary(harness, bin_path, sizeof(bin_path)) != 0) {
+        printf("  note: no %s_replay in this build: the input was checked as a program only\n", harness);
         return 0;
     }
     int fd = mkstemp(tmp);
     if (fd < 0 || (close(fd), save_bytes(bin, n, tmp)) != 0)
         return refuse("cannot write a temporary file: %s", strerror(errno));
-    run_replay("fuzz_patch", tmp, o->driver, o->timeout_ms, &bad);
-    run_replay("fuzz_patch", tmp, NULL, o->timeout_ms, &good);
+    run_replay(harness, tmp, o->driver, o->timeout_ms, &bad);
+    run_replay(harness, tmp, NULL, o->timeout_ms, &good);
     unlink(tmp);
     if (bad.cls != CLS_FAIL || strcmp(bad.r.rule, m->want.r.rule) != 0 || good.cls != CLS_PASS)
-        return refuse("the minimized input gives '%s' on %s and '%s' on the reference through fuzz_patch_replay "
-                      "(wanted %s, then a pass)", bad.sig, o->driver, good.sig, m->want.sig);
-    printf("verified: the minimized input fails through fuzz_patch_replay on %s (%s) and passes on the reference\n",
-           o->driver, bad.sig);
+        return refuse("the minimized input gives '%s' on %s and '%s' on the reference through %s_replay "
+                      "(wanted %s, then a pass)", bad.sig, o->driver, good.sig, harness, m->want.sig);
+    printf("verified: the minimized input fails through %s_replay on %s (%s) and passes on the reference\n",
+           harness, o->driver, bad.sig);
     return 0;
 }
 
-/* fuzz_patch: its patch step minimized (entries, bytes, fields) as the
- * regression input; a copy reduced step by step as the YAML case. */
-static int promote_patch(const struct opts *o)
+/* fuzz_patch, fuzz_render: the last step minimized (entries, bytes,
+ * fields) as the regression input; a copy reduced step by step as the
+ * YAML case. */
+static int promote_fixture(const struct opts *o, const struct fixture_harness *h)
 {
     static struct mini m;
     size_t bytes = 0, n = 0;
-    struct wk_prog *p = load_patch_input(o, &bytes), *q = NULL;
+    struct wk_prog *p = load_fixture_input(o, h, &bytes), *q = NULL;
     if (!p)
         return 2;
     int code = promotable_finding(&m, o, p);
     uint8_t *bin = NULL;
     if (code == 0) {
-        minimize_patch_step(&m, &p);
-        bin = patch_bytes(p, &n);
-        code = !bin ? 2 : verify_patch_bytes(o, bin, n, &m);
+        h->reduce(&m, &p);
+        bin = input_bytes(h, p, &n);
+        code = !bin ? 2 : verify_input_bytes(o, h->name, bin, n, &m);
     }
     if (code == 0) {
         printf("minimized input: %zu -> %zu bytes (%u test runs)\n", bytes, n, m.tests);
@@ -2036,7 +2188,7 @@ static int promote_patch(const struct opts *o)
         printf("YAML case: %u -> %u steps\n", steps, q->step_count);
     }
     if (code == 0)
-        code = write_case(o, "fuzz_patch", &m, q, bin, n);
+        code = write_case(o, h->name, &m, q, bin, n);
     free(bin);
     prog_del(q);
     prog_del(p);
@@ -2108,8 +2260,8 @@ int wk_cli_promote(int argc, char **argv)
         return usage_error("--name: expected 1..63 characters of [a-z0-9-], saw '%s'", o.name);
     const char *harness = harness_of(&o, o.path);
     printf("promote: %s (%s) found with %s\n", o.path, harness, o.driver);
-    if (strcmp(harness, "fuzz_patch") == 0)
-        return promote_patch(&o);
+    if (fixture_harness_of(harness))
+        return promote_fixture(&o, fixture_harness_of(harness));
     if (!is_prog(harness))
         return promote_replay(&o, harness);
     size_t bytes = 0;

@@ -150,6 +150,19 @@ int wk_prog_write_yaml(const struct wk_prog *p, const char *area, const char *id
 int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_t size);
 
 /* ------------------------------------------------------------------ */
+/* The render/patch harnesses' fixture as steps (fixture_steps.c)       */
+/* ------------------------------------------------------------------ */
+
+/* create_device, create_context (with `context_flags`), then each of the
+ * seven slot allocations created and paged in: allocation index = slot - 1. */
+#define WK_FIXTURE_STEPS 16u
+/* Appends a zeroed step of `kind` (the caller checks the room). */
+struct wk_step *wk_prog_add_step(struct wk_prog *p, enum wk_step_kind kind);
+void wk_fixture_steps(struct wk_prog *p, uint32_t context_flags);
+/* 1 when `p` starts with that fixture (its context's flags in *flags). */
+int wk_fixture_shape(const struct wk_prog *p, uint32_t *context_flags);
+
+/* ------------------------------------------------------------------ */
 /* fuzz_patch inputs as programs (patch_input.c)                        */
 /* ------------------------------------------------------------------ */
 
@@ -162,6 +175,30 @@ int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTI
 /* The inverse for programs of that shape: fuzz_patch's bytes in *data
  * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
 int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
+
+/* ------------------------------------------------------------------ */
+/* fuzz_render inputs as programs (render_input.c)                      */
+/* ------------------------------------------------------------------ */
+
+/* What fuzz_render's fixture finds on the driver: the plain context's
+ * DXGK_CONTEXTINFO and, when the driver creates GDI contexts, the GDI
+ * context's (the harness renders there for inputs with WK_RENDER_GDI). */
+struct wk_render_target {
+    DXGK_CONTEXTINFO info;
+    int gdi;
+    DXGK_CONTEXTINFO gdi_info;
+};
+
+/* A fuzz_render input (fuzz/seeds_lib.h) as the program that makes the same
+ * DxgkDdiRender call: the fixture with a context of the kind the harness
+ * renders on, and one render step (the list by slot, the user patch list
+ * entry by entry, the raw command buffer, the pre-patch flag), folded as
+ * the harness folds them for that context. -1 only when out of memory.
+ * Release `p` with wk_prog_free. */
+int wk_render_input_to_prog(const uint8_t *data, size_t size, const struct wk_render_target *t, struct wk_prog *p);
+/* The inverse for programs of that shape: fuzz_render's bytes in *data
+ * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
+int wk_render_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
 
 /* A fuzz_paging input (fuzz/seeds_lib.h) as the program that harness runs:
  * create_device, the input's allocations, one step per paging operation,

@@ -5,9 +5,11 @@
 # tests/fuzztools_tests.cmake, the planted-bug drivers and their tests in
 # examples/drivers/.
 target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c ${CMAKE_CURRENT_LIST_DIR}/patch_input.c
-               ${CMAKE_CURRENT_LIST_DIR}/paging_input.c)
-# patch_input.c and paging_input.c read fuzz_patch's and fuzz_paging's input
-# formats, defined once in fuzz/seeds_lib.h.
+               ${CMAKE_CURRENT_LIST_DIR}/paging_input.c ${CMAKE_CURRENT_LIST_DIR}/render_input.c
+               ${CMAKE_CURRENT_LIST_DIR}/fixture_steps.c)
+# patch_input.c, render_input.c and paging_input.c read fuzz_patch's,
+# fuzz_render's and fuzz_paging's input formats, defined once in
+# fuzz/seeds_lib.h.
 target_include_directories(wk_conformance PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 
 target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzztools.c)

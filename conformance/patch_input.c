@@ -21,35 +21,6 @@
 #include "conform.h"
 #include "seeds_lib.h"
 
-#define FIXTURE_STEPS (2 + 2 * WK_RENDER_SLOTS)
-
-static struct wk_step *add_step(struct wk_prog *p, enum wk_step_kind kind)
-{
-    struct wk_step *s = &p->steps[p->step_count++];
-    memset(s, 0, sizeof(*s));
-    s->kind = kind;
-    return s;
-}
-
-/* fuzz_driver.c's fixture: the handles the input's list entries name are
- * those of these allocations, by slot (allocation slot - 1). Only aperture
- * segments stay in the eviction set (the spec format's rule; Patch never
- * reads it). */
-static void add_fixture(struct wk_prog *p)
-{
-    add_step(p, WK_STEP_CREATE_DEVICE);
-    add_step(p, WK_STEP_CREATE_CONTEXT);
-    for (uint32_t slot = 1; slot <= WK_RENDER_SLOTS; slot++) {
-        const struct wk_render_slot *w = &wk_render_slots[slot];
-        struct wk_step *s = add_step(p, WK_STEP_CREATE_ALLOCATION);
-        s->alloc.size = w->size;
-        s->alloc.preferred = w->segment;
-        s->alloc.supported_set = w->supported;
-        s->alloc.eviction_set = w->supported & 0x4u; /* segment 3, the reference adapter's aperture */
-        add_step(p, WK_STEP_PAGE_IN)->allocation = slot - 1;
-    }
-}
-
 static void fill_patch(struct wk_prog_patch *g, const struct wk_patch_input *in)
 {
     g->list_length = in->list_length;
@@ -63,7 +34,7 @@ static void fill_patch(struct wk_prog_patch *g, const struct wk_patch_input *in)
     for (uint32_t i = 0; i < in->patch_length; i++) {
         const struct wk_patch_entry *e = &in->patch[i];
         g->patch[i] = (struct wk_prog_patch_location){ e->allocation_index, e->slot_id, e->driver_id,
-                                                       e->allocation_offset, e->patch_offset, e->split_offset };
+                                                       e->allocation_offset, e->patch_offset, e->split_offset, 0 };
     }
     g->start = in->start;
     g->end = in->end;
@@ -80,8 +51,8 @@ int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTI
     wk_prog_init(p);
     snprintf(p->id, sizeof(p->id), "fuzz.patch-input");
     snprintf(p->area, sizeof(p->area), "fuzz");
-    add_fixture(p);
-    struct wk_step *s = add_step(p, WK_STEP_PATCH);
+    wk_fixture_steps(p, 0);
+    struct wk_step *s = wk_prog_add_step(p, WK_STEP_PATCH);
     if (!(s->patch = wk_prog_patch_new(dma))) {
         p->step_count--;
         return -1;
@@ -173,7 +144,7 @@ int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *si
 {
     const struct wk_step *s = p->step_count ? &p->steps[p->step_count - 1] : NULL;
     const char *no = !s || s->kind != WK_STEP_PATCH || !s->patch ? "the program does not end with a patch step"
-                   : p->step_count != FIXTURE_STEPS + 1 ? "the program is not fuzz_patch's fixture and one patch step"
+                   : p->step_count != WK_FIXTURE_STEPS + 1 ? "the program is not fuzz_patch's fixture and one patch step"
                    : unrepresentable(s->patch);
     *data = NULL;
     *size = 0;

@@ -82,6 +82,16 @@ void wk_prog_free(struct wk_prog *p)
     }
 }
 
+/* The raw command buffer's size and its first bytes (enough to see the
+ * header and the first record of umd.h's format). */
+static void dump_raw(const struct wk_prog_render *r, FILE *out)
+{
+    fprintf(out, " raw=%u bytes", r->raw_length);
+    for (uint32_t i = 0; i < r->raw_length && i < 64; i++)
+        fprintf(out, "%s%02x", i == 0 ? " [" : i % 4 == 0 ? " " : "", r->raw_bytes[i]);
+    fprintf(out, "%s", r->raw_length > 64 ? " ...]" : r->raw_length ? "]" : "");
+}
+
 static void dump_render(const struct wk_prog_render *r, FILE *out)
 {
     fprintf(out, " context=%u list=[", r->context);
@@ -92,8 +102,14 @@ static void dump_render(const struct wk_prog_render *r, FILE *out)
             fprintf(out, "%snull", i ? " " : "");
     }
     fprintf(out, "]%s", r->no_prepatch_info ? " no_prepatch_info" : "");
+    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++) {
+        const struct wk_prog_patch_location *l = &r->patch[i];
+        fprintf(out, "\n      user patch index=%u offset=0x%x allocation_offset=0x%x slot=%u reserved=0x%x split=0x%x "
+                     "driver_id=%u", l->allocation_index, l->patch_offset, l->allocation_offset, l->slot_id,
+                l->reserved, l->split_offset, l->driver_id);
+    }
     if (r->raw) {
-        fprintf(out, " raw=%u bytes", r->raw_length);
+        dump_raw(r, out);
         return;
     }
     static const char *const ops[] = { "nop", "copy", "fill", "write32", "blit" };

@@ -109,24 +109,54 @@ static void walk_record(struct io *io, struct wk_prog_record *c)
     f32(io, &c->dst_pitch);
 }
 
+/* Limits of render steps written before the wide form existed: a file
+ * without the wide bit decodes as it always did (committed corpora). */
+#define NARROW_LIST 16u
+#define NARROW_RAW 512u
+#define RENDER_WIDE 4u           /* flags bit 2: the wide form */
+
+static void walk_location(struct io *io, struct wk_prog_patch_location *l);
+
+/* The wide form is written only when a render needs it: a longer list or
+ * command buffer, or a user patch-location list (fuzz_render's inputs). */
+static int needs_wide(const struct wk_prog_render *g)
+{
+    return g->list_length > NARROW_LIST || (g->raw && g->raw_length > NARROW_RAW) || g->patch_length > 0;
+}
+
+/* pPatchLocationListIn: u8 count, then per entry the six fields and the
+ * 8 reserved bits above SlotId, as user mode may set them. */
+static void walk_user_patches(struct io *io, struct wk_prog_render *g)
+{
+    f8(io, &g->patch_length);
+    g->patch_length = clamp32(g->patch_length, WK_PROG_MAX_USER_PATCHES);
+    for (uint32_t i = 0; i < g->patch_length; i++) {
+        walk_location(io, &g->patch[i]);
+        f8(io, &g->patch[i].reserved);
+    }
+}
+
 static void walk_render(struct io *io, struct wk_prog_render *g)
 {
-    uint32_t flags = (g->no_prepatch_info ? 1u : 0u) | (g->raw ? 2u : 0u);
+    uint32_t flags = (g->no_prepatch_info ? 1u : 0u) | (g->raw ? 2u : 0u) | (needs_wide(g) ? RENDER_WIDE : 0u);
     f8(io, &g->context);
     f8(io, &flags);
     g->no_prepatch_info = flags & 1;
     g->raw = (flags >> 1) & 1;
+    int wide = (flags & RENDER_WIDE) != 0;
     f8(io, &g->list_length);
-    g->list_length = clamp32(g->list_length, WK_PROG_MAX_LIST);
+    g->list_length = clamp32(g->list_length, wide ? WK_PROG_MAX_LIST : NARROW_LIST);
     for (uint32_t i = 0; i < g->list_length; i++) {
         uint32_t wr = g->list_write[i];
         f8(io, &g->list_alloc[i]);
         f8(io, &wr);
         g->list_write[i] = (uint8_t)(wr & 1);
     }
+    if (wide)
+        walk_user_patches(io, g);
     if (g->raw) {
         f16(io, &g->raw_length);
-        g->raw_length = clamp32(g->raw_length, (uint32_t)sizeof(g->raw_bytes));
+        g->raw_length = clamp32(g->raw_length, wide ? WK_PROG_MAX_COMMAND : NARROW_RAW);
         fbytes(io, g->raw_bytes, g->raw_length);
         return;
     }
@@ -152,7 +182,7 @@ static void walk_patch_entry(struct io *io, struct wk_prog_patch_entry *e)
     e->segment_id &= 0x1F; /* DXGK_ALLOCATIONLIST.SegmentId is 5 bits */
 }
 
-static void walk_patch_location(struct io *io, struct wk_prog_patch_location *l)
+static void walk_location(struct io *io, struct wk_prog_patch_location *l)
 {
     f32(io, &l->allocation_index);
     f32(io, &l->slot_id);
@@ -174,7 +204,7 @@ static void walk_patch_head(struct io *io, struct wk_prog_patch *g)
     f8(io, &g->patch_length);
     g->patch_length = clamp32(g->patch_length, WK_PROG_MAX_PATCHES);
     for (uint32_t i = 0; i < g->patch_length; i++)
-        walk_patch_location(io, &g->patch[i]);
+        walk_location(io, &g->patch[i]);
     f32(io, &g->start);
     f32(io, &g->end);
     f8(io, &g->patch_start);

@@ -128,6 +128,23 @@ static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, ui
     return used;
 }
 
+/* pPatchLocationListIn as user mode wrote it, reserved bits included: the
+ * kernel copies it for the driver's Render without looking inside (the
+ * driver must validate every entry, RENDER-PATCH-*). */
+static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIST *out)
+{
+    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++) {
+        const struct wk_prog_patch_location *l = &r->patch[i];
+        memset(&out[i], 0, sizeof(out[i]));
+        out[i].AllocationIndex = l->allocation_index;
+        out[i].Value = (l->slot_id & 0xFFFFFFu) | (l->reserved & 0xFFu) << 24;
+        out[i].DriverId = l->driver_id;
+        out[i].AllocationOffset = l->allocation_offset;
+        out[i].PatchOffset = l->patch_offset;
+        out[i].SplitOffset = l->split_offset;
+    }
+}
+
 static wk_status do_render(struct interp *x, const struct wk_step *s)
 {
     const struct wk_prog_render *r = s->render;
@@ -135,16 +152,21 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
     if (ctx == NOT_FOUND)
         return WK_E_NOT_FOUND;
     struct wk_vidmm_list_entry list[WK_PROG_MAX_LIST];
-    for (uint32_t i = 0; i < r->list_length && i < WK_PROG_MAX_LIST; i++) {
+    uint32_t list_length = r->list_length < WK_PROG_MAX_LIST ? r->list_length : WK_PROG_MAX_LIST;
+    for (uint32_t i = 0; i < list_length; i++) {
         uint32_t h = r->list_alloc[i] ? pick(x->allocs, x->nallocs, r->list_alloc[i] - 1) : 0;
         if (h == NOT_FOUND)
             return WK_E_NOT_FOUND;
         list[i].allocation = h;
         list[i].write = r->list_write[i];
     }
-    uint8_t buf[sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * sizeof(WK_USER_BLIT) + 512];
+    uint8_t buf[WK_PROG_MAX_COMMAND + sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * sizeof(WK_USER_BLIT)];
+    D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_USER_PATCHES];
     uint32_t len = encode_commands(r, buf, sizeof(buf));
-    struct wk_vidmm_render args = { ctx, buf, len, list, r->list_length, NULL, 0, r->no_prepatch_info };
+    uint32_t patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
+    user_patches(r, patch);
+    struct wk_vidmm_render args = { ctx, buf, len, list, list_length, patch_length ? patch : NULL, patch_length,
+                                    r->no_prepatch_info };
     return wk_vidmm_render(x->vm, &args, &x->last_render);
 }
 

@@ -412,16 +412,40 @@ static uint32_t command_bytes(const struct wk_prog_render *r, uint8_t *buf, uint
     return used;
 }
 
-static void write_raw(struct yw *w, const uint8_t *b, uint32_t n)
+static void write_hex(struct yw *w, const uint8_t *b, uint32_t n)
 {
-    if (n == 0 || n > 512) {
-        problem(w, "step %d (render): a %u-byte command buffer has no `raw:` form (1..512 bytes)", w->step, n);
-        return;
-    }
-    out(w, "          raw: \"");
+    out(w, "\"");
     for (uint32_t i = 0; i < n; i++)
         out(w, "%s%02x", i && i % 4 == 0 ? " " : "", b[i]);
-    out(w, "\"\n");
+    out(w, "\"");
+}
+
+/* Up to 512 bytes as one hex string (as always); an empty buffer as `[]`;
+ * a longer one as 1 KiB hex strings the loader concatenates (each stays
+ * inside one scalar). */
+static void write_raw(struct yw *w, const uint8_t *b, uint32_t n)
+{
+    if (n > WK_PROG_MAX_COMMAND) {
+        problem(w, "step %d (render): a %u-byte command buffer has no `raw:` form (0..%u bytes)", w->step, n,
+                WK_PROG_MAX_COMMAND);
+        return;
+    }
+    if (n == 0) {
+        out(w, "          raw: []\n");
+        return;
+    }
+    if (n <= 512) {
+        out(w, "          raw: ");
+        write_hex(w, b, n);
+        out(w, "\n");
+        return;
+    }
+    out(w, "          raw:\n");
+    for (uint32_t at = 0; at < n; at += 1024) {
+        out(w, "            - ");
+        write_hex(w, b + at, n - at < 1024 ? n - at : 1024);
+        out(w, "\n");
+    }
 }
 
 /* One record as a `commands:` entry, after `lead` ("- " or a comment's "#   "). */
@@ -474,10 +498,10 @@ static void write_commands(struct yw *w, const struct wk_prog_render *r)
     for (uint32_t i = 0; i < r->record_count; i++)
         all_ok &= record_ok(r, &r->records[i]);
     if (!all_ok) { /* the same bytes reach the driver */
-        uint8_t buf[512];
+        uint8_t buf[4096]; /* more than 32 records of umd.h take */
         uint32_t n = command_bytes(r, buf, sizeof(buf));
         if (n == 0) {
-            problem(w, "step %d (render): records the loader refuses, and too many for a 512-byte `raw:`", w->step);
+            problem(w, "step %d (render): records the loader refuses, and no `raw:` form of them", w->step);
             return;
         }
         out(w, "          # the user command buffer of these records, which `commands:` cannot say:\n");
@@ -490,6 +514,38 @@ static void write_commands(struct yw *w, const struct wk_prog_render *r)
         out(w, "          commands:\n");
     for (uint32_t i = 0; i < r->record_count; i++)
         write_record(w, &r->records[i], "  - ");
+}
+
+/* One patch-location entry in flow form; fields at 0 are left out but
+ * allocation_index and patch_offset (the loader requires them). */
+static void write_location(struct yw *w, const struct wk_prog_patch_location *l, int with_reserved)
+{
+    flow_begin(w);
+    kv(w, "allocation_index", "%u", l->allocation_index);
+    kv(w, "patch_offset", "0x%x", l->patch_offset);
+    if (l->allocation_offset)
+        kv(w, "allocation_offset", "0x%x", l->allocation_offset);
+    if (l->slot_id)
+        kv(w, "slot_id", "%u", l->slot_id & 0xFFFFFF);
+    if (l->split_offset)
+        kv(w, "split_offset", "0x%x", l->split_offset);
+    if (l->driver_id)
+        kv(w, "driver_id", "%u", l->driver_id);
+    if (with_reserved && l->reserved)
+        kv(w, "reserved", "0x%x", l->reserved & 0xFF);
+    out(w, "            - {%s}\n", w->line);
+}
+
+static void write_user_patches(struct yw *w, const struct wk_prog_render *r)
+{
+    if (r->patch_length > WK_PROG_MAX_USER_PATCHES)
+        problem(w, "step %d (render): %u user patch locations, more than the loader takes (%u)", w->step,
+                r->patch_length, WK_PROG_MAX_USER_PATCHES);
+    if (r->patch_length)
+        out(w, "          patches:\n");
+    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++) {
+        write_location(w, &r->patch[i], 1);
+    }
 }
 
 static void write_render(struct yw *w, const struct wk_step *s)
@@ -505,6 +561,7 @@ static void write_render(struct yw *w, const struct wk_step *s)
     write_list(w, r);
     if (r->no_prepatch_info)
         out(w, "          no_prepatch_info: true\n");
+    write_user_patches(w, r);
     write_commands(w, r);
     if (s->expect_status != WK_OK)
         out(w, "          status: %s\n", status_word(s->expect_status, word, sizeof(word)));
@@ -545,19 +602,7 @@ static void write_patch_locations(struct yw *w, const struct wk_prog_patch *g)
     if (g->patch_length)
         out(w, "          patches:\n");
     for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
-        const struct wk_prog_patch_location *l = &g->patch[i];
-        flow_begin(w);
-        kv(w, "allocation_index", "%u", l->allocation_index);
-        kv(w, "patch_offset", "0x%x", l->patch_offset);
-        if (l->allocation_offset)
-            kv(w, "allocation_offset", "0x%x", l->allocation_offset);
-        if (l->slot_id)
-            kv(w, "slot_id", "%u", l->slot_id & 0xFFFFFF);
-        if (l->split_offset)
-            kv(w, "split_offset", "0x%x", l->split_offset);
-        if (l->driver_id)
-            kv(w, "driver_id", "%u", l->driver_id);
-        out(w, "            - {%s}\n", w->line);
+        write_location(w, &g->patch[i], 0);
     }
 }
 

@@ -5,12 +5,20 @@
  * Records refer to memory as (allocation-list index, offset), the way the
  * kit's UMD format does, so each index is checked against the list the same
  * step declares. A raw buffer is taken as is: it is how a spec hands the
- * driver a malformed command buffer on purpose.
+ * driver a malformed command buffer on purpose (one hex string, or a
+ * sequence of them for a buffer of up to 16 KiB, fuzz_render's largest).
+ * `patches` is the user patch-location list (pPatchLocationListIn), every
+ * field as user mode may write it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "spec_internal.h"
+
+/* Bytes per `raw` hex string: 1 KiB in hex with a space every 4 bytes
+ * (2,303 characters) stays inside one scalar (WK_SPEC_MAX_SCALAR). */
+#define RAW_CHUNK_MAX 1024u
+#define RAW_CHUNK_MIN 1u
 
 static void load_entry(struct wk_spec_ctx *c, const struct wk_ynode *e, struct wk_prog_render *r, uint32_t i)
 {
@@ -155,6 +163,56 @@ static void load_commands(struct wk_spec_ctx *c, const struct wk_ynode *list, st
     r->record_count = list->count;
 }
 
+/* pPatchLocationListIn: what user mode hands Render besides the command
+ * buffer. Values are taken as they are (the driver must validate each
+ * entry against its lists, RENDER-PATCH-*); only the count is bounded. */
+static void load_user_patches(struct wk_spec_ctx *c, const struct wk_ynode *list, struct wk_prog_render *r)
+{
+    if (spec_seq(c, list, "key 'patches'", WK_PROG_MAX_USER_PATCHES, 1) < 0)
+        return;
+    uint32_t i = 0;
+    for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
+        uint32_t mark = spec_scope_push(c, "patches[%u]", i);
+        spec_load_location(c, e, &r->patch[i], 1);
+        spec_scope_pop(c, mark);
+    }
+    r->patch_length = list->count;
+}
+
+/* `raw` as a sequence of hex strings, concatenated: a command buffer longer
+ * than one scalar holds (WK_SPEC_MAX_SCALAR), up to WK_PROG_MAX_COMMAND. */
+static void load_raw_chunks(struct wk_spec_ctx *c, const struct wk_ynode *list, struct wk_prog_render *r)
+{
+    if (spec_seq(c, list, "key 'raw'", WK_PROG_MAX_COMMAND / RAW_CHUNK_MIN, 0) < 0)
+        return;
+    uint32_t at = 0, i = 0;
+    for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
+        char what[32];
+        uint8_t chunk[RAW_CHUNK_MAX]; /* decoded apart: only what fits is copied */
+        uint32_t n = 0;
+        snprintf(what, sizeof(what), "key 'raw', entry %u", i);
+        if (spec_hex(c, e, what, chunk, RAW_CHUNK_MAX, &n) < 0)
+            return;
+        if (n > WK_PROG_MAX_COMMAND - at) {
+            spec_error(c, e, "key 'raw': expected at most %u bytes in all, saw %u by entry %u",
+                       WK_PROG_MAX_COMMAND, at + n, i);
+            return;
+        }
+        memcpy(r->raw_bytes + at, chunk, n);
+        at += n;
+    }
+    r->raw_length = at;
+    r->raw = 1;
+}
+
+static void load_raw(struct wk_spec_ctx *c, const struct wk_ynode *v, struct wk_prog_render *r)
+{
+    if (v && v->kind == WK_Y_SEQUENCE)
+        load_raw_chunks(c, v, r);
+    else if (spec_hex(c, v, "key 'raw'", r->raw_bytes, RAW_CHUNK_MAX, &r->raw_length) == 1)
+        r->raw = 1;
+}
+
 void spec_load_render(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     struct wk_prog_render *r = calloc(1, sizeof(*r));
@@ -166,14 +224,15 @@ void spec_load_render(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk
     const struct wk_ynode *v;
     if ((v = wk_ymap_get(a, "list")))
         load_list(c, v, r);
+    if ((v = wk_ymap_get(a, "patches")))
+        load_user_patches(c, v, r);
     if (spec_get_bool(c, a, "no_prepatch_info", &r->no_prepatch_info) < 0)
         return;
     const struct wk_ynode *commands = wk_ymap_key(a, "commands"), *raw = wk_ymap_key(a, "raw");
-    if (commands && raw) {
+    if (commands && raw)
         spec_error(c, spec_later(commands, raw), "keys 'commands' and 'raw' exclude each other");
-    } else if (commands) {
+    else if (commands)
         load_commands(c, commands->next, r);
-    } else if (raw && spec_hex(c, raw->next, "key 'raw'", r->raw_bytes, sizeof(r->raw_bytes), &r->raw_length) == 1) {
-        r->raw = 1;
-    }
+    else if (raw)
+        load_raw(c, raw->next, r);
 }

@@ -71,13 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int gdi = (in.flags & WK_RENDER_GDI) && f->gdi_context;
     const DXGK_CONTEXTINFO *info = gdi ? &f->gdi_info : &f->info;
 
+    wk_render_fold(&in, info->AllocationListSize, info->PatchLocationListSize);
+
     struct wk_vidmm_list_entry list[WK_RENDER_MAX_LIST];
-    uint32_t list_length = in.list_length < info->AllocationListSize ? in.list_length : info->AllocationListSize;
+    uint32_t list_length = in.list_length;
     for (uint32_t i = 0; i < list_length; i++) {
         list[i].allocation = f->alloc[in.list[i] & 0x7]; /* slot 0: a NULL entry */
         list[i].write = (in.list[i] & WK_RENDER_WRITE) != 0;
     }
-    uint32_t patch_length = in.patch_length < info->PatchLocationListSize ? in.patch_length : info->PatchLocationListSize;
+    uint32_t patch_length = in.patch_length;
     memset(patch, 0, sizeof(patch));
     if (in.patch_bytes)
         memcpy(patch, in.patch, in.patch_bytes);

@@ -22,6 +22,7 @@
  * mutator (LLVMFuzzerMutate; AFL++ runs its own havoc stage anyway), which
  * finds what structure hides: bad magics, truncations, lying lengths.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,10 +291,39 @@ static void mutate_records(struct rng *r, struct wk_prog_render *g, uint32_t lis
     }
 }
 
-/* Edits a render payload: records, list entries, flags. */
+/* Inserts, deletes or edits a user patch-location entry (what a driver's
+ * Render must validate, RENDER-PATCH-*): indices near the list's end,
+ * offsets at the kit's edges, now and then a reserved byte. */
+static void mutate_user_patches(struct rng *r, struct wk_prog_render *g)
+{
+    uint32_t n = g->patch_length;
+    struct wk_prog_patch_location *l = n ? &g->patch[below(r, n)] : NULL;
+    switch (below(r, 4)) {
+    case 0:
+        if (n < WK_PROG_MAX_USER_PATCHES) {
+            memset(&g->patch[n], 0, sizeof(g->patch[n]));
+            g->patch[n].allocation_index = below(r, g->list_length + 2);
+            g->patch[n].patch_offset = (uint32_t)interesting(r);
+            g->patch_length++;
+        }
+        break;
+    case 1: if (n) g->patch_length--; break;
+    case 2: if (l) { l->allocation_index = below(r, g->list_length + 2); l->slot_id = below(r, 4); } break;
+    default:
+        if (l) {
+            l->allocation_offset = (uint32_t)interesting(r);
+            l->patch_offset = (uint32_t)interesting(r);
+            l->split_offset = below(r, 4) ? 0 : (uint32_t)interesting(r);
+            l->reserved = below(r, 8) ? 0 : below(r, 256);
+        }
+        break;
+    }
+}
+
+/* Edits a render payload: records, list entries, user patch list, flags. */
 static void mutate_render(struct rng *r, struct wk_prog_render *g, uint32_t nalloc)
 {
-    switch (below(r, 6)) { /* records half the time */
+    switch (below(r, 8)) { /* records half the time */
     case 0:
         if (g->list_length < WK_PROG_MAX_LIST && below(r, 2))
             g->list_length++;
@@ -308,6 +338,7 @@ static void mutate_render(struct rng *r, struct wk_prog_render *g, uint32_t nall
         }
         break;
     case 2: g->no_prepatch_info = !g->no_prepatch_info; break;
+    case 3: mutate_user_patches(r, g); break;
     default: mutate_records(r, g, g->list_length); break;
     }
 }
@@ -519,9 +550,18 @@ static uint32_t parse_record(const uint8_t *p, size_t len, struct wk_prog_record
     return sizes[c->op];
 }
 
+/* Records only: the raw bytes and the user patch list (16 KiB and more,
+ * which a records payload never reads) are left as they are, so that a
+ * mutation does not pay for zeroing them. */
+static void clear_records(struct wk_prog_render *g)
+{
+    memset(g, 0, offsetof(struct wk_prog_render, raw_bytes));
+    g->patch_length = 0;
+}
+
 static int parse_command(const uint8_t *p, size_t len, struct wk_prog_render *g)
 {
-    memset(g, 0, sizeof(*g));
+    clear_records(g);
     if (len < 16 || le32(p) != WK_USER_COMMAND_MAGIC || le32(p + 4) != WK_USER_COMMAND_VERSION ||
         le32(p + 8) > WK_PROG_MAX_RECORDS || le32(p + 12) != 0)
         return 0;
@@ -540,7 +580,7 @@ static void render_parse(const uint8_t *data, size_t size, struct render_doc *d)
 {
     struct wk_render_input in;
     wk_render_parse(data, size, &in);
-    memset(d, 0, sizeof(*d));
+    memset(d, 0, offsetof(struct render_doc, cmd)); /* parse_command clears what it uses of cmd */
     d->flags = in.flags;
     d->list_length = in.list_length;
     memcpy(d->list, in.list, sizeof(d->list));

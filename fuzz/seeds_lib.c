@@ -247,7 +247,8 @@ static void render_seed(struct gen *g, const struct wk_prog_exec *x, const struc
     struct wk_bytes b = { 0 };
     wk_bytes_put(&b, r->no_prepatch_info ? WK_RENDER_NO_PREPATCH : 0, 1);
     wk_bytes_put(&b, r->list_length, 1);
-    wk_bytes_put(&b, 0, 2); /* no user patch list, reserved */
+    wk_bytes_put(&b, r->patch_length, 1); /* the step's user patch list, as is */
+    wk_bytes_put(&b, 0, 1);
     for (uint32_t i = 0; i < r->list_length; i++) {
         uint32_t slot = 0, index = r->list_alloc[i];
         struct wk_vidmm_allocation_state st;
@@ -257,7 +258,16 @@ static void render_seed(struct gen *g, const struct wk_prog_exec *x, const struc
             slot = 1;
         wk_bytes_put(&b, slot | (r->list_write[i] ? WK_RENDER_WRITE : 0), 1);
     }
-    uint8_t cmd[sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * 40 + 512];
+    for (uint32_t i = 0; i < r->patch_length; i++) {
+        const struct wk_prog_patch_location *l = &r->patch[i];
+        wk_bytes_put(&b, l->allocation_index, 4);
+        wk_bytes_put(&b, (l->slot_id & 0xFFFFFFu) | (l->reserved & 0xFFu) << 24, 4);
+        wk_bytes_put(&b, l->driver_id, 4);
+        wk_bytes_put(&b, l->allocation_offset, 4);
+        wk_bytes_put(&b, l->patch_offset, 4);
+        wk_bytes_put(&b, l->split_offset, 4);
+    }
+    static uint8_t cmd[WK_RENDER_MAX_COMMAND];
     wk_bytes_append(&b, cmd, wk_seed_render_command(r, cmd, sizeof(cmd)));
     char name[160];
     snprintf(name, sizeof(name), "%s.%u", x->p->id, step);

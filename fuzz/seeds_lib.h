@@ -133,6 +133,31 @@ static inline void wk_render_parse(const uint8_t *data, size_t size, struct wk_r
         in->command_length = WK_RENDER_MAX_COMMAND;
 }
 
+/*
+ * What the harness does with a parsed input on a context with these list
+ * sizes (DXGK_CONTEXTINFO AllocationListSize, PatchLocationListSize): the
+ * lists are cut to what the context takes, as the kernel sizes them for
+ * Render (facts 4.7). The step-program conversion (conform.h,
+ * wk_render_input_to_prog) folds with this too, so a program replays
+ * exactly what the harness ran.
+ */
+static inline void wk_render_fold(struct wk_render_input *in, uint32_t list_size, uint32_t patch_size)
+{
+    in->list_length = in->list_length < list_size ? in->list_length : list_size;
+    in->patch_length = in->patch_length < patch_size ? in->patch_length : patch_size;
+    size_t patch_bytes = (size_t)in->patch_length * WK_RENDER_PATCH_ENTRY;
+    in->patch_bytes = in->patch_bytes < patch_bytes ? in->patch_bytes : patch_bytes;
+}
+
+/* The i-th user patch-location entry as user mode wrote it (little-endian,
+ * D3DDDI_PATCHLOCATIONLIST's order; bytes past the input are zero). */
+static inline void wk_render_patch_entry(const struct wk_render_input *in, uint32_t i, uint32_t field[6])
+{
+    struct wk_cursor c = { in->patch, in->patch_bytes, (size_t)i * WK_RENDER_PATCH_ENTRY };
+    for (int k = 0; k < 6; k++)
+        field[k] = (uint32_t)wk_cursor_le(&c, 4);
+}
+
 /* ------------------------------------------------------------------ */
 /* fuzz_patch                                                           */
 /* ------------------------------------------------------------------ */

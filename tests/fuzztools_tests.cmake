@@ -7,9 +7,9 @@
 #                  `minimize` (a padded program down to its essential
 #                  steps), `triage` (grouping), `promote` (into a temporary
 #                  root through WK_PROMOTE_ROOT: the files load, fail on the
-#                  buggy driver and pass on the reference; fuzz_prog and
-#                  fuzz_patch findings, the latter found from a
-#                  fuzz_patch-libfuzzer/ folder), and each planted bug of
+#                  buggy driver and pass on the reference; fuzz_prog,
+#                  fuzz_patch and fuzz_render findings, the latter two found
+#                  from a <harness>-libfuzzer/ folder), and each planted bug of
 #                  examples/drivers/ caught.
 add_executable(test_fuzztools ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c)
 if(WK_CMOCKA_INCLUDE)
@@ -26,7 +26,7 @@ target_compile_definitions(test_fuzztools PRIVATE
 add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset)
 if(TARGET fuzz_patch_replay)
   target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
-  add_dependencies(test_fuzztools fuzz_patch_replay)
+  add_dependencies(test_fuzztools fuzz_patch_replay fuzz_render_replay)
 endif()
 wk_target_warnings(test_fuzztools)
 add_test(NAME fuzztools.all COMMAND test_fuzztools)

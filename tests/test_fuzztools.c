@@ -917,6 +917,64 @@ static void test_patch_bug(void **state)
 #endif
 }
 
+/* The Render bug as fuzz_render finds it: a padded input (GDI context, a
+ * 3-entry list, two user patch locations, a NOP and a WRITE32 at list
+ * index 3, one past the list) from a fuzz_render-libfuzzer/ folder, so the
+ * harness comes from the path. minimize and promote turn it into a
+ * fuzz_render input and a YAML case that fail on buggy_render_index and
+ * pass on the reference. */
+#ifdef WK_FUZZ_REPLAY_DIR
+/* An exit code, with the command's output when it is not the one wanted. */
+static void expect_rc(int got, int want)
+{
+    if (got != want)
+        fail_msg("exit %d, wanted %d; output:\n%s", got, want, out);
+}
+
+static void test_render_bug(void **state)
+{
+    (void)state;
+    static const uint8_t input[] = {
+        0x02, 3, 2, 0,                                  /* GDI context, 3 list entries, 2 user patch locations */
+        1, 2 | 0x80, 0,                                 /* slot 1, slot 2 written, a NULL entry */
+        0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, /* index 0, slot 1, PatchOffset 8 */
+        1, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0x10, 0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0, /* index 1, reserved 0x80 */
+        'W', 'K', 'C', 'B', 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, /* header: 2 records */
+        0, 0, 0, 0, 8, 0, 0, 0,                         /* NOP */
+        3, 0, 0, 0, 24, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0, /* WRITE32 [3, 0] */
+    };
+    char dir[512], path[600], file[700];
+    setenv("WK_REPLAY_DIR", WK_FUZZ_REPLAY_DIR, 1);
+    tmp_path(dir, sizeof(dir), "fuzz_render-libfuzzer");
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof(path), "%s/crash-padded", dir);
+    write_bytes(path, input, sizeof(input));
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", path, WK_BUGGY_RENDER), 1);
+    expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
+    expect_rc(wddmkit(out, sizeof(out), "minimize '%s' --driver '%s'", path, WK_BUGGY_RENDER), 0);
+    expect_output(out, "fuzz_render input, 103 bytes, as a program: the harness's fixture (a GDI context) and one render "
+                       "step (list 3 entries, user patch list 2 entries, command buffer 48 bytes)");
+    expect_output(out, "user patch locations 2 -> 0");
+    snprintf(file, sizeof(file), "%s.min", path);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_render --driver '%s'", file, WK_BUGGY_RENDER),
+                     1);
+    expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-render-input", path, WK_BUGGY_RENDER), 0);
+    expect_output(out, "verified: the minimized input fails through fuzz_render_replay");
+    expect_output(out, "verified: the YAML case fails on");
+    snprintf(file, sizeof(file), "%s/corpus/fuzz_render/regressions/t-render-input.bin", tmp_root);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_RENDER), 1);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
+    snprintf(file, sizeof(file), "%s/specs/regressions/t-render-input.yaml", tmp_root);
+    expect_rc(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
+    expect_rc(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_RENDER, file), 1);
+    expect_output(out, "rule:     MEM-GUARD-001");
+    unsetenv("WK_PROMOTE_ROOT");
+    unsetenv("WK_REPLAY_DIR");
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* main                                                                 */
 /* ------------------------------------------------------------------ */
@@ -954,6 +1012,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_promote),
         cmocka_unit_test(test_paging_bug),
         cmocka_unit_test(test_patch_bug),
+#ifdef WK_FUZZ_REPLAY_DIR
+        cmocka_unit_test(test_render_bug),
+#endif
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

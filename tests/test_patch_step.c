@@ -173,7 +173,7 @@ static void randomize(struct wk_prog_patch *g, uint64_t *seed)
     for (uint32_t i = 0; i < g->patch_length; i++)
         g->patch[i] = (struct wk_prog_patch_location){ (uint32_t)(rng(seed) % 20), (uint32_t)(rng(seed) & 0xFFFFFF),
                                                        (uint32_t)rng(seed), (uint32_t)rng(seed), (uint32_t)rng(seed),
-                                                       (uint32_t)rng(seed) };
+                                                       (uint32_t)rng(seed), 0 };
     g->end = (uint32_t)rng(seed);
     g->start = (uint32_t)(rng(seed) % ((uint64_t)g->end + 1));
     g->patch_start = (uint32_t)(rng(seed) % (g->patch_length + 1));

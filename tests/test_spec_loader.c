@@ -453,8 +453,8 @@ static void render_forms(void **state)
                 "t.yaml:9:38: case 't.a': step 3 (render): list[0]: key 'allocation': not with null: true");
     EXPECT_ONLY(DEV_ALLOC "      - create_context\n      - render: {commands: [], raw: 00}\n",
                 "t.yaml:9:32: case 't.a': step 3 (render): keys 'commands' and 'raw' exclude each other");
-    char *list = repeat(DEV_ALLOC "      - create_context\n      - render: {list: [", "{allocation: a}, ", 16, "{allocation: a}]}\n");
-    EXPECT_ONLY(list, "t.yaml:9:297: case 't.a': step 3 (render): key 'list': expected at most 16 entries, saw 17");
+    char *list = repeat(DEV_ALLOC "      - create_context\n      - render: {list: [", "{allocation: a}, ", 32, "{allocation: a}]}\n");
+    EXPECT_ONLY(list, "t.yaml:9:569: case 't.a': step 3 (render): key 'list': expected at most 32 entries, saw 33");
     free(list);
 }
 

@@ -34,7 +34,7 @@ extern "C" {
 #define WK_PROG_MAX_STEPS 256u
 #define WK_PROG_MAX_OBJECTS 64u          /* devices, contexts, allocations each */
 #define WK_PROG_MAX_RECORDS 32u          /* user-command records per render */
-#define WK_PROG_MAX_LIST 16u             /* allocation-list entries per render */
+#define WK_PROG_MAX_LIST 32u             /* allocation-list entries per render (fuzz_render's) */
 #define WK_PROG_MAX_BYTES 64u            /* bytes in a write/expect-bytes step */
 #define WK_PROG_MAX_RULES 8u             /* rules a case covers */
 #define WK_PROG_MAX_ALLOCATION (16ull << 20) /* bytes per allocation */
@@ -42,6 +42,8 @@ extern "C" {
 #define WK_PROG_MAX_PATCH_LIST 16u       /* allocation-list entries per patch step */
 #define WK_PROG_MAX_PATCHES 32u          /* patch locations per patch step */
 #define WK_PROG_MAX_DMA 65536u           /* DMA-buffer bytes a patch step sets */
+#define WK_PROG_MAX_COMMAND 16384u       /* raw user command-buffer bytes per render (fuzz_render's) */
+#define WK_PROG_MAX_USER_PATCHES 32u     /* user patch-location entries per render (fuzz_render's) */
 
 /* X(name, "spec keyword") */
 #define WK_STEP_MAP(X)                                      \
@@ -100,19 +102,6 @@ struct wk_prog_record {
     uint32_t width, height, src_pitch, dst_pitch; /* BLIT */
 };
 
-struct wk_prog_render {
-    uint32_t context;
-    uint32_t record_count;
-    struct wk_prog_record records[WK_PROG_MAX_RECORDS];
-    uint32_t list_length;
-    uint32_t list_alloc[WK_PROG_MAX_LIST];   /* allocation index + 1; 0: NULL entry */
-    uint8_t list_write[WK_PROG_MAX_LIST];
-    int no_prepatch_info;
-    int raw;                                 /* 1: `raw` holds the whole command buffer */
-    uint32_t raw_length;
-    uint8_t raw_bytes[512];
-};
-
 /*
  * A patch step: DxgkDdiPatch called directly (wk_vidmm_patch) with inputs
  * of the step's choosing, as the kernel calls it before a submission and as
@@ -136,6 +125,30 @@ struct wk_prog_patch_location {  /* one D3DDDI_PATCHLOCATIONLIST entry */
     uint32_t allocation_offset;
     uint32_t patch_offset;
     uint32_t split_offset;
+    uint32_t reserved;           /* the 8 bits above SlotId ("must be 0"): render steps
+                                    carry what user mode wrote there; 0 in patch steps */
+};
+
+/*
+ * A render step: DxgkDdiRender with a user command buffer (records, or raw
+ * bytes), an allocation list and a user patch-location list
+ * (pPatchLocationListIn), as user mode hands them to the kernel. Everything
+ * fuzz_render feeds the driver has a field here, so each of its inputs is a
+ * program too (conformance/render_input.c).
+ */
+struct wk_prog_render {
+    uint32_t context;
+    uint32_t record_count;
+    struct wk_prog_record records[WK_PROG_MAX_RECORDS];
+    uint32_t list_length;
+    uint32_t list_alloc[WK_PROG_MAX_LIST];   /* allocation index + 1; 0: NULL entry */
+    uint8_t list_write[WK_PROG_MAX_LIST];
+    int no_prepatch_info;
+    int raw;                                 /* 1: `raw` holds the whole command buffer */
+    uint32_t raw_length;
+    uint8_t raw_bytes[WK_PROG_MAX_COMMAND];
+    uint32_t patch_length;                   /* user patch-location entries (0: none, NULL) */
+    struct wk_prog_patch_location patch[WK_PROG_MAX_USER_PATCHES];
 };
 
 struct wk_prog_patch {
