@@ -310,6 +310,9 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
 /* The guarded buffer that contains addr (the faulting page), for reports. */
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+/* The offset of the first byte of p[0, n) that is not `value`, n when all
+ * are: one read of the run (the post-call checks' scan, guard.c). */
+uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
 /* Unmaps the spare mappings and frees the scratch buffer. */
 void gbuf_release_spares(struct wk_vidmm *vm);
 /* At least `size` bytes for the kit's own copy of a guarded buffer (the

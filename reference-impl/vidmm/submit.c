@@ -107,20 +107,11 @@ static uint64_t first_diff(const uint8_t *p, const uint8_t *q, uint64_t lo, uint
     return lo;
 }
 
-/* The first offset in [lo, hi) where p is not zero, hi if none: memcmp
- * against a page of zeroes, a page at a time. */
+/* The first offset in [lo, hi) where p is not zero, hi if none (one read
+ * of the range, gbuf_first_not). */
 static uint64_t first_nonzero(const uint8_t *p, uint64_t lo, uint64_t hi)
 {
-    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
-    while (lo < hi) {
-        uint64_t n = hi - lo < sizeof(zeroes) ? hi - lo : sizeof(zeroes);
-        if (memcmp(p + lo, zeroes, n) != 0)
-            break;
-        lo += n;
-    }
-    while (lo < hi && p[lo] == 0)
-        lo++;
-    return lo;
+    return lo >= hi ? hi : lo + gbuf_first_not(p + lo, hi - lo, 0);
 }
 
 /* The first offset in [lo, hi) where the buffer differs from the image. */
