@@ -79,6 +79,24 @@ struct device {
     uint32_t flags;
 };
 
+/* What can write memory the driver was handed, counted: DDI calls (the
+ * driver runs only inside one) and the GPU model's executions (a queued
+ * run, or an exec from the host). Equal counts: nothing of either ran. */
+struct activity {
+    uint64_t ddi_calls;                     /* the sum of stats.ddi_calls */
+    struct wk_gpu_counters gpu;
+};
+
+/* What the last wk_vidmm_patch whose checks all passed proved about its
+ * context's DMA buffer and patch-location list: zero from dma_end and
+ * list_end on, as long as the adapter's activity is still `seen`
+ * (submit.c, known_take and known_keep). */
+struct patch_known {
+    int valid;
+    uint64_t dma_end, list_end;
+    struct activity seen;
+};
+
 struct context {
     int live;
     uint32_t device;
@@ -93,6 +111,10 @@ struct context {
     uint64_t dma_gpu_address;
     uint32_t last_alloc_list_size;  /* of the last render (for CancelCommand) */
     uint32_t last_patch_count;
+    /* wk_vidmm_patch's proof, dropped by any DDI call or GPU execution
+     * since: code that writes dma or patch_list outside both must clear
+     * known.valid (today none does: Render clears them for its DDI call) */
+    struct patch_known known;
 };
 
 /* An allocation's content lives in exactly one place at a time. */
