@@ -60,26 +60,28 @@ static void registry_remove(struct wk_vidmm *vm, struct gbuf *b)
         }
 }
 
-/* A spare mapping of exactly map_len bytes, taken out of the pool; NULL
- * when there is none. */
-static uint8_t *take_spare(struct wk_vidmm *vm, uint64_t map_len)
+/* A spare mapping of exactly map_len bytes, taken out of the pool; map
+ * NULL when there is none. */
+static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
 {
+    struct gbuf_spare none = { NULL, 0, 0, 0 };
     for (uint32_t i = 0; i < vm->nspares; i++)
         if (vm->spares[i].map_len == map_len) {
-            uint8_t *map = vm->spares[i].map;
+            struct gbuf_spare s = vm->spares[i];
             vm->spares[i] = vm->spares[--vm->nspares];
-            return map;
+            return s;
         }
-    return NULL;
+    return none;
 }
 
-/* Keeps a CPU buffer's mapping for reuse; 0 when the pool has no room
- * for it (the caller unmaps it). */
-static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b)
+/* Keeps a CPU buffer's mapping for reuse, its first canary_end bytes
+ * known to be canary (0: nothing known); 0 when the pool has no room for
+ * it (the caller unmaps it). */
+static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b, uint64_t canary_end)
 {
     if (vm->nspares == GBUF_SPARES || b->map_len > GBUF_SPARE_MAX)
         return 0;
-    vm->spares[vm->nspares++] = (struct gbuf_spare){ b->map, b->map_len };
+    vm->spares[vm->nspares++] = (struct gbuf_spare){ b->map, b->map_len, canary_end, vm->ddi_serial };
     return 1;
 }
 
@@ -117,15 +119,17 @@ void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p)
         free(p);
 }
 
-/* Data pages and a PROT_NONE guard page after them: a spare (*reused set),
- * or freshly mapped (zero filled). */
-static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *reused)
+/* Data pages and a PROT_NONE guard page after them: a spare (*canary_end
+ * as keep_spare says, when no DDI call ran since it was kept; else 0), or
+ * freshly mapped (zero filled, *fresh set). */
+static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *fresh, uint64_t *canary_end)
 {
-    uint8_t *map = take_spare(vm, data + PAGE);
-    *reused = map != NULL;
-    if (map)
-        return map;
-    map = mmap(NULL, data + PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct gbuf_spare s = take_spare(vm, data + PAGE);
+    *fresh = s.map == NULL;
+    *canary_end = s.ddi_serial == vm->ddi_serial ? s.canary_end : 0;
+    if (s.map)
+        return s.map;
+    uint8_t *map = mmap(NULL, data + PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED)
         return NULL;
     if (mprotect(map + data, PAGE, PROT_NONE) != 0) {
@@ -133,6 +137,18 @@ static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *reused)
         return NULL;
     }
     return map;
+}
+
+/* A spare's data pages as a fresh buffer at offset off has them: canary
+ * before off, zeroes from it. The canary is written only past canary_end
+ * (the bytes its last user's check read intact): where the last buffer
+ * was, when this one starts later. The check after the call still reads
+ * all of [0, off): MEM-GUARD-001 anywhere in the slack as before. */
+static void spare_refill(uint8_t *map, uint64_t data, uint64_t off, uint64_t canary_end)
+{
+    if (canary_end < off)
+        memset(map + canary_end, CANARY, off - canary_end);
+    memset(map + off, 0, data - off); /* a spare holds its last user's bytes */
 }
 
 static wk_status alloc_unguarded(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
@@ -157,16 +173,17 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
                     (unsigned long long)size);
     if (vm->cfg.no_guard_pages)
         return alloc_unguarded(vm, b, size, what);
-    uint64_t data = round_pages(size ? size : 1);
-    int reused = 0;
-    b->map = map_guarded(vm, data, &reused);
+    uint64_t data = round_pages(size ? size : 1), canary_end = 0;
+    int fresh = 0;
+    b->map = map_guarded(vm, data, &fresh, &canary_end);
     if (!b->map)
         return fail(vm, WK_E_NO_MEMORY, "cannot map %s", what);
     b->map_len = data + PAGE;
     b->ptr = b->map + data - size;
-    memset(b->map, CANARY, data - size);
-    if (reused)
-        memset(b->ptr, 0, size); /* a spare holds its last user's bytes */
+    if (fresh)
+        memset(b->map, CANARY, data - size);
+    else
+        spare_refill(b->map, data, data - size, canary_end);
     registry_add(vm, b);
     return WK_OK;
 }
@@ -278,7 +295,8 @@ void gbuf_rewrite_canaries(struct gbuf *b)
         gpu_canaries(b, CANARY);
 }
 
-void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
+/* gbuf_free; a CPU buffer's spare knows its first canary_end bytes. */
+static void release(struct wk_vidmm *vm, struct gbuf *b, uint64_t canary_end)
 {
     if (!b->map)
         return;
@@ -288,10 +306,22 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
         sysmem_pages_free(vm, &b->map_pfn, 1); /* the run is one block */
     } else if (vm->cfg.no_guard_pages) {
         free(b->map);
-    } else if (!keep_spare(vm, b)) {
+    } else if (!keep_spare(vm, b, canary_end)) {
         munmap(b->map, b->map_len);
     }
     memset(b, 0, sizeof(*b));
+}
+
+void gbuf_free(struct wk_vidmm *vm, struct gbuf *b)
+{
+    release(vm, b, 0);
+}
+
+wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
+{
+    wk_status st = gbuf_check(vm, b, ddi);
+    release(vm, b, st == WK_OK && b->map ? (uint64_t)(b->ptr - b->map) : 0);
+    return st;
 }
 
 /*

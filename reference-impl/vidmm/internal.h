@@ -54,6 +54,11 @@ struct gbuf {
 struct gbuf_spare {
     uint8_t *map;
     uint64_t map_len;
+    /* [map, map + canary_end) still holds the canary its last user's check
+     * read intact, as long as no DDI call ran since (ddi_serial): the
+     * driver reaches a freed buffer only from inside one (guard.c) */
+    uint64_t canary_end;
+    uint64_t ddi_serial;
 };
 
 /* ------------------------------------------------------------------ */
@@ -83,7 +88,7 @@ struct device {
  * driver runs only inside one) and the GPU model's executions (a queued
  * run, or an exec from the host). Equal counts: nothing of either ran. */
 struct activity {
-    uint64_t ddi_calls;                     /* the sum of stats.ddi_calls */
+    uint64_t ddi_serial;                    /* wk_vidmm.ddi_serial */
     struct wk_gpu_counters gpu;
 };
 
@@ -223,6 +228,7 @@ struct wk_vidmm {
     uint64_t violation_total;
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
+    uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
@@ -290,6 +296,7 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
     do {                                                            \
         struct ddi_frame ddi_f_;                                    \
         (crashed_st) = WK_OK;                                       \
+        (vm)->ddi_serial++;                                         \
         if (ddi_enter((vm), (ddi_id), &ddi_f_, (count)) != 0) {     \
             (crashed_st) = WK_E_DEAD;                               \
         } else if (sigsetjmp(ddi_f_.env, 0) == 0) {                 \
@@ -328,6 +335,10 @@ int gbuf_resize_gpu(struct gbuf *b, uint64_t size);
 /* Writes a GPU-visible buffer's canaries again (a GPU reset zeroed them). */
 void gbuf_rewrite_canaries(struct gbuf *b);
 void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
+/* gbuf_check right after a DDI call, then gbuf_free: a CPU buffer whose
+ * canary is intact gives a spare that the next user need not write the
+ * canary into again, only where this buffer was. */
+wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi);
 /* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
 /* The guarded buffer that contains addr (the faulting page), for reports. */

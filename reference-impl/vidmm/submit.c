@@ -434,9 +434,7 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
  */
 static void activity_now(struct wk_vidmm *vm, struct activity *a)
 {
-    a->ddi_calls = 0;
-    for (uint32_t i = 0; i < WK_DDI_COUNT; i++)
-        a->ddi_calls += vm->stats.ddi_calls[i];
+    a->ddi_serial = vm->ddi_serial;
     wk_gpu_get_counters(vm->gpu, &a->gpu);
 }
 
@@ -521,8 +519,9 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */
     st = call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end);
     if (st == WK_OK)
-        st = gbuf_check(vm, &list, WK_DDI_PATCH);
-    gbuf_free(vm, &list);
+        st = gbuf_check_free(vm, &list, WK_DDI_PATCH);
+    else
+        gbuf_free(vm, &list);
     if (st == WK_OK && vm->violation_total != before)
         st = WK_E_CONTRACT;
     if (st == WK_OK)
