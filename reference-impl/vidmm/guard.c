@@ -347,8 +347,8 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
 
 /*
  * scan_blocks_<suffix>(p, n, value): the offset of the first SCAN_BLOCK-byte
- * block of p[0, n) holding a byte other than value; the end of the last
- * whole block when none does. Four accumulators, so that the loads are not
+ * block of p[0, n) holding a byte other than value, then of the first
+ * vector in the rest; the end of the last whole vector when none does. Four accumulators, so that the loads are not
  * waiting on one chain of ORs; the test for "any bit set" once a block.
  * A macro only because C has no other way to write the loop once for two
  * vector widths (16 bytes: what every target has; 32: AVX2).
@@ -373,6 +373,14 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
                 d |= v[k + 3] ^ pattern;                                                               \
             }                                                                                          \
             a |= b | c | d;                                                                            \
+            uint64_t any = 0;                                                                          \
+            for (unsigned k = 0; k < (width) / 8; k++)                                                 \
+                any |= a[k];                                                                           \
+            if (any)                                                                                   \
+                break;                                                                                 \
+        }                                                                                              \
+        for (; n - i >= (width); i += (width)) { /* what is left, a vector at a time */               \
+            scan_vec_##suffix a = *(const scan_load_##suffix *)(const void *)(p + i) ^ pattern;        \
             uint64_t any = 0;                                                                          \
             for (unsigned k = 0; k < (width) / 8; k++)                                                 \
                 any |= a[k];                                                                           \
@@ -407,7 +415,7 @@ uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value)
 {
     uint64_t i = scan_blocks_best(p, n, value);
     uint64_t word = value * 0x0101010101010101ull;
-    for (; n - i >= 8; i += 8) { /* the part block at the end, or the block that differs */
+    for (; n - i >= 8; i += 8) { /* less than a vector at the end, or the block or vector that differs */
         uint64_t w;
         memcpy(&w, p + i, 8);
         if (w != word)

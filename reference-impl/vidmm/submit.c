@@ -441,20 +441,19 @@ static void activity_now(struct wk_vidmm *vm, struct activity *a)
 /* Where the context's DMA buffer and patch list are zero from (their sizes
  * when nothing is known); the proof is used up: a call that fails half way
  * leaves nothing known. */
-static struct patch_known known_take(struct wk_vidmm *vm, struct context *c)
+static void known_take(struct wk_vidmm *vm, struct context *c, uint64_t *dma_end, uint64_t *list_end)
 {
-    struct patch_known k;
-    memset(&k, 0, sizeof(k));
-    k.dma_end = c->dma.size;
-    k.list_end = c->patch_list.size;
+    *dma_end = c->dma.size;
+    *list_end = c->patch_list.size;
     if (c->known.valid) {
         struct activity now;
         activity_now(vm, &now);
-        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) /* only uint64_t fields: no padding */
-            k = c->known;
+        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) { /* only uint64_t fields: no padding */
+            *dma_end = c->known.dma_end;
+            *list_end = c->known.list_end;
+        }
     }
     c->known.valid = 0;
-    return k;
 }
 
 /* After a call whose checks all passed: the DMA buffer is zero from
@@ -494,27 +493,28 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     if (st != WK_OK)
         return st;
     uint64_t patch_bytes = (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST);
-    struct patch_known k = known_take(vm, c);
-    fill_then_zero(c->dma.ptr, a->dma, a->dma_length, k.dma_end);
+    uint64_t dma_end, list_end;
+    known_take(vm, c, &dma_end, &list_end);
+    fill_then_zero(c->dma.ptr, a->dma, a->dma_length, dma_end);
     if (a->list_length)
         memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    fill_then_zero(c->patch_list.ptr, a->patch, patch_bytes, k.list_end);
-    struct submission s;
-    memset(&s, 0, sizeof(s));
-    s.context = a->context;
-    s.dma = &c->dma;
-    s.dma_segment = c->dma_segment;
-    s.dma_gpu_address = c->dma_gpu_address;
-    s.dma_private = &c->dma_private;
-    s.private_end = (uint32_t)c->dma_private.size;
-    s.start = a->start;
-    s.end = a->end;
-    s.alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr;
-    s.alloc_list_size = a->list_length;
-    s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr;
-    s.patch_list_size = a->patch_length;
-    s.patch_start = a->patch_start;
-    s.patch_length = a->patch_count;
+    fill_then_zero(c->patch_list.ptr, a->patch, patch_bytes, list_end);
+    const struct submission s = {
+        .context = a->context,
+        .dma = &c->dma,
+        .dma_segment = c->dma_segment,
+        .dma_gpu_address = c->dma_gpu_address,
+        .dma_private = &c->dma_private,
+        .private_end = (uint32_t)c->dma_private.size,
+        .start = a->start,
+        .end = a->end,
+        .alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr,
+        .alloc_list_size = a->list_length,
+        .patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr,
+        .patch_list_size = a->patch_length,
+        .patch_start = a->patch_start,
+        .patch_length = a->patch_count,
+    };
     uint64_t before = vm->violation_total, nonzero_end = c->dma.size;
     struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */
     st = call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end);
