@@ -93,12 +93,11 @@ struct activity {
 };
 
 /* What the last wk_vidmm_patch whose checks all passed proved about its
- * context's DMA buffer and patch-location list: zero from dma_end and
- * list_end on, as long as the adapter's activity is still `seen`
- * (submit.c, known_take and known_keep). */
+ * context's DMA buffer: zero from dma_end on, as long as the adapter's
+ * activity is still `seen` (submit.c, known_take and known_keep). */
 struct patch_known {
     int valid;
-    uint64_t dma_end, list_end;
+    uint64_t dma_end;
     struct activity seen;
 };
 
@@ -116,9 +115,9 @@ struct context {
     uint64_t dma_gpu_address;
     uint32_t last_alloc_list_size;  /* of the last render (for CancelCommand) */
     uint32_t last_patch_count;
-    /* wk_vidmm_patch's proof, dropped by any DDI call or GPU execution
-     * since: code that writes dma or patch_list outside both must clear
-     * known.valid (today none does: Render clears them for its DDI call) */
+    /* wk_vidmm_patch's proof about dma, dropped by any DDI call or GPU
+     * execution since: code that writes dma outside both must clear
+     * known.valid (today none does: Render clears it for its DDI call) */
     struct patch_known known;
 };
 

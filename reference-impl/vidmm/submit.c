@@ -408,27 +408,27 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
 }
 
 /*
- * What wk_vidmm_patch knows its context's buffers hold. Patch is handed the
- * input in the context's DMA buffer and patch-location list, zeroes after
- * it; writing the whole of both (16 KiB and 6 KiB with the reference
- * driver) on every call was a third of fuzz_patch's time. After a call
- * whose checks all passed, the kit has proven what the DMA buffer holds:
- * the image it wrote, changed at most in the listed slots
- * (PATCH-CONFINE-001 covers every byte), so zero from the end of the input
- * or of the last slot on; and it reads the patch list past the entries
- * once to see it zero too (nothing checks that the driver leaves its input
- * list alone). The next call then zeroes only up to there: the driver and
- * the checks see exactly the bytes a full rewrite gives.
+ * What wk_vidmm_patch knows its context's DMA buffer holds. Patch is handed
+ * the input in the context's DMA buffer, zeroes after it; writing all of it
+ * (16 KiB with the reference driver) on every call was a quarter of
+ * fuzz_patch's time. After a call whose checks all passed, the kit has
+ * proven what the buffer holds: the image it wrote, changed at most in the
+ * listed slots (PATCH-CONFINE-001 compares every byte), so zero from the
+ * end of the input or of the last slot on. The next call zeroes only up to
+ * there: the driver and the checks see exactly the bytes a full rewrite
+ * gives. (The patch-location list is still written whole: nothing proves
+ * that the driver left its tail alone, since nothing checks that list, and
+ * reading the tail back costs about what writing it does.)
  *
- * The proof holds only while nothing else writes the buffers. The driver
- * runs only inside a DDI call; the kit writes a context's buffers only for
- * one (Render clears them before its call) or through the GPU, which
+ * The proof holds only while nothing else writes the buffer. The driver
+ * runs only inside a DDI call; the kit writes a context's DMA buffer only
+ * for one (Render clears it before its call) or through the GPU, which
  * writes only inside an execution (a queued run, or an exec from the
  * host). So the proof is kept with the count of both (struct activity),
  * and any DDI call or GPU execution since, on any context, even one that
  * never touches this one, makes the next call rewrite everything; so does
  * a violation or a crash in the call itself, and a reset (it clears the
- * contexts). Not seen: a host writing the buffers' pages through the GPU
+ * contexts). Not seen: a host writing the buffer's pages through the GPU
  * model's own interface (wk_gpu_write, wk_gpu_sysmem_page on the model of
  * wk_vidmm_gpu), which no caller does.
  */
@@ -438,33 +438,27 @@ static void activity_now(struct wk_vidmm *vm, struct activity *a)
     wk_gpu_get_counters(vm->gpu, &a->gpu);
 }
 
-/* Where the context's DMA buffer and patch list are zero from (their sizes
- * when nothing is known); the proof is used up: a call that fails half way
- * leaves nothing known. */
-static void known_take(struct wk_vidmm *vm, struct context *c, uint64_t *dma_end, uint64_t *list_end)
+/* Where the context's DMA buffer is zero from (its size when nothing is
+ * known); the proof is used up: a call that fails half way leaves nothing
+ * known. */
+static uint64_t known_take(struct wk_vidmm *vm, struct context *c)
 {
-    *dma_end = c->dma.size;
-    *list_end = c->patch_list.size;
+    uint64_t dma_end = c->dma.size;
     if (c->known.valid) {
         struct activity now;
         activity_now(vm, &now);
-        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) { /* only uint64_t fields: no padding */
-            *dma_end = c->known.dma_end;
-            *list_end = c->known.list_end;
-        }
+        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) /* only uint64_t fields: no padding */
+            dma_end = c->known.dma_end;
     }
     c->known.valid = 0;
+    return dma_end;
 }
 
 /* After a call whose checks all passed: the DMA buffer is zero from
- * dma_end; the patch list from list_end when its tail reads zero. */
-static void known_keep(struct wk_vidmm *vm, struct context *c, uint64_t dma_end, uint64_t list_end)
+ * dma_end. */
+static void known_keep(struct wk_vidmm *vm, struct context *c, uint64_t dma_end)
 {
-    const struct gbuf *l = &c->patch_list;
-    if (gbuf_first_not(l->ptr + list_end, l->size - list_end, 0) != l->size - list_end)
-        list_end = l->size;
     c->known.dma_end = dma_end;
-    c->known.list_end = list_end;
     activity_now(vm, &c->known.seen);
     c->known.valid = 1;
 }
@@ -492,13 +486,11 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
     if (st != WK_OK)
         return st;
-    uint64_t patch_bytes = (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST);
-    uint64_t dma_end, list_end;
-    known_take(vm, c, &dma_end, &list_end);
-    fill_then_zero(c->dma.ptr, a->dma, a->dma_length, dma_end);
+    fill_then_zero(c->dma.ptr, a->dma, a->dma_length, known_take(vm, c));
     if (a->list_length)
         memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    fill_then_zero(c->patch_list.ptr, a->patch, patch_bytes, list_end);
+    fill_then_zero(c->patch_list.ptr, a->patch, (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST),
+                   c->patch_list.size);
     const struct submission s = {
         .context = a->context,
         .dma = &c->dma,
@@ -525,7 +517,7 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     if (st == WK_OK && vm->violation_total != before)
         st = WK_E_CONTRACT;
     if (st == WK_OK)
-        known_keep(vm, c, nonzero_end, patch_bytes);
+        known_keep(vm, c, nonzero_end);
     return st;
 }
 
