@@ -18,10 +18,14 @@
  * none over GBUF_SPARE_MAX) with its guard page still PROT_NONE, and the
  * next buffer of the same page-rounded size takes it: the canary and the
  * zeroes are written again, so a reused buffer is indistinguishable from a
- * fresh one to the driver and to gbuf_check. What reuse gives up: a driver
- * that kept a pointer into an earlier call's buffer reads or writes a spare
- * (or a newer buffer) instead of faulting; a fresh mmap usually landed on
- * the just-unmapped address anyway, so that was never reliably caught.
+ * fresh one to the driver and to gbuf_check. Of the canary, only what is
+ * not known to be there: when the last user's check read its slack intact
+ * (gbuf_check_free) and no DDI call ran since (the driver reaches a freed
+ * buffer only from inside one), just the bytes where that buffer was.
+ * What reuse gives up: a driver that kept a pointer into an earlier call's
+ * buffer reads or writes a spare (or a newer buffer) instead of faulting; a
+ * fresh mmap usually landed on the just-unmapped address anyway, so that
+ * was never reliably caught.
  * Spares outlive wk_vidmm_reset (they are the kit's, not the input's: a
  * differential harness resets per input and would otherwise map afresh
  * every time) and are unmapped by wk_vidmm_stop and wk_vidmm_destroy.
@@ -332,7 +336,7 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
  * checks after every DDI call read whole buffers this way (the canary
  * slack before a CPU buffer, MEM-GUARD-001; the DMA buffer past the bytes
  * Patch was given, PATCH-CONFINE-001), so the common case, nothing
- * changed, must cost one read of the run and nothing else: 128-byte blocks
+ * changed, must cost one read of the run and nothing else: 256-byte blocks
  * are XORed with the value and ORed together, one stream (memcmp against
  * a page of zeroes, or of the run against itself shifted by a byte, read
  * two), and only the block that differs is looked at byte by byte. The
@@ -348,8 +352,9 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
 /*
  * scan_blocks_<suffix>(p, n, value): the offset of the first SCAN_BLOCK-byte
  * block of p[0, n) holding a byte other than value, then of the first
- * vector in the rest; the end of the last whole vector when none does. Four accumulators, so that the loads are not
- * waiting on one chain of ORs; the test for "any bit set" once a block.
+ * vector in the rest; the end of the last whole vector when none does.
+ * Four accumulators, so that the loads are not waiting on one chain of
+ * ORs; the test for "any bit set" once a block.
  * A macro only because C has no other way to write the loop once for two
  * vector widths (16 bytes: what every target has; 32: AVX2).
  */

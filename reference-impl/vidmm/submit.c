@@ -447,7 +447,7 @@ static uint64_t known_take(struct wk_vidmm *vm, struct context *c)
     if (c->known.valid) {
         struct activity now;
         activity_now(vm, &now);
-        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) /* only uint64_t fields: no padding */
+        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) /* padding could only make them differ */
             dma_end = c->known.dma_end;
     }
     c->known.valid = 0;
