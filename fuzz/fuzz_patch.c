@@ -31,8 +31,10 @@
  * write past the DMA buffer or the list, DRV-CRASH-001).
  *
  * State across inputs: the fixture (fuzz_driver.h) stays; wk_vidmm_patch
- * clears the DMA buffer and the patch list on every call and submits
- * nothing, so inputs do not see each other.
+ * hands the driver the input and zeroes after it in the DMA buffer and the
+ * patch list on every call (writing only the DMA bytes the last clean call
+ * may have left: submit.c, known_take) and submits nothing, so inputs do
+ * not see each other.
  */
 #include <stdio.h>
 #include <stdlib.h>

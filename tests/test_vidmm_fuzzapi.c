@@ -18,7 +18,12 @@
  *     the guard page, an underrun still breaks a canary written afresh,
  *     and reset and destroy unmap the spares), and DDI frames that do not
  *     save the signal mask still catch crash after crash and hang after
- *     hang.
+ *     hang;
+ *   - the one-stream scans of the checks name every changed byte exactly,
+ *     and what wk_vidmm_patch knows between calls (the DMA buffer and the
+ *     patch list zero past the last clean call's input and slots, a spare
+ *     list mapping's canary) never outlives what can write them: any DDI
+ *     call, a GPU execution, a violation, a reset, a write past the list.
  *
  * If the harnesses' speed or soundness depends on it, it is pinned here.
  */
@@ -663,6 +668,379 @@ static void test_patch_confinement_offsets(void **state)
     VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
 }
 
+/* The adapter's last error (the last violation's message, however many
+ * came before) names the rule and both strings. */
+static bool last_error_says(struct wk_vidmm *vm, const char *rule, const char *want1, const char *want2)
+{
+    const char *m = wk_vidmm_last_error(vm);
+    if (strncmp(m, rule, strlen(rule)) == 0 && strstr(m, want1) && (!want2 || strstr(m, want2)))
+        return true;
+    fprintf(stderr, "expected %s naming \"%s\" and \"%s\", got: %s\n", rule, want1, want2 ? want2 : "", m);
+    return false;
+}
+
+/* Every offset class of the one-stream scan (guard.c, gbuf_first_not):
+ * a changed DMA byte at each offset of a few 256-byte blocks past the
+ * input and of the buffer's last ones, and a broken canary byte at each of
+ * the first and last bytes of the allocation list's slack, are named
+ * exactly. */
+static void test_scans_name_every_offset(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.args.end = VT_RD_DMA_BUFFER_SIZE; /* no allowed slot past the input */
+    struct poker p = { POKE_DMA, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    uint64_t slots = wk_gpu_operand_offset(WK_GPU_OP_COPY, 0), slots_end = c.patch[1].PatchOffset + 8;
+    for (uint64_t at = 0; at < VT_RD_DMA_BUFFER_SIZE; at++) {
+        if (at == 600)
+            at = VT_RD_DMA_BUFFER_SIZE - 600;
+        if (at >= slots && at < slots_end) /* the COPY's two address slots: allowed */
+            continue;
+        p.at = at;
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+        char want[48];
+        snprintf(want, sizeof(want), "changed byte +%" PRIu64 " ", at);
+        if (!last_error_says(f->vm, "PATCH-CONFINE-001", want, NULL))
+            fail_msg("DMA byte %" PRIu64, at);
+    }
+    uint64_t slack = VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST);
+    p.what = POKE_BEFORE;
+    for (uint64_t back = 1; back <= slack; back++) {
+        if (back == 400)
+            back = slack - 400;
+        p.at = back;
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+        char want[48];
+        snprintf(want, sizeof(want), "offset -%" PRIu64, back);
+        const char *m = wk_vidmm_last_error(f->vm);
+        if (!last_error_says(f->vm, "MEM-GUARD-001", "before the start of the allocation list", want) ||
+            strcmp(m + strlen(m) - strlen(want), want) != 0) /* the whole number */
+            fail_msg("canary byte -%" PRIu64 ": %s", back, m);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* What wk_vidmm_patch knows between calls (submit.c, known_take)       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A clean Patch lets the next one zero only the bytes that may not be zero,
+ * and a clean allocation list lets the next one on its mapping write the
+ * canary only where the list was. Each test below leaves bytes where that
+ * knowledge would be wrong if it outlived what can write them (another
+ * DDI, a GPU execution, a violation, a reset, a longer input or a slot
+ * past it), then looks at what the next Patch hands the driver: the input
+ * and zeroes everywhere else in the DMA buffer and the patch-location
+ * list, as a full rewrite gives, and no violation.
+ */
+struct watch {
+    int armed;                  /* look at the next non-paging Patch's buffers */
+    int64_t stale_dma;          /* first non-zero DMA byte past the input, -1: none */
+    int64_t stale_list;         /* first non-zero patch-list byte past the entries */
+    uint32_t dma_length;        /* the input's */
+    uint64_t list_bytes;        /* the context's whole patch-location list */
+    volatile BYTE *dma;         /* what the last Patch was handed */
+    volatile BYTE *alloc_list;
+    uint64_t dma_address;
+    enum wk_ddi stray_ddi;      /* in this DDI (once), write 0x77 at dma[stray_at] */
+    uint64_t stray_at;
+    int stray_in_list;          /* at alloc_list[-stray_at] instead */
+};
+
+static int64_t first_set(const volatile BYTE *p, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        if (p[i])
+            return (int64_t)i;
+    return -1;
+}
+
+static void stray_write(struct watch *w)
+{
+    if (w->stray_in_list)
+        w->alloc_list[-(ptrdiff_t)w->stray_at] = 0x77;
+    else
+        w->dma[w->stray_at] = 0x77;
+    w->stray_ddi = WK_DDI_NONE;
+}
+
+static void watch_ddi(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct watch *w = user;
+    if (ddi == w->stray_ddi && w->dma)
+        stray_write(w);
+    const DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH || a->Flags.Paging)
+        return;
+    w->dma = a->pDmaBuffer;
+    w->alloc_list = (volatile BYTE *)(uintptr_t)a->pAllocationList;
+    w->dma_address = (uint64_t)a->DmaBufferPhysicalAddress.QuadPart;
+    if (!w->armed)
+        return;
+    w->armed = 0;
+    w->stale_dma = first_set(a->pDmaBuffer, w->dma_length, a->DmaBufferSize);
+    w->stale_list = first_set((const volatile BYTE *)a->pPatchLocationList,
+                              a->PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST), w->list_bytes);
+}
+
+static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watch *w)
+{
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    build_patch_case(f, c);
+    DXGK_CONTEXTINFO info;
+    VT_OK(f->vm, wk_vidmm_context_info(f->vm, f->context, &info));
+    memset(w, 0, sizeof(*w));
+    w->stray_ddi = WK_DDI_NONE;
+    w->list_bytes = (uint64_t)info.PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST);
+    wk_vidmm_set_rewriter(f->vm, watch_ddi, w);
+}
+
+/* A Patch of `args` that must pass, handed nothing but its input. */
+static void patch_sees_only_its_input(struct vt_fixture *f, struct watch *w, const struct wk_vidmm_patch *args)
+{
+    w->armed = 1;
+    w->dma_length = args->dma_length;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, args));
+    assert_false(w->armed);
+    if (w->stale_dma != -1 || w->stale_list != -1)
+        fail_msg("stale bytes handed to Patch: DMA +%" PRId64 ", patch list +%" PRId64, w->stale_dma,
+                 w->stale_list);
+}
+
+/* The same case with a longer input (the command, then 0xAB up to 600
+ * bytes) and a third patch entry: more to clear after it. */
+static struct wk_vidmm_patch longer(struct patch_case *c, uint8_t *dma)
+{
+    memset(dma, 0xAB, 600);
+    memcpy(dma, c->dma, c->args.dma_length);
+    c->patch[2] = c->patch[1];
+    /* c->patch[1] again: the same slot and value */
+    struct wk_vidmm_patch a = c->args;
+    a.dma = dma;
+    a.dma_length = 600;
+    a.patch_length = a.patch_count = 3;
+    return a;
+}
+
+static void test_known_patch_clears_what_the_last_left(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    uint8_t dma[600];
+    struct wk_vidmm_patch big = longer(&c, dma);
+    patch_sees_only_its_input(f, &w, &big);
+    patch_sees_only_its_input(f, &w, &c.args); /* [input, 600) and entry 2 zeroed */
+    patch_sees_only_its_input(f, &w, &big);
+    patch_sees_only_its_input(f, &w, &c.args);
+    /* The bytes not rewritten are still compared: a change is named. */
+    struct poker p = { POKE_DMA, VT_RD_DMA_BUFFER_SIZE - 1, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +16383 ", NULL));
+    assert_true(expect_u64(violation_total(f->vm), 1));
+}
+
+/* A slot past the input holds the address the driver patched in: the next
+ * Patch, without that slot, must get zeroes there. */
+static void test_known_patch_counts_slots_past_the_input(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    struct wk_vidmm_patch with_slot = c.args;
+    c.patch[2] = c.patch[1];
+    c.patch[2].PatchOffset = 48;
+    with_slot.end = 64;
+    with_slot.patch_length = with_slot.patch_count = 3;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &with_slot));
+    assert_int_not_equal(first_set(w.dma, 48, 56), -1); /* patched in */
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* Patch writing past the patch-location list it was handed (a const
+ * input: nothing checks it): the next Patch gets zeroes there all the
+ * same. */
+static void write_past_the_list(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    const DXGKARG_PATCH *a = args;
+    if (ddi == WK_DDI_PATCH && !a->Flags.Paging)
+        ((volatile BYTE *)(uintptr_t)a->pPatchLocationList)[a->PatchLocationListSize *
+                                                           sizeof(D3DDDI_PATCHLOCATIONLIST) + 100] = 0x77;
+    watch_ddi(user, ddi, args, status);
+}
+
+static void test_known_patch_list_past_the_entries(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    wk_vidmm_set_rewriter(f->vm, write_past_the_list, &w);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    wk_vidmm_set_rewriter(f->vm, watch_ddi, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A Render on the context writes its DMA buffer and patch list. */
+static void test_known_patch_dropped_by_render(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &req), b = vt_alloc(f->vm, f->device, &req);
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    for (int i = 0; i < 8; i++)
+        vt_cmd_fill(&cmd, 0, 0, 4 * KIB, 0x11223344u);
+    vt_cmd_copy(&cmd, 0, 0, 1, 0, 4 * KIB);
+    struct wk_vidmm_list_entry list[2] = { { a, 1 }, { b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 2, 0, &res));
+    VT_OK(f->vm, wk_vidmm_wait_idle(f->vm));
+    assert_int_not_equal(first_set(w.dma, c.args.dma_length, VT_RD_DMA_BUFFER_SIZE), -1); /* Render wrote */
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* Any DDI call: a driver that kept the DMA buffer's address writes it
+ * while building a paging buffer. */
+static void test_known_patch_dropped_by_any_ddi(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
+    w.stray_at = 5000;
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, vt_alloc(f->vm, f->device, &req)));
+    assert_int_equal(w.stray_ddi, WK_DDI_NONE); /* written */
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A GPU execution from the host that fills part of the DMA buffer. */
+static void test_known_patch_dropped_by_gpu_execution(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    uint8_t cmd[64];
+    struct wk_gpu_writer gw;
+    wk_gpu_writer_init(&gw, cmd, sizeof(cmd));
+    VT_OK(f->vm, wk_gpu_emit_fill(&gw, w.dma_address + 3 * VT_PAGE, 64, 0x5A5A5A5Au));
+    struct wk_gpu_fault fault;
+    VT_OK(f->vm, wk_gpu_exec_bytes(wk_vidmm_gpu(f->vm), cmd, gw.used, 0, &fault));
+    assert_int_equal(w.dma[3 * VT_PAGE], 0x5A);
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A violation in the call: nothing is known after it. */
+static void test_known_patch_dropped_by_a_violation(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    struct poker p = { POKE_DMA, 3000, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +3000 ", NULL));
+    wk_vidmm_set_rewriter(f->vm, watch_ddi, &w);
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_u64(violation_total(f->vm), 1));
+}
+
+/* A reset, and a new context in the same slot. */
+static void test_known_patch_dropped_by_reset(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    uint8_t dma[600];
+    struct wk_vidmm_patch big = longer(&c, dma);
+    patch_sees_only_its_input(f, &w, &big);
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    build_patch_case(f, &c);
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* The allocation list's mapping, reused with lists of 2, 1, 0 and 2
+ * entries: the canary follows, and an underrun is still seen anywhere. */
+static void test_known_canary_follows_the_list(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    const uint32_t lengths[] = { 2, 1, 0, 2, 0, 1, 2 };
+    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+        struct wk_vidmm_patch a = c.args;
+        a.list_length = lengths[i];
+        patch_sees_only_its_input(f, &w, &a);
+    }
+    struct poker p = { POKE_BEFORE, 1, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    const uint64_t back[] = { 1, sizeof(DXGK_ALLOCATIONLIST) + 1, VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST) };
+    for (size_t i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+        VT_OK(f->vm, (p.what = POKE_NONE, wk_vidmm_patch(f->vm, &c.args))); /* known again */
+        p.what = POKE_BEFORE;
+        p.at = back[i];
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+        char want[48];
+        snprintf(want, sizeof(want), "offset -%" PRIu64, back[i]);
+        assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list", want));
+    }
+    assert_true(expect_u64(violation_total(f->vm), 3));
+}
+
+/* A driver that kept the last allocation list's address writes before it
+ * in another DDI: the next list on that mapping gets the whole canary
+ * again, and no stale report. */
+static void test_known_canary_dropped_by_any_ddi(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &req); /* its private data's mapping is a spare too */
+    patch_sees_only_its_input(f, &w, &c.args);
+    w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
+    w.stray_in_list = 1;
+    w.stray_at = 100;
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    assert_int_equal(w.stray_ddi, WK_DDI_NONE); /* written */
+    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* The frame does not save the signal mask (no system call per DDI): after
  * each caught crash and hang the signals are unblocked and the next one,
  * on the next adapter, is caught the same way. */
@@ -765,6 +1143,17 @@ int main(void)
         VT_TEST(test_pooled_buffers_released),
         VT_TEST(test_patch_confinement_offsets),
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),
+        VT_TEST(test_scans_name_every_offset),
+        VT_TEST(test_known_patch_clears_what_the_last_left),
+        VT_TEST(test_known_patch_counts_slots_past_the_input),
+        VT_TEST(test_known_patch_list_past_the_entries),
+        VT_TEST(test_known_patch_dropped_by_render),
+        VT_TEST(test_known_patch_dropped_by_any_ddi),
+        VT_TEST(test_known_patch_dropped_by_gpu_execution),
+        VT_TEST(test_known_patch_dropped_by_a_violation),
+        VT_TEST(test_known_patch_dropped_by_reset),
+        VT_TEST(test_known_canary_follows_the_list),
+        VT_TEST(test_known_canary_dropped_by_any_ddi),
         VT_TEST(test_repeated_crashes_are_caught),
     };
     return cmocka_run_group_tests_name("vidmm.fuzzapi", tests, NULL, NULL);

@@ -54,6 +54,11 @@ struct gbuf {
 struct gbuf_spare {
     uint8_t *map;
     uint64_t map_len;
+    /* [map, map + canary_end) still holds the canary its last user's check
+     * read intact, as long as no DDI call ran since (ddi_serial): the
+     * driver reaches a freed buffer only from inside one (guard.c) */
+    uint64_t canary_end;
+    uint64_t ddi_serial;
 };
 
 /* ------------------------------------------------------------------ */
@@ -79,6 +84,23 @@ struct device {
     uint32_t flags;
 };
 
+/* What can write memory the driver was handed, counted: DDI calls (the
+ * driver runs only inside one) and the GPU model's executions (a queued
+ * run, or an exec from the host). Equal counts: nothing of either ran. */
+struct activity {
+    uint64_t ddi_serial;                    /* wk_vidmm.ddi_serial */
+    struct wk_gpu_counters gpu;
+};
+
+/* What the last wk_vidmm_patch whose checks all passed proved about its
+ * context's DMA buffer: zero from dma_end on, as long as the adapter's
+ * activity is still `seen` (submit.c, known_take and known_keep). */
+struct patch_known {
+    int valid;
+    uint64_t dma_end;
+    struct activity seen;
+};
+
 struct context {
     int live;
     uint32_t device;
@@ -93,6 +115,10 @@ struct context {
     uint64_t dma_gpu_address;
     uint32_t last_alloc_list_size;  /* of the last render (for CancelCommand) */
     uint32_t last_patch_count;
+    /* wk_vidmm_patch's proof about dma, dropped by any DDI call or GPU
+     * execution since: code that writes dma outside both must clear
+     * known.valid (today none does: Render clears it for its DDI call) */
+    struct patch_known known;
 };
 
 /* An allocation's content lives in exactly one place at a time. */
@@ -201,6 +227,7 @@ struct wk_vidmm {
     uint64_t violation_total;
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
+    uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
@@ -268,6 +295,7 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
     do {                                                            \
         struct ddi_frame ddi_f_;                                    \
         (crashed_st) = WK_OK;                                       \
+        (vm)->ddi_serial++;                                         \
         if (ddi_enter((vm), (ddi_id), &ddi_f_, (count)) != 0) {     \
             (crashed_st) = WK_E_DEAD;                               \
         } else if (sigsetjmp(ddi_f_.env, 0) == 0) {                 \
@@ -306,10 +334,17 @@ int gbuf_resize_gpu(struct gbuf *b, uint64_t size);
 /* Writes a GPU-visible buffer's canaries again (a GPU reset zeroed them). */
 void gbuf_rewrite_canaries(struct gbuf *b);
 void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
+/* gbuf_check right after a DDI call, then gbuf_free: a CPU buffer whose
+ * canary is intact gives a spare that the next user need not write the
+ * canary into again, only where this buffer was. */
+wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi);
 /* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
 /* The guarded buffer that contains addr (the faulting page), for reports. */
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+/* The offset of the first byte of p[0, n) that is not `value`, n when all
+ * are: one read of the run (the post-call checks' scan, guard.c). */
+uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
 /* Unmaps the spare mappings and frees the scratch buffer. */
 void gbuf_release_spares(struct wk_vidmm *vm);
 /* At least `size` bytes for the kit's own copy of a guarded buffer (the

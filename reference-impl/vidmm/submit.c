@@ -107,20 +107,11 @@ static uint64_t first_diff(const uint8_t *p, const uint8_t *q, uint64_t lo, uint
     return lo;
 }
 
-/* The first offset in [lo, hi) where p is not zero, hi if none: memcmp
- * against a page of zeroes, a page at a time. */
+/* The first offset in [lo, hi) where p is not zero, hi if none (one read
+ * of the range, gbuf_first_not). */
 static uint64_t first_nonzero(const uint8_t *p, uint64_t lo, uint64_t hi)
 {
-    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
-    while (lo < hi) {
-        uint64_t n = hi - lo < sizeof(zeroes) ? hi - lo : sizeof(zeroes);
-        if (memcmp(p + lo, zeroes, n) != 0)
-            break;
-        lo += n;
-    }
-    while (lo < hi && p[lo] == 0)
-        lo++;
-    return lo;
+    return lo >= hi ? hi : lo + gbuf_first_not(p + lo, hi - lo, 0);
 }
 
 /* The first offset in [lo, hi) where the buffer differs from the image. */
@@ -133,12 +124,14 @@ static uint64_t first_change(const uint8_t *now, const struct dma_image *before,
     return first_nonzero(now, lo > mid ? lo : mid, hi);
 }
 
-/* PATCH-CONFINE-001: the first changed byte outside the allowed slots. */
+/* PATCH-CONFINE-001: the first changed byte outside the allowed slots;
+ * *count the allowed intervals, sorted, in slots. */
 static int check_confined(struct wk_vidmm *vm, const struct submission *s, const struct dma_image *before,
-                          struct slot *slots)
+                          struct slot *slots, uint32_t *count)
 {
     const uint8_t *now = s->dma->ptr;
     uint32_t n = allowed_slots(s, slots);
+    *count = n;
     uint64_t from = 0;
     for (uint32_t i = 0; i <= n; i++) {
         uint64_t to = i < n ? slots[i].lo : s->dma->size;
@@ -154,14 +147,19 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
     return 1;
 }
 
-static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
-                               const struct dma_image *before, struct slot *slots)
+/* PATCH-CONFINE-001, then PATCH-VALUE-001. Returns the end of the last
+ * slot Patch was allowed to change (0: none): when no violation was
+ * recorded, every byte from max(that, the image's length) on is zero. */
+static uint64_t check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
+                                   const struct dma_image *before, struct slot *slots)
 {
     const uint8_t *now = s->dma->ptr;
-    if (!check_confined(vm, s, before, slots))
-        return;
+    uint32_t n = 0;
+    if (!check_confined(vm, s, before, slots, &n))
+        return 0;
+    uint64_t allowed_end = n ? slots[n - 1].hi : 0;
     if (vm->cfg.no_model_semantics)
-        return;
+        return allowed_end;
     for (uint32_t i = 0; i < s->patch_length; i++) {
         const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
         if (p->AllocationIndex >= s->alloc_list_size || (uint64_t)p->PatchOffset + 8 > s->end ||
@@ -176,9 +174,10 @@ static void check_patch_effect(struct wk_vidmm *vm, const struct submission *s,
             violate(vm, R_PATCH_VALUE, WK_DDI_PATCH,
                     "patch location %u (+%u) holds 0x%llx, expected PhysicalAddress + AllocationOffset = 0x%llx",
                     s->patch_start + i, p->PatchOffset, (unsigned long long)seen, (unsigned long long)want);
-            return;
+            return allowed_end;
         }
     }
+    return allowed_end;
 }
 
 /* How much of the DMA buffer the snapshot needs: [0, end) when every byte
@@ -196,9 +195,10 @@ static uint64_t snapshot_len(const struct submission *s)
 }
 
 /* Patch of submission s, checked against `known`, what the DMA buffer holds
- * (NULL: a snapshot is taken). */
+ * (NULL: a snapshot is taken). With `known`, *nonzero_end is where the
+ * buffer is zero from, when the call recorded no violation. */
 static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence,
-                            const struct dma_image *known)
+                            const struct dma_image *known, uint64_t *nonzero_end)
 {
     if (!vm->ddi.DxgkDdiPatch)
         return WK_OK;
@@ -245,7 +245,9 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
                     (unsigned)status);
-        check_patch_effect(vm, s, &before, slots);
+        uint64_t allowed_end = check_patch_effect(vm, s, &before, slots);
+        if (nonzero_end)
+            *nonzero_end = allowed_end > before.len ? allowed_end : before.len;
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
     }
     gbuf_scratch_put(vm, scratch);
@@ -310,7 +312,7 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
         vm->hold--;
         return add_pending(vm, s, *fence, 1);
     }
-    wk_status st = call_patch(vm, s, *fence, NULL);
+    wk_status st = call_patch(vm, s, *fence, NULL, NULL);
     if (st != WK_OK)
         return st;
     st = add_pending(vm, s, *fence, 0);
@@ -405,12 +407,70 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
            (a->list_length == 0 || a->list) && (a->patch_length == 0 || a->patch) && (a->dma_length == 0 || a->dma);
 }
 
-/* buf[0, size) = src[0, n) then zeroes (n <= size): each byte written once. */
-static void fill_zero_tail(uint8_t *buf, uint64_t size, const void *src, uint64_t n)
+/*
+ * What wk_vidmm_patch knows its context's DMA buffer holds. Patch is handed
+ * the input in the context's DMA buffer, zeroes after it; writing all of it
+ * (16 KiB with the reference driver) on every call was a quarter of
+ * fuzz_patch's time. After a call whose checks all passed, the kit has
+ * proven what the buffer holds: the image it wrote, changed at most in the
+ * listed slots (PATCH-CONFINE-001 compares every byte), so zero from the
+ * end of the input or of the last slot on. The next call zeroes only up to
+ * there: the driver and the checks see exactly the bytes a full rewrite
+ * gives. (The patch-location list is still written whole: nothing proves
+ * that the driver left its tail alone, since nothing checks that list, and
+ * reading the tail back costs about what writing it does.)
+ *
+ * The proof holds only while nothing else writes the buffer. The driver
+ * runs only inside a DDI call; the kit writes a context's DMA buffer only
+ * for one (Render clears it before its call) or through the GPU, which
+ * writes only inside an execution (a queued run, or an exec from the
+ * host). So the proof is kept with the count of both (struct activity),
+ * and any DDI call or GPU execution since, on any context, even one that
+ * never touches this one, makes the next call rewrite everything; so does
+ * a violation or a crash in the call itself, and a reset (it clears the
+ * contexts). Not seen: a host writing the buffer's pages through the GPU
+ * model's own interface (wk_gpu_write, wk_gpu_sysmem_page on the model of
+ * wk_vidmm_gpu), which no caller does.
+ */
+static void activity_now(struct wk_vidmm *vm, struct activity *a)
+{
+    a->ddi_serial = vm->ddi_serial;
+    wk_gpu_get_counters(vm->gpu, &a->gpu);
+}
+
+/* Where the context's DMA buffer is zero from (its size when nothing is
+ * known); the proof is used up: a call that fails half way leaves nothing
+ * known. */
+static uint64_t known_take(struct wk_vidmm *vm, struct context *c)
+{
+    uint64_t dma_end = c->dma.size;
+    if (c->known.valid) {
+        struct activity now;
+        activity_now(vm, &now);
+        if (memcmp(&now, &c->known.seen, sizeof(now)) == 0) /* padding could only make them differ */
+            dma_end = c->known.dma_end;
+    }
+    c->known.valid = 0;
+    return dma_end;
+}
+
+/* After a call whose checks all passed: the DMA buffer is zero from
+ * dma_end. */
+static void known_keep(struct wk_vidmm *vm, struct context *c, uint64_t dma_end)
+{
+    c->known.dma_end = dma_end;
+    activity_now(vm, &c->known.seen);
+    c->known.valid = 1;
+}
+
+/* buf[0, n) = src[0, n), then zeroes up to zero_end: every byte that may
+ * not be zero written once, and no other. */
+static void fill_then_zero(uint8_t *buf, const void *src, uint64_t n, uint64_t zero_end)
 {
     if (n)
         memcpy(buf, src, n);
-    memset(buf + n, 0, size - n);
+    if (zero_end > n)
+        memset(buf + n, 0, zero_end - n);
 }
 
 wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
@@ -426,35 +486,38 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
     if (st != WK_OK)
         return st;
-    fill_zero_tail(c->dma.ptr, c->dma.size, a->dma, a->dma_length);
+    fill_then_zero(c->dma.ptr, a->dma, a->dma_length, known_take(vm, c));
     if (a->list_length)
         memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    fill_zero_tail(c->patch_list.ptr, c->patch_list.size, a->patch,
-                   (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
-    struct submission s;
-    memset(&s, 0, sizeof(s));
-    s.context = a->context;
-    s.dma = &c->dma;
-    s.dma_segment = c->dma_segment;
-    s.dma_gpu_address = c->dma_gpu_address;
-    s.dma_private = &c->dma_private;
-    s.private_end = (uint32_t)c->dma_private.size;
-    s.start = a->start;
-    s.end = a->end;
-    s.alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr;
-    s.alloc_list_size = a->list_length;
-    s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr;
-    s.patch_list_size = a->patch_length;
-    s.patch_start = a->patch_start;
-    s.patch_length = a->patch_count;
-    uint64_t before = vm->violation_total;
-    struct dma_image image = { a->dma, a->dma_length }; /* as fill_zero_tail left it */
-    st = call_patch(vm, &s, ++vm->next_fence, &image);
+    fill_then_zero(c->patch_list.ptr, a->patch, (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST),
+                   c->patch_list.size);
+    const struct submission s = {
+        .context = a->context,
+        .dma = &c->dma,
+        .dma_segment = c->dma_segment,
+        .dma_gpu_address = c->dma_gpu_address,
+        .dma_private = &c->dma_private,
+        .private_end = (uint32_t)c->dma_private.size,
+        .start = a->start,
+        .end = a->end,
+        .alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr,
+        .alloc_list_size = a->list_length,
+        .patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr,
+        .patch_list_size = a->patch_length,
+        .patch_start = a->patch_start,
+        .patch_length = a->patch_count,
+    };
+    uint64_t before = vm->violation_total, nonzero_end = c->dma.size;
+    struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */
+    st = call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end);
     if (st == WK_OK)
-        st = gbuf_check(vm, &list, WK_DDI_PATCH);
-    gbuf_free(vm, &list);
+        st = gbuf_check_free(vm, &list, WK_DDI_PATCH);
+    else
+        gbuf_free(vm, &list);
     if (st == WK_OK && vm->violation_total != before)
         st = WK_E_CONTRACT;
+    if (st == WK_OK)
+        known_keep(vm, c, nonzero_end);
     return st;
 }
 
