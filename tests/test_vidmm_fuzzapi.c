@@ -734,15 +734,16 @@ static void test_scans_name_every_offset(void **state)
  * knowledge would be wrong if it outlived what can write them (another
  * DDI, a GPU execution, a violation, a reset, a longer input or a slot
  * past it), then looks at what the next Patch hands the driver: the input
- * and zeroes everywhere else in the DMA buffer and the patch-location
- * list, as a full rewrite gives, and no violation.
+ * and zeroes everywhere else in the DMA buffer, as a full rewrite gives,
+ * a patch-location list of exactly the input's entries, and no violation.
  */
 struct watch {
     int armed;                  /* look at the next non-paging Patch's buffers */
     int64_t stale_dma;          /* first non-zero DMA byte past the input, -1: none */
-    int64_t stale_list;         /* first non-zero patch-list byte past the entries */
+    int list_differs;           /* the patch-location list is not the input's entries */
     uint32_t dma_length;        /* the input's */
-    uint64_t list_bytes;        /* the context's whole patch-location list */
+    const D3DDDI_PATCHLOCATIONLIST *entries; /* the input's */
+    uint32_t entry_count;
     volatile BYTE *dma;         /* what the last Patch was handed */
     volatile BYTE *alloc_list;
     uint64_t dma_address;
@@ -784,8 +785,9 @@ static void watch_ddi(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
         return;
     w->armed = 0;
     w->stale_dma = first_set(a->pDmaBuffer, w->dma_length, a->DmaBufferSize);
-    w->stale_list = first_set((const volatile BYTE *)a->pPatchLocationList,
-                              a->PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST), w->list_bytes);
+    w->list_differs = a->PatchLocationListSize != w->entry_count ||
+                      (w->entry_count && memcmp(a->pPatchLocationList, w->entries,
+                                                w->entry_count * sizeof(D3DDDI_PATCHLOCATIONLIST)) != 0);
 }
 
 static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watch *w)
@@ -797,7 +799,6 @@ static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watc
     VT_OK(f->vm, wk_vidmm_context_info(f->vm, f->context, &info));
     memset(w, 0, sizeof(*w));
     w->stray_ddi = WK_DDI_NONE;
-    w->list_bytes = (uint64_t)info.PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST);
     wk_vidmm_set_rewriter(f->vm, watch_ddi, w);
 }
 
@@ -806,11 +807,13 @@ static void patch_sees_only_its_input(struct vt_fixture *f, struct watch *w, con
 {
     w->armed = 1;
     w->dma_length = args->dma_length;
+    w->entries = args->patch;
+    w->entry_count = args->patch_length;
     VT_OK(f->vm, wk_vidmm_patch(f->vm, args));
     assert_false(w->armed);
-    if (w->stale_dma != -1 || w->stale_list != -1)
-        fail_msg("stale bytes handed to Patch: DMA +%" PRId64 ", patch list +%" PRId64, w->stale_dma,
-                 w->stale_list);
+    if (w->stale_dma != -1 || w->list_differs)
+        fail_msg("stale bytes handed to Patch: DMA +%" PRId64 ", patch list %s", w->stale_dma,
+                 w->list_differs ? "not the input's entries" : "as given");
 }
 
 /* The same case with a longer input (the command, then 0xAB up to 600
@@ -867,9 +870,10 @@ static void test_known_patch_counts_slots_past_the_input(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
-/* Patch writing past the patch-location list it was handed (a const
- * input: nothing checks it): the next Patch gets zeroes there all the
- * same. */
+/* Patch writing past the patch-location list it was handed: the list
+ * ends at a guard page, so the write faults at the instruction
+ * (MEM-GUARD-001 naming the list and the offset), and the next Patch is
+ * handed exactly its own entries again. */
 static void write_past_the_list(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
     const DXGKARG_PATCH *a = args;
@@ -879,15 +883,38 @@ static void write_past_the_list(void *user, enum wk_ddi ddi, void *args, NTSTATU
     watch_ddi(user, ddi, args, status);
 }
 
-static void test_known_patch_list_past_the_entries(void **state)
+static void test_patch_list_overrun_hits_the_guard(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    struct watch w;
+    memset(&w, 0, sizeof(w));
+    w.stray_ddi = WK_DDI_NONE;
+    wk_vidmm_set_rewriter(f->vm, write_past_the_list, &w);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+    uint64_t bytes = (uint64_t)c.args.patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST);
+    char where[96];
+    snprintf(where, sizeof(where), "patch-location list (%" PRIu64 " bytes) at offset +%" PRIu64, bytes,
+             bytes + 100);
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", where, "guard page hit"));
+    release_dead(); /* before destroy: the driver calls back into the adapter */
+    vt_close(f);
+}
+
+/* A shorter list after a longer one: the driver is handed only the
+ * shorter list's entries (PatchLocationListSize is their count). */
+static void test_known_patch_list_is_exactly_the_entries(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
     open_watched(f, &c, &w);
-    wk_vidmm_set_rewriter(f->vm, write_past_the_list, &w);
-    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
-    wk_vidmm_set_rewriter(f->vm, watch_ddi, &w);
+    uint8_t dma[600];
+    struct wk_vidmm_patch big = longer(&c, dma);
+    patch_sees_only_its_input(f, &w, &big);
     patch_sees_only_its_input(f, &w, &c.args);
     assert_true(expect_no_violations(f->vm));
 }
@@ -1146,7 +1173,8 @@ int main(void)
         VT_TEST(test_scans_name_every_offset),
         VT_TEST(test_known_patch_clears_what_the_last_left),
         VT_TEST(test_known_patch_counts_slots_past_the_input),
-        VT_TEST(test_known_patch_list_past_the_entries),
+        VT_TEST(test_patch_list_overrun_hits_the_guard),
+        VT_TEST(test_known_patch_list_is_exactly_the_entries),
         VT_TEST(test_known_patch_dropped_by_render),
         VT_TEST(test_known_patch_dropped_by_any_ddi),
         VT_TEST(test_known_patch_dropped_by_gpu_execution),

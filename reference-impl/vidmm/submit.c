@@ -416,9 +416,8 @@ static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *
  * listed slots (PATCH-CONFINE-001 compares every byte), so zero from the
  * end of the input or of the last slot on. The next call zeroes only up to
  * there: the driver and the checks see exactly the bytes a full rewrite
- * gives. (The patch-location list is still written whole: nothing proves
- * that the driver left its tail alone, since nothing checks that list, and
- * reading the tail back costs about what writing it does.)
+ * gives. (The patch-location list has no such question: it is a guarded
+ * buffer of exactly the entries, see wk_vidmm_patch.)
  *
  * The proof holds only while nothing else writes the buffer. The driver
  * runs only inside a DDI call; the kit writes a context's DMA buffer only
@@ -473,6 +472,56 @@ static void fill_then_zero(uint8_t *buf, const void *src, uint64_t n, uint64_t z
         memset(buf + n, 0, zero_end - n);
 }
 
+/* The two lists of a Patch call, each a guarded CPU buffer of exactly its
+ * entries; 0 or an error (nothing left allocated). */
+static wk_status lists_alloc(struct wk_vidmm *vm, const struct wk_vidmm_patch *a, struct gbuf *list,
+                             struct gbuf *patch)
+{
+    uint64_t list_bytes = (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST);
+    uint64_t patch_bytes = (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST);
+    wk_status st = gbuf_alloc(vm, list, list_bytes, "allocation list");
+    if (st != WK_OK)
+        return st;
+    st = gbuf_alloc(vm, patch, patch_bytes, "patch-location list");
+    if (st != WK_OK) {
+        gbuf_free(vm, list);
+        return st;
+    }
+    if (list_bytes)
+        memcpy(list->ptr, a->list, list_bytes);
+    if (patch_bytes)
+        memcpy(patch->ptr, a->patch, patch_bytes);
+    return WK_OK;
+}
+
+/* Canary checks of both lists after a call that did not crash (the first
+ * violation is the one reported), and both freed either way, the last
+ * allocated first: the next call's lists then take the same spare
+ * mappings (the pool hands out the spare kept last), each with its canary
+ * known. */
+static wk_status lists_check_free(struct wk_vidmm *vm, wk_status call, struct gbuf *list, struct gbuf *patch)
+{
+    if (call != WK_OK) {
+        gbuf_free(vm, patch);
+        gbuf_free(vm, list);
+        return call;
+    }
+    wk_status st = gbuf_check_free(vm, patch, WK_DDI_PATCH);
+    if (st != WK_OK) {
+        gbuf_free(vm, list);
+        return st;
+    }
+    return gbuf_check_free(vm, list, WK_DDI_PATCH);
+}
+
+/*
+ * The patch-location list Patch is handed holds exactly the call's entries
+ * and ends at a guard page (PatchLocationListSize is their count): a Patch
+ * that reads or writes past the list it was given faults at that
+ * instruction (MEM-GUARD-001), and no byte of an earlier call's list can
+ * reach it. The context's own patch-location list is Render's, not used
+ * here.
+ */
 wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
 {
     if (vm->dead)
@@ -482,15 +531,11 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
         return fail(vm, WK_E_NOT_FOUND, "no context %u", a->context);
     if (!patch_args_fit(c, a))
         return fail(vm, WK_E_INVALID_ARGUMENT, "patch inputs do not fit the context's buffers");
-    struct gbuf list;
-    wk_status st = gbuf_alloc(vm, &list, (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST), "allocation list");
+    struct gbuf list, patch;
+    wk_status st = lists_alloc(vm, a, &list, &patch);
     if (st != WK_OK)
         return st;
     fill_then_zero(c->dma.ptr, a->dma, a->dma_length, known_take(vm, c));
-    if (a->list_length)
-        memcpy(list.ptr, a->list, a->list_length * sizeof(DXGK_ALLOCATIONLIST));
-    fill_then_zero(c->patch_list.ptr, a->patch, (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST),
-                   c->patch_list.size);
     const struct submission s = {
         .context = a->context,
         .dma = &c->dma,
@@ -502,18 +547,14 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
         .end = a->end,
         .alloc_list = (DXGK_ALLOCATIONLIST *)(void *)list.ptr,
         .alloc_list_size = a->list_length,
-        .patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr,
+        .patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)patch.ptr,
         .patch_list_size = a->patch_length,
         .patch_start = a->patch_start,
         .patch_length = a->patch_count,
     };
     uint64_t before = vm->violation_total, nonzero_end = c->dma.size;
     struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */
-    st = call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end);
-    if (st == WK_OK)
-        st = gbuf_check_free(vm, &list, WK_DDI_PATCH);
-    else
-        gbuf_free(vm, &list);
+    st = lists_check_free(vm, call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end), &list, &patch);
     if (st == WK_OK && vm->violation_total != before)
         st = WK_E_CONTRACT;
     if (st == WK_OK)
