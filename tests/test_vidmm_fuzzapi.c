@@ -816,6 +816,13 @@ static void patch_sees_only_its_input(struct vt_fixture *f, struct watch *w, con
                  w->list_differs ? "not the input's entries" : "as given");
 }
 
+/* A watched context whose first clean Patch has left its state known. */
+static void open_known(struct vt_fixture *f, struct patch_case *c, struct watch *w)
+{
+    open_watched(f, c, w);
+    patch_sees_only_its_input(f, w, &c->args);
+}
+
 /* The same case with a longer input (the command, then 0xAB up to 600
  * bytes) and a third patch entry: more to clear after it. */
 static struct wk_vidmm_patch longer(struct patch_case *c, uint8_t *dma)
@@ -925,8 +932,7 @@ static void test_known_patch_dropped_by_render(void **state)
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
-    open_watched(f, &c, &w);
-    patch_sees_only_its_input(f, &w, &c.args);
+    open_known(f, &c, &w);
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
     uint32_t a = vt_alloc(f->vm, f->device, &req), b = vt_alloc(f->vm, f->device, &req);
@@ -951,8 +957,7 @@ static void test_known_patch_dropped_by_any_ddi(void **state)
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
-    open_watched(f, &c, &w);
-    patch_sees_only_its_input(f, &w, &c.args);
+    open_known(f, &c, &w);
     w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
     w.stray_at = 5000;
     WK_ALLOCATION_REQUEST req;
@@ -969,8 +974,7 @@ static void test_known_patch_dropped_by_gpu_execution(void **state)
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
-    open_watched(f, &c, &w);
-    patch_sees_only_its_input(f, &w, &c.args);
+    open_known(f, &c, &w);
     uint8_t cmd[64];
     struct wk_gpu_writer gw;
     wk_gpu_writer_init(&gw, cmd, sizeof(cmd));
@@ -988,8 +992,7 @@ static void test_known_patch_dropped_by_a_violation(void **state)
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
-    open_watched(f, &c, &w);
-    patch_sees_only_its_input(f, &w, &c.args);
+    open_known(f, &c, &w);
     struct poker p = { POKE_DMA, 3000, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
     assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
