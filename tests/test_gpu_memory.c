@@ -943,6 +943,57 @@ static void test_gart_set_range(void **state)
     tu_destroy(state, gpu);
 }
 
+/* wk_gpu_gart_set_range declares only the entries it writes, so a recycled
+ * PTE block is zeroed around them (sparse.c): after a reset, every entry the
+ * previous use left outside the new range reads invalid, TLB line included,
+ * whatever the overlap of the old and new ranges. */
+static void expect_only_range_mapped(struct wk_gpu *gpu, uint64_t first, uint64_t count, uint64_t pfn)
+{
+    for (uint64_t p = 0; p < TU_APER_PAGES; p++) {
+        if (!expect_gart(gpu, p, p >= first && p < first + count, pfn + p - first)) {
+            print_error("  after mapping [%llu, %llu)\n", (unsigned long long)first,
+                        (unsigned long long)(first + count));
+            fail();
+        }
+    }
+}
+
+static void test_gart_set_range_on_recycled_block(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    static const struct {
+        uint64_t first, count;
+    } ranges[] = {
+        {0, TU_APER_PAGES}, {10, 5}, {40, 10}, {0, 32}, {31, 2}, {20, 30}, {63, 1}, {0, 1}, {5, 50},
+    };
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+        wk_gpu_reset(gpu);
+        uint64_t pfn = TU_SYS_PFN + 3 * i;
+        TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, ranges[i].first, ranges[i].count, pfn));
+        expect_only_range_mapped(gpu, ranges[i].first, ranges[i].count, pfn);
+        /* A GPU mapping of another page of the same block: entry only, the
+         * TLB line stays invalid until a flush (and the block is written
+         * whole from now on, for the next reset). */
+        uint64_t other = ranges[i].first ? 0 : TU_APER_PAGES - 1, frame = TU_SYS_PFN + 200;
+        if (ranges[i].first + ranges[i].count == TU_APER_PAGES && !ranges[i].first)
+            continue;
+        uint8_t cmd[32];
+        struct wk_gpu_writer w;
+        wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+        TU_EMIT(wk_gpu_emit_gart_map(&w, TU_APER_ID, (uint32_t)other, 1, &frame));
+        assert_true(tu_run_bytes_ok(gpu, cmd, w.used));
+        int valid = -1, stale = -1;
+        uint64_t got = 0;
+        TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, other, &valid, &got, &stale));
+        assert_int_equal(valid, 1);
+        assert_int_equal(stale, 1);
+    }
+    wk_gpu_reset(gpu);
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 8, 4, TU_SYS_PFN));
+    expect_only_range_mapped(gpu, 8, 4, TU_SYS_PFN);
+    tu_destroy(state, gpu);
+}
+
 /* ------------------------------------------------------------------ */
 /* System memory: exact dirty tracking                                  */
 /* ------------------------------------------------------------------ */
@@ -1277,6 +1328,7 @@ int main(void)
         TU_TEST(test_recycled_pages_zeroed_around_partial_writes),
         TU_TEST(test_aperture_with_partial_pte_block),
         TU_TEST(test_gart_set_range),
+        TU_TEST(test_gart_set_range_on_recycled_block),
         TU_TEST(test_system_memory_private_reset),
         TU_TEST(test_system_memory_host_pointer),
         TU_TEST(test_system_memory_reset_after_many_pages),
