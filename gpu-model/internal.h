@@ -108,6 +108,7 @@ struct wk_gpu {
     struct region *regions;                 /* segments 1..N then system */
     uint32_t region_count;
     struct region **by_base;                /* regions sorted by base */
+    uint64_t *bases;                        /* by_base[i]->base: what space_find compares */
     struct page_pool pool;
     struct wk_gpu_counters counters;
     uint64_t last_fence;

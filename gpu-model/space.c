@@ -12,19 +12,18 @@
 
 #include "internal.h"
 
+/* Counts the regions whose base is <= addr, all of them, without a branch
+ * on the comparisons: at most 32 regions (4 on the reference adapter), and
+ * a binary search's data-dependent branches mispredicted on every other
+ * fuzz input. */
 struct region *space_find(const struct wk_gpu *gpu, uint64_t addr)
 {
-    uint32_t lo = 0, hi = gpu->region_count;
-    while (lo < hi) { /* first region with base > addr */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (gpu->by_base[mid]->base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
+    uint32_t below = 0;
+    for (uint32_t i = 0; i < gpu->region_count; i++)
+        below += gpu->bases[i] <= addr;
+    if (below == 0)
         return NULL;
-    struct region *r = gpu->by_base[lo - 1];
+    struct region *r = gpu->by_base[below - 1];
     return addr - r->base < r->size ? r : NULL;
 }
 

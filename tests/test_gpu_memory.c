@@ -266,6 +266,53 @@ static void test_description_is_copied(void **state)
 /* Segment table and host access                                        */
 /* ------------------------------------------------------------------ */
 
+/* The segment a naive scan of the description finds for addr: 0 for system
+ * memory, -1 for none. */
+static int naive_segment(const struct wk_gpu_desc *d, uint64_t addr)
+{
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        if (addr >= d->segments[i].base && addr - d->segments[i].base < d->segments[i].size)
+            return (int)i + 1;
+    uint64_t sys = d->sysmem_first_pfn << WK_GPU_PAGE_SHIFT;
+    return addr >= sys && addr - sys < (d->sysmem_pages << WK_GPU_PAGE_SHIFT) ? 0 : -1;
+}
+
+/* The region lookup on the largest adapter: 31 segments described out of
+ * address order, adjacent ones and holes, every edge of every region. */
+static void test_locate_many_segments(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    for (uint32_t i = 0; i < WK_GPU_MAX_SEGMENTS; i++) {
+        uint32_t slot = (i * 7) % WK_GPU_MAX_SEGMENTS; /* a permutation: 7 is prime to 31 */
+        memset(&a.segs[slot], 0, sizeof(a.segs[slot]));
+        a.segs[slot].kind = i % 3 == 2 ? WK_GPU_SEGMENT_APERTURE : WK_GPU_SEGMENT_MEMORY;
+        a.segs[slot].base = 0x1000000ull + (uint64_t)i * 0x100000 + (i % 2 ? 0 : 0x10000); /* holes */
+        a.segs[slot].size = 0x10000ull * (1 + i % 4);
+    }
+    a.desc.segment_count = WK_GPU_MAX_SEGMENTS;
+    a.desc.segments = a.segs;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    uint64_t sys = TU_SYS_BASE, sys_end = TU_SYS_END;
+    for (uint32_t i = 0; i <= WK_GPU_MAX_SEGMENTS; i++) {
+        uint64_t base = i < WK_GPU_MAX_SEGMENTS ? a.segs[i].base : sys;
+        uint64_t end = i < WK_GPU_MAX_SEGMENTS ? a.segs[i].base + a.segs[i].size : sys_end;
+        const uint64_t probes[] = {base - 1, base, base + 1, end - 1, end, end + 0x8000};
+        for (unsigned k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+            struct wk_gpu_location loc;
+            int want = naive_segment(&a.desc, probes[k]);
+            wk_status s = wk_gpu_locate(gpu, probes[k], &loc);
+            if (want < 0 ? s != WK_E_BAD_ADDRESS : s != WK_OK || loc.segment_id != (uint32_t)want) {
+                print_error("locate(0x%llx): expected segment %d, got %s segment %u\n",
+                            (unsigned long long)probes[k], want, wk_status_name(s),
+                            s == WK_OK ? loc.segment_id : 0);
+                fail();
+            }
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
 static void test_locate(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -1311,6 +1358,7 @@ int main(void)
         TU_TEST(test_desc_accepts_limits),
         TU_TEST(test_description_is_copied),
         TU_TEST(test_locate),
+        TU_TEST(test_locate_many_segments),
         TU_TEST(test_host_read_write_regions),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),
