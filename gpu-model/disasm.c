@@ -19,8 +19,9 @@
  * token is either a name from the command table or a 64-bit number (at most
  * 20 digits), so the longest line the table can produce (GART_MAP with
  * eight list elements and its "... N more" tail, about 300 bytes) fits
- * LINE_MAX with room to spare. tests/test_gpu_codec.c checks the table's
- * names stay short enough for that bound. */
+ * LINE_MAX with room to spare, including the 16 bytes a fixed-size copy
+ * of a name or a number may write past the token's end. tests/test_gpu_codec.c
+ * checks the table's names stay short enough for that bound. */
 #define LINE_MAX_BYTES 512
 
 /* A string literal: a copy of constant length, which the compiler inlines
@@ -41,28 +42,95 @@ static char *put_str(char *p, const char *s)
     return p;
 }
 
-/* Hex without leading zeros, at least `min_digits` (<= 16) digits, written
- * from the last digit back, two digits per table lookup. */
+/* The zero bytes of w, as their top bits (exact up to the first zero byte,
+ * which is all name_len needs). */
+static uint64_t zero_bytes(uint64_t w)
+{
+    return (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+}
+
+/* Length of a padded table name (internal.h): where its first zero byte is,
+ * from two words instead of a byte loop whose exit mispredicted once per
+ * name. */
+static size_t name_len(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w[2];
+    memcpy(w, s, sizeof(w));
+    uint64_t z0 = zero_bytes(w[0]), z1 = zero_bytes(w[1]);
+    return z0 ? (size_t)__builtin_ctzll(z0) / 8 : 8 + (size_t)__builtin_ctzll(z1) / 8;
+#else
+    return strlen(s);
+#endif
+}
+
+/* A table name: one fixed-size copy of its padded array (the bytes past the
+ * name land where the next token goes). */
+static char *put_name(char *p, const char *name)
+{
+    memcpy(p, name, OPCODE_NAME_BYTES);
+    return p + name_len(name);
+}
+
+/* Two hex digits per byte value, in printing order. */
+static const char hex_pairs[513] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static unsigned hex_digits(uint64_t v, int min_digits)
+{
+    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+    return (unsigned)(n < min_digits ? min_digits : n);
+}
+
+#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The two digits of the byte of v at bit `shift`, as a 16-bit value
+ * (little-endian: the first digit in the low byte). */
+static uint64_t hex_pair(uint64_t v, int shift)
+{
+    uint16_t pair;
+    memcpy(&pair, hex_pairs + 2 * ((v >> shift) & 0xFF), 2);
+    return pair;
+}
+
+/* The digits of the 4 bytes of v from bit `shift` down, as 8 characters in
+ * printing order: four independent lookups (a loop chained them). */
+static uint64_t hex_word(uint64_t v, int shift)
+{
+    return hex_pair(v, shift) | hex_pair(v, shift - 8) << 16 | hex_pair(v, shift - 16) << 32 |
+           hex_pair(v, shift - 24) << 48;
+}
+
+/* Hex without leading zeros, at least `min_digits` (<= 16) digits. All 16
+ * digits are built in registers, the leading ones shifted out, and the rest
+ * stored with one 16-byte move: no loop whose length depends on the value
+ * (its exit mispredicted on most numbers), and no 16-byte load of digits
+ * just stored two at a time (a store-forwarding stall). */
 static char *put_hex(char *p, uint64_t v, int min_digits)
 {
-    static const char pairs[513] =
-        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-        "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-        "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-        "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-        "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-        "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-        "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-        "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-    n = n < min_digits ? min_digits : n;
-    int i = n;
-    for (; i >= 2; i -= 2, v >>= 8)
-        memcpy(p + i - 2, pairs + 2 * (v & 0xFF), 2);
-    if (i)
-        p[0] = pairs[2 * (v & 0xF) + 1];
+    unsigned n = hex_digits(v, min_digits);
+    unsigned __int128 all = (unsigned __int128)hex_word(v, 24) << 64 | hex_word(v, 56);
+    all >>= 8 * (16 - n);
+    memcpy(p, &all, 16);
     return p + n;
 }
+#else
+static char *put_hex(char *p, uint64_t v, int min_digits)
+{
+    unsigned n = hex_digits(v, min_digits), i = n;
+    for (; i >= 2; i -= 2, v >>= 8)
+        memcpy(p + i - 2, hex_pairs + 2 * (v & 0xFF), 2);
+    if (i)
+        p[0] = hex_pairs[2 * (v & 0xF) + 1];
+    return p + n;
+}
+#endif
 
 static char *put_dec(char *p, uint64_t v)
 {
@@ -80,7 +148,7 @@ static char *put_dec(char *p, uint64_t v)
 static char *put_operand(char *p, const struct wk_gpu_operand_info *o, uint64_t v)
 {
     *p++ = ' ';
-    p = put_str(p, o->name);
+    p = put_name(p, o->name);
     *p++ = '=';
     return o->print_hex ? put_hex(put_lit(p, "0x"), v, 1) : put_dec(p, v);
 }
@@ -105,7 +173,7 @@ static char *put_offset(char *p, uint64_t off)
 static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line)
 {
     const struct wk_gpu_opcode_info *op = &opcode_table[c->opcode];
-    char *p = put_str(put_offset(line, off), op->mnemonic);
+    char *p = put_name(put_offset(line, off), op->mnemonic);
     for (uint32_t i = 0; i < op->operand_count; i++)
         p = put_operand(p, &op->operands[i], c->operands[i]);
     if (op->has_list)

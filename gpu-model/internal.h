@@ -233,6 +233,15 @@ void gart_flush(struct wk_gpu *gpu, struct region *r);
 
 /* opcodes.c -------------------------------------------------------------- */
 
+/* Every name in the command table (mnemonics, operand names) is stored in
+ * a zero-padded array of OPCODE_NAME_BYTES (opcodes.c), so the disassembler
+ * may copy one with a single fixed-size move and find its end without a
+ * byte loop. Names are shorter than that (tests/test_gpu_codec.c). */
+#define OPCODE_NAME_BYTES 16u
+struct opcode_name {
+    char text[OPCODE_NAME_BYTES];
+};
+
 /* The command table, indexed by opcode (wk_gpu_opcode_info checks the index;
  * the decoder, which runs for every command of every input, indexes it
  * directly after its own check). */

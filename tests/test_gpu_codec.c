@@ -1018,8 +1018,8 @@ static void test_disasm_every_opcode(void **state)
 }
 
 /* The disassembler writes lines without per-character checks, relying on
- * the table's names being short (gpu-model/disasm.c): every name stays
- * within 16 bytes, and the longest lines the table allows (every number at
+ * the table's names being short (gpu-model/disasm.c): every name fits its
+ * 16-byte padded array with its terminating zero (opcodes.c), and the longest lines the table allows (every number at
  * its widest, a list longer than the 8 elements shown) come out exactly as
  * printf would write them. */
 struct long_line {
@@ -1039,9 +1039,9 @@ static void test_disasm_longest_lines(void **state)
     (void)state;
     for (uint32_t op = 0; op < WK_GPU_OP_COUNT; op++) {
         const struct wk_gpu_opcode_info *info = wk_gpu_opcode_info(op);
-        assert_true(strlen(info->mnemonic) <= 16);
+        assert_true(strlen(info->mnemonic) < 16);
         for (uint32_t i = 0; i < info->operand_count; i++)
-            assert_true(strlen(info->operands[i].name) <= 16);
+            assert_true(strlen(info->operands[i].name) < 16);
     }
     uint8_t buf[16 + 20 * 8];
     memset(buf, 0xFF, sizeof(buf));
