@@ -21,10 +21,9 @@ struct region *space_find(const struct wk_gpu *gpu, uint64_t addr)
     uint32_t below = 0;
     for (uint32_t i = 0; i < gpu->region_count; i++)
         below += gpu->bases[i] <= addr;
-    if (below == 0)
-        return NULL;
-    struct region *r = gpu->by_base[below - 1];
-    return addr - r->base < r->size ? r : NULL;
+    /* The end is compared from the flat array too: the region itself is
+     * loaded only once it is known to be the answer. */
+    return below && addr < gpu->ends[below - 1] ? gpu->by_base[below - 1] : NULL;
 }
 
 struct region *space_segment(const struct wk_gpu *gpu, uint32_t segment_id)
