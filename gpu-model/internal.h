@@ -284,7 +284,25 @@ uint64_t digest_mix(uint64_t z);
 
 /* faults.c --------------------------------------------------------------- */
 
-void fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
+/* Fills a fault record member by member. Why not build one and copy it: the
+ * copy reads it back 16 bytes at a time right after it was written in 4-
+ * and 8-byte pieces, which the CPU cannot forward from its store buffer (a
+ * stall on every faulting exec, i.e. on most fuzz inputs). */
+static inline void fault_fill(struct wk_gpu_fault *f, enum wk_gpu_fault_reason why, uint32_t opcode,
+                              uint64_t offset, uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
+{
+    f->reason = why;
+    f->opcode = opcode;
+    f->offset = offset;
+    f->buffer_addr = buffer_addr;
+    f->depth = depth;
+    f->fault_addr = fault_addr;
+}
+
+/* Appends a fault to the log (the first WK_GPU_FAULT_LOG_SIZE are kept) and
+ * counts it. */
+void fault_record(struct wk_gpu *gpu, enum wk_gpu_fault_reason why, uint32_t opcode, uint64_t offset,
+                  uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr);
 
 /* util ------------------------------------------------------------------- */
 

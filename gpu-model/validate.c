@@ -59,24 +59,21 @@ static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct
 wk_status wk_gpu_validate(const struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
                           struct wk_gpu_fault *fault)
 {
-    struct wk_gpu_fault f = { WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0 };
+    uint64_t fault_addr = 0;
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         wk_status st = wk_gpu_decode(buf, len, off, &cmd);
         enum wk_gpu_fault_reason why = decode_fault_reason(st);
         if (why == WK_GPU_FAULT_NONE && gpu)
-            why = check_cmd(gpu, &cmd, &f.fault_addr);
+            why = check_cmd(gpu, &cmd, &fault_addr);
         if (why != WK_GPU_FAULT_NONE) {
-            f.reason = why;
-            f.opcode = buf[off];
-            f.offset = off;
             if (fault)
-                *fault = f;
+                fault_fill(fault, why, buf[off], off, 0, 0, fault_addr);
             return WK_E_GPU_FAULT;
         }
         off += cmd.length;
     }
     if (fault)
-        *fault = f;
+        fault_fill(fault, WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0);
     return WK_OK;
 }
