@@ -125,17 +125,38 @@ static char *put_hex(char *p, uint64_t v, int min_digits)
 }
 #endif
 
+/* Decimal digits of v (1 for 0): log2 scaled by log10(2) ~ 1233/4096, one
+ * compare to correct it (the "bit twiddling hacks" method), no loop. */
+static unsigned dec_digits(uint64_t v)
+{
+    static const uint64_t pow10[20] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+        100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+    };
+    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233u >> 12;
+    return t - ((v | 1) < pow10[t]) + 1;
+}
+
+/* Decimal, written in place from the last digit back, two digits per
+ * division: fuzzed operands are mostly 10 to 20 digits long, and a digit at
+ * a time (then reversed) was the bulk of the disassembler's own work. */
 static char *put_dec(char *p, uint64_t v)
 {
-    char d[20];
-    int n = 0;
-    do {
-        d[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = d[--n];
-    return p;
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    unsigned n = dec_digits(v);
+    char *e = p + n;
+    for (; v >= 100; v /= 100)
+        memcpy(e -= 2, pairs + 2 * (v % 100), 2);
+    if (v >= 10)
+        memcpy(e - 2, pairs + 2 * v, 2);
+    else
+        e[-1] = (char)('0' + v);
+    return p + n;
 }
 
 static char *put_operand(char *p, const struct wk_gpu_operand_info *o, uint64_t v)

@@ -1034,6 +1034,41 @@ static void keep_line(void *user, const char *line)
     l->n++;
 }
 
+/* Numbers at every width edge, in both bases, as printf writes them: the
+ * disassembler sizes decimal numbers from log2 (one compare against a power
+ * of ten) and hex ones from the leading zero count (gpu-model/disasm.c). */
+static void expect_fill_line(uint64_t bytes, uint64_t dst)
+{
+    uint8_t buf[24];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_fill(&w, dst, bytes, 0), WK_OK);
+    char want[128];
+    snprintf(want, sizeof(want), "0x0000: FILL dst=0x%llx bytes=%llu pattern=0x0", (unsigned long long)dst,
+             (unsigned long long)bytes);
+    struct long_line l;
+    memset(&l, 0, sizeof(l));
+    assert_true(expect_u64(wk_gpu_disasm(buf, w.used, keep_line, &l), 1));
+    assert_string_equal(l.text, want);
+}
+
+static void test_disasm_number_edges(void **state)
+{
+    (void)state;
+    uint64_t p10 = 1;
+    for (int k = 0; k < 20; k++, p10 *= 10) {
+        expect_fill_line(p10 - 1, p10);
+        expect_fill_line(p10, p10 - 1);
+        expect_fill_line(p10 + 1, p10 + 1);
+    }
+    for (int k = 0; k < 64; k++) {
+        expect_fill_line((1ull << k) - 1, (1ull << k) - 1);
+        expect_fill_line(1ull << k, 1ull << k);
+    }
+    expect_fill_line(UINT64_MAX, UINT64_MAX);
+    expect_fill_line(0, 0);
+}
+
 static void test_disasm_longest_lines(void **state)
 {
     (void)state;
@@ -1199,6 +1234,7 @@ int main(void)
         TU_TEST(test_disasm_ends_at_garbage),
         TU_TEST(test_disasm_every_opcode),
         TU_TEST(test_disasm_longest_lines),
+        TU_TEST(test_disasm_number_edges),
         TU_TEST(test_disasm_matches_shadow),
     };
     return cmocka_run_group_tests_name("gpu.codec", tests, NULL, NULL);
