@@ -1077,6 +1077,12 @@ static void test_disasm_longest_lines(void **state)
         assert_true(strlen(info->mnemonic) < 16);
         for (uint32_t i = 0; i < info->operand_count; i++)
             assert_true(strlen(info->operands[i].name) < 16);
+        /* The decoder keeps lengths and offsets in bytes, operand kinds in
+         * 8-bit masks (gpu-model/decode.c). */
+        assert_true(info->fixed_bytes < 256 && info->list_element_bytes < 256);
+        assert_true(info->operand_count <= 8 && info->list_count_operand < 256);
+        for (uint32_t i = 0; i < info->operand_count; i++)
+            assert_true(info->operands[i].byte_offset < 256);
     }
     uint8_t buf[16 + 20 * 8];
     memset(buf, 0xFF, sizeof(buf));
