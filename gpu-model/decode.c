@@ -11,26 +11,7 @@
 
 #include "internal.h"
 
-/*
- * The decoder's view of the command table: what it needs of an opcode in 24
- * bytes, where a public entry takes 304 and a decode touched 4 or 5 of its
- * cache lines (rarely all still in L1 between two fuzz inputs). Derived from
- * opcode_table once per process, so the table stays the single source.
- * Offsets and lengths fit a byte (tests/test_gpu_codec.c checks the table).
- */
-struct decode_op {
-    uint8_t fixed_bytes;
-    uint8_t operand_count;
-    uint8_t wide;                /* bit i: operand i is 8 bytes wide */
-    uint8_t limited;             /* bit i: operand i has a max_value */
-    uint8_t has_list;
-    uint8_t list_count_operand;
-    uint8_t list_element_bytes;
-    uint8_t offset[WK_GPU_MAX_OPERANDS];
-    uint32_t max_list_count;
-};
-
-static struct decode_op decode_table[WK_GPU_OP_COUNT];
+static struct opcode_view decode_table[WK_GPU_OP_COUNT];
 static atomic_int decode_ready;
 static once_flag decode_once = ONCE_FLAG_INIT;
 
@@ -38,13 +19,14 @@ static void decode_build(void)
 {
     for (uint32_t k = 0; k < WK_GPU_OP_COUNT; k++) {
         const struct wk_gpu_opcode_info *op = &opcode_table[k];
-        struct decode_op *d = &decode_table[k];
+        struct opcode_view *d = &decode_table[k];
         d->fixed_bytes = (uint8_t)op->fixed_bytes;
         d->operand_count = (uint8_t)op->operand_count;
         for (uint32_t i = 0; i < op->operand_count; i++) {
             d->offset[i] = (uint8_t)op->operands[i].byte_offset;
             d->wide |= (uint8_t)((opcode_operand_width(op->operands[i].kind) == 8) << i);
             d->limited |= (uint8_t)((op->operands[i].max_value != 0) << i);
+            d->segment |= (uint8_t)((op->operands[i].kind == WK_GPU_OPND_SEGMENT) << i);
         }
         d->has_list = (uint8_t)(op->has_list != 0);
         d->list_count_operand = (uint8_t)op->list_count_operand;
@@ -54,8 +36,7 @@ static void decode_build(void)
     atomic_store_explicit(&decode_ready, 1, memory_order_release);
 }
 
-/* The table, built by the first decode of the process (whatever thread). */
-static const struct decode_op *decode_ops(void)
+const struct opcode_view *opcode_views(void)
 {
     if (!atomic_load_explicit(&decode_ready, memory_order_acquire))
         call_once(&decode_once, decode_build);
@@ -83,7 +64,7 @@ wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
     uint32_t header = le32(p);
     if ((header & 0xFF) >= WK_GPU_OP_COUNT)
         return WK_E_UNKNOWN_OPCODE;
-    const struct decode_op *op = &decode_ops()[header & 0xFF];
+    const struct opcode_view *op = &opcode_views()[header & 0xFF];
     if (header >> 8)
         return WK_E_BAD_OPERAND; /* reserved header bits */
     if (avail < op->fixed_bytes)

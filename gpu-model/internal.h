@@ -261,6 +261,31 @@ static inline uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind)
     }
 }
 
+/*
+ * The hot readers' view of the command table (decoder, validator): what
+ * they need of an opcode in 24 bytes, where a public entry takes 304 and a
+ * decode touched 4 or 5 of its cache lines (rarely all still in L1 between
+ * two fuzz inputs). Derived from opcode_table once per process (decode.c),
+ * so the table stays the single source. Offsets and lengths fit a byte
+ * (tests/test_gpu_codec.c checks the table).
+ */
+struct opcode_view {
+    uint8_t fixed_bytes;
+    uint8_t operand_count;
+    uint8_t wide;                /* bit i: operand i is 8 bytes wide */
+    uint8_t limited;             /* bit i: operand i has a max_value */
+    uint8_t segment;             /* bit i: operand i is a segment id */
+    uint8_t has_list;
+    uint8_t list_count_operand;
+    uint8_t list_element_bytes;
+    uint8_t offset[WK_GPU_MAX_OPERANDS];
+    uint32_t max_list_count;
+};
+
+/* The views, indexed by opcode; built by the first call of the process
+ * (whatever thread: call_once). */
+const struct opcode_view *opcode_views(void);
+
 /* A memory range a command touches. */
 struct extent {
     uint64_t addr;

@@ -42,10 +42,8 @@ static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct
                                           uint64_t *fault_addr)
 {
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c->opcode);
-    for (uint32_t i = 0; i < op->operand_count; i++)
-        if (op->operands[i].kind == WK_GPU_OPND_SEGMENT && !gart_ok(gpu, c))
-            return WK_GPU_FAULT_BAD_OPERAND;
+    if (opcode_views()[c->opcode].segment && !gart_ok(gpu, c))
+        return WK_GPU_FAULT_BAD_OPERAND;
     if (c->opcode == WK_GPU_OP_CALL && c->operands[1] > gpu->desc.max_dma_length)
         return WK_GPU_FAULT_BAD_OPERAND;
     struct extent ext[2];
