@@ -166,9 +166,9 @@ static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, char *wh
     gpu->segdescs = calloc(n ? n : 1, sizeof(*gpu->segdescs));
     gpu->regions = calloc(n + 1, sizeof(*gpu->regions));
     gpu->by_base = calloc(n + 1, sizeof(*gpu->by_base));
-    gpu->bases = calloc(n + 1, sizeof(*gpu->bases));
-    gpu->ends = calloc(n + 1, sizeof(*gpu->ends));
-    if (!gpu->segdescs || !gpu->regions || !gpu->by_base || !gpu->bases || !gpu->ends)
+    gpu->bases = calloc(2 * (n + 1), sizeof(*gpu->bases));
+    gpu->ends = gpu->bases ? gpu->bases + n + 1 : NULL;
+    if (!gpu->segdescs || !gpu->regions || !gpu->by_base || !gpu->bases)
         return WK_E_NO_MEMORY;
     for (uint32_t i = 0; i < n; i++) {
         if (init_region(gpu, &gpu->regions[i], i + 1, &d->segments[i]) != 0)
@@ -235,8 +235,7 @@ void wk_gpu_destroy(struct wk_gpu *gpu)
     page_pool_fini(&gpu->pool);
     free(gpu->regions);
     free(gpu->by_base);
-    free(gpu->bases);
-    free(gpu->ends);
+    free(gpu->bases); /* and the ends */
     free(gpu->segdescs);
     free(gpu);
 }

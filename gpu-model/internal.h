@@ -109,7 +109,9 @@ struct wk_gpu {
     uint32_t region_count;
     struct region **by_base;                /* regions sorted by base */
     uint64_t *bases;                        /* by_base[i]->base: what space_find compares */
-    uint64_t *ends;                         /* by_base[i]->base + size (no region ends at 2^64) */
+    uint64_t *ends;                         /* by_base[i]->base + size (no region ends at 2^64);
+                                             * in the allocation of `bases`, right after it, so
+                                             * that a lookup reads one cache line or two */
     struct page_pool pool;
     struct wk_gpu_counters counters;
     uint64_t last_fence;
