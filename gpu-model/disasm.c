@@ -65,6 +65,35 @@ static char *put_name(char *p, const char *name)
     return p + name_len(name);
 }
 
+static unsigned hex_digits(uint64_t v, int min_digits)
+{
+    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+    return (unsigned)(n < min_digits ? min_digits : n);
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Hex without leading zeros, at least `min_digits` (<= 16) digits, all
+ * converted at once in a vector register and stored with one 16-byte move:
+ * v is first shifted so that its first digit to print is its top nibble, so
+ * the digits come out first and the zeros after them (overwritten by what
+ * follows). No loop whose length depends on the value (its exit mispredicted
+ * on most numbers), no table, and no 16-byte load of digits just stored two
+ * at a time (a store-forwarding stall). */
+static char *put_hex(char *p, uint64_t v, int min_digits)
+{
+    unsigned n = hex_digits(v, min_digits);
+    uint64_t first_at_top = __builtin_bswap64(v << (4 * (16 - n))); /* byte 0: the top two digits */
+    __m128i bytes = _mm_cvtsi64_si128((long long)first_at_top);
+    const __m128i low4 = _mm_set1_epi8(0x0F);
+    __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low4);
+    __m128i nibbles = _mm_unpacklo_epi8(high, _mm_and_si128(bytes, low4)); /* in printing order */
+    __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(nibbles, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+    _mm_storeu_si128((__m128i *)(void *)p, _mm_add_epi8(_mm_add_epi8(nibbles, _mm_set1_epi8('0')), letters));
+    return p + n;
+}
+#else
 /* Two hex digits per byte value, in printing order. */
 static const char hex_pairs[513] =
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
@@ -76,44 +105,6 @@ static const char hex_pairs[513] =
     "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
     "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
-static unsigned hex_digits(uint64_t v, int min_digits)
-{
-    int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-    return (unsigned)(n < min_digits ? min_digits : n);
-}
-
-#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The two digits of the byte of v at bit `shift`, as a 16-bit value
- * (little-endian: the first digit in the low byte). */
-static uint64_t hex_pair(uint64_t v, int shift)
-{
-    uint16_t pair;
-    memcpy(&pair, hex_pairs + 2 * ((v >> shift) & 0xFF), 2);
-    return pair;
-}
-
-/* The digits of the 4 bytes of v from bit `shift` down, as 8 characters in
- * printing order: four independent lookups (a loop chained them). */
-static uint64_t hex_word(uint64_t v, int shift)
-{
-    return hex_pair(v, shift) | hex_pair(v, shift - 8) << 16 | hex_pair(v, shift - 16) << 32 |
-           hex_pair(v, shift - 24) << 48;
-}
-
-/* Hex without leading zeros, at least `min_digits` (<= 16) digits. All 16
- * digits are built in registers, the leading ones shifted out, and the rest
- * stored with one 16-byte move: no loop whose length depends on the value
- * (its exit mispredicted on most numbers), and no 16-byte load of digits
- * just stored two at a time (a store-forwarding stall). */
-static char *put_hex(char *p, uint64_t v, int min_digits)
-{
-    unsigned n = hex_digits(v, min_digits);
-    unsigned __int128 all = (unsigned __int128)hex_word(v, 24) << 64 | hex_word(v, 56);
-    all >>= 8 * (16 - n);
-    memcpy(p, &all, 16);
-    return p + n;
-}
-#else
 static char *put_hex(char *p, uint64_t v, int min_digits)
 {
     unsigned n = hex_digits(v, min_digits), i = n;
