@@ -117,7 +117,7 @@ uint8_t *space_page_for_write(struct wk_gpu *gpu, struct region *r, uint64_t off
     struct sparse *s = backing(gpu, r, off, via_tlb, &block, &sys_off);
     *page_off = (uint32_t)(off & (WK_GPU_PAGE_SIZE - 1));
     return s ? sparse_touch(s, block, *page_off, (uint32_t)len)
-             : sysmem_page_for(gpu, sys_off, 1);
+             : sysmem_page_for(gpu, sys_off, len);
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)

@@ -1077,6 +1077,65 @@ static void test_system_memory_private_reset(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A page written again after a reset shows nothing but the new bytes. */
+static void expect_page_holds_only(struct wk_gpu *gpu, uint64_t page_addr, uint64_t at, uint32_t v)
+{
+    tu_write32(gpu, page_addr + at, v);
+    assert_true(expect_byte_run(gpu, page_addr, 0, at));
+    assert_true(expect_mem32(gpu, page_addr + at, v));
+    assert_true(expect_byte_run(gpu, page_addr + at + 4, 0, 0x1000 - at - 4));
+}
+
+static void gpu_write32(struct wk_gpu *gpu, uint64_t addr, uint32_t v)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, addr, v));
+    assert_true(tu_run_ok(gpu, &b));
+}
+
+/* Reset zeroes only the span of each system page that was written (sysmem.c,
+ * struct page_set): spans widened by later writes to the same page, spans of
+ * pages written in turns (where the model falls back to whole pages), COPYs
+ * and writes through the aperture; each page, written again, holds nothing
+ * else. */
+static void test_system_memory_reset_spans(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t p = TU_SYS_BASE + 0x7000, q = TU_SYS_BASE + 0x9000;
+    /* One page, written at three places in a row. */
+    gpu_write32(gpu, p + 0x100, 0x11111111);
+    gpu_fill(gpu, p + 0xF00, 0x80, 0x22222222);
+    gpu_write32(gpu, p + 0x10, 0x33333333);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x800, 0xA0A0A0A0);
+    wk_gpu_reset(gpu);
+    /* Two pages in turns: the first one's span cannot be widened in place. */
+    gpu_write32(gpu, p + 0x100, 0x44444444);
+    gpu_write32(gpu, q + 0x200, 0x55555555);
+    gpu_write32(gpu, p + 0xE00, 0x66666666);
+    gpu_write32(gpu, q + 0x20, 0x77777777);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x400, 0xB0B0B0B0);
+    expect_page_holds_only(gpu, q, 0x400, 0xC0C0C0C0);
+    wk_gpu_reset(gpu);
+    /* A COPY of non-zero bytes across the two pages' boundary region, and a
+     * write through the aperture. */
+    tu_write32(gpu, TU_SEG1_BASE + 0x10, 0xDDDDDDDD);
+    gpu_fill(gpu, TU_SEG1_BASE, 0x3000, 0x99999999);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, p + 0xF80, 0x1100));
+    assert_true(tu_run_ok(gpu, &b));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 2, TU_SYS_PFN + 9));
+    gpu_write32(gpu, TU_APER_BASE + 2 * 0x1000 + 0x300, 0x88888888);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x40, 0xD0D0D0D0);
+    expect_page_holds_only(gpu, p + 0x1000, 0xF00, 0xE0E0E0E0);
+    expect_page_holds_only(gpu, q, 0x600, 0xF0F0F0F0);
+    tu_destroy(state, gpu);
+}
+
 /* A wk_gpu_sysmem_page pointer is valid until destroy, so its page counts
  * as writable by the host for good: a host write through it, before or after
  * a reset, is seen by the model, and every reset zeroes it. Residency counts
@@ -1378,6 +1437,7 @@ int main(void)
         TU_TEST(test_gart_set_range),
         TU_TEST(test_gart_set_range_on_recycled_block),
         TU_TEST(test_system_memory_private_reset),
+        TU_TEST(test_system_memory_reset_spans),
         TU_TEST(test_system_memory_host_pointer),
         TU_TEST(test_system_memory_reset_after_many_pages),
         TU_TEST(test_sysmem_map_aliases),
