@@ -112,6 +112,10 @@ struct sysmem {
     uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
 };
 
+/* Fields every fuzz input touches come first and together (a reset, a
+ * lookup, an exec each read a handful): fewer cache lines to bring back after
+ * an input's own traffic (a FILL of a few KiB) evicted them. Bulky arrays of
+ * which an input uses one entry or none go last. */
 struct wk_gpu {
     struct wk_gpu_desc desc;                /* segments point at `segdescs` */
     struct wk_gpu_segment_desc *segdescs;   /* copy, with bank tables */
@@ -125,16 +129,16 @@ struct wk_gpu {
     struct page_pool pool;
     struct wk_gpu_counters counters;
     uint64_t last_fence;
-    struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
     uint64_t fault_total;
+    uint64_t stream_threshold;              /* fills this large use streaming stores */
     wk_gpu_interrupt_fn *irq_fn;
     void *irq_user;
+    struct sysmem sys;                      /* system memory's host side (sysmem.c) */
+    struct frontend fe;                     /* its queue last */
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
-    struct sysmem sys;                      /* system memory's host side (sysmem.c) */
-    struct frontend fe;
-    uint64_t stream_threshold;              /* fills this large use streaming stores */
+    struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
 };
 
 /* host.c ------------------------------------------------------------------ */
