@@ -45,7 +45,7 @@ const struct opcode_view *opcode_views(void)
 
 /* Operands with a maximum (BLIT's width and height): checked against the
  * public table, which holds the values. */
-static int over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited)
+int decode_over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited)
 {
     const struct wk_gpu_opcode_info *op = &opcode_table[cmd->opcode];
     for (uint32_t i = 0; i < op->operand_count; i++)
@@ -57,43 +57,7 @@ static int over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited)
 wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
                         struct wk_gpu_cmd *cmd)
 {
-    if (offset >= len || len - offset < 4)
-        return WK_E_TRUNCATED;
-    const uint8_t *p = buf + offset;
-    uint64_t avail = len - offset;
-    uint32_t header = le32(p);
-    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
-        return WK_E_UNKNOWN_OPCODE;
-    const struct opcode_view *op = &opcode_views()[header & 0xFF];
-    if (header >> 8)
-        return WK_E_BAD_OPERAND; /* reserved header bits */
-    if (avail < op->fixed_bytes)
-        return WK_E_TRUNCATED;
-    cmd->opcode = (enum wk_gpu_opcode)(header & 0xFF);
-    /* All operands at once: a constant size the compiler writes inline,
-     * where clearing only the unused tail was a memset call per command. */
-    memset(cmd->operands, 0, sizeof(cmd->operands));
-    for (uint32_t i = 0; i < op->operand_count; i++) {
-        const uint8_t *at = p + op->offset[i];
-        cmd->operands[i] = op->wide >> i & 1 ? le64(at) : le32(at);
-    }
-    if (op->limited && over_limit(cmd, op->limited))
-        return WK_E_BAD_OPERAND;
-    cmd->list_count = 0;
-    cmd->list = NULL;
-    cmd->length = op->fixed_bytes;
-    if (op->has_list) {
-        uint64_t count = cmd->operands[op->list_count_operand];
-        if (count > op->max_list_count)
-            return WK_E_BAD_OPERAND;
-        uint64_t bytes = count * op->list_element_bytes;
-        if (avail - op->fixed_bytes < bytes)
-            return WK_E_TRUNCATED;
-        cmd->list_count = (uint32_t)count;
-        cmd->list = count ? p + op->fixed_bytes : NULL;
-        cmd->length = op->fixed_bytes + (uint32_t)bytes;
-    }
-    return WK_OK;
+    return decode_cmd(opcode_views(), buf, len, offset, cmd);
 }
 
 enum wk_gpu_fault_reason decode_fault_reason(wk_status st)

@@ -221,9 +221,10 @@ uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, v
 {
     char line[LINE_MAX_BYTES];
     uint64_t count = 0;
+    const struct opcode_view *views = opcode_views();
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
-        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        wk_status st = decode_cmd(views, buf, len, off, &cmd);
         if (st != WK_OK) {
             format_fault(decode_fault_reason(st), buf[off], off, len - off, line);
             sink(user, line);

@@ -345,6 +345,7 @@ static uint64_t run_nops(struct exec *x, const uint8_t *buf, uint64_t len, uint6
 
 static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr)
 {
+    const struct opcode_view *views = opcode_views();
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         uint64_t fa = 0;
@@ -355,7 +356,7 @@ static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t 
                 return st;
             continue;
         }
-        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        wk_status st = decode_cmd(views, buf, len, off, &cmd);
         if (st != WK_OK)
             return stop(x, decode_fault_reason(st), buf[off], off, buffer_addr, 0);
         if (spend_units(x, 1) != 0)

@@ -11,6 +11,8 @@
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
 
+#include <string.h>
+
 #include "wddmkit/gpu.h"
 
 #include "page_pool.h"
@@ -370,6 +372,56 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 {
     put_le32(p, (uint32_t)v);
     put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* decode (inline part) ------------------------------------------------- */
+
+/* Operands above their max_value (the rare opcodes that have one). */
+int decode_over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited);
+
+/* wk_gpu_decode, given the views: inlined into the loops of the
+ * disassembler, the validator and the executor (each decodes every command
+ * of every input), which fetch the views once per buffer. */
+static inline wk_status decode_cmd(const struct opcode_view *views, const uint8_t *buf, uint64_t len,
+                                   uint64_t offset, struct wk_gpu_cmd *cmd)
+{
+    if (offset >= len || len - offset < 4)
+        return WK_E_TRUNCATED;
+    const uint8_t *p = buf + offset;
+    uint64_t avail = len - offset;
+    uint32_t header = le32(p);
+    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
+        return WK_E_UNKNOWN_OPCODE;
+    const struct opcode_view *op = &views[header & 0xFF];
+    if (header >> 8)
+        return WK_E_BAD_OPERAND; /* reserved header bits */
+    if (avail < op->fixed_bytes)
+        return WK_E_TRUNCATED;
+    cmd->opcode = (enum wk_gpu_opcode)(header & 0xFF);
+    /* All operands at once: a constant size the compiler writes inline,
+     * where clearing only the unused tail was a memset call per command. */
+    memset(cmd->operands, 0, sizeof(cmd->operands));
+    for (uint32_t i = 0; i < op->operand_count; i++) {
+        const uint8_t *at = p + op->offset[i];
+        cmd->operands[i] = op->wide >> i & 1 ? le64(at) : le32(at);
+    }
+    if (op->limited && decode_over_limit(cmd, op->limited))
+        return WK_E_BAD_OPERAND;
+    cmd->list_count = 0;
+    cmd->list = NULL;
+    cmd->length = op->fixed_bytes;
+    if (op->has_list) {
+        uint64_t count = cmd->operands[op->list_count_operand];
+        if (count > op->max_list_count)
+            return WK_E_BAD_OPERAND;
+        uint64_t bytes = count * op->list_element_bytes;
+        if (avail - op->fixed_bytes < bytes)
+            return WK_E_TRUNCATED;
+        cmd->list_count = (uint32_t)count;
+        cmd->list = count ? p + op->fixed_bytes : NULL;
+        cmd->length = op->fixed_bytes + (uint32_t)bytes;
+    }
+    return WK_OK;
 }
 
 #endif

@@ -58,9 +58,10 @@ wk_status wk_gpu_validate(const struct wk_gpu *gpu, const uint8_t *buf, uint64_t
                           struct wk_gpu_fault *fault)
 {
     uint64_t fault_addr = 0;
+    const struct opcode_view *views = opcode_views();
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
-        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        wk_status st = decode_cmd(views, buf, len, off, &cmd);
         enum wk_gpu_fault_reason why = decode_fault_reason(st);
         if (why == WK_GPU_FAULT_NONE && gpu)
             why = check_cmd(gpu, &cmd, &fault_addr);
