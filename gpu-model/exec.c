@@ -311,7 +311,13 @@ static wk_status stop(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opc
 /* Whole zero 32-bit words at p (at most len bytes): NOP commands. */
 static uint64_t zero_words(const uint8_t *p, uint64_t len)
 {
-    uint64_t n = 0, w;
+    uint64_t n = 0, w, block[4];
+    while (n + 32 <= len) { /* 32 bytes a step: a CALL into zeroes can ask for 16 KiB of NOPs */
+        memcpy(block, p + n, sizeof(block));
+        if (block[0] | block[1] | block[2] | block[3])
+            break;
+        n += 32;
+    }
     while (n + 8 <= len) {
         memcpy(&w, p + n, 8);
         if (w)
