@@ -5,55 +5,59 @@
  * length is checked before it is read, with the byte offset of the problem
  * kept for the fault record; nothing here asserts.
  */
+#include <stdatomic.h>
 #include <string.h>
+#include <threads.h>
 
 #include "internal.h"
 
-static uint64_t read_operand(const uint8_t *p, enum wk_gpu_operand_kind kind)
+static struct opcode_view decode_table[WK_GPU_OP_COUNT];
+static atomic_int decode_ready;
+static once_flag decode_once = ONCE_FLAG_INIT;
+
+static void decode_build(void)
 {
-    return opcode_operand_width(kind) == 8 ? le64(p) : le32(p);
+    for (uint32_t k = 0; k < WK_GPU_OP_COUNT; k++) {
+        const struct wk_gpu_opcode_info *op = &opcode_table[k];
+        struct opcode_view *d = &decode_table[k];
+        d->fixed_bytes = (uint8_t)op->fixed_bytes;
+        d->operand_count = (uint8_t)op->operand_count;
+        for (uint32_t i = 0; i < op->operand_count; i++) {
+            d->offset[i] = (uint8_t)op->operands[i].byte_offset;
+            d->wide |= (uint8_t)((opcode_operand_width(op->operands[i].kind) == 8) << i);
+            d->limited |= (uint8_t)((op->operands[i].max_value != 0) << i);
+            d->segment |= (uint8_t)((op->operands[i].kind == WK_GPU_OPND_SEGMENT) << i);
+        }
+        d->has_list = (uint8_t)(op->has_list != 0);
+        d->list_count_operand = (uint8_t)op->list_count_operand;
+        d->list_element_bytes = (uint8_t)op->list_element_bytes;
+        d->max_list_count = op->max_list_count;
+    }
+    atomic_store_explicit(&decode_ready, 1, memory_order_release);
+}
+
+const struct opcode_view *opcode_views(void)
+{
+    if (!atomic_load_explicit(&decode_ready, memory_order_acquire))
+        call_once(&decode_once, decode_build);
+    return decode_table;
+}
+
+/* Operands with a maximum (BLIT's width and height): checked against the
+ * public table, which holds the values. */
+int decode_over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited)
+{
+    const struct wk_gpu_opcode_info *op = &opcode_table[cmd->opcode];
+    for (uint32_t i = 0; i < op->operand_count; i++)
+        if ((limited >> i & 1) && cmd->operands[i] > op->operands[i].max_value)
+            return 1;
+    return 0;
 }
 
 wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
                         struct wk_gpu_cmd *cmd)
 {
-    if (offset >= len || len - offset < 4)
-        return WK_E_TRUNCATED;
-    const uint8_t *p = buf + offset;
-    uint64_t avail = len - offset;
-    uint32_t header = le32(p);
-    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
-        return WK_E_UNKNOWN_OPCODE;
-    const struct wk_gpu_opcode_info *op = &opcode_table[header & 0xFF];
-    if (header >> 8)
-        return WK_E_BAD_OPERAND; /* reserved header bits */
-    if (avail < op->fixed_bytes)
-        return WK_E_TRUNCATED;
-    cmd->opcode = op->opcode;
-    /* All operands at once: a constant size the compiler writes inline,
-     * where clearing only the unused tail was a memset call per command. */
-    memset(cmd->operands, 0, sizeof(cmd->operands));
-    for (uint32_t i = 0; i < op->operand_count; i++) {
-        const struct wk_gpu_operand_info *o = &op->operands[i];
-        cmd->operands[i] = read_operand(p + o->byte_offset, o->kind);
-        if (o->max_value && cmd->operands[i] > o->max_value)
-            return WK_E_BAD_OPERAND;
-    }
-    cmd->list_count = 0;
-    cmd->list = NULL;
-    cmd->length = op->fixed_bytes;
-    if (op->has_list) {
-        uint64_t count = cmd->operands[op->list_count_operand];
-        if (count > op->max_list_count)
-            return WK_E_BAD_OPERAND;
-        uint64_t bytes = count * op->list_element_bytes;
-        if (avail - op->fixed_bytes < bytes)
-            return WK_E_TRUNCATED;
-        cmd->list_count = (uint32_t)count;
-        cmd->list = count ? p + op->fixed_bytes : NULL;
-        cmd->length = op->fixed_bytes + (uint32_t)bytes;
-    }
-    return WK_OK;
+    return decode_cmd(opcode_views(), buf, len, offset, cmd);
 }
 
 enum wk_gpu_fault_reason decode_fault_reason(wk_status st)

@@ -19,7 +19,7 @@ struct exec {
     uint64_t bytes_left;
     uint32_t depth;
     int nested_fault;            /* a CALL target faulted and recorded it */
-    struct wk_gpu_fault fault;   /* the fault that stopped execution */
+    struct wk_gpu_fault *out;    /* the caller's record of the fault that stops it (or NULL) */
 };
 
 typedef enum wk_gpu_fault_reason handler_fn(struct exec *x, const struct wk_gpu_cmd *c,
@@ -300,16 +300,24 @@ static handler_fn *const handlers[WK_GPU_OP_COUNT] = {
 static wk_status stop(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opcode,
                       uint64_t offset, uint64_t buffer_addr, uint64_t fault_addr)
 {
-    struct wk_gpu_fault f = { why, opcode, offset, buffer_addr, x->depth, fault_addr };
-    x->fault = f;
-    fault_record(x->gpu, &f);
+    /* At most one stop per exec: a CALL target's fault ends its callers
+     * without another (nested_fault). */
+    fault_record(x->gpu, why, opcode, offset, buffer_addr, x->depth, fault_addr);
+    if (x->out)
+        fault_fill(x->out, why, opcode, offset, buffer_addr, x->depth, fault_addr);
     return WK_E_GPU_FAULT;
 }
 
 /* Whole zero 32-bit words at p (at most len bytes): NOP commands. */
 static uint64_t zero_words(const uint8_t *p, uint64_t len)
 {
-    uint64_t n = 0, w;
+    uint64_t n = 0, w, block[4];
+    while (n + 32 <= len) { /* 32 bytes a step: a CALL into zeroes can ask for 16 KiB of NOPs */
+        memcpy(block, p + n, sizeof(block));
+        if (block[0] | block[1] | block[2] | block[3])
+            break;
+        n += 32;
+    }
     while (n + 8 <= len) {
         memcpy(&w, p + n, 8);
         if (w)
@@ -343,6 +351,7 @@ static uint64_t run_nops(struct exec *x, const uint8_t *buf, uint64_t len, uint6
 
 static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr)
 {
+    const struct opcode_view *views = opcode_views();
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         uint64_t fa = 0;
@@ -353,7 +362,7 @@ static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t 
                 return st;
             continue;
         }
-        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        wk_status st = decode_cmd(views, buf, len, off, &cmd);
         if (st != WK_OK)
             return stop(x, decode_fault_reason(st), buf[off], off, buffer_addr, 0);
         if (spend_units(x, 1) != 0)
@@ -369,25 +378,21 @@ static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t 
     return WK_OK;
 }
 
-static void begin(struct exec *x, struct wk_gpu *gpu)
+static void begin(struct exec *x, struct wk_gpu *gpu, struct wk_gpu_fault *fault)
 {
     memset(x, 0, sizeof(*x));
     x->gpu = gpu;
+    x->out = fault;
     x->units_left = gpu->desc.max_commands;
     x->bytes_left = gpu->desc.max_bytes_moved;
     gpu->counters.execs++;
 }
 
-static wk_status finish(struct exec *x, wk_status st, struct wk_gpu_fault *fault)
+/* The fault record of a clean run; stop() wrote the others. */
+static wk_status finish(wk_status st, struct wk_gpu_fault *fault)
 {
-    if (fault) {
-        if (st == WK_OK) {
-            struct wk_gpu_fault none = { WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0 };
-            *fault = none;
-        } else {
-            *fault = x->fault;
-        }
-    }
+    if (fault && st == WK_OK)
+        fault_fill(fault, WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0);
     return st;
 }
 
@@ -395,8 +400,8 @@ wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len
                             uint64_t buffer_addr, struct wk_gpu_fault *fault)
 {
     struct exec x;
-    begin(&x, gpu);
-    return finish(&x, run(&x, buf, len, buffer_addr), fault);
+    begin(&x, gpu, fault);
+    return finish(run(&x, buf, len, buffer_addr), fault);
 }
 
 wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_fault *fault)
@@ -404,11 +409,11 @@ wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk
     struct exec x;
     const uint8_t *buf = NULL;
     uint64_t fa = 0;
-    begin(&x, gpu);
+    begin(&x, gpu, fault);
     if (len == 0)
-        return finish(&x, WK_OK, fault);
+        return finish(WK_OK, fault);
     enum wk_gpu_fault_reason why = fetch(&x, addr, len, 0, &buf, &fa);
     if (why != WK_GPU_FAULT_NONE)
-        return finish(&x, stop(&x, why, UINT32_MAX, 0, addr, fa), fault);
-    return finish(&x, run(&x, buf, len, addr), fault);
+        return finish(stop(&x, why, UINT32_MAX, 0, addr, fa), fault);
+    return finish(run(&x, buf, len, addr), fault);
 }

@@ -30,10 +30,11 @@ const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r)
     }
 }
 
-void fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f)
+void fault_record(struct wk_gpu *gpu, enum wk_gpu_fault_reason why, uint32_t opcode, uint64_t offset,
+                  uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
 {
     if (gpu->fault_total < WK_GPU_FAULT_LOG_SIZE)
-        gpu->fault_log[gpu->fault_total] = *f;
+        fault_fill(&gpu->fault_log[gpu->fault_total], why, opcode, offset, buffer_addr, depth, fault_addr);
     gpu->fault_total++;
     gpu->counters.faults++;
 }

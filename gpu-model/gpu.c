@@ -104,6 +104,10 @@ static wk_status check_overlaps(struct wk_gpu *gpu, char *why, size_t size)
     for (uint32_t i = 0; i < gpu->region_count; i++)
         gpu->by_base[i] = &gpu->regions[i];
     qsort(gpu->by_base, gpu->region_count, sizeof(*gpu->by_base), by_base);
+    for (uint32_t i = 0; i < gpu->region_count; i++) {
+        gpu->bases[i] = gpu->by_base[i]->base;
+        gpu->ends[i] = gpu->by_base[i]->base + gpu->by_base[i]->size;
+    }
     for (uint32_t i = 1; i < gpu->region_count; i++) {
         const struct region *a = gpu->by_base[i - 1], *b = gpu->by_base[i];
         if (a->base + a->size > b->base)
@@ -162,7 +166,9 @@ static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, char *wh
     gpu->segdescs = calloc(n ? n : 1, sizeof(*gpu->segdescs));
     gpu->regions = calloc(n + 1, sizeof(*gpu->regions));
     gpu->by_base = calloc(n + 1, sizeof(*gpu->by_base));
-    if (!gpu->segdescs || !gpu->regions || !gpu->by_base)
+    gpu->bases = calloc(2 * (n + 1), sizeof(*gpu->bases));
+    gpu->ends = gpu->bases ? gpu->bases + n + 1 : NULL;
+    if (!gpu->segdescs || !gpu->regions || !gpu->by_base || !gpu->bases)
         return WK_E_NO_MEMORY;
     for (uint32_t i = 0; i < n; i++) {
         if (init_region(gpu, &gpu->regions[i], i + 1, &d->segments[i]) != 0)
@@ -229,6 +235,7 @@ void wk_gpu_destroy(struct wk_gpu *gpu)
     page_pool_fini(&gpu->pool);
     free(gpu->regions);
     free(gpu->by_base);
+    free(gpu->bases); /* and the ends */
     free(gpu->segdescs);
     free(gpu);
 }

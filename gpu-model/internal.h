@@ -11,6 +11,8 @@
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
 
+#include <string.h>
+
 #include "wddmkit/gpu.h"
 
 #include "page_pool.h"
@@ -69,12 +71,22 @@ struct frontend {
 };
 
 /* A set of system pages (page indexes in the pool): the bitmap answers
- * membership, the list walks the set in time proportional to its size. */
+ * membership, the list walks the set in time proportional to its size.
+ * The dirty set also keeps, per list entry, the span of the page that may be
+ * non-zero (PAGE_DIRT, page_pool.h), so that reset zeroes what was written
+ * rather than whole pages (a 4-byte write through the aperture cost a 4 KiB
+ * memset per fuzz input). A span is widened in place when the page written is
+ * the last one added (writes come in runs on one page); any other write to a
+ * page already in the set sets spans_lost, and the next reset zeroes whole
+ * pages, as it always did. */
 struct page_set {
     uint64_t *bits;
     uint64_t *list;
+    uint32_t *spans;              /* with_spans: one per list entry */
     uint64_t count;
     uint64_t capacity;
+    int with_spans;
+    int spans_lost;
 };
 
 /* One host mapping of system pages made by wk_gpu_sysmem_map: live (the host
@@ -102,25 +114,33 @@ struct sysmem {
     uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
 };
 
+/* Fields every fuzz input touches come first and together (a reset, a
+ * lookup, an exec each read a handful): fewer cache lines to bring back after
+ * an input's own traffic (a FILL of a few KiB) evicted them. Bulky arrays of
+ * which an input uses one entry or none go last. */
 struct wk_gpu {
     struct wk_gpu_desc desc;                /* segments point at `segdescs` */
     struct wk_gpu_segment_desc *segdescs;   /* copy, with bank tables */
     struct region *regions;                 /* segments 1..N then system */
     uint32_t region_count;
     struct region **by_base;                /* regions sorted by base */
+    uint64_t *bases;                        /* by_base[i]->base: what space_find compares */
+    uint64_t *ends;                         /* by_base[i]->base + size (no region ends at 2^64);
+                                             * in the allocation of `bases`, right after it, so
+                                             * that a lookup reads one cache line or two */
     struct page_pool pool;
     struct wk_gpu_counters counters;
     uint64_t last_fence;
-    struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
     uint64_t fault_total;
+    uint64_t stream_threshold;              /* fills this large use streaming stores */
     wk_gpu_interrupt_fn *irq_fn;
     void *irq_user;
+    struct sysmem sys;                      /* system memory's host side (sysmem.c) */
+    struct frontend fe;                     /* its queue last */
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
-    struct sysmem sys;                      /* system memory's host side (sysmem.c) */
-    struct frontend fe;
-    uint64_t stream_threshold;              /* fills this large use streaming stores */
+    struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
 };
 
 /* host.c ------------------------------------------------------------------ */
@@ -135,10 +155,11 @@ void sysmem_fini(struct wk_gpu *gpu, struct region *r);
 /* Zeroes every page that may hold data; pages the host can still write
  * (live mappings, pinned pages) stay in the dirty set. */
 void sysmem_reset(struct wk_gpu *gpu, struct region *r);
-/* Host address of the system page holding byte `sys_off`, for a GPU access.
- * NULL for a read of a page that holds nothing since the last reset (it reads
- * as zeroes, and is not backed for it). */
-uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, int write);
+/* Host address of the system page holding byte `sys_off`, for a GPU access:
+ * a read (write_len 0), or a write of the write_len bytes from sys_off (inside
+ * the page). NULL for a read of a page that holds nothing since the last
+ * reset (it reads as zeroes, and is not backed for it). */
+uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, uint64_t write_len);
 /* Pages that may hold data (the dirty set), or the memfd's block count when
  * untracked. */
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
@@ -232,6 +253,15 @@ void gart_flush(struct wk_gpu *gpu, struct region *r);
 
 /* opcodes.c -------------------------------------------------------------- */
 
+/* Every name in the command table (mnemonics, operand names) is stored in
+ * a zero-padded array of OPCODE_NAME_BYTES (opcodes.c), so the disassembler
+ * may copy one with a single fixed-size move and find its end without a
+ * byte loop. Names are shorter than that (tests/test_gpu_codec.c). */
+#define OPCODE_NAME_BYTES 16u
+struct opcode_name {
+    char text[OPCODE_NAME_BYTES];
+};
+
 /* The command table, indexed by opcode (wk_gpu_opcode_info checks the index;
  * the decoder, which runs for every command of every input, indexes it
  * directly after its own check). */
@@ -249,6 +279,31 @@ static inline uint32_t opcode_operand_width(enum wk_gpu_operand_kind kind)
         return 4;
     }
 }
+
+/*
+ * The hot readers' view of the command table (decoder, validator): what
+ * they need of an opcode in 24 bytes, where a public entry takes 304 and a
+ * decode touched 4 or 5 of its cache lines (rarely all still in L1 between
+ * two fuzz inputs). Derived from opcode_table once per process (decode.c),
+ * so the table stays the single source. Offsets and lengths fit a byte
+ * (tests/test_gpu_codec.c checks the table).
+ */
+struct opcode_view {
+    uint8_t fixed_bytes;
+    uint8_t operand_count;
+    uint8_t wide;                /* bit i: operand i is 8 bytes wide */
+    uint8_t limited;             /* bit i: operand i has a max_value */
+    uint8_t segment;             /* bit i: operand i is a segment id */
+    uint8_t has_list;
+    uint8_t list_count_operand;
+    uint8_t list_element_bytes;
+    uint8_t offset[WK_GPU_MAX_OPERANDS];
+    uint32_t max_list_count;
+};
+
+/* The views, indexed by opcode; built by the first call of the process
+ * (whatever thread: call_once). */
+const struct opcode_view *opcode_views(void);
 
 /* A memory range a command touches. */
 struct extent {
@@ -273,7 +328,25 @@ uint64_t digest_mix(uint64_t z);
 
 /* faults.c --------------------------------------------------------------- */
 
-void fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
+/* Fills a fault record member by member. Why not build one and copy it: the
+ * copy reads it back 16 bytes at a time right after it was written in 4-
+ * and 8-byte pieces, which the CPU cannot forward from its store buffer (a
+ * stall on every faulting exec, i.e. on most fuzz inputs). */
+static inline void fault_fill(struct wk_gpu_fault *f, enum wk_gpu_fault_reason why, uint32_t opcode,
+                              uint64_t offset, uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
+{
+    f->reason = why;
+    f->opcode = opcode;
+    f->offset = offset;
+    f->buffer_addr = buffer_addr;
+    f->depth = depth;
+    f->fault_addr = fault_addr;
+}
+
+/* Appends a fault to the log (the first WK_GPU_FAULT_LOG_SIZE are kept) and
+ * counts it. */
+void fault_record(struct wk_gpu *gpu, enum wk_gpu_fault_reason why, uint32_t opcode, uint64_t offset,
+                  uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr);
 
 /* util ------------------------------------------------------------------- */
 
@@ -299,6 +372,56 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 {
     put_le32(p, (uint32_t)v);
     put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* decode (inline part) ------------------------------------------------- */
+
+/* Operands above their max_value (the rare opcodes that have one). */
+int decode_over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited);
+
+/* wk_gpu_decode, given the views: inlined into the loops of the
+ * disassembler, the validator and the executor (each decodes every command
+ * of every input), which fetch the views once per buffer. */
+static inline wk_status decode_cmd(const struct opcode_view *views, const uint8_t *buf, uint64_t len,
+                                   uint64_t offset, struct wk_gpu_cmd *cmd)
+{
+    if (offset >= len || len - offset < 4)
+        return WK_E_TRUNCATED;
+    const uint8_t *p = buf + offset;
+    uint64_t avail = len - offset;
+    uint32_t header = le32(p);
+    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
+        return WK_E_UNKNOWN_OPCODE;
+    const struct opcode_view *op = &views[header & 0xFF];
+    if (header >> 8)
+        return WK_E_BAD_OPERAND; /* reserved header bits */
+    if (avail < op->fixed_bytes)
+        return WK_E_TRUNCATED;
+    cmd->opcode = (enum wk_gpu_opcode)(header & 0xFF);
+    /* All operands at once: a constant size the compiler writes inline,
+     * where clearing only the unused tail was a memset call per command. */
+    memset(cmd->operands, 0, sizeof(cmd->operands));
+    for (uint32_t i = 0; i < op->operand_count; i++) {
+        const uint8_t *at = p + op->offset[i];
+        cmd->operands[i] = op->wide >> i & 1 ? le64(at) : le32(at);
+    }
+    if (op->limited && decode_over_limit(cmd, op->limited))
+        return WK_E_BAD_OPERAND;
+    cmd->list_count = 0;
+    cmd->list = NULL;
+    cmd->length = op->fixed_bytes;
+    if (op->has_list) {
+        uint64_t count = cmd->operands[op->list_count_operand];
+        if (count > op->max_list_count)
+            return WK_E_BAD_OPERAND;
+        uint64_t bytes = count * op->list_element_bytes;
+        if (avail - op->fixed_bytes < bytes)
+            return WK_E_TRUNCATED;
+        cmd->list_count = (uint32_t)count;
+        cmd->list = count ? p + op->fixed_bytes : NULL;
+        cmd->length = op->fixed_bytes + (uint32_t)bytes;
+    }
+    return WK_OK;
 }
 
 #endif

@@ -9,35 +9,39 @@
  */
 #include "internal.h"
 
+/* A name in its padded array (internal.h): a file-scope compound literal,
+ * so static like a string literal. */
+#define NAME(s) ((const struct opcode_name){ s }).text
+
 /* Addresses and frame numbers print in hex, like values and patterns. */
 #define HEX_KIND(k) (WK_GPU_OPND_##k == WK_GPU_OPND_ADDR || WK_GPU_OPND_##k == WK_GPU_OPND_PFN)
-#define OP(off, nm, k) { nm, WK_GPU_OPND_##k, off, 0, HEX_KIND(k) }
-#define OPHEX(off, nm, k) { nm, WK_GPU_OPND_##k, off, 0, 1 }
-#define OPMAX(off, nm, k, max) { nm, WK_GPU_OPND_##k, off, max, 0 }
+#define OP(off, nm, k) { NAME(nm), WK_GPU_OPND_##k, off, 0, HEX_KIND(k) }
+#define OPHEX(off, nm, k) { NAME(nm), WK_GPU_OPND_##k, off, 0, 1 }
+#define OPMAX(off, nm, k, max) { NAME(nm), WK_GPU_OPND_##k, off, max, 0 }
 
 const struct wk_gpu_opcode_info opcode_table[WK_GPU_OP_COUNT] = {
-    [WK_GPU_OP_NOP] = { WK_GPU_OP_NOP, "NOP", 4, 0, {{0}}, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_COPY] = { WK_GPU_OP_COPY, "COPY", 28, 3,
+    [WK_GPU_OP_NOP] = { WK_GPU_OP_NOP, NAME("NOP"), 4, 0, {{0}}, 0, 0, 0, 0, 0 },
+    [WK_GPU_OP_COPY] = { WK_GPU_OP_COPY, NAME("COPY"), 28, 3,
         { OP(4, "src", ADDR), OP(12, "dst", ADDR), OP(20, "bytes", U64) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_FILL] = { WK_GPU_OP_FILL, "FILL", 24, 3,
+    [WK_GPU_OP_FILL] = { WK_GPU_OP_FILL, NAME("FILL"), 24, 3,
         { OP(4, "dst", ADDR), OP(12, "bytes", U64), OPHEX(20, "pattern", U32) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_WRITE32] = { WK_GPU_OP_WRITE32, "WRITE32", 16, 2,
+    [WK_GPU_OP_WRITE32] = { WK_GPU_OP_WRITE32, NAME("WRITE32"), 16, 2,
         { OP(4, "addr", ADDR), OPHEX(12, "value", U32) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_WRITE64] = { WK_GPU_OP_WRITE64, "WRITE64", 20, 2,
+    [WK_GPU_OP_WRITE64] = { WK_GPU_OP_WRITE64, NAME("WRITE64"), 20, 2,
         { OP(4, "addr", ADDR), OPHEX(12, "value", U64) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_FENCE] = { WK_GPU_OP_FENCE, "FENCE", 20, 2,
+    [WK_GPU_OP_FENCE] = { WK_GPU_OP_FENCE, NAME("FENCE"), 20, 2,
         { OP(4, "addr", ADDR), OPHEX(12, "value", U64) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_GART_MAP] = { WK_GPU_OP_GART_MAP, "GART_MAP", 16, 3,
+    [WK_GPU_OP_GART_MAP] = { WK_GPU_OP_GART_MAP, NAME("GART_MAP"), 16, 3,
         { OP(4, "segment", SEGMENT), OP(8, "first_page", U32), OP(12, "count", COUNT) },
         1, 2, WK_GPU_OPND_PFN, 8, 1u << 20 },
-    [WK_GPU_OP_GART_UNMAP] = { WK_GPU_OP_GART_UNMAP, "GART_UNMAP", 24, 4,
+    [WK_GPU_OP_GART_UNMAP] = { WK_GPU_OP_GART_UNMAP, NAME("GART_UNMAP"), 24, 4,
         { OP(4, "segment", SEGMENT), OP(8, "first_page", U32), OP(12, "count", U32),
           OP(16, "dummy_pfn", PFN) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_TLB_FLUSH] = { WK_GPU_OP_TLB_FLUSH, "TLB_FLUSH", 8, 1,
+    [WK_GPU_OP_TLB_FLUSH] = { WK_GPU_OP_TLB_FLUSH, NAME("TLB_FLUSH"), 8, 1,
         { OP(4, "segment", SEGMENT) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_CALL] = { WK_GPU_OP_CALL, "CALL", 16, 2,
+    [WK_GPU_OP_CALL] = { WK_GPU_OP_CALL, NAME("CALL"), 16, 2,
         { OP(4, "addr", ADDR), OP(12, "bytes", U32) }, 0, 0, 0, 0, 0 },
-    [WK_GPU_OP_BLIT] = { WK_GPU_OP_BLIT, "BLIT", 36, 6,
+    [WK_GPU_OP_BLIT] = { WK_GPU_OP_BLIT, NAME("BLIT"), 36, 6,
         { OP(4, "src", ADDR), OP(12, "dst", ADDR), OPMAX(20, "width", U32, 1u << 20), OPMAX(24, "height", U32, 16384),
           OP(28, "src_pitch", U32), OP(32, "dst_pitch", U32) }, 0, 0, 0, 0, 0 },
 };

@@ -70,6 +70,7 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
     r->host = p;
     /* Without the bitmap the model simply starts untracked (slower resets). */
     s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
+    s->dirty.with_spans = 1;
     s->untracked = !s->dirty.bits;
     return 0;
 }
@@ -78,6 +79,7 @@ static void set_free(struct page_set *set)
 {
     free(set->bits);
     free(set->list);
+    free(set->spans);
     memset(set, 0, sizeof(*set));
 }
 
@@ -109,45 +111,79 @@ static int set_has(const struct page_set *set, uint64_t page)
     return (int)(set->bits[page / 64] >> (page % 64)) & 1;
 }
 
-/* Adds a page; the list never holds a page twice (the bitmap says), so it is
- * at most the pool's size. -1 when the list cannot grow. */
-static int set_add(struct page_set *set, uint64_t page)
+static int set_grow(struct page_set *set)
 {
-    if (set_has(set, page))
-        return 0;
-    if (set->count == set->capacity) {
-        uint64_t cap = set->capacity ? set->capacity * 2 : 64;
-        uint64_t *l = realloc(set->list, cap * sizeof(*l));
-        if (!l)
+    uint64_t cap = set->capacity ? set->capacity * 2 : 64;
+    uint64_t *l = realloc(set->list, cap * sizeof(*l));
+    if (!l)
+        return -1;
+    set->list = l;
+    if (set->with_spans) { /* a larger list alone is harmless if this fails */
+        uint32_t *sp = realloc(set->spans, cap * sizeof(*sp));
+        if (!sp)
             return -1;
-        set->list = l;
-        set->capacity = cap;
+        set->spans = sp;
     }
+    set->capacity = cap;
+    return 0;
+}
+
+/* Adds a page, or widens its span (with_spans: `dirt` is PAGE_DIRT of the
+ * bytes that may now be non-zero); the list never holds a page twice (the
+ * bitmap says), so it is at most the pool's size. -1 when the list cannot
+ * grow. */
+static int set_add(struct page_set *set, uint64_t page, uint32_t dirt)
+{
+    if (set_has(set, page)) {
+        if (!set->with_spans)
+            return 0;
+        if (set->list[set->count - 1] == page)
+            set->spans[set->count - 1] = sparse_dirt_widen(set->spans[set->count - 1], WK_GPU_PAGE_SIZE,
+                                                           PAGE_DIRT_LO(dirt), PAGE_DIRT_HI(dirt) - PAGE_DIRT_LO(dirt));
+        else
+            set->spans_lost = 1;
+        return 0;
+    }
+    if (set->count == set->capacity && set_grow(set) != 0)
+        return -1;
+    if (set->with_spans)
+        set->spans[set->count] = dirt;
     set->list[set->count++] = page;
     set->bits[page / 64] |= 1ull << (page % 64);
     return 0;
 }
 
-void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
+/* Records that bytes `dirt` (PAGE_DIRT) of pool page `page` may now be
+ * non-zero; on failure drops to the untracked mode. */
+static void mark_span(struct wk_gpu *gpu, uint64_t page, uint32_t dirt)
 {
-    if (!gpu->sys.untracked && set_add(&gpu->sys.dirty, page) != 0)
+    if (!gpu->sys.untracked && set_add(&gpu->sys.dirty, page, dirt) != 0)
         gpu->sys.untracked = 1; /* from now on any page may hold data */
 }
 
-/* Zeroes the dirty pages and empties the set, in time proportional to it. */
+void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
+{
+    mark_span(gpu, page, PAGE_DIRT_ALL); /* the host may write any of it */
+}
+
+/* Zeroes what the dirty pages may hold and empties the set, in time
+ * proportional to it. */
 static void zero_dirty(struct wk_gpu *gpu, struct region *r)
 {
     struct page_set *d = &gpu->sys.dirty;
     int punch = d->count > ZERO_LIMIT;
     for (uint64_t i = 0; i < d->count; i++) {
         uint64_t page = d->list[i];
+        uint32_t dirt = d->spans_lost ? PAGE_DIRT_ALL : d->spans[i];
         d->bits[page / 64] &= ~(1ull << (page % 64));
         if (!punch)
-            memset(r->host + (page << WK_GPU_PAGE_SHIFT), 0, WK_GPU_PAGE_SIZE);
+            memset(r->host + (page << WK_GPU_PAGE_SHIFT) + PAGE_DIRT_LO(dirt), 0,
+                   PAGE_DIRT_HI(dirt) - PAGE_DIRT_LO(dirt));
     }
     if (punch)
         release(gpu, r, 0, r->size);
     d->count = 0;
+    d->spans_lost = 0;
 }
 
 void sysmem_reset(struct wk_gpu *gpu, struct region *r)
@@ -175,15 +211,16 @@ uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r)
     return 0;
 }
 
-uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, int write)
+uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, uint64_t write_len)
 {
     uint64_t page = sys_off >> WK_GPU_PAGE_SHIFT;
     uint8_t *host = sysmem_region(gpu)->host + (page << WK_GPU_PAGE_SHIFT);
-    if (gpu->sys.untracked || set_has(&gpu->sys.dirty, page))
+    if (gpu->sys.untracked)
         return host;
-    if (!write)
-        return NULL; /* known zeroes */
-    sysmem_mark(gpu, page);
+    if (!write_len)
+        return set_has(&gpu->sys.dirty, page) ? host : NULL; /* NULL: known zeroes */
+    uint32_t at = (uint32_t)(sys_off & (WK_GPU_PAGE_SIZE - 1));
+    mark_span(gpu, page, PAGE_DIRT(at, at + write_len));
     return host;
 }
 
@@ -196,7 +233,7 @@ static void pin(struct wk_gpu *gpu, uint64_t page)
         return;
     if (!s->pinned.bits)
         s->pinned.bits = new_bitmap(gpu->desc.sysmem_pages);
-    if (!s->pinned.bits || set_add(&s->pinned, page) != 0) {
+    if (!s->pinned.bits || set_add(&s->pinned, page, PAGE_DIRT_ALL) != 0) {
         s->untracked = 1;
         return;
     }

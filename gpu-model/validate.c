@@ -42,10 +42,8 @@ static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct
                                           uint64_t *fault_addr)
 {
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c->opcode);
-    for (uint32_t i = 0; i < op->operand_count; i++)
-        if (op->operands[i].kind == WK_GPU_OPND_SEGMENT && !gart_ok(gpu, c))
-            return WK_GPU_FAULT_BAD_OPERAND;
+    if (opcode_views()[c->opcode].segment && !gart_ok(gpu, c))
+        return WK_GPU_FAULT_BAD_OPERAND;
     if (c->opcode == WK_GPU_OP_CALL && c->operands[1] > gpu->desc.max_dma_length)
         return WK_GPU_FAULT_BAD_OPERAND;
     struct extent ext[2];
@@ -59,24 +57,22 @@ static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct
 wk_status wk_gpu_validate(const struct wk_gpu *gpu, const uint8_t *buf, uint64_t len,
                           struct wk_gpu_fault *fault)
 {
-    struct wk_gpu_fault f = { WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0 };
+    uint64_t fault_addr = 0;
+    const struct opcode_view *views = opcode_views();
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
-        wk_status st = wk_gpu_decode(buf, len, off, &cmd);
+        wk_status st = decode_cmd(views, buf, len, off, &cmd);
         enum wk_gpu_fault_reason why = decode_fault_reason(st);
         if (why == WK_GPU_FAULT_NONE && gpu)
-            why = check_cmd(gpu, &cmd, &f.fault_addr);
+            why = check_cmd(gpu, &cmd, &fault_addr);
         if (why != WK_GPU_FAULT_NONE) {
-            f.reason = why;
-            f.opcode = buf[off];
-            f.offset = off;
             if (fault)
-                *fault = f;
+                fault_fill(fault, why, buf[off], off, 0, 0, fault_addr);
             return WK_E_GPU_FAULT;
         }
         off += cmd.length;
     }
     if (fault)
-        *fault = f;
+        fault_fill(fault, WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0);
     return WK_OK;
 }

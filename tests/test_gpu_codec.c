@@ -1018,8 +1018,8 @@ static void test_disasm_every_opcode(void **state)
 }
 
 /* The disassembler writes lines without per-character checks, relying on
- * the table's names being short (gpu-model/disasm.c): every name stays
- * within 16 bytes, and the longest lines the table allows (every number at
+ * the table's names being short (gpu-model/disasm.c): every name fits its
+ * 16-byte padded array with its terminating zero (opcodes.c), and the longest lines the table allows (every number at
  * its widest, a list longer than the 8 elements shown) come out exactly as
  * printf would write them. */
 struct long_line {
@@ -1034,14 +1034,55 @@ static void keep_line(void *user, const char *line)
     l->n++;
 }
 
+/* Numbers at every width edge, in both bases, as printf writes them: the
+ * disassembler sizes decimal numbers from log2 (one compare against a power
+ * of ten) and hex ones from the leading zero count (gpu-model/disasm.c). */
+static void expect_fill_line(uint64_t bytes, uint64_t dst)
+{
+    uint8_t buf[24];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_fill(&w, dst, bytes, 0), WK_OK);
+    char want[128];
+    snprintf(want, sizeof(want), "0x0000: FILL dst=0x%llx bytes=%llu pattern=0x0", (unsigned long long)dst,
+             (unsigned long long)bytes);
+    struct long_line l;
+    memset(&l, 0, sizeof(l));
+    assert_true(expect_u64(wk_gpu_disasm(buf, w.used, keep_line, &l), 1));
+    assert_string_equal(l.text, want);
+}
+
+static void test_disasm_number_edges(void **state)
+{
+    (void)state;
+    uint64_t p10 = 1;
+    for (int k = 0; k < 20; k++, p10 *= 10) {
+        expect_fill_line(p10 - 1, p10);
+        expect_fill_line(p10, p10 - 1);
+        expect_fill_line(p10 + 1, p10 + 1);
+    }
+    for (int k = 0; k < 64; k++) {
+        expect_fill_line((1ull << k) - 1, (1ull << k) - 1);
+        expect_fill_line(1ull << k, 1ull << k);
+    }
+    expect_fill_line(UINT64_MAX, UINT64_MAX);
+    expect_fill_line(0, 0);
+}
+
 static void test_disasm_longest_lines(void **state)
 {
     (void)state;
     for (uint32_t op = 0; op < WK_GPU_OP_COUNT; op++) {
         const struct wk_gpu_opcode_info *info = wk_gpu_opcode_info(op);
-        assert_true(strlen(info->mnemonic) <= 16);
+        assert_true(strlen(info->mnemonic) < 16);
         for (uint32_t i = 0; i < info->operand_count; i++)
-            assert_true(strlen(info->operands[i].name) <= 16);
+            assert_true(strlen(info->operands[i].name) < 16);
+        /* The decoder keeps lengths and offsets in bytes, operand kinds in
+         * 8-bit masks (gpu-model/decode.c). */
+        assert_true(info->fixed_bytes < 256 && info->list_element_bytes < 256);
+        assert_true(info->operand_count <= 8 && info->list_count_operand < 256);
+        for (uint32_t i = 0; i < info->operand_count; i++)
+            assert_true(info->operands[i].byte_offset < 256);
     }
     uint8_t buf[16 + 20 * 8];
     memset(buf, 0xFF, sizeof(buf));
@@ -1199,6 +1240,7 @@ int main(void)
         TU_TEST(test_disasm_ends_at_garbage),
         TU_TEST(test_disasm_every_opcode),
         TU_TEST(test_disasm_longest_lines),
+        TU_TEST(test_disasm_number_edges),
         TU_TEST(test_disasm_matches_shadow),
     };
     return cmocka_run_group_tests_name("gpu.codec", tests, NULL, NULL);

@@ -235,6 +235,38 @@ static void test_fill_lengths_and_alignment(void **state)
     run_fill(state, TU_SYS_BASE + 0x2001, 0x2003, 0x01020304); /* system memory */
 }
 
+/* The fill writes whole 16- or 32-byte blocks of the pattern and then a
+ * tail, per run of host-contiguous pages: every start phase (mod 32, on both
+ * sides of a page boundary) with lengths around those block sizes, each over
+ * a 0x77 background compared with the documented rule. */
+static void test_fill_block_edges(void **state)
+{
+    static const uint64_t lens[] = {1, 2, 5, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 4095, 4099, 8197};
+    enum { PAD = 16, AREA = 8197 + 2 * PAD };
+    static uint8_t shadow[AREA];
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    for (uint64_t start = 0; start < 36; start++) {
+        for (unsigned k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+            uint64_t dst = TU_SEG1_BASE + 0xFE0 + start, len = lens[k];
+            uint32_t pattern = 0xA1B2C3D4u + (uint32_t)start;
+            memset(shadow, 0x77, sizeof(shadow));
+            tu_write(gpu, dst - PAD, shadow, len + 2 * PAD);
+            for (uint64_t i = 0; i < len; i++)
+                shadow[PAD + i] = (uint8_t)(pattern >> (8 * (i % 4)));
+            struct tu_buf b;
+            tu_buf_init(&b);
+            TU_EMIT(wk_gpu_emit_fill(&b.w, dst, len, pattern));
+            assert_true(tu_run_ok(gpu, &b));
+            if (!expect_bytes(gpu, dst - PAD, shadow, len + 2 * PAD)) {
+                print_error("FILL dst=0x%llx bytes=%llu pattern=0x%08x\n", (unsigned long long)dst,
+                            (unsigned long long)len, pattern);
+                fail();
+            }
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
 static void test_fill_through_aperture(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -1055,6 +1087,7 @@ int main(void)
         TU_TEST(test_copy_into_and_out_of_system_memory),
         TU_TEST(test_copy_through_aperture),
         TU_TEST(test_fill_lengths_and_alignment),
+        TU_TEST(test_fill_block_edges),
         TU_TEST(test_fill_through_aperture),
         TU_TEST(test_fill_large_and_zero),
         TU_TEST(test_fill_over_scattered_pages),

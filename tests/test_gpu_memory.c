@@ -266,6 +266,53 @@ static void test_description_is_copied(void **state)
 /* Segment table and host access                                        */
 /* ------------------------------------------------------------------ */
 
+/* The segment a naive scan of the description finds for addr: 0 for system
+ * memory, -1 for none. */
+static int naive_segment(const struct wk_gpu_desc *d, uint64_t addr)
+{
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        if (addr >= d->segments[i].base && addr - d->segments[i].base < d->segments[i].size)
+            return (int)i + 1;
+    uint64_t sys = d->sysmem_first_pfn << WK_GPU_PAGE_SHIFT;
+    return addr >= sys && addr - sys < (d->sysmem_pages << WK_GPU_PAGE_SHIFT) ? 0 : -1;
+}
+
+/* The region lookup on the largest adapter: 31 segments described out of
+ * address order, adjacent ones and holes, every edge of every region. */
+static void test_locate_many_segments(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    for (uint32_t i = 0; i < WK_GPU_MAX_SEGMENTS; i++) {
+        uint32_t slot = (i * 7) % WK_GPU_MAX_SEGMENTS; /* a permutation: 7 is prime to 31 */
+        memset(&a.segs[slot], 0, sizeof(a.segs[slot]));
+        a.segs[slot].kind = i % 3 == 2 ? WK_GPU_SEGMENT_APERTURE : WK_GPU_SEGMENT_MEMORY;
+        a.segs[slot].base = 0x1000000ull + (uint64_t)i * 0x100000 + (i % 2 ? 0 : 0x10000); /* holes */
+        a.segs[slot].size = 0x10000ull * (1 + i % 4);
+    }
+    a.desc.segment_count = WK_GPU_MAX_SEGMENTS;
+    a.desc.segments = a.segs;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    uint64_t sys = TU_SYS_BASE, sys_end = TU_SYS_END;
+    for (uint32_t i = 0; i <= WK_GPU_MAX_SEGMENTS; i++) {
+        uint64_t base = i < WK_GPU_MAX_SEGMENTS ? a.segs[i].base : sys;
+        uint64_t end = i < WK_GPU_MAX_SEGMENTS ? a.segs[i].base + a.segs[i].size : sys_end;
+        const uint64_t probes[] = {base - 1, base, base + 1, end - 1, end, end + 0x8000};
+        for (unsigned k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+            struct wk_gpu_location loc;
+            int want = naive_segment(&a.desc, probes[k]);
+            wk_status s = wk_gpu_locate(gpu, probes[k], &loc);
+            if (want < 0 ? s != WK_E_BAD_ADDRESS : s != WK_OK || loc.segment_id != (uint32_t)want) {
+                print_error("locate(0x%llx): expected segment %d, got %s segment %u\n",
+                            (unsigned long long)probes[k], want, wk_status_name(s),
+                            s == WK_OK ? loc.segment_id : 0);
+                fail();
+            }
+        }
+    }
+    tu_destroy(state, gpu);
+}
+
 static void test_locate(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -943,6 +990,57 @@ static void test_gart_set_range(void **state)
     tu_destroy(state, gpu);
 }
 
+/* wk_gpu_gart_set_range declares only the entries it writes, so a recycled
+ * PTE block is zeroed around them (sparse.c): after a reset, every entry the
+ * previous use left outside the new range reads invalid, TLB line included,
+ * whatever the overlap of the old and new ranges. */
+static void expect_only_range_mapped(struct wk_gpu *gpu, uint64_t first, uint64_t count, uint64_t pfn)
+{
+    for (uint64_t p = 0; p < TU_APER_PAGES; p++) {
+        if (!expect_gart(gpu, p, p >= first && p < first + count, pfn + p - first)) {
+            print_error("  after mapping [%llu, %llu)\n", (unsigned long long)first,
+                        (unsigned long long)(first + count));
+            fail();
+        }
+    }
+}
+
+static void test_gart_set_range_on_recycled_block(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    static const struct {
+        uint64_t first, count;
+    } ranges[] = {
+        {0, TU_APER_PAGES}, {10, 5}, {40, 10}, {0, 32}, {31, 2}, {20, 30}, {63, 1}, {0, 1}, {5, 50},
+    };
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+        wk_gpu_reset(gpu);
+        uint64_t pfn = TU_SYS_PFN + 3 * i;
+        TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, ranges[i].first, ranges[i].count, pfn));
+        expect_only_range_mapped(gpu, ranges[i].first, ranges[i].count, pfn);
+        /* A GPU mapping of another page of the same block: entry only, the
+         * TLB line stays invalid until a flush (and the block is written
+         * whole from now on, for the next reset). */
+        uint64_t other = ranges[i].first ? 0 : TU_APER_PAGES - 1, frame = TU_SYS_PFN + 200;
+        if (ranges[i].first + ranges[i].count == TU_APER_PAGES && !ranges[i].first)
+            continue;
+        uint8_t cmd[32];
+        struct wk_gpu_writer w;
+        wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+        TU_EMIT(wk_gpu_emit_gart_map(&w, TU_APER_ID, (uint32_t)other, 1, &frame));
+        assert_true(tu_run_bytes_ok(gpu, cmd, w.used));
+        int valid = -1, stale = -1;
+        uint64_t got = 0;
+        TU_OK(wk_gpu_gart_get(gpu, TU_APER_ID, other, &valid, &got, &stale));
+        assert_int_equal(valid, 1);
+        assert_int_equal(stale, 1);
+    }
+    wk_gpu_reset(gpu);
+    TU_OK(wk_gpu_gart_set_range(gpu, TU_APER_ID, 8, 4, TU_SYS_PFN));
+    expect_only_range_mapped(gpu, 8, 4, TU_SYS_PFN);
+    tu_destroy(state, gpu);
+}
+
 /* ------------------------------------------------------------------ */
 /* System memory: exact dirty tracking                                  */
 /* ------------------------------------------------------------------ */
@@ -976,6 +1074,65 @@ static void test_system_memory_private_reset(void **state)
         assert_true(expect_byte_run(gpu, TU_SYS_BASE + 0x6104, 0, 0xEFC));
         wk_gpu_reset(gpu);
     }
+    tu_destroy(state, gpu);
+}
+
+/* A page written again after a reset shows nothing but the new bytes. */
+static void expect_page_holds_only(struct wk_gpu *gpu, uint64_t page_addr, uint64_t at, uint32_t v)
+{
+    tu_write32(gpu, page_addr + at, v);
+    assert_true(expect_byte_run(gpu, page_addr, 0, at));
+    assert_true(expect_mem32(gpu, page_addr + at, v));
+    assert_true(expect_byte_run(gpu, page_addr + at + 4, 0, 0x1000 - at - 4));
+}
+
+static void gpu_write32(struct wk_gpu *gpu, uint64_t addr, uint32_t v)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, addr, v));
+    assert_true(tu_run_ok(gpu, &b));
+}
+
+/* Reset zeroes only the span of each system page that was written (sysmem.c,
+ * struct page_set): spans widened by later writes to the same page, spans of
+ * pages written in turns (where the model falls back to whole pages), COPYs
+ * and writes through the aperture; each page, written again, holds nothing
+ * else. */
+static void test_system_memory_reset_spans(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t p = TU_SYS_BASE + 0x7000, q = TU_SYS_BASE + 0x9000;
+    /* One page, written at three places in a row. */
+    gpu_write32(gpu, p + 0x100, 0x11111111);
+    gpu_fill(gpu, p + 0xF00, 0x80, 0x22222222);
+    gpu_write32(gpu, p + 0x10, 0x33333333);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x800, 0xA0A0A0A0);
+    wk_gpu_reset(gpu);
+    /* Two pages in turns: the first one's span cannot be widened in place. */
+    gpu_write32(gpu, p + 0x100, 0x44444444);
+    gpu_write32(gpu, q + 0x200, 0x55555555);
+    gpu_write32(gpu, p + 0xE00, 0x66666666);
+    gpu_write32(gpu, q + 0x20, 0x77777777);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x400, 0xB0B0B0B0);
+    expect_page_holds_only(gpu, q, 0x400, 0xC0C0C0C0);
+    wk_gpu_reset(gpu);
+    /* A COPY of non-zero bytes across the two pages' boundary region, and a
+     * write through the aperture. */
+    tu_write32(gpu, TU_SEG1_BASE + 0x10, 0xDDDDDDDD);
+    gpu_fill(gpu, TU_SEG1_BASE, 0x3000, 0x99999999);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, p + 0xF80, 0x1100));
+    assert_true(tu_run_ok(gpu, &b));
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 2, TU_SYS_PFN + 9));
+    gpu_write32(gpu, TU_APER_BASE + 2 * 0x1000 + 0x300, 0x88888888);
+    wk_gpu_reset(gpu);
+    expect_page_holds_only(gpu, p, 0x40, 0xD0D0D0D0);
+    expect_page_holds_only(gpu, p + 0x1000, 0xF00, 0xE0E0E0E0);
+    expect_page_holds_only(gpu, q, 0x600, 0xF0F0F0F0);
     tu_destroy(state, gpu);
 }
 
@@ -1260,6 +1417,7 @@ int main(void)
         TU_TEST(test_desc_accepts_limits),
         TU_TEST(test_description_is_copied),
         TU_TEST(test_locate),
+        TU_TEST(test_locate_many_segments),
         TU_TEST(test_host_read_write_regions),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),
@@ -1277,7 +1435,9 @@ int main(void)
         TU_TEST(test_recycled_pages_zeroed_around_partial_writes),
         TU_TEST(test_aperture_with_partial_pte_block),
         TU_TEST(test_gart_set_range),
+        TU_TEST(test_gart_set_range_on_recycled_block),
         TU_TEST(test_system_memory_private_reset),
+        TU_TEST(test_system_memory_reset_spans),
         TU_TEST(test_system_memory_host_pointer),
         TU_TEST(test_system_memory_reset_after_many_pages),
         TU_TEST(test_sysmem_map_aliases),
