@@ -22,8 +22,15 @@
  * Usage: fuzz_speed [SECONDS_PER_HARNESS [CORPUS_DIR [HARNESS]]] (default
  * 2 s, the repository's corpus/, every harness). Prints one line per
  * harness and the goal.
+ *
+ *        fuzz_speed --per-seed HARNESS [CORPUS_DIR]: where a harness's time
+ * goes by input: each committed seed, unmutated, run until it has used
+ * 20 ms of this thread's CPU time (CPU time: the figures hold on a loaded
+ * machine), its cost per run; then the distribution, the costliest seeds,
+ * and the harness time per input that the goal leaves, from the empty
+ * iteration's cost measured in the same run.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* setenv, clock_gettime, strdup */
 
 #include <dirent.h>
 #include <stdint.h>
@@ -69,6 +76,7 @@ static int empty_harness(const uint8_t *data, size_t size)
 struct seeds {
     uint8_t *data[MAX_SEEDS];
     size_t size[MAX_SEEDS];
+    char *name[MAX_SEEDS];    /* the file's name, for --per-seed */
     uint32_t count;
 };
 
@@ -91,7 +99,7 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void load_file(struct seeds *s, const char *path)
+static void load_file(struct seeds *s, const char *path, const char *name)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -104,6 +112,7 @@ static void load_file(struct seeds *s, const char *path)
         return;
     }
     s->data[s->count] = buf;
+    s->name[s->count] = strdup(name);
     s->size[s->count++] = n;
 }
 
@@ -118,7 +127,7 @@ static void load_seeds(struct seeds *s, const char *corpus, const char *harness)
             continue;
         char path[2100];
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        load_file(s, path);
+        load_file(s, path, e->d_name);
     }
     if (d)
         closedir(d);
@@ -130,8 +139,10 @@ static void load_seeds(struct seeds *s, const char *corpus, const char *harness)
 
 static void free_seeds(struct seeds *s)
 {
-    for (uint32_t i = 0; i < s->count; i++)
+    for (uint32_t i = 0; i < s->count; i++) {
         free(s->data[i]);
+        free(s->name[i]);
+    }
 }
 
 /* One byte-level mutation of buf[0, *n) (capacity MAX_INPUT). */
@@ -198,8 +209,97 @@ static double measure(const struct seeds *s, harness_fn *fn, double seconds, uin
     return (double)count / elapsed;
 }
 
+/* ------------------------------------------------------------------ */
+/* --per-seed                                                           */
+/* ------------------------------------------------------------------ */
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void run_copy(harness_fn *fn, const uint8_t *data, size_t size)
+{
+    uint8_t *exact = malloc(size ? size : 1);
+    memcpy(exact, data, size);
+    fn(exact, size);
+    free(exact);
+}
+
+/* CPU seconds per run of fn on one input, copied exactly as engines do;
+ * runs in growing batches between clock reads (reading this clock is a
+ * system call, which would otherwise be most of a cheap run's cost). */
+static double cost_of(harness_fn *fn, const uint8_t *data, size_t size)
+{
+    uint64_t runs = 0, batch = 1;
+    double start = cpu_now(), spent = 0;
+    while (spent < 0.02) {
+        for (uint64_t i = 0; i < batch; i++)
+            run_copy(fn, data, size);
+        runs += batch;
+        batch = batch < 4096 ? batch * 2 : batch;
+        spent = cpu_now() - start;
+    }
+    return spent / (double)runs;
+}
+
+static const double *cost_table;
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    double x = cost_table[*(const uint32_t *)a], y = cost_table[*(const uint32_t *)b];
+    return x > y ? -1 : x < y;
+}
+
+static int per_seed(const char *harness, const char *corpus)
+{
+    size_t h = 0;
+    while (h < HARNESSES && strcmp(harnesses[h].name, harness) != 0)
+        h++;
+    if (h == HARNESSES) {
+        fprintf(stderr, "fuzz_speed: no harness \"%s\" (fuzz_gpu_decode, fuzz_patch, fuzz_render, fuzz_paging, fuzz_prog)\n",
+                harness);
+        return 2;
+    }
+    static struct seeds s;
+    load_seeds(&s, corpus, harness);
+    static double cost[MAX_SEEDS];
+    static uint32_t order[MAX_SEEDS];
+    uint64_t empty_runs = 0;
+    double pipeline = 1.0 / measure(&s, empty_harness, 1.0, &empty_runs), sum = 0;
+    for (uint32_t i = 0; i < s.count; i++) {
+        cost_of(harnesses[h].fn, s.data[i], s.size[i]); /* warm: adapters and caches */
+        cost[i] = cost_of(harnesses[h].fn, s.data[i], s.size[i]);
+        sum += cost[i];
+        order[i] = i;
+    }
+    cost_table = cost;
+    qsort(order, s.count, sizeof(order[0]), by_cost_desc);
+    double us = 1e6;
+    printf("fuzz_speed --per-seed %s: %u seeds from %s, CPU time per run, unmutated\n", harness, s.count, corpus);
+    printf("  min %.2f us, median %.2f us, mean %.2f us, 90th percentile %.2f us, max %.2f us\n",
+           cost[order[s.count - 1]] * us, cost[order[s.count / 2]] * us, sum / s.count * us,
+           cost[order[s.count / 10]] * us, cost[order[0]] * us);
+    /* rate / empty rate >= goal  <=>  harness time <= pipeline * (1 / goal - 1) */
+    printf("  the bench's empty iteration (pick, mutate, copy, call) %.0f ns: the goal (%.2f) leaves %.2f us "
+           "per input to the harness\n",
+           pipeline * 1e9, harnesses[h].goal, pipeline * (1.0 / harnesses[h].goal - 1.0) * us);
+    printf("  the costliest seeds (%s/%s/seeds):\n", corpus, harness);
+    for (uint32_t k = 0; k < s.count && k < 8; k++)
+        printf("    %9.2f us  %s (%zu bytes)\n", cost[order[k]] * us, s.name[order[k]] ? s.name[order[k]] : "(random)",
+               s.size[order[k]]);
+    free_seeds(&s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--per-seed") == 0) {
+        setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        return per_seed(argv[2], argc > 3 ? argv[3] : WK_CORPUS_DIR);
+    }
     double seconds = argc > 1 ? atof(argv[1]) : 2.0;
     const char *corpus = argc > 2 ? argv[2] : WK_CORPUS_DIR;
     const char *only = argc > 3 ? argv[3] : NULL;
