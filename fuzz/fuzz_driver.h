@@ -137,6 +137,7 @@ struct wk_fuzz_fixture {
     DXGK_CONTEXTINFO info, gdi_info;
     uint32_t alloc[WK_RENDER_SLOTS + 1];       /* handles by slot (index 0 unused) */
     uint64_t where[WK_RENDER_SLOTS + 1];       /* GPU address when built */
+    uint64_t placement;                        /* wk_vidmm_placement_epoch when last seen intact */
 };
 
 /* The fixture, ready: kept when it is still there and intact, else the DUT

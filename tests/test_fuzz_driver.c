@@ -420,6 +420,39 @@ static void test_digest_of_repeated_pages(void **state)
     assert_int_equal(wk_fuzz_violation_count(vm), 0);
 }
 
+/* The render/patch fixture is kept while nothing moved (placement epoch
+ * unchanged, or its allocations back where they were), and rebuilt on a
+ * reset adapter when one of them moved. */
+static void test_fixture_kept_until_an_allocation_moves(void **state)
+{
+    (void)state;
+    struct wk_fuzz_fixture *f = wk_fuzz_fixture("test");
+    assert_non_null(f);
+    uint64_t built = f->epoch;
+    uint64_t word = 0xA5A5A5A5A5A5A5A5ull;
+    assert_int_equal(wk_vidmm_write(f->vm, f->alloc[1], 0, &word, sizeof(word)), WK_OK);
+    f = wk_fuzz_fixture("test");
+    assert_int_equal(f->epoch, built); /* nothing moved: kept */
+    assert_int_equal(wk_vidmm_evict(f->vm, f->alloc[2]), WK_OK);
+    assert_int_equal(wk_vidmm_page_in(f->vm, f->alloc[2]), WK_OK);
+    struct wk_vidmm_allocation_state st;
+    assert_int_equal(wk_vidmm_allocation_state(f->vm, f->alloc[2], &st), WK_OK);
+    int same_place = st.resident && st.gpu_address == f->where[2];
+    f = wk_fuzz_fixture("test");
+    if (same_place)
+        assert_int_equal(f->epoch, built); /* moved and back: still intact */
+    else
+        assert_int_not_equal(f->epoch, built);
+    built = f->epoch;
+    assert_int_equal(wk_vidmm_evict(f->vm, f->alloc[3]), WK_OK);
+    f = wk_fuzz_fixture("test");
+    assert_int_not_equal(f->epoch, built); /* evicted: rebuilt */
+    for (uint32_t s = 1; s <= WK_RENDER_SLOTS; s++) {
+        assert_int_equal(wk_vidmm_allocation_state(f->vm, f->alloc[s], &st), WK_OK);
+        assert_true(st.resident && st.gpu_address == f->where[s]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
         cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
+        cmocka_unit_test(test_fixture_kept_until_an_allocation_moves),
         /* Last: it leaves the module loaded. Closed for good and the
          * process going on, LeakSanitizer's exit scan crashed on the
          * module's thread-local block (km.h's __thread IRQL). */

@@ -408,6 +408,46 @@ static void test_peek_matches_read(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* wk_vidmm_placement_epoch moves with every placement made or undone
+ * (page-in, eviction, relocation, destruction of a resident allocation,
+ * reset) and stays put for what moves nothing (host reads and writes). */
+static void expect_epoch_moved(struct wk_vidmm *vm, uint64_t *epoch, int moved)
+{
+    uint64_t now = wk_vidmm_placement_epoch(vm);
+    if (moved)
+        assert_true(now > *epoch);
+    else
+        assert_true(now == *epoch);
+    *epoch = now;
+}
+
+static void test_placement_epoch(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint64_t epoch = wk_vidmm_placement_epoch(f->vm), word = 0x1122334455667788ull;
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &req);
+    expect_epoch_moved(f->vm, &epoch, 0); /* created, not placed */
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    VT_OK(f->vm, wk_vidmm_write(f->vm, a, 8, &word, sizeof(word)));
+    VT_OK(f->vm, wk_vidmm_read(f->vm, a, 8, &word, sizeof(word)));
+    expect_epoch_moved(f->vm, &epoch, 0);
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, VT_SEG2));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    VT_OK(f->vm, wk_vidmm_destroy_allocation(f->vm, a));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    expect_epoch_moved(f->vm, &epoch, 1);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* A driver that needs the allocation idle answers ALLOCATION_BUSY once; the
  * kernel drains the GPU and calls again with AllocationIsIdle (P8). */
 struct busy_once {
@@ -959,6 +999,7 @@ int main(void)
         VT_TEST(test_placement_straddles_banks_when_no_bank_has_room),
         VT_TEST(test_query_segment4_has_no_banks),
         VT_TEST(test_peek_matches_read),
+        VT_TEST(test_placement_epoch),
         VT_TEST(test_evict_and_page_in_round_trip),
         VT_TEST(test_allocation_busy_retried_with_idle_flag),
         VT_TEST(test_discard_drops_content),

@@ -187,6 +187,11 @@ struct wk_vidmm_allocation_state {
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);
+/* A count that changes whenever any allocation is placed, moved, evicted or
+ * released, and at every reset (and never goes back): while it stays the
+ * same, every allocation_state's placement is what it was. For fixtures
+ * that must know nothing moved without asking about each allocation. */
+uint64_t wk_vidmm_placement_epoch(const struct wk_vidmm *vm);
 
 /* ------------------------------------------------------------------ */
 /* Residency and paging (each through DxgkDdiBuildPagingBuffer)         */

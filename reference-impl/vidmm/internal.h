@@ -228,6 +228,8 @@ struct wk_vidmm {
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
     uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
+    uint64_t placement_epoch;               /* placements made or undone since create: never reset
+                                               (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;

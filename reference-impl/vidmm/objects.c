@@ -400,6 +400,11 @@ wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
     RETURN_CHECKED(vm, crashed);
 }
 
+uint64_t wk_vidmm_placement_epoch(const struct wk_vidmm *vm)
+{
+    return vm->placement_epoch;
+}
+
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *s)
 {

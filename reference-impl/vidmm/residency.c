@@ -91,8 +91,12 @@ static uint32_t handle_of(struct wk_vidmm *vm, const struct allocation *a)
     return (uint32_t)(a - vm->allocs) + 1;
 }
 
+/* Every placement made or undone passes through lru_add or lru_remove (the
+ * LRU lists hold exactly the resident allocations), so they also count
+ * placements for wk_vidmm_placement_epoch. */
 static void lru_add(struct wk_vidmm *vm, struct allocation *a)
 {
+    vm->placement_epoch++;
     struct segment *s = segment_get(vm, a->segment);
     uint32_t h = handle_of(vm, a);
     a->lru_prev = s->lru_tail;
@@ -106,6 +110,7 @@ static void lru_add(struct wk_vidmm *vm, struct allocation *a)
 
 static void lru_remove(struct wk_vidmm *vm, struct allocation *a)
 {
+    vm->placement_epoch++;
     struct segment *s = segment_get(vm, a->segment);
     if (a->lru_prev)
         vm->allocs[a->lru_prev - 1].lru_next = a->lru_next;

@@ -134,6 +134,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     for (uint32_t c = 0; c < vm->ncontexts; c++)
         memset(&vm->contexts[c], 0, sizeof(vm->contexts[c]));
     vm->ndevices = vm->ncontexts = vm->nallocs = 0;
+    vm->placement_epoch++; /* handles are reused after a reset */
     vm->npending = 0;
     vm->hold = 0;
     paging_reset_gpu(vm);
