@@ -209,6 +209,61 @@ static double measure(const struct seeds *s, harness_fn *fn, double seconds, uin
     return (double)count / elapsed;
 }
 
+/*
+ * One side of a paired measurement: its own input sequence (the same
+ * seed for both sides, so both see the same inputs in the same order),
+ * the runs and the time spent so far.
+ */
+struct side {
+    harness_fn *fn;
+    uint64_t rng;
+    uint64_t runs;
+    double time;
+};
+
+#define SLICE 0.05 /* seconds each side runs before the other takes over */
+
+/* Runs one side for about SLICE seconds, continuing its input sequence. */
+static void run_slice(const struct seeds *s, struct side *d)
+{
+    static uint8_t work[MAX_INPUT];
+    rng_state = d->rng;
+    double start = now(), elapsed = 0;
+    while (elapsed < SLICE) {
+        for (int i = 0; i < 64; i++)
+            iterate(s, d->fn, work);
+        d->runs += 64;
+        elapsed = now() - start;
+    }
+    d->time += elapsed;
+    d->rng = rng_state;
+}
+
+/*
+ * The harness and the empty harness in alternating slices of SLICE
+ * seconds until each has run `seconds`: both see the machine's load in the
+ * same proportions, so the ratio does not depend on what other processes
+ * did during one side's turn (the sides used to run one after the other,
+ * and a busy second on a shared machine moved the ratio by 10% and more).
+ * Each side warms up first (200 inputs, not counted).
+ */
+static void measure_pair(const struct seeds *s, harness_fn *fn, double seconds, struct side *h, struct side *e)
+{
+    static uint8_t work[MAX_INPUT];
+    *h = (struct side){ fn, 0x9E3779B97F4A7C15ull, 0, 0 };
+    *e = (struct side){ empty_harness, 0x9E3779B97F4A7C15ull, 0, 0 };
+    struct side *both[2] = { e, h };
+    for (int k = 0; k < 2; k++) {
+        rng_state = both[k]->rng;
+        for (int i = 0; i < 200; i++)
+            iterate(s, both[k]->fn, work);
+    }
+    while (h->time < seconds || e->time < seconds)
+        for (int k = 0; k < 2; k++)
+            if (both[k]->time < seconds)
+                run_slice(s, both[k]);
+}
+
 /* ------------------------------------------------------------------ */
 /* --per-seed                                                           */
 /* ------------------------------------------------------------------ */
@@ -311,10 +366,11 @@ int main(int argc, char **argv)
     for (size_t h = 0; h < HARNESSES; h++) {
         if (only && strcmp(only, harnesses[h].name) != 0)
             continue;
-        uint64_t runs = 0, empty_runs = 0, before = wk_fuzz_findings();
+        uint64_t before = wk_fuzz_findings();
         load_seeds(&s, corpus, harnesses[h].name);
-        double empty = measure(&s, empty_harness, seconds, &empty_runs);
-        double rate = measure(&s, harnesses[h].fn, seconds, &runs);
+        struct side hs, es;
+        measure_pair(&s, harnesses[h].fn, seconds, &hs, &es);
+        double empty = (double)es.runs / es.time, rate = (double)hs.runs / hs.time;
         double ratio = rate / empty;
         printf("%-16s %6u %14.0f %14.0f %8.4f %6.2f  %s", harnesses[h].name, s.count, rate, empty, ratio,
                harnesses[h].goal, ratio >= harnesses[h].goal ? "meets the goal" : "BELOW the goal");
