@@ -2084,20 +2084,20 @@ static int promotable_finding(struct mini *m, const struct opts *o, const struct
 }
 
 /* Names, composes, verifies and writes the YAML case of `p` (minimized and
- * promotable) with the regression input `bin` of `harness`. */
+ * promotable) with the regression input `bin` of `harness`; the name it
+ * chose in name[80]. */
 static int write_case(const struct opts *o, const char *harness, const struct mini *m, struct wk_prog *p,
-                      const uint8_t *bin, size_t n)
+                      const uint8_t *bin, size_t n, char name[80])
 {
     p->cover_count = 0;
     if (m->want.r.rule[0] && wk_rule_find(m->want.r.rule)) {
         snprintf(p->covers[0], sizeof(p->covers[0]), "%s", m->want.r.rule);
         p->cover_count = 1;
     }
-    char name[80];
     size_t yaml_len = 0;
-    derive_name(&m->want, bin, n, name, sizeof(name));
+    derive_name(&m->want, bin, n, name, 80);
     if (o->name)
-        snprintf(name, sizeof(name), "%s", o->name);
+        snprintf(name, 80, "%s", o->name);
     char *yaml = compose_yaml(p, o, harness, &m->want, name, &yaml_len);
     if (!yaml)
         return refuse("the program could not be written as YAML");
@@ -2110,8 +2110,8 @@ static int write_case(const struct opts *o, const char *harness, const struct mi
     return code;
 }
 
-/* Minimize, make promotable, name, compose, verify, write. */
-static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes)
+/* Minimize, make promotable, name (in name[80]), compose, verify, write. */
+static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes, char name[80])
 {
     static struct mini m;
     int code = promotable_finding(&m, o, *p);
@@ -2128,7 +2128,7 @@ static int promote_prog(const struct opts *o, struct wk_prog **p, size_t bytes)
     if (!bin)
         return 2;
     wk_prog_encode(*p, bin, n);
-    code = write_case(o, "fuzz_prog", &m, *p, bin, n);
+    code = write_case(o, "fuzz_prog", &m, *p, bin, n, name);
     free(bin);
     return code;
 }
@@ -2187,8 +2187,9 @@ static int promote_fixture(const struct opts *o, const struct fixture_harness *h
         code = make_promotable(&m, &q);
         printf("YAML case: %u -> %u steps\n", steps, q->step_count);
     }
+    char name[80];
     if (code == 0)
-        code = write_case(o, h->name, &m, q, bin, n);
+        code = write_case(o, h->name, &m, q, bin, n, name);
     free(bin);
     prog_del(q);
     prog_del(p);
@@ -2223,23 +2224,16 @@ static int promote_replay(const struct opts *o, const char *harness)
 
 /* A fuzz_paging finding promotes as the program the harness ran (its YAML
  * case and corpus/fuzz_prog/regressions/); the input itself also goes to
- * corpus/fuzz_paging/regressions/, so ctest replays it through the harness
- * (both adapters, differential) as well. */
-static int keep_paging_input(const struct opts *o)
+ * corpus/fuzz_paging/regressions/ under the same name, so ctest replays it
+ * through the harness (both adapters, differential) as well. */
+static int keep_paging_input(const struct opts *o, const char *name)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
         return 2;
     char file[128];
-    if (o->name) {
-        snprintf(file, sizeof(file), "%s.bin", o->name);
-    } else {
-        uint64_t h = 0xCBF29CE484222325ull; /* FNV-1a: a stable name from the bytes */
-        for (size_t i = 0; i < size; i++)
-            h = (h ^ data[i]) * 0x100000001B3ull;
-        snprintf(file, sizeof(file), "paging-%012llx.bin", (unsigned long long)(h >> 16));
-    }
+    snprintf(file, sizeof(file), "%s.bin", name);
     const char *const parts[] = { "corpus", "fuzz_paging", "regressions", NULL };
     char dir[4200];
     int code = make_dirs(promote_root(), parts, dir, sizeof(dir)) == 0 && write_new_file(dir, file, data, size) == 0
@@ -2268,10 +2262,11 @@ int wk_cli_promote(int argc, char **argv)
     struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
     if (!p)
         return 2;
-    int code = promote_prog(&o, &p, bytes);
+    char name[80];
+    int code = promote_prog(&o, &p, bytes, name);
     prog_del(p);
     if (code == 0 && strcmp(harness, "fuzz_paging") == 0)
-        code = keep_paging_input(&o);
+        code = keep_paging_input(&o, name);
     return code;
 }
 

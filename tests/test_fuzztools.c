@@ -22,6 +22,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -818,6 +819,39 @@ static void test_paging_bug(void **state)
     free_prog(p);
 }
 
+/* A fuzz_paging finding promoted without --name: the harness's own input
+ * goes to corpus/fuzz_paging/regressions/ under the name the YAML case
+ * gets (the rule and a hash of the minimized program), not a name of its
+ * own. */
+static void test_promote_paging_input_named_like_its_case(void **state)
+{
+    (void)state;
+    char yaml_dir[600], file[900], name[256] = "";
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    assert_int_equal(wddmkit(out, sizeof(out),
+                             "promote '%s/corpus/fuzz_paging/regressions/buggy-paging-restart-paging.bin' "
+                             "--harness fuzz_paging --driver '%s'",
+                             WK_SOURCE_DIR, WK_BUGGY_PAGING),
+                     0);
+    expect_output(out, "verified: the YAML case fails on");
+    snprintf(yaml_dir, sizeof(yaml_dir), "%s/specs/regressions", tmp_root);
+    DIR *d = opendir(yaml_dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 5 && strncmp(e->d_name, "paging-progress-001-", 20) == 0 && strcmp(e->d_name + n - 5, ".yaml") == 0)
+            snprintf(name, sizeof(name), "%.*s", (int)(n - 5), e->d_name);
+    }
+    closedir(d);
+    if (!name[0])
+        fail_msg("no paging-progress-001-*.yaml in %s:\n%s", yaml_dir, out);
+    snprintf(file, sizeof(file), "%s/corpus/fuzz_paging/regressions/%s.bin", tmp_root, name);
+    assert_int_equal(access(file, R_OK), 0);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_paging --driver '%s'", file, WK_BUGGY_PAGING),
+                     1);
+    unsetenv("WK_PROMOTE_ROOT");
+}
+
 /* The Patch bug: fuzz_patch's kind of input (a list entry outside the
  * submission range), through the kit's Patch check on both drivers. */
 static void patch_outside_range(const char *driver, uint64_t *violations, char *rule)
@@ -1007,6 +1041,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_repro),
         cmocka_unit_test(test_repro_replay_harness),
         cmocka_unit_test(test_minimize),
+        cmocka_unit_test(test_promote_paging_input_named_like_its_case),
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),
         cmocka_unit_test(test_promote),
