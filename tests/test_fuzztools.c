@@ -882,6 +882,38 @@ static void patch_outside_range(const char *driver, uint64_t *violations, char *
 }
 
 #ifdef WK_FUZZ_REPLAY_DIR
+/* An exit code, with the command's output when it is not the one wanted. */
+static void expect_rc(int got, int want)
+{
+    if (got != want)
+        fail_msg("exit %d, wanted %d; output:\n%s", got, want, out);
+}
+
+/* `wddmkit promote FOUND --name NAME` of a fuzz_patch or fuzz_render
+ * finding: the minimized input is checked through <harness>_replay and the
+ * YAML case before writing; then the written input fails on the driver and
+ * passes on the reference (repro), and so does the case (conform, naming
+ * `rule`). */
+static void expect_promoted(const char *found, const char *harness, const char *driver, const char *name,
+                            const char *rule)
+{
+    char file[700], want[128];
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name %s", found, driver, name), 0);
+    snprintf(want, sizeof(want), "verified: the minimized input fails through %s_replay", harness);
+    expect_output(out, want);
+    expect_output(out, "verified: the YAML case fails on");
+    snprintf(file, sizeof(file), "%s/corpus/%s/regressions/%s.bin", tmp_root, harness, name);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, driver), 1);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
+    snprintf(file, sizeof(file), "%s/specs/regressions/%s.yaml", tmp_root, name);
+    expect_rc(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
+    expect_rc(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", driver, file), 1);
+    snprintf(want, sizeof(want), "rule:     %s", rule);
+    expect_output(out, want);
+    unsetenv("WK_PROMOTE_ROOT");
+}
+
 /* A padded fuzz_patch finding, as `wddmkit fuzz` leaves it (the harness
  * known from the folder's name): minimized back to its one entry, then
  * promoted to a fuzz_patch regression and a YAML case. */
@@ -906,18 +938,7 @@ static void patch_minimize_promote(void)
     snprintf(file, sizeof(file), "%s.min", path);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver '%s'", file, WK_BUGGY_PATCH), 1);
     expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
-    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
-    assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-patch", path, WK_BUGGY_PATCH), 0);
-    expect_output(out, "verified: the minimized input fails through fuzz_patch_replay");
-    expect_output(out, "verified: the YAML case fails on");
-    snprintf(file, sizeof(file), "%s/corpus/fuzz_patch/regressions/t-patch.bin", tmp_root);
-    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_PATCH), 1);
-    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
-    snprintf(file, sizeof(file), "%s/specs/regressions/t-patch.yaml", tmp_root);
-    assert_int_equal(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
-    assert_int_equal(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_PATCH, file), 1);
-    expect_output(out, "rule:     PATCH-CONFINE-001");
-    unsetenv("WK_PROMOTE_ROOT");
+    expect_promoted(path, "fuzz_patch", WK_BUGGY_PATCH, "t-patch", "PATCH-CONFINE-001");
 }
 #endif
 
@@ -958,13 +979,6 @@ static void test_patch_bug(void **state)
  * fuzz_render input and a YAML case that fail on buggy_render_index and
  * pass on the reference. */
 #ifdef WK_FUZZ_REPLAY_DIR
-/* An exit code, with the command's output when it is not the one wanted. */
-static void expect_rc(int got, int want)
-{
-    if (got != want)
-        fail_msg("exit %d, wanted %d; output:\n%s", got, want, out);
-}
-
 static void test_render_bug(void **state)
 {
     (void)state;
@@ -993,18 +1007,7 @@ static void test_render_bug(void **state)
     expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_render --driver '%s'", file, WK_BUGGY_RENDER),
                      1);
     expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
-    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
-    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-render-input", path, WK_BUGGY_RENDER), 0);
-    expect_output(out, "verified: the minimized input fails through fuzz_render_replay");
-    expect_output(out, "verified: the YAML case fails on");
-    snprintf(file, sizeof(file), "%s/corpus/fuzz_render/regressions/t-render-input.bin", tmp_root);
-    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_RENDER), 1);
-    expect_rc(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
-    snprintf(file, sizeof(file), "%s/specs/regressions/t-render-input.yaml", tmp_root);
-    expect_rc(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
-    expect_rc(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_RENDER, file), 1);
-    expect_output(out, "rule:     MEM-GUARD-001");
-    unsetenv("WK_PROMOTE_ROOT");
+    expect_promoted(path, "fuzz_render", WK_BUGGY_RENDER, "t-render-input", "MEM-GUARD-001");
     unsetenv("WK_REPLAY_DIR");
 }
 #endif
