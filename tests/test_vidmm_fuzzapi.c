@@ -15,15 +15,17 @@
  *     byte outside the listed slots, wherever it is;
  *   - the per-call costs the harnesses pay, made cheap without weakening a
  *     check: a guarded buffer's mapping is reused (an overrun still hits
- *     the guard page, an underrun still breaks a canary written afresh,
- *     and reset and destroy unmap the spares), and DDI frames that do not
- *     save the signal mask still catch crash after crash and hang after
- *     hang;
+ *     the guard page, a write anywhere into Patch's read-only lists
+ *     faults, also through a pointer kept past the call, a forked child
+ *     maps its own, and reset and destroy unmap the spares), and DDI
+ *     frames that do not save the signal mask still catch crash after
+ *     crash and hang after hang;
  *   - the one-stream scans of the checks name every changed byte exactly,
  *     and what wk_vidmm_patch knows between calls (the DMA buffer and the
  *     patch list zero past the last clean call's input and slots, a spare
  *     list mapping's canary) never outlives what can write them: any DDI
- *     call, a GPU execution, a violation, a reset, a write past the list.
+ *     call, a GPU execution, a violation, a reset, a write past the list,
+ *     a forked child.
  *
  * If the harnesses' speed or soundness depends on it, it is pinned here.
  */
@@ -42,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "wddmkit/gpu.h"
 #include "wddmkit/refdriver.h"
@@ -480,7 +484,7 @@ static void release_dead(void)
 /* What the Patch rewriter does inside the DDI frame, like a driver would. */
 enum poke {
     POKE_NONE,
-    POKE_BEFORE,        /* one byte, `at` bytes before the allocation list */
+    POKE_AT,            /* flips byte `at` (signed: before its start) of the allocation list */
     POKE_PAST,          /* the first byte past the allocation list */
     POKE_DMA,           /* flips DMA-buffer byte `at` */
     POKE_NULL,          /* writes through a NULL struct pointer */
@@ -489,7 +493,7 @@ enum poke {
 
 struct poker {
     enum poke what;
-    uint64_t at;
+    int64_t at;
     const BYTE *list;   /* the allocation list Patch got */
     volatile int spinning;
     volatile uintptr_t null_base;   /* 0: computed as an integer, only the hardware sees the write */
@@ -505,7 +509,7 @@ static void poke_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status
     volatile BYTE *list = (volatile BYTE *)a->pAllocationList;
     p->list = (const BYTE *)a->pAllocationList;
     switch (p->what) {
-    case POKE_BEFORE: list[-(ptrdiff_t)p->at] ^= 0x01; break;
+    case POKE_AT: list[p->at] ^= 0x01; break;
     case POKE_PAST: list[a->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST)] = 0x5A; break;
     case POKE_DMA: ((volatile BYTE *)a->pDmaBuffer)[p->at] ^= 0xFF; break;
     case POKE_NULL: *(volatile uint32_t *)(p->null_base + 0x10) = 1; break;
@@ -576,35 +580,35 @@ static void test_pooled_buffer_overrun_after_reuse(void **state)
     vt_close(f);
 }
 
-/* An underrun breaks the canary and is reported; the next user of the
- * same mapping gets the whole canary back: no stale report, and a write at
- * the first byte of the slack is still seen. */
-static void test_pooled_buffer_underrun_and_canary_restored(void **state)
+/* Patch gets its lists as const (facts §4.4): a write anywhere in the
+ * pages the driver sees of them (before the allocation list, at its first
+ * byte of the page, inside it) faults at that instruction and is
+ * MEM-GUARD-001 naming the list and the signed offset; the adapter is dead
+ * after it, as after any fault. */
+static void test_list_writes_fault_anywhere(void **state)
 {
     struct vt_fixture *f = *state;
-    struct wk_vidmm_config cfg = fuzz_config(0);
-    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
-    struct patch_case c;
-    build_patch_case(f, &c);
-    struct poker p = { POKE_BEFORE, 1, NULL, 0, 0 };
-    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "before the start of the allocation list",
-                                    "offset -1"));
-    const BYTE *first = p.list;
-    p.what = POKE_NONE;
-    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
-    assert_ptr_equal(p.list, first);
-    assert_true(expect_u64(violation_total(f->vm), 1)); /* the canary was written again */
-    uint64_t slack = VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST);
-    p.what = POKE_BEFORE;
-    p.at = slack;
-    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-    assert_ptr_equal(p.list, first);
-    char offset[32];
-    snprintf(offset, sizeof(offset), "offset -%" PRIu64, slack);
-    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list", offset));
-    assert_true(expect_u64(violation_total(f->vm), 2));
+    const int64_t slack = (int64_t)(VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST));
+    const int64_t at[] = { -1, -8, -9, -slack, 0, 47 };
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        struct wk_vidmm_config cfg = fuzz_config(0);
+        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+        struct patch_case c;
+        build_patch_case(f, &c);
+        struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+        wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+        VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args)); /* the next list takes this mapping */
+        p.what = POKE_AT;
+        p.at = at[i];
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+        char want[64];
+        snprintf(want, sizeof(want), "at offset %+" PRId64 " (read-only page hit)", at[i]);
+        if (!last_violation_says(f->vm, "MEM-GUARD-001", "allocation list (48 bytes), which the DDI gets as const",
+                                 want))
+            fail_msg("write at %+" PRId64, at[i]);
+        release_dead();
+        vt_close(f);
+    }
 }
 
 /* Spares outlive a reset (a differential harness resets per input) and
@@ -681,9 +685,8 @@ static bool last_error_says(struct wk_vidmm *vm, const char *rule, const char *w
 
 /* Every offset class of the one-stream scan (guard.c, gbuf_first_not):
  * a changed DMA byte at each offset of a few 256-byte blocks past the
- * input and of the buffer's last ones, and a broken canary byte at each of
- * the first and last bytes of the allocation list's slack, are named
- * exactly. */
+ * input and of the buffer's last ones is named exactly. (The lists are
+ * read-only to Patch: test_list_writes_fault_anywhere.) */
 static void test_scans_name_every_offset(void **state)
 {
     struct vt_fixture *f = *state;
@@ -707,20 +710,6 @@ static void test_scans_name_every_offset(void **state)
         if (!last_error_says(f->vm, "PATCH-CONFINE-001", want, NULL))
             fail_msg("DMA byte %" PRIu64, at);
     }
-    uint64_t slack = VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST);
-    p.what = POKE_BEFORE;
-    for (uint64_t back = 1; back <= slack; back++) {
-        if (back == 400)
-            back = slack - 400;
-        p.at = back;
-        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-        char want[48];
-        snprintf(want, sizeof(want), "offset -%" PRIu64, back);
-        const char *m = wk_vidmm_last_error(f->vm);
-        if (!last_error_says(f->vm, "MEM-GUARD-001", "before the start of the allocation list", want) ||
-            strcmp(m + strlen(m) - strlen(want), want) != 0) /* the whole number */
-            fail_msg("canary byte -%" PRIu64 ": %s", back, m);
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -741,6 +730,7 @@ struct watch {
     int armed;                  /* look at the next non-paging Patch's buffers */
     int64_t stale_dma;          /* first non-zero DMA byte past the input, -1: none */
     int list_differs;           /* the patch-location list is not the input's entries */
+    int64_t slack_bad;          /* how far before the allocation list a byte is not the canary, -1: none */
     uint32_t dma_length;        /* the input's */
     const D3DDDI_PATCHLOCATIONLIST *entries; /* the input's */
     uint32_t entry_count;
@@ -757,6 +747,18 @@ static int64_t first_set(const volatile BYTE *p, uint64_t from, uint64_t to)
     for (uint64_t i = from; i < to; i++)
         if (p[i])
             return (int64_t)i;
+    return -1;
+}
+
+/* How far before p a byte of p's page (the page of p[-1]) is not the
+ * canary guard.c writes before CPU buffers, -1 when none: what a driver
+ * reading before its list would see must not depend on earlier inputs. */
+static int64_t first_not_canary_before(const volatile BYTE *p)
+{
+    uintptr_t page = ((uintptr_t)p - 1) & ~(uintptr_t)(VT_PAGE - 1);
+    for (const volatile BYTE *q = p - 1; (uintptr_t)q >= page; q--)
+        if (*q != 0xA5)
+            return (int64_t)(p - q);
     return -1;
 }
 
@@ -788,6 +790,7 @@ static void watch_ddi(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
     w->list_differs = a->PatchLocationListSize != w->entry_count ||
                       (w->entry_count && memcmp(a->pPatchLocationList, w->entries,
                                                 w->entry_count * sizeof(D3DDDI_PATCHLOCATIONLIST)) != 0);
+    w->slack_bad = first_not_canary_before(w->alloc_list);
 }
 
 static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watch *w)
@@ -811,9 +814,9 @@ static void patch_sees_only_its_input(struct vt_fixture *f, struct watch *w, con
     w->entry_count = args->patch_length;
     VT_OK(f->vm, wk_vidmm_patch(f->vm, args));
     assert_false(w->armed);
-    if (w->stale_dma != -1 || w->list_differs)
-        fail_msg("stale bytes handed to Patch: DMA +%" PRId64 ", patch list %s", w->stale_dma,
-                 w->list_differs ? "not the input's entries" : "as given");
+    if (w->stale_dma != -1 || w->list_differs || w->slack_bad != -1)
+        fail_msg("stale bytes handed to Patch: DMA +%" PRId64 ", patch list %s, allocation list -%" PRId64,
+                 w->stale_dma, w->list_differs ? "not the input's entries" : "as given", w->slack_bad);
 }
 
 /* A watched context whose first clean Patch has left its state known. */
@@ -1021,7 +1024,8 @@ static void test_known_patch_dropped_by_reset(void **state)
 }
 
 /* The allocation list's mapping, reused with lists of 2, 1, 0 and 2
- * entries: the canary follows, and an underrun is still seen anywhere. */
+ * entries: the canary follows (the bytes before each list are the canary
+ * however long the last one was), written only where the last list was. */
 static void test_known_canary_follows_the_list(void **state)
 {
     struct vt_fixture *f = *state;
@@ -1034,25 +1038,13 @@ static void test_known_canary_follows_the_list(void **state)
         a.list_length = lengths[i];
         patch_sees_only_its_input(f, &w, &a);
     }
-    struct poker p = { POKE_BEFORE, 1, NULL, 0, 0 };
-    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-    const uint64_t back[] = { 1, sizeof(DXGK_ALLOCATIONLIST) + 1, VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST) };
-    for (size_t i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
-        VT_OK(f->vm, (p.what = POKE_NONE, wk_vidmm_patch(f->vm, &c.args))); /* known again */
-        p.what = POKE_BEFORE;
-        p.at = back[i];
-        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-        char want[48];
-        snprintf(want, sizeof(want), "offset -%" PRIu64, back[i]);
-        assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "allocation list", want));
-    }
-    assert_true(expect_u64(violation_total(f->vm), 3));
+    assert_true(expect_no_violations(f->vm));
 }
 
-/* A driver that kept the last allocation list's address writes before it
- * in another DDI: the next list on that mapping gets the whole canary
- * again, and no stale report. */
-static void test_known_canary_dropped_by_any_ddi(void **state)
+/* A driver that kept the last allocation list's address writes through it
+ * in another DDI: the kept mapping is still read-only, so the write faults
+ * there, MEM-GUARD-001 naming an input of an earlier call. */
+static void test_stale_list_pointer_write_faults(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
@@ -1060,14 +1052,68 @@ static void test_known_canary_dropped_by_any_ddi(void **state)
     open_watched(f, &c, &w);
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
-    uint32_t a = vt_alloc(f->vm, f->device, &req); /* its private data's mapping is a spare too */
+    uint32_t a = vt_alloc(f->vm, f->device, &req);
     patch_sees_only_its_input(f, &w, &c.args);
     w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
     w.stray_in_list = 1;
     w.stray_at = 100;
-    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
-    assert_int_equal(w.stray_ddi, WK_DDI_NONE); /* written */
-    patch_sees_only_its_input(f, &w, &c.args);
+    assert_true(expect_status(f->vm, wk_vidmm_page_in(f->vm, a), WK_E_DRIVER_CRASH));
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "into an input of an earlier DDI call", NULL));
+}
+
+static void write_command(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    (void)status;
+    const DXGKARG_RENDER *r = args;
+    if (ddi == WK_DDI_RENDER)
+        ((volatile BYTE *)(uintptr_t)r->pCommand)[4] ^= 1;
+}
+
+/* Render gets the user command buffer as `const void *const` (facts §4.3):
+ * a write into it faults, MEM-GUARD-001 naming it and the offset. */
+static void test_render_command_write_faults(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+    WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, 0, 0 };
+    struct wk_vidmm_render args = { f->context, &h, sizeof(h), NULL, 0, NULL, 0, 0 };
+    struct wk_vidmm_render_result result;
+    VT_OK(f->vm, wk_vidmm_render(f->vm, &args, &result));
+    wk_vidmm_set_rewriter(f->vm, write_command, NULL);
+    assert_true(expect_status(f->vm, wk_vidmm_render(f->vm, &args, &result), WK_E_DRIVER_CRASH));
+    char want[96];
+    snprintf(want, sizeof(want), "user command buffer (%zu bytes), which the DDI gets as const, at offset +4",
+             sizeof(h));
+    assert_true(last_violation_says(f->vm, "MEM-GUARD-001", want, "read-only page hit"));
+    release_dead();
+    vt_close(f);
+}
+
+/* A forked child does not reuse its parent's kept input mappings (they
+ * are shared memory): a child's longer list would otherwise overwrite the
+ * canary the parent knows is before its next, shorter one. */
+static void test_forked_child_maps_its_own_inputs(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct patch_case c;
+    struct watch w;
+    open_watched(f, &c, &w);
+    struct wk_vidmm_patch one = c.args;
+    one.list_length = 1;
+    patch_sees_only_its_input(f, &w, &one); /* a spare whose canary ends 24 bytes before the page end */
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        wk_vidmm_patch(f->vm, &c.args); /* two entries: 48 bytes */
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    patch_sees_only_its_input(f, &w, &one);
     assert_true(expect_no_violations(f->vm));
 }
 
@@ -1169,7 +1215,7 @@ int main(void)
         VT_TEST(test_patch_correct),
         VT_TEST(test_patch_rejects_bad_ranges),
         VT_TEST(test_pooled_buffer_overrun_after_reuse),
-        VT_TEST(test_pooled_buffer_underrun_and_canary_restored),
+        VT_TEST(test_list_writes_fault_anywhere),
         VT_TEST(test_pooled_buffers_released),
         VT_TEST(test_patch_confinement_offsets),
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),
@@ -1184,7 +1230,9 @@ int main(void)
         VT_TEST(test_known_patch_dropped_by_a_violation),
         VT_TEST(test_known_patch_dropped_by_reset),
         VT_TEST(test_known_canary_follows_the_list),
-        VT_TEST(test_known_canary_dropped_by_any_ddi),
+        VT_TEST(test_stale_list_pointer_write_faults),
+        VT_TEST(test_render_command_write_faults),
+        VT_TEST(test_forked_child_maps_its_own_inputs),
         VT_TEST(test_repeated_crashes_are_caught),
     };
     return cmocka_run_group_tests_name("vidmm.fuzzapi", tests, NULL, NULL);

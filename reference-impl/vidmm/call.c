@@ -136,10 +136,10 @@ wk_status ddi_crashed(struct ddi_frame *f)
         violate(vm, R_DRV_HANG, f->ddi, "did not return within %u ms", vm->cfg.ddi_timeout_ms);
         return WK_E_DRIVER_HANG;
     }
-    char where[160];
+    char where[256];
     if ((f->signo == SIGSEGV || f->signo == SIGBUS) &&
         gbuf_describe_fault(vm, f->fault_addr, where, sizeof(where))) {
-        violate(vm, R_MEM_GUARD, f->ddi, "wrote past the end of %s (guard page hit)", where);
+        violate(vm, R_MEM_GUARD, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;
     }
     violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,

@@ -38,7 +38,7 @@
 
 #include "internal.h"
 
-#define CANARY 0xA5u
+#define CANARY GBUF_CANARY
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
 static uint64_t round_pages(uint64_t n)
@@ -46,7 +46,7 @@ static uint64_t round_pages(uint64_t n)
     return (n + PAGE - 1) & ~(PAGE - 1);
 }
 
-static void registry_add(struct wk_vidmm *vm, struct gbuf *b)
+void gbuf_register(struct wk_vidmm *vm, struct gbuf *b)
 {
     for (uint32_t i = 0; i < MAX_GBUFS; i++)
         if (!vm->gbufs[i]) {
@@ -55,7 +55,7 @@ static void registry_add(struct wk_vidmm *vm, struct gbuf *b)
         }
 }
 
-static void registry_remove(struct wk_vidmm *vm, struct gbuf *b)
+void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b)
 {
     for (uint32_t i = 0; i < MAX_GBUFS; i++)
         if (vm->gbufs[i] == b) {
@@ -70,7 +70,7 @@ static void registry_remove(struct wk_vidmm *vm, struct gbuf *b)
  * (no DDI call since: a harness frees and takes one buffer per input). */
 static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
 {
-    struct gbuf_spare none = { NULL, 0, 0, 0 };
+    struct gbuf_spare none = { .map = NULL };
     for (uint32_t i = vm->nspares; i-- > 0;)
         if (vm->spares[i].map_len == map_len) {
             struct gbuf_spare s = vm->spares[i];
@@ -88,7 +88,7 @@ static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b, uint64_t canary
 {
     if (vm->nspares == GBUF_SPARES || b->map_len > GBUF_SPARE_MAX)
         return 0;
-    vm->spares[vm->nspares++] = (struct gbuf_spare){ b->map, b->map_len, canary_end, vm->ddi_serial };
+    vm->spares[vm->nspares++] = (struct gbuf_spare){ .map = b->map, .map_len = b->map_len, .canary_end = canary_end, .ddi_serial = vm->ddi_serial };
     return 1;
 }
 
@@ -97,6 +97,7 @@ void gbuf_release_spares(struct wk_vidmm *vm)
     for (uint32_t i = 0; i < vm->nspares; i++)
         munmap(vm->spares[i].map, vm->spares[i].map_len);
     vm->nspares = 0;
+    gbuf_input_release_spares(vm);
     free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
     vm->scratch = NULL;
     vm->scratch_size = 0;
@@ -191,7 +192,7 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
         memset(b->map, CANARY, data - size);
     else
         spare_refill(b->map, data, data - size, canary_end);
-    registry_add(vm, b);
+    gbuf_register(vm, b);
     return WK_OK;
 }
 
@@ -273,7 +274,7 @@ wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, 
     /* Recycled system pages hold their last user's bytes. */
     memset(b->map, 0, (uint64_t)(b->ptr + size - b->map));
     gpu_canaries(b, CANARY);
-    registry_add(vm, b);
+    gbuf_register(vm, b);
     return WK_OK;
 }
 
@@ -307,7 +308,11 @@ static void release(struct wk_vidmm *vm, struct gbuf *b, uint64_t canary_end)
 {
     if (!b->map)
         return;
-    registry_remove(vm, b);
+    if (b->kit) {
+        gbuf_input_release(vm, b);
+        return;
+    }
+    gbuf_unregister(vm, b);
     if (b->first_pfn) {
         wk_gpu_sysmem_unmap(vm->gpu, b->map, b->map_len / PAGE);
         sysmem_pages_free(vm, &b->map_pfn, 1); /* the run is one block */
@@ -438,7 +443,7 @@ static uint64_t first_not_canary(const uint8_t *p, uint64_t n)
 
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 {
-    if (!b->map)
+    if (!b->map || b->kit) /* an input: the driver could not have written it (guard_input.c) */
         return WK_OK;
     if (b->first_pfn) { /* head (when the block has room before it) and tail canaries */
         uint64_t head = gpu_head(b), tail = gpu_tail(b);
@@ -460,19 +465,30 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
     return WK_OK;
 }
 
+/* What a fault at addr did to buffer b, or NULL when addr is not b's:
+ * its guard page (past the end), or for an input any of its read-only
+ * pages (before, inside or after its bytes). */
+static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, size_t size)
+{
+    const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
+    long long at = (long long)(a - b->ptr);
+    if (a >= guard && a < guard + PAGE)
+        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what,
+                 (unsigned long long)b->size, at);
+    else if (b->kit && a >= b->map && a < guard)
+        snprintf(buf, size, "wrote to the %s (%llu bytes), which the DDI gets as const, at offset %+lld (read-only page hit)",
+                 b->what, (unsigned long long)b->size, at);
+    else
+        return NULL;
+    return buf;
+}
+
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
 {
-    const uint8_t *a = addr;
     for (uint32_t i = 0; i < MAX_GBUFS; i++) {
         const struct gbuf *b = vm->gbufs[i];
-        if (!b || !b->map)
-            continue;
-        const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
-        if (a >= guard && a < guard + PAGE) {
-            snprintf(buf, size, "the %s (%llu bytes) at offset +%llu", b->what,
-                     (unsigned long long)b->size, (unsigned long long)(a - b->ptr));
+        if (b && b->map && fault_in(b, addr, buf, size))
             return buf;
-        }
     }
-    return NULL;
+    return gbuf_input_describe_spare(vm, addr, buf, size);
 }

@@ -47,6 +47,9 @@ struct gbuf {
     uint64_t first_pfn;  /* the buffer's first page, 0 when not GPU-visible */
     uint64_t pages;
     uint64_t map_pfn;    /* the block's first page (what gbuf_free gives back) */
+    /* Inputs (gbuf_alloc_input): the kit's writable view of the pages the
+     * driver sees read-only at map; NULL for every other buffer. */
+    uint8_t *kit;
 };
 
 /* An unused guarded mapping kept for the next buffer of the same page-rounded
@@ -59,6 +62,10 @@ struct gbuf_spare {
      * driver reaches a freed buffer only from inside one (guard.c) */
     uint64_t canary_end;
     uint64_t ddi_serial;
+    /* Inputs only (guard_input.c): the kit's view, and the process
+     * generation the mapping belongs to (a forked child drops its parent's) */
+    uint8_t *kit;
+    unsigned generation;
 };
 
 /* ------------------------------------------------------------------ */
@@ -233,6 +240,8 @@ struct wk_vidmm {
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
+    struct gbuf_spare input_spares[GBUF_SPARES]; /* the same for inputs (guard_input.c) */
+    uint32_t ninput_spares;
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
     int scratch_busy;
@@ -322,6 +331,24 @@ void call_install_handlers(void);
  * and the scratch buffer outlive wk_vidmm_reset and are released by
  * wk_vidmm_stop (and so wk_vidmm_destroy): gbuf_release_spares. */
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
+/* A buffer the DDI gets as const (DXGKARG_PATCH's lists, DXGKARG_RENDER's
+ * pCommand: facts §4.3, §4.4), holding a copy of content[0, size):
+ * the driver's view of its pages is read-only, so a write anywhere in them
+ * faults at the instruction (MEM-GUARD-001), and a guard page follows it.
+ * Nothing to check after the call. Falls back to gbuf_alloc and a copy
+ * (canary-checked) when the views cannot be made. guard_input.c. */
+wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *content, uint64_t size,
+                           const char *what);
+/* guard_input.c's part of gbuf_free and gbuf_release_spares. */
+void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b);
+void gbuf_input_release_spares(struct wk_vidmm *vm);
+/* A fault at addr in a kept (freed) input: a pointer kept past its call. */
+const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+/* The live-buffer registry that fault reports read (guard.c). */
+void gbuf_register(struct wk_vidmm *vm, struct gbuf *b);
+void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b);
+/* The canary byte written before CPU buffers (guard.c). */
+#define GBUF_CANARY 0xA5u
 /* A GPU-visible buffer: contiguous system pages, page aligned start. */
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* The same at the end of a block of at least `reserve` pages (just the
@@ -342,7 +369,8 @@ void gbuf_free(struct wk_vidmm *vm, struct gbuf *b);
 wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi);
 /* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
-/* The guarded buffer that contains addr (the faulting page), for reports. */
+/* What the driver did when it faulted at addr in a guarded buffer (a guard
+ * page, an input's read-only page), for the report; NULL when in none. */
 const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
 /* The offset of the first byte of p[0, n) that is not `value`, n when all
  * are: one read of the run (the post-call checks' scan, guard.c). */

@@ -66,19 +66,20 @@ static void fill_list(struct wk_vidmm *vm, struct render_job *j, int prepatch_in
 static wk_status prepare(struct wk_vidmm *vm, struct render_job *j)
 {
     const struct wk_vidmm_render *in = j->in;
-    wk_status st = gbuf_alloc(vm, &j->command, in->command_length, "user command buffer");
+    /* pCommand is `const void *const` (facts §4.3): read-only to the
+     * driver (guard_input.c). pPatchLocationListIn is "in" but not const:
+     * a writable copy, canary-checked. */
+    wk_status st = gbuf_alloc_input(vm, &j->command, in->command, in->command_length, "user command buffer");
     if (st == WK_OK)
         st = gbuf_alloc(vm, &j->patch_in, (uint64_t)in->patch_in_length * sizeof(D3DDDI_PATCHLOCATIONLIST),
                         "user patch-location list");
+    if (st == WK_OK && in->patch_in_length)
+        memcpy(j->patch_in.ptr, in->patch_in, in->patch_in_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
     if (st == WK_OK)
         st = gbuf_alloc(vm, &j->list, (uint64_t)in->list_length * sizeof(DXGK_ALLOCATIONLIST),
                         "allocation list");
     if (st != WK_OK)
         return st;
-    if (in->command_length)
-        memcpy(j->command.ptr, in->command, in->command_length);
-    if (in->patch_in_length)
-        memcpy(j->patch_in.ptr, in->patch_in, in->patch_in_length * sizeof(D3DDDI_PATCHLOCATIONLIST));
     j->alloc_list = (DXGK_ALLOCATIONLIST *)(void *)j->list.ptr;
     return WK_OK;
 }

@@ -237,7 +237,7 @@
       "is", "facts §5.8 A2", "reference-impl/vidmm/ctxalloc.c")                                                                      \
     /* Robustness */                                                                              \
     X(R_MEM_GUARD, "MEM-GUARD-001", WK_DDI_NONE,                                                    \
-      "the driver never writes past the end of a buffer the kernel gave it", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c, reference-impl/vidmm/guard.c") \
+      "the driver never writes past the end of a buffer the kernel gave it, nor into one its DDI gets as const", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c, reference-impl/vidmm/guard.c") \
     X(R_DRV_CRASH, "DRV-CRASH-001", WK_DDI_NONE,                                                    \
       "the driver does not crash inside a DDI", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c")                         \
     X(R_DRV_HANG, "DRV-HANG-001", WK_DDI_NONE,                                                      \

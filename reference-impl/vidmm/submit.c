@@ -472,26 +472,21 @@ static void fill_then_zero(uint8_t *buf, const void *src, uint64_t n, uint64_t z
         memset(buf + n, 0, zero_end - n);
 }
 
-/* The two lists of a Patch call, each a guarded CPU buffer of exactly its
- * entries; 0 or an error (nothing left allocated). */
+/* The two lists of a Patch call, each an input (read-only to the driver:
+ * DXGKARG_PATCH has them const, facts §4.4) of exactly its entries against
+ * a guard page; 0 or an error (nothing left allocated). */
 static wk_status lists_alloc(struct wk_vidmm *vm, const struct wk_vidmm_patch *a, struct gbuf *list,
                              struct gbuf *patch)
 {
     uint64_t list_bytes = (uint64_t)a->list_length * sizeof(DXGK_ALLOCATIONLIST);
     uint64_t patch_bytes = (uint64_t)a->patch_length * sizeof(D3DDDI_PATCHLOCATIONLIST);
-    wk_status st = gbuf_alloc(vm, list, list_bytes, "allocation list");
+    wk_status st = gbuf_alloc_input(vm, list, a->list, list_bytes, "allocation list");
     if (st != WK_OK)
         return st;
-    st = gbuf_alloc(vm, patch, patch_bytes, "patch-location list");
-    if (st != WK_OK) {
+    st = gbuf_alloc_input(vm, patch, a->patch, patch_bytes, "patch-location list");
+    if (st != WK_OK)
         gbuf_free(vm, list);
-        return st;
-    }
-    if (list_bytes)
-        memcpy(list->ptr, a->list, list_bytes);
-    if (patch_bytes)
-        memcpy(patch->ptr, a->patch, patch_bytes);
-    return WK_OK;
+    return st;
 }
 
 /* Canary checks of both lists after a call that did not crash (the first

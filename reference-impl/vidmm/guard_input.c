@@ -1,0 +1,175 @@
+/*
+ * guard_input.c - buffers a DDI gets as const, handed to the driver
+ * read-only.
+ *
+ * Why: DxgkDdiPatch gets its allocation list and patch-location list as
+ * const (facts §4.4, DXGKARG_PATCH: `const DXGK_ALLOCATIONLIST *`, `const
+ * D3DDDI_PATCHLOCATIONLIST *`), and DxgkDdiRender its user command buffer
+ * (pCommand, `const void *const`, §4.3). A driver
+ * that writes into one corrupts what the kernel (or user mode) still owns.
+ * A canary before a writable buffer saw only writes before its start, and
+ * only after the call, at the price of reading the whole slack each time:
+ * a fifth of fuzz_patch's time (docs/performance.md). Here the driver's
+ * view of the pages is read-only, so any write (before, into or after the
+ * bytes) faults at that instruction and call.c reports MEM-GUARD-001 with
+ * the buffer and the offset; a guard page after the view catches reads
+ * past the end as before. Nothing is read after the call.
+ *
+ * How: the pages are a memfd mapped twice: read-only for the driver (with
+ * the PROT_NONE guard page after it) and writable for the kit, which
+ * copies the content in. The bytes before the content hold the canary,
+ * so a driver reading before the start reads the same bytes every time
+ * (a replay must be deterministic). Mappings are kept for reuse like
+ * guard.c's spares, and since no driver can write them, what a kept one
+ * holds is known exactly: the canary before where its last content began,
+ * so the next user writes the canary only where that content was.
+ *
+ * Fork: the two views are MAP_SHARED, so a child forked while the adapter
+ * holds spares would share their pages with its parent (and with its
+ * siblings). A child drops the spares it inherited (generation, bumped by
+ * a pthread_atfork handler) and maps its own.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+
+static unsigned generation;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void forked_child(void)
+{
+    generation++;
+}
+
+static void watch_forks(void)
+{
+    pthread_atfork(NULL, NULL, forked_child);
+}
+
+static void unmap_views(uint8_t *map, uint64_t map_len, uint8_t *kit)
+{
+    munmap(map, map_len);
+    munmap(kit, map_len - PAGE);
+}
+
+/* The spare input mapping of map_len bytes kept last (map NULL when none).
+ * A forked child's inherited spares are its parent's pages: unmapped here,
+ * never reused. */
+static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
+{
+    struct gbuf_spare none = { .map = NULL };
+    for (uint32_t i = vm->ninput_spares; i-- > 0;) {
+        struct gbuf_spare s = vm->input_spares[i];
+        int stale = s.generation != generation;
+        if (s.map_len != map_len && !stale)
+            continue;
+        memmove(&vm->input_spares[i], &vm->input_spares[i + 1], (vm->ninput_spares - i - 1) * sizeof(s));
+        vm->ninput_spares--;
+        if (!stale)
+            return s;
+        unmap_views(s.map, s.map_len, s.kit);
+    }
+    return none;
+}
+
+/* `data` bytes of a fresh memfd, read-only at the start of a reservation
+ * of data + PAGE (the rest stays PROT_NONE: the guard) and writable at
+ * *kit; NULL when any step fails (nothing left mapped). */
+static uint8_t *map_views(uint64_t data, uint8_t **kit)
+{
+    int fd = memfd_create("wddmkit-input", MFD_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    uint8_t *map = MAP_FAILED, *rw = MAP_FAILED;
+    if (ftruncate(fd, (off_t)data) == 0)
+        map = mmap(NULL, data + PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map != MAP_FAILED && mmap(map, data, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED)
+        rw = mmap(NULL, data, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (rw == MAP_FAILED) {
+        if (map != MAP_FAILED)
+            munmap(map, data + PAGE);
+        return NULL;
+    }
+    *kit = rw;
+    return map;
+}
+
+wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *content, uint64_t size,
+                           const char *what)
+{
+    uint64_t data = (size + PAGE - 1) / PAGE * PAGE;
+    data = data ? data : PAGE;
+    struct gbuf_spare s = { .map = NULL };
+    if (!vm->cfg.no_guard_pages && size <= (1ull << 32)) {
+        pthread_once(&atfork_once, watch_forks);
+        s = take_spare(vm, data + PAGE);
+        if (!s.map && (s.map = map_views(data, &s.kit)) != NULL) /* fresh: zeroes, no canary yet */
+            s.canary_end = 0;
+    }
+    if (!s.map) { /* no views (or no guard pages wanted): a writable buffer, canary-checked */
+        wk_status st = gbuf_alloc(vm, b, size, what);
+        if (st == WK_OK && size)
+            memcpy(b->ptr, content, size);
+        return st;
+    }
+    memset(b, 0, sizeof(*b));
+    b->what = what;
+    b->size = size;
+    b->map = s.map;
+    b->map_len = data + PAGE;
+    b->kit = s.kit;
+    uint64_t off = data - size;
+    b->ptr = b->map + off;
+    if (s.canary_end < off) /* [0, canary_end) is canary already; the rest held the last content */
+        memset(b->kit + s.canary_end, GBUF_CANARY, off - s.canary_end);
+    if (size)
+        memcpy(b->kit + off, content, size);
+    gbuf_register(vm, b);
+    return WK_OK;
+}
+
+/* Kept for reuse, knowing its canary ends where the content began; or
+ * unmapped when the pool is full or the mapping too large. */
+void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
+{
+    gbuf_unregister(vm, b);
+    if (vm->ninput_spares < GBUF_SPARES && b->map_len <= GBUF_SPARE_MAX)
+        vm->input_spares[vm->ninput_spares++] = (struct gbuf_spare){
+            .map = b->map,
+            .map_len = b->map_len,
+            .canary_end = (uint64_t)(b->ptr - b->map),
+            .kit = b->kit,
+            .generation = generation,
+        };
+    else
+        unmap_views(b->map, b->map_len, b->kit);
+    memset(b, 0, sizeof(*b));
+}
+
+const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
+{
+    const uint8_t *a = addr;
+    for (uint32_t i = 0; i < vm->ninput_spares; i++) {
+        const struct gbuf_spare *s = &vm->input_spares[i];
+        if (a >= s->map && a < s->map + s->map_len) {
+            snprintf(buf, size, "wrote at %p, into an input of an earlier DDI call (read-only; the pointer was kept past that call)",
+                     addr);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+void gbuf_input_release_spares(struct wk_vidmm *vm)
+{
+    for (uint32_t i = 0; i < vm->ninput_spares; i++)
+        unmap_views(vm->input_spares[i].map, vm->input_spares[i].map_len, vm->input_spares[i].kit);
+    vm->ninput_spares = 0;
+}
