@@ -1464,8 +1464,8 @@ static uint32_t patch_fields(struct wk_prog_patch *g, struct field *f, uint32_t 
     }
     for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
         struct wk_prog_patch_location *l = &g->patch[i];
-        struct field more[] = { F(l->allocation_index), F(l->slot_id), F(l->driver_id), F(l->allocation_offset),
-                                F(l->patch_offset), F(l->split_offset) };
+        struct field more[] = { F(l->allocation_index), F(l->slot_id), F(l->reserved), F(l->driver_id),
+                                F(l->allocation_offset), F(l->patch_offset), F(l->split_offset) };
         memcpy(f + n, more, sizeof(more));
         n += (uint32_t)(sizeof(more) / sizeof(more[0]));
     }
@@ -1514,7 +1514,7 @@ static void clear_list(struct mini *m, struct wk_prog *best, const struct field 
 }
 
 #define MAX_FIELDS (64 + WK_PROG_MAX_LIST + 10 * WK_PROG_MAX_RECORDS + 5 * WK_PROG_MAX_PATCH_LIST + \
-                    6 * WK_PROG_MAX_PATCHES + 1)
+                    7 * WK_PROG_MAX_PATCHES + 1)
 
 /* Each non-zero field set to 0, kept at 0 when the signature holds. */
 static void clear_fields(struct mini *m, struct wk_prog *best)

@@ -109,6 +109,8 @@ static const char *unrepresentable(const struct wk_prog_patch *g)
         if (l->allocation_index > 0xFF || l->slot_id > 0x7F || l->split_offset > 0xFFFF || l->driver_id > 0xFFFF ||
             (l->patch_offset > 0xFFFF && l->patch_offset < 0xFFFF0000u))
             return "a patch location has a field wider than fuzz_patch's";
+        if (l->reserved)
+            return "a patch location sets the reserved bits above SlotId, which fuzz_patch inputs cannot";
     }
     return NULL;
 }

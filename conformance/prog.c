@@ -142,8 +142,9 @@ static void dump_patch(const struct wk_prog_patch *g, FILE *out)
     fprintf(out, "]");
     for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
         const struct wk_prog_patch_location *l = &g->patch[i];
-        fprintf(out, "\n      index=%u offset=0x%x allocation_offset=0x%x slot=%u split=0x%x driver_id=%u",
-                l->allocation_index, l->patch_offset, l->allocation_offset, l->slot_id, l->split_offset, l->driver_id);
+        fprintf(out, "\n      index=%u offset=0x%x allocation_offset=0x%x slot=%u reserved=0x%x split=0x%x driver_id=%u",
+                l->allocation_index, l->patch_offset, l->allocation_offset, l->slot_id, l->reserved, l->split_offset,
+                l->driver_id);
     }
 }
 

@@ -193,6 +193,37 @@ static void walk_location(struct io *io, struct wk_prog_patch_location *l)
     f32(io, &l->split_offset);
 }
 
+/* Bit 7 of a patch step's location count: each location is followed by
+ * the reserved byte above its SlotId. Patch steps stored before the bit
+ * existed never set it in the files we keep (every committed corpus file
+ * decodes as before), and the encoder sets it only when some location's
+ * reserved bits are not 0, so those steps still encode to the same bytes. */
+#define PATCH_RESERVED 0x80u
+
+static int any_reserved(const struct wk_prog_patch *g)
+{
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++)
+        if (g->patch[i].reserved & 0xFFu)
+            return 1;
+    return 0;
+}
+
+/* The patch-location list: u8 count (bit 7 PATCH_RESERVED), the entries. */
+static void walk_patch_locations(struct io *io, struct wk_prog_patch *g)
+{
+    uint32_t count = clamp32(g->patch_length, WK_PROG_MAX_PATCHES) | (any_reserved(g) ? PATCH_RESERVED : 0u);
+    f8(io, &count);
+    int with_reserved = (count & PATCH_RESERVED) != 0;
+    g->patch_length = clamp32(count & ~PATCH_RESERVED, WK_PROG_MAX_PATCHES);
+    for (uint32_t i = 0; i < g->patch_length; i++) {
+        walk_location(io, &g->patch[i]);
+        if (with_reserved)
+            f8(io, &g->patch[i].reserved);
+        else
+            g->patch[i].reserved = 0;
+    }
+}
+
 /* Everything but the DMA bytes; ranges folded into the lists' lengths. */
 static void walk_patch_head(struct io *io, struct wk_prog_patch *g)
 {
@@ -201,10 +232,7 @@ static void walk_patch_head(struct io *io, struct wk_prog_patch *g)
     g->list_length = clamp32(g->list_length, WK_PROG_MAX_PATCH_LIST);
     for (uint32_t i = 0; i < g->list_length; i++)
         walk_patch_entry(io, &g->list[i]);
-    f8(io, &g->patch_length);
-    g->patch_length = clamp32(g->patch_length, WK_PROG_MAX_PATCHES);
-    for (uint32_t i = 0; i < g->patch_length; i++)
-        walk_location(io, &g->patch[i]);
+    walk_patch_locations(io, g);
     f32(io, &g->start);
     f32(io, &g->end);
     f8(io, &g->patch_start);

@@ -128,21 +128,27 @@ static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, ui
     return used;
 }
 
-/* pPatchLocationListIn as user mode wrote it, reserved bits included: the
- * kernel copies it for the driver's Render without looking inside (the
- * driver must validate every entry, RENDER-PATCH-*). */
+/* One D3DDDI_PATCHLOCATIONLIST entry as the step spells it, the reserved
+ * bits above SlotId included: neither list is the kit's to clean (user
+ * mode writes render's, and Patch gets whatever its entries hold). */
+static void patch_location(const struct wk_prog_patch_location *l, D3DDDI_PATCHLOCATIONLIST *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->AllocationIndex = l->allocation_index;
+    out->Value = (l->slot_id & 0xFFFFFFu) | (l->reserved & 0xFFu) << 24;
+    out->DriverId = l->driver_id;
+    out->AllocationOffset = l->allocation_offset;
+    out->PatchOffset = l->patch_offset;
+    out->SplitOffset = l->split_offset;
+}
+
+/* pPatchLocationListIn as user mode wrote it: the kernel copies it for the
+ * driver's Render without looking inside (the driver must validate every
+ * entry, RENDER-PATCH-*). */
 static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIST *out)
 {
-    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++) {
-        const struct wk_prog_patch_location *l = &r->patch[i];
-        memset(&out[i], 0, sizeof(out[i]));
-        out[i].AllocationIndex = l->allocation_index;
-        out[i].Value = (l->slot_id & 0xFFFFFFu) | (l->reserved & 0xFFu) << 24;
-        out[i].DriverId = l->driver_id;
-        out[i].AllocationOffset = l->allocation_offset;
-        out[i].PatchOffset = l->patch_offset;
-        out[i].SplitOffset = l->split_offset;
-    }
+    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++)
+        patch_location(&r->patch[i], &out[i]);
 }
 
 static wk_status do_render(struct interp *x, const struct wk_step *s)
@@ -244,16 +250,8 @@ static wk_status do_patch(struct interp *x, const struct wk_step *s)
     if (g->patch_start > g->patch_length || g->patch_count > g->patch_length - g->patch_start ||
         slots_overlap(g, list))
         return WK_E_INVALID_ARGUMENT;
-    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
-        const struct wk_prog_patch_location *l = &g->patch[i];
-        memset(&patch[i], 0, sizeof(patch[i]));
-        patch[i].AllocationIndex = l->allocation_index;
-        patch[i].SlotId = l->slot_id & 0xFFFFFF;
-        patch[i].DriverId = l->driver_id;
-        patch[i].AllocationOffset = l->allocation_offset;
-        patch[i].PatchOffset = l->patch_offset;
-        patch[i].SplitOffset = l->split_offset;
-    }
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++)
+        patch_location(&g->patch[i], &patch[i]);
     struct wk_vidmm_patch a = { ctx, g->dma, g->dma_length, list, g->list_length, patch, g->patch_length,
                                 g->start, g->end, g->patch_start, g->patch_count };
     return wk_vidmm_patch(x->vm, &a);

@@ -516,9 +516,10 @@ static void write_commands(struct yw *w, const struct wk_prog_render *r)
         write_record(w, &r->records[i], "  - ");
 }
 
-/* One patch-location entry in flow form; fields at 0 are left out but
+/* One patch-location entry in flow form (a render's user list or a patch
+ * step's, both with `reserved`); fields at 0 are left out but
  * allocation_index and patch_offset (the loader requires them). */
-static void write_location(struct yw *w, const struct wk_prog_patch_location *l, int with_reserved)
+static void write_location(struct yw *w, const struct wk_prog_patch_location *l)
 {
     flow_begin(w);
     kv(w, "allocation_index", "%u", l->allocation_index);
@@ -531,7 +532,7 @@ static void write_location(struct yw *w, const struct wk_prog_patch_location *l,
         kv(w, "split_offset", "0x%x", l->split_offset);
     if (l->driver_id)
         kv(w, "driver_id", "%u", l->driver_id);
-    if (with_reserved && l->reserved)
+    if (l->reserved)
         kv(w, "reserved", "0x%x", l->reserved & 0xFF);
     out(w, "            - {%s}\n", w->line);
 }
@@ -544,7 +545,7 @@ static void write_user_patches(struct yw *w, const struct wk_prog_render *r)
     if (r->patch_length)
         out(w, "          patches:\n");
     for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++) {
-        write_location(w, &r->patch[i], 1);
+        write_location(w, &r->patch[i]);
     }
 }
 
@@ -602,7 +603,7 @@ static void write_patch_locations(struct yw *w, const struct wk_prog_patch *g)
     if (g->patch_length)
         out(w, "          patches:\n");
     for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++) {
-        write_location(w, &g->patch[i], 0);
+        write_location(w, &g->patch[i]);
     }
 }
 

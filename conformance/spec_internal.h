@@ -184,10 +184,9 @@ void spec_load_bytes(struct wk_spec_ctx *c, const struct wk_ynode *args, struct 
 typedef void spec_step_loader(struct wk_spec_ctx *c, const struct wk_ynode *args, struct wk_step *s);
 spec_step_loader spec_load_render;          /* spec_render.c */
 spec_step_loader spec_load_patch;           /* spec_patch.c */
-/* One patch-location entry (spec_patch.c); `with_reserved`: the key
- * `reserved` too (user patch lists of render steps). */
-void spec_load_location(struct wk_spec_ctx *c, const struct wk_ynode *e, struct wk_prog_patch_location *l,
-                        int with_reserved);
+/* One patch-location entry, `reserved` included (spec_patch.c): render's
+ * user patch lists and patch steps' lists alike. */
+void spec_load_location(struct wk_spec_ctx *c, const struct wk_ynode *e, struct wk_prog_patch_location *l);
 spec_step_loader spec_ld_expect_bytes;      /* spec_checks.c */
 spec_step_loader spec_ld_expect_pattern;
 spec_step_loader spec_ld_expect_digest;

@@ -73,18 +73,16 @@ static void get_u32_size(struct wk_spec_ctx *c, const struct wk_ynode *a, const 
         *out = (uint32_t)v;
 }
 
-/* One D3DDDI_PATCHLOCATIONLIST entry. `reserved` (the 8 bits above SlotId)
- * only where user mode writes the entry (render's `patches`): the kernel
- * never hands a driver's Patch such bits. */
-void spec_load_location(struct wk_spec_ctx *c, const struct wk_ynode *e, struct wk_prog_patch_location *l,
-                        int with_reserved)
+/* One D3DDDI_PATCHLOCATIONLIST entry, `reserved` (the 8 bits above SlotId)
+ * included: user mode writes them in render's `patches`, and the list a
+ * driver's Patch is handed holds whatever the entries hold there, so both
+ * kinds of step can set them. */
+void spec_load_location(struct wk_spec_ctx *c, const struct wk_ynode *e, struct wk_prog_patch_location *l)
 {
     static const char *const keys[] = { "allocation_index", "patch_offset", "allocation_offset", "slot_id",
-                                        "split_offset", "driver_id", NULL };
-    static const char *const user_keys[] = { "allocation_index", "patch_offset", "allocation_offset", "slot_id",
-                                             "split_offset", "driver_id", "reserved", NULL };
+                                        "split_offset", "driver_id", "reserved", NULL };
     static const char *const required[] = { "allocation_index", "patch_offset", NULL };
-    if (spec_map(c, e, NULL) < 0 || spec_check_keys(c, e, with_reserved ? user_keys : keys, required))
+    if (spec_map(c, e, NULL) < 0 || spec_check_keys(c, e, keys, required))
         return;
     spec_get_u32(c, e, "allocation_index", 0, UINT32_MAX, &l->allocation_index);
     get_u32_size(c, e, "patch_offset", &l->patch_offset);
@@ -92,8 +90,7 @@ void spec_load_location(struct wk_spec_ctx *c, const struct wk_ynode *e, struct 
     spec_get_u32(c, e, "slot_id", 0, 0xFFFFFF, &l->slot_id); /* SlotId is 24 bits */
     get_u32_size(c, e, "split_offset", &l->split_offset);
     spec_get_u32(c, e, "driver_id", 0, UINT32_MAX, &l->driver_id);
-    if (with_reserved)
-        spec_get_u32(c, e, "reserved", 0, 0xFF, &l->reserved); /* Reserved is 8 bits */
+    spec_get_u32(c, e, "reserved", 0, 0xFF, &l->reserved); /* Reserved is 8 bits */
 }
 
 static void load_locations(struct wk_spec_ctx *c, const struct wk_ynode *list, struct wk_prog_patch *g)
@@ -103,7 +100,7 @@ static void load_locations(struct wk_spec_ctx *c, const struct wk_ynode *list, s
     uint32_t i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
         uint32_t mark = spec_scope_push(c, "patches[%u]", i);
-        spec_load_location(c, e, &g->patch[i], 0);
+        spec_load_location(c, e, &g->patch[i]);
         spec_scope_pop(c, mark);
     }
     g->patch_length = list->count;

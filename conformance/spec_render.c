@@ -173,7 +173,7 @@ static void load_user_patches(struct wk_spec_ctx *c, const struct wk_ynode *list
     uint32_t i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
         uint32_t mark = spec_scope_push(c, "patches[%u]", i);
-        spec_load_location(c, e, &r->patch[i], 1);
+        spec_load_location(c, e, &r->patch[i]);
         spec_scope_pop(c, mark);
     }
     r->patch_length = list->count;

@@ -1,7 +1,9 @@
 # The `patch` step (conformance/spec_patch.c, prog_codec.c, prog_run.c,
 # prog_yaml.c) and fuzz_patch inputs as programs (patch_input.c): loader
-# diagnostics, YAML and codec round trips, runs on the reference and on
-# buggy_patch_offset.so, the fuzz_patch seed corpus converted both ways.
+# diagnostics, YAML and codec round trips (reserved bits above SlotId
+# included, committed encodings unchanged), runs on the reference and on
+# buggy_patch_offset.so, what Patch is handed, the fuzz_patch seed corpus
+# converted both ways.
 add_executable(test_patch_step ${CMAKE_CURRENT_LIST_DIR}/test_patch_step.c)
 if(WK_CMOCKA_INCLUDE)
   target_include_directories(test_patch_step SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})

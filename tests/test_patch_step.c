@@ -8,13 +8,17 @@
  *     wk_prog_write_yaml load back to the same program, DMA content of up
  *     to 64 KiB included;
  *   - the binary codec: decode(encode(p)) == p, truncated and random
- *     inputs decode to valid payloads;
+ *     inputs decode to valid payloads; the reserved bits above SlotId
+ *     travel behind a flag bit that steps without them never set, so the
+ *     committed corpus files keep their bytes;
  *   - the interpreter: the reference driver passes, buggy_patch_offset.so
  *     trips PATCH-CONFINE-001, overlapping judged slots and missing objects
- *     are refused with their statuses;
+ *     are refused with their statuses, and the driver's Patch sees each
+ *     entry's reserved bits as the step sets them;
  *   - fuzz_patch inputs as programs: every seed of corpus/fuzz_patch/seeds
- *     converts, converts back to the same program, and passes on the
- *     reference as it does through the harness.
+ *     converts, converts back to the same program (not once a location
+ *     sets reserved bits, which that format cannot hold), and passes on
+ *     the reference as it does through the harness.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
@@ -31,6 +35,7 @@
 
 #include "conform.h"
 #include "spec.h"
+#include "wddmkit/refdriver.h"
 
 #ifndef WK_SOURCE_DIR
 #define WK_SOURCE_DIR "."
@@ -89,7 +94,11 @@ static void test_parse_errors(void **state)
                  "t.yaml:9:16: case 't.a': step 3 (patch): missing required key 'end'");
     expect_error(CASE("{end: 16, patches: [{allocation_index: 0, patch_offset: 8, slot: 1}]}"),
                  "t.yaml:9:75: case 't.a': step 3 (patch): patches[0]: unknown key 'slot' (expected one of: "
-                 "allocation_index, patch_offset, allocation_offset, slot_id, split_offset, driver_id)");
+                 "allocation_index, patch_offset, allocation_offset, slot_id, split_offset, driver_id, reserved)");
+    expect_error(CASE("{end: 16, patches: [{allocation_index: 0, patch_offset: 8, reserved: 0x100}]}"),
+                 "t.yaml:9:85: case 't.a': step 3 (patch): patches[0]: key 'reserved': expected an integer in 0..255, saw '0x100'");
+    expect_error(CASE("{end: 16, patches: [{allocation_index: 0, patch_offset: 8}, {allocation_index: 0, patch_offset: 16, reserved: -1}]}"),
+                 "t.yaml:9:126: case 't.a': step 3 (patch): patches[1]: key 'reserved': expected an integer in 0..255, saw '-1'");
     expect_error(CASE("{end: \"16\"}"),
                  "t.yaml:9:22: case 't.a': step 3 (patch): key 'end': expected a size (a number with an optional unit B, KiB, MiB or GiB), saw \"16\"");
     expect_error(CASE("{end: 16, list: {allocation: a}}"),
@@ -170,10 +179,12 @@ static void randomize(struct wk_prog_patch *g, uint64_t *seed)
         e->address = e->resident ? 0 : rng(seed) << 20;
     }
     g->patch_length = (uint32_t)(rng(seed) % (WK_PROG_MAX_PATCHES + 1));
+    int reserved = (int)(rng(seed) & 1); /* half the payloads set the bits above SlotId, half leave them 0 */
     for (uint32_t i = 0; i < g->patch_length; i++)
         g->patch[i] = (struct wk_prog_patch_location){ (uint32_t)(rng(seed) % 20), (uint32_t)(rng(seed) & 0xFFFFFF),
                                                        (uint32_t)rng(seed), (uint32_t)rng(seed), (uint32_t)rng(seed),
-                                                       (uint32_t)rng(seed), 0 };
+                                                       (uint32_t)rng(seed),
+                                                       reserved && rng(seed) % 3 ? (uint32_t)(rng(seed) & 0xFF) : 0 };
     g->end = (uint32_t)rng(seed);
     g->start = (uint32_t)(rng(seed) % ((uint64_t)g->end + 1));
     g->patch_start = (uint32_t)(rng(seed) % (g->patch_length + 1));
@@ -181,6 +192,16 @@ static void randomize(struct wk_prog_patch *g, uint64_t *seed)
     for (uint32_t i = 0; i < g->dma_length; i++)
         g->dma[i] = (i / 700) % 2 ? 0 : (uint8_t)rng(seed);
     wk_prog_patch_trim(g);
+}
+
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static uint8_t buf[1 << 20];
+    *n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    return buf;
 }
 
 static size_t encode(const struct wk_prog *p, uint8_t **out)
@@ -240,6 +261,38 @@ static void test_yaml_round_trip(void **state)
     }
 }
 
+/* A patch step's reserved bits are written as `reserved` (only where not
+ * 0) and load back; patch steps without them write no such key. */
+static void test_yaml_reserved(void **state)
+{
+    (void)state;
+    struct wk_prog *p = new_prog();
+    struct wk_prog_patch *g = patch_prog(p, 4);
+    memcpy(g->dma, "\x11\x22\x33\x44", 4);
+    g->patch_length = 2;
+    g->patch[0] = (struct wk_prog_patch_location){ .allocation_index = 0, .patch_offset = 8, .reserved = 0x80 };
+    g->patch[1] = (struct wk_prog_patch_location){ .allocation_index = 1, .patch_offset = 16, .slot_id = 3 };
+    g->end = 32;
+    g->patch_count = 2;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(wk_prog_write_yaml(p, NULL, NULL, NULL, f), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(text, "{allocation_index: 0, patch_offset: 0x8, reserved: 0x80}"));
+    assert_non_null(strstr(text, "{allocation_index: 1, patch_offset: 0x10, slot_id: 3}"));
+    free(text);
+    struct wk_spec_set set;
+    const struct wk_prog *q = yaml_round_trip(p, &set);
+    assert_int_equal(q->steps[4].patch->patch[0].reserved, 0x80);
+    assert_int_equal(q->steps[4].patch->patch[1].reserved, 0);
+    assert_same_program(p, q);
+    wk_spec_set_free(&set);
+    wk_prog_free(p);
+    free(p);
+}
+
 static void test_codec_round_trip(void **state)
 {
     (void)state;
@@ -276,16 +329,6 @@ static void test_codec_round_trip(void **state)
     }
 }
 
-/* ------------------------------------------------------------------ */
-/* Running                                                              */
-/* ------------------------------------------------------------------ */
-
-static void run(const struct wk_prog *p, const char *driver, struct wk_case_result *r)
-{
-    struct wk_run_options o = { driver, 0 };
-    wk_prog_run(p, &o, r);
-}
-
 /* One entry naming the resident allocation, one slot inside [0, 16) and
  * one outside it: a correct Patch writes the first only. */
 static struct wk_prog *outside_range(void)
@@ -303,6 +346,61 @@ static struct wk_prog *outside_range(void)
     return p;
 }
 
+/* The stored form of a patch step without reserved bits is what it was
+ * before they existed: both fuzz_prog seeds with patch steps re-encode
+ * to their committed bytes. With reserved bits, bit 7 of the location
+ * count is set and one byte follows each location; decode gives them back. */
+static void test_codec_reserved(void **state)
+{
+    (void)state;
+    static const char *const stored[] = { "smoke.patch-direct.bin", "regressions.buggy-patch-offset.bin" };
+    static struct wk_prog q;
+    for (size_t k = 0; k < sizeof(stored) / sizeof(stored[0]); k++) {
+        char path[1024];
+        size_t n = 0;
+        snprintf(path, sizeof(path), "%s/corpus/fuzz_prog/seeds/%s", WK_SOURCE_DIR, stored[k]);
+        const uint8_t *data = read_all(path, &n);
+        wk_prog_decode(data, n, &q);
+        uint8_t *again;
+        size_t m = encode(&q, &again);
+        if (m != n || memcmp(again, data, n) != 0)
+            fail_msg("%s: re-encodes to %zu bytes, not its %zu committed ones", stored[k], m, n);
+        free(again);
+        wk_prog_free(&q);
+    }
+    struct wk_prog *p = outside_range();
+    uint8_t *plain, *wide;
+    size_t np = encode(p, &plain);
+    struct wk_prog_patch *g = p->steps[4].patch;
+    g->patch[1].reserved = 0xA5;
+    size_t nw = encode(p, &wide);
+    assert_int_equal(nw, np + g->patch_length); /* one byte per location */
+    size_t at = 0;
+    while (at < np && plain[at] == wide[at])
+        at++;
+    assert_int_equal(plain[at], g->patch_length);           /* the count, flag clear... */
+    assert_int_equal(wide[at], 0x80u | g->patch_length);    /* ...and set */
+    wk_prog_decode(wide, nw, &q);
+    assert_int_equal(q.steps[4].patch->patch[0].reserved, 0);
+    assert_int_equal(q.steps[4].patch->patch[1].reserved, 0xA5);
+    assert_same_program(p, &q);
+    wk_prog_free(&q);
+    free(plain);
+    free(wide);
+    wk_prog_free(p);
+    free(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                              */
+/* ------------------------------------------------------------------ */
+
+static void run(const struct wk_prog *p, const char *driver, struct wk_case_result *r)
+{
+    struct wk_run_options o = { driver, 0 };
+    wk_prog_run(p, &o, r);
+}
+
 static void test_reference_and_buggy(void **state)
 {
     (void)state;
@@ -317,6 +415,67 @@ static void test_reference_and_buggy(void **state)
     assert_string_equal(r.rule, "PATCH-CONFINE-001");
     assert_int_equal(r.failed_step, 4);
 #endif
+    wk_prog_free(p);
+    free(p);
+}
+
+/* What the driver's Patch was handed: each entry's Value word (SlotId and
+ * the reserved bits above it), seen by a rewriter after the call. */
+struct seen_patch {
+    uint32_t calls, count;
+    UINT value[WK_PROG_MAX_PATCHES];
+};
+
+static void note_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct seen_patch *s = user;
+    const DXGKARG_PATCH *a = args;
+    if (ddi != WK_DDI_PATCH || a->Flags.Paging)
+        return;
+    s->calls++;
+    s->count = a->PatchLocationListSize < WK_PROG_MAX_PATCHES ? a->PatchLocationListSize : WK_PROG_MAX_PATCHES;
+    for (uint32_t i = 0; i < s->count; i++)
+        s->value[i] = a->pPatchLocationList[i].Value;
+}
+
+/* The step's reserved bits reach the driver's Patch in bits 24..31 of each
+ * entry's Value, as render's do (the kit does not clean them), and the
+ * reference, which ignores them, still passes. */
+static void test_patch_sees_reserved(void **state)
+{
+    (void)state;
+    struct wk_prog *p = outside_range();
+    struct wk_prog_patch *g = p->steps[4].patch;
+    g->patch[0].slot_id = 0x123456;
+    g->patch[0].reserved = 0xA5;
+    g->patch[1].reserved = 0x01;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    struct wk_vidmm *vm = NULL;
+    assert_int_equal(wk_vidmm_create(&cfg, &vm), WK_OK);
+    assert_int_equal(wk_vidmm_attach(vm, wk_refdriver_DriverEntry), WK_OK);
+    assert_int_equal(wk_vidmm_start(vm), WK_OK);
+    static struct wk_prog_exec x;
+    static struct wk_case_result r;
+    struct seen_patch seen;
+    memset(&seen, 0, sizeof(seen));
+    wk_vidmm_set_rewriter(vm, note_patch, &seen);
+    wk_prog_exec_init(&x, p, vm, &r);
+    wk_prog_exec_chain(&x, note_patch, &seen);
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        int failed = 0;
+        assert_int_equal(wk_prog_exec_step(&x, &p->steps[i], &failed), WK_OK);
+        assert_false(failed);
+    }
+    wk_vidmm_destroy(vm);
+    assert_int_equal(seen.calls, 1);
+    assert_int_equal(seen.count, 2);
+    assert_int_equal(seen.value[0], 0xA5123456u);
+    assert_int_equal(seen.value[1], 0x01000000u);
+    run(p, NULL, &r);
+    if (r.verdict != WK_VERDICT_PASS)
+        fail_msg("reference: %s at step %d: %s / %s", wk_verdict_name(r.verdict), r.failed_step, r.expected, r.seen);
     wk_prog_free(p);
     free(p);
 }
@@ -357,16 +516,6 @@ static void test_refusals(void **state)
 /* fuzz_patch inputs                                                    */
 /* ------------------------------------------------------------------ */
 
-static uint8_t *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static uint8_t buf[1 << 20];
-    *n = fread(buf, 1, sizeof(buf), f);
-    fclose(f);
-    return buf;
-}
-
 static void test_patch_inputs(void **state)
 {
     (void)state;
@@ -395,6 +544,13 @@ static void test_patch_inputs(void **state)
         assert_int_equal(wk_patch_input_to_prog(back, back_n, &info, &q), 0);
         assert_same_program(&p, &q);
         free(back);
+        struct wk_prog_patch *g = p.steps[p.step_count - 1].patch;
+        if (g->patch_length) { /* fuzz_patch inputs have no room for the reserved bits above SlotId */
+            g->patch[0].reserved = 1;
+            assert_int_not_equal(wk_patch_input_from_prog(&p, &back, &back_n, why, sizeof(why)), 0);
+            assert_non_null(strstr(why, "reserved"));
+            g->patch[0].reserved = 0;
+        }
         if (files++ % 8 == 0) { /* the harness passes every seed on the reference: so does the program */
             struct wk_case_result r;
             run(&p, NULL, &r);
@@ -414,8 +570,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_yaml_round_trip),
+        cmocka_unit_test(test_yaml_reserved),
         cmocka_unit_test(test_codec_round_trip),
+        cmocka_unit_test(test_codec_reserved),
         cmocka_unit_test(test_reference_and_buggy),
+        cmocka_unit_test(test_patch_sees_reserved),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_patch_inputs),
     };

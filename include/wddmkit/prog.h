@@ -125,8 +125,8 @@ struct wk_prog_patch_location {  /* one D3DDDI_PATCHLOCATIONLIST entry */
     uint32_t allocation_offset;
     uint32_t patch_offset;
     uint32_t split_offset;
-    uint32_t reserved;           /* the 8 bits above SlotId ("must be 0"): render steps
-                                    carry what user mode wrote there; 0 in patch steps */
+    uint32_t reserved;           /* the 8 bits above SlotId ("must be 0"): what user mode
+                                    wrote there (render), what Patch is handed (patch) */
 };
 
 /*
