@@ -712,6 +712,39 @@ static void test_scans_name_every_offset(void **state)
     }
 }
 
+/* guard.c's scan, internal to wk_vidmm (reference-impl/vidmm/internal.h):
+ * declared here to pin it directly. */
+uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
+
+/* The scan's three levels (1 KiB blocks, 128-byte steps, vectors, then
+ * bytes) at every length class and alignment: each byte that differs is
+ * found where it is, none gives n, and a byte just past n is not read as
+ * inside. */
+static void test_first_not_every_position(void **state)
+{
+    (void)state;
+    static uint8_t buf[4096 + 64];
+    const uint64_t lengths[] = { 0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 127, 128, 129, 1023, 1024, 1025, 1151, 2125, 4096 };
+    const uint8_t values[] = { 0x00, 0xA5 };
+    const uint64_t starts[] = { 0, 1, 7, 31 };
+    for (size_t v = 0; v < 2; v++)
+        for (size_t s0 = 0; s0 < 4; s0++)
+            for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
+                uint8_t *p = buf + starts[s0];
+                uint64_t n = lengths[l];
+                memset(buf, values[v], sizeof(buf));
+                p[n] ^= 0x40; /* past the run */
+                assert_int_equal(gbuf_first_not(p, n, values[v]), n);
+                for (uint64_t d = 0; d < n; d++) {
+                    p[d] ^= 0x01;
+                    if (gbuf_first_not(p, n, values[v]) != d)
+                        fail_msg("value 0x%02x, start %" PRIu64 ", length %" PRIu64 ": byte %" PRIu64 " not found",
+                                 values[v], starts[s0], n, d);
+                    p[d] ^= 0x01;
+                }
+            }
+}
+
 /* ------------------------------------------------------------------ */
 /* What wk_vidmm_patch knows between calls (submit.c, known_take)       */
 /* ------------------------------------------------------------------ */
@@ -1220,6 +1253,7 @@ int main(void)
         VT_TEST(test_patch_confinement_offsets),
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),
         VT_TEST(test_scans_name_every_offset),
+        cmocka_unit_test(test_first_not_every_position),
         VT_TEST(test_known_patch_clears_what_the_last_left),
         VT_TEST(test_known_patch_counts_slots_past_the_input),
         VT_TEST(test_patch_list_overrun_hits_the_guard),
