@@ -38,6 +38,13 @@ struct wk_cursor {
 static inline uint64_t wk_cursor_le(struct wk_cursor *c, unsigned bytes)
 {
     uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (c->at < c->size && c->size - c->at >= 8) { /* one load, masked: parsing is per input (fuzz speed) */
+        memcpy(&v, c->data + c->at, 8);
+        c->at += bytes;
+        return bytes >= 8 ? v : v & ((1ull << (8 * bytes)) - 1);
+    }
+#endif
     for (unsigned i = 0; i < bytes; i++, c->at++)
         if (c->at < c->size)
             v |= (uint64_t)c->data[c->at] << (8 * i);

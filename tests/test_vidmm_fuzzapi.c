@@ -672,6 +672,30 @@ static void test_patch_confinement_offsets(void **state)
     VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
 }
 
+/* Slots listed out of order (the list is the driver's, in any order) are
+ * sorted before the confinement check: a correct Patch of entries listed
+ * last-first passes, and a byte between two of them is still flagged. */
+static void test_patch_slots_in_any_order(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.patch[2] = c.patch[1];
+    c.patch[2].PatchOffset = 48; /* past the command: a third slot */
+    D3DDDI_PATCHLOCATIONLIST first = c.patch[0];
+    c.patch[0] = c.patch[2]; /* offsets 48, second, first: descending */
+    c.patch[2] = first;
+    c.args.patch_length = c.args.patch_count = 3;
+    c.args.end = 64;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    struct poker p = { POKE_DMA, 44, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +44 ", NULL));
+}
+
 /* The adapter's last error (the last violation's message, however many
  * came before) names the rule and both strings. */
 static bool last_error_says(struct wk_vidmm *vm, const char *rule, const char *want1, const char *want2)
@@ -1252,6 +1276,7 @@ int main(void)
         VT_TEST(test_pooled_buffers_released),
         VT_TEST(test_patch_confinement_offsets),
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),
+        VT_TEST(test_patch_slots_in_any_order),
         VT_TEST(test_scans_name_every_offset),
         cmocka_unit_test(test_first_not_every_position),
         VT_TEST(test_known_patch_clears_what_the_last_left),
