@@ -393,8 +393,8 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi)
     static inline __attribute__((always_inline)) attrs uint64_t scan_blocks_##suffix(const uint8_t *p, \
                                                                                 uint64_t n, uint8_t value) \
     {                                                                                                  \
-        scan_vec_##suffix pattern;                                                                     \
-        memset(&pattern, value, sizeof(pattern));                                                      \
+        /* a broadcast, not a memset: the stored halves would not forward to one wide load */          \
+        scan_vec_##suffix pattern = (scan_vec_##suffix){ 0 } + (uint64_t)(value * 0x0101010101010101ull); \
         uint64_t i = scan_run_##suffix(p, 0, n, pattern, SCAN_BLOCK);                                  \
         i = scan_run_##suffix(p, i, n, pattern, SCAN_STEP);                                            \
         for (; n - i >= (width); i += (width)) { /* what is left, a vector at a time */               \
