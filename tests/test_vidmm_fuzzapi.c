@@ -715,6 +715,7 @@ static void test_scans_name_every_offset(void **state)
 {
     struct vt_fixture *f = *state;
     struct wk_vidmm_config cfg = fuzz_config(0);
+    cfg.no_guard_pages = 1; /* no read-only DMA tail: every byte is found by the scan (patch_view.c) */
     assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
     struct patch_case c;
     build_patch_case(f, &c);
@@ -734,6 +735,78 @@ static void test_scans_name_every_offset(void **state)
         if (!last_error_says(f->vm, "PATCH-CONFINE-001", want, NULL))
             fail_msg("DMA byte %" PRIu64, at);
     }
+}
+
+/* Patch's view of the DMA buffer (patch_view.c): once enough calls in a
+ * row had no slot past the first page, the rest is read-only to the
+ * driver, so a write there faults at once (PATCH-CONFINE-001 with the
+ * offset) and the check need not read it. */
+#define VT_PATCH_VIEW_CALM 64
+
+static void settle_patch_view(struct vt_fixture *f, const struct patch_case *c, struct poker *p)
+{
+    enum poke what = p->what;
+    p->what = POKE_NONE;
+    for (int i = 0; i < VT_PATCH_VIEW_CALM; i++)
+        VT_OK(f->vm, wk_vidmm_patch(f->vm, &c->args));
+    p->what = what;
+}
+
+static void test_patch_view_tail_write_faults(void **state)
+{
+    struct vt_fixture *f = *state;
+    const uint64_t at[] = { VT_PAGE, 5000, VT_RD_DMA_BUFFER_SIZE - 1 };
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        struct wk_vidmm_config cfg = fuzz_config(0);
+        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+        struct patch_case c;
+        build_patch_case(f, &c);
+        c.args.end = VT_RD_DMA_BUFFER_SIZE;
+        struct poker p = { POKE_DMA, (int64_t)at[i], NULL, 0, 0 };
+        wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+        settle_patch_view(f, &c, &p);
+        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+        char want[48];
+        snprintf(want, sizeof(want), "changed byte +%" PRIu64 " of the DMA buffer", at[i]);
+        assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, "(read-only page hit)"));
+        release_dead();
+        vt_close(f);
+    }
+}
+
+/* A slot in the read-only part makes the pages up to it writable for
+ * that call: the driver's correct write passes, a stray byte in the now
+ * writable pages is found by the scan (the adapter lives on), one past
+ * them still faults; and after enough calls without it the tail is
+ * read-only again. */
+static void test_patch_view_follows_the_slots(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.args.end = VT_RD_DMA_BUFFER_SIZE;
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    settle_patch_view(f, &c, &p);
+    struct patch_case far = c;
+    far.patch[2] = far.patch[1];
+    far.patch[2].PatchOffset = 9000; /* page 2 */
+    far.args.patch = far.patch;
+    far.args.list = far.list;
+    far.args.dma = far.dma;
+    far.args.patch_length = far.args.patch_count = 3;
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &far.args));
+    p.what = POKE_DMA;
+    p.at = 5000; /* page 1: writable now, so read */
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &far.args), WK_E_CONTRACT));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +5000 ", NULL));
+    settle_patch_view(f, &c, &p); /* back to one writable page */
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +5000 ", "(read-only page hit)"));
+    release_dead();
+    vt_close(f);
 }
 
 /* guard.c's scan, internal to wk_vidmm (reference-impl/vidmm/internal.h):
@@ -850,16 +923,24 @@ static void watch_ddi(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
     w->slack_bad = first_not_canary_before(w->alloc_list);
 }
 
-static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watch *w)
+/* The reference driver (entry NULL) or tracked_DriverEntry's, for a test
+ * whose driver dies (release_dead). */
+static void open_watched_with(struct vt_fixture *f, struct patch_case *c, struct watch *w,
+                              DRIVER_INITIALIZE *entry)
 {
     struct wk_vidmm_config cfg = fuzz_config(0);
-    assert_true(vt_open(f, &cfg, NULL, VT_CONTEXT));
+    assert_true(vt_open(f, &cfg, entry, VT_CONTEXT));
     build_patch_case(f, c);
     DXGK_CONTEXTINFO info;
     VT_OK(f->vm, wk_vidmm_context_info(f->vm, f->context, &info));
     memset(w, 0, sizeof(*w));
     w->stray_ddi = WK_DDI_NONE;
     wk_vidmm_set_rewriter(f->vm, watch_ddi, w);
+}
+
+static void open_watched(struct vt_fixture *f, struct patch_case *c, struct watch *w)
+{
+    open_watched_with(f, c, w, NULL);
 }
 
 /* A Patch of `args` that must pass, handed nothing but its input. */
@@ -1106,7 +1187,7 @@ static void test_stale_list_pointer_write_faults(void **state)
     struct vt_fixture *f = *state;
     struct patch_case c;
     struct watch w;
-    open_watched(f, &c, &w);
+    open_watched_with(f, &c, &w, tracked_DriverEntry);
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
     uint32_t a = vt_alloc(f->vm, f->device, &req);
@@ -1116,6 +1197,8 @@ static void test_stale_list_pointer_write_faults(void **state)
     w.stray_at = 100;
     assert_true(expect_status(f->vm, wk_vidmm_page_in(f->vm, a), WK_E_DRIVER_CRASH));
     assert_true(last_violation_says(f->vm, "MEM-GUARD-001", "into an input of an earlier DDI call", NULL));
+    release_dead();
+    vt_close(f);
 }
 
 static void write_command(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
@@ -1278,6 +1361,8 @@ int main(void)
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),
         VT_TEST(test_patch_slots_in_any_order),
         VT_TEST(test_scans_name_every_offset),
+        VT_TEST(test_patch_view_tail_write_faults),
+        VT_TEST(test_patch_view_follows_the_slots),
         cmocka_unit_test(test_first_not_every_position),
         VT_TEST(test_known_patch_clears_what_the_last_left),
         VT_TEST(test_known_patch_counts_slots_past_the_input),

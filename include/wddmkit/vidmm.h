@@ -84,7 +84,9 @@ struct wk_vidmm_config {
     uint32_t ddi_timeout_ms;         /* per DDI call; 0: 5000; UINT32_MAX: no timer */
     uint32_t query_segment_version;  /* 3 (QUERYSEGMENT3) or 4; 0: 3 */
     uint64_t seed;                   /* scatters system pages; same seed, same run */
-    int no_guard_pages;              /* 1: plain heap buffers (faster, no MEM-GUARD) */
+    int no_guard_pages;              /* 1: plain heap buffers, no read-only pages for
+                                        const inputs or Patch's DMA tail (every check
+                                        then reads; no MEM-GUARD fault at the write) */
     uint64_t transfer_chunk;         /* split transfers into sub-transfers of this many
                                         bytes (a page multiple; 0: whole), exercising
                                         TransferOffset, MdlOffset, TransferStart/End */

@@ -137,9 +137,10 @@ wk_status ddi_crashed(struct ddi_frame *f)
         return WK_E_DRIVER_HANG;
     }
     char where[256];
+    enum wk_rule_id rule = R_MEM_GUARD;
     if ((f->signo == SIGSEGV || f->signo == SIGBUS) &&
-        gbuf_describe_fault(vm, f->fault_addr, where, sizeof(where))) {
-        violate(vm, R_MEM_GUARD, f->ddi, "%s", where);
+        gbuf_describe_fault(vm, f->fault_addr, where, sizeof(where), &rule)) {
+        violate(vm, rule, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;
     }
     violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,

@@ -474,29 +474,40 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 }
 
 /* What a fault at addr did to buffer b, or NULL when addr is not b's:
- * its guard page (past the end), or for an input any of its read-only
- * pages (before, inside or after its bytes). */
-static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, size_t size)
+ * its guard page (past the end), for an input any of its read-only pages
+ * (before, inside or after its bytes), for a Patch view its read-only
+ * tail (a byte outside the listed patch locations, patch_view.c). */
+static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, size_t size, enum wk_rule_id *rule)
 {
     const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
     long long at = (long long)(a - b->ptr);
+    *rule = R_MEM_GUARD;
     if (a >= guard && a < guard + PAGE)
         snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what,
                  (unsigned long long)b->size, at);
     else if (b->kit && a >= b->map && a < guard)
         snprintf(buf, size, "wrote to the %s (%llu bytes), which the DDI gets as const, at offset %+lld (read-only page hit)",
                  b->what, (unsigned long long)b->size, at);
-    else
+    else if (b->ro_from && a >= b->map + b->ro_from && a < guard && (uint64_t)at >= b->size)
+        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (read-only page hit)", b->what,
+                 (unsigned long long)b->size, at);
+    else if (b->ro_from && a >= b->map + b->ro_from && a < guard) {
+        *rule = R_PATCH_CONFINE;
+        snprintf(buf, size, "changed byte +%lld of the DMA buffer, outside the listed patch locations (read-only page hit)",
+                 at);
+    } else
         return NULL;
     return buf;
 }
 
-const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size,
+                                enum wk_rule_id *rule)
 {
     for (uint32_t i = 0; i < MAX_GBUFS; i++) {
         const struct gbuf *b = vm->gbufs[i];
-        if (b && b->map && fault_in(b, addr, buf, size))
+        if (b && b->map && fault_in(b, addr, buf, size, rule))
             return buf;
     }
+    *rule = R_MEM_GUARD;
     return gbuf_input_describe_spare(vm, addr, buf, size);
 }

@@ -50,6 +50,9 @@ struct gbuf {
     /* Inputs (gbuf_alloc_input): the kit's writable view of the pages the
      * driver sees read-only at map; NULL for every other buffer. */
     uint8_t *kit;
+    /* A context's Patch view of its DMA buffer (patch_view.c): the bytes
+     * from ro_from on are read-only to the driver (0: none are). */
+    uint64_t ro_from;
 };
 
 /* An unused guarded mapping kept for the next buffer of the same page-rounded
@@ -126,6 +129,12 @@ struct context {
      * execution since: code that writes dma outside both must clear
      * known.valid (today none does: Render clears it for its DDI call) */
     struct patch_known known;
+    /* What wk_vidmm_patch hands the driver as pDmaBuffer (patch_view.c):
+     * a second mapping of dma's pages whose tail, where no call has had
+     * a slot for a while, is read-only. */
+    struct gbuf patch_view;
+    uint32_t patch_calm;        /* calls in a row that left the read-only part alone */
+    uint32_t patch_calm_need;   /* the most pages any of them needed writable */
 };
 
 /* An allocation's content lives in exactly one place at a time. */
@@ -370,8 +379,10 @@ wk_status gbuf_check_free(struct wk_vidmm *vm, struct gbuf *b, enum wk_ddi ddi);
 /* Checks the canary after a DDI; 0 or a violation (MEM-GUARD-001). */
 wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi);
 /* What the driver did when it faulted at addr in a guarded buffer (a guard
- * page, an input's read-only page), for the report; NULL when in none. */
-const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+ * page, an input's read-only page, the read-only tail of a Patch view), for
+ * the report, and the rule it broke; NULL when in none. */
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size,
+                                enum wk_rule_id *rule);
 /* The offset of the first byte of p[0, n) that is not `value`, n when all
  * are: one read of the run (the post-call checks' scan, guard.c). */
 uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
@@ -488,8 +499,21 @@ struct submission {
     D3DDDI_PATCHLOCATIONLIST *patch_list;
     uint32_t patch_list_size;
     uint32_t patch_start, patch_length;
+    uint8_t *driver_dma;    /* the driver's pDmaBuffer when not dma->ptr (a Patch view) */
+    uint64_t check_end;     /* the driver cannot write dma past this (0: dma->size) */
 };
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);
+
+/* patch_view.c ------------------------------------------------------------ */
+
+/* The pDmaBuffer for a wk_vidmm_patch call on context c whose slots end at
+ * `need` bytes (0: none): the context's Patch view, its first max(1 page,
+ * need) writable and the rest read-only once calls have left it alone for
+ * a while, or c->dma.ptr when no view can be made. *check_end: where the
+ * post-call checks may stop reading, the driver being unable to write
+ * past it (c->dma.size when nothing is read-only). */
+uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, uint64_t *check_end);
+void patch_view_free(struct wk_vidmm *vm, struct context *c);
 /* Runs the GPU and interrupts until `fence` (0: every pending) completes. */
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
 /* Reports `rule` when the GPU faulted since `before` (with the fault). */

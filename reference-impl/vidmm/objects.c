@@ -191,6 +191,7 @@ static wk_status context_buffers(struct wk_vidmm *vm, struct context *c)
 
 static void context_free_buffers(struct wk_vidmm *vm, struct context *c)
 {
+    patch_view_free(vm, c); /* before the pages it maps go */
     gbuf_free(vm, &c->dma);
     gbuf_free(vm, &c->dma_private);
     gbuf_free(vm, &c->alloc_list);

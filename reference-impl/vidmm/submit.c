@@ -141,9 +141,9 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
     const uint8_t *now = s->dma->ptr;
     uint32_t n = allowed_slots(s, slots);
     *count = n;
-    uint64_t from = 0;
+    uint64_t from = 0, end = s->check_end ? s->check_end : s->dma->size; /* past end: read-only to it */
     for (uint32_t i = 0; i <= n; i++) {
-        uint64_t to = i < n ? slots[i].lo : s->dma->size;
+        uint64_t to = i < n ? slots[i].lo : end;
         uint64_t off = first_change(now, before, from, to);
         if (off < to) {
             violate(vm, R_PATCH_CONFINE, WK_DDI_PATCH,
@@ -216,7 +216,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.hContext = s->context ? context_get(vm, s->context)->driver_handle : NULL;
     args.DmaBufferSegmentId = s->dma_segment;
     args.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)s->dma_gpu_address;
-    args.pDmaBuffer = s->dma->ptr;
+    args.pDmaBuffer = s->driver_dma ? s->driver_dma : s->dma->ptr;
     args.DmaBufferSize = (UINT)s->dma->size;
     args.DmaBufferSubmissionStartOffset = s->start;
     args.DmaBufferSubmissionEndOffset = s->end;
@@ -518,6 +518,20 @@ static wk_status lists_check_free(struct wk_vidmm *vm, wk_status call, struct gb
     return gbuf_check_free(vm, list, WK_DDI_PATCH);
 }
 
+/* Where the call's allowed slots end (allowed_slots' clipping; 0: none):
+ * the DMA bytes the driver may need to write (patch_view.c). */
+static uint64_t slots_end(const struct wk_vidmm_patch *a)
+{
+    uint64_t end = 0;
+    for (uint32_t i = a->patch_start; i < a->patch_start + a->patch_count; i++) {
+        uint64_t lo = a->patch[i].PatchOffset > a->start ? a->patch[i].PatchOffset : a->start;
+        uint64_t hi = (uint64_t)a->patch[i].PatchOffset + 8 < a->end ? (uint64_t)a->patch[i].PatchOffset + 8 : a->end;
+        if (lo < hi && hi > end)
+            end = hi;
+    }
+    return end;
+}
+
 /*
  * The patch-location list Patch is handed holds exactly the call's entries
  * and ends at a guard page (PatchLocationListSize is their count): a Patch
@@ -540,6 +554,8 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     if (st != WK_OK)
         return st;
     fill_then_zero(c->dma.ptr, a->dma, a->dma_length, known_take(vm, c));
+    uint64_t check_end = c->dma.size;
+    uint8_t *driver_dma = patch_view_for(vm, c, slots_end(a), &check_end);
     const struct submission s = {
         .context = a->context,
         .dma = &c->dma,
@@ -555,6 +571,8 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
         .patch_list_size = a->patch_length,
         .patch_start = a->patch_start,
         .patch_length = a->patch_count,
+        .driver_dma = driver_dma,
+        .check_end = check_end,
     };
     uint64_t before = vm->violation_total, nonzero_end = c->dma.size;
     struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */

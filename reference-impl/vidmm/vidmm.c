@@ -92,6 +92,7 @@ static void release_objects(struct wk_vidmm *vm)
             residency_release(vm, &vm->allocs[a]);
     for (uint32_t c = 0; vm->contexts && c < vm->ncontexts; c++) {
         struct context *x = &vm->contexts[c];
+        patch_view_free(vm, x);
         gbuf_free(vm, &x->dma);
         gbuf_free(vm, &x->dma_private);
         gbuf_free(vm, &x->alloc_list);
