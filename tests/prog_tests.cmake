@@ -33,3 +33,13 @@ target_link_libraries(test_prog_mutator PRIVATE wk_fuzz_seeds ${WK_CMOCKA_LIB})
 wk_target_warnings(test_prog_mutator)
 add_test(NAME prog.mutator COMMAND test_prog_mutator)
 set_tests_properties(prog.mutator PROPERTIES LABELS "unit" TIMEOUT 300)
+# fuzz_patch's input parsing (fuzz/seeds_lib.h): the fast cursor, parse
+# without clearing, fold's overlap adjustment, against the obvious code.
+add_executable(test_fuzz_inputs ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_inputs.c)
+if(WK_CMOCKA_INCLUDE)
+  target_include_directories(test_fuzz_inputs SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
+endif()
+target_link_libraries(test_fuzz_inputs PRIVATE wk_fuzz_seeds ${WK_CMOCKA_LIB})
+wk_target_warnings(test_fuzz_inputs)
+add_test(NAME fuzz.inputs COMMAND test_fuzz_inputs)
+set_tests_properties(fuzz.inputs PROPERTIES LABELS "unit" TIMEOUT 60)
