@@ -3,7 +3,9 @@
  * (PATCH-CONFINE-001, facts §5.3 T2; reference-impl/vidmm/submit.c).
  *
  * A paging buffer is patched with an empty patch-location range, so Patch
- * may change none of its bytes. When every byte past the submission is
+ * may change none of its bytes. With guard pages it gets a read-only view
+ * (reference-impl/vidmm/patch_view.c); without, the buffer itself, and
+ * this is the check that follows. When every byte past the submission is
  * zero, the kit copies only the submission and compares the rest with
  * zeroes after the call; otherwise it copies the whole buffer. Either way a
  * Patch that writes anywhere must be caught:
@@ -68,10 +70,16 @@ static void mischief(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 }
 
 /* One fill of an allocation on an adapter with the reference driver's own
- * paging buffer (16 KiB, most of it past the submission). */
+ * paging buffer (16 KiB, most of it past the submission). Without guard
+ * pages: Patch then gets the buffer itself and the kit compares (with
+ * them, a read-only view, where any write faults at the instruction:
+ * test_paging_patch_view_write_faults in test_vidmm_fuzzapi.c). */
 static void run(struct vt_fixture *f, struct mischief *m)
 {
-    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.no_guard_pages = 1;
+    assert_true(vt_open(f, &cfg, NULL, VT_DEVICE));
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, VT_SET(VT_SEG1), VT_PREF(0, VT_SEG1, 0), 0);
     uint32_t a = vt_alloc(f->vm, f->device, &req);

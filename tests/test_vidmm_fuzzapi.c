@@ -597,7 +597,8 @@ static void test_list_writes_fault_anywhere(void **state)
         build_patch_case(f, &c);
         struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
         wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-        VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args)); /* the next list takes this mapping */
+        for (int k = 0; k < 100; k++) /* the next list takes this mapping; the registry */
+            VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args)); /* (64 slots) still names it after 200 */
         p.what = POKE_AT;
         p.at = at[i];
         assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
@@ -654,7 +655,9 @@ static void test_patch_confinement_offsets(void **state)
     c.args.end = 64;
     uint32_t after1 = c.patch[1].PatchOffset + 8;
     assert_true(after1 < 48);
-    const uint64_t at[] = { 0, 1, after1, (after1 + 48) / 2, 47, 56, 64, 164, VT_RD_DMA_BUFFER_SIZE - 1 };
+    /* 4095: the last byte Patch can write here (the rest of the buffer is
+     * read-only to it: test_patch_view_tail_write_faults) */
+    const uint64_t at[] = { 0, 1, after1, (after1 + 48) / 2, 47, 56, 64, 164, VT_PAGE - 1 };
     struct poker p = { POKE_DMA, 0, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
@@ -737,21 +740,10 @@ static void test_scans_name_every_offset(void **state)
     }
 }
 
-/* Patch's view of the DMA buffer (patch_view.c): once enough calls in a
- * row had no slot past the first page, the rest is read-only to the
- * driver, so a write there faults at once (PATCH-CONFINE-001 with the
- * offset) and the check need not read it. */
-#define VT_PATCH_VIEW_CALM 64
-
-static void settle_patch_view(struct vt_fixture *f, const struct patch_case *c, struct poker *p)
-{
-    enum poke what = p->what;
-    p->what = POKE_NONE;
-    for (int i = 0; i < VT_PATCH_VIEW_CALM; i++)
-        VT_OK(f->vm, wk_vidmm_patch(f->vm, &c->args));
-    p->what = what;
-}
-
+/* Patch's view of the DMA buffer (patch_view.c): past the pages the
+ * call's slots need (at least the first), it is read-only to the driver
+ * from the very first call, so a write there faults at once
+ * (PATCH-CONFINE-001 with the offset) and the check need not read it. */
 static void test_patch_view_tail_write_faults(void **state)
 {
     struct vt_fixture *f = *state;
@@ -764,7 +756,6 @@ static void test_patch_view_tail_write_faults(void **state)
         c.args.end = VT_RD_DMA_BUFFER_SIZE;
         struct poker p = { POKE_DMA, (int64_t)at[i], NULL, 0, 0 };
         wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-        settle_patch_view(f, &c, &p);
         assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
         char want[48];
         snprintf(want, sizeof(want), "changed byte +%" PRIu64 " of the DMA buffer", at[i]);
@@ -774,11 +765,11 @@ static void test_patch_view_tail_write_faults(void **state)
     }
 }
 
-/* A slot in the read-only part makes the pages up to it writable for
- * that call: the driver's correct write passes, a stray byte in the now
- * writable pages is found by the scan (the adapter lives on), one past
- * them still faults; and after enough calls without it the tail is
- * read-only again. */
+/* A slot past the first page makes the pages up to it writable for that
+ * call: the driver's correct write passes, a stray byte in the now
+ * writable pages is found by the scan (the adapter lives on); the next
+ * call without that slot has them read-only again, and the same stray
+ * byte faults. */
 static void test_patch_view_follows_the_slots(void **state)
 {
     struct vt_fixture *f = *state;
@@ -789,7 +780,7 @@ static void test_patch_view_follows_the_slots(void **state)
     c.args.end = VT_RD_DMA_BUFFER_SIZE;
     struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-    settle_patch_view(f, &c, &p);
+    VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
     struct patch_case far = c;
     far.patch[2] = far.patch[1];
     far.patch[2].PatchOffset = 9000; /* page 2 */
@@ -802,11 +793,43 @@ static void test_patch_view_follows_the_slots(void **state)
     p.at = 5000; /* page 1: writable now, so read */
     assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &far.args), WK_E_CONTRACT));
     assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +5000 ", NULL));
-    settle_patch_view(f, &c, &p); /* back to one writable page */
     assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
     assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +5000 ", "(read-only page hit)"));
     release_dead();
     vt_close(f);
+}
+
+static void write_paging_buffer(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    const int64_t *at = user;
+    DXGKARG_PATCH *a = args;
+    if (ddi == WK_DDI_PATCH && a->Flags.Paging)
+        ((volatile BYTE *)a->pDmaBuffer)[*at] ^= 0x01;
+}
+
+/* Patch of a paging buffer may change nothing (it has no patch
+ * locations): the driver gets it read-only, so a write faults at the
+ * instruction, PATCH-CONFINE-001 naming the paging buffer and the offset,
+ * or MEM-GUARD-001 just past its end. */
+static void test_paging_patch_view_write_faults(void **state)
+{
+    struct vt_fixture *f = *state;
+    const int64_t at[] = { 0, 100, (int64_t)VT_PAGE + 5 };
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        struct wk_vidmm_config cfg = fuzz_config(0);
+        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_DEVICE));
+        WK_ALLOCATION_REQUEST req;
+        vt_request_at(&req, 8 * KIB, VT_SET(VT_SEG1), VT_PREF(0, VT_SEG1, 0), 0);
+        uint32_t a = vt_alloc(f->vm, f->device, &req);
+        wk_vidmm_set_rewriter(f->vm, write_paging_buffer, (void *)&at[i]);
+        assert_true(expect_status(f->vm, wk_vidmm_page_in(f->vm, a), WK_E_DRIVER_CRASH));
+        char want[64];
+        snprintf(want, sizeof(want), "changed byte +%" PRId64 " of the paging buffer", at[i]);
+        assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, "(read-only page hit)"));
+        release_dead();
+        vt_close(f);
+    }
 }
 
 /* guard.c's scan, internal to wk_vidmm (reference-impl/vidmm/internal.h):
@@ -991,11 +1014,12 @@ static void test_known_patch_clears_what_the_last_left(void **state)
     patch_sees_only_its_input(f, &w, &c.args); /* [input, 600) and entry 2 zeroed */
     patch_sees_only_its_input(f, &w, &big);
     patch_sees_only_its_input(f, &w, &c.args);
-    /* The bytes not rewritten are still compared: a change is named. */
-    struct poker p = { POKE_DMA, VT_RD_DMA_BUFFER_SIZE - 1, NULL, 0, 0 };
+    /* The bytes not rewritten are still compared: a change is named (the
+     * last byte of the page Patch can write; past it, a write faults). */
+    struct poker p = { POKE_DMA, VT_PAGE - 1, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
     assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_CONTRACT));
-    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +16383 ", NULL));
+    assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", "changed byte +4095 ", NULL));
     assert_true(expect_u64(violation_total(f->vm), 1));
 }
 
@@ -1100,7 +1124,7 @@ static void test_known_patch_dropped_by_any_ddi(void **state)
     struct watch w;
     open_known(f, &c, &w);
     w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
-    w.stray_at = 5000;
+    w.stray_at = 3000; /* past the input, in the page Patch can write (past it, a write faults) */
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
     VT_OK(f->vm, wk_vidmm_page_in(f->vm, vt_alloc(f->vm, f->device, &req)));
@@ -1363,6 +1387,7 @@ int main(void)
         VT_TEST(test_scans_name_every_offset),
         VT_TEST(test_patch_view_tail_write_faults),
         VT_TEST(test_patch_view_follows_the_slots),
+        VT_TEST(test_paging_patch_view_write_faults),
         cmocka_unit_test(test_first_not_every_position),
         VT_TEST(test_known_patch_clears_what_the_last_left),
         VT_TEST(test_known_patch_counts_slots_past_the_input),

@@ -46,22 +46,34 @@ static uint64_t round_pages(uint64_t n)
     return (n + PAGE - 1) & ~(PAGE - 1);
 }
 
+/* The registry is scanned only by fault reports; registering and
+ * unregistering run for every short-lived buffer (two per fuzz_patch
+ * input), so both start where the answer is: below gbuf_hint every slot is
+ * taken, and a buffer remembers its slot (b->reg, checked: a gbuf struct
+ * may have been copied). */
 void gbuf_register(struct wk_vidmm *vm, struct gbuf *b)
 {
-    for (uint32_t i = 0; i < MAX_GBUFS; i++)
+    for (uint32_t i = vm->gbuf_hint; i < MAX_GBUFS; i++)
         if (!vm->gbufs[i]) {
             vm->gbufs[i] = b;
+            b->reg = i + 1;
+            vm->gbuf_hint = i + 1;
             return;
         }
 }
 
 void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b)
 {
-    for (uint32_t i = 0; i < MAX_GBUFS; i++)
-        if (vm->gbufs[i] == b) {
-            vm->gbufs[i] = NULL;
-            return;
-        }
+    uint32_t i = b->reg ? b->reg - 1 : 0;
+    if (!b->reg || vm->gbufs[i] != b)
+        for (i = 0; i < MAX_GBUFS && vm->gbufs[i] != b; i++)
+            ;
+    if (i == MAX_GBUFS)
+        return;
+    vm->gbufs[i] = NULL;
+    b->reg = 0;
+    if (i < vm->gbuf_hint)
+        vm->gbuf_hint = i;
 }
 
 /* The spare mapping of exactly map_len bytes kept last, taken out of the
@@ -475,26 +487,30 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 
 /* What a fault at addr did to buffer b, or NULL when addr is not b's:
  * its guard page (past the end), for an input any of its read-only pages
- * (before, inside or after its bytes), for a Patch view its read-only
- * tail (a byte outside the listed patch locations, patch_view.c). */
+ * (before, inside or after its bytes), for a Patch view its read-only part
+ * (patch_view.c: inside the buffer, a byte outside the listed patch
+ * locations). */
 static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, size_t size, enum wk_rule_id *rule)
 {
     const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
     long long at = (long long)(a - b->ptr);
+    unsigned long long n = (unsigned long long)b->size;
+    int read_only = (b->kit && a >= b->map && a < guard) ||
+                    (a >= b->map + b->ro_start && a < b->map + b->ro_end);
     *rule = R_MEM_GUARD;
     if (a >= guard && a < guard + PAGE)
-        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what,
-                 (unsigned long long)b->size, at);
-    else if (b->kit && a >= b->map && a < guard)
+        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what, n, at);
+    else if (read_only && b->kit)
         snprintf(buf, size, "wrote to the %s (%llu bytes), which the DDI gets as const, at offset %+lld (read-only page hit)",
-                 b->what, (unsigned long long)b->size, at);
-    else if (b->ro_from && a >= b->map + b->ro_from && a < guard && (uint64_t)at >= b->size)
-        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (read-only page hit)", b->what,
-                 (unsigned long long)b->size, at);
-    else if (b->ro_from && a >= b->map + b->ro_from && a < guard) {
+                 b->what, n, at);
+    else if (read_only && at < 0)
+        snprintf(buf, size, "wrote before the start of the %s at offset %lld (read-only page hit)", b->what, at);
+    else if (read_only && (unsigned long long)at >= n)
+        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (read-only page hit)", b->what, n, at);
+    else if (read_only) {
         *rule = R_PATCH_CONFINE;
-        snprintf(buf, size, "changed byte +%lld of the DMA buffer, outside the listed patch locations (read-only page hit)",
-                 at);
+        snprintf(buf, size, "changed byte +%lld of the %s, outside the listed patch locations (read-only page hit)", at,
+                 b->what);
     } else
         return NULL;
     return buf;

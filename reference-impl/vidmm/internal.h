@@ -50,9 +50,10 @@ struct gbuf {
     /* Inputs (gbuf_alloc_input): the kit's writable view of the pages the
      * driver sees read-only at map; NULL for every other buffer. */
     uint8_t *kit;
-    /* A context's Patch view of its DMA buffer (patch_view.c): the bytes
-     * from ro_from on are read-only to the driver (0: none are). */
-    uint64_t ro_from;
+    /* A Patch view (patch_view.c): bytes [ro_start, ro_end) of the
+     * mapping are read-only to the driver (ro_end 0: none are). */
+    uint64_t ro_start, ro_end;
+    uint32_t reg;        /* its slot in the registry + 1 (0: none; guard.c) */
 };
 
 /* An unused guarded mapping kept for the next buffer of the same page-rounded
@@ -133,8 +134,6 @@ struct context {
      * a second mapping of dma's pages whose tail, where no call has had
      * a slot for a while, is read-only. */
     struct gbuf patch_view;
-    uint32_t patch_calm;        /* calls in a row that left the read-only part alone */
-    uint32_t patch_calm_need;   /* the most pages any of them needed writable */
 };
 
 /* An allocation's content lives in exactly one place at a time. */
@@ -222,6 +221,7 @@ struct wk_vidmm {
 
     /* Paging */
     struct gbuf paging;                     /* the current paging buffer */
+    struct gbuf paging_view;                /* its block again, read-only: what Patch gets (patch_view.c) */
     uint64_t paging_used;                   /* bytes filled in it */
     uint64_t paging_private_used;
     struct gbuf paging_private;
@@ -247,6 +247,7 @@ struct wk_vidmm {
     uint64_t placement_epoch;               /* placements made or undone since create: never reset
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
+    uint32_t gbuf_hint;                     /* every slot below it is taken (guard.c) */
     struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
     uint32_t nspares;
     struct gbuf_spare input_spares[GBUF_SPARES]; /* the same for inputs (guard_input.c) */
@@ -500,6 +501,7 @@ struct submission {
     uint32_t patch_list_size;
     uint32_t patch_start, patch_length;
     uint8_t *driver_dma;    /* the driver's pDmaBuffer when not dma->ptr (a Patch view) */
+    int dma_readonly;       /* driver_dma is read-only throughout: nothing to snapshot or compare */
     uint64_t check_end;     /* the driver cannot write dma past this (0: dma->size) */
 };
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);
@@ -508,12 +510,18 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
 
 /* The pDmaBuffer for a wk_vidmm_patch call on context c whose slots end at
  * `need` bytes (0: none): the context's Patch view, its first max(1 page,
- * need) writable and the rest read-only once calls have left it alone for
- * a while, or c->dma.ptr when no view can be made. *check_end: where the
+ * need) writable and the rest read-only, or c->dma.ptr when no view can be
+ * made. *check_end: where the
  * post-call checks may stop reading, the driver being unable to write
  * past it (c->dma.size when nothing is read-only). */
 uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, uint64_t *check_end);
 void patch_view_free(struct wk_vidmm *vm, struct context *c);
+/* The pDmaBuffer for Patch of the paging buffer: the same bytes through a
+ * mapping of its block that is read-only to the driver (a paging buffer
+ * has no patch locations, so Patch may change nothing), or NULL when none
+ * can be made (the caller hands the buffer itself and checks after). */
+uint8_t *paging_view_for(struct wk_vidmm *vm);
+void paging_view_free(struct wk_vidmm *vm);
 /* Runs the GPU and interrupts until `fence` (0: every pending) completes. */
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
 /* Reports `rule` when the GPU faulted since `before` (with the fault). */

@@ -72,6 +72,7 @@ static wk_status ensure_buffer(struct wk_vidmm *vm, uint64_t reserve)
 
 static void free_buffer(struct wk_vidmm *vm)
 {
+    paging_view_free(vm);
     gbuf_free(vm, &vm->paging);
     gbuf_free(vm, &vm->paging_private);
     vm->paging_kept = 0;
@@ -125,6 +126,7 @@ void paging_resize(struct wk_vidmm *vm)
     if (vm->paging_kept && vm->paging.map && vm->paging.map_len == block_bytes(vm, buffer_size(vm)) &&
         gbuf_resize_gpu(&vm->paging, buffer_size(vm)))
         return;
+    paging_view_free(vm);
     gbuf_free(vm, &vm->paging);
     paging_start(vm);
 }
@@ -143,6 +145,8 @@ wk_status paging_flush(struct wk_vidmm *vm)
     s.private_end = (uint32_t)vm->paging_private_used;
     s.start = 0;
     s.end = (uint32_t)vm->paging_used;
+    s.driver_dma = paging_view_for(vm); /* read-only: Patch may change nothing */
+    s.dma_readonly = s.driver_dma != NULL;
     struct wk_gpu_counters before;
     wk_gpu_get_counters(vm->gpu, &before);
     uint32_t fence = 0;

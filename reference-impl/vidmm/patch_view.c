@@ -17,14 +17,15 @@
  * guard page after them) when wk_vidmm_patch first runs on a context; the
  * kit keeps reading and writing the first mapping (c->dma.ptr), so no kit
  * code can fault on the read-only pages, and Render, CancelCommand and the
- * GPU see the buffer as before. Changing protection is a system call (2.4
- * µs on the development VM, several fuzz_patch inputs), so it changes
- * rarely: a call whose slots reach into the read-only part makes what they
- * need writable at once; the read-only part grows back only after
- * PATCH_VIEW_CALM calls in a row that needed less. A conformance run's few
- * Patch calls never get there; a fuzz harness's millions settle at once.
- * The first page always stays writable: inputs without any slot would
- * otherwise protect and unprotect it all the time.
+ * GPU see the buffer as before. Each call gets exactly the pages up to its
+ * last slot writable (at least the first: inputs without any slot would
+ * otherwise protect and unprotect it all the time) and the rest read-only,
+ * whatever the calls before it had: the outcome of a call depends on the
+ * call alone, so a finding replays alike on a fresh adapter. Changing
+ * protection is a system call (2.4 µs on the development VM), paid only
+ * when a call needs other pages writable than the last one: for
+ * fuzz_patch's inputs almost never (their slots and bytes sit in the
+ * first page; bench/fuzz_speed, docs/performance.md).
  */
 #include <string.h>
 #include <sys/mman.h>
@@ -32,7 +33,6 @@
 #include "internal.h"
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
-#define PATCH_VIEW_CALM 64u
 
 static uint64_t pages_of(uint64_t bytes)
 {
@@ -60,9 +60,8 @@ static wk_status view_map(struct wk_vidmm *vm, struct context *c)
     v->pages = count;
     v->first_pfn = c->dma.first_pfn;
     v->map_pfn = c->dma.first_pfn;
-    v->ro_from = v->map_len; /* nothing read-only yet */
+    v->ro_start = v->ro_end = v->map_len; /* nothing read-only yet */
     gbuf_register(vm, v);
-    c->patch_calm = c->patch_calm_need = 0;
     return WK_OK;
 }
 
@@ -71,31 +70,19 @@ static int protect(struct gbuf *v, uint64_t from_page, uint64_t to_page, int pro
     return mprotect(v->map + from_page * PAGE, (to_page - from_page) * PAGE, prot) == 0;
 }
 
-/* Pages [0, want) writable now; the read-only part grows back to `want`
- * pages after PATCH_VIEW_CALM calls that needed no more. 0 when a
- * protection change failed (the view is then left as it was). */
-static int settle(struct context *c, uint64_t want)
+/* Pages [0, want) writable, the rest read-only: exactly what this call
+ * needs, whatever came before (the same input meets the same protection,
+ * so a finding replays alike on a fresh adapter). 0 when a protection
+ * change failed (the view is then left as it was). */
+static int settle(struct gbuf *v, uint64_t want)
 {
-    struct gbuf *v = &c->patch_view;
-    uint64_t ro = v->ro_from / PAGE;
-    if (want > ro) {
-        c->patch_calm = c->patch_calm_need = 0;
-        if (!protect(v, ro, want, PROT_READ | PROT_WRITE))
-            return 0;
-        v->ro_from = want * PAGE;
-        return 1;
-    }
-    if (want == ro) {
-        c->patch_calm = c->patch_calm_need = 0;
-        return 1;
-    }
-    c->patch_calm_need = want > c->patch_calm_need ? want : c->patch_calm_need;
-    if (++c->patch_calm < PATCH_VIEW_CALM)
-        return 1;
-    uint64_t from = c->patch_calm_need;
-    c->patch_calm = c->patch_calm_need = 0;
-    if (protect(v, from, ro, PROT_READ))
-        v->ro_from = from * PAGE;
+    uint64_t ro = v->ro_start / PAGE, pages = v->map_len / PAGE;
+    want = want < pages ? want : pages;
+    if (want > ro && !protect(v, ro, want, PROT_READ | PROT_WRITE))
+        return 0;
+    if (want < ro && !protect(v, want, ro, PROT_READ))
+        return 0;
+    v->ro_start = want * PAGE;
     return 1;
 }
 
@@ -105,10 +92,10 @@ uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, u
     if (vm->cfg.no_guard_pages || (!c->patch_view.map && view_map(vm, c) != WK_OK))
         return c->dma.ptr;
     uint64_t want = pages_of(need);
-    if (!settle(c, want ? want : 1))
+    if (!settle(&c->patch_view, want ? want : 1))
         return c->dma.ptr; /* the kit's own mapping: everything writable, everything read */
-    if (c->patch_view.ro_from < *check_end)
-        *check_end = c->patch_view.ro_from;
+    if (c->patch_view.ro_start < *check_end)
+        *check_end = c->patch_view.ro_start;
     return c->patch_view.ptr;
 }
 
@@ -119,5 +106,64 @@ void patch_view_free(struct wk_vidmm *vm, struct context *c)
         return;
     gbuf_unregister(vm, v);
     wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages); /* the model makes it inaccessible */
+    memset(v, 0, sizeof(*v));
+}
+
+/*
+ * The paging buffer's view. A paging buffer has no patch locations, so
+ * its Patch may change nothing (PATCH-CONFINE-001): the view is read-only
+ * as a whole, made once per block of the buffer (paging.c keeps the block
+ * across resets and sizes), and Patch of a paging buffer needs no snapshot
+ * and no comparison afterwards: a write faults at the instruction.
+ */
+static void paging_view_make(struct wk_vidmm *vm)
+{
+    struct gbuf *v = &vm->paging_view;
+    uint64_t count = vm->paging.map_len / PAGE, pfns[256];
+    if (count == 0 || count > sizeof(pfns) / sizeof(pfns[0]))
+        return;
+    for (uint64_t i = 0; i < count; i++)
+        pfns[i] = vm->paging.map_pfn + i;
+    void *va = NULL;
+    if (wk_gpu_sysmem_map(vm->gpu, pfns, count, &va) != WK_OK)
+        return;
+    if (mprotect(va, count * PAGE, PROT_READ) != 0) {
+        wk_gpu_sysmem_unmap(vm->gpu, va, count);
+        return;
+    }
+    memset(v, 0, sizeof(*v));
+    v->what = "paging buffer";
+    v->map = va;
+    v->map_len = count * PAGE;
+    v->pages = count;
+    v->map_pfn = v->first_pfn = vm->paging.map_pfn;
+    v->ro_start = 0;
+    v->ro_end = v->map_len;
+    gbuf_register(vm, v);
+}
+
+uint8_t *paging_view_for(struct wk_vidmm *vm)
+{
+    struct gbuf *v = &vm->paging_view;
+    if (vm->cfg.no_guard_pages || !vm->paging.map)
+        return NULL;
+    if (v->map && (v->map_pfn != vm->paging.map_pfn || v->map_len != vm->paging.map_len))
+        paging_view_free(vm); /* another block */
+    if (!v->map)
+        paging_view_make(vm);
+    if (!v->map)
+        return NULL;
+    v->ptr = v->map + (vm->paging.ptr - vm->paging.map); /* the buffer moves inside its block */
+    v->size = vm->paging.size;
+    return v->ptr;
+}
+
+void paging_view_free(struct wk_vidmm *vm)
+{
+    struct gbuf *v = &vm->paging_view;
+    if (!v->map)
+        return;
+    gbuf_unregister(vm, v);
+    wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages);
     memset(v, 0, sizeof(*v));
 }

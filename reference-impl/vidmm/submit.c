@@ -234,7 +234,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     args.Flags.Paging = (UINT)s->paging;
     /* The snapshot and the slot intervals share the adapter's scratch
      * buffer: no allocation per call once it has grown. */
-    uint64_t len = known ? 0 : snapshot_len(s);
+    uint64_t len = known || s->dma_readonly ? 0 : snapshot_len(s);
     uint64_t snap = (len + 7) & ~7ull;
     uint8_t *scratch = gbuf_scratch_take(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
     if (!scratch)
@@ -254,7 +254,8 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
                     (unsigned)status);
-        uint64_t allowed_end = check_patch_effect(vm, s, &before, slots);
+        /* A read-only view: any write faulted, nothing changed to look for. */
+        uint64_t allowed_end = s->dma_readonly ? 0 : check_patch_effect(vm, s, &before, slots);
         if (nonzero_end)
             *nonzero_end = allowed_end > before.len ? allowed_end : before.len;
         gbuf_check(vm, s->dma, WK_DDI_PATCH);
