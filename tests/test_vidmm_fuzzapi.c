@@ -580,35 +580,46 @@ static void test_pooled_buffer_overrun_after_reuse(void **state)
     vt_close(f);
 }
 
+/* On a fresh adapter with a driver whose leftovers release_dead frees:
+ * `clean` correct Patch calls, then one whose rewriter pokes (what, at)
+ * must kill the driver with `rule` naming want1 and want2. */
+static void expect_patch_fault(struct vt_fixture *f, int clean, enum poke what, int64_t at, const char *rule,
+                               const char *want1, const char *want2)
+{
+    struct wk_vidmm_config cfg = fuzz_config(0);
+    assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+    struct patch_case c;
+    build_patch_case(f, &c);
+    c.args.end = VT_RD_DMA_BUFFER_SIZE; /* no slot past the input: all but the first page read-only */
+    struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
+    wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
+    for (int k = 0; k < clean; k++)
+        VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args));
+    p.what = what;
+    p.at = at;
+    assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
+    if (!last_violation_says(f->vm, rule, want1, want2))
+        fail_msg("poke %d at %+" PRId64, (int)what, at);
+    release_dead();
+    vt_close(f);
+}
+
 /* Patch gets its lists as const (facts §4.4): a write anywhere in the
  * pages the driver sees of them (before the allocation list, at its first
  * byte of the page, inside it) faults at that instruction and is
  * MEM-GUARD-001 naming the list and the signed offset; the adapter is dead
- * after it, as after any fault. */
+ * after it, as after any fault. 100 clean calls first: the next list takes
+ * the same mapping, and the registry (64 slots) still names it after 200
+ * buffers. */
 static void test_list_writes_fault_anywhere(void **state)
 {
-    struct vt_fixture *f = *state;
     const int64_t slack = (int64_t)(VT_PAGE - 2 * sizeof(DXGK_ALLOCATIONLIST));
     const int64_t at[] = { -1, -8, -9, -slack, 0, 47 };
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-        struct wk_vidmm_config cfg = fuzz_config(0);
-        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
-        struct patch_case c;
-        build_patch_case(f, &c);
-        struct poker p = { POKE_NONE, 0, NULL, 0, 0 };
-        wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-        for (int k = 0; k < 100; k++) /* the next list takes this mapping; the registry */
-            VT_OK(f->vm, wk_vidmm_patch(f->vm, &c.args)); /* (64 slots) still names it after 200 */
-        p.what = POKE_AT;
-        p.at = at[i];
-        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
         char want[64];
         snprintf(want, sizeof(want), "at offset %+" PRId64 " (read-only page hit)", at[i]);
-        if (!last_violation_says(f->vm, "MEM-GUARD-001", "allocation list (48 bytes), which the DDI gets as const",
-                                 want))
-            fail_msg("write at %+" PRId64, at[i]);
-        release_dead();
-        vt_close(f);
+        expect_patch_fault(*state, 100, POKE_AT, at[i], "MEM-GUARD-001",
+                           "allocation list (48 bytes), which the DDI gets as const", want);
     }
 }
 
@@ -746,22 +757,11 @@ static void test_scans_name_every_offset(void **state)
  * (PATCH-CONFINE-001 with the offset) and the check need not read it. */
 static void test_patch_view_tail_write_faults(void **state)
 {
-    struct vt_fixture *f = *state;
-    const uint64_t at[] = { VT_PAGE, 5000, VT_RD_DMA_BUFFER_SIZE - 1 };
+    const int64_t at[] = { VT_PAGE, 5000, VT_RD_DMA_BUFFER_SIZE - 1 };
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-        struct wk_vidmm_config cfg = fuzz_config(0);
-        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
-        struct patch_case c;
-        build_patch_case(f, &c);
-        c.args.end = VT_RD_DMA_BUFFER_SIZE;
-        struct poker p = { POKE_DMA, (int64_t)at[i], NULL, 0, 0 };
-        wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
-        assert_true(expect_status(f->vm, wk_vidmm_patch(f->vm, &c.args), WK_E_DRIVER_CRASH));
         char want[48];
-        snprintf(want, sizeof(want), "changed byte +%" PRIu64 " of the DMA buffer", at[i]);
-        assert_true(last_violation_says(f->vm, "PATCH-CONFINE-001", want, "(read-only page hit)"));
-        release_dead();
-        vt_close(f);
+        snprintf(want, sizeof(want), "changed byte +%" PRId64 " of the DMA buffer", at[i]);
+        expect_patch_fault(*state, 0, POKE_DMA, at[i], "PATCH-CONFINE-001", want, "(read-only page hit)");
     }
 }
 
