@@ -10,9 +10,13 @@
  * canary fills the tail of their last page up to the guard (and the bytes
  * before them when they sit past the start of their block, below).
  *
+ * Buffers the DDI gets as const (Patch's two lists, Render's pCommand) are
+ * read-only to the driver instead, with no canary to check:
+ * guard_input.c. What Patch gets as its DMA buffer: patch_view.c.
+ *
  * Speed: a DDI call hands the driver up to three short-lived CPU buffers
- * (Render's user command buffer, patch list and allocation list, Patch's
- * allocation list, CreateAllocation's private data). Mapping each afresh
+ * (Render's user patch list and allocation list, CreateAllocation's
+ * private data; the inputs above likewise). Mapping each afresh
  * cost an mmap, an mprotect, a munmap and a page fault per call, most of a
  * fuzz harness's time. A freed mapping is kept instead (GBUF_SPARES of them,
  * none over GBUF_SPARE_MAX) with its guard page still PROT_NONE, and the
