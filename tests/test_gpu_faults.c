@@ -61,11 +61,7 @@ static void test_unknown_opcode(void **state)
         assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_UNKNOWN_OPCODE, bad[i], 4, 0));
     }
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0));
-    struct wk_gpu_counters want = {0};
-    want.commands = 3;
-    want.execs = 3;
-    want.faults = 3;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 3, .faults = 3));
     tu_destroy(state, gpu);
 }
 
@@ -82,12 +78,8 @@ static void test_truncated_after_valid_commands(void **state)
     tu_buf_raw(&b, full.bytes, 10); /* COPY cut after 10 of 28 bytes */
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_TRUNCATED, WK_GPU_OP_COPY, 20, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 0x10, 0x10)); /* earlier commands ran */
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.faults = 1;
-    want.bytes_written = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .faults = 1,
+                                    .bytes_written = 4));
     tu_destroy(state, gpu);
 }
 
@@ -199,11 +191,7 @@ static void test_bad_address(void **state)
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 0,
                                  TU_SYS_END));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 4;
-    want.faults = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 4, .faults = 4));
     tu_destroy(state, gpu);
 }
 
@@ -323,10 +311,7 @@ static void test_crosses_segment(void **state)
                                  TU_SEG2_END));
     assert_true(expect_byte_run(gpu, TU_SEG2_END - 2, 0, 2));
 
-    struct wk_gpu_counters want = {0};
-    want.execs = 4;
-    want.faults = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .execs = 4, .faults = 4));
     tu_destroy(state, gpu);
 }
 
@@ -412,11 +397,7 @@ static void test_unmapped_aperture(void **state)
     assert_true(expect_byte_run(gpu, TU_SYS_ADDR(pfn0), 0x77, 0x1000));
     assert_true(expect_status(wk_gpu_read(gpu, TU_APER_BASE + 0x1000, buf, 4), WK_E_UNMAPPED));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 3;
-    want.faults = 3;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 3, .faults = 3));
     tu_destroy(state, gpu);
 }
 
@@ -518,11 +499,7 @@ static void test_budget_commands(void **state)
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, 1));
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BUDGET, WK_GPU_OP_WRITE32, 12, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0));
-    struct wk_gpu_counters want = {0};
-    want.commands = 9;
-    want.execs = 3;
-    want.faults = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 9, .execs = 3, .faults = 1));
     tu_destroy(state, gpu);
 }
 
@@ -629,13 +606,8 @@ static void test_budget_bytes(void **state)
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BUDGET, WK_GPU_OP_FILL, at, 0));
     assert_true(expect_byte_run(gpu, TU_SEG2_BASE, 0x77, 1));
     assert_true(expect_byte_run(gpu, TU_SEG1_BASE + 0x1000, 1, 4096));
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.faults = 1;
-    want.bytes_filled = 4096;
-    want.bytes_copied = 4096;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .faults = 1,
+                                    .bytes_filled = 4096, .bytes_copied = 4096));
 
     /* One COPY over the budget: nothing copied. */
     tu_buf_init(&b);
@@ -956,11 +928,8 @@ static void test_fault_log_keeps_first_32_counts_all(void **state)
     assert_true(expect_u64(few[4].offset, 16));
     assert_true(expect_u64(wk_gpu_faults(gpu, few, 0, &total), 0));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = runs * (runs - 1) / 2;
-    want.execs = runs;
-    want.faults = runs;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = runs * (runs - 1) / 2, .execs = runs,
+                                    .faults = runs));
 
     wk_gpu_reset(gpu);
     total = 99;
