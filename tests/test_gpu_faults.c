@@ -711,24 +711,44 @@ static void test_bad_operand_blit_limits(void **state)
     tu_destroy(state, gpu);
 }
 
+/* GART_MAP, GART_UNMAP and TLB_FLUSH, each alone in a buffer, with an
+ * operand the model must refuse: the run faults BAD_OPERAND at offset 0,
+ * before any entry changes (the callers check the entries). */
+static bool gart_map_is_bad_operand(struct wk_gpu *gpu, uint32_t seg, uint32_t first,
+                                    uint32_t count, const uint64_t *pfns)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_gart_map(&b.w, seg, first, count, pfns));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0);
+}
+
+static bool gart_unmap_is_bad_operand(struct wk_gpu *gpu, uint32_t seg, uint32_t first,
+                                      uint32_t count, uint64_t dummy_pfn)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, seg, first, count, dummy_pfn));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0);
+}
+
+static bool tlb_flush_is_bad_operand(struct wk_gpu *gpu, uint32_t seg)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, seg));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_TLB_FLUSH, 0, 0);
+}
+
 static void test_bad_operand_segment_not_aperture(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
     const uint64_t pfn = TU_SYS_PFN;
     const uint32_t bad_segs[] = {0, TU_SEG1_ID, TU_SEG2_ID, 4, 0xFFFFFFFFu};
     for (unsigned i = 0; i < sizeof(bad_segs) / sizeof(bad_segs[0]); i++) {
-        struct tu_buf b;
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, bad_segs[i], 0, 1, &pfn));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, bad_segs[i], 0, 1, pfn));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, bad_segs[i]));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_TLB_FLUSH, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, bad_segs[i], 0, 1, &pfn));
+        assert_true(gart_unmap_is_bad_operand(gpu, bad_segs[i], 0, 1, pfn));
+        assert_true(tlb_flush_is_bad_operand(gpu, bad_segs[i]));
     }
     struct wk_gpu_counters c = counters_of(gpu);
     assert_true(expect_u64(c.gart_pages_mapped, 0));
@@ -762,20 +782,12 @@ static void test_bad_operand_page_range(void **state)
         {0xFFFFFFFFu, 2}, /* first + count wraps */
     };
     for (unsigned i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
-        struct tu_buf b;
-        tu_buf_init(&b);
         uint32_t n = ranges[i].count;
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, ranges[i].first, n, pfns));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, ranges[i].first, n, TU_SYS_PFN));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, TU_APER_ID, ranges[i].first, n, pfns));
+        assert_true(gart_unmap_is_bad_operand(gpu, TU_APER_ID, ranges[i].first, n, TU_SYS_PFN));
     }
-    struct tu_buf b;
-    tu_buf_init(&b);
-    TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, (uint32_t)TU_APER_PAGES + 1, TU_SYS_PFN));
-    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+    assert_true(
+        gart_unmap_is_bad_operand(gpu, TU_APER_ID, 0, (uint32_t)TU_APER_PAGES + 1, TU_SYS_PFN));
     /* No entry changed: the page that did fit is still invalid. */
     assert_true(expect_pte_invalid(gpu, TU_APER_PAGES - 1));
     assert_true(expect_pte_invalid(gpu, 0));
@@ -790,15 +802,9 @@ static void test_bad_operand_frame_outside_system_memory(void **state)
     for (unsigned i = 0; i < sizeof(bad_pfns) / sizeof(bad_pfns[0]); i++) {
         /* The bad frame is the second of three: the first must not land. */
         const uint64_t pfns[3] = {TU_SYS_PFN, bad_pfns[i], TU_SYS_PFN + 2};
-        struct tu_buf b;
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 0, 3, pfns));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, TU_APER_ID, 0, 3, pfns));
         assert_true(expect_pte_invalid(gpu, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, 2, bad_pfns[i]));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+        assert_true(gart_unmap_is_bad_operand(gpu, TU_APER_ID, 0, 2, bad_pfns[i]));
         assert_true(expect_pte_invalid(gpu, 0));
     }
     /* The last frame of the pool is fine. */
