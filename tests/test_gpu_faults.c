@@ -43,6 +43,37 @@ static struct wk_gpu_counters counters_of(const struct wk_gpu *gpu)
     return c;
 }
 
+/* Stores a built buffer in GPU memory, where wk_gpu_exec or a CALL fetches it. */
+static void store_buf(struct wk_gpu *gpu, uint64_t addr, const struct tu_buf *b)
+{
+    tu_write(gpu, addr, b->bytes, b->w.used);
+}
+
+/* wk_gpu_exec of the len bytes at addr faults with exactly this record. The
+ * record is poisoned first, so a field the model leaves unwritten shows. */
+static bool exec_faults_with(struct wk_gpu *gpu, uint64_t addr, uint64_t len,
+                             enum wk_gpu_fault_reason reason, uint32_t opcode, uint64_t offset,
+                             uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
+{
+    struct wk_gpu_fault f;
+    memset(&f, 0xA5, sizeof(f));
+    bool ok = expect_status(wk_gpu_exec(gpu, addr, len, &f), WK_E_GPU_FAULT);
+    return expect_fault_full(&f, reason, opcode, offset, buffer_addr, depth, fault_addr) && ok;
+}
+
+/* As exec_faults_with, for a buffer run from the host (tu_run) whose fault
+ * lies in a callee: expect_run_fault assumes the top-level buffer, depth 0. */
+static bool run_faults_in_callee(struct wk_gpu *gpu, const struct tu_buf *b,
+                                 enum wk_gpu_fault_reason reason, uint32_t opcode,
+                                 uint64_t offset, uint64_t callee_addr, uint32_t depth,
+                                 uint64_t fault_addr)
+{
+    struct wk_gpu_fault f;
+    memset(&f, 0xA5, sizeof(f));
+    bool ok = expect_status(tu_run(gpu, b, &f), WK_E_GPU_FAULT);
+    return expect_fault_full(&f, reason, opcode, offset, callee_addr, depth, fault_addr) && ok;
+}
+
 /* ------------------------------------------------------------------ */
 /* UNKNOWN_OPCODE, TRUNCATED                                            */
 /* ------------------------------------------------------------------ */
@@ -247,10 +278,8 @@ static void test_bad_address_length_overflow(void **state)
 static void test_bad_address_unfetchable_buffer(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, TU_HOLE, 16, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_ADDRESS, NO_OPCODE, 0, TU_HOLE, 0, TU_HOLE));
+    assert_true(exec_faults_with(gpu, TU_HOLE, 16, WK_GPU_FAULT_BAD_ADDRESS, NO_OPCODE, 0, TU_HOLE,
+                                 0, TU_HOLE));
 
     struct tu_buf b;
     tu_buf_init(&b);
@@ -413,11 +442,9 @@ static void test_call_depth_self_call(void **state)
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_call(&b.w, at, 16));
-    tu_write(gpu, at, b.bytes, b.w.used);
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, at, 16, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 0, at, 4, 0));
+    store_buf(gpu, at, &b);
+    assert_true(
+        exec_faults_with(gpu, at, 16, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 0, at, 4, 0));
     tu_destroy(state, gpu);
 }
 
@@ -433,19 +460,17 @@ static void test_call_depth_configured(void **state)
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 4, 1));
     TU_EMIT(wk_gpu_emit_call(&b.w, l2, 16));
-    tu_write(gpu, l1, b.bytes, b.w.used);
+    store_buf(gpu, l1, &b);
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 8, 2));
-    tu_write(gpu, l2, b.bytes, b.w.used);
+    store_buf(gpu, l2, &b);
 
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, 0xA));
     TU_EMIT(wk_gpu_emit_call(&b.w, l1, 32));
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 12, 3)); /* not reached */
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 16, l1, 1, 0));
+    assert_true(
+        run_faults_in_callee(gpu, &b, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 16, l1, 1, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0xA));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 4, 1));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 8, 0));
@@ -463,17 +488,14 @@ static void test_fault_inside_callee(void **state)
     tu_buf_init(&c);
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_SEG1_BASE, 1));
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_HOLE, 2));
-    tu_write(gpu, callee_at, c.bytes, c.w.used);
+    store_buf(gpu, callee_at, &c);
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_nop(&b.w));
     TU_EMIT(wk_gpu_emit_call(&b.w, callee_at, (uint32_t)c.w.used));
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 4, 3));
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 16, callee_at,
-                                  1, TU_HOLE));
+    assert_true(run_faults_in_callee(gpu, &b, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 16,
+                                     callee_at, 1, TU_HOLE));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 1));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 4, 0));
     tu_destroy(state, gpu);
@@ -826,10 +848,8 @@ static void test_bad_operand_dma_length(void **state)
     /* Untouched memory reads as zero, i.e. as NOPs: 4096 bytes run. */
     memset(&f, 0xA5, sizeof(f));
     assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, 4096, &f), WK_OK));
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, 4097, &f), WK_E_GPU_FAULT));
-    assert_true(
-        expect_fault_full(&f, WK_GPU_FAULT_BAD_OPERAND, NO_OPCODE, 0, TU_SEG1_BASE, 0, 0));
+    assert_true(exec_faults_with(gpu, TU_SEG1_BASE, 4097, WK_GPU_FAULT_BAD_OPERAND, NO_OPCODE, 0,
+                                 TU_SEG1_BASE, 0, 0));
 
     struct tu_buf b;
     tu_buf_init(&b);
@@ -977,7 +997,7 @@ static void test_fault_format(void **state)
     TU_EMIT(wk_gpu_emit_nop(&c.w));
     TU_EMIT(wk_gpu_emit_nop(&c.w));
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_HOLE + 0x20, 1));
-    tu_write(gpu, callee, c.bytes, c.w.used);
+    store_buf(gpu, callee, &c);
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_call(&b.w, callee, (uint32_t)c.w.used));
