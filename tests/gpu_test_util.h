@@ -175,6 +175,12 @@ bool tu_expect_run_fault(struct wk_gpu *gpu, const struct tu_buf *b,
 
 /* Every counter equals `want`; prints each differing field by name. */
 bool expect_counters(const struct wk_gpu *gpu, const struct wk_gpu_counters *want);
+/* expect_counters against the fields named, every other counter 0:
+ *     assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1));
+ * The whole expectation reads in one place, and a counter the test does not
+ * name is still checked (to be 0). */
+#define expect_counters_are(gpu, ...) \
+    expect_counters((gpu), &(const struct wk_gpu_counters){__VA_ARGS__})
 
 /* Interrupt recorder for FENCE. */
 #define TU_IRQ_MAX 16u

@@ -38,10 +38,7 @@ static void test_nop(void **state)
     assert_true(expect_u64(b.w.used, 12));
     assert_true(tu_run_ok(gpu, &b));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 3;
-    want.execs = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 1));
     /* NOP touches nothing. */
     assert_true(expect_u64(wk_gpu_resident_pages(gpu), resident));
     assert_true(expect_u64(wk_gpu_last_fence(gpu), 0));
@@ -72,11 +69,7 @@ static void test_copy_between_segments(void **state)
     assert_true(expect_byte_run(gpu, TU_SEG2_BASE + 0x1003 + LEN, 0, 64));
     assert_true(expect_bytes(gpu, TU_SEG1_BASE + 0x10, src, LEN)); /* source intact */
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.bytes_copied = LEN;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .bytes_copied = LEN));
     tu_destroy(state, gpu);
 }
 
@@ -102,11 +95,7 @@ static void run_overlap(void **state, uint64_t src_off, uint64_t dst_off, uint64
                     (unsigned)dst_off, (unsigned)len);
         fail();
     }
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.bytes_copied = len;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .bytes_copied = len));
     tu_destroy(state, gpu);
 }
 
@@ -144,11 +133,7 @@ static void test_copy_into_and_out_of_system_memory(void **state)
     assert_true(expect_bytes(gpu, TU_SEG1_BASE + 0x3, data, LEN));
     assert_true(expect_byte_run(gpu, sys - 7, 0, 7));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.bytes_copied = 2 * LEN;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .bytes_copied = 2 * LEN));
     tu_destroy(state, gpu);
 }
 
@@ -179,11 +164,7 @@ static void test_copy_through_aperture(void **state)
     /* The pages between were not written. */
     assert_true(expect_byte_run(gpu, TU_SYS_ADDR(pfn1) + 0x1000, 0, 0x1000));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.bytes_copied = LEN + 0x1000;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .bytes_copied = LEN + 0x1000));
     tu_destroy(state, gpu);
 }
 
@@ -216,11 +197,7 @@ static void run_fill(void **state, uint64_t dst, uint64_t len, uint32_t pattern)
                     (unsigned long long)pad);
         fail();
     }
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.bytes_filled = len;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .bytes_filled = len));
     tu_destroy(state, gpu);
 }
 
@@ -278,11 +255,7 @@ static void test_fill_through_aperture(void **state)
     assert_true(tu_run_ok(gpu, &b));
     const uint8_t want_bytes[8] = {0, 0x11, 0x22, 0x33, 0x44, 0x11, 0x22, 0};
     assert_true(expect_bytes(gpu, TU_SYS_ADDR(pfn), want_bytes, sizeof(want_bytes)));
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.bytes_filled = 6;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .bytes_filled = 6));
     tu_destroy(state, gpu);
 }
 
@@ -433,11 +406,7 @@ static void test_write32(void **state)
     assert_true(expect_bytes(gpu, TU_SEG1_BASE + 0x40, want_bytes, sizeof(want_bytes)));
     assert_true(expect_mem32(gpu, TU_SYS_END - 4, 0xCAFEF00D));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.bytes_written = 8;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .bytes_written = 8));
     tu_destroy(state, gpu);
 }
 
@@ -460,11 +429,7 @@ static void test_write64(void **state)
     assert_true(expect_bytes(gpu, TU_SEG2_BASE + 0x40, want_bytes, sizeof(want_bytes)));
     assert_true(expect_mem64(gpu, TU_SEG1_BASE + 0xFFC, 0x0102030405060708ull));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.bytes_written = 16;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .bytes_written = 16));
     tu_destroy(state, gpu);
 }
 
@@ -502,13 +467,8 @@ static void test_fence_stores_then_interrupts(void **state)
     assert_true(expect_mem64(gpu, TU_SYS_BASE + 0x18, 0xFEEDFACE12345678ull));
     assert_true(expect_u64(wk_gpu_last_fence(gpu), 0xFEEDFACE12345678ull));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 3;
-    want.execs = 1;
-    want.bytes_written = 16;
-    want.fences = 2;
-    want.interrupts = 2;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 1, .bytes_written = 16,
+                                    .fences = 2, .interrupts = 2));
     tu_destroy(state, gpu);
 }
 
@@ -527,10 +487,7 @@ static void test_fence_faulting_does_not_interrupt(void **state)
     assert_true(expect_u64(irq.count, 0));
     assert_true(expect_u64(wk_gpu_last_fence(gpu), 0));
     assert_true(expect_byte_run(gpu, TU_SEG1_END - 4, 0, 4));
-    struct wk_gpu_counters want = {0};
-    want.execs = 1;
-    want.faults = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .execs = 1, .faults = 1));
     tu_destroy(state, gpu);
 }
 
@@ -576,13 +533,8 @@ static void test_gart_map_flush_then_access(void **state)
     assert_true(expect_pte(gpu, TU_APER_ID, 1, 0, 0, 0));
     assert_true(expect_pte(gpu, TU_APER_ID, 4, 0, 0, 0));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 4;
-    want.execs = 1;
-    want.bytes_written = 8;
-    want.gart_pages_mapped = 2;
-    want.tlb_flushes = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 4, .execs = 1, .bytes_written = 8,
+                                    .gart_pages_mapped = 2, .tlb_flushes = 1));
     tu_destroy(state, gpu);
 }
 
@@ -601,12 +553,8 @@ static void test_gart_map_without_flush_invalid_line_faults(void **state)
     assert_true(expect_byte_run(gpu, TU_SYS_ADDR(pfn), 0, 0x1000));
     /* The entry was written; only the TLB lags. */
     assert_true(expect_pte(gpu, TU_APER_ID, 0, 1, pfn, -1));
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.faults = 1;
-    want.gart_pages_mapped = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .faults = 1,
+                                    .gart_pages_mapped = 1));
 
     /* After the flush the same write lands. */
     tu_buf_init(&b);
@@ -615,11 +563,8 @@ static void test_gart_map_without_flush_invalid_line_faults(void **state)
     assert_true(tu_run_ok(gpu, &b));
     assert_true(expect_mem32(gpu, TU_SYS_ADDR(pfn) + 0x10, 0xABCD));
     assert_true(expect_pte(gpu, TU_APER_ID, 0, 1, pfn, 0));
-    want.commands = 3;
-    want.execs = 2;
-    want.tlb_flushes = 1;
-    want.bytes_written = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 2, .faults = 1,
+                                    .gart_pages_mapped = 1, .tlb_flushes = 1, .bytes_written = 4));
     tu_destroy(state, gpu);
 }
 
@@ -652,13 +597,8 @@ static void test_gart_map_without_flush_stale_line(void **state)
     /* The host path goes by the entries, not the TLB. */
     assert_true(expect_bytes(gpu, TU_APER_BASE, data[2], 0x1000));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.gart_pages_mapped = 2;
-    want.bytes_copied = 0x2000;
-    want.stale_tlb_accesses = 2;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .gart_pages_mapped = 2,
+                                    .bytes_copied = 0x2000, .stale_tlb_accesses = 2));
 
     /* A write through a stale line lands in the old page too. */
     tu_buf_init(&b);
@@ -666,11 +606,9 @@ static void test_gart_map_without_flush_stale_line(void **state)
     assert_true(tu_run_ok(gpu, &b));
     assert_true(expect_mem32(gpu, TU_SYS_ADDR(old1) + 8, 0x5A5A5A5A));
     assert_true(expect_bytes(gpu, TU_SYS_ADDR(new_pfns[1]), data[3], 0x1000));
-    want.commands = 3;
-    want.execs = 2;
-    want.bytes_written = 4;
-    want.stale_tlb_accesses = 3;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 2, .gart_pages_mapped = 2,
+                                    .bytes_copied = 0x2000, .bytes_written = 4,
+                                    .stale_tlb_accesses = 3));
 
     /* After TLB_FLUSH the new pages are used and nothing is stale. */
     tu_buf_init(&b);
@@ -680,11 +618,9 @@ static void test_gart_map_without_flush_stale_line(void **state)
     assert_true(expect_bytes(gpu, TU_SEG1_BASE, data[2], 0x1000));
     assert_true(expect_bytes(gpu, TU_SEG1_BASE + 0x1000, data[3], 0x1000));
     assert_true(expect_pte(gpu, TU_APER_ID, 0, 1, new_pfns[0], 0));
-    want.commands = 5;
-    want.execs = 3;
-    want.tlb_flushes = 1;
-    want.bytes_copied = 0x4000;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 5, .execs = 3, .gart_pages_mapped = 2,
+                                    .tlb_flushes = 1, .bytes_copied = 0x4000, .bytes_written = 4,
+                                    .stale_tlb_accesses = 3));
     tu_destroy(state, gpu);
 }
 
@@ -723,14 +659,8 @@ static void test_tlb_flush_is_per_segment(void **state)
                                  bad_at, 0x900000));
     assert_true(expect_mem32(gpu, TU_SYS_ADDR(pfn_a), 0xA));
     assert_true(expect_mem32(gpu, TU_SYS_ADDR(pfn_b), 0));
-    struct wk_gpu_counters want = {0};
-    want.commands = 4;
-    want.execs = 1;
-    want.faults = 1;
-    want.gart_pages_mapped = 2;
-    want.tlb_flushes = 1;
-    want.bytes_written = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 4, .execs = 1, .faults = 1,
+                                    .gart_pages_mapped = 2, .tlb_flushes = 1, .bytes_written = 4));
     tu_destroy(state, gpu);
 }
 
@@ -758,13 +688,8 @@ static void test_gart_unmap_to_dummy_page(void **state)
     /* Reads through any unmapped page see the dummy page. */
     assert_true(expect_mem32(gpu, TU_APER_BASE + 5 * 0x1000 + 8, 0x1111));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 4;
-    want.execs = 1;
-    want.gart_pages_unmapped = 3;
-    want.tlb_flushes = 1;
-    want.bytes_written = 8;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 4, .execs = 1, .gart_pages_unmapped = 3,
+                                    .tlb_flushes = 1, .bytes_written = 8));
     tu_destroy(state, gpu);
 }
 
@@ -794,12 +719,8 @@ static void test_call_runs_callee_then_continues(void **state)
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 0x200, 1));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 0x204, 2));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 5;
-    want.execs = 1;
-    want.calls = 1;
-    want.bytes_written = 4 + 8 + 4 + 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 5, .execs = 1, .calls = 1,
+                                    .bytes_written = 4 + 8 + 4 + 4));
     tu_destroy(state, gpu);
 }
 
@@ -856,11 +777,7 @@ static void test_exec_snapshot_and_fetch_regions(void **state)
                               WK_OK));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 0x600, 0x600));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 4;
-    want.execs = 3;
-    want.bytes_written = 16;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 4, .execs = 3, .bytes_written = 16));
     tu_destroy(state, gpu);
 }
 
@@ -907,12 +824,8 @@ static void test_call_nested_to_default_limit(void **state)
     assert_true(expect_status(wk_gpu_exec(gpu, at, len, &f), WK_OK));
     assert_true(expect_u64(f.reason, WK_GPU_FAULT_NONE));
     assert_true(expect_markers(gpu, 5, 6));
-    struct wk_gpu_counters want = {0};
-    want.commands = 9;
-    want.calls = 4;
-    want.execs = 1;
-    want.bytes_written = 20;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 9, .calls = 4, .execs = 1,
+                                    .bytes_written = 20));
     tu_destroy(state, gpu);
 }
 
@@ -929,12 +842,9 @@ static void test_call_nested_to_configured_limit(void **state)
     memset(&f, 0xA5, sizeof(f));
     assert_true(expect_status(wk_gpu_exec(gpu, at, len, &f), WK_OK));
     assert_true(expect_markers(gpu, WK_GPU_MAX_CALL_DEPTH + 1, WK_GPU_MAX_CALL_DEPTH + 2));
-    struct wk_gpu_counters want = {0};
-    want.commands = 2 * WK_GPU_MAX_CALL_DEPTH + 1;
-    want.calls = WK_GPU_MAX_CALL_DEPTH;
-    want.execs = 1;
-    want.bytes_written = 4 * (WK_GPU_MAX_CALL_DEPTH + 1);
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2 * WK_GPU_MAX_CALL_DEPTH + 1,
+                                    .calls = WK_GPU_MAX_CALL_DEPTH, .execs = 1,
+                                    .bytes_written = 4 * (WK_GPU_MAX_CALL_DEPTH + 1)));
     tu_destroy(state, gpu);
 }
 
@@ -962,11 +872,7 @@ static void test_blit_with_pitches(void **state)
     assert_true(expect_bytes(gpu, dst, d, sizeof(d)));
     assert_true(expect_bytes(gpu, src, s, sizeof(s)));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 1;
-    want.bytes_copied = W * H;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 1, .bytes_copied = W * H));
     tu_destroy(state, gpu);
 }
 
@@ -1064,15 +970,10 @@ static void test_counters_accumulate_across_execs(void **state)
     TU_EMIT(wk_gpu_emit_fence(&b.w, TU_SEG1_BASE + 400, 3));
     for (int i = 0; i < 3; i++)
         assert_true(tu_run_ok(gpu, &b));
-    struct wk_gpu_counters want = {0};
-    want.commands = 9;
-    want.execs = 3;
-    want.bytes_filled = 300;
-    want.bytes_copied = 150;
-    want.bytes_written = 24;
-    want.fences = 3;
-    want.interrupts = 3; /* raised even with no handler installed */
-    assert_true(expect_counters(gpu, &want));
+    /* Interrupts are raised even with no handler installed. */
+    assert_true(expect_counters_are(gpu, .commands = 9, .execs = 3, .bytes_filled = 300,
+                                    .bytes_copied = 150, .bytes_written = 24, .fences = 3,
+                                    .interrupts = 3));
     assert_true(expect_u64(wk_gpu_last_fence(gpu), 3));
     tu_destroy(state, gpu);
 }

@@ -43,6 +43,37 @@ static struct wk_gpu_counters counters_of(const struct wk_gpu *gpu)
     return c;
 }
 
+/* Stores a built buffer in GPU memory, where wk_gpu_exec or a CALL fetches it. */
+static void store_buf(struct wk_gpu *gpu, uint64_t addr, const struct tu_buf *b)
+{
+    tu_write(gpu, addr, b->bytes, b->w.used);
+}
+
+/* wk_gpu_exec of the len bytes at addr faults with exactly this record. The
+ * record is poisoned first, so a field the model leaves unwritten shows. */
+static bool exec_faults_with(struct wk_gpu *gpu, uint64_t addr, uint64_t len,
+                             enum wk_gpu_fault_reason reason, uint32_t opcode, uint64_t offset,
+                             uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
+{
+    struct wk_gpu_fault f;
+    memset(&f, 0xA5, sizeof(f));
+    bool ok = expect_status(wk_gpu_exec(gpu, addr, len, &f), WK_E_GPU_FAULT);
+    return expect_fault_full(&f, reason, opcode, offset, buffer_addr, depth, fault_addr) && ok;
+}
+
+/* As exec_faults_with, for a buffer run from the host (tu_run) whose fault
+ * lies in a callee: expect_run_fault assumes the top-level buffer, depth 0. */
+static bool run_faults_in_callee(struct wk_gpu *gpu, const struct tu_buf *b,
+                                 enum wk_gpu_fault_reason reason, uint32_t opcode,
+                                 uint64_t offset, uint64_t callee_addr, uint32_t depth,
+                                 uint64_t fault_addr)
+{
+    struct wk_gpu_fault f;
+    memset(&f, 0xA5, sizeof(f));
+    bool ok = expect_status(tu_run(gpu, b, &f), WK_E_GPU_FAULT);
+    return expect_fault_full(&f, reason, opcode, offset, callee_addr, depth, fault_addr) && ok;
+}
+
 /* ------------------------------------------------------------------ */
 /* UNKNOWN_OPCODE, TRUNCATED                                            */
 /* ------------------------------------------------------------------ */
@@ -61,11 +92,7 @@ static void test_unknown_opcode(void **state)
         assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_UNKNOWN_OPCODE, bad[i], 4, 0));
     }
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0));
-    struct wk_gpu_counters want = {0};
-    want.commands = 3;
-    want.execs = 3;
-    want.faults = 3;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 3, .execs = 3, .faults = 3));
     tu_destroy(state, gpu);
 }
 
@@ -82,12 +109,8 @@ static void test_truncated_after_valid_commands(void **state)
     tu_buf_raw(&b, full.bytes, 10); /* COPY cut after 10 of 28 bytes */
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_TRUNCATED, WK_GPU_OP_COPY, 20, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 0x10, 0x10)); /* earlier commands ran */
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.faults = 1;
-    want.bytes_written = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .faults = 1,
+                                    .bytes_written = 4));
     tu_destroy(state, gpu);
 }
 
@@ -199,11 +222,7 @@ static void test_bad_address(void **state)
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 0,
                                  TU_SYS_END));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 4;
-    want.faults = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 4, .faults = 4));
     tu_destroy(state, gpu);
 }
 
@@ -259,10 +278,8 @@ static void test_bad_address_length_overflow(void **state)
 static void test_bad_address_unfetchable_buffer(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, TU_HOLE, 16, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_ADDRESS, NO_OPCODE, 0, TU_HOLE, 0, TU_HOLE));
+    assert_true(exec_faults_with(gpu, TU_HOLE, 16, WK_GPU_FAULT_BAD_ADDRESS, NO_OPCODE, 0, TU_HOLE,
+                                 0, TU_HOLE));
 
     struct tu_buf b;
     tu_buf_init(&b);
@@ -323,10 +340,7 @@ static void test_crosses_segment(void **state)
                                  TU_SEG2_END));
     assert_true(expect_byte_run(gpu, TU_SEG2_END - 2, 0, 2));
 
-    struct wk_gpu_counters want = {0};
-    want.execs = 4;
-    want.faults = 4;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .execs = 4, .faults = 4));
     tu_destroy(state, gpu);
 }
 
@@ -412,11 +426,7 @@ static void test_unmapped_aperture(void **state)
     assert_true(expect_byte_run(gpu, TU_SYS_ADDR(pfn0), 0x77, 0x1000));
     assert_true(expect_status(wk_gpu_read(gpu, TU_APER_BASE + 0x1000, buf, 4), WK_E_UNMAPPED));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = 1;
-    want.execs = 3;
-    want.faults = 3;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 1, .execs = 3, .faults = 3));
     tu_destroy(state, gpu);
 }
 
@@ -432,11 +442,9 @@ static void test_call_depth_self_call(void **state)
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_call(&b.w, at, 16));
-    tu_write(gpu, at, b.bytes, b.w.used);
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, at, 16, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 0, at, 4, 0));
+    store_buf(gpu, at, &b);
+    assert_true(
+        exec_faults_with(gpu, at, 16, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 0, at, 4, 0));
     tu_destroy(state, gpu);
 }
 
@@ -452,19 +460,17 @@ static void test_call_depth_configured(void **state)
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 4, 1));
     TU_EMIT(wk_gpu_emit_call(&b.w, l2, 16));
-    tu_write(gpu, l1, b.bytes, b.w.used);
+    store_buf(gpu, l1, &b);
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 8, 2));
-    tu_write(gpu, l2, b.bytes, b.w.used);
+    store_buf(gpu, l2, &b);
 
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, 0xA));
     TU_EMIT(wk_gpu_emit_call(&b.w, l1, 32));
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 12, 3)); /* not reached */
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 16, l1, 1, 0));
+    assert_true(
+        run_faults_in_callee(gpu, &b, WK_GPU_FAULT_CALL_DEPTH, WK_GPU_OP_CALL, 16, l1, 1, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0xA));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 4, 1));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 8, 0));
@@ -482,17 +488,14 @@ static void test_fault_inside_callee(void **state)
     tu_buf_init(&c);
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_SEG1_BASE, 1));
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_HOLE, 2));
-    tu_write(gpu, callee_at, c.bytes, c.w.used);
+    store_buf(gpu, callee_at, &c);
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_nop(&b.w));
     TU_EMIT(wk_gpu_emit_call(&b.w, callee_at, (uint32_t)c.w.used));
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE + 4, 3));
-    struct wk_gpu_fault f;
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
-    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 16, callee_at,
-                                  1, TU_HOLE));
+    assert_true(run_faults_in_callee(gpu, &b, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 16,
+                                     callee_at, 1, TU_HOLE));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 1));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE + 4, 0));
     tu_destroy(state, gpu);
@@ -518,11 +521,7 @@ static void test_budget_commands(void **state)
     TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, 1));
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BUDGET, WK_GPU_OP_WRITE32, 12, 0));
     assert_true(expect_mem32(gpu, TU_SEG1_BASE, 0));
-    struct wk_gpu_counters want = {0};
-    want.commands = 9;
-    want.execs = 3;
-    want.faults = 1;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 9, .execs = 3, .faults = 1));
     tu_destroy(state, gpu);
 }
 
@@ -629,13 +628,8 @@ static void test_budget_bytes(void **state)
     assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BUDGET, WK_GPU_OP_FILL, at, 0));
     assert_true(expect_byte_run(gpu, TU_SEG2_BASE, 0x77, 1));
     assert_true(expect_byte_run(gpu, TU_SEG1_BASE + 0x1000, 1, 4096));
-    struct wk_gpu_counters want = {0};
-    want.commands = 2;
-    want.execs = 1;
-    want.faults = 1;
-    want.bytes_filled = 4096;
-    want.bytes_copied = 4096;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = 2, .execs = 1, .faults = 1,
+                                    .bytes_filled = 4096, .bytes_copied = 4096));
 
     /* One COPY over the budget: nothing copied. */
     tu_buf_init(&b);
@@ -739,24 +733,44 @@ static void test_bad_operand_blit_limits(void **state)
     tu_destroy(state, gpu);
 }
 
+/* GART_MAP, GART_UNMAP and TLB_FLUSH, each alone in a buffer, with an
+ * operand the model must refuse: the run faults BAD_OPERAND at offset 0,
+ * before any entry changes (the callers check the entries). */
+static bool gart_map_is_bad_operand(struct wk_gpu *gpu, uint32_t seg, uint32_t first,
+                                    uint32_t count, const uint64_t *pfns)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_gart_map(&b.w, seg, first, count, pfns));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0);
+}
+
+static bool gart_unmap_is_bad_operand(struct wk_gpu *gpu, uint32_t seg, uint32_t first,
+                                      uint32_t count, uint64_t dummy_pfn)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, seg, first, count, dummy_pfn));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0);
+}
+
+static bool tlb_flush_is_bad_operand(struct wk_gpu *gpu, uint32_t seg)
+{
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, seg));
+    return expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_TLB_FLUSH, 0, 0);
+}
+
 static void test_bad_operand_segment_not_aperture(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
     const uint64_t pfn = TU_SYS_PFN;
     const uint32_t bad_segs[] = {0, TU_SEG1_ID, TU_SEG2_ID, 4, 0xFFFFFFFFu};
     for (unsigned i = 0; i < sizeof(bad_segs) / sizeof(bad_segs[0]); i++) {
-        struct tu_buf b;
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, bad_segs[i], 0, 1, &pfn));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, bad_segs[i], 0, 1, pfn));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, bad_segs[i]));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_TLB_FLUSH, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, bad_segs[i], 0, 1, &pfn));
+        assert_true(gart_unmap_is_bad_operand(gpu, bad_segs[i], 0, 1, pfn));
+        assert_true(tlb_flush_is_bad_operand(gpu, bad_segs[i]));
     }
     struct wk_gpu_counters c = counters_of(gpu);
     assert_true(expect_u64(c.gart_pages_mapped, 0));
@@ -790,20 +804,12 @@ static void test_bad_operand_page_range(void **state)
         {0xFFFFFFFFu, 2}, /* first + count wraps */
     };
     for (unsigned i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
-        struct tu_buf b;
-        tu_buf_init(&b);
         uint32_t n = ranges[i].count;
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, ranges[i].first, n, pfns));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, ranges[i].first, n, TU_SYS_PFN));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, TU_APER_ID, ranges[i].first, n, pfns));
+        assert_true(gart_unmap_is_bad_operand(gpu, TU_APER_ID, ranges[i].first, n, TU_SYS_PFN));
     }
-    struct tu_buf b;
-    tu_buf_init(&b);
-    TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, (uint32_t)TU_APER_PAGES + 1, TU_SYS_PFN));
-    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+    assert_true(
+        gart_unmap_is_bad_operand(gpu, TU_APER_ID, 0, (uint32_t)TU_APER_PAGES + 1, TU_SYS_PFN));
     /* No entry changed: the page that did fit is still invalid. */
     assert_true(expect_pte_invalid(gpu, TU_APER_PAGES - 1));
     assert_true(expect_pte_invalid(gpu, 0));
@@ -818,15 +824,9 @@ static void test_bad_operand_frame_outside_system_memory(void **state)
     for (unsigned i = 0; i < sizeof(bad_pfns) / sizeof(bad_pfns[0]); i++) {
         /* The bad frame is the second of three: the first must not land. */
         const uint64_t pfns[3] = {TU_SYS_PFN, bad_pfns[i], TU_SYS_PFN + 2};
-        struct tu_buf b;
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 0, 3, pfns));
-        assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_MAP, 0, 0));
+        assert_true(gart_map_is_bad_operand(gpu, TU_APER_ID, 0, 3, pfns));
         assert_true(expect_pte_invalid(gpu, 0));
-        tu_buf_init(&b);
-        TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, 2, bad_pfns[i]));
-        assert_true(
-            expect_run_fault(gpu, &b, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_GART_UNMAP, 0, 0));
+        assert_true(gart_unmap_is_bad_operand(gpu, TU_APER_ID, 0, 2, bad_pfns[i]));
         assert_true(expect_pte_invalid(gpu, 0));
     }
     /* The last frame of the pool is fine. */
@@ -848,10 +848,8 @@ static void test_bad_operand_dma_length(void **state)
     /* Untouched memory reads as zero, i.e. as NOPs: 4096 bytes run. */
     memset(&f, 0xA5, sizeof(f));
     assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, 4096, &f), WK_OK));
-    memset(&f, 0xA5, sizeof(f));
-    assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, 4097, &f), WK_E_GPU_FAULT));
-    assert_true(
-        expect_fault_full(&f, WK_GPU_FAULT_BAD_OPERAND, NO_OPCODE, 0, TU_SEG1_BASE, 0, 0));
+    assert_true(exec_faults_with(gpu, TU_SEG1_BASE, 4097, WK_GPU_FAULT_BAD_OPERAND, NO_OPCODE, 0,
+                                 TU_SEG1_BASE, 0, 0));
 
     struct tu_buf b;
     tu_buf_init(&b);
@@ -956,11 +954,8 @@ static void test_fault_log_keeps_first_32_counts_all(void **state)
     assert_true(expect_u64(few[4].offset, 16));
     assert_true(expect_u64(wk_gpu_faults(gpu, few, 0, &total), 0));
 
-    struct wk_gpu_counters want = {0};
-    want.commands = runs * (runs - 1) / 2;
-    want.execs = runs;
-    want.faults = runs;
-    assert_true(expect_counters(gpu, &want));
+    assert_true(expect_counters_are(gpu, .commands = runs * (runs - 1) / 2, .execs = runs,
+                                    .faults = runs));
 
     wk_gpu_reset(gpu);
     total = 99;
@@ -1002,7 +997,7 @@ static void test_fault_format(void **state)
     TU_EMIT(wk_gpu_emit_nop(&c.w));
     TU_EMIT(wk_gpu_emit_nop(&c.w));
     TU_EMIT(wk_gpu_emit_write32(&c.w, TU_HOLE + 0x20, 1));
-    tu_write(gpu, callee, c.bytes, c.w.used);
+    store_buf(gpu, callee, &c);
     struct tu_buf b;
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_call(&b.w, callee, (uint32_t)c.w.used));
