@@ -592,6 +592,17 @@ static void test_special_lock_transfer_touch_and_fence(void **state)
                               wk_vidmm_signal_monitored_fence(f->vm, VT_SEG1_BASE + VT_SEG1_SIZE - 4, 1),
                               WK_E_STATE));
     assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE], 1));
+    /* The same for touches: the 8 bytes at the end of a mapped aperture
+     * range reach into the next page, which nothing mapped. */
+    uint32_t ap = place(f, 16 * KIB, VT_SET(VT_APER), VT_PREF(0, VT_APER, 0), 0);
+    struct wk_vidmm_allocation_state at = state_of(f->vm, ap);
+    assert_true(expect_u64(at.segment_id, VT_APER));
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_APER, at.segment_offset + 16 * KIB - 8, 0));
+    assert_true(expect_status(f->vm, wk_vidmm_touch_physical(f->vm, VT_APER, at.segment_offset + 16 * KIB - 1, 0),
+                              WK_E_STATE));
+    assert_true(expect_status(f->vm, wk_vidmm_touch_physical(f->vm, VT_APER, at.segment_offset + 16 * KIB - 7, 1),
+                              WK_E_STATE));
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_READ_PHYSICAL], 2));
     assert_true(expect_no_violations(f->vm));
 }
 

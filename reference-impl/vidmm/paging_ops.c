@@ -631,14 +631,16 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
     if (!s || offset + 8 > s->size)
         return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment",
                     segment_id, (unsigned long long)offset);
-    if (s->aperture) { /* the hardware can only touch a mapped aperture page */
-        int valid = 0, stale = 0;
-        uint64_t pfn = 0;
-        wk_gpu_gart_get(vm->gpu, segment_id, offset / PAGE, &valid, &pfn, &stale);
-        if (!valid)
-            return fail(vm, WK_E_STATE, "aperture segment %u page %llu is not mapped", segment_id,
-                        (unsigned long long)(offset / PAGE));
-    }
+    /* The hardware can only touch what it reaches: all 8 bytes a driver's
+     * touch may cover, through the GART for an aperture, so both pages when
+     * they straddle two (a probe read, as wk_vidmm_signal_monitored_fence
+     * does). Checking only the first page let an unmapped second one fault
+     * the GPU and blamed the driver (PAGING-GPU-001 on the reference driver,
+     * found by fuzz_prog under AFL++). */
+    uint64_t probe;
+    if (wk_gpu_read(vm->gpu, seg_addr(vm, segment_id, offset), &probe, sizeof(probe)) != WK_OK)
+        return fail(vm, WK_E_STATE, "segment %u offset 0x%llx: the GPU cannot reach the 8 bytes there (an unmapped aperture page)",
+                    segment_id, (unsigned long long)offset);
     return op_touch_physical(vm, segment_id, offset, write);
 }
 
