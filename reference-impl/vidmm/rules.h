@@ -200,7 +200,8 @@
       "Patch returns SUCCESS (otherwise Windows bug-checks 0x119 with parameter 1 = 0x3)",         \
       "facts §2.2, §5.3 T9", "reference-impl/vidmm/submit.c")                                                                      \
     X(R_PATCH_CONFINE, "PATCH-CONFINE-001", WK_DDI_PATCH,                                           \
-      "Patch changes only the 8 bytes at listed PatchOffsets inside the submission range",         \
+      "Patch changes only the 8 bytes at listed PatchOffsets inside the submission range (where "  \
+      "the kit hands the buffer read-only, any write counts)",                                      \
       "facts §5.3 T2, §8", "reference-impl/vidmm/submit.c")                                                                        \
     X(R_PATCH_VALUE, "PATCH-VALUE-001", WK_DDI_PATCH,                                               \
       "after Patch each listed location holds PhysicalAddress + AllocationOffset (GPU-model "      \
