@@ -1091,6 +1091,8 @@ static int repro_runs(const struct opts *o, const char *harness, const struct wk
     return cls_exit[first.cls];
 }
 
+static void print_decoded(const struct opts *o, const char *harness);
+
 int wk_cli_repro(int argc, char **argv)
 {
     struct opts o;
@@ -1109,6 +1111,8 @@ int wk_cli_repro(int argc, char **argv)
     if (p) {
         printf("program (as run):\n");
         wk_prog_dump(p, stdout);
+    } else if (code != 2) {
+        print_decoded(&o, harness);
     }
     prog_del(p);
     return code;
@@ -2412,4 +2416,83 @@ int wk_cli_triage(int argc, char **argv)
     }
     free(groups);
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* repro: the decoded input of the replayed harnesses                   */
+/* ------------------------------------------------------------------ */
+
+#define DECODED_LINES 200u /* a listing longer than this is cut, saying so */
+
+struct listing {
+    uint32_t lines;
+};
+
+static void list_line(void *user, const char *line)
+{
+    struct listing *l = user;
+    if (l->lines++ < DECODED_LINES)
+        printf("  %s\n", line);
+}
+
+/* The DMA buffer fuzz_gpu_decode ran, as the GPU model decodes it. */
+static void print_disassembly(const uint8_t *data, size_t size)
+{
+    struct listing l = { 0 };
+    printf("decoded input (%zu bytes, the GPU model's disassembly):\n", size);
+    wk_gpu_disasm(data, size, list_line, &l);
+    if (l.lines > DECODED_LINES)
+        printf("  ... %u more lines\n", l.lines - DECODED_LINES);
+}
+
+/* The spec text fuzz_spec loaded, numbered as the loader's messages
+ * count lines; bytes that are not printable ASCII as \xNN. */
+static void print_spec_text(const uint8_t *data, size_t size)
+{
+    uint32_t line = 1;
+    printf("decoded input (%zu bytes of spec text):\n", size);
+    printf("  %4u | ", line);
+    for (size_t i = 0; i < size && line <= DECODED_LINES; i++) {
+        if (data[i] == '\n') {
+            if (++line <= DECODED_LINES && i + 1 < size)
+                printf("\n  %4u | ", line);
+        } else if (data[i] >= 0x20 && data[i] < 0x7F) {
+            putchar(data[i]);
+        } else {
+            printf("\\x%02x", data[i]);
+        }
+    }
+    printf(line > DECODED_LINES ? "\n  ... cut after %u lines\n" : "\n", DECODED_LINES);
+}
+
+/* After the runs (the issue asks repro for the decoded input): a
+ * fuzz_patch or fuzz_render input as the program that makes the same call
+ * (folded for --driver's contexts, as `minimize` and `promote` see it),
+ * fuzz_gpu_decode's as its disassembly, fuzz_spec's as its text. Best
+ * effort: what cannot be decoded leaves a note, and the exit code stays
+ * the runs'. */
+static void print_decoded(const struct opts *o, const char *harness)
+{
+    const struct fixture_harness *h = fixture_harness_of(harness);
+    if (h) {
+        size_t bytes = 0;
+        struct wk_prog *p = load_fixture_input(o, h, &bytes);
+        if (!p) {
+            printf("decoded input: unavailable (the reason is on stderr)\n");
+            return;
+        }
+        printf("decoded input (the program that makes the same call):\n");
+        wk_prog_dump(p, stdout);
+        prog_del(p);
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+        return;
+    if (strcmp(harness, "fuzz_gpu_decode") == 0)
+        print_disassembly(data, size);
+    else if (strcmp(harness, "fuzz_spec") == 0)
+        print_spec_text(data, size);
+    free(data);
 }

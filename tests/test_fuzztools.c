@@ -683,6 +683,35 @@ static void test_repro_replay_harness(void **state)
     unsetenv("WK_REPLAY_DIR");
 }
 
+/* repro prints what the input means after the runs: a fuzz_patch input
+ * as the program that makes the same call, a fuzz_gpu_decode input as the
+ * model's disassembly, a fuzz_spec input as its numbered text; when the
+ * input cannot be decoded (the driver does not start), a note, and the
+ * exit code is still the runs'. */
+static void test_repro_prints_decoded_input(void **state)
+{
+    (void)state;
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_patch/regressions/buggy-patch-offset.bin'",
+                             WK_SOURCE_DIR), 0);
+    expect_output(out, "decoded input (the program that makes the same call):");
+    expect_output(out, "16: patch                  context=0 range=[0x0,0x100)");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_gpu_decode/seeds/all-commands.bin'",
+                             WK_SOURCE_DIR), 0);
+    expect_output(out, "decoded input (240 bytes, the GPU model's disassembly):");
+    expect_output(out, "  0x0004: FILL dst=0x110000 bytes=8192 pattern=0xa5a5f00d");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_spec/seeds/invalid-anchor-alias.yaml'",
+                             WK_SOURCE_DIR), 0);
+    expect_output(out, "     3 |   - id: *a");
+    char path[512];
+    tmp_path(path, sizeof(path), "binary.yaml");
+    write_bytes(path, "a: \x01\n\xff", 6);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_spec", path), 0);
+    expect_output(out, "     1 | a: \\x01\n     2 | \\xff");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_render/regressions/buggy-render-index-render.bin' "
+                                               "--driver /nonexistent/driver.so", WK_SOURCE_DIR), 3);
+    expect_output(out, "decoded input: unavailable (the reason is on stderr)");
+}
+
 static void test_minimize(void **state)
 {
     (void)state;
@@ -1043,6 +1072,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prog_dump),
         cmocka_unit_test(test_repro),
         cmocka_unit_test(test_repro_replay_harness),
+        cmocka_unit_test(test_repro_prints_decoded_input),
         cmocka_unit_test(test_minimize),
         cmocka_unit_test(test_promote_paging_input_named_like_its_case),
         cmocka_unit_test(test_triage),
