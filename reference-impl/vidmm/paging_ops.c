@@ -623,6 +623,16 @@ wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint6
 /* Public wrappers                                                      */
 /* ------------------------------------------------------------------ */
 
+/* Whether the GPU can access all 8 bytes at gpu_address (an unmapped
+ * aperture page or a segment's end stops it): a probe read. The kit picks
+ * the addresses of touches and fences; one the GPU cannot reach would
+ * blame the driver for the kit's choice. */
+static int gpu_reaches(struct wk_vidmm *vm, uint64_t gpu_address)
+{
+    uint64_t probe;
+    return wk_gpu_read(vm->gpu, gpu_address, &probe, sizeof(probe)) == WK_OK;
+}
+
 wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint64_t offset, int write)
 {
     struct segment *s = segment_get(vm, segment_id);
@@ -631,14 +641,11 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
     if (!s || offset + 8 > s->size)
         return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment",
                     segment_id, (unsigned long long)offset);
-    /* The hardware can only touch what it reaches: all 8 bytes a driver's
-     * touch may cover, through the GART for an aperture, so both pages when
-     * they straddle two (a probe read, as wk_vidmm_signal_monitored_fence
-     * does). Checking only the first page let an unmapped second one fault
-     * the GPU and blamed the driver (PAGING-GPU-001 on the reference driver,
-     * found by fuzz_prog under AFL++). */
-    uint64_t probe;
-    if (wk_gpu_read(vm->gpu, seg_addr(vm, segment_id, offset), &probe, sizeof(probe)) != WK_OK)
+    /* All 8 bytes a driver's touch may cover, so both aperture pages when
+     * they straddle two. Checking only the first page let an unmapped
+     * second one fault the GPU and blamed the driver (PAGING-GPU-001 on the
+     * reference driver, found by fuzz_prog under AFL++). */
+    if (!gpu_reaches(vm, seg_addr(vm, segment_id, offset)))
         return fail(vm, WK_E_STATE, "segment %u offset 0x%llx: the GPU cannot reach the 8 bytes there (an unmapped aperture page)",
                     segment_id, (unsigned long long)offset);
     return op_touch_physical(vm, segment_id, offset, write);
@@ -686,11 +693,8 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
     if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address",
                     (unsigned long long)gpu_address);
-    /* The fence value is checked by reading it back; an address the GPU
-     * cannot write (an unmapped aperture page, a value crossing the end of
-     * a segment) would blame the driver for the kit's choice of address. */
-    uint64_t probe;
-    if (wk_gpu_read(vm->gpu, gpu_address, &probe, sizeof(probe)) != WK_OK)
+    /* The fence value is checked by reading it back. */
+    if (!gpu_reaches(vm, gpu_address))
         return fail(vm, WK_E_STATE, "0x%llx: the GPU cannot access the 8 fence bytes there",
                     (unsigned long long)gpu_address);
     return op_signal_monitored_fence(vm, gpu_address, value);

@@ -39,30 +39,41 @@ static uint64_t pages_of(uint64_t bytes)
     return (bytes + PAGE - 1) / PAGE;
 }
 
-/* The view: all pages writable; 0 or an error. */
-static wk_status view_map(struct wk_vidmm *vm, struct context *c)
+/* v: a second host mapping of the `count` contiguous system pages from
+ * first_pfn (with the model's guard page after them), registered for
+ * fault reports, all pages writable, its buffer `size` bytes at the start;
+ * 0 or an error (v untouched). Both views are made this way. */
+static wk_status view_map(struct wk_vidmm *vm, struct gbuf *v, uint64_t first_pfn, uint64_t count,
+                          uint64_t size, const char *what)
 {
-    struct gbuf *v = &c->patch_view;
-    uint64_t count = c->dma.pages, pfns[64];
+    uint64_t pfns[256];
     if (count == 0 || count > sizeof(pfns) / sizeof(pfns[0]))
         return WK_E_NOT_SUPPORTED; /* larger buffers keep the plain path */
     for (uint64_t i = 0; i < count; i++)
-        pfns[i] = c->dma.first_pfn + i;
+        pfns[i] = first_pfn + i;
     void *va = NULL;
     wk_status st = wk_gpu_sysmem_map(vm->gpu, pfns, count, &va);
     if (st != WK_OK)
         return st;
     memset(v, 0, sizeof(*v));
-    v->what = "DMA buffer";
+    v->what = what;
     v->ptr = v->map = va;
-    v->size = c->dma.size;
+    v->size = size;
     v->map_len = count * PAGE;
     v->pages = count;
-    v->first_pfn = c->dma.first_pfn;
-    v->map_pfn = c->dma.first_pfn;
+    v->map_pfn = v->first_pfn = first_pfn;
     v->ro_start = v->ro_end = v->map_len; /* nothing read-only yet */
     gbuf_register(vm, v);
     return WK_OK;
+}
+
+static void view_free(struct wk_vidmm *vm, struct gbuf *v)
+{
+    if (!v->map)
+        return;
+    gbuf_unregister(vm, v);
+    wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages); /* the model makes it inaccessible */
+    memset(v, 0, sizeof(*v));
 }
 
 static int protect(struct gbuf *v, uint64_t from_page, uint64_t to_page, int prot)
@@ -89,7 +100,9 @@ static int settle(struct gbuf *v, uint64_t want)
 uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, uint64_t *check_end)
 {
     *check_end = c->dma.size;
-    if (vm->cfg.no_guard_pages || (!c->patch_view.map && view_map(vm, c) != WK_OK))
+    if (vm->cfg.no_guard_pages ||
+        (!c->patch_view.map &&
+         view_map(vm, &c->patch_view, c->dma.first_pfn, c->dma.pages, c->dma.size, "DMA buffer") != WK_OK))
         return c->dma.ptr;
     uint64_t want = pages_of(need);
     if (!settle(&c->patch_view, want ? want : 1))
@@ -101,12 +114,7 @@ uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, u
 
 void patch_view_free(struct wk_vidmm *vm, struct context *c)
 {
-    struct gbuf *v = &c->patch_view;
-    if (!v->map)
-        return;
-    gbuf_unregister(vm, v);
-    wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages); /* the model makes it inaccessible */
-    memset(v, 0, sizeof(*v));
+    view_free(vm, &c->patch_view);
 }
 
 /*
@@ -119,27 +127,12 @@ void patch_view_free(struct wk_vidmm *vm, struct context *c)
 static void paging_view_make(struct wk_vidmm *vm)
 {
     struct gbuf *v = &vm->paging_view;
-    uint64_t count = vm->paging.map_len / PAGE, pfns[256];
-    if (count == 0 || count > sizeof(pfns) / sizeof(pfns[0]))
+    if (view_map(vm, v, vm->paging.map_pfn, vm->paging.map_len / PAGE, vm->paging.size, "paging buffer") != WK_OK)
         return;
-    for (uint64_t i = 0; i < count; i++)
-        pfns[i] = vm->paging.map_pfn + i;
-    void *va = NULL;
-    if (wk_gpu_sysmem_map(vm->gpu, pfns, count, &va) != WK_OK)
-        return;
-    if (mprotect(va, count * PAGE, PROT_READ) != 0) {
-        wk_gpu_sysmem_unmap(vm->gpu, va, count);
-        return;
-    }
-    memset(v, 0, sizeof(*v));
-    v->what = "paging buffer";
-    v->map = va;
-    v->map_len = count * PAGE;
-    v->pages = count;
-    v->map_pfn = v->first_pfn = vm->paging.map_pfn;
-    v->ro_start = 0;
-    v->ro_end = v->map_len;
-    gbuf_register(vm, v);
+    if (mprotect(v->map, v->map_len, PROT_READ) != 0)
+        view_free(vm, v);
+    else
+        v->ro_start = 0;
 }
 
 uint8_t *paging_view_for(struct wk_vidmm *vm)
@@ -160,10 +153,5 @@ uint8_t *paging_view_for(struct wk_vidmm *vm)
 
 void paging_view_free(struct wk_vidmm *vm)
 {
-    struct gbuf *v = &vm->paging_view;
-    if (!v->map)
-        return;
-    gbuf_unregister(vm, v);
-    wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages);
-    memset(v, 0, sizeof(*v));
+    view_free(vm, &vm->paging_view);
 }

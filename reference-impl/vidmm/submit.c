@@ -59,6 +59,14 @@ static int slot_order(const void *a, const void *b)
     return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
+/* The 8-byte slot at `offset` clipped to the submission [start, end):
+ * what Patch may write there; empty (lo >= hi) when outside. */
+static struct slot slot_clip(uint32_t offset, uint32_t start, uint32_t end)
+{
+    uint64_t hi = (uint64_t)offset + 8 < end ? (uint64_t)offset + 8 : end;
+    return (struct slot){ offset > start ? offset : start, (uint32_t)hi };
+}
+
 /* The listed slots of the submission, clipped to [start, end), sorted and
  * merged; returns how many intervals are in out. */
 static uint32_t allowed_slots(const struct submission *s, struct slot *out)
@@ -66,12 +74,10 @@ static uint32_t allowed_slots(const struct submission *s, struct slot *out)
     uint32_t n = 0;
     int sorted = 1;
     for (uint32_t i = 0; i < s->patch_length; i++) {
-        const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
-        uint64_t lo = p->PatchOffset > s->start ? p->PatchOffset : s->start;
-        uint64_t hi = (uint64_t)p->PatchOffset + 8 < s->end ? (uint64_t)p->PatchOffset + 8 : s->end;
-        if (lo >= hi)
+        struct slot x = slot_clip(s->patch_list[s->patch_start + i].PatchOffset, s->start, s->end);
+        if (x.lo >= x.hi)
             continue;
-        out[n] = (struct slot){ (uint32_t)lo, (uint32_t)hi };
+        out[n] = x;
         sorted &= n == 0 || out[n - 1].lo <= out[n].lo;
         n++;
     }
@@ -525,10 +531,9 @@ static uint64_t slots_end(const struct wk_vidmm_patch *a)
 {
     uint64_t end = 0;
     for (uint32_t i = a->patch_start; i < a->patch_start + a->patch_count; i++) {
-        uint64_t lo = a->patch[i].PatchOffset > a->start ? a->patch[i].PatchOffset : a->start;
-        uint64_t hi = (uint64_t)a->patch[i].PatchOffset + 8 < a->end ? (uint64_t)a->patch[i].PatchOffset + 8 : a->end;
-        if (lo < hi && hi > end)
-            end = hi;
+        struct slot x = slot_clip(a->patch[i].PatchOffset, a->start, a->end);
+        if (x.lo < x.hi && x.hi > end)
+            end = x.hi;
     }
     return end;
 }
