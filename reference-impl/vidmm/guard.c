@@ -80,18 +80,14 @@ void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b)
         vm->gbuf_hint = i;
 }
 
-/* The spare mapping of exactly map_len bytes kept last, taken out of the
- * pool; map NULL when there is none. The last one: its bytes are the
- * likeliest to be in the cache, and its canary the likeliest to be known
- * (no DDI call since: a harness frees and takes one buffer per input). */
-static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
+struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint64_t map_len)
 {
     struct gbuf_spare none = { .map = NULL };
-    for (uint32_t i = vm->nspares; i-- > 0;)
-        if (vm->spares[i].map_len == map_len) {
-            struct gbuf_spare s = vm->spares[i];
-            memmove(&vm->spares[i], &vm->spares[i + 1], (vm->nspares - i - 1) * sizeof(s));
-            vm->nspares--;
+    for (uint32_t i = *count; i-- > 0;)
+        if (pool[i].map_len == map_len) {
+            struct gbuf_spare s = pool[i];
+            memmove(&pool[i], &pool[i + 1], (*count - i - 1) * sizeof(s));
+            (*count)--;
             return s;
         }
     return none;
@@ -148,7 +144,7 @@ void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p)
  * freshly mapped (zero filled, *fresh set). */
 static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *fresh, uint64_t *canary_end)
 {
-    struct gbuf_spare s = take_spare(vm, data + PAGE);
+    struct gbuf_spare s = gbuf_spare_take(vm->spares, &vm->nspares, data + PAGE);
     *fresh = s.map == NULL;
     *canary_end = s.ddi_serial == vm->ddi_serial ? s.canary_end : 0;
     if (s.map)

@@ -27,7 +27,8 @@
  * Fork: the two views are MAP_SHARED, so a child forked while the adapter
  * holds spares would share their pages with its parent (and with its
  * siblings). A child drops the spares it inherited (generation, bumped by
- * a pthread_atfork handler) and maps its own.
+ * a pthread_atfork handler, against the one the adapter's spares were
+ * made in) and maps its own.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -59,23 +60,15 @@ static void unmap_views(uint8_t *map, uint64_t map_len, uint8_t *kit)
 }
 
 /* The spare input mapping of map_len bytes kept last (map NULL when none).
- * A forked child's inherited spares are its parent's pages: unmapped here,
- * never reused. */
+ * A forked child's inherited spares are its parent's pages: all unmapped
+ * here first, never reused. */
 static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
 {
-    struct gbuf_spare none = { .map = NULL };
-    for (uint32_t i = vm->ninput_spares; i-- > 0;) {
-        struct gbuf_spare s = vm->input_spares[i];
-        int stale = s.generation != generation;
-        if (s.map_len != map_len && !stale)
-            continue;
-        memmove(&vm->input_spares[i], &vm->input_spares[i + 1], (vm->ninput_spares - i - 1) * sizeof(s));
-        vm->ninput_spares--;
-        if (!stale)
-            return s;
-        unmap_views(s.map, s.map_len, s.kit);
+    if (vm->input_spares_generation != generation) {
+        gbuf_input_release_spares(vm);
+        vm->input_spares_generation = generation;
     }
-    return none;
+    return gbuf_spare_take(vm->input_spares, &vm->ninput_spares, map_len);
 }
 
 /* `data` bytes of a fresh memfd, read-only at the start of a reservation
@@ -146,7 +139,6 @@ void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
             .map_len = b->map_len,
             .canary_end = (uint64_t)(b->ptr - b->map),
             .kit = b->kit,
-            .generation = generation,
         };
     else
         unmap_views(b->map, b->map_len, b->kit);

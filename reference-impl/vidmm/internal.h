@@ -66,10 +66,7 @@ struct gbuf_spare {
      * driver reaches a freed buffer only from inside one (guard.c) */
     uint64_t canary_end;
     uint64_t ddi_serial;
-    /* Inputs only (guard_input.c): the kit's view, and the process
-     * generation the mapping belongs to (a forked child drops its parent's) */
-    uint8_t *kit;
-    unsigned generation;
+    uint8_t *kit;        /* inputs only (guard_input.c): the kit's writable view */
 };
 
 /* ------------------------------------------------------------------ */
@@ -252,6 +249,7 @@ struct wk_vidmm {
     uint32_t nspares;
     struct gbuf_spare input_spares[GBUF_SPARES]; /* the same for inputs (guard_input.c) */
     uint32_t ninput_spares;
+    unsigned input_spares_generation;       /* the process generation they were made in */
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
     int scratch_busy;
@@ -354,6 +352,11 @@ void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b);
 void gbuf_input_release_spares(struct wk_vidmm *vm);
 /* A fault at addr in a kept (freed) input: a pointer kept past its call. */
 const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+/* The spare of exactly map_len bytes kept last in pool[0, *count), taken
+ * out (map NULL: none). The last one: its bytes are the likeliest to be in
+ * the cache, and its canary the likeliest to be known (no DDI call since:
+ * a harness frees and takes one buffer per input). guard.c. */
+struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint64_t map_len);
 /* The live-buffer registry that fault reports read (guard.c). */
 void gbuf_register(struct wk_vidmm *vm, struct gbuf *b);
 void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b);
