@@ -50,6 +50,12 @@ void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const str
 /* Every byte string decodes to a valid program (values folded into their
  * ranges); `p` must be released with wk_prog_free. */
 void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p);
+/* The same program as wk_prog_decode, in time proportional to the input
+ * and to the last program in `p` rather than to WK_PROG_MAX_STEPS: `p`
+ * must be all zeroes (a static) or the last program this function decoded
+ * into it, released with wk_prog_free. For harnesses that decode every
+ * input into one program (a whole wk_prog is 70 KiB to clear). */
+void wk_prog_decode_again(const uint8_t *data, size_t size, struct wk_prog *p);
 /* Writes up to `cap` bytes; returns the size of the whole encoding (call
  * with cap 0 to size it). decode(encode(p)) == p within the limits. */
 size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap);

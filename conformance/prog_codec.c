@@ -22,6 +22,7 @@
  *   u8 trips (rule index + 1)  u8 step_count
  *   per step: u8 kind, u8 status code, then the kind's fields.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,9 +431,9 @@ size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap)
     return io.at;
 }
 
-void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p)
+/* The header fields and the steps of an input; p's steps all zero. */
+static void decode_into(const uint8_t *data, size_t size, struct wk_prog *p)
 {
-    wk_prog_init(p);
     snprintf(p->id, sizeof(p->id), "fuzz.input");
     snprintf(p->area, sizeof(p->area), "fuzz");
     struct io io = { data, NULL, size, 0, 1 };
@@ -441,8 +442,37 @@ void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p)
     f8(&io, &count);
     count = clamp32(count, WK_PROG_MAX_STEPS);
     for (uint32_t i = 0; i < count && io.at < size; i++) {
-        if (walk_step(&io, &p->steps[i]) != 0)
+        if (walk_step(&io, &p->steps[i]) != 0) {
+            memset(&p->steps[i], 0, sizeof(p->steps[i])); /* nothing of it allocated: walk_step failed first */
             break;
+        }
         p->step_count = i + 1;
     }
+}
+
+void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p)
+{
+    wk_prog_init(p);
+    decode_into(data, size, p);
+}
+
+void wk_prog_decode_again(const uint8_t *data, size_t size, struct wk_prog *p)
+{
+    static struct wk_prog blank; /* wk_prog_init's header, made once */
+    static int ready;
+    if (!ready) {
+        wk_prog_init(&blank);
+        ready = 1;
+    }
+    /* Steps past step_count are zero (decode_into keeps them so), so only
+     * the last program's steps need clearing. */
+    memset(p->steps, 0, p->step_count * sizeof(p->steps[0]));
+    memcpy(p, &blank, offsetof(struct wk_prog, steps));
+    memcpy(p->file, blank.file, sizeof(p->file));
+    p->line = blank.line;
+    p->gpu.segments = p->segments; /* the copy pointed into blank */
+    for (uint32_t i = 0; i < 8; i++)
+        if (blank.segments[i].bank_ends)
+            p->segments[i].bank_ends = p->bank_ends[i];
+    decode_into(data, size, p);
 }

@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct wk_prog p;
     static struct caps c;
-    wk_prog_decode(data, size, &p);
+    wk_prog_decode_again(data, size, &p);
     p.has_rewrite = 0;
     memset(&p.rewrite, 0, sizeof(p.rewrite));
     p.trips[0] = '\0';

@@ -83,12 +83,86 @@ static void test_empty_input(void **state)
     wk_prog_free(&p);
 }
 
+/* Steps past the program are all zero: what wk_prog_decode_again relies on. */
+static int tail_is_zero(const struct wk_prog *p)
+{
+    const uint8_t *b = (const uint8_t *)&p->steps[p->step_count];
+    const uint8_t *end = (const uint8_t *)&p->steps[WK_PROG_MAX_STEPS];
+    for (; b < end; b++)
+        if (*b)
+            return 0;
+    return 1;
+}
+
+/* Whether two decoded programs are the same: the same bytes field by field
+ * (header, steps, origin), with pointers compared by what they point at. */
+static void assert_same_program(const struct wk_prog *x, const struct wk_prog *y)
+{
+    static uint8_t a[1 << 16], b[1 << 16];
+    size_t na = wk_prog_encode(x, a, sizeof(a)), nb = wk_prog_encode(y, b, sizeof(b));
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    assert_memory_equal(x->id, y->id, offsetof(struct wk_prog, gpu) - offsetof(struct wk_prog, id));
+    assert_ptr_equal(x->gpu.segments, x->segments);
+    assert_ptr_equal(y->gpu.segments, y->segments);
+    for (uint32_t i = 0; i < 8; i++)
+        assert_int_equal(x->segments[i].bank_ends ? x->segments[i].bank_ends - x->bank_ends[i] : -1,
+                         y->segments[i].bank_ends ? y->segments[i].bank_ends - y->bank_ends[i] : -1);
+    assert_memory_equal(&x->vidmm, &y->vidmm, sizeof(x->vidmm));
+    assert_int_equal(x->has_rewrite, y->has_rewrite);
+    assert_memory_equal(&x->rewrite, &y->rewrite, sizeof(x->rewrite));
+    assert_int_equal(x->step_count, y->step_count);
+    for (uint32_t i = 0; i < x->step_count; i++) {
+        struct wk_step s = x->steps[i], t = y->steps[i];
+        assert_int_equal(!s.render, !t.render);
+        assert_int_equal(!s.patch, !t.patch);
+        s.render = t.render = NULL;
+        s.patch = t.patch = NULL;
+        assert_memory_equal(&s, &t, sizeof(s));
+    }
+    assert_memory_equal(x->file, y->file, sizeof(x->file));
+    assert_int_equal(x->line, y->line);
+    assert_true(tail_is_zero(x));
+    assert_true(tail_is_zero(y));
+}
+
+/* wk_prog_decode_again into one program, inputs long and short in turn
+ * (each spec, the empty input, the spec cut short, bytes that stop inside
+ * a step), gives what wk_prog_decode gives into a fresh one. */
+static void test_decode_again_matches_decode(void **state)
+{
+    (void)state;
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 10);
+    assert_int_equal(wk_spec_load_dir(&set, WK_SPECS_DIR, &d), WK_OK);
+    static uint8_t a[1 << 16];
+    static struct wk_prog again, fresh;
+    uint64_t seed = 99;
+    for (uint32_t i = 0; i < set.count; i++) {
+        size_t na = wk_prog_encode(set.progs[i], a, sizeof(a));
+        size_t cuts[3] = { na, 0, rng_next(&seed) % (na + 1) };
+        for (int c = 0; c < 3; c++) {
+            wk_prog_decode_again(a, cuts[c], &again);
+            memset(&fresh, 0xA5, sizeof(fresh)); /* wk_prog_decode owes nothing to what was there */
+            wk_prog_decode(a, cuts[c], &fresh);
+            assert_same_program(&again, &fresh);
+            wk_prog_free(&fresh);
+            wk_prog_free(&again);
+        }
+    }
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_round_trip),
         cmocka_unit_test(test_random_bytes_decode_and_run),
         cmocka_unit_test(test_empty_input),
+        cmocka_unit_test(test_decode_again_matches_decode),
     };
     return cmocka_run_group_tests_name("prog_codec", tests, NULL, NULL);
 }
