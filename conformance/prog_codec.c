@@ -417,17 +417,23 @@ static void walk_header(struct io *io, struct wk_prog *p)
 
 size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap)
 {
-    struct wk_prog *copy = malloc(sizeof(*copy));
-    if (!copy)
+    /* The walker writes through the fields it visits, so it walks copies:
+     * of the header, and of each step in turn (a copy of the whole program
+     * was 70 KiB for a program of a few steps; the mutator encodes twice
+     * per mutation). Payloads are shared, as they always were. */
+    struct wk_prog *head = malloc(sizeof(*head));
+    if (!head)
         return 0;
-    memcpy(copy, p, sizeof(*copy)); /* the walker writes through the fields it visits */
+    memcpy(head, p, offsetof(struct wk_prog, steps));
     struct io io = { NULL, buf, cap, 0, 0 };
-    walk_header(&io, copy);
-    uint32_t count = copy->step_count;
+    walk_header(&io, head);
+    free(head);
+    uint32_t count = p->step_count;
     f8(&io, &count);
-    for (uint32_t i = 0; i < copy->step_count; i++)
-        walk_step(&io, &copy->steps[i]);
-    free(copy);
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        struct wk_step s = p->steps[i];
+        walk_step(&io, &s);
+    }
     return io.at;
 }
 

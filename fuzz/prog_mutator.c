@@ -479,26 +479,45 @@ static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_p
  * fits (any prefix of a program is a program). */
 static size_t encode_fitting(struct wk_prog *p, uint8_t *buf, size_t max)
 {
-    size_t need;
-    while ((need = wk_prog_encode(p, NULL, 0)) > max && p->step_count > 0) {
+    size_t need = wk_prog_encode(p, buf, max); /* writes what fits, counts it all */
+    while (need > max && p->step_count > 0) {
         step_release(&p->steps[--p->step_count]);
+        need = wk_prog_encode(p, buf, max);
     }
-    return need <= max ? wk_prog_encode(p, buf, max) : 0;
+    return need <= max ? need : 0;
+}
+
+/* Releases a program decoded with wk_prog_decode_again and edited, whose
+ * steps reached `high`: steps are left all zero for the next decode, which
+ * then clears nothing it need not (wk_prog_decode_again). */
+static void prog_done(struct wk_prog *p, uint32_t high)
+{
+    wk_prog_free(p);
+    memset(p->steps, 0, high * sizeof(p->steps[0]));
+    p->step_count = 0;
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
 }
 
 static size_t mutate_prog(struct rng *r, uint8_t *data, size_t size, size_t max, const uint8_t *other,
                           size_t other_size)
 {
     static struct wk_prog p, q;
-    wk_prog_decode(data, size, &p);
+    wk_prog_decode_again(data, size, &p);
     if (other)
-        wk_prog_decode(other, other_size, &q);
-    for (uint32_t i = 1 + below(r, 3); i > 0; i--)
+        wk_prog_decode_again(other, other_size, &q);
+    uint32_t high = p.step_count;
+    for (uint32_t i = 1 + below(r, 3); i > 0; i--) {
         mutate_prog_once(r, &p, other ? &q : NULL);
+        high = max_u32(high, p.step_count);
+    }
     size_t out = encode_fitting(&p, data, max);
-    wk_prog_free(&p);
+    prog_done(&p, high);
     if (other)
-        wk_prog_free(&q);
+        wk_prog_free(&q); /* unedited: its steps past step_count are still zero */
     return out ? out : size;
 }
 
@@ -755,11 +774,12 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
     if (render_format)
         return mutate_render_input(&r, out, n, max_out_size);
     static struct wk_prog p, q;
-    wk_prog_decode(out, n, &p);
-    wk_prog_decode(data2, size2, &q);
+    wk_prog_decode_again(out, n, &p);
+    wk_prog_decode_again(data2, size2, &q);
     splice(&r, &p, &q);
+    uint32_t high = p.step_count; /* splice only inserts */
     size_t got = encode_fitting(&p, out, max_out_size);
-    wk_prog_free(&p);
+    prog_done(&p, high);
     wk_prog_free(&q);
     return got ? got : n;
 }
