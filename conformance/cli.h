@@ -37,6 +37,11 @@ int wk_cli_minimize(int argc, char **argv);
 int wk_cli_promote(int argc, char **argv);
 int wk_cli_triage(int argc, char **argv);
 
+/* `wddmkit corpus seed [--specs DIR] [--out DIR] [--check]`: the seed
+ * corpora of the driver harnesses from YAML specs (cli_corpus.c); argv
+ * holds the arguments after "corpus". */
+int wk_cli_corpus(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

@@ -59,6 +59,7 @@
 #define FPATH 4096                 /* every path we build */
 #define MAX_JOBS 64u               /* engine processes / AFL++ instances */
 #define MAX_EXTRA 64               /* engine arguments after `--` */
+#define MAX_SEED_DIRS 8            /* --seeds options */
 #define ARGV_SLOTS (32 + MAX_EXTRA)
 #define ARGV_BYTES (48u << 10)     /* text of one engine command line */
 #define TAIL_BYTES (64u << 10)     /* how much of a log we parse */
@@ -91,6 +92,8 @@ struct fuzz_opts {
     enum engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
     int max_len_set, dry_run, no_triage;
+    const char *seed_dirs[MAX_SEED_DIRS];
+    int seed_dir_count;
     char **extra;
     int extra_count;
 };
@@ -158,6 +161,9 @@ static void usage(FILE *out)
           "                      (default 1, at most 64)\n"
           "  --time S            stop after S seconds (default 0: until a crash (libFuzzer) or Ctrl-C)\n"
           "  --out DIR           output folder (default fuzz-out/NAME-ENGINE): corpus/ crashes/ logs/\n"
+          "  --seeds DIR         more starting inputs: DIR/NAME/seeds when it exists (a corpus folder,\n"
+          "                      as `wddmkit corpus seed --out DIR` writes from your specs), else DIR\n"
+          "                      itself; up to 8 times, added to the repository's seeds and regressions\n"
           "  --build-dir DIR     where the harness binary is (DIR/fuzz/NAME or DIR/NAME;\n"
           "                      default build/libfuzzer or build/afl of the repository)\n"
           "  --max-len N         largest input in bytes (default: the harness's, 4096 for most)\n"
@@ -541,7 +547,7 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
 {
     static const char *const with_value[] = { "--harness", "--engine",  "--driver",  "--jobs",      "-j",
                                               "--time",    "--out",     "--build-dir", "--max-len", "--timeout",
-                                              "--rss-limit" };
+                                              "--rss-limit", "--seeds" };
     memset(o, 0, sizeof(*o));
     o->jobs = 1;
     o->timeout = 10;
@@ -625,6 +631,12 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         } else if (strcmp(name, "--rss-limit") == 0) {
             if (!parse_u64(name, value, 0, 1u << 20, &o->rss_limit))
                 return 0;
+        } else if (strcmp(name, "--seeds") == 0) {
+            if (o->seed_dir_count == MAX_SEED_DIRS) {
+                fprintf(stderr, "wddmkit fuzz: --seeds: at most %d folders\n", MAX_SEED_DIRS);
+                return 0;
+            }
+            o->seed_dirs[o->seed_dir_count++] = value;
         }
         if (!*value) {
             fprintf(stderr, "wddmkit fuzz: %s: empty value\n", name);
@@ -635,6 +647,11 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         fprintf(stderr, "wddmkit fuzz: --harness NAME is required\n");
         return 0;
     }
+    for (int i = 0; i < o->seed_dir_count; i++)
+        if (!is_dir(o->seed_dirs[i])) {
+            fprintf(stderr, "wddmkit fuzz: --seeds: '%s' is not a folder\n", o->seed_dirs[i]);
+            return 0;
+        }
     if (!safe_name(o->harness)) {
         fprintf(stderr, "wddmkit fuzz: --harness: '%s' is not a harness name (letters, digits, '_' and '-')\n",
                 o->harness);
@@ -812,6 +829,16 @@ static long seed_from(const char *src, const char *dst, const char *prefix)
     return copied;
 }
 
+/* Where a --seeds folder's inputs for this harness are: DIR/NAME/seeds of a
+ * corpus folder (`wddmkit corpus seed --out DIR`), else DIR itself. */
+static void user_seed_dir(const struct campaign *c, const char *dir, char *out, size_t size)
+{
+    char sub[300];
+    snprintf(sub, sizeof(sub), "%s/seeds", c->o.harness);
+    if (!join(out, size, dir, sub) || !is_dir(out))
+        snprintf(out, size, "%s", dir);
+}
+
 /* Counts the input files of a folder (names is_finding_name accepts);
  * with `since`, only those modified at or after it. */
 static uint64_t count_files(const char *dir, time_t since)
@@ -899,7 +926,15 @@ static int prepare_output(struct campaign *c)
         if (seeds >= 0 && join(src, sizeof(src), c->repo, sub))
             regressions = seed_from(src, c->corpus, "regression-");
     }
-    if (seeds < 0 || regressions < 0) {
+    long own = 0;
+    for (int i = 0; i < c->o.seed_dir_count && seeds >= 0 && regressions >= 0 && own >= 0; i++) {
+        char src[FPATH], prefix[16];
+        user_seed_dir(c, c->o.seed_dirs[i], src, sizeof(src));
+        snprintf(prefix, sizeof(prefix), "s%d-", i + 1); /* folders may hold files of the same name */
+        long n = seed_from(src, c->corpus, prefix);
+        own = n < 0 ? -1 : own + n;
+    }
+    if (seeds < 0 || regressions < 0 || own < 0) {
         fprintf(stderr, "wddmkit fuzz: cannot fill %s: %s\n", c->corpus, strerror(errno));
         return 0;
     }
@@ -916,8 +951,11 @@ static int prepare_output(struct campaign *c)
         close(fd);
         have = 1;
     }
-    printf("corpus:  %s (%llu input%s; %ld seeds and %ld regressions added now)\n", c->corpus,
+    printf("corpus:  %s (%llu input%s; %ld seeds and %ld regressions added now", c->corpus,
            (unsigned long long)have, have == 1 ? "" : "s", seeds, regressions);
+    if (c->o.seed_dir_count)
+        printf(", %ld from --seeds", own);
+    printf(")\n");
     return 1;
 too_long:
     fprintf(stderr, "wddmkit fuzz: output path too long\n");

@@ -69,6 +69,7 @@
 #include "cli.h"
 #include "conform.h"
 #include "runner.h"
+#include "seeds_lib.h"
 #include "spec.h"
 #include "wddmkit/refdriver.h"
 
@@ -2246,6 +2247,23 @@ static int keep_paging_input(const struct opts *o, const char *name)
     return code;
 }
 
+/* The seed corpora of the promote root, regenerated from its specs/ after
+ * a YAML case was added there: the new case's seeds join them, and the
+ * committed seeds stay what `wddmkit corpus seed --check` (the ctest
+ * fuzz.seeds_current) expects. A failure here leaves the promotion done. */
+static void refresh_seeds(void)
+{
+    char specs[4200], corpus[4200];
+    snprintf(specs, sizeof(specs), "%s/specs", promote_root());
+    snprintf(corpus, sizeof(corpus), "%s/corpus", promote_root());
+    long n = wk_seeds_generate(specs, corpus, stderr);
+    if (n < 0)
+        fprintf(stderr, "wddmkit promote: the seed corpora were not regenerated (above); when fixed: "
+                        "wddmkit corpus seed --specs %s --out %s\n", specs, corpus);
+    else
+        printf("  seeds: %ld files regenerated under %s from %s\n", n, corpus, specs);
+}
+
 int wk_cli_promote(int argc, char **argv)
 {
     struct opts o;
@@ -2258,19 +2276,24 @@ int wk_cli_promote(int argc, char **argv)
         return usage_error("--name: expected 1..63 characters of [a-z0-9-], saw '%s'", o.name);
     const char *harness = harness_of(&o, o.path);
     printf("promote: %s (%s) found with %s\n", o.path, harness, o.driver);
-    if (fixture_harness_of(harness))
-        return promote_fixture(&o, fixture_harness_of(harness));
-    if (!is_prog(harness))
-        return promote_replay(&o, harness);
-    size_t bytes = 0;
-    struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
-    if (!p)
-        return 2;
-    char name[80];
-    int code = promote_prog(&o, &p, bytes, name);
-    prog_del(p);
-    if (code == 0 && strcmp(harness, "fuzz_paging") == 0)
-        code = keep_paging_input(&o, name);
+    if (!is_prog(harness) && !fixture_harness_of(harness))
+        return promote_replay(&o, harness); /* no YAML case: the seeds do not change */
+    int code = 2;
+    if (fixture_harness_of(harness)) {
+        code = promote_fixture(&o, fixture_harness_of(harness));
+    } else {
+        size_t bytes = 0;
+        struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
+        if (!p)
+            return 2;
+        char name[80];
+        code = promote_prog(&o, &p, bytes, name);
+        prog_del(p);
+        if (code == 0 && strcmp(harness, "fuzz_paging") == 0)
+            code = keep_paging_input(&o, name);
+    }
+    if (code == 0)
+        refresh_seeds();
     return code;
 }
 

@@ -56,3 +56,28 @@ add_test(NAME cli.fuzz_fake_engine
           --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-fake-out)
 set_tests_properties(cli.fuzz_fake_engine PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "exec/s 2,048.*crash-0123456789abcdef  \\(1 bytes\\)  libFuzzer: deadly signal in check_against_validator fuzz_gpu_decode.c:70:9.*result: 1 new crash")
+
+# --seeds: a corpus folder's inputs for the harness join the campaign's
+# corpus (a stand-in engine that stops at once); a missing folder is a
+# usage error.
+set(_quick_dir ${CMAKE_CURRENT_BINARY_DIR}/quick-engine)
+file(MAKE_DIRECTORY ${_quick_dir}/fuzz)
+file(WRITE ${_quick_dir}/fuzz/fuzz_spec [=[#!/bin/sh
+# A stand-in for a libFuzzer binary that ends at once (conformance/fuzzcli.cmake).
+printf '#2\tINITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb\n' >&2
+exit 0
+]=])
+file(CHMOD ${_quick_dir}/fuzz/fuzz_spec PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+add_test(NAME cli.fuzz_seeds_clean
+  COMMAND ${CMAKE_COMMAND} -E rm -rf ${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds-out)
+set_tests_properties(cli.fuzz_seeds_clean PROPERTIES LABELS "unit" FIXTURES_SETUP fuzz_seeds_out)
+add_test(NAME cli.fuzz_seeds
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --build-dir ${_quick_dir} --time 30 --no-triage
+          --seeds ${PROJECT_SOURCE_DIR}/corpus --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds-out)
+set_tests_properties(cli.fuzz_seeds PROPERTIES LABELS "unit" TIMEOUT 60 FIXTURES_REQUIRED fuzz_seeds_out
+  PASS_REGULAR_EXPRESSION "corpus: .*regressions added now, [1-9][0-9]* from --seeds\\)")
+add_test(NAME cli.fuzz_bad_seeds
+  COMMAND wddmkit fuzz --harness fuzz_spec --seeds ${CMAKE_CURRENT_BINARY_DIR}/no-such-seeds --dry-run)
+set_tests_properties(cli.fuzz_bad_seeds PROPERTIES LABELS "unit" WILL_FAIL TRUE)

@@ -36,6 +36,9 @@ static void usage(FILE *out)
           "                      specs/regressions/NAME.yaml (fails on PATH, passes on the reference)\n"
           "  triage DIR [--driver PATH]\n"
           "                      run every file of DIR once, group them by signature\n"
+          "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
+          "                      write the seed corpora of the driver harnesses from YAML specs\n"
+          "                      (default: the repo's specs/ into its corpus/)\n"
           "  rules [--markdown]  list the contract rules every driver answer is checked against\n"
           "  spec lint FILE|DIR...       check YAML specs without running them\n"
           "  spec dump ID [FILE|DIR...]  print a case as its step program (default: the repo's specs/)\n"
@@ -82,6 +85,8 @@ int main(int argc, char **argv)
         return wk_cli_promote(argc - 2, argv + 2);
     if (strcmp(cmd, "triage") == 0)
         return wk_cli_triage(argc - 2, argv + 2);
+    if (strcmp(cmd, "corpus") == 0)
+        return wk_cli_corpus(argc - 2, argv + 2);
     fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
     return 2;
 }

@@ -480,12 +480,14 @@ static void observe_case(struct gen *g, const struct wk_prog *p)
 /* Everything                                                           */
 /* ------------------------------------------------------------------ */
 
+static const char *const seeded_harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging" };
+#define SEEDED_HARNESSES (sizeof(seeded_harnesses) / sizeof(seeded_harnesses[0]))
+
 static int prepare_dirs(struct gen *g)
 {
-    static const char *const harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging" };
-    for (size_t i = 0; i < sizeof(harnesses) / sizeof(harnesses[0]); i++) {
+    for (size_t i = 0; i < SEEDED_HARNESSES; i++) {
         char dir[1024];
-        snprintf(dir, sizeof(dir), "%s/%s/seeds", g->out_dir, harnesses[i]);
+        snprintf(dir, sizeof(dir), "%s/%s/seeds", g->out_dir, seeded_harnesses[i]);
         if (make_dirs(dir) != 0) {
             if (g->log)
                 fprintf(g->log, "wk_gen_seeds: cannot create %s: %s\n", dir, strerror(errno));
@@ -518,4 +520,79 @@ long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log)
     wk_spec_set_free(&set);
     wk_diag_free(&d);
     return g.failed ? -1 : g.written;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checking committed seeds                                             */
+/* ------------------------------------------------------------------ */
+
+static int is_seed_file(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && n >= 5 && strcmp(name + n - 4, ".bin") == 0;
+}
+
+/* 1 when both files exist with the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = getc(fa), cb = getc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The seed files of `from` that `other` lacks (reported as `missing`) or,
+ * when `contents`, holds with other bytes; each named by its path in the
+ * committed folder (`from` when from_committed, else `other`). The count. */
+static long compare_seeds(const char *from, const char *other, int from_committed, const char *missing, int contents,
+                          FILE *log)
+{
+    long bad = 0;
+    DIR *d = opendir(from);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!is_seed_file(e->d_name))
+            continue;
+        char a[1200], b[1200];
+        snprintf(a, sizeof(a), "%s/%s", from, e->d_name);
+        snprintf(b, sizeof(b), "%s/%s", other, e->d_name);
+        int present = exists(b);
+        if (present && (!contents || same_file(a, b)))
+            continue;
+        if (log)
+            fprintf(log, "%s: %s\n", from_committed ? a : b, present ? "differs from what the specs give" : missing);
+        bad++;
+    }
+    if (d)
+        closedir(d);
+    return bad;
+}
+
+long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *scratch_dir, FILE *log)
+{
+    if (wk_seeds_generate(specs_dir, scratch_dir, log) < 0)
+        return -1;
+    long bad = 0;
+    for (size_t i = 0; i < SEEDED_HARNESSES; i++) {
+        char have[1024], want[1024];
+        snprintf(have, sizeof(have), "%s/%s/seeds", corpus_dir, seeded_harnesses[i]);
+        snprintf(want, sizeof(want), "%s/%s/seeds", scratch_dir, seeded_harnesses[i]);
+        bad += compare_seeds(want, have, 0, "missing (a spec gives it)", 0, log);
+        bad += compare_seeds(have, want, 1, "no spec gives it", 1, log);
+    }
+    return bad;
 }

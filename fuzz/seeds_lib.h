@@ -7,8 +7,7 @@
  * the same bytes. So each format is defined once, here: its layout, its
  * limits and a parser (static inline, so a harness or the AFL++ mutator
  * library needs nothing else); the writers live in seeds_lib.c with the
- * generation logic, which `wk_gen_seeds` (and later `wddmkit corpus seed`)
- * call.
+ * generation logic, which `wddmkit corpus seed` and `wk_gen_seeds` call.
  *
  * Every format accepts every byte string: fields are read with fixed widths
  * from a cursor that yields zeroes past the end, counts are folded into
@@ -442,5 +441,16 @@ uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, ui
  * written.
  */
 long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log);
+
+/*
+ * Whether the seed corpora under `corpus_dir` are what the specs give now:
+ * generates them into `scratch_dir` (its seed folders are emptied first)
+ * and compares the *.bin files of each seed folder. Each difference is one
+ * line on `log`: "PATH: missing (a spec gives it)", "PATH: no spec gives
+ * it" or "PATH: differs from what the specs give", PATH in corpus_dir.
+ * Returns the number of differences (0: current), or -1 as
+ * wk_seeds_generate.
+ */
+long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *scratch_dir, FILE *log);
 
 #endif

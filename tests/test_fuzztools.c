@@ -796,6 +796,12 @@ static void test_promote(void **state)
     setenv("WK_PROMOTE_ROOT", tmp_root, 1);
     assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-render", path, WK_BUGGY_RENDER), 0);
     expect_output(out, "verified: the YAML case fails on");
+    /* the seeds of the root follow its specs: the new case's are there */
+    expect_output(out, "seeds: ");
+    snprintf(file, sizeof(file), "%s/corpus/fuzz_prog/seeds/regressions.t-render.bin", tmp_root);
+    assert_int_equal(access(file, R_OK), 0);
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --check --specs '%s/specs' --out '%s/corpus'", tmp_root,
+                             tmp_root), 0);
     /* the input: a program that still fails there and passes here */
     snprintf(file, sizeof(file), "%s/corpus/fuzz_prog/regressions/t-render.bin", tmp_root);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", file, WK_BUGGY_RENDER), 1);
@@ -831,6 +837,67 @@ static void test_promote(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "promote '%s'", path), 2);
     assert_int_equal(wddmkit(out, sizeof(out), "promote '%s' --driver x --name Bad_Name", path), 2);
     free_prog(p);
+}
+
+/* Counts the *.bin files of a folder. */
+static int count_bins(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strlen(e->d_name) > 4 && strcmp(e->d_name + strlen(e->d_name) - 4, ".bin") == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* `wddmkit corpus seed`: the repository's specs give its committed seeds
+ * byte for byte; --check names what is missing, stale or orphaned; bad
+ * arguments and bad specs are refused with where. */
+static void test_corpus_seed(void **state)
+{
+    (void)state;
+    char dir[700], file[900], committed[900];
+    tmp_path(dir, sizeof(dir), "seeded");
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --specs '%s/specs' --out '%s'", WK_SOURCE_DIR, dir), 0);
+    expect_output(out, "seed files written under");
+    static const char *const harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging" };
+    for (int h = 0; h < 4; h++) {
+        snprintf(file, sizeof(file), "%s/%s/seeds", dir, harnesses[h]);
+        snprintf(committed, sizeof(committed), "%s/corpus/%s/seeds", WK_SOURCE_DIR, harnesses[h]);
+        assert_true(count_bins(file) > 0);
+        assert_int_equal(count_bins(file), count_bins(committed));
+    }
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --check --specs '%s/specs' --out '%s'", WK_SOURCE_DIR, dir),
+                     0);
+    /* one stale, one missing, one orphaned */
+    snprintf(file, sizeof(file), "%s/fuzz_prog/seeds/smoke.aperture.bin", dir);
+    assert_int_equal(access(file, R_OK), 0);
+    write_bytes(file, "\x01", 1);
+    snprintf(file, sizeof(file), "%s/fuzz_paging/seeds/smoke.custom-adapter.bin", dir);
+    assert_int_equal(remove(file), 0);
+    snprintf(file, sizeof(file), "%s/fuzz_patch/seeds/no-such-case.bin", dir);
+    write_bytes(file, "x", 1);
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --check --specs '%s/specs' --out '%s'", WK_SOURCE_DIR, dir),
+                     1);
+    expect_output(out, "fuzz_prog/seeds/smoke.aperture.bin: differs from what the specs give");
+    expect_output(out, "fuzz_paging/seeds/smoke.custom-adapter.bin: missing (a spec gives it)");
+    expect_output(out, "fuzz_patch/seeds/no-such-case.bin: no spec gives it");
+    expect_output(out, "3 seed files out of date");
+    /* refusals: exit 2, saying what and where */
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --frobnicate"), 2);
+    expect_output(out, "unknown argument '--frobnicate'");
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --out"), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus plant"), 2);
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --specs '%s/no-such-folder'", dir), 2);
+    expect_output(out, "not a folder");
+    tmp_path(dir, sizeof(dir), "badspecs");
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(file, sizeof(file), "%s/bad.yaml", dir);
+    static const char bad[] = "cases:\n  - id: x\n    steps: [ {create_device: 7 ]\n";
+    write_bytes(file, bad, strlen(bad));
+    assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --specs '%s' --out '%s/o'", dir, dir), 2);
+    expect_output(out, "bad.yaml:3:32: YAML syntax error");
 }
 
 /* The paging bug: a FILL in a small paging buffer never ends. */
@@ -1078,6 +1145,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),
         cmocka_unit_test(test_promote),
+        cmocka_unit_test(test_corpus_seed),
         cmocka_unit_test(test_paging_bug),
         cmocka_unit_test(test_patch_bug),
 #ifdef WK_FUZZ_REPLAY_DIR
