@@ -106,7 +106,8 @@ static const char *const usage_lines =
     "fuzz_paging input, run as the program that harness makes of it. Inputs of other harnesses\n"
     "(--harness, or a corpus/<harness>/ or <harness>-<engine>/ path) run through <harness>_replay.\n"
     "fuzz_patch and fuzz_render inputs also minimize and promote, as the step program of their\n"
-    "Patch or Render call (a YAML case with a `patch` or `render` step).\n"
+    "Patch or Render call (a YAML case with a `patch` or `render` step). Other inputs minimize\n"
+    "as bytes (YAML lines first), each candidate replayed, keeping the signature.\n"
     "Exit codes: 0 pass, 1 fail (a rule violated, a check failed; promote: refused), 3 crash,\n"
     "4 timeout (--timeout, default 60 s a run), 2 usage or I/O error.\n"
     "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
@@ -1831,6 +1832,86 @@ static int minimize_fixture_input(const struct opts *o, const struct fixture_har
     return code;
 }
 
+/* ------------------------------------------------------------------ */
+/* Minimizing the inputs of the byte harnesses                          */
+/* ------------------------------------------------------------------ */
+
+struct bytes_mini {
+    const struct opts *o;
+    const char *harness;
+    struct outcome want;              /* the signature to keep */
+    char try_path[4200];              /* where each candidate is written for the replay binary */
+    uint32_t tests;
+};
+
+/* wk_bytes_keep_fn: the candidate, replayed, has the same signature. */
+static int bytes_keep(void *user, const uint8_t *data, size_t n)
+{
+    struct bytes_mini *m = user;
+    if (m->tests >= MINIMIZE_MAX_TESTS)
+        return 0;
+    m->tests++;
+    FILE *f = fopen(m->try_path, "wb");
+    int written = f && fwrite(data, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        written = 0;
+    if (!written)
+        return 0;
+    static struct outcome got;
+    run_replay(m->harness, m->try_path, m->o->driver, m->o->timeout_ms, &got);
+    return same_result(&got, &m->want);
+}
+
+/* fuzz_gpu_decode and fuzz_spec inputs (and any other harness replayed by
+ * its binary): lines of YAML text first, then bytes, then DMA-buffer words
+ * at zero, each candidate replayed by <harness>_replay (ddmin_bytes.c). */
+static int minimize_bytes(const struct opts *o, const char *harness, const char *out)
+{
+    static struct bytes_mini m;
+    memset(&m, 0, sizeof(m));
+    m.o = o;
+    m.harness = harness;
+    run_replay(harness, o->path, o->driver, o->timeout_ms, &m.want);
+    if (m.want.cls == CLS_ERROR) {
+        fprintf(stderr, "wddmkit minimize: %s: %s%s%s\n", o->path, m.want.sig, m.want.detail[0] ? ": " : "",
+                m.want.detail);
+        return 2;
+    }
+    if (m.want.cls == CLS_PASS) {
+        fprintf(stderr, "wddmkit: %s passes through %s_replay: no finding to keep while reducing\n", o->path, harness);
+        return 1;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (wk_cli_read_file(o->path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+        return 2;
+    printf("signature: %s: %s\n", cls_word[m.want.cls], m.want.sig);
+    snprintf(m.try_path, sizeof(m.try_path), "%s.try", out);
+    size_t n = size;
+    if (strcmp(harness, "fuzz_spec") == 0)
+        n = wk_ddmin_bytes(data, n, 1, bytes_keep, &m);
+    n = wk_ddmin_bytes(data, n, 0, bytes_keep, &m);
+    if (strcmp(harness, "fuzz_gpu_decode") == 0)
+        wk_ddmin_zero_words(data, n, bytes_keep, &m);
+    remove(m.try_path);
+    FILE *f = fopen(out, "wb");
+    int code = f && fwrite(data, 1, n, f) == n ? 0 : 2;
+    if (f && fclose(f) != 0)
+        code = 2;
+    free(data);
+    if (code != 0) {
+        fprintf(stderr, "wddmkit minimize: cannot write %s: %s\n", out, strerror(errno));
+        return code;
+    }
+    printf("minimized: %zu -> %zu bytes (%u test runs%s)\n", size, n, m.tests,
+           m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
+    printf("wrote %s\n", out);
+    struct opts shown = *o;
+    shown.path = out;
+    print_decoded(&shown, harness);
+    return 0;
+}
+
 int wk_cli_minimize(int argc, char **argv)
 {
     struct opts o;
@@ -1844,8 +1925,7 @@ int wk_cli_minimize(int argc, char **argv)
     if (fixture_harness_of(harness))
         return minimize_fixture_input(&o, fixture_harness_of(harness), out);
     if (!is_prog(harness))
-        return usage_error("minimize takes fuzz_prog, fuzz_paging, fuzz_patch and fuzz_render inputs; for %s inputs "
-                           "use the engine's minimizer (%s -minimize_crash=1)", harness, harness);
+        return minimize_bytes(&o, harness, out);
     size_t bytes = 0;
     struct wk_prog *p = prepare(&o, o.path, 0, &bytes);
     static struct mini m;
@@ -2221,8 +2301,8 @@ static int promote_replay(const struct opts *o, const char *harness)
     int code = make_dirs(promote_root(), parts, dir, sizeof(dir)) == 0 && write_new_file(dir, file, data, size) == 0
                    ? 0 : 2;
     if (code == 0)
-        printf("  %s inputs have no step-program form: no YAML case (minimize with the engine: %s -minimize_crash=1)\n",
-               harness, harness);
+        printf("  %s inputs have no step-program form: no YAML case (reduce it first: wddmkit minimize FILE)\n",
+               harness);
     free(data);
     return code;
 }

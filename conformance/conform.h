@@ -56,6 +56,22 @@ void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p);
  * into it, released with wk_prog_free. For harnesses that decode every
  * input into one program (a whole wk_prog is 70 KiB to clear). */
 void wk_prog_decode_again(const uint8_t *data, size_t size, struct wk_prog *p);
+
+/* ------------------------------------------------------------------ */
+/* Reducing byte inputs (ddmin_bytes.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* Whether a candidate (n bytes) keeps the property being preserved. */
+typedef int wk_bytes_keep_fn(void *user, const uint8_t *data, size_t n);
+
+/* Removes chunks of lines (by_lines) or bytes from data[0, n) while `keep`
+ * holds, halving the chunk size down to one unit; returns the new length.
+ * `data` itself is assumed to keep. */
+size_t wk_ddmin_bytes(uint8_t *data, size_t n, int by_lines, wk_bytes_keep_fn *keep, void *user);
+
+/* Sets each non-zero aligned 4-byte word of data[0, n) to zero where
+ * `keep` still holds. */
+void wk_ddmin_zero_words(uint8_t *data, size_t n, wk_bytes_keep_fn *keep, void *user);
 /* Writes up to `cap` bytes; returns the size of the whole encoding (call
  * with cap 0 to size it). decode(encode(p)) == p within the limits. */
 size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap);

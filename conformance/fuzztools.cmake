@@ -6,7 +6,7 @@
 # examples/drivers/.
 target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c ${CMAKE_CURRENT_LIST_DIR}/patch_input.c
                ${CMAKE_CURRENT_LIST_DIR}/paging_input.c ${CMAKE_CURRENT_LIST_DIR}/render_input.c
-               ${CMAKE_CURRENT_LIST_DIR}/fixture_steps.c)
+               ${CMAKE_CURRENT_LIST_DIR}/fixture_steps.c ${CMAKE_CURRENT_LIST_DIR}/ddmin_bytes.c)
 # patch_input.c, render_input.c and paging_input.c read fuzz_patch's,
 # fuzz_render's and fuzz_paging's input formats, defined once in
 # fuzz/seeds_lib.h.

@@ -683,6 +683,83 @@ static void test_repro_replay_harness(void **state)
     unsetenv("WK_REPLAY_DIR");
 }
 
+/* wk_bytes_keep_fn for the unit test: the bytes hold "BOOM". */
+static int holds_boom(void *user, const uint8_t *data, size_t n)
+{
+    ++*(int *)user;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (memcmp(data + i, "BOOM", 4) == 0)
+            return 1;
+    return 0;
+}
+
+/* wk_bytes_keep_fn: eight bytes with "XY" in them. */
+static int eight_with_xy(void *user, const uint8_t *data, size_t n)
+{
+    (void)user;
+    return n == 8 && memmem(data, n, "XY", 2) != NULL;
+}
+
+/* ddmin_bytes.c: lines go first, then bytes, down to the property's
+ * core; zeroing keeps the words the property needs. */
+static void test_ddmin_bytes(void **state)
+{
+    (void)state;
+    uint8_t text[] = "cases:\n  - id: a\n    steps: [x]\n  - id: BOOM\n    describe: long text\n";
+    int calls = 0;
+    size_t n = wk_ddmin_bytes(text, sizeof(text) - 1, 1, holds_boom, &calls);
+    assert_int_equal(n, strlen("  - id: BOOM\n"));
+    assert_memory_equal(text, "  - id: BOOM\n", n);
+    n = wk_ddmin_bytes(text, n, 0, holds_boom, &calls);
+    assert_int_equal(n, 4);
+    assert_memory_equal(text, "BOOM", 4);
+    assert_true(calls < 200);
+    uint8_t words[8] = { 'a', 'b', 'c', 'd', 'e', 'X', 'Y', 'f' };
+    wk_ddmin_zero_words(words, 8, eight_with_xy, NULL);
+    assert_memory_equal(words, "\0\0\0\0eXYf", 8);
+    uint8_t none[1];
+    assert_int_equal(wk_ddmin_bytes(none, 0, 0, holds_boom, &calls), 0);
+}
+
+/* `wddmkit minimize` on inputs of a byte harness: each candidate replayed
+ * (a stand-in replay binary that finds "BOOM" in a fuzz_spec input), the
+ * signature kept, YAML lines then bytes removed; a passing input is
+ * refused. */
+static void test_minimize_bytes(void **state)
+{
+    (void)state;
+    char path[512], min[600];
+    snprintf(path, sizeof(path), "%s/fuzz_spec_replay", tmp_root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\n"
+          "if grep -q BOOM \"$1\"; then echo \"fuzz_spec: FINDING: the loader broke\" >&2; kill -ABRT $$; fi\n"
+          "exit 0\n", f);
+    fclose(f);
+    chmod(path, 0755);
+    setenv("WK_REPLAY_DIR", tmp_root, 1);
+    tmp_path(path, sizeof(path), "crash-spec.yaml");
+    static const char text[] = "cases:\n  - id: a\n    steps: [x]\n  - id: xBOOMx\n    describe: long\n";
+    write_bytes(path, text, strlen(text));
+    snprintf(min, sizeof(min), "%s.min", path);
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_spec", path), 0);
+    expect_output(out, "signature: fail: finding: the loader broke");
+    expect_output(out, "minimized: 66 -> 4 bytes");
+    f = fopen(min, "rb");
+    assert_non_null(f);
+    char got[16] = { 0 };
+    assert_int_equal(fread(got, 1, sizeof(got), f), 4);
+    fclose(f);
+    assert_memory_equal(got, "BOOM", 4);
+    snprintf(min, sizeof(min), "%s.min.try", path);
+    assert_int_not_equal(access(min, F_OK), 0); /* the scratch file is gone */
+    tmp_path(path, sizeof(path), "fine.yaml");
+    write_bytes(path, "cases: []\n", 10);
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_spec", path), 1);
+    expect_output(out, "no finding to keep");
+    unsetenv("WK_REPLAY_DIR");
+}
+
 /* repro prints what the input means after the runs: a fuzz_patch input
  * as the program that makes the same call, a fuzz_gpu_decode input as the
  * model's disassembly, a fuzz_spec input as its numbered text; when the
@@ -1141,6 +1218,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_repro_replay_harness),
         cmocka_unit_test(test_repro_prints_decoded_input),
         cmocka_unit_test(test_minimize),
+        cmocka_unit_test(test_ddmin_bytes),
+        cmocka_unit_test(test_minimize_bytes),
         cmocka_unit_test(test_promote_paging_input_named_like_its_case),
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),
