@@ -9,6 +9,16 @@
 
 #include "wddmkit/status.h"
 
+/* The whole command line: argv[0] is the program's name, argv[1] the
+ * command (cli_main.c). Returns the exit code. */
+int wk_cli_main(int argc, char **argv);
+
+/* Set by the fuzz_cli harness (fuzz/fuzz_cli.c): every command returns 0
+ * once its arguments are parsed and checked, before it reads an input,
+ * writes a file, starts a process or runs anything. Usage errors still
+ * print and return 2. */
+extern int wk_cli_parse_only;
+
 /* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
 int wk_cli_gpu(int argc, char **argv);
 

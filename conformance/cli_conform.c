@@ -347,6 +347,10 @@ int wk_cli_conform(int argc, char **argv)
         free(A.paths);
         return parsed < 0 ? 0 : 2;
     }
+    if (wk_cli_parse_only) {
+        free(A.paths);
+        return 0;
+    }
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;
     wk_spec_set_init(&set);

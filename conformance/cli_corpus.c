@@ -119,6 +119,8 @@ static int seed(int argc, char **argv)
     }
     if (!is_dir(specs))
         return usage_error("--specs: not a folder:", specs);
+    if (wk_cli_parse_only)
+        return 0;
     if (check_only)
         return check(specs, out);
     long n = wk_seeds_generate(specs, out, stderr);

@@ -84,6 +84,7 @@ struct harness {
 static const struct harness known_harnesses[] = {
     { "fuzz_gpu_decode", 4096 }, { "fuzz_spec", 16384 }, { "fuzz_render", 4096 },
     { "fuzz_patch", 4096 },      { "fuzz_paging", 4096 }, { "fuzz_prog", 8192 },
+    { "fuzz_cli", 4096 },
 };
 #define KNOWN_COUNT (sizeof(known_harnesses) / sizeof(known_harnesses[0]))
 
@@ -153,7 +154,8 @@ static void usage(FILE *out)
 {
     fputs("usage: wddmkit fuzz --harness NAME [options] [-- ENGINE-ARGS...]\n"
           "\n"
-          "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog\n"
+          "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog,\n"
+          "                      fuzz_cli\n"
           "  --engine E          libfuzzer (default) or afl (AFL++)\n"
           "  --driver PATH       the driver under test, a shared object (passed as WK_DRIVER;\n"
           "                      default: the reference driver built into the harness)\n"
@@ -745,7 +747,12 @@ static int check_binary_engine(const struct campaign *c)
 {
     if (c->o.dry_run)
         return 1;
-    int afl = file_contains(c->bin, "__AFL_SHM_ID");
+    /* AFL++'s runtime names its shared-memory variable; the needle is put
+     * together at run time, or every binary that links this file (fuzz_cli)
+     * would contain it too. */
+    char needle[32];
+    snprintf(needle, sizeof(needle), "%s%s", "__AFL_", "SHM_ID");
+    int afl = file_contains(c->bin, needle);
     if (c->o.engine == ENGINE_LIBFUZZER && afl) {
         fprintf(stderr, "wddmkit fuzz: %s is an AFL++ build; use --engine afl or a libfuzzer build\n", c->bin);
         return 0;
@@ -1994,6 +2001,10 @@ int wk_cli_fuzz(int argc, char **argv)
     }
     if (help) {
         usage(stdout);
+        rc = 0;
+        goto out;
+    }
+    if (wk_cli_parse_only) {
         rc = 0;
         goto out;
     }

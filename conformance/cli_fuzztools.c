@@ -214,7 +214,9 @@ static int parse_opts(int argc, char **argv, unsigned allowed, struct opts *o)
             o->path = a;
         }
     }
-    return o->path ? 0 : usage_error("missing FILE");
+    if (!o->path)
+        return usage_error("missing FILE");
+    return wk_cli_parse_only ? 1 : 0; /* 1: the command returns 0 without acting */
 }
 
 /* ------------------------------------------------------------------ */
@@ -982,7 +984,7 @@ static void run_replay(const char *harness, const char *file, const char *driver
 static const char *harness_of(const struct opts *o, const char *path)
 {
     static const char *const known[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
-                                         "fuzz_gpu_decode", "fuzz_spec" };
+                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli" };
     if (o->harness)
         return o->harness;
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
@@ -1009,6 +1011,8 @@ int wk_cli_prog(int argc, char **argv)
 {
     if (argc != 2 || strcmp(argv[0], "dump") != 0)
         return usage_error("expected 'prog dump FILE'");
+    if (wk_cli_parse_only)
+        return 0;
     size_t bytes = 0;
     struct wk_prog *p = load_program(argv[1], &bytes, "fuzz_prog");
     if (!p)
@@ -2568,6 +2572,21 @@ static void print_spec_text(const uint8_t *data, size_t size)
     printf(line > DECODED_LINES ? "\n  ... cut after %u lines\n" : "\n", DECODED_LINES);
 }
 
+/* A fuzz_cli input: the command line it is, one argument a line. */
+static void print_cli_args(const uint8_t *data, size_t size)
+{
+    printf("decoded input (%zu bytes, the arguments after 'wddmkit'):\n", size);
+    uint32_t arg = 0;
+    for (size_t at = 0; size && at <= size && arg < DECODED_LINES; arg++) {
+        size_t n = strnlen((const char *)data + at, size - at);
+        printf("  argv[%u] = \"", arg + 1);
+        for (size_t i = at; i < at + n; i++)
+            printf(data[i] >= 0x20 && data[i] < 0x7F && data[i] != '"' && data[i] != '\\' ? "%c" : "\\x%02x", data[i]);
+        printf("\"\n");
+        at += n + 1;
+    }
+}
+
 /* After the runs (the issue asks repro for the decoded input): a
  * fuzz_patch or fuzz_render input as the program that makes the same call
  * (folded for --driver's contexts, as `minimize` and `promote` see it),
@@ -2597,5 +2616,7 @@ static void print_decoded(const struct opts *o, const char *harness)
         print_disassembly(data, size);
     else if (strcmp(harness, "fuzz_spec") == 0)
         print_spec_text(data, size);
+    else if (strcmp(harness, "fuzz_cli") == 0)
+        print_cli_args(data, size);
     free(data);
 }

@@ -113,6 +113,8 @@ int wk_cli_gpu(int argc, char **argv)
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         if (strcmp(argv[0], cmds[i].name) != 0)
             continue;
+        if (wk_cli_parse_only)
+            return 0;
         uint8_t *buf = NULL;
         size_t len = 0;
         if (wk_cli_read_file(argv[1], MAX_DMA, &buf, &len) != WK_OK)

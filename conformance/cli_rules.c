@@ -10,6 +10,8 @@
 
 int wk_cli_rules(int argc, char **argv)
 {
+    if (wk_cli_parse_only && (argc == 0 || (argc == 1 && strcmp(argv[0], "--markdown") == 0)))
+        return 0;
     if (argc == 1 && strcmp(argv[0], "--markdown") == 0) {
         wk_rules_write_markdown(stdout);
         return 0;

@@ -108,6 +108,10 @@ int wk_cli_spec(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    int known = ((strcmp(argv[0], "lint") == 0 || strcmp(argv[0], "dump") == 0) && argc >= 2) ||
+                (strcmp(argv[0], "mutations") == 0 && argc == 1);
+    if (wk_cli_parse_only && known)
+        return 0;
     if (strcmp(argv[0], "lint") == 0)
         return lint(argc - 1, argv + 1);
     if (strcmp(argv[0], "dump") == 0)

@@ -3,7 +3,7 @@
 # include()d at the end of conformance/CMakeLists.txt. The repository root
 # is compiled in so the command finds build/<engine>/fuzz/<harness>,
 # corpus/<harness>/ and fuzz/<harness>.dict from any working directory.
-target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzz.c)
+target_sources(wk_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzz.c)
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/cli_fuzz.c PROPERTIES
   COMPILE_DEFINITIONS "WK_FUZZ_REPO_DIR=\"${PROJECT_SOURCE_DIR}\"")
 

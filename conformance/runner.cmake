@@ -22,7 +22,7 @@ target_include_directories(wk_conformance SYSTEM PRIVATE ${WK_YAML_INCLUDE})
 target_link_libraries(wk_conformance PUBLIC ${WK_YAML_LIB})
 
 # `wddmkit conform`: needs the spec loader (spec.cmake, included before this file).
-target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_conform.c)
+target_sources(wk_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_conform.c)
 
 # The repository's specs through the runner, every report format written.
 add_test(NAME conform.specs

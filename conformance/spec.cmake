@@ -16,8 +16,8 @@ target_sources(wk_conformance PRIVATE
 target_include_directories(wk_conformance SYSTEM PRIVATE ${WK_YAML_INCLUDE})
 target_link_libraries(wk_conformance PUBLIC ${WK_YAML_LIB})
 
-target_sources(wddmkit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_spec.c)
-target_compile_definitions(wddmkit PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
+target_sources(wk_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_spec.c)
+target_compile_definitions(wk_cli PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
 
 # Every spec in the repository loads without an error.
 add_test(NAME spec.lint_repo COMMAND wddmkit spec lint ${PROJECT_SOURCE_DIR}/specs)

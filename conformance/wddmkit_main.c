@@ -1,92 +1,10 @@
 /*
- * wddmkit_main.c - the `wddmkit` command line: dispatch to subcommands.
- *
- * Exit codes (kept by every subcommand): 0 success / as expected, 1 the
- * input was examined and found at fault (a GPU fault, an invalid buffer),
- * 2 usage or input errors (unknown command, unreadable file).
+ * wddmkit_main.c - the `wddmkit` executable; the command line itself is
+ * cli_main.c and the cli_*.c files (the wk_cli library).
  */
-#include <stdio.h>
-#include <string.h>
-
 #include "cli.h"
-
-static void usage(FILE *out)
-{
-    fputs("usage: wddmkit <command> [args]\n"
-          "\n"
-          "commands:\n"
-          "  conform [--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]\n"
-          "                      run the YAML specs (default: the repo's specs/) as isolated cases;\n"
-          "                      JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')\n"
-
-          "  fuzz --harness NAME [--engine libfuzzer|afl] [--driver PATH] [--jobs N] [--time S]\n"
-          "                      fuzz a driver through one harness; progress, then crashes and\n"
-          "                      their signatures ('fuzz --help')\n"
-          "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
-          "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
-          "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
-          "  prog dump FILE      print a binary step program (a fuzz_prog input) and its size\n"
-          "  repro FILE [--driver PATH] [--runs N] [--seed N]\n"
-          "                      replay a crash file in forked children: signature, program, exit\n"
-          "                      0 pass, 1 fail, 3 crash, 4 timeout\n"
-          "  minimize FILE [-o OUT] [--driver PATH]\n"
-          "                      reduce a program keeping its signature (default OUT: FILE.min)\n"
-          "  promote FILE --driver PATH [--name NAME]\n"
-          "                      minimize, then write corpus/fuzz_prog/regressions/NAME.bin and\n"
-          "                      specs/regressions/NAME.yaml (fails on PATH, passes on the reference)\n"
-          "  triage DIR [--driver PATH]\n"
-          "                      run every file of DIR once, group them by signature\n"
-          "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
-          "                      write the seed corpora of the driver harnesses from YAML specs\n"
-          "                      (default: the repo's specs/ into its corpus/)\n"
-          "  rules [--markdown]  list the contract rules every driver answer is checked against\n"
-          "  spec lint FILE|DIR...       check YAML specs without running them\n"
-          "  spec dump ID [FILE|DIR...]  print a case as its step program (default: the repo's specs/)\n"
-          "  spec mutations      list the answer corruptions negative cases use\n"
-          "  version             print the version\n"
-          "  help                print this text\n"
-          "\n"
-          "The DMA-buffer format and the reference adapter: docs/gpu-model.md.\n",
-          out);
-}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("wddmkit %s\n", WK_VERSION);
-        return 0;
-    }
-    if (strcmp(cmd, "gpu") == 0)
-        return wk_cli_gpu(argc - 2, argv + 2);
-    if (strcmp(cmd, "rules") == 0)
-        return wk_cli_rules(argc - 2, argv + 2);
-    if (strcmp(cmd, "spec") == 0)
-        return wk_cli_spec(argc - 2, argv + 2);
-    if (strcmp(cmd, "conform") == 0)
-        return wk_cli_conform(argc - 2, argv + 2);
-    if (strcmp(cmd, "fuzz") == 0)
-        return wk_cli_fuzz(argc - 2, argv + 2);
-    if (strcmp(cmd, "prog") == 0)
-        return wk_cli_prog(argc - 2, argv + 2);
-    if (strcmp(cmd, "repro") == 0)
-        return wk_cli_repro(argc - 2, argv + 2);
-    if (strcmp(cmd, "minimize") == 0)
-        return wk_cli_minimize(argc - 2, argv + 2);
-    if (strcmp(cmd, "promote") == 0)
-        return wk_cli_promote(argc - 2, argv + 2);
-    if (strcmp(cmd, "triage") == 0)
-        return wk_cli_triage(argc - 2, argv + 2);
-    if (strcmp(cmd, "corpus") == 0)
-        return wk_cli_corpus(argc - 2, argv + 2);
-    fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
-    return 2;
+    return wk_cli_main(argc, argv);
 }

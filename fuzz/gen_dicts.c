@@ -14,7 +14,10 @@
  *   - fuzz_spec: every keyword the spec loader accepts, harvested from its
  *     own "expected one of: ..." diagnostics on probe specs (top level,
  *     case, adapter, every step and check, flags, statuses, stats...), the
- *     mutation names and the rule IDs.
+ *     mutation names and the rule IDs;
+ *   - fuzz_cli: the commands, subcommands, options and harness names of
+ *     `wddmkit`, harvested from its own help texts, and argument shapes
+ *     (the NUL that separates arguments, numbers at the parsers' edges).
  * The dictionaries are committed (fuzz/<harness>.dict); the ctest fuzz.dicts_current
  * regenerates them into a scratch folder and compares, so they cannot drift.
  *
@@ -22,11 +25,16 @@
  *   wk_gen_dicts --check COMMITTED_DIR SCRATCH_DIR         (the test: exit 1
  *                                                          when they differ)
  */
+#define _GNU_SOURCE /* memfd_create */
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "conform.h"
 #include "spec.h"
 
@@ -311,6 +319,109 @@ static void add_spec_keywords(struct dict *d)
 }
 
 /* ------------------------------------------------------------------ */
+/* fuzz_cli: words of the command line's own help texts                */
+/* ------------------------------------------------------------------ */
+
+/* What `wddmkit ARGS...` prints (stdout and stderr), into buf. */
+static void cli_text(const char *const *args, int n, char *buf, size_t cap)
+{
+    char *argv[8] = { (char *)"wddmkit" };
+    for (int i = 0; i < n && i < 6; i++)
+        argv[i + 1] = (char *)args[i];
+    buf[0] = '\0';
+    int fd = memfd_create("wk_gen_dicts", 0);
+    if (fd < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    wk_cli_main(n + 1, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(out, STDOUT_FILENO);
+    dup2(err, STDERR_FILENO);
+    close(out);
+    close(err);
+    ssize_t got = pread(fd, buf, cap - 1, 0);
+    buf[got > 0 ? got : 0] = '\0';
+    close(fd);
+}
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '+';
+}
+
+/* Options ("--name", "-x"), words with '_' (harness names), the first
+ * word of each indented line that starts lower case (commands in the
+ * lists) and every word of a "usage:" line (subcommands). */
+static void add_cli_words(struct dict *d, const char *text)
+{
+    char word[64], name[64];
+    int line_start = 1, indented = 0, usage = 0;
+    for (const char *p = text; *p;) {
+        if (*p == '\n' || p == text) {
+            const char *q = p + (*p == '\n');
+            q += strspn(q, " ");
+            usage = strncmp(q, "usage:", 6) == 0;
+        }
+        if (*p == '\n') {
+            line_start = 1;
+            p++;
+            continue;
+        }
+        if (!word_char(*p) || (p > text && word_char(p[-1]))) {
+            indented = line_start && *p == ' ' ? 1 : indented && *p == ' ';
+            line_start = line_start && *p == ' ';
+            p++;
+            continue;
+        }
+        size_t n = 0;
+        while (word_char(p[n]))
+            n++;
+        if (n < sizeof(word)) {
+            snprintf(word, sizeof(word), "%.*s", (int)n, p);
+            int option = word[0] == '-' && n >= 2 && word[1] != '-' ? n == 2 : word[0] == '-' && n > 2;
+            int command = line_start && indented && word[0] >= 'a' && word[0] <= 'z';
+            int lower = strspn(word, "abcdefghijklmnopqrstuvwxyz") == n && !(p > text && p[-1] == '/'); /* not a path's */
+            if (option || command || (usage && lower) || (strchr(word, '_') && word[0] != '-')) {
+                namef(name, sizeof(name), "cli_%s", word);
+                add_text(d, name, word);
+            }
+        }
+        line_start = 0;
+        p += n;
+    }
+}
+
+static void add_cli(struct dict *d)
+{
+    static const char *const help[][3] = {
+        { "help" }, { "conform", "--help" }, { "fuzz", "--help" }, { "repro", "--help" },
+        { "corpus", "seed", "--help" }, { "spec", "help" }, { "gpu" }, { "rules", "-x" },
+    };
+    static char text[1 << 16];
+    for (size_t i = 0; i < sizeof(help) / sizeof(help[0]); i++) {
+        int n = 0;
+        while (n < 3 && help[i][n])
+            n++;
+        cli_text(help[i], n, text, sizeof(text));
+        add_cli_words(d, text);
+    }
+    static const char *const shapes[] = { "0", "1", "-1", "4294967296", "18446744073709551616", "1e9", "0x10",
+                                          "60s", "/dev/null", "." };
+    char name[64];
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        namef(name, sizeof(name), "cli_value_%zu", i);
+        add_text(d, name, shapes[i]);
+    }
+    add(d, "cli_separator", "", 1); /* the NUL between arguments */
+}
+
+/* ------------------------------------------------------------------ */
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
 
@@ -346,7 +457,7 @@ static int write_dict(const char *dir, const char *harness, const struct dict *d
     return fclose(f) == 0 ? 0 : -1;
 }
 
-enum { GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64 };
+enum { GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64, CLI = 128 };
 
 static const struct {
     const char *harness;
@@ -358,6 +469,7 @@ static const struct {
     { "fuzz_paging", DDI },
     { "fuzz_prog", PROG | DDI | GPU | ADDRESSES },
     { "fuzz_spec", SPEC },
+    { "fuzz_cli", CLI },
 };
 
 /* Whole-file comparison; prints the first differing line. */
@@ -411,6 +523,7 @@ static int generate(const char *dir)
         if (parts & OFFSETS32) add_operand_offsets(&d, 4);
         if (parts & ADDRESSES) add_addresses(&d);
         if (parts & SPEC) add_spec_keywords(&d);
+        if (parts & CLI) add_cli(&d);
         if (write_dict(dir, harnesses[h].harness, &d) != 0)
             return 1;
     }
