@@ -13,8 +13,9 @@
  * and a page fault per page on first use. So an unmapped mapping stays,
  * made PROT_NONE (a stale pointer into it faults, as after a munmap), and the
  * next map of the very same frame list takes it back with one mprotect: its
- * page-table entries are still there. At most IDLE_MAX are kept; the one
- * unmapped longest ago goes first.
+ * page-table entries are still there. At most IDLE_MAX are kept (a fuzz
+ * program may create a context, so a DMA-buffer mapping, a hundred times);
+ * the one unmapped longest ago goes first.
  *
  * Why not hand out a pointer into the model's own mapping for a contiguous
  * run (no system call at all): the page after the run is another system
@@ -34,7 +35,7 @@
 
 #include "internal.h"
 
-#define IDLE_MAX 16u
+#define IDLE_MAX 256u
 
 static size_t bytes(uint64_t pages)
 {

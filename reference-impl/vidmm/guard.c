@@ -19,7 +19,9 @@
  * private data; the inputs above likewise). Mapping each afresh
  * cost an mmap, an mprotect, a munmap and a page fault per call, most of a
  * fuzz harness's time. A freed mapping is kept instead (GBUF_SPARES of them,
- * none over GBUF_SPARE_MAX) with its guard page still PROT_NONE, and the
+ * none over GBUF_SPARE_MAX, GBUF_SPARE_BYTES in all: enough for the three
+ * CPU buffers of each of a fuzz program's dozens of contexts, which cost
+ * 8 ms of mmap/munmap per input with 8 spares) with its guard page still PROT_NONE, and the
  * next buffer of the same page-rounded size takes it: the canary and the
  * zeroes are written again, so a reused buffer is indistinguishable from a
  * fresh one to the driver and to gbuf_check. Of the canary, only what is
@@ -93,12 +95,22 @@ struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint
     return none;
 }
 
+int gbuf_spare_room(const struct gbuf_spare *pool, uint32_t count, uint64_t map_len)
+{
+    if (count >= GBUF_SPARES || map_len > GBUF_SPARE_MAX)
+        return 0;
+    uint64_t bytes = map_len;
+    for (uint32_t i = 0; i < count; i++)
+        bytes += pool[i].map_len;
+    return bytes <= GBUF_SPARE_BYTES;
+}
+
 /* Keeps a CPU buffer's mapping for reuse, its first canary_end bytes
  * known to be canary (0: nothing known); 0 when the pool has no room for
  * it (the caller unmaps it). */
 static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b, uint64_t canary_end)
 {
-    if (vm->nspares == GBUF_SPARES || b->map_len > GBUF_SPARE_MAX)
+    if (!gbuf_spare_room(vm->spares, vm->nspares, b->map_len))
         return 0;
     vm->spares[vm->nspares++] = (struct gbuf_spare){ .map = b->map, .map_len = b->map_len, .canary_end = canary_end, .ddi_serial = vm->ddi_serial };
     return 1;

@@ -133,7 +133,7 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
 void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
 {
     gbuf_unregister(vm, b);
-    if (vm->ninput_spares < GBUF_SPARES && b->map_len <= GBUF_SPARE_MAX)
+    if (gbuf_spare_room(vm->input_spares, vm->ninput_spares, b->map_len))
         vm->input_spares[vm->ninput_spares++] = (struct gbuf_spare){
             .map = b->map,
             .map_len = b->map_len,

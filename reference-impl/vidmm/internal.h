@@ -26,9 +26,10 @@
 #define MAX_HANDLES 4096u        /* objects of each kind per wk_vidmm */
 #define MAX_VIOLATIONS_KEPT 256u
 #define MAX_SEGMENTS 31u
-#define MAX_GBUFS 64u              /* guarded buffers alive at once */
-#define GBUF_SPARES 8u             /* unused guarded mappings kept for reuse */
+#define MAX_GBUFS 1024u            /* guarded buffers a fault report can name (4 per context) */
+#define GBUF_SPARES 256u           /* unused guarded mappings kept for reuse, per pool */
 #define GBUF_SPARE_MAX (1ull << 20) /* larger mappings are not kept */
+#define GBUF_SPARE_BYTES (16ull << 20) /* nor more than this in one pool */
 
 /* ------------------------------------------------------------------ */
 /* Guarded buffers (guard.c)                                            */
@@ -357,6 +358,9 @@ const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *add
  * the cache, and its canary the likeliest to be known (no DDI call since:
  * a harness frees and takes one buffer per input). guard.c. */
 struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint64_t map_len);
+/* Whether a pool of `count` spares has room for one more of map_len bytes
+ * (GBUF_SPARES, GBUF_SPARE_MAX, GBUF_SPARE_BYTES). */
+int gbuf_spare_room(const struct gbuf_spare *pool, uint32_t count, uint64_t map_len);
 /* The live-buffer registry that fault reports read (guard.c). */
 void gbuf_register(struct wk_vidmm *vm, struct gbuf *b);
 void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b);
