@@ -30,9 +30,16 @@ set_tests_properties(cli.fuzz_dry_run_afl PROPERTIES LABELS "unit"
 # prints libFuzzer status lines, writes one crash artifact and a sanitizer
 # report, as libFuzzer does. Checks progress, the summary, the crash
 # signature from the log (--no-triage) and exit code 1.
+# A stand-in engine binary: DIR/fuzz/NAME, an executable script.
+function(wk_stand_in_engine dir name script)
+  file(MAKE_DIRECTORY ${dir}/fuzz)
+  file(WRITE ${dir}/fuzz/${name} "${script}")
+  file(CHMOD ${dir}/fuzz/${name} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+       WORLD_READ WORLD_EXECUTE)
+endfunction()
+
 set(_fake_dir ${CMAKE_CURRENT_BINARY_DIR}/fake-engine)
-file(MAKE_DIRECTORY ${_fake_dir}/fuzz)
-file(WRITE ${_fake_dir}/fuzz/fuzz_gpu_decode [=[#!/bin/sh
+wk_stand_in_engine(${_fake_dir} fuzz_gpu_decode [=[#!/bin/sh
 # A stand-in for a libFuzzer binary (written by conformance/fuzzcli.cmake).
 prefix=./
 for a in "$@"; do case "$a" in -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;; esac; done
@@ -48,8 +55,6 @@ printf 'X' > "${prefix}crash-0123456789abcdef"
 echo "artifact_prefix='$prefix'; Test unit written to ${prefix}crash-0123456789abcdef" >&2
 exit 1
 ]=])
-file(CHMOD ${_fake_dir}/fuzz/fuzz_gpu_decode PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
-     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 add_test(NAME cli.fuzz_fake_engine
   COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
           $<TARGET_FILE:wddmkit> fuzz --harness fuzz_gpu_decode --build-dir ${_fake_dir} --time 30 --no-triage
@@ -61,14 +66,11 @@ set_tests_properties(cli.fuzz_fake_engine PROPERTIES LABELS "unit" TIMEOUT 60
 # corpus (a stand-in engine that stops at once); a missing folder is a
 # usage error.
 set(_quick_dir ${CMAKE_CURRENT_BINARY_DIR}/quick-engine)
-file(MAKE_DIRECTORY ${_quick_dir}/fuzz)
-file(WRITE ${_quick_dir}/fuzz/fuzz_spec [=[#!/bin/sh
+wk_stand_in_engine(${_quick_dir} fuzz_spec [=[#!/bin/sh
 # A stand-in for a libFuzzer binary that ends at once (conformance/fuzzcli.cmake).
 printf '#2\tINITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb\n' >&2
 exit 0
 ]=])
-file(CHMOD ${_quick_dir}/fuzz/fuzz_spec PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
-     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 add_test(NAME cli.fuzz_seeds_clean
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds-out)
 set_tests_properties(cli.fuzz_seeds_clean PROPERTIES LABELS "unit" FIXTURES_SETUP fuzz_seeds_out)

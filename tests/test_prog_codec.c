@@ -23,15 +23,27 @@ static uint64_t rng_next(uint64_t *s)
     return *s >> 17;
 }
 
+/* Every spec of the repository (free with unload_specs). */
+static void load_specs(struct wk_spec_set *set, struct wk_diag *d)
+{
+    wk_spec_set_init(set);
+    wk_diag_init(d, 10);
+    assert_int_equal(wk_spec_load_dir(set, WK_SPECS_DIR, d), WK_OK);
+    assert_true(set->count > 0);
+}
+
+static void unload_specs(struct wk_spec_set *set, struct wk_diag *d)
+{
+    wk_spec_set_free(set);
+    wk_diag_free(d);
+}
+
 static void test_specs_round_trip(void **state)
 {
     (void)state;
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 10);
-    assert_int_equal(wk_spec_load_dir(&set, WK_SPECS_DIR, &d), WK_OK);
-    assert_true(set.count > 0);
+    load_specs(&set, &d);
     static uint8_t a[1 << 16], b[1 << 16];
     static struct wk_prog q;
     for (uint32_t i = 0; i < set.count; i++) {
@@ -47,8 +59,7 @@ static void test_specs_round_trip(void **state)
                      q.has_rewrite, p->has_rewrite, q.trips, p->trips);
         wk_prog_free(&q);
     }
-    wk_spec_set_free(&set);
-    wk_diag_free(&d);
+    unload_specs(&set, &d);
 }
 
 static void test_random_bytes_decode_and_run(void **state)
@@ -134,9 +145,7 @@ static void test_decode_again_matches_decode(void **state)
     (void)state;
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 10);
-    assert_int_equal(wk_spec_load_dir(&set, WK_SPECS_DIR, &d), WK_OK);
+    load_specs(&set, &d);
     static uint8_t a[1 << 16];
     static struct wk_prog again, fresh;
     uint64_t seed = 99;
@@ -152,8 +161,7 @@ static void test_decode_again_matches_decode(void **state)
             wk_prog_free(&again);
         }
     }
-    wk_spec_set_free(&set);
-    wk_diag_free(&d);
+    unload_specs(&set, &d);
 }
 
 int main(void)
