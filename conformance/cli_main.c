@@ -69,28 +69,18 @@ int wk_cli_main(int argc, char **argv)
         printf("wddmkit %s\n", WK_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "gpu") == 0)
-        return wk_cli_gpu(argc - 2, argv + 2);
-    if (strcmp(cmd, "rules") == 0)
-        return wk_cli_rules(argc - 2, argv + 2);
-    if (strcmp(cmd, "spec") == 0)
-        return wk_cli_spec(argc - 2, argv + 2);
-    if (strcmp(cmd, "conform") == 0)
-        return wk_cli_conform(argc - 2, argv + 2);
-    if (strcmp(cmd, "fuzz") == 0)
-        return wk_cli_fuzz(argc - 2, argv + 2);
-    if (strcmp(cmd, "prog") == 0)
-        return wk_cli_prog(argc - 2, argv + 2);
-    if (strcmp(cmd, "repro") == 0)
-        return wk_cli_repro(argc - 2, argv + 2);
-    if (strcmp(cmd, "minimize") == 0)
-        return wk_cli_minimize(argc - 2, argv + 2);
-    if (strcmp(cmd, "promote") == 0)
-        return wk_cli_promote(argc - 2, argv + 2);
-    if (strcmp(cmd, "triage") == 0)
-        return wk_cli_triage(argc - 2, argv + 2);
-    if (strcmp(cmd, "corpus") == 0)
-        return wk_cli_corpus(argc - 2, argv + 2);
+    static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv); /* the arguments after the command word */
+    } commands[] = {
+        { "gpu", wk_cli_gpu },           { "rules", wk_cli_rules },       { "spec", wk_cli_spec },
+        { "conform", wk_cli_conform },   { "fuzz", wk_cli_fuzz },         { "prog", wk_cli_prog },
+        { "repro", wk_cli_repro },       { "minimize", wk_cli_minimize }, { "promote", wk_cli_promote },
+        { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },
+    };
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
     fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
     return 2;
 }
