@@ -19,5 +19,13 @@ if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
   endif()
   # Every library the harnesses link gets coverage feedback; only the
   # harness executables link the libFuzzer main (fuzz/CMakeLists.txt).
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  # The kit's state-reuse machinery stays uninstrumented (the list says why).
+  add_compile_options(-fsanitize=fuzzer-no-link
+                      -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+endif()
+if(WK_FUZZ_ENGINE STREQUAL "afl")
+  # The same list for afl-clang-fast, which reads it from the environment.
+  set(CMAKE_C_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
+      AFL_LLVM_DENYLIST=${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_C_COMPILER_LAUNCHER})
 endif()

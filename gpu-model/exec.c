@@ -204,6 +204,22 @@ static enum wk_gpu_fault_reason op_tlb_flush(struct exec *x, const struct wk_gpu
     return WK_GPU_FAULT_NONE;
 }
 
+/* The fetch buffer of `depth`, grown to len bytes; NULL when out of host
+ * memory. Apart from fetch so that fuzzing builds can leave it without
+ * coverage (fuzz/coverage-ignorelist.txt): whether it grows depends on
+ * earlier inputs. */
+static uint8_t *fetch_room(struct wk_gpu *gpu, uint32_t depth, uint64_t len)
+{
+    if (gpu->fetch_cap[depth] < len) {
+        uint8_t *b = realloc(gpu->fetch[depth], len);
+        if (!b)
+            return NULL;
+        gpu->fetch[depth] = b;
+        gpu->fetch_cap[depth] = len;
+    }
+    return gpu->fetch[depth];
+}
+
 /* A snapshot of [addr, addr+len) in the fetch buffer of `depth`. */
 static enum wk_gpu_fault_reason fetch(struct exec *x, uint64_t addr, uint64_t len, uint32_t depth,
                                       const uint8_t **out, uint64_t *fa)
@@ -215,17 +231,13 @@ static enum wk_gpu_fault_reason fetch(struct exec *x, uint64_t addr, uint64_t le
     struct region *r = gpu_access(x, addr, len, &why, fa);
     if (!r)
         return why;
-    if (gpu->fetch_cap[depth] < len) {
-        uint8_t *b = realloc(gpu->fetch[depth], len);
-        if (!b) {
-            *fa = addr;
-            return WK_GPU_FAULT_MEMORY_LIMIT;
-        }
-        gpu->fetch[depth] = b;
-        gpu->fetch_cap[depth] = len;
+    uint8_t *room = fetch_room(gpu, depth, len);
+    if (!room) {
+        *fa = addr;
+        return WK_GPU_FAULT_MEMORY_LIMIT;
     }
-    space_load(gpu, r, addr - r->base, gpu->fetch[depth], len, 1);
-    *out = gpu->fetch[depth];
+    space_load(gpu, r, addr - r->base, room, len, 1);
+    *out = room;
     return why;
 }
 
