@@ -13,6 +13,14 @@ if(WK_COVERAGE)
   add_compile_options(-fprofile-instr-generate -fcoverage-mapping)
   add_link_options(-fprofile-instr-generate -fcoverage-mapping)
 endif()
+if(WK_FUZZ_ENGINE STREQUAL "libfuzzer" OR WK_FUZZ_ENGINE STREQUAL "afl")
+  # A new coverage ignore list must rebuild everything: its digest is on
+  # every command line, and editing it re-runs the configuration.
+  set(wk_ignorelist ${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${wk_ignorelist})
+  file(MD5 ${wk_ignorelist} wk_ignorelist_md5)
+  add_compile_definitions(WK_COVERAGE_IGNORELIST_MD5=${wk_ignorelist_md5})
+endif()
 if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "WK_FUZZ_ENGINE=libfuzzer needs clang")
@@ -20,12 +28,10 @@ if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
   # Every library the harnesses link gets coverage feedback; only the
   # harness executables link the libFuzzer main (fuzz/CMakeLists.txt).
   # The kit's state-reuse machinery stays uninstrumented (the list says why).
-  add_compile_options(-fsanitize=fuzzer-no-link
-                      -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+  add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${wk_ignorelist})
 endif()
 if(WK_FUZZ_ENGINE STREQUAL "afl")
   # The same list for afl-clang-fast, which reads it from the environment.
-  set(CMAKE_C_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
-      AFL_LLVM_DENYLIST=${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+  set(CMAKE_C_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env AFL_LLVM_DENYLIST=${wk_ignorelist})
   set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_C_COMPILER_LAUNCHER})
 endif()
