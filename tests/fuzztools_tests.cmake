@@ -11,11 +11,7 @@
 #                  fuzz_patch and fuzz_render findings, the latter two found
 #                  from a <harness>-libfuzzer/ folder), and each planted bug of
 #                  examples/drivers/ caught.
-add_executable(test_fuzztools ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c)
-if(WK_CMOCKA_INCLUDE)
-  target_include_directories(test_fuzztools SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
-endif()
-target_link_libraries(test_fuzztools PRIVATE wk_conformance ${WK_CMOCKA_LIB})
+wk_cmocka_test(test_fuzztools fuzztools.all 900 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c LIBS wk_conformance)
 target_compile_definitions(test_fuzztools PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   WK_WDDMKIT="$<TARGET_FILE:wddmkit>"
@@ -28,6 +24,4 @@ if(TARGET fuzz_patch_replay)
   target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
   add_dependencies(test_fuzztools fuzz_patch_replay fuzz_render_replay)
 endif()
-wk_target_warnings(test_fuzztools)
-add_test(NAME fuzztools.all COMMAND test_fuzztools)
-set_tests_properties(fuzztools.all PROPERTIES LABELS "unit" TIMEOUT 900)
+

@@ -6,17 +6,8 @@
 # instead and drop the source from this list.
 #   vidmm.placement  label unit  (WK_SEED=<n> replays the randomized runs)
 
-add_executable(test_placement
-  ${PROJECT_SOURCE_DIR}/tests/test_placement.c
-  ${PROJECT_SOURCE_DIR}/reference-impl/vidmm/placement.c)
+wk_cmocka_test(test_placement vidmm.placement 60
+  SOURCES ${PROJECT_SOURCE_DIR}/tests/test_placement.c ${PROJECT_SOURCE_DIR}/reference-impl/vidmm/placement.c)
 target_include_directories(test_placement PRIVATE
   ${PROJECT_SOURCE_DIR}/include
   ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
-if(WK_CMOCKA_INCLUDE)
-  target_include_directories(test_placement SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
-endif()
-target_link_libraries(test_placement PRIVATE ${WK_CMOCKA_LIB})
-wk_target_warnings(test_placement)
-
-add_test(NAME vidmm.placement COMMAND test_placement)
-set_tests_properties(vidmm.placement PROPERTIES LABELS "unit" TIMEOUT 60)

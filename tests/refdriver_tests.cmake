@@ -5,12 +5,6 @@
 # test_refdriver carries its own mini-kernel: it calls the driver's DDIs the
 # way the kernel does and runs every DMA buffer the driver builds on a
 # wk_gpu, so it needs the static build of the driver and the GPU model only.
-add_executable(test_refdriver ${CMAKE_CURRENT_LIST_DIR}/test_refdriver.c)
+wk_cmocka_test(test_refdriver refdriver.ddi 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_refdriver.c
+               LIBS wk_refdriver_static wk_gpu)
 target_include_directories(test_refdriver PRIVATE ${PROJECT_SOURCE_DIR}/include)
-if(WK_CMOCKA_INCLUDE)
-  target_include_directories(test_refdriver SYSTEM PRIVATE ${WK_CMOCKA_INCLUDE})
-endif()
-target_link_libraries(test_refdriver PRIVATE wk_refdriver_static wk_gpu ${WK_CMOCKA_LIB})
-wk_target_warnings(test_refdriver)
-add_test(NAME refdriver.ddi COMMAND test_refdriver)
-set_tests_properties(refdriver.ddi PROPERTIES LABELS "unit" TIMEOUT 120)
