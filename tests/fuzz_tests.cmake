@@ -9,3 +9,8 @@ target_include_directories(test_vidmm_fuzzapi PRIVATE ${PROJECT_SOURCE_DIR}/incl
 # The command line in parse-only mode, as fuzz_cli runs it.
 wk_cmocka_test(test_cli_parse cli.parse_only 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_parse.c LIBS wk_cli)
 target_compile_definitions(test_cli_parse PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+# guard.c's spare pools (internal to wk_vidmm).
+wk_cmocka_test(test_gbuf_pool vidmm.gbuf_pool 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gbuf_pool.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_gbuf_pool PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)

@@ -82,27 +82,33 @@ void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b)
         vm->gbuf_hint = i;
 }
 
-struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint64_t map_len)
+struct gbuf_spare gbuf_spare_take(struct gbuf_pool *pool, uint64_t map_len)
 {
     struct gbuf_spare none = { .map = NULL };
-    for (uint32_t i = *count; i-- > 0;)
-        if (pool[i].map_len == map_len) {
-            struct gbuf_spare s = pool[i];
-            memmove(&pool[i], &pool[i + 1], (*count - i - 1) * sizeof(s));
-            (*count)--;
+    for (uint32_t i = pool->count; i-- > 0;)
+        if (pool->s[i].map_len == map_len) {
+            struct gbuf_spare s = pool->s[i];
+            memmove(&pool->s[i], &pool->s[i + 1], (pool->count - i - 1) * sizeof(s));
+            pool->count--;
+            pool->bytes -= map_len;
             return s;
         }
     return none;
 }
 
-int gbuf_spare_room(const struct gbuf_spare *pool, uint32_t count, uint64_t map_len)
+int gbuf_spare_put(struct gbuf_pool *pool, const struct gbuf_spare *s)
 {
-    if (count >= GBUF_SPARES || map_len > GBUF_SPARE_MAX)
+    if (pool->count >= GBUF_SPARES || s->map_len > GBUF_SPARE_MAX || pool->bytes + s->map_len > GBUF_SPARE_BYTES)
         return 0;
-    uint64_t bytes = map_len;
-    for (uint32_t i = 0; i < count; i++)
-        bytes += pool[i].map_len;
-    return bytes <= GBUF_SPARE_BYTES;
+    pool->s[pool->count++] = *s;
+    pool->bytes += s->map_len;
+    return 1;
+}
+
+void gbuf_pool_clear(struct gbuf_pool *pool)
+{
+    pool->count = 0;
+    pool->bytes = 0;
 }
 
 /* Keeps a CPU buffer's mapping for reuse, its first canary_end bytes
@@ -110,17 +116,15 @@ int gbuf_spare_room(const struct gbuf_spare *pool, uint32_t count, uint64_t map_
  * it (the caller unmaps it). */
 static int keep_spare(struct wk_vidmm *vm, const struct gbuf *b, uint64_t canary_end)
 {
-    if (!gbuf_spare_room(vm->spares, vm->nspares, b->map_len))
-        return 0;
-    vm->spares[vm->nspares++] = (struct gbuf_spare){ .map = b->map, .map_len = b->map_len, .canary_end = canary_end, .ddi_serial = vm->ddi_serial };
-    return 1;
+    struct gbuf_spare s = { .map = b->map, .map_len = b->map_len, .canary_end = canary_end, .ddi_serial = vm->ddi_serial };
+    return gbuf_spare_put(&vm->spares, &s);
 }
 
 void gbuf_release_spares(struct wk_vidmm *vm)
 {
-    for (uint32_t i = 0; i < vm->nspares; i++)
-        munmap(vm->spares[i].map, vm->spares[i].map_len);
-    vm->nspares = 0;
+    for (uint32_t i = 0; i < vm->spares.count; i++)
+        munmap(vm->spares.s[i].map, vm->spares.s[i].map_len);
+    gbuf_pool_clear(&vm->spares);
     gbuf_input_release_spares(vm);
     free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
     vm->scratch = NULL;
@@ -156,7 +160,7 @@ void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p)
  * freshly mapped (zero filled, *fresh set). */
 static uint8_t *map_guarded(struct wk_vidmm *vm, uint64_t data, int *fresh, uint64_t *canary_end)
 {
-    struct gbuf_spare s = gbuf_spare_take(vm->spares, &vm->nspares, data + PAGE);
+    struct gbuf_spare s = gbuf_spare_take(&vm->spares, data + PAGE);
     *fresh = s.map == NULL;
     *canary_end = s.ddi_serial == vm->ddi_serial ? s.canary_end : 0;
     if (s.map)

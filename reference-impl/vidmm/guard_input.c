@@ -68,7 +68,7 @@ static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
         gbuf_input_release_spares(vm);
         vm->input_spares_generation = generation;
     }
-    return gbuf_spare_take(vm->input_spares, &vm->ninput_spares, map_len);
+    return gbuf_spare_take(&vm->input_spares, map_len);
 }
 
 /* `data` bytes of a fresh memfd, read-only at the start of a reservation
@@ -133,14 +133,8 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
 void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
 {
     gbuf_unregister(vm, b);
-    if (gbuf_spare_room(vm->input_spares, vm->ninput_spares, b->map_len))
-        vm->input_spares[vm->ninput_spares++] = (struct gbuf_spare){
-            .map = b->map,
-            .map_len = b->map_len,
-            .canary_end = (uint64_t)(b->ptr - b->map),
-            .kit = b->kit,
-        };
-    else
+    struct gbuf_spare s = { .map = b->map, .map_len = b->map_len, .canary_end = (uint64_t)(b->ptr - b->map), .kit = b->kit };
+    if (!gbuf_spare_put(&vm->input_spares, &s))
         unmap_views(b->map, b->map_len, b->kit);
     memset(b, 0, sizeof(*b));
 }
@@ -148,8 +142,8 @@ void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
 const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
 {
     const uint8_t *a = addr;
-    for (uint32_t i = 0; i < vm->ninput_spares; i++) {
-        const struct gbuf_spare *s = &vm->input_spares[i];
+    for (uint32_t i = 0; i < vm->input_spares.count; i++) {
+        const struct gbuf_spare *s = &vm->input_spares.s[i];
         if (a >= s->map && a < s->map + s->map_len) {
             snprintf(buf, size, "wrote at %p, into an input of an earlier DDI call (read-only; the pointer was kept past that call)",
                      addr);
@@ -161,7 +155,7 @@ const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *add
 
 void gbuf_input_release_spares(struct wk_vidmm *vm)
 {
-    for (uint32_t i = 0; i < vm->ninput_spares; i++)
-        unmap_views(vm->input_spares[i].map, vm->input_spares[i].map_len, vm->input_spares[i].kit);
-    vm->ninput_spares = 0;
+    for (uint32_t i = 0; i < vm->input_spares.count; i++)
+        unmap_views(vm->input_spares.s[i].map, vm->input_spares.s[i].map_len, vm->input_spares.s[i].kit);
+    gbuf_pool_clear(&vm->input_spares);
 }

@@ -70,6 +70,14 @@ struct gbuf_spare {
     uint8_t *kit;        /* inputs only (guard_input.c): the kit's writable view */
 };
 
+/* Spare mappings and their bytes (kept current, so that a put does not
+ * sum the pool: a fuzz program with many contexts leaves hundreds). */
+struct gbuf_pool {
+    struct gbuf_spare s[GBUF_SPARES];
+    uint32_t count;
+    uint64_t bytes;
+};
+
 /* ------------------------------------------------------------------ */
 /* Objects                                                              */
 /* ------------------------------------------------------------------ */
@@ -246,10 +254,8 @@ struct wk_vidmm {
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     uint32_t gbuf_hint;                     /* every slot below it is taken (guard.c) */
-    struct gbuf_spare spares[GBUF_SPARES];  /* guarded mappings to reuse (guard.c) */
-    uint32_t nspares;
-    struct gbuf_spare input_spares[GBUF_SPARES]; /* the same for inputs (guard_input.c) */
-    uint32_t ninput_spares;
+    struct gbuf_pool spares;        /* guarded mappings to reuse (guard.c) */
+    struct gbuf_pool input_spares;  /* the same for inputs (guard_input.c) */
     unsigned input_spares_generation;       /* the process generation they were made in */
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
@@ -353,14 +359,16 @@ void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b);
 void gbuf_input_release_spares(struct wk_vidmm *vm);
 /* A fault at addr in a kept (freed) input: a pointer kept past its call. */
 const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
-/* The spare of exactly map_len bytes kept last in pool[0, *count), taken
- * out (map NULL: none). The last one: its bytes are the likeliest to be in
- * the cache, and its canary the likeliest to be known (no DDI call since:
- * a harness frees and takes one buffer per input). guard.c. */
-struct gbuf_spare gbuf_spare_take(struct gbuf_spare *pool, uint32_t *count, uint64_t map_len);
-/* Whether a pool of `count` spares has room for one more of map_len bytes
- * (GBUF_SPARES, GBUF_SPARE_MAX, GBUF_SPARE_BYTES). */
-int gbuf_spare_room(const struct gbuf_spare *pool, uint32_t count, uint64_t map_len);
+/* The spare of exactly map_len bytes kept last in the pool, taken out (map
+ * NULL: none). The last one: its bytes are the likeliest to be in the
+ * cache, and its canary the likeliest to be known (no DDI call since: a
+ * harness frees and takes one buffer per input). guard.c. */
+struct gbuf_spare gbuf_spare_take(struct gbuf_pool *pool, uint64_t map_len);
+/* Keeps a spare; 0 when the pool has no room for it (GBUF_SPARES,
+ * GBUF_SPARE_MAX, GBUF_SPARE_BYTES): the caller unmaps it. */
+int gbuf_spare_put(struct gbuf_pool *pool, const struct gbuf_spare *s);
+/* Empties the pool (the caller has unmapped its spares). */
+void gbuf_pool_clear(struct gbuf_pool *pool);
 /* The live-buffer registry that fault reports read (guard.c). */
 void gbuf_register(struct wk_vidmm *vm, struct gbuf *b);
 void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b);
