@@ -19,6 +19,12 @@ int wk_cli_main(int argc, char **argv);
  * print and return 2. */
 extern int wk_cli_parse_only;
 
+/* fuzz_cli's input format: text[0, size) (text[size] must be '\0') as the
+ * arguments after "wddmkit", separated by NUL bytes, into argv[0, the
+ * returned argc) with argv[0] = "wddmkit" and argv[argc] = NULL; at most
+ * max_args arguments (argv holds max_args + 2 pointers). No bytes: none. */
+int wk_cli_split_args(char *text, size_t size, char **argv, int max_args);
+
 /* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
 int wk_cli_gpu(int argc, char **argv);
 

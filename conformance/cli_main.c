@@ -7,6 +7,8 @@
  * input was examined and found at fault (a GPU fault, an invalid buffer),
  * 2 usage or input errors (unknown command, unreadable file).
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +55,16 @@ static void usage(FILE *out)
 }
 
 int wk_cli_parse_only;
+
+int wk_cli_split_args(char *text, size_t size, char **argv, int max_args)
+{
+    int argc = 0;
+    argv[argc++] = (char *)"wddmkit";
+    for (size_t at = 0; size && at <= size && argc <= max_args; at += strnlen(text + at, size - at) + 1)
+        argv[argc++] = text + at;
+    argv[argc] = NULL;
+    return argc;
+}
 
 int wk_cli_main(int argc, char **argv)
 {

@@ -78,22 +78,6 @@ static long capture_end(void)
     return err_bytes;
 }
 
-/* The arguments: NUL-separated pieces of a copy of the input. */
-static int split_args(char *text, size_t size, char **argv)
-{
-    int argc = 0;
-    argv[argc++] = (char *)"wddmkit";
-    for (size_t at = 0; at <= size && argc < MAX_ARGS + 1;) {
-        size_t n = strnlen(text + at, size - at);
-        argv[argc++] = text + at;
-        at += n + 1;
-        if (at > size)
-            break;
-    }
-    argv[argc] = NULL;
-    return argc;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wk_cli_parse_only = 1;
@@ -103,9 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     char *argv[MAX_ARGS + 2];
-    int argc = size ? split_args(text, size, argv) : 1;
-    if (!size)
-        argv[1] = NULL;
+    int argc = wk_cli_split_args(text, size, argv, MAX_ARGS);
     capture_begin();
     int rc = wk_cli_main(argc, argv);
     long said = capture_end();

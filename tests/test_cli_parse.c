@@ -25,13 +25,8 @@
 /* Runs `wddmkit` with the NUL-separated arguments of text[0, n), quietly. */
 static int run_args(char *text, size_t n)
 {
-    char *argv[40] = { (char *)"wddmkit" };
-    int argc = 1;
-    for (size_t at = 0; n && at <= n && argc < 39;) {
-        argv[argc++] = text + at;
-        at += strnlen(text + at, n - at) + 1;
-    }
-    argv[argc] = NULL;
+    char *argv[40];
+    int argc = wk_cli_split_args(text, n, argv, 38);
     fflush(stdout);
     fflush(stderr);
     int out = dup(1), err = dup(2);
