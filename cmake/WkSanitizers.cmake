@@ -29,6 +29,19 @@ if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
   # harness executables link the libFuzzer main (fuzz/CMakeLists.txt).
   # The kit's state-reuse machinery stays uninstrumented (the list says why).
   add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${wk_ignorelist})
+  # Without a sanitizer runtime (which defines the coverage hooks weakly),
+  # a program that does not link the engine (replay binaries, the CLI,
+  # benchmarks) takes the hooks from libFuzzer's runtime without its main
+  # (the bench-libfuzzer preset). Harnesses link the engine on top of it.
+  if(NOT WK_SANITIZE)
+    execute_process(COMMAND ${CMAKE_C_COMPILER} --print-runtime-dir
+                    OUTPUT_VARIABLE wk_rt_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(wk_fuzzer_no_main ${wk_rt_dir}/libclang_rt.fuzzer_no_main-${CMAKE_SYSTEM_PROCESSOR}.a)
+    if(NOT EXISTS ${wk_fuzzer_no_main})
+      message(FATAL_ERROR "WK_FUZZ_ENGINE=libfuzzer without sanitizers needs ${wk_fuzzer_no_main} (clang's libFuzzer runtime)")
+    endif()
+    link_libraries(${wk_fuzzer_no_main} stdc++ m)
+  endif()
 endif()
 if(WK_FUZZ_ENGINE STREQUAL "afl")
   # The same list for afl-clang-fast, which reads it from the environment.
