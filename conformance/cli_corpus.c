@@ -27,11 +27,12 @@
 static const char usage_text[] =
     "usage: wddmkit corpus seed [--specs DIR] [--out DIR] [--check]\n"
     "\n"
-    "  Writes the seed corpora of fuzz_prog, fuzz_render, fuzz_patch and fuzz_paging from\n"
-    "  every case of the YAML specs, into OUT/<harness>/seeds/ (its *.bin files replaced):\n"
-    "  fuzz_prog each case as its step program, fuzz_render each render step, fuzz_patch\n"
-    "  each DxgkDdiPatch call the reference driver receives, fuzz_paging each case's paging\n"
-    "  steps. `wddmkit fuzz` starts from them.\n"
+    "  Writes the seed corpora of fuzz_prog, fuzz_render, fuzz_patch, fuzz_paging and\n"
+    "  fuzz_hostile from every case of the YAML specs, into OUT/<harness>/seeds/ (its *.bin\n"
+    "  files replaced): fuzz_prog each case as its step program, fuzz_render each render\n"
+    "  step, fuzz_patch each DxgkDdiPatch call the reference driver receives, fuzz_paging\n"
+    "  each case's paging steps, fuzz_hostile each negative case with its answer corruption.\n"
+    "  `wddmkit fuzz` starts from them.\n"
     "\n"
     "  --specs DIR   the specs (default: the repository's specs/)\n"
     "  --out DIR     the corpus folder (default: the repository's corpus/)\n"
@@ -49,10 +50,9 @@ static int usage_error(const char *what, const char *arg)
 /* Removes a scratch tree of --check: root/<harness>/seeds/<files>. */
 static void remove_tree(const char *root)
 {
-    static const char *const harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging" };
-    for (size_t h = 0; h < sizeof(harnesses) / sizeof(harnesses[0]); h++) {
+    for (size_t h = 0; wk_seeded_harnesses[h]; h++) {
         char dir[1300], sub[1200];
-        snprintf(sub, sizeof(sub), "%s/%s", root, harnesses[h]);
+        snprintf(sub, sizeof(sub), "%s/%s", root, wk_seeded_harnesses[h]);
         snprintf(dir, sizeof(dir), "%s/seeds", sub);
         DIR *d = opendir(dir);
         for (struct dirent *e; d && (e = readdir(d));) {

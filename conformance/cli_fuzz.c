@@ -84,7 +84,7 @@ struct harness {
 static const struct harness known_harnesses[] = {
     { "fuzz_gpu_decode", 4096 }, { "fuzz_spec", 16384 }, { "fuzz_render", 4096 },
     { "fuzz_patch", 4096 },      { "fuzz_paging", 4096 }, { "fuzz_prog", 8192 },
-    { "fuzz_cli", 4096 },
+    { "fuzz_cli", 4096 },        { "fuzz_hostile", 8192 },
 };
 #define KNOWN_COUNT (sizeof(known_harnesses) / sizeof(known_harnesses[0]))
 
@@ -155,7 +155,7 @@ static void usage(FILE *out)
     fputs("usage: wddmkit fuzz --harness NAME [options] [-- ENGINE-ARGS...]\n"
           "\n"
           "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog,\n"
-          "                      fuzz_cli\n"
+          "                      fuzz_cli, fuzz_hostile (the kit against answers the input corrupts)\n"
           "  --engine E          libfuzzer (default) or afl (AFL++)\n"
           "  --driver PATH       the driver under test, a shared object (passed as WK_DRIVER;\n"
           "                      default: the reference driver built into the harness)\n"
@@ -969,15 +969,16 @@ too_long:
     return 0;
 }
 
-/* AFL++ and the structure-aware mutator of fuzz_prog and fuzz_render
- * (fuzz/prog_mutator.c): afl-fuzz loads it from a shared library that is
+/* AFL++ and the structure-aware mutator of fuzz_prog, fuzz_hostile and
+ * fuzz_render (fuzz/prog_mutator.c): afl-fuzz loads it from a shared library that is
  * built uninstrumented (default or clang preset). Used when built and the
  * user did not choose a mutator library already. */
 static void use_afl_mutator(const struct campaign *c)
 {
-    const char *format = strcmp(c->o.harness, "fuzz_prog") == 0     ? "prog"
-                         : strcmp(c->o.harness, "fuzz_render") == 0 ? "render"
-                                                                    : NULL;
+    const char *format = strcmp(c->o.harness, "fuzz_prog") == 0      ? "prog"
+                         : strcmp(c->o.harness, "fuzz_hostile") == 0 ? "hostile"
+                         : strcmp(c->o.harness, "fuzz_render") == 0  ? "render"
+                                                                     : NULL;
     if (!format || !c->have_repo)
         return;
     if (getenv("AFL_CUSTOM_MUTATOR_LIBRARY")) {

@@ -710,7 +710,7 @@ static void run_child_fn(const void *arg, int fd)
 {
     const struct job *j = arg;
     static struct wk_case_result r;
-    struct wk_run_options ro = { j->driver, j->seed };
+    struct wk_run_options ro = { j->driver, j->seed, NULL };
     wk_prog_run(j->p, &ro, &r);
     wk_write_all(fd, &r, sizeof(r));
 }
@@ -984,7 +984,7 @@ static void run_replay(const char *harness, const char *file, const char *driver
 static const char *harness_of(const struct opts *o, const char *path)
 {
     static const char *const known[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
-                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli" };
+                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
     if (o->harness)
         return o->harness;
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
@@ -2360,6 +2360,10 @@ int wk_cli_promote(int argc, char **argv)
         return usage_error("--name: expected 1..63 characters of [a-z0-9-], saw '%s'", o.name);
     const char *harness = harness_of(&o, o.path);
     printf("promote: %s (%s) found with %s\n", o.path, harness, o.driver);
+    if (strcmp(harness, "fuzz_hostile") == 0)
+        return refuse("%s: a fuzz_hostile finding is a bug in the kit, not in a driver: fix the kit, then add the "
+                      "input to corpus/fuzz_hostile/regressions/ (ctest replays it through fuzz_hostile_replay)",
+                      o.path);
     if (!is_prog(harness) && !fixture_harness_of(harness))
         return promote_replay(&o, harness); /* no YAML case: the seeds do not change */
     int code = 2;
@@ -2587,6 +2591,17 @@ static void print_cli_args(const uint8_t *data, size_t size)
     }
 }
 
+/* A fuzz_hostile input: the program with its answer corruption, as the
+ * harness runs it (wk_prog_run: the rewrite kept). */
+static void print_hostile_program(const uint8_t *data, size_t size)
+{
+    static struct wk_prog p;
+    wk_prog_decode_again(data, size, &p);
+    printf("decoded input (the program, run with its answer corruption):\n");
+    wk_prog_dump(&p, stdout);
+    wk_prog_free(&p);
+}
+
 /* After the runs (the issue asks repro for the decoded input): a
  * fuzz_patch or fuzz_render input as the program that makes the same call
  * (folded for --driver's contexts, as `minimize` and `promote` see it),
@@ -2618,5 +2633,7 @@ static void print_decoded(const struct opts *o, const char *harness)
         print_spec_text(data, size);
     else if (strcmp(harness, "fuzz_cli") == 0)
         print_cli_args(data, size);
+    else if (strcmp(harness, "fuzz_hostile") == 0)
+        print_hostile_program(data, size);
     free(data);
 }

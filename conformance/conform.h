@@ -118,6 +118,9 @@ struct wk_case_result {
 struct wk_run_options {
     const char *driver;                /* NULL: the built-in reference driver */
     uint64_t seed;                     /* added to the program's own seed */
+    DRIVER_INITIALIZE *entry;          /* when driver is NULL: this DriverEntry linked into the
+                                          process instead of the reference driver's (the fuzz
+                                          harnesses' quiet or WK_FUZZ_DRIVER_LIB build) */
 };
 
 /* The interpreter, one step at a time, on an adapter the caller built and

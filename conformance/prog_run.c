@@ -586,7 +586,10 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
         wk_prog_exec_chain(x, wk_mutation_rewrite, ms);
     }
-    st = o && o->driver ? wk_vidmm_load(x->vm, o->driver) : wk_vidmm_attach(x->vm, wk_refdriver_DriverEntry);
+    if (o && o->driver)
+        st = wk_vidmm_load(x->vm, o->driver);
+    else
+        st = wk_vidmm_attach(x->vm, o && o->entry ? o->entry : wk_refdriver_DriverEntry);
     if (st != WK_OK)
         return st;
     return wk_vidmm_start(x->vm);

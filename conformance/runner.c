@@ -290,7 +290,7 @@ static void run_attempt(const struct run *R, const struct wk_prog *p, uint32_t a
         fflush(stderr);
         abort();
     }
-    struct wk_run_options ro = { R->o->driver, R->o->seed };
+    struct wk_run_options ro = { R->o->driver, R->o->seed, NULL };
     wk_prog_run(p, &ro, r);
     if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {
         r->verdict = WK_VERDICT_FAIL; /* test hook WK_RUNNER_TEST_FLAKY_ID */

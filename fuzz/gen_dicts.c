@@ -11,6 +11,9 @@
  *     operation numbers, the WK_USER_* magic, version, opcodes and record
  *     headers, the WK_ALLOCATION_REQUEST magic, the segment ids;
  *   - fuzz_prog: the header and one two-byte step prefix per step kind;
+ *   - fuzz_hostile: fuzz_prog's header and step prefixes, the DDI constants, and
+ *     the header's answer corruption
+ *     (one entry per mutation of the catalogue);
  *   - fuzz_spec: every keyword the spec loader accepts, harvested from its
  *     own "expected one of: ..." diagnostics on probe specs (top level,
  *     case, adapter, every step and check, flags, statuses, stats...), the
@@ -208,6 +211,19 @@ static void add_prog_format(struct dict *d)
         const uint8_t prefix[2] = { (uint8_t)k, 0 }; /* kind, status code 0 (ok) */
         namef(name, sizeof(name), "step_%s", wk_step_keyword((enum wk_step_kind)k));
         add(d, name, prefix, sizeof(prefix));
+    }
+}
+
+/* fuzz_hostile: the header's answer corruption, one entry per mutation of
+ * the catalogue (u8 index + 1, u8 call 0: every matching call, u32 param
+ * 0), as prog_codec.c lays it out after the paging knobs. */
+static void add_rewrites(struct dict *d)
+{
+    char name[64];
+    for (uint32_t i = 0; wk_mutation_at(i); i++) {
+        const uint8_t rewrite[6] = { (uint8_t)(i + 1), 0, 0, 0, 0, 0 };
+        namef(name, sizeof(name), "rewrite_%s", wk_mutation_at(i)->name);
+        add(d, name, rewrite, sizeof(rewrite));
     }
 }
 
@@ -457,7 +473,7 @@ static int write_dict(const char *dir, const char *harness, const struct dict *d
     return fclose(f) == 0 ? 0 : -1;
 }
 
-enum { GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64, CLI = 128 };
+enum { GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64, CLI = 128, REWRITES = 256 };
 
 static const struct {
     const char *harness;
@@ -470,6 +486,7 @@ static const struct {
     { "fuzz_prog", PROG | DDI | GPU | ADDRESSES },
     { "fuzz_spec", SPEC },
     { "fuzz_cli", CLI },
+    { "fuzz_hostile", PROG | REWRITES | DDI },
 };
 
 /* Whole-file comparison; prints the first differing line. */
@@ -517,6 +534,7 @@ static int generate(const char *dir)
         unsigned parts = harnesses[h].parts;
         memset(&d, 0, sizeof(d));
         if (parts & PROG) add_prog_format(&d);
+        if (parts & REWRITES) add_rewrites(&d);
         if (parts & DDI) add_ddi_constants(&d);
         if (parts & GPU) add_gpu_commands(&d);
         if (parts & OFFSETS16) add_operand_offsets(&d, 2);

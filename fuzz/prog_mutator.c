@@ -1,14 +1,15 @@
 /*
- * prog_mutator.c - structure-aware mutation for fuzz_prog (step programs)
- * and fuzz_render (its render input, seeds_lib.h), one source for both
- * engines:
+ * prog_mutator.c - structure-aware mutation for fuzz_prog and fuzz_hostile
+ * (step programs; fuzz_hostile's answer corruption too) and fuzz_render
+ * (its render input, seeds_lib.h), one source for both engines:
  *   - libFuzzer: LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver,
- *     linked into fuzz_prog, and into fuzz_render compiled with
+ *     linked into fuzz_prog, into fuzz_hostile compiled with
+ *     WK_MUTATOR_FORMAT_HOSTILE, and into fuzz_render compiled with
  *     WK_MUTATOR_FORMAT_RENDER (fuzz/CMakeLists.txt, libfuzzer preset only);
  *   - AFL++: afl_custom_init/afl_custom_fuzz/afl_custom_deinit, built with
  *     WK_MUTATOR_AFL as the shared library wk_afl_prog_mutator
  *     (AFL_CUSTOM_MUTATOR_LIBRARY=.../libwk_afl_prog_mutator.so); the format
- *     is chosen at run time with WK_MUTATOR=prog (default) or render.
+ *     is chosen at run time with WK_MUTATOR=prog (default), hostile or render.
  *
  * Why: byte flips on an encoded program mostly shift every later field,
  * so a mutation rarely means "one more step" or "another allocation". Here
@@ -23,6 +24,7 @@
  * finds what structure hides: bad magics, truncations, lying lengths.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,6 +426,30 @@ static void mutate_knobs(struct rng *r, struct wk_prog *p)
     }
 }
 
+/* fuzz_hostile keeps a program's answer corruption (the rewrite of its
+ * header) and so mutates it too; fuzz_prog strips it, and a mutation
+ * spent on it would be lost. Set once by the engine glue below. */
+static int mutate_rewrites;
+
+/* Another corruption of the catalogue, another matching call (0: every
+ * one), another parameter, or the corruption switched off or on. */
+static void mutate_rewrite(struct rng *r, struct wk_prog *p)
+{
+    uint32_t n = 0;
+    while (wk_mutation_at(n))
+        n++;
+    struct wk_prog_rewrite *w = &p->rewrite;
+    switch (p->has_rewrite ? below(r, 4) : 0) {
+    case 0:
+        snprintf(w->mutation, sizeof(w->mutation), "%s", wk_mutation_at(below(r, n))->name);
+        p->has_rewrite = 1;
+        break;
+    case 1: w->call = below(r, 4) ? 1 + below(r, 16) : 0; break;
+    case 2: w->param = below(r, 2) ? (int64_t)below(r, 64) : (int64_t)(int32_t)interesting(r); break;
+    default: p->has_rewrite = 0; break;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Programs: one mutation                                               */
 /* ------------------------------------------------------------------ */
@@ -450,6 +476,10 @@ static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_p
 {
     uint32_t n = p->step_count, at = below(r, n ? n : 1);
     struct wk_step s;
+    if (mutate_rewrites && below(r, 4) == 0) {
+        mutate_rewrite(r, p);
+        return;
+    }
     switch (below(r, 8)) {
     case 0:
     case 1:
@@ -685,7 +715,8 @@ static size_t mutate_render_input(struct rng *r, uint8_t *data, size_t size, siz
 
 #ifdef WK_MUTATOR_AFL
 
-/* AFL++: the format comes from WK_MUTATOR (prog, render). */
+/* AFL++: the format comes from WK_MUTATOR (prog, render, hostile: the
+ * program format with its answer corruption mutated too). */
 struct afl_mutator {
     struct rng r;
     int render;
@@ -707,6 +738,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
         return NULL;
     const char *fmt = getenv("WK_MUTATOR");
     m->render = fmt && strcmp(fmt, "render") == 0;
+    mutate_rewrites = fmt && strcmp(fmt, "hostile") == 0;
     m->r.s = (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1;
     return m;
 }
@@ -748,6 +780,11 @@ static const int render_format = 1;
 #else
 static const int render_format = 0;
 #endif
+#ifdef WK_MUTATOR_FORMAT_HOSTILE
+static const int hostile_format = 1;
+#else
+static const int hostile_format = 0;
+#endif
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
@@ -757,6 +794,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
     struct rng r = { (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1 };
+    mutate_rewrites = hostile_format;
     if (below(&r, 4) == 0 || size > max_size)
         return LLVMFuzzerMutate(data, size, max_size);
     return render_format ? mutate_render_input(&r, data, size, max_size)

@@ -198,7 +198,9 @@ static void write_seed(struct gen *g, const char *harness, const char *name, con
 /* fuzz_prog                                                            */
 /* ------------------------------------------------------------------ */
 
-static void prog_seed(struct gen *g, const struct wk_prog *p)
+/* The case as a program input of `harness`, its answer corruption kept or
+ * stripped. */
+static void program_seed(struct gen *g, const char *harness, const struct wk_prog *p, int keep_rewrite)
 {
     struct wk_prog *copy = malloc(sizeof(*copy));
     if (!copy) {
@@ -206,18 +208,34 @@ static void prog_seed(struct gen *g, const struct wk_prog *p)
         return;
     }
     memcpy(copy, p, sizeof(*copy)); /* shallow: render payloads stay shared, encode only reads them */
-    copy->has_rewrite = 0;
-    memset(&copy->rewrite, 0, sizeof(copy->rewrite));
-    copy->trips[0] = '\0';
+    if (!keep_rewrite) {
+        copy->has_rewrite = 0;
+        memset(&copy->rewrite, 0, sizeof(copy->rewrite));
+        copy->trips[0] = '\0';
+    }
     struct wk_bytes b = { 0 };
     size_t n = wk_prog_encode(copy, NULL, 0);
     bytes_reserve(&b, n);
     if (!b.failed) {
         b.size = wk_prog_encode(copy, b.data, n);
-        write_seed(g, "fuzz_prog", p->id, &b);
+        write_seed(g, harness, p->id, &b);
     }
     wk_bytes_free(&b);
     free(copy);
+}
+
+/* fuzz_prog looks for bugs in the driver: every case, uncorrupted. */
+static void prog_seed(struct gen *g, const struct wk_prog *p)
+{
+    program_seed(g, "fuzz_prog", p, 0);
+}
+
+/* fuzz_hostile looks for bugs in the kit under a hostile driver: the
+ * negative cases, each with the corruption it is about. */
+static void hostile_seed(struct gen *g, const struct wk_prog *p)
+{
+    if (p->has_rewrite)
+        program_seed(g, "fuzz_hostile", p, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -480,14 +498,15 @@ static void observe_case(struct gen *g, const struct wk_prog *p)
 /* Everything                                                           */
 /* ------------------------------------------------------------------ */
 
-static const char *const seeded_harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging" };
-#define SEEDED_HARNESSES (sizeof(seeded_harnesses) / sizeof(seeded_harnesses[0]))
+const char *const wk_seeded_harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
+                                            "fuzz_hostile", NULL };
+#define SEEDED_HARNESSES (sizeof(wk_seeded_harnesses) / sizeof(wk_seeded_harnesses[0]) - 1)
 
 static int prepare_dirs(struct gen *g)
 {
     for (size_t i = 0; i < SEEDED_HARNESSES; i++) {
         char dir[1024];
-        snprintf(dir, sizeof(dir), "%s/%s/seeds", g->out_dir, seeded_harnesses[i]);
+        snprintf(dir, sizeof(dir), "%s/%s/seeds", g->out_dir, wk_seeded_harnesses[i]);
         if (make_dirs(dir) != 0) {
             if (g->log)
                 fprintf(g->log, "wk_gen_seeds: cannot create %s: %s\n", dir, strerror(errno));
@@ -514,6 +533,7 @@ long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log)
     for (uint32_t i = 0; i < set.count && !g.failed; i++) {
         const struct wk_prog *p = set.progs[i];
         prog_seed(&g, p);
+        hostile_seed(&g, p);
         paging_seed(&g, p);
         observe_case(&g, p);
     }
@@ -589,8 +609,8 @@ long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *s
     long bad = 0;
     for (size_t i = 0; i < SEEDED_HARNESSES; i++) {
         char have[1024], want[1024];
-        snprintf(have, sizeof(have), "%s/%s/seeds", corpus_dir, seeded_harnesses[i]);
-        snprintf(want, sizeof(want), "%s/%s/seeds", scratch_dir, seeded_harnesses[i]);
+        snprintf(have, sizeof(have), "%s/%s/seeds", corpus_dir, wk_seeded_harnesses[i]);
+        snprintf(want, sizeof(want), "%s/%s/seeds", scratch_dir, wk_seeded_harnesses[i]);
         bad += compare_seeds(want, have, 0, "missing (a spec gives it)", 0, log);
         bad += compare_seeds(have, want, 1, "no spec gives it", 1, log);
     }

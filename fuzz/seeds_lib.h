@@ -423,12 +423,17 @@ void wk_bytes_free(struct wk_bytes *b);
  * the interpreter builds it. Returns the length written (at most cap). */
 uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap);
 
+/* The harnesses wk_seeds_generate writes seeds for, NULL-terminated. */
+extern const char *const wk_seeded_harnesses[];
+
 /*
- * Writes the seed corpora of the four driver harnesses from every case of
+ * Writes the seed corpora of the driver harnesses from every case of
  * the specs in `specs_dir` into `out_dir`/<harness>/seeds/ (folders created
  * as needed; existing files of the same name are replaced):
  *   fuzz_prog    every case, rewrite stripped, encoded with wk_prog_encode,
  *                named <case id>.bin;
+ *   fuzz_hostile every negative case, its rewrite (answer corruption) and
+ *                the rule it trips kept, <case id>.bin;
  *   fuzz_render  every render step, as seen by the reference driver (its
  *                command buffer, list and the case's allocations mapped to
  *                the harness's slots), <case id>.<step>.bin;
