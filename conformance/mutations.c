@@ -382,6 +382,21 @@ static void alloc_null(void *a, NTSTATUS *st, int64_t p, uint32_t n)
     alloc_info(a)->hAllocation = NULL;
 }
 
+/* The preferred segment taken out of the supported write set; with no
+ * preferred segment (id 0), segment 1 is made the preferred one first, so
+ * the answer is still one preferring a segment it may not be written to
+ * (ALLOC-PREF-002). Found by fuzz_hostile: the shift by id - 1 with id 0 was
+ * undefined behaviour. */
+static void preferred_outside_set(DXGK_ALLOCATIONINFO *i)
+{
+    UINT id = i->PreferredSegment.Value & 0x1Fu;
+    if (id == 0) {
+        id = 1;
+        i->PreferredSegment.Value |= id;
+    }
+    i->SupportedWriteSegmentSet &= ~(1u << (id - 1));
+}
+
 static void alloc_field(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
@@ -393,7 +408,7 @@ static void alloc_field(void *a, NTSTATUS *st, int64_t p, uint32_t n)
     case 2: i->PitchAlignedSize = 1; break;
     case 3: i->SupportedWriteSegmentSet = 0; break;
     case 4: i->PreferredSegment.Value = (i->PreferredSegment.Value & ~0x1Fu) | 9; break;
-    case 5: i->SupportedWriteSegmentSet &= ~(1u << ((i->PreferredSegment.Value & 0x1F) - 1)); break;
+    case 5: preferred_outside_set(i); break;
     case 6: i->HintedBank.Value = 9; break;
     case 7: i->HintedBank.Value = 0x0200; break;
     case 8: i->EvictionSegmentSet = 0x1; break;
