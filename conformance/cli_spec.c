@@ -94,7 +94,7 @@ static int mutations(void)
     printf("%-36s %-28s %-20s %s\n", "mutation", "DDI", "rule", "what it does");
     const struct wk_mutation *m;
     for (uint32_t i = 0; (m = wk_mutation_at(i)) != NULL; i++) {
-        const char *ddi = wk_ddi_name(m->ddi);
+        const char *ddi = m->ddi == WK_DDI_NONE ? "any" : wk_ddi_name(m->ddi);
         if (strncmp(ddi, "DxgkDdi", 7) == 0)
             ddi += 7;
         printf("%-36s %-28s %-20s %s\n", m->name, ddi, m->rule, m->describe);

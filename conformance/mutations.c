@@ -25,11 +25,60 @@ typedef int match_fn(const void *args);
  * included (mutations that must differ from call to call use it). */
 typedef void apply_fn(void *args, NTSTATUS *status, int64_t param, uint32_t n);
 
+/* A corruption of any DDI's answer (pub.ddi WK_DDI_NONE): every answer
+ * counts as a matching call. */
+typedef void any_apply_fn(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p);
+
 struct mutation_row {
     struct wk_mutation pub;
     match_fn *match;
     apply_fn *apply;
+    any_apply_fn *any;
 };
+
+/* ------------------------------------------------------------------ */
+/* Any DDI: garbage where the answer is                                 */
+/* ------------------------------------------------------------------ */
+
+/* The argument struct each DDI's rewrite gets (wddmkit/vidmm.h,
+ * wk_vidmm_rewrite_fn); 0 where there is none (InterruptRoutine: NULL). */
+static size_t answer_size(enum wk_ddi ddi)
+{
+    switch (ddi) {
+    case WK_DDI_QUERY_ADAPTER_INFO: return sizeof(DXGKARG_QUERYADAPTERINFO);
+    case WK_DDI_START_DEVICE: return sizeof(DXGK_START_INFO);
+    case WK_DDI_CREATE_DEVICE: return sizeof(DXGKARG_CREATEDEVICE);
+    case WK_DDI_CREATE_ALLOCATION: return sizeof(DXGKARG_CREATEALLOCATION);
+    case WK_DDI_CREATE_CONTEXT: return sizeof(DXGKARG_CREATECONTEXT);
+    case WK_DDI_BUILD_PAGING_BUFFER: return sizeof(DXGKARG_BUILDPAGINGBUFFER);
+    case WK_DDI_RENDER: return sizeof(DXGKARG_RENDER);
+    case WK_DDI_PATCH: return sizeof(DXGKARG_PATCH);
+    case WK_DDI_SUBMIT_COMMAND: return sizeof(DXGKARG_SUBMITCOMMAND);
+    case WK_DDI_CANCEL_COMMAND: return sizeof(DXGKARG_CANCELCOMMAND);
+    case WK_DDI_CB_CREATE_CONTEXT_ALLOCATION: return sizeof(DXGKARGCB_CREATECONTEXTALLOCATION);
+    case WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION: return sizeof(HANDLE);
+    case WK_DDI_CB_NOTIFY_INTERRUPT: return sizeof(DXGKARGCB_NOTIFY_INTERRUPT_DATA);
+    default: return 0;
+    }
+}
+
+/* Byte (param & 0xffff) of the argument struct, modulo its size, becomes
+ * (param >> 16) & 0xff: a driver writing garbage anywhere it can reach,
+ * [in] fields and the pointers the kernel handed it included. */
+static void any_answer_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
+{
+    (void)st;
+    size_t n = answer_size(ddi);
+    if (a && n)
+        ((uint8_t *)a)[(size_t)(p & 0xFFFF) % n] = (uint8_t)(p >> 16);
+}
+
+/* The status becomes param (InterruptRoutine: its BOOLEAN answer). */
+static void any_status(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
+{
+    (void)ddi, (void)a;
+    *st = (NTSTATUS)(uint32_t)p;
+}
 
 /* ------------------------------------------------------------------ */
 /* Matchers                                                             */
@@ -695,7 +744,8 @@ static void ctxalloc_handle(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 /* The catalogue                                                        */
 /* ------------------------------------------------------------------ */
 
-#define M(name, ddi, rule, describe, match, apply) { { name, ddi, rule, describe }, match, apply }
+#define M(name, ddi, rule, describe, match, apply) { { name, ddi, rule, describe }, match, apply, NULL }
+#define ANY(name, describe, fn) { { name, WK_DDI_NONE, "-", describe }, NULL, NULL, fn }
 
 static const struct mutation_row catalogue[] = {
     M("start-fails", WK_DDI_START_DEVICE, "START-STATUS-001", "StartDevice returns STATUS_UNSUCCESSFUL", NULL, set_unsuccessful),
@@ -770,6 +820,11 @@ static const struct mutation_row catalogue[] = {
     M("ctxalloc-size-zero", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION, "CTXALLOC-ARGS-001", "DxgkCbCreateContextAllocation with Size 0", NULL, ctxalloc_args),
     M("ctxalloc-system-device", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION, "CTXALLOC-ARGS-002", "a device context allocation for the system device (hDevice NULL)", device_ctxalloc, ctxalloc_system),
     M("ctxalloc-destroy-bad-handle", WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION, "CTXALLOC-HANDLE-001", "DxgkCbDestroyContextAllocation with a handle + 0x100 (the allocation leaks: CTXALLOC-LEAK-001 too)", NULL, ctxalloc_handle),
+    /* Garbage in any answer, for fuzz_hostile (the kit must survive it) and
+     * for specs that want one: no rule of their own. Appended: the binary
+     * program form stores a mutation by its index. */
+    ANY("answer-byte", "byte [param & 0xffff] (modulo the size) of any DDI's argument struct becomes [param >> 16 & 0xff]", any_answer_byte),
+    ANY("answer-status", "any DDI's status becomes [param] (InterruptRoutine: its BOOLEAN)", any_status),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))
@@ -797,6 +852,14 @@ void wk_mutation_rewrite(void *user, enum wk_ddi ddi, void *args, NTSTATUS *stat
 {
     struct wk_mutation_state *s = user;
     const struct mutation_row *r = row_of(s->mutation);
+    if (r->any) {
+        s->seen++;
+        if (s->call == 0 || s->seen == s->call) {
+            s->applied++;
+            r->any(ddi, args, status, s->param);
+        }
+        return;
+    }
     if (ddi != r->pub.ddi || (r->match && (!args || !r->match(args))))
         return;
     s->seen++;

@@ -445,7 +445,12 @@ static void mutate_rewrite(struct rng *r, struct wk_prog *p)
         p->has_rewrite = 1;
         break;
     case 1: w->call = below(r, 4) ? 1 + below(r, 16) : 0; break;
-    case 2: w->param = below(r, 2) ? (int64_t)below(r, 64) : (int64_t)(int32_t)interesting(r); break;
+    case 2:
+        if (strcmp(w->mutation, "answer-byte") == 0) /* an offset into the struct, a byte for it */
+            w->param = (int64_t)(below(r, 256) | (uint32_t)(rnd(r) & 0xFF) << 16);
+        else
+            w->param = below(r, 2) ? (int64_t)below(r, 64) : (int64_t)(int32_t)interesting(r);
+        break;
     default: p->has_rewrite = 0; break;
     }
 }
