@@ -14,6 +14,7 @@
  * and do nothing otherwise, so a mismatch shows up as a case that fails to
  * trip its rule, never as a kit crash.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,15 +63,34 @@ static size_t answer_size(enum wk_ddi ddi)
     }
 }
 
+/* Where a DDI's answer holds the driver's own handle for an object: an
+ * opaque value the kernel keeps and hands back to the driver as it is (the
+ * catalogue's *-null-handle mutations cover the one value the kernel can
+ * judge). Garbage there makes the driver crash on its own handle later,
+ * which says nothing about the kit. */
+static int is_driver_handle(enum wk_ddi ddi, size_t at)
+{
+    size_t from;
+    switch (ddi) {
+    case WK_DDI_CREATE_DEVICE: from = offsetof(DXGKARG_CREATEDEVICE, hDevice); break;
+    case WK_DDI_CREATE_CONTEXT: from = offsetof(DXGKARG_CREATECONTEXT, hContext); break;
+    case WK_DDI_CREATE_ALLOCATION: from = offsetof(DXGKARG_CREATEALLOCATION, hResource); break;
+    default: return 0;
+    }
+    return at >= from && at < from + sizeof(HANDLE);
+}
+
 /* Byte (param & 0xffff) of the argument struct, modulo its size, becomes
  * (param >> 16) & 0xff: a driver writing garbage anywhere it can reach,
- * [in] fields and the pointers the kernel handed it included. */
+ * [in] fields and the pointers the kernel handed it included (not its own
+ * object handles: is_driver_handle). */
 static void any_answer_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
 {
     (void)st;
     size_t n = answer_size(ddi);
-    if (a && n)
-        ((uint8_t *)a)[(size_t)(p & 0xFFFF) % n] = (uint8_t)(p >> 16);
+    size_t at = n ? (size_t)(p & 0xFFFF) % n : 0;
+    if (a && n && !is_driver_handle(ddi, at))
+        ((uint8_t *)a)[at] = (uint8_t)(p >> 16);
 }
 
 /* The status becomes param (InterruptRoutine: its BOOLEAN answer). */
@@ -823,7 +843,7 @@ static const struct mutation_row catalogue[] = {
     /* Garbage in any answer, for fuzz_hostile (the kit must survive it) and
      * for specs that want one: no rule of their own. Appended: the binary
      * program form stores a mutation by its index. */
-    ANY("answer-byte", "byte [param & 0xffff] (modulo the size) of any DDI's argument struct becomes [param >> 16 & 0xff]", any_answer_byte),
+    ANY("answer-byte", "byte [param & 0xffff] (modulo the size) of any DDI's argument struct becomes [param >> 16 & 0xff] (not the driver's own object handles)", any_answer_byte),
     ANY("answer-status", "any DDI's status becomes [param] (InterruptRoutine: its BOOLEAN)", any_status),
 };
 

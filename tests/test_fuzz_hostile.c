@@ -13,7 +13,10 @@
  *   - allocations past the byte budget shrink to a page and keep their
  *     step;
  *   - LeakSanitizer is told that a crashed driver's pool is not the kit's
- *     leak, and nothing else.
+ *     leak, and nothing else;
+ *   - the catalogue's garbage corruptions (answer-byte, answer-status)
+ *     count every DDI's answer as a call, write where their parameter says,
+ *     and leave the driver's own object handles alone.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -133,6 +136,83 @@ static void test_allocations_past_the_budget_shrink(void **state)
     assert_int_equal(wk_fuzz_hostile_last_result()->verdict, WK_VERDICT_PASS);
 }
 
+static void arm(struct wk_mutation_state *m, const char *name, uint32_t call, int64_t param)
+{
+    memset(m, 0, sizeof(*m));
+    m->mutation = wk_mutation_find(name);
+    assert_non_null(m->mutation);
+    m->call = call;
+    m->param = param;
+}
+
+static void test_answer_byte_writes_the_chosen_byte_of_the_chosen_answer(void **state)
+{
+    (void)state;
+    struct wk_mutation_state m;
+    DXGKARG_CREATECONTEXT c;
+    NTSTATUS st = STATUS_SUCCESS;
+    size_t at = offsetof(DXGKARG_CREATECONTEXT, NodeOrdinal);
+    arm(&m, "answer-byte", 3, (int64_t)(at | 0xAB0000));
+    memset(&c, 0, sizeof(c));
+    DXGKARG_CREATEDEVICE d;
+    memset(&d, 0, sizeof(d));
+    wk_mutation_rewrite(&m, WK_DDI_CREATE_DEVICE, &d, &st); /* any DDI counts */
+    wk_mutation_rewrite(&m, WK_DDI_INTERRUPT_ROUTINE, NULL, &st);
+    wk_mutation_rewrite(&m, WK_DDI_CREATE_CONTEXT, &c, &st);
+    assert_int_equal(m.applied, 1);
+    assert_int_equal(c.NodeOrdinal, 0xAB);
+    assert_int_equal(st, STATUS_SUCCESS);
+    memset(&c, 0, sizeof(c)); /* the fourth call is not the third */
+    wk_mutation_rewrite(&m, WK_DDI_CREATE_CONTEXT, &c, &st);
+    assert_int_equal(c.NodeOrdinal, 0);
+    /* the offset wraps at the struct's size */
+    arm(&m, "answer-byte", 1, (int64_t)((sizeof(c) + at) | 0x110000));
+    wk_mutation_rewrite(&m, WK_DDI_CREATE_CONTEXT, &c, &st);
+    assert_int_equal(c.NodeOrdinal, 0x11);
+}
+
+static void test_answer_byte_leaves_the_drivers_handles(void **state)
+{
+    (void)state;
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS;
+    for (size_t b = 0; b < sizeof(HANDLE); b++) {
+        DXGKARG_CREATEDEVICE d;
+        DXGKARG_CREATECONTEXT c;
+        DXGKARG_CREATEALLOCATION a;
+        memset(&d, 0, sizeof(d));
+        memset(&c, 0, sizeof(c));
+        memset(&a, 0, sizeof(a));
+        d.hDevice = (HANDLE)(uintptr_t)0x1234;
+        c.hContext = (HANDLE)(uintptr_t)0x5678;
+        a.hResource = (HANDLE)(uintptr_t)0x9abc;
+        arm(&m, "answer-byte", 0, (int64_t)(offsetof(DXGKARG_CREATEDEVICE, hDevice) + b) | 0xFF0000);
+        wk_mutation_rewrite(&m, WK_DDI_CREATE_DEVICE, &d, &st);
+        arm(&m, "answer-byte", 0, (int64_t)(offsetof(DXGKARG_CREATECONTEXT, hContext) + b) | 0xFF0000);
+        wk_mutation_rewrite(&m, WK_DDI_CREATE_CONTEXT, &c, &st);
+        arm(&m, "answer-byte", 0, (int64_t)(offsetof(DXGKARG_CREATEALLOCATION, hResource) + b) | 0xFF0000);
+        wk_mutation_rewrite(&m, WK_DDI_CREATE_ALLOCATION, &a, &st);
+        assert_ptr_equal(d.hDevice, (HANDLE)(uintptr_t)0x1234);
+        assert_ptr_equal(c.hContext, (HANDLE)(uintptr_t)0x5678);
+        assert_ptr_equal(a.hResource, (HANDLE)(uintptr_t)0x9abc);
+    }
+}
+
+static void test_answer_status_replaces_any_status(void **state)
+{
+    (void)state;
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS, claimed = 1;
+    arm(&m, "answer-status", 0, (int64_t)(uint32_t)STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER);
+    DXGKARG_PATCH p;
+    memset(&p, 0, sizeof(p));
+    wk_mutation_rewrite(&m, WK_DDI_PATCH, &p, &st);
+    assert_int_equal(st, STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER);
+    arm(&m, "answer-status", 0, 0);
+    wk_mutation_rewrite(&m, WK_DDI_INTERRUPT_ROUTINE, NULL, &claimed);
+    assert_int_equal(claimed, 0);
+}
+
 static void test_only_the_drivers_pool_is_suppressed(void **state)
 {
     (void)state;
@@ -145,6 +225,9 @@ int main(void)
         cmocka_unit_test(test_every_seed_runs_as_the_suite_judges_it),
         cmocka_unit_test(test_allocations_past_the_budget_shrink),
         cmocka_unit_test(test_only_the_drivers_pool_is_suppressed),
+        cmocka_unit_test(test_answer_byte_writes_the_chosen_byte_of_the_chosen_answer),
+        cmocka_unit_test(test_answer_byte_leaves_the_drivers_handles),
+        cmocka_unit_test(test_answer_status_replaces_any_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
