@@ -402,8 +402,12 @@ static void add_cli_words(struct dict *d, const char *text)
             snprintf(word, sizeof(word), "%.*s", (int)n, p);
             int option = word[0] == '-' && n >= 2 && word[1] != '-' ? n == 2 : word[0] == '-' && n > 2;
             int command = line_start && indented && word[0] >= 'a' && word[0] <= 'z';
-            int lower = strspn(word, "abcdefghijklmnopqrstuvwxyz") == n && !(p > text && p[-1] == '/'); /* not a path's */
-            if (option || command || (usage && lower) || (strchr(word, '_') && word[0] != '-')) {
+            /* A path's component is the checkout's, not the CLI's (a default
+             * folder in a usage line): the dictionary must not depend on
+             * where the tree is. */
+            int in_path = p > text && p[-1] == '/';
+            int lower = strspn(word, "abcdefghijklmnopqrstuvwxyz") == n;
+            if (!in_path && (option || command || (usage && lower) || (strchr(word, '_') && word[0] != '-'))) {
                 namef(name, sizeof(name), "cli_%s", word);
                 add_text(d, name, word);
             }
