@@ -50,6 +50,7 @@
  * under $WK_PROMOTE_ROOT when set (tests).
  */
 #define _GNU_SOURCE /* REG_RIP, open_memstream */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -560,14 +561,11 @@ struct calibration {
     uint64_t digest[WK_PROG_MAX_OBJECTS];
 };
 
-static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c,
-                            struct wk_mutation_state *armed)
+static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c)
 {
     static struct wk_prog_exec x;
     static struct wk_case_result r;
     wk_prog_exec_init(&x, j->p, vm, &r);
-    if (armed)
-        wk_prog_exec_chain(&x, wk_mutation_rewrite, armed);
     for (uint32_t i = 0; i < j->p->step_count; i++) {
         int failed = 0;
         c->status[i] = wk_prog_exec_step(&x, &j->p->steps[i], &failed);
@@ -600,7 +598,7 @@ static void calibrate_child(const void *arg, int fd)
         c.started = wk_vidmm_attach(vm, wk_refdriver_DriverEntry) == WK_OK && wk_vidmm_start(vm) == WK_OK;
     }
     if (c.started)
-        calibrate_steps(j, vm, &c, m ? &ms : NULL);
+        calibrate_steps(j, vm, &c);
     if (vm)
         wk_vidmm_destroy(vm);
     wk_write_all(fd, &c, sizeof(c));
@@ -873,15 +871,42 @@ static const char *rule_in(const char *log, char *rule, size_t size)
 }
 
 /* A one-line class from a sanitizer report, or the first line. */
+/* Addresses differ from run to run (ASLR, the stack): each 0x<hex> of a
+ * sanitizer's message becomes "0x?", so that the same bug gives the same
+ * signature and `minimize` can keep a smaller input that still shows it. */
+static void mask_addresses(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r;) {
+        if (r[0] == '0' && r[1] == 'x' && isxdigit((unsigned char)r[2])) {
+            r += 2;
+            while (isxdigit((unsigned char)*r))
+                r++;
+            *w++ = '0', *w++ = 'x', *w++ = '?';
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+}
+
+/* The sanitizer's class of the failure: ASan's kind and the function of
+ * its SUMMARY line, or UBSan's message; addresses masked. */
 static void log_class(const char *log, char *out, size_t size)
 {
     const char *asan = strstr(log, "ERROR: AddressSanitizer: "), *ub = strstr(log, "runtime error: ");
+    const char *sum = asan ? strstr(log, "SUMMARY: AddressSanitizer: ") : NULL;
+    const char *in = sum ? strstr(sum, " in ") : NULL;
+    if (in && in > sum + strcspn(sum, "\n"))
+        in = NULL; /* not on the SUMMARY line */
     if (asan)
-        snprintf(out, size, "AddressSanitizer: %.*s", (int)strcspn(asan + 25, " \n"), asan + 25);
+        snprintf(out, size, "AddressSanitizer: %.*s%s%.*s", (int)strcspn(asan + 25, " \n"), asan + 25, in ? " in " : "",
+                 in ? (int)strcspn(in + 4, " \n") : 0, in ? in + 4 : "");
     else if (ub)
         snprintf(out, size, "UndefinedBehaviorSanitizer: %.*s", (int)strcspn(ub + 15, "\n"), ub + 15);
     else
         out[0] = '\0';
+    mask_addresses(out);
 }
 
 /* The DDI of the first "violation in <DDI>: " line of a harness report. */

@@ -136,21 +136,13 @@ struct wk_prog_exec {
     struct wk_vidmm_render_result last_render;
     uint32_t last_cancelled;
     /* The driver's handle of each allocation (hAllocation of its
-     * DxgkDdiCreateAllocation), for the allocation lists of patch steps.
-     * Seen through a rewriter installed around each creation only, which
-     * forwards to `rewrite`, the caller's (NULL: none) and restores it. */
+     * DxgkDdiCreateAllocation as the kit kept it), for the allocation
+     * lists of patch steps. */
     HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
-    HANDLE created;
-    wk_vidmm_rewrite_fn *rewrite;
-    void *rewrite_user;
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
                        struct wk_case_result *r);
-/* Tells the interpreter which rewriter the caller installed on x->vm (the
- * one to forward to and restore around allocation creations). Callers that
- * install one must say so, after wk_prog_exec_init. */
-void wk_prog_exec_chain(struct wk_prog_exec *x, wk_vidmm_rewrite_fn *fn, void *user);
 /* Runs one step: the action's status, or for a check WK_OK with
  * *check_failed set when it did not hold (x->r says why). */
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed);

@@ -33,27 +33,6 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
 /* Actions                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Around a creation: the caller's rewriter first (it may corrupt the
- * answer, and the kit keeps what it leaves), then the handle is noted. */
-static void note_handle(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
-{
-    struct interp *x = user;
-    if (x->rewrite)
-        x->rewrite(x->rewrite_user, ddi, args, status);
-    const DXGKARG_CREATEALLOCATION *a = args;
-    if (ddi == WK_DDI_CREATE_ALLOCATION && a && a->NumAllocations >= 1 && a->pAllocationInfo)
-        x->created = a->pAllocationInfo[0].hAllocation;
-}
-
-static wk_status create_noting_handle(struct interp *x, uint32_t dev, const WK_ALLOCATION_REQUEST *q, uint32_t *h)
-{
-    x->created = NULL;
-    wk_vidmm_set_rewriter(x->vm, note_handle, x);
-    wk_status st = wk_vidmm_create_allocation(x->vm, dev, q, h);
-    wk_vidmm_set_rewriter(x->vm, x->rewrite, x->rewrite_user);
-    return st;
-}
-
 static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
 {
     uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
@@ -72,9 +51,13 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     q.Flags.Value = s->alloc.flags;
     q.Priority = s->alloc.priority;
     uint32_t h = 0;
-    wk_status st = create_noting_handle(x, dev, &q, &h);
-    if (st == WK_OK) {
-        x->driver_allocs[x->nallocs] = x->created;
+    struct wk_vidmm_allocation_state state;
+    wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
+    /* The handle as the kit kept it, not read back from the answer: a
+     * hostile driver may have pointed the answer's pAllocationInfo
+     * anywhere (found by fuzz_hostile). */
+    if (st == WK_OK && wk_vidmm_allocation_state(x->vm, h, &state) == WK_OK) {
+        x->driver_allocs[x->nallocs] = state.driver_handle;
         x->allocs[x->nallocs++] = h;
     }
     return st;
@@ -584,7 +567,6 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         if (!m)
             return WK_E_NOT_FOUND;
         wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
-        wk_prog_exec_chain(x, wk_mutation_rewrite, ms);
     }
     if (o && o->driver)
         st = wk_vidmm_load(x->vm, o->driver);
@@ -721,12 +703,6 @@ void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct w
     x->p = p;
     x->vm = vm;
     x->r = r;
-}
-
-void wk_prog_exec_chain(struct wk_prog_exec *x, wk_vidmm_rewrite_fn *fn, void *user)
-{
-    x->rewrite = fn;
-    x->rewrite_user = user;
 }
 
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)

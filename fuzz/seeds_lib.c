@@ -484,7 +484,6 @@ static void observe_case(struct gen *g, const struct wk_prog *p)
     struct wk_prog_exec x;
     wk_vidmm_set_rewriter(vm, observe, &o);
     wk_prog_exec_init(&x, p, vm, &r);
-    wk_prog_exec_chain(&x, observe, &o);
     for (uint32_t i = 0; i < p->step_count; i++) {
         int failed = 0;
         if (p->steps[i].kind == WK_STEP_RENDER && p->steps[i].render)

@@ -760,6 +760,44 @@ static void test_minimize_bytes(void **state)
     unsetenv("WK_REPLAY_DIR");
 }
 
+/* A sanitizer report names addresses that change from run to run (ASLR,
+ * the stack): the signature masks them, so `minimize` still sees the same
+ * bug in a smaller input (before, every candidate looked like another bug
+ * and a 639-byte fuzz_hostile input stayed 639 bytes). ASan's signature
+ * takes the function of its SUMMARY line. */
+static void test_minimize_masks_addresses(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fuzz_hostile_replay", tmp_root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\n"
+          "if grep -q UB \"$1\"; then\n"
+          "  echo \"prog_run.c:45:22: runtime error: member access within misaligned address 0x$$ab for type 'T'\" >&2\n"
+          "  exit 1\n"
+          "fi\n"
+          "if grep -q HEAP \"$1\"; then\n"
+          "  echo \"==$$==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60$$ at pc 0x55$$\" >&2\n"
+          "  echo \"SUMMARY: AddressSanitizer: heap-buffer-overflow /x/refdriver.h:243:20 in rd_device_from\" >&2\n"
+          "  exit 1\n"
+          "fi\n"
+          "exit 0\n", f);
+    fclose(f);
+    chmod(path, 0755);
+    setenv("WK_REPLAY_DIR", tmp_root, 1);
+    tmp_path(path, sizeof(path), "crash-ub.bin");
+    write_bytes(path, "0123456789UB0123456789", 22);
+    assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_hostile", path), 0);
+    expect_output(out, "misaligned address 0x? for type 'T'");
+    expect_output(out, "minimized: 22 -> 2 bytes");
+    tmp_path(path, sizeof(path), "crash-heap.bin");
+    write_bytes(path, "abcHEAPdef", 10);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_hostile", path), 3);
+    expect_output(out, "signature: exit: AddressSanitizer: heap-buffer-overflow in rd_device_from");
+    unsetenv("WK_REPLAY_DIR");
+}
+
 /* repro prints what the input means after the runs: a fuzz_patch input
  * as the program that makes the same call, a fuzz_gpu_decode input as the
  * model's disassembly, a fuzz_spec input as its numbered text; when the
@@ -1220,6 +1258,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_minimize),
         cmocka_unit_test(test_ddmin_bytes),
         cmocka_unit_test(test_minimize_bytes),
+        cmocka_unit_test(test_minimize_masks_addresses),
         cmocka_unit_test(test_promote_paging_input_named_like_its_case),
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),

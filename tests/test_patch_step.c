@@ -462,7 +462,6 @@ static void test_patch_sees_reserved(void **state)
     memset(&seen, 0, sizeof(seen));
     wk_vidmm_set_rewriter(vm, note_patch, &seen);
     wk_prog_exec_init(&x, p, vm, &r);
-    wk_prog_exec_chain(&x, note_patch, &seen);
     for (uint32_t i = 0; i < p->step_count; i++) {
         int failed = 0;
         assert_int_equal(wk_prog_exec_step(&x, &p->steps[i], &failed), WK_OK);

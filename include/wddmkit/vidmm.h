@@ -186,6 +186,7 @@ struct wk_vidmm_allocation_state {
     uint32_t bank;            /* 1-based bank in a banked segment, else 0 */
     uint64_t size;            /* the driver's Size, page rounded */
     uint64_t system_pages;    /* backing pages in system memory (0 before first eviction) */
+    HANDLE driver_handle;     /* the driver's hAllocation, as the kit checked and kept it */
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);

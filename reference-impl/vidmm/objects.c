@@ -416,6 +416,7 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
     s->resident = a->resident;
     s->size = a->size;
     s->system_pages = a->pfn_count;
+    s->driver_handle = a->driver_handle;
     if (a->resident) {
         struct segment *seg = segment_get(vm, a->segment);
         s->segment_id = a->segment;
