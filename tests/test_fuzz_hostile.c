@@ -32,22 +32,13 @@
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "conform.h"
 #include "fuzz.h"
 
 const struct wk_prog *wk_fuzz_hostile_last_prog(void);
 const struct wk_case_result *wk_fuzz_hostile_last_result(void);
 const char *__lsan_default_suppressions(void);
-
-static uint8_t *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static uint8_t buf[1 << 20];
-    *size = fread(buf, 1, sizeof(buf), f);
-    fclose(f);
-    return buf;
-}
 
 static double now(void)
 {
@@ -79,10 +70,12 @@ static void test_every_seed_runs_as_the_suite_judges_it(void **state)
         char path[4096];
         snprintf(path, sizeof(path), "%s/corpus/fuzz_hostile/seeds/%s", WK_SOURCE_DIR, e->d_name);
         size_t size = 0;
-        const uint8_t *data = read_all(path, &size);
+        uint8_t *data = NULL;
+        assert_int_equal(wk_cli_read_file(path, 1 << 20, &data, &size), WK_OK);
         double t0 = now();
         LLVMFuzzerTestOneInput(data, size);
         double took = now() - t0;
+        free(data);
         const struct wk_prog *p = wk_fuzz_hostile_last_prog();
         const struct wk_case_result *r = wk_fuzz_hostile_last_result();
         if (not_expressible(e->d_name)) {

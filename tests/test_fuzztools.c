@@ -636,14 +636,23 @@ static void test_repro(void **state)
     free_prog(p);
 }
 
-/* A replay binary that behaves as told by the name of its input. */
-static void fake_replay(const char *harness)
+/* A stand-in <harness>_replay in tmp_root: a shell script (its body). */
+static void stand_in_replay(const char *harness, const char *body)
 {
     char path[512];
     snprintf(path, sizeof(path), "%s/%s_replay", tmp_root, harness);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("#!/bin/sh\n"
+    fputs("#!/bin/sh\n", f);
+    fputs(body, f);
+    fclose(f);
+    chmod(path, 0755);
+}
+
+/* A replay binary that behaves as told by the name of its input. */
+static void fake_replay(const char *harness)
+{
+    stand_in_replay(harness,
           "case \"$1\" in\n"
           "*finding*) echo \"fuzz_patch: FINDING: violation\" >&2;\n"
           "           echo \"fuzz_patch:   violation in DxgkDdiPatch: PATCH-CONFINE-001: DxgkDdiPatch: x\" >&2;\n"
@@ -651,9 +660,7 @@ static void fake_replay(const char *harness)
           "*segv*) kill -SEGV $$ ;;\n"
           "*hang*) sleep 30 ;;\n"
           "*driver*) test \"$WK_DRIVER\" = /some/driver.so || exit 1 ;;\n"
-          "esac\nexit 0\n", f);
-    fclose(f);
-    chmod(path, 0755);
+          "esac\nexit 0\n");
 }
 
 static void test_repro_replay_harness(void **state)
@@ -729,14 +736,9 @@ static void test_minimize_bytes(void **state)
 {
     (void)state;
     char path[512], min[600];
-    snprintf(path, sizeof(path), "%s/fuzz_spec_replay", tmp_root);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("#!/bin/sh\n"
-          "if grep -q BOOM \"$1\"; then echo \"fuzz_spec: FINDING: the loader broke\" >&2; kill -ABRT $$; fi\n"
-          "exit 0\n", f);
-    fclose(f);
-    chmod(path, 0755);
+    stand_in_replay("fuzz_spec",
+                    "if grep -q BOOM \"$1\"; then echo \"fuzz_spec: FINDING: the loader broke\" >&2; kill -ABRT $$; fi\n"
+                    "exit 0\n");
     setenv("WK_REPLAY_DIR", tmp_root, 1);
     tmp_path(path, sizeof(path), "crash-spec.yaml");
     static const char text[] = "cases:\n  - id: a\n    steps: [x]\n  - id: xBOOMx\n    describe: long\n";
@@ -745,7 +747,7 @@ static void test_minimize_bytes(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_spec", path), 0);
     expect_output(out, "signature: fail: finding: the loader broke");
     expect_output(out, "minimized: 66 -> 4 bytes");
-    f = fopen(min, "rb");
+    FILE *f = fopen(min, "rb");
     assert_non_null(f);
     char got[16] = { 0 };
     assert_int_equal(fread(got, 1, sizeof(got), f), 4);
@@ -769,10 +771,7 @@ static void test_minimize_masks_addresses(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof(path), "%s/fuzz_hostile_replay", tmp_root);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("#!/bin/sh\n"
+    stand_in_replay("fuzz_hostile",
           "if grep -q UB \"$1\"; then\n"
           "  echo \"prog_run.c:45:22: runtime error: member access within misaligned address 0x$$ab for type 'T'\" >&2\n"
           "  exit 1\n"
@@ -782,9 +781,7 @@ static void test_minimize_masks_addresses(void **state)
           "  echo \"SUMMARY: AddressSanitizer: heap-buffer-overflow /x/refdriver.h:243:20 in rd_device_from\" >&2\n"
           "  exit 1\n"
           "fi\n"
-          "exit 0\n", f);
-    fclose(f);
-    chmod(path, 0755);
+          "exit 0\n");
     setenv("WK_REPLAY_DIR", tmp_root, 1);
     tmp_path(path, sizeof(path), "crash-ub.bin");
     write_bytes(path, "0123456789UB0123456789", 22);
