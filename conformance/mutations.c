@@ -93,6 +93,68 @@ static void any_answer_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
         ((uint8_t *)a)[at] = (uint8_t)(p >> 16);
 }
 
+/* The bytes an answer hands back through a pointer of the kit's: what
+ * QueryAdapterInfo wrote into pOutputData, then the segment descriptors of
+ * a QUERYSEGMENT3/4 fill call; CreateAllocation's DXGK_ALLOCATIONINFO
+ * entries; CreateDevice's DXGK_DEVICEINFO. The rewrite runs right after
+ * the call, so the pointers are still the kit's (sizes as the kit made the
+ * buffers: the query's, or the descriptors the count call announced, at
+ * most 32 of at most 256 bytes each). NULL when the answer has none. */
+static uint8_t *output_span(enum wk_ddi ddi, void *a, size_t *n, uint8_t **second, size_t *second_n)
+{
+    *second = NULL;
+    *second_n = 0;
+    if (ddi == WK_DDI_QUERY_ADAPTER_INFO) {
+        DXGKARG_QUERYADAPTERINFO *q = a;
+        *n = q->OutputDataSize;
+        if (q->Type == DXGKQAITYPE_QUERYSEGMENT3 && q->OutputDataSize >= sizeof(DXGK_QUERYSEGMENTOUT3)) {
+            DXGK_QUERYSEGMENTOUT3 *o = q->pOutputData;
+            *second = (uint8_t *)o->pSegmentDescriptor;
+            *second_n = (o->NbSegment < 32 ? o->NbSegment : 32) * sizeof(DXGK_SEGMENTDESCRIPTOR3);
+        } else if (q->Type == DXGKQAITYPE_QUERYSEGMENT4 && q->OutputDataSize >= sizeof(DXGK_QUERYSEGMENTOUT4)) {
+            DXGK_QUERYSEGMENTOUT4 *o = q->pOutputData;
+            size_t stride = o->SegmentDescriptorStride <= 256 ? o->SegmentDescriptorStride : 0;
+            *second = o->pSegmentDescriptor;
+            *second_n = (o->NbSegment < 32 ? o->NbSegment : 32) * stride;
+        }
+        return q->pOutputData;
+    }
+    if (ddi == WK_DDI_CREATE_ALLOCATION) {
+        DXGKARG_CREATEALLOCATION *c = a;
+        *n = (size_t)(c->NumAllocations < 16 ? c->NumAllocations : 16) * sizeof(DXGK_ALLOCATIONINFO);
+        return (uint8_t *)c->pAllocationInfo;
+    }
+    if (ddi == WK_DDI_CREATE_DEVICE) {
+        *n = sizeof(DXGK_DEVICEINFO);
+        return (uint8_t *)((DXGKARG_CREATEDEVICE *)a)->pInfo;
+    }
+    *n = 0;
+    return NULL;
+}
+
+/* Byte (param & 0xffff) of what the answer handed back through a pointer
+ * (output_span: the first span, then the second, the offset modulo their
+ * total) becomes (param >> 16) & 0xff: garbage in the data the kit parses,
+ * segment descriptors and allocation info included. */
+static void any_output_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
+{
+    (void)st;
+    size_t n = 0, n2 = 0;
+    uint8_t *second = NULL, *first = a ? output_span(ddi, a, &n, &second, &n2) : NULL;
+    if (!first)
+        n = 0;
+    if (!second)
+        n2 = 0;
+    if (n + n2 == 0)
+        return;
+    size_t at = (size_t)(p & 0xFFFF) % (n + n2);
+    size_t in_entry = at % sizeof(DXGK_ALLOCATIONINFO), h = offsetof(DXGK_ALLOCATIONINFO, hAllocation);
+    if (ddi == WK_DDI_CREATE_ALLOCATION && in_entry >= h && in_entry < h + sizeof(HANDLE))
+        return; /* the driver's own handle (is_driver_handle) */
+    uint8_t *where = at < n ? first + at : second + (at - n);
+    *where = (uint8_t)(p >> 16);
+}
+
 /* The status becomes param (InterruptRoutine: its BOOLEAN answer). */
 static void any_status(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
 {
@@ -845,6 +907,7 @@ static const struct mutation_row catalogue[] = {
      * program form stores a mutation by its index. */
     ANY("answer-byte", "byte [param & 0xffff] (modulo the size) of any DDI's argument struct becomes [param >> 16 & 0xff] (not the driver's own object handles)", any_answer_byte),
     ANY("answer-status", "any DDI's status becomes [param] (InterruptRoutine: its BOOLEAN)", any_status),
+    ANY("answer-output-byte", "byte [param & 0xffff] (modulo the size) of what an answer wrote through a pointer (QueryAdapterInfo's output and segment descriptors, the DXGK_ALLOCATIONINFO entries, DXGK_DEVICEINFO) becomes [param >> 16 & 0xff]", any_output_byte),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))

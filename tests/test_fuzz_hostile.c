@@ -14,7 +14,8 @@
  *     step;
  *   - LeakSanitizer is told that a crashed driver's pool is not the kit's
  *     leak, and nothing else;
- *   - the catalogue's garbage corruptions (answer-byte, answer-status)
+ *   - the catalogue's garbage corruptions (answer-byte, answer-status,
+ *     answer-output-byte)
  *     count every DDI's answer as a call, write where their parameter says,
  *     and leave the driver's own object handles alone.
  */
@@ -191,6 +192,52 @@ static void test_answer_byte_leaves_the_drivers_handles(void **state)
     }
 }
 
+/* answer-output-byte: the bytes behind the answer's pointers, the
+ * query's output then the segment descriptors, offset modulo their total;
+ * never the driver's hAllocation in a DXGK_ALLOCATIONINFO. */
+static void test_answer_output_byte_writes_behind_the_pointers(void **state)
+{
+    (void)state;
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS;
+    DXGK_SEGMENTDESCRIPTOR3 desc[2];
+    DXGK_QUERYSEGMENTOUT3 out;
+    DXGKARG_QUERYADAPTERINFO q;
+    memset(desc, 0, sizeof(desc));
+    memset(&out, 0, sizeof(out));
+    memset(&q, 0, sizeof(q));
+    out.NbSegment = 2;
+    out.pSegmentDescriptor = desc;
+    q.Type = DXGKQAITYPE_QUERYSEGMENT3;
+    q.pOutputData = &out;
+    q.OutputDataSize = sizeof(out);
+    size_t at = offsetof(DXGK_QUERYSEGMENTOUT3, PagingBufferSize);
+    arm(&m, "answer-output-byte", 1, (int64_t)(at | 0x7F0000));
+    wk_mutation_rewrite(&m, WK_DDI_QUERY_ADAPTER_INFO, &q, &st);
+    assert_int_equal(out.PagingBufferSize, 0x7F);
+    at = sizeof(out) + sizeof(desc[0]) + offsetof(DXGK_SEGMENTDESCRIPTOR3, Size); /* descriptor 1 */
+    arm(&m, "answer-output-byte", 1, (int64_t)(at | 0x220000));
+    wk_mutation_rewrite(&m, WK_DDI_QUERY_ADAPTER_INFO, &q, &st);
+    assert_int_equal(desc[1].Size, 0x22);
+    assert_int_equal(desc[0].Size, 0);
+
+    DXGK_ALLOCATIONINFO info[1];
+    DXGKARG_CREATEALLOCATION c;
+    memset(info, 0, sizeof(info));
+    memset(&c, 0, sizeof(c));
+    c.NumAllocations = 1;
+    c.pAllocationInfo = info;
+    info[0].hAllocation = (HANDLE)(uintptr_t)0x4242;
+    for (size_t b = 0; b < sizeof(HANDLE); b++) {
+        arm(&m, "answer-output-byte", 1, (int64_t)((offsetof(DXGK_ALLOCATIONINFO, hAllocation) + b) | 0xFF0000));
+        wk_mutation_rewrite(&m, WK_DDI_CREATE_ALLOCATION, &c, &st);
+    }
+    assert_ptr_equal(info[0].hAllocation, (HANDLE)(uintptr_t)0x4242);
+    arm(&m, "answer-output-byte", 1, (int64_t)(offsetof(DXGK_ALLOCATIONINFO, Alignment) | 0x030000));
+    wk_mutation_rewrite(&m, WK_DDI_CREATE_ALLOCATION, &c, &st);
+    assert_int_equal(info[0].Alignment, 3);
+}
+
 static void test_answer_status_replaces_any_status(void **state)
 {
     (void)state;
@@ -221,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_answer_byte_writes_the_chosen_byte_of_the_chosen_answer),
         cmocka_unit_test(test_answer_byte_leaves_the_drivers_handles),
         cmocka_unit_test(test_answer_status_replaces_any_status),
+        cmocka_unit_test(test_answer_output_byte_writes_behind_the_pointers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
