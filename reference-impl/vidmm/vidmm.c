@@ -9,8 +9,24 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
+
+/* LeakSanitizer scans the heap for pointers but not anonymous mappings:
+ * the object tables below hold the driver's handles (its pool blocks) and
+ * are registered as roots, or a live adapter's objects would be reported
+ * as leaked at exit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WK_LSAN_ROOTS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WK_LSAN_ROOTS 1
+#endif
+#endif
+#ifdef WK_LSAN_ROOTS
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
@@ -22,6 +38,32 @@ static void apply_defaults(struct wk_vidmm_config *c)
         c->ddi_timeout_ms = 5000;
     if (c->query_segment_version != 4)
         c->query_segment_version = 3;
+}
+
+/* The object tables, MAX_HANDLES entries each (3.8 MB together), are
+ * mapped, not calloc'd: untouched pages of a fresh mapping cost nothing.
+ * Once glibc's mmap threshold had risen past their size (after the first
+ * adapter of a process was destroyed), calloc zeroed all of them for every
+ * new adapter, which fuzz_hostile builds per input. */
+static void *table_new(size_t entries, size_t size)
+{
+    void *p = mmap(NULL, entries * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef WK_LSAN_ROOTS
+    __lsan_register_root_region(p, entries * size);
+#endif
+    return p;
+}
+
+static void table_free(void *p, size_t entries, size_t size)
+{
+    if (!p)
+        return;
+#ifdef WK_LSAN_ROOTS
+    __lsan_unregister_root_region(p, entries * size);
+#endif
+    munmap(p, entries * size);
 }
 
 static wk_status build(struct wk_vidmm *vm)
@@ -39,8 +81,8 @@ static wk_status build(struct wk_vidmm *vm)
     if (sysmem_pages_alloc(vm, 1, 1, &dummy) != WK_OK)
         return fail(vm, WK_E_NO_SPACE, "no system page for the dummy page");
     vm->dummy_pfn = dummy;
-    vm->contexts = calloc(MAX_HANDLES, sizeof(*vm->contexts));
-    vm->allocs = calloc(MAX_HANDLES, sizeof(*vm->allocs));
+    vm->contexts = table_new(MAX_HANDLES, sizeof(*vm->contexts));
+    vm->allocs = table_new(MAX_HANDLES, sizeof(*vm->allocs));
     if (!vm->contexts || !vm->allocs)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for the object tables");
     return WK_OK;
@@ -195,8 +237,8 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
         wk_place_destroy(vm->seg[i].heap);
     wk_place_destroy(vm->sys_heap);
     wk_gpu_destroy(vm->gpu);
-    free(vm->contexts);
-    free(vm->allocs);
+    table_free(vm->contexts, MAX_HANDLES, sizeof(*vm->contexts));
+    table_free(vm->allocs, MAX_HANDLES, sizeof(*vm->allocs));
     if (vm->so && !vm->dead)
         dlclose(vm->so); /* a dead driver may have left state pointing into itself */
     vm->magic = 0;
