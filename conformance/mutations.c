@@ -155,6 +155,24 @@ static void any_output_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
     *where = (uint8_t)(p >> 16);
 }
 
+/* Byte (param & 0xff) + 1 before where Render or BuildPagingBuffer left
+ * pDmaBuffer, in the commands it just wrote, becomes (param >> 16) & 0xff:
+ * a command stream the GPU model must fault on, or run, and the kit must
+ * account for either way. When the call wrote fewer bytes, the byte is an
+ * earlier one, or before the buffer (its canary: MEM-GUARD-001). The
+ * rewrite runs in the DDI's guarded frame, as the driver's own write. */
+static void any_dma_byte(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
+{
+    (void)st;
+    uint8_t *end = NULL;
+    if (ddi == WK_DDI_RENDER && a)
+        end = ((DXGKARG_RENDER *)a)->pDmaBuffer;
+    else if (ddi == WK_DDI_BUILD_PAGING_BUFFER && a)
+        end = ((DXGKARG_BUILDPAGINGBUFFER *)a)->pDmaBuffer;
+    if (end)
+        end[-1 - (ptrdiff_t)(p & 0xFF)] = (uint8_t)(p >> 16);
+}
+
 /* The status becomes param (InterruptRoutine: its BOOLEAN answer). */
 static void any_status(enum wk_ddi ddi, void *a, NTSTATUS *st, int64_t p)
 {
@@ -908,6 +926,7 @@ static const struct mutation_row catalogue[] = {
     ANY("answer-byte", "byte [param & 0xffff] (modulo the size) of any DDI's argument struct becomes [param >> 16 & 0xff] (not the driver's own object handles)", any_answer_byte),
     ANY("answer-status", "any DDI's status becomes [param] (InterruptRoutine: its BOOLEAN)", any_status),
     ANY("answer-output-byte", "byte [param & 0xffff] (modulo the size) of what an answer wrote through a pointer (QueryAdapterInfo's output and segment descriptors, the DXGK_ALLOCATIONINFO entries, DXGK_DEVICEINFO) becomes [param >> 16 & 0xff]", any_output_byte),
+    ANY("answer-dma-byte", "byte [param & 0xff] + 1 before where Render or BuildPagingBuffer left pDmaBuffer (the commands it wrote) becomes [param >> 16 & 0xff]", any_dma_byte),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))

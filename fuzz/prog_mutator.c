@@ -446,7 +446,8 @@ static void mutate_rewrite(struct rng *r, struct wk_prog *p)
         break;
     case 1: w->call = below(r, 4) ? 1 + below(r, 16) : 0; break;
     case 2:
-        if (strcmp(w->mutation, "answer-byte") == 0 || strcmp(w->mutation, "answer-output-byte") == 0)
+        if (strcmp(w->mutation, "answer-byte") == 0 || strcmp(w->mutation, "answer-output-byte") == 0 ||
+            strcmp(w->mutation, "answer-dma-byte") == 0)
             /* an offset into what the answer wrote, a byte for it */
             w->param = (int64_t)(below(r, 256) | (uint32_t)(rnd(r) & 0xFF) << 16);
         else

@@ -15,7 +15,7 @@
  *   - LeakSanitizer is told that a crashed driver's pool is not the kit's
  *     leak, and nothing else;
  *   - the catalogue's garbage corruptions (answer-byte, answer-status,
- *     answer-output-byte)
+ *     answer-output-byte, answer-dma-byte)
  *     count every DDI's answer as a call, write where their parameter says,
  *     and leave the driver's own object handles alone.
  */
@@ -238,6 +238,36 @@ static void test_answer_output_byte_writes_behind_the_pointers(void **state)
     assert_int_equal(info[0].Alignment, 3);
 }
 
+/* answer-dma-byte: a byte of the commands the call just wrote, counted
+ * back from where it left pDmaBuffer; other DDIs are left alone. */
+static void test_answer_dma_byte_writes_before_the_advance(void **state)
+{
+    (void)state;
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS;
+    uint8_t dma[64];
+    memset(dma, 0, sizeof(dma));
+    DXGKARG_RENDER r;
+    memset(&r, 0, sizeof(r));
+    r.pDmaBuffer = dma + 10;
+    arm(&m, "answer-dma-byte", 1, (int64_t)(3 | 0x5A0000));
+    wk_mutation_rewrite(&m, WK_DDI_RENDER, &r, &st);
+    assert_int_equal(dma[6], 0x5A);
+    DXGKARG_BUILDPAGINGBUFFER b;
+    memset(&b, 0, sizeof(b));
+    b.pDmaBuffer = dma + 20;
+    arm(&m, "answer-dma-byte", 1, (int64_t)(0 | 0x6B0000));
+    wk_mutation_rewrite(&m, WK_DDI_BUILD_PAGING_BUFFER, &b, &st);
+    assert_int_equal(dma[19], 0x6B);
+    DXGKARG_PATCH pt;
+    memset(&pt, 0, sizeof(pt));
+    arm(&m, "answer-dma-byte", 0, (int64_t)(0 | 0x6B0000));
+    wk_mutation_rewrite(&m, WK_DDI_PATCH, &pt, &st); /* nothing to write through */
+    for (size_t i = 0; i < sizeof(dma); i++)
+        if (i != 6 && i != 19)
+            assert_int_equal(dma[i], 0);
+}
+
 static void test_answer_status_replaces_any_status(void **state)
 {
     (void)state;
@@ -269,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_answer_byte_leaves_the_drivers_handles),
         cmocka_unit_test(test_answer_status_replaces_any_status),
         cmocka_unit_test(test_answer_output_byte_writes_behind_the_pointers),
+        cmocka_unit_test(test_answer_dma_byte_writes_before_the_advance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
