@@ -36,7 +36,7 @@ const struct wk_mutation *wk_mutation_find(const char *name);
 const struct wk_mutation *wk_mutation_at(uint32_t index);  /* NULL past the end */
 
 /* The rewriter wk_mutation_arm installs (user: the wk_mutation_state), for
- * callers that must chain to it (wk_prog_exec_chain). */
+ * callers that chain to it or call it directly (tests/test_fuzz_hostile.c). */
 wk_vidmm_rewrite_fn wk_mutation_rewrite;
 
 /* Installs the mutation as vm's rewriter; `s` must outlive the run. */
