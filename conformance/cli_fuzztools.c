@@ -890,18 +890,35 @@ static void mask_addresses(char *s)
     *w = '\0';
 }
 
-/* The sanitizer's class of the failure: ASan's kind and the function of
- * its SUMMARY line, or UBSan's message; addresses masked. */
+/* The first function of an ASan report's stack that is not the
+ * sanitizer's own (an interceptor such as __asan_memcpy says nothing about
+ * where the bug is), else the function of its SUMMARY line. */
+static const char *asan_function(const char *asan)
+{
+    for (const char *f = strstr(asan, "\n    #"); f; f = strstr(f + 1, "\n    #")) {
+        const char *in = strstr(f, " in ");
+        if (!in || in > f + 1 + strcspn(f + 1, "\n"))
+            continue;
+        in += 4;
+        if (strncmp(in, "__asan", 6) != 0 && strncmp(in, "__interceptor", 13) != 0 &&
+            strncmp(in, "__sanitizer", 11) != 0)
+            return in;
+    }
+    const char *sum = strstr(asan, "SUMMARY: AddressSanitizer: ");
+    const char *in = sum ? strstr(sum, " in ") : NULL;
+    return in && in < sum + strcspn(sum, "\n") ? in + 4 : NULL;
+}
+
+/* The sanitizer's class of the failure: ASan's kind and the first function
+ * of its stack that is not the sanitizer's, or UBSan's message; addresses
+ * masked. */
 static void log_class(const char *log, char *out, size_t size)
 {
     const char *asan = strstr(log, "ERROR: AddressSanitizer: "), *ub = strstr(log, "runtime error: ");
-    const char *sum = asan ? strstr(log, "SUMMARY: AddressSanitizer: ") : NULL;
-    const char *in = sum ? strstr(sum, " in ") : NULL;
-    if (in && in > sum + strcspn(sum, "\n"))
-        in = NULL; /* not on the SUMMARY line */
+    const char *fn = asan ? asan_function(asan) : NULL;
     if (asan)
-        snprintf(out, size, "AddressSanitizer: %.*s%s%.*s", (int)strcspn(asan + 25, " \n"), asan + 25, in ? " in " : "",
-                 in ? (int)strcspn(in + 4, " \n") : 0, in ? in + 4 : "");
+        snprintf(out, size, "AddressSanitizer: %.*s%s%.*s", (int)strcspn(asan + 25, " \n"), asan + 25, fn ? " in " : "",
+                 fn ? (int)strcspn(fn, " \n") : 0, fn ? fn : "");
     else if (ub)
         snprintf(out, size, "UndefinedBehaviorSanitizer: %.*s", (int)strcspn(ub + 15, "\n"), ub + 15);
     else

@@ -149,7 +149,7 @@ NTSTATUS ctxalloc_update(const HANDLE hAdapter, DXGKARGCB_UPDATECONTEXTALLOCATIO
     uint8_t blob[65536];
     wk_status crashed;
     DDI_GUARD(vm, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, crashed,
-              memcpy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
+              guarded_copy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
     if (crashed != WK_OK)
         return STATUS_INVALID_PARAMETER;
     if (residency_place(vm, a) != WK_OK)

@@ -335,6 +335,12 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
 #define DDI_CALL(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 1, __VA_ARGS__)
 /* The kit reading memory the driver pointed it at (a bank table, a blob). */
 #define DDI_GUARD(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 0, __VA_ARGS__)
+/* The copy to make inside DDI_GUARD: n bytes from where the driver says,
+ * on its word. The driver may claim more than it has (NbOfBanks past its
+ * bank table): an unmapped byte faults and DDI_GUARD reports the driver,
+ * a mapped one is read as it is, even in an ASan build, which would
+ * otherwise abort in the kit on the driver's lie (call.c). */
+void guarded_copy(void *dst, const void *src, size_t n);
 
 void call_install_handlers(void);
 

@@ -208,7 +208,7 @@ static wk_status read_banks(struct wk_vidmm *vm, uint32_t id, const struct repor
     SIZE_T ends[127];
     wk_status crashed;
     DDI_GUARD(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-              memcpy(ends, r->bank_table, (r->banks - 1) * sizeof(SIZE_T)));
+              guarded_copy(ends, r->bank_table, (r->banks - 1) * sizeof(SIZE_T)));
     if (crashed != WK_OK)
         return crashed;
     uint64_t prev = 0;
