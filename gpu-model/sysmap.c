@@ -2,10 +2,14 @@
  * sysmap.c - host mappings of system pages (wk_gpu_sysmem_map), as Windows
  * maps an MDL's scattered pages into system space.
  *
- * A mapping is a reservation of count pages plus one PROT_NONE guard page
- * (a write past the end faults at that instruction, which the video memory
- * manager reports as MEM-GUARD-001), with each run of consecutive frames
- * mapped over it from the memfd in one mmap.
+ * A mapping is a reservation of count pages between two PROT_NONE guard
+ * pages (a write past the end, or before the start, faults at that
+ * instruction, which the video memory manager reports as MEM-GUARD-001),
+ * with each run of consecutive frames mapped over it from the memfd in one
+ * mmap. The guard before: a buffer at the start of its mapping (a DMA
+ * buffer, a paging buffer of the driver's own size) had whatever mapping
+ * lay below it, so a driver writing before it wrote there unseen (found by
+ * fuzz_hostile's answer-dma-byte).
  *
  * Why mappings are kept: a fuzz harness maps the same few buffers (a
  * context's DMA buffer, the paging buffer at another size) at the same frames
@@ -48,10 +52,16 @@ static int pfn_in_pool(const struct wk_gpu *gpu, uint64_t pfn)
            pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
 }
 
+/* The reservation: the guard before, the pages, the guard after. */
+static size_t reserved(uint64_t count)
+{
+    return bytes(count + 2);
+}
+
 /* Forgets mapping i (unmapping it); the last one takes its slot. */
 static void drop(struct sysmem *s, uint32_t i)
 {
-    munmap(s->maps[i].va, bytes(s->maps[i].count + 1));
+    munmap((uint8_t *)s->maps[i].va - bytes(1), reserved(s->maps[i].count));
     free(s->maps[i].pfns);
     s->maps[i] = s->maps[--s->map_count];
 }
@@ -86,14 +96,15 @@ static int64_t find_idle(const struct sysmem *s, const uint64_t *pfns, uint64_t 
     return -1;
 }
 
-/* Reserves count pages and the guard, then maps each run of consecutive
- * frames over the reservation with one mmap. NULL when out of memory. */
+/* Reserves count pages and the two guards, then maps each run of
+ * consecutive frames over the reservation with one mmap. Returns the first
+ * page (after the guard before); NULL when out of memory. */
 static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
 {
-    uint8_t *base = mmap(NULL, bytes(count + 1), PROT_NONE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
+    uint8_t *guard = mmap(NULL, reserved(count), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (guard == MAP_FAILED)
         return NULL;
+    uint8_t *base = guard + bytes(1);
     uint64_t n;
     for (uint64_t i = 0; i < count; i += n) {
         for (n = 1; i + n < count && pfns[i + n] == pfns[i] + n; n++)
@@ -101,7 +112,7 @@ static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint6
         off_t at = (off_t)bytes(pfns[i] - gpu->desc.sysmem_first_pfn);
         if (mmap(base + bytes(i), bytes(n), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
                  gpu->sys.fd, at) == MAP_FAILED) {
-            munmap(base, bytes(count + 1));
+            munmap(guard, reserved(count));
             return NULL;
         }
     }

@@ -10,6 +10,8 @@
  * checked against a reference implementation written here from the
  * documented algorithm, itself pinned by constants computed independently.
  */
+#define _DEFAULT_SOURCE /* mincore */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -1244,8 +1247,17 @@ static void poke_byte(volatile uint8_t *p)
     *p = 1;
 }
 
+/* The page before a mapping is the mapping's own guard: reserved (mincore
+ * answers for it, where an unmapped page gives ENOMEM) and inaccessible. */
+static bool guarded_before(void *va)
+{
+    unsigned char resident;
+    uint8_t *before = (uint8_t *)va - 0x1000;
+    return mincore(before, 0x1000, &resident) == 0 && dies(poke_byte, before + 0xFFF);
+}
+
 /* A contiguous run and a scattered list both alias the model's memory, page
- * for page in list order, and end at a guard page. */
+ * for page in list order, and sit between two guard pages. */
 static void test_sysmem_map_aliases(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -1258,6 +1270,8 @@ static void test_sysmem_map_aliases(void **state)
     assert_true(expect_aliases(gpu, b, scattered, 4));
     assert_true(dies(poke_byte, (uint8_t *)a + 3 * 0x1000));
     assert_true(dies(poke_byte, (uint8_t *)b + 4 * 0x1000));
+    assert_true(guarded_before(a));
+    assert_true(guarded_before(b));
     wk_gpu_sysmem_unmap(gpu, a, 3);
     wk_gpu_sysmem_unmap(gpu, b, 4);
     assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 5) + 0xFFC, 0xB0B00001u));

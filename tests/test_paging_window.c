@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "wddmkit/gpu.h"
 #include "wddmkit/vidmm.h"
@@ -245,6 +247,46 @@ static void test_write_before_a_small_buffer_is_caught(void **state)
     expect_guard_trip(f, -8);
 }
 
+/* A paging buffer of the driver's own size fills its block, so it starts
+ * its mapping: a write just before it hits the guard page before the
+ * mapping (gpu-model/sysmap.c), not whatever mapping lay below, and the
+ * report says so. */
+static void test_write_before_a_whole_block_buffer_is_caught(void **state)
+{
+    /* In a child that leaves with _exit: the guard-page hit kills the
+     * adapter, and the kit never calls a dead driver again, so the
+     * driver's objects would be LeakSanitizer's findings at exit. */
+    struct vt_fixture *f = *state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        struct wk_vidmm_config own = sized(0);
+        struct wk_violation v;
+        uint64_t total = 0;
+        int ok = 0;
+        if (vt_open(f, &own, NULL, 0)) {
+            write_at(f, -1);
+            ok = wk_vidmm_violated(f->vm, "MEM-GUARD-001") && wk_vidmm_violations(f->vm, &v, 1, &total) == 1;
+        }
+        if (ok && write(fds[1], v.message, strlen(v.message)) < 0)
+            ok = 0;
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    char got[512] = { 0 };
+    ssize_t n = read(fds[0], got, sizeof(got) - 1);
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(n > 0);
+    assert_non_null(strstr(got, "wrote before the start of the paging buffer"));
+    assert_non_null(strstr(got, "guard page hit"));
+}
+
 /* Growing back to the whole block leaves no canary inside the buffer: a
  * driver may write its first and last byte. */
 static void test_buffer_grown_in_place_is_all_usable(void **state)
@@ -317,6 +359,7 @@ int main(void)
         VT_TEST(test_allocation_pfns_do_not_depend_on_the_size),
         VT_TEST(test_write_past_a_resized_buffer_is_caught),
         VT_TEST(test_write_before_a_small_buffer_is_caught),
+        VT_TEST(test_write_before_a_whole_block_buffer_is_caught),
         VT_TEST(test_buffer_grown_in_place_is_all_usable),
         VT_TEST(test_resize_without_reset_gives_a_zero_buffer),
     };

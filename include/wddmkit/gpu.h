@@ -246,8 +246,8 @@ wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
  *     the page counts as written from then on (every reset zeroes it);
  *   wk_gpu_sysmem_map: maps `count` pages, in list order, at one contiguous
  *     host range (what MmGetSystemAddressForMdlSafe does with an MDL's
- *     scattered pages), followed by one inaccessible guard page, so a write
- *     past the end faults at once; undo with wk_gpu_sysmem_unmap (same va
+ *     scattered pages), between two inaccessible guard pages, so a write
+ *     past the end or before the start faults at once; undo with wk_gpu_sysmem_unmap (same va
  *     and count), after which the range is inaccessible: the model keeps it
  *     that way and may return it for a later map of the same list.
  *     WK_E_INVALID_ARGUMENT for a frame outside the pool, WK_E_NOT_SUPPORTED

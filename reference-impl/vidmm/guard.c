@@ -516,6 +516,8 @@ static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, s
     *rule = R_MEM_GUARD;
     if (a >= guard && a < guard + PAGE)
         snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what, n, at);
+    else if (b->first_pfn && a < b->map && a >= b->map - PAGE) /* the guard before a GPU buffer's block (sysmap.c) */
+        snprintf(buf, size, "wrote before the start of the %s at offset %lld (guard page hit)", b->what, at);
     else if (read_only && b->kit)
         snprintf(buf, size, "wrote to the %s (%llu bytes), which the DDI gets as const, at offset %+lld (read-only page hit)",
                  b->what, n, at);
