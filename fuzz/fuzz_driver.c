@@ -63,16 +63,25 @@ struct slot {
 static struct slot slots[WK_FUZZ_ROLES];
 static uint64_t findings;
 
-static const char *driver_path(void)
+const char *wk_fuzz_driver_path(void)
 {
     const char *p = getenv("WK_DRIVER");
     return p && *p ? p : NULL;
 }
 
+DRIVER_INITIALIZE *wk_fuzz_driver_entry(void)
+{
+#ifdef WK_FUZZ_LINKED_DRIVER
+    return wk_fuzz_linked_DriverEntry;
+#else
+    return wk_refdriver_DriverEntry;
+#endif
+}
+
 const char *wk_fuzz_driver_name(void)
 {
-    if (driver_path())
-        return driver_path();
+    if (wk_fuzz_driver_path())
+        return wk_fuzz_driver_path();
 #ifdef WK_FUZZ_LINKED_DRIVER
     return "linked (WK_FUZZ_DRIVER_LIB)";
 #else
@@ -91,13 +100,9 @@ static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
 {
     if (role == WK_FUZZ_REF)
         return wk_vidmm_attach(vm, wk_refdriver_DriverEntry);
-    if (driver_path())
-        return wk_vidmm_load(vm, driver_path());
-#ifdef WK_FUZZ_LINKED_DRIVER
-    return wk_vidmm_attach(vm, wk_fuzz_linked_DriverEntry);
-#else
-    return wk_vidmm_attach(vm, wk_refdriver_DriverEntry);
-#endif
+    if (wk_fuzz_driver_path())
+        return wk_vidmm_load(vm, wk_fuzz_driver_path());
+    return wk_vidmm_attach(vm, wk_fuzz_driver_entry());
 }
 
 static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg)
@@ -147,7 +152,7 @@ static int keeps_several(void)
 #ifdef WK_FUZZ_LINKED_DRIVER
     return 0;
 #else
-    return !driver_path();
+    return !wk_fuzz_driver_path();
 #endif
 }
 

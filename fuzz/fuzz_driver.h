@@ -62,6 +62,13 @@
 
 #include "seeds_lib.h"
 
+/* Program inputs (fuzz_prog, fuzz_hostile): the allocation bytes one
+ * input may ask for (every spec case fits), and the smallest paging buffer
+ * a non-zero size is raised to (a COPY, the largest paging command: no
+ * driver makes progress in less). */
+#define WK_FUZZ_PROG_BYTES (2u << 20)
+#define WK_FUZZ_MIN_PAGING_BUFFER 28u
+
 /* The adapter knobs a harness input may choose (the rest is fixed above). */
 struct wk_fuzz_knobs {
     uint32_t paging_buffer_size;      /* 0: the driver's PagingBufferSize */
@@ -78,6 +85,12 @@ enum wk_fuzz_role {
 
 /* "reference", "linked", or the WK_DRIVER path. */
 const char *wk_fuzz_driver_name(void);
+/* The DUT as chosen above, for a harness that builds its adapters itself
+ * (fuzz_hostile, through wk_prog_run): the WK_DRIVER path (NULL when
+ * unset), else the DriverEntry linked in (WK_FUZZ_DRIVER_LIB's or the
+ * reference driver's). */
+const char *wk_fuzz_driver_path(void);
+DRIVER_INITIALIZE *wk_fuzz_driver_entry(void);
 
 /* The started adapter of `role` with knobs `k` (NULL: all defaults): the
  * kept one with knobs k (as it is, not reset), else built (and every kept

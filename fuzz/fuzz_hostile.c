@@ -36,7 +36,8 @@
  * in km.h); every other leak is a finding. The driver's own leaks are
  * fuzz_prog's to find (its checked teardown).
  *
- * The driver is chosen as for the other driver harnesses (fuzz_driver.h):
+ * The driver is chosen by the other driver harnesses' rule
+ * (wk_fuzz_driver_path, wk_fuzz_driver_entry in fuzz_driver.h):
  * WK_DRIVER=path.so, else the WK_FUZZ_DRIVER_LIB library linked in, else
  * the reference driver (its quiet build: no DbgPrint line per rejected
  * request). The corruption is what makes it hostile.
@@ -46,17 +47,8 @@
 
 #include "conform.h"
 #include "fuzz.h"
-#include "wddmkit/refdriver.h"
+#include "fuzz_driver.h"
 
-#ifdef WK_FUZZ_LINKED_DRIVER
-NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
-#define DUT_ENTRY wk_fuzz_linked_DriverEntry
-#else
-#define DUT_ENTRY wk_refdriver_DriverEntry /* wk_refdriver_quiet's, linked ahead of wk_conformance */
-#endif
-
-#define WK_FUZZ_PROG_BYTES (2u << 20) /* allocation bytes per input, as fuzz_prog */
-#define MIN_PAGING_BUFFER 28u         /* a COPY, the largest paging command */
 #define PAGE 4096u
 #define HANG_MS 20u                   /* the reference driver answers in microseconds */
 
@@ -118,12 +110,11 @@ const struct wk_case_result *wk_fuzz_hostile_last_result(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wk_prog_decode_again(data, size, &p);
-    if (p.vidmm.paging_buffer_size && p.vidmm.paging_buffer_size < MIN_PAGING_BUFFER)
-        p.vidmm.paging_buffer_size = MIN_PAGING_BUFFER;
+    if (p.vidmm.paging_buffer_size && p.vidmm.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
+        p.vidmm.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
     p.vidmm.ddi_timeout_ms = makes_driver_hang(&p) ? HANG_MS : UINT32_MAX;
     cap_allocations(&p);
-    const char *driver = getenv("WK_DRIVER");
-    struct wk_run_options o = { driver && *driver ? driver : NULL, 0, DUT_ENTRY };
+    struct wk_run_options o = { wk_fuzz_driver_path(), 0, wk_fuzz_driver_entry() };
     wk_prog_run(&p, &o, &r);
     wk_prog_free(&p);
     return 0;

@@ -35,8 +35,6 @@
 #include "fuzz_driver.h"
 
 #define HARNESS "fuzz_prog"
-#define WK_FUZZ_PROG_BYTES (2u << 20)    /* allocation bytes per input: every spec case fits */
-#define MIN_PAGING_BUFFER 28u            /* a COPY, the largest paging command */
 
 struct caps {
     uint8_t skip[WK_PROG_MAX_STEPS];
@@ -73,8 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.trips[0] = '\0';
     struct wk_fuzz_knobs k = { p.vidmm.paging_buffer_size, p.vidmm.transfer_chunk, p.vidmm.split_submissions,
                                p.vidmm.query_segment_version };
-    if (k.paging_buffer_size && k.paging_buffer_size < MIN_PAGING_BUFFER)
-        k.paging_buffer_size = MIN_PAGING_BUFFER;
+    if (k.paging_buffer_size && k.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
+        k.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
     plan(&p, &c);
     wk_fuzz_differential(HARNESS, &p, &k, skip_step, &c);
     wk_prog_free(&p);
