@@ -240,29 +240,34 @@ static void test_answer_output_byte_writes_behind_the_pointers(void **state)
 
 /* answer-dma-byte: a byte of the commands the call just wrote, counted
  * back from where it left pDmaBuffer; other DDIs are left alone. */
+/* One answer-dma-byte corruption of the first matching call. */
+static void corrupt_dma(enum wk_ddi ddi, void *args, int64_t param)
+{
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS;
+    arm(&m, "answer-dma-byte", 1, param);
+    wk_mutation_rewrite(&m, ddi, args, &st);
+    assert_int_equal(st, STATUS_SUCCESS);
+}
+
 static void test_answer_dma_byte_writes_before_the_advance(void **state)
 {
     (void)state;
-    struct wk_mutation_state m;
-    NTSTATUS st = STATUS_SUCCESS;
     uint8_t dma[64];
     memset(dma, 0, sizeof(dma));
     DXGKARG_RENDER r;
-    memset(&r, 0, sizeof(r));
-    r.pDmaBuffer = dma + 10;
-    arm(&m, "answer-dma-byte", 1, (int64_t)(3 | 0x5A0000));
-    wk_mutation_rewrite(&m, WK_DDI_RENDER, &r, &st);
-    assert_int_equal(dma[6], 0x5A);
     DXGKARG_BUILDPAGINGBUFFER b;
-    memset(&b, 0, sizeof(b));
-    b.pDmaBuffer = dma + 20;
-    arm(&m, "answer-dma-byte", 1, (int64_t)(0 | 0x6B0000));
-    wk_mutation_rewrite(&m, WK_DDI_BUILD_PAGING_BUFFER, &b, &st);
-    assert_int_equal(dma[19], 0x6B);
     DXGKARG_PATCH pt;
+    memset(&r, 0, sizeof(r));
+    memset(&b, 0, sizeof(b));
     memset(&pt, 0, sizeof(pt));
-    arm(&m, "answer-dma-byte", 0, (int64_t)(0 | 0x6B0000));
-    wk_mutation_rewrite(&m, WK_DDI_PATCH, &pt, &st); /* nothing to write through */
+    r.pDmaBuffer = dma + 10;
+    b.pDmaBuffer = dma + 20;
+    corrupt_dma(WK_DDI_RENDER, &r, 3 | 0x5A0000);
+    assert_int_equal(dma[6], 0x5A);
+    corrupt_dma(WK_DDI_BUILD_PAGING_BUFFER, &b, 0 | 0x6B0000);
+    assert_int_equal(dma[19], 0x6B);
+    corrupt_dma(WK_DDI_PATCH, &pt, 0 | 0x6B0000); /* nothing to write through */
     for (size_t i = 0; i < sizeof(dma); i++)
         if (i != 6 && i != 19)
             assert_int_equal(dma[i], 0);
