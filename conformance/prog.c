@@ -200,6 +200,29 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
     fputc('\n', out);
 }
 
+/* The adapter: its summary line, each segment, and the knobs a case set
+ * (a dumped fuzz input shows the whole adapter it ran on). */
+static void dump_adapter(const struct wk_prog *p, FILE *out)
+{
+    const struct wk_vidmm_config *v = &p->vidmm;
+    fprintf(out, "  adapter: %u segments, system %llu pages at PFN 0x%llx, paging buffer %u, QUERYSEGMENT%u\n",
+            p->gpu.segment_count, (unsigned long long)p->gpu.sysmem_pages,
+            (unsigned long long)p->gpu.sysmem_first_pfn, v->paging_buffer_size,
+            v->query_segment_version ? v->query_segment_version : 3);
+    for (uint32_t i = 0; i < p->gpu.segment_count && i < 8; i++) {
+        const struct wk_gpu_segment_desc *s = &p->gpu.segments[i];
+        fprintf(out, "    segment %u: %s [0x%llx, 0x%llx)", i + 1, s->kind == WK_GPU_SEGMENT_APERTURE ? "aperture" : "memory",
+                (unsigned long long)s->base, (unsigned long long)(s->base + s->size));
+        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b < 15; b++)
+            fprintf(out, "%s0x%llx", b ? ", " : ", bank ends ", (unsigned long long)s->bank_ends[b]);
+        fputc('\n', out);
+    }
+    if (v->transfer_chunk || v->split_submissions || v->max_passes || v->ddi_timeout_ms || v->seed)
+        fprintf(out, "    transfer chunk %llu, split submissions %s, max passes %u, DDI timeout %u ms, seed %llu\n",
+                (unsigned long long)v->transfer_chunk, v->split_submissions ? "on" : "off", v->max_passes,
+                v->ddi_timeout_ms, (unsigned long long)v->seed);
+}
+
 void wk_prog_dump(const struct wk_prog *p, FILE *out)
 {
     fprintf(out, "case %s (%s:%u)\n", p->id, p->file[0] ? p->file : "-", p->line);
@@ -207,10 +230,7 @@ void wk_prog_dump(const struct wk_prog *p, FILE *out)
         fprintf(out, "  describe: %s\n", p->describe);
     for (uint32_t i = 0; i < p->cover_count; i++)
         fprintf(out, "  covers: %s\n", p->covers[i]);
-    fprintf(out, "  adapter: %u segments, system %llu pages at PFN 0x%llx, paging buffer %u, QUERYSEGMENT%u\n",
-            p->gpu.segment_count, (unsigned long long)p->gpu.sysmem_pages,
-            (unsigned long long)p->gpu.sysmem_first_pfn, p->vidmm.paging_buffer_size,
-            p->vidmm.query_segment_version ? p->vidmm.query_segment_version : 3);
+    dump_adapter(p, out);
     if (p->has_rewrite)
         fprintf(out, "  rewrite: %s call %u param %lld, trips %s\n", p->rewrite.mutation, p->rewrite.call,
                 (long long)p->rewrite.param, p->trips);

@@ -16,10 +16,11 @@
  * `wddmkit promote` and the structure-aware mutator rely on that.
  *
  * Layout (little-endian), docs/fuzzing.md "Program format":
- *   u8 version  u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4)
+ *   u8 version  u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
+ *                         bit2 an adapter block follows: walk_adapter)
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
- *   u8 trips (rule index + 1)  u8 step_count
+ *   u8 trips (rule index + 1)  [adapter block]  u8 step_count
  *   per step: u8 kind, u8 status code, then the kind's fields.
  */
 #include <stddef.h>
@@ -387,24 +388,148 @@ static uint32_t mutation_index(const char *name)
     return 0;
 }
 
+/* The header's knob bits. */
+#define KNOB_SPLIT 1u
+#define KNOB_QUERYSEGMENT4 2u
+#define KNOB_ADAPTER 4u          /* the adapter block follows the header */
+
+/* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
+ * decoded adapter block is folded into. The GPU model judges the rest
+ * (overlaps, bank ends) when the adapter is built. */
+#define MAX_SEGMENTS 8u
+#define MAX_BANKS 16u
+#define MAX_SEGMENT_SIZE (256ull << 20)
+#define MAX_SYSTEM_PAGES 65536u
+#define MAX_PFN ((1ull << 40) - 1)
+#define MAX_PAGING_BUFFER (64u << 20)
+#define MAX_PASSES 65536u
+#define MAX_DDI_TIMEOUT_MS 60000u
+
+static int same_segment(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
+{
+    uint32_t banks = a->bank_count >= 2 ? a->bank_count : 0;
+    if (a->kind != b->kind || a->base != b->base || a->size != b->size || banks != (b->bank_count >= 2 ? b->bank_count : 0))
+        return 0;
+    for (uint32_t i = 0; i + 1 < banks; i++)
+        if (a->bank_ends[i] != b->bank_ends[i])
+            return 0;
+    return 1;
+}
+
+/* Whether p's segments are the reference adapter's (written as count 0). */
+static int reference_segments(const struct wk_prog *p)
+{
+    const struct wk_gpu_desc *r = wk_gpu_reference_desc();
+    if (p->gpu.segment_count != r->segment_count)
+        return 0;
+    for (uint32_t i = 0; i < r->segment_count; i++)
+        if (!same_segment(&p->gpu.segments[i], &r->segments[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether the header alone says p's adapter and rewrite: then no adapter
+ * block is written, and the program encodes to the bytes it always did. */
+static int header_says_all(const struct wk_prog *p)
+{
+    const struct wk_gpu_desc *r = wk_gpu_reference_desc();
+    const struct wk_vidmm_config *v = &p->vidmm;
+    return reference_segments(p) && p->gpu.sysmem_first_pfn == r->sysmem_first_pfn &&
+           p->gpu.sysmem_pages == r->sysmem_pages && v->seed == 0 && v->max_passes == 0 && v->ddi_timeout_ms == 0 &&
+           v->paging_buffer_size <= 0xFFFFu && p->rewrite.param == (int64_t)(int32_t)p->rewrite.param;
+}
+
+/* One segment: u8 kind, u64 base, u64 size, u8 bank count, then the end
+ * offsets of banks 1..N-1 (u64 each). Ends are stored in `ends` (the
+ * program's own array) and the segment pointed at them. */
+static void walk_segment(struct io *io, struct wk_gpu_segment_desc *s, uint64_t *ends)
+{
+    uint32_t kind = s->kind == WK_GPU_SEGMENT_APERTURE ? 1u : 0u, banks = s->bank_count;
+    f8(io, &kind);
+    f64(io, &s->base);
+    f64(io, &s->size);
+    f8(io, &banks);
+    s->kind = kind & 1u ? WK_GPU_SEGMENT_APERTURE : WK_GPU_SEGMENT_MEMORY;
+    s->base &= ~(uint64_t)(WK_GPU_PAGE_SIZE - 1);
+    s->size &= ~(uint64_t)(WK_GPU_PAGE_SIZE - 1);
+    s->size = s->size < WK_GPU_PAGE_SIZE ? WK_GPU_PAGE_SIZE : s->size > MAX_SEGMENT_SIZE ? MAX_SEGMENT_SIZE : s->size;
+    s->bank_count = clamp32(banks, MAX_BANKS);
+    for (uint32_t b = 0; b + 1 < s->bank_count; b++) {
+        uint64_t end = io->reading ? 0 : s->bank_ends[b];
+        f64(io, &end);
+        ends[b] = end;
+    }
+    s->bank_ends = ends;
+}
+
+/*
+ * The adapter block (knob bit 2): what the header cannot say. Written only
+ * when needed (header_says_all), so programs on the reference adapter keep
+ * their bytes:
+ *   u32 paging_buffer_size (the whole value; the header has its low 16 bits)
+ *   u32 the rewrite parameter's high 32 bits (the header has the low ones)
+ *   u32 max_passes  u32 ddi_timeout_ms  u64 seed
+ *   u64 system first PFN  u32 system pages
+ *   u8 segment count (0: the reference adapter's), then each segment.
+ */
+static void walk_adapter(struct io *io, struct wk_prog *p, uint32_t *param_high)
+{
+    struct wk_vidmm_config *v = &p->vidmm;
+    uint32_t pages = (uint32_t)p->gpu.sysmem_pages;
+    uint32_t count = reference_segments(p) ? 0 : p->gpu.segment_count;
+    f32(io, &v->paging_buffer_size);
+    f32(io, param_high);
+    f32(io, &v->max_passes);
+    f32(io, &v->ddi_timeout_ms);
+    f64(io, &v->seed);
+    f64(io, &p->gpu.sysmem_first_pfn);
+    f32(io, &pages);
+    f8(io, &count);
+    for (uint32_t i = 0; !io->reading && i < count && i < MAX_SEGMENTS; i++)
+        p->segments[i] = p->gpu.segments[i]; /* the walker visits p->segments */
+    v->paging_buffer_size = clamp32(v->paging_buffer_size, MAX_PAGING_BUFFER);
+    v->max_passes = clamp32(v->max_passes, MAX_PASSES);
+    v->ddi_timeout_ms = clamp32(v->ddi_timeout_ms, MAX_DDI_TIMEOUT_MS);
+    p->gpu.sysmem_first_pfn &= MAX_PFN;
+    p->gpu.sysmem_pages = pages == 0 ? 1 : clamp32(pages, MAX_SYSTEM_PAGES);
+    count = clamp32(count, MAX_SEGMENTS);
+    for (uint32_t i = 0; i < count; i++)
+        walk_segment(io, &p->segments[i], p->bank_ends[i]);
+    if (count) {
+        p->gpu.segment_count = count;
+        p->gpu.segments = p->segments;
+    }
+}
+
 static void walk_header(struct io *io, struct wk_prog *p)
 {
-    uint32_t version = 1, knobs = (p->vidmm.split_submissions ? 1u : 0u) | (p->vidmm.query_segment_version == 4 ? 2u : 0u);
+    int adapter = !io->reading && !header_says_all(p);
+    uint32_t version = 1, knobs = (p->vidmm.split_submissions ? KNOB_SPLIT : 0u) |
+                                  (p->vidmm.query_segment_version == 4 ? KNOB_QUERYSEGMENT4 : 0u) |
+                                  (adapter ? KNOB_ADAPTER : 0u);
     uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
     uint32_t mutation = p->has_rewrite ? mutation_index(p->rewrite.mutation) : 0;
-    uint32_t param = (uint32_t)(int32_t)p->rewrite.param, trips = rule_index(p->trips);
+    uint32_t param = (uint32_t)(uint64_t)p->rewrite.param, trips = rule_index(p->trips);
+    uint32_t param_high = (uint32_t)((uint64_t)p->rewrite.param >> 32);
+    uint32_t buffer = p->vidmm.paging_buffer_size & 0xFFFFu;
     f8(io, &version);
     f8(io, &knobs);
-    f16(io, &p->vidmm.paging_buffer_size);
+    f16(io, &buffer);
     f16(io, &chunk);
     f8(io, &mutation);
     f8(io, &p->rewrite.call);
     f32(io, &param);
     f8(io, &trips);
-    p->vidmm.split_submissions = knobs & 1;
-    p->vidmm.query_segment_version = knobs & 2 ? 4 : 0;
+    p->vidmm.split_submissions = knobs & KNOB_SPLIT;
+    p->vidmm.query_segment_version = knobs & KNOB_QUERYSEGMENT4 ? 4 : 0;
     p->vidmm.transfer_chunk = (uint64_t)chunk * WK_GPU_PAGE_SIZE;
-    p->rewrite.param = (int32_t)param;
+    if (io->reading) {
+        p->vidmm.paging_buffer_size = buffer;
+        param_high = (param & 0x80000000u) ? 0xFFFFFFFFu : 0; /* without the block: the int32 it always was */
+    }
+    if (knobs & KNOB_ADAPTER)
+        walk_adapter(io, p, &param_high);
+    p->rewrite.param = (int64_t)(((uint64_t)param_high << 32) | param);
     const struct wk_mutation *m = mutation ? wk_mutation_at((mutation - 1) % 128) : NULL;
     p->has_rewrite = m != NULL;
     if (m)

@@ -883,6 +883,33 @@ static void write_segments(struct yw *w, const struct wk_gpu_desc *g)
     }
 }
 
+/* What the loader demands of an adapter it builds (spec_load.c): bank ends
+ * of memory segments only, 4 KiB multiples, strictly increasing inside the
+ * segment; and a description the GPU model accepts. A decoded fuzz input
+ * may describe anything, and the writer writes only what loads back. */
+static void check_gpu(struct yw *w, const struct wk_gpu_desc *g)
+{
+    for (uint32_t i = 0; i < g->segment_count && i < 8; i++) {
+        const struct wk_gpu_segment_desc *s = &g->segments[i];
+        uint64_t prev = 0;
+        if (s->bank_count >= 2 && s->kind == WK_GPU_SEGMENT_APERTURE)
+            problem(w, "segment %u is an aperture with %u banks (only memory segments have banks)", i + 1, s->bank_count);
+        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b < 15; prev = s->bank_ends[b++])
+            if (s->bank_ends[b] <= prev || s->bank_ends[b] >= s->size || s->bank_ends[b] % 4096)
+                problem(w, "segment %u: bank end %u (0x%llx) is not a 4KiB multiple above 0x%llx and below the segment size",
+                        i + 1, b + 1, (unsigned long long)s->bank_ends[b], (unsigned long long)prev);
+    }
+    if (w->problems)
+        return;
+    struct wk_gpu *gpu = NULL;
+    char why[256] = "";
+    wk_status st = wk_gpu_create(g, &gpu, why, sizeof(why));
+    if (st == WK_OK)
+        wk_gpu_destroy(gpu);
+    else
+        problem(w, "the GPU model refuses the adapter: %s", st == WK_E_NO_MEMORY ? "out of host memory" : why);
+}
+
 /* Adapter keys that differ from the loader's defaults, at the case level. */
 static void write_adapter(struct yw *w)
 {
@@ -902,6 +929,8 @@ static void write_adapter(struct yw *w)
         segs = !same_segment(&g->segments[i], &r->segments[i]);
     if (!any && !segs)
         return;
+    if (segs || sys)
+        check_gpu(w, g);
     out(w, "    adapter:\n");
     write_segments(w, g);
     if (sys)

@@ -63,11 +63,15 @@
 #include "seeds_lib.h"
 
 /* Program inputs (fuzz_prog, fuzz_hostile): the allocation bytes one
- * input may ask for (every spec case fits), and the smallest paging buffer
- * a non-zero size is raised to (a COPY, the largest paging command: no
- * driver makes progress in less). */
+ * input may ask for (every spec case fits), the smallest paging buffer a
+ * non-zero size is raised to (a COPY, the largest paging command: no
+ * driver makes progress in less), and the largest one it is lowered to
+ * (what the program header alone can say; an adapter block may ask for
+ * 64 MiB, which every submission's Patch check would scan; no spec case
+ * uses more than 16 KiB). */
 #define WK_FUZZ_PROG_BYTES (2u << 20)
 #define WK_FUZZ_MIN_PAGING_BUFFER 28u
+#define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
 
 /* The adapter knobs a harness input may choose (the rest is fixed above). */
 struct wk_fuzz_knobs {

@@ -17,8 +17,10 @@
  * Per input:
  *   - decode (fuzz_prog's format, wk_prog_decode_again: every byte string
  *     is a program), the rewrite and the rule it must trip kept;
- *   - the knobs folded as fuzz_prog folds them (a paging buffer too small
- *     for any command is raised to 28 bytes); no DDI timer (a timer per
+ *   - the adapter as the program says (its GPU description too: the
+ *     adapter block of the binary form), its knobs folded as fuzz_prog
+ *     folds them (a paging buffer too small for any command is raised to
+ *     28 bytes, one past 64 KiB lowered to it); no DDI timer (a timer per
  *     DDI call would cost every input, and the engine's -timeout catches a
  *     kit that hangs), except for a corruption that makes the driver hang
  *     (render-hang): the kit must catch that one itself (DRV-HANG-001),
@@ -112,6 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wk_prog_decode_again(data, size, &p);
     if (p.vidmm.paging_buffer_size && p.vidmm.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
         p.vidmm.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
+    if (p.vidmm.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER)
+        p.vidmm.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
     p.vidmm.ddi_timeout_ms = makes_driver_hang(&p) ? HANG_MS : UINT32_MAX;
     cap_allocations(&p);
     struct wk_run_options o = { wk_fuzz_driver_path(), 0, wk_fuzz_driver_entry() };

@@ -73,6 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                p.vidmm.query_segment_version };
     if (k.paging_buffer_size && k.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
         k.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
+    if (k.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER)
+        k.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
     plan(&p, &c);
     wk_fuzz_differential(HARNESS, &p, &k, skip_step, &c);
     wk_prog_free(&p);

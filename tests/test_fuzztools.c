@@ -590,6 +590,39 @@ static void test_yaml_decoded_inputs(void **state)
     assert_true(written > 0);
 }
 
+/* An adapter the loader would refuse is not written, with the reason; a
+ * custom one it takes is written and loads back the same (a decoded fuzz
+ * input carries any adapter: prog_codec.c's adapter block). */
+static void test_yaml_adapter_written_only_when_it_loads(void **state)
+{
+    (void)state;
+    struct wk_prog *p = plain_program();
+    p->segments[0].size = 64 << 10;              /* eviction-residency.yaml's segment 1 */
+    p->vidmm.seed = 7;
+    p->vidmm.max_passes = 12;
+    size_t len = 0;
+    char *text = to_yaml(p, &len);
+    assert_non_null(text);
+    struct wk_spec_set back;
+    load_one(text, len, &back);
+    expect_same_program(p, back.progs[0], text);
+    wk_spec_set_free(&back);
+    free(text);
+
+    char why[256] = "";
+    int32_t first = 0;
+    p->segments[1].base = p->segments[0].base + 0x8000; /* overlaps segment 1 */
+    assert_true(wk_prog_yaml_check(p, &first, why, sizeof(why)) > 0);
+    assert_non_null(strstr(why, "the GPU model refuses the adapter"));
+    assert_null(to_yaml(p, &len));
+
+    p->segments[1].base = 0x400000;
+    p->bank_ends[1][1] = p->bank_ends[1][0];            /* not increasing */
+    assert_true(wk_prog_yaml_check(p, &first, why, sizeof(why)) > 0);
+    assert_non_null(strstr(why, "segment 2: bank end 2"));
+    free_prog(p);
+}
+
 /* ------------------------------------------------------------------ */
 /* The commands                                                         */
 /* ------------------------------------------------------------------ */
@@ -1251,6 +1284,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_yaml_raw_fallback),
         cmocka_unit_test(test_yaml_refuses),
         cmocka_unit_test(test_yaml_decoded_inputs),
+        cmocka_unit_test(test_yaml_adapter_written_only_when_it_loads),
         cmocka_unit_test(test_prog_dump),
         cmocka_unit_test(test_repro),
         cmocka_unit_test(test_repro_replay_harness),

@@ -38,6 +38,36 @@ static void unload_specs(struct wk_spec_set *set, struct wk_diag *d)
     wk_diag_free(d);
 }
 
+/* The first adapter or rewrite field of q that differs from p's, NULL when
+ * none: what a case runs on must survive the binary form (a seed, a crash
+ * file, a promoted regression replay the case's adapter, not the
+ * reference one). */
+static const char *adapter_difference(const struct wk_prog *p, const struct wk_prog *q)
+{
+    const struct wk_vidmm_config *a = &p->vidmm, *b = &q->vidmm;
+    if (p->gpu.segment_count != q->gpu.segment_count)
+        return "segment count";
+    for (uint32_t i = 0; i < p->gpu.segment_count; i++) {
+        const struct wk_gpu_segment_desc *x = &p->gpu.segments[i], *y = &q->gpu.segments[i];
+        if (x->kind != y->kind || x->base != y->base || x->size != y->size || x->bank_count != y->bank_count)
+            return "a segment";
+        for (uint32_t e = 0; e + 1 < x->bank_count; e++)
+            if (x->bank_ends[e] != y->bank_ends[e])
+                return "a bank end";
+    }
+    if (p->gpu.sysmem_first_pfn != q->gpu.sysmem_first_pfn || p->gpu.sysmem_pages != q->gpu.sysmem_pages)
+        return "system memory";
+    if (a->paging_buffer_size != b->paging_buffer_size || a->transfer_chunk != b->transfer_chunk ||
+        a->split_submissions != b->split_submissions ||
+        (a->query_segment_version == 4) != (b->query_segment_version == 4)) /* 0 and 3 both mean 3 */
+        return "paging knobs";
+    if (a->max_passes != b->max_passes || a->ddi_timeout_ms != b->ddi_timeout_ms || a->seed != b->seed)
+        return "max_passes, ddi_timeout_ms or seed";
+    if (p->has_rewrite && (p->rewrite.param != q->rewrite.param || p->rewrite.call != q->rewrite.call))
+        return "the rewrite's call or parameter";
+    return NULL;
+}
+
 static void test_specs_round_trip(void **state)
 {
     (void)state;
@@ -57,6 +87,9 @@ static void test_specs_round_trip(void **state)
         if (q.step_count != p->step_count || q.has_rewrite != p->has_rewrite || strcmp(q.trips, p->trips) != 0)
             fail_msg("%s: steps %u/%u rewrite %d/%d trips '%s'/'%s'", p->id, q.step_count, p->step_count,
                      q.has_rewrite, p->has_rewrite, q.trips, p->trips);
+        const char *lost = adapter_difference(p, &q);
+        if (lost)
+            fail_msg("%s: the decoded program's %s differs from the case's", p->id, lost);
         wk_prog_free(&q);
     }
     unload_specs(&set, &d);
