@@ -15,7 +15,8 @@
  * so a mutation rarely means "one more step" or "another allocation". Here
  * an input is decoded, edited as a program (insert, delete, duplicate or
  * swap steps, change one field, point a step at another object, splice
- * steps of a second input, change the adapter knobs) and encoded again: the
+ * steps of a second input, change the adapter knobs, take a second input's
+ * adapter or shrink a segment) and encoded again: the
  * codec round-trips exactly (decode(encode(p)) == p), so every output is
  * the program that was meant. For fuzz_render the records of the user
  * command buffer, the allocation list and the patch entries are edited the
@@ -415,14 +416,53 @@ static void mutate_field(struct rng *r, struct wk_prog *p, uint32_t at)
     }
 }
 
-/* The adapter knobs of the header. */
-static void mutate_knobs(struct rng *r, struct wk_prog *p)
+/* q's whole adapter into p: its GPU description, system memory, seed and
+ * knobs (the codec's adapter block and header). Programs of different
+ * spec cases then meet on each other's adapters: a render case on the
+ * 64 KiB segment of an eviction case is under memory pressure. */
+static void adopt_adapter(struct wk_prog *p, const struct wk_prog *q)
 {
-    switch (below(r, 4)) {
+    p->gpu = q->gpu;
+    p->vidmm = q->vidmm;
+    for (uint32_t i = 0; i < 8; i++) {
+        if (i < q->gpu.segment_count)
+            p->segments[i] = q->gpu.segments[i];
+        for (uint32_t b = 0; i < q->gpu.segment_count && b + 1 < q->gpu.segments[i].bank_count && b < 15; b++)
+            p->bank_ends[i][b] = q->gpu.segments[i].bank_ends[b];
+        p->segments[i].bank_ends = p->bank_ends[i];
+    }
+    p->gpu.segments = p->segments;
+}
+
+/* A memory segment without banks made smaller (a page multiple, at least a
+ * page): the same program under memory pressure. Keeps the description
+ * valid: the segment shrinks in place and overlaps nothing new. */
+static void shrink_segment(struct rng *r, struct wk_prog *p)
+{
+    uint32_t i = below(r, p->gpu.segment_count);
+    if (p->gpu.segments != p->segments || p->segments[i].kind != WK_GPU_SEGMENT_MEMORY || p->segments[i].bank_count >= 2)
+        return;
+    uint64_t pages = p->segments[i].size / WK_GPU_PAGE_SIZE;
+    p->segments[i].size = (1 + (uint64_t)below(r, pages > 1 ? (uint32_t)(pages - 1) : 1)) * WK_GPU_PAGE_SIZE;
+}
+
+/* The adapter: the paging knobs of the header, or the GPU description
+ * (another input's adapter, the reference one, a smaller segment). */
+static void mutate_knobs(struct rng *r, struct wk_prog *p, const struct wk_prog *other)
+{
+    static struct wk_prog reference; /* wk_prog_init's adapter */
+    switch (below(r, 7)) {
     case 0: p->vidmm.paging_buffer_size = wk_paging_buffer_sizes[below(r, WK_PAGING_BUFFER_SIZES)]; break;
     case 1: p->vidmm.transfer_chunk = (uint64_t)below(r, 5) * WK_GPU_PAGE_SIZE; break;
     case 2: p->vidmm.split_submissions = !p->vidmm.split_submissions; break;
-    default: p->vidmm.query_segment_version = p->vidmm.query_segment_version == 4 ? 0 : 4; break;
+    case 3: p->vidmm.query_segment_version = p->vidmm.query_segment_version == 4 ? 0 : 4; break;
+    case 4: if (other) adopt_adapter(p, other); break;
+    case 5:
+        if (!reference.gpu.segment_count)
+            wk_prog_init(&reference);
+        adopt_adapter(p, &reference);
+        break;
+    default: shrink_segment(r, p); break;
     }
 }
 
@@ -507,7 +547,7 @@ static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_p
         }
         break;
     case 5: splice(r, p, other); break;
-    case 6: mutate_knobs(r, p); break;
+    case 6: mutate_knobs(r, p, other); break;
     default: if (n) mutate_field(r, p, at); break;
     }
 }

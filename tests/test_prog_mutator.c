@@ -139,11 +139,43 @@ static void test_chains_and_noise(void **state)
     afl_custom_deinit(m);
 }
 
+/* The adapter is mutated too: some outputs take the splice partner's
+ * adapter (its 64 KiB segment 1 and seed), some a shrunk segment 1, and
+ * every one is still a program that encodes back to itself. */
+static void test_adapter_mutations(void **state)
+{
+    (void)state;
+    static uint8_t in[MAX_INPUT], partner[MAX_INPUT], buf[MAX_INPUT];
+    static struct wk_prog p;
+    size_t n = wide_input(in, sizeof(in));
+    wk_prog_init(&p);
+    wk_prog_add_step(&p, WK_STEP_CREATE_DEVICE);
+    p.segments[0].size = 64u << 10;
+    p.vidmm.seed = 7;
+    size_t pn = wk_prog_encode(&p, partner, sizeof(partner));
+    void *m = afl_custom_init(NULL, 5);
+    uint32_t adopted = 0, shrunk = 0;
+    for (int k = 0; k < 3000; k++) {
+        memcpy(buf, in, n);
+        uint8_t *out = NULL;
+        size_t got = afl_custom_fuzz(m, buf, n, &out, partner, pn, sizeof(buf));
+        assert_valid(out, got);
+        wk_prog_decode(out, got, &p);
+        adopted += p.gpu.segments[0].size == (64u << 10) && p.vidmm.seed == 7;
+        shrunk += p.gpu.segments[0].size < (1u << 20) && p.vidmm.seed == 0;
+        wk_prog_free(&p);
+    }
+    afl_custom_deinit(m);
+    if (adopted < 10 || shrunk < 10)
+        fail_msg("of 3000 outputs, %u took the partner's adapter and %u a smaller segment 1", adopted, shrunk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outputs_stay_programs),
         cmocka_unit_test(test_chains_and_noise),
+        cmocka_unit_test(test_adapter_mutations),
     };
     return cmocka_run_group_tests_name("prog_mutator", tests, NULL, NULL);
 }
