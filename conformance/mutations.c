@@ -570,6 +570,16 @@ static void alloc_field(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 /* Paging buffers                                                       */
 /* ------------------------------------------------------------------ */
 
+/* A pointer `by` bytes past `at`, as a lying driver returns it: computed on
+ * the address, since the parameter may be any 64-bit value (the program
+ * form carries one) and pointer arithmetic past its object is undefined
+ * in the kit itself. The kit then judges the address (PAGING-ADVANCE-001,
+ * RENDER-ADVANCE-001). */
+static void *moved(void *at, uint64_t by)
+{
+    return (void *)((uintptr_t)at + (uintptr_t)by);
+}
+
 static DXGKARG_BUILDPAGINGBUFFER *pb(void *a)
 {
     return a;
@@ -579,7 +589,7 @@ static void paging_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
     (void)st;
-    pb(a)->pDmaBuffer = (uint8_t *)pb(a)->pDmaBuffer + pb(a)->DmaSize + p;
+    pb(a)->pDmaBuffer = moved(pb(a)->pDmaBuffer, (uint64_t)pb(a)->DmaSize + (uint64_t)p);
 }
 
 static void paging_private(void *a, NTSTATUS *st, int64_t p, uint32_t n)
@@ -717,7 +727,7 @@ static void render_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
     (void)st;
-    rd(a)->pDmaBuffer = (uint8_t *)rd(a)->pDmaBuffer + rd(a)->DmaSize + p;
+    rd(a)->pDmaBuffer = moved(rd(a)->pDmaBuffer, (uint64_t)rd(a)->DmaSize + (uint64_t)p);
 }
 
 static void render_patch_advance(void *a, NTSTATUS *st, int64_t p, uint32_t n)

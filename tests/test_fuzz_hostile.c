@@ -261,6 +261,34 @@ static void corrupt_dma(enum wk_ddi ddi, void *args, int64_t param)
     assert_int_equal(st, STATUS_SUCCESS);
 }
 
+/* The advance corruptions move pDmaBuffer by any 64-bit parameter (the
+ * program form carries one): the lying pointer is computed on the address,
+ * not by pointer arithmetic, which UBSan (the asan preset) reports as an
+ * overflow in the kit (found by fuzz_hostile:
+ * corpus/fuzz_hostile/regressions/advance-by-a-64-bit-param.bin). */
+static void test_advance_by_any_parameter(void **state)
+{
+    (void)state;
+    uint8_t dma[64];
+    const int64_t param = (int64_t)0xD7B66DAC4DE35009ull;
+    struct wk_mutation_state m;
+    NTSTATUS st = STATUS_SUCCESS;
+    DXGKARG_RENDER r;
+    memset(&r, 0, sizeof(r));
+    r.pDmaBuffer = dma;
+    r.DmaSize = sizeof(dma);
+    arm(&m, "render-advance-past-end", 1, param);
+    wk_mutation_rewrite(&m, WK_DDI_RENDER, &r, &st);
+    assert_true((uintptr_t)r.pDmaBuffer == (uintptr_t)dma + sizeof(dma) + (uint64_t)param);
+    DXGKARG_BUILDPAGINGBUFFER b;
+    memset(&b, 0, sizeof(b));
+    b.pDmaBuffer = dma;
+    b.DmaSize = sizeof(dma);
+    arm(&m, "paging-advance-past-end", 1, param);
+    wk_mutation_rewrite(&m, WK_DDI_BUILD_PAGING_BUFFER, &b, &st);
+    assert_true((uintptr_t)b.pDmaBuffer == (uintptr_t)dma + sizeof(dma) + (uint64_t)param);
+}
+
 static void test_answer_dma_byte_writes_before_the_advance(void **state)
 {
     (void)state;
@@ -311,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_every_seed_runs_as_the_suite_judges_it),
         cmocka_unit_test(test_allocations_past_the_budget_shrink),
         cmocka_unit_test(test_refused_adapter_is_a_verdict),
+        cmocka_unit_test(test_advance_by_any_parameter),
         cmocka_unit_test(test_only_the_drivers_pool_is_suppressed),
         cmocka_unit_test(test_answer_byte_writes_the_chosen_byte_of_the_chosen_answer),
         cmocka_unit_test(test_answer_byte_leaves_the_drivers_handles),
