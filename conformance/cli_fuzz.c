@@ -1735,6 +1735,16 @@ static void probe_crash_tools(const char *self, struct crash_tools *t)
         snprintf(t->repro_usage, sizeof(t->repro_usage), "%s", line);
 }
 
+/* A replay binary older than the engine binary may decode or judge inputs
+ * as the harness no longer does: its triage would call a real crash a pass. */
+static void warn_if_older(const char *replay, const char *engine)
+{
+    struct stat r, e;
+    if (stat(replay, &r) == 0 && stat(engine, &e) == 0 && r.st_mtime < e.st_mtime)
+        printf("warning: %s is older than %s: rebuild the preset (cmake --build) so that triage replays "
+               "what the engine ran\n", replay, engine);
+}
+
 /* `wddmkit triage` on crashes/, with the replay binaries of the engine's
  * build (sanitized in the libfuzzer preset); 0 when it could not be run. */
 static int run_triage(const struct campaign *c, const char *self, const struct crash_tools *t)
@@ -1758,6 +1768,8 @@ static int run_triage(const struct campaign *c, const char *self, const struct c
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
+    if (slash && snprintf(replay, sizeof(replay), "%s/%s_replay", dir, c->o.harness) < (int)sizeof(replay))
+        warn_if_older(replay, c->bin);
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0)

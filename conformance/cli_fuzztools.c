@@ -2562,11 +2562,18 @@ int wk_cli_triage(int argc, char **argv)
         qsort(groups, ngroups, sizeof(*groups), by_count);
     printf("triage: %s: %zu files, %zu signatures (driver: %s)\n", o.path, n, ngroups,
            o.driver ? o.driver : "the reference driver");
+    uint32_t passed = 0;
     for (size_t i = 0; i < ngroups; i++) {
         printf("%6u  %-7s %s  [smallest: %s, %zu bytes]\n", groups[i].count, cls_word[groups[i].cls], groups[i].sig,
                groups[i].smallest ? groups[i].smallest : "?", groups[i].smallest_size);
+        passed += groups[i].cls == CLS_PASS ? groups[i].count : 0;
         free(groups[i].smallest);
     }
+    if (passed)
+        printf("note: %u file(s) ran without a finding here. Saved crashes that pass on replay are flaky "
+               "(state the replay does not rebuild), or the replay binaries differ from the engine's "
+               "build: other sanitizers (a UBSan or ASan report needs the sanitized build: WK_REPLAY_DIR=build/"
+               "libfuzzer/fuzz or build/asan/fuzz) or an older build of the harness.\n", passed);
     free(groups);
     return 0;
 }
