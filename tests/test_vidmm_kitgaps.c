@@ -22,6 +22,11 @@
  * created but the kit could not set up (no system memory for its DMA
  * buffer) was never handed back through DxgkDdiDestroyContext.
  *
+ * A fifth, found by LeakSanitizer once the fuzz harnesses built adapters
+ * an input describes: an adapter whose DxgkDdiStartDevice failed (the
+ * reference driver refuses one with no segment) was torn down without
+ * DxgkDdiRemoveDevice, so the driver's AddDevice context leaked.
+ *
  * And one speed-up the harnesses stand on: wk_vidmm_digest, computed page by
  * page with zero pages known in advance, equals the documented digest.
  */
@@ -37,6 +42,7 @@
 #include <string.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/refdriver.h"
 #include "wddmkit/vidmm.h"
 
 #include "vidmm_test_util.h"
@@ -491,6 +497,29 @@ static void test_context_the_kit_cannot_set_up_is_destroyed(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* An adapter whose StartDevice fails is removed (not stopped): the driver
+ * gets its AddDevice context back. */
+static void test_adapter_that_did_not_start_is_removed(void **state)
+{
+    (void)state;
+    struct wk_gpu_desc none = *wk_gpu_reference_desc();
+    none.segment_count = 0; /* the reference driver's StartDevice refuses it */
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.gpu = &none;
+    struct wk_vidmm *vm = NULL;
+    VT_OK(vm, wk_vidmm_create(&cfg, &vm));
+    VT_OK(vm, wk_vidmm_attach(vm, wk_refdriver_DriverEntry));
+    assert_true(expect_status(vm, wk_vidmm_start(vm), WK_E_CONTRACT));
+    assert_true(expect_violation(vm, "START-STATUS-001"));
+    VT_OK(vm, wk_vidmm_stop(vm));
+    struct wk_vidmm_stats stats;
+    wk_vidmm_get_stats(vm, &stats);
+    assert_true(expect_u64(stats.ddi_calls[WK_DDI_STOP_DEVICE], 0));
+    assert_true(expect_u64(stats.ddi_calls[WK_DDI_REMOVE_DEVICE], 1));
+    wk_vidmm_destroy(vm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +531,7 @@ int main(void)
         VT_TEST(test_reconfigured_adapter_replays_like_a_fresh_one),
         VT_TEST(test_digest_matches_the_documented_digest),
         VT_TEST(test_context_the_kit_cannot_set_up_is_destroyed),
+        VT_TEST(test_adapter_that_did_not_start_is_removed),
     };
     return cmocka_run_group_tests_name("vidmm.kitgaps", tests, NULL, NULL);
 }

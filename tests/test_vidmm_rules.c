@@ -565,13 +565,13 @@ static D3DDDI_PATCHLOCATIONLIST *rw_last_patch(const struct rw *w)
         M.fired++;         \
     } while (0)
 
-/* Adapter start and caps. A failed StartDevice is undone by hand (the kit
- * will not stop an adapter that never started). */
+/* Adapter start and caps. The kit removes an adapter whose StartDevice
+ * failed (RemoveDevice, which also stops the reference driver's), so
+ * mutant_release must not remove it again. */
 REWRITER(rw_start_status)
 {
     CHANGE(rw_args(w, WK_DDI_START_DEVICE) && M.miniport ? M.miniport : NULL,
-           (M.ref.DxgkDdiRemoveDevice(M.miniport), M.miniport = NULL,
-            *w->status = STATUS_UNSUCCESSFUL));
+           (M.miniport = NULL, *w->status = STATUS_UNSUCCESSFUL));
 }
 REWRITER(rw_caps_status) { CHANGE(rw_caps(w), *w->status = STATUS_UNSUCCESSFUL); }
 REWRITER(rw_caps_preempt)

@@ -103,8 +103,10 @@ struct wk_vidmm;
 wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out);
 /* Tears the adapter down the way Windows does: destroys the devices left
  * (with their contexts and allocations, checking context-allocation
- * leaks), then DxgkDdiStopDevice and DxgkDdiRemoveDevice. Counters and
- * violations stay readable; wk_vidmm_destroy calls it when needed. */
+ * leaks), then DxgkDdiStopDevice (when it started) and
+ * DxgkDdiRemoveDevice (whenever DxgkDdiAddDevice gave a context, a failed
+ * start included). Counters and violations stay readable;
+ * wk_vidmm_destroy calls it when needed. */
 wk_status wk_vidmm_stop(struct wk_vidmm *vm);
 void wk_vidmm_destroy(struct wk_vidmm *vm);
 

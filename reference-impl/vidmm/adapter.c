@@ -137,6 +137,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
         return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
                        "returned 0x%08x with context %p, expected SUCCESS and a context",
                        (unsigned)st, vm->miniport);
+    vm->added = 1;
     callbacks_fill(vm, &vm->kernel_iface);
     DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
     ULONG sources = 0, children = 0;

@@ -201,6 +201,7 @@ struct wk_vidmm {
     VOID *miniport;                         /* MiniportDeviceContext */
     DXGKRNL_INTERFACE kernel_iface;
     DXGK_DRIVERCAPS caps;
+    int added;                              /* AddDevice gave a context: RemoveDevice owed */
     int started;
     int stopped;                            /* wk_vidmm_stop ran */
     int dead;                               /* a DDI crashed or hung */

@@ -108,13 +108,16 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
     return WK_OK;
 }
 
+/* StopDevice when the adapter started; RemoveDevice whenever AddDevice
+ * gave a context, as Windows removes a device whose start failed: the
+ * driver frees its AddDevice context there, which otherwise leaked. */
 static void stop_driver(struct wk_vidmm *vm)
 {
-    if (!vm->started || vm->dead)
+    if (!vm->added || vm->dead)
         return;
     wk_status crashed;
     NTSTATUS st;
-    if (vm->ddi.DxgkDdiStopDevice)
+    if (vm->started && vm->ddi.DxgkDdiStopDevice)
         DDI_CALL(vm, WK_DDI_STOP_DEVICE, crashed, st = vm->ddi.DxgkDdiStopDevice(vm->miniport));
     if (!vm->dead && vm->ddi.DxgkDdiRemoveDevice)
         DDI_CALL(vm, WK_DDI_REMOVE_DEVICE, crashed, st = vm->ddi.DxgkDdiRemoveDevice(vm->miniport));
