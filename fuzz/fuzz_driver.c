@@ -7,19 +7,27 @@
  * input. Two slots (DUT, reference), each keeping up to KEPT adapters with
  * the knobs they have now, least recently used first out. An input whose
  * knobs one of them has reuses it after a reset; else, when no slot is
- * free, the least recently used adapter of the same segment-query version
- * is reset and given the input's paging knobs (wk_vidmm_reconfigure), and
- * only an input of a version none has builds one. Mutated fuzz_prog inputs
- * alternate between a few knob sets (most of the seeds' headers): each
- * used to cost a new adapter (and the first-touch faults of its fresh
- * model) or a reconfigure (a new paging buffer), and now costs a reset.
+ * free, the least recently used adapter built with the same GPU
+ * description and segment-query version (what wk_vidmm_reconfigure cannot
+ * change) is reset and given the input's paging knobs, seed and
+ * max_passes, and only an input whose description or version none has
+ * builds one. Mutated fuzz_prog inputs alternate between a few knob sets
+ * (most of the seeds' headers): each used to cost a new adapter (and the
+ * first-touch faults of its fresh model) or a reconfigure (a new paging
+ * buffer), and now costs a reset.
+ *
+ * A kept adapter remembers its GPU description by value (struct
+ * desc_copy): the knobs' pointer points into the current input, which the
+ * next input overwrites, and an equal description in another buffer must
+ * find the same adapter.
  *
  * Several adapters are kept only when the driver under test is the
  * reference driver, which both roles already run side by side. A driver
  * from WK_DRIVER or WK_FUZZ_DRIVER_LIB may keep adapter state in globals
  * (its module is loaded once per process, RTLD_NODELETE), so its role gets
  * one live adapter, reconfigured for other paging knobs and destroyed
- * before another is built, as before; and so does the reference role then.
+ * before another is built, as before; and so does the reference role then
+ * (its new adapter built just before the old one is destroyed, below).
  * Both roles always take the same path (build, reset, reconfigure) for the
  * same inputs: a reset or reconfigured adapter is meant to behave as a
  * fresh one (tests/test_vidmm_kitgaps.c, tests/test_fuzz_driver.c), but
@@ -27,7 +35,12 @@
  * one of them, or the gap would be blamed on the driver under test.
  * (It did: after a reset and a reconfigure from 4097 to 1000 bytes of
  * paging buffer, multipass.map-64-pages-buffer-1000 gives another digest
- * than on a fresh adapter.)
+ * than on a fresh adapter.) An input whose GPU description the reference
+ * refuses must not break that either: the reference's adapter is built
+ * before any kept one is dropped (the reference driver runs several side
+ * by side), so a refusal leaves its slot as it was, and the DUT's slot,
+ * never asked, is as it was too. A DUT that does not start where the
+ * reference does is a finding, after which both slots start over.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,9 +59,23 @@ NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING
 
 #define KEPT 4                  /* adapters kept per role */
 
+/* The largest description a program carries (struct wk_prog's arrays):
+ * what a kept adapter can remember by value. */
+#define DESC_SEGMENTS (sizeof(((struct wk_prog *)0)->bank_ends) / sizeof(((struct wk_prog *)0)->bank_ends[0]))
+#define DESC_BANK_ENDS (sizeof(((struct wk_prog *)0)->bank_ends[0]) / sizeof(uint64_t))
+
+/* A GPU description by value: desc.segments points into segments, each
+ * banked segment's bank_ends into its row of bank_ends. */
+struct desc_copy {
+    struct wk_gpu_desc desc;
+    struct wk_gpu_segment_desc segments[DESC_SEGMENTS];
+    uint64_t bank_ends[DESC_SEGMENTS][DESC_BANK_ENDS];
+};
+
 struct kept {
     struct wk_vidmm *vm;        /* NULL: a free entry */
-    struct wk_fuzz_knobs knobs; /* what it has now */
+    struct wk_fuzz_knobs knobs; /* what it has now; knobs.gpu points to gpu */
+    struct desc_copy gpu;       /* what it was built with */
     uint64_t used;              /* clock of its last use */
 };
 
@@ -58,6 +85,7 @@ struct slot {
     uint64_t epoch;             /* builds + resets */
     uint64_t builds;
     uint64_t clock;
+    char refused[384];          /* why the last build failed: "<step>: <status>: <last error>" */
 };
 
 static struct slot slots[WK_FUZZ_ROLES];
@@ -89,11 +117,95 @@ const char *wk_fuzz_driver_name(void)
 #endif
 }
 
+static const struct wk_gpu_desc *desc_of(const struct wk_fuzz_knobs *k)
+{
+    return k->gpu ? k->gpu : wk_gpu_reference_desc();
+}
+
+/* Bank ends a segment lists: one fewer than its banks (gpu.h). */
+static uint32_t bank_ends_of(const struct wk_gpu_segment_desc *s)
+{
+    return s->bank_count >= 2 ? s->bank_count - 1 : 0;
+}
+
+static int same_segment(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
+{
+    if (a->kind != b->kind || a->base != b->base || a->size != b->size || a->bank_count != b->bank_count)
+        return 0;
+    uint32_t n = bank_ends_of(a);
+    if (n == 0 || a->bank_ends == b->bank_ends)
+        return 1;
+    if (!a->bank_ends || !b->bank_ends)
+        return 0; /* one is refused by the model, the other may not be */
+    return memcmp(a->bank_ends, b->bank_ends, n * sizeof(uint64_t)) == 0;
+}
+
+/* Equal by value: what wk_gpu_create makes of them, whatever buffers hold
+ * them (the same description in another input is the same adapter). */
+static int same_desc(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b)
+{
+    if (a == b)
+        return 1;
+    if (a->segment_count != b->segment_count || a->sysmem_first_pfn != b->sysmem_first_pfn ||
+        a->sysmem_pages != b->sysmem_pages || a->max_call_depth != b->max_call_depth ||
+        a->max_commands != b->max_commands || a->max_bytes_moved != b->max_bytes_moved ||
+        a->max_dma_length != b->max_dma_length || a->max_resident_pages != b->max_resident_pages)
+        return 0;
+    if (a->segment_count && (!a->segments || !b->segments))
+        return a->segments == b->segments;
+    for (uint32_t i = 0; i < a->segment_count; i++)
+        if (!same_segment(&a->segments[i], &b->segments[i]))
+            return 0;
+    return 1;
+}
+
+static int on_reference(const struct wk_fuzz_knobs *k)
+{
+    return same_desc(desc_of(k), wk_gpu_reference_desc());
+}
+
+/* Whether d fits a struct desc_copy (every description a program carries
+ * does). */
+static int desc_fits(const struct wk_gpu_desc *d)
+{
+    if (d->segment_count > DESC_SEGMENTS || (d->segment_count && !d->segments))
+        return 0;
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        if (bank_ends_of(&d->segments[i]) > DESC_BANK_ENDS)
+            return 0;
+    return 1;
+}
+
+/* d (desc_fits) into c, its pointers made c's own. */
+static void desc_copy(struct desc_copy *c, const struct wk_gpu_desc *d)
+{
+    c->desc = *d;
+    c->desc.segments = c->segments;
+    for (uint32_t i = 0; i < d->segment_count; i++) {
+        const struct wk_gpu_segment_desc *s = &d->segments[i];
+        c->segments[i] = *s;
+        c->segments[i].bank_ends = NULL; /* never into the caller's buffers */
+        if (bank_ends_of(s) && s->bank_ends) {
+            memcpy(c->bank_ends[i], s->bank_ends, bank_ends_of(s) * sizeof(uint64_t));
+            c->segments[i].bank_ends = c->bank_ends[i];
+        }
+    }
+}
+
 static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
     return a->paging_buffer_size == b->paging_buffer_size && a->transfer_chunk == b->transfer_chunk &&
            a->split_submissions == b->split_submissions &&
-           (a->query_segment_version == 4) == (b->query_segment_version == 4);
+           (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
+           a->max_passes == b->max_passes && same_desc(desc_of(a), desc_of(b));
+}
+
+/* Entry e now has knobs k: a copy of them, the description included. */
+static void remember(struct kept *e, const struct wk_fuzz_knobs *k)
+{
+    e->knobs = *k;
+    desc_copy(&e->gpu, desc_of(k));
+    e->knobs.gpu = &e->gpu.desc;
 }
 
 static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
@@ -108,13 +220,31 @@ static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
 static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
+    cfg->gpu = k->gpu;
     cfg->ddi_timeout_ms = UINT32_MAX;
     cfg->paging_buffer_size = k->paging_buffer_size;
     cfg->transfer_chunk = k->transfer_chunk;
     cfg->split_submissions = k->split_submissions;
     cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
+    cfg->seed = k->seed;
+    cfg->max_passes = k->max_passes;
 }
 
+/* A build that failed on the reference description: the kit's fault for
+ * the reference, and for the DUT a driver that cannot be fuzzed so. */
+static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char *step, wk_status st)
+{
+    if (role == WK_FUZZ_REF)
+        wk_fuzz_kit_invariant("fuzz_driver", vm, "the reference adapter does not build: %s: %s", step,
+                              wk_status_name(st));
+    fprintf(stderr, "fuzz_driver: cannot bring up the driver under test (%s): %s: %s: %s\n",
+            wk_fuzz_driver_name(), step, wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
+    abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
+}
+
+/* A started adapter with knobs k, or NULL (another description than the
+ * reference refused; why is in the slot's `refused`, and nothing of the
+ * failed attempt is left). */
 static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
@@ -132,17 +262,19 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
     }
     if (st == WK_OK)
         return vm;
-    if (role == WK_FUZZ_REF)
-        wk_fuzz_kit_invariant("fuzz_driver", vm, "the reference adapter does not build: %s: %s", step,
-                              wk_status_name(st));
-    fprintf(stderr, "fuzz_driver: cannot bring up the driver under test (%s): %s: %s: %s\n",
-            wk_fuzz_driver_name(), step, wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
-    abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
+    if (on_reference(k))
+        cannot_build(role, vm, step, st);
+    snprintf(slots[role].refused, sizeof(slots[role].refused), "%s: %s: %s", step, wk_status_name(st),
+             vm ? wk_vidmm_last_error(vm) : "the adapter description is refused");
+    wk_vidmm_destroy(vm);
+    return NULL;
 }
 
-static int same_version(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
+/* What only a new adapter changes (wk_vidmm_reconfigure refuses it): the
+ * GPU description and the segment-query version. */
+static int same_build(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
-    return (a->query_segment_version == 4) == (b->query_segment_version == 4);
+    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && same_desc(desc_of(a), desc_of(b));
 }
 
 /* Whether the roles keep several adapters (above): the same answer for
@@ -183,13 +315,14 @@ static struct kept *with_knobs(struct slot *s, const struct wk_fuzz_knobs *k)
     return NULL;
 }
 
-/* The least recently used kept adapter of k's segment-query version. */
-static struct kept *of_version(struct slot *s, const struct wk_fuzz_knobs *k)
+/* The least recently used kept adapter that a reconfigure can give knobs
+ * k: one built with k's GPU description and segment-query version. */
+static struct kept *reconfigurable(struct slot *s, const struct wk_fuzz_knobs *k)
 {
     struct kept *best = NULL;
     for (int i = 0; i < KEPT; i++) {
         struct kept *e = &s->kept[i];
-        if (e->vm && same_version(&e->knobs, k) && (!best || e->used < best->used))
+        if (e->vm && same_build(&e->knobs, k) && (!best || e->used < best->used))
             best = e;
     }
     return best;
@@ -229,12 +362,25 @@ struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_kn
     struct kept *e = with_knobs(s, k);
     if (e)
         return use(s, e);
+    if (!desc_fits(desc_of(k))) {
+        snprintf(s->refused, sizeof(s->refused), "the adapter description is larger than a program's");
+        return NULL;
+    }
+    /* A loaded driver module gets one live adapter: the old one goes before
+     * it is loaded again. The reference driver runs several, so its new
+     * adapter is built first, and a refused description drops nothing. */
+    int alone = !keeps_several() && role == WK_FUZZ_DUT;
+    if (alone)
+        drop_all(s);
+    struct wk_vidmm *vm = build(role, k);
+    if (!vm)
+        return NULL;
     if (!keeps_several())
-        drop_all(s); /* before loading again: one live adapter of such a driver */
+        drop_all(s);
     e = victim(s);
     drop(e);
-    e->knobs = *k;
-    e->vm = build(role, k);
+    e->vm = vm;
+    remember(e, k);
     s->epoch++;
     s->builds++;
     return use(s, e);
@@ -256,29 +402,31 @@ static int fresh_mode(void)
     return fresh;
 }
 
-/* A reset adapter given other paging knobs behaves as one built with them
- * (wk_vidmm_reconfigure), for a fraction of the cost; knobs it cannot
- * change (the segment query version) need a new adapter. */
+/* A reset adapter given other paging knobs, seed or max_passes behaves as
+ * one built with them (wk_vidmm_reconfigure), for a fraction of the cost;
+ * knobs it cannot change (same_build) need a new adapter. */
 static int knobs_applied(struct kept *e, const struct wk_fuzz_knobs *k)
 {
     if (knobs_equal(&e->knobs, k))
         return 1;
     struct wk_vidmm_config cfg;
     config_of(k, &cfg);
+    cfg.gpu = NULL; /* the adapter keeps its GPU, equal to k's (reconfigurable) */
     if (wk_vidmm_reconfigure(e->vm, &cfg) != WK_OK)
         return 0;
-    e->knobs = *k;
+    remember(e, k);
     return 1;
 }
 
 /* The kept adapter that serves knobs k after a reset (and a reconfigure):
  * the one with these knobs, else, when no entry is free for a new one,
- * the least recently used of the same version. NULL: build one. */
+ * the least recently used of the same description and version. NULL:
+ * build one. */
 static struct wk_vidmm *reuse(struct slot *s, const struct wk_fuzz_knobs *k)
 {
     struct kept *e = with_knobs(s, k);
     if (!e && !(keeps_several() && has_free(s)))
-        e = of_version(s, k);
+        e = reconfigurable(s, k);
     if (!e)
         return NULL;
     if (wk_vidmm_reset(e->vm) == WK_OK && knobs_applied(e, k))
@@ -637,8 +785,17 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
 {
     static struct wk_case_result ref_result, dut_result;
     static struct wk_prog_exec ref, dut;
-    wk_prog_exec_init(&ref, p, wk_fuzz_ready(WK_FUZZ_REF, k), &ref_result);
-    wk_prog_exec_init(&dut, p, wk_fuzz_ready(WK_FUZZ_DUT, k), &dut_result);
+    struct wk_vidmm *ref_vm = wk_fuzz_ready(WK_FUZZ_REF, k);
+    if (!ref_vm)
+        return 0; /* an adapter the reference refuses: nothing to compare the DUT with */
+    struct wk_vidmm *dut_vm = wk_fuzz_ready(WK_FUZZ_DUT, k);
+    if (!dut_vm) {
+        wk_fuzz_finding(harness, NULL, "the driver under test does not start on an adapter the reference starts on: %s",
+                        slots[WK_FUZZ_DUT].refused);
+        return 0;
+    }
+    wk_prog_exec_init(&ref, p, ref_vm, &ref_result);
+    wk_prog_exec_init(&dut, p, dut_vm, &dut_result);
     for (uint32_t i = 0; i < p->step_count; i++) {
         if (!(skip && skip(user, p, i)) && !diff_step(harness, &ref, &dut, i))
             return 0;

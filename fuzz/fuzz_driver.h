@@ -20,17 +20,27 @@
  * The reference adapter of the differential harnesses always runs the
  * reference driver linked in.
  *
- * Adapters are built with the reference GPU description, no DDI timer
- * (ddi_timeout_ms = UINT32_MAX: the engine's -timeout catches hangs, and a
- * timer signal per DDI would cost every input), guard pages on, seed 0, and
- * the knobs of struct wk_fuzz_knobs. Per role, up to four adapters are
- * kept, by knobs, least recently used first out; paging knobs can also be
- * set on a reset adapter (wk_vidmm_reconfigure), the segment-query version
- * only by building one. A driver under test from WK_DRIVER or
+ * Adapters are built with no DDI timer (ddi_timeout_ms = UINT32_MAX: the
+ * engine's -timeout catches hangs, and a timer signal per DDI would cost
+ * every input), guard pages on, and the knobs of struct wk_fuzz_knobs: the
+ * GPU description (the reference adapter unless an input describes
+ * another), seed, multipass bound and paging knobs. Per role, up to four
+ * adapters are kept, by knobs, least recently used first out; paging
+ * knobs, seed and max_passes can also be set on a reset adapter
+ * (wk_vidmm_reconfigure), the GPU description and the segment-query
+ * version only by building one. A driver under test from WK_DRIVER or
  * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
  * version destroys it first, so that a driver keeping adapter state in
  * globals never sees two adapters at once (the reference driver, which
  * both roles run side by side, keeps four).
+ *
+ * An adapter description other than the reference one may be refused (by
+ * the GPU model: overlapping segments, no system pages...; or by the
+ * reference driver at start): such an input is not interesting, not a
+ * finding; wk_fuzz_differential runs nothing for it. A driver under test
+ * that does not start on a description the reference starts on is a
+ * finding. On the reference description, a refusal is what it always was:
+ * a KIT INVARIANT for the reference, an abort for the driver under test.
  *
  * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
  * unless their knobs change. A reset puts the kit's side back exactly as
@@ -73,12 +83,22 @@
 #define WK_FUZZ_MIN_PAGING_BUFFER 28u
 #define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
 
-/* The adapter knobs a harness input may choose (the rest is fixed above). */
+/* The adapter knobs a harness input may choose (the rest is fixed above).
+ * The adapter fields come last and mean the reference adapter, seed 0 and
+ * the default multipass bound when zero: a harness that fuzzes no adapter
+ * ends its initialiser with `NULL, 0, 0` (-Wextra wants every field). */
 struct wk_fuzz_knobs {
     uint32_t paging_buffer_size;      /* 0: the driver's PagingBufferSize */
     uint64_t transfer_chunk;          /* 0: whole transfers */
     int split_submissions;
     uint32_t query_segment_version;   /* 0 or 3: QUERYSEGMENT3; 4 */
+    /* The GPU; NULL: wk_gpu_reference_desc(). Compared by value and read
+     * only during the call (the kept adapters keep a copy), so it may point
+     * into an input that the next one overwrites. At most as many segments
+     * and bank ends as a struct wk_prog holds; a larger one is refused. */
+    const struct wk_gpu_desc *gpu;
+    uint64_t seed;                    /* scatters system pages (wk_vidmm_config) */
+    uint32_t max_passes;              /* multipass bound; 0: vidmm's default */
 };
 
 enum wk_fuzz_role {
@@ -98,17 +118,20 @@ DRIVER_INITIALIZE *wk_fuzz_driver_entry(void);
 
 /* The started adapter of `role` with knobs `k` (NULL: all defaults): the
  * kept one with knobs k (as it is, not reset), else built (and every kept
- * one dropped first after a finding). Aborts with a
- * message when it cannot be built (the DUT cannot be fuzzed so). */
+ * one dropped first after a finding). When it cannot be built: on the
+ * reference GPU description, aborts with a message (the DUT cannot be
+ * fuzzed so; the reference: a KIT INVARIANT); on another, NULL, the kept
+ * adapters of a role that can hold two at once left as they were. */
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
  * (wk_vidmm_reset, cost proportional to what the last input touched), and
  * given other paging knobs by wk_vidmm_reconfigure when they differ: the
  * kept adapter with knobs k, else the least recently used of k's
- * segment-query version; built when there is none (or a free entry is
- * left), when it is dead (or cannot reset), after a finding, and for every
- * input under WK_FUZZ_FRESH=1. */
+ * GPU description and segment-query version; built when there is none
+ * (or a free entry is left), when it is dead (or cannot reset), after a
+ * finding, and for every input under WK_FUZZ_FRESH=1. NULL as
+ * wk_fuzz_adapter. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
 
 /* Adapters of `role` built so far in this process (tests: reuse versus
@@ -181,8 +204,12 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  * conformance runner judges too). Checks that read driver-chosen numbers
  * (expect_stats, expect_context_info) or placement are run but not
  * compared: a correct driver may differ there. Left out on both sides:
- * steps `skip` (may be NULL) names (a harness's work cap). Returns 1 when
- * the run was clean, 0 after a finding under WK_FUZZ_NO_ABORT.
+ * steps `skip` (may be NULL) names (a harness's work cap). An adapter
+ * description (k->gpu) the reference refuses runs nothing on either side,
+ * no finding (the DUT's adapter is not even asked for); one the reference
+ * starts on and the DUT does not is a finding. Returns 1 when the run was
+ * clean, 0 after a finding under WK_FUZZ_NO_ABORT and for a refused
+ * description.
  */
 typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,

@@ -14,18 +14,25 @@
  * Per input:
  *   - decode; strip any rewrite (answer corruption exists to test the kit's
  *     checks, a fuzzer looks for real driver bugs) and the `trips` rule;
- *   - fold the adapter knobs into the kit's domain: a non-zero paging
- *     buffer smaller than the largest paging command (28 bytes, a COPY) is
- *     raised to 28, since no driver can make progress in it;
+ *   - take the program's adapter: its GPU description, seed and
+ *     max_passes, and its paging knobs folded into the kit's domain (a
+ *     non-zero paging buffer smaller than the largest paging command, 28
+ *     bytes, a COPY, is raised to 28, since no driver can make progress in
+ *     it). Its ddi_timeout_ms is ignored: hangs are left to the engine's
+ *     -timeout (fuzz_driver.h). A description the reference refuses
+ *     (overlapping segments, no system pages...) runs nothing: an
+ *     uninteresting input, not a finding;
  *   - cap the work: create_allocation steps beyond WK_FUZZ_PROG_BYTES bytes
  *     in all (over the whole input) are left out on both sides;
  *   - run step by step on both adapters (wk_fuzz_differential): statuses
  *     equal, no DUT violation after any step, content checks agreeing,
  *     equal contents at the end, a clean teardown of what the program left.
  *     A reference violation is a KIT INVARIANT.
- * Both adapters are reset before every input; other paging knobs than the
- * previous input's are set with wk_vidmm_reconfigure, and each role keeps
- * one adapter per segment-query version (fuzz_driver.c says when not).
+ * Both adapters are reset before every input; each role keeps up to four
+ * adapters by knobs, and other paging knobs, seed or max_passes than a
+ * kept adapter's are set with wk_vidmm_reconfigure when it has the input's
+ * GPU description and segment-query version (fuzz_driver.c says when and
+ * why).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.has_rewrite = 0;
     memset(&p.rewrite, 0, sizeof(p.rewrite));
     p.trips[0] = '\0';
+    /* p.gpu always: the kept adapters compare descriptions by value, so the
+     * reference description in p is the reference adapter. */
     struct wk_fuzz_knobs k = { p.vidmm.paging_buffer_size, p.vidmm.transfer_chunk, p.vidmm.split_submissions,
-                               p.vidmm.query_segment_version };
+                               p.vidmm.query_segment_version, &p.gpu, p.vidmm.seed, p.vidmm.max_passes };
     if (k.paging_buffer_size && k.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
         k.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
     if (k.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER)

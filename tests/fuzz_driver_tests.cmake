@@ -1,6 +1,7 @@
 # tests/fuzz_driver_tests.cmake - the adapters fuzz/fuzz_driver.c keeps for
-# the differential harnesses (reuse per segment-query version, rebuild after
-# a finding, one live adapter of a loaded driver) and the digest's shortcut
+# the differential harnesses (reuse per segment-query version and GPU
+# description, rebuild after a finding, one live adapter of a loaded driver,
+# descriptions the reference refuses) and the digest's shortcut
 # for repeated pages (include()d by tests/CMakeLists.txt).
 wk_cmocka_test(test_fuzz_driver fuzz.driver 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c

@@ -12,6 +12,11 @@
  *   - a driver under test from WK_DRIVER gets one live adapter at a time
  *     (it may keep adapter state in globals), and the reference role then
  *     does the same, both sides taking one path;
+ *   - an input may describe another GPU: it gets an adapter of its own,
+ *     kept by the description's value (not the buffer holding it), that
+ *     replays like a fresh one; the seed reaches a kept adapter through a
+ *     reconfigure; a description the reference refuses runs nothing and is
+ *     no finding (nothing kept is dropped), one only the DUT refuses is;
  *   - an expect_digest step decided by comparing the bytes of both sides
  *     still finds a DUT whose bytes differ at that step;
  *   - wk_vidmm_digest reusing an equal previous page's chunk value still
@@ -59,7 +64,7 @@ struct outcome {
 static struct wk_fuzz_knobs knobs_of(const struct wk_prog *p)
 {
     struct wk_fuzz_knobs k = { p->vidmm.paging_buffer_size, p->vidmm.transfer_chunk, p->vidmm.split_submissions,
-                               p->vidmm.query_segment_version };
+                               p->vidmm.query_segment_version, &p->gpu, p->vidmm.seed, p->vidmm.max_passes };
     if (k.paging_buffer_size && k.paging_buffer_size < 28)
         k.paging_buffer_size = 28; /* as fuzz_prog folds it */
     return k;
@@ -70,11 +75,14 @@ static struct wk_vidmm *fresh_adapter(const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
     memset(&cfg, 0, sizeof(cfg));
+    cfg.gpu = k->gpu;
     cfg.ddi_timeout_ms = UINT32_MAX;
     cfg.paging_buffer_size = k->paging_buffer_size;
     cfg.transfer_chunk = k->transfer_chunk;
     cfg.split_submissions = k->split_submissions;
     cfg.query_segment_version = k->query_segment_version == 4 ? 4 : 3;
+    cfg.seed = k->seed;
+    cfg.max_passes = k->max_passes;
     struct wk_vidmm *vm = NULL;
     assert_int_equal(wk_vidmm_create(&cfg, &vm), WK_OK);
     assert_int_equal(wk_vidmm_attach(vm, wk_refdriver_DriverEntry), WK_OK);
@@ -213,7 +221,7 @@ static void test_reconfigure_between_seeds_replays_like_fresh(void **state)
     wk_prog_free(&second);
 }
 
-static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3 }, v4 = { 8192, 2, 1, 4 };
+static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3, NULL, 0, 0 }, v4 = { 8192, 2, 1, 4, NULL, 0, 0 };
 
 static void test_alternating_versions_reuse_adapters(void **state)
 {
@@ -236,7 +244,7 @@ static void test_alternating_versions_reuse_adapters(void **state)
 static void test_alternating_knobs_keep_their_adapters(void **state)
 {
     (void)state;
-    const struct wk_fuzz_knobs k[4] = { v3, { 28, 0, 0, 3 }, v4, { 0, 1, 0, 4 } };
+    const struct wk_fuzz_knobs k[4] = { v3, { 28, 0, 0, 3, NULL, 0, 0 }, v4, { 0, 1, 0, 4, NULL, 0, 0 } };
     struct wk_vidmm *vm[WK_FUZZ_ROLES][4];
     setenv("WK_FUZZ_NO_ABORT", "1", 1);
     wk_fuzz_finding("test_fuzz_driver", NULL, "start from no kept adapter");
@@ -296,7 +304,7 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
     for (int r = 0; r < WK_FUZZ_ROLES; r++)
         assert_int_equal(wk_fuzz_builds(r), builds[r] + 6);
     /* Other paging knobs of the same version: the one adapter, reconfigured. */
-    const struct wk_fuzz_knobs v4b = { 0, 1, 0, 4 };
+    const struct wk_fuzz_knobs v4b = { 0, 1, 0, 4, NULL, 0, 0 };
     for (int r = 0; r < WK_FUZZ_ROLES; r++) {
         struct wk_vidmm *vm = wk_fuzz_ready(r, &v4);
         assert_ptr_equal(wk_fuzz_ready(r, &v4b), vm);
@@ -305,6 +313,247 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
     wk_fuzz_finding("test_fuzz_driver", NULL, "drop the module's adapter");
     unsetenv("WK_DRIVER");
     unsetenv("WK_FUZZ_NO_ABORT");
+}
+
+/* ------------------------------------------------------------------ */
+/* Adapters an input describes                                          */
+/* ------------------------------------------------------------------ */
+
+/* The reference adapter with segment 1 of 64 KiB (specs/eviction-
+ * residency.yaml's adapter), in p's own buffers as a decoded input has it. */
+static void small_segment_1(struct wk_prog *p)
+{
+    wk_prog_init(p);
+    p->segments[0].size = 64u << 10;
+}
+
+static void drop_every_kept_adapter(void)
+{
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    wk_fuzz_finding("test_fuzz_driver", NULL, "start from no kept adapter");
+    unsetenv("WK_FUZZ_NO_ABORT");
+}
+
+static const struct wk_gpu_segment_desc *segment(struct wk_vidmm *vm, uint32_t id)
+{
+    return &wk_gpu_description(wk_vidmm_gpu(vm))->segments[id - 1];
+}
+
+/* An input on another GPU description gets an adapter built with it, kept
+ * beside the reference one: alternating them builds nothing more. */
+static void test_custom_desc_gets_its_own_adapter(void **state)
+{
+    (void)state;
+    static struct wk_prog small;
+    small_segment_1(&small);
+    struct wk_fuzz_knobs k = v3;
+    k.gpu = &small.gpu;
+    drop_every_kept_adapter();
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        struct wk_vidmm *ref = wk_fuzz_ready(r, &v3);
+        uint64_t builds = wk_fuzz_builds(r);
+        struct wk_vidmm *custom = wk_fuzz_ready(r, &k);
+        assert_int_equal(wk_fuzz_builds(r), builds + 1);
+        assert_ptr_not_equal(custom, ref);
+        assert_int_equal(segment(custom, 1)->size, 64u << 10);
+        assert_int_equal(segment(ref, 1)->size, 1u << 20);
+        for (int i = 0; i < 10; i++) {
+            assert_ptr_equal(wk_fuzz_ready(r, &v3), ref);
+            assert_ptr_equal(wk_fuzz_ready(r, &k), custom);
+        }
+        assert_int_equal(wk_fuzz_builds(r), builds + 1);
+    }
+}
+
+/* A kept adapter remembers its description by value: the buffer it came
+ * from may be overwritten (the next input), an equal description in
+ * another buffer finds it, and one bank end moved does not. The reference
+ * description in a program's buffers is the reference adapter (NULL). */
+static void test_kept_desc_compares_by_value(void **state)
+{
+    (void)state;
+    static struct wk_prog a, b, reference;
+    small_segment_1(&a);
+    small_segment_1(&b);
+    wk_prog_init(&reference);
+    struct wk_fuzz_knobs ka = v3, kb = v3, kr = v3;
+    ka.gpu = &a.gpu;
+    kb.gpu = &b.gpu;
+    kr.gpu = &reference.gpu;
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        struct wk_vidmm *ref = wk_fuzz_ready(r, &v3), *vm = wk_fuzz_ready(r, &ka);
+        uint64_t builds = wk_fuzz_builds(r);
+        assert_ptr_equal(wk_fuzz_ready(r, &kr), ref);
+        a.segments[0].size = 32u << 10; /* the next input overwrites the buffer */
+        a.bank_ends[1][0] = 0x20000;
+        assert_ptr_equal(wk_fuzz_ready(r, &kb), vm);
+        assert_int_equal(wk_fuzz_builds(r), builds);
+        b.bank_ends[1][0] = 0x20000;
+        struct wk_vidmm *moved = wk_fuzz_ready(r, &kb);
+        assert_ptr_not_equal(moved, vm);
+        assert_int_equal(wk_fuzz_builds(r), builds + 1);
+        assert_int_equal(segment(moved, 2)->bank_ends[0], 0x20000);
+        assert_int_equal(segment(vm, 2)->bank_ends[0], 0x40000);
+        small_segment_1(&a);
+        small_segment_1(&b);
+    }
+}
+
+/* Every seed on the kept adapter of the 64 KiB description gives what a
+ * fresh adapter of that description gives, and some seeds do something
+ * else than on the reference adapter (an allocation that no longer fits). */
+static void test_custom_desc_replays_like_fresh(void **state)
+{
+    (void)state;
+    static struct wk_prog p, small;
+    static struct outcome reference, kept, fresh;
+    small_segment_1(&small);
+    DIR *d = opendir(SEEDS);
+    assert_non_null(d);
+    uint32_t runs = 0, differ = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || !load(SEEDS, e->d_name, &p))
+            continue;
+        struct wk_fuzz_knobs k = knobs_of(&p);
+        run(&p, wk_fuzz_ready(WK_FUZZ_DUT, &k), &reference);
+        k.gpu = &small.gpu;
+        run(&p, wk_fuzz_ready(WK_FUZZ_DUT, &k), &kept);
+        struct wk_vidmm *vm = fresh_adapter(&k);
+        run(&p, vm, &fresh);
+        wk_vidmm_destroy(vm);
+        assert_true(same(e->d_name, &p, &kept, &fresh));
+        for (uint32_t i = 0; i < p.step_count; i++)
+            if (reference.status[i] != kept.status[i]) {
+                differ++;
+                break;
+            }
+        wk_prog_free(&p);
+        runs++;
+    }
+    closedir(d);
+    assert_true(runs > 100);
+    assert_true(differ > 0);
+}
+
+/* The PFNs behind an 8-page allocation paged into the aperture (segment
+ * 3): where the adapter's seed scattered its system pages. */
+static void aperture_pfns(struct wk_vidmm *vm, uint64_t pfns[8])
+{
+    uint32_t dev = 0, h = 0;
+    assert_int_equal(wk_vidmm_create_device(vm, 0, &dev), WK_OK);
+    WK_ALLOCATION_REQUEST q;
+    memset(&q, 0, sizeof(q));
+    q.Magic = WK_ALLOCATION_REQUEST_MAGIC;
+    q.Version = WK_ALLOCATION_REQUEST_VERSION;
+    q.Size = 8 * WK_GPU_PAGE_SIZE;
+    q.PreferredSegment.Value = 3;
+    q.SupportedSegmentSet = 0x4;
+    assert_int_equal(wk_vidmm_create_allocation(vm, dev, &q, &h), WK_OK);
+    assert_int_equal(wk_vidmm_page_in(vm, h), WK_OK);
+    struct wk_vidmm_allocation_state st;
+    assert_int_equal(wk_vidmm_allocation_state(vm, h, &st), WK_OK);
+    assert_true(st.resident && st.segment_id == 3);
+    for (uint32_t i = 0; i < 8; i++) {
+        int valid = 0, stale = 0;
+        assert_int_equal(wk_gpu_gart_get(wk_vidmm_gpu(vm), 3, st.segment_offset / WK_GPU_PAGE_SIZE + i, &valid,
+                                         &pfns[i], &stale),
+                         WK_OK);
+        assert_true(valid);
+    }
+    assert_int_equal(wk_vidmm_destroy_device(vm, dev), WK_OK);
+}
+
+/* The seed reaches the adapter, also when a kept adapter of the same
+ * description and version is given it by a reconfigure (every entry in
+ * use, so nothing is built): its pages are scattered as on a fresh adapter
+ * with that seed, not as with seed 0. */
+static void test_seed_reaches_a_reconfigured_adapter(void **state)
+{
+    (void)state;
+    const struct wk_fuzz_knobs k[4] = { v3, { 28, 0, 0, 3, NULL, 0, 0 }, v4, { 0, 1, 0, 4, NULL, 0, 0 } };
+    struct wk_fuzz_knobs seeded = v3;
+    seeded.seed = 0x5EED5EED5EEDull;
+    seeded.max_passes = 64;
+    uint64_t plain[8], kept[8], fresh[8];
+    drop_every_kept_adapter();
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        for (int i = 0; i < 4; i++)
+            wk_fuzz_ready(r, &k[i]);
+        aperture_pfns(wk_fuzz_ready(r, &v3), plain);
+        uint64_t builds = wk_fuzz_builds(r);
+        aperture_pfns(wk_fuzz_ready(r, &seeded), kept);
+        assert_int_equal(wk_fuzz_builds(r), builds);
+        struct wk_vidmm *vm = fresh_adapter(&seeded);
+        aperture_pfns(vm, fresh);
+        wk_vidmm_destroy(vm);
+        assert_memory_equal(kept, fresh, sizeof(kept));
+        assert_memory_not_equal(kept, plain, sizeof(kept));
+    }
+}
+
+/* Descriptions the GPU model refuses (segment 2 over segment 1, no system
+ * memory) or the reference driver does (no segment: StartDevice fails)
+ * are not findings (WK_FUZZ_NO_ABORT unset: a finding or a KIT INVARIANT
+ * would abort): nothing runs, none of the four adapters each role keeps
+ * is dropped (else the roles would part ways, one rebuilding what the
+ * other resets), and the next inputs run on them. */
+static void test_refused_desc_is_not_a_finding(void **state)
+{
+    (void)state;
+    static struct wk_prog p;
+    assert_true(load(SEEDS, "eviction-residency.fill-evict-digest.bin", &p));
+    struct wk_fuzz_knobs k = knobs_of(&p);
+    const struct wk_fuzz_knobs others[3] = { { 28, 0, 0, 3, NULL, 0, 0 }, v4, { 0, 1, 0, 4, NULL, 0, 0 } };
+    struct wk_vidmm *vm[WK_FUZZ_ROLES][4];
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        for (int i = 0; i < 3; i++)
+            vm[r][i + 1] = wk_fuzz_ready(r, &others[i]);
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 1); /* every entry in use */
+    uint64_t findings = wk_fuzz_findings();
+    uint64_t builds[WK_FUZZ_ROLES] = { wk_fuzz_builds(WK_FUZZ_DUT), wk_fuzz_builds(WK_FUZZ_REF) };
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        vm[r][0] = wk_fuzz_adapter(r, &k);
+    p.segments[1].base = p.segments[0].base;
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 0);
+    p.segments[1].base = 0x400000;
+    p.gpu.sysmem_pages = 0;
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 0);
+    p.gpu.sysmem_pages = 256;
+    p.gpu.segment_count = 0; /* the reference driver fails DxgkDdiStartDevice */
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 0);
+    p.gpu.segment_count = 3;
+    assert_int_equal(wk_fuzz_findings(), findings);
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 1);
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        assert_ptr_equal(wk_fuzz_ready(r, &k), vm[r][0]);
+        for (int i = 0; i < 3; i++)
+            assert_ptr_equal(wk_fuzz_ready(r, &others[i]), vm[r][i + 1]);
+        assert_int_equal(wk_fuzz_builds(r), builds[r]);
+    }
+    assert_int_equal(wk_fuzz_findings(), findings);
+    wk_prog_free(&p);
+}
+
+/* A driver under test that does not start on a description the reference
+ * starts on is a finding (here: a WK_DRIVER module that does not load); on
+ * the next input, both roles start over. */
+static void test_dut_refusing_a_desc_is_a_finding(void **state)
+{
+    (void)state;
+    static struct wk_prog p;
+    assert_true(load(SEEDS, "eviction-residency.fill-evict-digest.bin", &p));
+    struct wk_fuzz_knobs k = knobs_of(&p);
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    setenv("WK_DRIVER", "/nonexistent/wk-no-such-driver.so", 1);
+    uint64_t findings = wk_fuzz_findings();
+    p.segments[0].size = 64u << 10;
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 0);
+    assert_int_equal(wk_fuzz_findings(), findings + 1);
+    unsetenv("WK_DRIVER");
+    assert_int_equal(wk_fuzz_differential("test_fuzz_driver", &p, &k, NULL, NULL), 1);
+    assert_int_equal(wk_fuzz_findings(), findings + 1);
+    unsetenv("WK_FUZZ_NO_ABORT");
+    wk_prog_free(&p);
 }
 
 /* The skip hook of wk_fuzz_differential, used to change one byte of the
@@ -464,6 +713,12 @@ int main(void)
         cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
         cmocka_unit_test(test_fixture_kept_until_an_allocation_moves),
+        cmocka_unit_test(test_custom_desc_gets_its_own_adapter),
+        cmocka_unit_test(test_kept_desc_compares_by_value),
+        cmocka_unit_test(test_custom_desc_replays_like_fresh),
+        cmocka_unit_test(test_seed_reaches_a_reconfigured_adapter),
+        cmocka_unit_test(test_refused_desc_is_not_a_finding),
+        cmocka_unit_test(test_dut_refusing_a_desc_is_a_finding),
         /* Last: it leaves the module loaded. Closed for good and the
          * process going on, LeakSanitizer's exit scan crashed on the
          * module's thread-local block (km.h's __thread IRQL). */
