@@ -57,7 +57,7 @@
 NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 #endif
 
-#define KEPT 4                  /* adapters kept per role */
+#define KEPT WK_FUZZ_KEPT        /* adapters kept per role */
 
 /* The largest description a program carries (struct wk_prog's arrays):
  * what a kept adapter can remember by value. */

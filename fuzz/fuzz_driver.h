@@ -24,7 +24,7 @@
  * engine's -timeout catches hangs, and a timer signal per DDI would cost
  * every input), guard pages on, and the knobs of struct wk_fuzz_knobs: the
  * GPU description (the reference adapter unless an input describes
- * another), seed, multipass bound and paging knobs. Per role, up to four
+ * another), seed, multipass bound and paging knobs. Per role, up to WK_FUZZ_KEPT (32)
  * adapters are kept, by knobs, least recently used first out; paging
  * knobs, seed and max_passes can also be set on a reset adapter
  * (wk_vidmm_reconfigure), the GPU description and the segment-query
@@ -32,7 +32,7 @@
  * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
  * version destroys it first, so that a driver keeping adapter state in
  * globals never sees two adapters at once (the reference driver, which
- * both roles run side by side, keeps four).
+ * both roles run side by side, keeps WK_FUZZ_KEPT).
  *
  * An adapter description other than the reference one may be refused (by
  * the GPU model: overlapping segments, no system pages...; or by the
@@ -82,6 +82,15 @@
 #define WK_FUZZ_PROG_BYTES (2u << 20)
 #define WK_FUZZ_MIN_PAGING_BUFFER 28u
 #define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
+
+/* Adapters each role keeps (the reference driver as driver under test;
+ * one otherwise). 32: the seeds of fuzz_prog run on 23 GPU descriptions
+ * of their cases (in two segment-query versions, with other paging knobs),
+ * and with four kept, mutated inputs switching between them rebuilt an
+ * adapter pair for one input in a few (bench/fuzz_speed fuzz_prog: 9,700
+ * exec/s with 4, 13,000 with 32). An idle kept adapter costs the pages it
+ * touched, a few hundred KiB. */
+#define WK_FUZZ_KEPT 32
 
 /* The adapter knobs a harness input may choose (the rest is fixed above).
  * The adapter fields come last and mean the reference adapter, seed 0 and
