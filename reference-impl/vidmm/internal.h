@@ -215,6 +215,9 @@ struct wk_vidmm {
 
     /* System memory: a page heap over the PFN range */
     struct wk_place_heap *sys_heap;
+    uint32_t *kit_run;           /* per system page: 1 + the index of the first page of
+                                    the kit's own contiguous run holding it (DMA and
+                                    paging buffers, the dummy page); 0: not the kit's */
     uint64_t dummy_pfn;
     uint64_t scatter_state;
 
@@ -459,6 +462,9 @@ wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
 /* Back to the first scattered page of a fresh adapter (create, reset). */
 void sysmem_rewind(struct wk_vidmm *vm);
 void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count);
+/* Whether system page `pfn` belongs to one of the kit's own buffers (a DMA
+ * or paging buffer, the dummy page): memory no test step may write. */
+int sysmem_is_kit_page(const struct wk_vidmm *vm, uint64_t pfn);
 void mdl_init(struct wk_vidmm *vm, MDL *mdl, uint64_t *pfns, uint64_t count, uint64_t bytes);
 void mdl_release(struct wk_vidmm *vm, MDL *mdl);
 

@@ -686,12 +686,33 @@ wk_status wk_vidmm_special_lock_transfer(struct wk_vidmm *vm, uint32_t allocatio
     return st;
 }
 
+/* Whether any of the 8 fence bytes at gpu_address is in a system page of
+ * the kit's own buffers (both pages when they straddle two). */
+static int fence_in_kit_pages(const struct wk_vidmm *vm, uint64_t gpu_address)
+{
+    for (uint64_t a = gpu_address; a - gpu_address < 8; a += 7) {
+        struct wk_gpu_location where;
+        if (wk_gpu_locate(vm->gpu, a, &where) == WK_OK && where.segment_id == 0 &&
+            sysmem_is_kit_page(vm, vm->gpu_desc.sysmem_first_pfn + where.offset / WK_GPU_PAGE_SIZE))
+            return 1;
+    }
+    return 0;
+}
+
 wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address, uint64_t value)
 {
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
     if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address",
+                    (unsigned long long)gpu_address);
+    /* A test step's fence never lands in the kit's own buffers: a write
+     * into the paging buffer's block or a DMA buffer would be found by the
+     * kit's canary checks after the driver's next call, and blamed on the
+     * driver (fuzz_prog, a seed's adapter with system memory at PFN 0 and
+     * a fence at 0x46ae: a KIT INVARIANT on the reference driver). */
+    if (fence_in_kit_pages(vm, gpu_address))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx: system memory the kit holds for its own DMA and paging buffers",
                     (unsigned long long)gpu_address);
     /* The fence value is checked by reading it back. */
     if (!gpu_reaches(vm, gpu_address))

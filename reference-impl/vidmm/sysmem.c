@@ -37,8 +37,10 @@ wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
         uint64_t off;
         if (wk_place_alloc(vm->sys_heap, &r, &off) != WK_OK)
             return WK_E_NO_SPACE;
-        for (uint64_t i = 0; i < count; i++)
+        for (uint64_t i = 0; i < count; i++) {
             pfns[i] = first + off / PAGE + i;
+            vm->kit_run[off / PAGE + i] = (uint32_t)(off / PAGE) + 1; /* only the kit's buffers are contiguous */
+        }
         return WK_OK;
     }
     for (uint64_t i = 0; i < count; i++) {
@@ -57,9 +59,19 @@ wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
  * first PFN), scattered pages are one block each. */
 void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count)
 {
+    const uint64_t first = vm->gpu_desc.sysmem_first_pfn, pages = vm->gpu_desc.sysmem_pages;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t at = pfns[i] - first;
+        for (uint64_t k = at; k < pages && vm->kit_run[k] == at + 1; k++)
+            vm->kit_run[k] = 0;
+        wk_place_free(vm->sys_heap, at * PAGE);
+    }
+}
+
+int sysmem_is_kit_page(const struct wk_vidmm *vm, uint64_t pfn)
+{
     const uint64_t first = vm->gpu_desc.sysmem_first_pfn;
-    for (uint64_t i = 0; i < count; i++)
-        wk_place_free(vm->sys_heap, (pfns[i] - first) * PAGE);
+    return pfn >= first && pfn - first < vm->gpu_desc.sysmem_pages && vm->kit_run[pfn - first] != 0;
 }
 
 static VOID *mdl_map(MDL *mdl)

@@ -74,7 +74,8 @@ static wk_status build(struct wk_vidmm *vm)
         return fail(vm, WK_E_INVALID_ARGUMENT, "bad adapter description: %s", why);
     vm->gpu_desc = *wk_gpu_description(vm->gpu);
     vm->cfg.gpu = NULL; /* the caller's description need not outlive create */
-    if (wk_place_create(vm->gpu_desc.sysmem_pages * PAGE, &vm->sys_heap) != WK_OK)
+    if (wk_place_create(vm->gpu_desc.sysmem_pages * PAGE, &vm->sys_heap) != WK_OK ||
+        !(vm->kit_run = calloc(vm->gpu_desc.sysmem_pages, sizeof(*vm->kit_run))))
         return fail(vm, WK_E_NO_MEMORY, "out of memory for the system-page heap");
     sysmem_rewind(vm);
     uint64_t dummy;
@@ -239,6 +240,7 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
     for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
         wk_place_destroy(vm->seg[i].heap);
     wk_place_destroy(vm->sys_heap);
+    free(vm->kit_run);
     wk_gpu_destroy(vm->gpu);
     table_free(vm->contexts, MAX_HANDLES, sizeof(*vm->contexts));
     table_free(vm->allocs, MAX_HANDLES, sizeof(*vm->allocs));
