@@ -219,7 +219,9 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
                                   int write);
 /* SPECIAL_LOCK_TRANSFER of a resident allocation to system memory and back. */
 wk_status wk_vidmm_special_lock_transfer(struct wk_vidmm *vm, uint32_t allocation);
-/* SIGNAL_MONITORED_FENCE at a GPU address. */
+/* SIGNAL_MONITORED_FENCE at a GPU address: WK_E_INVALID_ARGUMENT when it is
+ * no GPU address or its 8 bytes touch a system page of the kit's own DMA and
+ * paging buffers, WK_E_STATE when the GPU cannot reach them. */
 wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address,
                                           uint64_t value);
 
