@@ -380,7 +380,7 @@ int main(int argc, char **argv)
     for (size_t h = 0; h < HARNESSES; h++) {
         if (only && strcmp(only, harnesses[h].name) != 0)
             continue;
-        uint64_t before = wk_fuzz_findings();
+        uint64_t before = wk_fuzz_findings(), builds = wk_fuzz_builds(WK_FUZZ_DUT) + wk_fuzz_builds(WK_FUZZ_REF);
         load_seeds(&s, corpus, harnesses[h].name);
         struct side hs, es;
         measure_pair(&s, harnesses[h].fn, seconds, &hs, &es);
@@ -390,6 +390,11 @@ int main(int argc, char **argv)
                harnesses[h].goal, INSTRUMENTED ? "" : ratio >= harnesses[h].goal ? "meets the goal" : "BELOW the goal");
         if (wk_fuzz_findings() != before)
             printf(" (%llu findings)", (unsigned long long)(wk_fuzz_findings() - before));
+        /* Adapters the differential harnesses built (an input whose adapter
+         * no kept one has): the cost a mutated adapter block adds. */
+        builds = wk_fuzz_builds(WK_FUZZ_DUT) + wk_fuzz_builds(WK_FUZZ_REF) - builds;
+        if (builds)
+            printf(" (%llu adapters built in %llu runs)", (unsigned long long)builds, (unsigned long long)hs.runs);
         printf("\n");
         fflush(stdout);
         free_seeds(&s);
