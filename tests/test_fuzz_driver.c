@@ -474,20 +474,28 @@ static void test_custom_desc_replays_like_fresh(void **state)
     assert_true(differ > 0);
 }
 
-/* The PFNs behind an 8-page allocation paged into the aperture (segment
- * 3): where the adapter's seed scattered its system pages. */
-static void aperture_pfns(struct wk_vidmm *vm, uint64_t pfns[8])
+/* A new device on vm (into *dev) and an allocation of `pages` pages on it,
+ * only in `segment` when it is not 0; the allocation's handle. */
+static uint32_t new_allocation(struct wk_vidmm *vm, uint32_t *dev, uint32_t pages, uint32_t segment)
 {
-    uint32_t dev = 0, h = 0;
-    assert_int_equal(wk_vidmm_create_device(vm, 0, &dev), WK_OK);
+    uint32_t h = 0;
+    assert_int_equal(wk_vidmm_create_device(vm, 0, dev), WK_OK);
     WK_ALLOCATION_REQUEST q;
     memset(&q, 0, sizeof(q));
     q.Magic = WK_ALLOCATION_REQUEST_MAGIC;
     q.Version = WK_ALLOCATION_REQUEST_VERSION;
-    q.Size = 8 * WK_GPU_PAGE_SIZE;
-    q.PreferredSegment.Value = 3;
-    q.SupportedSegmentSet = 0x4;
-    assert_int_equal(wk_vidmm_create_allocation(vm, dev, &q, &h), WK_OK);
+    q.Size = (uint64_t)pages * WK_GPU_PAGE_SIZE;
+    q.PreferredSegment.Value = segment;
+    q.SupportedSegmentSet = segment ? 1u << (segment - 1) : 0;
+    assert_int_equal(wk_vidmm_create_allocation(vm, *dev, &q, &h), WK_OK);
+    return h;
+}
+
+/* The PFNs behind an 8-page allocation paged into the aperture (segment
+ * 3): where the adapter's seed scattered its system pages. */
+static void aperture_pfns(struct wk_vidmm *vm, uint64_t pfns[8])
+{
+    uint32_t dev = 0, h = new_allocation(vm, &dev, 8, 3);
     assert_int_equal(wk_vidmm_page_in(vm, h), WK_OK);
     struct wk_vidmm_allocation_state st;
     assert_int_equal(wk_vidmm_allocation_state(vm, h, &st), WK_OK);
@@ -673,14 +681,7 @@ static void test_digest_of_repeated_pages(void **state)
 {
     (void)state;
     struct wk_vidmm *vm = wk_fuzz_ready(WK_FUZZ_REF, NULL);
-    uint32_t dev = 0, h = 0;
-    assert_int_equal(wk_vidmm_create_device(vm, 0, &dev), WK_OK);
-    WK_ALLOCATION_REQUEST q;
-    memset(&q, 0, sizeof(q));
-    q.Magic = WK_ALLOCATION_REQUEST_MAGIC;
-    q.Version = WK_ALLOCATION_REQUEST_VERSION;
-    q.Size = 16 * WK_GPU_PAGE_SIZE;
-    assert_int_equal(wk_vidmm_create_allocation(vm, dev, &q, &h), WK_OK);
+    uint32_t dev = 0, h = new_allocation(vm, &dev, 16, 0);
     assert_int_equal(wk_vidmm_fill(vm, h, 0xA5C3E1F0u), WK_OK);
     static uint8_t bytes[16 * WK_GPU_PAGE_SIZE];
     const uint64_t odd[] = { 5 * WK_GPU_PAGE_SIZE + 17, 9 * WK_GPU_PAGE_SIZE - 1, 16 * WK_GPU_PAGE_SIZE - 1 };

@@ -271,22 +271,17 @@ static void test_advance_by_any_parameter(void **state)
     (void)state;
     uint8_t dma[64];
     const int64_t param = (int64_t)0xD7B66DAC4DE35009ull;
+    const uintptr_t expected = (uintptr_t)dma + sizeof(dma) + (uint64_t)param;
     struct wk_mutation_state m;
     NTSTATUS st = STATUS_SUCCESS;
-    DXGKARG_RENDER r;
-    memset(&r, 0, sizeof(r));
-    r.pDmaBuffer = dma;
-    r.DmaSize = sizeof(dma);
+    DXGKARG_RENDER r = { .pDmaBuffer = dma, .DmaSize = sizeof(dma) };
+    DXGKARG_BUILDPAGINGBUFFER b = { .pDmaBuffer = dma, .DmaSize = sizeof(dma) };
     arm(&m, "render-advance-past-end", 1, param);
     wk_mutation_rewrite(&m, WK_DDI_RENDER, &r, &st);
-    assert_true((uintptr_t)r.pDmaBuffer == (uintptr_t)dma + sizeof(dma) + (uint64_t)param);
-    DXGKARG_BUILDPAGINGBUFFER b;
-    memset(&b, 0, sizeof(b));
-    b.pDmaBuffer = dma;
-    b.DmaSize = sizeof(dma);
     arm(&m, "paging-advance-past-end", 1, param);
     wk_mutation_rewrite(&m, WK_DDI_BUILD_PAGING_BUFFER, &b, &st);
-    assert_true((uintptr_t)b.pDmaBuffer == (uintptr_t)dma + sizeof(dma) + (uint64_t)param);
+    assert_true((uintptr_t)r.pDmaBuffer == expected);
+    assert_true((uintptr_t)b.pDmaBuffer == expected);
 }
 
 static void test_answer_dma_byte_writes_before_the_advance(void **state)
