@@ -672,8 +672,9 @@ static int calibrate(struct wk_prog *p, const struct opts *op, struct calibrated
 }
 
 /* What fuzz_prog does to an input before running it (fuzz/fuzz_prog.c):
- * no answer rewrite, a paging buffer of at least one COPY (28 bytes), and
- * allocations past 1 MiB in all left out. */
+ * no answer rewrite, a paging buffer of at least one COPY (28 bytes) and
+ * at most 64 KiB, the default multipass bound, and allocations past
+ * WK_FUZZ_PROG_BYTES in all left out. */
 static void harness_view(struct wk_prog *p, char *note, size_t size)
 {
     size_t at = 0;
@@ -683,15 +684,23 @@ static void harness_view(struct wk_prog *p, char *note, size_t size)
     p->has_rewrite = 0;
     memset(&p->rewrite, 0, sizeof(p->rewrite));
     p->trips[0] = '\0';
-    if (p->vidmm.paging_buffer_size && p->vidmm.paging_buffer_size < 28) {
-        p->vidmm.paging_buffer_size = 28;
-        at += (size_t)snprintf(note + at, size - at, "; paging buffer raised to 28 bytes");
+    if (p->vidmm.paging_buffer_size && p->vidmm.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER) {
+        p->vidmm.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
+        at += (size_t)snprintf(note + at, size - at, "; paging buffer raised to %u bytes", WK_FUZZ_MIN_PAGING_BUFFER);
+    }
+    if (p->vidmm.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER) {
+        p->vidmm.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
+        at += (size_t)snprintf(note + at, size - at, "; paging buffer lowered to %u bytes", WK_FUZZ_MAX_PAGING_BUFFER);
+    }
+    if (p->vidmm.max_passes) {
+        p->vidmm.max_passes = 0;
+        at += (size_t)snprintf(note + at, size - at, "; multipass bound back to the default");
     }
     uint64_t bytes = 0;
     uint32_t cut = 0;
     for (uint32_t i = 0; i < p->step_count;) {
         struct wk_step *s = &p->steps[i];
-        if (s->kind == WK_STEP_CREATE_ALLOCATION && bytes + s->alloc.size > (1u << 20)) {
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && bytes + s->alloc.size > WK_FUZZ_PROG_BYTES) {
             memmove(s, s + 1, (p->step_count - i - 1) * sizeof(*s)); /* skipped: no object, no renumbering */
             memset(&p->steps[--p->step_count], 0, sizeof(*s));
             cut++;
@@ -701,7 +710,7 @@ static void harness_view(struct wk_prog *p, char *note, size_t size)
         i++;
     }
     if (cut && at < size)
-        snprintf(note + at, size - at, "; %u allocation(s) past the 1 MiB cap left out", cut);
+        snprintf(note + at, size - at, "; %u allocation(s) past the %u MiB cap left out", cut, WK_FUZZ_PROG_BYTES >> 20);
 }
 
 static void run_child_fn(const void *arg, int fd)

@@ -170,6 +170,18 @@ int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_
 /* The render/patch harnesses' fixture as steps (fixture_steps.c)       */
 /* ------------------------------------------------------------------ */
 
+
+/* Program inputs of the fuzz harnesses (fuzz_prog, fuzz_hostile), and
+ * `wddmkit repro`/`minimize`/`triage`, which run a fuzz_prog input as that
+ * harness does: the allocation bytes one input may ask for (every spec case
+ * fits), the smallest paging buffer a non-zero size is raised to (a COPY,
+ * the largest paging command: no driver makes progress in less), and the
+ * largest one it is lowered to (what the program header alone can say; an
+ * adapter block may ask for 64 MiB, which every submission's Patch check
+ * would scan; no spec case uses more than 16 KiB). */
+#define WK_FUZZ_PROG_BYTES (2u << 20)
+#define WK_FUZZ_MIN_PAGING_BUFFER 28u
+#define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
 /* create_device, create_context (with `context_flags`), then each of the
  * seven slot allocations created and paged in: allocation index = slot - 1. */
 #define WK_FIXTURE_STEPS 16u

@@ -70,18 +70,12 @@
 #include "wddmkit/prog.h"
 #include "wddmkit/vidmm.h"
 
+#include "conform.h"
 #include "seeds_lib.h"
 
-/* Program inputs (fuzz_prog, fuzz_hostile): the allocation bytes one
- * input may ask for (every spec case fits), the smallest paging buffer a
- * non-zero size is raised to (a COPY, the largest paging command: no
- * driver makes progress in less), and the largest one it is lowered to
- * (what the program header alone can say; an adapter block may ask for
- * 64 MiB, which every submission's Patch check would scan; no spec case
- * uses more than 16 KiB). */
-#define WK_FUZZ_PROG_BYTES (2u << 20)
-#define WK_FUZZ_MIN_PAGING_BUFFER 28u
-#define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
+/* WK_FUZZ_PROG_BYTES and the paging-buffer bounds of program inputs are
+ * in conform.h: `wddmkit repro` folds a fuzz_prog input as the harness
+ * does. */
 
 /* Adapters each role keeps (the reference driver as driver under test;
  * one otherwise). 32: the seeds of fuzz_prog run on 23 GPU descriptions

@@ -836,6 +836,34 @@ static void test_minimize_masks_addresses(void **state)
  * model's disassembly, a fuzz_spec input as its numbered text; when the
  * input cannot be decoded (the driver does not start), a note, and the
  * exit code is still the runs'. */
+/* repro runs a fuzz_prog input as the harness does (its budget of
+ * allocation bytes, WK_FUZZ_PROG_BYTES, and its paging-buffer bounds): a
+ * program of 1.5 MiB keeps every allocation (the view once cut at 1 MiB
+ * while the harness ran 2 MiB, so a finding past 1 MiB did not replay),
+ * and its multipass bound is the harness's default. */
+static void test_repro_folds_as_the_harness(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof(path), "large.bin");
+    struct wk_prog *p = new_prog();
+    add(p, WK_STEP_CREATE_DEVICE);
+    add_allocation(p, 0, 768u << 10);
+    add_allocation(p, 0, 768u << 10);
+    p->vidmm.paging_buffer_size = 1u << 20;
+    p->vidmm.max_passes = 3;
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog", path), 0);
+    expect_output(out, ", 3 steps; paging buffer lowered to 65535 bytes; multipass bound back to the default;");
+    if (strstr(out, "left out"))
+        fail_msg("an allocation under the harness's budget was left out:\n%s", out);
+    p->steps[2].alloc.size = 2u << 20;
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog", path), 0);
+    expect_output(out, "; 1 allocation(s) past the 2 MiB cap left out");
+    free_prog(p);
+}
+
 static void test_repro_prints_decoded_input(void **state)
 {
     (void)state;
@@ -1295,6 +1323,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_minimize_bytes),
         cmocka_unit_test(test_minimize_masks_addresses),
         cmocka_unit_test(test_promote_paging_input_named_like_its_case),
+        cmocka_unit_test(test_repro_folds_as_the_harness),
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),
         cmocka_unit_test(test_promote),
