@@ -350,6 +350,19 @@ static int has_free(const struct slot *s)
     return 0;
 }
 
+/* Kept adapters built like k (its description and segment-query version):
+ * past WK_FUZZ_KEPT_PER_BUILD of them, other paging knobs reconfigure one
+ * instead of taking a free entry (fuzz_paging's inputs vary the paging
+ * knobs on one description: a new adapter for each set cost it 8% of its
+ * exec/s, in builds and in the cache footprint of 32 live models). */
+static int builds_like(const struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    int n = 0;
+    for (int i = 0; i < KEPT; i++)
+        n += s->kept[i].vm && same_build(&s->kept[i].knobs, k);
+    return n;
+}
+
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
@@ -419,13 +432,13 @@ static int knobs_applied(struct kept *e, const struct wk_fuzz_knobs *k)
 }
 
 /* The kept adapter that serves knobs k after a reset (and a reconfigure):
- * the one with these knobs, else, when no entry is free for a new one,
- * the least recently used of the same description and version. NULL:
- * build one. */
+ * the one with these knobs, else, when no entry is free for a new one or
+ * WK_FUZZ_KEPT_PER_BUILD are built like it, the least recently used of the
+ * same description and version. NULL: build one. */
 static struct wk_vidmm *reuse(struct slot *s, const struct wk_fuzz_knobs *k)
 {
     struct kept *e = with_knobs(s, k);
-    if (!e && !(keeps_several() && has_free(s)))
+    if (!e && !(keeps_several() && has_free(s) && builds_like(s, k) < WK_FUZZ_KEPT_PER_BUILD))
         e = reconfigurable(s, k);
     if (!e)
         return NULL;

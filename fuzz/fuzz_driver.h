@@ -82,9 +82,13 @@
  * of their cases (in two segment-query versions, with other paging knobs),
  * and with four kept, mutated inputs switching between them rebuilt an
  * adapter pair for one input in a few (bench/fuzz_speed fuzz_prog: 9,700
- * exec/s with 4, 13,000 with 32). An idle kept adapter costs the pages it
- * touched, a few hundred KiB. */
+ * exec/s with 4, 15,600 with 32 and at most 4 per description and
+ * version). An idle kept adapter costs the pages it touched. */
 #define WK_FUZZ_KEPT 32
+/* Of them, at most this many of one GPU description and segment-query
+ * version: other paging knobs on it reconfigure one (what four kept
+ * adapters did for every input before descriptions varied). */
+#define WK_FUZZ_KEPT_PER_BUILD 4
 
 /* The adapter knobs a harness input may choose (the rest is fixed above).
  * The adapter fields come last and mean the reference adapter, seed 0 and

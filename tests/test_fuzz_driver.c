@@ -247,15 +247,42 @@ static void test_reconfigure_between_seeds_replays_like_fresh(void **state)
 
 static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3, NULL, 0, 0 }, v4 = { 8192, 2, 1, 4, NULL, 0, 0 };
 
-/* Knob set i of WK_FUZZ_KEPT distinct ones on the reference description,
- * both versions (set 0 is v3, set 1 is v4): enough to fill every entry a
- * role keeps. */
+/* Knob set i of WK_FUZZ_KEPT distinct ones that a role keeps all of: four
+ * per description (two paging variants of each version, under
+ * WK_FUZZ_KEPT_PER_BUILD), the first on the reference description (set 0
+ * is v3, set 1 is v4), the others on the reference segments with a system
+ * pool one page larger each. */
 static struct wk_fuzz_knobs nth_knobs(int i)
 {
+    static struct wk_gpu_desc descs[WK_FUZZ_KEPT / 4];
     if (i < 2)
         return i ? v4 : v3;
     struct wk_fuzz_knobs k = { 28u + (uint32_t)i, 0, 0, i % 2 ? 4u : 3u, NULL, 0, 0 };
+    if (i / 4) {
+        descs[i / 4] = *wk_gpu_reference_desc();
+        descs[i / 4].sysmem_pages += (uint64_t)(i / 4);
+        k.gpu = &descs[i / 4];
+    }
     return k;
+}
+
+/* Paging knobs beyond WK_FUZZ_KEPT_PER_BUILD on one description and version
+ * reconfigure a kept adapter (the least recently used) instead of building
+ * another, free entries notwithstanding. */
+static void test_paging_variants_share_a_build(void **state)
+{
+    (void)state;
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    wk_fuzz_finding("test_fuzz_driver", NULL, "start from no kept adapter");
+    unsetenv("WK_FUZZ_NO_ABORT");
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        uint64_t builds = wk_fuzz_builds(r);
+        for (uint32_t i = 0; i < 2 * WK_FUZZ_KEPT_PER_BUILD; i++) {
+            struct wk_fuzz_knobs k = { 28u + i, 0, 0, 3, NULL, 0, 0 };
+            assert_non_null(wk_fuzz_ready(r, &k));
+        }
+        assert_int_equal(wk_fuzz_builds(r) - builds, WK_FUZZ_KEPT_PER_BUILD);
+    }
 }
 
 static void test_alternating_versions_reuse_adapters(void **state)
@@ -753,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_reconfigure_between_seeds_replays_like_fresh),
         cmocka_unit_test(test_alternating_versions_reuse_adapters),
         cmocka_unit_test(test_alternating_knobs_keep_their_adapters),
+        cmocka_unit_test(test_paging_variants_share_a_build),
         cmocka_unit_test(test_finding_rebuilds_every_kept_adapter),
         cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
