@@ -6,11 +6,20 @@
  * (up to 4 GiB) and consecutive pages handed out are consecutive in host
  * memory. The free list grows with the pages carved, so returning a page can
  * never fail.
+ *
+ * Arenas outlive their pool: a fuzz harness builds and destroys GPU models
+ * all the time (fuzz_hostile one per input, fuzz_prog one per new adapter
+ * description), and each new arena cost an mmap, a munmap and a page fault
+ * with a kernel-zeroed page for every page the model touched. A destroyed
+ * pool's arenas wait in a stash for the next pool instead, pages and dirt
+ * included: the dirt says what the next user must zero, exactly as for
+ * pages recycled within one pool.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 
 #include "page_pool.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -28,12 +37,70 @@ void page_pool_init(struct page_pool *pool, uint64_t limit)
     pool->arena_pages = limit < MAX_ARENA_PAGES ? (limit ? limit : 1) : MAX_ARENA_PAGES;
 }
 
+#define STASHED_ARENAS 4u
+#define STASH_KEEP_PAGES 4096u     /* 16 MiB of an arena stay backed in the stash */
+
+static struct pool_arena stash[STASHED_ARENAS];
+static atomic_flag stash_lock = ATOMIC_FLAG_INIT; /* GPU models may live in several threads */
+
+static void stash_enter(void)
+{
+    while (atomic_flag_test_and_set_explicit(&stash_lock, memory_order_acquire))
+        ;
+}
+
+static void stash_leave(void)
+{
+    atomic_flag_clear_explicit(&stash_lock, memory_order_release);
+}
+
+static void arena_unmap(struct pool_arena *a)
+{
+    munmap(a->base, a->pages * WK_GPU_PAGE_SIZE);
+    free(a->dirt);
+}
+
+/* Keeps a in the stash (its pages past STASH_KEEP_PAGES returned to the
+ * kernel, so they read as zero again); 0 when the stash is full. */
+static int stash_put(struct pool_arena *a)
+{
+    if (a->high > STASH_KEEP_PAGES) {
+        madvise(a->base + STASH_KEEP_PAGES * WK_GPU_PAGE_SIZE, (a->high - STASH_KEEP_PAGES) * WK_GPU_PAGE_SIZE,
+                MADV_DONTNEED);
+        memset(a->dirt + STASH_KEEP_PAGES, 0, (a->high - STASH_KEEP_PAGES) * sizeof(*a->dirt));
+        a->high = STASH_KEEP_PAGES;
+    }
+    int kept = 0;
+    stash_enter();
+    for (uint32_t i = 0; i < STASHED_ARENAS && !kept; i++)
+        if (!stash[i].base) {
+            stash[i] = *a;
+            kept = 1;
+        }
+    stash_leave();
+    return kept;
+}
+
+/* A stashed arena of `pages` pages into *a; 0 when there is none. */
+static int stash_take(uint64_t pages, struct pool_arena *a)
+{
+    int took = 0;
+    stash_enter();
+    for (uint32_t i = 0; i < STASHED_ARENAS && !took; i++)
+        if (stash[i].base && stash[i].pages == pages) {
+            *a = stash[i];
+            memset(&stash[i], 0, sizeof(stash[i]));
+            took = 1;
+        }
+    stash_leave();
+    return took;
+}
+
 void page_pool_fini(struct page_pool *pool)
 {
-    for (uint64_t i = 0; i < pool->arena_count; i++) {
-        munmap(pool->arenas[i].base, pool->arenas[i].pages * WK_GPU_PAGE_SIZE);
-        free(pool->arenas[i].dirt);
-    }
+    for (uint64_t i = 0; i < pool->arena_count; i++)
+        if (!stash_put(&pool->arenas[i]))
+            arena_unmap(&pool->arenas[i]);
     free(pool->arenas);
     free(pool->free_pages);
     memset(pool, 0, sizeof(*pool));
@@ -51,12 +118,16 @@ static int add_arena(struct page_pool *pool)
         pool->arenas = a;
         pool->arena_capacity = cap;
     }
+    if (stash_take(pool->arena_pages, &pool->arenas[pool->arena_count])) {
+        pool->arena_count++;
+        return 0;
+    }
     for (;;) {
         void *p = mmap(NULL, pool->arena_pages * WK_GPU_PAGE_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p != MAP_FAILED) {
             /* Fresh pages read as zero: no dirt. */
-            struct pool_arena a = { p, pool->arena_pages, calloc(pool->arena_pages, sizeof(uint32_t)) };
+            struct pool_arena a = { p, pool->arena_pages, calloc(pool->arena_pages, sizeof(uint32_t)), 0 };
             if (!a.dirt) {
                 munmap(p, pool->arena_pages * WK_GPU_PAGE_SIZE);
                 return -1;
@@ -84,8 +155,10 @@ static uint8_t *carve(struct page_pool *pool)
     }
     if (pool->carve_arena == pool->arena_count && add_arena(pool) != 0)
         return NULL;
-    const struct pool_arena *a = &pool->arenas[pool->carve_arena];
+    struct pool_arena *a = &pool->arenas[pool->carve_arena];
     uint8_t *page = a->base + pool->carve_page * WK_GPU_PAGE_SIZE;
+    if (pool->carve_page >= a->high)
+        a->high = pool->carve_page + 1;
     if (++pool->carve_page == a->pages) {
         pool->carve_arena++;
         pool->carve_page = 0;

@@ -26,6 +26,7 @@ struct page_pool {
         uint8_t *base;
         uint64_t pages;
         uint32_t *dirt;     /* per page: PAGE_DIRT(lo, hi), 0 = all zero */
+        uint64_t high;      /* pages [0, high) were ever carved (may hold bytes) */
     } *arenas;              /* reservations, carved in order */
     uint64_t arena_count;
     uint64_t arena_capacity;
@@ -38,6 +39,10 @@ struct page_pool {
 };
 
 void page_pool_init(struct page_pool *pool, uint64_t limit);
+/* Every page must be back (page_pool_put). The arenas go to a small
+ * process-wide stash for the next pool of the same arena size, with their
+ * pages and dirt, beyond the first 16 MiB returned to the kernel; an arena
+ * the stash has no room for is unmapped. */
 void page_pool_fini(struct page_pool *pool);
 
 /* A span [lo, hi) of a page, packed: every byte outside it is zero. */

@@ -379,6 +379,35 @@ static void test_host_access_length_overflow(void **state)
                               WK_E_BAD_ADDRESS));
 }
 
+/* A model's host pages outlive it (page_pool.c keeps a destroyed model's
+ * arenas for the next one): what the first model wrote must read as zero
+ * in the next, in the pages kept backed (the first 16 MiB: their dirt says
+ * what to zero) and past them (returned to the kernel). */
+static void test_next_model_reads_zero_where_the_last_wrote(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.segs[0].base = 1ull << 36;
+    a.segs[0].size = 64ull << 20;
+    const uint64_t at[] = { 0x100, 1ull << 20, (16ull << 20) - 8, (20ull << 20) + 0x10, (64ull << 20) - 0x1000 };
+    static uint8_t ones[4096], back[4096], zero[4096];
+    memset(ones, 0xAB, sizeof(ones));
+    for (int round = 0; round < 3; round++) {
+        struct wk_gpu *g = tu_create(state, &a.desc);
+        for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+            assert_int_equal(wk_gpu_read(g, a.segs[0].base + at[i], back, 8), WK_OK);
+            assert_memory_equal(back, zero, 8);
+            assert_int_equal(wk_gpu_write(g, a.segs[0].base + at[i], ones, 8), WK_OK);
+        }
+        assert_int_equal(wk_gpu_write(g, a.segs[0].base + (2ull << 20), ones, sizeof(ones)), WK_OK);
+        tu_destroy(state, g);
+        g = tu_create(state, &a.desc);
+        assert_int_equal(wk_gpu_read(g, a.segs[0].base + (2ull << 20), back, sizeof(back)), WK_OK);
+        assert_memory_equal(back, zero, sizeof(back));
+        tu_destroy(state, g);
+    }
+}
+
 static void test_host_read_write_regions(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -1433,6 +1462,7 @@ int main(void)
         TU_TEST(test_locate),
         TU_TEST(test_locate_many_segments),
         TU_TEST(test_host_read_write_regions),
+        TU_TEST(test_next_model_reads_zero_where_the_last_wrote),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),
         TU_TEST(test_reset_after_reads_of_system_memory),
