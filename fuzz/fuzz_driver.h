@@ -24,8 +24,9 @@
  * engine's -timeout catches hangs, and a timer signal per DDI would cost
  * every input), guard pages on, and the knobs of struct wk_fuzz_knobs: the
  * GPU description (the reference adapter unless an input describes
- * another), seed, multipass bound and paging knobs. Per role, up to WK_FUZZ_KEPT (32)
- * adapters are kept, by knobs, least recently used first out; paging
+ * another), seed, multipass bound and paging knobs. Per role, up to
+ * WK_FUZZ_KEPT adapters are kept, by knobs, least recently used first
+ * out, at most WK_FUZZ_KEPT_PER_BUILD of one description; paging
  * knobs, seed and max_passes can also be set on a reset adapter
  * (wk_vidmm_reconfigure), the GPU description and the segment-query
  * version only by building one. A driver under test from WK_DRIVER or
@@ -80,10 +81,10 @@
 /* Adapters each role keeps (the reference driver as driver under test;
  * one otherwise). 32: the seeds of fuzz_prog run on 23 GPU descriptions
  * of their cases (in two segment-query versions, with other paging knobs),
- * and with four kept, mutated inputs switching between them rebuilt an
- * adapter pair for one input in a few (bench/fuzz_speed fuzz_prog: 9,700
- * exec/s with 4, 15,600 with 32 and at most 4 per description and
- * version). An idle kept adapter costs the pages it touched. */
+ * and with four kept, mutated inputs switching between them evicted each
+ * other's adapters (bench/fuzz_speed fuzz_prog: 9,700 exec/s with 4,
+ * 15,600 with 32 and at most 4 per description and version). An idle kept
+ * adapter costs the pages it touched. */
 #define WK_FUZZ_KEPT 32
 /* Of them, at most this many of one GPU description and segment-query
  * version: other paging knobs on it reconfigure one (what four kept
