@@ -720,6 +720,23 @@ REWRITER(rw_ctx_handle)
     DXGKARG_CREATECONTEXT *a = rw_args(w, WK_DDI_CREATE_CONTEXT);
     CHANGE(a, (m_destroy_context(a->hContext), a->hContext = NULL));
 }
+/* The runtime's handle given back as the driver's own (hDevice and
+ * hContext are in/out): what a driver that succeeds without writing its
+ * handle returns. The first device's and first context's runtime handles
+ * (reference-impl/vidmm/internal.h: DEVICE_HANDLE_TAG | 1,
+ * CONTEXT_HANDLE_TAG | 1). */
+#define RUNTIME_DEVICE_1 ((HANDLE)(uintptr_t)0xD0000001u)
+#define RUNTIME_CONTEXT_1 ((HANDLE)(uintptr_t)0xC0000001u)
+REWRITER(rw_dev_runtime_handle)
+{
+    DXGKARG_CREATEDEVICE *a = rw_args(w, WK_DDI_CREATE_DEVICE);
+    CHANGE(a, (m_destroy_device(a->hDevice), a->hDevice = RUNTIME_DEVICE_1));
+}
+REWRITER(rw_ctx_runtime_handle)
+{
+    DXGKARG_CREATECONTEXT *a = rw_args(w, WK_DDI_CREATE_CONTEXT);
+    CHANGE(a, (m_destroy_context(a->hContext), a->hContext = RUNTIME_CONTEXT_1));
+}
 REWRITER(rw_ctx_segset)
 {
     DXGK_CONTEXTINFO *i = rw_context_info(w);
@@ -1363,6 +1380,16 @@ static void run_rule_case(void **state)
     assert_true(bad);
 }
 
+/* Second ways of breaking a rule the table already covers, run the same
+ * way (a good run passes, the bad one trips the rule): the runtime's
+ * handle returned as the driver's (found by fuzz_hostile: the kit kept
+ * it, and handed the reference driver 0xD0000001 as its own device). */
+static const struct rule_case second_ways[] = {
+    RW("DEV-CREATE-001", sc_device, rw_dev_runtime_handle),
+    RW("CTX-CREATE-002", sc_context, rw_ctx_runtime_handle),
+};
+#define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
+
 static int release_run(void **state)
 {
     (void)state;
@@ -1447,13 +1474,16 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + 3];
+    struct CMUnitTest tests[NCASES + NSECOND + 3];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)
         tests[n++] = (struct CMUnitTest){ cases[k].id, run_rule_case, NULL, release_run,
                                           (void *)(uintptr_t)&cases[k] };
+    for (size_t k = 0; k < NSECOND; k++)
+        tests[n++] = (struct CMUnitTest){ "runtime handle returned", run_rule_case, NULL, release_run,
+                                          (void *)(uintptr_t)&second_ways[k] };
     tests[n++] = (struct CMUnitTest)VT_TEST(test_adapter_works_after_driver_death);
     return cmocka_run_group_tests_name("vidmm.rules", tests, NULL, NULL);
 }

@@ -80,7 +80,8 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     memset(&info, 0, sizeof(info));
     DXGKARG_CREATEDEVICE args;
     memset(&args, 0, sizeof(args));
-    args.hDevice = runtime_handle(DEVICE_HANDLE_TAG, index);
+    const HANDLE runtime = runtime_handle(DEVICE_HANDLE_TAG, index);
+    args.hDevice = runtime;
     args.Flags.Value = flags;
     args.pInfo = &info;
     /* Reserved now: the driver may create device context allocations (naming
@@ -102,6 +103,13 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
         return violate(vm, R_DEV_STATUS, WK_DDI_CREATE_DEVICE,
                        "returned 0x%08x with handle %p, expected SUCCESS and a non-NULL handle",
                        (unsigned)status, args.hDevice);
+    /* hDevice is in/out: the runtime's handle in, the driver's own out. A
+     * driver that succeeds without writing it would get the runtime's
+     * handle back as its device in every later call. */
+    if (args.hDevice == runtime)
+        return violate(vm, R_DEV_STATUS, WK_DDI_CREATE_DEVICE,
+                       "returned SUCCESS with hDevice %p, the runtime's handle it was given: the driver must "
+                       "return a handle of its own", args.hDevice);
     vm->devices[index - 1].live = 1;
     vm->devices[index - 1].driver_handle = args.hDevice;
     *device = index;
@@ -234,7 +242,8 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     vm->ncontexts = index; /* reserved now: callbacks during CreateContext may name it */
     DXGKARG_CREATECONTEXT args;
     memset(&args, 0, sizeof(args));
-    args.hContext = runtime_handle(CONTEXT_HANDLE_TAG, index);
+    const HANDLE runtime = runtime_handle(CONTEXT_HANDLE_TAG, index);
+    args.hContext = runtime;
     args.Flags.Value = flags;
     c->device = device;
     c->flags = flags;
@@ -254,6 +263,13 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
         return violate(vm, R_CTX_STATUS, WK_DDI_CREATE_CONTEXT,
                        "returned 0x%08x, expected SUCCESS, NO_MEMORY or DRIVER_MISMATCH",
                        (unsigned)status);
+    /* hContext is in/out, as CreateDevice's hDevice: the context is not
+     * kept, since the kit would hand the driver the runtime's handle as its
+     * own context in every later call. */
+    if (args.hContext == runtime)
+        return violate(vm, R_CTX_HANDLE, WK_DDI_CREATE_CONTEXT,
+                       "returned SUCCESS with hContext %p, the runtime's handle it was given: the driver must "
+                       "return a handle of its own", args.hContext);
     c->driver_handle = args.hContext;
     c->info = args.ContextInfo;
     wk_status checked = check_context_info(vm, &args);

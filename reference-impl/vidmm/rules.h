@@ -85,13 +85,15 @@
       "last ends at the segment end", "seed:DXGK_SEGMENTDESCRIPTOR pBankRangeTable; facts §5.6 B2", "reference-impl/vidmm/segments.c") \
     /* Devices and contexts */                                                                    \
     X(R_DEV_STATUS, "DEV-CREATE-001", WK_DDI_CREATE_DEVICE,                                         \
-      "CreateDevice succeeds (or reports NO_MEMORY) and returns a non-NULL device handle",          \
+      "CreateDevice succeeds (or reports NO_MEMORY) and returns a device handle of its own (not NULL, " \
+      "not the runtime's handle it was given)",                                                      \
       "facts §2.2", "reference-impl/vidmm/objects.c")                                                                               \
     X(R_CTX_STATUS, "CTX-CREATE-001", WK_DDI_CREATE_CONTEXT,                                        \
       "CreateContext returns SUCCESS, NO_MEMORY or DRIVER_MISMATCH; running out of memory is the " \
       "only valid reason to fail", "facts §2.2, §5.7 X6", "reference-impl/vidmm/objects.c")                                         \
     X(R_CTX_HANDLE, "CTX-CREATE-002", WK_DDI_CREATE_CONTEXT,                                        \
-      "a created context has a non-NULL driver handle", "facts §4.1", "reference-impl/vidmm/objects.c")                              \
+      "a created context has a driver handle of its own (not NULL, not the runtime's handle it was " \
+      "given)", "facts §4.1", "reference-impl/vidmm/objects.c")                                     \
     X(R_CTX_SEGSET, "CTX-SEGSET-001", WK_DDI_CREATE_CONTEXT,                                        \
       "DmaBufferSegmentSet names aperture segments only",                                          \
       "seed:DXGK_CONTEXTINFO remarks; facts §5.7 X1", "reference-impl/vidmm/objects.c")                                             \
