@@ -1736,11 +1736,14 @@ static void probe_crash_tools(const char *self, struct crash_tools *t)
 }
 
 /* A replay binary older than the engine binary may decode or judge inputs
- * as the harness no longer does: its triage would call a real crash a pass. */
+ * as the harness no longer does: its triage would call a real crash a pass.
+ * One build links the two a few seconds apart, in either order: only a
+ * replay binary older by more than STALE_REPLAY_S is taken as stale. */
+#define STALE_REPLAY_S 300
 static void warn_if_older(const char *replay, const char *engine)
 {
     struct stat r, e;
-    if (stat(replay, &r) == 0 && stat(engine, &e) == 0 && r.st_mtime < e.st_mtime)
+    if (stat(replay, &r) == 0 && stat(engine, &e) == 0 && r.st_mtime + STALE_REPLAY_S < e.st_mtime)
         printf("warning: %s is older than %s: rebuild the preset (cmake --build) so that triage replays "
                "what the engine ran\n", replay, engine);
 }
