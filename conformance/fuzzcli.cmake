@@ -83,3 +83,26 @@ set_tests_properties(cli.fuzz_seeds PROPERTIES LABELS "unit" TIMEOUT 60 FIXTURES
 add_test(NAME cli.fuzz_bad_seeds
   COMMAND wddmkit fuzz --harness fuzz_spec --seeds ${CMAKE_CURRENT_BINARY_DIR}/no-such-seeds --dry-run)
 set_tests_properties(cli.fuzz_bad_seeds PROPERTIES LABELS "unit" WILL_FAIL TRUE)
+
+# A replay binary much older than the engine binary (a preset rebuilt for
+# the engine target only): the campaign warns before its triage, which
+# would replay what the harness no longer is (cli_fuzz.c warn_if_older).
+set(_stale_dir ${CMAKE_CURRENT_BINARY_DIR}/stale-replay)
+wk_stand_in_engine(${_stale_dir} fuzz_spec [=[#!/bin/sh
+# A stand-in for a libFuzzer binary that saves one crash and stops (conformance/fuzzcli.cmake).
+prefix=./
+for a in "$@"; do case "$a" in -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;; esac; done
+printf '#2\tINITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb\n' >&2
+printf 'X' > "${prefix}crash-0123456789abcdef"
+exit 1
+]=])
+wk_stand_in_engine(${_stale_dir} fuzz_spec_replay [=[#!/bin/sh
+# A stand-in replay binary: every input passes (conformance/fuzzcli.cmake).
+exit 0
+]=])
+add_test(NAME cli.fuzz_stale_replay
+  COMMAND sh -c "touch -d '2 hours ago' '${_stale_dir}/fuzz/fuzz_spec_replay' && touch '${_stale_dir}/fuzz/fuzz_spec' && \
+env -u WK_DRIVER -u WK_REPLAY_DIR '$<TARGET_FILE:wddmkit>' fuzz --harness fuzz_spec --build-dir '${_stale_dir}' --time 30 \
+--out '${CMAKE_CURRENT_BINARY_DIR}/fuzz-stale-out'")
+set_tests_properties(cli.fuzz_stale_replay PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warning: .*/fuzz_spec_replay is older than .*/fuzz_spec: rebuild")
