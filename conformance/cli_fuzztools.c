@@ -684,14 +684,11 @@ static void harness_view(struct wk_prog *p, char *note, size_t size)
     p->has_rewrite = 0;
     memset(&p->rewrite, 0, sizeof(p->rewrite));
     p->trips[0] = '\0';
-    if (p->vidmm.paging_buffer_size && p->vidmm.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER) {
-        p->vidmm.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
-        at += (size_t)snprintf(note + at, size - at, "; paging buffer raised to %u bytes", WK_FUZZ_MIN_PAGING_BUFFER);
-    }
-    if (p->vidmm.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER) {
-        p->vidmm.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
-        at += (size_t)snprintf(note + at, size - at, "; paging buffer lowered to %u bytes", WK_FUZZ_MAX_PAGING_BUFFER);
-    }
+    uint32_t buffer = wk_fuzz_paging_buffer(p->vidmm.paging_buffer_size);
+    if (buffer != p->vidmm.paging_buffer_size)
+        at += (size_t)snprintf(note + at, size - at, "; paging buffer %s to %u bytes",
+                               buffer > p->vidmm.paging_buffer_size ? "raised" : "lowered", buffer);
+    p->vidmm.paging_buffer_size = buffer;
     if (p->vidmm.max_passes) {
         p->vidmm.max_passes = 0;
         at += (size_t)snprintf(note + at, size - at, "; multipass bound back to the default");

@@ -182,6 +182,15 @@ int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_
 #define WK_FUZZ_PROG_BYTES (2u << 20)
 #define WK_FUZZ_MIN_PAGING_BUFFER 28u
 #define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
+
+/* A program's paging-buffer size folded into those bounds (0, the
+ * driver's own, stays 0). */
+static inline uint32_t wk_fuzz_paging_buffer(uint32_t size)
+{
+    if (size && size < WK_FUZZ_MIN_PAGING_BUFFER)
+        return WK_FUZZ_MIN_PAGING_BUFFER;
+    return size > WK_FUZZ_MAX_PAGING_BUFFER ? WK_FUZZ_MAX_PAGING_BUFFER : size;
+}
 /* create_device, create_context (with `context_flags`), then each of the
  * seven slot allocations created and paged in: allocation index = slot - 1. */
 #define WK_FIXTURE_STEPS 16u

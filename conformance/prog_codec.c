@@ -405,27 +405,10 @@ static uint32_t mutation_index(const char *name)
 #define MAX_PASSES 65536u
 #define MAX_DDI_TIMEOUT_MS 60000u
 
-static int same_segment(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
-{
-    uint32_t banks = a->bank_count >= 2 ? a->bank_count : 0;
-    if (a->kind != b->kind || a->base != b->base || a->size != b->size || banks != (b->bank_count >= 2 ? b->bank_count : 0))
-        return 0;
-    for (uint32_t i = 0; i + 1 < banks; i++)
-        if (a->bank_ends[i] != b->bank_ends[i])
-            return 0;
-    return 1;
-}
-
 /* Whether p's segments are the reference adapter's (written as count 0). */
 static int reference_segments(const struct wk_prog *p)
 {
-    const struct wk_gpu_desc *r = wk_gpu_reference_desc();
-    if (p->gpu.segment_count != r->segment_count)
-        return 0;
-    for (uint32_t i = 0; i < r->segment_count; i++)
-        if (!same_segment(&p->gpu.segments[i], &r->segments[i]))
-            return 0;
-    return 1;
+    return wk_gpu_segments_equal(&p->gpu, wk_gpu_reference_desc());
 }
 
 /* Whether the header alone says p's adapter and rewrite: then no adapter

@@ -849,23 +849,9 @@ static uint32_t banks_of(const struct wk_gpu_segment_desc *s)
     return s->bank_count >= 2 && s->kind == WK_GPU_SEGMENT_MEMORY ? s->bank_count : 0;
 }
 
-static int same_segment(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
-{
-    if (a->kind != b->kind || a->base != b->base || a->size != b->size || banks_of(a) != banks_of(b))
-        return 0;
-    for (uint32_t i = 0; i + 1 < banks_of(a); i++)
-        if (a->bank_ends[i] != b->bank_ends[i])
-            return 0;
-    return 1;
-}
-
 static void write_segments(struct yw *w, const struct wk_gpu_desc *g)
 {
-    const struct wk_gpu_desc *ref_desc = wk_gpu_reference_desc();
-    int same = g->segment_count == ref_desc->segment_count;
-    for (uint32_t i = 0; same && i < g->segment_count; i++)
-        same = same_segment(&g->segments[i], &ref_desc->segments[i]);
-    if (same)
+    if (wk_gpu_segments_equal(g, wk_gpu_reference_desc()))
         return;
     if (g->segment_count == 0 || g->segment_count > 8)
         problem(w, "the adapter has %u segments (the loader takes 1..8)", g->segment_count);
@@ -924,9 +910,7 @@ static void write_adapter(struct yw *w)
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
               v->split_submissions || v->ddi_timeout_ms || v->seed;
-    int segs = g->segment_count != r->segment_count;
-    for (uint32_t i = 0; !segs && i < g->segment_count; i++)
-        segs = !same_segment(&g->segments[i], &r->segments[i]);
+    int segs = !wk_gpu_segments_equal(g, r);
     if (!any && !segs)
         return;
     if (segs || sys)

@@ -128,40 +128,9 @@ static uint32_t bank_ends_of(const struct wk_gpu_segment_desc *s)
     return s->bank_count >= 2 ? s->bank_count - 1 : 0;
 }
 
-static int same_segment(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
-{
-    if (a->kind != b->kind || a->base != b->base || a->size != b->size || a->bank_count != b->bank_count)
-        return 0;
-    uint32_t n = bank_ends_of(a);
-    if (n == 0 || a->bank_ends == b->bank_ends)
-        return 1;
-    if (!a->bank_ends || !b->bank_ends)
-        return 0; /* one is refused by the model, the other may not be */
-    return memcmp(a->bank_ends, b->bank_ends, n * sizeof(uint64_t)) == 0;
-}
-
-/* Equal by value: what wk_gpu_create makes of them, whatever buffers hold
- * them (the same description in another input is the same adapter). */
-static int same_desc(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b)
-{
-    if (a == b)
-        return 1;
-    if (a->segment_count != b->segment_count || a->sysmem_first_pfn != b->sysmem_first_pfn ||
-        a->sysmem_pages != b->sysmem_pages || a->max_call_depth != b->max_call_depth ||
-        a->max_commands != b->max_commands || a->max_bytes_moved != b->max_bytes_moved ||
-        a->max_dma_length != b->max_dma_length || a->max_resident_pages != b->max_resident_pages)
-        return 0;
-    if (a->segment_count && (!a->segments || !b->segments))
-        return a->segments == b->segments;
-    for (uint32_t i = 0; i < a->segment_count; i++)
-        if (!same_segment(&a->segments[i], &b->segments[i]))
-            return 0;
-    return 1;
-}
-
 static int on_reference(const struct wk_fuzz_knobs *k)
 {
-    return same_desc(desc_of(k), wk_gpu_reference_desc());
+    return wk_gpu_desc_equal(desc_of(k), wk_gpu_reference_desc());
 }
 
 /* Whether d fits a struct desc_copy (every description a program carries
@@ -197,7 +166,7 @@ static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs
     return a->paging_buffer_size == b->paging_buffer_size && a->transfer_chunk == b->transfer_chunk &&
            a->split_submissions == b->split_submissions &&
            (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
-           a->max_passes == b->max_passes && same_desc(desc_of(a), desc_of(b));
+           a->max_passes == b->max_passes && wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
 
 /* Entry e now has knobs k: a copy of them, the description included. */
@@ -274,7 +243,7 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
  * GPU description and the segment-query version. */
 static int same_build(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
-    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && same_desc(desc_of(a), desc_of(b));
+    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
 
 /* Whether the roles keep several adapters (above): the same answer for

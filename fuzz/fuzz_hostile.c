@@ -112,10 +112,7 @@ const struct wk_case_result *wk_fuzz_hostile_last_result(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wk_prog_decode_again(data, size, &p);
-    if (p.vidmm.paging_buffer_size && p.vidmm.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
-        p.vidmm.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
-    if (p.vidmm.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER)
-        p.vidmm.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
+    p.vidmm.paging_buffer_size = wk_fuzz_paging_buffer(p.vidmm.paging_buffer_size);
     p.vidmm.ddi_timeout_ms = makes_driver_hang(&p) ? HANG_MS : UINT32_MAX;
     cap_allocations(&p);
     struct wk_run_options o = { wk_fuzz_driver_path(), 0, wk_fuzz_driver_entry() };

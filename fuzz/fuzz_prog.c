@@ -88,10 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * passes) only ever stops a driver that does not progress. */
     struct wk_fuzz_knobs k = { p.vidmm.paging_buffer_size, p.vidmm.transfer_chunk, p.vidmm.split_submissions,
                                p.vidmm.query_segment_version, &p.gpu, p.vidmm.seed, 0 };
-    if (k.paging_buffer_size && k.paging_buffer_size < WK_FUZZ_MIN_PAGING_BUFFER)
-        k.paging_buffer_size = WK_FUZZ_MIN_PAGING_BUFFER;
-    if (k.paging_buffer_size > WK_FUZZ_MAX_PAGING_BUFFER)
-        k.paging_buffer_size = WK_FUZZ_MAX_PAGING_BUFFER;
+    k.paging_buffer_size = wk_fuzz_paging_buffer(k.paging_buffer_size);
     plan(&p, &c);
     wk_fuzz_differential(HARNESS, &p, &k, skip_step, &c);
     wk_prog_free(&p);

@@ -174,6 +174,7 @@ static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, char *wh
         if (init_region(gpu, &gpu->regions[i], i + 1, &d->segments[i]) != 0)
             return WK_E_NO_MEMORY;
         gpu->segdescs[i] = d->segments[i];
+        gpu->segdescs[i].bank_count = gpu->regions[i].bank_count; /* 0 or 1 given: 0, one meaning */
         gpu->segdescs[i].bank_ends = gpu->regions[i].bank_ends;
     }
     struct wk_gpu_segment_desc sys = { WK_GPU_SEGMENT_MEMORY, d->sysmem_first_pfn << WK_GPU_PAGE_SHIFT,
@@ -260,6 +261,44 @@ void wk_gpu_reset(struct wk_gpu *gpu)
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu)
 {
     return gpu->pool.in_use + sysmem_resident(gpu, sysmem_region(gpu));
+}
+
+/* The banks a segment has: 0 and 1 both mean none (gpu.h). */
+static uint32_t banks_of(const struct wk_gpu_segment_desc *s)
+{
+    return s->bank_count >= 2 ? s->bank_count : 0;
+}
+
+static int segment_equal(const struct wk_gpu_segment_desc *a, const struct wk_gpu_segment_desc *b)
+{
+    if (a->kind != b->kind || a->base != b->base || a->size != b->size || banks_of(a) != banks_of(b))
+        return 0;
+    if (!banks_of(a) || a->bank_ends == b->bank_ends)
+        return 1;
+    if (!a->bank_ends || !b->bank_ends)
+        return 0; /* the model refuses one of them, perhaps not the other */
+    return memcmp(a->bank_ends, b->bank_ends, (banks_of(a) - 1) * sizeof(uint64_t)) == 0;
+}
+
+int wk_gpu_segments_equal(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b)
+{
+    if (a->segment_count != b->segment_count)
+        return 0;
+    if (a->segment_count && (!a->segments || !b->segments))
+        return a->segments == b->segments;
+    for (uint32_t i = 0; i < a->segment_count; i++)
+        if (!segment_equal(&a->segments[i], &b->segments[i]))
+            return 0;
+    return 1;
+}
+
+int wk_gpu_desc_equal(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b)
+{
+    return a == b ||
+           (a->sysmem_first_pfn == b->sysmem_first_pfn && a->sysmem_pages == b->sysmem_pages &&
+            a->max_call_depth == b->max_call_depth && a->max_commands == b->max_commands &&
+            a->max_bytes_moved == b->max_bytes_moved && a->max_dma_length == b->max_dma_length &&
+            a->max_resident_pages == b->max_resident_pages && wk_gpu_segments_equal(a, b));
 }
 
 const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu)

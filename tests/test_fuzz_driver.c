@@ -65,8 +65,7 @@ static struct wk_fuzz_knobs knobs_of(const struct wk_prog *p)
 {
     struct wk_fuzz_knobs k = { p->vidmm.paging_buffer_size, p->vidmm.transfer_chunk, p->vidmm.split_submissions,
                                p->vidmm.query_segment_version, &p->gpu, p->vidmm.seed, p->vidmm.max_passes };
-    if (k.paging_buffer_size && k.paging_buffer_size < 28)
-        k.paging_buffer_size = 28; /* as fuzz_prog folds it */
+    k.paging_buffer_size = wk_fuzz_paging_buffer(k.paging_buffer_size); /* as fuzz_prog folds it */
     return k;
 }
 
@@ -159,21 +158,7 @@ static int load(const char *dir, const char *name, struct wk_prog *p)
 /* Whether p runs on the reference GPU description, seed and passes. */
 static int reference_adapter(const struct wk_prog *p)
 {
-    static struct wk_prog r;
-    if (!r.gpu.segment_count)
-        wk_prog_init(&r);
-    if (p->gpu.segment_count != r.gpu.segment_count || p->gpu.sysmem_pages != r.gpu.sysmem_pages ||
-        p->gpu.sysmem_first_pfn != r.gpu.sysmem_first_pfn || p->vidmm.seed || p->vidmm.max_passes)
-        return 0;
-    for (uint32_t i = 0; i < r.gpu.segment_count; i++) {
-        const struct wk_gpu_segment_desc *a = &p->gpu.segments[i], *b = &r.gpu.segments[i];
-        if (a->kind != b->kind || a->base != b->base || a->size != b->size || a->bank_count != b->bank_count)
-            return 0;
-        for (uint32_t e = 0; e + 1 < a->bank_count; e++)
-            if (a->bank_ends[e] != b->bank_ends[e])
-                return 0;
-    }
-    return 1;
+    return wk_gpu_desc_equal(&p->gpu, wk_gpu_reference_desc()) && !p->vidmm.seed && !p->vidmm.max_passes;
 }
 
 /* Every seed on the kept adapter of its version and on a fresh one. */

@@ -287,16 +287,10 @@ static void test_advance_by_any_parameter(void **state)
 static void test_answer_dma_byte_writes_before_the_advance(void **state)
 {
     (void)state;
-    uint8_t dma[64];
-    memset(dma, 0, sizeof(dma));
-    DXGKARG_RENDER r;
-    DXGKARG_BUILDPAGINGBUFFER b;
-    DXGKARG_PATCH pt;
-    memset(&r, 0, sizeof(r));
-    memset(&b, 0, sizeof(b));
-    memset(&pt, 0, sizeof(pt));
-    r.pDmaBuffer = dma + 10;
-    b.pDmaBuffer = dma + 20;
+    uint8_t dma[64] = { 0 };
+    DXGKARG_RENDER r = { .pDmaBuffer = dma + 10 };
+    DXGKARG_BUILDPAGINGBUFFER b = { .pDmaBuffer = dma + 20 };
+    DXGKARG_PATCH pt = { 0 };
     corrupt_dma(WK_DDI_RENDER, &r, 3 | 0x5A0000);
     assert_int_equal(dma[6], 0x5A);
     corrupt_dma(WK_DDI_BUILD_PAGING_BUFFER, &b, 0 | 0x6B0000);

@@ -265,6 +265,36 @@ static void test_description_is_copied(void **state)
     tu_destroy(state, gpu);
 }
 
+/* Descriptions compare by value, whatever buffers hold them: what the
+ * kit's users key on (kept fuzz adapters, the program form's "reference
+ * segments", the YAML writer). A bank count of 1 is "not banked", as 0 is,
+ * and the model describes it so. */
+static void test_descriptions_compare_by_value(void **state)
+{
+    struct tu_adapter a, b;
+    tu_std_adapter(&a);
+    tu_std_adapter(&b);
+    assert_true(wk_gpu_desc_equal(&a.desc, &b.desc));
+    b.bank_ends[2] += 0x1000;
+    assert_true(!wk_gpu_segments_equal(&a.desc, &b.desc));
+    tu_std_adapter(&b);
+    b.desc.max_commands = 7;
+    assert_true(wk_gpu_segments_equal(&a.desc, &b.desc));
+    assert_true(!wk_gpu_desc_equal(&a.desc, &b.desc));
+    tu_std_adapter(&b);
+    b.desc.sysmem_pages++;
+    assert_true(!wk_gpu_desc_equal(&a.desc, &b.desc));
+    tu_std_adapter(&b);
+    b.segs[0].bank_count = 1;
+    assert_true(wk_gpu_desc_equal(&a.desc, &b.desc));
+    struct wk_gpu *gpu = tu_create(state, &b.desc);
+    assert_true(expect_u64(wk_gpu_description(gpu)->segments[0].bank_count, 0));
+    assert_true(wk_gpu_segments_equal(wk_gpu_description(gpu), &a.desc)); /* its budgets are the defaults, filled in */
+    tu_destroy(state, gpu);
+    b.segs[2].size += 0x1000;
+    assert_true(!wk_gpu_desc_equal(&a.desc, &b.desc));
+}
+
 /* ------------------------------------------------------------------ */
 /* Segment table and host access                                        */
 /* ------------------------------------------------------------------ */
@@ -1467,6 +1497,7 @@ int main(void)
         TU_TEST(test_locate),
         TU_TEST(test_locate_many_segments),
         TU_TEST(test_host_read_write_regions),
+        TU_TEST(test_descriptions_compare_by_value),
         TU_TEST(test_next_model_reads_zero_where_the_last_wrote),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),

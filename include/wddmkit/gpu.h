@@ -110,6 +110,16 @@ struct wk_gpu_desc {
  */
 const struct wk_gpu_desc *wk_gpu_reference_desc(void);
 
+/*
+ * Whether two descriptions make the same model, whatever buffers hold them
+ * (a bank count of 0 and of 1 both mean "not banked"):
+ *   wk_gpu_segments_equal: the segments (kinds, bases, sizes, banks);
+ *   wk_gpu_desc_equal: the segments, system memory and the budgets as
+ *     written (0 and the default value differ).
+ */
+int wk_gpu_segments_equal(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b);
+int wk_gpu_desc_equal(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b);
+
 /* ------------------------------------------------------------------ */
 /* Lifetime                                                             */
 /* ------------------------------------------------------------------ */
