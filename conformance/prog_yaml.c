@@ -887,13 +887,9 @@ static void check_gpu(struct yw *w, const struct wk_gpu_desc *g)
     }
     if (w->problems)
         return;
-    struct wk_gpu *gpu = NULL;
     char why[256] = "";
-    wk_status st = wk_gpu_create(g, &gpu, why, sizeof(why));
-    if (st == WK_OK)
-        wk_gpu_destroy(gpu);
-    else
-        problem(w, "the GPU model refuses the adapter: %s", st == WK_E_NO_MEMORY ? "out of host memory" : why);
+    if (wk_gpu_check_desc(g, why, sizeof(why)) != WK_OK)
+        problem(w, "the GPU model refuses the adapter: %s", why);
 }
 
 /* Adapter keys that differ from the loader's defaults, at the case level. */

@@ -162,7 +162,7 @@ const char *spec_format_size(uint64_t v, char *buf, size_t size);
 /* Fills c->p's adapter from an `adapter:` mapping, key by key over what is
  * there already; returns the errors reported. */
 uint32_t spec_load_adapter(struct wk_spec_ctx *c, const struct wk_ynode *map);
-/* Builds a scratch GPU model from c->p's adapter; reports its refusal at `at`. */
+/* Whether the GPU model takes c->p's adapter (wk_gpu_check_desc); reports its refusal at `at`. */
 uint32_t spec_check_gpu(struct wk_spec_ctx *c, const struct wk_ynode *at);
 
 /* Compiles `steps:` and `expect:` into c->p->steps; returns the errors. */

@@ -5,9 +5,10 @@
  * A case is compiled into a fresh program that starts as a copy of the
  * file's template (the reference adapter with the file's `adapter:` keys
  * applied); the case's own `adapter:` keys then override it key by key.
- * An adapter that names segments or system memory is built once on a
- * scratch GPU model, so an overlap or a bad bank table is reported at the
- * spec's position with the model's own reason, not later by the runner.
+ * An adapter that names segments or system memory is judged by the GPU
+ * model's own check (wk_gpu_check_desc, the one wk_gpu_create runs), so an
+ * overlap or a bad bank table is reported at the spec's position with the
+ * model's reason, not later by the runner.
  *
  * Errors never stop the load: a case with an error is reported and dropped,
  * and the next case is compiled; a file-level error (area, adapter) drops
@@ -160,14 +161,10 @@ uint32_t spec_load_adapter(struct wk_spec_ctx *c, const struct wk_ynode *map)
 
 uint32_t spec_check_gpu(struct wk_spec_ctx *c, const struct wk_ynode *at)
 {
-    struct wk_gpu *gpu = NULL;
     char why[256];
-    wk_status st = wk_gpu_create(&c->p->gpu, &gpu, why, sizeof(why));
-    if (st == WK_OK) {
-        wk_gpu_destroy(gpu);
+    if (wk_gpu_check_desc(&c->p->gpu, why, sizeof(why)) == WK_OK)
         return 0;
-    }
-    spec_error(c, at, "the GPU model refuses this adapter: %s", st == WK_E_NO_MEMORY ? "out of host memory" : why);
+    spec_error(c, at, "the GPU model refuses this adapter: %s", why);
     return 1;
 }
 

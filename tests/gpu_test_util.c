@@ -78,7 +78,12 @@ struct wk_gpu *tu_create(void **state, const struct wk_gpu_desc *desc)
     struct wk_gpu *gpu = NULL;
     char why[256];
     memset(why, 0, sizeof(why));
-    wk_status s = wk_gpu_create(desc, &gpu, why, sizeof(why));
+    wk_status s = wk_gpu_check_desc(desc, why, sizeof(why)); /* what create takes, the check takes */
+    if (s != WK_OK) {
+        print_error("wk_gpu_check_desc: expected WK_OK, got %s (%d): \"%s\"\n", wk_status_name(s), (int)s, why);
+        fail();
+    }
+    s = wk_gpu_create(desc, &gpu, why, sizeof(why));
     if (s != WK_OK || gpu == NULL) {
         print_error("wk_gpu_create: expected WK_OK, got %s (%d): \"%s\"\n", wk_status_name(s),
                     (int)s, why);

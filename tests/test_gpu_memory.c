@@ -187,6 +187,14 @@ static void test_desc_rejections(void **state)
             print_error("%s: the reason should be one line: \"%s\"\n", cases[i].what, why);
             fail();
         }
+        /* wk_gpu_check_desc judges alike, with the same reason, building nothing. */
+        char checked[256];
+        memset(checked, 0, sizeof(checked));
+        if (wk_gpu_check_desc(&a.desc, checked, sizeof(checked)) != WK_E_INVALID_ARGUMENT || strcmp(checked, why)) {
+            print_error("%s: wk_gpu_check_desc said \"%s\", wk_gpu_create \"%s\"\n", cases[i].what, checked, why);
+            fail();
+        }
+        assert_true(expect_status(wk_gpu_check_desc(&a.desc, NULL, 0), WK_E_INVALID_ARGUMENT));
         /* why is optional. */
         gpu = NULL;
         assert_true(expect_status(wk_gpu_create(&a.desc, &gpu, NULL, 0), WK_E_INVALID_ARGUMENT));
@@ -194,6 +202,13 @@ static void test_desc_rejections(void **state)
     }
     struct wk_gpu *gpu = NULL;
     assert_true(expect_status(wk_gpu_create(NULL, &gpu, NULL, 0), WK_E_INVALID_ARGUMENT));
+    assert_true(expect_status(wk_gpu_check_desc(NULL, NULL, 0), WK_E_INVALID_ARGUMENT));
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    assert_true(expect_status(wk_gpu_create(&a.desc, NULL, NULL, 0), WK_E_INVALID_ARGUMENT));
+    char why[128] = "stale";
+    assert_true(expect_status(wk_gpu_check_desc(&a.desc, why, sizeof(why)), WK_OK));
+    assert_string_equal(why, "");
 }
 
 /* The limits themselves are accepted: 31 segments, 127 banks, 1 TiB. */

@@ -127,6 +127,14 @@ int wk_gpu_desc_equal(const struct wk_gpu_desc *a, const struct wk_gpu_desc *b);
 struct wk_gpu;
 
 /*
+ * Whether wk_gpu_create takes this description, without building anything
+ * (it runs first in wk_gpu_create): the same status and the same reason.
+ *   why: OUT, optional, as for wk_gpu_create
+ * Returns: WK_OK; WK_E_INVALID_ARGUMENT for a bad description.
+ */
+wk_status wk_gpu_check_desc(const struct wk_gpu_desc *desc, char *why, size_t why_size);
+
+/*
  * Builds a model from an adapter description (copied; the caller may free
  * it afterwards).
  *   desc: IN, the adapter
@@ -134,7 +142,8 @@ struct wk_gpu;
  *   why:  OUT, optional, receives a one-line reason when the description is
  *         rejected (at least 128 bytes; NULL to skip)
  * Returns: WK_OK; WK_E_INVALID_ARGUMENT for a bad description (unaligned,
- * overlapping, bank table out of order, ...); WK_E_NO_MEMORY.
+ * overlapping, bank table out of order, ...: wk_gpu_check_desc) or a NULL
+ * out; WK_E_NO_MEMORY.
  */
 wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out,
                         char *why, size_t why_size);
