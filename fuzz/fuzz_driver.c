@@ -50,6 +50,7 @@
 #include "wddmkit/refdriver.h"
 
 #include "conform.h"
+#include "coverage_gate.h"
 #include "fuzz_driver.h"
 
 #ifdef WK_FUZZ_LINKED_DRIVER
@@ -417,6 +418,24 @@ static struct wk_vidmm *reuse(struct slot *s, const struct wk_fuzz_knobs *k)
     return NULL;
 }
 
+/* Whether the GPU model takes the input's description, judged for every
+ * input whatever adapters are kept: the engine sees the description's
+ * validation as the input's own coverage, where a build (paused, below)
+ * would show it only to the input that builds. A refused description
+ * builds nothing; why goes to the slot's `refused`. */
+static int model_takes(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    char why[256];
+    if (on_reference(k) || wk_gpu_check_desc(desc_of(k), why, sizeof(why)) == WK_OK)
+        return 1;
+    snprintf(s->refused, sizeof(s->refused), "the GPU model refuses the adapter: %s", why);
+    return 0;
+}
+
+/* Which kept adapter serves an input, and its reset, reconfigure or build,
+ * depend on the inputs before: the engine's coverage is paused meanwhile
+ * (coverage_gate.h). Not in WK_FUZZ_FRESH mode, where every input builds
+ * alike. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
@@ -424,10 +443,18 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
     if (!k)
         k = &defaults;
     s->epoch++;
+    if (!model_takes(s, k))
+        return NULL;
     if (fresh_mode())
         drop_all(s);
+    else
+        wk_fuzz_coverage_pause();
     struct wk_vidmm *vm = s->stale ? NULL : reuse(s, k);
-    return vm ? vm : wk_fuzz_adapter(role, k);
+    if (!vm)
+        vm = wk_fuzz_adapter(role, k);
+    if (!fresh_mode())
+        wk_fuzz_coverage_resume();
+    return vm;
 }
 
 uint64_t wk_fuzz_epoch(enum wk_fuzz_role role)
@@ -597,11 +624,19 @@ static int fixture_intact(struct wk_fuzz_fixture *f)
     return 1;
 }
 
+/* A fixture is built again only after an input moved it (or a finding):
+ * history, so the engine's coverage is paused meanwhile, as in
+ * wk_fuzz_ready. */
 struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness)
 {
     if (!fresh_mode() && fixture_intact(&fixture))
         return &fixture;
-    if (fixture_build(&fixture, harness))
+    if (!fresh_mode())
+        wk_fuzz_coverage_pause();
+    int built = fixture_build(&fixture, harness);
+    if (!fresh_mode())
+        wk_fuzz_coverage_resume();
+    if (built)
         return &fixture;
     fixture.vm = NULL;
     return NULL;

@@ -4,7 +4,7 @@
 # descriptions the reference refuses) and the digest's shortcut
 # for repeated pages (include()d by tests/CMakeLists.txt).
 wk_cmocka_test(test_fuzz_driver fuzz.driver 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c
   LIBS wk_refdriver_quiet wk_conformance)
 target_include_directories(test_fuzz_driver PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_driver PRIVATE
@@ -15,7 +15,20 @@ add_dependencies(test_fuzz_driver buggy_render_index)
 # fuzz_hostile runs every spec case as the suite judges it, corruption kept.
 wk_cmocka_test(test_fuzz_hostile fuzz.hostile 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_hostile.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_hostile.c
-          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
+          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c
   LIBS wk_refdriver_quiet wk_cli wk_conformance)
 target_include_directories(test_fuzz_hostile PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+# The coverage gate the kept-adapter harnesses pause around their state
+# reuse (fuzz/coverage_gate.c), on libFuzzer's counters: clang only (gcc
+# has no inline 8-bit counters), and not in the AFL++ preset (its gate is
+# AFL++'s own selective coverage). The asan preset runs it in CI.
+if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND NOT WK_FUZZ_ENGINE STREQUAL "afl")
+  wk_cmocka_test(test_coverage_gate fuzz.coverage_gate 60
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_coverage_gate.c ${CMAKE_CURRENT_LIST_DIR}/coverage_gate_probe.c
+            ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c)
+  target_include_directories(test_coverage_gate PRIVATE ${PROJECT_SOURCE_DIR}/fuzz ${CMAKE_CURRENT_LIST_DIR})
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/coverage_gate_probe.c
+                              PROPERTIES COMPILE_OPTIONS "-fsanitize-coverage=inline-8bit-counters")
+endif()
