@@ -835,6 +835,43 @@ static void smoke_specs_pass(void **state)
     wk_diag_free(&d);
 }
 
+/* A check of a destroyed allocation fails on the kit's error, for every
+ * check that reads the allocation's state: it used to read a state struct
+ * the failed call had not filled, so the outcome depended on the stack
+ * (found as unstable coverage in fuzz_prog). A handle the program never
+ * had is reported as before. */
+static void checks_of_a_destroyed_allocation_fail(void **state)
+{
+    (void)state;
+    static const char *checks[] = {
+        "expect_placement: {allocation: a, resident: false}",
+        "expect_placement: {allocation: a, resident: true, segment: 3}",
+        "expect_gart: {allocation: a}",
+        "expect_pattern: {allocation: a, pattern: 0}",
+    };
+    for (unsigned i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        char yaml[1024];
+        snprintf(yaml, sizeof(yaml),
+                 "area: t\ncases:\n  - id: t.gone\n    describe: a check after the allocation is gone\n"
+                 "    covers: [ALLOC-CREATE-001]\n    steps:\n      - create_device\n"
+                 "      - create_allocation: {as: a, size: 16KiB, preferred: [{segment: 3}], supported: [3]}\n"
+                 "      - page_in: {allocation: a}\n      - destroy_allocation: {allocation: a}\n"
+                 "      - %s\n",
+                 checks[i]);
+        struct load l;
+        load_as(&l, "t.yaml", yaml);
+        if (l.st != WK_OK || l.set.count != 1)
+            show(&l);
+        assert_int_equal(l.set.count, 1);
+        struct wk_case_result r;
+        wk_prog_run(l.set.progs[0], NULL, &r);
+        if (r.verdict != WK_VERDICT_FAIL || r.failed_step != 4 || strcmp(r.expected, "an existing allocation"))
+            fail_msg("%s: %s at step %d: expected \"%s\", saw \"%s\"", checks[i], wk_verdict_name(r.verdict),
+                     r.failed_step, r.expected, r.seen);
+        unload(&l);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Files, folders, diagnostics                                          */
 /* ------------------------------------------------------------------ */
@@ -1022,6 +1059,7 @@ int main(void)
         cmocka_unit_test(adapter_inheritance),
         cmocka_unit_test(negative_case),
         cmocka_unit_test(smoke_specs_pass),
+        cmocka_unit_test(checks_of_a_destroyed_allocation_fail),
         cmocka_unit_test(folders_in_name_order),
         cmocka_unit_test(missing_file),
         cmocka_unit_test(diagnostics_bounded),
