@@ -1107,6 +1107,86 @@ static void test_search_is_logarithmic(void **state)
                       (ull)ranges, height);
 }
 
+/* Two histories that leave the same blocks allocated: after
+ * wk_place_rebuild the heaps answer every request alike, with the same
+ * search path (last_visits), as the video memory manager's reset relies
+ * on. Before it they take different paths, or the test proves nothing. */
+static uint64_t probe_pair(struct wk_place_heap *a, struct wk_place_heap *b, int *same)
+{
+    uint64_t differences = 0;
+    *same = 1;
+    for (uint64_t size = PAGE; size <= 16 * PAGE; size += 3 * PAGE)
+        for (uint64_t align = PAGE; align <= 64 * PAGE; align *= 4)
+            for (int top = 0; top < 2; top++) {
+                struct wk_place_request r = rq(size, align, 0, 0, top);
+                uint64_t oa = NONE, ob = NONE;
+                wk_status sa = wk_place_alloc(a, &r, &oa), sb = wk_place_alloc(b, &r, &ob);
+                if (sa != sb || oa != ob)
+                    *same = 0;
+                differences += wk_place_last_visits(a) != wk_place_last_visits(b);
+                if (sa == WK_OK)
+                    wk_place_free(a, oa);
+                if (sb == WK_OK)
+                    wk_place_free(b, ob);
+            }
+    return differences;
+}
+
+static void build_history(struct wk_place_heap *h, uint32_t seed, const uint64_t *keep, uint32_t nkeep)
+{
+    uint64_t offs[96];
+    uint32_t n = 0;
+    uint64_t x = seed;
+    while (n < 96) { /* scattered small blocks, then free all but keep[] */
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        struct wk_place_request r = rq(PAGE * (1 + (x >> 60)), PAGE, 0, 0, (int)(x >> 40) & 1);
+        if (wk_place_alloc(h, &r, &offs[n]) != WK_OK)
+            break;
+        n++;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = (uint32_t)((k * 37u + seed) % n); /* 37 is prime to 96: a permutation when n = 96 */
+        wk_place_free(h, offs[i]);
+    }
+    for (uint32_t k = 0; k < nkeep; k++)
+        assert_int_equal(wk_place_reserve(h, keep[k], PAGE), WK_OK);
+}
+
+static void test_rebuild_forgets_history(void **state)
+{
+    enum { KEEP = 48 };
+    uint64_t keep[KEEP];
+    for (uint32_t k = 0; k < KEEP; k++) /* gaps of 1 to 9 pages between kept pages */
+        keep[k] = PAGE * (3 + 6 * k + (k * 5) % 4);
+    struct wk_place_heap *a = new_heap(state, 4 * MIB), *b = new_heap(state, 4 * MIB);
+    build_history(a, 1, keep, KEEP);
+    /* b: another history, then the same pages reserved in the other order */
+    build_history(b, 5, NULL, 0);
+    for (int k = KEEP - 1; k >= 0; k--)
+        assert_int_equal(wk_place_reserve(b, keep[k], PAGE), WK_OK);
+    struct snap sa = snap_of(a), sb = snap_of(b);
+    assert_true(sa.blocks_hash == sb.blocks_hash && sa.free_bytes == sb.free_bytes);
+    int same;
+    uint64_t before = probe_pair(a, b, &same);
+    wk_place_rebuild(a);
+    wk_place_rebuild(b);
+    HEAP_OK(a);
+    HEAP_OK(b);
+    uint64_t after = probe_pair(a, b, &same);
+    if (!before)
+        fail_msg("the two histories gave the same search paths: the test proves nothing");
+    if (after || !same)
+        fail_msg("after wk_place_rebuild: %llu requests took different paths, results %s", (ull)after,
+                 same ? "equal" : "different");
+    struct snap ra = snap_of(a);
+    assert_int_equal(ra.blocks_hash, sa.blocks_hash);
+    assert_int_equal(ra.free_bytes, sa.free_bytes);
+    wk_place_rebuild(NULL);
+    struct wk_place_heap *empty = new_heap(state, MIB);
+    wk_place_rebuild(empty); /* one free range, nothing allocated */
+    HEAP_OK(empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1128,6 +1208,7 @@ int main(void)
         TEST(test_random_pages),
         TEST(test_height_logarithmic),
         TEST(test_search_is_logarithmic),
+        TEST(test_rebuild_forgets_history),
     };
     return cmocka_run_group_tests_name("vidmm.placement", tests, NULL, NULL);
 }

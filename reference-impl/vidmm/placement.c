@@ -255,6 +255,50 @@ static void tree_destroy(struct node *t)
     }
 }
 
+/* Flattens t into a list in key order, linked through child[1], appended
+ * after *tail; returns the new tail. The same rotation walk as
+ * tree_destroy: no stack. */
+static struct node *tree_flatten(struct node *t, struct node *tail)
+{
+    while (t) {
+        if (t->child[0]) {
+            struct node *l = t->child[0];
+            t->child[0] = l->child[1];
+            l->child[1] = t;
+            t = l;
+        } else {
+            tail->child[1] = t;
+            tail = t;
+            t = t->child[1];
+        }
+    }
+    tail->child[1] = NULL;
+    return tail;
+}
+
+/* The first n nodes of the list at *list as a tree balanced by halves
+ * (its shape a function of n alone); *list moves past them. */
+static struct node *tree_from_list(struct node **list, uint64_t n)
+{
+    if (!n)
+        return NULL;
+    struct node *left = tree_from_list(list, n / 2); /* depth log2(n): the stack is no concern */
+    struct node *root = *list;
+    *list = root->child[1];
+    root->child[0] = left;
+    root->child[1] = tree_from_list(list, n - n / 2 - 1);
+    fix(root);
+    return root;
+}
+
+static struct node *tree_rebuild(struct node *t, uint64_t n)
+{
+    struct node head = { { NULL, NULL }, 0, 0, 0, 0, 0 };
+    tree_flatten(t, &head);
+    struct node *list = head.child[1];
+    return tree_from_list(&list, n);
+}
+
 /* ------------------------------------------------------------------ */
 /* The search                                                           */
 /* ------------------------------------------------------------------ */
@@ -542,6 +586,14 @@ wk_status wk_place_free(struct wk_place_heap *h, uint64_t offset)
         h->free_ranges++;
     }
     return WK_OK;
+}
+
+void wk_place_rebuild(struct wk_place_heap *h)
+{
+    if (!h)
+        return;
+    h->free_root = tree_rebuild(h->free_root, h->free_ranges);
+    h->alloc_root = tree_rebuild(h->alloc_root, h->count);
 }
 
 uint64_t wk_place_free_bytes(const struct wk_place_heap *h)

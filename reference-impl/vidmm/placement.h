@@ -124,6 +124,18 @@ int wk_place_next(const struct wk_place_heap *h, uint64_t *cursor, uint64_t *off
                   uint64_t *size);
 
 /*
+ * Gives both trees the shape their contents alone decide (balanced by
+ * halves), whatever sequence of allocations and frees built them. Where a
+ * request lands does not depend on the shape when its alignment is the
+ * heap's granularity, but may otherwise (the search's guarantee above),
+ * and the search's path always does: the video memory manager rebuilds
+ * its heaps at a reset so that an input runs the same way on a reset
+ * adapter whatever ran before. O(n), no allocation.
+ *   h: IN/OUT, the heap, or NULL (nothing happens)
+ */
+void wk_place_rebuild(struct wk_place_heap *h);
+
+/*
  * Height of the taller of the heap's two trees (free ranges, allocated
  * blocks); 0 for an empty tree, 1 for a single node. An AVL tree of n nodes
  * is at most about 1.44 log2(n + 2) high; tests check that bound.

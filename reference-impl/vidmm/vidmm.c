@@ -187,6 +187,12 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->hold = 0;
     paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
+    /* Its trees, and the segments', in the shape their contents give: where
+     * an allocation lands, and how the search gets there, then depend on
+     * the input alone, not on what the inputs before freed in which order. */
+    for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
+        wk_place_rebuild(vm->seg[i].heap);
+    wk_place_rebuild(vm->sys_heap);
     memset(&vm->stats, 0, sizeof(vm->stats));
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
