@@ -156,5 +156,6 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     wk_status s2 = segments_query(vm);
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
+    heaps_rebuild(vm); /* as a reset leaves them */
     return s2 != WK_OK ? s2 : s1;
 }

@@ -461,6 +461,9 @@ wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *
 wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
 /* Back to the first scattered page of a fresh adapter (create, reset). */
 void sysmem_rewind(struct wk_vidmm *vm);
+/* vidmm.c: every placement heap in the shape its contents give, as a start,
+ * a reset and a reconfigure leave them (wk_place_rebuild). */
+void heaps_rebuild(struct wk_vidmm *vm);
 void sysmem_pages_free(struct wk_vidmm *vm, const uint64_t *pfns, uint64_t count);
 /* Whether system page `pfn` belongs to one of the kit's own buffers (a DMA
  * or paging buffer, the dummy page): memory no test step may write. */

@@ -160,6 +160,18 @@ static void release_objects(struct wk_vidmm *vm)
  * and the counters. Costs the objects and pages the last run created, so a
  * fuzz harness can keep one started adapter for millions of inputs.
  */
+/* Every heap's trees in the shape their contents give (wk_place_rebuild),
+ * at the end of a start, a reset and a reconfigure: where an allocation
+ * lands, and how the search gets there, then depend on the input alone,
+ * not on whether the adapter is fresh or on what the inputs before freed
+ * in which order. */
+void heaps_rebuild(struct wk_vidmm *vm)
+{
+    for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
+        wk_place_rebuild(vm->seg[i].heap);
+    wk_place_rebuild(vm->sys_heap);
+}
+
 wk_status wk_vidmm_reset(struct wk_vidmm *vm)
 {
     if (vm->dead)
@@ -187,12 +199,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->hold = 0;
     paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
-    /* Its trees, and the segments', in the shape their contents give: where
-     * an allocation lands, and how the search gets there, then depend on
-     * the input alone, not on what the inputs before freed in which order. */
-    for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
-        wk_place_rebuild(vm->seg[i].heap);
-    wk_place_rebuild(vm->sys_heap);
+    heaps_rebuild(vm);
     memset(&vm->stats, 0, sizeof(vm->stats));
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
@@ -224,6 +231,7 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
     vm->cfg = want;
     paging_resize(vm);
     sysmem_rewind(vm);
+    heaps_rebuild(vm);
     return WK_OK;
 }
 
