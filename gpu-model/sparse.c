@@ -12,6 +12,11 @@
 
 #include "wddmkit/gpu.h"
 
+/* Page pointers, then the dirt words sparse_l2_dirt finds after them; all
+ * zero, and nothing writes it: a block is backed in a table of its own. */
+uint8_t *sparse_untouched_l2[SPARSE_L2_SIZE + (SPARSE_L2_SIZE * sizeof(uint32_t) + sizeof(uint8_t *) - 1) /
+                                                 sizeof(uint8_t *)];
+
 int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct page_pool *pool)
 {
     memset(s, 0, sizeof(*s));
@@ -19,15 +24,20 @@ int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct p
     s->tail_bytes = tail_bytes;
     s->pool = pool;
     s->dir_len = (blocks + SPARSE_L2_SIZE - 1) >> SPARSE_L2_BITS;
-    s->dir = calloc(s->dir_len ? s->dir_len : 1, sizeof(*s->dir));
-    return s->dir ? 0 : -1;
+    s->dir = malloc((s->dir_len ? s->dir_len : 1) * sizeof(*s->dir));
+    if (!s->dir)
+        return -1;
+    for (uint64_t i = 0; i < (s->dir_len ? s->dir_len : 1); i++) /* 2 MiB for a 1 TiB segment, 8 bytes for 4 MiB */
+        s->dir[i] = sparse_untouched_l2;
+    return 0;
 }
 
 void sparse_fini(struct sparse *s)
 {
     sparse_reset(s);
     for (uint64_t i = 0; i < s->dir_len; i++)
-        free(s->dir[i]);
+        if (s->dir[i] != sparse_untouched_l2)
+            free(s->dir[i]);
     free(s->dir);
     free(s->dirty);
     memset(s, 0, sizeof(*s));
@@ -67,10 +77,11 @@ static void zero_stale(uint8_t *page, uint32_t stale, uint32_t keep_off, uint32_
 uint8_t *sparse_touch_slow(struct sparse *s, uint64_t block, uint32_t keep_off, uint32_t keep_len)
 {
     uint8_t ***slot = &s->dir[block >> SPARSE_L2_BITS];
-    if (!*slot) {
-        *slot = calloc(SPARSE_L2_SIZE, sizeof(**slot) + sizeof(uint32_t));
-        if (!*slot)
-            return NULL;
+    if (*slot == sparse_untouched_l2) {
+        uint8_t **l2 = calloc(SPARSE_L2_SIZE, sizeof(**slot) + sizeof(uint32_t));
+        if (!l2)
+            return NULL; /* the entry still points to the untouched table */
+        *slot = l2;
     }
     /* Reserve the dirty slot first so that failure leaves nothing backed. */
     if (dirty_push(s, block) != 0)

@@ -4,7 +4,8 @@
  * Used twice: as the bytes of a memory segment or of system memory (a block
  * is a page), and as the page-table entries of an aperture (a block holds 256
  * entries). A two-level directory maps a block index to its host page; the
- * second level is allocated on first touch, the block itself too. Every
+ * second level is allocated on first touch (until then the entry points to
+ * the shared untouched table), the block itself too. Every
  * block touched since the last reset is on a dirty list, so reset costs
  * O(blocks touched), whatever the array's length.
  */
@@ -35,11 +36,18 @@ struct sparse {
 int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct page_pool *pool);
 void sparse_fini(struct sparse *s);
 
+/* The second-level table of every range nothing has touched yet: all its
+ * pages NULL, never written. A directory entry always points somewhere, so
+ * the fast paths below do not ask whether the table exists: whether it
+ * does depends on what was touched before the last reset (tables outlive
+ * it), and a branch on it would make the same input run differently
+ * after different inputs. */
+extern uint8_t *sparse_untouched_l2[];
+
 /* The block's host page, or NULL when untouched (it reads as zeroes). */
 static inline uint8_t *sparse_peek(const struct sparse *s, uint64_t block)
 {
-    uint8_t **l2 = s->dir[block >> SPARSE_L2_BITS];
-    return l2 ? l2[block & (SPARSE_L2_SIZE - 1)] : (uint8_t *)0;
+    return s->dir[block >> SPARSE_L2_BITS][block & (SPARSE_L2_SIZE - 1)];
 }
 
 /* A second-level table: SPARSE_L2_SIZE page pointers, then as many dirt
@@ -76,7 +84,7 @@ static inline uint8_t *sparse_touch(struct sparse *s, uint64_t block, uint32_t k
 {
     uint8_t **l2 = s->dir[block >> SPARSE_L2_BITS];
     uint64_t i = block & (SPARSE_L2_SIZE - 1);
-    if (!l2 || !l2[i])
+    if (!l2[i])
         return sparse_touch_slow(s, block, keep_off, keep_len);
     uint32_t *d = sparse_l2_dirt(l2) + i;
     uint32_t limit = keep_len || block + 1 != s->blocks ? 4096u : s->tail_bytes;
