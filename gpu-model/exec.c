@@ -207,8 +207,9 @@ static enum wk_gpu_fault_reason op_tlb_flush(struct exec *x, const struct wk_gpu
 /* The fetch buffer of `depth`, grown to len bytes; NULL when out of host
  * memory. Apart from fetch so that fuzzing builds can leave it without
  * coverage (fuzz/coverage-ignorelist.txt): whether it grows depends on
- * earlier inputs. */
-static uint8_t *fetch_room(struct wk_gpu *gpu, uint32_t depth, uint64_t len)
+ * earlier inputs. Never inlined: inlined into fetch, its branch would be
+ * fetch's and counted (bench/fuzz_stability found it so). */
+__attribute__((noinline)) static uint8_t *fetch_room(struct wk_gpu *gpu, uint32_t depth, uint64_t len)
 {
     if (gpu->fetch_cap[depth] < len) {
         uint8_t *b = realloc(gpu->fetch[depth], len);
