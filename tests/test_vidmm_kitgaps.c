@@ -215,6 +215,7 @@ struct trace {
     struct wk_vidmm_allocation_state state[TRACE_ALLOCS];
     uint64_t pfn[TRACE_ALLOCS][TRACE_PAGES];  /* GART entries of aperture-resident ones */
     uint64_t digest[TRACE_ALLOCS];
+    struct wk_vidmm_stats stats;              /* expect_stats reads these: the start's DDI calls included */
 };
 
 static void record(struct trace *t, wk_status st)
@@ -225,6 +226,7 @@ static void record(struct trace *t, wk_status st)
 
 static void snapshot(struct wk_vidmm *vm, const uint32_t *h, struct trace *t)
 {
+    wk_vidmm_get_stats(vm, &t->stats);
     for (uint32_t i = 0; i < TRACE_ALLOCS; i++) {
         struct wk_vidmm_allocation_state *s = &t->state[i];
         record(t, wk_vidmm_allocation_state(vm, h[i], s));
@@ -327,6 +329,13 @@ static bool same_trace(const struct trace *fresh, const struct trace *reset)
                 break;
             }
     }
+    const uint64_t *x = (const uint64_t *)(const void *)&fresh->stats, *y = (const uint64_t *)(const void *)&reset->stats;
+    for (size_t i = 0; i < sizeof(fresh->stats) / sizeof(uint64_t); i++)
+        if (x[i] != y[i]) {
+            fprintf(stderr, "counter %zu of struct wk_vidmm_stats: %" PRIu64 " on the fresh adapter, %" PRIu64
+                            " after reset\n", i, x[i], y[i]);
+            same = false;
+        }
     return same;
 }
 

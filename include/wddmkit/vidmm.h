@@ -110,8 +110,9 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
 wk_status wk_vidmm_stop(struct wk_vidmm *vm);
 void wk_vidmm_destroy(struct wk_vidmm *vm);
 
-/* Back to "started, with no objects, no violations, zero counters": what a
- * fuzz harness calls between inputs. Costs the objects and GPU pages the
+/* Back to "started, with no objects and no violations", the counters where
+ * the start left them (its DDI calls): what a fuzz harness calls between
+ * inputs. Costs the objects and GPU pages the
  * last input created (handles start again at 1). Afterwards the kit's side
  * behaves exactly as on a freshly started adapter: the same placements,
  * system pages (PFNs) and contents for the same calls; fence ids keep

@@ -157,5 +157,6 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
     heaps_rebuild(vm); /* as a reset leaves them */
+    vm->stats_at_start = vm->stats;
     return s2 != WK_OK ? s2 : s1;
 }

@@ -253,6 +253,7 @@ struct wk_vidmm {
     uint64_t violation_total;
     uint64_t rule_hits[WK_RULE_COUNT];
     struct wk_vidmm_stats stats;
+    struct wk_vidmm_stats stats_at_start; /* what the start counted (its DDI calls): a reset goes back to it */
     uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
     uint64_t placement_epoch;               /* placements made or undone since create: never reset
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */

@@ -200,7 +200,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
     heaps_rebuild(vm);
-    memset(&vm->stats, 0, sizeof(vm->stats));
+    vm->stats = vm->stats_at_start; /* a fresh adapter has counted its start */
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
     vm->last_error[0] = '\0';

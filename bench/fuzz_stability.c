@@ -1,0 +1,283 @@
+/*
+ * fuzz_stability.c - what AFL++ calls a harness's stability, measured
+ * without AFL++, and where the unstable edges are.
+ *
+ * AFL++ runs a new input several times in a row and counts an edge as
+ * variable when its hit count (in AFL++'s buckets: 1, 2, 3, 4-7, 8-15,
+ * 16-31, 32-127, 128+) differs between the runs; stability is the share of
+ * covered edges that never varied. In persistent mode the first run of an
+ * input follows another input, the others follow itself, so anything the
+ * harness carries from one input to the next and lets change the path
+ * (kept adapters, pools, tree shapes, uninitialised state) shows here.
+ * AFL++ reports the figure but not where the variable edges are; this tool
+ * names them, source line and function, so they can be fixed.
+ *
+ * Built by the bench-libfuzzer preset only: it reads libFuzzer's inline
+ * 8-bit counters of this executable (the kit, the GPU model, the reference
+ * driver, instrumented as a libFuzzer campaign has them, with
+ * fuzz/coverage-ignorelist.txt and the harness's coverage gate) and their
+ * PC table. The harnesses are compiled in as for fuzz_speed
+ * (wk_bench_<harness>).
+ *
+ * For each input of DIR (default: corpus/HARNESS/seeds; an AFL++ queue is
+ * the better test), in name order: one run of a byte-mutated other input
+ * (the history), then the input 8 times; the counters of runs 2..8 are
+ * compared with run 1's. Findings do not stop it (WK_FUZZ_NO_ABORT=1).
+ *
+ * Usage: fuzz_stability HARNESS [DIR [LINES]]. Prints the figure and the
+ * LINES (default 20) source lines with the most varying inputs; exit
+ * status 0, or 2 on a usage error.
+ */
+#define _POSIX_C_SOURCE 200809L /* popen, setenv, strdup */
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_INPUTS 8192u
+#define MAX_INPUT (1u << 20)
+#define RUNS 8
+
+typedef int harness_fn(const uint8_t *data, size_t size);
+
+int wk_bench_fuzz_gpu_decode(const uint8_t *data, size_t size);
+int wk_bench_fuzz_patch(const uint8_t *data, size_t size);
+int wk_bench_fuzz_render(const uint8_t *data, size_t size);
+int wk_bench_fuzz_paging(const uint8_t *data, size_t size);
+int wk_bench_fuzz_prog(const uint8_t *data, size_t size);
+
+static const struct {
+    const char *name;
+    harness_fn *fn;
+} harnesses[] = {
+    { "fuzz_gpu_decode", wk_bench_fuzz_gpu_decode }, { "fuzz_patch", wk_bench_fuzz_patch },
+    { "fuzz_render", wk_bench_fuzz_render },         { "fuzz_paging", wk_bench_fuzz_paging },
+    { "fuzz_prog", wk_bench_fuzz_prog },
+};
+
+/* libFuzzer's instrumentation: one counter per edge, and per edge a
+ * (PC, flags) pair; bounds from the linker. */
+extern uint8_t __start___sancov_cntrs[], __stop___sancov_cntrs[];
+extern const uintptr_t __start___sancov_pcs[], __stop___sancov_pcs[];
+extern const char __executable_start[];
+
+struct inputs {
+    uint8_t *data[MAX_INPUTS];
+    size_t size[MAX_INPUTS];
+    uint32_t count;
+};
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file of dir, in name order; 0 when none. */
+static uint32_t load(struct inputs *in, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    char **names = malloc(MAX_INPUTS * sizeof(*names));
+    uint32_t n = 0;
+    for (struct dirent *e; names && n < MAX_INPUTS && (e = readdir(d));)
+        if (e->d_name[0] != '.' && strncmp(e->d_name, "README", 6) != 0)
+            names[n++] = strdup(e->d_name);
+    closedir(d);
+    if (!names)
+        return 0;
+    qsort(names, n, sizeof(*names), by_name);
+    for (uint32_t i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "rb");
+        uint8_t *buf = f ? malloc(MAX_INPUT) : NULL;
+        if (buf) {
+            in->size[in->count] = fread(buf, 1, MAX_INPUT, f);
+            in->data[in->count++] = buf;
+        }
+        if (f)
+            fclose(f);
+        free(names[i]);
+    }
+    free(names);
+    return in->count;
+}
+
+static uint8_t bucket(uint8_t c)
+{
+    static const uint8_t small[8] = { 0, 1, 2, 4, 8, 8, 8, 8 };
+    return c < 8 ? small[c] : c < 16 ? 16 : c < 32 ? 32 : c < 128 ? 64 : 128;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545F4914F6CDD1Dull;
+}
+
+/* Runs data in a fresh buffer of its exact size, as the engines do, and
+ * returns with the counters of that run alone. */
+static void run(harness_fn *fn, const uint8_t *data, size_t size)
+{
+    memset(__start___sancov_cntrs, 0, (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs));
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy)
+        return;
+    memcpy(copy, data, size);
+    fn(copy, size);
+    free(copy);
+}
+
+static void run_mutant(harness_fn *fn, const struct inputs *in)
+{
+    uint32_t i = (uint32_t)(rnd() % in->count);
+    size_t size = in->size[i];
+    uint8_t *m = malloc(size + 1);
+    if (!m)
+        return;
+    memcpy(m, in->data[i], size);
+    for (int k = 0, n = 1 + (int)(rnd() % 4); size && k < n; k++)
+        m[rnd() % size] ^= (uint8_t)(1u << (rnd() % 8));
+    run(fn, m, size);
+    free(m);
+}
+
+struct line {
+    char *where;
+    uint32_t inputs;
+};
+
+static int by_inputs(const void *a, const void *b)
+{
+    const struct line *x = a, *y = b;
+    return x->inputs != y->inputs ? (x->inputs < y->inputs ? 1 : -1) : strcmp(x->where, y->where);
+}
+
+/* Names the variable edges by source line (addr2line on this program),
+ * each line with the inputs that varied on its edges; the offsets alone
+ * when addr2line cannot be run. */
+static void print_lines(const uint32_t *varied, size_t edges, unsigned limit)
+{
+    char exe[2048], tmp[] = "/tmp/wk_fuzz_stability.XXXXXX";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    int fd = n > 0 ? mkstemp(tmp) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    uint32_t count = 0;
+    for (size_t e = 0; e < edges; e++)
+        if (varied[e]) {
+            uintptr_t off = __start___sancov_pcs[2 * e] - (uintptr_t)__executable_start;
+            if (f)
+                fprintf(f, "%#lx\n", (unsigned long)off);
+            else
+                printf("    %6u inputs  +%#lx\n", varied[e], (unsigned long)off);
+            count++;
+        }
+    if (!f)
+        return;
+    fclose(f);
+    exe[n] = '\0';
+    char cmd[4200];
+    snprintf(cmd, sizeof(cmd), "addr2line -f -C -e '%s' < %s", exe, tmp);
+    FILE *p = popen(cmd, "r");
+    struct line *lines = calloc(count ? count : 1, sizeof(*lines));
+    uint32_t nlines = 0;
+    char fn[512], at[1024];
+    for (size_t e = 0; p && lines && e < edges; e++) {
+        if (!varied[e])
+            continue;
+        if (!fgets(fn, sizeof(fn), p) || !fgets(at, sizeof(at), p))
+            break;
+        fn[strcspn(fn, "\n")] = at[strcspn(at, "\n")] = '\0';
+        const char *file = strrchr(at, '/') ? strrchr(at, '/') + 1 : at;
+        char where[1600];
+        snprintf(where, sizeof(where), "%s %s", file, fn);
+        uint32_t k = 0;
+        while (k < nlines && strcmp(lines[k].where, where))
+            k++;
+        if (k == nlines)
+            lines[nlines++].where = strdup(where);
+        lines[k].inputs += varied[e];
+    }
+    if (p)
+        pclose(p);
+    unlink(tmp);
+    if (!lines)
+        return;
+    qsort(lines, nlines, sizeof(*lines), by_inputs);
+    for (uint32_t k = 0; k < nlines && k < limit; k++)
+        printf("    %6u  %s\n", lines[k].inputs, lines[k].where ? lines[k].where : "?");
+    for (uint32_t k = 0; k < nlines; k++)
+        free(lines[k].where);
+    free(lines);
+}
+
+int main(int argc, char **argv)
+{
+    harness_fn *fn = NULL;
+    for (size_t i = 0; argc >= 2 && i < sizeof(harnesses) / sizeof(harnesses[0]); i++)
+        if (!strcmp(argv[1], harnesses[i].name))
+            fn = harnesses[i].fn;
+    if (!fn || argc > 4) {
+        fprintf(stderr, "usage: fuzz_stability HARNESS [DIR [LINES]]\n"
+                        "  HARNESS: fuzz_gpu_decode, fuzz_patch, fuzz_render, fuzz_paging, fuzz_prog\n"
+                        "  DIR: inputs (default %s/HARNESS/seeds)\n", WK_CORPUS_DIR);
+        return 2;
+    }
+    char dir[2048];
+    if (argc >= 3)
+        snprintf(dir, sizeof(dir), "%s", argv[2]);
+    else
+        snprintf(dir, sizeof(dir), "%s/%s/seeds", WK_CORPUS_DIR, argv[1]);
+    unsigned limit = argc == 4 ? (unsigned)strtoul(argv[3], NULL, 10) : 20;
+    setenv("WK_FUZZ_NO_ABORT", "1", 1);
+    static struct inputs in;
+    if (!load(&in, dir)) {
+        fprintf(stderr, "fuzz_stability: no inputs in %s\n", dir);
+        return 2;
+    }
+    size_t edges = (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+    uint8_t *first = malloc(edges), *covered = calloc(edges, 1);
+    uint32_t *varied = calloc(edges, sizeof(*varied));
+    uint8_t *changed = calloc(edges, 1);
+    if (!first || !covered || !varied || !changed)
+        return 1;
+    for (uint32_t i = 0; i < in.count; i++) {
+        run_mutant(fn, &in);
+        memset(changed, 0, edges);
+        for (int r = 0; r < RUNS; r++) {
+            run(fn, in.data[i], in.size[i]);
+            for (size_t e = 0; e < edges; e++) {
+                uint8_t b = bucket(__start___sancov_cntrs[e]);
+                if (r == 0)
+                    first[e] = b;
+                else if (b != first[e])
+                    changed[e] = 1;
+                covered[e] |= b != 0;
+            }
+        }
+        for (size_t e = 0; e < edges; e++)
+            varied[e] += changed[e];
+    }
+    size_t ncovered = 0, nvaried = 0;
+    for (size_t e = 0; e < edges; e++) {
+        ncovered += covered[e];
+        nvaried += varied[e] != 0;
+    }
+    printf("fuzz_stability %s: %u inputs from %s, each after a mutated other input, then %d runs\n", argv[1],
+           in.count, dir, RUNS);
+    printf("  %zu edges covered of %zu, %zu variable: stability %.2f%%\n", ncovered, edges, nvaried,
+           ncovered ? 100.0 * (double)(ncovered - nvaried) / (double)ncovered : 100.0);
+    if (nvaried) {
+        printf("  where (inputs that varied there, by source line and function):\n");
+        print_lines(varied, edges, limit);
+    }
+    return 0;
+}
