@@ -81,6 +81,7 @@ struct wk_place_heap {
     struct node *alloc_root;
     uint64_t fail_nth;     /* torture hook: 0 off, else allocations until one fails */
     uint64_t last_visits;  /* complexity probe: nodes the last search looked at */
+    int shaped;            /* nothing inserted or erased since the last wk_place_rebuild */
 };
 
 /* ------------------------------------------------------------------ */
@@ -478,6 +479,7 @@ static wk_status carve(struct wk_place_heap *h, struct node *f, uint64_t o, uint
     blk->len = size;
     h->alloc_root = tree_insert(h->alloc_root, blk);
     h->count++;
+    h->shaped = 0;
     h->free_bytes -= size;
     return WK_OK;
 }
@@ -563,6 +565,7 @@ wk_status wk_place_free(struct wk_place_heap *h, uint64_t offset)
         return WK_E_INVALID_ARGUMENT;
     uint64_t start = blk->start, len = blk->len, end = start + len;
     h->count--;
+    h->shaped = 0;
     h->free_bytes += len;
 
     struct node *prev = tree_bound(h->free_root, start, 0);
@@ -590,10 +593,11 @@ wk_status wk_place_free(struct wk_place_heap *h, uint64_t offset)
 
 void wk_place_rebuild(struct wk_place_heap *h)
 {
-    if (!h)
-        return;
+    if (!h || h->shaped)
+        return; /* a reset after an input that placed nothing costs nothing */
     h->free_root = tree_rebuild(h->free_root, h->free_ranges);
     h->alloc_root = tree_rebuild(h->alloc_root, h->count);
+    h->shaped = 1;
 }
 
 uint64_t wk_place_free_bytes(const struct wk_place_heap *h)

@@ -167,7 +167,7 @@ static void release_objects(struct wk_vidmm *vm)
  * in which order. */
 void heaps_rebuild(struct wk_vidmm *vm)
 {
-    for (uint32_t i = 1; i <= MAX_SEGMENTS; i++)
+    for (uint32_t i = 1; i <= vm->nseg && i <= MAX_SEGMENTS; i++) /* the driver's segments: the others have no heap */
         wk_place_rebuild(vm->seg[i].heap);
     wk_place_rebuild(vm->sys_heap);
 }
