@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "fuzz_driver.h"
+#include "harnesses.h"
 
 #ifdef WK_BENCH_INSTRUMENTED /* the bench-libfuzzer preset: the harnesses carry libFuzzer's instrumentation */
 #define INSTRUMENTED 1
@@ -55,13 +56,6 @@
 #define MAX_INPUT 4096u
 #define MAX_SEEDS 2048u
 
-typedef int harness_fn(const uint8_t *data, size_t size);
-
-int wk_bench_fuzz_gpu_decode(const uint8_t *data, size_t size);
-int wk_bench_fuzz_patch(const uint8_t *data, size_t size);
-int wk_bench_fuzz_render(const uint8_t *data, size_t size);
-int wk_bench_fuzz_paging(const uint8_t *data, size_t size);
-int wk_bench_fuzz_prog(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;

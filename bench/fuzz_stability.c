@@ -17,7 +17,7 @@
  * driver, instrumented as a libFuzzer campaign has them, with
  * fuzz/coverage-ignorelist.txt and the harness's coverage gate) and their
  * PC table. The harnesses are compiled in as for fuzz_speed
- * (wk_bench_<harness>).
+ * (wk_bench_<harness>, harnesses.h).
  *
  * For each input of DIR (default: corpus/HARNESS/seeds; an AFL++ queue is
  * the better test), in name order: one run of a byte-mutated other input
@@ -37,17 +37,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harnesses.h"
+
 #define MAX_INPUTS 8192u
 #define MAX_INPUT (1u << 20)
 #define RUNS 8
 
-typedef int harness_fn(const uint8_t *data, size_t size);
-
-int wk_bench_fuzz_gpu_decode(const uint8_t *data, size_t size);
-int wk_bench_fuzz_patch(const uint8_t *data, size_t size);
-int wk_bench_fuzz_render(const uint8_t *data, size_t size);
-int wk_bench_fuzz_paging(const uint8_t *data, size_t size);
-int wk_bench_fuzz_prog(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;

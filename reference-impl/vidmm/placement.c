@@ -239,26 +239,9 @@ static struct node *tree_bound(struct node *t, uint64_t key, int dir)
     return best;
 }
 
-static void tree_destroy(struct node *t)
-{
-    while (t) {
-        /* Rotate left children up so the walk needs no stack. */
-        if (t->child[0]) {
-            struct node *l = t->child[0];
-            t->child[0] = l->child[1];
-            l->child[1] = t;
-            t = l;
-        } else {
-            struct node *r = t->child[1];
-            free(t);
-            t = r;
-        }
-    }
-}
-
 /* Flattens t into a list in key order, linked through child[1], appended
- * after *tail; returns the new tail. The same rotation walk as
- * tree_destroy: no stack. */
+ * after *tail; returns the new tail. Left children are rotated up, so the
+ * walk needs no stack. */
 static struct node *tree_flatten(struct node *t, struct node *tail)
 {
     while (t) {
@@ -290,6 +273,16 @@ static struct node *tree_from_list(struct node **list, uint64_t n)
     root->child[1] = tree_from_list(list, n - n / 2 - 1);
     fix(root);
     return root;
+}
+
+static void tree_destroy(struct node *t)
+{
+    struct node head = { { NULL, NULL }, 0, 0, 0, 0, 0 };
+    tree_flatten(t, &head);
+    for (struct node *n = head.child[1], *next; n; n = next) {
+        next = n->child[1];
+        free(n);
+    }
 }
 
 static struct node *tree_rebuild(struct node *t, uint64_t n)
