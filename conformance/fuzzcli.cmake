@@ -106,3 +106,33 @@ env -u WK_DRIVER -u WK_REPLAY_DIR '$<TARGET_FILE:wddmkit>' fuzz --harness fuzz_s
 --out '${CMAKE_CURRENT_BINARY_DIR}/fuzz-stale-out'")
 set_tests_properties(cli.fuzz_stale_replay PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "warning: .*/fuzz_spec_replay is older than .*/fuzz_spec: rebuild")
+
+# AFL++'s side of the summary against a stand-in afl-fuzz (first on PATH)
+# and a stand-in harness that carries AFL++'s marker: the main instance's
+# fuzzer_stats give the runs and the stability, and a stability below 90%
+# points at bench/fuzz_stability.
+set(_afl_dir ${CMAKE_CURRENT_BINARY_DIR}/afl-stand-in)
+wk_stand_in_engine(${_afl_dir} fuzz_gpu_decode [=[#!/bin/sh
+# A stand-in for an AFL++ harness (its runtime's marker: __AFL_SHM_ID); afl-fuzz never runs it.
+exit 0
+]=])
+file(MAKE_DIRECTORY ${_afl_dir}/bin)
+file(WRITE ${_afl_dir}/bin/afl-fuzz [=[#!/bin/sh
+# A stand-in for afl-fuzz (conformance/fuzzcli.cmake): the stats of a main
+# instance that ran 3 s, then exit.
+out= name=
+while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift ;; -M|-S) name=$2; shift ;; --) break ;; esac; shift; done
+mkdir -p "$out/$name/queue" "$out/$name/crashes"
+printf 'x' > "$out/$name/queue/id:000000,orig:seed"
+now=$(date +%s)
+printf 'start_time        : %s\nlast_update       : %s\nrun_time          : 3\nfuzzer_pid        : %s\nexecs_done        : 30000\nexecs_per_sec     : 10000.00\ncorpus_count      : 1\nstability         : 72.50%%\nedges_found       : 50\ntotal_edges       : 5000\n' "$now" "$now" "$$" > "$out/$name/fuzzer_stats"
+exit 0
+]=])
+file(CHMOD ${_afl_dir}/bin/afl-fuzz PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+     WORLD_READ WORLD_EXECUTE)
+add_test(NAME cli.fuzz_afl_stand_in
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER "PATH=${_afl_dir}/bin:$ENV{PATH}"
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_gpu_decode --engine afl --build-dir ${_afl_dir} --time 5
+          --no-triage --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-out)
+set_tests_properties(cli.fuzz_afl_stand_in PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "runs      30,000.*stability 72.50%.*below 90%: .*bench/fuzz_stability.*result: no crash")
