@@ -34,6 +34,7 @@ conform: build
 bench: PRESET = default
 bench: build
 	$(BUILD)/bench/gpu_copy
+	$(BUILD)/bench/gpu_blit
 	$(BUILD)/bench/conform_speed
 
 clean:

@@ -68,16 +68,22 @@ struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint6
     return r;
 }
 
-struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,
-                           enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
+struct region *space_check_in(struct wk_gpu *gpu, struct region *r, uint64_t addr, uint64_t len, int via_tlb,
+                              enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
 {
-    struct region *r = space_check_region(gpu, addr, len, reason, fault_addr);
-    if (r && len && r->kind == WK_GPU_SEGMENT_APERTURE &&
+    if (len && r->kind == WK_GPU_SEGMENT_APERTURE &&
         check_aperture_pages(gpu, r, addr - r->base, len, via_tlb, fault_addr) != 0) {
         *reason = WK_GPU_FAULT_UNMAPPED_APERTURE;
         return NULL;
     }
     return r;
+}
+
+struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,
+                           enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
+{
+    struct region *r = space_check_region(gpu, addr, len, reason, fault_addr);
+    return r ? space_check_in(gpu, r, addr, len, via_tlb, reason, fault_addr) : NULL;
 }
 
 /* Translates (region, offset) to where its bytes live: system memory (also

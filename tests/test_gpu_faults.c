@@ -430,6 +430,34 @@ static void test_unmapped_aperture(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A BLIT's rows are each checked in the aperture, before any lands: with
+ * one row per page and page 3 of 5 never mapped, the fault names the first
+ * byte of the row in page 3 and the destination is untouched. The side's region is looked
+ * up once (op_blit), so this pins the per-row page check it keeps. */
+static void test_unmapped_aperture_blit_row(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    for (uint32_t page = 0; page < 5; page++)
+        if (page != 3)
+            TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, page, TU_SYS_PFN + 0x20 + page));
+    fill_bg(gpu, TU_SYS_ADDR(TU_SYS_PFN + 0x20), 0x5000, 0x77);
+    fill_bg(gpu, TU_SEG1_BASE, 0x100, 0x66);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_APER_BASE + 0x10, TU_SEG1_BASE, 0x20, 5, 0x1000, 0x20));
+    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_UNMAPPED_APERTURE, WK_GPU_OP_BLIT, 0,
+                                 TU_APER_BASE + 0x3010));
+    assert_true(expect_byte_run(gpu, TU_SEG1_BASE, 0x66, 0x100));
+    /* The same rows as destination; mapped, the BLIT runs whole. */
+    TU_OK(wk_gpu_gart_set(gpu, TU_APER_ID, 3, TU_SYS_PFN + 0x23));
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_APER_BASE + 0x10, 0x20, 5, 0x20, 0x1000));
+    TU_OK(tu_run(gpu, &b, NULL));
+    for (uint32_t page = 0; page < 5; page++)
+        assert_true(expect_byte_run(gpu, TU_SYS_ADDR(TU_SYS_PFN + 0x20 + page) + 0x10, 0x66, 0x20));
+    tu_destroy(state, gpu);
+}
+
 /* ------------------------------------------------------------------ */
 /* CALL_DEPTH                                                           */
 /* ------------------------------------------------------------------ */
@@ -1065,6 +1093,7 @@ int main(void)
         TU_TEST(test_crosses_segment),
         TU_TEST(test_crosses_segment_between_adjacent_segments),
         TU_TEST(test_unmapped_aperture),
+        TU_TEST(test_unmapped_aperture_blit_row),
         TU_TEST(test_call_depth_self_call),
         TU_TEST(test_call_depth_configured),
         TU_TEST(test_fault_inside_callee),
