@@ -557,6 +557,22 @@ static int fixture_step(const char *harness, struct wk_vidmm *vm, wk_status st, 
     abort();
 }
 
+/* Every page of a slot allocation backed now, as zeroes. The fixture keeps
+ * the allocations' bytes between inputs, so whether a page has been
+ * touched would depend on the inputs before, and the GPU model takes other
+ * paths for an untouched page (a copy of zeroes onto one does nothing):
+ * the same input would cover other edges (bench/fuzz_stability). */
+static int fixture_back_pages(const char *harness, struct wk_vidmm *vm, uint32_t h, uint32_t size)
+{
+    static const uint8_t zero[4096];
+    for (uint32_t at = 0; at < size; at += (uint32_t)sizeof(zero)) {
+        uint32_t n = size - at < sizeof(zero) ? size - at : (uint32_t)sizeof(zero);
+        if (!fixture_step(harness, vm, wk_vidmm_write(vm, h, at, zero, n), "while backing a slot allocation"))
+            return 0;
+    }
+    return 1;
+}
+
 static int fixture_allocation(const char *harness, struct wk_vidmm *vm, uint32_t slot, uint32_t *h)
 {
     const struct wk_render_slot *s = &wk_render_slots[slot];
@@ -570,7 +586,8 @@ static int fixture_allocation(const char *harness, struct wk_vidmm *vm, uint32_t
     q.EvictionSegmentSet = s->supported;
     return fixture_step(harness, vm, wk_vidmm_create_allocation(vm, fixture.device, &q, h),
                         "while creating a slot allocation") &&
-           fixture_step(harness, vm, wk_vidmm_page_in(vm, *h), "while paging in a slot allocation");
+           fixture_step(harness, vm, wk_vidmm_page_in(vm, *h), "while paging in a slot allocation") &&
+           fixture_back_pages(harness, vm, *h, s->size);
 }
 
 static uint64_t placed_at(struct wk_vidmm *vm, uint32_t h)
