@@ -56,7 +56,6 @@
 #define MAX_INPUT 4096u
 #define MAX_SEEDS 2048u
 
-
 static const struct {
     const char *name;
     harness_fn *fn;

@@ -167,9 +167,8 @@ int wk_prog_write_yaml(const struct wk_prog *p, const char *area, const char *id
 int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_t size);
 
 /* ------------------------------------------------------------------ */
-/* The render/patch harnesses' fixture as steps (fixture_steps.c)       */
+/* Limits of the fuzz harnesses' program inputs                         */
 /* ------------------------------------------------------------------ */
-
 
 /* Program inputs of the fuzz harnesses (fuzz_prog, fuzz_hostile), and
  * `wddmkit repro`/`minimize`/`triage`, which run a fuzz_prog input as that
@@ -191,6 +190,11 @@ static inline uint32_t wk_fuzz_paging_buffer(uint32_t size)
         return WK_FUZZ_MIN_PAGING_BUFFER;
     return size > WK_FUZZ_MAX_PAGING_BUFFER ? WK_FUZZ_MAX_PAGING_BUFFER : size;
 }
+
+/* ------------------------------------------------------------------ */
+/* The render/patch harnesses' fixture as steps (fixture_steps.c)       */
+/* ------------------------------------------------------------------ */
+
 /* create_device, create_context (with `context_flags`), then each of the
  * seven slot allocations created and paged in: allocation index = slot - 1. */
 #define WK_FIXTURE_STEPS 16u

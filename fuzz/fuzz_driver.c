@@ -418,6 +418,22 @@ static struct wk_vidmm *reuse(struct slot *s, const struct wk_fuzz_knobs *k)
     return NULL;
 }
 
+/* Picking, resetting, reconfiguring or building a kept adapter, and
+ * rebuilding the fixture, depend on the inputs before: the engine's
+ * coverage is paused meanwhile (coverage_gate.h). Not in WK_FUZZ_FRESH
+ * mode, where every input builds alike. */
+static void history_begin(void)
+{
+    if (!fresh_mode())
+        wk_fuzz_coverage_pause();
+}
+
+static void history_end(void)
+{
+    if (!fresh_mode())
+        wk_fuzz_coverage_resume();
+}
+
 /* Whether the GPU model takes the input's description, judged for every
  * input whatever adapters are kept: the engine sees the description's
  * validation as the input's own coverage, where a build (paused, below)
@@ -432,10 +448,6 @@ static int model_takes(struct slot *s, const struct wk_fuzz_knobs *k)
     return 0;
 }
 
-/* Which kept adapter serves an input, and its reset, reconfigure or build,
- * depend on the inputs before: the engine's coverage is paused meanwhile
- * (coverage_gate.h). Not in WK_FUZZ_FRESH mode, where every input builds
- * alike. */
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
@@ -447,13 +459,11 @@ struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knob
         return NULL;
     if (fresh_mode())
         drop_all(s);
-    else
-        wk_fuzz_coverage_pause();
+    history_begin();
     struct wk_vidmm *vm = s->stale ? NULL : reuse(s, k);
     if (!vm)
         vm = wk_fuzz_adapter(role, k);
-    if (!fresh_mode())
-        wk_fuzz_coverage_resume();
+    history_end();
     return vm;
 }
 
@@ -641,18 +651,14 @@ static int fixture_intact(struct wk_fuzz_fixture *f)
     return 1;
 }
 
-/* A fixture is built again only after an input moved it (or a finding):
- * history, so the engine's coverage is paused meanwhile, as in
- * wk_fuzz_ready. */
+/* A fixture is built again only after an input moved it (or a finding). */
 struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness)
 {
     if (!fresh_mode() && fixture_intact(&fixture))
         return &fixture;
-    if (!fresh_mode())
-        wk_fuzz_coverage_pause();
+    history_begin();
     int built = fixture_build(&fixture, harness);
-    if (!fresh_mode())
-        wk_fuzz_coverage_resume();
+    history_end();
     if (built)
         return &fixture;
     fixture.vm = NULL;

@@ -264,22 +264,17 @@ static enum wk_gpu_fault_reason op_call(struct exec *x, const struct wk_gpu_cmd 
     return WK_GPU_FAULT_NONE;
 }
 
-/* The region every row of a BLIT side lies in: the one of its first byte,
- * when the side's extent (first row start to last row end), computed
- * without wrapping, ends inside it. NULL when that cannot be known so
- * (each row is then looked up alone). */
-static struct region *rows_region(struct exec *x, uint64_t base, uint64_t w, uint64_t h, uint64_t pitch)
+/* Whether a BLIT side's extent as opcode_extents computes it, (h - 1) *
+ * pitch + w bytes, is its true length (no wrap): then the region that
+ * holds the extent holds every row of the side. */
+static int extent_exact(uint64_t w, uint64_t h, uint64_t pitch)
 {
     uint64_t span;
-    if (__builtin_mul_overflow(h - 1, pitch, &span) || __builtin_add_overflow(span, w, &span) ||
-        span > UINT64_MAX - base)
-        return NULL;
-    struct region *r = space_find(x->gpu, base);
-    return r && span <= r->size - (base - r->base) ? r : NULL;
+    return !__builtin_mul_overflow(h - 1, pitch, &span) && !__builtin_add_overflow(span, w, &span);
 }
 
 /* One BLIT row reachable: as gpu_access, without the region lookup when
- * the side's region is known (rows_region). */
+ * the side's region is known. */
 static struct region *row_access(struct exec *x, struct region *known, uint64_t addr, uint64_t len,
                                  enum wk_gpu_fault_reason *why, uint64_t *fa)
 {
@@ -298,11 +293,13 @@ static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd 
     if (spend_units(x, h) != 0 || spend_bytes(x, w * h) != 0)
         return WK_GPU_FAULT_BUDGET;
     struct extent ext[2];
-    uint32_t n = opcode_extents(c, ext);
+    struct region *side[2] = { NULL, NULL };
+    uint32_t n = opcode_extents(c, ext); /* 2: source, then destination */
     for (uint32_t i = 0; i < n; i++) /* each side lies in one region */
-        if (!space_check_region(x->gpu, ext[i].addr, ext[i].len, &why, fa))
+        if (!(side[i] = space_check_region(x->gpu, ext[i].addr, ext[i].len, &why, fa)))
             return why;
-    struct region *src_region = rows_region(x, src, w, h, sp), *dst_region = rows_region(x, dst, w, h, dp);
+    struct region *src_region = extent_exact(w, h, sp) ? side[0] : NULL;
+    struct region *dst_region = extent_exact(w, h, dp) ? side[1] : NULL;
     for (uint64_t row = 0; row < h; row++) { /* and every row is mapped, before any effect */
         if (!row_access(x, src_region, src + row * sp, w, &why, fa) ||
             !row_access(x, dst_region, dst + row * dp, w, &why, fa))

@@ -24,10 +24,11 @@ int sparse_init(struct sparse *s, uint64_t blocks, uint32_t tail_bytes, struct p
     s->tail_bytes = tail_bytes;
     s->pool = pool;
     s->dir_len = (blocks + SPARSE_L2_SIZE - 1) >> SPARSE_L2_BITS;
-    s->dir = malloc((s->dir_len ? s->dir_len : 1) * sizeof(*s->dir));
+    uint64_t entries = s->dir_len ? s->dir_len : 1;
+    s->dir = malloc(entries * sizeof(*s->dir));
     if (!s->dir)
         return -1;
-    for (uint64_t i = 0; i < (s->dir_len ? s->dir_len : 1); i++) /* 2 MiB for a 1 TiB segment, 8 bytes for 4 MiB */
+    for (uint64_t i = 0; i < entries; i++) /* 2 MiB for a 1 TiB segment, 8 bytes for 4 MiB */
         s->dir[i] = sparse_untouched_l2;
     return 0;
 }

@@ -831,11 +831,6 @@ static void test_minimize_masks_addresses(void **state)
     unsetenv("WK_REPLAY_DIR");
 }
 
-/* repro prints what the input means after the runs: a fuzz_patch input
- * as the program that makes the same call, a fuzz_gpu_decode input as the
- * model's disassembly, a fuzz_spec input as its numbered text; when the
- * input cannot be decoded (the driver does not start), a note, and the
- * exit code is still the runs'. */
 /* repro runs a fuzz_prog input as the harness does (its budget of
  * allocation bytes, WK_FUZZ_PROG_BYTES, and its paging-buffer bounds): a
  * program of 1.5 MiB keeps every allocation (the view once cut at 1 MiB
@@ -864,6 +859,11 @@ static void test_repro_folds_as_the_harness(void **state)
     free_prog(p);
 }
 
+/* repro prints what the input means after the runs: a fuzz_patch input
+ * as the program that makes the same call, a fuzz_gpu_decode input as the
+ * model's disassembly, a fuzz_spec input as its numbered text; when the
+ * input cannot be decoded (the driver does not start), a note, and the
+ * exit code is still the runs'. */
 static void test_repro_prints_decoded_input(void **state)
 {
     (void)state;

@@ -239,9 +239,9 @@ static struct node *tree_bound(struct node *t, uint64_t key, int dir)
     return best;
 }
 
-/* Flattens t into a list in key order, linked through child[1], appended
- * after *tail; returns the new tail. Left children are rotated up, so the
- * walk needs no stack. */
+/* Appends t's nodes in key order to the list ending at tail (linked
+ * through child[1]); returns the new tail. Left children are rotated up,
+ * so the walk needs no stack. */
 static struct node *tree_flatten(struct node *t, struct node *tail)
 {
     while (t) {
@@ -275,11 +275,17 @@ static struct node *tree_from_list(struct node **list, uint64_t n)
     return root;
 }
 
-static void tree_destroy(struct node *t)
+/* t's nodes as a list in key order, linked through child[1]. */
+static struct node *tree_to_list(struct node *t)
 {
     struct node head = { { NULL, NULL }, 0, 0, 0, 0, 0 };
     tree_flatten(t, &head);
-    for (struct node *n = head.child[1], *next; n; n = next) {
+    return head.child[1];
+}
+
+static void tree_destroy(struct node *t)
+{
+    for (struct node *n = tree_to_list(t), *next; n; n = next) {
         next = n->child[1];
         free(n);
     }
@@ -287,9 +293,7 @@ static void tree_destroy(struct node *t)
 
 static struct node *tree_rebuild(struct node *t, uint64_t n)
 {
-    struct node head = { { NULL, NULL }, 0, 0, 0, 0, 0 };
-    tree_flatten(t, &head);
-    struct node *list = head.child[1];
+    struct node *list = tree_to_list(t);
     return tree_from_list(&list, n);
 }
 

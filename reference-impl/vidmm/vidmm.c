@@ -154,12 +154,6 @@ static void release_objects(struct wk_vidmm *vm)
     gbuf_free(vm, &vm->paging_private);
 }
 
-/*
- * Back to "started, with no objects": destroys every device (contexts and
- * allocations with it) through the DDIs, drains the GPU, resets the model
- * and the counters. Costs the objects and pages the last run created, so a
- * fuzz harness can keep one started adapter for millions of inputs.
- */
 /* Every heap's trees in the shape their contents give (wk_place_rebuild),
  * at the end of a start, a reset and a reconfigure: where an allocation
  * lands, and how the search gets there, then depend on the input alone,
@@ -172,6 +166,13 @@ void heaps_rebuild(struct wk_vidmm *vm)
     wk_place_rebuild(vm->sys_heap);
 }
 
+/*
+ * Back to "started, with no objects": destroys every device (contexts and
+ * allocations with it) through the DDIs, drains the GPU, resets the model,
+ * and puts the counters back where the start left them. Costs the objects
+ * and pages the last run created, so a fuzz harness can keep one started
+ * adapter for millions of inputs.
+ */
 wk_status wk_vidmm_reset(struct wk_vidmm *vm)
 {
     if (vm->dead)
