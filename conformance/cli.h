@@ -58,6 +58,28 @@ int wk_cli_triage(int argc, char **argv);
  * holds the arguments after "corpus". */
 int wk_cli_corpus(int argc, char **argv);
 
+/* A driver module and this build (cli_driver_build.c). */
+enum wk_cli_driver_load {
+    WK_CLI_DRIVER_LOADS,         /* loads, exports DriverEntry */
+    WK_CLI_DRIVER_NEEDS_RUNTIME, /* an undefined symbol of a sanitizer or coverage runtime */
+    WK_CLI_DRIVER_REFUSED,       /* any other reason it does not load */
+    WK_CLI_DRIVER_CRASHED,       /* its constructors crashed */
+};
+
+/* Loads path in a forked child; why gets the loader's reason (empty when
+ * it loads). */
+enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
+
+/* `wddmkit driver check PATH`; argv holds the arguments after "driver". */
+int wk_cli_driver(int argc, char **argv);
+
+/* The whole command line (as wk_cli_main's): when its command loads a
+ * --driver that needs a runtime this build lacks, runs the same command
+ * line in the first wddmkit build that loads the driver (does not return)
+ * or prints why none can and returns 2. -1: nothing to hand over. Called
+ * by the executable's main only (never in fuzz_cli). */
+int wk_cli_hand_over(int argc, char **argv);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

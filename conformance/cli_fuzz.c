@@ -1894,6 +1894,25 @@ static void print_log_tail(const char *path, int lines)
     fprintf(stderr, "----\n");
 }
 
+/* The wddmkit that triages and reproduces the campaign's crashes: the
+ * engine's build's own (<build>/conformance/wddmkit beside <build>/fuzz/),
+ * which loads a driver built like the harness (sanitizers, coverage) and
+ * runs a program under the same sanitizers as the engine did; else this
+ * one. */
+static void crash_tools_binary(const struct campaign *c, const char *self, char *out, size_t cap)
+{
+    char dir[FPATH];
+    copy_str(dir, sizeof(dir), c->bin);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (!slash || snprintf(out, cap, "%s/../conformance/wddmkit", dir) >= (int)cap || !is_executable(out) ||
+        !realpath(out, dir))
+        copy_str(out, cap, self);
+    else
+        copy_str(out, cap, dir);
+}
+
 static int summarize(struct campaign *c, const char *self)
 {
     struct stats s;
@@ -1973,11 +1992,13 @@ static int summarize(struct campaign *c, const char *self)
 
     struct crash_tools tools;
     int triaged = 0;
-    probe_crash_tools(self, &tools);
+    char tools_exe[FPATH];
+    crash_tools_binary(c, self, tools_exe, sizeof(tools_exe));
+    probe_crash_tools(tools_exe, &tools);
     printf("\n");
     if (tools.triage && !c->o.no_triage) {
         printf("wddmkit triage %s:\n", c->crashes);
-        triaged = run_triage(c, self, &tools);
+        triaged = run_triage(c, tools_exe, &tools);
         if (!triaged)
             printf("(wddmkit triage failed; the crash files follow)\n");
     }
@@ -2000,7 +2021,7 @@ static int summarize(struct campaign *c, const char *self)
     printf("\nreproduce: ");
     int repro_harness = strstr(tools.repro_usage, "--harness") != NULL;
     if (tools.repro)
-        printf("wddmkit repro %s/FILE%s%s%s%s\n", c->crashes, repro_harness ? " --harness " : "",
+        printf("%s repro %s/FILE%s%s%s%s\n", strcmp(tools_exe, self) == 0 ? "wddmkit" : tools_exe, c->crashes, repro_harness ? " --harness " : "",
                repro_harness ? c->o.harness : "", c->driver[0] ? " --driver " : "", c->driver);
     else if (snprintf(replay, sizeof(replay), "%s_replay", c->bin) < (int)sizeof(replay) && is_executable(replay))
         printf("%s%s%s %s/FILE\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay);

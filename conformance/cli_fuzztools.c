@@ -948,9 +948,12 @@ static void classify_replay(struct outcome *o, int status, const char *log)
     char rule[32], what[200], ddi[80];
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     o->cls = code == 0 ? CLS_PASS : code == 2 ? CLS_ERROR : CLS_CRASH;
-    snprintf(o->sig, sizeof(o->sig), "%s", code == 0 ? "pass" : "the replay binary could not read the input");
-    if (code == 0 || code == 2)
+    if (code == 0 || code == 2) { /* 2: an input it could not read, a driver it could not load */
+        size_t n = strcspn(log, "\n");
+        snprintf(o->sig, sizeof(o->sig), "%s%.*s", code == 0 ? "pass" : n ? "the replay binary could not run: " : "the replay binary could not read the input",
+                 code == 0 ? 0 : (int)(n < 300 ? n : 300), log);
         return;
+    }
     o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *finding = strstr(log, ": FINDING: "), *kit = strstr(log, ": KIT INVARIANT: ");
     log_class(log, what, sizeof(what));

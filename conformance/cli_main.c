@@ -40,6 +40,8 @@ static void usage(FILE *out)
           "                      specs/regressions/NAME.yaml (fails on PATH, passes on the reference)\n"
           "  triage DIR [--driver PATH]\n"
           "                      run every file of DIR once, group them by signature\n"
+          "  driver check PATH   whether a driver module loads into this build; repro, minimize, promote,\n"
+          "                      triage and conform hand their work to a build that loads it\n"
           "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
           "                      write the seed corpora of the driver harnesses from YAML specs\n"
           "                      (default: the repo's specs/ into its corpus/)\n"
@@ -88,7 +90,7 @@ int wk_cli_main(int argc, char **argv)
         { "gpu", wk_cli_gpu },           { "rules", wk_cli_rules },       { "spec", wk_cli_spec },
         { "conform", wk_cli_conform },   { "fuzz", wk_cli_fuzz },         { "prog", wk_cli_prog },
         { "repro", wk_cli_repro },       { "minimize", wk_cli_minimize }, { "promote", wk_cli_promote },
-        { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },
+        { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },     { "driver", wk_cli_driver },
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(cmd, commands[i].name) == 0)

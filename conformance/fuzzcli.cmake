@@ -136,3 +136,36 @@ add_test(NAME cli.fuzz_afl_stand_in
           --no-triage --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-out)
 set_tests_properties(cli.fuzz_afl_stand_in PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "runs      30,000.*stability 72.50%.*below 90%: .*bench/fuzz_stability.*result: no crash")
+
+# The crashes of a campaign are triaged, and the reproduce line names, the
+# wddmkit of the engine's build (<build>/conformance/wddmkit beside
+# <build>/fuzz/), which loads a driver built like the harness: here a
+# stand-in that records the triage it was asked for.
+set(_tools_dir ${CMAKE_CURRENT_BINARY_DIR}/engine-build-tools)
+wk_stand_in_engine(${_tools_dir} fuzz_gpu_decode [=[#!/bin/sh
+# A stand-in for a libFuzzer binary that finds a crash at once (conformance/fuzzcli.cmake).
+prefix=./
+for a in "$@"; do case "$a" in -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;; esac; done
+printf '#2\tINITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb\n' >&2
+printf 'X' > "${prefix}crash-feedface"
+echo "artifact_prefix='$prefix'; Test unit written to ${prefix}crash-feedface" >&2
+exit 1
+]=])
+file(MAKE_DIRECTORY ${_tools_dir}/conformance)
+file(WRITE ${_tools_dir}/conformance/wddmkit [=[#!/bin/sh
+# A stand-in for the engine build's wddmkit (conformance/fuzzcli.cmake).
+case "$1 $2" in
+"help "*) printf 'commands:\n  repro FILE [--driver PATH] [--harness NAME]\n  triage DIR [--driver PATH] [--harness NAME]\n' ;;
+"triage --help"|"repro --help") printf 'usage: wddmkit %s FILE [--driver PATH] [--harness NAME]\n' "$1" ;;
+"triage "*) echo "stand-in triage of $2 with $*" ;;
+esac
+exit 0
+]=])
+file(CHMOD ${_tools_dir}/conformance/wddmkit PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+add_test(NAME cli.fuzz_engine_build_tools
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_gpu_decode --build-dir ${_tools_dir} --time 30
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-tools-out)
+set_tests_properties(cli.fuzz_engine_build_tools PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "stand-in triage of [^\n]*/fuzz-tools-out/crashes with triage [^\n]*--harness fuzz_gpu_decode.*reproduce: [^\n]*/engine-build-tools/conformance/wddmkit repro [^\n]*/crashes/FILE --harness fuzz_gpu_decode.*result: 1 new crash")

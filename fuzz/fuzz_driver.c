@@ -42,6 +42,7 @@
  * never asked, is as it was too. A DUT that does not start where the
  * reference does is a finding, after which both slots start over.
  */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@
 
 #include "conform.h"
 #include "coverage_gate.h"
+#include "fuzz.h"
 #include "fuzz_driver.h"
 
 #ifdef WK_FUZZ_LINKED_DRIVER
@@ -96,6 +98,37 @@ const char *wk_fuzz_driver_path(void)
 {
     const char *p = getenv("WK_DRIVER");
     return p && *p ? p : NULL;
+}
+
+/*
+ * Before the first input (every engine and the replay binaries call this):
+ * a WK_DRIVER module that does not load is a setup error, not a finding.
+ * Found at the first input, it aborted like a finding: libFuzzer and AFL++
+ * kept a crash file, and `wddmkit repro` of an ASan-built driver through an
+ * uninstrumented replay binary called it a crash of the driver. Loaded with
+ * the flags of wk_vidmm_load, which then finds it mapped.
+ *
+ * Loading here also puts a module built by afl-clang-fast in AFL++'s map:
+ * the harnesses start AFL++'s fork server after this (deferred), and a
+ * module that registers its edges once the server is up ends the process
+ * ("an instrumented dlopen() library loaded afterwards"), which a load at
+ * the first input did.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *path = wk_fuzz_driver_path();
+    if (!path || dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))
+        return 0;
+    const char *why = dlerror();
+    fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s%s\n", path,
+            why ? why : "dlopen failed",
+            why && (strstr(why, "__sancov") || strstr(why, "__asan") || strstr(why, "__sanitizer") || strstr(why, "__ubsan"))
+                ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike: the "
+                  "libfuzzer preset's)"
+                : "");
+    exit(2);
 }
 
 DRIVER_INITIALIZE *wk_fuzz_driver_entry(void)

@@ -34,6 +34,7 @@ seed repro repro crash.bin --driver x.so --runs 100 --seed 7 --harness fuzz_patc
 seed minimize minimize crash.bin -o crash.min --driver x.so --harness fuzz_paging --seed 1 --timeout 60
 seed promote promote crash.bin --driver x.so --name my-bug --harness fuzz_prog
 seed triage triage crashes --driver x.so --harness fuzz_render --timeout 3
+seed driver-check driver check x.so
 seed prog-dump prog dump input.bin
 seed corpus-seed corpus seed --specs specs --out corpus --check
 seed gpu-disasm gpu disasm dma.bin

@@ -18,8 +18,10 @@ target_compile_definitions(test_fuzztools PRIVATE
   WK_REFDRIVER_SO="$<TARGET_FILE:wk_refdriver>"
   WK_BUGGY_RENDER="$<TARGET_FILE:buggy_render_index>"
   WK_BUGGY_PAGING="$<TARGET_FILE:buggy_paging_restart>"
-  WK_BUGGY_PATCH="$<TARGET_FILE:buggy_patch_offset>")
-add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset)
+  WK_BUGGY_PATCH="$<TARGET_FILE:buggy_patch_offset>"
+  WK_ENTRY_FAILS="$<TARGET_FILE:wk_test_entry_fails>")
+add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset
+                 wk_test_entry_fails)
 if(TARGET fuzz_patch_replay)
   target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
   add_dependencies(test_fuzztools fuzz_patch_replay fuzz_render_replay)

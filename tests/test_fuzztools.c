@@ -863,7 +863,10 @@ static void test_repro_folds_as_the_harness(void **state)
  * as the program that makes the same call, a fuzz_gpu_decode input as the
  * model's disassembly, a fuzz_spec input as its numbered text; when the
  * input cannot be decoded (the driver does not start), a note, and the
- * exit code is still the runs'. */
+ * exit code is still the runs' (3: a driver that does not start is a
+ * finding); 2, an error, for a driver that does not even load (the replay
+ * binary says so before any input; it used to abort, a "crash" of a
+ * driver that never ran). */
 static void test_repro_prints_decoded_input(void **state)
 {
     (void)state;
@@ -884,8 +887,12 @@ static void test_repro_prints_decoded_input(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_spec", path), 0);
     expect_output(out, "     1 | a: \\x01\n     2 | \\xff");
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_render/regressions/buggy-render-index-render.bin' "
-                                               "--driver /nonexistent/driver.so", WK_SOURCE_DIR), 3);
+                                               "--driver '%s'", WK_SOURCE_DIR, WK_ENTRY_FAILS), 3);
     expect_output(out, "decoded input: unavailable (the reason is on stderr)");
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_render/regressions/buggy-render-index-render.bin' "
+                                               "--driver /nonexistent/driver.so", WK_SOURCE_DIR), 2);
+    expect_output(out, "result: error (exit 2)");
+    expect_output(out, "the replay binary could not run: fuzz_driver: cannot load the driver under test");
 }
 
 static void test_minimize(void **state)
