@@ -758,6 +758,27 @@ static void test_fixture_kept_until_an_allocation_moves(void **state)
     }
 }
 
+/* Every page of the fixture's slot allocations is backed when the fixture
+ * is built: whether a page was touched must not depend on the inputs before
+ * (the GPU model takes other paths for an untouched page, and AFL++ saw the
+ * same input cover other edges). A byte written into each page then backs
+ * nothing new. */
+static void test_fixture_backs_every_slot_page(void **state)
+{
+    (void)state;
+    struct wk_fuzz_fixture *f = wk_fuzz_fixture("test");
+    assert_non_null(f);
+    struct wk_gpu *gpu = wk_vidmm_gpu(f->vm);
+    uint64_t before = wk_gpu_resident_pages(gpu), pages = 0;
+    static const uint8_t zero;
+    for (uint32_t s = 1; s <= WK_RENDER_SLOTS; s++) {
+        for (uint32_t at = 0; at < wk_render_slots[s].size; at += 4096, pages++)
+            assert_int_equal(wk_vidmm_write(f->vm, f->alloc[s], at, &zero, 1), WK_OK);
+    }
+    assert_true(pages > WK_RENDER_SLOTS); /* some slots span several pages */
+    assert_int_equal(wk_gpu_resident_pages(gpu), before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -770,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_digest_steps_still_compare),
         cmocka_unit_test(test_digest_of_repeated_pages),
         cmocka_unit_test(test_fixture_kept_until_an_allocation_moves),
+        cmocka_unit_test(test_fixture_backs_every_slot_page),
         cmocka_unit_test(test_custom_desc_gets_its_own_adapter),
         cmocka_unit_test(test_kept_desc_compares_by_value),
         cmocka_unit_test(test_custom_desc_replays_like_fresh),
