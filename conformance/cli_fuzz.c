@@ -84,7 +84,7 @@ struct harness {
 static const struct harness known_harnesses[] = {
     { "fuzz_gpu_decode", 4096 }, { "fuzz_spec", 16384 }, { "fuzz_render", 4096 },
     { "fuzz_patch", 4096 },      { "fuzz_paging", 4096 }, { "fuzz_prog", 8192 },
-    { "fuzz_cli", 4096 },        { "fuzz_hostile", 8192 },
+    { "fuzz_cli", 4096 },        { "fuzz_hostile", 8192 }, { "fuzz_elf", 4096 },
 };
 #define KNOWN_COUNT (sizeof(known_harnesses) / sizeof(known_harnesses[0]))
 
@@ -155,7 +155,7 @@ static void usage(FILE *out)
     fputs("usage: wddmkit fuzz --harness NAME [options] [-- ENGINE-ARGS...]\n"
           "\n"
           "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog,\n"
-          "                      fuzz_cli, fuzz_hostile (the kit against answers the input corrupts)\n"
+          "                      fuzz_cli, fuzz_hostile (the kit against answers the input corrupts), fuzz_elf\n"
           "  --engine E          libfuzzer (default) or afl (AFL++)\n"
           "  --driver PATH       the driver under test, a shared object (passed as WK_DRIVER;\n"
           "                      default: the reference driver built into the harness)\n"

@@ -11,9 +11,11 @@
  * the section __sancov_cntrs, whose bounds the linker provides): the
  * counters are copied aside at the pause and copied back at the resume,
  * so what ran in between leaves no count. That covers this executable's
- * counters (the kit, the GPU model, a driver linked in), not those of a
- * driver loaded at run time, which libFuzzer registers apart and keeps to
- * itself. A few thousand counters: two copies of a few KiB per pause.
+ * counters (the kit, the GPU model, a driver linked in) and, once
+ * wk_fuzz_coverage_add_module has found them (module_counters.c, from the
+ * module file's section headers), those of a driver loaded at run time,
+ * which libFuzzer registers apart. A few thousand counters each: two
+ * copies of a few KiB per pause.
  *
  * Not instrumented itself (fuzz/coverage-ignorelist.txt).
  */
@@ -21,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +44,65 @@ extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
 static unsigned depth;
 
 #if !GATE_AFL
-static uint8_t *saved;
+/* Counter arrays: this executable's, then the modules added. */
+#define REGIONS 4
+struct region {
+    uint8_t *counters;
+    size_t len;
+    uint8_t *saved; /* allocated once, for the life of the process */
+};
+static struct region regions[REGIONS];
+static unsigned nregions;
 
 static size_t counters(void)
 {
     uintptr_t start = (uintptr_t)__start___sancov_cntrs, stop = (uintptr_t)__stop___sancov_cntrs;
     return start && stop > start ? (size_t)(stop - start) : 0;
 }
+
+static void add_region(uint8_t *at, size_t len)
+{
+    if (nregions < REGIONS && len && (regions[nregions].saved = malloc(len))) {
+        regions[nregions].counters = at;
+        regions[nregions].len = len;
+        nregions++;
+    }
+}
+
+/* This executable's counters, once. */
+static void own_region(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        add_region(__start___sancov_cntrs, counters());
+    }
+}
 #endif
+
+int wk_fuzz_coverage_add_module(const char *path, char *why, size_t cap)
+{
+#if GATE_AFL
+    (void)path, (void)why, (void)cap;
+    return 1;
+#else
+    if (!counters())
+        return 1; /* no libFuzzer here: nothing to pause */
+    own_region();
+    uint8_t *at = NULL;
+    size_t len = 0;
+    if (!wk_fuzz_module_counters(path, &at, &len, why, cap))
+        return 0;
+    if (nregions == REGIONS) {
+        snprintf(why, cap, "more than %u counter arrays", REGIONS - 1);
+        return 0;
+    }
+    add_region(at, len);
+    if (depth) /* paused now: it was loaded in the pause, its counts are the pause's */
+        memset(regions[nregions - 1].saved, 0, len);
+    return 1;
+#endif
+}
 
 int wk_fuzz_coverage_gate_kind(void)
 {
@@ -66,13 +120,9 @@ void wk_fuzz_coverage_pause(void)
 #if GATE_AFL
     __AFL_COVERAGE_OFF();
 #else
-    size_t n = counters();
-    if (!n)
-        return;
-    if (!saved)
-        saved = malloc(n); /* once, for the life of the process */
-    if (saved)
-        memcpy(saved, __start___sancov_cntrs, n);
+    own_region();
+    for (unsigned i = 0; i < nregions; i++)
+        memcpy(regions[i].saved, regions[i].counters, regions[i].len);
 #endif
 }
 
@@ -83,8 +133,7 @@ void wk_fuzz_coverage_resume(void)
 #if GATE_AFL
     __AFL_COVERAGE_ON();
 #else
-    size_t n = counters();
-    if (n && saved)
-        memcpy(__start___sancov_cntrs, saved, n);
+    for (unsigned i = 0; i < nregions; i++)
+        memcpy(regions[i].counters, regions[i].saved, regions[i].len);
 #endif
 }

@@ -17,8 +17,23 @@
 #ifndef WK_FUZZ_COVERAGE_GATE_H
 #define WK_FUZZ_COVERAGE_GATE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 void wk_fuzz_coverage_pause(void);
 void wk_fuzz_coverage_resume(void);
+
+/* libFuzzer builds: the counters of a module loaded at run time (the
+ * WK_DRIVER driver, already loaded) are saved and put back with this
+ * executable's from now on. 1: done, or nothing to do in this build (AFL++'s
+ * gate covers every module; no engine); 0: the module's counters were not
+ * found (why says so; its own work then counts whenever it runs). */
+int wk_fuzz_coverage_add_module(const char *path, char *why, size_t cap);
+
+/* Where module `path` (loaded) keeps its SanitizerCoverage inline 8-bit
+ * counters, from its file's section headers (module_counters.c). 1: found;
+ * 0: why. */
+int wk_fuzz_module_counters(const char *path, uint8_t **begin, size_t *len, char *why, size_t cap);
 
 /* Whether pausing does anything in this build: 0 (no engine's coverage),
  * 1 (AFL++'s selective coverage), 2 (libFuzzer's inline 8-bit counters of

@@ -119,8 +119,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     const char *path = wk_fuzz_driver_path();
-    if (!path || dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))
+    if (!path)
         return 0;
+    if (dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
+        char gate[300];
+        if (!wk_fuzz_coverage_add_module(path, gate, sizeof(gate)))
+            fprintf(stderr, "fuzz_driver: note: the coverage gate cannot pause %s (%s): its bring-up will count as "
+                            "the coverage of the inputs that build an adapter\n", path, gate);
+        return 0;
+    }
     const char *why = dlerror();
     fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s%s\n", path,
             why ? why : "dlopen failed",

@@ -31,7 +31,7 @@
 # The harnesses of fuzz/ and the largest input each is fuzzed with (keep in
 # step with conformance/cli_fuzz.c). A harness whose source is not in the
 # tree is skipped with a message.
-HARNESSES="fuzz_gpu_decode:4096 fuzz_spec:16384 fuzz_render:4096 fuzz_patch:4096 fuzz_paging:4096 fuzz_prog:8192 fuzz_cli:4096 fuzz_hostile:8192"
+HARNESSES="fuzz_gpu_decode:4096 fuzz_spec:16384 fuzz_render:4096 fuzz_patch:4096 fuzz_paging:4096 fuzz_prog:8192 fuzz_cli:4096 fuzz_hostile:8192 fuzz_elf:4096"
 
 say() { echo "wddmkit build.sh: $*" >&2; }
 

@@ -4,8 +4,8 @@
 # descriptions the reference refuses) and the digest's shortcut
 # for repeated pages (include()d by tests/CMakeLists.txt).
 wk_cmocka_test(test_fuzz_driver fuzz.driver 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c
-  LIBS wk_refdriver_quiet wk_conformance)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_conformance)
 target_include_directories(test_fuzz_driver PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_driver PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
@@ -15,8 +15,8 @@ add_dependencies(test_fuzz_driver buggy_render_index)
 # fuzz_hostile runs every spec case as the suite judges it, corruption kept.
 wk_cmocka_test(test_fuzz_hostile fuzz.hostile 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_hostile.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_hostile.c
-          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c
-  LIBS wk_refdriver_quiet wk_cli wk_conformance)
+          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_cli wk_conformance)
 target_include_directories(test_fuzz_hostile PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
@@ -27,8 +27,16 @@ target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SO
 if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND NOT WK_FUZZ_ENGINE STREQUAL "afl")
   wk_cmocka_test(test_coverage_gate fuzz.coverage_gate 60
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_coverage_gate.c ${CMAKE_CURRENT_LIST_DIR}/coverage_gate_probe.c
-            ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c)
+    LIBS wk_fuzz_gate)
   target_include_directories(test_coverage_gate PRIVATE ${PROJECT_SOURCE_DIR}/fuzz ${CMAKE_CURRENT_LIST_DIR})
+  # A module with counters of its own, loaded at run time as a WK_DRIVER
+  # driver is: the gate finds them from its file (module_counters.c).
+  add_library(wk_test_coverage_module MODULE ${CMAKE_CURRENT_LIST_DIR}/coverage_gate_module.c)
+  target_compile_options(wk_test_coverage_module PRIVATE -fsanitize-coverage=inline-8bit-counters)
+  set_target_properties(wk_test_coverage_module PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
+  wk_target_warnings(wk_test_coverage_module)
+  target_compile_definitions(test_coverage_gate PRIVATE WK_COVERAGE_MODULE="$<TARGET_FILE:wk_test_coverage_module>")
+  add_dependencies(test_coverage_gate wk_test_coverage_module)
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/coverage_gate_probe.c
                               PROPERTIES COMPILE_OPTIONS "-fsanitize-coverage=inline-8bit-counters")
   # In the libfuzzer presets everything carries counters; the test's own
@@ -38,3 +46,9 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND NOT WK_FUZZ_ENGINE STREQUAL "afl")
                                 PROPERTIES COMPILE_OPTIONS "-fno-sanitize=fuzzer-no-link;-Wno-unused-command-line-argument")
   endif()
 endif()
+
+# The ELF section lookup the coverage gate reads a driver module's file
+# with (fuzz/elf_section.c; its harness is fuzz_elf).
+wk_cmocka_test(test_elf_section fuzz.elf_section 60
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_section.c LIBS wk_fuzz_gate)
+target_compile_definitions(test_elf_section PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -12,7 +12,7 @@ set -euo pipefail
 
 repo=$(cd "${1:?usage: oss_fuzz_build.sh REPO SCRATCH}" && pwd)
 scratch=${2:?usage: oss_fuzz_build.sh REPO SCRATCH}
-harnesses="fuzz_gpu_decode fuzz_spec fuzz_render fuzz_patch fuzz_paging fuzz_prog fuzz_cli fuzz_hostile"
+harnesses="fuzz_gpu_decode fuzz_spec fuzz_render fuzz_patch fuzz_paging fuzz_prog fuzz_cli fuzz_hostile fuzz_elf"
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; failed=1; }

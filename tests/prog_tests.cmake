@@ -7,8 +7,8 @@ target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURC
 # call; the render step's new fields through YAML and the codec.
 wk_cmocka_test(test_render_input prog.render_input 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_render_input.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_render.c
-          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/coverage_gate.c
-  LIBS wk_refdriver_quiet wk_conformance)
+          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_conformance)
 target_include_directories(test_render_input PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_link_options(test_render_input PRIVATE "LINKER:--wrap=wk_vidmm_render")
 target_compile_definitions(test_render_input PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wddmkit/gpu.h"
@@ -164,6 +165,45 @@ static long rss_pages(void)
 /* ------------------------------------------------------------------ */
 /* wk_vidmm_reset                                                       */
 /* ------------------------------------------------------------------ */
+
+static void other_segv_handler(int signo)
+{
+    (void)signo;
+    _exit(99);
+}
+
+/* A process that aborts outside any DDI call dies of SIGABRT, also when
+ * another handler took SIGSEGV between two adapters' creations (AFL++'s
+ * runtime does): the kit's handlers, installed again, never chain to
+ * themselves (they did, and such a process spun in the handler). */
+static void test_abort_outside_a_call_still_kills(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct wk_vidmm *vm = NULL;
+        if (wk_vidmm_create(NULL, &vm) != WK_OK)
+            _exit(2);
+        wk_vidmm_destroy(vm);
+        signal(SIGSEGV, other_segv_handler);
+        if (wk_vidmm_create(NULL, &vm) != WK_OK)
+            _exit(3);
+        abort();
+    }
+    int st = 0;
+    pid_t done = 0;
+    for (int ms = 0; ms < 10000 && (done = waitpid(pid, &st, WNOHANG)) == 0; ms += 10)
+        nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+    if (done != pid) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        fail_msg("the child did not die of its abort within 10 s (a handler that calls itself)");
+    }
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGABRT);
+}
 
 static void test_reset_forgets_objects(void **state)
 {
@@ -1384,6 +1424,7 @@ int main(void)
         VT_TEST(test_patch_view_follows_the_slots),
         VT_TEST(test_paging_patch_view_write_faults),
         cmocka_unit_test(test_first_not_every_position),
+        cmocka_unit_test(test_abort_outside_a_call_still_kills),
         VT_TEST(test_known_patch_clears_what_the_last_left),
         VT_TEST(test_known_patch_counts_slots_past_the_input),
         VT_TEST(test_patch_list_overrun_hits_the_guard),

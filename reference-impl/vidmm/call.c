@@ -48,7 +48,7 @@ static void on_signal(int signo, siginfo_t *info, void *uctx)
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {
         if (fatal_signals[i] != signo)
             continue;
-        if (previous[i].sa_flags & SA_SIGINFO && previous[i].sa_sigaction) {
+        if (previous[i].sa_flags & SA_SIGINFO && previous[i].sa_sigaction && previous[i].sa_sigaction != on_signal) {
             previous[i].sa_sigaction(signo, info, uctx);
             return;
         }
@@ -79,7 +79,16 @@ void call_install_handlers(void)
     struct sigaction cur;
     if (sigaction(SIGSEGV, NULL, &cur) == 0 && cur.sa_sigaction == on_signal)
         return;
+    /* Someone replaced the SIGSEGV handler since (a runtime such as
+     * AFL++'s, a test): signals still ours keep the handler they had
+     * before us. Recording ours as their "previous" made a signal with no
+     * frame active call on_signal from on_signal without end: a process
+     * that aborted outside a DDI call (AFL++'s runtime refusing a module
+     * loaded late) spun instead of dying. */
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {
+        if (sigaction(fatal_signals[i], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == on_signal)
+            continue;
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
         sa.sa_sigaction = on_signal;
