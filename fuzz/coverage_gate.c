@@ -91,11 +91,12 @@ int wk_fuzz_coverage_add_module(const char *path, char *why, size_t cap)
     own_region();
     uint8_t *at = NULL;
     size_t len = 0;
-    if (!wk_fuzz_module_counters(path, &at, &len, why, cap))
-        return 0;
+    int found = wk_fuzz_module_counters(path, &at, &len, why, cap);
+    if (found != 1)
+        return found;
     if (nregions == REGIONS) {
         snprintf(why, cap, "more than %u counter arrays", REGIONS - 1);
-        return 0;
+        return -1;
     }
     add_region(at, len);
     if (depth) /* paused now: it was loaded in the pause, its counts are the pause's */

@@ -26,13 +26,15 @@ void wk_fuzz_coverage_resume(void);
 /* libFuzzer builds: the counters of a module loaded at run time (the
  * WK_DRIVER driver, already loaded) are saved and put back with this
  * executable's from now on. 1: done, or nothing to do in this build (AFL++'s
- * gate covers every module; no engine); 0: the module's counters were not
- * found (why says so; its own work then counts whenever it runs). */
+ * gate covers every module; no engine); 0: the module has no counters (no
+ * coverage of its own for the engine to see; why says so); -1: they could
+ * not be found (why; its own work then counts whenever it runs). */
 int wk_fuzz_coverage_add_module(const char *path, char *why, size_t cap);
 
 /* Where module `path` (loaded) keeps its SanitizerCoverage inline 8-bit
  * counters, from its file's section headers (module_counters.c). 1: found;
- * 0: why. */
+ * 0: it has none; -1: not loaded, its file unreadable or malformed. why is
+ * set whenever the answer is not 1. */
 int wk_fuzz_module_counters(const char *path, uint8_t **begin, size_t *len, char *why, size_t cap);
 
 /* Whether pausing does anything in this build: 0 (no engine's coverage),

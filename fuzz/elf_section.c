@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Fills why; returns -1 (malformed). */
 __attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t cap, const char *fmt, ...)
 {
     va_list ap;
@@ -25,7 +26,7 @@ __attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t cap, c
     if (cap)
         vsnprintf(why, cap, fmt, ap);
     va_end(ap);
-    return 0;
+    return -1;
 }
 
 /* Whether [off, off + len) lies inside an image of `size` bytes. */
@@ -62,8 +63,8 @@ int wk_elf_section(const uint8_t *data, size_t size, const char *name, uint64_t 
                    size_t cap)
 {
     Elf64_Ehdr h;
-    if (!header(data, size, &h, why, cap))
-        return 0;
+    if (header(data, size, &h, why, cap) < 0)
+        return -1;
     if (!h.e_shoff)
         return refuse(why, cap, "e_shoff is 0: the file has no section headers");
     if (!inside(h.e_shoff, sizeof(Elf64_Shdr), size))
@@ -95,5 +96,6 @@ int wk_elf_section(const uint8_t *data, size_t size, const char *name, uint64_t 
             return 1;
         }
     }
-    return refuse(why, cap, "no section named %s among %llu", name, (unsigned long long)count);
+    refuse(why, cap, "no section named %s among %llu", name, (unsigned long long)count);
+    return 0;
 }

@@ -13,9 +13,10 @@
 #include <stdint.h>
 
 /* Looks up section `name` in the ELF64 little-endian image data[0, size).
- * 1: found, *addr and *bytes are its sh_addr and sh_size. 0: not found or
- * the image is malformed; why says which, with the offset and the field
- * (expected against seen). Reads nothing outside data. */
+ * 1: found, *addr and *bytes are its sh_addr and sh_size; 0: a well-formed
+ * image without it; -1: a malformed image, why says where, with the field
+ * (expected against seen). why is set whenever the result is not 1. Reads
+ * nothing outside data. */
 int wk_elf_section(const uint8_t *data, size_t size, const char *name, uint64_t *addr, uint64_t *bytes, char *why,
                    size_t cap);
 

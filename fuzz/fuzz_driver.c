@@ -123,7 +123,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         return 0;
     if (dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
         char gate[300];
-        if (!wk_fuzz_coverage_add_module(path, gate, sizeof(gate)))
+        int added = wk_fuzz_coverage_add_module(path, gate, sizeof(gate));
+        if (added == 0)
+            fprintf(stderr, "fuzz_driver: note: %s has no libFuzzer coverage of its own (%s): the engine sees only "
+                            "the kit's code; build it with -fsanitize=fuzzer-no-link (docs/fuzzing.md)\n", path, gate);
+        else if (added < 0)
             fprintf(stderr, "fuzz_driver: note: the coverage gate cannot pause %s (%s): its bring-up will count as "
                             "the coverage of the inputs that build an adapter\n", path, gate);
         return 0;

@@ -24,7 +24,8 @@
 #include "coverage_gate.h"
 #include "elf_section.h"
 
-/* The mapped file's section, or 0 with why. */
+/* The mapped file's section: wk_elf_section's answer (-1 also when the file
+ * cannot be read). */
 static int section_of_file(const char *file, uint64_t *addr, uint64_t *bytes, char *why, size_t cap)
 {
     int fd = open(file, O_RDONLY | O_CLOEXEC);
@@ -33,18 +34,18 @@ static int section_of_file(const char *file, uint64_t *addr, uint64_t *bytes, ch
         snprintf(why, cap, "cannot read %s: %s", file, fd < 0 ? strerror(errno) : "empty or unreadable");
         if (fd >= 0)
             close(fd);
-        return 0;
+        return -1;
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) {
         snprintf(why, cap, "cannot map %s: %s", file, strerror(errno));
-        return 0;
+        return -1;
     }
     char detail[256];
     int found = wk_elf_section(map, (size_t)st.st_size, "__sancov_cntrs", addr, bytes, detail, sizeof(detail));
     munmap(map, (size_t)st.st_size);
-    if (!found)
+    if (found != 1)
         snprintf(why, cap, "%s: %s", file, detail);
     return found;
 }
@@ -57,15 +58,15 @@ int wk_fuzz_module_counters(const char *path, uint8_t **begin, size_t *len, char
         snprintf(why, cap, "%s is not loaded", path);
         if (so)
             dlclose(so);
-        return 0;
+        return -1;
     }
     uintptr_t bias = (uintptr_t)lm->l_addr;
     const char *file = lm->l_name && lm->l_name[0] ? lm->l_name : path;
     uint64_t addr = 0, bytes = 0;
     int found = section_of_file(file, &addr, &bytes, why, cap);
     dlclose(so); /* the reference NOLOAD took; the module stays (RTLD_NODELETE) */
-    if (!found)
-        return 0;
+    if (found != 1)
+        return found;
     *begin = (uint8_t *)(bias + (uintptr_t)addr);
     *len = (size_t)bytes;
     return 1;
