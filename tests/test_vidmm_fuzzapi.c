@@ -1047,7 +1047,7 @@ static void test_known_patch_clears_what_the_last_left(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     uint8_t dma[600];
     struct wk_vidmm_patch big = longer(&c, dma);
@@ -1070,7 +1070,7 @@ static void test_known_patch_counts_slots_past_the_input(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     struct wk_vidmm_patch with_slot = c.args;
     c.patch[2] = c.patch[1];
@@ -1103,7 +1103,7 @@ static void test_patch_list_overrun_hits_the_guard(void **state)
     assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
     struct patch_case c;
     build_patch_case(f, &c);
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     memset(&w, 0, sizeof(w));
     w.stray_ddi = WK_DDI_NONE;
     wk_vidmm_set_rewriter(f->vm, write_past_the_list, &w);
@@ -1121,7 +1121,7 @@ static void test_known_patch_list_is_exactly_the_entries(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     uint8_t dma[600];
     struct wk_vidmm_patch big = longer(&c, dma);
@@ -1135,7 +1135,7 @@ static void test_known_patch_dropped_by_render(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_known(f, &c, &w);
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
@@ -1160,7 +1160,7 @@ static void test_known_patch_dropped_by_any_ddi(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_known(f, &c, &w);
     w.stray_ddi = WK_DDI_BUILD_PAGING_BUFFER;
     w.stray_at = 3000; /* past the input, in the page Patch can write (past it, a write faults) */
@@ -1177,7 +1177,7 @@ static void test_known_patch_dropped_by_gpu_execution(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_known(f, &c, &w);
     uint8_t cmd[64];
     struct wk_gpu_writer gw;
@@ -1195,7 +1195,7 @@ static void test_known_patch_dropped_by_a_violation(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_known(f, &c, &w);
     struct poker p = { POKE_DMA, 3000, NULL, 0, 0 };
     wk_vidmm_set_rewriter(f->vm, poke_patch, &p);
@@ -1211,7 +1211,7 @@ static void test_known_patch_dropped_by_reset(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     uint8_t dma[600];
     struct wk_vidmm_patch big = longer(&c, dma);
@@ -1231,7 +1231,7 @@ static void test_known_canary_follows_the_list(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     const uint32_t lengths[] = { 2, 1, 0, 2, 0, 1, 2 };
     for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
@@ -1249,7 +1249,7 @@ static void test_stale_list_pointer_write_faults(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched_with(f, &c, &w, tracked_DriverEntry);
     WK_ALLOCATION_REQUEST req;
     vt_request_at(&req, 8 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
@@ -1297,7 +1297,7 @@ static void test_forked_child_maps_its_own_inputs(void **state)
 {
     struct vt_fixture *f = *state;
     struct patch_case c;
-    struct watch w;
+    static struct watch w; /* the teardown's DDI calls still reach watch_ddi */
     open_watched(f, &c, &w);
     struct wk_vidmm_patch one = c.args;
     one.list_length = 1;
