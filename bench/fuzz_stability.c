@@ -24,6 +24,12 @@
  * (the history), then the input 8 times; the counters of runs 2..8 are
  * compared with run 1's. Findings do not stop it (WK_FUZZ_NO_ABORT=1).
  *
+ * With WK_DRIVER=module.so (built by this preset, so that it carries the
+ * same counters) the driver under test is loaded as the harnesses load it
+ * (LLVMFuzzerInitialize, which hands its counters to the coverage gate),
+ * and its counters are judged too, on a line of their own: what a
+ * libFuzzer campaign against that driver sees of it.
+ *
  * Usage: fuzz_stability HARNESS [DIR [LINES]]. Prints the figure and the
  * LINES (default 20) source lines with the most varying inputs; exit
  * status 0, or 2 on a usage error.
@@ -37,6 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coverage_gate.h"
+#include "fuzz.h"
 #include "harnesses.h"
 
 #define MAX_INPUTS 8192u
@@ -118,11 +126,66 @@ static uint64_t rnd(void)
     return rng * 0x2545F4914F6CDD1Dull;
 }
 
+/* One array of counters judged: this executable's, or the driver module's. */
+struct region {
+    uint8_t *counters;
+    size_t edges;
+    uint8_t *first, *covered, *changed;
+    uint32_t *varied;
+};
+static struct region exe, module;
+
+static int region_init(struct region *r, uint8_t *counters, size_t edges)
+{
+    r->counters = counters;
+    r->edges = edges;
+    r->first = malloc(edges ? edges : 1);
+    r->covered = calloc(edges ? edges : 1, 1);
+    r->changed = calloc(edges ? edges : 1, 1);
+    r->varied = calloc(edges ? edges : 1, sizeof(*r->varied));
+    return r->first && r->covered && r->changed && r->varied;
+}
+
+/* After run r (0-based) of one input. */
+static void region_compare(struct region *g, int r)
+{
+    for (size_t e = 0; e < g->edges; e++) {
+        uint8_t b = bucket(g->counters[e]);
+        if (r == 0)
+            g->first[e] = b;
+        else if (b != g->first[e])
+            g->changed[e] = 1;
+        g->covered[e] |= b != 0;
+    }
+}
+
+static void region_next_input(struct region *g)
+{
+    for (size_t e = 0; e < g->edges; e++)
+        g->varied[e] += g->changed[e];
+    memset(g->changed, 0, g->edges);
+}
+
+/* Prints the region's figure; the number of variable edges. */
+static size_t region_report(const struct region *g, const char *what)
+{
+    size_t ncovered = 0, nvaried = 0;
+    for (size_t e = 0; e < g->edges; e++) {
+        ncovered += g->covered[e];
+        nvaried += g->varied[e] != 0;
+    }
+    printf("  %s: %zu edges covered of %zu, %zu variable: stability %.2f%%\n", what, ncovered, g->edges, nvaried,
+           ncovered ? 100.0 * (double)(ncovered - nvaried) / (double)ncovered : 100.0);
+    return nvaried;
+}
+
 /* Runs data in a fresh buffer of its exact size, as the engines do, and
  * returns with the counters of that run alone. */
 static void run(harness_fn *fn, const uint8_t *data, size_t size)
 {
-    memset(__start___sancov_cntrs, 0, (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs));
+    memset(exe.counters, 0, exe.edges);
+    if (module.edges)
+        memset(module.counters, 0, module.edges);
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy)
         return;
@@ -237,41 +300,43 @@ int main(int argc, char **argv)
         fprintf(stderr, "fuzz_stability: no inputs in %s\n", dir);
         return 2;
     }
-    size_t edges = (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
-    uint8_t *first = malloc(edges), *covered = calloc(edges, 1);
-    uint32_t *varied = calloc(edges, sizeof(*varied));
-    uint8_t *changed = calloc(edges, 1);
-    if (!first || !covered || !varied || !changed)
+    if (!region_init(&exe, __start___sancov_cntrs, (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs)))
         return 1;
+    const char *driver = getenv("WK_DRIVER");
+    if (driver && *driver) {
+        int ac = 0;
+        char **av = NULL;
+        LLVMFuzzerInitialize(&ac, &av); /* loads it, as the harnesses do; exits 2 when it does not load */
+        uint8_t *at = NULL;
+        size_t len = 0;
+        char why[300];
+        if (wk_fuzz_module_counters(driver, &at, &len, why, sizeof(why)) != 1) {
+            fprintf(stderr, "fuzz_stability: %s: no counters to judge (%s)\n", driver, why);
+            return 2;
+        }
+        if (!region_init(&module, at, len))
+            return 1;
+    }
     for (uint32_t i = 0; i < in.count; i++) {
         run_mutant(fn, &in);
-        memset(changed, 0, edges);
         for (int r = 0; r < RUNS; r++) {
             run(fn, in.data[i], in.size[i]);
-            for (size_t e = 0; e < edges; e++) {
-                uint8_t b = bucket(__start___sancov_cntrs[e]);
-                if (r == 0)
-                    first[e] = b;
-                else if (b != first[e])
-                    changed[e] = 1;
-                covered[e] |= b != 0;
-            }
+            region_compare(&exe, r);
+            if (module.edges)
+                region_compare(&module, r);
         }
-        for (size_t e = 0; e < edges; e++)
-            varied[e] += changed[e];
-    }
-    size_t ncovered = 0, nvaried = 0;
-    for (size_t e = 0; e < edges; e++) {
-        ncovered += covered[e];
-        nvaried += varied[e] != 0;
+        region_next_input(&exe);
+        if (module.edges)
+            region_next_input(&module);
     }
     printf("fuzz_stability %s: %u inputs from %s, each after a mutated other input, then %d runs\n", argv[1],
            in.count, dir, RUNS);
-    printf("  %zu edges covered of %zu, %zu variable: stability %.2f%%\n", ncovered, edges, nvaried,
-           ncovered ? 100.0 * (double)(ncovered - nvaried) / (double)ncovered : 100.0);
+    size_t nvaried = region_report(&exe, "this program");
+    if (module.edges)
+        region_report(&module, driver);
     if (nvaried) {
-        printf("  where (inputs that varied there, by source line and function):\n");
-        print_lines(varied, edges, limit);
+        printf("  where in this program (inputs that varied there, by source line and function):\n");
+        print_lines(exe.varied, exe.edges, limit);
     }
     return 0;
 }
