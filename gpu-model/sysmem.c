@@ -33,6 +33,7 @@
 #define _GNU_SOURCE /* memfd_create, fallocate */
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,9 +50,91 @@ static uint64_t *new_bitmap(uint64_t pages)
     return calloc((size_t)(pages + 63) / 64, sizeof(uint64_t));
 }
 
+/*
+ * The pools of the last models destroyed, zeroed, for the next ones created
+ * with the same size: a fuzz harness destroys and builds adapters all the
+ * time, and a new memfd cost a creation, a truncate and a mapping, a
+ * destruction the unmapping of every page touched, and the next model a
+ * page fault on each page it touched again (perf, WK_FUZZ_FRESH=1
+ * fuzz_prog). Parked only when the model knew exactly which pages it
+ * dirtied (they are zeroed, past ZERO_LIMIT punched: at most ZERO_LIMIT
+ * pages stay resident), so a taken pool reads zero like a new one. A few
+ * slots, as a harness alternates between adapters of several sizes and
+ * builds one before it destroys the other; when all are full the newest
+ * pool replaces one in turn (mutated inputs bring sizes that never come
+ * back, and they must not keep the common ones out). Each slot is taken
+ * and filled with one atomic exchange. A forked child forgets them all (a MAP_SHARED
+ * pool taken by two processes would be shared memory).
+ */
+#define PARKED 8
+struct parked_pool {
+    int fd;
+    uint8_t *host;
+    uint64_t size;
+};
+static struct parked_pool *parked[PARKED];
+
+static void pool_drop(struct parked_pool *p)
+{
+    if (!p)
+        return;
+    munmap(p->host, p->size);
+    close(p->fd);
+    free(p);
+}
+
+static void forget_in_child(void)
+{
+    for (int i = 0; i < PARKED; i++)
+        pool_drop(__atomic_exchange_n(&parked[i], NULL, __ATOMIC_ACQ_REL));
+}
+
+static void register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, forget_in_child);
+}
+
+static int pool_park(struct wk_gpu *gpu, struct region *r);
+
+/* Puts p in a free slot; 0 when every slot is taken. */
+static int pool_put(struct parked_pool *p)
+{
+    for (int i = 0; i < PARKED; i++) {
+        struct parked_pool *none = NULL;
+        if (__atomic_compare_exchange_n(&parked[i], &none, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return 1;
+    }
+    return 0;
+}
+
+/* A parked pool of `size` bytes, or NULL. */
+static struct parked_pool *pool_take(uint64_t size)
+{
+    for (int i = 0; i < PARKED; i++) {
+        struct parked_pool *p = __atomic_exchange_n(&parked[i], NULL, __ATOMIC_ACQ_REL);
+        if (!p)
+            continue;
+        if (p->size == size)
+            return p;
+        if (!pool_put(p)) /* not ours: back, or dropped if others filled the slots */
+            pool_drop(p);
+    }
+    return NULL;
+}
+
 int sysmem_init(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
+    struct parked_pool *kept = pool_take(r->size);
+    if (kept) {
+        s->fd = kept->fd;
+        r->host = kept->host;
+        free(kept);
+        s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
+        s->dirty.with_spans = 1;
+        s->untracked = !s->dirty.bits;
+        return 0;
+    }
     s->fd = memfd_create("wddmkit-sysmem", MFD_CLOEXEC);
     if (s->fd >= 0 && ftruncate(s->fd, (off_t)r->size) != 0) {
         close(s->fd);
@@ -87,10 +170,12 @@ void sysmem_fini(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
     sysmap_fini(gpu);
-    munmap(r->host, r->size);
+    if (!pool_park(gpu, r)) {
+        munmap(r->host, r->size);
+        if (s->fd >= 0)
+            close(s->fd);
+    }
     r->host = NULL;
-    if (s->fd >= 0)
-        close(s->fd);
     s->fd = -1;
     set_free(&s->dirty);
     set_free(&s->pinned);
@@ -184,6 +269,32 @@ static void zero_dirty(struct wk_gpu *gpu, struct region *r)
         release(gpu, r, 0, r->size);
     d->count = 0;
     d->spans_lost = 0;
+}
+
+/* Keeps the pool, zeroed, for the next model; 0 when it cannot (the caller
+ * then unmaps and closes it). The host's mappings are gone (sysmap_fini),
+ * and so is the right to write through wk_gpu_sysmem_page pointers. */
+static int pool_park(struct wk_gpu *gpu, struct region *r)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    struct sysmem *s = &gpu->sys;
+    if (s->fd < 0 || s->untracked || !r->host)
+        return 0;
+    struct parked_pool *p = malloc(sizeof(*p));
+    if (!p || pthread_once(&once, register_fork_handler) != 0) {
+        free(p);
+        return 0;
+    }
+    zero_dirty(gpu, r); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
+    p->fd = s->fd;
+    p->host = r->host;
+    p->size = r->size;
+    if (!pool_put(p)) { /* every slot taken: the newest pool replaces one in turn */
+        static unsigned turn;
+        unsigned i = __atomic_fetch_add(&turn, 1, __ATOMIC_RELAXED) % PARKED;
+        pool_drop(__atomic_exchange_n(&parked[i], p, __ATOMIC_ACQ_REL));
+    }
+    return 1;
 }
 
 void sysmem_reset(struct wk_gpu *gpu, struct region *r)

@@ -458,6 +458,92 @@ static void test_next_model_reads_zero_where_the_last_wrote(void **state)
     }
 }
 
+/* The first system page of g whose bytes are not all zero, else -1. Looked
+ * at through a host mapping of every page: the model itself reads a page it
+ * has not written since its start as zeroes without looking, and would
+ * show its bytes only once something wrote part of it. */
+static int64_t first_nonzero_sys_page(struct wk_gpu *g, uint64_t pages)
+{
+    static uint64_t pfns[1024];
+    static const uint8_t zero[4096];
+    assert_true(pages <= 1024);
+    for (uint64_t p = 0; p < pages; p++)
+        pfns[p] = TU_SYS_PFN + p;
+    void *va = NULL;
+    assert_int_equal(wk_gpu_sysmem_map(g, pfns, pages, &va), WK_OK);
+    int64_t at = -1;
+    for (uint64_t p = 0; p < pages && at < 0; p++)
+        if (memcmp((uint8_t *)va + p * 4096, zero, 4096) != 0)
+            at = (int64_t)p;
+    wk_gpu_sysmem_unmap(g, va, pages);
+    return at;
+}
+
+/* A destroyed model's system memory is kept for the next model of its size
+ * (sysmem.c, the parked pool) and must read zero there, whoever wrote it:
+ * the model, the host through wk_gpu_sysmem_page and through a mapping;
+ * below and past the count of pages that are zeroed rather than punched. */
+static void test_next_model_of_a_parked_pool_reads_zero(void **state)
+{
+    static const uint64_t sizes[] = { TU_SYS_PAGES, 1024 }; /* 1024: 700 dirty pages, punched */
+    static uint8_t ones[4096];
+    memset(ones, 0xAB, sizeof(ones));
+    for (int k = 0; k < 2; k++) {
+        struct tu_adapter a;
+        tu_std_adapter(&a);
+        a.desc.sysmem_pages = sizes[k];
+        uint64_t written = k ? 700 : sizes[k];
+        for (int round = 0; round < 3; round++) {
+            struct wk_gpu *g = tu_create(state, &a.desc);
+            assert_int_equal(wk_gpu_resident_pages(g), 0);
+            int64_t at = first_nonzero_sys_page(g, sizes[k]);
+            if (at >= 0)
+                fail_msg("round %d: system page %lld holds the last model's bytes", round, (long long)at);
+            for (uint64_t p = 0; p < written; p++)
+                assert_int_equal(wk_gpu_write(g, TU_SYS_ADDR(TU_SYS_PFN + p), ones, sizeof(ones)), WK_OK);
+            uint8_t *pinned = wk_gpu_sysmem_page(g, TU_SYS_PFN + sizes[k] - 1);
+            assert_non_null(pinned);
+            memset(pinned, 0xCD, 4096);
+            uint64_t pfns[2] = { TU_SYS_PFN + sizes[k] - 3, TU_SYS_PFN + sizes[k] - 2 };
+            void *va = NULL;
+            assert_int_equal(wk_gpu_sysmem_map(g, pfns, 2, &va), WK_OK);
+            memset(va, 0xEF, 2 * 4096);
+            tu_destroy(state, g);
+        }
+    }
+}
+
+/* A forked child does not take its parent's parked pool: the pool is a
+ * shared mapping, and a model in each process would write the same pages. */
+static void test_parked_pool_stays_with_its_process(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    tu_destroy(state, tu_create(state, &a.desc)); /* a pool parked */
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct wk_gpu *g = NULL;
+        static uint8_t mark[4096];
+        memset(mark, 0x5A, sizeof(mark));
+        char why[256];
+        if (wk_gpu_create(&a.desc, &g, why, sizeof(why)) != WK_OK)
+            _exit(2);
+        for (uint64_t p = 0; p < TU_SYS_PAGES; p++)
+            wk_gpu_write(g, TU_SYS_ADDR(TU_SYS_PFN + p), mark, sizeof(mark));
+        _exit(0); /* without destroying: the pages stay written */
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    struct wk_gpu *g = tu_create(state, &a.desc);
+    int64_t at = first_nonzero_sys_page(g, TU_SYS_PAGES);
+    if (at >= 0)
+        fail_msg("system page %lld holds what the child wrote", (long long)at);
+    tu_destroy(state, g);
+}
+
 static void test_host_read_write_regions(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
@@ -1514,6 +1600,8 @@ int main(void)
         TU_TEST(test_host_read_write_regions),
         TU_TEST(test_descriptions_compare_by_value),
         TU_TEST(test_next_model_reads_zero_where_the_last_wrote),
+        TU_TEST(test_next_model_of_a_parked_pool_reads_zero),
+        TU_TEST(test_parked_pool_stays_with_its_process),
         TU_TEST(test_host_access_length_overflow),
         TU_TEST(test_lazy_4gib_segment),
         TU_TEST(test_reset_after_reads_of_system_memory),
