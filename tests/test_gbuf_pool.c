@@ -68,11 +68,41 @@ static void test_put_refuses_past_the_limits(void **state)
     assert_int_equal(pool.bytes, (uint64_t)GBUF_SPARES * 4096);
 }
 
+/* An adapter's spares outlive it (the process-wide pool): the next
+ * adapter's buffer of the same size takes the mapping, and it is a fresh
+ * buffer to its checks whatever the last user left, also when the two
+ * adapters' DDI serials agree (both 0 here: no driver), so that the
+ * canary its last check read intact would otherwise be taken as still
+ * there. */
+static void test_destroyed_adapters_spare_reads_fresh(void **state)
+{
+    (void)state;
+    struct wk_vidmm *a = NULL, *b = NULL;
+    struct gbuf g;
+    assert_int_equal(wk_vidmm_create(NULL, &a), WK_OK);
+    assert_int_equal(gbuf_alloc(a, &g, 100, "test buffer"), WK_OK);
+    uint8_t *map = g.map;
+    uint64_t data = g.map_len - WK_GPU_PAGE_SIZE; /* the guard page follows */
+    memset(g.ptr, 0xEE, 100);
+    assert_int_equal(gbuf_check_free(a, &g, WK_DDI_NONE), WK_OK); /* its canary read intact: kept */
+    memset(map, 0xEE, data); /* then overwritten, canary and all */
+    wk_vidmm_destroy(a);
+    assert_int_equal(wk_vidmm_create(NULL, &b), WK_OK);
+    assert_int_equal(gbuf_alloc(b, &g, 100, "test buffer"), WK_OK);
+    assert_ptr_equal(g.map, map); /* the destroyed adapter's mapping */
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(g.ptr[i], 0);
+    assert_int_equal(gbuf_check(b, &g, WK_DDI_NONE), WK_OK);
+    gbuf_free(b, &g);
+    wk_vidmm_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_take_returns_the_last_of_its_size),
         cmocka_unit_test(test_put_refuses_past_the_limits),
+        cmocka_unit_test(test_destroyed_adapters_spare_reads_fresh),
     };
     return cmocka_run_group_tests_name("gbuf_pool", tests, NULL, NULL);
 }

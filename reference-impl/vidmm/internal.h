@@ -353,9 +353,11 @@ void call_install_handlers(void);
 
 /* A CPU buffer of `size` zero bytes against a guard page, the slack before it
  * a canary. Reuses a spare mapping of the same page-rounded size when there
- * is one (no system call); freeing keeps the mapping as a spare. The spares
- * and the scratch buffer outlive wk_vidmm_reset and are released by
- * wk_vidmm_stop (and so wk_vidmm_destroy): gbuf_release_spares. */
+ * is one (its own, else one a stopped adapter left: no system call); freeing
+ * keeps the mapping as a spare. The spares and the scratch buffer outlive
+ * wk_vidmm_reset; wk_vidmm_stop (and so wk_vidmm_destroy) hands the spares
+ * to the process-wide pool and frees the scratch buffer:
+ * gbuf_release_spares. */
 wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* A buffer the DDI gets as const (DXGKARG_PATCH's lists, DXGKARG_RENDER's
  * pCommand: facts §4.3, §4.4), holding a copy of content[0, size):
