@@ -174,6 +174,12 @@ void sysmem_mark(struct wk_gpu *gpu, uint64_t page);
 void sysmap_mark_live(struct wk_gpu *gpu);
 /* Unmaps every mapping, live or idle. */
 void sysmap_fini(struct wk_gpu *gpu);
+/* For a pool parked with its mappings (sysmem.c): unmaps the live ones
+ * (their pointers die with the model), keeps the idle ones; moves the
+ * mapping list from one sysmem to another; unmaps and frees a list. */
+void sysmap_keep_idle(struct wk_gpu *gpu);
+void sysmap_hand_over(struct sysmem *from, struct sysmem *to);
+void sysmap_release(struct sysmem *s);
 /* The system region (always the last one). */
 static inline struct region *sysmem_region(const struct wk_gpu *gpu)
 {

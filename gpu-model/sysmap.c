@@ -76,6 +76,33 @@ void sysmap_fini(struct wk_gpu *gpu)
     s->map_capacity = 0;
 }
 
+void sysmap_keep_idle(struct wk_gpu *gpu)
+{
+    struct sysmem *s = &gpu->sys;
+    for (uint32_t i = s->map_count; i-- > 0;)
+        if (s->maps[i].live) /* its pointer dies with the model */
+            drop(s, i);
+}
+
+void sysmap_hand_over(struct sysmem *from, struct sysmem *to)
+{
+    to->maps = from->maps;
+    to->map_count = from->map_count;
+    to->map_capacity = from->map_capacity;
+    to->clock = from->clock;
+    from->maps = NULL;
+    from->map_count = from->map_capacity = 0;
+}
+
+void sysmap_release(struct sysmem *s)
+{
+    while (s->map_count)
+        drop(s, s->map_count - 1);
+    free(s->maps);
+    s->maps = NULL;
+    s->map_capacity = 0;
+}
+
 void sysmap_mark_live(struct wk_gpu *gpu)
 {
     const struct sysmem *s = &gpu->sys;

@@ -71,6 +71,8 @@ struct parked_pool {
     int fd;
     uint8_t *host;
     uint64_t size;
+    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute */
+    struct sysmem maps;  /* its idle host mappings (maps, map_count, ...) */
 };
 static struct parked_pool *parked[PARKED];
 
@@ -78,6 +80,7 @@ static void pool_drop(struct parked_pool *p)
 {
     if (!p)
         return;
+    sysmap_release(&p->maps);
     munmap(p->host, p->size);
     close(p->fd);
     free(p);
@@ -129,6 +132,9 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
     if (kept) {
         s->fd = kept->fd;
         r->host = kept->host;
+        if (kept->first_pfn == gpu->desc.sysmem_first_pfn) /* its idle mappings mean the same frames */
+            sysmap_hand_over(&kept->maps, s);
+        sysmap_release(&kept->maps);
         free(kept);
         s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
         s->dirty.with_spans = 1;
@@ -169,8 +175,8 @@ static void set_free(struct page_set *set)
 void sysmem_fini(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
-    sysmap_fini(gpu);
     if (!pool_park(gpu, r)) {
+        sysmap_fini(gpu);
         munmap(r->host, r->size);
         if (s->fd >= 0)
             close(s->fd);
@@ -271,9 +277,12 @@ static void zero_dirty(struct wk_gpu *gpu, struct region *r)
     d->spans_lost = 0;
 }
 
-/* Keeps the pool, zeroed, for the next model; 0 when it cannot (the caller
- * then unmaps and closes it). The host's mappings are gone (sysmap_fini),
- * and so is the right to write through wk_gpu_sysmem_page pointers. */
+/* Keeps the pool, zeroed, for the next model, with its idle host mappings
+ * (PROT_NONE, their pages zeroed with the rest: the next model takes one
+ * back with one mprotect when it maps the same frames); 0 when it cannot
+ * (the caller then unmaps everything and closes it). Live mappings are
+ * unmapped, and the right to write through wk_gpu_sysmem_page pointers
+ * ends here. */
 static int pool_park(struct wk_gpu *gpu, struct region *r)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -285,10 +294,14 @@ static int pool_park(struct wk_gpu *gpu, struct region *r)
         free(p);
         return 0;
     }
+    sysmap_keep_idle(gpu);
     zero_dirty(gpu, r); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
     p->fd = s->fd;
     p->host = r->host;
     p->size = r->size;
+    p->first_pfn = gpu->desc.sysmem_first_pfn;
+    memset(&p->maps, 0, sizeof(p->maps));
+    sysmap_hand_over(s, &p->maps);
     if (!pool_put(p)) { /* every slot taken: the newest pool replaces one in turn */
         static unsigned turn;
         unsigned i = __atomic_fetch_add(&turn, 1, __ATOMIC_RELAXED) % PARKED;

@@ -493,21 +493,32 @@ static void test_next_model_of_a_parked_pool_reads_zero(void **state)
         tu_std_adapter(&a);
         a.desc.sysmem_pages = sizes[k];
         uint64_t written = k ? 700 : sizes[k];
+        uint64_t pfns[2] = { TU_SYS_PFN + sizes[k] - 3, TU_SYS_PFN + sizes[k] - 2 };
         for (int round = 0; round < 3; round++) {
             struct wk_gpu *g = tu_create(state, &a.desc);
             assert_int_equal(wk_gpu_resident_pages(g), 0);
             int64_t at = first_nonzero_sys_page(g, sizes[k]);
             if (at >= 0)
                 fail_msg("round %d: system page %lld holds the last model's bytes", round, (long long)at);
+            /* From round 1 on this takes back the last model's idle mapping. */
+            void *va = NULL;
+            assert_int_equal(wk_gpu_sysmem_map(g, pfns, 2, &va), WK_OK);
+            for (int i = 0; i < 2 * 4096; i++)
+                if (((uint8_t *)va)[i])
+                    fail_msg("round %d: byte %d of a mapping taken back holds %#x", round, i, ((uint8_t *)va)[i]);
+            memset(va, 0xEF, 2 * 4096);
+            uint8_t seen = 0;
+            assert_int_equal(wk_gpu_read(g, TU_SYS_ADDR(pfns[1]) + 7, &seen, 1), WK_OK);
+            assert_int_equal(seen, 0xEF); /* the model sees what the host wrote */
+            wk_gpu_sysmem_unmap(g, va, 2); /* idle: parked with the pool */
             for (uint64_t p = 0; p < written; p++)
                 assert_int_equal(wk_gpu_write(g, TU_SYS_ADDR(TU_SYS_PFN + p), ones, sizeof(ones)), WK_OK);
             uint8_t *pinned = wk_gpu_sysmem_page(g, TU_SYS_PFN + sizes[k] - 1);
             assert_non_null(pinned);
             memset(pinned, 0xCD, 4096);
-            uint64_t pfns[2] = { TU_SYS_PFN + sizes[k] - 3, TU_SYS_PFN + sizes[k] - 2 };
-            void *va = NULL;
-            assert_int_equal(wk_gpu_sysmem_map(g, pfns, 2, &va), WK_OK);
-            memset(va, 0xEF, 2 * 4096);
+            uint64_t live = TU_SYS_PFN + sizes[k] - 4; /* a mapping left live: unmapped by the destruction */
+            assert_int_equal(wk_gpu_sysmem_map(g, &live, 1, &va), WK_OK);
+            memset(va, 0x11, 4096);
             tu_destroy(state, g);
         }
     }
