@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "conform.h"
 
 /* Set in the environment of the wddmkit that takes a command over, so that
  * it never hands it on again. */
@@ -48,39 +49,6 @@
  * drivers/x.so is three levels down). */
 #define ANCESTORS 6
 #define MAX_CANDIDATES 32
-
-/* Prefixes of the symbols instrumentation runtimes define: ASan, UBSan,
- * the other sanitizers, SanitizerCoverage (libFuzzer), AFL++, clang's
- * profile runtime. */
-static const char *const runtime_prefixes[] = {
-    "__asan", "__ubsan", "__sanitizer", "__sancov", "__lsan", "__msan", "__tsan",
-    "__hwasan", "__dfsan", "__afl", "__llvm_profile",
-};
-
-/* The symbol dlerror names as undefined, into sym; 0 when it names none. */
-static int undefined_symbol(const char *why, char *sym, size_t cap)
-{
-    static const char marker[] = "undefined symbol: ";
-    const char *at = strstr(why, marker);
-    if (!at || !cap)
-        return 0;
-    at += sizeof(marker) - 1;
-    size_t n = strcspn(at, " \t\n,;()");
-    if (n == 0)
-        return 0;
-    n = n < cap - 1 ? n : cap - 1;
-    memcpy(sym, at, n);
-    sym[n] = '\0';
-    return 1;
-}
-
-static int is_runtime_symbol(const char *sym)
-{
-    for (size_t i = 0; i < sizeof(runtime_prefixes) / sizeof(runtime_prefixes[0]); i++)
-        if (strncmp(sym, runtime_prefixes[i], strlen(runtime_prefixes[i])) == 0)
-            return 1;
-    return 0;
-}
 
 /* The child's side of the probe: load, look up DriverEntry, write what went
  * wrong (nothing: it loads) to fd. */
@@ -157,7 +125,7 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
         return WK_CLI_DRIVER_CRASHED;
     }
     char sym[256];
-    if (why[0] && undefined_symbol(why, sym, sizeof(sym)) && is_runtime_symbol(sym))
+    if (why[0] && wk_missing_runtime_symbol(why, sym, sizeof(sym)))
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
     return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
 }
@@ -336,7 +304,7 @@ int wk_cli_hand_over(int argc, char **argv)
     char why[1024], sym[256] = "";
     if (wk_cli_driver_probe(driver, why, sizeof(why)) != WK_CLI_DRIVER_NEEDS_RUNTIME)
         return -1; /* it loads, or fails in a way the command itself reports */
-    undefined_symbol(why, sym, sizeof(sym));
+    wk_missing_runtime_symbol(why, sym, sizeof(sym));
     static struct candidates c;
     find_candidates(&c, driver);
     for (int i = 0; i < c.count; i++) {

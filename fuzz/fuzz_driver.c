@@ -133,11 +133,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         return 0;
     }
     const char *why = dlerror();
+    char sym[128];
     fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s%s\n", path,
             why ? why : "dlopen failed",
-            why && (strstr(why, "__sancov") || strstr(why, "__asan") || strstr(why, "__sanitizer") || strstr(why, "__ubsan"))
-                ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike: the "
-                  "libfuzzer preset's)"
+            wk_missing_runtime_symbol(why, sym, sizeof(sym))
+                ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike)"
                 : "");
     exit(2);
 }

@@ -68,12 +68,7 @@ static void drop(struct sysmem *s, uint32_t i)
 
 void sysmap_fini(struct wk_gpu *gpu)
 {
-    struct sysmem *s = &gpu->sys;
-    while (s->map_count)
-        drop(s, s->map_count - 1);
-    free(s->maps);
-    s->maps = NULL;
-    s->map_capacity = 0;
+    sysmap_release(&gpu->sys);
 }
 
 void sysmap_keep_idle(struct wk_gpu *gpu)

@@ -98,6 +98,7 @@ static void register_fork_handler(void)
 }
 
 static int pool_park(struct wk_gpu *gpu, struct region *r);
+static int pool_new(struct sysmem *s, struct region *r);
 
 /* Puts p in a free slot; 0 when every slot is taken. */
 static int pool_put(struct parked_pool *p)
@@ -136,11 +137,20 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
             sysmap_hand_over(&kept->maps, s);
         sysmap_release(&kept->maps);
         free(kept);
-        s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
-        s->dirty.with_spans = 1;
-        s->untracked = !s->dirty.bits;
-        return 0;
+    } else if (pool_new(s, r) != 0) {
+        return -1;
     }
+    /* Without the bitmap the model simply starts untracked (slower resets). */
+    s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
+    s->dirty.with_spans = 1;
+    s->untracked = !s->dirty.bits;
+    return 0;
+}
+
+/* A new memfd of r->size bytes and the model's mapping of it (anonymous
+ * memory without memfd); 0 or -1. */
+static int pool_new(struct sysmem *s, struct region *r)
+{
     s->fd = memfd_create("wddmkit-sysmem", MFD_CLOEXEC);
     if (s->fd >= 0 && ftruncate(s->fd, (off_t)r->size) != 0) {
         close(s->fd);
@@ -157,10 +167,6 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
         return -1;
     }
     r->host = p;
-    /* Without the bitmap the model simply starts untracked (slower resets). */
-    s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
-    s->dirty.with_spans = 1;
-    s->untracked = !s->dirty.bits;
     return 0;
 }
 
