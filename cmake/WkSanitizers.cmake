@@ -1,11 +1,47 @@
 # Global instrumentation chosen by the preset: sanitizers (asan preset),
 # clang source-based coverage (coverage preset). Fuzzer instrumentation is
 # applied per target in fuzz/ because only harnesses link an engine.
+#
+# WK_SANITIZE_SCOPE=driver (the libfuzzer-driver preset) instruments only
+# drivers (wk_sanitize_driver_code below) while every program still links
+# the sanitizer runtimes, so a driver module built with
+# -fsanitize=address,undefined loads and its heap is the checked one.
+# Why: in a driver harness nearly all the time is the kit checking the
+# driver (vidmm, the GPU model); sanitizing that code tripled the cost of
+# an input (docs/performance.md, "Sanitizers on the driver only") without
+# checking the driver any better. The kit is checked by the asan and
+# libfuzzer presets, where the scope is `all`.
+if(NOT WK_SANITIZE_SCOPE MATCHES "^(all|driver)$")
+  message(FATAL_ERROR "WK_SANITIZE_SCOPE: expected all or driver, saw '${WK_SANITIZE_SCOPE}'")
+endif()
+if(WK_SANITIZE_SCOPE STREQUAL "driver" AND NOT WK_SANITIZE)
+  message(FATAL_ERROR "WK_SANITIZE_SCOPE=driver needs WK_SANITIZE (the sanitizers to put on the driver)")
+endif()
+set(wk_sanitize_compile_options -fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
 if(WK_SANITIZE)
-  add_compile_options(-fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer)
+  if(WK_SANITIZE_SCOPE STREQUAL "all")
+    add_compile_options(${wk_sanitize_compile_options})
+  endif()
   add_link_options(-fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all)
 endif()
+
+# wk_sanitize_driver_code([TARGETS t...] [SOURCES f...]): with
+# WK_SANITIZE_SCOPE=driver, instruments these targets (drivers) and these
+# sources of the current directory (the kit code a driver calls and that
+# dereferences the driver's pointers: its callbacks, the GPU command
+# encoder). With the scope `all` everything already is.
+function(wk_sanitize_driver_code)
+  cmake_parse_arguments(arg "" "" "TARGETS;SOURCES" ${ARGN})
+  if(NOT WK_SANITIZE OR NOT WK_SANITIZE_SCOPE STREQUAL "driver")
+    return()
+  endif()
+  foreach(t IN LISTS arg_TARGETS)
+    target_compile_options(${t} PRIVATE ${wk_sanitize_compile_options})
+  endforeach()
+  if(arg_SOURCES)
+    set_source_files_properties(${arg_SOURCES} PROPERTIES COMPILE_OPTIONS "${wk_sanitize_compile_options}")
+  endif()
+endfunction()
 if(WK_COVERAGE)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "WK_COVERAGE needs clang (source-based coverage)")

@@ -169,3 +169,26 @@ add_test(NAME cli.fuzz_engine_build_tools
           --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-tools-out)
 set_tests_properties(cli.fuzz_engine_build_tools PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "stand-in triage of [^\n]*/fuzz-tools-out/crashes with triage [^\n]*--harness fuzz_gpu_decode.*reproduce: [^\n]*/engine-build-tools/conformance/wddmkit repro [^\n]*/crashes/FILE --harness fuzz_gpu_decode.*result: 1 new crash")
+
+# Which build serves a libFuzzer campaign: against a driver module, the
+# libfuzzer-driver build first (sanitizers on the driver only, about twice
+# the exec/s); for the built-in reference driver, the libfuzzer build.
+# Stand-in builds under the working directory, which the command searches
+# after the repository's own.
+set(_pick_dir ${CMAKE_CURRENT_BINARY_DIR}/preset-pick)
+foreach(_preset libfuzzer libfuzzer-driver)
+  wk_stand_in_engine(${_pick_dir}/build/${_preset} fuzz_spec [=[#!/bin/sh
+exit 0
+]=])
+endforeach()
+add_test(NAME cli.fuzz_driver_preset
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --driver ${PROJECT_SOURCE_DIR}/CMakeLists.txt --dry-run
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out)
+set_tests_properties(cli.fuzz_driver_preset PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_pick_dir}
+  PASS_REGULAR_EXPRESSION "binary: +[^\n]*/build/libfuzzer-driver/fuzz/fuzz_spec\n")
+add_test(NAME cli.fuzz_reference_preset
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --dry-run --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out)
+set_tests_properties(cli.fuzz_reference_preset PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_pick_dir}
+  PASS_REGULAR_EXPRESSION "binary: +[^\n]*/build/libfuzzer/fuzz/fuzz_spec\n")

@@ -16,17 +16,12 @@
 /* LeakSanitizer scans the heap for pointers but not anonymous mappings:
  * the object tables below hold the driver's handles (its pool blocks) and
  * are registered as roots, or a live adapter's objects would be reported
- * as leaked at exit. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WK_LSAN_ROOTS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WK_LSAN_ROOTS 1
-#endif
-#endif
-#ifdef WK_LSAN_ROOTS
-#include <sanitizer/lsan_interface.h>
-#endif
+ * as leaked at exit. The calls are weak: they exist when a LeakSanitizer
+ * runtime is linked, whether this file is instrumented or not (a build
+ * that sanitizes only the driver, WK_SANITIZE_SCOPE=driver, links the
+ * runtime for the driver's sake). */
+void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+void __lsan_unregister_root_region(const void *p, size_t size) __attribute__((weak));
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
@@ -50,9 +45,8 @@ static void *table_new(size_t entries, size_t size)
     void *p = mmap(NULL, entries * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-#ifdef WK_LSAN_ROOTS
-    __lsan_register_root_region(p, entries * size);
-#endif
+    if (__lsan_register_root_region)
+        __lsan_register_root_region(p, entries * size);
     return p;
 }
 
@@ -60,9 +54,8 @@ static void table_free(void *p, size_t entries, size_t size)
 {
     if (!p)
         return;
-#ifdef WK_LSAN_ROOTS
-    __lsan_unregister_root_region(p, entries * size);
-#endif
+    if (__lsan_unregister_root_region)
+        __lsan_unregister_root_region(p, entries * size);
     munmap(p, entries * size);
 }
 
