@@ -6,11 +6,12 @@
 # drivers (wk_sanitize_driver_code below) while every program still links
 # the sanitizer runtimes, so a driver module built with
 # -fsanitize=address,undefined loads and its heap is the checked one.
-# Why: in a driver harness nearly all the time is the kit checking the
-# driver (vidmm, the GPU model); sanitizing that code tripled the cost of
-# an input (docs/performance.md, "Sanitizers on the driver only") without
-# checking the driver any better. The kit is checked by the asan and
-# libfuzzer presets, where the scope is `all`.
+# Why: in a driver harness most of an input's time is the kit checking the
+# driver (vidmm, the GPU model); sanitizing that code made an input of
+# fuzz_render, fuzz_paging and fuzz_prog cost 1.6 to 1.9 times as much
+# (bench/sanitize_scope_speed.sh; docs/performance.md, "Sanitizers on the
+# driver only") without checking the driver any better. The kit itself is
+# checked by the asan and libfuzzer presets, where the scope is `all`.
 if(NOT WK_SANITIZE_SCOPE MATCHES "^(all|driver)$")
   message(FATAL_ERROR "WK_SANITIZE_SCOPE: expected all or driver, saw '${WK_SANITIZE_SCOPE}'")
 endif()

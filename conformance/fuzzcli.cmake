@@ -171,7 +171,7 @@ set_tests_properties(cli.fuzz_engine_build_tools PROPERTIES LABELS "unit" TIMEOU
   PASS_REGULAR_EXPRESSION "stand-in triage of [^\n]*/fuzz-tools-out/crashes with triage [^\n]*--harness fuzz_gpu_decode.*reproduce: [^\n]*/engine-build-tools/conformance/wddmkit repro [^\n]*/crashes/FILE --harness fuzz_gpu_decode.*result: 1 new crash")
 
 # Which build serves a libFuzzer campaign: against a driver module, the
-# libfuzzer-driver build first (sanitizers on the driver only, about twice
+# libfuzzer-driver build first (sanitizers on the driver only, up to twice
 # the exec/s); for the built-in reference driver, the libfuzzer build.
 # Stand-in builds under the working directory, which the command searches
 # after the repository's own.
