@@ -7,8 +7,9 @@
 # the sanitizer runtimes, so a driver module built with
 # -fsanitize=address,undefined loads and its heap is the checked one.
 # Why: in a driver harness most of an input's time is the kit checking the
-# driver (vidmm, the GPU model); sanitizing that code made an input of
-# fuzz_render, fuzz_paging and fuzz_prog cost 1.6 to 1.9 times as much
+# driver (vidmm, the GPU model); sanitizing that code (and tracing the
+# GPU model's comparisons, fuzz/CMakeLists.txt) made an input of
+# fuzz_render, fuzz_paging and fuzz_prog cost 1.85 to 2.35 times as much
 # (bench/sanitize_scope_speed.sh; docs/performance.md, "Sanitizers on the
 # driver only") without checking the driver any better. The kit itself is
 # checked by the asan and libfuzzer presets, where the scope is `all`.

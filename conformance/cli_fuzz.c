@@ -685,7 +685,7 @@ static int driver_given(const struct campaign *c)
 /* The preset whose build serves a libFuzzer campaign against a driver
  * module first: it sanitizes the driver and the kit code the driver calls,
  * not the kit's checker, where most of an input's time goes: an input of
- * fuzz_render, fuzz_paging or fuzz_prog costs 1.6 to 1.9 times less
+ * fuzz_render, fuzz_paging or fuzz_prog costs 1.85 to 2.35 times less
  * (cmake/WkSanitizers.cmake, docs/fuzzing.md). */
 #define DRIVER_PRESET "libfuzzer-driver"
 
