@@ -899,6 +899,18 @@ static void mask_addresses(char *s)
 /* The first function of an ASan report's stack that is not the
  * sanitizer's own (an interceptor such as __asan_memcpy says nothing about
  * where the bug is), else the function of its SUMMARY line. */
+/* The C library's allocation functions, first in a leak's stack. */
+static int is_allocator(const char *fn)
+{
+    static const char *const names[] = { "malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign" };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(fn, names[i], n) == 0 && (fn[n] == ' ' || fn[n] == '\n' || fn[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
 static const char *asan_function(const char *asan)
 {
     for (const char *f = strstr(asan, "\n    #"); f; f = strstr(f + 1, "\n    #")) {
@@ -907,7 +919,7 @@ static const char *asan_function(const char *asan)
             continue;
         in += 4;
         if (strncmp(in, "__asan", 6) != 0 && strncmp(in, "__interceptor", 13) != 0 &&
-            strncmp(in, "__sanitizer", 11) != 0)
+            strncmp(in, "__sanitizer", 11) != 0 && !is_allocator(in))
             return in;
     }
     const char *sum = strstr(asan, "SUMMARY: AddressSanitizer: ");
@@ -916,17 +928,22 @@ static const char *asan_function(const char *asan)
 }
 
 /* The sanitizer's class of the failure: ASan's kind and the first function
- * of its stack that is not the sanitizer's, or UBSan's message; addresses
- * masked. */
+ * of its stack that is not the sanitizer's, UBSan's message, or where
+ * LeakSanitizer's first leak was allocated; addresses masked. */
 static void log_class(const char *log, char *out, size_t size)
 {
     const char *asan = strstr(log, "ERROR: AddressSanitizer: "), *ub = strstr(log, "runtime error: ");
-    const char *fn = asan ? asan_function(asan) : NULL;
+    const char *lsan = strstr(log, "ERROR: LeakSanitizer: ");
+    const char *leak = lsan ? strstr(lsan, " leak of ") : NULL;
+    const char *fn = asan ? asan_function(asan) : leak ? asan_function(leak) : NULL;
     if (asan)
         snprintf(out, size, "AddressSanitizer: %.*s%s%.*s", (int)strcspn(asan + 25, " \n"), asan + 25, fn ? " in " : "",
                  fn ? (int)strcspn(fn, " \n") : 0, fn ? fn : "");
     else if (ub)
         snprintf(out, size, "UndefinedBehaviorSanitizer: %.*s", (int)strcspn(ub + 15, "\n"), ub + 15);
+    else if (lsan)
+        snprintf(out, size, "LeakSanitizer: leak%s%.*s", fn ? " allocated in " : "", fn ? (int)strcspn(fn, " \n") : 0,
+                 fn ? fn : "");
     else
         out[0] = '\0';
     mask_addresses(out);
@@ -967,7 +984,8 @@ static void classify_replay(struct outcome *o, int status, const char *log)
     } else if (finding) {
         o->cls = CLS_FAIL;
         size_t n = strcspn(finding + 11, "\n");
-        snprintf(o->sig, sizeof(o->sig), "finding: %.*s", (int)(n < 200 ? n : 200), finding + 11);
+        snprintf(o->sig, sizeof(o->sig), "finding: %.*s%s%s", (int)(n < 200 ? n : 200), finding + 11,
+                 what[0] ? ": " : "", what);
     } else {
         snprintf(o->sig, sizeof(o->sig), "%s%s%s", o->signo ? signal_name(o->signo) : "exit", what[0] ? ": " : "",
                  what);

@@ -192,3 +192,21 @@ add_test(NAME cli.fuzz_reference_preset
           $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --dry-run --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out)
 set_tests_properties(cli.fuzz_reference_preset PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_pick_dir}
   PASS_REGULAR_EXPRESSION "binary: +[^\n]*/build/libfuzzer/fuzz/fuzz_spec\n")
+
+# fuzz_hostile leaves leak detection to its leak gate (fuzz/leak_gate.h):
+# libFuzzer's own is turned off, unless the user's engine options say.
+wk_stand_in_engine(${_pick_dir}/build/libfuzzer fuzz_hostile [=[#!/bin/sh
+exit 0
+]=])
+add_test(NAME cli.fuzz_hostile_leak_gate
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_hostile --build-dir ${_pick_dir}/build/libfuzzer --dry-run
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out)
+set_tests_properties(cli.fuzz_hostile_leak_gate PROPERTIES LABELS "unit"
+  PASS_REGULAR_EXPRESSION "would run: [^\n]*/fuzz_hostile [^\n]* -detect_leaks=0 ")
+add_test(NAME cli.fuzz_hostile_leak_option_kept
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_hostile --build-dir ${_pick_dir}/build/libfuzzer --dry-run
+          --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out -- -detect_leaks=1)
+set_tests_properties(cli.fuzz_hostile_leak_option_kept PROPERTIES LABELS "unit"
+  PASS_REGULAR_EXPRESSION "would run: [^\n]* -detect_leaks=1 " FAIL_REGULAR_EXPRESSION "detect_leaks=0")

@@ -52,3 +52,10 @@ endif()
 wk_cmocka_test(test_elf_section fuzz.elf_section 60
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_section.c LIBS wk_fuzz_gate)
 target_compile_definitions(test_elf_section PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+# The leak gate of fuzz_hostile (fuzz/leak_gate.h): every case needs a
+# sanitizer runtime (the asan preset, in CI); without one the test checks
+# that the gate suspects nothing.
+wk_cmocka_test(test_leak_gate fuzz.leak_gate 60
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_leak_gate.c LIBS wk_fuzz_gate)
+target_include_directories(test_leak_gate PRIVATE ${PROJECT_SOURCE_DIR}/fuzz ${PROJECT_SOURCE_DIR}/include)

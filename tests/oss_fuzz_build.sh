@@ -55,6 +55,9 @@ for h in $harnesses; do
   [ -f "$out/$h.options" ] || fail "$out/$h.options is missing"
   grep -q '^\[libfuzzer\]' "$out/$h.options" 2>/dev/null || fail "$h.options has no [libfuzzer] section"
   grep -q '^max_len = [0-9]' "$out/$h.options" 2>/dev/null || fail "$h.options has no max_len"
+  if [ "$h" = fuzz_hostile ]; then
+    grep -q '^detect_leaks = 0' "$out/$h.options" 2>/dev/null || fail "$h.options does not leave leaks to the harness's gate"
+  fi
   if [ -f "$repo/fuzz/$h.dict" ]; then
     cmp -s "$repo/fuzz/$h.dict" "$out/$h.dict" || fail "$out/$h.dict is missing or differs"
     grep -q "^dict = $h.dict" "$out/$h.options" || fail "$h.options does not name $h.dict"

@@ -817,6 +817,14 @@ static void test_minimize_masks_addresses(void **state)
           "  echo \"SUMMARY: AddressSanitizer: heap-buffer-overflow (/x/fuzz_hostile+0x16a1e6) in __asan_memcpy\" >&2\n"
           "  exit 1\n"
           "fi\n"
+          "if grep -q LEAK \"$1\"; then\n"
+          "  echo \"==$$==ERROR: LeakSanitizer: detected memory leaks\" >&2\n"
+          "  echo \"Direct leak of 40 byte(s) in 1 object(s) allocated from:\" >&2\n"
+          "  echo \"    #0 0x55$$ in malloc (/x/fuzz_hostile+0xd349e)\" >&2\n"
+          "  echo \"    #1 0x55$$ in do_allocation_step /x/prog_run.c:278:73\" >&2\n"
+          "  echo \"fuzz_hostile: FINDING: the kit leaked memory in this input\" >&2\n"
+          "  exit 1\n"
+          "fi\n"
           "exit 0\n");
     setenv("WK_REPLAY_DIR", tmp_root, 1);
     tmp_path(path, sizeof(path), "crash-ub.bin");
@@ -828,6 +836,13 @@ static void test_minimize_masks_addresses(void **state)
     write_bytes(path, "abcHEAPdef", 10);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_hostile", path), 3);
     expect_output(out, "signature: exit: AddressSanitizer: heap-buffer-overflow in read_banks");
+    /* fuzz_hostile's leak finding (fuzz/leak_gate.h): where the leaked
+     * block was allocated, past the allocator's frame. */
+    tmp_path(path, sizeof(path), "crash-leak.bin");
+    write_bytes(path, "abcLEAKdef", 10);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_hostile", path), 1);
+    expect_output(out, "signature: finding: the kit leaked memory in this input: LeakSanitizer: leak allocated in "
+                       "do_allocation_step");
     unsetenv("WK_REPLAY_DIR");
 }
 
