@@ -25,12 +25,13 @@ static NTSTATUS buggy_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPA
     return wk_wrap_reference.DxgkDdiBuildPagingBuffer(hAdapter, pBuildPagingBuffer);
 }
 
+/* The planted bug: the one DDI this driver replaces. */
+static void plant_bug(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiBuildPagingBuffer = buggy_build_paging_buffer;
+}
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
-    DRIVER_INITIALIZATION_DATA init;
-    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
-    if (!NT_SUCCESS(st))
-        return st;
-    init.DxgkDdiBuildPagingBuffer = buggy_build_paging_buffer;
-    return DxgkInitialize(DriverObject, RegistryPath, &init);
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_bug);
 }

@@ -50,12 +50,13 @@ static NTSTATUS buggy_patch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
     return STATUS_SUCCESS;
 }
 
+/* The planted bug: the one DDI this driver replaces. */
+static void plant_bug(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiPatch = buggy_patch;
+}
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
-    DRIVER_INITIALIZATION_DATA init;
-    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
-    if (!NT_SUCCESS(st))
-        return st;
-    init.DxgkDdiPatch = buggy_patch;
-    return DxgkInitialize(DriverObject, RegistryPath, &init);
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_bug);
 }

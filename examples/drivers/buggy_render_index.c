@@ -66,12 +66,13 @@ static NTSTATUS buggy_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
 }
 
+/* The planted bug: the one DDI this driver replaces. */
+static void plant_bug(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiRender = buggy_render;
+}
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
-    DRIVER_INITIALIZATION_DATA init;
-    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
-    if (!NT_SUCCESS(st))
-        return st;
-    init.DxgkDdiRender = buggy_render;
-    return DxgkInitialize(DriverObject, RegistryPath, &init);
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_bug);
 }

@@ -9,7 +9,7 @@
  * DRIVER_OBJECT whose wk_initialize copies the table instead of handing it
  * to the kit; the wrapper's own DriverEntry then replaces one member and
  * hands the table to the kit through the real DriverObject (DxgkInitialize),
- * exactly as any miniport does.
+ * exactly as any miniport does (wk_wrap_initialize).
  *
  * The copied table is the module's only global state: written by
  * DriverEntry, identical on every load, read by the replaced DDI to reach
@@ -42,6 +42,19 @@ static inline NTSTATUS wk_wrap_reference_table(PUNICODE_STRING registry_path, DR
     if (NT_SUCCESS(st))
         *init = wk_wrap_reference;
     return st;
+}
+
+/* What a wrapper's DriverEntry does: the reference driver's table, with
+ * the members `replace` changes, handed to the kit (DxgkInitialize). */
+static inline NTSTATUS wk_wrap_initialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
+                                          void (*replace)(DRIVER_INITIALIZATION_DATA *init))
+{
+    DRIVER_INITIALIZATION_DATA init;
+    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
+    if (!NT_SUCCESS(st))
+        return st;
+    replace(&init);
+    return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
 #endif

@@ -26,12 +26,13 @@ static NTSTATUS overflowing_create_device(const HANDLE hAdapter, DXGKARG_CREATED
     return wk_wrap_reference.DxgkDdiCreateDevice(hAdapter, pCreateDevice);
 }
 
+/* The DDI this driver replaces. */
+static void plant_overflow(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiCreateDevice = overflowing_create_device;
+}
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
-    DRIVER_INITIALIZATION_DATA init;
-    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
-    if (!NT_SUCCESS(st))
-        return st;
-    init.DxgkDdiCreateDevice = overflowing_create_device;
-    return DxgkInitialize(DriverObject, RegistryPath, &init);
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_overflow);
 }

@@ -42,13 +42,14 @@ static NTSTATUS short_arg_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEV
     return wk_wrap_reference.DxgkDdiCreateDevice(hAdapter, pCreateDevice);
 }
 
+/* The DDIs this driver replaces: one keeps the callbacks, one misuses one. */
+static void plant_short_argument(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiStartDevice = keeping_start_device;
+    init->DxgkDdiCreateDevice = short_arg_create_device;
+}
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
-    DRIVER_INITIALIZATION_DATA init;
-    NTSTATUS st = wk_wrap_reference_table(RegistryPath, &init);
-    if (!NT_SUCCESS(st))
-        return st;
-    init.DxgkDdiStartDevice = keeping_start_device;
-    init.DxgkDdiCreateDevice = short_arg_create_device;
-    return DxgkInitialize(DriverObject, RegistryPath, &init);
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_short_argument);
 }
