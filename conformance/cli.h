@@ -70,6 +70,10 @@ enum wk_cli_driver_load {
  * it loads). */
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
 
+/* Whether the wddmkit at exe loads the driver module (`exe driver check
+ * driver` exits 0): whether that build can run it. */
+int wk_cli_build_loads_driver(const char *exe, const char *driver);
+
 /* `wddmkit driver check PATH`; argv holds the arguments after "driver". */
 int wk_cli_driver(int argc, char **argv);
 

@@ -273,8 +273,7 @@ static void find_candidates(struct candidates *c, const char *driver)
         consider_builds_in(c, dir);
 }
 
-/* Whether `exe driver check driver` exits 0. */
-static int candidate_loads(const char *exe, const char *driver)
+int wk_cli_build_loads_driver(const char *exe, const char *driver)
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -308,7 +307,7 @@ int wk_cli_hand_over(int argc, char **argv)
     static struct candidates c;
     find_candidates(&c, driver);
     for (int i = 0; i < c.count; i++) {
-        if (!candidate_loads(c.path[i], driver))
+        if (!wk_cli_build_loads_driver(c.path[i], driver))
             continue;
         fprintf(stderr, "wddmkit: %s needs %s, which this build lacks (a module built with sanitizers or fuzzer "
                         "coverage): running %s\n", driver, sym, c.path[i]);

@@ -686,28 +686,76 @@ static int is_repo(const char *dir)
     return join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && is_regular(p);
 }
 
-/* A driver module is fuzzed (--driver or WK_DRIVER). */
-static int driver_given(const struct campaign *c)
+/* The driver module fuzzed (--driver, else WK_DRIVER), or NULL. */
+static const char *driver_module(const struct campaign *c)
 {
     const char *env = getenv("WK_DRIVER");
-    return c->o.driver || (env && *env);
+    return c->o.driver ? c->o.driver : env && *env ? env : NULL;
 }
 
-/* The preset whose build serves a libFuzzer campaign against a driver
- * module first: it sanitizes the driver and the kit code the driver calls,
- * not the kit's checker, where most of an input's time goes: an input of
- * fuzz_render, fuzz_paging or fuzz_prog costs 1.85 to 2.35 times less
- * (cmake/WkSanitizers.cmake, docs/fuzzing.md). */
-#define DRIVER_PRESET "libfuzzer-driver"
-
-static int prefers_driver_preset(const struct campaign *c)
+static int driver_given(const struct campaign *c)
 {
-    return c->o.engine == ENGINE_LIBFUZZER && !c->o.build_dir && driver_given(c);
+    return driver_module(c) != NULL;
+}
+
+/* The builds that can serve a campaign, in the order they are tried
+ * (build/<preset>/fuzz/<harness>). Against a driver module there are two
+ * per engine, the engine's own and its `-driver` preset, which sanitizes
+ * the driver and the kit code the driver calls, not the kit's checks
+ * (cmake/WkSanitizers.cmake, docs/fuzzing.md):
+ *   - libFuzzer: libfuzzer-driver first. Both have ASan and load the same
+ *     modules, and an input of fuzz_render, fuzz_paging or fuzz_prog costs
+ *     1.85 to 2.35 times less there;
+ *   - AFL++: afl first, which has no sanitizer and is the faster; a module
+ *     built with sanitizers loads only into afl-driver.
+ * A build is taken when its wddmkit loads the module (or has no wddmkit to
+ * ask); the first one tried serves the error message otherwise. */
+static int build_presets(const struct campaign *c, const char *presets[2])
+{
+    const char *e = engine_names[c->o.engine];
+    presets[0] = e;
+    if (!driver_given(c))
+        return 1;
+    if (c->o.engine == ENGINE_LIBFUZZER) {
+        presets[0] = "libfuzzer-driver";
+        presets[1] = e;
+    } else {
+        presets[1] = "afl-driver";
+    }
+    return 2;
+}
+
+/* The preset whose build-hint a missing binary gets: the engine's, or the
+ * libfuzzer-driver one when fuzzing a module with libFuzzer. */
+static const char *hinted_preset(const struct campaign *c)
+{
+    const char *presets[2];
+    build_presets(c, presets);
+    return presets[0];
+}
+
+/* Whether the build of the harness binary bin loads the campaign's driver
+ * module, asked of that build's wddmkit (bin's ../conformance/wddmkit);
+ * 1 when there is no module or no wddmkit to ask. */
+static int build_loads_driver(const struct campaign *c, const char *bin)
+{
+    const char *driver = driver_module(c);
+    char exe[FPATH];
+    copy_str(exe, sizeof(exe), bin);
+    char *slash = strrchr(exe, '/');
+    if (!driver || !*driver || !slash)
+        return 1;
+    *slash = '\0';
+    size_t n = strlen(exe);
+    if (snprintf(exe + n, sizeof(exe) - n, "/../conformance/wddmkit") >= (int)(sizeof(exe) - n) ||
+        !is_executable(exe))
+        return 1;
+    return wk_cli_build_loads_driver(exe, driver);
 }
 
 static void print_build_hint(const struct campaign *c)
 {
-    const char *e = prefers_driver_preset(c) ? DRIVER_PRESET : engine_names[c->o.engine];
+    const char *e = hinted_preset(c);
     const char *h = c->o.harness;
     fprintf(stderr, "build it with:\n");
     if (!c->o.build_dir) {
@@ -737,37 +785,61 @@ static int locate_binary(struct campaign *c)
 {
     const char *h = c->o.harness, *e = engine_names[c->o.engine];
     char cand[6][FPATH];
-    int n = 0, from_driver_preset = 0;
+    const char *preset_of[6] = { NULL };
+    int n = 0;
     char rel[256];
     snprintf(rel, sizeof(rel), "fuzz/%s", h);
     if (c->o.build_dir) {
         n += join(cand[n], FPATH, c->o.build_dir, rel);
         n += join(cand[n], FPATH, c->o.build_dir, h);
     } else {
-        const char *presets[2] = { DRIVER_PRESET, e };
-        for (int p = prefers_driver_preset(c) ? 0 : 1; p < 2; p++) {
+        const char *presets[2];
+        int count = build_presets(c, presets);
+        for (int p = 0; p < count; p++) {
             char sub[300];
             snprintf(sub, sizeof(sub), "build/%s/fuzz/%s", presets[p], h);
-            if (c->have_repo)
-                n += join(cand[n], FPATH, c->repo, sub);
-            n += join(cand[n], FPATH, ".", sub);
-            if (p == 0)
-                from_driver_preset = n;
+            if (c->have_repo && join(cand[n], FPATH, c->repo, sub))
+                preset_of[n++] = presets[p];
+            if (join(cand[n], FPATH, ".", sub))
+                preset_of[n++] = presets[p];
         }
     }
+    int refused = -1;
     for (int i = 0; i < n; i++) {
-        if (is_executable(cand[i])) {
-            if (!realpath(cand[i], c->bin)) {
-                fprintf(stderr, "wddmkit fuzz: %s: %s\n", cand[i], strerror(errno));
-                return 0;
-            }
-            if (prefers_driver_preset(c) && i >= from_driver_preset)
-                printf("note: a %s build runs inputs up to twice as fast against a driver module (ASan +\n"
-                       "      UBSan on the driver and the kit code it calls, not on the kit's checks): cmake --preset %s &&\n"
-                       "      cmake --build --preset %s --target %s\n",
-                       DRIVER_PRESET, DRIVER_PRESET, DRIVER_PRESET, h);
-            return 1;
+        if (!is_executable(cand[i]))
+            continue;
+        if (!c->o.build_dir && !build_loads_driver(c, cand[i])) {
+            if (refused < 0)
+                refused = i;
+            continue;
         }
+        if (!realpath(cand[i], c->bin)) {
+            fprintf(stderr, "wddmkit fuzz: %s: %s\n", cand[i], strerror(errno));
+            return 0;
+        }
+        if (preset_of[i] && strcmp(preset_of[i], "libfuzzer") == 0 && driver_given(c))
+            printf("note: a libfuzzer-driver build runs inputs up to twice as fast against a driver module\n"
+                   "      (ASan + UBSan on the driver and the kit code it calls, not on the kit's checks):\n"
+                   "      cmake --preset libfuzzer-driver && cmake --build --preset libfuzzer-driver --target %s\n",
+                   h);
+        if (preset_of[i] && strcmp(preset_of[i], "afl-driver") == 0)
+            printf("note: the afl build cannot load the driver module (built with sanitizers?): the afl-driver\n"
+                   "      build runs it, with ASan + UBSan on the driver and the kit code it calls\n");
+        return 1;
+    }
+    if (refused >= 0) {
+        char dir[FPATH];
+        copy_str(dir, sizeof(dir), cand[refused]);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0'; /* <build>/fuzz */
+        fprintf(stderr,
+                "wddmkit fuzz: no %s build here loads the driver module %s\n"
+                "  (%s/../conformance/wddmkit driver check %s says why);\n"
+                "  a module built with -fsanitize=address,undefined needs the %s-driver preset:\n"
+                "  cmake --preset %s-driver && cmake --build --preset %s-driver --target %s\n",
+                e, driver_module(c), dir, driver_module(c), e, e, e, h);
+        return 0;
     }
     if (c->o.dry_run) {
         copy_str(c->bin, sizeof(c->bin), n ? cand[0] : h);

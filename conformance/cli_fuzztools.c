@@ -347,9 +347,15 @@ struct outcome {
     uint32_t nframes;
     char sig[400];                    /* the signature (class aside) */
     char detail[512];                 /* one line: expected / seen */
+    char sanitizer[200];              /* a sanitizer report's class (log_class), or "" */
 };
 
 typedef void child_fn(const void *arg, int fd);
+
+/* Present with a sanitizer runtime (compiler-rt), NULL otherwise. */
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+
+static void log_class(const char *log, char *out, size_t size);
 
 static int frames_fd = -1;
 
@@ -441,9 +447,9 @@ static void take(struct pipe_in *in)
 static int drain(struct pipe_in *in, int count, double deadline)
 {
     for (;;) {
-        struct pollfd pf[2];
-        int which[2], n = 0;
-        for (int i = 0; i < count && i < 2; i++)
+        struct pollfd pf[3];
+        int which[3], n = 0;
+        for (int i = 0; i < count && i < 3; i++)
             if (in[i].fd >= 0) {
                 pf[n] = (struct pollfd){ in[i].fd, POLLIN, 0 };
                 which[n++] = i;
@@ -497,8 +503,8 @@ static void run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *
                       struct outcome *o)
 {
     memset(o, 0, sizeof(*o));
-    int res[2], frm[2];
-    if (pipe(res) != 0 || pipe(frm) != 0) {
+    int res[2], frm[2], rep[2];
+    if (pipe(res) != 0 || pipe(frm) != 0 || pipe(rep) != 0) {
         o->cls = CLS_ERROR;
         snprintf(o->detail, sizeof(o->detail), "pipe: %s", strerror(errno));
         return;
@@ -508,25 +514,39 @@ static void run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *
     if (pid == 0) {
         close(res[0]);
         close(frm[0]);
+        close(rep[0]);
         child_setup(frm[1]);
+        /* A sanitizer's report comes to the parent, which shows it and
+         * names its class in the signature. */
+        if (__sanitizer_set_report_fd)
+            __sanitizer_set_report_fd((void *)(intptr_t)rep[1]);
         fn(arg, res[1]);
         _exit(0);
     }
     close(res[1]);
     close(frm[1]);
+    close(rep[1]);
     if (pid < 0) {
         close(res[0]);
         close(frm[0]);
+        close(rep[0]);
         o->cls = CLS_ERROR;
         snprintf(o->detail, sizeof(o->detail), "fork: %s", strerror(errno));
         return;
     }
     char frames[1024];
-    struct pipe_in in[2] = { { res[0], answer, answer_size, 0 }, { frm[0], frames, sizeof(frames) - 1, 0 } };
-    int late = drain(in, 2, now_ms() + timeout_ms);
-    for (int i = 0; i < 2; i++)
+    static char report[16384];
+    struct pipe_in in[3] = { { res[0], answer, answer_size, 0 }, { frm[0], frames, sizeof(frames) - 1, 0 },
+                             { rep[0], report, sizeof(report) - 1, 0 } };
+    int late = drain(in, 3, now_ms() + timeout_ms);
+    for (int i = 0; i < 3; i++)
         if (in[i].fd >= 0)
             close(in[i].fd);
+    report[in[2].len] = '\0';
+    if (in[2].len) {
+        fputs(report, stderr);
+        log_class(report, o->sanitizer, sizeof(o->sanitizer));
+    }
     if (late)
         kill(pid, SIGKILL);
     int status = 0;
@@ -820,7 +840,8 @@ static void make_signature(struct outcome *o, const struct wk_prog *p)
         if (o->signo)
             snprintf(o->sig, sizeof(o->sig), "%s%s", signal_name(o->signo), frames);
         else
-            snprintf(o->sig, sizeof(o->sig), "exit %d without an answer (a sanitizer report?)", o->exit_code);
+            snprintf(o->sig, sizeof(o->sig), "exit %d%s%s", o->exit_code,
+                     o->sanitizer[0] ? ": " : " without an answer (a sanitizer report?)", o->sanitizer);
         break;
     case CLS_TIMEOUT: snprintf(o->sig, sizeof(o->sig), "no answer within the timeout"); break;
     default:

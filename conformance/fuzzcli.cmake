@@ -210,3 +210,45 @@ add_test(NAME cli.fuzz_hostile_leak_option_kept
           --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-pick-out -- -detect_leaks=1)
 set_tests_properties(cli.fuzz_hostile_leak_option_kept PROPERTIES LABELS "unit"
   PASS_REGULAR_EXPRESSION "would run: [^\n]* -detect_leaks=1 " FAIL_REGULAR_EXPRESSION "detect_leaks=0")
+
+# AFL++ against a driver module: the afl build first (no sanitizer, the
+# faster), afl-driver when the afl build's wddmkit cannot load the module
+# (one built with sanitizers); neither: a usage error naming the preset.
+# Stand-in wddmkits answer `driver check`: the afl one refuses, the
+# afl-driver one loads.
+set(_afl_pick ${CMAKE_CURRENT_BINARY_DIR}/afl-pick)
+foreach(_preset afl afl-driver)
+  wk_stand_in_engine(${_afl_pick}/build/${_preset} fuzz_spec [=[#!/bin/sh
+# __AFL_SHM_ID
+exit 0
+]=])
+endforeach()
+file(MAKE_DIRECTORY ${_afl_pick}/build/afl/conformance ${_afl_pick}/build/afl-driver/conformance)
+file(WRITE ${_afl_pick}/build/afl/conformance/wddmkit "#!/bin/sh\necho 'undefined symbol: __asan_report_load8' >&2\nexit 1\n")
+file(WRITE ${_afl_pick}/build/afl-driver/conformance/wddmkit "#!/bin/sh\nexit 0\n")
+file(CHMOD ${_afl_pick}/build/afl/conformance/wddmkit ${_afl_pick}/build/afl-driver/conformance/wddmkit
+     PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+add_test(NAME cli.fuzz_afl_driver_preset
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --engine afl --driver ${PROJECT_SOURCE_DIR}/CMakeLists.txt
+          --dry-run --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-pick-out)
+set_tests_properties(cli.fuzz_afl_driver_preset PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_afl_pick}
+  PASS_REGULAR_EXPRESSION "binary: +[^\n]*/build/afl-driver/fuzz/fuzz_spec\n")
+set(_afl_refuse ${CMAKE_CURRENT_BINARY_DIR}/afl-refuse)
+wk_stand_in_engine(${_afl_refuse}/build/afl fuzz_spec [=[#!/bin/sh
+# __AFL_SHM_ID
+exit 0
+]=])
+file(MAKE_DIRECTORY ${_afl_refuse}/build/afl/conformance)
+file(COPY ${_afl_pick}/build/afl/conformance/wddmkit DESTINATION ${_afl_refuse}/build/afl/conformance)
+add_test(NAME cli.fuzz_afl_driver_refused
+  COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+          $<TARGET_FILE:wddmkit> fuzz --harness fuzz_spec --engine afl --driver ${PROJECT_SOURCE_DIR}/CMakeLists.txt
+          --dry-run --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-refuse-out)
+set_tests_properties(cli.fuzz_afl_driver_refused PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_afl_refuse}
+  WILL_FAIL TRUE)
+add_test(NAME cli.fuzz_afl_driver_refused_says
+  COMMAND sh -c "env -u WK_DRIVER '$<TARGET_FILE:wddmkit>' fuzz --harness fuzz_spec --engine afl \
+--driver '${PROJECT_SOURCE_DIR}/CMakeLists.txt' --dry-run --out '${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-refuse-out' 2>&1; true")
+set_tests_properties(cli.fuzz_afl_driver_refused_says PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_afl_refuse}
+  PASS_REGULAR_EXPRESSION "no afl build here loads the driver module .*needs the afl-driver preset")

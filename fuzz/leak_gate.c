@@ -136,22 +136,16 @@ int wk_leak_gate_suspect(void)
     return mallocs > frees + pool;
 }
 
-/* The input's frames are dead but their bytes are still on the stack,
- * below this one: a pointer to the block it leaked, left in one of them,
- * is a reference to LeakSanitizer, which scans the stack from where the
- * check runs (deeper still). Zeroed first. Not instrumented, so that the
- * area is on the thread's stack even with ASan's fake stacks. */
-__attribute__((noinline, no_sanitize("address"))) static void wipe_dead_frames(void)
+/* Not instrumented, so that the area is on the thread's stack even with
+ * ASan's fake stacks. */
+__attribute__((noinline, no_sanitize("address"))) void wk_leak_gate_wipe_dead_frames(void)
 {
     char area[256 * 1024];
     memset(area, 0, sizeof(area));
     __asm__ volatile("" : : "r"(area) : "memory"); /* the stores stay */
 }
 
-int wk_leak_gate_end(void)
+int wk_leak_gate_check(void)
 {
-    if (!wk_leak_gate_suspect())
-        return 0;
-    wipe_dead_frames();
-    return __lsan_do_recoverable_leak_check() != 0;
+    return __lsan_do_recoverable_leak_check && __lsan_do_recoverable_leak_check() != 0;
 }

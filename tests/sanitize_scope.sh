@@ -12,15 +12,18 @@
 #      which stays sanitized in either scope;
 #   3. the reference driver as a module: the same input passes (the two
 #      reports are the planted bugs', not the build's);
-#   4. scope `driver` only: the kit's checker objects (vidmm, the GPU
+#   4. `wddmkit repro` of the first module's input names the report's class
+#      and function in its signature (the report reaches it through the
+#      sanitizer's report fd, conformance/cli_fuzztools.c);
+#   5. scope `driver` only: the kit's checker objects (vidmm, the GPU
 #      model, the conformance library, the harness) carry no ASan
 #      instrumentation, the driver side (the reference driver's objects,
 #      the kit's callbacks, the GPU command encoder) does, and the harness
 #      links the ASan runtime.
 #
-# Usage: sanitize_scope.sh BUILD_DIR SCOPE REPLAY OVERFLOW_MODULE SHORT_ARG_MODULE REFERENCE_MODULE SEED
+# Usage: sanitize_scope.sh BUILD_DIR SCOPE REPLAY OVERFLOW_MODULE SHORT_ARG_MODULE REFERENCE_MODULE SEED WDDMKIT
 set -u
-build=$1 scope=$2 replay=$3 overflow=$4 short_arg=$5 reference=$6 seed=$7
+build=$1 scope=$2 replay=$3 overflow=$4 short_arg=$5 reference=$6 seed=$7 wddmkit=$8
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 out=$(mktemp) || exit 1
@@ -49,6 +52,12 @@ run "$reference"; status=$?
 if [ "$status" -ne 0 ] || grep -q "AddressSanitizer" "$out"; then
     fail "the reference driver: exit $status, expected a clean pass:"
     sed -n 1,30p "$out"
+fi
+
+"$wddmkit" repro "$seed" --harness fuzz_prog --driver "$overflow" --runs 2 >"$out" 2>&1
+if ! grep -q "signature: exit 1: AddressSanitizer: heap-buffer-overflow in overflowing_create_device" "$out"; then
+    fail "wddmkit repro does not name the ASan report in its signature:"
+    grep -E "result|signature" "$out"
 fi
 
 # instrumented OBJECT: 0 when the object calls into ASan.

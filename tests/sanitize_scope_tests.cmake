@@ -19,6 +19,6 @@ add_test(NAME fuzz.sanitize_scope
   COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/sanitize_scope.sh ${CMAKE_BINARY_DIR} ${WK_SANITIZE_SCOPE}
           $<TARGET_FILE:fuzz_prog_replay> $<TARGET_FILE:wk_test_heap_overflow>
           $<TARGET_FILE:wk_test_short_callback_arg> $<TARGET_FILE:wk_refdriver>
-          ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.objects.bin)
+          ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.objects.bin $<TARGET_FILE:wddmkit>)
 set_tests_properties(fuzz.sanitize_scope PROPERTIES LABELS "unit" TIMEOUT 120
   PASS_REGULAR_EXPRESSION "sanitize_scope: all checks passed")
