@@ -4,9 +4,9 @@
  *
  * What it does, in order:
  *   1. finds the harness binary of the chosen engine (build/<engine>/fuzz/NAME
- *      by default; for libFuzzer against a driver module, build/libfuzzer-
- *      driver/fuzz/NAME first) and, when it is missing, prints the cmake
- *      commands that build it;
+ *      by default; against a driver module, the first build that loads it
+ *      of two, build_presets below) and, when it is missing, prints the
+ *      cmake commands that build it;
  *   2. prepares the output folder (default fuzz-out/NAME-ENGINE/): corpus/
  *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/;
  *   3. runs the engine with the dictionary (fuzz/NAME.dict), the seeds and
