@@ -812,7 +812,11 @@ static void fail_signature(struct outcome *o, const struct wk_prog *p)
         char ddi[64], fault[64];
         violation_ddi(r, ddi, sizeof(ddi));
         fault_class(r->seen, fault, sizeof(fault));
-        snprintf(o->sig, sizeof(o->sig), "%s%s in %s", r->rule, fault, ddi[0] ? ddi : "the kit");
+        /* A sanitizer's abort inside a DDI is the driver crashing: its
+         * report says what the crash was (ASAN_OPTIONS=abort_on_error=1,
+         * which AFL++ and the asan preset's tests set). */
+        snprintf(o->sig, sizeof(o->sig), "%s%s in %s%s%s", r->rule, fault, ddi[0] ? ddi : "the kit",
+                 o->sanitizer[0] ? ": " : "", o->sanitizer);
     } else if (strncmp(r->seen, "WK_", 3) == 0) { /* a status other than expected */
         snprintf(o->sig, sizeof(o->sig), "%s: expected %s, returned %.*s", kind, r->expected, (int)strcspn(r->seen, ":"),
                  r->seen);
@@ -1001,7 +1005,7 @@ static void classify_replay(struct outcome *o, int status, const char *log)
     } else if (finding && rule_in(finding, rule, sizeof(rule))) {
         o->cls = CLS_FAIL;
         snprintf(o->r.rule, sizeof(o->r.rule), "%.23s", rule);
-        snprintf(o->sig, sizeof(o->sig), "%s%s", rule, ddi);
+        snprintf(o->sig, sizeof(o->sig), "%s%s%s%s", rule, ddi, what[0] ? ": " : "", what);
     } else if (finding) {
         o->cls = CLS_FAIL;
         size_t n = strcspn(finding + 11, "\n");
