@@ -125,7 +125,7 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
         return WK_CLI_DRIVER_CRASHED;
     }
     char sym[256];
-    if (why[0] && wk_missing_runtime_symbol(why, sym, sizeof(sym)))
+    if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
     return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
 }
@@ -303,7 +303,7 @@ int wk_cli_hand_over(int argc, char **argv)
     char why[1024], sym[256] = "";
     if (wk_cli_driver_probe(driver, why, sizeof(why)) != WK_CLI_DRIVER_NEEDS_RUNTIME)
         return -1; /* it loads, or fails in a way the command itself reports */
-    wk_missing_runtime_symbol(why, sym, sizeof(sym));
+    wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym));
     static struct candidates c;
     find_candidates(&c, driver);
     for (int i = 0; i < c.count; i++) {

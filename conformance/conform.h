@@ -251,9 +251,5 @@ struct wk_paging_input;
 void wk_paging_input_steps(const struct wk_paging_input *in, struct wk_prog *p);
 void wk_paging_input_to_prog(const uint8_t *data, size_t size, struct wk_prog *p);
 
-/* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
- * AFL++'s, ...) that a loader message (dlerror) names as undefined, into
- * sym[0, cap); 0 when it names no such symbol (runtime_symbols.c). */
-int wk_missing_runtime_symbol(const char *loader_message, char *sym, size_t cap);
 
 #endif

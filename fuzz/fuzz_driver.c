@@ -136,7 +136,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     char sym[128];
     fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s%s\n", path,
             why ? why : "dlopen failed",
-            wk_missing_runtime_symbol(why, sym, sizeof(sym))
+            wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym))
                 ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike)"
                 : "");
     exit(2);

@@ -997,10 +997,37 @@ static void test_load_missing_path(void **state)
     assert_true(expect_status(f->vm, wk_vidmm_start(f->vm), WK_E_STATE));
 }
 
+/* Which loader messages name an instrumentation runtime's symbol: what the
+ * hand-over to another build and the load error's hint go by. */
+static void test_missing_runtime_symbol(void **state)
+{
+    (void)state;
+    char sym[64];
+    static const struct { const char *message, *symbol; } named[] = {
+        { "x.so: undefined symbol: __asan_report_load8", "__asan_report_load8" },
+        { "x.so: undefined symbol: __sancov_lowest_stack", "__sancov_lowest_stack" },
+        { "x.so: undefined symbol: __afl_area_ptr", "__afl_area_ptr" },
+        { "x.so: undefined symbol: __ubsan_handle_add_overflow (x)", "__ubsan_handle_add_overflow" },
+        { "x.so: undefined symbol: __llvm_profile_runtime", "__llvm_profile_runtime" },
+    };
+    for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+        assert_int_equal(wk_vidmm_missing_runtime_symbol(named[i].message, sym, sizeof(sym)), 1);
+        assert_string_equal(sym, named[i].symbol);
+    }
+    static const char *const not_named[] = { "x.so: undefined symbol: my_helper", "x.so: cannot open shared object file",
+                                             "", NULL };
+    for (size_t i = 0; i < sizeof(not_named) / sizeof(not_named[0]); i++)
+        assert_int_equal(wk_vidmm_missing_runtime_symbol(not_named[i], sym, sizeof(sym)), 0);
+    char small[8];
+    assert_int_equal(wk_vidmm_missing_runtime_symbol(named[0].message, small, sizeof(small)), 1);
+    assert_string_equal(small, "__asan_"); /* cut to the buffer */
+}
+
 int main(void)
 {
     fprintf(stderr, "seed %" PRIu64 " (WK_TEST_SEED=<n> to replay)\n", test_seed());
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_runtime_symbol),
         VT_TEST(test_multipass_paging_buffer_sizes),
         VT_TEST(test_transfer_chunks),
         VT_TEST(test_placement_hinted_bank_each_bank_both_directions),

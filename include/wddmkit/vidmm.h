@@ -133,6 +133,11 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
  * DriverEntry linked into the process. WK_E_IO when the object cannot be
  * loaded (the message is in wk_vidmm_last_error). */
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
+
+/* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
+ * AFL++'s, ...) that a loader message (dlerror) names as undefined, into
+ * sym[0, cap); 0 when it names no such symbol. */
+int wk_vidmm_missing_runtime_symbol(const char *loader_message, char *sym, size_t cap);
 wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry);
 
 /* AddDevice, StartDevice, driver caps and the segment query, each checked. */

@@ -46,8 +46,8 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
  * reason a driver that loads in a harness does not load in a tool. */
 static const char *instrumentation_hint(const char *why)
 {
-    if (why && (strstr(why, "__sancov") || strstr(why, "__sanitizer") || strstr(why, "__asan") ||
-                strstr(why, "__ubsan")))
+    char sym[128];
+    if (wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
         return " (an instrumented driver: use the wddmkit of its build, e.g. build/libfuzzer/conformance/wddmkit)";
     return "";
 }

@@ -1,13 +1,15 @@
 /*
  * runtime_symbols.c - which instrumentation runtime a driver module that
- * does not load is missing (conform.h, wk_missing_runtime_symbol): the
- * commonest reason a module built for one fuzzing engine does not load
- * into a program built another way. Shared by the wddmkit executable's
- * hand-over (cli_driver_build.c) and the harnesses' start (fuzz_driver.c).
+ * does not load is missing (wddmkit/vidmm.h, wk_vidmm_missing_runtime_
+ * symbol): the commonest reason a module built for one fuzzing engine does
+ * not load into a program built another way. Used by wk_vidmm_load's
+ * message (adapter.c), the wddmkit executable's hand-over
+ * (conformance/cli_driver_build.c) and the harnesses' start
+ * (fuzz/fuzz_driver.c).
  */
 #include <string.h>
 
-#include "conform.h"
+#include "wddmkit/vidmm.h"
 
 /* Prefixes of the symbols instrumentation runtimes define: ASan, UBSan,
  * the other sanitizers, SanitizerCoverage (libFuzzer), AFL++, clang's
@@ -17,7 +19,7 @@ static const char *const runtime_prefixes[] = {
     "__hwasan", "__dfsan", "__afl", "__llvm_profile",
 };
 
-int wk_missing_runtime_symbol(const char *loader_message, char *sym, size_t cap)
+int wk_vidmm_missing_runtime_symbol(const char *loader_message, char *sym, size_t cap)
 {
     static const char marker[] = "undefined symbol: ";
     const char *at = loader_message ? strstr(loader_message, marker) : NULL;
