@@ -1341,6 +1341,23 @@ static bool judge_bad(const struct rule_case *c, struct run *r)
     return ok;
 }
 
+/* Whether a rule was violated, asked by its number (what the runner's
+ * rule coverage uses) and by its ID, agree for every rule: every bad run
+ * trips its own. */
+static bool by_number_as_by_name(const struct wk_vidmm *vm)
+{
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    bool same = vm != NULL && wk_vidmm_rule_violated(vm, n) == 0;
+    for (uint32_t i = 0; vm && i < n; i++)
+        if (wk_vidmm_rule_violated(vm, i) != wk_vidmm_violated(vm, rules[i].id)) {
+            fprintf(stderr, "rule %u (%s): by number %d, by ID %d\n", i, rules[i].id, wk_vidmm_rule_violated(vm, i),
+                    wk_vidmm_violated(vm, rules[i].id));
+            same = false;
+        }
+    return same || vm == NULL;
+}
+
 static bool run_once(const struct rule_case *c, int bad)
 {
     struct run *r = &RUN;
@@ -1362,6 +1379,7 @@ static bool run_once(const struct rule_case *c, int bad)
     if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
         c->scenario(r);
     bool ok = bad ? judge_bad(c, r) : judge_good(c, r);
+    ok = by_number_as_by_name(r->vm) && ok;
     if (bad && getenv("WK_TEST_VERBOSE")) {
         fprintf(stderr, "  %s, bad run (%u bad answers):\n", c->id, M.fired);
         vt_print_violations(r->vm, "    ");

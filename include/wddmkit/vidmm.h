@@ -330,6 +330,10 @@ uint32_t wk_vidmm_violations(const struct wk_vidmm *vm, struct wk_violation *out
                              uint64_t *total);
 /* Whether rule `id` was violated at least once. */
 int wk_vidmm_violated(const struct wk_vidmm *vm, const char *rule_id);
+/* The same for the catalogue's rule number `index` (wk_rules' order): no
+ * string compares, for a caller that walks the whole catalogue. 0 for an
+ * index past it. */
+int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index);
 
 /* Counters for expectations and coverage. */
 struct wk_vidmm_stats {

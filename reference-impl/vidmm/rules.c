@@ -98,6 +98,11 @@ int wk_vidmm_violated(const struct wk_vidmm *vm, const char *id)
     return 0;
 }
 
+int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index)
+{
+    return index < WK_RULE_COUNT && vm->rule_hits[index] != 0;
+}
+
 const char *wk_vidmm_last_error(const struct wk_vidmm *vm)
 {
     return vm->last_error;
