@@ -735,23 +735,30 @@ static const char *hinted_preset(const struct campaign *c)
     return presets[0];
 }
 
+/* The wddmkit of the build a harness binary belongs to (bin's
+ * ../conformance/wddmkit), resolved, into out[FPATH]; 0 when that build
+ * has none. */
+static int build_wddmkit(const char *bin, char out[FPATH])
+{
+    char path[FPATH];
+    copy_str(path, sizeof(path), bin);
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    size_t n = strlen(path);
+    return snprintf(path + n, sizeof(path) - n, "/../conformance/wddmkit") < (int)(sizeof(path) - n) &&
+           is_executable(path) && realpath(path, out);
+}
+
 /* Whether the build of the harness binary bin loads the campaign's driver
- * module, asked of that build's wddmkit (bin's ../conformance/wddmkit);
- * 1 when there is no module or no wddmkit to ask. */
+ * module, asked of that build's wddmkit; 1 when there is no module or no
+ * wddmkit to ask. */
 static int build_loads_driver(const struct campaign *c, const char *bin)
 {
-    const char *driver = driver_module(c);
     char exe[FPATH];
-    copy_str(exe, sizeof(exe), bin);
-    char *slash = strrchr(exe, '/');
-    if (!driver || !*driver || !slash)
-        return 1;
-    *slash = '\0';
-    size_t n = strlen(exe);
-    if (snprintf(exe + n, sizeof(exe) - n, "/../conformance/wddmkit") >= (int)(sizeof(exe) - n) ||
-        !is_executable(exe))
-        return 1;
-    return wk_cli_build_loads_driver(exe, driver);
+    const char *driver = driver_module(c);
+    return !driver || !build_wddmkit(bin, exe) || wk_cli_build_loads_driver(exe, driver);
 }
 
 static void print_build_hint(const struct campaign *c)
@@ -818,28 +825,25 @@ static int locate_binary(struct campaign *c)
             fprintf(stderr, "wddmkit fuzz: %s: %s\n", cand[i], strerror(errno));
             return 0;
         }
-        if (preset_of[i] && strcmp(preset_of[i], "libfuzzer") == 0 && driver_given(c))
+        /* A note when the build taken is not the preferred one, and why. */
+        if (refused < 0 && preset_of[i] && strcmp(preset_of[i], "libfuzzer") == 0 && driver_given(c))
             printf("note: a libfuzzer-driver build runs inputs up to twice as fast against a driver module\n"
                    "      (ASan + UBSan on the driver and the kit code it calls, not on the kit's checks):\n"
                    "      cmake --preset libfuzzer-driver && cmake --build --preset libfuzzer-driver --target %s\n",
                    h);
-        if (preset_of[i] && strcmp(preset_of[i], "afl-driver") == 0)
+        if (refused >= 0 && preset_of[i] && strcmp(preset_of[i], "afl-driver") == 0)
             printf("note: the afl build cannot load the driver module (built with sanitizers?): the afl-driver\n"
                    "      build runs it, with ASan + UBSan on the driver and the kit code it calls\n");
         return 1;
     }
-    if (refused >= 0) {
-        char dir[FPATH];
-        copy_str(dir, sizeof(dir), cand[refused]);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0'; /* <build>/fuzz */
+    char exe[FPATH];
+    if (refused >= 0 && build_wddmkit(cand[refused], exe)) {
         fprintf(stderr,
                 "wddmkit fuzz: no %s build here loads the driver module %s\n"
-                "  (%s/../conformance/wddmkit driver check %s says why);\n"
+                "  (`%s driver check %s` says why);\n"
                 "  a module built with -fsanitize=address,undefined needs the %s-driver preset:\n"
                 "  cmake --preset %s-driver && cmake --build --preset %s-driver --target %s\n",
-                e, driver_module(c), dir, driver_module(c), e, e, e, h);
+                e, driver_module(c), exe, driver_module(c), e, e, e, h);
         return 0;
     }
     if (c->o.dry_run) {
@@ -2017,16 +2021,8 @@ static void print_log_tail(const char *path, int lines)
  * one. */
 static void crash_tools_binary(const struct campaign *c, const char *self, char *out, size_t cap)
 {
-    char dir[FPATH];
-    copy_str(dir, sizeof(dir), c->bin);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    if (!slash || snprintf(out, cap, "%s/../conformance/wddmkit", dir) >= (int)cap || !is_executable(out) ||
-        !realpath(out, dir))
-        copy_str(out, cap, self);
-    else
-        copy_str(out, cap, dir);
+    char exe[FPATH];
+    copy_str(out, cap, build_wddmkit(c->bin, exe) ? exe : self);
 }
 
 static int summarize(struct campaign *c, const char *self)
