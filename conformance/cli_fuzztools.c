@@ -2,7 +2,7 @@
  * cli_fuzztools.c - from a fuzzer's crash file to a regression test
  * (issue "Fuzzing", section 2):
  *
- *   wddmkit prog dump FILE        a binary program, decoded and printed
+ *   wddmkit prog dump FILE        an input of any harness, decoded and printed
  *   wddmkit repro FILE            run it (N times, each in a forked child),
  *                                 print its semantic signature, exit by class
  *   wddmkit minimize FILE         step-level reduction keeping the signature
@@ -98,7 +98,7 @@ struct opts {
 };
 
 static const char *const usage_lines =
-    "usage: wddmkit prog dump FILE\n"
+    "usage: wddmkit prog dump FILE [--harness NAME]\n"
     "       wddmkit repro FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]\n"
     "       wddmkit minimize FILE [-o OUT] [--driver PATH] [--harness NAME] [--seed N] [--timeout S] [--no-calibrate]\n"
     "       wddmkit promote FILE --driver PATH [--harness NAME] [--name NAME] [--seed N] [--timeout S]\n"
@@ -1101,19 +1101,58 @@ static int is_prog(const char *harness)
 /* prog dump                                                            */
 /* ------------------------------------------------------------------ */
 
+static const char *harness_of(const struct opts *o, const char *path);
+static int is_prog(const char *harness);
+static void print_decoded(const struct opts *o, const char *harness);
+
+/* The harnesses whose inputs print_decoded or the program dump decode. */
+static int decodable(const char *harness)
+{
+    static const char *const known[] = { "fuzz_prog", "fuzz_paging", "fuzz_render", "fuzz_patch",
+                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (strcmp(harness, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A file of any harness, decoded as that harness reads it (--harness, else
+ * the path says, as for repro): a fuzz_prog file as written, a fuzz_paging
+ * one as the program the harness makes of it, the others as repro prints
+ * them. Decoding a fuzz_paging input as a fuzz_prog program printed an
+ * unrelated adapter and "0 steps". */
 int wk_cli_prog(int argc, char **argv)
 {
-    if (argc != 2 || strcmp(argv[0], "dump") != 0)
-        return usage_error("expected 'prog dump FILE'");
-    if (wk_cli_parse_only)
+    if (argc < 1 || strcmp(argv[0], "dump") != 0)
+        return usage_error("expected 'prog dump FILE [--harness NAME]'");
+    struct opts o;
+    int rc = parse_opts(argc - 1, argv + 1, OPT_HARNESS, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    const char *harness = harness_of(&o, o.path);
+    if (!decodable(harness))
+        return usage_error("--harness: prog dump decodes inputs of fuzz_prog, fuzz_paging, fuzz_render, fuzz_patch, "
+                           "fuzz_gpu_decode, fuzz_spec, fuzz_cli and fuzz_hostile, not '%s'", harness);
+    if (!is_prog(harness)) {
+        size_t size = 0;
+        uint8_t *data = NULL;
+        if (wk_cli_read_file(o.path, PROG_FILE_LIMIT, &data, &size) != WK_OK)
+            return 2;
+        free(data);
+        printf("%s: %zu bytes, a %s input\n", o.path, size, harness);
+        print_decoded(&o, harness);
         return 0;
+    }
     size_t bytes = 0;
-    struct wk_prog *p = load_program(argv[1], &bytes, "fuzz_prog");
+    struct wk_prog *p = load_program(o.path, &bytes, harness);
     if (!p)
         return 2;
-    size_t used = encoded_size(p);
-    printf("%s: %zu bytes, %u steps%s\n", argv[1], bytes, p->step_count,
-           used < bytes ? " (trailing bytes the decoder does not read)" : "");
+    if (strcmp(harness, "fuzz_paging") == 0)
+        printf("%s: %zu bytes, a fuzz_paging input: the program the harness runs, %u steps\n", o.path, bytes,
+               p->step_count);
+    else
+        printf("%s: %zu bytes, %u steps%s\n", o.path, bytes, p->step_count,
+               encoded_size(p) < bytes ? " (trailing bytes the decoder does not read)" : "");
     wk_prog_dump(p, stdout);
     prog_del(p);
     return 0;
@@ -1191,7 +1230,6 @@ static int repro_runs(const struct opts *o, const char *harness, const struct wk
     return cls_exit[first.cls];
 }
 
-static void print_decoded(const struct opts *o, const char *harness);
 
 int wk_cli_repro(int argc, char **argv)
 {

@@ -29,7 +29,7 @@ static void usage(FILE *out)
           "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
           "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
           "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
-          "  prog dump FILE      print a binary step program (a fuzz_prog input) and its size\n"
+          "  prog dump FILE      print an input of any harness decoded (--harness NAME, else the path says)\n"
           "  repro FILE [--driver PATH] [--runs N] [--seed N]\n"
           "                      replay a crash file in forked children: signature, program, exit\n"
           "                      0 pass, 1 fail, 3 crash, 4 timeout\n"

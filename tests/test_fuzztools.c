@@ -644,6 +644,39 @@ static void test_prog_dump(void **state)
     free_prog(p);
 }
 
+/* Each harness's input decoded as that harness reads it: the path names
+ * the harness, or --harness does. A fuzz_paging file was decoded as a
+ * fuzz_prog program (an unrelated adapter, 0 steps). */
+static void test_prog_dump_by_harness(void **state)
+{
+    (void)state;
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s/corpus/fuzz_paging/regressions/buggy-paging-restart-paging.bin'",
+                             WK_SOURCE_DIR), 0);
+    expect_output(out, "a fuzz_paging input: the program the harness runs, 3 steps");
+    expect_output(out, "special_lock_transfer  alloc0");
+    expect_output(out, "paging buffer 48,");
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s/corpus/fuzz_render/regressions/buggy-render-index-render.bin'",
+                             WK_SOURCE_DIR), 0);
+    expect_output(out, "a fuzz_render input");
+    expect_output(out, "decoded input (the program that makes the same call)");
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s/corpus/fuzz_gpu_decode/seeds/all-commands.bin'", WK_SOURCE_DIR), 0);
+    expect_output(out, "FILL dst=0x110000 bytes=8192");
+
+    char path[512];
+    tmp_path(path, sizeof(path), "paging-input.bin");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    static const uint8_t paging[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09 };
+    assert_int_equal(fwrite(paging, 1, sizeof(paging), f), sizeof(paging));
+    fclose(f);
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness fuzz_paging", path), 0);
+    expect_output(out, "a fuzz_paging input: the program the harness runs");
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness fuzz_elf", path), 2);
+    expect_output(out, "not 'fuzz_elf'");
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness", path), 2);
+    expect_output(out, "--harness needs a value");
+}
+
 static void test_repro(void **state)
 {
     (void)state;
@@ -1337,6 +1370,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_yaml_decoded_inputs),
         cmocka_unit_test(test_yaml_adapter_written_only_when_it_loads),
         cmocka_unit_test(test_prog_dump),
+        cmocka_unit_test(test_prog_dump_by_harness),
         cmocka_unit_test(test_repro),
         cmocka_unit_test(test_repro_replay_harness),
         cmocka_unit_test(test_repro_prints_decoded_input),
