@@ -1072,21 +1072,28 @@ static void run_replay(const char *harness, const char *file, const char *driver
     classify_replay(o, status, log);
 }
 
+/* The harnesses whose inputs these commands read (fuzz_elf's are ELF
+ * files, checked by its replay binary alone). */
+static const char *const readable_harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
+                                     "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
+
 /* The harness an input belongs to: --harness, else a path component that
  * is the harness's name (corpus/<harness>/) or starts with it and a '-'
  * (wddmkit fuzz's fuzz-out/<harness>-<engine>/). */
 static const char *harness_of(const struct opts *o, const char *path)
 {
-    static const char *const known[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
-                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
     if (o->harness)
         return o->harness;
-    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-        size_t n = strlen(known[i]);
-        for (const char *q = strstr(path, known[i]); q; q = strstr(q + 1, known[i]))
+    for (size_t i = 0; i < sizeof(readable_harnesses) / sizeof(readable_harnesses[0]); i++) {
+        size_t n = strlen(readable_harnesses[i]);
+        for (const char *q = strstr(path, readable_harnesses[i]); q; q = strstr(q + 1, readable_harnesses[i]))
             if ((q == path || q[-1] == '/') && (q[n] == '/' || q[n] == '-'))
-                return known[i];
+                return readable_harnesses[i];
     }
+    static int told; /* once: triage asks for every file of a folder */
+    if (!told++)
+        fprintf(stderr, "wddmkit: %s: the path names no harness (corpus/<harness>/ or <harness>-<engine>/): read as a "
+                        "fuzz_prog input; --harness NAME says which\n", path);
     return "fuzz_prog";
 }
 
@@ -1101,17 +1108,13 @@ static int is_prog(const char *harness)
 /* prog dump                                                            */
 /* ------------------------------------------------------------------ */
 
-static const char *harness_of(const struct opts *o, const char *path);
-static int is_prog(const char *harness);
 static void print_decoded(const struct opts *o, const char *harness);
 
 /* The harnesses whose inputs print_decoded or the program dump decode. */
 static int decodable(const char *harness)
 {
-    static const char *const known[] = { "fuzz_prog", "fuzz_paging", "fuzz_render", "fuzz_patch",
-                                         "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
-    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-        if (strcmp(harness, known[i]) == 0)
+    for (size_t i = 0; i < sizeof(readable_harnesses) / sizeof(readable_harnesses[0]); i++)
+        if (strcmp(harness, readable_harnesses[i]) == 0)
             return 1;
     return 0;
 }

@@ -671,6 +671,9 @@ static void test_prog_dump_by_harness(void **state)
     fclose(f);
     assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness fuzz_paging", path), 0);
     expect_output(out, "a fuzz_paging input: the program the harness runs");
+    assert_null(strstr(out, "the path names no harness"));
+    assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s'", path), 0); /* the path says nothing: said so */
+    expect_output(out, "the path names no harness (corpus/<harness>/ or <harness>-<engine>/): read as a fuzz_prog input");
     assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness fuzz_elf", path), 2);
     expect_output(out, "not 'fuzz_elf'");
     assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness", path), 2);
