@@ -53,6 +53,15 @@ int wk_cli_minimize(int argc, char **argv);
 int wk_cli_promote(int argc, char **argv);
 int wk_cli_triage(int argc, char **argv);
 
+/* The <harness>_replay binary of this build into path: WK_REPLAY_DIR, else
+ * ../fuzz beside the running wddmkit. 0 when it is there and executable. */
+int wk_cli_replay_binary(const char *harness, char *path, size_t size);
+
+/* `wddmkit coverage --harness NAME [--driver PATH] ...`: which lines and
+ * functions of a driver a harness's inputs reach (cli_coverage.c); argv
+ * holds the arguments after "coverage". */
+int wk_cli_coverage(int argc, char **argv);
+
 /* `wddmkit corpus seed [--specs DIR] [--out DIR] [--check]`: the seed
  * corpora of the driver harnesses from YAML specs (cli_corpus.c); argv
  * holds the arguments after "corpus". */

@@ -865,7 +865,7 @@ static int same_result(const struct outcome *a, const struct outcome *b)
 /* Inputs of the other harnesses: their replay binaries                 */
 /* ------------------------------------------------------------------ */
 
-static int replay_binary(const char *harness, char *path, size_t size)
+int wk_cli_replay_binary(const char *harness, char *path, size_t size)
 {
     const char *dir = getenv("WK_REPLAY_DIR");
     char self[4096];
@@ -1028,7 +1028,7 @@ static void run_replay(const char *harness, const char *file, const char *driver
     char bin[4200];
     memset(o, 0, sizeof(*o));
     o->cls = CLS_ERROR;
-    if (replay_binary(harness, bin, sizeof(bin)) != 0) {
+    if (wk_cli_replay_binary(harness, bin, sizeof(bin)) != 0) {
         snprintf(o->sig, sizeof(o->sig), "no replay binary for %s", harness);
         snprintf(o->detail, sizeof(o->detail), "%.300s is missing: build the fuzz targets or set WK_REPLAY_DIR", bin);
         return;
@@ -2365,7 +2365,7 @@ static int verify_input_bytes(const struct opts *o, const char *harness, const u
 {
     char tmp[] = "/tmp/wddmkit-promote-XXXXXX", bin_path[4200];
     static struct outcome bad, good;
-    if (replay_binary(harness, bin_path, sizeof(bin_path)) != 0) {
+    if (wk_cli_replay_binary(harness, bin_path, sizeof(bin_path)) != 0) {
         printf("  note: no %s_replay in this build: the input was checked as a program only\n", harness);
         return 0;
     }

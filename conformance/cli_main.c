@@ -40,6 +40,9 @@ static void usage(FILE *out)
           "                      specs/regressions/NAME.yaml (fails on PATH, passes on the reference)\n"
           "  triage DIR [--driver PATH]\n"
           "                      run every file of DIR once, group them by signature\n"
+          "  coverage --harness NAME [--driver PATH] [INPUT...]\n"
+          "                      which lines and functions of a driver (built with clang coverage)\n"
+          "                      a harness's corpus reaches; HTML, lcov, --fail-under ('coverage --help')\n"
           "  driver check PATH   whether a driver module loads into this build; repro, minimize, promote,\n"
           "                      triage and conform hand their work to a build that loads it\n"
           "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
@@ -91,6 +94,7 @@ int wk_cli_main(int argc, char **argv)
         { "conform", wk_cli_conform },   { "fuzz", wk_cli_fuzz },         { "prog", wk_cli_prog },
         { "repro", wk_cli_repro },       { "minimize", wk_cli_minimize }, { "promote", wk_cli_promote },
         { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },     { "driver", wk_cli_driver },
+        { "coverage", wk_cli_coverage },
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(cmd, commands[i].name) == 0)
