@@ -55,7 +55,7 @@
 static void probe_child(const char *path, int fd)
 {
     char why[1024] = "";
-    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
     if (!so) {
         const char *e = dlerror();
         snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
@@ -140,8 +140,8 @@ static void driver_usage(FILE *out)
           "Loads the driver module PATH into this build of wddmkit (in a child process) and looks up\n"
           "DriverEntry. Exit 0: it loads; 2: it does not (the loader's reason, and for a module built\n"
           "with sanitizers or fuzzer coverage the runtime symbol it lacks); 3: it crashed while loading.\n"
-          "repro, minimize, promote, triage and conform run this check on their --driver and, when the\n"
-          "module needs a runtime this build lacks, hand the command to a build that has it.\n",
+          "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
+          "when the module needs a runtime this build lacks, hand the command to a build that has it.\n",
           out);
 }
 
@@ -193,7 +193,7 @@ static const char *driver_argument(int argc, char **argv)
 
 static int loads_driver(const char *command)
 {
-    static const char *const commands[] = { "repro", "minimize", "promote", "triage", "conform" };
+    static const char *const commands[] = { "repro", "minimize", "promote", "triage", "conform", "coverage" };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(command, commands[i]) == 0)
             return 1;

@@ -44,7 +44,7 @@ static void usage(FILE *out)
           "                      which lines and functions of a driver (built with clang coverage)\n"
           "                      a harness's corpus reaches; HTML, lcov, --fail-under ('coverage --help')\n"
           "  driver check PATH   whether a driver module loads into this build; repro, minimize, promote,\n"
-          "                      triage and conform hand their work to a build that loads it\n"
+          "                      triage, conform and coverage hand their work to a build that loads it\n"
           "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
           "                      write the seed corpora of the driver harnesses from YAML specs\n"
           "                      (default: the repo's specs/ into its corpus/)\n"

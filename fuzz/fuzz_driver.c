@@ -118,9 +118,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    char local[4096];
     const char *path = wk_fuzz_driver_path();
     if (!path)
         return 0;
+    path = wk_vidmm_module_path(path, local, sizeof(local)); /* the coverage gate finds it by this name */
     if (dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
         char gate[300];
         int added = wk_fuzz_coverage_add_module(path, gate, sizeof(gate));

@@ -134,6 +134,19 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
  * loaded (the message is in wk_vidmm_last_error). */
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
 
+/* A driver module is named by its file: a path without a '/' is the file
+ * in the working directory, not a library for the loader to search for,
+ * which is what dlopen makes of it and what nobody typing
+ * `--driver mydriver.so` means. wk_vidmm_module_path writes the path to
+ * hand the loader ("./" prepended to such a name) into out[0, cap) and
+ * returns out, or returns path itself when it does not fit;
+ * wk_vidmm_module_open is dlopen(wk_vidmm_module_path(path), flags).
+ * Every load of a driver module goes through them, so that all see the
+ * same object (RTLD_NOLOAD looks a module up by the name it was loaded
+ * with). */
+const char *wk_vidmm_module_path(const char *path, char *out, size_t cap);
+void *wk_vidmm_module_open(const char *path, int flags);
+
 /* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
  * AFL++'s, ...) that a loader message (dlerror) names as undefined, into
  * sym[0, cap); 0 when it names no such symbol. */

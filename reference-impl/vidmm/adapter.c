@@ -52,12 +52,25 @@ static const char *instrumentation_hint(const char *why)
     return "";
 }
 
+const char *wk_vidmm_module_path(const char *path, char *out, size_t cap)
+{
+    if (path && !strchr(path, '/') && snprintf(out, cap, "./%s", path) < (int)cap)
+        return out;
+    return path;
+}
+
+void *wk_vidmm_module_open(const char *path, int flags)
+{
+    char local[4096];
+    return dlopen(wk_vidmm_module_path(path, local, sizeof(local)), flags);
+}
+
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
 {
     /* RTLD_NODELETE: a driver stays mapped after dlclose. Fuzz harnesses
      * re-create adapters, and a coverage-instrumented module must not be
      * unmapped under the engine's counters. */
-    vm->so = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    vm->so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!vm->so) {
         const char *why = dlerror();
         return fail(vm, WK_E_IO, "cannot load driver %s: %s%s", path, why ? why : "",
