@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lcov_summary.h"
 
 #ifndef WK_SOURCE_DIR /* the repository, compiled in (fuzztools.cmake) */
 #define WK_SOURCE_DIR "."
@@ -581,105 +582,6 @@ static int run_llvm_cov(const char *tool, const char *sub, const char *object, c
     return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-struct file_cov {
-    char name[512];
-    unsigned long lines, lines_hit, fns, fns_hit;
-};
-
-struct lcov_summary {
-    unsigned long lines, lines_hit, fns, fns_hit, files;
-    unsigned long never_run;
-};
-
-/* A function of the current lcov record: llvm-cov names a static function
- * "<unit>.c:name", and a static inline function of a header appears once
- * per unit that includes it; they are one function of that file, run when
- * any of its copies ran. */
-struct fn_entry {
-    char name[128];
-    unsigned long line, count;
-};
-
-struct fn_table {
-    struct fn_entry *v;
-    size_t n, cap;
-};
-
-static const char *bare_name(const char *name)
-{
-    const char *colon = strrchr(name, ':');
-    return colon ? colon + 1 : name;
-}
-
-static struct fn_entry *fn_lookup(struct fn_table *t, const char *name)
-{
-    const char *bare = bare_name(name);
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->v[i].name, bare) == 0)
-            return &t->v[i];
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        struct fn_entry *v = realloc(t->v, cap * sizeof(*v));
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
-    }
-    struct fn_entry *e = &t->v[t->n++];
-    memset(e, 0, sizeof(*e));
-    snprintf(e->name, sizeof(e->name), "%.*s", (int)(sizeof(e->name) - 1), bare);
-    return e;
-}
-
-/* FN:<line>,<name> and FNDA:<count>,<name>. */
-static void fn_line(struct fn_table *t, const char *line)
-{
-    int is_fn = strncmp(line, "FN:", 3) == 0, is_da = strncmp(line, "FNDA:", 5) == 0;
-    if (!is_fn && !is_da)
-        return;
-    const char *num = line + (is_fn ? 3 : 5), *comma = strchr(num, ',');
-    if (!comma)
-        return;
-    struct fn_entry *e = fn_lookup(t, comma + 1);
-    if (!e)
-        return;
-    unsigned long v = strtoul(num, NULL, 10);
-    if (is_fn && !e->line)
-        e->line = v;
-    if (is_da && v > e->count)
-        e->count = v;
-}
-
-static void print_file_row(const struct file_cov *f)
-{
-    printf("  %6.2f%%  %5lu/%-5lu lines  %4lu/%-4lu functions  %s\n",
-           f->lines ? 100.0 * (double)f->lines_hit / (double)f->lines : 100.0, f->lines_hit, f->lines, f->fns_hit,
-           f->fns, f->name);
-}
-
-static unsigned long lcov_number(const char *line, const char *key)
-{
-    size_t n = strlen(key);
-    return strncmp(line, key, n) == 0 ? strtoul(line + n, NULL, 10) : 0;
-}
-
-/* End of a file's record: its row, its totals, its functions that never ran. */
-static void end_record(const struct file_cov *f, struct fn_table *t, FILE *never, struct lcov_summary *s)
-{
-    print_file_row(f);
-    s->files++;
-    s->lines += f->lines;
-    s->lines_hit += f->lines_hit;
-    s->fns += f->fns;
-    s->fns_hit += f->fns_hit;
-    for (size_t i = 0; i < t->n; i++)
-        if (!t->v[i].count) {
-            fprintf(never, "%s\t%s:%lu\n", t->v[i].name, f->name, t->v[i].line);
-            s->never_run++;
-        }
-    t->n = 0;
-}
-
 static void print_never_run(const char *never_path, unsigned long total)
 {
     FILE *never = fopen(never_path, "r");
@@ -701,53 +603,24 @@ static void print_never_run(const char *never_path, unsigned long total)
         printf("  ... and %lu more\n", total - shown);
 }
 
-/* Reads OUT/coverage.lcov: prints a row per source file, writes the
- * functions no input ran to never_path ("name<TAB>file:line"), the first
- * few to stdout as well. */
-static int summarize_lcov(const char *lcov_path, const char *never_path, struct lcov_summary *s)
+/* Reads OUT/coverage.lcov (lcov_summary.c): a row per source file on
+ * stdout, the functions no input ran into never_path, the first few on
+ * stdout as well. */
+static int summarize_lcov(const char *lcov_path, const char *never_path, struct wk_lcov_totals *s)
 {
     FILE *f = fopen(lcov_path, "r"), *never = fopen(never_path, "w");
-    if (!f || !never) {
-        if (f)
-            fclose(f);
-        if (never)
-            fclose(never);
-        return 0;
+    int ok = f && never;
+    if (ok) {
+        printf("per file (lines run / lines, functions run / functions):\n");
+        ok = wk_lcov_summarize(f, stdout, never, s) == 0;
     }
-    memset(s, 0, sizeof(*s));
-    struct file_cov cur;
-    memset(&cur, 0, sizeof(cur));
-    struct fn_table fns = { 0 };
-    char line[4096];
-    printf("per file (lines run / lines, functions run / functions):\n");
-    while (fgets(line, sizeof(line), f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (strncmp(line, "SF:", 3) == 0) {
-            memset(&cur, 0, sizeof(cur));
-            size_t n = strnlen(line + 3, sizeof(cur.name) - 1); /* a longer name is cut */
-            memcpy(cur.name, line + 3, n);
-            cur.name[n] = '\0';
-            fns.n = 0;
-        } else if (strncmp(line, "LF:", 3) == 0) {
-            cur.lines = lcov_number(line, "LF:");
-        } else if (strncmp(line, "LH:", 3) == 0) {
-            cur.lines_hit = lcov_number(line, "LH:");
-        } else if (strncmp(line, "FNF:", 4) == 0) {
-            cur.fns = lcov_number(line, "FNF:");
-        } else if (strncmp(line, "FNH:", 4) == 0) {
-            cur.fns_hit = lcov_number(line, "FNH:");
-        } else if (strcmp(line, "end_of_record") == 0) {
-            end_record(&cur, &fns, never, s);
-        } else {
-            fn_line(&fns, line);
-        }
-    }
-    free(fns.v);
-    fclose(f);
-    fclose(never);
-    if (s->never_run)
+    if (f)
+        fclose(f);
+    if (never)
+        fclose(never);
+    if (ok && s->never_run)
         print_never_run(never_path, s->never_run);
-    return 1;
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -844,7 +717,7 @@ static int collect_inputs(const struct cov_opts *o, const char *repo, struct fil
 }
 
 static int report(const struct cov_opts *o, const char *cov_tool, const char *object, const char *out,
-                  const char *log, struct lcov_summary *s)
+                  const char *log, struct wk_lcov_totals *s)
 {
     char profdata[CPATH], lcov[CPATH], text[CPATH], html[CPATH], never[CPATH], html_dir[CPATH + 32];
     int kit_out = o->driver && !o->all_files;
@@ -934,7 +807,7 @@ static int run_coverage(const struct cov_opts *o)
         print_log_tail(log);
         return 2;
     }
-    struct lcov_summary s;
+    struct wk_lcov_totals s;
     if (!report(o, cov_tool, object, out, log, &s))
         return 2;
     double pct = s.lines ? 100.0 * (double)s.lines_hit / (double)s.lines : 0.0;

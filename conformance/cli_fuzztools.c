@@ -1074,8 +1074,8 @@ static void run_replay(const char *harness, const char *file, const char *driver
 
 /* The harnesses whose inputs these commands read (fuzz_elf's are ELF
  * files, checked by its replay binary alone). */
-static const char *const readable_harnesses[] = { "fuzz_prog", "fuzz_render", "fuzz_patch", "fuzz_paging",
-                                     "fuzz_gpu_decode", "fuzz_spec", "fuzz_cli", "fuzz_hostile" };
+static const char *const readable_harnesses[] = { "fuzz_prog",       "fuzz_render", "fuzz_patch", "fuzz_paging",
+                                                  "fuzz_gpu_decode", "fuzz_spec",   "fuzz_cli",   "fuzz_hostile" };
 
 /* The harness an input belongs to: --harness, else a path component that
  * is the harness's name (corpus/<harness>/) or starts with it and a '-'
@@ -1232,7 +1232,6 @@ static int repro_runs(const struct opts *o, const char *harness, const struct wk
         printf("NOT deterministic: %u/%u identical to the first run\n", same, o->runs);
     return cls_exit[first.cls];
 }
-
 
 int wk_cli_repro(int argc, char **argv)
 {
