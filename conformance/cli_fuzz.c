@@ -93,7 +93,7 @@ struct fuzz_opts {
     const char *harness, *driver, *out, *build_dir;
     enum engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
-    int max_len_set, dry_run, no_triage;
+    int max_len_set, dry_run, no_triage, prune;
     const char *seed_dirs[MAX_SEED_DIRS];
     int seed_dir_count;
     char **extra;
@@ -177,6 +177,9 @@ static void usage(FILE *out)
           "  --rss-limit MB      libFuzzer memory limit (default 2048; 0: none)\n"
           "  --no-triage         list crashes with the signatures from the engine's logs instead of\n"
           "                      running `wddmkit triage` on them (which replays every file)\n"
+          "  --prune             instead of fuzzing, shrink the output folder's corpus/ to the inputs\n"
+          "                      that keep its coverage (libFuzzer's -merge=1; the old corpus is kept\n"
+          "                      when the merge fails or is stopped)\n"
           "  --dry-run           print what would run, create nothing\n"
           "  -- ARGS...          passed to the engine unchanged (libFuzzer flags, afl-fuzz options)\n"
           "\n"
@@ -593,6 +596,10 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
             o->no_triage = 1;
             continue;
         }
+        if (strcmp(a, "--prune") == 0) {
+            o->prune = 1;
+            continue;
+        }
         const char *name = NULL, *value = NULL;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
             size_t n = strlen(with_value[k]);
@@ -669,6 +676,10 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
             fprintf(stderr, "wddmkit fuzz: --seeds: '%s' is not a folder\n", o->seed_dirs[i]);
             return 0;
         }
+    if (o->prune && o->engine == ENGINE_AFL) {
+        fprintf(stderr, "wddmkit fuzz: --prune merges with libFuzzer (-merge=1); for an AFL++ queue run afl-cmin\n");
+        return 0;
+    }
     if (!safe_name(o->harness)) {
         fprintf(stderr, "wddmkit fuzz: --harness: '%s' is not a harness name (letters, digits, '_' and '-')\n",
                 o->harness);
@@ -2147,6 +2158,115 @@ static int summarize(struct campaign *c, const char *self)
     return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* --prune: the corpus merged down to the inputs that keep its coverage  */
+/* ------------------------------------------------------------------ */
+
+/* A campaign's corpus only grows (libFuzzer adds every input with a new
+ * feature, and each run adds the seeds again): after a few long runs
+ * libFuzzer spends its first minutes reading inputs that add nothing.
+ * -merge=1 NEW OLD keeps, in NEW, the inputs that cover what OLD covers;
+ * it survives inputs that crash or hang (they are left out). */
+static void build_merge(const struct campaign *c, const char *into, struct cmdline *cl)
+{
+    const struct fuzz_opts *o = &c->o;
+    arg(cl, "%s", c->bin);
+    arg(cl, "-merge=1");
+    arg(cl, "-artifact_prefix=%s/", c->crashes);
+    arg(cl, "-max_len=%u", c->max_len);
+    arg(cl, "-timeout=%llu", (unsigned long long)o->timeout);
+    arg(cl, "-rss_limit_mb=%llu", (unsigned long long)o->rss_limit);
+    if (strcmp(o->harness, "fuzz_hostile") == 0 && !extra_has(o, "-detect_leaks="))
+        arg(cl, "-detect_leaks=0");
+    for (int i = 0; i < o->extra_count; i++)
+        arg(cl, "%s", o->extra[i]);
+    arg(cl, "%s", into);
+    arg(cl, "%s", c->corpus);
+}
+
+/* Removes the regular files of dir (a corpus: flat) and dir itself; 0 when
+ * dir is gone or never was. */
+static int remove_flat_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : -1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char p[FPATH];
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && join(p, sizeof(p), dir, e->d_name))
+            unlink(p);
+    }
+    closedir(d);
+    return rmdir(dir);
+}
+
+static int prune_corpus(struct campaign *c)
+{
+    char into[FPATH], old[FPATH];
+    static struct cmdline cl;
+    memset(&cl, 0, sizeof(cl));
+    if (!join(into, sizeof(into), c->out, "corpus.pruning") || !join(old, sizeof(old), c->out, "corpus.old"))
+        return 2;
+    build_merge(c, into, &cl);
+    if (cl.overflow) {
+        fprintf(stderr, "wddmkit fuzz: the merge command line is too long\n");
+        return 2;
+    }
+    if (c->o.dry_run) {
+        print_command(stdout, "would run: ", cl.argv);
+        return 0;
+    }
+    /* What an interrupted prune left: its output, or the old corpus after
+     * the first rename (corpus/ is then the new one already). */
+    if (remove_flat_dir(into) != 0 || remove_flat_dir(old) != 0 || mkdir(into, 0755) != 0) {
+        fprintf(stderr, "wddmkit fuzz: cannot prepare %s: %s\n", into, strerror(errno));
+        return 2;
+    }
+    uint64_t before = count_files(c->corpus, 0);
+    time_t started = time(NULL);
+    double t0 = now_seconds();
+    printf("pruning %s (%llu inputs) with libFuzzer's -merge=1; log in %s/merge.log\n", c->corpus,
+           (unsigned long long)before, c->logs);
+    print_command(stdout, "running: ", cl.argv);
+    fflush(stdout);
+    if (!spawn(c, &cl, NULL, "merge", "merge.log"))
+        return 2;
+    while (reap(c)) {
+        if (g_interrupts) {
+            c->interrupted = 1;
+            signal_all(c, g_interrupts > 1 ? SIGKILL : SIGINT);
+        }
+        sleep_ms(100);
+    }
+    const struct proc *p = &c->procs[0];
+    uint64_t after = count_files(into, 0);
+    int ok = !c->interrupted && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0 && (after || !before);
+    if (!ok) {
+        fprintf(stderr, "wddmkit fuzz: the merge %s (%s %d, %llu inputs kept): %s is unchanged\n",
+                c->interrupted ? "was stopped" : "failed", WIFEXITED(p->status) ? "exit code" : "signal",
+                WIFEXITED(p->status) ? WEXITSTATUS(p->status) : WTERMSIG(p->status), (unsigned long long)after,
+                c->corpus);
+        if (!c->interrupted)
+            print_log_tail(p->log, 15);
+        remove_flat_dir(into);
+        return 2;
+    }
+    if (rename(c->corpus, old) != 0 || rename(into, c->corpus) != 0) {
+        fprintf(stderr, "wddmkit fuzz: cannot put the merged corpus in place: %s (it is in %s)\n", strerror(errno),
+                into);
+        return 2;
+    }
+    remove_flat_dir(old);
+    uint64_t crashed = count_files(c->crashes, started);
+    printf("pruned:  %llu -> %llu inputs in %.1f s (%s)\n", (unsigned long long)before, (unsigned long long)after,
+           now_seconds() - t0, c->corpus);
+    if (crashed)
+        printf("note: %llu input%s crashed or hung during the merge and %s left out; %s in %s\n",
+               (unsigned long long)crashed, crashed == 1 ? "" : "s", crashed == 1 ? "was" : "were",
+               crashed == 1 ? "its file is" : "their files are", c->crashes);
+    return 0;
+}
+
 int wk_cli_fuzz(int argc, char **argv)
 {
     struct campaign *c = calloc(1, sizeof(*c));
@@ -2225,6 +2345,19 @@ int wk_cli_fuzz(int argc, char **argv)
 
     if (c->driver[0])
         setenv("WK_DRIVER", c->driver, 1);
+    if (c->o.prune) {
+        struct sigaction on, was_int, was_term;
+        memset(&on, 0, sizeof(on));
+        on.sa_handler = on_signal;
+        sigemptyset(&on.sa_mask);
+        g_interrupts = 0;
+        sigaction(SIGINT, &on, &was_int);
+        sigaction(SIGTERM, &on, &was_term);
+        rc = prune_corpus(c);
+        sigaction(SIGINT, &was_int, NULL);
+        sigaction(SIGTERM, &was_term, NULL);
+        goto out;
+    }
     if (c->o.engine == ENGINE_AFL) {
         setenv("AFL_NO_UI", "1", 1);
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */

@@ -252,3 +252,21 @@ add_test(NAME cli.fuzz_afl_driver_refused_says
 --driver '${PROJECT_SOURCE_DIR}/CMakeLists.txt' --dry-run --out '${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-refuse-out' 2>&1; true")
 set_tests_properties(cli.fuzz_afl_driver_refused_says PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_afl_refuse}
   PASS_REGULAR_EXPRESSION "no afl build here loads the driver module .*needs the afl-driver preset")
+
+# --prune: the corpus merged down with libFuzzer's -merge=1, against
+# stand-in engines (every preset) and, in a libFuzzer build, for real
+# (tests/fuzz_prune.sh).
+find_program(WK_BASH bash)
+if(WK_BASH)
+  if(WK_FUZZ_ENGINE STREQUAL "libfuzzer" AND TARGET fuzz_patch)
+    set(_prune_real ${CMAKE_BINARY_DIR})
+  else()
+    set(_prune_real "")
+  endif()
+  add_test(NAME cli.fuzz_prune
+    COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+            ${WK_BASH} ${PROJECT_SOURCE_DIR}/tests/fuzz_prune.sh $<TARGET_FILE:wddmkit>
+            ${CMAKE_CURRENT_BINARY_DIR}/fuzz-prune ${_prune_real})
+  set_tests_properties(cli.fuzz_prune PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "fuzz_prune: all checks passed")
+endif()

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/fuzz_prune.sh - ctest cli.fuzz_prune: `wddmkit fuzz --prune`
+# (conformance/cli_fuzz.c) against stand-in libFuzzer binaries, and against
+# the real harness when one is given.
+#
+# Checks:
+#   1. a stand-in whose -merge=1 keeps every other input: corpus/ holds
+#      exactly those afterwards, nothing of corpus.pruning/ or corpus.old/
+#      is left, the summary line says before -> after, exit 0;
+#   2. a stand-in whose merge fails: exit 2, corpus/ unchanged, the log
+#      tail shown;
+#   3. a stale corpus.pruning/ from an interrupted prune is cleared first;
+#   4. --prune with --engine afl is a usage error (exit 2);
+#   5. with REAL_BUILD (a libFuzzer build dir): the committed fuzz_patch
+#      seeds, merged for real, keep at least one input and no more than
+#      they were.
+#
+# Usage: fuzz_prune.sh WDDMKIT WORK_DIR [REAL_BUILD]
+set -u
+wddmkit=$1 work=$2 real=${3:-}
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+rm -rf "$work" && mkdir -p "$work/halve/fuzz" "$work/broken/fuzz" || exit 1
+out=$work/out.txt
+
+# The stand-ins: a libFuzzer binary as far as -merge=1 goes.
+cat >"$work/halve/fuzz/fuzz_gpu_decode" <<'SH'
+#!/bin/sh
+merge=0 into= n=0
+for a in "$@"; do
+    case "$a" in
+    -merge=1) merge=1 ;;
+    -*) ;;
+    *) if [ -z "$into" ]; then into=$a; else from=$a; fi ;;
+    esac
+done
+[ "$merge" = 1 ] || exit 3
+for f in $(ls "$from" | sort); do
+    n=$((n + 1))
+    [ $((n % 2)) = 1 ] && cp "$from/$f" "$into/$f"
+done
+echo "MERGE-OUTER: $n files, every other one kept" >&2
+SH
+printf '#!/bin/sh\necho "MERGE-OUTER: the inner process died" >&2\nexit 1\n' >"$work/broken/fuzz/fuzz_gpu_decode"
+chmod +x "$work/halve/fuzz/fuzz_gpu_decode" "$work/broken/fuzz/fuzz_gpu_decode"
+
+# fill DIR N: N distinct inputs.
+fill() {
+    mkdir -p "$1"
+    for i in $(seq 1 "$2"); do printf 'input %d' "$i" >"$1/in-$i"; done
+}
+count() { find "$1" -maxdepth 1 -type f | wc -l; }
+
+# 1. A merge that keeps every other input. The repository's seeds are
+# added to corpus/ before the merge, so the expectation counts them.
+fill "$work/one/corpus" 9
+mkdir -p "$work/one/corpus.pruning" && printf 'stale' >"$work/one/corpus.pruning/stale" # 3.
+"$wddmkit" fuzz --harness fuzz_gpu_decode --build-dir "$work/halve" --out "$work/one" --prune >"$out" 2>&1
+status=$?
+before=$(sed -n 's/^pruning .* (\([0-9]*\) inputs).*/\1/p' "$out")
+after=$(count "$work/one/corpus")
+if [ "$status" -ne 0 ] || [ -z "$before" ] || [ "$after" -ne $(((before + 1) / 2)) ] ||
+    ! grep -q "^pruned:  $before -> $after inputs" "$out"; then
+    fail "a halving merge: exit $status, $before -> $after inputs, expected 0 and half"
+    cat "$out"
+fi
+[ -e "$work/one/corpus.pruning" ] && fail "corpus.pruning/ is left"
+[ -e "$work/one/corpus.old" ] && fail "corpus.old/ is left"
+[ -e "$work/one/corpus/stale" ] && fail "the stale corpus.pruning/ was merged in"
+
+# 2. A merge that fails.
+fill "$work/two/corpus" 5
+"$wddmkit" fuzz --harness fuzz_gpu_decode --build-dir "$work/broken" --out "$work/two" --prune >"$out" 2>&1
+status=$?
+kept=$(count "$work/two/corpus")
+if [ "$status" -ne 2 ] || ! grep -q "the merge failed (exit code 1, 0 inputs kept).* is unchanged" "$out" ||
+    ! grep -q "the inner process died" "$out" || [ "$kept" -lt 5 ]; then
+    fail "a failing merge: exit $status, $kept inputs in corpus/, expected 2, the log tail and the corpus kept"
+    cat "$out"
+fi
+[ -e "$work/two/corpus.pruning" ] && fail "a failing merge left corpus.pruning/"
+
+# 4. AFL++.
+"$wddmkit" fuzz --harness fuzz_gpu_decode --engine afl --prune >"$out" 2>&1
+status=$?
+[ "$status" -eq 2 ] && grep -q "afl-cmin" "$out" || fail "--prune --engine afl: exit $status, expected 2 naming afl-cmin"
+
+# 5. The real harness.
+if [ -n "$real" ]; then
+    "$wddmkit" fuzz --harness fuzz_patch --build-dir "$real" --out "$work/real" --prune >"$out" 2>&1
+    status=$?
+    line=$(grep "^pruned: " "$out")
+    b=$(echo "$line" | sed -n 's/^pruned: *\([0-9]*\) -> \([0-9]*\) inputs.*/\1/p')
+    a=$(echo "$line" | sed -n 's/^pruned: *\([0-9]*\) -> \([0-9]*\) inputs.*/\2/p')
+    if [ "$status" -ne 0 ] || [ -z "$a" ] || [ "$a" -lt 1 ] || [ "$a" -gt "$b" ]; then
+        fail "a real merge of fuzz_patch's seeds: exit $status, '$line'"
+        cat "$out"
+    fi
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "fuzz_prune: $fails check(s) failed"
+    exit 1
+fi
+echo "fuzz_prune: all checks passed"
