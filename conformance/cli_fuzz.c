@@ -70,6 +70,7 @@
 #define OVERRUN_SECONDS 120        /* beyond --time before we stop the engine */
 #define MAX_SIGS 256               /* crash signatures remembered from logs */
 #define MAX_LISTED 50              /* crash files listed in the summary */
+#define PRUNE_HINT_INPUTS 5000u    /* a corpus this large gets the --prune hint */
 
 enum engine { ENGINE_LIBFUZZER, ENGINE_AFL };
 static const char *const engine_names[] = { "libfuzzer", "afl" };
@@ -1094,6 +1095,12 @@ static int prepare_output(struct campaign *c)
     if (c->o.seed_dir_count)
         printf(", %ld from --seeds", own);
     printf(")\n");
+    /* libFuzzer runs every corpus input once before it mutates: 23,000
+     * fuzz_prog inputs took 41 s, pruned to 1,743 (same coverage) 6.8 s. */
+    if (have > PRUNE_HINT_INPUTS && c->o.engine == ENGINE_LIBFUZZER && !c->o.prune)
+        printf("note: the engine first runs every one of these inputs; `wddmkit fuzz --harness %s --prune%s%s` keeps "
+               "only those that add coverage\n",
+               c->o.harness, c->o.out ? " --out " : "", c->o.out ? c->o.out : "");
     return 1;
 too_long:
     fprintf(stderr, "wddmkit fuzz: output path too long\n");

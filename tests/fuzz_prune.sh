@@ -10,7 +10,8 @@
 #   2. a stand-in whose merge fails: exit 2, corpus/ unchanged, the log
 #      tail shown;
 #   3. a stale corpus.pruning/ from an interrupted prune is cleared first;
-#   4. --prune with --engine afl is a usage error (exit 2);
+#   4. --prune with --engine afl is a usage error (exit 2); a campaign
+#      that starts from over 5,000 inputs is told about --prune;
 #   5. with REAL_BUILD (a libFuzzer build dir): the committed fuzz_patch
 #      seeds, merged for real, keep at least one input and no more than
 #      they were.
@@ -79,6 +80,12 @@ if [ "$status" -ne 2 ] || ! grep -q "the merge failed (exit code 1, 0 inputs kep
     cat "$out"
 fi
 [ -e "$work/two/corpus.pruning" ] && fail "a failing merge left corpus.pruning/"
+
+# A campaign that starts from a large corpus is told about --prune.
+fill "$work/big/corpus" 5001
+"$wddmkit" fuzz --harness fuzz_gpu_decode --build-dir "$work/halve" --out "$work/big" --time 1 >"$out" 2>&1
+grep -q "note: the engine first runs every one of these inputs; .*--prune --out $work/big" "$out" ||
+    { fail "a 5,001-input corpus: no --prune note"; cat "$out"; }
 
 # 4. AFL++.
 "$wddmkit" fuzz --harness fuzz_gpu_decode --engine afl --prune >"$out" 2>&1
