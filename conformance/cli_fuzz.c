@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -179,8 +180,10 @@ static void usage(FILE *out)
           "  --no-triage         list crashes with the signatures from the engine's logs instead of\n"
           "                      running `wddmkit triage` on them (which replays every file)\n"
           "  --prune             instead of fuzzing, shrink the output folder's corpus/ to the inputs\n"
-          "                      that keep its coverage (libFuzzer's -merge=1; the old corpus is kept\n"
-          "                      when the merge fails or is stopped)\n"
+          "                      that keep its coverage (libFuzzer's -merge=1; AFL++'s afl-cmin over\n"
+          "                      corpus/ and every instance's queue, after which the next campaign\n"
+          "                      starts from it: afl/ becomes afl.before-prune/); the old corpus is\n"
+          "                      kept when the merge fails or is stopped\n"
           "  --dry-run           print what would run, create nothing\n"
           "  -- ARGS...          passed to the engine unchanged (libFuzzer flags, afl-fuzz options)\n"
           "\n"
@@ -677,10 +680,6 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
             fprintf(stderr, "wddmkit fuzz: --seeds: '%s' is not a folder\n", o->seed_dirs[i]);
             return 0;
         }
-    if (o->prune && o->engine == ENGINE_AFL) {
-        fprintf(stderr, "wddmkit fuzz: --prune merges with libFuzzer (-merge=1); for an AFL++ queue run afl-cmin\n");
-        return 0;
-    }
     if (!safe_name(o->harness)) {
         fprintf(stderr, "wddmkit fuzz: --harness: '%s' is not a harness name (letters, digits, '_' and '-')\n",
                 o->harness);
@@ -2170,10 +2169,11 @@ static int summarize(struct campaign *c, const char *self)
 /* ------------------------------------------------------------------ */
 
 /* A campaign's corpus only grows (libFuzzer adds every input with a new
- * feature, and each run adds the seeds again): after a few long runs
- * libFuzzer spends its first minutes reading inputs that add nothing.
- * -merge=1 NEW OLD keeps, in NEW, the inputs that cover what OLD covers;
- * it survives inputs that crash or hang (they are left out). */
+ * feature, AFL++ every queue entry, and each run adds the seeds again):
+ * after a few long runs the engine spends its first minutes running
+ * inputs that add nothing. libFuzzer's -merge=1 NEW OLD keeps, in NEW, the
+ * inputs that cover what OLD covers, and survives inputs that crash or
+ * hang (they are left out); so does afl-cmin. */
 static void build_merge(const struct campaign *c, const char *into, struct cmdline *cl)
 {
     const struct fuzz_opts *o = &c->o;
@@ -2189,6 +2189,26 @@ static void build_merge(const struct campaign *c, const char *into, struct cmdli
         arg(cl, "%s", o->extra[i]);
     arg(cl, "%s", into);
     arg(cl, "%s", c->corpus);
+}
+
+/* afl-cmin -i FROM -o INTO -t MS -m none -- BIN (the harness reads its
+ * input from AFL++'s shared memory, as afl-showmap hands it). */
+static void build_cmin(const struct campaign *c, const char *cmin, const char *from, const char *into,
+                       struct cmdline *cl)
+{
+    arg(cl, "%s", cmin);
+    arg(cl, "-i");
+    arg(cl, "%s", from);
+    arg(cl, "-o");
+    arg(cl, "%s", into);
+    arg(cl, "-t");
+    arg(cl, "%llu", (unsigned long long)c->o.timeout * 1000);
+    arg(cl, "-m");
+    arg(cl, "none");
+    for (int i = 0; i < c->o.extra_count; i++)
+        arg(cl, "%s", c->o.extra[i]);
+    arg(cl, "--");
+    arg(cl, "%s", c->bin);
 }
 
 /* Removes the regular files of dir (a corpus: flat) and dir itself; 0 when
@@ -2207,14 +2227,95 @@ static int remove_flat_dir(const char *dir)
     return rmdir(dir);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Removes a tree wddmkit fuzz made (an earlier afl.before-prune/). */
+static int remove_tree(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* AFL++: corpus/ and every instance's queue, in one folder for afl-cmin. */
+static long gather_afl_inputs(const struct campaign *c, const char *into)
+{
+    long n = seed_from(c->corpus, into, "corpus-");
+    DIR *d = opendir(c->afl_out);
+    for (struct dirent *e; n >= 0 && d && (e = readdir(d));) {
+        char q[FPATH], prefix[64];
+        if (e->d_name[0] == '.' || !safe_name(e->d_name) || !join(q, sizeof(q), c->afl_out, e->d_name) ||
+            strlen(q) + 7 >= sizeof(q))
+            continue;
+        strcat(q, "/queue");
+        snprintf(prefix, sizeof(prefix), "%.40s-", e->d_name);
+        if (is_dir(q)) {
+            long k = seed_from(q, into, prefix);
+            n = k < 0 ? -1 : n + k;
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Runs the merge command and waits; Ctrl-C stops it (twice: SIGKILL). */
+static int run_merge(struct campaign *c, struct cmdline *cl)
+{
+    print_command(stdout, "running: ", cl->argv);
+    fflush(stdout);
+    if (!spawn(c, cl, NULL, "merge", "merge.log"))
+        return 0;
+    while (reap(c)) {
+        if (g_interrupts) {
+            c->interrupted = 1;
+            signal_all(c, g_interrupts > 1 ? SIGKILL : SIGINT);
+        }
+        sleep_ms(100);
+    }
+    return 1;
+}
+
+/* After an AFL++ prune the next campaign must start from the new corpus,
+ * not resume the old queues (AFL_AUTORESUME): afl/ is set aside. */
+static void retire_afl_state(const struct campaign *c)
+{
+    char aside[FPATH];
+    if (!is_dir(c->afl_out) || !join(aside, sizeof(aside), c->out, "afl.before-prune"))
+        return;
+    if (remove_tree(aside) != 0 || rename(c->afl_out, aside) != 0) {
+        fprintf(stderr, "wddmkit fuzz: cannot set %s aside (%s): the next AFL++ run resumes its queues instead of "
+                        "starting from the pruned corpus\n", c->afl_out, strerror(errno));
+        return;
+    }
+    printf("note: AFL++'s state is in %s now (the next campaign starts from the pruned corpus); delete it when "
+           "you no longer need it\n", aside);
+}
+
 static int prune_corpus(struct campaign *c)
 {
-    char into[FPATH], old[FPATH];
+    int afl = c->o.engine == ENGINE_AFL;
+    char into[FPATH], old[FPATH], gather[FPATH], cmin[FPATH] = "afl-cmin";
     static struct cmdline cl;
     memset(&cl, 0, sizeof(cl));
-    if (!join(into, sizeof(into), c->out, "corpus.pruning") || !join(old, sizeof(old), c->out, "corpus.old"))
+    if (!join(into, sizeof(into), c->out, "corpus.pruning") || !join(old, sizeof(old), c->out, "corpus.old") ||
+        !join(gather, sizeof(gather), c->out, "corpus.gathered"))
         return 2;
-    build_merge(c, into, &cl);
+    if (afl && !find_in_path("afl-cmin", cmin, sizeof(cmin)) && !c->o.dry_run) {
+        fprintf(stderr, "wddmkit fuzz: afl-cmin is not on PATH (Debian: apt-get install afl++)\n");
+        return 2;
+    }
+    if (afl)
+        build_cmin(c, cmin, gather, into, &cl);
+    else
+        build_merge(c, into, &cl);
     if (cl.overflow) {
         fprintf(stderr, "wddmkit fuzz: the merge command line is too long\n");
         return 2;
@@ -2223,31 +2324,34 @@ static int prune_corpus(struct campaign *c)
         print_command(stdout, "would run: ", cl.argv);
         return 0;
     }
-    /* What an interrupted prune left: its output, or the old corpus after
-     * the first rename (corpus/ is then the new one already). */
-    if (remove_flat_dir(into) != 0 || remove_flat_dir(old) != 0 || mkdir(into, 0755) != 0) {
-        fprintf(stderr, "wddmkit fuzz: cannot prepare %s: %s\n", into, strerror(errno));
+    /* What an interrupted prune left: its output, the gathered inputs, or
+     * the old corpus after the first rename (corpus/ is the new one). */
+    if (remove_flat_dir(into) != 0 || remove_flat_dir(old) != 0 || remove_flat_dir(gather) != 0 ||
+        (!afl && mkdir(into, 0755) != 0) || (afl && mkdir(gather, 0755) != 0)) {
+        fprintf(stderr, "wddmkit fuzz: cannot prepare %s: %s\n", afl ? gather : into, strerror(errno));
         return 2;
     }
-    uint64_t before = count_files(c->corpus, 0);
+    long gathered = afl ? gather_afl_inputs(c, gather) : 0;
+    if (gathered < 0) {
+        fprintf(stderr, "wddmkit fuzz: cannot gather the inputs into %s: %s\n", gather, strerror(errno));
+        remove_flat_dir(gather);
+        return 2;
+    }
+    uint64_t before = afl ? (uint64_t)gathered : count_files(c->corpus, 0);
     time_t started = time(NULL);
     double t0 = now_seconds();
-    printf("pruning %s (%llu inputs) with libFuzzer's -merge=1; log in %s/merge.log\n", c->corpus,
-           (unsigned long long)before, c->logs);
-    print_command(stdout, "running: ", cl.argv);
-    fflush(stdout);
-    if (!spawn(c, &cl, NULL, "merge", "merge.log"))
-        return 2;
-    while (reap(c)) {
-        if (g_interrupts) {
-            c->interrupted = 1;
-            signal_all(c, g_interrupts > 1 ? SIGKILL : SIGINT);
-        }
-        sleep_ms(100);
+    printf("pruning %s (%llu inputs%s) with %s; log in %s/merge.log\n", c->corpus, (unsigned long long)before,
+           afl ? ", with every instance's queue" : "", afl ? "afl-cmin" : "libFuzzer's -merge=1", c->logs);
+    if (afl) {
+        setenv("AFL_ALLOW_TMP", "1", 1); /* afl-cmin refuses /tmp otherwise */
+        setenv("AFL_NO_UI", "1", 1);
     }
+    if (!run_merge(c, &cl))
+        return 2;
     const struct proc *p = &c->procs[0];
     uint64_t after = count_files(into, 0);
     int ok = !c->interrupted && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0 && (after || !before);
+    remove_flat_dir(gather);
     if (!ok) {
         fprintf(stderr, "wddmkit fuzz: the merge %s (%s %d, %llu inputs kept): %s is unchanged\n",
                 c->interrupted ? "was stopped" : "failed", WIFEXITED(p->status) ? "exit code" : "signal",
@@ -2264,6 +2368,8 @@ static int prune_corpus(struct campaign *c)
         return 2;
     }
     remove_flat_dir(old);
+    if (afl)
+        retire_afl_state(c);
     uint64_t crashed = count_files(c->crashes, started);
     printf("pruned:  %llu -> %llu inputs in %.1f s (%s)\n", (unsigned long long)before, (unsigned long long)after,
            now_seconds() - t0, c->corpus);

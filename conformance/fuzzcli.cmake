@@ -253,15 +253,18 @@ add_test(NAME cli.fuzz_afl_driver_refused_says
 set_tests_properties(cli.fuzz_afl_driver_refused_says PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_afl_refuse}
   PASS_REGULAR_EXPRESSION "no afl build here loads the driver module .*needs the afl-driver preset")
 
-# --prune: the corpus merged down with libFuzzer's -merge=1, against
-# stand-in engines (every preset) and, in a libFuzzer build, for real
-# (tests/fuzz_prune.sh).
+# --prune: the corpus merged down with libFuzzer's -merge=1 or afl-cmin,
+# against stand-in engines (every preset) and, in a libFuzzer or AFL++
+# build, for real (tests/fuzz_prune.sh).
 find_program(WK_BASH bash)
 if(WK_BASH)
-  if(WK_FUZZ_ENGINE STREQUAL "libfuzzer" AND TARGET fuzz_patch)
-    set(_prune_real ${CMAKE_BINARY_DIR})
-  else()
-    set(_prune_real "")
+  find_program(WK_AFL_CMIN afl-cmin)
+  set(_prune_real "")
+  # (fuzz/ is configured after this folder: no TARGET test for its harnesses)
+  if(WK_FUZZ_ENGINE STREQUAL "libfuzzer")
+    set(_prune_real ${CMAKE_BINARY_DIR} libfuzzer)
+  elseif(WK_FUZZ_ENGINE STREQUAL "afl" AND WK_AFL_CMIN)
+    set(_prune_real ${CMAKE_BINARY_DIR} afl)
   endif()
   add_test(NAME cli.fuzz_prune
     COMMAND ${CMAKE_COMMAND} -E env --unset=WK_DRIVER

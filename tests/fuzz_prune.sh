@@ -10,15 +10,17 @@
 #   2. a stand-in whose merge fails: exit 2, corpus/ unchanged, the log
 #      tail shown;
 #   3. a stale corpus.pruning/ from an interrupted prune is cleared first;
-#   4. --prune with --engine afl is a usage error (exit 2); a campaign
-#      that starts from over 5,000 inputs is told about --prune;
-#   5. with REAL_BUILD (a libFuzzer build dir): the committed fuzz_patch
-#      seeds, merged for real, keep at least one input and no more than
-#      they were.
+#   4. AFL++ (stand-in afl-cmin and harness): corpus/ and every
+#      instance's queue are minimized into corpus/, and afl/ is set aside
+#      (afl.before-prune/) so that the next campaign starts from it; a
+#      campaign that starts from over 5,000 inputs is told about --prune;
+#   5. with REAL_BUILD (a libFuzzer build dir, or an AFL++ one with ENGINE
+#      afl): the committed fuzz_patch seeds, merged for real, keep at
+#      least one input and no more than they were.
 #
-# Usage: fuzz_prune.sh WDDMKIT WORK_DIR [REAL_BUILD]
+# Usage: fuzz_prune.sh WDDMKIT WORK_DIR [REAL_BUILD [ENGINE]]
 set -u
-wddmkit=$1 work=$2 real=${3:-}
+wddmkit=$1 work=$2 real=${3:-} engine=${4:+--engine $4}
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf "$work" && mkdir -p "$work/halve/fuzz" "$work/broken/fuzz" || exit 1
@@ -87,14 +89,47 @@ fill "$work/big/corpus" 5001
 grep -q "note: the engine first runs every one of these inputs; .*--prune --out $work/big" "$out" ||
     { fail "a 5,001-input corpus: no --prune note"; cat "$out"; }
 
-# 4. AFL++.
-"$wddmkit" fuzz --harness fuzz_gpu_decode --engine afl --prune >"$out" 2>&1
+# 4. AFL++: afl-cmin over corpus/ and every instance's queue, then afl/
+# set aside so that the next campaign starts from the pruned corpus. A
+# stand-in afl-cmin (on PATH) keeps every other input; the stand-in harness
+# only has to look like an AFL++ build.
+mkdir -p "$work/aflbin/fuzz" "$work/path"
+printf '#!/bin/sh\n# __AFL_SHM_ID\nexit 0\n' >"$work/aflbin/fuzz/fuzz_gpu_decode"
+cat >"$work/path/afl-cmin" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+    case "$1" in -i) from=$2; shift ;; -o) into=$2; shift ;; --) break ;; esac
+    shift
+done
+mkdir -p "$into" && n=0
+for f in $(ls "$from" | sort); do
+    n=$((n + 1))
+    [ $((n % 2)) = 1 ] && cp "$from/$f" "$into/$f"
+done
+echo "[+] Narrowed down to $(ls "$into" | wc -l) files" >&2
+SH
+chmod +x "$work/aflbin/fuzz/fuzz_gpu_decode" "$work/path/afl-cmin"
+fill "$work/afl/corpus" 4
+fill "$work/afl/afl/main/queue" 6
+fill "$work/afl/afl/s1/queue" 3
+mkdir -p "$work/afl/afl/main/queue/.state"
+PATH="$work/path:$PATH" "$wddmkit" fuzz --harness fuzz_gpu_decode --engine afl --build-dir "$work/aflbin" \
+    --out "$work/afl" --prune >"$out" 2>&1
 status=$?
-[ "$status" -eq 2 ] && grep -q "afl-cmin" "$out" || fail "--prune --engine afl: exit $status, expected 2 naming afl-cmin"
+before=$(sed -n 's/^pruning .* (\([0-9]*\) inputs, with every instance.s queue).*/\1/p' "$out")
+after=$(count "$work/afl/corpus")
+seeded=$(sed -n 's/^corpus: .* (\([0-9]*\) inputs;.*/\1/p' "$out") # the corpus with the seeds added
+if [ "$status" -ne 0 ] || [ -z "$before" ] || [ -z "$seeded" ] || [ "$before" -ne $((seeded + 9)) ] ||
+    [ "$after" -ne $(((before + 1) / 2)) ] || [ -e "$work/afl/afl" ] || [ ! -d "$work/afl/afl.before-prune/main" ] ||
+    [ -e "$work/afl/corpus.gathered" ]; then
+    fail "AFL++ prune: exit $status, $before -> $after inputs (corpus $seeded + 9 queued), expected 0, half, afl/ set aside"
+    cat "$out"
+fi
 
 # 5. The real harness.
 if [ -n "$real" ]; then
-    "$wddmkit" fuzz --harness fuzz_patch --build-dir "$real" --out "$work/real" --prune >"$out" 2>&1
+    [ -x "$real/fuzz/fuzz_patch" ] || fail "$real/fuzz/fuzz_patch is not built"
+    "$wddmkit" fuzz --harness fuzz_patch --build-dir "$real" --out "$work/real" --prune $engine >"$out" 2>&1
     status=$?
     line=$(grep "^pruned: " "$out")
     b=$(echo "$line" | sed -n 's/^pruned: *\([0-9]*\) -> \([0-9]*\) inputs.*/\1/p')
