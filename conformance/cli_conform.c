@@ -331,6 +331,27 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set)
     return code;
 }
 
+/* A --driver that does not load is a setup error, said once: each case
+ * would otherwise report it as its own error or failure (561 of them for
+ * a mistyped path). A module that needs a runtime this build lacks was
+ * handed to another build before this (wk_cli_hand_over). */
+static int driver_loads(const char *driver)
+{
+    char why[1024] = "";
+    if (!driver)
+        return 1;
+    switch (wk_cli_driver_probe(driver, why, sizeof(why))) {
+    case WK_CLI_DRIVER_LOADS:
+        return 1;
+    case WK_CLI_DRIVER_CRASHED:
+        fprintf(stderr, "wddmkit conform: --driver %s crashed while loading: %s\n", driver, why);
+        return 0;
+    default:
+        fprintf(stderr, "wddmkit conform: --driver %s: %s\n", driver, why);
+        return 0;
+    }
+}
+
 int wk_cli_conform(int argc, char **argv)
 {
     struct conform_args A;
@@ -350,6 +371,10 @@ int wk_cli_conform(int argc, char **argv)
     if (wk_cli_parse_only) {
         free(A.paths);
         return 0;
+    }
+    if (!A.list && !driver_loads(A.run.driver)) {
+        free(A.paths);
+        return 2;
     }
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;

@@ -34,8 +34,11 @@ wk_status wk_cli_read_file(const char *path, uint64_t limit, uint8_t **data, siz
         if (n == 0)
             break;
     }
-    if (st == WK_OK && ferror(f))
+    int read_errno = 0;
+    if (st == WK_OK && ferror(f)) {
         st = WK_E_IO;
+        read_errno = errno; /* EISDIR for a folder, which fopen accepts */
+    }
     if (st == WK_OK && used > limit)
         st = WK_E_LIMIT;
     fclose(f);
@@ -44,7 +47,11 @@ wk_status wk_cli_read_file(const char *path, uint64_t limit, uint8_t **data, siz
             fprintf(stderr, "wddmkit: %s: larger than the %llu-byte limit\n", path,
                     (unsigned long long)limit);
         else
-            fprintf(stderr, "wddmkit: %s: %s\n", path, st == WK_E_IO ? "read error" : "out of memory");
+            fprintf(stderr, "wddmkit: %s: %s\n", path,
+                    st != WK_E_IO          ? "out of memory"
+                    : read_errno == EISDIR ? "a folder, where a file was expected (wddmkit triage runs a folder)"
+                    : read_errno           ? strerror(read_errno)
+                                           : "read error");
         free(buf);
         return st;
     }
