@@ -2427,15 +2427,8 @@ int wk_cli_fuzz(int argc, char **argv)
         goto out;
     }
 
-    if (!locate_binary(c) || !check_binary_engine(c))
-        goto out;
-    if (c->o.engine == ENGINE_AFL && !find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
-        if (!c->o.dry_run) {
-            fprintf(stderr, "wddmkit fuzz: afl-fuzz is not on PATH (Debian: apt-get install afl++)\n");
-            goto out;
-        }
-        copy_str(c->afl_fuzz, sizeof(c->afl_fuzz), "afl-fuzz");
-    }
+    /* Before the builds are asked whether they load it: a missing file is
+     * not a module that needs another build. */
     if (c->o.driver) {
         if (!is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
             fprintf(stderr, "wddmkit fuzz: --driver %s: not a readable file\n", c->o.driver);
@@ -2444,6 +2437,15 @@ int wk_cli_fuzz(int argc, char **argv)
     } else if (getenv("WK_DRIVER") && *getenv("WK_DRIVER")) {
         copy_str(c->driver, sizeof(c->driver), getenv("WK_DRIVER"));
         printf("note: WK_DRIVER is set in the environment: fuzzing %s\n", c->driver);
+    }
+    if (!locate_binary(c) || !check_binary_engine(c))
+        goto out;
+    if (c->o.engine == ENGINE_AFL && !find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
+        if (!c->o.dry_run) {
+            fprintf(stderr, "wddmkit fuzz: afl-fuzz is not on PATH (Debian: apt-get install afl++)\n");
+            goto out;
+        }
+        copy_str(c->afl_fuzz, sizeof(c->afl_fuzz), "afl-fuzz");
     }
     char dict_rel[300];
     snprintf(dict_rel, sizeof(dict_rel), "fuzz/%s.dict", c->o.harness);

@@ -37,3 +37,8 @@ wk_cli_expect(cli.conform_driver_crashing_ctor 2 "crashed while loading"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_crashing_ctor>)
 wk_cli_expect(cli.repro_folder 2 "a folder, where a file was expected"
               $<TARGET_FILE:wddmkit> repro ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
+# wddmkit fuzz with a --driver that is not there says so, not that no
+# build loads it (it asked every build first and blamed sanitizers).
+wk_cli_expect(cli.fuzz_driver_missing 2 "--driver [^ ]*no-such-driver.so: not a readable file"
+              ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
+              $<TARGET_FILE:wddmkit> fuzz --harness fuzz_render --driver ${CMAKE_CURRENT_BINARY_DIR}/no-such-driver.so)
