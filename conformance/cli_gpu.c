@@ -41,7 +41,8 @@ static struct wk_gpu *reference_gpu(void)
 
 static int cmd_disasm(const char *path, const uint8_t *buf, size_t len)
 {
-    (void)path;
+    if (!len)
+        printf("%s: empty (0 bytes, no command)\n", path); /* an empty listing looked like a failure */
     wk_gpu_disasm(buf, len, print_line, NULL);
     struct wk_gpu_fault f;
     return wk_gpu_validate(NULL, buf, len, &f) == WK_OK ? 0 : 1;
