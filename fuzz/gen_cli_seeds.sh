@@ -30,12 +30,16 @@ seed conform-expectations conform --expectations expect.yaml --driver=x.so specs
 seed fuzz-libfuzzer fuzz --harness fuzz_prog --driver x.so --jobs 2 --time 60 --out out --max-len 8192 \
     --timeout 10 --rss-limit 0 --no-triage --dry-run -- -use_value_profile=1
 seed fuzz-afl fuzz --harness=fuzz_render --engine afl -j 3 --seeds corpus --build-dir build/afl --dry-run
+seed fuzz-prune fuzz --harness fuzz_prog --prune --out out --driver x.so
+seed coverage coverage --harness fuzz_render --driver x-cov.so --out cov --replay-dir build/default/fuzz \
+    --all-files --fail-under 80.5 --batch 64 --timeout 120 corpus/fuzz_render/seeds crash.bin
 seed repro repro crash.bin --driver x.so --runs 100 --seed 7 --harness fuzz_patch --timeout 5 --no-calibrate
 seed minimize minimize crash.bin -o crash.min --driver x.so --harness fuzz_paging --seed 1 --timeout 60
 seed promote promote crash.bin --driver x.so --name my-bug --harness fuzz_prog
 seed triage triage crashes --driver x.so --harness fuzz_render --timeout 3
 seed driver-check driver check x.so
 seed prog-dump prog dump input.bin
+seed prog-dump-harness prog dump input.bin --harness fuzz_paging
 seed corpus-seed corpus seed --specs specs --out corpus --check
 seed gpu-disasm gpu disasm dma.bin
 seed gpu-exec gpu exec dma.bin
