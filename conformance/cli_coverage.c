@@ -695,6 +695,78 @@ static void replay_env(const struct cov_opts *o, const char *profiles, char env_
     env[3] = NULL;
 }
 
+/* FNV-1a of a file's bytes, read in blocks; 0 with *ok = 0 when it cannot
+ * be read (the file is then kept: the replay says why). */
+static uint64_t file_digest(const char *path, uint64_t *size, int *ok)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned char buf[65536];
+    FILE *f = fopen(path, "rb");
+    *size = 0;
+    *ok = f != NULL;
+    for (size_t n; f && (n = fread(buf, 1, sizeof(buf), f)) > 0;) {
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 0x100000001b3ull;
+        *size += n;
+    }
+    if (f)
+        fclose(f);
+    return h;
+}
+
+struct keyed {
+    uint64_t digest, size;
+    size_t index;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->digest != y->digest)
+        return x->digest < y->digest ? -1 : 1;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Drops inputs whose bytes an earlier one has (a campaign's corpus holds
+ * the seeds it started from: they would run twice); keeps the order.
+ * Returns how many were dropped. */
+static size_t drop_duplicates(struct file_list *l)
+{
+    struct keyed *k = calloc(l->count ? l->count : 1, sizeof(*k));
+    unsigned char *dup = calloc(l->count ? l->count : 1, 1);
+    size_t dropped = 0;
+    if (!k || !dup) {
+        free(k);
+        free(dup);
+        return 0;
+    }
+    for (size_t i = 0; i < l->count; i++) {
+        int ok = 0;
+        k[i].digest = file_digest(l->paths[i], &k[i].size, &ok);
+        k[i].index = ok ? i : SIZE_MAX - i; /* unreadable: never equal to another */
+    }
+    qsort(k, l->count, sizeof(*k), by_key);
+    for (size_t i = 1; i < l->count; i++)
+        if (k[i].index < l->count && k[i - 1].index < l->count && k[i].digest == k[i - 1].digest &&
+            k[i].size == k[i - 1].size)
+            dup[k[i].index] = 1; /* sorted by index within a key: the first stays */
+    size_t kept = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        if (dup[i]) {
+            free(l->paths[i]);
+            dropped++;
+        } else {
+            l->paths[kept++] = l->paths[i];
+        }
+    }
+    l->count = kept;
+    free(k);
+    free(dup);
+    return dropped;
+}
+
 static int collect_inputs(const struct cov_opts *o, const char *repo, struct file_list *l)
 {
     int folders = 0;
@@ -713,6 +785,9 @@ static int collect_inputs(const struct cov_opts *o, const char *repo, struct fil
                 o->ninputs ? "" : " (no corpus/NAME/seeds or fuzz-out/NAME-* corpus here: name files or folders)");
         return -1;
     }
+    size_t dropped = drop_duplicates(l);
+    if (dropped)
+        printf("inputs: %zu with the same bytes as another left out\n", dropped);
     return 0;
 }
 

@@ -13,7 +13,8 @@
 #   3. a module without coverage mapping: exit 2 with the build flags;
 #   4. a driver that ends the process on one input (_exit in Render): with
 #      --batch 1 only that input's coverage is lost, said in a note, and
-#      the report of the others is written (exit 0);
+#      the report of the others is written (exit 0); an input with the same
+#      bytes as another is left out;
 #   5. usage errors exit 2.
 #
 # Usage: coverage_cmd.sh WDDMKIT SOURCE_DIR "REFDRIVER_STATIC_LIB GPU_LIB" WORK_DIR
@@ -91,13 +92,14 @@ status=$?
 
 # 4. A driver that ends the process on one input.
 mkdir -p "$work/kill" && printf '\0\0\0\0KILLKILL' >"$work/kill/a-kill.bin" &&
-    cp "$src/corpus/fuzz_render/regressions/buggy-render-index-render.bin" "$work/kill/b-render.bin" || exit 1
+    cp "$src/corpus/fuzz_render/regressions/buggy-render-index-render.bin" "$work/kill/b-render.bin" &&
+    cp "$work/kill/b-render.bin" "$work/kill/c-same-bytes.bin" || exit 1
 "$wddmkit" coverage --harness fuzz_render --driver "$work/exiting.so" --out "$work/exiting" --batch 1 "$work/kill" \
     >"$out" 2>&1
 status=$?
 if [ "$status" -ne 0 ] || ! grep -q "note: inputs 1 to 1 (.*a-kill.bin ...) ended the replay with exit status 9" "$out" ||
-    ! grep -q "1 inputs ran, 1 lost" "$out"; then
-    fail "a driver that exits: exit $status, expected 0 with the first input's batch lost and the second's kept"
+    ! grep -q "1 inputs ran, 1 lost" "$out" || ! grep -q "inputs: 1 with the same bytes as another left out" "$out"; then
+    fail "a driver that exits: exit $status, expected 0 with the first input's batch lost, the second's kept and the third (a copy of the second) left out"
     cat "$out"
 fi
 exit_hit=$(lines_hit "$work/exiting/coverage.lcov" exit_in_render.c)
