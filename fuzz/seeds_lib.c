@@ -141,11 +141,22 @@ uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, ui
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
 
+/* A seed already written: two cases can give a harness the same input
+ * (the same Patch call, the same paging operations), and a second file of
+ * the same bytes only weighs that input twice. */
+struct written_seed {
+    const char *harness;
+    uint64_t digest;
+    size_t size;
+};
+
 struct gen {
     const char *out_dir;
     FILE *log;
-    long written;
+    long written, duplicates;
     int failed;
+    struct written_seed *seen;
+    size_t nseen, cap;
 };
 
 static int make_dirs(const char *path)
@@ -180,8 +191,41 @@ static void clean_dir(const char *dir)
     closedir(d);
 }
 
+static uint64_t bytes_digest(const struct wk_bytes *b)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (size_t i = 0; i < b->size; i++)
+        h = (h ^ b->data[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Whether `harness` has a seed of these bytes already (then 1); records
+ * them otherwise. Equal FNV-1a digest and size count as the same bytes: a
+ * collision among a few thousand seeds would only drop one seed. */
+static int seen_before(struct gen *g, const char *harness, const struct wk_bytes *b)
+{
+    uint64_t d = bytes_digest(b);
+    for (size_t i = 0; i < g->nseen; i++)
+        if (g->seen[i].digest == d && g->seen[i].size == b->size && strcmp(g->seen[i].harness, harness) == 0)
+            return 1;
+    if (g->nseen == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 1024;
+        struct written_seed *v = realloc(g->seen, cap * sizeof(*v));
+        if (!v)
+            return 0; /* written again: harmless */
+        g->seen = v;
+        g->cap = cap;
+    }
+    g->seen[g->nseen++] = (struct written_seed){ harness, d, b->size };
+    return 0;
+}
+
 static void write_seed(struct gen *g, const char *harness, const char *name, const struct wk_bytes *b)
 {
+    if (!b->failed && seen_before(g, harness, b)) {
+        g->duplicates++;
+        return;
+    }
     char path[1200];
     snprintf(path, sizeof(path), "%s/%s/seeds/%s.bin", g->out_dir, harness, name);
     FILE *f = b->failed ? NULL : fopen(path, "wb");
@@ -518,7 +562,7 @@ static int prepare_dirs(struct gen *g)
 
 long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log)
 {
-    struct gen g = { out_dir, log, 0, 0 };
+    struct gen g = { out_dir, log, 0, 0, 0, NULL, 0, 0 };
     struct wk_spec_set set;
     struct wk_diag d;
     wk_spec_set_init(&set);
@@ -538,6 +582,7 @@ long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log)
     }
     wk_spec_set_free(&set);
     wk_diag_free(&d);
+    free(g.seen);
     return g.failed ? -1 : g.written;
 }
 
