@@ -2095,9 +2095,11 @@ static int summarize(struct campaign *c, const char *self)
     printf("  corpus    %s input%s in %s\n", grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
     printf("  output    %s (engine logs in logs/)\n", c->out);
     /* What the corpus reached of the driver's code (cli_coverage.c). */
-    printf("  reach     wddmkit coverage --harness %s%s%s %s  (the source lines and functions it runs)\n",
+    /* Every AFL++ instance's queue (the shell expands the pattern). */
+    printf("  reach     wddmkit coverage --harness %s%s%s %s%s  (the source lines and functions it runs)\n",
            c->o.harness, c->driver[0] ? " --driver " : "",
-           c->driver[0] ? "<the driver built with clang -fprofile-instr-generate -fcoverage-mapping>" : "", qdir);
+           c->driver[0] ? "<the driver built with clang -fprofile-instr-generate -fcoverage-mapping>" : "",
+           c->o.engine == ENGINE_AFL ? c->afl_out : qdir, c->o.engine == ENGINE_AFL ? "/*/queue" : "");
     if (c->o.engine == ENGINE_AFL && s.hangs)
         printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s.hangs);
     printf("  crashes   %llu new", (unsigned long long)new_crashes);
