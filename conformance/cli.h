@@ -93,6 +93,17 @@ int wk_cli_driver(int argc, char **argv);
  * by the executable's main only (never in fuzz_cli). */
 int wk_cli_hand_over(int argc, char **argv);
 
+/* Paths (cli_paths.c). wk_cli_mkdir_p makes a folder and its parents (0,
+ * or -1 with errno); wk_cli_find_in_path finds an executable NAME on PATH,
+ * or checks NAME itself when it holds a '/' (1 and its path in out). A
+ * harness name goes into paths: lower-case letters, digits and '_', at
+ * most 32 of them. */
+int wk_cli_is_regular(const char *path);
+int wk_cli_is_dir(const char *path);
+int wk_cli_mkdir_p(const char *path);
+int wk_cli_find_in_path(const char *name, char *out, size_t cap);
+int wk_cli_harness_name_ok(const char *name);
+
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).
  * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT

@@ -70,12 +70,6 @@ static void remove_tree(const char *root)
     rmdir(root);
 }
 
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int check(const char *specs, const char *out)
 {
     const char *tmp = getenv("TMPDIR");
@@ -117,7 +111,7 @@ static int seed(int argc, char **argv)
         else
             return usage_error("unknown argument", a);
     }
-    if (!is_dir(specs))
+    if (!wk_cli_is_dir(specs))
         return usage_error("--specs: not a folder:", specs);
     if (wk_cli_parse_only)
         return 0;

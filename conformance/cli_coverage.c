@@ -117,16 +117,6 @@ static int usage_error(const char *what, const char *value)
 /* Arguments                                                            */
 /* ------------------------------------------------------------------ */
 
-static int harness_name_ok(const char *h)
-{
-    if (!h[0] || strlen(h) > 64)
-        return 0;
-    for (const char *q = h; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
-            return 0;
-    return 1;
-}
-
 static int parse_number(const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
@@ -163,7 +153,7 @@ static int parse_args(int argc, char **argv, struct cov_opts *o)
         const char *v = takes ? argv[++i] : NULL;
         double n = 0;
         if (strcmp(a, "--harness") == 0) {
-            if (!harness_name_ok(v))
+            if (!wk_cli_harness_name_ok(v))
                 return usage_error("--harness: not a harness name (letters, digits, '_'):", v);
             o->harness = v;
         } else if (strcmp(a, "--driver") == 0) {
@@ -205,37 +195,9 @@ static int parse_args(int argc, char **argv, struct cov_opts *o)
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_regular(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int path_join(char *out, size_t cap, const char *a, const char *b)
 {
     return snprintf(out, cap, "%s/%s", a, b) < (int)cap;
-}
-
-static int mkdir_all(const char *path)
-{
-    char p[CPATH];
-    if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p))
-        return -1;
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/')
-            continue;
-        *q = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *q = '/';
-    }
-    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int list_add(struct file_list *l, const char *path)
@@ -272,7 +234,7 @@ static int by_string(const void *a, const void *b)
 static int add_inputs(struct file_list *l, const char *path)
 {
     char dotted[CPATH];
-    if (!is_dir(path)) /* the replay binary skips arguments that start with '-' (libFuzzer flags) */
+    if (!wk_cli_is_dir(path)) /* the replay binary skips arguments that start with '-' (libFuzzer flags) */
         return list_add(l, path[0] == '-' && snprintf(dotted, sizeof(dotted), "./%s", path) < (int)sizeof(dotted)
                                ? dotted : path);
     DIR *d = opendir(path);
@@ -284,7 +246,7 @@ static int add_inputs(struct file_list *l, const char *path)
         char p[CPATH];
         if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0 || !path_join(p, sizeof(p), path, e->d_name))
             continue;
-        if (is_regular(p))
+        if (wk_cli_is_regular(p))
             rc = list_add(l, p);
     }
     closedir(d);
@@ -300,13 +262,13 @@ static int default_inputs(const char *repo, const char *h, struct file_list *l, 
     char p[CPATH];
     const char *repo_dirs[] = { "seeds", "regressions" };
     for (size_t i = 0; i < 2; i++)
-        if (repo && snprintf(p, sizeof(p), "%s/corpus/%s/%s", repo, h, repo_dirs[i]) < (int)sizeof(p) && is_dir(p)) {
+        if (repo && snprintf(p, sizeof(p), "%s/corpus/%s/%s", repo, h, repo_dirs[i]) < (int)sizeof(p) && wk_cli_is_dir(p)) {
             printf("inputs: %s\n", p);
             ++*folders;
             if (add_inputs(l, p))
                 return -1;
         }
-    if (snprintf(p, sizeof(p), "fuzz-out/%s-libfuzzer/corpus", h) < (int)sizeof(p) && is_dir(p)) {
+    if (snprintf(p, sizeof(p), "fuzz-out/%s-libfuzzer/corpus", h) < (int)sizeof(p) && wk_cli_is_dir(p)) {
         printf("inputs: %s\n", p);
         ++*folders;
         if (add_inputs(l, p))
@@ -315,7 +277,7 @@ static int default_inputs(const char *repo, const char *h, struct file_list *l, 
     char afl[CPATH];
     DIR *d = snprintf(afl, sizeof(afl), "fuzz-out/%s-afl", h) < (int)sizeof(afl) ? opendir(afl) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] == '.' || snprintf(p, sizeof(p), "%s/%s/queue", afl, e->d_name) >= (int)sizeof(p) || !is_dir(p))
+        if (e->d_name[0] == '.' || snprintf(p, sizeof(p), "%s/%s/queue", afl, e->d_name) >= (int)sizeof(p) || !wk_cli_is_dir(p))
             continue;
         printf("inputs: %s\n", p);
         ++*folders;
@@ -361,33 +323,18 @@ static void clear_profiles(const char *dir)
 /* Tools                                                                */
 /* ------------------------------------------------------------------ */
 
-static int executable_on_path(const char *name, char *out, size_t cap)
-{
-    if (strchr(name, '/'))
-        return snprintf(out, cap, "%s", name) < (int)cap && access(out, X_OK) == 0;
-    const char *path = getenv("PATH");
-    for (const char *p = path && *path ? path : "/usr/bin:/bin"; *p;) {
-        size_t len = strcspn(p, ":");
-        if (len && (int)len < (int)cap && snprintf(out, cap, "%.*s/%s", (int)len, p, name) < (int)cap &&
-            access(out, X_OK) == 0)
-            return 1;
-        p += len + (p[len] == ':');
-    }
-    return 0;
-}
-
 /* An LLVM tool: $env, else NAME on PATH, else the newest NAME-N. */
 static int find_llvm_tool(const char *env, const char *name, char *out, size_t cap)
 {
     const char *given = getenv(env);
     if (given && *given)
-        return executable_on_path(given, out, cap);
-    if (executable_on_path(name, out, cap))
+        return wk_cli_find_in_path(given, out, cap);
+    if (wk_cli_find_in_path(name, out, cap))
         return 1;
     for (int v = 30; v >= 10; v--) {
         char versioned[64];
         snprintf(versioned, sizeof(versioned), "%s-%d", name, v);
-        if (executable_on_path(versioned, out, cap))
+        if (wk_cli_find_in_path(versioned, out, cap))
             return 1;
     }
     return 0;
@@ -630,7 +577,7 @@ static int summarize_lcov(const char *lcov_path, const char *never_path, struct 
 static int is_repo_dir(const char *dir)
 {
     char p[CPATH];
-    return path_join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && is_regular(p);
+    return path_join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && wk_cli_is_regular(p);
 }
 
 /* The NAME_replay binary: --replay-dir, else (with a driver) this build's
@@ -771,7 +718,7 @@ static int collect_inputs(const struct cov_opts *o, const char *repo, struct fil
 {
     int folders = 0;
     for (int i = 0; i < o->ninputs; i++) {
-        if (!is_dir(o->inputs[i]) && !is_regular(o->inputs[i])) {
+        if (!wk_cli_is_dir(o->inputs[i]) && !wk_cli_is_regular(o->inputs[i])) {
             fprintf(stderr, "wddmkit coverage: %s: %s\n", o->inputs[i], strerror(errno ? errno : ENOENT));
             return -1;
         }
@@ -818,9 +765,8 @@ static int run_coverage(const struct cov_opts *o)
 {
     char repo[CPATH] = "", replay[CPATH], out[CPATH], profiles[CPATH], log[CPATH];
     char profdata_tool[CPATH], cov_tool[CPATH];
-    if (is_repo_dir(WK_SOURCE_DIR) && realpath(WK_SOURCE_DIR, repo))
-        ;
-    else if (!(is_repo_dir(".") && realpath(".", repo)))
+    /* The repository: compiled in, else the working directory. */
+    if (!(is_repo_dir(WK_SOURCE_DIR) && realpath(WK_SOURCE_DIR, repo)) && !(is_repo_dir(".") && realpath(".", repo)))
         repo[0] = '\0';
     if (!locate_replay_resolved(o, repo[0] ? repo : NULL, replay, sizeof(replay))) {
         fprintf(stderr, "wddmkit coverage: no replay binary %s_replay (looked for %s)\n", o->harness, replay);
@@ -848,7 +794,7 @@ static int run_coverage(const struct cov_opts *o)
     int out_fits = o->out ? snprintf(out, sizeof(out), "%s", o->out) < (int)sizeof(out)
                           : snprintf(out, sizeof(out), "fuzz-out/%s-coverage", o->harness) < (int)sizeof(out);
     if (!out_fits || !path_join(profiles, sizeof(profiles), out, "profiles") || !path_join(log, sizeof(log), out, "replay.log") ||
-        mkdir_all(profiles) != 0) {
+        wk_cli_mkdir_p(profiles) != 0) {
         fprintf(stderr, "wddmkit coverage: cannot create %s/profiles: %s\n", out, strerror(errno));
         return 2;
     }

@@ -227,21 +227,9 @@ static int copy_str(char *dst, size_t cap, const char *src)
     return 1;
 }
 
-static int is_regular(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int is_executable(const char *path)
 {
-    return is_regular(path) && access(path, X_OK) == 0;
+    return wk_cli_is_regular(path) && access(path, X_OK) == 0;
 }
 
 static int safe_name(const char *s)
@@ -268,24 +256,6 @@ static int is_input_name(const char *name)
 static int is_finding_name(const char *name)
 {
     return is_input_name(name) && strncmp(name, "slow-unit-", 10) != 0;
-}
-
-static int mkdir_p(const char *path)
-{
-    char buf[FPATH];
-    if (!copy_str(buf, sizeof(buf), path))
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return is_dir(buf) ? 0 : -1;
 }
 
 static double now_seconds(void)
@@ -426,29 +396,6 @@ static int file_contains(const char *path, const char *needle)
     }
     close(fd);
     return found;
-}
-
-/* Searches PATH for an executable; 1 and its path when found. */
-static int find_in_path(const char *name, char *out, size_t cap)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        char dir[FPATH];
-        if (len > 0 && len < sizeof(dir)) {
-            memcpy(dir, path, len);
-            dir[len] = '\0';
-            if (join(out, cap, dir, name) && is_executable(out))
-                return 1;
-        }
-        path += len;
-        if (*path == ':')
-            path++;
-    }
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -676,7 +623,7 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         return 0;
     }
     for (int i = 0; i < o->seed_dir_count; i++)
-        if (!is_dir(o->seed_dirs[i])) {
+        if (!wk_cli_is_dir(o->seed_dirs[i])) {
             fprintf(stderr, "wddmkit fuzz: --seeds: '%s' is not a folder\n", o->seed_dirs[i]);
             return 0;
         }
@@ -695,7 +642,7 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
 static int is_repo(const char *dir)
 {
     char p[FPATH];
-    return join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && is_regular(p);
+    return join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && wk_cli_is_regular(p);
 }
 
 /* The driver module fuzzed (--driver, else WK_DRIVER), or NULL. */
@@ -973,7 +920,7 @@ static void user_seed_dir(const struct campaign *c, const char *dir, char *out, 
 {
     char sub[300];
     snprintf(sub, sizeof(sub), "%s/seeds", c->o.harness);
-    if (!join(out, size, dir, sub) || !is_dir(out))
+    if (!join(out, size, dir, sub) || !wk_cli_is_dir(out))
         snprintf(out, size, "%s", dir);
 }
 
@@ -1032,7 +979,7 @@ static int prepare_output(struct campaign *c)
     if (c->o.dry_run) {
         copy_str(c->out, sizeof(c->out), want);
     } else {
-        if (mkdir_p(want) != 0) {
+        if (wk_cli_mkdir_p(want) != 0) {
             fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", want, strerror(errno));
             return 0;
         }
@@ -1048,7 +995,7 @@ static int prepare_output(struct campaign *c)
         return 1;
     const char *dirs[] = { c->corpus, c->crashes, c->logs };
     for (size_t i = 0; i < 3; i++) {
-        if (mkdir_p(dirs[i]) != 0) {
+        if (wk_cli_mkdir_p(dirs[i]) != 0) {
             fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", dirs[i], strerror(errno));
             return 0;
         }
@@ -1126,7 +1073,7 @@ static void use_afl_mutator(const struct campaign *c)
                                            "build/clang/fuzz/libwk_afl_prog_mutator.so" };
     for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
         char p[FPATH];
-        if (join(p, sizeof(p), c->repo, presets[i]) && is_regular(p)) {
+        if (join(p, sizeof(p), c->repo, presets[i]) && wk_cli_is_regular(p)) {
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", p, 1);
             setenv("WK_MUTATOR", format, 1);
             printf("mutator: %s (WK_MUTATOR=%s, structure-aware)\n", p, format);
@@ -1724,7 +1671,7 @@ static void gather_afl_crashing_seeds(const struct campaign *c)
         const char *base = orig ? orig + 5 : qname;
         snprintf(dest, sizeof(dest), "seed-%s", base);
         int ok = orig ? join(from, sizeof(from), c->corpus, base) : 0;
-        if (!ok || !is_regular(from)) {
+        if (!ok || !wk_cli_is_regular(from)) {
             char qdir[FPATH];
             ok = join(qdir, sizeof(qdir), c->afl_out, "main/queue") && join(from, sizeof(from), qdir, qname);
         }
@@ -2253,12 +2200,11 @@ static long gather_afl_inputs(const struct campaign *c, const char *into)
     DIR *d = opendir(c->afl_out);
     for (struct dirent *e; n >= 0 && d && (e = readdir(d));) {
         char q[FPATH], prefix[64];
-        if (e->d_name[0] == '.' || !safe_name(e->d_name) || !join(q, sizeof(q), c->afl_out, e->d_name) ||
-            strlen(q) + 7 >= sizeof(q))
+        if (e->d_name[0] == '.' || !safe_name(e->d_name) ||
+            snprintf(q, sizeof(q), "%s/%s/queue", c->afl_out, e->d_name) >= (int)sizeof(q))
             continue;
-        strcat(q, "/queue");
         snprintf(prefix, sizeof(prefix), "%.40s-", e->d_name);
-        if (is_dir(q)) {
+        if (wk_cli_is_dir(q)) {
             long k = seed_from(q, into, prefix);
             n = k < 0 ? -1 : n + k;
         }
@@ -2290,7 +2236,7 @@ static int run_merge(struct campaign *c, struct cmdline *cl)
 static void retire_afl_state(const struct campaign *c)
 {
     char aside[FPATH];
-    if (!is_dir(c->afl_out) || !join(aside, sizeof(aside), c->out, "afl.before-prune"))
+    if (!wk_cli_is_dir(c->afl_out) || !join(aside, sizeof(aside), c->out, "afl.before-prune"))
         return;
     if (remove_tree(aside) != 0 || rename(c->afl_out, aside) != 0) {
         fprintf(stderr, "wddmkit fuzz: cannot set %s aside (%s): the next AFL++ run resumes its queues instead of "
@@ -2310,7 +2256,7 @@ static int prune_corpus(struct campaign *c)
     if (!join(into, sizeof(into), c->out, "corpus.pruning") || !join(old, sizeof(old), c->out, "corpus.old") ||
         !join(gather, sizeof(gather), c->out, "corpus.gathered"))
         return 2;
-    if (afl && !find_in_path("afl-cmin", cmin, sizeof(cmin)) && !c->o.dry_run) {
+    if (afl && !wk_cli_find_in_path("afl-cmin", cmin, sizeof(cmin)) && !c->o.dry_run) {
         fprintf(stderr, "wddmkit fuzz: afl-cmin is not on PATH (Debian: apt-get install afl++)\n");
         return 2;
     }
@@ -2417,7 +2363,7 @@ int wk_cli_fuzz(int argc, char **argv)
     c->max_len = c->o.max_len_set ? (unsigned)c->o.max_len : known ? known->max_len : 4096;
     char src[FPATH], rel[300];
     snprintf(rel, sizeof(rel), "fuzz/%s.c", c->o.harness);
-    int have_src = c->have_repo && join(src, sizeof(src), c->repo, rel) && is_regular(src);
+    int have_src = c->have_repo && join(src, sizeof(src), c->repo, rel) && wk_cli_is_regular(src);
     if (c->have_repo && !have_src && !c->o.build_dir) {
         fprintf(stderr, "wddmkit fuzz: %s: %s is not in this tree (skipped)\n", c->o.harness, rel);
         if (!known) {
@@ -2432,7 +2378,7 @@ int wk_cli_fuzz(int argc, char **argv)
     /* Before the builds are asked whether they load it: a missing file is
      * not a module that needs another build. */
     if (c->o.driver) {
-        if (!is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
+        if (!wk_cli_is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
             fprintf(stderr, "wddmkit fuzz: --driver %s: not a readable file\n", c->o.driver);
             goto out;
         }
@@ -2442,7 +2388,7 @@ int wk_cli_fuzz(int argc, char **argv)
     }
     if (!locate_binary(c) || !check_binary_engine(c))
         goto out;
-    if (c->o.engine == ENGINE_AFL && !find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
+    if (c->o.engine == ENGINE_AFL && !wk_cli_find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
         if (!c->o.dry_run) {
             fprintf(stderr, "wddmkit fuzz: afl-fuzz is not on PATH (Debian: apt-get install afl++)\n");
             goto out;
@@ -2451,7 +2397,7 @@ int wk_cli_fuzz(int argc, char **argv)
     }
     char dict_rel[300];
     snprintf(dict_rel, sizeof(dict_rel), "fuzz/%s.dict", c->o.harness);
-    if (!(c->have_repo && join(c->dict, sizeof(c->dict), c->repo, dict_rel) && is_regular(c->dict)))
+    if (!(c->have_repo && join(c->dict, sizeof(c->dict), c->repo, dict_rel) && wk_cli_is_regular(c->dict)))
         c->dict[0] = '\0';
 
     printf("harness: %s (%s)\nbinary:  %s\n", c->o.harness, engine_names[c->o.engine], c->bin);

@@ -142,17 +142,6 @@ static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return 0;
 }
 
-/* A harness name goes into paths: [a-z0-9_] only. */
-static int harness_ok(const char *h)
-{
-    if (!h[0] || strlen(h) > 32)
-        return 0;
-    for (const char *q = h; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
-            return 0;
-    return 1;
-}
-
 static int parse_value(const char *flag, const char *v, unsigned bit, struct opts *o)
 {
     uint64_t n = 0;
@@ -160,7 +149,7 @@ static int parse_value(const char *flag, const char *v, unsigned bit, struct opt
     case OPT_DRIVER: o->driver = v; return 0;
     case OPT_OUT: o->out = v; return 0;
     case OPT_NAME: o->name = v; return 0;
-    case OPT_HARNESS: o->harness = v; return harness_ok(v) ? 0 : usage_error("%s: not a harness name: '%s'", flag, v);
+    case OPT_HARNESS: o->harness = v; return wk_cli_harness_name_ok(v) ? 0 : usage_error("%s: not a harness name: '%s'", flag, v);
     case OPT_RUNS:
         if (parse_u64(v, 1, 100000, &n))
             return usage_error("--runs: expected 1..100000, saw '%s'", v);

@@ -13,7 +13,8 @@ target_sources(wk_conformance PRIVATE ${CMAKE_CURRENT_LIST_DIR}/prog_yaml.c ${CM
 target_include_directories(wk_conformance PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 
 target_sources(wk_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cli_fuzztools.c ${CMAKE_CURRENT_LIST_DIR}/cli_corpus.c
-               ${CMAKE_CURRENT_LIST_DIR}/cli_coverage.c ${CMAKE_CURRENT_LIST_DIR}/lcov_summary.c)
+               ${CMAKE_CURRENT_LIST_DIR}/cli_coverage.c ${CMAKE_CURRENT_LIST_DIR}/lcov_summary.c
+               ${CMAKE_CURRENT_LIST_DIR}/cli_paths.c)
 # `wddmkit corpus seed` generates with fuzz/seeds_lib.c (wk_fuzz_seeds).
 target_link_libraries(wk_cli PUBLIC wk_fuzz_seeds)
 # promote writes into the source tree (corpus/<harness>/regressions/,
