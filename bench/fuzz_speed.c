@@ -24,8 +24,11 @@
  * what a libFuzzer campaign's instrumentation adds, without the engine's
  * own work; the goals are judged on the uninstrumented build only.
  *
+ * Time is this thread's CPU time, the two sides alternating in 50 ms
+ * slices (measure_pair): load from other processes falls on both alike.
+ *
  * Usage: fuzz_speed [SECONDS_PER_HARNESS [CORPUS_DIR [HARNESS]]] (default
- * 2 s, the repository's corpus/, every harness). Prints one line per
+ * 2 s of CPU time each side, the repository's corpus/, every harness). Prints one line per
  * harness and the goal.
  *
  *        fuzz_speed --per-seed HARNESS [CORPUS_DIR]: where a harness's time
@@ -100,6 +103,14 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* This thread's CPU time: what a run costs, whoever else wants the core. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -194,68 +205,58 @@ static void iterate(const struct seeds *s, harness_fn *fn, uint8_t *work)
     free(exact);
 }
 
-/* Executions per second of fn over `seconds`, after a short warm-up. */
-static double measure(const struct seeds *s, harness_fn *fn, double seconds, uint64_t *runs)
-{
-    static uint8_t work[MAX_INPUT];
-    rng_state = 0x9E3779B97F4A7C15ull; /* the same inputs for both harnesses */
-    for (int i = 0; i < 200; i++)
-        iterate(s, fn, work);
-    uint64_t count = 0;
-    double start = now(), elapsed = 0;
-    while (elapsed < seconds) {
-        for (int i = 0; i < 64; i++)
-            iterate(s, fn, work);
-        count += 64;
-        elapsed = now() - start;
-    }
-    *runs = count;
-    return (double)count / elapsed;
-}
-
 /*
  * One side of a paired measurement: its own input sequence (the same
  * seed for both sides, so both see the same inputs in the same order),
- * the runs and the time spent so far.
+ * the runs and the CPU time spent so far.
  */
 struct side {
     harness_fn *fn;
     uint64_t rng;
     uint64_t runs;
-    double time;
+    double time;              /* this thread's CPU seconds */
+    uint64_t batch;           /* runs between two clock reads */
 };
 
 #define SLICE 0.05 /* seconds each side runs before the other takes over */
 
-/* Runs one side for about SLICE seconds, continuing its input sequence. */
+/* Runs one side for about SLICE seconds, continuing its input sequence.
+ * Its time is this thread's CPU time, not the wall clock's: a process
+ * that takes the core away during one side's slice does not count against
+ * that side. Reading that clock is a system call, so the runs between two
+ * reads grow until a batch takes a millisecond: the reads then cost both
+ * sides under 0.1%, whatever a run costs. */
 static void run_slice(const struct seeds *s, struct side *d)
 {
     static uint8_t work[MAX_INPUT];
     rng_state = d->rng;
-    double start = now(), elapsed = 0;
-    while (elapsed < SLICE) {
-        for (int i = 0; i < 64; i++)
+    double wall = now(), start = cpu_now(), end = start;
+    while (now() - wall < SLICE) {
+        double before = end;
+        for (uint64_t i = 0; i < d->batch; i++)
             iterate(s, d->fn, work);
-        d->runs += 64;
-        elapsed = now() - start;
+        d->runs += d->batch;
+        end = cpu_now();
+        if (end - before < 0.001 && d->batch < (1u << 20))
+            d->batch *= 2;
     }
-    d->time += elapsed;
+    d->time += end - start;
     d->rng = rng_state;
 }
 
 /*
  * The harness and the empty harness in alternating slices of SLICE
- * seconds until each has run `seconds`: both see the machine's load in the
- * same proportions, so the ratio does not depend on what other processes
- * did during one side's turn (the sides used to run one after the other,
- * and a busy second on a shared machine moved the ratio by 10% and more).
- * Each side warms up first (200 inputs, not counted).
+ * seconds until each has run `seconds` of CPU time: both see the machine's
+ * load in the same proportions, so the ratio does not depend on what other
+ * processes did during one side's turn (the sides used to run one after
+ * the other, and a busy second on a shared machine moved the ratio by 10%
+ * and more). Each side warms up first (200 inputs, not counted).
  */
 static void measure_pair(const struct seeds *s, harness_fn *fn, double seconds, struct side *h, struct side *e)
 {
     static uint8_t work[MAX_INPUT];
-    *h = (struct side){ fn, 0x9E3779B97F4A7C15ull, 0, 0 };
-    *e = (struct side){ empty_harness, 0x9E3779B97F4A7C15ull, 0, 0 };
+    *h = (struct side){ fn, 0x9E3779B97F4A7C15ull, 0, 0, 16 };
+    *e = (struct side){ empty_harness, 0x9E3779B97F4A7C15ull, 0, 0, 16 };
     struct side *both[2] = { e, h };
     for (int k = 0; k < 2; k++) {
         rng_state = both[k]->rng;
@@ -268,16 +269,22 @@ static void measure_pair(const struct seeds *s, harness_fn *fn, double seconds, 
                 run_slice(s, both[k]);
 }
 
+/* Runs per CPU second of fn alone, measured as one side of a pair is. */
+static double measure(const struct seeds *s, harness_fn *fn, double seconds)
+{
+    static uint8_t work[MAX_INPUT];
+    struct side d = { fn, 0x9E3779B97F4A7C15ull, 0, 0, 16 };
+    rng_state = d.rng;
+    for (int i = 0; i < 200; i++)
+        iterate(s, fn, work);
+    while (d.time < seconds)
+        run_slice(s, &d);
+    return (double)d.runs / d.time;
+}
+
 /* ------------------------------------------------------------------ */
 /* --per-seed                                                           */
 /* ------------------------------------------------------------------ */
-
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void run_copy(harness_fn *fn, const uint8_t *data, size_t size)
 {
@@ -326,8 +333,7 @@ static int per_seed(const char *harness, const char *corpus)
     load_seeds(&s, corpus, harness);
     static double cost[MAX_SEEDS];
     static uint32_t order[MAX_SEEDS];
-    uint64_t empty_runs = 0;
-    double pipeline = 1.0 / measure(&s, empty_harness, 1.0, &empty_runs), sum = 0;
+    double pipeline = 1.0 / measure(&s, empty_harness, 1.0), sum = 0;
     for (uint32_t i = 0; i < s.count; i++) {
         cost_of(harnesses[h].fn, s.data[i], s.size[i]); /* warm: adapters and caches */
         cost[i] = cost_of(harnesses[h].fn, s.data[i], s.size[i]);
