@@ -228,32 +228,35 @@ static int parse(struct conform_args *A, int argc, char **argv)
 /* Loading                                                              */
 /* ------------------------------------------------------------------ */
 
-static int load_specs(const struct conform_args *A, struct wk_spec_set *set)
+/*
+ * Loads every spec into set, the errors into d. A spec error drops its
+ * case (or its file: docs/spec-format.md, "Errors"), and is printed now;
+ * the cases that loaded still run, and the summary and the reports list
+ * the errors again, so one mistyped key does not cost a whole run's
+ * results. 0 when no case loaded.
+ */
+static int load_specs(const struct conform_args *A, struct wk_spec_set *set, struct wk_diag *d)
 {
-    struct wk_diag d;
-    wk_diag_init(&d, 0);
     size_t n = A->path_count ? A->path_count : 1;
     for (size_t i = 0; i < n; i++) {
         const char *path = A->path_count ? A->paths[i] : WK_SPECS_DIR;
         struct stat st;
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            wk_spec_load_dir(set, path, &d);
+            wk_spec_load_dir(set, path, d);
         else
-            wk_spec_load_file(set, path, &d);
+            wk_spec_load_file(set, path, d);
     }
-    int ok = d.errors == 0;
-    if (!ok) {
-        wk_diag_print(&d, stderr);
-        fprintf(stderr, "wddmkit conform: %u spec error%s\n", d.errors, d.errors == 1 ? "" : "s");
+    if (d->errors) {
+        wk_diag_print(d, stderr);
+        fprintf(stderr, "wddmkit conform: %u spec error%s: %s\n", d->errors, d->errors == 1 ? "" : "s",
+                set->count ? "the cases they concern are dropped, the others run" : "no case loaded");
     } else if (set->count == 0) {
         fprintf(stderr, "wddmkit conform: no cases in %s\n", A->path_count ? A->paths[0] : WK_SPECS_DIR);
-        ok = 0;
     }
-    wk_diag_free(&d);
-    return ok;
+    return set->count != 0;
 }
 
-static int load_expectations(const struct conform_args *A, const struct wk_spec_set *set,
+static int load_expectations(const struct conform_args *A, const struct wk_spec_set *set, int spec_errors,
                              struct wk_expectations **e)
 {
     *e = NULL;
@@ -261,6 +264,11 @@ static int load_expectations(const struct conform_args *A, const struct wk_spec_
         return 1;
     if (wk_expectations_load(A->expectations, e, stderr) != WK_OK)
         return 0;
+    if (spec_errors) {
+        /* an entry for a case a spec error dropped would read as unused */
+        fputs("wddmkit conform: expectations not checked for unused entries (spec errors dropped cases)\n", stderr);
+        return 1;
+    }
     if (wk_expectations_check_unused(*e, (const struct wk_prog *const *)set->progs, set->count, stderr)) {
         wk_expectations_free(*e);
         *e = NULL;
@@ -297,7 +305,7 @@ static int write_reports(const struct conform_args *A, const struct wk_run_repor
     return ok;
 }
 
-static int run_cases(struct conform_args *A, const struct wk_spec_set *set)
+static int run_cases(struct conform_args *A, const struct wk_spec_set *set, const struct wk_diag *d)
 {
     struct wk_console console;
     struct wk_run_report rep;
@@ -318,6 +326,9 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set)
         wk_run_report_free(&rep);
         return 2;
     }
+    rep.spec_errors = d->messages;
+    rep.spec_error_count = d->count;
+    rep.spec_errors_total = d->errors;
     wk_console_summary(&console, &rep);
     if (A->coverage) {
         struct wk_coverage cov;
@@ -378,13 +389,18 @@ int wk_cli_conform(int argc, char **argv)
     }
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;
+    struct wk_diag d;
     wk_spec_set_init(&set);
+    wk_diag_init(&d, 0);
     int code = 2;
-    if (load_specs(&A, &set) && load_expectations(&A, &set, &e)) {
+    if (load_specs(&A, &set, &d) && load_expectations(&A, &set, d.errors != 0, &e)) {
         A.run.expectations = e;
-        code = A.list ? list_cases(&A, &set) : run_cases(&A, &set);
+        code = A.list ? list_cases(&A, &set) : run_cases(&A, &set, &d);
+        if (A.list && code == 0 && d.errors)
+            code = 2;
     }
     wk_expectations_free(e);
+    wk_diag_free(&d);
     wk_spec_set_free(&set);
     free(A.paths);
     return code;

@@ -217,7 +217,12 @@ static void print_totals(FILE *out, const struct wk_run_report *rep)
         fprintf(out, "; interrupted by %s", wk_run_signal_name(rep->signo));
     else if (rep->stop == WK_RUN_TOTAL_TIMEOUT)
         fputs("; stopped by --total-timeout", out);
-    fprintf(out, "\n%s\n", rep->unexpected ? "RESULT: UNEXPECTED RESULTS" : rep->stop != WK_RUN_COMPLETE ? "RESULT: INCOMPLETE" : "RESULT: all as expected");
+    if (rep->spec_errors_total)
+        fprintf(out, "; %zu spec error%s", rep->spec_errors_total, rep->spec_errors_total == 1 ? "" : "s");
+    fprintf(out, "\n%s\n", rep->unexpected ? "RESULT: UNEXPECTED RESULTS"
+                           : rep->stop != WK_RUN_COMPLETE ? "RESULT: INCOMPLETE"
+                           : rep->spec_errors_total ? "RESULT: SPEC ERRORS (the cases they concern did not run)"
+                                                    : "RESULT: all as expected");
 }
 
 void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
@@ -241,6 +246,15 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
         for (size_t i = 0; i < rep->count; i++)
             if (rep->cases[i].finished && rep->cases[i].verdict == WK_VERDICT_FLAKE)
                 print_flake(out, &rep->cases[i]);
+    }
+    if (rep->spec_errors_total) {
+        /* again at the end: the first print scrolled away with the run */
+        fprintf(out, "\n%zu spec error%s (the cases they concern did not run):\n", rep->spec_errors_total,
+                rep->spec_errors_total == 1 ? "" : "s");
+        for (size_t i = 0; i < rep->spec_error_count; i++)
+            fprintf(out, "  %s\n", rep->spec_errors[i]);
+        if (rep->spec_errors_total > rep->spec_error_count)
+            fprintf(out, "  ... and %zu more\n", rep->spec_errors_total - rep->spec_error_count);
     }
     fputc('\n', out);
     print_totals(out, rep);

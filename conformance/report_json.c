@@ -5,7 +5,8 @@
  * Shape: {format, environment {kit_version, driver, seed, host, start_time,
  * jobs, shard}, status, signal, seconds, cases [{id, area, verdict,
  * unexpected, run_verdict, rule, trips, covers, expected, seen, seconds, failed_step,
- * step, attempts, rerun_verdict, expectation, file, line, output}], totals}.
+ * step, attempts, rerun_verdict, expectation, file, line, output}], spec_errors
+ * ["FILE:LINE:COL: ..."], totals}.
  * Only finished cases are listed; totals count them by verdict.
  *
  * Every string goes through one escaper: quotes, backslashes and control
@@ -136,6 +137,18 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     fputs("\n    }", f);
 }
 
+/* The spec errors kept, each "FILE:LINE:COL: ..."; the count in totals
+ * includes those past the kept ones. */
+static void write_spec_errors(FILE *f, const struct wk_run_report *rep)
+{
+    fputs("  \"spec_errors\": [", f);
+    for (size_t i = 0; i < rep->spec_error_count; i++) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_string(f, rep->spec_errors[i]);
+    }
+    fputs(rep->spec_error_count ? "\n  ],\n" : "],\n", f);
+}
+
 static void write_totals(FILE *f, const struct wk_run_report *rep)
 {
     fputs("  \"totals\": {\n", f);
@@ -149,6 +162,8 @@ static void write_totals(FILE *f, const struct wk_run_report *rep)
     }
     json_key(f, "    ", "unexpected", 0);
     fprintf(f, "%zu", rep->unexpected);
+    json_key(f, "    ", "spec_errors", 0);
+    fprintf(f, "%zu", rep->spec_errors_total);
     fputs("\n  }\n", f);
 }
 
@@ -179,6 +194,7 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
         first = 0;
     }
     fputs(first ? "  ],\n" : "\n  ],\n", f);
+    write_spec_errors(f, rep);
     write_totals(f, rep);
     fputs("}\n", f);
     return wk_report_commit(f, tmp, path, err);

@@ -225,6 +225,29 @@ static void write_suite(FILE *f, const struct wk_run_report *rep, const struct w
     fputs("  </testsuite>\n", f);
 }
 
+/* Spec errors as a suite of their own, one <error> each, named by where
+ * it is: a CI's test tab shows them beside the cases that did run. */
+static void write_spec_errors(FILE *f, const struct wk_run_report *rep)
+{
+    fprintf(f, "  <testsuite name=\"spec-errors\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\" time=\"0\"",
+            rep->spec_error_count, rep->spec_error_count);
+    attr(f, "timestamp", rep->start_time);
+    attr(f, "hostname", rep->host);
+    fputs(">\n", f);
+    for (size_t i = 0; i < rep->spec_error_count; i++) {
+        char where[1024];
+        wk_report_spec_error_where(rep->spec_errors[i], where, sizeof(where));
+        fputs("    <testcase classname=\"spec-errors\"", f);
+        attr(f, "name", where);
+        fputs(" time=\"0\">\n      <error type=\"spec-error\"", f);
+        attr(f, "message", rep->spec_errors[i]);
+        fputs("/>\n    </testcase>\n", f);
+    }
+    if (rep->spec_errors_total > rep->spec_error_count)
+        fprintf(f, "    <!-- and %zu more spec errors -->\n", rep->spec_errors_total - rep->spec_error_count);
+    fputs("  </testsuite>\n", f);
+}
+
 static void write_document(FILE *f, const struct wk_run_report *rep, const struct wk_case_report **v, size_t n)
 {
     struct suite_counts all;
@@ -232,8 +255,9 @@ static void write_document(FILE *f, const struct wk_run_report *rep, const struc
     for (size_t i = 0; i < n; i++)
         count_case(&all, v[i]);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wddmkit conform\"", f);
-    fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"", all.tests,
-            all.failures, all.errors, all.skipped, rep->seconds);
+    fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"",
+            all.tests + rep->spec_error_count, all.failures, all.errors + rep->spec_error_count, all.skipped,
+            rep->seconds);
     attr(f, "timestamp", rep->start_time);
     fputs(">\n", f);
     for (size_t i = 0; i < n;) {
@@ -243,6 +267,8 @@ static void write_document(FILE *f, const struct wk_run_report *rep, const struc
         write_suite(f, rep, v + i, j - i);
         i = j;
     }
+    if (rep->spec_error_count)
+        write_spec_errors(f, rep);
     if (rep->stop != WK_RUN_COMPLETE)
         fprintf(f, "  <!-- the run stopped early (%s): %zu of %zu cases finished -->\n",
                 rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : "total timeout", rep->finished,

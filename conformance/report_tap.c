@@ -127,17 +127,32 @@ static void write_line(FILE *f, const struct wk_run_report *rep, const struct wk
         write_diagnostics(f, rep, c);
 }
 
+/* A spec error: a test point that failed, named by where it is. */
+static void write_spec_error(FILE *f, const char *message, size_t number)
+{
+    char where[1024];
+    wk_report_spec_error_where(message, where, sizeof(where));
+    fprintf(f, "not ok %zu - spec error ", number);
+    directive_text(f, where);
+    fputs("\n  ---\n", f);
+    diag_row(f, "verdict", "spec-error");
+    diag_row(f, "message", message);
+    fputs("  ...\n", f);
+}
+
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err)
 {
     char tmp[4200];
     FILE *f = wk_report_open(path, tmp, sizeof(tmp), err);
     if (!f)
         return WK_E_IO;
-    fprintf(f, "TAP version 13\n1..%zu\n", rep->finished);
+    fprintf(f, "TAP version 13\n1..%zu\n", rep->finished + rep->spec_error_count);
     size_t number = 0;
     for (size_t i = 0; i < rep->count; i++)
         if (rep->cases[i].finished)
             write_line(f, rep, &rep->cases[i], ++number);
+    for (size_t i = 0; i < rep->spec_error_count; i++)
+        write_spec_error(f, rep->spec_errors[i], ++number);
     if (rep->stop == WK_RUN_INTERRUPTED)
         fprintf(f, "Bail out! interrupted by %s: %zu of %zu cases finished\n", wk_run_signal_name(rep->signo),
                 rep->finished, rep->count);

@@ -174,6 +174,8 @@ int wk_run_exit_code(const struct wk_run_report *rep)
 {
     if (rep->stop == WK_RUN_INTERRUPTED)
         return 130;
+    if (rep->spec_errors_total)
+        return 2; /* the suite that ran is not the one written */
     return rep->unexpected || rep->stop == WK_RUN_TOTAL_TIMEOUT ? 1 : 0;
 }
 
@@ -1010,6 +1012,13 @@ void wk_report_step(const struct wk_case_report *c, char *buf, size_t size)
         snprintf(buf, size, "%d (%s, line %u)", i, wk_step_keyword(s->kind), s->line);
     else
         snprintf(buf, size, "%d (%s)", i, wk_step_keyword(s->kind));
+}
+
+void wk_report_spec_error_where(const char *message, char *buf, size_t size)
+{
+    const char *end = strstr(message, ": ");
+    int n = end ? (int)(end - message) : (int)strlen(message);
+    snprintf(buf, size, "%.*s", n, message);
 }
 
 /* Appends a shell word: bare when it is safe, single-quoted otherwise. */

@@ -94,6 +94,11 @@ struct wk_run_report {
     uint32_t jobs;
     uint32_t shard_index, shard_count;
     const char *kit_version;          /* set by the caller; "unknown" by default */
+    /* Spec errors of the run's files, set by the caller: the cases they
+     * dropped did not run, and the run exits 2 (the reports list them). */
+    char *const *spec_errors;         /* the messages kept ("FILE:LINE:COL: ...") */
+    size_t spec_error_count;          /* messages in spec_errors */
+    size_t spec_errors_total;         /* errors reported, kept or not */
     char host[128];                   /* uname: nodename sysname release machine */
     char start_time[32];              /* ISO 8601 UTC */
 };
@@ -176,6 +181,9 @@ size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
 void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size);
 /* A case's failed step as "3 (fill, line 42)" or "" for the whole case. */
 void wk_report_step(const struct wk_case_report *c, char *buf, size_t size);
+/* Where a spec error is: its message up to the first ": " ("FILE:LINE:COL"),
+ * the whole message when it has none. */
+void wk_report_spec_error_where(const char *message, char *buf, size_t size);
 
 /* What a run exercised (--coverage). */
 #define WK_COVERAGE_PAGING_OPS 18

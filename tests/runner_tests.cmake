@@ -11,3 +11,12 @@ find_package(Threads REQUIRED)
 wk_cmocka_test(test_runner runner.isolation 180 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner.c
                LIBS wk_conformance Threads::Threads)
 target_include_directories(test_runner PRIVATE ${PROJECT_SOURCE_DIR}/conformance ${PROJECT_SOURCE_DIR}/include)
+
+# `wddmkit conform` with a spec error among good specs: the good cases run
+# and are reported, the error is in the summary and every report, exit 2.
+find_program(WK_BASH bash)
+add_test(NAME cli.conform_spec_errors
+  COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/conform_spec_errors.sh $<TARGET_FILE:wddmkit>
+          ${PROJECT_SOURCE_DIR}/specs ${CMAKE_CURRENT_BINARY_DIR}/conform-spec-errors)
+set_tests_properties(cli.conform_spec_errors PROPERTIES LABELS "unit" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "conform_spec_errors: all checks passed")
