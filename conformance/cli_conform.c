@@ -41,6 +41,7 @@ struct conform_args {
     size_t path_count;
     const char *expectations, *junit, *tap, *json;
     int list, coverage, quiet;
+    const char *profile;      /* NULL: contract with --driver, else reference */
 };
 
 static void usage(FILE *out)
@@ -48,6 +49,10 @@ static void usage(FILE *out)
     fputs("usage: wddmkit conform [options] [SPEC|DIR...]   (default: " WK_SPECS_DIR ")\n"
           "\n"
           "  --driver PATH         the driver object to test (default: the built-in reference driver)\n"
+          "  --profile P           contract: check the DDI contract and the data only; reference: also\n"
+          "                        the reference driver's own choices (placement offsets, counts of\n"
+          "                        calls and passes, context info). Default: contract with --driver,\n"
+          "                        reference without\n"
           "  -j, --jobs N          cases in parallel (default: the number of CPUs)\n"
           "  --filter GLOB         run only cases whose id matches (repeatable)\n"
           "  --exclude GLOB        leave out cases whose id matches (repeatable)\n"
@@ -140,12 +145,21 @@ static int add_glob(const char **list, size_t *n, const char *opt, const char *g
     return 1;
 }
 
+/* --profile reference|contract (docs/conformance.md, "Profiles"). */
+static int parse_profile(struct conform_args *A, const char *opt, const char *v)
+{
+    if (strcmp(v, "reference") != 0 && strcmp(v, "contract") != 0)
+        return bad_value(opt, v, "reference or contract");
+    A->profile = v;
+    return 1;
+}
+
 /* Options with a value; 1 handled, 0 error, -1 not one of them. */
 static int parse_valued(struct conform_args *A, int argc, char **argv, int *i)
 {
     static const char *const names[] = { "--driver", "--jobs", "-j", "--filter", "--exclude", "--shard", "--seed",
                                          "--timeout", "--total-timeout", "--expectations", "--junit", "--tap",
-                                         "--json" };
+                                         "--json", "--profile" };
     const char *a = argv[*i];
     size_t k = 0, n = sizeof(names) / sizeof(names[0]);
     while (k < n && !is_option(a, names[k]))
@@ -158,9 +172,11 @@ static int parse_valued(struct conform_args *A, int argc, char **argv, int *i)
     uint64_t u = 0;
     if (!v)
         return 0;
+    if (k == n) /* -j4 */
+        k = 2;
     switch (k) {
     case 0: o->driver = v; return 1;
-    case 1: case 2: case 13:
+    case 1: case 2:
         if (!parse_u64(name, v, 1, 256, &u))
             return 0;
         o->jobs = (uint32_t)u;
@@ -174,7 +190,8 @@ static int parse_valued(struct conform_args *A, int argc, char **argv, int *i)
     case 9: A->expectations = v; return 1;
     case 10: A->junit = v; return 1;
     case 11: A->tap = v; return 1;
-    default: A->json = v; return 1;
+    case 12: A->json = v; return 1;
+    default: return parse_profile(A, name, v);
     }
 }
 
@@ -221,6 +238,9 @@ static int parse(struct conform_args *A, int argc, char **argv)
         }
         A->paths[A->path_count++] = a;
     }
+    /* Another driver makes its own choices where the DDI leaves them open:
+     * by default only the contract and the data are held against it. */
+    A->run.contract = A->profile ? strcmp(A->profile, "contract") == 0 : A->run.driver != NULL;
     return 1;
 }
 

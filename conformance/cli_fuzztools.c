@@ -723,7 +723,7 @@ static void run_child_fn(const void *arg, int fd)
 {
     const struct job *j = arg;
     static struct wk_case_result r;
-    struct wk_run_options ro = { j->driver, j->seed, NULL };
+    struct wk_run_options ro = { j->driver, j->seed, NULL, 0 };
     wk_prog_run(j->p, &ro, &r);
     wk_write_all(fd, &r, sizeof(r));
 }

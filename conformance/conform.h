@@ -110,10 +110,18 @@ struct wk_case_result {
     char rule[24];                     /* rule of the failure (or the one tripped) */
     char expected[192];
     char seen[320];
+    uint32_t not_evaluated;            /* checks the contract profile left out (wk_run_options) */
     uint64_t rules_tripped[2];         /* bit per catalogue index */
     struct wk_vidmm_stats stats;
     double seconds;
 };
+
+/* The spec words of stats and paging operations, in enum order, NULL after
+ * the last (spec_checks.c): the loader, the YAML writer and the messages. */
+extern const char *const wk_stat_words[];
+/* The spec words of WK_REQ_* bits, bit order, NULL after the last (spec_load.c). */
+extern const char *const wk_requires_words[];
+extern const char *const wk_paging_op_words[];
 
 struct wk_run_options {
     const char *driver;                /* NULL: the built-in reference driver */
@@ -121,6 +129,11 @@ struct wk_run_options {
     DRIVER_INITIALIZE *entry;          /* when driver is NULL: this DriverEntry linked into the
                                           process instead of the reference driver's (the fuzz
                                           harnesses' quiet or WK_FUZZ_DRIVER_LIB build) */
+    int contract;                      /* the contract profile: leave out the checks that pin
+                                          the reference driver's own choices (placement offsets,
+                                          counts of calls, operations, passes and fences, context
+                                          info values); a negative case whose corruption never
+                                          applied is a skip (docs/conformance.md, "Profiles") */
 };
 
 /* The interpreter, one step at a time, on an adapter the caller built and
@@ -139,6 +152,7 @@ struct wk_prog_exec {
      * DxgkDdiCreateAllocation as the kit kept it), for the allocation
      * lists of patch steps. */
     HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
+    int contract;                      /* wk_run_options.contract */
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,

@@ -398,6 +398,27 @@ static int check_pattern(struct interp *x, uint32_t h, const struct wk_step *s,
     return 1;
 }
 
+/* "segment 2 offset 0x2000 bank 1" of the fields the check names, from
+ * the expected (want) or the seen state (st). */
+static void placement_text(const struct wk_step *s, const struct wk_vidmm_allocation_state *st, char *buf,
+                           size_t size)
+{
+    int n = 0;
+    buf[0] = 0;
+    if (s->segment)
+        n += snprintf(buf + n, size - (size_t)n, "segment %u", st ? st->segment_id : s->segment);
+    if (s->has_offset && n < (int)size)
+        n += snprintf(buf + n, size - (size_t)n, "%soffset 0x%llx", n ? " " : "",
+                      (unsigned long long)(st ? st->segment_offset : s->offset));
+    if (s->has_bank && n < (int)size)
+        snprintf(buf + n, size - (size_t)n, "%sbank %u", n ? " " : "", st ? st->bank : s->expect_bank);
+}
+
+/* The contract profile leaves out the offset: where VidMm puts an
+ * allocation depends on what the driver allocated before it (the
+ * reference driver's context allocations come first), which the DDI
+ * leaves to the driver. Segment and bank are what the allocation's
+ * private data asked for (include/wddmkit/umd.h). */
 static int check_placement(struct interp *x, const struct wk_step *s, const struct wk_vidmm_allocation_state *st)
 {
     if (st->resident != s->expect_resident)
@@ -405,13 +426,23 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
                      st->resident ? "resident" : "not resident");
     if (!st->resident)
         return 1;
-    if ((s->segment && st->segment_id != s->segment) || (s->has_offset && st->segment_offset != s->offset) ||
+    int offset = s->has_offset && !x->contract;
+    if (s->has_offset && x->contract)
+        x->r->not_evaluated++;
+    if ((s->segment && st->segment_id != s->segment) || (offset && st->segment_offset != s->offset) ||
         (s->has_bank && st->bank != s->expect_bank)) {
-        char want[160];
-        snprintf(want, sizeof(want), "segment %u offset 0x%llx bank %u", s->segment,
-                 (unsigned long long)s->offset, s->expect_bank);
-        return failf(x, want, "segment %u offset 0x%llx bank %u", st->segment_id,
-                     (unsigned long long)st->segment_offset, st->bank);
+        struct wk_step asked = *s;
+        asked.has_offset = offset;
+        char want[160], seen[160];
+        placement_text(&asked, NULL, want, sizeof(want));
+        placement_text(&asked, st, seen, sizeof(seen));
+        /* Segment and bank follow what the driver answered in its
+         * DXGK_ALLOCATIONINFO; say where to look. */
+        return failf(x, want, "%s%s", seen,
+                     (s->segment && st->segment_id != s->segment) || (s->has_bank && st->bank != s->expect_bank)
+                         ? " (placed as the driver's DXGK_ALLOCATIONINFO asked: PreferredSegment, HintedBank; "
+                           "include/wddmkit/umd.h: a driver copies the request's valid placement fields)"
+                         : "");
     }
     return 1;
 }
@@ -454,6 +485,10 @@ static uint64_t stat_value(struct interp *x, const struct wk_step *s)
     }
 }
 
+static const char *const context_info_fields[5] = { "dma_buffer_size", "allocation_list_size",
+                                                    "patch_location_list_size", "dma_buffer_segment_set",
+                                                    "dma_buffer_private_data_size" };
+
 static int check_context_info(struct interp *x, const struct wk_step *s)
 {
     uint32_t h = pick(x->contexts, x->ncontexts, s->context);
@@ -463,26 +498,69 @@ static int check_context_info(struct interp *x, const struct wk_step *s)
     const UINT fields[5] = { info.DmaBufferSize, info.AllocationListSize, info.PatchLocationListSize,
                              info.DmaBufferSegmentSet, info.DmaBufferPrivateDataSize };
     if (s->field >= 5 || fields[s->field] != s->value) {
-        char want[64];
-        snprintf(want, sizeof(want), "field %u = %llu", s->field, (unsigned long long)s->value);
+        char want[96];
+        snprintf(want, sizeof(want), "%s = %llu", s->field < 5 ? context_info_fields[s->field] : "field",
+                 (unsigned long long)s->value);
         return failf(x, want, "%u", s->field < 5 ? fields[s->field] : 0);
     }
     return 1;
 }
 
+/* "paging_op fill", "ddi_calls CreateDevice", "fences": the stat as the
+ * spec names it. */
+static void stat_text(const struct wk_step *s, char *buf, size_t size)
+{
+    const char *word = s->stat < WK_STAT_COUNT ? wk_stat_words[s->stat] : "stat";
+    if (s->stat == WK_STAT_DDI_CALLS)
+        snprintf(buf, size, "%s %s", word, wk_ddi_name(s->ddi));
+    else if (s->stat == WK_STAT_PAGING_OP)
+        snprintf(buf, size, "%s %s", word, s->op < 18 ? wk_paging_op_words[s->op] : "?");
+    else
+        snprintf(buf, size, "%s", word);
+}
+
+static int check_stats(struct interp *x, const struct wk_step *s)
+{
+    uint64_t v = stat_value(x, s);
+    if (v < s->min || (s->has_max && v > s->max)) {
+        char name[96], want[160];
+        stat_text(s, name, sizeof(name));
+        if (!s->has_max)
+            snprintf(want, sizeof(want), "%s at least %llu", name, (unsigned long long)s->min);
+        else if (s->min == s->max)
+            snprintf(want, sizeof(want), "%s = %llu", name, (unsigned long long)s->min);
+        else
+            snprintf(want, sizeof(want), "%s in [%llu, %llu]", name, (unsigned long long)s->min,
+                     (unsigned long long)s->max);
+        return failf(x, want, "%llu", (unsigned long long)v);
+    }
+    return 1;
+}
+
+/*
+ * Whether the contract profile leaves a check out: the counts of calls,
+ * paging operations, passes, buffers, fences and evictions follow from the
+ * driver's own choices (its context allocations, its paging-buffer
+ * chunking, how many passes it takes), and so do the context info values;
+ * the contract says only that nothing is violated and nothing faults.
+ */
+static int reference_only(const struct wk_step *s)
+{
+    if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
+        return 1;
+    return s->kind == WK_STEP_EXPECT_STATS && s->stat != WK_STAT_VIOLATIONS && s->stat != WK_STAT_GPU_FAULTS &&
+           s->stat != WK_STAT_CANCELLED;
+}
+
 /* 1 when the check holds; 0 with expected/seen filled. */
 static int check(struct interp *x, const struct wk_step *s)
 {
-    if (s->kind == WK_STEP_EXPECT_STATS) {
-        uint64_t v = stat_value(x, s);
-        if (v < s->min || (s->has_max && v > s->max)) {
-            char want[96];
-            snprintf(want, sizeof(want), "a value in [%llu, %llu]", (unsigned long long)s->min,
-                     (unsigned long long)s->max);
-            return failf(x, want, "%llu", (unsigned long long)v);
-        }
+    if (x->contract && reference_only(s)) {
+        x->r->not_evaluated++;
         return 1;
     }
+    if (s->kind == WK_STEP_EXPECT_STATS)
+        return check_stats(x, s);
     if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
         return check_context_info(x, s);
     uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
@@ -560,6 +638,12 @@ static const char *missing_requirement(struct interp *x)
         return "the driver is not CancelCommandAware";
     if ((req & WK_REQ_RENDER) && (!wk_vidmm_has_ddi(x->vm, WK_DDI_RENDER) || !wk_vidmm_has_ddi(x->vm, WK_DDI_SUBMIT_COMMAND)))
         return "the driver has no Render or SubmitCommand";
+    if ((req & WK_REQ_REFERENCE) && x->contract)
+        return "the case pins choices the DDI leaves to the driver, made as the reference driver makes them "
+               "(requires: reference-driver; --profile reference runs it)";
+    if (x->p->has_rewrite && x->contract)
+        return "a negative case: it checks that the kit flags a corrupted answer, aimed at the reference "
+               "driver's calls (--profile reference runs it)";
     return NULL;
 }
 
@@ -586,7 +670,28 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
     return wk_vidmm_start(x->vm);
 }
 
-static void judge_negative(struct interp *x)
+/*
+ * A negative case corrupts the driver's answer to the Nth matching call;
+ * when the driver never makes that call there was nothing to detect, and
+ * "the corrupted answer was accepted" would be untrue: the spec aims at a
+ * call that is not there. (The contract profile skips negative cases.)
+ */
+static int mutation_missed(struct interp *x, const struct wk_mutation_state *ms)
+{
+    if (ms->applied)
+        return 0;
+    struct wk_case_result *r = x->r;
+    char calls[160];
+    snprintf(calls, sizeof(calls), "the corruption %s never applied: %u %s call%s, it corrupts call %u",
+             ms->mutation ? ms->mutation->name : "?", ms->seen, ms->mutation ? wk_ddi_name(ms->mutation->ddi) : "?",
+             ms->seen == 1 ? "" : "s", ms->call);
+    r->verdict = WK_VERDICT_FAIL;
+    snprintf(r->expected, sizeof(r->expected), "a violation of %s", x->p->trips);
+    snprintf(r->seen, sizeof(r->seen), "%s", calls);
+    return 1;
+}
+
+static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
 {
     struct wk_case_result *r = x->r;
     snprintf(r->rule, sizeof(r->rule), "%s", x->p->trips);
@@ -594,6 +699,8 @@ static void judge_negative(struct interp *x)
         r->verdict = WK_VERDICT_PASS;
         return;
     }
+    if (mutation_missed(x, ms))
+        return;
     r->verdict = WK_VERDICT_FAIL;
     snprintf(r->expected, sizeof(r->expected), "a violation of %s", x->p->trips);
     struct wk_violation v;
@@ -666,6 +773,8 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     r->failed_step = -1;
     x.p = p;
     x.r = r;
+    x.contract = o && o->contract;
+    memset(&ms, 0, sizeof(ms));
     wk_status st = bring_up(&x, o, &ms);
     const char *missing = st == WK_OK ? missing_requirement(&x) : NULL;
     if (missing) {
@@ -674,7 +783,7 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     } else if (p->has_rewrite && x.vm) {
         if (st == WK_OK)
             run_steps(&x);
-        judge_negative(&x);
+        judge_negative(&x, &ms);
     } else if (st != WK_OK) {
         r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
         snprintf(r->expected, sizeof(r->expected), "the adapter starts");

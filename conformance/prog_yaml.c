@@ -123,18 +123,6 @@ static const char *const allocation_flags[] = {
 };
 #define ALLOCATION_FLAG_COUNT (sizeof(allocation_flags) / sizeof(allocation_flags[0]))
 
-static const char *const stat_words[WK_STAT_COUNT] = {
-    "paging_passes", "paging_buffers", "evictions", "fences", "gpu_faults", "violations",
-    "render_passes", "render_submissions", "cancelled", "ddi_calls", "paging_op",
-};
-
-static const char *const op_words[18] = {
-    "transfer", "fill", "discard_content", "read_physical", "write_physical", "map_aperture_segment",
-    "unmap_aperture_segment", "special_lock_transfer", "virtual_transfer", "virtual_fill",
-    "init_context_resource", "update_page_table", "flush_tlb", "update_context_allocation",
-    "copy_page_table_entries", "notify_residency", "signal_monitored_fence", "map_aperture_segment2",
-};
-
 static const char *const context_fields[5] = { "dma_buffer_size", "allocation_list_size",
                                                "patch_location_list_size", "dma_buffer_segment_set",
                                                "dma_buffer_private_data_size" };
@@ -713,7 +701,7 @@ static void write_stats(struct yw *w, const struct wk_step *s)
         problem(w, "step %d: unknown stat %u", w->step, (unsigned)s->stat);
         return;
     }
-    kv(w, "stat", "%s", stat_words[s->stat]);
+    kv(w, "stat", "%s", wk_stat_words[s->stat]);
     if (s->stat == WK_STAT_DDI_CALLS) {
         const char *name = wk_ddi_name(s->ddi);
         if (s->ddi == WK_DDI_NONE || (unsigned)s->ddi >= WK_DDI_COUNT)
@@ -723,7 +711,7 @@ static void write_stats(struct yw *w, const struct wk_step *s)
     if (s->stat == WK_STAT_PAGING_OP) {
         if (s->op >= 18)
             problem(w, "step %d: paging operation %u has no name", w->step, s->op);
-        kv(w, "op", "%s", op_words[s->op % 18]);
+        kv(w, "op", "%s", wk_paging_op_words[s->op % 18]);
     }
     if (s->min)
         kv(w, "min", "%llu", (unsigned long long)s->min);
@@ -977,7 +965,6 @@ static void write_names(struct yw *w, const char *area, const char *id, const ch
 static void write_case_keys(struct yw *w)
 {
     const struct wk_prog *p = w->p;
-    static const char *const req_words[] = { "cancel", "render", "model", "banks" };
     for (uint32_t i = 0; i < p->cover_count && i < WK_PROG_MAX_RULES; i++) {
         if (!wk_rule_find(p->covers[i]))
             problem(w, "covers: '%.24s' is not a rule of the catalogue", p->covers[i]);
@@ -988,12 +975,12 @@ static void write_case_keys(struct yw *w)
     }
     if (p->cover_count)
         out(w, "]\n");
-    if (p->requires & ~0xFu)
+    if (p->requires & ~((1u << WK_REQ_COUNT) - 1))
         problem(w, "requires 0x%x has unknown bits", p->requires);
     uint32_t words = 0;
-    for (uint32_t b = 0; b < 4; b++)
+    for (uint32_t b = 0; b < WK_REQ_COUNT; b++)
         if (p->requires & (1u << b))
-            out(w, "%s%s", words++ ? ", " : "    requires: [", req_words[b]);
+            out(w, "%s%s", words++ ? ", " : "    requires: [", wk_requires_words[b]);
     if (words)
         out(w, "]\n");
     write_adapter(w);

@@ -256,6 +256,10 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
         if (rep->spec_errors_total > rep->spec_error_count)
             fprintf(out, "  ... and %zu more\n", rep->spec_errors_total - rep->spec_error_count);
     }
+    if (rep->contract)
+        fprintf(out, "\nprofile: contract (%llu checks of the reference driver's own choices not evaluated; "
+                     "--profile reference evaluates them)\n",
+                (unsigned long long)wk_report_not_evaluated(rep));
     fputc('\n', out);
     print_totals(out, rep);
     fflush(out);

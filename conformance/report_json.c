@@ -2,10 +2,10 @@
  * report_json.c - `wddmkit conform --json FILE`: the run as one JSON
  * document, for dashboards and scripts.
  *
- * Shape: {format, environment {kit_version, driver, seed, host, start_time,
+ * Shape: {format, environment {kit_version, driver, profile, seed, host, start_time,
  * jobs, shard}, status, signal, seconds, cases [{id, area, verdict,
  * unexpected, run_verdict, rule, trips, covers, expected, seen, seconds, failed_step,
- * step, attempts, rerun_verdict, expectation, file, line, output}], spec_errors
+ * step, attempts, rerun_verdict, expectation, file, line, not_evaluated, output}], spec_errors
  * ["FILE:LINE:COL: ..."], totals}.
  * Only finished cases are listed; totals count them by verdict.
  *
@@ -64,6 +64,8 @@ static void write_environment(FILE *f, const struct wk_run_report *rep)
     json_string(f, rep->kit_version);
     json_key(f, "    ", "driver", 0);
     json_string(f, rep->driver);
+    json_key(f, "    ", "profile", 0);
+    json_string(f, wk_report_profile(rep));
     json_key(f, "    ", "seed", 0);
     fprintf(f, "%llu", (unsigned long long)rep->seed);
     json_key(f, "    ", "host", 0);
@@ -133,6 +135,7 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     json_key(f, in, "expectation", 0), write_expectation(f, c->expectation);
     json_key(f, in, "file", 0), json_string(f, c->prog->file[0] ? c->prog->file : NULL);
     json_key(f, in, "line", 0), fprintf(f, "%u", c->prog->line);
+    json_key(f, in, "not_evaluated", 0), fprintf(f, "%u", c->result.not_evaluated);
     json_key(f, in, "output", 0), json_string(f, c->output[0] ? c->output : NULL);
     fputs("\n    }", f);
 }

@@ -99,6 +99,7 @@ static void write_properties(FILE *f, const struct wk_run_report *rep)
              rep->shard_count ? rep->shard_count : 1);
     const char *rows[][2] = {
         { "driver", rep->driver ? rep->driver : "built-in reference driver" },
+        { "profile", wk_report_profile(rep) },
         { "seed", seed },
         { "kit-version", rep->kit_version },
         { "host", rep->host },

@@ -292,7 +292,7 @@ static void run_attempt(const struct run *R, const struct wk_prog *p, uint32_t a
         fflush(stderr);
         abort();
     }
-    struct wk_run_options ro = { R->o->driver, R->o->seed, NULL };
+    struct wk_run_options ro = { R->o->driver, R->o->seed, NULL, R->o->contract };
     wk_prog_run(p, &ro, r);
     if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {
         r->verdict = WK_VERDICT_FAIL; /* test hook WK_RUNNER_TEST_FLAKY_ID */
@@ -798,6 +798,7 @@ static void describe_environment(struct wk_run_report *rep, const struct wk_runn
     if (gmtime_r(&t, &tm))
         strftime(rep->start_time, sizeof(rep->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
     rep->driver = o->driver;
+    rep->contract = o->contract;
     rep->seed = o->seed;
     rep->has_seed = o->has_seed;
     rep->jobs = o->no_fork ? 1 : o->jobs ? o->jobs : 1;
@@ -1014,6 +1015,20 @@ void wk_report_step(const struct wk_case_report *c, char *buf, size_t size)
         snprintf(buf, size, "%d (%s)", i, wk_step_keyword(s->kind));
 }
 
+const char *wk_report_profile(const struct wk_run_report *rep)
+{
+    return rep->contract ? "contract" : "reference";
+}
+
+uint64_t wk_report_not_evaluated(const struct wk_run_report *rep)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        if (rep->cases[i].finished)
+            n += rep->cases[i].result.not_evaluated;
+    return n;
+}
+
 void wk_report_spec_error_where(const char *message, char *buf, size_t size)
 {
     const char *end = strstr(message, ": ");
@@ -1061,6 +1076,10 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
     if (rep->driver) {
         append_word(buf, size, "--driver", 0);
         append_word(buf, size, rep->driver, 0);
+    }
+    if (rep->contract != (rep->driver != NULL)) { /* not the default for this driver */
+        append_word(buf, size, "--profile", 0);
+        append_word(buf, size, wk_report_profile(rep), 0);
     }
     if (rep->has_seed) {
         char seed[32];

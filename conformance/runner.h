@@ -38,6 +38,7 @@ struct wk_run_report;
 
 struct wk_runner_options {
     const char *driver;               /* driver object; NULL: the built-in reference driver */
+    int contract;                     /* wk_run_options.contract */
     uint64_t seed;                    /* wk_run_options.seed */
     int has_seed;                     /* --seed given (kept for the rerun command) */
     uint32_t jobs;                    /* cases in parallel; 0: 1 */
@@ -89,6 +90,7 @@ struct wk_run_report {
     double seconds;
     /* Environment, for the reports */
     const char *driver;               /* NULL: the reference driver */
+    int contract;                     /* the contract profile (wk_run_options.contract) */
     uint64_t seed;
     int has_seed;
     uint32_t jobs;
@@ -179,6 +181,10 @@ size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
 /* The rule a failure is about: the result's rule, else the rule a negative
  * case must trip, else the rules the case covers, marked as such. */
 void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size);
+/* "contract" or "reference". */
+const char *wk_report_profile(const struct wk_run_report *rep);
+/* Checks the contract profile left out, over the finished cases. */
+uint64_t wk_report_not_evaluated(const struct wk_run_report *rep);
 /* A case's failed step as "3 (fill, line 42)" or "" for the whole case. */
 void wk_report_step(const struct wk_case_report *c, char *buf, size_t size);
 /* Where a spec error is: its message up to the first ": " ("FILE:LINE:COL"),

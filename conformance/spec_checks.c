@@ -61,12 +61,12 @@ void spec_ld_expect_placement(struct wk_spec_ctx *c, const struct wk_ynode *a, s
         s->has_bank = 1;
 }
 
-static const char *const stat_words[] = { "paging_passes", "paging_buffers", "evictions", "fences", "gpu_faults",
+const char *const wk_stat_words[] = { "paging_passes", "paging_buffers", "evictions", "fences", "gpu_faults",
                                           "violations", "render_passes", "render_submissions", "cancelled",
                                           "ddi_calls", "paging_op", NULL };
 
 /* DXGK_BUILDPAGINGBUFFER_OPERATION names in lower case, value order. */
-static const char *const op_words[] = { "transfer", "fill", "discard_content", "read_physical", "write_physical",
+const char *const wk_paging_op_words[] = { "transfer", "fill", "discard_content", "read_physical", "write_physical",
                                         "map_aperture_segment", "unmap_aperture_segment", "special_lock_transfer",
                                         "virtual_transfer", "virtual_fill", "init_context_resource",
                                         "update_page_table", "flush_tlb", "update_context_allocation",
@@ -101,13 +101,13 @@ static int stat_key(struct wk_spec_ctx *c, const struct wk_ynode *a, const char 
 void spec_ld_expect_stats(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     uint32_t stat = 0;
-    if (spec_get_word(c, a, "stat", stat_words, "a stat name", &stat) != 1)
+    if (spec_get_word(c, a, "stat", wk_stat_words, "a stat name", &stat) != 1)
         return;
     s->stat = (enum wk_prog_stat)stat;
     if (stat_key(c, a, "ddi", stat == WK_STAT_DDI_CALLS, "ddi_calls"))
         load_ddi(c, a, s);
     if (stat_key(c, a, "op", stat == WK_STAT_PAGING_OP, "paging_op"))
-        spec_get_word(c, a, "op", op_words, "a paging operation", &s->op);
+        spec_get_word(c, a, "op", wk_paging_op_words, "a paging operation", &s->op);
     spec_get_u64(c, a, "min", 0, UINT64_MAX, &s->min);
     const struct wk_ynode *mx = wk_ymap_get(a, "max");
     uint64_t max = 0;

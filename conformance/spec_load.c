@@ -233,10 +233,12 @@ static void load_covers(struct wk_spec_ctx *c, const struct wk_ynode *list)
     }
 }
 
+const char *const wk_requires_words[] = { "cancel", "render", "model", "banks", "reference-driver", NULL };
+
 static void load_requires(struct wk_spec_ctx *c, const struct wk_ynode *list)
 {
-    static const char *const words[] = { "cancel", "render", "model", "banks", NULL };
-    if (spec_seq(c, list, "key 'requires'", 4, 0) < 0)
+    const char *const *words = wk_requires_words;
+    if (spec_seq(c, list, "key 'requires'", WK_REQ_COUNT, 0) < 0)
         return;
     uint32_t i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
@@ -244,7 +246,7 @@ static void load_requires(struct wk_spec_ctx *c, const struct wk_ynode *list)
         if (spec_word(c, e, NULL, words, "a capability", &w) == 1) {
             if (c->p->requires & (1u << w))
                 spec_error(c, e, "capability %s is listed twice", words[w]);
-            c->p->requires |= 1u << w; /* the order of WK_REQ_CANCEL, _RENDER, _MODEL, _BANKS */
+            c->p->requires |= 1u << w; /* the order of the WK_REQ_* bits */
         }
         spec_scope_pop(c, mark);
     }

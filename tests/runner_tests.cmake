@@ -20,3 +20,7 @@ add_test(NAME cli.conform_spec_errors
           ${PROJECT_SOURCE_DIR}/specs ${CMAKE_CURRENT_BINARY_DIR}/conform-spec-errors)
 set_tests_properties(cli.conform_spec_errors PROPERTIES LABELS "unit" TIMEOUT 120
   PASS_REGULAR_EXPRESSION "conform_spec_errors: all checks passed")
+
+# The contract and reference profiles of the interpreter (prog_run.c).
+wk_cmocka_test(test_profile conform.profiles 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_profile.c LIBS wk_conformance)
+target_include_directories(test_profile PRIVATE ${PROJECT_SOURCE_DIR}/conformance ${PROJECT_SOURCE_DIR}/include)

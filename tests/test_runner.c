@@ -1168,7 +1168,7 @@ static void test_reports_of_a_real_run(void **state)
     assert_int_equal(w.xml.counts[4], 1);
     assert_int_equal(w.xml.counts[5], 2);
     assert_int_equal(w.xml.counts[6], 3);
-    assert_int_equal(w.xml.counts[7], 18);
+    assert_int_equal(w.xml.counts[7], 21); /* 7 properties (driver, profile, seed, ...) a suite */
     assert_int_equal(w.tap.plan, 6);
     assert_int_equal(w.tap.ok, 3);     /* pass, neg, skip */
     assert_int_equal(w.tap.not_ok, 3); /* fail, crash, xfail (TODO) */
@@ -1231,6 +1231,7 @@ static void test_reports_escape_everything(void **state)
     rep.cases = cases;
     rep.count = rep.finished = 9;
     rep.driver = "/drivers/my \"driver\".so";
+    rep.contract = 1; /* the default profile for a --driver */
     rep.kit_version = "0.1.0<&>";
     snprintf(rep.host, sizeof(rep.host), "%s", nasty);
     snprintf(rep.start_time, sizeof(rep.start_time), "2024-01-01T00:00:00Z");
@@ -1254,6 +1255,16 @@ static void test_reports_escape_everything(void **state)
     char cmd[1024];
     wk_report_rerun_command(&rep, &cases[1], cmd, sizeof(cmd));
     assert_non_null(strstr(cmd, " --driver '/drivers/my \"driver\".so' 'dir with space/it'\\''s.yaml'"));
+    /* a profile that is not the driver's default is part of the command */
+    rep.contract = 0;
+    wk_report_rerun_command(&rep, &cases[1], cmd, sizeof(cmd));
+    assert_non_null(strstr(cmd, " --driver '/drivers/my \"driver\".so' --profile reference 'dir with space"));
+    rep.driver = NULL;
+    wk_report_rerun_command(&rep, &cases[1], cmd, sizeof(cmd));
+    assert_null(strstr(cmd, "--profile"));
+    rep.contract = 1;
+    wk_report_rerun_command(&rep, &cases[1], cmd, sizeof(cmd));
+    assert_non_null(strstr(cmd, " --profile contract "));
     written_free(&w);
     remove_tmpdir();
     wk_prog_free(p);

@@ -272,6 +272,11 @@ struct wk_prog {
 #define WK_REQ_RENDER 0x2u          /* DxgkDdiRender + Patch + SubmitCommand */
 #define WK_REQ_MODEL 0x4u           /* the driver targets the GPU model */
 #define WK_REQ_BANKS 0x8u           /* the driver reports banks (QUERYSEGMENT3) */
+#define WK_REQ_REFERENCE 0x10u      /* the case pins choices the DDI leaves to the driver, made
+                                       as the reference driver makes them (its context
+                                       allocations and the room they take, its call order):
+                                       skipped in the contract profile */
+#define WK_REQ_COUNT 5u
 
 void wk_prog_init(struct wk_prog *p);
 void wk_prog_free(struct wk_prog *p);   /* frees render and patch payloads */
