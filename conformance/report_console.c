@@ -170,7 +170,7 @@ static void detail_row(FILE *out, const char *key, const char *value)
 
 static void print_unexpected(FILE *out, const struct wk_run_report *rep, const struct wk_case_report *c)
 {
-    char step[96], rerun[1024], note[1200], rule[256];
+    char step[96], rerun[1024], note[1200], rule[256], covers[256];
     wk_report_step(c, step, sizeof(step));
     wk_report_rule(c, rule, sizeof(rule));
     wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
@@ -182,6 +182,10 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
         detail_row(out, "seen:", "a pass: remove or narrow the entry");
     } else {
         detail_row(out, "rule:", rule);
+        if (!rule[0]) { /* a check failed, no rule did: what the case is about */
+            wk_report_covers(c, covers, sizeof(covers));
+            detail_row(out, "covers:", covers);
+        }
         detail_row(out, "expected:", c->result.expected);
         detail_row(out, "seen:", c->result.seen);
         detail_row(out, "step:", step);
@@ -225,6 +229,37 @@ static void print_totals(FILE *out, const struct wk_run_report *rep)
                                                     : "RESULT: all as expected");
 }
 
+/* Why cases were skipped, each reason once with its count, in the order
+ * first seen: 144 identical lines would hide the one that matters. */
+static void print_skip_reasons(FILE *out, const struct wk_run_report *rep)
+{
+    enum { MAX_REASONS = 12 };
+    const char *reason[MAX_REASONS];
+    size_t count[MAX_REASONS], n = 0, other = 0;
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct wk_case_report *k = &rep->cases[i];
+        if (!k->finished || k->verdict != WK_VERDICT_SKIP)
+            continue;
+        const char *why = k->expectation ? k->expectation->reason : k->result.seen;
+        size_t j = 0;
+        while (j < n && strcmp(reason[j], why) != 0)
+            j++;
+        if (j < n)
+            count[j]++;
+        else if (n < MAX_REASONS)
+            reason[n] = why, count[n++] = 1;
+        else
+            other++;
+    }
+    if (!n)
+        return;
+    fputs("\nskipped, by reason:\n", out);
+    for (size_t j = 0; j < n; j++)
+        fprintf(out, "  %5zu  %s\n", count[j], reason[j][0] ? reason[j] : "(no reason given)");
+    if (other)
+        fprintf(out, "  %5zu  other reasons (the JSON report has each)\n", other);
+}
+
 void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
 {
     FILE *out = c->out;
@@ -247,6 +282,7 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
             if (rep->cases[i].finished && rep->cases[i].verdict == WK_VERDICT_FLAKE)
                 print_flake(out, &rep->cases[i]);
     }
+    print_skip_reasons(out, rep);
     if (rep->spec_errors_total) {
         /* again at the end: the first print scrolled away with the run */
         fprintf(out, "\n%zu spec error%s (the cases they concern did not run):\n", rep->spec_errors_total,

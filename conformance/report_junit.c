@@ -136,13 +136,14 @@ static void failure_message(const struct wk_case_report *c, char *buf, size_t si
 
 static void failure_body(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
 {
-    char step[96], rerun[1024], rule[256];
+    char step[96], rerun[1024], rule[256], covers[256];
     wk_report_step(c, step, sizeof(step));
     wk_report_rule(c, rule, sizeof(rule));
+    wk_report_covers(c, covers, sizeof(covers));
     wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
     const char *rows[][2] = {
-        { "rule", rule }, { "expected", c->result.expected }, { "seen", c->result.seen },
-        { "step", step }, { "command", rerun },               { "output", c->output },
+        { "rule", rule }, { "covers", covers }, { "expected", c->result.expected }, { "seen", c->result.seen },
+        { "step", step }, { "command", rerun },  { "output", c->output },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         if (!rows[i][1][0])

@@ -81,9 +81,10 @@ static void diag_row(FILE *f, const char *key, const char *value)
 
 static void write_diagnostics(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
 {
-    char step[96], rerun[1024], seconds[32], attempts[48], rule[256];
+    char step[96], rerun[1024], seconds[32], attempts[48], rule[256], covers[256];
     wk_report_step(c, step, sizeof(step));
     wk_report_rule(c, rule, sizeof(rule));
+    wk_report_covers(c, covers, sizeof(covers));
     wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
     snprintf(seconds, sizeof(seconds), "%.6f", c->seconds);
     snprintf(attempts, sizeof(attempts), "%u%s%s", c->attempts, c->attempts > 1 ? ", rerun: " : "",
@@ -94,6 +95,7 @@ static void write_diagnostics(FILE *f, const struct wk_run_report *rep, const st
         diag_row(f, "run_verdict", wk_verdict_name(c->result.verdict));
     diag_row(f, "area", wk_case_area(c));
     diag_row(f, "rule", rule);
+    diag_row(f, "covers", covers);
     diag_row(f, "expected", c->result.expected);
     diag_row(f, "seen", c->result.seen);
     diag_row(f, "step", step);

@@ -984,20 +984,21 @@ const char *wk_case_area(const struct wk_case_report *c)
 void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size)
 {
     const struct wk_prog *p = c->prog;
-    if (c->result.rule[0]) {
+    if (c->result.rule[0])
         snprintf(buf, size, "%s", c->result.rule);
-    } else if (p->trips[0]) {
+    else if (p->trips[0])
         snprintf(buf, size, "%.24s (the rule the case must trip)", p->trips);
-    } else if (p->cover_count) {
-        size_t len = 0;
-        buf[0] = 0;
-        for (uint32_t i = 0; i < p->cover_count && i < WK_PROG_MAX_RULES && len < size; i++)
-            len += (size_t)snprintf(buf + len, size - len, "%s%.24s", i ? ", " : "", p->covers[i]);
-        if (len < size)
-            snprintf(buf + len, size - len, " (covered by the case)");
-    } else {
+    else
         snprintf(buf, size, "%s", "");
-    }
+}
+
+void wk_report_covers(const struct wk_case_report *c, char *buf, size_t size)
+{
+    const struct wk_prog *p = c->prog;
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < p->cover_count && i < WK_PROG_MAX_RULES && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%.24s", i ? ", " : "", p->covers[i]);
 }
 
 void wk_report_step(const struct wk_case_report *c, char *buf, size_t size)

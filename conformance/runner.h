@@ -179,8 +179,11 @@ wk_status wk_report_commit(FILE *f, const char *tmp, const char *path, FILE *err
  * one byte at a time. Returns the bytes consumed (>= 1 when n > 0). */
 size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
 /* The rule a failure is about: the result's rule, else the rule a negative
- * case must trip, else the rules the case covers, marked as such. */
+ * case must trip, else "" (a failed check that broke no rule: the rules
+ * the case covers are not its cause, and a CI tab must not blame them). */
 void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size);
+/* The rules the case covers, "A, B"; "" when none. */
+void wk_report_covers(const struct wk_case_report *c, char *buf, size_t size);
 /* "contract" or "reference". */
 const char *wk_report_profile(const struct wk_run_report *rep);
 /* Checks the contract profile left out, over the finished cases. */

@@ -24,3 +24,11 @@ set_tests_properties(cli.conform_spec_errors PROPERTIES LABELS "unit" TIMEOUT 12
 # The contract and reference profiles of the interpreter (prog_run.c).
 wk_cmocka_test(test_profile conform.profiles 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_profile.c LIBS wk_conformance)
 target_include_directories(test_profile PRIVATE ${PROJECT_SOURCE_DIR}/conformance ${PROJECT_SOURCE_DIR}/include)
+
+# What conform prints after the run: skip reasons grouped, covers: for a
+# failed check that broke no rule, the profile.
+add_test(NAME cli.conform_console
+  COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/conform_console.sh $<TARGET_FILE:wddmkit>
+          ${CMAKE_CURRENT_BINARY_DIR}/conform-console)
+set_tests_properties(cli.conform_console PROPERTIES LABELS "unit" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "conform_console: all checks passed")

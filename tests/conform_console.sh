@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# tests/conform_console.sh - ctest cli.conform_console: what `wddmkit
+# conform` prints after the run (conformance/report_console.c):
+#   1. skipped cases grouped by reason, with counts;
+#   2. a failed check that broke no rule shows `covers:` (the case's
+#      rules), never a `rule:` line that would blame them;
+#   3. --profile contract without --driver: the profile line and the
+#      rerun command naming the profile.
+# Usage: conform_console.sh WDDMKIT WORK_DIR
+set -u
+wddmkit=$1 work=$2
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cat >"$work/t.yaml" <<'YAML'
+area: t
+cases:
+  - id: t.pinned-a
+    describe: Pins the reference driver's context allocations.
+    requires: [reference-driver]
+    steps:
+      - create_device
+  - id: t.pinned-b
+    describe: Pins them too.
+    requires: [reference-driver]
+    steps:
+      - create_device
+  - id: t.wrong-data
+    describe: A check that fails without a rule.
+    covers: [PAGING-FILL-001]
+    steps:
+      - create_device
+      - create_allocation: {as: a, size: 4KiB}
+      - fill: {allocation: a, pattern: 0x11111111}
+      - expect_pattern: {allocation: a, pattern: 0x22222222}
+YAML
+out=$work/out.txt
+"$wddmkit" conform -j 1 --profile contract "$work/t.yaml" >"$out" 2>&1
+code=$?
+[ "$code" = 1 ] || fail "exit $code, expected 1"
+grep -q "^skipped, by reason:$" "$out" || fail "no skip reasons"
+grep -q "^      2  the case pins choices .*requires: reference-driver" "$out" || fail "reasons not grouped"
+grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    covers:   PAGING-FILL-001$" || fail "no covers: row"
+grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    rule:" && fail "a rule: row blames the covered rule"
+grep -q "^profile: contract (" "$out" || fail "no profile line"
+grep -q "command:  wddmkit conform --filter 't.wrong-data' --profile contract " "$out" || fail "rerun command"
+[ "$fails" = 0 ] && echo "conform_console: all checks passed"
+exit $((fails != 0))
