@@ -188,9 +188,12 @@ static int dotted(const char *s)
 static int load_dotted(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, char *out, size_t max)
 {
     const struct wk_ynode *v = wk_ymap_get(map, key);
-    char what[32], form[128];
+    char what[32], form[192];
     snprintf(what, sizeof(what), "key '%s'", key);
-    snprintf(form, sizeof(form), "an %s of at most %zu characters from [a-z0-9.-]", key, max - 1);
+    snprintf(form, sizeof(form),
+             "an %s of at most %zu characters from [a-z0-9.-], starting with a letter or digit, with no '..' and "
+             "no final '.'",
+             key, max - 1);
     if (v && v->kind == WK_Y_SCALAR && !spec_is_null(v) && v->length < max && strlen(v->text) == v->length &&
         dotted(v->text)) {
         memcpy(out, v->text, v->length + 1);

@@ -73,7 +73,7 @@ static void load_ref(struct wk_spec_ctx *c, const struct wk_ynode *a, const char
         return;
     if (v->kind != WK_Y_SEQUENCE || v->count != 2) {
         if (v->kind == WK_Y_SEQUENCE)
-            snprintf(seen, sizeof(seen), "a sequence of %u entries", v->count);
+            snprintf(seen, sizeof(seen), "a sequence of %u entr%s", v->count, v->count == 1 ? "y" : "ies");
         spec_error(c, v, "key '%s': expected [list index, offset], saw %s", key,
                    v->kind == WK_Y_SEQUENCE ? seen : spec_seen(v, seen, sizeof(seen)));
         return;

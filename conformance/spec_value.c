@@ -115,6 +115,13 @@ const char *spec_format_size(uint64_t v, char *buf, size_t size)
             return buf;
         }
     }
+    for (int i = 0; i < 3; i++) { /* an upper bound one below a unit: "256MiB - 1", not 268435455 */
+        uint64_t unit = 1ull << (30 - 10 * i);
+        if (v != UINT64_MAX && (v + 1) % unit == 0) {
+            snprintf(buf, size, "%llu%s - 1", (unsigned long long)((v + 1) / unit), units[i]);
+            return buf;
+        }
+    }
     snprintf(buf, size, "%llu", (unsigned long long)v);
     return buf;
 }
@@ -168,6 +175,18 @@ static int number_scalar(const struct wk_ynode *n)
     return n && n->kind == WK_Y_SCALAR && n->plain && !spec_is_null(n);
 }
 
+/* A plain "007" is refused for its leading zero (YAML 1.1 reads it as
+ * octal); the expected form says so, or the message would only repeat
+ * "an integer" to someone who wrote one. */
+static const char *leading_zero_hint(const struct wk_ynode *n, char *form, size_t size)
+{
+    if (number_scalar(n) && n->length > 1 && n->text[0] == '0' && n->text[1] >= '0' && n->text[1] <= '9') {
+        size_t len = strlen(form);
+        snprintf(form + len, size - len, ", without leading zeros (YAML 1.1 reads 007 as octal)");
+    }
+    return form;
+}
+
 static void int_form(uint64_t lo, uint64_t hi, char *buf, size_t size)
 {
     if (lo == 0 && hi == UINT32_MAX)
@@ -181,13 +200,13 @@ static void int_form(uint64_t lo, uint64_t hi, char *buf, size_t size)
 int spec_u64(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, uint64_t lo,
              uint64_t hi, uint64_t *out)
 {
-    char form[96];
+    char form[160];
     int_form(lo, hi, form, sizeof(form));
     uint64_t v;
     size_t used;
     if (!number_scalar(n) || parse_number(n->text, n->length, &v, &used) != 0 || used != n->length || v < lo ||
         v > hi)
-        return bad(c, n, what, form);
+        return bad(c, n, what, leading_zero_hint(n, form, sizeof(form)));
     *out = v;
     return 1;
 }
@@ -240,8 +259,10 @@ int spec_size(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what,
 {
     uint64_t v = 0;
     int r = number_scalar(n) ? parse_size(n->text, n->length, &v) : -1;
-    if (r == -1)
-        return bad(c, n, what, "a size (a number with an optional unit B, KiB, MiB or GiB)");
+    if (r == -1) {
+        char form[160] = "a size (a number with an optional unit B, KiB, MiB or GiB)";
+        return bad(c, n, what, leading_zero_hint(n, form, sizeof(form)));
+    }
     if (r == -2 || v < lo || v > hi) {
         char form[96], a[32], b[32];
         snprintf(form, sizeof(form), "a size in %s..%s", spec_format_size(lo, a, sizeof(a)),
@@ -271,7 +292,7 @@ int spec_string(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *wha
                 size_t max)
 {
     char form[80];
-    snprintf(form, sizeof(form), "a one-line string of at most %zu characters", max - 1);
+    snprintf(form, sizeof(form), "a non-empty one-line string of at most %zu characters", max - 1);
     if (!n || n->kind != WK_Y_SCALAR || spec_is_null(n))
         return bad(c, n, what, form);
     uint32_t len = n->length;
@@ -358,7 +379,7 @@ int spec_seq(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, 
         const struct wk_ynode *extra = n->child;
         for (uint32_t i = 0; i < max; i++)
             extra = extra->next;
-        spec_error(c, extra, "%s%sexpected at most %u entries, saw %u", w, sep, max, n->count);
+        spec_error(c, extra, "%s%sexpected at most %u entr%s, saw %u", w, sep, max, max == 1 ? "y" : "ies", n->count);
         return -1;
     }
     return 1;

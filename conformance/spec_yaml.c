@@ -105,6 +105,21 @@ static yaml_mark_t mark_of_offset(const struct builder *b, size_t offset)
     return m;
 }
 
+/* libyaml's word for a tab is "found character that cannot start any
+ * token"; name it, and the rule, when the line holds one up to the error. */
+static const char *tab_hint(const struct builder *b, const yaml_parser_t *p)
+{
+    size_t at = p->problem_mark.index, start = at;
+    if (at > b->input_size)
+        return "";
+    while (start > 0 && b->input[start - 1] != '\n')
+        start--;
+    for (size_t i = start; i <= at && i < b->input_size; i++)
+        if (b->input[i] == '\t')
+            return " (a tab on this line: YAML indents with spaces only)";
+    return "";
+}
+
 static wk_status parser_error(struct builder *b, const yaml_parser_t *p)
 {
     const char *problem = p->problem ? p->problem : "unknown problem";
@@ -121,10 +136,10 @@ static wk_status parser_error(struct builder *b, const yaml_parser_t *p)
         return WK_E_INVALID_ARGUMENT;
     default:
         if (p->context)
-            at_mark(b, p->problem_mark, "YAML syntax error: %s (%s at %zu:%zu)", problem, p->context,
-                    p->context_mark.line + 1, p->context_mark.column + 1);
+            at_mark(b, p->problem_mark, "YAML syntax error: %s (%s at %zu:%zu)%s", problem, p->context,
+                    p->context_mark.line + 1, p->context_mark.column + 1, tab_hint(b, p));
         else
-            at_mark(b, p->problem_mark, "YAML syntax error: %s", problem);
+            at_mark(b, p->problem_mark, "YAML syntax error: %s%s", problem, tab_hint(b, p));
         return WK_E_INVALID_ARGUMENT;
     }
 }

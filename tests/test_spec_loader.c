@@ -238,13 +238,18 @@ static void wrong_types(void **state)
     EXPECT_ONLY(STEPS "      - hold: {count: \"2\"}\n",
                 "t.yaml:6:23: case 't.a': step 0 (hold): key 'count': expected an integer in 1..256, saw \"2\"");
     EXPECT_ONLY(STEPS "      - hold: {count: 007}\n",
-                "t.yaml:6:23: case 't.a': step 0 (hold): key 'count': expected an integer in 1..256, saw '007'");
+                "t.yaml:6:23: case 't.a': step 0 (hold): key 'count': expected an integer in 1..256, without leading zeros (YAML 1.1 reads 007 as octal), saw '007'");
+    EXPECT_ONLY(STEPS "      - touch_physical: {segment: 1, offset: 256MiB}\n",
+                "t.yaml:6:46: case 't.a': step 0 (touch_physical): key 'offset': expected a size in 0..256MiB - 1, saw '256MiB'");
+    EXPECT_ONLY("area: t\ncases:\n  - id: t.a\n    describe: x\n    steps:\n\t- create_device\n",
+                "t.yaml:6:1: YAML syntax error: found character that cannot start any token (while scanning for the "
+                "next token at 6:1) (a tab on this line: YAML indents with spaces only)");
     EXPECT_ONLY(DEV_ALLOC "      - touch_physical: {allocation: a, write: yes}\n",
                 "t.yaml:8:48: case 't.a': step 2 (touch_physical): key 'write': expected true or false, saw 'yes'");
     EXPECT_ONLY(DEV_ALLOC "      - page_in: a\n",
                 "t.yaml:8:18: case 't.a': step 2 (page_in): expected a mapping of arguments, saw 'a'");
     EXPECT_ONLY("area: t\ncases:\n  - id: t.a\n    describe: [x]\n",
-                "t.yaml:4:15: case 't.a': key 'describe': expected a one-line string of at most 255 characters, saw a sequence");
+                "t.yaml:4:15: case 't.a': key 'describe': expected a non-empty one-line string of at most 255 characters, saw a sequence");
     EXPECT_ONLY(STEPS "      - create_device: {status: fine}\n",
                 "t.yaml:6:33: case 't.a': step 0 (create_device): key 'status': expected a status name (one of: ok, invalid_argument, no_memory, no_space, out_of_range, bad_address, unmapped, crosses_segment, truncated, unknown_opcode, bad_operand, gpu_fault, limit, io, not_supported, contract, driver_failed, driver_crash, driver_hang, dead, not_found, state), saw 'fine'");
 }
@@ -354,11 +359,11 @@ static void id_forms(void **state)
     EXPECT_ONLY("area: t\ncases:\n  - id: ta.x\n    describe: x\n",
                 "t.yaml:3:9: cases[0]: key 'id': expected an id starting with the area 't.', saw 'ta.x'");
     EXPECT_ONLY("area: t\ncases:\n  - id: t.Big\n    describe: x\n",
-                "t.yaml:3:9: cases[0]: key 'id': expected an id of at most 95 characters from [a-z0-9.-], saw 't.Big'");
+                "t.yaml:3:9: cases[0]: key 'id': expected an id of at most 95 characters from [a-z0-9.-], starting with a letter or digit, with no '..' and no final '.', saw 't.Big'");
     EXPECT_ONLY("area: t\ncases:\n  - id: t.\n    describe: x\n",
-                "t.yaml:3:9: cases[0]: key 'id': expected an id of at most 95 characters from [a-z0-9.-], saw 't.'");
+                "t.yaml:3:9: cases[0]: key 'id': expected an id of at most 95 characters from [a-z0-9.-], starting with a letter or digit, with no '..' and no final '.', saw 't.'");
     EXPECT_ONLY("area: T\ncases:\n  - {id: t.a, describe: x}\n",
-                "t.yaml:1:7: key 'area': expected an area of at most 47 characters from [a-z0-9.-], saw 'T'");
+                "t.yaml:1:7: key 'area': expected an area of at most 47 characters from [a-z0-9.-], starting with a letter or digit, with no '..' and no final '.', saw 'T'");
 }
 
 static void dangling_names(void **state)
@@ -444,7 +449,7 @@ static void render_forms(void **state)
     EXPECT_ONLY(DEV_ALLOC "      - create_context\n      - render: {commands: [{write32: {dst: [0, 0], value: 1}}]}\n",
                 "t.yaml:9:46: case 't.a': step 3 (render): commands[0]: write32: key 'dst', list index: expected an index into the allocation list, which is empty, saw '0'");
     EXPECT_ONLY(DEV_ALLOC "      - create_context\n      - render: {list: [{allocation: a}], commands: [{fill: {dst: [0], size: 8, pattern: 1}}]}\n",
-                "t.yaml:9:67: case 't.a': step 3 (render): commands[0]: fill: key 'dst': expected [list index, offset], saw a sequence of 1 entries");
+                "t.yaml:9:67: case 't.a': step 3 (render): commands[0]: fill: key 'dst': expected [list index, offset], saw a sequence of 1 entry");
     EXPECT_ONLY(DEV_ALLOC "      - create_context\n      - render: {list: [{allocation: a}], commands: [{jump: {}}]}\n",
                 "t.yaml:9:55: case 't.a': step 3 (render): commands[0]: expected a command (one of: nop, copy, fill, write32, blit), saw 'jump'");
     EXPECT_ONLY(DEV_ALLOC "      - create_context\n      - render: {list: [{null: false}]}\n",
