@@ -115,13 +115,6 @@ const char *spec_format_size(uint64_t v, char *buf, size_t size)
             return buf;
         }
     }
-    for (int i = 0; i < 3; i++) { /* an upper bound one below a unit: "256MiB - 1", not 268435455 */
-        uint64_t unit = 1ull << (30 - 10 * i);
-        if (v != UINT64_MAX && (v + 1) % unit == 0) {
-            snprintf(buf, size, "%llu%s - 1", (unsigned long long)((v + 1) / unit), units[i]);
-            return buf;
-        }
-    }
     snprintf(buf, size, "%llu", (unsigned long long)v);
     return buf;
 }
@@ -254,6 +247,20 @@ static int parse_size(const char *s, size_t len, uint64_t *out)
     return -1;
 }
 
+/* A bound in a message: spec_format_size, or one below a unit as
+ * "256MiB - 1" rather than 268435455 (not for the YAML writer: no loader
+ * reads that form back). */
+static const char *bound_text(uint64_t v, char *buf, size_t size)
+{
+    spec_format_size(v, buf, size);
+    if (v != UINT64_MAX && (v + 1) % 1024 == 0 && strspn(buf, "0123456789") == strlen(buf)) {
+        char up[24];
+        spec_format_size(v + 1, up, sizeof(up));
+        snprintf(buf, size, "%.23s - 1", up);
+    }
+    return buf;
+}
+
 int spec_size(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, uint64_t lo,
               uint64_t hi, uint64_t *out)
 {
@@ -265,8 +272,7 @@ int spec_size(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what,
     }
     if (r == -2 || v < lo || v > hi) {
         char form[96], a[32], b[32];
-        snprintf(form, sizeof(form), "a size in %s..%s", spec_format_size(lo, a, sizeof(a)),
-                 spec_format_size(hi, b, sizeof(b)));
+        snprintf(form, sizeof(form), "a size in %.31s..%.31s", bound_text(lo, a, sizeof(a)), bound_text(hi, b, sizeof(b)));
         return bad(c, n, what, form);
     }
     *out = v;
