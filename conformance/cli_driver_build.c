@@ -22,11 +22,24 @@
  * The loader decides, not a guess from file names. When none can, the
  * command stops with the symbol and the cmake line that makes such a
  * build (exit 2), before it runs anything.
+ *
+ * GCC instruments differently: clang links a sanitizer's runtime into the
+ * executable (a module lacks its symbols, and a build of the kit has them),
+ * GCC links the module to the shared runtime (libasan.so.N in its
+ * DT_NEEDED), which loads and then ends the process from its constructor
+ * unless it is the first library of the process ("ASan runtime does not
+ * come first in initial library list"). No build of the kit has that
+ * runtime (its sanitizer presets are clang's, and the two ASan runtimes
+ * cannot share a process); an uninstrumented wddmkit started with the
+ * runtime preloaded (LD_PRELOAD=libasan.so.N) runs such a driver, so that
+ * is the hand-over: this wddmkit, else another build, run again with it.
+ * GCC's libubsan.so.N alone needs nothing: it loads as any library does.
  */
 #define _GNU_SOURCE /* realpath */
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -90,6 +103,190 @@ static void read_all(int fd, char *why, size_t cap)
     why[n] = '\0';
 }
 
+/* ------------------------------------------------------------------ */
+/* GCC's shared ASan runtime                                            */
+/* ------------------------------------------------------------------ */
+
+/* What GCC's libasan says, on stderr, as it ends a process it was loaded
+ * into too late. */
+#define ASAN_NOT_FIRST "ASan runtime does not come first in initial library list"
+
+#define MAX_PHDRS 64u
+#define MAX_DYNAMIC 4096u         /* entries of PT_DYNAMIC read */
+#define MAX_DYNSTR (1u << 20)     /* bytes of the dynamic string table read */
+
+/* n bytes at off, all of them, or 0. */
+static int read_at(int fd, uint64_t off, void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        done += (size_t)r;
+    }
+    return 1;
+}
+
+/* The ELF header and program headers of a native ELF64 file; *n the count. */
+static int read_phdrs(int fd, Elf64_Phdr *ph, uint32_t *n)
+{
+    Elf64_Ehdr eh;
+    const uint16_t one = 1;
+    const unsigned char native = *(const unsigned char *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+    if (!read_at(fd, 0, &eh, sizeof(eh)) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != native ||
+        eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > MAX_PHDRS)
+        return 0;
+    *n = eh.e_phnum;
+    return read_at(fd, eh.e_phoff, ph, *n * sizeof(Elf64_Phdr));
+}
+
+/* The file offset of a virtual address, through the PT_LOAD holding it. */
+static int file_offset(const Elf64_Phdr *ph, uint32_t n, uint64_t vaddr, uint64_t *off)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (ph[i].p_type == PT_LOAD && vaddr >= ph[i].p_vaddr && vaddr - ph[i].p_vaddr < ph[i].p_filesz) {
+            *off = vaddr - ph[i].p_vaddr + ph[i].p_offset;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The first DT_NEEDED of dyn[0, count) starting with prefix, into out. */
+static int find_needed(int fd, const Elf64_Phdr *ph, uint32_t n, const Elf64_Dyn *dyn, size_t count,
+                       const char *prefix, char *out, size_t cap)
+{
+    uint64_t strtab = 0, strsz = 0, off = 0;
+    for (size_t i = 0; i < count && dyn[i].d_tag != DT_NULL; i++) {
+        if (dyn[i].d_tag == DT_STRTAB)
+            strtab = dyn[i].d_un.d_ptr;
+        if (dyn[i].d_tag == DT_STRSZ)
+            strsz = dyn[i].d_un.d_val;
+    }
+    char *str = strsz && strsz <= MAX_DYNSTR && file_offset(ph, n, strtab, &off) ? malloc(strsz + 1) : NULL;
+    int found = 0;
+    if (str && read_at(fd, off, str, strsz)) {
+        str[strsz] = '\0';
+        for (size_t i = 0; i < count && dyn[i].d_tag != DT_NULL && !found; i++) {
+            found = dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < strsz &&
+                    strncmp(str + dyn[i].d_un.d_val, prefix, strlen(prefix)) == 0;
+            if (found)
+                snprintf(out, cap, "%s", str + dyn[i].d_un.d_val);
+        }
+    }
+    free(str);
+    return found;
+}
+
+/* Whether the module at path names GCC's ASan runtime (libasan.so.N) in
+ * its DT_NEEDED, that soname into out. 0 as well for a file this reader
+ * does not follow: the runtime's own message still tells (probe). */
+static int needs_gcc_asan(const char *path, char *out, size_t cap)
+{
+    Elf64_Phdr ph[MAX_PHDRS];
+    uint32_t n = 0, i = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+    if (fd < 0)
+        return 0;
+    if (read_phdrs(fd, ph, &n)) {
+        while (i < n && ph[i].p_type != PT_DYNAMIC)
+            i++;
+        size_t count = i < n ? ph[i].p_filesz / sizeof(Elf64_Dyn) : 0;
+        count = count < MAX_DYNAMIC ? count : MAX_DYNAMIC;
+        Elf64_Dyn *dyn = count ? malloc(count * sizeof(*dyn)) : NULL;
+        if (dyn && read_at(fd, ph[i].p_offset, dyn, count * sizeof(*dyn)))
+            found = find_needed(fd, ph, n, dyn, count, "libasan.so.", out, cap);
+        free(dyn);
+    }
+    close(fd);
+    return found;
+}
+
+/* A module that needs GCC's ASan runtime first: by its DT_NEEDED, or by
+ * what the runtime printed (a libasan that comes in through another
+ * library: then the soname stays empty). */
+static int gcc_asan_module(const char *path, const char *err, char *soname, size_t cap)
+{
+    soname[0] = '\0';
+    return needs_gcc_asan(path, soname, cap) || strstr(err, ASAN_NOT_FIRST) != NULL;
+}
+
+/* What to run instead, printed after the reason. */
+static void gcc_asan_advice(FILE *out, const char *soname)
+{
+    const char *lib = soname[0] ? soname : "libasan.so.N (the one its libraries need)";
+    char self[PATH_MAX];
+    if (!realpath("/proc/self/exe", self))
+        snprintf(self, sizeof(self), "wddmkit");
+    if (dlsym(RTLD_DEFAULT, "__asan_init")) /* clang's, linked into this build */
+        fprintf(out, "This wddmkit has clang's AddressSanitizer runtime, which cannot share a process with "
+                     "GCC's: run an uninstrumented build of wddmkit (the default preset's "
+                     "build/default/conformance/wddmkit) as LD_PRELOAD=%s wddmkit ..., or build the driver "
+                     "with clang -fsanitize=address,undefined like the libfuzzer preset (docs/fuzzing.md).\n",
+                lib);
+    else
+        fprintf(out, "Run wddmkit with that runtime preloaded: LD_PRELOAD=%s %s ... (repro, minimize, promote, "
+                     "triage, conform and coverage do it themselves).\n",
+                lib, self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Probing a module                                                     */
+/* ------------------------------------------------------------------ */
+
+/* The first non-empty line of what the child wrote to err (at most cap - 1
+ * bytes of it): a runtime that ends the process while loading says why
+ * there, and that goes into the verdict rather than onto the terminal. */
+static void first_line(FILE *err, char *line, size_t cap)
+{
+    char buf[2048];
+    line[0] = '\0';
+    if (!err || fseek(err, 0, SEEK_SET) != 0)
+        return;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, err);
+    buf[n] = '\0';
+    const char *at = buf + strspn(buf, "\n");
+    size_t pid = at[0] == '=' && at[1] == '=' ? strspn(at + 2, "0123456789") : 0;
+    if (pid && strncmp(at + 2 + pid, "==", 2) == 0) /* a sanitizer's "==PID==": nothing to the reader */
+        at += 2 + pid + 2;
+    snprintf(line, cap, "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+/* Whether this process already has the shared library soname (GCC's
+ * runtime, preloaded): then a module needing it that dies is a crash. */
+static int loaded(const char *soname)
+{
+    void *h = soname[0] ? dlopen(soname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+/* The verdict on a child that did not return from loading. GCC's runtime
+ * ends it by exit, or by abort under ASAN_OPTIONS=abort_on_error=1 (the
+ * asan preset's tests), before any constructor of the module has run. */
+static enum wk_cli_driver_load ended(const char *path, int st, const char *err, char *why, size_t cap)
+{
+    char soname[64];
+    const char *sep = err[0] ? ": " : "";
+    if (gcc_asan_module(path, err, soname, sizeof(soname)) && !loaded(soname)) {
+        snprintf(why, cap, "built with GCC's AddressSanitizer, whose runtime (%s) must be the first library of "
+                           "the process%s%s", soname[0] ? soname : "libasan.so", sep, err);
+        return WK_CLI_DRIVER_NEEDS_RUNTIME;
+    }
+    if (WIFSIGNALED(st))
+        snprintf(why, cap, "%s crashed while loading (signal %d, %s)%s%s", path, WTERMSIG(st),
+                 strsignal(WTERMSIG(st)), sep, err);
+    else
+        snprintf(why, cap, "%s ended the process while loading (exit code %d)%s%s", path, WEXITSTATUS(st), sep,
+                 err);
+    return WK_CLI_DRIVER_CRASHED;
+}
+
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap)
 {
     int fds[2];
@@ -98,16 +295,21 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
         snprintf(why, cap, "cannot probe %s: pipe: %s", path, strerror(errno));
         return WK_CLI_DRIVER_REFUSED;
     }
+    FILE *err = tmpfile(); /* NULL: the child's stderr stays the terminal */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
+        if (err)
+            fclose(err);
         snprintf(why, cap, "cannot probe %s: fork: %s", path, strerror(errno));
         return WK_CLI_DRIVER_REFUSED;
     }
     if (pid == 0) {
         close(fds[0]);
+        if (err)
+            dup2(fileno(err), STDERR_FILENO);
         probe_child(path, fds[1]);
     }
     close(fds[1]);
@@ -116,14 +318,12 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    if (WIFSIGNALED(st)) {
-        snprintf(why, cap, "%s crashed while loading (signal %d, %s)", path, WTERMSIG(st), strsignal(WTERMSIG(st)));
-        return WK_CLI_DRIVER_CRASHED;
-    }
-    if (WIFEXITED(st) && WEXITSTATUS(st) != 0) { /* its constructor exited, or a sanitizer ended it */
-        snprintf(why, cap, "%s ended the process while loading (exit code %d)", path, WEXITSTATUS(st));
-        return WK_CLI_DRIVER_CRASHED;
-    }
+    char said[512];
+    first_line(err, said, sizeof(said));
+    if (err)
+        fclose(err);
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) /* its constructor, or a sanitizer */
+        return ended(path, st, said, why, cap);
     char sym[256];
     if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
@@ -139,9 +339,11 @@ static void driver_usage(FILE *out)
     fputs("usage: wddmkit driver check PATH\n"
           "Loads the driver module PATH into this build of wddmkit (in a child process) and looks up\n"
           "DriverEntry. Exit 0: it loads; 2: it does not (the loader's reason, and for a module built\n"
-          "with sanitizers or fuzzer coverage the runtime symbol it lacks); 3: it crashed while loading.\n"
+          "with sanitizers or fuzzer coverage the runtime symbol it lacks, or for one built with GCC's\n"
+          "-fsanitize=address the runtime to preload); 3: it crashed while loading.\n"
           "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
-          "when the module needs a runtime this build lacks, hand the command to a build that has it.\n",
+          "when the module needs a runtime this build lacks, hand the command to a build that has it\n"
+          "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).\n",
           out);
 }
 
@@ -159,8 +361,9 @@ int wk_cli_driver(int argc, char **argv)
     }
     if (wk_cli_parse_only)
         return 0;
-    char why[1024];
-    switch (wk_cli_driver_probe(argv[1], why, sizeof(why))) {
+    char why[1024], soname[64];
+    enum wk_cli_driver_load load = wk_cli_driver_probe(argv[1], why, sizeof(why));
+    switch (load) {
     case WK_CLI_DRIVER_LOADS:
         printf("%s: loads into this build and exports DriverEntry\n", argv[1]);
         return 0;
@@ -169,6 +372,8 @@ int wk_cli_driver(int argc, char **argv)
         return 3;
     default:
         printf("%s: does not load into this build: %s\n", argv[1], why);
+        if (load == WK_CLI_DRIVER_NEEDS_RUNTIME && gcc_asan_module(argv[1], why, soname, sizeof(soname)))
+            gcc_asan_advice(stdout, soname);
         return 2;
     }
 }
@@ -295,28 +500,79 @@ int wk_cli_build_loads_driver(const char *exe, const char *driver)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* Runs the command line again in exe (does not return), or returns 2. */
+static int run_in(const char *exe, char **argv)
+{
+    fflush(NULL);
+    setenv(HANDED_OVER, "1", 1);
+    argv[0] = (char *)exe;
+    execv(exe, argv);
+    fprintf(stderr, "wddmkit: cannot run %s: %s\n", exe, strerror(errno));
+    return 2;
+}
+
+/* Sets LD_PRELOAD to soname ahead of what it held (saved: a copy of that,
+ * or NULL); 0 when out of memory. */
+static int prepend_preload(const char *soname, const char *saved)
+{
+    size_t n = strlen(soname) + (saved ? strlen(saved) + 1 : 0) + 1;
+    char *preload = malloc(n);
+    if (!preload)
+        return 0;
+    snprintf(preload, n, "%s%s%s", soname, saved ? ":" : "", saved ? saved : "");
+    int ok = setenv("LD_PRELOAD", preload, 1) == 0;
+    free(preload);
+    return ok;
+}
+
+/* A module built with GCC's ASan: this wddmkit, else the first other build
+ * that loads it with the runtime preloaded, runs the command line with
+ * LD_PRELOAD=soname (ahead of what LD_PRELOAD held). */
+static int preload_hand_over(char **argv, const char *driver, const char *soname, const struct candidates *c)
+{
+    const char *old = getenv("LD_PRELOAD");
+    char *saved = old && old[0] ? strdup(old) : NULL;
+    int ready = soname[0] && (!old || !old[0] || saved) && prepend_preload(soname, saved);
+    for (int i = -1; ready && i < c->count; i++) { /* each `driver check` inherits LD_PRELOAD */
+        const char *exe = i < 0 ? c->self : c->path[i];
+        if (!exe[0] || !wk_cli_build_loads_driver(exe, driver))
+            continue;
+        fprintf(stderr, "wddmkit: %s was built with GCC's AddressSanitizer, whose runtime must be the first "
+                        "library of the process: running %s with LD_PRELOAD=%s\n", driver, exe, getenv("LD_PRELOAD"));
+        free(saved);
+        return run_in(exe, argv);
+    }
+    if (ready && old) /* as it was: none, empty, or what saved holds */
+        setenv("LD_PRELOAD", saved ? saved : "", 1);
+    else if (ready)
+        unsetenv("LD_PRELOAD");
+    free(saved);
+    fprintf(stderr, "wddmkit: cannot load %s into this build: it was built with GCC's AddressSanitizer, whose "
+                    "runtime (%s) must be the first library of the process, and no build found (%d tried) loads "
+                    "it with that runtime preloaded. ", driver, soname[0] ? soname : "libasan.so.N", c->count + 1);
+    gcc_asan_advice(stderr, soname);
+    return 2;
+}
+
 int wk_cli_hand_over(int argc, char **argv)
 {
     const char *driver = argc >= 2 && loads_driver(argv[1]) ? driver_argument(argc, argv) : NULL;
     if (!driver || getenv(HANDED_OVER))
         return -1;
-    char why[1024], sym[256] = "";
+    char why[1024], sym[256] = "", soname[64];
     if (wk_cli_driver_probe(driver, why, sizeof(why)) != WK_CLI_DRIVER_NEEDS_RUNTIME)
         return -1; /* it loads, or fails in a way the command itself reports */
-    wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym));
-    static struct candidates c;
+    static struct candidates c; /* PATH_MAX paths: too large for the stack */
     find_candidates(&c, driver);
+    if (gcc_asan_module(driver, why, soname, sizeof(soname)))
+        return preload_hand_over(argv, driver, soname, &c);
+    wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym));
     for (int i = 0; i < c.count; i++) {
         if (!wk_cli_build_loads_driver(c.path[i], driver))
             continue;
         fprintf(stderr, "wddmkit: %s needs %s, which this build lacks (a module built with sanitizers or fuzzer "
                         "coverage): running %s\n", driver, sym, c.path[i]);
-        fflush(NULL);
-        setenv(HANDED_OVER, "1", 1);
-        argv[0] = c.path[i];
-        execv(c.path[i], argv);
-        fprintf(stderr, "wddmkit: cannot run %s: %s\n", c.path[i], strerror(errno));
-        return 2;
+        return run_in(c.path[i], argv);
     }
     fprintf(stderr,
             "wddmkit: cannot load %s into this build: undefined symbol %s. The module was built with sanitizers "

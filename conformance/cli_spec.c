@@ -5,12 +5,15 @@
  *   spec lint FILE|DIR...      load without running; every error is printed
  *                              as file:line:col: ... (exit 0 all valid, 2 not)
  *   spec dump ID [FILE|DIR...] print a case as the step program it compiles
- *                              to (default: the repository's specs/)
+ *                              to (default: the repository's specs/); ID may
+ *                              be a glob, matched as `conform --filter`
+ *                              matches (fnmatch), and every match is printed
  *   spec mutations             the answer corruptions negative cases name
  *
  * Errors go to stderr as they are found (the diagnostics echo), so a lint
  * run shows all of them however many there are.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,9 +29,10 @@
 static void usage(FILE *out)
 {
     fputs("usage: wddmkit spec lint FILE|DIR...\n"
-          "       wddmkit spec dump ID [FILE|DIR...]   (default: " WK_SPECS_DIR ")\n"
+          "       wddmkit spec dump ID|GLOB [FILE|DIR...]   (default: " WK_SPECS_DIR ")\n"
           "       wddmkit spec mutations\n"
-          "The format: docs/spec-format.md.\n",
+          "Dump prints each case whose id matches, an ID or a glob as in 'paging-fill*', as the step\n"
+          "program it runs. The format: docs/spec-format.md.\n",
           out);
 }
 
@@ -66,11 +70,30 @@ static int lint(int argc, char **argv)
     return rc;
 }
 
+/* Every case whose id matches the glob, in load order, a blank line
+ * between two; the number printed. */
+static uint32_t dump_matches(const struct wk_spec_set *set, const char *glob)
+{
+    uint32_t printed = 0;
+    for (uint32_t i = 0; i < set->count; i++) {
+        if (fnmatch(glob, set->progs[i]->id, 0) != 0)
+            continue;
+        if (printed++)
+            fputc('\n', stdout);
+        wk_prog_dump(set->progs[i], stdout);
+    }
+    return printed;
+}
+
 static int dump(int argc, char **argv)
 {
     if (argc < 1) {
         usage(stderr);
         return 2;
+    }
+    if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        usage(stdout);
+        return 0;
     }
     char *fallback[] = { (char *)WK_SPECS_DIR };
     struct wk_spec_set set;
@@ -79,14 +102,13 @@ static int dump(int argc, char **argv)
     wk_diag_init(&d, 1);
     d.echo = stderr;
     load_paths(&set, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback, &d);
-    const struct wk_prog *p = wk_spec_find(&set, argv[0]);
-    if (p)
-        wk_prog_dump(p, stdout);
-    else
-        fprintf(stderr, "wddmkit spec dump: no case '%s'%s\n", argv[0], d.errors ? " (or it has errors)" : "");
+    uint32_t printed = dump_matches(&set, argv[0]);
+    if (!printed)
+        fprintf(stderr, "wddmkit spec dump: no case matches '%s'%s\n", argv[0],
+                d.errors ? " (or it has errors)" : "");
     wk_spec_set_free(&set);
     wk_diag_free(&d);
-    return p ? 0 : 2;
+    return printed ? 0 : 2;
 }
 
 static int mutations(void)

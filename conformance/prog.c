@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "conform.h"
+#include "wddmkit/umd.h"
 
 const char *wk_step_keyword(enum wk_step_kind kind)
 {
@@ -92,6 +93,40 @@ static void dump_raw(const struct wk_prog_render *r, FILE *out)
     fprintf(out, "%s", r->raw_length > 64 ? " ...]" : r->raw_length ? "]" : "");
 }
 
+static void dump_ref(const char *key, const struct wk_prog_ref *ref, FILE *out)
+{
+    fprintf(out, " %s=[%u,0x%x]", key, ref->list_index, ref->offset);
+}
+
+/* One user record with the fields of its op only (spec_render.c's keys):
+ * a COPY has no value, a NOP nothing at all. An op outside umd.h (a
+ * decoded input may carry one) shows every field, since the driver is
+ * handed them all. */
+static void dump_record(const struct wk_prog_record *c, FILE *out)
+{
+    static const char *const ops[WK_USER_OP_COUNT] = { "nop", "copy", "fill", "write32", "blit" };
+    if (c->op >= WK_USER_OP_COUNT) {
+        fprintf(out, "\n      op=%u", c->op);
+        dump_ref("src", &c->src, out);
+        dump_ref("dst", &c->dst, out);
+        fprintf(out, " size=%u value=0x%x width=%u height=%u src_pitch=%u dst_pitch=%u", c->size, c->value,
+                c->width, c->height, c->src_pitch, c->dst_pitch);
+        return;
+    }
+    fprintf(out, "\n      %s", ops[c->op]);
+    if (c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_BLIT)
+        dump_ref("src", &c->src, out);
+    if (c->op != WK_USER_OP_NOP)
+        dump_ref("dst", &c->dst, out);
+    if (c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_FILL)
+        fprintf(out, " size=%u", c->size);
+    if (c->op == WK_USER_OP_FILL || c->op == WK_USER_OP_WRITE32) /* a FILL's pattern: value=, as a fill step */
+        fprintf(out, " value=0x%x", c->value);
+    if (c->op == WK_USER_OP_BLIT)
+        fprintf(out, " width=%u height=%u src_pitch=%u dst_pitch=%u", c->width, c->height, c->src_pitch,
+                c->dst_pitch);
+}
+
 static void dump_render(const struct wk_prog_render *r, FILE *out)
 {
     fprintf(out, " context=%u list=[", r->context);
@@ -112,14 +147,8 @@ static void dump_render(const struct wk_prog_render *r, FILE *out)
         dump_raw(r, out);
         return;
     }
-    static const char *const ops[] = { "nop", "copy", "fill", "write32", "blit" };
-    for (uint32_t i = 0; i < r->record_count; i++) {
-        const struct wk_prog_record *c = &r->records[i];
-        fprintf(out, "\n      %s src=[%u,0x%x] dst=[%u,0x%x] size=%u value=0x%x", c->op < 5 ? ops[c->op] : "?",
-                c->src.list_index, c->src.offset, c->dst.list_index, c->dst.offset, c->size, c->value);
-        if (c->op == 4)
-            fprintf(out, " %ux%u pitch %u/%u", c->width, c->height, c->src_pitch, c->dst_pitch);
-    }
+    for (uint32_t i = 0; i < r->record_count; i++)
+        dump_record(&r->records[i], out);
 }
 
 static void dump_patch(const struct wk_prog_patch *g, FILE *out)
@@ -148,6 +177,83 @@ static void dump_patch(const struct wk_prog_patch *g, FILE *out)
     }
 }
 
+#define PAGING_OPS 18u /* DXGK_BUILDPAGINGBUFFER_OPERATION values: wk_paging_op_words */
+
+/* A stat as its spec spells it, in the loader's own words (wk_stat_words,
+ * wk_paging_op_words): `ddi`/`op` only for the stat that counts one, and
+ * no max when the check has no upper bound. A decoded input's value out of
+ * range prints as its number. */
+static void dump_stats(const struct wk_step *s, FILE *out)
+{
+    if ((unsigned)s->stat < WK_STAT_COUNT)
+        fprintf(out, " stat=%s", wk_stat_words[s->stat]);
+    else
+        fprintf(out, " stat=%u", (unsigned)s->stat);
+    if (s->stat == WK_STAT_DDI_CALLS) {
+        const char *name = wk_ddi_name(s->ddi); /* the spec omits "DxgkDdi" */
+        if (s->ddi == WK_DDI_NONE || (unsigned)s->ddi >= WK_DDI_COUNT)
+            fprintf(out, " ddi=%u", (unsigned)s->ddi);
+        else
+            fprintf(out, " ddi=%s", strncmp(name, "DxgkDdi", 7) == 0 ? name + 7 : name);
+    }
+    if (s->stat == WK_STAT_PAGING_OP) {
+        if (s->op < PAGING_OPS)
+            fprintf(out, " op=%s", wk_paging_op_words[s->op]);
+        else
+            fprintf(out, " op=%u", s->op);
+    }
+    fprintf(out, " min=%llu", (unsigned long long)s->min);
+    if (s->has_max)
+        fprintf(out, " max=%llu", (unsigned long long)s->max);
+}
+
+/* What check_placement compares: residency, then segment (0: any), offset
+ * and bank only when the case gave them. */
+static void dump_placement(const struct wk_step *s, FILE *out)
+{
+    fprintf(out, " alloc%u resident=%s", s->allocation, s->expect_resident ? "true" : "false");
+    if (!s->expect_resident)
+        return;
+    if (s->segment)
+        fprintf(out, " segment=%u", s->segment);
+    if (s->has_offset)
+        fprintf(out, " offset=0x%llx", (unsigned long long)s->offset);
+    if (s->has_bank)
+        fprintf(out, " bank=%u", s->expect_bank);
+}
+
+/* An address inside an allocation (where it is resident when the step
+ * runs) or an absolute one. */
+static void dump_touch(const struct wk_step *s, FILE *out)
+{
+    if (s->relative)
+        fprintf(out, " alloc%u+0x%llx", s->allocation, (unsigned long long)s->offset);
+    else
+        fprintf(out, " segment=%u offset=0x%llx", s->segment, (unsigned long long)s->offset);
+    fprintf(out, " %s", s->write ? "write" : "read");
+}
+
+/* Steps on one allocation: fill, relocate, write, page_in... and the
+ * checks of its bytes. expect_pattern's range is all of it unless the case
+ * gave an offset or a size (0: to the end). */
+static void dump_allocation_step(const struct wk_step *s, FILE *out)
+{
+    fprintf(out, " alloc%u", s->allocation);
+    if (s->kind == WK_STEP_FILL || s->kind == WK_STEP_EXPECT_PATTERN || s->kind == WK_STEP_EXPECT_DIGEST)
+        fprintf(out, " value=0x%llx", (unsigned long long)s->value);
+    if (s->kind == WK_STEP_EXPECT_PATTERN && s->offset)
+        fprintf(out, " offset=0x%llx", (unsigned long long)s->offset);
+    if (s->kind == WK_STEP_EXPECT_PATTERN && s->size)
+        fprintf(out, " size=%llu", (unsigned long long)s->size);
+    if (s->kind == WK_STEP_RELOCATE)
+        fprintf(out, " segment=%u", s->segment);
+    if (s->length) {
+        fprintf(out, " offset=0x%llx bytes=", (unsigned long long)s->offset);
+        for (uint32_t b = 0; b < s->length && b < WK_PROG_MAX_BYTES; b++)
+            fprintf(out, "%02x", s->data[b]);
+    }
+}
+
 static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
 {
     fprintf(out, "  %3u: %-22s", i, wk_step_keyword(s->kind));
@@ -163,9 +269,7 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         break;
     case WK_STEP_RENDER: if (s->render) dump_render(s->render, out); break;
     case WK_STEP_PATCH: if (s->patch) dump_patch(s->patch, out); break;
-    case WK_STEP_TOUCH_PHYSICAL:
-        fprintf(out, " segment=%u offset=0x%llx %s", s->segment, (unsigned long long)s->offset, s->write ? "write" : "read");
-        break;
+    case WK_STEP_TOUCH_PHYSICAL: dump_touch(s, out); break;
     case WK_STEP_SIGNAL_FENCE:
         if (s->relative)
             fprintf(out, " alloc%u+0x%llx value=0x%llx", s->allocation, (unsigned long long)s->offset, (unsigned long long)s->value);
@@ -175,25 +279,12 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
     case WK_STEP_HOLD: fprintf(out, " count=%llu", (unsigned long long)s->value); break;
     case WK_STEP_CANCEL: if (s->has_count) fprintf(out, " count=%u", s->count); break;
     case WK_STEP_WAIT_IDLE: break;
-    case WK_STEP_EXPECT_STATS:
-        fprintf(out, " stat=%u min=%llu max=%llu ddi=%s op=%u", s->stat, (unsigned long long)s->min,
-                (unsigned long long)s->max, wk_ddi_name(s->ddi), s->op);
-        break;
+    case WK_STEP_EXPECT_STATS: dump_stats(s, out); break;
+    case WK_STEP_EXPECT_PLACEMENT: dump_placement(s, out); break;
     case WK_STEP_EXPECT_CONTEXT_INFO:
         fprintf(out, " context=%u field=%u value=%llu", s->context, s->field, (unsigned long long)s->value);
         break;
-    default:
-        fprintf(out, " alloc%u", s->allocation);
-        if (s->kind == WK_STEP_FILL || s->kind == WK_STEP_EXPECT_PATTERN || s->kind == WK_STEP_EXPECT_DIGEST)
-            fprintf(out, " value=0x%llx", (unsigned long long)s->value);
-        if (s->kind == WK_STEP_RELOCATE || s->kind == WK_STEP_EXPECT_PLACEMENT)
-            fprintf(out, " segment=%u", s->segment);
-        if (s->length) {
-            fprintf(out, " offset=0x%llx bytes=", (unsigned long long)s->offset);
-            for (uint32_t b = 0; b < s->length; b++)
-                fprintf(out, "%02x", s->data[b]);
-        }
-        break;
+    default: dump_allocation_step(s, out); break;
     }
     if (s->expect_status != WK_OK)
         fprintf(out, " status=%s", wk_status_name(s->expect_status));
