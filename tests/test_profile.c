@@ -169,9 +169,9 @@ static void test_negative_cases_skip_in_the_contract_profile(void **state)
         "area: t\n"
         "cases:\n"
         "  - id: t.neg\n"
-        "    describe: A byte past the paging buffer is flagged.\n"
-        "    trips: MEM-GUARD-001\n"
-        "    rewrite: {mutation: paging-write-past-end, call: 1}\n"
+        "    describe: A failed BuildPagingBuffer is flagged (the adapter lives on, so nothing leaks here).\n"
+        "    trips: PAGING-STATUS-001\n"
+        "    rewrite: {mutation: paging-fails, call: 1}\n"
         "    steps:\n"
         "      - create_device\n";
     struct wk_case_result r;
