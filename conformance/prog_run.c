@@ -751,6 +751,17 @@ static int run_steps(struct interp *x)
             first_violation(x, want);
             return 0;
         }
+        /* A positive case fails on any violation; say so at the step that
+         * made it. Judged only at the end, a later data check that failed
+         * because of it (a Patch that wrote outside its slots, then wrong
+         * bytes) was reported instead, without the rule. */
+        uint64_t total = 0;
+        if (!p->has_rewrite) /* a negative case runs on to the rule it must trip */
+            wk_vidmm_violations(x->vm, NULL, 0, &total);
+        if (total) {
+            first_violation(x, "no contract violation");
+            return 0;
+        }
     }
     x->r->failed_step = -1;
     return 1;
