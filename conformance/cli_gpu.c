@@ -5,7 +5,11 @@
  *
  * Everything runs on the reference adapter (docs/gpu-model.md). Faults are
  * printed as FILE:+OFFSET: REASON (OPCODE) ..., the form an editor or CI log
- * links to.
+ * links to; OFFSET is always a place in the file (for a fault inside a
+ * CALL, the CALL's), the rest of the line says where inside the callee.
+ * `exec` stores the file at the start of segment 1 and runs it from there
+ * (docs/gpu-model.md, "Command-line tools"), so it takes at most segment 1's
+ * size, where `validate` and `disasm` take any file up to 64 MiB.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +26,13 @@ static void print_line(void *user, const char *line)
     puts(line);
 }
 
+/* The file offset is the depth-0 command's: inside a CALL, f->offset is an
+ * offset in the callee, which is no place in the file. */
 static int print_fault(const char *path, const struct wk_gpu_fault *f)
 {
-    char text[256];
+    char text[512];
     wk_gpu_fault_format(f, text, sizeof(text));
-    printf("%s:+0x%llx: %s\n", path, (unsigned long long)f->offset, text);
+    printf("%s:+0x%llx: %s\n", path, (unsigned long long)f->top_offset, text);
     return 1;
 }
 
@@ -63,40 +69,49 @@ static int cmd_validate(const char *path, const uint8_t *buf, size_t len)
     return rc;
 }
 
-static void print_counters(const struct wk_gpu_counters *c)
+/* Every counter of docs/gpu-model.md ("Counters") and the last fence. */
+static void print_counters(const struct wk_gpu *gpu)
 {
+    struct wk_gpu_counters c;
+    wk_gpu_get_counters(gpu, &c);
     printf("commands %llu, copied %llu B, filled %llu B, written %llu B, bank crossings %llu,\n"
-           "fences %llu, GART pages mapped %llu / unmapped %llu, TLB flushes %llu, stale TLB accesses %llu, calls %llu\n",
-           (unsigned long long)c->commands, (unsigned long long)c->bytes_copied,
-           (unsigned long long)c->bytes_filled, (unsigned long long)c->bytes_written,
-           (unsigned long long)c->bank_crossings, (unsigned long long)c->fences,
-           (unsigned long long)c->gart_pages_mapped, (unsigned long long)c->gart_pages_unmapped,
-           (unsigned long long)c->tlb_flushes, (unsigned long long)c->stale_tlb_accesses,
-           (unsigned long long)c->calls);
+           "fences %llu, interrupts %llu, last fence 0x%llx,\n"
+           "GART pages mapped %llu / unmapped %llu, TLB flushes %llu, stale TLB accesses %llu, calls %llu,\n"
+           "execs %llu, faults %llu\n",
+           (unsigned long long)c.commands, (unsigned long long)c.bytes_copied,
+           (unsigned long long)c.bytes_filled, (unsigned long long)c.bytes_written,
+           (unsigned long long)c.bank_crossings, (unsigned long long)c.fences,
+           (unsigned long long)c.interrupts, (unsigned long long)wk_gpu_last_fence(gpu),
+           (unsigned long long)c.gart_pages_mapped, (unsigned long long)c.gart_pages_unmapped,
+           (unsigned long long)c.tlb_flushes, (unsigned long long)c.stale_tlb_accesses,
+           (unsigned long long)c.calls, (unsigned long long)c.execs, (unsigned long long)c.faults);
 }
 
-/* The buffer is stored at the start of segment 1 and run from there. */
+/* The buffer is stored at the start of segment 1 and run from there: a
+ * DMA buffer must be somewhere the GPU can fetch it. */
 static int cmd_exec(const char *path, const uint8_t *buf, size_t len)
 {
     struct wk_gpu *gpu = reference_gpu();
     if (!gpu)
         return 2;
-    uint64_t at = wk_gpu_reference_desc()->segments[0].base;
+    const struct wk_gpu_segment_desc *seg1 = &wk_gpu_reference_desc()->segments[0];
+    uint64_t at = seg1->base;
     struct wk_gpu_fault f;
     int rc = 0;
     if (wk_gpu_write(gpu, at, buf, len) != WK_OK) {
-        fprintf(stderr, "wddmkit: %s: %zu bytes do not fit in segment 1\n", path, len);
+        fprintf(stderr,
+                "wddmkit: %s: %zu bytes do not fit in segment 1: `gpu exec` loads the buffer at 0x%llx, "
+                "the start of segment 1 of the reference adapter, which holds %llu bytes "
+                "(`gpu validate` and `gpu disasm` take files up to %u bytes)\n",
+                path, len, (unsigned long long)at, (unsigned long long)seg1->size, MAX_DMA);
         rc = 2;
     } else if (wk_gpu_exec(gpu, at, len, &f) == WK_OK) {
         printf("%s: ran to the end\n", path);
     } else {
         rc = print_fault(path, &f);
     }
-    if (rc != 2) {
-        struct wk_gpu_counters c;
-        wk_gpu_get_counters(gpu, &c);
-        print_counters(&c);
-    }
+    if (rc != 2)
+        print_counters(gpu);
     wk_gpu_destroy(gpu);
     return rc;
 }

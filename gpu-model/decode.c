@@ -54,6 +54,45 @@ int decode_over_limit(const struct wk_gpu_cmd *cmd, uint32_t limited)
     return 0;
 }
 
+/* Operand i of the command at p, as the decoder reads it. */
+static uint64_t view_operand(const struct opcode_view *op, const uint8_t *p, uint32_t i)
+{
+    const uint8_t *at = p + op->offset[i];
+    return op->wide >> i & 1 ? le64(at) : le32(at);
+}
+
+/* From the compact views, as decode_cmd: the public table is read only for
+ * the limit that was broken (its entries span several cache lines, and a
+ * fuzzer's inputs end on a refused operand all the time). */
+void decode_explain(const struct opcode_view *views, const uint8_t *buf, uint64_t len, uint64_t offset,
+                    struct wk_gpu_fault_detail *d)
+{
+    detail_set(d, WK_GPU_RULE_NONE, 0, 0, 0, 0);
+    if (offset >= len || len - offset < 4)
+        return;
+    const uint8_t *p = buf + offset;
+    uint32_t header = le32(p);
+    if ((header & 0xFF) >= WK_GPU_OP_COUNT)
+        return;
+    if (header >> 8) {
+        detail_set(d, WK_GPU_RULE_HEADER_RESERVED, WK_GPU_DETAIL_NO_OPERAND, header & ~0xFFu, 0, 0);
+        return;
+    }
+    const struct opcode_view *op = &views[header & 0xFF];
+    if (len - offset < op->fixed_bytes)
+        return;
+    for (uint32_t i = 0; i < op->operand_count; i++) {
+        uint64_t v = view_operand(op, p, i), max;
+        if ((op->limited >> i & 1) && v > (max = opcode_table[header & 0xFF].operands[i].max_value)) {
+            detail_set(d, WK_GPU_RULE_OVER_MAXIMUM, i, v, max, 0);
+            return;
+        }
+    }
+    uint64_t count = op->has_list ? view_operand(op, p, op->list_count_operand) : 0;
+    if (count > op->max_list_count)
+        detail_set(d, WK_GPU_RULE_OVER_MAXIMUM, op->list_count_operand, count, op->max_list_count, 0);
+}
+
 wk_status wk_gpu_decode(const uint8_t *buf, uint64_t len, uint64_t offset,
                         struct wk_gpu_cmd *cmd)
 {

@@ -18,10 +18,12 @@
 /* Lines are written through a cursor without per-character checks: every
  * token is either a name from the command table or a 64-bit number (at most
  * 20 digits), so the longest line the table can produce (GART_MAP with
- * eight list elements and its "... N more" tail, about 300 bytes) fits
- * LINE_MAX with room to spare, including the 16 bytes a fixed-size copy
- * of a name or a number may write past the token's end. tests/test_gpu_codec.c
- * checks the table's names stay short enough for that bound. */
+ * eight list elements and its "... N more" tail, about 300 bytes; a fault
+ * line with the longest detail, about 260) fits LINE_MAX with room to
+ * spare, including the 16 bytes a fixed-size copy of a name or a number may
+ * write past the token's end (a fault line's 32-byte command head, at least
+ * 22 bytes long, 10). tests/test_gpu_codec.c checks the table's names stay
+ * short enough for that bound. */
 #define LINE_MAX_BYTES 512
 
 /* A string literal: a copy of constant length, which the compiler inlines
@@ -186,10 +188,62 @@ static void format_cmd(const struct wk_gpu_cmd *c, uint64_t off, char *line)
     *p = '\0';
 }
 
-/* "NAME: opcode byte 0x" for every fault reason, with its length, from the
- * fault table itself: copied with one fixed-size move where the name was a
- * byte loop (a fault line ends most fuzz inputs' listings). The stringized
- * enum name carries the "WK_GPU_FAULT_" prefix, skipped when copying. */
+/* The table entry of a defined opcode, else NULL (the submitted buffer's
+ * own length has no opcode). */
+static const struct wk_gpu_opcode_info *table_entry(uint32_t opcode)
+{
+    return opcode < WK_GPU_OP_COUNT ? &opcode_table[opcode] : NULL;
+}
+
+/* The words of a fault detail (internal.h) start with the operand and its
+ * value: names from the table, values as the listing prints that operand,
+ * so a detail reads like the command line above it ("segment 1", "pfns[2]
+ * 0x5"). */
+static char *put_subject(char *p, uint32_t opcode, const struct wk_gpu_fault_detail *d)
+{
+    const struct wk_gpu_opcode_info *op = table_entry(opcode);
+    int named = op && d->operand < op->operand_count;
+    if (d->operand == WK_GPU_DETAIL_LIST)
+        p = put_lit(put_dec(put_lit(p, "pfns["), d->element), "]");
+    else if (named)
+        p = put_name(p, op->operands[d->operand].name);
+    else
+        p = put_lit(p, "buffer length");
+    *p++ = ' ';
+    if (d->operand == WK_GPU_DETAIL_LIST || (named && op->operands[d->operand].print_hex))
+        return put_hex(put_lit(p, "0x"), d->value, 1);
+    return put_dec(p, d->value);
+}
+
+char *fault_put_detail(char *p, uint32_t opcode, const struct wk_gpu_fault_detail *d)
+{
+    switch (d->rule) {
+    case WK_GPU_RULE_HEADER_RESERVED:
+        return put_lit(put_hex(put_lit(p, "reserved header bits 0x"), d->value, 1), " set");
+    case WK_GPU_RULE_OVER_MAXIMUM:
+        return put_dec(put_lit(put_subject(p, opcode, d), " over its maximum "), d->arg[0]);
+    case WK_GPU_RULE_NO_SEGMENT:
+        p = put_dec(put_lit(put_subject(p, opcode, d), " names no segment (the adapter has "), d->arg[0]);
+        return put_lit(p, ")");
+    case WK_GPU_RULE_NOT_APERTURE:
+        return put_lit(put_subject(p, opcode, d), " is not an aperture");
+    case WK_GPU_RULE_PAGES_PAST_APERTURE:
+        p = put_dec(put_lit(put_subject(p, opcode, d), " + count "), d->arg[0]);
+        return put_lit(put_dec(put_lit(p, " runs past the aperture's "), d->arg[1]), " pages");
+    case WK_GPU_RULE_PFN_OUTSIDE_SYSMEM:
+        p = put_dec(put_lit(put_subject(p, opcode, d), " outside system memory ("), d->arg[1]);
+        return put_lit(put_hex(put_lit(p, " pages from PFN 0x"), d->arg[0], 1), ")");
+    case WK_GPU_RULE_DMA_TOO_LONG:
+        return put_dec(put_lit(put_subject(p, opcode, d), " over max_dma_length "), d->arg[0]);
+    default:
+        return p;
+    }
+}
+
+/* "NAME: " for every fault reason, with its length, from the fault table
+ * itself: copied with one fixed-size move where the name was a byte loop (a
+ * fault line ends most fuzz inputs' listings). The stringized enum name
+ * carries the "WK_GPU_FAULT_" prefix, skipped when copying. */
 #define FAULT_PREFIX_BYTES (sizeof("WK_GPU_FAULT_") - 1)
 #define FAULT_HEAD_BYTES 48u
 
@@ -199,21 +253,75 @@ struct fault_head {
 };
 
 static const struct fault_head fault_heads[WK_GPU_FAULT_REASON_COUNT] = {
-#define HEAD_(name, num, msg) \
-    [num] = { #name ": opcode byte 0x", sizeof(#name ": opcode byte 0x") - 1 - FAULT_PREFIX_BYTES },
+#define HEAD_(name, num, msg) [num] = { #name ": ", sizeof(#name ": ") - 1 - FAULT_PREFIX_BYTES },
     WK_GPU_FAULT_MAP(HEAD_)
 #undef HEAD_
 };
 
-/* "<REASON: opcode byte 0x%02x, %llu bytes left>" */
-static void format_fault(enum wk_gpu_fault_reason why, uint8_t opcode, uint64_t off, uint64_t left,
-                         char *line)
+/* Bytes a truncated command needs: with its list when the count can be
+ * read (the decoder refuses a count over its maximum before it looks at
+ * the length, so this cannot overflow). *at_least: the count could not be
+ * read. From the compact views, as the decoder. */
+static uint64_t bytes_needed(const struct opcode_view *op, const uint8_t *p, uint64_t left, int *at_least)
+{
+    *at_least = op->has_list && left < op->fixed_bytes;
+    if (!op->has_list || *at_least)
+        return op->fixed_bytes;
+    return op->fixed_bytes + (uint64_t)le32(p + op->offset[op->list_count_operand]) * op->list_element_bytes;
+}
+
+/* "COPY (opcode byte 0x01)" for every defined opcode, made from the opcode
+ * map by the preprocessor and copied with one fixed-size move (an input's
+ * listing ends on a fault line more often than not: building it from the
+ * name and the number cost every such input some 25 instructions more). */
+#define CULPRIT_HEAD_BYTES 32u
+
+struct culprit_head {
+    char text[CULPRIT_HEAD_BYTES];
+    uint32_t len;
+};
+
+static const struct culprit_head culprit_heads[WK_GPU_OP_COUNT] = {
+#define CULPRIT_(name, code, mnem) \
+    [code] = { mnem " (opcode byte " #code ")", sizeof(mnem " (opcode byte " #code ")") - 1 },
+    WK_GPU_OPCODE_MAP(CULPRIT_)
+#undef CULPRIT_
+};
+
+/* "COPY (opcode byte 0x01)" for a defined opcode, else "opcode byte 0xee";
+ * TRUNCATED adds what the command needs, BAD_OPERAND the rule it broke. */
+static char *put_culprit(char *p, const struct opcode_view *views, enum wk_gpu_fault_reason why,
+                         const uint8_t *cmd, uint64_t left)
+{
+    if (cmd[0] >= WK_GPU_OP_COUNT)
+        return put_hex(put_lit(p, "opcode byte 0x"), cmd[0], 2);
+    memcpy(p, culprit_heads[cmd[0]].text, CULPRIT_HEAD_BYTES);
+    p += culprit_heads[cmd[0]].len;
+    if (why == WK_GPU_FAULT_TRUNCATED) {
+        int at_least;
+        uint64_t need = bytes_needed(&views[cmd[0]], cmd, left, &at_least);
+        p = at_least ? put_lit(p, " needs at least ") : put_lit(p, " needs ");
+        return put_lit(put_dec(p, need), " bytes");
+    }
+    if (why == WK_GPU_FAULT_BAD_OPERAND) {
+        struct wk_gpu_fault_detail d;
+        decode_explain(views, cmd, left, 0, &d);
+        if (d.rule != WK_GPU_RULE_NONE)
+            p = fault_put_detail(put_lit(p, ": "), cmd[0], &d);
+    }
+    return p;
+}
+
+/* "<REASON: CULPRIT, N bytes left>" */
+static void format_fault(const struct opcode_view *views, enum wk_gpu_fault_reason why, const uint8_t *cmd,
+                         uint64_t off, uint64_t left, char *line)
 {
     const struct fault_head *h = &fault_heads[why];
     char *p = put_lit(put_offset(line, off), "<");
     memcpy(p, h->text + FAULT_PREFIX_BYTES, FAULT_HEAD_BYTES - FAULT_PREFIX_BYTES);
-    p = put_hex(p + h->len, opcode, 2);
-    p = put_lit(put_dec(put_lit(p, ", "), left), " bytes left>");
+    p = put_culprit(p + h->len, views, why, cmd, left);
+    p = put_dec(put_lit(p, ", "), left);
+    p = left == 1 ? put_lit(p, " byte left>") : put_lit(p, " bytes left>");
     *p = '\0';
 }
 
@@ -226,7 +334,7 @@ uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, v
         struct wk_gpu_cmd cmd;
         wk_status st = decode_cmd(views, buf, len, off, &cmd);
         if (st != WK_OK) {
-            format_fault(decode_fault_reason(st), buf[off], off, len - off, line);
+            format_fault(views, decode_fault_reason(st), buf + off, off, len - off, line);
             sink(user, line);
             break;
         }

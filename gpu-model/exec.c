@@ -18,8 +18,10 @@ struct exec {
     uint64_t units_left;
     uint64_t bytes_left;
     uint32_t depth;
-    int nested_fault;            /* a CALL target faulted and recorded it */
+    int nested_fault;            /* a CALL target faulted: its fault is in `held` */
     struct wk_gpu_fault *out;    /* the caller's record of the fault that stops it (or NULL) */
+    struct wk_gpu_fault_detail detail; /* set by whatever returns BAD_OPERAND */
+    struct wk_gpu_fault held;    /* a fault inside a CALL, until its depth-0 CALL is known */
 };
 
 typedef enum wk_gpu_fault_reason handler_fn(struct exec *x, const struct wk_gpu_cmd *c,
@@ -144,33 +146,18 @@ static enum wk_gpu_fault_reason op_fence(struct exec *x, const struct wk_gpu_cmd
     return why;
 }
 
-/* The aperture a GART command names, with its page range checked. */
-static struct region *gart_target(struct exec *x, uint64_t segment_id, uint64_t first,
-                                  uint64_t count)
-{
-    struct region *r = segment_id <= UINT32_MAX ? space_segment(x->gpu, (uint32_t)segment_id) : NULL;
-    if (!r || r->kind != WK_GPU_SEGMENT_APERTURE)
-        return NULL;
-    uint64_t pages = r->size >> WK_GPU_PAGE_SHIFT;
-    return first <= pages && count <= pages - first ? r : NULL;
-}
-
-static int pfn_ok(const struct wk_gpu *gpu, uint64_t pfn)
-{
-    return pfn >= gpu->desc.sysmem_first_pfn &&
-           pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
-}
-
+/* The operand checks are the validator's (operands.c); the budget is spent
+ * between them, as before, so that a long list is paid for before its
+ * frames are read. */
 static enum wk_gpu_fault_reason op_gart_map(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
-    struct region *r = gart_target(x, c->operands[0], c->operands[1], c->list_count);
+    struct region *r = operand_gart_target(x->gpu, c, &x->detail);
     if (!r)
         return WK_GPU_FAULT_BAD_OPERAND;
     if (spend_units(x, c->list_count) != 0)
         return WK_GPU_FAULT_BUDGET;
-    for (uint32_t i = 0; i < c->list_count; i++)
-        if (!pfn_ok(x->gpu, le64(c->list + 8 * (uint64_t)i)))
-            return WK_GPU_FAULT_BAD_OPERAND;
+    if (!operand_gart_frames(x->gpu, c, &x->detail))
+        return WK_GPU_FAULT_BAD_OPERAND;
     if (gart_map(x->gpu, r, c->operands[1], c->list_count, c->list) != 0) {
         *fa = r->base + (c->operands[1] << WK_GPU_PAGE_SHIFT);
         return WK_GPU_FAULT_MEMORY_LIMIT;
@@ -181,8 +168,8 @@ static enum wk_gpu_fault_reason op_gart_map(struct exec *x, const struct wk_gpu_
 static enum wk_gpu_fault_reason op_gart_unmap(struct exec *x, const struct wk_gpu_cmd *c,
                                               uint64_t *fa)
 {
-    struct region *r = gart_target(x, c->operands[0], c->operands[1], c->operands[2]);
-    if (!r || !pfn_ok(x->gpu, c->operands[3]))
+    struct region *r = operand_gart_target(x->gpu, c, &x->detail);
+    if (!r || !operand_gart_frames(x->gpu, c, &x->detail))
         return WK_GPU_FAULT_BAD_OPERAND;
     if (spend_units(x, c->operands[2]) != 0)
         return WK_GPU_FAULT_BUDGET;
@@ -197,7 +184,7 @@ static enum wk_gpu_fault_reason op_tlb_flush(struct exec *x, const struct wk_gpu
                                              uint64_t *fa)
 {
     (void)fa;
-    struct region *r = gart_target(x, c->operands[0], 0, 0);
+    struct region *r = operand_gart_target(x->gpu, c, &x->detail);
     if (!r)
         return WK_GPU_FAULT_BAD_OPERAND;
     gart_flush(x->gpu, r);
@@ -221,14 +208,13 @@ __attribute__((noinline)) static uint8_t *fetch_room(struct wk_gpu *gpu, uint32_
     return gpu->fetch[depth];
 }
 
-/* A snapshot of [addr, addr+len) in the fetch buffer of `depth`. */
+/* A snapshot of [addr, addr+len) in the fetch buffer of `depth` (whose
+ * length the caller checked against max_dma_length). */
 static enum wk_gpu_fault_reason fetch(struct exec *x, uint64_t addr, uint64_t len, uint32_t depth,
                                       const uint8_t **out, uint64_t *fa)
 {
     struct wk_gpu *gpu = x->gpu;
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-    if (len > gpu->desc.max_dma_length)
-        return WK_GPU_FAULT_BAD_OPERAND;
     struct region *r = gpu_access(x, addr, len, &why, fa);
     if (!r)
         return why;
@@ -252,6 +238,8 @@ static enum wk_gpu_fault_reason op_call(struct exec *x, const struct wk_gpu_cmd 
         return WK_GPU_FAULT_NONE;
     if (spend_bytes(x, len) != 0)
         return WK_GPU_FAULT_BUDGET;
+    if (!operand_dma_length(x->gpu, len, 1, &x->detail)) /* operand 1: `bytes` */
+        return WK_GPU_FAULT_BAD_OPERAND;
     enum wk_gpu_fault_reason why = fetch(x, addr, len, x->depth + 1, &buf, fa);
     if (why != WK_GPU_FAULT_NONE)
         return why;
@@ -334,14 +322,38 @@ static handler_fn *const handlers[WK_GPU_OP_COUNT] = {
     [WK_GPU_OP_BLIT] = op_blit,
 };
 
+/*
+ * The fault that ends this exec. At most one stop per exec: a CALL target's
+ * fault ends its callers without another (nested_fault). At depth 0 it is
+ * recorded at once; inside a CALL it is held until the run of depth 0 adds
+ * the offset of the CALL that led there (commit_held), the place in the
+ * submitted buffer a reader looks for.
+ */
+__attribute__((noinline)) static wk_status hold(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opcode,
+                                                uint64_t offset, uint64_t buffer_addr, uint64_t fault_addr)
+{
+    fault_fill(&x->held, why, opcode, offset, buffer_addr, x->depth, fault_addr, &x->detail);
+    return WK_E_GPU_FAULT;
+}
+
 static wk_status stop(struct exec *x, enum wk_gpu_fault_reason why, uint32_t opcode,
                       uint64_t offset, uint64_t buffer_addr, uint64_t fault_addr)
 {
-    /* At most one stop per exec: a CALL target's fault ends its callers
-     * without another (nested_fault). */
-    fault_record(x->gpu, why, opcode, offset, buffer_addr, x->depth, fault_addr);
+    if (x->depth)
+        return hold(x, why, opcode, offset, buffer_addr, fault_addr);
+    fault_record(x->gpu, why, opcode, offset, buffer_addr, 0, fault_addr, &x->detail);
     if (x->out)
-        fault_fill(x->out, why, opcode, offset, buffer_addr, x->depth, fault_addr);
+        fault_fill(x->out, why, opcode, offset, buffer_addr, 0, fault_addr, &x->detail);
+    return WK_E_GPU_FAULT;
+}
+
+/* The held fault of a CALL at `top_offset` of the submitted buffer. */
+static wk_status commit_held(struct exec *x, uint64_t top_offset)
+{
+    x->held.top_offset = top_offset;
+    fault_record_copy(x->gpu, &x->held);
+    if (x->out)
+        *x->out = x->held;
     return WK_E_GPU_FAULT;
 }
 
@@ -400,13 +412,15 @@ static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t 
             continue;
         }
         wk_status st = decode_cmd(views, buf, len, off, &cmd);
+        if (st == WK_E_BAD_OPERAND)
+            decode_explain(views, buf, len, off, &x->detail);
         if (st != WK_OK)
             return stop(x, decode_fault_reason(st), buf[off], off, buffer_addr, 0);
         if (spend_units(x, 1) != 0)
             return stop(x, WK_GPU_FAULT_BUDGET, buf[off], off, buffer_addr, 0);
         enum wk_gpu_fault_reason why = handlers[cmd.opcode](x, &cmd, &fa);
         if (x->nested_fault)
-            return WK_E_GPU_FAULT;
+            return x->depth ? WK_E_GPU_FAULT : commit_held(x, off);
         if (why != WK_GPU_FAULT_NONE)
             return stop(x, why, buf[off], off, buffer_addr, fa);
         x->gpu->counters.commands++;
@@ -415,13 +429,18 @@ static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t 
     return WK_OK;
 }
 
+/* Field by field: `held` and the detail's values are written before they
+ * are read (whatever returns BAD_OPERAND fills the detail), and clearing
+ * them on every exec would be a cost for the rare fault that uses them. */
 static void begin(struct exec *x, struct wk_gpu *gpu, struct wk_gpu_fault *fault)
 {
-    memset(x, 0, sizeof(*x));
     x->gpu = gpu;
     x->out = fault;
     x->units_left = gpu->desc.max_commands;
     x->bytes_left = gpu->desc.max_bytes_moved;
+    x->depth = 0;
+    x->nested_fault = 0;
+    x->detail.rule = WK_GPU_RULE_NONE;
     gpu->counters.execs++;
 }
 
@@ -429,7 +448,7 @@ static void begin(struct exec *x, struct wk_gpu *gpu, struct wk_gpu_fault *fault
 static wk_status finish(wk_status st, struct wk_gpu_fault *fault)
 {
     if (fault && st == WK_OK)
-        fault_fill(fault, WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0);
+        fault_fill(fault, WK_GPU_FAULT_NONE, UINT32_MAX, 0, 0, 0, 0, NULL);
     return st;
 }
 
@@ -449,7 +468,9 @@ wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk
     begin(&x, gpu, fault);
     if (len == 0)
         return finish(WK_OK, fault);
-    enum wk_gpu_fault_reason why = fetch(&x, addr, len, 0, &buf, &fa);
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_BAD_OPERAND;
+    if (operand_dma_length(gpu, len, WK_GPU_DETAIL_NO_OPERAND, &x.detail))
+        why = fetch(&x, addr, len, 0, &buf, &fa);
     if (why != WK_GPU_FAULT_NONE)
         return finish(stop(&x, why, UINT32_MAX, 0, addr, fa), fault);
     return finish(run(&x, buf, len, addr), fault);

@@ -4,7 +4,8 @@
  * One file per job: gpu.c (lifetime, description checks, counters),
  * space.c (address resolution and host access), gart.c (page table and
  * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
- * validate.c, disasm.c, exec.c (the command processor), faults.c,
+ * validate.c, operands.c (the operand rules validator and executor share),
+ * disasm.c, exec.c (the command processor), faults.c,
  * sysmem.c (system memory and the set of its pages that may hold data),
  * sysmap.c (host mappings of system pages).
  */
@@ -332,6 +333,20 @@ uint32_t opcode_extents(const struct wk_gpu_cmd *c, struct extent out[2]);
 /* The fault a wk_gpu_decode status stands for (NONE for WK_OK). */
 enum wk_gpu_fault_reason decode_fault_reason(wk_status st);
 
+/* Which rule the command at buf[offset], refused by the decoder with
+ * WK_E_BAD_OPERAND, broke: the decoder's own checks in its own order, run
+ * again on the fault path only, so decoding stays as fast as it was. */
+void decode_explain(const struct opcode_view *views, const uint8_t *buf, uint64_t len, uint64_t offset,
+                    struct wk_gpu_fault_detail *d);
+
+/* disasm.c --------------------------------------------------------------- */
+
+/* The words of a detail at p, without printf (the disassembler's fault line
+ * and wk_gpu_fault_format share them); at most FAULT_DETAIL_BYTES, and may
+ * write 16 bytes past the end it returns. */
+#define FAULT_DETAIL_BYTES 176u
+char *fault_put_detail(char *p, uint32_t opcode, const struct wk_gpu_fault_detail *d);
+
 /* digest.c --------------------------------------------------------------- */
 
 uint64_t digest_chunk(const uint8_t *buf, uint64_t n);
@@ -339,25 +354,53 @@ uint64_t digest_mix(uint64_t z);
 
 /* faults.c --------------------------------------------------------------- */
 
-/* Fills a fault record member by member. Why not build one and copy it: the
- * copy reads it back 16 bytes at a time right after it was written in 4-
- * and 8-byte pieces, which the CPU cannot forward from its store buffer (a
- * stall on every faulting exec, i.e. on most fuzz inputs). */
-static inline void fault_fill(struct wk_gpu_fault *f, enum wk_gpu_fault_reason why, uint32_t opcode,
-                              uint64_t offset, uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr)
+/* A fault detail from its values; element 0 (a list element's caller sets
+ * it after). */
+static inline void detail_set(struct wk_gpu_fault_detail *d, enum wk_gpu_operand_rule rule, uint32_t operand,
+                              uint64_t value, uint64_t arg0, uint64_t arg1)
 {
+    d->rule = rule;
+    d->operand = operand;
+    d->element = 0;
+    d->value = value;
+    d->arg[0] = arg0;
+    d->arg[1] = arg1;
+}
+
+/* A detail that names no rule: what every fault but BAD_OPERAND carries. */
+extern const struct wk_gpu_fault_detail fault_no_detail;
+
+/* Fills a fault record member by member, the detail too. Why not build one
+ * and copy it: the copy reads it back 16 bytes at a time right after it was
+ * written in 4- and 8-byte pieces, which the CPU cannot forward from its
+ * store buffer (a stall on every faulting exec, i.e. on most fuzz inputs);
+ * a detail was likewise just written by decode_explain or operands.c.
+ * top_offset is the command's own offset (right at depth 0; the executor
+ * moves it to the CALL for a fault inside one); no flags. d: the detail of
+ * a BAD_OPERAND (never NULL then), ignored for other reasons. */
+static inline void fault_fill(struct wk_gpu_fault *f, enum wk_gpu_fault_reason why, uint32_t opcode,
+                              uint64_t offset, uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr,
+                              const struct wk_gpu_fault_detail *d)
+{
+    const struct wk_gpu_fault_detail *src = why == WK_GPU_FAULT_BAD_OPERAND ? d : &fault_no_detail;
     f->reason = why;
     f->opcode = opcode;
     f->offset = offset;
     f->buffer_addr = buffer_addr;
     f->depth = depth;
     f->fault_addr = fault_addr;
+    f->top_offset = offset;
+    f->flags = 0;
+    detail_set(&f->detail, src->rule, src->operand, src->value, src->arg[0], src->arg[1]);
+    f->detail.element = src->element;
 }
 
 /* Appends a fault to the log (the first WK_GPU_FAULT_LOG_SIZE are kept) and
  * counts it. */
 void fault_record(struct wk_gpu *gpu, enum wk_gpu_fault_reason why, uint32_t opcode, uint64_t offset,
-                  uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr);
+                  uint64_t buffer_addr, uint32_t depth, uint64_t fault_addr, const struct wk_gpu_fault_detail *d);
+/* Appends a whole record, as fault_record does. */
+void fault_record_copy(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
 
 /* util ------------------------------------------------------------------- */
 
@@ -433,6 +476,68 @@ static inline wk_status decode_cmd(const struct opcode_view *views, const uint8_
         cmd->length = op->fixed_bytes + (uint32_t)bytes;
     }
     return WK_OK;
+}
+
+/* operands.c ------------------------------------------------------------- */
+
+/*
+ * The operand rules that need a model, for the validator and the executor
+ * alike, so both refuse the same operands in the same words. Each check is
+ * an inline test (it runs for every GART command and CALL of every input)
+ * that, when it fails, hands over to operands.c to say which rule broke:
+ * it returns non-zero (or the region) when the operands pass, else 0 (NULL)
+ * with *d filled.
+ */
+struct region *operand_gart_refused(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
+                                    struct wk_gpu_fault_detail *d);
+int operand_frame_refused(const struct wk_gpu *gpu, uint64_t pfn, uint32_t operand, uint32_t element,
+                          struct wk_gpu_fault_detail *d);
+int operand_dma_refused(const struct wk_gpu *gpu, uint64_t len, uint32_t operand,
+                        struct wk_gpu_fault_detail *d);
+
+/* GART_MAP and GART_UNMAP: the aperture operand 0 names, with the page
+ * range [first_page, first_page + count) inside it (operand 1; GART_MAP's
+ * count is its list's length, GART_UNMAP's operand 2); TLB_FLUSH: the
+ * aperture only. */
+static inline struct region *operand_gart_target(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
+                                                 struct wk_gpu_fault_detail *d)
+{
+    struct region *r = c->operands[0] <= UINT32_MAX ? space_segment(gpu, (uint32_t)c->operands[0]) : NULL;
+    if (r && r->kind == WK_GPU_SEGMENT_APERTURE) {
+        uint64_t pages = r->size >> WK_GPU_PAGE_SHIFT, first = c->operands[1];
+        uint64_t count = c->opcode == WK_GPU_OP_GART_MAP ? c->list_count : c->operands[2];
+        if (c->opcode == WK_GPU_OP_TLB_FLUSH || (first <= pages && count <= pages - first))
+            return r;
+    }
+    return operand_gart_refused(gpu, c, d);
+}
+
+static inline int operand_pfn_ok(const struct wk_gpu *gpu, uint64_t pfn)
+{
+    return pfn >= gpu->desc.sysmem_first_pfn && pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
+}
+
+/* The frames a GART command installs: GART_MAP's list, GART_UNMAP's
+ * dummy_pfn (operand 3). */
+static inline int operand_gart_frames(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
+                                      struct wk_gpu_fault_detail *d)
+{
+    if (c->opcode == WK_GPU_OP_GART_UNMAP)
+        return operand_pfn_ok(gpu, c->operands[3]) || operand_frame_refused(gpu, c->operands[3], 3, 0, d);
+    for (uint32_t i = 0; i < c->list_count; i++) {
+        uint64_t pfn = le64(c->list + 8 * (uint64_t)i);
+        if (!operand_pfn_ok(gpu, pfn))
+            return operand_frame_refused(gpu, pfn, WK_GPU_DETAIL_LIST, i, d);
+    }
+    return 1;
+}
+
+/* A DMA buffer length: CALL's `bytes` (operand 1), or the submitted
+ * buffer's (WK_GPU_DETAIL_NO_OPERAND). */
+static inline int operand_dma_length(const struct wk_gpu *gpu, uint64_t len, uint32_t operand,
+                                     struct wk_gpu_fault_detail *d)
+{
+    return len <= gpu->desc.max_dma_length || operand_dma_refused(gpu, len, operand, d);
 }
 
 #endif

@@ -323,13 +323,15 @@ static void test_convenience_encoders(void **state)
 }
 
 /* The docs' example buffer, byte for byte. */
+/* docs/gpu-model.md, "Command encoding", "Example" (tests/gpu_cli.sh reads
+ * the same bytes from the document itself). */
 static const uint8_t DOC_EXAMPLE[72] = {
-    0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, /* FILL dst */
+    0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, /* FILL dst */
     0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xef, 0xbe, 0xad, 0xde, /* bytes, pattern */
-    0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, /* COPY src */
-    0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, /* dst, bytes */
+    0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, /* COPY src */
+    0x00, 0x10, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, /* dst, bytes */
     0x00, 0x00, 0x00, 0x00,                                                 /* bytes (end) */
-    0x05, 0x00, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* FENCE addr */
+    0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, /* FENCE addr */
     0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,                         /* value */
 };
 
@@ -341,16 +343,38 @@ static void test_docs_example_bytes(void **state)
     struct wk_gpu_writer w;
     wk_gpu_writer_init(&w, buf, sizeof(buf));
     uint64_t at[3];
-    TU_OK(wk_gpu_emit_fill(&w, 0x100000, 4096, 0xdeadbeef));
+    TU_OK(wk_gpu_emit_fill(&w, TU_SEG2_BASE, 4096, 0xdeadbeef));
     at[0] = w.used;
-    TU_OK(wk_gpu_emit_copy(&w, 0x100000, 0x200000, 4096));
+    TU_OK(wk_gpu_emit_copy(&w, TU_SEG2_BASE, TU_SEG2_BASE + 4096, 4096));
     at[1] = w.used;
-    TU_OK(wk_gpu_emit_fence(&w, 0x3000, 1));
+    TU_OK(wk_gpu_emit_fence(&w, TU_SYS_BASE, 1));
     at[2] = w.used;
     assert_true(expect_u64(at[0], 0x18));
     assert_true(expect_u64(at[1], 0x34));
     assert_true(expect_u64(at[2], 72));
     assert_memory_equal(buf, DOC_EXAMPLE, sizeof(DOC_EXAMPLE));
+}
+
+/* The example runs cleanly on the reference adapter, also from where
+ * `wddmkit gpu exec` loads it (the start of segment 1), and does what the
+ * document says: the old example copied past segment 1 and fenced at an
+ * address in no region. */
+static void test_docs_example_runs(void **state)
+{
+    struct wk_gpu *gpu = tu_create(state, wk_gpu_reference_desc());
+    struct wk_gpu_fault f;
+    assert_true(expect_status(wk_gpu_validate(gpu, DOC_EXAMPLE, sizeof(DOC_EXAMPLE), &f), WK_OK));
+    TU_OK(wk_gpu_write(gpu, TU_SEG1_BASE, DOC_EXAMPLE, sizeof(DOC_EXAMPLE)));
+    assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, sizeof(DOC_EXAMPLE), &f), WK_OK));
+    uint8_t page[4096], want[4096];
+    for (size_t i = 0; i < sizeof(want); i++)
+        want[i] = (uint8_t)(0xdeadbeefu >> (8 * (i % 4)));
+    TU_OK(wk_gpu_read(gpu, TU_SEG2_BASE + 4096, page, sizeof(page)));
+    assert_memory_equal(page, want, sizeof(want));
+    assert_true(expect_u64(wk_gpu_last_fence(gpu), 1));
+    uint8_t again[sizeof(DOC_EXAMPLE)];
+    TU_OK(wk_gpu_read(gpu, TU_SEG1_BASE, again, sizeof(again)));
+    assert_memory_equal(again, DOC_EXAMPLE, sizeof(DOC_EXAMPLE)); /* the buffer is intact */
 }
 
 static void test_emit_no_space_leaves_writer_unchanged(void **state)
@@ -837,6 +861,18 @@ static void print_line(void *user, const char *line)
     print_error("    %s\n", line);
 }
 
+/* The detail of a BAD_OPERAND, as both sides word it (and never empty). */
+static bool same_detail_text(const struct wk_gpu_fault *a, const struct wk_gpu_fault *b)
+{
+    char ta[256], tb[256];
+    wk_gpu_fault_detail_text(a, ta, sizeof(ta));
+    wk_gpu_fault_detail_text(b, tb, sizeof(tb));
+    if (ta[0] && strcmp(ta, tb) == 0)
+        return true;
+    print_error("  validate: \"%s\"\n  exec:     \"%s\"\n", ta, tb);
+    return false;
+}
+
 static void test_validate_agrees_with_exec(void **state)
 {
     uint64_t rng = tu_seed(0x5EEDC0DE);
@@ -876,6 +912,9 @@ static void test_validate_agrees_with_exec(void **state)
         else if (vs != WK_OK && ef.offset == vf.offset && ef.reason != vf.reason &&
                  !state_reason(ef.reason))
             why = "validate and exec disagree on the reason";
+        else if (vs != WK_OK && ef.offset == vf.offset && ef.reason == WK_GPU_FAULT_BAD_OPERAND &&
+                 vf.reason == WK_GPU_FAULT_BAD_OPERAND && !same_detail_text(&vf, &ef))
+            why = "validate and exec word the refused operand differently";
         else if (ns != WK_OK && (vs == WK_OK || vf.offset > nf.offset))
             why = "validate without a model found a problem validate with one missed";
         else if (ns != WK_OK && vf.offset == nf.offset && vf.reason != nf.reason)
@@ -923,9 +962,9 @@ static void test_disasm_docs_example(void **state)
     uint64_t n = wk_gpu_disasm(DOC_EXAMPLE, sizeof(DOC_EXAMPLE), collect_line, &l);
     assert_true(expect_u64(n, 3));
     assert_int_equal(l.n, 3);
-    assert_string_equal(l.text[0], "0x0000: FILL dst=0x100000 bytes=4096 pattern=0xdeadbeef");
-    assert_string_equal(l.text[1], "0x0018: COPY src=0x100000 dst=0x200000 bytes=4096");
-    assert_string_equal(l.text[2], "0x0034: FENCE addr=0x3000 value=0x1");
+    assert_string_equal(l.text[0], "0x0000: FILL dst=0x400000 bytes=4096 pattern=0xdeadbeef");
+    assert_string_equal(l.text[1], "0x0018: COPY src=0x400000 dst=0x401000 bytes=4096");
+    assert_string_equal(l.text[2], "0x0034: FENCE addr=0x10000000 value=0x1");
 
     memset(&l, 0, sizeof(l));
     assert_true(expect_u64(wk_gpu_disasm(DOC_EXAMPLE, 0, collect_line, &l), 0));
@@ -1117,6 +1156,52 @@ static void test_disasm_longest_lines(void **state)
     assert_string_equal(l.text, "0x12344: <UNKNOWN_OPCODE: opcode byte 0xee, 4 bytes left>");
 }
 
+/* The fault line names the command and what is wrong with it (gpu.h,
+ * wk_gpu_disasm; docs/gpu-model.md, "Static validation and disassembly").
+ * It used to say only "<BAD_OPERAND: opcode byte 0x0a, 36 bytes left>", and
+ * "1 bytes left". */
+static void expect_last_line(const uint8_t *buf, uint64_t len, const char *want)
+{
+    struct long_line l;
+    memset(&l, 0, sizeof(l));
+    wk_gpu_disasm(buf, len, keep_line, &l);
+    if (strcmp(l.text, want) != 0) {
+        print_error("disasm: \"%s\"\nwanted: \"%s\"\n", l.text, want);
+        fail();
+    }
+}
+
+static void test_disasm_fault_lines(void **state)
+{
+    (void)state;
+    uint8_t cmd[36];
+    memset(cmd, 0, sizeof(cmd));
+    cmd[0] = 0xee;
+    expect_last_line(cmd, 4, "0x0000: <UNKNOWN_OPCODE: opcode byte 0xee, 4 bytes left>");
+    cmd[0] = WK_GPU_OP_COPY;
+    expect_last_line(cmd, 1, "0x0000: <TRUNCATED: COPY (opcode byte 0x01) needs 28 bytes, 1 byte left>");
+    expect_last_line(cmd, 20, "0x0000: <TRUNCATED: COPY (opcode byte 0x01) needs 28 bytes, 20 bytes left>");
+    tu_put32(cmd, WK_GPU_OP_GART_MAP);
+    expect_last_line(cmd, 12,
+                      "0x0000: <TRUNCATED: GART_MAP (opcode byte 0x06) needs at least 16 bytes, 12 bytes left>");
+    tu_put32(cmd + 12, 2);
+    expect_last_line(cmd, 24, "0x0000: <TRUNCATED: GART_MAP (opcode byte 0x06) needs 32 bytes, 24 bytes left>");
+    tu_put32(cmd + 12, 1048577);
+    expect_last_line(cmd, 16, "0x0000: <BAD_OPERAND: GART_MAP (opcode byte 0x06): count 1048577 over its "
+                               "maximum 1048576, 16 bytes left>");
+    tu_put32(cmd, WK_GPU_OP_BLIT);
+    tu_put32(cmd + 20, 1048577);
+    expect_last_line(cmd, 36, "0x0000: <BAD_OPERAND: BLIT (opcode byte 0x0a): width 1048577 over its maximum "
+                               "1048576, 36 bytes left>");
+    tu_put32(cmd + 20, 1);
+    tu_put32(cmd + 24, 16385);
+    expect_last_line(cmd, 36, "0x0000: <BAD_OPERAND: BLIT (opcode byte 0x0a): height 16385 over its maximum "
+                               "16384, 36 bytes left>");
+    tu_put32(cmd, 0x8000010a);
+    expect_last_line(cmd, 36, "0x0000: <BAD_OPERAND: BLIT (opcode byte 0x0a): reserved header bits 0x80000100 "
+                               "set, 36 bytes left>");
+}
+
 /* Differential: the disassembler against a trivially correct shadow built on
  * snprintf and the public decoder (the formatter writes digits and fragments
  * by hand for speed; docs/performance.md), on seeded random buffers: random
@@ -1129,6 +1214,53 @@ static uint64_t le64_at(const uint8_t *p)
     return v;
 }
 
+/* The rule a command the decoder refused broke, checked here the obvious
+ * way: reserved header bits, then BLIT's limits, then GART_MAP's count. */
+static uint32_t le32_at(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void shadow_bad_operand(const uint8_t *p, char *out, size_t cap)
+{
+    uint32_t header = le32_at(p);
+    if (header >> 8)
+        snprintf(out, cap, "reserved header bits 0x%x set", header & ~0xFFu);
+    else if (p[0] == WK_GPU_OP_BLIT && le32_at(p + 20) > (1u << 20))
+        snprintf(out, cap, "width %u over its maximum %u", le32_at(p + 20), 1u << 20);
+    else if (p[0] == WK_GPU_OP_BLIT)
+        snprintf(out, cap, "height %u over its maximum 16384", le32_at(p + 24));
+    else
+        snprintf(out, cap, "count %u over its maximum %u", le32_at(p + 12), MAX_LIST);
+}
+
+/* "<REASON: COPY (opcode byte 0x01) needs 28 bytes, 20 bytes left>" and its
+ * kin (gpu.h, wk_gpu_disasm). */
+static void shadow_fault_line(const uint8_t *buf, uint64_t len, uint64_t off, wk_status st, char *out,
+                              size_t cap)
+{
+    enum wk_gpu_fault_reason why = st == WK_E_TRUNCATED ? WK_GPU_FAULT_TRUNCATED
+                                   : st == WK_E_UNKNOWN_OPCODE ? WK_GPU_FAULT_UNKNOWN_OPCODE
+                                                               : WK_GPU_FAULT_BAD_OPERAND;
+    const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(buf[off]);
+    unsigned long long left = len - off;
+    char culprit[256];
+    if (!op)
+        snprintf(culprit, sizeof(culprit), "opcode byte 0x%02x", buf[off]);
+    else if (why == WK_GPU_FAULT_TRUNCATED && op->has_list && left < 16)
+        snprintf(culprit, sizeof(culprit), "%s (opcode byte 0x%02x) needs at least 16 bytes", op->mnemonic, buf[off]);
+    else if (why == WK_GPU_FAULT_TRUNCATED)
+        snprintf(culprit, sizeof(culprit), "%s (opcode byte 0x%02x) needs %u bytes", op->mnemonic, buf[off],
+                 wk_gpu_cmd_size(op->opcode, op->has_list ? le32_at(buf + off + 12) : 0));
+    else {
+        char rule[160];
+        shadow_bad_operand(buf + off, rule, sizeof(rule));
+        snprintf(culprit, sizeof(culprit), "%s (opcode byte 0x%02x): %s", op->mnemonic, buf[off], rule);
+    }
+    snprintf(out, cap, "0x%04llx: <%s: %s, %llu byte%s left>", (unsigned long long)off,
+             wk_gpu_fault_name(why), culprit, left, left == 1 ? "" : "s");
+}
+
 static void shadow_line(const uint8_t *buf, uint64_t len, uint64_t off, char *out, size_t cap,
                         uint64_t *next)
 {
@@ -1137,11 +1269,7 @@ static void shadow_line(const uint8_t *buf, uint64_t len, uint64_t off, char *ou
     unsigned long long o = off;
     *next = len;
     if (st != WK_OK) {
-        enum wk_gpu_fault_reason why = st == WK_E_TRUNCATED ? WK_GPU_FAULT_TRUNCATED
-                                       : st == WK_E_UNKNOWN_OPCODE ? WK_GPU_FAULT_UNKNOWN_OPCODE
-                                                                   : WK_GPU_FAULT_BAD_OPERAND;
-        snprintf(out, cap, "0x%04llx: <%s: opcode byte 0x%02x, %llu bytes left>", o,
-                 wk_gpu_fault_name(why), buf[off], (unsigned long long)(len - off));
+        shadow_fault_line(buf, len, off, st, out, cap);
         return;
     }
     const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(c.opcode);
@@ -1227,6 +1355,7 @@ int main(void)
         TU_TEST(test_round_trip_every_opcode),
         TU_TEST(test_convenience_encoders),
         TU_TEST(test_docs_example_bytes),
+        TU_TEST(test_docs_example_runs),
         TU_TEST(test_emit_no_space_leaves_writer_unchanged),
         TU_TEST(test_emit_rejects_bad_operands),
         TU_TEST(test_decode_errors),
@@ -1242,6 +1371,7 @@ int main(void)
         TU_TEST(test_disasm_longest_lines),
         TU_TEST(test_disasm_number_edges),
         TU_TEST(test_disasm_matches_shadow),
+        TU_TEST(test_disasm_fault_lines),
     };
     return cmocka_run_group_tests_name("gpu.codec", tests, NULL, NULL);
 }

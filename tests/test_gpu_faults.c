@@ -21,6 +21,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -890,6 +891,295 @@ static void test_bad_operand_dma_length(void **state)
     tu_destroy(state, gpu);
 }
 
+/* Which operand and which rule: every cause of BAD_OPERAND in
+ * docs/gpu-model.md ("Faults", the detail table) gets its own words, the
+ * same from the validator and the executor, in the record, in the log and
+ * in the formatted text. Before the detail existed all of them read
+ * "BAD_OPERAND at +0x4 (GART_MAP) in buffer 0x1000 depth 0". */
+static bool same_detail(const char *what, const struct wk_gpu_fault_detail *got,
+                        const struct wk_gpu_fault_detail *want)
+{
+    if (got->rule == want->rule && got->operand == want->operand && got->element == want->element &&
+        got->value == want->value && got->arg[0] == want->arg[0] && got->arg[1] == want->arg[1])
+        return true;
+    print_error("%s: detail %s operand 0x%x element %u value 0x%llx args 0x%llx 0x%llx, expected "
+                "%s operand 0x%x element %u value 0x%llx args 0x%llx 0x%llx\n",
+                what, wk_gpu_operand_rule_name(got->rule), got->operand, got->element,
+                (unsigned long long)got->value, (unsigned long long)got->arg[0],
+                (unsigned long long)got->arg[1], wk_gpu_operand_rule_name(want->rule), want->operand,
+                want->element, (unsigned long long)want->value, (unsigned long long)want->arg[0],
+                (unsigned long long)want->arg[1]);
+    return false;
+}
+
+static bool text_is(const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) == 0)
+        return true;
+    print_error("%s:\n  got      \"%s\"\n  expected \"%s\"\n", what, got, want);
+    return false;
+}
+
+/* The validator's record of b: BAD_OPERAND at `offset`, static, with the
+ * rule and the words given. */
+static bool validator_says(struct wk_gpu *gpu, const struct tu_buf *b, uint64_t offset,
+                           enum wk_gpu_operand_rule rule, const char *words, struct wk_gpu_fault *vf)
+{
+    char text[256], want[384];
+    memset(vf, 0xA5, sizeof(*vf));
+    bool ok = expect_status(wk_gpu_validate(gpu, b->bytes, b->w.used, vf), WK_E_GPU_FAULT);
+    ok = expect_fault(vf, WK_GPU_FAULT_BAD_OPERAND, offset, b->bytes[offset]) && ok;
+    ok = expect_u64(vf->flags, WK_GPU_FAULT_STATIC) && expect_u64(vf->top_offset, offset) && ok;
+    ok = text_is("validate: rule", wk_gpu_operand_rule_name(vf->detail.rule), wk_gpu_operand_rule_name(rule)) && ok;
+    wk_gpu_fault_detail_text(vf, text, sizeof(text));
+    ok = text_is("validate: detail", text, words) && ok;
+    wk_gpu_fault_format(vf, text, sizeof(text));
+    snprintf(want, sizeof(want), "BAD_OPERAND at +0x%llx (%s): %s", (unsigned long long)offset,
+             wk_gpu_opcode_info(b->bytes[offset])->mnemonic, words);
+    return text_is("validate: formatted", text, want) && ok;
+}
+
+static bool bad_operand_says(struct wk_gpu *gpu, const struct tu_buf *b, uint64_t offset,
+                             enum wk_gpu_operand_rule rule, const char *words)
+{
+    struct wk_gpu_fault vf, xf, logged;
+    char text[256], want[384];
+    bool ok = validator_says(gpu, b, offset, rule, words, &vf);
+    wk_gpu_reset(gpu);
+    memset(&xf, 0xA5, sizeof(xf));
+    ok = expect_status(tu_run(gpu, b, &xf), WK_E_GPU_FAULT) && ok;
+    ok = expect_fault_full(&xf, WK_GPU_FAULT_BAD_OPERAND, b->bytes[offset], offset, TU_BUF_ADDR, 0, 0) && ok;
+    ok = expect_u64(xf.flags, 0) && expect_u64(xf.top_offset, offset) && ok;
+    ok = same_detail("exec against validate", &xf.detail, &vf.detail) && ok;
+    ok = expect_u64(wk_gpu_faults(gpu, &logged, 1, NULL), 1) && ok;
+    ok = same_detail("fault log against exec", &logged.detail, &xf.detail) && ok;
+    wk_gpu_fault_format(&xf, text, sizeof(text));
+    snprintf(want, sizeof(want), "BAD_OPERAND at +0x%llx (%s) in buffer 0x%llx depth 0: %s",
+             (unsigned long long)offset, wk_gpu_opcode_info(b->bytes[offset])->mnemonic,
+             (unsigned long long)TU_BUF_ADDR, words);
+    return text_is("exec: formatted", text, want) && ok;
+}
+
+/* One command after a NOP (so the offset is 4), as hand-made bytes. */
+static void nop_then(struct tu_buf *b, const uint8_t *cmd, size_t len)
+{
+    tu_buf_init(b);
+    TU_EMIT(wk_gpu_emit_nop(&b->w));
+    tu_buf_raw(b, cmd, len);
+}
+
+static void test_bad_operand_details_decode_rules(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tu_buf b;
+    uint8_t cmd[36];
+    memset(cmd, 0, sizeof(cmd));
+    tu_put32(cmd, 0x106); /* GART_MAP with header bit 8 */
+    tu_put32(cmd + 4, TU_APER_ID);
+    nop_then(&b, cmd, 16);
+    assert_true(bad_operand_says(gpu, &b, 4, WK_GPU_RULE_HEADER_RESERVED, "reserved header bits 0x100 set"));
+    tu_put32(cmd, WK_GPU_OP_GART_MAP);
+    tu_put32(cmd + 12, 1048577); /* refused before the list is looked for */
+    nop_then(&b, cmd, 16);
+    assert_true(bad_operand_says(gpu, &b, 4, WK_GPU_RULE_OVER_MAXIMUM, "count 1048577 over its maximum 1048576"));
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    raw_blit(&b, 1048577, 1);
+    assert_true(bad_operand_says(gpu, &b, 4, WK_GPU_RULE_OVER_MAXIMUM, "width 1048577 over its maximum 1048576"));
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    raw_blit(&b, 1, 16385);
+    assert_true(bad_operand_says(gpu, &b, 4, WK_GPU_RULE_OVER_MAXIMUM, "height 16385 over its maximum 16384"));
+    tu_destroy(state, gpu);
+}
+
+#define SYSMEM_WORDS "outside system memory (256 pages from PFN 0x10000)"
+
+static void test_bad_operand_details_model_rules(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t pfns[2] = {TU_SYS_PFN, 0x5};
+    struct tu_buf b;
+#define SAYS_(emit, rule, words)                                                              \
+    do {                                                                                      \
+        tu_buf_init(&b);                                                                      \
+        TU_EMIT(wk_gpu_emit_nop(&b.w));                                                       \
+        TU_EMIT(emit);                                                                        \
+        if (!bad_operand_says(gpu, &b, 4, (rule), (words))) {                                 \
+            print_error("  case: %s\n", #emit);                                               \
+            fail();                                                                           \
+        }                                                                                     \
+    } while (0)
+    SAYS_(wk_gpu_emit_gart_map(&b.w, TU_SEG1_ID, 0, 1, pfns), WK_GPU_RULE_NOT_APERTURE,
+          "segment 1 is not an aperture");
+    SAYS_(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 0, 2, pfns), WK_GPU_RULE_PFN_OUTSIDE_SYSMEM,
+          "pfns[1] 0x5 " SYSMEM_WORDS);
+    SAYS_(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 63, 2, pfns), WK_GPU_RULE_PAGES_PAST_APERTURE,
+          "first_page 63 + count 2 runs past the aperture's 64 pages");
+    SAYS_(wk_gpu_emit_gart_map(&b.w, 9, 0, 1, pfns), WK_GPU_RULE_NO_SEGMENT,
+          "segment 9 names no segment (the adapter has 3)");
+    SAYS_(wk_gpu_emit_tlb_flush(&b.w, TU_SEG2_ID), WK_GPU_RULE_NOT_APERTURE,
+          "segment 2 is not an aperture");
+    SAYS_(wk_gpu_emit_tlb_flush(&b.w, 0xFFFFFFFFu), WK_GPU_RULE_NO_SEGMENT,
+          "segment 4294967295 names no segment (the adapter has 3)");
+    SAYS_(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, 1, 0xFFFF), WK_GPU_RULE_PFN_OUTSIDE_SYSMEM,
+          "dummy_pfn 0xffff " SYSMEM_WORDS);
+    SAYS_(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 1, 64, TU_SYS_PFN), WK_GPU_RULE_PAGES_PAST_APERTURE,
+          "first_page 1 + count 64 runs past the aperture's 64 pages");
+    SAYS_(wk_gpu_emit_gart_unmap(&b.w, TU_SEG1_ID, 0, 1, TU_SYS_PFN), WK_GPU_RULE_NOT_APERTURE,
+          "segment 1 is not an aperture");
+    SAYS_(wk_gpu_emit_call(&b.w, TU_SEG1_BASE, (64u << 20) + 1), WK_GPU_RULE_DMA_TOO_LONG,
+          "bytes 67108865 over max_dma_length 67108864");
+#undef SAYS_
+    tu_destroy(state, gpu);
+}
+
+/* The submitted buffer itself too long: no command, no operand. */
+static void test_bad_operand_detail_of_the_buffer_length(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.max_dma_length = 4096;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    struct wk_gpu_fault f;
+    char text[256];
+    assert_true(expect_status(wk_gpu_exec(gpu, TU_SEG1_BASE, 4097, &f), WK_E_GPU_FAULT));
+    wk_gpu_fault_format(&f, text, sizeof(text));
+    assert_true(text_is("formatted", text,
+                        "BAD_OPERAND at +0x0 (none) in buffer 0x100000 depth 0: buffer length 4097 over "
+                        "max_dma_length 4096"));
+    /* A fault of another reason has no detail. */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_HOLE, 1));
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_int_equal(f.detail.rule, WK_GPU_RULE_NONE);
+    wk_gpu_fault_detail_text(&f, text, sizeof(text));
+    assert_string_equal(text, "");
+}
+
+/* A fault inside a CALL: offset, buffer and depth say where in the callee;
+ * top_offset says which command of the submitted buffer led there (the
+ * depth-0 CALL), what `wddmkit gpu exec` prints as the file offset. Before
+ * it, a fault at +0x0 of a callee was reported at +0x0 of the file. */
+static void test_fault_in_call_records_depth0_offset(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t l1 = TU_SEG2_BASE + 0x100, l2 = TU_SEG2_BASE + 0x200;
+    struct tu_buf c2, c1, b;
+    tu_buf_init(&c2);
+    TU_EMIT(wk_gpu_emit_write32(&c2.w, TU_HOLE, 1));
+    store_buf(gpu, l2, &c2);
+    tu_buf_init(&c1);
+    TU_EMIT(wk_gpu_emit_nop(&c1.w));
+    TU_EMIT(wk_gpu_emit_call(&c1.w, l2, (uint32_t)c2.w.used));
+    store_buf(gpu, l1, &c1);
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_call(&b.w, l1, (uint32_t)c1.w.used));
+    struct wk_gpu_fault f, logged;
+    memset(&f, 0xA5, sizeof(f));
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 0, l2, 2, TU_HOLE));
+    assert_true(expect_u64(f.top_offset, 8));
+    assert_true(expect_u64(f.flags, 0));
+    uint64_t total = 0;
+    assert_true(expect_u64(wk_gpu_faults(gpu, &logged, 1, &total), 1));
+    assert_true(expect_u64(total, 1));
+    assert_true(expect_fault_full(&logged, WK_GPU_FAULT_BAD_ADDRESS, WK_GPU_OP_WRITE32, 0, l2, 2, TU_HOLE));
+    assert_true(expect_u64(logged.top_offset, 8));
+
+    /* A refused operand inside a callee keeps its detail on the way up. */
+    tu_buf_init(&c1);
+    TU_EMIT(wk_gpu_emit_tlb_flush(&c1.w, TU_SEG1_ID));
+    store_buf(gpu, l1, &c1);
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_call(&b.w, l1, (uint32_t)c1.w.used));
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BAD_OPERAND, WK_GPU_OP_TLB_FLUSH, 0, l1, 1, 0));
+    assert_true(expect_u64(f.top_offset, 4));
+    char text[256];
+    wk_gpu_fault_detail_text(&f, text, sizeof(text));
+    assert_true(text_is("detail", text, "segment 1 is not an aperture"));
+
+    /* At depth 0 the command is its own depth-0 command. */
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_HOLE, 1));
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_true(expect_u64(f.top_offset, 4));
+    tu_destroy(state, gpu);
+}
+
+/* The budget running out in a run of NOPs inside a callee (run_nops stops
+ * there, not the dispatch loop): the same depth-0 offset. */
+static void test_budget_in_callee_records_depth0_offset(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.max_commands = 10;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_call(&b.w, TU_SEG2_BASE, 4096)); /* zeroes: 1024 NOPs */
+    struct wk_gpu_fault f;
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    assert_true(expect_fault_full(&f, WK_GPU_FAULT_BUDGET, WK_GPU_OP_NOP, 4 * 8, TU_SEG2_BASE, 1, 0));
+    assert_true(expect_u64(f.top_offset, 4));
+}
+
+/* Address 0 is an address: a memory fault there says so (the formatter
+ * used to take fault_addr 0 for "not a memory fault"). A static fault names
+ * no buffer: validate fetched none. */
+static void test_fault_format_address_zero_and_static(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, 0, 1));
+    struct wk_gpu_fault f;
+    char text[256];
+    assert_true(expect_status(tu_run(gpu, &b, &f), WK_E_GPU_FAULT));
+    wk_gpu_fault_format(&f, text, sizeof(text));
+    assert_true(text_is("exec", text, "BAD_ADDRESS at +0x0 (WRITE32) in buffer 0x1000 depth 0: address 0x0"));
+    assert_true(expect_status(wk_gpu_validate(gpu, b.bytes, b.w.used, &f), WK_E_GPU_FAULT));
+    wk_gpu_fault_format(&f, text, sizeof(text));
+    assert_true(text_is("validate", text, "BAD_ADDRESS at +0x0 (WRITE32): address 0x0"));
+
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    const uint8_t bad[4] = {0x42, 0, 0, 0};
+    tu_buf_raw(&b, bad, 4);
+    assert_true(expect_status(wk_gpu_validate(NULL, b.bytes, b.w.used, &f), WK_E_GPU_FAULT));
+    wk_gpu_fault_format(&f, text, sizeof(text));
+    assert_true(text_is("validate, no model", text, "UNKNOWN_OPCODE at +0x4 (opcode 0x42)"));
+
+    for (int r = 0; r < WK_GPU_FAULT_REASON_COUNT; r++) {
+        int memory = r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||
+                     r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT;
+        assert_int_equal(wk_gpu_fault_has_address((enum wk_gpu_fault_reason)r), memory);
+    }
+    tu_destroy(state, gpu);
+}
+
+/* The rule table names and words every rule (the enum is dense). */
+static void test_operand_rule_names(void **state)
+{
+    (void)state;
+    assert_string_equal(wk_gpu_operand_rule_name(WK_GPU_RULE_NONE), "NONE");
+    assert_string_equal(wk_gpu_operand_rule_name(WK_GPU_RULE_NOT_APERTURE), "NOT_APERTURE");
+    assert_string_equal(wk_gpu_operand_rule_message(WK_GPU_RULE_DMA_TOO_LONG),
+                        "DMA buffer longer than max_dma_length");
+    for (int r = 0; r < WK_GPU_RULE_COUNT; r++) {
+        assert_string_not_equal(wk_gpu_operand_rule_name((enum wk_gpu_operand_rule)r), "UNKNOWN_RULE");
+        assert_string_not_equal(wk_gpu_operand_rule_message((enum wk_gpu_operand_rule)r), "unknown operand rule");
+    }
+    assert_string_equal(wk_gpu_operand_rule_name(WK_GPU_RULE_COUNT), "UNKNOWN_RULE");
+}
+
 /* ------------------------------------------------------------------ */
 /* MEMORY_LIMIT                                                         */
 /* ------------------------------------------------------------------ */
@@ -1109,6 +1399,13 @@ int main(void)
         TU_TEST(test_bad_operand_page_range),
         TU_TEST(test_bad_operand_frame_outside_system_memory),
         TU_TEST(test_bad_operand_dma_length),
+        TU_TEST(test_bad_operand_details_decode_rules),
+        TU_TEST(test_bad_operand_details_model_rules),
+        TU_TEST(test_bad_operand_detail_of_the_buffer_length),
+        TU_TEST(test_fault_in_call_records_depth0_offset),
+        TU_TEST(test_budget_in_callee_records_depth0_offset),
+        TU_TEST(test_fault_format_address_zero_and_static),
+        TU_TEST(test_operand_rule_names),
         TU_TEST(test_memory_limit),
         TU_TEST(test_fault_log_keeps_first_32_counts_all),
         TU_TEST(test_fault_format),

@@ -297,7 +297,8 @@ const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu);
 /* disassembler. Byte layouts: docs/gpu-model.md.                        */
 /* ------------------------------------------------------------------ */
 
-/* X(name, opcode, mnemonic) */
+/* X(name, opcode, mnemonic); opcodes in lower-case hex, as the disassembler
+ * prints them (gpu-model/disasm.c stringizes them). */
 #define WK_GPU_OPCODE_MAP(X)                   \
     X(WK_GPU_OP_NOP, 0x00, "NOP")              \
     X(WK_GPU_OP_COPY, 0x01, "COPY")            \
@@ -309,7 +310,7 @@ const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu);
     X(WK_GPU_OP_GART_UNMAP, 0x07, "GART_UNMAP") \
     X(WK_GPU_OP_TLB_FLUSH, 0x08, "TLB_FLUSH")  \
     X(WK_GPU_OP_CALL, 0x09, "CALL")            \
-    X(WK_GPU_OP_BLIT, 0x0A, "BLIT")
+    X(WK_GPU_OP_BLIT, 0x0a, "BLIT")
 
 enum wk_gpu_opcode {
 #define WK_GPU_OPCODE_ENUM_(name, code, mnem) name = (code),
@@ -448,13 +449,77 @@ enum wk_gpu_fault_reason {
 const char *wk_gpu_fault_name(enum wk_gpu_fault_reason r);   /* "UNKNOWN_OPCODE" */
 const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r);
 
+/* Whether a fault of this reason is about memory, i.e. fault_addr holds the
+ * address that faulted (BAD_ADDRESS, UNMAPPED_APERTURE, CROSSES_SEGMENT,
+ * MEMORY_LIMIT); an address of 0 is an address like any other. */
+int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r);
+
+/* X(name, number, message): the operand rules a BAD_OPERAND fault can break
+ * (docs/gpu-model.md, "Command encoding" and "Faults"). */
+#define WK_GPU_OPERAND_RULE_MAP(X)                                                   \
+    X(WK_GPU_RULE_NONE, 0, "no operand rule broken")                                 \
+    X(WK_GPU_RULE_HEADER_RESERVED, 1, "reserved header bits set")                    \
+    X(WK_GPU_RULE_OVER_MAXIMUM, 2, "operand over its maximum")                       \
+    X(WK_GPU_RULE_NO_SEGMENT, 3, "segment operand names no segment")                 \
+    X(WK_GPU_RULE_NOT_APERTURE, 4, "segment operand names a memory segment")         \
+    X(WK_GPU_RULE_PAGES_PAST_APERTURE, 5, "page range runs past the aperture")       \
+    X(WK_GPU_RULE_PFN_OUTSIDE_SYSMEM, 6, "frame number outside system memory")       \
+    X(WK_GPU_RULE_DMA_TOO_LONG, 7, "DMA buffer longer than max_dma_length")
+
+enum wk_gpu_operand_rule {
+#define WK_GPU_RULE_ENUM_(name, num, msg) name = (num),
+    WK_GPU_OPERAND_RULE_MAP(WK_GPU_RULE_ENUM_)
+#undef WK_GPU_RULE_ENUM_
+    WK_GPU_RULE_COUNT
+};
+
+const char *wk_gpu_operand_rule_name(enum wk_gpu_operand_rule r);   /* "NOT_APERTURE" */
+const char *wk_gpu_operand_rule_message(enum wk_gpu_operand_rule r);
+
+/* wk_gpu_fault_detail.operand when the rule is about no operand of the
+ * table (the header, the length of the submitted buffer), or about an
+ * element of the trailing list. */
+#define WK_GPU_DETAIL_NO_OPERAND 0xFFFFFFFFu
+#define WK_GPU_DETAIL_LIST 0xFFFFFFFEu
+
+/*
+ * Which operand a BAD_OPERAND fault refused, and why, as values: recording
+ * it costs no formatting (a fuzzer's inputs fault on most runs);
+ * wk_gpu_fault_detail_text words it. The validator and the executor fill it
+ * from the same checks, so the same command gets the same detail from both.
+ *   rule                 value            arg[0]               arg[1]
+ *   HEADER_RESERVED      header & ~0xFF   -                    -
+ *   OVER_MAXIMUM         the operand      its maximum          -
+ *   NO_SEGMENT           segment id       segment count        -
+ *   NOT_APERTURE         segment id       -                    -
+ *   PAGES_PAST_APERTURE  first_page       page count           aperture pages
+ *   PFN_OUTSIDE_SYSMEM   the frame        first system PFN     system pages
+ *   DMA_TOO_LONG         the length       max_dma_length       -
+ */
+struct wk_gpu_fault_detail {
+    enum wk_gpu_operand_rule rule;   /* WK_GPU_RULE_NONE: no detail (other reasons) */
+    uint32_t operand;     /* index in the opcode's table entry, or WK_GPU_DETAIL_* */
+    uint32_t element;     /* WK_GPU_DETAIL_LIST: which list element */
+    uint64_t value;
+    uint64_t arg[2];
+};
+
+/* Flags of a fault record. */
+#define WK_GPU_FAULT_STATIC 0x1u   /* found by wk_gpu_validate: no buffer was fetched, so
+                                    * buffer_addr and depth say nothing */
+
 struct wk_gpu_fault {
     enum wk_gpu_fault_reason reason;
     uint32_t opcode;          /* first byte of the faulting command (0xFFFFFFFF: none read) */
     uint64_t offset;          /* byte offset of the command in its buffer */
     uint64_t buffer_addr;     /* GPU address of the buffer holding it */
     uint32_t depth;           /* 0 = the submitted buffer, 1 = first CALL level, ... */
-    uint64_t fault_addr;      /* the address that faulted (memory faults), else 0 */
+    uint64_t fault_addr;      /* the address that faulted (wk_gpu_fault_has_address), else 0 */
+    /* Appended fields: initializers of the fields above still compile. */
+    uint64_t top_offset;      /* offset in the submitted buffer of the depth-0 command that
+                               * led here: `offset` at depth 0, else the CALL that nests it */
+    uint32_t flags;           /* WK_GPU_FAULT_STATIC */
+    struct wk_gpu_fault_detail detail; /* BAD_OPERAND: the operand and the rule */
 };
 
 /* Faults recorded since the last reset: the first WK_GPU_FAULT_LOG_SIZE are
@@ -462,8 +527,15 @@ struct wk_gpu_fault {
 uint32_t wk_gpu_faults(const struct wk_gpu *gpu, struct wk_gpu_fault *out, uint32_t max,
                        uint64_t *total);
 
-/* Writes "UNMAPPED_APERTURE at +0x40 (COPY) in buffer 0x1000 depth 0: address 0x..." */
+/* Writes "UNMAPPED_APERTURE at +0x40 (COPY) in buffer 0x1000 depth 0: address 0x...":
+ * the address for memory faults, the detail for BAD_OPERAND ("... depth 0:
+ * segment 1 is not an aperture"); a static fault (WK_GPU_FAULT_STATIC) has
+ * no buffer nor depth ("BAD_OPERAND at +0x0 (GART_MAP): segment 1 is ..."). */
 void wk_gpu_fault_format(const struct wk_gpu_fault *f, char *buf, size_t size);
+
+/* The detail alone ("pfns[2] 0x5 outside system memory (256 pages from PFN
+ * 0x10000)"; "" when the fault has none). Fits 192 bytes. */
+void wk_gpu_fault_detail_text(const struct wk_gpu_fault *f, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Execution                                                            */
@@ -576,7 +648,8 @@ uint64_t wk_gpu_last_fence(const struct wk_gpu *gpu);
  * and, when gpu is not NULL, every address operand lies in a region with
  * its whole access, every segment operand names an aperture and every page
  * range fits it. Stops at the first problem and describes it in *fault
- * (depth 0, buffer_addr 0). CALL targets are checked as ranges, not
+ * (depth 0, buffer_addr 0, flags WK_GPU_FAULT_STATIC; for BAD_OPERAND the
+ * detail the executor would give). CALL targets are checked as ranges, not
  * followed.
  * Returns: WK_OK or WK_E_GPU_FAULT.
  */
@@ -588,7 +661,10 @@ typedef void wk_gpu_line_fn(void *user, const char *line);
 
 /*
  * Prints one line per command: "0x0000: COPY src=0x... dst=0x... bytes=4096".
- * Undecodable bytes end the listing with a line naming the fault and offset.
+ * Undecodable bytes end the listing with a line naming the fault, the
+ * command and the reason: "0x001c: <TRUNCATED: COPY (opcode byte 0x01)
+ * needs 28 bytes, 20 bytes left>", "0x0000: <BAD_OPERAND: BLIT (opcode
+ * byte 0x0a): height 16385 over its maximum 16384, 36 bytes left>".
  * Returns the number of commands printed.
  */
 uint64_t wk_gpu_disasm(const uint8_t *buf, uint64_t len, wk_gpu_line_fn *sink, void *user);
