@@ -12,11 +12,12 @@
 /* The first problem of one decoded command against the model: a refused
  * operand (with *d) or an access outside the regions (with *fault_addr).
  * The operand checks are the executor's own (operands.c). */
-static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
-                                          uint64_t *fault_addr, struct wk_gpu_fault_detail *d)
+static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct opcode_view *views,
+                                          const struct wk_gpu_cmd *c, uint64_t *fault_addr,
+                                          struct wk_gpu_fault_detail *d)
 {
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-    if (opcode_views()[c->opcode].segment &&
+    if (views[c->opcode].segment &&
         (!operand_gart_target(gpu, c, d) || !operand_gart_frames(gpu, c, d)))
         return WK_GPU_FAULT_BAD_OPERAND;
     if (c->opcode == WK_GPU_OP_CALL && !operand_dma_length(gpu, c->operands[1], 1, d))
@@ -48,11 +49,14 @@ wk_status wk_gpu_validate(const struct wk_gpu *gpu, const uint8_t *buf, uint64_t
     for (uint64_t off = 0; off < len;) {
         struct wk_gpu_cmd cmd;
         wk_status st = decode_cmd(views, buf, len, off, &cmd);
-        enum wk_gpu_fault_reason why = decode_fault_reason(st);
-        if (st == WK_E_BAD_OPERAND)
-            decode_explain(views, buf, len, off, &d);
-        if (why == WK_GPU_FAULT_NONE && gpu)
-            why = check_cmd(gpu, &cmd, &fault_addr, &d);
+        enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+        if (st != WK_OK) { /* the rare path: a fuzzer's input ends here once */
+            why = decode_fault_reason(st);
+            if (st == WK_E_BAD_OPERAND)
+                decode_explain(views, buf, len, off, &d);
+        } else if (gpu) {
+            why = check_cmd(gpu, views, &cmd, &fault_addr, &d);
+        }
         if (why != WK_GPU_FAULT_NONE) {
             report(fault, why, buf[off], off, fault_addr, &d);
             return WK_E_GPU_FAULT;
