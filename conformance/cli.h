@@ -103,6 +103,10 @@ int wk_cli_is_dir(const char *path);
 int wk_cli_mkdir_p(const char *path);
 int wk_cli_find_in_path(const char *name, char *out, size_t cap);
 int wk_cli_harness_name_ok(const char *name);
+/* Whether name is one of the harnesses of fuzz/; their names, ", "
+ * separated, for "unknown harness" messages. */
+int wk_cli_harness_known(const char *name);
+const char *wk_cli_harness_list(void);
 
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).

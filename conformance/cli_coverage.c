@@ -26,8 +26,8 @@
  *      (a CI gate).
  *
  * Exit codes: 0 report written, 1 below --fail-under, 2 usage or setup
- * errors (no replay binary, a module without coverage mapping, no LLVM
- * tools, no input, no profile written).
+ * errors (no replay binary, a module that does not load or has no
+ * coverage mapping, no LLVM tools, no input, no profile written).
  *
  * What the tools print is read through fixed buffers and parsed line by
  * line; no allocation depends on it except the list of input files.
@@ -90,7 +90,8 @@ static void usage(FILE *f)
           "                    -fcoverage-mapping (default: the reference driver, inside a replay\n"
           "                    binary of the coverage preset, reported with the whole kit)\n"
           "  INPUT...          files or folders of inputs (default: corpus/NAME/seeds and regressions,\n"
-          "                    fuzz-out/NAME-libfuzzer/corpus and fuzz-out/NAME-afl/*/queue)\n"
+          "                    and what `wddmkit fuzz` kept here: fuzz-out/NAME-libfuzzer/corpus,\n"
+          "                    fuzz-out/NAME-afl/corpus and fuzz-out/NAME-afl/afl/*/queue)\n"
           "  --out DIR         output folder (default fuzz-out/NAME-coverage): report.txt,\n"
           "                    coverage.lcov, html/index.html, never-run.txt, profiles/, replay.log\n"
           "  --replay-dir DIR  the folder of the NAME_replay binaries (default: WK_REPLAY_DIR, else\n"
@@ -155,6 +156,10 @@ static int parse_args(int argc, char **argv, struct cov_opts *o)
         if (strcmp(a, "--harness") == 0) {
             if (!wk_cli_harness_name_ok(v))
                 return usage_error("--harness: not a harness name (letters, digits, '_'):", v);
+            if (!wk_cli_harness_known(v)) {
+                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_cli_harness_list());
+                return 2;
+            }
             o->harness = v;
         } else if (strcmp(a, "--driver") == 0) {
             o->driver = v;
@@ -254,41 +259,50 @@ static int add_inputs(struct file_list *l, const char *path)
     return rc;
 }
 
+/* One default folder, when it exists: said on a line, its inputs added. */
+static int add_default_folder(struct file_list *l, const char *dir, int *folders)
+{
+    if (!wk_cli_is_dir(dir))
+        return 0;
+    printf("inputs: %s\n", dir);
+    ++*folders;
+    return add_inputs(l, dir);
+}
+
+/* Every instance's queue of an AFL++ campaign: DIR/<instance>/queue. */
+static int add_afl_queues(struct file_list *l, const char *dir, int *folders)
+{
+    char p[CPATH];
+    DIR *d = opendir(dir);
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && d && (e = readdir(d));)
+        if (e->d_name[0] != '.' && snprintf(p, sizeof(p), "%s/%s/queue", dir, e->d_name) < (int)sizeof(p))
+            rc = add_default_folder(l, p, folders);
+    if (d)
+        closedir(d);
+    return rc;
+}
+
 /* The default inputs: the repository's seeds and regressions of the
- * harness, and what `wddmkit fuzz` campaigns kept (fuzz-out/ in the
- * working directory, as that command writes it). */
+ * harness, and what `wddmkit fuzz` campaigns kept in the working directory,
+ * laid out as that command writes them: fuzz-out/NAME-libfuzzer/corpus,
+ * fuzz-out/NAME-afl/corpus (the starting inputs, and what --prune kept)
+ * and every AFL++ instance's queue, fuzz-out/NAME-afl/afl/<instance>/queue
+ * (this looked one level up, where no campaign writes, and found none). */
 static int default_inputs(const char *repo, const char *h, struct file_list *l, int *folders)
 {
     char p[CPATH];
     const char *repo_dirs[] = { "seeds", "regressions" };
     for (size_t i = 0; i < 2; i++)
-        if (repo && snprintf(p, sizeof(p), "%s/corpus/%s/%s", repo, h, repo_dirs[i]) < (int)sizeof(p) && wk_cli_is_dir(p)) {
-            printf("inputs: %s\n", p);
-            ++*folders;
-            if (add_inputs(l, p))
-                return -1;
-        }
-    if (snprintf(p, sizeof(p), "fuzz-out/%s-libfuzzer/corpus", h) < (int)sizeof(p) && wk_cli_is_dir(p)) {
-        printf("inputs: %s\n", p);
-        ++*folders;
-        if (add_inputs(l, p))
+        if (repo && snprintf(p, sizeof(p), "%s/corpus/%s/%s", repo, h, repo_dirs[i]) < (int)sizeof(p) &&
+            add_default_folder(l, p, folders))
             return -1;
-    }
-    char afl[CPATH];
-    DIR *d = snprintf(afl, sizeof(afl), "fuzz-out/%s-afl", h) < (int)sizeof(afl) ? opendir(afl) : NULL;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] == '.' || snprintf(p, sizeof(p), "%s/%s/queue", afl, e->d_name) >= (int)sizeof(p) || !wk_cli_is_dir(p))
-            continue;
-        printf("inputs: %s\n", p);
-        ++*folders;
-        if (add_inputs(l, p)) {
-            closedir(d);
+    static const char *const engines[] = { "libfuzzer", "afl" };
+    for (size_t i = 0; i < 2; i++)
+        if (snprintf(p, sizeof(p), "fuzz-out/%s-%s/corpus", h, engines[i]) < (int)sizeof(p) &&
+            add_default_folder(l, p, folders))
             return -1;
-        }
-    }
-    if (d)
-        closedir(d);
-    return 0;
+    return snprintf(p, sizeof(p), "fuzz-out/%s-afl/afl", h) < (int)sizeof(p) ? add_afl_queues(l, p, folders) : 0;
 }
 
 /* Whether the module's bytes hold clang's coverage mapping section. */
@@ -607,26 +621,58 @@ static int locate_replay_resolved(const struct cov_opts *o, const char *repo, ch
     return 1;
 }
 
+/* How a driver is built for coverage (docs/fuzzing.md, "Coverage of your
+ * driver"): the GPU model's library too, whose encoder a driver for the
+ * model calls (without it the module does not load: "undefined symbol:
+ * wk_gpu_emit_write32"). Any build's libwk_gpu.a serves: the kit's code
+ * is left out of the report. */
+static void print_build_line(void)
+{
+    fprintf(stderr,
+            "  clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden -fprofile-instr-generate -fcoverage-mapping \\\n"
+            "        -I<wddmkit>/include mydriver.c <wddmkit>/build/default/gpu-model/libwk_gpu.a \\\n"
+            "        -Wl,--exclude-libs,ALL -o mydriver-cov.so\n");
+}
+
+/* Whether the driver module loads and exports DriverEntry, asked before
+ * any input runs: every replay batch used to fail on it, one after the
+ * other, and then the report said only that no profile was written. */
+static int driver_loads(const char *driver)
+{
+    char why[1024];
+    if (wk_cli_driver_probe(driver, why, sizeof(why)) == WK_CLI_DRIVER_LOADS)
+        return 1;
+    fprintf(stderr, "wddmkit coverage: --driver %s does not load: %s\n", driver, why);
+    if (strstr(why, "undefined symbol: wk_")) {
+        fprintf(stderr, "  the kit's code it calls must be linked into the module (wk_gpu_*, the GPU model's encoder:\n"
+                        "  <wddmkit>/build/default/gpu-model/libwk_gpu.a), for example:\n");
+        print_build_line();
+    }
+    return 0;
+}
+
 static int check_setup(const struct cov_opts *o, const char *replay, const char *object)
 {
+    if (o->driver && !driver_loads(o->driver))
+        return 0;
     int mapped = has_coverage_mapping(object);
     if (mapped < 0)
         return 0;
     if (mapped)
         return 1;
-    if (o->driver)
+    if (o->driver) {
         fprintf(stderr,
                 "wddmkit coverage: %s has no coverage mapping: build the driver with clang and\n"
-                "  -fprofile-instr-generate -fcoverage-mapping (compile and link), for example:\n"
-                "  clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden -fprofile-instr-generate -fcoverage-mapping \\\n"
-                "        -I<wddmkit>/include mydriver.c -o mydriver-cov.so\n",
+                "  -fprofile-instr-generate -fcoverage-mapping (compile and link), for example:\n",
                 o->driver);
-    else
+        print_build_line();
+    } else {
         fprintf(stderr,
                 "wddmkit coverage: %s has no coverage mapping: the reference driver is measured in a\n"
                 "  replay binary of the coverage preset (cmake --preset coverage && cmake --build --preset\n"
                 "  coverage --target %s_replay), or give --driver a module built with coverage\n",
                 replay, o->harness);
+    }
     return 0;
 }
 

@@ -8,12 +8,16 @@
  *      of two, build_presets below) and, when it is missing, prints the
  *      cmake commands that build it;
  *   2. prepares the output folder (default fuzz-out/NAME-ENGINE/): corpus/
- *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/;
+ *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/; with a
+ *      driver module, the starting inputs that already crash it are left out
+ *      (leave_out_crashing), and a module without the engine's
+ *      instrumentation is warned about;
  *   3. runs the engine with the dictionary (fuzz/NAME.dict), the seeds and
  *      the options (libFuzzer: -max_len, -timeout, -rss_limit_mb, -jobs and
  *      -workers; AFL++: one -M main and N-1 -S secondaries), each engine
  *      process in its own process group with its output in logs/, and the
- *      driver under test in WK_DRIVER, which every harness honours;
+ *      driver under test in WK_DRIVER, which every harness honours (and for
+ *      AFL++ in AFL_PRELOAD too);
  *   4. prints progress every few seconds from libFuzzer's status lines or
  *      AFL++'s fuzzer_stats/plot_data files, and a summary at the end with
  *      every new crash and its signature (through `wddmkit triage` when this
@@ -36,6 +40,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,7 +100,7 @@ struct fuzz_opts {
     const char *harness, *driver, *out, *build_dir;
     enum engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
-    int max_len_set, dry_run, no_triage, prune;
+    int max_len_set, dry_run, no_triage, prune, keep_seeds;
     const char *seed_dirs[MAX_SEED_DIRS];
     int seed_dir_count;
     char **extra;
@@ -184,6 +189,11 @@ static void usage(FILE *out)
           "                      corpus/ and every instance's queue, after which the next campaign\n"
           "                      starts from it: afl/ becomes afl.before-prune/); the old corpus is\n"
           "                      kept when the merge fails or is stopped\n"
+          "  --keep-crashing-seeds\n"
+          "                      start from every starting input. By default, with a driver module, the\n"
+          "                      seeds, regressions and --seeds inputs are replayed against it first, and\n"
+          "                      those that already crash or hang it are left out of corpus/, each named\n"
+          "                      with its signature (libFuzzer stops at its first crash)\n"
           "  --dry-run           print what would run, create nothing\n"
           "  -- ARGS...          passed to the engine unchanged (libFuzzer flags, afl-fuzz options)\n"
           "\n"
@@ -398,6 +408,49 @@ static int file_contains(const char *path, const char *needle)
     return found;
 }
 
+/* Runs argv (argv[0] a path) and captures what it prints, stdout and
+ * stderr, the first cap - 1 bytes, into text. Returns the wait status, -1
+ * when it did not run. */
+static int capture(const char *const argv[], char *text, size_t cap)
+{
+    int fds[2], st = -1;
+    text[0] = '\0';
+    if (pipe(fds) != 0)
+        return -1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    for (;;) {
+        char sink[4096];
+        int keep = got < cap - 1;
+        ssize_t n = read(fds[0], keep ? text + got : sink, keep ? cap - 1 - got : sizeof(sink));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (keep)
+            got += (size_t)n;
+    }
+    close(fds[0]);
+    text[got] = '\0';
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------------ */
 /* Command lines                                                        */
 /* ------------------------------------------------------------------ */
@@ -549,6 +602,10 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         }
         if (strcmp(a, "--prune") == 0) {
             o->prune = 1;
+            continue;
+        }
+        if (strcmp(a, "--keep-crashing-seeds") == 0) {
+            o->keep_seeds = 1;
             continue;
         }
         const char *name = NULL, *value = NULL;
@@ -709,14 +766,37 @@ static int build_wddmkit(const char *bin, char out[FPATH])
            is_executable(path) && realpath(path, out);
 }
 
+/* What `<build>/conformance/wddmkit driver check DRIVER` says, one line:
+ * the loader's reason after "does not load into this build: ", else the
+ * first line it printed, else its exit status. */
+static void check_reason(const char *text, int status, char *why, size_t cap)
+{
+    static const char marker[] = "does not load into this build: ";
+    const char *at = strstr(text, marker);
+    at = at ? at + sizeof(marker) - 1 : text + strspn(text, "\n");
+    if (*at)
+        snprintf(why, cap, "%.*s", (int)strcspn(at, "\n"), at);
+    else
+        snprintf(why, cap, "`driver check` ended with %s %d", WIFEXITED(status) ? "exit code" : "status",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : status);
+}
+
 /* Whether the build of the harness binary bin loads the campaign's driver
  * module, asked of that build's wddmkit; 1 when there is no module or no
- * wddmkit to ask. */
-static int build_loads_driver(const struct campaign *c, const char *bin)
+ * wddmkit to ask. A refusal leaves the loader's reason in why. */
+static int build_loads_driver(const struct campaign *c, const char *bin, char *why, size_t cap)
 {
+    static char text[8192];
     char exe[FPATH];
     const char *driver = driver_module(c);
-    return !driver || !build_wddmkit(bin, exe) || wk_cli_build_loads_driver(exe, driver);
+    if (!driver || !build_wddmkit(bin, exe))
+        return 1;
+    const char *argv[] = { exe, "driver", "check", driver, NULL };
+    int st = capture(argv, text, sizeof(text));
+    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 1;
+    check_reason(text, st, why, cap);
+    return 0;
 }
 
 static void print_build_hint(const struct campaign *c)
@@ -746,77 +826,181 @@ static void print_build_hint(const struct campaign *c)
         fprintf(stderr, "(AFL++ is Debian's afl++ package: afl-clang-fast and afl-fuzz)\n");
 }
 
+/* The binaries a campaign may use, in the order tried (build_presets),
+ * and what each build's loader said of the driver module. */
+#define MAX_CANDIDATES 6
+struct candidate {
+    char path[FPATH];
+    const char *preset;          /* NULL: --build-dir */
+    int tried, refused;          /* executable; its build does not load the module */
+    char why[512];               /* the loader's reason, when refused */
+};
+
+struct candidates {
+    struct candidate k[MAX_CANDIDATES];
+    int n;
+};
+
+static void add_candidate(struct candidates *cs, const char *dir, const char *rel, const char *preset)
+{
+    struct candidate *k = &cs->k[cs->n];
+    if (cs->n < MAX_CANDIDATES && join(k->path, sizeof(k->path), dir, rel)) {
+        k->preset = preset;
+        cs->n++;
+    }
+}
+
+static void list_candidates(const struct campaign *c, struct candidates *cs)
+{
+    const char *h = c->o.harness;
+    char rel[256];
+    memset(cs, 0, sizeof(*cs));
+    snprintf(rel, sizeof(rel), "fuzz/%s", h);
+    if (c->o.build_dir) {
+        add_candidate(cs, c->o.build_dir, rel, NULL);
+        add_candidate(cs, c->o.build_dir, h, NULL);
+        return;
+    }
+    const char *presets[2];
+    int count = build_presets(c, presets);
+    for (int p = 0; p < count; p++) {
+        char sub[300];
+        snprintf(sub, sizeof(sub), "build/%s/fuzz/%s", presets[p], h);
+        if (c->have_repo)
+            add_candidate(cs, c->repo, sub, presets[p]);
+        add_candidate(cs, ".", sub, presets[p]);
+    }
+}
+
+/* Whether candidate i is a binary an earlier one already is (the working
+ * directory is the repository). */
+static int seen_before(const struct candidates *cs, int i)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(cs->k[i].path, a))
+        return 0;
+    for (int j = 0; j < i; j++)
+        if (cs->k[j].tried && realpath(cs->k[j].path, b) && strcmp(a, b) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether some build of `preset` was found (built here). */
+static int preset_built(const struct candidates *cs, const char *preset)
+{
+    for (int i = 0; i < cs->n; i++)
+        if (cs->k[i].tried && cs->k[i].preset && strcmp(cs->k[i].preset, preset) == 0)
+            return 1;
+    return 0;
+}
+
+/* What a refusal means, for the kinds of module the docs build: the
+ * runtime symbol it lacks says which build it was made for. */
+static const char *refusal_meaning(const struct campaign *c, const char *why)
+{
+    int afl = c->o.engine == ENGINE_AFL;
+    if (!afl && strstr(why, "undefined symbol: __afl"))
+        return "a module built by afl-clang-fast, for AFL++: fuzz it with --engine afl, or build it for libFuzzer "
+               "(docs/fuzzing.md, \"Choosing the driver under test\")";
+    if (afl && (strstr(why, "undefined symbol: __sanitizer_cov") || strstr(why, "undefined symbol: __sancov")))
+        return "a module built with -fsanitize=fuzzer-no-link, for libFuzzer: fuzz it with --engine libfuzzer, or "
+               "build it with afl-clang-fast";
+    if (afl && (strstr(why, "undefined symbol: __asan") || strstr(why, "undefined symbol: __ubsan")))
+        return "a module built with -fsanitize=address,undefined needs the afl-driver preset";
+    return NULL;
+}
+
+/* No build loads the module: each build tried and its loader's reason,
+ * and a preset to build only when it is not built here. Before, one line
+ * blamed sanitizers and asked for the -driver preset whatever the loader
+ * said, even when that preset was built and refused the module too. */
+static void explain_refusals(const struct campaign *c, const struct candidates *cs)
+{
+    const char *e = engine_names[c->o.engine];
+    char exe[FPATH];
+    int runtime = 0;
+    fprintf(stderr, "wddmkit fuzz: no %s build here loads the driver module %s:\n", e, driver_module(c));
+    for (int i = 0; i < cs->n; i++) {
+        const struct candidate *k = &cs->k[i];
+        if (!k->refused)
+            continue;
+        const char *meaning = refusal_meaning(c, k->why);
+        runtime |= meaning && strstr(meaning, "-driver preset") != NULL;
+        if (!build_wddmkit(k->path, exe))
+            copy_str(exe, sizeof(exe), k->path);
+        char *tail = strstr(exe, "/conformance/wddmkit"); /* the build folder */
+        if (tail)
+            *tail = '\0';
+        fprintf(stderr, "  %s: %s%s%s%s\n", exe, k->why, meaning ? " (" : "", meaning ? meaning : "",
+                meaning ? ")" : "");
+    }
+    char driver_preset[32];
+    snprintf(driver_preset, sizeof(driver_preset), "%s-driver", e);
+    if (runtime && !preset_built(cs, driver_preset))
+        fprintf(stderr, "the %s preset is not built here:\n  cmake --preset %s && cmake --build --preset %s --target %s\n",
+                driver_preset, driver_preset, driver_preset, c->o.harness);
+}
+
+/* A note when the build taken is not the preferred one, and why. */
+static void note_build_taken(const struct campaign *c, const struct candidate *k, int refused_before)
+{
+    if (!refused_before && k->preset && strcmp(k->preset, "libfuzzer") == 0 && driver_given(c))
+        printf("note: a libfuzzer-driver build runs inputs up to twice as fast against a driver module\n"
+               "      (ASan + UBSan on the driver and the kit code it calls, not on the kit's checks):\n"
+               "      cmake --preset libfuzzer-driver && cmake --build --preset libfuzzer-driver --target %s\n",
+               c->o.harness);
+    if (refused_before && k->preset && strcmp(k->preset, "afl-driver") == 0)
+        printf("note: the afl build cannot load the driver module (built with sanitizers?): the afl-driver\n"
+               "      build runs it, with ASan + UBSan on the driver and the kit code it calls\n");
+}
+
+static void print_not_built(const struct campaign *c, const struct candidates *cs)
+{
+    const char *e = engine_names[c->o.engine], *h = c->o.harness;
+    fprintf(stderr, "wddmkit fuzz: no %s build of %s (looked for %s", e, h, cs->n ? cs->k[0].path : h);
+    for (int i = 1; i < cs->n; i++)
+        fprintf(stderr, ", %s", cs->k[i].path);
+    fprintf(stderr, ")\n");
+    char replay[FPATH];
+    if (cs->n && snprintf(replay, sizeof(replay), "%s_replay", cs->k[0].path) < (int)sizeof(replay) &&
+        is_executable(replay))
+        fprintf(stderr, "(%s exists: that build was configured without WK_FUZZ_ENGINE=%s)\n", replay, e);
+    print_build_hint(c);
+}
+
 /* Fills c->bin; 0 (with a message) when there is no usable binary. */
 static int locate_binary(struct campaign *c)
 {
-    const char *h = c->o.harness, *e = engine_names[c->o.engine];
-    char cand[6][FPATH];
-    const char *preset_of[6] = { NULL };
-    int n = 0;
-    char rel[256];
-    snprintf(rel, sizeof(rel), "fuzz/%s", h);
-    if (c->o.build_dir) {
-        n += join(cand[n], FPATH, c->o.build_dir, rel);
-        n += join(cand[n], FPATH, c->o.build_dir, h);
-    } else {
-        const char *presets[2];
-        int count = build_presets(c, presets);
-        for (int p = 0; p < count; p++) {
-            char sub[300];
-            snprintf(sub, sizeof(sub), "build/%s/fuzz/%s", presets[p], h);
-            if (c->have_repo && join(cand[n], FPATH, c->repo, sub))
-                preset_of[n++] = presets[p];
-            if (join(cand[n], FPATH, ".", sub))
-                preset_of[n++] = presets[p];
-        }
-    }
-    int refused = -1;
-    for (int i = 0; i < n; i++) {
-        if (!is_executable(cand[i]))
+    static struct candidates cs;
+    list_candidates(c, &cs);
+    int refused = 0;
+    for (int i = 0; i < cs.n; i++) {
+        struct candidate *k = &cs.k[i];
+        if (!is_executable(k->path) || seen_before(&cs, i))
             continue;
-        if (!c->o.build_dir && !build_loads_driver(c, cand[i])) {
-            if (refused < 0)
-                refused = i;
+        k->tried = 1;
+        if (!c->o.build_dir && !build_loads_driver(c, k->path, k->why, sizeof(k->why))) {
+            k->refused = 1;
+            refused = 1;
             continue;
         }
-        if (!realpath(cand[i], c->bin)) {
-            fprintf(stderr, "wddmkit fuzz: %s: %s\n", cand[i], strerror(errno));
+        if (!realpath(k->path, c->bin)) {
+            fprintf(stderr, "wddmkit fuzz: %s: %s\n", k->path, strerror(errno));
             return 0;
         }
-        /* A note when the build taken is not the preferred one, and why. */
-        if (refused < 0 && preset_of[i] && strcmp(preset_of[i], "libfuzzer") == 0 && driver_given(c))
-            printf("note: a libfuzzer-driver build runs inputs up to twice as fast against a driver module\n"
-                   "      (ASan + UBSan on the driver and the kit code it calls, not on the kit's checks):\n"
-                   "      cmake --preset libfuzzer-driver && cmake --build --preset libfuzzer-driver --target %s\n",
-                   h);
-        if (refused >= 0 && preset_of[i] && strcmp(preset_of[i], "afl-driver") == 0)
-            printf("note: the afl build cannot load the driver module (built with sanitizers?): the afl-driver\n"
-                   "      build runs it, with ASan + UBSan on the driver and the kit code it calls\n");
+        note_build_taken(c, k, refused);
         return 1;
     }
-    char exe[FPATH];
-    if (refused >= 0 && build_wddmkit(cand[refused], exe)) {
-        fprintf(stderr,
-                "wddmkit fuzz: no %s build here loads the driver module %s\n"
-                "  (`%s driver check %s` says why);\n"
-                "  a module built with -fsanitize=address,undefined needs the %s-driver preset:\n"
-                "  cmake --preset %s-driver && cmake --build --preset %s-driver --target %s\n",
-                e, driver_module(c), exe, driver_module(c), e, e, e, h);
+    if (refused) {
+        explain_refusals(c, &cs);
         return 0;
     }
     if (c->o.dry_run) {
-        copy_str(c->bin, sizeof(c->bin), n ? cand[0] : h);
+        copy_str(c->bin, sizeof(c->bin), cs.n ? cs.k[0].path : c->o.harness);
         printf("note: %s is not built yet\n", c->bin);
         return 1;
     }
-    fprintf(stderr, "wddmkit fuzz: no %s build of %s (looked for %s", e, h, n ? cand[0] : h);
-    for (int i = 1; i < n; i++)
-        fprintf(stderr, ", %s", cand[i]);
-    fprintf(stderr, ")\n");
-    char replay[FPATH];
-    if (n && snprintf(replay, sizeof(replay), "%s_replay", cand[0]) < (int)sizeof(replay) && is_executable(replay))
-        fprintf(stderr, "(%s exists: that build was configured without WK_FUZZ_ENGINE=%s)\n", replay, e);
-    print_build_hint(c);
+    print_not_built(c, &cs);
     return 0;
 }
 
@@ -966,78 +1150,122 @@ static void clear_old_logs(const char *logs)
     closedir(d);
 }
 
-static int prepare_output(struct campaign *c)
+/* Where the starting inputs come from, and the prefix their copies in
+ * corpus/ get: the repository's seeds and regressions, each --seeds
+ * folder (folders may hold files of the same name). */
+#define MAX_SOURCES (2 + MAX_SEED_DIRS)
+struct seed_source {
+    char dir[FPATH];
+    char prefix[16];
+};
+
+static int seed_sources(const struct campaign *c, struct seed_source *src)
+{
+    int n = 0;
+    char sub[300];
+    static const char *const repo_dirs[][2] = { { "seeds", "" }, { "regressions", "regression-" } };
+    for (int i = 0; c->have_repo && i < 2; i++) {
+        snprintf(sub, sizeof(sub), "corpus/%s/%s", c->o.harness, repo_dirs[i][0]);
+        if (!join(src[n].dir, sizeof(src[n].dir), c->repo, sub))
+            src[n].dir[0] = '\0'; /* too long: no inputs from it */
+        snprintf(src[n].prefix, sizeof(src[n].prefix), "%s", repo_dirs[i][1]);
+        n++; /* an index per source, the repository's two first (prepare_output counts them so) */
+    }
+    for (int i = 0; i < c->o.seed_dir_count; i++) {
+        user_seed_dir(c, c->o.seed_dirs[i], src[n].dir, sizeof(src[n].dir));
+        snprintf(src[n].prefix, sizeof(src[n].prefix), "s%d-", i + 1);
+        n++;
+    }
+    return n;
+}
+
+/* Copies every source into corpus/ (never overwriting); copied[i] how many
+ * of source i. 0 after a write error. */
+static int fill_corpus(const struct campaign *c, const struct seed_source *src, int n, long *copied)
+{
+    for (int i = 0; i < n; i++) {
+        copied[i] = seed_from(src[i].dir, c->corpus, src[i].prefix);
+        if (copied[i] < 0) {
+            fprintf(stderr, "wddmkit fuzz: cannot fill %s: %s\n", c->corpus, strerror(errno));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* afl-fuzz needs one input to start from. */
+static int ensure_afl_input(const struct campaign *c, uint64_t *have)
+{
+    char p[FPATH];
+    if (*have || c->o.engine != ENGINE_AFL)
+        return 1;
+    int fd = join(p, sizeof(p), c->corpus, "empty-seed") ? open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    if (fd < 0 || write(fd, "", 1) != 1) {
+        fprintf(stderr, "wddmkit fuzz: cannot write a starting input into %s\n", c->corpus);
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    close(fd);
+    *have = 1;
+    return 1;
+}
+
+static void leave_out_crashing(const struct campaign *c, const struct seed_source *src, int n);
+
+static int make_output_dirs(struct campaign *c)
 {
     char want[FPATH];
-    if (c->o.out) {
-        if (!copy_str(want, sizeof(want), c->o.out))
-            goto too_long;
-    } else if (snprintf(want, sizeof(want), "fuzz-out/%s-%s", c->o.harness, engine_names[c->o.engine]) >=
-               (int)sizeof(want)) {
+    int fits = c->o.out ? copy_str(want, sizeof(want), c->o.out)
+                        : snprintf(want, sizeof(want), "fuzz-out/%s-%s", c->o.harness, engine_names[c->o.engine]) <
+                              (int)sizeof(want);
+    if (!fits)
         goto too_long;
-    }
     if (c->o.dry_run) {
         copy_str(c->out, sizeof(c->out), want);
-    } else {
-        if (wk_cli_mkdir_p(want) != 0) {
-            fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", want, strerror(errno));
-            return 0;
-        }
-        if (!realpath(want, c->out)) {
-            fprintf(stderr, "wddmkit fuzz: %s: %s\n", want, strerror(errno));
-            return 0;
-        }
+    } else if (wk_cli_mkdir_p(want) != 0 || !realpath(want, c->out)) {
+        fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", want, strerror(errno));
+        return 0;
     }
     if (!join(c->corpus, FPATH, c->out, "corpus") || !join(c->crashes, FPATH, c->out, "crashes") ||
         !join(c->logs, FPATH, c->out, "logs") || !join(c->afl_out, FPATH, c->out, "afl"))
         goto too_long;
-    if (c->o.dry_run)
-        return 1;
     const char *dirs[] = { c->corpus, c->crashes, c->logs };
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < 3 && !c->o.dry_run; i++) {
         if (wk_cli_mkdir_p(dirs[i]) != 0) {
             fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", dirs[i], strerror(errno));
             return 0;
         }
     }
-    clear_old_logs(c->logs);
-    long seeds = 0, regressions = 0;
-    if (c->have_repo) {
-        char src[FPATH], sub[300];
-        snprintf(sub, sizeof(sub), "corpus/%s/seeds", c->o.harness);
-        if (join(src, sizeof(src), c->repo, sub))
-            seeds = seed_from(src, c->corpus, "");
-        snprintf(sub, sizeof(sub), "corpus/%s/regressions", c->o.harness);
-        if (seeds >= 0 && join(src, sizeof(src), c->repo, sub))
-            regressions = seed_from(src, c->corpus, "regression-");
-    }
-    long own = 0;
-    for (int i = 0; i < c->o.seed_dir_count && seeds >= 0 && regressions >= 0 && own >= 0; i++) {
-        char src[FPATH], prefix[16];
-        user_seed_dir(c, c->o.seed_dirs[i], src, sizeof(src));
-        snprintf(prefix, sizeof(prefix), "s%d-", i + 1); /* folders may hold files of the same name */
-        long n = seed_from(src, c->corpus, prefix);
-        own = n < 0 ? -1 : own + n;
-    }
-    if (seeds < 0 || regressions < 0 || own < 0) {
-        fprintf(stderr, "wddmkit fuzz: cannot fill %s: %s\n", c->corpus, strerror(errno));
+    return 1;
+too_long:
+    fprintf(stderr, "wddmkit fuzz: output path too long\n");
+    return 0;
+}
+
+static int prepare_output(struct campaign *c)
+{
+    if (!make_output_dirs(c))
         return 0;
-    }
+    if (c->o.dry_run && c->driver[0] && !c->o.keep_seeds && !c->o.prune)
+        printf("would first replay the starting inputs against the driver and leave out those that crash it\n");
+    if (c->o.dry_run)
+        return 1;
+    clear_old_logs(c->logs);
+    static struct seed_source src[MAX_SOURCES];
+    long copied[MAX_SOURCES] = { 0 };
+    int nsrc = seed_sources(c, src);
+    if (!fill_corpus(c, src, nsrc, copied))
+        return 0;
+    leave_out_crashing(c, src, nsrc);
     uint64_t have = count_files(c->corpus, 0);
-    if (have == 0 && c->o.engine == ENGINE_AFL) { /* afl-fuzz needs one input to start from */
-        char p[FPATH];
-        int fd = join(p, sizeof(p), c->corpus, "empty-seed") ? open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-        if (fd < 0 || write(fd, "", 1) != 1) {
-            fprintf(stderr, "wddmkit fuzz: cannot write a starting input into %s\n", c->corpus);
-            if (fd >= 0)
-                close(fd);
-            return 0;
-        }
-        close(fd);
-        have = 1;
-    }
+    if (!ensure_afl_input(c, &have))
+        return 0;
+    long repo_seeds = c->have_repo ? copied[0] : 0, repo_regressions = c->have_repo ? copied[1] : 0, own = 0;
+    for (int i = c->have_repo ? 2 : 0; i < nsrc; i++)
+        own += copied[i];
     printf("corpus:  %s (%llu input%s; %ld seeds and %ld regressions added now", c->corpus,
-           (unsigned long long)have, have == 1 ? "" : "s", seeds, regressions);
+           (unsigned long long)have, have == 1 ? "" : "s", repo_seeds, repo_regressions);
     if (c->o.seed_dir_count)
         printf(", %ld from --seeds", own);
     printf(")\n");
@@ -1048,9 +1276,58 @@ static int prepare_output(struct campaign *c)
                "only those that add coverage\n",
                c->o.harness, c->o.out ? " --out " : "", c->o.out ? c->o.out : "");
     return 1;
-too_long:
-    fprintf(stderr, "wddmkit fuzz: output path too long\n");
-    return 0;
+}
+
+/* A driver module without the engine's instrumentation: its edges are not
+ * in the engine's map, so the campaign cannot see into the driver, only
+ * into the kit around it. The libFuzzer harness said so only in
+ * logs/fuzz-0.log, and AFL++ not at all (one such campaign ran at 363 of
+ * 5,218 edges, none of them the driver's). The module's file names the
+ * hooks its instrumentation calls: __sanitizer_cov_8bit_counters_init
+ * (clang -fsanitize=fuzzer-no-link), __afl_area_ptr or
+ * __sanitizer_cov_trace_pc_guard (afl-clang-fast). */
+static void warn_uninstrumented(const struct campaign *c)
+{
+    if (!c->driver[0])
+        return;
+    int afl = c->o.engine == ENGINE_AFL;
+    int seen = afl ? file_contains(c->driver, "__afl_area_ptr") || file_contains(c->driver, "__sanitizer_cov_trace_pc_guard")
+                   : file_contains(c->driver, "__sanitizer_cov_8bit_counters_init") ||
+                         file_contains(c->driver, "__sanitizer_cov_trace_pc_guard");
+    if (seen)
+        return;
+    printf("warning: %s has no %s instrumentation of its own: the engine sees the kit's code, not the driver's\n"
+           "         branches; build it %s (docs/fuzzing.md, \"Choosing the driver under test\")\n",
+           c->driver, afl ? "AFL++" : "libFuzzer coverage",
+           afl ? "with afl-clang-fast" : "with clang -fsanitize=address,undefined,fuzzer-no-link");
+}
+
+/* The driver module preloaded into AFL++'s targets (AFL_PRELOAD, ahead of
+ * any the user set). afl-showmap, which afl-cmin runs, does not look for
+ * the harness's deferred fork server: it starts the server before
+ * LLVMFuzzerInitialize loads WK_DRIVER, and an afl-clang-fast module
+ * loaded after that ends the process ("forkserver is already up, but an
+ * instrumented dlopen() library loaded afterwards"), so every --prune with
+ * a driver failed with "no instrumentation output". Preloaded, the module
+ * is in the map before any server starts, for afl-fuzz and afl-cmin
+ * alike; the harness then finds it loaded. */
+static int afl_preload_driver(const struct campaign *c)
+{
+    char real[PATH_MAX], value[FPATH + 4096];
+    if (!c->driver[0])
+        return 1;
+    if (!realpath(c->driver, real)) { /* a bare name would be a library search */
+        fprintf(stderr, "wddmkit fuzz: %s: %s\n", c->driver, strerror(errno));
+        return 0;
+    }
+    const char *was = getenv("AFL_PRELOAD");
+    if (snprintf(value, sizeof(value), "%s%s%s", real, was && *was ? ":" : "", was && *was ? was : "") >=
+        (int)sizeof(value)) {
+        fprintf(stderr, "wddmkit fuzz: AFL_PRELOAD is too long\n");
+        return 0;
+    }
+    setenv("AFL_PRELOAD", value, 1);
+    return 1;
 }
 
 /* AFL++ and the structure-aware mutator of fuzz_prog, fuzz_hostile and
@@ -1521,92 +1798,432 @@ static void trim_copy(char *dst, size_t cap, const char *src, size_t n)
     dst[n] = '\0';
 }
 
-/* Reads a libFuzzer log's crash reports and the artifact each wrote. The
- * signature is the harness's own verdict when it printed one
- * (fuzz/fuzz_driver.h: "NAME:   violation in DDI: RULE: ..." or
- * "NAME: FINDING: what" / "NAME: KIT INVARIANT: what"), else the
- * sanitizer's ERROR line with the first frame that is not the runtime's. */
+/* What a harness and a sanitizer printed about one input, line by line:
+ * the harness's own verdict when it printed one (fuzz/fuzz_driver.h:
+ * "NAME:   violation in DDI: RULE: ..." or "NAME: FINDING: what" / "NAME:
+ * KIT INVARIANT: what"), else the sanitizer's ERROR line with the first
+ * frame that is not the runtime's. */
+struct sig_state {
+    char err[160], frame[160], finding[160], rule[160];
+};
+
+/* "violation in DDI: RULE: ...": "RULE in DDI". */
+static void sig_rule(struct sig_state *st, const char *m, const char *end)
+{
+    const char *ddi = m + 13;
+    const char *c1 = memchr(ddi, ':', (size_t)(end - ddi));
+    const char *id = c1 ? c1 + 1 : end;
+    while (id < end && *id == ' ')
+        id++;
+    size_t idl = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+    if (c1 && idl > 0 && id + idl <= end) {
+        char d[64], r[64];
+        trim_copy(d, sizeof(d), ddi, (size_t)(c1 - ddi));
+        trim_copy(r, sizeof(r), id, idl);
+        snprintf(st->rule, sizeof(st->rule), "%s in %s", r, d);
+    }
+}
+
+/* A stack frame "#3 0x55d0 in func file.c:12:3": its function and place,
+ * unless the runtime's. */
+static void sig_frame(struct sig_state *st, const char *m, const char *end)
+{
+    const char *fn = m + 4;
+    size_t fl = strcspn(fn, " \n");
+    if (fn + fl > end)
+        fl = (size_t)(end - fn);
+    if (skip_frame(fn, fl))
+        return;
+    const char *loc = fn + fl;
+    while (loc < end && *loc == ' ')
+        loc++;
+    const char *slash = loc;
+    for (const char *q = loc; q < end; q++)
+        if (*q == '/')
+            slash = q + 1;
+    char f[96], l[64];
+    trim_copy(f, sizeof(f), fn, fl);
+    trim_copy(l, sizeof(l), slash, (size_t)(end - slash));
+    snprintf(st->frame, sizeof(st->frame), "%s%s%s", f, l[0] ? " " : "", l);
+}
+
+static int is_frame_line(const char *line, const char *end)
+{
+    while (line < end && *line == ' ')
+        line++;
+    return line < end && *line == '#';
+}
+
+/* One line of a log, [line, end). */
+static void sig_line(struct sig_state *st, const char *line, const char *end)
+{
+    size_t n = (size_t)(end - line);
+    const char *m;
+    if (!st->rule[0] && (m = memmem(line, n, "violation in ", 13))) {
+        sig_rule(st, m, end);
+    } else if (!st->finding[0] &&
+               ((m = memmem(line, n, ": FINDING: ", 11)) || (m = memmem(line, n, ": KIT INVARIANT: ", 17)))) {
+        trim_copy(st->finding, sizeof(st->finding), m + 2, (size_t)(end - m - 2));
+    } else if ((m = memmem(line, n, "ERROR: ", 7)) &&
+               (memmem(line, n, "Sanitizer", 9) || memmem(line, n, "libFuzzer", 9))) {
+        const char *stop = memmem(m + 7, (size_t)(end - m - 7), " on ", 4);
+        trim_copy(st->err, sizeof(st->err), m + 7, (size_t)((stop ? stop : end) - m - 7));
+        st->frame[0] = '\0';
+    } else if ((m = memmem(line, n, "runtime error: ", 15))) {
+        trim_copy(st->err, sizeof(st->err), m, (size_t)(end - m));
+        st->frame[0] = '\0';
+    } else if ((m = memmem(line, n, "SUMMARY: ", 9)) && !st->err[0]) {
+        trim_copy(st->err, sizeof(st->err), m + 9, (size_t)(end - m - 9));
+    } else if (!st->frame[0] && (m = memmem(line, n, " in ", 4)) && is_frame_line(line, end)) {
+        sig_frame(st, m, end);
+    }
+}
+
+/* Whether the lines seen so far name a finding (the harness's verdict or a
+ * sanitizer's error). */
+static int sig_found(const struct sig_state *st)
+{
+    return st->rule[0] || st->finding[0] || st->err[0];
+}
+
+/* The signature of what was seen (fallback when nothing was), and a
+ * fresh state for the next input. */
+static void sig_make(struct sig_state *st, const char *fallback, char *out, size_t cap)
+{
+    if (st->rule[0])
+        snprintf(out, cap, "%s", st->rule);
+    else if (st->finding[0])
+        snprintf(out, cap, "%s", st->finding);
+    else
+        snprintf(out, cap, "%.100s%s%.90s", st->err[0] ? st->err : fallback, st->frame[0] ? " in " : "",
+                 st->frame); /* at most 100 + 4 + 90 characters: fits */
+    memset(st, 0, sizeof(*st));
+}
+
+/* Reads a libFuzzer log's crash reports and the artifact each wrote. */
 static void scan_crash_reports(const char *log, struct sig_table *t)
 {
     long len = read_tail(log, g_tail, sizeof(g_tail));
     if (len <= 0)
         return;
-    char err[160] = "", frame[160] = "", finding[160] = "", rule[160] = "";
+    static struct sig_state st;
+    memset(&st, 0, sizeof(st));
     for (char *line = g_tail, *end; line < g_tail + len; line = end + 1) {
         end = memchr(line, '\n', (size_t)(g_tail + len - line));
         if (!end)
             end = g_tail + len;
-        size_t n = (size_t)(end - line);
-        const char *m;
-        if (!rule[0] && (m = memmem(line, n, "violation in ", 13))) { /* "violation in DDI: RULE: ..." */
-            const char *ddi = m + 13;
-            const char *c1 = memchr(ddi, ':', (size_t)(end - ddi));
-            const char *id = c1 ? c1 + 1 : end;
-            while (id < end && *id == ' ')
-                id++;
-            size_t idl = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
-            if (c1 && idl > 0 && id + idl <= end) {
-                char d[64], r[64];
-                trim_copy(d, sizeof(d), ddi, (size_t)(c1 - ddi));
-                trim_copy(r, sizeof(r), id, idl);
-                snprintf(rule, sizeof(rule), "%s in %s", r, d);
+        const char *m = memmem(line, (size_t)(end - line), "Test unit written to ", 21);
+        if (!m || t->n >= MAX_SIGS) {
+            sig_line(&st, line, end);
+            continue;
+        }
+        const char *base = m + 21;
+        for (const char *q = m + 21; q < end; q++)
+            if (*q == '/')
+                base = q + 1;
+        struct sig_entry *e = &t->e[t->n++];
+        trim_copy(e->file, sizeof(e->file), base, (size_t)(end - base));
+        sig_make(&st, "crash", e->sig, sizeof(e->sig));
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Starting inputs that already crash the driver                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * After `wddmkit promote`, the regression (and the seeds regenerated from
+ * its YAML case) crash the buggy driver on their first run: libFuzzer
+ * stops at the first crash, so every later campaign against that driver
+ * ended at 0 s, and nobody could look for a second bug before fixing the
+ * first. libFuzzer has no way to run past a crashing corpus input in its
+ * normal mode (-ignore_crashes needs -fork, another engine loop), so the
+ * starting inputs copied from the seed folders are replayed once first,
+ * by the engine build's replay binary with the driver, and the ones that
+ * crash or hang are left out of corpus/ (they stay in their folders; the
+ * next campaign copies and checks them again, so a fixed driver gets them
+ * back). One replay process runs them all (-v names each input before it
+ * runs, WK_FUZZ_NO_ABORT=1 keeps a finding from ending the process); one
+ * that dies anyway (a sanitizer, a signal) is restarted after the input
+ * it died in, and one past --timeout is killed, its input a hang.
+ */
+struct check_run {
+    char **paths;                 /* the inputs, corpus/ files */
+    size_t count;
+    char *crashed;                /* per input: left out */
+    char (*sig)[200];             /* per input: why */
+    struct sig_state st;          /* the current input's lines so far */
+    long current;                 /* the input running, -1: none */
+    int started;                  /* inputs the replay process started */
+    char last[256];               /* the last line it printed */
+};
+
+/* The corpus/ copies of the source inputs (those there now), into r. */
+static int list_copies(const struct campaign *c, const struct seed_source *src, int n, struct check_run *r)
+{
+    size_t cap = 0;
+    for (int i = 0; i < n; i++) {
+        DIR *d = src[i].dir[0] ? opendir(src[i].dir) : NULL;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char name[512], path[FPATH];
+            if (!is_input_name(e->d_name) ||
+                snprintf(name, sizeof(name), "%s%s", src[i].prefix, e->d_name) >= (int)sizeof(name) ||
+                !join(path, sizeof(path), c->corpus, name) || !wk_cli_is_regular(path))
+                continue;
+            if (r->count == cap) {
+                cap = cap ? cap * 2 : 256;
+                char **grown = realloc(r->paths, cap * sizeof(*grown));
+                if (!grown)
+                    break;
+                r->paths = grown;
             }
-        } else if (!finding[0] &&
-                   ((m = memmem(line, n, ": FINDING: ", 11)) || (m = memmem(line, n, ": KIT INVARIANT: ", 17)))) {
-            const char *what = m + 2;
-            trim_copy(finding, sizeof(finding), what, (size_t)(end - what));
-        } else if ((m = memmem(line, n, "ERROR: ", 7)) &&
-                   (memmem(line, n, "Sanitizer", 9) || memmem(line, n, "libFuzzer", 9))) {
-            const char *s = m + 7;
-            const char *stop = memmem(s, (size_t)(end - s), " on ", 4);
-            trim_copy(err, sizeof(err), s, (size_t)((stop ? stop : end) - s));
-            frame[0] = '\0';
-        } else if ((m = memmem(line, n, "runtime error: ", 15))) {
-            trim_copy(err, sizeof(err), m, (size_t)(end - m));
-            frame[0] = '\0';
-        } else if ((m = memmem(line, n, "SUMMARY: ", 9)) && !err[0]) {
-            trim_copy(err, sizeof(err), m + 9, (size_t)(end - m - 9));
-        } else if (!frame[0] && (m = memmem(line, n, " in ", 4))) {
-            const char *p = line;
-            while (p < end && *p == ' ')
-                p++;
-            if (p < end && *p == '#') { /* "#3 0x55d0 in func file.c:12:3" */
-                const char *fn = m + 4;
-                size_t fl = strcspn(fn, " \n");
-                if (fn + fl > end)
-                    fl = (size_t)(end - fn);
-                if (!skip_frame(fn, fl)) {
-                    const char *loc = fn + fl;
-                    while (loc < end && *loc == ' ')
-                        loc++;
-                    const char *slash = loc;
-                    for (const char *q = loc; q < end; q++)
-                        if (*q == '/')
-                            slash = q + 1;
-                    char f[96], l[64];
-                    trim_copy(f, sizeof(f), fn, fl);
-                    trim_copy(l, sizeof(l), slash, (size_t)(end - slash));
-                    snprintf(frame, sizeof(frame), "%s%s%s", f, l[0] ? " " : "", l);
-                }
-            }
-        } else if ((m = memmem(line, n, "Test unit written to ", 21)) && t->n < MAX_SIGS) {
-            const char *path = m + 21;
-            const char *base = path;
-            for (const char *q = path; q < end; q++)
-                if (*q == '/')
-                    base = q + 1;
-            struct sig_entry *e = &t->e[t->n++];
-            trim_copy(e->file, sizeof(e->file), base, (size_t)(end - base));
-            if (rule[0])
-                snprintf(e->sig, sizeof(e->sig), "%s", rule);
-            else if (finding[0])
-                snprintf(e->sig, sizeof(e->sig), "%s", finding);
-            else
-                snprintf(e->sig, sizeof(e->sig), "%.100s%s%.90s", err[0] ? err : "crash", frame[0] ? " in " : "",
-                         frame); /* at most 100 + 4 + 90 characters: fits */
-            err[0] = frame[0] = finding[0] = rule[0] = '\0';
+            if ((r->paths[r->count] = strdup(path)))
+                r->count++;
+        }
+        if (d)
+            closedir(d);
+    }
+    r->crashed = calloc(r->count ? r->count : 1, 1);
+    r->sig = calloc(r->count ? r->count : 1, sizeof(*r->sig));
+    return r->crashed && r->sig;
+}
+
+static void check_run_free(struct check_run *r)
+{
+    for (size_t i = 0; i < r->count; i++)
+        free(r->paths[i]);
+    free(r->paths);
+    free(r->crashed);
+    free(r->sig);
+}
+
+/* The current input ends: left out when its lines named a finding. */
+static void input_done(struct check_run *r)
+{
+    if (r->current >= 0 && sig_found(&r->st)) {
+        r->crashed[r->current] = 1;
+        sig_make(&r->st, "crash", r->sig[r->current], sizeof(r->sig[0]));
+    }
+    memset(&r->st, 0, sizeof(r->st));
+    r->current = -1;
+}
+
+/* One line the replay printed: "replay: PATH (N bytes)" starts input PATH
+ * (looked up from `from` on: a file it could not open prints none),
+ * another "replay: " line ends the inputs (the teardown belongs to none),
+ * anything else is the current input's. */
+static void check_line(struct check_run *r, size_t from, const char *line, const char *end)
+{
+    if (end > line)
+        trim_copy(r->last, sizeof(r->last), line, (size_t)(end - line));
+    if (end - line < 8 || memcmp(line, "replay: ", 8) != 0) {
+        if (r->current >= 0)
+            sig_line(&r->st, line, end);
+        return;
+    }
+    input_done(r);
+    const char *open = NULL;
+    for (const char *q = line; q + 1 < end; q++)
+        if (q[0] == ' ' && q[1] == '(')
+            open = q;
+    size_t n = open ? (size_t)(open - line - 8) : 0;
+    for (size_t i = from; open && i < r->count; i++)
+        if (strlen(r->paths[i]) == n && memcmp(r->paths[i], line + 8, n) == 0) {
+            r->current = (long)i;
+            r->started++;
+            return;
+        }
+}
+
+static pid_t start_check(const char *replay, const char *driver, const struct check_run *r, size_t from, int *fd)
+{
+    int fds[2];
+    char **argv = calloc(r->count - from + 3, sizeof(char *));
+    if (!argv || pipe(fds) != 0) {
+        free(argv);
+        return -1;
+    }
+    argv[0] = (char *)replay;
+    argv[1] = (char *)"-v";
+    for (size_t i = from; i < r->count; i++)
+        argv[2 + i - from] = r->paths[i];
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+        }
+        dup2(fds[1], 2);
+        close(fds[0]);
+        setenv("WK_DRIVER", driver, 1);
+        setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        execv(replay, argv);
+        _exit(127);
+    }
+    free(argv);
+    close(fds[1]);
+    *fd = fds[0];
+    if (pid < 0)
+        close(fds[0]);
+    return pid;
+}
+
+/* Feeds complete lines of buf[0, *len) to the run; keeps the partial end
+ * (a line that fills the whole buffer is cut: its start is enough). */
+static void check_lines(struct check_run *r, size_t from, char *buf, size_t cap, size_t *len)
+{
+    char *line = buf, *nl;
+    while ((nl = memchr(line, '\n', (size_t)(buf + *len - line)))) {
+        check_line(r, from, line, nl);
+        line = nl + 1;
+    }
+    *len = (size_t)(buf + *len - line);
+    memmove(buf, line, *len);
+    if (*len == cap - 1) {
+        check_line(r, from, buf, buf + *len);
+        *len = 0;
+    }
+}
+
+/* Reads the replay until it exits, or until it spends more than the
+ * timeout in one input (or before the first, or after the last) and is
+ * killed. Returns the wait status; *hung when killed in an input. */
+static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, double timeout, int *hung)
+{
+    char buf[4096];
+    size_t len = 0;
+    long seen = -2;
+    double since = now_seconds();
+    *hung = 0;
+    for (;;) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        if (poll(&pf, 1, 100) > 0) { /* else nothing within 100 ms: only the clock below */
+            ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+                break; /* the end: it exited */
+            len += n > 0 ? (size_t)n : 0;
+            check_lines(r, from, buf, sizeof(buf), &len);
+        }
+        if (r->current != seen) {
+            seen = r->current;
+            since = now_seconds();
+        }
+        if (now_seconds() - since > timeout) { /* an input, or the start or the teardown around them */
+            *hung = r->current >= 0;
+            kill(-pid, SIGKILL);
+            break;
         }
     }
+    close(fd);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    return st;
+}
+
+/* The input the replay died in (or hung in) is left out with what it
+ * printed, else the way it ended. */
+static void died_in(struct check_run *r, int st, int hung, double timeout)
+{
+    char how[64];
+    if (hung)
+        snprintf(how, sizeof(how), "hang (no result within %.0f s)", timeout);
+    else if (WIFSIGNALED(st))
+        snprintf(how, sizeof(how), "signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(how, sizeof(how), "exit %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    r->crashed[r->current] = 1;
+    sig_make(&r->st, how, r->sig[r->current], sizeof(r->sig[0]));
+    r->current = -1;
+}
+
+/* Runs every input through the replay binary; 0 when it could not run
+ * them (r->last says why: a driver it cannot load ends it at start). */
+static int run_check(struct check_run *r, const char *replay, const char *driver, double timeout)
+{
+    size_t from = 0;
+    while (from < r->count) {
+        int fd = -1, hung = 0;
+        pid_t pid = start_check(replay, driver, r, from, &fd);
+        if (pid < 0)
+            return 0;
+        r->current = -1;
+        r->started = 0;
+        int st = follow_check(r, from, pid, fd, timeout, &hung);
+        if (r->current < 0 && !r->started && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+            return 0;
+        if (r->current < 0)
+            return 1; /* every input ran (what followed belongs to none) */
+        size_t at = (size_t)r->current;
+        died_in(r, st, hung, timeout);
+        from = at + 1;
+    }
+    return 1;
+}
+
+/* The engine build's replay binary (beside the engine binary). */
+static int check_replay_binary(const struct campaign *c, char *out, size_t cap)
+{
+    char dir[FPATH];
+    copy_str(dir, sizeof(dir), c->bin);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return snprintf(out, cap, "%s/%s_replay", dir, c->o.harness) < (int)cap && is_executable(out);
+}
+
+/* Removes the left-out copies; prints one line for each and a total. */
+static void report_left_out(const struct campaign *c, const struct check_run *r)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        if (!r->crashed[i])
+            continue;
+        const char *base = strrchr(r->paths[i], '/');
+        printf("  left out %s: %s\n", base ? base + 1 : r->paths[i], r->sig[i]);
+        unlink(r->paths[i]);
+        left++;
+    }
+    if (!left)
+        return;
+    const char *them = left == 1 ? "it" : "them";
+    printf("left out %zu input%s that already crash%s this driver: fix %s, or keep fuzzing past %s\n", left,
+           left == 1 ? "" : "s", left == 1 ? "es" : "", them, them);
+    if (c->o.engine == ENGINE_LIBFUZZER)
+        printf("  (--keep-crashing-seeds starts from %s anyway; libFuzzer stops at its first crash, also when a "
+               "mutation finds the same bug again,\n   unless run with -- -fork=1 -ignore_crashes=1)\n", them);
+}
+
+static void leave_out_crashing(const struct campaign *c, const struct seed_source *src, int n)
+{
+    char replay[FPATH];
+    if (c->o.keep_seeds || c->o.prune || !c->driver[0])
+        return;
+    if (!check_replay_binary(c, replay, sizeof(replay))) {
+        printf("note: no %s_replay beside %s: the starting inputs were not checked against the driver\n",
+               c->o.harness, c->bin);
+        return;
+    }
+    static struct check_run r;
+    memset(&r, 0, sizeof(r));
+    double t0 = now_seconds();
+    if (!list_copies(c, src, n, &r) || !r.count) {
+        check_run_free(&r);
+        return;
+    }
+    if (run_check(&r, replay, c->driver, (double)c->o.timeout)) {
+        printf("checked: %zu starting inputs against the driver in %.2f s (%s)\n", r.count, now_seconds() - t0,
+               replay);
+        report_left_out(c, &r);
+    } else {
+        printf("note: %s could not run the starting inputs (%s): none was left out\n", replay,
+               r.last[0] ? r.last : "it did not start");
+    }
+    check_run_free(&r);
 }
 
 /* AFL++ names a crash "id:000000,sig:06,src:...": the signal is its signature. */
@@ -1727,46 +2344,14 @@ static void list_crashes(const struct campaign *c, const struct sig_table *t)
     free(names);
 }
 
-/* Runs this wddmkit with one argument and captures what it prints (stdout
- * and stderr, the first 64 KiB) into text. */
+/* Runs this wddmkit with one or two arguments and captures what it prints
+ * (stdout and stderr, the first 64 KiB) into text. */
 static void capture_self(const char *self, const char *arg1, const char *arg2, char *text, size_t cap)
 {
-    int fds[2];
+    const char *argv[] = { self, arg1, arg2, NULL };
     text[0] = '\0';
-    if (!self[0] || pipe(fds) != 0)
-        return;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return;
-    }
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[0]);
-        execl(self, self, arg1, arg2, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    size_t got = 0;
-    for (;;) {
-        char sink[4096];
-        int keep = got < cap - 1;
-        ssize_t n = read(fds[0], keep ? text + got : sink, keep ? cap - 1 - got : sizeof(sink));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (keep)
-            got += (size_t)n;
-    }
-    close(fds[0]);
-    text[got] = '\0';
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    if (self[0])
+        capture(argv, text, cap);
 }
 
 /* The first line of text whose first word (after indentation and an
@@ -2082,7 +2667,8 @@ static int summarize(struct campaign *c, const char *self)
         printf("wddmkit triage %s:\n", c->crashes);
         triaged = run_triage(c, tools_exe, &tools);
         if (!triaged)
-            printf("(wddmkit triage failed; the crash files follow)\n");
+            printf("(wddmkit triage could not run every file; the crash files follow, with the engine logs' "
+                   "signatures)\n");
     }
     if (!triaged) {
         struct sig_table *t = calloc(1, sizeof(*t));
@@ -2293,6 +2879,8 @@ static int prune_corpus(struct campaign *c)
     if (afl) {
         setenv("AFL_ALLOW_TMP", "1", 1); /* afl-cmin refuses /tmp otherwise */
         setenv("AFL_NO_UI", "1", 1);
+        if (!afl_preload_driver(c))
+            return 2;
     }
     if (!run_merge(c, &cl))
         return 2;
@@ -2403,6 +2991,8 @@ int wk_cli_fuzz(int argc, char **argv)
     printf("harness: %s (%s)\nbinary:  %s\n", c->o.harness, engine_names[c->o.engine], c->bin);
     printf("driver:  %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
     printf("dict:    %s\n", c->dict[0] ? c->dict : "(none)");
+    if (!c->o.prune)
+        warn_uninstrumented(c);
     if (!prepare_output(c))
         goto out;
 
@@ -2431,6 +3021,8 @@ int wk_cli_fuzz(int argc, char **argv)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (cpus > 0 && c->o.jobs > (uint64_t)cpus)
             setenv("AFL_NO_AFFINITY", "1", 0);
+        if (!afl_preload_driver(c))
+            goto out;
         use_afl_mutator(c);
     }
 

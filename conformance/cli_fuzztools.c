@@ -45,8 +45,9 @@
  * Exit codes: repro 0 pass, 1 fail (a rule violated, a check failed),
  * 3 crash, 4 timeout, 2 usage or I/O error; minimize 0 written, 1 the input
  * passes (nothing to keep); promote 0 written (or already there), 1 refused
- * (with the reason); triage 0 when the folder was read; 2 always for usage
- * and I/O errors. promote writes under the source tree (WK_SOURCE_DIR), or
+ * (with the reason); triage 0 when every file of the folder ran, 2 when
+ * some could not be run (each row says why); 2 always for usage and I/O
+ * errors. promote writes under the source tree (WK_SOURCE_DIR), or
  * under $WK_PROMOTE_ROOT when set (tests).
  */
 #define _GNU_SOURCE /* REG_RIP, open_memstream */
@@ -149,7 +150,11 @@ static int parse_value(const char *flag, const char *v, unsigned bit, struct opt
     case OPT_DRIVER: o->driver = v; return 0;
     case OPT_OUT: o->out = v; return 0;
     case OPT_NAME: o->name = v; return 0;
-    case OPT_HARNESS: o->harness = v; return wk_cli_harness_name_ok(v) ? 0 : usage_error("%s: not a harness name: '%s'", flag, v);
+    case OPT_HARNESS:
+        o->harness = v;
+        if (!wk_cli_harness_name_ok(v))
+            return usage_error("%s: not a harness name: '%s'", flag, v);
+        return wk_cli_harness_known(v) ? 0 : usage_error("unknown harness '%s' (one of: %s)", v, wk_cli_harness_list());
     case OPT_RUNS:
         if (parse_u64(v, 1, 100000, &n))
             return usage_error("--runs: expected 1..100000, saw '%s'", v);
@@ -337,6 +342,8 @@ struct outcome {
     char sig[400];                    /* the signature (class aside) */
     char detail[512];                 /* one line: expected / seen */
     char sanitizer[200];              /* a sanitizer report's class (log_class), or "" */
+    int input_refused;                /* an error of the input itself (an adapter the GPU model refuses),
+                                         not of the setup: triage still ran it */
 };
 
 typedef void child_fn(const void *arg, int fd);
@@ -816,6 +823,31 @@ static void fail_signature(struct outcome *o, const struct wk_prog *p)
              r->expected, r->seen);
 }
 
+/* Why a program could not run. An adapter that wk_vidmm_create refused
+ * leaves no adapter to ask for its last error, so the answer read "the
+ * adapter starts: WK_E_INVALID_ARGUMENT: " and stopped there; the GPU
+ * model says what is wrong with the description (wk_gpu_check_desc runs
+ * first in wk_vidmm_create), and fuzz_prog runs nothing for such an
+ * input (fuzz_driver.c, model_takes). */
+static void error_detail(struct outcome *o, const struct wk_prog *p)
+{
+    const struct wk_case_result *r = &o->r;
+    char why[300] = "";
+    size_t n = strlen(r->seen);
+    int no_reason = n >= 2 && strcmp(r->seen + n - 2, ": ") == 0;
+    if (no_reason && strncmp(r->seen, "WK_E_INVALID_ARGUMENT", 21) == 0 &&
+        wk_gpu_check_desc(&p->gpu, why, sizeof(why)) != WK_OK) {
+        o->input_refused = 1;
+        snprintf(o->detail, sizeof(o->detail), "%.60s: %.40sthe GPU model refuses the adapter description: %.250s "
+                 "(fuzz_prog runs nothing for such an input)", r->expected, r->seen, why);
+    } else if (no_reason) {
+        snprintf(o->detail, sizeof(o->detail), "%.150s: %.60sno adapter was created, so it left no reason",
+                 r->expected, r->seen);
+    } else {
+        snprintf(o->detail, sizeof(o->detail), "%.150s: %.300s", r->expected, r->seen);
+    }
+}
+
 static void make_signature(struct outcome *o, const struct wk_prog *p)
 {
     char frames[3 * 200 + 16] = "";
@@ -840,7 +872,7 @@ static void make_signature(struct outcome *o, const struct wk_prog *p)
     default:
         snprintf(o->sig, sizeof(o->sig), "%s", "the program could not run");
         if (o->answered)
-            snprintf(o->detail, sizeof(o->detail), "%.150s: %.300s", o->r.expected, o->r.seen);
+            error_detail(o, p);
         break;
     }
 }
@@ -2632,10 +2664,12 @@ int wk_cli_triage(int argc, char **argv)
         return 2;
     struct group *groups = NULL;
     static struct outcome out;
+    uint32_t unrun = 0; /* files the setup could not run (no replay binary, a driver that does not load) */
     for (size_t i = 0; i < n; i++) {
         size_t size = 0;
         triage_one(&o, files[i], &out, &size);
         add_to_group(&groups, &ngroups, &out, files[i], size);
+        unrun += out.cls == CLS_ERROR && !out.input_refused;
         free(files[i]);
     }
     free(files);
@@ -2656,7 +2690,13 @@ int wk_cli_triage(int argc, char **argv)
                "build: other sanitizers (a UBSan or ASan report needs the sanitized build: WK_REPLAY_DIR=build/"
                "libfuzzer/fuzz or build/asan/fuzz) or an older build of the harness.\n", passed);
     free(groups);
-    return 0;
+    /* A folder whose files could not be run is not triaged: exit 0 said
+     * it was (a missing replay binary, a driver that does not load). An
+     * input the kit refuses for itself (an adapter the GPU model does not
+     * take) did run: that is its result. */
+    if (unrun)
+        fprintf(stderr, "wddmkit triage: %u file(s) could not be run (the \"error\" rows above say why)\n", unrun);
+    return unrun ? 2 : 0;
 }
 
 /* ------------------------------------------------------------------ */

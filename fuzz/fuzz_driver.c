@@ -93,6 +93,8 @@ struct slot {
 
 static struct slot slots[WK_FUZZ_ROLES];
 static uint64_t findings;
+static const char *harness_seen = "fuzz_driver"; /* the harness that last asked: teardown reports name it */
+static struct wk_fuzz_fixture fixture;            /* fuzz_render's and fuzz_patch's objects (below) */
 
 const char *wk_fuzz_driver_path(void)
 {
@@ -114,33 +116,57 @@ const char *wk_fuzz_driver_path(void)
  * ("an instrumented dlopen() library loaded afterwards"), which a load at
  * the first input did.
  */
+/* The module at path, loaded and holding a DriverEntry; NULL with the
+ * reason in why. A shared object that loads but is no driver (a system
+ * library given by mistake) used to pass here and abort the first build,
+ * which the engines kept as a crash of the empty input. */
+static void *open_driver(const char *path, char *why, size_t cap)
+{
+    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!so) {
+        const char *e = dlerror();
+        char sym[128];
+        snprintf(why, cap, "%s%s", e ? e : "dlopen failed",
+                 wk_vidmm_missing_runtime_symbol(e, sym, sizeof(sym))
+                     ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike)"
+                     : "");
+        return NULL;
+    }
+    if (!dlsym(so, "DriverEntry")) {
+        snprintf(why, cap, "it loads but exports no DriverEntry: not a driver module (docs/writing-a-driver.md)");
+        return NULL;
+    }
+    return so;
+}
+
+/* The coverage gate learns the module's counters (libFuzzer), and a module
+ * without any is said to be one at start (wddmkit fuzz says it too). */
+static void gate_module(const char *path)
+{
+    char gate[300];
+    int added = wk_fuzz_coverage_add_module(path, gate, sizeof(gate));
+    if (added == 0)
+        fprintf(stderr, "fuzz_driver: note: %s has no libFuzzer coverage of its own (%s): the engine sees only "
+                        "the kit's code; build it with -fsanitize=fuzzer-no-link (docs/fuzzing.md)\n", path, gate);
+    else if (added < 0)
+        fprintf(stderr, "fuzz_driver: note: the coverage gate cannot pause %s (%s): its bring-up will count as "
+                        "the coverage of the inputs that build an adapter\n", path, gate);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    char local[4096];
+    char local[4096], why[1024];
     const char *path = wk_fuzz_driver_path();
     if (!path)
         return 0;
     path = wk_vidmm_module_path(path, local, sizeof(local)); /* the coverage gate finds it by this name */
-    if (dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
-        char gate[300];
-        int added = wk_fuzz_coverage_add_module(path, gate, sizeof(gate));
-        if (added == 0)
-            fprintf(stderr, "fuzz_driver: note: %s has no libFuzzer coverage of its own (%s): the engine sees only "
-                            "the kit's code; build it with -fsanitize=fuzzer-no-link (docs/fuzzing.md)\n", path, gate);
-        else if (added < 0)
-            fprintf(stderr, "fuzz_driver: note: the coverage gate cannot pause %s (%s): its bring-up will count as "
-                            "the coverage of the inputs that build an adapter\n", path, gate);
+    if (open_driver(path, why, sizeof(why))) {
+        gate_module(path);
         return 0;
     }
-    const char *why = dlerror();
-    char sym[128];
-    fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s%s\n", path,
-            why ? why : "dlopen failed",
-            wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym))
-                ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike)"
-                : "");
+    fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s\n", path, why);
     exit(2);
 }
 
@@ -595,11 +621,39 @@ int wk_fuzz_check(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *
     return 1;
 }
 
+/* Stops one kept adapter and judges only what its teardown added: the
+ * violations of the input before were reported then. */
+static void teardown_one(enum wk_fuzz_role role, struct kept *e)
+{
+    uint64_t before = wk_fuzz_violation_count(e->vm);
+    wk_vidmm_stop(e->vm);
+    if (wk_fuzz_violation_count(e->vm) > before) {
+        if (role == WK_FUZZ_REF)
+            wk_fuzz_kit_invariant(harness_seen, e->vm, "the reference adapter recorded a violation while it was "
+                                                       "torn down at the end of the process");
+        wk_fuzz_finding(harness_seen, e->vm, "contract violation while the adapters were torn down at the end of "
+                                             "the process (the destroy DDIs, StopDevice, RemoveDevice)");
+    }
+    drop(e);
+}
+
+void wk_fuzz_teardown(void)
+{
+    for (int r = 0; r < WK_FUZZ_ROLES; r++) {
+        struct slot *s = &slots[r];
+        for (int i = 0; i < KEPT; i++) {
+            if (s->kept[i].vm && s->stale)
+                drop(&s->kept[i]); /* after a finding: as a rebuild would drop it */
+            else if (s->kept[i].vm)
+                teardown_one((enum wk_fuzz_role)r, &s->kept[i]);
+        }
+    }
+    fixture.vm = NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* The render/patch fixture                                             */
 /* ------------------------------------------------------------------ */
-
-static struct wk_fuzz_fixture fixture;
 
 /* 1 when the step went well; 0 after a finding (WK_FUZZ_NO_ABORT). */
 static int fixture_step(const char *harness, struct wk_vidmm *vm, wk_status st, const char *what)
@@ -700,6 +754,7 @@ static int fixture_intact(struct wk_fuzz_fixture *f)
 /* A fixture is built again only after an input moved it (or a finding). */
 struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness)
 {
+    harness_seen = harness;
     if (!fresh_mode() && fixture_intact(&fixture))
         return &fixture;
     history_begin();
@@ -871,6 +926,7 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
 {
     static struct wk_case_result ref_result, dut_result;
     static struct wk_prog_exec ref, dut;
+    harness_seen = harness;
     struct wk_vidmm *ref_vm = wk_fuzz_ready(WK_FUZZ_REF, k);
     if (!ref_vm)
         return 0; /* an adapter the reference refuses: nothing to compare the DUT with */

@@ -171,6 +171,20 @@ int wk_fuzz_check(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *
 uint64_t wk_fuzz_findings(void);
 
 /*
+ * The end of a process that ran inputs (the replay binary calls it after
+ * its last one): every kept adapter of both roles is stopped, its objects
+ * destroyed (the fixture's too) and the driver's StopDevice and
+ * RemoveDevice called. Without it the destroy DDIs ran only when an input
+ * happened to force a rebuild, so `wddmkit coverage` counted them by the
+ * order of its inputs (more inputs gave lower coverage). What the teardown
+ * records is judged as after an input: a violation on the DUT is a finding
+ * (it aborts, or under WK_FUZZ_NO_ABORT prints and returns), on the
+ * reference a KIT INVARIANT. Adapters left stale by a finding are dropped
+ * unjudged, as a rebuild drops them. Nothing is kept afterwards.
+ */
+void wk_fuzz_teardown(void);
+
+/*
  * The objects fuzz_render and fuzz_patch keep across inputs on the DUT: a
  * device, a context and a GDI context (0 when the driver declines one), and
  * the allocations of wk_render_slots, each paged in once. Their placement

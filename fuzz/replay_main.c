@@ -8,7 +8,9 @@
  * *.md files in a folder are notes, not inputs). Options libFuzzer takes
  * (-runs=N, -max_len=N, ...) are accepted and ignored, so the same command
  * line works for both builds. Exit 0 when every input ran; 2 when a path
- * could not be read (the harness itself aborts on a finding).
+ * could not be read (the harness itself aborts on a finding). A driver
+ * harness's adapters are torn down after the last input, and what that
+ * teardown breaks is a finding like any other.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -26,6 +28,12 @@
 
 /* Harnesses that need no initialisation leave it undefined. */
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+/* The driver harnesses' end of process (fuzz_driver.h): their adapters torn
+ * down and judged, so that every replay runs the driver's destroy DDIs
+ * (`wddmkit coverage` counted them only when an input forced a rebuild).
+ * Declared here, not by including fuzz_driver.h, which the other harnesses'
+ * replay binaries cannot include; they leave it undefined. */
+void wk_fuzz_teardown(void) __attribute__((weak));
 
 struct replay {
     int verbose;
@@ -142,6 +150,11 @@ int main(int argc, char **argv)
         } else {
             replay_file(&r, argv[i]);
         }
+    }
+    if (wk_fuzz_teardown) {
+        if (r.verbose) /* what follows belongs to no input (wddmkit fuzz's seed check reads this) */
+            fprintf(stderr, "replay: tearing down the adapters\n");
+        wk_fuzz_teardown();
     }
     fprintf(stderr, "replay: %lu inputs ran, %lu paths could not be read\n", r.files, r.errors);
     return r.errors ? 2 : 0;

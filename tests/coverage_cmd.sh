@@ -15,7 +15,14 @@
 #      --batch 1 only that input's coverage is lost, said in a note, and
 #      the report of the others is written (exit 0); an input with the same
 #      bytes as another is left out;
-#   5. usage errors exit 2.
+#   5. usage errors exit 2;
+#   6. without INPUT, the inputs are also the campaigns of the working
+#      directory as `wddmkit fuzz` lays them out: an AFL++ campaign's
+#      corpus and fuzz-out/NAME-afl/afl/<instance>/queue (it looked for
+#      fuzz-out/NAME-afl/<instance>/queue, where nothing writes);
+#   7. a coverage module that does not load (the kit's GPU library left
+#      out: undefined symbol wk_gpu_...) is refused before any input runs,
+#      with the loader's reason and a build line that links libwk_gpu.a.
 #
 # Usage: coverage_cmd.sh WDDMKIT SOURCE_DIR "REFDRIVER_STATIC_LIB GPU_LIB" WORK_DIR
 # Exit 77 (skipped) without clang, llvm-profdata or llvm-cov.
@@ -115,6 +122,29 @@ for args in "" "--harness" "--harness ../x" "--harness fuzz_render --fail-under 
 done
 "$wddmkit" coverage --harness fuzz_render --driver "$work/covered.so" --out "$work/none" "$work/no-such-file" >"$out" 2>&1
 [ $? -eq 2 ] || fail "a missing input: expected exit 2"
+
+# 6. The campaigns of the working directory, as `wddmkit fuzz` writes them.
+camp=$work/campaigns
+mkdir -p "$camp/fuzz-out/fuzz_render-afl/afl/main/queue" "$camp/fuzz-out/fuzz_render-afl/corpus" || exit 1
+printf 'queued' >"$camp/fuzz-out/fuzz_render-afl/afl/main/queue/id:000000,orig:x"
+printf 'started' >"$camp/fuzz-out/fuzz_render-afl/corpus/seed-x"
+(cd "$camp" && "$wddmkit" coverage --harness fuzz_render --driver "$work/covered.so" --out "$work/campaigns-out") \
+    >"$out" 2>&1 || fail "the working directory's campaigns: exit $?"
+for dir in fuzz-out/fuzz_render-afl/afl/main/queue fuzz-out/fuzz_render-afl/corpus; do
+    grep -q "^inputs: $dir\$" "$out" || { fail "the default inputs leave out $dir"; cat "$out"; }
+done
+
+# 7. A module that does not load: refused before the replay.
+set -- $reflib # the reference driver's archive, then the GPU model's
+clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden "${cov_flags[@]}" -I"$src/include" -I"$src/examples/drivers" \
+    "$src/examples/drivers/buggy_render_index.c" "$1" -Wl,--exclude-libs,ALL -o "$work/nolib.so" || exit 1
+"$wddmkit" coverage --harness fuzz_render --driver "$work/nolib.so" --out "$work/nolib" >"$out" 2>&1
+status=$?
+if [ "$status" -ne 2 ] || ! grep -q "does not load: .*undefined symbol: wk_gpu_" "$out" ||
+    ! grep -q "gpu-model/libwk_gpu.a" "$out" || [ -e "$work/nolib/replay.log" ]; then
+    fail "a module without the GPU library: exit $status, expected 2 with the loader's reason and libwk_gpu.a, before any replay"
+    cat "$out"
+fi
 
 if [ "$fails" -ne 0 ]; then
     echo "coverage_cmd: $fails check(s) failed"

@@ -3,9 +3,10 @@
 # --driver (conformance/cli_driver_build.c), checked by
 # tests/driver_build.sh with two modules: one that needs a symbol only an
 # instrumentation runtime defines, one whose constructor aborts. A third,
-# whose DriverEntry fails, serves tests/test_fuzztools.c. Then the setup
-# errors of conform's --driver and of repro's FILE.
-foreach(m needs_runtime crashing_ctor entry_fails)
+# whose DriverEntry fails, serves tests/test_fuzztools.c; a fourth loads
+# but has no DriverEntry. Then the setup errors of conform's --driver and of
+# repro's FILE.
+foreach(m needs_runtime crashing_ctor entry_fails no_entry)
   add_library(wk_test_${m} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/${m}.c)
   target_include_directories(wk_test_${m} PRIVATE ${PROJECT_SOURCE_DIR}/include)
   set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
@@ -42,3 +43,63 @@ wk_cli_expect(cli.repro_folder 2 "a folder, where a file was expected"
 wk_cli_expect(cli.fuzz_driver_missing 2 "--driver [^ ]*no-such-driver.so: not a readable file"
               ${CMAKE_COMMAND} -E env --unset=WK_DRIVER
               $<TARGET_FILE:wddmkit> fuzz --harness fuzz_render --driver ${CMAKE_CURRENT_BINARY_DIR}/no-such-driver.so)
+
+# A shared object that loads but exports no DriverEntry (a system library
+# given by mistake): the harness refuses it before its first input, exit 2
+# with the reason (it aborted at the first input, a "crash" libFuzzer kept
+# a file for), and repro calls that an error.
+if(TARGET fuzz_render_replay)
+  wk_cli_expect(fuzz.driver_without_entry 2 "WK_DRIVER=[^ ]*no_entry[^ ]*\\): it loads but exports no DriverEntry"
+                ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_no_entry>
+                $<TARGET_FILE:fuzz_render_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds)
+  wk_cli_expect(cli.repro_driver_without_entry 2 "result: error \\(exit 2\\).*exports no DriverEntry"
+                $<TARGET_FILE:wddmkit> repro ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/regressions/buggy-render-index-render.bin
+                --harness fuzz_render --driver $<TARGET_FILE:wk_test_no_entry>)
+endif()
+
+# The replay binaries tear their adapters down after the last input, so a
+# run always calls the driver's destroy DDIs (coverage counted them only
+# when an input forced a rebuild), and a teardown that breaks a rule is a
+# finding (tests/fuzz_teardown.sh, with a driver that prints each teardown
+# DDI it is given).
+add_library(wk_test_teardown_probe MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/teardown_probe.c)
+target_include_directories(wk_test_teardown_probe PRIVATE ${PROJECT_SOURCE_DIR}/examples/drivers)
+target_link_libraries(wk_test_teardown_probe PRIVATE wk_refdriver_static)
+set_target_properties(wk_test_teardown_probe PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON
+                      C_VISIBILITY_PRESET hidden)
+target_link_options(wk_test_teardown_probe PRIVATE -Wl,--exclude-libs,ALL)
+wk_target_warnings(wk_test_teardown_probe)
+wk_sanitize_driver_code(TARGETS wk_test_teardown_probe)
+if(WK_BASH AND TARGET fuzz_render_replay AND TARGET fuzz_paging_replay)
+  add_test(NAME fuzz.teardown_at_exit
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_teardown.sh $<TARGET_FILE:fuzz_render_replay>
+            $<TARGET_FILE:fuzz_paging_replay> $<TARGET_FILE:wk_test_teardown_probe>
+            ${CMAKE_CURRENT_BINARY_DIR}/fuzz-teardown)
+  set_tests_properties(fuzz.teardown_at_exit PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "fuzz_teardown: all checks passed")
+endif()
+
+# `wddmkit fuzz --driver X` that no build loads: each build tried and its
+# loader's reason; a preset to build only when it is not built
+# (tests/fuzz_driver_refused.sh, stand-in builds with this wddmkit).
+if(WK_BASH)
+  add_test(NAME cli.fuzz_driver_refused_reasons
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_driver_refused.sh $<TARGET_FILE:wddmkit>
+            $<TARGET_FILE:wk_test_no_entry> ${CMAKE_CURRENT_BINARY_DIR}/fuzz-driver-refused)
+  set_tests_properties(cli.fuzz_driver_refused_reasons PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "fuzz_driver_refused: all checks passed")
+endif()
+
+# What `wddmkit fuzz --driver` checks before the engine starts: starting
+# inputs that already crash the driver are left out (--keep-crashing-seeds
+# keeps them), and a module without the engine's instrumentation is warned
+# about (tests/fuzz_driver_start.sh: a stand-in engine, the real replay
+# binary, the planted Patch bug).
+if(WK_BASH AND TARGET fuzz_patch_replay)
+  add_test(NAME cli.fuzz_driver_start
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_driver_start.sh $<TARGET_FILE:wddmkit>
+            $<TARGET_FILE:fuzz_patch_replay> $<TARGET_FILE:buggy_patch_offset> $<TARGET_FILE:wk_refdriver>
+            ${CMAKE_CURRENT_BINARY_DIR}/fuzz-driver-start)
+  set_tests_properties(cli.fuzz_driver_start PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "fuzz_driver_start: all checks passed")
+endif()

@@ -16,7 +16,13 @@
 #      campaign that starts from over 5,000 inputs is told about --prune;
 #   5. with REAL_BUILD (a libFuzzer build dir, or an AFL++ one with ENGINE
 #      afl): the committed fuzz_patch seeds, merged for real, keep at
-#      least one input and no more than they were.
+#      least one input and no more than they were;
+#   6. with an AFL++ REAL_BUILD, the same with --driver, the build's own
+#      buggy_patch_offset.so (instrumented by afl-clang-fast): afl-cmin's
+#      afl-showmap starts the fork server before the harness loads
+#      WK_DRIVER, so the module must be preloaded (AFL_PRELOAD) as for the
+#      campaign; without it every such prune failed ("no instrumentation
+#      output").
 #
 # Usage: fuzz_prune.sh WDDMKIT WORK_DIR [REAL_BUILD [ENGINE]]
 set -u
@@ -136,6 +142,20 @@ if [ -n "$real" ]; then
     a=$(echo "$line" | sed -n 's/^pruned: *\([0-9]*\) -> \([0-9]*\) inputs.*/\2/p')
     if [ "$status" -ne 0 ] || [ -z "$a" ] || [ "$a" -lt 1 ] || [ "$a" -gt "$b" ]; then
         fail "a real merge of fuzz_patch's seeds: exit $status, '$line'"
+        cat "$out"
+    fi
+fi
+
+# 6. The real AFL++ harness with a driver module.
+driver=${real:+$real/examples/drivers/buggy_patch_offset.so}
+if [ "${4:-}" = afl ] && [ -f "$driver" ]; then
+    env -u AFL_IGNORE_PROBLEMS -u AFL_PRELOAD "$wddmkit" fuzz --harness fuzz_patch --build-dir "$real" \
+        --out "$work/real-driver" --prune $engine --driver "$driver" >"$out" 2>&1
+    status=$?
+    line=$(grep "^pruned: " "$out")
+    a=$(echo "$line" | sed -n 's/^pruned: *\([0-9]*\) -> \([0-9]*\) inputs.*/\2/p')
+    if [ "$status" -ne 0 ] || [ -z "$a" ] || [ "$a" -lt 1 ]; then
+        fail "a real AFL++ merge with --driver $driver: exit $status, '$line'"
         cat "$out"
     fi
 fi

@@ -759,6 +759,58 @@ static void test_repro_replay_harness(void **state)
     unsetenv("WK_REPLAY_DIR");
 }
 
+/* A misspelt --harness is a usage error naming the harnesses, for every
+ * command that takes one: it used to read "no replay binary for
+ * fuzz_rendr ... build the fuzz targets", and triage exited 0 with "error
+ * no replay binary" rows. A folder whose files could not be run is not
+ * triaged: exit 2. */
+static void test_unknown_harness(void **state)
+{
+    (void)state;
+    char path[700], dir[512];
+    tmp_path(path, sizeof(path), "input.bin");
+    write_bytes(path, "x", 1);
+    /* Each command line: the words before the input's path, what follows
+     * the path (triage takes its folder), and the words after. */
+    static const char *const commands[][3] = {
+        { "repro", "", "--harness fuzz_rendr" },       { "minimize", "", "--harness fuzz_rendr" },
+        { "triage", "/..", "--harness fuzz_rendr" },   { "promote", "", "--harness fuzz_rendr --driver x.so" },
+        { "coverage --harness fuzz_rendr", "", "" },
+    };
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        assert_int_equal(wddmkit(out, sizeof(out), "%s '%s%s' %s", commands[i][0], path, commands[i][1],
+                                 commands[i][2]), 2);
+        expect_output(out, "unknown harness 'fuzz_rendr' (one of: fuzz_gpu_decode, ");
+        if (strstr(out, "no replay binary"))
+            fail_msg("%s: blames a missing replay binary:\n%s", commands[i][0], out);
+    }
+    tmp_path(dir, sizeof(dir), "unrunnable");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof(path), "%s/a.bin", dir);
+    write_bytes(path, "x", 1);
+    setenv("WK_REPLAY_DIR", dir, 1); /* no replay binary there */
+    assert_int_equal(wddmkit(out, sizeof(out), "triage '%s' --harness fuzz_render", dir), 2);
+    expect_output(out, "1 file(s) could not be run");
+    unsetenv("WK_REPLAY_DIR");
+}
+
+/* A program whose adapter the GPU model refuses says why: the answer ended
+ * at "the adapter starts: WK_E_INVALID_ARGUMENT: " (wk_vidmm_create leaves
+ * no adapter to ask for its last error). */
+static void test_repro_explains_a_refused_adapter(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof(path), "refused-adapter.bin");
+    struct wk_prog *p = plain_program();
+    p->segments[1].base = p->segments[0].base + 0x8000; /* overlaps segment 1 */
+    save_prog(p, path);
+    assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog", path), 2);
+    expect_output(out, "the adapter starts: WK_E_INVALID_ARGUMENT: the GPU model refuses the adapter description: ");
+    expect_output(out, "overlap");
+    free_prog(p);
+}
+
 /* wk_bytes_keep_fn for the unit test: the bytes hold "BOOM". */
 static int holds_boom(void *user, const uint8_t *data, size_t n)
 {
@@ -1376,6 +1428,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prog_dump_by_harness),
         cmocka_unit_test(test_repro),
         cmocka_unit_test(test_repro_replay_harness),
+        cmocka_unit_test(test_unknown_harness),
+        cmocka_unit_test(test_repro_explains_a_refused_adapter),
         cmocka_unit_test(test_repro_prints_decoded_input),
         cmocka_unit_test(test_minimize),
         cmocka_unit_test(test_ddmin_bytes),
