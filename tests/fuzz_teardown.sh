@@ -42,7 +42,10 @@ for ddi in DxgkDdiStopDevice DxgkDdiRemoveDevice; do
     grep -q "teardown_probe: $ddi\$" "$out" || fail "fuzz_paging, one empty input: $ddi was never called"
 done
 
-# 3. A teardown that breaks a rule is reported.
+# 3. A teardown that breaks a rule is reported. A driver that crashed in
+# DestroyDevice is never removed, so what it allocated stays: under the
+# sanitizer presets that is LeakSanitizer's exit, not the check's.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 WK_TEST_TEARDOWN_CRASH=1 WK_DRIVER=$probe "$render" "$work/empty.bin" >"$out" 2>&1
 status=$?
 if [ "$status" -eq 0 ] || ! grep -q "FINDING: contract violation while the adapters were torn down" "$out" ||
