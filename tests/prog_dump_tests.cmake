@@ -12,29 +12,25 @@
 #                     unknown ID is exit 2 and says so
 wk_cmocka_test(test_prog_dump prog.dump 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_dump.c LIBS wk_conformance)
 
-set(_wk_lookup_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
-function(wk_lookup_test name code regex)
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DEXPECT=${code} "-DREGEX=${regex}" "-DCOMMAND=${ARGN}"
-           -P ${_wk_lookup_expect})
-  set_tests_properties(${name} PROPERTIES LABELS "unit" TIMEOUT 60)
-endfunction()
+# wk_cli_expect (tests/driver_build_tests.cmake, included before this
+# file): the exit code and the output, both.
 
-wk_lookup_test(cli.spec_dump_help 0 "usage: wddmkit spec lint.*spec dump ID\\|GLOB"
+wk_cli_expect(cli.spec_dump_help 0 "usage: wddmkit spec lint.*spec dump ID\\|GLOB"
                $<TARGET_FILE:wddmkit> spec dump --help)
 # Both cases of the file, one after the other, and nothing else's.
-wk_lookup_test(cli.spec_dump_glob 0
+wk_cli_expect(cli.spec_dump_glob 0
                "case paging-fill-discard.distinct-bytes-4k-seg1 .*\n\ncase paging-fill-discard.seg1-fill-8kib "
                $<TARGET_FILE:wddmkit> spec dump "paging-fill-discard.[ds]*-[48]*" ${PROJECT_SOURCE_DIR}/specs)
-wk_lookup_test(cli.spec_dump_placement 0
+wk_cli_expect(cli.spec_dump_placement 0
                "expect_placement +alloc0 resident=true segment=1 offset=0x1000\n.*stat=paging_op op=fill min=2 max=2"
                $<TARGET_FILE:wddmkit> spec dump paging-fill-discard.distinct-bytes-4k-seg1)
-wk_lookup_test(cli.spec_dump_no_match 2 "no case matches 'no-such-area\\.\\*'"
+wk_cli_expect(cli.spec_dump_no_match 2 "no case matches 'no-such-area\\.\\*'"
                $<TARGET_FILE:wddmkit> spec dump "no-such-area.*")
-wk_lookup_test(cli.rules_by_id 0
+wk_cli_expect(cli.rules_by_id 0
                "PAGING-FILL-001\n  checks: +DxgkDdiBuildPagingBuffer\n  rule: +after a Fill.*\n  source: +seed:.*\n  checked in: +reference-impl/vidmm/[a-z_]+\\.c\n  proved by: +vidmm.rules case PAGING-FILL-001"
                $<TARGET_FILE:wddmkit> rules PAGING-FILL-001)
-wk_lookup_test(cli.rules_by_glob 0 "SEG-QUERY-001\n.*\nSEG-QUERY-002\n.*\nSEG-QUERY-003\n"
+wk_cli_expect(cli.rules_by_glob 0 "SEG-QUERY-001\n.*\nSEG-QUERY-002\n.*\nSEG-QUERY-003\n"
                $<TARGET_FILE:wddmkit> rules "seg-query-*")
-wk_lookup_test(cli.rules_unknown 2 "no rule 'NO-SUCH-001'"
+wk_cli_expect(cli.rules_unknown 2 "no rule 'NO-SUCH-001'"
                $<TARGET_FILE:wddmkit> rules NO-SUCH-001)
 
