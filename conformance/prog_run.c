@@ -603,15 +603,40 @@ static int is_check(enum wk_step_kind k)
 /* Running and judging                                                  */
 /* ------------------------------------------------------------------ */
 
+/* " (and 2 more: SEG-FLAGS-001, SEG-CPU-001)": the rules of the violations
+ * after the first, each once, "..." when more were recorded than kept, so
+ * that "and more" says what more. */
+static void more_rules(const struct wk_violation *v, uint32_t kept, uint64_t total, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (total < 2)
+        return;
+    int n = snprintf(buf, size, " (and %llu more: ", (unsigned long long)(total - 1));
+    for (uint32_t i = 1; i < kept && n > 0 && (size_t)n < size; i++) {
+        uint32_t j = 1;
+        while (j < i && strcmp(v[j].rule, v[i].rule) != 0)
+            j++;
+        if (j == i) /* first time in the list */
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", i > 1 ? ", " : "", v[i].rule);
+    }
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%s)", total > kept ? ", ..." : "");
+}
+
 static void first_violation(struct interp *x, const char *expected)
 {
-    struct wk_violation v;
+    enum { KEEP = 4 };
+    struct wk_violation v[KEEP];
     uint64_t total = 0;
-    if (wk_vidmm_violations(x->vm, &v, 1, &total) == 1) {
-        snprintf(x->r->rule, sizeof(x->r->rule), "%s", v.rule);
-        snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
-        snprintf(x->r->seen, sizeof(x->r->seen), "%.300s%s", v.message, total > 1 ? " (and more)" : "");
-    }
+    uint32_t kept = wk_vidmm_violations(x->vm, v, KEEP, &total);
+    if (kept == 0)
+        return;
+    char more[128];
+    more_rules(v, kept, total, more, sizeof(more));
+    snprintf(x->r->rule, sizeof(x->r->rule), "%s", v[0].rule);
+    snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
+    snprintf(x->r->seen, sizeof(x->r->seen), "%.*s%s", (int)(sizeof(x->r->seen) - 1 - strlen(more)), v[0].message,
+             more);
 }
 
 /* By rule number: by name it was 86 searches of the catalogue, a few

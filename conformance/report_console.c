@@ -229,6 +229,45 @@ static void print_totals(FILE *out, const struct wk_run_report *rep)
                                                     : "RESULT: all as expected");
 }
 
+/* With many unexpected results, the rules behind them with their counts,
+ * the most frequent first: 515 failures of one SEG-FLAGS-001 are one bug,
+ * and the list above does not say so. */
+static void print_unexpected_by_rule(FILE *out, const struct wk_run_report *rep)
+{
+    enum { MAX_RULES = 16, AT_LEAST = 6 };
+    char rule[MAX_RULES][40]; /* a rule ID, or the words for none */
+    size_t count[MAX_RULES], n = 0, other = 0;
+    if (rep->unexpected < AT_LEAST)
+        return;
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct wk_case_report *k = &rep->cases[i];
+        if (!k->finished || !k->unexpected)
+            continue;
+        const char *r = k->result.rule[0] ? k->result.rule : "(no rule: a failed check or step)";
+        size_t j = 0;
+        while (j < n && strcmp(rule[j], r) != 0)
+            j++;
+        if (j < n)
+            count[j]++;
+        else if (n < MAX_RULES)
+            snprintf(rule[n], sizeof(rule[n]), "%s", r), count[n++] = 1;
+        else
+            other++;
+    }
+    for (size_t a = 1; a < n; a++) /* by count, most first; stable */
+        for (size_t b = a; b > 0 && count[b] > count[b - 1]; b--) {
+            char t[sizeof(rule[0])];
+            size_t c = count[b];
+            memcpy(t, rule[b], sizeof(t)), memcpy(rule[b], rule[b - 1], sizeof(t)), memcpy(rule[b - 1], t, sizeof(t));
+            count[b] = count[b - 1], count[b - 1] = c;
+        }
+    fputs("\nunexpected results by rule:\n", out);
+    for (size_t j = 0; j < n; j++)
+        fprintf(out, "  %5zu  %s\n", count[j], rule[j]);
+    if (other)
+        fprintf(out, "  %5zu  other rules\n", other);
+}
+
 /* Why cases were skipped, each reason once with its count, in the order
  * first seen: 144 identical lines would hide the one that matters. */
 static void print_skip_reasons(FILE *out, const struct wk_run_report *rep)
@@ -282,6 +321,7 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
             if (rep->cases[i].finished && rep->cases[i].verdict == WK_VERDICT_FLAKE)
                 print_flake(out, &rep->cases[i]);
     }
+    print_unexpected_by_rule(out, rep);
     print_skip_reasons(out, rep);
     if (rep->spec_errors_total) {
         /* again at the end: the first print scrolled away with the run */

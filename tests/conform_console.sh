@@ -5,7 +5,8 @@
 #   2. a failed check that broke no rule shows `covers:` (the case's
 #      rules), never a `rule:` line that would blame them;
 #   3. --profile contract without --driver: the profile line and the
-#      rerun command naming the profile.
+#      rerun command naming the profile;
+#   4. six unexpected results: a table of them by rule.
 # Usage: conform_console.sh WDDMKIT WORK_DIR
 set -u
 wddmkit=$1 work=$2
@@ -34,6 +35,10 @@ cases:
       - fill: {allocation: a, pattern: 0x11111111}
       - expect_pattern: {allocation: a, pattern: 0x22222222}
 YAML
+block=$(sed -n '/  - id: t.wrong-data/,$p' "$work/t.yaml")
+for i in 2 3 4 5 6; do # six failures: enough for the table by rule
+    printf '%s\n' "$block" | sed "s/t.wrong-data/t.wrong-data-$i/" >>"$work/t.yaml"
+done
 out=$work/out.txt
 "$wddmkit" conform -j 1 --profile contract "$work/t.yaml" >"$out" 2>&1
 code=$?
@@ -42,6 +47,8 @@ grep -q "^skipped, by reason:$" "$out" || fail "no skip reasons"
 grep -q "^      2  the case pins choices .*requires: reference-driver" "$out" || fail "reasons not grouped"
 grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    covers:   PAGING-FILL-001$" || fail "no covers: row"
 grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    rule:" && fail "a rule: row blames the covered rule"
+grep -A1 "^unexpected results by rule:$" "$out" | grep -q "^      6  (no rule: a failed check or step)$" ||
+    fail "no table of unexpected results by rule"
 grep -q "^profile: contract (" "$out" || fail "no profile line"
 grep -q "command:  wddmkit conform --filter 't.wrong-data' --profile contract " "$out" || fail "rerun command"
 [ "$fails" = 0 ] && echo "conform_console: all checks passed"
