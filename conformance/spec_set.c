@@ -137,6 +137,39 @@ wk_status spec_set_add(struct wk_spec_set *set, struct wk_spec_ctx *c, struct wk
 /* Buffers and files                                                    */
 /* ------------------------------------------------------------------ */
 
+/* LINE and COLUMN of "NAME:LINE:COL: ..." (0, 0 when it has none). */
+static void message_position(const char *m, size_t name_len, unsigned long *line, unsigned long *col)
+{
+    *line = *col = 0;
+    if (strlen(m) <= name_len || m[name_len] != ':')
+        return;
+    char *end = NULL;
+    *line = strtoul(m + name_len + 1, &end, 10);
+    if (end && *end == ':')
+        *col = strtoul(end + 1, NULL, 10);
+}
+
+static int before(const char *a, const char *b, size_t name_len)
+{
+    unsigned long la, ca, lb, cb;
+    message_position(a, name_len, &la, &ca);
+    message_position(b, name_len, &lb, &cb);
+    return la < lb || (la == lb && ca < cb);
+}
+
+/* The messages of one file in the order of the file: the loader checks a
+ * case key by key and record by record, not line by line, and a reader
+ * fixes a file from the top. Stable: one position keeps its order. */
+static void sort_by_position(struct wk_diag *d, uint32_t first, size_t name_len)
+{
+    for (uint32_t i = first + 1; i < d->count; i++)
+        for (uint32_t j = i; j > first && before(d->messages[j], d->messages[j - 1], name_len); j--) {
+            char *t = d->messages[j];
+            d->messages[j] = d->messages[j - 1];
+            d->messages[j - 1] = t;
+        }
+}
+
 wk_status wk_spec_load_buffer(struct wk_spec_set *set, const char *name, const uint8_t *data, size_t size,
                               struct wk_diag *d)
 {
@@ -150,8 +183,10 @@ wk_status wk_spec_load_buffer(struct wk_spec_set *set, const char *name, const u
         st = WK_E_INVALID_ARGUMENT; /* a limit of the document, reported like any error in it */
     if (st != WK_OK)
         return st;
+    uint32_t first = d->count;
     st = spec_load_tree(set, name, &t, d);
     wk_ytree_free(&t);
+    sort_by_position(d, first, strlen(name));
     return st;
 }
 

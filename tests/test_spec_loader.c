@@ -351,6 +351,35 @@ static void duplicate_ids(void **state)
     unload(&l);
 }
 
+/* Several errors of one file come in the order of the file, whatever order
+ * the loader checks in (keys of a case, records of a render). */
+static void errors_in_file_order(void **state)
+{
+    (void)state;
+    struct load l;
+    load_as(&l, "t.yaml",
+            "area: t\n"
+            "cases:\n"
+            "  - id: t.a\n"
+            "    describe: x\n"
+            "    steps:\n"
+            "      - create_device: {status: fine}\n"
+            "      - hold: {count: 0}\n"
+            "    frob: 1\n"
+            "  - id: t.b\n"
+            "    describe: \"\"\n");
+    unsigned long last = 0;
+    assert_true(l.d.count >= 4);
+    for (uint32_t i = 0; i < l.d.count; i++) {
+        unsigned long line = strtoul(l.d.messages[i] + strlen("t.yaml:"), NULL, 10);
+        if (line < last)
+            show(&l);
+        assert_true(line >= last);
+        last = line;
+    }
+    unload(&l);
+}
+
 static void id_forms(void **state)
 {
     (void)state;
@@ -1051,6 +1080,7 @@ int main(void)
         cmocka_unit_test(hex_bytes),
         cmocka_unit_test(duplicate_ids),
         cmocka_unit_test(id_forms),
+        cmocka_unit_test(errors_in_file_order),
         cmocka_unit_test(dangling_names),
         cmocka_unit_test(rules_and_mutations),
         cmocka_unit_test(step_shapes),
