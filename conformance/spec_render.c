@@ -145,8 +145,12 @@ static void load_record(struct wk_spec_ctx *c, const struct wk_ynode *n, struct 
     if (spec_is_null(a) && op == WK_USER_OP_NOP)
         return;
     uint32_t mark = spec_scope_push(c, "%s", ops[op]);
-    if (spec_map(c, a, "arguments") == 1 && spec_check_keys(c, a, record_keys[op], record_keys[op]) == 0)
+    /* The arguments are read even when a key is missing or unknown: their
+     * own errors are reported too (the case is dropped either way). */
+    if (spec_map(c, a, "arguments") == 1) {
+        spec_check_keys(c, a, record_keys[op], record_keys[op]);
         load_record_args(c, a, rec, list_length);
+    }
     spec_scope_pop(c, mark);
 }
 
@@ -229,9 +233,9 @@ void spec_load_render(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk
     if (spec_get_bool(c, a, "no_prepatch_info", &r->no_prepatch_info) < 0)
         return;
     const struct wk_ynode *commands = wk_ymap_key(a, "commands"), *raw = wk_ymap_key(a, "raw");
-    if (commands && raw)
+    if (commands && raw) /* then the commands' own errors as well */
         spec_error(c, spec_later(commands, raw), "keys 'commands' and 'raw' exclude each other");
-    else if (commands)
+    if (commands)
         load_commands(c, commands->next, r);
     else if (raw)
         load_raw(c, raw->next, r);

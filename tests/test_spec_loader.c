@@ -380,6 +380,37 @@ static void errors_in_file_order(void **state)
     unload(&l);
 }
 
+/* A record with a missing key still has its other arguments checked, and
+ * the commands of a render that also has `raw` are checked too. */
+static void record_errors_all_reported(void **state)
+{
+    (void)state;
+    struct load l;
+    load_as(&l, "t.yaml",
+            "area: t\n"
+            "cases:\n"
+            "  - id: t.a\n"
+            "    describe: x\n"
+            "    steps:\n"
+            "      - create_device\n"
+            "      - create_context\n"
+            "      - render: {list: [], commands: [{copy: {src: [0, 0], dst: [0]}}]}\n"
+            "      - render: {list: [], raw: \"00\", commands: [{frob: {}}]}\n");
+    static const char *const want[] = {
+        "missing required key 'size'",
+        "copy: key 'src', list index: expected an index into the allocation list, which is empty",
+        "copy: key 'dst': expected [list index, offset], saw a sequence of 1 entry",
+        "keys 'commands' and 'raw' exclude each other",
+        "commands[0]: expected a command (one of: nop, copy, fill, write32, blit), saw 'frob'",
+    };
+    if (l.d.count != sizeof(want) / sizeof(want[0]))
+        show(&l);
+    assert_int_equal(l.d.count, sizeof(want) / sizeof(want[0]));
+    for (uint32_t i = 0; i < l.d.count; i++)
+        assert_non_null(strstr(l.d.messages[i], want[i]));
+    unload(&l);
+}
+
 static void id_forms(void **state)
 {
     (void)state;
@@ -1081,6 +1112,7 @@ int main(void)
         cmocka_unit_test(duplicate_ids),
         cmocka_unit_test(id_forms),
         cmocka_unit_test(errors_in_file_order),
+        cmocka_unit_test(record_errors_all_reported),
         cmocka_unit_test(dangling_names),
         cmocka_unit_test(rules_and_mutations),
         cmocka_unit_test(step_shapes),
