@@ -8,10 +8,13 @@
  *      of two, build_presets below) and, when it is missing, prints the
  *      cmake commands that build it;
  *   2. prepares the output folder (default fuzz-out/NAME-ENGINE/): corpus/
- *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/; with a
- *      driver module, the starting inputs that already crash it are left out
- *      (leave_out_crashing), and a module without the engine's
- *      instrumentation is warned about;
+ *      seeded from corpus/NAME/{seeds,regressions}, crashes/ and logs/, and
+ *      campaign.txt naming the harness and the driver (what `wddmkit triage`
+ *      of crashes/ reads); with a driver module, the starting inputs that
+ *      already crash it are left out (leave_out_crashing) and their
+ *      signatures, with --ignore-signature's, passed to the harness to pass
+ *      over (WK_FUZZ_IGNORE, pass_over_known), and a module without the
+ *      engine's instrumentation is warned about;
  *   3. runs the engine with the dictionary (fuzz/NAME.dict), the seeds and
  *      the options (libFuzzer: -max_len, -timeout, -rss_limit_mb, -jobs and
  *      -workers; AFL++: one -M main and N-1 -S secondaries), each engine
@@ -20,8 +23,8 @@
  *      AFL++ in AFL_PRELOAD too);
  *   4. prints progress every few seconds from libFuzzer's status lines or
  *      AFL++'s fuzzer_stats/plot_data files, and a summary at the end with
- *      every new crash and its signature (through `wddmkit triage` when this
- *      build has it).
+ *      the runs that hit a known signature and every new crash and its
+ *      signature (through `wddmkit triage` when this build has it).
  * SIGINT/SIGTERM stop the engines (forwarded as SIGINT, then SIGKILL after a
  * grace period or a second Ctrl-C) and the summary is still printed.
  *
@@ -58,6 +61,7 @@
 #endif
 
 #include "cli.h"
+#include "fuzz_driver.h" /* wk_fuzz_signature, and what WK_FUZZ_IGNORE means */
 
 #ifndef WK_FUZZ_REPO_DIR
 #define WK_FUZZ_REPO_DIR "."
@@ -77,6 +81,8 @@
 #define MAX_SIGS 256               /* crash signatures remembered from logs */
 #define MAX_LISTED 50              /* crash files listed in the summary */
 #define PRUNE_HINT_INPUTS 5000u    /* a corpus this large gets the --prune hint */
+#define MAX_KNOWN 64               /* known signatures passed to the harness (fuzz_driver.c's bound) */
+#define SIG_TEXT 400               /* a signature (wk_fuzz_signature's, or a sanitizer's line) */
 
 enum engine { ENGINE_LIBFUZZER, ENGINE_AFL };
 static const char *const engine_names[] = { "libfuzzer", "afl" };
@@ -100,9 +106,11 @@ struct fuzz_opts {
     const char *harness, *driver, *out, *build_dir;
     enum engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
-    int max_len_set, dry_run, no_triage, prune, keep_seeds;
+    int max_len_set, dry_run, no_triage, prune, keep_seeds, stop_on_known;
     const char *seed_dirs[MAX_SEED_DIRS];
     int seed_dir_count;
+    const char *ignore[MAX_KNOWN];   /* --ignore-signature */
+    int ignore_count;
     char **extra;
     int extra_count;
 };
@@ -128,6 +136,8 @@ struct stats {
     int have_runs, have_eps, have_cov, have_ft, have_total;
     uint64_t stability_pct100; /* AFL++ main instance, hundredths of a percent */
     int have_stability;
+    uint64_t queue[MAX_JOBS];  /* AFL++: each instance's queue entries */
+    unsigned queues;
 };
 
 /* A campaign in progress. */
@@ -140,6 +150,12 @@ struct campaign {
     char out[FPATH], corpus[FPATH], crashes[FPATH], logs[FPATH], afl_out[FPATH];
     struct proc procs[MAX_JOBS];
     unsigned nprocs;
+    /* Signatures the harness passes over (WK_FUZZ_IGNORE): those of the
+     * starting inputs left out as already crashing, then --ignore-signature
+     * and the environment's; their hit counters (WK_FUZZ_IGNORE_COUNTS). */
+    char known[MAX_KNOWN][SIG_TEXT];
+    unsigned nknown;
+    char known_counts[FPATH];
     time_t start;
     double start_mono;
     int interrupted, overran, killed;
@@ -194,6 +210,12 @@ static void usage(FILE *out)
           "                      seeds, regressions and --seeds inputs are replayed against it first, and\n"
           "                      those that already crash or hang it are left out of corpus/, each named\n"
           "                      with its signature (libFuzzer stops at its first crash)\n"
+          "  --ignore-signature SIG\n"
+          "                      a known finding not to stop at: an input with this signature (as\n"
+          "                      `wddmkit repro` prints it) is counted, not a crash, so the engines go\n"
+          "                      on looking for other bugs; up to 64 times. The signatures of the starting\n"
+          "                      inputs left out as already crashing are passed over the same way\n"
+          "  --stop-on-known     do not pass over those left-out signatures (--ignore-signature still is)\n"
           "  --dry-run           print what would run, create nothing\n"
           "  -- ARGS...          passed to the engine unchanged (libFuzzer flags, afl-fuzz options)\n"
           "\n"
@@ -569,9 +591,10 @@ static void build_afl(const struct campaign *c, unsigned instance, struct cmdlin
 
 static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
 {
-    static const char *const with_value[] = { "--harness", "--engine",  "--driver",  "--jobs",      "-j",
-                                              "--time",    "--out",     "--build-dir", "--max-len", "--timeout",
-                                              "--rss-limit", "--seeds" };
+    static const char *const with_value[] = { "--harness",   "--engine", "--driver",    "--jobs",
+                                              "-j",          "--time",   "--out",       "--build-dir",
+                                              "--max-len",   "--timeout", "--rss-limit", "--seeds",
+                                              "--ignore-signature" };
     memset(o, 0, sizeof(*o));
     o->jobs = 1;
     o->timeout = 10;
@@ -606,6 +629,10 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         }
         if (strcmp(a, "--keep-crashing-seeds") == 0) {
             o->keep_seeds = 1;
+            continue;
+        }
+        if (strcmp(a, "--stop-on-known") == 0) {
+            o->stop_on_known = 1;
             continue;
         }
         const char *name = NULL, *value = NULL;
@@ -669,6 +696,17 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
                 return 0;
             }
             o->seed_dirs[o->seed_dir_count++] = value;
+        } else if (strcmp(name, "--ignore-signature") == 0) {
+            if (o->ignore_count == MAX_KNOWN) {
+                fprintf(stderr, "wddmkit fuzz: --ignore-signature: at most %d signatures\n", MAX_KNOWN);
+                return 0;
+            }
+            if (strpbrk(value, ";\n") || strlen(value) >= SIG_TEXT) {
+                fprintf(stderr, "wddmkit fuzz: --ignore-signature: '%.60s' cannot be a signature (one line, no ';', "
+                                "under %d characters)\n", value, SIG_TEXT);
+                return 0;
+            }
+            o->ignore[o->ignore_count++] = value;
         }
         if (!*value) {
             fprintf(stderr, "wddmkit fuzz: %s: empty value\n", name);
@@ -1211,7 +1249,9 @@ static int ensure_afl_input(const struct campaign *c, uint64_t *have)
     return 1;
 }
 
-static void leave_out_crashing(const struct campaign *c, const struct seed_source *src, int n);
+static void leave_out_crashing(struct campaign *c, const struct seed_source *src, int n);
+static int add_known(struct campaign *c, const char *sig, const char *from);
+static void write_campaign_file(const struct campaign *c);
 
 static int make_output_dirs(struct campaign *c)
 {
@@ -1248,10 +1288,13 @@ static int prepare_output(struct campaign *c)
     if (!make_output_dirs(c))
         return 0;
     if (c->o.dry_run && c->driver[0] && !c->o.keep_seeds && !c->o.prune)
-        printf("would first replay the starting inputs against the driver and leave out those that crash it\n");
+        printf("would first replay the starting inputs against the driver and leave out those that crash it%s\n",
+               c->o.stop_on_known ? "" : ", passing over their signatures");
     if (c->o.dry_run)
         return 1;
     clear_old_logs(c->logs);
+    if (!c->o.prune)
+        write_campaign_file(c);
     static struct seed_source src[MAX_SOURCES];
     long copied[MAX_SOURCES] = { 0 };
     int nsrc = seed_sources(c, src);
@@ -1276,6 +1319,108 @@ static int prepare_output(struct campaign *c)
                "only those that add coverage\n",
                c->o.harness, c->o.out ? " --out " : "", c->o.out ? c->o.out : "");
     return 1;
+}
+
+/* The signatures the harness passes over (fuzz_driver.h, WK_FUZZ_IGNORE):
+ * those of the starting inputs left out as already crashing (already in
+ * c->known), then --ignore-signature and the environment's WK_FUZZ_IGNORE;
+ * one line names them. Their hit counters go to logs/known-signatures
+ * (8 bytes each, zero now), which the harness maps shared and the summary
+ * reads. 0 after an error. */
+static int pass_over_known(struct campaign *c)
+{
+    for (int i = 0; i < c->o.ignore_count; i++)
+        add_known(c, c->o.ignore[i], "--ignore-signature");
+    const char *env = getenv("WK_FUZZ_IGNORE");
+    for (const char *at = env; at && *at;) {
+        char one[SIG_TEXT];
+        size_t n = strcspn(at, ";\n"), lead = strspn(at, " \t");
+        size_t len = n > lead ? n - lead : 0;
+        while (len && (at[lead + len - 1] == ' ' || at[lead + len - 1] == '\t' || at[lead + len - 1] == '\r'))
+            len--;
+        if (len && len < sizeof(one)) {
+            snprintf(one, sizeof(one), "%.*s", (int)len, at + lead);
+            add_known(c, one, "WK_FUZZ_IGNORE's");
+        }
+        at += n + (at[n] != '\0');
+    }
+    unsetenv("WK_FUZZ_IGNORE");
+    unsetenv("WK_FUZZ_IGNORE_COUNTS");
+    if (!c->nknown)
+        return 1;
+    printf("%s %u known signature%s: ", c->o.dry_run ? "would ignore" : "ignoring", c->nknown,
+           c->nknown == 1 ? "" : "s");
+    for (unsigned i = 0; i < c->nknown; i++)
+        printf("%s%s", i ? "; " : "", c->known[i]);
+    printf("\n  (an input with one of them is counted, not a crash%s)\n",
+           c->o.stop_on_known ? "" : "; --stop-on-known stops at those of the left-out inputs");
+    if (c->o.dry_run)
+        return 1;
+    static char list[MAX_KNOWN * (SIG_TEXT + 1)];
+    size_t at = 0;
+    for (unsigned i = 0; i < c->nknown; i++)
+        at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ";" : "", c->known[i]);
+    static const uint8_t zeros[MAX_KNOWN * 8];
+    int fd = join(c->known_counts, sizeof(c->known_counts), c->logs, "known-signatures")
+                 ? open(c->known_counts, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+                 : -1;
+    size_t bytes = (size_t)c->nknown * 8;
+    int ok = fd >= 0 && write(fd, zeros, bytes) == (ssize_t)bytes;
+    if (fd >= 0 && close(fd) != 0)
+        ok = 0;
+    if (!ok) {
+        fprintf(stderr, "wddmkit fuzz: cannot write %s: %s\n", c->known_counts, strerror(errno));
+        c->known_counts[0] = '\0';
+        return 0;
+    }
+    setenv("WK_FUZZ_IGNORE", list, 1);
+    setenv("WK_FUZZ_IGNORE_COUNTS", c->known_counts, 1);
+    return 1;
+}
+
+/* How many runs hit each known signature (the harness's counters); the
+ * summary line. */
+static void print_known_hits(const struct campaign *c)
+{
+    uint64_t hits[MAX_KNOWN] = { 0 }, total = 0;
+    char a[40];
+    int fd = c->known_counts[0] ? open(c->known_counts, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        ssize_t got = read(fd, hits, (size_t)c->nknown * 8);
+        close(fd);
+        if (got < 0)
+            memset(hits, 0, sizeof(hits));
+    }
+    for (unsigned i = 0; i < c->nknown; i++)
+        total += hits[i];
+    printf("  known     %s run%s hit an ignored signature%s", grouped(total, a, sizeof(a)), total == 1 ? "" : "s",
+           total ? ":" : "");
+    for (unsigned i = 0; i < c->nknown && total; i++)
+        if (hits[i])
+            printf("\n              %s  %s", grouped(hits[i], a, sizeof(a)), c->known[i]);
+    printf("\n");
+}
+
+/* campaign.txt in the output folder: what this campaign ran, so that a
+ * later `wddmkit triage DIR/crashes` without --driver knows which driver
+ * the crash files crash (it replayed them on the reference driver, called
+ * them all a pass, and blamed flakiness). The last campaign's; one
+ * "key: value" per line. */
+static void write_campaign_file(const struct campaign *c)
+{
+    char path[FPATH];
+    FILE *f = join(path, sizeof(path), c->out, "campaign.txt") ? fopen(path, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "wddmkit fuzz: note: cannot write %s/campaign.txt: %s\n", c->out, strerror(errno));
+        return;
+    }
+    fprintf(f, "# wddmkit fuzz: the last campaign of this folder (wddmkit triage reads it)\n");
+    fprintf(f, "harness: %s\nengine: %s\nbinary: %s\n", c->o.harness, engine_names[c->o.engine], c->bin);
+    char real[PATH_MAX];
+    if (c->driver[0]) /* absolute: triage may run from anywhere */
+        fprintf(f, "driver: %s\n", realpath(c->driver, real) ? real : c->driver);
+    if (fclose(f) != 0)
+        fprintf(stderr, "wddmkit fuzz: note: cannot write %s: %s\n", path, strerror(errno));
 }
 
 /* A driver module without the engine's instrumentation: its edges are not
@@ -1672,6 +1817,32 @@ static void afl_instance_dir(const struct campaign *c, unsigned i, char *out, si
         out[0] = '\0';
 }
 
+/*
+ * The inputs of one AFL++ instance's queue that no other instance's queue
+ * holds too: every instance starts from the same -i corpus (entries named
+ * "orig:"), and with --jobs each imports what the others found ("sync:").
+ * Counted for the main instance's queue only (with_seeds), the seeds and
+ * the imports are then each counted once over all the queues; *all is the
+ * queue's whole size (what a campaign of one instance counts). The summary
+ * used to count the main instance's queue alone: 338 of the 450 inputs of
+ * a two-instance campaign.
+ */
+static uint64_t count_queue(const char *dir, int with_seeds, uint64_t *all)
+{
+    DIR *d = opendir(dir);
+    uint64_t own = 0;
+    *all = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!is_finding_name(e->d_name) || (e->d_type != DT_REG && e->d_type != DT_UNKNOWN))
+            continue;
+        ++*all;
+        own += !strstr(e->d_name, "sync:") && (with_seeds || !strstr(e->d_name, "orig:"));
+    }
+    if (d)
+        closedir(d);
+    return own;
+}
+
 static void afl_stats(const struct campaign *c, struct stats *s, int final)
 {
     memset(s, 0, sizeof(*s));
@@ -1711,8 +1882,10 @@ static void afl_stats(const struct campaign *c, struct stats *s, int final)
             s->total_edges = one.total_edges;
             s->have_total = 1;
         }
-        uint64_t q = join(sub, sizeof(sub), dir, "queue") ? count_files(sub, 0) : 0;
-        s->corpus = q > s->corpus ? q : s->corpus;
+        uint64_t all = 0;
+        uint64_t own = join(sub, sizeof(sub), dir, "queue") ? count_queue(sub, i == 0, &all) : 0;
+        s->corpus += c->nprocs > 1 ? own : all; /* alone, an instance's queue is all of it */
+        s->queue[s->queues++] = all;
         s->crashes += join(sub, sizeof(sub), dir, "crashes") ? count_files(sub, c->start) : 0;
         s->hangs += join(sub, sizeof(sub), dir, "hangs") ? count_files(sub, c->start) : 0;
     }
@@ -1766,7 +1939,7 @@ static void print_progress(const struct campaign *c)
 
 struct sig_entry {
     char file[128];
-    char sig[200];
+    char sig[SIG_TEXT];
 };
 
 struct sig_table {
@@ -1800,27 +1973,32 @@ static void trim_copy(char *dst, size_t cap, const char *src, size_t n)
 
 /* What a harness and a sanitizer printed about one input, line by line:
  * the harness's own verdict when it printed one (fuzz/fuzz_driver.h:
- * "NAME:   violation in DDI: RULE: ..." or "NAME: FINDING: what" / "NAME:
- * KIT INVARIANT: what"), else the sanitizer's ERROR line with the first
- * frame that is not the runtime's. */
+ * "NAME:   violation in DDI: RULE: DDI: detail" or "NAME: FINDING: what" /
+ * "NAME: KIT INVARIANT: what"), else the sanitizer's ERROR line with the
+ * first frame that is not the runtime's. */
 struct sig_state {
-    char err[160], frame[160], finding[160], rule[160];
+    char err[160], frame[160], finding[240], rule[32], sig[SIG_TEXT];
+    int kit;
 };
 
-/* "violation in DDI: RULE: ...": "RULE in DDI". */
+/* "violation in DDI: MESSAGE" (MESSAGE "RULE: DDI: detail", as the kit
+ * records it): the signature wk_fuzz_signature makes of it, the one the
+ * harness and `wddmkit triage` give the same finding. */
 static void sig_rule(struct sig_state *st, const char *m, const char *end)
 {
     const char *ddi = m + 13;
     const char *c1 = memchr(ddi, ':', (size_t)(end - ddi));
-    const char *id = c1 ? c1 + 1 : end;
-    while (id < end && *id == ' ')
-        id++;
-    size_t idl = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
-    if (c1 && idl > 0 && id + idl <= end) {
-        char d[64], r[64];
-        trim_copy(d, sizeof(d), ddi, (size_t)(c1 - ddi));
-        trim_copy(r, sizeof(r), id, idl);
-        snprintf(st->rule, sizeof(st->rule), "%s in %s", r, d);
+    const char *msg = c1 ? c1 + 1 : end;
+    while (msg < end && *msg == ' ')
+        msg++;
+    size_t idl = 0;
+    while (msg + idl < end && msg[idl] && strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-", msg[idl]))
+        idl++;
+    if (c1 && idl > 0 && idl < sizeof(st->rule)) {
+        char text[400];
+        trim_copy(st->rule, sizeof(st->rule), msg, idl);
+        trim_copy(text, sizeof(text), msg, (size_t)(end - msg));
+        wk_fuzz_signature(st->sig, sizeof(st->sig), st->rule, text, NULL);
     }
 }
 
@@ -1859,11 +2037,13 @@ static void sig_line(struct sig_state *st, const char *line, const char *end)
 {
     size_t n = (size_t)(end - line);
     const char *m;
-    if (!st->rule[0] && (m = memmem(line, n, "violation in ", 13))) {
+    if (!st->sig[0] && (m = memmem(line, n, "violation in ", 13))) {
         sig_rule(st, m, end);
-    } else if (!st->finding[0] &&
-               ((m = memmem(line, n, ": FINDING: ", 11)) || (m = memmem(line, n, ": KIT INVARIANT: ", 17)))) {
-        trim_copy(st->finding, sizeof(st->finding), m + 2, (size_t)(end - m - 2));
+    } else if (!st->finding[0] && (m = memmem(line, n, ": FINDING: ", 11))) {
+        trim_copy(st->finding, sizeof(st->finding), m + 11, (size_t)(end - m - 11));
+    } else if (!st->finding[0] && (m = memmem(line, n, ": KIT INVARIANT: ", 17))) {
+        trim_copy(st->finding, sizeof(st->finding), m + 17, (size_t)(end - m - 17));
+        st->kit = 1;
     } else if ((m = memmem(line, n, "ERROR: ", 7)) &&
                (memmem(line, n, "Sanitizer", 9) || memmem(line, n, "libFuzzer", 9))) {
         const char *stop = memmem(m + 7, (size_t)(end - m - 7), " on ", 4);
@@ -1883,21 +2063,30 @@ static void sig_line(struct sig_state *st, const char *line, const char *end)
  * sanitizer's error). */
 static int sig_found(const struct sig_state *st)
 {
-    return st->rule[0] || st->finding[0] || st->err[0];
+    return st->sig[0] || st->finding[0] || st->err[0];
 }
 
-/* The signature of what was seen (fallback when nothing was), and a
- * fresh state for the next input. */
-static void sig_make(struct sig_state *st, const char *fallback, char *out, size_t cap)
+/* The signature of what was seen (fallback when nothing was), as `wddmkit
+ * triage` words it, and a fresh state for the next input. Returns 1 when
+ * it is the harness's verdict on the driver (a finding WK_FUZZ_IGNORE can
+ * name), 0 for a kit invariant, a sanitizer's report or the fallback. */
+static int sig_make(struct sig_state *st, const char *fallback, char *out, size_t cap)
 {
-    if (st->rule[0])
-        snprintf(out, cap, "%s", st->rule);
-    else if (st->finding[0])
-        snprintf(out, cap, "%s", st->finding);
-    else
+    int harness = 0;
+    if (st->kit) {
+        snprintf(out, cap, "kit invariant: %s", st->rule[0] ? st->rule : "the reference misbehaved");
+    } else if (st->sig[0]) {
+        snprintf(out, cap, "%s", st->sig);
+        harness = 1;
+    } else if (st->finding[0]) {
+        wk_fuzz_signature(out, cap, NULL, st->finding, NULL);
+        harness = 1;
+    } else {
         snprintf(out, cap, "%.100s%s%.90s", st->err[0] ? st->err : fallback, st->frame[0] ? " in " : "",
                  st->frame); /* at most 100 + 4 + 90 characters: fits */
+    }
     memset(st, 0, sizeof(*st));
+    return harness;
 }
 
 /* Reads a libFuzzer log's crash reports and the artifact each wrote. */
@@ -1950,8 +2139,8 @@ static void scan_crash_reports(const char *log, struct sig_table *t)
 struct check_run {
     char **paths;                 /* the inputs, corpus/ files */
     size_t count;
-    char *crashed;                /* per input: left out */
-    char (*sig)[200];             /* per input: why */
+    char *crashed;                /* per input: left out (2: by the harness's verdict, a known signature) */
+    char (*sig)[SIG_TEXT];        /* per input: why */
     struct sig_state st;          /* the current input's lines so far */
     long current;                 /* the input running, -1: none */
     int started;                  /* inputs the replay process started */
@@ -2000,10 +2189,8 @@ static void check_run_free(struct check_run *r)
 /* The current input ends: left out when its lines named a finding. */
 static void input_done(struct check_run *r)
 {
-    if (r->current >= 0 && sig_found(&r->st)) {
-        r->crashed[r->current] = 1;
-        sig_make(&r->st, "crash", r->sig[r->current], sizeof(r->sig[0]));
-    }
+    if (r->current >= 0 && sig_found(&r->st))
+        r->crashed[r->current] = (char)(1 + sig_make(&r->st, "crash", r->sig[r->current], sizeof(r->sig[0])));
     memset(&r->st, 0, sizeof(r->st));
     r->current = -1;
 }
@@ -2060,6 +2247,8 @@ static pid_t start_check(const char *replay, const char *driver, const struct ch
         close(fds[0]);
         setenv("WK_DRIVER", driver, 1);
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        unsetenv("WK_FUZZ_IGNORE"); /* the check sees every finding: those it leaves out become the known ones */
+        unsetenv("WK_FUZZ_IGNORE_COUNTS");
         execv(replay, argv);
         _exit(127);
     }
@@ -2135,8 +2324,7 @@ static void died_in(struct check_run *r, int st, int hung, double timeout)
         snprintf(how, sizeof(how), "signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
     else
         snprintf(how, sizeof(how), "exit %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    r->crashed[r->current] = 1;
-    sig_make(&r->st, how, r->sig[r->current], sizeof(r->sig[0]));
+    r->crashed[r->current] = (char)(1 + sig_make(&r->st, how, r->sig[r->current], sizeof(r->sig[0])));
     r->current = -1;
 }
 
@@ -2176,8 +2364,26 @@ static int check_replay_binary(const struct campaign *c, char *out, size_t cap)
     return snprintf(out, cap, "%s/%s_replay", dir, c->o.harness) < (int)cap && is_executable(out);
 }
 
-/* Removes the left-out copies; prints one line for each and a total. */
-static void report_left_out(const struct campaign *c, const struct check_run *r)
+/* Adds a signature for the harness to pass over (once; one that cannot
+ * travel in WK_FUZZ_IGNORE is named and left out). 0 when it was not added. */
+static int add_known(struct campaign *c, const char *sig, const char *from)
+{
+    for (unsigned i = 0; i < c->nknown; i++)
+        if (strcmp(c->known[i], sig) == 0)
+            return 0;
+    if (c->nknown == MAX_KNOWN || strpbrk(sig, ";\n") || strlen(sig) >= SIG_TEXT) {
+        printf("note: %s %.200s cannot be ignored (%s): an input with it stops the campaign\n", from, sig,
+               c->nknown == MAX_KNOWN ? "more than 64 signatures" : "a ';', a line break or over 400 characters");
+        return 0;
+    }
+    copy_str(c->known[c->nknown++], SIG_TEXT, sig);
+    return 1;
+}
+
+/* Removes the left-out copies; prints one line for each and a total. The
+ * signatures of the harness's verdicts among them become known signatures
+ * (unless --stop-on-known): the engines go on past them. */
+static void report_left_out(struct campaign *c, const struct check_run *r)
 {
     size_t left = 0;
     for (size_t i = 0; i < r->count; i++) {
@@ -2187,18 +2393,21 @@ static void report_left_out(const struct campaign *c, const struct check_run *r)
         printf("  left out %s: %s\n", base ? base + 1 : r->paths[i], r->sig[i]);
         unlink(r->paths[i]);
         left++;
+        if (r->crashed[i] == 2 && !c->o.stop_on_known)
+            add_known(c, r->sig[i], "the signature");
     }
     if (!left)
         return;
     const char *them = left == 1 ? "it" : "them";
     printf("left out %zu input%s that already crash%s this driver: fix %s, or keep fuzzing past %s\n", left,
            left == 1 ? "" : "s", left == 1 ? "es" : "", them, them);
-    if (c->o.engine == ENGINE_LIBFUZZER)
-        printf("  (--keep-crashing-seeds starts from %s anyway; libFuzzer stops at its first crash, also when a "
-               "mutation finds the same bug again,\n   unless run with -- -fork=1 -ignore_crashes=1)\n", them);
+    printf("  (--keep-crashing-seeds starts from %s anyway; %s)\n", them,
+           c->o.stop_on_known ? "with --stop-on-known, a mutation that finds the same bug again is a crash"
+                              : "the harness passes over their signatures, so a mutation that finds the same bug "
+                                "again\n   is counted, not a crash: --stop-on-known stops at it");
 }
 
-static void leave_out_crashing(const struct campaign *c, const struct seed_source *src, int n)
+static void leave_out_crashing(struct campaign *c, const struct seed_source *src, int n)
 {
     char replay[FPATH];
     if (c->o.keep_seeds || c->o.prune || !c->driver[0])
@@ -2328,7 +2537,7 @@ static void list_crashes(const struct campaign *c, const struct sig_table *t)
     if (n)
         qsort(names, n, sizeof(*names), by_name);
     for (unsigned i = 0; i < n; i++) {
-        char p[FPATH], sig[200] = "";
+        char p[FPATH], sig[SIG_TEXT] = "";
         struct stat st;
         long long size = join(p, sizeof(p), c->crashes, names[i]) && stat(p, &st) == 0 ? (long long)st.st_size : -1;
         for (unsigned k = 0; k < t->n && !sig[0]; k++)
@@ -2451,6 +2660,8 @@ static int run_triage(const struct campaign *c, const char *self, const struct c
             snprintf(replay, sizeof(replay), "%s/%s_replay", dir, c->o.harness) < (int)sizeof(replay) &&
             is_executable(replay))
             setenv("WK_REPLAY_DIR", dir, 1);
+        unsetenv("WK_FUZZ_IGNORE"); /* triage reproduces: it sees the known signatures too */
+        unsetenv("WK_FUZZ_IGNORE_COUNTS");
         execv(self, argv);
         _exit(127);
     }
@@ -2619,12 +2830,15 @@ static int summarize(struct campaign *c, const char *self)
     }
     char qdir[FPATH];
     if (c->o.engine == ENGINE_AFL) {
-        if (!join(qdir, sizeof(qdir), c->afl_out, "main/queue"))
+        if (!join(qdir, sizeof(qdir), c->afl_out, s.queues > 1 ? "*/queue" : "main/queue"))
             qdir[0] = '\0';
     } else {
         copy_str(qdir, sizeof(qdir), c->corpus);
     }
-    printf("  corpus    %s input%s in %s\n", grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
+    printf("  corpus    %s input%s in %s", grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
+    for (unsigned i = 0; s.queues > 1 && i < s.queues; i++)
+        printf("%s%s %s", i ? ", " : " (", c->procs[i].label, grouped(s.queue[i], a, sizeof(a)));
+    printf("%s\n", s.queues > 1 ? "; a seed or an input synced from another instance counted once)" : "");
     printf("  output    %s (engine logs in logs/)\n", c->out);
     /* What the corpus reached of the driver's code (cli_coverage.c). */
     /* Every AFL++ instance's queue (the shell expands the pattern). */
@@ -2634,6 +2848,8 @@ static int summarize(struct campaign *c, const char *self)
            c->o.engine == ENGINE_AFL ? c->afl_out : qdir, c->o.engine == ENGINE_AFL ? "/*/queue" : "");
     if (c->o.engine == ENGINE_AFL && s.hangs)
         printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s.hangs);
+    if (c->nknown)
+        print_known_hits(c);
     printf("  crashes   %llu new", (unsigned long long)new_crashes);
     if (all_crashes > new_crashes)
         printf(" (%llu from earlier runs also in crashes/)", (unsigned long long)(all_crashes - new_crashes));
@@ -2994,6 +3210,8 @@ int wk_cli_fuzz(int argc, char **argv)
     if (!c->o.prune)
         warn_uninstrumented(c);
     if (!prepare_output(c))
+        goto out;
+    if (!c->o.prune && !pass_over_known(c))
         goto out;
 
     if (c->driver[0])

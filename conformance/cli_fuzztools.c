@@ -70,6 +70,7 @@
 
 #include "cli.h"
 #include "conform.h"
+#include "fuzz_driver.h" /* wk_fuzz_signature: the harnesses' signatures are these */
 #include "runner.h"
 #include "seeds_lib.h"
 #include "spec.h"
@@ -759,44 +760,6 @@ static void run_program(const struct wk_prog *p, const char *driver, const struc
 /* Signatures                                                           */
 /* ------------------------------------------------------------------ */
 
-static const char *signal_name(int signo)
-{
-    static const struct { int no; const char *name; } names[] = {
-        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGILL, "SIGILL" },
-        { SIGABRT, "SIGABRT" }, { SIGTRAP, "SIGTRAP" }, { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
-        { SIGALRM, "SIGALRM" }, { SIGPIPE, "SIGPIPE" }, { SIGSYS, "SIGSYS" }, { SIGXCPU, "SIGXCPU" },
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (names[i].no == signo)
-            return names[i].name;
-    return "signal";
-}
-
-/* "RULE: DxgkDdiX: detail" (a violation's message): the DDI. */
-static void violation_ddi(const struct wk_case_result *r, char *ddi, size_t size)
-{
-    size_t n = strlen(r->rule);
-    ddi[0] = '\0';
-    if (n && strncmp(r->seen, r->rule, n) == 0 && r->seen[n] == ':' && r->seen[n + 1] == ' ') {
-        const char *from = r->seen + n + 2, *to = strchr(from, ':');
-        if (to && (size_t)(to - from) < size)
-            snprintf(ddi, size, "%.*s", (int)(to - from), from);
-    }
-}
-
-/* The kind of fault inside a GPU-fault or crash message: stable words only. */
-static void fault_class(const char *seen, char *out, size_t size)
-{
-    const char *gpu = strstr(seen, "faulted on the GPU: "), *sig = strstr(seen, "crashed with signal ");
-    out[0] = '\0';
-    if (gpu) {
-        gpu += strlen("faulted on the GPU: ");
-        snprintf(out, size, " (%.*s)", (int)strcspn(gpu, " :"), gpu);
-    } else if (sig) {
-        snprintf(out, size, " (%s)", signal_name(atoi(sig + strlen("crashed with signal "))));
-    }
-}
-
 static void fail_signature(struct outcome *o, const struct wk_prog *p)
 {
     const struct wk_case_result *r = &o->r;
@@ -805,14 +768,12 @@ static void fail_signature(struct outcome *o, const struct wk_prog *p)
     if (p->has_rewrite && r->rule[0] && strcmp(r->rule, p->trips) == 0) {
         snprintf(o->sig, sizeof(o->sig), "%s not tripped by rewrite %s", r->rule, p->rewrite.mutation);
     } else if (r->rule[0]) {
-        char ddi[64], fault[64];
-        violation_ddi(r, ddi, sizeof(ddi));
-        fault_class(r->seen, fault, sizeof(fault));
-        /* A sanitizer's abort inside a DDI is the driver crashing: its
-         * report says what the crash was (ASAN_OPTIONS=abort_on_error=1,
-         * which AFL++ and the asan preset's tests set). */
-        snprintf(o->sig, sizeof(o->sig), "%s%s in %s%s%s", r->rule, fault, ddi[0] ? ddi : "the kit",
-                 o->sanitizer[0] ? ": " : "", o->sanitizer);
+        /* The violation's message (r->seen) names the DDI and any GPU
+         * fault class or signal. A sanitizer's abort inside a DDI is the
+         * driver crashing: its report says what the crash was
+         * (ASAN_OPTIONS=abort_on_error=1, which AFL++ and the asan preset's
+         * tests set). */
+        wk_fuzz_signature(o->sig, sizeof(o->sig), r->rule, r->seen, o->sanitizer);
     } else if (strncmp(r->seen, "WK_", 3) == 0) { /* a status other than expected */
         snprintf(o->sig, sizeof(o->sig), "%s: expected %s, returned %.*s", kind, r->expected, (int)strcspn(r->seen, ":"),
                  r->seen);
@@ -863,7 +824,7 @@ static void make_signature(struct outcome *o, const struct wk_prog *p)
     case CLS_FAIL: fail_signature(o, p); break;
     case CLS_CRASH:
         if (o->signo)
-            snprintf(o->sig, sizeof(o->sig), "%s%s", signal_name(o->signo), frames);
+            snprintf(o->sig, sizeof(o->sig), "%s%s", wk_fuzz_signal_name(o->signo), frames);
         else
             snprintf(o->sig, sizeof(o->sig), "exit %d%s%s", o->exit_code,
                      o->sanitizer[0] ? ": " : " without an answer (a sanitizer report?)", o->sanitizer);
@@ -995,20 +956,30 @@ static void log_class(const char *log, char *out, size_t size)
     mask_addresses(out);
 }
 
-/* The DDI of the first "violation in <DDI>: " line of a harness report. */
-static void log_ddi(const char *log, char *ddi, size_t size)
+/* The first violation a harness report lists ("violation in <DDI>:
+ * <message>", fuzz_driver.c): its rule and message, the latter cut at the
+ * end of its line into msg; NULL when it lists none. What the harness
+ * takes its own signature from (wk_fuzz_finding), so the two agree. */
+static const char *first_violation(const char *log, char *rule, size_t rule_size, char *msg, size_t msg_size)
 {
     const char *v = strstr(log, "violation in ");
-    ddi[0] = '\0';
-    if (v)
-        snprintf(ddi, size, " in %.*s", (int)strcspn(v + 13, ": \n"), v + 13);
+    const char *colon = v ? strstr(v + 13, ": ") : NULL;
+    if (!colon || colon > v + 13 + strcspn(v + 13, "\n"))
+        return NULL;
+    const char *m = colon + 2;
+    size_t n = strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+    snprintf(msg, msg_size, "%.*s", (int)strcspn(m, "\n"), m);
+    if (n == 0 || n >= rule_size)
+        return NULL;
+    snprintf(rule, rule_size, "%.*s", (int)n, m);
+    return wk_rule_find(rule) ? rule : NULL;
 }
 
 /* The harness reports a finding and aborts (fuzz/fuzz_driver.h): a rule
  * with its DDI, a differential mismatch, or a kit invariant. */
 static void classify_replay(struct outcome *o, int status, const char *log)
 {
-    char rule[32], what[200], ddi[80];
+    char rule[32], what[200], msg[400];
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     o->cls = code == 0 ? CLS_PASS : code == 2 ? CLS_ERROR : CLS_CRASH;
     if (code == 0 || code == 2) { /* 2: an input it could not read, a driver it could not load */
@@ -1020,20 +991,17 @@ static void classify_replay(struct outcome *o, int status, const char *log)
     o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *finding = strstr(log, ": FINDING: "), *kit = strstr(log, ": KIT INVARIANT: ");
     log_class(log, what, sizeof(what));
-    log_ddi(log, ddi, sizeof(ddi));
     if (kit) {
         snprintf(o->sig, sizeof(o->sig), "kit invariant: %s", rule_in(kit, rule, sizeof(rule)) ? rule : "the reference misbehaved");
-    } else if (finding && rule_in(finding, rule, sizeof(rule))) {
+    } else if (finding && first_violation(finding, rule, sizeof(rule), msg, sizeof(msg))) {
         o->cls = CLS_FAIL;
         snprintf(o->r.rule, sizeof(o->r.rule), "%.23s", rule);
-        snprintf(o->sig, sizeof(o->sig), "%s%s%s%s", rule, ddi, what[0] ? ": " : "", what);
+        wk_fuzz_signature(o->sig, sizeof(o->sig), rule, msg, what);
     } else if (finding) {
         o->cls = CLS_FAIL;
-        size_t n = strcspn(finding + 11, "\n");
-        snprintf(o->sig, sizeof(o->sig), "finding: %.*s%s%s", (int)(n < 200 ? n : 200), finding + 11,
-                 what[0] ? ": " : "", what);
+        wk_fuzz_signature(o->sig, sizeof(o->sig), NULL, finding + 11, what);
     } else {
-        snprintf(o->sig, sizeof(o->sig), "%s%s%s", o->signo ? signal_name(o->signo) : "exit", what[0] ? ": " : "",
+        snprintf(o->sig, sizeof(o->sig), "%s%s%s", o->signo ? wk_fuzz_signal_name(o->signo) : "exit", what[0] ? ": " : "",
                  what);
     }
     const char *first = finding ? finding : kit ? kit : log;
@@ -1070,6 +1038,11 @@ static void run_replay(const char *harness, const char *file, const char *driver
             setenv("WK_DRIVER", driver, 1);
         else
             unsetenv("WK_DRIVER");
+        /* A reproduction sees every finding: a campaign's known signatures
+         * (wddmkit fuzz runs triage with them in its environment) are not
+         * passed over here. */
+        unsetenv("WK_FUZZ_IGNORE");
+        unsetenv("WK_FUZZ_IGNORE_COUNTS");
         execl(bin, bin, file, (char *)NULL);
         _exit(127);
     }
@@ -1098,19 +1071,76 @@ static void run_replay(const char *harness, const char *file, const char *driver
 static const char *const readable_harnesses[] = { "fuzz_prog",       "fuzz_render", "fuzz_patch", "fuzz_paging",
                                                   "fuzz_gpu_decode", "fuzz_spec",   "fuzz_cli",   "fuzz_hostile" };
 
-/* The harness an input belongs to: --harness, else a path component that
- * is the harness's name (corpus/<harness>/) or starts with it and a '-'
- * (wddmkit fuzz's fuzz-out/<harness>-<engine>/). */
-static const char *harness_of(const struct opts *o, const char *path)
+/* The harness a path component names: the harness's name (corpus/<harness>/)
+ * or the name and a '-' (wddmkit fuzz's fuzz-out/<harness>-<engine>/);
+ * NULL when none does. */
+static const char *path_harness(const char *path)
 {
-    if (o->harness)
-        return o->harness;
     for (size_t i = 0; i < sizeof(readable_harnesses) / sizeof(readable_harnesses[0]); i++) {
         size_t n = strlen(readable_harnesses[i]);
         for (const char *q = strstr(path, readable_harnesses[i]); q; q = strstr(q + 1, readable_harnesses[i]))
             if ((q == path || q[-1] == '/') && (q[n] == '/' || q[n] == '-'))
                 return readable_harnesses[i];
     }
+    return NULL;
+}
+
+/* What `wddmkit fuzz` notes in its output folder (campaign.txt, beside
+ * crashes/): the harness and the driver module of its last campaign. */
+struct campaign_note {
+    char file[4200];
+    char harness[64];
+    char driver[4096];
+};
+
+/* The note of the campaign folder `dir` (a crash folder: the note is in its
+ * parent; or the campaign folder itself); 0 when there is none. */
+static int campaign_of(const char *dir, struct campaign_note *c)
+{
+    static const char *const where[] = { "/../campaign.txt", "/campaign.txt" };
+    memset(c, 0, sizeof(*c));
+    for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+        if (snprintf(c->file, sizeof(c->file), "%s%s", dir, where[i]) >= (int)sizeof(c->file))
+            continue;
+        FILE *f = fopen(c->file, "r");
+        if (!f)
+            continue;
+        char line[4200];
+        while (fgets(line, sizeof(line), f)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (strncmp(line, "harness: ", 9) == 0 && wk_cli_harness_name_ok(line + 9) && wk_cli_harness_known(line + 9))
+                snprintf(c->harness, sizeof(c->harness), "%.63s", line + 9);
+            else if (strncmp(line, "driver: ", 8) == 0 && strlen(line + 8) < sizeof(c->driver))
+                snprintf(c->driver, sizeof(c->driver), "%s", line + 8);
+        }
+        fclose(f);
+        return 1;
+    }
+    return 0;
+}
+
+/* The folder of a file (".", for a bare name) into dir. */
+static void folder_of(const char *path, char *dir, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+}
+
+/* The harness an input belongs to: --harness, else the harness its path
+ * names (path_harness), else the one of the `wddmkit fuzz` campaign whose
+ * folder it is in (campaign.txt: `--out` may name no harness), else
+ * fuzz_prog, saying so. `path` is a file, or (triage) a folder of them. */
+static const char *harness_of(const struct opts *o, const char *path)
+{
+    static struct campaign_note c;
+    char dir[4096];
+    if (o->harness)
+        return o->harness;
+    if (path_harness(path))
+        return path_harness(path);
+    folder_of(path, dir, sizeof(dir));
+    if ((campaign_of(dir, &c) || campaign_of(path, &c)) && c.harness[0])
+        return c.harness;
     static int told; /* once: triage asks for every file of a folder */
     if (!told++)
         fprintf(stderr, "wddmkit: %s: the path names no harness (corpus/<harness>/ or <harness>-<engine>/): read as a "
@@ -1254,6 +1284,19 @@ static int repro_runs(const struct opts *o, const char *harness, const struct wk
     return cls_exit[first.cls];
 }
 
+/* A crash file of a `wddmkit fuzz` folder reproduced without --driver: the
+ * driver its campaign ran (campaign.txt) is named, as the file most likely
+ * passes on the reference driver. */
+static void note_campaign_driver(const struct opts *o)
+{
+    static struct campaign_note c;
+    char dir[4096];
+    folder_of(o->path, dir, sizeof(dir));
+    if (!o->driver && campaign_of(dir, &c) && c.driver[0])
+        printf("note: this file comes from a campaign with --driver %s (%s): rerun with it to reproduce what the "
+               "engine saw\n", c.driver, c.file);
+}
+
 int wk_cli_repro(int argc, char **argv)
 {
     struct opts o;
@@ -1268,6 +1311,7 @@ int wk_cli_repro(int argc, char **argv)
     if (!p)
         printf("input: %s: %s input, replayed by %s_replay\n", o.path, harness, harness);
     printf("driver: %s\n", o.driver ? o.driver : "the reference driver (built in)");
+    note_campaign_driver(&o);
     int code = repro_runs(&o, harness, p);
     if (p) {
         printf("program (as run):\n");
@@ -2544,6 +2588,50 @@ int wk_cli_promote(int argc, char **argv)
 /* triage                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Adds --driver to triage's own arguments and
+ * hands the command line to a build that loads that driver, as
+ * wddmkit_main does for a --driver typed by hand (cli_driver_build.c).
+ * Returns -1 to go on here, else the exit code (2: no build loads it). */
+static int triage_with(int argc, char **argv, const char *driver)
+{
+    char **full = calloc((size_t)argc + 5, sizeof(char *));
+    if (!full)
+        return -1;
+    int n = 0;
+    full[n++] = (char *)"wddmkit";
+    full[n++] = (char *)"triage";
+    for (int i = 0; i < argc; i++)
+        full[n++] = argv[i];
+    full[n++] = (char *)"--driver";
+    full[n++] = (char *)driver;
+    full[n] = NULL;
+    int rc = wk_cli_hand_over(n, full); /* does not return when another build runs it */
+    free(full);
+    return rc;
+}
+
+/* triage DIR without --driver on a `wddmkit fuzz` crash folder: the
+ * campaign's driver (campaign.txt), else every crash of a driver-only bug
+ * replayed as a pass on the reference driver and the note below blamed
+ * flakiness or sanitizer builds (harness_of takes its harness from there
+ * too). Returns -1 to go on, else the exit code. */
+static int campaign_driver(int argc, char **argv, struct opts *o)
+{
+    static struct campaign_note c;
+    if (o->driver || !campaign_of(o->path, &c) || !c.driver[0])
+        return -1;
+    if (!wk_cli_is_regular(c.driver)) {
+        printf("note: these crashes were found with --driver %s (%s), which is not there now: rerun with --driver "
+               "and that driver; triaged here on the reference driver\n", c.driver, c.file);
+        return -1;
+    }
+    printf("triage: no --driver given: these crashes were found with --driver %s (%s): triaging with it\n", c.driver,
+           c.file);
+    fflush(stdout);
+    o->driver = c.driver;
+    return triage_with(argc, argv, c.driver);
+}
+
 struct group {
     enum cls cls;
     char sig[400];
@@ -2658,6 +2746,8 @@ int wk_cli_triage(int argc, char **argv)
     int rc = parse_opts(argc, argv, OPT_DRIVER | OPT_HARNESS | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
     if (rc)
         return rc == 1 ? 0 : 2;
+    if ((rc = campaign_driver(argc, argv, &o)) >= 0)
+        return rc;
     size_t n = 0, ngroups = 0;
     char **files = list_inputs(o.path, &n);
     if (!files)

@@ -42,11 +42,16 @@
  * never asked, is as it was too. A DUT that does not start where the
  * reference does is a finding, after which both slots start over.
  */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, mmap */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wddmkit/refdriver.h"
 
@@ -93,6 +98,7 @@ struct slot {
 
 static struct slot slots[WK_FUZZ_ROLES];
 static uint64_t findings;
+static uint64_t ignored;                          /* findings of a known signature passed over */
 static const char *harness_seen = "fuzz_driver"; /* the harness that last asked: teardown reports name it */
 static struct wk_fuzz_fixture fixture;            /* fuzz_render's and fuzz_patch's objects (below) */
 
@@ -153,11 +159,14 @@ static void gate_module(const char *path)
                         "the coverage of the inputs that build an adapter\n", path, gate);
 }
 
+static void read_ignore_list(void);
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
     char local[4096], why[1024];
+    read_ignore_list(); /* before AFL++'s fork server: its children share the counters' mapping */
     const char *path = wk_fuzz_driver_path();
     if (!path)
         return 0;
@@ -561,6 +570,165 @@ uint64_t wk_fuzz_findings(void)
     return findings;
 }
 
+uint64_t wk_fuzz_ignored(void)
+{
+    return ignored;
+}
+
+/* ------------------------------------------------------------------ */
+/* Known signatures (WK_FUZZ_IGNORE)                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * libFuzzer stops at its first crash, and a shallow bug is found again by
+ * the first mutations of any input near it: against a driver with a known
+ * bug, a campaign ended after a few hundred runs however long it was given
+ * (buggy_render_index: 195 runs of a 30 s campaign), and nobody could look
+ * for a second bug before fixing the first. libFuzzer has no option that
+ * keeps its normal mode going past a crash, so the harness decides: a
+ * finding whose signature is listed is not a crash for any engine.
+ *
+ * The list is the environment's, read once and bounded (IGNORE_MAX entries
+ * of IGNORE_TEXT bytes; more or longer ones are dropped, saying so). The
+ * counters are a file `wddmkit fuzz` sizes, mapped shared: a libFuzzer job,
+ * its workers and every child AFL++'s fork server makes add to them with an
+ * atomic add, with no file I/O per input.
+ */
+#define IGNORE_MAX 64
+#define IGNORE_TEXT 400
+
+static struct {
+    int read;
+    uint32_t count;
+    char sig[IGNORE_MAX][IGNORE_TEXT];
+    uint8_t named[IGNORE_MAX];                    /* already printed by this process */
+    uint64_t *counters;                           /* WK_FUZZ_IGNORE_COUNTS, mapped; NULL: none */
+    uint32_t mapped;                              /* counters in the mapping */
+} known;
+
+/* One entry of the list, [from, to) with the blanks around it cut. */
+static void add_known(const char *from, const char *to)
+{
+    while (from < to && (*from == ' ' || *from == '\t'))
+        from++;
+    while (to > from && (to[-1] == ' ' || to[-1] == '\t' || to[-1] == '\r'))
+        to--;
+    if (from == to)
+        return;
+    if (known.count == IGNORE_MAX || (size_t)(to - from) >= IGNORE_TEXT) {
+        fprintf(stderr, "fuzz_driver: WK_FUZZ_IGNORE: %s '%.60s...' is not ignored\n",
+                known.count == IGNORE_MAX ? "more than 64 signatures:" : "a signature too long:", from);
+        return;
+    }
+    snprintf(known.sig[known.count++], IGNORE_TEXT, "%.*s", (int)(to - from), from);
+}
+
+static void map_counters(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < 8) {
+        fprintf(stderr, "fuzz_driver: WK_FUZZ_IGNORE_COUNTS=%s: not a file of counters: the hits are not counted\n",
+                path);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    uint32_t n = (uint64_t)st.st_size / 8 < known.count ? (uint32_t)((uint64_t)st.st_size / 8) : known.count;
+    void *m = mmap(NULL, (size_t)n * 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m != MAP_FAILED) {
+        known.counters = m;
+        known.mapped = n;
+    }
+}
+
+static void read_ignore_list(void)
+{
+    if (known.read)
+        return;
+    known.read = 1;
+    const char *list = getenv("WK_FUZZ_IGNORE");
+    for (const char *at = list; at && *at;) {
+        size_t n = strcspn(at, ";\n");
+        add_known(at, at + n);
+        at += n + (at[n] != '\0');
+    }
+    const char *counts = getenv("WK_FUZZ_IGNORE_COUNTS");
+    if (known.count && counts && *counts)
+        map_counters(counts);
+    if (known.count)
+        fprintf(stderr, "fuzz_driver: WK_FUZZ_IGNORE: %u known signature%s ignored (counted, not a crash)\n",
+                known.count, known.count == 1 ? "" : "s");
+}
+
+/* Whether a finding of signature sig is a known one: then it is counted and
+ * named (the first time in this process), and 1 is returned. */
+static int known_finding(const char *harness, const char *sig)
+{
+    read_ignore_list();
+    for (uint32_t i = 0; i < known.count; i++) {
+        if (!wk_fuzz_signature_matches(known.sig[i], sig))
+            continue;
+        ignored++;
+        if (i < known.mapped)
+            __atomic_fetch_add(&known.counters[i], 1, __ATOMIC_RELAXED);
+        if (!known.named[i]) {
+            known.named[i] = 1;
+            fprintf(stderr, "%s: ignored a known signature (WK_FUZZ_IGNORE): %s (the next are counted, not "
+                            "printed)\n", harness, sig);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/*
+ * LeakSanitizer, while known signatures are passed over: a driver that
+ * crashed (or hit a guard page) is called no more, as Windows would stop
+ * it, so the blocks its pool holds stay allocated when its adapter is
+ * dropped. Once, that ended the input; passed over, it is routine, and
+ * libFuzzer's leak check, which runs after any input that allocated more
+ * than it freed, reported the first rebuild after it as a leak
+ * (buggy_render_index: a `leak-*` file after 129 runs). So in such a
+ * campaign the driver's pool (wk_km_pool_alloc, km.h) is not reported, as
+ * fuzz_hostile, where crashed drivers are always routine
+ * (wk_fuzz_crashed_pools_routine), has it. The price: a driver that leaks
+ * its pool is not found by a campaign that passes over known signatures.
+ * Both hooks are read when LeakSanitizer starts (options) or first checks
+ * (suppressions); defined, not weak, so that the sanitizer runtime's own
+ * weak defaults never win by link order.
+ */
+static int pools_routine(void)
+{
+    const char *list = getenv("WK_FUZZ_IGNORE");
+    return (list && *list) || (wk_fuzz_crashed_pools_routine && wk_fuzz_crashed_pools_routine());
+}
+
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return pools_routine() ? "leak:wk_km_pool_alloc\n" : "";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return pools_routine() ? "print_suppressions=0" : "";
+}
+
+/* The signature of a finding on vm (may be NULL): its first violation's,
+ * else that of the harness's own text. */
+static void finding_signature(struct wk_vidmm *vm, const char *what, char *sig, size_t cap)
+{
+    struct wk_violation v;
+    uint64_t total = 0;
+    if (vm && wk_vidmm_violations(vm, &v, 1, &total) == 1)
+        wk_fuzz_signature(sig, cap, v.rule, v.message, NULL);
+    else
+        wk_fuzz_signature(sig, cap, NULL, what, NULL);
+}
+
 static void print_violations(const char *harness, struct wk_vidmm *vm)
 {
     if (!vm)
@@ -582,20 +750,31 @@ static int no_abort(void)
     return e && e[0] == '1';
 }
 
+static void mark_stale(void)
+{
+    for (int r = 0; r < WK_FUZZ_ROLES; r++)
+        slots[r].stale = 1;
+}
+
 void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
 {
+    char what[2048], sig[512];
     va_list ap;
-    fprintf(stderr, "%s: FINDING: ", harness);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n%s:   driver under test: %s\n", harness, wk_fuzz_driver_name());
+    finding_signature(vm, what, sig, sizeof(sig));
+    if (known_finding(harness, sig)) {
+        mark_stale(); /* as after any finding: nothing of these adapters is reused */
+        return;
+    }
+    fprintf(stderr, "%s: FINDING: %s\n%s:   driver under test: %s\n", harness, what, harness, wk_fuzz_driver_name());
     print_violations(harness, vm);
+    fprintf(stderr, "%s:   signature: %s\n", harness, sig);
     findings++;
     if (!no_abort())
         abort();
-    for (int r = 0; r < WK_FUZZ_ROLES; r++)
-        slots[r].stale = 1;
+    mark_stale();
 }
 
 void wk_fuzz_kit_invariant(const char *harness, struct wk_vidmm *ref, const char *fmt, ...)

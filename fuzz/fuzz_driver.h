@@ -62,11 +62,28 @@
  * A violation or crash of the REFERENCE adapter is a bug in the kit, never
  * in the DUT: wk_fuzz_kit_invariant reports it as "KIT INVARIANT" and always
  * aborts.
+ *
+ * Known signatures: WK_FUZZ_IGNORE="SIG;SIG..." lists findings not to stop
+ * at (a bug already known, whose inputs would otherwise end every libFuzzer
+ * campaign at once). A finding whose signature (wk_fuzz_signature, below:
+ * the text `wddmkit repro` and `triage` print) is one of them is counted,
+ * named once per process, and treated as under WK_FUZZ_NO_ABORT: the
+ * adapters are rebuilt, the input abandoned, and the engine sees no crash,
+ * so it goes on looking for other bugs. WK_FUZZ_IGNORE_COUNTS=FILE adds to
+ * one 8-byte counter per listed signature in FILE, in list order, through
+ * a shared mapping (every process and fork of a campaign adds to the same
+ * counters; `wddmkit fuzz` reads them for its summary). A kit invariant is
+ * never ignored, and neither is what the kit does not catch (a sanitizer
+ * report that ends the process, a signal outside a DDI call, a hang).
  */
 #ifndef WK_FUZZ_DRIVER_H
 #define WK_FUZZ_DRIVER_H
 
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "wddmkit/prog.h"
 #include "wddmkit/vidmm.h"
@@ -154,8 +171,10 @@ uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
 uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm);
 
 /* A finding on the DUT: prints "<harness>: FINDING: <what>", the driver,
- * every violation of vm (may be NULL) and its last error, then aborts
- * (or returns under WK_FUZZ_NO_ABORT=1, see above). */
+ * every violation of vm (may be NULL), its last error and the finding's
+ * signature, then aborts (or returns under WK_FUZZ_NO_ABORT=1, see above).
+ * A finding of a known signature (WK_FUZZ_IGNORE, above) is counted, not
+ * printed after its first, and returns. */
 void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -169,6 +188,91 @@ int wk_fuzz_check(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *
 
 /* Findings reported so far in this process (WK_FUZZ_NO_ABORT runs). */
 uint64_t wk_fuzz_findings(void);
+
+/* Findings of a known signature (WK_FUZZ_IGNORE) passed over so far in
+ * this process. */
+uint64_t wk_fuzz_ignored(void);
+
+/* Defined (returning 1) by a harness whose inputs crash drivers routinely
+ * (fuzz_hostile): LeakSanitizer is then never told about the blocks a
+ * crashed driver's pool keeps, as in a campaign with known signatures
+ * (fuzz_driver.c, __lsan_default_suppressions). */
+int wk_fuzz_crashed_pools_routine(void) __attribute__((weak));
+
+/* The name of a signal as signatures give it ("SIGSEGV"), "signal" for one
+ * without a name here. */
+static inline const char *wk_fuzz_signal_name(int signo)
+{
+    static const struct { int no; const char *name; } names[] = {
+        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGILL, "SIGILL" },
+        { SIGABRT, "SIGABRT" }, { SIGTRAP, "SIGTRAP" }, { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
+        { SIGALRM, "SIGALRM" }, { SIGPIPE, "SIGPIPE" }, { SIGSYS, "SIGSYS" }, { SIGXCPU, "SIGXCPU" },
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (names[i].no == signo)
+            return names[i].name;
+    return "signal";
+}
+
+/*
+ * The signature of a finding: what every tool prints for it (`wddmkit
+ * repro`, `triage`, `minimize`, `promote`, `fuzz` and its check of the
+ * starting inputs), what triage groups by and what WK_FUZZ_IGNORE matches.
+ * One function, here, for the harnesses and the command line alike: repro
+ * and triage of a replayed input used to print "SUBMIT-GPU-001 in
+ * DxgkDdiSubmitCommand" where minimize and promote printed
+ * "SUBMIT-GPU-001 (CROSSES_SEGMENT) in DxgkDdiSubmitCommand".
+ *
+ *   "RULE (CLASS) in DDI[: SANITIZER]" for a rule violated (`rule` its ID):
+ *      CLASS the GPU fault class ("faulted on the GPU: CROSSES_SEGMENT ...")
+ *      or the signal of a crash the kit caught ("crashed with signal 11")
+ *      when the violation's message names one, else left out; DDI the one
+ *      the message names ("RULE: DDI: detail", as the kit records a
+ *      violation), "the kit" when it names none;
+ *   "finding: WHAT[: SANITIZER]" for a harness finding without a rule (a
+ *      differential mismatch): WHAT the message's first line, at most 200
+ *      characters.
+ * SANITIZER (NULL or "": none) is the class of a sanitizer report, which
+ * only a tool that reads the report can add.
+ */
+static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, const char *message,
+                                     const char *sanitizer)
+{
+    const char *san = sanitizer && sanitizer[0] ? sanitizer : NULL;
+    size_t n = rule ? strlen(rule) : 0;
+    if (!n) {
+        size_t w = strcspn(message, "\n");
+        snprintf(out, cap, "finding: %.*s%s%s", (int)(w < 200 ? w : 200), message, san ? ": " : "", san ? san : "");
+        return;
+    }
+    char ddi[64] = "the kit", cls[64] = "";
+    if (strncmp(message, rule, n) == 0 && message[n] == ':' && message[n + 1] == ' ') {
+        const char *from = message + n + 2;
+        size_t w = strcspn(from, ": \n");
+        if (w && w < sizeof(ddi) && from[w] == ':')
+            snprintf(ddi, sizeof(ddi), "%.*s", (int)w, from);
+    }
+    const char *gpu = strstr(message, "faulted on the GPU: "), *sig = strstr(message, "crashed with signal ");
+    if (gpu) {
+        gpu += strlen("faulted on the GPU: ");
+        size_t w = strcspn(gpu, " :\n");
+        snprintf(cls, sizeof(cls), " (%.*s)", (int)(w < 40 ? w : 40), gpu);
+    } else if (sig) {
+        snprintf(cls, sizeof(cls), " (%s)", wk_fuzz_signal_name(atoi(sig + strlen("crashed with signal "))));
+    }
+    snprintf(out, cap, "%s%s in %s%s%s", rule, cls, ddi, san ? ": " : "", san ? san : "");
+}
+
+/* Whether an entry of WK_FUZZ_IGNORE names signature `sig` (as
+ * wk_fuzz_signature made it, without a sanitizer's part): the same text,
+ * or the text followed by ": " and a sanitizer's class (an entry copied
+ * from `wddmkit repro`, which reads the report; the harness does not, so
+ * such an entry matches every finding of that rule, class and DDI). */
+static inline int wk_fuzz_signature_matches(const char *entry, const char *sig)
+{
+    size_t n = strlen(sig);
+    return strncmp(entry, sig, n) == 0 && (entry[n] == '\0' || (entry[n] == ':' && entry[n + 1] == ' '));
+}
 
 /*
  * The end of a process that ran inputs (the replay binary calls it after

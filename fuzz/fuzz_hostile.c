@@ -61,20 +61,13 @@
 #define PAGE 4096u
 #define HANG_MS 20u                   /* the reference driver answers in microseconds */
 
-/* LeakSanitizer reads this at start-up (compiler-rt's hook; unused
- * without it). */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
+/* A crashed driver's pool is routine here, whatever the environment says:
+ * fuzz_driver.c's LeakSanitizer hooks (__lsan_default_suppressions and
+ * __lsan_default_options, which every driver harness shares) then leave
+ * it out, and do not list the suppressions after every leak check. */
+int wk_fuzz_crashed_pools_routine(void)
 {
-    return "leak:wk_km_pool_alloc\n";
-}
-
-/* Without this, LeakSanitizer lists the suppressions it used after every
- * leak check libFuzzer runs: a crashed driver's pool is routine here. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
+    return 1;
 }
 
 static int makes_driver_hang(const struct wk_prog *p)

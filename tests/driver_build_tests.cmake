@@ -70,6 +70,22 @@ set_target_properties(wk_test_teardown_probe PROPERTIES PREFIX "" POSITION_INDEP
 target_link_options(wk_test_teardown_probe PRIVATE -Wl,--exclude-libs,ALL)
 wk_target_warnings(wk_test_teardown_probe)
 wk_sanitize_driver_code(TARGETS wk_test_teardown_probe)
+# Two render drivers built like the planted-bug drivers (ASan + UBSan in the
+# sanitized presets, fuzzer coverage in the engine presets): the render-index
+# bug as a read through a NULL table entry, which the kit reports with a
+# signal class (tests/test_fuzztools.c: repro, triage and minimize agree on
+# its signature), and buggy_render_index's bug plus a second one only a
+# mutation finds (tests/fuzz_known.sh; docs/fuzzing.md, "Known signatures").
+foreach(m render_index_table render_two_bugs)
+  add_library(wk_test_${m} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/${m}.c)
+  target_include_directories(wk_test_${m} PRIVATE ${PROJECT_SOURCE_DIR}/examples/drivers)
+  target_link_libraries(wk_test_${m} PRIVATE wk_refdriver_static)
+  set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+  target_link_options(wk_test_${m} PRIVATE -Wl,--exclude-libs,ALL)
+  wk_target_warnings(wk_test_${m})
+  wk_sanitize_driver_code(TARGETS wk_test_${m})
+endforeach()
+
 if(WK_BASH AND TARGET fuzz_render_replay AND TARGET fuzz_paging_replay)
   add_test(NAME fuzz.teardown_at_exit
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_teardown.sh $<TARGET_FILE:fuzz_render_replay>
@@ -102,4 +118,21 @@ if(WK_BASH AND TARGET fuzz_patch_replay)
             ${CMAKE_CURRENT_BINARY_DIR}/fuzz-driver-start)
   set_tests_properties(cli.fuzz_driver_start PROPERTIES LABELS "unit" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "fuzz_driver_start: all checks passed")
+endif()
+
+# Known signatures: a finding whose signature WK_FUZZ_IGNORE lists is
+# counted, not a crash, and `wddmkit fuzz` passes over those of the
+# starting inputs it leaves out (tests/fuzz_known.sh: the replay binary and
+# buggy_render_index on the committed regression, a stand-in engine for
+# the campaign, and in a libFuzzer build the engine itself).
+if(WK_BASH AND TARGET fuzz_render_replay)
+  set(_known_engine "")
+  if(WK_FUZZ_ENGINE STREQUAL "libfuzzer" AND TARGET fuzz_render)
+    set(_known_engine $<TARGET_FILE:fuzz_render>)
+  endif()
+  add_test(NAME fuzz.known_signatures
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_known.sh $<TARGET_FILE:wddmkit> $<TARGET_FILE:fuzz_render_replay>
+            $<TARGET_FILE:buggy_render_index> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/fuzz-known ${_known_engine})
+  set_tests_properties(fuzz.known_signatures PROPERTIES LABELS "unit" TIMEOUT 180
+    PASS_REGULAR_EXPRESSION "fuzz_known: all checks passed")
 endif()

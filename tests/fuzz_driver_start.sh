@@ -19,7 +19,13 @@
 #   5. a stand-in replay binary that reports a finding for one --seeds
 #      input, dies of SIGSEGV in another and hangs in a third: each is left
 #      out with what happened (the replay is started again after the input
-#      it died or hung in), the inputs around them are kept.
+#      it died or hung in), the inputs around them are kept; the finding's
+#      signature reads as `wddmkit triage` gives it ("finding: ...");
+#   6. the output folder notes the campaign (campaign.txt: its harness and
+#      driver), and `wddmkit triage` of its crashes/ without --driver
+#      triages with that driver and says so (it replayed them on the
+#      reference driver: all a pass), the harness from the note too (the
+#      --out folder names none); `wddmkit repro` of one names the driver.
 #
 # Usage: fuzz_driver_start.sh WDDMKIT PATCH_REPLAY BUGGY_PATCH_SO REFDRIVER_SO WORK_DIR
 set -u
@@ -117,13 +123,35 @@ for x in a-ok:OK b-find:FIND c-die:DIE d-hang:HANG e-ok:OK; do printf '%s' "${x#
 env -u WK_DRIVER "$wddmkit" fuzz --harness fuzz_patch --build-dir "$work/odd" --out "$work/odd-out" --time 1 \
     --timeout 1 --no-triage --driver "$buggy" --seeds "$work/mine" >"$out" 2>&1
 status=$?
-for want in "left out s1-b-find: FINDING: a planted finding" "left out s1-c-die: signal 11" \
+for want in "left out s1-b-find: finding: a planted finding" "left out s1-c-die: signal 11" \
     "left out s1-d-hang: hang (no result within 1 s)"; do
     grep -q "^  $want" "$out" || { fail "a stand-in replay: no '$want'"; cat "$out"; }
 done
 if [ "$status" -ne 0 ] || grep -q "left out s1-[ae]-ok" "$out" || ! grep -q "^s1-a-ok$" "$work/odd-out/engine-saw.txt" ||
     ! grep -q "^s1-e-ok$" "$work/odd-out/engine-saw.txt"; then
     fail "a stand-in replay: exit $status, expected 0 with the inputs around the bad ones kept"
+    cat "$out"
+fi
+
+# 6. campaign.txt, and triage and repro without --driver.
+note=$work/buggy/campaign.txt
+if ! grep -q "^harness: fuzz_patch$" "$note" || ! grep -q "^driver: $(realpath "$buggy")$" "$note"; then
+    fail "campaign.txt does not name the harness and the driver"
+    cat "$note"
+fi
+regression=$(dirname "$0")/../corpus/fuzz_patch/regressions/buggy-patch-offset.bin
+cp "$regression" "$work/buggy/crashes/crash-1" || exit 1
+env -u WK_DRIVER "$wddmkit" triage "$work/buggy/crashes" >"$out" 2>&1
+status=$?
+if [ "$status" -ne 0 ] || ! grep -q "^triage: no --driver given: these crashes were found with --driver $(realpath "$buggy")" "$out" ||
+    ! grep -Eq "^ +1  fail +PATCH-CONFINE-001 in DxgkDdiPatch " "$out"; then
+    fail "triage of a campaign's crashes without --driver: exit $status, expected the campaign's driver and its finding"
+    cat "$out"
+fi
+env -u WK_DRIVER "$wddmkit" repro "$work/buggy/crashes/crash-1" >"$out" 2>&1
+if ! grep -q "^note: this file comes from a campaign with --driver $(realpath "$buggy")" "$out" ||
+    ! grep -q "fuzz_patch input, replayed by fuzz_patch_replay" "$out"; then
+    fail "repro of a campaign's crash without --driver: the campaign's driver not named, or the harness not taken"
     cat "$out"
 fi
 

@@ -9,8 +9,9 @@
 #                  root through WK_PROMOTE_ROOT: the files load, fail on the
 #                  buggy driver and pass on the reference; fuzz_prog,
 #                  fuzz_patch and fuzz_render findings, the latter two found
-#                  from a <harness>-libfuzzer/ folder), and each planted bug of
-#                  examples/drivers/ caught.
+#                  from a <harness>-libfuzzer/ folder), each planted bug of
+#                  examples/drivers/ caught, and one signature for one
+#                  finding from repro, triage and minimize.
 wk_cmocka_test(test_fuzztools fuzztools.all 900 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c LIBS wk_conformance)
 target_compile_definitions(test_fuzztools PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
@@ -19,11 +20,26 @@ target_compile_definitions(test_fuzztools PRIVATE
   WK_BUGGY_RENDER="$<TARGET_FILE:buggy_render_index>"
   WK_BUGGY_PAGING="$<TARGET_FILE:buggy_paging_restart>"
   WK_BUGGY_PATCH="$<TARGET_FILE:buggy_patch_offset>"
-  WK_ENTRY_FAILS="$<TARGET_FILE:wk_test_entry_fails>")
+  WK_ENTRY_FAILS="$<TARGET_FILE:wk_test_entry_fails>"
+  WK_RENDER_TABLE="$<TARGET_FILE:wk_test_render_index_table>")
+# fuzz_driver.h: the signature function every tool prints.
+target_include_directories(test_fuzztools PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset
-                 wk_test_entry_fails)
+                 wk_test_entry_fails wk_test_render_index_table)
 if(TARGET fuzz_patch_replay)
   target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
   add_dependencies(test_fuzztools fuzz_patch_replay fuzz_render_replay)
 endif()
 
+
+# The corpus an AFL++ campaign of several instances ends with counts every
+# instance's queue, each seed and synced input once (tests/fuzz_afl_queues.sh,
+# a stand-in afl-fuzz that fills two queues as AFL++ names their entries).
+find_program(WK_BASH bash)
+if(WK_BASH)
+  add_test(NAME cli.fuzz_afl_queues
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_afl_queues.sh $<TARGET_FILE:wddmkit>
+            ${CMAKE_CURRENT_BINARY_DIR}/fuzz-afl-queues)
+  set_tests_properties(cli.fuzz_afl_queues PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "fuzz_afl_queues: all checks passed")
+endif()

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "conform.h"
+#include "fuzz_driver.h" /* wk_fuzz_signature */
 #include "spec.h"
 
 /* ------------------------------------------------------------------ */
@@ -1395,6 +1396,88 @@ static void test_render_bug(void **state)
 }
 #endif
 
+/* The one signature function every tool prints (fuzz_driver.h): the GPU
+ * fault class and the signal of a crash the kit caught are part of it, the
+ * DDI comes from the violation's message, a sanitizer's class follows. */
+static void test_signature_text(void **state)
+{
+    (void)state;
+    char sig[400];
+    wk_fuzz_signature(sig, sizeof(sig), "SUBMIT-GPU-001",
+                      "SUBMIT-GPU-001: DxgkDdiSubmitCommand: the DMA buffer faulted on the GPU: CROSSES_SEGMENT at +0x0 "
+                      "(FILL) (and 1 more: PATCH-VALUE-001)", NULL);
+    assert_string_equal(sig, "SUBMIT-GPU-001 (CROSSES_SEGMENT) in DxgkDdiSubmitCommand");
+    wk_fuzz_signature(sig, sizeof(sig), "DRV-CRASH-001",
+                      "DRV-CRASH-001: DxgkDdiCreateDevice: crashed with signal 6 (Aborted) at address (nil)",
+                      "AddressSanitizer: heap-buffer-overflow in f");
+    assert_string_equal(sig, "DRV-CRASH-001 (SIGABRT) in DxgkDdiCreateDevice: AddressSanitizer: heap-buffer-overflow in f");
+    wk_fuzz_signature(sig, sizeof(sig), "MEM-GUARD-001", "MEM-GUARD-001: DxgkDdiRender: read past the list", "");
+    assert_string_equal(sig, "MEM-GUARD-001 in DxgkDdiRender");
+    wk_fuzz_signature(sig, sizeof(sig), "KM-POOL-002", "something else entirely", NULL);
+    assert_string_equal(sig, "KM-POOL-002 in the kit");
+    wk_fuzz_signature(sig, sizeof(sig), NULL, "step 3 (render): the driver under test returned WK_OK\nmore", NULL);
+    assert_string_equal(sig, "finding: step 3 (render): the driver under test returned WK_OK");
+    assert_true(wk_fuzz_signature_matches("MEM-GUARD-001 in DxgkDdiRender", "MEM-GUARD-001 in DxgkDdiRender"));
+    assert_true(wk_fuzz_signature_matches("MEM-GUARD-001 in DxgkDdiRender: AddressSanitizer: x",
+                                          "MEM-GUARD-001 in DxgkDdiRender"));
+    assert_false(wk_fuzz_signature_matches("MEM-GUARD-001", "MEM-GUARD-001 in DxgkDdiRender"));
+    assert_false(wk_fuzz_signature_matches("MEM-GUARD-001 in DxgkDdiRenderX", "MEM-GUARD-001 in DxgkDdiRender"));
+}
+
+#ifdef WK_FUZZ_REPLAY_DIR
+/* The text after `prefix` in out, up to the end of its line. */
+static void line_after(const char *out_text, const char *prefix, char *into, size_t size)
+{
+    const char *at = strstr(out_text, prefix);
+    if (!at)
+        fail_msg("expected '%s' in:\n%s", prefix, out_text);
+    at += strlen(prefix);
+    snprintf(into, size, "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+/* repro, triage and minimize of one committed regression give one
+ * signature, the signal's class included: repro and triage replay the
+ * fuzz_render input (fuzz_render_replay), minimize runs it as the program
+ * of its Render call, and repro and triage used to leave the class out
+ * ("DRV-CRASH-001 in DxgkDdiRender" beside minimize's "DRV-CRASH-001
+ * (SIGSEGV) in DxgkDdiRender"). The driver reads through a NULL table
+ * entry for the regression's index (tests/driver_build/render_index_table.c). */
+static void test_signature_agrees(void **state)
+{
+    (void)state;
+    static const char want[] = "DRV-CRASH-001 (SIGSEGV) in DxgkDdiRender";
+    char input[600], dir[512], copy[700], min[700], sig[3][400];
+    setenv("WK_REPLAY_DIR", WK_FUZZ_REPLAY_DIR, 1);
+    snprintf(input, sizeof(input), "%s/corpus/fuzz_render/regressions/buggy-render-index-render.bin", WK_SOURCE_DIR);
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --driver '%s'", input, WK_RENDER_TABLE), 1);
+    line_after(out, "\nsignature: ", sig[0], sizeof(sig[0]));
+    tmp_path(dir, sizeof(dir), "agree");
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(copy, sizeof(copy), "%s/regression.bin", dir);
+    snprintf(min, sizeof(min), "%s/regression.min", dir);
+    static uint8_t bytes[4096];
+    FILE *f = fopen(input, "rb");
+    assert_non_null(f);
+    size_t got = fread(bytes, 1, sizeof(bytes), f);
+    fclose(f);
+    write_bytes(copy, bytes, got);
+    expect_rc(wddmkit(out, sizeof(out), "triage '%s' --harness fuzz_render --driver '%s'", dir, WK_RENDER_TABLE), 0);
+    line_after(out, "     1  fail    ", sig[1], sizeof(sig[1]));
+    sig[1][strcspn(sig[1], "[")] = '\0';
+    for (size_t n = strlen(sig[1]); n && sig[1][n - 1] == ' '; n--)
+        sig[1][n - 1] = '\0';
+    expect_rc(wddmkit(out, sizeof(out), "minimize '%s' -o '%s' --harness fuzz_render --driver '%s'", copy, min,
+                      WK_RENDER_TABLE), 0);
+    line_after(out, "signature: fail: ", sig[2], sizeof(sig[2]));
+    const char *tool[] = { "repro", "triage", "minimize" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(sig[i], want) != 0)
+            fail_msg("%s: signature '%s', expected '%s' (repro '%s', triage '%s', minimize '%s')", tool[i], sig[i], want,
+                     sig[0], sig[1], sig[2]);
+    unsetenv("WK_REPLAY_DIR");
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* main                                                                 */
 /* ------------------------------------------------------------------ */
@@ -1443,8 +1526,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_corpus_seed),
         cmocka_unit_test(test_paging_bug),
         cmocka_unit_test(test_patch_bug),
+        cmocka_unit_test(test_signature_text),
 #ifdef WK_FUZZ_REPLAY_DIR
         cmocka_unit_test(test_render_bug),
+        cmocka_unit_test(test_signature_agrees),
 #endif
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
