@@ -255,7 +255,10 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
     wk_status st = submit_buffer(vm, &s, fence);
     if (st == WK_OK)
         st = submit_wait(vm, *fence);
-    gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND, "DMA buffer");
+    /* The rule is SubmitCommand's (the submission faulted), but the bytes
+     * are Render's and Patch's: say so, or a reader looks in the wrong DDI. */
+    gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND,
+                    "DMA buffer (built by DxgkDdiRender, patched by DxgkDdiPatch)");
     return st;
 }
 
