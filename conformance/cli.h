@@ -107,6 +107,11 @@ int wk_cli_harness_name_ok(const char *name);
  * separated, for "unknown harness" messages. */
 int wk_cli_harness_known(const char *name);
 const char *wk_cli_harness_list(void);
+/* Whether the file at path holds the bytes of needle (1 to 63 bytes),
+ * streamed; with out, the NUL-terminated string that starts there (at
+ * most 63 bytes, cap - 1). A module's dynamic string table, its symbol
+ * names: what the loader would read, without parsing the ELF file. */
+int wk_cli_file_find(const char *path, const char *needle, char *out, size_t cap);
 
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).

@@ -39,7 +39,6 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -111,99 +110,21 @@ static void read_all(int fd, char *why, size_t cap)
  * into too late. */
 #define ASAN_NOT_FIRST "ASan runtime does not come first in initial library list"
 
-#define MAX_PHDRS 64u
-#define MAX_DYNAMIC 4096u         /* entries of PT_DYNAMIC read */
-#define MAX_DYNSTR (1u << 20)     /* bytes of the dynamic string table read */
-
-/* n bytes at off, all of them, or 0. */
-static int read_at(int fd, uint64_t off, void *buf, size_t n)
-{
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return 0;
-        done += (size_t)r;
-    }
-    return 1;
-}
-
-/* The ELF header and program headers of a native ELF64 file; *n the count. */
-static int read_phdrs(int fd, Elf64_Phdr *ph, uint32_t *n)
-{
-    Elf64_Ehdr eh;
-    const uint16_t one = 1;
-    const unsigned char native = *(const unsigned char *)&one ? ELFDATA2LSB : ELFDATA2MSB;
-    if (!read_at(fd, 0, &eh, sizeof(eh)) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != native ||
-        eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > MAX_PHDRS)
-        return 0;
-    *n = eh.e_phnum;
-    return read_at(fd, eh.e_phoff, ph, *n * sizeof(Elf64_Phdr));
-}
-
-/* The file offset of a virtual address, through the PT_LOAD holding it. */
-static int file_offset(const Elf64_Phdr *ph, uint32_t n, uint64_t vaddr, uint64_t *off)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (ph[i].p_type == PT_LOAD && vaddr >= ph[i].p_vaddr && vaddr - ph[i].p_vaddr < ph[i].p_filesz) {
-            *off = vaddr - ph[i].p_vaddr + ph[i].p_offset;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* The first DT_NEEDED of dyn[0, count) starting with prefix, into out. */
-static int find_needed(int fd, const Elf64_Phdr *ph, uint32_t n, const Elf64_Dyn *dyn, size_t count,
-                       const char *prefix, char *out, size_t cap)
-{
-    uint64_t strtab = 0, strsz = 0, off = 0;
-    for (size_t i = 0; i < count && dyn[i].d_tag != DT_NULL; i++) {
-        if (dyn[i].d_tag == DT_STRTAB)
-            strtab = dyn[i].d_un.d_ptr;
-        if (dyn[i].d_tag == DT_STRSZ)
-            strsz = dyn[i].d_un.d_val;
-    }
-    char *str = strsz && strsz <= MAX_DYNSTR && file_offset(ph, n, strtab, &off) ? malloc(strsz + 1) : NULL;
-    int found = 0;
-    if (str && read_at(fd, off, str, strsz)) {
-        str[strsz] = '\0';
-        for (size_t i = 0; i < count && dyn[i].d_tag != DT_NULL && !found; i++) {
-            found = dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < strsz &&
-                    strncmp(str + dyn[i].d_un.d_val, prefix, strlen(prefix)) == 0;
-            if (found)
-                snprintf(out, cap, "%s", str + dyn[i].d_un.d_val);
-        }
-    }
-    free(str);
-    return found;
-}
-
-/* Whether the module at path names GCC's ASan runtime (libasan.so.N) in
- * its DT_NEEDED, that soname into out. 0 as well for a file this reader
- * does not follow: the runtime's own message still tells (probe). */
+/* Whether the module at path names GCC's shared ASan runtime
+ * (libasan.so.N, in its dynamic string table), that soname into out. Read
+ * as bytes, not parsed: the loader's message still tells when the runtime
+ * comes in through another library (gcc_asan_module). */
 static int needs_gcc_asan(const char *path, char *out, size_t cap)
 {
-    Elf64_Phdr ph[MAX_PHDRS];
-    uint32_t n = 0, i = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
-    if (fd < 0)
+    static const char prefix[] = "libasan.so.";
+    if (!wk_cli_file_find(path, prefix, out, cap))
         return 0;
-    if (read_phdrs(fd, ph, &n)) {
-        while (i < n && ph[i].p_type != PT_DYNAMIC)
-            i++;
-        size_t count = i < n ? ph[i].p_filesz / sizeof(Elf64_Dyn) : 0;
-        count = count < MAX_DYNAMIC ? count : MAX_DYNAMIC;
-        Elf64_Dyn *dyn = count ? malloc(count * sizeof(*dyn)) : NULL;
-        if (dyn && read_at(fd, ph[i].p_offset, dyn, count * sizeof(*dyn)))
-            found = find_needed(fd, ph, n, dyn, count, "libasan.so.", out, cap);
-        free(dyn);
+    size_t len = strlen(out);
+    if (len == sizeof(prefix) - 1 || strspn(out + sizeof(prefix) - 1, "0123456789.") != len - (sizeof(prefix) - 1)) {
+        out[0] = '\0'; /* a string that only starts like the soname */
+        return 0;
     }
-    close(fd);
-    return found;
+    return 1;
 }
 
 /* A module that needs GCC's ASan runtime first: by its DT_NEEDED, or by

@@ -400,36 +400,6 @@ static long read_head(const char *path, char *buf, size_t cap)
     return (long)read_upto(fd, buf, cap);
 }
 
-/* Whether a file contains a byte string (streamed; needle < 64 bytes). */
-static int file_contains(const char *path, const char *needle)
-{
-    static char buf[(64u << 10) + 64];
-    size_t nlen = strlen(needle), keep = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || nlen == 0 || nlen >= 64) {
-        if (fd >= 0)
-            close(fd);
-        return 0;
-    }
-    int found = 0;
-    for (;;) {
-        ssize_t n = read(fd, buf + keep, sizeof(buf) - 64);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        size_t have = keep + (size_t)n;
-        if (memmem(buf, have, needle, nlen)) {
-            found = 1;
-            break;
-        }
-        keep = have < nlen - 1 ? have : nlen - 1;
-        memmove(buf, buf + have - keep, keep);
-    }
-    close(fd);
-    return found;
-}
-
 /* Runs argv (argv[0] a path) and captures what it prints, stdout and
  * stderr, the first cap - 1 bytes, into text. Returns the wait status, -1
  * when it did not run. */
@@ -1052,7 +1022,7 @@ static int check_binary_engine(const struct campaign *c)
      * would contain it too. */
     char needle[32];
     snprintf(needle, sizeof(needle), "%s%s", "__AFL_", "SHM_ID");
-    int afl = file_contains(c->bin, needle);
+    int afl = wk_cli_file_find(c->bin, needle, NULL, 0);
     if (c->o.engine == ENGINE_LIBFUZZER && afl) {
         fprintf(stderr, "wddmkit fuzz: %s is an AFL++ build; use --engine afl or a libfuzzer build\n", c->bin);
         return 0;
@@ -1436,9 +1406,9 @@ static void warn_uninstrumented(const struct campaign *c)
     if (!c->driver[0])
         return;
     int afl = c->o.engine == ENGINE_AFL;
-    int seen = afl ? file_contains(c->driver, "__afl_area_ptr") || file_contains(c->driver, "__sanitizer_cov_trace_pc_guard")
-                   : file_contains(c->driver, "__sanitizer_cov_8bit_counters_init") ||
-                         file_contains(c->driver, "__sanitizer_cov_trace_pc_guard");
+    int seen = afl ? wk_cli_file_find(c->driver, "__afl_area_ptr", NULL, 0) || wk_cli_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0)
+                   : wk_cli_file_find(c->driver, "__sanitizer_cov_8bit_counters_init", NULL, 0) ||
+                         wk_cli_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0);
     if (seen)
         return;
     printf("warning: %s has no %s instrumentation of its own: the engine sees the kit's code, not the driver's\n"

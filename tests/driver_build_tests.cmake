@@ -62,14 +62,7 @@ endif()
 # when an input forced a rebuild), and a teardown that breaks a rule is a
 # finding (tests/fuzz_teardown.sh, with a driver that prints each teardown
 # DDI it is given).
-add_library(wk_test_teardown_probe MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/teardown_probe.c)
-target_include_directories(wk_test_teardown_probe PRIVATE ${PROJECT_SOURCE_DIR}/examples/drivers)
-target_link_libraries(wk_test_teardown_probe PRIVATE wk_refdriver_static)
-set_target_properties(wk_test_teardown_probe PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON
-                      C_VISIBILITY_PRESET hidden)
-target_link_options(wk_test_teardown_probe PRIVATE -Wl,--exclude-libs,ALL)
-wk_target_warnings(wk_test_teardown_probe)
-wk_sanitize_driver_code(TARGETS wk_test_teardown_probe)
+wk_add_refwrap_module(wk_test_teardown_probe ${CMAKE_CURRENT_LIST_DIR}/driver_build/teardown_probe.c)
 # Two render drivers built like the planted-bug drivers (ASan + UBSan in the
 # sanitized presets, fuzzer coverage in the engine presets): the render-index
 # bug as a read through a NULL table entry, which the kit reports with a
@@ -77,13 +70,7 @@ wk_sanitize_driver_code(TARGETS wk_test_teardown_probe)
 # its signature), and buggy_render_index's bug plus a second one only a
 # mutation finds (tests/fuzz_known.sh; docs/fuzzing.md, "Known signatures").
 foreach(m render_index_table render_two_bugs)
-  add_library(wk_test_${m} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/${m}.c)
-  target_include_directories(wk_test_${m} PRIVATE ${PROJECT_SOURCE_DIR}/examples/drivers)
-  target_link_libraries(wk_test_${m} PRIVATE wk_refdriver_static)
-  set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
-  target_link_options(wk_test_${m} PRIVATE -Wl,--exclude-libs,ALL)
-  wk_target_warnings(wk_test_${m})
-  wk_sanitize_driver_code(TARGETS wk_test_${m})
+  wk_add_refwrap_module(wk_test_${m} ${CMAKE_CURRENT_LIST_DIR}/driver_build/${m}.c)
 endforeach()
 
 if(WK_BASH AND TARGET fuzz_render_replay AND TARGET fuzz_paging_replay)

@@ -7,13 +7,7 @@ if(NOT WK_BASH OR NOT WK_SANITIZE MATCHES "address" OR NOT TARGET fuzz_prog_repl
   return()
 endif()
 foreach(m heap_overflow short_callback_arg)
-  add_library(wk_test_${m} MODULE ${CMAKE_CURRENT_LIST_DIR}/sanitize_scope/${m}.c)
-  target_include_directories(wk_test_${m} PRIVATE ${PROJECT_SOURCE_DIR}/examples/drivers)
-  target_link_libraries(wk_test_${m} PRIVATE wk_refdriver_static)
-  set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
-  target_link_options(wk_test_${m} PRIVATE -Wl,--exclude-libs,ALL)
-  wk_target_warnings(wk_test_${m})
-  wk_sanitize_driver_code(TARGETS wk_test_${m})
+  wk_add_refwrap_module(wk_test_${m} ${CMAKE_CURRENT_LIST_DIR}/sanitize_scope/${m}.c)
 endforeach()
 add_test(NAME fuzz.sanitize_scope
   COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/sanitize_scope.sh ${CMAKE_BINARY_DIR} ${WK_SANITIZE_SCOPE}
