@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The quick start: `make conform` (the main job) and `make test` (every test).
 # Both install missing Debian packages first (scripts/ensure-deps.sh), then
 # configure once and build incrementally with the CMake preset PRESET.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * conform_speed.c - wall time of the whole conformance suite against the
  * reference driver, forked per case, with -j 2 and with -j 1 in the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_speed.c - executions per second of each fuzz harness, against an
  * empty harness (LLVMFuzzerTestOneInput that returns 0) fed the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_stability.c - what AFL++ calls a harness's stability, measured
  * without AFL++, and where the unstable edges are.

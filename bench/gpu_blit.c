@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpu_blit.c - what a BLIT of many short rows costs the GPU model per row,
  * against a host loop that copies the same rows with memcpy, in the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpu_copy.c - COPY and FILL throughput through the GPU model on 64 MiB
  * transfers, as a ratio to memcpy and memset measured in the same run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harnesses.h - the fuzz harnesses compiled into a benchmark: each
  * harness source once more with LLVMFuzzerTestOneInput renamed to

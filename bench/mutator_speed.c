@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mutator_speed.c - what the structure-aware mutator (fuzz/prog_mutator.c)
  * costs per mutation, against a byte-level mutation of the same inputs in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/sanitize_scope_speed.sh - what sanitizing only the driver buys a
 # libFuzzer campaign against a driver module: the cost of an input in each
 # driver harness of the libfuzzer preset (ASan + UBSan on everything) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest helper: docs/contract-rules.md must equal `wddmkit rules --markdown`.
 # Regenerate with: build/default/conformance/wddmkit rules --markdown > docs/contract-rules.md
 execute_process(COMMAND ${WDDMKIT} rules --markdown OUTPUT_VARIABLE generated RESULT_VARIABLE rc)

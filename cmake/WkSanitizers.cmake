@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Global instrumentation chosen by the preset: sanitizers (asan preset),
 # clang source-based coverage (coverage preset). Fuzzer instrumentation is
 # applied per target in fuzz/ because only harnesses link an engine.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # wk_target_warnings(target): the warning set every target of ours builds
 # with. -Werror is on for our code only, never for third-party sources.
 function(wk_target_warnings target)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - subcommands of the `wddmkit` command line and their helpers.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_conform.c - `wddmkit conform [options] [SPEC|DIR...]`: load specs,
  * select cases, run them isolated, print and write the reports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_corpus.c - `wddmkit corpus seed [--specs DIR] [--out DIR] [--check]`:
  * the seed corpora of the driver harnesses, generated from YAML specs.

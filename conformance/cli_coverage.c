@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_coverage.c - `wddmkit coverage`: which lines and functions of a
  * driver a harness's corpus reaches (docs/fuzzing.md, "Coverage of your

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_driver_build.c - a driver module and the wddmkit build that can load
  * it: `wddmkit driver check PATH`, and the hand-over that makes `wddmkit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_file.c - whole-file reads for the command line, bounded so that a
  * huge or endless input (a FIFO, /dev/zero) is refused, not swallowed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_fuzz.c - `wddmkit fuzz`: a fuzzing campaign on one harness in one
  * command, with libFuzzer or AFL++ (docs/fuzzing.md, "Fuzzing a driver").

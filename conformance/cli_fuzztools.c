@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_fuzztools.c - from a fuzzer's crash file to a regression test
  * (issue "Fuzzing", section 2):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_gpu.c - `wddmkit gpu disasm|validate|exec FILE`: the GPU model's
  * tools for a DMA buffer stored in a file (a crash input, a buffer a driver

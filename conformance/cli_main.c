@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_main.c - the `wddmkit` command line: dispatch to subcommands
  * (wddmkit_main.c is its main; fuzz/fuzz_cli.c calls it with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_paths.c - file-system checks the subcommands share (cli.h): what a
  * path is, making a folder and its parents, finding a program on PATH,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_rules.c - `wddmkit rules [--markdown | ID|GLOB...]`: the contract-rule
  * catalogue, as a list (ID, DDI, rule), as docs/contract-rules.md, or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_spec.c - `wddmkit spec lint|dump|mutations`: the spec loader and the
  * mutation catalogue from the command line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * conform.h - the conformance library: the mutation catalogue, the step
  * program interpreter, the spec loader and the case runner. Used by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coverage.c - `wddmkit conform --coverage`: what the run exercised.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ddmin_bytes.c - reducing a byte string while a property holds: the
  * minimizer of `wddmkit minimize` for inputs that are no step program

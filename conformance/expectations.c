@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expectations.c - the expectations file of `wddmkit conform` (format in
  * expectations.h), read with libyaml's event parser.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expectations.h - known failures, flakes and skips of a driver under test
  * (`wddmkit conform --expectations FILE`), kept next to the driver in

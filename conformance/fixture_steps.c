@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fixture_steps.c - the fixture of the render and patch harnesses
  * (fuzz/fuzz_driver.c: a device, a context, the seven allocations of

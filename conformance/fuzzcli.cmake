@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # conformance/fuzzcli.cmake - `wddmkit fuzz` (cli_fuzz.c): fuzzing campaigns
 # with libFuzzer or AFL++ on the harnesses of fuzz/ (docs/fuzzing.md).
 # include()d at the end of conformance/CMakeLists.txt. The repository root

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # conformance/fuzztools.cmake - crash reproduction and regressions (issue
 # "Fuzzing", section 2): the program -> YAML writer in the conformance
 # library, and `wddmkit prog dump | repro | minimize | promote | triage`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lcov_summary.c - rows per file and the never-run functions of an lcov
  * tracefile (lcov_summary.h), for `wddmkit coverage` (cli_coverage.c).

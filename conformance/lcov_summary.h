@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lcov_summary.h - the summary `wddmkit coverage` prints of an lcov
  * tracefile (llvm-cov export -format=lcov): a row per source file and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mutations.c - the catalogue of answer corruptions negative cases use.
  *

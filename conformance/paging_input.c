@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paging_input.c - a fuzz_paging input as the step program the harness
  * runs (create_device, the input's allocations, one step per operation),

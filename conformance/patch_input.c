@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * patch_input.c - a fuzz_patch input as a step program, and back.
  *

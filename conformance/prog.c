@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prog.c - step programs: keywords, lifetime and the text dump
  * (`wddmkit spec dump`), one line per step with objects by index.

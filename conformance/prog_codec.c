@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prog_codec.c - the binary form of a step program: what fuzz inputs decode
  * into and what crash files and seed corpora are stored as.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prog_run.c - the step-program interpreter: one program, one adapter, one
  * verdict.

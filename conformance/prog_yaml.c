@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prog_yaml.c - a step program back to a YAML spec case (docs/spec-format.md):
  * what `wddmkit promote` writes to specs/regressions/, so that a fuzzer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render_input.c - a fuzz_render input as a step program, and back.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_console.c - what `wddmkit conform` prints while and after it runs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_json.c - `wddmkit conform --json FILE`: the run as one JSON
  * document, for dashboards and scripts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_junit.c - `wddmkit conform --junit FILE`: JUnit XML, the format
  * every CI system's test tab reads (Jenkins, GitLab, GitHub actions).

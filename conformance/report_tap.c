@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_tap.c - `wddmkit conform --tap FILE`: TAP version 13, for prove,
  * tappy and the CI plugins that read it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.c - runs step programs as isolated cases: selection, fork per
  * case, -j N with poll(), timeouts, reruns, expectations, signals.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # conformance/runner.cmake - the case runner of `wddmkit conform`: process
 # isolation and scheduling (runner.c), the expectations file
 # (expectations.c, libyaml), the console/JUnit/TAP/JSON reports and

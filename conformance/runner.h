@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.h - the case runner of `wddmkit conform`: selection, isolation,
  * scheduling, expectations and the run report the output formats read.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # conformance/spec.cmake - the YAML spec loader and `wddmkit spec` (included
 # by conformance/CMakeLists.txt). Its tests are in tests/spec_tests.cmake,
 # which runs after tests/CMakeLists.txt has found cmocka.

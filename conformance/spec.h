@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec.h - the YAML spec loader: spec files in, step programs out.
  *

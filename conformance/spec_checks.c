@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_checks.c - the expect_* steps (and `expect:` entries): what a case
  * asserts about bytes, placement, counters and context information.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_internal.h - the pieces of the spec loader shared between its files:
  *

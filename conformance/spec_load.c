@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_load.c - a parsed spec document to programs: the file's keys, each
  * case's keys, the adapter and the rewrite (steps are in spec_steps.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_patch.c - the `patch` step: DxgkDdiPatch called directly with the
  * inputs the step spells out (docs/spec-format.md, "Patch"): the DMA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_render.c - the `render` step: the allocation list, the user command
  * records of umd.h (or a raw command buffer in hex) and the pre-patch flag.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_set.c - spec sets, diagnostics, and reading files and folders.
  *

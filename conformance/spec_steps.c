@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_steps.c - a case's `steps:` and `expect:` to program steps.
  *

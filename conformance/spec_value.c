@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_value.c - typed reads of YAML nodes, and the loader's messages.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec_yaml.c - one YAML document to a small node tree with positions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit_main.c - the `wddmkit` executable; the command line itself is
  * cli_main.c and the cli_*.c files (the wk_cli library).

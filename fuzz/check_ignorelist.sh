@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz/check_ignorelist.sh - whether a fuzzing build really leaves every
 # file that fuzz/coverage-ignorelist.txt names without coverage
 # instrumentation (ctest fuzz.ignorelist_applies, in the libfuzzer, afl and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coverage_gate.c - pausing the engine's coverage (coverage_gate.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coverage_gate.h - the fuzzing engine's coverage turned off around the
  * kit's own state-reuse work inside a harness (coverage_gate.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elf_section.c - a section of an ELF64 image by name (elf_section.h).
  *

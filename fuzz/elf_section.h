@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elf_section.h - where a named section of an ELF64 file is (elf_section.c).
  *

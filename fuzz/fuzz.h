@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz.h - the entry points every harness defines and every engine calls
  * (libFuzzer, AFL++'s driver, and replay_main.c).

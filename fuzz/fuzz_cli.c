@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_cli.c - arbitrary bytes as a `wddmkit` command line, through every
  * command's argument parser.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_driver.c - the adapters of the driver harnesses and their finding
  * reports (fuzz_driver.h says what and why).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_driver.h - the adapters the driver harnesses (fuzz_render,
  * fuzz_patch, fuzz_paging, fuzz_prog) run their inputs on, and how they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_elf.c - raw bytes as an ELF64 file through wk_elf_section, the
  * lookup the coverage gate uses on a driver module's file

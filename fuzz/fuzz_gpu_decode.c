@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_gpu_decode.c - arbitrary bytes as a DMA buffer through the GPU
  * model's disassembler, validator and executor.

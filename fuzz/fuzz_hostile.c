@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_hostile.c - the kit against a driver whose answers the input
  * corrupts: step programs run with their answer rewrite kept.

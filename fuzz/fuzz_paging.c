@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_paging.c - sequences of paging operations with their arguments,
  * through DxgkDdiBuildPagingBuffer's multipass loop on the driver under

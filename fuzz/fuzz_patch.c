@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_patch.c - what the kernel hands DxgkDdiPatch, from the fuzzer: a DMA
  * buffer, an allocation list (SegmentId and PhysicalAddress chosen by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_prog.c - whole step programs (contexts, allocations, paging,
  * eviction, render, submit, hold/cancel, checks, in any order, objects by

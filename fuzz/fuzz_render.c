@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_render.c - the untrusted inputs of DxgkDdiRender: a user command
  * buffer, an allocation list and a user patch-location list, all from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_spec.c - arbitrary bytes as a YAML spec through the spec loader.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen_cli_seeds.sh OUT_DIR - writes the seeds of fuzz_cli (fuzz/fuzz_cli.c):
 # one file per command line, its arguments after "wddmkit" separated by NUL
 # bytes. They cover every command and option of `wddmkit help` and the

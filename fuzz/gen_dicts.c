@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_dicts.c - `wk_gen_dicts OUT_DIR`: writes the fuzzing dictionary of
  * every harness, OUT_DIR/<harness>.dict (libFuzzer -dict= and AFL++ -x

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_elf_seeds.c - writes the seed corpus of fuzz_elf: small ELF64 images
  * whose section headers hold what wk_elf_section looks for, so fuzzing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_gpu_seeds.c - writes the seed corpus of fuzz_gpu_decode: short DMA
  * buffers for the reference adapter that reach every command, the GART

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_seeds.c - `wk_gen_seeds SPECS_DIR CORPUS_DIR`: writes the seed
  * corpora of fuzz_prog, fuzz_render, fuzz_patch and fuzz_paging from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * leak_gate.c - whether an input leaked (leak_gate.h says why and when).
  *

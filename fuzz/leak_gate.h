@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * leak_gate.h - whether an input leaked, for a harness whose inputs leave
  * a driver's pool blocks behind on purpose (fuzz_hostile: after a driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * module_counters.c - the libFuzzer edge counters of a module loaded at run
  * time (coverage_gate.h, wk_fuzz_module_counters).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prog_mutator.c - structure-aware mutation for fuzz_prog and fuzz_hostile
  * (step programs; fuzz_hostile's answer corruption too) and fuzz_render

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay_main.c - runs a libFuzzer-style harness over files and folders,
  * with no fuzzing engine: how CI replays corpus/ and how a user reproduces

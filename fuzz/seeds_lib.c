@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * seeds_lib.c - seed corpora for the driver harnesses, generated from the
  * YAML specs (seeds_lib.h says which file holds what).

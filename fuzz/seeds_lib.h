@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * seeds_lib.h - the input formats of the driver harnesses, and the seed
  * corpora generated from the YAML specs in those formats.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * decode.c - one command from bytes, driven by the opcode table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * desc.c - adapter descriptions: whether the model takes one
  * (wk_gpu_check_desc, which wk_gpu_create runs first), and whether two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * digest.c - the 64-bit memory digest of docs/gpu-model.md ("Digest").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * disasm.c - one text line per command, from the opcode table.
  *

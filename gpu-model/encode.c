@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * encode.c - the command encoder drivers use to build DMA buffers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * faults.c - fault names, messages, formatting and the bounded fault log.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gart.c - aperture page tables and their TLB.
  *

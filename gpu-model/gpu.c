@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpu.c - building a model from an adapter description, resetting it, and
  * reading its counters.

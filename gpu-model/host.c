@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c - facts about the host the model runs on that tune bulk copies.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - the model's state, shared by the files of gpu-model only.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mmio.c - the register front end: what a driver's BAR accesses reach.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * opcodes.c - the command table: the single source of every command's
  * length, operand order, operand kinds and byte offsets.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * operands.c - which operand rule a command broke, for the operand checks
  * that need a model: segment operands name an aperture, GART page ranges

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * page_pool.c - arena allocator for the model's 4 KiB backing pages.
  *

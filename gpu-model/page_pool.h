@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * page_pool.h - host pages backing the model's memory (private to gpu-model).
  *

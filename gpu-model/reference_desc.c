@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reference_desc.c - the reference adapter description (see gpu.h).
  *

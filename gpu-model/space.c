@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * space.c - the GPU physical address space: which region holds an address,
  * reachability checks, and page-wise bulk access.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sparse.c - lazily backed block arrays; see sparse.h.
  *

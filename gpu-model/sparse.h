@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sparse.h - a lazily backed array of 4 KiB blocks (private to gpu-model).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysmap.c - host mappings of system pages (wk_gpu_sysmem_map), as Windows
  * maps an MDL's scattered pages into system space.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysmem.c - system memory: one host mapping of a memfd, and exactly which
  * of its pages may hold data.

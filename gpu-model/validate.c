@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * validate.c - static checks of a DMA buffer, without running it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.c - read-only views of model memory (wk_gpu_view_begin/_next).
  *

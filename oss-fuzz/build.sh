@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MIT
 # oss-fuzz/build.sh - builds wddmkit's fuzz harnesses the OSS-Fuzz way
 # (also ClusterFuzzLite's build, .clusterfuzzlite/build.sh, and the local
 # `fuzzbuild` ctest, tests/oss_fuzz_build.sh).

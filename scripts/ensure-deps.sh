@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Makes sure the Debian/Ubuntu packages wddmkit builds with are installed.
 # As root it installs what is missing (refreshing the package lists once if
 # the first attempt fails); otherwise it prints the exact install line and

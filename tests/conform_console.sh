@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/conform_console.sh - ctest cli.conform_console: what `wddmkit
 # conform` prints after the run (conformance/report_console.c):
 #   1. skipped cases grouped by reason, with counts;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/conform_spec_errors.sh - ctest cli.conform_spec_errors: a spec with
 # an error costs only the cases it concerns (conformance/cli_conform.c,
 # docs/conformance.md "Spec errors").

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/coverage_cmd.sh - ctest cli.coverage: `wddmkit coverage` on driver
 # modules built here with clang's source-based coverage.
 #

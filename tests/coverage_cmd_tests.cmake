@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/coverage_cmd_tests.cmake - `wddmkit coverage` (conformance/
 # cli_coverage.c) on driver modules tests/coverage_cmd.sh builds with
 # clang's coverage flags, in every preset that has the replay binaries;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coverage_gate_module.c - a module loaded at run time whose functions
  * carry libFuzzer's edge counters (-fsanitize-coverage=inline-8bit-counters),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * coverage_gate_probe.c - a function compiled with libFuzzer's edge
  * counters (-fsanitize-coverage=inline-8bit-counters), for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef WK_TEST_COVERAGE_GATE_PROBE_H
 #define WK_TEST_COVERAGE_GATE_PROBE_H
 /* Some branches to count (coverage_gate_probe.c). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # d3dkmddi_layout.cmake - the layout test of include/wddmkit/d3dkmddi.h, built
 # twice: as C11 and, from the same source file, as C++11, so the header's C++
 # claims are checked by the same assertions as its C ones.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/driver_build.sh WDDMKIT NEEDS_RUNTIME_SO CRASHING_SO REFDRIVER_SO REPLAY_BIN SCRATCH
 #
 # `wddmkit driver check`, and how repro/minimize/promote/triage/conform hand

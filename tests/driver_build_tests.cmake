@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/driver_build_tests.cmake - `wddmkit driver check` and the hand-over
 # of repro/minimize/promote/triage/conform to a build that can load their
 # --driver (conformance/cli_driver_build.c), checked by

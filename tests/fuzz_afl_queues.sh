@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz_afl_queues.sh - ctest cli.fuzz_afl_queues: the corpus an AFL++
 # campaign of several instances ends with is every instance's queue
 # (conformance/cli_fuzz.c, count_queue), not the main instance's alone.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz_driver_refused.sh - ctest cli.fuzz_driver_refused_reasons:
 # `wddmkit fuzz --driver X` where no build loads X says what each build's
 # loader said, and asks for a preset to be built only when it is not built

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz_driver_start.sh - ctest cli.fuzz_driver_start: what `wddmkit
 # fuzz --driver X` checks before the engine starts (conformance/cli_fuzz.c).
 #

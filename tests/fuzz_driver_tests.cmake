@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz_driver_tests.cmake - the adapters fuzz/fuzz_driver.c keeps for
 # the differential harnesses (reuse per segment-query version and GPU
 # description, rebuild after a finding, one live adapter of a loaded driver,

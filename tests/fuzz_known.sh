@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz_known.sh - ctest fuzz.known_signatures: findings of a known
 # signature are passed over (fuzz/fuzz_driver.h, WK_FUZZ_IGNORE), and
 # `wddmkit fuzz` passes over those of the starting inputs it leaves out

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz_teardown.sh - ctest fuzz.teardown_at_exit: a driver harness's
 # replay binary tears its adapters down after its last input
 # (fuzz/fuzz_driver.h, wk_fuzz_teardown), and judges that teardown.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz_tests.cmake - the wk_vidmm entry points the fuzz harnesses
 # stand on: wk_vidmm_reset and wk_vidmm_patch (include()d by
 # tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzztools_tests.cmake - crash reproduction and regressions (issue
 # "Fuzzing", section 2), include()d at the end of tests/CMakeLists.txt:
 #

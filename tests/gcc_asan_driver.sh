@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/gcc_asan_driver.sh WDDMKIT SOURCE_DIR REFDRIVER_STATIC GPU_LIB SANITIZED SCRATCH
 #
 # A driver built with GCC's -fsanitize=address (conformance/cli_driver_build.c):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/gcc_asan_tests.cmake - a driver built with GCC's -fsanitize=address
 # (include()d at the end of tests/CMakeLists.txt): `wddmkit driver check`
 # names the runtime to preload instead of "ended the process", and conform

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/gpu_cli.sh - ctest gpu.cli: `wddmkit gpu disasm|validate|exec FILE`
 # (conformance/cli_gpu.c) as docs/gpu-model.md describes them.
 #

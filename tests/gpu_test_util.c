@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/gpu_test_util.c - shared helpers for the GPU-model unit tests.
  *

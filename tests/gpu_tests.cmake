@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/gpu_tests.cmake - the GPU-model unit tests (include()d by
 # tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
 #

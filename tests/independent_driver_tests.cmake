@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/independent_driver_tests.cmake - the whole spec suite against a
 # driver that is not derived from the reference driver
 # (examples/drivers/independent/), include()d by tests/CMakeLists.txt.

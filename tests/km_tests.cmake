@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # km_tests.cmake - the tests of include/wddmkit/km.h, built twice from one
 # source: as C11 (test_km) and, through test_km_cxx.cpp, as C++11
 # (test_km_cxx), so the header's C++ promises are checked by the same tests.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/oss_fuzz_build.sh - the `fuzzbuild` ctest: runs oss-fuzz/build.sh the
 # way OSS-Fuzz's libFuzzer build would (CC=clang, CFLAGS with
 # -fsanitize=fuzzer-no-link, LIB_FUZZING_ENGINE=-fsanitize=fuzzer, a scratch

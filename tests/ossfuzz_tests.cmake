@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/ossfuzz_tests.cmake - the `fuzzbuild` test: oss-fuzz/build.sh run
 # locally with clang and libFuzzer into a scratch $OUT, then every harness,
 # seed archive, dictionary and options file checked and each harness run on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/placement_tests.cmake - the vidmm placement heap unit test (include()d
 # by tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
 #

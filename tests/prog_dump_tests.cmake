@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/prog_dump_tests.cmake - what `wddmkit spec dump` prints and how the
 # commands that look a case or a rule up by name answer (include()d at the
 # end of tests/CMakeLists.txt, after cmocka is found):

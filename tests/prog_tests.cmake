@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The binary step-program form (conformance/prog_codec.c).
 wk_cmocka_test(test_prog_codec prog.codec 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_codec.c LIBS wk_conformance)
 target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")

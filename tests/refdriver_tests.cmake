@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/refdriver_tests.cmake - unit tests of the reference driver
 # (include()d by tests/CMakeLists.txt, which finds cmocka as
 # WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The contract-rule table's own consistency (IDs, sources, where checked).
 add_executable(test_rules_catalogue ${CMAKE_CURRENT_LIST_DIR}/test_rules_catalogue.c)
 target_include_directories(test_rules_catalogue PRIVATE ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)

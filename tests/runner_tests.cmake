@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/runner_tests.cmake - the case runner of `wddmkit conform` (include()d
 # by tests/CMakeLists.txt, which finds cmocka as WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/sanitize_scope.sh - ctest fuzz.sanitize_scope: what a sanitized
 # build checks of a driver under test, and (WK_SANITIZE_SCOPE=driver, the
 # libfuzzer-driver preset) that only the driver side carries the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/sanitize_scope_tests.cmake - what an ASan build checks of a driver
 # under test, and in WK_SANITIZE_SCOPE=driver that only the driver side is
 # instrumented (tests/sanitize_scope.sh). In every ASan build: the asan

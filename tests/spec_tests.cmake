@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/spec_tests.cmake - the YAML spec loader's tests (include()d at the
 # end of tests/CMakeLists.txt, after cmocka is found as WK_CMOCKA_LIB).
 #

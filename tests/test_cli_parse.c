@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cli_parse.c - the command line in parse-only mode (cli.h,
  * wk_cli_parse_only), which the fuzz_cli harness runs: every committed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_coverage_gate.c - fuzz/coverage_gate.c with libFuzzer's counters:
  * what runs while the gate is paused leaves no count, what runs outside it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_d3dkmddi_layout.c - pins wddmkit/d3dkmddi.h to the Windows x64 DDI
  * layouts of research/wddm-facts.md.

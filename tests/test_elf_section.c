@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_elf_section.c - fuzz/elf_section.c: the committed fuzz_elf seeds
  * (plain and extended section numbering) give the section where it is; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_fuzz_driver.c - the adapters the differential harnesses keep
  * (fuzz/fuzz_driver.c), and the shortcuts fuzz_prog's checks take:

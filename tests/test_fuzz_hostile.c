@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fuzz_hostile.c - fuzz_hostile runs a program as the conformance
  * runner does, with its answer corruption kept (fuzz/fuzz_hostile.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fuzz_inputs.c - the input parsing shared by fuzz_patch and the
  * conversion of its inputs to step programs (fuzz/seeds_lib.h): the byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fuzztools.c - crash reproduction and regressions (issue "Fuzzing",
  * section 2): the program -> YAML writer (conformance/prog_yaml.c) and the

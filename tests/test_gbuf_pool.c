@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_gbuf_pool.c - the spare-mapping pools of guard.c (internal to
  * wk_vidmm): what a put keeps and refuses (count, size and byte limits),

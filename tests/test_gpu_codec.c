@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_gpu_codec.c - the command set as data: opcode table, encoder,
  * decoder, static validator and disassembler (docs/gpu-model.md "Command

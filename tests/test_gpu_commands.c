@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_gpu_commands.c - every command of the GPU model, checked against
  * docs/gpu-model.md ("Command encoding", "GART and TLB", "Execution",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_gpu_faults.c - every fault class of docs/gpu-model.md
  * ("Faults"), with the whole fault record, the fault log and its text form.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_gpu_memory.c - the GPU model's address space: adapter
  * validation, host access, the segment table, laziness, reset cost, the

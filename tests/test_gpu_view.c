@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_gpu_view.c - read-only views of model memory
  * (wk_gpu_view_begin/_next, docs/gpu-model.md "Views").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_km.c - checks wddmkit/km.h, the kernel-mode API subset drivers
  * compile against.

@@ -1,1 +1,2 @@
+/* SPDX-License-Identifier: MIT */
 #include "test_km.c" /* the C checks of km.h, compiled as C++ */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_lcov_summary.c - the summary `wddmkit coverage` prints of an lcov
  * tracefile (conformance/lcov_summary.c): rows, totals, the never-run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_leak_gate.c - fuzz/leak_gate.c: which inputs it suspects (more
  * blocks left than freed, a driver's pool blocks not counted) and that its

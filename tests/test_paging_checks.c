@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_paging_checks.c - what the FILL and transfer checks report
  * (PAGING-FILL-001, PAGING-TRANSFER-001; reference-impl/vidmm/paging_ops.c).

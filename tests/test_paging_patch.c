@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_paging_patch.c - the Patch confinement check on paging buffers
  * (PATCH-CONFINE-001, facts §5.3 T2; reference-impl/vidmm/submit.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_paging_window.c - the paging buffer's block of system pages
  * (reference-impl/vidmm/paging.c, guard.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_patch_step.c - the `patch` step (DxgkDdiPatch called directly):
  *

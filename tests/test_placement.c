@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_placement.c - the placement heap of the reference vidmm
  * (reference-impl/vidmm/placement.h).

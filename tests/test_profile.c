@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_profile.c - the contract and reference profiles of the interpreter
  * (conformance/prog_run.c, wk_run_options.contract; docs/conformance.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_prog_codec.c - the binary program form: every spec of the repo
  * round-trips (decode(encode(p)) re-encodes to the same bytes and runs to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_prog_dump.c - `wddmkit spec dump` shows what will run
  * (conformance/prog.c, wk_prog_dump): every field a check compares, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_prog_mutator.c - the structure-aware mutator (fuzz/prog_mutator.c,
  * its AFL++ entry points compiled in) keeps programs valid: every output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_refdriver.c - the reference driver (reference-impl/refdriver)
  * against a mini-kernel.

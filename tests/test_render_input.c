@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_render_input.c - fuzz_render inputs as step programs
  * (conformance/render_input.c) and the render step's new fields in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_rules_catalogue.c - the contract-rule table keeps its promises:
  * IDs are unique and well formed (AREA-NAME-NNN), every rule has its text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_runner.c - the case runner of `wddmkit conform`, driven with step
  * programs built in C (no spec loader needed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_spec_loader.c - the YAML spec loader (conformance/spec*.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_vidmm.c - behaviour of the reference video memory manager with
  * the reference driver: what a correct driver and a correct kernel do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_vidmm_fuzzapi.c - the two wk_vidmm entry points the fuzz
  * harnesses stand on (include/wddmkit/vidmm.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_vidmm_kitgaps.c - four gaps in the reference video memory
  * manager that the differential fuzz harnesses found, each pinned by a test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/test_vidmm_rules.c - every rule of the contract catalogue, tripped.
  *

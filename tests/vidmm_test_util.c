@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/vidmm_test_util.c - shared helpers for the reference video memory
  * manager tests; see vidmm_test_util.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/vidmm_test_util.h - shared helpers for the reference video memory
  * manager tests (test_vidmm.c, test_vidmm_rules.c).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vidmm_tests.cmake - the reference video memory manager's tests
 # (include()d by tests/CMakeLists.txt, which finds cmocka as
 # WK_CMOCKA_LIB/WK_CMOCKA_INCLUDE).

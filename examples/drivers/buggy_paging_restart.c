@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buggy_paging_restart.c - planted bug: DxgkDdiBuildPagingBuffer ignores
  * MultipassOffset and starts every operation from the beginning.

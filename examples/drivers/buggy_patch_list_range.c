@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buggy_patch_list_range.c - planted bug: DxgkDdiPatch patches every entry
  * of the patch-location list it is handed, from 0 to PatchLocationListSize,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buggy_patch_offset.c - planted bug: DxgkDdiPatch writes each address at
  * PatchOffset without checking that the 8-byte operand lies inside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buggy_render_index.c - planted bug: DxgkDdiRender trusts AllocationIndex
  * from the user command buffer and reads pAllocationList[AllocationIndex]

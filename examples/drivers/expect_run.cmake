@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # expect_run.cmake - runs COMMAND (a ;-list) and checks both its exit code
 # (EXPECT) and its output (REGEX, on stdout and stderr together): ctest
 # alone checks one or the other. Used by the planted-bug tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refwrap.h - how each planted-bug driver of examples/drivers/ is built:
  * the reference driver with ONE DDI replaced.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/d3dkmddi.h - the WDDM kernel-mode DDI vocabulary, rebuilt for a
  * Linux host.

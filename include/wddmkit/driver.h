@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/driver.h - how a driver under test plugs into the kit.
  *

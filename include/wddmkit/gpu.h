@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/gpu.h - the simulated GPU ("GPU model").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/km.h - the kernel-mode API subset a display miniport's DDI code
  * calls, rebuilt on the C library so that code compiles on Linux unchanged.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/prog.h - the step program: the one form every test input takes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/refdriver.h - the reference driver, linked into a harness.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/status.h - the kit-wide status vocabulary.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/umd.h - what the kit hands a driver where Windows would hand it
  * data from the user-mode driver (UMD).

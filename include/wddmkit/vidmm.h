@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wddmkit/vidmm.h - the reference video memory manager and scheduler.
  *

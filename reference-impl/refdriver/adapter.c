@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adapter.c - DriverEntry and the adapter DDIs of the reference driver:
  * AddDevice, StartDevice, StopDevice, RemoveDevice and QueryAdapterInfo

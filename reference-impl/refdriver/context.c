@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * context.c - DxgkDdiCreateContext, DxgkDdiDestroyContext and the driver's
  * use of context allocations (DxgkCbCreateContextAllocation,

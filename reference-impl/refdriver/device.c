@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * device.c - DxgkDdiCreateDevice and DxgkDdiDestroyDevice.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interrupt.c - DxgkDdiInterruptRoutine and DxgkDdiDpcRoutine.
  *

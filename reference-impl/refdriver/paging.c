@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paging.c - DxgkDdiBuildPagingBuffer: every paging operation the GPU model
  * can perform, written with the model's encoder (wk_gpu_emit_*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * patch.c - DxgkDdiPatch: writes the final GPU address of every allocation
  * reference of a submission into the DMA buffer, in place (facts 5.3 T1).

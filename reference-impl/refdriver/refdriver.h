@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refdriver.h - private to the reference driver (reference-impl/refdriver).
  *

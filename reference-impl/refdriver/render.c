@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render.c - DxgkDdiRender: the kit's user command buffer (wddmkit/umd.h)
  * translated into model commands plus patch locations.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * submit.c - DxgkDdiSubmitCommand and DxgkDdiCancelCommand.
  *

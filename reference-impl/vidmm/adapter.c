@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adapter.c - bringing a driver up: DriverEntry and DxgkInitialize, then
  * AddDevice, StartDevice and the driver caps (facts §1.3, §3.3, §4.11).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allocation.c - the checks on a driver's DXGK_ALLOCATIONINFO (facts §3.2,
  * §4.9, §5.6): what CreateAllocation answers for one allocation.

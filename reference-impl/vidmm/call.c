@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * call.c - guarded calls into the driver under test.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * callbacks.c - the DXGKRNL_INTERFACE the driver gets at StartDevice: the
  * kernel's callbacks (interrupt and DPC notification, context allocations)

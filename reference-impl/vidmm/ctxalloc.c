@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctxalloc.c - DxgkCbCreate/Destroy/Map/UpdateContextAllocation (facts
  * §4.10, §5.8; seed "Context allocation").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * guard.c - buffers handed to the driver, each against a guard page.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * guard_input.c - buffers a DDI gets as const, handed to the driver
  * read-only.

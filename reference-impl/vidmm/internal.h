@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - the reference video memory manager's state, shared by the
  * files of reference-impl/vidmm only.

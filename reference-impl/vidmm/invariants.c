@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * invariants.c - in debug builds, the manager re-checks its own state after
  * every public operation (the Mesa util_vma / SQLite PageSanity habit).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objects.c - devices, contexts and allocations: the DDIs that create and
  * destroy them, and the checks on what the driver answers (facts §4.1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paging.c - the DxgkDdiBuildPagingBuffer loop (facts §5.1, seeds
  * DXGKARG_BUILDPAGINGBUFFER).

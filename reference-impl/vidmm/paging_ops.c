@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paging_ops.c - one function per paging operation: the arguments exactly
  * as the seeds describe them, then the semantic check of the effect on the

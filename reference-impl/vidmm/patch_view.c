@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * patch_view.c - what DxgkDdiPatch gets as pDmaBuffer from wk_vidmm_patch:
  * a second host mapping of the context's DMA-buffer pages whose tail is

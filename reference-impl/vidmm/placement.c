@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * placement.c - the placement heap: where in a segment a block goes.
  *

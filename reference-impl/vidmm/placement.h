@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * placement.h - the placement heap of the reference video memory manager
  * (private to reference-impl/vidmm).

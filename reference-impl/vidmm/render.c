@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render.c - DxgkDdiRender with multipass, then residency, Patch and
  * SubmitCommand for every DMA buffer it fills (facts §5.2-§5.4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * residency.c - where allocations live: placement by preference, eviction
  * to system memory, paging back in (facts §3.2, §4.9, §5.6).

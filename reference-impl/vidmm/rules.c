@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules.c - the contract-rule catalogue (rules.h) and the violation log.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules.h - the contract-rule catalogue, as one X-macro table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runtime_symbols.c - which instrumentation runtime a driver module that
  * does not load is missing (wddmkit/vidmm.h, wk_vidmm_missing_runtime_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * segments.c - the segment query at adapter start and the checks on every
  * descriptor (facts §4.8, §5.5, §5.6).

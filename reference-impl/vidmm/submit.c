@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * submit.c - Patch, SubmitCommand, the GPU's progress, interrupts and fence
  * completion, and CancelCommand (facts §5.3, §5.9, seed

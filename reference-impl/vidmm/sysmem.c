@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysmem.c - system pages (the backing store of evicted allocations, DMA and
  * paging buffers) and the MDLs that describe them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vidmm.c - creating and destroying the reference video memory manager, and
  * host access to allocations for expectations.

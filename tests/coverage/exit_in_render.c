@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exit_in_render.c - a driver under test that ends the process: the
  * reference driver, except that a Render whose command buffer starts with

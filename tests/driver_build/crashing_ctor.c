@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crashing_ctor.c - a driver module whose constructor aborts as it loads: a
  * hostile driver kills the process that loads it before DriverEntry.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * entry_fails.c - a driver module that loads but whose DriverEntry fails:
  * the driver does not start, so an input that needs its contexts cannot be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gcc_asan.c - the reference driver behind a wrapper that GCC compiles with
  * -fsanitize=address,undefined (tests/gcc_asan_driver.sh builds it: CMake's

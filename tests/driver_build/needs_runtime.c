@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * needs_runtime.c - a driver module that needs a symbol only an
  * instrumentation runtime would define (its name has a sanitizer prefix),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * no_entry.c - a shared object that loads but exports no DriverEntry (a
  * system library given as --driver by mistake): a harness must refuse it

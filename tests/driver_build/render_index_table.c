@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render_index_table.c - the render-index bug of
  * examples/drivers/buggy_render_index.c in another shape: DxgkDdiRender

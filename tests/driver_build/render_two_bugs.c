@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render_two_bugs.c - a driver with two independent bugs in
  * DxgkDdiRender, for measuring whether a campaign that passes over a known

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * teardown_probe.c - the reference driver with its teardown DDIs wrapped:
  * each call of DestroyAllocation, DestroyContext, DestroyDevice, StopDevice

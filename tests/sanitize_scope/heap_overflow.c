@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * heap_overflow.c - a driver under test with a heap overflow in its own
  * code: DxgkDdiCreateDevice writes one byte past a pool block it allocated,

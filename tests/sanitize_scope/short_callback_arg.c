@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * short_callback_arg.c - a driver under test that hands a kernel callback
  * an argument smaller than its struct: DxgkDdiCreateDevice calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allocation.c - DxgkDdiCreateAllocation and DxgkDdiDestroyAllocation.
  *

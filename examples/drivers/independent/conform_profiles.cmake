@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # conform_profiles.cmake - the check behind ctest conform.independent_driver
 # (tests/independent_driver_tests.cmake): the whole spec suite against the
 # independent driver, once per profile.

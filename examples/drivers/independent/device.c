@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * device.c - DxgkDdiCreateDevice, DxgkDdiCreateContext and their Destroy
  * DDIs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * independent.c - a display miniport for the kit's GPU model that is not
  * derived from the reference driver: DriverEntry and the adapter's life.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * independent.h - what the files of the independent driver share: the
  * adapter as the kit described it and as the driver reported it, the

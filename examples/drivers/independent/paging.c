@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paging.c - DxgkDdiBuildPagingBuffer: the memory manager's operations as
  * GPU-model commands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render.c - DxgkDdiRender: the kit UMD's command buffer (wddmkit/umd.h)
  * into GPU-model commands, with a patch location per address.

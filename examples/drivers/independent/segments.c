@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * segments.c - DxgkDdiQueryAdapterInfo: the driver's capabilities and its
  * segments, in either shape the kernel asks for (docs/writing-a-driver.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * submit.c - DxgkDdiPatch, DxgkDdiSubmitCommand and the interrupt path:
  * final addresses into a submission, the submission onto the GPU's ring,
