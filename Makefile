@@ -29,7 +29,7 @@ test: build
 # Another driver: make conform DRIVER=path/to/driver.so
 DRIVER ?=
 conform: build
-	$(BUILD)/conformance/wddmkit conform -j $(JOBS) $(if $(DRIVER),--driver $(DRIVER)) \
+	$(BUILD)/cli/wddmkit conform -j $(JOBS) $(if $(DRIVER),--driver $(DRIVER)) \
 	    --junit $(BUILD)/conform.junit.xml --json $(BUILD)/conform.json --coverage
 
 bench: PRESET = default

@@ -16,8 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runner.h"
-#include "spec.h"
+#include "conformance.h"
 
 #define GOAL_SECONDS 5.0
 

@@ -48,7 +48,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fuzz_driver.h"
+#include "fuzz.h"
 #include "harnesses.h"
 
 #ifdef WK_BENCH_INSTRUMENTED /* the bench-libfuzzer preset: the harnesses carry libFuzzer's instrumentation */

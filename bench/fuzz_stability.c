@@ -44,8 +44,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coverage_gate.h"
-#include "fuzz.h"
+#include "gate/coverage_gate.h"
+#include "harness.h"
 #include "harnesses.h"
 
 #define MAX_INPUTS 8192u

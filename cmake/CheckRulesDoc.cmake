@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # ctest helper: docs/contract-rules.md must equal `wddmkit rules --markdown`.
-# Regenerate with: build/default/conformance/wddmkit rules --markdown > docs/contract-rules.md
+# Regenerate with: build/default/cli/wddmkit rules --markdown > docs/contract-rules.md
 execute_process(COMMAND ${WDDMKIT} rules --markdown OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "wddmkit rules --markdown failed (${rc})")

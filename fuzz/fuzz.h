@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz.h - the entry points every harness defines and every engine calls
- * (libFuzzer, AFL++'s driver, and replay_main.c).
+ * fuzz.h - the API of fuzz/ for the modules above it (cli/, harnesses/):
+ * the harnesses' driver runtime and crash signatures (driver/), the input
+ * formats of the driver harnesses and the seeds made from specs (inputs/),
+ * the coverage and leak gates (gate/), and the tools the crash and
+ * coverage commands build on (tools/).
  */
 #ifndef WK_FUZZ_H
 #define WK_FUZZ_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
+#include "driver/fuzz_driver.h"
+#include "gate/coverage_gate.h"
+#include "gate/elf_section.h"
+#include "gate/leak_gate.h"
+#include "inputs/seeds_lib.h"
+#include "tools/lcov_summary.h"
 
 #endif

@@ -112,12 +112,12 @@ targets=()
 built=()
 for entry in $HARNESSES; do
   h=${entry%%:*}
-  if [ ! -f "$repo/fuzz/$h.c" ]; then
-    say "skipping $h: fuzz/$h.c is not in this tree"
+  if [ ! -f "$repo/harnesses/$h.c" ]; then
+    say "skipping $h: harnesses/$h.c is not in this tree"
     continue
   fi
   if ! ninja -C "$build" -t targets all | grep -q "^${h}${suffix}: "; then
-    say "skipping $h: fuzz/CMakeLists.txt does not declare it (wk_add_fuzzer)"
+    say "skipping $h: harnesses/CMakeLists.txt does not declare it (wk_add_fuzzer)"
     continue
   fi
   targets+=("${h}${suffix}")
@@ -215,8 +215,8 @@ for entry in "${built[@]}"; do
     if [ "$h" = fuzz_hostile ]; then
       echo "detect_leaks = 0"
     fi
-    if [ -f "$repo/fuzz/$h.dict" ]; then
-      cp "$repo/fuzz/$h.dict" "$OUT/$h.dict"
+    if [ -f "$repo/harnesses/$h.dict" ]; then
+      cp "$repo/harnesses/$h.dict" "$OUT/$h.dict"
       echo "dict = $h.dict"
     fi
   } >"$OUT/$h.options"

@@ -44,7 +44,7 @@ out=$work/out.txt
 module() {
     local name=$1 source=$2
     shift 2
-    clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden "$@" -I"$src/include" -I"$src/examples/drivers" \
+    clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden "$@" -I"$src/include" -I"$src/reference-impl" -I"$src/examples/drivers" \
         "$source" $reflib -Wl,--exclude-libs,ALL -o "$work/$name.so" # reflib: two archives
 }
 cov_flags=(-fprofile-instr-generate -fcoverage-mapping)
@@ -137,7 +137,7 @@ done
 
 # 7. A module that does not load: refused before the replay.
 set -- $reflib # the reference driver's archive, then the GPU model's
-clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden "${cov_flags[@]}" -I"$src/include" -I"$src/examples/drivers" \
+clang -std=c11 -O1 -fPIC -shared -fvisibility=hidden "${cov_flags[@]}" -I"$src/include" -I"$src/reference-impl" -I"$src/examples/drivers" \
     "$src/examples/drivers/buggy_render_index.c" "$1" -Wl,--exclude-libs,ALL -o "$work/nolib.so" || exit 1
 "$wddmkit" coverage --harness fuzz_render --driver "$work/nolib.so" --out "$work/nolib" >"$out" 2>&1
 status=$?

@@ -44,14 +44,14 @@ expect_in "check crashing constructor" "while loading" "$out"
 # A build tree holding the driver, whose stand-in wddmkit "loads" it and
 # records the command line it was given.
 stand_in() { # DIR ANSWER
-    mkdir -p "$1/conformance" "$1/drivers"
-    cat >"$1/conformance/wddmkit" <<SCRIPT
+    mkdir -p "$1/cli" "$1/drivers"
+    cat >"$1/cli/wddmkit" <<SCRIPT
 #!/bin/sh
 if [ "\$1" = driver ]; then exit $2; fi
 echo "stand-in \$0 ran: \$*"
 exit 7
 SCRIPT
-    chmod +x "$1/conformance/wddmkit"
+    chmod +x "$1/cli/wddmkit"
     cp "$needs" "$1/drivers/needs.so"
 }
 stand_in "$scratch/good" 0
@@ -60,7 +60,7 @@ printf 'not a program' >"$prog"
 "$wddmkit" repro "$prog" --runs 3 --driver "$scratch/good/drivers/needs.so" >"$out" 2>&1
 expect_rc "hand-over" 7 $?
 expect_in "hand-over" "needs __sanitizer_wk_test_missing, which this build lacks" "$out"
-expect_in "hand-over" "stand-in .*/good/conformance/wddmkit ran: repro $prog --runs 3 --driver $scratch/good/drivers/needs.so" "$out"
+expect_in "hand-over" "stand-in .*/good/cli/wddmkit ran: repro $prog --runs 3 --driver $scratch/good/drivers/needs.so" "$out"
 "$wddmkit" conform --driver="$scratch/good/drivers/needs.so" --filter 'x*' >"$out" 2>&1
 expect_rc "hand-over of conform --driver=" 7 $?
 
@@ -70,7 +70,7 @@ stand_in "$scratch/tree" 0
 cp "$needs" "$scratch/tree/bad/drivers/inner.so"
 "$wddmkit" triage "$scratch" --driver "$scratch/tree/bad/drivers/inner.so" >"$out" 2>&1
 expect_rc "passed over" 7 $?
-expect_in "passed over" "stand-in $scratch/tree/conformance/wddmkit ran: triage" "$out"
+expect_in "passed over" "stand-in $scratch/tree/cli/wddmkit ran: triage" "$out"
 
 # No build loads it.
 mkdir -p "$scratch/lone"

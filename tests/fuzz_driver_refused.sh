@@ -26,10 +26,10 @@ out=$work/out.txt
 
 # stand_in PRESET AFL: a harness binary and a wddmkit of a build.
 stand_in() {
-    mkdir -p "$work/build/$1/fuzz" "$work/build/$1/conformance" || exit 1
+    mkdir -p "$work/build/$1/fuzz" "$work/build/$1/cli" || exit 1
     printf '#!/bin/sh\n# %s\nexit 0\n' "$2" >"$work/build/$1/fuzz/fuzz_spec"
     chmod +x "$work/build/$1/fuzz/fuzz_spec"
-    cp "$wddmkit" "$work/build/$1/conformance/wddmkit" || exit 1
+    cp "$wddmkit" "$work/build/$1/cli/wddmkit" || exit 1
 }
 stand_in libfuzzer-driver "a libFuzzer build"
 stand_in libfuzzer "a libFuzzer build"

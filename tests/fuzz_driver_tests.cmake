@@ -5,8 +5,8 @@
 # descriptions the reference refuses) and the digest's shortcut
 # for repeated pages (include()d by tests/CMakeLists.txt).
 wk_cmocka_test(test_fuzz_driver fuzz.driver 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
-  LIBS wk_refdriver_quiet wk_fuzz_gate wk_conformance)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
 target_include_directories(test_fuzz_driver PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_driver PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
@@ -15,9 +15,9 @@ add_dependencies(test_fuzz_driver buggy_render_index)
 
 # fuzz_hostile runs every spec case as the suite judges it, corruption kept.
 wk_cmocka_test(test_fuzz_hostile fuzz.hostile 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_hostile.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_hostile.c
-          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
-  LIBS wk_refdriver_quiet wk_fuzz_gate wk_cli wk_conformance)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_hostile.c ${PROJECT_SOURCE_DIR}/harnesses/fuzz_hostile.c
+          ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_cli wk_fuzz wk_conformance)
 target_include_directories(test_fuzz_hostile PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 

@@ -13,7 +13,7 @@
 #                  from a <harness>-libfuzzer/ folder), each planted bug of
 #                  examples/drivers/ caught, and one signature for one
 #                  finding from repro, triage and minimize.
-wk_cmocka_test(test_fuzztools fuzztools.all 900 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c LIBS wk_conformance)
+wk_cmocka_test(test_fuzztools fuzztools.all 900 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzztools.c LIBS wk_fuzz wk_conformance)
 target_compile_definitions(test_fuzztools PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   WK_WDDMKIT="$<TARGET_FILE:wddmkit>"

@@ -32,7 +32,7 @@ mkdir -p "$scratch"
 out=$scratch/out
 so=$scratch/gcc_asan.so
 if ! gcc -std=c11 -O1 -g -fPIC -shared -fvisibility=hidden -fsanitize=address,undefined \
-        -I"$src/include" -I"$src/examples/drivers" "$src/tests/driver_build/gcc_asan.c" \
+        -I"$src/include" -I"$src/reference-impl" -I"$src/examples/drivers" "$src/tests/driver_build/gcc_asan.c" \
         "$refdriver" "$gpu" -Wl,--exclude-libs,ALL -o "$so" >"$out" 2>&1; then
     echo "gcc_asan_driver: skipped, gcc cannot build a module with -fsanitize=address:"
     cat "$out"

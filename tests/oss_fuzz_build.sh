@@ -47,8 +47,8 @@ echo "build.sh took $(($(date +%s) - start)) s"
 failed=0
 checked=0
 for h in $harnesses; do
-  if [ ! -f "$repo/fuzz/$h.c" ]; then
-    echo "skipping $h: fuzz/$h.c is not in this tree"
+  if [ ! -f "$repo/harnesses/$h.c" ]; then
+    echo "skipping $h: harnesses/$h.c is not in this tree"
     continue
   fi
   checked=$((checked + 1))
@@ -59,8 +59,8 @@ for h in $harnesses; do
   if [ "$h" = fuzz_hostile ]; then
     grep -q '^detect_leaks = 0' "$out/$h.options" 2>/dev/null || fail "$h.options does not leave leaks to the harness's gate"
   fi
-  if [ -f "$repo/fuzz/$h.dict" ]; then
-    cmp -s "$repo/fuzz/$h.dict" "$out/$h.dict" || fail "$out/$h.dict is missing or differs"
+  if [ -f "$repo/harnesses/$h.dict" ]; then
+    cmp -s "$repo/harnesses/$h.dict" "$out/$h.dict" || fail "$out/$h.dict is missing or differs"
     grep -q "^dict = $h.dict" "$out/$h.options" || fail "$h.options does not name $h.dict"
   fi
   seed=""
@@ -86,6 +86,6 @@ for h in $harnesses; do
     fail "$out/$h -runs=1 $seed failed"
   fi
 done
-[ "$checked" -gt 0 ] || fail "no harness source found under $repo/fuzz"
+[ "$checked" -gt 0 ] || fail "no harness source found under $repo/harnesses"
 [ "$failed" -eq 0 ] || exit 1
 echo "PASS: $checked harnesses built, packaged and run"

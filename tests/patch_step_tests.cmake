@@ -5,7 +5,7 @@
 # included, committed encodings unchanged), runs on the reference and on
 # buggy_patch_offset.so, what Patch is handed, the fuzz_patch seed corpus
 # converted both ways.
-wk_cmocka_test(test_patch_step prog.patch_step 300 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_patch_step.c LIBS wk_conformance)
+wk_cmocka_test(test_patch_step prog.patch_step 300 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_patch_step.c LIBS wk_fuzz wk_conformance)
 target_compile_definitions(test_patch_step PRIVATE
   WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   WK_BUGGY_PATCH="$<TARGET_FILE:buggy_patch_offset>")

@@ -7,9 +7,9 @@ target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURC
 # converted program observed at wk_vidmm_render (ld --wrap) make the same
 # call; the render step's new fields through YAML and the codec.
 wk_cmocka_test(test_render_input prog.render_input 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_render_input.c ${PROJECT_SOURCE_DIR}/fuzz/fuzz_render.c
-          ${PROJECT_SOURCE_DIR}/fuzz/fuzz_driver.c
-  LIBS wk_refdriver_quiet wk_fuzz_gate wk_conformance)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_render_input.c ${PROJECT_SOURCE_DIR}/harnesses/fuzz_render.c
+          ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
 target_include_directories(test_render_input PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_link_options(test_render_input PRIVATE "LINKER:--wrap=wk_vidmm_render")
 target_compile_definitions(test_render_input PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
@@ -17,9 +17,9 @@ target_compile_definitions(test_render_input PRIVATE WK_SOURCE_DIR="${PROJECT_SO
 # compiled in): outputs stay programs that round-trip, the render step's
 # new fields survive and are mutated.
 wk_cmocka_test(test_prog_mutator prog.mutator 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_mutator.c ${PROJECT_SOURCE_DIR}/fuzz/prog_mutator.c
-  LIBS wk_fuzz_seeds)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_mutator.c ${PROJECT_SOURCE_DIR}/fuzz/mutator/prog_mutator.c
+  LIBS wk_fuzz)
 target_compile_definitions(test_prog_mutator PRIVATE WK_MUTATOR_AFL)
 # fuzz_patch's input parsing (fuzz/seeds_lib.h): the fast cursor, parse
 # without clearing, fold's overlap adjustment, against the obvious code.
-wk_cmocka_test(test_fuzz_inputs fuzz.inputs 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_inputs.c LIBS wk_fuzz_seeds)
+wk_cmocka_test(test_fuzz_inputs fuzz.inputs 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_inputs.c LIBS wk_fuzz)

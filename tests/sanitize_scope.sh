@@ -72,8 +72,9 @@ if [ "$scope" = driver ]; then
     checked=0
     for o in "$build"/reference-impl/vidmm/CMakeFiles/wk_vidmm.dir/*.o \
              "$build"/gpu-model/CMakeFiles/wk_gpu.dir/*.o \
-             "$build"/conformance/CMakeFiles/wk_conformance.dir/*.o \
-             "$build"/fuzz/CMakeFiles/fuzz_prog.dir/*.o; do
+             "$build"/conformance/CMakeFiles/wk_conformance.dir/*/*.o \
+             "$build"/harnesses/CMakeFiles/fuzz_prog.dir/*.o \
+             "$build"/harnesses/CMakeFiles/fuzz_prog.dir/__/fuzz/driver/*.o; do
         [ -f "$o" ] || continue
         checked=$((checked + 1))
         case $(basename "$o") in

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "coverage_gate.h"
+#include "gate/coverage_gate.h"
 #include "coverage_gate_probe.h"
 
 extern uint8_t __start___sancov_cntrs[];

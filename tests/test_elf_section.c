@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "elf_section.h"
+#include "gate/elf_section.h"
 
 static uint8_t *read_all(const char *path, size_t *size)
 {

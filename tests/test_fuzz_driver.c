@@ -39,10 +39,10 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
-#include "fuzz_driver.h"
+#include "conformance.h"
+#include "fuzz.h"
 #include "wddmkit/gpu.h"
-#include "wddmkit/refdriver.h"
+#include "reference.h"
 
 #ifndef WK_SOURCE_DIR
 #define WK_SOURCE_DIR "."

@@ -36,8 +36,9 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "conform.h"
+#include "conformance.h"
 #include "fuzz.h"
+#include "harness.h"
 
 const struct wk_prog *wk_fuzz_hostile_last_prog(void);
 const struct wk_case_result *wk_fuzz_hostile_last_result(void);

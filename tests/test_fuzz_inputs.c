@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "seeds_lib.h"
+#include "fuzz.h"
 
 /* The cursor as the obvious loop reads it: byte by byte, zeroes past the end. */
 static uint64_t slow_le(const uint8_t *data, size_t size, size_t *at, unsigned bytes)

@@ -32,9 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "conform.h"
-#include "fuzz_driver.h" /* wk_fuzz_signature */
-#include "spec.h"
+#include "conformance.h"
+#include "fuzz.h" /* wk_fuzz_signature */
 
 /* ------------------------------------------------------------------ */
 /* Helpers: temporary folders, files, running wddmkit                   */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "lcov_summary.h"
+#include "tools/lcov_summary.h"
 
 struct outputs {
     char *rows, *never;

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "leak_gate.h"
+#include "gate/leak_gate.h"
 #include "wddmkit/km.h"
 
 #define POOL_TAG 0x6B61656Cu /* "leak" */

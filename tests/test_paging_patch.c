@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 #include "vidmm_test_util.h"
 

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "wddmkit/gpu.h"
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 #include "vidmm_test_util.h"
 

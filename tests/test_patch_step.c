@@ -34,9 +34,8 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
-#include "spec.h"
-#include "wddmkit/refdriver.h"
+#include "conformance.h"
+#include "reference.h"
 
 #ifndef WK_SOURCE_DIR
 #define WK_SOURCE_DIR "."

@@ -28,8 +28,7 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
-#include "spec.h"
+#include "conformance.h"
 
 /* Loads one case from YAML text (no error allowed) and runs it. */
 static void run_case(const char *yaml, int contract, struct wk_case_result *r)

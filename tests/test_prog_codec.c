@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conform.h"
-#include "spec.h"
+#include "conformance.h"
 
 static uint64_t rng_next(uint64_t *s)
 {

@@ -23,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conform.h"
-#include "spec.h"
+#include "conformance.h"
 
 static char text[1 << 16];
 

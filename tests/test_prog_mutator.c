@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
+#include "conformance.h"
 
 void *afl_custom_init(void *afl, unsigned int seed);
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf, uint8_t *add_buf,

@@ -33,7 +33,7 @@
 
 #include "wddmkit/driver.h"
 #include "wddmkit/gpu.h"
-#include "wddmkit/refdriver.h"
+#include "reference.h"
 #include "wddmkit/umd.h"
 
 /* The reference adapter (docs/gpu-model.md). */

@@ -25,11 +25,9 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
+#include "conformance.h"
 #include "fuzz.h"
-#include "fuzz_driver.h"
-#include "seeds_lib.h"
-#include "spec.h"
+#include "harness.h"
 
 /* ------------------------------------------------------------------ */
 /* What reaches wk_vidmm_render                                         */

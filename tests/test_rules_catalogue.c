@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "rules.h"
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 static const char *const enum_names[WK_RULE_COUNT] = {
 #define NAME_(name, id, ddi, text, source, where) #name,

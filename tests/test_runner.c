@@ -37,9 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "conform.h"
-#include "expectations.h"
-#include "runner.h"
+#include "conformance.h"
 #include "wddmkit/umd.h"
 
 /* ------------------------------------------------------------------ */

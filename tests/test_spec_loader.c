@@ -25,8 +25,7 @@
 
 #include <cmocka.h>
 
-#include "conform.h"
-#include "spec.h"
+#include "conformance.h"
 
 #ifndef WK_SOURCE_DIR
 #define WK_SOURCE_DIR "."

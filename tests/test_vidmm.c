@@ -33,8 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wddmkit/refdriver.h"
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 #include "vidmm_test_util.h"
 

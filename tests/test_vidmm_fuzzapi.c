@@ -50,8 +50,7 @@
 #include <unistd.h>
 
 #include "wddmkit/gpu.h"
-#include "wddmkit/refdriver.h"
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 #include <malloc.h>
 

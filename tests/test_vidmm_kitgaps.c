@@ -43,8 +43,7 @@
 #include <string.h>
 
 #include "wddmkit/gpu.h"
-#include "wddmkit/refdriver.h"
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 #include "vidmm_test_util.h"
 

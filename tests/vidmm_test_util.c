@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wddmkit/refdriver.h"
+#include "reference.h"
 
 #include "vidmm_test_util.h"
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wddmkit/vidmm.h"
+#include "reference.h"
 
 /* ------------------------------------------------------------------ */
 /* The reference adapter (docs/gpu-model.md, "Reference adapter")       */

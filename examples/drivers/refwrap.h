@@ -20,7 +20,7 @@
 #define WK_EXAMPLES_REFWRAP_H
 
 #include "wddmkit/driver.h"
-#include "wddmkit/refdriver.h"
+#include "refdriver/refdriver_entry.h"
 
 static DRIVER_INITIALIZATION_DATA wk_wrap_reference;
 

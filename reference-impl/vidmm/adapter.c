@@ -49,7 +49,7 @@ static const char *instrumentation_hint(const char *why)
 {
     char sym[128];
     if (wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
-        return " (an instrumented driver: use the wddmkit of its build, e.g. build/libfuzzer/conformance/wddmkit)";
+        return " (an instrumented driver: use the wddmkit of its build, e.g. build/libfuzzer/cli/wddmkit)";
     return "";
 }
 

@@ -19,7 +19,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "wddmkit/vidmm.h"
+#include "vidmm.h"
 
 #include "placement.h"
 #include "rules.h"

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "wddmkit/vidmm.h"
+#include "vidmm.h"
 
 /* Prefixes of the symbols instrumentation runtimes define: ASan, UBSan,
  * the other sanitizers, SanitizerCoverage (libFuzzer), AFL++, clang's

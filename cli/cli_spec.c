@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_spec.c - `wddmkit spec lint|dump|mutations`: the spec loader and the
+ * mutation catalogue from the command line.
+ *
+ *   spec lint FILE|DIR...      load without running; every error is printed
+ *                              as file:line:col: ... (exit 0 all valid, 2 not)
+ *   spec dump ID [FILE|DIR...] print a case as the step program it compiles
+ *                              to (default: the repository's specs/); ID may
+ *                              be a glob, matched as `conform --filter`
+ *                              matches (fnmatch), and every match is printed
+ *   spec mutations             the answer corruptions negative cases name
+ *
+ * Errors go to stderr as they are found (the diagnostics echo), so a lint
+ * run shows all of them however many there are.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "conformance.h"
+
+#ifndef WK_SPECS_DIR
+#define WK_SPECS_DIR "specs"
+#endif
+
+static void usage(FILE *out)
+{
+    fputs("usage: wddmkit spec lint FILE|DIR...\n"
+          "       wddmkit spec dump ID|GLOB [FILE|DIR...]   (default: " WK_SPECS_DIR ")\n"
+          "       wddmkit spec mutations\n"
+          "Dump prints each case whose id matches, an ID or a glob as in 'paging-fill*', as the step\n"
+          "program it runs. The format: docs/spec-format.md.\n",
+          out);
+}
+
+/* Loads files and folders; the first failing status (after loading all). */
+static wk_status load_paths(struct wk_spec_set *set, int argc, char **argv, struct wk_diag *d)
+{
+    wk_status first = WK_OK;
+    for (int i = 0; i < argc; i++) {
+        struct stat st;
+        wk_status s = stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode) ? wk_spec_load_dir(set, argv[i], d)
+                                                                       : wk_spec_load_file(set, argv[i], d);
+        if (first == WK_OK)
+            first = s;
+    }
+    return first;
+}
+
+static int lint(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 1);
+    d.echo = stderr;
+    wk_status st = load_paths(&set, argc, argv, &d);
+    printf("wddmkit spec lint: %u case%s valid, %u error%s\n", set.count, set.count == 1 ? "" : "s", d.errors,
+           d.errors == 1 ? "" : "s");
+    int rc = st == WK_OK && d.errors == 0 ? 0 : 2;
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    return rc;
+}
+
+/* Every case whose id matches the glob, in load order, a blank line
+ * between two; the number printed. */
+static uint32_t dump_matches(const struct wk_spec_set *set, const char *glob)
+{
+    uint32_t printed = 0;
+    for (uint32_t i = 0; i < set->count; i++) {
+        if (fnmatch(glob, set->progs[i]->id, 0) != 0)
+            continue;
+        if (printed++)
+            fputc('\n', stdout);
+        wk_prog_dump(set->progs[i], stdout);
+    }
+    return printed;
+}
+
+static int dump(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    char *fallback[] = { (char *)WK_SPECS_DIR };
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 1);
+    d.echo = stderr;
+    load_paths(&set, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback, &d);
+    uint32_t printed = dump_matches(&set, argv[0]);
+    if (!printed)
+        fprintf(stderr, "wddmkit spec dump: no case matches '%s'%s\n", argv[0],
+                d.errors ? " (or it has errors)" : "");
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    return printed ? 0 : 2;
+}
+
+static int mutations(void)
+{
+    printf("%-36s %-28s %-20s %s\n", "mutation", "DDI", "rule", "what it does");
+    const struct wk_mutation *m;
+    for (uint32_t i = 0; (m = wk_mutation_at(i)) != NULL; i++) {
+        const char *ddi = m->ddi == WK_DDI_NONE ? "any" : wk_ddi_name(m->ddi);
+        if (strncmp(ddi, "DxgkDdi", 7) == 0)
+            ddi += 7;
+        printf("%-36s %-28s %-20s %s\n", m->name, ddi, m->rule, m->describe);
+    }
+    return 0;
+}
+
+int wk_cli_spec(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    int known = ((strcmp(argv[0], "lint") == 0 || strcmp(argv[0], "dump") == 0) && argc >= 2) ||
+                (strcmp(argv[0], "mutations") == 0 && argc == 1);
+    if (wk_cli_parse_only && known)
+        return 0;
+    if (strcmp(argv[0], "lint") == 0)
+        return lint(argc - 1, argv + 1);
+    if (strcmp(argv[0], "dump") == 0)
+        return dump(argc - 1, argv + 1);
+    if (strcmp(argv[0], "mutations") == 0 && argc == 1)
+        return mutations();
+    if (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "wddmkit spec: unknown subcommand '%s'\n", argv[0]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * conformance.h - the API of conformance/ for the modules above it (fuzz/,
+ * cli/, harnesses/): step programs and their interpreter (prog/), the
+ * YAML spec loader (spec/), and the case runner with its expectations
+ * file (runner/). spec/spec_internal.h is private to this folder.
+ */
+#ifndef WK_CONFORMANCE_H
+#define WK_CONFORMANCE_H
+
+#include "prog/conform.h"
+#include "prog/prog.h"
+#include "runner/expectations.h"
+#include "runner/runner.h"
+#include "spec/spec.h"
+
+#endif

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * conform.h - the conformance library: the mutation catalogue, the step
+ * program interpreter, the spec loader and the case runner. Used by the
+ * `wddmkit` command line and by the fuzz harnesses (which share the step
+ * program); drivers under test never see it.
+ */
+#ifndef WK_CONFORM_H
+#define WK_CONFORM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "prog.h"
+#include "reference.h"
+
+/* ------------------------------------------------------------------ */
+/* Mutations (mutations.c)                                              */
+/* ------------------------------------------------------------------ */
+
+struct wk_mutation {
+    const char *name;         /* e.g. "paging-advance-past-end" */
+    enum wk_ddi ddi;          /* the DDI whose answer it corrupts */
+    const char *rule;         /* the rule it is designed to trip */
+    const char *describe;     /* what it does; [param] names the parameter */
+};
+
+struct wk_mutation_state {
+    const struct wk_mutation *mutation;
+    uint32_t call;            /* the matching call to corrupt, 1-based; 0: all */
+    int64_t param;
+    uint32_t seen;            /* matching calls so far */
+    uint32_t applied;         /* corruptions done */
+};
+
+const struct wk_mutation *wk_mutation_find(const char *name);
+const struct wk_mutation *wk_mutation_at(uint32_t index);  /* NULL past the end */
+
+/* The rewriter wk_mutation_arm installs (user: the wk_mutation_state), for
+ * callers that chain to it or call it directly (tests/test_fuzz_hostile.c). */
+wk_vidmm_rewrite_fn wk_mutation_rewrite;
+
+/* Installs the mutation as vm's rewriter; `s` must outlive the run. */
+void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const struct wk_mutation *m,
+                     uint32_t call, int64_t param);
+
+/* ------------------------------------------------------------------ */
+/* The binary program form (prog_codec.c)                               */
+/* ------------------------------------------------------------------ */
+
+/* Every byte string decodes to a valid program (values folded into their
+ * ranges); `p` must be released with wk_prog_free. */
+void wk_prog_decode(const uint8_t *data, size_t size, struct wk_prog *p);
+/* The same program as wk_prog_decode, in time proportional to the input
+ * and to the last program in `p` rather than to WK_PROG_MAX_STEPS: `p`
+ * must be all zeroes (a static) or the last program this function decoded
+ * into it, released with wk_prog_free. For harnesses that decode every
+ * input into one program (a whole wk_prog is 70 KiB to clear). */
+void wk_prog_decode_again(const uint8_t *data, size_t size, struct wk_prog *p);
+
+/* ------------------------------------------------------------------ */
+/* Reducing byte inputs (ddmin_bytes.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* Whether a candidate (n bytes) keeps the property being preserved. */
+typedef int wk_bytes_keep_fn(void *user, const uint8_t *data, size_t n);
+
+/* Removes chunks of lines (by_lines) or bytes from data[0, n) while `keep`
+ * holds, halving the chunk size down to one unit; returns the new length.
+ * `data` itself is assumed to keep. */
+size_t wk_ddmin_bytes(uint8_t *data, size_t n, int by_lines, wk_bytes_keep_fn *keep, void *user);
+
+/* Sets each non-zero aligned 4-byte word of data[0, n) to zero where
+ * `keep` still holds. */
+void wk_ddmin_zero_words(uint8_t *data, size_t n, wk_bytes_keep_fn *keep, void *user);
+/* Writes up to `cap` bytes; returns the size of the whole encoding (call
+ * with cap 0 to size it). decode(encode(p)) == p within the limits. */
+size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* Running one program (prog_run.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* X(name, "word") — the verdict of one case, separate from wk_status. */
+#define WK_VERDICT_MAP(X)                       \
+    X(WK_VERDICT_PASS, "pass")                  \
+    X(WK_VERDICT_FAIL, "fail")                  \
+    X(WK_VERDICT_SKIP, "skip")                  \
+    X(WK_VERDICT_CRASH, "crash")                \
+    X(WK_VERDICT_TIMEOUT, "timeout")            \
+    X(WK_VERDICT_ERROR, "error")                \
+    X(WK_VERDICT_EXPECTED_FAIL, "expected-fail") \
+    X(WK_VERDICT_UNEXPECTED_PASS, "unexpected-pass") \
+    X(WK_VERDICT_FLAKE, "flake")
+
+enum wk_verdict {
+#define WK_VERDICT_ENUM_(name, word) name,
+    WK_VERDICT_MAP(WK_VERDICT_ENUM_)
+#undef WK_VERDICT_ENUM_
+    WK_VERDICT_COUNT
+};
+
+const char *wk_verdict_name(enum wk_verdict v);
+
+/* What a case run produced: the verdict, and for a failure the step, the
+ * rule involved, what was expected and what was seen. Plain data: it
+ * crosses the pipe from a forked case to the runner as is. */
+struct wk_case_result {
+    enum wk_verdict verdict;
+    int32_t failed_step;               /* -1: none / the whole case */
+    char rule[24];                     /* rule of the failure (or the one tripped) */
+    char expected[192];
+    char seen[320];
+    uint32_t not_evaluated;            /* checks the contract profile left out (wk_run_options) */
+    uint64_t rules_tripped[2];         /* bit per catalogue index */
+    struct wk_vidmm_stats stats;
+    double seconds;
+};
+
+/* The spec words of stats and paging operations, in enum order, NULL after
+ * the last (spec_checks.c): the loader, the YAML writer and the messages. */
+extern const char *const wk_stat_words[];
+/* The spec words of WK_REQ_* bits, bit order, NULL after the last (spec_load.c). */
+extern const char *const wk_requires_words[];
+extern const char *const wk_paging_op_words[];
+
+struct wk_run_options {
+    const char *driver;                /* NULL: the built-in reference driver */
+    uint64_t seed;                     /* added to the program's own seed */
+    DRIVER_INITIALIZE *entry;          /* when driver is NULL: this DriverEntry linked into the
+                                          process instead of the reference driver's (the fuzz
+                                          harnesses' quiet or WK_FUZZ_DRIVER_LIB build) */
+    int contract;                      /* the contract profile: leave out the checks that pin
+                                          the reference driver's own choices (placement offsets,
+                                          counts of calls, operations, passes and fences, context
+                                          info values); a negative case whose corruption never
+                                          applied is a skip (docs/conformance.md, "Profiles") */
+};
+
+/* The interpreter, one step at a time, on an adapter the caller built and
+ * started (what the fuzz harnesses use to compare two drivers step by
+ * step). Objects are numbered as the program creates them. */
+struct wk_prog_exec {
+    const struct wk_prog *p;
+    struct wk_vidmm *vm;
+    struct wk_case_result *r;          /* expected/seen of a failed check */
+    uint32_t devices[WK_PROG_MAX_OBJECTS], ndevices;
+    uint32_t contexts[WK_PROG_MAX_OBJECTS], ncontexts;
+    uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
+    struct wk_vidmm_render_result last_render;
+    uint32_t last_cancelled;
+    /* The driver's handle of each allocation (hAllocation of its
+     * DxgkDdiCreateAllocation as the kit kept it), for the allocation
+     * lists of patch steps. */
+    HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
+    int contract;                      /* wk_run_options.contract */
+};
+
+void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
+                       struct wk_case_result *r);
+/* Runs one step: the action's status, or for a check WK_OK with
+ * *check_failed set when it did not hold (x->r says why). */
+wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed);
+
+/* Runs a program in this process: builds the adapter, loads the driver,
+ * executes the steps, judges the result. Never aborts on a bad program or a
+ * hostile driver: everything becomes the result. */
+void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct wk_case_result *r);
+
+/* ------------------------------------------------------------------ */
+/* A program as YAML (prog_yaml.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/* Writes `p` as a spec file of one case (docs/spec-format.md) that the
+ * loader reads back to the same program; area/id/describe NULL: p's own.
+ * Objects are named by creation index (device0, context0, alloc0...).
+ * Returns 0, or -1 with nothing written when the program has no YAML form
+ * (see wk_prog_yaml_check) or the names are invalid, or on a write error. */
+int wk_prog_write_yaml(const struct wk_prog *p, const char *area, const char *id, const char *describe, FILE *out);
+/* The number of things in `p` YAML cannot say (0: it can be written); the
+ * first one's step in *first (-1: the case itself) and why, one line. */
+int wk_prog_yaml_check(const struct wk_prog *p, int32_t *first, char *why, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Limits of the fuzz harnesses' program inputs                         */
+/* ------------------------------------------------------------------ */
+
+/* Program inputs of the fuzz harnesses (fuzz_prog, fuzz_hostile), and
+ * `wddmkit repro`/`minimize`/`triage`, which run a fuzz_prog input as that
+ * harness does: the allocation bytes one input may ask for (every spec case
+ * fits), the smallest paging buffer a non-zero size is raised to (a COPY,
+ * the largest paging command: no driver makes progress in less), and the
+ * largest one it is lowered to (what the program header alone can say; an
+ * adapter block may ask for 64 MiB, which every submission's Patch check
+ * would scan; no spec case uses more than 16 KiB). */
+#define WK_FUZZ_PROG_BYTES (2u << 20)
+#define WK_FUZZ_MIN_PAGING_BUFFER 28u
+#define WK_FUZZ_MAX_PAGING_BUFFER 0xFFFFu
+
+/* A program's paging-buffer size folded into those bounds (0, the
+ * driver's own, stays 0). */
+static inline uint32_t wk_fuzz_paging_buffer(uint32_t size)
+{
+    if (size && size < WK_FUZZ_MIN_PAGING_BUFFER)
+        return WK_FUZZ_MIN_PAGING_BUFFER;
+    return size > WK_FUZZ_MAX_PAGING_BUFFER ? WK_FUZZ_MAX_PAGING_BUFFER : size;
+}
+
+/* ------------------------------------------------------------------ */
+/* The render/patch harnesses' fixture as steps (fixture_steps.c)       */
+/* ------------------------------------------------------------------ */
+
+/* create_device, create_context (with `context_flags`), then each of the
+ * seven slot allocations created and paged in: allocation index = slot - 1. */
+#define WK_FIXTURE_STEPS 16u
+/* Appends a zeroed step of `kind` (the caller checks the room). */
+struct wk_step *wk_prog_add_step(struct wk_prog *p, enum wk_step_kind kind);
+void wk_fixture_steps(struct wk_prog *p, uint32_t context_flags);
+/* 1 when `p` starts with that fixture (its context's flags in *flags). */
+int wk_fixture_shape(const struct wk_prog *p, uint32_t *context_flags);
+
+/* ------------------------------------------------------------------ */
+/* fuzz_patch inputs as programs (patch_input.c)                        */
+/* ------------------------------------------------------------------ */
+
+/* A fuzz_patch input (fuzz/seeds_lib.h) as the program that makes the same
+ * DxgkDdiPatch call: the harness's fixture (device, context, its seven
+ * allocations paged in) and one patch step, folded as the harness folds it
+ * for a context with `info` (the driver's DXGK_CONTEXTINFO). Every input
+ * converts; -1 only when out of memory. Release `p` with wk_prog_free. */
+int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info, struct wk_prog *p);
+/* The inverse for programs of that shape: fuzz_patch's bytes in *data
+ * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
+int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
+
+/* ------------------------------------------------------------------ */
+/* fuzz_render inputs as programs (render_input.c)                      */
+/* ------------------------------------------------------------------ */
+
+/* What fuzz_render's fixture finds on the driver: the plain context's
+ * DXGK_CONTEXTINFO and, when the driver creates GDI contexts, the GDI
+ * context's (the harness renders there for inputs with WK_RENDER_GDI). */
+struct wk_render_target {
+    DXGK_CONTEXTINFO info;
+    int gdi;
+    DXGK_CONTEXTINFO gdi_info;
+};
+
+/* A fuzz_render input (fuzz/seeds_lib.h) as the program that makes the same
+ * DxgkDdiRender call: the fixture with a context of the kind the harness
+ * renders on, and one render step (the list by slot, the user patch list
+ * entry by entry, the raw command buffer, the pre-patch flag), folded as
+ * the harness folds them for that context. -1 only when out of memory.
+ * Release `p` with wk_prog_free. */
+int wk_render_input_to_prog(const uint8_t *data, size_t size, const struct wk_render_target *t, struct wk_prog *p);
+/* The inverse for programs of that shape: fuzz_render's bytes in *data
+ * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
+int wk_render_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
+
+/* A fuzz_paging input (fuzz/seeds_lib.h) as the program that harness runs:
+ * create_device, the input's allocations, one step per paging operation,
+ * with its paging-buffer size and transfer chunk as the adapter's knobs.
+ * wk_paging_input_steps appends only the steps (the harness's own program
+ * is reused between inputs). */
+struct wk_paging_input;
+void wk_paging_input_steps(const struct wk_paging_input *in, struct wk_prog *p);
+void wk_paging_input_to_prog(const uint8_t *data, size_t size, struct wk_prog *p);
+
+
+#endif

@@ -1,0 +1,887 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prog_run.c - the step-program interpreter: one program, one adapter, one
+ * verdict.
+ *
+ * Objects are resolved by creation index at run time, so a program that
+ * names an object that does not exist gets WK_E_NOT_FOUND for that step (a
+ * valid, checkable result) instead of undefined behaviour: the same code
+ * runs hand-written specs and fuzzer-made programs.
+ *
+ * A positive case passes when every step returns the status it expects,
+ * every check holds and no contract rule was violated. A negative case
+ * passes when its `trips` rule fired; its later steps are not judged.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+#include "reference.h"
+
+/* The interpreter state is struct wk_prog_exec (conform.h). */
+#define interp wk_prog_exec
+
+#define NOT_FOUND UINT32_MAX
+
+static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
+{
+    return index < n ? table[index] : NOT_FOUND;
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                              */
+/* ------------------------------------------------------------------ */
+
+static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
+{
+    uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
+    if (dev == NOT_FOUND || x->nallocs == WK_PROG_MAX_OBJECTS)
+        return WK_E_NOT_FOUND;
+    WK_ALLOCATION_REQUEST q;
+    memset(&q, 0, sizeof(q));
+    q.Magic = WK_ALLOCATION_REQUEST_MAGIC;
+    q.Version = WK_ALLOCATION_REQUEST_VERSION;
+    q.Size = s->alloc.size;
+    q.Alignment = s->alloc.alignment;
+    q.PreferredSegment.Value = s->alloc.preferred;
+    q.HintedBank.Value = s->alloc.hinted_bank;
+    q.SupportedSegmentSet = s->alloc.supported_set;
+    q.EvictionSegmentSet = s->alloc.eviction_set;
+    q.Flags.Value = s->alloc.flags;
+    q.Priority = s->alloc.priority;
+    uint32_t h = 0;
+    struct wk_vidmm_allocation_state state;
+    wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
+    /* The handle as the kit kept it, not read back from the answer: a
+     * hostile driver may have pointed the answer's pAllocationInfo
+     * anywhere (found by fuzz_hostile). */
+    if (st == WK_OK && wk_vidmm_allocation_state(x->vm, h, &state) == WK_OK) {
+        x->driver_allocs[x->nallocs] = state.driver_handle;
+        x->allocs[x->nallocs++] = h;
+    }
+    return st;
+}
+
+/* The user command buffer of umd.h from the program's records. */
+static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
+{
+    if (r->raw) {
+        uint32_t n = r->raw_length < cap ? r->raw_length : cap;
+        memcpy(buf, r->raw_bytes, n);
+        return n;
+    }
+    WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, r->record_count, 0 };
+    uint32_t used = sizeof(h);
+    memcpy(buf, &h, sizeof(h));
+    for (uint32_t i = 0; i < r->record_count; i++) {
+        const struct wk_prog_record *c = &r->records[i];
+        union {
+            WK_USER_RECORD rec;
+            WK_USER_COPY copy;
+            WK_USER_FILL fill;
+            WK_USER_WRITE32 write;
+            WK_USER_BLIT blit;
+        } u;
+        memset(&u, 0, sizeof(u));
+        uint32_t len = sizeof(WK_USER_RECORD);
+        WK_USER_REF src = { c->src.list_index, c->src.offset }, dst = { c->dst.list_index, c->dst.offset };
+        switch (c->op) {
+        case WK_USER_OP_COPY: len = sizeof(u.copy); u.copy.Source = src; u.copy.Destination = dst; u.copy.Size = c->size; break;
+        case WK_USER_OP_FILL: len = sizeof(u.fill); u.fill.Destination = dst; u.fill.Size = c->size; u.fill.Pattern = c->value; break;
+        case WK_USER_OP_WRITE32: len = sizeof(u.write); u.write.Destination = dst; u.write.Value = c->value; break;
+        case WK_USER_OP_BLIT:
+            len = sizeof(u.blit);
+            u.blit.Source = src;
+            u.blit.Destination = dst;
+            u.blit.Width = c->width;
+            u.blit.Height = c->height;
+            u.blit.SourcePitch = c->src_pitch;
+            u.blit.DestinationPitch = c->dst_pitch;
+            break;
+        default: break;
+        }
+        u.rec.Op = c->op;
+        u.rec.Length = len;
+        if (used + len > cap)
+            break;
+        memcpy(buf + used, &u, len);
+        used += len;
+    }
+    return used;
+}
+
+/* One D3DDDI_PATCHLOCATIONLIST entry as the step spells it, the reserved
+ * bits above SlotId included: neither list is the kit's to clean (user
+ * mode writes render's, and Patch gets whatever its entries hold). */
+static void patch_location(const struct wk_prog_patch_location *l, D3DDDI_PATCHLOCATIONLIST *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->AllocationIndex = l->allocation_index;
+    out->Value = (l->slot_id & 0xFFFFFFu) | (l->reserved & 0xFFu) << 24;
+    out->DriverId = l->driver_id;
+    out->AllocationOffset = l->allocation_offset;
+    out->PatchOffset = l->patch_offset;
+    out->SplitOffset = l->split_offset;
+}
+
+/* pPatchLocationListIn as user mode wrote it: the kernel copies it for the
+ * driver's Render without looking inside (the driver must validate every
+ * entry, RENDER-PATCH-*). */
+static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIST *out)
+{
+    for (uint32_t i = 0; i < r->patch_length && i < WK_PROG_MAX_USER_PATCHES; i++)
+        patch_location(&r->patch[i], &out[i]);
+}
+
+static wk_status do_render(struct interp *x, const struct wk_step *s)
+{
+    const struct wk_prog_render *r = s->render;
+    uint32_t ctx = r ? pick(x->contexts, x->ncontexts, r->context) : NOT_FOUND;
+    if (ctx == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    struct wk_vidmm_list_entry list[WK_PROG_MAX_LIST];
+    uint32_t list_length = r->list_length < WK_PROG_MAX_LIST ? r->list_length : WK_PROG_MAX_LIST;
+    for (uint32_t i = 0; i < list_length; i++) {
+        uint32_t h = r->list_alloc[i] ? pick(x->allocs, x->nallocs, r->list_alloc[i] - 1) : 0;
+        if (h == NOT_FOUND)
+            return WK_E_NOT_FOUND;
+        list[i].allocation = h;
+        list[i].write = r->list_write[i];
+    }
+    uint8_t buf[WK_PROG_MAX_COMMAND + sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * sizeof(WK_USER_BLIT)];
+    D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_USER_PATCHES];
+    uint32_t len = encode_commands(r, buf, sizeof(buf));
+    uint32_t patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
+    user_patches(r, patch);
+    struct wk_vidmm_render args = { ctx, buf, len, list, list_length, patch_length ? patch : NULL, patch_length,
+                                    r->no_prepatch_info };
+    return wk_vidmm_render(x->vm, &args, &x->last_render);
+}
+
+/* ------------------------------------------------------------------ */
+/* Patch                                                                */
+/* ------------------------------------------------------------------ */
+
+/* The allocation list as dxgkrnl hands it to Patch: driver handles, and
+ * SegmentId/PhysicalAddress as the step says or from where the allocation
+ * is (as the kernel fills them after paging the list in, facts 4.7). */
+static wk_status patch_list(struct interp *x, const struct wk_prog_patch *g, DXGK_ALLOCATIONLIST *list)
+{
+    for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
+        const struct wk_prog_patch_entry *e = &g->list[i];
+        DXGK_ALLOCATIONLIST *d = &list[i];
+        memset(d, 0, sizeof(*d));
+        d->WriteOperation = (UINT)(e->write ? 1 : 0);
+        d->SegmentId = e->segment_id & 0x1F;
+        d->PhysicalAddress.QuadPart = (LONGLONG)e->address;
+        if (!e->allocation)
+            continue; /* a NULL handle, with whatever else the step says */
+        struct wk_vidmm_allocation_state st; /* a destroyed one's handle is gone: never hand it out */
+        if (e->allocation - 1 >= x->nallocs ||
+            wk_vidmm_allocation_state(x->vm, x->allocs[e->allocation - 1], &st) != WK_OK)
+            return WK_E_NOT_FOUND;
+        d->hDeviceSpecificAllocation = x->driver_allocs[e->allocation - 1];
+        if (!e->resident)
+            continue;
+        d->SegmentId = st.resident ? st.segment_id & 0x1F : 0;
+        d->PhysicalAddress.QuadPart = st.resident ? (LONGLONG)st.gpu_address : 0;
+    }
+    return WK_OK;
+}
+
+/* Whether the kit's PATCH-VALUE-001 check judges location l: its index in
+ * the list, its 8-byte slot in the range, its allocation with a SegmentId. */
+static int judged(const struct wk_prog_patch_location *l, const DXGK_ALLOCATIONLIST *list, uint32_t list_length,
+                  uint32_t start, uint32_t end)
+{
+    return l->allocation_index < list_length && l->patch_offset >= start && (uint64_t)l->patch_offset + 8 <= end &&
+           list[l->allocation_index].SegmentId != 0;
+}
+
+/* Two judged locations whose slots overlap ask for two values in one
+ * place: no driver can satisfy both, so the step is refused before the
+ * driver is called (fuzz_patch moves the later one out of the list). */
+static int slots_overlap(const struct wk_prog_patch *g, const DXGK_ALLOCATIONLIST *list)
+{
+    for (uint32_t i = g->patch_start; i < g->patch_start + g->patch_count; i++) {
+        if (!judged(&g->patch[i], list, g->list_length, g->start, g->end))
+            continue;
+        for (uint32_t j = g->patch_start; j < i; j++) {
+            uint32_t a = g->patch[i].patch_offset, b = g->patch[j].patch_offset;
+            if (judged(&g->patch[j], list, g->list_length, g->start, g->end) && (a > b ? a - b : b - a) < 8)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static wk_status do_patch(struct interp *x, const struct wk_step *s)
+{
+    const struct wk_prog_patch *g = s->patch;
+    uint32_t ctx = g ? pick(x->contexts, x->ncontexts, g->context) : NOT_FOUND;
+    if (ctx == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    DXGK_ALLOCATIONLIST list[WK_PROG_MAX_PATCH_LIST];
+    D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_PATCHES];
+    if (g->list_length > WK_PROG_MAX_PATCH_LIST || g->patch_length > WK_PROG_MAX_PATCHES ||
+        g->dma_length > WK_PROG_MAX_DMA)
+        return WK_E_INVALID_ARGUMENT;
+    wk_status st = patch_list(x, g, list);
+    if (st != WK_OK)
+        return st;
+    if (g->patch_start > g->patch_length || g->patch_count > g->patch_length - g->patch_start ||
+        slots_overlap(g, list))
+        return WK_E_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++)
+        patch_location(&g->patch[i], &patch[i]);
+    struct wk_vidmm_patch a = { ctx, g->dma, g->dma_length, list, g->list_length, patch, g->patch_length,
+                                g->start, g->end, g->patch_start, g->patch_count };
+    return wk_vidmm_patch(x->vm, &a);
+}
+
+/* Where the step's allocation is, for steps with an address relative to
+ * it: NOT_FOUND for no such allocation, STATE when it is not resident. */
+static wk_status resident_state(struct interp *x, const struct wk_step *s, struct wk_vidmm_allocation_state *st)
+{
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, st) != WK_OK)
+        return WK_E_NOT_FOUND;
+    return st->resident ? WK_OK : WK_E_STATE;
+}
+
+static wk_status do_signal(struct interp *x, const struct wk_step *s)
+{
+    uint64_t addr = s->address;
+    if (s->relative) {
+        struct wk_vidmm_allocation_state st;
+        wk_status where = resident_state(x, s, &st);
+        if (where != WK_OK)
+            return where;
+        addr = st.gpu_address + s->offset;
+    }
+    return wk_vidmm_signal_monitored_fence(x->vm, addr, s->value);
+}
+
+/* Steps that act on one allocation. */
+static wk_status do_allocation_step(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    switch (s->kind) {
+    case WK_STEP_DESTROY_ALLOCATION: return wk_vidmm_destroy_allocation(x->vm, h);
+    case WK_STEP_PAGE_IN: return wk_vidmm_page_in(x->vm, h);
+    case WK_STEP_EVICT: return wk_vidmm_evict(x->vm, h);
+    case WK_STEP_DISCARD: return wk_vidmm_discard(x->vm, h);
+    case WK_STEP_FILL: return wk_vidmm_fill(x->vm, h, (uint32_t)s->value);
+    case WK_STEP_RELOCATE: return wk_vidmm_relocate(x->vm, h, s->segment);
+    case WK_STEP_WRITE: return wk_vidmm_write(x->vm, h, s->offset, s->data, s->length);
+    case WK_STEP_SPECIAL_LOCK_TRANSFER: return wk_vidmm_special_lock_transfer(x->vm, h);
+    default: return WK_E_INVALID_ARGUMENT;
+    }
+}
+
+static wk_status do_touch(struct interp *x, const struct wk_step *s)
+{
+    uint32_t seg = s->segment;
+    uint64_t off = s->offset;
+    if (s->relative) {
+        struct wk_vidmm_allocation_state st;
+        wk_status where = resident_state(x, s, &st);
+        if (where != WK_OK)
+            return where;
+        seg = st.segment_id;
+        off += st.segment_offset;
+    }
+    return wk_vidmm_touch_physical(x->vm, seg, off, s->write);
+}
+
+static wk_status act(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h;
+    switch (s->kind) {
+    case WK_STEP_CREATE_DEVICE: {
+        if (x->ndevices == WK_PROG_MAX_OBJECTS)
+            return WK_E_LIMIT;
+        h = 0;
+        wk_status st = wk_vidmm_create_device(x->vm, s->flags, &h);
+        if (st == WK_OK)
+            x->devices[x->ndevices++] = h;
+        return st;
+    }
+    case WK_STEP_DESTROY_DEVICE:
+        h = pick(x->devices, x->ndevices, s->device);
+        return h == NOT_FOUND ? WK_E_NOT_FOUND : wk_vidmm_destroy_device(x->vm, h);
+    case WK_STEP_CREATE_CONTEXT: {
+        uint32_t dev = pick(x->devices, x->ndevices, s->device);
+        if (dev == NOT_FOUND || x->ncontexts == WK_PROG_MAX_OBJECTS)
+            return WK_E_NOT_FOUND;
+        h = 0;
+        wk_status st = wk_vidmm_create_context(x->vm, dev, s->flags, &h);
+        if (st == WK_OK) /* as the spec loader numbers them: only successful creations */
+            x->contexts[x->ncontexts++] = h;
+        return st;
+    }
+    case WK_STEP_DESTROY_CONTEXT:
+        h = pick(x->contexts, x->ncontexts, s->context);
+        return h == NOT_FOUND ? WK_E_NOT_FOUND : wk_vidmm_destroy_context(x->vm, h);
+    case WK_STEP_CREATE_ALLOCATION: return do_create_allocation(x, s);
+    case WK_STEP_TOUCH_PHYSICAL: return do_touch(x, s);
+    case WK_STEP_SIGNAL_FENCE: return do_signal(x, s);
+    case WK_STEP_RENDER: return do_render(x, s);
+    case WK_STEP_PATCH: return do_patch(x, s);
+    case WK_STEP_HOLD: wk_vidmm_hold_submissions(x->vm, (uint32_t)s->value); return WK_OK;
+    case WK_STEP_CANCEL: return wk_vidmm_cancel_held(x->vm, &x->last_cancelled);
+    case WK_STEP_WAIT_IDLE: return wk_vidmm_wait_idle(x->vm);
+    default: return do_allocation_step(x, s);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                               */
+/* ------------------------------------------------------------------ */
+
+static int failf(struct interp *x, const char *expected, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int failf(struct interp *x, const char *expected, const char *fmt, ...)
+{
+    snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->r->seen, sizeof(x->r->seen), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int check_bytes(struct interp *x, uint32_t h, const struct wk_step *s)
+{
+    uint8_t seen[WK_PROG_MAX_BYTES];
+    if (wk_vidmm_read(x->vm, h, s->offset, seen, s->length) != WK_OK)
+        return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
+    for (uint32_t i = 0; i < s->length; i++)
+        if (seen[i] != s->data[i])
+            return failf(x, "the listed bytes", "byte +0x%llx is 0x%02x, expected 0x%02x",
+                         (unsigned long long)(s->offset + i), seen[i], s->data[i]);
+    return 1;
+}
+
+/* The first byte of buf[0, n) that is not the pattern (n when none): one
+ * memcmp against a page of the pattern, the byte loop only to name it. */
+static uint64_t pattern_mismatch(const uint8_t *buf, const uint8_t *pat, uint64_t n)
+{
+    if (memcmp(buf, pat, n) == 0)
+        return n;
+    uint64_t i = 0;
+    while (buf[i] == pat[i])
+        i++;
+    return i;
+}
+
+static int check_pattern(struct interp *x, uint32_t h, const struct wk_step *s,
+                         const struct wk_vidmm_allocation_state *st)
+{
+    uint64_t end = s->size ? s->offset + s->size : st->size;
+    uint8_t buf[4096], pat[4096];
+    for (uint32_t i = 0; i < sizeof(pat); i++) /* chunks start 4096 apart: the same phase */
+        pat[i] = (uint8_t)(s->value >> (8 * (i % 4)));
+    for (uint64_t at = s->offset; at < end; at += sizeof(buf)) {
+        uint64_t n = end - at < sizeof(buf) ? end - at : sizeof(buf);
+        if (wk_vidmm_read(x->vm, h, at, buf, n) != WK_OK)
+            return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
+        uint64_t i = pattern_mismatch(buf, pat, n);
+        if (i < n)
+            return failf(x, "the pattern in every byte", "byte +0x%llx is 0x%02x, expected 0x%02x (pattern 0x%08llx)",
+                         (unsigned long long)(at + i), buf[i], pat[i], (unsigned long long)s->value);
+    }
+    return 1;
+}
+
+/* "segment 2 offset 0x2000 bank 1" of the fields the check names, from
+ * the expected (want) or the seen state (st). */
+static void placement_text(const struct wk_step *s, const struct wk_vidmm_allocation_state *st, char *buf,
+                           size_t size)
+{
+    int n = 0;
+    buf[0] = 0;
+    if (s->segment)
+        n += snprintf(buf + n, size - (size_t)n, "segment %u", st ? st->segment_id : s->segment);
+    if (s->has_offset && n < (int)size)
+        n += snprintf(buf + n, size - (size_t)n, "%soffset 0x%llx", n ? " " : "",
+                      (unsigned long long)(st ? st->segment_offset : s->offset));
+    if (s->has_bank && n < (int)size)
+        snprintf(buf + n, size - (size_t)n, "%sbank %u", n ? " " : "", st ? st->bank : s->expect_bank);
+}
+
+/* The contract profile leaves out the offset: where VidMm puts an
+ * allocation depends on what the driver allocated before it (the
+ * reference driver's context allocations come first), which the DDI
+ * leaves to the driver. Segment and bank are what the allocation's
+ * private data asked for (include/wddmkit/umd.h). */
+static int check_placement(struct interp *x, const struct wk_step *s, const struct wk_vidmm_allocation_state *st)
+{
+    if (st->resident != s->expect_resident)
+        return failf(x, s->expect_resident ? "resident" : "not resident", "%s",
+                     st->resident ? "resident" : "not resident");
+    if (!st->resident)
+        return 1;
+    int offset = s->has_offset && !x->contract;
+    if (s->has_offset && x->contract)
+        x->r->not_evaluated++;
+    if ((s->segment && st->segment_id != s->segment) || (offset && st->segment_offset != s->offset) ||
+        (s->has_bank && st->bank != s->expect_bank)) {
+        struct wk_step asked = *s;
+        asked.has_offset = offset;
+        char want[160], seen[160];
+        placement_text(&asked, NULL, want, sizeof(want));
+        placement_text(&asked, st, seen, sizeof(seen));
+        /* Segment and bank follow what the driver answered in its
+         * DXGK_ALLOCATIONINFO; say where to look. */
+        return failf(x, want, "%s%s", seen,
+                     (s->segment && st->segment_id != s->segment) || (s->has_bank && st->bank != s->expect_bank)
+                         ? " (placed as the driver's DXGK_ALLOCATIONINFO asked: PreferredSegment, HintedBank; "
+                           "include/wddmkit/umd.h: a driver copies the request's valid placement fields)"
+                         : "");
+    }
+    return 1;
+}
+
+static int check_gart(struct interp *x, const struct wk_vidmm_allocation_state *st)
+{
+    if (!st->resident)
+        return failf(x, "resident in an aperture", "not resident");
+    for (uint64_t page = 0; page < st->size / WK_GPU_PAGE_SIZE; page++) {
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        uint64_t index = st->segment_offset / WK_GPU_PAGE_SIZE + page;
+        if (wk_gpu_gart_get(wk_vidmm_gpu(x->vm), st->segment_id, index, &valid, &pfn, &stale) != WK_OK)
+            return failf(x, "an aperture segment", "segment %u is not an aperture", st->segment_id);
+        if (!valid || stale)
+            return failf(x, "every page mapped and flushed", "page %llu is %s", (unsigned long long)index,
+                         valid ? "mapped but not flushed" : "not mapped");
+    }
+    return 1;
+}
+
+static uint64_t stat_value(struct interp *x, const struct wk_step *s)
+{
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(x->vm, &st);
+    uint64_t total = 0;
+    switch (s->stat) {
+    case WK_STAT_PAGING_PASSES: return st.paging_passes;
+    case WK_STAT_PAGING_BUFFERS: return st.paging_buffers;
+    case WK_STAT_EVICTIONS: return st.evictions;
+    case WK_STAT_FENCES: return st.fences_completed;
+    case WK_STAT_GPU_FAULTS: return st.gpu_faults;
+    case WK_STAT_VIOLATIONS: wk_vidmm_violations(x->vm, NULL, 0, &total); return total;
+    case WK_STAT_RENDER_PASSES: return x->last_render.passes;
+    case WK_STAT_RENDER_SUBMISSIONS: return x->last_render.submissions;
+    case WK_STAT_CANCELLED: return x->last_cancelled;
+    case WK_STAT_DDI_CALLS: return (unsigned)s->ddi < WK_DDI_COUNT ? st.ddi_calls[s->ddi] : 0;
+    case WK_STAT_PAGING_OP: return s->op < 18 ? st.paging_ops[s->op] : 0;
+    default: return 0;
+    }
+}
+
+static const char *const context_info_fields[5] = { "dma_buffer_size", "allocation_list_size",
+                                                    "patch_location_list_size", "dma_buffer_segment_set",
+                                                    "dma_buffer_private_data_size" };
+
+static int check_context_info(struct interp *x, const struct wk_step *s)
+{
+    uint32_t h = pick(x->contexts, x->ncontexts, s->context);
+    DXGK_CONTEXTINFO info;
+    if (h == NOT_FOUND || wk_vidmm_context_info(x->vm, h, &info) != WK_OK)
+        return failf(x, "an existing context", "context %u does not exist", s->context);
+    const UINT fields[5] = { info.DmaBufferSize, info.AllocationListSize, info.PatchLocationListSize,
+                             info.DmaBufferSegmentSet, info.DmaBufferPrivateDataSize };
+    if (s->field >= 5 || fields[s->field] != s->value) {
+        char want[96];
+        snprintf(want, sizeof(want), "%s = %llu", s->field < 5 ? context_info_fields[s->field] : "field",
+                 (unsigned long long)s->value);
+        return failf(x, want, "%u", s->field < 5 ? fields[s->field] : 0);
+    }
+    return 1;
+}
+
+/* "paging_op fill", "ddi_calls CreateDevice", "fences": the stat as the
+ * spec names it. */
+static void stat_text(const struct wk_step *s, char *buf, size_t size)
+{
+    const char *word = s->stat < WK_STAT_COUNT ? wk_stat_words[s->stat] : "stat";
+    if (s->stat == WK_STAT_DDI_CALLS)
+        snprintf(buf, size, "%s %s", word, wk_ddi_name(s->ddi));
+    else if (s->stat == WK_STAT_PAGING_OP)
+        snprintf(buf, size, "%s %s", word, s->op < 18 ? wk_paging_op_words[s->op] : "?");
+    else
+        snprintf(buf, size, "%s", word);
+}
+
+static int check_stats(struct interp *x, const struct wk_step *s)
+{
+    uint64_t v = stat_value(x, s);
+    if (v < s->min || (s->has_max && v > s->max)) {
+        char name[96], want[160];
+        stat_text(s, name, sizeof(name));
+        if (!s->has_max)
+            snprintf(want, sizeof(want), "%s at least %llu", name, (unsigned long long)s->min);
+        else if (s->min == s->max)
+            snprintf(want, sizeof(want), "%s = %llu", name, (unsigned long long)s->min);
+        else
+            snprintf(want, sizeof(want), "%s in [%llu, %llu]", name, (unsigned long long)s->min,
+                     (unsigned long long)s->max);
+        return failf(x, want, "%llu", (unsigned long long)v);
+    }
+    return 1;
+}
+
+/*
+ * Whether the contract profile leaves a check out: the counts of calls,
+ * paging operations, passes, buffers, fences and evictions follow from the
+ * driver's own choices (its context allocations, its paging-buffer
+ * chunking, how many passes it takes), and so do the context info values;
+ * the contract says only that nothing is violated and nothing faults.
+ */
+static int reference_only(const struct wk_step *s)
+{
+    if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
+        return 1;
+    return s->kind == WK_STEP_EXPECT_STATS && s->stat != WK_STAT_VIOLATIONS && s->stat != WK_STAT_GPU_FAULTS &&
+           s->stat != WK_STAT_CANCELLED;
+}
+
+/* 1 when the check holds; 0 with expected/seen filled. */
+static int check(struct interp *x, const struct wk_step *s)
+{
+    if (x->contract && reference_only(s)) {
+        x->r->not_evaluated++;
+        return 1;
+    }
+    if (s->kind == WK_STEP_EXPECT_STATS)
+        return check_stats(x, s);
+    if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
+        return check_context_info(x, s);
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND)
+        return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);
+    switch (s->kind) {
+    case WK_STEP_EXPECT_BYTES: return check_bytes(x, h, s);
+    case WK_STEP_EXPECT_PATTERN:
+    case WK_STEP_EXPECT_PLACEMENT:
+    case WK_STEP_EXPECT_GART: {
+        /* A destroyed allocation's handle is gone: the check fails on the
+         * kit's error, never on a state struct the call did not fill (the
+         * outcome then depended on the stack, and so on the runs before). */
+        struct wk_vidmm_allocation_state st;
+        if (wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
+            return failf(x, "an existing allocation", "%s", wk_vidmm_last_error(x->vm));
+        return s->kind == WK_STEP_EXPECT_PATTERN     ? check_pattern(x, h, s, &st)
+               : s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st)
+                                                     : check_gart(x, &st);
+    }
+    case WK_STEP_EXPECT_DIGEST: {
+        uint64_t d = 0;
+        if (wk_vidmm_digest(x->vm, h, &d) != WK_OK || d != s->value) {
+            char want[48];
+            snprintf(want, sizeof(want), "digest 0x%016llx", (unsigned long long)s->value);
+            return failf(x, want, "digest 0x%016llx", (unsigned long long)d);
+        }
+        return 1;
+    }
+    default: return 1;
+    }
+}
+
+static int is_check(enum wk_step_kind k)
+{
+    return wk_step_is_check(k);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running and judging                                                  */
+/* ------------------------------------------------------------------ */
+
+/* " (and 2 more: SEG-FLAGS-001, SEG-CPU-001)": the rules of the violations
+ * after the first, each once, "..." when more were recorded than kept, so
+ * that "and more" says what more. */
+static void more_rules(const struct wk_violation *v, uint32_t kept, uint64_t total, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (total < 2)
+        return;
+    int n = snprintf(buf, size, " (and %llu more: ", (unsigned long long)(total - 1));
+    for (uint32_t i = 1; i < kept && n > 0 && (size_t)n < size; i++) {
+        uint32_t j = 1;
+        while (j < i && strcmp(v[j].rule, v[i].rule) != 0)
+            j++;
+        if (j == i) /* first time in the list */
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", i > 1 ? ", " : "", v[i].rule);
+    }
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%s)", total > kept ? ", ..." : "");
+}
+
+static void first_violation(struct interp *x, const char *expected)
+{
+    enum { KEEP = 4 };
+    struct wk_violation v[KEEP];
+    uint64_t total = 0;
+    uint32_t kept = wk_vidmm_violations(x->vm, v, KEEP, &total);
+    if (kept == 0)
+        return;
+    char more[128];
+    more_rules(v, kept, total, more, sizeof(more));
+    snprintf(x->r->rule, sizeof(x->r->rule), "%s", v[0].rule);
+    snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
+    snprintf(x->r->seen, sizeof(x->r->seen), "%.*s%s", (int)(sizeof(x->r->seen) - 1 - strlen(more)), v[0].message,
+             more);
+}
+
+/* By rule number: by name it was 86 searches of the catalogue, a few
+ * thousand strcmp calls a run, 15% of fuzz_hostile's time under libFuzzer
+ * (whose strcmp hook also filled its table of compared values with rule
+ * IDs). */
+static void record_tripped(struct interp *x)
+{
+    uint32_t n = 0;
+    wk_rules(&n);
+    for (uint32_t i = 0; i < n && i < 128; i++)
+        if (wk_vidmm_rule_violated(x->vm, i))
+            x->r->rules_tripped[i / 64] |= 1ull << (i % 64);
+    wk_vidmm_get_stats(x->vm, &x->r->stats);
+}
+
+/* Why the contract profile leaves a whole case out (NULL: it runs). Decided
+ * before the adapter is built: a negative case's corruption must never be
+ * armed in a case that does not run (it would fire during the teardown). */
+static const char *contract_skip(const struct wk_prog *p, int contract)
+{
+    if (!contract)
+        return NULL;
+    if (p->requires & WK_REQ_REFERENCE)
+        return "the case pins choices the DDI leaves to the driver, made as the reference driver makes them "
+               "(requires: reference-driver; --profile reference runs it)";
+    if (p->has_rewrite)
+        return "a negative case: it checks that the kit flags a corrupted answer, aimed at the reference "
+               "driver's calls (--profile reference runs it)";
+    return NULL;
+}
+
+/* A capability the case needs and the driver lacks makes the case a skip. */
+static const char *missing_requirement(struct interp *x)
+{
+    uint32_t req = x->p->requires;
+    DXGK_DRIVERCAPS caps;
+    wk_vidmm_driver_caps(x->vm, &caps);
+    if ((req & WK_REQ_CANCEL) && (!caps.SchedulingCaps.CancelCommandAware || !wk_vidmm_has_ddi(x->vm, WK_DDI_CANCEL_COMMAND)))
+        return "the driver is not CancelCommandAware";
+    if ((req & WK_REQ_RENDER) && (!wk_vidmm_has_ddi(x->vm, WK_DDI_RENDER) || !wk_vidmm_has_ddi(x->vm, WK_DDI_SUBMIT_COMMAND)))
+        return "the driver has no Render or SubmitCommand";
+    return NULL;
+}
+
+static wk_status bring_up(struct interp *x, const struct wk_run_options *o, struct wk_mutation_state *ms)
+{
+    struct wk_vidmm_config cfg = x->p->vidmm;
+    cfg.gpu = &x->p->gpu;
+    cfg.seed += o ? o->seed : 0;
+    wk_status st = wk_vidmm_create(&cfg, &x->vm);
+    if (st != WK_OK)
+        return st;
+    if (x->p->has_rewrite) {
+        const struct wk_mutation *m = wk_mutation_find(x->p->rewrite.mutation);
+        if (!m)
+            return WK_E_NOT_FOUND;
+        wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
+    }
+    if (o && o->driver)
+        st = wk_vidmm_load(x->vm, o->driver);
+    else
+        st = wk_vidmm_attach(x->vm, o && o->entry ? o->entry : wk_refdriver_DriverEntry);
+    if (st != WK_OK)
+        return st;
+    return wk_vidmm_start(x->vm);
+}
+
+/*
+ * A negative case corrupts the driver's answer to the Nth matching call;
+ * when the driver never makes that call there was nothing to detect, and
+ * "the corrupted answer was accepted" would be untrue: the spec aims at a
+ * call that is not there. (The contract profile skips negative cases.)
+ */
+static int mutation_missed(struct interp *x, const struct wk_mutation_state *ms)
+{
+    if (ms->applied)
+        return 0;
+    struct wk_case_result *r = x->r;
+    char calls[160];
+    snprintf(calls, sizeof(calls), "the corruption %s never applied: %u %s call%s, it corrupts call %u",
+             ms->mutation ? ms->mutation->name : "?", ms->seen, ms->mutation ? wk_ddi_name(ms->mutation->ddi) : "?",
+             ms->seen == 1 ? "" : "s", ms->call);
+    r->verdict = WK_VERDICT_FAIL;
+    snprintf(r->expected, sizeof(r->expected), "a violation of %s", x->p->trips);
+    snprintf(r->seen, sizeof(r->seen), "%s", calls);
+    return 1;
+}
+
+static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
+{
+    struct wk_case_result *r = x->r;
+    snprintf(r->rule, sizeof(r->rule), "%s", x->p->trips);
+    if (wk_vidmm_violated(x->vm, x->p->trips)) {
+        r->verdict = WK_VERDICT_PASS;
+        return;
+    }
+    if (mutation_missed(x, ms))
+        return;
+    r->verdict = WK_VERDICT_FAIL;
+    snprintf(r->expected, sizeof(r->expected), "a violation of %s", x->p->trips);
+    struct wk_violation v;
+    uint64_t total = 0;
+    if (wk_vidmm_violations(x->vm, &v, 1, &total))
+        snprintf(r->seen, sizeof(r->seen), "%llu other violation(s), first: %.280s", (unsigned long long)total, v.message);
+    else
+        snprintf(r->seen, sizeof(r->seen), "no violation at all (the corrupted answer was accepted)");
+}
+
+/* Runs the steps of a positive case; 1 when all returned and held as expected. */
+static int run_steps(struct interp *x)
+{
+    const struct wk_prog *p = x->p;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        x->r->failed_step = (int32_t)i;
+        if (is_check(s->kind)) {
+            if (!check(x, s))
+                return 0;
+            continue;
+        }
+        wk_status st = act(x, s);
+        if (st == WK_E_NOT_SUPPORTED && s->expect_status != WK_E_NOT_SUPPORTED) {
+            x->r->verdict = WK_VERDICT_SKIP;
+            snprintf(x->r->seen, sizeof(x->r->seen), "%s", wk_vidmm_last_error(x->vm));
+            return 0;
+        }
+        if (s->kind == WK_STEP_CANCEL && st == WK_OK && s->has_count && x->last_cancelled != s->count) {
+            char want[48];
+            snprintf(want, sizeof(want), "%u submissions cancelled", s->count);
+            return failf(x, want, "%u", x->last_cancelled);
+        }
+        if (st != s->expect_status) {
+            char want[64];
+            snprintf(want, sizeof(want), "status %s", wk_status_name(s->expect_status));
+            failf(x, want, "%s: %s", wk_status_name(st), wk_vidmm_last_error(x->vm));
+            first_violation(x, want);
+            return 0;
+        }
+        /* A positive case fails on any violation; say so at the step that
+         * made it. Judged only at the end, a later data check that failed
+         * because of it (a Patch that wrote outside its slots, then wrong
+         * bytes) was reported instead, without the rule. */
+        uint64_t total = 0;
+        if (!p->has_rewrite) /* a negative case runs on to the rule it must trip */
+            wk_vidmm_violations(x->vm, NULL, 0, &total);
+        if (total) {
+            first_violation(x, "no contract violation");
+            return 0;
+        }
+    }
+    x->r->failed_step = -1;
+    return 1;
+}
+
+static void judge_positive(struct interp *x)
+{
+    struct wk_case_result *r = x->r;
+    uint64_t total = 0;
+    if (!run_steps(x)) {
+        if (r->verdict != WK_VERDICT_SKIP)
+            r->verdict = WK_VERDICT_FAIL;
+        return;
+    }
+    wk_vidmm_violations(x->vm, NULL, 0, &total);
+    if (total) {
+        r->verdict = WK_VERDICT_FAIL;
+        first_violation(x, "no contract violation");
+        return;
+    }
+    r->verdict = WK_VERDICT_PASS;
+}
+
+void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct wk_case_result *r)
+{
+    struct interp x;
+    struct wk_mutation_state ms;
+    memset(&x, 0, sizeof(x));
+    memset(r, 0, sizeof(*r));
+    r->failed_step = -1;
+    x.p = p;
+    x.r = r;
+    x.contract = o && o->contract;
+    memset(&ms, 0, sizeof(ms));
+    const char *left_out = contract_skip(p, x.contract);
+    if (left_out) {
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen), "%s", left_out);
+        return;
+    }
+    wk_status st = bring_up(&x, o, &ms);
+    const char *missing = st == WK_OK ? missing_requirement(&x) : NULL;
+    if (missing) {
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen), "%s", missing);
+    } else if (p->has_rewrite && x.vm) {
+        if (st == WK_OK)
+            run_steps(&x);
+        judge_negative(&x, &ms);
+    } else if (st != WK_OK) {
+        r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
+        snprintf(r->expected, sizeof(r->expected), "the adapter starts");
+        snprintf(r->seen, sizeof(r->seen), "%s: %s", wk_status_name(st), x.vm ? wk_vidmm_last_error(x.vm) : "");
+        if (x.vm)
+            first_violation(&x, "the adapter starts");
+    } else {
+        judge_positive(&x);
+    }
+    if (x.vm) {
+        /* Tear down first: leaks and StopDevice/RemoveDevice are part of the run. */
+        uint64_t before = 0, after = 0;
+        wk_vidmm_violations(x.vm, NULL, 0, &before);
+        wk_vidmm_stop(x.vm);
+        wk_vidmm_violations(x.vm, NULL, 0, &after);
+        if (after > before && r->verdict == WK_VERDICT_PASS && !p->has_rewrite) {
+            r->verdict = WK_VERDICT_FAIL;
+            first_violation(&x, "a clean teardown");
+        }
+        record_tripped(&x);
+        wk_vidmm_destroy(x.vm);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Step by step (fuzz harnesses, differential runs)                     */
+/* ------------------------------------------------------------------ */
+
+void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
+                       struct wk_case_result *r)
+{
+    memset(x, 0, sizeof(*x));
+    memset(r, 0, sizeof(*r));
+    r->failed_step = -1;
+    x->p = p;
+    x->vm = vm;
+    x->r = r;
+}
+
+wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)
+{
+    *check_failed = 0;
+    if (is_check(s->kind)) {
+        *check_failed = !check(x, s);
+        return WK_OK;
+    }
+    return act(x, s);
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner.h - the case runner of `wddmkit conform`: selection, isolation,
+ * scheduling, expectations and the run report the output formats read.
+ *
+ * The runner takes step programs, whoever made them (the spec loader, a
+ * test), so it can be driven and tested without YAML. Each case runs in a
+ * forked child that sends its struct wk_case_result back over a pipe: a
+ * driver that crashes, hangs past the per-case timeout, trips a sanitizer or
+ * exits without answering costs that one case (verdict crash or timeout),
+ * never the run. `no_fork` runs cases in this process, for gdb.
+ *
+ * The report lists the selected cases in id order whatever -j was, so two
+ * runs of the same cases produce the same report apart from times. Cases an
+ * interrupted run never finished stay in the report with finished == 0 and
+ * every output format leaves them out.
+ *
+ * Test hooks (environment, read once per run; for the runner's own tests):
+ *   WK_RUNNER_TEST_ABORT_ID=<id>  the process running case <id> prints a
+ *                                 sanitizer-style "SUMMARY: ..." line and calls
+ *                                 abort() before running it (a child that
+ *                                 really dies, as after a sanitizer report)
+ *   WK_RUNNER_TEST_FLAKY_ID=<id>  case <id> fails its first attempt, whatever
+ *                                 the program did, and runs normally afterwards
+ */
+#ifndef WK_RUNNER_H
+#define WK_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "prog/conform.h"
+#include "wddmkit/status.h"
+
+struct wk_expectations;   /* expectations.h */
+struct wk_expectation;
+struct wk_run_report;
+
+struct wk_runner_options {
+    const char *driver;               /* driver object; NULL: the built-in reference driver */
+    int contract;                     /* wk_run_options.contract */
+    uint64_t seed;                    /* wk_run_options.seed */
+    int has_seed;                     /* --seed given (kept for the rerun command) */
+    uint32_t jobs;                    /* cases in parallel; 0: 1 */
+    int no_fork;                      /* run in this process, one after another */
+    double case_timeout;              /* seconds per case; <= 0: none */
+    double total_timeout;             /* seconds for the run; <= 0: none */
+    const char *const *filters;       /* fnmatch globs on ids; none: every case */
+    size_t filter_count;
+    const char *const *excludes;      /* fnmatch globs on ids to leave out */
+    size_t exclude_count;
+    uint32_t shard_index;             /* 1..shard_count */
+    uint32_t shard_count;             /* 0 or 1: no sharding */
+    const struct wk_expectations *expectations;  /* NULL: none */
+    int catch_signals;                /* SIGINT/SIGTERM stop the run (the CLI) */
+    /* Progress, in the runner's process: a case starts (first attempt) and
+     * a case has its final verdict. Either may be NULL. */
+    void (*on_start)(void *ctx, const struct wk_run_report *rep, size_t index);
+    void (*on_done)(void *ctx, const struct wk_run_report *rep, size_t index);
+    void *ctx;
+};
+
+enum wk_run_stop {
+    WK_RUN_COMPLETE,                  /* every selected case finished */
+    WK_RUN_INTERRUPTED,               /* SIGINT or SIGTERM (signo) */
+    WK_RUN_TOTAL_TIMEOUT              /* --total-timeout elapsed */
+};
+
+struct wk_case_report {
+    const struct wk_prog *prog;       /* id, area, file: borrowed from the caller */
+    int finished;                     /* 0: not run (interrupted or out of time) */
+    enum wk_verdict verdict;          /* the typed result (see wk_runner_classify) */
+    int unexpected;                   /* counts against the run (exit 1) */
+    struct wk_case_result result;     /* the first attempt as run (crash/timeout filled in) */
+    const struct wk_expectation *expectation;   /* the entry that matched, or NULL */
+    uint32_t attempts;                /* 2 when rerun */
+    enum wk_verdict rerun_verdict;    /* the rerun's raw verdict when attempts == 2 */
+    double seconds;                   /* wall time of the first attempt */
+    char output[512];                 /* crash/timeout: tail of what the child printed */
+};
+
+struct wk_run_report {
+    struct wk_case_report *cases;     /* the selected cases, in id order */
+    size_t count;
+    size_t finished;
+    size_t totals[WK_VERDICT_COUNT];  /* finished cases by verdict */
+    size_t unexpected;
+    enum wk_run_stop stop;
+    int signo;                        /* the signal that interrupted the run */
+    double seconds;
+    /* Environment, for the reports */
+    const char *driver;               /* NULL: the reference driver */
+    int contract;                     /* the contract profile (wk_run_options.contract) */
+    uint64_t seed;
+    int has_seed;
+    uint32_t jobs;
+    uint32_t shard_index, shard_count;
+    const char *kit_version;          /* set by the caller; "unknown" by default */
+    /* Spec errors of the run's files, set by the caller: the cases they
+     * dropped did not run, and the run exits 2 (the reports list them). */
+    char *const *spec_errors;         /* the messages kept ("FILE:LINE:COL: ...") */
+    size_t spec_error_count;          /* messages in spec_errors */
+    size_t spec_errors_total;         /* errors reported, kept or not */
+    char host[128];                   /* uname: nodename sysname release machine */
+    char start_time[32];              /* ISO 8601 UTC */
+};
+
+/*
+ * Selects cases[] by the options' filters, excludes and shard: fills
+ * *index (malloc'd, free it) with the indices of the selected cases in id
+ * order. Two cases with the same id are an error (WK_E_INVALID_ARGUMENT,
+ * printed to err), as is a shard outside 1..N.
+ */
+wk_status wk_runner_select(const struct wk_prog *const *cases, size_t n, const struct wk_runner_options *o,
+                           size_t **index, size_t *count, FILE *err);
+
+/*
+ * Runs the selected cases and fills *out (release with wk_run_report_free,
+ * also after an error). Returns WK_OK when the run took place, complete or
+ * not (see out->stop), or the selection's error.
+ */
+wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const struct wk_runner_options *o,
+                        struct wk_run_report *out, FILE *err);
+void wk_run_report_free(struct wk_run_report *rep);
+
+/* Writes all of data to fd (a child's answer to its parent), retrying on
+ * EINTR; gives up silently on an error: the parent sees a short answer. */
+void wk_write_all(int fd, const void *data, size_t n);
+
+/* The typed result of a raw verdict under an expectation (NULL: none):
+ * expect fail|crash|timeout met ⇒ expected-fail, a pass instead ⇒
+ * unexpected-pass; expect flake and a failure of any kind ⇒ flake; expect
+ * skip ⇒ skip; anything else stays as run. */
+enum wk_verdict wk_runner_classify(enum wk_verdict raw, const struct wk_expectation *e);
+
+/* Whether a typed result counts against the run: fail, crash, timeout,
+ * error, unexpected-pass. */
+int wk_verdict_is_unexpected(enum wk_verdict v);
+
+/* The process exit code for a finished run: 0 all as expected, 1 unexpected
+ * results or a run cut short by --total-timeout, 130 interrupted. */
+int wk_run_exit_code(const struct wk_run_report *rep);
+
+/* ------------------------------------------------------------------ */
+/* Reports (report_*.c, coverage.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* Live progress and the final summary on a terminal or a log. */
+struct wk_console {
+    FILE *out;
+    int tty;                          /* redraw one progress line with \r */
+    int quiet;                        /* only failures and the totals */
+    size_t done;
+    int line_open;                    /* a progress line is on screen */
+    int width;                        /* terminal columns (tty) */
+};
+void wk_console_init(struct wk_console *c, FILE *out, int quiet);
+void wk_console_on_start(void *ctx, const struct wk_run_report *rep, size_t index);
+void wk_console_on_done(void *ctx, const struct wk_run_report *rep, size_t index);
+/* The summary by area, each unexpected result in detail, the totals. */
+void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep);
+
+/* The one command that reruns just this case (shell-quoted). */
+void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_case_report *c, char *buf,
+                             size_t size);
+
+/* The files, each written to PATH.tmp.<pid>, fsync()ed and renamed over
+ * PATH; errors are printed to err as "wddmkit: PATH: reason". */
+wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FILE *err);
+wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err);
+wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
+
+/* Helpers the writers share (runner.c). */
+const char *wk_run_signal_name(int signo);    /* "SIGSEGV"; "signal" when unknown */
+const char *wk_case_area(const struct wk_case_report *c);   /* "-" when the program has none */
+FILE *wk_report_open(const char *path, char *tmp, size_t tmp_size, FILE *err);
+wk_status wk_report_commit(FILE *f, const char *tmp, const char *path, FILE *err);
+/* Decodes one UTF-8 sequence of s[0..n); invalid bytes decode as U+FFFD,
+ * one byte at a time. Returns the bytes consumed (>= 1 when n > 0). */
+size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
+/* The rule a failure is about: the result's rule, else the rule a negative
+ * case must trip, else "" (a failed check that broke no rule: the rules
+ * the case covers are not its cause, and a CI tab must not blame them). */
+void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size);
+/* The rules the case covers, "A, B"; "" when none. */
+void wk_report_covers(const struct wk_case_report *c, char *buf, size_t size);
+/* "contract" or "reference". */
+const char *wk_report_profile(const struct wk_run_report *rep);
+/* Checks the contract profile left out, over the finished cases. */
+uint64_t wk_report_not_evaluated(const struct wk_run_report *rep);
+/* A case's failed step as "3 (fill, line 42)" or "" for the whole case. */
+void wk_report_step(const struct wk_case_report *c, char *buf, size_t size);
+/* Where a spec error is: its message up to the first ": " ("FILE:LINE:COL"),
+ * the whole message when it has none. */
+void wk_report_spec_error_where(const char *message, char *buf, size_t size);
+
+/* What a run exercised (--coverage). */
+#define WK_COVERAGE_PAGING_OPS 18
+struct wk_coverage {
+    uint32_t rule_count;              /* the catalogue's size (at most 128) */
+    uint64_t rules[2];                /* exercised rules, bit per catalogue index */
+    uint64_t paging_ops[WK_COVERAGE_PAGING_OPS];  /* BuildPagingBuffer calls by operation */
+    uint64_t ddi_calls[WK_DDI_COUNT];
+};
+void wk_coverage_compute(const struct wk_run_report *rep, struct wk_coverage *out);
+/* Exercised and unexercised rules, paging operations and DDIs, with counts.
+ * Returns the number of catalogue rules left unexercised. */
+uint32_t wk_coverage_print(const struct wk_coverage *c, FILE *out);
+
+#endif

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_driver.h - the adapters the driver harnesses (fuzz_render,
+ * fuzz_patch, fuzz_paging, fuzz_prog) run their inputs on, and how they
+ * report a finding.
+ *
+ * Why one shared layer: every harness must be able to target any driver
+ * without a rebuild, build its adapters once per process (creating and
+ * starting one costs far more than an input), and report a finding the same
+ * way so that every engine (libFuzzer, AFL++, the replay binary) records the
+ * input.
+ *
+ * The driver under test (DUT) is chosen once per process:
+ *   1. WK_DRIVER=path.so in the environment: loaded with wk_vidmm_load;
+ *   2. else, when the harness was built with the CMake option
+ *      WK_FUZZ_DRIVER_LIB=<target or path of a static library>, the
+ *      library's `NTSTATUS wk_fuzz_linked_DriverEntry(PDRIVER_OBJECT,
+ *      PUNICODE_STRING)` (its DriverEntry, renamed the way
+ *      wk_refdriver_static renames the reference driver's);
+ *   3. else the reference driver (wk_refdriver_DriverEntry).
+ * The reference adapter of the differential harnesses always runs the
+ * reference driver linked in.
+ *
+ * Adapters are built with no DDI timer (ddi_timeout_ms = UINT32_MAX: the
+ * engine's -timeout catches hangs, and a timer signal per DDI would cost
+ * every input), guard pages on, and the knobs of struct wk_fuzz_knobs: the
+ * GPU description (the reference adapter unless an input describes
+ * another), seed, multipass bound and paging knobs. Per role, up to
+ * WK_FUZZ_KEPT adapters are kept, by knobs, least recently used first
+ * out, at most WK_FUZZ_KEPT_PER_BUILD of one description; paging
+ * knobs, seed and max_passes can also be set on a reset adapter
+ * (wk_vidmm_reconfigure), the GPU description and the segment-query
+ * version only by building one. A driver under test from WK_DRIVER or
+ * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
+ * version destroys it first, so that a driver keeping adapter state in
+ * globals never sees two adapters at once (the reference driver, which
+ * both roles run side by side, keeps WK_FUZZ_KEPT).
+ *
+ * An adapter description other than the reference one may be refused (by
+ * the GPU model: overlapping segments, no system pages...; or by the
+ * reference driver at start): such an input is not interesting, not a
+ * finding; wk_fuzz_differential runs nothing for it. A driver under test
+ * that does not start on a description the reference starts on is a
+ * finding. On the reference description, a refusal is what it always was:
+ * a KIT INVARIANT for the reference, an abort for the driver under test.
+ *
+ * State between inputs: adapters are reset (wk_vidmm_reset), not rebuilt,
+ * unless their knobs change. A reset puts the kit's side back exactly as
+ * on a fresh adapter (placements, system pages and their scatter, GART,
+ * memory; fence ids keep rising, as on Windows), but the driver under test
+ * is not reloaded: a finding that depends on the driver's own history (a
+ * counter, a leak, a stale pointer from an earlier input) may not replay
+ * in a fresh process. WK_FUZZ_FRESH=1 builds every input's adapters (and
+ * so loads the driver) afresh, slower, and then every finding replays.
+ *
+ * Findings: a contract violation on the DUT, a DUT that crashed (the
+ * adapter is dead), or a differential mismatch. wk_fuzz_finding prints the
+ * harness, what happened and every recorded violation to stderr, then
+ * abort()s: libFuzzer and AFL++ save the input as a crash, the replay binary
+ * dies with SIGABRT. With WK_FUZZ_NO_ABORT=1 it prints, counts, marks every
+ * adapter for a rebuild and returns (surveying a folder of crash files with
+ * the replay binary); the harness then abandons the input.
+ * A violation or crash of the REFERENCE adapter is a bug in the kit, never
+ * in the DUT: wk_fuzz_kit_invariant reports it as "KIT INVARIANT" and always
+ * aborts.
+ *
+ * Known signatures: WK_FUZZ_IGNORE="SIG;SIG..." lists findings not to stop
+ * at (a bug already known, whose inputs would otherwise end every libFuzzer
+ * campaign at once). A finding whose signature (wk_fuzz_signature, below:
+ * the text `wddmkit repro` and `triage` print) is one of them is counted,
+ * named once per process, and treated as under WK_FUZZ_NO_ABORT: the
+ * adapters are rebuilt, the input abandoned, and the engine sees no crash,
+ * so it goes on looking for other bugs. WK_FUZZ_IGNORE_COUNTS=FILE adds to
+ * one 8-byte counter per listed signature in FILE, in list order, through
+ * a shared mapping (every process and fork of a campaign adds to the same
+ * counters; `wddmkit fuzz` reads them for its summary). A kit invariant is
+ * never ignored, and neither is what the kit does not catch (a sanitizer
+ * report that ends the process, a signal outside a DDI call, a hang).
+ */
+#ifndef WK_FUZZ_DRIVER_H
+#define WK_FUZZ_DRIVER_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance.h"
+#include "reference.h"
+
+#include "inputs/seeds_lib.h"
+
+/* WK_FUZZ_PROG_BYTES and the paging-buffer bounds of program inputs are
+ * in conform.h: `wddmkit repro` folds a fuzz_prog input as the harness
+ * does. */
+
+/* Adapters each role keeps (the reference driver as driver under test;
+ * one otherwise). 32: the seeds of fuzz_prog run on 23 GPU descriptions
+ * of their cases (in two segment-query versions, with other paging knobs),
+ * and with four kept, mutated inputs switching between them evicted each
+ * other's adapters (bench/fuzz_speed fuzz_prog: 9,700 exec/s with 4,
+ * 15,600 with 32 and at most 4 per description and version). An idle kept
+ * adapter costs the pages it touched. */
+#define WK_FUZZ_KEPT 32
+/* Of them, at most this many of one GPU description and segment-query
+ * version: other paging knobs on it reconfigure one (what four kept
+ * adapters did for every input before descriptions varied). */
+#define WK_FUZZ_KEPT_PER_BUILD 4
+
+/* The adapter knobs a harness input may choose (the rest is fixed above).
+ * The adapter fields come last and mean the reference adapter, seed 0 and
+ * the default multipass bound when zero: a harness that fuzzes no adapter
+ * ends its initialiser with `NULL, 0, 0` (-Wextra wants every field). */
+struct wk_fuzz_knobs {
+    uint32_t paging_buffer_size;      /* 0: the driver's PagingBufferSize */
+    uint64_t transfer_chunk;          /* 0: whole transfers */
+    int split_submissions;
+    uint32_t query_segment_version;   /* 0 or 3: QUERYSEGMENT3; 4 */
+    /* The GPU; NULL: wk_gpu_reference_desc(). Compared by value and read
+     * only during the call (the kept adapters keep a copy), so it may point
+     * into an input that the next one overwrites. At most as many segments
+     * and bank ends as a struct wk_prog holds; a larger one is refused. */
+    const struct wk_gpu_desc *gpu;
+    uint64_t seed;                    /* scatters system pages (wk_vidmm_config) */
+    uint32_t max_passes;              /* multipass bound; 0: vidmm's default */
+};
+
+enum wk_fuzz_role {
+    WK_FUZZ_DUT,                      /* the driver under test */
+    WK_FUZZ_REF,                      /* the reference driver (differential) */
+    WK_FUZZ_ROLES
+};
+
+/* "reference", "linked", or the WK_DRIVER path. */
+const char *wk_fuzz_driver_name(void);
+/* The DUT as chosen above, for a harness that builds its adapters itself
+ * (fuzz_hostile, through wk_prog_run): the WK_DRIVER path (NULL when
+ * unset), else the DriverEntry linked in (WK_FUZZ_DRIVER_LIB's or the
+ * reference driver's). */
+const char *wk_fuzz_driver_path(void);
+DRIVER_INITIALIZE *wk_fuzz_driver_entry(void);
+
+/* The started adapter of `role` with knobs `k` (NULL: all defaults): the
+ * kept one with knobs k (as it is, not reset), else built (and every kept
+ * one dropped first after a finding). When it cannot be built: on the
+ * reference GPU description, aborts with a message (the DUT cannot be
+ * fuzzed so; the reference: a KIT INVARIANT); on another, NULL, the kept
+ * adapters of a role that can hold two at once left as they were. */
+struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* The adapter of `role` with knobs `k` (NULL: defaults), empty: reset
+ * (wk_vidmm_reset, cost proportional to what the last input touched), and
+ * given other paging knobs by wk_vidmm_reconfigure when they differ: the
+ * kept adapter with knobs k, else the least recently used of k's
+ * GPU description and segment-query version; built when there is none
+ * (or a free entry is left), when it is dead (or cannot reset), after a
+ * finding, and for every input under WK_FUZZ_FRESH=1. NULL as
+ * wk_fuzz_adapter. */
+struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k);
+
+/* Adapters of `role` built so far in this process (tests: reuse versus
+ * rebuild). */
+uint64_t wk_fuzz_builds(enum wk_fuzz_role role);
+
+/* Counts the builds and resets of the adapter of `role`: what a harness
+ * keeping objects on it compares to know they are still there. */
+uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
+
+/* Violations recorded on vm since its creation or last reset. */
+uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm);
+
+/* A finding on the DUT: prints "<harness>: FINDING: <what>", the driver,
+ * every violation of vm (may be NULL), its last error and the finding's
+ * signature, then aborts (or returns under WK_FUZZ_NO_ABORT=1, see above).
+ * A finding of a known signature (WK_FUZZ_IGNORE, above) is counted, not
+ * printed after its first, and returns. */
+void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The reference itself misbehaved: "<harness>: KIT INVARIANT: ..." and abort. */
+void wk_fuzz_kit_invariant(const char *harness, struct wk_vidmm *ref, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+/* When vm recorded a violation or died: a finding (DUT) or a kit invariant
+ * (REF). Returns 1 when the input must be abandoned (WK_FUZZ_NO_ABORT). */
+int wk_fuzz_check(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *vm, const char *when);
+
+/* Findings reported so far in this process (WK_FUZZ_NO_ABORT runs). */
+uint64_t wk_fuzz_findings(void);
+
+/* Findings of a known signature (WK_FUZZ_IGNORE) passed over so far in
+ * this process. */
+uint64_t wk_fuzz_ignored(void);
+
+/* Defined (returning 1) by a harness whose inputs crash drivers routinely
+ * (fuzz_hostile): LeakSanitizer is then never told about the blocks a
+ * crashed driver's pool keeps, as in a campaign with known signatures
+ * (fuzz_driver.c, __lsan_default_suppressions). */
+int wk_fuzz_crashed_pools_routine(void) __attribute__((weak));
+
+/* The name of a signal as signatures give it ("SIGSEGV"), "signal" for one
+ * without a name here. */
+static inline const char *wk_fuzz_signal_name(int signo)
+{
+    static const struct { int no; const char *name; } names[] = {
+        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGILL, "SIGILL" },
+        { SIGABRT, "SIGABRT" }, { SIGTRAP, "SIGTRAP" }, { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
+        { SIGALRM, "SIGALRM" }, { SIGPIPE, "SIGPIPE" }, { SIGSYS, "SIGSYS" }, { SIGXCPU, "SIGXCPU" },
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (names[i].no == signo)
+            return names[i].name;
+    return "signal";
+}
+
+/*
+ * The signature of a finding: what every tool prints for it (`wddmkit
+ * repro`, `triage`, `minimize`, `promote`, `fuzz` and its check of the
+ * starting inputs), what triage groups by and what WK_FUZZ_IGNORE matches.
+ * One function, here, for the harnesses and the command line alike: repro
+ * and triage of a replayed input used to print "SUBMIT-GPU-001 in
+ * DxgkDdiSubmitCommand" where minimize and promote printed
+ * "SUBMIT-GPU-001 (CROSSES_SEGMENT) in DxgkDdiSubmitCommand".
+ *
+ *   "RULE (CLASS) in DDI[: SANITIZER]" for a rule violated (`rule` its ID):
+ *      CLASS the GPU fault class ("faulted on the GPU: CROSSES_SEGMENT ...")
+ *      or the signal of a crash the kit caught ("crashed with signal 11")
+ *      when the violation's message names one, else left out; DDI the one
+ *      the message names ("RULE: DDI: detail", as the kit records a
+ *      violation), "the kit" when it names none;
+ *   "finding: WHAT[: SANITIZER]" for a harness finding without a rule (a
+ *      differential mismatch): WHAT the message's first line, at most 200
+ *      characters.
+ * SANITIZER (NULL or "": none) is the class of a sanitizer report, which
+ * only a tool that reads the report can add.
+ */
+static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, const char *message,
+                                     const char *sanitizer)
+{
+    const char *san = sanitizer && sanitizer[0] ? sanitizer : NULL;
+    size_t n = rule ? strlen(rule) : 0;
+    if (!n) {
+        size_t w = strcspn(message, "\n");
+        snprintf(out, cap, "finding: %.*s%s%s", (int)(w < 200 ? w : 200), message, san ? ": " : "", san ? san : "");
+        return;
+    }
+    char ddi[64] = "the kit", cls[64] = "";
+    if (strncmp(message, rule, n) == 0 && message[n] == ':' && message[n + 1] == ' ') {
+        const char *from = message + n + 2;
+        size_t w = strcspn(from, ": \n");
+        if (w && w < sizeof(ddi) && from[w] == ':')
+            snprintf(ddi, sizeof(ddi), "%.*s", (int)w, from);
+    }
+    const char *gpu = strstr(message, "faulted on the GPU: "), *sig = strstr(message, "crashed with signal ");
+    if (gpu) {
+        gpu += strlen("faulted on the GPU: ");
+        size_t w = strcspn(gpu, " :\n");
+        snprintf(cls, sizeof(cls), " (%.*s)", (int)(w < 40 ? w : 40), gpu);
+    } else if (sig) {
+        snprintf(cls, sizeof(cls), " (%s)", wk_fuzz_signal_name(atoi(sig + strlen("crashed with signal "))));
+    }
+    snprintf(out, cap, "%s%s in %s%s%s", rule, cls, ddi, san ? ": " : "", san ? san : "");
+}
+
+/* Whether an entry of WK_FUZZ_IGNORE names signature `sig` (as
+ * wk_fuzz_signature made it, without a sanitizer's part): the same text,
+ * or the text followed by ": " and a sanitizer's class (an entry copied
+ * from `wddmkit repro`, which reads the report; the harness does not, so
+ * such an entry matches every finding of that rule, class and DDI). */
+static inline int wk_fuzz_signature_matches(const char *entry, const char *sig)
+{
+    size_t n = strlen(sig);
+    return strncmp(entry, sig, n) == 0 && (entry[n] == '\0' || (entry[n] == ':' && entry[n + 1] == ' '));
+}
+
+/*
+ * The end of a process that ran inputs (the replay binary calls it after
+ * its last one): every kept adapter of both roles is stopped, its objects
+ * destroyed (the fixture's too) and the driver's StopDevice and
+ * RemoveDevice called. Without it the destroy DDIs ran only when an input
+ * happened to force a rebuild, so `wddmkit coverage` counted them by the
+ * order of its inputs (more inputs gave lower coverage). What the teardown
+ * records is judged as after an input: a violation on the DUT is a finding
+ * (it aborts, or under WK_FUZZ_NO_ABORT prints and returns), on the
+ * reference a KIT INVARIANT. Adapters left stale by a finding are dropped
+ * unjudged, as a rebuild drops them. Nothing is kept afterwards.
+ */
+void wk_fuzz_teardown(void);
+
+/*
+ * The objects fuzz_render and fuzz_patch keep across inputs on the DUT: a
+ * device, a context and a GDI context (0 when the driver declines one), and
+ * the allocations of wk_render_slots, each paged in once. Their placement
+ * is recorded: an input that moved one (an eviction) leaves the fixture
+ * "not intact" and the harness rebuilds it, so every input starts from the
+ * same placement.
+ */
+struct wk_fuzz_fixture {
+    struct wk_vidmm *vm;                       /* NULL: not built */
+    uint64_t epoch;                            /* wk_fuzz_epoch(WK_FUZZ_DUT) when built */
+    uint32_t device, context, gdi_context;
+    DXGK_CONTEXTINFO info, gdi_info;
+    uint32_t alloc[WK_RENDER_SLOTS + 1];       /* handles by slot (index 0 unused) */
+    uint64_t where[WK_RENDER_SLOTS + 1];       /* GPU address when built */
+    uint64_t placement;                        /* wk_vidmm_placement_epoch when last seen intact */
+};
+
+/* The fixture, ready: kept when it is still there and intact, else the DUT
+ * is reset and the fixture built again. A violation meanwhile is a finding
+ * (NULL is returned under WK_FUZZ_NO_ABORT), a refusal to build it aborts
+ * (the driver cannot be fuzzed so). */
+struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
+
+/*
+ * The differential run of fuzz_paging and fuzz_prog: program `p` step by
+ * step on the DUT and on the reference adapter, both reset first and built
+ * with knobs `k`. After every step:
+ *   - a violation on the reference: KIT INVARIANT (abort);
+ *   - a violation on the DUT: a finding;
+ *   - different statuses: a finding;
+ *   - a content check (expect_bytes, expect_pattern, expect_digest,
+ *     expect_gart) holding on one and not the other: a finding (an
+ *     expect_digest on an allocation whose bytes are equal on both sides
+ *     holds or fails alike: decided by a byte compare, no digest computed);
+ * and at the end every allocation's bytes must be equal (compared directly,
+ * page by page; the digests are printed when they differ), and readable
+ * on both sides or on neither; then every device the input left is
+ * destroyed on both sides, checked like a step (the teardown the
+ * conformance runner judges too). Checks that read driver-chosen numbers
+ * (expect_stats, expect_context_info) or placement are run but not
+ * compared: a correct driver may differ there. Left out on both sides:
+ * steps `skip` (may be NULL) names (a harness's work cap). An adapter
+ * description (k->gpu) the reference refuses runs nothing on either side,
+ * no finding (the DUT's adapter is not even asked for); one the reference
+ * starts on and the DUT does not is a finding. Returns 1 when the run was
+ * clean, 0 after a finding under WK_FUZZ_NO_ABORT and for a refused
+ * description.
+ */
+typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
+int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
+                         wk_fuzz_skip_fn *skip, void *user);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_render.c - the untrusted inputs of DxgkDdiRender: a user command
+ * buffer, an allocation list and a user patch-location list, all from the
+ * fuzzer, through the driver under test's Render, the kit's contract
+ * checks, residency, Patch, SubmitCommand and execution on the GPU model.
+ *
+ * Why: Render is where user-mode bytes reach the kernel driver. A driver
+ * that trusts an AllocationIndex, a PatchOffset, a CommandLength or a list
+ * size from those bytes writes outside its buffers (a guard-page hit),
+ * emits patch entries the kernel rejects (RENDER-PATCH-*), or builds a DMA
+ * buffer that faults on the GPU.
+ *
+ * Input format: seeds_lib.h, "fuzz_render" (flags, the allocation list as
+ * slots of seven allocations created once, the raw patch entries, then the
+ * raw command buffer). One source, three builds (fuzz/CMakeLists.txt).
+ *
+ * Findings (abort after printing every violation, fuzz_driver.h):
+ *   - any contract violation on the DUT (wk_vidmm_violations total > 0),
+ *     which includes a crash or a guard-page hit (the adapter is then dead);
+ *   - a render status the kit does not document for a rejected input.
+ * A documented rejection (WK_E_DRIVER_FAILED: Render returned an error
+ * status for a bad command buffer) is the driver's right and no finding.
+ *
+ * State across inputs, for speed: the device, the contexts and the seven
+ * allocations (fuzz_driver.c's fixture) stay, paged in once; nothing is
+ * reset between inputs. Why that is sound: the kit re-creates the DMA
+ * buffer, the patch list and the allocation list of every Render call, and
+ * drains the GPU before returning, so an input sees the same buffers and
+ * the same list contents (placement) as if it ran first. What may leak is
+ * the allocations' bytes (which Render and Patch never read) and the
+ * driver's own internal state. An input that moves an allocation (an
+ * eviction under pressure) would change the next input's allocation list,
+ * so the fixture is checked before every input and rebuilt (wk_vidmm_reset,
+ * cost proportional to what was touched) when it moved. WK_FUZZ_FRESH=1
+ * (fuzz_driver.h) builds adapter and fixture afresh before every input, for
+ * a bit-exact replay of a finding that depends on earlier inputs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "fuzz.h"
+
+#define HARNESS "fuzz_render"
+
+/* Statuses wk_vidmm_render may return without a violation. */
+static int acceptable(wk_status st)
+{
+    switch (st) {
+    case WK_OK:
+    case WK_E_DRIVER_FAILED:     /* Render rejected the command buffer */
+    case WK_E_NOT_SUPPORTED:     /* the driver has no Render */
+    case WK_E_NO_SPACE:          /* the slots do not fit with the driver's sizes */
+    case WK_E_LIMIT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
+    struct wk_render_input in;
+    wk_render_parse(data, size, &in);
+    struct wk_fuzz_fixture *f = wk_fuzz_fixture(HARNESS);
+    if (!f)
+        return 0;
+    int gdi = (in.flags & WK_RENDER_GDI) && f->gdi_context;
+    const DXGK_CONTEXTINFO *info = gdi ? &f->gdi_info : &f->info;
+
+    wk_render_fold(&in, info->AllocationListSize, info->PatchLocationListSize);
+
+    struct wk_vidmm_list_entry list[WK_RENDER_MAX_LIST];
+    uint32_t list_length = in.list_length;
+    for (uint32_t i = 0; i < list_length; i++) {
+        list[i].allocation = f->alloc[in.list[i] & 0x7]; /* slot 0: a NULL entry */
+        list[i].write = (in.list[i] & WK_RENDER_WRITE) != 0;
+    }
+    uint32_t patch_length = in.patch_length;
+    memset(patch, 0, sizeof(patch));
+    if (in.patch_bytes)
+        memcpy(patch, in.patch, in.patch_bytes);
+
+    struct wk_vidmm_render args = {
+        gdi ? f->gdi_context : f->context, in.command, (uint32_t)in.command_length, list, list_length,
+        patch_length ? patch : NULL, patch_length, (in.flags & WK_RENDER_NO_PREPATCH) != 0,
+    };
+    struct wk_vidmm_render_result result;
+    wk_status st = wk_vidmm_render(f->vm, &args, &result);
+    if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "during Render/Patch/SubmitCommand"))
+        return 0;
+    if (!acceptable(st)) {
+        wk_fuzz_finding(HARNESS, f->vm, "wk_vidmm_render returned %s (%s) without a violation",
+                        wk_status_name(st), wk_vidmm_last_error(f->vm));
+        return 0;
+    }
+    return 0;
+}
