@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "wddmkit/status.h"
 
 /* The whole command line: argv[0] is the program's name, argv[1] the
@@ -94,25 +95,13 @@ int wk_cli_driver(int argc, char **argv);
  * by the executable's main only (never in fuzz_cli). */
 int wk_cli_hand_over(int argc, char **argv);
 
-/* Paths (cli_paths.c). wk_cli_mkdir_p makes a folder and its parents (0,
- * or -1 with errno); wk_cli_find_in_path finds an executable NAME on PATH,
- * or checks NAME itself when it holds a '/' (1 and its path in out). A
- * harness name goes into paths: lower-case letters, digits and '_', at
- * most 32 of them. */
-int wk_cli_is_regular(const char *path);
-int wk_cli_is_dir(const char *path);
-int wk_cli_mkdir_p(const char *path);
-int wk_cli_find_in_path(const char *name, char *out, size_t cap);
+/* A harness name goes into paths: lower-case letters, digits and '_', at
+ * most 32 of them (cli_paths.c). */
 int wk_cli_harness_name_ok(const char *name);
 /* Whether name is one of the harnesses of fuzz/; their names, ", "
  * separated, for "unknown harness" messages. */
 int wk_cli_harness_known(const char *name);
 const char *wk_cli_harness_list(void);
-/* Whether the file at path holds the bytes of needle (1 to 63 bytes),
- * streamed; with out, the NUL-terminated string that starts there (at
- * most 63 bytes, cap - 1). A module's dynamic string table, its symbol
- * names: what the loader would read, without parsing the ELF file. */
-int wk_cli_file_find(const char *path, const char *needle, char *out, size_t cap);
 
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).

@@ -112,7 +112,7 @@ static int seed(int argc, char **argv)
         else
             return usage_error("unknown argument", a);
     }
-    if (!wk_cli_is_dir(specs))
+    if (!wk_path_is_dir(specs))
         return usage_error("--specs: not a folder:", specs);
     if (wk_cli_parse_only)
         return 0;

@@ -201,10 +201,6 @@ static int parse_args(int argc, char **argv, struct cov_opts *o)
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
 
-static int path_join(char *out, size_t cap, const char *a, const char *b)
-{
-    return snprintf(out, cap, "%s/%s", a, b) < (int)cap;
-}
 
 static int list_add(struct file_list *l, const char *path)
 {
@@ -240,7 +236,7 @@ static int by_string(const void *a, const void *b)
 static int add_inputs(struct file_list *l, const char *path)
 {
     char dotted[CPATH];
-    if (!wk_cli_is_dir(path)) /* the replay binary skips arguments that start with '-' (libFuzzer flags) */
+    if (!wk_path_is_dir(path)) /* the replay binary skips arguments that start with '-' (libFuzzer flags) */
         return list_add(l, path[0] == '-' && snprintf(dotted, sizeof(dotted), "./%s", path) < (int)sizeof(dotted)
                                ? dotted : path);
     DIR *d = opendir(path);
@@ -250,9 +246,9 @@ static int add_inputs(struct file_list *l, const char *path)
     int rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
         char p[CPATH];
-        if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0 || !path_join(p, sizeof(p), path, e->d_name))
+        if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0 || !wk_path_join(p, sizeof(p), path, e->d_name))
             continue;
-        if (wk_cli_is_regular(p))
+        if (wk_path_is_regular(p))
             rc = list_add(l, p);
     }
     closedir(d);
@@ -263,7 +259,7 @@ static int add_inputs(struct file_list *l, const char *path)
 /* One default folder, when it exists: said on a line, its inputs added. */
 static int add_default_folder(struct file_list *l, const char *dir, int *folders)
 {
-    if (!wk_cli_is_dir(dir))
+    if (!wk_path_is_dir(dir))
         return 0;
     printf("inputs: %s\n", dir);
     ++*folders;
@@ -327,7 +323,7 @@ static void clear_profiles(const char *dir)
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t n = strlen(e->d_name);
         char p[CPATH];
-        if (n > 8 && strcmp(e->d_name + n - 8, ".profraw") == 0 && path_join(p, sizeof(p), dir, e->d_name))
+        if (n > 8 && strcmp(e->d_name + n - 8, ".profraw") == 0 && wk_path_join(p, sizeof(p), dir, e->d_name))
             unlink(p);
     }
     if (d)
@@ -343,13 +339,13 @@ static int find_llvm_tool(const char *env, const char *name, char *out, size_t c
 {
     const char *given = getenv(env);
     if (given && *given)
-        return wk_cli_find_in_path(given, out, cap);
-    if (wk_cli_find_in_path(name, out, cap))
+        return wk_path_find_program(given, out, cap);
+    if (wk_path_find_program(name, out, cap))
         return 1;
     for (int v = 30; v >= 10; v--) {
         char versioned[64];
         snprintf(versioned, sizeof(versioned), "%s-%d", name, v);
-        if (wk_cli_find_in_path(versioned, out, cap))
+        if (wk_path_find_program(versioned, out, cap))
             return 1;
     }
     return 0;
@@ -490,7 +486,7 @@ static int merge_profiles(const char *profdata_tool, const char *out, const char
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t n = strlen(e->d_name);
         char p[CPATH];
-        if (n > 8 && strcmp(e->d_name + n - 8, ".profraw") == 0 && path_join(p, sizeof(p), profiles, e->d_name) &&
+        if (n > 8 && strcmp(e->d_name + n - 8, ".profraw") == 0 && wk_path_join(p, sizeof(p), profiles, e->d_name) &&
             list_add(&raw, p) != 0)
             break;
     }
@@ -498,7 +494,7 @@ static int merge_profiles(const char *profdata_tool, const char *out, const char
         closedir(d);
     char **argv = calloc(raw.count + 6, sizeof(char *));
     char merged[CPATH];
-    int ok = argv && path_join(merged, sizeof(merged), out, "coverage.profdata");
+    int ok = argv && wk_path_join(merged, sizeof(merged), out, "coverage.profdata");
     if (ok) {
         size_t k = 0;
         argv[k++] = (char *)profdata_tool;
@@ -592,7 +588,7 @@ static int summarize_lcov(const char *lcov_path, const char *never_path, struct 
 static int is_repo_dir(const char *dir)
 {
     char p[CPATH];
-    return path_join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && wk_cli_is_regular(p);
+    return wk_path_join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && wk_path_is_regular(p);
 }
 
 /* The NAME_replay binary: --replay-dir, else (with a driver) this build's
@@ -689,24 +685,6 @@ static void replay_env(const struct cov_opts *o, const char *profiles, char env_
     env[3] = NULL;
 }
 
-/* FNV-1a of a file's bytes, read in blocks; 0 with *ok = 0 when it cannot
- * be read (the file is then kept: the replay says why). */
-static uint64_t file_digest(const char *path, uint64_t *size, int *ok)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    unsigned char buf[65536];
-    FILE *f = fopen(path, "rb");
-    *size = 0;
-    *ok = f != NULL;
-    for (size_t n; f && (n = fread(buf, 1, sizeof(buf), f)) > 0;) {
-        for (size_t i = 0; i < n; i++)
-            h = (h ^ buf[i]) * 0x100000001b3ull;
-        *size += n;
-    }
-    if (f)
-        fclose(f);
-    return h;
-}
 
 struct keyed {
     uint64_t digest, size;
@@ -737,8 +715,7 @@ static size_t drop_duplicates(struct file_list *l)
         return 0;
     }
     for (size_t i = 0; i < l->count; i++) {
-        int ok = 0;
-        k[i].digest = file_digest(l->paths[i], &k[i].size, &ok);
+        int ok = wk_fnv1a64_file(l->paths[i], &k[i].digest, &k[i].size);
         k[i].index = ok ? i : SIZE_MAX - i; /* unreadable: never equal to another */
     }
     qsort(k, l->count, sizeof(*k), by_key);
@@ -765,7 +742,7 @@ static int collect_inputs(const struct cov_opts *o, const char *repo, struct fil
 {
     int folders = 0;
     for (int i = 0; i < o->ninputs; i++) {
-        if (!wk_cli_is_dir(o->inputs[i]) && !wk_cli_is_regular(o->inputs[i])) {
+        if (!wk_path_is_dir(o->inputs[i]) && !wk_path_is_regular(o->inputs[i])) {
             fprintf(stderr, "wddmkit coverage: %s: %s\n", o->inputs[i], strerror(errno ? errno : ENOENT));
             return -1;
         }
@@ -790,9 +767,9 @@ static int report(const struct cov_opts *o, const char *cov_tool, const char *ob
 {
     char profdata[CPATH], lcov[CPATH], text[CPATH], html[CPATH], never[CPATH], html_dir[CPATH + 32];
     int kit_out = o->driver && !o->all_files;
-    if (!path_join(profdata, sizeof(profdata), out, "coverage.profdata") ||
-        !path_join(lcov, sizeof(lcov), out, "coverage.lcov") || !path_join(text, sizeof(text), out, "report.txt") ||
-        !path_join(html, sizeof(html), out, "html") || !path_join(never, sizeof(never), out, "never-run.txt"))
+    if (!wk_path_join(profdata, sizeof(profdata), out, "coverage.profdata") ||
+        !wk_path_join(lcov, sizeof(lcov), out, "coverage.lcov") || !wk_path_join(text, sizeof(text), out, "report.txt") ||
+        !wk_path_join(html, sizeof(html), out, "html") || !wk_path_join(never, sizeof(never), out, "never-run.txt"))
         return 0;
     if (!run_llvm_cov(cov_tool, "export", object, profdata, "-format=lcov", NULL, kit_out, lcov, log)) {
         fprintf(stderr, "wddmkit coverage: llvm-cov export failed on %s:\n", object);
@@ -840,8 +817,8 @@ static int run_coverage(const struct cov_opts *o)
         return 2;
     int out_fits = o->out ? snprintf(out, sizeof(out), "%s", o->out) < (int)sizeof(out)
                           : snprintf(out, sizeof(out), "fuzz-out/%s-coverage", o->harness) < (int)sizeof(out);
-    if (!out_fits || !path_join(profiles, sizeof(profiles), out, "profiles") || !path_join(log, sizeof(log), out, "replay.log") ||
-        wk_cli_mkdir_p(profiles) != 0) {
+    if (!out_fits || !wk_path_join(profiles, sizeof(profiles), out, "profiles") || !wk_path_join(log, sizeof(log), out, "replay.log") ||
+        wk_path_mkdir_p(profiles) != 0) {
         fprintf(stderr, "wddmkit coverage: cannot create %s/profiles: %s\n", out, strerror(errno));
         return 2;
     }

@@ -118,7 +118,7 @@ static void read_all(int fd, char *why, size_t cap)
 static int needs_gcc_asan(const char *path, char *out, size_t cap)
 {
     static const char prefix[] = "libasan.so.";
-    if (!wk_cli_file_find(path, prefix, out, cap))
+    if (!wk_file_find(path, prefix, out, cap))
         return 0;
     size_t len = strlen(out);
     if (len == sizeof(prefix) - 1 || strspn(out + sizeof(prefix) - 1, "0123456789.") != len - (sizeof(prefix) - 1)) {

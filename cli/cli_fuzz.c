@@ -244,26 +244,8 @@ bad:
     return 0;
 }
 
-/* dst = a "/" b; 0 when it does not fit. */
-static int join(char *dst, size_t cap, const char *a, const char *b)
-{
-    int n = snprintf(dst, cap, "%s/%s", a, b);
-    return n > 0 && (size_t)n < cap;
-}
 
-static int copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= cap)
-        return 0;
-    memcpy(dst, src, n + 1);
-    return 1;
-}
 
-static int is_executable(const char *path)
-{
-    return wk_cli_is_regular(path) && access(path, X_OK) == 0;
-}
 
 static int safe_name(const char *s)
 {
@@ -291,33 +273,8 @@ static int is_finding_name(const char *name)
     return is_input_name(name) && strncmp(name, "slow-unit-", 10) != 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL); /* a signal cuts it short, which is what we want */
-}
 
-/* 1234567 -> "1,234,567" */
-static const char *grouped(uint64_t v, char *buf, size_t cap)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-    size_t at = 0;
-    for (int i = 0; i < n && at + 2 < cap; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            buf[at++] = ',';
-        buf[at++] = digits[i];
-    }
-    buf[at] = '\0';
-    return buf;
-}
 
 /* Reads digits at p (up to end); 0 when there are none. Saturates. */
 static int read_num(const char *p, const char *end, uint64_t *out)
@@ -347,59 +304,8 @@ static int num_after(const char *line, const char *end, const char *key, uint64_
     return read_num(p, end, out);
 }
 
-/* Reads up to cap-1 bytes from fd into buf, NUL-terminates, closes fd;
- * retries on EINTR, stops at the end or an error. */
-static size_t read_upto(int fd, char *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap - 1) {
-        ssize_t n = read(fd, buf + got, cap - 1 - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[got] = '\0';
-    return got;
-}
 
-/* Reads the last TAIL_BYTES of a file into buf (NUL-terminated, starting at
- * a line boundary). Returns the length, or -1. */
-static long read_tail(const char *path, char *buf, size_t cap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return -1;
-    }
-    off_t from = st.st_size > (off_t)(cap - 1) ? st.st_size - (off_t)(cap - 1) : 0;
-    if (from > 0 && lseek(fd, from, SEEK_SET) < 0) {
-        close(fd);
-        return -1;
-    }
-    size_t got = read_upto(fd, buf, cap);
-    if (from > 0) { /* drop the partial first line */
-        char *nl = memchr(buf, '\n', got);
-        size_t skip = nl ? (size_t)(nl - buf) + 1 : got;
-        memmove(buf, buf + skip, got - skip + 1);
-        got -= skip;
-    }
-    return (long)got;
-}
 
-/* Reads the first cap-1 bytes of a file (NUL-terminated). */
-static long read_head(const char *path, char *buf, size_t cap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    return (long)read_upto(fd, buf, cap);
-}
 
 /* Runs argv (argv[0] a path) and captures what it prints, stdout and
  * stderr, the first cap - 1 bytes, into text. Returns the wait status, -1
@@ -689,7 +595,7 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
         return 0;
     }
     for (int i = 0; i < o->seed_dir_count; i++)
-        if (!wk_cli_is_dir(o->seed_dirs[i])) {
+        if (!wk_path_is_dir(o->seed_dirs[i])) {
             fprintf(stderr, "wddmkit fuzz: --seeds: '%s' is not a folder\n", o->seed_dirs[i]);
             return 0;
         }
@@ -708,7 +614,7 @@ static int parse_args(int argc, char **argv, struct fuzz_opts *o, int *help)
 static int is_repo(const char *dir)
 {
     char p[FPATH];
-    return join(p, sizeof(p), dir, "harnesses/CMakeLists.txt") && wk_cli_is_regular(p);
+    return wk_path_join(p, sizeof(p), dir, "harnesses/CMakeLists.txt") && wk_path_is_regular(p);
 }
 
 /* The driver module fuzzed (--driver, else WK_DRIVER), or NULL. */
@@ -765,14 +671,14 @@ static const char *hinted_preset(const struct campaign *c)
 static int build_wddmkit(const char *bin, char out[FPATH])
 {
     char path[FPATH];
-    copy_str(path, sizeof(path), bin);
+    wk_str_copy(path, sizeof(path), bin);
     char *slash = strrchr(path, '/');
     if (!slash)
         return 0;
     *slash = '\0';
     size_t n = strlen(path);
     return snprintf(path + n, sizeof(path) - n, "/../cli/wddmkit") < (int)(sizeof(path) - n) &&
-           is_executable(path) && realpath(path, out);
+           wk_path_is_executable(path) && realpath(path, out);
 }
 
 /* What `<build>/cli/wddmkit driver check DRIVER` says, one line:
@@ -853,7 +759,7 @@ struct candidates {
 static void add_candidate(struct candidates *cs, const char *dir, const char *rel, const char *preset)
 {
     struct candidate *k = &cs->k[cs->n];
-    if (cs->n < MAX_CANDIDATES && join(k->path, sizeof(k->path), dir, rel)) {
+    if (cs->n < MAX_CANDIDATES && wk_path_join(k->path, sizeof(k->path), dir, rel)) {
         k->preset = preset;
         cs->n++;
     }
@@ -936,7 +842,7 @@ static void explain_refusals(const struct campaign *c, const struct candidates *
         const char *meaning = refusal_meaning(c, k->why);
         runtime |= meaning && strstr(meaning, "-driver preset") != NULL;
         if (!build_wddmkit(k->path, exe))
-            copy_str(exe, sizeof(exe), k->path);
+            wk_str_copy(exe, sizeof(exe), k->path);
         char *tail = strstr(exe, "/cli/wddmkit"); /* the build folder */
         if (tail)
             *tail = '\0';
@@ -972,7 +878,7 @@ static void print_not_built(const struct campaign *c, const struct candidates *c
     fprintf(stderr, ")\n");
     char replay[FPATH];
     if (cs->n && snprintf(replay, sizeof(replay), "%s_replay", cs->k[0].path) < (int)sizeof(replay) &&
-        is_executable(replay))
+        wk_path_is_executable(replay))
         fprintf(stderr, "(%s exists: that build was configured without WK_FUZZ_ENGINE=%s)\n", replay, e);
     print_build_hint(c);
 }
@@ -985,7 +891,7 @@ static int locate_binary(struct campaign *c)
     int refused = 0;
     for (int i = 0; i < cs.n; i++) {
         struct candidate *k = &cs.k[i];
-        if (!is_executable(k->path) || seen_before(&cs, i))
+        if (!wk_path_is_executable(k->path) || seen_before(&cs, i))
             continue;
         k->tried = 1;
         if (!c->o.build_dir && !build_loads_driver(c, k->path, k->why, sizeof(k->why))) {
@@ -1005,7 +911,7 @@ static int locate_binary(struct campaign *c)
         return 0;
     }
     if (c->o.dry_run) {
-        copy_str(c->bin, sizeof(c->bin), cs.n ? cs.k[0].path : c->o.harness);
+        wk_str_copy(c->bin, sizeof(c->bin), cs.n ? cs.k[0].path : c->o.harness);
         printf("note: %s is not built yet\n", c->bin);
         return 1;
     }
@@ -1023,7 +929,7 @@ static int check_binary_engine(const struct campaign *c)
      * would contain it too. */
     char needle[32];
     snprintf(needle, sizeof(needle), "%s%s", "__AFL_", "SHM_ID");
-    int afl = wk_cli_file_find(c->bin, needle, NULL, 0);
+    int afl = wk_file_find(c->bin, needle, NULL, 0);
     if (c->o.engine == ENGINE_LIBFUZZER && afl) {
         fprintf(stderr, "wddmkit fuzz: %s is an AFL++ build; use --engine afl or a libfuzzer build\n", c->bin);
         return 0;
@@ -1037,50 +943,6 @@ static int check_binary_engine(const struct campaign *c)
     return 1;
 }
 
-/* Copies one regular file of at most SEED_LIMIT bytes, never overwriting:
- * 1 copied, 0 skipped (missing, too big, or `to` exists), -1 write error. */
-static int copy_file(const char *from, const char *to)
-{
-    static char buf[64u << 10];
-    struct stat st;
-    if (stat(from, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SEED_LIMIT)
-        return 0;
-    int in = open(from, O_RDONLY | O_CLOEXEC);
-    if (in < 0)
-        return 0;
-    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (out < 0) {
-        close(in);
-        return errno == EEXIST ? 0 : -1;
-    }
-    int bad = 0;
-    for (;;) {
-        ssize_t n = read(in, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            bad = n < 0;
-            break;
-        }
-        for (ssize_t off = 0; off < n && !bad;) {
-            ssize_t w = write(out, buf + off, (size_t)(n - off));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                bad = 1;
-            else
-                off += w;
-        }
-        if (bad)
-            break;
-    }
-    close(in);
-    if (close(out) != 0 || bad) {
-        unlink(to);
-        return -1;
-    }
-    return 1;
-}
 
 /* Copies the inputs of src into dst (names prefixed), never overwriting.
  * Returns how many were copied; -1 on a write error. */
@@ -1094,9 +956,9 @@ static long seed_from(const char *src, const char *dst, const char *prefix)
         char from[FPATH], to[FPATH], name[512];
         if (!is_input_name(e->d_name) || snprintf(name, sizeof(name), "%s%s", prefix, e->d_name) >= (int)sizeof(name))
             continue;
-        if (!join(from, sizeof(from), src, e->d_name) || !join(to, sizeof(to), dst, name))
+        if (!wk_path_join(from, sizeof(from), src, e->d_name) || !wk_path_join(to, sizeof(to), dst, name))
             continue;
-        int r = copy_file(from, to);
+        int r = wk_file_copy_new(from, to, SEED_LIMIT);
         if (r < 0) {
             closedir(d);
             return -1;
@@ -1113,7 +975,7 @@ static void user_seed_dir(const struct campaign *c, const char *dir, char *out, 
 {
     char sub[300];
     snprintf(sub, sizeof(sub), "%s/seeds", c->o.harness);
-    if (!join(out, size, dir, sub) || !wk_cli_is_dir(out))
+    if (!wk_path_join(out, size, dir, sub) || !wk_path_is_dir(out))
         snprintf(out, size, "%s", dir);
 }
 
@@ -1128,7 +990,7 @@ static uint64_t count_files(const char *dir, time_t since)
     for (struct dirent *e; (e = readdir(d));) {
         char p[FPATH];
         struct stat st;
-        if (!is_finding_name(e->d_name) || !join(p, sizeof(p), dir, e->d_name))
+        if (!is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), dir, e->d_name))
             continue;
         if (e->d_type == DT_REG && !since) {
             n++;
@@ -1153,7 +1015,7 @@ static void clear_old_logs(const char *logs)
         int ours = len > 4 && strcmp(n + len - 4, ".log") == 0 &&
                    (strncmp(n, "fuzz-", 5) == 0 || strncmp(n, "afl-", 4) == 0 || strcmp(n, "libfuzzer-main.log") == 0);
         char p[FPATH];
-        if (ours && join(p, sizeof(p), logs, n))
+        if (ours && wk_path_join(p, sizeof(p), logs, n))
             unlink(p);
     }
     closedir(d);
@@ -1175,7 +1037,7 @@ static int seed_sources(const struct campaign *c, struct seed_source *src)
     static const char *const repo_dirs[][2] = { { "seeds", "" }, { "regressions", "regression-" } };
     for (int i = 0; c->have_repo && i < 2; i++) {
         snprintf(sub, sizeof(sub), "corpus/%s/%s", c->o.harness, repo_dirs[i][0]);
-        if (!join(src[n].dir, sizeof(src[n].dir), c->repo, sub))
+        if (!wk_path_join(src[n].dir, sizeof(src[n].dir), c->repo, sub))
             src[n].dir[0] = '\0'; /* too long: no inputs from it */
         snprintf(src[n].prefix, sizeof(src[n].prefix), "%s", repo_dirs[i][1]);
         n++; /* an index per source, the repository's two first (prepare_output counts them so) */
@@ -1208,7 +1070,7 @@ static int ensure_afl_input(const struct campaign *c, uint64_t *have)
     char p[FPATH];
     if (*have || c->o.engine != ENGINE_AFL)
         return 1;
-    int fd = join(p, sizeof(p), c->corpus, "empty-seed") ? open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    int fd = wk_path_join(p, sizeof(p), c->corpus, "empty-seed") ? open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     if (fd < 0 || write(fd, "", 1) != 1) {
         fprintf(stderr, "wddmkit fuzz: cannot write a starting input into %s\n", c->corpus);
         if (fd >= 0)
@@ -1227,23 +1089,23 @@ static void write_campaign_file(const struct campaign *c);
 static int make_output_dirs(struct campaign *c)
 {
     char want[FPATH];
-    int fits = c->o.out ? copy_str(want, sizeof(want), c->o.out)
+    int fits = c->o.out ? wk_str_copy(want, sizeof(want), c->o.out)
                         : snprintf(want, sizeof(want), "fuzz-out/%s-%s", c->o.harness, engine_names[c->o.engine]) <
                               (int)sizeof(want);
     if (!fits)
         goto too_long;
     if (c->o.dry_run) {
-        copy_str(c->out, sizeof(c->out), want);
-    } else if (wk_cli_mkdir_p(want) != 0 || !realpath(want, c->out)) {
+        wk_str_copy(c->out, sizeof(c->out), want);
+    } else if (wk_path_mkdir_p(want) != 0 || !realpath(want, c->out)) {
         fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", want, strerror(errno));
         return 0;
     }
-    if (!join(c->corpus, FPATH, c->out, "corpus") || !join(c->crashes, FPATH, c->out, "crashes") ||
-        !join(c->logs, FPATH, c->out, "logs") || !join(c->afl_out, FPATH, c->out, "afl"))
+    if (!wk_path_join(c->corpus, FPATH, c->out, "corpus") || !wk_path_join(c->crashes, FPATH, c->out, "crashes") ||
+        !wk_path_join(c->logs, FPATH, c->out, "logs") || !wk_path_join(c->afl_out, FPATH, c->out, "afl"))
         goto too_long;
     const char *dirs[] = { c->corpus, c->crashes, c->logs };
     for (size_t i = 0; i < 3 && !c->o.dry_run; i++) {
-        if (wk_cli_mkdir_p(dirs[i]) != 0) {
+        if (wk_path_mkdir_p(dirs[i]) != 0) {
             fprintf(stderr, "wddmkit fuzz: cannot create %s: %s\n", dirs[i], strerror(errno));
             return 0;
         }
@@ -1332,7 +1194,7 @@ static int pass_over_known(struct campaign *c)
     for (unsigned i = 0; i < c->nknown; i++)
         at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ";" : "", c->known[i]);
     static const uint8_t zeros[MAX_KNOWN * 8];
-    int fd = join(c->known_counts, sizeof(c->known_counts), c->logs, "known-signatures")
+    int fd = wk_path_join(c->known_counts, sizeof(c->known_counts), c->logs, "known-signatures")
                  ? open(c->known_counts, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
                  : -1;
     size_t bytes = (size_t)c->nknown * 8;
@@ -1364,11 +1226,11 @@ static void print_known_hits(const struct campaign *c)
     }
     for (unsigned i = 0; i < c->nknown; i++)
         total += hits[i];
-    printf("  known     %s run%s hit an ignored signature%s", grouped(total, a, sizeof(a)), total == 1 ? "" : "s",
+    printf("  known     %s run%s hit an ignored signature%s", wk_str_grouped(total, a, sizeof(a)), total == 1 ? "" : "s",
            total ? ":" : "");
     for (unsigned i = 0; i < c->nknown && total; i++)
         if (hits[i])
-            printf("\n              %s  %s", grouped(hits[i], a, sizeof(a)), c->known[i]);
+            printf("\n              %s  %s", wk_str_grouped(hits[i], a, sizeof(a)), c->known[i]);
     printf("\n");
 }
 
@@ -1380,7 +1242,7 @@ static void print_known_hits(const struct campaign *c)
 static void write_campaign_file(const struct campaign *c)
 {
     char path[FPATH];
-    FILE *f = join(path, sizeof(path), c->out, "campaign.txt") ? fopen(path, "w") : NULL;
+    FILE *f = wk_path_join(path, sizeof(path), c->out, "campaign.txt") ? fopen(path, "w") : NULL;
     if (!f) {
         fprintf(stderr, "wddmkit fuzz: note: cannot write %s/campaign.txt: %s\n", c->out, strerror(errno));
         return;
@@ -1407,9 +1269,9 @@ static void warn_uninstrumented(const struct campaign *c)
     if (!c->driver[0])
         return;
     int afl = c->o.engine == ENGINE_AFL;
-    int seen = afl ? wk_cli_file_find(c->driver, "__afl_area_ptr", NULL, 0) || wk_cli_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0)
-                   : wk_cli_file_find(c->driver, "__sanitizer_cov_8bit_counters_init", NULL, 0) ||
-                         wk_cli_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0);
+    int seen = afl ? wk_file_find(c->driver, "__afl_area_ptr", NULL, 0) || wk_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0)
+                   : wk_file_find(c->driver, "__sanitizer_cov_8bit_counters_init", NULL, 0) ||
+                         wk_file_find(c->driver, "__sanitizer_cov_trace_pc_guard", NULL, 0);
     if (seen)
         return;
     printf("warning: %s has no %s instrumentation of its own: the engine sees the kit's code, not the driver's\n"
@@ -1466,7 +1328,7 @@ static void use_afl_mutator(const struct campaign *c)
                                            "build/clang/fuzz/libwk_afl_prog_mutator.so" };
     for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
         char p[FPATH];
-        if (join(p, sizeof(p), c->repo, presets[i]) && wk_cli_is_regular(p)) {
+        if (wk_path_join(p, sizeof(p), c->repo, presets[i]) && wk_path_is_regular(p)) {
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", p, 1);
             setenv("WK_MUTATOR", format, 1);
             printf("mutator: %s (WK_MUTATOR=%s, structure-aware)\n", p, format);
@@ -1486,7 +1348,7 @@ static int spawn(struct campaign *c, struct cmdline *cl, const char *cwd, const 
     struct proc *p = &c->procs[c->nprocs];
     memset(p, 0, sizeof(*p));
     snprintf(p->label, sizeof(p->label), "%s", label);
-    if (!join(p->log, sizeof(p->log), c->logs, logname))
+    if (!wk_path_join(p->log, sizeof(p->log), c->logs, logname))
         return 0;
     fflush(stdout);
     fflush(stderr);
@@ -1561,7 +1423,7 @@ static char g_tail[TAIL_BYTES];
  * lines, and the final "stat::" lines of -print_final_stats. */
 static void parse_libfuzzer_log(const char *path, struct stats *s, int *final_eps_missing)
 {
-    long len = read_tail(path, g_tail, sizeof(g_tail));
+    long len = wk_file_tail(path, g_tail, sizeof(g_tail));
     if (len < 0) {
         *final_eps_missing = 1;
         return;
@@ -1618,10 +1480,10 @@ static void libfuzzer_stats(const struct campaign *c, struct stats *s, int final
     for (uint64_t j = 0; j < c->o.jobs; j++) {
         char p[FPATH], name[64];
         snprintf(name, sizeof(name), "fuzz-%llu.log", (unsigned long long)j);
-        if (join(p, sizeof(p), c->logs, name))
+        if (wk_path_join(p, sizeof(p), c->logs, name))
             parse_libfuzzer_log(p, s, &missing);
     }
-    double elapsed = now_seconds() - c->start_mono;
+    double elapsed = wk_now_seconds() - c->start_mono;
     if (final && missing && elapsed >= 0.5) { /* a crashed job prints no final stats: average over the run */
         s->eps = (uint64_t)((double)s->runs / elapsed);
         s->have_eps = 1;
@@ -1656,7 +1518,7 @@ static int afl_fuzzer_stats(const char *dir, pid_t pid, struct stats *s, int mai
 {
     char path[FPATH], text[16384];
     uint64_t v, owner = 0, updated = 0;
-    if (!join(path, sizeof(path), dir, "fuzzer_stats") || read_head(path, text, sizeof(text)) <= 0)
+    if (!wk_path_join(path, sizeof(path), dir, "fuzzer_stats") || wk_file_head(path, text, sizeof(text)) <= 0)
         return 0;
     if (!stats_value(text, "fuzzer_pid", &owner) || owner != (uint64_t)pid)
         return 0; /* an earlier run's file */
@@ -1710,9 +1572,9 @@ static int afl_plot_data(const char *dir, time_t since, struct stats *s)
 {
     char path[FPATH], head[1024];
     struct stat st;
-    if (!join(path, sizeof(path), dir, "plot_data") || stat(path, &st) != 0 || st.st_mtime < since)
+    if (!wk_path_join(path, sizeof(path), dir, "plot_data") || stat(path, &st) != 0 || st.st_mtime < since)
         return 0;
-    if (read_head(path, head, sizeof(head)) <= 0 || head[0] != '#')
+    if (wk_file_head(path, head, sizeof(head)) <= 0 || head[0] != '#')
         return 0;
     enum { COL_EXECS, COL_EPS, COL_EDGES, COL_N };
     static const char *const want[COL_N] = { "total_execs", "execs_per_sec", "edges_found" };
@@ -1733,7 +1595,7 @@ static int afl_plot_data(const char *dir, time_t since, struct stats *s)
         if (*tok == ',')
             tok++;
     }
-    long len = read_tail(path, g_tail, sizeof(g_tail));
+    long len = wk_file_tail(path, g_tail, sizeof(g_tail));
     if (len <= 0)
         return 0;
     char *last = NULL, *last_end = NULL;
@@ -1784,7 +1646,7 @@ static void afl_instance_dir(const struct campaign *c, unsigned i, char *out, si
         snprintf(name, sizeof(name), "main");
     else
         snprintf(name, sizeof(name), "s%u", i);
-    if (!join(out, cap, c->afl_out, name))
+    if (!wk_path_join(out, cap, c->afl_out, name))
         out[0] = '\0';
 }
 
@@ -1854,11 +1716,11 @@ static void afl_stats(const struct campaign *c, struct stats *s, int final)
             s->have_total = 1;
         }
         uint64_t all = 0;
-        uint64_t own = join(sub, sizeof(sub), dir, "queue") ? count_queue(sub, i == 0, &all) : 0;
+        uint64_t own = wk_path_join(sub, sizeof(sub), dir, "queue") ? count_queue(sub, i == 0, &all) : 0;
         s->corpus += c->nprocs > 1 ? own : all; /* alone, an instance's queue is all of it */
         s->queue[s->queues++] = all;
-        s->crashes += join(sub, sizeof(sub), dir, "crashes") ? count_files(sub, c->start) : 0;
-        s->hangs += join(sub, sizeof(sub), dir, "hangs") ? count_files(sub, c->start) : 0;
+        s->crashes += wk_path_join(sub, sizeof(sub), dir, "crashes") ? count_files(sub, c->start) : 0;
+        s->hangs += wk_path_join(sub, sizeof(sub), dir, "hangs") ? count_files(sub, c->start) : 0;
     }
 }
 
@@ -1877,21 +1739,21 @@ static void print_progress(const struct campaign *c)
     collect_stats(c, &s, 0);
     printf("[%5.0fs] ", difftime(time(NULL), c->start));
     if (s.have_eps)
-        printf("exec/s %s  ", grouped(s.eps, a, sizeof(a)));
+        printf("exec/s %s  ", wk_str_grouped(s.eps, a, sizeof(a)));
     else
         printf("exec/s -  ");
     if (s.have_runs)
-        printf("runs %s  ", grouped(s.runs, b, sizeof(b)));
+        printf("runs %s  ", wk_str_grouped(s.runs, b, sizeof(b)));
     if (c->o.engine == ENGINE_LIBFUZZER) {
         if (s.have_cov)
-            printf("cov %s  ft %s  ", grouped(s.cov, d, sizeof(d)), grouped(s.ft, a, sizeof(a)));
+            printf("cov %s  ft %s  ", wk_str_grouped(s.cov, d, sizeof(d)), wk_str_grouped(s.ft, a, sizeof(a)));
     } else if (s.have_cov) {
-        printf("edges %s", grouped(s.cov, d, sizeof(d)));
+        printf("edges %s", wk_str_grouped(s.cov, d, sizeof(d)));
         if (s.have_total)
-            printf("/%s", grouped(s.total_edges, a, sizeof(a)));
+            printf("/%s", wk_str_grouped(s.total_edges, a, sizeof(a)));
         printf("  ");
     }
-    printf("corpus %s  crashes %llu", grouped(s.corpus, b, sizeof(b)), (unsigned long long)s.crashes);
+    printf("corpus %s  crashes %llu", wk_str_grouped(s.corpus, b, sizeof(b)), (unsigned long long)s.crashes);
     if (c->o.engine == ENGINE_AFL) {
         printf("  hangs %llu", (unsigned long long)s.hangs);
         static int noted;
@@ -2063,7 +1925,7 @@ static int sig_make(struct sig_state *st, const char *fallback, char *out, size_
 /* Reads a libFuzzer log's crash reports and the artifact each wrote. */
 static void scan_crash_reports(const char *log, struct sig_table *t)
 {
-    long len = read_tail(log, g_tail, sizeof(g_tail));
+    long len = wk_file_tail(log, g_tail, sizeof(g_tail));
     if (len <= 0)
         return;
     static struct sig_state st;
@@ -2128,7 +1990,7 @@ static int list_copies(const struct campaign *c, const struct seed_source *src, 
             char name[512], path[FPATH];
             if (!is_input_name(e->d_name) ||
                 snprintf(name, sizeof(name), "%s%s", src[i].prefix, e->d_name) >= (int)sizeof(name) ||
-                !join(path, sizeof(path), c->corpus, name) || !wk_cli_is_regular(path))
+                !wk_path_join(path, sizeof(path), c->corpus, name) || !wk_path_is_regular(path))
                 continue;
             if (r->count == cap) {
                 cap = cap ? cap * 2 : 256;
@@ -2256,7 +2118,7 @@ static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, dou
     char buf[4096];
     size_t len = 0;
     long seen = -2;
-    double since = now_seconds();
+    double since = wk_now_seconds();
     *hung = 0;
     for (;;) {
         struct pollfd pf = { fd, POLLIN, 0 };
@@ -2269,9 +2131,9 @@ static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, dou
         }
         if (r->current != seen) {
             seen = r->current;
-            since = now_seconds();
+            since = wk_now_seconds();
         }
-        if (now_seconds() - since > timeout) { /* an input, or the start or the teardown around them */
+        if (wk_now_seconds() - since > timeout) { /* an input, or the start or the teardown around them */
             *hung = r->current >= 0;
             kill(-pid, SIGKILL);
             break;
@@ -2327,12 +2189,12 @@ static int run_check(struct check_run *r, const char *replay, const char *driver
 static int check_replay_binary(const struct campaign *c, char *out, size_t cap)
 {
     char dir[FPATH];
-    copy_str(dir, sizeof(dir), c->bin);
+    wk_str_copy(dir, sizeof(dir), c->bin);
     char *slash = strrchr(dir, '/');
     if (!slash)
         return 0;
     *slash = '\0';
-    return snprintf(out, cap, "%s/%s_replay", dir, c->o.harness) < (int)cap && is_executable(out);
+    return snprintf(out, cap, "%s/%s_replay", dir, c->o.harness) < (int)cap && wk_path_is_executable(out);
 }
 
 /* Adds a signature for the harness to pass over (once; one that cannot
@@ -2347,7 +2209,7 @@ static int add_known(struct campaign *c, const char *sig, const char *from)
                c->nknown == MAX_KNOWN ? "more than 64 signatures" : "a ';', a line break or over 400 characters");
         return 0;
     }
-    copy_str(c->known[c->nknown++], SIG_TEXT, sig);
+    wk_str_copy(c->known[c->nknown++], SIG_TEXT, sig);
     return 1;
 }
 
@@ -2390,13 +2252,13 @@ static void leave_out_crashing(struct campaign *c, const struct seed_source *src
     }
     static struct check_run r;
     memset(&r, 0, sizeof(r));
-    double t0 = now_seconds();
+    double t0 = wk_now_seconds();
     if (!list_copies(c, src, n, &r) || !r.count) {
         check_run_free(&r);
         return;
     }
     if (run_check(&r, replay, c->driver, (double)c->o.timeout)) {
-        printf("checked: %zu starting inputs against the driver in %.2f s (%s)\n", r.count, now_seconds() - t0,
+        printf("checked: %zu starting inputs against the driver in %.2f s (%s)\n", r.count, wk_now_seconds() - t0,
                replay);
         report_left_out(c, &r);
     } else {
@@ -2434,7 +2296,7 @@ static void gather_afl_findings(const struct campaign *c)
         for (int h = 0; h < 2; h++) {
             char prefix[48];
             snprintf(prefix, sizeof(prefix), "%s-%s", label, h ? "hang-" : "");
-            if (dir[0] && join(sub, sizeof(sub), dir, h ? "hangs" : "crashes"))
+            if (dir[0] && wk_path_join(sub, sizeof(sub), dir, h ? "hangs" : "crashes"))
                 seed_from(sub, c->crashes, prefix);
         }
     }
@@ -2447,7 +2309,7 @@ static void gather_afl_crashing_seeds(const struct campaign *c)
 {
     if (!c->nprocs)
         return;
-    long len = read_head(c->procs[0].log, g_tail, sizeof(g_tail)); /* they come first */
+    long len = wk_file_head(c->procs[0].log, g_tail, sizeof(g_tail)); /* they come first */
     for (char *line = g_tail, *end; len > 0 && line < g_tail + len; line = end + 1) {
         end = memchr(line, '\n', (size_t)(g_tail + len - line));
         if (!end)
@@ -2467,13 +2329,13 @@ static void gather_afl_crashing_seeds(const struct campaign *c)
         const char *orig = strstr(qname, "orig:");
         const char *base = orig ? orig + 5 : qname;
         snprintf(dest, sizeof(dest), "seed-%s", base);
-        int ok = orig ? join(from, sizeof(from), c->corpus, base) : 0;
-        if (!ok || !wk_cli_is_regular(from)) {
+        int ok = orig ? wk_path_join(from, sizeof(from), c->corpus, base) : 0;
+        if (!ok || !wk_path_is_regular(from)) {
             char qdir[FPATH];
-            ok = join(qdir, sizeof(qdir), c->afl_out, "main/queue") && join(from, sizeof(from), qdir, qname);
+            ok = wk_path_join(qdir, sizeof(qdir), c->afl_out, "main/queue") && wk_path_join(from, sizeof(from), qdir, qname);
         }
-        if (ok && join(to, sizeof(to), c->crashes, dest))
-            copy_file(from, to);
+        if (ok && wk_path_join(to, sizeof(to), c->crashes, dest))
+            wk_file_copy_new(from, to, SEED_LIMIT);
     }
 }
 
@@ -2493,7 +2355,7 @@ static void list_crashes(const struct campaign *c, const struct sig_table *t)
     for (struct dirent *e; names && (e = readdir(d));) {
         char p[FPATH];
         struct stat st;
-        if (!is_finding_name(e->d_name) || !join(p, sizeof(p), c->crashes, e->d_name) || stat(p, &st) != 0 ||
+        if (!is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) || stat(p, &st) != 0 ||
             !S_ISREG(st.st_mode) || st.st_mtime < c->start)
             continue;
         if (n == MAX_LISTED) {
@@ -2510,7 +2372,7 @@ static void list_crashes(const struct campaign *c, const struct sig_table *t)
     for (unsigned i = 0; i < n; i++) {
         char p[FPATH], sig[SIG_TEXT] = "";
         struct stat st;
-        long long size = join(p, sizeof(p), c->crashes, names[i]) && stat(p, &st) == 0 ? (long long)st.st_size : -1;
+        long long size = wk_path_join(p, sizeof(p), c->crashes, names[i]) && stat(p, &st) == 0 ? (long long)st.st_size : -1;
         for (unsigned k = 0; k < t->n && !sig[0]; k++)
             if (strcmp(t->e[k].file, names[i]) == 0)
                 snprintf(sig, sizeof(sig), "%s", t->e[k].sig);
@@ -2616,7 +2478,7 @@ static int run_triage(const struct campaign *c, const char *self, const struct c
     }
     argv[n] = NULL;
     char dir[FPATH], replay[FPATH];
-    copy_str(dir, sizeof(dir), c->bin);
+    wk_str_copy(dir, sizeof(dir), c->bin);
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
@@ -2629,7 +2491,7 @@ static int run_triage(const struct campaign *c, const char *self, const struct c
     if (pid == 0) {
         if (slash && !getenv("WK_REPLAY_DIR") &&
             snprintf(replay, sizeof(replay), "%s/%s_replay", dir, c->o.harness) < (int)sizeof(replay) &&
-            is_executable(replay))
+            wk_path_is_executable(replay))
             setenv("WK_REPLAY_DIR", dir, 1);
         unsetenv("WK_FUZZ_IGNORE"); /* triage reproduces: it sees the known signatures too */
         unsetenv("WK_FUZZ_IGNORE_COUNTS");
@@ -2687,12 +2549,12 @@ static int start_engines(struct campaign *c)
 
 static void monitor(struct campaign *c)
 {
-    double t0 = now_seconds(), next_progress = t0 + PROGRESS_SECONDS, stop_at = 0;
+    double t0 = wk_now_seconds(), next_progress = t0 + PROGRESS_SECONDS, stop_at = 0;
     int stopping = 0;
     for (;;) {
         if (!reap(c))
             break;
-        double t = now_seconds();
+        double t = wk_now_seconds();
         if (g_interrupts && !stopping) {
             stopping = 1;
             c->interrupted = 1;
@@ -2715,14 +2577,14 @@ static void monitor(struct campaign *c)
             print_progress(c);
             next_progress = t + PROGRESS_SECONDS;
         }
-        sleep_ms(250);
+        wk_sleep_ms(250);
     }
 }
 
 /* The last lines of a log, for an engine that failed. */
 static void print_log_tail(const char *path, int lines)
 {
-    long len = read_tail(path, g_tail, sizeof(g_tail));
+    long len = wk_file_tail(path, g_tail, sizeof(g_tail));
     if (len <= 0)
         return;
     const char *start = g_tail + len;
@@ -2753,7 +2615,7 @@ static void print_log_tail(const char *path, int lines)
 static void crash_tools_binary(const struct campaign *c, const char *self, char *out, size_t cap)
 {
     char exe[FPATH];
-    copy_str(out, cap, build_wddmkit(c->bin, exe) ? exe : self);
+    wk_str_copy(out, cap, build_wddmkit(c->bin, exe) ? exe : self);
 }
 
 static int summarize(struct campaign *c, const char *self)
@@ -2767,7 +2629,7 @@ static int summarize(struct campaign *c, const char *self)
     collect_stats(c, &s, 1);
     uint64_t new_crashes = count_files(c->crashes, c->start);
     uint64_t all_crashes = count_files(c->crashes, 0);
-    double elapsed = now_seconds() - c->start_mono;
+    double elapsed = wk_now_seconds() - c->start_mono;
 
     printf("\nwddmkit fuzz: summary\n");
     printf("  harness   %s (%s, %llu %s%s, %.0f s)\n", c->o.harness, engine_names[c->o.engine],
@@ -2776,19 +2638,19 @@ static int summarize(struct campaign *c, const char *self)
            c->interrupted ? ", interrupted" : "", elapsed);
     printf("  driver    %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
     if (s.have_runs)
-        printf("  runs      %s", grouped(s.runs, a, sizeof(a)));
+        printf("  runs      %s", wk_str_grouped(s.runs, a, sizeof(a)));
     else
         printf("  runs      -");
     if (s.have_eps)
-        printf(" (%s exec/s)\n", grouped(s.eps, b, sizeof(b)));
+        printf(" (%s exec/s)\n", wk_str_grouped(s.eps, b, sizeof(b)));
     else
         printf("\n");
     if (c->o.engine == ENGINE_LIBFUZZER && s.have_cov)
-        printf("  coverage  %s edges (cov), %s features (ft)\n", grouped(s.cov, a, sizeof(a)),
-               grouped(s.ft, b, sizeof(b)));
+        printf("  coverage  %s edges (cov), %s features (ft)\n", wk_str_grouped(s.cov, a, sizeof(a)),
+               wk_str_grouped(s.ft, b, sizeof(b)));
     else if (s.have_cov)
-        printf("  coverage  %s of %s edges%s\n", grouped(s.cov, a, sizeof(a)),
-               s.have_total ? grouped(s.total_edges, d, sizeof(d)) : "?", "");
+        printf("  coverage  %s of %s edges%s\n", wk_str_grouped(s.cov, a, sizeof(a)),
+               s.have_total ? wk_str_grouped(s.total_edges, d, sizeof(d)) : "?", "");
     if (s.have_stability) {
         printf("  stability %llu.%02llu%%\n", (unsigned long long)(s.stability_pct100 / 100),
                (unsigned long long)(s.stability_pct100 % 100));
@@ -2801,14 +2663,14 @@ static int summarize(struct campaign *c, const char *self)
     }
     char qdir[FPATH];
     if (c->o.engine == ENGINE_AFL) {
-        if (!join(qdir, sizeof(qdir), c->afl_out, s.queues > 1 ? "*/queue" : "main/queue"))
+        if (!wk_path_join(qdir, sizeof(qdir), c->afl_out, s.queues > 1 ? "*/queue" : "main/queue"))
             qdir[0] = '\0';
     } else {
-        copy_str(qdir, sizeof(qdir), c->corpus);
+        wk_str_copy(qdir, sizeof(qdir), c->corpus);
     }
-    printf("  corpus    %s input%s in %s", grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
+    printf("  corpus    %s input%s in %s", wk_str_grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
     for (unsigned i = 0; s.queues > 1 && i < s.queues; i++)
-        printf("%s%s %s", i ? ", " : " (", c->procs[i].label, grouped(s.queue[i], a, sizeof(a)));
+        printf("%s%s %s", i ? ", " : " (", c->procs[i].label, wk_str_grouped(s.queue[i], a, sizeof(a)));
     printf("%s\n", s.queues > 1 ? "; a seed or an input synced from another instance counted once)" : "");
     printf("  output    %s (engine logs in logs/)\n", c->out);
     /* What the corpus reached of the driver's code (cli_coverage.c). */
@@ -2863,7 +2725,7 @@ static int summarize(struct campaign *c, const char *self)
             for (uint64_t j = 0; j < c->o.jobs; j++) {
                 char p[FPATH], name[64];
                 snprintf(name, sizeof(name), "fuzz-%llu.log", (unsigned long long)j);
-                if (join(p, sizeof(p), c->logs, name))
+                if (wk_path_join(p, sizeof(p), c->logs, name))
                     scan_crash_reports(p, t);
             }
         }
@@ -2878,7 +2740,7 @@ static int summarize(struct campaign *c, const char *self)
     if (tools.repro)
         printf("%s repro %s/FILE%s%s%s%s\n", strcmp(tools_exe, self) == 0 ? "wddmkit" : tools_exe, c->crashes, repro_harness ? " --harness " : "",
                repro_harness ? c->o.harness : "", c->driver[0] ? " --driver " : "", c->driver);
-    else if (snprintf(replay, sizeof(replay), "%s_replay", c->bin) < (int)sizeof(replay) && is_executable(replay))
+    else if (snprintf(replay, sizeof(replay), "%s_replay", c->bin) < (int)sizeof(replay) && wk_path_is_executable(replay))
         printf("%s%s%s %s/FILE\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay);
     else
         printf("%s %s/FILE\n", c->bin, c->crashes);
@@ -2942,7 +2804,7 @@ static int remove_flat_dir(const char *dir)
         return errno == ENOENT ? 0 : -1;
     for (struct dirent *e; (e = readdir(d));) {
         char p[FPATH];
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && join(p, sizeof(p), dir, e->d_name))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && wk_path_join(p, sizeof(p), dir, e->d_name))
             unlink(p);
     }
     closedir(d);
@@ -2977,7 +2839,7 @@ static long gather_afl_inputs(const struct campaign *c, const char *into)
             snprintf(q, sizeof(q), "%s/%s/queue", c->afl_out, e->d_name) >= (int)sizeof(q))
             continue;
         snprintf(prefix, sizeof(prefix), "%.40s-", e->d_name);
-        if (wk_cli_is_dir(q)) {
+        if (wk_path_is_dir(q)) {
             long k = seed_from(q, into, prefix);
             n = k < 0 ? -1 : n + k;
         }
@@ -2999,7 +2861,7 @@ static int run_merge(struct campaign *c, struct cmdline *cl)
             c->interrupted = 1;
             signal_all(c, g_interrupts > 1 ? SIGKILL : SIGINT);
         }
-        sleep_ms(100);
+        wk_sleep_ms(100);
     }
     return 1;
 }
@@ -3009,7 +2871,7 @@ static int run_merge(struct campaign *c, struct cmdline *cl)
 static void retire_afl_state(const struct campaign *c)
 {
     char aside[FPATH];
-    if (!wk_cli_is_dir(c->afl_out) || !join(aside, sizeof(aside), c->out, "afl.before-prune"))
+    if (!wk_path_is_dir(c->afl_out) || !wk_path_join(aside, sizeof(aside), c->out, "afl.before-prune"))
         return;
     if (remove_tree(aside) != 0 || rename(c->afl_out, aside) != 0) {
         fprintf(stderr, "wddmkit fuzz: cannot set %s aside (%s): the next AFL++ run resumes its queues instead of "
@@ -3026,10 +2888,10 @@ static int prune_corpus(struct campaign *c)
     char into[FPATH], old[FPATH], gather[FPATH], cmin[FPATH] = "afl-cmin";
     static struct cmdline cl;
     memset(&cl, 0, sizeof(cl));
-    if (!join(into, sizeof(into), c->out, "corpus.pruning") || !join(old, sizeof(old), c->out, "corpus.old") ||
-        !join(gather, sizeof(gather), c->out, "corpus.gathered"))
+    if (!wk_path_join(into, sizeof(into), c->out, "corpus.pruning") || !wk_path_join(old, sizeof(old), c->out, "corpus.old") ||
+        !wk_path_join(gather, sizeof(gather), c->out, "corpus.gathered"))
         return 2;
-    if (afl && !wk_cli_find_in_path("afl-cmin", cmin, sizeof(cmin)) && !c->o.dry_run) {
+    if (afl && !wk_path_find_program("afl-cmin", cmin, sizeof(cmin)) && !c->o.dry_run) {
         fprintf(stderr, "wddmkit fuzz: afl-cmin is not on PATH (Debian: apt-get install afl++)\n");
         return 2;
     }
@@ -3060,7 +2922,7 @@ static int prune_corpus(struct campaign *c)
     }
     uint64_t before = afl ? (uint64_t)gathered : count_files(c->corpus, 0);
     time_t started = time(NULL);
-    double t0 = now_seconds();
+    double t0 = wk_now_seconds();
     printf("pruning %s (%llu inputs%s) with %s; log in %s/merge.log\n", c->corpus, (unsigned long long)before,
            afl ? ", with every instance's queue" : "", afl ? "afl-cmin" : "libFuzzer's -merge=1", c->logs);
     if (afl) {
@@ -3095,7 +2957,7 @@ static int prune_corpus(struct campaign *c)
         retire_afl_state(c);
     uint64_t crashed = count_files(c->crashes, started);
     printf("pruned:  %llu -> %llu inputs in %.1f s (%s)\n", (unsigned long long)before, (unsigned long long)after,
-           now_seconds() - t0, c->corpus);
+           wk_now_seconds() - t0, c->corpus);
     if (crashed)
         printf("note: %llu input%s crashed or hung during the merge and %s left out; %s in %s\n",
                (unsigned long long)crashed, crashed == 1 ? "" : "s", crashed == 1 ? "was" : "were",
@@ -3138,7 +3000,7 @@ int wk_cli_fuzz(int argc, char **argv)
     c->max_len = c->o.max_len_set ? (unsigned)c->o.max_len : known ? known->max_len : 4096;
     char src[FPATH], rel[300];
     snprintf(rel, sizeof(rel), "harnesses/%s.c", c->o.harness);
-    int have_src = c->have_repo && join(src, sizeof(src), c->repo, rel) && wk_cli_is_regular(src);
+    int have_src = c->have_repo && wk_path_join(src, sizeof(src), c->repo, rel) && wk_path_is_regular(src);
     if (c->have_repo && !have_src && !c->o.build_dir) {
         fprintf(stderr, "wddmkit fuzz: %s: %s is not in this tree (skipped)\n", c->o.harness, rel);
         if (!known) {
@@ -3153,26 +3015,26 @@ int wk_cli_fuzz(int argc, char **argv)
     /* Before the builds are asked whether they load it: a missing file is
      * not a module that needs another build. */
     if (c->o.driver) {
-        if (!wk_cli_is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
+        if (!wk_path_is_regular(c->o.driver) || !realpath(c->o.driver, c->driver)) {
             fprintf(stderr, "wddmkit fuzz: --driver %s: not a readable file\n", c->o.driver);
             goto out;
         }
     } else if (getenv("WK_DRIVER") && *getenv("WK_DRIVER")) {
-        copy_str(c->driver, sizeof(c->driver), getenv("WK_DRIVER"));
+        wk_str_copy(c->driver, sizeof(c->driver), getenv("WK_DRIVER"));
         printf("note: WK_DRIVER is set in the environment: fuzzing %s\n", c->driver);
     }
     if (!locate_binary(c) || !check_binary_engine(c))
         goto out;
-    if (c->o.engine == ENGINE_AFL && !wk_cli_find_in_path("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
+    if (c->o.engine == ENGINE_AFL && !wk_path_find_program("afl-fuzz", c->afl_fuzz, sizeof(c->afl_fuzz))) {
         if (!c->o.dry_run) {
             fprintf(stderr, "wddmkit fuzz: afl-fuzz is not on PATH (Debian: apt-get install afl++)\n");
             goto out;
         }
-        copy_str(c->afl_fuzz, sizeof(c->afl_fuzz), "afl-fuzz");
+        wk_str_copy(c->afl_fuzz, sizeof(c->afl_fuzz), "afl-fuzz");
     }
     char dict_rel[300];
     snprintf(dict_rel, sizeof(dict_rel), "harnesses/%s.dict", c->o.harness);
-    if (!(c->have_repo && join(c->dict, sizeof(c->dict), c->repo, dict_rel) && wk_cli_is_regular(c->dict)))
+    if (!(c->have_repo && wk_path_join(c->dict, sizeof(c->dict), c->repo, dict_rel) && wk_path_is_regular(c->dict)))
         c->dict[0] = '\0';
 
     printf("harness: %s (%s)\nbinary:  %s\n", c->o.harness, engine_names[c->o.engine], c->bin);
@@ -3205,7 +3067,7 @@ int wk_cli_fuzz(int argc, char **argv)
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
         setenv("AFL_SKIP_CPUFREQ", "1", 0);
         char pattern[64] = "";
-        if (read_head("/proc/sys/kernel/core_pattern", pattern, sizeof(pattern)) > 0 && pattern[0] == '|')
+        if (wk_file_head("/proc/sys/kernel/core_pattern", pattern, sizeof(pattern)) > 0 && pattern[0] == '|')
             setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 0); /* crashes are still seen: the target aborts */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (cpus > 0 && c->o.jobs > (uint64_t)cpus)
@@ -3226,7 +3088,7 @@ int wk_cli_fuzz(int argc, char **argv)
         sigaction(SIGHUP, &sa, &old_hup);
     }
     c->start = time(NULL);
-    c->start_mono = now_seconds();
+    c->start_mono = wk_now_seconds();
     int started = start_engines(c);
     if (c->o.dry_run) {
         rc = started ? 0 : 2;
@@ -3244,7 +3106,7 @@ int wk_cli_fuzz(int argc, char **argv)
     if (!started) {
         signal_all(c, SIGKILL);
         while (reap(c))
-            sleep_ms(50);
+            wk_sleep_ms(50);
         rc = 2;
     } else {
         rc = summarize(c, realpath("/proc/self/exe", src) ? src : "");

@@ -2198,9 +2198,7 @@ static int name_ok(const char *n)
 /* <rule in lower case>-<FNV-1a of the input>, e.g. render-patch-002-1a2b3c4d. */
 static void derive_name(const struct outcome *o, const uint8_t *data, size_t size, char *name, size_t cap)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 16777619u;
+    uint32_t h = wk_fnv1a32(data, size);
     char base[32];
     size_t n = 0;
     const char *from = o->r.rule[0] ? o->r.rule : cls_word[o->cls];
@@ -2618,7 +2616,7 @@ static int campaign_driver(int argc, char **argv, struct opts *o)
     static struct campaign_note c;
     if (o->driver || !campaign_of(o->path, &c) || !c.driver[0])
         return -1;
-    if (!wk_cli_is_regular(c.driver)) {
+    if (!wk_path_is_regular(c.driver)) {
         printf("note: these crashes were found with --driver %s (%s), which is not there now: rerun with --driver "
                "and that driver; triaged here on the reference driver\n", c.driver, c.file);
         return -1;

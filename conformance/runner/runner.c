@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -278,12 +279,6 @@ struct run {
     int stopping;
 };
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void run_attempt(const struct run *R, const struct wk_prog *p, uint32_t attempt, struct wk_case_result *r)
 {
@@ -429,7 +424,7 @@ static int launch(struct run *R, struct job *j, size_t index, uint32_t attempt, 
     if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(op, O_CLOEXEC) != 0)
         goto fail;
     fflush(NULL);
-    j->start = now_seconds();
+    j->start = wk_now_seconds();
     pid = fork();
     if (pid < 0)
         goto fail;
@@ -562,7 +557,7 @@ static int plausible(const struct wk_case_result *r)
 static void reap(struct run *R, struct job *j, int status, int timed_out)
 {
     struct wk_case_result r;
-    double seconds = now_seconds() - j->start;
+    double seconds = wk_now_seconds() - j->start;
     drain_output(j);
     close_fd(&j->fd_output);
     close_fd(&j->fd_result);
@@ -612,7 +607,7 @@ static int out_of_time(struct run *R)
         R->rep->stop = WK_RUN_INTERRUPTED;
         R->rep->signo = caught_signal;
         R->stopping = 1;
-    } else if (R->total_deadline > 0 && now_seconds() >= R->total_deadline) {
+    } else if (R->total_deadline > 0 && wk_now_seconds() >= R->total_deadline) {
         R->rep->stop = WK_RUN_TOTAL_TIMEOUT;
         R->stopping = 1;
     }
@@ -663,7 +658,7 @@ static void fill_slots(struct run *R)
 
 static int poll_timeout_ms(const struct run *R)
 {
-    double now = now_seconds(), wake = R->total_deadline;
+    double now = wk_now_seconds(), wake = R->total_deadline;
     for (uint32_t s = 0; s < R->slots; s++) {
         const struct job *j = &R->jobs[s];
         if (!j->pid)
@@ -713,7 +708,7 @@ static void wait_for_events(struct run *R, struct pollfd *pf)
 /* Reaps children that closed their result pipe and kills the late ones. */
 static void check_children(struct run *R)
 {
-    double now = now_seconds();
+    double now = wk_now_seconds();
     for (uint32_t s = 0; s < R->slots; s++) {
         struct job *j = &R->jobs[s];
         if (!j->pid)
@@ -775,9 +770,9 @@ static void run_in_process(struct run *R)
         if (attempt == 0 && R->o->on_start)
             R->o->on_start(R->o->ctx, R->rep, index);
         struct wk_case_result r;
-        double t = now_seconds();
+        double t = wk_now_seconds();
         run_attempt(R, R->rep->cases[index].prog, attempt, &r);
-        r.seconds = now_seconds() - t;
+        r.seconds = wk_now_seconds() - t;
         attempt_done(R, index, attempt, &r, NULL);
     }
 }
@@ -862,14 +857,14 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     wk_status st = prepare(&R, cases, n, err);
     if (st == WK_OK) {
         signals_begin(o->catch_signals);
-        R.t0 = now_seconds();
+        R.t0 = wk_now_seconds();
         R.total_deadline = o->total_timeout > 0 ? R.t0 + o->total_timeout : 0;
         if (o->no_fork)
             run_in_process(&R);
         else
             run_forked(&R);
         settle_reruns(&R);
-        out->seconds = now_seconds() - R.t0;
+        out->seconds = wk_now_seconds() - R.t0;
         signals_end(o->catch_signals);
     }
     free(R.reruns);

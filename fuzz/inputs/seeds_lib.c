@@ -26,6 +26,7 @@
 
 #include "conformance.h"
 #include "seeds_lib.h"
+#include "util.h"
 #include "reference.h"
 
 #define MAX_PATCH_SEEDS_PER_CASE 4u
@@ -191,20 +192,13 @@ static void clean_dir(const char *dir)
     closedir(d);
 }
 
-static uint64_t bytes_digest(const struct wk_bytes *b)
-{
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < b->size; i++)
-        h = (h ^ b->data[i]) * 0x100000001b3ull;
-    return h;
-}
 
 /* Whether `harness` has a seed of these bytes already (then 1); records
  * them otherwise. Equal FNV-1a digest and size count as the same bytes: a
  * collision among a few thousand seeds would only drop one seed. */
 static int seen_before(struct gen *g, const char *harness, const struct wk_bytes *b)
 {
-    uint64_t d = bytes_digest(b);
+    uint64_t d = wk_fnv1a64(WK_FNV1A64_START, b->data, b->size);
     for (size_t i = 0; i < g->nseen; i++)
         if (g->seen[i].digest == d && g->seen[i].size == b->size && strcmp(g->seen[i].harness, harness) == 0)
             return 1;
@@ -596,23 +590,6 @@ static int is_seed_file(const char *name)
     return name[0] != '.' && n >= 5 && strcmp(name + n - 4, ".bin") == 0;
 }
 
-/* 1 when both files exist with the same bytes. */
-static int same_file(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    while (same) {
-        int ca = getc(fa), cb = getc(fb);
-        same = ca == cb;
-        if (ca == EOF || cb == EOF)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
 
 static int exists(const char *path)
 {
@@ -635,7 +612,7 @@ static long compare_seeds(const char *from, const char *other, int from_committe
         snprintf(a, sizeof(a), "%s/%s", from, e->d_name);
         snprintf(b, sizeof(b), "%s/%s", other, e->d_name);
         int present = exists(b);
-        if (present && (!contents || same_file(a, b)))
+        if (present && (!contents || wk_file_same(a, b)))
             continue;
         if (log)
             fprintf(log, "%s: %s\n", from_committed ? a : b, present ? "differs from what the specs give" : missing);
