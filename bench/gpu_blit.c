@@ -2,7 +2,7 @@
 /*
  * gpu_blit.c - what a BLIT of many short rows costs the GPU model per row,
  * against a host loop that copies the same rows with memcpy, in the same
- * run (docs/performance.md, "BLIT rows").
+ * run (docs/performance.md, "GPU model: BLIT rows").
  *
  * Why: a BLIT may have 16,384 rows (the documented limit), and fuzzers find
  * BLITs of thousands of rows of a few bytes; the model's per-row work (the

@@ -5,8 +5,7 @@
 # driver harness of the libfuzzer preset (ASan + UBSan on everything) and
 # of the libfuzzer-driver preset (on the driver and the kit code it calls,
 # WK_SANITIZE_SCOPE=driver), on the same driver module and the same inputs,
-# measured in one run (docs/performance.md, "Sanitizers on the driver
-# only").
+# measured in one run (docs/performance.md, "Under libFuzzer and sanitizers").
 #
 # How: the libFuzzer binary runs a fixed set of inputs K times each
 # (`-runs=K FILE...`: libFuzzer's own loop, with its coverage collection,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_coverage.c - `wddmkit coverage`: which lines and functions of a
- * driver a harness's corpus reaches (docs/fuzzing.md, "Coverage of your
+ * driver a harness's corpus reaches (docs/fuzz-your-driver.md, "Coverage of your
  * driver").
  *
  * A campaign's exec/s and its `cov`/`ft` say how busy the engine is, not
@@ -618,7 +618,7 @@ static int locate_replay_resolved(const struct cov_opts *o, const char *repo, ch
     return 1;
 }
 
-/* How a driver is built for coverage (docs/fuzzing.md, "Coverage of your
+/* How a driver is built for coverage (docs/fuzz-your-driver.md, "Coverage of your
  * driver"): the GPU model's library too, whose encoder a driver for the
  * model calls (without it the module does not load: "undefined symbol:
  * wk_gpu_emit_write32"). Any build's libwk_gpu.a serves: the kit's code

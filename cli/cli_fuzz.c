@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_fuzz.c - `wddmkit fuzz`: a fuzzing campaign on one harness in one
- * command, with libFuzzer or AFL++ (docs/fuzzing.md, "Fuzzing a driver").
+ * command, with libFuzzer or AFL++ (docs/fuzz-your-driver.md).
  *
  * What it does, in order:
  *   1. finds the harness binary of the chosen engine (build/<engine>/fuzz/NAME
@@ -816,7 +816,7 @@ static const char *refusal_meaning(const struct campaign *c, const char *why)
     int afl = c->o.engine == ENGINE_AFL;
     if (!afl && strstr(why, "undefined symbol: __afl"))
         return "a module built by afl-clang-fast, for AFL++: fuzz it with --engine afl, or build it for libFuzzer "
-               "(docs/fuzzing.md, \"Choosing the driver under test\")";
+               "(docs/fuzz-your-driver.md, \"Build your driver for the engine\")";
     if (afl && (strstr(why, "undefined symbol: __sanitizer_cov") || strstr(why, "undefined symbol: __sancov")))
         return "a module built with -fsanitize=fuzzer-no-link, for libFuzzer: fuzz it with --engine libfuzzer, or "
                "build it with afl-clang-fast";
@@ -1275,7 +1275,7 @@ static void warn_uninstrumented(const struct campaign *c)
     if (seen)
         return;
     printf("warning: %s has no %s instrumentation of its own: the engine sees the kit's code, not the driver's\n"
-           "         branches; build it %s (docs/fuzzing.md, \"Choosing the driver under test\")\n",
+           "         branches; build it %s (docs/fuzz-your-driver.md, \"Build your driver for the engine\")\n",
            c->driver, afl ? "AFL++" : "libFuzzer coverage",
            afl ? "with afl-clang-fast" : "with clang -fsanitize=address,undefined,fuzzer-no-link");
 }
@@ -2659,7 +2659,7 @@ static int summarize(struct campaign *c, const char *self)
         if (s.stability_pct100 < 9000)
             printf("            below 90%%: one input takes other paths from run to run (state the driver or\n"
                    "            the harness keeps between inputs); bench/fuzz_stability names the lines\n"
-                   "            (docs/fuzzing.md, \"AFL++ stability\")\n");
+                   "            (docs/fuzzing.md, \"Stability\")\n");
     }
     char qdir[FPATH];
     if (c->o.engine == ENGINE_AFL) {

@@ -28,7 +28,7 @@ static void usage(FILE *out)
           "Without arguments: every contract rule (ID, DDI, rule). With rule IDs or globs, as in\n"
           "PAGING-FILL-001 or 'PAGING-*': those rules' full rows (rule, source, where checked, proved\n"
           "by). With --markdown: docs/contract-rules.md.\n"
-          "Sources: \"facts §\" is the project's research note on WDDM facts; \"seed:\" names the\n"
+          "Sources: \"facts §N.N\" is section N.N of docs/wddm-facts.md; \"seed:\" names the\n"
           "WDDM documentation page the rule restates.\n",
           out);
 }

@@ -11,8 +11,8 @@
 # driver (vidmm, the GPU model); sanitizing that code (and tracing the
 # GPU model's comparisons, fuzz/CMakeLists.txt) made an input of
 # fuzz_render, fuzz_paging and fuzz_prog cost 1.85 to 2.35 times as much
-# (bench/sanitize_scope_speed.sh; docs/performance.md, "Sanitizers on the
-# driver only") without checking the driver any better. The kit itself is
+# (bench/sanitize_scope_speed.sh; docs/performance.md, "Under libFuzzer
+# and sanitizers") without checking the driver any better. The kit itself is
 # checked by the asan and libfuzzer presets, where the scope is `all`.
 if(NOT WK_SANITIZE_SCOPE MATCHES "^(all|driver)$")
   message(FATAL_ERROR "WK_SANITIZE_SCOPE: expected all or driver, saw '${WK_SANITIZE_SCOPE}'")

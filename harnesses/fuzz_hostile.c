@@ -3,7 +3,7 @@
  * fuzz_hostile.c - the kit against a driver whose answers the input
  * corrupts: step programs run with their answer rewrite kept.
  *
- * Why: a driver under test is hostile (DESIGN.md): it may return garbage,
+ * Why: a driver under test is hostile (docs/verdicts.md): it may return garbage,
  * and the kit must survive it, report it and keep going. The conformance
  * suite proves that each corruption of the mutation catalogue
  * (`wddmkit spec mutations`) trips its rule in one scenario; fuzz_prog

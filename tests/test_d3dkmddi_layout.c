@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_d3dkmddi_layout.c - pins wddmkit/d3dkmddi.h to the Windows x64 DDI
- * layouts of research/wddm-facts.md.
+ * layouts of docs/wddm-facts.md §4.
  *
  * Two layers. At compile time, every struct of facts section 4 has its size
  * and every listed field offset asserted (the paging-buffer union arms at

@@ -350,7 +350,7 @@ static void test_view_unbacked_is_one_zero_span(void **state)
 }
 
 /* Pages backed together by one access are consecutive on the host
- * (docs/gpu-model.md "Backing pages"), and system memory is one mapping:
+ * (docs/gpu-model.md, "Address space"), and system memory is one mapping:
  * one span each. An aperture shows what its entries point at: consecutive
  * frames are one span, the same frames in reverse order one span each. */
 static void test_view_merges_host_contiguous(void **state)

@@ -372,7 +372,7 @@ static void test_alignment_odd_sizes(void **state)
     ALLOC_AT(g, 0xF0, 0x10, 0, 0, 0, 0x10);
 }
 
-/* Banks are windows (wddm-facts.md 5.6 B4: a bank hint with a direction). */
+/* Banks are windows (docs/wddm-facts.md 5.6 B4: a bank hint with a direction). */
 static void test_bank_windows(void **state)
 {
     struct wk_place_heap *h = new_heap(state, MIB);

@@ -2,7 +2,7 @@
 /*
  * tests/test_vidmm_kitgaps.c - four gaps in the reference video memory
  * manager that the differential fuzz harnesses found, each pinned by a test
- * that failed before its fix (docs/fuzzing.md, "Kit gaps"):
+ * that failed before its fix (the history is in git log):
  *
  *   - a render whose allocation list does not fit in memory at once: paging
  *     in a later entry evicted an earlier one, the DMA buffer ran with a

@@ -4,7 +4,7 @@
  *
  * YAML specs compile to it, fuzz inputs decode into it, crash files are
  * stored as it, `wddmkit spec dump` prints it, and one interpreter runs it
- * against a wk_vidmm, whoever produced it (DESIGN.md, "One case, end to end").
+ * against a wk_vidmm, whoever produced it (docs/architecture.md, "One case, end to end").
  *
  * A program is the adapter to build, an optional answer rewrite (negative
  * cases), and a flat list of typed steps. Objects are named by index in

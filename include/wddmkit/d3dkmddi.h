@@ -24,7 +24,7 @@
  * coexist with itself), and three of its types have layouts of the kit's own
  * choosing, marked as such: MDL, DXGK_ADL's placement in the paging arm, and the
  * DXGK_DRIVERCAPS subset. Section numbers such as "facts 4.2" refer to
- * research/wddm-facts.md; where the public sources disagree (facts 7) the
+ * docs/wddm-facts.md; where the public sources disagree (facts 7) the
  * comment at the affected definition says which reading is followed and why.
  *
  * The header is valid C11 and C++11. Anonymous structs inside unions are used

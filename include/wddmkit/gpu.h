@@ -166,7 +166,7 @@ void wk_gpu_reset(struct wk_gpu *gpu);
  * wk_gpu_sysmem_map mapping live at the reset or made since; handed out by
  * wk_gpu_sysmem_page, which stays writable until wk_gpu_destroy). Right
  * after a reset it counts the pages of live mappings and of those pointers
- * (docs/gpu-model.md, "System memory"). Pages a reset released may stay
+ * (docs/gpu-model.md, "Address space"). Pages a reset released may stay
  * allocated for reuse. max_resident_pages bounds segments and PTEs; system
  * memory is bounded by its own size. */
 uint64_t wk_gpu_resident_pages(const struct wk_gpu *gpu);

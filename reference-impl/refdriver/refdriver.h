@@ -7,7 +7,7 @@
  * DxgkInitialize, every DDI gets its real argument struct, the hardware is
  * reached through the adapter's registers, and DMA buffers are written in the
  * model's command set. It is the model of a correct driver: it obeys every
- * rule of research/wddm-facts.md §5 and returns only the statuses of §2.2.
+ * rule of docs/wddm-facts.md §5 and returns only the statuses of §2.2.
  *
  * Object graph (no global mutable state, everything hangs off the adapter):
  *

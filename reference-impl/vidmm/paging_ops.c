@@ -2,8 +2,8 @@
 /*
  * paging_ops.c - one function per paging operation: the arguments exactly
  * as the seeds describe them, then the semantic check of the effect on the
- * GPU model (level 2 of DESIGN.md: the bytes moved, the pattern filled, the
- * pages mapped, the fence stored).
+ * GPU model (the semantic level of docs/verdicts.md, "Two levels of checks":
+ * the bytes moved, the pattern filled, the pages mapped, the fence stored).
  *
  * Segment addresses are absolute (segment base + offset, P6). Transfers may
  * be split into sub-transfers (config transfer_chunk): each carries the same

@@ -13,7 +13,7 @@
  * free range intersecting [lo, hi) that holds this block", which is the
  * question a WDDM video memory manager asks for every placement: a segment
  * preference with its direction bit, or a bank preference, becomes a window
- * and a direction (wddm-facts.md 5.6, B3/B4). The allocated tree only maps
+ * and a direction (docs/wddm-facts.md 5.6, B3/B4). The allocated tree only maps
  * an offset back to its size, so free() takes nothing but the offset.
  *
  * What it deliberately does not do. It has no eviction policy: when a

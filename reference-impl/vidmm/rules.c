@@ -125,7 +125,7 @@ void wk_rules_write_markdown(FILE *out)
           "`vidmm.rules` (tests/test_vidmm_rules.c) proves each rule twice: a correct answer\n"
           "passes, and a hand-made bad answer (the answer-rewriting knob, or a mutant driver) is\n"
           "flagged with exactly that rule ID. A violation message always starts with the ID.\n\n"
-          "Sources: \"facts §\" is the research note on WDDM facts; \"seed:\" names the WDDM\n"
+          "Sources: \"facts §N.N\" is section N.N of `docs/wddm-facts.md`; \"seed:\" names the WDDM\n"
           "documentation page the rule restates.\n\n",
           out);
     fprintf(out, "%u rules.\n\n", (unsigned)WK_RULE_COUNT);

@@ -7,8 +7,8 @@
  * The IDs are stable: a rule is never renumbered or reused, a retired one
  * keeps its line commented out. docs/contract-rules.md is generated from
  * this table (`wddmkit rules --markdown`) and a test keeps the two equal.
- * Sources: "facts §x" is research/wddm-facts.md; "seed:<page>" quotes one
- * of the WDDM pages in seeds/.
+ * Sources: "facts §x" is docs/wddm-facts.md section x; "seed:<page>" quotes one
+ * of the WDDM documentation pages listed in docs/wddm-facts.md §0.
  */
 #ifndef WK_VIDMM_RULES_H
 #define WK_VIDMM_RULES_H

@@ -2,7 +2,7 @@
 /*
  * segments.c - DxgkDdiQueryAdapterInfo: the driver's capabilities and its
  * segments, in either shape the kernel asks for (docs/writing-a-driver.md,
- * "Segments: answer both QUERYSEGMENT3 and QUERYSEGMENT4").
+ * "A worked example", segments).
  *
  * Every segment of the model is reported as it is, with CommitLimit = Size;
  * banked memory segments carry their bank table in QUERYSEGMENT3 only
