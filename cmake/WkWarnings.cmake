@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: MIT
 # wk_target_warnings(target): the warning set every target of ours builds
-# with. -Werror is on for our code only, never for third-party sources.
+# with. Warnings are errors (the target's COMPILE_WARNING_AS_ERROR, so
+# `cmake --compile-no-warning-as-error` still turns them off) when the kit
+# is the top-level project or CMAKE_COMPILE_WARNING_AS_ERROR says so
+# (WK_WARNINGS_AS_ERRORS, CMakeLists.txt); never for third-party sources.
 function(wk_target_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow -Wstrict-prototypes
       -Wmissing-prototypes -Wvla -Wformat=2>
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  set_property(TARGET ${target} PROPERTY COMPILE_WARNING_AS_ERROR ${WK_WARNINGS_AS_ERRORS})
 endfunction()

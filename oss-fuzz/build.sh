@@ -60,10 +60,9 @@ mkdir -p "$OUT" "$WORK"
 build=$WORK/wddmkit-build
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# New compilers add warnings; the project's -Werror must not break the
-# fuzzing build (warnings are enforced by the project's own CI presets).
-# clang appends what CCC_OVERRIDE_OPTIONS lists ('#' keeps it quiet).
-export CCC_OVERRIDE_OPTIONS="# +-Wno-error"
+# New compilers add warnings; the project's warnings-as-errors must not
+# break the fuzzing build (warnings are enforced by the project's own CI
+# presets): CMAKE_COMPILE_WARNING_AS_ERROR=OFF below.
 
 # ---- libyaml, static --------------------------------------------------------
 yaml_args=()
@@ -105,7 +104,7 @@ say "configuring $repo in $build (WK_FUZZ_ENGINE=$engine)"
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS -DNDEBUG" -DCMAKE_CXX_FLAGS="$CXXFLAGS -DNDEBUG" \
-  -DWK_BUILD_TESTS=OFF -DWK_BUILD_BENCH=OFF -DWK_FUZZ_ENGINE=$engine -DWK_SANITIZE= -DWK_COVERAGE=OFF \
+  -DCMAKE_COMPILE_WARNING_AS_ERROR=OFF -DWK_BUILD_TESTS=OFF -DWK_BUILD_BENCH=OFF -DWK_BUILD_EXAMPLES=OFF -DWK_FUZZ_ENGINE=$engine -DWK_SANITIZE= -DWK_COVERAGE=OFF \
   "${yaml_args[@]}" >/dev/null
 
 targets=()

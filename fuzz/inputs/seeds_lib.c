@@ -186,8 +186,8 @@ static void clean_dir(const char *dir)
         if (n < 5 || strcmp(e->d_name + n - 4, ".bin") != 0)
             continue;
         char path[1200];
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        remove(path);
+        if (wk_path_join(path, sizeof(path), dir, e->d_name))
+            remove(path);
     }
     closedir(d);
 }
