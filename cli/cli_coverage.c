@@ -155,10 +155,10 @@ static int parse_args(int argc, char **argv, struct cov_opts *o)
         const char *v = takes ? argv[++i] : NULL;
         double n = 0;
         if (strcmp(a, "--harness") == 0) {
-            if (!wk_cli_harness_name_ok(v))
+            if (!wk_fuzz_harness_name_ok(v))
                 return usage_error("--harness: not a harness name (letters, digits, '_'):", v);
-            if (!wk_cli_harness_known(v)) {
-                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_cli_harness_list());
+            if (!wk_fuzz_harness_known(v)) {
+                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_fuzz_harness_list());
                 return 2;
             }
             o->harness = v;
@@ -601,7 +601,7 @@ static int locate_replay(const struct cov_opts *o, const char *repo, char *out, 
     else if (!o->driver && repo)
         snprintf(dir, sizeof(dir), "%s/build/coverage/fuzz", repo);
     else
-        return wk_cli_replay_binary(o->harness, out, cap) == 0;
+        return wk_fuzz_replay_binary(o->harness, out, cap) == 0;
     return snprintf(out, cap, "%s/%s_replay", dir, o->harness) < (int)cap && access(out, X_OK) == 0;
 }
 

@@ -66,7 +66,7 @@ int wk_crash_campaign_of(const char *dir, struct wk_crash_campaign *c);
 
 /* The <harness>_replay binary of this build into path: WK_REPLAY_DIR, else
  * ../fuzz beside the running executable. 0 when it is there and
- * executable. (It was wk_cli_replay_binary.) */
+ * executable (moved down from the command line). */
 int wk_fuzz_replay_binary(const char *harness, char *path, size_t size);
 
 #endif
