@@ -15,6 +15,7 @@
 #include "gate/elf_section.h"
 #include "gate/leak_gate.h"
 #include "inputs/seeds_lib.h"
+#include "tools/coverage_run.h"
 #include "tools/harness_names.h"
 #include "tools/lcov_summary.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli_coverage.c - `wddmkit coverage`: which lines and functions of a
- * driver a harness's corpus reaches (docs/fuzzing.md, "Coverage of your
- * driver").
+ * coverage_run.c - the work of `wddmkit coverage` (cli/cli_coverage.c
+ * parses its arguments): which lines and functions of a driver a
+ * harness's corpus reaches (docs/fuzzing.md, "Coverage of your driver").
  *
  * A campaign's exec/s and its `cov`/`ft` say how busy the engine is, not
  * which DDI code of the driver it ever ran. This command answers that with
@@ -48,154 +48,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "fuzz.h"
-
-#ifndef WK_SOURCE_DIR /* the repository, compiled in (fuzztools.cmake) */
-#define WK_SOURCE_DIR "."
-#endif
+#include "crash/crash.h" /* wk_fuzz_replay_binary */
+#include "tools/coverage_run.h"
+#include "tools/lcov_summary.h"
+#include "util.h"
 
 #define CPATH 4096
-#define BATCH_FILES 256u          /* inputs per replay process, by default */
 #define MODULE_LIMIT (512u << 20) /* largest module searched for its mapping */
-#define MAX_INPUT_DIRS 32
 #define NEVER_RUN_SHOWN 25
 /* The kit's code a driver compiles in (km.h, driver.h, the GPU model's
  * encoder): not the driver author's to cover. */
 #define KIT_FILES_REGEX "(^|/)(include/wddmkit|gpu-model)/"
 
-struct cov_opts {
-    const char *harness, *driver, *out, *replay_dir;
-    const char *inputs[MAX_INPUT_DIRS];
-    int ninputs;
-    int all_files;
-    double fail_under; /* < 0: none */
-    unsigned timeout_s;
-    unsigned batch;    /* inputs per replay process */
-};
-
 struct file_list {
     char **paths;
     size_t count, cap;
 };
-
-static void usage(FILE *f)
-{
-    fputs("usage: wddmkit coverage --harness NAME [--driver PATH] [options] [INPUT...]\n"
-          "\n"
-          "Runs a harness's inputs through its replay binary and reports which lines and functions\n"
-          "of the driver they reach (clang source-based coverage).\n"
-          "\n"
-          "  --harness NAME    the harness whose inputs these are (fuzz_render, fuzz_patch, ...)\n"
-          "  --driver PATH     the driver module, built with clang -fprofile-instr-generate\n"
-          "                    -fcoverage-mapping (default: the reference driver, inside a replay\n"
-          "                    binary of the coverage preset, reported with the whole kit)\n"
-          "  INPUT...          files or folders of inputs (default: corpus/NAME/seeds and regressions,\n"
-          "                    and what `wddmkit fuzz` kept here: fuzz-out/NAME-libfuzzer/corpus,\n"
-          "                    fuzz-out/NAME-afl/corpus and fuzz-out/NAME-afl/afl/*/queue)\n"
-          "  --out DIR         output folder (default fuzz-out/NAME-coverage): report.txt,\n"
-          "                    coverage.lcov, html/index.html, never-run.txt, profiles/, replay.log\n"
-          "  --replay-dir DIR  the folder of the NAME_replay binaries (default: WK_REPLAY_DIR, else\n"
-          "                    ../fuzz beside this wddmkit; without --driver, build/coverage/fuzz)\n"
-          "  --all-files       also report the kit's code compiled into the driver\n"
-          "                    (include/wddmkit/, gpu-model/)\n"
-          "  --fail-under PCT  exit 1 when the line coverage is below PCT (0 to 100)\n"
-          "  --batch N         inputs per replay process (default 256): a driver that ends the\n"
-          "                    process loses the coverage of its batch only\n"
-          "  --timeout S       seconds a batch of inputs may run (default 600)\n"
-          "Environment: WK_LLVM_PROFDATA, WK_LLVM_COV  the LLVM tools (default: llvm-profdata and\n"
-          "             llvm-cov on PATH, else the newest llvm-profdata-N/llvm-cov-N)\n"
-          "exit: 0 report written, 1 below --fail-under, 2 usage or setup error\n",
-          f);
-}
-
-static int usage_error(const char *what, const char *value)
-{
-    fprintf(stderr, "wddmkit coverage: %s%s%s%s\n", what, value ? " '" : "", value ? value : "", value ? "'" : "");
-    return 2;
-}
-
-/* ------------------------------------------------------------------ */
-/* Arguments                                                            */
-/* ------------------------------------------------------------------ */
-
-static int parse_number(const char *s, double lo, double hi, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || errno || *end || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* 0: parsed; 1: --help printed; 2: a usage error printed. */
-static int parse_args(int argc, char **argv, struct cov_opts *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->fail_under = -1;
-    o->timeout_s = 600;
-    o->batch = BATCH_FILES;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        }
-        if (strcmp(a, "--all-files") == 0) {
-            o->all_files = 1;
-            continue;
-        }
-        int takes = strcmp(a, "--harness") == 0 || strcmp(a, "--driver") == 0 || strcmp(a, "--out") == 0 ||
-                    strcmp(a, "--replay-dir") == 0 || strcmp(a, "--fail-under") == 0 || strcmp(a, "--timeout") == 0 ||
-                    strcmp(a, "--batch") == 0;
-        if (takes && i + 1 >= argc)
-            return usage_error("needs a value:", a);
-        const char *v = takes ? argv[++i] : NULL;
-        double n = 0;
-        if (strcmp(a, "--harness") == 0) {
-            if (!wk_fuzz_harness_name_ok(v))
-                return usage_error("--harness: not a harness name (letters, digits, '_'):", v);
-            if (!wk_fuzz_harness_known(v)) {
-                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_fuzz_harness_list());
-                return 2;
-            }
-            o->harness = v;
-        } else if (strcmp(a, "--driver") == 0) {
-            o->driver = v;
-        } else if (strcmp(a, "--out") == 0) {
-            o->out = v;
-        } else if (strcmp(a, "--replay-dir") == 0) {
-            o->replay_dir = v;
-        } else if (strcmp(a, "--fail-under") == 0) {
-            if (parse_number(v, 0, 100, &n))
-                return usage_error("--fail-under: expected a percentage from 0 to 100, saw", v);
-            o->fail_under = n;
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (parse_number(v, 1, 86400, &n) || n != (double)(unsigned)n)
-                return usage_error("--timeout: expected whole seconds from 1 to 86400, saw", v);
-            o->timeout_s = (unsigned)n;
-        } else if (strcmp(a, "--batch") == 0) {
-            if (parse_number(v, 1, 100000, &n) || n != (double)(unsigned)n)
-                return usage_error("--batch: expected a whole number of inputs from 1 to 100000, saw", v);
-            o->batch = (unsigned)n;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option", a);
-        } else if (o->ninputs == MAX_INPUT_DIRS) {
-            return usage_error("too many inputs (at most 32 files or folders):", a);
-        } else {
-            o->inputs[o->ninputs++] = a;
-        }
-    }
-    if (!o->harness)
-        return usage_error("--harness NAME is required", NULL);
-    if (!o->driver) {
-        const char *env = getenv("WK_DRIVER");
-        o->driver = env && *env ? env : NULL;
-    }
-    return wk_cli_parse_only ? 1 : 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
@@ -307,8 +175,11 @@ static int has_coverage_mapping(const char *path)
 {
     uint8_t *data = NULL;
     size_t size = 0;
-    if (wk_cli_read_file(path, MODULE_LIMIT, &data, &size) != WK_OK)
+    char why[160];
+    if (wk_file_read(path, MODULE_LIMIT, &data, &size, why, sizeof(why)) != WK_OK) {
+        fprintf(stderr, "wddmkit: %s: %s\n", path, why);
         return -1;
+    }
     static const char name[] = "__llvm_covmap";
     int found = memmem(data, size, name, sizeof(name) - 1) != NULL;
     free(data);
@@ -593,7 +464,7 @@ static int is_repo_dir(const char *dir)
 
 /* The NAME_replay binary: --replay-dir, else (with a driver) this build's
  * (WK_REPLAY_DIR, ../fuzz beside wddmkit), else the coverage preset's. */
-static int locate_replay(const struct cov_opts *o, const char *repo, char *out, size_t cap)
+static int locate_replay(const struct wk_coverage_options *o, const char *repo, char *out, size_t cap)
 {
     char dir[CPATH];
     if (o->replay_dir)
@@ -606,7 +477,7 @@ static int locate_replay(const struct cov_opts *o, const char *repo, char *out, 
 }
 
 /* locate_replay, with the path resolved for the messages. */
-static int locate_replay_resolved(const struct cov_opts *o, const char *repo, char *out, size_t cap)
+static int locate_replay_resolved(const struct wk_coverage_options *o, const char *repo, char *out, size_t cap)
 {
     char found[CPATH];
     if (!locate_replay(o, repo, found, sizeof(found))) {
@@ -634,10 +505,10 @@ static void print_build_line(void)
 /* Whether the driver module loads and exports DriverEntry, asked before
  * any input runs: every replay batch used to fail on it, one after the
  * other, and then the report said only that no profile was written. */
-static int driver_loads(const char *driver)
+static int driver_loads(const struct wk_coverage_options *o, const char *driver)
 {
     char why[1024];
-    if (wk_cli_driver_probe(driver, why, sizeof(why)) == WK_CLI_DRIVER_LOADS)
+    if (!o->driver_loads || o->driver_loads(driver, why, sizeof(why)))
         return 1;
     fprintf(stderr, "wddmkit coverage: --driver %s does not load: %s\n", driver, why);
     if (strstr(why, "undefined symbol: wk_")) {
@@ -648,9 +519,9 @@ static int driver_loads(const char *driver)
     return 0;
 }
 
-static int check_setup(const struct cov_opts *o, const char *replay, const char *object)
+static int check_setup(const struct wk_coverage_options *o, const char *replay, const char *object)
 {
-    if (o->driver && !driver_loads(o->driver))
+    if (o->driver && !driver_loads(o, o->driver))
         return 0;
     int mapped = has_coverage_mapping(object);
     if (mapped < 0)
@@ -673,7 +544,7 @@ static int check_setup(const struct cov_opts *o, const char *replay, const char 
     return 0;
 }
 
-static void replay_env(const struct cov_opts *o, const char *profiles, char env_buf[3][CPATH + 32],
+static void replay_env(const struct wk_coverage_options *o, const char *profiles, char env_buf[3][CPATH + 32],
                        const char *env[4])
 {
     snprintf(env_buf[0], CPATH + 32, "LLVM_PROFILE_FILE=%s/%%m-%%p.profraw", profiles);
@@ -738,7 +609,7 @@ static size_t drop_duplicates(struct file_list *l)
     return dropped;
 }
 
-static int collect_inputs(const struct cov_opts *o, const char *repo, struct file_list *l)
+static int collect_inputs(const struct wk_coverage_options *o, const char *repo, struct file_list *l)
 {
     int folders = 0;
     for (int i = 0; i < o->ninputs; i++) {
@@ -762,7 +633,7 @@ static int collect_inputs(const struct cov_opts *o, const char *repo, struct fil
     return 0;
 }
 
-static int report(const struct cov_opts *o, const char *cov_tool, const char *object, const char *out,
+static int report(const struct wk_coverage_options *o, const char *cov_tool, const char *object, const char *out,
                   const char *log, struct wk_lcov_totals *s)
 {
     char profdata[CPATH], lcov[CPATH], text[CPATH], html[CPATH], never[CPATH], html_dir[CPATH + 32];
@@ -785,12 +656,13 @@ static int report(const struct cov_opts *o, const char *cov_tool, const char *ob
     return 1;
 }
 
-static int run_coverage(const struct cov_opts *o)
+int wk_fuzz_coverage_run(const struct wk_coverage_options *o)
 {
     char repo[CPATH] = "", replay[CPATH], out[CPATH], profiles[CPATH], log[CPATH];
     char profdata_tool[CPATH], cov_tool[CPATH];
-    /* The repository: compiled in, else the working directory. */
-    if (!(is_repo_dir(WK_SOURCE_DIR) && realpath(WK_SOURCE_DIR, repo)) && !(is_repo_dir(".") && realpath(".", repo)))
+    /* The repository: the caller's checkout, else the working directory. */
+    if (!(o->source_dir && is_repo_dir(o->source_dir) && realpath(o->source_dir, repo)) &&
+        !(is_repo_dir(".") && realpath(".", repo)))
         repo[0] = '\0';
     if (!locate_replay_resolved(o, repo[0] ? repo : NULL, replay, sizeof(replay))) {
         fprintf(stderr, "wddmkit coverage: no replay binary %s_replay (looked for %s)\n", o->harness, replay);
@@ -809,7 +681,7 @@ static int run_coverage(const struct cov_opts *o)
         fprintf(stderr, "wddmkit coverage: --driver %s: %s\n", o->driver, strerror(errno));
         return 2;
     }
-    struct cov_opts resolved = *o;
+    struct wk_coverage_options resolved = *o;
     resolved.driver = o->driver ? driver : NULL;
     o = &resolved;
     const char *object = o->driver ? o->driver : replay;
@@ -866,15 +738,4 @@ static int run_coverage(const struct cov_opts *o)
         return 1;
     }
     return 0;
-}
-
-int wk_cli_coverage(int argc, char **argv)
-{
-    struct cov_opts o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc == 2)
-        usage(stderr);
-    if (rc)
-        return rc == 1 ? 0 : 2;
-    return run_coverage(&o);
 }
