@@ -11,8 +11,8 @@
 int wk_cli_repro(int argc, char **argv)
 {
     struct wk_crash_options o;
-    int rc = wk_cli_crash_parse(argc, argv, OPT_DRIVER | OPT_RUNS | OPT_SEED | OPT_HARNESS | OPT_TIMEOUT | OPT_CALIBRATE,
-                                &o);
+    unsigned allowed = OPT_DRIVER | OPT_RUNS | OPT_SEED | OPT_HARNESS | OPT_TIMEOUT | OPT_CALIBRATE;
+    int rc = wk_cli_crash_parse(argc, argv, allowed, &o);
     if (rc)
         return rc == 1 ? 0 : 2;
     return wk_crash_repro(&o);

@@ -184,8 +184,8 @@ static int make_promotable(struct mini *m, struct wk_prog **p)
     return 0;
 }
 
-static int write_promoted(const char *root, const char *harness, const uint8_t *bin, size_t n, const char *yaml, size_t yaml_len,
-                          const char *name)
+static int write_promoted(const char *root, const char *harness, const uint8_t *bin, size_t n, const char *yaml,
+                          size_t yaml_len, const char *name)
 {
     const char *const bin_dir[] = { "corpus", harness, "regressions", NULL };
     static const char *const yaml_dir[] = { "specs", "regressions", NULL };

@@ -17,7 +17,8 @@ struct wk_coverage_options {
     const char *driver;             /* the module measured; NULL: the reference driver, in a coverage build */
     const char *out;                /* the output folder; NULL: fuzz-out/<harness>-coverage */
     const char *replay_dir;         /* the folder of <harness>_replay; NULL: found */
-    const char *source_dir;         /* the checkout: its corpus/ and build/coverage/ (NULL or not one: the working directory, if it is) */
+    const char *source_dir;         /* the checkout, for corpus/NAME/ and build/coverage/; NULL, or not a
+                                       checkout: the working directory when it is one */
     const char *inputs[WK_COVERAGE_MAX_INPUTS];
     int ninputs;                    /* 0: the default inputs */
     int all_files;                  /* also report the kit's code compiled into the driver */
