@@ -46,18 +46,16 @@ int wk_cli_conform(int argc, char **argv);
  * or AFL++ (cli_fuzz.c); argv holds the arguments after "fuzz". */
 int wk_cli_fuzz(int argc, char **argv);
 
-/* Crash reproduction and regressions (cli_fuzztools.c); argv holds the
- * arguments after the command word: `prog dump FILE`, `repro FILE ...`,
- * `minimize FILE ...`, `promote FILE ...`, `triage DIR ...`. */
+/* Crash reproduction and regressions (cli_prog.c, cli_repro.c,
+ * cli_minimize.c, cli_promote.c, cli_triage.c over fuzz/crash/); argv
+ * holds the arguments after the command word: `prog dump FILE`,
+ * `repro FILE ...`, `minimize FILE ...`, `promote FILE ...`,
+ * `triage DIR ...`. */
 int wk_cli_prog(int argc, char **argv);
 int wk_cli_repro(int argc, char **argv);
 int wk_cli_minimize(int argc, char **argv);
 int wk_cli_promote(int argc, char **argv);
 int wk_cli_triage(int argc, char **argv);
-
-/* The <harness>_replay binary of this build into path: WK_REPLAY_DIR, else
- * ../fuzz beside the running wddmkit. 0 when it is there and executable. */
-int wk_cli_replay_binary(const char *harness, char *path, size_t size);
 
 /* `wddmkit coverage --harness NAME [--driver PATH] ...`: which lines and
  * functions of a driver a harness's inputs reach (cli_coverage.c); argv
@@ -94,14 +92,6 @@ int wk_cli_driver(int argc, char **argv);
  * or prints why none can and returns 2. -1: nothing to hand over. Called
  * by the executable's main only (never in fuzz_cli). */
 int wk_cli_hand_over(int argc, char **argv);
-
-/* A harness name goes into paths: lower-case letters, digits and '_', at
- * most 32 of them (cli_paths.c). */
-int wk_cli_harness_name_ok(const char *name);
-/* Whether name is one of the harnesses of fuzz/; their names, ", "
- * separated, for "unknown harness" messages. */
-int wk_cli_harness_known(const char *name);
-const char *wk_cli_harness_list(void);
 
 /*
  * Reads a whole file of at most `limit` bytes into a new buffer (free it).

@@ -9,14 +9,8 @@
  * (fuzz.seeds_current runs the --check form). The formats and the
  * generation are fuzz/seeds_lib.c's, shared with wk_gen_seeds.
  */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
-
-#include <dirent.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "fuzz.h"
@@ -48,40 +42,9 @@ static int usage_error(const char *what, const char *arg)
     return 2;
 }
 
-/* Removes a scratch tree of --check: root/<harness>/seeds/<files>. */
-static void remove_tree(const char *root)
-{
-    for (size_t h = 0; wk_seeded_harnesses[h]; h++) {
-        char dir[1300], sub[1200];
-        snprintf(sub, sizeof(sub), "%s/%s", root, wk_seeded_harnesses[h]);
-        snprintf(dir, sizeof(dir), "%s/seeds", sub);
-        DIR *d = opendir(dir);
-        for (struct dirent *e; d && (e = readdir(d));) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char path[2500];
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        if (d)
-            closedir(d);
-        rmdir(dir);
-        rmdir(sub);
-    }
-    rmdir(root);
-}
-
 static int check(const char *specs, const char *out)
 {
-    const char *tmp = getenv("TMPDIR");
-    char scratch[1024];
-    snprintf(scratch, sizeof(scratch), "%s/wddmkit-seeds-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(scratch)) {
-        perror("wddmkit corpus seed: cannot make a scratch folder");
-        return 2;
-    }
-    long bad = wk_seeds_check(specs, out, scratch, stderr);
-    remove_tree(scratch);
+    long bad = wk_seeds_check_fresh(specs, out, stderr);
     if (bad < 0)
         return 2;
     if (bad == 0) {

@@ -9,11 +9,14 @@
 #ifndef WK_FUZZ_H
 #define WK_FUZZ_H
 
+#include "crash/crash.h"
 #include "driver/fuzz_driver.h"
 #include "gate/coverage_gate.h"
 #include "gate/elf_section.h"
 #include "gate/leak_gate.h"
 #include "inputs/seeds_lib.h"
+#include "tools/coverage_run.h"
+#include "tools/harness_names.h"
 #include "tools/lcov_summary.h"
 
 #endif

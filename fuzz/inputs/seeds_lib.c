@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conformance.h"
 #include "seeds_lib.h"
@@ -635,5 +636,43 @@ long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *s
         bad += compare_seeds(want, have, 0, "missing (a spec gives it)", 0, log);
         bad += compare_seeds(have, want, 1, "no spec gives it", 1, log);
     }
+    return bad;
+}
+
+/* Removes a scratch tree of --check: root/<harness>/seeds/<files>. */
+static void remove_tree(const char *root)
+{
+    for (size_t h = 0; wk_seeded_harnesses[h]; h++) {
+        char dir[1300], sub[1200];
+        snprintf(sub, sizeof(sub), "%s/%s", root, wk_seeded_harnesses[h]);
+        snprintf(dir, sizeof(dir), "%s/seeds", sub);
+        DIR *d = opendir(dir);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char path[2500];
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        if (d)
+            closedir(d);
+        rmdir(dir);
+        rmdir(sub);
+    }
+    rmdir(root);
+}
+
+long wk_seeds_check_fresh(const char *specs_dir, const char *corpus_dir, FILE *log)
+{
+    const char *tmp = getenv("TMPDIR");
+    char scratch[1024];
+    snprintf(scratch, sizeof(scratch), "%s/wddmkit-seeds-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch)) {
+        if (log)
+            fprintf(log, "wddmkit corpus seed: cannot make a scratch folder: %s\n", strerror(errno));
+        return -1;
+    }
+    long bad = wk_seeds_check(specs_dir, corpus_dir, scratch, log);
+    remove_tree(scratch);
     return bad;
 }

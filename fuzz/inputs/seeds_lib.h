@@ -459,4 +459,8 @@ long wk_seeds_generate(const char *specs_dir, const char *out_dir, FILE *log);
  */
 long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *scratch_dir, FILE *log);
 
+/* wk_seeds_check in a scratch folder of its own under $TMPDIR (else /tmp),
+ * removed afterwards; -1 also when it cannot be made (said on `log`). */
+long wk_seeds_check_fresh(const char *specs_dir, const char *corpus_dir, FILE *log);
+
 #endif

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli_paths.c - whether a word can be a harness name (it goes into paths)
- * and whether it is one of the harnesses (cli.h). What a path is, making
- * folders and finding programs are util/'s (util.h).
+ * harness_names.c - whether a word can be a harness name (it goes into
+ * paths) and whether it is one of the harnesses of harnesses/
+ * (harness_names.h): the crash commands, `wddmkit coverage` and the
+ * campaign notes they read check --harness against it.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/harness_names.h"
 
-int wk_cli_harness_name_ok(const char *name)
+int wk_fuzz_harness_name_ok(const char *name)
 {
     if (!name[0] || strlen(name) > 32)
         return 0;
@@ -19,14 +20,14 @@ int wk_cli_harness_name_ok(const char *name)
     return 1;
 }
 
-/* The harnesses of fuzz/ (fuzz/CMakeLists.txt), one list for the check and
+/* The harnesses of harnesses/ (harnesses/CMakeLists.txt), one list for the check and
  * the messages. A misspelt --harness used to surface as a missing replay
  * binary ("build the fuzz targets"), which sent the user to build what was
  * already built. */
 static const char harness_names[] = "fuzz_gpu_decode, fuzz_spec, fuzz_cli, fuzz_render, fuzz_patch, fuzz_paging, "
                                     "fuzz_prog, fuzz_elf, fuzz_hostile";
 
-int wk_cli_harness_known(const char *name)
+int wk_fuzz_harness_known(const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = n ? strstr(harness_names, name) : NULL; p; p = strstr(p + 1, name))
@@ -35,7 +36,7 @@ int wk_cli_harness_known(const char *name)
     return 0;
 }
 
-const char *wk_cli_harness_list(void)
+const char *wk_fuzz_harness_list(void)
 {
     return harness_names;
 }

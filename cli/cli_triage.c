@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_triage.c - `wddmkit triage DIR [--driver PATH] [--harness NAME]
+ * [--seed N] [--timeout S]`: every file of DIR run once and grouped by
+ * signature (fuzz/crash/triage.c). Without --driver, a `wddmkit fuzz`
+ * crash folder is triaged with its campaign's driver, in a build that
+ * loads it (the hand-over is the command line's: it runs wddmkit again).
+ * Exit 0 every file ran, 2 some could not be run, or a usage error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cli_crash_args.h"
+
+/* Adds --driver to triage's own arguments and
+ * hands the command line to a build that loads that driver, as
+ * wddmkit_main does for a --driver typed by hand (cli_driver_build.c).
+ * Returns -1 to go on here, else the exit code (2: no build loads it). */
+static int triage_with(int argc, char **argv, const char *driver)
+{
+    char **full = calloc((size_t)argc + 5, sizeof(char *));
+    if (!full)
+        return -1;
+    int n = 0;
+    full[n++] = (char *)"wddmkit";
+    full[n++] = (char *)"triage";
+    for (int i = 0; i < argc; i++)
+        full[n++] = argv[i];
+    full[n++] = (char *)"--driver";
+    full[n++] = (char *)driver;
+    full[n] = NULL;
+    int rc = wk_cli_hand_over(n, full); /* does not return when another build runs it */
+    free(full);
+    return rc;
+}
+
+/* triage DIR without --driver on a `wddmkit fuzz` crash folder: the
+ * campaign's driver (campaign.txt), else every crash of a driver-only bug
+ * replayed as a pass on the reference driver and the note below blamed
+ * flakiness or sanitizer builds (wk_crash_harness_of takes its harness from there
+ * too). Returns -1 to go on, else the exit code. */
+static int campaign_driver(int argc, char **argv, struct wk_crash_options *o)
+{
+    static struct wk_crash_campaign c;
+    if (o->driver || !wk_crash_campaign_of(o->path, &c) || !c.driver[0])
+        return -1;
+    if (!wk_path_is_regular(c.driver)) {
+        printf("note: these crashes were found with --driver %s (%s), which is not there now: rerun with --driver "
+               "and that driver; triaged here on the reference driver\n", c.driver, c.file);
+        return -1;
+    }
+    printf("triage: no --driver given: these crashes were found with --driver %s (%s): triaging with it\n", c.driver,
+           c.file);
+    fflush(stdout);
+    o->driver = c.driver;
+    return triage_with(argc, argv, c.driver);
+}
+
+int wk_cli_triage(int argc, char **argv)
+{
+    struct wk_crash_options o;
+    int rc = wk_cli_crash_parse(argc, argv, OPT_DRIVER | OPT_HARNESS | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if ((rc = campaign_driver(argc, argv, &o)) >= 0)
+        return rc;
+    return wk_crash_triage(&o);
+}

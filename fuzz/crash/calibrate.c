@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calibrate.c - a program as fuzz_prog judges it. A fuzz_prog input IS a
+ * step program (wk_prog_decode), but its expected statuses are whatever
+ * bytes the fuzzer wrote, while the harness judges by contract violations
+ * and by comparison with the reference driver. So a program is first
+ * CALIBRATED: run step by step on the reference driver, every action then
+ * expects the status the reference returned and every check the reference
+ * fails is dropped. The calibrated program passes on the reference by
+ * construction (unless the reference itself breaks a rule), and on the
+ * driver under test it fails exactly where that driver breaks a rule or
+ * answers differently: the harness's oracle as a positive case, which is
+ * what promote writes as YAML. --no-calibrate runs the file's own
+ * expectations.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "crash/crash_internal.h"
+#include "driver/fuzz_driver.h" /* what fuzz_prog does to an input */
+#include "reference.h"
+
+struct calibration {
+    int started;
+    uint32_t steps;
+    int32_t status[WK_PROG_MAX_STEPS];
+    uint8_t check_failed[WK_PROG_MAX_STEPS];
+    uint32_t cancelled[WK_PROG_MAX_STEPS];
+    uint32_t nallocs;                 /* allocations the run created */
+    int32_t digest_status[WK_PROG_MAX_OBJECTS];
+    uint64_t digest[WK_PROG_MAX_OBJECTS];
+};
+
+static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c)
+{
+    static struct wk_prog_exec x;
+    static struct wk_case_result r;
+    wk_prog_exec_init(&x, j->p, vm, &r);
+    for (uint32_t i = 0; i < j->p->step_count; i++) {
+        int failed = 0;
+        c->status[i] = wk_prog_exec_step(&x, &j->p->steps[i], &failed);
+        c->check_failed[i] = (uint8_t)failed;
+        c->cancelled[i] = x.last_cancelled;
+    }
+    c->steps = j->p->step_count;
+    c->nallocs = x.nallocs;
+    for (uint32_t a = 0; a < x.nallocs && a < WK_PROG_MAX_OBJECTS; a++)
+        c->digest_status[a] = wk_vidmm_digest(vm, x.allocs[a], &c->digest[a]);
+}
+
+/* Child: every step of the program on the reference driver, its status,
+ * and every allocation's digest at the end. */
+static void calibrate_child(const void *arg, int fd)
+{
+    const struct job *j = arg;
+    static struct calibration c;
+    struct wk_vidmm_config cfg = j->p->vidmm;
+    struct wk_vidmm *vm = NULL;
+    struct wk_mutation_state ms;
+    const struct wk_mutation *m = NULL;
+    cfg.gpu = &j->p->gpu;
+    cfg.seed += j->seed;
+    memset(&c, 0, sizeof(c));
+    if (wk_vidmm_create(&cfg, &vm) == WK_OK) {
+        m = j->p->has_rewrite ? wk_mutation_find(j->p->rewrite.mutation) : NULL;
+        if (m)
+            wk_mutation_arm(vm, &ms, m, j->p->rewrite.call, j->p->rewrite.param);
+        c.started = wk_vidmm_attach(vm, wk_refdriver_DriverEntry) == WK_OK && wk_vidmm_start(vm) == WK_OK;
+    }
+    if (c.started)
+        calibrate_steps(j, vm, &c);
+    if (vm)
+        wk_vidmm_destroy(vm);
+    wk_write_all(fd, &c, sizeof(c));
+}
+
+static int is_check_step(const struct wk_step *s)
+{
+    return wk_step_is_check(s->kind);
+}
+
+/* fuzz_prog compares only checks of content; the others read numbers a
+ * correct driver may choose differently. */
+static int content_check(const struct wk_step *s)
+{
+    return s->kind == WK_STEP_EXPECT_BYTES || s->kind == WK_STEP_EXPECT_PATTERN ||
+           s->kind == WK_STEP_EXPECT_DIGEST || s->kind == WK_STEP_EXPECT_GART;
+}
+
+struct calibrated {
+    uint32_t set, dropped, digests;
+};
+
+/* Keeps the steps the calibration keeps, with the reference's answers. */
+static void apply_calibration(struct wk_prog *p, const struct calibration *c, struct calibrated *n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        struct wk_step *s = &p->steps[i];
+        if (is_check_step(s) && (c->check_failed[i] || !content_check(s))) {
+            n->dropped++;
+            continue;
+        }
+        if (!is_check_step(s) && s->expect_status != (wk_status)c->status[i]) {
+            s->expect_status = (wk_status)c->status[i];
+            n->set++;
+        }
+        if (s->kind == WK_STEP_CANCEL && s->has_count)
+            s->count = c->cancelled[i];
+        p->steps[kept++] = *s;
+    }
+    for (uint32_t i = kept; i < p->step_count; i++)
+        memset(&p->steps[i], 0, sizeof(p->steps[i]));
+    p->step_count = kept;
+    for (uint32_t a = 0; a < c->nallocs && a < WK_PROG_MAX_OBJECTS && p->step_count < WK_PROG_MAX_STEPS; a++) {
+        if (c->digest_status[a] != WK_OK)
+            continue;
+        struct wk_step *s = &p->steps[p->step_count++];
+        memset(s, 0, sizeof(*s));
+        s->kind = WK_STEP_EXPECT_DIGEST;
+        s->allocation = a;
+        s->value = c->digest[a];
+        n->digests++;
+    }
+}
+
+/* The program as fuzz_prog judges it (fuzz/fuzz_prog.c, fuzz_driver.c):
+ * every action expects the reference's status, content checks the
+ * reference fails and the other checks go, and every allocation's digest
+ * is checked at the end. -1 when the reference could not run it at all. */
+static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struct calibrated *n)
+{
+    static struct calibration c;
+    struct job j = { p, NULL, op->seed };
+    struct outcome o;
+    memset(n, 0, sizeof(*n));
+    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
+        return -1;
+    apply_calibration(p, &c, n);
+    return 0;
+}
+
+/* What fuzz_prog does to an input before running it (fuzz/fuzz_prog.c):
+ * no answer rewrite, a paging buffer of at least one COPY (28 bytes) and
+ * at most 64 KiB, the default multipass bound, and allocations past
+ * WK_FUZZ_PROG_BYTES in all left out. */
+static void harness_view(struct wk_prog *p, char *note, size_t size)
+{
+    size_t at = 0;
+    note[0] = '\0';
+    if (p->has_rewrite || p->trips[0])
+        at += (size_t)snprintf(note + at, size - at, "; answer rewrite dropped");
+    p->has_rewrite = 0;
+    memset(&p->rewrite, 0, sizeof(p->rewrite));
+    p->trips[0] = '\0';
+    uint32_t buffer = wk_fuzz_paging_buffer(p->vidmm.paging_buffer_size);
+    if (buffer != p->vidmm.paging_buffer_size)
+        at += (size_t)snprintf(note + at, size - at, "; paging buffer %s to %u bytes",
+                               buffer > p->vidmm.paging_buffer_size ? "raised" : "lowered", buffer);
+    p->vidmm.paging_buffer_size = buffer;
+    if (p->vidmm.max_passes) {
+        p->vidmm.max_passes = 0;
+        at += (size_t)snprintf(note + at, size - at, "; multipass bound back to the default");
+    }
+    uint64_t bytes = 0;
+    uint32_t cut = 0;
+    for (uint32_t i = 0; i < p->step_count;) {
+        struct wk_step *s = &p->steps[i];
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && bytes + s->alloc.size > WK_FUZZ_PROG_BYTES) {
+            memmove(s, s + 1, (p->step_count - i - 1) * sizeof(*s)); /* skipped: no object, no renumbering */
+            memset(&p->steps[--p->step_count], 0, sizeof(*s));
+            cut++;
+            continue;
+        }
+        bytes += s->kind == WK_STEP_CREATE_ALLOCATION ? s->alloc.size : 0;
+        i++;
+    }
+    if (cut && at < size)
+        snprintf(note + at, size - at, "; %u allocation(s) past the %u MiB cap left out", cut, WK_FUZZ_PROG_BYTES >> 20);
+}
+
+/* fuzz_render accepts a Render that refuses a bad buffer (an error status,
+ * no violation: fuzz/fuzz_render.c), so the render step expects what the
+ * reference answers: the program then passes on the reference and fails
+ * on a driver exactly where it breaks a rule (or answers otherwise). */
+void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_options *op)
+{
+    static struct calibration c;
+    struct job j = { p, NULL, op->seed };
+    struct outcome o;
+    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    if (o.answered && o.cls == CLS_PASS && c.started && c.steps == p->step_count)
+        p->steps[p->step_count - 1].expect_status = (wk_status)c.status[p->step_count - 1];
+}
+
+/* A program file as fuzz_prog runs it: decoded, seen as the harness sees
+ * it, calibrated (unless --no-calibrate: then exactly as written). Prints
+ * one line about it unless quiet; NULL after printing why. */
+struct wk_prog *wk_crash_prepare(const struct wk_crash_options *o, const char *path, int quiet, size_t *bytes)
+{
+    const char *harness = wk_crash_harness_of(o, path);
+    struct wk_prog *p = wk_crash_load_program(path, bytes, harness);
+    if (!p)
+        return NULL;
+    uint32_t steps = p->step_count;
+    char view[160] = "", how[200] = "expectations as written (--no-calibrate)";
+    struct calibrated n;
+    if (!o->no_calibrate) {
+        harness_view(p, view, sizeof(view));
+        if (calibrate(p, o, &n) == 0)
+            snprintf(how, sizeof(how), "calibrated on the reference driver: %u statuses set, %u checks dropped, "
+                                       "%u end digests added", n.set, n.dropped, n.digests);
+        else
+            snprintf(how, sizeof(how), "the reference driver could not run it to calibrate: as written");
+    }
+    if (!quiet)
+        printf("input: %s: %s %s, %zu bytes, %u steps%s; %s\n", path, harness,
+               strcmp(harness, "fuzz_prog") == 0 ? "program" : "input as its program", *bytes, steps, view, how);
+    return p;
+}

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outcome.c - a run in a forked child and what happened to it. Every run
+ * happens in a child, so a crash of the kit or of the driver outside a
+ * guarded DDI call is a result (class crash, with the top frames the child
+ * prints from its signal handler), and a run past the timeout is killed
+ * (class timeout). A program runs in a child of this process; an input of
+ * another harness runs through that harness's replay binary
+ * (<harness>_replay, with WK_DRIVER set), classified from its exit and its
+ * stderr (signature.c).
+ */
+#define _GNU_SOURCE /* REG_RIP */
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "crash/crash_internal.h"
+
+#define REPLAY_LOG_LIMIT 16384u      /* stderr kept from a replay child */
+
+const char *const wk_crash_cls_word[] = { "pass", "fail", "crash", "timeout", "error" };
+const int wk_crash_cls_exit[] = { 0, 1, 3, 4, 2 };
+
+/* Present with a sanitizer runtime (compiler-rt), NULL otherwise. */
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+
+
+static int frames_fd = -1;
+
+/* The faulting instruction, to start the printed frames there. */
+static void *fault_pc(void *uctx)
+{
+#if defined(__x86_64__)
+    return uctx ? (void *)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] : NULL;
+#elif defined(__aarch64__)
+    return uctx ? (void *)((ucontext_t *)uctx)->uc_mcontext.pc : NULL;
+#else
+    (void)uctx;
+    return NULL;
+#endif
+}
+
+/* In the child: the top frames to the parent, then die of the signal. */
+static void on_fatal(int signo, siginfo_t *info, void *uctx)
+{
+    (void)info;
+    void *pcs[32];
+    int n = backtrace(pcs, 32), start = n > 2 ? 2 : 0;
+    void *pc = fault_pc(uctx);
+    for (int i = 0; pc && i < n; i++)
+        if ((char *)pcs[i] - (char *)pc <= 1 && (char *)pc - (char *)pcs[i] <= 1) {
+            start = i;
+            break;
+        }
+    if (frames_fd >= 0 && n > start)
+        backtrace_symbols_fd(pcs + start, n - start < NFRAMES ? n - start : NFRAMES, frames_fd);
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+static void child_setup(int frames)
+{
+    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+    void *warm[1];
+    backtrace(warm, 1); /* loads the unwinder now, not inside the handler */
+    frames_fd = frames;
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_fatal;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) { /* drivers may print; the report is the parent's */
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    }
+}
+
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
+}
+
+struct pipe_in {
+    int fd;
+    char *buf;
+    size_t cap, len;
+};
+
+/* Appends what one ready fd delivers; closes it at its end. */
+static void take(struct pipe_in *in)
+{
+    char tmp[4096];
+    ssize_t r = read(in->fd, tmp, sizeof(tmp));
+    if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (r <= 0) {
+        close(in->fd);
+        in->fd = -1;
+        return;
+    }
+    size_t n = in->cap - in->len < (size_t)r ? in->cap - in->len : (size_t)r;
+    memcpy(in->buf + in->len, tmp, n);
+    in->len += n;
+}
+
+/* Reads what the fds deliver until all close or the deadline passes;
+ * returns 0, or -1 at the deadline. */
+static int drain(struct pipe_in *in, int count, double deadline)
+{
+    for (;;) {
+        struct pollfd pf[3];
+        int which[3], n = 0;
+        for (int i = 0; i < count && i < 3; i++)
+            if (in[i].fd >= 0) {
+                pf[n] = (struct pollfd){ in[i].fd, POLLIN, 0 };
+                which[n++] = i;
+            }
+        if (n == 0)
+            return 0;
+        double left = deadline - now_ms();
+        if (left <= 0)
+            return -1;
+        int ready = poll(pf, (nfds_t)n, left > 1000 ? 1000 : (int)left + 1);
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        for (int k = 0; ready > 0 && k < n; k++)
+            if (pf[k].revents)
+                take(&in[which[k]]);
+    }
+}
+
+/* Splits what the signal handler printed into frames, without the
+ * run-dependent " [0xaddr]" and the directories. */
+static void parse_frames(struct outcome *o, char *text, size_t len)
+{
+    text[len] = '\0';
+    for (char *line = strtok(text, "\n"); line && o->nframes < NFRAMES; line = strtok(NULL, "\n")) {
+        char *addr = strstr(line, "[0x"); /* "module(symbol+off)[0xaddr]": the address moves */
+        if (addr)
+            *addr = '\0';
+        for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+            line[n - 1] = '\0';
+        char *paren = strchr(line, '('), *slash = NULL;
+        for (char *q = line; *q && (!paren || q < paren); q++)
+            if (*q == '/')
+                slash = q;
+        snprintf(o->frames[o->nframes++], sizeof(o->frames[0]), "%s", slash ? slash + 1 : line);
+    }
+}
+
+static void classify_exit(struct outcome *o, int status)
+{
+    if (WIFSIGNALED(status)) {
+        o->cls = CLS_CRASH;
+        o->signo = WTERMSIG(status);
+    } else if (!o->answered || WEXITSTATUS(status) != 0) {
+        o->cls = CLS_CRASH;
+        o->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+}
+
+/* Runs fn in a forked child that writes `answer_size` bytes to its pipe. */
+void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *answer, size_t answer_size,
+                      struct outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    int res[2], frm[2], rep[2];
+    if (pipe(res) != 0 || pipe(frm) != 0 || pipe(rep) != 0) {
+        o->cls = CLS_ERROR;
+        snprintf(o->detail, sizeof(o->detail), "pipe: %s", strerror(errno));
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(res[0]);
+        close(frm[0]);
+        close(rep[0]);
+        child_setup(frm[1]);
+        /* A sanitizer's report comes to the parent, which shows it and
+         * names its class in the signature. */
+        if (__sanitizer_set_report_fd)
+            __sanitizer_set_report_fd((void *)(intptr_t)rep[1]);
+        fn(arg, res[1]);
+        _exit(0);
+    }
+    close(res[1]);
+    close(frm[1]);
+    close(rep[1]);
+    if (pid < 0) {
+        close(res[0]);
+        close(frm[0]);
+        close(rep[0]);
+        o->cls = CLS_ERROR;
+        snprintf(o->detail, sizeof(o->detail), "fork: %s", strerror(errno));
+        return;
+    }
+    char frames[1024];
+    static char report[16384];
+    struct pipe_in in[3] = { { res[0], answer, answer_size, 0 }, { frm[0], frames, sizeof(frames) - 1, 0 },
+                             { rep[0], report, sizeof(report) - 1, 0 } };
+    int late = drain(in, 3, now_ms() + timeout_ms);
+    for (int i = 0; i < 3; i++)
+        if (in[i].fd >= 0)
+            close(in[i].fd);
+    report[in[2].len] = '\0';
+    if (in[2].len) {
+        fputs(report, stderr);
+        wk_crash_log_class(report, o->sanitizer, sizeof(o->sanitizer));
+    }
+    if (late)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    o->answered = in[0].len == answer_size;
+    parse_frames(o, frames, in[1].len);
+    if (late)
+        o->cls = CLS_TIMEOUT;
+    else
+        classify_exit(o, status);
+}
+static void run_child_fn(const void *arg, int fd)
+{
+    const struct job *j = arg;
+    static struct wk_case_result r;
+    struct wk_run_options ro = { j->driver, j->seed, NULL, 0 };
+    wk_prog_run(j->p, &ro, &r);
+    wk_write_all(fd, &r, sizeof(r));
+}
+/* One run of a program in a child, with its signature. */
+void wk_crash_run_program(const struct wk_prog *p, const char *driver, const struct wk_crash_options *op, struct outcome *o)
+{
+    struct job j = { p, driver, op->seed };
+    static struct wk_case_result r;
+    wk_crash_run_child(run_child_fn, &j, op->timeout_ms, &r, sizeof(r), o);
+    if (o->answered)
+        o->r = r;
+    if (o->answered && o->cls == CLS_PASS) {
+        switch (r.verdict) {
+        case WK_VERDICT_PASS: case WK_VERDICT_SKIP: o->cls = CLS_PASS; break;
+        case WK_VERDICT_ERROR: o->cls = CLS_ERROR; break;
+        default: o->cls = CLS_FAIL; break;
+        }
+    }
+    wk_crash_make_signature(o, p);
+}
+
+/* Runs `<harness>_replay FILE` with WK_DRIVER in a child. */
+void wk_crash_run_replay(const char *harness, const char *file, const char *driver, uint32_t timeout_ms,
+                       struct outcome *o)
+{
+    char bin[4200];
+    memset(o, 0, sizeof(*o));
+    o->cls = CLS_ERROR;
+    if (wk_fuzz_replay_binary(harness, bin, sizeof(bin)) != 0) {
+        snprintf(o->sig, sizeof(o->sig), "no replay binary for %s", harness);
+        snprintf(o->detail, sizeof(o->detail), "%.300s is missing: build the fuzz targets or set WK_REPLAY_DIR", bin);
+        return;
+    }
+    int err[2];
+    if (pipe(err) != 0)
+        return;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* a timeout kills what the replay started too */
+        int null = open("/dev/null", O_WRONLY);
+        dup2(err[1], STDERR_FILENO);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        close(err[0]);
+        if (driver)
+            setenv("WK_DRIVER", driver, 1);
+        else
+            unsetenv("WK_DRIVER");
+        /* A reproduction sees every finding: a campaign's known signatures
+         * (wddmkit fuzz runs triage with them in its environment) are not
+         * passed over here. */
+        unsetenv("WK_FUZZ_IGNORE");
+        unsetenv("WK_FUZZ_IGNORE_COUNTS");
+        execl(bin, bin, file, (char *)NULL);
+        _exit(127);
+    }
+    close(err[1]);
+    static char log[REPLAY_LOG_LIMIT + 1];
+    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0 };
+    int late = pid < 0 ? 0 : drain(&in, 1, now_ms() + timeout_ms);
+    if (in.fd >= 0)
+        close(in.fd);
+    log[in.len] = '\0';
+    int status = 0;
+    if (late)
+        kill(-pid, SIGKILL);
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0 || late) {
+        o->cls = pid < 0 ? CLS_ERROR : CLS_TIMEOUT;
+        snprintf(o->sig, sizeof(o->sig), "%s", pid < 0 ? "fork failed" : "no answer within the timeout");
+        return;
+    }
+    wk_crash_classify_replay(o, status, log);
+}
+
+void wk_crash_print_outcome(const struct outcome *o)
+{
+    printf("result: %s (exit %d)\nsignature: %s\n", wk_crash_cls_word[o->cls], wk_crash_cls_exit[o->cls], o->sig);
+    if (o->detail[0])
+        printf("  %s\n", o->detail);
+    for (uint32_t i = 0; i < o->nframes; i++)
+        printf("  frame #%u: %s\n", i, o->frames[i]);
+}
