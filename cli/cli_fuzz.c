@@ -20,13 +20,23 @@
 #define WK_FUZZ_REPO_DIR "."
 #endif
 
+/* The harnesses and what each fuzzes, from the list (fuzz/harnesses.txt). */
+static void usage_harnesses(FILE *out)
+{
+    size_t n;
+    const struct wk_fuzz_harness *h = wk_fuzz_harness_list(&n);
+    fputs("  --harness NAME      the harness to fuzz, one of:\n", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "                        %-16s %s\n", h[i].name, h[i].description);
+}
+
 static void usage(FILE *out)
 {
     fputs("usage: wddmkit fuzz --harness NAME [options] [-- ENGINE-ARGS...]\n"
-          "\n"
-          "  --harness NAME      fuzz_gpu_decode, fuzz_spec, fuzz_render, fuzz_patch, fuzz_paging, fuzz_prog,\n"
-          "                      fuzz_cli, fuzz_hostile (the kit against answers the input corrupts), fuzz_elf\n"
-          "  --engine E          libfuzzer (default) or afl (AFL++)\n"
+          "\n",
+          out);
+    usage_harnesses(out);
+    fputs("  --engine E          libfuzzer (default) or afl (AFL++)\n"
           "  --driver PATH       the driver under test, a shared object (passed as WK_DRIVER;\n"
           "                      default: the reference driver built into the harness)\n"
           "  -j, --jobs N        engine processes: libFuzzer -jobs/-workers, AFL++ 1 main + N-1 secondaries\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz.h" /* the harness list */
 
 int wk_cli_harness_name_ok(const char *name)
 {
@@ -19,23 +20,15 @@ int wk_cli_harness_name_ok(const char *name)
     return 1;
 }
 
-/* The harnesses of fuzz/ (fuzz/CMakeLists.txt), one list for the check and
- * the messages. A misspelt --harness used to surface as a missing replay
- * binary ("build the fuzz targets"), which sent the user to build what was
- * already built. */
-static const char harness_names[] = "fuzz_gpu_decode, fuzz_spec, fuzz_cli, fuzz_render, fuzz_patch, fuzz_paging, "
-                                    "fuzz_prog, fuzz_elf, fuzz_hostile";
-
+/* The harnesses of fuzz/ (fuzz/harnesses.txt, the one list). A misspelt
+ * --harness used to surface as a missing replay binary ("build the fuzz
+ * targets"), which sent the user to build what was already built. */
 int wk_cli_harness_known(const char *name)
 {
-    size_t n = strlen(name);
-    for (const char *p = n ? strstr(harness_names, name) : NULL; p; p = strstr(p + 1, name))
-        if ((p == harness_names || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
+    return wk_fuzz_harness_find(name) != NULL;
 }
 
 const char *wk_cli_harness_list(void)
 {
-    return harness_names;
+    return wk_fuzz_harness_names();
 }

@@ -50,21 +50,6 @@
 #include "campaign/internal.h"
 #include "util.h"
 
-/* The harnesses of fuzz/ and the largest input each is fuzzed with (keep in
- * step with oss-fuzz/build.sh, which writes the same -max_len into
- * <harness>.options). Other names are accepted when their source or binary
- * exists, with a max_len of 4096. */
-struct harness {
-    const char *name;
-    unsigned max_len;
-};
-static const struct harness known_harnesses[] = {
-    { "fuzz_gpu_decode", 4096 }, { "fuzz_spec", 16384 }, { "fuzz_render", 4096 },
-    { "fuzz_patch", 4096 },      { "fuzz_paging", 4096 }, { "fuzz_prog", 8192 },
-    { "fuzz_cli", 4096 },        { "fuzz_hostile", 8192 }, { "fuzz_elf", 4096 },
-};
-#define KNOWN_COUNT (sizeof(known_harnesses) / sizeof(known_harnesses[0]))
-
 int wk_campaign_name_ok(const char *s)
 {
     size_t n = strlen(s);
@@ -87,14 +72,13 @@ static void find_repo(struct campaign *c)
         c->have_repo = 1;
 }
 
-/* The harness's max_len; 0 (with a message) when the checkout has no
+/* The harness's max_len (fuzz/harnesses.txt); 0 (with a message) when the checkout has no
  * source for it and no --build-dir says where a binary is. */
 static int check_harness(struct campaign *c)
 {
-    const struct harness *known = NULL;
-    for (size_t i = 0; i < KNOWN_COUNT; i++)
-        if (strcmp(known_harnesses[i].name, c->o.harness) == 0)
-            known = &known_harnesses[i];
+    /* Other names are accepted when their source or binary exists, with a
+     * max_len of 4096. */
+    const struct wk_fuzz_harness *known = wk_fuzz_harness_find(c->o.harness);
     c->max_len = c->o.max_len_set ? (unsigned)c->o.max_len : known ? known->max_len : 4096;
     char src[FPATH], rel[300];
     snprintf(rel, sizeof(rel), "harnesses/%s.c", c->o.harness);
@@ -103,9 +87,11 @@ static int check_harness(struct campaign *c)
         return 1;
     fprintf(stderr, "wddmkit fuzz: %s: %s is not in this tree (skipped)\n", c->o.harness, rel);
     if (!known) {
+        size_t n;
+        const struct wk_fuzz_harness *list = wk_fuzz_harness_list(&n);
         fprintf(stderr, "harnesses:");
-        for (size_t i = 0; i < KNOWN_COUNT; i++)
-            fprintf(stderr, " %s", known_harnesses[i].name);
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, " %s", list[i].name);
         fprintf(stderr, "\n");
     }
     return 0;

@@ -13,6 +13,7 @@
 #ifndef WK_FUZZ_CAMPAIGN_H
 #define WK_FUZZ_CAMPAIGN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define WK_CAMPAIGN_MAX_JOBS 64u     /* engine processes / AFL++ instances */
@@ -51,5 +52,19 @@ int wk_campaign_run(const struct wk_campaign_options *o);
 /* Whether s can be a harness name or an AFL++ instance folder in a path:
  * 1 to 64 letters, digits, '_' and '-'. */
 int wk_campaign_name_ok(const char *s);
+
+/* The harnesses of the kit, from fuzz/harnesses.txt (the one list; CMake
+ * generates wk_harness_list.h from it): name, the largest input each is
+ * fuzzed with, a few words on what it fuzzes, in the list's order. */
+struct wk_fuzz_harness {
+    const char *name;
+    unsigned max_len;
+    const char *description;
+};
+const struct wk_fuzz_harness *wk_fuzz_harness_list(size_t *count);
+/* The list's entry of name; NULL when name is not a harness of the kit. */
+const struct wk_fuzz_harness *wk_fuzz_harness_find(const char *name);
+/* The names, ", " separated (for "unknown harness" messages). */
+const char *wk_fuzz_harness_names(void);
 
 #endif
