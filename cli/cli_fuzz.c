@@ -102,130 +102,114 @@ bad:
 
 
 
-static int parse_args(int argc, char **argv, struct wk_campaign_options *o, int *help)
+/* A flag without a value: sets it and returns 1; 0 for any other word. */
+static int parse_flag(const char *a, struct wk_campaign_options *o)
+{
+    int *flag = strcmp(a, "--dry-run") == 0               ? &o->dry_run
+                : strcmp(a, "--no-triage") == 0           ? &o->no_triage
+                : strcmp(a, "--prune") == 0               ? &o->prune
+                : strcmp(a, "--keep-crashing-seeds") == 0 ? &o->keep_seeds
+                : strcmp(a, "--stop-on-known") == 0       ? &o->stop_on_known
+                                                          : NULL;
+    if (flag)
+        *flag = 1;
+    return flag != NULL;
+}
+
+/* An option with a value, "--name value" or "--name=value" (long names
+ * only): its name and value, argv[*i] moved past them. 1 found, 0 not an
+ * option of ours, -1 a missing value (printed). */
+static int option_value(int argc, char **argv, int *i, const char **name, const char **value)
 {
     static const char *const with_value[] = { "--harness",   "--engine", "--driver",    "--jobs",
                                               "-j",          "--time",   "--out",       "--build-dir",
                                               "--max-len",   "--timeout", "--rss-limit", "--seeds",
                                               "--ignore-signature" };
-    memset(o, 0, sizeof(*o));
-    o->jobs = 1;
-    o->timeout = 10;
-    o->rss_limit = 2048;
-    o->engine = WK_CAMPAIGN_LIBFUZZER;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            o->extra = argv + i + 1;
-            o->extra_count = argc - i - 1;
-            if (o->extra_count > WK_CAMPAIGN_MAX_EXTRA) {
-                fprintf(stderr, "wddmkit fuzz: at most %d engine arguments after '--'\n", WK_CAMPAIGN_MAX_EXTRA);
-                return 0;
+    const char *a = argv[*i];
+    for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+        size_t n = strlen(with_value[k]);
+        if (strcmp(a, with_value[k]) == 0) {
+            if (*i + 1 >= argc) {
+                fprintf(stderr, "wddmkit fuzz: %s needs a value\n", a);
+                return -1;
             }
-            break;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            *help = 1;
+            *name = with_value[k];
+            *value = argv[++*i];
             return 1;
         }
-        if (strcmp(a, "--dry-run") == 0) {
-            o->dry_run = 1;
-            continue;
-        }
-        if (strcmp(a, "--no-triage") == 0) {
-            o->no_triage = 1;
-            continue;
-        }
-        if (strcmp(a, "--prune") == 0) {
-            o->prune = 1;
-            continue;
-        }
-        if (strcmp(a, "--keep-crashing-seeds") == 0) {
-            o->keep_seeds = 1;
-            continue;
-        }
-        if (strcmp(a, "--stop-on-known") == 0) {
-            o->stop_on_known = 1;
-            continue;
-        }
-        const char *name = NULL, *value = NULL;
-        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
-            size_t n = strlen(with_value[k]);
-            if (strcmp(a, with_value[k]) == 0) {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "wddmkit fuzz: %s needs a value\n", a);
-                    return 0;
-                }
-                name = with_value[k];
-                value = argv[++i];
-                break;
-            }
-            if (strncmp(a, with_value[k], n) == 0 && a[n] == '=' && with_value[k][1] == '-') {
-                name = with_value[k];
-                value = a + n + 1;
-                break;
-            }
-        }
-        if (!name) {
-            fprintf(stderr, "wddmkit fuzz: unknown option '%s' (try 'wddmkit fuzz --help')\n", a);
-            return 0;
-        }
-        if (strcmp(name, "--harness") == 0) {
-            o->harness = value;
-        } else if (strcmp(name, "--engine") == 0) {
-            if (strcmp(value, "libfuzzer") == 0) {
-                o->engine = WK_CAMPAIGN_LIBFUZZER;
-            } else if (strcmp(value, "afl") == 0 || strcmp(value, "afl++") == 0) {
-                o->engine = WK_CAMPAIGN_AFL;
-            } else {
-                fprintf(stderr, "wddmkit fuzz: --engine: expected libfuzzer or afl, saw '%s'\n", value);
-                return 0;
-            }
-        } else if (strcmp(name, "--driver") == 0) {
-            o->driver = value;
-        } else if (strcmp(name, "--jobs") == 0 || strcmp(name, "-j") == 0) {
-            if (!parse_u64(name, value, 1, WK_CAMPAIGN_MAX_JOBS, &o->jobs))
-                return 0;
-        } else if (strcmp(name, "--time") == 0) {
-            if (!parse_u64(name, value, 0, 366ull * 24 * 3600, &o->time))
-                return 0;
-        } else if (strcmp(name, "--out") == 0) {
-            o->out = value;
-        } else if (strcmp(name, "--build-dir") == 0) {
-            o->build_dir = value;
-        } else if (strcmp(name, "--max-len") == 0) {
-            if (!parse_u64(name, value, 1, 16u << 20, &o->max_len))
-                return 0;
-            o->max_len_set = 1;
-        } else if (strcmp(name, "--timeout") == 0) {
-            if (!parse_u64(name, value, 1, 3600, &o->timeout))
-                return 0;
-        } else if (strcmp(name, "--rss-limit") == 0) {
-            if (!parse_u64(name, value, 0, 1u << 20, &o->rss_limit))
-                return 0;
-        } else if (strcmp(name, "--seeds") == 0) {
-            if (o->seed_dir_count == WK_CAMPAIGN_MAX_SEED_DIRS) {
-                fprintf(stderr, "wddmkit fuzz: --seeds: at most %d folders\n", WK_CAMPAIGN_MAX_SEED_DIRS);
-                return 0;
-            }
-            o->seed_dirs[o->seed_dir_count++] = value;
-        } else if (strcmp(name, "--ignore-signature") == 0) {
-            if (o->ignore_count == WK_CAMPAIGN_MAX_KNOWN) {
-                fprintf(stderr, "wddmkit fuzz: --ignore-signature: at most %d signatures\n", WK_CAMPAIGN_MAX_KNOWN);
-                return 0;
-            }
-            if (strpbrk(value, ";\n") || strlen(value) >= WK_CAMPAIGN_SIG_TEXT) {
-                fprintf(stderr, "wddmkit fuzz: --ignore-signature: '%.60s' cannot be a signature (one line, no ';', "
-                                "under %d characters)\n", value, WK_CAMPAIGN_SIG_TEXT);
-                return 0;
-            }
-            o->ignore[o->ignore_count++] = value;
-        }
-        if (!*value) {
-            fprintf(stderr, "wddmkit fuzz: %s: empty value\n", name);
-            return 0;
+        if (strncmp(a, with_value[k], n) == 0 && a[n] == '=' && with_value[k][1] == '-') {
+            *name = with_value[k];
+            *value = a + n + 1;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* --seeds and --ignore-signature, which may be given several times. */
+static int add_repeated(struct wk_campaign_options *o, const char *name, const char *value)
+{
+    if (strcmp(name, "--seeds") == 0) {
+        if (o->seed_dir_count == WK_CAMPAIGN_MAX_SEED_DIRS) {
+            fprintf(stderr, "wddmkit fuzz: --seeds: at most %d folders\n", WK_CAMPAIGN_MAX_SEED_DIRS);
+            return 0;
+        }
+        o->seed_dirs[o->seed_dir_count++] = value;
+        return 1;
+    }
+    if (o->ignore_count == WK_CAMPAIGN_MAX_KNOWN) {
+        fprintf(stderr, "wddmkit fuzz: --ignore-signature: at most %d signatures\n", WK_CAMPAIGN_MAX_KNOWN);
+        return 0;
+    }
+    if (strpbrk(value, ";\n") || strlen(value) >= WK_CAMPAIGN_SIG_TEXT) {
+        fprintf(stderr, "wddmkit fuzz: --ignore-signature: '%.60s' cannot be a signature (one line, no ';', "
+                        "under %d characters)\n", value, WK_CAMPAIGN_SIG_TEXT);
+        return 0;
+    }
+    o->ignore[o->ignore_count++] = value;
+    return 1;
+}
+
+/* Stores one option's value; 0 (printed) when it is not a good one. */
+static int set_value(struct wk_campaign_options *o, const char *name, const char *value)
+{
+    if (strcmp(name, "--harness") == 0) {
+        o->harness = value;
+    } else if (strcmp(name, "--engine") == 0) {
+        if (strcmp(value, "libfuzzer") == 0) {
+            o->engine = WK_CAMPAIGN_LIBFUZZER;
+        } else if (strcmp(value, "afl") == 0 || strcmp(value, "afl++") == 0) {
+            o->engine = WK_CAMPAIGN_AFL;
+        } else {
+            fprintf(stderr, "wddmkit fuzz: --engine: expected libfuzzer or afl, saw '%s'\n", value);
+            return 0;
+        }
+    } else if (strcmp(name, "--driver") == 0) {
+        o->driver = value;
+    } else if (strcmp(name, "--jobs") == 0 || strcmp(name, "-j") == 0) {
+        return parse_u64(name, value, 1, WK_CAMPAIGN_MAX_JOBS, &o->jobs);
+    } else if (strcmp(name, "--time") == 0) {
+        return parse_u64(name, value, 0, 366ull * 24 * 3600, &o->time);
+    } else if (strcmp(name, "--out") == 0) {
+        o->out = value;
+    } else if (strcmp(name, "--build-dir") == 0) {
+        o->build_dir = value;
+    } else if (strcmp(name, "--max-len") == 0) {
+        o->max_len_set = 1;
+        return parse_u64(name, value, 1, 16u << 20, &o->max_len);
+    } else if (strcmp(name, "--timeout") == 0) {
+        return parse_u64(name, value, 1, 3600, &o->timeout);
+    } else if (strcmp(name, "--rss-limit") == 0) {
+        return parse_u64(name, value, 0, 1u << 20, &o->rss_limit);
+    } else {
+        return add_repeated(o, name, value);
+    }
+    return 1;
+}
+
+/* What the options say together: a harness, --seeds folders that are. */
+static int check_options(const struct wk_campaign_options *o)
+{
     if (!o->harness) {
         fprintf(stderr, "wddmkit fuzz: --harness NAME is required\n");
         return 0;
@@ -241,6 +225,47 @@ static int parse_args(int argc, char **argv, struct wk_campaign_options *o, int 
         return 0;
     }
     return 1;
+}
+
+static int parse_args(int argc, char **argv, struct wk_campaign_options *o, int *help)
+{
+    memset(o, 0, sizeof(*o));
+    o->jobs = 1;
+    o->timeout = 10;
+    o->rss_limit = 2048;
+    o->engine = WK_CAMPAIGN_LIBFUZZER;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *name = NULL, *value = NULL;
+        if (strcmp(a, "--") == 0) {
+            o->extra = argv + i + 1;
+            o->extra_count = argc - i - 1;
+            if (o->extra_count > WK_CAMPAIGN_MAX_EXTRA) {
+                fprintf(stderr, "wddmkit fuzz: at most %d engine arguments after '--'\n", WK_CAMPAIGN_MAX_EXTRA);
+                return 0;
+            }
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            *help = 1;
+            return 1;
+        }
+        if (parse_flag(a, o))
+            continue;
+        int found = option_value(argc, argv, &i, &name, &value);
+        if (found < 0)
+            return 0;
+        if (!found) {
+            fprintf(stderr, "wddmkit fuzz: unknown option '%s' (try 'wddmkit fuzz --help')\n", a);
+            return 0;
+        }
+        if (!set_value(o, name, value))
+            return 0;
+        if (!*value) {
+            fprintf(stderr, "wddmkit fuzz: %s: empty value\n", name);
+            return 0;
+        }
+    }
+    return check_options(o);
 }
 
 int wk_cli_fuzz(int argc, char **argv)
