@@ -260,59 +260,54 @@ void wk_campaign_print_log_tail(const char *path, int lines)
     fprintf(stderr, "----\n");
 }
 
-int wk_campaign_summarize(struct campaign *c, const char *self)
+/* The summary's numbers: runs, coverage, stability, corpus, the known
+ * signatures hit, the crashes. */
+static void print_numbers(const struct campaign *c, const struct stats *s, uint64_t new_crashes,
+                          uint64_t all_crashes)
 {
-    struct stats s;
     char a[40], b[40], d[40];
-    if (c->o.engine == ENGINE_AFL) {
-        wk_campaign_gather_afl_findings(c);
-    }
-    collect_stats(c, &s, 1);
-    uint64_t new_crashes = wk_campaign_count_files(c->crashes, c->start);
-    uint64_t all_crashes = wk_campaign_count_files(c->crashes, 0);
     double elapsed = wk_now_seconds() - c->start_mono;
-
     printf("\nwddmkit fuzz: summary\n");
     printf("  harness   %s (%s, %llu %s%s, %.0f s)\n", c->o.harness, engine_name(c),
            (unsigned long long)c->o.jobs,
            c->o.engine == ENGINE_AFL ? (c->o.jobs > 1 ? "instances" : "instance") : (c->o.jobs > 1 ? "jobs" : "job"),
            c->interrupted ? ", interrupted" : "", elapsed);
     printf("  driver    %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
-    if (s.have_runs)
-        printf("  runs      %s", wk_str_grouped(s.runs, a, sizeof(a)));
+    if (s->have_runs)
+        printf("  runs      %s", wk_str_grouped(s->runs, a, sizeof(a)));
     else
         printf("  runs      -");
-    if (s.have_eps)
-        printf(" (%s exec/s)\n", wk_str_grouped(s.eps, b, sizeof(b)));
+    if (s->have_eps)
+        printf(" (%s exec/s)\n", wk_str_grouped(s->eps, b, sizeof(b)));
     else
         printf("\n");
-    if (c->o.engine == ENGINE_LIBFUZZER && s.have_cov)
-        printf("  coverage  %s edges (cov), %s features (ft)\n", wk_str_grouped(s.cov, a, sizeof(a)),
-               wk_str_grouped(s.ft, b, sizeof(b)));
-    else if (s.have_cov)
-        printf("  coverage  %s of %s edges%s\n", wk_str_grouped(s.cov, a, sizeof(a)),
-               s.have_total ? wk_str_grouped(s.total_edges, d, sizeof(d)) : "?", "");
-    if (s.have_stability) {
-        printf("  stability %llu.%02llu%%\n", (unsigned long long)(s.stability_pct100 / 100),
-               (unsigned long long)(s.stability_pct100 % 100));
+    if (c->o.engine == ENGINE_LIBFUZZER && s->have_cov)
+        printf("  coverage  %s edges (cov), %s features (ft)\n", wk_str_grouped(s->cov, a, sizeof(a)),
+               wk_str_grouped(s->ft, b, sizeof(b)));
+    else if (s->have_cov)
+        printf("  coverage  %s of %s edges%s\n", wk_str_grouped(s->cov, a, sizeof(a)),
+               s->have_total ? wk_str_grouped(s->total_edges, d, sizeof(d)) : "?", "");
+    if (s->have_stability) {
+        printf("  stability %llu.%02llu%%\n", (unsigned long long)(s->stability_pct100 / 100),
+               (unsigned long long)(s->stability_pct100 % 100));
         /* AFL++'s own advice starts below 90%; the kit's harnesses reach
          * 98.7 to 100% on the reference driver (docs/fuzzing.md). */
-        if (s.stability_pct100 < 9000)
+        if (s->stability_pct100 < 9000)
             printf("            below 90%%: one input takes other paths from run to run (state the driver or\n"
                    "            the harness keeps between inputs); bench/fuzz_stability names the lines\n"
                    "            (docs/fuzzing.md, \"AFL++ stability\")\n");
     }
     char qdir[FPATH];
     if (c->o.engine == ENGINE_AFL) {
-        if (!wk_path_join(qdir, sizeof(qdir), c->afl_out, s.queues > 1 ? "*/queue" : "main/queue"))
+        if (!wk_path_join(qdir, sizeof(qdir), c->afl_out, s->queues > 1 ? "*/queue" : "main/queue"))
             qdir[0] = '\0';
     } else {
         wk_str_copy(qdir, sizeof(qdir), c->corpus);
     }
-    printf("  corpus    %s input%s in %s", wk_str_grouped(s.corpus, a, sizeof(a)), s.corpus == 1 ? "" : "s", qdir);
-    for (unsigned i = 0; s.queues > 1 && i < s.queues; i++)
-        printf("%s%s %s", i ? ", " : " (", c->procs[i].label, wk_str_grouped(s.queue[i], a, sizeof(a)));
-    printf("%s\n", s.queues > 1 ? "; a seed or an input synced from another instance counted once)" : "");
+    printf("  corpus    %s input%s in %s", wk_str_grouped(s->corpus, a, sizeof(a)), s->corpus == 1 ? "" : "s", qdir);
+    for (unsigned i = 0; s->queues > 1 && i < s->queues; i++)
+        printf("%s%s %s", i ? ", " : " (", c->procs[i].label, wk_str_grouped(s->queue[i], a, sizeof(a)));
+    printf("%s\n", s->queues > 1 ? "; a seed or an input synced from another instance counted once)" : "");
     printf("  output    %s (engine logs in logs/)\n", c->out);
     /* What the corpus reached of the driver's code (cli_coverage.c). */
     /* Every AFL++ instance's queue (the shell expands the pattern). */
@@ -320,16 +315,20 @@ int wk_campaign_summarize(struct campaign *c, const char *self)
            c->o.harness, c->driver[0] ? " --driver " : "",
            c->driver[0] ? "<the driver built with clang -fprofile-instr-generate -fcoverage-mapping>" : "",
            c->o.engine == ENGINE_AFL ? c->afl_out : qdir, c->o.engine == ENGINE_AFL ? "/*/queue" : "");
-    if (c->o.engine == ENGINE_AFL && s.hangs)
-        printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s.hangs);
+    if (c->o.engine == ENGINE_AFL && s->hangs)
+        printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s->hangs);
     if (c->nknown)
         wk_campaign_print_known_hits(c);
     printf("  crashes   %llu new", (unsigned long long)new_crashes);
     if (all_crashes > new_crashes)
         printf(" (%llu from earlier runs also in crashes/)", (unsigned long long)(all_crashes - new_crashes));
     printf("\n");
+}
 
-    /* An engine that failed without finding anything is a setup error. */
+/* An engine that failed without finding anything is a setup error: 1
+ * (its log's last lines printed) when one did. */
+static int engines_failed(const struct campaign *c, uint64_t new_crashes)
+{
     int failed = 0;
     for (unsigned i = 0; i < c->nprocs; i++) {
         const struct proc *p = &c->procs[i];
@@ -342,11 +341,13 @@ int wk_campaign_summarize(struct campaign *c, const char *self)
             failed = 1;
         }
     }
-    if (!new_crashes) {
-        printf("result: no crash\n");
-        return failed ? 2 : 0;
-    }
+    return failed;
+}
 
+/* The new crashes: triaged by the build's wddmkit, else listed with the
+ * engine logs' signatures; how to reproduce them. Returns 1. */
+static int report_crashes(const struct campaign *c, const char *self, uint64_t new_crashes)
+{
     struct crash_tools tools;
     int triaged = 0;
     char tools_exe[FPATH];
@@ -387,4 +388,21 @@ int wk_campaign_summarize(struct campaign *c, const char *self)
         printf("%s %s/FILE\n", c->bin, c->crashes);
     printf("result: %llu new crash%s\n", (unsigned long long)new_crashes, new_crashes == 1 ? "" : "es");
     return 1;
+}
+
+int wk_campaign_summarize(struct campaign *c, const char *self)
+{
+    struct stats s;
+    if (c->o.engine == ENGINE_AFL)
+        wk_campaign_gather_afl_findings(c);
+    collect_stats(c, &s, 1);
+    uint64_t new_crashes = wk_campaign_count_files(c->crashes, c->start);
+    uint64_t all_crashes = wk_campaign_count_files(c->crashes, 0);
+    print_numbers(c, &s, new_crashes, all_crashes);
+    int failed = engines_failed(c, new_crashes);
+    if (!new_crashes) {
+        printf("result: no crash\n");
+        return failed ? 2 : 0;
+    }
+    return report_crashes(c, self, new_crashes);
 }
