@@ -43,7 +43,8 @@ int wk_cli_spec(int argc, char **argv);
 int wk_cli_conform(int argc, char **argv);
 
 /* `wddmkit fuzz --harness NAME [options]`: a fuzzing campaign with libFuzzer
- * or AFL++ (cli_fuzz.c); argv holds the arguments after "fuzz". */
+ * or AFL++ (cli_fuzz.c parses, fuzz/campaign/ runs it); argv holds the
+ * arguments after "fuzz". */
 int wk_cli_fuzz(int argc, char **argv);
 
 /* Crash reproduction and regressions (cli_prog.c, cli_repro.c,

@@ -97,7 +97,7 @@ static int parse_args(int argc, char **argv, struct wk_coverage_options *o)
             if (!wk_fuzz_harness_name_ok(v))
                 return usage_error("--harness: not a harness name (letters, digits, '_'):", v);
             if (!wk_fuzz_harness_known(v)) {
-                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_fuzz_harness_list());
+                fprintf(stderr, "wddmkit coverage: unknown harness '%s' (one of: %s)\n", v, wk_fuzz_harness_names());
                 return 2;
             }
             o->harness = v;

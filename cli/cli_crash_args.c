@@ -68,7 +68,7 @@ static int parse_value(const char *flag, const char *v, unsigned bit, struct wk_
         o->harness = v;
         if (!wk_fuzz_harness_name_ok(v))
             return wk_cli_crash_usage_error("%s: not a harness name: '%s'", flag, v);
-        return wk_fuzz_harness_known(v) ? 0 : wk_cli_crash_usage_error("unknown harness '%s' (one of: %s)", v, wk_fuzz_harness_list());
+        return wk_fuzz_harness_known(v) ? 0 : wk_cli_crash_usage_error("unknown harness '%s' (one of: %s)", v, wk_fuzz_harness_names());
     case OPT_RUNS:
         if (parse_u64(v, 1, 100000, &n))
             return wk_cli_crash_usage_error("--runs: expected 1..100000, saw '%s'", v);

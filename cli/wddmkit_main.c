@@ -16,7 +16,7 @@ int main(int argc, char **argv)
      * process when a driver module instrumented alike is loaded late (every
      * --driver): the commands collect no coverage, so it may. Not for
      * `fuzz`, whose environment the engines inherit: there afl-fuzz
-     * preloads the driver (cli_fuzz.c) and a late load must stay loud. */
+     * preloads the driver (fuzz/campaign/engines.c) and a late load must stay loud. */
     if (argc < 2 || strcmp(argv[1], "fuzz") != 0)
         setenv("AFL_IGNORE_PROBLEMS", "1", 0);
     int rc = wk_cli_hand_over(argc, argv); /* a driver this build cannot load */

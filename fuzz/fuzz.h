@@ -4,11 +4,13 @@
  * the harnesses' driver runtime and crash signatures (driver/), the input
  * formats of the driver harnesses and the seeds made from specs (inputs/),
  * the coverage and leak gates (gate/), and the tools the crash and
- * coverage commands build on (tools/).
+ * coverage commands build on (tools/), and the fuzzing campaign of
+ * `wddmkit fuzz` (campaign/).
  */
 #ifndef WK_FUZZ_H
 #define WK_FUZZ_H
 
+#include "campaign/campaign.h"
 #include "crash/crash.h"
 #include "driver/fuzz_driver.h"
 #include "gate/coverage_gate.h"

@@ -14,7 +14,8 @@
 # the engine's flags, and the harness is relinked from the objects and the
 # exact libraries CMake chose (read from `ninja -t commands`) with $CXX and
 # $LIB_FUZZING_ENGINE. Harness sources and dependencies therefore stay
-# declared in one place, fuzz/CMakeLists.txt. For libFuzzer builds the
+# declared in one place, harnesses/CMakeLists.txt; which harnesses there are
+# and their max_len, in fuzz/harnesses.txt. For libFuzzer builds the
 # target read is the libFuzzer harness itself (WK_FUZZ_ENGINE=libfuzzer:
 # it carries the structure-aware mutator of fuzz_prog and fuzz_render);
 # for the other engines and for coverage builds it is the replay target
@@ -28,11 +29,6 @@
 # Environment: CC CXX CFLAGS [CXXFLAGS (default: $CFLAGS)] LIB_FUZZING_ENGINE
 # OUT [SRC] [WORK (default: a temporary folder)] [WK_REPO (default: the
 # checkout this script is in, else $SRC/wddmkit)].
-
-# The harnesses of fuzz/ and the largest input each is fuzzed with (keep in
-# step with conformance/cli_fuzz.c). A harness whose source is not in the
-# tree is skipped with a message.
-HARNESSES="fuzz_gpu_decode:4096 fuzz_spec:16384 fuzz_render:4096 fuzz_patch:4096 fuzz_paging:4096 fuzz_prog:8192 fuzz_cli:4096 fuzz_hostile:8192 fuzz_elf:4096"
 
 say() { echo "wddmkit build.sh: $*" >&2; }
 
@@ -50,6 +46,20 @@ elif [ -n "${SRC:-}" ] && [ -f "$SRC/wddmkit/fuzz/CMakeLists.txt" ]; then
   repo=$SRC/wddmkit
 else
   say "cannot find the wddmkit checkout (set WK_REPO)"
+  exit 1
+fi
+# The harnesses and the largest input each is fuzzed with, NAME:MAX_LEN,
+# from the one list (fuzz/harnesses.txt: NAME MAX_LEN DESCRIPTION, '#'
+# comments). A harness whose source is not in the tree is skipped with a
+# message.
+list=$repo/fuzz/harnesses.txt
+if [ ! -f "$list" ]; then
+  say "$list is missing"
+  exit 1
+fi
+HARNESSES=$(awk '$1 !~ /^#/ && NF >= 2 { print $1 ":" $2 }' "$list")
+if [ -z "$HARNESSES" ]; then
+  say "$list names no harness"
   exit 1
 fi
 if [ -z "${WORK:-}" ]; then

@@ -13,7 +13,9 @@ set -euo pipefail
 
 repo=$(cd "${1:?usage: oss_fuzz_build.sh REPO SCRATCH}" && pwd)
 scratch=${2:?usage: oss_fuzz_build.sh REPO SCRATCH}
-harnesses="fuzz_gpu_decode fuzz_spec fuzz_render fuzz_patch fuzz_paging fuzz_prog fuzz_cli fuzz_hostile fuzz_elf"
+# The harnesses: the one list (fuzz/harnesses.txt: NAME MAX_LEN DESCRIPTION).
+harnesses=$(awk '$1 !~ /^#/ && NF >= 2 { print $1 }' "$repo/fuzz/harnesses.txt")
+[ -n "$harnesses" ] || { echo "FAIL: $repo/fuzz/harnesses.txt names no harness"; exit 1; }
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; failed=1; }
@@ -55,7 +57,8 @@ for h in $harnesses; do
   [ -x "$out/$h" ] || { fail "$out/$h is missing"; continue; }
   [ -f "$out/$h.options" ] || fail "$out/$h.options is missing"
   grep -q '^\[libfuzzer\]' "$out/$h.options" 2>/dev/null || fail "$h.options has no [libfuzzer] section"
-  grep -q '^max_len = [0-9]' "$out/$h.options" 2>/dev/null || fail "$h.options has no max_len"
+  max_len=$(awk -v h="$h" '$1 == h { print $2 }' "$repo/fuzz/harnesses.txt")
+  grep -q "^max_len = $max_len\$" "$out/$h.options" 2>/dev/null || fail "$h.options has no max_len = $max_len (fuzz/harnesses.txt)"
   if [ "$h" = fuzz_hostile ]; then
     grep -q '^detect_leaks = 0' "$out/$h.options" 2>/dev/null || fail "$h.options does not leave leaks to the harness's gate"
   fi

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * campaign.h - `wddmkit fuzz` as a library: a fuzzing campaign on one
+ * harness with libFuzzer or AFL++, from finding the harness binary to the
+ * summary (campaign.c says what happens in which order, and which file of
+ * campaign/ does what).
+ *
+ * The command line (cli/cli_fuzz.c) fills a struct wk_campaign_options and
+ * calls wk_campaign_run; everything the campaign needs from outside (the
+ * checkout root, the options) arrives in that struct, so nothing here knows
+ * the command line.
+ */
+#ifndef WK_FUZZ_CAMPAIGN_H
+#define WK_FUZZ_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WK_CAMPAIGN_MAX_JOBS 64u     /* engine processes / AFL++ instances */
+#define WK_CAMPAIGN_MAX_EXTRA 64     /* engine arguments after `--` */
+#define WK_CAMPAIGN_MAX_SEED_DIRS 8  /* --seeds options */
+#define WK_CAMPAIGN_MAX_KNOWN 64     /* known signatures passed to the harness (fuzz_driver.c's bound) */
+#define WK_CAMPAIGN_SIG_TEXT 400     /* a signature (wk_fuzz_signature's, or a sanitizer's line) */
+
+enum wk_campaign_engine { WK_CAMPAIGN_LIBFUZZER, WK_CAMPAIGN_AFL };
+
+/* What the command line asked for (`wddmkit fuzz --help` says what each
+ * option means). Strings are borrowed: they must outlive the run. */
+struct wk_campaign_options {
+    const char *harness, *driver, *out, *build_dir;
+    /* The checkout whose corpus/, harnesses/ and build/ the campaign uses
+     * (the command line passes the one it was built from); "." is tried
+     * when it is not a checkout. NULL: "." only. */
+    const char *repo_dir;
+    enum wk_campaign_engine engine;
+    uint64_t jobs, time, max_len, timeout, rss_limit;
+    int max_len_set, dry_run, no_triage, prune, keep_seeds, stop_on_known;
+    const char *seed_dirs[WK_CAMPAIGN_MAX_SEED_DIRS];
+    int seed_dir_count;
+    const char *ignore[WK_CAMPAIGN_MAX_KNOWN]; /* --ignore-signature */
+    int ignore_count;
+    char **extra; /* after `--`, to the engine unchanged */
+    int extra_count;
+};
+
+/* Runs the campaign (or, with prune, shrinks its corpus; with dry_run,
+ * prints what would run). Returns the exit code: 0 no crash, 1 crashes
+ * found, 2 a setup error (including an engine that failed without finding
+ * anything). Prints its own messages. */
+int wk_campaign_run(const struct wk_campaign_options *o);
+
+/* Whether s can be a harness name or an AFL++ instance folder in a path:
+ * 1 to 64 letters, digits, '_' and '-'. */
+int wk_campaign_name_ok(const char *s);
+
+
+#endif

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seed_check.c - the starting inputs that already crash the driver under
+ * test, replayed once before the engines start and left out of corpus/.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "campaign/internal.h"
+#include "util.h"
+
+/*
+ * After `wddmkit promote`, the regression (and the seeds regenerated from
+ * its YAML case) crash the buggy driver on their first run: libFuzzer
+ * stops at the first crash, so every later campaign against that driver
+ * ended at 0 s, and nobody could look for a second bug before fixing the
+ * first. libFuzzer has no way to run past a crashing corpus input in its
+ * normal mode (-ignore_crashes needs -fork, another engine loop), so the
+ * starting inputs copied from the seed folders are replayed once first,
+ * by the engine build's replay binary with the driver, and the ones that
+ * crash or hang are left out of corpus/ (they stay in their folders; the
+ * next campaign copies and checks them again, so a fixed driver gets them
+ * back). One replay process runs them all (-v names each input before it
+ * runs, WK_FUZZ_NO_ABORT=1 keeps a finding from ending the process); one
+ * that dies anyway (a sanitizer, a signal) is restarted after the input
+ * it died in, and one past --timeout is killed, its input a hang.
+ */
+struct check_run {
+    char **paths;                 /* the inputs, corpus/ files */
+    size_t count;
+    char *crashed;                /* per input: left out (2: by the harness's verdict, a known signature) */
+    char (*sig)[SIG_TEXT];        /* per input: why */
+    struct sig_state st;          /* the current input's lines so far */
+    long current;                 /* the input running, -1: none */
+    int started;                  /* inputs the replay process started */
+    char last[256];               /* the last line it printed */
+};
+
+/* The corpus/ copies of the source inputs (those there now), into r. */
+static int list_copies(const struct campaign *c, const struct seed_source *src, int n, struct check_run *r)
+{
+    size_t cap = 0;
+    for (int i = 0; i < n; i++) {
+        DIR *d = src[i].dir[0] ? opendir(src[i].dir) : NULL;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char name[512], path[FPATH];
+            if (!wk_campaign_is_input_name(e->d_name) ||
+                snprintf(name, sizeof(name), "%s%s", src[i].prefix, e->d_name) >= (int)sizeof(name) ||
+                !wk_path_join(path, sizeof(path), c->corpus, name) || !wk_path_is_regular(path))
+                continue;
+            if (r->count == cap) {
+                cap = cap ? cap * 2 : 256;
+                char **grown = realloc(r->paths, cap * sizeof(*grown));
+                if (!grown)
+                    break;
+                r->paths = grown;
+            }
+            if ((r->paths[r->count] = strdup(path)))
+                r->count++;
+        }
+        if (d)
+            closedir(d);
+    }
+    r->crashed = calloc(r->count ? r->count : 1, 1);
+    r->sig = calloc(r->count ? r->count : 1, sizeof(*r->sig));
+    return r->crashed && r->sig;
+}
+
+static void check_run_free(struct check_run *r)
+{
+    for (size_t i = 0; i < r->count; i++)
+        free(r->paths[i]);
+    free(r->paths);
+    free(r->crashed);
+    free(r->sig);
+}
+
+/* The current input ends: left out when its lines named a finding. */
+static void input_done(struct check_run *r)
+{
+    if (r->current >= 0 && wk_campaign_sig_found(&r->st))
+        r->crashed[r->current] = (char)(1 + wk_campaign_sig_make(&r->st, "crash", r->sig[r->current], sizeof(r->sig[0])));
+    memset(&r->st, 0, sizeof(r->st));
+    r->current = -1;
+}
+
+/* One line the replay printed: "replay: PATH (N bytes)" starts input PATH
+ * (looked up from `from` on: a file it could not open prints none),
+ * another "replay: " line ends the inputs (the teardown belongs to none),
+ * anything else is the current input's. */
+static void check_line(struct check_run *r, size_t from, const char *line, const char *end)
+{
+    if (end > line)
+        wk_campaign_trim_copy(r->last, sizeof(r->last), line, (size_t)(end - line));
+    if (end - line < 8 || memcmp(line, "replay: ", 8) != 0) {
+        if (r->current >= 0)
+            wk_campaign_sig_line(&r->st, line, end);
+        return;
+    }
+    input_done(r);
+    const char *open = NULL;
+    for (const char *q = line; q + 1 < end; q++)
+        if (q[0] == ' ' && q[1] == '(')
+            open = q;
+    size_t n = open ? (size_t)(open - line - 8) : 0;
+    for (size_t i = from; open && i < r->count; i++)
+        if (strlen(r->paths[i]) == n && memcmp(r->paths[i], line + 8, n) == 0) {
+            r->current = (long)i;
+            r->started++;
+            return;
+        }
+}
+
+static pid_t start_check(const char *replay, const char *driver, const struct check_run *r, size_t from, int *fd)
+{
+    int fds[2];
+    char **argv = calloc(r->count - from + 3, sizeof(char *));
+    if (!argv || pipe(fds) != 0) {
+        free(argv);
+        return -1;
+    }
+    argv[0] = (char *)replay;
+    argv[1] = (char *)"-v";
+    for (size_t i = from; i < r->count; i++)
+        argv[2 + i - from] = r->paths[i];
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+        }
+        dup2(fds[1], 2);
+        close(fds[0]);
+        setenv("WK_DRIVER", driver, 1);
+        setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        unsetenv("WK_FUZZ_IGNORE"); /* the check sees every finding: those it leaves out become the known ones */
+        unsetenv("WK_FUZZ_IGNORE_COUNTS");
+        execv(replay, argv);
+        _exit(127);
+    }
+    free(argv);
+    close(fds[1]);
+    *fd = fds[0];
+    if (pid < 0)
+        close(fds[0]);
+    return pid;
+}
+
+/* Feeds complete lines of buf[0, *len) to the run; keeps the partial end
+ * (a line that fills the whole buffer is cut: its start is enough). */
+static void check_lines(struct check_run *r, size_t from, char *buf, size_t cap, size_t *len)
+{
+    char *line = buf, *nl;
+    while ((nl = memchr(line, '\n', (size_t)(buf + *len - line)))) {
+        check_line(r, from, line, nl);
+        line = nl + 1;
+    }
+    *len = (size_t)(buf + *len - line);
+    memmove(buf, line, *len);
+    if (*len == cap - 1) {
+        check_line(r, from, buf, buf + *len);
+        *len = 0;
+    }
+}
+
+/* Reads the replay until it exits, or until it spends more than the
+ * timeout in one input (or before the first, or after the last) and is
+ * killed. Returns the wait status; *hung when killed in an input. */
+static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, double timeout, int *hung)
+{
+    char buf[4096];
+    size_t len = 0;
+    long seen = -2;
+    double since = wk_now_seconds();
+    *hung = 0;
+    for (;;) {
+        struct pollfd pf = { fd, POLLIN, 0 };
+        if (poll(&pf, 1, 100) > 0) { /* else nothing within 100 ms: only the clock below */
+            ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+                break; /* the end: it exited */
+            len += n > 0 ? (size_t)n : 0;
+            check_lines(r, from, buf, sizeof(buf), &len);
+        }
+        if (r->current != seen) {
+            seen = r->current;
+            since = wk_now_seconds();
+        }
+        if (wk_now_seconds() - since > timeout) { /* an input, or the start or the teardown around them */
+            *hung = r->current >= 0;
+            kill(-pid, SIGKILL);
+            break;
+        }
+    }
+    close(fd);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    return st;
+}
+
+/* The input the replay died in (or hung in) is left out with what it
+ * printed, else the way it ended. */
+static void died_in(struct check_run *r, int st, int hung, double timeout)
+{
+    char how[64];
+    if (hung)
+        snprintf(how, sizeof(how), "hang (no result within %.0f s)", timeout);
+    else if (WIFSIGNALED(st))
+        snprintf(how, sizeof(how), "signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(how, sizeof(how), "exit %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    r->crashed[r->current] = (char)(1 + wk_campaign_sig_make(&r->st, how, r->sig[r->current], sizeof(r->sig[0])));
+    r->current = -1;
+}
+
+/* Runs every input through the replay binary; 0 when it could not run
+ * them (r->last says why: a driver it cannot load ends it at start). */
+static int run_check(struct check_run *r, const char *replay, const char *driver, double timeout)
+{
+    size_t from = 0;
+    while (from < r->count) {
+        int fd = -1, hung = 0;
+        pid_t pid = start_check(replay, driver, r, from, &fd);
+        if (pid < 0)
+            return 0;
+        r->current = -1;
+        r->started = 0;
+        int st = follow_check(r, from, pid, fd, timeout, &hung);
+        if (r->current < 0 && !r->started && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+            return 0;
+        if (r->current < 0)
+            return 1; /* every input ran (what followed belongs to none) */
+        size_t at = (size_t)r->current;
+        died_in(r, st, hung, timeout);
+        from = at + 1;
+    }
+    return 1;
+}
+
+
+/* Removes the left-out copies; prints one line for each and a total. The
+ * signatures of the harness's verdicts among them become known signatures
+ * (unless --stop-on-known): the engines go on past them. */
+static void report_left_out(struct campaign *c, const struct check_run *r)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        if (!r->crashed[i])
+            continue;
+        const char *base = strrchr(r->paths[i], '/');
+        printf("  left out %s: %s\n", base ? base + 1 : r->paths[i], r->sig[i]);
+        unlink(r->paths[i]);
+        left++;
+        if (r->crashed[i] == 2 && !c->o.stop_on_known)
+            wk_campaign_add_known(c, r->sig[i], "the signature");
+    }
+    if (!left)
+        return;
+    const char *them = left == 1 ? "it" : "them";
+    printf("left out %zu input%s that already crash%s this driver: fix %s, or keep fuzzing past %s\n", left,
+           left == 1 ? "" : "s", left == 1 ? "es" : "", them, them);
+    printf("  (--keep-crashing-seeds starts from %s anyway; %s)\n", them,
+           c->o.stop_on_known ? "with --stop-on-known, a mutation that finds the same bug again is a crash"
+                              : "the harness passes over their signatures, so a mutation that finds the same bug "
+                                "again\n   is counted, not a crash: --stop-on-known stops at it");
+}
+
+void wk_campaign_leave_out_crashing(struct campaign *c, const struct seed_source *src, int n)
+{
+    char replay[FPATH];
+    if (c->o.keep_seeds || c->o.prune || !c->driver[0])
+        return;
+    if (!wk_campaign_replay_binary(c, replay, sizeof(replay))) {
+        printf("note: no %s_replay beside %s: the starting inputs were not checked against the driver\n",
+               c->o.harness, c->bin);
+        return;
+    }
+    static struct check_run r;
+    memset(&r, 0, sizeof(r));
+    double t0 = wk_now_seconds();
+    if (!list_copies(c, src, n, &r) || !r.count) {
+        check_run_free(&r);
+        return;
+    }
+    if (run_check(&r, replay, c->driver, (double)c->o.timeout)) {
+        printf("checked: %zu starting inputs against the driver in %.2f s (%s)\n", r.count, wk_now_seconds() - t0,
+               replay);
+        report_left_out(c, &r);
+    } else {
+        printf("note: %s could not run the starting inputs (%s): none was left out\n", replay,
+               r.last[0] ? r.last : "it did not start");
+    }
+    check_run_free(&r);
+}
