@@ -403,9 +403,8 @@ int wk_cli_decimal(const struct wk_cli_arg *a, double min, double max, double *o
 /* Commands of subcommands                                              */
 /* ------------------------------------------------------------------ */
 
-static void usage_lines(const char *group, const struct wk_cli_subcommand *subs, size_t count, FILE *out)
+static void usage_lines(const struct wk_cli_subcommand *subs, size_t count, FILE *out)
 {
-    (void)group;
     for (size_t i = 0; i < count; i++) {
         const struct wk_cli_command *c = subs[i].cmd;
         fprintf(out, "%s wddmkit %s%s%s\n", i ? "      " : "usage:", c->name, c->usage && *c->usage ? " " : "",
@@ -416,7 +415,8 @@ static void usage_lines(const char *group, const struct wk_cli_subcommand *subs,
 void wk_cli_group_help(const char *group, const char *about, const struct wk_cli_subcommand *subs, size_t count,
                        FILE *out)
 {
-    usage_lines(group, subs, count, out);
+    (void)group; /* each subcommand's name holds it ("gpu disasm") */
+    usage_lines(subs, count, out);
     if (about)
         print_indented(out, about, 0);
 }
@@ -426,7 +426,7 @@ int wk_cli_dispatch(const char *group, const char *about, const struct wk_cli_su
 {
     if (argc < 1) {
         fprintf(stderr, "wddmkit %s: expected a subcommand\n", group);
-        usage_lines(group, subs, count, stderr);
+        usage_lines(subs, count, stderr);
         return try_help(group);
     }
     const char *word = argv[0];
@@ -447,6 +447,6 @@ int wk_cli_dispatch(const char *group, const char *about, const struct wk_cli_su
         fprintf(stderr, "wddmkit %s: unknown subcommand '%s' (did you mean '%s'?)\n", group, word, near);
     else
         fprintf(stderr, "wddmkit %s: unknown subcommand '%s'\n", group, word);
-    usage_lines(group, subs, count, stderr);
+    usage_lines(subs, count, stderr);
     return try_help(group);
 }
