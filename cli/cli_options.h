@@ -155,8 +155,9 @@ int wk_cli_number(const struct wk_cli_arg *arg, uint64_t min, uint64_t max, uint
  * (seconds, percentages). */
 int wk_cli_decimal(const struct wk_cli_arg *arg, double min, double max, double *out);
 
-/* The candidate closest to word: one word is a prefix of (edit distance
- * <= 2 from, and shorter than word); NULL when none is close. */
+/* "Did you mean": the one candidate word is a prefix of, else the
+ * candidate fewest edits from word (at most 2, and fewer than word's
+ * length); NULL when none is close. */
 const char *wk_cli_suggest(const char *word, const char *const *candidates, size_t count);
 
 /* A command made of subcommands: `wddmkit <group> <word> ...`. */
