@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "conformance.h"
 
 #ifndef WK_SPECS_DIR
@@ -42,173 +43,102 @@ struct conform_args {
     const char *profile;      /* NULL: contract with --driver, else reference */
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: wddmkit conform [options] [SPEC|DIR...]   (default: " WK_SPECS_DIR ")\n"
-          "\n"
-          "  --driver PATH         the driver object to test (default: the built-in reference driver)\n"
-          "  --profile P           contract: check the DDI contract and the data only; reference: also\n"
-          "                        the reference driver's own choices (placement offsets, counts of\n"
-          "                        calls and passes, context info). Default: contract with --driver,\n"
-          "                        reference without\n"
-          "  -j, --jobs N          cases in parallel (default: the number of CPUs)\n"
-          "  --filter GLOB         run only cases whose id matches (repeatable)\n"
-          "  --exclude GLOB        leave out cases whose id matches (repeatable)\n"
-          "  --list                print the selected case ids and exit\n"
-          "  --shard I/N           run the I-th of N deterministic shards (1-based)\n"
-          "  --seed N              added to every case's seed\n"
-          "  --no-fork             run cases in this process, one by one (for gdb; no timeout)\n"
-          "  --timeout SECONDS     per case (default 10; 0: none)\n"
-          "  --total-timeout SEC   for the whole run (default: none)\n"
-          "  --expectations FILE   known failures, flakes and skips (YAML)\n"
-          "  --junit FILE          write JUnit XML\n"
-          "  --tap FILE            write TAP version 13\n"
-          "  --json FILE           write JSON\n"
-          "  --coverage            print which rules, paging operations and DDIs the run exercised\n"
-          "  --quiet               print only unexpected results and the totals\n"
-          "\n"
-          "exit: 0 all as expected, 1 unexpected results, 2 usage/spec/expectation errors, 130 interrupted\n",
-          out);
-}
+enum {
+    OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
+    OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
+};
 
-static int bad_value(const char *opt, const char *value, const char *form)
-{
-    fprintf(stderr, "wddmkit conform: %s: expected %s, saw '%s'\n", opt, form, value);
-    return 0;
-}
+static const struct wk_cli_option conform_options[] = {
+    { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH", "the driver object to test (default: the built-in reference driver)" },
+    { "profile", OPT_PROFILE, WK_CLI_VALUE, "P",
+      "contract: check the DDI contract and the data only; reference: also\n"
+      "the reference driver's own choices (placement offsets, counts of\n"
+      "calls and passes, context info). Default: contract with --driver,\n"
+      "reference without" },
+    { "jobs", 'j', WK_CLI_VALUE, "N", "cases in parallel (default: the number of CPUs)" },
+    { "filter", OPT_FILTER, WK_CLI_VALUE, "GLOB", "run only cases whose id matches (repeatable)" },
+    { "exclude", OPT_EXCLUDE, WK_CLI_VALUE, "GLOB", "leave out cases whose id matches (repeatable)" },
+    { "list", OPT_LIST, WK_CLI_FLAG, NULL, "print the selected case ids and exit" },
+    { "shard", OPT_SHARD, WK_CLI_VALUE, "I/N", "run the I-th of N deterministic shards (1-based)" },
+    { "seed", OPT_SEED, WK_CLI_VALUE, "N", "added to every case's seed" },
+    { "no-fork", OPT_NO_FORK, WK_CLI_FLAG, NULL, "run cases in this process, one by one (for gdb; no timeout)" },
+    { "timeout", OPT_TIMEOUT, WK_CLI_VALUE, "SECONDS", "per case (default 10; 0: none)" },
+    { "total-timeout", OPT_TOTAL_TIMEOUT, WK_CLI_VALUE, "SEC", "for the whole run (default: none)" },
+    { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
+    { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML" },
+    { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13" },
+    { "json", OPT_JSON, WK_CLI_VALUE, "FILE", "write JSON" },
+    { "coverage", OPT_COVERAGE, WK_CLI_FLAG, NULL, "print which rules, paging operations and DDIs the run exercised" },
+    { "quiet", 'q', WK_CLI_FLAG, NULL, "print only unexpected results and the totals" },
+    { 0 },
+};
 
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!s[0] || *end || errno || s[0] == '-' || v < min || v > max) {
-        char form[96];
-        snprintf(form, sizeof(form), "an integer in %llu..%llu", (unsigned long long)min, (unsigned long long)max);
-        return bad_value(opt, s, form);
-    }
-    *out = v;
-    return 1;
-}
+static const struct wk_cli_command conform_command = {
+    "conform", "[options] [SPEC|DIR...]   (default: " WK_SPECS_DIR ")", conform_options, NULL,
+    "exit: 0 all as expected, 1 unexpected results, 2 usage/spec/expectation errors, 130 interrupted",
+};
 
-static int parse_seconds(const char *opt, const char *s, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno || !isfinite(v) || v < 0 || v > 7 * 86400.0)
-        return bad_value(opt, s, "seconds, 0 to 604800");
-    *out = v;
-    return 1;
-}
-
-static int parse_shard(const char *opt, const char *s, struct wk_runner_options *o)
+static int parse_shard(const struct wk_cli_arg *a, struct wk_runner_options *o)
 {
     unsigned i = 0, n = 0;
     int used = 0;
-    if (sscanf(s, "%u/%u%n", &i, &n, &used) != 2 || s[used] || n < 1 || n > 100000 || i < 1 || i > n)
-        return bad_value(opt, s, "I/N with 1 <= I <= N <= 100000");
+    if (sscanf(a->value, "%u/%u%n", &i, &n, &used) != 2 || a->value[used] || n < 1 || n > 100000 || i < 1 || i > n)
+        return wk_cli_error(a->cmd, "%s: expected I/N with 1 <= I <= N <= 100000, saw '%s'", a->opt, a->value);
     o->shard_index = i;
     o->shard_count = n;
-    return 1;
+    return 0;
 }
 
-/* The value of an option given as "--opt VALUE" or "--opt=VALUE". */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
+static int add_glob(const char **list, size_t *n, const struct wk_cli_arg *a)
 {
-    const char *a = argv[*i];
-    size_t len = strlen(name);
-    if (a[len] == '=')
-        return a + len + 1;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "wddmkit conform: %s needs a value\n", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int is_option(const char *a, const char *name)
-{
-    size_t len = strlen(name);
-    return strncmp(a, name, len) == 0 && (a[len] == 0 || a[len] == '=');
-}
-
-static int add_glob(const char **list, size_t *n, const char *opt, const char *glob)
-{
-    if (*n == MAX_GLOBS) {
-        fprintf(stderr, "wddmkit conform: more than %d %s options\n", MAX_GLOBS, opt);
-        return 0;
-    }
-    list[(*n)++] = glob;
-    return 1;
+    if (*n == MAX_GLOBS)
+        return wk_cli_error(a->cmd, "more than %d %s options", MAX_GLOBS, a->opt);
+    list[(*n)++] = a->value;
+    return 0;
 }
 
 /* --profile reference|contract (docs/conformance.md, "Profiles"). */
-static int parse_profile(struct conform_args *A, const char *opt, const char *v)
+static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
 {
-    if (strcmp(v, "reference") != 0 && strcmp(v, "contract") != 0)
-        return bad_value(opt, v, "reference or contract");
-    A->profile = v;
-    return 1;
+    if (strcmp(a->value, "reference") != 0 && strcmp(a->value, "contract") != 0)
+        return wk_cli_error(a->cmd, "%s: expected reference or contract, saw '%s'", a->opt, a->value);
+    A->profile = a->value;
+    return 0;
 }
 
-/* Options with a value; 1 handled, 0 error, -1 not one of them. */
-static int parse_valued(struct conform_args *A, int argc, char **argv, int *i)
+static int conform_arg(void *ctx, const struct wk_cli_arg *a)
 {
-    static const char *const names[] = { "--driver", "--jobs", "-j", "--filter", "--exclude", "--shard", "--seed",
-                                         "--timeout", "--total-timeout", "--expectations", "--junit", "--tap",
-                                         "--json", "--profile" };
-    const char *a = argv[*i];
-    size_t k = 0, n = sizeof(names) / sizeof(names[0]);
-    while (k < n && !is_option(a, names[k]))
-        k++;
-    if (k == n && !(strncmp(a, "-j", 2) == 0 && a[2]))
-        return -1;
-    const char *name = k < n ? names[k] : "-j";
-    const char *v = k < n ? value_of(argc, argv, i, name) : a + 2; /* -j4 */
+    struct conform_args *A = ctx;
     struct wk_runner_options *o = &A->run;
     uint64_t u = 0;
-    if (!v)
-        return 0;
-    if (k == n) /* -j4 */
-        k = 2;
-    switch (k) {
-    case 0: o->driver = v; return 1;
-    case 1: case 2:
-        if (!parse_u64(name, v, 1, 256, &u))
-            return 0;
+    switch (a->key) {
+    case OPT_DRIVER: o->driver = a->value; return 0;
+    case OPT_PROFILE: return parse_profile(A, a);
+    case 'j':
+        if (wk_cli_number(a, 1, 256, &u))
+            return 2;
         o->jobs = (uint32_t)u;
-        return 1;
-    case 3: return add_glob(A->filters, &o->filter_count, name, v);
-    case 4: return add_glob(A->excludes, &o->exclude_count, name, v);
-    case 5: return parse_shard(name, v, o);
-    case 6: o->has_seed = 1; return parse_u64(name, v, 0, UINT64_MAX, &o->seed);
-    case 7: return parse_seconds(name, v, &o->case_timeout);
-    case 8: return parse_seconds(name, v, &o->total_timeout);
-    case 9: A->expectations = v; return 1;
-    case 10: A->junit = v; return 1;
-    case 11: A->tap = v; return 1;
-    case 12: A->json = v; return 1;
-    default: return parse_profile(A, name, v);
+        return 0;
+    case OPT_FILTER: return add_glob(A->filters, &o->filter_count, a);
+    case OPT_EXCLUDE: return add_glob(A->excludes, &o->exclude_count, a);
+    case OPT_LIST: A->list = 1; return 0;
+    case OPT_SHARD: return parse_shard(a, o);
+    case OPT_SEED: o->has_seed = 1; return wk_cli_number(a, 0, UINT64_MAX, &o->seed);
+    case OPT_NO_FORK: o->no_fork = 1; return 0;
+    case OPT_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->case_timeout);
+    case OPT_TOTAL_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->total_timeout);
+    case OPT_EXPECTATIONS: A->expectations = a->value; return 0;
+    case OPT_JUNIT: A->junit = a->value; return 0;
+    case OPT_TAP: A->tap = a->value; return 0;
+    case OPT_JSON: A->json = a->value; return 0;
+    case OPT_COVERAGE: A->coverage = 1; return 0;
+    case 'q': A->quiet = 1; return 0;
+    default: A->paths[A->path_count++] = a->value; return 0; /* WK_CLI_OPERAND */
     }
 }
 
-static int parse_flag(struct conform_args *A, const char *a)
-{
-    if (strcmp(a, "--list") == 0)
-        A->list = 1;
-    else if (strcmp(a, "--coverage") == 0)
-        A->coverage = 1;
-    else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
-        A->quiet = 1;
-    else if (strcmp(a, "--no-fork") == 0)
-        A->run.no_fork = 1;
-    else
-        return 0;
-    return 1;
-}
-
-/* 1 parsed, 0 usage error (printed), -1 help was asked for. */
+/* WK_CLI_CONTINUE parsed, else the exit code (help or a usage error,
+ * printed). */
 static int parse(struct conform_args *A, int argc, char **argv)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -216,30 +146,11 @@ static int parse(struct conform_args *A, int argc, char **argv)
     A->run.case_timeout = 10;
     A->run.filters = A->filters;
     A->run.excludes = A->excludes;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return -1;
-        if (strcmp(a, "--") == 0) {
-            while (++i < argc)
-                A->paths[A->path_count++] = argv[i];
-            break;
-        }
-        int r = parse_valued(A, argc, argv, &i);
-        if (r == 0)
-            return 0;
-        if (r == 1 || parse_flag(A, a))
-            continue;
-        if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "wddmkit conform: unknown option '%s'\n", a);
-            return 0;
-        }
-        A->paths[A->path_count++] = a;
-    }
+    int rc = wk_cli_parse(&conform_command, argc, argv, conform_arg, A);
     /* Another driver makes its own choices where the DDI leaves them open:
      * by default only the contract and the data are held against it. */
     A->run.contract = A->profile ? strcmp(A->profile, "contract") == 0 : A->run.driver != NULL;
-    return 1;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -389,13 +300,9 @@ int wk_cli_conform(int argc, char **argv)
     if (!A.paths)
         return 2;
     int parsed = parse(&A, argc, argv);
-    if (parsed <= 0) {
-        if (parsed < 0)
-            usage(stdout);
-        else
-            fputs("wddmkit conform: try 'wddmkit conform --help' for the options\n", stderr);
+    if (parsed != WK_CLI_CONTINUE) {
         free(A.paths);
-        return parsed < 0 ? 0 : 2;
+        return parsed;
     }
     if (wk_cli_parse_only) {
         free(A.paths);

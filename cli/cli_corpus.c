@@ -13,34 +13,34 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "fuzz.h"
 
 #ifndef WK_SOURCE_DIR
 #define WK_SOURCE_DIR "."
 #endif
 
-static const char usage_text[] =
-    "usage: wddmkit corpus seed [--specs DIR] [--out DIR] [--check]\n"
+enum { OPT_SPECS = WK_CLI_LONG_ONLY, OPT_OUT, OPT_CHECK };
+static const struct wk_cli_option seed_options[] = {
+    { "specs", OPT_SPECS, WK_CLI_VALUE, "DIR", "the specs (default: the repository's specs/)" },
+    { "out", OPT_OUT, WK_CLI_VALUE, "DIR", "the corpus folder (default: the repository's corpus/)" },
+    { "check", OPT_CHECK, WK_CLI_FLAG, NULL,
+      "write nothing; list each seed file of OUT that is missing, stale or\n"
+      "made by no spec, and exit 1 if there is one" },
+    { 0 },
+};
+
+static const struct wk_cli_command seed_command = {
+    "corpus seed", "[--specs DIR] [--out DIR] [--check]", seed_options,
     "\n"
     "  Writes the seed corpora of fuzz_prog, fuzz_render, fuzz_patch, fuzz_paging and\n"
     "  fuzz_hostile from every case of the YAML specs, into OUT/<harness>/seeds/ (its *.bin\n"
     "  files replaced): fuzz_prog each case as its step program, fuzz_render each render\n"
     "  step, fuzz_patch each DxgkDdiPatch call the reference driver receives, fuzz_paging\n"
     "  each case's paging steps, fuzz_hostile each negative case with its answer corruption.\n"
-    "  `wddmkit fuzz` starts from them.\n"
-    "\n"
-    "  --specs DIR   the specs (default: the repository's specs/)\n"
-    "  --out DIR     the corpus folder (default: the repository's corpus/)\n"
-    "  --check       write nothing; list each seed file of OUT that is missing, stale or\n"
-    "                made by no spec, and exit 1 if there is one\n"
-    "\n"
-    "exit: 0 done (or current), 1 out of date (--check), 2 usage error or unreadable specs\n";
-
-static int usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "wddmkit corpus seed: %s '%s'\n(try 'wddmkit corpus seed --help')\n", what, arg);
-    return 2;
-}
+    "  `wddmkit fuzz` starts from them.",
+    "exit: 0 done (or current), 1 out of date (--check), 2 usage error or unreadable specs",
+};
 
 static int check(const char *specs, const char *out)
 {
@@ -56,45 +56,43 @@ static int check(const char *specs, const char *out)
     return 1;
 }
 
+struct seed_args {
+    const char *specs, *out;
+    int check_only;
+};
+
+static int seed_arg(void *ctx, const struct wk_cli_arg *a)
+{
+    struct seed_args *S = ctx;
+    switch (a->key) {
+    case OPT_SPECS: S->specs = a->value; return 0;
+    case OPT_OUT: S->out = a->value; return 0;
+    case OPT_CHECK: S->check_only = 1; return 0;
+    default: return wk_cli_error(a->cmd, "unknown argument '%s'", a->value);
+    }
+}
+
 static int seed(int argc, char **argv)
 {
-    const char *specs = WK_SOURCE_DIR "/specs", *out = WK_SOURCE_DIR "/corpus";
-    int check_only = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        if (strcmp(a, "--check") == 0)
-            check_only = 1;
-        else if ((strcmp(a, "--specs") == 0 || strcmp(a, "--out") == 0) && i + 1 < argc)
-            *(strcmp(a, "--specs") == 0 ? &specs : &out) = argv[++i];
-        else if (strcmp(a, "--specs") == 0 || strcmp(a, "--out") == 0)
-            return usage_error("a folder must follow", a);
-        else
-            return usage_error("unknown argument", a);
-    }
-    if (!wk_path_is_dir(specs))
-        return usage_error("--specs: not a folder:", specs);
+    struct seed_args S = { WK_SOURCE_DIR "/specs", WK_SOURCE_DIR "/corpus", 0 };
+    int rc = wk_cli_parse(&seed_command, argc, argv, seed_arg, &S);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (!wk_path_is_dir(S.specs))
+        return wk_cli_usage_error(&seed_command, "--specs: not a folder: '%s'", S.specs);
     if (wk_cli_parse_only)
         return 0;
-    if (check_only)
-        return check(specs, out);
-    long n = wk_seeds_generate(specs, out, stderr);
+    if (S.check_only)
+        return check(S.specs, S.out);
+    long n = wk_seeds_generate(S.specs, S.out, stderr);
     if (n < 0)
         return 2;
-    printf("wddmkit corpus seed: %ld seed files written under %s from %s\n", n, out, specs);
+    printf("wddmkit corpus seed: %ld seed files written under %s from %s\n", n, S.out, S.specs);
     return 0;
 }
 
 int wk_cli_corpus(int argc, char **argv)
 {
-    if (argc >= 1 && strcmp(argv[0], "seed") == 0)
-        return seed(argc - 1, argv + 1);
-    if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
-    return usage_error("expected 'seed', saw", argc ? argv[0] : "nothing");
+    static const struct wk_cli_subcommand subs[] = { { "seed", &seed_command, seed } };
+    return wk_cli_dispatch("corpus", "What it writes and the options: 'wddmkit corpus seed --help'.", subs, 1, argc, argv);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "wddmkit/gpu.h"
 
 #define MAX_DMA (64u << 20)
@@ -117,29 +118,78 @@ static int cmd_exec(const char *path, const uint8_t *buf, size_t len)
     return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* The command line: `gpu disasm|validate|exec [--] FILE`               */
+/* ------------------------------------------------------------------ */
+
+static const struct wk_cli_command disasm_command = {
+    "gpu disasm", "FILE", NULL,
+    "Prints a DMA buffer of the GPU model's command set, a command a line; exit 1 when it is\n"
+    "not valid.", NULL
+};
+static const struct wk_cli_command validate_command = {
+    "gpu validate", "FILE", NULL,
+    "Checks a DMA buffer statically against the reference adapter; exit 1 at the first fault.", NULL
+};
+static const struct wk_cli_command exec_command = {
+    "gpu exec", "FILE", NULL,
+    "Runs a DMA buffer on the reference adapter (loaded at the start of segment 1); prints its\n"
+    "faults and counters; exit 1 on a fault.",
+    NULL
+};
+
+/* The one FILE operand. */
+static int take_file(void *ctx, const struct wk_cli_arg *a)
+{
+    const char **path = ctx;
+    if (*path)
+        return wk_cli_error(a->cmd, "one FILE only, saw '%s' after '%s'", a->value, *path);
+    *path = a->value;
+    return 0;
+}
+
+static int run_on_file(const struct wk_cli_command *cmd, int (*run)(const char *, const uint8_t *, size_t),
+                       int argc, char **argv)
+{
+    const char *path = NULL;
+    int rc = wk_cli_parse(cmd, argc, argv, take_file, &path);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (!path)
+        return wk_cli_usage_error(cmd, "expected a FILE");
+    if (wk_cli_parse_only)
+        return 0;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (wk_cli_read_file(path, MAX_DMA, &buf, &len) != WK_OK)
+        return 2;
+    rc = run(path, buf, len);
+    free(buf);
+    return rc;
+}
+
+static int gpu_disasm(int argc, char **argv)
+{
+    return run_on_file(&disasm_command, cmd_disasm, argc, argv);
+}
+
+static int gpu_validate(int argc, char **argv)
+{
+    return run_on_file(&validate_command, cmd_validate, argc, argv);
+}
+
+static int gpu_exec(int argc, char **argv)
+{
+    return run_on_file(&exec_command, cmd_exec, argc, argv);
+}
+
 int wk_cli_gpu(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*run)(const char *path, const uint8_t *buf, size_t len);
-    } cmds[] = { { "disasm", cmd_disasm }, { "validate", cmd_validate }, { "exec", cmd_exec } };
-    if (argc != 2) {
-        fprintf(stderr, "usage: wddmkit gpu disasm|validate|exec FILE\n");
-        return 2;
-    }
-    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-        if (strcmp(argv[0], cmds[i].name) != 0)
-            continue;
-        if (wk_cli_parse_only)
-            return 0;
-        uint8_t *buf = NULL;
-        size_t len = 0;
-        if (wk_cli_read_file(argv[1], MAX_DMA, &buf, &len) != WK_OK)
-            return 2;
-        int rc = cmds[i].run(argv[1], buf, len);
-        free(buf);
-        return rc;
-    }
-    fprintf(stderr, "wddmkit: unknown gpu command '%s' (disasm, validate, exec)\n", argv[0]);
-    return 2;
+    static const struct wk_cli_subcommand subs[] = {
+        { "disasm", &disasm_command, gpu_disasm },
+        { "validate", &validate_command, gpu_validate },
+        { "exec", &exec_command, gpu_exec },
+    };
+    return wk_cli_dispatch("gpu", "The DMA-buffer format and the reference adapter: docs/gpu-model.md.", subs,
+                           sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 
 static void usage(FILE *out)
 {
@@ -98,9 +99,18 @@ int wk_cli_main(int argc, char **argv)
         { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },     { "driver", wk_cli_driver },
         { "coverage", wk_cli_coverage },
     };
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    enum { COUNT = sizeof(commands) / sizeof(commands[0]) };
+    const char *names[COUNT + 2] = { "help", "version" };
+    for (size_t i = 0; i < COUNT; i++) {
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "wddmkit: unknown command '%s' (try 'wddmkit help')\n", cmd);
+        names[i + 2] = commands[i].name;
+    }
+    const char *near = cmd[0] == '-' ? NULL : wk_cli_suggest(cmd, names, COUNT + 2);
+    if (near)
+        fprintf(stderr, "wddmkit: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+    else
+        fprintf(stderr, "wddmkit: unknown command '%s'\n", cmd);
+    fputs("try 'wddmkit help'\n", stderr);
     return 2;
 }

@@ -17,21 +17,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "reference.h"
 
-/* Explanations start at column 0: fuzz/gen_dicts.c takes the first word of
- * an indented line, and every lower-case word of a usage line, as command
- * words of fuzz_cli's dictionary. */
-static void usage(FILE *out)
-{
-    fputs("usage: wddmkit rules [--markdown | ID|GLOB...]\n"
-          "Without arguments: every contract rule (ID, DDI, rule). With rule IDs or globs, as in\n"
-          "PAGING-FILL-001 or 'PAGING-*': those rules' full rows (rule, source, where checked, proved\n"
-          "by). With --markdown: docs/contract-rules.md.\n"
-          "Sources: \"facts §N.N\" is section N.N of docs/wddm-facts.md; \"seed:\" names the\n"
-          "WDDM documentation page the rule restates.\n",
-          out);
-}
+/* Explanations start at column 0: harnesses/gen_dicts.c takes the first
+ * word of an indented line, and every lower-case word of a usage line, as
+ * command words of fuzz_cli's dictionary. */
+enum { OPT_MARKDOWN = WK_CLI_LONG_ONLY };
+static const struct wk_cli_option rules_options[] = {
+    { "markdown", OPT_MARKDOWN, WK_CLI_FLAG, NULL, "print docs/contract-rules.md (no rule IDs)" },
+    { 0 },
+};
+
+static const struct wk_cli_command rules_command = {
+    "rules", "[--markdown | ID|GLOB...]", rules_options,
+    "Without arguments: every contract rule (ID, DDI, rule). With rule IDs or globs, as in\n"
+    "PAGING-FILL-001 or 'PAGING-*': those rules' full rows (rule, source, where checked, proved\n"
+    "by). With --markdown: docs/contract-rules.md.\n"
+    "Sources: \"facts §N.N\" is section N.N of docs/wddm-facts.md; \"seed:\" names the\n"
+    "WDDM documentation page the rule restates.",
+    NULL,
+};
 
 static const char *ddi_of(const struct wk_rule *r)
 {
@@ -90,31 +96,39 @@ static int show(int argc, char **argv)
     return rc;
 }
 
+struct rules_args {
+    int markdown;
+    int count;    /* rule IDs and globs, kept in argv's first slots */
+    char **ids;
+};
+
+static int rules_arg(void *ctx, const struct wk_cli_arg *a)
+{
+    struct rules_args *r = ctx;
+    if (a->key == WK_CLI_OPERAND)
+        r->ids[r->count++] = (char *)a->value;
+    else
+        r->markdown = 1;
+    return 0;
+}
+
 int wk_cli_rules(int argc, char **argv)
 {
-    if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
-        usage(stdout);
-        return 0;
-    }
-    int markdown = argc == 1 && strcmp(argv[0], "--markdown") == 0;
-    for (int a = 0; a < argc && !markdown; a++) {
-        if (argv[a][0] == '-') { /* no rule ID starts with '-': an option this command lacks */
-            fprintf(stderr, "wddmkit rules: %s\n", strcmp(argv[a], "--markdown") == 0
-                                                        ? "--markdown takes no rule IDs"
-                                                        : "the options are --markdown and --help");
-            usage(stderr);
-            return 2;
-        }
-    }
+    struct rules_args r = { 0, 0, argv }; /* never more operands than arguments */
+    int rc = wk_cli_parse(&rules_command, argc, argv, rules_arg, &r);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (r.markdown && r.count)
+        return wk_cli_usage_error(&rules_command, "--markdown takes no rule IDs");
     if (wk_cli_parse_only)
         return 0;
-    if (markdown) {
+    if (r.markdown) {
         wk_rules_write_markdown(stdout);
         return 0;
     }
-    if (argc == 0) {
+    if (r.count == 0) {
         list_all();
         return 0;
     }
-    return show(argc, argv);
+    return show(r.count, r.ids);
 }

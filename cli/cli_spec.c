@@ -20,20 +20,40 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "conformance.h"
 
 #ifndef WK_SPECS_DIR
 #define WK_SPECS_DIR "specs"
 #endif
 
-static void usage(FILE *out)
+static const struct wk_cli_command lint_command = {
+    "spec lint", "FILE|DIR...", NULL,
+    "Loads the specs without running them; every error as file:line:col: ... (exit 0 all valid,\n"
+    "2 not). The format: docs/spec-format.md.",
+    NULL,
+};
+static const struct wk_cli_command dump_command = {
+    "spec dump", "ID|GLOB [FILE|DIR...]   (default: " WK_SPECS_DIR ")", NULL,
+    "Prints each case whose id matches, an ID or a glob as in 'paging-fill*', as the step\n"
+    "program it runs. The format: docs/spec-format.md.",
+    NULL,
+};
+static const struct wk_cli_command mutations_command = {
+    "spec mutations", "", NULL, "Lists the answer corruptions negative cases name.", NULL,
+};
+
+/* Operands, kept in argv's first slots (never more than its arguments). */
+struct operands {
+    int count;
+    char **list;
+};
+
+static int take_operand(void *ctx, const struct wk_cli_arg *a)
 {
-    fputs("usage: wddmkit spec lint FILE|DIR...\n"
-          "       wddmkit spec dump ID|GLOB [FILE|DIR...]   (default: " WK_SPECS_DIR ")\n"
-          "       wddmkit spec mutations\n"
-          "Dump prints each case whose id matches, an ID or a glob as in 'paging-fill*', as the step\n"
-          "program it runs. The format: docs/spec-format.md.\n",
-          out);
+    struct operands *o = ctx;
+    o->list[o->count++] = (char *)a->value; /* no option but --help: an operand */
+    return 0;
 }
 
 /* Loads files and folders; the first failing status (after loading all). */
@@ -52,10 +72,15 @@ static wk_status load_paths(struct wk_spec_set *set, int argc, char **argv, stru
 
 static int lint(int argc, char **argv)
 {
-    if (argc < 1) {
-        usage(stderr);
-        return 2;
-    }
+    struct operands o = { 0, argv };
+    int rc = wk_cli_parse(&lint_command, argc, argv, take_operand, &o);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (o.count < 1)
+        return wk_cli_usage_error(&lint_command, "expected a FILE or DIR");
+    if (wk_cli_parse_only)
+        return 0;
+    argc = o.count;
     struct wk_spec_set set;
     struct wk_diag d;
     wk_spec_set_init(&set);
@@ -64,7 +89,7 @@ static int lint(int argc, char **argv)
     wk_status st = load_paths(&set, argc, argv, &d);
     printf("wddmkit spec lint: %u case%s valid, %u error%s\n", set.count, set.count == 1 ? "" : "s", d.errors,
            d.errors == 1 ? "" : "s");
-    int rc = st == WK_OK && d.errors == 0 ? 0 : 2;
+    rc = st == WK_OK && d.errors == 0 ? 0 : 2;
     wk_spec_set_free(&set);
     wk_diag_free(&d);
     return rc;
@@ -87,14 +112,15 @@ static uint32_t dump_matches(const struct wk_spec_set *set, const char *glob)
 
 static int dump(int argc, char **argv)
 {
-    if (argc < 1) {
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-        usage(stdout);
+    struct operands o = { 0, argv };
+    int rc = wk_cli_parse(&dump_command, argc, argv, take_operand, &o);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (o.count < 1)
+        return wk_cli_usage_error(&dump_command, "expected a case ID or glob");
+    if (wk_cli_parse_only)
         return 0;
-    }
+    argc = o.count;
     char *fallback[] = { (char *)WK_SPECS_DIR };
     struct wk_spec_set set;
     struct wk_diag d;
@@ -111,8 +137,16 @@ static int dump(int argc, char **argv)
     return printed ? 0 : 2;
 }
 
-static int mutations(void)
+static int mutations(int argc, char **argv)
 {
+    struct operands o = { 0, argv };
+    int rc = wk_cli_parse(&mutations_command, argc, argv, take_operand, &o);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (o.count)
+        return wk_cli_usage_error(&mutations_command, "takes no arguments, saw '%s'", o.list[0]);
+    if (wk_cli_parse_only)
+        return 0;
     printf("%-36s %-28s %-20s %s\n", "mutation", "DDI", "rule", "what it does");
     const struct wk_mutation *m;
     for (uint32_t i = 0; (m = wk_mutation_at(i)) != NULL; i++) {
@@ -126,25 +160,12 @@ static int mutations(void)
 
 int wk_cli_spec(int argc, char **argv)
 {
-    if (argc < 1) {
-        usage(stderr);
-        return 2;
-    }
-    int known = ((strcmp(argv[0], "lint") == 0 || strcmp(argv[0], "dump") == 0) && argc >= 2) ||
-                (strcmp(argv[0], "mutations") == 0 && argc == 1);
-    if (wk_cli_parse_only && known)
-        return 0;
-    if (strcmp(argv[0], "lint") == 0)
-        return lint(argc - 1, argv + 1);
-    if (strcmp(argv[0], "dump") == 0)
-        return dump(argc - 1, argv + 1);
-    if (strcmp(argv[0], "mutations") == 0 && argc == 1)
-        return mutations();
-    if (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    fprintf(stderr, "wddmkit spec: unknown subcommand '%s'\n", argv[0]);
-    usage(stderr);
-    return 2;
+    static const struct wk_cli_subcommand subs[] = {
+        { "lint", &lint_command, lint },
+        { "dump", &dump_command, dump },
+        { "mutations", &mutations_command, mutations },
+    };
+    return wk_cli_dispatch("spec", "Dump prints each case whose id matches, an ID or a glob as in 'paging-fill*', as "
+                                   "the step\nprogram it runs. The format: docs/spec-format.md.",
+                           subs, sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

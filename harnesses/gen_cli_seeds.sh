@@ -48,6 +48,10 @@ seed gpu-validate gpu validate dma.bin
 seed spec-lint spec lint specs a.yaml
 seed spec-dump spec dump smoke.aperture specs
 seed spec-mutations spec mutations
+seed spec-dump-help spec dump --help
+seed driver-check-help driver check --help
+seed gpu-disasm-operand-after-dashdash gpu disasm -- -dma.bin
+seed conform-equals conform --jobs=2 --filter=smoke.* --seed=0x10 --timeout=0.5 -q -- specs
 seed rules-markdown rules --markdown
 seed unknown-command frobnicate --x
 echo "gen_cli_seeds.sh: $n seeds written under $out"

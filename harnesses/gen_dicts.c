@@ -382,10 +382,12 @@ static void add_cli_words(struct dict *d, const char *text)
         if (*p == '\n' || p == text) {
             const char *q = p + (*p == '\n');
             q += strspn(q, " ");
-            usage = strncmp(q, "usage:", 6) == 0;
+            /* "usage: wddmkit a ..." and its "       wddmkit b ..." lines */
+            usage = strncmp(q, "usage:", 6) == 0 || (usage && q > p + 1 && strncmp(q, "wddmkit ", 8) == 0);
         }
         if (*p == '\n') {
             line_start = 1;
+            indented = 0;
             p++;
             continue;
         }
@@ -421,7 +423,7 @@ static void add_cli(struct dict *d)
 {
     static const char *const help[][3] = {
         { "help" }, { "conform", "--help" }, { "fuzz", "--help" }, { "repro", "--help" },
-        { "corpus", "seed", "--help" }, { "spec", "help" }, { "gpu" }, { "rules", "-x" },
+        { "corpus", "seed", "--help" }, { "spec", "help" }, { "gpu" }, { "rules", "--help" },
     };
     static char text[1 << 16];
     for (size_t i = 0; i < sizeof(help) / sizeof(help[0]); i++) {

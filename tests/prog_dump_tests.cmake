@@ -16,7 +16,7 @@ wk_cmocka_test(test_prog_dump prog.dump 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/tes
 # wk_cli_expect (tests/driver_build_tests.cmake, included before this
 # file): the exit code and the output, both.
 
-wk_cli_expect(cli.spec_dump_help 0 "usage: wddmkit spec lint.*spec dump ID\\|GLOB"
+wk_cli_expect(cli.spec_dump_help 0 "^usage: wddmkit spec dump ID\\|GLOB \\[FILE\\|DIR...\\]"
                $<TARGET_FILE:wddmkit> spec dump --help)
 # Both cases of the file, one after the other, and nothing else's.
 wk_cli_expect(cli.spec_dump_glob 0

@@ -1174,7 +1174,7 @@ static void test_corpus_seed(void **state)
     expect_output(out, "3 seed files out of date");
     /* refusals: exit 2, saying what and where */
     assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --frobnicate"), 2);
-    expect_output(out, "unknown argument '--frobnicate'");
+    expect_output(out, "wddmkit corpus seed: unknown option '--frobnicate'");
     assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --out"), 2);
     assert_int_equal(wddmkit(out, sizeof(out), "corpus plant"), 2);
     assert_int_equal(wddmkit(out, sizeof(out), "corpus seed --specs '%s/no-such-folder'", dir), 2);

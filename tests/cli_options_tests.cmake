@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# tests/cli_options_tests.cmake - the command line's one option style
+# (cli/cli_options.h), include()d by tests/CMakeLists.txt:
+#   cli.options_parser  the helper itself: table -> getopt tables, order of
+#                       options and operands, --, --opt=, missing values,
+#                       number ranges, "did you mean", help layout, two
+#                       parses in one process (tests/test_cli_options.c)
+#   cli.options         every converted command from the outside: --help
+#                       to stdout exit 0, --opt=value, unknown options exit 2
+#                       with "wddmkit <cmd>: ", "did you mean" for options,
+#                       subcommands and commands (tests/cli_options.sh)
+wk_cmocka_test(test_cli_options cli.options_parser 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_options.c LIBS wk_cli)
+find_program(WK_BASH bash)
+if(WK_BASH)
+  add_test(NAME cli.options
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/cli_options.sh $<TARGET_FILE:wddmkit> ${PROJECT_SOURCE_DIR}/specs
+            ${CMAKE_CURRENT_BINARY_DIR}/cli-options)
+  set_tests_properties(cli.options PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "cli_options: all checks passed")
+endif()
