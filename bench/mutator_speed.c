@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mutator_speed.c - what the structure-aware mutator (fuzz/prog_mutator.c)
+ * mutator_speed.c - what the structure-aware mutator (fuzz/mutator/prog_mutator.c)
  * costs per mutation, against a byte-level mutation of the same inputs in
  * the same run.
  *

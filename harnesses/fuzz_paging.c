@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct wk_paging_input in;
     wk_paging_parse(data, size, &in);
     struct wk_prog *p = empty_prog();
-    wk_paging_input_steps(&in, p); /* conformance/paging_input.c: what wddmkit promote runs too */
+    wk_paging_input_steps(&in, p); /* fuzz/inputs/paging_input.c: what wddmkit promote runs too */
     /* NULL, 0, 0: the reference adapter, seed 0, the default multipass bound. */
     struct wk_fuzz_knobs k = { in.paging_buffer_size, in.transfer_chunk, 0, 0, NULL, 0, 0 };
     wk_fuzz_differential(HARNESS, p, &k, NULL, NULL);

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# gen_cli_seeds.sh OUT_DIR - writes the seeds of fuzz_cli (fuzz/fuzz_cli.c):
+# gen_cli_seeds.sh OUT_DIR - writes the seeds of fuzz_cli (harnesses/fuzz_cli.c):
 # one file per command line, its arguments after "wddmkit" separated by NUL
 # bytes. They cover every command and option of `wddmkit help` and the
 # commands' --help texts once; the engines find the rest. Committed in
-# corpus/fuzz_cli/seeds/:  sh fuzz/gen_cli_seeds.sh corpus/fuzz_cli/seeds
+# corpus/fuzz_cli/seeds/:  sh harnesses/gen_cli_seeds.sh corpus/fuzz_cli/seeds
 set -eu
 out=${1:?usage: gen_cli_seeds.sh OUT_DIR}
 mkdir -p "$out"

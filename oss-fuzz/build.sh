@@ -220,7 +220,7 @@ for entry in "${built[@]}"; do
   {
     echo "[libfuzzer]"
     echo "max_len = $max_len"
-    # fuzz_hostile's leak gate runs LeakSanitizer itself (fuzz/leak_gate.h).
+    # fuzz_hostile's leak gate runs LeakSanitizer itself (fuzz/gate/leak_gate.h).
     if [ "$h" = fuzz_hostile ]; then
       echo "detect_leaks = 0"
     fi

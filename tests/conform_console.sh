@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/conform_console.sh - ctest cli.conform_console: what `wddmkit
-# conform` prints after the run (conformance/report_console.c):
+# conform` prints after the run (conformance/runner/report_console.c):
 #   1. skipped cases grouped by reason, with counts;
 #   2. a failed check that broke no rule shows `covers:` (the case's
 #      rules), never a `rule:` line that would blame them;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/conform_spec_errors.sh - ctest cli.conform_spec_errors: a spec with
-# an error costs only the cases it concerns (conformance/cli_conform.c,
+# an error costs only the cases it concerns (cli/cli_conform.c,
 # docs/conformance.md "Spec errors").
 #
 # Checks, on a folder with the repository's smoke.yaml and one broken file:

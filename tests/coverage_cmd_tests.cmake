@@ -2,7 +2,7 @@
 # tests/coverage_cmd_tests.cmake - `wddmkit coverage` (conformance/
 # cli_coverage.c) on driver modules tests/coverage_cmd.sh builds with
 # clang's coverage flags, in every preset that has the replay binaries;
-# and the summary of the lcov tracefile alone (conformance/lcov_summary.c),
+# and the summary of the lcov tracefile alone (fuzz/tools/lcov_summary.c),
 # in every preset.
 wk_cmocka_test(test_lcov_summary cli.lcov_summary 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lcov_summary.c LIBS wk_cli)
 target_include_directories(test_lcov_summary PRIVATE ${PROJECT_SOURCE_DIR}/conformance)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/fuzz_afl_queues.sh - ctest cli.fuzz_afl_queues: the corpus an AFL++
 # campaign of several instances ends with is every instance's queue
-# (conformance/cli_fuzz.c, count_queue), not the main instance's alone.
+# (fuzz/campaign/, count_queue), not the main instance's alone.
 #
 # A stand-in afl-fuzz (first on PATH) fills the queue of the instance it
 # plays as AFL++ names its entries: the three starting inputs ("orig:") in

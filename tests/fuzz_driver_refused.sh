@@ -3,7 +3,7 @@
 # tests/fuzz_driver_refused.sh - ctest cli.fuzz_driver_refused_reasons:
 # `wddmkit fuzz --driver X` where no build loads X says what each build's
 # loader said, and asks for a preset to be built only when it is not built
-# (conformance/cli_fuzz.c, explain_refusals). It used to print "no
+# (fuzz/campaign/, explain_refusals). It used to print "no
 # libfuzzer build here loads the driver module ... needs the
 # libfuzzer-driver preset" whatever the reason, with that preset built.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/fuzz_driver_start.sh - ctest cli.fuzz_driver_start: what `wddmkit
-# fuzz --driver X` checks before the engine starts (conformance/cli_fuzz.c).
+# fuzz --driver X` checks before the engine starts (fuzz/campaign/).
 #
 # A stand-in build (fuzz/fuzz_patch: an engine that lists the corpus it was
 # given and exits; fuzz/fuzz_patch_replay: this build's real replay binary)

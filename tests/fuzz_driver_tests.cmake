@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# tests/fuzz_driver_tests.cmake - the adapters fuzz/fuzz_driver.c keeps for
+# tests/fuzz_driver_tests.cmake - the adapters fuzz/driver/fuzz_driver.c keeps for
 # the differential harnesses (reuse per segment-query version and GPU
 # description, rebuild after a finding, one live adapter of a loaded driver,
 # descriptions the reference refuses) and the digest's shortcut
@@ -22,7 +22,7 @@ target_include_directories(test_fuzz_hostile PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
 # The coverage gate the kept-adapter harnesses pause around their state
-# reuse (fuzz/coverage_gate.c), on libFuzzer's counters: clang only (gcc
+# reuse (fuzz/gate/coverage_gate.c), on libFuzzer's counters: clang only (gcc
 # has no inline 8-bit counters), and not in the AFL++ preset (its gate is
 # AFL++'s own selective coverage). The asan preset runs it in CI.
 if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND NOT WK_FUZZ_ENGINE STREQUAL "afl")
@@ -49,12 +49,12 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND NOT WK_FUZZ_ENGINE STREQUAL "afl")
 endif()
 
 # The ELF section lookup the coverage gate reads a driver module's file
-# with (fuzz/elf_section.c; its harness is fuzz_elf).
+# with (fuzz/gate/elf_section.c; its harness is fuzz_elf).
 wk_cmocka_test(test_elf_section fuzz.elf_section 60
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_section.c LIBS wk_fuzz_gate)
 target_compile_definitions(test_elf_section PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
-# The leak gate of fuzz_hostile (fuzz/leak_gate.h): every case needs a
+# The leak gate of fuzz_hostile (fuzz/gate/leak_gate.h): every case needs a
 # sanitizer runtime (the asan preset, in CI); without one the test checks
 # that the gate suspects nothing.
 wk_cmocka_test(test_leak_gate fuzz.leak_gate 60

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/fuzz_known.sh - ctest fuzz.known_signatures: findings of a known
-# signature are passed over (fuzz/fuzz_driver.h, WK_FUZZ_IGNORE), and
+# signature are passed over (fuzz/driver/fuzz_driver.h, WK_FUZZ_IGNORE), and
 # `wddmkit fuzz` passes over those of the starting inputs it leaves out
-# (conformance/cli_fuzz.c).
+# (fuzz/campaign/).
 #
 # Checks, with this build's fuzz_render_replay and buggy_render_index.so
 # and the committed regression that shows its bug (MEM-GUARD-001 in

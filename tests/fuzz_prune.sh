@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/fuzz_prune.sh - ctest cli.fuzz_prune: `wddmkit fuzz --prune`
-# (conformance/cli_fuzz.c) against stand-in libFuzzer binaries, and against
+# (fuzz/campaign/) against stand-in libFuzzer binaries, and against
 # the real harness when one is given.
 #
 # Checks:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/fuzz_teardown.sh - ctest fuzz.teardown_at_exit: a driver harness's
 # replay binary tears its adapters down after its last input
-# (fuzz/fuzz_driver.h, wk_fuzz_teardown), and judges that teardown.
+# (fuzz/driver/fuzz_driver.h, wk_fuzz_teardown), and judges that teardown.
 #
 # Checks, with tests/driver_build/teardown_probe.c (the reference driver
 # printing each teardown DDI it is given) as WK_DRIVER:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/gpu_cli.sh - ctest gpu.cli: `wddmkit gpu disasm|validate|exec FILE`
-# (conformance/cli_gpu.c) as docs/gpu-model.md describes them.
+# (cli/cli_gpu.c) as docs/gpu-model.md describes them.
 #
 # Checks:
 #   1. the example of "Command encoding" / "Example", read from the document

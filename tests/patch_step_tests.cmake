@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The `patch` step (conformance/spec_patch.c, prog_codec.c, prog_run.c,
+# The `patch` step (conformance/spec/spec_patch.c, prog_codec.c, prog_run.c,
 # prog_yaml.c) and fuzz_patch inputs as programs (patch_input.c): loader
 # diagnostics, YAML and codec round trips (reserved bits above SlotId
 # included, committed encodings unchanged), runs on the reference and on

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
-# The binary step-program form (conformance/prog_codec.c).
+# The binary step-program form (conformance/prog/prog_codec.c).
 wk_cmocka_test(test_prog_codec prog.codec 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_codec.c LIBS wk_conformance)
 target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
-# fuzz_render inputs as programs (conformance/render_input.c): the harness
-# (fuzz/fuzz_render.c and fuzz_driver.c's fixture, linked in) and the
+# fuzz_render inputs as programs (fuzz/inputs/render_input.c): the harness
+# (harnesses/fuzz_render.c and fuzz_driver.c's fixture, linked in) and the
 # converted program observed at wk_vidmm_render (ld --wrap) make the same
 # call; the render step's new fields through YAML and the codec.
 wk_cmocka_test(test_render_input prog.render_input 300
@@ -13,13 +13,13 @@ wk_cmocka_test(test_render_input prog.render_input 300
 target_include_directories(test_render_input PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_link_options(test_render_input PRIVATE "LINKER:--wrap=wk_vidmm_render")
 target_compile_definitions(test_render_input PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-# The structure-aware mutator (fuzz/prog_mutator.c, its AFL++ entry points
+# The structure-aware mutator (fuzz/mutator/prog_mutator.c, its AFL++ entry points
 # compiled in): outputs stay programs that round-trip, the render step's
 # new fields survive and are mutated.
 wk_cmocka_test(test_prog_mutator prog.mutator 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_mutator.c ${PROJECT_SOURCE_DIR}/fuzz/mutator/prog_mutator.c
   LIBS wk_fuzz)
 target_compile_definitions(test_prog_mutator PRIVATE WK_MUTATOR_AFL)
-# fuzz_patch's input parsing (fuzz/seeds_lib.h): the fast cursor, parse
+# fuzz_patch's input parsing (fuzz/inputs/seeds_lib.h): the fast cursor, parse
 # without clearing, fold's overlap adjustment, against the obvious code.
 wk_cmocka_test(test_fuzz_inputs fuzz.inputs 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_inputs.c LIBS wk_fuzz)

@@ -6,7 +6,7 @@
 #                      timeouts, -j N determinism, shards, filters, signals,
 #                      expectations, and the JUnit/TAP/JSON files checked by
 #                      parsers (every test of test_runner.c; one binary)
-# Test hooks the runner honours (conformance/runner.h):
+# Test hooks the runner honours (conformance/runner/runner.h):
 # WK_RUNNER_TEST_ABORT_ID and WK_RUNNER_TEST_FLAKY_ID.
 find_package(Threads REQUIRED)
 wk_cmocka_test(test_runner runner.isolation 180 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner.c

@@ -15,7 +15,7 @@
 #      reports are the planted bugs', not the build's);
 #   4. `wddmkit repro` of the first module's input names the report's class
 #      and function in its signature (the report reaches it through the
-#      sanitizer's report fd, conformance/cli_fuzztools.c);
+#      sanitizer's report fd, fuzz/crash/);
 #   5. scope `driver` only: the kit's checker objects (vidmm, the GPU
 #      model, the conformance library, the harness) carry no ASan
 #      instrumentation, the driver side (the reference driver's objects,

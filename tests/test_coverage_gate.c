@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_coverage_gate.c - fuzz/coverage_gate.c with libFuzzer's counters:
+ * test_coverage_gate.c - fuzz/gate/coverage_gate.c with libFuzzer's counters:
  * what runs while the gate is paused leaves no count, what runs outside it
  * does, and pauses nest; a module loaded at run time (coverage_gate_module.c,
  * as a WK_DRIVER driver) has its counters found from its file and paused

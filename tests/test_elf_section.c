@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_elf_section.c - fuzz/elf_section.c: the committed fuzz_elf seeds
+ * test_elf_section.c - fuzz/gate/elf_section.c: the committed fuzz_elf seeds
  * (plain and extended section numbering) give the section where it is; a
  * real file (this test's executable) gives .text around a function of its
  * own; every truncation and each corrupted field is refused with a message

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fuzz_hostile.c - fuzz_hostile runs a program as the conformance
- * runner does, with its answer corruption kept (fuzz/fuzz_hostile.c).
+ * runner does, with its answer corruption kept (harnesses/fuzz_hostile.c).
  *
  *   - every committed fuzz_hostile seed (each negative spec case, with its
  *     corruption) passes through the harness as it passes `make conform`:

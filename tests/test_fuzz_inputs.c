@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fuzz_inputs.c - the input parsing shared by fuzz_patch and the
- * conversion of its inputs to step programs (fuzz/seeds_lib.h): the byte
+ * conversion of its inputs to step programs (fuzz/inputs/seeds_lib.h): the byte
  * cursor, wk_patch_parse and wk_patch_fold.
  *
  * Why: they run once per fuzz input, so they are written for speed (one

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fuzztools.c - crash reproduction and regressions (issue "Fuzzing",
- * section 2): the program -> YAML writer (conformance/prog_yaml.c) and the
+ * section 2): the program -> YAML writer (conformance/prog/prog_yaml.c) and the
  * `wddmkit prog dump | repro | minimize | promote | triage` commands
- * (conformance/cli_fuzztools.c), run as a user runs them, against the
+ * (fuzz/crash/), run as a user runs them, against the
  * planted-bug drivers of examples/drivers/.
  *
  * Why these tests: a promoted regression is only worth something if the
@@ -925,7 +925,7 @@ static void test_minimize_masks_addresses(void **state)
     write_bytes(path, "abcHEAPdef", 10);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_hostile", path), 3);
     expect_output(out, "signature: exit: AddressSanitizer: heap-buffer-overflow in read_banks");
-    /* fuzz_hostile's leak finding (fuzz/leak_gate.h): where the leaked
+    /* fuzz_hostile's leak finding (fuzz/gate/leak_gate.h): where the leaked
      * block was allocated, past the allocator's frame. */
     tmp_path(path, sizeof(path), "crash-leak.bin");
     write_bytes(path, "abcLEAKdef", 10);

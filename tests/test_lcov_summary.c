@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_lcov_summary.c - the summary `wddmkit coverage` prints of an lcov
- * tracefile (conformance/lcov_summary.c): rows, totals, the never-run
+ * tracefile (fuzz/tools/lcov_summary.c): rows, totals, the never-run
  * list, a header's inline function counted once per file, and input that
  * is not well formed.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_leak_gate.c - fuzz/leak_gate.c: which inputs it suspects (more
+ * test_leak_gate.c - fuzz/gate/leak_gate.c: which inputs it suspects (more
  * blocks left than freed, a driver's pool blocks not counted) and that its
  * LeakSanitizer check finds a block nothing points to but not one a cache
  * keeps. With a sanitizer runtime (the asan preset, in CI) every case runs;

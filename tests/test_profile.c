@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_profile.c - the contract and reference profiles of the interpreter
- * (conformance/prog_run.c, wk_run_options.contract; docs/conformance.md,
+ * (conformance/prog/prog_run.c, wk_run_options.contract; docs/conformance.md,
  * "Profiles"), on the built-in reference driver:
  *
  *   - checks that pin the reference driver's own choices (a placement

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_prog_dump.c - `wddmkit spec dump` shows what will run
- * (conformance/prog.c, wk_prog_dump): every field a check compares, the
+ * (conformance/prog/prog.c, wk_prog_dump): every field a check compares, the
  * allocation a relative touch names, stats and paging operations by the
  * words the spec loader reads (each of them read back), no max where the
  * case set no upper bound, and a render record with its own fields only.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_prog_mutator.c - the structure-aware mutator (fuzz/prog_mutator.c,
+ * test_prog_mutator.c - the structure-aware mutator (fuzz/mutator/prog_mutator.c,
  * its AFL++ entry points compiled in) keeps programs valid: every output
  * decodes to a program within the limits that encodes back to the same
  * bytes, and the render step's user patch-location list, 32-entry lists

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_render_input.c - fuzz_render inputs as step programs
- * (conformance/render_input.c) and the render step's new fields in the
+ * (fuzz/inputs/render_input.c) and the render step's new fields in the
  * YAML loader/writer and the binary codec.
  *
  * Why: a promoted fuzz_render regression is only worth something if the
  * program makes exactly the Render call the harness made. So the harness
- * itself (fuzz/fuzz_render.c, with fuzz_driver.c's fixture, linked in) and
+ * itself (harnesses/fuzz_render.c, with fuzz_driver.c's fixture, linked in) and
  * the interpreter running the converted program are both observed at
  * wk_vidmm_render (the linker's --wrap): command buffer, allocation list
  * (which fixture allocation, write flag), user patch-location list (every

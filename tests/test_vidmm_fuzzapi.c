@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/test_vidmm_fuzzapi.c - the two wk_vidmm entry points the fuzz
- * harnesses stand on (include/wddmkit/vidmm.h):
+ * harnesses stand on (reference-impl/vidmm/vidmm.h):
  *
  *   - wk_vidmm_reset: back to a started, empty adapter between inputs:
  *     every object gone, handles from 1 again, no violations, GPU memory

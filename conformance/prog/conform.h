@@ -223,7 +223,7 @@ int wk_fixture_shape(const struct wk_prog *p, uint32_t *context_flags);
 /* fuzz_patch inputs as programs (patch_input.c)                        */
 /* ------------------------------------------------------------------ */
 
-/* A fuzz_patch input (fuzz/seeds_lib.h) as the program that makes the same
+/* A fuzz_patch input (fuzz/inputs/seeds_lib.h) as the program that makes the same
  * DxgkDdiPatch call: the harness's fixture (device, context, its seven
  * allocations paged in) and one patch step, folded as the harness folds it
  * for a context with `info` (the driver's DXGK_CONTEXTINFO). Every input
@@ -246,7 +246,7 @@ struct wk_render_target {
     DXGK_CONTEXTINFO gdi_info;
 };
 
-/* A fuzz_render input (fuzz/seeds_lib.h) as the program that makes the same
+/* A fuzz_render input (fuzz/inputs/seeds_lib.h) as the program that makes the same
  * DxgkDdiRender call: the fixture with a context of the kind the harness
  * renders on, and one render step (the list by slot, the user patch list
  * entry by entry, the raw command buffer, the pre-patch flag), folded as
@@ -257,7 +257,7 @@ int wk_render_input_to_prog(const uint8_t *data, size_t size, const struct wk_re
  * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
 int wk_render_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);
 
-/* A fuzz_paging input (fuzz/seeds_lib.h) as the program that harness runs:
+/* A fuzz_paging input (fuzz/inputs/seeds_lib.h) as the program that harness runs:
  * create_device, the input's allocations, one step per paging operation,
  * with its paging-buffer size and transfer chunk as the adapter's knobs.
  * wk_paging_input_steps appends only the steps (the harness's own program

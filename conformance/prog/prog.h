@@ -135,7 +135,7 @@ struct wk_prog_patch_location {  /* one D3DDDI_PATCHLOCATIONLIST entry */
  * bytes), an allocation list and a user patch-location list
  * (pPatchLocationListIn), as user mode hands them to the kernel. Everything
  * fuzz_render feeds the driver has a field here, so each of its inputs is a
- * program too (conformance/render_input.c).
+ * program too (fuzz/inputs/render_input.c).
  */
 struct wk_prog_render {
     uint32_t context;

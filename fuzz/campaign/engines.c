@@ -90,7 +90,7 @@ static void build_libfuzzer(const struct campaign *c, struct cmdline *cl)
         wk_campaign_arg(cl, "-workers=%llu", (unsigned long long)o->jobs);
     }
     if (strcmp(o->harness, "fuzz_hostile") == 0 && !wk_campaign_extra_has(o, "-detect_leaks="))
-        wk_campaign_arg(cl, "-detect_leaks=0"); /* the harness's leak gate decides (fuzz/leak_gate.h) */
+        wk_campaign_arg(cl, "-detect_leaks=0"); /* the harness's leak gate decides (fuzz/gate/leak_gate.h) */
     for (int i = 0; i < o->extra_count; i++)
         wk_campaign_arg(cl, "%s", o->extra[i]);
     wk_campaign_arg(cl, "%s", c->corpus);
@@ -158,7 +158,7 @@ int wk_campaign_afl_preload_driver(const struct campaign *c)
 }
 
 /* AFL++ and the structure-aware mutator of fuzz_prog, fuzz_hostile and
- * fuzz_render (fuzz/prog_mutator.c): afl-fuzz loads it from a shared library that is
+ * fuzz_render (fuzz/mutator/prog_mutator.c): afl-fuzz loads it from a shared library that is
  * built uninstrumented (default or clang preset). Used when built and the
  * user did not choose a mutator library already. */
 static void use_afl_mutator(const struct campaign *c)

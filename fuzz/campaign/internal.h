@@ -108,7 +108,7 @@ struct sig_table {
 };
 
 /* What a harness and a sanitizer printed about one input, line by line:
- * the harness's own verdict when it printed one (fuzz/fuzz_driver.h:
+ * the harness's own verdict when it printed one (fuzz/driver/fuzz_driver.h:
  * "NAME:   violation in DDI: RULE: DDI: detail" or "NAME: FINDING: what" /
  * "NAME: KIT INVARIANT: what"), else the sanitizer's ERROR line with the
  * first frame that is not the runtime's. */

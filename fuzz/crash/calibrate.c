@@ -125,7 +125,7 @@ static void apply_calibration(struct wk_prog *p, const struct calibration *c, st
     }
 }
 
-/* The program as fuzz_prog judges it (fuzz/fuzz_prog.c, fuzz_driver.c):
+/* The program as fuzz_prog judges it (harnesses/fuzz_prog.c, fuzz_driver.c):
  * every action expects the reference's status, content checks the
  * reference fails and the other checks go, and every allocation's digest
  * is checked at the end. -1 when the reference could not run it at all. */
@@ -142,7 +142,7 @@ static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struc
     return 0;
 }
 
-/* What fuzz_prog does to an input before running it (fuzz/fuzz_prog.c):
+/* What fuzz_prog does to an input before running it (harnesses/fuzz_prog.c):
  * no answer rewrite, a paging buffer of at least one COPY (28 bytes) and
  * at most 64 KiB, the default multipass bound, and allocations past
  * WK_FUZZ_PROG_BYTES in all left out. */
@@ -182,7 +182,7 @@ static void harness_view(struct wk_prog *p, char *note, size_t size)
 }
 
 /* fuzz_render accepts a Render that refuses a bad buffer (an error status,
- * no violation: fuzz/fuzz_render.c), so the render step expects what the
+ * no violation: harnesses/fuzz_render.c), so the render step expects what the
  * reference answers: the program then passes on the reference and fails
  * on a driver exactly where it breaks a rule (or answers otherwise). */
 void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_options *op)

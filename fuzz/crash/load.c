@@ -70,7 +70,7 @@ void wk_crash_prog_del(struct wk_prog *p)
 
 /* Reads and decodes a program file; NULL after printing why. */
 /* A fuzz_prog file, or a fuzz_paging one as the program that harness runs
- * (conformance/paging_input.c). */
+ * (fuzz/inputs/paging_input.c). */
 struct wk_prog *wk_crash_load_program(const char *path, size_t *bytes, const char *harness)
 {
     uint8_t *data = NULL;

@@ -206,7 +206,7 @@ static const char *first_violation(const char *log, char *rule, size_t rule_size
     return wk_rule_find(rule) ? rule : NULL;
 }
 
-/* The harness reports a finding and aborts (fuzz/fuzz_driver.h): a rule
+/* The harness reports a finding and aborts (fuzz/driver/fuzz_driver.h): a rule
  * with its DDI, a differential mismatch, or a kit invariant. */
 void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
 {

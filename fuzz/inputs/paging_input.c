@@ -8,7 +8,7 @@
  * `wddmkit repro`, `minimize` and `promote` need the same program to turn
  * a fuzz_paging finding (BuildPagingBuffer restarting instead of resuming
  * at MultipassOffset, facts 5.1 P4/P5) into a YAML regression. One
- * definition serves both. The input format is fuzz/seeds_lib.h's.
+ * definition serves both. The input format is fuzz/inputs/seeds_lib.h's.
  */
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * exists: the harness's fixture (a device, a context, the seven allocations
  * of wk_render_slots, each paged in) as create and page_in steps, then one
  * patch step with the input's lists, ranges and DMA content, folded exactly
- * as the harness folds them (wk_patch_fold, fuzz/seeds_lib.h).
+ * as the harness folds them (wk_patch_fold, fuzz/inputs/seeds_lib.h).
  *
  * The inverse takes a program of that shape (what promote minimizes: the
  * patch step's entries and bytes, never the fixture) back to fuzz_patch's

@@ -13,7 +13,7 @@
  * with a context of the kind the harness renders on (a GDI context,
  * DXGK_CREATECONTEXTFLAGS GdiContext, when the input asks for one and the
  * driver makes them), then one render step, folded exactly as the harness
- * folds it (wk_render_fold, fuzz/seeds_lib.h).
+ * folds it (wk_render_fold, fuzz/inputs/seeds_lib.h).
  *
  * The inverse takes a program of that shape (what minimize produces: the
  * render step reduced, the fixture kept, the command buffer raw) back to fuzz_render's bytes, so

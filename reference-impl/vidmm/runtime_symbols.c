@@ -5,8 +5,8 @@
  * symbol): the commonest reason a module built for one fuzzing engine does
  * not load into a program built another way. Used by wk_vidmm_load's
  * message (adapter.c), the wddmkit executable's hand-over
- * (conformance/cli_driver_build.c) and the harnesses' start
- * (fuzz/fuzz_driver.c).
+ * (cli/cli_driver_build.c) and the harnesses' start
+ * (fuzz/driver/fuzz_driver.c).
  */
 #include <string.h>
 
