@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "crash/crash_internal.h"
+#include "util.h"
 #include "tools/harness_names.h"
 
 /* The harnesses whose inputs these commands read (fuzz_elf's are ELF
@@ -49,8 +50,8 @@ int wk_crash_campaign_of(const char *dir, struct wk_crash_campaign *c)
             line[strcspn(line, "\r\n")] = '\0';
             if (strncmp(line, "harness: ", 9) == 0 && wk_fuzz_harness_name_ok(line + 9) && wk_fuzz_harness_known(line + 9))
                 snprintf(c->harness, sizeof(c->harness), "%.63s", line + 9);
-            else if (strncmp(line, "driver: ", 8) == 0 && strlen(line + 8) < sizeof(c->driver))
-                snprintf(c->driver, sizeof(c->driver), "%s", line + 8);
+            else if (strncmp(line, "driver: ", 8) == 0)
+                wk_str_copy(c->driver, sizeof(c->driver), line + 8); /* too long: no driver */
         }
         fclose(f);
         return 1;

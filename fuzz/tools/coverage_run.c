@@ -467,12 +467,15 @@ static int is_repo_dir(const char *dir)
 static int locate_replay(const struct wk_coverage_options *o, const char *repo, char *out, size_t cap)
 {
     char dir[CPATH];
-    if (o->replay_dir)
-        snprintf(dir, sizeof(dir), "%s", o->replay_dir);
-    else if (!o->driver && repo)
-        snprintf(dir, sizeof(dir), "%s/build/coverage/fuzz", repo);
-    else
+    if (o->replay_dir) {
+        if (!wk_str_copy(dir, sizeof(dir), o->replay_dir))
+            return 0;
+    } else if (!o->driver && repo) {
+        if (!wk_path_join(dir, sizeof(dir), repo, "build/coverage/fuzz"))
+            return 0;
+    } else {
         return wk_fuzz_replay_binary(o->harness, out, cap) == 0;
+    }
     return snprintf(out, cap, "%s/%s_replay", dir, o->harness) < (int)cap && access(out, X_OK) == 0;
 }
 
