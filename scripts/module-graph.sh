@@ -23,8 +23,10 @@
 #      or a driver-facing header of include/wddmkit/ (gpu-model's API is
 #      include/wddmkit/gpu.h).
 # Without --check it prints the graph (folder -> folder with the number of
-# #include lines behind each arrow), the arrows that break the rule, and
-# the ten largest C files: the figures of a layout change, before and after
+# #include lines behind each arrow), the arrows that break the rule, the
+# ten largest C files of the kit, and the small helpers written more than
+# once (file-local definitions of the kinds util/ holds, and FNV-1a's
+# prime outside util/): the figures of a layout change, before and after
 # (run it on an old checkout with ROOT).
 set -u
 check=0
@@ -117,6 +119,15 @@ BEGIN {
         }
         close(f)
         if (f ~ /\.c$/ && !(src in leaf)) size[f] = lines
+        if (!(src in leaf) && src != "util") {
+            while ((getline line < f) > 0) {
+                if (line ~ /^static [a-z_ ]+\**(join|path_join|copy_str|copy_string|read_upto|read_tail|read_head|read_all|now_seconds|sleep_ms|grouped|same_file|file_digest|bytes_digest|is_executable|copy_file)\(/) {
+                    h = line; sub(/\(.*/, "", h); sub(/.*[ *]/, "", h); helper[h] = helper[h] (helper[h] == "" ? "" : ", ") f
+                }
+                if (line ~ /0x100000001[bB]3|16777619u/) fnv[f] = 1
+            }
+            close(f)
+        }
     }
     if (!check) {
         print "module graph: #include lines between top-level folders"
@@ -132,6 +143,14 @@ BEGIN {
             if (best == "") break
             printf "  %6d  %s\n", bestn, best; delete size[best]
         }
+        print ""
+        print "small helpers written again outside util/ (name: files):"
+        nh = 0
+        for (h in helper) { printf "  %s: %s\n", h, helper[h]; nh++ }
+        nf = 0; fl = ""
+        for (f in fnv) { fl = fl (nf ? ", " : "") f; nf++ }
+        if (nf) { printf "  FNV-1a: %s\n", fl; nh++ }
+        if (!nh) print "  none"
         print ""
     }
     printf "rule (docs/architecture.md): %d include%s break it\n", bad, bad == 1 ? "" : "s"
