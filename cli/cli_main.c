@@ -16,52 +16,6 @@
 #include "cli.h"
 #include "cli_options.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: wddmkit <command> [args]\n"
-          "\n"
-          "commands:\n"
-          "  conform [--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]\n"
-          "                      run the YAML specs (default: the repo's specs/) as isolated cases;\n"
-          "                      JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')\n"
-
-          "  fuzz --harness NAME [--engine libfuzzer|afl] [--driver PATH] [--jobs N] [--time S]\n"
-          "                      fuzz a driver through one harness; progress, then crashes and\n"
-          "                      their signatures ('fuzz --help')\n"
-          "  gpu disasm FILE     print a DMA buffer of the GPU model's command set\n"
-          "  gpu validate FILE   check a DMA buffer statically against the reference adapter\n"
-          "  gpu exec FILE       run a DMA buffer on the reference adapter; print faults and counters\n"
-          "  prog dump FILE      print an input of any harness decoded (--harness NAME, else the path says)\n"
-          "  repro FILE [--driver PATH] [--runs N] [--seed N]\n"
-          "                      replay a crash file in forked children: signature, program, exit\n"
-          "                      0 pass, 1 fail, 3 crash, 4 timeout\n"
-          "  minimize FILE [-o OUT] [--driver PATH]\n"
-          "                      reduce a program keeping its signature (default OUT: FILE.min)\n"
-          "  promote FILE --driver PATH [--name NAME]\n"
-          "                      minimize, then write corpus/fuzz_prog/regressions/NAME.bin and\n"
-          "                      specs/regressions/NAME.yaml (fails on PATH, passes on the reference)\n"
-          "  triage DIR [--driver PATH]\n"
-          "                      run every file of DIR once, group them by signature\n"
-          "  coverage --harness NAME [--driver PATH] [INPUT...]\n"
-          "                      which lines and functions of a driver (built with clang coverage)\n"
-          "                      a harness's corpus reaches; HTML, lcov, --fail-under ('coverage --help')\n"
-          "  driver check PATH   whether a driver module loads into this build; repro, minimize, promote,\n"
-          "                      triage, conform and coverage hand their work to a build that loads it\n"
-          "  corpus seed [--specs DIR] [--out DIR] [--check]\n"
-          "                      write the seed corpora of the driver harnesses from YAML specs\n"
-          "                      (default: the repo's specs/ into its corpus/)\n"
-          "  rules [--markdown] [ID|GLOB...]\n"
-          "                      list the contract rules every driver answer is checked against\n"
-          "  spec lint FILE|DIR...       check YAML specs without running them\n"
-          "  spec dump ID|GLOB [FILE|DIR...]  print cases as their step programs (default: the repo's specs/)\n"
-          "  spec mutations      list the answer corruptions negative cases use\n"
-          "  version             print the version\n"
-          "  help                print this text\n"
-          "\n"
-          "The DMA-buffer format and the reference adapter: docs/gpu-model.md.\n",
-          out);
-}
-
 int wk_cli_parse_only;
 
 int wk_cli_split_args(char *text, size_t size, char **argv, int max_args)
@@ -74,6 +28,130 @@ int wk_cli_split_args(char *text, size_t size, char **argv, int max_args)
     return argc;
 }
 
+/* ------------------------------------------------------------------ */
+/* The commands                                                         */
+/* ------------------------------------------------------------------ */
+
+static int run_help(int argc, char **argv);
+static int run_version(int argc, char **argv);
+
+/* One line of `wddmkit help`: the usage after the command's name, and
+ * what it does (more lines after '\n'). */
+struct help_line {
+    const char *usage, *summary;
+};
+
+/* Every command the dispatcher runs, with its lines of `wddmkit help`:
+ * `help` prints this table, so no command can be missing from it. A
+ * command of subcommands has a line for each (the group's own --help
+ * lists them from its table: tests/cli_options.sh checks they agree). */
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* the arguments after the command word */
+    struct help_line help[3];
+} commands[] = {
+    { "conform", wk_cli_conform,
+      { { "[--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]",
+          "run the YAML specs (default: the repo's specs/) as isolated cases;\n"
+          "JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')" } } },
+    { "fuzz", wk_cli_fuzz,
+      { { "--harness NAME [--engine libfuzzer|afl] [--driver PATH] [--jobs N] [--time S] [-- ENGINE-ARGS...]",
+          "fuzz a driver through one harness; progress, then crashes and\n"
+          "their signatures ('fuzz --help')" } } },
+    { "gpu", wk_cli_gpu,
+      { { "disasm FILE", "print a DMA buffer of the GPU model's command set" },
+        { "validate FILE", "check a DMA buffer statically against the reference adapter" },
+        { "exec FILE", "run a DMA buffer on the reference adapter; print faults and counters" } } },
+    { "prog", wk_cli_prog,
+      { { "dump FILE [--harness NAME]", "print an input of any harness decoded (else the path says the harness)" } } },
+    { "repro", wk_cli_repro,
+      { { "FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME]",
+          "replay a crash file in forked children: signature, program, exit\n"
+          "0 pass, 1 fail, 3 crash, 4 timeout" } } },
+    { "minimize", wk_cli_minimize,
+      { { "FILE [-o OUT] [--driver PATH] [--harness NAME]",
+          "reduce an input keeping its signature (default OUT: FILE.min)" } } },
+    { "promote", wk_cli_promote,
+      { { "FILE --driver PATH [--harness NAME] [--name NAME]",
+          "minimize, then write corpus/<harness>/regressions/NAME.bin and\n"
+          "specs/regressions/NAME.yaml (fails on PATH, passes on the reference)" } } },
+    { "triage", wk_cli_triage,
+      { { "DIR [--driver PATH] [--harness NAME]", "run every file of DIR once, group them by signature" } } },
+    { "coverage", wk_cli_coverage,
+      { { "--harness NAME [--driver PATH] [INPUT...]",
+          "which lines and functions of a driver (built with clang coverage)\n"
+          "a harness's corpus reaches; HTML, lcov, --fail-under ('coverage --help')" } } },
+    { "driver", wk_cli_driver,
+      { { "check PATH",
+          "whether a driver module loads into this build; repro, minimize, promote,\n"
+          "triage, conform and coverage hand their work to a build that loads it" } } },
+    { "corpus", wk_cli_corpus,
+      { { "seed [--specs DIR] [--out DIR] [--check]",
+          "write the seed corpora of the driver harnesses from YAML specs\n"
+          "(default: the repo's specs/ into its corpus/)" } } },
+    { "rules", wk_cli_rules,
+      { { "[--markdown] [ID|GLOB...]", "list the contract rules every driver answer is checked against" } } },
+    { "spec", wk_cli_spec,
+      { { "lint FILE|DIR...", "check YAML specs without running them" },
+        { "dump ID|GLOB [FILE|DIR...]", "print cases as their step programs (default: the repo's specs/)" },
+        { "mutations", "list the answer corruptions negative cases use" } } },
+    { "version", run_version, { { "", "print the version" } } },
+    { "help", run_help, { { "", "print this text" } } },
+};
+enum { COMMANDS = sizeof(commands) / sizeof(commands[0]) };
+
+#define SUMMARY_COLUMN 22 /* where a command's summary starts */
+
+/* "  name usage", then the summary from SUMMARY_COLUMN (on the next line
+ * when the usage reaches it), its further lines indented alike. */
+static void help_line(FILE *out, const char *name, const struct help_line *l)
+{
+    int n = fprintf(out, "  %s%s%s", name, *l->usage ? " " : "", l->usage);
+    if (n + 1 >= SUMMARY_COLUMN)
+        fprintf(out, "\n%*s", SUMMARY_COLUMN, "");
+    else
+        fprintf(out, "%*s", SUMMARY_COLUMN - n, "");
+    for (const char *p = l->summary;;) {
+        size_t len = strcspn(p, "\n");
+        fprintf(out, "%.*s\n", (int)len, p);
+        p += len;
+        if (!*p || !*++p)
+            return;
+        fprintf(out, "%*s", SUMMARY_COLUMN, "");
+    }
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: wddmkit <command> [args]\n"
+          "\n"
+          "commands:\n",
+          out);
+    for (size_t i = 0; i < COMMANDS; i++)
+        for (size_t k = 0; k < sizeof(commands[i].help) / sizeof(commands[i].help[0]) && commands[i].help[k].summary; k++)
+            help_line(out, commands[i].name, &commands[i].help[k]);
+    fputs("\n"
+          "Every command takes -h/--help; a value as --name VALUE or --name=VALUE; -- ends the\n"
+          "options. The DMA-buffer format and the reference adapter: docs/gpu-model.md.\n",
+          out);
+}
+
+static int run_help(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    usage(stdout);
+    return 0;
+}
+
+static int run_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("wddmkit %s\n", WK_VERSION);
+    return 0;
+}
+
 int wk_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -81,32 +159,17 @@ int wk_cli_main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("wddmkit %s\n", WK_VERSION);
-        return 0;
-    }
-    static const struct {
-        const char *name;
-        int (*run)(int argc, char **argv); /* the arguments after the command word */
-    } commands[] = {
-        { "gpu", wk_cli_gpu },           { "rules", wk_cli_rules },       { "spec", wk_cli_spec },
-        { "conform", wk_cli_conform },   { "fuzz", wk_cli_fuzz },         { "prog", wk_cli_prog },
-        { "repro", wk_cli_repro },       { "minimize", wk_cli_minimize }, { "promote", wk_cli_promote },
-        { "triage", wk_cli_triage },     { "corpus", wk_cli_corpus },     { "driver", wk_cli_driver },
-        { "coverage", wk_cli_coverage },
-    };
-    enum { COUNT = sizeof(commands) / sizeof(commands[0]) };
-    const char *names[COUNT + 2] = { "help", "version" };
-    for (size_t i = 0; i < COUNT; i++) {
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        cmd = "help";
+    else if (strcmp(cmd, "--version") == 0)
+        cmd = "version";
+    const char *names[COMMANDS];
+    for (size_t i = 0; i < COMMANDS; i++) {
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-        names[i + 2] = commands[i].name;
+        names[i] = commands[i].name;
     }
-    const char *near = cmd[0] == '-' ? NULL : wk_cli_suggest(cmd, names, COUNT + 2);
+    const char *near = cmd[0] == '-' ? NULL : wk_cli_suggest(cmd, names, COMMANDS);
     if (near)
         fprintf(stderr, "wddmkit: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
     else

@@ -281,9 +281,9 @@ static void spell(char *buf, size_t cap, const struct wk_cli_option *o, int is_l
         snprintf(buf, cap, "-%c", key > ' ' && key < 127 ? key : '?');
 }
 
-static int operand(const struct wk_cli_command *cmd, const char *value, wk_cli_handler on, void *ctx)
+static int operand(const struct wk_cli_command *cmd, const char *value, int after_end, wk_cli_handler on, void *ctx)
 {
-    struct wk_cli_arg a = { cmd, WK_CLI_OPERAND, value, "" };
+    struct wk_cli_arg a = { cmd, WK_CLI_OPERAND, value, "", after_end };
     return on(ctx, &a) ? 2 : 0;
 }
 
@@ -304,7 +304,7 @@ static int scan(const struct wk_cli_command *cmd, int argc, char **argv, const c
         if (c == -1)
             break;
         if (c == WK_CLI_OPERAND) {
-            if (operand(cmd, optarg, on, ctx))
+            if (operand(cmd, optarg, 0, on, ctx))
                 return 2;
             continue;
         }
@@ -321,12 +321,12 @@ static int scan(const struct wk_cli_command *cmd, int argc, char **argv, const c
         }
         if (optarg && !*optarg)
             return wk_cli_error(cmd, "option '%s' needs a value, saw an empty one", spelled);
-        struct wk_cli_arg a = { cmd, c, optarg, spelled };
+        struct wk_cli_arg a = { cmd, c, optarg, spelled, 0 };
         if (on(ctx, &a))
             return 2;
     }
     for (int i = optind; i < argc; i++) /* after "--" */
-        if (operand(cmd, argv[i], on, ctx))
+        if (operand(cmd, argv[i], 1, on, ctx))
             return 2;
     return WK_CLI_CONTINUE;
 }

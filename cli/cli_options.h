@@ -9,7 +9,8 @@
  *   - long names match exactly (no abbreviations: adding an option must not
  *     break a script's `--dr`); a near miss gets "did you mean '--driver'?";
  *   - operands anywhere among the options, in order; `--` ends the options
- *     (an operand after it may start with '-');
+ *     (an operand after it may start with '-'; the handler sees after_end
+ *     set, so a command may give those a meaning of their own);
  *   - `-h`/`--help` in every command: help to stdout, exit 0, before the
  *     command opens or runs anything;
  *   - usage errors: "wddmkit <cmd>: message" and a "try" line to stderr,
@@ -118,6 +119,7 @@ struct wk_cli_arg {
     int key;           /* the option's key, or WK_CLI_OPERAND */
     const char *value; /* the option's value (NULL for a flag), or the operand */
     const char *opt;   /* the option as given, for messages: "--jobs" or "-j" ("" for an operand) */
+    int after_end;     /* an operand after "--" (`wddmkit fuzz` hands those to the engine) */
 };
 
 /* Called for each option and operand in command-line order: 0 to go on,

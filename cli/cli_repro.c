@@ -8,12 +8,26 @@
 #include "cli.h"
 #include "cli_crash_args.h"
 
+static const struct wk_cli_option repro_options[] = {
+    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_RUNS, WK_CRASH_OPT_SEED, WK_CRASH_OPT_HARNESS, WK_CRASH_OPT_TIMEOUT,
+    WK_CRASH_OPT_NO_CALIBRATE, { 0 },
+};
+
+static const struct wk_cli_command repro_command = {
+    "repro", "FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]",
+    repro_options, "\nReplays a crash file in forked children: its signature, the program as run, the exit.",
+    WK_CRASH_INPUTS_HELP WK_CRASH_ENV_HELP "\n"
+    "exit: 0 pass, 1 fail (a rule violated, a check failed), 3 crash, 4 timeout (--timeout),\n"
+    "      2 usage or I/O error",
+};
+
 int wk_cli_repro(int argc, char **argv)
 {
     struct wk_crash_options o;
-    unsigned allowed = OPT_DRIVER | OPT_RUNS | OPT_SEED | OPT_HARNESS | OPT_TIMEOUT | OPT_CALIBRATE;
-    int rc = wk_cli_crash_parse(argc, argv, allowed, &o);
-    if (rc)
-        return rc == 1 ? 0 : 2;
+    int rc = wk_cli_crash_parse(&repro_command, "FILE", argc, argv, &o);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (wk_cli_parse_only)
+        return 0;
     return wk_crash_repro(&o);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_triage.c - `wddmkit triage DIR [--driver PATH] [--harness NAME]
- * [--seed N] [--timeout S]`: every file of DIR run once and grouped by
+ * [--seed N] [--timeout S] [--no-calibrate]`: every file of DIR run once and grouped by
  * signature (fuzz/crash/triage.c). Without --driver, a `wddmkit fuzz`
  * crash folder is triaged with its campaign's driver, in a build that
  * loads it (the hand-over is the command line's: it runs wddmkit again).
@@ -13,10 +13,24 @@
 #include "cli.h"
 #include "cli_crash_args.h"
 
-/* Adds --driver to triage's own arguments and
- * hands the command line to a build that loads that driver, as
- * wddmkit_main does for a --driver typed by hand (cli_driver_build.c).
- * Returns -1 to go on here, else the exit code (2: no build loads it). */
+static const struct wk_cli_option triage_options[] = {
+    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_HARNESS, WK_CRASH_OPT_SEED, WK_CRASH_OPT_TIMEOUT, WK_CRASH_OPT_NO_CALIBRATE,
+    { 0 },
+};
+
+static const struct wk_cli_command triage_command = {
+    "triage", "DIR [--driver PATH] [--harness NAME] [--seed N] [--timeout S] [--no-calibrate]", triage_options,
+    "\nRuns every file of DIR once and groups them by signature. Without --driver, a\n"
+    "`wddmkit fuzz` crash folder is triaged with its campaign's driver.",
+    WK_CRASH_INPUTS_HELP WK_CRASH_ENV_HELP "\n"
+    "exit: 0 every file ran, 2 some could not be run, or a usage or I/O error",
+};
+
+/* Adds --driver to triage's own arguments (first: after a `--` it would
+ * be an operand) and hands the command line to a build that loads that
+ * driver, as wddmkit_main does for a --driver typed by hand
+ * (cli_driver_build.c). Returns -1 to go on here, else the exit code (2:
+ * no build loads it). */
 static int triage_with(int argc, char **argv, const char *driver)
 {
     char **full = calloc((size_t)argc + 5, sizeof(char *));
@@ -25,10 +39,10 @@ static int triage_with(int argc, char **argv, const char *driver)
     int n = 0;
     full[n++] = (char *)"wddmkit";
     full[n++] = (char *)"triage";
-    for (int i = 0; i < argc; i++)
-        full[n++] = argv[i];
     full[n++] = (char *)"--driver";
     full[n++] = (char *)driver;
+    for (int i = 0; i < argc; i++)
+        full[n++] = argv[i];
     full[n] = NULL;
     int rc = wk_cli_hand_over(n, full); /* does not return when another build runs it */
     free(full);
@@ -60,9 +74,11 @@ static int campaign_driver(int argc, char **argv, struct wk_crash_options *o)
 int wk_cli_triage(int argc, char **argv)
 {
     struct wk_crash_options o;
-    int rc = wk_cli_crash_parse(argc, argv, OPT_DRIVER | OPT_HARNESS | OPT_SEED | OPT_TIMEOUT | OPT_CALIBRATE, &o);
-    if (rc)
-        return rc == 1 ? 0 : 2;
+    int rc = wk_cli_crash_parse(&triage_command, "DIR", argc, argv, &o);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (wk_cli_parse_only)
+        return 0;
     if ((rc = campaign_driver(argc, argv, &o)) >= 0)
         return rc;
     return wk_crash_triage(&o);

@@ -53,5 +53,10 @@ seed driver-check-help driver check --help
 seed gpu-disasm-operand-after-dashdash gpu disasm -- -dma.bin
 seed conform-equals conform --jobs=2 --filter=smoke.* --seed=0x10 --timeout=0.5 -q -- specs
 seed rules-markdown rules --markdown
+seed repro-help repro --help
+seed repro-equals repro --runs=3 --harness=fuzz_prog --timeout=5 -- crash.bin
+seed fuzz-engine-after-dashdash fuzz --harness=fuzz_spec --dry-run -- --help -runs=10
+seed coverage-help coverage -h
+seed prog-dump-equals prog dump --harness=fuzz_paging -- input.bin
 seed unknown-command frobnicate --x
 echo "gen_cli_seeds.sh: $n seeds written under $out"

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/cli_options.sh - ctest cli.options: the one command-line style of
-# the subcommands converted to cli/cli_options.h, from the outside:
+# every subcommand (cli/cli_options.h), from the outside:
+#   0. the commands are those `wddmkit help` lists (it prints the
+#      dispatcher's table), and a group's --help lists no subcommand that
+#      `wddmkit help` leaves out;
 #   1. --help and -h of every command and subcommand: its usage line on
-#      stdout, nothing on stderr, exit 0 (before opening anything: a
-#      sub-subcommand never takes --help for a FILE or PATH);
-#   2. --opt=value does what --opt value does;
+#      stdout, nothing on stderr, exit 0 (before opening anything: repro
+#      never takes --help for a FILE, fuzz starts nothing, no file is
+#      written);
+#   2. --opt=value does what --opt value does (one option of each command
+#      that takes a value);
 #   3. an unknown option: exit 2, "wddmkit <cmd>: unknown option" on
 #      stderr, nothing on stdout;
 #   4. "did you mean" for a close option, subcommand and command;
-#   5. -- ends the options: an operand after it may start with '-'.
+#   5. -- ends the options: an operand after it may start with '-'; fuzz
+#      hands everything after it to the engine.
 #
 # Usage: cli_options.sh WDDMKIT SPECS_DIR WORK_DIR
 set -u
@@ -25,9 +31,38 @@ run() {
     rc=$?
 }
 
+# 0. The commands: the words of each line of `wddmkit help` before its
+# first operand or option, and before its summary (two spaces on):
+# "  gpu disasm FILE     print ..." -> "gpu disasm".
+run help
+[ "$rc" = 0 ] || fail "help: exit $rc"
+commands=()
+while IFS= read -r line; do
+    line=${line#  }
+    words=""
+    for w in ${line%%  *}; do
+        case "$w" in *[!a-z-]* | -*) break ;; esac
+        words="${words:+$words }$w"
+    done
+    case "$words" in "" | help | version) ;; *) commands+=("$words") ;; esac
+done < <(grep '^  [a-z]' "$work/out")
+[ "${#commands[@]}" -ge 15 ] || fail "wddmkit help lists ${#commands[@]} commands: ${commands[*]}"
+listed=" $(printf '%s|' "${commands[@]}") "
+for want in conform fuzz "gpu disasm" "prog dump" repro minimize promote triage coverage "driver check" \
+            "corpus seed" rules "spec lint" "spec dump" "spec mutations"; do
+    case "$listed" in *"$want|"*) ;; *) fail "wddmkit help does not list '$want'" ;; esac
+done
+for group in gpu spec driver corpus prog; do
+    run "$group" --help
+    sed -n 's/^\(usage:\|      \) wddmkit \([a-z]* [a-z-]*\).*/\2/p' "$work/out" >"$work/subs"
+    [ -s "$work/subs" ] || fail "$group --help: no usage lines"
+    while IFS= read -r sub; do
+        case "$listed" in *"|$sub|"* | " $sub|"*) ;; *) fail "'$sub' ($group --help) is missing from wddmkit help" ;; esac
+    done <"$work/subs"
+done
+
 # 1. Help.
-for cmd in "conform" "rules" "gpu disasm" "gpu validate" "gpu exec" "spec lint" "spec dump" "spec mutations" \
-           "driver check" "corpus seed"; do
+for cmd in "${commands[@]}"; do
     for h in --help -h; do
         # shellcheck disable=SC2086
         run $cmd $h
@@ -37,7 +72,9 @@ for cmd in "conform" "rules" "gpu disasm" "gpu validate" "gpu exec" "spec lint" 
         [ ! -s "$work/err" ] || fail "$cmd $h: wrote to stderr: $(cat "$work/err")"
     done
 done
-for group in gpu spec driver corpus; do
+[ -z "$(ls -A "$work" | grep -v '^\(out\|err\|subs\)$')" ] ||
+    fail "--help wrote something: $(ls -A "$work" | tr '\n' ' ')"
+for group in gpu spec driver corpus prog; do
     run "$group" --help
     [ "$rc" = 0 ] && head -n1 "$work/out" | grep -q "^usage: wddmkit $group " && [ ! -s "$work/err" ] ||
         fail "$group --help: exit $rc, expected 0 and its usage lines on stdout"
@@ -61,9 +98,48 @@ run corpus seed --specs="$work/no-such-specs"
 grep -q "^wddmkit corpus seed: --specs: not a folder: '$work/no-such-specs'" "$work/err" && [ "$rc" = 2 ] ||
     fail "corpus seed --specs=DIR: exit $rc, $(cat "$work/err")"
 
+corpus=$specs/../corpus
+seed=$corpus/fuzz_prog/seeds/smoke.aperture.bin
+# the same run, spelled both ways: same exit code, same output
+same_both_ways() { # same_both_ways NAME "ARGS WITH --opt=value" "ARGS WITH --opt value"
+    # shellcheck disable=SC2086
+    run $2
+    local rc1=$rc
+    cp "$work/out" "$work/first"
+    # shellcheck disable=SC2086
+    run $3
+    [ "$rc1" = "$rc" ] && [ -s "$work/out" ] && cmp -s "$work/out" "$work/first" ||
+        fail "$1: '$2' (exit $rc1) and '$3' (exit $rc) differ: $(diff "$work/first" "$work/out" | head -5)"
+    rm -f "$work/first"
+}
+same_both_ways fuzz "fuzz --harness=fuzz_gpu_decode --engine=afl --jobs=3 --time=60 --dry-run --out=$work/fz" \
+    "fuzz --harness fuzz_gpu_decode --engine afl --jobs 3 --time 60 --dry-run --out $work/fz"
+grep -q "^would run: .*-V 60 " "$work/out" || fail "fuzz --time=60: $(head -3 "$work/out")"
+same_both_ways repro "repro $seed --runs=2 --seed=3" "repro $seed --runs 2 --seed 3"
+grep -q "deterministic: 2/2 identical" "$work/out" || fail "repro --runs=2: $(cat "$work/out")"
+same_both_ways "prog dump" "prog dump $seed --harness=fuzz_prog" "prog dump $seed --harness fuzz_prog"
+# a value that reaches the command's own check, spelled --opt=value
+expect_err() { # expect_err WANT ARGS...: exit 2, WANT on stderr
+    local want=$1
+    shift
+    run "$@"
+    [ "$rc" = 2 ] && grep -qF -- "$want" "$work/err" || fail "$*: exit $rc, no \"$want\" in: $(cat "$work/err")"
+}
+expect_err "wddmkit fuzz: --jobs: expected a whole number from 1 to 64, saw '0'" fuzz --harness fuzz_spec --jobs=0
+expect_err "wddmkit fuzz: --engine: expected libfuzzer or afl, saw 'honggfuzz'" fuzz --harness fuzz_spec --engine=honggfuzz
+expect_err "wddmkit minimize: --timeout: expected a whole number from 1 to 3600, saw '0'" minimize "$seed" --timeout=0
+expect_err "wddmkit promote: --name: expected 1..63 characters of [a-z0-9-], saw 'Bad_Name'" \
+    promote "$seed" --driver=x.so --name=Bad_Name
+expect_err "wddmkit triage: --seed: expected a whole number from 0 to 18446744073709551615, saw 'x'" \
+    triage "$corpus/fuzz_prog/seeds" --seed=x
+expect_err "wddmkit coverage: --fail-under: expected a number from 0 to 100, saw '101'" \
+    coverage --harness=fuzz_render --fail-under=101
+expect_err "wddmkit repro: unknown harness 'fuzz_rendr' (one of: fuzz_gpu_decode, " repro "$seed" --harness=fuzz_rendr
+expect_err "wddmkit repro: --runs: expected a whole number from 1 to 100000, saw '0'" repro "$seed" --runs=0
+[ ! -e "$work/fz" ] || fail "fuzz --dry-run created $work/fz"
+
 # 3. Unknown options.
-for cmd in "conform" "rules" "gpu disasm" "gpu validate" "gpu exec" "spec lint" "spec dump" "spec mutations" \
-           "driver check" "corpus seed"; do
+for cmd in "${commands[@]}"; do
     # shellcheck disable=SC2086
     run $cmd --bogus-option x
     [ "$rc" = 2 ] || fail "$cmd --bogus-option: exit $rc, expected 2"
@@ -100,6 +176,17 @@ expect_hint "wddmkit spec: unknown subcommand 'lnit' (did you mean 'lint'?)" spe
 expect_hint "wddmkit gpu: unknown subcommand 'dissasm' (did you mean 'disasm'?)" gpu dissasm x
 expect_hint "wddmkit driver: unknown subcommand 'chek' (did you mean 'check'?)" driver chek x
 expect_hint "wddmkit corpus: unknown subcommand 'sed' (did you mean 'seed'?)" corpus sed
+expect_hint "wddmkit fuzz: unknown option '--harnes' (did you mean '--harness'?)" fuzz --harnes fuzz_spec
+expect_hint "wddmkit repro: unknown option '--runz' (did you mean '--runs'?)" repro "$seed" --runz 2
+expect_hint "wddmkit minimize: unknown option '--no-calibrat' (did you mean '--no-calibrate'?)" minimize "$seed" --no-calibrat
+expect_hint "wddmkit promote: unknown option '--nmae' (did you mean '--name'?)" promote "$seed" --nmae x
+expect_hint "wddmkit triage: unknown option '--drivr' (did you mean '--driver'?)" triage "$work" --drivr x.so
+expect_hint "wddmkit prog dump: unknown option '--harnes' (did you mean '--harness'?)" prog dump "$seed" --harnes fuzz_prog
+expect_hint "wddmkit prog: unknown subcommand 'dmp' (did you mean 'dump'?)" prog dmp "$seed"
+expect_hint "wddmkit coverage: unknown option '--fail-undr' (did you mean '--fail-under'?)" coverage --fail-undr 5
+# an option another crash command takes is not this one's
+expect_hint "wddmkit triage: unknown option '--runs'" triage "$work" --runs 2
+expect_hint "wddmkit prog dump: unknown option '--driver'" prog dump "$seed" --driver x.so
 
 # 5. -- ends the options.
 run rules -- -NOT-A-RULE
@@ -107,6 +194,14 @@ run rules -- -NOT-A-RULE
 run gpu disasm -- --help
 [ "$rc" = 2 ] && grep -q -- "--help" "$work/err" && ! grep -q "^usage:" "$work/out" ||
     fail "gpu disasm -- --help: exit $rc, expected the file '--help' refused as missing"
+
+run repro -- -no-such-crash.bin
+[ "$rc" = 2 ] && grep -q -- "-no-such-crash.bin" "$work/err" || fail "repro -- -FILE: exit $rc, $(cat "$work/err")"
+# fuzz: everything after -- is the engine's, --help included
+run fuzz --harness fuzz_gpu_decode --engine afl --dry-run --out "$work/fz" -- --help -j 9
+[ "$rc" = 0 ] && grep -q "^would run: .* --help -j 9 -- " "$work/out" && ! grep -q "^usage:" "$work/out" ||
+    fail "fuzz ... -- --help -j 9: exit $rc, $(head -3 "$work/out") $(cat "$work/err")"
+expect_err "wddmkit fuzz: unexpected argument 'stray'" fuzz --harness fuzz_gpu_decode stray --dry-run
 
 if [ "$fails" -eq 0 ]; then
     echo "cli_options: all checks passed"

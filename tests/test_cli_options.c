@@ -5,7 +5,8 @@
  * options and operands reach the handler, `--` and `--opt=`, missing
  * values, exact long names, numbers at their range's edges, "did you
  * mean", the help layout, and parses that follow each other in one
- * process (getopt's global state reset each time, as fuzz_cli needs).
+ * process (getopt's global state reset each time, as fuzz_cli needs);
+ * operands after `--` are told apart (`wddmkit fuzz` passes them on).
  */
 #define _GNU_SOURCE /* fmemopen, open_memstream */
 
@@ -45,7 +46,7 @@ static int record(void *ctx, const struct wk_cli_arg *a)
     struct seen *s = ctx;
     size_t n = strlen(s->text);
     if (a->key == WK_CLI_OPERAND)
-        snprintf(s->text + n, sizeof(s->text) - n, "operand=%s\n", a->value);
+        snprintf(s->text + n, sizeof(s->text) - n, "%s=%s\n", a->after_end ? "after--" : "operand", a->value);
     else
         snprintf(s->text + n, sizeof(s->text) - n, "%d:%s=%s\n", a->key, a->opt, a->value ? a->value : "(flag)");
     return a->key == s->refuse_key ? wk_cli_error(a->cmd, "refused %s", a->opt) : 0;
@@ -100,7 +101,7 @@ static void test_order_and_forms(void **state)
     char want[512];
     snprintf(want, sizeof(want),
              "operand=a\n%d:--driver=x.so\n106:-j=4\noperand=b\n113:--quiet=(flag)\n111:-o=out\n106:--jobs=2\n"
-             "113:-q=(flag)\n106:-j=3\noperand=-c\noperand=--list\n",
+             "113:-q=(flag)\n106:-j=3\nafter--=-c\nafter--=--list\n",
              OPT_DRIVER);
     assert_string_equal(s.text, want);
     /* "-" alone is an operand (stdin), "--driver --" takes "--" as its value */
@@ -156,13 +157,13 @@ static void test_reentrant(void **state)
 
 static int number(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-    struct wk_cli_arg a = { &command, 'j', text, "--jobs" };
+    struct wk_cli_arg a = { &command, 'j', text, "--jobs", 0 };
     return wk_cli_number(&a, min, max, out);
 }
 
 static int decimal(const char *text, double min, double max, double *out)
 {
-    struct wk_cli_arg a = { &command, 't', text, "--timeout" };
+    struct wk_cli_arg a = { &command, 't', text, "--timeout", 0 };
     return wk_cli_decimal(&a, min, max, out);
 }
 

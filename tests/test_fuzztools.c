@@ -678,7 +678,7 @@ static void test_prog_dump_by_harness(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness fuzz_elf", path), 2);
     expect_output(out, "not 'fuzz_elf'");
     assert_int_equal(wddmkit(out, sizeof(out), "prog dump '%s' --harness", path), 2);
-    expect_output(out, "--harness needs a value");
+    expect_output(out, "wddmkit prog dump: option '--harness' needs a value");
 }
 
 static void test_repro(void **state)
