@@ -15,7 +15,7 @@
  * command (cli_main.c). Returns the exit code. */
 int wk_cli_main(int argc, char **argv);
 
-/* Set by the fuzz_cli harness (fuzz/fuzz_cli.c): every command returns 0
+/* Set by the fuzz_cli harness (harnesses/fuzz_cli.c): every command returns 0
  * once its arguments are parsed and checked, before it reads an input,
  * writes a file, starts a process or runs anything. Usage errors still
  * print and return 2. */

@@ -7,7 +7,7 @@
  * fuzzing that driver (each is a sequence the driver is known to handle),
  * and the committed seeds of this repository must follow its specs
  * (fuzz.seeds_current runs the --check form). The formats and the
- * generation are fuzz/seeds_lib.c's, shared with wk_gen_seeds.
+ * generation are fuzz/inputs/seeds_lib.c's, shared with wk_gen_seeds.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_main.c - the `wddmkit` command line: dispatch to subcommands
- * (wddmkit_main.c is its main; fuzz/fuzz_cli.c calls it with
+ * (wddmkit_main.c is its main; harnesses/fuzz_cli.c calls it with
  * wk_cli_parse_only set).
  *
  * Exit codes (kept by every subcommand): 0 success / as expected, 1 the

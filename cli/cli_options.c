@@ -65,7 +65,7 @@ int wk_cli_getopt_tables(const struct wk_cli_option *options, struct option *lon
 /* Messages                                                             */
 /* ------------------------------------------------------------------ */
 
-static void verror(const char *name, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void verror(const char *name, const char *fmt, va_list ap)
 {
     fprintf(stderr, "wddmkit %s: ", name);
     vfprintf(stderr, fmt, ap);

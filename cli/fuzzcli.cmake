@@ -189,7 +189,7 @@ add_test(NAME cli.fuzz_reference_preset
 set_tests_properties(cli.fuzz_reference_preset PROPERTIES LABELS "unit" WORKING_DIRECTORY ${_pick_dir}
   PASS_REGULAR_EXPRESSION "binary: +[^\n]*/build/libfuzzer/fuzz/fuzz_spec\n")
 
-# fuzz_hostile leaves leak detection to its leak gate (fuzz/leak_gate.h):
+# fuzz_hostile leaves leak detection to its leak gate (fuzz/gate/leak_gate.h):
 # libFuzzer's own is turned off, unless the user's engine options say.
 wk_stand_in_engine(${_pick_dir}/build/libfuzzer fuzz_hostile [=[#!/bin/sh
 exit 0
