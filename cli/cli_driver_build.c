@@ -86,8 +86,9 @@ static void probe_child(const char *path, int fd)
     _exit(0);
 }
 
-/* Reads fd to its end into why (truncated to cap - 1). */
-static void read_all(int fd, char *why, size_t cap)
+/* Reads the child's pipe to its end (so it never blocks on a full pipe),
+ * keeping the first cap - 1 bytes in why. */
+static void drain_pipe(int fd, char *why, size_t cap)
 {
     size_t n = 0;
     for (;;) {
@@ -236,7 +237,7 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
         probe_child(path, fds[1]);
     }
     close(fds[1]);
-    read_all(fds[0], why, cap);
+    drain_pipe(fds[0], why, cap);
     close(fds[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -496,7 +496,7 @@ static const struct {
 };
 
 /* Whole-file comparison; prints the first differing line. */
-static int same_file(const char *a, const char *b)
+static int same_lines_or_say_where(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
     char la[4096], lb[4096];
@@ -526,7 +526,7 @@ static int check(const char *committed, const char *scratch)
         char a[1024], b[1024];
         snprintf(a, sizeof(a), "%s/%s.dict", committed, harnesses[h].harness);
         snprintf(b, sizeof(b), "%s/%s.dict", scratch, harnesses[h].harness);
-        ok &= same_file(a, b);
+        ok &= same_lines_or_say_where(a, b);
     }
     if (!ok)
         fprintf(stderr, "wk_gen_dicts: regenerate the dictionaries: wk_gen_dicts %s\n", committed);
