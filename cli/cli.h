@@ -94,11 +94,5 @@ int wk_cli_driver(int argc, char **argv);
  * by the executable's main only (never in fuzz_cli). */
 int wk_cli_hand_over(int argc, char **argv);
 
-/*
- * Reads a whole file of at most `limit` bytes into a new buffer (free it).
- * On failure prints "wddmkit: PATH: reason" and returns WK_E_IO, WK_E_LIMIT
- * or WK_E_NO_MEMORY.
- */
-wk_status wk_cli_read_file(const char *path, uint64_t limit, uint8_t **data, size_t *size);
 
 #endif

@@ -161,8 +161,11 @@ static int run_on_file(const struct wk_cli_command *cmd, int (*run)(const char *
         return 0;
     uint8_t *buf = NULL;
     size_t len = 0;
-    if (wk_cli_read_file(path, MAX_DMA, &buf, &len) != WK_OK)
+    char why[160];
+    if (wk_file_read(path, MAX_DMA, &buf, &len, why, sizeof(why)) != WK_OK) {
+        fprintf(stderr, "wddmkit: %s: %s\n", path, why);
         return 2;
+    }
     rc = run(path, buf, len);
     free(buf);
     return rc;

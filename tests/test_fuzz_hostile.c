@@ -64,7 +64,8 @@ static void test_every_seed_runs_as_the_suite_judges_it(void **state)
         snprintf(path, sizeof(path), "%s/corpus/fuzz_hostile/seeds/%s", WK_SOURCE_DIR, e->d_name);
         size_t size = 0;
         uint8_t *data = NULL;
-        assert_int_equal(wk_cli_read_file(path, 1 << 20, &data, &size), WK_OK);
+        char why[160];
+        assert_int_equal(wk_file_read(path, 1 << 20, &data, &size, why, sizeof(why)), WK_OK);
         double t0 = now();
         LLVMFuzzerTestOneInput(data, size);
         double took = now() - t0;
