@@ -68,7 +68,7 @@ int wk_cli_coverage(int argc, char **argv);
  * holds the arguments after "corpus". */
 int wk_cli_corpus(int argc, char **argv);
 
-/* A driver module and this build (cli_driver_build.c). */
+/* A driver module and this build (driver_probe.c, cli_driver.c, hand_over.c). */
 enum wk_cli_driver_load {
     WK_CLI_DRIVER_LOADS,         /* loads, exports DriverEntry */
     WK_CLI_DRIVER_NEEDS_RUNTIME, /* an undefined symbol of a sanitizer or coverage runtime */

@@ -113,7 +113,7 @@ static int parse_args(int argc, char **argv, struct wk_coverage_options *o)
     return WK_CLI_CONTINUE;
 }
 
-/* The library asks before any input runs (cli_driver_build.c's probe). */
+/* The library asks before any input runs (driver_probe.c). */
 static int driver_loads(const char *driver, char *why, size_t cap)
 {
     return wk_cli_driver_probe(driver, why, cap) == WK_CLI_DRIVER_LOADS;

@@ -29,7 +29,7 @@ static const struct wk_cli_command triage_command = {
 /* Adds --driver to triage's own arguments (first: after a `--` it would
  * be an operand) and hands the command line to a build that loads that
  * driver, as wddmkit_main does for a --driver typed by hand
- * (cli_driver_build.c). Returns -1 to go on here, else the exit code (2:
+ * (hand_over.c). Returns -1 to go on here, else the exit code (2:
  * no build loads it). */
 static int triage_with(int argc, char **argv, const char *driver)
 {

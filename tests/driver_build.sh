@@ -4,7 +4,7 @@
 #
 # `wddmkit driver check`, and how repro/minimize/promote/triage/conform hand
 # their work to a build that can load their --driver
-# (cli/cli_driver_build.c):
+# (cli/driver_probe.c, cli/hand_over.c):
 #   - check: exit 0 for a loadable module, 2 with the runtime symbol for one
 #     that needs an instrumentation runtime, 3 for one whose constructor
 #     aborts (the check itself survives);

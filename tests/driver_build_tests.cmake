@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/driver_build_tests.cmake - `wddmkit driver check` and the hand-over
 # of repro/minimize/promote/triage/conform to a build that can load their
-# --driver (cli/cli_driver_build.c), checked by
+# --driver (cli/hand_over.c), checked by
 # tests/driver_build.sh with two modules: one that needs a symbol only an
 # instrumentation runtime defines, one whose constructor aborts. A third,
 # whose DriverEntry fails, serves tests/test_fuzztools.c; a fourth loads

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/gcc_asan_driver.sh WDDMKIT SOURCE_DIR REFDRIVER_STATIC GPU_LIB SANITIZED SCRATCH
 #
-# A driver built with GCC's -fsanitize=address (cli/cli_driver_build.c):
+# A driver built with GCC's -fsanitize=address (cli/driver_probe.c, cli/hand_over.c):
 # GCC links it to the shared runtime libasan.so.N, which ends a process it
 # was not preloaded into ("ASan runtime does not come first"). Checked:
 #   - `driver check` exits 2 (not 3, "ended the process"), names GCC's

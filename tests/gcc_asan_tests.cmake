@@ -3,8 +3,7 @@
 # (include()d at the end of tests/CMakeLists.txt): `wddmkit driver check`
 # names the runtime to preload instead of "ended the process", and conform
 # runs the driver with it preloaded (tests/gcc_asan_driver.sh, which builds
-# the driver with gcc whatever compiler CMake uses; conformance/
-# cli_driver_build.c).
+# the driver with gcc whatever compiler CMake uses; cli/driver_probe.c)
 find_program(WK_BASH bash)
 find_program(WK_GCC gcc)
 find_program(WK_READELF readelf)

@@ -5,7 +5,7 @@
  * symbol): the commonest reason a module built for one fuzzing engine does
  * not load into a program built another way. Used by wk_vidmm_load's
  * message (adapter.c), the wddmkit executable's hand-over
- * (cli/cli_driver_build.c) and the harnesses' start
+ * (cli/driver_probe.c, cli/hand_over.c) and the harnesses' start
  * (fuzz/driver/fuzz_driver.c).
  */
 #include <string.h>

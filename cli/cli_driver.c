@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_driver.c - `wddmkit driver check PATH`: whether a driver module loads
+ * into this build (driver_probe.c), and what to do when it does not.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "cli_options.h"
+#include "driver_probe.h"
+
+
+static const char driver_about[] =
+    "Loads the driver module PATH into this build of wddmkit (in a child process) and looks up\n"
+    "DriverEntry. Exit 0: it loads; 2: it does not (the loader's reason, and for a module built\n"
+    "with sanitizers or fuzzer coverage the runtime symbol it lacks, or for one built with GCC's\n"
+    "-fsanitize=address the runtime to preload); 3: it crashed while loading.\n"
+    "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
+    "when the module needs a runtime this build lacks, hand the command to a build that has it\n"
+    "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).";
+
+static const struct wk_cli_command check_command = { "driver check", "PATH", NULL, driver_about, NULL };
+
+static int take_path(void *ctx, const struct wk_cli_arg *a)
+{
+    const char **path = ctx;
+    if (*path)
+        return wk_cli_error(a->cmd, "one PATH only, saw '%s' after '%s'", a->value, *path);
+    *path = a->value;
+    return 0;
+}
+
+static int driver_check(int argc, char **argv)
+{
+    const char *path = NULL;
+    int rc = wk_cli_parse(&check_command, argc, argv, take_path, &path);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (!path)
+        return wk_cli_usage_error(&check_command, "expected the driver module's PATH");
+    if (wk_cli_parse_only)
+        return 0;
+    char why[1024], soname[64];
+    enum wk_cli_driver_load load = wk_cli_driver_probe(path, why, sizeof(why));
+    switch (load) {
+    case WK_CLI_DRIVER_LOADS:
+        printf("%s: loads into this build and exports DriverEntry\n", path);
+        return 0;
+    case WK_CLI_DRIVER_CRASHED:
+        printf("%s\n", why);
+        return 3;
+    default:
+        printf("%s: does not load into this build: %s\n", path, why);
+        if (load == WK_CLI_DRIVER_NEEDS_RUNTIME && wk_cli_gcc_asan_module(path, why, soname, sizeof(soname)))
+            wk_cli_gcc_asan_advice(stdout, soname);
+        return 2;
+    }
+}
+
+int wk_cli_driver(int argc, char **argv)
+{
+    static const struct wk_cli_subcommand subs[] = { { "check", &check_command, driver_check } };
+    return wk_cli_dispatch("driver", driver_about, subs, 1, argc, argv);
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver_probe.c - whether a driver module loads into this build of
+ * wddmkit (wk_cli_driver_probe, cli.h), and what a module built with GCC's
+ * shared ASan runtime needs.
+ *
+ * Why: a module built with sanitizers or fuzzer coverage needs that
+ * instrumentation's runtime in the process that loads it, and
+ * docs/fuzz-your-driver.md asks for a driver built like the harness that
+ * fuzzes it (the libfuzzer preset: ASan, UBSan and libFuzzer's coverage).
+ * The wddmkit of the default preset has no such runtime. The module is
+ * loaded once in a forked child (a driver's constructors may crash) and
+ * the loader's message says what is missing: the loader decides, not a
+ * guess from file names. `driver check` (cli_driver.c) prints the answer;
+ * the hand-over (hand_over.c) acts on it.
+ *
+ * GCC instruments differently: clang links a sanitizer's runtime into the
+ * executable (a module lacks its symbols, and a build of the kit has them),
+ * GCC links the module to the shared runtime (libasan.so.N in its
+ * DT_NEEDED), which loads and then ends the process from its constructor
+ * unless it is the first library of the process ("ASan runtime does not
+ * come first in initial library list"). No build of the kit has that
+ * runtime (its sanitizer presets are clang's, and the two ASan runtimes
+ * cannot share a process); an uninstrumented wddmkit started with the
+ * runtime preloaded (LD_PRELOAD=libasan.so.N) runs such a driver.
+ * GCC's libubsan.so.N alone needs nothing: it loads as any library does.
+ */
+#define _GNU_SOURCE /* realpath */
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "driver_probe.h"
+#include "reference.h"
+
+/* The child's side of the probe: load, look up DriverEntry, write what went
+ * wrong (nothing: it loads) to fd. */
+static void probe_child(const char *path, int fd)
+{
+    char why[1024] = "";
+    void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        const char *e = dlerror();
+        snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
+    } else if (!dlsym(so, "DriverEntry")) {
+        snprintf(why, sizeof(why), "%s exports no DriverEntry", path);
+    }
+    size_t n = strlen(why), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, why + off, n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    _exit(0);
+}
+
+/* Reads the child's pipe to its end (so it never blocks on a full pipe),
+ * keeping the first cap - 1 bytes in why. */
+static void drain_pipe(int fd, char *why, size_t cap)
+{
+    size_t n = 0;
+    for (;;) {
+        char chunk[256];
+        ssize_t r = read(fd, chunk, sizeof(chunk));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r < cap - 1 - n ? (size_t)r : cap - 1 - n;
+        memcpy(why + n, chunk, take);
+        n += take;
+    }
+    why[n] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* GCC's shared ASan runtime                                            */
+/* ------------------------------------------------------------------ */
+
+/* What GCC's libasan says, on stderr, as it ends a process it was loaded
+ * into too late. */
+#define ASAN_NOT_FIRST "ASan runtime does not come first in initial library list"
+
+/* Whether the module at path names GCC's shared ASan runtime
+ * (libasan.so.N, in its dynamic string table), that soname into out. Read
+ * as bytes, not parsed: the loader's message still tells when the runtime
+ * comes in through another library (gcc_asan_module). */
+static int needs_gcc_asan(const char *path, char *out, size_t cap)
+{
+    static const char prefix[] = "libasan.so.";
+    if (!wk_file_find(path, prefix, out, cap))
+        return 0;
+    size_t len = strlen(out);
+    if (len == sizeof(prefix) - 1 || strspn(out + sizeof(prefix) - 1, "0123456789.") != len - (sizeof(prefix) - 1)) {
+        out[0] = '\0'; /* a string that only starts like the soname */
+        return 0;
+    }
+    return 1;
+}
+
+/* A module that needs GCC's ASan runtime first: by its DT_NEEDED, or by
+ * what the runtime printed (a libasan that comes in through another
+ * library: then the soname stays empty). */
+int wk_cli_gcc_asan_module(const char *path, const char *err, char *soname, size_t cap)
+{
+    soname[0] = '\0';
+    return needs_gcc_asan(path, soname, cap) || strstr(err, ASAN_NOT_FIRST) != NULL;
+}
+
+/* What to run instead, printed after the reason. */
+void wk_cli_gcc_asan_advice(FILE *out, const char *soname)
+{
+    const char *lib = soname[0] ? soname : "libasan.so.N (the one its libraries need)";
+    char self[PATH_MAX];
+    if (!realpath("/proc/self/exe", self))
+        snprintf(self, sizeof(self), "wddmkit");
+    if (dlsym(RTLD_DEFAULT, "__asan_init")) /* clang's, linked into this build */
+        fprintf(out, "This wddmkit has clang's AddressSanitizer runtime, which cannot share a process with "
+                     "GCC's: run an uninstrumented build of wddmkit (the default preset's "
+                     "build/default/cli/wddmkit) as LD_PRELOAD=%s wddmkit ..., or build the driver "
+                     "with clang -fsanitize=address,undefined like the libfuzzer preset (docs/fuzzing.md).\n",
+                lib);
+    else
+        fprintf(out, "Run wddmkit with that runtime preloaded: LD_PRELOAD=%s %s ... (repro, minimize, promote, "
+                     "triage, conform and coverage do it themselves).\n",
+                lib, self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Probing a module                                                     */
+/* ------------------------------------------------------------------ */
+
+/* The first non-empty line of what the child wrote to err (at most cap - 1
+ * bytes of it): a runtime that ends the process while loading says why
+ * there, and that goes into the verdict rather than onto the terminal. */
+static void first_line(FILE *err, char *line, size_t cap)
+{
+    char buf[2048];
+    line[0] = '\0';
+    if (!err || fseek(err, 0, SEEK_SET) != 0)
+        return;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, err);
+    buf[n] = '\0';
+    const char *at = buf + strspn(buf, "\n");
+    size_t pid = at[0] == '=' && at[1] == '=' ? strspn(at + 2, "0123456789") : 0;
+    if (pid && strncmp(at + 2 + pid, "==", 2) == 0) /* a sanitizer's "==PID==": nothing to the reader */
+        at += 2 + pid + 2;
+    snprintf(line, cap, "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+/* Whether this process already has the shared library soname (GCC's
+ * runtime, preloaded): then a module needing it that dies is a crash. */
+static int loaded(const char *soname)
+{
+    void *h = soname[0] ? dlopen(soname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+/* The verdict on a child that did not return from loading. GCC's runtime
+ * ends it by exit, or by abort under ASAN_OPTIONS=abort_on_error=1 (the
+ * asan preset's tests), before any constructor of the module has run. */
+static enum wk_cli_driver_load ended(const char *path, int st, const char *err, char *why, size_t cap)
+{
+    char soname[64];
+    const char *sep = err[0] ? ": " : "";
+    if (wk_cli_gcc_asan_module(path, err, soname, sizeof(soname)) && !loaded(soname)) {
+        snprintf(why, cap, "built with GCC's AddressSanitizer, whose runtime (%s) must be the first library of "
+                           "the process%s%s", soname[0] ? soname : "libasan.so", sep, err);
+        return WK_CLI_DRIVER_NEEDS_RUNTIME;
+    }
+    if (WIFSIGNALED(st))
+        snprintf(why, cap, "%s crashed while loading (signal %d, %s)%s%s", path, WTERMSIG(st),
+                 strsignal(WTERMSIG(st)), sep, err);
+    else
+        snprintf(why, cap, "%s ended the process while loading (exit code %d)%s%s", path, WEXITSTATUS(st), sep,
+                 err);
+    return WK_CLI_DRIVER_CRASHED;
+}
+
+enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap)
+{
+    int fds[2];
+    why[0] = '\0';
+    if (pipe(fds) != 0) {
+        snprintf(why, cap, "cannot probe %s: pipe: %s", path, strerror(errno));
+        return WK_CLI_DRIVER_REFUSED;
+    }
+    FILE *err = tmpfile(); /* NULL: the child's stderr stays the terminal */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        if (err)
+            fclose(err);
+        snprintf(why, cap, "cannot probe %s: fork: %s", path, strerror(errno));
+        return WK_CLI_DRIVER_REFUSED;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (err)
+            dup2(fileno(err), STDERR_FILENO);
+        probe_child(path, fds[1]);
+    }
+    close(fds[1]);
+    drain_pipe(fds[0], why, cap);
+    close(fds[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    char said[512];
+    first_line(err, said, sizeof(said));
+    if (err)
+        fclose(err);
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) /* its constructor, or a sanitizer */
+        return ended(path, st, said, why, cap);
+    char sym[256];
+    if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
+        return WK_CLI_DRIVER_NEEDS_RUNTIME;
+    return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
+}
