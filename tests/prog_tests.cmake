@@ -8,7 +8,7 @@ target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURC
 # call; the render step's new fields through YAML and the codec.
 wk_cmocka_test(test_render_input prog.render_input 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_render_input.c ${PROJECT_SOURCE_DIR}/harnesses/fuzz_render.c
-          ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+          ${WK_FUZZ_DRIVER_SOURCES}
   LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
 target_include_directories(test_render_input PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_link_options(test_render_input PRIVATE "LINKER:--wrap=wk_vidmm_render")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/test_fuzz_driver.c - the adapters the differential harnesses keep
- * (fuzz/driver/fuzz_driver.c), and the shortcuts fuzz_prog's checks take:
+ * (fuzz/driver/adapters.c), and the shortcuts fuzz_prog's checks take:
  *
  *   - up to four adapters per role are kept, by knobs: inputs that
  *     alternate between knob sets (segment-query versions, paging knobs)
