@@ -70,7 +70,7 @@ static struct wk_fuzz_knobs knobs_of(const struct wk_prog *p)
     return k;
 }
 
-/* An adapter built the way fuzz_driver.c builds one, never reused. */
+/* An adapter built the way fuzz/driver/adapters.c builds one, never reused. */
 static struct wk_vidmm *fresh_adapter(const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
