@@ -62,7 +62,7 @@
 #define HANG_MS 20u                   /* the reference driver answers in microseconds */
 
 /* A crashed driver's pool is routine here, whatever the environment says:
- * fuzz_driver.c's LeakSanitizer hooks (__lsan_default_suppressions and
+ * fuzz/driver/known.c's LeakSanitizer hooks (__lsan_default_suppressions and
  * __lsan_default_options, which every driver harness shares) then leave
  * it out, and do not list the suppressions after every leak check. */
 int wk_fuzz_crashed_pools_routine(void)

@@ -33,8 +33,8 @@
  * Both adapters are reset before every input; each role keeps up to 32
  * adapters by knobs, and other paging knobs, seed or max_passes than a
  * kept adapter's are set with wk_vidmm_reconfigure when it has the input's
- * GPU description and segment-query version (fuzz_driver.c says when and
- * why).
+ * GPU description and segment-query version (fuzz/driver/adapters.c says
+ * when and why).
  */
 #include <stdlib.h>
 #include <string.h>

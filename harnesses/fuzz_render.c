@@ -23,7 +23,7 @@
  * status for a bad command buffer) is the driver's right and no finding.
  *
  * State across inputs, for speed: the device, the contexts and the seven
- * allocations (fuzz_driver.c's fixture) stay, paged in once; nothing is
+ * allocations (fuzz/driver/fixture.c) stay, paged in once; nothing is
  * reset between inputs. Why that is sound: the kit re-creates the DMA
  * buffer, the patch list and the allocation list of every Render call, and
  * drains the GPU before returning, so an input sees the same buffers and

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
-# tests/fuzz_driver_tests.cmake - the adapters fuzz/driver/fuzz_driver.c keeps for
+# tests/fuzz_driver_tests.cmake - the adapters fuzz/driver/adapters.c keeps for
 # the differential harnesses (reuse per segment-query version and GPU
 # description, rebuild after a finding, one live adapter of a loaded driver,
 # descriptions the reference refuses) and the digest's shortcut
 # for repeated pages (include()d by tests/CMakeLists.txt).
 wk_cmocka_test(test_fuzz_driver fuzz.driver 300
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_driver.c ${WK_FUZZ_DRIVER_SOURCES}
   LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
 target_include_directories(test_fuzz_driver PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_driver PRIVATE
@@ -16,7 +16,7 @@ add_dependencies(test_fuzz_driver buggy_render_index)
 # fuzz_hostile runs every spec case as the suite judges it, corruption kept.
 wk_cmocka_test(test_fuzz_hostile fuzz.hostile 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_hostile.c ${PROJECT_SOURCE_DIR}/harnesses/fuzz_hostile.c
-          ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+          ${WK_FUZZ_DRIVER_SOURCES}
   LIBS wk_refdriver_quiet wk_fuzz_gate wk_cli wk_fuzz wk_conformance)
 target_include_directories(test_fuzz_hostile PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(test_fuzz_hostile PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

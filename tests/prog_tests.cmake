@@ -3,12 +3,12 @@
 wk_cmocka_test(test_prog_codec prog.codec 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_prog_codec.c LIBS wk_conformance)
 target_compile_definitions(test_prog_codec PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
 # fuzz_render inputs as programs (fuzz/inputs/render_input.c): the harness
-# (harnesses/fuzz_render.c and fuzz_driver.c's fixture, linked in) and the
+# (harnesses/fuzz_render.c and fuzz/driver/fixture.c, linked in) and the
 # converted program observed at wk_vidmm_render (ld --wrap) make the same
 # call; the render step's new fields through YAML and the codec.
 wk_cmocka_test(test_render_input prog.render_input 300
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_render_input.c ${PROJECT_SOURCE_DIR}/harnesses/fuzz_render.c
-          ${PROJECT_SOURCE_DIR}/fuzz/driver/fuzz_driver.c
+          ${WK_FUZZ_DRIVER_SOURCES}
   LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
 target_include_directories(test_render_input PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 target_link_options(test_render_input PRIVATE "LINKER:--wrap=wk_vidmm_render")

@@ -92,7 +92,7 @@ static void test_pauses_nest(void **state)
 
 typedef unsigned branches_fn(unsigned);
 
-/* The test module, loaded as fuzz_driver.c loads a WK_DRIVER driver. */
+/* The test module, loaded as fuzz/driver/load.c loads a WK_DRIVER driver. */
 static branches_fn *module_branches(void)
 {
     void *so = dlopen(WK_COVERAGE_MODULE, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/test_fuzz_driver.c - the adapters the differential harnesses keep
- * (fuzz/driver/fuzz_driver.c), and the shortcuts fuzz_prog's checks take:
+ * (fuzz/driver/adapters.c), and the shortcuts fuzz_prog's checks take:
  *
  *   - up to four adapters per role are kept, by knobs: inputs that
  *     alternate between knob sets (segment-query versions, paging knobs)
@@ -70,7 +70,7 @@ static struct wk_fuzz_knobs knobs_of(const struct wk_prog *p)
     return k;
 }
 
-/* An adapter built the way fuzz_driver.c builds one, never reused. */
+/* An adapter built the way fuzz/driver/adapters.c builds one, never reused. */
 static struct wk_vidmm *fresh_adapter(const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;

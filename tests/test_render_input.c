@@ -6,7 +6,7 @@
  *
  * Why: a promoted fuzz_render regression is only worth something if the
  * program makes exactly the Render call the harness made. So the harness
- * itself (harnesses/fuzz_render.c, with fuzz_driver.c's fixture, linked in) and
+ * itself (harnesses/fuzz_render.c, with fuzz/driver/fixture.c, linked in) and
  * the interpreter running the converted program are both observed at
  * wk_vidmm_render (the linker's --wrap): command buffer, allocation list
  * (which fixture allocation, write flag), user patch-location list (every

@@ -171,7 +171,7 @@ wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FIL
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
 
-/* Helpers the writers share (runner.c). */
+/* Helpers the writers share (report_common.c). */
 const char *wk_run_signal_name(int signo);    /* "SIGSEGV"; "signal" when unknown */
 const char *wk_case_area(const struct wk_case_report *c);   /* "-" when the program has none */
 FILE *wk_report_open(const char *path, char *tmp, size_t tmp_size, FILE *err);

@@ -19,7 +19,7 @@
 #define WK_CAMPAIGN_MAX_JOBS 64u     /* engine processes / AFL++ instances */
 #define WK_CAMPAIGN_MAX_EXTRA 64     /* engine arguments after `--` */
 #define WK_CAMPAIGN_MAX_SEED_DIRS 8  /* --seeds options */
-#define WK_CAMPAIGN_MAX_KNOWN 64     /* known signatures passed to the harness (fuzz_driver.c's bound) */
+#define WK_CAMPAIGN_MAX_KNOWN 64     /* known signatures passed to the harness (fuzz/driver/internal.h's bound) */
 #define WK_CAMPAIGN_SIG_TEXT 400     /* a signature (wk_fuzz_signature's, or a sanitizer's line) */
 
 enum wk_campaign_engine { WK_CAMPAIGN_LIBFUZZER, WK_CAMPAIGN_AFL };

@@ -125,10 +125,11 @@ static void apply_calibration(struct wk_prog *p, const struct calibration *c, st
     }
 }
 
-/* The program as fuzz_prog judges it (harnesses/fuzz_prog.c, fuzz_driver.c):
- * every action expects the reference's status, content checks the
- * reference fails and the other checks go, and every allocation's digest
- * is checked at the end. -1 when the reference could not run it at all. */
+/* The program as fuzz_prog judges it (harnesses/fuzz_prog.c,
+ * fuzz/driver/differential.c): every action expects the reference's
+ * status, content checks the reference fails and the other checks go, and
+ * every allocation's digest is checked at the end. -1 when the reference
+ * could not run it at all. */
 static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struct calibrated *n)
 {
     static struct calibration c;

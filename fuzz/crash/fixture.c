@@ -25,7 +25,7 @@ struct ctxinfo {
 /* Child: the DXGK_CONTEXTINFO of a plain context on the driver (NULL: the
  * reference), which fuzz_patch folds its ranges by, and of a GDI context
  * when the driver makes one (fuzz_render's fixture renders there for
- * inputs that ask, fuzz/driver/fuzz_driver.c). */
+ * inputs that ask, fuzz/driver/fixture.c). */
 static void ctxinfo_child(const void *arg, int fd)
 {
     const char *driver = arg;

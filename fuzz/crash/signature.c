@@ -45,7 +45,7 @@ static void fail_signature(struct outcome *o, const struct wk_prog *p)
  * adapter starts: WK_E_INVALID_ARGUMENT: " and stopped there; the GPU
  * model says what is wrong with the description (wk_gpu_check_desc runs
  * first in wk_vidmm_create), and fuzz_prog runs nothing for such an
- * input (fuzz_driver.c, model_takes). */
+ * input (fuzz/driver/adapters.c, model_takes). */
 static void error_detail(struct outcome *o, const struct wk_prog *p)
 {
     const struct wk_case_result *r = &o->r;
@@ -188,9 +188,10 @@ void wk_crash_log_class(const char *log, char *out, size_t size)
 }
 
 /* The first violation a harness report lists ("violation in <DDI>:
- * <message>", fuzz_driver.c): its rule and message, the latter cut at the
- * end of its line into msg; NULL when it lists none. What the harness
- * takes its own signature from (wk_fuzz_finding), so the two agree. */
+ * <message>", fuzz/driver/findings.c): its rule and message, the latter
+ * cut at the end of its line into msg; NULL when it lists none. What the
+ * harness takes its own signature from (wk_fuzz_finding), so the two
+ * agree. */
 static const char *first_violation(const char *log, char *rule, size_t rule_size, char *msg, size_t msg_size)
 {
     const char *v = strstr(log, "violation in ");

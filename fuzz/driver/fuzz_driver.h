@@ -196,7 +196,7 @@ uint64_t wk_fuzz_ignored(void);
 /* Defined (returning 1) by a harness whose inputs crash drivers routinely
  * (fuzz_hostile): LeakSanitizer is then never told about the blocks a
  * crashed driver's pool keeps, as in a campaign with known signatures
- * (fuzz_driver.c, __lsan_default_suppressions). */
+ * (known.c, __lsan_default_suppressions). */
 int wk_fuzz_crashed_pools_routine(void) __attribute__((weak));
 
 /* The name of a signal as signatures give it ("SIGSEGV"), "signal" for one

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fixture_steps.c - the fixture of the render and patch harnesses
- * (fuzz/driver/fuzz_driver.c: a device, a context, the seven allocations of
+ * (fuzz/driver/fixture.c: a device, a context, the seven allocations of
  * wk_render_slots, each paged in) as the first steps of a program.
  *
  * Why shared: fuzz_patch and fuzz_render inputs both become programs

@@ -9,7 +9,7 @@
  * its findings into a YAML regression. The render step carries everything
  * the harness hands Render (the allocation list, the user patch-location
  * list with every field, a raw command buffer of up to 16 KiB, the
- * pre-patch flag), so each input is a program: fuzz_driver.c's fixture
+ * pre-patch flag), so each input is a program: fuzz/driver/fixture.c's fixture
  * with a context of the kind the harness renders on (a GDI context,
  * DXGK_CREATECONTEXTFLAGS GdiContext, when the input asks for one and the
  * driver makes them), then one render step, folded exactly as the harness

@@ -6,7 +6,7 @@
  * not load into a program built another way. Used by wk_vidmm_load's
  * message (adapter.c), the wddmkit executable's hand-over
  * (cli/driver_probe.c, cli/hand_over.c) and the harnesses' start
- * (fuzz/driver/fuzz_driver.c).
+ * (fuzz/driver/load.c).
  */
 #include <string.h>
 

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * job.c - one attempt of a case: the forked child that runs
+ * it, the pipes it answers through, and the result record made of what
+ * arrived.
+ *
+ * Why a process per case: the driver under test is hostile by assumption.
+ * vidmm already turns a crash or hang *inside a DDI* into a violation, but a
+ * driver can corrupt the heap, trip a sanitizer, call exit() or spin outside
+ * any DDI frame; only a process boundary contains all of that. A child runs
+ * wk_prog_run and writes its struct wk_case_result into a pipe, then
+ * _exit(0)s. The parent believes a result only when the whole struct
+ * arrived and the child exited with status 0; anything else is a crash,
+ * named by its signal or exit status and the sanitizer's SUMMARY line when
+ * the child printed one (the tail of its output is kept for that). Children
+ * get their own process group, so a timeout kills the driver's own helpers
+ * too, and PR_SET_PDEATHSIG, so none outlives a runner that was killed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner_internal.h"
+#include "util.h"
+
+void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_t attempt, struct wk_case_result *r)
+{
+    if (R->abort_id && strcmp(R->abort_id, p->id) == 0) {
+        /* Test hook WK_RUNNER_TEST_ABORT_ID: dies the way a sanitizer does. */
+        fprintf(stderr, "SUMMARY: WK_RUNNER_TEST_ABORT_ID aborts case '%s'\n", p->id);
+        fflush(stderr);
+        abort();
+    }
+    struct wk_run_options ro = { R->o->driver, R->o->seed, NULL, R->o->contract };
+    wk_prog_run(p, &ro, r);
+    if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {
+        r->verdict = WK_VERDICT_FAIL; /* test hook WK_RUNNER_TEST_FLAKY_ID */
+        snprintf(r->expected, sizeof(r->expected), "a pass");
+        snprintf(r->seen, sizeof(r->seen), "a failure forced by WK_RUNNER_TEST_FLAKY_ID on the first attempt");
+    }
+}
+
+void wk_write_all(int fd, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static _Noreturn void child_main(const struct run *R, const struct job *j, int wfd, int ofd)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != R->parent)
+        _exit(127);
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    for (int i = 0; i < 2; i++)
+        if (wk_runner_signal_fd(i) >= 0)
+            close(wk_runner_signal_fd(i));
+    for (uint32_t s = 0; s < R->slots; s++) {
+        const struct job *other = &R->jobs[s];
+        if (other == j || !other->pid)
+            continue;
+        if (other->fd_result >= 0)
+            close(other->fd_result);
+        if (other->fd_output >= 0)
+            close(other->fd_output);
+        if (other->fd_pid >= 0)
+            close(other->fd_pid);
+    }
+    dup2(ofd, STDOUT_FILENO);
+    dup2(ofd, STDERR_FILENO);
+    if (ofd > STDERR_FILENO)
+        close(ofd);
+    struct wk_case_result r;
+    wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
+    fflush(NULL);
+    wk_write_all(wfd, &r, sizeof(r));
+    _exit(0);
+}
+
+void wk_runner_close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* A descriptor that polls readable when the child exits, so the loop reaps
+ * it at once instead of polling waitpid(); -1 where pidfd_open is missing. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* Starts an attempt in slot j; 0 with an error verdict filled when it cannot. */
+int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_case_result *error)
+{
+    int rp[2] = { -1, -1 }, op[2] = { -1, -1 };
+    pid_t pid;
+    memset(j, 0, offsetof(struct job, in));
+    j->index = index;
+    j->attempt = attempt;
+    j->fd_result = j->fd_output = j->fd_pid = -1;
+    j->tail_len = 0;
+    j->tail[0] = 0;
+    if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(op, O_CLOEXEC) != 0)
+        goto fail;
+    fflush(NULL);
+    j->start = wk_now_seconds();
+    pid = fork();
+    if (pid < 0)
+        goto fail;
+    if (pid == 0)
+        child_main(R, j, rp[1], op[1]);
+    setpgid(pid, pid); /* also done by the child: whoever runs first */
+    close(rp[1]);
+    close(op[1]);
+    fcntl(op[0], F_SETFL, fcntl(op[0], F_GETFL) | O_NONBLOCK);
+    j->pid = pid;
+    j->fd_result = rp[0];
+    j->fd_output = op[0];
+    j->fd_pid = open_pidfd(pid);
+    j->deadline = R->o->case_timeout > 0 ? j->start + R->o->case_timeout : 0;
+    R->running++;
+    return 1;
+fail:
+    memset(error, 0, sizeof(*error));
+    error->verdict = WK_VERDICT_ERROR;
+    error->failed_step = -1;
+    snprintf(error->expected, sizeof(error->expected), "a process for the case");
+    snprintf(error->seen, sizeof(error->seen), "cannot start one: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+        wk_runner_close_fd(&rp[i]);
+        wk_runner_close_fd(&op[i]);
+    }
+    return 0;
+}
+
+static void keep_tail(struct job *j, const char *data, size_t n)
+{
+    size_t cap = sizeof(j->tail) - 1;
+    if (n >= cap) {
+        memcpy(j->tail, data + n - cap, cap);
+        j->tail_len = cap;
+    } else {
+        if (j->tail_len + n > cap) {
+            size_t drop = j->tail_len + n - cap;
+            memmove(j->tail, j->tail + drop, j->tail_len - drop);
+            j->tail_len -= drop;
+        }
+        memcpy(j->tail + j->tail_len, data, n);
+        j->tail_len += n;
+    }
+    j->tail[j->tail_len] = 0;
+}
+
+void wk_runner_drain_output(struct job *j)
+{
+    char buf[4096];
+    while (j->fd_output >= 0) {
+        ssize_t n = read(j->fd_output, buf, sizeof(buf));
+        if (n > 0) {
+            keep_tail(j, buf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || errno != EAGAIN)
+            wk_runner_close_fd(&j->fd_output);
+        return;
+    }
+}
+
+void wk_runner_read_result(struct job *j)
+{
+    unsigned char scratch[256];
+    ssize_t n;
+    if (j->got < sizeof(j->in.bytes))
+        n = read(j->fd_result, j->in.bytes + j->got, sizeof(j->in.bytes) - j->got);
+    else
+        n = read(j->fd_result, scratch, sizeof(scratch)); /* more than a result: garbled */
+    if (n < 0 && errno == EINTR)
+        return;
+    if (n <= 0) {
+        wk_runner_close_fd(&j->fd_result);
+        j->result_eof = 1;
+        return;
+    }
+    if (j->got < sizeof(j->in.bytes))
+        j->got += (size_t)n;
+    else
+        j->got = sizeof(j->in.bytes) + 1;
+}
+
+/* The sanitizer's one-line verdict in the child's output, if any. */
+static const char *sanitizer_line(const char *tail, char *buf, size_t size)
+{
+    static const char *const marks[] = { "SUMMARY: ", "runtime error: ", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer" };
+    for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+        const char *at = strstr(tail, marks[m]);
+        if (!at)
+            continue;
+        while (at > tail && at[-1] != '\n')
+            at--;
+        size_t len = strcspn(at, "\n");
+        snprintf(buf, size, "; %.*s", (int)(len < 200 ? len : 200), at);
+        return buf;
+    }
+    return "";
+}
+
+static void crash_result(const struct job *j, int status, struct wk_case_result *r)
+{
+    char san[224];
+    memset(r, 0, sizeof(*r));
+    r->verdict = WK_VERDICT_CRASH;
+    r->failed_step = -1;
+    snprintf(r->expected, sizeof(r->expected), "the case runs to a verdict");
+    const char *extra = sanitizer_line(j->tail, san, sizeof(san));
+    if (WIFSIGNALED(status))
+        snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s)%s", wk_run_signal_name(WTERMSIG(status)),
+                 strsignal(WTERMSIG(status)), extra);
+    else if (WIFEXITED(status) && j->got != sizeof(j->in.bytes))
+        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d without a result%s",
+                 WEXITSTATUS(status), extra);
+    else
+        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d after a garbled result%s",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, extra);
+}
+
+/* What wk_prog_run can answer; anything else arrived garbled. */
+static int plausible(const struct wk_case_result *r)
+{
+    return r->verdict == WK_VERDICT_PASS || r->verdict == WK_VERDICT_FAIL || r->verdict == WK_VERDICT_SKIP ||
+           r->verdict == WK_VERDICT_ERROR;
+}
+
+/* The child has exited (or was killed): turn what arrived into a result. */
+void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
+{
+    struct wk_case_result r;
+    double seconds = wk_now_seconds() - j->start;
+    wk_runner_drain_output(j);
+    wk_runner_close_fd(&j->fd_output);
+    wk_runner_close_fd(&j->fd_result);
+    wk_runner_close_fd(&j->fd_pid);
+    if (timed_out) {
+        memset(&r, 0, sizeof(r));
+        r.verdict = WK_VERDICT_TIMEOUT;
+        r.failed_step = -1;
+        snprintf(r.expected, sizeof(r.expected), "a verdict within %g s", R->o->case_timeout);
+        snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed", seconds);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && j->got == sizeof(j->in.bytes) &&
+               plausible(&j->in.result)) {
+        r = j->in.result;
+        r.rule[sizeof(r.rule) - 1] = 0;
+        r.expected[sizeof(r.expected) - 1] = 0;
+        r.seen[sizeof(r.seen) - 1] = 0;
+    } else {
+        crash_result(j, status, &r);
+    }
+    r.seconds = seconds;
+    j->pid = 0;
+    R->running--;
+    wk_runner_attempt_done(R, j->index, j->attempt, &r, j->tail);
+}
+
+void wk_runner_kill_job(struct job *j)
+{
+    kill(-j->pid, SIGKILL);
+    kill(j->pid, SIGKILL);
+}
+
+int wk_runner_wait_for(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner_internal.h - what the files of the case runner share: the run in
+ * progress (struct run), one attempt's slot (struct job) and each file's
+ * functions the others call. Not part of runner.h: callers see that.
+ *
+ *   runner.c     the run: options into a report, the environment it
+ *                describes, the cases it will run;
+ *   select.c     which cases: filters, excludes, shards, duplicate ids;
+ *   schedule.c   fork per case, -j N with poll(), or --no-fork;
+ *   job.c        one attempt: its child, pipes and result record;
+ *   timeouts.c   the per-case and total deadlines, and stopping;
+ *   verdicts.c   an attempt's result into a case's verdict: expectations,
+ *                one rerun of an unexpected failure, flakes;
+ *   signals.c    SIGINT/SIGTERM: a flag and a self-pipe;
+ *   report_common.c  the helpers the report writers share.
+ */
+#ifndef WK_RUNNER_INTERNAL_H
+#define WK_RUNNER_INTERNAL_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runner.h"
+
+#define MAX_JOBS 256u
+
+/* One attempt, in whichever process runs it. */
+struct job {
+    size_t index;                     /* into rep->cases */
+    uint32_t attempt;
+    pid_t pid;                        /* 0: slot free */
+    int fd_result, fd_output;
+    int fd_pid;                       /* pidfd: readable once the child exits; -1 */
+    int result_eof;
+    double start, deadline;
+    size_t got;
+    union {
+        struct wk_case_result result;
+        unsigned char bytes[sizeof(struct wk_case_result)];
+    } in;
+    char tail[2048];                  /* the end of what the child printed */
+    size_t tail_len;
+};
+
+struct run {
+    const struct wk_runner_options *o;
+    struct wk_run_report *rep;
+    const char *abort_id, *flaky_id;  /* test hooks */
+    pid_t parent;
+    struct job *jobs;
+    struct pollfd *pf;                /* 3 per slot + the signal pipe */
+    uint32_t slots, running;
+    size_t next;                      /* next case to launch */
+    size_t *reruns;                   /* FIFO of case indices */
+    size_t rerun_head, rerun_tail;
+    double t0, total_deadline;        /* total_deadline 0: none */
+    int stopping;
+};
+
+/* verdicts.c */
+void wk_runner_finalize(struct run *R, size_t index, enum wk_verdict v);
+void wk_runner_attempt_done(struct run *R, size_t index, uint32_t attempt, const struct wk_case_result *r,
+                            const char *tail);
+void wk_runner_settle_reruns(struct run *R);
+
+/* job.c */
+void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_t attempt,
+                           struct wk_case_result *r);
+int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_case_result *error);
+void wk_runner_close_fd(int *fd);
+void wk_runner_drain_output(struct job *j);
+void wk_runner_read_result(struct job *j);
+void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out);
+void wk_runner_kill_job(struct job *j);
+int wk_runner_wait_for(pid_t pid);
+
+/* timeouts.c */
+int wk_runner_out_of_time(struct run *R);
+int wk_runner_poll_timeout_ms(const struct run *R);
+void wk_runner_check_children(struct run *R);
+
+/* schedule.c */
+void wk_runner_run_forked(struct run *R);
+void wk_runner_run_in_process(struct run *R);
+
+/* signals.c: the one process-wide state of the runner */
+void wk_runner_signals_begin(int enable);
+void wk_runner_signals_end(int enable);
+int wk_runner_caught_signal(void);        /* the stop signal caught, 0: none */
+int wk_runner_signal_fd(int end);         /* the self-pipe's read (0) or write (1) end; -1: none */
+
+#endif

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * adapters.c - the adapters the driver harnesses run their inputs on:
+ * built, kept, reset and reconfigured (fuzz_driver.h says what and why).
+ *
+ * Process-wide state, deliberately: a harness entry point has no context
+ * argument, and building an adapter per input would cost more than the
+ * input. Two slots (DUT, reference), each keeping up to KEPT adapters with
+ * the knobs they have now, least recently used first out. An input whose
+ * knobs one of them has reuses it after a reset; else, when no slot is
+ * free, the least recently used adapter built with the same GPU
+ * description and segment-query version (what wk_vidmm_reconfigure cannot
+ * change) is reset and given the input's paging knobs, seed and
+ * max_passes, and only an input whose description or version none has
+ * builds one. Mutated fuzz_prog inputs alternate between a few knob sets
+ * (most of the seeds' headers): each used to cost a new adapter (and the
+ * first-touch faults of its fresh model) or a reconfigure (a new paging
+ * buffer), and now costs a reset.
+ *
+ * A kept adapter remembers its GPU description by value (struct
+ * desc_copy): the knobs' pointer points into the current input, which the
+ * next input overwrites, and an equal description in another buffer must
+ * find the same adapter.
+ *
+ * Several adapters are kept only when the driver under test is the
+ * reference driver, which both roles already run side by side. A driver
+ * from WK_DRIVER or WK_FUZZ_DRIVER_LIB may keep adapter state in globals
+ * (its module is loaded once per process, RTLD_NODELETE), so its role gets
+ * one live adapter, reconfigured for other paging knobs and destroyed
+ * before another is built, as before; and so does the reference role then
+ * (its new adapter built just before the old one is destroyed, below).
+ * Both roles always take the same path (build, reset, reconfigure) for the
+ * same inputs: a reset or reconfigured adapter is meant to behave as a
+ * fresh one (tests/test_vidmm_kitgaps.c, tests/test_fuzz_driver.c), but
+ * where the kit falls short of that, the two sides must be off alike, not
+ * one of them, or the gap would be blamed on the driver under test.
+ * (It did: after a reset and a reconfigure from 4097 to 1000 bytes of
+ * paging buffer, multipass.map-64-pages-buffer-1000 gives another digest
+ * than on a fresh adapter.) An input whose GPU description the reference
+ * refuses must not break that either: the reference's adapter is built
+ * before any kept one is dropped (the reference driver runs several side
+ * by side), so a refusal leaves its slot as it was, and the DUT's slot,
+ * never asked, is as it was too. A DUT that does not start where the
+ * reference does is a finding, after which both slots start over.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+
+#include "gate/coverage_gate.h"
+#include "internal.h"
+
+/* The runtime's state, all of it (internal.h). */
+static struct wk_fuzzdrv_state state = { .harness_seen = "fuzz_driver" };
+
+struct wk_fuzzdrv_state *wk_fuzzdrv_state(void)
+{
+    return &state;
+}
+
+static const struct wk_gpu_desc *desc_of(const struct wk_fuzz_knobs *k)
+{
+    return k->gpu ? k->gpu : wk_gpu_reference_desc();
+}
+
+/* Bank ends a segment lists: one fewer than its banks (gpu.h). */
+static uint32_t bank_ends_of(const struct wk_gpu_segment_desc *s)
+{
+    return s->bank_count >= 2 ? s->bank_count - 1 : 0;
+}
+
+static int on_reference(const struct wk_fuzz_knobs *k)
+{
+    return wk_gpu_desc_equal(desc_of(k), wk_gpu_reference_desc());
+}
+
+/* Whether d fits a struct desc_copy (every description a program carries
+ * does). */
+static int desc_fits(const struct wk_gpu_desc *d)
+{
+    if (d->segment_count > DESC_SEGMENTS || (d->segment_count && !d->segments))
+        return 0;
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        if (bank_ends_of(&d->segments[i]) > DESC_BANK_ENDS)
+            return 0;
+    return 1;
+}
+
+/* d (desc_fits) into c, its pointers made c's own. */
+static void desc_copy(struct desc_copy *c, const struct wk_gpu_desc *d)
+{
+    c->desc = *d;
+    c->desc.segments = c->segments;
+    for (uint32_t i = 0; i < d->segment_count; i++) {
+        const struct wk_gpu_segment_desc *s = &d->segments[i];
+        c->segments[i] = *s;
+        c->segments[i].bank_ends = NULL; /* never into the caller's buffers */
+        if (bank_ends_of(s) && s->bank_ends) {
+            memcpy(c->bank_ends[i], s->bank_ends, bank_ends_of(s) * sizeof(uint64_t));
+            c->segments[i].bank_ends = c->bank_ends[i];
+        }
+    }
+}
+
+static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
+{
+    return a->paging_buffer_size == b->paging_buffer_size && a->transfer_chunk == b->transfer_chunk &&
+           a->split_submissions == b->split_submissions &&
+           (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
+           a->max_passes == b->max_passes && wk_gpu_desc_equal(desc_of(a), desc_of(b));
+}
+
+/* Entry e now has knobs k: a copy of them, the description included. */
+static void remember(struct kept *e, const struct wk_fuzz_knobs *k)
+{
+    e->knobs = *k;
+    desc_copy(&e->gpu, desc_of(k));
+    e->knobs.gpu = &e->gpu.desc;
+}
+
+static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
+{
+    if (role == WK_FUZZ_REF)
+        return wk_vidmm_attach(vm, wk_refdriver_DriverEntry);
+    if (wk_fuzz_driver_path())
+        return wk_vidmm_load(vm, wk_fuzz_driver_path());
+    return wk_vidmm_attach(vm, wk_fuzz_driver_entry());
+}
+
+static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->gpu = k->gpu;
+    cfg->ddi_timeout_ms = UINT32_MAX;
+    cfg->paging_buffer_size = k->paging_buffer_size;
+    cfg->transfer_chunk = k->transfer_chunk;
+    cfg->split_submissions = k->split_submissions;
+    cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
+    cfg->seed = k->seed;
+    cfg->max_passes = k->max_passes;
+}
+
+/* A build that failed on the reference description: the kit's fault for
+ * the reference, and for the DUT a driver that cannot be fuzzed so. */
+static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char *step, wk_status st)
+{
+    if (role == WK_FUZZ_REF)
+        wk_fuzz_kit_invariant("fuzz_driver", vm, "the reference adapter does not build: %s: %s", step,
+                              wk_status_name(st));
+    fprintf(stderr, "fuzz_driver: cannot bring up the driver under test (%s): %s: %s: %s\n",
+            wk_fuzz_driver_name(), step, wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
+    abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
+}
+
+/* A started adapter with knobs k, or NULL (another description than the
+ * reference refused; why is in the slot's `refused`, and nothing of the
+ * failed attempt is left). */
+static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
+{
+    struct wk_vidmm_config cfg;
+    config_of(k, &cfg);
+    struct wk_vidmm *vm = NULL;
+    const char *step = "wk_vidmm_create";
+    wk_status st = wk_vidmm_create(&cfg, &vm);
+    if (st == WK_OK) {
+        step = "attaching the driver";
+        st = attach(vm, role);
+    }
+    if (st == WK_OK) {
+        step = "wk_vidmm_start";
+        st = wk_vidmm_start(vm);
+    }
+    if (st == WK_OK)
+        return vm;
+    if (on_reference(k))
+        cannot_build(role, vm, step, st);
+    snprintf(state.slots[role].refused, sizeof(state.slots[role].refused), "%s: %s: %s", step, wk_status_name(st),
+             vm ? wk_vidmm_last_error(vm) : "the adapter description is refused");
+    wk_vidmm_destroy(vm);
+    return NULL;
+}
+
+/* What only a new adapter changes (wk_vidmm_reconfigure refuses it): the
+ * GPU description and the segment-query version. */
+static int same_build(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
+{
+    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && wk_gpu_desc_equal(desc_of(a), desc_of(b));
+}
+
+/* Whether the roles keep several adapters (above): the same answer for
+ * both, so that they take the same path. */
+static int keeps_several(void)
+{
+#ifdef WK_FUZZ_LINKED_DRIVER
+    return 0;
+#else
+    return !wk_fuzz_driver_path();
+#endif
+}
+
+void wk_fuzzdrv_drop(struct kept *e)
+{
+    wk_vidmm_destroy(e->vm);
+    e->vm = NULL;
+}
+
+static void drop_all(struct slot *s)
+{
+    for (int i = 0; i < KEPT; i++)
+        wk_fuzzdrv_drop(&s->kept[i]);
+}
+
+static struct wk_vidmm *use(struct slot *s, struct kept *e)
+{
+    e->used = ++s->clock;
+    return e->vm;
+}
+
+/* The kept adapter with knobs k, NULL when none. */
+static struct kept *with_knobs(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    for (int i = 0; i < KEPT; i++)
+        if (s->kept[i].vm && knobs_equal(&s->kept[i].knobs, k))
+            return &s->kept[i];
+    return NULL;
+}
+
+/* The least recently used kept adapter that a reconfigure can give knobs
+ * k: one built with k's GPU description and segment-query version. */
+static struct kept *reconfigurable(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    struct kept *best = NULL;
+    for (int i = 0; i < KEPT; i++) {
+        struct kept *e = &s->kept[i];
+        if (e->vm && same_build(&e->knobs, k) && (!best || e->used < best->used))
+            best = e;
+    }
+    return best;
+}
+
+/* A free entry, else the least recently used one. */
+static struct kept *victim(struct slot *s)
+{
+    struct kept *best = &s->kept[0];
+    for (int i = 0; i < KEPT; i++) {
+        struct kept *e = &s->kept[i];
+        if (!e->vm)
+            return e;
+        if (e->used < best->used)
+            best = e;
+    }
+    return best;
+}
+
+static int has_free(const struct slot *s)
+{
+    for (int i = 0; i < KEPT; i++)
+        if (!s->kept[i].vm)
+            return 1;
+    return 0;
+}
+
+/* Kept adapters built like k (its description and segment-query version):
+ * past WK_FUZZ_KEPT_PER_BUILD of them, other paging knobs reconfigure one
+ * instead of taking a free entry (fuzz_paging's inputs vary the paging
+ * knobs on one description: a new adapter for each set cost it 8% of its
+ * exec/s, in builds and in the cache footprint of 32 live models). */
+static int builds_like(const struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    int n = 0;
+    for (int i = 0; i < KEPT; i++)
+        n += s->kept[i].vm && same_build(&s->kept[i].knobs, k);
+    return n;
+}
+
+struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
+{
+    static const struct wk_fuzz_knobs defaults;
+    struct slot *s = &state.slots[role];
+    if (!k)
+        k = &defaults;
+    if (s->stale)
+        drop_all(s); /* after a finding nothing of the old adapters is reused */
+    s->stale = 0;
+    struct kept *e = with_knobs(s, k);
+    if (e)
+        return use(s, e);
+    if (!desc_fits(desc_of(k))) {
+        snprintf(s->refused, sizeof(s->refused), "the adapter description is larger than a program's");
+        return NULL;
+    }
+    /* A loaded driver module gets one live adapter: the old one goes before
+     * it is loaded again. The reference driver runs several, so its new
+     * adapter is built first, and a refused description drops nothing. */
+    int alone = !keeps_several() && role == WK_FUZZ_DUT;
+    if (alone)
+        drop_all(s);
+    struct wk_vidmm *vm = build(role, k);
+    if (!vm)
+        return NULL;
+    if (!keeps_several())
+        drop_all(s);
+    e = victim(s);
+    wk_fuzzdrv_drop(e);
+    e->vm = vm;
+    remember(e, k);
+    s->epoch++;
+    s->builds++;
+    return use(s, e);
+}
+
+/* WK_FUZZ_FRESH=1: every input on freshly built adapters. wk_vidmm_reset
+ * rewinds everything of the kit's (tests/test_vidmm_kitgaps.c compares a
+ * reset adapter with a fresh one), but it does not reload the driver, so a
+ * finding that depends on the driver's own history (state it keeps across
+ * devices) may not replay in a fresh process; in this mode every one does,
+ * for the cost of building and starting two adapters per input. */
+int wk_fuzzdrv_fresh_mode(void)
+{
+    static int fresh = -1;
+    if (fresh < 0) {
+        const char *e = getenv("WK_FUZZ_FRESH");
+        fresh = e && e[0] == '1';
+    }
+    return fresh;
+}
+
+/* A reset adapter given other paging knobs, seed or max_passes behaves as
+ * one built with them (wk_vidmm_reconfigure), for a fraction of the cost;
+ * knobs it cannot change (same_build) need a new adapter. */
+static int knobs_applied(struct kept *e, const struct wk_fuzz_knobs *k)
+{
+    if (knobs_equal(&e->knobs, k))
+        return 1;
+    struct wk_vidmm_config cfg;
+    config_of(k, &cfg);
+    cfg.gpu = NULL; /* the adapter keeps its GPU, equal to k's (reconfigurable) */
+    if (wk_vidmm_reconfigure(e->vm, &cfg) != WK_OK)
+        return 0;
+    remember(e, k);
+    return 1;
+}
+
+/* The kept adapter that serves knobs k after a reset (and a reconfigure):
+ * the one with these knobs, else, when no entry is free for a new one or
+ * WK_FUZZ_KEPT_PER_BUILD are built like it, the least recently used of the
+ * same description and version. NULL: build one. */
+static struct wk_vidmm *reuse(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    struct kept *e = with_knobs(s, k);
+    if (!e && !(keeps_several() && has_free(s) && builds_like(s, k) < WK_FUZZ_KEPT_PER_BUILD))
+        e = reconfigurable(s, k);
+    if (!e)
+        return NULL;
+    if (wk_vidmm_reset(e->vm) == WK_OK && knobs_applied(e, k))
+        return use(s, e);
+    wk_fuzzdrv_drop(e); /* dead (WK_E_DEAD), not resettable or not reconfigurable: start over */
+    return NULL;
+}
+
+/* Picking, resetting, reconfiguring or building a kept adapter, and
+ * rebuilding the fixture, depend on the inputs before: the engine's
+ * coverage is paused meanwhile (coverage_gate.h). Not in WK_FUZZ_FRESH
+ * mode, where every input builds alike. */
+void wk_fuzzdrv_history_begin(void)
+{
+    if (!wk_fuzzdrv_fresh_mode())
+        wk_fuzz_coverage_pause();
+}
+
+void wk_fuzzdrv_history_end(void)
+{
+    if (!wk_fuzzdrv_fresh_mode())
+        wk_fuzz_coverage_resume();
+}
+
+/* Whether the GPU model takes the input's description, judged for every
+ * input whatever adapters are kept: the engine sees the description's
+ * validation as the input's own coverage, where a build (paused, below)
+ * would show it only to the input that builds. A refused description
+ * builds nothing; why goes to the slot's `refused`. */
+static int model_takes(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    char why[256];
+    if (on_reference(k) || wk_gpu_check_desc(desc_of(k), why, sizeof(why)) == WK_OK)
+        return 1;
+    snprintf(s->refused, sizeof(s->refused), "the GPU model refuses the adapter: %s", why);
+    return 0;
+}
+
+struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
+{
+    static const struct wk_fuzz_knobs defaults;
+    struct slot *s = &state.slots[role];
+    if (!k)
+        k = &defaults;
+    s->epoch++;
+    if (!model_takes(s, k))
+        return NULL;
+    if (wk_fuzzdrv_fresh_mode())
+        drop_all(s);
+    wk_fuzzdrv_history_begin();
+    struct wk_vidmm *vm = s->stale ? NULL : reuse(s, k);
+    if (!vm)
+        vm = wk_fuzz_adapter(role, k);
+    wk_fuzzdrv_history_end();
+    return vm;
+}
+
+uint64_t wk_fuzz_epoch(enum wk_fuzz_role role)
+{
+    return state.slots[role].epoch;
+}
+
+uint64_t wk_fuzz_builds(enum wk_fuzz_role role)
+{
+    return state.slots[role].builds;
+}

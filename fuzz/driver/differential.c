@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * differential.c - the differential run of fuzz_paging and fuzz_prog: one
+ * program, step by step, on the driver under test and on the reference
+ * driver, each on its kept adapter (fuzz_driver.h, wk_fuzz_differential,
+ * lists what is compared).
+ *
+ * Why step by step and not two whole runs: the first step where the two
+ * disagree is the finding, with its status or check named, and a
+ * violation is blamed on the side and step that recorded it. Contents are
+ * compared byte by byte where each model keeps them (wk_vidmm_peek), page
+ * by page, which costs far less than two digests; digests are computed
+ * only to print a difference. The end of an input is judged too: every
+ * device it left is destroyed on both sides, as the conformance runner
+ * judges a case's teardown. The static buffers below are this runtime's
+ * scratch, not state: nothing in them survives an input.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int content_check(enum wk_step_kind k)
+{
+    return k == WK_STEP_EXPECT_BYTES || k == WK_STEP_EXPECT_PATTERN || k == WK_STEP_EXPECT_DIGEST ||
+           k == WK_STEP_EXPECT_GART;
+}
+
+/* wk_fuzz_check after step i, its `when` text made only for a report. */
+static int step_violated(const char *harness, enum wk_fuzz_role role, struct wk_vidmm *vm, uint32_t i,
+                         const char *kw)
+{
+    if (wk_fuzz_violation_count(vm) == 0)
+        return 0;
+    char when[96];
+    snprintf(when, sizeof(when), "at step %u (%s)", i, kw);
+    return wk_fuzz_check(harness, role, vm, when);
+}
+
+/* The first offset where two n-byte pieces differ (NULL: zeroes), n if none. */
+static uint64_t piece_difference(const uint8_t *x, const uint8_t *y, uint64_t n)
+{
+    static const uint8_t zeroes[WK_GPU_PAGE_SIZE];
+    x = x ? x : zeroes;
+    y = y ? y : zeroes;
+    if (x == y || memcmp(x, y, n) == 0)
+        return n;
+    uint64_t i = 0;
+    while (x[i] == y[i])
+        i++;
+    return i;
+}
+
+/* Allocation a's bytes on both sides, page by page where each model keeps
+ * them (wk_vidmm_peek: no copies; pages never written compare as zeroes):
+ * the first difference, UINT64_MAX when equal; *rs and *ds the statuses
+ * (equal when both fail alike, e.g. a destroyed allocation). Cheaper than
+ * two digests. Sizes are the drivers' (page rounded): the bytes both have
+ * are compared. */
+static uint64_t first_difference(struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t a, wk_status *rs,
+                                 wk_status *ds)
+{
+    static uint8_t rb[WK_GPU_PAGE_SIZE], db[WK_GPU_PAGE_SIZE];
+    struct wk_vidmm_allocation_state rst, dst;
+    *rs = wk_vidmm_allocation_state(ref->vm, ref->allocs[a], &rst);
+    *ds = wk_vidmm_allocation_state(dut->vm, dut->allocs[a], &dst);
+    uint64_t size = rst.size < dst.size ? rst.size : dst.size;
+    for (uint64_t at = 0; *rs == WK_OK && *ds == WK_OK && at < size; at += WK_GPU_PAGE_SIZE) {
+        uint64_t n = size - at < WK_GPU_PAGE_SIZE ? size - at : WK_GPU_PAGE_SIZE;
+        const uint8_t *rp, *dp;
+        *rs = wk_vidmm_peek(ref->vm, ref->allocs[a], at, n, rb, &rp);
+        *ds = wk_vidmm_peek(dut->vm, dut->allocs[a], at, n, db, &dp);
+        uint64_t d = *rs == WK_OK && *ds == WK_OK ? piece_difference(rp, dp, n) : n;
+        if (d < n)
+            return at + d;
+    }
+    return UINT64_MAX;
+}
+
+/* Whether allocation a has the same size and bytes on both sides, both
+ * readable throughout. Then its digests are equal too, and an expect_digest
+ * step holds on both or fails on both: its outcome on either side matters
+ * only where they disagree (a finding), so neither digest is computed. A
+ * byte compare costs far less than two digests (512 rounds of the mixer
+ * per page that is neither zero nor equal to the page before). Anything
+ * unusual (no such allocation, an unreadable page) says no, and the step
+ * runs on both sides as any other. */
+static int same_contents(struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t a)
+{
+    struct wk_vidmm_allocation_state rst, dst;
+    wk_status rs, ds;
+    return a < ref->nallocs && a < dut->nallocs &&
+           wk_vidmm_allocation_state(ref->vm, ref->allocs[a], &rst) == WK_OK &&
+           wk_vidmm_allocation_state(dut->vm, dut->allocs[a], &dst) == WK_OK && rst.size == dst.size &&
+           first_difference(ref, dut, a, &rs, &ds) == UINT64_MAX && rs == WK_OK && ds == WK_OK;
+}
+
+/* One step on both sides; 1 when they agree and nothing was violated. */
+static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t i)
+{
+    const struct wk_step *s = &ref->p->steps[i];
+    const char *kw = wk_step_keyword(s->kind);
+    int ref_failed = 0, dut_failed = 0;
+    if (s->kind == WK_STEP_EXPECT_DIGEST && same_contents(ref, dut, s->allocation))
+        return 1; /* equal bytes: the same outcome on both sides (above) */
+    wk_status rs = wk_prog_exec_step(ref, s, &ref_failed);
+    step_violated(harness, WK_FUZZ_REF, ref->vm, i, kw);
+    wk_status ds = wk_prog_exec_step(dut, s, &dut_failed);
+    if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
+        return 0;
+    if (ds != rs) {
+        wk_fuzz_finding(harness, dut->vm, "step %u (%s): the driver under test returned %s (%s), the reference %s",
+                        i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+        return 0;
+    }
+    if (content_check(s->kind) && dut_failed != ref_failed) {
+        wk_fuzz_finding(harness, dut->vm, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
+                        i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
+                        dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
+        return 0;
+    }
+    return 1;
+}
+
+static int diff_contents(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut)
+{
+    for (uint32_t a = 0; a < ref->nallocs && a < dut->nallocs; a++) {
+        wk_status rs, ds;
+        uint64_t at = first_difference(ref, dut, a, &rs, &ds);
+        if (rs != ds) {
+            wk_fuzz_finding(harness, dut->vm, "allocation %u at the end: %s on the driver under test, %s on the reference",
+                            a, wk_status_name(ds), wk_status_name(rs));
+            return 0;
+        }
+        if (at != UINT64_MAX) {
+            uint64_t rd = 0, dd = 0;
+            wk_vidmm_digest(ref->vm, ref->allocs[a], &rd);
+            wk_vidmm_digest(dut->vm, dut->allocs[a], &dd);
+            wk_fuzz_finding(harness, dut->vm,
+                            "allocation %u at the end: content differs from byte +0x%llx (digest %016llx on the "
+                            "driver under test, %016llx on the reference)",
+                            a, (unsigned long long)at, (unsigned long long)dd, (unsigned long long)rd);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * The end of an input tears down what it left, on both sides and checked
+ * like a step, as the conformance runner judges a case's teardown (leaks,
+ * CTXALLOC-LEAK-001, the destroy DDIs). wk_vidmm_reset would destroy the
+ * same objects anyway, but it forgets the violations it records, so a bug
+ * in a destroy path would go unseen; done here, it costs nothing more.
+ */
+static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut)
+{
+    const uint32_t step = ref->p->step_count;
+    for (uint32_t d = 0; d < ref->ndevices && d < dut->ndevices; d++) {
+        wk_status rs = wk_vidmm_destroy_device(ref->vm, ref->devices[d]);
+        step_violated(harness, WK_FUZZ_REF, ref->vm, step, "teardown: destroy_device");
+        wk_status ds = wk_vidmm_destroy_device(dut->vm, dut->devices[d]);
+        if (step_violated(harness, WK_FUZZ_DUT, dut->vm, step, "teardown: destroy_device"))
+            return 0;
+        if (ds != rs) {
+            wk_fuzz_finding(harness, dut->vm, "teardown of device %u: the driver under test returned %s (%s), the reference %s",
+                            d, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
+                         wk_fuzz_skip_fn *skip, void *user)
+{
+    static struct wk_case_result ref_result, dut_result;
+    static struct wk_prog_exec ref, dut;
+    wk_fuzzdrv_state()->harness_seen = harness;
+    struct wk_vidmm *ref_vm = wk_fuzz_ready(WK_FUZZ_REF, k);
+    if (!ref_vm)
+        return 0; /* an adapter the reference refuses: nothing to compare the DUT with */
+    struct wk_vidmm *dut_vm = wk_fuzz_ready(WK_FUZZ_DUT, k);
+    if (!dut_vm) {
+        wk_fuzz_finding(harness, NULL, "the driver under test does not start on an adapter the reference starts on: %s",
+                        wk_fuzzdrv_state()->slots[WK_FUZZ_DUT].refused);
+        return 0;
+    }
+    wk_prog_exec_init(&ref, p, ref_vm, &ref_result);
+    wk_prog_exec_init(&dut, p, dut_vm, &dut_result);
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        if (!(skip && skip(user, p, i)) && !diff_step(harness, &ref, &dut, i))
+            return 0;
+    }
+    return diff_contents(harness, &ref, &dut) && diff_teardown(harness, &ref, &dut);
+}
