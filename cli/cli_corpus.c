@@ -32,13 +32,12 @@ static const struct wk_cli_option seed_options[] = {
 
 static const struct wk_cli_command seed_command = {
     "corpus seed", "[--specs DIR] [--out DIR] [--check]", seed_options,
-    "\n"
-    "  Writes the seed corpora of fuzz_prog, fuzz_render, fuzz_patch, fuzz_paging and\n"
-    "  fuzz_hostile from every case of the YAML specs, into OUT/<harness>/seeds/ (its *.bin\n"
-    "  files replaced): fuzz_prog each case as its step program, fuzz_render each render\n"
-    "  step, fuzz_patch each DxgkDdiPatch call the reference driver receives, fuzz_paging\n"
-    "  each case's paging steps, fuzz_hostile each negative case with its answer corruption.\n"
-    "  `wddmkit fuzz` starts from them.",
+    "Writes the seed corpora of fuzz_prog, fuzz_render, fuzz_patch, fuzz_paging and\n"
+    "fuzz_hostile from every case of the YAML specs, into OUT/<harness>/seeds/ (its *.bin\n"
+    "files replaced): fuzz_prog each case as its step program, fuzz_render each render\n"
+    "step, fuzz_patch each DxgkDdiPatch call the reference driver receives, fuzz_paging\n"
+    "each case's paging steps, fuzz_hostile each negative case with its answer corruption.\n"
+    "`wddmkit fuzz` starts from them.",
     "exit: 0 done (or current), 1 out of date (--check), 2 usage error or unreadable specs",
 };
 

@@ -13,12 +13,27 @@
 #include "cli.h"
 #include "cli_crash_args.h"
 
+int wk_cli_unknown_harness(const struct wk_cli_command *cmd, const char *name)
+{
+    size_t n = 0;
+    const struct wk_fuzz_harness *h = wk_fuzz_harness_table(&n);
+    const char *names[64];
+    size_t count = n < 64 ? n : 64;
+    for (size_t i = 0; i < count; i++)
+        names[i] = h[i].name;
+    const char *near = wk_cli_suggest(name, names, count);
+    if (near)
+        return wk_cli_error(cmd, "unknown harness '%s' (did you mean '%s'? one of: %s)", name, near,
+                            wk_fuzz_harness_names());
+    return wk_cli_error(cmd, "unknown harness '%s' (one of: %s)", name, wk_fuzz_harness_names());
+}
+
 int wk_cli_harness_arg(const struct wk_cli_arg *a, const char **out)
 {
     if (!wk_fuzz_harness_name_ok(a->value))
         return wk_cli_error(a->cmd, "%s: not a harness name (letters, digits and '_'): '%s'", a->opt, a->value);
     if (!wk_fuzz_harness_known(a->value))
-        return wk_cli_error(a->cmd, "unknown harness '%s' (one of: %s)", a->value, wk_fuzz_harness_names());
+        return wk_cli_unknown_harness(a->cmd, a->value);
     *out = a->value;
     return 0;
 }

@@ -46,6 +46,8 @@ enum {
 /* --harness NAME: a harness of the list into *out; 0, or 2 after saying
  * why (a name that cannot be one, or an unknown one with the list). */
 int wk_cli_harness_arg(const struct wk_cli_arg *a, const char **out);
+/* "unknown harness NAME (did you mean ...? one of: ...)"; returns 2. */
+int wk_cli_unknown_harness(const struct wk_cli_command *cmd, const char *name);
 
 /*
  * Parses a crash command's arguments (one operand, named `what` in the

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_crash_args.h" /* wk_cli_unknown_harness */
 #include "cli_options.h"
 #include "fuzz.h" /* wk_campaign_run */
 
@@ -199,6 +200,10 @@ static int check_options(const struct wk_campaign_options *o)
     if (!wk_campaign_name_ok(o->harness))
         return wk_cli_usage_error(&fuzz_command,
                                   "--harness: '%s' is not a harness name (letters, digits, '_' and '-')", o->harness);
+    /* A harness of the kit, unless --build-dir names a build of one of
+     * your own. */
+    if (!o->build_dir && !wk_fuzz_harness_known(o->harness))
+        return wk_cli_unknown_harness(&fuzz_command, o->harness);
     return WK_CLI_CONTINUE;
 }
 

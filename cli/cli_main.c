@@ -96,7 +96,7 @@ static const struct command {
         { "dump ID|GLOB [FILE|DIR...]", "print cases as their step programs (default: the repo's specs/)" },
         { "mutations", "list the answer corruptions negative cases use" } } },
     { "version", run_version, { { "", "print the version" } } },
-    { "help", run_help, { { "", "print this text" } } },
+    { "help", run_help, { { "[COMMAND]", "print this text, or COMMAND's help" } } },
 };
 enum { COMMANDS = sizeof(commands) / sizeof(commands[0]) };
 
@@ -136,20 +136,68 @@ static void usage(FILE *out)
           out);
 }
 
+static const struct wk_cli_command help_command = {
+    "help", "[COMMAND]", NULL,
+    "Without COMMAND: every command and what it does. With one: that command's own help (the\n"
+    "same as 'wddmkit COMMAND --help').",
+    NULL,
+};
+
+static const struct wk_cli_command version_command = { "version", "", NULL,
+                                                        "Prints the version of this build of wddmkit.", NULL };
+
+static int one_operand(void *ctx, const struct wk_cli_arg *a)
+{
+    const char **word = ctx;
+    if (!word || *word)
+        return wk_cli_error(a->cmd, "unexpected argument '%s'", a->value);
+    *word = a->value;
+    return 0;
+}
+
+static int run_command(const char *name, int argc, char **argv);
+
 static int run_help(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    usage(stdout);
-    return 0;
+    const char *command = NULL;
+    int rc = wk_cli_parse(&help_command, argc, argv, one_operand, &command);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (!command) {
+        usage(stdout);
+        return 0;
+    }
+    char help[] = "--help";
+    char *help_argv[] = { help, NULL };
+    return run_command(command, 1, help_argv);
 }
 
 static int run_version(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    int rc = wk_cli_parse(&version_command, argc, argv, one_operand, NULL);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
     printf("wddmkit %s\n", WK_VERSION);
     return 0;
+}
+
+/* The command NAME with its arguments, or "unknown command" (did you
+ * mean) and 2. */
+static int run_command(const char *name, int argc, char **argv)
+{
+    const char *names[COMMANDS];
+    for (size_t i = 0; i < COMMANDS; i++) {
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc, argv);
+        names[i] = commands[i].name;
+    }
+    const char *near = name[0] == '-' ? NULL : wk_cli_suggest(name, names, COMMANDS);
+    if (near)
+        fprintf(stderr, "wddmkit: unknown command '%s' (did you mean '%s'?)\n", name, near);
+    else
+        fprintf(stderr, "wddmkit: unknown command '%s'\n", name);
+    fputs("try 'wddmkit help'\n", stderr);
+    return 2;
 }
 
 int wk_cli_main(int argc, char **argv)
@@ -163,17 +211,5 @@ int wk_cli_main(int argc, char **argv)
         cmd = "help";
     else if (strcmp(cmd, "--version") == 0)
         cmd = "version";
-    const char *names[COMMANDS];
-    for (size_t i = 0; i < COMMANDS; i++) {
-        if (strcmp(cmd, commands[i].name) == 0)
-            return commands[i].run(argc - 2, argv + 2);
-        names[i] = commands[i].name;
-    }
-    const char *near = cmd[0] == '-' ? NULL : wk_cli_suggest(cmd, names, COMMANDS);
-    if (near)
-        fprintf(stderr, "wddmkit: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
-    else
-        fprintf(stderr, "wddmkit: unknown command '%s'\n", cmd);
-    fputs("try 'wddmkit help'\n", stderr);
-    return 2;
+    return run_command(cmd, argc - 2, argv + 2);
 }

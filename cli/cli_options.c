@@ -138,8 +138,10 @@ void wk_cli_help(const struct wk_cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: wddmkit %s%s%s\n", cmd->name, cmd->usage && *cmd->usage ? " " : "",
             cmd->usage ? cmd->usage : "");
-    if (cmd->about)
-        print_indented(out, cmd->about, 0);
+    if (cmd->about) { /* one blank line between the usage line and the text, whatever the text starts with */
+        fputc('\n', out);
+        print_indented(out, cmd->about + strspn(cmd->about, "\n"), 0);
+    }
     fputc('\n', out);
     size_t n = option_count(cmd->options);
     for (size_t i = 0; i < n; i++)
@@ -269,6 +271,9 @@ static int unknown_short(const struct wk_cli_command *cmd, const char *elem, int
         return wk_cli_error(cmd, "unknown option byte 0x%02x in '%s'", (unsigned)c & 0xffu, elem ? elem : "");
     if (near)
         return wk_cli_error(cmd, "unknown option '-%c' (did you mean '--%s'?)", c, near);
+    if (elem && elem[0] == '-' && elem[1] == c && elem[2])
+        return wk_cli_error(cmd, "unknown option '-%c' in '%s' (a file whose name starts with '-' goes after '--')",
+                            c, elem);
     return wk_cli_error(cmd, "unknown option '-%c'", c);
 }
 

@@ -7,7 +7,8 @@
 #   <name>         WK_FUZZ_ENGINE=libfuzzer: linked with libFuzzer;
 #                  WK_FUZZ_ENGINE=afl: linked with AFL++'s driver
 #                  (afl-clang-fast -fsanitize=fuzzer).
-# Every harness program lands in <build>/fuzz/, where `wddmkit fuzz`, the
+# Every harness program lands in <kit build>/fuzz/ (the kit's own binary
+# folder, also when it is a subproject), where `wddmkit fuzz`, the
 # engines and the replay lookups find them, whichever folder defines it.
 # Every NAME must be in fuzz/harnesses.txt (wk_check_harness_list, below).
 function(wk_add_fuzzer name)
@@ -16,7 +17,7 @@ function(wk_add_fuzzer name)
   add_executable(${name}_replay ${F_SOURCES} ${PROJECT_SOURCE_DIR}/harnesses/replay_main.c)
   target_include_directories(${name}_replay PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
   target_link_libraries(${name}_replay PRIVATE ${F_LIBS})
-  set_target_properties(${name}_replay PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+  set_target_properties(${name}_replay PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
   wk_target_warnings(${name}_replay)
   foreach(dir seeds regressions)
     set(path ${PROJECT_SOURCE_DIR}/corpus/${name}/${dir})
@@ -30,7 +31,7 @@ function(wk_add_fuzzer name)
     target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
     target_link_libraries(${name} PRIVATE ${F_LIBS})
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
-    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
     wk_target_warnings(${name})
   endif()
 endfunction()

@@ -25,7 +25,7 @@
  * The dictionaries are committed (harnesses/<harness>.dict); the ctest fuzz.dicts_current
  * regenerates them into a scratch folder and compares, so they cannot drift.
  *
- *   build/default/fuzz/wk_gen_dicts fuzz                  (regenerate)
+ *   build/default/harnesses/wk_gen_dicts harnesses        (regenerate)
  *   wk_gen_dicts --check COMMITTED_DIR SCRATCH_DIR         (the test: exit 1
  *                                                          when they differ)
  */
@@ -519,7 +519,7 @@ static int same_lines_or_say_where(const char *a, const char *b)
     return same;
 }
 
-static int check(const char *committed, const char *scratch)
+static int check(const char *self, const char *committed, const char *scratch)
 {
     int ok = 1;
     for (size_t h = 0; h < sizeof(harnesses) / sizeof(harnesses[0]); h++) {
@@ -529,7 +529,10 @@ static int check(const char *committed, const char *scratch)
         ok &= same_lines_or_say_where(a, b);
     }
     if (!ok)
-        fprintf(stderr, "wk_gen_dicts: regenerate the dictionaries: wk_gen_dicts %s\n", committed);
+        fprintf(stderr,
+                "wk_gen_dicts: a help text or a table the dictionaries are made from changed (a new command or\n"
+                "option does that); regenerate them and commit the .dict files: %s %s\n",
+                self, committed);
     return ok ? 0 : 1;
 }
 
@@ -557,7 +560,7 @@ static int generate(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--check") == 0)
-        return generate(argv[3]) != 0 ? 1 : check(argv[2], argv[3]);
+        return generate(argv[3]) != 0 ? 1 : check(argv[0], argv[2], argv[3]);
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUT_DIR | --check COMMITTED_DIR SCRATCH_DIR\n", argv[0]);
         return 2;

@@ -153,7 +153,7 @@ BEGIN {
         if (!nh) print "  none"
         print ""
     }
-    printf "rule (docs/architecture.md): %d include%s break it\n", bad, bad == 1 ? "" : "s"
+    printf "rule (docs/architecture.md): %d include%s it\n", bad, bad == 1 ? " breaks" : "s break"
     for (i = 1; i <= bad; i++) print "  " violation[i]
     if (check && bad) exit 1
 }

@@ -134,7 +134,7 @@ expect_err "wddmkit triage: --seed: expected a whole number from 0 to 1844674407
     triage "$corpus/fuzz_prog/seeds" --seed=x
 expect_err "wddmkit coverage: --fail-under: expected a number from 0 to 100, saw '101'" \
     coverage --harness=fuzz_render --fail-under=101
-expect_err "wddmkit repro: unknown harness 'fuzz_rendr' (one of: fuzz_gpu_decode, " repro "$seed" --harness=fuzz_rendr
+expect_err "wddmkit repro: unknown harness 'fuzz_rendr' (did you mean 'fuzz_render'? one of: fuzz_gpu_decode, " repro "$seed" --harness=fuzz_rendr
 expect_err "wddmkit repro: --runs: expected a whole number from 1 to 100000, saw '0'" repro "$seed" --runs=0
 [ ! -e "$work/fz" ] || fail "fuzz --dry-run created $work/fz"
 
@@ -202,6 +202,19 @@ run fuzz --harness fuzz_gpu_decode --engine afl --dry-run --out "$work/fz" -- --
 [ "$rc" = 0 ] && grep -q "^would run: .* --help -j 9 -- " "$work/out" && ! grep -q "^usage:" "$work/out" ||
     fail "fuzz ... -- --help -j 9: exit $rc, $(head -3 "$work/out") $(cat "$work/err")"
 expect_err "wddmkit fuzz: unexpected argument 'stray'" fuzz --harness fuzz_gpu_decode stray --dry-run
+
+# 6. help and version keep the style too: `help COMMAND` is COMMAND's help,
+# `version` takes --help and no stray argument; an unknown harness gets a
+# "did you mean"; a file named like an option gets the hint about --.
+run help conform
+[ "$rc" = 0 ] && head -1 "$work/out" | grep -q "^usage: wddmkit conform " || fail "help conform: exit $rc, $(head -1 "$work/out")"
+expect_err "wddmkit: unknown command 'confrom' (did you mean 'conform'?)" help confrom
+run version --help
+[ "$rc" = 0 ] && head -1 "$work/out" | grep -q "^usage: wddmkit version" || fail "version --help: exit $rc, $(head -1 "$work/out")"
+expect_err "wddmkit version: unexpected argument 'extra'" version extra
+expect_err "wddmkit fuzz: unknown harness 'fuzz_cl' (did you mean 'fuzz_cli'?" fuzz --harness fuzz_cl --dry-run
+expect_err "wddmkit gpu disasm: unknown option '-d' in '-dash.bin' (a file whose name starts with '-' goes after '--')" \
+    gpu disasm -dash.bin
 
 if [ "$fails" -eq 0 ]; then
     echo "cli_options: all checks passed"

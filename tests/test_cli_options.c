@@ -228,6 +228,7 @@ static void test_help_layout(void **state)
     wk_cli_help(&command, f);
     fclose(f);
     assert_string_equal(text, "usage: wddmkit test cmd [options] X...\n"
+                              "\n"
                               "About it.\n"
                               "\n"
                               "  --driver PATH         the driver\n"

@@ -781,7 +781,7 @@ static void test_unknown_harness(void **state)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         assert_int_equal(wddmkit(out, sizeof(out), "%s '%s%s' %s", commands[i][0], path, commands[i][1],
                                  commands[i][2]), 2);
-        expect_output(out, "unknown harness 'fuzz_rendr' (one of: fuzz_gpu_decode, ");
+        expect_output(out, "unknown harness 'fuzz_rendr' (did you mean 'fuzz_render'? one of: fuzz_gpu_decode, ");
         if (strstr(out, "no replay binary"))
             fail_msg("%s: blames a missing replay binary:\n%s", commands[i][0], out);
     }
