@@ -5,8 +5,9 @@
 #   1. skipped cases grouped by reason, with counts;
 #   2. a failed check that broke no rule shows `covers:` (the case's
 #      rules), never a `rule:` line that would blame them;
-#   3. --profile contract without --driver: the profile line and the
-#      rerun command naming the profile;
+#   3. --profile contract without --driver: the checks by kind with the
+#      profile, the choice checks skipped with the reason, and the rerun
+#      command naming the profile;
 #   4. six unexpected results: a table of them by rule.
 # Usage: conform_console.sh WDDMKIT WORK_DIR
 set -u
@@ -35,8 +36,13 @@ cases:
       - create_allocation: {as: a, size: 4KiB}
       - fill: {allocation: a, pattern: 0x11111111}
       - expect_pattern: {allocation: a, pattern: 0x22222222}
+  - id: t.choice
+    describe: A count of the reference driver's, skipped in the contract profile.
+    steps:
+      - create_device
+      - expect_stats: {stat: ddi_calls, ddi: CreateDevice, min: 1}
 YAML
-block=$(sed -n '/  - id: t.wrong-data/,$p' "$work/t.yaml")
+block=$(sed -n '/  - id: t.wrong-data/,/  - id: t.choice/p' "$work/t.yaml" | sed '$d')
 for i in 2 3 4 5 6; do # six failures: enough for the table by rule
     printf '%s\n' "$block" | sed "s/t.wrong-data/t.wrong-data-$i/" >>"$work/t.yaml"
 done
@@ -50,7 +56,14 @@ grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    covers:   PAGING-FILL-001
 grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    rule:" && fail "a rule: row blames the covered rule"
 grep -A1 "^unexpected results by rule:$" "$out" | grep -q "^      6  (no rule: a failed check or step)$" ||
     fail "no table of unexpected results by rule"
-grep -q "^profile: contract (" "$out" || fail "no profile line"
+grep -q '^checks by kind, profile contract (docs/verdicts.md, "Kinds of check"):$' "$out" || fail "no checks by kind"
+# 6 x (create_device, create_allocation, fill) + t.choice's create_device: 19 contract checks;
+# 6 expect_pattern: semantic; t.choice's stat: a choice, skipped; no encoder step: no line
+grep -q "^  contract       19 run$" "$out" || fail "contract checks"
+grep -q "^  semantic        6 run$" "$out" || fail "semantic checks"
+grep -q "^  choice          0 run, 1 skipped: the reference driver's own choice (--profile reference runs it)$" "$out" ||
+    fail "choice checks skipped, with the reason"
+grep -q "^  encoder" "$out" && fail "a line for a kind without checks"
 grep -q "command:  wddmkit conform --filter 't.wrong-data' --profile contract " "$out" || fail "rerun command"
 [ "$fails" = 0 ] && echo "conform_console: all checks passed"
 exit $((fails != 0))

@@ -102,6 +102,16 @@ enum wk_verdict {
 
 const char *wk_verdict_name(enum wk_verdict v);
 
+/* The checks of one kind a case ran (evaluated, held or not) and skipped
+ * (the kind was left out: wk_run_options.skip_kinds, the contract profile,
+ * or after a refused action). Checks after a failure are neither. */
+struct wk_check_count {
+    uint32_t run;
+    uint32_t skipped;
+};
+
+#define WK_SKIP_REASON_SIZE 96u        /* a skip reason with its NUL (longer ones are cut) */
+
 /* What a case run produced: the verdict, and for a failure the step, the
  * rule involved, what was expected and what was seen. Plain data: it
  * crosses the pipe from a forked case to the runner as is. */
@@ -111,7 +121,12 @@ struct wk_case_result {
     char rule[24];                     /* rule of the failure (or the one tripped) */
     char expected[192];
     char seen[320];
-    uint32_t not_evaluated;            /* checks the contract profile left out (wk_run_options) */
+    uint32_t not_evaluated;            /* checks the contract profile left out (wk_run_options):
+                                          kept for compatibility, always equal to
+                                          checks[WK_CHECK_CHOICE].skipped */
+    struct wk_check_count checks[WK_CHECK_KIND_COUNT];  /* by kind (wk_step_checks) */
+    char skip_reason[WK_CHECK_KIND_COUNT][WK_SKIP_REASON_SIZE]; /* why the first check of each
+                                          kind was skipped ("" when none was) */
     uint64_t rules_tripped[2];         /* bit per catalogue index */
     struct wk_vidmm_stats stats;
     double seconds;
@@ -134,8 +149,21 @@ struct wk_run_options {
                                           the reference driver's own choices (placement offsets,
                                           counts of calls, operations, passes and fences, context
                                           info values); a negative case whose corruption never
-                                          applied is a skip (docs/conformance.md, "Profiles") */
+                                          applied is a skip (docs/conformance.md, "Profiles");
+                                          the same as WK_CHECK_CHOICE in skip_kinds, with the
+                                          profile's reason */
+    /* Kinds of check the kit cannot judge for this driver (a mode such as
+     * `--gpu none`): WK_CHECK_BIT(kind) set ⇒ a check of that kind is
+     * skipped, never failed, and counted with skip_reason[kind] (NULL: a
+     * generic reason); an action of that kind (a render step, encoder)
+     * makes the rest of the case unjudgeable: the case is a skip with that
+     * reason, its remaining checks counted as skipped by their kinds. */
+    uint32_t skip_kinds;
+    const char *skip_reason[WK_CHECK_KIND_COUNT];
 };
+
+/* The reason the contract profile gives for the choice checks it skips. */
+#define WK_CHOICE_SKIP_REASON "the reference driver's own choice (--profile reference runs it)"
 
 /* The interpreter, one step at a time, on an adapter the caller built and
  * started (what the fuzz harnesses use to compare two drivers step by
@@ -154,6 +182,9 @@ struct wk_prog_exec {
      * lists of patch steps. */
     HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
     int contract;                      /* wk_run_options.contract */
+    uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
+    const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
+    const char *rest_skipped;          /* why the steps from a refused action on were skipped */
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,

@@ -24,6 +24,65 @@ int wk_step_is_check(enum wk_step_kind kind)
     return kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO;
 }
 
+const char *wk_check_kind_name(enum wk_check_kind kind)
+{
+    switch (kind) {
+#define CK_(name, word) case name: return word;
+        WK_CHECK_KIND_MAP(CK_)
+#undef CK_
+    default: return "unknown";
+    }
+}
+
+enum wk_check_kind wk_check_kind_find(const char *word)
+{
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++)
+        if (strcmp(word, wk_check_kind_name((enum wk_check_kind)k)) == 0)
+            return (enum wk_check_kind)k;
+    return WK_CHECK_KIND_COUNT;
+}
+
+/*
+ * The rule (docs/verdicts.md, "Kinds of check", which has the table and the
+ * reasons): a render step is encoder (the driver gets user-mode data in the
+ * kit's own command format); every other action is contract (its status,
+ * the in/out fields the kit checks as it calls, no rule violated). Data
+ * checks (bytes, pattern, digest) and the GART mapping are semantic: they
+ * look at what executing the driver's buffers did. A placement is contract
+ * (resident, segment, bank: what the allocation asked for); its offset is a
+ * choice sub-check (wk_step_checks). Context-info values are choice. A stat
+ * by stat: violations and cancellations are contract, GPU faults semantic,
+ * every other count (calls, operations, passes, buffers, fences,
+ * evictions, submissions) follows from the driver's choices.
+ */
+enum wk_check_kind wk_step_check_kind(const struct wk_step *s)
+{
+    switch (s->kind) {
+    case WK_STEP_RENDER: return WK_CHECK_ENCODER;
+    case WK_STEP_EXPECT_BYTES:
+    case WK_STEP_EXPECT_PATTERN:
+    case WK_STEP_EXPECT_DIGEST:
+    case WK_STEP_EXPECT_GART: return WK_CHECK_SEMANTIC;
+    case WK_STEP_EXPECT_PLACEMENT: return WK_CHECK_CONTRACT;
+    case WK_STEP_EXPECT_CONTEXT_INFO: return WK_CHECK_CHOICE;
+    case WK_STEP_EXPECT_STATS:
+        if (s->stat == WK_STAT_VIOLATIONS || s->stat == WK_STAT_CANCELLED)
+            return WK_CHECK_CONTRACT;
+        return s->stat == WK_STAT_GPU_FAULTS ? WK_CHECK_SEMANTIC : WK_CHECK_CHOICE;
+    default: return WK_CHECK_CONTRACT;
+    }
+}
+
+uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STEP_MAX_CHECKS])
+{
+    kinds[0] = wk_step_check_kind(s);
+    if (s->kind == WK_STEP_EXPECT_PLACEMENT && s->has_offset) {
+        kinds[1] = WK_CHECK_CHOICE;
+        return 2;
+    }
+    return 1;
+}
+
 struct wk_prog_patch *wk_prog_patch_new(uint32_t dma_length)
 {
     struct wk_prog_patch *p = calloc(1, sizeof(*p) + dma_length);

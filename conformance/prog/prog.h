@@ -88,6 +88,54 @@ enum wk_step_kind {
 const char *wk_step_keyword(enum wk_step_kind kind);
 int wk_step_is_check(enum wk_step_kind kind);
 
+/*
+ * The kind of a check: what the kit needs to judge it, and so when it must
+ * be skipped rather than failed (docs/verdicts.md, "Kinds of check"). Every
+ * step is a check of one kind (an action: its status and that it broke no
+ * rule); a step may hold a sub-check of another kind (a placement's offset).
+ * Derived from the step by wk_step_check_kind, never written in a spec nor
+ * stored in a binary program. X(name, "word"); appended, never reordered.
+ *
+ *   contract  what any driver must do whatever its hardware: statuses, in/out
+ *             fields, bounds, multipass progress, patch confinement, list
+ *             indices, guard pages, segments, banks, rule violations
+ *   semantic  what executing a built buffer did: bytes, patterns, digests,
+ *             GART mappings, GPU faults, fences (needs a command processor
+ *             for the driver's command format)
+ *   encoder   the step hands the driver user-mode data in the kit's own
+ *             format (a render step's user-command records or raw bytes)
+ *   choice    the reference driver's own choices: placement offsets, counts
+ *             of calls, operations, passes, buffers, fences and evictions,
+ *             context-info values (the reference profile only)
+ */
+#define WK_CHECK_KIND_MAP(X)                  \
+    X(WK_CHECK_CONTRACT, "contract")          \
+    X(WK_CHECK_SEMANTIC, "semantic")          \
+    X(WK_CHECK_ENCODER, "encoder")            \
+    X(WK_CHECK_CHOICE, "choice")
+
+enum wk_check_kind {
+#define WK_CHECK_ENUM_(name, word) name,
+    WK_CHECK_KIND_MAP(WK_CHECK_ENUM_)
+#undef WK_CHECK_ENUM_
+    WK_CHECK_KIND_COUNT
+};
+
+#define WK_CHECK_BIT(kind) (1u << (kind))   /* a kind in a uint32_t set of kinds */
+
+/* "contract", "semantic"...; "unknown" out of range. */
+const char *wk_check_kind_name(enum wk_check_kind kind);
+/* WK_CHECK_KIND_COUNT when `word` names no kind. */
+enum wk_check_kind wk_check_kind_find(const char *word);
+
+struct wk_step;
+/* The kind of a step's own check (for an action, of its status). */
+enum wk_check_kind wk_step_check_kind(const struct wk_step *s);
+/* Every check a step makes, its own first: the kinds in kinds[0..n), n
+ * returned (1, or 2 for a placement that names an offset: a choice). */
+#define WK_STEP_MAX_CHECKS 2u
+uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STEP_MAX_CHECKS]);
+
 /* A memory reference inside a render: allocation-list index + offset. */
 struct wk_prog_ref {
     uint32_t list_index;
@@ -271,7 +319,8 @@ struct wk_prog {
 /* What a case needs from the driver (missing ⇒ skip). */
 #define WK_REQ_CANCEL 0x1u          /* CancelCommandAware and DxgkDdiCancelCommand */
 #define WK_REQ_RENDER 0x2u          /* DxgkDdiRender + Patch + SubmitCommand */
-#define WK_REQ_MODEL 0x4u           /* the driver targets the GPU model */
+#define WK_REQ_MODEL 0x4u           /* deprecated, never checked: the kind of each check says
+                                       what needs the GPU model (the loader warns) */
 #define WK_REQ_BANKS 0x8u           /* the driver reports banks (QUERYSEGMENT3) */
 #define WK_REQ_REFERENCE 0x10u      /* the case pins choices the DDI leaves to the driver, made
                                        as the reference driver makes them (its context

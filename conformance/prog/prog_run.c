@@ -340,6 +340,70 @@ static wk_status act(struct interp *x, const struct wk_step *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* Kinds of check (prog.h, docs/verdicts.md "Kinds of check")           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Why checks of kind `k` are left out for this run (NULL: they run): the
+ * caller's skip_kinds (a mode in which the kit cannot judge them), or the
+ * contract profile for the reference driver's own choices. A skip is never
+ * a failure: the kit says what it did not judge, and why.
+ */
+static const char *kind_skipped(const struct interp *x, enum wk_check_kind k)
+{
+    if (x->skip_kinds & WK_CHECK_BIT(k)) {
+        const char *why = x->skip_reason ? x->skip_reason[k] : NULL;
+        return why ? why : "the kit cannot judge this kind of check for this driver";
+    }
+    if (k == WK_CHECK_CHOICE && x->contract)
+        return WK_CHOICE_SKIP_REASON;
+    return NULL;
+}
+
+/* Counts a skipped check; the first skip of a kind keeps its reason. The
+ * choice checks skipped are also not_evaluated (the older count). */
+static void count_skip(struct interp *x, enum wk_check_kind k, const char *why)
+{
+    struct wk_case_result *r = x->r;
+    if (r->checks[k].skipped++ == 0)
+        snprintf(r->skip_reason[k], sizeof(r->skip_reason[k]), "%s", why);
+    if (k == WK_CHECK_CHOICE)
+        r->not_evaluated++;
+}
+
+/* A sub-check of kind k: 1 when it runs (counted run), 0 when skipped
+ * (counted skipped). */
+static int count_check(struct interp *x, enum wk_check_kind k)
+{
+    const char *why = kind_skipped(x, k);
+    if (why) {
+        count_skip(x, k, why);
+        return 0;
+    }
+    x->r->checks[k].run++;
+    return 1;
+}
+
+/* An action of a kind left out (a render step when encoder checks are):
+ * nothing after it can be judged, since every later step would see a
+ * state the refused action should have made. The case is a skip with the
+ * kind's reason; steps[from..] are counted as skipped, each check by its
+ * own kind (with its own reason when that kind is left out too). */
+static void skip_rest(struct interp *x, uint32_t from, const char *why)
+{
+    const struct wk_prog *p = x->p;
+    for (uint32_t i = from; i < p->step_count; i++) {
+        enum wk_check_kind kinds[WK_STEP_MAX_CHECKS];
+        uint32_t n = wk_step_checks(&p->steps[i], kinds);
+        for (uint32_t j = 0; j < n; j++)
+            count_skip(x, kinds[j], kind_skipped(x, kinds[j]) ? kind_skipped(x, kinds[j]) : why);
+    }
+    x->r->verdict = WK_VERDICT_SKIP;
+    x->rest_skipped = why;
+    snprintf(x->r->seen, sizeof(x->r->seen), "%s", why);
+}
+
+/* ------------------------------------------------------------------ */
 /* Checks                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -427,9 +491,7 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
                      st->resident ? "resident" : "not resident");
     if (!st->resident)
         return 1;
-    int offset = s->has_offset && !x->contract;
-    if (s->has_offset && x->contract)
-        x->r->not_evaluated++;
+    int offset = s->has_offset && count_check(x, WK_CHECK_CHOICE);
     if ((s->segment && st->segment_id != s->segment) || (offset && st->segment_offset != s->offset) ||
         (s->has_bank && st->bank != s->expect_bank)) {
         struct wk_step asked = *s;
@@ -538,28 +600,19 @@ static int check_stats(struct interp *x, const struct wk_step *s)
     return 1;
 }
 
-/*
- * Whether the contract profile leaves a check out: the counts of calls,
- * paging operations, passes, buffers, fences and evictions follow from the
- * driver's own choices (its context allocations, its paging-buffer
- * chunking, how many passes it takes), and so do the context info values;
- * the contract says only that nothing is violated and nothing faults.
- */
-static int reference_only(const struct wk_step *s)
-{
-    if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
-        return 1;
-    return s->kind == WK_STEP_EXPECT_STATS && s->stat != WK_STAT_VIOLATIONS && s->stat != WK_STAT_GPU_FAULTS &&
-           s->stat != WK_STAT_CANCELLED;
-}
-
-/* 1 when the check holds; 0 with expected/seen filled. */
+/* 1 when the check holds; 0 with expected/seen filled. A check of a kind
+ * left out holds, counted as skipped (its sub-checks with it). */
 static int check(struct interp *x, const struct wk_step *s)
 {
-    if (x->contract && reference_only(s)) {
-        x->r->not_evaluated++;
+    enum wk_check_kind kinds[WK_STEP_MAX_CHECKS];
+    uint32_t n = wk_step_checks(s, kinds);
+    const char *why = kind_skipped(x, kinds[0]);
+    if (why) {
+        for (uint32_t i = 0; i < n; i++)
+            count_skip(x, kinds[i], kind_skipped(x, kinds[i]) ? kind_skipped(x, kinds[i]) : why);
         return 1;
     }
+    x->r->checks[kinds[0]].run++;
     if (s->kind == WK_STEP_EXPECT_STATS)
         return check_stats(x, s);
     if (s->kind == WK_STEP_EXPECT_CONTEXT_INFO)
@@ -759,6 +812,12 @@ static int run_steps(struct interp *x)
                 return 0;
             continue;
         }
+        const char *why = kind_skipped(x, wk_step_check_kind(s));
+        if (why) {
+            skip_rest(x, i, why);
+            return 0;
+        }
+        x->r->checks[wk_step_check_kind(s)].run++;
         wk_status st = act(x, s);
         if (st == WK_E_NOT_SUPPORTED && s->expect_status != WK_E_NOT_SUPPORTED) {
             x->r->verdict = WK_VERDICT_SKIP;
@@ -821,6 +880,8 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     x.p = p;
     x.r = r;
     x.contract = o && o->contract;
+    x.skip_kinds = o ? o->skip_kinds : 0;
+    x.skip_reason = o ? o->skip_reason : NULL;
     memset(&ms, 0, sizeof(ms));
     const char *left_out = contract_skip(p, x.contract);
     if (left_out) {
@@ -837,6 +898,11 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
         if (st == WK_OK)
             run_steps(&x);
         judge_negative(&x, &ms);
+        if (x.rest_skipped && r->verdict != WK_VERDICT_PASS) { /* the rule may lie past the refused step */
+            r->verdict = WK_VERDICT_SKIP;
+            r->rule[0] = r->expected[0] = 0;
+            snprintf(r->seen, sizeof(r->seen), "%s", x.rest_skipped);
+        }
     } else if (st != WK_OK) {
         r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
         snprintf(r->expected, sizeof(r->expected), "the adapter starts");
@@ -883,5 +949,6 @@ wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int
         *check_failed = !check(x, s);
         return WK_OK;
     }
+    x->r->checks[wk_step_check_kind(s)].run++;
     return act(x, s);
 }

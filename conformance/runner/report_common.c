@@ -158,6 +158,31 @@ uint64_t wk_report_not_evaluated(const struct wk_run_report *rep)
     return n;
 }
 
+void wk_check_totals_add(struct wk_check_total *t, const struct wk_case_report *c)
+{
+    if (!c->finished)
+        return;
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
+        const struct wk_check_count *n = &c->result.checks[k];
+        const char *why = c->result.skip_reason[k];
+        t[k].run += n->run;
+        t[k].skipped += n->skipped;
+        if (!n->skipped)
+            continue;
+        if (!t[k].reason)
+            t[k].reason = why;
+        else if (strcmp(t[k].reason, why) != 0)
+            t[k].mixed = 1;
+    }
+}
+
+void wk_report_check_totals(const struct wk_run_report *rep, struct wk_check_total *t)
+{
+    memset(t, 0, WK_CHECK_KIND_COUNT * sizeof(*t));
+    for (size_t i = 0; i < rep->count; i++)
+        wk_check_totals_add(t, &rep->cases[i]);
+}
+
 void wk_report_spec_error_where(const char *message, char *buf, size_t size)
 {
     const char *end = strstr(message, ": ");

@@ -300,6 +300,34 @@ static void print_skip_reasons(FILE *out, const struct wk_run_report *rep)
         fprintf(out, "  %5zu  other reasons (the JSON report has each)\n", other);
 }
 
+/*
+ * How much of the suite the driver was judged on: the checks of the cases
+ * that ran, by kind (docs/verdicts.md, "Kinds of check"), one line per kind
+ * that had any, with why the skipped ones were skipped. A skipped kind is
+ * something the kit did not judge, not something the driver passed.
+ */
+static void print_checks(FILE *out, const struct wk_run_report *rep)
+{
+    struct wk_check_total t[WK_CHECK_KIND_COUNT];
+    wk_report_check_totals(rep, t);
+    int any = 0;
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++)
+        any |= t[k].run || t[k].skipped;
+    if (!any)
+        return;
+    fprintf(out, "\nchecks by kind, profile %s (docs/verdicts.md, \"Kinds of check\"):\n", wk_report_profile(rep));
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
+        if (!t[k].run && !t[k].skipped)
+            continue;
+        fprintf(out, "  %-9s %7llu run", wk_check_kind_name((enum wk_check_kind)k), (unsigned long long)t[k].run);
+        if (t[k].skipped)
+            fprintf(out, ", %llu skipped: %s%s", (unsigned long long)t[k].skipped,
+                    t[k].reason[0] ? t[k].reason : "(no reason given)",
+                    t[k].mixed ? " (and other reasons: the JSON report has each)" : "");
+        fputc('\n', out);
+    }
+}
+
 void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
 {
     FILE *out = c->out;
@@ -333,10 +361,7 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
         if (rep->spec_errors_total > rep->spec_error_count)
             fprintf(out, "  ... and %zu more\n", rep->spec_errors_total - rep->spec_error_count);
     }
-    if (rep->contract)
-        fprintf(out, "\nprofile: contract (%llu checks of the reference driver's own choices not evaluated; "
-                     "--profile reference evaluates them)\n",
-                (unsigned long long)wk_report_not_evaluated(rep));
+    print_checks(out, rep);
     fputc('\n', out);
     print_totals(out, rep);
     fflush(out);

@@ -40,6 +40,8 @@ struct wk_run_report;
 struct wk_runner_options {
     const char *driver;               /* driver object; NULL: the built-in reference driver */
     int contract;                     /* wk_run_options.contract */
+    uint32_t skip_kinds;              /* wk_run_options.skip_kinds (a mode such as --gpu none) */
+    const char *skip_reason[WK_CHECK_KIND_COUNT]; /* wk_run_options.skip_reason */
     uint64_t seed;                    /* wk_run_options.seed */
     int has_seed;                     /* --seed given (kept for the rerun command) */
     uint32_t jobs;                    /* cases in parallel; 0: 1 */
@@ -189,6 +191,17 @@ void wk_report_covers(const struct wk_case_report *c, char *buf, size_t size);
 const char *wk_report_profile(const struct wk_run_report *rep);
 /* Checks the contract profile left out, over the finished cases. */
 uint64_t wk_report_not_evaluated(const struct wk_run_report *rep);
+/* Checks of one kind over some cases: run, skipped, and the reason of the
+ * first skip (NULL when none; `mixed` when some case gave another). */
+struct wk_check_total {
+    uint64_t run, skipped;
+    const char *reason;
+    int mixed;
+};
+/* Adds a case's checks (a finished one's) to t[WK_CHECK_KIND_COUNT]. */
+void wk_check_totals_add(struct wk_check_total *t, const struct wk_case_report *c);
+/* Zeroes t[WK_CHECK_KIND_COUNT] and adds every finished case's checks. */
+void wk_report_check_totals(const struct wk_run_report *rep, struct wk_check_total *t);
 /* A case's failed step as "3 (fill, line 42)" or "" for the whole case. */
 void wk_report_step(const struct wk_case_report *c, char *buf, size_t size);
 /* Where a spec error is: its message up to the first ": " ("FILE:LINE:COL"),
