@@ -1167,7 +1167,12 @@ static void test_reports_of_a_real_run(void **state)
     assert_int_equal(w.xml.counts[4], 1);
     assert_int_equal(w.xml.counts[5], 2);
     assert_int_equal(w.xml.counts[6], 3);
-    assert_int_equal(w.xml.counts[7], 21); /* 7 properties (driver, profile, seed, ...) a suite */
+    /* 7 properties (driver, profile, seed, ...) and 8 of checks by kind (run, skipped) a suite */
+    assert_int_equal(w.xml.counts[7], 45);
+    /* the checks by kind, per case and for the run: the pass case ran contract and semantic checks */
+    assert_non_null(strstr(w.json_text, "      \"checks\": {\"contract\": {\"run\": "));
+    assert_non_null(strstr(w.json_text, "\n  \"checks\": {\"contract\": {\"run\": "));
+    assert_non_null(strstr(w.junit_text, "<property name=\"checks-semantic-run\" value=\""));
     assert_int_equal(w.tap.plan, 6);
     assert_int_equal(w.tap.ok, 3);     /* pass, neg, skip */
     assert_int_equal(w.tap.not_ok, 3); /* fail, crash, xfail (TODO) */
@@ -1205,6 +1210,9 @@ static void fill_nasty(struct wk_case_report *c, struct wk_prog *p, enum wk_verd
     snprintf(c->result.expected, sizeof(c->result.expected), "%s", nasty);
     snprintf(c->result.seen, sizeof(c->result.seen), "%s", nasty);
     snprintf(c->output, sizeof(c->output), "%s", nasty);
+    c->result.checks[WK_CHECK_SEMANTIC].run = 2;
+    c->result.checks[WK_CHECK_SEMANTIC].skipped = 3;
+    snprintf(c->result.skip_reason[WK_CHECK_SEMANTIC], sizeof(c->result.skip_reason[0]), "%s", nasty);
     c->seconds = 0.25;
 }
 
@@ -1251,6 +1259,11 @@ static void test_reports_escape_everything(void **state)
                                         "bad\\ufffd\\ufffd\\ufffd\\ufffd half\\ufffd\\ufffd ok \xc3\xa9 \xe2\x9c\x93 "
                                         "ls\\u2028"));
     assert_non_null(strstr(w.json_text, "\"status\": \"interrupted\""));
+    /* checks by kind: each case's, the run's sum, the skip reason escaped */
+    assert_non_null(strstr(w.json_text, "\"semantic\": {\"run\": 2, \"skipped\": 3, \"reason\": \"\\\"q\\\" <t> & "));
+    assert_non_null(strstr(w.json_text, "\n  \"checks\": {\"contract\": {\"run\": 0, \"skipped\": 0, \"reason\": null}, "
+                                        "\"semantic\": {\"run\": 18, \"skipped\": 27, \"reason\": \"\\\"q\\\""));
+    assert_non_null(strstr(w.junit_text, "<property name=\"checks-semantic-skipped\" value=\"27\"/>"));
     char cmd[1024];
     wk_report_rerun_command(&rep, &cases[1], cmd, sizeof(cmd));
     assert_non_null(strstr(cmd, " --driver '/drivers/my \"driver\".so' 'dir with space/it'\\''s.yaml'"));

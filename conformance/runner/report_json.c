@@ -6,8 +6,9 @@
  * Shape: {format, environment {kit_version, driver, profile, seed, host, start_time,
  * jobs, shard}, status, signal, seconds, cases [{id, area, verdict,
  * unexpected, run_verdict, rule, trips, covers, expected, seen, seconds, failed_step,
- * step, attempts, rerun_verdict, expectation, file, line, not_evaluated, output}], spec_errors
- * ["FILE:LINE:COL: ..."], totals}.
+ * step, attempts, rerun_verdict, expectation, file, line, not_evaluated, checks, output}],
+ * spec_errors ["FILE:LINE:COL: ..."], checks, totals}; checks is {KIND: {run, skipped,
+ * reason}} for every kind of check (docs/verdicts.md, "Kinds of check"), per case and summed.
  * Only finished cases are listed; totals count them by verdict.
  *
  * Every string goes through one escaper: quotes, backslashes and control
@@ -112,6 +113,22 @@ static void write_covers(FILE *f, const struct wk_prog *p)
     fputc(']', f);
 }
 
+/* {"contract": {"run": 3, "skipped": 0, "reason": null}, ...}: every kind,
+ * the reason of its first skip (null when none was skipped). */
+static void write_checks(FILE *f, const struct wk_check_total *t)
+{
+    fputc('{', f);
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
+        fputs(k ? ", " : "", f);
+        json_string(f, wk_check_kind_name((enum wk_check_kind)k));
+        fprintf(f, ": {\"run\": %llu, \"skipped\": %llu, \"reason\": ", (unsigned long long)t[k].run,
+                (unsigned long long)t[k].skipped);
+        json_string(f, t[k].skipped ? t[k].reason : NULL);
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
 static void write_case(FILE *f, const struct wk_case_report *c, int first)
 {
     const char *in = "      ";
@@ -137,6 +154,10 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     json_key(f, in, "file", 0), json_string(f, c->prog->file[0] ? c->prog->file : NULL);
     json_key(f, in, "line", 0), fprintf(f, "%u", c->prog->line);
     json_key(f, in, "not_evaluated", 0), fprintf(f, "%u", c->result.not_evaluated);
+    struct wk_check_total t[WK_CHECK_KIND_COUNT];
+    memset(t, 0, sizeof(t));
+    wk_check_totals_add(t, c);
+    json_key(f, in, "checks", 0), write_checks(f, t);
     json_key(f, in, "output", 0), json_string(f, c->output[0] ? c->output : NULL);
     fputs("\n    }", f);
 }
@@ -199,6 +220,11 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
     }
     fputs(first ? "  ],\n" : "\n  ],\n", f);
     write_spec_errors(f, rep);
+    struct wk_check_total t[WK_CHECK_KIND_COUNT];
+    wk_report_check_totals(rep, t);
+    fputs("  \"checks\": ", f);
+    write_checks(f, t);
+    fputs(",\n", f);
     write_totals(f, rep);
     fputs("}\n", f);
     return wk_report_commit(f, tmp, path, err);

@@ -4,7 +4,8 @@
  * every CI system's test tab reads (Jenkins, GitLab, GitHub actions).
  *
  * One <testsuite> per area (classname = area, name = case id, time in
- * seconds), the run's environment as <properties> of each suite. Mapping of
+ * seconds), the run's environment and the suite's checks by kind
+ * (checks-KIND-run, checks-KIND-skipped) as <properties> of each suite. Mapping of
  * our typed results onto JUnit's three outcomes:
  *   fail, unexpected-pass        <failure type="..."> rule/expected/seen
  *   crash, timeout, error        <error type="...">   the same, plus output
@@ -92,7 +93,23 @@ static int by_area(const void *a, const void *b)
     return c ? c : (x > y) - (x < y);
 }
 
-static void write_properties(FILE *f, const struct wk_run_report *rep)
+/* The suite's checks by kind (docs/verdicts.md, "Kinds of check"), two
+ * properties a kind: checks-KIND-run, checks-KIND-skipped. */
+static void write_check_properties(FILE *f, const struct wk_case_report *const *v, size_t n)
+{
+    struct wk_check_total t[WK_CHECK_KIND_COUNT];
+    memset(t, 0, sizeof(t));
+    for (size_t i = 0; i < n; i++)
+        wk_check_totals_add(t, v[i]);
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++)
+        fprintf(f, "      <property name=\"checks-%s-run\" value=\"%llu\"/>\n"
+                   "      <property name=\"checks-%s-skipped\" value=\"%llu\"/>\n",
+                wk_check_kind_name((enum wk_check_kind)k), (unsigned long long)t[k].run,
+                wk_check_kind_name((enum wk_check_kind)k), (unsigned long long)t[k].skipped);
+}
+
+static void write_properties(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *const *v,
+                             size_t n)
 {
     char seed[32], shard[32];
     snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rep->seed);
@@ -114,6 +131,7 @@ static void write_properties(FILE *f, const struct wk_run_report *rep)
         attr(f, "value", rows[i][1]);
         fputs("/>\n", f);
     }
+    write_check_properties(f, v, n);
     fputs("    </properties>\n", f);
 }
 
@@ -222,7 +240,7 @@ static void write_suite(FILE *f, const struct wk_run_report *rep, const struct w
     attr(f, "timestamp", rep->start_time);
     attr(f, "hostname", rep->host);
     fputs(">\n", f);
-    write_properties(f, rep);
+    write_properties(f, rep, v, n);
     for (size_t i = 0; i < n; i++)
         write_case(f, rep, v[i]);
     fputs("  </testsuite>\n", f);
