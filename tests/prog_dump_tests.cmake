@@ -6,7 +6,9 @@
 #   prog.dump         every field a check compares, stats and paging
 #                     operations by their spec words (each read back), no
 #                     max without an upper bound, a render record's own
-#                     fields only (tests/test_prog_dump.c)
+#                     fields only, each step's kind of check (derived:
+#                     wk_step_check_kind, the tag of each line)
+#                     (tests/test_prog_dump.c)
 #   cli.spec_dump_*   --help is usage (exit 0), a glob dumps every match,
 #                     a glob matching nothing is exit 2
 #   cli.rules_*       an ID or a glob prints the rules' full rows, an
@@ -23,7 +25,7 @@ wk_cli_expect(cli.spec_dump_glob 0
                "case paging-fill-discard.distinct-bytes-4k-seg1 .*\n\ncase paging-fill-discard.seg1-fill-8kib "
                $<TARGET_FILE:wddmkit> spec dump "paging-fill-discard.[ds]*-[48]*" ${PROJECT_SOURCE_DIR}/specs)
 wk_cli_expect(cli.spec_dump_placement 0
-               "expect_placement +alloc0 resident=true segment=1 offset=0x1000\n.*stat=paging_op op=fill min=2 max=2"
+               "\\[contract\\] expect_placement +alloc0 resident=true segment=1 offset=0x1000 \\(choice\\)\n.*\\[choice\\]   expect_stats +stat=paging_op op=fill min=2 max=2"
                $<TARGET_FILE:wddmkit> spec dump paging-fill-discard.distinct-bytes-4k-seg1)
 wk_cli_expect(cli.spec_dump_no_match 2 "no case matches 'no-such-area\\.\\*'"
                $<TARGET_FILE:wddmkit> spec dump "no-such-area.*")

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * prog.c - step programs: keywords, lifetime and the text dump
- * (`wddmkit spec dump`), one line per step with objects by index.
+ * prog.c - step programs: keywords, the kinds of check (derived from the
+ * steps, never stored: docs/verdicts.md, "Kinds of check"), lifetime and the
+ * text dump (`wddmkit spec dump`), one line per step with objects by index,
+ * each tagged with its kind.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -277,7 +279,7 @@ static void dump_placement(const struct wk_step *s, FILE *out)
     if (s->segment)
         fprintf(out, " segment=%u", s->segment);
     if (s->has_offset)
-        fprintf(out, " offset=0x%llx", (unsigned long long)s->offset);
+        fprintf(out, " offset=0x%llx (%s)", (unsigned long long)s->offset, wk_check_kind_name(WK_CHECK_CHOICE));
     if (s->has_bank)
         fprintf(out, " bank=%u", s->expect_bank);
 }
@@ -316,7 +318,9 @@ static void dump_allocation_step(const struct wk_step *s, FILE *out)
 
 static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
 {
-    fprintf(out, "  %3u: %-22s", i, wk_step_keyword(s->kind));
+    char tag[16];
+    snprintf(tag, sizeof(tag), "[%s]", wk_check_kind_name(wk_step_check_kind(s)));
+    fprintf(out, "  %3u: %-10s %-22s", i, tag, wk_step_keyword(s->kind));
     switch (s->kind) {
     case WK_STEP_CREATE_DEVICE: fprintf(out, " flags=0x%x", s->flags); break;
     case WK_STEP_DESTROY_DEVICE: fprintf(out, " device=%u", s->device); break;
