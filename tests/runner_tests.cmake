@@ -25,6 +25,7 @@ set_tests_properties(cli.conform_spec_errors PROPERTIES LABELS "unit" TIMEOUT 12
 # The contract and reference profiles of the interpreter (prog_run.c).
 wk_cmocka_test(test_profile conform.profiles 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_profile.c LIBS wk_conformance)
 target_include_directories(test_profile PRIVATE ${PROJECT_SOURCE_DIR}/conformance ${PROJECT_SOURCE_DIR}/include)
+target_compile_definitions(test_profile PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
 
 # What conform prints after the run: skip reasons grouped, covers: for a
 # failed check that broke no rule, the profile.

@@ -16,7 +16,15 @@
  *     reference profile saying that the corruption never applied, not
  *     that the corrupted answer was accepted;
  *   - failure messages name the stat and the bound ("at least 5"), and a
- *     placement lists only the fields the check asked for.
+ *     placement lists only the fields the check asked for;
+ *   - every check is counted by kind (docs/verdicts.md, "Kinds of check"),
+ *     run or skipped with the reason of the first skip; not_evaluated is
+ *     the choice checks skipped;
+ *   - wk_run_options.skip_kinds: a check of a kind left out is skipped,
+ *     never failed (the whole suite on the reference driver without its
+ *     semantic checks has no failure); an action of a kind left out (a
+ *     render step, encoder) makes the case a skip with the reason, its
+ *     later checks counted skipped by kind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,7 +39,7 @@
 #include "conformance.h"
 
 /* Loads one case from YAML text (no error allowed) and runs it. */
-static void run_case(const char *yaml, int contract, struct wk_case_result *r)
+static void run_case_with(const char *yaml, const struct wk_run_options *o, struct wk_case_result *r)
 {
     struct wk_spec_set set;
     struct wk_diag d;
@@ -43,10 +51,15 @@ static void run_case(const char *yaml, int contract, struct wk_case_result *r)
             print_error("%s\n", d.messages[i]);
         fail_msg("the case does not load");
     }
-    struct wk_run_options o = { .contract = contract };
-    wk_prog_run(set.progs[0], &o, r);
+    wk_prog_run(set.progs[0], o, r);
     wk_diag_free(&d);
     wk_spec_set_free(&set);
+}
+
+static void run_case(const char *yaml, int contract, struct wk_case_result *r)
+{
+    struct wk_run_options o = { .contract = contract };
+    run_case_with(yaml, &o, r);
 }
 
 /* Right on the contract, wrong on every choice of the reference driver's. */
@@ -75,6 +88,13 @@ static void test_contract_profile_leaves_out_the_reference_choices(void **state)
     run_case(pinned, 1, &r);
     assert_int_equal(r.verdict, WK_VERDICT_PASS);
     assert_int_equal(r.not_evaluated, 4); /* offset, two stats, context info */
+    /* by kind: 4 actions, placement, violations: contract; pattern: semantic */
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].run, 6);
+    assert_int_equal(r.checks[WK_CHECK_SEMANTIC].run, 1);
+    assert_int_equal(r.checks[WK_CHECK_CHOICE].run, 0);
+    assert_int_equal(r.checks[WK_CHECK_CHOICE].skipped, r.not_evaluated);
+    assert_string_equal(r.skip_reason[WK_CHECK_CHOICE], WK_CHOICE_SKIP_REASON);
+    assert_string_equal(r.skip_reason[WK_CHECK_CONTRACT], "");
 }
 
 static void test_reference_profile_holds_them(void **state)
@@ -84,6 +104,9 @@ static void test_reference_profile_holds_them(void **state)
     run_case(pinned, 0, &r);
     assert_int_equal(r.verdict, WK_VERDICT_FAIL);
     assert_int_equal(r.not_evaluated, 0);
+    /* up to the failed offset: the placement and its offset, run */
+    assert_int_equal(r.checks[WK_CHECK_CHOICE].run, 1);
+    assert_int_equal(r.checks[WK_CHECK_CHOICE].skipped, 0);
     /* the first wrong check: only the fields it asked for, then the hint is
      * absent (the segment is right) */
     assert_string_equal(r.expected, "segment 1 offset 0x80000");
@@ -203,6 +226,139 @@ static void test_a_corruption_that_never_applied_says_so(void **state)
     assert_null(strstr(r.seen, "accepted"));
 }
 
+/* skip_kinds (wk_run_options): a check of a kind the kit cannot judge is
+ * skipped, never failed, and counted with the caller's reason. */
+static void test_a_skipped_kind_never_fails(void **state)
+{
+    (void)state;
+    static const char *const wrong_data =
+        "area: t\n"
+        "cases:\n"
+        "  - id: t.data\n"
+        "    describe: Wrong data, unjudged.\n"
+        "    steps:\n"
+        "      - create_device\n"
+        "      - create_allocation: {as: a, size: 8KiB, preferred: [{segment: 1}]}\n"
+        "      - fill: {allocation: a, pattern: 0x12345678}\n"
+        "      - expect_pattern: {allocation: a, pattern: 0x87654321}\n"
+        "      - expect_bytes: {allocation: a, offset: 0, bytes: \"0102\"}\n"
+        "    expect:\n"
+        "      - stats: {stat: gpu_faults, max: 0}\n";
+    struct wk_run_options o = { .skip_kinds = WK_CHECK_BIT(WK_CHECK_SEMANTIC) };
+    o.skip_reason[WK_CHECK_SEMANTIC] = "no command processor for this driver's format";
+    struct wk_case_result r;
+    run_case_with(wrong_data, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+    assert_int_equal(r.checks[WK_CHECK_SEMANTIC].run, 0);
+    assert_int_equal(r.checks[WK_CHECK_SEMANTIC].skipped, 3);
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].run, 3);
+    assert_string_equal(r.skip_reason[WK_CHECK_SEMANTIC], "no command processor for this driver's format");
+    assert_int_equal(r.not_evaluated, 0);
+    /* without a reason: a generic one, never an empty one */
+    o.skip_reason[WK_CHECK_SEMANTIC] = NULL;
+    run_case_with(wrong_data, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+    assert_true(r.skip_reason[WK_CHECK_SEMANTIC][0] != 0);
+}
+
+/* An action of a skipped kind (a render step: encoder) makes the case a
+ * skip with the reason; its later checks are counted skipped by kind. */
+static void test_a_skipped_action_skips_the_case(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "area: t\n"
+        "cases:\n"
+        "  - id: t.render\n"
+        "    describe: A render, then checks of what it did.\n"
+        "    steps:\n"
+        "      - create_device\n"
+        "      - create_context: {as: ctx}\n"
+        "      - create_allocation: {as: a, size: 4KiB}\n"
+        "      - render: {context: ctx, list: [{allocation: a, write: true}], commands: [{write32: {dst: [0, 0], value: 7}}]}\n"
+        "      - wait_idle\n"
+        "      - expect_bytes: {allocation: a, offset: 0, bytes: \"07000000\"}\n"
+        "      - expect_stats: {stat: render_passes, min: 1, max: 1}\n";
+    struct wk_run_options o = { .skip_kinds = WK_CHECK_BIT(WK_CHECK_ENCODER), .contract = 1 };
+    o.skip_reason[WK_CHECK_ENCODER] = "the driver does not read the kit's user commands";
+    struct wk_case_result r;
+    run_case_with(yaml, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_SKIP);
+    assert_string_equal(r.seen, "the driver does not read the kit's user commands");
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].run, 3);
+    assert_int_equal(r.checks[WK_CHECK_ENCODER].run, 0);
+    assert_int_equal(r.checks[WK_CHECK_ENCODER].skipped, 1);
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].skipped, 1); /* wait_idle */
+    assert_int_equal(r.checks[WK_CHECK_SEMANTIC].skipped, 1);
+    assert_string_equal(r.skip_reason[WK_CHECK_SEMANTIC], "the driver does not read the kit's user commands");
+    /* a kind left out on its own keeps its own reason */
+    assert_int_equal(r.checks[WK_CHECK_CHOICE].skipped, 1);
+    assert_string_equal(r.skip_reason[WK_CHECK_CHOICE], WK_CHOICE_SKIP_REASON);
+    o.skip_kinds = 0;
+    run_case_with(yaml, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+    assert_int_equal(r.checks[WK_CHECK_ENCODER].run, 1);
+    assert_int_equal(r.checks[WK_CHECK_SEMANTIC].run, 1);
+}
+
+/* The whole suite on the reference driver (reference profile), a kind
+ * left out at a time. */
+static void run_suite(const struct wk_run_options *o, const char *reason, uint32_t *counts,
+                      struct wk_check_count *checks)
+{
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 8);
+    assert_int_equal(wk_spec_load_dir(&set, WK_SPECS_DIR, &d), WK_OK);
+    assert_true(set.count > 100);
+    memset(checks, 0, WK_CHECK_KIND_COUNT * sizeof(*checks));
+    for (uint32_t i = 0; i < set.count; i++) {
+        const struct wk_prog *p = set.progs[i];
+        struct wk_case_result r;
+        wk_prog_run(p, o, &r);
+        if (r.verdict != WK_VERDICT_PASS && r.verdict != WK_VERDICT_SKIP)
+            fail_msg("%s: %s: expected %s, seen %s", p->id, wk_verdict_name(r.verdict), r.expected, r.seen);
+        counts[r.verdict]++;
+        for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
+            checks[k].run += r.checks[k].run;
+            checks[k].skipped += r.checks[k].skipped;
+        }
+        int renders = 0;
+        for (uint32_t j = 0; j < p->step_count; j++)
+            renders |= p->steps[j].kind == WK_STEP_RENDER;
+        /* a positive case with a render step skips, with the reason */
+        if (reason && renders && !p->has_rewrite) {
+            if (r.verdict != WK_VERDICT_SKIP || strcmp(r.seen, reason) != 0)
+                fail_msg("%s: %s (%s), expected a skip: %s", p->id, wk_verdict_name(r.verdict), r.seen, reason);
+        }
+    }
+    wk_diag_free(&d);
+    wk_spec_set_free(&set);
+}
+
+static void test_the_suite_with_a_kind_left_out(void **state)
+{
+    (void)state;
+    struct wk_check_count checks[WK_CHECK_KIND_COUNT];
+    uint32_t counts[WK_VERDICT_COUNT] = { 0 };
+    struct wk_run_options o = { .skip_kinds = WK_CHECK_BIT(WK_CHECK_SEMANTIC) };
+    o.skip_reason[WK_CHECK_SEMANTIC] = "no command processor";
+    run_suite(&o, NULL, counts, checks);
+    assert_int_equal(checks[WK_CHECK_SEMANTIC].run, 0);
+    assert_true(checks[WK_CHECK_SEMANTIC].skipped > 0);
+    assert_true(checks[WK_CHECK_CONTRACT].run > 0);
+    assert_true(checks[WK_CHECK_CHOICE].run > 0);
+    memset(counts, 0, sizeof(counts));
+    o.skip_kinds = WK_CHECK_BIT(WK_CHECK_ENCODER);
+    o.skip_reason[WK_CHECK_ENCODER] = "the kit's user commands";
+    run_suite(&o, "the kit's user commands", counts, checks);
+    assert_int_equal(checks[WK_CHECK_ENCODER].run, 0);
+    assert_true(checks[WK_CHECK_ENCODER].skipped > 0);
+    assert_true(counts[WK_VERDICT_SKIP] > 0);
+    assert_true(counts[WK_VERDICT_PASS] > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +369,9 @@ int main(void)
         cmocka_unit_test(test_reference_driver_cases_skip_in_the_contract_profile),
         cmocka_unit_test(test_negative_cases_skip_in_the_contract_profile),
         cmocka_unit_test(test_a_corruption_that_never_applied_says_so),
+        cmocka_unit_test(test_a_skipped_kind_never_fails),
+        cmocka_unit_test(test_a_skipped_action_skips_the_case),
+        cmocka_unit_test(test_the_suite_with_a_kind_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
