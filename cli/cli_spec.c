@@ -86,9 +86,13 @@ static int lint(int argc, char **argv)
     wk_spec_set_init(&set);
     wk_diag_init(&d, 1);
     d.echo = stderr;
+    d.warn = stderr;
     wk_status st = load_paths(&set, argc, argv, &d);
-    printf("wddmkit spec lint: %u case%s valid, %u error%s\n", set.count, set.count == 1 ? "" : "s", d.errors,
+    printf("wddmkit spec lint: %u case%s valid, %u error%s", set.count, set.count == 1 ? "" : "s", d.errors,
            d.errors == 1 ? "" : "s");
+    if (d.warnings) /* a warning is no error: the exit code stays */
+        printf(", %u warning%s", d.warnings, d.warnings == 1 ? "" : "s");
+    putchar('\n');
     rc = st == WK_OK && d.errors == 0 ? 0 : 2;
     wk_spec_set_free(&set);
     wk_diag_free(&d);
@@ -127,6 +131,7 @@ static int dump(int argc, char **argv)
     wk_spec_set_init(&set);
     wk_diag_init(&d, 1);
     d.echo = stderr;
+    d.warn = stderr;
     load_paths(&set, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback, &d);
     uint32_t printed = dump_matches(&set, argv[0]);
     if (!printed)

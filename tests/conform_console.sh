@@ -8,7 +8,9 @@
 #   3. --profile contract without --driver: the checks by kind with the
 #      profile, the choice checks skipped with the reason, and the rerun
 #      command naming the profile;
-#   4. six unexpected results: a table of them by rule.
+#   4. six unexpected results: a table of them by rule;
+#   5. a spec with the deprecated `requires: [model]` still loads and runs,
+#      and both conform and `spec lint` print the warning with file:line:col.
 # Usage: conform_console.sh WDDMKIT WORK_DIR
 set -u
 wddmkit=$1 work=$2
@@ -65,5 +67,25 @@ grep -q "^  choice          0 run, 1 skipped: the reference driver's own choice 
     fail "choice checks skipped, with the reason"
 grep -q "^  encoder" "$out" && fail "a line for a kind without checks"
 grep -q "command:  wddmkit conform --filter 't.wrong-data' --profile contract " "$out" || fail "rerun command"
+cat >"$work/model.yaml" <<'YAML'
+area: m
+cases:
+  - id: m.old
+    describe: Uses the deprecated requirement.
+    requires: [model]
+    steps:
+      - create_device
+YAML
+warning="^$work/model.yaml:5:16: warning: requires: model is deprecated: the kind of each check says what needs the GPU model (docs/verdicts.md)$"
+"$wddmkit" conform -j 1 "$work/model.yaml" >"$out" 2>&1
+code=$?
+[ "$code" = 0 ] || fail "conform of a deprecated spec: exit $code, expected 0"
+grep -q "$warning" "$out" || fail "conform: no deprecation warning"
+grep -q "1 pass" "$out" || fail "conform: the deprecated spec did not run"
+"$wddmkit" spec lint "$work/model.yaml" >"$out" 2>&1
+code=$?
+[ "$code" = 0 ] || fail "spec lint of a deprecated spec: exit $code, expected 0"
+grep -q "$warning" "$out" || fail "spec lint: no deprecation warning"
+grep -q "^wddmkit spec lint: 1 case valid, 0 errors, 1 warning$" "$out" || fail "spec lint: no warning count"
 [ "$fails" = 0 ] && echo "conform_console: all checks passed"
 exit $((fails != 0))

@@ -996,6 +996,48 @@ static void folders_in_name_order(void **state)
     remove_tree(dir);
 }
 
+/* requires: [model] (WK_REQ_MODEL, never checked) still loads, with a
+ * warning naming file:line:col, which is no error and is written only
+ * where the caller asked. */
+static void deprecated_model_requirement_warns(void **state)
+{
+    (void)state;
+    static const char yaml[] = "area: m\n"
+                               "cases:\n"
+                               "  - id: m.old\n"
+                               "    describe: Uses the deprecated requirement.\n"
+                               "    requires: [render, model]\n"
+                               "    steps:\n"
+                               "      - create_device\n";
+    char *text = NULL;
+    size_t len = 0;
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 8);
+    d.warn = open_memstream(&text, &len);
+    assert_non_null(d.warn);
+    assert_int_equal(wk_spec_load_buffer(&set, "m.yaml", (const uint8_t *)yaml, sizeof(yaml) - 1, &d), WK_OK);
+    fclose(d.warn);
+    assert_int_equal(set.count, 1);
+    assert_int_equal(set.progs[0]->requires, WK_REQ_RENDER | WK_REQ_MODEL);
+    assert_int_equal(d.errors, 0);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(d.warnings, 1);
+    assert_string_equal(text, "m.yaml:5:24: warning: requires: model is deprecated: the kind of each check says "
+                              "what needs the GPU model (docs/verdicts.md)\n");
+    free(text);
+    /* without `warn`: counted, quiet */
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 8);
+    assert_int_equal(wk_spec_load_buffer(&set, "m.yaml", (const uint8_t *)yaml, sizeof(yaml) - 1, &d), WK_OK);
+    assert_int_equal(d.warnings, 1);
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+}
+
 static void missing_file(void **state)
 {
     (void)state;
@@ -1129,6 +1171,7 @@ int main(void)
         cmocka_unit_test(checks_of_a_destroyed_allocation_fail),
         cmocka_unit_test(folders_in_name_order),
         cmocka_unit_test(missing_file),
+        cmocka_unit_test(deprecated_model_requirement_warns),
         cmocka_unit_test(diagnostics_bounded),
         cmocka_unit_test(garbage_never_crashes),
     };

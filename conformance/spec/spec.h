@@ -53,6 +53,9 @@ extern "C" {
  * which have no position). The first `max` messages are kept; `errors`
  * counts all of them. When `echo` is set every message is also written to
  * it as it arrives (how `spec lint` prints every error, kept or not).
+ * A warning ("file:line:col: warning: ...": something deprecated that still
+ * loads) is no error: it is counted in `warnings` and written to `warn`
+ * when set (`spec lint`, `conform`), never kept (a fuzzed spec is quiet).
  */
 struct wk_diag {
     char **messages;
@@ -60,12 +63,16 @@ struct wk_diag {
     uint32_t max;                /* messages kept at most */
     uint32_t errors;             /* errors reported, kept or not */
     FILE *echo;                  /* optional */
+    uint32_t warnings;           /* warnings reported */
+    FILE *warn;                  /* optional: where warnings are written */
 };
 
 void wk_diag_init(struct wk_diag *d, uint32_t max);
 void wk_diag_free(struct wk_diag *d);
 /* Records one error; the text is truncated to WK_DIAG_MESSAGE_SIZE - 1. */
 void wk_diag_addf(struct wk_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records one warning (see above). */
+void wk_diag_warnf(struct wk_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes the kept messages, one a line, and "... N more" when some were dropped. */
 void wk_diag_print(const struct wk_diag *d, FILE *out);
 

@@ -98,6 +98,8 @@ void spec_scope_pop(struct wk_spec_ctx *c, uint32_t length);
 /* "file:line:col: <scope><message>" at node `at` (file:1:1 when NULL). */
 void spec_error(struct wk_spec_ctx *c, const struct wk_ynode *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A warning at `at` (wk_diag_warnf): the spec still loads. */
+void spec_warning(struct wk_spec_ctx *c, const struct wk_ynode *at, const char *msg);
 
 /* How a node reads in a message: 'text', "text", a mapping, nothing... */
 const char *spec_seen(const struct wk_ynode *n, char *buf, size_t size);

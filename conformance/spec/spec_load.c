@@ -251,6 +251,9 @@ static void load_requires(struct wk_spec_ctx *c, const struct wk_ynode *list)
             if (c->p->requires & (1u << w))
                 spec_error(c, e, "capability %s is listed twice", words[w]);
             c->p->requires |= 1u << w; /* the order of the WK_REQ_* bits */
+            if ((1u << w) == WK_REQ_MODEL) /* never checked; kept so that old specs load */
+                spec_warning(c, e, "requires: model is deprecated: the kind of each check says what needs "
+                                   "the GPU model (docs/verdicts.md)");
         }
         spec_scope_pop(c, mark);
     }

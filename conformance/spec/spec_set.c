@@ -38,6 +38,7 @@ void wk_diag_free(struct wk_diag *d)
     d->messages = NULL;
     d->count = 0;
     d->errors = 0;
+    d->warnings = 0;
 }
 
 void wk_diag_addf(struct wk_diag *d, const char *fmt, ...)
@@ -60,6 +61,18 @@ void wk_diag_addf(struct wk_diag *d, const char *fmt, ...)
     d->messages[d->count] = strdup(msg);
     if (d->messages[d->count])
         d->count++;
+}
+
+void wk_diag_warnf(struct wk_diag *d, const char *fmt, ...)
+{
+    d->warnings++;
+    if (!d->warn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(d->warn, fmt, ap);
+    va_end(ap);
+    fputc('\n', d->warn);
 }
 
 void wk_diag_print(const struct wk_diag *d, FILE *out)

@@ -59,6 +59,11 @@ void spec_error(struct wk_spec_ctx *c, const struct wk_ynode *at, const char *fm
     c->errors++;
 }
 
+void spec_warning(struct wk_spec_ctx *c, const struct wk_ynode *at, const char *msg)
+{
+    wk_diag_warnf(c->d, "%s:%u:%u: warning: %s", c->file, at ? at->line : 1, at ? at->column : 1, msg);
+}
+
 int spec_is_null(const struct wk_ynode *n)
 {
     if (!n)
