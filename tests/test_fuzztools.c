@@ -977,7 +977,7 @@ static void test_repro_prints_decoded_input(void **state)
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_patch/regressions/buggy-patch-offset.bin'",
                              WK_SOURCE_DIR), 0);
     expect_output(out, "decoded input (the program that makes the same call):");
-    expect_output(out, "16: patch                  context=0 range=[0x0,0x100)");
+    expect_output(out, "16: [contract] patch                  context=0 range=[0x0,0x100)");
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s/corpus/fuzz_gpu_decode/seeds/all-commands.bin'",
                              WK_SOURCE_DIR), 0);
     expect_output(out, "decoded input (240 bytes, the GPU model's disassembly):");
