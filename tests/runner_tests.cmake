@@ -28,7 +28,8 @@ target_include_directories(test_profile PRIVATE ${PROJECT_SOURCE_DIR}/conformanc
 target_compile_definitions(test_profile PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
 
 # What conform prints after the run: skip reasons grouped, covers: for a
-# failed check that broke no rule, the profile.
+# failed check that broke no rule, the checks by kind with the profile, the
+# deprecation warning of requires: [model] (conform and spec lint).
 add_test(NAME cli.conform_console
   COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/conform_console.sh $<TARGET_FILE:wddmkit>
           ${CMAKE_CURRENT_BINARY_DIR}/conform-console)
