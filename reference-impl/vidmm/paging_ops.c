@@ -235,6 +235,8 @@ static void watch(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, uint64_t l
 static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, const char *op)
 {
     uint8_t now[NEIGHBOUR];
+    if (!semantic_check(vm))
+        return;
     if (n->lo_len && wk_gpu_read(vm->gpu, n->lo_addr, now, n->lo_len) == WK_OK &&
         memcmp(now, n->lo, n->lo_len) != 0)
         violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
@@ -364,6 +366,8 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
     if (st != WK_OK)
         return st;
     a->has_content = 1;
+    if (!semantic_check(vm))
+        return WK_OK;
     uint64_t bad = first_not_pattern(vm, seg_addr(vm, a->segment, a->offset), a->size, pattern);
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_FILL, WK_DDI_BUILD_PAGING_BUFFER,
@@ -424,6 +428,8 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
 static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const struct side *src,
                             const struct side *dst, const char *what)
 {
+    if (!semantic_check(vm))
+        return WK_OK;
     uint64_t bad = first_difference(vm, src, dst, a->size);
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
@@ -511,7 +517,7 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
     args.MapApertureSegment.pMdl = mdl;
     args.MapApertureSegment.MdlOffset = 0;
     wk_status st = paging_run(vm, &args, NULL);
-    if (st != WK_OK)
+    if (st != WK_OK || !semantic_check(vm))
         return st;
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
@@ -539,7 +545,7 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
     args.UnmapApertureSegment.NumberOfPages = pages;
     args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(vm->dummy_pfn << WK_GPU_PAGE_SHIFT);
     wk_status st = paging_run(vm, &args, NULL);
-    if (st != WK_OK)
+    if (st != WK_OK || !semantic_check(vm))
         return st;
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
@@ -610,7 +616,7 @@ wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint6
     args.SignalMonitoredFence.MonitoredFenceGpuVa = address;
     args.SignalMonitoredFence.MonitoredFenceValue = value;
     wk_status st = paging_run(vm, &args, NULL);
-    if (st != WK_OK)
+    if (st != WK_OK || !semantic_check(vm))
         return st;
     uint64_t seen = 0;
     if (wk_gpu_read(vm->gpu, address, &seen, sizeof(seen)) != WK_OK || seen != value)
