@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.vidmm.paging_buffer_size = wk_fuzz_paging_buffer(p.vidmm.paging_buffer_size);
     p.vidmm.ddi_timeout_ms = makes_driver_hang(&p) ? HANG_MS : UINT32_MAX;
     cap_allocations(&p);
-    struct wk_run_options o = { wk_fuzz_driver_path(), 0, wk_fuzz_driver_entry(), 0 };
+    struct wk_run_options o = { .driver = wk_fuzz_driver_path(), .entry = wk_fuzz_driver_entry() };
     wk_prog_run(&p, &o, &r);
     wk_prog_free(&p);
     if (wk_leak_gate_end()) {

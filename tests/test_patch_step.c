@@ -397,7 +397,7 @@ static void test_codec_reserved(void **state)
 
 static void run(const struct wk_prog *p, const char *driver, struct wk_case_result *r)
 {
-    struct wk_run_options o = { driver, 0, NULL, 0 };
+    struct wk_run_options o = { .driver = driver };
     wk_prog_run(p, &o, r);
 }
 

@@ -43,7 +43,7 @@ static void run_case(const char *yaml, int contract, struct wk_case_result *r)
             print_error("%s\n", d.messages[i]);
         fail_msg("the case does not load");
     }
-    struct wk_run_options o = { NULL, 0, NULL, contract };
+    struct wk_run_options o = { .contract = contract };
     wk_prog_run(set.progs[0], &o, r);
     wk_diag_free(&d);
     wk_spec_set_free(&set);

@@ -152,7 +152,7 @@ static void check_input(const uint8_t *data, size_t size, const char *what)
     assert_int_equal(p.steps[1].flags, gdi ? 0x2u : 0u); /* the context of the kind the harness used */
     recording = &by_program;
     by_program.calls = 0;
-    struct wk_run_options o = { NULL, 0, NULL, 0 };
+    struct wk_run_options o = { .driver = NULL };
     wk_prog_run(&p, &o, &r);
     recording = NULL;
     assert_same_call(&by_harness, &by_program, what);

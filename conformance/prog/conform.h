@@ -124,6 +124,13 @@ extern const char *const wk_stat_words[];
 extern const char *const wk_requires_words[];
 extern const char *const wk_paging_op_words[];
 
+/* What executes the driver's buffers (`--gpu`): the kit's GPU model, or
+ * nothing (a driver for other hardware: the semantic checks are skipped,
+ * reference-impl/vidmm/vidmm.h no_model); auto decides by the module's
+ * WK_DRIVER_TARGETS_GPU_MODEL marker (driver.h; an in-process DriverEntry
+ * is the reference driver's, which targets the model). */
+enum wk_gpu_target { WK_GPU_AUTO, WK_GPU_MODEL, WK_GPU_NONE };
+
 struct wk_run_options {
     const char *driver;                /* NULL: the built-in reference driver */
     uint64_t seed;                     /* added to the program's own seed */
@@ -135,6 +142,7 @@ struct wk_run_options {
                                           counts of calls, operations, passes and fences, context
                                           info values); a negative case whose corruption never
                                           applied is a skip (docs/conformance.md, "Profiles") */
+    enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says */
 };
 
 /* The interpreter, one step at a time, on an adapter the caller built and

@@ -703,6 +703,9 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         st = wk_vidmm_attach(x->vm, o && o->entry ? o->entry : wk_refdriver_DriverEntry);
     if (st != WK_OK)
         return st;
+    enum wk_gpu_target gpu = o ? o->gpu : WK_GPU_AUTO;
+    if (gpu == WK_GPU_NONE || (gpu == WK_GPU_AUTO && wk_vidmm_driver_declares_model(x->vm) == 0))
+        wk_vidmm_set_no_model(x->vm, 1);
     return wk_vidmm_start(x->vm);
 }
 

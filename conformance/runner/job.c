@@ -39,7 +39,9 @@ void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_
         fflush(stderr);
         abort();
     }
-    struct wk_run_options ro = { R->o->driver, R->o->seed, NULL, R->o->contract };
+    struct wk_run_options ro = {
+        .driver = R->o->driver, .seed = R->o->seed, .contract = R->o->contract, .gpu = R->o->gpu,
+    };
     wk_prog_run(p, &ro, r);
     if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {
         r->verdict = WK_VERDICT_FAIL; /* test hook WK_RUNNER_TEST_FLAKY_ID */

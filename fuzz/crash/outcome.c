@@ -240,7 +240,7 @@ static void run_child_fn(const void *arg, int fd)
 {
     const struct job *j = arg;
     static struct wk_case_result r;
-    struct wk_run_options ro = { j->driver, j->seed, NULL, 0 };
+    struct wk_run_options ro = { .driver = j->driver, .seed = j->seed };
     wk_prog_run(j->p, &ro, &r);
     wk_write_all(fd, &r, sizeof(r));
 }
