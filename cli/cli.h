@@ -80,6 +80,11 @@ enum wk_cli_driver_load {
  * it loads). */
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
 
+/* Whether the module at path declares that it targets the GPU model
+ * (WK_DRIVER_TARGETS_GPU_MODEL, driver.h), asked in a forked child: 1 yes,
+ * 0 no, -1 it could not be asked. */
+int wk_cli_driver_declares_model(const char *path);
+
 /* Whether the wddmkit at exe loads the driver module (`exe driver check
  * driver` exits 0): whether that build can run it. */
 int wk_cli_build_loads_driver(const char *exe, const char *driver);

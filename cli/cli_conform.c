@@ -41,10 +41,11 @@ struct conform_args {
     const char *expectations, *junit, *tap, *json;
     int list, coverage, quiet;
     const char *profile;      /* NULL: contract with --driver, else reference */
+    int gpu_given;            /* --gpu model|none (not auto) */
 };
 
 enum {
-    OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
+    OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
 };
 
@@ -56,6 +57,10 @@ static const struct wk_cli_option conform_options[] = {
       "calls and passes, context info). Default: contract with --driver,\n"
       "reference without" },
     { "jobs", 'j', WK_CLI_VALUE, "N", "cases in parallel (default: the number of CPUs)" },
+    { "gpu", OPT_GPU, WK_CLI_VALUE, "G",
+      "what executes the driver's buffers: model (the kit's GPU model), none (a driver for\n"
+      "other hardware: the checks of what a buffer did are skipped, never failed), auto\n"
+      "(default: model when the driver declares WK_DRIVER_TARGETS_GPU_MODEL)" },
     { "filter", OPT_FILTER, WK_CLI_VALUE, "GLOB", "run only cases whose id matches (repeatable)" },
     { "exclude", OPT_EXCLUDE, WK_CLI_VALUE, "GLOB", "leave out cases whose id matches (repeatable)" },
     { "list", OPT_LIST, WK_CLI_FLAG, NULL, "print the selected case ids and exit" },
@@ -97,6 +102,19 @@ static int add_glob(const char **list, size_t *n, const struct wk_cli_arg *a)
     return 0;
 }
 
+/* --gpu model|none|auto (docs/verdicts.md, "Kinds of check"). */
+static int parse_gpu(struct conform_args *A, const struct wk_cli_arg *a)
+{
+    static const char *const words[] = { "auto", "model", "none" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(a->value, words[i]) == 0) {
+            A->run.gpu = (enum wk_gpu_target)i;
+            A->gpu_given = i != WK_GPU_AUTO;
+            return 0;
+        }
+    return wk_cli_error(a->cmd, "--gpu: expected model, none or auto, saw '%s'", a->value);
+}
+
 /* --profile reference|contract (docs/conformance.md, "Profiles"). */
 static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
 {
@@ -114,6 +132,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     switch (a->key) {
     case OPT_DRIVER: o->driver = a->value; return 0;
     case OPT_PROFILE: return parse_profile(A, a);
+    case OPT_GPU: return parse_gpu(A, a);
     case 'j':
         if (wk_cli_number(a, 1, 256, &u))
             return 2;
@@ -292,6 +311,33 @@ static int driver_loads(const char *driver)
     }
 }
 
+/* --gpu auto, decided once for the run and said: the built-in reference
+ * driver targets the GPU model; a module does when it exports the marker
+ * (driver.h, WK_DRIVER_TARGETS_GPU_MODEL). */
+static void decide_gpu(struct conform_args *A)
+{
+    const char *why = "given with --gpu";
+    if (A->run.gpu == WK_GPU_AUTO) {
+        int declares = A->run.driver ? wk_cli_driver_declares_model(A->run.driver) : 1;
+        A->run.gpu = declares == 1 ? WK_GPU_MODEL : WK_GPU_NONE;
+        why = !A->run.driver ? "the built-in reference driver targets it"
+              : declares == 1 ? "the driver declares WK_DRIVER_TARGETS_GPU_MODEL"
+                              : "the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL";
+    }
+    A->run.gpu_given = A->gpu_given;
+    if (A->run.gpu == WK_GPU_NONE) {
+        A->run.skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC) | WK_CHECK_BIT(WK_CHECK_ENCODER);
+        A->run.skip_reason[WK_CHECK_SEMANTIC] = WK_GPU_NONE_SEMANTIC_REASON;
+        A->run.skip_reason[WK_CHECK_ENCODER] = WK_GPU_NONE_ENCODER_REASON;
+    }
+    if (A->run.gpu == WK_GPU_MODEL)
+        printf("gpu:     the kit's GPU model executes the driver's buffers (%s)\n", why);
+    else
+        printf("gpu:     none: nothing executes the driver's buffers (%s); the checks of what a buffer\n"
+               "         did are skipped, every contract check runs (--gpu model runs them all)\n",
+               why);
+}
+
 int wk_cli_conform(int argc, char **argv)
 {
     struct conform_args A;
@@ -312,6 +358,8 @@ int wk_cli_conform(int argc, char **argv)
         free(A.paths);
         return 2;
     }
+    if (!A.list)
+        decide_gpu(&A);
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;
     struct wk_diag d;

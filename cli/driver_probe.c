@@ -233,3 +233,21 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
     return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
 }
+
+int wk_cli_driver_declares_model(const char *path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) { /* the module's constructors run here, not in the kit */
+        void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
+        _exit(so && dlsym(so, WK_DRIVER_GPU_MODEL_SYMBOL) ? 0 : 1);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) == 0 : -1;
+}

@@ -139,6 +139,13 @@ extern const char *const wk_stat_words[];
 extern const char *const wk_requires_words[];
 extern const char *const wk_paging_op_words[];
 
+/* What executes the driver's buffers (`--gpu`): the kit's GPU model, or
+ * nothing (a driver for other hardware: the semantic checks are skipped,
+ * reference-impl/vidmm/vidmm.h no_model); auto decides by the module's
+ * WK_DRIVER_TARGETS_GPU_MODEL marker (driver.h; an in-process DriverEntry
+ * is the reference driver's, which targets the model). */
+enum wk_gpu_target { WK_GPU_AUTO, WK_GPU_MODEL, WK_GPU_NONE };
+
 struct wk_run_options {
     const char *driver;                /* NULL: the built-in reference driver */
     uint64_t seed;                     /* added to the program's own seed */
@@ -160,7 +167,13 @@ struct wk_run_options {
      * reason, its remaining checks counted as skipped by their kinds. */
     uint32_t skip_kinds;
     const char *skip_reason[WK_CHECK_KIND_COUNT];
+    enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says */
 };
+
+/* Why `--gpu none` skips the semantic and encoder kinds (docs/verdicts.md,
+ * "Kinds of check"). */
+#define WK_GPU_NONE_SEMANTIC_REASON "nothing executes the driver's buffers (--gpu none)"
+#define WK_GPU_NONE_ENCODER_REASON "the case hands the driver the kit's own UMD format (--gpu none)"
 
 /* The reason the contract profile gives for the choice checks it skips. */
 #define WK_CHOICE_SKIP_REASON "the reference driver's own choice (--profile reference runs it)"

@@ -756,6 +756,20 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         st = wk_vidmm_attach(x->vm, o && o->entry ? o->entry : wk_refdriver_DriverEntry);
     if (st != WK_OK)
         return st;
+    /* A driver for other hardware: nothing executes its buffers, and the
+     * checks of what they did, and the cases that hand it the kit's own UMD
+     * format, are skipped with the reason, never failed. */
+    static const char *const none_reasons[WK_CHECK_KIND_COUNT] = {
+        [WK_CHECK_SEMANTIC] = WK_GPU_NONE_SEMANTIC_REASON,
+        [WK_CHECK_ENCODER] = WK_GPU_NONE_ENCODER_REASON,
+    };
+    enum wk_gpu_target gpu = o ? o->gpu : WK_GPU_AUTO;
+    if (gpu == WK_GPU_NONE || (gpu == WK_GPU_AUTO && wk_vidmm_driver_declares_model(x->vm) == 0)) {
+        wk_vidmm_set_no_model(x->vm, 1);
+        if (!x->skip_reason)
+            x->skip_reason = none_reasons;
+        x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC) | WK_CHECK_BIT(WK_CHECK_ENCODER);
+    }
     return wk_vidmm_start(x->vm);
 }
 
@@ -780,6 +794,28 @@ static int mutation_missed(struct interp *x, const struct wk_mutation_state *ms)
     return 1;
 }
 
+/* A negative case the kit cannot judge when nothing executes the driver's
+ * buffers (--gpu none): its rule is checked by executing them, or the call
+ * it corrupts (an interrupt, a completion) comes only from an executing
+ * GPU. A skip with the reason, never a failure. */
+static int unjudgeable_without_model(struct interp *x, const struct wk_mutation_state *ms)
+{
+    if (!(x->skip_kinds & WK_CHECK_BIT(WK_CHECK_SEMANTIC)))
+        return 0;
+    struct wk_case_result *r = x->r;
+    if (wk_rule_needs_model(x->p->trips))
+        snprintf(r->seen, sizeof(r->seen), "%s is checked by executing the driver's buffers: %s", x->p->trips,
+                 WK_GPU_NONE_SEMANTIC_REASON);
+    else if (!ms->applied)
+        snprintf(r->seen, sizeof(r->seen), "the call the corruption %s aims at never came: %s",
+                 ms->mutation ? ms->mutation->name : "?", WK_GPU_NONE_SEMANTIC_REASON);
+    else
+        return 0;
+    r->verdict = WK_VERDICT_SKIP;
+    r->expected[0] = '\0';
+    return 1;
+}
+
 static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
 {
     struct wk_case_result *r = x->r;
@@ -788,6 +824,8 @@ static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
         r->verdict = WK_VERDICT_PASS;
         return;
     }
+    if (unjudgeable_without_model(x, ms))
+        return;
     if (mutation_missed(x, ms))
         return;
     r->verdict = WK_VERDICT_FAIL;

@@ -889,7 +889,7 @@ static void write_adapter(struct yw *w)
     const struct wk_vidmm_config *v = &p->vidmm;
     if (g->max_call_depth != r->max_call_depth || g->max_commands != r->max_commands ||
         g->max_bytes_moved != r->max_bytes_moved || g->max_dma_length != r->max_dma_length ||
-        g->max_resident_pages != r->max_resident_pages || v->no_guard_pages || v->no_model_semantics)
+        g->max_resident_pages != r->max_resident_pages || v->no_guard_pages || v->no_model)
         problem(w, "the adapter sets GPU budgets or kit knobs that specs cannot set");
     char a[32], b[32];
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;

@@ -235,6 +235,10 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
         append_word(buf, size, "--profile", 0);
         append_word(buf, size, wk_report_profile(rep), 0);
     }
+    if (rep->gpu_given) {
+        append_word(buf, size, "--gpu", 0);
+        append_word(buf, size, rep->gpu == WK_GPU_NONE ? "none" : "model", 0);
+    }
     if (rep->has_seed) {
         char seed[32];
         snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rep->seed);

@@ -42,6 +42,8 @@ struct wk_runner_options {
     int contract;                     /* wk_run_options.contract */
     uint32_t skip_kinds;              /* wk_run_options.skip_kinds (a mode such as --gpu none) */
     const char *skip_reason[WK_CHECK_KIND_COUNT]; /* wk_run_options.skip_reason */
+    enum wk_gpu_target gpu;           /* wk_run_options.gpu */
+    int gpu_given;                    /* --gpu on the command line (kept for the rerun command) */
     uint64_t seed;                    /* wk_run_options.seed */
     int has_seed;                     /* --seed given (kept for the rerun command) */
     uint32_t jobs;                    /* cases in parallel; 0: 1 */
@@ -94,6 +96,9 @@ struct wk_run_report {
     /* Environment, for the reports */
     const char *driver;               /* NULL: the reference driver */
     int contract;                     /* the contract profile (wk_run_options.contract) */
+    enum wk_gpu_target gpu;           /* what executed the driver's buffers (never AUTO once
+                                         the runner has decided: cli/cli_conform.c) */
+    int gpu_given;
     uint64_t seed;
     int has_seed;
     uint32_t jobs;

@@ -22,6 +22,9 @@
 #include "wddmkit/driver.h"
 #include "refdriver/refdriver_entry.h"
 
+/* The wrapped reference driver writes the GPU model's command set. */
+WK_DRIVER_TARGETS_GPU_MODEL;
+
 static DRIVER_INITIALIZATION_DATA wk_wrap_reference;
 
 static NTSTATUS wk_wrap_capture(PDRIVER_OBJECT self, PUNICODE_STRING registry_path,

@@ -257,6 +257,29 @@ static inline NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
 #define WK_DRIVER_EXPORT
 #endif
 
+/*
+ * A driver that targets the kit's GPU model (it writes the kit's command set
+ * with gpu.h's encoder) says so once, at file scope of one of its sources:
+ *
+ *     WK_DRIVER_TARGETS_GPU_MODEL;
+ *
+ * The line exports the symbol wk_driver_gpu_model, which the kit looks up
+ * after loading the module (`wddmkit conform --gpu auto`, the default).
+ * Without it the kit takes the driver to be for other hardware: it executes
+ * none of its buffers on the model, retires its submissions itself, and
+ * skips every check of what a buffer did (the semantic kind), never failing
+ * a driver for the kit's own command set; every contract check still runs
+ * (docs/verdicts.md, "Kinds of check"). `--gpu model|none` overrides.
+ */
+#define WK_DRIVER_GPU_MODEL_SYMBOL "wk_driver_gpu_model"
+#ifdef __cplusplus
+#define WK_DRIVER_TARGETS_GPU_MODEL extern "C" WK_DRIVER_EXPORT const int wk_driver_gpu_model = 1
+#else
+#define WK_DRIVER_TARGETS_GPU_MODEL                                                                  \
+    WK_DRIVER_EXPORT extern const int wk_driver_gpu_model;                                            \
+    WK_DRIVER_EXPORT const int wk_driver_gpu_model = 1
+#endif
+
 typedef NTSTATUS DRIVER_INITIALIZE(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
 #ifdef __cplusplus

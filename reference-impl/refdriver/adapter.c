@@ -17,6 +17,13 @@
  * library, the plain name (the only visible symbol) in the shared object. */
 WK_DRIVER_EXPORT DRIVER_INITIALIZE DriverEntry;
 
+/* The reference driver writes the GPU model's command set (driver.h). Only
+ * the loadable module says so: the static library is linked into modules
+ * that say it themselves (examples/drivers/refwrap.h) and into programs. */
+#ifdef WK_REFDRIVER_MODULE
+WK_DRIVER_TARGETS_GPU_MODEL;
+#endif
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
     DRIVER_INITIALIZATION_DATA init;

@@ -85,6 +85,23 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
     return wk_vidmm_attach(vm, entry);
 }
 
+int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm)
+{
+    if (!vm->so)
+        return -1;
+    return dlsym(vm->so, WK_DRIVER_GPU_MODEL_SYMBOL) != NULL;
+}
+
+void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model)
+{
+    vm->cfg.no_model = no_model != 0;
+}
+
+uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm)
+{
+    return vm->semantic_skipped;
+}
+
 /* DXGK_VIDSCHCAPS dependencies (facts §3.3, §5.9 K2). */
 static wk_status check_caps(struct wk_vidmm *vm)
 {

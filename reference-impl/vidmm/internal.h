@@ -195,6 +195,7 @@ struct wk_vidmm {
 
     /* Driver */
     void *so;                               /* dlopen handle */
+    uint64_t semantic_skipped;              /* checks cfg.no_model left out (semantic_check) */
     DRIVER_OBJECT driver_object;
     DEVICE_OBJECT pdo;
     DRIVER_INITIALIZATION_DATA ddi;
@@ -562,5 +563,17 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
 /* Reports `rule` when the GPU faulted since `before` (with the fault). */
 void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
                      enum wk_rule_id rule, enum wk_ddi ddi, const char *what);
+
+/* Whether to check what a buffer did on the GPU model (the semantic
+ * level, docs/verdicts.md "Kinds of check"): 1, or in the no_model mode 0
+ * after counting the check as skipped. Every check that reads the model's
+ * memory or GART after a buffer ran asks first. */
+static inline int semantic_check(struct wk_vidmm *vm)
+{
+    if (!vm->cfg.no_model)
+        return 1;
+    vm->semantic_skipped++;
+    return 0;
+}
 
 #endif

@@ -235,6 +235,8 @@ static void watch(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, uint64_t l
 static void check_neighbours(struct wk_vidmm *vm, const struct neighbours *n, const char *op)
 {
     uint8_t now[NEIGHBOUR];
+    if (!semantic_check(vm))
+        return;
     if (n->lo_len && wk_gpu_read(vm->gpu, n->lo_addr, now, n->lo_len) == WK_OK &&
         memcmp(now, n->lo, n->lo_len) != 0)
         violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
@@ -364,6 +366,8 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
     if (st != WK_OK)
         return st;
     a->has_content = 1;
+    if (!semantic_check(vm))
+        return WK_OK;
     uint64_t bad = first_not_pattern(vm, seg_addr(vm, a->segment, a->offset), a->size, pattern);
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_FILL, WK_DDI_BUILD_PAGING_BUFFER,
@@ -424,6 +428,8 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
 static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const struct side *src,
                             const struct side *dst, const char *what)
 {
+    if (!semantic_check(vm))
+        return WK_OK;
     uint64_t bad = first_difference(vm, src, dst, a->size);
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
@@ -498,6 +504,22 @@ static HANDLE device_handle_of(struct wk_vidmm *vm, const struct allocation *a)
     return vm->devices[a->device - 1].driver_handle;
 }
 
+/*
+ * The no_model mode: nothing executes a MAP or UNMAP_APERTURE_SEGMENT the
+ * driver built, so the kit writes the model's page table as the operation
+ * says it must end (pfns[i], or dummy_pfn for every page) through the host
+ * path: the model's GART stays the kit's own record of what each aperture
+ * page maps, which its choice of addresses for touches and fences reads
+ * (gpu_reaches). Nothing here is a check of the driver.
+ */
+static wk_status record_gart(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, const uint64_t *pfns,
+                             uint64_t pfn, uint64_t pages)
+{
+    for (uint64_t i = 0; i < pages; i++) /* a frame the model refuses stays unmapped in the record */
+        (void)wk_gpu_gart_set(vm->gpu, seg, first_page + i, pfns ? pfns[i] : pfn);
+    return WK_OK;
+}
+
 wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
                           struct allocation *a, MDL *mdl, uint64_t pages)
 {
@@ -513,6 +535,8 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
     wk_status st = paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
+    if (!semantic_check(vm))
+        return record_gart(vm, seg, first_page, mdl->wk_pfns, 0, pages);
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
@@ -541,6 +565,8 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
     wk_status st = paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
+    if (!semantic_check(vm))
+        return record_gart(vm, seg, first_page, NULL, vm->dummy_pfn, pages);
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
@@ -610,7 +636,7 @@ wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint6
     args.SignalMonitoredFence.MonitoredFenceGpuVa = address;
     args.SignalMonitoredFence.MonitoredFenceValue = value;
     wk_status st = paging_run(vm, &args, NULL);
-    if (st != WK_OK)
+    if (st != WK_OK || !semantic_check(vm))
         return st;
     uint64_t seen = 0;
     if (wk_gpu_read(vm->gpu, address, &seen, sizeof(seen)) != WK_OK || seen != value)
@@ -715,7 +741,8 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
     if (fence_in_kit_pages(vm, gpu_address))
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx: system memory the kit holds for its own DMA and paging buffers",
                     (unsigned long long)gpu_address);
-    /* The fence value is checked by reading it back. */
+    /* The fence value is checked by reading it back, and the GPU must not
+     * fault on the write. */
     if (!gpu_reaches(vm, gpu_address))
         return fail(vm, WK_E_STATE, "0x%llx: the GPU cannot access the 8 fence bytes there",
                     (unsigned long long)gpu_address);

@@ -115,7 +115,7 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct render_job *j, 
 /* With SegmentId != 0 the driver must have written final addresses (R6). */
 static wk_status check_prepatch(struct wk_vidmm *vm, const struct render_job *j, uint32_t count)
 {
-    if (vm->cfg.no_model_semantics)
+    if (!semantic_check(vm)) /* the final addresses are in the driver's own encoding */
         return WK_OK;
     const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
     for (uint32_t i = 0; i < count; i++) {

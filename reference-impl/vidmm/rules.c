@@ -33,6 +33,18 @@ const struct wk_rule *wk_rule_find(const char *id)
     return NULL;
 }
 
+int wk_rule_needs_model(const char *id)
+{
+    static const enum wk_rule_id semantic[] = {
+        R_PAGING_FILL, R_PAGING_TRANSFER, R_PAGING_MAP, R_PAGING_UNMAP, R_PAGING_FENCE, R_PAGING_CONFINE,
+        R_PAGING_GPU,  R_SUBMIT_GPU,      R_SUBMIT_FENCE, R_RENDER_PREPATCH, R_PATCH_VALUE,
+    };
+    for (size_t i = 0; i < sizeof(semantic) / sizeof(semantic[0]); i++)
+        if (strcmp(catalogue[semantic[i]].id, id) == 0)
+            return 1;
+    return 0;
+}
+
 const char *rule_id(enum wk_rule_id rule)
 {
     return catalogue[rule].id;

@@ -196,6 +196,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
     heaps_rebuild(vm);
     vm->stats = vm->stats_at_start; /* a fresh adapter has counted its start */
+    vm->semantic_skipped = 0;
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;
     vm->last_error[0] = '\0';
@@ -208,7 +209,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
 static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vidmm_config *b)
 {
     return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
-           a->no_guard_pages == b->no_guard_pages && a->no_model_semantics == b->no_model_semantics;
+           a->no_guard_pages == b->no_guard_pages && a->no_model == b->no_model;
 }
 
 wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)

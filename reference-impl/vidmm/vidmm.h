@@ -94,9 +94,16 @@ struct wk_vidmm_config {
     int split_submissions;           /* 1: execute render DMA buffers in pieces cut at
                                         the drivers' split offsets, each patched and
                                         submitted with its own patch-list range */
-    int no_model_semantics;          /* 1: the driver does not target the GPU model:
-                                        skip checks that read its address encoding
-                                        (RENDER-PREPATCH-001, PATCH-VALUE-001) */
+    int no_model;                    /* 1: the driver does not target the GPU model
+                                        (`--gpu none`): its paging and DMA buffers are
+                                        never executed, a submission is retired by the
+                                        kit once SubmitCommand accepts it, and every
+                                        check of what a buffer did (the semantic
+                                        checks: bytes moved and filled, GART entries,
+                                        fences, the patched address encoding) is
+                                        skipped and counted (wk_vidmm_semantic_skipped);
+                                        the contract checks all run. Also settable after
+                                        loading, before start: wk_vidmm_set_no_model */
 };
 
 struct wk_vidmm;
@@ -134,6 +141,20 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
  * DriverEntry linked into the process. WK_E_IO when the object cannot be
  * loaded (the message is in wk_vidmm_last_error). */
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
+
+/* Whether the loaded driver module declares that it targets the GPU model
+ * (it exports WK_DRIVER_GPU_MODEL_SYMBOL: WK_DRIVER_TARGETS_GPU_MODEL in
+ * driver.h): 1 yes, 0 no, -1 no module (a DriverEntry attached in-process,
+ * which the caller knows). */
+int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm);
+
+/* Sets the no_model mode of wk_vidmm_config after the driver is loaded and
+ * before wk_vidmm_start (where --gpu auto decides from the module). */
+void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model);
+
+/* The semantic checks the no_model mode skipped so far (each a check of
+ * what a buffer did that the kit would have made on the model). */
+uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm);
 
 /* A driver module is named by its file: a path without a '/' is the file
  * in the working directory, not a library for the loader to search for,
@@ -384,6 +405,11 @@ struct wk_rule {
 /* The whole catalogue, in table order. */
 const struct wk_rule *wk_rules(uint32_t *count);
 const struct wk_rule *wk_rule_find(const char *id);
+/* Whether rule `id` is checked only by executing the driver's buffers on the
+ * GPU model (the semantic level: what was filled, moved, mapped, signalled,
+ * patched; GPU faults; fences the GPU completed). With no_model nothing can
+ * violate it, and a negative case that trips it cannot be judged. */
+int wk_rule_needs_model(const char *id);
 
 /* Writes docs/contract-rules.md: the catalogue as Markdown. */
 void wk_rules_write_markdown(FILE *out);

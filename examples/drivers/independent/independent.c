@@ -116,6 +116,9 @@ NTSTATUS IndRemoveDevice(VOID *const MiniportDeviceContext)
     return STATUS_SUCCESS;
 }
 
+/* This driver writes the GPU model's command set (wddmkit/driver.h). */
+WK_DRIVER_TARGETS_GPU_MODEL;
+
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
     DRIVER_INITIALIZATION_DATA init;
