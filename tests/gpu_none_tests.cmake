@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# tests/gpu_none_tests.cmake - what executes a driver's buffers (`wddmkit
+# conform --gpu model|none|auto`, docs/verdicts.md "Kinds of check"),
+# include()d by tests/CMakeLists.txt:
+#
+#   gpu.auto_marked      the reference driver's module declares
+#                        WK_DRIVER_TARGETS_GPU_MODEL: the model runs, every
+#                        semantic check is run;
+#   gpu.auto_unmarked    the same driver built without the marker is taken
+#                        for other hardware: nothing executes its buffers,
+#                        the semantic and encoder checks are skipped with the
+#                        reason, no case fails, every contract check runs;
+#   gpu.force_model      --gpu model on the unmarked module runs them all;
+#   gpu.none_reference   --gpu none, reference profile: the negative cases
+#                        whose rule needs execution are skips, none fails;
+#   gpu.none_catches     a contract bug is still caught with --gpu none
+#                        (buggy_paging_restart: PAGING-PROGRESS-001);
+#   gpu.bad_value        --gpu other: a usage error.
+get_target_property(_wk_refdriver_sources wk_refdriver_static SOURCES)
+add_library(wk_refdriver_unmarked MODULE ${_wk_refdriver_sources})
+target_include_directories(wk_refdriver_unmarked PRIVATE ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(wk_refdriver_unmarked PROPERTIES C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON PREFIX "")
+target_link_libraries(wk_refdriver_unmarked PRIVATE wk_gpu)
+target_link_options(wk_refdriver_unmarked PRIVATE -Wl,--exclude-libs,ALL)
+wk_target_warnings(wk_refdriver_unmarked)
+wk_sanitize_driver_code(TARGETS wk_refdriver_unmarked)
+
+add_test(NAME gpu.auto_marked COMMAND wddmkit conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver>)
+set_tests_properties(gpu.auto_marked PROPERTIES LABELS "conform;unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "gpu: +the kit's GPU model executes the driver's buffers \\(the driver declares WK_DRIVER_TARGETS_GPU_MODEL\\).*semantic +[1-9][0-9]* run\n.*RESULT: all as expected")
+add_test(NAME gpu.auto_unmarked COMMAND wddmkit conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_unmarked>)
+set_tests_properties(gpu.auto_unmarked PROPERTIES LABELS "conform;unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers \\(--gpu none\\).*encoder +0 run, [1-9][0-9]* skipped: the case hands the driver the kit's own UMD format.*[0-9]+ pass, [0-9]+ skip\nRESULT: all as expected")
+add_test(NAME gpu.force_model COMMAND wddmkit conform -j 2 --quiet --gpu model --driver $<TARGET_FILE:wk_refdriver_unmarked>)
+set_tests_properties(gpu.force_model PROPERTIES LABELS "conform;unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "gpu: +the kit's GPU model executes the driver's buffers \\(given with --gpu\\).*semantic +[1-9][0-9]* run\n.*RESULT: all as expected")
+add_test(NAME gpu.none_reference COMMAND wddmkit conform -j 2 --quiet --gpu none --profile reference)
+set_tests_properties(gpu.none_reference PROPERTIES LABELS "conform;unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "PAGING-FILL-001 is checked by executing the driver's buffers.*semantic +0 run.*RESULT: all as expected")
+if(TARGET buggy_paging_restart)
+  add_test(NAME gpu.none_catches COMMAND wddmkit conform -j 2 --quiet --gpu none --driver $<TARGET_FILE:buggy_paging_restart>)
+  set_tests_properties(gpu.none_catches PROPERTIES LABELS "conform;unit" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "PAGING-PROGRESS-001.*RESULT: UNEXPECTED RESULTS")
+endif()
+add_test(NAME gpu.bad_value COMMAND wddmkit conform --gpu gpu2)
+set_tests_properties(gpu.bad_value PROPERTIES LABELS "unit"
+  PASS_REGULAR_EXPRESSION "wddmkit conform: --gpu: expected model, none or auto, saw 'gpu2'")
