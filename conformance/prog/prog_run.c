@@ -763,6 +763,9 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         [WK_CHECK_SEMANTIC] = WK_GPU_NONE_SEMANTIC_REASON,
         [WK_CHECK_ENCODER] = WK_GPU_NONE_ENCODER_REASON,
     };
+    /* The contract profile holds the driver to no rule of the reference
+     * driver's own choices (wk_rule_is_choice). */
+    wk_vidmm_skip_choice_rules(x->vm, x->contract);
     enum wk_gpu_target gpu = o ? o->gpu : WK_GPU_AUTO;
     if (gpu == WK_GPU_NONE || (gpu == WK_GPU_AUTO && wk_vidmm_driver_declares_model(x->vm) == 0)) {
         wk_vidmm_set_no_model(x->vm, 1);
@@ -961,6 +964,10 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
             first_violation(&x, "a clean teardown");
         }
         record_tripped(&x);
+        /* The breaches of the reference driver's own rules the contract
+         * profile did not hold against the driver (RENDER-FAIL-001...). */
+        for (uint64_t n = wk_vidmm_choice_skipped(x.vm); n; n--)
+            count_skip(&x, WK_CHECK_CHOICE, WK_CHOICE_SKIP_REASON);
         wk_vidmm_destroy(x.vm);
     }
 }

@@ -196,6 +196,8 @@ struct wk_vidmm {
     /* Driver */
     void *so;                               /* dlopen handle */
     uint64_t semantic_skipped;              /* checks cfg.no_model left out (semantic_check) */
+    int skip_choice_rules;                  /* wk_vidmm_skip_choice_rules */
+    uint64_t choice_skipped;                /* breaches of choice rules not recorded */
     DRIVER_OBJECT driver_object;
     DEVICE_OBJECT pdo;
     DRIVER_INITIALIZATION_DATA ddi;

@@ -151,6 +151,14 @@ static wk_status check_answer(struct wk_vidmm *vm, struct render_job *j, const D
                        (long long)(out - base), c->info.PatchLocationListSize);
     *written = (uint64_t)(dma - c->dma.ptr);
     *count = (uint32_t)(out - base);
+    if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER && (*written || *count)) {
+        wk_status v = violate(vm, R_RENDER_FAIL_OUTPUTS, d,
+                              "returned 0x%08x after moving pDmaBuffer by %llu bytes and pPatchLocationListOut by "
+                              "%u entries",
+                              (unsigned)st, (unsigned long long)*written, *count);
+        if (v != WK_OK) /* WK_OK: a choice the contract profile does not hold the driver to */
+            return v;
+    }
     wk_status g = gbuf_check(vm, &c->dma, d);
     if (g == WK_OK)
         g = gbuf_check(vm, &c->patch_list, d);

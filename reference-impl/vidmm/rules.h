@@ -245,7 +245,14 @@
     X(R_DRV_CRASH, "DRV-CRASH-001", WK_DDI_NONE,                                                    \
       "the driver does not crash inside a DDI", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c")                         \
     X(R_DRV_HANG, "DRV-HANG-001", WK_DDI_NONE,                                                      \
-      "the driver returns from every DDI within the timeout", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c")
+      "the driver returns from every DDI within the timeout", "DESIGN: hostile drivers", "reference-impl/vidmm/call.c") \
+    /* Appended, never inserted: programs and seeds store rule numbers. */                        \
+    X(R_RENDER_FAIL_OUTPUTS, "RENDER-FAIL-001", WK_DDI_RENDER,                                      \
+      "a choice (reference profile only): on a failure other than an insufficient DMA buffer, "    \
+      "pDmaBuffer and pPatchLocationListOut are where they were",                                  \
+      "choice: facts §5.2 R2 gives the outputs on success and on an insufficient buffer only; "    \
+      "no documentation requires them unchanged on another failure, which the kernel discards",    \
+      "reference-impl/vidmm/render.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -108,6 +108,14 @@ struct wk_vidmm_config {
 
 struct wk_vidmm;
 
+/* Rules of the reference driver's own choices (wk_rule_is_choice): no
+ * documentation requires them, so only the reference profile holds a
+ * driver to them. With skip_choice_rules set (the contract profile) a
+ * breach of one is counted (wk_vidmm_choice_skipped), never recorded as a
+ * violation. Settable at any time. */
+void wk_vidmm_skip_choice_rules(struct wk_vidmm *vm, int skip);
+uint64_t wk_vidmm_choice_skipped(const struct wk_vidmm *vm);
+
 wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out);
 /* Tears the adapter down the way Windows does: destroys the devices left
  * (with their contexts and allocations, checking context-allocation
@@ -410,6 +418,9 @@ const struct wk_rule *wk_rule_find(const char *id);
  * patched; GPU faults; fences the GPU completed). With no_model nothing can
  * violate it, and a negative case that trips it cannot be judged. */
 int wk_rule_needs_model(const char *id);
+/* Whether rule `id` holds a driver to a choice the documentation leaves
+ * open, made as the reference driver makes it (the reference profile only). */
+int wk_rule_is_choice(const char *id);
 
 /* Writes docs/contract-rules.md: the catalogue as Markdown. */
 void wk_rules_write_markdown(FILE *out);
