@@ -93,8 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "during Render/Patch/SubmitCommand"))
         return 0;
     if (!acceptable(st)) {
-        wk_fuzz_finding(HARNESS, f->vm, "wk_vidmm_render returned %s (%s) without a violation",
-                        wk_status_name(st), wk_vidmm_last_error(f->vm));
+        char kind[128];
+        snprintf(kind, sizeof(kind), "render returned %s without a violation", wk_status_name(st));
+        wk_fuzz_finding_as(HARNESS, f->vm, kind, "wk_vidmm_render returned %s (%s) without a violation",
+                           wk_status_name(st), wk_vidmm_last_error(f->vm));
         return 0;
     }
     return 0;

@@ -60,3 +60,9 @@ target_compile_definitions(test_elf_section PRIVATE WK_SOURCE_DIR="${PROJECT_SOU
 wk_cmocka_test(test_leak_gate fuzz.leak_gate 60
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_leak_gate.c LIBS wk_fuzz_gate)
 target_include_directories(test_leak_gate PRIVATE ${PROJECT_SOURCE_DIR}/fuzz ${PROJECT_SOURCE_DIR}/include)
+
+# One bug, one signature (fuzz/driver/findings.c, wk_fuzz_finding_as).
+wk_cmocka_test(test_fuzz_signature fuzz.signature 60
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_signature.c ${WK_FUZZ_DRIVER_SOURCES}
+  LIBS wk_refdriver_quiet wk_fuzz_gate wk_fuzz wk_conformance)
+target_include_directories(test_fuzz_signature PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)

@@ -109,15 +109,18 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
     wk_status ds = wk_prog_exec_step(dut, s, &dut_failed);
     if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
         return 0;
+    char kind[160];
     if (ds != rs) {
-        wk_fuzz_finding(harness, dut->vm, "step %u (%s): the driver under test returned %s (%s), the reference %s",
-                        i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+        snprintf(kind, sizeof(kind), "differential: %s returned %s on the driver under test", kw, wk_status_name(ds));
+        wk_fuzz_finding_as(harness, dut->vm, kind, "step %u (%s): the driver under test returned %s (%s), the reference %s",
+                           i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
         return 0;
     }
     if (content_check(s->kind) && dut_failed != ref_failed) {
-        wk_fuzz_finding(harness, dut->vm, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
-                        i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
-                        dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
+        snprintf(kind, sizeof(kind), "differential: %s %s on the driver under test", kw, dut_failed ? "failed" : "held");
+        wk_fuzz_finding_as(harness, dut->vm, kind, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
+                           i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
+                           dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
         return 0;
     }
     return 1;
@@ -129,15 +132,18 @@ static int diff_contents(const char *harness, struct wk_prog_exec *ref, struct w
         wk_status rs, ds;
         uint64_t at = first_difference(ref, dut, a, &rs, &ds);
         if (rs != ds) {
-            wk_fuzz_finding(harness, dut->vm, "allocation %u at the end: %s on the driver under test, %s on the reference",
-                            a, wk_status_name(ds), wk_status_name(rs));
+            char kind[160];
+            snprintf(kind, sizeof(kind), "differential: an allocation at the end is %s on the driver under test",
+                     wk_status_name(ds));
+            wk_fuzz_finding_as(harness, dut->vm, kind, "allocation %u at the end: %s on the driver under test, %s on the reference",
+                               a, wk_status_name(ds), wk_status_name(rs));
             return 0;
         }
         if (at != UINT64_MAX) {
             uint64_t rd = 0, dd = 0;
             wk_vidmm_digest(ref->vm, ref->allocs[a], &rd);
             wk_vidmm_digest(dut->vm, dut->allocs[a], &dd);
-            wk_fuzz_finding(harness, dut->vm,
+            wk_fuzz_finding_as(harness, dut->vm, "differential: an allocation's content differs at the end",
                             "allocation %u at the end: content differs from byte +0x%llx (digest %016llx on the "
                             "driver under test, %016llx on the reference)",
                             a, (unsigned long long)at, (unsigned long long)dd, (unsigned long long)rd);
@@ -164,8 +170,12 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
         if (step_violated(harness, WK_FUZZ_DUT, dut->vm, step, "teardown: destroy_device"))
             return 0;
         if (ds != rs) {
-            wk_fuzz_finding(harness, dut->vm, "teardown of device %u: the driver under test returned %s (%s), the reference %s",
-                            d, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
+            char kind[160];
+            snprintf(kind, sizeof(kind), "differential: destroy_device returned %s on the driver under test at teardown",
+                     wk_status_name(ds));
+            wk_fuzz_finding_as(harness, dut->vm, kind,
+                               "teardown of device %u: the driver under test returned %s (%s), the reference %s", d,
+                               wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
             return 0;
         }
     }
@@ -183,8 +193,9 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
         return 0; /* an adapter the reference refuses: nothing to compare the DUT with */
     struct wk_vidmm *dut_vm = wk_fuzz_ready(WK_FUZZ_DUT, k);
     if (!dut_vm) {
-        wk_fuzz_finding(harness, NULL, "the driver under test does not start on an adapter the reference starts on: %s",
-                        wk_fuzzdrv_state()->slots[WK_FUZZ_DUT].refused);
+        wk_fuzz_finding_as(harness, NULL, "the driver under test does not start on an adapter the reference starts on",
+                           "the driver under test does not start on an adapter the reference starts on: %s",
+                           wk_fuzzdrv_state()->slots[WK_FUZZ_DUT].refused);
         return 0;
     }
     wk_prog_exec_init(&ref, p, ref_vm, &ref_result);

@@ -40,14 +40,15 @@ uint64_t wk_fuzz_ignored(void)
 
 /* The signature of a finding on vm (may be NULL): its first violation's,
  * else that of the harness's own text. */
-static void finding_signature(struct wk_vidmm *vm, const char *what, char *sig, size_t cap)
+static void finding_signature(struct wk_vidmm *vm, const char *what, const char *what_kind, char *sig,
+                              size_t cap)
 {
     struct wk_violation v;
     uint64_t total = 0;
     if (vm && wk_vidmm_violations(vm, &v, 1, &total) == 1)
         wk_fuzz_signature(sig, cap, v.rule, v.message, NULL);
     else
-        wk_fuzz_signature(sig, cap, NULL, what, NULL);
+        wk_fuzz_signature(sig, cap, NULL, what_kind ? what_kind : what, NULL);
 }
 
 static void print_violations(const char *harness, struct wk_vidmm *vm)
@@ -77,14 +78,32 @@ static void mark_stale(void)
         wk_fuzzdrv_state()->slots[r].stale = 1;
 }
 
+static void finding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *what);
+
 void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
 {
-    char what[2048], sig[512];
+    char what[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    finding_signature(vm, what, sig, sizeof(sig));
+    finding(harness, vm, NULL, what);
+}
+
+void wk_fuzz_finding_as(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *fmt, ...)
+{
+    char what[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    finding(harness, vm, what_kind, what);
+}
+
+static void finding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *what)
+{
+    char sig[512];
+    finding_signature(vm, what, what_kind, sig, sizeof(sig));
     if (wk_fuzzdrv_known_finding(harness, sig)) {
         mark_stale(); /* as after any finding: nothing of these adapters is reused */
         return;

@@ -178,6 +178,17 @@ uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm);
 void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The same, for a finding that broke no rule (a differential mismatch, a
+ * kit call that failed without a violation), with `what_kind`, a few words
+ * that name the bug and never the input (no step or allocation number, no
+ * byte offset, digest or reference status: "differential: render returned
+ * WK_E_DRIVER_FAILED on the driver under test"), as its signature
+ * ("finding: <what_kind>"): one bug, one signature, whatever input found
+ * it, so triage groups them and WK_FUZZ_IGNORE passes over them all. When
+ * vm recorded a violation, the signature is the violation's, as above. */
+void wk_fuzz_finding_as(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* The reference itself misbehaved: "<harness>: KIT INVARIANT: ..." and abort. */
 void wk_fuzz_kit_invariant(const char *harness, struct wk_vidmm *ref, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
