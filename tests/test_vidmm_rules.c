@@ -1438,6 +1438,34 @@ static void test_choice_rule_skipped(void **state)
     run_close(r);
 }
 
+/* MEM-GUARD-001 says whether the driver wrote or read past a buffer (the
+ * page-fault error code, x86-64): the mutant that writes one byte past the
+ * DMA buffer "wrote past the end"; reads are named "read past the end"
+ * (the planted bug buggy_render_index, test bugs.render_index.guard_read). */
+static void test_guard_hit_names_the_write(void **state)
+{
+    (void)state;
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(MUT_RENDER_OVERRUN);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_int_equal(wk_vidmm_create(&cfg, &r->vm), WK_OK);
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        sc_render(r);
+    struct wk_violation v;
+    uint64_t total = 0;
+    assert_int_equal(wk_vidmm_violations(r->vm, &v, 1, &total), 1);
+    assert_string_equal(v.rule, "MEM-GUARD-001");
+#if defined(__x86_64__)
+    assert_non_null(strstr(v.message, "wrote past the end of the DMA buffer"));
+#else
+    assert_non_null(strstr(v.message, "past the end of the DMA buffer"));
+#endif
+    run_close(r);
+}
+
 /* Second ways of breaking a rule the table already covers, run the same
  * way (a good run passes, the bad one trips the rule): the runtime's
  * handle returned as the driver's (found by fuzz_hostile: the kit kept
@@ -1532,10 +1560,11 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 4];
+    struct CMUnitTest tests[NCASES + NSECOND + 5];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)
         tests[n++] = (struct CMUnitTest){ cases[k].id, run_rule_case, NULL, release_run,

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <ucontext.h>
 
 #include "internal.h"
 
@@ -37,12 +38,30 @@ static int alarm_is_ours(const struct ddi_frame *f)
     return f->vm->cfg.ddi_timeout_ms != UINT32_MAX;
 }
 
+/* Whether a SIGSEGV was a read or a write, from the page-fault error code
+ * the kernel saves with the context: bit 1 is set for a write on x86-64
+ * (REG_ERR). Other hosts do not give it in a portable form: there the
+ * report says "accessed" (a read of a guard page and a write look alike). */
+static int fault_access_of(int signo, void *uctx)
+{
+#if defined(__x86_64__) && defined(__linux__) && defined(REG_ERR)
+    const ucontext_t *uc = uctx;
+    if (signo == SIGSEGV && uc)
+        return (uc->uc_mcontext.gregs[REG_ERR] & 2) ? FAULT_WRITE : FAULT_READ;
+#else
+    (void)uctx;
+#endif
+    (void)signo;
+    return FAULT_UNKNOWN;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *uctx)
 {
     struct ddi_frame *f = active;
     if (f && (signo != SIGALRM || alarm_is_ours(f))) {
         f->signo = signo;
         f->fault_addr = info ? info->si_addr : NULL;
+        f->fault_access = fault_access_of(signo, uctx);
         active = f->outer;
         siglongjmp(f->env, 1);
     }
@@ -161,7 +180,7 @@ wk_status ddi_crashed(struct ddi_frame *f)
     char where[256];
     enum wk_rule_id rule = R_MEM_GUARD;
     if ((f->signo == SIGSEGV || f->signo == SIGBUS) &&
-        gbuf_describe_fault(vm, f->fault_addr, where, sizeof(where), &rule)) {
+        gbuf_describe_fault(vm, f->fault_addr, (enum fault_access)f->fault_access, where, sizeof(where), &rule)) {
         violate(vm, rule, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;
     }

@@ -531,8 +531,12 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
  * (before, inside or after its bytes), for a Patch view its read-only part
  * (patch_view.c: inside the buffer, a byte outside the listed patch
  * locations). */
-static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, size_t size, enum wk_rule_id *rule)
+static const char *fault_in(const struct gbuf *b, const uint8_t *a, enum fault_access access, char *buf, size_t size,
+                            enum wk_rule_id *rule)
 {
+    /* A guard page takes no access at all: say which one hit it. A
+     * read-only page faults only on a write. */
+    const char *verb = access == FAULT_WRITE ? "wrote" : access == FAULT_READ ? "read" : "accessed";
     const uint8_t *guard = b->map + (b->first_pfn ? b->map_len : b->map_len - PAGE);
     long long at = (long long)(a - b->ptr);
     unsigned long long n = (unsigned long long)b->size;
@@ -540,9 +544,10 @@ static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, s
                     (a >= b->map + b->ro_start && a < b->map + b->ro_end);
     *rule = R_MEM_GUARD;
     if (a >= guard && a < guard + PAGE)
-        snprintf(buf, size, "wrote past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", b->what, n, at);
+        snprintf(buf, size, "%s past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", verb, b->what, n,
+                 at);
     else if (b->first_pfn && a < b->map && a >= b->map - PAGE) /* the guard before a GPU buffer's block (sysmap.c) */
-        snprintf(buf, size, "wrote before the start of the %s at offset %lld (guard page hit)", b->what, at);
+        snprintf(buf, size, "%s before the start of the %s at offset %lld (guard page hit)", verb, b->what, at);
     else if (read_only && b->kit)
         snprintf(buf, size, "wrote to the %s (%llu bytes), which the DDI gets as const, at offset %+lld (read-only page hit)",
                  b->what, n, at);
@@ -559,12 +564,12 @@ static const char *fault_in(const struct gbuf *b, const uint8_t *a, char *buf, s
     return buf;
 }
 
-const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size,
-                                enum wk_rule_id *rule)
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, enum fault_access access, char *buf,
+                                size_t size, enum wk_rule_id *rule)
 {
     for (uint32_t i = 0; i < MAX_GBUFS; i++) {
         const struct gbuf *b = vm->gbufs[i];
-        if (b && b->map && fault_in(b, addr, buf, size, rule))
+        if (b && b->map && fault_in(b, addr, access, buf, size, rule))
             return buf;
     }
     *rule = R_MEM_GUARD;

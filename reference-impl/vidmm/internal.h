@@ -310,6 +310,7 @@ struct ddi_frame {
     enum wk_ddi ddi;
     volatile int signo;
     void *volatile fault_addr;
+    volatile int fault_access;      /* FAULT_READ, FAULT_WRITE or FAULT_UNKNOWN (call.c) */
     struct ddi_frame *outer;
 };
 
@@ -414,8 +415,9 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 /* What the driver did when it faulted at addr in a guarded buffer (a guard
  * page, an input's read-only page, the read-only tail of a Patch view), for
  * the report, and the rule it broke; NULL when in none. */
-const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, char *buf, size_t size,
-                                enum wk_rule_id *rule);
+enum fault_access { FAULT_UNKNOWN, FAULT_READ, FAULT_WRITE };
+const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, enum fault_access access, char *buf,
+                                size_t size, enum wk_rule_id *rule);
 /* The offset of the first byte of p[0, n) that is not `value`, n when all
  * are: one read of the run (the post-call checks' scan, guard.c). */
 uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
