@@ -317,6 +317,10 @@ static int driver_loads(const char *driver)
 static void decide_gpu(struct conform_args *A)
 {
     const char *why = "given with --gpu";
+    if (A->run.gpu == WK_GPU_MODEL && A->run.driver && wk_cli_driver_declares_model(A->run.driver) == 0)
+        why = "given with --gpu; the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL: a failed check of what\n"
+              "         its buffers did says the kit's command set did not come out of them, which is a fault only\n"
+              "         if it writes that set (--gpu none judges it without executing them)";
     if (A->run.gpu == WK_GPU_AUTO) {
         int declares = A->run.driver ? wk_cli_driver_declares_model(A->run.driver) : 1;
         A->run.gpu = declares == 1 ? WK_GPU_MODEL : WK_GPU_NONE;
