@@ -60,6 +60,13 @@ static int acceptable(wk_status st)
     }
 }
 
+/* Every input is a Render of the kit's own user commands (umd.h): no use
+ * against a driver for other hardware (fuzz_driver.h). */
+int wk_fuzz_harness_needs_kit_umd(void)
+{
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];

@@ -45,3 +45,20 @@ endif()
 add_test(NAME gpu.bad_value COMMAND wddmkit conform --gpu gpu2)
 set_tests_properties(gpu.bad_value PROPERTIES LABELS "unit"
   PASS_REGULAR_EXPRESSION "wddmkit conform: --gpu: expected model, none or auto, saw 'gpu2'")
+
+# The fuzz harnesses against a driver for other hardware: the differential
+# compares statuses and rules, never contents (fuzz/driver/differential.c),
+# so the seeds raise no finding on a correct driver without the marker;
+# fuzz_render, whose every input is the kit's own user commands, says at
+# start that it cannot fuzz such a driver and exits 2.
+add_test(NAME fuzz.gpu_none_prog
+  COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_refdriver_unmarked>
+          $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
+set_tests_properties(fuzz.gpu_none_prog PROPERTIES LABELS "unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "does not declare WK_DRIVER_TARGETS_GPU_MODEL: nothing executes its buffers.*replay: [1-9][0-9]* inputs ran"
+  FAIL_REGULAR_EXPRESSION "FINDING")
+add_test(NAME fuzz.gpu_none_render_refused
+  COMMAND sh -c "WK_DRIVER='$<TARGET_FILE:wk_refdriver_unmarked>' '$<TARGET_FILE:fuzz_render_replay>' \
+'${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds' 2>&1; echo \"exit $?\"")
+set_tests_properties(fuzz.gpu_none_render_refused PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "this harness cannot fuzz .*wk_refdriver_unmarked.so: every input hands the driver the kit's own user-mode format.*exit 2")

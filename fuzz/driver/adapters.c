@@ -44,6 +44,7 @@
  * reference does is a finding, after which both slots start over.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,50 @@ static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char
 /* A started adapter with knobs k, or NULL (another description than the
  * reference refused; why is in the slot's `refused`, and nothing of the
  * failed attempt is left). */
+/*
+ * What executes the driver under test's buffers, decided at its first
+ * build: WK_GPU=model|none, else the module's WK_DRIVER_TARGETS_GPU_MODEL
+ * marker (driver.h; a linked driver is taken to target the model). A driver
+ * for other hardware gets no execution (vidmm no_model) and the
+ * differential compares only what any driver must do: statuses and rules,
+ * never contents (differential.c).
+ */
+static const char *gpu_env(void)
+{
+    const char *env = getenv("WK_GPU");
+    return env && (strcmp(env, "none") == 0 || strcmp(env, "model") == 0) ? env : NULL;
+}
+
+/* Records the decision, saying it once when nothing executes the buffers. */
+static void decided(int model)
+{
+    state.dut_gpu = model ? 1 : -1;
+    if (!model)
+        fprintf(stderr, "fuzz_driver: the driver under test %s: nothing executes its buffers; the differential "
+                        "compares statuses and rules, not contents (WK_GPU=model executes them)\n",
+                gpu_env() ? "runs with WK_GPU=none" : "does not declare WK_DRIVER_TARGETS_GPU_MODEL");
+}
+
+static int dut_targets_model(struct wk_vidmm *vm)
+{
+    if (!state.dut_gpu)
+        decided(gpu_env() ? strcmp(gpu_env(), "model") == 0 : wk_vidmm_driver_declares_model(vm) != 0);
+    return state.dut_gpu > 0;
+}
+
+int wk_fuzz_dut_targets_model(void)
+{
+    return state.dut_gpu >= 0;
+}
+
+void wk_fuzzdrv_decide_gpu(void *so)
+{
+    if (gpu_env())
+        decided(strcmp(gpu_env(), "model") == 0);
+    else if (so)
+        decided(dlsym(so, WK_DRIVER_GPU_MODEL_SYMBOL) != NULL);
+}
+
 static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
@@ -169,6 +214,8 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
         step = "attaching the driver";
         st = attach(vm, role);
     }
+    if (st == WK_OK && role == WK_FUZZ_DUT && !dut_targets_model(vm))
+        wk_vidmm_set_no_model(vm, 1);
     if (st == WK_OK) {
         step = "wk_vidmm_start";
         st = wk_vidmm_start(vm);

@@ -167,6 +167,18 @@ uint64_t wk_fuzz_builds(enum wk_fuzz_role role);
  * keeping objects on it compares to know they are still there. */
 uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
 
+/* Whether the driver under test targets the GPU model (WK_GPU, else its
+ * WK_DRIVER_TARGETS_GPU_MODEL marker; decided at its first adapter, 1
+ * before). A driver for other hardware has none of its buffers executed. */
+int wk_fuzz_dut_targets_model(void);
+
+/* Defined by a harness whose every input hands the driver the kit's own
+ * user-mode format (the encoder kind: fuzz_render): against a driver that
+ * does not target the GPU model (WK_GPU=none or no marker) it cannot fuzz
+ * anything, and says so at start and exits 2 (LLVMFuzzerInitialize),
+ * rather than dying in set-up on every input. */
+int wk_fuzz_harness_needs_kit_umd(void) __attribute__((weak));
+
 /* Violations recorded on vm since its creation or last reset. */
 uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm);
 

@@ -80,6 +80,7 @@ struct wk_fuzzdrv_state {
     const char *harness_seen;                    /* the harness that last asked: teardown reports name it */
     struct wk_fuzz_fixture fixture;              /* fuzz_render's and fuzz_patch's objects (fixture.c) */
     struct known_list known;                     /* WK_FUZZ_IGNORE (known.c) */
+    int dut_gpu;                                 /* 0 undecided, 1 the model runs its buffers, -1 none */
 };
 
 /* adapters.c */
@@ -88,6 +89,10 @@ void wk_fuzzdrv_drop(struct kept *e);
 int wk_fuzzdrv_fresh_mode(void);
 void wk_fuzzdrv_history_begin(void);
 void wk_fuzzdrv_history_end(void);
+
+/* Decides what executes the DUT's buffers from WK_GPU or the loaded
+ * module's marker (load.c, at LLVMFuzzerInitialize). */
+void wk_fuzzdrv_decide_gpu(void *so);
 
 /* known.c */
 void wk_fuzzdrv_read_ignore_list(void);

@@ -96,8 +96,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!path)
         return 0;
     path = wk_vidmm_module_path(path, local, sizeof(local)); /* the coverage gate finds it by this name */
-    if (open_driver(path, why, sizeof(why))) {
+    void *so = open_driver(path, why, sizeof(why));
+    if (so) {
         gate_module(path);
+        wk_fuzzdrv_decide_gpu(so);
+        if (wk_fuzz_harness_needs_kit_umd && wk_fuzz_harness_needs_kit_umd() && !wk_fuzz_dut_targets_model()) {
+            fprintf(stderr,
+                    "fuzz_driver: this harness cannot fuzz %s: every input hands the driver the kit's own user-mode "
+                    "format, which a driver for other hardware need not read (it does not declare "
+                    "WK_DRIVER_TARGETS_GPU_MODEL); fuzz it with fuzz_prog, fuzz_paging or fuzz_patch "
+                    "(docs/verdicts.md, \"Kinds of check\")\n",
+                    path);
+            exit(2);
+        }
         return 0;
     }
     fprintf(stderr, "fuzz_driver: cannot load the driver under test (WK_DRIVER=%s): %s\n", path, why);
