@@ -301,8 +301,11 @@ static void test_a_skipped_action_skips_the_case(void **state)
     assert_int_equal(r.checks[WK_CHECK_SEMANTIC].run, 1);
 }
 
-/* The whole suite on the reference driver (reference profile), a kind
- * left out at a time. */
+/* The whole suite's positive cases on the reference driver (reference
+ * profile), a kind left out at a time. In this process, not forked as the
+ * runner does: the negative cases that crash or hang the driver leave its
+ * adapter dead and its memory held (the kit cannot call a dead driver), so
+ * they stay out (LeakSanitizer, asan preset). */
 static void run_suite(const struct wk_run_options *o, const char *reason, uint32_t *counts,
                       struct wk_check_count *checks)
 {
@@ -315,6 +318,8 @@ static void run_suite(const struct wk_run_options *o, const char *reason, uint32
     memset(checks, 0, WK_CHECK_KIND_COUNT * sizeof(*checks));
     for (uint32_t i = 0; i < set.count; i++) {
         const struct wk_prog *p = set.progs[i];
+        if (p->has_rewrite)
+            continue;
         struct wk_case_result r;
         wk_prog_run(p, o, &r);
         if (r.verdict != WK_VERDICT_PASS && r.verdict != WK_VERDICT_SKIP)

@@ -6,6 +6,10 @@
  */
 #include "wddmkit/driver.h"
 
+/* A stand-in for a driver of the GPU model, so the harnesses that need one
+ * take it and reach its DriverEntry (driver.h). */
+WK_DRIVER_TARGETS_GPU_MODEL;
+
 DRIVER_INITIALIZE DriverEntry;
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
