@@ -94,6 +94,8 @@ struct segment {
     struct wk_place_heap *heap;
     DXGK_SEGMENTFLAGS flags;
     uint32_t lru_head, lru_tail;    /* resident allocations, oldest first (handles) */
+    uint8_t *mapped_once;           /* no_model, aperture: a bit per page some MAP covered
+                                       (paging_ops.c, record_mapped); NULL: none yet */
 };
 
 struct device {

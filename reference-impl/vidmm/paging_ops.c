@@ -505,19 +505,23 @@ static HANDLE device_handle_of(struct wk_vidmm *vm, const struct allocation *a)
 }
 
 /*
- * The no_model mode: nothing executes a MAP or UNMAP_APERTURE_SEGMENT the
- * driver built, so the kit writes the model's page table as the operation
- * says it must end (pfns[i], or dummy_pfn for every page) through the host
- * path: the model's GART stays the kit's own record of what each aperture
- * page maps, which its choice of addresses for touches and fences reads
- * (gpu_reaches). Nothing here is a check of the driver.
+ * The no_model mode: nothing executes a MAP_APERTURE_SEGMENT the driver
+ * built, and the driver's segments need not be the model's, so the kit
+ * keeps its own record of the aperture pages some MAP covered (an UNMAP
+ * points them at DummyPage: still reachable). Its choice of addresses for
+ * touches and fences reads it (reachable, below). Nothing here is a check
+ * of the driver.
  */
-static wk_status record_gart(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, const uint64_t *pfns,
-                             uint64_t pfn, uint64_t pages)
+static void record_mapped(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, uint64_t pages)
 {
-    for (uint64_t i = 0; i < pages; i++) /* a frame the model refuses stays unmapped in the record */
-        (void)wk_gpu_gart_set(vm->gpu, seg, first_page + i, pfns ? pfns[i] : pfn);
-    return WK_OK;
+    struct segment *s = segment_get(vm, seg);
+    uint64_t total = s ? s->size / PAGE : 0;
+    if (!s || !s->aperture || first_page >= total)
+        return;
+    if (!s->mapped_once && !(s->mapped_once = calloc((size_t)(total + 7) / 8, 1)))
+        return; /* no record: the pages read as never mapped */
+    for (uint64_t p = first_page; p < first_page + pages && p < total; p++)
+        s->mapped_once[p / 8] |= (uint8_t)(1u << (p % 8));
 }
 
 wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
@@ -535,8 +539,10 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
     wk_status st = paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
-    if (!semantic_check(vm))
-        return record_gart(vm, seg, first_page, mdl->wk_pfns, 0, pages);
+    if (!semantic_check(vm)) {
+        record_mapped(vm, seg, first_page, pages);
+        return WK_OK;
+    }
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
@@ -566,7 +572,7 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
     if (st != WK_OK)
         return st;
     if (!semantic_check(vm))
-        return record_gart(vm, seg, first_page, NULL, vm->dummy_pfn, pages);
+        return WK_OK; /* the pages keep their mapped_once bit: they point at DummyPage */
     for (uint64_t i = 0; i < pages; i++) {
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
@@ -660,6 +666,35 @@ static int gpu_reaches(struct wk_vidmm *vm, uint64_t gpu_address)
     return wk_gpu_read(vm->gpu, gpu_address, &probe, sizeof(probe)) == WK_OK;
 }
 
+/* no_model: whether the 8 bytes at segment seg, offset off lie in one of
+ * the driver's segments and, in an aperture, on pages some MAP covered. */
+static int kit_reaches(struct wk_vidmm *vm, uint32_t seg, uint64_t off)
+{
+    struct segment *s = segment_get(vm, seg);
+    if (!s || off + 8 > s->size || off + 8 < off)
+        return 0;
+    if (!s->aperture)
+        return 1;
+    for (uint64_t p = off / PAGE; p <= (off + 7) / PAGE; p++)
+        if (!s->mapped_once || !(s->mapped_once[p / 8] & (1u << (p % 8))))
+            return 0;
+    return 1;
+}
+
+/* The driver's segment holding gpu_address, 0 when none (no_model: the
+ * addresses are the driver's, from its segment descriptors). */
+static uint32_t driver_segment_of(struct wk_vidmm *vm, uint64_t gpu_address, uint64_t *off)
+{
+    for (uint32_t i = 1; i <= vm->nseg && i <= MAX_SEGMENTS; i++) {
+        struct segment *s = &vm->seg[i];
+        if (s->size && gpu_address >= s->base && gpu_address - s->base < s->size) {
+            *off = gpu_address - s->base;
+            return i;
+        }
+    }
+    return 0;
+}
+
 wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint64_t offset, int write)
 {
     struct segment *s = segment_get(vm, segment_id);
@@ -672,7 +707,7 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
      * they straddle two. Checking only the first page let an unmapped
      * second one fault the GPU and blamed the driver (PAGING-GPU-001 on the
      * reference driver, found by fuzz_prog under AFL++). */
-    if (!gpu_reaches(vm, seg_addr(vm, segment_id, offset)))
+    if (vm->cfg.no_model ? !kit_reaches(vm, segment_id, offset) : !gpu_reaches(vm, seg_addr(vm, segment_id, offset)))
         return fail(vm, WK_E_STATE, "segment %u offset 0x%llx: the GPU cannot reach the 8 bytes there (an unmapped aperture page)",
                     segment_id, (unsigned long long)offset);
     return op_touch_physical(vm, segment_id, offset, write);
@@ -730,9 +765,15 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
 {
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
-    if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
+    uint64_t seg_off = 0;
+    uint32_t seg = vm->cfg.no_model ? driver_segment_of(vm, gpu_address, &seg_off) : 0;
+    if (vm->cfg.no_model) { /* the driver's segments, not the model's map */
+        if (!seg && wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK)
+            return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address", (unsigned long long)gpu_address);
+    } else if (wk_gpu_locate(vm->gpu, gpu_address, &(struct wk_gpu_location){ 0, 0, 0 }) != WK_OK) {
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx is not a GPU address",
                     (unsigned long long)gpu_address);
+    }
     /* A test step's fence never lands in the kit's own buffers: a write
      * into the paging buffer's block or a DMA buffer would be found by the
      * kit's canary checks after the driver's next call, and blamed on the
@@ -743,7 +784,7 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
                     (unsigned long long)gpu_address);
     /* The fence value is checked by reading it back, and the GPU must not
      * fault on the write. */
-    if (!gpu_reaches(vm, gpu_address))
+    if (seg ? !kit_reaches(vm, seg, seg_off) : !gpu_reaches(vm, gpu_address))
         return fail(vm, WK_E_STATE, "0x%llx: the GPU cannot access the 8 fence bytes there",
                     (unsigned long long)gpu_address);
     return op_signal_monitored_fence(vm, gpu_address, value);
