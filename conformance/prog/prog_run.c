@@ -492,17 +492,26 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
     if (!st->resident)
         return 1;
     int offset = s->has_offset && count_check(x, WK_CHECK_CHOICE);
+    /* Banks are optional (a segment may be divided into banks, facts §5.6
+     * B1): where the driver reports none for the segment, the bank an
+     * allocation landed in is no check of the driver. */
+    int bank = s->has_bank;
+    if (bank && st->bank == 0) {
+        bank = 0;
+        count_skip(x, WK_CHECK_CONTRACT, "the driver reports no banks for that segment (banks are optional)");
+    }
     if ((s->segment && st->segment_id != s->segment) || (offset && st->segment_offset != s->offset) ||
-        (s->has_bank && st->bank != s->expect_bank)) {
+        (bank && st->bank != s->expect_bank)) {
         struct wk_step asked = *s;
         asked.has_offset = offset;
+        asked.has_bank = bank;
         char want[160], seen[160];
         placement_text(&asked, NULL, want, sizeof(want));
         placement_text(&asked, st, seen, sizeof(seen));
         /* Segment and bank follow what the driver answered in its
          * DXGK_ALLOCATIONINFO; say where to look. */
         return failf(x, want, "%s%s", seen,
-                     (s->segment && st->segment_id != s->segment) || (s->has_bank && st->bank != s->expect_bank)
+                     (s->segment && st->segment_id != s->segment) || (bank && st->bank != s->expect_bank)
                          ? " (placed as the driver's DXGK_ALLOCATIONINFO asked: PreferredSegment, HintedBank; "
                            "include/wddmkit/umd.h: a driver copies the request's valid placement fields)"
                          : "");
