@@ -198,6 +198,7 @@ struct wk_prog_exec {
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */
+    char skip_text[384];               /* a run-time reason rest_skipped may point at */
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,

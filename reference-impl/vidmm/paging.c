@@ -314,6 +314,16 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
         if (status == STATUS_GRAPHICS_ALLOCATION_BUSY) {
             st = on_busy(vm, a);
         } else {
+            /* Less room than the driver's own PagingBufferSize: making progress
+             * in it is the reference driver's choice (it fits any command in
+             * 28 bytes), not a rule; the contract profile does not hold a
+             * driver to it (wk_vidmm_skip_choice_rules). */
+            if (wrote == 0 && p.size_before == vm->paging.size && a->MultipassOffset == p.multipass_before &&
+                p.size_before < vm->paging_buffer_size && vm->skip_choice_rules)
+                return fail(vm, WK_E_NOT_SUPPORTED,
+                            "%s needs more room than a %u-byte paging buffer, smaller than the driver's own "
+                            "PagingBufferSize (%u): a stress case, no fault of a driver that needs its own size",
+                            op_name(p.op), p.size_before, vm->paging_buffer_size);
             if (wrote == 0 && p.size_before == vm->paging.size && a->MultipassOffset == p.multipass_before)
                 return violate(vm, R_PAGING_STALL, WK_DDI_BUILD_PAGING_BUFFER,
                                "%s asked for more room with an empty %u-byte buffer and no progress in MultipassOffset (%u)",
