@@ -199,6 +199,13 @@ struct wk_prog_exec {
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */
     char skip_text[384];               /* a run-time reason rest_skipped may point at */
+    /* Segment roles (prog_run.c, map_segments): when the driver reports a
+     * layout other than the program's adapter description, seg_map[n] is
+     * the driver's segment playing the role of description segment n (the
+     * same kind, the same rank among segments of that kind), 0 when it has
+     * none. seg_mapped 0: ids are the description's. */
+    uint32_t seg_map[33];
+    int seg_mapped;
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,

@@ -31,6 +31,120 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
 }
 
 /* ------------------------------------------------------------------ */
+/* Segment roles                                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A spec names segments by their id in its adapter description ("segment
+ * 3"). A driver of the GPU model reports those segments; a driver for other
+ * hardware reports its own layout, as it must (facts §4.8, §5.5). Rather
+ * than fail it for not having the description's segment 3, the kit reads
+ * an id as a role: description segment n is "the k-th memory segment" or
+ * "the k-th aperture segment", and the driver's k-th segment of that kind
+ * plays it. A case that needs a role the driver has no segment for is a
+ * skip with the reason. Sizes are the driver's, so a case that relies on a
+ * segment's size may still not fit another layout (docs/verdicts.md).
+ */
+static uint32_t role_of(const struct wk_prog *p, uint32_t n, int *aperture)
+{
+    uint32_t rank = 0;
+    *aperture = p->segments[n - 1].kind == WK_GPU_SEGMENT_APERTURE;
+    for (uint32_t i = 0; i < n; i++)
+        rank += (p->segments[i].kind == WK_GPU_SEGMENT_APERTURE) == *aperture;
+    return rank;
+}
+
+static void map_segments(struct interp *x)
+{
+    struct wk_vidmm_segment_info d[32];
+    uint32_t nd = wk_vidmm_segments(x->vm, d, 32), nr = x->p->gpu.segment_count;
+    int same = nd == nr;
+    for (uint32_t i = 0; same && i < nr && i < 8; i++) {
+        const struct wk_gpu_segment_desc *r = &x->p->segments[i];
+        same = d[i].aperture == (r->kind == WK_GPU_SEGMENT_APERTURE) && d[i].base == r->base &&
+               d[i].size == r->size && d[i].banks == (r->bank_count > 1 ? r->bank_count : 0);
+    }
+    x->seg_mapped = !same;
+    for (uint32_t n = 1; !same && n <= nr && n <= 8; n++) {
+        int aperture = 0;
+        uint32_t rank = role_of(x->p, n, &aperture), seen = 0;
+        x->seg_map[n] = 0;
+        for (uint32_t i = 0; i < nd && i < 32 && !x->seg_map[n]; i++)
+            if (d[i].aperture == aperture && ++seen == rank)
+                x->seg_map[n] = d[i].id;
+    }
+}
+
+/* The driver's segment for description segment n (0 stays 0). */
+static uint32_t seg_role(const struct interp *x, uint32_t n)
+{
+    return x->seg_mapped && n && n <= 8 ? x->seg_map[n] : n;
+}
+
+static uint32_t map_set(const struct interp *x, uint32_t set)
+{
+    uint32_t out = 0;
+    for (uint32_t n = 1; n <= 32; n++)
+        if (set & (1u << (n - 1))) {
+            uint32_t m = seg_role(x, n);
+            if (m)
+                out |= 1u << (m - 1);
+        }
+    return out;
+}
+
+static uint32_t map_preference(const struct interp *x, uint32_t pref)
+{
+    uint32_t out = pref & 0xC0000000u;
+    for (int f = 0; f < 5; f++) {
+        uint32_t field = (pref >> (6 * f)) & 0x3Fu, id = field & 0x1Fu;
+        out |= ((field & 0x20u) | seg_role(x, id)) << (6 * f);
+    }
+    return out;
+}
+
+/* An absolute address in description segment n: the same offset in the
+ * driver's segment of that role (other addresses, such as system memory,
+ * stay). */
+static uint64_t map_address(const struct interp *x, uint64_t addr)
+{
+    if (!x->seg_mapped)
+        return addr;
+    for (uint32_t n = 1; n <= x->p->gpu.segment_count && n <= 8; n++) {
+        const struct wk_gpu_segment_desc *r = &x->p->segments[n - 1];
+        struct wk_vidmm_segment_info d[32];
+        if (addr >= r->base && addr - r->base < r->size && x->seg_map[n]) {
+            uint32_t nd = wk_vidmm_segments(x->vm, d, 32);
+            for (uint32_t i = 0; i < nd && i < 32; i++)
+                if (d[i].id == x->seg_map[n])
+                    return d[i].base + (addr - r->base);
+        }
+    }
+    return addr;
+}
+
+/* The first description segment a step names that the driver has no
+ * segment for, 0 when every one has a player. */
+static uint32_t unplayed_role(const struct interp *x, const struct wk_step *s)
+{
+    uint32_t ids[8], n = 0;
+    if (s->segment && !s->relative)
+        ids[n++] = s->segment;
+    if (s->kind == WK_STEP_CREATE_ALLOCATION) {
+        uint32_t set = s->alloc.supported_set | s->alloc.eviction_set;
+        for (uint32_t i = 1; i <= 8 && n < 7; i++)
+            if (set & (1u << (i - 1)))
+                ids[n++] = i;
+        if (s->alloc.preferred & 0x1Fu)
+            ids[n++] = s->alloc.preferred & 0x1Fu;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (ids[i] <= x->p->gpu.segment_count && ids[i] <= 8 && !seg_role(x, ids[i]))
+            return ids[i];
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Actions                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -45,10 +159,10 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     q.Version = WK_ALLOCATION_REQUEST_VERSION;
     q.Size = s->alloc.size;
     q.Alignment = s->alloc.alignment;
-    q.PreferredSegment.Value = s->alloc.preferred;
+    q.PreferredSegment.Value = x->seg_mapped ? map_preference(x, s->alloc.preferred) : s->alloc.preferred;
     q.HintedBank.Value = s->alloc.hinted_bank;
-    q.SupportedSegmentSet = s->alloc.supported_set;
-    q.EvictionSegmentSet = s->alloc.eviction_set;
+    q.SupportedSegmentSet = x->seg_mapped ? map_set(x, s->alloc.supported_set) : s->alloc.supported_set;
+    q.EvictionSegmentSet = x->seg_mapped ? map_set(x, s->alloc.eviction_set) : s->alloc.eviction_set;
     q.Flags.Value = s->alloc.flags;
     q.Priority = s->alloc.priority;
     uint32_t h = 0;
@@ -253,7 +367,7 @@ static wk_status resident_state(struct interp *x, const struct wk_step *s, struc
 
 static wk_status do_signal(struct interp *x, const struct wk_step *s)
 {
-    uint64_t addr = s->address;
+    uint64_t addr = map_address(x, s->address);
     if (s->relative) {
         struct wk_vidmm_allocation_state st;
         wk_status where = resident_state(x, s, &st);
@@ -276,7 +390,7 @@ static wk_status do_allocation_step(struct interp *x, const struct wk_step *s)
     case WK_STEP_EVICT: return wk_vidmm_evict(x->vm, h);
     case WK_STEP_DISCARD: return wk_vidmm_discard(x->vm, h);
     case WK_STEP_FILL: return wk_vidmm_fill(x->vm, h, (uint32_t)s->value);
-    case WK_STEP_RELOCATE: return wk_vidmm_relocate(x->vm, h, s->segment);
+    case WK_STEP_RELOCATE: return wk_vidmm_relocate(x->vm, h, seg_role(x, s->segment));
     case WK_STEP_WRITE: return wk_vidmm_write(x->vm, h, s->offset, s->data, s->length);
     case WK_STEP_SPECIAL_LOCK_TRANSFER: return wk_vidmm_special_lock_transfer(x->vm, h);
     default: return WK_E_INVALID_ARGUMENT;
@@ -285,7 +399,7 @@ static wk_status do_allocation_step(struct interp *x, const struct wk_step *s)
 
 static wk_status do_touch(struct interp *x, const struct wk_step *s)
 {
-    uint32_t seg = s->segment;
+    uint32_t seg = seg_role(x, s->segment);
     uint64_t off = s->offset;
     if (s->relative) {
         struct wk_vidmm_allocation_state st;
@@ -500,9 +614,11 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
         bank = 0;
         count_skip(x, WK_CHECK_CONTRACT, "the driver reports no banks for that segment (banks are optional)");
     }
-    if ((s->segment && st->segment_id != s->segment) || (offset && st->segment_offset != s->offset) ||
+    uint32_t want_segment = seg_role(x, s->segment);
+    if ((want_segment && st->segment_id != want_segment) || (offset && st->segment_offset != s->offset) ||
         (bank && st->bank != s->expect_bank)) {
         struct wk_step asked = *s;
+        asked.segment = want_segment;
         asked.has_offset = offset;
         asked.has_bank = bank;
         char want[160], seen[160];
@@ -511,7 +627,7 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
         /* Segment and bank follow what the driver answered in its
          * DXGK_ALLOCATIONINFO; say where to look. */
         return failf(x, want, "%s%s", seen,
-                     (s->segment && st->segment_id != s->segment) || (bank && st->bank != s->expect_bank)
+                     (want_segment && st->segment_id != want_segment) || (bank && st->bank != s->expect_bank)
                          ? " (placed as the driver's DXGK_ALLOCATIONINFO asked: PreferredSegment, HintedBank; "
                            "include/wddmkit/umd.h: a driver copies the request's valid placement fields)"
                          : "");
@@ -854,6 +970,21 @@ static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
 static int run_steps(struct interp *x)
 {
     const struct wk_prog *p = x->p;
+    map_segments(x);
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        uint32_t n = unplayed_role(x, &p->steps[i]);
+        if (n) {
+            int aperture = 0;
+            uint32_t rank = role_of(p, n, &aperture);
+            snprintf(x->skip_text, sizeof(x->skip_text),
+                     "the case needs %s segment number %u of its kind (segment %u of its adapter description); the "
+                     "driver reports fewer",
+                     aperture ? "an aperture" : "a memory", rank, n);
+            x->r->failed_step = (int32_t)i;
+            skip_rest(x, 0, x->skip_text);
+            return 0;
+        }
+    }
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         x->r->failed_step = (int32_t)i;

@@ -97,6 +97,16 @@ void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model)
     vm->cfg.no_model = no_model != 0;
 }
 
+uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max)
+{
+    uint32_t n = vm->nseg < MAX_SEGMENTS ? vm->nseg : MAX_SEGMENTS;
+    for (uint32_t i = 0; i < n && i < max; i++) {
+        const struct segment *s = &vm->seg[i + 1];
+        out[i] = (struct wk_vidmm_segment_info){ i + 1, s->aperture != 0, s->base, s->size, s->banks };
+    }
+    return n;
+}
+
 uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm)
 {
     return vm->semantic_skipped;

@@ -160,6 +160,16 @@ int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm);
  * before wk_vidmm_start (where --gpu auto decides from the module). */
 void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model);
 
+/* The segments the driver reported (after wk_vidmm_start), 1-based id
+ * order: how many, and up to max of them into out. */
+struct wk_vidmm_segment_info {
+    uint32_t id;
+    int aperture;             /* 1: an aperture segment, 0: memory */
+    uint64_t base, size;      /* as the driver reported them */
+    uint32_t banks;           /* NbOfBanks, 0 when not banked */
+};
+uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
+
 /* The semantic checks the no_model mode skipped so far (each a check of
  * what a buffer did that the kit would have made on the model). */
 uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm);
