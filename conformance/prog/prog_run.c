@@ -976,9 +976,7 @@ static int run_steps(struct interp *x)
         if (n) {
             int aperture = 0;
             uint32_t rank = role_of(p, n, &aperture);
-            snprintf(x->skip_text, sizeof(x->skip_text),
-                     "the case needs %s segment number %u of its kind (segment %u of its adapter description); the "
-                     "driver reports fewer",
+            snprintf(x->skip_text, sizeof(x->skip_text), "the case needs %s segment no. %u (its segment %u); the driver has fewer",
                      aperture ? "an aperture" : "a memory", rank, n);
             x->r->failed_step = (int32_t)i;
             skip_rest(x, 0, x->skip_text);
