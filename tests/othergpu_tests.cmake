@@ -16,8 +16,9 @@
 #       PAGING-PROGRESS-001, the only rule in the by-rule table;
 #   othergpu.bug_commit_limit      memory segment CommitLimit != Size:
 #       SEG-COMMIT-001, the only rule in the by-rule table;
-#   othergpu.bug_render_outputs    Render moves its outputs and fails: the
-#       kit has no rule for it and, with --gpu none, never calls Render;
+#   othergpu.bug_render_outputs    Render moves its outputs and fails:
+#       RENDER-FAIL-001 is a choice (reference profile only) and, with
+#       --gpu none, Render is never called: it passes;
 #       the run passes (KIT-FINDINGS.md, 4). When the kit learns to catch
 #       it, this test fails: update it and the finding.
 if(TARGET othergpu_driver)
@@ -40,4 +41,21 @@ if(TARGET othergpu_driver)
     "unexpected results by rule:[^A-Z(]+SEG-COMMIT-001[^A-Z(]+skipped, by reason.*RESULT: UNEXPECTED RESULTS")
   wk_othergpu_test(bug_render_outputs othergpu_bug_render_outputs 0
     "RESULT: all as expected")
+endif()
+
+# Fuzzing OtherGPU (a driver for other hardware): the differential harnesses
+# compare it with the reference driver on its own segments (roles, no
+# contents, no size-dependent status), so the seeds raise no finding on
+# the correct driver, and the planted stall is found with its rule.
+if(TARGET othergpu_driver AND TARGET fuzz_prog_replay AND TARGET fuzz_paging_replay)
+  add_test(NAME othergpu.fuzz_seeds_clean
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_driver>
+            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
+  set_tests_properties(othergpu.fuzz_seeds_clean PROPERTIES LABELS "unit" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "replay: [1-9][0-9]* inputs ran" FAIL_REGULAR_EXPRESSION "FINDING")
+  add_test(NAME othergpu.fuzz_finds_stall
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_bug_paging_stall>
+            $<TARGET_FILE:fuzz_paging_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_paging/seeds)
+  set_tests_properties(othergpu.fuzz_finds_stall PROPERTIES LABELS "unit" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "signature: PAGING-PROGRESS-001 in DxgkDdiBuildPagingBuffer")
 endif()

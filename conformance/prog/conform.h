@@ -213,6 +213,10 @@ void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct w
 /* Runs one step: the action's status, or for a check WK_OK with
  * *check_failed set when it did not hold (x->r says why). */
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed);
+/* Whether the step can be run on this adapter: 0 when it names a segment
+ * role (docs/verdicts.md, "Segments by role") the driver has no segment
+ * for; nothing after it can be compared then. */
+int wk_prog_exec_judgeable(const struct wk_prog_exec *x, const struct wk_step *s);
 
 /* Runs a program in this process: builds the adapter, loads the driver,
  * executes the steps, judges the result. Never aborts on a bad program or a

@@ -1125,6 +1125,13 @@ void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct w
     x->p = p;
     x->vm = vm;
     x->r = r;
+    if (vm)
+        map_segments(x); /* a driver with a layout of its own: ids as roles */
+}
+
+int wk_prog_exec_judgeable(const struct wk_prog_exec *x, const struct wk_step *s)
+{
+    return unplayed_role(x, s) == 0;
 }
 
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)

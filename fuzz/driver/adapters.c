@@ -214,8 +214,12 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
         step = "attaching the driver";
         st = attach(vm, role);
     }
-    if (st == WK_OK && role == WK_FUZZ_DUT && !dut_targets_model(vm))
+    if (st == WK_OK && role == WK_FUZZ_DUT && !dut_targets_model(vm)) {
+        /* a driver for other hardware: judged on the contract, as --gpu
+         * none and the contract profile judge it (docs/verdicts.md) */
         wk_vidmm_set_no_model(vm, 1);
+        wk_vidmm_skip_choice_rules(vm, 1);
+    }
     if (st == WK_OK) {
         step = "wk_vidmm_start";
         st = wk_vidmm_start(vm);
