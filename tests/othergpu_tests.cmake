@@ -59,3 +59,18 @@ if(TARGET othergpu_driver AND TARGET fuzz_prog_replay AND TARGET fuzz_paging_rep
   set_tests_properties(othergpu.fuzz_finds_stall PROPERTIES LABELS "unit" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "signature: PAGING-PROGRESS-001 in DxgkDdiBuildPagingBuffer")
 endif()
+# fuzz_patch builds its fixture on the driver's own segments: no finding on
+# the correct driver, the planted PatchOffset bug found with its rule.
+if(TARGET othergpu_driver AND TARGET fuzz_patch_replay)
+  add_test(NAME othergpu.fuzz_patch_clean
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_driver>
+            $<TARGET_FILE:fuzz_patch_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/seeds)
+  set_tests_properties(othergpu.fuzz_patch_clean PROPERTIES LABELS "unit" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "replay: [1-9][0-9]* inputs ran" FAIL_REGULAR_EXPRESSION "FINDING|cannot build")
+  add_test(NAME othergpu.fuzz_patch_finds_offset
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_bug_patch_offset>
+            $<TARGET_FILE:fuzz_patch_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/seeds
+            ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/regressions)
+  set_tests_properties(othergpu.fuzz_patch_finds_offset PROPERTIES LABELS "unit" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "signature: PATCH-CONFINE-001 in DxgkDdiPatch")
+endif()

@@ -61,6 +61,17 @@ static int fixture_allocation(const char *harness, struct wk_vidmm *vm, uint32_t
     q.PreferredSegment.Value = s->segment;
     q.SupportedSegmentSet = s->supported;
     q.EvictionSegmentSet = s->supported;
+    if (!wk_fuzz_dut_targets_model()) {
+        /* A driver for other hardware has segments of its own: the slots'
+         * ids are the reference adapter's, so ask for any of its segments
+         * and let it place the allocation (Patch reads the placement). */
+        struct wk_vidmm_segment_info seg[32];
+        uint32_t n = wk_vidmm_segments(vm, seg, 32), all = 0;
+        for (uint32_t i = 0; i < n && i < 32; i++)
+            all |= 1u << (seg[i].id - 1);
+        q.PreferredSegment.Value = 0;
+        q.SupportedSegmentSet = q.EvictionSegmentSet = all;
+    }
     return fixture_step(harness, vm, wk_vidmm_create_allocation(vm, wk_fuzzdrv_state()->fixture.device, &q, h),
                         "while creating a slot allocation") &&
            fixture_step(harness, vm, wk_vidmm_page_in(vm, *h), "while paging in a slot allocation") &&
