@@ -738,6 +738,110 @@ static void test_render_multipass_small_dma_buffer(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* DmaBufferSegmentSet naming the aperture (facts X1, T5): the kit maps the
+ * DMA buffer there through the driver's MAP_APERTURE_SEGMENT, Render and
+ * SubmitCommand get the aperture's id and a segment address in it, the GPU
+ * fetches the commands through the aperture (the bytes come out right), and
+ * destroying the context unmaps the buffer. */
+struct dma_seen {
+    uint32_t dma_buffer_size;        /* 0: the driver's own */
+    uint32_t render_segment, submit_segment;
+    uint64_t render_address, submit_address;
+};
+
+static void dma_in_aperture(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct dma_seen *seen = user;
+    (void)status;
+    if (ddi == WK_DDI_CREATE_CONTEXT) {
+        DXGK_CONTEXTINFO *i = &((DXGKARG_CREATECONTEXT *)args)->ContextInfo;
+        i->DmaBufferSegmentSet = VT_SET(VT_APER);
+        if (seen->dma_buffer_size)
+            i->DmaBufferSize = seen->dma_buffer_size;
+    } else if (ddi == WK_DDI_RENDER) {
+        const DXGKARG_RENDER *r = args;
+        seen->render_segment = r->DmaBufferSegmentId;
+        seen->render_address = (uint64_t)r->DmaBufferPhysicalAddress.QuadPart;
+    } else if (ddi == WK_DDI_SUBMIT_COMMAND) {
+        const DXGKARG_SUBMITCOMMAND *c = args;
+        seen->submit_segment = c->DmaBufferSegmentId;
+        seen->submit_address = (uint64_t)c->DmaBufferPhysicalAddress.QuadPart;
+    }
+}
+
+static void test_dma_buffer_in_the_drivers_aperture(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    struct dma_seen seen = { 0 };
+    uint64_t maps = stats_of(f->vm).paging_ops[DXGK_OPERATION_MAP_APERTURE_SEGMENT];
+    wk_vidmm_set_rewriter(f->vm, dma_in_aperture, &seen);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_MAP_APERTURE_SEGMENT], maps + 1));
+
+    static struct render_case rc;
+    render_check(f, &rc, 0);
+    assert_int_equal(seen.render_segment, VT_APER);
+    assert_int_equal(seen.submit_segment, VT_APER);
+    assert_true(seen.submit_address == seen.render_address);
+    assert_true(seen.render_address >= VT_APER_BASE);
+    assert_true(seen.render_address + VT_RD_DMA_BUFFER_SIZE <= VT_APER_BASE + VT_APER_SIZE);
+
+    uint64_t unmaps = stats_of(f->vm).paging_ops[DXGK_OPERATION_UNMAP_APERTURE_SEGMENT];
+    VT_OK(f->vm, wk_vidmm_destroy_context(f->vm, f->context));
+    f->context = 0;
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_UNMAP_APERTURE_SEGMENT], unmaps + 1));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* The same without the GPU model (a driver for other hardware): nothing
+ * executes the driver's MAP, but Render and SubmitCommand still get the
+ * aperture's id and address, and the context comes and goes cleanly. */
+static void test_dma_buffer_in_the_aperture_without_the_model(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = { 0 };
+    cfg.no_model = 1;
+    assert_true(vt_open(f, &cfg, NULL, VT_DEVICE));
+    struct dma_seen seen = { 0 };
+    wk_vidmm_set_rewriter(f->vm, dma_in_aperture, &seen);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+    uint32_t b = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    struct vt_cmd cmd;
+    vt_cmd_init(&cmd);
+    vt_cmd_fill(&cmd, 0, 0, 0x100, 0x5A5A5A5Au);
+    struct wk_vidmm_list_entry list[1] = { { b, 1 } };
+    struct wk_vidmm_render_result res;
+    VT_OK(f->vm, vt_render(f->vm, f->context, &cmd, list, 1, 0, &res));
+    assert_int_equal(seen.render_segment, VT_APER);
+    assert_int_equal(seen.submit_segment, VT_APER);
+    assert_true(seen.render_address >= VT_APER_BASE && seen.render_address < VT_APER_BASE + VT_APER_SIZE);
+    VT_OK(f->vm, wk_vidmm_destroy_context(f->vm, f->context));
+    f->context = 0;
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A DMA buffer larger than every aperture the set names: the kit's own
+ * limit (its apertures' size), so the context fails with WK_E_NO_SPACE and
+ * no rule is recorded against the driver; the aperture is free again for
+ * the next context. */
+static void test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    struct dma_seen seen = { .dma_buffer_size = (uint32_t)(2 * VT_APER_SIZE) };
+    wk_vidmm_set_rewriter(f->vm, dma_in_aperture, &seen);
+    uint32_t context = 0;
+    assert_true(expect_status(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &context), WK_E_NO_SPACE));
+    assert_true(expect_no_violations(f->vm));
+    seen.dma_buffer_size = (uint32_t)VT_APER_SIZE; /* exactly the aperture: fits */
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &context));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* A bad user command buffer is the driver's to reject: WK_E_DRIVER_FAILED
  * with the driver's status, nothing submitted, nothing written, and no rule
  * broken (rejecting bad input is correct). */
@@ -1048,6 +1152,9 @@ int main(void)
         VT_TEST(test_render_without_prepatch_info),
         VT_TEST(test_render_pages_in_what_it_references),
         VT_TEST(test_render_multipass_small_dma_buffer),
+        VT_TEST(test_dma_buffer_in_the_drivers_aperture),
+        VT_TEST(test_dma_buffer_in_the_aperture_without_the_model),
+        VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),
         VT_TEST(test_cancel_held_submission),
         VT_TEST(test_context_allocations),

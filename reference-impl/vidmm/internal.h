@@ -131,8 +131,11 @@ struct context {
     struct gbuf dma_private;
     struct gbuf alloc_list;
     struct gbuf patch_list;
-    uint32_t dma_segment;       /* 0: system memory; else aperture id */
+    uint32_t dma_segment;       /* 0: system memory; else aperture id (dma_place.c) */
+    uint64_t dma_offset;        /* in that aperture */
     uint64_t dma_gpu_address;
+    uint64_t *dma_pfns;         /* the pages the aperture maps, and their MDL */
+    MDL dma_mdl;
     uint32_t last_alloc_list_size;  /* of the last render (for CancelCommand) */
     uint32_t last_patch_count;
     /* wk_vidmm_patch's proof about dma, dropped by any DDI call or GPU
@@ -513,6 +516,11 @@ wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a);
 wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_t seg,
                               uint64_t offset);
 wk_status op_discard(struct wk_vidmm *vm, struct allocation *a);
+/* dma_place.c: the DMA buffer in system memory or in an aperture of the
+ * context's DmaBufferSegmentSet (mapped by the driver's paging buffer). */
+wk_status dma_place(struct wk_vidmm *vm, struct context *c);
+wk_status dma_unplace(struct wk_vidmm *vm, struct context *c);
+
 wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
                           struct allocation *a, MDL *mdl, uint64_t pages);
 wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,

@@ -37,11 +37,29 @@ static void check_heaps(struct wk_vidmm *vm)
         broken(why, 0, 0);
 }
 
-/* Each segment heap holds exactly the resident allocations placed in it;
- * an aperture holds an allocation only by mapping its system pages. */
+/* The DMA buffers contexts hold in apertures (dma_place.c): heap blocks
+ * that are not allocations, so not on any LRU list. */
+static void count_dma_buffers(struct wk_vidmm *vm, uint64_t *blocks)
+{
+    for (uint32_t i = 0; i < vm->ncontexts; i++) {
+        const struct context *c = &vm->contexts[i];
+        if (!c->dma_segment)
+            continue;
+        const struct segment *s = segment_get(vm, c->dma_segment);
+        if (!s || !s->aperture || !c->dma_pfns || c->dma_offset + c->dma.pages * WK_GPU_PAGE_SIZE > s->size)
+            broken("a context's DMA buffer outside its aperture or without its pages", i + 1, c->dma_segment);
+        else
+            blocks[c->dma_segment]++;
+    }
+}
+
+/* Each segment heap holds exactly the resident allocations placed in it
+ * and the DMA buffers mapped into it; an aperture holds an allocation only
+ * by mapping its system pages. */
 static void check_allocations(struct wk_vidmm *vm)
 {
-    uint64_t resident[MAX_SEGMENTS + 1] = { 0 };
+    uint64_t resident[MAX_SEGMENTS + 1] = { 0 }, dma[MAX_SEGMENTS + 1] = { 0 };
+    count_dma_buffers(vm, dma);
     for (uint32_t i = 0; i < vm->nallocs; i++) {
         const struct allocation *a = &vm->allocs[i];
         if (!a->live || !a->resident)
@@ -56,9 +74,9 @@ static void check_allocations(struct wk_vidmm *vm)
         resident[a->segment]++;
     }
     for (uint32_t s = 1; s <= vm->nseg; s++) {
-        if (vm->seg[s].heap && wk_place_count(vm->seg[s].heap) != resident[s])
-            broken("segment heap blocks != resident allocations", wk_place_count(vm->seg[s].heap),
-                   resident[s]);
+        if (vm->seg[s].heap && wk_place_count(vm->seg[s].heap) != resident[s] + dma[s])
+            broken("segment heap blocks != resident allocations and DMA buffers",
+                   wk_place_count(vm->seg[s].heap), resident[s] + dma[s]);
         uint64_t listed = 0;
         for (uint32_t h = vm->seg[s].lru_head; h && listed <= vm->nallocs; h = vm->allocs[h - 1].lru_next)
             listed++;

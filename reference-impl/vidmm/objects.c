@@ -193,14 +193,15 @@ static wk_status context_buffers(struct wk_vidmm *vm, struct context *c)
         st = gbuf_alloc(vm, &c->patch_list,
                         (uint64_t)i->PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST),
                         "patch-location list");
-    c->dma_segment = 0; /* contiguous system memory; the GPU reaches it directly */
-    c->dma_gpu_address = c->dma.first_pfn << WK_GPU_PAGE_SHIFT;
+    if (st == WK_OK)
+        st = dma_place(vm, c);
     return st;
 }
 
 static void context_free_buffers(struct wk_vidmm *vm, struct context *c)
 {
     patch_view_free(vm, c); /* before the pages it maps go */
+    dma_unplace(vm, c);     /* the aperture lets go of them first, too */
     gbuf_free(vm, &c->dma);
     gbuf_free(vm, &c->dma_private);
     gbuf_free(vm, &c->alloc_list);

@@ -133,6 +133,7 @@ static void release_objects(struct wk_vidmm *vm)
     for (uint32_t c = 0; vm->contexts && c < vm->ncontexts; c++) {
         struct context *x = &vm->contexts[c];
         patch_view_free(vm, x);
+        dma_unplace(vm, x); /* already done for a context destroyed through its DDI */
         gbuf_free(vm, &x->dma);
         gbuf_free(vm, &x->dma_private);
         gbuf_free(vm, &x->alloc_list);
