@@ -21,6 +21,10 @@
 #       --gpu none, Render is never called: it passes;
 #       the run passes (KIT-FINDINGS.md, 4). When the kit learns to catch
 #       it, this test fails: update it and the finding.
+#   othergpu.dma_in_gart           a correct variant whose DMA buffers are in
+#       its GART aperture (DmaBufferSegmentSet): the kit maps them there
+#       with the driver's own MAP_APERTURE_SEGMENT; the same verdicts as
+#       othergpu.conform.
 if(TARGET othergpu_driver)
   set(_og_dir ${PROJECT_SOURCE_DIR}/examples/drivers/othergpu)
   set(_og_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
@@ -33,6 +37,8 @@ if(TARGET othergpu_driver)
   endfunction()
   wk_othergpu_test(conform othergpu_driver 0
     "gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[0-9]+ pass, [0-9]+ skip, [0-9]+ expected-fail[^a-z]+RESULT: all as expected")
+  wk_othergpu_test(dma_in_gart othergpu_dma_in_gart 0
+    "contract +[1-9][0-9]* run.*[0-9]+ pass, [0-9]+ skip, [0-9]+ expected-fail[^a-z]+RESULT: all as expected")
   wk_othergpu_test(bug_patch_offset othergpu_bug_patch_offset 1
     "fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*RESULT: UNEXPECTED RESULTS")
   wk_othergpu_test(bug_paging_stall othergpu_bug_paging_stall 1

@@ -68,6 +68,11 @@ NTSTATUS OgCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT *pCreateCon
     DXGK_CONTEXTINFO *info = &pCreateContext->ContextInfo;
     RtlZeroMemory(info, sizeof(*info));
     info->DmaBufferSize = OG_DMA_BUFFER_SIZE;
+#ifdef OG_DMA_IN_GART
+    /* The variant that asks for its DMA buffers in the GART aperture (the
+     * only segments DmaBufferSegmentSet may name, facts X1). */
+    info->DmaBufferSegmentSet = OG_APERTURE_SEGMENTS;
+#endif
     info->AllocationListSize =
         pCreateContext->Flags.GdiContext ? OG_GDI_ALLOCATION_LIST_SIZE : OG_ALLOCATION_LIST_SIZE;
     info->PatchLocationListSize = OG_PATCH_LIST_SIZE;

@@ -31,6 +31,20 @@ static BOOLEAN in_submission(const DXGKARG_PATCH *p, UINT offset)
 #endif
 }
 
+/* OG_DMA_IN_GART: the variant asked for its DMA buffers in the GART
+ * (objects.c), and OtherGPU's command processor fetches a context's DMA
+ * buffer through the GART only, so anything else is a broken promise of
+ * the kernel's (T5: the id is the segment the buffer is in). */
+static void expect_gart(UINT segment, BOOLEAN paging)
+{
+#ifdef OG_DMA_IN_GART
+    NT_ASSERT(paging || segment == OG_SEGMENT_GART);
+#else
+    UNREFERENCED_PARAMETER(segment);
+    UNREFERENCED_PARAMETER(paging);
+#endif
+}
+
 /* Patch cannot fail (PATCH-STATUS-001): a bad entry is skipped, an
  * allocation that is not resident (SegmentId 0) has no address yet, and a
  * paging buffer has no patch locations (the kernel hands it read-only). */
@@ -38,6 +52,7 @@ NTSTATUS OgPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
 {
     UNREFERENCED_PARAMETER(hAdapter);
     const DXGKARG_PATCH *p = pPatch;
+    expect_gart(p->DmaBufferSegmentId, (BOOLEAN)p->Flags.Paging);
     if (p->Flags.Paging || !p->pDmaBuffer || !p->pPatchLocationList || !p->pAllocationList)
         return STATUS_SUCCESS;
     UINT64 last = (UINT64)p->PatchLocationListSubmissionStart + p->PatchLocationListSubmissionLength;
@@ -61,6 +76,7 @@ NTSTATUS OgPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
 NTSTATUS OgSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand)
 {
     struct og_adapter *a = hAdapter;
+    expect_gart(pSubmitCommand->DmaBufferSegmentId, (BOOLEAN)pSubmitCommand->Flags.Paging);
     a->last_submitted_fence = pSubmitCommand->SubmissionFenceId;
     return STATUS_SUCCESS;
 }
