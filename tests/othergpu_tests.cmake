@@ -25,6 +25,10 @@
 #       its GART aperture (DmaBufferSegmentSet): the kit maps them there
 #       with the driver's own MAP_APERTURE_SEGMENT; the same verdicts as
 #       othergpu.conform.
+#   othergpu.dma_too_large         the same asking for 9 MiB DMA buffers, more
+#       than its 8 MiB GART or the kit's system memory holds: a limit of the
+#       kit's memory, so the cases that need a context are skipped with that
+#       reason, never failed (contract profile).
 if(TARGET othergpu_driver)
   set(_og_dir ${PROJECT_SOURCE_DIR}/examples/drivers/othergpu)
   set(_og_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
@@ -39,6 +43,8 @@ if(TARGET othergpu_driver)
     "gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[0-9]+ pass, [0-9]+ skip, [0-9]+ expected-fail[^a-z]+RESULT: all as expected")
   wk_othergpu_test(dma_in_gart othergpu_dma_in_gart 0
     "contract +[1-9][0-9]* run.*[0-9]+ pass, [0-9]+ skip, [0-9]+ expected-fail[^a-z]+RESULT: all as expected")
+  wk_othergpu_test(dma_too_large othergpu_dma_too_large 0
+    "contract +[1-9][0-9]* run, [1-9][0-9]* skipped: a limit of the kit's memory: no .*DMA buffer.*[0-9]+ pass, [0-9]+ skip, [0-9]+ expected-fail[^a-z]+RESULT: all as expected")
   wk_othergpu_test(bug_patch_offset othergpu_bug_patch_offset 1
     "fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*RESULT: UNEXPECTED RESULTS")
   wk_othergpu_test(bug_paging_stall othergpu_bug_paging_stall 1

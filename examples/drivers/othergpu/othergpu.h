@@ -99,7 +99,9 @@ void og_encode_addr(BYTE *at, UINT64 address);
 #define OG_PAGE_SIZE 4096u
 #define OG_PAGE_SHIFT 12u
 #define OG_PAGING_BUFFER_SIZE 0x2000u  /* 8 KiB */
+#ifndef OG_DMA_BUFFER_SIZE             /* a variant may ask for more */
 #define OG_DMA_BUFFER_SIZE 0x2000u     /* 8 KiB per context */
+#endif
 #define OG_ALLOCATION_LIST_SIZE 64u
 #define OG_GDI_ALLOCATION_LIST_SIZE 256u /* fixed by the DDI (CTX-GDI-001) */
 #define OG_PATCH_LIST_SIZE 256u
