@@ -70,6 +70,17 @@ static wk_status load_paths(struct wk_spec_set *set, int argc, char **argv, stru
     return first;
 }
 
+/* A fresh set loaded from the paths, every error and warning printed to
+ * stderr as it is found; the first failing load's status. */
+static wk_status load_reporting(struct wk_spec_set *set, struct wk_diag *d, int count, char **paths)
+{
+    wk_spec_set_init(set);
+    wk_diag_init(d, 1);
+    d->echo = stderr;
+    d->warn = stderr;
+    return load_paths(set, count, paths, d);
+}
+
 static int lint(int argc, char **argv)
 {
     struct operands o = { 0, argv };
@@ -80,14 +91,9 @@ static int lint(int argc, char **argv)
         return wk_cli_usage_error(&lint_command, "expected a FILE or DIR");
     if (wk_cli_parse_only)
         return 0;
-    argc = o.count;
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 1);
-    d.echo = stderr;
-    d.warn = stderr;
-    wk_status st = load_paths(&set, argc, argv, &d);
+    wk_status st = load_reporting(&set, &d, o.count, argv);
     printf("wddmkit spec lint: %u case%s valid, %u error%s", set.count, set.count == 1 ? "" : "s", d.errors,
            d.errors == 1 ? "" : "s");
     if (d.warnings) /* a warning is no error: the exit code stays */
@@ -128,11 +134,7 @@ static int dump(int argc, char **argv)
     char *fallback[] = { (char *)WK_SPECS_DIR };
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 1);
-    d.echo = stderr;
-    d.warn = stderr;
-    load_paths(&set, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback, &d);
+    load_reporting(&set, &d, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback);
     uint32_t printed = dump_matches(&set, argv[0]);
     if (!printed)
         fprintf(stderr, "wddmkit spec dump: no case matches '%s'%s\n", argv[0],
