@@ -931,18 +931,11 @@ static void write_adapter(struct yw *w)
 /* The case                                                             */
 /* ------------------------------------------------------------------ */
 
-/* [a-z0-9] first, then [a-z0-9.-], no "..", no final '.' (the loader's). */
+/* The loader's rule for a case id or area (spec_dotted_name), within the
+ * field's size. */
 static int dotted(const char *s, size_t max)
 {
-    size_t n = strlen(s);
-    if (n == 0 || n >= max || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
-        return 0;
-    for (const char *q = s; *q; q++) {
-        int ok = (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '-' || *q == '.';
-        if (!ok || (q[0] == '.' && (q[1] == '.' || q[1] == '\0')))
-            return 0;
-    }
-    return 1;
+    return strlen(s) < max && spec_dotted_name(s);
 }
 
 static void write_names(struct yw *w, const char *area, const char *id, const char *describe)

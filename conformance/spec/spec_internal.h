@@ -115,6 +115,9 @@ const char *spec_seen(const struct wk_ynode *n, char *buf, size_t size);
  * spec_get_* forms look `key` up in a mapping and return 0 when it is
  * absent and not required (output untouched: pre-set the default).
  */
+/* A case id or area: [a-z0-9] first, then [a-z0-9.-], no "..", no final
+ * '.' (spec_load.c; the YAML writer checks names by it too). */
+int spec_dotted_name(const char *s);
 int spec_is_null(const struct wk_ynode *n);
 int spec_u64(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, uint64_t lo,
              uint64_t hi, uint64_t *out);

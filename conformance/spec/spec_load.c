@@ -174,7 +174,7 @@ uint32_t spec_check_gpu(struct wk_spec_ctx *c, const struct wk_ynode *at)
 /* ------------------------------------------------------------------ */
 
 /* [a-z0-9] first, then [a-z0-9.-], no "..", no final '.'. */
-static int dotted(const char *s)
+int spec_dotted_name(const char *s)
 {
     if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
         return 0;
@@ -196,7 +196,7 @@ static int load_dotted(struct wk_spec_ctx *c, const struct wk_ynode *map, const 
              "no final '.'",
              key, max - 1);
     if (v && v->kind == WK_Y_SCALAR && !spec_is_null(v) && v->length < max && strlen(v->text) == v->length &&
-        dotted(v->text)) {
+        spec_dotted_name(v->text)) {
         memcpy(out, v->text, v->length + 1);
         return 1;
     }

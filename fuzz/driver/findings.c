@@ -80,24 +80,29 @@ static void mark_stale(void)
 
 static void finding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *what);
 
-void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
+static void vfinding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *fmt,
+                     va_list ap) __attribute__((format(printf, 4, 0)));
+static void vfinding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *fmt, va_list ap)
 {
     char what[2048];
+    vsnprintf(what, sizeof(what), fmt, ap);
+    finding(harness, vm, what_kind, what);
+}
+
+void wk_fuzz_finding(const char *harness, struct wk_vidmm *vm, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    vfinding(harness, vm, NULL, fmt, ap);
     va_end(ap);
-    finding(harness, vm, NULL, what);
 }
 
 void wk_fuzz_finding_as(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *fmt, ...)
 {
-    char what[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    vfinding(harness, vm, what_kind, fmt, ap);
     va_end(ap);
-    finding(harness, vm, what_kind, what);
 }
 
 static void finding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *what)
