@@ -59,30 +59,30 @@ endif()
 # compare it with the reference driver on its own segments (roles, no
 # contents, no size-dependent status), so the seeds raise no finding on
 # the correct driver, and the planted stall is found with its rule.
+# othergpu.NAME: the harness's replay binary over the corpus folders with the
+# driver module; PASS and FAIL are its output's regular expressions.
+function(wk_othergpu_replay_test name driver harness pass fail)
+  add_test(NAME othergpu.${name}
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:${driver}>
+            $<TARGET_FILE:${harness}_replay> ${ARGN})
+  set_tests_properties(othergpu.${name} PROPERTIES LABELS "unit" TIMEOUT 300 PASS_REGULAR_EXPRESSION "${pass}")
+  if(fail)
+    set_tests_properties(othergpu.${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${fail}")
+  endif()
+endfunction()
+set(_og_corpus ${PROJECT_SOURCE_DIR}/corpus)
 if(TARGET othergpu_driver AND TARGET fuzz_prog_replay AND TARGET fuzz_paging_replay)
-  add_test(NAME othergpu.fuzz_seeds_clean
-    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_driver>
-            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
-  set_tests_properties(othergpu.fuzz_seeds_clean PROPERTIES LABELS "unit" TIMEOUT 300
-    PASS_REGULAR_EXPRESSION "replay: [1-9][0-9]* inputs ran" FAIL_REGULAR_EXPRESSION "FINDING")
-  add_test(NAME othergpu.fuzz_finds_stall
-    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_bug_paging_stall>
-            $<TARGET_FILE:fuzz_paging_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_paging/seeds)
-  set_tests_properties(othergpu.fuzz_finds_stall PROPERTIES LABELS "unit" TIMEOUT 300
-    PASS_REGULAR_EXPRESSION "signature: PAGING-PROGRESS-001 in DxgkDdiBuildPagingBuffer")
+  wk_othergpu_replay_test(fuzz_seeds_clean othergpu_driver fuzz_prog
+    "replay: [1-9][0-9]* inputs ran" "FINDING" ${_og_corpus}/fuzz_prog/seeds)
+  wk_othergpu_replay_test(fuzz_finds_stall othergpu_bug_paging_stall fuzz_paging
+    "signature: PAGING-PROGRESS-001 in DxgkDdiBuildPagingBuffer" "" ${_og_corpus}/fuzz_paging/seeds)
 endif()
 # fuzz_patch builds its fixture on the driver's own segments: no finding on
 # the correct driver, the planted PatchOffset bug found with its rule.
 if(TARGET othergpu_driver AND TARGET fuzz_patch_replay)
-  add_test(NAME othergpu.fuzz_patch_clean
-    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_driver>
-            $<TARGET_FILE:fuzz_patch_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/seeds)
-  set_tests_properties(othergpu.fuzz_patch_clean PROPERTIES LABELS "unit" TIMEOUT 300
-    PASS_REGULAR_EXPRESSION "replay: [1-9][0-9]* inputs ran" FAIL_REGULAR_EXPRESSION "FINDING|cannot build")
-  add_test(NAME othergpu.fuzz_patch_finds_offset
-    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:othergpu_bug_patch_offset>
-            $<TARGET_FILE:fuzz_patch_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/seeds
-            ${PROJECT_SOURCE_DIR}/corpus/fuzz_patch/regressions)
-  set_tests_properties(othergpu.fuzz_patch_finds_offset PROPERTIES LABELS "unit" TIMEOUT 300
-    PASS_REGULAR_EXPRESSION "signature: PATCH-CONFINE-001 in DxgkDdiPatch")
+  wk_othergpu_replay_test(fuzz_patch_clean othergpu_driver fuzz_patch
+    "replay: [1-9][0-9]* inputs ran" "FINDING|cannot build" ${_og_corpus}/fuzz_patch/seeds)
+  wk_othergpu_replay_test(fuzz_patch_finds_offset othergpu_bug_patch_offset fuzz_patch
+    "signature: PATCH-CONFINE-001 in DxgkDdiPatch" ""
+    ${_og_corpus}/fuzz_patch/seeds ${_og_corpus}/fuzz_patch/regressions)
 endif()
