@@ -23,3 +23,7 @@ target_compile_definitions(test_prog_mutator PRIVATE WK_MUTATOR_AFL)
 # fuzz_patch's input parsing (fuzz/inputs/seeds_lib.h): the fast cursor, parse
 # without clearing, fold's overlap adjustment, against the obvious code.
 wk_cmocka_test(test_fuzz_inputs fuzz.inputs 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_inputs.c LIBS wk_fuzz)
+# Segment casting (conformance/prog/roles.c): which of the driver's segments
+# plays each segment a case names, by kind, size and role, and the reason
+# when none can.
+wk_cmocka_test(test_roles prog.roles 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_roles.c LIBS wk_conformance)

@@ -254,6 +254,18 @@ static void wrong_types(void **state)
                 "t.yaml:6:33: case 't.a': step 0 (create_device): key 'status': expected a status name (one of: ok, invalid_argument, no_memory, no_space, out_of_range, bad_address, unmapped, crosses_segment, truncated, unknown_opcode, bad_operand, gpu_fault, limit, io, not_supported, contract, driver_failed, driver_crash, driver_hang, dead, not_found, state), saw 'fine'");
 }
 
+/* A case whose adapter has n 4 KiB memory segments, 4 GiB apart (above
+ * the system memory). */
+static const char *segments_yaml(unsigned n)
+{
+    static char text[4096];
+    int at = snprintf(text, sizeof(text), "%s", HEAD "    adapter:\n      segments:\n");
+    for (unsigned i = 0; i < n && at > 0 && (size_t)at < sizeof(text); i++)
+        at += snprintf(text + at, sizeof(text) - (size_t)at, "        - {kind: memory, base: 0x%llx, size: 4KiB}\n",
+                       (unsigned long long)(i + 1) << 32);
+    return text;
+}
+
 static void out_of_range(void **state)
 {
     (void)state;
@@ -261,13 +273,8 @@ static void out_of_range(void **state)
                 "t.yaml:7:35: case 't.a': step 1 (create_allocation): key 'size': expected a size in 1..16MiB, saw '32MiB'");
     EXPECT_ONLY(DEV_ALLOC "      - fill: {allocation: a, pattern: 0x1FFFFFFFF}\n",
                 "t.yaml:8:40: case 't.a': step 2 (fill): key 'pattern': expected an unsigned 32-bit integer, saw '0x1FFFFFFFF'");
-    EXPECT_ONLY(HEAD "    adapter:\n      segments:\n"
-                     "        - {kind: memory, base: 0x1000000, size: 4KiB}\n        - {kind: memory, base: 0x2000000, size: 4KiB}\n"
-                     "        - {kind: memory, base: 0x3000000, size: 4KiB}\n        - {kind: memory, base: 0x4000000, size: 4KiB}\n"
-                     "        - {kind: memory, base: 0x5000000, size: 4KiB}\n        - {kind: memory, base: 0x6000000, size: 4KiB}\n"
-                     "        - {kind: memory, base: 0x7000000, size: 4KiB}\n        - {kind: memory, base: 0x8000000, size: 4KiB}\n"
-                     "        - {kind: memory, base: 0x9000000, size: 4KiB}\n",
-                "t.yaml:15:11: case 't.a': adapter: key 'segments': expected at most 8 entries, saw 9");
+    EXPECT_ONLY(segments_yaml(32), "t.yaml:38:11: case 't.a': adapter: key 'segments': expected at most 31 entries, saw 32");
+    assert_true(loads(segments_yaml(31), 1, NULL)); /* 31 segments load: every WDDM segment id */
     EXPECT_ONLY(HEAD "    adapter:\n      segments:\n        - {kind: memory, base: 0x100000, size: 1MiB, banks: [512KiB, 256KiB]}\n",
                 "t.yaml:7:70: case 't.a': adapter: segments[0]: banks[1]: expected a bank end above 512KiB and below the segment size 1MiB, a multiple of 4KiB, saw '256KiB'");
     EXPECT_ONLY(HEAD "    adapter:\n      segments:\n        - {kind: memory, base: 0x100000, size: 1MiB}\n"
@@ -295,6 +302,29 @@ static void out_of_range(void **state)
                 "t.yaml:7:52: case 't.a': step 1 (create_allocation): key 'alignment': expected 0 or a power of two, saw '3000'");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, min: 5, max: 4}\n",
                 "t.yaml:6:51: case 't.a': step 0 (expect_stats): key 'max': expected an integer of at least min (5), saw '4'");
+}
+
+
+/* role: words of a memory segment; banked only with banks. */
+static void segment_roles(void **state)
+{
+    (void)state;
+#define SEGS HEAD "    adapter:\n      segments:\n"
+    EXPECT_ONLY(SEGS "        - {kind: aperture, base: 0x100000, size: 64KiB, role: [cpu_visible]}\n",
+                "t.yaml:7:63: case 't.a': adapter: segments[0]: key 'role': roles are for memory segments, this one is an aperture");
+    EXPECT_ONLY(SEGS "        - {kind: memory, base: 0x100000, size: 64KiB, role: [banked]}\n",
+                "t.yaml:7:61: case 't.a': adapter: segments[0]: key 'role': 'banked' needs key 'banks' (a segment with banks)");
+    EXPECT_ONLY(SEGS "        - {kind: memory, base: 0x100000, size: 64KiB, role: [fast]}\n",
+                "t.yaml:7:62: case 't.a': adapter: segments[0]: role[0]: expected a segment role (one of: banked, cpu_visible), saw 'fast'");
+    struct load l;
+    assert_true(loads(SEGS "        - {kind: memory, base: 0x100000, size: 64KiB}\n"
+                           "        - {kind: memory, base: 0x200000, size: 64KiB, banks: [32KiB], role: [cpu_visible, banked]}\n",
+                      1, &l));
+    const struct wk_prog *p = l.set.progs[0];
+    assert_int_equal(p->segment_roles[0], 0);
+    assert_int_equal(p->segment_roles[1], WK_ROLE_BANKED | WK_ROLE_CPU_VISIBLE);
+    unload(&l);
+#undef SEGS
 }
 
 static void bad_units(void **state)
@@ -1149,6 +1179,7 @@ int main(void)
         cmocka_unit_test(missing_keys),
         cmocka_unit_test(wrong_types),
         cmocka_unit_test(out_of_range),
+        cmocka_unit_test(segment_roles),
         cmocka_unit_test(bad_units),
         cmocka_unit_test(hex_bytes),
         cmocka_unit_test(duplicate_ids),

@@ -795,6 +795,36 @@ static void test_dma_buffer_in_the_drivers_aperture(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A segment budget (wk_vidmm_set_segment_budget): the case's allocations
+ * stay in the first bytes of the segment, pressure evicts there, and no
+ * room at all is NO_SPACE; the whole segment again without a budget. */
+static void test_segment_budget_bounds_placement(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    assert_int_equal(wk_vidmm_set_segment_budget(f->vm, 0, 1), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_vidmm_set_segment_budget(f->vm, VT_APER + 1, 1), WK_E_INVALID_ARGUMENT);
+    VT_OK(f->vm, wk_vidmm_set_segment_budget(f->vm, VT_SEG1, 64 * KIB));
+    uint32_t a = place(f, 32 * KIB, 1u << (VT_SEG1 - 1), VT_PREF(0, VT_SEG1, 0), 0);
+    struct wk_vidmm_allocation_state st;
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, a, &st));
+    assert_true(st.segment_offset + 32 * KIB <= 64 * KIB);
+    uint32_t b = place(f, 40 * KIB, 1u << (VT_SEG1 - 1), VT_PREF(0, VT_SEG1, 0), 0);
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, a, &st));
+    assert_false(st.resident); /* 32 + 40 KiB do not fit in 64: the older one went */
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, b, &st));
+    assert_true(st.resident && st.segment_id == VT_SEG1 && st.segment_offset + 40 * KIB <= 64 * KIB);
+
+    VT_OK(f->vm, wk_vidmm_set_segment_budget(f->vm, VT_SEG1, 0));
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, 4 * KIB, 1u << (VT_SEG1 - 1), VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t c = vt_alloc(f->vm, f->device, &req);
+    assert_true(expect_status(f->vm, wk_vidmm_page_in(f->vm, c), WK_E_NO_SPACE));
+    VT_OK(f->vm, wk_vidmm_set_segment_budget(f->vm, VT_SEG1, WK_VIDMM_NO_BUDGET));
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, c));
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* The same without the GPU model (a driver for other hardware): nothing
  * executes the driver's MAP, but Render and SubmitCommand still get the
  * aperture's id and address, and the context comes and goes cleanly. */
@@ -1152,6 +1182,7 @@ int main(void)
         VT_TEST(test_render_without_prepatch_info),
         VT_TEST(test_render_pages_in_what_it_references),
         VT_TEST(test_render_multipass_small_dma_buffer),
+        VT_TEST(test_segment_budget_bounds_placement),
         VT_TEST(test_dma_buffer_in_the_drivers_aperture),
         VT_TEST(test_dma_buffer_in_the_aperture_without_the_model),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),

@@ -194,22 +194,40 @@ struct wk_prog_exec {
      * DxgkDdiCreateAllocation as the kit kept it), for the allocation
      * lists of patch steps. */
     HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
+    /* Whether each allocation's request named segments (preferred,
+     * supported or eviction): where one that named none lands is the
+     * driver's choice on a layout of its own. */
+    uint8_t alloc_named[WK_PROG_MAX_OBJECTS];
     int contract;                      /* wk_run_options.contract */
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */
     char skip_text[384];               /* a run-time reason rest_skipped may point at */
-    /* Segment roles (prog_run.c, map_segments): when the driver reports a
-     * layout other than the program's adapter description, seg_map[n] is
-     * the driver's segment playing the role of description segment n (the
-     * same kind, the same rank among segments of that kind), 0 when it has
-     * none. seg_mapped 0: ids are the description's. */
-    uint32_t seg_map[33];
+    /* Segment roles (roles.c): when the driver reports a layout other than
+     * the program's adapter description, seg_map[n] is the driver's segment
+     * that plays description segment n, 0 when none does (the case names
+     * it nowhere, or nothing of the driver's can play it: seg_unplayed, the
+     * first such id, and seg_why). seg_mapped 0: ids are the description's. */
+    uint32_t seg_map[WK_PROG_MAX_SEGMENTS + 1];
     int seg_mapped;
+    uint32_t seg_unplayed;
+    char seg_why[160];
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
                        struct wk_case_result *r);
+
+/* Segment roles (roles.c). The description segments (bit id - 1) a step
+ * names, and that the whole program names. */
+uint32_t wk_roles_named_by(const struct wk_prog *p, const struct wk_step *s);
+uint32_t wk_roles_named(const struct wk_prog *p);
+/* Casts each named description segment onto a distinct segment of the
+ * driver's (d[0..nd), as wk_vidmm_segments reports them) that can play it:
+ * player[n] is the driver's id for description segment n, 0 when not cast.
+ * Returns 0 when every named segment has a player, else the first id that
+ * has none, with the reason in why (may be NULL). */
+uint32_t wk_roles_cast(const struct wk_prog *p, const struct wk_vidmm_segment_info *d, uint32_t nd, uint32_t named,
+                       uint32_t player[WK_PROG_MAX_SEGMENTS + 1], char *why, size_t why_size);
 /* Runs one step: the action's status, or for a check WK_OK with
  * *check_failed set when it did not hold (x->r says why). */
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed);

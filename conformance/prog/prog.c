@@ -122,13 +122,19 @@ const char *wk_verdict_name(enum wk_verdict v)
     }
 }
 
+const char *wk_role_word(uint32_t bit_index)
+{
+    static const char *const words[WK_ROLE_COUNT] = { "banked", "cpu_visible" };
+    return bit_index < WK_ROLE_COUNT ? words[bit_index] : NULL;
+}
+
 void wk_prog_init(struct wk_prog *p)
 {
     memset(p, 0, sizeof(*p));
     p->gpu = *wk_gpu_reference_desc();
-    for (uint32_t i = 0; i < p->gpu.segment_count && i < 8; i++) {
+    for (uint32_t i = 0; i < p->gpu.segment_count && i < WK_PROG_MAX_SEGMENTS; i++) {
         p->segments[i] = p->gpu.segments[i];
-        for (uint32_t b = 0; b + 1 < p->segments[i].bank_count && b < 16; b++)
+        for (uint32_t b = 0; b + 1 < p->segments[i].bank_count && b < WK_PROG_MAX_BANKS; b++)
             p->bank_ends[i][b] = p->segments[i].bank_ends[b];
         p->segments[i].bank_ends = p->bank_ends[i];
     }
@@ -364,12 +370,15 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
             p->gpu.segment_count, (unsigned long long)p->gpu.sysmem_pages,
             (unsigned long long)p->gpu.sysmem_first_pfn, v->paging_buffer_size,
             v->query_segment_version ? v->query_segment_version : 3);
-    for (uint32_t i = 0; i < p->gpu.segment_count && i < 8; i++) {
+    for (uint32_t i = 0; i < p->gpu.segment_count && i < WK_PROG_MAX_SEGMENTS; i++) {
         const struct wk_gpu_segment_desc *s = &p->gpu.segments[i];
         fprintf(out, "    segment %u: %s [0x%llx, 0x%llx)", i + 1, s->kind == WK_GPU_SEGMENT_APERTURE ? "aperture" : "memory",
                 (unsigned long long)s->base, (unsigned long long)(s->base + s->size));
-        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b < 15; b++)
+        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b + 1 < WK_PROG_MAX_BANKS; b++)
             fprintf(out, "%s0x%llx", b ? ", " : ", bank ends ", (unsigned long long)s->bank_ends[b]);
+        for (uint32_t r = 0; r < WK_ROLE_COUNT; r++)
+            if (p->segment_roles[i] & (1u << r))
+                fprintf(out, ", role %s", wk_role_word(r));
         fputc('\n', out);
     }
     if (v->transfer_chunk || v->split_submissions || v->max_passes || v->ddi_timeout_ms || v->seed)

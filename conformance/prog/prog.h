@@ -40,6 +40,8 @@ extern "C" {
 #define WK_PROG_MAX_RULES 8u             /* rules a case covers */
 #define WK_PROG_MAX_ALLOCATION (16ull << 20) /* bytes per allocation */
 #define WK_PROG_MAX_SEGMENT (256ull << 20)   /* bytes per modelled segment */
+#define WK_PROG_MAX_SEGMENTS WK_GPU_MAX_SEGMENTS /* segments in an adapter description (ids are 5 bits) */
+#define WK_PROG_MAX_BANKS 16u            /* banks per described segment */
 #define WK_PROG_MAX_PATCH_LIST 16u       /* allocation-list entries per patch step */
 #define WK_PROG_MAX_PATCHES 32u          /* patch locations per patch step */
 #define WK_PROG_MAX_DMA 65536u           /* DMA-buffer bytes a patch step sets */
@@ -302,8 +304,10 @@ struct wk_prog {
     uint32_t requires;           /* WK_REQ_* bits */
     /* Adapter */
     struct wk_gpu_desc gpu;
-    struct wk_gpu_segment_desc segments[8];
-    uint64_t bank_ends[8][16];
+    struct wk_gpu_segment_desc segments[WK_PROG_MAX_SEGMENTS];
+    uint64_t bank_ends[WK_PROG_MAX_SEGMENTS][WK_PROG_MAX_BANKS];
+    uint32_t segment_roles[WK_PROG_MAX_SEGMENTS]; /* WK_ROLE_* bits a case needs of the driver's
+                                                     segment that plays description segment i + 1 */
     struct wk_vidmm_config vidmm;
     /* Rewrite */
     int has_rewrite;
@@ -327,6 +331,19 @@ struct wk_prog {
                                        allocations and the room they take, its call order):
                                        skipped in the contract profile */
 #define WK_REQ_COUNT 5u
+
+/*
+ * Segment roles (docs/spec-format.md, "Segment roles"). A case names
+ * segments by their id in its adapter description; on a driver that reports
+ * a layout of its own, each segment a case names is played by a distinct
+ * segment of the driver's of the same kind, at least as large, with these
+ * properties when the description asks for them (`role:`).
+ */
+#define WK_ROLE_BANKED 0x1u        /* the driver reports banks for it (UseBanking) */
+#define WK_ROLE_CPU_VISIBLE 0x2u   /* the driver reports it CpuVisible */
+#define WK_ROLE_COUNT 2u
+/* The spec word of role bit i (0-based), NULL past the last. */
+const char *wk_role_word(uint32_t bit_index);
 
 void wk_prog_init(struct wk_prog *p);
 void wk_prog_free(struct wk_prog *p);   /* frees render and patch payloads */

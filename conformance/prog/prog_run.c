@@ -38,47 +38,45 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
  * A spec names segments by their id in its adapter description ("segment
  * 3"). A driver of the GPU model reports those segments; a driver for other
  * hardware reports its own layout, as it must (facts §4.8, §5.5). Rather
- * than fail it for not having the description's segment 3, the kit reads
- * an id as a role: description segment n is "the k-th memory segment" or
- * "the k-th aperture segment", and the driver's k-th segment of that kind
- * plays it. A case that needs a role the driver has no segment for is a
- * skip with the reason. Sizes are the driver's, so a case that relies on a
- * segment's size may still not fit another layout (docs/verdicts.md).
+ * than fail it for not having the description's segment 3, the kit casts
+ * each segment the case names onto one of the driver's that can play it
+ * (roles.c), and gives the case's allocations the description's size of
+ * it (wk_vidmm_set_segment_budget), so a case runs on the driver's layout
+ * as it was written. A case that names a segment nothing of the driver's
+ * can play is a skip with the reason.
  */
-static uint32_t role_of(const struct wk_prog *p, uint32_t n, int *aperture)
-{
-    uint32_t rank = 0;
-    *aperture = p->segments[n - 1].kind == WK_GPU_SEGMENT_APERTURE;
-    for (uint32_t i = 0; i < n; i++)
-        rank += (p->segments[i].kind == WK_GPU_SEGMENT_APERTURE) == *aperture;
-    return rank;
-}
-
 static void map_segments(struct interp *x)
 {
-    struct wk_vidmm_segment_info d[32];
-    uint32_t nd = wk_vidmm_segments(x->vm, d, 32), nr = x->p->gpu.segment_count;
+    const struct wk_prog *p = x->p;
+    struct wk_vidmm_segment_info d[WK_PROG_MAX_SEGMENTS];
+    uint32_t nd = wk_vidmm_segments(x->vm, d, WK_PROG_MAX_SEGMENTS), nr = p->gpu.segment_count;
     int same = nd == nr;
-    for (uint32_t i = 0; same && i < nr && i < 8; i++) {
-        const struct wk_gpu_segment_desc *r = &x->p->segments[i];
+    for (uint32_t i = 0; same && i < nr && i < WK_PROG_MAX_SEGMENTS; i++) {
+        const struct wk_gpu_segment_desc *r = &p->segments[i];
         same = d[i].aperture == (r->kind == WK_GPU_SEGMENT_APERTURE) && d[i].base == r->base &&
                d[i].size == r->size && d[i].banks == (r->bank_count > 1 ? r->bank_count : 0);
     }
     x->seg_mapped = !same;
-    for (uint32_t n = 1; !same && n <= nr && n <= 8; n++) {
-        int aperture = 0;
-        uint32_t rank = role_of(x->p, n, &aperture), seen = 0;
-        x->seg_map[n] = 0;
-        for (uint32_t i = 0; i < nd && i < 32 && !x->seg_map[n]; i++)
-            if (d[i].aperture == aperture && ++seen == rank)
-                x->seg_map[n] = d[i].id;
+    x->seg_unplayed = 0;
+    x->seg_why[0] = 0;
+    memset(x->seg_map, 0, sizeof(x->seg_map));
+    if (x->seg_mapped)
+        x->seg_unplayed = wk_roles_cast(p, d, nd, wk_roles_named(p), x->seg_map, x->seg_why, sizeof(x->seg_why));
+    /* The case's world is its description: a segment of the driver's that
+     * plays none of it gives the case's allocations no room. */
+    for (uint32_t i = 0; i < nd && i < WK_PROG_MAX_SEGMENTS; i++) {
+        uint64_t budget = x->seg_mapped ? 0 : WK_VIDMM_NO_BUDGET;
+        for (uint32_t n = 1; x->seg_mapped && n <= nr && n <= WK_PROG_MAX_SEGMENTS; n++)
+            if (x->seg_map[n] == d[i].id)
+                budget = p->segments[n - 1].size;
+        wk_vidmm_set_segment_budget(x->vm, d[i].id, budget);
     }
 }
 
 /* The driver's segment for description segment n (0 stays 0). */
 static uint32_t seg_role(const struct interp *x, uint32_t n)
 {
-    return x->seg_mapped && n && n <= 8 ? x->seg_map[n] : n;
+    return x->seg_mapped && n && n <= WK_PROG_MAX_SEGMENTS ? x->seg_map[n] : n;
 }
 
 static uint32_t map_set(const struct interp *x, uint32_t set)
@@ -104,18 +102,18 @@ static uint32_t map_preference(const struct interp *x, uint32_t pref)
 }
 
 /* An absolute address in description segment n: the same offset in the
- * driver's segment of that role (other addresses, such as system memory,
+ * driver's segment that plays it (other addresses, such as system memory,
  * stay). */
 static uint64_t map_address(const struct interp *x, uint64_t addr)
 {
     if (!x->seg_mapped)
         return addr;
-    for (uint32_t n = 1; n <= x->p->gpu.segment_count && n <= 8; n++) {
+    for (uint32_t n = 1; n <= x->p->gpu.segment_count && n <= WK_PROG_MAX_SEGMENTS; n++) {
         const struct wk_gpu_segment_desc *r = &x->p->segments[n - 1];
-        struct wk_vidmm_segment_info d[32];
+        struct wk_vidmm_segment_info d[WK_PROG_MAX_SEGMENTS];
         if (addr >= r->base && addr - r->base < r->size && x->seg_map[n]) {
-            uint32_t nd = wk_vidmm_segments(x->vm, d, 32);
-            for (uint32_t i = 0; i < nd && i < 32; i++)
+            uint32_t nd = wk_vidmm_segments(x->vm, d, WK_PROG_MAX_SEGMENTS);
+            for (uint32_t i = 0; i < nd; i++)
                 if (d[i].id == x->seg_map[n])
                     return d[i].base + (addr - r->base);
         }
@@ -123,24 +121,16 @@ static uint64_t map_address(const struct interp *x, uint64_t addr)
     return addr;
 }
 
-/* The first description segment a step names that the driver has no
- * segment for, 0 when every one has a player. */
+/* The first description segment a step names that no segment of the
+ * driver's plays, 0 when every one has a player. */
 static uint32_t unplayed_role(const struct interp *x, const struct wk_step *s)
 {
-    uint32_t ids[8], n = 0;
-    if (s->segment && !s->relative)
-        ids[n++] = s->segment;
-    if (s->kind == WK_STEP_CREATE_ALLOCATION) {
-        uint32_t set = s->alloc.supported_set | s->alloc.eviction_set;
-        for (uint32_t i = 1; i <= 8 && n < 7; i++)
-            if (set & (1u << (i - 1)))
-                ids[n++] = i;
-        if (s->alloc.preferred & 0x1Fu)
-            ids[n++] = s->alloc.preferred & 0x1Fu;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        if (ids[i] <= x->p->gpu.segment_count && ids[i] <= 8 && !seg_role(x, ids[i]))
-            return ids[i];
+    if (!x->seg_mapped)
+        return 0;
+    uint32_t named = wk_roles_named_by(x->p, s);
+    for (uint32_t n = 1; n <= WK_PROG_MAX_SEGMENTS; n++)
+        if ((named & (1u << (n - 1))) && !x->seg_map[n])
+            return n;
     return 0;
 }
 
@@ -173,6 +163,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
      * anywhere (found by fuzz_hostile). */
     if (st == WK_OK && wk_vidmm_allocation_state(x->vm, h, &state) == WK_OK) {
         x->driver_allocs[x->nallocs] = state.driver_handle;
+        x->alloc_named[x->nallocs] = wk_roles_named_by(x->p, s) != 0;
         x->allocs[x->nallocs++] = h;
     }
     return st;
@@ -614,7 +605,13 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
         bank = 0;
         count_skip(x, WK_CHECK_CONTRACT, "the driver reports no banks for that segment (banks are optional)");
     }
-    uint32_t want_segment = seg_role(x, s->segment);
+    /* On a layout of the driver's own, an allocation whose request named
+     * no segment goes where the driver's DXGK_ALLOCATIONINFO said: the
+     * description's segment it landed in is no contract. */
+    uint32_t want_segment = seg_role(x, s->segment), index = s->allocation;
+    if (want_segment && x->seg_mapped && index < x->nallocs && !x->alloc_named[index] &&
+        !count_check(x, WK_CHECK_CHOICE))
+        want_segment = 0;
     if ((want_segment && st->segment_id != want_segment) || (offset && st->segment_offset != s->offset) ||
         (bank && st->bank != s->expect_bank)) {
         struct wk_step asked = *s;
@@ -971,17 +968,14 @@ static int run_steps(struct interp *x)
 {
     const struct wk_prog *p = x->p;
     map_segments(x);
-    for (uint32_t i = 0; i < p->step_count; i++) {
-        uint32_t n = unplayed_role(x, &p->steps[i]);
-        if (n) {
-            int aperture = 0;
-            uint32_t rank = role_of(p, n, &aperture);
-            snprintf(x->skip_text, sizeof(x->skip_text), "the case needs %s segment no. %u (its segment %u); the driver has fewer",
-                     aperture ? "an aperture" : "a memory", rank, n);
-            x->r->failed_step = (int32_t)i;
-            skip_rest(x, 0, x->skip_text);
-            return 0;
-        }
+    if (x->seg_unplayed) { /* at the first step that names it */
+        uint32_t bit = 1u << (x->seg_unplayed - 1), i = 0;
+        while (i + 1 < p->step_count && !(wk_roles_named_by(p, &p->steps[i]) & bit))
+            i++;
+        snprintf(x->skip_text, sizeof(x->skip_text), "%s", x->seg_why);
+        x->r->failed_step = (int32_t)i;
+        skip_rest(x, 0, x->skip_text);
+        return 0;
     }
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];

@@ -838,23 +838,49 @@ static uint32_t banks_of(const struct wk_gpu_segment_desc *s)
     return s->bank_count >= 2 && s->kind == WK_GPU_SEGMENT_MEMORY ? s->bank_count : 0;
 }
 
-static void write_segments(struct yw *w, const struct wk_gpu_desc *g)
+/* Whether the case needs a role of some segment (then its segments are
+ * written even when they are the reference adapter's). */
+static int any_role(const struct wk_prog *p)
 {
-    if (wk_gpu_segments_equal(g, wk_gpu_reference_desc()))
+    for (uint32_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++)
+        if (p->segment_roles[i])
+            return 1;
+    return 0;
+}
+
+/* role: what loads back (spec_load.c, load_role): memory segments only,
+ * `banked` on a segment with banks. */
+static void write_role(struct yw *w, const struct wk_gpu_segment_desc *s, uint32_t i, uint32_t roles)
+{
+    if (roles >> WK_ROLE_COUNT || (roles && s->kind == WK_GPU_SEGMENT_APERTURE) ||
+        ((roles & WK_ROLE_BANKED) && !banks_of(s)))
+        problem(w, "segment %u has roles 0x%x the loader refuses", i + 1, roles);
+    for (uint32_t r = 0; r < WK_ROLE_COUNT; r++)
+        if (roles & (1u << r))
+            out(w, "%s%s", roles & ((1u << r) - 1) ? ", " : ", role: [", wk_role_word(r));
+    out(w, "%s", roles ? "]" : "");
+}
+
+static void write_segments(struct yw *w, const struct wk_prog *p)
+{
+    const struct wk_gpu_desc *g = &p->gpu;
+    if (wk_gpu_segments_equal(g, wk_gpu_reference_desc()) && !any_role(p))
         return;
-    if (g->segment_count == 0 || g->segment_count > 8)
-        problem(w, "the adapter has %u segments (the loader takes 1..8)", g->segment_count);
+    if (g->segment_count == 0 || g->segment_count > WK_PROG_MAX_SEGMENTS)
+        problem(w, "the adapter has %u segments (the loader takes 1..%u)", g->segment_count, WK_PROG_MAX_SEGMENTS);
     out(w, "      segments:\n");
-    for (uint32_t i = 0; i < g->segment_count && i < 8; i++) {
+    for (uint32_t i = 0; i < g->segment_count && i < WK_PROG_MAX_SEGMENTS; i++) {
         const struct wk_gpu_segment_desc *s = &g->segments[i];
         char size[32];
         out(w, "        - {kind: %s, base: 0x%llx, size: %s", s->kind == WK_GPU_SEGMENT_APERTURE ? "aperture" : "memory",
             (unsigned long long)s->base, size_text(s->size, size));
-        if (banks_of(s) > 16)
-            problem(w, "segment %u has %u banks (the loader takes up to 16)", i + 1, banks_of(s));
-        for (uint32_t b = 0; b + 1 < banks_of(s) && b < 15; b++)
+        if (banks_of(s) > WK_PROG_MAX_BANKS)
+            problem(w, "segment %u has %u banks (the loader takes up to %u)", i + 1, banks_of(s), WK_PROG_MAX_BANKS);
+        for (uint32_t b = 0; b + 1 < banks_of(s) && b + 1 < WK_PROG_MAX_BANKS; b++)
             out(w, "%s%s", b ? ", " : ", banks: [", size_text(s->bank_ends[b], size));
-        out(w, "%s}\n", banks_of(s) ? "]" : "");
+        out(w, "%s", banks_of(s) ? "]" : "");
+        write_role(w, s, i, p->segment_roles[i]);
+        out(w, "}\n");
     }
 }
 
@@ -864,12 +890,12 @@ static void write_segments(struct yw *w, const struct wk_gpu_desc *g)
  * may describe anything, and the writer writes only what loads back. */
 static void check_gpu(struct yw *w, const struct wk_gpu_desc *g)
 {
-    for (uint32_t i = 0; i < g->segment_count && i < 8; i++) {
+    for (uint32_t i = 0; i < g->segment_count && i < WK_PROG_MAX_SEGMENTS; i++) {
         const struct wk_gpu_segment_desc *s = &g->segments[i];
         uint64_t prev = 0;
         if (s->bank_count >= 2 && s->kind == WK_GPU_SEGMENT_APERTURE)
             problem(w, "segment %u is an aperture with %u banks (only memory segments have banks)", i + 1, s->bank_count);
-        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b < 15; prev = s->bank_ends[b++])
+        for (uint32_t b = 0; s->bank_count >= 2 && b + 1 < s->bank_count && b + 1 < WK_PROG_MAX_BANKS; prev = s->bank_ends[b++])
             if (s->bank_ends[b] <= prev || s->bank_ends[b] >= s->size || s->bank_ends[b] % 4096)
                 problem(w, "segment %u: bank end %u (0x%llx) is not a 4KiB multiple above 0x%llx and below the segment size",
                         i + 1, b + 1, (unsigned long long)s->bank_ends[b], (unsigned long long)prev);
@@ -895,13 +921,13 @@ static void write_adapter(struct yw *w)
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
               v->split_submissions || v->ddi_timeout_ms || v->seed;
-    int segs = !wk_gpu_segments_equal(g, r);
+    int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
         return;
     if (segs || sys)
         check_gpu(w, g);
     out(w, "    adapter:\n");
-    write_segments(w, g);
+    write_segments(w, p);
     if (sys)
         out(w, "      system: {first_pfn: 0x%llx, pages: %llu}\n", (unsigned long long)g->sysmem_first_pfn,
             (unsigned long long)g->sysmem_pages);

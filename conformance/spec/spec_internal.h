@@ -157,6 +157,9 @@ int spec_get_size(struct wk_spec_ctx *c, const struct wk_ynode *map, const char 
 int spec_get_bool(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, int *out);
 int spec_get_word(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key,
                   const char *const *words, const char *form, uint32_t *out);
+/* `key: [word, ...]`: bit i of *out for words[i] (NULL-terminated). */
+void spec_get_word_set(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key,
+                       const char *const *words, const char *form, uint32_t *out);
 
 /* Writes a size the way specs spell it: "16MiB", "4KiB", "100". */
 const char *spec_format_size(uint64_t v, char *buf, size_t size);

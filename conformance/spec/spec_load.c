@@ -29,12 +29,13 @@
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
                                             "transfer_chunk", "max_passes", "split_submissions",
                                             "ddi_timeout_ms", "seed", NULL };
-static const char *const segment_keys[] = { "kind", "base", "size", "banks", NULL };
+static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
+static const char *const role_words[] = { "banked", "cpu_visible", NULL }; /* WK_ROLE_* bit order */
 static const char *const segment_required[] = { "kind", "base", "size", NULL };
 static const char *const segment_kinds[] = { "memory", "aperture", NULL };
 static const char *const system_keys[] = { "first_pfn", "pages", NULL };
 
-#define MAX_BANK_ENDS 15u
+#define MAX_BANK_ENDS (WK_PROG_MAX_BANKS - 1u)
 
 static int page_multiple(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, uint64_t v)
 {
@@ -72,8 +73,27 @@ static void load_banks(struct wk_spec_ctx *c, const struct wk_ynode *list, uint6
     s->bank_count = list->count + 1;
 }
 
+/*
+ * role: what the case needs of the driver's segment that plays this one on
+ * a driver with a layout of its own (prog.h, "Segment roles"): banks, CPU
+ * visibility. Only a memory segment has either, and `banked` describes a
+ * segment with banks, so the case means the same on the reference adapter.
+ */
+static void load_role(struct wk_spec_ctx *c, const struct wk_ynode *m, const struct wk_gpu_segment_desc *s,
+                      uint32_t *roles)
+{
+    const struct wk_ynode *role = wk_ymap_get(m, "role");
+    if (!role)
+        return;
+    spec_get_word_set(c, m, "role", role_words, "a segment role", roles);
+    if (*roles && s->kind == WK_GPU_SEGMENT_APERTURE)
+        spec_error(c, role, "key 'role': roles are for memory segments, this one is an aperture");
+    else if ((*roles & WK_ROLE_BANKED) && s->bank_count < 2)
+        spec_error(c, role, "key 'role': 'banked' needs key 'banks' (a segment with banks)");
+}
+
 static void load_segment(struct wk_spec_ctx *c, const struct wk_ynode *m, struct wk_gpu_segment_desc *s,
-                         uint64_t *ends)
+                         uint64_t *ends, uint32_t *roles)
 {
     if (spec_map(c, m, NULL) < 0 || spec_check_keys(c, m, segment_keys, segment_required))
         return;
@@ -89,26 +109,30 @@ static void load_segment(struct wk_spec_ctx *c, const struct wk_ynode *m, struct
         spec_error(c, banks, "key 'banks': only memory segments have banks, this one is an aperture");
     else if (banks)
         load_banks(c, banks, s->size, s, ends);
+    load_role(c, m, s, roles);
 }
 
 static void load_segments(struct wk_spec_ctx *c, const struct wk_ynode *list)
 {
-    if (spec_seq(c, list, "key 'segments'", 8, 0) < 0)
+    if (spec_seq(c, list, "key 'segments'", WK_PROG_MAX_SEGMENTS, 0) < 0)
         return;
-    struct wk_gpu_segment_desc segs[8];
-    uint64_t ends[8][16];
+    struct wk_gpu_segment_desc segs[WK_PROG_MAX_SEGMENTS];
+    uint64_t ends[WK_PROG_MAX_SEGMENTS][WK_PROG_MAX_BANKS];
+    uint32_t roles[WK_PROG_MAX_SEGMENTS];
     memset(segs, 0, sizeof(segs));
     memset(ends, 0, sizeof(ends));
+    memset(roles, 0, sizeof(roles));
     uint32_t before = c->errors, i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
         uint32_t mark = spec_scope_push(c, "segments[%u]", i);
-        load_segment(c, e, &segs[i], ends[i]);
+        load_segment(c, e, &segs[i], ends[i], &roles[i]);
         spec_scope_pop(c, mark);
     }
     if (c->errors != before)
         return; /* keep the old adapter: later checks would only echo these errors */
     struct wk_prog *p = c->p;
     p->gpu.segment_count = list->count;
+    memcpy(p->segment_roles, roles, sizeof(roles));
     for (i = 0; i < list->count; i++) {
         p->segments[i] = segs[i];
         memcpy(p->bank_ends[i], ends[i], sizeof(ends[i]));
@@ -314,7 +338,7 @@ static const char *const case_required[] = { "id", "describe", NULL };
 static void fix_pointers(struct wk_prog *p)
 {
     p->gpu.segments = p->segments;
-    for (uint32_t i = 0; i < 8; i++)
+    for (uint32_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++)
         p->segments[i].bank_ends = p->bank_ends[i];
 }
 

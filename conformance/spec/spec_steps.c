@@ -179,26 +179,11 @@ static void segment_set(struct wk_spec_ctx *c, const struct wk_ynode *list, cons
 /* Device, context, allocation steps                                    */
 /* ------------------------------------------------------------------ */
 
-static void flag_words(struct wk_spec_ctx *c, const struct wk_ynode *args, const char *const *words,
-                       const char *form, uint32_t *out)
-{
-    const struct wk_ynode *list = wk_ymap_get(args, "flags");
-    if (!list || spec_seq(c, list, "key 'flags'", 32, 1) < 0)
-        return;
-    uint32_t i = 0;
-    for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
-        uint32_t mark = spec_scope_push(c, "flags[%u]", i), bit = 0;
-        if (spec_word(c, e, NULL, words, form, &bit) == 1)
-            *out |= 1u << bit;
-        spec_scope_pop(c, mark);
-    }
-}
-
 static const char *const device_flags[] = { "system", "gdi", NULL };
 
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
-    flag_words(c, a, device_flags, "a device flag", &s->flags);
+    spec_get_word_set(c, a, "flags", device_flags, "a device flag", &s->flags);
     s->device = define(c, a, a, WK_OBJ_DEVICE, s->expect_status);
 }
 
@@ -210,7 +195,7 @@ static void ld_destroy_device(struct wk_spec_ctx *c, const struct wk_ynode *a, s
 static void ld_create_context(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_use(c, a, a, "device", WK_OBJ_DEVICE, 1, &s->device);
-    flag_words(c, a, device_flags, "a context flag", &s->flags);
+    spec_get_word_set(c, a, "flags", device_flags, "a context flag", &s->flags);
     s->context = define(c, a, a, WK_OBJ_CONTEXT, s->expect_status);
 }
 
@@ -304,7 +289,7 @@ static void ld_create_allocation(struct wk_spec_ctx *c, const struct wk_ynode *a
         segment_set(c, v, "supported", 0, &al->supported_set);
     if ((v = wk_ymap_get(a, "eviction")))
         segment_set(c, v, "eviction", 1, &al->eviction_set);
-    flag_words(c, a, allocation_flags, "an allocation flag", &al->flags);
+    spec_get_word_set(c, a, "flags", allocation_flags, "an allocation flag", &al->flags);
     spec_get_u32(c, a, "priority", 0, UINT32_MAX, &al->priority);
     s->allocation = define(c, a, a, WK_OBJ_ALLOCATION, s->expect_status);
 }

@@ -497,3 +497,22 @@ int spec_get_word(struct wk_spec_ctx *c, const struct wk_ynode *map, const char 
 {
     KEYED(map, key, spec_word(c, v_, what_, words, form, out));
 }
+
+/* A list of words, each a bit of *out (the word's index in `words`):
+ * `flags: [cpu_visible, cached]`. Words already set stay set. */
+void spec_get_word_set(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key,
+                       const char *const *words, const char *form, uint32_t *out)
+{
+    const struct wk_ynode *list = wk_ymap_get(map, key);
+    char what[48];
+    snprintf(what, sizeof(what), "key '%s'", key);
+    if (!list || spec_seq(c, list, what, 32, 1) < 0)
+        return;
+    uint32_t i = 0;
+    for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
+        uint32_t mark = spec_scope_push(c, "%s[%u]", key, i), bit = 0;
+        if (spec_word(c, e, NULL, words, form, &bit) == 1)
+            *out |= 1u << bit;
+        spec_scope_pop(c, mark);
+    }
+}

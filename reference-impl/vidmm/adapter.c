@@ -102,9 +102,20 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     uint32_t n = vm->nseg < MAX_SEGMENTS ? vm->nseg : MAX_SEGMENTS;
     for (uint32_t i = 0; i < n && i < max; i++) {
         const struct segment *s = &vm->seg[i + 1];
-        out[i] = (struct wk_vidmm_segment_info){ i + 1, s->aperture != 0, s->base, s->size, s->banks };
+        out[i] = (struct wk_vidmm_segment_info){ i + 1, s->aperture != 0, s->base, s->size, s->banks,
+                                                 s->flags.CpuVisible != 0 };
     }
     return n;
+}
+
+wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes)
+{
+    if (segment_id < 1 || segment_id > vm->nseg || segment_id > MAX_SEGMENTS)
+        return WK_E_INVALID_ARGUMENT;
+    struct segment *s = &vm->seg[segment_id];
+    s->budgeted = bytes < s->size;
+    s->budget = s->budgeted ? bytes : s->size;
+    return WK_OK;
 }
 
 uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm)

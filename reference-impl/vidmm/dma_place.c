@@ -27,11 +27,15 @@
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
+/* Above the room a case's allocations have (wk_vidmm_set_segment_budget)
+ * while there is room there, else anywhere. */
 static int reserve_in(struct wk_vidmm *vm, uint32_t seg, uint64_t bytes, uint64_t *offset)
 {
     struct segment *s = segment_get(vm, seg);
-    struct wk_place_request r = { bytes, PAGE, 0, 0, 0 };
-    return s && s->aperture && s->heap && wk_place_alloc(s->heap, &r, offset) == WK_OK;
+    if (!s || !s->aperture || !s->heap)
+        return 0;
+    struct wk_place_request above = { bytes, PAGE, s->budget, 0, 0 }, r = { bytes, PAGE, 0, 0, 0 };
+    return (s->budgeted && wk_place_alloc(s->heap, &above, offset) == WK_OK) || wk_place_alloc(s->heap, &r, offset) == WK_OK;
 }
 
 /* The MDL the driver's MAP_APERTURE_SEGMENT reads: the buffer's pages,

@@ -92,6 +92,9 @@ struct segment {
     uint32_t banks;             /* NbOfBanks when UseBanking, else 0 */
     uint64_t bank_end[128];     /* end offset of bank i (1-based index i-1) */
     struct wk_place_heap *heap;
+    int budgeted;               /* the case's allocations stay in [0, budget), the driver's own
+                                   go above it first (wk_vidmm_set_segment_budget) */
+    uint64_t budget;
     DXGK_SEGMENTFLAGS flags;
     uint32_t lru_head, lru_tail;    /* resident allocations, oldest first (handles) */
     uint8_t *mapped_once;           /* no_model, aperture: a bit per page some MAP covered

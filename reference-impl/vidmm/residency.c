@@ -62,6 +62,30 @@ static uint64_t alignment_of(const struct allocation *a)
     return al < PAGE ? PAGE : al;
 }
 
+/* Places r inside [lo, hi) of s, clipped to the heap; 0 when the window is
+ * empty or nothing fits. */
+static int place_in(struct segment *s, struct wk_place_request r, uint64_t lo, uint64_t hi, uint64_t *offset)
+{
+    hi = hi == 0 || hi > s->size ? s->size : hi;
+    if (lo >= hi)
+        return 0;
+    r.lo = lo;
+    r.hi = hi;
+    return wk_place_alloc(s->heap, &r, offset) == WK_OK;
+}
+
+/* The window a case's allocation may use (wk_vidmm_set_segment_budget):
+ * [0, budget). What the driver asks for itself goes above it first. */
+static int place_budgeted(struct segment *s, const struct allocation *a, struct wk_place_request r,
+                          uint64_t lo, uint64_t hi, uint64_t *offset)
+{
+    if (!s->budgeted)
+        return place_in(s, r, lo, hi, offset);
+    if (!a->context_allocation)
+        return s->budget && place_in(s, r, lo, hi && hi < s->budget ? hi : s->budget, offset);
+    return place_in(s, r, lo > s->budget ? lo : s->budget, hi, offset) || place_in(s, r, lo, hi, offset);
+}
+
 /* Hinted banks of SegmentId0, then the whole segment. */
 static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const struct candidate *c,
                        int first, uint64_t *offset)
@@ -76,13 +100,11 @@ static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const st
         if (bank == 0 || bank > s->banks)
             break;
         struct wk_place_request br = r;
-        br.lo = bank == 1 ? 0 : s->bank_end[bank - 2];
-        br.hi = s->bank_end[bank - 1];
         br.top_down = (hint >> (8 * slot + 7)) & 1;
-        if (wk_place_alloc(s->heap, &br, offset) == WK_OK)
+        if (place_budgeted(s, a, br, bank == 1 ? 0 : s->bank_end[bank - 2], s->bank_end[bank - 1], offset))
             return 1;
     }
-    return wk_place_alloc(s->heap, &r, offset) == WK_OK;
+    return place_budgeted(s, a, r, 0, 0, offset);
 }
 
 /* Each segment keeps its resident allocations in placement order, so the
@@ -380,7 +402,7 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
         return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is not in a memory segment", allocation);
     struct wk_place_request r = { a->size, alignment_of(a), 0, 0, 0 };
     uint64_t off;
-    if (wk_place_alloc(to->heap, &r, &off) != WK_OK)
+    if (!place_budgeted(to, a, r, 0, 0, &off))
         return fail(vm, WK_E_NO_SPACE, "no room in segment %u", segment_id);
     st = op_transfer_segment(vm, a, segment_id, off);
     wk_place_free(from->heap, a->offset);

@@ -167,8 +167,23 @@ struct wk_vidmm_segment_info {
     int aperture;             /* 1: an aperture segment, 0: memory */
     uint64_t base, size;      /* as the driver reported them */
     uint32_t banks;           /* NbOfBanks, 0 when not banked */
+    int cpu_visible;          /* Flags.CpuVisible */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
+
+/*
+ * The room the kit's placement gives a case's allocations in a segment:
+ * the first `bytes` of it (WK_VIDMM_NO_BUDGET, the default, or anything
+ * from the segment's size up: all of it; 0: none). A memory manager may
+ * use as much of a segment as it likes; a case written for a smaller
+ * segment than the driver's runs as it was written in the first `bytes` of
+ * the driver's, and what the driver asks for itself (context allocations,
+ * DMA buffers in an aperture) goes above them while there is room there.
+ * WK_E_INVALID_ARGUMENT for an id the driver did not report. Kept across
+ * resets.
+ */
+#define WK_VIDMM_NO_BUDGET UINT64_MAX
+wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes);
 
 /* The semantic checks the no_model mode skipped so far (each a check of
  * what a buffer did that the kit would have made on the model). */
