@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_corpus.c - `wddmkit corpus seed [--specs DIR] [--out DIR] [--check]`:
- * the seed corpora of the driver harnesses, generated from YAML specs.
+ * the seed corpora of the driver harnesses, generated from YAML specs; and
+ * `wddmkit corpus upgrade [--corpus DIR] [--check]`: the step-program files
+ * of a corpus rewritten in the current binary format.
  *
  * Why a command: a driver author's own specs are the best seeds for
  * fuzzing that driver (each is a sequence the driver is known to handle),
@@ -90,8 +92,69 @@ static int seed(int argc, char **argv)
     return 0;
 }
 
+enum { OPT_CORPUS = WK_CLI_LONG_ONLY + 16, OPT_UPGRADE_CHECK };
+static const struct wk_cli_option upgrade_options[] = {
+    { "corpus", OPT_CORPUS, WK_CLI_VALUE, "DIR", "the corpus folder (default: the repository's corpus/)" },
+    { "check", OPT_UPGRADE_CHECK, WK_CLI_FLAG, NULL,
+      "write nothing; list each file in an older format, and exit 1 if there is one" },
+    { 0 },
+};
+
+static const struct wk_cli_command upgrade_command = {
+    "corpus upgrade", "[--corpus DIR] [--check]", upgrade_options,
+    "Rewrites every *.bin under DIR/fuzz_prog/ and DIR/fuzz_hostile/ (seeds/ and\n"
+    "regressions/), whose inputs are step programs, in the current binary format\n"
+    "(docs/fuzzing.md, \"Program format\"). Each file becomes the encoding of its\n"
+    "decoding: the same program, so a regression keeps its signature. The kit reads\n"
+    "older files as it always did; upgrading only makes them what it writes today.",
+    "exit: 0 done (or current), 1 older files (--check), 2 usage error or a file that\n"
+    "could not be read or written",
+};
+
+struct upgrade_args {
+    const char *corpus;
+    int check_only;
+};
+
+static int upgrade_arg(void *ctx, const struct wk_cli_arg *a)
+{
+    struct upgrade_args *U = ctx;
+    switch (a->key) {
+    case OPT_CORPUS: U->corpus = a->value; return 0;
+    case OPT_UPGRADE_CHECK: U->check_only = 1; return 0;
+    default: return wk_cli_error(a->cmd, "unknown argument '%s'", a->value);
+    }
+}
+
+static int upgrade(int argc, char **argv)
+{
+    struct upgrade_args U = { WK_SOURCE_DIR "/corpus", 0 };
+    int rc = wk_cli_parse(&upgrade_command, argc, argv, upgrade_arg, &U);
+    if (rc != WK_CLI_CONTINUE)
+        return rc;
+    if (!wk_path_is_dir(U.corpus))
+        return wk_cli_usage_error(&upgrade_command, "--corpus: not a folder: '%s'", U.corpus);
+    if (wk_cli_parse_only)
+        return 0;
+    long n = wk_corpus_upgrade(U.corpus, U.check_only, stderr);
+    if (n < 0)
+        return 2;
+    if (U.check_only && n > 0) {
+        fprintf(stderr, "wddmkit corpus upgrade: %ld files in an older format; rewrite them: wddmkit corpus upgrade --corpus %s\n",
+                n, U.corpus);
+        return 1;
+    }
+    if (U.check_only)
+        printf("wddmkit corpus upgrade: every program file under %s is in the current format\n", U.corpus);
+    else
+        printf("wddmkit corpus upgrade: %ld files rewritten under %s\n", n, U.corpus);
+    return 0;
+}
+
 int wk_cli_corpus(int argc, char **argv)
 {
-    static const struct wk_cli_subcommand subs[] = { { "seed", &seed_command, seed } };
-    return wk_cli_dispatch("corpus", "What it writes and the options: 'wddmkit corpus seed --help'.", subs, 1, argc, argv);
+    static const struct wk_cli_subcommand subs[] = { { "seed", &seed_command, seed },
+                                                     { "upgrade", &upgrade_command, upgrade } };
+    return wk_cli_dispatch("corpus", "What each writes and the options: 'wddmkit corpus seed --help', 'wddmkit corpus upgrade --help'.",
+                           subs, 2, argc, argv);
 }

@@ -88,7 +88,9 @@ static const struct command {
     { "corpus", wk_cli_corpus,
       { { "seed [--specs DIR] [--out DIR] [--check]",
           "write the seed corpora of the driver harnesses from YAML specs\n"
-          "(default: the repo's specs/ into its corpus/)" } } },
+          "(default: the repo's specs/ into its corpus/)" },
+        { "upgrade [--corpus DIR] [--check]",
+          "rewrite the step-program files of a corpus in the current format" } } },
     { "rules", wk_cli_rules,
       { { "[--markdown] [ID|GLOB...]", "list the contract rules every driver answer is checked against" } } },
     { "spec", wk_cli_spec,

@@ -29,7 +29,7 @@
 static void check_prog(const struct wk_prog *p)
 {
     if (p->step_count > WK_PROG_MAX_STEPS || p->cover_count > WK_PROG_MAX_RULES ||
-        p->gpu.segment_count < 1 || p->gpu.segment_count > 8 || p->gpu.segments != p->segments)
+        p->gpu.segment_count < 1 || p->gpu.segment_count > WK_PROG_MAX_SEGMENTS || p->gpu.segments != p->segments)
         abort();
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];

@@ -44,3 +44,16 @@ if(WK_BASH)
   set_tests_properties(cli.fuzz_afl_queues PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "fuzz_afl_queues: all checks passed")
 endif()
+
+# Every committed regression replays to its signature in corpus/signatures.tsv,
+# and so do the program regressions as committed in format version 1
+# (tests/data/corpus-v1/) after `wddmkit corpus upgrade` rewrote them.
+find_program(WK_BASH bash)
+if(TARGET buggy_render_index AND TARGET fuzz_prog_replay AND TARGET fuzz_hostile_replay)
+  add_test(NAME corpus.signatures
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/corpus_signatures.sh $<TARGET_FILE:wddmkit>
+            ${PROJECT_SOURCE_DIR}/corpus $<TARGET_FILE_DIR:buggy_render_index>
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/corpus-v1 ${CMAKE_CURRENT_BINARY_DIR}/corpus-v1-upgraded)
+  set_tests_properties(corpus.signatures PROPERTIES LABELS "corpus" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "corpus_signatures: all [0-9]+ regressions keep their signatures")
+endif()

@@ -51,6 +51,8 @@ static const char *adapter_difference(const struct wk_prog *p, const struct wk_p
         const struct wk_gpu_segment_desc *x = &p->gpu.segments[i], *y = &q->gpu.segments[i];
         if (x->kind != y->kind || x->base != y->base || x->size != y->size || x->bank_count != y->bank_count)
             return "a segment";
+        if (p->segment_roles[i] != q->segment_roles[i])
+            return "a segment's roles";
         for (uint32_t e = 0; e + 1 < x->bank_count; e++)
             if (x->bank_ends[e] != y->bank_ends[e])
                 return "a bank end";
@@ -197,6 +199,86 @@ static void test_decode_again_matches_decode(void **state)
     unload_specs(&set, &d);
 }
 
+/* Version 2: 31 segments and their roles survive the binary form. */
+static void test_roles_and_31_segments_round_trip(void **state)
+{
+    (void)state;
+    static struct wk_prog p, q;
+    static uint8_t a[1 << 12], b[1 << 12];
+    wk_prog_init(&p);
+    p.gpu.segment_count = WK_PROG_MAX_SEGMENTS;
+    for (uint32_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++) {
+        p.segments[i].kind = i % 3 == 2 ? WK_GPU_SEGMENT_APERTURE : WK_GPU_SEGMENT_MEMORY;
+        p.segments[i].base = (uint64_t)(i + 1) << 32;
+        p.segments[i].size = 64 * 1024;
+        p.segments[i].bank_count = i % 3 == 1 ? 2 : 0;
+        p.bank_ends[i][0] = 32 * 1024;
+        p.segment_roles[i] = i % 3 == 1 ? WK_ROLE_BANKED | WK_ROLE_CPU_VISIBLE : i % 3 == 0 ? WK_ROLE_CPU_VISIBLE : 0;
+    }
+    size_t n = wk_prog_encode(&p, a, sizeof(a));
+    assert_true(n > 0 && n < sizeof(a));
+    assert_int_equal(a[0], 2);
+    wk_prog_decode(a, n, &q);
+    const char *diff = adapter_difference(&p, &q);
+    if (diff)
+        fail_msg("after decode: %s differs", diff);
+    assert_int_equal(wk_prog_encode(&q, b, sizeof(b)), n);
+    assert_memory_equal(a, b, n);
+
+    /* Roles the loader would refuse are folded away: on an aperture, and
+     * `banked` of a segment without banks. */
+    p.segment_roles[2] = WK_ROLE_CPU_VISIBLE;
+    p.segment_roles[0] = WK_ROLE_BANKED | 0x80u;
+    n = wk_prog_encode(&p, a, sizeof(a));
+    wk_prog_decode(a, n, &q);
+    assert_int_equal(q.segment_roles[2], 0);
+    assert_int_equal(q.segment_roles[0], 0);
+    wk_prog_free(&q);
+}
+
+/* A version-1 file (every file written before version 2; any first byte
+ * but 2) decodes as it always did: at most 8 segments, no role byte. */
+static void test_version_1_decodes_as_before(void **state)
+{
+    (void)state;
+    static struct wk_prog q;
+    uint8_t v1[128];
+    size_t n = 0;
+    v1[n++] = 1;     /* version */
+    v1[n++] = 4;     /* knobs: an adapter block follows */
+    memset(v1 + n, 0, 10);
+    n += 10;         /* paging buffer, chunk, mutation, call, param */
+    v1[n++] = 0;     /* trips */
+    memset(v1 + n, 0, 24);
+    n += 24;         /* paging buffer, param high, max passes, timeout, seed */
+    uint64_t pfn = 0x10000;
+    memcpy(v1 + n, &pfn, 8);
+    n += 8;
+    uint32_t pages = 256;
+    memcpy(v1 + n, &pages, 4);
+    n += 4;
+    v1[n++] = 2;     /* two segments */
+    for (uint32_t i = 0; i < 2; i++) {
+        uint64_t base = (uint64_t)(i + 1) << 32, size = 1u << 20;
+        v1[n++] = (uint8_t)i; /* memory, then aperture */
+        memcpy(v1 + n, &base, 8);
+        n += 8;
+        memcpy(v1 + n, &size, 8);
+        n += 8;
+        v1[n++] = 0; /* no banks */
+    }
+    v1[n++] = 0;     /* no steps */
+    wk_prog_decode(v1, n, &q);
+    assert_int_equal(q.gpu.segment_count, 2);
+    assert_int_equal(q.segments[1].kind, WK_GPU_SEGMENT_APERTURE);
+    assert_true(q.segments[1].base == 2ull << 32);
+    assert_int_equal(q.segment_roles[0], 0);
+    v1[0] = 0x37;    /* a fuzzer's byte: still version 1 */
+    wk_prog_decode(v1, n, &q);
+    assert_int_equal(q.segments[1].kind, WK_GPU_SEGMENT_APERTURE);
+    assert_true(q.segments[1].base == 2ull << 32);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +286,8 @@ int main(void)
         cmocka_unit_test(test_random_bytes_decode_and_run),
         cmocka_unit_test(test_empty_input),
         cmocka_unit_test(test_decode_again_matches_decode),
+        cmocka_unit_test(test_roles_and_31_segments_round_trip),
+        cmocka_unit_test(test_version_1_decodes_as_before),
     };
     return cmocka_run_group_tests_name("prog_codec", tests, NULL, NULL);
 }

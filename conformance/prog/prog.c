@@ -132,11 +132,13 @@ void wk_prog_init(struct wk_prog *p)
 {
     memset(p, 0, sizeof(*p));
     p->gpu = *wk_gpu_reference_desc();
-    for (uint32_t i = 0; i < p->gpu.segment_count && i < WK_PROG_MAX_SEGMENTS; i++) {
-        p->segments[i] = p->gpu.segments[i];
-        for (uint32_t b = 0; b + 1 < p->segments[i].bank_count && b < WK_PROG_MAX_BANKS; b++)
-            p->bank_ends[i][b] = p->segments[i].bank_ends[b];
-        p->segments[i].bank_ends = p->bank_ends[i];
+    for (uint32_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++) {
+        if (i < p->gpu.segment_count) {
+            p->segments[i] = p->gpu.segments[i];
+            for (uint32_t b = 0; b + 1 < p->segments[i].bank_count && b < WK_PROG_MAX_BANKS; b++)
+                p->bank_ends[i][b] = p->segments[i].bank_ends[b];
+        }
+        p->segments[i].bank_ends = p->bank_ends[i]; /* every segment's ends are the program's own */
     }
     p->gpu.segments = p->segments;
 }

@@ -17,8 +17,10 @@
  * `wddmkit promote` and the structure-aware mutator rely on that.
  *
  * Layout (little-endian), docs/fuzzing.md "Program format":
- *   u8 version  u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
- *                         bit2 an adapter block follows: walk_adapter)
+ *   u8 version (2; any other byte reads as 1, the layout of every file
+ *      written before version 2: walk_adapter)
+ *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
+ *             bit2 an adapter block follows: walk_adapter)
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
  *   u8 trips (rule index + 1)  [adapter block]  u8 step_count
@@ -37,6 +39,7 @@ struct io {
     uint8_t *out;
     size_t size, at;
     int reading;
+    uint32_t version;            /* the format being read (written: always the current one) */
 };
 
 static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
@@ -397,8 +400,10 @@ static uint32_t mutation_index(const char *name)
 /* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
  * decoded adapter block is folded into. The GPU model judges the rest
  * (overlaps, bank ends) when the adapter is built. */
-#define MAX_SEGMENTS 8u
-#define MAX_BANKS 16u
+#define FORMAT_VERSION 2u        /* what the encoder writes */
+#define MAX_SEGMENTS WK_PROG_MAX_SEGMENTS
+#define MAX_SEGMENTS_V1 8u       /* what a version-1 adapter block held */
+#define MAX_BANKS WK_PROG_MAX_BANKS
 #define MAX_SEGMENT_SIZE (256ull << 20)
 #define MAX_SYSTEM_PAGES 65536u
 #define MAX_PFN ((1ull << 40) - 1)
@@ -406,9 +411,13 @@ static uint32_t mutation_index(const char *name)
 #define MAX_PASSES 65536u
 #define MAX_DDI_TIMEOUT_MS 60000u
 
-/* Whether p's segments are the reference adapter's (written as count 0). */
+/* Whether p's segments are the reference adapter's, with no role (written
+ * as count 0). */
 static int reference_segments(const struct wk_prog *p)
 {
+    for (uint32_t i = 0; i < MAX_SEGMENTS; i++)
+        if (p->segment_roles[i])
+            return 0;
     return wk_gpu_segments_equal(&p->gpu, wk_gpu_reference_desc());
 }
 
@@ -423,10 +432,21 @@ static int header_says_all(const struct wk_prog *p)
            v->paging_buffer_size <= 0xFFFFu && p->rewrite.param == (int64_t)(int32_t)p->rewrite.param;
 }
 
+/* Roles as the loader takes them (spec_load.c, load_role): known bits, of
+ * a memory segment, `banked` of one with banks. */
+static uint32_t fold_roles(uint32_t roles, const struct wk_gpu_segment_desc *s)
+{
+    roles &= (1u << WK_ROLE_COUNT) - 1u;
+    if (s->kind == WK_GPU_SEGMENT_APERTURE)
+        return 0;
+    return s->bank_count >= 2 ? roles : roles & ~WK_ROLE_BANKED;
+}
+
 /* One segment: u8 kind, u64 base, u64 size, u8 bank count, then the end
- * offsets of banks 1..N-1 (u64 each). Ends are stored in `ends` (the
- * program's own array) and the segment pointed at them. */
-static void walk_segment(struct io *io, struct wk_gpu_segment_desc *s, uint64_t *ends)
+ * offsets of banks 1..N-1 (u64 each), then (version 2) u8 roles
+ * (WK_ROLE_* bits). Ends are stored in `ends` (the program's own array)
+ * and the segment pointed at them. */
+static void walk_segment(struct io *io, struct wk_gpu_segment_desc *s, uint64_t *ends, uint32_t *roles)
 {
     uint32_t kind = s->kind == WK_GPU_SEGMENT_APERTURE ? 1u : 0u, banks = s->bank_count;
     f8(io, &kind);
@@ -444,6 +464,9 @@ static void walk_segment(struct io *io, struct wk_gpu_segment_desc *s, uint64_t 
         ends[b] = end;
     }
     s->bank_ends = ends;
+    if (io->version >= 2)
+        f8(io, roles);
+    *roles = io->version >= 2 ? fold_roles(*roles, s) : 0;
 }
 
 /*
@@ -454,7 +477,8 @@ static void walk_segment(struct io *io, struct wk_gpu_segment_desc *s, uint64_t 
  *   u32 the rewrite parameter's high 32 bits (the header has the low ones)
  *   u32 max_passes  u32 ddi_timeout_ms  u64 seed
  *   u64 system first PFN  u32 system pages
- *   u8 segment count (0: the reference adapter's), then each segment.
+ *   u8 segment count (0: the reference adapter's; at most 8 in version 1,
+ *   31 in version 2), then each segment.
  */
 static void walk_adapter(struct io *io, struct wk_prog *p, uint32_t *param_high)
 {
@@ -476,9 +500,9 @@ static void walk_adapter(struct io *io, struct wk_prog *p, uint32_t *param_high)
     v->ddi_timeout_ms = clamp32(v->ddi_timeout_ms, MAX_DDI_TIMEOUT_MS);
     p->gpu.sysmem_first_pfn &= MAX_PFN;
     p->gpu.sysmem_pages = pages == 0 ? 1 : clamp32(pages, MAX_SYSTEM_PAGES);
-    count = clamp32(count, MAX_SEGMENTS);
+    count = clamp32(count, io->version >= 2 ? MAX_SEGMENTS : MAX_SEGMENTS_V1);
     for (uint32_t i = 0; i < count; i++)
-        walk_segment(io, &p->segments[i], p->bank_ends[i]);
+        walk_segment(io, &p->segments[i], p->bank_ends[i], &p->segment_roles[i]);
     if (count) {
         p->gpu.segment_count = count;
         p->gpu.segments = p->segments;
@@ -488,7 +512,7 @@ static void walk_adapter(struct io *io, struct wk_prog *p, uint32_t *param_high)
 static void walk_header(struct io *io, struct wk_prog *p)
 {
     int adapter = !io->reading && !header_says_all(p);
-    uint32_t version = 1, knobs = (p->vidmm.split_submissions ? KNOB_SPLIT : 0u) |
+    uint32_t version = FORMAT_VERSION, knobs = (p->vidmm.split_submissions ? KNOB_SPLIT : 0u) |
                                   (p->vidmm.query_segment_version == 4 ? KNOB_QUERYSEGMENT4 : 0u) |
                                   (adapter ? KNOB_ADAPTER : 0u);
     uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
@@ -497,6 +521,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     uint32_t param_high = (uint32_t)((uint64_t)p->rewrite.param >> 32);
     uint32_t buffer = p->vidmm.paging_buffer_size & 0xFFFFu;
     f8(io, &version);
+    io->version = io->reading && version != FORMAT_VERSION ? 1u : FORMAT_VERSION;
     f8(io, &knobs);
     f16(io, &buffer);
     f16(io, &chunk);
@@ -534,7 +559,7 @@ size_t wk_prog_encode(const struct wk_prog *p, uint8_t *buf, size_t cap)
     if (!head)
         return 0;
     memcpy(head, p, offsetof(struct wk_prog, steps));
-    struct io io = { NULL, buf, cap, 0, 0 };
+    struct io io = { NULL, buf, cap, 0, 0, FORMAT_VERSION };
     walk_header(&io, head);
     free(head);
     uint32_t count = p->step_count;
@@ -551,7 +576,7 @@ static void decode_into(const uint8_t *data, size_t size, struct wk_prog *p)
 {
     snprintf(p->id, sizeof(p->id), "fuzz.input");
     snprintf(p->area, sizeof(p->area), "fuzz");
-    struct io io = { data, NULL, size, 0, 1 };
+    struct io io = { data, NULL, size, 0, 1, 1 };
     walk_header(&io, p);
     uint32_t count = 0;
     f8(&io, &count);
@@ -586,7 +611,7 @@ void wk_prog_decode_again(const uint8_t *data, size_t size, struct wk_prog *p)
     memcpy(p->file, blank.file, sizeof(p->file));
     p->line = blank.line;
     p->gpu.segments = p->segments; /* the copy pointed into blank */
-    for (uint32_t i = 0; i < 8; i++)
+    for (uint32_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++)
         if (blank.segments[i].bank_ends)
             p->segments[i].bank_ends = p->bank_ends[i];
     decode_into(data, size, p);

@@ -463,4 +463,16 @@ long wk_seeds_check(const char *specs_dir, const char *corpus_dir, const char *s
  * removed afterwards; -1 also when it cannot be made (said on `log`). */
 long wk_seeds_check_fresh(const char *specs_dir, const char *corpus_dir, FILE *log);
 
+/*
+ * `wddmkit corpus upgrade` (upgrade.c): every *.bin of
+ * corpus_dir/<harness>/{seeds,regressions}/ for the harnesses whose inputs
+ * are step programs (fuzz_prog, fuzz_hostile), rewritten in the current
+ * binary format as the encoding of its decoding (the same program). With
+ * check_only nothing is written and each older file is named on `log`.
+ * Returns how many files were (or would be) rewritten, -1 when a file or
+ * folder could not be read or written (said on `log`; the others are
+ * still done).
+ */
+long wk_corpus_upgrade(const char *corpus_dir, int check_only, FILE *log);
+
 #endif
