@@ -31,7 +31,7 @@ static void describe(struct wk_prog *p, const char *kinds, const uint64_t *sizes
 
 static struct wk_vidmm_segment_info seg(uint32_t id, int aperture, uint64_t size, uint32_t banks, int cpu)
 {
-    return (struct wk_vidmm_segment_info){ id, aperture, (uint64_t)id << 36, size, banks, cpu };
+    return (struct wk_vidmm_segment_info){ id, aperture, (uint64_t)id << 36, size, banks, cpu, NULL };
 }
 
 static uint32_t bits(uint32_t a, uint32_t b, uint32_t c)
@@ -130,6 +130,26 @@ static void unnamed_cast_where_room(void **state)
     assert_int_equal(player[3], 2);
 }
 
+/* An allocation created CpuVisible needs a CPU-visible player for every
+ * memory segment it names (umd.h: a driver keeps it out of the others). */
+static void cpu_visible_allocations_need_cpu_visible_players(void **state)
+{
+    (void)state;
+    static struct wk_prog p;
+    const uint64_t sizes[] = { MIB, MIB, 256 * KIB };
+    describe(&p, "mma", sizes);
+    p.step_count = 1;
+    p.steps[0].kind = WK_STEP_CREATE_ALLOCATION;
+    p.steps[0].alloc.preferred = 2;
+    p.steps[0].alloc.flags = 1; /* CpuVisible */
+    assert_int_equal(wk_roles_needed(&p, 2), WK_ROLE_CPU_VISIBLE);
+    assert_int_equal(wk_roles_needed(&p, 1), 0);
+    struct wk_vidmm_segment_info d[] = { seg(1, 1, 16 * MIB, 0, 0), seg(2, 0, 64 * MIB, 4, 0), seg(3, 0, 2 * MIB, 0, 1) };
+    uint32_t player[WK_PROG_MAX_SEGMENTS + 1];
+    assert_int_equal(wk_roles_cast(&p, d, 3, wk_roles_named(&p), player, NULL, 0), 0);
+    assert_int_equal(player[2], 3); /* not 2, the same id: it is not CPU visible */
+}
+
 /* What names a segment: sets, preferences, placements, relocations,
  * absolute fence addresses. */
 static void what_names_a_segment(void **state)
@@ -164,6 +184,7 @@ int main(void)
         cmocka_unit_test(a_taken_player_moves),
         cmocka_unit_test(roles_and_reasons),
         cmocka_unit_test(unnamed_cast_where_room),
+        cmocka_unit_test(cpu_visible_allocations_need_cpu_visible_players),
         cmocka_unit_test(what_names_a_segment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -822,6 +822,23 @@ static void test_segment_budget_bounds_placement(void **state)
     assert_true(expect_status(f->vm, wk_vidmm_page_in(f->vm, c), WK_E_NO_SPACE));
     VT_OK(f->vm, wk_vidmm_set_segment_budget(f->vm, VT_SEG1, WK_VIDMM_NO_BUDGET));
     VT_OK(f->vm, wk_vidmm_page_in(f->vm, c));
+
+    /* A physical touch sees the budget as the segment's end. */
+    VT_OK(f->vm, wk_vidmm_set_segment_budget(f->vm, VT_SEG2, 64 * KIB));
+    VT_OK(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG2, 64 * KIB - 8, 0));
+    assert_true(expect_status(f->vm, wk_vidmm_touch_physical(f->vm, VT_SEG2, 64 * KIB, 0), WK_E_INVALID_ARGUMENT));
+
+    /* The fallback order: segment 2 before 1 for an allocation that
+     * prefers neither. */
+    uint32_t order[] = { VT_SEG2 };
+    wk_vidmm_set_segment_order(f->vm, order, 1);
+    uint32_t d = place(f, 4 * KIB, (1u << (VT_SEG1 - 1)) | (1u << (VT_SEG2 - 1)), 0, 0);
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, d, &st));
+    assert_int_equal(st.segment_id, VT_SEG2);
+    wk_vidmm_set_segment_order(f->vm, NULL, 0);
+    uint32_t e = place(f, 4 * KIB, (1u << (VT_SEG1 - 1)) | (1u << (VT_SEG2 - 1)), 0, 0);
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, e, &st));
+    assert_int_equal(st.segment_id, VT_SEG1);
     assert_true(expect_no_violations(f->vm));
 }
 

@@ -212,6 +212,9 @@ struct wk_prog_exec {
     int seg_mapped;
     uint32_t seg_unplayed;
     char seg_why[160];
+    /* Whether description segment n's player has the description's banks
+     * (the same count and ends): only then are bank numbers comparable. */
+    uint8_t seg_banks_same[WK_PROG_MAX_SEGMENTS + 1];
 };
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
@@ -221,6 +224,9 @@ void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct w
  * names, and that the whole program names. */
 uint32_t wk_roles_named_by(const struct wk_prog *p, const struct wk_step *s);
 uint32_t wk_roles_named(const struct wk_prog *p);
+/* The WK_ROLE_* bits description segment n's player must have: its
+ * `role:`, and CPU visibility where a CpuVisible allocation names it. */
+uint32_t wk_roles_needed(const struct wk_prog *p, uint32_t n);
 /* Casts each named description segment onto a distinct segment of the
  * driver's (d[0..nd), as wk_vidmm_segments reports them) that can play it:
  * player[n] is the driver's id for description segment n, 0 when not cast.

@@ -45,6 +45,20 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
  * as it was written. A case that names a segment nothing of the driver's
  * can play is a skip with the reason.
  */
+/* Whether a driver's segment has a description segment's banks: the same
+ * count and the same ends of all but the last (which ends at each one's
+ * own size). */
+static int same_banks(const struct wk_gpu_segment_desc *r, const struct wk_vidmm_segment_info *d)
+{
+    uint32_t count = r->bank_count > 1 ? r->bank_count : 0;
+    if (count != d->banks)
+        return 0;
+    for (uint32_t b = 0; b + 1 < count; b++)
+        if (!d->bank_ends || d->bank_ends[b] != r->bank_ends[b])
+            return 0;
+    return 1;
+}
+
 static void map_segments(struct interp *x)
 {
     const struct wk_prog *p = x->p;
@@ -63,14 +77,23 @@ static void map_segments(struct interp *x)
     if (x->seg_mapped)
         x->seg_unplayed = wk_roles_cast(p, d, nd, wk_roles_named(p), x->seg_map, x->seg_why, sizeof(x->seg_why));
     /* The case's world is its description: a segment of the driver's that
-     * plays none of it gives the case's allocations no room. */
+     * plays none of it gives the case's allocations no room, and placement
+     * falls back in the description's order. */
+    uint32_t order[WK_PROG_MAX_SEGMENTS], norder = 0;
+    memset(x->seg_banks_same, 0, sizeof(x->seg_banks_same));
     for (uint32_t i = 0; i < nd && i < WK_PROG_MAX_SEGMENTS; i++) {
         uint64_t budget = x->seg_mapped ? 0 : WK_VIDMM_NO_BUDGET;
         for (uint32_t n = 1; x->seg_mapped && n <= nr && n <= WK_PROG_MAX_SEGMENTS; n++)
-            if (x->seg_map[n] == d[i].id)
+            if (x->seg_map[n] == d[i].id) {
                 budget = p->segments[n - 1].size;
+                x->seg_banks_same[n] = same_banks(&p->segments[n - 1], &d[i]);
+            }
         wk_vidmm_set_segment_budget(x->vm, d[i].id, budget);
     }
+    for (uint32_t n = 1; x->seg_mapped && n <= nr && n <= WK_PROG_MAX_SEGMENTS; n++)
+        if (x->seg_map[n])
+            order[norder++] = x->seg_map[n];
+    wk_vidmm_set_segment_order(x->vm, order, norder);
 }
 
 /* The driver's segment for description segment n (0 stays 0). */
@@ -604,6 +627,9 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
     if (bank && st->bank == 0) {
         bank = 0;
         count_skip(x, WK_CHECK_CONTRACT, "the driver reports no banks for that segment (banks are optional)");
+    } else if (bank && x->seg_mapped && s->segment <= WK_PROG_MAX_SEGMENTS && !x->seg_banks_same[s->segment]) {
+        bank = 0; /* bank 3 of the driver's is not bank 3 of the case's */
+        count_skip(x, WK_CHECK_CONTRACT, "the driver's banks of that segment are not the case's (bank numbers do not compare)");
     }
     /* On a layout of the driver's own, an allocation whose request named
      * no segment goes where the driver's DXGK_ALLOCATIONINFO said: the
@@ -622,12 +648,18 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
         placement_text(&asked, NULL, want, sizeof(want));
         placement_text(&asked, st, seen, sizeof(seen));
         /* Segment and bank follow what the driver answered in its
-         * DXGK_ALLOCATIONINFO; say where to look. */
-        return failf(x, want, "%s%s", seen,
+         * DXGK_ALLOCATIONINFO; say where to look, and which of the
+         * driver's segments played the case's. */
+        char cast[96] = "";
+        if (x->seg_mapped && want_segment)
+            snprintf(cast, sizeof(cast), "; segment ids are the driver's: its segment %u plays the case's segment %u",
+                     want_segment, s->segment);
+        return failf(x, want, "%s%s%s", seen,
                      (want_segment && st->segment_id != want_segment) || (bank && st->bank != s->expect_bank)
                          ? " (placed as the driver's DXGK_ALLOCATIONINFO asked: PreferredSegment, HintedBank; "
                            "include/wddmkit/umd.h: a driver copies the request's valid placement fields)"
-                         : "");
+                         : "",
+                     cast);
     }
     return 1;
 }

@@ -90,11 +90,34 @@ uint32_t wk_roles_named(const struct wk_prog *p)
     return named;
 }
 
+/*
+ * What a case needs of description segment n's player: the roles its
+ * `role:` names, and CPU visibility where an allocation the case creates
+ * with the CpuVisible flag names it (such an allocation can live only in a
+ * CPU-visible segment or an aperture; a driver rightly leaves the others
+ * out of its supported set, include/wddmkit/umd.h).
+ */
+uint32_t wk_roles_needed(const struct wk_prog *p, uint32_t n)
+{
+    if (n < 1 || n > p->gpu.segment_count || n > WK_PROG_MAX_SEGMENTS)
+        return 0;
+    uint32_t roles = p->segment_roles[n - 1];
+    if (p->segments[n - 1].kind == WK_GPU_SEGMENT_APERTURE)
+        return roles;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && (s->alloc.flags & 1u) && /* DXGK_ALLOCATIONINFOFLAGS.CpuVisible */
+            (wk_roles_named_by(p, s) & (1u << (n - 1))))
+            roles |= WK_ROLE_CPU_VISIBLE;
+    }
+    return roles;
+}
+
 /* Whether driver segment d can play description segment n. */
 static int can_play(const struct wk_prog *p, uint32_t n, const struct wk_vidmm_segment_info *d)
 {
     const struct wk_gpu_segment_desc *r = &p->segments[n - 1];
-    uint32_t roles = p->segment_roles[n - 1];
+    uint32_t roles = wk_roles_needed(p, n);
     if (d->aperture != (r->kind == WK_GPU_SEGMENT_APERTURE) || d->size < r->size)
         return 0;
     if ((roles & WK_ROLE_BANKED) && d->banks < 2)
@@ -138,7 +161,7 @@ static int augment(struct matching *m, uint32_t n)
 static void say_why(const struct matching *m, uint32_t n, char *why, size_t size)
 {
     const struct wk_gpu_segment_desc *r = &m->p->segments[n - 1];
-    uint32_t roles = m->p->segment_roles[n - 1];
+    uint32_t roles = wk_roles_needed(m->p, n);
     int any = 0;
     for (uint32_t i = 0; i < m->nd && !any; i++)
         any = can_play(m->p, n, &m->d[i]);

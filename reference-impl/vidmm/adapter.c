@@ -103,9 +103,17 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     for (uint32_t i = 0; i < n && i < max; i++) {
         const struct segment *s = &vm->seg[i + 1];
         out[i] = (struct wk_vidmm_segment_info){ i + 1, s->aperture != 0, s->base, s->size, s->banks,
-                                                 s->flags.CpuVisible != 0 };
+                                                 s->flags.CpuVisible != 0, s->bank_end };
     }
     return n;
+}
+
+void wk_vidmm_set_segment_order(struct wk_vidmm *vm, const uint32_t *ids, uint32_t n)
+{
+    vm->seg_order_count = 0;
+    for (uint32_t i = 0; i < n && vm->seg_order_count < MAX_SEGMENTS; i++)
+        if (ids[i] >= 1 && ids[i] <= vm->nseg)
+            vm->seg_order[vm->seg_order_count++] = ids[i];
 }
 
 wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes)

@@ -220,6 +220,9 @@ struct wk_vidmm {
 
     /* Segments */
     struct segment seg[MAX_SEGMENTS + 1];   /* 1-based */
+    uint32_t seg_order[MAX_SEGMENTS];       /* placement step 3 tries these ids first, in this
+                                               order (wk_vidmm_set_segment_order) */
+    uint32_t seg_order_count;
     uint32_t nseg;
     uint32_t paging_segment;
     uint32_t paging_buffer_size;

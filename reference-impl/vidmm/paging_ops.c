@@ -700,9 +700,12 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
     struct segment *s = segment_get(vm, segment_id);
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
-    if (!s || offset + 8 > s->size)
-        return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment",
-                    segment_id, (unsigned long long)offset);
+    /* A budgeted segment is as large as its budget to a case (the case's
+     * own description: wk_vidmm_set_segment_budget). */
+    uint64_t size = s ? (s->budgeted ? s->budget : s->size) : 0;
+    if (!s || offset + 8 > size)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "segment %u offset 0x%llx is outside the segment%s",
+                    segment_id, (unsigned long long)offset, s && s->budgeted ? " (as large as the case's description)" : "");
     /* All 8 bytes a driver's touch may cover, so both aperture pages when
      * they straddle two. Checking only the first page let an unmapped
      * second one fault the GPU and blamed the driver (PAGING-GPU-001 on the

@@ -10,7 +10,8 @@
  *      hinted banks first, in priority order, each in its own direction,
  *      the block lying wholly inside the bank; then the whole segment, where
  *      a block may straddle banks (B3);
- *   3. the other segments of SupportedWriteSegmentSet, by id, bottom-up;
+ *   3. the other segments of SupportedWriteSegmentSet, bottom-up: those of
+ *      wk_vidmm_set_segment_order first, in its order, then the rest by id;
  *   4. when nothing fits, evict the oldest resident allocation of the first
  *      candidate segment and start again (bounded by the number of
  *      allocations).
@@ -47,9 +48,12 @@ static uint32_t candidates(struct wk_vidmm *vm, const struct allocation *a, stru
         out[n].segment = id;
         out[n++].top_down = dir;
     }
-    for (uint32_t id = 1; id <= vm->nseg; id++) {
-        if ((seen & (1u << (id - 1))) || !(a->info.SupportedWriteSegmentSet & (1u << (id - 1))))
+    for (uint32_t k = 0; k < vm->seg_order_count + vm->nseg; k++) {
+        uint32_t id = k < vm->seg_order_count ? vm->seg_order[k] : k - vm->seg_order_count + 1;
+        if (id == 0 || id > vm->nseg || (seen & (1u << (id - 1))) ||
+            !(a->info.SupportedWriteSegmentSet & (1u << (id - 1))))
             continue;
+        seen |= 1u << (id - 1);
         out[n].segment = id;
         out[n++].top_down = 0;
     }

@@ -168,6 +168,7 @@ struct wk_vidmm_segment_info {
     uint64_t base, size;      /* as the driver reported them */
     uint32_t banks;           /* NbOfBanks, 0 when not banked */
     int cpu_visible;          /* Flags.CpuVisible */
+    const uint64_t *bank_ends; /* end offset of bank i + 1 for i < banks (valid while vm is) */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
 
@@ -184,6 +185,13 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
  */
 #define WK_VIDMM_NO_BUDGET UINT64_MAX
 wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes);
+
+/* The order in which placement tries the supported segments an allocation
+ * did not prefer: ids[0..n) first, then the rest by id (n 0: by id, the
+ * default). Which segment VidMm falls back to is its own policy; a case
+ * run on a driver's own layout keeps its description's order. Ids the
+ * driver did not report are ignored. Kept across resets. */
+void wk_vidmm_set_segment_order(struct wk_vidmm *vm, const uint32_t *ids, uint32_t n);
 
 /* The semantic checks the no_model mode skipped so far (each a check of
  * what a buffer did that the kit would have made on the model). */
