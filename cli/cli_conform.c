@@ -52,8 +52,9 @@ enum {
 static const struct wk_cli_option conform_options[] = {
     { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH", "the driver object to test (default: the built-in reference driver)" },
     { "profile", OPT_PROFILE, WK_CLI_VALUE, "P",
-      "contract: check the DDI contract and the data only; reference: also\n"
-      "the reference driver's own choices (placement offsets, counts of\n"
+      "contract: check the DDI contract and the data only; stress: also\n"
+      "inputs no kernel hands a driver (a bare Patch); reference: everything,\n"
+      "with the reference driver's own choices (placement offsets, counts of\n"
       "calls and passes, context info). Default: contract with --driver,\n"
       "reference without" },
     { "jobs", 'j', WK_CLI_VALUE, "N", "cases in parallel (default: the number of CPUs)" },
@@ -115,11 +116,11 @@ static int parse_gpu(struct conform_args *A, const struct wk_cli_arg *a)
     return wk_cli_error(a->cmd, "--gpu: expected model, none or auto, saw '%s'", a->value);
 }
 
-/* --profile reference|contract (docs/conformance.md, "Profiles"). */
+/* --profile reference|contract|stress (docs/conformance.md, "Profiles"). */
 static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
 {
-    if (strcmp(a->value, "reference") != 0 && strcmp(a->value, "contract") != 0)
-        return wk_cli_error(a->cmd, "%s: expected reference or contract, saw '%s'", a->opt, a->value);
+    if (strcmp(a->value, "reference") != 0 && strcmp(a->value, "contract") != 0 && strcmp(a->value, "stress") != 0)
+        return wk_cli_error(a->cmd, "%s: expected reference, contract or stress, saw '%s'", a->opt, a->value);
     A->profile = a->value;
     return 0;
 }
@@ -168,7 +169,8 @@ static int parse(struct conform_args *A, int argc, char **argv)
     int rc = wk_cli_parse(&conform_command, argc, argv, conform_arg, A);
     /* Another driver makes its own choices where the DDI leaves them open:
      * by default only the contract and the data are held against it. */
-    A->run.contract = A->profile ? strcmp(A->profile, "contract") == 0 : A->run.driver != NULL;
+    A->run.stress = A->profile && strcmp(A->profile, "stress") == 0;
+    A->run.contract = A->profile ? strcmp(A->profile, "reference") != 0 : A->run.driver != NULL;
     return rc;
 }
 

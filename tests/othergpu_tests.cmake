@@ -8,9 +8,11 @@
 #   othergpu.conform               contract profile, --gpu auto decides none:
 #       exit 0, contract checks run, semantic 0 run and some skipped, no
 #       failure (KIT-FINDINGS.md: what failed while the kit had limits);
-#   othergpu.bug_patch_offset      Patch without the range check:
-#       PATCH-CONFINE-001 (two cases, too few for the by-rule table: the
-#       failures' rule lines);
+#   othergpu.bug_patch_offset      Patch without the range check, stress
+#       profile: PATCH-CONFINE-001 (two cases, too few for the by-rule
+#       table: the failures' rule lines); in the contract profile the bare
+#       Patch is skipped (outside the DDI contract) and the run passes
+#       (othergpu.bug_patch_offset_contract);
 #   othergpu.bug_paging_stall      INSUFFICIENT_DMA_BUFFER without progress:
 #       PAGING-PROGRESS-001, the only rule in the by-rule table;
 #   othergpu.bug_commit_limit      memory segment CommitLimit != Size:
@@ -30,10 +32,10 @@
 #       reason, never failed (contract profile).
 if(TARGET othergpu_driver)
   set(_og_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
-  function(wk_othergpu_test name target code regex)
+  function(wk_othergpu_test name target code regex) # ARGN: more conform arguments
     add_test(NAME othergpu.${name}
       COMMAND ${CMAKE_COMMAND} -DEXPECT=${code} "-DREGEX=${regex}"
-              "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:${target}>"
+              "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:${target}>;${ARGN}"
               -P ${_og_expect})
     set_tests_properties(othergpu.${name} PROPERTIES LABELS "conform;unit" TIMEOUT 300)
   endfunction()
@@ -44,7 +46,9 @@ if(TARGET othergpu_driver)
   wk_othergpu_test(dma_too_large othergpu_dma_too_large 0
     "contract +[1-9][0-9]* run, [1-9][0-9]* skipped: a limit of the kit's memory: no .*DMA buffer.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
   wk_othergpu_test(bug_patch_offset othergpu_bug_patch_offset 1
-    "fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*RESULT: UNEXPECTED RESULTS")
+    "fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*RESULT: UNEXPECTED RESULTS" --profile stress)
+  wk_othergpu_test(bug_patch_offset_contract othergpu_bug_patch_offset 0
+    "a bare DxgkDdiPatch on a buffer and lists no Render of the driver's made.*RESULT: all as expected")
   wk_othergpu_test(bug_paging_stall othergpu_bug_paging_stall 1
     "unexpected results by rule:[^A-Z(]+PAGING-PROGRESS-001[^A-Z(]+skipped, by reason.*RESULT: UNEXPECTED RESULTS")
   wk_othergpu_test(bug_commit_limit othergpu_bug_commit_limit 1

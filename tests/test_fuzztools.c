@@ -1277,9 +1277,10 @@ static void expect_rc(int got, int want)
  * finding: the minimized input is checked through <harness>_replay and the
  * YAML case before writing; then the written input fails on the driver and
  * passes on the reference (repro), and so does the case (conform, naming
- * `rule`). */
+ * `rule`, in `profile`: a bare Patch is a stress case, which the contract
+ * profile skips). */
 static void expect_promoted(const char *found, const char *harness, const char *driver, const char *name,
-                            const char *rule)
+                            const char *rule, const char *profile)
 {
     char file[700], want[128];
     setenv("WK_PROMOTE_ROOT", tmp_root, 1);
@@ -1292,7 +1293,7 @@ static void expect_promoted(const char *found, const char *harness, const char *
     expect_rc(wddmkit(out, sizeof(out), "repro '%s'", file), 0);
     snprintf(file, sizeof(file), "%s/specs/regressions/%s.yaml", tmp_root, name);
     expect_rc(wddmkit(out, sizeof(out), "conform '%s'", file), 0);
-    expect_rc(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", driver, file), 1);
+    expect_rc(wddmkit(out, sizeof(out), "conform --profile %s --driver '%s' '%s'", profile, driver, file), 1);
     snprintf(want, sizeof(want), "rule:     %s", rule);
     expect_output(out, want);
     unsetenv("WK_PROMOTE_ROOT");
@@ -1322,7 +1323,12 @@ static void patch_minimize_promote(void)
     snprintf(file, sizeof(file), "%s.min", path);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_patch --driver '%s'", file, WK_BUGGY_PATCH), 1);
     expect_output(out, "signature: PATCH-CONFINE-001 in DxgkDdiPatch");
-    expect_promoted(path, "fuzz_patch", WK_BUGGY_PATCH, "t-patch", "PATCH-CONFINE-001");
+    expect_promoted(path, "fuzz_patch", WK_BUGGY_PATCH, "t-patch", "PATCH-CONFINE-001", "stress");
+    /* The contract profile skips the bare Patch, saying why. */
+    char yaml[700];
+    snprintf(yaml, sizeof(yaml), "%s/specs/regressions/t-patch.yaml", tmp_root);
+    expect_rc(wddmkit(out, sizeof(out), "conform --driver '%s' '%s'", WK_BUGGY_PATCH, yaml), 0);
+    expect_output(out, "a bare DxgkDdiPatch on a buffer and lists no Render of the driver's made");
 }
 #endif
 
@@ -1391,7 +1397,7 @@ static void test_render_bug(void **state)
     expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_render --driver '%s'", file, WK_BUGGY_RENDER),
                      1);
     expect_output(out, "signature: MEM-GUARD-001 in DxgkDdiRender");
-    expect_promoted(path, "fuzz_render", WK_BUGGY_RENDER, "t-render-input", "MEM-GUARD-001");
+    expect_promoted(path, "fuzz_render", WK_BUGGY_RENDER, "t-render-input", "MEM-GUARD-001", "contract");
     unsetenv("WK_REPLAY_DIR");
 }
 #endif

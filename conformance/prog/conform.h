@@ -168,12 +168,25 @@ struct wk_run_options {
     uint32_t skip_kinds;
     const char *skip_reason[WK_CHECK_KIND_COUNT];
     enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says */
+    int stress;                        /* with contract: the stress profile, which also runs
+                                          what no kernel hands a driver (a bare Patch: see
+                                          WK_STRESS_SKIP_REASON); the reference profile runs it
+                                          too */
 };
 
 /* Why `--gpu none` skips the semantic and encoder kinds (docs/verdicts.md,
  * "Kinds of check"). */
 #define WK_GPU_NONE_SEMANTIC_REASON "nothing executes the driver's buffers (--gpu none)"
 #define WK_GPU_NONE_ENCODER_REASON "the case hands the driver the kit's own UMD format (--gpu none)"
+
+/* Why the contract profile skips a patch step: DxgkDdiPatch called on a
+ * buffer and lists that no Render of the driver's made (facts §5.3 T1-T3:
+ * the kernel patches the DMA buffer the driver's Render built, with the
+ * lists that Render wrote; RosKmd's Patch reads the buffer pointer its
+ * Render saved). What a driver does with them is robustness, not the DDI. */
+#define WK_STRESS_SKIP_REASON                                                                 \
+    "a bare DxgkDdiPatch on a buffer and lists no Render of the driver's made: outside the DDI " \
+    "contract (--profile stress runs it)"
 
 /* The reason the contract profile gives for the choice checks it skips. */
 #define WK_CHOICE_SKIP_REASON "the reference driver's own choice (--profile reference runs it)"
@@ -199,6 +212,7 @@ struct wk_prog_exec {
      * driver's choice on a layout of its own. */
     uint8_t alloc_named[WK_PROG_MAX_OBJECTS];
     int contract;                      /* wk_run_options.contract */
+    int stress;                        /* wk_run_options.stress */
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */

@@ -1018,6 +1018,8 @@ static int run_steps(struct interp *x)
             continue;
         }
         const char *why = kind_skipped(x, wk_step_check_kind(s));
+        if (!why && s->kind == WK_STEP_PATCH && x->contract && !x->stress)
+            why = WK_STRESS_SKIP_REASON;
         if (why) {
             skip_rest(x, i, why);
             return 0;
@@ -1098,6 +1100,7 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     x.p = p;
     x.r = r;
     x.contract = o && o->contract;
+    x.stress = o && o->stress;
     x.skip_kinds = o ? o->skip_kinds : 0;
     x.skip_reason = o ? o->skip_reason : NULL;
     memset(&ms, 0, sizeof(ms));

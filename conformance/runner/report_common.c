@@ -146,7 +146,7 @@ void wk_report_step(const struct wk_case_report *c, char *buf, size_t size)
 
 const char *wk_report_profile(const struct wk_run_report *rep)
 {
-    return rep->contract ? "contract" : "reference";
+    return rep->stress ? "stress" : rep->contract ? "contract" : "reference";
 }
 
 uint64_t wk_report_not_evaluated(const struct wk_run_report *rep)
@@ -231,7 +231,7 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
         append_word(buf, size, "--driver", 0);
         append_word(buf, size, rep->driver, 0);
     }
-    if (rep->contract != (rep->driver != NULL)) { /* not the default for this driver */
+    if (rep->contract != (rep->driver != NULL) || rep->stress) { /* not the default for this driver */
         append_word(buf, size, "--profile", 0);
         append_word(buf, size, wk_report_profile(rep), 0);
     }

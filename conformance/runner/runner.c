@@ -41,6 +41,7 @@ static void describe_environment(struct wk_run_report *rep, const struct wk_runn
         strftime(rep->start_time, sizeof(rep->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
     rep->driver = o->driver;
     rep->contract = o->contract;
+    rep->stress = o->contract && o->stress;
     rep->gpu = o->gpu;
     rep->gpu_given = o->gpu_given;
     rep->seed = o->seed;

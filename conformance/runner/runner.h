@@ -40,6 +40,7 @@ struct wk_run_report;
 struct wk_runner_options {
     const char *driver;               /* driver object; NULL: the built-in reference driver */
     int contract;                     /* wk_run_options.contract */
+    int stress;                       /* wk_run_options.stress (with contract) */
     uint32_t skip_kinds;              /* wk_run_options.skip_kinds (a mode such as --gpu none) */
     const char *skip_reason[WK_CHECK_KIND_COUNT]; /* wk_run_options.skip_reason */
     enum wk_gpu_target gpu;           /* wk_run_options.gpu */
@@ -96,6 +97,7 @@ struct wk_run_report {
     /* Environment, for the reports */
     const char *driver;               /* NULL: the reference driver */
     int contract;                     /* the contract profile (wk_run_options.contract) */
+    int stress;                       /* ... the stress one (wk_run_options.stress) */
     enum wk_gpu_target gpu;           /* what executed the driver's buffers (never AUTO once
                                          the runner has decided: cli/cli_conform.c) */
     int gpu_given;

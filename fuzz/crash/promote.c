@@ -126,6 +126,12 @@ static char *compose_yaml(const struct wk_prog *p, const struct wk_crash_options
                "# The input: corpus/%s/regressions/%s.bin\n", file, found_by, drv, sig->sig, harness, name);
     if (strcmp(found_by, harness) != 0)
         fprintf(f, "# As found: corpus/%s/regressions/%s.bin\n", found_by, name);
+    for (uint32_t i = 0; i < p->step_count; i++)
+        if (p->steps[i].kind == WK_STEP_PATCH) {
+            fprintf(f, "# A bare DxgkDdiPatch (a buffer and lists no Render made) is outside the DDI contract:\n"
+                       "# the stress profile runs it (wddmkit conform --profile stress --driver ...).\n");
+            break;
+        }
     int st = wk_prog_write_yaml(p, "regressions", id, describe, f);
     if (fclose(f) != 0 || st != 0) {
         free(text);
