@@ -267,8 +267,13 @@ static void test_version_1_decodes_as_before(void **state)
         n += 8;
         v1[n++] = 0; /* no banks */
     }
-    v1[n++] = 0;     /* no steps */
+    v1[n++] = 1;     /* one step: kind 27, which version 1 reads as 27 mod 27 = create_device */
+    v1[n++] = 27;
+    v1[n++] = 0;     /* status ok */
+    v1[n++] = 0;     /* flags */
     wk_prog_decode(v1, n, &q);
+    assert_int_equal(q.step_count, 1);
+    assert_int_equal(q.steps[0].kind, WK_STEP_CREATE_DEVICE);
     assert_int_equal(q.gpu.segment_count, 2);
     assert_int_equal(q.segments[1].kind, WK_GPU_SEGMENT_APERTURE);
     assert_true(q.segments[1].base == 2ull << 32);

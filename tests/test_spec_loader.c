@@ -508,11 +508,11 @@ static void step_shapes(void **state)
 {
     (void)state;
     EXPECT_ONLY(STEPS "      - fil: {pattern: 1}\n",
-                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info)");
+                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass)");
     EXPECT_ONLY(HEAD "    expect:\n      - expect_gart: {allocation: a}\n",
-                "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info)");
+                "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass)");
     EXPECT_ONLY(HEAD "    expect:\n      - wait_idle\n",
-                "t.yaml:6:9: case 't.a': unknown check 'wait_idle' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info)");
+                "t.yaml:6:9: case 't.a': unknown check 'wait_idle' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass)");
     EXPECT_ONLY(STEPS "      - wait_idle:\n          status: ok\n          extra: 1\n",
                 "t.yaml:8:11: case 't.a': step 0 (wait_idle): unknown key 'extra' (expected one of: status)");
     EXPECT_ONLY(STEPS "      - wait_idle:\n        status: ok\n",
@@ -740,7 +740,8 @@ static const char all_kinds_spec[] =
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
     "      - stats: {stat: paging_op, op: map_aperture_segment2}\n"
-    "      - context_info: {context: context0, field: dma_buffer_private_data_size, value: 32}\n";
+    "      - context_info: {context: context0, field: dma_buffer_private_data_size, value: 32}\n"
+    "      - multipass: {op: transfer}\n";
 
 static void every_kind_parses(void **state)
 {
@@ -901,7 +902,7 @@ static void smoke_specs_pass(void **state)
     if (st != WK_OK)
         wk_diag_print(&d, stderr);
     assert_int_equal(st, WK_OK);
-    assert_in_range(set.count, 6, 11);
+    assert_in_range(set.count, 6, 12);
     uint32_t kinds = 0, negative = 0;
     for (uint32_t i = 0; i < set.count; i++) {
         const struct wk_prog *p = set.progs[i];

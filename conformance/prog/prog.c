@@ -23,7 +23,7 @@ const char *wk_step_keyword(enum wk_step_kind kind)
 
 int wk_step_is_check(enum wk_step_kind kind)
 {
-    return kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO;
+    return (kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO) || kind == WK_STEP_EXPECT_MULTIPASS;
 }
 
 const char *wk_check_kind_name(enum wk_check_kind kind)
@@ -120,6 +120,12 @@ const char *wk_verdict_name(enum wk_verdict v)
 #undef VN_
     default: return "unknown";
     }
+}
+
+uint64_t wk_prog_sized_pages(uint32_t paging_buffers, uint32_t paging_buffer_size)
+{
+    uint64_t pages = (uint64_t)paging_buffers * paging_buffer_size / 8u;
+    return pages ? pages : 1u;
 }
 
 const char *wk_role_word(uint32_t bit_index)
@@ -338,6 +344,8 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         fprintf(out, " device=%u size=%llu align=%u preferred=0x%x banks=0x%x supported=0x%x eviction=0x%x flags=0x%x priority=%u",
                 s->alloc.device, (unsigned long long)s->alloc.size, s->alloc.alignment, s->alloc.preferred,
                 s->alloc.hinted_bank, s->alloc.supported_set, s->alloc.eviction_set, s->alloc.flags, s->alloc.priority);
+        if (s->alloc.paging_buffers)
+            fprintf(out, " sized=%u-paging-buffers", s->alloc.paging_buffers);
         break;
     case WK_STEP_RENDER: if (s->render) dump_render(s->render, out); break;
     case WK_STEP_PATCH: if (s->patch) dump_patch(s->patch, out); break;
@@ -356,6 +364,7 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
     case WK_STEP_EXPECT_CONTEXT_INFO:
         fprintf(out, " context=%u field=%u value=%llu", s->context, s->field, (unsigned long long)s->value);
         break;
+    case WK_STEP_EXPECT_MULTIPASS: fprintf(out, " op=%s", wk_paging_op_words[s->op % 18]); break;
     default: dump_allocation_step(s, out); break;
     }
     if (s->expect_status != WK_OK)

@@ -76,7 +76,8 @@ extern "C" {
     X(WK_STEP_EXPECT_STATS, "expect_stats")                 \
     X(WK_STEP_EXPECT_GART, "expect_gart")                   \
     X(WK_STEP_EXPECT_CONTEXT_INFO, "expect_context_info")   \
-    X(WK_STEP_PATCH, "patch")
+    X(WK_STEP_PATCH, "patch")                               \
+    X(WK_STEP_EXPECT_MULTIPASS, "expect_multipass")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -85,8 +86,9 @@ enum wk_step_kind {
     WK_STEP_KIND_COUNT
 };
 
-/* Kinds are appended, never reordered: binary programs store the number.
- * Checks are the expect_* kinds; every other kind is an action. */
+/* Kinds are appended, never reordered: binary programs store the number
+ * (a version-1 program knows the first 27). Checks are the expect_* kinds;
+ * every other kind is an action. */
 const char *wk_step_keyword(enum wk_step_kind kind);
 int wk_step_is_check(enum wk_step_kind kind);
 
@@ -233,7 +235,19 @@ struct wk_prog_allocation {
     uint32_t eviction_set;
     uint32_t flags;              /* DXGK_ALLOCATIONINFOFLAGS value */
     uint32_t priority;
+    uint32_t paging_buffers;     /* 0: `size` bytes. N: sized from the driver at run time,
+                                    N x PagingBufferSize / 8 pages of 4 KiB: their addresses
+                                    alone, 8 bytes each, fill N of its paging buffers, so
+                                    with any command around them they overflow them
+                                    (wk_prog_sized_pages) */
 };
+
+#define WK_PROG_MAX_PAGING_BUFFERS 16u   /* an allocation's paging_buffers */
+#define WK_PROG_MAX_SIZED (256ull << 20) /* bytes an allocation sized from the driver may take */
+
+/* The pages of an allocation sized from a driver whose PagingBufferSize is
+ * `paging_buffer_size`: paging_buffers x paging_buffer_size / 8 (at least 1). */
+uint64_t wk_prog_sized_pages(uint32_t paging_buffers, uint32_t paging_buffer_size);
 
 /* Statistics an expect_stats step bounds (min, and max when has_max). */
 enum wk_prog_stat {
@@ -272,7 +286,7 @@ struct wk_step {
     int expect_resident;
     uint32_t expect_bank;
     int has_offset, has_bank;
-    /* expect_stats */
+    /* expect_stats, expect_multipass (op: a paging operation) */
     enum wk_prog_stat stat;
     enum wk_ddi ddi;
     uint32_t op;

@@ -42,6 +42,10 @@ struct io {
     uint32_t version;            /* the format being read (written: always the current one) */
 };
 
+#define FORMAT_VERSION 2u        /* what the encoder writes */
+#define STEP_KINDS_V1 27u        /* the step kinds a version-1 program knew */
+#define PAGING_OPS 18u           /* DXGK_BUILDPAGINGBUFFER_OPERATION values (wk_paging_op_words) */
+
 static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
 {
     uint64_t got = 0;
@@ -292,6 +296,9 @@ static void walk_allocation(struct io *io, struct wk_prog_allocation *a)
     f32(io, &a->eviction_set);
     f32(io, &a->flags);
     f32(io, &a->priority);
+    if (io->version >= 2)
+        f8(io, &a->paging_buffers);
+    a->paging_buffers = io->version >= 2 ? clamp32(a->paging_buffers, WK_PROG_MAX_PAGING_BUFFERS) : 0;
 }
 
 static void walk_data(struct io *io, struct wk_step *s)
@@ -318,6 +325,7 @@ static void walk_checks(struct io *io, struct wk_step *s)
         break;
     case WK_STEP_EXPECT_GART: f8(io, &s->allocation); break;
     case WK_STEP_EXPECT_CONTEXT_INFO: f8(io, &s->context); f8(io, &s->field); f64(io, &s->value); break;
+    case WK_STEP_EXPECT_MULTIPASS: f8(io, &s->op); s->op %= PAGING_OPS; break;
     default: break;
     }
     s->offset = off;
@@ -333,7 +341,7 @@ static int walk_step(struct io *io, struct wk_step *s)
 {
     uint32_t kind = s->kind, off = (uint32_t)s->offset;
     f8(io, &kind);
-    s->kind = (enum wk_step_kind)(kind % WK_STEP_KIND_COUNT);
+    s->kind = (enum wk_step_kind)(kind % (io->version >= 2 ? WK_STEP_KIND_COUNT : STEP_KINDS_V1));
     fstatus(io, &s->expect_status);
     switch (s->kind) {
     case WK_STEP_CREATE_DEVICE: f8(io, &s->flags); break;
@@ -400,7 +408,6 @@ static uint32_t mutation_index(const char *name)
 /* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
  * decoded adapter block is folded into. The GPU model judges the rest
  * (overlaps, bank ends) when the adapter is built. */
-#define FORMAT_VERSION 2u        /* what the encoder writes */
 #define MAX_SEGMENTS WK_PROG_MAX_SEGMENTS
 #define MAX_SEGMENTS_V1 8u       /* what a version-1 adapter block held */
 #define MAX_BANKS WK_PROG_MAX_BANKS

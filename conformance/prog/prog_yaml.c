@@ -306,7 +306,13 @@ static void write_create_allocation(struct yw *w, const struct wk_step *s)
     const struct wk_prog_allocation *a = &s->alloc;
     uint32_t seg0 = 0;
     kv_ref(w, "device", OBJ_DEVICE, a->device);
-    kv_size(w, "size", a->size, 1, WK_PROG_MAX_ALLOCATION);
+    if (a->paging_buffers > WK_PROG_MAX_PAGING_BUFFERS)
+        problem(w, "step %d: paging_buffers %u (the loader takes 1..%u)", w->step, a->paging_buffers,
+                WK_PROG_MAX_PAGING_BUFFERS);
+    if (a->paging_buffers)
+        kv(w, "size", "{paging_buffers: %u}", a->paging_buffers);
+    else
+        kv_size(w, "size", a->size, 1, WK_PROG_MAX_ALLOCATION);
     if (a->alignment) {
         if (a->alignment & (a->alignment - 1) || a->alignment > WK_PROG_MAX_ALLOCATION)
             problem(w, "step %d: alignment %u is not a power of two up to 16MiB", w->step, a->alignment);
@@ -757,6 +763,7 @@ static void write_check(struct yw *w, const struct wk_step *s)
         kv(w, "field", "%s", context_fields[s->field % 5]);
         kv_size(w, "value", s->value, 0, UINT32_MAX);
         break;
+    case WK_STEP_EXPECT_MULTIPASS: kv(w, "op", "%s", wk_paging_op_words[s->op % 18]); break;
     default: problem(w, "step %d: a step kind (%u) the writer does not know", w->step, (unsigned)s->kind); break;
     }
 }

@@ -123,6 +123,14 @@ void spec_ld_expect_stats(struct wk_spec_ctx *c, const struct wk_ynode *a, struc
     }
 }
 
+/* expect_multipass: {op: transfer}: some operation of that kind since the
+ * case began took more than one paging buffer; else the case could not
+ * reach what it tests, and is a skip (prog_run.c, check_multipass). */
+void spec_ld_expect_multipass(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_get_word(c, a, "op", wk_paging_op_words, "a paging operation", &s->op);
+}
+
 void spec_ld_expect_context_info(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     static const char *const fields[] = { "dma_buffer_size", "allocation_list_size", "patch_location_list_size",

@@ -265,13 +265,30 @@ static const char *const allocation_flags[] = {
     "explicit_residency_notification", "hardware_protected", "cpu_visible_on_demand", NULL,
 };
 
+/* size: bytes, or {paging_buffers: N}: sized from the driver when the case
+ * runs (prog.h, wk_prog_sized_pages), for multipass at its own
+ * PagingBufferSize. */
+static void load_allocation_size(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_prog_allocation *al)
+{
+    static const char *const keys[] = { "paging_buffers", NULL };
+    const struct wk_ynode *v = wk_ymap_get(a, "size");
+    if (!v || v->kind != WK_Y_MAPPING) {
+        spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &al->size);
+        return;
+    }
+    uint32_t mark = spec_scope_push(c, "size");
+    if (spec_check_keys(c, v, keys, keys) == 0)
+        spec_get_u32(c, v, "paging_buffers", 1, WK_PROG_MAX_PAGING_BUFFERS, &al->paging_buffers);
+    spec_scope_pop(c, mark);
+}
+
 static void ld_create_allocation(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     struct wk_prog_allocation *al = &s->alloc;
     const struct wk_ynode *v;
     spec_use(c, a, a, "device", WK_OBJ_DEVICE, 1, &al->device);
     s->device = al->device;
-    spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &al->size);
+    load_allocation_size(c, a, al);
     uint64_t align = 0;
     if (spec_get_size(c, a, "alignment", 0, WK_PROG_MAX_ALLOCATION, &align) == 1) {
         if (align & (align - 1)) {
@@ -447,6 +464,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
                                       spec_ld_expect_context_info },
     [WK_STEP_PATCH] = { K("context", "list", "patches", "start", "end", "patch_start", "patch_count", "dma", "status"),
                         K("end"), ld_patch },
+    [WK_STEP_EXPECT_MULTIPASS] = { K("op"), K("op"), spec_ld_expect_multipass },
 };
 
 static int is_check(enum wk_step_kind k)

@@ -108,6 +108,11 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     return n;
 }
 
+uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm)
+{
+    return vm->paging_buffer_size;
+}
+
 void wk_vidmm_set_segment_order(struct wk_vidmm *vm, const uint32_t *ids, uint32_t n)
 {
     vm->seg_order_count = 0;

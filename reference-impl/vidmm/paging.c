@@ -294,6 +294,7 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
     a->MultipassOffset = 0; /* zeroed before the first call (P4) */
     if ((unsigned)a->Operation < 18)
         vm->stats.paging_ops[a->Operation]++;
+    int asked_for_room = 0;
     for (uint32_t n = 1;; n++) {
         struct pass p;
         NTSTATUS status;
@@ -314,6 +315,8 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
         if (status == STATUS_GRAPHICS_ALLOCATION_BUSY) {
             st = on_busy(vm, a);
         } else {
+            if (!asked_for_room++ && (unsigned)p.op < 18)
+                vm->stats.paging_multipass[p.op]++;
             /* Less room than the driver's own PagingBufferSize: making progress
              * in it is the reference driver's choice (it fits any command in
              * 28 bytes), not a rule; the contract profile does not hold a

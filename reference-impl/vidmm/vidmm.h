@@ -186,6 +186,9 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
 #define WK_VIDMM_NO_BUDGET UINT64_MAX
 wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes);
 
+/* The PagingBufferSize the driver reported in QUERYSEGMENT (after start). */
+uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm);
+
 /* The order in which placement tries the supported segments an allocation
  * did not prefer: ids[0..n) first, then the rest by id (n 0: by id, the
  * default). Which segment VidMm falls back to is its own policy; a case
@@ -415,6 +418,8 @@ int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index);
 struct wk_vidmm_stats {
     uint64_t ddi_calls[WK_DDI_COUNT];
     uint64_t paging_ops[18];          /* by DXGK_BUILDPAGINGBUFFER_OPERATION */
+    uint64_t paging_multipass[18];    /* ... of those, the operations that asked for more room
+                                         (STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) at least once */
     uint64_t paging_passes;           /* BuildPagingBuffer calls */
     uint64_t paging_buffers;          /* paging buffers submitted */
     uint64_t evictions;
