@@ -34,17 +34,6 @@ static uint32_t pick(const uint32_t *table, uint32_t n, uint32_t index)
 /* Segment roles                                                        */
 /* ------------------------------------------------------------------ */
 
-/*
- * A spec names segments by their id in its adapter description ("segment
- * 3"). A driver of the GPU model reports those segments; a driver for other
- * hardware reports its own layout, as it must (facts §4.8, §5.5). Rather
- * than fail it for not having the description's segment 3, the kit casts
- * each segment the case names onto one of the driver's that can play it
- * (roles.c), and gives the case's allocations the description's size of
- * it (wk_vidmm_set_segment_budget), so a case runs on the driver's layout
- * as it was written. A case that names a segment nothing of the driver's
- * can play is a skip with the reason.
- */
 /* Whether a driver's segment has a description segment's banks: the same
  * count and the same ends of all but the last (which ends at each one's
  * own size). */
@@ -59,6 +48,17 @@ static int same_banks(const struct wk_gpu_segment_desc *r, const struct wk_vidmm
     return 1;
 }
 
+/*
+ * A spec names segments by their id in its adapter description ("segment
+ * 3"). A driver of the GPU model reports those segments; a driver for other
+ * hardware reports its own layout, as it must (facts §4.8, §5.5). Rather
+ * than fail it for not having the description's segment 3, the kit casts
+ * each segment the case names onto one of the driver's that can play it
+ * (roles.c), and gives the case's allocations the description's size of
+ * it (wk_vidmm_set_segment_budget), so a case runs on the driver's layout
+ * as it was written. A case that names a segment nothing of the driver's
+ * can play is a skip with the reason.
+ */
 static void map_segments(struct interp *x)
 {
     const struct wk_prog *p = x->p;
