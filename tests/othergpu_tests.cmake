@@ -22,10 +22,11 @@
 #       --gpu none, Render is never called: it passes;
 #       the run passes (KIT-FINDINGS.md, 4). When the kit learns to catch
 #       it, this test fails: update it and the finding.
-#   othergpu.dma_in_gart           a correct variant whose DMA buffers are in
-#       its GART aperture (DmaBufferSegmentSet): the kit maps them there
-#       with the driver's own MAP_APERTURE_SEGMENT; the same verdicts as
-#       othergpu.conform.
+#   othergpu.dma_in_gart           a correct variant whose DMA and paging
+#       buffers are in its GART aperture (DmaBufferSegmentSet,
+#       PagingBufferSegmentId), asserting so in Patch and SubmitCommand: the
+#       kit maps them there with the driver's own MAP_APERTURE_SEGMENT; the
+#       same verdicts as othergpu.conform.
 #   othergpu.dma_too_large         the same asking for 9 MiB DMA buffers, more
 #       than its 8 MiB GART or the kit's system memory holds: a limit of the
 #       kit's memory, so the cases that need a context are skipped with that

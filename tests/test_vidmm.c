@@ -842,6 +842,66 @@ static void test_segment_budget_bounds_placement(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* What SubmitCommand is told of paging buffers, with QUERYSEGMENT3's
+ * PagingBufferSegmentId turned into the aperture. */
+struct paging_seen {
+    uint32_t submits, in_aperture;
+    uint64_t lowest, highest;
+};
+
+static void paging_in_aperture(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct paging_seen *seen = user;
+    (void)status;
+    if (ddi == WK_DDI_QUERY_ADAPTER_INFO) {
+        const DXGKARG_QUERYADAPTERINFO *q = args;
+        DXGK_QUERYSEGMENTOUT3 *out = q->pOutputData;
+        if (q->Type == DXGKQAITYPE_QUERYSEGMENT3 && out && out->pSegmentDescriptor)
+            out->PagingBufferSegmentId = VT_APER;
+    } else if (ddi == WK_DDI_SUBMIT_COMMAND && ((const DXGKARG_SUBMITCOMMAND *)args)->Flags.Paging) {
+        const DXGKARG_SUBMITCOMMAND *c = args;
+        uint64_t at = (uint64_t)c->DmaBufferPhysicalAddress.QuadPart;
+        seen->submits++;
+        seen->in_aperture += c->DmaBufferSegmentId == VT_APER && at >= VT_APER_BASE && at < VT_APER_BASE + VT_APER_SIZE;
+        seen->lowest = seen->submits == 1 || at < seen->lowest ? at : seen->lowest;
+        seen->highest = at > seen->highest ? at : seen->highest;
+    }
+}
+
+/* PagingBufferSegmentId names the aperture (a driver for other hardware,
+ * no_model): the kit maps the paging buffer there with the driver's own
+ * MAP_APERTURE_SEGMENT at start, at the top of the aperture, and every
+ * paging submission says so; a reset keeps it; the heap invariant counts
+ * its block (the kit's invariant checks run on every call). */
+static void test_paging_buffer_in_the_drivers_aperture(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = { 0 };
+    cfg.no_model = 1;
+    struct paging_seen seen = { 0 };
+    memset(f, 0, sizeof(*f));
+    VT_OK(NULL, wk_vidmm_create(&cfg, &f->vm));
+    wk_vidmm_set_rewriter(f->vm, paging_in_aperture, &seen);
+    VT_OK(f->vm, wk_vidmm_attach(f->vm, wk_refdriver_DriverEntry));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    assert_true(expect_u64(stats_of(f->vm).paging_ops[DXGK_OPERATION_MAP_APERTURE_SEGMENT], 1));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    uint32_t a = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    assert_true(seen.submits >= 3);
+    assert_int_equal(seen.in_aperture, seen.submits);
+    assert_true(seen.lowest >= VT_APER_BASE + VT_APER_SIZE / 2); /* the top: a case's allocations start at 0 */
+
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    seen.submits = seen.in_aperture = 0;
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    a = place(f, 16 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    assert_true(seen.submits >= 2);
+    assert_int_equal(seen.in_aperture, seen.submits);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* The same without the GPU model (a driver for other hardware): nothing
  * executes the driver's MAP, but Render and SubmitCommand still get the
  * aperture's id and address, and the context comes and goes cleanly. */
@@ -1202,6 +1262,7 @@ int main(void)
         VT_TEST(test_segment_budget_bounds_placement),
         VT_TEST(test_dma_buffer_in_the_drivers_aperture),
         VT_TEST(test_dma_buffer_in_the_aperture_without_the_model),
+        VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),
         VT_TEST(test_cancel_held_submission),

@@ -224,7 +224,12 @@ struct wk_vidmm {
                                                order (wk_vidmm_set_segment_order) */
     uint32_t seg_order_count;
     uint32_t nseg;
-    uint32_t paging_segment;
+    uint32_t paging_segment;                /* PagingBufferSegmentId as reported */
+    uint32_t paging_seg;                    /* where the buffer's block is mapped (paging_place.c), */
+    uint64_t paging_seg_offset;             /* 0: system memory */
+    uint64_t paging_seg_pages;
+    uint64_t *paging_pfns;                  /* the block's pages, and their MDL */
+    MDL paging_mdl;
     uint32_t paging_buffer_size;
     uint32_t paging_private_size;
 
@@ -526,6 +531,13 @@ wk_status op_discard(struct wk_vidmm *vm, struct allocation *a);
  * context's DmaBufferSegmentSet (mapped by the driver's paging buffer). */
 wk_status dma_place(struct wk_vidmm *vm, struct context *c);
 wk_status dma_unplace(struct wk_vidmm *vm, struct context *c);
+
+/* paging_place.c: the paging buffer in the driver's PagingBufferSegmentId
+ * aperture (no_model only), and what Patch and SubmitCommand are told. */
+void paging_place(struct wk_vidmm *vm);
+void paging_unplace(struct wk_vidmm *vm, int tell_driver);
+uint32_t paging_dma_segment(const struct wk_vidmm *vm);
+uint64_t paging_dma_address(const struct wk_vidmm *vm);
 
 wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
                           struct allocation *a, MDL *mdl, uint64_t pages);

@@ -41,6 +41,8 @@ static void check_heaps(struct wk_vidmm *vm)
  * that are not allocations, so not on any LRU list. */
 static void count_dma_buffers(struct wk_vidmm *vm, uint64_t *blocks)
 {
+    if (vm->paging_seg && vm->paging_seg <= MAX_SEGMENTS)
+        blocks[vm->paging_seg]++; /* the paging buffer's block (paging_place.c) */
     for (uint32_t i = 0; i < vm->ncontexts; i++) {
         const struct context *c = &vm->contexts[i];
         if (!c->dma_segment)

@@ -73,6 +73,7 @@ static wk_status ensure_buffer(struct wk_vidmm *vm, uint64_t reserve)
 
 static void free_buffer(struct wk_vidmm *vm)
 {
+    paging_unplace(vm, 1);
     paging_view_free(vm);
     gbuf_free(vm, &vm->paging);
     gbuf_free(vm, &vm->paging_private);
@@ -94,6 +95,7 @@ void paging_start(struct wk_vidmm *vm)
     memcpy(last, vm->last_error, sizeof(last));
     if (ensure_buffer(vm, window_pages(vm)) == WK_OK || ensure_buffer(vm, 0) == WK_OK) {
         vm->paging_kept = 1;
+        paging_place(vm); /* in the driver's PagingBufferSegmentId (paging_place.c) */
         memcpy(vm->last_error, last, sizeof(last));
         return;
     }
@@ -127,6 +129,7 @@ void paging_resize(struct wk_vidmm *vm)
     if (vm->paging_kept && vm->paging.map && vm->paging.map_len == block_bytes(vm, buffer_size(vm)) &&
         gbuf_resize_gpu(&vm->paging, buffer_size(vm)))
         return;
+    paging_unplace(vm, 1);
     paging_view_free(vm);
     gbuf_free(vm, &vm->paging);
     paging_start(vm);
@@ -140,7 +143,8 @@ wk_status paging_flush(struct wk_vidmm *vm)
     memset(&s, 0, sizeof(s));
     s.paging = 1;
     s.dma = &vm->paging;
-    s.dma_gpu_address = vm->paging.first_pfn << WK_GPU_PAGE_SHIFT;
+    s.dma_segment = paging_dma_segment(vm);
+    s.dma_gpu_address = paging_dma_address(vm);
     s.dma_private = &vm->paging_private;
     s.private_start = 0;
     s.private_end = (uint32_t)vm->paging_private_used;

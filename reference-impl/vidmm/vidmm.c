@@ -144,6 +144,7 @@ static void release_objects(struct wk_vidmm *vm)
         free(vm->allocs[a].pfns);
         vm->allocs[a].pfns = NULL;
     }
+    paging_unplace(vm, 0);
     paging_view_free(vm);
     gbuf_free(vm, &vm->paging);
     gbuf_free(vm, &vm->paging_private);

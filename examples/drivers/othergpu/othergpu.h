@@ -99,6 +99,11 @@ void og_encode_addr(BYTE *at, UINT64 address);
 #define OG_PAGE_SIZE 4096u
 #define OG_PAGE_SHIFT 12u
 #define OG_PAGING_BUFFER_SIZE 0x2000u  /* 8 KiB */
+#ifdef OG_DMA_IN_GART                  /* PagingBufferSegmentId: system memory, or the GART */
+#define OG_PAGING_SEGMENT OG_SEGMENT_GART
+#else
+#define OG_PAGING_SEGMENT 0u
+#endif
 #ifndef OG_DMA_BUFFER_SIZE             /* a variant may ask for more */
 #define OG_DMA_BUFFER_SIZE 0x2000u     /* 8 KiB per context */
 #endif

@@ -6,7 +6,8 @@
  * Segment 1 is local memory, CPU visible through a BAR, CommitLimit = Size
  * (SEG-COMMIT-001); segment 2 is the GART aperture, cache coherent, with a
  * CommitLimit below its Size. Paging buffers live in contiguous system
- * memory (segment 0). OtherGPU has no banks.
+ * memory (segment 0), or in the GART in the OG_DMA_IN_GART variant.
+ * OtherGPU has no banks.
  *
  * OG_BUG_COMMIT_LIMIT (a planted bug): local memory reports a CommitLimit
  * of half its Size.
@@ -53,7 +54,7 @@ static NTSTATUS query_caps(const DXGKARG_QUERYADAPTERINFO *q)
 #define OG_PAGING_FIELDS(out)                             \
     do {                                                  \
         (out)->NbSegment = OG_SEGMENT_COUNT;              \
-        (out)->PagingBufferSegmentId = 0;                 \
+        (out)->PagingBufferSegmentId = OG_PAGING_SEGMENT; \
         (out)->PagingBufferSize = OG_PAGING_BUFFER_SIZE;  \
         (out)->PagingBufferPrivateDataSize = 0;           \
     } while (0)

@@ -31,17 +31,19 @@ static BOOLEAN in_submission(const DXGKARG_PATCH *p, UINT offset)
 #endif
 }
 
-/* OG_DMA_IN_GART: the variant asked for its DMA buffers in the GART
- * (objects.c), and OtherGPU's command processor fetches a context's DMA
- * buffer through the GART only, so anything else is a broken promise of
- * the kernel's (T5: the id is the segment the buffer is in). */
-static void expect_gart(UINT segment, BOOLEAN paging)
+/* OG_DMA_IN_GART: the variant asked for its DMA and paging buffers in the
+ * GART (objects.c, segments.c), and OtherGPU's command processor fetches
+ * them through the GART only, so anything else is a broken promise of the
+ * kernel's (T5: the id is the segment the buffer is in, the address a
+ * segment address). */
+static void expect_gart(UINT segment, PHYSICAL_ADDRESS address)
 {
 #ifdef OG_DMA_IN_GART
-    NT_ASSERT(paging || segment == OG_SEGMENT_GART);
+    NT_ASSERT(segment == OG_SEGMENT_GART);
+    NT_ASSERT((ULONGLONG)address.QuadPart >= OG_GART_BASE && (ULONGLONG)address.QuadPart < OG_GART_BASE + OG_GART_SIZE);
 #else
     UNREFERENCED_PARAMETER(segment);
-    UNREFERENCED_PARAMETER(paging);
+    UNREFERENCED_PARAMETER(address);
 #endif
 }
 
@@ -52,7 +54,7 @@ NTSTATUS OgPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
 {
     UNREFERENCED_PARAMETER(hAdapter);
     const DXGKARG_PATCH *p = pPatch;
-    expect_gart(p->DmaBufferSegmentId, (BOOLEAN)p->Flags.Paging);
+    expect_gart(p->DmaBufferSegmentId, p->DmaBufferPhysicalAddress);
     if (p->Flags.Paging || !p->pDmaBuffer || !p->pPatchLocationList || !p->pAllocationList)
         return STATUS_SUCCESS;
     UINT64 last = (UINT64)p->PatchLocationListSubmissionStart + p->PatchLocationListSubmissionLength;
@@ -76,7 +78,7 @@ NTSTATUS OgPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
 NTSTATUS OgSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand)
 {
     struct og_adapter *a = hAdapter;
-    expect_gart(pSubmitCommand->DmaBufferSegmentId, (BOOLEAN)pSubmitCommand->Flags.Paging);
+    expect_gart(pSubmitCommand->DmaBufferSegmentId, pSubmitCommand->DmaBufferPhysicalAddress);
     a->last_submitted_fence = pSubmitCommand->SubmissionFenceId;
     return STATUS_SUCCESS;
 }
