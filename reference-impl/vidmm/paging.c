@@ -329,7 +329,7 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
                 p.size_before < vm->paging_buffer_size && vm->skip_choice_rules)
                 return fail(vm, WK_E_NOT_SUPPORTED,
                             "%s needs more room than a %u-byte paging buffer, smaller than the driver's own "
-                            "PagingBufferSize (%u): a stress case, no fault of a driver that needs its own size",
+                            "PagingBufferSize (%u): a fresh buffer is never that small, no fault of a driver that needs its own size",
                             op_name(p.op), p.size_before, vm->paging_buffer_size);
             if (wrote == 0 && p.size_before == vm->paging.size && a->MultipassOffset == p.multipass_before)
                 return violate(vm, R_PAGING_STALL, WK_DDI_BUILD_PAGING_BUFFER,
