@@ -110,7 +110,7 @@ struct wk_check_count {
     uint32_t skipped;
 };
 
-#define WK_SKIP_REASON_SIZE 96u        /* a skip reason with its NUL (longer ones are cut) */
+#define WK_SKIP_REASON_SIZE 192u       /* a skip reason with its NUL (longer ones are cut) */
 
 /* What a case run produced: the verdict, and for a failure the step, the
  * rule involved, what was expected and what was seen. Plain data: it
