@@ -167,6 +167,32 @@ static uint64_t sized_bytes(const struct interp *x, const struct wk_prog_allocat
     return wk_prog_sized_pages(a->paging_buffers, wk_vidmm_driver_paging_buffer_size(x->vm)) * WK_GPU_PAGE_SIZE;
 }
 
+/* Why an allocation sized from the driver cannot be made (NULL: it can):
+ * larger than the kit gives one, or than every segment of the case's
+ * adapter it may live in. Either way a limit of the kit's or of the case's,
+ * never the driver's: its PagingBufferSize is its own to choose. */
+static const char *sized_too_large(struct interp *x, const struct wk_step *s)
+{
+    uint64_t bytes = sized_bytes(x, &s->alloc), room = 0;
+    uint32_t named = wk_roles_named_by(x->p, s), size = wk_vidmm_driver_paging_buffer_size(x->vm);
+    for (uint32_t n = 1; n <= x->p->gpu.segment_count && n <= WK_PROG_MAX_SEGMENTS; n++)
+        if ((!named || (named & (1u << (n - 1)))) && x->p->segments[n - 1].size > room)
+            room = x->p->segments[n - 1].size;
+    if (bytes > WK_PROG_MAX_SIZED)
+        snprintf(x->skip_text, sizeof(x->skip_text),
+                 "a limit of the kit: an allocation sized from the driver's %u-byte PagingBufferSize would take %llu MiB, "
+                 "more than the %llu MiB the kit gives one", size, (unsigned long long)(bytes >> 20),
+                 (unsigned long long)(WK_PROG_MAX_SIZED >> 20));
+    else if (bytes > room)
+        snprintf(x->skip_text, sizeof(x->skip_text),
+                 "the case's adapter is too small for an allocation sized from the driver's %u-byte PagingBufferSize "
+                 "(%llu MiB; its segments for it have %llu MiB)", size, (unsigned long long)(bytes >> 20),
+                 (unsigned long long)(room >> 20));
+    else
+        return NULL;
+    return x->skip_text;
+}
+
 static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
 {
     uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
@@ -996,9 +1022,15 @@ static int unjudgeable_without_model(struct interp *x, const struct wk_mutation_
     if (wk_rule_needs_model(x->p->trips))
         snprintf(r->seen, sizeof(r->seen), "%s is checked by executing the driver's buffers: %s", x->p->trips,
                  WK_GPU_NONE_SEMANTIC_REASON);
-    else if (!ms->applied)
+    else if (!ms->applied && x->rest_skipped) /* the step that would have made the call was not run */
         snprintf(r->seen, sizeof(r->seen), "the call the corruption %s aims at never came: %s",
-                 ms->mutation ? ms->mutation->name : "?", WK_GPU_NONE_SEMANTIC_REASON);
+                 ms->mutation ? ms->mutation->name : "?", x->rest_skipped);
+    else if (!ms->applied) /* the driver made fewer such calls: its own choice, not the mode's */
+        snprintf(r->seen, sizeof(r->seen),
+                 "the call the corruption %s aims at never came: %u %s call%s, it corrupts call %u (a negative case "
+                 "aims at the reference driver's calls)",
+                 ms->mutation ? ms->mutation->name : "?", ms->seen, ms->mutation ? wk_ddi_name(ms->mutation->ddi) : "?",
+                 ms->seen == 1 ? "" : "s", ms->call);
     else
         return 0;
     r->verdict = WK_VERDICT_SKIP;
@@ -1053,15 +1085,8 @@ static int run_steps(struct interp *x)
         const char *why = kind_skipped(x, wk_step_check_kind(s));
         if (!why && s->kind == WK_STEP_PATCH && x->contract && !x->stress)
             why = WK_STRESS_SKIP_REASON;
-        if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && s->alloc.paging_buffers &&
-            sized_bytes(x, &s->alloc) > WK_PROG_MAX_SIZED) {
-            snprintf(x->skip_text, sizeof(x->skip_text),
-                     "a limit of the kit: an allocation sized from the driver's %u-byte PagingBufferSize would take %llu MiB, "
-                     "more than the %llu MiB the kit gives one",
-                     wk_vidmm_driver_paging_buffer_size(x->vm), (unsigned long long)(sized_bytes(x, &s->alloc) >> 20),
-                     (unsigned long long)(WK_PROG_MAX_SIZED >> 20));
-            why = x->skip_text;
-        }
+        if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && s->alloc.paging_buffers)
+            why = sized_too_large(x, s);
         if (why) {
             skip_rest(x, i, why);
             return 0;

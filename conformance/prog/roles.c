@@ -170,11 +170,14 @@ static void say_why(const struct matching *m, uint32_t n, char *why, size_t size
         snprintf(bytes, sizeof(bytes), "%lluMiB", (unsigned long long)(r->size >> 20));
     else
         snprintf(bytes, sizeof(bytes), "%lluKiB", (unsigned long long)(r->size >> 10));
-    snprintf(why, size, "the case needs %s%s%s%s segment of at least %s%s",
-             r->kind == WK_GPU_SEGMENT_APERTURE ? "an aperture" : "a",
-             (roles & WK_ROLE_BANKED) ? " banked" : "", (roles & WK_ROLE_CPU_VISIBLE) ? " CPU-visible" : "",
-             r->kind == WK_GPU_SEGMENT_APERTURE ? "" : " memory", bytes,
-             any ? " besides the others it names; the driver has too few" : "; the driver has none");
+    if (any) /* one reason for every such case, whatever the sizes: they group in the summary */
+        snprintf(why, size, "the case names more %s segments than the driver has that can play them",
+                 r->kind == WK_GPU_SEGMENT_APERTURE ? "aperture" : "memory");
+    else
+        snprintf(why, size, "the case needs %s%s%s%s segment of at least %s; the driver has none",
+                 r->kind == WK_GPU_SEGMENT_APERTURE ? "an aperture" : "a",
+                 (roles & WK_ROLE_BANKED) ? " banked" : "", (roles & WK_ROLE_CPU_VISIBLE) ? " CPU-visible" : "",
+                 r->kind == WK_GPU_SEGMENT_APERTURE ? "" : " memory", bytes);
 }
 
 uint32_t wk_roles_cast(const struct wk_prog *p, const struct wk_vidmm_segment_info *d, uint32_t nd, uint32_t named,

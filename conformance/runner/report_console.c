@@ -269,11 +269,12 @@ static void print_unexpected_by_rule(FILE *out, const struct wk_run_report *rep)
         fprintf(out, "  %5zu  other rules\n", other);
 }
 
-/* Why cases were skipped, each reason once with its count, in the order
- * first seen: 144 identical lines would hide the one that matters. */
+/* Why cases were skipped, each reason once with its count, the most
+ * frequent first (ties in the order first seen), the first 12 of them:
+ * 144 identical lines would hide the one that matters. */
 static void print_skip_reasons(FILE *out, const struct wk_run_report *rep)
 {
-    enum { MAX_REASONS = 12 };
+    enum { MAX_REASONS = 64, SHOWN = 12 };
     const char *reason[MAX_REASONS];
     size_t count[MAX_REASONS], n = 0, other = 0;
     for (size_t i = 0; i < rep->count; i++) {
@@ -293,8 +294,17 @@ static void print_skip_reasons(FILE *out, const struct wk_run_report *rep)
     }
     if (!n)
         return;
+    for (size_t j = 1; j < n; j++) /* a stable insertion sort, by count down */
+        for (size_t k = j; k > 0 && count[k] > count[k - 1]; k--) {
+            size_t c = count[k];
+            const char *r = reason[k];
+            count[k] = count[k - 1], reason[k] = reason[k - 1];
+            count[k - 1] = c, reason[k - 1] = r;
+        }
+    for (size_t j = SHOWN; j < n; j++)
+        other += count[j];
     fputs("\nskipped, by reason:\n", out);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n && j < SHOWN; j++)
         fprintf(out, "  %5zu  %s\n", count[j], reason[j][0] ? reason[j] : "(no reason given)");
     if (other)
         fprintf(out, "  %5zu  other reasons (the JSON report has each)\n", other);
