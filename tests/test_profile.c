@@ -20,6 +20,9 @@
  *   - every check is counted by kind (docs/verdicts.md, "Kinds of check"),
  *     run or skipped with the reason of the first skip; not_evaluated is
  *     the choice checks skipped;
+ *   - a patch step (a bare DxgkDdiPatch) is a skip in the contract profile,
+ *     with WK_STRESS_SKIP_REASON, and runs (and is judged) in the stress
+ *     and reference profiles;
  *   - wk_run_options.skip_kinds: a check of a kind left out is skipped,
  *     never failed (the whole suite on the reference driver without its
  *     semantic checks has no failure); an action of a kind left out (a
@@ -228,6 +231,43 @@ static void test_a_corruption_that_never_applied_says_so(void **state)
 
 /* skip_kinds (wk_run_options): a check of a kind the kit cannot judge is
  * skipped, never failed, and counted with the caller's reason. */
+/* A bare Patch whose location lies outside the submission range: the
+ * reference driver leaves it alone, so the case passes where it runs. */
+static const char *const bare_patch =
+    "area: t\n"
+    "cases:\n"
+    "  - id: t.bare\n"
+    "    describe: A bare Patch.\n"
+    "    steps:\n"
+    "      - create_device\n"
+    "      - create_context\n"
+    "      - create_allocation: {as: a, size: 4KiB, preferred: [{segment: 1}]}\n"
+    "      - page_in: {allocation: a}\n"
+    "      - patch:\n"
+    "          list: [{allocation: a, resident: true}]\n"
+    "          patches: [{allocation_index: 0, patch_offset: 0x100}]\n"
+    "          end: 0x40\n"
+    "      - expect_stats: {stat: violations, max: 0}\n";
+
+static void test_a_bare_patch_is_stress(void **state)
+{
+    (void)state;
+    struct wk_case_result r;
+    struct wk_run_options o = { .contract = 1 };
+    run_case_with(bare_patch, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_SKIP);
+    assert_string_equal(r.seen, WK_STRESS_SKIP_REASON);
+    assert_int_equal(r.failed_step, 4);
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].run, 4);     /* the four actions before it */
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].skipped, 2); /* the patch and the violations check */
+    o.stress = 1;
+    run_case_with(bare_patch, &o, &r);
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+    assert_int_equal(r.checks[WK_CHECK_CONTRACT].run, 6);
+    run_case(bare_patch, 0, &r); /* reference: runs it too */
+    assert_int_equal(r.verdict, WK_VERDICT_PASS);
+}
+
 static void test_a_skipped_kind_never_fails(void **state)
 {
     (void)state;
@@ -374,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_reference_driver_cases_skip_in_the_contract_profile),
         cmocka_unit_test(test_negative_cases_skip_in_the_contract_profile),
         cmocka_unit_test(test_a_corruption_that_never_applied_says_so),
+        cmocka_unit_test(test_a_bare_patch_is_stress),
         cmocka_unit_test(test_a_skipped_kind_never_fails),
         cmocka_unit_test(test_a_skipped_action_skips_the_case),
         cmocka_unit_test(test_the_suite_with_a_kind_left_out),
