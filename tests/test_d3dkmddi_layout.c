@@ -545,13 +545,51 @@ OFF(DXGKARGCB_UPDATECONTEXTALLOCATION, hAllocation, 0);
 OFF(DXGKARGCB_UPDATECONTEXTALLOCATION, pPrivateDriverData, 8);
 OFF(DXGKARGCB_UPDATECONTEXTALLOCATION, PrivateDriverDataSize, 16);
 
-/* facts 4.11: the real head of DXGK_DRIVERCAPS, then the kit's subset tail. */
-OFF(DXGK_DRIVERCAPS, HighestAcceptableAddress, 0);
-OFF(DXGK_DRIVERCAPS, MaxAllocationListSlotId, 8);
-OFF(DXGK_DRIVERCAPS, ApertureSegmentCommitLimit, 16);
-OFF(DXGK_DRIVERCAPS, SchedulingCaps, 24);       /* kit layout */
-OFF(DXGK_DRIVERCAPS, MemoryManagementCaps, 28); /* kit layout */
-SIZE(DXGK_DRIVERCAPS, 40);                      /* kit layout */
+/* docs/wddm-ddi-tables.md section 3: DXGK_DRIVERCAPS whole at WDDM 2.3. */
+OFF(DXGK_DRIVERCAPS, HighestAcceptableAddress, 0x000);
+OFF(DXGK_DRIVERCAPS, MaxAllocationListSlotId, 0x008);
+OFF(DXGK_DRIVERCAPS, ApertureSegmentCommitLimit, 0x010);
+OFF(DXGK_DRIVERCAPS, MaxPointerWidth, 0x018);
+OFF(DXGK_DRIVERCAPS, MaxPointerHeight, 0x01C);
+OFF(DXGK_DRIVERCAPS, PointerCaps, 0x020);
+OFF(DXGK_DRIVERCAPS, InterruptMessageNumber, 0x024);
+OFF(DXGK_DRIVERCAPS, NumberOfSwizzlingRanges, 0x028);
+OFF(DXGK_DRIVERCAPS, MaxOverlays, 0x02C);
+OFF(DXGK_DRIVERCAPS, GammaRampCaps, 0x030);
+OFF(DXGK_DRIVERCAPS, ColorTransformCaps, 0x030);
+OFF(DXGK_DRIVERCAPS, PresentationCaps, 0x034);
+OFF(DXGK_DRIVERCAPS, MaxQueuedFlipOnVSync, 0x038);
+OFF(DXGK_DRIVERCAPS, FlipCaps, 0x03C);
+OFF(DXGK_DRIVERCAPS, SchedulingCaps, 0x040);
+OFF(DXGK_DRIVERCAPS, MemoryManagementCaps, 0x044);
+OFF(DXGK_DRIVERCAPS, GpuEngineTopology, 0x04C);
+OFF(DXGK_DRIVERCAPS, WDDMVersion, 0x150);
+OFF(DXGK_DRIVERCAPS, Reserved, 0x154);
+OFF(DXGK_DRIVERCAPS, Reserved1, 0x170);
+OFF(DXGK_DRIVERCAPS, PreemptionCaps, 0x210);
+OFF(DXGK_DRIVERCAPS, SupportNonVGA, 0x218);
+OFF(DXGK_DRIVERCAPS, SupportSmoothRotation, 0x219);
+OFF(DXGK_DRIVERCAPS, SupportPerEngineTDR, 0x21A);
+OFF(DXGK_DRIVERCAPS, SupportDirectFlip, 0x21B);
+OFF(DXGK_DRIVERCAPS, SupportMultiPlaneOverlay, 0x21C);
+OFF(DXGK_DRIVERCAPS, SupportRuntimePowerManagement, 0x21D);
+OFF(DXGK_DRIVERCAPS, SupportSurpriseRemovalInHibernation, 0x21E);
+OFF(DXGK_DRIVERCAPS, HybridDiscrete, 0x21F);
+OFF(DXGK_DRIVERCAPS, MaxOverlayPlanes, 0x220);
+OFF(DXGK_DRIVERCAPS, HybridIntegrated, 0x224);
+OFF(DXGK_DRIVERCAPS, InternalGpuVirtualAddressRangeStart, 0x228);
+OFF(DXGK_DRIVERCAPS, InternalGpuVirtualAddressRangeEnd, 0x230);
+OFF(DXGK_DRIVERCAPS, SupportSurpriseRemoval, 0x238);
+OFF(DXGK_DRIVERCAPS, SupportMultiPlaneOverlayImmediateFlip, 0x239);
+OFF(DXGK_DRIVERCAPS, CursorScaledWithMultiPlaneOverlayPlane0, 0x23A);
+OFF(DXGK_DRIVERCAPS, HybridAcpiChainingRequired, 0x23B);
+OFF(DXGK_DRIVERCAPS, MaxQueuedMultiPlaneOverlayFlipVSync, 0x23C);
+SIZE(DXGK_DRIVERCAPS, 0x240);
+SIZE(DXGK_GPUENGINETOPOLOGY, 0x104);
+SIZE(D3DKMDT_PREEMPTION_CAPS, 8);
+SIZE(DXGK_PRESENTATIONCAPS, 4);
+SIZE(DXGK_FLIPCAPS, 4);
+SIZE(DXGK_POINTERFLAGS, 4);
 SIZE(DXGK_VIDMMCAPS, 8);
 OFF(DXGK_VIDMMCAPS, Value, 0);
 OFF(DXGK_VIDMMCAPS, PagingNode, 4);

@@ -902,6 +902,40 @@ static void test_paging_buffer_in_the_drivers_aperture(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* The WDDMVersion its caps report, rewritten. */
+static void report_wddm_version(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    const DXGKARG_QUERYADAPTERINFO *q = args;
+    if (ddi == WK_DDI_QUERY_ADAPTER_INFO && q->Type == DXGKQAITYPE_DRIVERCAPS && q->pOutputData)
+        ((DXGK_DRIVERCAPS *)q->pOutputData)->WDDMVersion = *(const DXGK_WDDMVERSION *)user;
+}
+
+/* QUERYSEGMENT4 is asked only of a driver whose WDDMVersion is 2.0 or
+ * later, or left 0; a WDDM 1.3 driver's start is refused as not supported,
+ * saying why, and QUERYSEGMENT3 still works for it. */
+static void test_querysegment4_follows_the_wddm_version(void **state)
+{
+    (void)state;
+    static const struct { DXGK_WDDMVERSION v; int qs; wk_status want; } rows[] = {
+        { DXGKDDI_WDDMv1_3, 4, WK_E_NOT_SUPPORTED }, { DXGKDDI_WDDMv1_3, 3, WK_OK },
+        { DXGKDDI_WDDMv2, 4, WK_OK },                { (DXGK_WDDMVERSION)0, 4, WK_OK },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct wk_vidmm_config cfg = { 0 };
+        cfg.query_segment_version = (uint32_t)rows[i].qs;
+        struct wk_vidmm *vm = NULL;
+        VT_OK(NULL, wk_vidmm_create(&cfg, &vm));
+        DXGK_WDDMVERSION v = rows[i].v;
+        wk_vidmm_set_rewriter(vm, report_wddm_version, &v);
+        VT_OK(vm, wk_vidmm_attach(vm, wk_refdriver_DriverEntry));
+        assert_true(expect_status(vm, wk_vidmm_start(vm), rows[i].want));
+        if (rows[i].want == WK_E_NOT_SUPPORTED)
+            assert_non_null(strstr(wk_vidmm_last_error(vm), "WDDMVersion 0x1300"));
+        wk_vidmm_destroy(vm);
+    }
+}
+
 /* The same without the GPU model (a driver for other hardware): nothing
  * executes the driver's MAP, but Render and SubmitCommand still get the
  * aperture's id and address, and the context comes and goes cleanly. */
@@ -1263,6 +1297,7 @@ int main(void)
         VT_TEST(test_dma_buffer_in_the_drivers_aperture),
         VT_TEST(test_dma_buffer_in_the_aperture_without_the_model),
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
+        VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),
         VT_TEST(test_cancel_held_submission),

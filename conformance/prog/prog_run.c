@@ -1191,6 +1191,11 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
             r->rule[0] = r->expected[0] = 0;
             snprintf(r->seen, sizeof(r->seen), "%s", x.rest_skipped);
         }
+    } else if (st == WK_E_NOT_SUPPORTED && x.vm) {
+        /* The case asks what the driver's version does not define (a
+         * QUERYSEGMENT4 of a WDDM 1.x driver): nothing to judge. */
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen), "%s", wk_vidmm_last_error(x.vm));
     } else if (st != WK_OK) {
         r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
         snprintf(r->expected, sizeof(r->expected), "the adapter starts");

@@ -1589,26 +1589,196 @@ WK_STATIC_ASSERT(sizeof(DXGKARGCB_UPDATECONTEXTALLOCATION) == 24,
                  "facts 4.10: 24 bytes on x64");
 
 /* ------------------------------------------------------------------------ */
-/* Driver caps (facts 4.11) - a SUBSET with the kit's own layout            */
+/* Driver caps (facts 4.11; docs/wddm-ddi-tables.md section 3)          */
 /* ------------------------------------------------------------------------ */
 
+/* The WDDM version a driver reports (DXGK_DRIVERCAPS.WDDMVersion, WIN7+;
+ * docs/wddm-ddi-tables.md section 4: the values up to WDDM 2.3). */
+typedef enum _DXGK_WDDMVERSION {
+    DXGKDDI_WDDMv1 = 0x1000,
+    DXGKDDI_WDDMv1_2 = 0x1200,
+    DXGKDDI_WDDMv1_3 = 0x1300,
+    DXGKDDI_WDDMv2 = 0x2000,
+    DXGKDDI_WDDMv2_1 = 0x2100,
+    DXGKDDI_WDDMv2_1_5 = 0x2105,
+    DXGKDDI_WDDMv2_1_6 = 0x2106,
+    DXGKDDI_WDDMv2_2 = 0x2200,
+    DXGKDDI_WDDMv2_3 = 0x2300
+} DXGK_WDDMVERSION;
+
+/* The bit-field caps of DXGK_DRIVERCAPS: a UINT each (docs/wddm-ddi-tables.md section 3). */
+typedef struct _DXGK_POINTERFLAGS {
+    union {
+        struct {
+            UINT Monochrome : 1;
+            UINT Color : 1;
+            UINT MaskedColor : 1;
+            UINT Reserved : 29;
+        };
+        UINT Value;
+    };
+} DXGK_POINTERFLAGS;
+
+typedef struct _DXGK_GAMMARAMPCAPS {
+    union {
+        struct {
+            UINT Gamma_Rgb256x3x16 : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_GAMMARAMPCAPS;
+
+typedef struct _DXGK_COLORTRANSFORMCAPS { /* WDDM 2.2+: the same UINT as GammaRampCaps */
+    union {
+        struct {
+            UINT Gamma_Rgb256x3x16 : 1;
+            UINT Gamma_Dxgi1 : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_COLORTRANSFORMCAPS;
+
+typedef struct _DXGK_PRESENTATIONCAPS {
+    union {
+        struct {
+            UINT NoScreenToScreenBlt : 1;
+            UINT NoOverlapScreenBlt : 1;
+            UINT SupportKernelModeCommandBuffer : 1;
+            UINT NoSameBitmapAlphaBlend : 1;
+            UINT NoSameBitmapStretchBlt : 1;
+            UINT NoSameBitmapTransparentBlt : 1;
+            UINT NoSameBitmapOverlappedAlphaBlend : 1;
+            UINT NoSameBitmapOverlappedStretchBlt : 1;
+            UINT DriverSupportsCddDwmInterop : 1;
+            UINT Reserved0 : 1;
+            UINT AlignmentShift : 4;
+            UINT MaxTextureWidthShift : 3;
+            UINT MaxTextureHeightShift : 3;
+            UINT SupportAllBltRops : 1;
+            UINT SupportMirrorStretchBlt : 1;
+            UINT SupportMonoStretchBltModes : 1;
+            UINT StagingRectStartPitchAligned : 1;
+            UINT NoSameBitmapBitBlt : 1;
+            UINT NoSameBitmapOverlappedBitBlt : 1;
+            UINT Reserved1 : 1;
+            UINT NoTempSurfaceForClearTypeBlend : 1;
+            UINT SupportSoftwareDeviceBitmaps : 1;
+            UINT NoCacheCoherentApertureMemory : 1;
+            UINT SupportLinearHeap : 1;
+            UINT Reserved : 1;
+        };
+        UINT Value;
+    };
+} DXGK_PRESENTATIONCAPS;
+
+typedef struct _DXGK_FLIPCAPS {
+    union {
+        struct {
+            UINT FlipOnVSyncWithNoWait : 1;
+            UINT FlipOnVSyncMmIo : 1;
+            UINT FlipInterval : 1;
+            UINT FlipImmediateMmIo : 1;
+            UINT FlipIndependent : 1;      /* WDDM 1.3 */
+            UINT DdiPresentForIFlip : 1;   /* WDDM 2.0 */
+            UINT FlipImmediateOnHSync : 1; /* WDDM 2.0 */
+            UINT Reserved : 25;
+        };
+        UINT Value;
+    };
+} DXGK_FLIPCAPS;
+
+typedef struct _DXGK_GPUENGINETOPOLOGY {
+    UINT NbAsymetricProcessingNodes;
+    UINT Reserved[64];
+} DXGK_GPUENGINETOPOLOGY;
+
+/* The two WIN7 members every later header renames Reserved/Reserved1:
+ * their bytes, unused since. */
+typedef struct _DXGK_VIRTUALADDRESSCAPS_DEPRECATED {
+    UINT Reserved[7];
+} DXGK_VIRTUALADDRESSCAPS_DEPRECATED;
+
+typedef struct _DXGK_DMABUFFERCAPS_DEPRECATED {
+    UINT Reserved[40]; /* 2 x {4 UINT + UINT[16]} */
+} DXGK_DMABUFFERCAPS_DEPRECATED;
+
+typedef enum _D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY {
+    D3DKMDT_GRAPHICS_PREEMPTION_NONE = 0,
+    D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY = 200,
+    D3DKMDT_GRAPHICS_PREEMPTION_TRIANGLE_BOUNDARY = 300,
+    D3DKMDT_GRAPHICS_PREEMPTION_PIXEL_BOUNDARY = 400,
+    D3DKMDT_GRAPHICS_PREEMPTION_SHADER_BOUNDARY = 500
+} D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY;
+
+typedef enum _D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY {
+    D3DKMDT_COMPUTE_PREEMPTION_NONE = 0,
+    D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY = 200,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_GROUP_BOUNDARY = 300,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_BOUNDARY = 400,
+    D3DKMDT_COMPUTE_PREEMPTION_SHADER_BOUNDARY = 500
+} D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY;
+
+typedef struct _D3DKMDT_PREEMPTION_CAPS {
+    D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY GraphicsPreemptionGranularity;
+    D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY ComputePreemptionGranularity;
+} D3DKMDT_PREEMPTION_CAPS;
+
 /*
- * DXGK_DRIVERCAPS as the kit uses it (facts 4.11). THIS IS A SUBSET WHOSE
- * LAYOUT IS THE KIT'S OWN, NOT THE WINDOWS ONE: the real struct has pointer,
- * overlay, gamma, presentation and flip caps (and much more) between
- * ApertureSegmentCommitLimit and SchedulingCaps. Only the fields the kit reads
- * are kept, in their real order, so only the first three share real offsets.
- * Never exchange this struct with a binary built against the WDK.
+ * DXGK_DRIVERCAPS whole, as of DXGKDDI_INTERFACE_VERSION_WDDM2_3: every
+ * member at its Windows x64 offset (docs/wddm-ddi-tables.md section 3, checked there
+ * against an offset dump; tests/test_d3dkmddi_layout.c holds each one).
+ * The kit reads HighestAcceptableAddress, MaxAllocationListSlotId,
+ * ApertureSegmentCommitLimit, SchedulingCaps, MemoryManagementCaps and
+ * WDDMVersion; the rest is the driver's answer, kept as it gave it.
  */
 typedef struct _DXGK_DRIVERCAPS {
-    PHYSICAL_ADDRESS HighestAcceptableAddress;
-    UINT MaxAllocationListSlotId;      /* rows of VidMm's split slot table */
-    SIZE_T ApertureSegmentCommitLimit; /* bytes mappable into apertures */
-    DXGK_VIDSCHCAPS SchedulingCaps;
-    DXGK_VIDMMCAPS MemoryManagementCaps;
+    PHYSICAL_ADDRESS HighestAcceptableAddress;     /* 0x000 */
+    UINT MaxAllocationListSlotId;                  /* 0x008: rows of VidMm's split slot table */
+    SIZE_T ApertureSegmentCommitLimit;             /* 0x010: bytes mappable into apertures */
+    UINT MaxPointerWidth;                          /* 0x018 */
+    UINT MaxPointerHeight;                         /* 0x01C */
+    DXGK_POINTERFLAGS PointerCaps;                 /* 0x020 */
+    UINT InterruptMessageNumber;                   /* 0x024 */
+    UINT NumberOfSwizzlingRanges;                  /* 0x028 */
+    UINT MaxOverlays;                              /* 0x02C */
+    union {                                        /* 0x030 */
+        DXGK_GAMMARAMPCAPS GammaRampCaps;
+        DXGK_COLORTRANSFORMCAPS ColorTransformCaps; /* WDDM 2.2 */
+    };
+    DXGK_PRESENTATIONCAPS PresentationCaps;        /* 0x034 */
+    UINT MaxQueuedFlipOnVSync;                     /* 0x038 */
+    DXGK_FLIPCAPS FlipCaps;                        /* 0x03C */
+    DXGK_VIDSCHCAPS SchedulingCaps;                /* 0x040 */
+    DXGK_VIDMMCAPS MemoryManagementCaps;           /* 0x044 (and PagingNode) */
+    DXGK_GPUENGINETOPOLOGY GpuEngineTopology;      /* 0x04C */
+    DXGK_WDDMVERSION WDDMVersion;                  /* 0x150: WIN7 */
+    DXGK_VIRTUALADDRESSCAPS_DEPRECATED Reserved;   /* 0x154 */
+    DXGK_DMABUFFERCAPS_DEPRECATED Reserved1;       /* 0x170 */
+    D3DKMDT_PREEMPTION_CAPS PreemptionCaps;        /* 0x210: WIN8 */
+    BOOLEAN SupportNonVGA;                         /* 0x218 */
+    BOOLEAN SupportSmoothRotation;
+    BOOLEAN SupportPerEngineTDR;
+    BOOLEAN SupportDirectFlip;
+    BOOLEAN SupportMultiPlaneOverlay;
+    BOOLEAN SupportRuntimePowerManagement;
+    BOOLEAN SupportSurpriseRemovalInHibernation;
+    BOOLEAN HybridDiscrete;                        /* 0x21F: WDDM 1.3 */
+    UINT MaxOverlayPlanes;                         /* 0x220 */
+    BOOLEAN HybridIntegrated;                      /* 0x224: WDDM 2.0 */
+    D3DGPU_VIRTUAL_ADDRESS InternalGpuVirtualAddressRangeStart; /* 0x228 */
+    D3DGPU_VIRTUAL_ADDRESS InternalGpuVirtualAddressRangeEnd;   /* 0x230 */
+    BOOLEAN SupportSurpriseRemoval;                /* 0x238 */
+    BOOLEAN SupportMultiPlaneOverlayImmediateFlip; /* 0x239: WDDM 2.1 */
+    BOOLEAN CursorScaledWithMultiPlaneOverlayPlane0;
+    BOOLEAN HybridAcpiChainingRequired;
+    UINT MaxQueuedMultiPlaneOverlayFlipVSync;      /* 0x23C */
 } DXGK_DRIVERCAPS;
 
-WK_STATIC_ASSERT(sizeof(DXGK_DRIVERCAPS) == 40, "kit DXGK_DRIVERCAPS subset");
+WK_STATIC_ASSERT(sizeof(DXGK_DRIVERCAPS) == 0x240, "docs/wddm-ddi-tables.md section 3: 0x240 bytes at WDDM 2.3 on x64");
 
 #ifdef __cplusplus
 }

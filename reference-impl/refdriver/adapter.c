@@ -223,6 +223,9 @@ static NTSTATUS query_caps(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
     /* CancelCommandAware requires MultiEngineAware (facts 5.9 K2). */
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->SchedulingCaps.CancelCommandAware = 1;
+    /* It answers QUERYSEGMENT4, which came with WDDM 2.0 (segments.c in
+     * the kit asks a WDDM 1.x driver QUERYSEGMENT3 only). */
+    caps->WDDMVersion = DXGKDDI_WDDMv2;
     return STATUS_SUCCESS;
 }
 
