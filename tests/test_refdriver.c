@@ -190,7 +190,7 @@ static NTSTATUS mk_destroy_ctxalloc(const HANDLE h, const HANDLE hAllocation)
 }
 
 /* A6: the update runs as paging operation 13 before the callback returns. */
-static NTSTATUS mk_update_ctxalloc(const HANDLE h, DXGKARGCB_UPDATECONTEXTALLOCATION *upd)
+static NTSTATUS mk_update_ctxalloc(const HANDLE h, const DXGKARGCB_UPDATECONTEXTALLOCATION *upd)
 {
     struct mk *mk = mk_of(h);
     struct ctxalloc *ca = ca_find(mk, upd->hAllocation);

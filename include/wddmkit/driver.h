@@ -173,66 +173,10 @@ typedef NTSTATUS DXGKDDI_CANCELCOMMAND(const HANDLE hAdapter,
 typedef BOOLEAN DXGKDDI_INTERRUPT_ROUTINE(VOID *const MiniportDeviceContext, ULONG MessageNumber);
 typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
 
-/* The table a driver hands to DxgkInitialize. Members are in the order of
- * the WDK's table for the DDIs the kit drives; the kit's layout. */
-struct _DRIVER_INITIALIZATION_DATA {
-    ULONG Version; /* DXGKDDI_INTERFACE_VERSION */
-    DXGKDDI_ADD_DEVICE *DxgkDdiAddDevice;
-    DXGKDDI_START_DEVICE *DxgkDdiStartDevice;
-    DXGKDDI_STOP_DEVICE *DxgkDdiStopDevice;
-    DXGKDDI_REMOVE_DEVICE *DxgkDdiRemoveDevice;
-    DXGKDDI_INTERRUPT_ROUTINE *DxgkDdiInterruptRoutine;
-    DXGKDDI_DPC_ROUTINE *DxgkDdiDpcRoutine;
-    DXGKDDI_QUERYADAPTERINFO *DxgkDdiQueryAdapterInfo;
-    DXGKDDI_CREATEDEVICE *DxgkDdiCreateDevice;
-    DXGKDDI_CREATEALLOCATION *DxgkDdiCreateAllocation;
-    DXGKDDI_DESTROYALLOCATION *DxgkDdiDestroyAllocation;
-    DXGKDDI_PATCH *DxgkDdiPatch;
-    DXGKDDI_SUBMITCOMMAND *DxgkDdiSubmitCommand;
-    DXGKDDI_BUILDPAGINGBUFFER *DxgkDdiBuildPagingBuffer;
-    DXGKDDI_DESTROYDEVICE *DxgkDdiDestroyDevice;
-    DXGKDDI_RENDER *DxgkDdiRender;
-    DXGKDDI_CREATECONTEXT *DxgkDdiCreateContext;
-    DXGKDDI_DESTROYCONTEXT *DxgkDdiDestroyContext;
-    DXGKDDI_CANCELCOMMAND *DxgkDdiCancelCommand;
-};
-
-/* ------------------------------------------------------------------ */
-/* Callbacks the kit gives StartDevice (real names, plus Wk* hardware)  */
-/* ------------------------------------------------------------------ */
-
-typedef NTSTATUS DXGKCB_CREATECONTEXTALLOCATION(const HANDLE hAdapter,
-                                                DXGKARGCB_CREATECONTEXTALLOCATION *ContextAllocation);
-typedef NTSTATUS DXGKCB_DESTROYCONTEXTALLOCATION(const HANDLE hAdapter, const HANDLE hAllocation);
-typedef D3DGPU_VIRTUAL_ADDRESS DXGKCB_MAPCONTEXTALLOCATION(const HANDLE hAdapter,
-                                                           DXGKARGCB_MAPCONTEXTALLOCATION *pArgs);
-typedef NTSTATUS DXGKCB_UPDATECONTEXTALLOCATION(const HANDLE hAdapter,
-                                                DXGKARGCB_UPDATECONTEXTALLOCATION *pArgs);
-typedef VOID DXGKCB_NOTIFY_INTERRUPT(const HANDLE hAdapter,
-                                     const DXGKARGCB_NOTIFY_INTERRUPT_DATA *pNotifyInterrupt);
-typedef VOID DXGKCB_NOTIFY_DPC(const HANDLE hAdapter);
-
-/* The kit's hardware access: 32-bit registers of the adapter's BAR. */
-typedef ULONG WKCB_READ_REGISTER32(const HANDLE hAdapter, ULONG Offset);
-typedef VOID WKCB_WRITE_REGISTER32(const HANDLE hAdapter, ULONG Offset, ULONG Value);
-/* The GPU model's description (segments, banks, system memory), NULL when
- * the adapter is not the kit's model. */
-typedef const struct wk_gpu_desc *WKCB_GET_GPU_DESCRIPTION(const HANDLE hAdapter);
-
-struct _DXGKRNL_INTERFACE {
-    ULONG Size;
-    ULONG Version;
-    HANDLE DeviceHandle; /* hAdapter for every callback */
-    DXGKCB_NOTIFY_INTERRUPT *DxgkCbNotifyInterrupt;
-    DXGKCB_NOTIFY_DPC *DxgkCbNotifyDpc;
-    DXGKCB_CREATECONTEXTALLOCATION *DxgkCbCreateContextAllocation;
-    DXGKCB_DESTROYCONTEXTALLOCATION *DxgkCbDestroyContextAllocation;
-    DXGKCB_MAPCONTEXTALLOCATION *DxgkCbMapContextAllocation;
-    DXGKCB_UPDATECONTEXTALLOCATION *DxgkCbUpdateContextAllocation;
-    WKCB_READ_REGISTER32 *WkReadRegister32;
-    WKCB_WRITE_REGISTER32 *WkWriteRegister32;
-    WKCB_GET_GPU_DESCRIPTION *WkGetGpuDescription;
-};
+/* The DDI tables whole (DRIVER_INITIALIZATION_DATA, DXGKRNL_INTERFACE), the
+ * other DDIs' and the callbacks' types. */
+#define WDDMKIT_DRIVER_H_BODY
+#include "wddmkit/dispmprt.h"
 
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */

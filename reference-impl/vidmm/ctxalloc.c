@@ -119,7 +119,7 @@ NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
     return STATUS_SUCCESS;
 }
 
-D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, DXGKARGCB_MAPCONTEXTALLOCATION *args)
+D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCONTEXTALLOCATION *args)
 {
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !args)
@@ -136,7 +136,7 @@ D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, DXGKARGCB_MAPCONTEXTA
     return va;
 }
 
-NTSTATUS ctxalloc_update(const HANDLE hAdapter, DXGKARGCB_UPDATECONTEXTALLOCATION *args)
+NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALLOCATION *args)
 {
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !args)

@@ -462,10 +462,10 @@ struct wk_vidmm *callbacks_vm(HANDLE hAdapter);
 
 /* ctxalloc.c -------------------------------------------------------------- */
 
-DXGKCB_CREATECONTEXTALLOCATION ctxalloc_create;
-DXGKCB_DESTROYCONTEXTALLOCATION ctxalloc_destroy;
-DXGKCB_MAPCONTEXTALLOCATION ctxalloc_map;
-DXGKCB_UPDATECONTEXTALLOCATION ctxalloc_update;
+NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATION *args);
+NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation);
+D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCONTEXTALLOCATION *args);
+NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALLOCATION *args);
 /* CTXALLOC-LEAK-001 when a context (device) goes with allocations alive. */
 void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context);
 
