@@ -44,17 +44,58 @@
 #include "driver_probe.h"
 #include "reference.h"
 
-/* The child's side of the probe: load, look up DriverEntry, write what went
- * wrong (nothing: it loads) to fd. */
+/* The driver ABI the module's DxgkInitialize said (driver.h,
+ * WK_DRIVER_ABI_VERSION), 0 when it never called. The probe's driver
+ * object takes the table from neither kind of call. */
+static ULONG probed_abi;
+
+static NTSTATUS probe_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init,
+                                 ULONG driver_abi)
+{
+    (void)self, (void)path, (void)init;
+    probed_abi = driver_abi;
+    return STATUS_REVISION_MISMATCH;
+}
+
+static NTSTATUS probe_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)self, (void)path, (void)init;
+    probed_abi = 1;
+    return STATUS_REVISION_MISMATCH;
+}
+
+/* Runs DriverEntry against the probe's object: the ABI it was built for. */
+static ULONG driver_abi_of(void *entry)
+{
+    DRIVER_OBJECT probe;
+    memset(&probe, 0, sizeof(probe));
+    probe.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    probe.wk_initialize_abi1 = probe_initialize_abi1;
+    probe.wk_initialize = probe_initialize;
+    DRIVER_INITIALIZE *driver_entry;
+    memcpy(&driver_entry, &entry, sizeof(driver_entry)); /* dlsym's object pointer as a function */
+    driver_entry(&probe, NULL);
+    return probed_abi;
+}
+
+/* The child's side of the probe: load, look up DriverEntry, ask the driver
+ * ABI it was compiled against, write what went wrong (nothing: it loads)
+ * to fd. */
 static void probe_child(const char *path, int fd)
 {
     char why[1024] = "";
-    void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
+    void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL), *entry = NULL;
+    ULONG abi = 0;
     if (!so) {
         const char *e = dlerror();
         snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
-    } else if (!dlsym(so, "DriverEntry")) {
+    } else if (!(entry = dlsym(so, "DriverEntry"))) {
         snprintf(why, sizeof(why), "%s exports no DriverEntry", path);
+    } else if ((abi = driver_abi_of(entry)) != 0 && abi != WK_DRIVER_ABI_VERSION) {
+        snprintf(why, sizeof(why),
+                 "%s was compiled against wddmkit driver ABI %u; this kit's is %u (WK_DRIVER_ABI_VERSION in "
+                 "include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
+                 path, (unsigned)abi, WK_DRIVER_ABI_VERSION);
     }
     size_t n = strlen(why), off = 0;
     while (off < n) {

@@ -13,6 +13,15 @@ foreach(m needs_runtime crashing_ctor entry_fails no_entry)
   set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
   wk_target_warnings(wk_test_${m})
 endforeach()
+# Two modules of other driver ABIs (driver_build/other_abi.c): ABI 1, the
+# kit's table layouts before the Windows ones, and a future 3.
+foreach(abi 1 3)
+  add_library(wk_test_abi${abi} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/other_abi.c)
+  target_include_directories(wk_test_abi${abi} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_definitions(wk_test_abi${abi} PRIVATE WK_TEST_ABI=${abi})
+  set_target_properties(wk_test_abi${abi} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
+  wk_target_warnings(wk_test_abi${abi})
+endforeach()
 find_program(WK_BASH bash)
 if(WK_BASH AND TARGET fuzz_render_replay)
   add_test(NAME cli.driver_build
@@ -124,3 +133,10 @@ if(WK_BASH AND TARGET fuzz_render_replay)
   set_tests_properties(fuzz.known_signatures PROPERTIES LABELS "unit" TIMEOUT 180
     PASS_REGULAR_EXPRESSION "fuzz_known: all checks passed")
 endif()
+
+# A module of another driver ABI is refused by name: by `driver check`, and
+# by conform before the first case.
+wk_cli_expect(cli.driver_check_abi1 2 "compiled against wddmkit driver ABI 1; this kit's is [0-9]+.*rebuild it"
+              $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_abi1>)
+wk_cli_expect(cli.conform_driver_abi3 2 "--driver .*compiled against wddmkit driver ABI 3; this kit's is [0-9]+"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_abi3>)

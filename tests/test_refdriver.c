@@ -86,9 +86,10 @@ static struct mk *mk_of(HANDLE h)
 }
 
 static NTSTATUS mk_initialize(PDRIVER_OBJECT self, PUNICODE_STRING path,
-                              const DRIVER_INITIALIZATION_DATA *init)
+                              const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
     (void)path;
+    (void)driver_abi;
     struct mk *mk = self->wk_owner;
     mk->ddi = *init;
     mk->initialized = 1;

@@ -902,6 +902,35 @@ static void test_paging_buffer_in_the_drivers_aperture(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A DriverEntry built against driver ABI 1 (the slot such a module calls)
+ * or a later one: the kit takes nothing from either and says which. */
+static NTSTATUS entry_abi1(PDRIVER_OBJECT o, PUNICODE_STRING path)
+{
+    static DRIVER_INITIALIZATION_DATA init;
+    return o->wk_initialize_abi1(o, path, &init);
+}
+
+static NTSTATUS entry_abi9(PDRIVER_OBJECT o, PUNICODE_STRING path)
+{
+    static DRIVER_INITIALIZATION_DATA init;
+    return o->wk_initialize(o, path, &init, 9);
+}
+
+static void test_other_driver_abi_refused(void **state)
+{
+    (void)state;
+    DRIVER_INITIALIZE *entries[] = { entry_abi1, entry_abi9 };
+    const char *says[] = { "driver ABI 1;", "driver ABI 9;" };
+    for (int i = 0; i < 2; i++) {
+        struct wk_vidmm *vm = NULL;
+        VT_OK(NULL, wk_vidmm_create(NULL, &vm));
+        assert_true(expect_status(vm, wk_vidmm_attach(vm, entries[i]), WK_E_DRIVER_FAILED));
+        assert_non_null(strstr(wk_vidmm_last_error(vm), says[i]));
+        assert_non_null(strstr(wk_vidmm_last_error(vm), "rebuild it against this kit's include/wddmkit/"));
+        wk_vidmm_destroy(vm);
+    }
+}
+
 /* The WDDMVersion its caps report, rewritten. */
 static void report_wddm_version(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
@@ -1298,6 +1327,7 @@ int main(void)
         VT_TEST(test_dma_buffer_in_the_aperture_without_the_model),
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
+        VT_TEST(test_other_driver_abi_refused),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),
         VT_TEST(test_cancel_held_submission),

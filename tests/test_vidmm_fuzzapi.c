@@ -432,8 +432,9 @@ static struct {
     HANDLE device, context, allocations[4];
 } T;
 
-static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
+static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
+    (void)driver_abi;
     (void)self;
     (void)path;
     T.ref = *init;

@@ -104,10 +104,11 @@ struct mutant {
 static struct mutant M;
 
 static NTSTATUS capture_table(DRIVER_OBJECT *self, PUNICODE_STRING path,
-                              const DRIVER_INITIALIZATION_DATA *init)
+                              const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
     (void)self;
     (void)path;
+    (void)driver_abi;
     M.ref = *init;
     M.have_ref = 1;
     return STATUS_SUCCESS;

@@ -28,10 +28,11 @@ WK_DRIVER_TARGETS_GPU_MODEL;
 static DRIVER_INITIALIZATION_DATA wk_wrap_reference;
 
 static NTSTATUS wk_wrap_capture(PDRIVER_OBJECT self, PUNICODE_STRING registry_path,
-                                const DRIVER_INITIALIZATION_DATA *init)
+                                const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
     (void)self;
     (void)registry_path;
+    (void)driver_abi; /* the reference driver is compiled with these very headers */
     if (!init)
         return STATUS_INVALID_PARAMETER;
     wk_wrap_reference = *init;
@@ -41,7 +42,7 @@ static NTSTATUS wk_wrap_capture(PDRIVER_OBJECT self, PUNICODE_STRING registry_pa
 /* The reference driver's DDI table, copied into *init. */
 static inline NTSTATUS wk_wrap_reference_table(PUNICODE_STRING registry_path, DRIVER_INITIALIZATION_DATA *init)
 {
-    DRIVER_OBJECT stand_in = { WK_DRIVER_OBJECT_MAGIC, wk_wrap_capture, NULL };
+    DRIVER_OBJECT stand_in = { WK_DRIVER_OBJECT_MAGIC, NULL, NULL, wk_wrap_capture };
     NTSTATUS st = wk_refdriver_DriverEntry(&stand_in, registry_path);
     if (NT_SUCCESS(st))
         *init = wk_wrap_reference;

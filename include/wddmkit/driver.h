@@ -57,12 +57,27 @@ typedef struct _UNICODE_STRING {
 typedef struct _DRIVER_INITIALIZATION_DATA DRIVER_INITIALIZATION_DATA, *PDRIVER_INITIALIZATION_DATA;
 typedef struct _DXGKRNL_INTERFACE DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 
-/* The kit's driver object: drivers only pass it to DxgkInitialize. */
+/*
+ * The kit's driver ABI: what a driver module compiled against these
+ * headers exchanges with the kit (the layouts of the DDI tables and of
+ * every struct the DDIs pass). It changes when one of them does; the kit
+ * refuses a module built against another, by name, at DxgkInitialize and
+ * in `wddmkit driver check`. 1: the kit's own table layouts; 2: the
+ * Windows DDI tables whole (dispmprt.h) and DXGK_DRIVERCAPS whole.
+ */
+#define WK_DRIVER_ABI_VERSION 2u
+
+/* The kit's driver object: drivers only pass it to DxgkInitialize. The
+ * slot at wk_initialize_abi1 is where a module of driver ABI 1 calls (the
+ * kit answers it by refusing); DxgkInitialize below calls wk_initialize
+ * with the ABI the module was compiled against. */
 typedef struct _DRIVER_OBJECT {
     ULONG wk_magic; /* WK_DRIVER_OBJECT_MAGIC */
-    NTSTATUS (*wk_initialize)(struct _DRIVER_OBJECT *self, PUNICODE_STRING registry_path,
-                              const DRIVER_INITIALIZATION_DATA *init);
+    NTSTATUS (*wk_initialize_abi1)(struct _DRIVER_OBJECT *self, PUNICODE_STRING registry_path,
+                                   const DRIVER_INITIALIZATION_DATA *init);
     VOID *wk_owner;
+    NTSTATUS (*wk_initialize)(struct _DRIVER_OBJECT *self, PUNICODE_STRING registry_path,
+                              const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi);
 } DRIVER_OBJECT, *PDRIVER_OBJECT;
 
 #define WK_DRIVER_OBJECT_MAGIC 0x4A424F44u /* 'DOBJ' */
@@ -183,14 +198,16 @@ typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
 /* ------------------------------------------------------------------ */
 
 /* Hands the driver's DDI table to the kit; call it from DriverEntry, as on
- * Windows. Returns STATUS_INVALID_PARAMETER for a foreign DriverObject. */
+ * Windows. Returns STATUS_INVALID_PARAMETER for a foreign DriverObject, and
+ * the kit's STATUS_REVISION_MISMATCH for a module of another driver ABI. */
 static inline NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
                                       PDRIVER_INITIALIZATION_DATA DriverInitializationData)
 {
     if (!DriverObject || DriverObject->wk_magic != WK_DRIVER_OBJECT_MAGIC ||
         !DriverObject->wk_initialize)
         return STATUS_INVALID_PARAMETER;
-    return DriverObject->wk_initialize(DriverObject, RegistryPath, DriverInitializationData);
+    return DriverObject->wk_initialize(DriverObject, RegistryPath, DriverInitializationData,
+                                       WK_DRIVER_ABI_VERSION);
 }
 
 /* What a driver object exports (a shared object's visible symbol, or a

@@ -10,12 +10,34 @@
 
 #include "internal.h"
 
+/* A module compiled against another driver ABI (driver.h,
+ * WK_DRIVER_ABI_VERSION): its tables would be read at the wrong offsets,
+ * so the kit takes nothing from it and says why. */
+static NTSTATUS refuse_abi(struct wk_vidmm *vm, ULONG abi)
+{
+    snprintf(vm->abi_error, sizeof(vm->abi_error),
+             "the driver was compiled against wddmkit driver ABI %u; this kit's is %u (WK_DRIVER_ABI_VERSION in "
+             "include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
+             (unsigned)abi, WK_DRIVER_ABI_VERSION);
+    return STATUS_REVISION_MISMATCH;
+}
+
+/* Where a module of driver ABI 1 calls DxgkInitialize. */
+static NTSTATUS kit_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
+{
+    (void)path;
+    (void)init;
+    return refuse_abi(self->wk_owner, 1);
+}
+
 /* DxgkInitialize lands here through DRIVER_OBJECT.wk_initialize. */
 static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
-                               const DRIVER_INITIALIZATION_DATA *init)
+                               const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
     (void)path;
     struct wk_vidmm *vm = self->wk_owner;
+    if (driver_abi != WK_DRIVER_ABI_VERSION)
+        return refuse_abi(vm, driver_abi);
     if (!init)
         return STATUS_INVALID_PARAMETER;
     vm->ddi = *init;
@@ -28,13 +50,17 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     static const uint16_t path_text[] = { 'w', 'd', 'd', 'm', 'k', 'i', 't' };
     UNICODE_STRING path = { sizeof(path_text), sizeof(path_text), (uint16_t *)path_text };
     vm->driver_object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    vm->driver_object.wk_initialize_abi1 = kit_initialize_abi1;
     vm->driver_object.wk_initialize = kit_initialize;
     vm->driver_object.wk_owner = vm;
+    vm->abi_error[0] = '\0';
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, &path));
     if (crashed != WK_OK)
         return crashed;
+    if (vm->abi_error[0]) /* whatever DriverEntry then returned */
+        return fail(vm, WK_E_DRIVER_FAILED, "%s", vm->abi_error);
     if (!NT_SUCCESS(st))
         return fail(vm, WK_E_DRIVER_FAILED, "DriverEntry returned 0x%08x", (unsigned)st);
     if (!vm->have_ddi)

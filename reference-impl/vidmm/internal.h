@@ -210,6 +210,7 @@ struct wk_vidmm {
     DEVICE_OBJECT pdo;
     DRIVER_INITIALIZATION_DATA ddi;
     int have_ddi;
+    char abi_error[256];                    /* set when DxgkInitialize came from another driver ABI */
     VOID *miniport;                         /* MiniportDeviceContext */
     DXGKRNL_INTERFACE kernel_iface;
     DXGK_DRIVERCAPS caps;
