@@ -79,6 +79,10 @@ enum wk_cli_driver_load {
 /* Loads path in a forked child; why gets the loader's reason (empty when
  * it loads). */
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
+/* The same, and what it learned of the driver's DDI table when it loads
+ * (its interface version, the DDIs it fills that the kit never calls) in
+ * info ("" when DriverEntry never handed one). */
+enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, size_t cap, char *info, size_t info_cap);
 
 /* Whether the module at path declares that it targets the GPU model
  * (WK_DRIVER_TARGETS_GPU_MODEL, driver.h), asked in a forked child: 1 yes,

@@ -40,11 +40,13 @@ static int driver_check(int argc, char **argv)
         return wk_cli_usage_error(&check_command, "expected the driver module's PATH");
     if (wk_cli_parse_only)
         return 0;
-    char why[1024], soname[64];
-    enum wk_cli_driver_load load = wk_cli_driver_probe(path, why, sizeof(why));
+    char why[4096], soname[64], info[4096];
+    enum wk_cli_driver_load load = wk_cli_driver_probe_info(path, why, sizeof(why), info, sizeof(info));
     switch (load) {
     case WK_CLI_DRIVER_LOADS:
         printf("%s: loads into this build and exports DriverEntry\n", path);
+        if (info[0])
+            printf("%s: %s\n", path, info);
         return 0;
     case WK_CLI_DRIVER_CRASHED:
         printf("%s\n", why);

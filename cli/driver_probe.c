@@ -44,17 +44,39 @@
 #include "driver_probe.h"
 #include "reference.h"
 
+/* Between the probe's reason (empty: it loads) and what it says of the
+ * driver's table, in the child's answer. */
+#define PROBE_INFO_SEPARATOR '\x1e'
+
 /* The driver ABI the module's DxgkInitialize said (driver.h,
- * WK_DRIVER_ABI_VERSION), 0 when it never called. The probe's driver
- * object takes the table from neither kind of call. */
+ * WK_DRIVER_ABI_VERSION), 0 when it never called, and the table it handed
+ * (of this ABI only). The probe then fails the call: nothing is started. */
 static ULONG probed_abi;
+static DRIVER_INITIALIZATION_DATA probed_table;
+static int probed_have_table;
 
 static NTSTATUS probe_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init,
                                  ULONG driver_abi)
 {
-    (void)self, (void)path, (void)init;
+    (void)self, (void)path;
     probed_abi = driver_abi;
+    if (init && driver_abi == WK_DRIVER_ABI_VERSION) {
+        probed_table = *init;
+        probed_have_table = 1;
+    }
     return STATUS_REVISION_MISMATCH;
+}
+
+/* What the table says beyond loading: its interface version, and the DDIs
+ * it fills that the kit never calls (written after the separator). */
+static void describe_table(char *info, size_t cap)
+{
+    const char *names[160];
+    uint32_t n = wk_dxgk_undriven(&probed_table, names, 160);
+    int at = snprintf(info, cap, "interface version 0x%x; DDIs it fills that the kit never calls: %s",
+                      (unsigned)probed_table.Version, n ? "" : "none");
+    for (uint32_t i = 0; i < n && i < 160 && at > 0 && (size_t)at < cap; i++)
+        at += snprintf(info + at, cap - (size_t)at, "%s%s", i ? ", " : "", names[i]);
 }
 
 static NTSTATUS probe_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)
@@ -83,7 +105,7 @@ static ULONG driver_abi_of(void *entry)
  * to fd. */
 static void probe_child(const char *path, int fd)
 {
-    char why[1024] = "";
+    char why[4096] = "";
     void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL), *entry = NULL;
     ULONG abi = 0;
     if (!so) {
@@ -96,6 +118,12 @@ static void probe_child(const char *path, int fd)
                  "%s was compiled against wddmkit driver ABI %u; this kit's is %u (WK_DRIVER_ABI_VERSION in "
                  "include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
                  path, (unsigned)abi, WK_DRIVER_ABI_VERSION);
+    } else if (probed_have_table && !wk_dxgk_version_supported(probed_table.Version, why, sizeof(why))) {
+        /* why says it */
+    } else if (probed_have_table) {
+        size_t n = strlen(why);
+        why[n] = PROBE_INFO_SEPARATOR;
+        describe_table(why + n + 1, sizeof(why) - n - 1);
     }
     size_t n = strlen(why), off = 0;
     while (off < n) {
@@ -234,6 +262,13 @@ static enum wk_cli_driver_load ended(const char *path, int st, const char *err, 
 
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap)
 {
+    return wk_cli_driver_probe_info(path, why, cap, NULL, 0);
+}
+
+enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, size_t cap, char *info, size_t info_cap)
+{
+    if (info && info_cap)
+        info[0] = '\0';
     int fds[2];
     why[0] = '\0';
     if (pipe(fds) != 0) {
@@ -260,6 +295,12 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
     close(fds[1]);
     drain_pipe(fds[0], why, cap);
     close(fds[0]);
+    char *sep = strchr(why, PROBE_INFO_SEPARATOR);
+    if (sep) { /* the reason, then what the table says */
+        if (info && info_cap)
+            snprintf(info, info_cap, "%s", sep + 1);
+        *sep = '\0';
+    }
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;

@@ -916,6 +916,28 @@ static NTSTATUS entry_abi9(PDRIVER_OBJECT o, PUNICODE_STRING path)
     return o->wk_initialize(o, path, &init, 9);
 }
 
+/* A table of an interface version older than WDDM 1.3 (WIN8's). */
+static NTSTATUS entry_win8(PDRIVER_OBJECT o, PUNICODE_STRING path)
+{
+    static DRIVER_INITIALIZATION_DATA init;
+    init.Version = DXGKDDI_INTERFACE_VERSION_WIN8;
+    return o->wk_initialize(o, path, &init, WK_DRIVER_ABI_VERSION);
+}
+
+static void test_interface_version_below_13_refused(void **state)
+{
+    (void)state;
+    struct wk_vidmm *vm = NULL;
+    VT_OK(NULL, wk_vidmm_create(NULL, &vm));
+    assert_true(expect_status(vm, wk_vidmm_attach(vm, entry_win8), WK_E_DRIVER_FAILED));
+    assert_non_null(strstr(wk_vidmm_last_error(vm), "DRIVER_INITIALIZATION_DATA.Version 0x300e"));
+    assert_int_equal(wk_dxgk_table_size(DXGKDDI_INTERFACE_VERSION_WDDM1_3), 0x2C8);
+    assert_int_equal(wk_dxgk_table_size(DXGKDDI_INTERFACE_VERSION_WDDM2_3), sizeof(DRIVER_INITIALIZATION_DATA));
+    assert_int_equal(wk_dxgk_table_size(0x9006), sizeof(DRIVER_INITIALIZATION_DATA)); /* later: read as 2.3 */
+    assert_int_equal(wk_dxgk_table_size(0), 0);
+    wk_vidmm_destroy(vm);
+}
+
 static void test_other_driver_abi_refused(void **state)
 {
     (void)state;
@@ -1328,6 +1350,7 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_other_driver_abi_refused),
+        VT_TEST(test_interface_version_below_13_refused),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),
         VT_TEST(test_cancel_held_submission),

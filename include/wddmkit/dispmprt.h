@@ -669,7 +669,8 @@ typedef NTSTATUS (*DXGKCB_SETPROTECTEDSESSIONSTATUS)(const DXGKARGCB_PROTECTEDSE
 
 /* What DriverEntry hands DxgkInitialize: Version, then every DDI in the
  * WDK's order. A member newer than the driver's Version is absent: the
- * kit reads only the members that Version has (wk_dxgk_ddi_table_size). */
+ * kit reads only the members that Version defines, and takes the
+ * versions of WDDM 1.3 to 2.3 (docs/writing-a-driver.md). */
 struct _DRIVER_INITIALIZATION_DATA {
     ULONG                                        Version; /* 0x000 base */
     PDXGKDDI_ADD_DEVICE                          DxgkDdiAddDevice; /* 0x008 base */

@@ -40,7 +40,9 @@ static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
         return refuse_abi(vm, driver_abi);
     if (!init)
         return STATUS_INVALID_PARAMETER;
-    vm->ddi = *init;
+    if (!wk_dxgk_version_supported(init->Version, vm->abi_error, sizeof(vm->abi_error)))
+        return STATUS_REVISION_MISMATCH;
+    wk_dxgk_table_copy(&vm->ddi, init); /* what its Version defines; the rest absent */
     vm->have_ddi = 1;
     return STATUS_SUCCESS;
 }

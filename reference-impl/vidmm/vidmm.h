@@ -186,6 +186,20 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
 #define WK_VIDMM_NO_BUDGET UINT64_MAX
 wk_status wk_vidmm_set_segment_budget(struct wk_vidmm *vm, uint32_t segment_id, uint64_t bytes);
 
+/*
+ * The DDI table by interface version (ddi_table.c). The bytes of
+ * DRIVER_INITIALIZATION_DATA that `version` defines (a member newer than
+ * the driver's Version is absent: never read, never called; 0 below
+ * Vista's); whether the kit takes that version (WDDM 1.3 to 2.3 and later,
+ * read as 2.3), the reason in why when not; the table with the members its
+ * Version lacks zeroed; and the DDIs a driver fills that the kit never
+ * calls (up to max names, the count returned).
+ */
+size_t wk_dxgk_table_size(ULONG version);
+int wk_dxgk_version_supported(ULONG version, char *why, size_t size);
+void wk_dxgk_table_copy(DRIVER_INITIALIZATION_DATA *to, const DRIVER_INITIALIZATION_DATA *from);
+uint32_t wk_dxgk_undriven(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max);
+
 /* The PagingBufferSize the driver reported in QUERYSEGMENT (after start). */
 uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm);
 
