@@ -953,6 +953,96 @@ static void test_other_driver_abi_refused(void **state)
     }
 }
 
+/* A reference driver whose StartDevice first calls callbacks the kit does
+ * not model, and two it models for drivers that cannot do without. */
+static DRIVER_INITIALIZATION_DATA cb_ref;
+static struct {
+    NTSTATUS query_services, eval_acpi;
+    void *handle_data;
+    BOOLEAN queued, synchronized;
+    NTSTATUS sync_status;
+    int all_set;
+} cb_seen;
+
+static NTSTATUS cb_capture(PDRIVER_OBJECT o, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init, ULONG abi)
+{
+    (void)o, (void)path, (void)abi;
+    cb_ref = *init;
+    return STATUS_SUCCESS;
+}
+
+static BOOLEAN cb_sync_routine(PVOID context)
+{
+    *(int *)context = 1;
+    return 1;
+}
+
+static NTSTATUS cb_start(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INTERFACE *k, PULONG sources, PULONG children)
+{
+    const void *const *slot = (const void *const *)((const char *)k + offsetof(DXGKRNL_INTERFACE, DxgkCbEvalAcpiMethod));
+    cb_seen.all_set = 1; /* every callback of the Windows struct answers: none is NULL */
+    for (size_t i = 0; i < (offsetof(DXGKRNL_INTERFACE, WkReadRegister32) - offsetof(DXGKRNL_INTERFACE, DxgkCbEvalAcpiMethod)) / sizeof(void *); i++)
+        cb_seen.all_set &= slot[i] != NULL;
+    INTERFACE iface;
+    cb_seen.query_services = k->DxgkCbQueryServices(k->DeviceHandle, DxgkServicesAgp, &iface);
+    cb_seen.eval_acpi = k->DxgkCbEvalAcpiMethod(k->DeviceHandle, 0, NULL, 0, NULL, 0);
+    cb_seen.handle_data = k->DxgkCbGetHandleData(NULL);
+    cb_seen.queued = k->DxgkCbQueueDpc(k->DeviceHandle);
+    int ran = 0;
+    BOOLEAN ret = 0;
+    cb_seen.sync_status = k->DxgkCbSynchronizeExecution(k->DeviceHandle, cb_sync_routine, &ran, 0, &ret);
+    cb_seen.synchronized = (BOOLEAN)(ran && ret);
+    return cb_ref.DxgkDdiStartDevice(ctx, info, k, sources, children);
+}
+
+static NTSTATUS entry_calls_callbacks(PDRIVER_OBJECT o, PUNICODE_STRING path)
+{
+    DRIVER_OBJECT capture;
+    memset(&capture, 0, sizeof(capture));
+    capture.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    capture.wk_initialize = cb_capture;
+    NTSTATUS st = wk_refdriver_DriverEntry(&capture, path);
+    if (!NT_SUCCESS(st))
+        return st;
+    DRIVER_INITIALIZATION_DATA mine = cb_ref;
+    mine.DxgkDdiStartDevice = cb_start;
+    return DxgkInitialize(o, path, &mine);
+}
+
+/* Every callback answers; the unmodelled ones say "not available" and are
+ * counted by name; SynchronizeExecution runs the routine, QueueDpc queues. */
+static void test_every_callback_answers(void **state)
+{
+    (void)state;
+    struct wk_vidmm *vm = NULL;
+    memset(&cb_seen, 0, sizeof(cb_seen));
+    VT_OK(NULL, wk_vidmm_create(NULL, &vm));
+    VT_OK(vm, wk_vidmm_attach(vm, entry_calls_callbacks));
+    VT_OK(vm, wk_vidmm_start(vm));
+    assert_true(cb_seen.all_set);
+    assert_int_equal(cb_seen.query_services, STATUS_NOT_SUPPORTED);
+    assert_int_equal(cb_seen.eval_acpi, STATUS_NOT_SUPPORTED);
+    assert_null(cb_seen.handle_data);
+    assert_true(cb_seen.queued);
+    assert_int_equal(cb_seen.sync_status, STATUS_SUCCESS);
+    assert_true(cb_seen.synchronized);
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(vm, &st);
+    uint32_t counted = 0;
+    for (uint32_t u = 0; u < WK_VIDMM_UNMODELLED_CALLBACKS; u++) {
+        const char *name = wk_vidmm_unmodelled_callback(u);
+        assert_non_null(name);
+        if (!strcmp(name, "DxgkCbQueryServices") || !strcmp(name, "DxgkCbEvalAcpiMethod") ||
+            !strcmp(name, "DxgkCbGetHandleData"))
+            assert_int_equal(st.unmodelled_calls[u], 1), counted++;
+        else
+            assert_int_equal(st.unmodelled_calls[u], 0);
+    }
+    assert_int_equal(counted, 3);
+    assert_null(wk_vidmm_unmodelled_callback(WK_VIDMM_UNMODELLED_CALLBACKS));
+    wk_vidmm_destroy(vm);
+}
+
 /* The WDDMVersion its caps report, rewritten. */
 static void report_wddm_version(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
@@ -1350,6 +1440,7 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_other_driver_abi_refused),
+        VT_TEST(test_every_callback_answers),
         VT_TEST(test_interface_version_below_13_refused),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),
         VT_TEST(test_render_rejects_bad_command_buffers),

@@ -58,6 +58,8 @@ static void cover_case(struct wk_coverage *c, const struct wk_case_report *k, co
         c->paging_ops[op] += k->result.stats.paging_ops[op];
     for (uint32_t d = 0; d < WK_DDI_COUNT; d++)
         c->ddi_calls[d] += k->result.stats.ddi_calls[d];
+    for (uint32_t u = 0; u < WK_VIDMM_UNMODELLED_CALLBACKS; u++)
+        c->unmodelled_calls[u] += k->result.stats.unmodelled_calls[u];
 }
 
 void wk_coverage_compute(const struct wk_run_report *rep, struct wk_coverage *out)
@@ -144,11 +146,28 @@ static void print_ddis(const struct wk_coverage *c, FILE *out)
     print_list(out, "called", names, flags, WK_DDI_COUNT, 1);
 }
 
+/* The callbacks the kit does not model that the driver called anyway: each
+ * answered "not available" (callbacks_unmodelled.c), so a driver that
+ * depends on one was not judged on what it then did. */
+void wk_coverage_print_unmodelled(const uint64_t *calls, FILE *out)
+{
+    uint32_t n = 0;
+    for (uint32_t u = 0; u < WK_VIDMM_UNMODELLED_CALLBACKS; u++)
+        n += calls[u] != 0;
+    if (!n)
+        return;
+    fprintf(out, "callbacks the kit does not model, called (%u; each answered STATUS_NOT_SUPPORTED, nothing, NULL or FALSE):\n", n);
+    for (uint32_t u = 0; u < WK_VIDMM_UNMODELLED_CALLBACKS; u++)
+        if (calls[u])
+            fprintf(out, "  %5llu  %s\n", (unsigned long long)calls[u], wk_vidmm_unmodelled_callback(u));
+}
+
 uint32_t wk_coverage_print(const struct wk_coverage *c, FILE *out)
 {
     fputs("\ncoverage:\n", out);
     uint32_t left = print_rules(c, out);
     print_ops(c, out);
     print_ddis(c, out);
+    wk_coverage_print_unmodelled(c->unmodelled_calls, out);
     return left;
 }

@@ -338,6 +338,20 @@ static void print_checks(FILE *out, const struct wk_run_report *rep)
     }
 }
 
+/* The callbacks the kit does not model that the driver called (each said
+ * "not available"): a driver that depends on one was judged without it. */
+static void print_unmodelled(FILE *out, const struct wk_run_report *rep)
+{
+    uint64_t calls[WK_VIDMM_UNMODELLED_CALLBACKS] = { 0 }, any = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        for (uint32_t u = 0; rep->cases[i].finished && u < WK_VIDMM_UNMODELLED_CALLBACKS; u++)
+            any |= calls[u] += rep->cases[i].result.stats.unmodelled_calls[u];
+    if (any) {
+        fputc('\n', out);
+        wk_coverage_print_unmodelled(calls, out);
+    }
+}
+
 void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
 {
     FILE *out = c->out;
@@ -372,6 +386,7 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep)
             fprintf(out, "  ... and %zu more\n", rep->spec_errors_total - rep->spec_error_count);
     }
     print_checks(out, rep);
+    print_unmodelled(out, rep);
     fputc('\n', out);
     print_totals(out, rep);
     fflush(out);

@@ -222,10 +222,13 @@ struct wk_coverage {
     uint64_t rules[2];                /* exercised rules, bit per catalogue index */
     uint64_t paging_ops[WK_COVERAGE_PAGING_OPS];  /* BuildPagingBuffer calls by operation */
     uint64_t ddi_calls[WK_DDI_COUNT];
+    uint64_t unmodelled_calls[WK_VIDMM_UNMODELLED_CALLBACKS]; /* callbacks the kit does not model */
 };
 void wk_coverage_compute(const struct wk_run_report *rep, struct wk_coverage *out);
 /* Exercised and unexercised rules, paging operations and DDIs, with counts.
  * Returns the number of catalogue rules left unexercised. */
 uint32_t wk_coverage_print(const struct wk_coverage *c, FILE *out);
+/* The unmodelled callbacks a run called, with counts (nothing when none). */
+void wk_coverage_print_unmodelled(const uint64_t *calls, FILE *out);
 
 #endif

@@ -26,6 +26,11 @@
 
 static _Thread_local struct ddi_frame *active;
 
+struct wk_vidmm *call_current_vm(void)
+{
+    return active ? active->vm : NULL;
+}
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGTRAP };
 #define NSIG_CAUGHT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction previous[NSIG_CAUGHT];

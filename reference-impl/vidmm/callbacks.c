@@ -105,6 +105,7 @@ void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface)
     iface->DxgkCbDestroyContextAllocation = ctxalloc_destroy;
     iface->DxgkCbMapContextAllocation = ctxalloc_map;
     iface->DxgkCbUpdateContextAllocation = ctxalloc_update;
+    callbacks_fill_unmodelled(iface); /* every other callback answers (callbacks_unmodelled.c) */
     iface->WkReadRegister32 = cb_read_register;
     iface->WkWriteRegister32 = cb_write_register;
     iface->WkGetGpuDescription = cb_gpu_description;

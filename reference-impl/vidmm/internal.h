@@ -459,6 +459,9 @@ uint32_t segment_mask(const struct wk_vidmm *vm);
 /* callbacks.c ------------------------------------------------------------- */
 
 void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface);
+void callbacks_fill_unmodelled(DXGKRNL_INTERFACE *iface);
+/* The adapter whose DDI is running on this thread, NULL outside one (call.c). */
+struct wk_vidmm *call_current_vm(void);
 struct wk_vidmm *callbacks_vm(HANDLE hAdapter);
 
 /* ctxalloc.c -------------------------------------------------------------- */

@@ -429,6 +429,12 @@ int wk_vidmm_violated(const struct wk_vidmm *vm, const char *rule_id);
 int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index);
 
 /* Counters for expectations and coverage. */
+/* The DXGKRNL_INTERFACE callbacks the kit does not model (they answer
+ * STATUS_NOT_SUPPORTED, nothing, NULL or FALSE): how many, and the name of
+ * each by index (NULL past the last). */
+#define WK_VIDMM_UNMODELLED_CALLBACKS 36u
+const char *wk_vidmm_unmodelled_callback(uint32_t index);
+
 struct wk_vidmm_stats {
     uint64_t ddi_calls[WK_DDI_COUNT];
     uint64_t paging_ops[18];          /* by DXGK_BUILDPAGINGBUFFER_OPERATION */
@@ -439,6 +445,8 @@ struct wk_vidmm_stats {
     uint64_t evictions;
     uint64_t fences_completed;
     uint64_t gpu_faults;              /* faults while running the driver's buffers */
+    uint32_t unmodelled_calls[WK_VIDMM_UNMODELLED_CALLBACKS]; /* calls of each callback the kit
+                                         does not model (wk_vidmm_unmodelled_callback) */
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callbacks_unmodelled.c - the DXGKRNL_INTERFACE callbacks the kit does not
+ * model: every one answers, none is NULL, and each call is counted
+ * (wk_vidmm_stats.unmodelled_calls, listed in the summary and by
+ * --coverage) so a driver that leans on one is seen doing so.
+ *
+ * An answer is what "not available" is for its return type: NTSTATUS
+ * STATUS_NOT_SUPPORTED, VOID nothing, a pointer NULL, BOOLEAN FALSE, a
+ * handle or address 0. Two callbacks whose answer a driver cannot do
+ * without are modelled here instead: SynchronizeExecution runs the routine
+ * at once (the kit delivers interrupts at its own points, never while the
+ * driver runs, so nothing can interrupt it) and QueueDpc asks for the
+ * driver's DPC as NotifyDpc does. Signatures: include/wddmkit/dispmprt.h.
+ */
+#include "internal.h"
+
+/* The callbacks below, in their order: wk_vidmm_unmodelled_callback. */
+static const char *const names[WK_VIDMM_UNMODELLED_CALLBACKS] = {
+    "DxgkCbEvalAcpiMethod",
+    "DxgkCbGetDeviceInformation",
+    "DxgkCbIndicateChildStatus",
+    "DxgkCbMapMemory",
+    "DxgkCbQueryServices",
+    "DxgkCbReadDeviceSpace",
+    "DxgkCbUnmapMemory",
+    "DxgkCbWriteDeviceSpace",
+    "DxgkCbIsDevicePresent",
+    "DxgkCbGetHandleData",
+    "DxgkCbGetHandleParent",
+    "DxgkCbEnumHandleChildren",
+    "DxgkCbQueryVidPnInterface",
+    "DxgkCbQueryMonitorInterface",
+    "DxgkCbGetCaptureAddress",
+    "DxgkCbLogEtwEvent",
+    "DxgkCbExcludeAdapterAccess",
+    "DxgkCbSetPowerComponentActive",
+    "DxgkCbSetPowerComponentIdle",
+    "DxgkCbAcquirePostDisplayOwnership",
+    "DxgkCbPowerRuntimeControlRequest",
+    "DxgkCbSetPowerComponentLatency",
+    "DxgkCbSetPowerComponentResidency",
+    "DxgkCbCompleteFStateTransition",
+    "DxgkCbCompletePStateTransition",
+    "DxgkCbReserveGpuVirtualAddressRange",
+    "DxgkCbAcquireHandleData",
+    "DxgkCbReleaseHandleData",
+    "DxgkCbHardwareContentProtectionTeardown",
+    "DxgkCbMultiPlaneOverlayDisabled",
+    "DxgkCbMitigatedRangeUpdate",
+    "DxgkCbInvalidateHwContext",
+    "DxgkCbIndicateConnectorChange",
+    "DxgkCbUnblockUEFIFrameBufferRanges",
+    "DxgkCbAcquirePostDisplayOwnership2",
+    "DxgkCbSetProtectedSessionStatus",
+};
+
+const char *wk_vidmm_unmodelled_callback(uint32_t index)
+{
+    return index < WK_VIDMM_UNMODELLED_CALLBACKS ? names[index] : NULL;
+}
+
+/* Counts a call, on the adapter named by its handle, else on the adapter
+ * whose DDI is running (a callback without one is called from a DDI). */
+static void unmodelled(HANDLE hAdapter, uint32_t index)
+{
+    struct wk_vidmm *vm = hAdapter ? callbacks_vm(hAdapter) : call_current_vm();
+    if (vm && index < WK_VIDMM_UNMODELLED_CALLBACKS)
+        vm->stats.unmodelled_calls[index]++;
+}
+
+static NTSTATUS cb_synchronize_execution(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
+                                         PVOID Context, ULONG MessageNumber, PBOOLEAN ReturnValue)
+{
+    (void)MessageNumber;
+    if (!callbacks_vm(DeviceHandle) || !SynchronizeRoutine)
+        return STATUS_INVALID_PARAMETER;
+    BOOLEAN r = SynchronizeRoutine(Context);
+    if (ReturnValue)
+        *ReturnValue = r;
+    return STATUS_SUCCESS;
+}
+
+static BOOLEAN cb_queue_dpc(HANDLE DeviceHandle)
+{
+    struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
+    if (!vm)
+        return 0; /* FALSE */
+    vm->dpc_requested = 1;
+    return 1; /* TRUE */
+}
+
+static NTSTATUS cb_eval_acpi_method(HANDLE DeviceHandle, ULONG DeviceUid, PACPI_EVAL_INPUT_BUFFER_COMPLEX AcpiInputBuffer, ULONG AcpiInputSize, PACPI_EVAL_OUTPUT_BUFFER AcpiOutputBuffer, ULONG AcpiOutputSize)
+{
+    (void)DeviceUid;
+    (void)AcpiInputBuffer;
+    (void)AcpiInputSize;
+    (void)AcpiOutputBuffer;
+    (void)AcpiOutputSize;
+    unmodelled(DeviceHandle, 0); /* DxgkCbEvalAcpiMethod */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO DeviceInfo)
+{
+    (void)DeviceInfo;
+    unmodelled(DeviceHandle, 1); /* DxgkCbGetDeviceInformation */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_indicate_child_status(HANDLE DeviceHandle, PDXGK_CHILD_STATUS ChildStatus)
+{
+    (void)ChildStatus;
+    unmodelled(DeviceHandle, 2); /* DxgkCbIndicateChildStatus */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_map_memory(HANDLE DeviceHandle, PHYSICAL_ADDRESS TranslatedAddress, ULONG Length, BOOLEAN InIoSpace, BOOLEAN MapToUserMode, MEMORY_CACHING_TYPE CacheType, PVOID *VirtualAddress)
+{
+    (void)TranslatedAddress;
+    (void)Length;
+    (void)InIoSpace;
+    (void)MapToUserMode;
+    (void)CacheType;
+    (void)VirtualAddress;
+    unmodelled(DeviceHandle, 3); /* DxgkCbMapMemory */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_query_services(HANDLE DeviceHandle, DXGK_SERVICES ServicesType, PINTERFACE Interface)
+{
+    (void)ServicesType;
+    (void)Interface;
+    unmodelled(DeviceHandle, 4); /* DxgkCbQueryServices */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_read_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, PULONG BytesRead)
+{
+    (void)DataType;
+    (void)Buffer;
+    (void)Offset;
+    (void)Length;
+    (void)BytesRead;
+    unmodelled(DeviceHandle, 5); /* DxgkCbReadDeviceSpace */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_unmap_memory(HANDLE DeviceHandle, PVOID VirtualAddress)
+{
+    (void)VirtualAddress;
+    unmodelled(DeviceHandle, 6); /* DxgkCbUnmapMemory */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, PULONG BytesWritten)
+{
+    (void)DataType;
+    (void)Buffer;
+    (void)Offset;
+    (void)Length;
+    (void)BytesWritten;
+    unmodelled(DeviceHandle, 7); /* DxgkCbWriteDeviceSpace */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_is_device_present(HANDLE DeviceHandle, PPCI_DEVICE_PRESENCE_PARAMETERS DevicePresenceParameters, PBOOLEAN DevicePresent)
+{
+    (void)DevicePresenceParameters;
+    (void)DevicePresent;
+    unmodelled(DeviceHandle, 8); /* DxgkCbIsDevicePresent */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID * cb_gethandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1)
+{
+    (void)unnamedParam1;
+    unmodelled(NULL, 9); /* DxgkCbGetHandleData */
+    return NULL;
+}
+
+static D3DKMT_HANDLE cb_gethandleparent(D3DKMT_HANDLE hAllocation)
+{
+    (void)hAllocation;
+    unmodelled(NULL, 10); /* DxgkCbGetHandleParent */
+    return 0;
+}
+
+static D3DKMT_HANDLE cb_enumhandlechildren(const DXGKARGCB_ENUMHANDLECHILDREN *unnamedParam1)
+{
+    (void)unnamedParam1;
+    unmodelled(NULL, 11); /* DxgkCbEnumHandleChildren */
+    return 0;
+}
+
+static NTSTATUS cb_queryvidpninterface(const D3DKMDT_HVIDPN hVidPn, const DXGK_VIDPN_INTERFACE_VERSION VidPnInterfaceVersion, const DXGK_VIDPN_INTERFACE **ppVidPnInterface)
+{
+    (void)hVidPn;
+    (void)VidPnInterfaceVersion;
+    (void)ppVidPnInterface;
+    unmodelled(NULL, 12); /* DxgkCbQueryVidPnInterface */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_querymonitorinterface(const HANDLE hAdapter, const DXGK_MONITOR_INTERFACE_VERSION MonitorInterfaceVersion, const DXGK_MONITOR_INTERFACE **ppMonitorInterface)
+{
+    (void)MonitorInterfaceVersion;
+    (void)ppMonitorInterface;
+    unmodelled(hAdapter, 13); /* DxgkCbQueryMonitorInterface */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_getcaptureaddress(DXGKARGCB_GETCAPTUREADDRESS *unnamedParam1)
+{
+    (void)unnamedParam1;
+    unmodelled(NULL, 14); /* DxgkCbGetCaptureAddress */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID cb_log_etw_event(const LPCGUID EventGuid, UCHAR Type, USHORT EventBufferSize, PVOID EventBuffer)
+{
+    (void)EventGuid;
+    (void)Type;
+    (void)EventBufferSize;
+    (void)EventBuffer;
+    unmodelled(NULL, 15); /* DxgkCbLogEtwEvent */
+}
+
+static NTSTATUS cb_exclude_adapter_access(HANDLE DeviceHandle, ULONG Attributes, DXGKDDI_PROTECTED_CALLBACK DxgkProtectedCallback, PVOID ProtectedCallbackContext)
+{
+    (void)Attributes;
+    (void)DxgkProtectedCallback;
+    (void)ProtectedCallbackContext;
+    unmodelled(DeviceHandle, 16); /* DxgkCbExcludeAdapterAccess */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID cb_setpowercomponentactive(const HANDLE hAdapter, UINT ComponentIndex)
+{
+    (void)ComponentIndex;
+    unmodelled(hAdapter, 17); /* DxgkCbSetPowerComponentActive */
+}
+
+static VOID cb_setpowercomponentidle(const HANDLE hAdapter, UINT ComponentIndex)
+{
+    (void)ComponentIndex;
+    unmodelled(hAdapter, 18); /* DxgkCbSetPowerComponentIdle */
+}
+
+static NTSTATUS cb_acquire_post_display_ownership(HANDLE DeviceHandle, PDXGK_DISPLAY_INFORMATION DisplayInfo)
+{
+    (void)DisplayInfo;
+    unmodelled(DeviceHandle, 19); /* DxgkCbAcquirePostDisplayOwnership */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_powerruntimecontrolrequest(const HANDLE hAdapter, LPCGUID PowerControlCode, PVOID InBuffer, SIZE_T InBufferSize, PVOID OutBuffer, SIZE_T OutBufferSize, PSIZE_T BytesReturned)
+{
+    (void)PowerControlCode;
+    (void)InBuffer;
+    (void)InBufferSize;
+    (void)OutBuffer;
+    (void)OutBufferSize;
+    (void)BytesReturned;
+    unmodelled(hAdapter, 20); /* DxgkCbPowerRuntimeControlRequest */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID cb_setpowercomponentlatency(const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Latency)
+{
+    (void)ComponentIndex;
+    (void)Latency;
+    unmodelled(hAdapter, 21); /* DxgkCbSetPowerComponentLatency */
+}
+
+static VOID cb_setpowercomponentresidency(const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Residency)
+{
+    (void)ComponentIndex;
+    (void)Residency;
+    unmodelled(hAdapter, 22); /* DxgkCbSetPowerComponentResidency */
+}
+
+static VOID cb_completefstatetransition(const HANDLE hAdapter, UINT ComponentIndex)
+{
+    (void)ComponentIndex;
+    unmodelled(hAdapter, 23); /* DxgkCbCompleteFStateTransition */
+}
+
+static VOID cb_completepstatetransition(const HANDLE hAdapter, UINT ComponentIndex, UINT CompletedPState)
+{
+    (void)ComponentIndex;
+    (void)CompletedPState;
+    unmodelled(hAdapter, 24); /* DxgkCbCompletePStateTransition */
+}
+
+static NTSTATUS cb_reservegpuvirtualaddressrange(const HANDLE hAdapter, DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *pArgs)
+{
+    (void)pArgs;
+    unmodelled(hAdapter, 25); /* DxgkCbReserveGpuVirtualAddressRange */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID * cb_acquirehandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1, PDXGKARG_RELEASE_HANDLE unnamedParam2)
+{
+    (void)unnamedParam1;
+    (void)unnamedParam2;
+    unmodelled(NULL, 26); /* DxgkCbAcquireHandleData */
+    return NULL;
+}
+
+static VOID cb_releasehandledata(const DXGKARGCB_RELEASEHANDLEDATA unnamedParam1)
+{
+    (void)unnamedParam1;
+    unmodelled(NULL, 27); /* DxgkCbReleaseHandleData */
+}
+
+static VOID cb_hardwarecontentprotectionteardown(const HANDLE hAdapter, UINT Flags)
+{
+    (void)Flags;
+    unmodelled(hAdapter, 28); /* DxgkCbHardwareContentProtectionTeardown */
+}
+
+static VOID cb_multiplaneoverlaydisabled(const HANDLE hAdapter, UINT VidPnSourceId)
+{
+    (void)VidPnSourceId;
+    unmodelled(hAdapter, 29); /* DxgkCbMultiPlaneOverlayDisabled */
+}
+
+static VOID cb_dxgkcb_mitigatedrangeupdate(const HANDLE hAdapter, ULONG VirtualFunctionIndex)
+{
+    (void)VirtualFunctionIndex;
+    unmodelled(hAdapter, 30); /* DxgkCbMitigatedRangeUpdate */
+}
+
+static NTSTATUS cb_invalidatehwcontext(const DXGKARGCB_INVALIDATEHWCONTEXT *unnamedParam1)
+{
+    (void)unnamedParam1;
+    unmodelled(NULL, 31); /* DxgkCbInvalidateHwContext */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_indicate_connector_change(const HANDLE hAdapter)
+{
+    unmodelled(hAdapter, 32); /* DxgkCbIndicateConnectorChange */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_unblockuefiframebufferranges(const HANDLE hAdapter, const DXGK_SEGMENTMEMORYSTATE *pSegmentMemoryState)
+{
+    (void)pSegmentMemoryState;
+    unmodelled(hAdapter, 33); /* DxgkCbUnblockUEFIFrameBufferRanges */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_acquire_post_display_ownership2(HANDLE DeviceHandle, PDXGK_DISPLAY_INFORMATION DisplayInfo, PDXGK_DISPLAY_OWNERSHIP_FLAGS Flags)
+{
+    (void)DisplayInfo;
+    (void)Flags;
+    unmodelled(DeviceHandle, 34); /* DxgkCbAcquirePostDisplayOwnership2 */
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS cb_setprotectedsessionstatus(const DXGKARGCB_PROTECTEDSESSIONSTATUS *pProtectedSessionStatus)
+{
+    (void)pProtectedSessionStatus;
+    unmodelled(NULL, 35); /* DxgkCbSetProtectedSessionStatus */
+    return STATUS_NOT_SUPPORTED;
+}
+
+void callbacks_fill_unmodelled(DXGKRNL_INTERFACE *iface)
+{
+    iface->DxgkCbSynchronizeExecution = cb_synchronize_execution;
+    iface->DxgkCbQueueDpc = cb_queue_dpc;
+    iface->DxgkCbEvalAcpiMethod = cb_eval_acpi_method;
+    iface->DxgkCbGetDeviceInformation = cb_get_device_information;
+    iface->DxgkCbIndicateChildStatus = cb_indicate_child_status;
+    iface->DxgkCbMapMemory = cb_map_memory;
+    iface->DxgkCbQueryServices = cb_query_services;
+    iface->DxgkCbReadDeviceSpace = cb_read_device_space;
+    iface->DxgkCbUnmapMemory = cb_unmap_memory;
+    iface->DxgkCbWriteDeviceSpace = cb_write_device_space;
+    iface->DxgkCbIsDevicePresent = cb_is_device_present;
+    iface->DxgkCbGetHandleData = cb_gethandledata;
+    iface->DxgkCbGetHandleParent = cb_gethandleparent;
+    iface->DxgkCbEnumHandleChildren = cb_enumhandlechildren;
+    iface->DxgkCbQueryVidPnInterface = cb_queryvidpninterface;
+    iface->DxgkCbQueryMonitorInterface = cb_querymonitorinterface;
+    iface->DxgkCbGetCaptureAddress = cb_getcaptureaddress;
+    iface->DxgkCbLogEtwEvent = cb_log_etw_event;
+    iface->DxgkCbExcludeAdapterAccess = cb_exclude_adapter_access;
+    iface->DxgkCbSetPowerComponentActive = cb_setpowercomponentactive;
+    iface->DxgkCbSetPowerComponentIdle = cb_setpowercomponentidle;
+    iface->DxgkCbAcquirePostDisplayOwnership = cb_acquire_post_display_ownership;
+    iface->DxgkCbPowerRuntimeControlRequest = cb_powerruntimecontrolrequest;
+    iface->DxgkCbSetPowerComponentLatency = cb_setpowercomponentlatency;
+    iface->DxgkCbSetPowerComponentResidency = cb_setpowercomponentresidency;
+    iface->DxgkCbCompleteFStateTransition = cb_completefstatetransition;
+    iface->DxgkCbCompletePStateTransition = cb_completepstatetransition;
+    iface->DxgkCbReserveGpuVirtualAddressRange = cb_reservegpuvirtualaddressrange;
+    iface->DxgkCbAcquireHandleData = cb_acquirehandledata;
+    iface->DxgkCbReleaseHandleData = cb_releasehandledata;
+    iface->DxgkCbHardwareContentProtectionTeardown = cb_hardwarecontentprotectionteardown;
+    iface->DxgkCbMultiPlaneOverlayDisabled = cb_multiplaneoverlaydisabled;
+    iface->DxgkCbMitigatedRangeUpdate = cb_dxgkcb_mitigatedrangeupdate;
+    iface->DxgkCbInvalidateHwContext = cb_invalidatehwcontext;
+    iface->DxgkCbIndicateConnectorChange = cb_indicate_connector_change;
+    iface->DxgkCbUnblockUEFIFrameBufferRanges = cb_unblockuefiframebufferranges;
+    iface->DxgkCbAcquirePostDisplayOwnership2 = cb_acquire_post_display_ownership2;
+    iface->DxgkCbSetProtectedSessionStatus = cb_setprotectedsessionstatus;
+}
