@@ -415,6 +415,23 @@ static void old_assert_false(void)
     ASSERT(sizeof(int) == 3);
 }
 
+static void remove_from_corrupt_list(void)
+{
+    LIST_ENTRY head, a, b;
+    InitializeListHead(&head);
+    InsertTailList(&head, &a);
+    InsertTailList(&head, &b);
+    b.Blink = &head; /* a stray write: b no longer points back at a */
+    RemoveEntryList(&a);
+}
+
+static void set_uninitialised_event(void)
+{
+    KEVENT e;
+    memset(&e, 0, sizeof e);
+    KeSetEvent(&e, 0, FALSE);
+}
+
 /* One misuse: what the child runs and what its stderr must contain. */
 struct crash_case {
     child_fn fn;
@@ -458,6 +475,9 @@ static struct crash_case case_nt_assert = {nt_assert_false, "NT_ASSERT failed: v
 static struct crash_case case_nt_assertmsg = {nt_assertmsg_false,
                                               "NT_ASSERT failed: sizeof(int) == 3 at ",
                                               "(ring index in range)"};
+static struct crash_case case_corrupt_list = {remove_from_corrupt_list, "KM-LIST-001",
+                                              "RemoveEntryList"};
+static struct crash_case case_event_uninit = {set_uninitialised_event, "KM-EVENT-001", "KeSetEvent"};
 static struct crash_case case_assert = {old_assert_false, "ASSERT failed: sizeof(int) == 3 at ",
                                         NULL};
 
@@ -635,6 +655,138 @@ static void test_kmutex_semantics(void **state)
                      STATUS_NOT_SUPPORTED);
     assert_int_equal(KeWaitForSingleObject(NULL, Executive, KernelMode, FALSE, NULL),
                      STATUS_NOT_SUPPORTED);
+}
+
+/* A thread that waits on an event, for the wake-up tests. */
+struct event_wait {
+    PRKEVENT event;
+    NTSTATUS status;
+};
+
+static void *event_wait_worker(void *arg)
+{
+    struct event_wait *w = (struct event_wait *)arg;
+    LARGE_INTEGER five_seconds;
+    five_seconds.QuadPart = -5LL * 10000000;
+    w->status = KeWaitForSingleObject(w->event, Executive, KernelMode, FALSE, &five_seconds);
+    return NULL;
+}
+
+/* Events: a notification event stays signaled for every waiter until reset,
+ * a synchronization event lets one wait through and resets itself, an
+ * unsignaled one times out, and a set from another thread wakes a waiter. */
+static void test_event_semantics(void **state)
+{
+    KEVENT note, sync;
+    LARGE_INTEGER zero, ten_ms;
+    struct event_wait w;
+    pthread_t t;
+    (void)state;
+    zero.QuadPart = 0;
+    ten_ms.QuadPart = -10 * 10000;
+
+    KeInitializeEvent(&note, NotificationEvent, FALSE);
+    assert_int_equal(KeReadStateEvent(&note), 0);
+    assert_int_equal(KeWaitForSingleObject(&note, Executive, KernelMode, FALSE, &zero), STATUS_TIMEOUT);
+    assert_int_equal(KeWaitForSingleObject(&note, Executive, KernelMode, FALSE, &ten_ms), STATUS_TIMEOUT);
+    assert_int_equal(KeSetEvent(&note, 0, FALSE), 0);
+    assert_int_equal(KeSetEvent(&note, 0, FALSE), 1); /* previous state */
+    assert_int_equal(KeWaitForSingleObject(&note, Executive, KernelMode, FALSE, NULL), STATUS_SUCCESS);
+    assert_int_equal(KeWaitForSingleObject(&note, Executive, KernelMode, FALSE, &zero), STATUS_SUCCESS);
+    assert_int_equal(KeReadStateEvent(&note), 1); /* a wait does not reset it */
+    assert_int_equal(KeResetEvent(&note), 1);
+    assert_int_equal(KeWaitForSingleObject(&note, Executive, KernelMode, FALSE, &zero), STATUS_TIMEOUT);
+    KeSetEvent(&note, 0, FALSE);
+    KeClearEvent(&note);
+    assert_int_equal(KeReadStateEvent(&note), 0);
+
+    KeInitializeEvent(&sync, SynchronizationEvent, TRUE);
+    assert_int_equal(KeWaitForSingleObject(&sync, Executive, KernelMode, FALSE, &zero), STATUS_SUCCESS);
+    assert_int_equal(KeReadStateEvent(&sync), 0); /* the wait took it */
+    assert_int_equal(KeWaitForSingleObject(&sync, Executive, KernelMode, FALSE, &zero), STATUS_TIMEOUT);
+
+    /* A waiter on another thread wakes when this one sets the event. */
+    KeInitializeEvent(&sync, SynchronizationEvent, FALSE);
+    w.event = &sync;
+    w.status = STATUS_UNSUCCESSFUL;
+    assert_int_equal(pthread_create(&t, NULL, event_wait_worker, &w), 0);
+    {
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    KeSetEvent(&sync, 0, FALSE);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(w.status, STATUS_SUCCESS);
+    assert_int_equal(KeReadStateEvent(&sync), 0);
+}
+
+/* An entry in a test list: the link lives inside it, as in a driver. */
+struct item {
+    int value;
+    LIST_ENTRY link;
+    SINGLE_LIST_ENTRY next;
+};
+
+/* The values of a doubly linked list, head to tail, checked both ways. */
+static int list_values(PLIST_ENTRY head, int *out, int room)
+{
+    int n = 0;
+    PLIST_ENTRY e;
+    for (e = head->Flink; e != head && n < room; e = e->Flink) {
+        assert_ptr_equal(e->Flink->Blink, e);
+        out[n++] = CONTAINING_RECORD(e, struct item, link)->value;
+    }
+    return n;
+}
+
+/* LIST_ENTRY and SINGLE_LIST_ENTRY: the Windows order of every routine,
+ * and the interlocked forms' return values. */
+static void test_lists(void **state)
+{
+    struct item items[4];
+    LIST_ENTRY head;
+    SINGLE_LIST_ENTRY stack;
+    KSPIN_LOCK lock;
+    int v[8], i;
+    (void)state;
+    for (i = 0; i < 4; i++)
+        items[i].value = i;
+
+    InitializeListHead(&head);
+    assert_true(IsListEmpty(&head));
+    InsertTailList(&head, &items[1].link);
+    InsertTailList(&head, &items[2].link);
+    InsertHeadList(&head, &items[0].link);
+    assert_int_equal(list_values(&head, v, 8), 3);
+    assert_int_equal(v[0], 0);
+    assert_int_equal(v[1], 1);
+    assert_int_equal(v[2], 2);
+    assert_false(RemoveEntryList(&items[1].link)); /* not empty after */
+    assert_ptr_equal(RemoveTailList(&head), &items[2].link);
+    assert_ptr_equal(RemoveHeadList(&head), &items[0].link);
+    assert_true(IsListEmpty(&head));
+    InsertTailList(&head, &items[3].link);
+    assert_true(RemoveEntryList(&items[3].link)); /* empty after */
+
+    KeInitializeSpinLock(&lock);
+    assert_null(ExInterlockedInsertTailList(&head, &items[0].link, &lock));
+    assert_ptr_equal(ExInterlockedInsertTailList(&head, &items[1].link, &lock), &items[0].link);
+    assert_ptr_equal(ExInterlockedInsertHeadList(&head, &items[2].link, &lock), &items[0].link);
+    assert_int_equal(list_values(&head, v, 8), 3);
+    assert_int_equal(v[0], 2);
+    assert_int_equal(v[2], 1);
+    assert_ptr_equal(ExInterlockedRemoveHeadList(&head, &lock), &items[2].link);
+    assert_ptr_equal(ExInterlockedRemoveHeadList(&head, &lock), &items[0].link);
+    assert_ptr_equal(ExInterlockedRemoveHeadList(&head, &lock), &items[1].link);
+    assert_null(ExInterlockedRemoveHeadList(&head, &lock));
+    assert_int_equal(KeGetCurrentIrql(), PASSIVE_LEVEL);
+
+    stack.Next = NULL;
+    PushEntryList(&stack, &items[0].next);
+    PushEntryList(&stack, &items[1].next);
+    assert_ptr_equal(PopEntryList(&stack), &items[1].next);
+    assert_ptr_equal(PopEntryList(&stack), &items[0].next);
+    assert_null(PopEntryList(&stack));
 }
 
 /* The IRQL model: raises and lowers, nested locks, the DPC-level variants
@@ -1066,10 +1218,14 @@ int main(void)
         MISUSE("misuse_nt_assert", case_nt_assert),
         MISUSE("misuse_nt_assertmsg", case_nt_assertmsg),
         MISUSE("misuse_assert", case_assert),
+        MISUSE("misuse_list_corrupt", case_corrupt_list),
+        MISUSE("misuse_event_uninitialised", case_event_uninit),
         cmocka_unit_test(test_spin_lock_two_threads),
         cmocka_unit_test(test_fast_mutex_two_threads),
         cmocka_unit_test(test_kmutex_two_threads),
         cmocka_unit_test(test_kmutex_semantics),
+        cmocka_unit_test(test_event_semantics),
+        cmocka_unit_test(test_lists),
         cmocka_unit_test(test_irql_model),
         cmocka_unit_test(test_interlocked),
         cmocka_unit_test(test_rtl_memory),

@@ -7,10 +7,10 @@
  * FIELD_OFFSET), the Rtl memory routines, tagged pool allocation, IRQL, spin
  * locks, mutexes, interlocked operations and barriers, MDL mapping and the
  * page arithmetic macros, DbgPrint, and a compile-only stand-in for
- * __try/__except. Anything else a miniport calls (events, timers, DPC
- * objects, registry, LIST_ENTRY helpers, ProbeForRead, MmGetPhysicalAddress)
- * is deliberately absent, so a port fails at compile time rather than at run
- * time against a guess.
+ * __try/__except, events (added) and the LIST_ENTRY and SINGLE_LIST_ENTRY
+ * routines (added). Anything else a miniport calls (timers, DPC objects,
+ * registry, ProbeForRead, MmGetPhysicalAddress) is absent for now, so a
+ * port fails at compile time rather than at run time against a guess.
  *
  * Shape. Header only: every routine is a static inline function, so a driver
  * object needs no symbol from any wddmkit library and several translation
@@ -722,6 +722,21 @@ static inline VOID KeReleaseSpinLockFromDpcLevel(PKSPIN_LOCK SpinLock)
 #define WK_KM_OBJECT_MUTEX 0x584D4B57u      /* 'WKMX' */
 #define WK_KM_OBJECT_FAST_MUTEX 0x464D4B57u /* 'WKMF' */
 
+#define WK_KM_OBJECT_EVENT 0x564D4B57u      /* 'WKMV' (added) */
+
+/* An event (added): a notification event stays signaled until reset; a
+ * synchronization event releases one wait and resets itself. The layout
+ * is the kit's, the size Windows x64's (24 bytes, its DISPATCHER_HEADER),
+ * so a driver structure that embeds one keeps its size. */
+typedef enum _EVENT_TYPE { NotificationEvent = 0, SynchronizationEvent = 1 } EVENT_TYPE;
+typedef LONG KPRIORITY;
+typedef struct _KEVENT {
+    ULONG wk_type;       /* WK_KM_OBJECT_EVENT once initialised */
+    EVENT_TYPE wk_kind;
+    LONG volatile wk_state; /* 1 signaled */
+    ULONG wk_reserved[3];
+} KEVENT, *PKEVENT, *PRKEVENT;
+
 /* A kernel mutex: recursive for its owner. The layout is the kit's. */
 typedef struct _KMUTEX {
     ULONG wk_type;      /* WK_KM_OBJECT_MUTEX once initialised */
@@ -768,41 +783,73 @@ static inline VOID KeInitializeMutex(PRKMUTEX Mutex, ULONG Level)
     Mutex->wk_type = WK_KM_OBJECT_MUTEX;
 }
 
+/* One try at an event: a signaled one satisfies the wait, a
+ * synchronization event resetting itself as it does. */
+static inline int wk_km_event_take(PRKEVENT e)
+{
+    if (e->wk_kind == SynchronizationEvent) {
+        LONG one = 1;
+        return __atomic_compare_exchange_n(&e->wk_state, &one, 0, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+    }
+    return __atomic_load_n(&e->wk_state, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* One try at a mutex: free, or already this thread's. */
+static inline int wk_km_mutex_take(PRKMUTEX m)
+{
+    ULONG_PTR self = wk_km_self(), expected = 0;
+    if (__atomic_load_n(&m->wk_owner, __ATOMIC_RELAXED) == self ||
+        __atomic_compare_exchange_n(&m->wk_owner, &expected, self, 0, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED)) {
+        m->wk_recursion++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The absolute time a Windows timeout ends at (100 ns units since 1601). */
+static inline LONGLONG wk_km_deadline(const LARGE_INTEGER *Timeout)
+{
+    LONGLONG now = wk_km_system_time(), t = Timeout->QuadPart;
+    return t >= 0 ? t : (t < now - INT64_MAX ? INT64_MAX : now - t);
+}
+
 /*
- * Waits for a mutex initialised by KeInitializeMutex; the only object the
- * kit can wait on (any other returns STATUS_NOT_SUPPORTED, as no other
- * dispatcher object exists here). The owner re-acquires at once. Timeout as
- * on Windows: NULL waits forever, 0 tries once, negative is relative and
- * positive absolute, in 100 ns units; expiry returns STATUS_TIMEOUT. A
- * non-zero wait above APC_LEVEL aborts. WaitReason, WaitMode and Alertable
- * are ignored (nothing alerts a kit thread).
+ * Waits for a mutex (KeInitializeMutex) or an event (KeInitializeEvent:
+ * changed, events added); any other object returns STATUS_NOT_SUPPORTED,
+ * as no other dispatcher object exists here. The owner re-acquires a mutex
+ * at once. Timeout as on Windows: NULL waits forever, 0 tries once,
+ * negative is relative and positive absolute, in 100 ns units; expiry
+ * returns STATUS_TIMEOUT. A driver that waits forever on an event only its
+ * own later code would set hangs, as on Windows, and the kit reports the
+ * hang (DRV-HANG-001). A non-zero wait above APC_LEVEL aborts. WaitReason,
+ * WaitMode and Alertable are ignored (nothing alerts a kit thread).
  */
 static inline NTSTATUS KeWaitForSingleObject(PVOID Object, KWAIT_REASON WaitReason,
                                              KPROCESSOR_MODE WaitMode, BOOLEAN Alertable,
                                              PLARGE_INTEGER Timeout)
 {
-    PRKMUTEX m = (PRKMUTEX)Object;
-    ULONG_PTR self = wk_km_self();
+    ULONG type = 0;
     LONGLONG deadline = 0;
     (void)WaitReason;
     (void)WaitMode;
     (void)Alertable;
-    if (!Object || m->wk_type != WK_KM_OBJECT_MUTEX)
+    /* Hide where Object came from: the compiler cannot know the type word
+     * picks the branch, and would warn that the other branch reads past an
+     * object of the other kind. */
+    __asm__("" : "+r"(Object));
+    if (Object) /* both objects start with their type word */
+        memcpy(&type, Object, sizeof type);
+    if (type != WK_KM_OBJECT_MUTEX && type != WK_KM_OBJECT_EVENT)
         return STATUS_NOT_SUPPORTED;
     if (!Timeout || Timeout->QuadPart != 0)
         wk_km_require_irql(APC_LEVEL, "KeWaitForSingleObject", " with a non-zero timeout");
-    if (Timeout) {
-        LONGLONG now = wk_km_system_time(), t = Timeout->QuadPart;
-        deadline = t >= 0 ? t : (t < now - INT64_MAX ? INT64_MAX : now - t);
-    }
+    if (Timeout)
+        deadline = wk_km_deadline(Timeout);
     for (;;) {
-        ULONG_PTR expected = 0;
-        if (__atomic_load_n(&m->wk_owner, __ATOMIC_RELAXED) == self ||
-            __atomic_compare_exchange_n(&m->wk_owner, &expected, self, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED)) {
-            m->wk_recursion++;
+        if (type == WK_KM_OBJECT_EVENT ? wk_km_event_take((PRKEVENT)Object)
+                                       : wk_km_mutex_take((PRKMUTEX)Object))
             return STATUS_SUCCESS;
-        }
         if (Timeout && wk_km_system_time() >= deadline)
             return STATUS_TIMEOUT;
         sched_yield();
@@ -877,6 +924,172 @@ static inline VOID ExReleaseFastMutex(PFAST_MUTEX FastMutex)
     wk_km_fast_mutex_check(FastMutex, "ExReleaseFastMutex");
     wk_km_word_give(&FastMutex->wk_owner, "ExReleaseFastMutex");
     KeLowerIrql(old);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events (added)                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Sets an event up, signaled or not. */
+static inline VOID KeInitializeEvent(PRKEVENT Event, EVENT_TYPE Type, BOOLEAN State)
+{
+    Event->wk_type = WK_KM_OBJECT_EVENT;
+    Event->wk_kind = Type;
+    __atomic_store_n(&Event->wk_state, State ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+static inline void wk_km_event_check(PRKEVENT Event, const char *api)
+{
+    if (!Event || Event->wk_type != WK_KM_OBJECT_EVENT)
+        wk_km_fail("KM-EVENT-001: %s(%p): not initialised by KeInitializeEvent", api, (void *)Event);
+}
+
+/* Signals an event; returns its previous state. Increment and Wait are
+ * Windows scheduling hints, ignored. */
+static inline LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait)
+{
+    (void)Increment;
+    (void)Wait;
+    wk_km_event_check(Event, "KeSetEvent");
+    return __atomic_exchange_n(&Event->wk_state, 1, __ATOMIC_RELEASE);
+}
+
+/* Makes an event non-signaled; returns its previous state. */
+static inline LONG KeResetEvent(PRKEVENT Event)
+{
+    wk_km_event_check(Event, "KeResetEvent");
+    return __atomic_exchange_n(&Event->wk_state, 0, __ATOMIC_RELEASE);
+}
+
+static inline VOID KeClearEvent(PRKEVENT Event)
+{
+    wk_km_event_check(Event, "KeClearEvent");
+    __atomic_store_n(&Event->wk_state, 0, __ATOMIC_RELEASE);
+}
+
+static inline LONG KeReadStateEvent(PRKEVENT Event)
+{
+    wk_km_event_check(Event, "KeReadStateEvent");
+    return __atomic_load_n(&Event->wk_state, __ATOMIC_ACQUIRE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Doubly and singly linked lists (added)                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The Windows list heads and entries, and their inline routines: a list
+ * head points at itself when empty. */
+typedef struct _LIST_ENTRY {
+    struct _LIST_ENTRY *Flink;
+    struct _LIST_ENTRY *Blink;
+} LIST_ENTRY, *PLIST_ENTRY;
+
+typedef struct _SINGLE_LIST_ENTRY {
+    struct _SINGLE_LIST_ENTRY *Next;
+} SINGLE_LIST_ENTRY, *PSINGLE_LIST_ENTRY;
+
+static inline VOID InitializeListHead(PLIST_ENTRY ListHead)
+{
+    ListHead->Flink = ListHead->Blink = ListHead;
+}
+
+static inline BOOLEAN IsListEmpty(const LIST_ENTRY *ListHead)
+{
+    return ListHead->Flink == ListHead;
+}
+
+/* Unlinks an entry; TRUE when the list is empty after it. */
+static inline BOOLEAN RemoveEntryList(PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY next = Entry->Flink, prev = Entry->Blink;
+    if (next->Blink != Entry || prev->Flink != Entry) /* Windows fails fast on a corrupt list */
+        wk_km_fail("KM-LIST-001: RemoveEntryList(%p): the list is corrupt (its neighbours do not point back)",
+                   (void *)Entry);
+    prev->Flink = next;
+    next->Blink = prev;
+    return (BOOLEAN)(next == prev);
+}
+
+static inline PLIST_ENTRY RemoveHeadList(PLIST_ENTRY ListHead)
+{
+    PLIST_ENTRY entry = ListHead->Flink;
+    RemoveEntryList(entry);
+    return entry;
+}
+
+static inline PLIST_ENTRY RemoveTailList(PLIST_ENTRY ListHead)
+{
+    PLIST_ENTRY entry = ListHead->Blink;
+    RemoveEntryList(entry);
+    return entry;
+}
+
+static inline VOID InsertTailList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY last = ListHead->Blink;
+    if (last->Flink != ListHead)
+        wk_km_fail("KM-LIST-001: InsertTailList(%p): the list is corrupt", (void *)ListHead);
+    Entry->Flink = ListHead;
+    Entry->Blink = last;
+    last->Flink = Entry;
+    ListHead->Blink = Entry;
+}
+
+static inline VOID InsertHeadList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY first = ListHead->Flink;
+    if (first->Blink != ListHead)
+        wk_km_fail("KM-LIST-001: InsertHeadList(%p): the list is corrupt", (void *)ListHead);
+    Entry->Flink = first;
+    Entry->Blink = ListHead;
+    first->Blink = Entry;
+    ListHead->Flink = Entry;
+}
+
+static inline VOID PushEntryList(PSINGLE_LIST_ENTRY ListHead, PSINGLE_LIST_ENTRY Entry)
+{
+    Entry->Next = ListHead->Next;
+    ListHead->Next = Entry;
+}
+
+static inline PSINGLE_LIST_ENTRY PopEntryList(PSINGLE_LIST_ENTRY ListHead)
+{
+    PSINGLE_LIST_ENTRY first = ListHead->Next;
+    if (first)
+        ListHead->Next = first->Next;
+    return first;
+}
+
+/* The interlocked forms: the same under the caller's spin lock. The insert
+ * forms return the entry that was at that end before (NULL for an empty
+ * list), the remove form the entry removed (NULL for an empty list). */
+static inline PLIST_ENTRY ExInterlockedInsertTailList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry, PKSPIN_LOCK Lock)
+{
+    KIRQL old;
+    KeAcquireSpinLock(Lock, &old);
+    PLIST_ENTRY first = IsListEmpty(ListHead) ? NULL : ListHead->Blink;
+    InsertTailList(ListHead, Entry);
+    KeReleaseSpinLock(Lock, old);
+    return first;
+}
+
+static inline PLIST_ENTRY ExInterlockedInsertHeadList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry, PKSPIN_LOCK Lock)
+{
+    KIRQL old;
+    KeAcquireSpinLock(Lock, &old);
+    PLIST_ENTRY first = IsListEmpty(ListHead) ? NULL : ListHead->Flink;
+    InsertHeadList(ListHead, Entry);
+    KeReleaseSpinLock(Lock, old);
+    return first;
+}
+
+static inline PLIST_ENTRY ExInterlockedRemoveHeadList(PLIST_ENTRY ListHead, PKSPIN_LOCK Lock)
+{
+    KIRQL old;
+    KeAcquireSpinLock(Lock, &old);
+    PLIST_ENTRY entry = IsListEmpty(ListHead) ? NULL : RemoveHeadList(ListHead);
+    KeReleaseSpinLock(Lock, old);
+    return entry;
 }
 
 /* ------------------------------------------------------------------------ */
