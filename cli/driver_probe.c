@@ -60,7 +60,7 @@ static NTSTATUS probe_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path, cons
 {
     (void)self, (void)path;
     probed_abi = driver_abi;
-    if (init && driver_abi == WK_DRIVER_ABI_VERSION) {
+    if (init && WK_DRIVER_ABI_TAKEN(driver_abi)) {
         probed_table = *init;
         probed_have_table = 1;
     }
@@ -113,11 +113,11 @@ static void probe_child(const char *path, int fd)
         snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
     } else if (!(entry = dlsym(so, "DriverEntry"))) {
         snprintf(why, sizeof(why), "%s exports no DriverEntry", path);
-    } else if ((abi = driver_abi_of(entry)) != 0 && abi != WK_DRIVER_ABI_VERSION) {
+    } else if ((abi = driver_abi_of(entry)) != 0 && !WK_DRIVER_ABI_TAKEN(abi)) {
         snprintf(why, sizeof(why),
-                 "%s was compiled against wddmkit driver ABI %u; this kit's is %u (WK_DRIVER_ABI_VERSION in "
-                 "include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
-                 path, (unsigned)abi, WK_DRIVER_ABI_VERSION);
+                 "%s was compiled against wddmkit driver ABI %u; this kit's is %u, and it takes %u to %u "
+                 "(WK_DRIVER_ABI_VERSION in include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
+                 path, (unsigned)abi, WK_DRIVER_ABI_VERSION, WK_DRIVER_ABI_OLDEST, WK_DRIVER_ABI_VERSION);
     } else if (probed_have_table && !wk_dxgk_version_supported(probed_table.Version, why, sizeof(why))) {
         /* why says it */
     } else if (probed_have_table) {

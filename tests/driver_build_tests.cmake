@@ -14,8 +14,8 @@ foreach(m needs_runtime crashing_ctor entry_fails no_entry)
   wk_target_warnings(wk_test_${m})
 endforeach()
 # Two modules of other driver ABIs (driver_build/other_abi.c): ABI 1, the
-# kit's table layouts before the Windows ones, and a future 3.
-foreach(abi 1 3)
+# kit's table layouts before the Windows ones, and a future 4.
+foreach(abi 1 4)
   add_library(wk_test_abi${abi} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/other_abi.c)
   target_include_directories(wk_test_abi${abi} PRIVATE ${PROJECT_SOURCE_DIR}/include)
   target_compile_definitions(wk_test_abi${abi} PRIVATE WK_TEST_ABI=${abi})
@@ -138,8 +138,8 @@ endif()
 # by conform before the first case.
 wk_cli_expect(cli.driver_check_abi1 2 "compiled against wddmkit driver ABI 1; this kit's is [0-9]+.*rebuild it"
               $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_abi1>)
-wk_cli_expect(cli.conform_driver_abi3 2 "--driver .*compiled against wddmkit driver ABI 3; this kit's is [0-9]+"
-              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_abi3>)
+wk_cli_expect(cli.conform_driver_abi4 2 "--driver .*compiled against wddmkit driver ABI 4; this kit's is [0-9]+"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_abi4>)
 
 # A table of interface version WDDM 1.3 with garbage in every later member
 # and an Escape the kit never calls (examples/drivers/version13_garbage.c):

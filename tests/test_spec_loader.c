@@ -528,7 +528,7 @@ static void step_shapes(void **state)
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, op: fill}\n",
                 "t.yaml:6:38: case 't.a': step 0 (expect_stats): key 'op': only with stat: paging_op");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: ddi_calls, ddi: DxgkDdiRender}\n",
-                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt), saw 'DxgkDdiRender'");
+                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload), saw 'DxgkDdiRender'");
 }
 
 static void render_forms(void **state)

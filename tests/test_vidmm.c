@@ -916,6 +916,31 @@ static NTSTATUS entry_abi9(PDRIVER_OBJECT o, PUNICODE_STRING path)
     return o->wk_initialize(o, path, &init, 9);
 }
 
+static DRIVER_INITIALIZATION_DATA captured_any;
+
+static NTSTATUS cb_capture_any(PDRIVER_OBJECT o, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init, ULONG abi)
+{
+    (void)o, (void)path, (void)abi;
+    captured_any = *init;
+    return STATUS_SUCCESS;
+}
+
+/* A module of driver ABI 2 (before the services for km.h): the kit takes
+ * its table, and the module does without the services. */
+static NTSTATUS entry_abi2(PDRIVER_OBJECT o, PUNICODE_STRING path)
+{
+    static DRIVER_INITIALIZATION_DATA init;
+    DRIVER_OBJECT capture;
+    memset(&capture, 0, sizeof(capture));
+    capture.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    capture.wk_initialize = cb_capture_any;
+    NTSTATUS st = wk_refdriver_DriverEntry(&capture, path);
+    if (!NT_SUCCESS(st))
+        return st;
+    init = captured_any;
+    return o->wk_initialize(o, path, &init, 2);
+}
+
 /* A table of an interface version older than WDDM 1.3 (WIN8's). */
 static NTSTATUS entry_win8(PDRIVER_OBJECT o, PUNICODE_STRING path)
 {
@@ -935,6 +960,16 @@ static void test_interface_version_below_13_refused(void **state)
     assert_int_equal(wk_dxgk_table_size(DXGKDDI_INTERFACE_VERSION_WDDM2_3), sizeof(DRIVER_INITIALIZATION_DATA));
     assert_int_equal(wk_dxgk_table_size(0x9006), sizeof(DRIVER_INITIALIZATION_DATA)); /* later: read as 2.3 */
     assert_int_equal(wk_dxgk_table_size(0), 0);
+    wk_vidmm_destroy(vm);
+}
+
+static void test_driver_abi2_taken(void **state)
+{
+    (void)state;
+    struct wk_vidmm *vm = NULL;
+    VT_OK(NULL, wk_vidmm_create(NULL, &vm));
+    VT_OK(vm, wk_vidmm_attach(vm, entry_abi2));
+    VT_OK(vm, wk_vidmm_start(vm));
     wk_vidmm_destroy(vm);
 }
 
@@ -1440,6 +1475,7 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_other_driver_abi_refused),
+        VT_TEST(test_driver_abi2_taken),
         VT_TEST(test_every_callback_answers),
         VT_TEST(test_interface_version_below_13_refused),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),

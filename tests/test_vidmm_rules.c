@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/km.h"
 #include "reference.h"
 
 #include "vidmm_test_util.h"
@@ -81,6 +82,26 @@ enum mutation {
     MUT_PATCH_WRONG_VALUE,    /* Patch: the first location one page off */
     MUT_SYSTEM_CONTEXT_ALLOC, /* ignores SystemContext: a GPU context allocation for it */
     MUT_CTXALLOC_LEAK,        /* DxgkCbDestroyContextAllocation never called */
+    /* Render misuses the kernel API (km.h), one rule each */
+    MUT_KM_POOL_TAG,          /* frees a block with another tag */
+    MUT_KM_POOL_LIVE,         /* frees what the pool never gave out */
+    MUT_KM_POOL_NULL,         /* frees NULL */
+    MUT_KM_POOL_RAISE,        /* a RAISE_ON_FAILURE allocation fails */
+    MUT_KM_IRQL_RAISE,        /* KeRaiseIrql below the current IRQL */
+    MUT_KM_IRQL_LOWER,        /* KeLowerIrql above the current IRQL */
+    MUT_KM_IRQL_MAX,          /* paged pool under a spin lock */
+    MUT_KM_IRQL_DPC,          /* queues a DPC that returns at PASSIVE_LEVEL */
+    MUT_KM_LOCK_TWICE,        /* a spin lock taken twice */
+    MUT_KM_LOCK_UNHELD,       /* a spin lock released unheld */
+    MUT_KM_MUTEX_OWNER,       /* a mutex released by a non-owner */
+    MUT_KM_MUTEX_INIT,        /* an uninitialised mutex released */
+    MUT_KM_LIST,              /* removes from a corrupt list */
+    MUT_KM_EVENT,             /* sets an uninitialised event */
+    MUT_KM_DPC,               /* queues an uninitialised DPC */
+    MUT_KM_UNKNOWN,           /* a km.h line with an id the catalogue lacks */
+    MUT_ASSERT,               /* a failed NT_ASSERT */
+    MUT_POOL_LEAK,            /* a pool block never freed */
+    MUT_DPC_FREES,            /* not a rule: a DPC frees Render's pool block */
 };
 
 #define MAX_TRACKED 32u
@@ -98,6 +119,13 @@ struct mutant {
     HANDLE contexts[MAX_TRACKED];
     HANDLE allocations[MAX_TRACKED];
     volatile uintptr_t null_base;     /* 0: the crash writes through it */
+    void *kept;                       /* a block a KM case leaves (a root for LeakSanitizer) */
+    KDPC dpc;
+    struct {
+        int runs;
+        KIRQL irql;
+        void *arg1;
+    } dpc_seen;
     volatile uint64_t spins;
 };
 
@@ -346,6 +374,103 @@ static NTSTATUS m_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPAGING
     return st;
 }
 
+/* A DPC routine that drops to PASSIVE_LEVEL and returns there. */
+static VOID dpc_returns_low(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
+{
+    (void)dpc, (void)context, (void)a1, (void)a2;
+    KeLowerIrql(PASSIVE_LEVEL);
+}
+
+/* A well-behaved DPC: records how it ran, frees Render's block. */
+static VOID dpc_frees_block(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
+{
+    (void)dpc, (void)a2;
+    M.dpc_seen.runs++;
+    M.dpc_seen.irql = KeGetCurrentIrql();
+    M.dpc_seen.arg1 = a1;
+    ExFreePoolWithTag(context, 0x574B4D64u);
+}
+
+/* The kernel-API misuse of a MUT_KM_* mode, inside Render: km.h reports it
+ * and the kit ends the call (all but MUT_KM_IRQL_DPC, whose DPC runs at the
+ * kit's DPC point, and MUT_POOL_LEAK, seen at teardown). */
+static void misuse_kernel_api(void)
+{
+    static uint64_t not_pool[16];
+    KSPIN_LOCK lock;
+    KIRQL old, older;
+    KMUTEX mutex;
+    KEVENT event;
+    KDPC dpc;
+    LIST_ENTRY head, a, b;
+    KeInitializeSpinLock(&lock);
+    switch (M.mode) {
+    case MUT_KM_POOL_TAG:
+        M.kept = ExAllocatePoolWithTag(NonPagedPoolNx, 16, 0x574B4D61u);
+        ExFreePoolWithTag(M.kept, 0x574B4D62u);
+        break;
+    case MUT_KM_POOL_LIVE: ExFreePool(&not_pool[8]); break;
+    case MUT_KM_POOL_NULL: ExFreePool(NULL); break;
+    case MUT_KM_POOL_RAISE:
+        M.kept = ExAllocatePool2(POOL_FLAG_NON_PAGED | POOL_FLAG_RAISE_ON_FAILURE, WK_KM_POOL_MAX_BYTES + 1, 0x574B4D72u);
+        break;
+    case MUT_KM_IRQL_RAISE:
+        KeRaiseIrql(DISPATCH_LEVEL, &old);
+        KeRaiseIrql(PASSIVE_LEVEL, &older);
+        break;
+    case MUT_KM_IRQL_LOWER: KeLowerIrql(DISPATCH_LEVEL); break;
+    case MUT_KM_IRQL_MAX:
+        KeAcquireSpinLock(&lock, &old);
+        M.kept = ExAllocatePoolWithTag(PagedPool, 16, 0x574B4D70u);
+        break;
+    case MUT_KM_IRQL_DPC:
+        KeInitializeDpc(&M.dpc, dpc_returns_low, NULL);
+        KeInsertQueueDpc(&M.dpc, NULL, NULL);
+        return; /* runs at the DPC point */
+    case MUT_KM_LOCK_TWICE:
+        KeAcquireSpinLock(&lock, &old);
+        KeAcquireSpinLock(&lock, &older);
+        break;
+    case MUT_KM_LOCK_UNHELD: KeReleaseSpinLock(&lock, PASSIVE_LEVEL); break;
+    case MUT_KM_MUTEX_OWNER:
+        KeInitializeMutex(&mutex, 0);
+        KeReleaseMutex(&mutex, FALSE);
+        break;
+    case MUT_KM_MUTEX_INIT:
+        memset(&mutex, 0, sizeof(mutex));
+        KeReleaseMutex(&mutex, FALSE);
+        break;
+    case MUT_KM_LIST:
+        InitializeListHead(&head);
+        InsertTailList(&head, &a);
+        InsertTailList(&head, &b);
+        b.Blink = &head;
+        RemoveEntryList(&a);
+        break;
+    case MUT_KM_EVENT:
+        memset(&event, 0, sizeof(event));
+        KeSetEvent(&event, 0, FALSE);
+        break;
+    case MUT_KM_DPC:
+        memset(&dpc, 0, sizeof(dpc));
+        KeInsertQueueDpc(&dpc, NULL, NULL);
+        break;
+    case MUT_KM_UNKNOWN: wk_km_fail("KM-FUTURE-999: a check this kit has no rule for"); break;
+    case MUT_ASSERT: NT_ASSERT(M.mode != MUT_ASSERT); break;
+    case MUT_POOL_LEAK:
+        M.kept = ExAllocatePoolWithTag(NonPagedPoolNx, 24, 0x574B4D6Cu);
+        return;
+    case MUT_DPC_FREES:
+        KeInitializeDpc(&M.dpc, dpc_frees_block, ExAllocatePoolWithTag(NonPagedPoolNx, 8, 0x574B4D64u));
+        KeInsertQueueDpc(&M.dpc, &M.dpc_seen, NULL);
+        if (KeInsertQueueDpc(&M.dpc, NULL, NULL)) /* queued already: FALSE, as on Windows */
+            M.dpc_seen.runs = 100;
+        return;
+    default: return;
+    }
+    fprintf(stderr, "misuse_kernel_api: mode %d came back\n", (int)M.mode); /* the kit should have ended the call */
+}
+
 /* Render mutants that act before the reference driver runs; 1 when the
  * call is over (*st holds its status). */
 static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
@@ -373,6 +498,10 @@ static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
         *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         return 1;
     default:
+        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_DPC_FREES) {
+            M.fired++;
+            misuse_kernel_api();
+        }
         break;
     }
     return 0;
@@ -1142,6 +1271,14 @@ static void sc_render(struct run *r)
     DO(vt_render(r->vm, r->context, &cmd, list, 1, 0, &res));
 }
 
+/* sc_render, then the teardown (what POOL-LEAK-001 judges). */
+static void sc_render_then_stop(struct run *r)
+{
+    sc_render(r);
+    if (r->vm)
+        (void)wk_vidmm_stop(r->vm);
+}
+
 static void sc_cancel(struct run *r)
 {
     WK_ALLOCATION_REQUEST req;
@@ -1180,6 +1317,8 @@ struct rule_case {
 
 #define RW(id, scenario, fn) { id, scenario, fn, MUT_NONE, 0 }
 #define MUT(id, scenario, m) { id, scenario, NULL, m, 0 }
+/* A kernel-API misuse in Render: the call ends, the adapter with it. */
+#define KM(id, m) { id, sc_render, NULL, m, CASE_KILLS }
 
 static const struct rule_case cases[] = {
     /* Adapter start, driver caps and the segment query */
@@ -1277,6 +1416,25 @@ static const struct rule_case cases[] = {
     { "MEM-GUARD-001", sc_render, NULL, MUT_RENDER_OVERRUN, CASE_KILLS },
     { "DRV-CRASH-001", sc_render, NULL, MUT_RENDER_CRASH, CASE_KILLS },
     { "DRV-HANG-001", sc_render, NULL, MUT_RENDER_HANG, CASE_KILLS | CASE_SHORT_TIMEOUT },
+    /* RENDER-FAIL-001 has its row above; the kernel API (km.h) */
+    KM("KM-API-001", MUT_KM_UNKNOWN),
+    KM("KM-POOL-001", MUT_KM_POOL_TAG),
+    KM("KM-POOL-002", MUT_KM_POOL_LIVE),
+    KM("KM-POOL-003", MUT_KM_POOL_NULL),
+    KM("KM-POOL-004", MUT_KM_POOL_RAISE),
+    KM("KM-IRQL-001", MUT_KM_IRQL_RAISE),
+    KM("KM-IRQL-002", MUT_KM_IRQL_LOWER),
+    KM("KM-IRQL-003", MUT_KM_IRQL_MAX),
+    KM("KM-IRQL-004", MUT_KM_IRQL_DPC),
+    KM("KM-LOCK-001", MUT_KM_LOCK_TWICE),
+    KM("KM-LOCK-002", MUT_KM_LOCK_UNHELD),
+    KM("KM-MUTEX-001", MUT_KM_MUTEX_OWNER),
+    KM("KM-MUTEX-003", MUT_KM_MUTEX_INIT),
+    KM("KM-LIST-001", MUT_KM_LIST),
+    KM("KM-EVENT-001", MUT_KM_EVENT),
+    KM("KM-DPC-001", MUT_KM_DPC),
+    KM("DRV-ASSERT-001", MUT_ASSERT),
+    MUT("POOL-LEAK-001", sc_render_then_stop, MUT_POOL_LEAK),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1405,6 +1563,32 @@ static void run_rule_case(void **state)
     bool bad = run_once(c, 1);
     assert_true(good);
     assert_true(bad);
+}
+
+/* A DPC object queued in Render runs once, at the DPC point, at
+ * DISPATCH_LEVEL with its arguments; the block it frees is not a leak, and
+ * the adapter tears down clean. */
+static void test_kdpc_runs_at_the_dpc_point(void **state)
+{
+    (void)state;
+    struct rule_case c = { "POOL-LEAK-001", sc_render_then_stop, NULL, MUT_DPC_FREES, 0 };
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    memset(&M.dpc_seen, 0, sizeof(M.dpc_seen));
+    mutant_reset(c.mutation);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        c.scenario(r);
+    assert_int_equal(r->first_error, WK_OK);
+    assert_int_equal(M.fired, 1);
+    assert_int_equal(M.dpc_seen.runs, 1);
+    assert_int_equal(M.dpc_seen.irql, DISPATCH_LEVEL);
+    assert_ptr_equal(M.dpc_seen.arg1, &M.dpc_seen);
+    assert_true(expect_no_violations(r->vm));
+    run_close(r);
 }
 
 /* A rule of the reference driver's own choices (wk_rule_is_choice) is not
@@ -1561,10 +1745,11 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 5];
+    struct CMUnitTest tests[NCASES + NSECOND + 6];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)

@@ -42,7 +42,7 @@ static NTSTATUS wk_wrap_capture(PDRIVER_OBJECT self, PUNICODE_STRING registry_pa
 /* The reference driver's DDI table, copied into *init. */
 static inline NTSTATUS wk_wrap_reference_table(PUNICODE_STRING registry_path, DRIVER_INITIALIZATION_DATA *init)
 {
-    DRIVER_OBJECT stand_in = { WK_DRIVER_OBJECT_MAGIC, NULL, NULL, wk_wrap_capture };
+    DRIVER_OBJECT stand_in = { WK_DRIVER_OBJECT_MAGIC, NULL, NULL, wk_wrap_capture, NULL };
     NTSTATUS st = wk_refdriver_DriverEntry(&stand_in, registry_path);
     if (NT_SUCCESS(st))
         *init = wk_wrap_reference;

@@ -36,6 +36,7 @@
 #define WDDMKIT_DRIVER_H
 
 #include "wddmkit/d3dkmddi.h"
+#include "wddmkit/kmservices.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,9 +64,15 @@ typedef struct _DXGKRNL_INTERFACE DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
  * every struct the DDIs pass). It changes when one of them does; the kit
  * refuses a module built against another, by name, at DxgkInitialize and
  * in `wddmkit driver check`. 1: the kit's own table layouts; 2: the
- * Windows DDI tables whole (dispmprt.h) and DXGK_DRIVERCAPS whole.
+ * Windows DDI tables whole (dispmprt.h) and DXGK_DRIVERCAPS whole; 3: the
+ * driver object also hands km.h the kit's services (kmservices.h). The kit
+ * takes every ABI from WK_DRIVER_ABI_OLDEST on: a module of ABI 2 reads
+ * nothing past the members it knows, and does without the services.
  */
-#define WK_DRIVER_ABI_VERSION 2u
+#define WK_DRIVER_ABI_VERSION 3u
+#define WK_DRIVER_ABI_OLDEST 2u
+/* A module of driver ABI `abi` is one this kit takes. */
+#define WK_DRIVER_ABI_TAKEN(abi) ((abi) >= WK_DRIVER_ABI_OLDEST && (abi) <= WK_DRIVER_ABI_VERSION)
 
 /* The kit's driver object: drivers only pass it to DxgkInitialize. The
  * slot at wk_initialize_abi1 is where a module of driver ABI 1 calls (the
@@ -78,6 +85,7 @@ typedef struct _DRIVER_OBJECT {
     VOID *wk_owner;
     NTSTATUS (*wk_initialize)(struct _DRIVER_OBJECT *self, PUNICODE_STRING registry_path,
                               const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi);
+    const WK_KM_SERVICES *wk_km_services; /* ABI 3: km.h's way into the kit */
 } DRIVER_OBJECT, *PDRIVER_OBJECT;
 
 #define WK_DRIVER_OBJECT_MAGIC 0x4A424F44u /* 'DOBJ' */
@@ -199,13 +207,17 @@ typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
 
 /* Hands the driver's DDI table to the kit; call it from DriverEntry, as on
  * Windows. Returns STATUS_INVALID_PARAMETER for a foreign DriverObject, and
- * the kit's STATUS_REVISION_MISMATCH for a module of another driver ABI. */
+ * the kit's STATUS_REVISION_MISMATCH for a module of another driver ABI.
+ * Takes the kit's services for km.h first (kmservices.h), and starts the
+ * thread at PASSIVE_LEVEL. */
 static inline NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
                                       PDRIVER_INITIALIZATION_DATA DriverInitializationData)
 {
     if (!DriverObject || DriverObject->wk_magic != WK_DRIVER_OBJECT_MAGIC ||
         !DriverObject->wk_initialize)
         return STATUS_INVALID_PARAMETER;
+    wk_km_services = DriverObject->wk_km_services;
+    wk_km_thread_irql = 0; /* PASSIVE_LEVEL */
     return DriverObject->wk_initialize(DriverObject, RegistryPath, DriverInitializationData,
                                        WK_DRIVER_ABI_VERSION);
 }

@@ -5,28 +5,34 @@
  *
  * What it covers: annotation and helper macros (SAL, NT_ASSERT, C_ASSERT,
  * FIELD_OFFSET), the Rtl memory routines, tagged pool allocation, IRQL, spin
- * locks, mutexes, interlocked operations and barriers, MDL mapping and the
- * page arithmetic macros, DbgPrint, and a compile-only stand-in for
- * __try/__except, events (added) and the LIST_ENTRY and SINGLE_LIST_ENTRY
- * routines (added). Anything else a miniport calls (timers, DPC objects,
- * registry, ProbeForRead, MmGetPhysicalAddress) is absent for now, so a
- * port fails at compile time rather than at run time against a guess.
+ * locks, mutexes, events, DPC objects, interlocked operations and barriers,
+ * the LIST_ENTRY and SINGLE_LIST_ENTRY routines, MDL mapping and the page
+ * arithmetic macros, DbgPrint, and a compile-only stand-in for
+ * __try/__except. What a miniport calls beyond that is absent, so a port
+ * fails at compile time rather than at run time against a guess
+ * (docs/writing-a-driver.md lists what the kit models).
  *
  * Shape. Header only: every routine is a static inline function, so a driver
  * object needs no symbol from any wddmkit library and several translation
- * units (C and C++) may include it. There is no global mutable state but one
- * per-thread value, the modelled IRQL (see "IRQL" below for why it cannot be
- * avoided and how it is shared). Locks carry their own state.
+ * units (C and C++) may include it. Where a routine needs the kit - to end a
+ * DDI call as a named rule, to count pool blocks by tag for the leak check
+ * at teardown, to run a DPC at the kit's DPC point - it calls the kit
+ * through a table of services the kit hands the driver at DxgkInitialize
+ * (kmservices.h); without a kit it does without (a misuse aborts, a DPC runs
+ * at once). Global state: the services pointer and one per-thread value, the
+ * modelled IRQL (see "IRQL" below for why it cannot be avoided and how it
+ * is shared). Locks carry their own state.
  *
  * Stricter than Windows on purpose. Misuse that crashes or hangs a Windows
  * machine - freeing pool with the wrong tag, a double free, taking a spin
  * lock twice on one thread, releasing a lock or mutex that is not held,
- * waiting or touching paged pool at raised IRQL - is detected here and ends
- * the process with abort() after one line on stderr that starts with a rule
- * ID (KM-POOL-001 ...). The kit runs each driver call in an isolated
- * process, so an abort is reported as a driver crash with that line attached.
- * NT_ASSERT and ASSERT are always compiled in, for the same reason (their
- * line starts "NT_ASSERT failed:" / "ASSERT failed:"). New pool
+ * waiting or touching paged pool at raised IRQL, a corrupt list - is
+ * detected here: one line on stderr that starts with a rule ID (KM-POOL-001
+ * ...), then the kit ends the DDI call and reports that rule
+ * (docs/contract-rules.md lists them); with no kit, or on a thread of the
+ * driver's own, the process aborts after the line. NT_ASSERT and ASSERT are
+ * always compiled in, for the same reason (their line starts "NT_ASSERT
+ * failed:" / "ASSERT failed:" and the rule is DRV-ASSERT-001). New pool
  * memory is filled with 0xCD and freed memory with 0xDD so that reads of
  * uninitialised or stale memory show up.
  *
@@ -52,6 +58,7 @@
 #include <pthread.h>
 
 #include "wddmkit/d3dkmddi.h"
+#include "wddmkit/kmservices.h"
 
 #if !defined(__GNUC__)
 #error "wddmkit/km.h needs GCC or Clang (__atomic builtins, __thread, attributes)"
@@ -336,17 +343,24 @@ typedef LARGE_INTEGER *PLARGE_INTEGER;
 /* Diagnostics and assertions                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Reports a driver bug the kit detected and ends the process: the kit's
- * isolation turns the abort into a crash verdict that carries this line. */
+/* Reports a driver bug the kit detected (changed): prints the line, then
+ * the kit ends the DDI call as a violation of the rule the line names
+ * (kmservices.h, Fail: KM-POOL-001, DRV-ASSERT-001 for a failed assertion
+ * ...). With no kit, or on a thread of the driver's own where no DDI call
+ * runs, the process aborts: the kit's isolation reports the crash with
+ * this line attached. */
 static inline __attribute__((noreturn, format(printf, 1, 2))) void
 wk_km_fail(const char *fmt, ...)
 {
+    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "%s\n", line);
     fflush(stderr);
+    if (WK_KM_SERVICE(Fail))
+        wk_km_services->Fail(line);
     abort();
 }
 
@@ -362,7 +376,8 @@ wk_km_assert_failed(const char *macro, const char *expr, const char *msg, const 
 
 /*
  * NT_ASSERT(e): when e is false, prints "NT_ASSERT failed: e at file:line"
- * and aborts. Always compiled in: on Windows a free build drops it, but in
+ * and ends the DDI call as DRV-ASSERT-001 with that line (changed: it
+ * aborted the process; it still does with no kit). Always compiled in: on Windows a free build drops it, but in
  * the kit a failed assertion is exactly the driver bug a run should report.
  * (Side effects in e therefore happen here even where a free build would
  * skip them.)
@@ -465,12 +480,13 @@ typedef KIRQL *PKIRQL;
  *
  * Why state at all: "which locks does this thread hold" cannot be answered
  * from the locks. The value is the header's one exception to "no global
- * state": a __thread byte, weak so every translation unit of the module (C
+ * state" (with the kit's services pointer, kmservices.h): a __thread byte, weak so every translation unit of the module (C
  * or C++) shares a single definition, hidden so a driver shared object and
  * the kit never see each other's.
  */
-extern __thread KIRQL wk_km_thread_irql;
-__attribute__((weak, visibility("hidden"))) __thread KIRQL wk_km_thread_irql = PASSIVE_LEVEL;
+/* wk_km_thread_irql itself is in kmservices.h, so that DxgkInitialize
+ * can set it back to PASSIVE_LEVEL. */
+WK_STATIC_ASSERT(sizeof(wk_km_thread_irql) == sizeof(KIRQL), "the IRQL variable holds a KIRQL");
 
 /* The calling thread's modelled IRQL. */
 static inline KIRQL KeGetCurrentIrql(void)
@@ -974,6 +990,104 @@ static inline LONG KeReadStateEvent(PRKEVENT Event)
 }
 
 /* ------------------------------------------------------------------------ */
+/* DPC objects (added)                                                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A deferred procedure call the driver queues from its interrupt routine or
+ * a DDI. On Windows it runs at DISPATCH_LEVEL soon after, once the IRQL
+ * drops; the kit runs it at its DPC point (after DxgkDdiInterruptRoutine
+ * and DxgkDdiDpcRoutine, and before it stops the adapter), at
+ * DISPATCH_LEVEL, inside a guarded call, in the order queued: the same run
+ * on every run. With no kit (kmservices.h), or queued on a thread of the
+ * driver's own, it runs at once. The layout is the kit's, the size the
+ * Windows x64 KDPC's (64 bytes).
+ */
+#define WK_KM_OBJECT_DPC 0x434D4B57u /* 'WKMC' */
+
+struct _KDPC;
+typedef VOID KDEFERRED_ROUTINE(struct _KDPC *Dpc, PVOID DeferredContext, PVOID SystemArgument1,
+                               PVOID SystemArgument2);
+typedef KDEFERRED_ROUTINE *PKDEFERRED_ROUTINE;
+
+typedef struct _KDPC {
+    ULONG wk_type;          /* WK_KM_OBJECT_DPC once initialised */
+    LONG volatile wk_queued; /* 1 from KeInsertQueueDpc until it runs or is removed */
+    PKDEFERRED_ROUTINE DeferredRoutine;
+    PVOID DeferredContext;
+    PVOID SystemArgument1;
+    PVOID SystemArgument2;
+    ULONG64 wk_reserved[3];
+} KDPC, *PKDPC, *PRKDPC;
+
+static inline void wk_km_dpc_check(PRKDPC Dpc, const char *api)
+{
+    if (!Dpc || Dpc->wk_type != WK_KM_OBJECT_DPC)
+        wk_km_fail("KM-DPC-001: %s(%p): not initialised by KeInitializeDpc", api, (void *)Dpc);
+}
+
+/* Sets a DPC object up; it is not queued. */
+static inline VOID KeInitializeDpc(PRKDPC Dpc, PKDEFERRED_ROUTINE DeferredRoutine, PVOID DeferredContext)
+{
+    memset(Dpc, 0, sizeof *Dpc);
+    Dpc->wk_type = WK_KM_OBJECT_DPC;
+    Dpc->DeferredRoutine = DeferredRoutine;
+    Dpc->DeferredContext = DeferredContext;
+}
+
+/* Runs a queued DPC at DISPATCH_LEVEL, unless it was removed meanwhile:
+ * what the kit calls at its DPC point. It leaves the queue first, so the
+ * routine may queue it again, as on Windows. */
+static inline void wk_km_dpc_run(void *object)
+{
+    PRKDPC Dpc = (PRKDPC)object;
+    KIRQL old = wk_km_thread_irql;
+    if (!__atomic_exchange_n(&Dpc->wk_queued, 0, __ATOMIC_ACQ_REL))
+        return;
+    wk_km_thread_irql = DISPATCH_LEVEL;
+    Dpc->DeferredRoutine(Dpc, Dpc->DeferredContext, Dpc->SystemArgument1, Dpc->SystemArgument2);
+    if (wk_km_thread_irql != DISPATCH_LEVEL)
+        wk_km_fail("KM-IRQL-004: a DPC routine returned at IRQL %u; it runs, and must return, at "
+                   "DISPATCH_LEVEL", (unsigned)wk_km_thread_irql);
+    wk_km_thread_irql = old;
+}
+
+/* Queues the DPC with its two arguments; FALSE when it is queued already
+ * (the arguments then stay those of the first call), as on Windows. */
+static inline BOOLEAN KeInsertQueueDpc(PRKDPC Dpc, PVOID SystemArgument1, PVOID SystemArgument2)
+{
+    LONG idle = 0;
+    wk_km_dpc_check(Dpc, "KeInsertQueueDpc");
+    if (!__atomic_compare_exchange_n(&Dpc->wk_queued, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return FALSE;
+    Dpc->SystemArgument1 = SystemArgument1;
+    Dpc->SystemArgument2 = SystemArgument2;
+    if (!WK_KM_SERVICE(QueueDpc) || !wk_km_services->QueueDpc(Dpc, wk_km_dpc_run))
+        wk_km_dpc_run(Dpc);
+    return TRUE;
+}
+
+/* Takes a queued DPC off the queue; TRUE when it was queued. */
+static inline BOOLEAN KeRemoveQueueDpc(PRKDPC Dpc)
+{
+    wk_km_dpc_check(Dpc, "KeRemoveQueueDpc");
+    if (!__atomic_exchange_n(&Dpc->wk_queued, 0, __ATOMIC_ACQ_REL))
+        return FALSE;
+    if (WK_KM_SERVICE(DequeueDpc))
+        wk_km_services->DequeueDpc(Dpc);
+    return TRUE;
+}
+
+/* Windows waits for every queued DPC to run. The kit runs them at its DPC
+ * point, which a driver's DDI cannot reach from inside itself, so there is
+ * nothing queued that could run earlier: it returns. Callable only at
+ * PASSIVE_LEVEL, as on Windows. */
+static inline VOID KeFlushQueuedDpcs(VOID)
+{
+    wk_km_require_irql(PASSIVE_LEVEL, "KeFlushQueuedDpcs", "");
+}
+
+/* ------------------------------------------------------------------------ */
 /* Doubly and singly linked lists (added)                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -1132,7 +1246,7 @@ typedef ULONG64 POOL_FLAGS;
  * The header in front of every block. glibc keeps its free-list links in
  * the first 32 bytes of a freed chunk, so magic and tag sit after them and
  * usually survive a free: a double free is then named as such rather than
- * as a corrupt header. 48 bytes keep blocks 16-byte aligned, which is all
+ * as a corrupt header. 64 bytes keep blocks 16-byte aligned, which is all
  * the kit promises (Windows page-aligns blocks of PAGE_SIZE or more and
  * honours POOL_FLAG_CACHE_ALIGNED; the kit does neither).
  */
@@ -1140,10 +1254,12 @@ typedef struct wk_km_pool_header {
     ULONG64 wk_allocator_scratch[4];
     ULONG wk_magic; /* WK_KM_POOL_NONPAGED, _PAGED or _FREED */
     ULONG wk_tag;
-    SIZE_T wk_size; /* bytes the driver asked for */
+    SIZE_T wk_size;   /* bytes the driver asked for */
+    ULONG64 wk_owner; /* the kit's count it is in (kmservices.h), 0: none */
+    ULONG64 wk_pad;
 } wk_km_pool_header;
 
-WK_STATIC_ASSERT(sizeof(wk_km_pool_header) == 48 && sizeof(wk_km_pool_header) % 16 == 0,
+WK_STATIC_ASSERT(sizeof(wk_km_pool_header) == 64 && sizeof(wk_km_pool_header) % 16 == 0,
                  "pool header keeps 16-byte alignment");
 
 /* A tag as its four characters in memory order (how debuggers show it). */
@@ -1179,6 +1295,8 @@ static inline PVOID wk_km_pool_alloc(SIZE_T size, ULONG tag, int paged, int fill
     h->wk_magic = paged ? WK_KM_POOL_PAGED : WK_KM_POOL_NONPAGED;
     h->wk_tag = tag;
     h->wk_size = size;
+    h->wk_owner = WK_KM_SERVICE(PoolAllocated) ? wk_km_services->PoolAllocated(tag, size) : 0;
+    h->wk_pad = 0;
     memset(h + 1, fill, size);
     return h + 1;
 }
@@ -1210,6 +1328,8 @@ static inline void wk_km_pool_free(PVOID P, ULONG tag, int check_tag, const char
     else
         wk_km_require_irql(DISPATCH_LEVEL, api, "");
     h->wk_magic = WK_KM_POOL_FREED;
+    if (h->wk_owner && WK_KM_SERVICE(PoolFreed))
+        wk_km_services->PoolFreed(h->wk_owner, h->wk_tag, h->wk_size);
     memset(P, WK_KM_POOL_FREED_FILL, h->wk_size);
     free(h);
 }

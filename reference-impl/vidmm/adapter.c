@@ -16,9 +16,9 @@
 static NTSTATUS refuse_abi(struct wk_vidmm *vm, ULONG abi)
 {
     snprintf(vm->abi_error, sizeof(vm->abi_error),
-             "the driver was compiled against wddmkit driver ABI %u; this kit's is %u (WK_DRIVER_ABI_VERSION in "
-             "include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
-             (unsigned)abi, WK_DRIVER_ABI_VERSION);
+             "the driver was compiled against wddmkit driver ABI %u; this kit's is %u, and it takes %u to %u "
+             "(WK_DRIVER_ABI_VERSION in include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
+             (unsigned)abi, WK_DRIVER_ABI_VERSION, WK_DRIVER_ABI_OLDEST, WK_DRIVER_ABI_VERSION);
     return STATUS_REVISION_MISMATCH;
 }
 
@@ -36,7 +36,7 @@ static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
 {
     (void)path;
     struct wk_vidmm *vm = self->wk_owner;
-    if (driver_abi != WK_DRIVER_ABI_VERSION)
+    if (!WK_DRIVER_ABI_TAKEN(driver_abi))
         return refuse_abi(vm, driver_abi);
     if (!init)
         return STATUS_INVALID_PARAMETER;
@@ -55,6 +55,7 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     vm->driver_object.wk_initialize_abi1 = kit_initialize_abi1;
     vm->driver_object.wk_initialize = kit_initialize;
     vm->driver_object.wk_owner = vm;
+    vm->driver_object.wk_km_services = &wk_km_services_of_kit;
     vm->abi_error[0] = '\0';
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;

@@ -31,6 +31,27 @@ struct wk_vidmm *call_current_vm(void)
     return active ? active->vm : NULL;
 }
 
+enum wk_ddi call_current_ddi(void)
+{
+    return active ? active->ddi : WK_DDI_NONE;
+}
+
+/* The frame's signo when km.h ended the call (no signal has it). */
+#define SIGNO_KM_FAILURE (-1)
+
+void call_end_with_km_failure(const char *line)
+{
+    struct ddi_frame *f = active;
+    if (!f)
+        return;
+    snprintf(f->vm->km_failure, sizeof(f->vm->km_failure), "%s", line);
+    f->signo = SIGNO_KM_FAILURE;
+    f->fault_addr = NULL;
+    f->fault_access = FAULT_UNKNOWN;
+    active = f->outer;
+    siglongjmp(f->env, 1);
+}
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGTRAP };
 #define NSIG_CAUGHT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction previous[NSIG_CAUGHT];
@@ -173,11 +194,20 @@ wk_status ddi_crashed(struct ddi_frame *f)
     struct wk_vidmm *vm = f->vm;
     if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
         arm_timer(0);
+    vm->dead = 1;
+    if (f->signo == SIGNO_KM_FAILURE) { /* km.h ended it: no signal to unblock */
+        enum wk_rule_id rule = km_rule_of_line(vm->km_failure);
+        const char *detail = vm->km_failure;
+        size_t n = strlen(rule_id(rule));
+        if (strncmp(detail, rule_id(rule), n) == 0 && detail[n] == ':') /* said once */
+            detail += n + 1 + (detail[n + 1] == ' ');
+        violate(vm, rule, f->ddi, "%s", detail);
+        return WK_E_DRIVER_CRASH;
+    }
     sigset_t all;
     sigemptyset(&all);
     sigaddset(&all, f->signo);
     sigprocmask(SIG_UNBLOCK, &all, NULL);
-    vm->dead = 1;
     if (f->signo == SIGALRM) {
         violate(vm, R_DRV_HANG, f->ddi, "did not return within %u ms", vm->cfg.ddi_timeout_ms);
         return WK_E_DRIVER_HANG;

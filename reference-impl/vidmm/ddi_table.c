@@ -37,7 +37,7 @@ static const struct member members[] = {
     { "DxgkDdiSetPowerState", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPowerState), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
     { "DxgkDdiNotifyAcpiEvent", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiNotifyAcpiEvent), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
     { "DxgkDdiResetDevice", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiResetDevice), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
-    { "DxgkDdiUnload", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUnload), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
+    { "DxgkDdiUnload", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUnload), DXGKDDI_INTERFACE_VERSION_VISTA, 1 },
     { "DxgkDdiQueryInterface", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryInterface), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
     { "DxgkDdiControlEtwLogging", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiControlEtwLogging), DXGKDDI_INTERFACE_VERSION_VISTA, 0 },
     { "DxgkDdiQueryAdapterInfo", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryAdapterInfo), DXGKDDI_INTERFACE_VERSION_VISTA, 1 },

@@ -194,6 +194,22 @@ struct pending {
 #define CONTEXT_HANDLE_TAG 0xC0000000u
 #define HANDLE_INDEX_MASK 0x0FFFFFFFu
 
+/* km_services.c: pool blocks of one tag counted for an adapter (those
+ * DriverEntry allocated apart), and a queued KDPC. */
+#define KM_POOL_TAGS 32
+#define KM_DPC_QUEUE 64
+#define MAX_LIVE_ADAPTERS 64
+struct km_pool_tag {
+    uint32_t tag;
+    int used;
+    uint64_t blocks, bytes;             /* allocated in DDIs since DriverEntry */
+    uint64_t entry_blocks, entry_bytes; /* allocated in DriverEntry */
+};
+struct km_dpc {
+    void *dpc;
+    void (*run)(void *dpc);
+};
+
 struct wk_vidmm {
     uint32_t magic;
     struct wk_vidmm_config cfg;
@@ -266,6 +282,12 @@ struct wk_vidmm {
     uint32_t npending;
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;
+    uint64_t km_serial;                     /* km_services.c: 0 when not counted */
+    struct km_pool_tag km_pool[KM_POOL_TAGS];
+    struct km_pool_tag km_pool_other;       /* tags past KM_POOL_TAGS */
+    struct km_dpc kdpc[KM_DPC_QUEUE];       /* KeInsertQueueDpc, in order */
+    uint32_t nkdpc;
+    char km_failure[512];                   /* the km.h line that ended a call */
 
     /* Checks */
     wk_vidmm_rewrite_fn *rewrite;
@@ -370,6 +392,23 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
 void guarded_copy(void *dst, const void *src, size_t n);
 
 void call_install_handlers(void);
+/* The DDI the frame active on this thread calls (WK_DDI_NONE: none). */
+enum wk_ddi call_current_ddi(void);
+/* km.h's Fail: ends the active frame as a violation of the rule `line`
+ * names (km_rule_of_line); returns only when no frame is active. */
+void call_end_with_km_failure(const char *line);
+
+/* km_services.c ---------------------------------------------------------- */
+
+extern const WK_KM_SERVICES wk_km_services_of_kit;
+void km_register(struct wk_vidmm *vm);
+void km_unregister(struct wk_vidmm *vm);
+enum wk_rule_id km_rule_of_line(const char *line);
+/* POOL-LEAK-001 for every tag with blocks left; DriverEntry's count only
+ * when the driver was unloaded (DxgkDdiUnload). */
+void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded);
+/* The adapter's DPC point for KDPC objects: runs the queued ones. */
+wk_status km_run_queued_dpcs(struct wk_vidmm *vm);
 
 /* guard.c ---------------------------------------------------------------- */
 

@@ -8,7 +8,8 @@
  * keeps its line commented out. docs/contract-rules.md is generated from
  * this table (`wddmkit rules --markdown`) and a test keeps the two equal.
  * Sources: "facts §x" is docs/wddm-facts.md section x; "seed:<page>" quotes one
- * of the WDDM documentation pages listed in docs/wddm-facts.md §0.
+ * of the WDDM documentation pages listed in docs/wddm-facts.md §0; "WDK
+ * <routine>" the kernel routine's own reference page (the KM rules).
  */
 #ifndef WK_VIDMM_RULES_H
 #define WK_VIDMM_RULES_H
@@ -252,7 +253,63 @@
       "pDmaBuffer and pPatchLocationListOut are where they were",                                  \
       "choice: facts §5.2 R2 gives the outputs on success and on an insufficient buffer only; "    \
       "no documentation requires them unchanged on another failure, which the kernel discards",    \
-      "reference-impl/vidmm/render.c")
+      "reference-impl/vidmm/render.c")                                                                                              \
+    /* The kernel API, as include/wddmkit/km.h models it: a misuse km.h   \
+     * detects ends the DDI call as its rule (kmservices.h, Fail). */       \
+    X(R_KM_API, "KM-API-001", WK_DDI_NONE,                                                    \
+      "the driver calls the kernel API as its documentation requires (a misuse km.h detects that has no rule of its own)",                                                                                    \
+      "WDK: each routine's page names the bug check a misuse raises; include/wddmkit/km.h prints which", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_POOL_TAG, "KM-POOL-001", WK_DDI_NONE,                                                    \
+      "ExFreePoolWithTag is given the tag the block was allocated with",                                                                                    \
+      "WDK ExFreePoolWithTag: Tag must match the tag used to allocate the block; Windows bug-checks BAD_POOL_CALLER (0xC2)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_POOL_LIVE, "KM-POOL-002", WK_DDI_NONE,                                                    \
+      "a pool block is freed once, and only a block the pool gave out",                                                                                    \
+      "WDK ExFreePool: freeing a block twice or one not from the pool bug-checks BAD_POOL_CALLER (0xC2)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_POOL_NULL, "KM-POOL-003", WK_DDI_NONE,                                                    \
+      "ExFreePool(WithTag) is not given NULL",                                                                                    \
+      "WDK ExFreePoolWithTag: P is the address of a pool block; NULL bug-checks BAD_POOL_CALLER (0xC2)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_POOL_RAISE, "KM-POOL-004", WK_DDI_NONE,                                                    \
+      "an ExAllocatePool2 with POOL_FLAG_RAISE_ON_FAILURE that fails is not taken for a NULL answer",                                                                                    \
+      "WDK ExAllocatePool2: with POOL_FLAG_RAISE_ON_FAILURE a failure raises an exception instead of returning NULL", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_IRQL_RAISE, "KM-IRQL-001", WK_DDI_NONE,                                                    \
+      "KeRaiseIrql is never asked for an IRQL below the current one",                                                                                    \
+      "WDK KeRaiseIrql: NewIrql below the current IRQL bug-checks IRQL_NOT_GREATER_OR_EQUAL (0x9)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_IRQL_LOWER, "KM-IRQL-002", WK_DDI_NONE,                                                    \
+      "KeLowerIrql is never asked for an IRQL above the current one",                                                                                    \
+      "WDK KeLowerIrql: NewIrql must be the value KeRaiseIrql returned; raising through it is a bug check", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_IRQL_MAX, "KM-IRQL-003", WK_DDI_NONE,                                                    \
+      "each kernel routine is called at an IRQL its page allows (no wait, no paged pool above APC_LEVEL; nothing above DISPATCH_LEVEL)",                                                                                    \
+      "WDK: each routine's Requirements give its IRQL; above it Windows bug-checks IRQL_NOT_LESS_OR_EQUAL (0xA)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_IRQL_DPC, "KM-IRQL-004", WK_DDI_NONE,                                                    \
+      "a DPC routine returns at DISPATCH_LEVEL, where it was called",                                                                                    \
+      "WDK KDEFERRED_ROUTINE: it runs at DISPATCH_LEVEL; returning at another IRQL bug-checks IRQL_UNEXPECTED_VALUE (0xC8)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_LOCK_TWICE, "KM-LOCK-001", WK_DDI_NONE,                                                    \
+      "a thread never acquires a spin lock or fast mutex it holds",                                                                                    \
+      "WDK KeAcquireSpinLock and ExAcquireFastMutex: not recursive; a second acquisition deadlocks", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_LOCK_UNHELD, "KM-LOCK-002", WK_DDI_NONE,                                                    \
+      "a spin lock or fast mutex is released only while held",                                                                                    \
+      "WDK KeReleaseSpinLock: releases a lock the caller acquired", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_MUTEX_OWNER, "KM-MUTEX-001", WK_DDI_NONE,                                                    \
+      "KeReleaseMutex is called only by the mutex's owner",                                                                                    \
+      "WDK KeReleaseMutex: a caller that does not own it raises STATUS_MUTANT_NOT_OWNED", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_MUTEX_INIT, "KM-MUTEX-003", WK_DDI_NONE,                                                    \
+      "a mutex is initialised before it is used",                                                                                    \
+      "WDK KeInitializeMutex and ExInitializeFastMutex: called before any other use of the object", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_LIST, "KM-LIST-001", WK_DDI_NONE,                                                    \
+      "a LIST_ENTRY list is intact when an entry is inserted or removed",                                                                                    \
+      "WDK RemoveEntryList and InsertTailList: a corrupt list fails fast with KERNEL_SECURITY_CHECK_FAILURE (0x139)", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_EVENT, "KM-EVENT-001", WK_DDI_NONE,                                                    \
+      "an event is initialised by KeInitializeEvent before it is set, reset or read",                                                                                    \
+      "WDK KeInitializeEvent: called before any other use of the event", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_DPC, "KM-DPC-001", WK_DDI_NONE,                                                    \
+      "a DPC object is initialised by KeInitializeDpc before it is queued",                                                                                    \
+      "WDK KeInitializeDpc: called before the DPC object is queued", "reference-impl/vidmm/km_services.c") \
+    X(R_DRV_ASSERT, "DRV-ASSERT-001", WK_DDI_NONE,                                                    \
+      "the driver's own assertions (NT_ASSERT, NT_VERIFY, ASSERT) hold; a failed one ends the call with its expression and file:line",                                                                                    \
+      "DESIGN: a driver's assertion states its own contract; the kit compiles them in, as a checked build does", "reference-impl/vidmm/km_services.c") \
+    X(R_POOL_LEAK, "POOL-LEAK-001", WK_DDI_REMOVE_DEVICE,                                                    \
+      "every pool block the driver allocated while the adapter lived is freed by DxgkDdiRemoveDevice, or by DxgkDdiUnload when it has one (then DriverEntry's blocks count too)",                                                                                    \
+      "WDK Driver Verifier pool tracking: a driver that unloads with pool still allocated bug-checks DRIVER_VERIFIER_DETECTED_VIOLATION (0xC4, 0x62)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

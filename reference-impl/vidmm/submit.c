@@ -345,6 +345,21 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
 /* Interrupts and completion                                            */
 /* ------------------------------------------------------------------ */
 
+/* The DPC point, once the interrupts are dismissed: DxgkDdiDpcRoutine
+ * when the driver asked for it (DxgkCbNotifyDpc, DxgkCbQueueDpc), then the
+ * DPC objects it queued (KeInsertQueueDpc), in order. */
+static wk_status dpc_point(struct wk_vidmm *vm)
+{
+    if (vm->dpc_requested && vm->ddi.DxgkDdiDpcRoutine) {
+        vm->dpc_requested = 0;
+        wk_status crashed;
+        DDI_CALL(vm, WK_DDI_DPC_ROUTINE, crashed, vm->ddi.DxgkDdiDpcRoutine(vm->miniport));
+        if (crashed != WK_OK)
+            return crashed;
+    }
+    return km_run_queued_dpcs(vm);
+}
+
 static wk_status deliver_interrupts(struct wk_vidmm *vm)
 {
     for (uint32_t round = 0; wk_gpu_irq_asserted(vm->gpu); round++) {
@@ -369,13 +384,7 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
                            "returned FALSE while its device asserted the line (status 0x%x)", raised);
         }
     }
-    if (vm->dpc_requested && vm->ddi.DxgkDdiDpcRoutine) {
-        vm->dpc_requested = 0;
-        wk_status crashed;
-        DDI_CALL(vm, WK_DDI_DPC_ROUTINE, crashed, vm->ddi.DxgkDdiDpcRoutine(vm->miniport));
-        return crashed;
-    }
-    return WK_OK;
+    return dpc_point(vm);
 }
 
 static int waiting_for(const struct wk_vidmm *vm, uint32_t fence)
@@ -414,8 +423,10 @@ static wk_status retire_unexecuted(struct wk_vidmm *vm, uint32_t fence)
 
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
 {
-    if (vm->cfg.no_model)
-        return retire_unexecuted(vm, fence);
+    if (vm->cfg.no_model) {
+        wk_status st = retire_unexecuted(vm, fence);
+        return st == WK_OK && vm->nkdpc ? dpc_point(vm) : st;
+    }
     while (waiting_for(vm, fence)) {
         if (vm->dead)
             return WK_E_DEAD;

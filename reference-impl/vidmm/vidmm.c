@@ -90,6 +90,7 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
     if (!vm)
         return WK_E_NO_MEMORY;
     vm->magic = VIDMM_MAGIC;
+    km_register(vm);
     if (cfg)
         vm->cfg = *cfg;
     apply_defaults(&vm->cfg);
@@ -112,12 +113,31 @@ static void stop_driver(struct wk_vidmm *vm)
         return;
     wk_status crashed;
     NTSTATUS st;
-    if (vm->started && vm->ddi.DxgkDdiStopDevice)
+    if (vm->started)
+        (void)km_run_queued_dpcs(vm); /* what the driver queued runs before it stops */
+    if (!vm->dead && vm->started && vm->ddi.DxgkDdiStopDevice)
         DDI_CALL(vm, WK_DDI_STOP_DEVICE, crashed, st = vm->ddi.DxgkDdiStopDevice(vm->miniport));
     if (!vm->dead && vm->ddi.DxgkDdiRemoveDevice)
         DDI_CALL(vm, WK_DDI_REMOVE_DEVICE, crashed, st = vm->ddi.DxgkDdiRemoveDevice(vm->miniport));
     (void)crashed;
     (void)st;
+}
+
+/* DxgkDdiUnload once the last device is gone, as Windows unloads a
+ * miniport; then POOL-LEAK-001 for the pool left (R_POOL_LEAK: what
+ * DriverEntry allocated counts only when there was an Unload to free it). */
+static void unload_driver(struct wk_vidmm *vm)
+{
+    if (!vm->have_ddi || vm->dead)
+        return;
+    int unloaded = 0;
+    if (vm->ddi.DxgkDdiUnload) {
+        wk_status crashed;
+        DDI_CALL(vm, WK_DDI_UNLOAD, crashed, vm->ddi.DxgkDdiUnload());
+        unloaded = crashed == WK_OK;
+    }
+    if (!vm->dead)
+        km_check_pool_leaks(vm, unloaded);
 }
 
 static void release_objects(struct wk_vidmm *vm)
@@ -244,6 +264,7 @@ wk_status wk_vidmm_stop(struct wk_vidmm *vm)
     release_objects(vm);
     gbuf_release_spares(vm);
     stop_driver(vm);
+    unload_driver(vm);
     vm->stopped = 1;
     return vm->dead ? WK_E_DEAD : WK_OK;
 }
@@ -253,6 +274,7 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
     if (!vm)
         return;
     wk_vidmm_stop(vm);
+    km_unregister(vm);
     for (uint32_t i = 1; i <= MAX_SEGMENTS; i++) {
         wk_place_destroy(vm->seg[i].heap);
         free(vm->seg[i].mapped_once);

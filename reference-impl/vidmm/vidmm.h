@@ -63,7 +63,9 @@ extern "C" {
     X(WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION, "DxgkCbDestroyContextAllocation") \
     X(WK_DDI_CB_MAP_CONTEXT_ALLOCATION, "DxgkCbMapContextAllocation")      \
     X(WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, "DxgkCbUpdateContextAllocation") \
-    X(WK_DDI_CB_NOTIFY_INTERRUPT, "DxgkCbNotifyInterrupt")
+    X(WK_DDI_CB_NOTIFY_INTERRUPT, "DxgkCbNotifyInterrupt")                \
+    X(WK_DDI_KDPC_ROUTINE, "KDEFERRED_ROUTINE")                            \
+    X(WK_DDI_UNLOAD, "DxgkDdiUnload")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,

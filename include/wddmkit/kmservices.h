@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wddmkit/kmservices.h - how km.h, which is header only, reaches the kit.
+ *
+ * Most of km.h needs nothing but the C library. Four things need the kit:
+ *
+ *   - a misuse km.h detects (a wrong pool tag, a lock taken twice, a failed
+ *     NT_ASSERT) ends the DDI call as a named rule of the verdict, with the
+ *     line km.h printed, instead of ending the process: Fail;
+ *   - pool blocks are counted by tag, so that blocks still allocated when
+ *     the adapter is torn down are reported (POOL-LEAK-001): PoolAllocated
+ *     and PoolFreed;
+ *   - a DPC object (KeInsertQueueDpc) runs at the kit's DPC point, after
+ *     the interrupt routine and DxgkDdiDpcRoutine, as on Windows where DPCs
+ *     run once the interrupt is dismissed: QueueDpc and DequeueDpc.
+ *
+ * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
+ * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
+ * below, one weak hidden variable every translation unit of the module
+ * shares (C or C++), and sets the calling thread's modelled IRQL back to
+ * PASSIVE_LEVEL (a DDI that the kit ended mid-way may have left it raised).
+ * Until DxgkInitialize runs, and in a program with no kit (a unit test of
+ * driver code), the pointer is NULL and km.h does without: a misuse prints
+ * its line and aborts, nothing is counted, a DPC runs at once.
+ *
+ * The table grows only at its end; Size says how much of it the kit that
+ * filled it has, and km.h calls no member past it.
+ */
+#ifndef WDDMKIT_KMSERVICES_H
+#define WDDMKIT_KMSERVICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct _WK_KM_SERVICES {
+    uint32_t Size;     /* sizeof the kit's table */
+    uint32_t Reserved; /* 0 */
+    /* Ends the DDI call running on this thread as a violation of the rule
+     * `line` starts with ("KM-POOL-001: ...", "NT_ASSERT failed: ..."), and
+     * never returns then. Returns when no DDI call of the kit's is running
+     * on this thread (a thread of the driver's own): km.h then aborts. */
+    void (*Fail)(const char *line);
+    /* A pool block of `bytes` with `tag` was allocated: returns the owner
+     * to pass back to PoolFreed, 0 when the block is not counted (no DDI
+     * call running on this thread). */
+    uint64_t (*PoolAllocated)(uint32_t tag, size_t bytes);
+    /* The block PoolAllocated answered `owner` for was freed, from any
+     * thread (0: nothing to do). */
+    void (*PoolFreed)(uint64_t owner, uint32_t tag, size_t bytes);
+    /* Queues `dpc` to run at the kit's next DPC point: the kit calls
+     * run(dpc), on a thread of its own choosing, inside a DDI frame. Returns
+     * 0 when no DDI call of the kit's is running on this thread (km.h then
+     * runs the DPC at once). */
+    int (*QueueDpc)(void *dpc, void (*run)(void *dpc));
+    /* Takes `dpc` off the kit's queue (KeRemoveQueueDpc: the driver may
+     * free it next). */
+    void (*DequeueDpc)(void *dpc);
+} WK_KM_SERVICES;
+
+/* The services of the kit that loaded this module (NULL before
+ * DxgkInitialize and without a kit); weak so every translation unit of the
+ * module shares one, hidden so a module and the kit never see each other's. */
+extern const WK_KM_SERVICES *wk_km_services;
+__attribute__((weak, visibility("hidden"))) const WK_KM_SERVICES *wk_km_services = NULL;
+
+/* The calling thread's modelled IRQL (km.h, "IRQL"), here so that
+ * DxgkInitialize can reset it without including km.h. */
+extern __thread unsigned char wk_km_thread_irql;
+__attribute__((weak, visibility("hidden"))) __thread unsigned char wk_km_thread_irql = 0;
+
+/* The services table member `m` exists in the kit's table. */
+#define WK_KM_SERVICE(m)                                                                        \
+    (wk_km_services && wk_km_services->Size >= offsetof(WK_KM_SERVICES, m) + sizeof(void (*)(void)) && \
+     wk_km_services->m)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_KMSERVICES_H */

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * km_services.c - the kit's side of include/wddmkit/kmservices.h: what
+ * km.h, header only inside the driver's module, asks of the kit.
+ *
+ *   Fail        a misuse km.h detected, or a failed NT_ASSERT, ends the DDI
+ *               call running on this thread as the rule its line names
+ *               (call.c unwinds the frame; the adapter is then dead, as
+ *               after a crash: the driver stopped half-way);
+ *   PoolAllocated / PoolFreed
+ *               pool blocks counted by tag per adapter, so that what is
+ *               left after the teardown is reported (POOL-LEAK-001);
+ *   QueueDpc / DequeueDpc
+ *               KDPC objects queued to run at the adapter's DPC point.
+ *
+ * Pool blocks and DPCs may be freed or dequeued from a thread of the
+ * driver's own, where no DDI frame names the adapter: the owner a block
+ * carries is the adapter's serial number, looked up among the live
+ * adapters under one lock. A block whose adapter is gone is not counted.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wk_vidmm *live[MAX_LIVE_ADAPTERS];
+static uint64_t next_serial = 1;
+
+void km_register(struct wk_vidmm *vm)
+{
+    pthread_mutex_lock(&lock);
+    vm->km_serial = 0; /* not counted when every slot is taken */
+    for (uint32_t i = 0; i < MAX_LIVE_ADAPTERS; i++)
+        if (!live[i]) {
+            live[i] = vm;
+            vm->km_serial = next_serial++;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+}
+
+void km_unregister(struct wk_vidmm *vm)
+{
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i < MAX_LIVE_ADAPTERS; i++)
+        if (live[i] == vm)
+            live[i] = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The live adapter of a serial number (under the lock). */
+static struct wk_vidmm *adapter_of(uint64_t serial)
+{
+    for (uint32_t i = 0; serial && i < MAX_LIVE_ADAPTERS; i++)
+        if (live[i] && live[i]->km_serial == serial)
+            return live[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fail                                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The rules km.h's lines may name; any other KM-* line is KM-API-001. */
+static const enum wk_rule_id km_rules[] = {
+    R_KM_POOL_TAG,   R_KM_POOL_LIVE,  R_KM_POOL_NULL, R_KM_POOL_RAISE, R_KM_IRQL_RAISE,
+    R_KM_IRQL_LOWER, R_KM_IRQL_MAX,   R_KM_IRQL_DPC,  R_KM_LOCK_TWICE, R_KM_LOCK_UNHELD,
+    R_KM_MUTEX_OWNER, R_KM_MUTEX_INIT, R_KM_LIST,     R_KM_EVENT,      R_KM_DPC,
+};
+
+/* The rule a km.h line names: its "KM-AREA-NNN:" prefix, DRV-ASSERT-001
+ * for a failed assertion ("NT_ASSERT failed: ..."), KM-API-001 else. */
+enum wk_rule_id km_rule_of_line(const char *line)
+{
+    static const char *const assertions[] = { "NT_ASSERT failed:", "NT_VERIFY failed:", "ASSERT failed:" };
+    for (size_t i = 0; i < sizeof(assertions) / sizeof(assertions[0]); i++)
+        if (strncmp(line, assertions[i], strlen(assertions[i])) == 0)
+            return R_DRV_ASSERT;
+    const char *colon = strchr(line, ':');
+    size_t n = colon ? (size_t)(colon - line) : 0;
+    for (size_t i = 0; i < sizeof(km_rules) / sizeof(km_rules[0]); i++) {
+        const char *id = rule_id(km_rules[i]);
+        if (n == strlen(id) && strncmp(line, id, n) == 0)
+            return km_rules[i];
+    }
+    return R_KM_API;
+}
+
+static void service_fail(const char *line)
+{
+    call_end_with_km_failure(line ? line : "KM-API-001: (no line)");
+}
+
+/* ------------------------------------------------------------------ */
+/* Pool accounting                                                      */
+/* ------------------------------------------------------------------ */
+
+/* The owner word: the adapter's serial, and whether DriverEntry allocated
+ * the block (a driver without DxgkDdiUnload keeps those for its life). */
+#define OWNER_FROM_DRIVER_ENTRY 1u
+
+static struct km_pool_tag *tag_slot(struct wk_vidmm *vm, uint32_t tag)
+{
+    for (uint32_t i = 0; i < KM_POOL_TAGS && vm->km_pool[i].used; i++)
+        if (vm->km_pool[i].tag == tag)
+            return &vm->km_pool[i];
+    for (uint32_t i = 0; i < KM_POOL_TAGS; i++)
+        if (!vm->km_pool[i].used) {
+            vm->km_pool[i].used = 1;
+            vm->km_pool[i].tag = tag;
+            return &vm->km_pool[i];
+        }
+    return &vm->km_pool_other; /* more tags than slots: counted together */
+}
+
+static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
+{
+    struct wk_vidmm *vm = call_current_vm();
+    if (!vm || !vm->km_serial)
+        return 0;
+    int in_entry = call_current_ddi() == WK_DDI_DRIVER_ENTRY;
+    pthread_mutex_lock(&lock);
+    struct km_pool_tag *t = tag_slot(vm, tag);
+    if (in_entry) {
+        t->entry_blocks++;
+        t->entry_bytes += bytes;
+    } else {
+        t->blocks++;
+        t->bytes += bytes;
+    }
+    pthread_mutex_unlock(&lock);
+    return vm->km_serial << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
+}
+
+static void service_pool_freed(uint64_t owner, uint32_t tag, size_t bytes)
+{
+    pthread_mutex_lock(&lock);
+    struct wk_vidmm *vm = adapter_of(owner >> 1);
+    if (vm) {
+        struct km_pool_tag *t = tag_slot(vm, tag);
+        if (owner & OWNER_FROM_DRIVER_ENTRY) {
+            t->entry_blocks -= t->entry_blocks ? 1 : 0;
+            t->entry_bytes -= t->entry_bytes >= bytes ? bytes : t->entry_bytes;
+        } else {
+            t->blocks -= t->blocks ? 1 : 0;
+            t->bytes -= t->bytes >= bytes ? bytes : t->bytes;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void tag_text(uint32_t tag, char out[5])
+{
+    for (int i = 0; i < 4; i++) {
+        unsigned ch = (tag >> (8 * i)) & 0xFFu;
+        out[i] = (char)(ch >= 0x20 && ch <= 0x7E ? ch : '.');
+    }
+    out[4] = '\0';
+}
+
+/* POOL-LEAK-001, once the driver was stopped and removed (and unloaded):
+ * one violation per tag with blocks left. */
+void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded)
+{
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i <= KM_POOL_TAGS; i++) {
+        const struct km_pool_tag *t = i < KM_POOL_TAGS ? &vm->km_pool[i] : &vm->km_pool_other;
+        uint64_t blocks = t->blocks + (unloaded ? t->entry_blocks : 0);
+        uint64_t bytes = t->bytes + (unloaded ? t->entry_bytes : 0);
+        if (!blocks)
+            continue;
+        char text[5];
+        tag_text(t->tag, text);
+        pthread_mutex_unlock(&lock);
+        violate(vm, R_POOL_LEAK, WK_DDI_REMOVE_DEVICE,
+                "%llu pool block%s (%llu bytes) tagged %s%s%s 0x%08x still allocated after %s", (unsigned long long)blocks,
+                blocks == 1 ? "" : "s", (unsigned long long)bytes, i < KM_POOL_TAGS ? "'" : "", i < KM_POOL_TAGS ? text : "with other tags", i < KM_POOL_TAGS ? "'" : "",
+                (unsigned)t->tag, unloaded ? "DxgkDdiUnload" : "DxgkDdiRemoveDevice");
+        pthread_mutex_lock(&lock);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* DPC objects                                                          */
+/* ------------------------------------------------------------------ */
+
+static int service_queue_dpc(void *dpc, void (*run)(void *dpc))
+{
+    struct wk_vidmm *vm = call_current_vm();
+    int queued = 0;
+    pthread_mutex_lock(&lock);
+    if (vm && vm->km_serial && vm->nkdpc < KM_DPC_QUEUE) {
+        vm->kdpc[vm->nkdpc].dpc = dpc;
+        vm->kdpc[vm->nkdpc].run = run;
+        vm->nkdpc++;
+        queued = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return queued; /* 0: km.h runs it at once */
+}
+
+static void service_dequeue_dpc(void *dpc)
+{
+    pthread_mutex_lock(&lock);
+    for (uint32_t a = 0; a < MAX_LIVE_ADAPTERS; a++) {
+        struct wk_vidmm *vm = live[a];
+        for (uint32_t i = 0; vm && i < vm->nkdpc;) {
+            if (vm->kdpc[i].dpc == dpc) {
+                memmove(&vm->kdpc[i], &vm->kdpc[i + 1], (vm->nkdpc - i - 1) * sizeof(vm->kdpc[0]));
+                vm->nkdpc--;
+            } else {
+                i++;
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* One DPC in its guarded call (its own function: sigsetjmp and a local
+ * struct do not mix). */
+static wk_status run_dpc(struct wk_vidmm *vm, void *dpc, void (*run)(void *dpc))
+{
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_KDPC_ROUTINE, crashed, run(dpc));
+    return crashed;
+}
+
+/* Runs the queued DPCs in order, each in its own guarded call; a routine
+ * may queue DPCs again, which run in the same drain up to a bound (a DPC
+ * that always queues itself would never let the drain end). */
+wk_status km_run_queued_dpcs(struct wk_vidmm *vm)
+{
+    for (uint32_t ran = 0; ran < 4 * KM_DPC_QUEUE && !vm->dead; ran++) {
+        pthread_mutex_lock(&lock);
+        if (!vm->nkdpc) {
+            pthread_mutex_unlock(&lock);
+            break;
+        }
+        struct km_dpc next = vm->kdpc[0];
+        memmove(&vm->kdpc[0], &vm->kdpc[1], (vm->nkdpc - 1) * sizeof(vm->kdpc[0]));
+        vm->nkdpc--;
+        pthread_mutex_unlock(&lock);
+        wk_status crashed = run_dpc(vm, next.dpc, next.run);
+        if (crashed != WK_OK)
+            return crashed;
+    }
+    return vm->dead ? WK_E_DEAD : WK_OK;
+}
+
+const WK_KM_SERVICES wk_km_services_of_kit = {
+    .Size = sizeof(WK_KM_SERVICES),
+    .Fail = service_fail,
+    .PoolAllocated = service_pool_allocated,
+    .PoolFreed = service_pool_freed,
+    .QueueDpc = service_queue_dpc,
+    .DequeueDpc = service_dequeue_dpc,
+};
