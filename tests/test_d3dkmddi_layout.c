@@ -780,7 +780,7 @@ OFF(DXGK_VIDMMCAPS, Value, 0);
 OFF(DXGK_VIDMMCAPS, PagingNode, 4);
 
 /* Kit MDL. */
-SIZE(MDL, 48);
+SIZE(MDL, 56);
 OFF(MDL, wk_byte_count, 0);
 OFF(MDL, wk_byte_offset, 4);
 OFF(MDL, wk_page_count, 8);
@@ -788,6 +788,7 @@ OFF(MDL, wk_pfns, 16);
 OFF(MDL, wk_mapped_va, 24);
 OFF(MDL, wk_map, 32);
 OFF(MDL, wk_map_context, 40);
+OFF(MDL, MdlFlags, 48);
 
 /* ------------------------------------------------------------------------ */
 /* Run-time helpers                                                          */

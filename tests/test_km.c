@@ -939,6 +939,7 @@ static void test_mdl_mapping(void **state)
     probe.fail = 1;
     assert_null(MmGetSystemAddressForMdlSafe(&mdl, NormalPagePriority));
     assert_null(mdl.wk_mapped_va); /* a failure is not cached */
+    assert_int_equal(mdl.MdlFlags & MDL_MAPPED_TO_SYSTEM_VA, 0);
     probe.fail = 0;
     probe.calls = 0;
     assert_ptr_equal(MmGetSystemAddressForMdlSafe(&mdl, NormalPagePriority | MdlMappingNoExecute),
@@ -947,6 +948,7 @@ static void test_mdl_mapping(void **state)
     assert_ptr_equal(MmGetSystemAddressForMdlSafe(&mdl, HighPagePriority), probe.pages);
     assert_int_equal(probe.calls, 1); /* cached */
     assert_ptr_equal(mdl.wk_mapped_va, probe.pages);
+    assert_int_equal(mdl.MdlFlags & MDL_MAPPED_TO_SYSTEM_VA, MDL_MAPPED_TO_SYSTEM_VA);
 }
 
 static void test_page_macros(void **state)

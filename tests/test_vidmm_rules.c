@@ -119,7 +119,6 @@ struct mutant {
     HANDLE contexts[MAX_TRACKED];
     HANDLE allocations[MAX_TRACKED];
     volatile uintptr_t null_base;     /* 0: the crash writes through it */
-    void *kept;                       /* a block a KM case leaves (a root for LeakSanitizer) */
     KDPC dpc;
     struct {
         int runs;
@@ -374,6 +373,17 @@ static NTSTATUS m_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPAGING
     return st;
 }
 
+/* The blocks KM cases leave behind, kept reachable for LeakSanitizer (M
+ * is reset between runs). */
+static void *kept_blocks[64];
+static unsigned nkept;
+
+static void keep(void *block)
+{
+    if (block && nkept < sizeof(kept_blocks) / sizeof(kept_blocks[0]))
+        kept_blocks[nkept++] = block;
+}
+
 /* A DPC routine that drops to PASSIVE_LEVEL and returns there. */
 static VOID dpc_returns_low(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
 {
@@ -406,13 +416,13 @@ static void misuse_kernel_api(void)
     KeInitializeSpinLock(&lock);
     switch (M.mode) {
     case MUT_KM_POOL_TAG:
-        M.kept = ExAllocatePoolWithTag(NonPagedPoolNx, 16, 0x574B4D61u);
-        ExFreePoolWithTag(M.kept, 0x574B4D62u);
+        keep(ExAllocatePoolWithTag(NonPagedPoolNx, 16, 0x574B4D61u));
+        ExFreePoolWithTag(kept_blocks[nkept - 1], 0x574B4D62u);
         break;
     case MUT_KM_POOL_LIVE: ExFreePool(&not_pool[8]); break;
     case MUT_KM_POOL_NULL: ExFreePool(NULL); break;
     case MUT_KM_POOL_RAISE:
-        M.kept = ExAllocatePool2(POOL_FLAG_NON_PAGED | POOL_FLAG_RAISE_ON_FAILURE, WK_KM_POOL_MAX_BYTES + 1, 0x574B4D72u);
+        keep(ExAllocatePool2(POOL_FLAG_NON_PAGED | POOL_FLAG_RAISE_ON_FAILURE, WK_KM_POOL_MAX_BYTES + 1, 0x574B4D72u));
         break;
     case MUT_KM_IRQL_RAISE:
         KeRaiseIrql(DISPATCH_LEVEL, &old);
@@ -421,7 +431,7 @@ static void misuse_kernel_api(void)
     case MUT_KM_IRQL_LOWER: KeLowerIrql(DISPATCH_LEVEL); break;
     case MUT_KM_IRQL_MAX:
         KeAcquireSpinLock(&lock, &old);
-        M.kept = ExAllocatePoolWithTag(PagedPool, 16, 0x574B4D70u);
+        keep(ExAllocatePoolWithTag(PagedPool, 16, 0x574B4D70u));
         break;
     case MUT_KM_IRQL_DPC:
         KeInitializeDpc(&M.dpc, dpc_returns_low, NULL);
@@ -458,7 +468,7 @@ static void misuse_kernel_api(void)
     case MUT_KM_UNKNOWN: wk_km_fail("KM-FUTURE-999: a check this kit has no rule for"); break;
     case MUT_ASSERT: NT_ASSERT(M.mode != MUT_ASSERT); break;
     case MUT_POOL_LEAK:
-        M.kept = ExAllocatePoolWithTag(NonPagedPoolNx, 24, 0x574B4D6Cu);
+        keep(ExAllocatePoolWithTag(NonPagedPoolNx, 24, 0x574B4D6Cu));
         return;
     case MUT_DPC_FREES:
         KeInitializeDpc(&M.dpc, dpc_frees_block, ExAllocatePoolWithTag(NonPagedPoolNx, 8, 0x574B4D64u));

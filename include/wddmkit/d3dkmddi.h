@@ -69,6 +69,8 @@ typedef uint8_t BYTE;
 typedef uint8_t UCHAR;
 typedef uint8_t BOOLEAN;
 typedef uint16_t USHORT;
+typedef int16_t SHORT;
+typedef SHORT CSHORT;
 typedef uint32_t UINT;
 typedef uint32_t UINT32;
 typedef uint32_t ULONG;
@@ -367,9 +369,32 @@ typedef struct _MDL {
     VOID *wk_mapped_va;
     VOID *(*wk_map)(struct _MDL *mdl);
     VOID *wk_map_context;
+    /* (added, driver ABI 3) The Windows flags a driver may test, with the
+     * Windows values below: the kit's MDLs describe locked pages
+     * (MDL_PAGES_LOCKED), and MmGetSystemAddressForMdlSafe sets
+     * MDL_MAPPED_TO_SYSTEM_VA once it has mapped them. */
+    CSHORT MdlFlags;
+    CSHORT wk_reserved[3];
 } MDL, *PMDL;
 
-WK_STATIC_ASSERT(sizeof(MDL) == 48, "kit MDL layout");
+WK_STATIC_ASSERT(sizeof(MDL) == 56, "kit MDL layout");
+
+#define MDL_MAPPED_TO_SYSTEM_VA 0x0001
+#define MDL_PAGES_LOCKED 0x0002
+#define MDL_SOURCE_IS_NONPAGED_POOL 0x0004
+#define MDL_ALLOCATED_FIXED_SIZE 0x0008
+#define MDL_PARTIAL 0x0010
+#define MDL_PARTIAL_HAS_BEEN_MAPPED 0x0020
+#define MDL_IO_PAGE_READ 0x0040
+#define MDL_WRITE_OPERATION 0x0080
+#define MDL_PARENT_MAPPED_SYSTEM_VA 0x0100
+#define MDL_FREE_EXTRA_PTES 0x0200
+#define MDL_DESCRIBES_AWE 0x0400
+#define MDL_IO_SPACE 0x0800
+#define MDL_NETWORK_HEADER 0x1000
+#define MDL_MAPPING_CAN_FAIL 0x2000
+#define MDL_ALLOCATED_MUST_SUCCEED 0x4000
+#define MDL_INTERNAL ((CSHORT)0x8000)
 
 /* The PFN array; page n of the MDL is MmGetMdlPfnArray(m)[n]. */
 static inline PFN_NUMBER *MmGetMdlPfnArray(MDL *m)

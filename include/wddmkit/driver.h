@@ -37,6 +37,7 @@
 
 #include "wddmkit/d3dkmddi.h"
 #include "wddmkit/kmservices.h"
+#include "wddmkit/kmwchar.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +53,7 @@ struct wk_gpu_desc;
 typedef struct _UNICODE_STRING {
     USHORT Length;        /* bytes, without terminator */
     USHORT MaximumLength;
-    uint16_t *Buffer;
+    WCHAR *Buffer;        /* UTF-16 (kmwchar.h: char16_t, or wchar_t under -fshort-wchar) */
 } UNICODE_STRING, *PUNICODE_STRING;
 
 typedef struct _DRIVER_INITIALIZATION_DATA DRIVER_INITIALIZATION_DATA, *PDRIVER_INITIALIZATION_DATA;
@@ -90,7 +91,9 @@ typedef struct _DRIVER_OBJECT {
 
 #define WK_DRIVER_OBJECT_MAGIC 0x4A424F44u /* 'DOBJ' */
 
-/* The physical device object AddDevice receives (opaque to drivers). */
+/* The physical device object AddDevice receives (opaque to drivers); the
+ * kit's carries WK_DEVICE_OBJECT_MAGIC, which IoGetDeviceProperty checks. */
+#define WK_DEVICE_OBJECT_MAGIC 0x4F445050u /* 'PPDO' */
 typedef struct _DEVICE_OBJECT {
     ULONG wk_magic;
     VOID *wk_owner;

@@ -8,7 +8,11 @@
  * locks, mutexes, events, DPC objects, interlocked operations and barriers,
  * the LIST_ENTRY and SINGLE_LIST_ENTRY routines, MDL mapping and the page
  * arithmetic macros, DbgPrint, and a compile-only stand-in for
- * __try/__except. What a miniport calls beyond that is absent, so a port
+ * __try/__except; and, in the headers included at its end, strings, GUIDs
+ * and the ntstrsafe routines (kmstring.h), contiguous memory, I/O space,
+ * MmGetPhysicalAddress and the register accessors (kmmemory.h), system
+ * threads, object references, handles, clocks and IoGetDeviceProperty
+ * (kmthread.h). What a miniport calls beyond that is absent, so a port
  * fails at compile time rather than at run time against a guess
  * (docs/writing-a-driver.md lists what the kit models).
  *
@@ -1401,7 +1405,8 @@ typedef enum _MM_PAGE_PRIORITY {
 /*
  * The MDL's pages at one contiguous kernel address, mapped on first use.
  * The kit's hook (wk_map) does the mapping; the result is cached in
- * wk_mapped_va, so later calls return it without calling the hook. NULL when
+ * wk_mapped_va, so later calls return it without calling the hook, and
+ * MDL_MAPPED_TO_SYSTEM_VA is set in MdlFlags (changed). NULL when
  * the MDL has no hook or the hook fails (the next call then tries again), as
  * Windows returns NULL when it cannot map. If two threads race on the first
  * call, both may call the hook and the first stored address wins. Priority
@@ -1418,6 +1423,8 @@ static inline PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     if (va && !__atomic_compare_exchange_n(&Mdl->wk_mapped_va, &expected, va, 0,
                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         va = expected;
+    if (va)
+        __atomic_fetch_or(&Mdl->MdlFlags, (SHORT)MDL_MAPPED_TO_SYSTEM_VA, __ATOMIC_RELAXED);
     return va;
 }
 
@@ -1601,5 +1608,13 @@ static inline __attribute__((format(printf, 3, 4))) ULONG DbgPrintEx(ULONG Compo
 #ifdef __cplusplus
 }
 #endif
+
+/* The rest of the surface, one header per area (added): strings, GUIDs and
+ * the ntstrsafe routines; contiguous memory, I/O space and registers;
+ * system threads, object references, handles, clocks and device
+ * properties. Each includes this header first. */
+#include "wddmkit/kmstring.h"
+#include "wddmkit/kmmemory.h"
+#include "wddmkit/kmthread.h"
 
 #endif /* WDDMKIT_KM_H */

@@ -49,8 +49,8 @@ static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
 
 wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
 {
-    static const uint16_t path_text[] = { 'w', 'd', 'd', 'm', 'k', 'i', 't' };
-    UNICODE_STRING path = { sizeof(path_text), sizeof(path_text), (uint16_t *)path_text };
+    static const WCHAR path_text[] = { 'w', 'd', 'd', 'm', 'k', 'i', 't' };
+    UNICODE_STRING path = { sizeof(path_text), sizeof(path_text), (WCHAR *)path_text };
     vm->driver_object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
     vm->driver_object.wk_initialize_abi1 = kit_initialize_abi1;
     vm->driver_object.wk_initialize = kit_initialize;
@@ -220,7 +220,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (!d->DxgkDdiAddDevice || !d->DxgkDdiStartDevice || !d->DxgkDdiQueryAdapterInfo)
         return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
                        "the driver lacks AddDevice, StartDevice or QueryAdapterInfo");
-    vm->pdo.wk_magic = 0x4F445050u;
+    vm->pdo.wk_magic = WK_DEVICE_OBJECT_MAGIC;
     vm->pdo.wk_owner = vm;
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;

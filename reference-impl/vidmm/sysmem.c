@@ -93,6 +93,7 @@ void mdl_init(struct wk_vidmm *vm, MDL *mdl, uint64_t *pfns, uint64_t count, uin
     mdl->wk_pfns = pfns;
     mdl->wk_map = mdl_map;
     mdl->wk_map_context = vm;
+    mdl->MdlFlags = MDL_PAGES_LOCKED; /* system pages the kit holds for the operation */
 }
 
 void mdl_release(struct wk_vidmm *vm, MDL *mdl)

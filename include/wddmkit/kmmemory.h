@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wddmkit/kmmemory.h - the memory-manager and hardware-access routines of
+ * the kernel API a display miniport calls: physically contiguous memory
+ * (MmAllocateContiguousMemory[SpecifyCache], MmFreeContiguousMemory[SpecifyCache]),
+ * MmGetPhysicalAddress, I/O space mappings (MmMapIoSpace[Ex],
+ * MmUnmapIoSpace) and the register and port accessors (READ_REGISTER_*,
+ * WRITE_REGISTER_*, their _BUFFER_ forms, READ_PORT_*, WRITE_PORT_*).
+ *
+ * Shape and strictness as km.h (read its header comment): header only,
+ * static inline; misuse that crashes Windows aborts with a rule line
+ * (KM-MEM-001 .. KM-MEM-003, and km.h's KM-IRQL-003 for calls above their
+ * IRQL). km.h already has the page macros, MmGetSystemAddressForMdlSafe and
+ * pool; this header follows the pool's conventions (fresh memory that
+ * Windows leaves uninitialised reads 0xCD, freed memory 0xDD, requests above
+ * WK_KM_POOL_MAX_BYTES fail like an exhausted system).
+ *
+ * No physical memory and no device. The kit has neither, so:
+ *   - a block's "physical" address is its host virtual address
+ *     (MmGetPhysicalAddress is the identity). It is unique, stable, page
+ *     aligned where the block is, and contiguous wherever the virtual range
+ *     is - every property a driver may rely on - but nothing in the kit
+ *     reads memory through it: the kit's GPU model cannot reach a block by
+ *     this address (it sees only the allocations and MDLs VidMm hands it);
+ *   - an I/O space mapping is fresh zero-filled memory that keeps what is
+ *     written to it: no device answers behind it, and two mappings of one
+ *     physical range are two separate memories. The kit's GPU registers are
+ *     reached through DXGKRNL_INTERFACE's WkReadRegister32 and
+ *     WkWriteRegister32 (docs/writing-a-driver.md), not through a mapping.
+ *
+ * State. Which blocks and mappings are live is kept in one registry per
+ * module (a weak hidden global, as km.h's IRQL is, guarded by a lock word),
+ * so a free or unmap of an address the kit never handed out is named as
+ * such without reading the memory around it.
+ *
+ * Valid C11 and C++11 (checked as C++17 too), warning-free with -Wall -Wextra.
+ */
+#ifndef WDDMKIT_KMMEMORY_H
+#define WDDMKIT_KMMEMORY_H
+
+#include "wddmkit/km.h"
+#include "wddmkit/driver.h" /* MEMORY_CACHING_TYPE (dispmprt.h) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef WK_KM_OPAQUE_DEFINED
+#define WK_KM_OPAQUE_DEFINED
+/* p with its origin hidden from the optimiser (shared by kmstring.h,
+ * kmmemory.h and kmthread.h). After inlining, GCC checks an access against
+ * the object the pointer came from even on paths the kit's own checks have
+ * ruled out (a misuse that aborts first), and warns (-Warray-bounds,
+ * -Wnonnull) in the driver's build. Costs nothing at run time. */
+static inline void *wk_km_opaque(const void *p)
+{
+    void *q = (void *)(uintptr_t)p;
+    __asm__("" : "+r"(q));
+    return q;
+}
+#endif
+
+/* Page protections of MmMapIoSpaceEx (winnt.h values). */
+#ifndef PAGE_NOACCESS
+#define PAGE_NOACCESS 0x01u
+#define PAGE_READONLY 0x02u
+#define PAGE_READWRITE 0x04u
+#define PAGE_WRITECOPY 0x08u
+#define PAGE_EXECUTE 0x10u
+#define PAGE_EXECUTE_READ 0x20u
+#define PAGE_EXECUTE_READWRITE 0x40u
+#define PAGE_EXECUTE_WRITECOPY 0x80u
+#define PAGE_GUARD 0x100u
+#define PAGE_NOCACHE 0x200u
+#define PAGE_WRITECOMBINE 0x400u
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* The registry of live blocks and mappings                                  */
+/* ------------------------------------------------------------------------ */
+
+#define WK_KM_MEM_CONTIGUOUS 0x434D4B57u /* 'WKMC': MmAllocateContiguousMemory* */
+#define WK_KM_MEM_IO_SPACE 0x494D4B57u   /* 'WKMI': MmMapIoSpace* */
+
+/* One live block or mapping. The memory itself is a separate C allocation,
+ * so ASan still sees overruns of it; this record holds what the free or
+ * unmap must check. */
+typedef struct wk_km_mem_block {
+    LIST_ENTRY wk_link;
+    ULONG wk_kind;                /* WK_KM_MEM_CONTIGUOUS or WK_KM_MEM_IO_SPACE */
+    MEMORY_CACHING_TYPE wk_cache; /* as requested */
+    PVOID wk_base;                /* the address the driver was given */
+    PVOID wk_alloc;               /* the C allocation behind it */
+    SIZE_T wk_size;               /* bytes the driver asked for */
+    SIZE_T wk_alloc_size;         /* bytes allocated: whole pages */
+} wk_km_mem_block;
+
+typedef struct wk_km_mem_registry {
+    ULONG_PTR volatile wk_lock; /* km.h's spin word: owning thread or 0 */
+    LIST_ENTRY wk_blocks;       /* set up on first use */
+} wk_km_mem_registry;
+
+/* Weak so every unit of a module shares one registry, hidden so a driver
+ * module and the kit never share theirs (as km.h's IRQL). */
+extern wk_km_mem_registry wk_km_mem_live;
+__attribute__((weak, visibility("hidden"))) wk_km_mem_registry wk_km_mem_live = {0, {NULL, NULL}};
+
+/* Takes the registry lock, setting the list up on first use. */
+static inline void wk_km_mem_lock(void)
+{
+    wk_km_word_take(&wk_km_mem_live.wk_lock, "wddmkit memory registry");
+    if (!wk_km_mem_live.wk_blocks.Flink)
+        InitializeListHead(&wk_km_mem_live.wk_blocks);
+}
+
+static inline void wk_km_mem_unlock(void)
+{
+    wk_km_word_give(&wk_km_mem_live.wk_lock, "wddmkit memory registry");
+}
+
+/* The live record whose driver address is base, or NULL. Lock held. */
+static inline wk_km_mem_block *wk_km_mem_find_locked(const void *base)
+{
+    PLIST_ENTRY e;
+    for (e = wk_km_mem_live.wk_blocks.Flink; e != &wk_km_mem_live.wk_blocks; e = e->Flink) {
+        wk_km_mem_block *b = CONTAINING_RECORD(e, wk_km_mem_block, wk_link);
+        if (b->wk_base == base)
+            return b;
+    }
+    return NULL;
+}
+
+/* Number of live blocks and mappings (for tests and leak reports). */
+static inline SIZE_T wk_km_mem_live_count(void)
+{
+    SIZE_T n = 0;
+    PLIST_ENTRY e;
+    wk_km_mem_lock();
+    for (e = wk_km_mem_live.wk_blocks.Flink; e != &wk_km_mem_live.wk_blocks; e = e->Flink)
+        n++;
+    wk_km_mem_unlock();
+    return n;
+}
+
+/* Allocates alloc_size bytes aligned to align (a power of two, at least a
+ * page, dividing alloc_size), fills them, and records them; returns the
+ * address at offset inside, or NULL. */
+static inline PVOID wk_km_mem_create(ULONG kind, SIZE_T size, SIZE_T alloc_size, SIZE_T align,
+                                     SIZE_T offset, MEMORY_CACHING_TYPE cache, int fill)
+{
+    wk_km_mem_block *b = (wk_km_mem_block *)malloc(sizeof *b);
+    void *mem = b ? aligned_alloc(align, alloc_size) : NULL;
+    if (!mem) {
+        free(b);
+        return NULL;
+    }
+    memset(mem, fill, alloc_size);
+    b->wk_kind = kind;
+    b->wk_cache = cache;
+    b->wk_alloc = mem;
+    b->wk_base = (char *)mem + offset;
+    b->wk_size = size;
+    b->wk_alloc_size = alloc_size;
+    wk_km_mem_lock();
+    InsertTailList(&wk_km_mem_live.wk_blocks, &b->wk_link);
+    wk_km_mem_unlock();
+    return b->wk_base;
+}
+
+/* What a kind is called in a rule line. */
+static inline const char *wk_km_mem_kind_name(ULONG kind)
+{
+    return kind == WK_KM_MEM_CONTIGUOUS ? "a contiguous memory block" : "an I/O space mapping";
+}
+
+/*
+ * Removes and returns the live record of kind at base. Aborts with rule
+ * when there is none (naming the other kind if base is one), and with
+ * KM-MEM-003 when check_size is set and size differs from the recorded one.
+ */
+static inline wk_km_mem_block *wk_km_mem_take(const void *base, ULONG kind, const char *rule,
+                                              int check_size, SIZE_T size, const char *api)
+{
+    wk_km_mem_block *b;
+    wk_km_mem_lock();
+    b = wk_km_mem_find_locked(base);
+    if (b && b->wk_kind == kind && !(check_size && b->wk_size != size))
+        RemoveEntryList(&b->wk_link);
+    wk_km_mem_unlock();
+    if (!b)
+        wk_km_fail("%s: %s(%p): not an address that %s returned, or released already "
+                   "(Windows: bug check)",
+                   rule, api, base,
+                   kind == WK_KM_MEM_CONTIGUOUS ? "MmAllocateContiguousMemory*" : "MmMapIoSpace*");
+    if (b->wk_kind != kind)
+        wk_km_fail("%s: %s(%p): the address is %s, not %s", rule, api, base,
+                   wk_km_mem_kind_name(b->wk_kind), wk_km_mem_kind_name(kind));
+    if (check_size && b->wk_size != size)
+        wk_km_fail("KM-MEM-003: %s(%p, %llu): %s was made with %llu bytes; the size must match "
+                   "(Windows: bug check)",
+                   api, base, (unsigned long long)size, wk_km_mem_kind_name(kind),
+                   (unsigned long long)b->wk_size);
+    return b;
+}
+
+/* Fills the block with fill and gives it back to the C library. */
+static inline void wk_km_mem_destroy(wk_km_mem_block *b, int fill)
+{
+    memset(b->wk_alloc, fill, b->wk_alloc_size);
+    free(b->wk_alloc);
+    free(b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Physically contiguous memory                                              */
+/* ------------------------------------------------------------------------ */
+
+/* TRUE for a caching type Windows defines. The value is read as bytes: in
+ * C++ loading an enum that holds an undeclared value is undefined, and a
+ * fuzzed driver may pass one. */
+static inline int wk_km_cache_type_ok(const MEMORY_CACHING_TYPE *type)
+{
+    int v;
+    memcpy(&v, type, sizeof v);
+    return v >= 0 && v < (int)MmMaximumCacheType;
+}
+
+/* Smallest power of two >= n (n <= 2^62). */
+static inline SIZE_T wk_km_pow2_at_least(SIZE_T n)
+{
+    SIZE_T p = 1;
+    while (p < n)
+        p <<= 1;
+    return p;
+}
+
+/* TRUE when [lo, hi] can hold bytes bytes at all (addresses as unsigned). */
+static inline int wk_km_range_holds(PHYSICAL_ADDRESS lo, PHYSICAL_ADDRESS hi, SIZE_T bytes)
+{
+    ULONG64 l = (ULONG64)lo.QuadPart, h = (ULONG64)hi.QuadPart;
+    return h >= l && h - l >= bytes - 1;
+}
+
+/*
+ * Allocates NumberOfBytes of "physically contiguous" non-paged memory,
+ * page-aligned, as Windows does; NULL when it cannot. Windows leaves the
+ * contents uninitialised; the kit fills them with 0xCD (as new pool).
+ * Requires IRQL <= DISPATCH_LEVEL.
+ *
+ * The address constraints. The block's "physical" address is its virtual
+ * one (see the header comment), typically far above 4 GB, so the kit does
+ * not enforce LowestAcceptableAddress and HighestAcceptableAddress: doing
+ * so would fail every driver that asks for 32-bit DMA memory, for a reason
+ * that is the kit's, and no device here reads the address. They are checked
+ * for sense instead: a range that cannot hold the block at all (Highest
+ * below Lowest + size - 1) gives NULL, as no memory would satisfy it on
+ * Windows either. BoundaryAddressMultiple is honoured: the block does not
+ * cross a multiple of it (it is aligned to a power of two at least its
+ * size), and a block larger than a non-zero boundary gives NULL. A zero
+ * size, an unknown CacheType or a size above WK_KM_POOL_MAX_BYTES gives
+ * NULL. CacheType is recorded and otherwise has no effect (host memory is
+ * cached).
+ */
+static inline PVOID MmAllocateContiguousMemorySpecifyCache(SIZE_T NumberOfBytes,
+                                                           PHYSICAL_ADDRESS LowestAcceptableAddress,
+                                                           PHYSICAL_ADDRESS HighestAcceptableAddress,
+                                                           PHYSICAL_ADDRESS BoundaryAddressMultiple,
+                                                           MEMORY_CACHING_TYPE CacheType)
+{
+    SIZE_T pages, align = PAGE_SIZE;
+    ULONG64 boundary = (ULONG64)BoundaryAddressMultiple.QuadPart;
+    PVOID p;
+    wk_km_require_irql(DISPATCH_LEVEL, "MmAllocateContiguousMemorySpecifyCache", "");
+    if (NumberOfBytes == 0 || NumberOfBytes > WK_KM_POOL_MAX_BYTES ||
+        !wk_km_cache_type_ok(&CacheType))
+        return NULL;
+    pages = ROUND_TO_PAGES(NumberOfBytes);
+    if (!wk_km_range_holds(LowestAcceptableAddress, HighestAcceptableAddress, pages))
+        return NULL;
+    if (boundary) {
+        if (pages > boundary)
+            return NULL;
+        align = wk_km_pow2_at_least(pages);
+        pages = align; /* aligned_alloc wants a multiple of the alignment */
+    }
+    p = wk_km_mem_create(WK_KM_MEM_CONTIGUOUS, NumberOfBytes, pages, align, 0, CacheType,
+                         WK_KM_POOL_NEW_FILL);
+    /* A boundary that is not a power of two may still be crossed. */
+    if (p && boundary && ((ULONG64)(uintptr_t)p / boundary) !=
+                             (((ULONG64)(uintptr_t)p + NumberOfBytes - 1) / boundary)) {
+        wk_km_mem_destroy(wk_km_mem_take(p, WK_KM_MEM_CONTIGUOUS, "KM-MEM-001", 0, 0,
+                                         "MmAllocateContiguousMemorySpecifyCache"),
+                          WK_KM_POOL_FREED_FILL);
+        return NULL;
+    }
+    return p;
+}
+
+/* MmAllocateContiguousMemorySpecifyCache with no lower limit, no boundary
+ * and cached memory (Windows' defaults for this form). */
+static inline PVOID MmAllocateContiguousMemory(SIZE_T NumberOfBytes,
+                                               PHYSICAL_ADDRESS HighestAcceptableAddress)
+{
+    PHYSICAL_ADDRESS zero;
+    zero.QuadPart = 0;
+    return MmAllocateContiguousMemorySpecifyCache(NumberOfBytes, zero, HighestAcceptableAddress,
+                                                  zero, MmCached);
+}
+
+/* Frees a block MmAllocateContiguousMemory* returned; requires IRQL <=
+ * DISPATCH_LEVEL (Windows Server 2008 and later). Any other address -
+ * never returned, freed already, an I/O mapping, pool - aborts with
+ * KM-MEM-001 (Windows bug-checks). The block is filled with 0xDD first. */
+static inline VOID MmFreeContiguousMemory(PVOID BaseAddress)
+{
+    wk_km_require_irql(DISPATCH_LEVEL, "MmFreeContiguousMemory", "");
+    wk_km_mem_destroy(wk_km_mem_take(BaseAddress, WK_KM_MEM_CONTIGUOUS, "KM-MEM-001", 0, 0,
+                                     "MmFreeContiguousMemory"),
+                      WK_KM_POOL_FREED_FILL);
+}
+
+/* MmFreeContiguousMemory that also checks NumberOfBytes against the
+ * allocation (KM-MEM-003 when it differs); CacheType is not checked. */
+static inline VOID MmFreeContiguousMemorySpecifyCache(PVOID BaseAddress, SIZE_T NumberOfBytes,
+                                                      MEMORY_CACHING_TYPE CacheType)
+{
+    (void)CacheType;
+    wk_km_require_irql(DISPATCH_LEVEL, "MmFreeContiguousMemorySpecifyCache", "");
+    wk_km_mem_destroy(wk_km_mem_take(BaseAddress, WK_KM_MEM_CONTIGUOUS, "KM-MEM-001", 1,
+                                     NumberOfBytes, "MmFreeContiguousMemorySpecifyCache"),
+                      WK_KM_POOL_FREED_FILL);
+}
+
+/* The "physical" address of BaseAddress: the address itself, for any
+ * memory (see the header comment: unique and stable, but no device here
+ * reads through it). Windows returns the real physical address, or 0 for
+ * an unmapped one. */
+static inline PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
+{
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)(uintptr_t)BaseAddress;
+    return pa;
+}
+
+/* ------------------------------------------------------------------------ */
+/* I/O space mappings                                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Maps NumberOfBytes of device memory at PhysicalAddress. Windows returns a
+ * virtual address with the physical address's page offset; the kit returns
+ * one with that offset into fresh zero-filled, page-aligned memory of its
+ * own, which keeps what is written (no device behind it: see the header
+ * comment). NULL for 0 bytes, an unknown CacheType, or a size above
+ * WK_KM_POOL_MAX_BYTES. Requires IRQL <= DISPATCH_LEVEL.
+ */
+static inline PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
+                                 MEMORY_CACHING_TYPE CacheType)
+{
+    SIZE_T offset = BYTE_OFFSET((uintptr_t)PhysicalAddress.QuadPart);
+    wk_km_require_irql(DISPATCH_LEVEL, "MmMapIoSpace", "");
+    if (NumberOfBytes == 0 || NumberOfBytes > WK_KM_POOL_MAX_BYTES ||
+        !wk_km_cache_type_ok(&CacheType))
+        return NULL;
+    return wk_km_mem_create(WK_KM_MEM_IO_SPACE, NumberOfBytes,
+                            ROUND_TO_PAGES(offset + NumberOfBytes), PAGE_SIZE, offset, CacheType,
+                            0);
+}
+
+/* MmMapIoSpace with a page protection: PAGE_READWRITE or PAGE_READONLY,
+ * optionally with PAGE_NOCACHE or PAGE_WRITECOMBINE (one of them); any
+ * other value gives NULL, as Windows refuses executable and other
+ * protections for device memory. The kit does not enforce read-only: a
+ * write through a PAGE_READONLY mapping, which faults on Windows, is kept. */
+static inline PVOID MmMapIoSpaceEx(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
+                                   ULONG Protect)
+{
+    ULONG access = Protect & ~(PAGE_NOCACHE | PAGE_WRITECOMBINE);
+    ULONG cache = Protect & (PAGE_NOCACHE | PAGE_WRITECOMBINE);
+    if ((access != PAGE_READWRITE && access != PAGE_READONLY) ||
+        cache == (PAGE_NOCACHE | PAGE_WRITECOMBINE))
+        return NULL;
+    return MmMapIoSpace(PhysicalAddress, NumberOfBytes,
+                        cache == PAGE_NOCACHE        ? MmNonCached
+                        : cache == PAGE_WRITECOMBINE ? MmWriteCombined
+                                                     : MmCached);
+}
+
+/* Unmaps what MmMapIoSpace* returned. BaseAddress must be the address it
+ * returned and NumberOfBytes the size it was given: an unknown address
+ * aborts with KM-MEM-002 and another size with KM-MEM-003 (Windows
+ * bug-checks or corrupts its page tables). Requires IRQL <= DISPATCH_LEVEL. */
+static inline VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
+{
+    wk_km_require_irql(DISPATCH_LEVEL, "MmUnmapIoSpace", "");
+    wk_km_mem_destroy(wk_km_mem_take(BaseAddress, WK_KM_MEM_IO_SPACE, "KM-MEM-002", 1,
+                                     NumberOfBytes, "MmUnmapIoSpace"),
+                      WK_KM_POOL_FREED_FILL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Register and port access                                                  */
+/* ------------------------------------------------------------------------ */
+/*
+ * Registers: one volatile access of the register's width, between two full
+ * barriers (KeMemoryBarrier). Windows orders these accesses against all
+ * other memory accesses (on x64 device memory is uncached and the macros
+ * are compiler barriers; on ARM64 they add a barrier instruction); two full
+ * fences give at least that ordering on every host. The _BUFFER_ forms copy
+ * Count elements between consecutive registers and the buffer, as Windows'
+ * do (a string move on x64), in order, one volatile access each.
+ *
+ * Ports: the kit has no I/O port space. A read returns all ones (what a PC
+ * returns for a port no device decodes) and a write is dropped. The
+ * _BUFFER_ forms repeat the access Count times on the one port, as
+ * Windows' do.
+ */
+
+static inline UCHAR READ_REGISTER_UCHAR(volatile UCHAR *Register)
+{
+    UCHAR v;
+    KeMemoryBarrier();
+    v = *Register;
+    KeMemoryBarrier();
+    return v;
+}
+
+static inline USHORT READ_REGISTER_USHORT(volatile USHORT *Register)
+{
+    USHORT v;
+    KeMemoryBarrier();
+    v = *Register;
+    KeMemoryBarrier();
+    return v;
+}
+
+static inline ULONG READ_REGISTER_ULONG(volatile ULONG *Register)
+{
+    ULONG v;
+    KeMemoryBarrier();
+    v = *Register;
+    KeMemoryBarrier();
+    return v;
+}
+
+static inline ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register)
+{
+    ULONG64 v;
+    KeMemoryBarrier();
+    v = *Register;
+    KeMemoryBarrier();
+    return v;
+}
+
+static inline VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value)
+{
+    KeMemoryBarrier();
+    *Register = Value;
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_USHORT(volatile USHORT *Register, USHORT Value)
+{
+    KeMemoryBarrier();
+    *Register = Value;
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
+{
+    KeMemoryBarrier();
+    *Register = Value;
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value)
+{
+    KeMemoryBarrier();
+    *Register = Value;
+    KeMemoryBarrier();
+}
+
+static inline VOID READ_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, PUCHAR Buffer, ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Buffer[i] = Register[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID READ_REGISTER_BUFFER_USHORT(volatile USHORT *Register, PUSHORT Buffer,
+                                               ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Buffer[i] = Register[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID READ_REGISTER_BUFFER_ULONG(volatile ULONG *Register, PULONG Buffer, ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Buffer[i] = Register[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID READ_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, ULONG64 *Buffer,
+                                                ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Buffer[i] = Register[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, const UCHAR *Buffer,
+                                               ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Register[i] = Buffer[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_BUFFER_USHORT(volatile USHORT *Register, const USHORT *Buffer,
+                                                ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Register[i] = Buffer[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_BUFFER_ULONG(volatile ULONG *Register, const ULONG *Buffer,
+                                               ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Register[i] = Buffer[i];
+    KeMemoryBarrier();
+}
+
+static inline VOID WRITE_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, const ULONG64 *Buffer,
+                                                 ULONG Count)
+{
+    ULONG i;
+    KeMemoryBarrier();
+    for (i = 0; i < Count; i++)
+        Register[i] = Buffer[i];
+    KeMemoryBarrier();
+}
+
+static inline UCHAR READ_PORT_UCHAR(PUCHAR Port)
+{
+    (void)Port;
+    return 0xFFu;
+}
+
+static inline USHORT READ_PORT_USHORT(PUSHORT Port)
+{
+    (void)Port;
+    return 0xFFFFu;
+}
+
+static inline ULONG READ_PORT_ULONG(PULONG Port)
+{
+    (void)Port;
+    return 0xFFFFFFFFu;
+}
+
+static inline VOID WRITE_PORT_UCHAR(PUCHAR Port, UCHAR Value)
+{
+    (void)Port;
+    (void)Value;
+}
+
+static inline VOID WRITE_PORT_USHORT(PUSHORT Port, USHORT Value)
+{
+    (void)Port;
+    (void)Value;
+}
+
+static inline VOID WRITE_PORT_ULONG(PULONG Port, ULONG Value)
+{
+    (void)Port;
+    (void)Value;
+}
+
+static inline VOID READ_PORT_BUFFER_UCHAR(PUCHAR Port, PUCHAR Buffer, ULONG Count)
+{
+    (void)Port;
+    if (Count)
+        memset(Buffer, 0xFF, Count);
+}
+
+static inline VOID READ_PORT_BUFFER_USHORT(PUSHORT Port, PUSHORT Buffer, ULONG Count)
+{
+    (void)Port;
+    if (Count)
+        memset(Buffer, 0xFF, (size_t)Count * sizeof *Buffer);
+}
+
+static inline VOID READ_PORT_BUFFER_ULONG(PULONG Port, PULONG Buffer, ULONG Count)
+{
+    (void)Port;
+    if (Count)
+        memset(Buffer, 0xFF, (size_t)Count * sizeof *Buffer);
+}
+
+static inline VOID WRITE_PORT_BUFFER_UCHAR(PUCHAR Port, const UCHAR *Buffer, ULONG Count)
+{
+    (void)Port;
+    (void)Buffer;
+    (void)Count;
+}
+
+static inline VOID WRITE_PORT_BUFFER_USHORT(PUSHORT Port, const USHORT *Buffer, ULONG Count)
+{
+    (void)Port;
+    (void)Buffer;
+    (void)Count;
+}
+
+static inline VOID WRITE_PORT_BUFFER_ULONG(PULONG Port, const ULONG *Buffer, ULONG Count)
+{
+    (void)Port;
+    (void)Buffer;
+    (void)Count;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WDDMKIT_KMMEMORY_H */
