@@ -28,21 +28,43 @@ if(WK_SANITIZE)
   add_link_options(-fsanitize=${WK_SANITIZE} -fno-sanitize-recover=all)
 endif()
 
+# C++ driver code under clang's UBSan leaves out two checks, whatever the
+# scope. A driver module is loaded by a C program (wddmkit, the harnesses),
+# which clang links with the C part of the sanitizer runtime only, so a
+# module that calls the C++ handlers does not load ("undefined symbol:
+# __ubsan_vptr_type_cache", "__ubsan_handle_function_type_mismatch_v1_abort"):
+#   vptr      needs RTTI, and kernel C++ is built with -fno-rtti (clang then
+#             drops it by itself, but a driver built with RTTI would not);
+#   function  clang 14..16 emit it even under -fno-rtti (the prologue points
+#             at the function type's type_info), clang 17+ for C as well.
+# GCC's runtime is a shared library with every handler, and its UBSan has no
+# `function` check, so nothing is left out there.
+set(wk_sanitize_driver_cxx_options "")
+if(WK_SANITIZE MATCHES "undefined" AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set(wk_sanitize_driver_cxx_options -fno-sanitize=function,vptr)
+endif()
+
 # wk_sanitize_driver_code([TARGETS t...] [SOURCES f...]): with
 # WK_SANITIZE_SCOPE=driver, instruments these targets (drivers) and these
 # sources of the current directory (the kit code a driver calls and that
 # dereferences the driver's pointers: its callbacks, the GPU command
-# encoder). With the scope `all` everything already is.
+# encoder). With the scope `all` everything already is. In both scopes the
+# C++ sources of these targets get wk_sanitize_driver_cxx_options (above).
 function(wk_sanitize_driver_code)
   cmake_parse_arguments(arg "" "" "TARGETS;SOURCES" ${ARGN})
-  if(NOT WK_SANITIZE OR NOT WK_SANITIZE_SCOPE STREQUAL "driver")
+  if(NOT WK_SANITIZE)
     return()
   endif()
+  set(cxx_only "$<$<COMPILE_LANGUAGE:CXX>:${wk_sanitize_driver_cxx_options}>")
+  set(options ${cxx_only})
+  if(WK_SANITIZE_SCOPE STREQUAL "driver")
+    set(options ${wk_sanitize_compile_options} ${cxx_only})
+  endif()
   foreach(t IN LISTS arg_TARGETS)
-    target_compile_options(${t} PRIVATE ${wk_sanitize_compile_options})
+    target_compile_options(${t} PRIVATE ${options})
   endforeach()
-  if(arg_SOURCES)
-    set_source_files_properties(${arg_SOURCES} PROPERTIES COMPILE_OPTIONS "${wk_sanitize_compile_options}")
+  if(arg_SOURCES AND WK_SANITIZE_SCOPE STREQUAL "driver")
+    set_source_files_properties(${arg_SOURCES} PROPERTIES COMPILE_OPTIONS "${options}")
   endif()
 endfunction()
 if(WK_COVERAGE)

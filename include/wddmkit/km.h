@@ -44,7 +44,9 @@
  * __thread and format attributes). `#pragma alloc_text` and `code_seg` are
  * unknown to them and -Wall reports them: build driver sources with
  * -Wno-unknown-pragmas. For C++ sources see the notes at the SAL 1 and SEH
- * macros: libstdc++ uses the names __in, __out and __try itself.
+ * macros: libstdc++ uses the names __in, __out and __try itself. C++
+ * drivers include wddmkit/kmcpp.h for operator new and delete over the
+ * pool below.
  *
  * Valid C11 and C++11 (checked as C++17 too), warning-free with -Wall -Wextra.
  */
