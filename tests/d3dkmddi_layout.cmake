@@ -40,3 +40,23 @@ unset(_wk_t)
 add_test(NAME d3dkmddi.layout COMMAND test_d3dkmddi_layout)
 add_test(NAME d3dkmddi.layout_cxx COMMAND test_d3dkmddi_layout_cxx)
 set_tests_properties(d3dkmddi.layout d3dkmddi.layout_cxx PROPERTIES LABELS "unit")
+
+# The WDK's DDI parameter type names (include/wddmkit/ddiparams.h): every DDI
+# declared with them is assigned to its member of DRIVER_INITIALIZATION_DATA,
+# as C11 and as C++17 (a name of another type does not compile).
+add_executable(test_ddiparams ${CMAKE_CURRENT_LIST_DIR}/test_ddiparams.c)
+set_target_properties(test_ddiparams PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+add_executable(test_ddiparams_cxx ${CMAKE_CURRENT_LIST_DIR}/test_ddiparams_cxx.cpp)
+set_target_properties(test_ddiparams_cxx PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+foreach(_wk_t test_ddiparams test_ddiparams_cxx)
+  target_include_directories(${_wk_t} PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
+  if(WK_CMOCKA_INCLUDE)
+    target_include_directories(${_wk_t} PRIVATE ${WK_CMOCKA_INCLUDE})
+  endif()
+  target_compile_options(${_wk_t} PRIVATE -Wall -Wextra -Werror)
+  target_link_libraries(${_wk_t} PRIVATE ${WK_CMOCKA_LIB})
+endforeach()
+unset(_wk_t)
+add_test(NAME d3dkmddi.ddiparams COMMAND test_ddiparams)
+add_test(NAME d3dkmddi.ddiparams_cxx COMMAND test_ddiparams_cxx)
+set_tests_properties(d3dkmddi.ddiparams d3dkmddi.ddiparams_cxx PROPERTIES LABELS "unit")

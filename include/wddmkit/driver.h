@@ -203,6 +203,8 @@ typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
  * other DDIs' and the callbacks' types. */
 #define WDDMKIT_DRIVER_H_BODY
 #include "wddmkit/dispmprt.h"
+/* The WDK's names of the DDI parameter types (IN_CONST_HANDLE ...). */
+#include "wddmkit/ddiparams.h"
 
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */

@@ -225,6 +225,47 @@ extern "C" {
 #ifndef __stdcall
 #define __stdcall
 #endif
+#ifndef __cdecl
+#define __cdecl
+#endif
+#ifndef CALLBACK
+#define CALLBACK
+#endif
+
+/* MSVC's spellings (added): __forceinline is an inline request,
+ * __pragma(x) the operator form of #pragma (dropped: MSVC pragmas mean
+ * nothing to GCC), __control_entrypoint an annotation, _ReturnAddress()
+ * the compiler builtin. */
+#ifndef __forceinline
+#define __forceinline inline __attribute__((always_inline))
+#endif
+#ifndef __pragma
+#define __pragma(x)
+#endif
+#ifndef __control_entrypoint
+#define __control_entrypoint(category)
+#endif
+#ifndef _ReturnAddress
+#define _ReturnAddress() __builtin_return_address(0)
+#endif
+
+/* The names Windows headers give anonymous members, for compilers without
+ * them; GCC and Clang have anonymous structs and unions, so they are
+ * empty, as Windows defines them there (added). */
+#ifndef DUMMYSTRUCTNAME
+#define DUMMYSTRUCTNAME
+#define DUMMYSTRUCTNAME2
+#define DUMMYSTRUCTNAME3
+#define DUMMYSTRUCTNAME4
+#define DUMMYSTRUCTNAME5
+#endif
+#ifndef DUMMYUNIONNAME
+#define DUMMYUNIONNAME
+#define DUMMYUNIONNAME2
+#define DUMMYUNIONNAME3
+#define DUMMYUNIONNAME4
+#define DUMMYUNIONNAME5
+#endif
 
 /*
  * SAL 1 (__in, __out, __inout): on by default in C, off in C++. libstdc++
@@ -287,6 +328,9 @@ typedef char *PCHAR;
 typedef char *PSTR;
 typedef const char *PCSTR;
 typedef UCHAR *PUCHAR;
+typedef BYTE *PBYTE;           /* (added) */
+typedef INT BOOL, *PBOOL;      /* the Win32 4-byte boolean (added); BOOLEAN is the kernel's */
+typedef SHORT *PSHORT;         /* (added) */
 typedef USHORT *PUSHORT;
 typedef ULONG *PULONG;
 typedef LONG *PLONG;
