@@ -779,6 +779,15 @@ SIZE(DXGK_VIDMMCAPS, 8);
 OFF(DXGK_VIDMMCAPS, Value, 0);
 OFF(DXGK_VIDMMCAPS, PagingNode, 4);
 
+/* DxgkDdiEscape's argument (dispmprt.h). */
+SIZE(D3DDDI_ESCAPEFLAGS, 4);
+SIZE(DXGKARG_ESCAPE, 40);
+OFF(DXGKARG_ESCAPE, hDevice, 0);
+OFF(DXGKARG_ESCAPE, Flags, 8);
+OFF(DXGKARG_ESCAPE, pPrivateDriverData, 16);
+OFF(DXGKARG_ESCAPE, PrivateDriverDataSize, 24);
+OFF(DXGKARG_ESCAPE, hContext, 32);
+
 /* Kit MDL. */
 SIZE(MDL, 56);
 OFF(MDL, wk_byte_count, 0);

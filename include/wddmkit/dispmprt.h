@@ -10,10 +10,10 @@
  *
  * Included by wddmkit/driver.h, never on its own (it needs driver.h's
  * argument structs of the DDIs the kit drives). The argument structs of the
- * DDIs the kit does not drive are declared opaque: a driver that fills
- * DxgkDdiEscape compiles, and one whose Escape reads DXGKARG_ESCAPE fields
- * meets the missing layout at compile time rather than a wrong one at run
- * time. Callbacks follow the WDK: DXGKCB_X is a pointer type and the
+ * DDIs the kit does not drive are declared opaque, DXGKARG_ESCAPE excepted
+ * (it has its real layout): a driver that fills DxgkDdiPresent compiles,
+ * and one whose Present reads DXGKARG_PRESENT fields meets the missing
+ * layout at compile time rather than a wrong one at run time. Callbacks follow the WDK: DXGKCB_X is a pointer type and the
  * member is `DXGKCB_X DxgkCbX`; the kit's own services follow the real
  * members, after the end of the Windows struct.
  */
@@ -179,7 +179,32 @@ typedef struct _DXGKARG_DESCRIBEALLOCATION DXGKARG_DESCRIBEALLOCATION;
 typedef struct _DXGKARG_DESTROYPERIODICFRAMENOTIFICATION DXGKARG_DESTROYPERIODICFRAMENOTIFICATION;
 typedef struct _DXGKARG_DISPLAYDETECTCONTROL DXGKARG_DISPLAYDETECTCONTROL;
 typedef struct _DXGKARG_ENUMVIDPNCOFUNCMODALITY DXGKARG_ENUMVIDPNCOFUNCMODALITY;
-typedef struct _DXGKARG_ESCAPE DXGKARG_ESCAPE;
+/* DxgkDdiEscape's argument, with its real layout (ns-d3dkmddi-_dxgkarg_escape;
+ * ns-d3dukmdt-_d3dddi_escapeflags: the bits of interface version 2.3):
+ * the escape is the one DDI outside the kit's drive that every miniport
+ * implements, and reads. 40 bytes on x64. */
+typedef struct _D3DDDI_ESCAPEFLAGS {
+    union {
+        struct {
+            UINT HardwareAccess : 1;
+            UINT DeviceStatusQuery : 1;        /* WDDM 1.3 */
+            UINT ChangeFrameLatency : 1;       /* WDDM 1.3 */
+            UINT NoAdapterSynchronization : 1; /* WDDM 2.0 */
+            UINT Reserved : 1;                 /* WDDM 2.2 */
+            UINT VirtualMachineData : 1;       /* WDDM 2.2 */
+            UINT Reserved2 : 26;
+        };
+        UINT Value;
+    };
+} D3DDDI_ESCAPEFLAGS;
+
+typedef struct _DXGKARG_ESCAPE {
+    HANDLE hDevice;
+    D3DDDI_ESCAPEFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;
+} DXGKARG_ESCAPE;
 typedef struct _DXGKARG_FLIPOVERLAY DXGKARG_FLIPOVERLAY;
 typedef struct _DXGKARG_FORMATHISTORYBUFFER DXGKARG_FORMATHISTORYBUFFER;
 typedef struct _DXGKARG_GETMULTIPLANEOVERLAYCAPS DXGKARG_GETMULTIPLANEOVERLAYCAPS;
