@@ -96,7 +96,9 @@ static ULONG driver_abi_of(void *entry)
     probe.wk_initialize = probe_initialize;
     DRIVER_INITIALIZE *driver_entry;
     memcpy(&driver_entry, &entry, sizeof(driver_entry)); /* dlsym's object pointer as a function */
-    driver_entry(&probe, NULL);
+    UNICODE_STRING path; /* what the kit passes: a driver may read it (Windows never passes NULL) */
+    wk_vidmm_service_key(&path);
+    driver_entry(&probe, &path);
     return probed_abi;
 }
 

@@ -152,3 +152,14 @@ if(TARGET version13_garbage)
   wk_cli_expect(conform.version13_garbage 0 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
                 $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:version13_garbage>)
 endif()
+
+# A case's `registry:` map reaches a loaded module's DriverEntry before its
+# DxgkInitialize (tests/driver_build/registry_reader.c): with the values
+# the case passes, without them DriverEntry fails and the case with it.
+wk_add_refwrap_module(wk_test_registry_reader ${CMAKE_CURRENT_LIST_DIR}/driver_build/registry_reader.c)
+wk_cli_expect(cli.registry_set 0 "1 of 1 cases in [0-9.]+ s: 1 pass"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_registry_reader> --filter t.registry-set
+              ${CMAKE_CURRENT_LIST_DIR}/data/specs/registry.yaml)
+wk_cli_expect(cli.registry_absent 1 "DriverEntry returned 0xc0000001"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_registry_reader> --filter t.registry-absent
+              ${CMAKE_CURRENT_LIST_DIR}/data/specs/registry.yaml)

@@ -175,7 +175,7 @@ static void unknown_keys(void **state)
     EXPECT_ONLY("area: t\nareas: x\ncases:\n  - {id: t.a, describe: x}\n",
                 "t.yaml:2:1: unknown key 'areas' (expected one of: area, adapter, cases)");
     EXPECT_ONLY(HEAD "    step: []\n",
-                "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, rewrite, trips, steps, expect)");
+                "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, registry, rewrite, trips, steps, expect)");
     EXPECT_ONLY(HEAD "    adapter: {segment: []}\n",
                 "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, max_passes, split_submissions, ddi_timeout_ms, seed)");
     EXPECT_ONLY(HEAD "    adapter: {system: {pfn: 1}}\n",
@@ -325,6 +325,48 @@ static void segment_roles(void **state)
     assert_int_equal(p->segment_roles[1], WK_ROLE_BANKED | WK_ROLE_CPU_VISIBLE);
     unload(&l);
 #undef SEGS
+}
+
+/* A case's `registry:` map: numbers as REG_DWORD or REG_QWORD by size,
+ * other scalars as REG_SZ (UTF-16LE with a terminator), the typed forms,
+ * and the errors that say what and where. */
+static void registry_values(void **state)
+{
+    (void)state;
+#define REG HEAD "    registry:\n"
+    struct load l;
+    assert_true(loads(REG "      Level: 7\n      Parameters\\Heap: 0x100000000\n      Mode: fast\n"
+                          "      Quoted: \"12\"\n      Table: {binary: \"aa bb\"}\n      Wide: {qword: 1}\n",
+                      1, &l));
+    const struct wk_prog *p = l.set.progs[0];
+    assert_int_equal(p->registry.count, 6);
+    assert_string_equal(p->registry.values[0].name, "Level");
+    assert_int_equal(p->registry.values[0].type, 4);
+    assert_int_equal(p->registry.values[0].size, 4);
+    assert_int_equal(p->registry.values[0].data[0], 7);
+    assert_string_equal(p->registry.values[1].name, "Parameters\\Heap");
+    assert_int_equal(p->registry.values[1].type, 11);
+    assert_int_equal(p->registry.values[1].data[4], 1);
+    assert_int_equal(p->registry.values[2].type, 1);
+    assert_int_equal(p->registry.values[2].size, 10);
+    assert_memory_equal(p->registry.values[2].data, "f\0a\0s\0t\0\0\0", 10);
+    assert_int_equal(p->registry.values[3].type, 1); /* quoted: a string */
+    assert_int_equal(p->registry.values[4].type, 3);
+    assert_int_equal(p->registry.values[4].size, 2);
+    assert_int_equal(p->registry.values[5].type, 11);
+    assert_int_equal(p->registry.values[5].size, 8);
+    unload(&l);
+    EXPECT_ONLY(REG "      \\Lead: 1\n",
+                "t.yaml:6:7: case 't.a': key 'registry': expected a value name ('Name' or 'Subkey\\Name', printable ASCII), saw '\\Lead'");
+    EXPECT_ONLY(REG "      Level: 12abc\n",
+                "t.yaml:6:14: case 't.a': key 'registry': value 'Level' (a number; quote it for a string): expected an unsigned 64-bit integer, saw '12abc'");
+    EXPECT_ONLY(REG "      Level: {dword: 0x100000000}\n",
+                "t.yaml:6:22: case 't.a': key 'registry': value 'Level': expected an unsigned 32-bit integer, saw '0x100000000'");
+    EXPECT_ONLY(REG "      Level: {word: 1}\n",
+                "t.yaml:6:15: case 't.a': unknown key 'word' (expected one of: dword, qword, sz, binary)");
+    EXPECT_ONLY(HEAD "    registry: [1]\n",
+                "t.yaml:5:15: case 't.a': key 'registry': expected a mapping, saw a sequence");
+#undef REG
 }
 
 static void bad_units(void **state)
@@ -827,7 +869,7 @@ static void later_errors_keep_earlier_cases(void **state)
     assert_null(wk_spec_find(&l.set, "t.two"));
     assert_int_equal(l.d.errors, 2);
     assert_string_equal(l.d.messages[0], "t.yaml:4:53: case 't.two': step 0 (hold): key 'count': expected an integer in 1..256, saw '0'");
-    assert_string_equal(l.d.messages[1], "t.yaml:6:31: case 't.four': unknown key 'bogus' (expected one of: id, describe, covers, requires, adapter, rewrite, trips, steps, expect)");
+    assert_string_equal(l.d.messages[1], "t.yaml:6:31: case 't.four': unknown key 'bogus' (expected one of: id, describe, covers, requires, adapter, registry, rewrite, trips, steps, expect)");
     unload(&l);
 }
 
@@ -1181,6 +1223,7 @@ int main(void)
         cmocka_unit_test(wrong_types),
         cmocka_unit_test(out_of_range),
         cmocka_unit_test(segment_roles),
+        cmocka_unit_test(registry_values),
         cmocka_unit_test(bad_units),
         cmocka_unit_test(hex_bytes),
         cmocka_unit_test(duplicate_ids),

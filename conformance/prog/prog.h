@@ -323,6 +323,9 @@ struct wk_prog {
     uint32_t segment_roles[WK_PROG_MAX_SEGMENTS]; /* WK_ROLE_* bits a case needs of the driver's
                                                      segment that plays description segment i + 1 */
     struct wk_vidmm_config vidmm;
+    /* The case's `registry:` values (spec_registry.c). Not part of the binary
+     * format: a fuzz input or a promoted program runs with none. */
+    struct wk_vidmm_registry registry;
     /* Rewrite */
     int has_rewrite;
     struct wk_prog_rewrite rewrite;

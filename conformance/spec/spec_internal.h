@@ -171,6 +171,9 @@ const char *spec_format_size(uint64_t v, char *buf, size_t size);
 /* Fills c->p's adapter from an `adapter:` mapping, key by key over what is
  * there already; returns the errors reported. */
 uint32_t spec_load_adapter(struct wk_spec_ctx *c, const struct wk_ynode *map);
+/* Fills c->p's registry map from a case's `registry:` mapping
+ * (spec_registry.c). */
+void spec_load_registry(struct wk_spec_ctx *c, const struct wk_ynode *map);
 /* Whether the GPU model takes c->p's adapter (wk_gpu_check_desc); reports its refusal at `at`. */
 uint32_t spec_check_gpu(struct wk_spec_ctx *c, const struct wk_ynode *at);
 

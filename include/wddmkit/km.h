@@ -12,7 +12,8 @@
  * and the ntstrsafe routines (kmstring.h), contiguous memory, I/O space,
  * MmGetPhysicalAddress and the register accessors (kmmemory.h), system
  * threads, object references, handles, clocks and IoGetDeviceProperty
- * (kmthread.h). What a miniport calls beyond that is absent, so a port
+ * (kmthread.h), and registry reads (kmregistry.h, through kmthread.h). What
+ * a miniport calls beyond that is absent, so a port
  * fails at compile time rather than at run time against a guess
  * (docs/writing-a-driver.md lists what the kit models).
  *

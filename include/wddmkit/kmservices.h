@@ -2,7 +2,7 @@
 /*
  * wddmkit/kmservices.h - how km.h, which is header only, reaches the kit.
  *
- * Most of km.h needs nothing but the C library. Four things need the kit:
+ * Most of km.h needs nothing but the C library. These need the kit:
  *
  *   - a misuse km.h detects (a wrong pool tag, a lock taken twice, a failed
  *     NT_ASSERT) ends the DDI call as a named rule of the verdict, with the
@@ -12,16 +12,21 @@
  *     and PoolFreed;
  *   - a DPC object (KeInsertQueueDpc) runs at the kit's DPC point, after
  *     the interrupt routine and DxgkDdiDpcRoutine, as on Windows where DPCs
- *     run once the interrupt is dismissed: QueueDpc and DequeueDpc.
+ *     run once the interrupt is dismissed: QueueDpc and DequeueDpc;
+ *   - a registry read under the driver's service key is answered from the
+ *     case's `registry:` map: QueryRegistry.
  *
  * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
  * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
  * below, one weak hidden variable every translation unit of the module
  * shares (C or C++), and sets the calling thread's modelled IRQL back to
  * PASSIVE_LEVEL (a DDI that the kit ended mid-way may have left it raised).
+ * A module the kit loads gets the pointer earlier still, before DriverEntry,
+ * through wk_km_set_services below.
  * Until DxgkInitialize runs, and in a program with no kit (a unit test of
  * driver code), the pointer is NULL and km.h does without: a misuse prints
- * its line and aborts, nothing is counted, a DPC runs at once.
+ * its line and aborts, nothing is counted, a DPC runs at once, the registry
+ * has no keys.
  *
  * The table grows only at its end; Size says how much of it the kit that
  * filled it has, and km.h calls no member past it.
@@ -59,6 +64,13 @@ typedef struct _WK_KM_SERVICES {
     /* Takes `dpc` off the kit's queue (KeRemoveQueueDpc: the driver may
      * free it next). */
     void (*DequeueDpc)(void *dpc);
+    /* A registry read: the value `name` (NULL: none, the question is then
+     * whether the key exists) of the key at the absolute path `key`, both
+     * UTF-16 with their lengths in characters. Returns 1 when it exists,
+     * with *type, *size (bytes) and the first min(*size, cap) bytes copied
+     * to data; 0 when not. */
+    int (*QueryRegistry)(const uint16_t *key, size_t key_chars, const uint16_t *name, size_t name_chars,
+                         uint32_t *type, void *data, uint32_t cap, uint32_t *size);
 } WK_KM_SERVICES;
 
 /* The services of the kit that loaded this module (NULL before
@@ -71,6 +83,25 @@ __attribute__((weak, visibility("hidden"))) const WK_KM_SERVICES *wk_km_services
  * DxgkInitialize can reset it without including km.h. */
 extern __thread unsigned char wk_km_thread_irql;
 __attribute__((weak, visibility("hidden"))) __thread unsigned char wk_km_thread_irql = 0;
+
+/* How a loaded module gets the services before its DriverEntry runs (a
+ * driver may read the registry there, before DxgkInitialize): the kit looks
+ * this function up in the module it loaded and calls it first. Protected,
+ * so the module exports it and its own definition is the one found and
+ * called, never another module's or the program's. A driver linked into
+ * the program itself gets the services at DxgkInitialize. */
+void wk_km_set_services(const WK_KM_SERVICES *services);
+#ifndef WK_KM_NO_SET_SERVICES
+/* A static library of driver code that a module links with
+ * -Wl,--exclude-libs is built with WK_KM_NO_SET_SERVICES defined: the
+ * linker gives a symbol the most hidden visibility of its definitions, so
+ * the library's copy would hide the module's. */
+__attribute__((weak, visibility("protected"))) void wk_km_set_services(const WK_KM_SERVICES *services)
+{
+    wk_km_services = services;
+    wk_km_thread_irql = 0;
+}
+#endif
 
 /* The services table member `m` exists in the kit's table. */
 #define WK_KM_SERVICE(m)                                                                        \

@@ -653,7 +653,11 @@ static inline NTSTATUS ObReferenceObjectByHandle(HANDLE Handle, ACCESS_MASK Desi
     return STATUS_SUCCESS;
 }
 
-/* Closes a handle PsCreateSystemThread returned, dropping its reference.
+/* Closes a registry key handle (kmregistry.h, included at the end). */
+static inline int wk_km_key_close(HANDLE h);
+
+/* Closes a handle PsCreateSystemThread returned, dropping its reference,
+ * or a key handle ZwOpenKey returned (changed: registry keys added).
  * A handle that is not open - never handed out, closed already, a pseudo
  * handle - aborts (KM-HANDLE-001; Windows: bug check 0x93
  * INVALID_KERNEL_HANDLE). Requires PASSIVE_LEVEL. */
@@ -661,6 +665,8 @@ static inline NTSTATUS ZwClose(HANDLE Handle)
 {
     PKTHREAD t;
     wk_km_require_irql(PASSIVE_LEVEL, "ZwClose", "");
+    if (wk_km_key_close(Handle))
+        return STATUS_SUCCESS;
     t = wk_km_handle_close(Handle);
     if (!t)
         wk_km_fail("KM-HANDLE-001: ZwClose(%p): not an open handle: never handed out, or closed "
@@ -910,5 +916,8 @@ static inline NTSTATUS IoGetDeviceProperty(PDEVICE_OBJECT DeviceObject,
 #ifdef __cplusplus
 }
 #endif
+
+/* Registry reads (added), whose key handles ZwClose above closes. */
+#include "wddmkit/kmregistry.h"
 
 #endif /* WDDMKIT_KMTHREAD_H */

@@ -47,10 +47,21 @@ static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
     return STATUS_SUCCESS;
 }
 
+void wk_vidmm_service_key(UNICODE_STRING *path)
+{
+    static _Thread_local WCHAR text[sizeof(WK_VIDMM_SERVICE_KEY)];
+    static const char key[] = WK_VIDMM_SERVICE_KEY;
+    for (size_t i = 0; i < sizeof(key); i++) /* ASCII: UTF-16 is the same code */
+        text[i] = (WCHAR)key[i];
+    path->Length = (USHORT)((sizeof(key) - 1) * sizeof(WCHAR));
+    path->MaximumLength = (USHORT)sizeof(text);
+    path->Buffer = text; /* fresh each call: a driver may have written into the last one */
+}
+
 wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
 {
-    static const WCHAR path_text[] = { 'w', 'd', 'd', 'm', 'k', 'i', 't' };
-    UNICODE_STRING path = { sizeof(path_text), sizeof(path_text), (WCHAR *)path_text };
+    UNICODE_STRING path;
+    wk_vidmm_service_key(&path);
     vm->driver_object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
     vm->driver_object.wk_initialize_abi1 = kit_initialize_abi1;
     vm->driver_object.wk_initialize = kit_initialize;
@@ -109,6 +120,14 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
     void *sym = dlsym(vm->so, "DriverEntry");
     if (!sym)
         return fail(vm, WK_E_IO, "driver %s exports no DriverEntry", path);
+    /* km.h's services before DriverEntry (kmservices.h): a driver may read
+     * the registry there, before its DxgkInitialize. */
+    void *set = dlsym(vm->so, "wk_km_set_services");
+    if (set) {
+        void (*set_services)(const WK_KM_SERVICES *);
+        memcpy(&set_services, &set, sizeof(set_services));
+        set_services(&wk_km_services_of_kit);
+    }
     DRIVER_INITIALIZE *entry;
     memcpy(&entry, &sym, sizeof(entry)); /* object to function pointer, as dlsym requires */
     return wk_vidmm_attach(vm, entry);

@@ -288,6 +288,7 @@ struct wk_vidmm {
     struct km_dpc kdpc[KM_DPC_QUEUE];       /* KeInsertQueueDpc, in order */
     uint32_t nkdpc;
     char km_failure[512];                   /* the km.h line that ended a call */
+    struct wk_vidmm_registry registry;      /* cfg.registry, copied */
 
     /* Checks */
     wk_vidmm_rewrite_fn *rewrite;

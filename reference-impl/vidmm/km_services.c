@@ -11,7 +11,10 @@
  *               pool blocks counted by tag per adapter, so that what is
  *               left after the teardown is reported (POOL-LEAK-001);
  *   QueueDpc / DequeueDpc
- *               KDPC objects queued to run at the adapter's DPC point.
+ *               KDPC objects queued to run at the adapter's DPC point;
+ *   QueryRegistry
+ *               registry reads under the driver's service key, answered
+ *               from the adapter's registry map (a case's `registry:`).
  *
  * Pool blocks and DPCs may be freed or dequeued from a thread of the
  * driver's own, where no DDI frame names the adapter: the owner a block
@@ -250,6 +253,96 @@ wk_status km_run_queued_dpcs(struct wk_vidmm *vm)
     return vm->dead ? WK_E_DEAD : WK_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* Registry                                                             */
+/* ------------------------------------------------------------------ */
+
+/* UTF-16 to ASCII, for comparing with the map's names (which are ASCII); 0
+ * when a character is not ASCII or it does not fit. */
+static int ascii_of(const uint16_t *s, size_t n, char *out, size_t cap)
+{
+    if (n >= cap)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == 0 || s[i] > 0x7E)
+            return 0;
+        out[i] = (char)s[i];
+    }
+    out[n] = '\0';
+    return 1;
+}
+
+/* Windows compares registry names without regard to case. */
+static int same_name(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char x = a[i], y = b[i];
+        if (x >= 'a' && x <= 'z')
+            x = (char)(x - 32);
+        if (y >= 'a' && y <= 'z')
+            y = (char)(y - 32);
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+/* The key path relative to the driver's service key: "" for the key itself,
+ * "Parameters" for a subkey; NULL when the path is outside it. */
+static const char *relative_key(const char *key)
+{
+    static const char service[] = WK_VIDMM_SERVICE_KEY;
+    size_t n = sizeof(service) - 1;
+    if (strlen(key) < n || !same_name(key, service, n))
+        return NULL;
+    if (key[n] == '\0')
+        return key + n;
+    return key[n] == '\\' ? key + n + 1 : NULL;
+}
+
+/* The map's entry for `name` under the relative key `sub`; for a NULL
+ * name, whether the key exists: the service key always, a subkey when a
+ * value lives in it or below. */
+static const struct wk_vidmm_registry_value *registry_find(const struct wk_vidmm_registry *r, const char *sub,
+                                                         const char *name, int *key_exists)
+{
+    size_t ns = strlen(sub);
+    *key_exists = ns == 0;
+    for (uint32_t i = 0; i < r->count && i < WK_VIDMM_REGISTRY_MAX; i++) {
+        const char *full = r->values[i].name, *slash = strrchr(full, '\\');
+        size_t key_len = slash ? (size_t)(slash - full) : 0;
+        if (ns && strlen(full) > ns && same_name(full, sub, ns) && full[ns] == '\\')
+            *key_exists = 1;
+        if (name && key_len == ns && same_name(full, sub, ns) &&
+            strlen(slash ? slash + 1 : full) == strlen(name) && same_name(slash ? slash + 1 : full, name, strlen(name)))
+            return &r->values[i];
+    }
+    return NULL;
+}
+
+static int service_query_registry(const uint16_t *key, size_t key_chars, const uint16_t *name, size_t name_chars,
+                                  uint32_t *type, void *data, uint32_t cap, uint32_t *size)
+{
+    struct wk_vidmm *vm = call_current_vm();
+    char k[512], n[128];
+    const char *sub;
+    if (!vm || !key || !ascii_of(key, key_chars, k, sizeof(k)) || !(sub = relative_key(k)))
+        return 0;
+    if (name && !ascii_of(name, name_chars, n, sizeof(n)))
+        return 0;
+    int key_exists = 0;
+    const struct wk_vidmm_registry_value *v = registry_find(&vm->registry, sub, name ? n : NULL, &key_exists);
+    if (!name)
+        return key_exists;
+    if (!v)
+        return 0;
+    *type = v->type;
+    *size = v->size;
+    if (data && cap)
+        memcpy(data, v->data, v->size < cap ? v->size : cap);
+    return 1;
+}
+
 const WK_KM_SERVICES wk_km_services_of_kit = {
     .Size = sizeof(WK_KM_SERVICES),
     .Fail = service_fail,
@@ -257,4 +350,5 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .PoolFreed = service_pool_freed,
     .QueueDpc = service_queue_dpc,
     .DequeueDpc = service_dequeue_dpc,
+    .QueryRegistry = service_query_registry,
 };

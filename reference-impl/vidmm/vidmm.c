@@ -93,6 +93,9 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
     km_register(vm);
     if (cfg)
         vm->cfg = *cfg;
+    if (vm->cfg.registry) /* the caller's map need not outlive create */
+        vm->registry = *vm->cfg.registry;
+    vm->cfg.registry = NULL;
     apply_defaults(&vm->cfg);
     call_install_handlers();
     wk_status st = build(vm);

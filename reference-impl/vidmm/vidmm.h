@@ -106,6 +106,30 @@ struct wk_vidmm_config {
                                         skipped and counted (wk_vidmm_semantic_skipped);
                                         the contract checks all run. Also settable after
                                         loading, before start: wk_vidmm_set_no_model */
+    const struct wk_vidmm_registry *registry; /* the values under the driver's service key
+                                        (WK_VIDMM_SERVICE_KEY) that km.h's registry reads
+                                        answer from; copied at create; NULL: none */
+};
+
+/* The registry key the kit names in DriverEntry's RegistryPath, and under
+ * which it answers the driver's registry reads (km.h: ZwOpenKey,
+ * ZwQueryValueKey, RtlQueryRegistryValues) from a case's `registry:` map. */
+#define WK_VIDMM_SERVICE_KEY "\\Registry\\Machine\\System\\CurrentControlSet\\Services\\wddmkit"
+/* DriverEntry's RegistryPath: WK_VIDMM_SERVICE_KEY in UTF-16, in a buffer
+ * of the calling thread's that the call rewrites. */
+void wk_vidmm_service_key(UNICODE_STRING *path);
+#define WK_VIDMM_REGISTRY_MAX 16
+#define WK_VIDMM_REGISTRY_DATA_MAX 256
+struct wk_vidmm_registry_value {
+    char name[96];  /* "Name", or "Subkey\\Name" for a value of a subkey (ASCII; matched
+                       without regard to case, as Windows matches names) */
+    uint32_t type;  /* REG_SZ 1, REG_BINARY 3, REG_DWORD 4, REG_QWORD 11 */
+    uint32_t size;  /* bytes of data (REG_SZ: UTF-16LE with its terminator) */
+    uint8_t data[WK_VIDMM_REGISTRY_DATA_MAX];
+};
+struct wk_vidmm_registry {
+    uint32_t count;
+    struct wk_vidmm_registry_value values[WK_VIDMM_REGISTRY_MAX];
 };
 
 struct wk_vidmm;
