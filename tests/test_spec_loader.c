@@ -175,7 +175,7 @@ static void unknown_keys(void **state)
     EXPECT_ONLY("area: t\nareas: x\ncases:\n  - {id: t.a, describe: x}\n",
                 "t.yaml:2:1: unknown key 'areas' (expected one of: area, adapter, cases)");
     EXPECT_ONLY(HEAD "    step: []\n",
-                "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, registry, rewrite, trips, steps, expect)");
+                "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, registry, pci_config, rewrite, trips, steps, expect)");
     EXPECT_ONLY(HEAD "    adapter: {segment: []}\n",
                 "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, max_passes, split_submissions, ddi_timeout_ms, seed)");
     EXPECT_ONLY(HEAD "    adapter: {system: {pfn: 1}}\n",
@@ -364,6 +364,15 @@ static void registry_values(void **state)
                 "t.yaml:6:22: case 't.a': key 'registry': value 'Level': expected an unsigned 32-bit integer, saw '0x100000000'");
     EXPECT_ONLY(REG "      Level: {word: 1}\n",
                 "t.yaml:6:15: case 't.a': unknown key 'word' (expected one of: dword, qword, sz, binary)");
+    assert_true(loads(HEAD "    pci_config: \"de 10 34 12\"\n", 1, &l));
+    p = l.set.progs[0];
+    assert_true(p->has_pci_config);
+    assert_int_equal(p->pci_config[0], 0xDE);
+    assert_int_equal(p->pci_config[3], 0x12);
+    assert_int_equal(p->pci_config[0x0B], 0x03); /* the rest: the kit's default */
+    unload(&l);
+    EXPECT_ONLY(HEAD "    pci_config: \"zz\"\n",
+                "t.yaml:5:17: case 't.a': key 'pci_config': expected hex bytes (pairs of hex digits, spaces allowed between bytes), saw \"zz\"");
     EXPECT_ONLY(HEAD "    registry: [1]\n",
                 "t.yaml:5:15: case 't.a': key 'registry': expected a mapping, saw a sequence");
 #undef REG
@@ -869,7 +878,7 @@ static void later_errors_keep_earlier_cases(void **state)
     assert_null(wk_spec_find(&l.set, "t.two"));
     assert_int_equal(l.d.errors, 2);
     assert_string_equal(l.d.messages[0], "t.yaml:4:53: case 't.two': step 0 (hold): key 'count': expected an integer in 1..256, saw '0'");
-    assert_string_equal(l.d.messages[1], "t.yaml:6:31: case 't.four': unknown key 'bogus' (expected one of: id, describe, covers, requires, adapter, registry, rewrite, trips, steps, expect)");
+    assert_string_equal(l.d.messages[1], "t.yaml:6:31: case 't.four': unknown key 'bogus' (expected one of: id, describe, covers, requires, adapter, registry, pci_config, rewrite, trips, steps, expect)");
     unload(&l);
 }
 

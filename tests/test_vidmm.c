@@ -996,6 +996,12 @@ static struct {
     void *handle_data;
     BOOLEAN queued, synchronized;
     NTSTATUS sync_status;
+    /* The configuration space: the first 4 bytes, a read past the end,
+     * the command word after a write, a write to the ids, the ROM. */
+    NTSTATUS read_st, tail_st, rom_st, past_st;
+    UCHAR ids[4], tail[16];
+    ULONG tail_read, written;
+    UCHAR command_after, vendor_after;
     int all_set;
 } cb_seen;
 
@@ -1027,6 +1033,16 @@ static NTSTATUS cb_start(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INTERFA
     BOOLEAN ret = 0;
     cb_seen.sync_status = k->DxgkCbSynchronizeExecution(k->DeviceHandle, cb_sync_routine, &ran, 0, &ret);
     cb_seen.synchronized = (BOOLEAN)(ran && ret);
+    ULONG n = 0;
+    UCHAR b[2] = { 0x07, 0xAA };
+    cb_seen.read_st = k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, cb_seen.ids, 0, 4, &n);
+    cb_seen.tail_st = k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, cb_seen.tail, 250, 16, &cb_seen.tail_read);
+    cb_seen.past_st = k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, cb_seen.tail, 256, 4, &n);
+    cb_seen.rom_st = k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0x52696350u, cb_seen.tail, 0, 4, &n);
+    k->DxgkCbWriteDeviceSpace(k->DeviceHandle, 0, &b[0], 4, 1, &cb_seen.written); /* command */
+    k->DxgkCbWriteDeviceSpace(k->DeviceHandle, 0, &b[1], 0, 1, &n);               /* vendor: read-only */
+    k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, &cb_seen.command_after, 4, 1, &n);
+    k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, &cb_seen.vendor_after, 0, 1, &n);
     return cb_ref.DxgkDdiStartDevice(ctx, info, k, sources, children);
 }
 
@@ -1061,6 +1077,21 @@ static void test_every_callback_answers(void **state)
     assert_true(cb_seen.queued);
     assert_int_equal(cb_seen.sync_status, STATUS_SUCCESS);
     assert_true(cb_seen.synchronized);
+    /* PCI configuration space: the default header (vendor 1414h, device
+     * 5744h), a short read at its end, nothing past it, no ROM; the command
+     * byte takes a write, the vendor id does not. */
+    assert_int_equal(cb_seen.read_st, STATUS_SUCCESS);
+    assert_int_equal(cb_seen.ids[0], 0x14);
+    assert_int_equal(cb_seen.ids[1], 0x14);
+    assert_int_equal(cb_seen.ids[2], 0x44);
+    assert_int_equal(cb_seen.ids[3], 0x57);
+    assert_int_equal(cb_seen.tail_st, STATUS_SUCCESS);
+    assert_int_equal(cb_seen.tail_read, 6);
+    assert_int_equal(cb_seen.past_st, STATUS_INVALID_PARAMETER);
+    assert_int_equal(cb_seen.rom_st, STATUS_NOT_SUPPORTED);
+    assert_int_equal(cb_seen.written, 1);
+    assert_int_equal(cb_seen.command_after, 0x07);
+    assert_int_equal(cb_seen.vendor_after, 0x14);
     struct wk_vidmm_stats st;
     wk_vidmm_get_stats(vm, &st);
     uint32_t counted = 0;
@@ -1075,6 +1106,27 @@ static void test_every_callback_answers(void **state)
     }
     assert_int_equal(counted, 3);
     assert_null(wk_vidmm_unmodelled_callback(WK_VIDMM_UNMODELLED_CALLBACKS));
+    wk_vidmm_destroy(vm);
+}
+
+/* A configuration space of the caller's own (a case's pci_config:). */
+static void test_pci_config_of_the_case(void **state)
+{
+    (void)state;
+    struct wk_vidmm *vm = NULL;
+    struct wk_vidmm_config cfg;
+    uint8_t space[WK_VIDMM_PCI_CONFIG_SIZE];
+    memset(&cfg, 0, sizeof(cfg));
+    wk_vidmm_default_pci_config(space);
+    space[0] = 0xDE, space[1] = 0x10; /* vendor 10DEh */
+    cfg.pci_config = space;
+    memset(&cb_seen, 0, sizeof(cb_seen));
+    VT_OK(NULL, wk_vidmm_create(&cfg, &vm));
+    space[0] = 0; /* copied at create */
+    VT_OK(vm, wk_vidmm_attach(vm, entry_calls_callbacks));
+    VT_OK(vm, wk_vidmm_start(vm));
+    assert_int_equal(cb_seen.ids[0], 0xDE);
+    assert_int_equal(cb_seen.ids[1], 0x10);
     wk_vidmm_destroy(vm);
 }
 
@@ -1476,6 +1528,7 @@ int main(void)
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_other_driver_abi_refused),
         VT_TEST(test_driver_abi2_taken),
+        VT_TEST(test_pci_config_of_the_case),
         VT_TEST(test_every_callback_answers),
         VT_TEST(test_interface_version_below_13_refused),
         VT_TEST(test_dma_buffer_too_large_for_the_aperture_is_a_kit_limit),

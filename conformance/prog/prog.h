@@ -326,6 +326,10 @@ struct wk_prog {
     /* The case's `registry:` values (spec_registry.c). Not part of the binary
      * format: a fuzz input or a promoted program runs with none. */
     struct wk_vidmm_registry registry;
+    /* The case's `pci_config:` (spec_registry.c): the adapter's PCI
+     * configuration space, when has_pci_config. Not in the binary format. */
+    int has_pci_config;
+    uint8_t pci_config[WK_VIDMM_PCI_CONFIG_SIZE];
     /* Rewrite */
     int has_rewrite;
     struct wk_prog_rewrite rewrite;

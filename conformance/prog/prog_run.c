@@ -954,6 +954,7 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
     struct wk_vidmm_config cfg = x->p->vidmm;
     cfg.gpu = &x->p->gpu;
     cfg.registry = x->p->registry.count ? &x->p->registry : NULL;
+    cfg.pci_config = x->p->has_pci_config ? x->p->pci_config : NULL;
     cfg.seed += o ? o->seed : 0;
     wk_status st = wk_vidmm_create(&cfg, &x->vm);
     if (st != WK_OK)

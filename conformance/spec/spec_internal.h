@@ -174,6 +174,9 @@ uint32_t spec_load_adapter(struct wk_spec_ctx *c, const struct wk_ynode *map);
 /* Fills c->p's registry map from a case's `registry:` mapping
  * (spec_registry.c). */
 void spec_load_registry(struct wk_spec_ctx *c, const struct wk_ynode *map);
+/* Fills c->p's PCI configuration space from a case's `pci_config:` hex
+ * bytes, over the kit's default (spec_registry.c). */
+void spec_load_pci_config(struct wk_spec_ctx *c, const struct wk_ynode *n);
 /* Whether the GPU model takes c->p's adapter (wk_gpu_check_desc); reports its refusal at `at`. */
 uint32_t spec_check_gpu(struct wk_spec_ctx *c, const struct wk_ynode *at);
 

@@ -330,7 +330,7 @@ static void load_negative(struct wk_spec_ctx *c, const struct wk_ynode *m)
 /* Cases and files                                                      */
 /* ------------------------------------------------------------------ */
 
-static const char *const case_keys[] = { "id", "describe", "covers", "requires", "adapter", "registry",
+static const char *const case_keys[] = { "id", "describe", "covers", "requires", "adapter", "registry", "pci_config",
                                          "rewrite", "trips", "steps", "expect", NULL };
 static const char *const case_required[] = { "id", "describe", NULL };
 
@@ -371,6 +371,8 @@ static void load_case_body(struct wk_spec_ctx *c, const struct wk_ynode *m)
         spec_load_adapter(c, v);
     if ((v = wk_ymap_get(m, "registry")))
         spec_load_registry(c, v);
+    if ((v = wk_ymap_get(m, "pci_config")))
+        spec_load_pci_config(c, v);
     load_negative(c, m);
     const struct wk_ynode *steps = wk_ymap_get(m, "steps"), *expect = wk_ymap_get(m, "expect");
     if (steps || expect)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec_registry.c - a case's `registry:` map: the values the kit answers
- * the driver's registry reads with (km.h: ZwQueryValueKey,
- * RtlQueryRegistryValues), under the service key it names in DriverEntry's
- * RegistryPath (docs/spec-format.md, "Registry values").
+ * spec_registry.c - what a case says of the machine around the adapter: its
+ * `registry:` map, the values the kit answers the driver's registry reads
+ * with (km.h: ZwQueryValueKey, RtlQueryRegistryValues), under the service
+ * key it names in DriverEntry's RegistryPath (docs/spec-format.md, "Registry
+ * values"); and its `pci_config:`, the adapter's PCI configuration space
+ * (DxgkCbReadDeviceSpace), hex bytes laid over the kit's default from
+ * offset 0.
  *
  *   registry:
  *     EnableWidgets: 1                 # REG_DWORD (a number up to 0xffffffff)
@@ -126,4 +129,16 @@ void spec_load_registry(struct wk_spec_ctx *c, const struct wk_ynode *m)
         if (load_value(c, k, k->next, v) == 1)
             r->count++;
     }
+}
+
+void spec_load_pci_config(struct wk_spec_ctx *c, const struct wk_ynode *n)
+{
+    struct wk_prog *p = c->p;
+    uint8_t bytes[WK_VIDMM_PCI_CONFIG_SIZE];
+    uint32_t length = 0;
+    if (spec_hex(c, n, "key 'pci_config'", bytes, sizeof(bytes), &length) < 0)
+        return;
+    wk_vidmm_default_pci_config(p->pci_config);
+    memcpy(p->pci_config, bytes, length);
+    p->has_pci_config = 1;
 }

@@ -93,6 +93,88 @@ static VOID cb_notify_dpc(const HANDLE hAdapter)
         vm->dpc_requested = 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* PCI configuration space                                              */
+/* ------------------------------------------------------------------ */
+
+/* DXGK_WHICHSPACE_CONFIG (PCI_WHICHSPACE_CONFIG) and DXGK_WHICHSPACE_ROM:
+ * the kit's adapter has a configuration space and no option ROM. */
+#define WHICHSPACE_CONFIG 0x0u
+#define WHICHSPACE_ROM 0x52696350u
+
+void wk_vidmm_default_pci_config(uint8_t out[WK_VIDMM_PCI_CONFIG_SIZE])
+{
+    memset(out, 0, WK_VIDMM_PCI_CONFIG_SIZE);
+    out[0x00] = 0x14, out[0x01] = 0x14; /* VendorID 1414h */
+    out[0x02] = 0x44, out[0x03] = 0x57; /* DeviceID 5744h */
+    out[0x04] = 0x06;                   /* Command: memory space, bus master */
+    out[0x08] = 0x01;                   /* RevisionID */
+    out[0x0A] = 0x80, out[0x0B] = 0x03; /* class 03h (display), subclass 80h (other) */
+    out[0x2C] = 0x14, out[0x2D] = 0x14; /* SubVendorID */
+    out[0x2E] = 0x44, out[0x2F] = 0x57; /* SubSystemID */
+}
+
+/* The part of [offset, offset + length) inside the space; 0 when none. */
+static ULONG space_span(ULONG offset, ULONG length)
+{
+    if (offset >= WK_VIDMM_PCI_CONFIG_SIZE)
+        return 0;
+    return length < WK_VIDMM_PCI_CONFIG_SIZE - offset ? length : WK_VIDMM_PCI_CONFIG_SIZE - offset;
+}
+
+/* Reads the adapter's configuration space; bytes past its end are not
+ * read (*BytesRead says how many were). The option ROM and other spaces:
+ * STATUS_NOT_SUPPORTED, the kit's adapter has none. */
+static NTSTATUS cb_read_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length,
+                                     PULONG BytesRead)
+{
+    struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
+    if (BytesRead)
+        *BytesRead = 0;
+    if (!vm || !Buffer || !BytesRead)
+        return STATUS_INVALID_PARAMETER;
+    if (DataType != WHICHSPACE_CONFIG)
+        return STATUS_NOT_SUPPORTED;
+    ULONG n = space_span(Offset, Length);
+    if (!n)
+        return STATUS_INVALID_PARAMETER;
+    wk_status crashed;
+    DDI_GUARD(vm, WK_DDI_NONE, crashed, guarded_copy(Buffer, vm->pci_config + Offset, n)); /* the driver's buffer */
+    if (crashed != WK_OK)
+        return STATUS_INVALID_PARAMETER;
+    *BytesRead = n;
+    return STATUS_SUCCESS;
+}
+
+/* Writes the configuration space; the identification bytes (vendor and
+ * device id, revision and class) are read-only, as in hardware. */
+static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length,
+                                      PULONG BytesWritten)
+{
+    struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
+    if (BytesWritten)
+        *BytesWritten = 0;
+    if (!vm || !Buffer || !BytesWritten)
+        return STATUS_INVALID_PARAMETER;
+    if (DataType != WHICHSPACE_CONFIG)
+        return STATUS_NOT_SUPPORTED;
+    ULONG n = space_span(Offset, Length);
+    if (!n)
+        return STATUS_INVALID_PARAMETER;
+    uint8_t bytes[WK_VIDMM_PCI_CONFIG_SIZE];
+    wk_status crashed;
+    DDI_GUARD(vm, WK_DDI_NONE, crashed, guarded_copy(bytes, Buffer, n));
+    if (crashed != WK_OK)
+        return STATUS_INVALID_PARAMETER;
+    for (ULONG i = 0; i < n; i++) {
+        ULONG at = Offset + i;
+        if (at >= 0x04 && (at < 0x08 || at >= 0x0C))
+            vm->pci_config[at] = bytes[i];
+    }
+    *BytesWritten = n;
+    return STATUS_SUCCESS;
+}
+
 void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface)
 {
     memset(iface, 0, sizeof(*iface));
@@ -105,6 +187,8 @@ void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface)
     iface->DxgkCbDestroyContextAllocation = ctxalloc_destroy;
     iface->DxgkCbMapContextAllocation = ctxalloc_map;
     iface->DxgkCbUpdateContextAllocation = ctxalloc_update;
+    iface->DxgkCbReadDeviceSpace = cb_read_device_space;
+    iface->DxgkCbWriteDeviceSpace = cb_write_device_space;
     callbacks_fill_unmodelled(iface); /* every other callback answers (callbacks_unmodelled.c) */
     iface->WkReadRegister32 = cb_read_register;
     iface->WkWriteRegister32 = cb_write_register;

@@ -22,9 +22,7 @@ static const char *const names[WK_VIDMM_UNMODELLED_CALLBACKS] = {
     "DxgkCbIndicateChildStatus",
     "DxgkCbMapMemory",
     "DxgkCbQueryServices",
-    "DxgkCbReadDeviceSpace",
     "DxgkCbUnmapMemory",
-    "DxgkCbWriteDeviceSpace",
     "DxgkCbIsDevicePresent",
     "DxgkCbGetHandleData",
     "DxgkCbGetHandleParent",
@@ -135,32 +133,10 @@ static NTSTATUS cb_query_services(HANDLE DeviceHandle, DXGK_SERVICES ServicesTyp
     return STATUS_NOT_SUPPORTED;
 }
 
-static NTSTATUS cb_read_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, PULONG BytesRead)
-{
-    (void)DataType;
-    (void)Buffer;
-    (void)Offset;
-    (void)Length;
-    (void)BytesRead;
-    unmodelled(DeviceHandle, 5); /* DxgkCbReadDeviceSpace */
-    return STATUS_NOT_SUPPORTED;
-}
-
 static NTSTATUS cb_unmap_memory(HANDLE DeviceHandle, PVOID VirtualAddress)
 {
     (void)VirtualAddress;
-    unmodelled(DeviceHandle, 6); /* DxgkCbUnmapMemory */
-    return STATUS_NOT_SUPPORTED;
-}
-
-static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, PULONG BytesWritten)
-{
-    (void)DataType;
-    (void)Buffer;
-    (void)Offset;
-    (void)Length;
-    (void)BytesWritten;
-    unmodelled(DeviceHandle, 7); /* DxgkCbWriteDeviceSpace */
+    unmodelled(DeviceHandle, 5); /* DxgkCbUnmapMemory */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -168,28 +144,28 @@ static NTSTATUS cb_is_device_present(HANDLE DeviceHandle, PPCI_DEVICE_PRESENCE_P
 {
     (void)DevicePresenceParameters;
     (void)DevicePresent;
-    unmodelled(DeviceHandle, 8); /* DxgkCbIsDevicePresent */
+    unmodelled(DeviceHandle, 6); /* DxgkCbIsDevicePresent */
     return STATUS_NOT_SUPPORTED;
 }
 
 static VOID * cb_gethandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 9); /* DxgkCbGetHandleData */
+    unmodelled(NULL, 7); /* DxgkCbGetHandleData */
     return NULL;
 }
 
 static D3DKMT_HANDLE cb_gethandleparent(D3DKMT_HANDLE hAllocation)
 {
     (void)hAllocation;
-    unmodelled(NULL, 10); /* DxgkCbGetHandleParent */
+    unmodelled(NULL, 8); /* DxgkCbGetHandleParent */
     return 0;
 }
 
 static D3DKMT_HANDLE cb_enumhandlechildren(const DXGKARGCB_ENUMHANDLECHILDREN *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 11); /* DxgkCbEnumHandleChildren */
+    unmodelled(NULL, 9); /* DxgkCbEnumHandleChildren */
     return 0;
 }
 
@@ -198,7 +174,7 @@ static NTSTATUS cb_queryvidpninterface(const D3DKMDT_HVIDPN hVidPn, const DXGK_V
     (void)hVidPn;
     (void)VidPnInterfaceVersion;
     (void)ppVidPnInterface;
-    unmodelled(NULL, 12); /* DxgkCbQueryVidPnInterface */
+    unmodelled(NULL, 10); /* DxgkCbQueryVidPnInterface */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -206,14 +182,14 @@ static NTSTATUS cb_querymonitorinterface(const HANDLE hAdapter, const DXGK_MONIT
 {
     (void)MonitorInterfaceVersion;
     (void)ppMonitorInterface;
-    unmodelled(hAdapter, 13); /* DxgkCbQueryMonitorInterface */
+    unmodelled(hAdapter, 11); /* DxgkCbQueryMonitorInterface */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_getcaptureaddress(DXGKARGCB_GETCAPTUREADDRESS *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 14); /* DxgkCbGetCaptureAddress */
+    unmodelled(NULL, 12); /* DxgkCbGetCaptureAddress */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -223,7 +199,7 @@ static VOID cb_log_etw_event(const LPCGUID EventGuid, UCHAR Type, USHORT EventBu
     (void)Type;
     (void)EventBufferSize;
     (void)EventBuffer;
-    unmodelled(NULL, 15); /* DxgkCbLogEtwEvent */
+    unmodelled(NULL, 13); /* DxgkCbLogEtwEvent */
 }
 
 static NTSTATUS cb_exclude_adapter_access(HANDLE DeviceHandle, ULONG Attributes, DXGKDDI_PROTECTED_CALLBACK DxgkProtectedCallback, PVOID ProtectedCallbackContext)
@@ -231,26 +207,26 @@ static NTSTATUS cb_exclude_adapter_access(HANDLE DeviceHandle, ULONG Attributes,
     (void)Attributes;
     (void)DxgkProtectedCallback;
     (void)ProtectedCallbackContext;
-    unmodelled(DeviceHandle, 16); /* DxgkCbExcludeAdapterAccess */
+    unmodelled(DeviceHandle, 14); /* DxgkCbExcludeAdapterAccess */
     return STATUS_NOT_SUPPORTED;
 }
 
 static VOID cb_setpowercomponentactive(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 17); /* DxgkCbSetPowerComponentActive */
+    unmodelled(hAdapter, 15); /* DxgkCbSetPowerComponentActive */
 }
 
 static VOID cb_setpowercomponentidle(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 18); /* DxgkCbSetPowerComponentIdle */
+    unmodelled(hAdapter, 16); /* DxgkCbSetPowerComponentIdle */
 }
 
 static NTSTATUS cb_acquire_post_display_ownership(HANDLE DeviceHandle, PDXGK_DISPLAY_INFORMATION DisplayInfo)
 {
     (void)DisplayInfo;
-    unmodelled(DeviceHandle, 19); /* DxgkCbAcquirePostDisplayOwnership */
+    unmodelled(DeviceHandle, 17); /* DxgkCbAcquirePostDisplayOwnership */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -262,7 +238,7 @@ static NTSTATUS cb_powerruntimecontrolrequest(const HANDLE hAdapter, LPCGUID Pow
     (void)OutBuffer;
     (void)OutBufferSize;
     (void)BytesReturned;
-    unmodelled(hAdapter, 20); /* DxgkCbPowerRuntimeControlRequest */
+    unmodelled(hAdapter, 18); /* DxgkCbPowerRuntimeControlRequest */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -270,33 +246,33 @@ static VOID cb_setpowercomponentlatency(const HANDLE hAdapter, UINT ComponentInd
 {
     (void)ComponentIndex;
     (void)Latency;
-    unmodelled(hAdapter, 21); /* DxgkCbSetPowerComponentLatency */
+    unmodelled(hAdapter, 19); /* DxgkCbSetPowerComponentLatency */
 }
 
 static VOID cb_setpowercomponentresidency(const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Residency)
 {
     (void)ComponentIndex;
     (void)Residency;
-    unmodelled(hAdapter, 22); /* DxgkCbSetPowerComponentResidency */
+    unmodelled(hAdapter, 20); /* DxgkCbSetPowerComponentResidency */
 }
 
 static VOID cb_completefstatetransition(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 23); /* DxgkCbCompleteFStateTransition */
+    unmodelled(hAdapter, 21); /* DxgkCbCompleteFStateTransition */
 }
 
 static VOID cb_completepstatetransition(const HANDLE hAdapter, UINT ComponentIndex, UINT CompletedPState)
 {
     (void)ComponentIndex;
     (void)CompletedPState;
-    unmodelled(hAdapter, 24); /* DxgkCbCompletePStateTransition */
+    unmodelled(hAdapter, 22); /* DxgkCbCompletePStateTransition */
 }
 
 static NTSTATUS cb_reservegpuvirtualaddressrange(const HANDLE hAdapter, DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *pArgs)
 {
     (void)pArgs;
-    unmodelled(hAdapter, 25); /* DxgkCbReserveGpuVirtualAddressRange */
+    unmodelled(hAdapter, 23); /* DxgkCbReserveGpuVirtualAddressRange */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -304,51 +280,51 @@ static VOID * cb_acquirehandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1,
 {
     (void)unnamedParam1;
     (void)unnamedParam2;
-    unmodelled(NULL, 26); /* DxgkCbAcquireHandleData */
+    unmodelled(NULL, 24); /* DxgkCbAcquireHandleData */
     return NULL;
 }
 
 static VOID cb_releasehandledata(const DXGKARGCB_RELEASEHANDLEDATA unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 27); /* DxgkCbReleaseHandleData */
+    unmodelled(NULL, 25); /* DxgkCbReleaseHandleData */
 }
 
 static VOID cb_hardwarecontentprotectionteardown(const HANDLE hAdapter, UINT Flags)
 {
     (void)Flags;
-    unmodelled(hAdapter, 28); /* DxgkCbHardwareContentProtectionTeardown */
+    unmodelled(hAdapter, 26); /* DxgkCbHardwareContentProtectionTeardown */
 }
 
 static VOID cb_multiplaneoverlaydisabled(const HANDLE hAdapter, UINT VidPnSourceId)
 {
     (void)VidPnSourceId;
-    unmodelled(hAdapter, 29); /* DxgkCbMultiPlaneOverlayDisabled */
+    unmodelled(hAdapter, 27); /* DxgkCbMultiPlaneOverlayDisabled */
 }
 
 static VOID cb_dxgkcb_mitigatedrangeupdate(const HANDLE hAdapter, ULONG VirtualFunctionIndex)
 {
     (void)VirtualFunctionIndex;
-    unmodelled(hAdapter, 30); /* DxgkCbMitigatedRangeUpdate */
+    unmodelled(hAdapter, 28); /* DxgkCbMitigatedRangeUpdate */
 }
 
 static NTSTATUS cb_invalidatehwcontext(const DXGKARGCB_INVALIDATEHWCONTEXT *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 31); /* DxgkCbInvalidateHwContext */
+    unmodelled(NULL, 29); /* DxgkCbInvalidateHwContext */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_indicate_connector_change(const HANDLE hAdapter)
 {
-    unmodelled(hAdapter, 32); /* DxgkCbIndicateConnectorChange */
+    unmodelled(hAdapter, 30); /* DxgkCbIndicateConnectorChange */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_unblockuefiframebufferranges(const HANDLE hAdapter, const DXGK_SEGMENTMEMORYSTATE *pSegmentMemoryState)
 {
     (void)pSegmentMemoryState;
-    unmodelled(hAdapter, 33); /* DxgkCbUnblockUEFIFrameBufferRanges */
+    unmodelled(hAdapter, 31); /* DxgkCbUnblockUEFIFrameBufferRanges */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -356,14 +332,14 @@ static NTSTATUS cb_acquire_post_display_ownership2(HANDLE DeviceHandle, PDXGK_DI
 {
     (void)DisplayInfo;
     (void)Flags;
-    unmodelled(DeviceHandle, 34); /* DxgkCbAcquirePostDisplayOwnership2 */
+    unmodelled(DeviceHandle, 32); /* DxgkCbAcquirePostDisplayOwnership2 */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_setprotectedsessionstatus(const DXGKARGCB_PROTECTEDSESSIONSTATUS *pProtectedSessionStatus)
 {
     (void)pProtectedSessionStatus;
-    unmodelled(NULL, 35); /* DxgkCbSetProtectedSessionStatus */
+    unmodelled(NULL, 33); /* DxgkCbSetProtectedSessionStatus */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -376,9 +352,7 @@ void callbacks_fill_unmodelled(DXGKRNL_INTERFACE *iface)
     iface->DxgkCbIndicateChildStatus = cb_indicate_child_status;
     iface->DxgkCbMapMemory = cb_map_memory;
     iface->DxgkCbQueryServices = cb_query_services;
-    iface->DxgkCbReadDeviceSpace = cb_read_device_space;
     iface->DxgkCbUnmapMemory = cb_unmap_memory;
-    iface->DxgkCbWriteDeviceSpace = cb_write_device_space;
     iface->DxgkCbIsDevicePresent = cb_is_device_present;
     iface->DxgkCbGetHandleData = cb_gethandledata;
     iface->DxgkCbGetHandleParent = cb_gethandleparent;

@@ -289,6 +289,7 @@ struct wk_vidmm {
     uint32_t nkdpc;
     char km_failure[512];                   /* the km.h line that ended a call */
     struct wk_vidmm_registry registry;      /* cfg.registry, copied */
+    uint8_t pci_config[WK_VIDMM_PCI_CONFIG_SIZE]; /* cfg.pci_config, copied (callbacks.c) */
 
     /* Checks */
     wk_vidmm_rewrite_fn *rewrite;

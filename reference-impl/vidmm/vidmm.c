@@ -96,6 +96,11 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
     if (vm->cfg.registry) /* the caller's map need not outlive create */
         vm->registry = *vm->cfg.registry;
     vm->cfg.registry = NULL;
+    if (vm->cfg.pci_config)
+        memcpy(vm->pci_config, vm->cfg.pci_config, sizeof(vm->pci_config));
+    else
+        wk_vidmm_default_pci_config(vm->pci_config);
+    vm->cfg.pci_config = NULL;
     apply_defaults(&vm->cfg);
     call_install_handlers();
     wk_status st = build(vm);

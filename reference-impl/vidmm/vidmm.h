@@ -106,6 +106,9 @@ struct wk_vidmm_config {
                                         skipped and counted (wk_vidmm_semantic_skipped);
                                         the contract checks all run. Also settable after
                                         loading, before start: wk_vidmm_set_no_model */
+    const uint8_t *pci_config;       /* WK_VIDMM_PCI_CONFIG_SIZE bytes of PCI configuration
+                                        space DxgkCbReadDeviceSpace answers with; copied at
+                                        create; NULL: wk_vidmm_default_pci_config */
     const struct wk_vidmm_registry *registry; /* the values under the driver's service key
                                         (WK_VIDMM_SERVICE_KEY) that km.h's registry reads
                                         answer from; copied at create; NULL: none */
@@ -115,6 +118,14 @@ struct wk_vidmm_config {
  * which it answers the driver's registry reads (km.h: ZwOpenKey,
  * ZwQueryValueKey, RtlQueryRegistryValues) from a case's `registry:` map. */
 #define WK_VIDMM_SERVICE_KEY "\\Registry\\Machine\\System\\CurrentControlSet\\Services\\wddmkit"
+/* The PCI configuration space of the kit's adapter (DxgkCbReadDeviceSpace,
+ * DXGK_WHICHSPACE_CONFIG): a type-0 header of a display controller, class
+ * 03h subclass 80h, vendor 1414h device 5744h, unless a case gives its
+ * own (`pci_config:`). DxgkCbWriteDeviceSpace stores what the driver writes,
+ * but for the read-only identification bytes (00h-03h, 08h-0Bh). */
+#define WK_VIDMM_PCI_CONFIG_SIZE 256u
+void wk_vidmm_default_pci_config(uint8_t out[WK_VIDMM_PCI_CONFIG_SIZE]);
+
 /* DriverEntry's RegistryPath: WK_VIDMM_SERVICE_KEY in UTF-16, in a buffer
  * of the calling thread's that the call rewrites. */
 void wk_vidmm_service_key(UNICODE_STRING *path);
@@ -458,7 +469,7 @@ int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index);
 /* The DXGKRNL_INTERFACE callbacks the kit does not model (they answer
  * STATUS_NOT_SUPPORTED, nothing, NULL or FALSE): how many, and the name of
  * each by index (NULL past the last). */
-#define WK_VIDMM_UNMODELLED_CALLBACKS 36u
+#define WK_VIDMM_UNMODELLED_CALLBACKS 34u
 const char *wk_vidmm_unmodelled_callback(uint32_t index);
 
 struct wk_vidmm_stats {
