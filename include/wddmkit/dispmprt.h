@@ -179,6 +179,10 @@ typedef struct _DXGKARG_DESCRIBEALLOCATION DXGKARG_DESCRIBEALLOCATION;
 typedef struct _DXGKARG_DESTROYPERIODICFRAMENOTIFICATION DXGKARG_DESTROYPERIODICFRAMENOTIFICATION;
 typedef struct _DXGKARG_DISPLAYDETECTCONTROL DXGKARG_DISPLAYDETECTCONTROL;
 typedef struct _DXGKARG_ENUMVIDPNCOFUNCMODALITY DXGKARG_ENUMVIDPNCOFUNCMODALITY;
+/* The DeviceUid by which DxgkDdiSetPowerState names the adapter itself
+ * rather than one of its children. */
+#define DISPLAY_ADAPTER_HW_ID 0xFFFFFFFFu
+
 /* DxgkDdiEscape's argument, with its real layout (ns-d3dkmddi-_dxgkarg_escape;
  * ns-d3dukmdt-_d3dddi_escapeflags: the bits of interface version 2.3):
  * the escape is the one DDI outside the kit's drive that every miniport

@@ -44,7 +44,8 @@
  * Porting notes. The header needs GCC or Clang (it uses __atomic builtins,
  * __thread and format attributes). `#pragma alloc_text` and `code_seg` are
  * unknown to them and -Wall reports them: build driver sources with
- * -Wno-unknown-pragmas. For C++ sources see the notes at the SAL 1 and SEH
+ * -Wno-unknown-pragmas (and -Wno-multichar for pool tags written 'Tag1').
+ * For C++ sources see the notes at the SAL 1 and SEH
  * macros: libstdc++ uses the names __in, __out and __try itself. C++
  * drivers include wddmkit/kmcpp.h for operator new and delete over the
  * pool below.
@@ -332,6 +333,29 @@ typedef UCHAR *PUCHAR;
 typedef BYTE *PBYTE;           /* (added) */
 typedef INT BOOL, *PBOOL;      /* the Win32 4-byte boolean (added); BOOLEAN is the kernel's */
 typedef SHORT *PSHORT;         /* (added) */
+typedef ULONGLONG *PULONGLONG; /* (added) */
+typedef PFN_NUMBER *PPFN_NUMBER; /* (added) */
+#ifndef MAXULONG
+#define MAXULONG 0xFFFFFFFFu /* (added, as the rest of ntdef.h's limits) */
+#define MAXLONG 0x7FFFFFFF
+#define MAXUSHORT 0xFFFFu
+#define MAXUCHAR 0xFFu
+#define MAXULONGLONG (~(ULONGLONG)0)
+#define MAXLONGLONG ((LONGLONG)(MAXULONGLONG >> 1))
+#endif
+
+/* C linkage for declarations shared with C++, as ntdef.h spells it (added). */
+#ifndef EXTERN_C
+#ifdef __cplusplus
+#define EXTERN_C extern "C"
+#define EXTERN_C_START extern "C" {
+#define EXTERN_C_END }
+#else
+#define EXTERN_C extern
+#define EXTERN_C_START
+#define EXTERN_C_END
+#endif
+#endif
 typedef USHORT *PUSHORT;
 typedef ULONG *PULONG;
 typedef LONG *PLONG;
@@ -998,6 +1022,12 @@ static inline VOID ExReleaseFastMutex(PFAST_MUTEX FastMutex)
 /* ------------------------------------------------------------------------ */
 
 /* Sets an event up, signaled or not. */
+/* The priority boost KeSetEvent and IoCompleteRequest take: the kit's
+ * scheduling is the host's, so the value is accepted and not used. */
+#ifndef IO_NO_INCREMENT
+#define IO_NO_INCREMENT 0
+#endif
+
 static inline VOID KeInitializeEvent(PRKEVENT Event, EVENT_TYPE Type, BOOLEAN State)
 {
     Event->wk_type = WK_KM_OBJECT_EVENT;

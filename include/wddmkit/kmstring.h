@@ -36,6 +36,11 @@
 extern "C" {
 #endif
 
+#ifndef UNICODE_NULL
+#define UNICODE_NULL ((WCHAR)0) /* (added) */
+#define ANSI_NULL ((CHAR)0)
+#endif
+
 #ifndef WK_KM_OPAQUE_DEFINED
 #define WK_KM_OPAQUE_DEFINED
 /* p with its origin hidden from the optimiser (shared by kmstring.h,

@@ -121,6 +121,9 @@ typedef ULONG ACCESS_MASK;
 #ifndef OBJ_KERNEL_HANDLE
 #define OBJ_KERNEL_HANDLE 0x00000200u
 #endif
+#ifndef OBJ_CASE_INSENSITIVE
+#define OBJ_CASE_INSENSITIVE 0x00000040u /* the kit's registry names match so anyway */
+#endif
 
 #ifndef STATUS_PENDING
 #define STATUS_PENDING WK_NTSTATUS(0x00000103u)
