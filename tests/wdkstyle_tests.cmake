@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# tests/wdkstyle_tests.cmake - the Heron HR-2 miniport
+# (examples/drivers/wdkstyle/: WDK-style C, one set of sources built as C11,
+# wdkstyle_c, and as C++17, wdkstyle_cxx), include()d by tests/CMakeLists.txt.
+# Each test checks the exit code and the output
+# (examples/drivers/expect_run.cmake).
+#
+#   wdkstyle.conform_{c,cxx}       the suite, contract profile, --gpu auto
+#       decides none: exit 0, contract checks run, semantic skipped, no
+#       failure;
+#   wdkstyle.driver_check_{c,cxx}  `wddmkit driver check`: the module loads
+#       and exports DriverEntry;
+#   wdkstyle.registry_{c,cxx}      the driver's own spec
+#       (examples/drivers/wdkstyle/specs/registry.yaml) in the reference
+#       profile: its settings come from the case's registry: map, with
+#       defaults when absent, of the wrong type or out of range.
+if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
+  set(_wdk_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
+  function(wk_wdkstyle_test name code regex) # ARGN: the wddmkit arguments
+    add_test(NAME wdkstyle.${name}
+      COMMAND ${CMAKE_COMMAND} -DEXPECT=${code} "-DREGEX=${regex}"
+              "-DCOMMAND=$<TARGET_FILE:wddmkit>;${ARGN}" -P ${_wdk_expect})
+    set_tests_properties(wdkstyle.${name} PROPERTIES LABELS "conform;unit" TIMEOUT 300)
+  endfunction()
+  foreach(_lang c cxx)
+    set(_module $<TARGET_FILE:wdkstyle_${_lang}>)
+    wk_wdkstyle_test(conform_${_lang} 0
+      "gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
+      conform -j 2 --quiet --driver ${_module})
+    wk_wdkstyle_test(driver_check_${_lang} 0
+      "wdkstyle_${_lang}.so: loads into this build and exports DriverEntry"
+      driver check ${_module})
+    wk_wdkstyle_test(registry_${_lang} 0
+      "choice +5 run.*5 of 5 cases in [0-9.]+ s: 5 pass[^a-z]+RESULT: all as expected"
+      conform --quiet --profile reference --driver ${_module}
+      ${PROJECT_SOURCE_DIR}/examples/drivers/wdkstyle/specs/registry.yaml)
+  endforeach()
+endif()
