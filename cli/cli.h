@@ -88,6 +88,8 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
  * (WK_DRIVER_TARGETS_GPU_MODEL, driver.h), asked in a forked child: 1 yes,
  * 0 no, -1 it could not be asked. */
 int wk_cli_driver_declares_model(const char *path);
+/* The same for WK_DRIVER_READS_KIT_UMD (driver.h). */
+int wk_cli_driver_declares_kit_umd(const char *path);
 
 /* Whether the wddmkit at exe loads the driver module (`exe driver check
  * driver` exits 0): whether that build can run it. */

@@ -45,7 +45,7 @@ struct conform_args {
 };
 
 enum {
-    OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
+    OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
 };
 
@@ -62,6 +62,10 @@ static const struct wk_cli_option conform_options[] = {
       "what executes the driver's buffers: model (the kit's GPU model), none (a driver for\n"
       "other hardware: the checks of what a buffer did are skipped, never failed), auto\n"
       "(default: model when the driver declares WK_DRIVER_TARGETS_GPU_MODEL)" },
+    { "umd", OPT_UMD, WK_CLI_VALUE, "U",
+      "with --gpu none, whether the driver's Render reads the kit's own user-mode command\n"
+      "format: kit (the cases that hand it that format are judged), none (they are skipped),\n"
+      "auto (default: kit when the driver declares WK_DRIVER_READS_KIT_UMD)" },
     { "filter", OPT_FILTER, WK_CLI_VALUE, "GLOB", "run only cases whose id matches (repeatable)" },
     { "exclude", OPT_EXCLUDE, WK_CLI_VALUE, "GLOB", "leave out cases whose id matches (repeatable)" },
     { "list", OPT_LIST, WK_CLI_FLAG, NULL, "print the selected case ids and exit" },
@@ -116,6 +120,19 @@ static int parse_gpu(struct conform_args *A, const struct wk_cli_arg *a)
     return wk_cli_error(a->cmd, "--gpu: expected model, none or auto, saw '%s'", a->value);
 }
 
+/* --umd kit|none|auto (docs/verdicts.md, "Kinds of check"). */
+static int parse_umd(struct conform_args *A, const struct wk_cli_arg *a)
+{
+    static const char *const words[] = { "auto", "kit", "none" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(a->value, words[i]) == 0) {
+            A->run.umd = (enum wk_umd_format)i;
+            A->run.umd_given = i != WK_UMD_AUTO;
+            return 0;
+        }
+    return wk_cli_error(a->cmd, "--umd: expected kit, none or auto, saw '%s'", a->value);
+}
+
 /* --profile reference|contract|stress (docs/conformance.md, "Profiles"). */
 static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
 {
@@ -134,6 +151,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_DRIVER: o->driver = a->value; return 0;
     case OPT_PROFILE: return parse_profile(A, a);
     case OPT_GPU: return parse_gpu(A, a);
+    case OPT_UMD: return parse_umd(A, a);
     case 'j':
         if (wk_cli_number(a, 1, 256, &u))
             return 2;
@@ -313,6 +331,30 @@ static int driver_loads(const char *driver)
     }
 }
 
+/* --umd auto under --gpu none, decided once and said: whether the cases in
+ * the kit's own user-mode format judge this driver (driver.h,
+ * WK_DRIVER_READS_KIT_UMD). */
+static void decide_umd(struct conform_args *A)
+{
+    const char *why = "given with --umd";
+    if (A->run.umd == WK_UMD_AUTO) {
+        int declares = A->run.driver ? wk_cli_driver_declares_kit_umd(A->run.driver) : 0;
+        A->run.umd = declares == 1 ? WK_UMD_KIT : WK_UMD_NONE;
+        why = declares == 1 ? "the driver declares WK_DRIVER_READS_KIT_UMD"
+                            : "the driver does not declare WK_DRIVER_READS_KIT_UMD";
+    }
+    if (A->run.umd == WK_UMD_KIT) {
+        printf("umd:     kit: its Render reads the kit's user-mode format (%s); the cases in that format\n"
+               "         are judged\n",
+               why);
+        return;
+    }
+    A->run.skip_kinds |= WK_CHECK_BIT(WK_CHECK_ENCODER);
+    printf("umd:     none (%s): the cases that hand the driver the kit's own user-mode format are\n"
+           "         skipped (--umd kit judges them)\n",
+           why);
+}
+
 /* --gpu auto, decided once for the run and said: the built-in reference
  * driver targets the GPU model; a module does when it exports the marker
  * (driver.h, WK_DRIVER_TARGETS_GPU_MODEL). */
@@ -332,7 +374,7 @@ static void decide_gpu(struct conform_args *A)
     }
     A->run.gpu_given = A->gpu_given;
     if (A->run.gpu == WK_GPU_NONE) {
-        A->run.skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC) | WK_CHECK_BIT(WK_CHECK_ENCODER);
+        A->run.skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC);
         A->run.skip_reason[WK_CHECK_SEMANTIC] = WK_GPU_NONE_SEMANTIC_REASON;
         A->run.skip_reason[WK_CHECK_ENCODER] = WK_GPU_NONE_ENCODER_REASON;
     }
@@ -342,6 +384,8 @@ static void decide_gpu(struct conform_args *A)
         printf("gpu:     none: nothing executes the driver's buffers (%s); the checks of what a buffer\n"
                "         did are skipped, every contract check runs (--gpu model runs them all)\n",
                why);
+    if (A->run.gpu == WK_GPU_NONE)
+        decide_umd(A);
 }
 
 int wk_cli_conform(int argc, char **argv)

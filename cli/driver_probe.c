@@ -318,20 +318,32 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
     return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
 }
 
-int wk_cli_driver_declares_model(const char *path)
+/* Whether the module exports `symbol`: 1 yes, 0 no, -1 it cannot be
+ * asked. In a child: the module's constructors run there, not in the kit. */
+static int driver_exports(const char *path, const char *symbol)
 {
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
-    if (pid == 0) { /* the module's constructors run here, not in the kit */
+    if (pid == 0) {
         void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
-        _exit(so && dlsym(so, WK_DRIVER_GPU_MODEL_SYMBOL) ? 0 : 1);
+        _exit(so && dlsym(so, symbol) ? 0 : 1);
     }
     int st = 0;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) == 0 : -1;
+}
+
+int wk_cli_driver_declares_model(const char *path)
+{
+    return driver_exports(path, WK_DRIVER_GPU_MODEL_SYMBOL);
+}
+
+int wk_cli_driver_declares_kit_umd(const char *path)
+{
+    return driver_exports(path, WK_DRIVER_KIT_UMD_SYMBOL);
 }

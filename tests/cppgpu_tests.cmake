@@ -5,18 +5,20 @@
 # tests/CMakeLists.txt. Exit code and output are both checked
 # (examples/drivers/expect_run.cmake).
 #
-#   cppgpu.conform       contract profile, --gpu auto decides none: exit 0,
-#       contract checks run, semantic 0 run and some skipped, every case a
-#       pass or a skip (KIT-FINDINGS.md: what the kit held against it);
+#   cppgpu.conform       contract profile, --gpu auto decides none and
+#       --umd auto kit (its Render reads the kit's user-mode format and it
+#       says so, WK_DRIVER_READS_KIT_UMD): exit 0, contract and encoder
+#       checks run, semantic 0 run and some skipped, every case a pass or a
+#       skip (KIT-FINDINGS.md: what the kit held against it);
 #   cppgpu.driver_check  `wddmkit driver check`: it loads, exports
 #       DriverEntry, interface version 0x8001 and no DDI the kit never calls;
-#   cppgpu.exports       its only exports are DriverEntry: no operator new or
+#   cppgpu.exports       it exports no operator new or
 #       delete (kmcpp.h keeps them hidden, tests/module_exports.cmake).
 if(TARGET cppgpu_driver)
   set(_cg_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
   add_test(NAME cppgpu.conform
     COMMAND ${CMAKE_COMMAND} -DEXPECT=0
-            "-DREGEX=gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
+            "-DREGEX=gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*umd: +kit: its Render reads the kit's user-mode format \\(the driver declares WK_DRIVER_READS_KIT_UMD\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*encoder +[1-9][0-9]* run.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
             "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:cppgpu_driver>"
             -P ${_cg_expect})
   add_test(NAME cppgpu.driver_check

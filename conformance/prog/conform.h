@@ -146,6 +146,12 @@ extern const char *const wk_paging_op_words[];
  * is the reference driver's, which targets the model). */
 enum wk_gpu_target { WK_GPU_AUTO, WK_GPU_MODEL, WK_GPU_NONE };
 
+/* Whether the driver's Render reads the kit's user-mode command format
+ * (`--umd`): with the GPU model it must (the model executes what Render
+ * makes of it); without, the encoder kind runs only when it does. auto
+ * decides by the module's WK_DRIVER_READS_KIT_UMD marker (driver.h). */
+enum wk_umd_format { WK_UMD_AUTO, WK_UMD_KIT, WK_UMD_NONE };
+
 struct wk_run_options {
     const char *driver;                /* NULL: the built-in reference driver */
     uint64_t seed;                     /* added to the program's own seed */
@@ -168,6 +174,7 @@ struct wk_run_options {
     uint32_t skip_kinds;
     const char *skip_reason[WK_CHECK_KIND_COUNT];
     enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says */
+    enum wk_umd_format umd;            /* WK_UMD_AUTO (0) unless --umd says */
     int stress;                        /* with contract: the stress profile, which also runs
                                           what no kernel hands a driver (a bare Patch: see
                                           WK_STRESS_SKIP_REASON); the reference profile runs it

@@ -986,7 +986,11 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         wk_vidmm_set_no_model(x->vm, 1);
         if (!x->skip_reason)
             x->skip_reason = none_reasons;
-        x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC) | WK_CHECK_BIT(WK_CHECK_ENCODER);
+        x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_SEMANTIC);
+        /* The cases in the kit's UMD format still judge a driver that reads it. */
+        enum wk_umd_format umd = o ? o->umd : WK_UMD_AUTO;
+        if (umd == WK_UMD_NONE || (umd == WK_UMD_AUTO && wk_vidmm_driver_declares_kit_umd(x->vm) != 1))
+            x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_ENCODER);
     }
     return wk_vidmm_start(x->vm);
 }

@@ -40,7 +40,8 @@ void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_
         abort();
     }
     struct wk_run_options ro = { .driver = R->o->driver, .seed = R->o->seed, .contract = R->o->contract,
-                                 .skip_kinds = R->o->skip_kinds, .gpu = R->o->gpu, .stress = R->o->stress };
+                                 .skip_kinds = R->o->skip_kinds, .gpu = R->o->gpu, .umd = R->o->umd,
+                                 .stress = R->o->stress };
     memcpy(ro.skip_reason, R->o->skip_reason, sizeof(ro.skip_reason));
     wk_prog_run(p, &ro, r);
     if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {

@@ -44,6 +44,8 @@ static void describe_environment(struct wk_run_report *rep, const struct wk_runn
     rep->stress = o->contract && o->stress;
     rep->gpu = o->gpu;
     rep->gpu_given = o->gpu_given;
+    rep->umd = o->umd;
+    rep->umd_given = o->umd_given;
     rep->seed = o->seed;
     rep->has_seed = o->has_seed;
     rep->jobs = o->no_fork ? 1 : o->jobs ? o->jobs : 1;

@@ -258,6 +258,27 @@ static inline NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
     WK_DRIVER_EXPORT const int wk_driver_gpu_model = 1
 #endif
 
+/*
+ * A driver whose DxgkDdiRender reads the kit's own user-mode command format
+ * (umd.h: WK_USER_COMMAND_HEADER and its records) says so likewise:
+ *
+ *     WK_DRIVER_READS_KIT_UMD;
+ *
+ * It exports wk_driver_kit_umd. Then even a driver for other hardware
+ * (`--gpu none`) is judged on every case that hands it that format (the
+ * encoder kind: its Render, Patch of that Render's output, submission and
+ * cancel contract checks), only what its buffers did being skipped.
+ * `wddmkit conform --umd kit|none` overrides.
+ */
+#define WK_DRIVER_KIT_UMD_SYMBOL "wk_driver_kit_umd"
+#ifdef __cplusplus
+#define WK_DRIVER_READS_KIT_UMD extern "C" WK_DRIVER_EXPORT const int wk_driver_kit_umd = 1
+#else
+#define WK_DRIVER_READS_KIT_UMD                                                                      \
+    WK_DRIVER_EXPORT extern const int wk_driver_kit_umd;                                              \
+    WK_DRIVER_EXPORT const int wk_driver_kit_umd = 1
+#endif
+
 typedef NTSTATUS DRIVER_INITIALIZE(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
 #ifdef __cplusplus

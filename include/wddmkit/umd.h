@@ -64,6 +64,21 @@ WK_STATIC_ASSERT(sizeof(WK_ALLOCATION_REQUEST) == 48, "kit UMD allocation reques
  * writes it now if the allocation list already says where the allocation is
  * (pre-patching, facts 5.2 R6), and records a patch location for it either
  * way (R7).
+ *
+ * What a driver that reads this format accepts (the suite's render cases
+ * hold a driver that declares WK_DRIVER_READS_KIT_UMD to it, driver.h):
+ *   - a record's Length is at least its op's struct (a NOP: WK_USER_RECORD)
+ *     and may be larger: the tail is skipped;
+ *   - a reference is valid when its bytes lie inside the allocation, 0 bytes
+ *     included (even at its very end): a COPY or FILL of Size 0, a BLIT of
+ *     Width or Height 0, does nothing;
+ *   - a BLIT's rows start Pitch bytes apart, for any Pitch: 0 repeats one
+ *     row, a Pitch below the Width makes rows overlap;
+ *   - Reserved fields are 0, and an Op outside WK_USER_OP is refused with
+ *     STATUS_ILLEGAL_INSTRUCTION.
+ * The format sets no limit on sizes; hardware may (the GPU model's BLIT
+ * takes at most 16384 rows of 16384 bytes), and a driver refuses what its
+ * own cannot do.
  */
 #define WK_USER_COMMAND_MAGIC 0x42434B57u /* 'WKCB' */
 #define WK_USER_COMMAND_VERSION 1u

@@ -140,6 +140,13 @@ int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm)
     return dlsym(vm->so, WK_DRIVER_GPU_MODEL_SYMBOL) != NULL;
 }
 
+int wk_vidmm_driver_declares_kit_umd(const struct wk_vidmm *vm)
+{
+    if (!vm->so)
+        return -1;
+    return dlsym(vm->so, WK_DRIVER_KIT_UMD_SYMBOL) != NULL;
+}
+
 void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model)
 {
     vm->cfg.no_model = no_model != 0;

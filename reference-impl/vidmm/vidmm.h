@@ -192,6 +192,8 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
  * driver.h): 1 yes, 0 no, -1 no module (a DriverEntry attached in-process,
  * which the caller knows). */
 int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm);
+/* The same for WK_DRIVER_READS_KIT_UMD (its Render reads umd.h's format). */
+int wk_vidmm_driver_declares_kit_umd(const struct wk_vidmm *vm);
 
 /* Sets the no_model mode of wk_vidmm_config after the driver is loaded and
  * before wk_vidmm_start (where --gpu auto decides from the module). */

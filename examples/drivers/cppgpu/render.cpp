@@ -65,15 +65,16 @@ bool UserCommands::reference_ok(const WK_USER_REF &ref, UINT64 bytes) const
         return false;
     const Allocation *a =
         KernelObject::from<Allocation>(render_.pAllocationList[ref.AllocationIndex].hDeviceSpecificAllocation);
-    return a && bytes != 0 && a->holds(ref.Offset, bytes);
+    return a && a->holds(ref.Offset, bytes); /* 0 bytes: valid at the very end too (umd.h) */
 }
 
-/* Rows of `width` bytes `pitch` apart, all inside the allocation. */
+/* Rows of `width` bytes `pitch` apart, all inside the allocation. Any
+ * pitch is valid (umd.h: 0 repeats one row, less than the width overlaps
+ * them), and an empty blit spans nothing. */
 bool UserCommands::rows_ok(const WK_USER_REF &ref, UINT width, UINT height, UINT pitch) const
 {
-    if (width == 0 || height == 0 || (height > 1 && pitch < width))
-        return false;
-    return reference_ok(ref, UINT64(height - 1) * pitch + width);
+    const UINT64 span = width == 0 || height == 0 ? 0 : UINT64(height - 1) * pitch + width;
+    return reference_ok(ref, span);
 }
 
 NTSTATUS UserCommands::validate_record(UINT offset, UINT &length) const
@@ -88,7 +89,7 @@ NTSTATUS UserCommands::validate_record(UINT offset, UINT &length) const
     case WK_USER_OP_NOP:
         return STATUS_SUCCESS;
     case WK_USER_OP_COPY: {
-        if (head.Length != sizeof(WK_USER_COPY))
+        if (head.Length < sizeof(WK_USER_COPY)) /* longer: the tail is skipped (umd.h) */
             return STATUS_INVALID_PARAMETER;
         const auto r = read<WK_USER_COPY>(offset);
         return r.Reserved == 0 && reference_ok(r.Source, r.Size) && reference_ok(r.Destination, r.Size)
@@ -96,19 +97,19 @@ NTSTATUS UserCommands::validate_record(UINT offset, UINT &length) const
                    : STATUS_INVALID_PARAMETER;
     }
     case WK_USER_OP_FILL: {
-        if (head.Length != sizeof(WK_USER_FILL))
+        if (head.Length < sizeof(WK_USER_FILL)) /* longer: the tail is skipped (umd.h) */
             return STATUS_INVALID_PARAMETER;
         const auto r = read<WK_USER_FILL>(offset);
         return reference_ok(r.Destination, r.Size) ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
     }
     case WK_USER_OP_WRITE32: {
-        if (head.Length != sizeof(WK_USER_WRITE32))
+        if (head.Length < sizeof(WK_USER_WRITE32)) /* longer: the tail is skipped (umd.h) */
             return STATUS_INVALID_PARAMETER;
         const auto r = read<WK_USER_WRITE32>(offset);
         return r.Reserved == 0 && reference_ok(r.Destination, 4) ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
     }
     case WK_USER_OP_BLIT: {
-        if (head.Length != sizeof(WK_USER_BLIT))
+        if (head.Length < sizeof(WK_USER_BLIT)) /* longer: the tail is skipped (umd.h) */
             return STATUS_INVALID_PARAMETER;
         const auto r = read<WK_USER_BLIT>(offset);
         return rows_ok(r.Source, r.Width, r.Height, r.SourcePitch) &&
