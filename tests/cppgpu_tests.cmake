@@ -21,6 +21,13 @@ if(TARGET cppgpu_driver)
             "-DREGEX=gpu: +none: nothing executes the driver's buffers \\(the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL\\).*umd: +kit: its Render reads the kit's user-mode format \\(the driver declares WK_DRIVER_READS_KIT_UMD\\).*contract +[1-9][0-9]* run.*semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*encoder +[1-9][0-9]* run.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
             "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:cppgpu_driver>"
             -P ${_cg_expect})
+  # --umd none overrides the marker: the render cases are skipped again.
+  add_test(NAME cppgpu.umd_none
+    COMMAND ${CMAKE_COMMAND} -DEXPECT=0
+            "-DREGEX=umd: +none \\(given with --umd\\).*encoder +0 run, [1-9][0-9]* skipped: the case hands the driver the kit's own UMD format.*RESULT: all as expected"
+            "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--umd;none;--filter;render.*;--driver;$<TARGET_FILE:cppgpu_driver>"
+            -P ${_cg_expect})
+  set_tests_properties(cppgpu.umd_none PROPERTIES LABELS "conform;unit" TIMEOUT 300)
   add_test(NAME cppgpu.driver_check
     COMMAND ${CMAKE_COMMAND} -DEXPECT=0
             "-DREGEX=loads into this build and exports DriverEntry.*interface version 0x8001"
