@@ -125,6 +125,9 @@ struct mutant {
         KIRQL irql;
         void *arg1;
     } dpc_seen;
+    /* The IRQL each DDI ran at, as km.h's KeGetCurrentIrql saw it (0xFF:
+     * not called). */
+    KIRQL submit_irql, isr_irql, dpc_irql, render_irql;
     volatile uint64_t spins;
 };
 
@@ -519,6 +522,7 @@ static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
 
 static NTSTATUS m_render(const HANDLE hContext, DXGKARG_RENDER *args)
 {
+    M.render_irql = KeGetCurrentIrql();
     NTSTATUS st = STATUS_SUCCESS;
     if (render_before(args, &st))
         return st;
@@ -563,6 +567,24 @@ static NTSTATUS m_patch(const HANDLE hAdapter, const DXGKARG_PATCH *args)
     return st;
 }
 
+static NTSTATUS m_submit(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *args)
+{
+    M.submit_irql = KeGetCurrentIrql();
+    return M.ref.DxgkDdiSubmitCommand(hAdapter, args);
+}
+
+static BOOLEAN m_interrupt(const PVOID ctx, ULONG message)
+{
+    M.isr_irql = KeGetCurrentIrql();
+    return M.ref.DxgkDdiInterruptRoutine(ctx, message);
+}
+
+static VOID m_dpc(const PVOID ctx)
+{
+    M.dpc_irql = KeGetCurrentIrql();
+    M.ref.DxgkDdiDpcRoutine(ctx);
+}
+
 /* The reference driver with the wrappers above in its table. */
 static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
@@ -578,6 +600,9 @@ static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING 
     t.DxgkDdiBuildPagingBuffer = m_build_paging_buffer;
     t.DxgkDdiRender = m_render;
     t.DxgkDdiPatch = m_patch;
+    t.DxgkDdiSubmitCommand = m_submit;
+    t.DxgkDdiInterruptRoutine = m_interrupt;
+    t.DxgkDdiDpcRoutine = m_dpc;
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -1601,6 +1626,34 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
     run_close(r);
 }
 
+/* The kit calls each DDI at the IRQL Windows calls it at: Render at
+ * PASSIVE_LEVEL, SubmitCommand and the DPC routine at DISPATCH_LEVEL, the
+ * interrupt routine above it (facts §5.3 T9), so km.h's IRQL checks see
+ * what Windows would; and the thread is back at PASSIVE_LEVEL after. */
+static void test_ddis_run_at_their_irql(void **state)
+{
+    (void)state;
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(MUT_NONE);
+    M.submit_irql = M.isr_irql = M.dpc_irql = M.render_irql = 0xFF;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        sc_render(r);
+    assert_int_equal(r->first_error, WK_OK);
+    assert_true(expect_status(r->vm, wk_vidmm_wait_idle(r->vm), WK_OK));
+    assert_int_equal(M.render_irql, PASSIVE_LEVEL);
+    assert_int_equal(M.submit_irql, DISPATCH_LEVEL);
+    assert_true(M.isr_irql > DISPATCH_LEVEL && M.isr_irql != 0xFF);
+    assert_int_equal(M.dpc_irql, DISPATCH_LEVEL);
+    assert_int_equal(KeGetCurrentIrql(), PASSIVE_LEVEL);
+    assert_true(expect_no_violations(r->vm));
+    run_close(r);
+}
+
 /* A rule of the reference driver's own choices (wk_rule_is_choice) is not
  * held in the contract profile: with wk_vidmm_skip_choice_rules the same
  * bad answer is counted, never recorded, and the scenario goes on; the
@@ -1755,11 +1808,12 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 6];
+    struct CMUnitTest tests[NCASES + NSECOND + 7];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)

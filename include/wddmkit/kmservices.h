@@ -103,6 +103,21 @@ __attribute__((weak, visibility("protected"))) void wk_km_set_services(const WK_
 }
 #endif
 
+/* How the kit calls a DDI at the IRQL Windows calls it at (DxgkDdiSubmitCommand
+ * and DxgkDdiDpcRoutine at DISPATCH_LEVEL, DxgkDdiInterruptRoutine at a
+ * device IRQL): it sets the calling thread's modelled IRQL around the call
+ * through this function of a module it loaded, and gets the old value
+ * back. Exported and protected, as wk_km_set_services. */
+unsigned char wk_km_set_irql(unsigned char irql);
+#ifndef WK_KM_NO_SET_SERVICES
+__attribute__((weak, visibility("protected"))) unsigned char wk_km_set_irql(unsigned char irql)
+{
+    unsigned char old = wk_km_thread_irql;
+    wk_km_thread_irql = irql;
+    return old;
+}
+#endif
+
 /* The services table member `m` exists in the kit's table. */
 #define WK_KM_SERVICE(m)                                                                        \
     (wk_km_services && wk_km_services->Size >= offsetof(WK_KM_SERVICES, m) + sizeof(void (*)(void)) && \

@@ -68,6 +68,13 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     vm->driver_object.wk_owner = vm;
     vm->driver_object.wk_km_services = &wk_km_services_of_kit;
     vm->abi_error[0] = '\0';
+    if (!vm->so) {
+        /* A DriverEntry linked into this program shares its km.h state with
+         * the kit's own objects (kmservices.h: weak, one per link unit):
+         * the same two functions a loaded module exports reach it. */
+        wk_km_set_services(&wk_km_services_of_kit);
+        vm->set_irql = wk_km_set_irql;
+    }
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, &path));
@@ -128,6 +135,10 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
         memcpy(&set_services, &set, sizeof(set_services));
         set_services(&wk_km_services_of_kit);
     }
+    /* ... and the IRQL the DDIs Windows calls above PASSIVE_LEVEL run at. */
+    void *irql = dlsym(vm->so, "wk_km_set_irql");
+    if (irql)
+        memcpy(&vm->set_irql, &irql, sizeof(vm->set_irql));
     DRIVER_INITIALIZE *entry;
     memcpy(&entry, &sym, sizeof(entry)); /* object to function pointer, as dlsym requires */
     return wk_vidmm_attach(vm, entry);

@@ -288,6 +288,7 @@ struct wk_vidmm {
     struct km_dpc kdpc[KM_DPC_QUEUE];       /* KeInsertQueueDpc, in order */
     uint32_t nkdpc;
     char km_failure[512];                   /* the km.h line that ended a call */
+    unsigned char (*set_irql)(unsigned char); /* a loaded module's wk_km_set_irql, or NULL */
     struct wk_vidmm_registry registry;      /* cfg.registry, copied */
     uint8_t pci_config[WK_VIDMM_PCI_CONFIG_SIZE]; /* cfg.pci_config, copied (callbacks.c) */
 
@@ -401,6 +402,16 @@ enum wk_ddi call_current_ddi(void);
 void call_end_with_km_failure(const char *line);
 
 /* km_services.c ---------------------------------------------------------- */
+
+/* The IRQLs Windows calls DDIs at above PASSIVE_LEVEL (facts §5.3 T9:
+ * SubmitCommand at DISPATCH_LEVEL; the interrupt routine at the device's
+ * IRQL, the DPC routine at DISPATCH_LEVEL). */
+#define KM_DISPATCH_LEVEL 2
+#define KM_DEVICE_IRQL 5
+/* Sets the module's modelled IRQL on this thread for a DDI call (no-op for
+ * a driver linked into the program); returns the old one for km_irql_leave. */
+unsigned char km_irql_enter(struct wk_vidmm *vm, unsigned char irql);
+void km_irql_leave(struct wk_vidmm *vm, unsigned char old);
 
 extern const WK_KM_SERVICES wk_km_services_of_kit;
 void km_register(struct wk_vidmm *vm);

@@ -62,6 +62,17 @@ static struct wk_vidmm *adapter_of(uint64_t serial)
     return NULL;
 }
 
+unsigned char km_irql_enter(struct wk_vidmm *vm, unsigned char irql)
+{
+    return vm->set_irql ? vm->set_irql(irql) : 0;
+}
+
+void km_irql_leave(struct wk_vidmm *vm, unsigned char old)
+{
+    if (vm->set_irql)
+        (void)vm->set_irql(old);
+}
+
 /* ------------------------------------------------------------------ */
 /* Fail                                                                 */
 /* ------------------------------------------------------------------ */

@@ -293,9 +293,11 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     args.Flags.Paging = (UINT)s->paging;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
+    const unsigned char irql = km_irql_enter(vm, KM_DISPATCH_LEVEL); /* facts §5.3 T9 */
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
              status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, &args);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, &args, &status));
+    km_irql_leave(vm, irql);
     if (crashed != WK_OK)
         return crashed;
     if (status != STATUS_SUCCESS)
@@ -353,7 +355,9 @@ static wk_status dpc_point(struct wk_vidmm *vm)
     if (vm->dpc_requested && vm->ddi.DxgkDdiDpcRoutine) {
         vm->dpc_requested = 0;
         wk_status crashed;
+        const unsigned char irql = km_irql_enter(vm, KM_DISPATCH_LEVEL); /* a DPC runs at DISPATCH_LEVEL */
         DDI_CALL(vm, WK_DDI_DPC_ROUTINE, crashed, vm->ddi.DxgkDdiDpcRoutine(vm->miniport));
+        km_irql_leave(vm, irql);
         if (crashed != WK_OK)
             return crashed;
     }
@@ -372,9 +376,11 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
         NTSTATUS claimed = 0; /* the BOOLEAN answer, widened for the rewriter */
         uint32_t raised = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
         wk_status crashed;
+        const unsigned char irql = km_irql_enter(vm, KM_DEVICE_IRQL); /* an ISR runs at its device's IRQL */
         DDI_CALL(vm, WK_DDI_INTERRUPT_ROUTINE, crashed,
                  claimed = vm->ddi.DxgkDdiInterruptRoutine(vm->miniport, 0);
                  ddi_rewrite(vm, WK_DDI_INTERRUPT_ROUTINE, NULL, &claimed));
+        km_irql_leave(vm, irql);
         if (crashed != WK_OK)
             return crashed;
         if (!claimed) {
