@@ -425,6 +425,15 @@ static void remove_from_corrupt_list(void)
     RemoveEntryList(&a);
 }
 
+static void paged_code_at_dispatch(void)
+{
+    KSPIN_LOCK lock;
+    KIRQL old;
+    KeInitializeSpinLock(&lock);
+    KeAcquireSpinLock(&lock, &old);
+    PAGED_CODE();
+}
+
 static void set_uninitialised_event(void)
 {
     KEVENT e;
@@ -477,6 +486,7 @@ static struct crash_case case_nt_assertmsg = {nt_assertmsg_false,
                                               "(ring index in range)"};
 static struct crash_case case_corrupt_list = {remove_from_corrupt_list, "KM-LIST-001",
                                               "RemoveEntryList"};
+static struct crash_case case_paged_code = {paged_code_at_dispatch, "KM-IRQL-003", "PAGED_CODE()"};
 static struct crash_case case_event_uninit = {set_uninitialised_event, "KM-EVENT-001", "KeSetEvent"};
 static struct crash_case case_assert = {old_assert_false, "ASSERT failed: sizeof(int) == 3 at ",
                                         NULL};
@@ -1222,6 +1232,7 @@ int main(void)
         MISUSE("misuse_assert", case_assert),
         MISUSE("misuse_list_corrupt", case_corrupt_list),
         MISUSE("misuse_event_uninitialised", case_event_uninit),
+        MISUSE("misuse_paged_code_at_dispatch", case_paged_code),
         cmocka_unit_test(test_spin_lock_two_threads),
         cmocka_unit_test(test_fast_mutex_two_threads),
         cmocka_unit_test(test_kmutex_two_threads),

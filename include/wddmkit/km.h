@@ -384,12 +384,13 @@ typedef LARGE_INTEGER *PLARGE_INTEGER;
 #define UNREFERENCED_PARAMETER(P) ((void)(P))
 #endif
 
-/* Windows checked builds assert here that pageable code runs at IRQL <=
- * APC_LEVEL. Empty in the kit: nothing is paged out, so such code cannot
- * fault at DISPATCH_LEVEL here, and the calls that really fail at raised
- * IRQL (waits, paged pool) check it themselves. */
+/* Pageable code runs at IRQL <= APC_LEVEL: Windows checked builds assert
+ * it here, and a free build faults when the page is out (changed: it was
+ * empty; the kit calls SubmitCommand, the interrupt and DPC routines at
+ * their raised IRQLs, where a PAGED_CODE() is the driver's bug). A
+ * failure is KM-IRQL-003. */
 #ifndef PAGED_CODE
-#define PAGED_CODE() ((void)0)
+#define PAGED_CODE() wk_km_require_irql(APC_LEVEL, "PAGED_CODE()", " (pageable code)")
 #endif
 
 /* Byte offset of a field, as a LONG like the Windows macro. */
