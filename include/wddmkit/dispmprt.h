@@ -9,13 +9,23 @@
  * reference pages, named in each comment).
  *
  * Included by wddmkit/driver.h, never on its own (it needs driver.h's
- * argument structs of the DDIs the kit drives). The argument structs of the
- * DDIs the kit does not drive are declared opaque, DXGKARG_ESCAPE excepted
- * (it has its real layout): a driver that fills DxgkDdiPresent compiles,
- * and one whose Present reads DXGKARG_PRESENT fields meets the missing
- * layout at compile time rather than a wrong one at run time. Callbacks follow the WDK: DXGKCB_X is a pointer type and the
- * member is `DXGKCB_X DxgkCbX`; the kit's own services follow the real
- * members, after the end of the Windows struct.
+ * argument structs of the DDIs the kit drives). Of the argument structs of
+ * the DDIs the kit does not drive, the ones miniports read have their real
+ * layout at interface 2.3, with every type they need: DXGKARG_ESCAPE and,
+ * in the section "Argument structs with their real layout" (each block
+ * names its reference page), DXGKARG_PRESENT, DXGKARG_QUERYCURRENTFENCE,
+ * DXGKARG_PREEMPTCOMMAND, DXGKARG_OPENALLOCATION, DXGKARG_CLOSEALLOCATION,
+ * DXGKARG_DESCRIBEALLOCATION, DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA,
+ * DXGKARG_COLLECTDBGINFO, DXGKARG_RESETENGINE, DXGKARG_QUERYENGINESTATUS,
+ * DXGKARG_QUERYDEPENDENTENGINEGROUP, DXGKARG_CALIBRATEGPUCLOCK,
+ * DXGKARG_GETNODEMETADATA and the callback's DXGK_DEVICE_INFO (whose
+ * CM_RESOURCE_LIST stays opaque behind its pointer). The rest (the VidPN,
+ * overlay, MPO, hardware-queue, protected-session and display-only ones,
+ * ...) are declared opaque: a driver that fills such a DDI compiles, and one
+ * that reads its fields meets the missing layout at compile time rather than
+ * a wrong one at run time. Callbacks follow the WDK: DXGKCB_X is a pointer
+ * type and the member is `DXGKCB_X DxgkCbX`; the kit's own services follow
+ * the real members, after the end of the Windows struct.
  */
 #ifndef WDDMKIT_DISPMPRT_H
 #define WDDMKIT_DISPMPRT_H
@@ -139,8 +149,9 @@ typedef enum _D3DDDIFORMAT {
     D3DDDIFMT_UNKNOWN = 0
 } D3DDDIFORMAT;
 
-/* The argument structs of the DDIs and callbacks the kit does not drive:
- * declared, not defined (their layouts are not modelled). */
+/* The argument structs of the DDIs and callbacks the kit does not drive and
+ * whose layout is not modelled: declared, not defined. (DXGKARG_ESCAPE
+ * below and the section after this list have real layouts.) */
 typedef struct _ACPI_EVAL_INPUT_BUFFER_COMPLEX ACPI_EVAL_INPUT_BUFFER_COMPLEX;
 typedef struct _ACPI_EVAL_OUTPUT_BUFFER ACPI_EVAL_OUTPUT_BUFFER;
 typedef struct _DXGKARGCB_ENUMHANDLECHILDREN DXGKARGCB_ENUMHANDLECHILDREN;
@@ -160,12 +171,9 @@ typedef struct _DXGKARGCB_RELEASEHANDLEDATA {
 } DXGKARGCB_RELEASEHANDLEDATA;
 typedef struct _DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE;
 typedef struct _DXGKARG_ACQUIRESWIZZLINGRANGE DXGKARG_ACQUIRESWIZZLINGRANGE;
-typedef struct _DXGKARG_CALIBRATEGPUCLOCK DXGKARG_CALIBRATEGPUCLOCK;
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT;
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2;
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3;
-typedef struct _DXGKARG_CLOSEALLOCATION DXGKARG_CLOSEALLOCATION;
-typedef struct _DXGKARG_COLLECTDBGINFO DXGKARG_COLLECTDBGINFO;
 typedef struct _DXGKARG_COMMITVIDPN DXGKARG_COMMITVIDPN;
 typedef struct _DXGKARG_CONTROLINTERRUPT2 DXGKARG_CONTROLINTERRUPT2;
 typedef struct _DXGKARG_CONTROLMODEBEHAVIOR DXGKARG_CONTROLMODEBEHAVIOR;
@@ -175,7 +183,6 @@ typedef struct _DXGKARG_CREATEOVERLAY DXGKARG_CREATEOVERLAY;
 typedef struct _DXGKARG_CREATEPERIODICFRAMENOTIFICATION DXGKARG_CREATEPERIODICFRAMENOTIFICATION;
 typedef struct _DXGKARG_CREATEPROCESS DXGKARG_CREATEPROCESS;
 typedef struct _DXGKARG_CREATEPROTECTEDSESSION DXGKARG_CREATEPROTECTEDSESSION;
-typedef struct _DXGKARG_DESCRIBEALLOCATION DXGKARG_DESCRIBEALLOCATION;
 typedef struct _DXGKARG_DESTROYPERIODICFRAMENOTIFICATION DXGKARG_DESTROYPERIODICFRAMENOTIFICATION;
 typedef struct _DXGKARG_DISPLAYDETECTCONTROL DXGKARG_DISPLAYDETECTCONTROL;
 typedef struct _DXGKARG_ENUMVIDPNCOFUNCMODALITY DXGKARG_ENUMVIDPNCOFUNCMODALITY;
@@ -212,28 +219,19 @@ typedef struct _DXGKARG_ESCAPE {
 typedef struct _DXGKARG_FLIPOVERLAY DXGKARG_FLIPOVERLAY;
 typedef struct _DXGKARG_FORMATHISTORYBUFFER DXGKARG_FORMATHISTORYBUFFER;
 typedef struct _DXGKARG_GETMULTIPLANEOVERLAYCAPS DXGKARG_GETMULTIPLANEOVERLAYCAPS;
-typedef struct _DXGKARG_GETNODEMETADATA DXGKARG_GETNODEMETADATA;
 typedef struct _DXGKARG_GETPOSTCOMPOSITIONCAPS DXGKARG_GETPOSTCOMPOSITIONCAPS;
 typedef struct _DXGKARG_GETROOTPAGETABLESIZE DXGKARG_GETROOTPAGETABLESIZE;
 typedef struct _DXGKARG_GETSCANLINE DXGKARG_GETSCANLINE;
-typedef struct _DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
 typedef struct _DXGKARG_ISSUPPORTEDVIDPN DXGKARG_ISSUPPORTEDVIDPN;
 typedef struct _DXGKARG_MAPCPUHOSTAPERTURE DXGKARG_MAPCPUHOSTAPERTURE;
-typedef struct _DXGKARG_OPENALLOCATION DXGKARG_OPENALLOCATION;
 typedef struct _DXGKARG_POSTMULTIPLANEOVERLAYPRESENT DXGKARG_POSTMULTIPLANEOVERLAYPRESENT;
-typedef struct _DXGKARG_PREEMPTCOMMAND DXGKARG_PREEMPTCOMMAND;
-typedef struct _DXGKARG_PRESENT DXGKARG_PRESENT;
 typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE;
-typedef struct _DXGKARG_QUERYCURRENTFENCE DXGKARG_QUERYCURRENTFENCE;
-typedef struct _DXGKARG_QUERYDEPENDENTENGINEGROUP DXGKARG_QUERYDEPENDENTENGINEGROUP;
-typedef struct _DXGKARG_QUERYENGINESTATUS DXGKARG_QUERYENGINESTATUS;
 typedef struct _DXGKARG_QUERYVIDPNHWCAPABILITY DXGKARG_QUERYVIDPNHWCAPABILITY;
 typedef struct _DXGKARG_RECOMMENDFUNCTIONALVIDPN DXGKARG_RECOMMENDFUNCTIONALVIDPN;
 typedef struct _DXGKARG_RECOMMENDMONITORMODES DXGKARG_RECOMMENDMONITORMODES;
 typedef struct _DXGKARG_RECOMMENDVIDPNTOPOLOGY DXGKARG_RECOMMENDVIDPNTOPOLOGY;
 typedef struct _DXGKARG_RELEASESWIZZLINGRANGE DXGKARG_RELEASESWIZZLINGRANGE;
 typedef struct _DXGKARG_RENDERGDI DXGKARG_RENDERGDI;
-typedef struct _DXGKARG_RESETENGINE DXGKARG_RESETENGINE;
 typedef struct _DXGKARG_RESETHWENGINE DXGKARG_RESETHWENGINE;
 typedef struct _DXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT DXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT;
 typedef struct _DXGKARG_SETPALETTE DXGKARG_SETPALETTE;
@@ -267,7 +265,6 @@ typedef struct _DXGK_CHILD_DESCRIPTOR DXGK_CHILD_DESCRIPTOR;
 typedef struct _DXGK_CHILD_STATUS DXGK_CHILD_STATUS;
 typedef struct _DXGK_COLORIMETRY DXGK_COLORIMETRY;
 typedef struct _DXGK_DEVICE_DESCRIPTOR DXGK_DEVICE_DESCRIPTOR;
-typedef struct _DXGK_DEVICE_INFO DXGK_DEVICE_INFO;
 typedef struct _DXGK_DISPLAY_INFORMATION DXGK_DISPLAY_INFORMATION;
 typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS DXGK_DISPLAY_OWNERSHIP_FLAGS;
 typedef struct _DXGK_MONITOR_INTERFACE DXGK_MONITOR_INTERFACE;
@@ -280,10 +277,460 @@ typedef struct _VIDEO_REQUEST_PACKET VIDEO_REQUEST_PACKET;
 typedef ACPI_EVAL_INPUT_BUFFER_COMPLEX *PACPI_EVAL_INPUT_BUFFER_COMPLEX;
 typedef ACPI_EVAL_OUTPUT_BUFFER *PACPI_EVAL_OUTPUT_BUFFER;
 typedef DXGK_CHILD_STATUS *PDXGK_CHILD_STATUS;
-typedef DXGK_DEVICE_INFO *PDXGK_DEVICE_INFO;
 typedef DXGK_DISPLAY_INFORMATION *PDXGK_DISPLAY_INFORMATION;
 typedef DXGK_DISPLAY_OWNERSHIP_FLAGS *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
 typedef PCI_DEVICE_PRESENCE_PARAMETERS *PPCI_DEVICE_PRESENCE_PARAMETERS;
+
+/* ------------------------------------------------------------------ */
+/* Argument structs with their real layout, at interface 2.3            */
+/* ------------------------------------------------------------------ */
+
+/* Each block names the reference page it follows and was checked against
+ * the WDK's own d3dkmddi.h of 10.0.16299 (interface 2.3; docs/wddm-ddi-tables.md
+ * S2) and of 10.0.15063 (S3); d3dkmdt.h and dispmprt.h blocks say theirs.
+ * Members a later interface adds are left out; "WIN8", "WDDM 2.0", ... say
+ * when an included member arrived. Sizes and offsets are x64 and held by
+ * tests/test_d3dkmddi_layout.c. */
+
+/* windef.h's rectangle, as the Present and overlay arguments carry it. */
+typedef struct tagRECT {
+    LONG left;
+    LONG top;
+    LONG right;
+    LONG bottom;
+} RECT, *PRECT;
+
+/* minwindef.h's 16-bit unsigned and 4-byte boolean, as the Present structs
+ * use them (km.h has BOOL too; a typedef may be repeated). */
+typedef USHORT WORD;
+typedef INT BOOL;
+
+/* d3dukmdt.h (ns-d3dukmdt-_d3dddi_rational, ns-d3dukmdt-_d3dddi_multisamplingmethod,
+ * ne-d3dukmdt-_d3dddi_rotation). */
+typedef struct _D3DDDI_RATIONAL {
+    UINT Numerator;
+    UINT Denominator;
+} D3DDDI_RATIONAL;
+
+typedef struct _D3DDDI_MULTISAMPLINGMETHOD {
+    UINT NumSamples;
+    UINT NumQualityLevels; /* the highest quality level, from 0 */
+} D3DDDI_MULTISAMPLINGMETHOD;
+
+typedef enum _D3DDDI_ROTATION {
+    D3DDDI_ROTATION_IDENTITY = 1,
+    D3DDDI_ROTATION_90 = 2,
+    D3DDDI_ROTATION_180 = 3,
+    D3DDDI_ROTATION_270 = 4
+} D3DDDI_ROTATION;
+
+/* -- Scheduling and TDR --------------------------------------------- */
+
+/* DxgkDdiQueryCurrentFence (ns-d3dkmddi-_dxgkarg_querycurrentfence). 12 bytes. */
+typedef struct _DXGKARG_QUERYCURRENTFENCE {
+    UINT CurrentFence; /* out: the last completed submission fence */
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+} DXGKARG_QUERYCURRENTFENCE;
+
+/* DxgkDdiPreemptCommand (ns-d3dkmddi-_dxgkarg_preemptcommand,
+ * ns-d3dkmddi-_dxgk_preemptcommandflags: no flag defined). 16 bytes. */
+typedef struct _DXGK_PREEMPTCOMMANDFLAGS {
+    union {
+        struct {
+            UINT Reserved : 32;
+        };
+        UINT Value;
+    };
+} DXGK_PREEMPTCOMMANDFLAGS;
+
+typedef struct _DXGKARG_PREEMPTCOMMAND {
+    UINT PreemptionFenceId;
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    DXGK_PREEMPTCOMMANDFLAGS Flags;
+} DXGKARG_PREEMPTCOMMAND;
+
+/* DxgkDdiQueryDependentEngineGroup (ns-d3dkmddi-_dxgkarg_querydependentenginegroup),
+ * WIN8. 16 bytes. */
+typedef struct _DXGKARG_QUERYDEPENDENTENGINEGROUP {
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    ULONGLONG DependentNodeOrdinalMask; /* out: a bit for every node the reset affects */
+} DXGKARG_QUERYDEPENDENTENGINEGROUP;
+
+/* DxgkDdiQueryEngineStatus (ns-d3dkmddi-_dxgkarg_queryenginestatus,
+ * ns-d3dkmddi-_dxgk_enginestatus), WIN8. 12 bytes. */
+typedef struct _DXGK_ENGINESTATUS {
+    union {
+        struct {
+            UINT Responsive : 1; /* 0x00000001 */
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_ENGINESTATUS;
+
+typedef struct _DXGKARG_QUERYENGINESTATUS {
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    DXGK_ENGINESTATUS EngineStatus; /* out */
+} DXGKARG_QUERYENGINESTATUS;
+
+/* DxgkDdiResetEngine (ns-d3dkmddi-_dxgkarg_resetengine), WIN8. 12 bytes. */
+typedef struct _DXGKARG_RESETENGINE {
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    UINT LastAbortedFenceId; /* out */
+} DXGKARG_RESETENGINE;
+
+/* DxgkDdiCollectDbgInfo (ns-d3dkmddi-_dxgkarg_collectdbginfo,
+ * ns-d3dkmddi-_dxgkarg_collectdbginfo_ext). 32 bytes each. */
+#define DXGK_SECONDARY_BUCKETING_TAG 0x6253734Du /* the WDK's 'bSsM' */
+
+typedef struct _DXGKARG_COLLECTDBGINFO_EXT {
+    UINT BucketingKey;           /* out: the IHV's secondary bucketing key */
+    UINT CurrentDmaBufferOffset; /* out */
+    UINT Reserved2;
+    UINT Reserved3;
+    UINT Reserved4;
+    UINT Reserved5;
+    UINT Reserved6;
+    UINT Reserved7;
+} DXGKARG_COLLECTDBGINFO_EXT;
+
+typedef struct _DXGKARG_COLLECTDBGINFO {
+    UINT Reason;       /* the bugcheck code */
+    VOID *pBuffer;     /* out */
+    SIZE_T BufferSize;
+    DXGKARG_COLLECTDBGINFO_EXT *pExtension; /* optional */
+} DXGKARG_COLLECTDBGINFO;
+
+/* d3dkmdt.h (ne-d3dkmdt-dxgk_engine_type, ns-d3dkmdt-_dxgk_nodemetadata,
+ * ns-d3dkmdt-_dxgk_nodemetadata_flags; nc-d3dkmddi-dxgkddi_calibrategpuclock,
+ * whose DXGKARG_CALIBRATEGPUCLOCK is d3dkmdt.h's DXGK_GPUCLOCKDATA): checked
+ * against the 15063 d3dkmdt.h (S3's repository) and a later one with its
+ * version guards. Both headers declare these under the `#pragma pack(push, 1)`
+ * that runs to the end of d3dkmdt.h, so they are packed here too: the node
+ * metadata is 74 bytes, not 76. DXGK_ENGINE_TYPE_CRYPTO and _MAX are in the
+ * later header with no guard and not in the 15063 one (docs/wddm-ddi-tables.md
+ * section 4 takes MAX = 9 at 2.3). */
+#define DXGK_MAX_METADATA_NAME_LENGTH 32
+
+typedef enum {
+    DXGK_ENGINE_TYPE_OTHER = 0,
+    DXGK_ENGINE_TYPE_3D = 1,
+    DXGK_ENGINE_TYPE_VIDEO_DECODE = 2,
+    DXGK_ENGINE_TYPE_VIDEO_ENCODE = 3,
+    DXGK_ENGINE_TYPE_VIDEO_PROCESSING = 4,
+    DXGK_ENGINE_TYPE_SCENE_ASSEMBLY = 5,
+    DXGK_ENGINE_TYPE_COPY = 6,
+    DXGK_ENGINE_TYPE_OVERLAY = 7,
+    DXGK_ENGINE_TYPE_CRYPTO = 8,
+    DXGK_ENGINE_TYPE_MAX = 9
+} DXGK_ENGINE_TYPE;
+
+#pragma pack(push, 1)
+typedef struct _DXGK_NODEMETADATA_FLAGS { /* WDDM 2.2 */
+    union {
+        struct {
+            UINT ContextSchedulingSupported : 1;
+            UINT Reserved : 31;
+        };
+        UINT32 Value;
+    };
+} DXGK_NODEMETADATA_FLAGS;
+
+typedef struct _DXGK_NODEMETADATA {
+    DXGK_ENGINE_TYPE EngineType;
+    WCHAR FriendlyName[DXGK_MAX_METADATA_NAME_LENGTH]; /* NUL-terminated */
+    DXGK_NODEMETADATA_FLAGS Flags; /* WDDM 2.2; a UINT32 Reserved before */
+    BOOLEAN GpuMmuSupported;       /* WDDM 2.0 */
+    BOOLEAN IoMmuSupported;        /* WDDM 2.0 */
+} DXGK_NODEMETADATA;
+
+typedef struct _DXGK_GPUCLOCKDATA {
+    ULONGLONG GpuFrequency;
+    ULONGLONG GpuClockCounter;
+    ULONGLONG CpuClockCounter;
+} DXGK_GPUCLOCKDATA;
+#pragma pack(pop)
+
+/* DxgkDdiGetNodeMetadata and DxgkDdiCalibrateGpuClock fill these (WDDM 1.3). */
+typedef DXGK_NODEMETADATA DXGKARG_GETNODEMETADATA;
+typedef DXGK_GPUCLOCKDATA DXGKARG_CALIBRATEGPUCLOCK;
+
+/* -- Allocations ----------------------------------------------------- */
+
+/* DxgkDdiOpenAllocation (ns-d3dkmddi-_dxgkarg_openallocation,
+ * ns-d3dkmddi-_dxgk_openallocationinfo, ns-d3dkmddi-_dxgk_openallocationflags).
+ * 56 bytes; each info 32. */
+typedef struct _DXGK_OPENALLOCATIONINFO {
+    D3DKMT_HANDLE hAllocation;
+    VOID *pPrivateDriverData; /* in/out */
+    UINT PrivateDriverDataSize;
+    HANDLE hDeviceSpecificAllocation; /* out: the driver's handle */
+} DXGK_OPENALLOCATIONINFO;
+
+typedef struct _DXGK_OPENALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT Create : 1;   /* 0x00000001: created, not opened */
+            UINT ReadOnly : 1; /* 0x00000002 */
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_OPENALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_OPENALLOCATION {
+    UINT NumAllocations;
+    DXGK_OPENALLOCATIONINFO *pOpenAllocation;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverSize;
+    DXGK_OPENALLOCATIONFLAGS Flags;
+    UINT SubresourceIndex;    /* WIN8 */
+    SIZE_T SubresourceOffset; /* WIN8, out */
+    UINT Pitch;               /* WIN8, out */
+} DXGKARG_OPENALLOCATION;
+
+/* DxgkDdiCloseAllocation (ns-d3dkmddi-_dxgkarg_closeallocation). 16 bytes. */
+typedef struct _DXGKARG_CLOSEALLOCATION {
+    UINT NumAllocations;
+    const HANDLE *pOpenHandleList; /* the hDeviceSpecificAllocation handles */
+} DXGKARG_CLOSEALLOCATION;
+
+/* DxgkDdiDescribeAllocation (ns-d3dkmddi-_dxgkarg_describeallocation,
+ * ns-d3dkmddi-_dxgk_describeallocationflags). 48 bytes. */
+typedef struct _DXGK_DESCRIBEALLOCATIONFLAGS { /* WIN8 */
+    union {
+        struct {
+            UINT CheckDisplayMode : 1; /* 0x00000001 */
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_DESCRIBEALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_DESCRIBEALLOCATION {
+    HANDLE hAllocation;
+    UINT Width;  /* out */
+    UINT Height; /* out */
+    D3DDDIFORMAT Format; /* out */
+    D3DDDI_MULTISAMPLINGMETHOD MultisampleMethod; /* out */
+    D3DDDI_RATIONAL RefreshRate; /* out */
+    UINT PrivateDriverFormatAttribute; /* out */
+    DXGK_DESCRIBEALLOCATIONFLAGS Flags; /* WIN8 */
+    D3DDDI_ROTATION Rotation; /* WIN8, out */
+} DXGKARG_DESCRIBEALLOCATION;
+
+/* DxgkDdiGetStandardAllocationDriverData
+ * (ns-d3dkmddi-_dxgkarg_getstandardallocationdriverdata) and the d3dkmdt.h
+ * surface descriptions it points at (ne-d3dkmdt-_d3dkmdt_standardallocation_type,
+ * ns-d3dkmdt-_d3dkmdt_sharedprimarysurfacedata, _shadowsurfacedata,
+ * _stagingsurfacedata, _gdisurfacedata; these lie before d3dkmdt.h's pack(1)
+ * and are naturally aligned). 48 bytes. The WDK guards PhysicalAdapterIndex
+ * with DXGKDDI_INTERFACE_VERSION_WDDM_2_0, a name no header defines, so the
+ * member is there at every version. */
+typedef enum _D3DKMDT_STANDARDALLOCATION_TYPE {
+    D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE = 1,
+    D3DKMDT_STANDARDALLOCATION_SHADOWSURFACE = 2,
+    D3DKMDT_STANDARDALLOCATION_STAGINGSURFACE = 3,
+    D3DKMDT_STANDARDALLOCATION_GDISURFACE = 4, /* WIN7 */
+    D3DKMDT_STANDARDALLOCATION_VGPU = 5        /* WDDM 2.1 */
+} D3DKMDT_STANDARDALLOCATION_TYPE;
+
+typedef struct _D3DKMDT_SHAREDPRIMARYSURFACEDATA {
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DDDI_RATIONAL RefreshRate;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+} D3DKMDT_SHAREDPRIMARYSURFACEDATA;
+
+typedef struct _D3DKMDT_SHADOWSURFACEDATA {
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    UINT Pitch; /* out */
+} D3DKMDT_SHADOWSURFACEDATA;
+
+typedef struct _D3DKMDT_STAGINGSURFACEDATA { /* always D3DDDIFMT_X8R8G8B8 */
+    UINT Width;
+    UINT Height;
+    UINT Pitch; /* out */
+} D3DKMDT_STAGINGSURFACEDATA;
+
+typedef struct _D3DKMDT_GDISURFACEFLAGS {
+    union {
+        struct {
+            UINT Reserved : 32;
+        };
+        UINT Value;
+    };
+} D3DKMDT_GDISURFACEFLAGS;
+
+/* CROSSADAPTER values: WDDM 1.3 (guarded by a name the 2.x headers do not
+ * define, so present). */
+typedef enum _D3DKMDT_GDISURFACETYPE {
+    D3DKMDT_GDISURFACE_INVALID = 0,
+    D3DKMDT_GDISURFACE_TEXTURE = 1,
+    D3DKMDT_GDISURFACE_STAGING_CPUVISIBLE = 2,
+    D3DKMDT_GDISURFACE_STAGING = 3,
+    D3DKMDT_GDISURFACE_LOOKUPTABLE = 4,
+    D3DKMDT_GDISURFACE_EXISTINGSYSMEM = 5,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE = 6,
+    D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER = 7,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE_CROSSADAPTER = 8
+} D3DKMDT_GDISURFACETYPE;
+
+typedef struct _D3DKMDT_GDISURFACEDATA { /* WIN7 */
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DKMDT_GDISURFACETYPE Type;
+    D3DKMDT_GDISURFACEFLAGS Flags;
+    UINT Pitch; /* out, when the allocation is CPU-visible */
+} D3DKMDT_GDISURFACEDATA;
+
+typedef struct _D3DKMDT_VIRTUALGPUSURFACEDATA { /* WDDM 2.1 */
+    UINT64 Size;
+    UINT Alignment;
+    UINT DriverSegmentId;
+    UINT PrivateDriverData;
+} D3DKMDT_VIRTUALGPUSURFACEDATA;
+
+typedef struct _DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA {
+    D3DKMDT_STANDARDALLOCATION_TYPE StandardAllocationType;
+    union { /* the arm StandardAllocationType names */
+        D3DKMDT_SHAREDPRIMARYSURFACEDATA *pCreateSharedPrimarySurfaceData;
+        D3DKMDT_SHADOWSURFACEDATA *pCreateShadowSurfaceData;
+        D3DKMDT_STAGINGSURFACEDATA *pCreateStagingSurfaceData;
+        D3DKMDT_GDISURFACEDATA *pCreateGdiSurfaceData;               /* WIN7 */
+        D3DKMDT_VIRTUALGPUSURFACEDATA *pCreateVirtualGpuSurfaceData; /* WDDM 2.1 */
+    };
+    VOID *pAllocationPrivateDriverData; /* NULL: report the size only */
+    UINT AllocationPrivateDriverDataSize; /* out */
+    VOID *pResourcePrivateDriverData;   /* NULL: report the size only */
+    UINT ResourcePrivateDriverDataSize;   /* out */
+    UINT PhysicalAdapterIndex;
+} DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
+
+/* -- Present ---------------------------------------------------------- */
+
+/* DxgkDdiPresent, the render miniport's copy, fill and flip
+ * (ns-d3dkmddi-_dxgkarg_present, ns-d3dkmddi-_dxgk_presentflags,
+ * ns-d3dkmddi-_dxgk_presentmultiplaneoverlayinfo). 168 bytes. It holds
+ * DXGKARG_RENDER's DMA-buffer members but not at Render's offsets: Present
+ * has no command buffer in front, so pDmaBuffer is at 0, not 16. The
+ * allocation list's slots are d3dkmddi.h's DXGK_PRESENT_SOURCE_INDEX and
+ * _DESTINATION_INDEX (entry 0's handle is NULL). The kit never calls Present. */
+
+typedef struct _DXGK_PRESENTFLAGS {
+    union {
+        struct {
+            UINT Blt : 1;                       /* 0x00000001 */
+            UINT ColorFill : 1;                 /* 0x00000002 */
+            UINT Flip : 1;                      /* 0x00000004 */
+            UINT FlipWithNoWait : 1;            /* 0x00000008 */
+            UINT SrcColorKey : 1;               /* 0x00000010 */
+            UINT DstColorKey : 1;               /* 0x00000020 */
+            UINT LinearToSrgb : 1;              /* 0x00000040 */
+            UINT Rotate : 1;                    /* 0x00000080 */
+            UINT FlipStereo : 1;                /* 0x00000100, WIN8 */
+            UINT FlipStereoTemporaryMono : 1;   /* 0x00000200, WIN8 */
+            UINT FlipStereoPreferRight : 1;     /* 0x00000400, WIN8 */
+            UINT BltStereoUseRight : 1;         /* 0x00000800, WIN8 */
+            UINT FlipWithMultiPlaneOverlay : 1; /* 0x00001000, WIN8 */
+            UINT RedirectedFlip : 1;            /* 0x00002000, WDDM 2.0 */
+            UINT Reserved : 18;                 /* 0xFFFFC000 */
+        };
+        UINT Value;
+    };
+} DXGK_PRESENTFLAGS;
+
+/* Reserved for the system: a driver does not read pAllocationInfo. WIN7. */
+typedef struct _DXGK_PRESENTALLOCATIONINFO {
+    HANDLE hDeviceSpecificAllocation;
+    D3DGPU_VIRTUAL_ADDRESS AllocationVirtualAddress;
+    PHYSICAL_ADDRESS PhysicalAddress;
+    WORD SegmentId;
+    WORD PhysicalAdapterIndex;
+} DXGK_PRESENTALLOCATIONINFO;
+
+typedef struct _DXGK_PRESENTMULTIPLANEOVERLAYLIST { /* WIN8 */
+    UINT LayerIndex;
+    BOOL Enabled;
+    HANDLE hDeviceSpecificAllocation;
+    struct {
+        UINT SegmentId : 5; /* 0x0000001F */
+        UINT Reserved : 27;
+    };
+    PHYSICAL_ADDRESS PhysicalAddress;
+} DXGK_PRESENTMULTIPLANEOVERLAYLIST;
+
+typedef struct _DXGK_PRESENTMULTIPLANEOVERLAYINFO { /* WIN8 */
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT PlaneListCount;
+    DXGK_PRESENTMULTIPLANEOVERLAYLIST *pPlaneList;
+} DXGK_PRESENTMULTIPLANEOVERLAYINFO;
+
+typedef struct _DXGKARG_PRESENT {
+    VOID *pDmaBuffer; /* in/out: the next free byte on return */
+    UINT DmaSize;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    union { /* WIN7; a plain pAllocationList before */
+        DXGK_ALLOCATIONLIST *pAllocationList;
+        DXGK_PRESENTALLOCATIONINFO *pAllocationInfo;                      /* system use */
+        DXGK_PRESENTMULTIPLANEOVERLAYINFO *pPresentMultiPlaneOverlayInfo; /* WIN8 */
+    };
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationListOut; /* in/out */
+    UINT PatchLocationListOutSize;
+    UINT MultipassOffset; /* in/out: 0 on the first call */
+    UINT Color;           /* A8R8G8B8 (or a palette index) for ColorFill and the color keys */
+    RECT DstRect;
+    RECT SrcRect;
+    UINT SubRectCnt;
+    const RECT *pDstSubRects; /* pre-clipped to DstRect and the screen */
+    D3DDDI_FLIPINTERVAL_TYPE FlipInterval;
+    DXGK_PRESENTFLAGS Flags;
+    UINT DmaBufferSegmentId;
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;
+    UINT Reserved;                                 /* WDDM 1.3 */
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferGpuVirtualAddress; /* WDDM 2.0 */
+    UINT NumSrcAllocations;                        /* WDDM 2.0 */
+    UINT NumDstAllocations;                        /* WDDM 2.0 */
+    UINT PrivateDriverDataSize;                    /* WDDM 2.0 */
+    PVOID pPrivateDriverData;                      /* WDDM 2.0 */
+} DXGKARG_PRESENT;
+
+/* -- The adapter ----------------------------------------------------- */
+
+/* What DxgkCbGetDeviceInformation fills (ns-dispmprt-_dxgk_device_info;
+ * checked against a public copy of the WDK's dispmprt.h, where it has no
+ * version guard). 80 bytes. The resource list stays opaque behind its pointer
+ * (wdm.h's CM_RESOURCE_LIST is not modelled). */
+typedef struct _CM_RESOURCE_LIST CM_RESOURCE_LIST, *PCM_RESOURCE_LIST;
+
+typedef enum {
+    DockStateUnsupported = 0,
+    DockStateUnDocked = 1,
+    DockStateDocked = 2,
+    DockStateUnknown = 3
+} DOCKING_STATE;
+
+typedef struct _DXGK_DEVICE_INFO {
+    PVOID MiniportDeviceContext;
+    PDEVICE_OBJECT PhysicalDeviceObject;
+    UNICODE_STRING DeviceRegistryPath; /* the adapter's software key */
+    PCM_RESOURCE_LIST TranslatedResourceList;
+    LARGE_INTEGER SystemMemorySize;
+    PHYSICAL_ADDRESS HighestPhysicalAddress;
+    PHYSICAL_ADDRESS AgpApertureBase; /* 0: not AGP */
+    SIZE_T AgpApertureSize;
+    DOCKING_STATE DockingState;
+} DXGK_DEVICE_INFO, *PDXGK_DEVICE_INFO;
 
 /* ------------------------------------------------------------------ */
 /* The DDIs the kit does not drive (the others: driver.h)               */
