@@ -102,6 +102,7 @@ enum mutation {
     MUT_ASSERT,               /* a failed NT_ASSERT */
     MUT_POOL_LEAK,            /* a pool block never freed */
     MUT_DPC_FREES,            /* not a rule: a DPC frees Render's pool block */
+    MUT_THREAD_LEAK,          /* a system thread that outlives the teardown by 3 s */
 };
 
 #define MAX_TRACKED 32u
@@ -394,6 +395,18 @@ static VOID dpc_returns_low(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
     KeLowerIrql(PASSIVE_LEVEL);
 }
 
+/* A worker that waits 3 s for an event nobody sets: it outlives the
+ * teardown's second of grace, then ends on its own. */
+static KEVENT never_set;
+
+static VOID lingering_worker(PVOID context)
+{
+    LARGE_INTEGER three_seconds;
+    (void)context;
+    three_seconds.QuadPart = -3LL * 10000000;
+    KeWaitForSingleObject(&never_set, Executive, KernelMode, FALSE, &three_seconds);
+}
+
 /* A well-behaved DPC: records how it ran, frees Render's block. */
 static VOID dpc_frees_block(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
 {
@@ -473,6 +486,13 @@ static void misuse_kernel_api(void)
     case MUT_POOL_LEAK:
         keep(ExAllocatePoolWithTag(NonPagedPoolNx, 24, 0x574B4D6Cu));
         return;
+    case MUT_THREAD_LEAK: {
+        HANDLE thread = NULL;
+        KeInitializeEvent(&never_set, NotificationEvent, FALSE);
+        if (NT_SUCCESS(PsCreateSystemThread(&thread, 0, NULL, NULL, NULL, lingering_worker, NULL)))
+            ZwClose(thread);
+        return;
+    }
     case MUT_DPC_FREES:
         KeInitializeDpc(&M.dpc, dpc_frees_block, ExAllocatePoolWithTag(NonPagedPoolNx, 8, 0x574B4D64u));
         KeInsertQueueDpc(&M.dpc, &M.dpc_seen, NULL);
@@ -511,7 +531,7 @@ static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
         *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         return 1;
     default:
-        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_DPC_FREES) {
+        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_THREAD_LEAK) {
             M.fired++;
             misuse_kernel_api();
         }
@@ -1470,6 +1490,7 @@ static const struct rule_case cases[] = {
     KM("KM-DPC-001", MUT_KM_DPC),
     KM("DRV-ASSERT-001", MUT_ASSERT),
     MUT("POOL-LEAK-001", sc_render_then_stop, MUT_POOL_LEAK),
+    MUT("THREAD-LEAK-001", sc_render_then_stop, MUT_THREAD_LEAK),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -14,7 +14,9 @@
  *     the interrupt routine and DxgkDdiDpcRoutine, as on Windows where DPCs
  *     run once the interrupt is dismissed: QueueDpc and DequeueDpc;
  *   - a registry read under the driver's service key is answered from the
- *     case's `registry:` map: QueryRegistry.
+ *     case's `registry:` map: QueryRegistry;
+ *   - system threads are counted, so one still running after the teardown
+ *     is reported (THREAD-LEAK-001): ThreadStarted and ThreadEnded.
  *
  * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
  * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
@@ -71,6 +73,12 @@ typedef struct _WK_KM_SERVICES {
      * to data; 0 when not. */
     int (*QueryRegistry)(const uint16_t *key, size_t key_chars, const uint16_t *name, size_t name_chars,
                          uint32_t *type, void *data, uint32_t cap, uint32_t *size);
+    /* A system thread (PsCreateSystemThread) started: returns the owner to
+     * pass back when it ends, 0 when it is not counted (no DDI call running
+     * on this thread). The kit reports a thread still running after the
+     * driver's teardown (THREAD-LEAK-001). */
+    uint64_t (*ThreadStarted)(void);
+    void (*ThreadEnded)(uint64_t owner);
 } WK_KM_SERVICES;
 
 /* The services of the kit that loaded this module (NULL before

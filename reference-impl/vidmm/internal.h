@@ -287,6 +287,7 @@ struct wk_vidmm {
     struct km_pool_tag km_pool_other;       /* tags past KM_POOL_TAGS */
     struct km_dpc kdpc[KM_DPC_QUEUE];       /* KeInsertQueueDpc, in order */
     uint32_t nkdpc;
+    uint64_t km_threads, km_entry_threads;  /* system threads running: of DDIs, of DriverEntry */
     char km_failure[512];                   /* the km.h line that ended a call */
     unsigned char (*set_irql)(unsigned char); /* a loaded module's wk_km_set_irql, or NULL */
     struct wk_vidmm_registry registry;      /* cfg.registry, copied */
@@ -420,6 +421,9 @@ enum wk_rule_id km_rule_of_line(const char *line);
 /* POOL-LEAK-001 for every tag with blocks left; DriverEntry's count only
  * when the driver was unloaded (DxgkDdiUnload). */
 void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded);
+/* THREAD-LEAK-001: waits up to a second for the system threads the driver
+ * created to end, then reports those still running. */
+void km_check_thread_leaks(struct wk_vidmm *vm, int unloaded);
 /* The adapter's DPC point for KDPC objects: runs the queued ones. */
 wk_status km_run_queued_dpcs(struct wk_vidmm *vm);
 

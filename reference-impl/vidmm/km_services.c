@@ -14,7 +14,9 @@
  *               KDPC objects queued to run at the adapter's DPC point;
  *   QueryRegistry
  *               registry reads under the driver's service key, answered
- *               from the adapter's registry map (a case's `registry:`).
+ *               from the adapter's registry map (a case's `registry:`);
+ *   ThreadStarted / ThreadEnded
+ *               system threads counted per adapter (THREAD-LEAK-001).
  *
  * Pool blocks and DPCs may be freed or dequeued from a thread of the
  * driver's own, where no DDI frame names the adapter: the owner a block
@@ -24,6 +26,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -198,6 +201,57 @@ void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded)
 }
 
 /* ------------------------------------------------------------------ */
+/* System threads                                                       */
+/* ------------------------------------------------------------------ */
+
+static uint64_t service_thread_started(void)
+{
+    struct wk_vidmm *vm = call_current_vm();
+    if (!vm || !vm->km_serial)
+        return 0;
+    int in_entry = call_current_ddi() == WK_DDI_DRIVER_ENTRY;
+    pthread_mutex_lock(&lock);
+    if (in_entry)
+        vm->km_entry_threads++;
+    else
+        vm->km_threads++;
+    pthread_mutex_unlock(&lock);
+    return vm->km_serial << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
+}
+
+static void service_thread_ended(uint64_t owner)
+{
+    pthread_mutex_lock(&lock);
+    struct wk_vidmm *vm = adapter_of(owner >> 1);
+    uint64_t *count = !vm ? NULL : (owner & OWNER_FROM_DRIVER_ENTRY) ? &vm->km_entry_threads : &vm->km_threads;
+    if (count && *count)
+        (*count)--;
+    pthread_mutex_unlock(&lock);
+}
+
+static uint64_t threads_running(struct wk_vidmm *vm, int unloaded)
+{
+    pthread_mutex_lock(&lock);
+    uint64_t n = vm->km_threads + (unloaded ? vm->km_entry_threads : 0);
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+void km_check_thread_leaks(struct wk_vidmm *vm, int unloaded)
+{
+    /* A driver may signal its worker and return without waiting for it:
+     * a second's grace keeps the verdict from depending on the scheduler. */
+    for (int waited = 0; waited < 100 && threads_running(vm, unloaded); waited++) {
+        struct timespec pause = { 0, 10 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    uint64_t n = threads_running(vm, unloaded);
+    if (n)
+        violate(vm, R_THREAD_LEAK, WK_DDI_REMOVE_DEVICE, "%llu system thread%s the driver created still running 1 s after %s",
+                (unsigned long long)n, n == 1 ? "" : "s", unloaded ? "DxgkDdiUnload" : "DxgkDdiRemoveDevice");
+}
+
+/* ------------------------------------------------------------------ */
 /* DPC objects                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -362,4 +416,6 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .QueueDpc = service_queue_dpc,
     .DequeueDpc = service_dequeue_dpc,
     .QueryRegistry = service_query_registry,
+    .ThreadStarted = service_thread_started,
+    .ThreadEnded = service_thread_ended,
 };

@@ -309,7 +309,10 @@
       "DESIGN: a driver's assertion states its own contract; the kit compiles them in, as a checked build does", "reference-impl/vidmm/km_services.c") \
     X(R_POOL_LEAK, "POOL-LEAK-001", WK_DDI_REMOVE_DEVICE,                                                    \
       "every pool block the driver allocated while the adapter lived is freed by DxgkDdiRemoveDevice, or by DxgkDdiUnload when it has one (then DriverEntry's blocks count too)",                                                                                    \
-      "WDK Driver Verifier pool tracking: a driver that unloads with pool still allocated bug-checks DRIVER_VERIFIER_DETECTED_VIOLATION (0xC4, 0x62)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
+      "WDK Driver Verifier pool tracking: a driver that unloads with pool still allocated bug-checks DRIVER_VERIFIER_DETECTED_VIOLATION (0xC4, 0x62)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c") \
+    X(R_THREAD_LEAK, "THREAD-LEAK-001", WK_DDI_REMOVE_DEVICE,                                                    \
+      "every system thread the driver created while the adapter lived has ended within a second of DxgkDdiRemoveDevice returning, or of DxgkDdiUnload when it has one (then DriverEntry's threads count too)",                                                                                    \
+      "WDK PsCreateSystemThread: a driver makes its system threads end before it unloads; unloading while one runs bug-checks DRIVER_UNLOADED_WITHOUT_CANCELLING_PENDING_OPERATIONS (0xCE)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -132,8 +132,9 @@ static void stop_driver(struct wk_vidmm *vm)
 }
 
 /* DxgkDdiUnload once the last device is gone, as Windows unloads a
- * miniport; then POOL-LEAK-001 for the pool left (R_POOL_LEAK: what
- * DriverEntry allocated counts only when there was an Unload to free it). */
+ * miniport; then THREAD-LEAK-001 for system threads still running
+ * (R_THREAD_LEAK) and POOL-LEAK-001 for the pool left (R_POOL_LEAK): what
+ * DriverEntry started counts only when there was an Unload to end it. */
 static void unload_driver(struct wk_vidmm *vm)
 {
     if (!vm->have_ddi || vm->dead)
@@ -144,8 +145,10 @@ static void unload_driver(struct wk_vidmm *vm)
         DDI_CALL(vm, WK_DDI_UNLOAD, crashed, vm->ddi.DxgkDdiUnload());
         unloaded = crashed == WK_OK;
     }
-    if (!vm->dead)
+    if (!vm->dead) {
+        km_check_thread_leaks(vm, unloaded); /* first: a worker may still free pool */
         km_check_pool_leaks(vm, unloaded);
+    }
 }
 
 static void release_objects(struct wk_vidmm *vm)
