@@ -1002,6 +1002,9 @@ static struct {
     UCHAR ids[4], tail[16];
     ULONG tail_read, written;
     UCHAR command_after, vendor_after;
+    NTSTATUS info_st;
+    DXGK_DEVICE_INFO info;
+    VOID *ctx;
     int all_set;
 } cb_seen;
 
@@ -1043,6 +1046,8 @@ static NTSTATUS cb_start(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INTERFA
     k->DxgkCbWriteDeviceSpace(k->DeviceHandle, 0, &b[1], 0, 1, &n);               /* vendor: read-only */
     k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, &cb_seen.command_after, 4, 1, &n);
     k->DxgkCbReadDeviceSpace(k->DeviceHandle, 0, &cb_seen.vendor_after, 0, 1, &n);
+    cb_seen.ctx = ctx;
+    cb_seen.info_st = k->DxgkCbGetDeviceInformation(k->DeviceHandle, &cb_seen.info);
     return cb_ref.DxgkDdiStartDevice(ctx, info, k, sources, children);
 }
 
@@ -1092,6 +1097,15 @@ static void test_every_callback_answers(void **state)
     assert_int_equal(cb_seen.written, 1);
     assert_int_equal(cb_seen.command_after, 0x07);
     assert_int_equal(cb_seen.vendor_after, 0x14);
+    /* What the kernel knows of the device: the driver's context, a PDO, the
+     * service key, the system memory; no resources. */
+    assert_int_equal(cb_seen.info_st, STATUS_SUCCESS);
+    assert_ptr_equal(cb_seen.info.MiniportDeviceContext, cb_seen.ctx);
+    assert_non_null(cb_seen.info.PhysicalDeviceObject);
+    assert_true(cb_seen.info.DeviceRegistryPath.Length > 0);
+    assert_null(cb_seen.info.TranslatedResourceList);
+    assert_true(cb_seen.info.SystemMemorySize.QuadPart > 0);
+    assert_true(cb_seen.info.HighestPhysicalAddress.QuadPart > cb_seen.info.SystemMemorySize.QuadPart - 1);
     struct wk_vidmm_stats st;
     wk_vidmm_get_stats(vm, &st);
     uint32_t counted = 0;

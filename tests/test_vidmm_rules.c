@@ -103,6 +103,8 @@ enum mutation {
     MUT_POOL_LEAK,            /* a pool block never freed */
     MUT_DPC_FREES,            /* not a rule: a DPC frees Render's pool block */
     MUT_THREAD_LEAK,          /* a system thread that outlives the teardown by 3 s */
+    MUT_KM_BUGCHECK,          /* KeBugCheckEx */
+    MUT_KM_MDL,               /* unmaps an MDL that was never mapped */
 };
 
 #define MAX_TRACKED 32u
@@ -481,6 +483,13 @@ static void misuse_kernel_api(void)
         memset(&dpc, 0, sizeof(dpc));
         KeInsertQueueDpc(&dpc, NULL, NULL);
         break;
+    case MUT_KM_BUGCHECK: KeBugCheckEx(0xEA, 1, 2, 3, 4); break;
+    case MUT_KM_MDL: {
+        static MDL never_mapped;
+        static UCHAR page[16];
+        MmUnmapLockedPages(page, &never_mapped);
+        break;
+    }
     case MUT_KM_UNKNOWN: wk_km_fail("KM-FUTURE-999: a check this kit has no rule for"); break;
     case MUT_ASSERT: NT_ASSERT(M.mode != MUT_ASSERT); break;
     case MUT_POOL_LEAK:
@@ -531,7 +540,7 @@ static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
         *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         return 1;
     default:
-        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_THREAD_LEAK) {
+        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_KM_MDL) {
             M.fired++;
             misuse_kernel_api();
         }
@@ -1491,6 +1500,8 @@ static const struct rule_case cases[] = {
     KM("DRV-ASSERT-001", MUT_ASSERT),
     MUT("POOL-LEAK-001", sc_render_then_stop, MUT_POOL_LEAK),
     MUT("THREAD-LEAK-001", sc_render_then_stop, MUT_THREAD_LEAK),
+    KM("KM-BUGCHECK-001", MUT_KM_BUGCHECK),
+    KM("KM-MDL-001", MUT_KM_MDL),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -109,6 +109,25 @@ typedef UINT D3DDDI_VIDEO_PRESENT_SOURCE_ID;
 
 #endif /* WK_WDDM_BASE_TYPES_DEFINED */
 
+/* windef.h's single-precision float (added): miniports' hardware tables use
+ * it. A typedef may be repeated with the same type. */
+typedef float FLOAT;
+WK_STATIC_ASSERT(sizeof(FLOAT) == 4, "FLOAT is 4 bytes");
+
+/* dispmprt.h's (and d3dkmddi.h's) opt-in SAL annotations of the DDI
+ * typedefs (added): they expand to _IRQL_requires_ etc. only under
+ * ENABLE_DXGK_SAL, and to nothing otherwise, as in the WDK of 10.0.16299;
+ * in the kit they are always empty. */
+#ifndef _IRQL_requires_DXGK_
+#define _IRQL_requires_DXGK_(irql)
+#endif
+#ifndef _Function_class_DXGK_
+#define _Function_class_DXGK_(name)
+#endif
+#ifndef _Field_size_bytes_DXGK_
+#define _Field_size_bytes_DXGK_(size)
+#endif
+
 WK_STATIC_ASSERT(sizeof(UINT) == 4 && sizeof(ULONG) == 4 && sizeof(LONG) == 4,
                  "32-bit Windows integer types");
 WK_STATIC_ASSERT(sizeof(SIZE_T) == 8 && sizeof(HANDLE) == 8,
@@ -249,26 +268,50 @@ typedef enum _DXGK_BUILDPAGINGBUFFER_OPERATION {
 } DXGK_BUILDPAGINGBUFFER_OPERATION;
 
 /*
- * Which question DxgkDdiQueryAdapterInfo is answering (facts 1.3). Only the
- * memory-management subset is named; 6-10 (power, preferred node, history
- * buffer) and 16 and up (display) are left as numeric gaps because the facts
- * do not list their names.
+ * Which question DxgkDdiQueryAdapterInfo is answering (facts 1.3), every
+ * value up to interface 2.3 (changed: 6-10 and 16-20 were gaps). Values
+ * from the reference page ne-d3dkmddi-_dxgk_queryadapterinfotype (which
+ * numbers each, "FIELD:6") and checked against ReactOS' MIT d3dkmddi.h,
+ * written from the WDK with its #if guards (the version comments are those
+ * guards'). The kit
+ * itself asks only the memory-management ones; a driver may still switch on
+ * the others (RosKmd answers NUMPOWERCOMPONENTS, POWERCOMPONENTINFO and
+ * HISTORYBUFFERPRECISION).
  */
 typedef enum _DXGK_QUERYADAPTERINFOTYPE {
     DXGKQAITYPE_UMDRIVERPRIVATE = 0,
     DXGKQAITYPE_DRIVERCAPS = 1,
     DXGKQAITYPE_QUERYSEGMENT = 2,
-    DXGKQAITYPE_RESERVED = 3,
-    DXGKQAITYPE_QUERYSEGMENT2 = 4,
-    DXGKQAITYPE_QUERYSEGMENT3 = 5,
-    /* 6..10: not modelled */
-    DXGKQAITYPE_QUERYSEGMENT4 = 11,
-    DXGKQAITYPE_SEGMENTMEMORYSTATE = 12,
-    DXGKQAITYPE_GPUMMUCAPS = 13,
-    DXGKQAITYPE_PAGETABLELEVELDESC = 14,
-    DXGKQAITYPE_PHYSICALADAPTERCAPS = 15
-    /* 16..: display queries, not modelled */
+    DXGKQAITYPE_RESERVED = 3,                      /* WIN7 */
+    DXGKQAITYPE_QUERYSEGMENT2 = 4,                 /* WIN7 */
+    DXGKQAITYPE_QUERYSEGMENT3 = 5,                 /* WIN8 */
+    DXGKQAITYPE_NUMPOWERCOMPONENTS = 6,            /* WIN8: a UINT */
+    DXGKQAITYPE_POWERCOMPONENTINFO = 7,            /* WIN8: DXGK_POWER_RUNTIME_COMPONENT */
+    DXGKQAITYPE_PREFERREDGPUNODE = 8,              /* WIN8, system use */
+    DXGKQAITYPE_POWERCOMPONENTPSTATEINFO = 9,      /* WDDM 1.3, system use */
+    DXGKQAITYPE_HISTORYBUFFERPRECISION = 10,       /* WDDM 1.3: DXGKARG_HISTORYBUFFERPRECISION */
+    DXGKQAITYPE_QUERYSEGMENT4 = 11,                /* WDDM 2.0 */
+    DXGKQAITYPE_SEGMENTMEMORYSTATE = 12,           /* WDDM 2.0 */
+    DXGKQAITYPE_GPUMMUCAPS = 13,                   /* WDDM 2.0 */
+    DXGKQAITYPE_PAGETABLELEVELDESC = 14,           /* WDDM 2.0 */
+    DXGKQAITYPE_PHYSICALADAPTERCAPS = 15,          /* WDDM 2.0 */
+    DXGKQAITYPE_DISPLAY_DRIVERCAPS_EXTENSION = 16, /* WDDM 2.0 */
+    DXGKQAITYPE_INTEGRATED_DISPLAY_DESCRIPTOR = 17, /* WDDM 2.2 */
+    DXGKQAITYPE_UEFIFRAMEBUFFERRANGES = 18,        /* WDDM 2.2 */
+    DXGKQAITYPE_QUERYCOLORIMETRYOVERRIDES = 19,    /* WDDM 2.2 */
+    DXGKQAITYPE_DISPLAYID_DESCRIPTOR = 20          /* WDDM 2.3 */
 } DXGK_QUERYADAPTERINFOTYPE;
+
+/* The answer to DXGKQAITYPE_HISTORYBUFFERPRECISION, one per node
+ * (ns-d3dkmddi-_dxgkarg_historybufferprecision; WDDM 1.3): the valid bits
+ * of each history-buffer time stamp, 0, 32 or 33-64. 4 bytes. */
+typedef struct _DXGKARG_HISTORYBUFFERPRECISION {
+    UINT32 PrecisionBits;
+} DXGKARG_HISTORYBUFFERPRECISION;
+
+WK_STATIC_ASSERT(sizeof(DXGK_QUERYADAPTERINFOTYPE) == 4 &&
+                     sizeof(DXGKARG_HISTORYBUFFERPRECISION) == 4,
+                 "DXGK_QUERYADAPTERINFOTYPE and DXGKARG_HISTORYBUFFERPRECISION are 4 bytes");
 
 /* Direction of a TransferVirtual copy between local and system memory (facts 1.4). */
 typedef enum _DXGK_MEMORY_TRANSFER_DIRECTION {
@@ -1805,6 +1848,260 @@ typedef struct _DXGK_DRIVERCAPS {
 } DXGK_DRIVERCAPS;
 
 WK_STATIC_ASSERT(sizeof(DXGK_DRIVERCAPS) == 0x240, "docs/wddm-ddi-tables.md section 3: 0x240 bytes at WDDM 2.3 on x64");
+
+/* ------------------------------------------------------------------------ */
+/* Surface formats: D3DDDIFORMAT (d3dukmdt.h)                                */
+/* ------------------------------------------------------------------------ */
+
+/* The four-character code of a FOURCC format, first character in the low
+ * byte (d3dukmdt.h's definition, kept if the driver has its own). */
+#ifndef MAKEFOURCC
+#define MAKEFOURCC(ch0, ch1, ch2, ch3)                                                \
+    ((DWORD)(BYTE)(ch0) | ((DWORD)(BYTE)(ch1) << 8) | ((DWORD)(BYTE)(ch2) << 16) | \
+     ((DWORD)(BYTE)(ch3) << 24))
+#endif
+
+/*
+ * Every surface format of d3dukmdt.h at interface 2.3 (the WDK of
+ * 10.0.16299, shared/d3dukmdt.h, public copy repo tpn/winsdk-10): the
+ * Direct3D 9 D3DFORMAT numbering (checked against the D3DFORMAT reference
+ * page of d3d9types.h, direct3d9/d3dformat), FOURCC codes through
+ * MAKEFOURCC as the WDK writes them. The names are those of the reference
+ * page ne-d3dukmdt-_d3dddiformat (which gives no values). D3DDDIFMT_G8R8
+ * and D3DDDIFMT_R8 are guarded by D3D_UMD_INTERFACE_VERSION >= WDDM 1.3 in
+ * the WDK, which a kernel build defaults to 2.3: present. S8D24/X8D24 and
+ * D24S8/D24X8 are distinct values (74/76 and 75/77).
+ */
+typedef enum _D3DDDIFORMAT {
+    D3DDDIFMT_UNKNOWN = 0,
+
+    D3DDDIFMT_R8G8B8 = 20,
+    D3DDDIFMT_A8R8G8B8 = 21,
+    D3DDDIFMT_X8R8G8B8 = 22,
+    D3DDDIFMT_R5G6B5 = 23,
+    D3DDDIFMT_X1R5G5B5 = 24,
+    D3DDDIFMT_A1R5G5B5 = 25,
+    D3DDDIFMT_A4R4G4B4 = 26,
+    D3DDDIFMT_R3G3B2 = 27,
+    D3DDDIFMT_A8 = 28,
+    D3DDDIFMT_A8R3G3B2 = 29,
+    D3DDDIFMT_X4R4G4B4 = 30,
+    D3DDDIFMT_A2B10G10R10 = 31,
+    D3DDDIFMT_A8B8G8R8 = 32,
+    D3DDDIFMT_X8B8G8R8 = 33,
+    D3DDDIFMT_G16R16 = 34,
+    D3DDDIFMT_A2R10G10B10 = 35,
+    D3DDDIFMT_A16B16G16R16 = 36,
+
+    D3DDDIFMT_A8P8 = 40,
+    D3DDDIFMT_P8 = 41,
+
+    D3DDDIFMT_L8 = 50,
+    D3DDDIFMT_A8L8 = 51,
+    D3DDDIFMT_A4L4 = 52,
+
+    D3DDDIFMT_V8U8 = 60,
+    D3DDDIFMT_L6V5U5 = 61,
+    D3DDDIFMT_X8L8V8U8 = 62,
+    D3DDDIFMT_Q8W8V8U8 = 63,
+    D3DDDIFMT_V16U16 = 64,
+    D3DDDIFMT_W11V11U10 = 65,
+    D3DDDIFMT_A2W10V10U10 = 67,
+
+    D3DDDIFMT_UYVY = MAKEFOURCC('U', 'Y', 'V', 'Y'),
+    D3DDDIFMT_R8G8_B8G8 = MAKEFOURCC('R', 'G', 'B', 'G'),
+    D3DDDIFMT_YUY2 = MAKEFOURCC('Y', 'U', 'Y', '2'),
+    D3DDDIFMT_G8R8_G8B8 = MAKEFOURCC('G', 'R', 'G', 'B'),
+    D3DDDIFMT_DXT1 = MAKEFOURCC('D', 'X', 'T', '1'),
+    D3DDDIFMT_DXT2 = MAKEFOURCC('D', 'X', 'T', '2'),
+    D3DDDIFMT_DXT3 = MAKEFOURCC('D', 'X', 'T', '3'),
+    D3DDDIFMT_DXT4 = MAKEFOURCC('D', 'X', 'T', '4'),
+    D3DDDIFMT_DXT5 = MAKEFOURCC('D', 'X', 'T', '5'),
+
+    D3DDDIFMT_D16_LOCKABLE = 70,
+    D3DDDIFMT_D32 = 71,
+    D3DDDIFMT_D15S1 = 73,
+    D3DDDIFMT_D24S8 = 75,
+    D3DDDIFMT_D24X8 = 77,
+    D3DDDIFMT_D24X4S4 = 79,
+    D3DDDIFMT_D16 = 80,
+
+    D3DDDIFMT_D32F_LOCKABLE = 82,
+    D3DDDIFMT_D24FS8 = 83,
+
+    D3DDDIFMT_D32_LOCKABLE = 84,
+    D3DDDIFMT_S8_LOCKABLE = 85,
+
+    D3DDDIFMT_S1D15 = 72,
+    D3DDDIFMT_S8D24 = 74,
+    D3DDDIFMT_X8D24 = 76,
+    D3DDDIFMT_X4S4D24 = 78,
+
+    D3DDDIFMT_L16 = 81,
+    D3DDDIFMT_G8R8 = 91, /* WDDM 1.3 (UMD interface) */
+    D3DDDIFMT_R8 = 92,   /* WDDM 1.3 (UMD interface) */
+
+    D3DDDIFMT_VERTEXDATA = 100,
+    D3DDDIFMT_INDEX16 = 101,
+    D3DDDIFMT_INDEX32 = 102,
+
+    D3DDDIFMT_Q16W16V16U16 = 110,
+
+    D3DDDIFMT_MULTI2_ARGB8 = MAKEFOURCC('M', 'E', 'T', '1'),
+
+    /* s10e5 floating point, 16 bits a channel */
+    D3DDDIFMT_R16F = 111,
+    D3DDDIFMT_G16R16F = 112,
+    D3DDDIFMT_A16B16G16R16F = 113,
+
+    /* IEEE s23e8 floating point, 32 bits a channel */
+    D3DDDIFMT_R32F = 114,
+    D3DDDIFMT_G32R32F = 115,
+    D3DDDIFMT_A32B32G32R32F = 116,
+
+    D3DDDIFMT_CxV8U8 = 117,
+    D3DDDIFMT_A1 = 118,                  /* 1 bit a pixel, monochrome */
+    D3DDDIFMT_A2B10G10R10_XR_BIAS = 119, /* 2.8 biased fixed point */
+
+    /* DXVA compressed buffers: 150 + n */
+    D3DDDIFMT_DXVACOMPBUFFER_BASE = 150,
+    D3DDDIFMT_PICTUREPARAMSDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 0,
+    D3DDDIFMT_MACROBLOCKDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 1,
+    D3DDDIFMT_RESIDUALDIFFERENCEDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 2,
+    D3DDDIFMT_DEBLOCKINGDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 3,
+    D3DDDIFMT_INVERSEQUANTIZATIONDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 4,
+    D3DDDIFMT_SLICECONTROLDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 5,
+    D3DDDIFMT_BITSTREAMDATA = D3DDDIFMT_DXVACOMPBUFFER_BASE + 6,
+    D3DDDIFMT_MOTIONVECTORBUFFER = D3DDDIFMT_DXVACOMPBUFFER_BASE + 7,
+    D3DDDIFMT_FILMGRAINBUFFER = D3DDDIFMT_DXVACOMPBUFFER_BASE + 8,
+    D3DDDIFMT_DXVA_RESERVED9 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 9,
+    D3DDDIFMT_DXVA_RESERVED10 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 10,
+    D3DDDIFMT_DXVA_RESERVED11 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 11,
+    D3DDDIFMT_DXVA_RESERVED12 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 12,
+    D3DDDIFMT_DXVA_RESERVED13 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 13,
+    D3DDDIFMT_DXVA_RESERVED14 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 14,
+    D3DDDIFMT_DXVA_RESERVED15 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 15,
+    D3DDDIFMT_DXVA_RESERVED16 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 16,
+    D3DDDIFMT_DXVA_RESERVED17 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 17,
+    D3DDDIFMT_DXVA_RESERVED18 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 18,
+    D3DDDIFMT_DXVA_RESERVED19 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 19,
+    D3DDDIFMT_DXVA_RESERVED20 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 20,
+    D3DDDIFMT_DXVA_RESERVED21 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 21,
+    D3DDDIFMT_DXVA_RESERVED22 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 22,
+    D3DDDIFMT_DXVA_RESERVED23 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 23,
+    D3DDDIFMT_DXVA_RESERVED24 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 24,
+    D3DDDIFMT_DXVA_RESERVED25 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 25,
+    D3DDDIFMT_DXVA_RESERVED26 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 26,
+    D3DDDIFMT_DXVA_RESERVED27 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 27,
+    D3DDDIFMT_DXVA_RESERVED28 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 28,
+    D3DDDIFMT_DXVA_RESERVED29 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 29,
+    D3DDDIFMT_DXVA_RESERVED30 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 30,
+    D3DDDIFMT_DXVA_RESERVED31 = D3DDDIFMT_DXVACOMPBUFFER_BASE + 31,
+    D3DDDIFMT_DXVACOMPBUFFER_MAX = D3DDDIFMT_DXVA_RESERVED31,
+
+    D3DDDIFMT_BINARYBUFFER = 199,
+
+    D3DDDIFMT_FORCE_UINT = 0x7fffffff
+} D3DDDIFORMAT;
+
+WK_STATIC_ASSERT(sizeof(D3DDDIFORMAT) == 4, "D3DDDIFORMAT is 4 bytes");
+
+/* ------------------------------------------------------------------------ */
+/* Runtime power management (d3dkmddi.h, WIN8 and later)                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The types of DxgkDdiQueryAdapterInfo's power-component answers, at
+ * interface 2.3, as the WDK's d3dkmddi.h defines them (public copy of the
+ * 10.0.15063 header, repo T-RN-R/ddk_headers shared/d3dkmddi.h, S3 of
+ * docs/wddm-ddi-tables.md: its #if guards put every member below in 2.3),
+ * checked against the reference pages ns-d3dkmddi-_dxgk_power_runtime_state,
+ * ne-d3dkmddi-_dxgk_power_component_type, ns-d3dkmddi-_dxgk_power_component_mapping
+ * and ns-d3dkmddi-_dxgk_power_component_flags. DXGK_POWER_RUNTIME_COMPONENT
+ * itself carries a GUID, which the kit defines in dispmprt.h: it is in
+ * wddmkit/dxgkpower.h (km.h includes it).
+ */
+#define DXGK_FSTATE_UNKNOWN_POWER 0xFFFFFFFFu
+#define DXGK_FSTATE_UNKNOWN_TIME 0xFFFFFFFFFFFFFFFFull
+#define DXGK_MAX_F_STATES 8
+#define DXGK_POWER_COMPONENT_NAME_SIZE 40
+#define DXGK_MAX_POWER_COMPONENT_PROVIDERS 16
+
+/* One idle state (F-state) of a power component: latencies in 100 ns
+ * units, power in microwatts. 24 bytes (with 4 of tail padding). */
+typedef struct _DXGK_POWER_RUNTIME_STATE {
+    ULONGLONG TransitionLatency;
+    ULONGLONG ResidencyRequirement;
+    ULONG NominalPower;
+} DXGK_POWER_RUNTIME_STATE;
+
+/* What a power component is. The values are the WDK's explicit ones (OTHER
+ * is 5 whatever the version); SHARED and MAX = 8 are WDDM 2.2. */
+typedef enum _DXGK_POWER_COMPONENT_TYPE {
+    DXGK_POWER_COMPONENT_ENGINE = 0,
+    DXGK_POWER_COMPONENT_MONITOR = 1,
+    DXGK_POWER_COMPONENT_MONITOR_REFRESH = 2,
+    DXGK_POWER_COMPONENT_MEMORY = 3,         /* WDDM 1.3 */
+    DXGK_POWER_COMPONENT_MEMORY_REFRESH = 4, /* WDDM 1.3 */
+    DXGK_POWER_COMPONENT_OTHER = 5,
+    DXGK_POWER_COMPONENT_D3_TRANSITION = 6,  /* WDDM 1.3 */
+    DXGK_POWER_COMPONENT_SHARED = 7,         /* WDDM 2.2 */
+    DXGK_POWER_COMPONENT_MAX = 8
+} DXGK_POWER_COMPONENT_TYPE;
+
+/* Which engine, source, target or segment a component powers. 8 bytes.
+ * The WDK tags the arms DXGK_POWER_COMPONENT_ENGINE_DESC ...; the kit
+ * does not: C++ refuses tagged structs in an anonymous union. (Later headers add a SharedDesc
+ * arm; the 2.2 header has none, and the kit leaves it out.) */
+typedef struct _DXGK_POWER_COMPONENT_MAPPING {
+    DXGK_POWER_COMPONENT_TYPE ComponentType;
+    union {
+        struct {
+            UINT NodeIndex;
+        } EngineDesc;
+        struct {
+            UINT VidPnSourceID;
+        } MonitorRefreshDesc;
+        struct {
+            UINT VidPnTargetID;
+        } MonitorDesc;
+        struct { /* WDDM 1.3 */
+            UINT SegmentID;                       /* zero-based segment index */
+        } MemoryDesc;
+    };
+} DXGK_POWER_COMPONENT_MAPPING;
+
+/* A component index split by physical adapter (LDA). 4 bytes. */
+typedef struct _DXGK_POWER_COMPONENT_INDEX {
+    union {
+        struct {
+            USHORT PhysicalAdapterComponentIndex;
+            USHORT PhysicalAdapterIndex;
+        };
+        UINT Value;
+    };
+} DXGK_POWER_COMPONENT_INDEX;
+
+/* F-state transition options of a component. 4 bytes. */
+typedef struct _DXGK_POWER_COMPONENT_FLAGS {
+    union {
+        struct {
+            UINT Reserved0 : 1;                       /* 0x00000001 */
+            UINT DriverCompletesFStateTransition : 1; /* 0x00000002 */
+            UINT TransitionTo_F0_OnDx : 1;            /* 0x00000004 */
+            UINT NoDebounce : 1;                      /* 0x00000008 WDDM 1.3 */
+            UINT ActiveInD3 : 1;                      /* 0x00000010 WDDM 1.3 */
+            UINT Reserved : 27;                       /* 0xFFFFFFE0 */
+        };
+        UINT Value;
+    };
+} DXGK_POWER_COMPONENT_FLAGS;
+
+WK_STATIC_ASSERT(sizeof(DXGK_POWER_RUNTIME_STATE) == 24 && sizeof(DXGK_POWER_COMPONENT_TYPE) == 4 &&
+                     sizeof(DXGK_POWER_COMPONENT_MAPPING) == 8 &&
+                     sizeof(DXGK_POWER_COMPONENT_INDEX) == 4 &&
+                     sizeof(DXGK_POWER_COMPONENT_FLAGS) == 4,
+                 "runtime power types have their x64 sizes");
 
 #ifdef __cplusplus
 }

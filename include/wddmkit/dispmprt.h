@@ -143,11 +143,8 @@ typedef enum _DXGK_MONITOR_INTERFACE_VERSION {
     DXGK_MONITOR_INTERFACE_VERSION_V2 = 2
 } DXGK_MONITOR_INTERFACE_VERSION;
 
-/* Surface formats: only the enumeration's type is modelled here; a driver
- * that names formats needs d3dukmdt.h's values (absent). */
-typedef enum _D3DDDIFORMAT {
-    D3DDDIFMT_UNKNOWN = 0
-} D3DDDIFORMAT;
+/* Surface formats: D3DDDIFORMAT with every d3dukmdt.h value is in
+ * d3dkmddi.h. */
 
 /* The argument structs of the DDIs and callbacks the kit does not drive and
  * whose layout is not modelled: declared, not defined. (DXGKARG_ESCAPE

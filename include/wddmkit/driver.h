@@ -205,6 +205,8 @@ typedef VOID DXGKDDI_DPC_ROUTINE(VOID *const MiniportDeviceContext);
 #include "wddmkit/dispmprt.h"
 /* The WDK's names of the DDI parameter types (IN_CONST_HANDLE ...). */
 #include "wddmkit/ddiparams.h"
+/* DXGK_POWER_RUNTIME_COMPONENT (needs dispmprt.h's GUID). */
+#include "wddmkit/dxgkpower.h"
 
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */

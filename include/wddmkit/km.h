@@ -7,7 +7,7 @@
  * FIELD_OFFSET), the Rtl memory routines, tagged pool allocation, IRQL, spin
  * locks, mutexes, events, DPC objects, interlocked operations and barriers,
  * the LIST_ENTRY and SINGLE_LIST_ENTRY routines, MDL mapping and the page
- * arithmetic macros, DbgPrint, and a compile-only stand-in for
+ * arithmetic macros, DbgPrint, KeBugCheckEx, and a compile-only stand-in for
  * __try/__except; and, in the headers included at its end, strings, GUIDs
  * and the ntstrsafe routines (kmstring.h), contiguous memory, I/O space,
  * MmGetPhysicalAddress and the register accessors (kmmemory.h), system
@@ -371,6 +371,19 @@ typedef LARGE_INTEGER *PLARGE_INTEGER;
 #define STATUS_TIMEOUT WK_NTSTATUS(0x00000102u)
 #endif
 
+/* wdm.h's file object (added): only ever handled through a pointer, so it
+ * stays incomplete; the kit creates none. */
+typedef struct _FILE_OBJECT FILE_OBJECT, *PFILE_OBJECT;
+
+/* The generic access rights of an ACCESS_MASK (added; winnt.h / wdm.h
+ * values): ZwCreateFile, IoGetDeviceObjectPointer, ObReferenceObjectByHandle. */
+#ifndef GENERIC_READ
+#define GENERIC_READ 0x80000000u
+#define GENERIC_WRITE 0x40000000u
+#define GENERIC_EXECUTE 0x20000000u
+#define GENERIC_ALL 0x10000000u
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Helper macros                                                             */
 /* ------------------------------------------------------------------------ */
@@ -478,6 +491,38 @@ wk_km_assert_failed(const char *macro, const char *expr, const char *msg, const 
 #ifndef ASSERT
 #define ASSERT(e) ((e) ? (void)0 : wk_km_assert_failed("ASSERT", #e, NULL, __FILE__, __LINE__))
 #endif
+
+/*
+ * KeBugCheckEx (added; wdm.h): Windows stops the machine with the bug check
+ * code and its four parameters. The kit ends the DDI call instead, as rule
+ * KM-BUGCHECK-001, with the line
+ *
+ *     KM-BUGCHECK-001: KeBugCheckEx(0x000000EA, 0x1, 0x2, 0x3, 0x4): the driver
+ *     stopped the system
+ *
+ * (one line; codes in hex, the code 8 digits as WinDbg prints it); with no
+ * kit, or on a thread of the driver's own, the process aborts after the
+ * line, as every km.h failure does (wk_km_fail). Never returns. KeBugCheck
+ * is the same with its parameters 0.
+ */
+static inline __attribute__((noreturn)) VOID KeBugCheckEx(ULONG BugCheckCode,
+                                                          ULONG_PTR BugCheckParameter1,
+                                                          ULONG_PTR BugCheckParameter2,
+                                                          ULONG_PTR BugCheckParameter3,
+                                                          ULONG_PTR BugCheckParameter4)
+{
+    wk_km_fail("KM-BUGCHECK-001: KeBugCheckEx(0x%08X, 0x%llX, 0x%llX, 0x%llX, 0x%llX): the "
+               "driver stopped the system",
+               (unsigned)BugCheckCode, (unsigned long long)BugCheckParameter1,
+               (unsigned long long)BugCheckParameter2, (unsigned long long)BugCheckParameter3,
+               (unsigned long long)BugCheckParameter4);
+}
+
+/* KeBugCheckEx with four zero parameters. */
+static inline __attribute__((noreturn)) VOID KeBugCheck(ULONG BugCheckCode)
+{
+    KeBugCheckEx(BugCheckCode, 0, 0, 0, 0);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Rtl memory routines                                                       */
@@ -1484,7 +1529,9 @@ typedef enum _MM_PAGE_PRIORITY {
  * The MDL's pages at one contiguous kernel address, mapped on first use.
  * The kit's hook (wk_map) does the mapping; the result is cached in
  * wk_mapped_va, so later calls return it without calling the hook, and
- * MDL_MAPPED_TO_SYSTEM_VA is set in MdlFlags (changed). NULL when
+ * MDL_MAPPED_TO_SYSTEM_VA is set in MdlFlags (changed), on every call that
+ * returns an address: kmmemory.h's MmUnmapLockedPages clears the flag and
+ * keeps the kit's mapping, so mapping again gives the same address. NULL when
  * the MDL has no hook or the hook fails (the next call then tries again), as
  * Windows returns NULL when it cannot map. If two threads race on the first
  * call, both may call the hook and the first stored address wins. Priority
@@ -1495,9 +1542,10 @@ static inline PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     PVOID va = __atomic_load_n(&Mdl->wk_mapped_va, __ATOMIC_ACQUIRE);
     PVOID expected = NULL;
     (void)Priority;
-    if (va || !Mdl->wk_map)
-        return va;
-    va = Mdl->wk_map(Mdl);
+    if (!va && !Mdl->wk_map)
+        return NULL;
+    if (!va)
+        va = Mdl->wk_map(Mdl);
     if (va && !__atomic_compare_exchange_n(&Mdl->wk_mapped_va, &expected, va, 0,
                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         va = expected;
@@ -1694,5 +1742,7 @@ static inline __attribute__((format(printf, 3, 4))) ULONG DbgPrintEx(ULONG Compo
 #include "wddmkit/kmstring.h"
 #include "wddmkit/kmmemory.h"
 #include "wddmkit/kmthread.h"
+/* DXGK_POWER_RUNTIME_COMPONENT, which needs dispmprt.h's GUID (added). */
+#include "wddmkit/dxgkpower.h"
 
 #endif /* WDDMKIT_KM_H */

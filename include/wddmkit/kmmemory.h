@@ -4,12 +4,13 @@
  * the kernel API a display miniport calls: physically contiguous memory
  * (MmAllocateContiguousMemory[SpecifyCache], MmFreeContiguousMemory[SpecifyCache]),
  * MmGetPhysicalAddress, I/O space mappings (MmMapIoSpace[Ex],
- * MmUnmapIoSpace) and the register and port accessors (READ_REGISTER_*,
+ * MmUnmapIoSpace), MDL mappings (MmMapLockedPagesSpecifyCache,
+ * MmUnmapLockedPages) and the register and port accessors (READ_REGISTER_*,
  * WRITE_REGISTER_*, their _BUFFER_ forms, READ_PORT_*, WRITE_PORT_*).
  *
  * Shape and strictness as km.h (read its header comment): header only,
  * static inline; misuse that crashes Windows aborts with a rule line
- * (KM-MEM-001 .. KM-MEM-003, and km.h's KM-IRQL-003 for calls above their
+ * (KM-MEM-001 .. KM-MEM-003, KM-MDL-001, and km.h's KM-IRQL-003 for calls above their
  * IRQL). km.h already has the page macros, MmGetSystemAddressForMdlSafe and
  * pool; this header follows the pool's conventions (fresh memory that
  * Windows leaves uninitialised reads 0xCD, freed memory 0xDD, requests above
@@ -396,6 +397,83 @@ static inline VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
     wk_km_mem_destroy(wk_km_mem_take(BaseAddress, WK_KM_MEM_IO_SPACE, "KM-MEM-002", 1,
                                      NumberOfBytes, "MmUnmapIoSpace"),
                       WK_KM_POOL_FREED_FILL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* MDL mappings (added)                                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The MDLs a driver meets are the kit's (MmGetMdlPfnArray's pages of a
+ * paging operation), and the kit maps each at most once, at one host range
+ * it keeps until it frees the MDL: km.h's MmGetSystemAddressForMdlSafe
+ * returns that range and sets MDL_MAPPED_TO_SYSTEM_VA. These two routines
+ * keep to that model, so a driver may write the Windows sequence
+ *
+ *     mapped = Mdl->MdlFlags & MDL_MAPPED_TO_SYSTEM_VA;
+ *     va = MmGetSystemAddressForMdlSafe(Mdl, NormalPagePriority);
+ *     ... use va ...
+ *     if (!mapped) MmUnmapLockedPages(va, Mdl);
+ *
+ * (RosKmd's paging path does) and get Windows' flags at every step, while
+ * the kit's mapping itself outlives the unmap: the next
+ * MmGetSystemAddressForMdlSafe returns the same address again.
+ */
+
+/*
+ * Maps the MDL's pages for the kernel (AccessMode KernelMode) and returns
+ * their address: the kit's mapping, as MmGetSystemAddressForMdlSafe gives
+ * it, which sets MDL_MAPPED_TO_SYSTEM_VA. CacheType, RequestedAddress
+ * (ignored for KernelMode on Windows too) and Priority are accepted and not
+ * used. UserMode mappings (into a process) are not modelled: NULL. NULL
+ * also when the kit cannot map the MDL, unless BugCheckOnFailure is set:
+ * Windows bug-checks then, and the kit ends the DDI call with KM-MDL-001.
+ * Requires IRQL <= DISPATCH_LEVEL (APC_LEVEL for UserMode), as Windows.
+ */
+static inline PVOID MmMapLockedPagesSpecifyCache(PMDL MemoryDescriptorList,
+                                                 KPROCESSOR_MODE AccessMode,
+                                                 MEMORY_CACHING_TYPE CacheType,
+                                                 PVOID RequestedAddress, ULONG BugCheckOnFailure,
+                                                 ULONG Priority)
+{
+    PVOID va;
+    (void)CacheType;
+    (void)RequestedAddress;
+    wk_km_require_irql(AccessMode == KernelMode ? DISPATCH_LEVEL : APC_LEVEL,
+                       "MmMapLockedPagesSpecifyCache", "");
+    if (AccessMode != KernelMode)
+        return NULL;
+    va = MmGetSystemAddressForMdlSafe(MemoryDescriptorList, Priority);
+    if (!va && BugCheckOnFailure)
+        wk_km_fail("KM-MDL-001: MmMapLockedPagesSpecifyCache(%p, KernelMode, ...): the MDL "
+                   "could not be mapped and BugCheckOnFailure is set (Windows bug-checks)",
+                   (void *)MemoryDescriptorList);
+    return va;
+}
+
+/*
+ * Ends a mapping MmMapLockedPagesSpecifyCache or MmGetSystemAddressForMdlSafe
+ * made: clears MDL_MAPPED_TO_SYSTEM_VA. The kit's mapping stays (the kit
+ * frees it with the MDL), so the driver must not touch BaseAddress again
+ * before mapping anew - which gives the same address back. BaseAddress
+ * must be the MDL's mapped address and the MDL mapped; anything else
+ * (another address, an MDL never mapped or already unmapped) is what
+ * Windows bug-checks for, and the kit ends the DDI call with KM-MDL-001.
+ * Requires IRQL <= DISPATCH_LEVEL.
+ */
+static inline VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL MemoryDescriptorList)
+{
+    PVOID va = __atomic_load_n(&MemoryDescriptorList->wk_mapped_va, __ATOMIC_ACQUIRE);
+    CSHORT flags = __atomic_load_n(&MemoryDescriptorList->MdlFlags, __ATOMIC_RELAXED);
+    wk_km_require_irql(DISPATCH_LEVEL, "MmUnmapLockedPages", "");
+    if (!(flags & MDL_MAPPED_TO_SYSTEM_VA) || !va || BaseAddress != va)
+        wk_km_fail("KM-MDL-001: MmUnmapLockedPages(%p, %p): %s", BaseAddress,
+                   (void *)MemoryDescriptorList,
+                   !(flags & MDL_MAPPED_TO_SYSTEM_VA)
+                       ? "the MDL is not mapped (never mapped, or unmapped already)"
+                       : "not the address the MDL is mapped at");
+    __atomic_fetch_and(&MemoryDescriptorList->MdlFlags, (CSHORT)~MDL_MAPPED_TO_SYSTEM_VA,
+                       __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------------------ */

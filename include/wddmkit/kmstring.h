@@ -4,7 +4,9 @@
  * display miniport calls: WCHAR and its pointer types, GUID comparison and
  * DEFINE_GUID, counted strings (RtlInitUnicodeString, RtlInitAnsiString,
  * RTL_CONSTANT_STRING) and the ntstrsafe.h subset (RtlStringCb/Cch Copy,
- * Cat, Length for both character widths; Printf and VPrintf for char).
+ * Cat, Length and Printf/VPrintf for both character widths; the W printf
+ * forms have a formatter of their own, described at them), and
+ * DECLARE_CONST_UNICODE_STRING.
  *
  * Shape and strictness as km.h (read its header comment): header only, static
  * inline, no state at all here. A NULL string pointer handed to a non-Ex
@@ -202,6 +204,21 @@ static inline VOID RtlInitString(PSTRING DestinationString, PCSTR SourceString)
 #define RTL_CONSTANT_STRING(s) \
     { sizeof(s) - sizeof((s)[0]), sizeof(s), (void *)(uintptr_t)(s) }
 #endif
+#endif
+
+/*
+ * DECLARE_CONST_UNICODE_STRING(var, L"text") (added; ntdef.h/wdm.h): a
+ * const WCHAR array var_buffer holding the text, and a const UNICODE_STRING
+ * var describing it (Length without the terminator, MaximumLength with
+ * it), at file or block scope, as the WDK's macro declares them. The
+ * literal must be a wide one: L"..." under -fshort-wchar, u"..." (or
+ * WK_WTEXT("...")) without (kmwchar.h).
+ */
+#ifndef DECLARE_CONST_UNICODE_STRING
+#define DECLARE_CONST_UNICODE_STRING(_var, _string)                                   \
+    const WCHAR _var##_buffer[] = _string;                                            \
+    const UNICODE_STRING _var = { sizeof(_string) - sizeof(WCHAR), sizeof(_string), \
+                                  (PWCH)(_var##_buffer) }
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -419,9 +436,11 @@ static inline NTSTATUS RtlStringCbLengthW(PCWSTR psz, size_t cbMax, size_t *pcbL
 /*
  * Formats into pszDest (cchDest characters) with the C library's
  * vsnprintf. Format language: C's, not the Windows kernel's. The
- * conversions Windows adds (%ws, %S, %wZ, %I64d, %Id) are not understood;
+ * conversions Windows adds (%ws, %wZ, %I64d, %Id) are not understood, and
  * the format attribute makes the compiler reject them at build time
- * (-Wformat), so a port meets them there rather than as wrong text. A
+ * (-Wformat). %S and %ls are the exception: the compiler accepts them for a
+ * wchar_t string, but the C library reads a 4-byte wchar_t, so a WCHAR
+ * string prints wrong; format WCHAR text with the W forms below. A
  * NULL pszDest or pszFormat aborts (KM-STR-001); an encoding error of
  * the C library is STATUS_INVALID_PARAMETER with an empty result.
  */
@@ -477,6 +496,371 @@ RtlStringCbPrintfA(PSTR pszDest, size_t cbDest, PCSTR pszFormat, ...)
     va_list ap;
     va_start(ap, pszFormat);
     st = wk_km_str_vprintf(pszDest, cbDest, pszFormat, ap, "RtlStringCbPrintfA");
+    va_end(ap);
+    return st;
+}
+
+/*
+ * The WCHAR forms: RtlStringCchPrintfW, RtlStringCbPrintfW and their V
+ * forms (added). The format is a WCHAR string, so the C library cannot do
+ * the work (its wide functions assume a 4-byte wchar_t, kmwchar.h) and the
+ * compiler cannot check the arguments: no format attribute exists for a
+ * 16-bit format string, so a wrong argument type is not caught at build
+ * time - keep these formats simple. Statuses, truncation and sizes are the
+ * other ntstrsafe routines' (see above).
+ *
+ * The conversions are the Windows (MSVC) wide-printf ones, which
+ * ntstrsafe's W routines use; where they differ from C's the Windows
+ * meaning is the one here:
+ *   %d %i %u %x %X %o   int; with h short, hh char, l (LONG/ULONG: 32 bits
+ *                       on Windows), I32 32 bits, ll / I64 64 bits, I / z /
+ *                       t / j pointer-sized (64 bits)
+ *   %c                  a WCHAR (int-promoted); %C and %hc a char; %lc %wc a WCHAR
+ *   %s                  a WCHAR string (wide, as in every Windows wprintf);
+ *                       %S and %hs a char string; %ls %ws a WCHAR string;
+ *                       NULL prints "(null)"; the precision caps the characters
+ *   %wZ                 a PUNICODE_STRING (Length bytes), %Z / %hZ a PANSI_STRING
+ *   %p                  16 upper-case hex digits, no 0x, as Windows x64 prints
+ *   %%                  a percent sign
+ * with the flags - + space # 0, a width and a precision (digits or *).
+ * char strings are widened byte by byte (ASCII exact; bytes above 0x7F as
+ * Latin-1, where Windows converts through the code page).
+ * Not supported: the floating-point conversions (%e %E %f %F %g %G %a %A:
+ * kernel code rarely formats a double), %n, and any other conversion: the
+ * call returns STATUS_INVALID_PARAMETER with pszDest emptied (cch >= 1), so
+ * such a format shows up in testing rather than printing wrong text.
+ */
+
+/* Where the formatter writes: cch characters at dst, len counted so far
+ * (it goes on counting past the end, which is how truncation is seen). */
+typedef struct wk_km_wfmt_out {
+    WCHAR *dst;
+    size_t cch;
+    size_t len;
+} wk_km_wfmt_out;
+
+/* Appends one character if it fits before the terminator's slot. */
+static inline void wk_km_wfmt_put(wk_km_wfmt_out *o, unsigned c)
+{
+    if (o->len + 1 < o->cch)
+        o->dst[o->len] = (WCHAR)c;
+    o->len++;
+}
+
+/* Appends n copies of c. */
+static inline void wk_km_wfmt_fill(wk_km_wfmt_out *o, unsigned c, size_t n)
+{
+    while (n--)
+        wk_km_wfmt_put(o, c);
+}
+
+/* The flags of one conversion. */
+#define WK_KM_WF_LEFT 1u
+#define WK_KM_WF_PLUS 2u
+#define WK_KM_WF_SPACE 4u
+#define WK_KM_WF_ALT 8u
+#define WK_KM_WF_ZERO 16u
+
+/* Size prefixes. */
+enum { WK_KM_WS_NONE, WK_KM_WS_HH, WK_KM_WS_H, WK_KM_WS_L, WK_KM_WS_LL, WK_KM_WS_W, WK_KM_WS_PTR };
+
+/* Appends n characters of s (width 1 or 2) padded to width. */
+static inline void wk_km_wfmt_text(wk_km_wfmt_out *o, const void *s, size_t n, size_t width,
+                                   unsigned flags, size_t char_width)
+{
+    size_t i;
+    if (!(flags & WK_KM_WF_LEFT) && width > n)
+        wk_km_wfmt_fill(o, ' ', width - n);
+    for (i = 0; i < n; i++)
+        wk_km_wfmt_put(o, wk_km_str_at(s, i, char_width));
+    if ((flags & WK_KM_WF_LEFT) && width > n)
+        wk_km_wfmt_fill(o, ' ', width - n);
+}
+
+/* Appends an integer: magnitude v in base (8, 10, 16), sign '-' when neg,
+ * precision prec (-1: none), upper-case hex when upper. */
+static inline void wk_km_wfmt_int(wk_km_wfmt_out *o, unsigned long long v, int neg, unsigned base,
+                                  int upper, unsigned flags, size_t width, long prec)
+{
+    char digits[24];
+    char prefix[3];
+    size_t nd = 0, np = 0, zeros = 0, total;
+    const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    unsigned long long x = v;
+    while (x) {
+        digits[nd++] = set[x % base];
+        x /= base;
+    }
+    if (v == 0 && prec != 0)
+        digits[nd++] = '0';
+    if (neg)
+        prefix[np++] = '-';
+    else if (base == 10 && (flags & WK_KM_WF_PLUS))
+        prefix[np++] = '+';
+    else if (base == 10 && (flags & WK_KM_WF_SPACE))
+        prefix[np++] = ' ';
+    if ((flags & WK_KM_WF_ALT) && base == 16 && v != 0) {
+        prefix[np++] = '0';
+        prefix[np++] = upper ? 'X' : 'x';
+    }
+    if (prec >= 0 && (size_t)prec > nd)
+        zeros = (size_t)prec - nd;
+    if ((flags & WK_KM_WF_ALT) && base == 8 && zeros == 0 && (nd == 0 || digits[nd - 1] != '0'))
+        zeros = 1;
+    total = np + zeros + nd;
+    if (prec < 0 && (flags & WK_KM_WF_ZERO) && !(flags & WK_KM_WF_LEFT) && width > total) {
+        zeros += width - total;
+        total = width;
+    }
+    if (!(flags & WK_KM_WF_LEFT) && width > total)
+        wk_km_wfmt_fill(o, ' ', width - total);
+    wk_km_wfmt_text(o, prefix, np, 0, 0, 1);
+    wk_km_wfmt_fill(o, '0', zeros);
+    while (nd)
+        wk_km_wfmt_put(o, (unsigned char)digits[--nd]);
+    if ((flags & WK_KM_WF_LEFT) && width > total)
+        wk_km_wfmt_fill(o, ' ', width - total);
+}
+
+/* Reads a decimal number at *f, moving past it (capped at INT_MAX). */
+static inline long wk_km_wfmt_number(const WCHAR **f)
+{
+    long n = 0;
+    while (**f >= '0' && **f <= '9') {
+        if (n < 214748364L)
+            n = n * 10 + (long)(**f - '0');
+        else
+            n = 2147483647L;
+        (*f)++;
+    }
+    return n;
+}
+
+/* Formats one conversion at *f (just past the '%'); 0 when it is not
+ * supported. */
+static inline int wk_km_wfmt_one(wk_km_wfmt_out *o, const WCHAR **f, va_list *ap)
+{
+    unsigned flags = 0;
+    size_t width = 0;
+    long prec = -1;
+    int size = WK_KM_WS_NONE;
+    unsigned conv;
+    for (;; (*f)++) {
+        unsigned c = **f;
+        if (c == '-')
+            flags |= WK_KM_WF_LEFT;
+        else if (c == '+')
+            flags |= WK_KM_WF_PLUS;
+        else if (c == ' ')
+            flags |= WK_KM_WF_SPACE;
+        else if (c == '#')
+            flags |= WK_KM_WF_ALT;
+        else if (c == '0')
+            flags |= WK_KM_WF_ZERO;
+        else
+            break;
+    }
+    if (**f == '*') {
+        int w = va_arg(*ap, int);
+        (*f)++;
+        if (w < 0) {
+            flags |= WK_KM_WF_LEFT;
+            w = w == -2147483647 - 1 ? 2147483647 : -w;
+        }
+        width = (size_t)w;
+    } else {
+        width = (size_t)wk_km_wfmt_number(f);
+    }
+    if (**f == '.') {
+        (*f)++;
+        if (**f == '*') {
+            int p = va_arg(*ap, int);
+            (*f)++;
+            prec = p < 0 ? -1 : p;
+        } else {
+            prec = wk_km_wfmt_number(f);
+        }
+    }
+    if ((*f)[0] == 'h' && (*f)[1] == 'h') {
+        size = WK_KM_WS_HH;
+        *f += 2;
+    } else if ((*f)[0] == 'h') {
+        size = WK_KM_WS_H;
+        *f += 1;
+    } else if ((*f)[0] == 'l' && (*f)[1] == 'l') {
+        size = WK_KM_WS_LL;
+        *f += 2;
+    } else if ((*f)[0] == 'l') {
+        size = WK_KM_WS_L;
+        *f += 1;
+    } else if ((*f)[0] == 'w') {
+        size = WK_KM_WS_W;
+        *f += 1;
+    } else if ((*f)[0] == 'I' && (*f)[1] == '6' && (*f)[2] == '4') {
+        size = WK_KM_WS_LL;
+        *f += 3;
+    } else if ((*f)[0] == 'I' && (*f)[1] == '3' && (*f)[2] == '2') {
+        size = WK_KM_WS_L;
+        *f += 3;
+    } else if ((*f)[0] == 'I' || (*f)[0] == 'z' || (*f)[0] == 't' || (*f)[0] == 'j') {
+        size = WK_KM_WS_PTR;
+        *f += 1;
+    }
+    conv = **f;
+    if (conv == 0)
+        return 0;
+    (*f)++;
+    if (conv == '%') {
+        wk_km_wfmt_put(o, '%');
+        return 1;
+    }
+    if (conv == 'd' || conv == 'i') {
+        long long v;
+        if (size == WK_KM_WS_LL || size == WK_KM_WS_PTR)
+            v = va_arg(*ap, long long);
+        else if (size == WK_KM_WS_H)
+            v = (short)va_arg(*ap, int);
+        else if (size == WK_KM_WS_HH)
+            v = (signed char)va_arg(*ap, int);
+        else
+            v = va_arg(*ap, int);
+        wk_km_wfmt_int(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0, 10,
+                       0, flags, width, prec);
+        return 1;
+    }
+    if (conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o') {
+        unsigned long long v;
+        if (size == WK_KM_WS_LL || size == WK_KM_WS_PTR)
+            v = va_arg(*ap, unsigned long long);
+        else if (size == WK_KM_WS_H)
+            v = (unsigned short)va_arg(*ap, unsigned);
+        else if (size == WK_KM_WS_HH)
+            v = (unsigned char)va_arg(*ap, unsigned);
+        else
+            v = va_arg(*ap, unsigned);
+        wk_km_wfmt_int(o, v, 0, conv == 'u' ? 10u : conv == 'o' ? 8u : 16u, conv == 'X', flags,
+                       width, prec);
+        return 1;
+    }
+    if (conv == 'p') {
+        wk_km_wfmt_int(o, (unsigned long long)(uintptr_t)va_arg(*ap, void *), 0, 16, 1,
+                       flags & WK_KM_WF_LEFT, width, 16);
+        return 1;
+    }
+    if (conv == 'c' || conv == 'C') {
+        int narrow = size == WK_KM_WS_H || size == WK_KM_WS_HH ||
+                     (conv == 'C' && size != WK_KM_WS_L && size != WK_KM_WS_W);
+        unsigned ch = (unsigned)va_arg(*ap, int);
+        WCHAR wc = (WCHAR)(narrow ? (unsigned char)ch : ch);
+        wk_km_wfmt_text(o, &wc, 1, width, flags, 2);
+        return 1;
+    }
+    if (conv == 's' || conv == 'S') {
+        int narrow = size == WK_KM_WS_H || size == WK_KM_WS_HH ||
+                     (conv == 'S' && size != WK_KM_WS_L && size != WK_KM_WS_W);
+        const void *str = va_arg(*ap, const void *);
+        size_t cw = narrow ? 1 : 2;
+        size_t max = prec >= 0 ? (size_t)prec : (size_t)NTSTRSAFE_MAX_CCH;
+        if (!str) {
+            str = "(null)";
+            cw = 1;
+        }
+        wk_km_wfmt_text(o, str, wk_km_str_len(str, max, cw), width, flags, cw);
+        return 1;
+    }
+    if (conv == 'Z') {
+        const void *p = va_arg(*ap, const void *);
+        size_t n, cw = (size == WK_KM_WS_W || size == WK_KM_WS_L) ? 2 : 1;
+        const void *buf;
+        if (cw == 2) {
+            const UNICODE_STRING *u = (const UNICODE_STRING *)p;
+            buf = u ? (const void *)u->Buffer : NULL;
+            n = u ? u->Length / 2u : 0;
+        } else {
+            const STRING *a = (const STRING *)p;
+            buf = a ? (const void *)a->Buffer : NULL;
+            n = a ? a->Length : 0;
+        }
+        if (!buf) {
+            buf = "(null)";
+            n = 6;
+            cw = 1;
+        }
+        if (prec >= 0 && (size_t)prec < n)
+            n = (size_t)prec;
+        wk_km_wfmt_text(o, buf, n, width, flags, cw);
+        return 1;
+    }
+    return 0;
+}
+
+/* Format worker of the W forms: cch characters at dst. */
+static inline NTSTATUS wk_km_wstr_vprintf(PWSTR dst, size_t cch, PCWSTR fmt, va_list ap,
+                                          const char *api)
+{
+    wk_km_wfmt_out o;
+    const WCHAR *f = fmt;
+    va_list args;
+    NTSTATUS st;
+    wk_km_str_need((uintptr_t)dst, (uintptr_t)fmt, api);
+    st = wk_km_str_size_ok(dst, cch, 2);
+    if (!NT_SUCCESS(st))
+        return st;
+    o.dst = dst;
+    o.cch = cch;
+    o.len = 0;
+    va_copy(args, ap);
+    while (*f) {
+        if (*f != '%') {
+            wk_km_wfmt_put(&o, *f++);
+            continue;
+        }
+        f++;
+        if (!wk_km_wfmt_one(&o, &f, &args)) {
+            va_end(args);
+            dst[0] = 0;
+            return STATUS_INVALID_PARAMETER;
+        }
+    }
+    va_end(args);
+    dst[o.len < cch ? o.len : cch - 1] = 0;
+    return o.len < cch ? STATUS_SUCCESS : STATUS_BUFFER_OVERFLOW;
+}
+
+/* vprintf into pszDest (cchDest WCHARs); the format language is above. */
+static inline NTSTATUS RtlStringCchVPrintfW(PWSTR pszDest, size_t cchDest, PCWSTR pszFormat,
+                                            va_list argList)
+{
+    return wk_km_wstr_vprintf(pszDest, cchDest, pszFormat, argList, "RtlStringCchVPrintfW");
+}
+
+/* vprintf into pszDest (cbDest bytes, rounded down to whole WCHARs). */
+static inline NTSTATUS RtlStringCbVPrintfW(PWSTR pszDest, size_t cbDest, PCWSTR pszFormat,
+                                           va_list argList)
+{
+    return wk_km_wstr_vprintf(pszDest, wk_km_str_cb_to_cch(cbDest, 2), pszFormat, argList,
+                              "RtlStringCbVPrintfW");
+}
+
+/* printf into pszDest (cchDest WCHARs). */
+static inline NTSTATUS RtlStringCchPrintfW(PWSTR pszDest, size_t cchDest, PCWSTR pszFormat, ...)
+{
+    NTSTATUS st;
+    va_list ap;
+    va_start(ap, pszFormat);
+    st = wk_km_wstr_vprintf(pszDest, cchDest, pszFormat, ap, "RtlStringCchPrintfW");
+    va_end(ap);
+    return st;
+}
+
+/* printf into pszDest (cbDest bytes, rounded down to whole WCHARs). */
+static inline NTSTATUS RtlStringCbPrintfW(PWSTR pszDest, size_t cbDest, PCWSTR pszFormat, ...)
+{
+    NTSTATUS st;
+    va_list ap;
+    va_start(ap, pszFormat);
+    st = wk_km_wstr_vprintf(pszDest, wk_km_str_cb_to_cch(cbDest, 2), pszFormat, ap,
+                            "RtlStringCbPrintfW");
     va_end(ap);
     return st;
 }

@@ -175,6 +175,30 @@ static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID
     return STATUS_SUCCESS;
 }
 
+/* What the kernel knows of the device (dispmprt.h, DXGK_DEVICE_INFO): the
+ * driver's context and the PDO, the registry path, the system memory the
+ * kit's pool has. No translated resource list: the kit's adapter has no
+ * PCI resources (a driver of the GPU model reaches its registers through
+ * WkReadRegister32; docs/porting-a-miniport.md, section 3). No AGP. */
+static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO DeviceInfo)
+{
+    struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
+    if (!vm || !DeviceInfo)
+        return STATUS_INVALID_PARAMETER;
+    DXGK_DEVICE_INFO info;
+    memset(&info, 0, sizeof(info));
+    info.MiniportDeviceContext = vm->miniport;
+    info.PhysicalDeviceObject = &vm->pdo;
+    wk_vidmm_service_key(&info.DeviceRegistryPath);
+    info.SystemMemorySize.QuadPart = (LONGLONG)(vm->gpu_desc.sysmem_pages * WK_GPU_PAGE_SIZE);
+    info.HighestPhysicalAddress.QuadPart =
+        (LONGLONG)((vm->gpu_desc.sysmem_first_pfn + vm->gpu_desc.sysmem_pages) * WK_GPU_PAGE_SIZE - 1);
+    info.DockingState = DockStateUnsupported;
+    wk_status crashed;
+    DDI_GUARD(vm, WK_DDI_NONE, crashed, guarded_copy(DeviceInfo, &info, sizeof(info))); /* the driver's memory */
+    return crashed == WK_OK ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+}
+
 void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface)
 {
     memset(iface, 0, sizeof(*iface));
@@ -187,6 +211,7 @@ void callbacks_fill(struct wk_vidmm *vm, DXGKRNL_INTERFACE *iface)
     iface->DxgkCbDestroyContextAllocation = ctxalloc_destroy;
     iface->DxgkCbMapContextAllocation = ctxalloc_map;
     iface->DxgkCbUpdateContextAllocation = ctxalloc_update;
+    iface->DxgkCbGetDeviceInformation = cb_get_device_information;
     iface->DxgkCbReadDeviceSpace = cb_read_device_space;
     iface->DxgkCbWriteDeviceSpace = cb_write_device_space;
     callbacks_fill_unmodelled(iface); /* every other callback answers (callbacks_unmodelled.c) */

@@ -18,7 +18,6 @@
 /* The callbacks below, in their order: wk_vidmm_unmodelled_callback. */
 static const char *const names[WK_VIDMM_UNMODELLED_CALLBACKS] = {
     "DxgkCbEvalAcpiMethod",
-    "DxgkCbGetDeviceInformation",
     "DxgkCbIndicateChildStatus",
     "DxgkCbMapMemory",
     "DxgkCbQueryServices",
@@ -99,17 +98,10 @@ static NTSTATUS cb_eval_acpi_method(HANDLE DeviceHandle, ULONG DeviceUid, PACPI_
     return STATUS_NOT_SUPPORTED;
 }
 
-static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO DeviceInfo)
-{
-    (void)DeviceInfo;
-    unmodelled(DeviceHandle, 1); /* DxgkCbGetDeviceInformation */
-    return STATUS_NOT_SUPPORTED;
-}
-
 static NTSTATUS cb_indicate_child_status(HANDLE DeviceHandle, PDXGK_CHILD_STATUS ChildStatus)
 {
     (void)ChildStatus;
-    unmodelled(DeviceHandle, 2); /* DxgkCbIndicateChildStatus */
+    unmodelled(DeviceHandle, 1); /* DxgkCbIndicateChildStatus */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -121,7 +113,7 @@ static NTSTATUS cb_map_memory(HANDLE DeviceHandle, PHYSICAL_ADDRESS TranslatedAd
     (void)MapToUserMode;
     (void)CacheType;
     (void)VirtualAddress;
-    unmodelled(DeviceHandle, 3); /* DxgkCbMapMemory */
+    unmodelled(DeviceHandle, 2); /* DxgkCbMapMemory */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -129,14 +121,14 @@ static NTSTATUS cb_query_services(HANDLE DeviceHandle, DXGK_SERVICES ServicesTyp
 {
     (void)ServicesType;
     (void)Interface;
-    unmodelled(DeviceHandle, 4); /* DxgkCbQueryServices */
+    unmodelled(DeviceHandle, 3); /* DxgkCbQueryServices */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_unmap_memory(HANDLE DeviceHandle, PVOID VirtualAddress)
 {
     (void)VirtualAddress;
-    unmodelled(DeviceHandle, 5); /* DxgkCbUnmapMemory */
+    unmodelled(DeviceHandle, 4); /* DxgkCbUnmapMemory */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -144,28 +136,28 @@ static NTSTATUS cb_is_device_present(HANDLE DeviceHandle, PPCI_DEVICE_PRESENCE_P
 {
     (void)DevicePresenceParameters;
     (void)DevicePresent;
-    unmodelled(DeviceHandle, 6); /* DxgkCbIsDevicePresent */
+    unmodelled(DeviceHandle, 5); /* DxgkCbIsDevicePresent */
     return STATUS_NOT_SUPPORTED;
 }
 
 static VOID * cb_gethandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 7); /* DxgkCbGetHandleData */
+    unmodelled(NULL, 6); /* DxgkCbGetHandleData */
     return NULL;
 }
 
 static D3DKMT_HANDLE cb_gethandleparent(D3DKMT_HANDLE hAllocation)
 {
     (void)hAllocation;
-    unmodelled(NULL, 8); /* DxgkCbGetHandleParent */
+    unmodelled(NULL, 7); /* DxgkCbGetHandleParent */
     return 0;
 }
 
 static D3DKMT_HANDLE cb_enumhandlechildren(const DXGKARGCB_ENUMHANDLECHILDREN *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 9); /* DxgkCbEnumHandleChildren */
+    unmodelled(NULL, 8); /* DxgkCbEnumHandleChildren */
     return 0;
 }
 
@@ -174,7 +166,7 @@ static NTSTATUS cb_queryvidpninterface(const D3DKMDT_HVIDPN hVidPn, const DXGK_V
     (void)hVidPn;
     (void)VidPnInterfaceVersion;
     (void)ppVidPnInterface;
-    unmodelled(NULL, 10); /* DxgkCbQueryVidPnInterface */
+    unmodelled(NULL, 9); /* DxgkCbQueryVidPnInterface */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -182,14 +174,14 @@ static NTSTATUS cb_querymonitorinterface(const HANDLE hAdapter, const DXGK_MONIT
 {
     (void)MonitorInterfaceVersion;
     (void)ppMonitorInterface;
-    unmodelled(hAdapter, 11); /* DxgkCbQueryMonitorInterface */
+    unmodelled(hAdapter, 10); /* DxgkCbQueryMonitorInterface */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_getcaptureaddress(DXGKARGCB_GETCAPTUREADDRESS *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 12); /* DxgkCbGetCaptureAddress */
+    unmodelled(NULL, 11); /* DxgkCbGetCaptureAddress */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -199,7 +191,7 @@ static VOID cb_log_etw_event(const LPCGUID EventGuid, UCHAR Type, USHORT EventBu
     (void)Type;
     (void)EventBufferSize;
     (void)EventBuffer;
-    unmodelled(NULL, 13); /* DxgkCbLogEtwEvent */
+    unmodelled(NULL, 12); /* DxgkCbLogEtwEvent */
 }
 
 static NTSTATUS cb_exclude_adapter_access(HANDLE DeviceHandle, ULONG Attributes, DXGKDDI_PROTECTED_CALLBACK DxgkProtectedCallback, PVOID ProtectedCallbackContext)
@@ -207,26 +199,26 @@ static NTSTATUS cb_exclude_adapter_access(HANDLE DeviceHandle, ULONG Attributes,
     (void)Attributes;
     (void)DxgkProtectedCallback;
     (void)ProtectedCallbackContext;
-    unmodelled(DeviceHandle, 14); /* DxgkCbExcludeAdapterAccess */
+    unmodelled(DeviceHandle, 13); /* DxgkCbExcludeAdapterAccess */
     return STATUS_NOT_SUPPORTED;
 }
 
 static VOID cb_setpowercomponentactive(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 15); /* DxgkCbSetPowerComponentActive */
+    unmodelled(hAdapter, 14); /* DxgkCbSetPowerComponentActive */
 }
 
 static VOID cb_setpowercomponentidle(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 16); /* DxgkCbSetPowerComponentIdle */
+    unmodelled(hAdapter, 15); /* DxgkCbSetPowerComponentIdle */
 }
 
 static NTSTATUS cb_acquire_post_display_ownership(HANDLE DeviceHandle, PDXGK_DISPLAY_INFORMATION DisplayInfo)
 {
     (void)DisplayInfo;
-    unmodelled(DeviceHandle, 17); /* DxgkCbAcquirePostDisplayOwnership */
+    unmodelled(DeviceHandle, 16); /* DxgkCbAcquirePostDisplayOwnership */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -238,7 +230,7 @@ static NTSTATUS cb_powerruntimecontrolrequest(const HANDLE hAdapter, LPCGUID Pow
     (void)OutBuffer;
     (void)OutBufferSize;
     (void)BytesReturned;
-    unmodelled(hAdapter, 18); /* DxgkCbPowerRuntimeControlRequest */
+    unmodelled(hAdapter, 17); /* DxgkCbPowerRuntimeControlRequest */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -246,33 +238,33 @@ static VOID cb_setpowercomponentlatency(const HANDLE hAdapter, UINT ComponentInd
 {
     (void)ComponentIndex;
     (void)Latency;
-    unmodelled(hAdapter, 19); /* DxgkCbSetPowerComponentLatency */
+    unmodelled(hAdapter, 18); /* DxgkCbSetPowerComponentLatency */
 }
 
 static VOID cb_setpowercomponentresidency(const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Residency)
 {
     (void)ComponentIndex;
     (void)Residency;
-    unmodelled(hAdapter, 20); /* DxgkCbSetPowerComponentResidency */
+    unmodelled(hAdapter, 19); /* DxgkCbSetPowerComponentResidency */
 }
 
 static VOID cb_completefstatetransition(const HANDLE hAdapter, UINT ComponentIndex)
 {
     (void)ComponentIndex;
-    unmodelled(hAdapter, 21); /* DxgkCbCompleteFStateTransition */
+    unmodelled(hAdapter, 20); /* DxgkCbCompleteFStateTransition */
 }
 
 static VOID cb_completepstatetransition(const HANDLE hAdapter, UINT ComponentIndex, UINT CompletedPState)
 {
     (void)ComponentIndex;
     (void)CompletedPState;
-    unmodelled(hAdapter, 22); /* DxgkCbCompletePStateTransition */
+    unmodelled(hAdapter, 21); /* DxgkCbCompletePStateTransition */
 }
 
 static NTSTATUS cb_reservegpuvirtualaddressrange(const HANDLE hAdapter, DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *pArgs)
 {
     (void)pArgs;
-    unmodelled(hAdapter, 23); /* DxgkCbReserveGpuVirtualAddressRange */
+    unmodelled(hAdapter, 22); /* DxgkCbReserveGpuVirtualAddressRange */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -280,51 +272,51 @@ static VOID * cb_acquirehandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1,
 {
     (void)unnamedParam1;
     (void)unnamedParam2;
-    unmodelled(NULL, 24); /* DxgkCbAcquireHandleData */
+    unmodelled(NULL, 23); /* DxgkCbAcquireHandleData */
     return NULL;
 }
 
 static VOID cb_releasehandledata(const DXGKARGCB_RELEASEHANDLEDATA unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 25); /* DxgkCbReleaseHandleData */
+    unmodelled(NULL, 24); /* DxgkCbReleaseHandleData */
 }
 
 static VOID cb_hardwarecontentprotectionteardown(const HANDLE hAdapter, UINT Flags)
 {
     (void)Flags;
-    unmodelled(hAdapter, 26); /* DxgkCbHardwareContentProtectionTeardown */
+    unmodelled(hAdapter, 25); /* DxgkCbHardwareContentProtectionTeardown */
 }
 
 static VOID cb_multiplaneoverlaydisabled(const HANDLE hAdapter, UINT VidPnSourceId)
 {
     (void)VidPnSourceId;
-    unmodelled(hAdapter, 27); /* DxgkCbMultiPlaneOverlayDisabled */
+    unmodelled(hAdapter, 26); /* DxgkCbMultiPlaneOverlayDisabled */
 }
 
 static VOID cb_dxgkcb_mitigatedrangeupdate(const HANDLE hAdapter, ULONG VirtualFunctionIndex)
 {
     (void)VirtualFunctionIndex;
-    unmodelled(hAdapter, 28); /* DxgkCbMitigatedRangeUpdate */
+    unmodelled(hAdapter, 27); /* DxgkCbMitigatedRangeUpdate */
 }
 
 static NTSTATUS cb_invalidatehwcontext(const DXGKARGCB_INVALIDATEHWCONTEXT *unnamedParam1)
 {
     (void)unnamedParam1;
-    unmodelled(NULL, 29); /* DxgkCbInvalidateHwContext */
+    unmodelled(NULL, 28); /* DxgkCbInvalidateHwContext */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_indicate_connector_change(const HANDLE hAdapter)
 {
-    unmodelled(hAdapter, 30); /* DxgkCbIndicateConnectorChange */
+    unmodelled(hAdapter, 29); /* DxgkCbIndicateConnectorChange */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_unblockuefiframebufferranges(const HANDLE hAdapter, const DXGK_SEGMENTMEMORYSTATE *pSegmentMemoryState)
 {
     (void)pSegmentMemoryState;
-    unmodelled(hAdapter, 31); /* DxgkCbUnblockUEFIFrameBufferRanges */
+    unmodelled(hAdapter, 30); /* DxgkCbUnblockUEFIFrameBufferRanges */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -332,14 +324,14 @@ static NTSTATUS cb_acquire_post_display_ownership2(HANDLE DeviceHandle, PDXGK_DI
 {
     (void)DisplayInfo;
     (void)Flags;
-    unmodelled(DeviceHandle, 32); /* DxgkCbAcquirePostDisplayOwnership2 */
+    unmodelled(DeviceHandle, 31); /* DxgkCbAcquirePostDisplayOwnership2 */
     return STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS cb_setprotectedsessionstatus(const DXGKARGCB_PROTECTEDSESSIONSTATUS *pProtectedSessionStatus)
 {
     (void)pProtectedSessionStatus;
-    unmodelled(NULL, 33); /* DxgkCbSetProtectedSessionStatus */
+    unmodelled(NULL, 32); /* DxgkCbSetProtectedSessionStatus */
     return STATUS_NOT_SUPPORTED;
 }
 
@@ -348,7 +340,6 @@ void callbacks_fill_unmodelled(DXGKRNL_INTERFACE *iface)
     iface->DxgkCbSynchronizeExecution = cb_synchronize_execution;
     iface->DxgkCbQueueDpc = cb_queue_dpc;
     iface->DxgkCbEvalAcpiMethod = cb_eval_acpi_method;
-    iface->DxgkCbGetDeviceInformation = cb_get_device_information;
     iface->DxgkCbIndicateChildStatus = cb_indicate_child_status;
     iface->DxgkCbMapMemory = cb_map_memory;
     iface->DxgkCbQueryServices = cb_query_services;

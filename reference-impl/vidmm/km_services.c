@@ -85,6 +85,7 @@ static const enum wk_rule_id km_rules[] = {
     R_KM_POOL_TAG,   R_KM_POOL_LIVE,  R_KM_POOL_NULL, R_KM_POOL_RAISE, R_KM_IRQL_RAISE,
     R_KM_IRQL_LOWER, R_KM_IRQL_MAX,   R_KM_IRQL_DPC,  R_KM_LOCK_TWICE, R_KM_LOCK_UNHELD,
     R_KM_MUTEX_OWNER, R_KM_MUTEX_INIT, R_KM_LIST,     R_KM_EVENT,      R_KM_DPC,
+    R_KM_BUGCHECK,   R_KM_MDL,
 };
 
 /* The rule a km.h line names: its "KM-AREA-NNN:" prefix, DRV-ASSERT-001

@@ -312,7 +312,13 @@
       "WDK Driver Verifier pool tracking: a driver that unloads with pool still allocated bug-checks DRIVER_VERIFIER_DETECTED_VIOLATION (0xC4, 0x62)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c") \
     X(R_THREAD_LEAK, "THREAD-LEAK-001", WK_DDI_REMOVE_DEVICE,                                                    \
       "every system thread the driver created while the adapter lived has ended within a second of DxgkDdiRemoveDevice returning, or of DxgkDdiUnload when it has one (then DriverEntry's threads count too)",                                                                                    \
-      "WDK PsCreateSystemThread: a driver makes its system threads end before it unloads; unloading while one runs bug-checks DRIVER_UNLOADED_WITHOUT_CANCELLING_PENDING_OPERATIONS (0xCE)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
+      "WDK PsCreateSystemThread: a driver makes its system threads end before it unloads; unloading while one runs bug-checks DRIVER_UNLOADED_WITHOUT_CANCELLING_PENDING_OPERATIONS (0xCE)", "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c") \
+    X(R_KM_BUGCHECK, "KM-BUGCHECK-001", WK_DDI_NONE,                                                    \
+      "the driver does not stop the system (KeBugCheck, KeBugCheckEx)",                                                                                    \
+      "WDK KeBugCheckEx: it brings the system down; a miniport calls it only for an unrecoverable inconsistency, which is what the kit then reports", "reference-impl/vidmm/km_services.c") \
+    X(R_KM_MDL, "KM-MDL-001", WK_DDI_NONE,                                                    \
+      "MmUnmapLockedPages is given the address MmMapLockedPagesSpecifyCache returned for that MDL, once",                                                                                    \
+      "WDK MmUnmapLockedPages: BaseAddress is the value MmMapLockedPagesSpecifyCache returned for the MDL; anything else bug-checks", "reference-impl/vidmm/km_services.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

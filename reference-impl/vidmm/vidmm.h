@@ -471,7 +471,7 @@ int wk_vidmm_rule_violated(const struct wk_vidmm *vm, uint32_t index);
 /* The DXGKRNL_INTERFACE callbacks the kit does not model (they answer
  * STATUS_NOT_SUPPORTED, nothing, NULL or FALSE): how many, and the name of
  * each by index (NULL past the last). */
-#define WK_VIDMM_UNMODELLED_CALLBACKS 34u
+#define WK_VIDMM_UNMODELLED_CALLBACKS 33u
 const char *wk_vidmm_unmodelled_callback(uint32_t index);
 
 struct wk_vidmm_stats {
