@@ -153,7 +153,6 @@ typedef struct _ACPI_EVAL_INPUT_BUFFER_COMPLEX ACPI_EVAL_INPUT_BUFFER_COMPLEX;
 typedef struct _ACPI_EVAL_OUTPUT_BUFFER ACPI_EVAL_OUTPUT_BUFFER;
 typedef struct _DXGKARGCB_ENUMHANDLECHILDREN DXGKARGCB_ENUMHANDLECHILDREN;
 typedef struct _DXGKARGCB_GETCAPTUREADDRESS DXGKARGCB_GETCAPTUREADDRESS;
-typedef struct _DXGKARGCB_GETHANDLEDATA DXGKARGCB_GETHANDLEDATA;
 typedef struct _DXGKARGCB_INVALIDATEHWCONTEXT DXGKARGCB_INVALIDATEHWCONTEXT;
 typedef struct _DXGKARGCB_PROTECTEDSESSIONSTATUS DXGKARGCB_PROTECTEDSESSIONSTATUS;
 typedef enum _DXGK_HANDLE_TYPE {
@@ -161,6 +160,23 @@ typedef enum _DXGK_HANDLE_TYPE {
     DXGK_HANDLE_RESOURCE = 2,
     DXGK_HANDLE_SHAREDRESOURCE = 3
 } DXGK_HANDLE_TYPE;
+/* DxgkCbGetHandleData's and DxgkCbAcquireHandleData's argument
+ * (ns-d3dkmddi-_dxgkargcb_gethandledata; a public copy of the WDK's
+ * d3dkmddi.h agrees): 12 bytes. */
+typedef struct _DXGKCB_GETHANDLEDATAFLAGS {
+    union {
+        struct {
+            UINT DeviceSpecific : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGKCB_GETHANDLEDATAFLAGS;
+typedef struct _DXGKARGCB_GETHANDLEDATA {
+    D3DKMT_HANDLE hObject;
+    DXGK_HANDLE_TYPE Type;
+    DXGKCB_GETHANDLEDATAFLAGS Flags;
+} DXGKARGCB_GETHANDLEDATA;
 /* Passed by value to DxgkCbReleaseHandleData, so complete (its reference page). */
 typedef struct _DXGKARGCB_RELEASEHANDLEDATA {
     DXGKARG_RELEASE_HANDLE ReleaseHandle;

@@ -54,6 +54,25 @@ WK_STATIC_ASSERT(offsetof(DXGK_POWER_RUNTIME_COMPONENT, States) == 0x08 &&
                      sizeof(DXGK_POWER_RUNTIME_COMPONENT) == 0x150,
                  "DXGK_POWER_RUNTIME_COMPONENT has its x64 layout");
 
+/* The power-management control codes dxgkrnl hands
+ * DxgkDdiPowerRuntimeControlRequest (d3dkmddi.h's DEFINE_GUIDs, values from
+ * a public copy of the WDK header). Defined here, weak and hidden, so every
+ * unit may compare against them and the module holds one copy. */
+#ifdef __cplusplus
+#define WK_DXGK_GUID extern __attribute__((weak, visibility("hidden"))) const /* C++ const: internal unless extern */
+#else
+#define WK_DXGK_GUID __attribute__((weak, visibility("hidden"))) const
+#endif
+extern const GUID GUID_DXGKDDI_POWER_MANAGEMENT_PREPARE_TO_START;
+extern const GUID GUID_DXGKDDI_POWER_MANAGEMENT_STARTED;
+extern const GUID GUID_DXGKDDI_POWER_MANAGEMENT_STOPPED;
+WK_DXGK_GUID GUID GUID_DXGKDDI_POWER_MANAGEMENT_PREPARE_TO_START = {
+    0xcba549d4, 0xcf3a, 0x445c, { 0x94, 0x68, 0x23, 0x83, 0xfd, 0x52, 0x31, 0x16 } };
+WK_DXGK_GUID GUID GUID_DXGKDDI_POWER_MANAGEMENT_STARTED = {
+    0x6c929c1d, 0x7d76, 0x4538, { 0x93, 0xad, 0x44, 0x9d, 0xc9, 0xfd, 0xc2, 0x39 } };
+WK_DXGK_GUID GUID GUID_DXGKDDI_POWER_MANAGEMENT_STOPPED = {
+    0x0a9d9621, 0xbc21, 0x4dd4, { 0xa0, 0xfc, 0xd9, 0x76, 0xe4, 0x28, 0xf7, 0x38 } };
+
 #ifdef __cplusplus
 }
 #endif
