@@ -17,6 +17,16 @@ unset(_wk_langs)
 
 find_package(Threads REQUIRED)
 
+# The forked-child runner the km.h tests share (child_test.h).
+add_library(wk_test_child STATIC ${CMAKE_CURRENT_LIST_DIR}/child_test.c)
+set_target_properties(wk_test_child PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_include_directories(wk_test_child PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+if(WK_CMOCKA_INCLUDE)
+  target_include_directories(wk_test_child PRIVATE ${WK_CMOCKA_INCLUDE})
+endif()
+target_link_libraries(wk_test_child PUBLIC ${WK_CMOCKA_LIB})
+wk_target_warnings(wk_test_child)
+
 add_library(test_km_tu2 OBJECT ${CMAKE_CURRENT_LIST_DIR}/test_km.c)
 target_compile_definitions(test_km_tu2 PRIVATE WK_KM_TEST_TU2)
 
@@ -49,6 +59,11 @@ unset(_wk_t)
 
 foreach(_wk_t test_km test_km_cxx)
   target_link_libraries(${_wk_t} PRIVATE ${WK_CMOCKA_LIB} Threads::Threads)
+  if(NOT _wk_t STREQUAL "test_km_tu2")
+    target_link_libraries(${_wk_t} PRIVATE wk_test_child)
+  else()
+    target_include_directories(${_wk_t} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  endif()
 endforeach()
 unset(_wk_t)
 

@@ -132,71 +132,11 @@ static bool all_bytes(const void *p, size_t n, unsigned v)
 /* Child processes: run a function, capture stderr, report how it ended     */
 /* ------------------------------------------------------------------------ */
 
-typedef void (*child_fn)(void);
-
-struct child_result {
-    int status;      /* from waitpid */
-    char out[16384]; /* stderr, NUL-terminated, truncated if longer */
-};
-
-/* Runs fn in a forked child with stderr captured into r; false if the child
- * could not be run. */
-static bool run_child(child_fn fn, struct child_result *r)
-{
-    int fds[2];
-    size_t len = 0;
-    pid_t pid;
-    fflush(stdout);
-    fflush(stderr);
-    if (pipe(fds) != 0)
-        return false;
-    pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 2);
-        close(fds[1]);
-        fn();
-        fflush(stderr);
-        _exit(0);
-    }
-    close(fds[1]);
-    for (;;) {
-        char sink[512];
-        size_t room = sizeof r->out - 1 - len;
-        ssize_t n = room ? read(fds[0], r->out + len, room) : read(fds[0], sink, sizeof sink);
-        if (n <= 0)
-            break;
-        if (room)
-            len += (size_t)n;
-    }
-    r->out[len] = '\0';
-    close(fds[0]);
-    return waitpid(pid, &r->status, 0) == pid;
-}
-
-/* True when fn aborts (SIGABRT) after printing want and want2 (either may
- * be NULL); otherwise prints how the child ended and what it said. */
-static bool dies_with(child_fn fn, const char *want, const char *want2)
-{
-    static struct child_result r; /* large; one child at a time */
-    if (!run_child(fn, &r)) {
-        print_error("could not run the child\n");
-        return false;
-    }
-    if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT) {
-        print_error("child did not abort (status 0x%x); stderr:\n%s\n", (unsigned)r.status,
-                    r.out);
-        return false;
-    }
-    if ((want && !strstr(r.out, want)) || (want2 && !strstr(r.out, want2))) {
-        print_error("child stderr lacks \"%s\"%s%s; it was:\n%s\n", want ? want : "",
-                    want2 ? " / " : "", want2 ? want2 : "", r.out);
-        return false;
-    }
-    return true;
-}
+#include "child_test.h"
+typedef wk_child_fn child_fn;
+#define dies_with wk_child_dies_with
+#define run_child wk_child_run
+#define child_result wk_child_result
 
 /* ------------------------------------------------------------------------ */
 /* Pool                                                                      */

@@ -180,66 +180,13 @@ const char *__asan_default_options(void)
 /* Child processes (as tests/test_km.c)                                      */
 /* ------------------------------------------------------------------------ */
 
-typedef void (*child_fn)(void);
+#include "child_test.h"
+typedef wk_child_fn child_fn;
 
-struct child_result {
-    int status;     /* from waitpid */
-    char out[8192]; /* stderr, NUL-terminated, truncated if longer */
-};
-
-/* Runs fn in a forked child with stderr captured into r. */
-static bool run_child(child_fn fn, struct child_result *r)
-{
-    int fds[2];
-    size_t len = 0;
-    pid_t pid;
-    fflush(stdout);
-    fflush(stderr);
-    if (pipe(fds) != 0)
-        return false;
-    pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 2);
-        close(fds[1]);
-        fn();
-        fflush(stderr);
-        _exit(0);
-    }
-    close(fds[1]);
-    for (;;) {
-        char sink[512];
-        size_t room = sizeof r->out - 1 - len;
-        ssize_t n = room ? read(fds[0], r->out + len, room) : read(fds[0], sink, sizeof sink);
-        if (n <= 0)
-            break;
-        if (room)
-            len += (size_t)n;
-    }
-    r->out[len] = '\0';
-    close(fds[0]);
-    return waitpid(pid, &r->status, 0) == pid;
-}
-
-/* True when fn aborts after printing want (a line start to look for). */
+/* True when fn aborts after printing want (child_test.h). */
 static bool dies_with(child_fn fn, const char *want)
 {
-    static struct child_result r;
-    if (!run_child(fn, &r)) {
-        print_error("could not run the child\n");
-        return false;
-    }
-    if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT) {
-        print_error("child did not abort (status 0x%x); stderr:\n%s\n", (unsigned)r.status, r.out);
-        return false;
-    }
-    if (!strstr(r.out, want)) {
-        print_error("child stderr lacks \"%s\"; it was:\n%s\n", want, r.out);
-        return false;
-    }
-    return true;
+    return wk_child_dies_with(fn, want, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
