@@ -74,10 +74,14 @@ enum wk_cli_driver_load {
     WK_CLI_DRIVER_NEEDS_RUNTIME, /* an undefined symbol of a sanitizer or coverage runtime */
     WK_CLI_DRIVER_REFUSED,       /* any other reason it does not load */
     WK_CLI_DRIVER_CRASHED,       /* its constructors crashed */
+    WK_CLI_DRIVER_HUNG,          /* DRV-HANG-001: loading or DriverEntry took longer than a DDI call may
+                                    (WK_VIDMM_DDI_TIMEOUT_MS); everything the probe started was killed */
 };
 
-/* Loads path in a forked child; why gets the loader's reason (empty when
- * it loads). */
+/* Loads path in a forked child, and runs its DriverEntry there, within the
+ * timeout of a DDI call; why gets the loader's reason (empty when it
+ * loads). A module that hung is not loaded again in this process: the
+ * same verdict is returned at once. */
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
 /* The same, and what it learned of the driver's DDI table when it loads
  * (its interface version, the DDIs it fills that the kit never calls) in

@@ -14,7 +14,8 @@ static const char driver_about[] =
     "Loads the driver module PATH into this build of wddmkit (in a child process) and looks up\n"
     "DriverEntry. Exit 0: it loads; 2: it does not (the loader's reason, and for a module built\n"
     "with sanitizers or fuzzer coverage the runtime symbol it lacks, or for one built with GCC's\n"
-    "-fsanitize=address the runtime to preload); 3: it crashed while loading.\n"
+    "-fsanitize=address the runtime to preload); 3: it crashed while loading, or hung (DRV-HANG-001:\n"
+    "loading and DriverEntry get the time a DDI call gets).\n"
     "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
     "when the module needs a runtime this build lacks, hand the command to a build that has it\n"
     "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).";
@@ -49,6 +50,7 @@ static int driver_check(int argc, char **argv)
             printf("%s: %s\n", path, info);
         return 0;
     case WK_CLI_DRIVER_CRASHED:
+    case WK_CLI_DRIVER_HUNG:
         printf("%s\n", why);
         return 3;
     default:

@@ -3,8 +3,10 @@
  * cli_repro.c - `wddmkit repro FILE [--driver PATH] [--runs N] [--seed N]
  * [--harness NAME] [--timeout S] [--no-calibrate]`: a crash file replayed
  * in forked children (fuzz/crash/repro.c). Exit 0 pass, 1 fail, 3 crash,
- * 4 timeout, 2 usage or I/O error.
+ * 4 timeout, 2 usage or I/O error, or a --driver that hangs as it loads.
  */
+#include <stdio.h>
+
 #include "cli.h"
 #include "cli_crash_args.h"
 
@@ -18,8 +20,22 @@ static const struct wk_cli_command repro_command = {
     repro_options, "\nReplays a crash file in forked children: its signature, the program as run, the exit.",
     WK_CRASH_INPUTS_HELP WK_CRASH_ENV_HELP "\n"
     "exit: 0 pass, 1 fail (a rule violated, a check failed), 3 crash, 4 timeout (--timeout),\n"
-    "      2 usage or I/O error",
+    "      2 usage or I/O error, or a --driver that hangs while loading (DRV-HANG-001)",
 };
+
+/* A --driver that hangs while loading (or in DriverEntry) cannot be
+ * loaded: said at once (the hand-over's probe found it, and the probe
+ * remembers), not as a timeout after --timeout seconds of each run. A
+ * module that crashes while loading is left to the runs: that crash is
+ * what repro reproduces. */
+static int driver_hangs(const char *driver)
+{
+    char why[1024];
+    if (!driver || wk_cli_driver_probe(driver, why, sizeof(why)) != WK_CLI_DRIVER_HUNG)
+        return 0;
+    fprintf(stderr, "wddmkit repro: --driver %s: %s\n", driver, why);
+    return 1;
+}
 
 int wk_cli_repro(int argc, char **argv)
 {
@@ -29,5 +45,7 @@ int wk_cli_repro(int argc, char **argv)
         return rc;
     if (wk_cli_parse_only)
         return 0;
+    if (driver_hangs(o.driver))
+        return 2;
     return wk_crash_repro(&o);
 }

@@ -24,6 +24,14 @@
  * cannot share a process); an uninstrumented wddmkit started with the
  * runtime preloaded (LD_PRELOAD=libasan.so.N) runs such a driver.
  * GCC's libubsan.so.N alone needs nothing: it loads as any library does.
+ *
+ * Loading runs driver code (its constructors, then DriverEntry), so it is
+ * held to the timeout of a DDI call (WK_VIDMM_DDI_TIMEOUT_MS): past it the
+ * verdict is DRV-HANG-001, "while loading" or "in DriverEntry" (the child
+ * says which by a byte it writes before calling DriverEntry). The child
+ * has a process group of its own, killed whatever the outcome, so nothing
+ * a constructor started outlives the probe; a hung module is remembered,
+ * so the hand-over's probe and the command's own cost the wait once.
  */
 #define _GNU_SOURCE /* realpath */
 
@@ -36,8 +44,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -47,6 +58,11 @@
 /* Between the probe's reason (empty: it loads) and what it says of the
  * driver's table, in the child's answer. */
 #define PROBE_INFO_SEPARATOR '\x1e'
+/* Written by the child once the module is loaded, before DriverEntry: a
+ * child killed at the timeout hung in DriverEntry when it arrived. */
+#define PROBE_IN_ENTRY '\x1d'
+/* Loading and DriverEntry are driver code: a DDI call's time. */
+#define PROBE_TIMEOUT_MS WK_VIDMM_DDI_TIMEOUT_MS
 
 /* The driver ABI the module's DxgkInitialize said (driver.h,
  * WK_DRIVER_ABI_VERSION), 0 when it never called, and the table it handed
@@ -105,17 +121,40 @@ static ULONG driver_abi_of(void *entry)
 /* The child's side of the probe: load, look up DriverEntry, ask the driver
  * ABI it was compiled against, write what went wrong (nothing: it loads)
  * to fd. */
+static void write_all(int fd, const char *s, size_t n)
+{
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, s + off, n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+}
+
+/* The start of every probe child: a process group of its own (the parent
+ * kills it whole) and death with the parent (a killed kit leaves no
+ * loader spinning). */
+static void probe_child_start(void)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    setpgid(0, 0);
+}
+
 static void probe_child(const char *path, int fd)
 {
     char why[4096] = "";
+    probe_child_start();
     void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL), *entry = NULL;
     ULONG abi = 0;
     if (!so) {
         const char *e = dlerror();
-        snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
+        if (!wk_vidmm_module_foreign(path, why, sizeof(why))) /* dlopen says "No such file" */
+            snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
     } else if (!(entry = dlsym(so, "DriverEntry"))) {
         snprintf(why, sizeof(why), "%s exports no DriverEntry", path);
-    } else if ((abi = driver_abi_of(entry)) != 0 && !WK_DRIVER_ABI_TAKEN(abi)) {
+    } else if (write_all(fd, (const char[]){ PROBE_IN_ENTRY }, 1), (abi = driver_abi_of(entry)) != 0 &&
+               !WK_DRIVER_ABI_TAKEN(abi)) {
         snprintf(why, sizeof(why),
                  "%s was compiled against wddmkit driver ABI %u; this kit's is %u, and it takes %u to %u "
                  "(WK_DRIVER_ABI_VERSION in include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
@@ -127,33 +166,102 @@ static void probe_child(const char *path, int fd)
         why[n] = PROBE_INFO_SEPARATOR;
         describe_table(why + n + 1, sizeof(why) - n - 1);
     }
-    size_t n = strlen(why), off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, why + off, n - off);
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
+    write_all(fd, why, strlen(why));
     _exit(0);
 }
 
-/* Reads the child's pipe to its end (so it never blocks on a full pipe),
- * keeping the first cap - 1 bytes in why. */
-static void drain_pipe(int fd, char *why, size_t cap)
+/* ------------------------------------------------------------------ */
+/* Waiting for a probe child                                            */
+/* ------------------------------------------------------------------ */
+
+static double now_ms(void)
 {
-    size_t n = 0;
-    for (;;) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Whether the child has exited, without reaping it: a zombie leader keeps
+ * its process group's id taken until the group is killed. */
+static int child_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof(si));
+    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* What a probe child wrote so far: the first cap - 1 bytes into out (read
+ * on past them, so the child never blocks on a full pipe). *fd becomes -1
+ * at the end of the pipe. */
+struct probe_text {
+    char *out;
+    size_t cap, n;
+};
+
+static void read_available(int *fd, struct probe_text *t)
+{
+    while (*fd >= 0) {
         char chunk[256];
-        ssize_t r = read(fd, chunk, sizeof(chunk));
+        ssize_t r = read(*fd, chunk, sizeof(chunk));
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
-            break;
-        size_t take = (size_t)r < cap - 1 - n ? (size_t)r : cap - 1 - n;
-        memcpy(why + n, chunk, take);
-        n += take;
+        if (r < 0 && errno == EAGAIN)
+            return;
+        if (r <= 0) {
+            close(*fd);
+            *fd = -1;
+            return;
+        }
+        size_t room = t->cap - 1 - t->n, take = (size_t)r < room ? (size_t)r : room;
+        memcpy(t->out + t->n, chunk, take);
+        t->n += take;
     }
-    why[n] = '\0';
+}
+
+/*
+ * Waits at most PROBE_TIMEOUT_MS for the probe child pid, collecting what
+ * it writes to fd (-1: nothing to read; closed here) into t, then kills its
+ * process group (what its constructors started, whether or not it ended)
+ * and reaps it into *status. 1 when it was killed at the deadline. The
+ * child is watched, not its pipe: a constructor may close the pipe, or
+ * hand it to a process that lingers.
+ */
+static int await_probe(pid_t pid, int fd, struct probe_text *t, int *status)
+{
+    double deadline = now_ms() + PROBE_TIMEOUT_MS;
+    int late = 0;
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    for (;;) {
+        int done = child_exited(pid);
+        read_available(&fd, t); /* after the exit was seen: all the child wrote is in the pipe */
+        double left = deadline - now_ms();
+        if (done || (late = left <= 0))
+            break;
+        struct pollfd p = { fd, POLLIN, 0 };
+        poll(&p, 1, left < 20 ? (int)left + 1 : 20); /* fd -1: a plain sleep */
+    }
+    kill(-pid, SIGKILL);
+    if (late)
+        kill(pid, SIGKILL); /* its group may not exist yet */
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    if (fd >= 0)
+        close(fd);
+    if (t && t->cap)
+        t->out[t->n] = '\0';
+    return late;
+}
+
+/* The verdict on a probe killed at the deadline. */
+static enum wk_cli_driver_load hung(const char *path, int in_entry, char *why, size_t cap)
+{
+    snprintf(why, cap, "DRV-HANG-001: %s hung %s: %s within %u ms (the timeout of a DDI call); the process that "
+             "loaded it was killed, with every process it started", path,
+             in_entry ? "in DriverEntry" : "while loading",
+             in_entry ? "DriverEntry did not return" : "its load-time code (constructors) did not finish",
+             (unsigned)PROBE_TIMEOUT_MS);
+    return WK_CLI_DRIVER_HUNG;
 }
 
 /* ------------------------------------------------------------------ */
@@ -267,12 +375,63 @@ enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t 
     return wk_cli_driver_probe_info(path, why, cap, NULL, 0);
 }
 
+/* A module that hung is remembered: the hand-over probes a command's
+ * --driver before the command does, and the wait is paid once. */
+static struct {
+    char path[PATH_MAX];
+    char why[1024];
+} hung_module;
+
+static int remembered_hang(const char *path, char *why, size_t cap)
+{
+    if (!hung_module.path[0] || strcmp(hung_module.path, path) != 0)
+        return 0;
+    snprintf(why, cap, "%s", hung_module.why);
+    return 1;
+}
+
+static void remember_hang(const char *path, const char *why)
+{
+    if (snprintf(hung_module.path, sizeof(hung_module.path), "%s", path) >= (int)sizeof(hung_module.path))
+        hung_module.path[0] = '\0';
+    snprintf(hung_module.why, sizeof(hung_module.why), "%s", why);
+}
+
+/* The child's answer into why (the reason) and info (what the table says). */
+static void split_answer(char *why, char *info, size_t info_cap, int *in_entry)
+{
+    *in_entry = why[0] == PROBE_IN_ENTRY;
+    if (*in_entry)
+        memmove(why, why + 1, strlen(why));
+    char *sep = strchr(why, PROBE_INFO_SEPARATOR);
+    if (sep) { /* the reason, then what the table says */
+        if (info && info_cap)
+            snprintf(info, info_cap, "%s", sep + 1);
+        *sep = '\0';
+    }
+}
+
+/* The verdict on a child that answered (or died) in time. */
+static enum wk_cli_driver_load answered(const char *path, int st, FILE *err, char *why, size_t cap)
+{
+    char said[512];
+    first_line(err, said, sizeof(said));
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) /* its constructor, or a sanitizer */
+        return ended(path, st, said, why, cap);
+    char sym[256];
+    if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
+        return WK_CLI_DRIVER_NEEDS_RUNTIME;
+    return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
+}
+
 enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, size_t cap, char *info, size_t info_cap)
 {
     if (info && info_cap)
         info[0] = '\0';
     int fds[2];
     why[0] = '\0';
+    if (remembered_hang(path, why, cap))
+        return WK_CLI_DRIVER_HUNG;
     if (pipe(fds) != 0) {
         snprintf(why, cap, "cannot probe %s: pipe: %s", path, strerror(errno));
         return WK_CLI_DRIVER_REFUSED;
@@ -294,28 +453,18 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
             dup2(fileno(err), STDERR_FILENO);
         probe_child(path, fds[1]);
     }
+    setpgid(pid, pid); /* also done by the child: whoever runs first */
     close(fds[1]);
-    drain_pipe(fds[0], why, cap);
-    close(fds[0]);
-    char *sep = strchr(why, PROBE_INFO_SEPARATOR);
-    if (sep) { /* the reason, then what the table says */
-        if (info && info_cap)
-            snprintf(info, info_cap, "%s", sep + 1);
-        *sep = '\0';
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    char said[512];
-    first_line(err, said, sizeof(said));
+    int st = 0, in_entry;
+    struct probe_text t = { why, cap, 0 };
+    int late = await_probe(pid, fds[0], &t, &st);
+    split_answer(why, info, info_cap, &in_entry);
+    enum wk_cli_driver_load verdict = late ? hung(path, in_entry, why, cap) : answered(path, st, err, why, cap);
     if (err)
         fclose(err);
-    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) /* its constructor, or a sanitizer */
-        return ended(path, st, said, why, cap);
-    char sym[256];
-    if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
-        return WK_CLI_DRIVER_NEEDS_RUNTIME;
-    return why[0] ? WK_CLI_DRIVER_REFUSED : WK_CLI_DRIVER_LOADS;
+    if (verdict == WK_CLI_DRIVER_HUNG)
+        remember_hang(path, why);
+    return verdict;
 }
 
 /* Whether the module exports `symbol`: 1 yes, 0 no, -1 it cannot be
@@ -328,13 +477,14 @@ static int driver_exports(const char *path, const char *symbol)
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        probe_child_start();
         void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
         _exit(so && dlsym(so, symbol) ? 0 : 1);
     }
+    setpgid(pid, pid);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    if (await_probe(pid, -1, NULL, &st)) /* a load that hangs this time: it cannot be asked */
+        return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) == 0 : -1;
 }
 

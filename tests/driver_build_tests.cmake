@@ -5,9 +5,10 @@
 # tests/driver_build.sh with two modules: one that needs a symbol only an
 # instrumentation runtime defines, one whose constructor aborts. A third,
 # whose DriverEntry fails, serves tests/test_fuzztools.c; a fourth loads
-# but has no DriverEntry. Then the setup errors of conform's --driver and of
-# repro's FILE.
-foreach(m needs_runtime crashing_ctor entry_fails no_entry)
+# but has no DriverEntry; two more hang, in a constructor and in
+# DriverEntry. Then the setup errors of conform's --driver and of repro's
+# FILE.
+foreach(m needs_runtime crashing_ctor entry_fails no_entry hanging_ctor hanging_entry)
   add_library(wk_test_${m} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/${m}.c)
   target_include_directories(wk_test_${m} PRIVATE ${PROJECT_SOURCE_DIR}/include)
   set_target_properties(wk_test_${m} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
@@ -46,6 +47,48 @@ wk_cli_expect(cli.conform_driver_missing 2 "--driver [^ ]*no-such-driver.so: .*N
               $<TARGET_FILE:wddmkit> conform --driver ${CMAKE_CURRENT_BINARY_DIR}/no-such-driver.so)
 wk_cli_expect(cli.conform_driver_crashing_ctor 2 "crashed while loading"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_crashing_ctor>)
+# A module whose constructor or DriverEntry never returns (driver_build/
+# hanging_ctor.c, hanging_entry.c): loading gets a DDI call's time (5 s),
+# then DRV-HANG-001 says where it hung, with the exit code of a module that
+# cannot be loaded. The TIMEOUT makes a regression fail, not hang CI.
+set(_hang_regex "DRV-HANG-001: [^ ]*hanging_")
+foreach(m hanging_ctor hanging_entry)
+  set(_where "hung while loading")
+  if(m STREQUAL "hanging_entry")
+    set(_where "hung in DriverEntry")
+  endif()
+  wk_cli_expect(cli.driver_check_${m} 3 "${_hang_regex}[a-z]+.so ${_where}"
+                $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_${m}>)
+  wk_cli_expect(cli.conform_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}"
+                $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_${m}>)
+  wk_cli_expect(cli.repro_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}"
+                $<TARGET_FILE:wddmkit> repro ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/adapter-start.aperture-only.bin
+                --driver $<TARGET_FILE:wk_test_${m}>)
+  set_tests_properties(cli.driver_check_${m} cli.conform_driver_${m} cli.repro_driver_${m} PROPERTIES TIMEOUT 8)
+endforeach()
+# An intermittent crash (driver_build/crash_once.c: the case process dies
+# on the first run, the rerun passes) fails the run unless the expectations
+# file lists the flake; JUnit says <failure type="flake"> or <flakyFailure>
+# (tests/conform_flake.sh).
+wk_add_refwrap_module(wk_test_crash_once ${CMAKE_CURRENT_LIST_DIR}/driver_build/crash_once.c)
+if(WK_BASH)
+  add_test(NAME conform.flake_fails_unless_listed
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/conform_flake.sh $<TARGET_FILE:wddmkit>
+            $<TARGET_FILE:wk_test_crash_once> ${PROJECT_SOURCE_DIR}/specs/smoke.yaml smoke.objects
+            ${CMAKE_CURRENT_BINARY_DIR}/conform-flake)
+  set_tests_properties(conform.flake_fails_unless_listed PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "conform_flake: all checks passed")
+endif()
+# ... and nothing the constructor started outlives the command
+# (tests/driver_hang.sh: a helper process that writes its pid).
+if(WK_BASH)
+  add_test(NAME cli.driver_hang_leaves_nothing
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/driver_hang.sh $<TARGET_FILE:wddmkit>
+            $<TARGET_FILE:wk_test_hanging_ctor> ${CMAKE_CURRENT_BINARY_DIR}/driver-hang)
+  set_tests_properties(cli.driver_hang_leaves_nothing PROPERTIES LABELS "unit" TIMEOUT 20
+    PASS_REGULAR_EXPRESSION "driver_hang: all checks passed")
+endif()
+
 wk_cli_expect(cli.repro_folder 2 "a folder, where a file was expected"
               $<TARGET_FILE:wddmkit> repro ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
 # wddmkit fuzz with a --driver that is not there says so, not that no

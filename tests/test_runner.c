@@ -504,6 +504,14 @@ static void test_classification_table(void **state)
     assert_true(wk_verdict_is_unexpected(WK_VERDICT_ERROR));
     assert_false(wk_verdict_is_unexpected(WK_VERDICT_FLAKE));
     assert_false(wk_verdict_is_unexpected(WK_VERDICT_EXPECTED_FAIL));
+    /* a flake fails the run unless an entry lists it as one */
+    assert_true(wk_case_is_unexpected(WK_VERDICT_FLAKE, NULL));
+    e.expect = WK_VERDICT_FAIL;
+    assert_true(wk_case_is_unexpected(WK_VERDICT_FLAKE, &e));
+    e.expect = WK_VERDICT_FLAKE;
+    assert_false(wk_case_is_unexpected(WK_VERDICT_FLAKE, &e));
+    assert_true(wk_case_is_unexpected(WK_VERDICT_FAIL, &e));
+    assert_false(wk_case_is_unexpected(WK_VERDICT_PASS, NULL));
 }
 
 static struct wk_expectations *parse_ok(const char *text)
@@ -576,14 +584,46 @@ static void test_expectations_logic(void **state)
     expect_verdict(&rep, "logic.plain", WK_VERDICT_PASS);
     /* Expected to crash (see test_expected_crash), but it passed here. */
     expect_verdict(&rep, "logic.dies", WK_VERDICT_UNEXPECTED_PASS);
-    assert_int_equal(find_case(&rep, "logic.listed-flake")->attempts, 1);
+    /* a listed flake is rerun too (its report says how the rerun went) and forgiven */
+    assert_int_equal(find_case(&rep, "logic.listed-flake")->attempts, 2);
+    assert_int_equal(find_case(&rep, "logic.listed-flake")->rerun_verdict, WK_VERDICT_FAIL);
+    assert_false(find_case(&rep, "logic.listed-flake")->unexpected);
     assert_int_equal(find_case(&rep, "logic.new-flake")->attempts, 2);
     assert_int_equal(find_case(&rep, "logic.new-flake")->rerun_verdict, WK_VERDICT_PASS);
+    assert_true(find_case(&rep, "logic.new-flake")->unexpected); /* an unlisted flake fails the run */
     assert_int_equal(find_case(&rep, "logic.new-fail")->attempts, 2);
     assert_int_equal(find_case(&rep, "logic.known-fail")->attempts, 1);
-    assert_int_equal(rep.unexpected, 3); /* logic.fixed, logic.dies and logic.new-fail */
+    assert_int_equal(rep.unexpected, 4); /* logic.fixed, logic.dies, logic.new-flake and logic.new-fail */
     assert_int_equal(wk_run_exit_code(&rep), 1);
     wk_run_report_free(&rep);
+    wk_expectations_free(e);
+    suite_free(&s);
+}
+
+/* A run whose only trouble is a flake: exit 1 when no entry lists it (a
+ * crash that did not come back must not read "all as expected"), 0 when
+ * one does. */
+static void test_flake_exit_code(void **state)
+{
+    (void)state;
+    struct suite s = { 0 };
+    suite_add(&s, "logic.listed-flake", K_PASS);
+    suite_add(&s, "logic.plain", K_PASS);
+    struct wk_expectations *e = parse_ok("- id: logic.listed-flake\n  expect: flake\n  reason: now and then\n"
+                                         "  link: wddmkit#22\n");
+    setenv("WK_RUNNER_TEST_FLAKY_ID", "logic.listed-flake", 1);
+    for (int listed = 0; listed < 2; listed++) {
+        struct wk_runner_options o = options(2);
+        o.expectations = listed ? e : NULL;
+        struct wk_run_report rep;
+        run_ok(&s, &o, &rep);
+        expect_verdict(&rep, "logic.listed-flake", WK_VERDICT_FLAKE);
+        assert_int_equal(find_case(&rep, "logic.listed-flake")->rerun_verdict, WK_VERDICT_PASS);
+        assert_int_equal(rep.unexpected, listed ? 0 : 1);
+        assert_int_equal(wk_run_exit_code(&rep), listed ? 0 : 1);
+        wk_run_report_free(&rep);
+    }
+    unsetenv("WK_RUNNER_TEST_FLAKY_ID");
     wk_expectations_free(e);
     suite_free(&s);
 }
@@ -693,6 +733,81 @@ static void test_expectation_errors_have_positions(void **state)
     fclose(err);
     assert_string_equal(msg, "/nonexistent/exp.yaml: No such file or directory\n");
     free(msg);
+}
+
+/* head, then `open` repeated n times, then `close` n times, then tail: a
+ * document generated here, not committed (the deep ones are 320 KB). */
+static char *nested_doc(const char *head, const char *open, const char *close, size_t n, const char *tail)
+{
+    size_t lo = strlen(open), lc = strlen(close), lh = strlen(head);
+    char *text = malloc(lh + n * (lo + lc) + strlen(tail) + 1), *at = text;
+    assert_non_null(text);
+    memcpy(at, head, lh), at += lh;
+    for (size_t i = 0; i < n; i++, at += lo)
+        memcpy(at, open, lo);
+    for (size_t i = 0; i < n; i++, at += lc)
+        memcpy(at, close, lc);
+    strcpy(at, tail);
+    return text;
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Parses text, which must fail with exactly `message`, within a second
+ * (160k levels took minutes before the depth limit). */
+static void expect_limit(const char *text, const char *message)
+{
+    struct wk_expectations *e = NULL;
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&msg, &len);
+    double t0 = monotonic_seconds();
+    wk_status st = wk_expectations_parse("exp.yaml", text, strlen(text), &e, err);
+    double took = monotonic_seconds() - t0;
+    fclose(err);
+    if (st != WK_E_INVALID_ARGUMENT || e != NULL || strcmp(msg, message) != 0 || took > 1.0)
+        fail_msg("status %d after %.2f s, message\n  %s  expected\n  %s", (int)st, took, msg, message);
+    free(msg);
+}
+
+/* The loader's limits (expectations.h): nesting, as the spec loader's,
+ * and the number of nodes, each an error with its position, reached
+ * before libyaml scans the rest of the input. */
+static void test_expectation_limits(void **state)
+{
+    (void)state;
+    char *deep = nested_doc("", "[", "]", 160000, "\n"); /* the document itself, 320 KB */
+    expect_limit(deep, "exp.yaml:1:2: expected an entry (a mapping with id, expect, reason and link), saw a sequence\n"
+                       "exp.yaml:1:33: nesting deeper than 32 levels\n");
+    free(deep);
+    deep = nested_doc(ENTRY "  extra: ", "[", "]", 40000, "\n"); /* under an unknown key */
+    expect_limit(deep, "exp.yaml:5:3: unknown key 'extra' (expected id, expect, reason or link)\n"
+                       "exp.yaml:5:40: nesting deeper than 32 levels\n");
+    free(deep);
+    deep = nested_doc("- id: a.b\n  reason: ", "{a: ", "}", 100000, "\n"); /* nested mappings in a value */
+    expect_limit(deep, "exp.yaml:2:11: key 'reason': expected a string, saw a mapping\n"
+                       "exp.yaml:2:131: nesting deeper than 32 levels\n");
+    free(deep);
+    deep = nested_doc("", "- ", "", 100000, "x\n"); /* block sequences on one line */
+    expect_limit(deep, "exp.yaml:1:3: expected an entry (a mapping with id, expect, reason and link), saw a sequence\n"
+                       "exp.yaml:1:65: nesting deeper than 32 levels\n");
+    free(deep);
+    char *wide = nested_doc(ENTRY "  extra: [", "1, ", "", WK_EXPECTATIONS_MAX_NODES, "]\n");
+    char message[256];
+    snprintf(message, sizeof(message), "exp.yaml:5:3: unknown key 'extra' (expected id, expect, reason or link)\n"
+                                       "exp.yaml:5:%u: too many YAML nodes: at most %u per file\n",
+             11 + 3 * (WK_EXPECTATIONS_MAX_NODES - 12), WK_EXPECTATIONS_MAX_NODES); /* 12 nodes before the first 1 */
+    expect_limit(wide, message);
+    free(wide);
+    /* at the limit exactly: 32 levels are fine (then the unknown key) */
+    deep = nested_doc(ENTRY "  extra: ", "[", "]", 30, "\n");
+    expect_limit(deep, "exp.yaml:5:3: unknown key 'extra' (expected id, expect, reason or link)\n");
+    free(deep);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1201,7 +1316,7 @@ static void fill_nasty(struct wk_case_report *c, struct wk_prog *p, enum wk_verd
     c->prog = p;
     c->finished = 1;
     c->verdict = v;
-    c->unexpected = wk_verdict_is_unexpected(v);
+    c->unexpected = wk_case_is_unexpected(v, e);
     c->expectation = e;
     c->attempts = v == WK_VERDICT_FLAKE ? 2 : 1;
     c->result.verdict = v == WK_VERDICT_EXPECTED_FAIL ? WK_VERDICT_FAIL : v;
@@ -1248,10 +1363,11 @@ static void test_reports_escape_everything(void **state)
     struct written w;
     write_and_check(&rep, &w);
     assert_int_equal(w.xml.counts[2], 9);
-    assert_int_equal(w.xml.counts[3], 2); /* fail, unexpected-pass */
+    assert_int_equal(w.xml.counts[3], 3); /* fail, unexpected-pass, flake (not listed as one) */
     assert_int_equal(w.xml.counts[4], 3); /* crash, timeout, error */
     assert_int_equal(w.xml.counts[5], 2); /* skip, expected-fail */
-    assert_int_equal(w.xml.counts[8], 1); /* flake */
+    assert_int_equal(w.xml.counts[8], 0);
+    assert_non_null(strstr(w.junit_text, "<failure type=\"flake\" message=\"flake on the first run, pass on the rerun"));
     assert_true(w.tap.bail);
     assert_int_equal(w.json_ids, 9);
     assert_non_null(strstr(w.junit_text, "&quot;q&quot; &lt;t&gt; &amp; &apos;a&apos; ctl\\x01\\x1f"));
@@ -1492,9 +1608,11 @@ int main(void)
         cmocka_unit_test(test_total_timeout_stops_the_run),
         cmocka_unit_test(test_classification_table),
         cmocka_unit_test(test_expectations_logic),
+        cmocka_unit_test(test_flake_exit_code),
         cmocka_unit_test(test_expected_crash),
         cmocka_unit_test(test_unused_entry_is_an_error),
         cmocka_unit_test(test_expectation_errors_have_positions),
+        cmocka_unit_test(test_expectation_limits),
         cmocka_unit_test(test_reports_of_a_real_run),
         cmocka_unit_test(test_reports_escape_everything),
         cmocka_unit_test(test_report_write_failure_leaves_nothing),

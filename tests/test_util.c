@@ -4,7 +4,7 @@
  * that fills a caller's buffer, bounded reads (head, tail at a line
  * boundary, whole files with a limit, folders refused), copies that never
  * overwrite, byte search across block boundaries, FNV-1a against the
- * published test vectors.
+ * published test vectors, the last lines of a text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -199,6 +199,24 @@ static void clock_moves_forward(void **state)
     assert_true(wk_now_seconds() - a >= 0.0015);
 }
 
+/* The end of a text at a line boundary: what a crash report keeps of a
+ * case's output (the last line is the one that says why). */
+static void tail_lines(void **state)
+{
+    (void)state;
+    char out[16];
+    assert_int_equal(wk_str_tail_lines(out, sizeof(out), "short\n"), 1);
+    assert_string_equal(out, "short\n");
+    assert_int_equal(wk_str_tail_lines(out, sizeof(out), "first line\nsecond\nFATAL: x\n"), 0);
+    assert_string_equal(out, "FATAL: x\n");   /* "second\nFATAL: x\n" is 16: one too many */
+    assert_int_equal(wk_str_tail_lines(out, sizeof(out), "aaaa\nbbbbbbbbbb\n"), 0);
+    assert_string_equal(out, "bbbbbbbbbb\n");  /* the window started right at a line */
+    assert_int_equal(wk_str_tail_lines(out, sizeof(out), "x\n0123456789abcdefghij"), 0);
+    assert_string_equal(out, "56789abcdefghij"); /* one long last line: its end */
+    assert_int_equal(wk_str_tail_lines(out, 1, "abc"), 0);
+    assert_string_equal(out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +224,7 @@ int main(void)
         cmocka_unit_test(head_and_tail),       cmocka_unit_test(whole_files_bounded),
         cmocka_unit_test(copies_never_overwrite), cmocka_unit_test(find_across_blocks),
         cmocka_unit_test(fnv1a_vectors),       cmocka_unit_test(clock_moves_forward),
+        cmocka_unit_test(tail_lines),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

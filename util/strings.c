@@ -35,3 +35,26 @@ const char *wk_str_grouped(uint64_t v, char *buf, size_t cap)
     buf[at] = '\0';
     return buf;
 }
+
+int wk_str_tail_lines(char *dst, size_t cap, const char *text)
+{
+    size_t n = strlen(text);
+    if (cap == 0)
+        return 0;
+    if (n < cap) {
+        memcpy(dst, text, n + 1);
+        return 1;
+    }
+    if (cap == 1) {
+        dst[0] = '\0';
+        return 0;
+    }
+    const char *from = text + n - (cap - 1);
+    /* The line break before the last character, if the window holds one:
+     * a break that ends the text does not start a line worth keeping. */
+    const char *nl = memchr(from, '\n', (size_t)(text + n - 1 - from));
+    if (from[-1] != '\n' && nl)
+        from = nl + 1;
+    memcpy(dst, from, (size_t)(text + n - from) + 1);
+    return 0;
+}

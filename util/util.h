@@ -37,6 +37,13 @@ int wk_str_copy(char *dst, size_t cap, const char *src);
 /* v with thousands separated by commas ("1,234,567") into buf; returns buf. */
 const char *wk_str_grouped(uint64_t v, char *buf, size_t cap);
 
+/* The end of text: its last lines that fit in cap - 1 bytes, starting at a
+ * line boundary (the partial first line dropped), into dst; when its last
+ * line alone is longer, that line's last cap - 1 bytes. What a crash
+ * report shows of a process's output: the last line (a FATAL message) is
+ * the one that matters. 1 when the whole text fit, else 0. */
+int wk_str_tail_lines(char *dst, size_t cap, const char *text);
+
 /* --- paths (paths.c) ---------------------------------------------------- */
 
 /* dst = a "/" b; 0 when it does not fit. */

@@ -6,7 +6,10 @@
  * Events rather than a document tree: the file is flat (a sequence of
  * four-key mappings), events carry the line and column every message needs,
  * and nothing is built that the input could blow up. Anchors and aliases
- * are refused outright. Within an entry every problem is reported (unknown
+ * are refused outright, and so is nesting deeper than
+ * WK_EXPECTATIONS_MAX_DEPTH or more than WK_EXPECTATIONS_MAX_NODES nodes,
+ * checked as each event arrives, before libyaml is asked for more (it
+ * would otherwise scan all of a 160k-deep value to skip it). Within an entry every problem is reported (unknown
  * key, wrong type, bad value, missing key) before the parse moves on, so
  * one run shows them all; a YAML syntax error ends the parse.
  */
@@ -28,6 +31,8 @@ struct parse {
     int fatal;                        /* a syntax error: stop */
     struct wk_expectations *e;
     size_t cap;
+    uint32_t depth;                   /* open collections */
+    uint32_t nodes;                   /* nodes read so far */
 };
 
 static void errorf(struct parse *P, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -53,7 +58,30 @@ static const char *anchor_of(const yaml_event_t *ev)
     }
 }
 
-/* The next event; 0 (nothing to delete) on a syntax error or an alias. */
+/* Counts the event against the limits; 0 after saying which it broke. */
+static int within_limits(struct parse *P, const yaml_event_t *ev)
+{
+    int opens = ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT;
+    if (opens || ev->type == YAML_SCALAR_EVENT) {
+        if (P->nodes == WK_EXPECTATIONS_MAX_NODES) {
+            errorf(P, ev->start_mark, "too many YAML nodes: at most %u per file", WK_EXPECTATIONS_MAX_NODES);
+            return 0;
+        }
+        P->nodes++;
+    }
+    if (opens && P->depth == WK_EXPECTATIONS_MAX_DEPTH) {
+        errorf(P, ev->start_mark, "nesting deeper than %u levels", WK_EXPECTATIONS_MAX_DEPTH);
+        return 0;
+    }
+    if (opens)
+        P->depth++;
+    else if ((ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT) && P->depth)
+        P->depth--;
+    return 1;
+}
+
+/* The next event; 0 (nothing to delete) on a syntax error, an alias or a
+ * broken limit. */
 static int next(struct parse *P, yaml_event_t *ev)
 {
     if (P->fatal)
@@ -66,6 +94,11 @@ static int next(struct parse *P, yaml_event_t *ev)
     }
     if (ev->type == YAML_ALIAS_EVENT || anchor_of(ev)) {
         errorf(P, ev->start_mark, "YAML anchors and aliases are not allowed in an expectations file");
+        yaml_event_delete(ev);
+        P->fatal = 1;
+        return 0;
+    }
+    if (!within_limits(P, ev)) {
         yaml_event_delete(ev);
         P->fatal = 1;
         return 0;

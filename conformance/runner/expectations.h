@@ -11,8 +11,9 @@
  *     reason: the driver pads paging buffers by 16 bytes
  *     link: https://example.org/bugs/42    # a URL or an issue reference (proj#42)
  *
- * Every key is required, no other key is allowed, aliases are rejected; an
- * error names FILE:LINE:COL and what was expected. The first entry whose id
+ * Every key is required, no other key is allowed, aliases are rejected,
+ * nesting and the number of nodes are bounded (below); an error names
+ * FILE:LINE:COL and what was expected. The first entry whose id
  * or glob matches a case applies to it. An entry that matches none of the
  * loaded cases is an error too (wk_expectations_check_unused), so the file
  * cannot rot as cases are renamed.
@@ -29,6 +30,12 @@
 
 #define WK_EXPECTATIONS_MAX_BYTES (1u << 20)  /* file size */
 #define WK_EXPECTATIONS_MAX_ENTRIES 4096u
+/* Nested YAML collections and YAML nodes per file, as the spec loader
+ * bounds them (spec.h): a well-formed file nests 2 deep and has 9 nodes an
+ * entry, but a hostile one under the size limit could nest 160k deep, and
+ * libyaml's scanner takes time in the square of the depth (minutes). */
+#define WK_EXPECTATIONS_MAX_DEPTH 32u
+#define WK_EXPECTATIONS_MAX_NODES (16u * WK_EXPECTATIONS_MAX_ENTRIES)
 #define WK_EXPECTATION_MAX_TEXT 512u          /* reason and link */
 
 struct wk_expectation {

@@ -12,7 +12,10 @@
  * _exit(0)s. The parent believes a result only when the whole struct
  * arrived and the child exited with status 0; anything else is a crash,
  * named by its signal or exit status and the sanitizer's SUMMARY line when
- * the child printed one (the tail of its output is kept for that). Children
+ * the child printed one (the tail of its output is kept for that), and by
+ * the DDI the driver was in when it ended the process (a page shared with
+ * the child, where the kit stores the DDI at every call and return:
+ * wk_vidmm_publish_ddi). Children
  * get their own process group, so a timeout kills the driver's own helpers
  * too, and PR_SET_PDEATHSIG, so none outlives a runner that was killed.
  */
@@ -22,6 +25,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -92,6 +96,7 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     dup2(ofd, STDERR_FILENO);
     if (ofd > STDERR_FILENO)
         close(ofd);
+    wk_vidmm_publish_ddi(j->ddi_slot);
     struct wk_case_result r;
     wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
     fflush(NULL);
@@ -121,6 +126,27 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
+/* The word the child publishes its DDI in, shared across the fork: a
+ * store per DDI call in the child, no system call. exit() and _exit()
+ * inside a DDI pass every frame the kit has, but not this. NULL when no
+ * page can be had (the report then names no DDI). */
+static volatile uint32_t *map_ddi_slot(void)
+{
+    void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    volatile uint32_t *slot = p;
+    *slot = WK_DDI_NONE;
+    return slot;
+}
+
+static void unmap_ddi_slot(struct job *j)
+{
+    if (j->ddi_slot)
+        munmap((void *)(uintptr_t)j->ddi_slot, sizeof(uint32_t));
+    j->ddi_slot = NULL;
+}
+
 /* Starts an attempt in slot j; 0 with an error verdict filled when it cannot. */
 int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_case_result *error)
 {
@@ -134,6 +160,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     j->tail[0] = 0;
     if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(op, O_CLOEXEC) != 0)
         goto fail;
+    j->ddi_slot = map_ddi_slot();
     fflush(NULL);
     j->start = wk_now_seconds();
     pid = fork();
@@ -162,6 +189,7 @@ fail:
         wk_runner_close_fd(&rp[i]);
         wk_runner_close_fd(&op[i]);
     }
+    unmap_ddi_slot(j);
     return 0;
 }
 
@@ -238,6 +266,13 @@ static const char *sanitizer_line(const char *tail, char *buf, size_t size)
     return "";
 }
 
+/* The DDI the child was in when it ended (WK_DDI_NONE: none, or unknown). */
+static enum wk_ddi ddi_at_end(const struct job *j)
+{
+    uint32_t d = j->ddi_slot ? *j->ddi_slot : (uint32_t)WK_DDI_NONE;
+    return d < (uint32_t)WK_DDI_COUNT ? (enum wk_ddi)d : WK_DDI_NONE;
+}
+
 static void crash_result(const struct job *j, int status, struct wk_case_result *r)
 {
     char san[224];
@@ -246,7 +281,17 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
     r->failed_step = -1;
     snprintf(r->expected, sizeof(r->expected), "the case runs to a verdict");
     const char *extra = sanitizer_line(j->tail, san, sizeof(san));
-    if (WIFSIGNALED(status))
+    enum wk_ddi ddi = ddi_at_end(j);
+    if (ddi != WK_DDI_NONE && WIFEXITED(status)) {
+        /* Only the driver's code runs inside a DDI, and the kit's own
+         * ways out of one never exit: the driver ended the process. */
+        snprintf(r->rule, sizeof(r->rule), "DRV-CRASH-001");
+        snprintf(r->seen, sizeof(r->seen), "DRV-CRASH-001: %s: the driver exited the process (exit status %d)%s",
+                 wk_ddi_name(ddi), WEXITSTATUS(status), extra);
+    } else if (ddi != WK_DDI_NONE && WIFSIGNALED(status))
+        snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s) inside %s%s",
+                 wk_run_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)), wk_ddi_name(ddi), extra);
+    else if (WIFSIGNALED(status))
         snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s)%s", wk_run_signal_name(WTERMSIG(status)),
                  strsignal(WTERMSIG(status)), extra);
     else if (WIFEXITED(status) && j->got != sizeof(j->in.bytes))
@@ -288,6 +333,7 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
     } else {
         crash_result(j, status, &r);
     }
+    unmap_ddi_slot(j);
     r.seconds = seconds;
     j->pid = 0;
     R->running--;
@@ -298,6 +344,7 @@ void wk_runner_kill_job(struct job *j)
 {
     kill(-j->pid, SIGKILL);
     kill(j->pid, SIGKILL);
+    unmap_ddi_slot(j); /* a killed child's DDI is not reported */
 }
 
 int wk_runner_wait_for(pid_t pid)

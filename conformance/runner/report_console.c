@@ -190,7 +190,12 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
         detail_row(out, "expected:", c->result.expected);
         detail_row(out, "seen:", c->result.seen);
         detail_row(out, "step:", step);
-        if (c->attempts > 1) {
+        if (c->verdict == WK_VERDICT_FLAKE) { /* the details above are the first run's */
+            snprintf(note, sizeof(note), "%s, after %s on the first run: an intermittent failure of the driver "
+                     "(an expectations entry with expect: flake forgives a known one)",
+                     c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "not run", wk_verdict_name(c->result.verdict));
+            detail_row(out, "rerun:", note);
+        } else if (c->attempts > 1) {
             snprintf(note, sizeof(note), "%s again", wk_verdict_name(c->rerun_verdict));
             detail_row(out, "rerun:", note);
         }
@@ -200,12 +205,17 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
     detail_row(out, "command:", rerun);
 }
 
+/* One line a flake, saying whether it fails the run (not listed) or is
+ * forgiven (listed, with the entry's reason). */
 static void print_flake(FILE *out, const struct wk_case_report *c)
 {
-    fprintf(out, "  flake %s: %s first (%s%s%s), %s on the rerun%s%s\n", c->prog->id, wk_verdict_name(c->result.verdict),
-            c->result.rule, c->result.rule[0] ? ": " : "", c->result.seen,
-            c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "not rerun",
-            c->expectation ? "; listed as a flake: " : "", c->expectation ? c->expectation->reason : "");
+    fprintf(out, "  flake %s: %s first (%s%s%s), %s%s; %s%s\n", c->prog->id,
+            wk_verdict_name(c->result.verdict), c->result.rule, c->result.rule[0] ? ": " : "", c->result.seen,
+            c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "no rerun (the run stopped)",
+            c->attempts > 1 ? " on the rerun" : "",
+            c->unexpected ? "FAILS THE RUN: not listed as a flake in an expectations file"
+                          : "listed as a flake: ",
+            c->unexpected || !c->expectation ? "" : c->expectation->reason);
 }
 
 static void print_totals(FILE *out, const struct wk_run_report *rep)

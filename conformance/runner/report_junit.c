@@ -11,7 +11,13 @@
  *   crash, timeout, error        <error type="...">   the same, plus output
  *   skip, expected-fail          <skipped message="..."/> (expected-fail as
  *                                pytest's xfail does: not a failure, visible)
- *   pass, flake                  a bare testcase (flake: a <system-out> note)
+ *   flake, not listed            <failure type="flake"> the first run's
+ *                                rule/expected/seen and output
+ *   flake, listed as one         <flakyFailure type="<first verdict>"> with
+ *                                the same in <stackTrace> (Maven Surefire's
+ *                                element for a test that passed on a rerun:
+ *                                the case passes, the CI can count it)
+ *   pass                         a bare testcase
  *
  * Text and attributes are escaped (& < > " '), characters XML 1.0 cannot
  * hold at all (C0 controls, U+FFFE/U+FFFF) are spelled as \xNN text, and
@@ -76,6 +82,7 @@ static void count_case(struct suite_counts *s, const struct wk_case_report *c)
     switch (c->verdict) {
     case WK_VERDICT_FAIL:
     case WK_VERDICT_UNEXPECTED_PASS: s->failures++; break;
+    case WK_VERDICT_FLAKE: s->failures += (size_t)c->unexpected; break;
     case WK_VERDICT_CRASH:
     case WK_VERDICT_TIMEOUT:
     case WK_VERDICT_ERROR: s->errors++; break;
@@ -153,16 +160,31 @@ static void failure_message(const struct wk_case_report *c, char *buf, size_t si
              r->seen[0] ? r->seen : "-");
 }
 
+/* A flake's two runs, "crash on the first run, pass on the rerun". */
+static void flake_runs(const struct wk_case_report *c, char *buf, size_t size)
+{
+    if (c->attempts > 1)
+        snprintf(buf, size, "%s on the first run, %s on the rerun", wk_verdict_name(c->result.verdict),
+                 wk_verdict_name(c->rerun_verdict));
+    else
+        snprintf(buf, size, "%s on the first run, no rerun (the run stopped)", wk_verdict_name(c->result.verdict));
+}
+
 static void failure_body(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
 {
-    char step[96], rerun[1024], rule[256], covers[256];
+    char step[96], rerun[1024], rule[256], covers[256], runs[96] = "", listed[1100] = "";
     wk_report_step(c, step, sizeof(step));
     wk_report_rule(c, rule, sizeof(rule));
     wk_report_covers(c, covers, sizeof(covers));
     wk_report_rerun_command(rep, c, rerun, sizeof(rerun));
+    if (c->verdict == WK_VERDICT_FLAKE)
+        flake_runs(c, runs, sizeof(runs));
+    if (c->verdict == WK_VERDICT_FLAKE && !c->unexpected && c->expectation)
+        snprintf(listed, sizeof(listed), "%s (%s)", c->expectation->reason, c->expectation->link);
     const char *rows[][2] = {
-        { "rule", rule }, { "covers", covers }, { "expected", c->result.expected }, { "seen", c->result.seen },
-        { "step", step }, { "command", rerun },  { "output", c->output },
+        { "runs", runs },          { "listed", listed }, { "rule", rule }, { "covers", covers },
+        { "expected", c->result.expected }, { "seen", c->result.seen }, { "step", step },
+        { "command", rerun },      { "output", c->output },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         if (!rows[i][1][0])
@@ -171,6 +193,31 @@ static void failure_body(FILE *f, const struct wk_run_report *rep, const struct 
         xml_escaped(f, rows[i][1], 0);
         fputc('\n', f);
     }
+}
+
+/* A flake: a failure of the run when no expectation lists it, else
+ * Surefire's flakyFailure (the case passed; the first run's failure is
+ * kept in its stackTrace). Both carry the first run's output. */
+static void write_flake(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    char msg[1024], runs[96], first[900];
+    flake_runs(c, runs, sizeof(runs));
+    failure_message(c, first, sizeof(first));
+    snprintf(msg, sizeof(msg), "%s: %s", runs, first);
+    if (c->unexpected) {
+        fputs("      <failure type=\"flake\"", f);
+        attr(f, "message", msg);
+        fputs(">", f);
+        failure_body(f, rep, c);
+        fputs("</failure>\n", f);
+        return;
+    }
+    fputs("      <flakyFailure", f);
+    attr(f, "type", wk_verdict_name(c->result.verdict));
+    attr(f, "message", msg);
+    fputs("><stackTrace>", f);
+    failure_body(f, rep, c);
+    fputs("</stackTrace></flakyFailure>\n", f);
 }
 
 static void write_outcome(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c)
@@ -192,10 +239,7 @@ static void write_outcome(FILE *f, const struct wk_run_report *rep, const struct
         return;
     case WK_VERDICT_PASS: return;
     case WK_VERDICT_FLAKE:
-        fputs("      <system-out>flake: ", f);
-        failure_message(c, msg, sizeof(msg));
-        xml_escaped(f, msg, 0);
-        fprintf(f, "; %s on the rerun</system-out>\n", c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "not rerun");
+        write_flake(f, rep, c);
         return;
     default:
         failure_message(c, msg, sizeof(msg));

@@ -6,11 +6,12 @@
  * One line per finished case, numbered in id order, with the plan first
  * (the file is written after the run, so the plan is the number of lines).
  * Typed results map onto TAP's vocabulary:
- *   pass, flake                 ok
+ *   pass, listed flake          ok
  *   skip                        ok ... # SKIP reason
  *   expected-fail               not ok ... # TODO reason (TAP's own "expected failure")
  *   fail, crash, timeout,
- *   error, unexpected-pass      not ok
+ *   error, unexpected-pass,
+ *   flake not listed            not ok
  * Every line but a plain pass carries a YAML diagnostic block (verdict,
  * rule, expected, seen, step, and the command that reruns the case), its strings double-quoted and escaped.
  * A run cut short ends with "Bail out!" so a harness cannot mistake it for
@@ -115,7 +116,8 @@ static void write_diagnostics(FILE *f, const struct wk_run_report *rep, const st
 
 static void write_line(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c, size_t number)
 {
-    int ok = c->verdict == WK_VERDICT_PASS || c->verdict == WK_VERDICT_FLAKE || c->verdict == WK_VERDICT_SKIP;
+    int ok = c->verdict == WK_VERDICT_PASS || (c->verdict == WK_VERDICT_FLAKE && !c->unexpected) ||
+             c->verdict == WK_VERDICT_SKIP;
     fprintf(f, "%s %zu - ", ok ? "ok" : "not ok", number);
     directive_text(f, c->prog->id);
     if (c->verdict == WK_VERDICT_SKIP) {

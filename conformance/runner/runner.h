@@ -78,13 +78,14 @@ struct wk_case_report {
     const struct wk_prog *prog;       /* id, area, file: borrowed from the caller */
     int finished;                     /* 0: not run (interrupted or out of time) */
     enum wk_verdict verdict;          /* the typed result (see wk_runner_classify) */
-    int unexpected;                   /* counts against the run (exit 1) */
+    int unexpected;                   /* counts against the run (exit 1): wk_case_is_unexpected */
     struct wk_case_result result;     /* the first attempt as run (crash/timeout filled in) */
     const struct wk_expectation *expectation;   /* the entry that matched, or NULL */
     uint32_t attempts;                /* 2 when rerun */
     enum wk_verdict rerun_verdict;    /* the rerun's raw verdict when attempts == 2 */
     double seconds;                   /* wall time of the first attempt */
-    char output[512];                 /* crash/timeout: tail of what the child printed */
+    char output[512];                 /* crash/timeout (of the first attempt, also for a
+                                         flake): tail of what the child printed */
 };
 
 struct wk_run_report {
@@ -147,9 +148,15 @@ void wk_write_all(int fd, const void *data, size_t n);
  * skip ⇒ skip; anything else stays as run. */
 enum wk_verdict wk_runner_classify(enum wk_verdict raw, const struct wk_expectation *e);
 
-/* Whether a typed result counts against the run: fail, crash, timeout,
- * error, unexpected-pass. */
+/* Whether a typed result counts against the run whatever the
+ * expectations say: fail, crash, timeout, error, unexpected-pass. */
 int wk_verdict_is_unexpected(enum wk_verdict v);
+
+/* Whether a case's final verdict v under its expectation e (NULL: none)
+ * counts against the run (wk_case_report.unexpected): the verdicts above,
+ * and a flake that e does not list as one (an intermittent failure fails
+ * the run until it is known). */
+int wk_case_is_unexpected(enum wk_verdict v, const struct wk_expectation *e);
 
 /* The process exit code for a finished run: 0 all as expected, 1 unexpected
  * results or a run cut short by --total-timeout, 130 interrupted. */

@@ -37,6 +37,7 @@ struct job {
     int result_eof;
     double start, deadline;
     size_t got;
+    volatile uint32_t *ddi_slot;      /* shared with the child: the DDI it is in (job.c); NULL */
     union {
         struct wk_case_result result;
         unsigned char bytes[sizeof(struct wk_case_result)];

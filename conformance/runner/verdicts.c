@@ -2,9 +2,16 @@
 /*
  * verdicts.c - from an attempt's result to a case's verdict: the
  * expectations file reclassifies it (expected failure, unexpected pass,
- * skip, flake), an unexpected failure is run once more (a pass then makes
- * the case a flake, anything else keeps the first verdict), and the run's
+ * skip, flake), an unexpected failure (or a listed flake's failure) is run
+ * once more (a pass then makes the case a flake, anything else keeps the
+ * first verdict), and the run's
  * exit code sums it all up.
+ *
+ * A flake fails the run unless the expectations file lists it: the kit is
+ * deterministic, so a crash that does not come back is the driver's own
+ * intermittent bug, and a run that forgave it would exit 0 on luck. Once
+ * someone has listed it as known, it is reported (JUnit's flakyFailure)
+ * and forgiven.
  *
  * Reruns are queued, not run at once: the scheduler starts them before
  * the next new case (schedule.c), so -j N stays full, and a run that stops
@@ -15,6 +22,7 @@
 
 #include "expectations.h"
 #include "runner_internal.h"
+#include "util.h"
 
 static int is_failure(enum wk_verdict v)
 {
@@ -42,6 +50,13 @@ int wk_verdict_is_unexpected(enum wk_verdict v)
     return is_failure(v) || v == WK_VERDICT_ERROR || v == WK_VERDICT_UNEXPECTED_PASS;
 }
 
+int wk_case_is_unexpected(enum wk_verdict v, const struct wk_expectation *e)
+{
+    if (v == WK_VERDICT_FLAKE)
+        return !(e && e->expect == WK_VERDICT_FLAKE);
+    return wk_verdict_is_unexpected(v);
+}
+
 int wk_run_exit_code(const struct wk_run_report *rep)
 {
     if (rep->stop == WK_RUN_INTERRUPTED)
@@ -57,7 +72,7 @@ void wk_runner_finalize(struct run *R, size_t index, enum wk_verdict v)
     struct wk_case_report *c = &rep->cases[index];
     c->verdict = v;
     c->finished = 1;
-    c->unexpected = wk_verdict_is_unexpected(v);
+    c->unexpected = wk_case_is_unexpected(v, c->expectation);
     rep->finished++;
     rep->totals[v]++;
     rep->unexpected += (size_t)c->unexpected;
@@ -81,9 +96,10 @@ void wk_runner_attempt_done(struct run *R, size_t index, uint32_t attempt, const
     c->seconds = r->seconds;
     c->attempts = 1;
     if (tail && (r->verdict == WK_VERDICT_CRASH || r->verdict == WK_VERDICT_TIMEOUT))
-        snprintf(c->output, sizeof(c->output), "%s", tail);
+        wk_str_tail_lines(c->output, sizeof(c->output), tail); /* the end: a FATAL line comes last */
     enum wk_verdict v = wk_runner_classify(r->verdict, c->expectation);
-    if (is_failure(v) && !R->stopping && R->reruns) {
+    /* a listed flake is rerun too: its report says what the rerun did */
+    if ((is_failure(v) || v == WK_VERDICT_FLAKE) && !R->stopping && R->reruns) {
         R->reruns[R->rerun_tail++] = index;
         return;
     }

@@ -58,6 +58,8 @@ static void *open_driver(const char *path, char *why, size_t cap)
     if (!so) {
         const char *e = dlerror();
         char sym[128];
+        if (wk_vidmm_module_foreign(path, why, cap)) /* dlopen says "No such file" */
+            return NULL;
         snprintf(why, cap, "%s%s", e ? e : "dlopen failed",
                  wk_vidmm_missing_runtime_symbol(e, sym, sizeof(sym))
                      ? " (a module built with sanitizers or fuzzer coverage loads only into a harness built alike)"

@@ -121,6 +121,9 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
     vm->so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!vm->so) {
         const char *why = dlerror();
+        char arch[512];
+        if (wk_vidmm_module_foreign(path, arch, sizeof(arch)))
+            return fail(vm, WK_E_IO, "cannot load driver %s", arch);
         return fail(vm, WK_E_IO, "cannot load driver %s: %s%s", path, why ? why : "",
                     instrumentation_hint(why));
     }

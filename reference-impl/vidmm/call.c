@@ -10,9 +10,10 @@
  * driver's state can no longer be trusted). The process goes on.
  *
  * Signals are per process, so the active frame is found through one
- * thread-local pointer: the only mutable state outside a wk_vidmm, and it
- * holds nothing between calls. With no frame active the previous handler
- * (a sanitizer's, or the default) gets the signal unchanged.
+ * thread-local pointer: the only mutable state outside a wk_vidmm besides
+ * the handlers and the published DDI below, and it holds nothing between
+ * calls. With no frame active the previous handler (a sanitizer's, or the
+ * default) gets the signal unchanged.
  */
 
 #include <signal.h>
@@ -25,6 +26,25 @@
 #include "internal.h"
 
 static _Thread_local struct ddi_frame *active;
+
+/* Where the DDI of the active frame is published for another process
+ * (wk_vidmm_publish_ddi): a word the case runner shares with its child, so
+ * that a driver that ends the process inside a DDI (exit, _exit: no frame
+ * sees those) is named with it. A plain store per frame change, no system
+ * call. */
+static volatile uint32_t *published;
+
+static void publish(void)
+{
+    if (published)
+        *published = (uint32_t)(active ? active->ddi : WK_DDI_NONE);
+}
+
+void wk_vidmm_publish_ddi(volatile uint32_t *slot)
+{
+    published = slot;
+    publish();
+}
 
 struct wk_vidmm *call_current_vm(void)
 {
@@ -47,8 +67,10 @@ void call_end_with_km_failure(const char *line)
     snprintf(f->vm->km_failure, sizeof(f->vm->km_failure), "%s", line);
     f->signo = SIGNO_KM_FAILURE;
     f->fault_addr = NULL;
+    f->fault_has_addr = 0;
     f->fault_access = FAULT_UNKNOWN;
     active = f->outer;
+    publish();
     siglongjmp(f->env, 1);
 }
 
@@ -81,14 +103,27 @@ static int fault_access_of(int signo, void *uctx)
     return FAULT_UNKNOWN;
 }
 
+/* Whether si_addr says where the CPU faulted: only for the signals that
+ * carry one, raised by the hardware (si_code > 0). A signal sent by kill,
+ * raise or abort (si_code <= 0) holds the sender's pid and uid there, so
+ * printing it as an "address" made reports differ from run to run. */
+static int carries_address(int signo, const siginfo_t *info)
+{
+    if (!info || info->si_code <= 0)
+        return 0;
+    return signo == SIGSEGV || signo == SIGBUS || signo == SIGFPE || signo == SIGILL || signo == SIGTRAP;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *uctx)
 {
     struct ddi_frame *f = active;
     if (f && (signo != SIGALRM || alarm_is_ours(f))) {
         f->signo = signo;
-        f->fault_addr = info ? info->si_addr : NULL;
+        f->fault_has_addr = carries_address(signo, info);
+        f->fault_addr = f->fault_has_addr ? info->si_addr : NULL;
         f->fault_access = fault_access_of(signo, uctx);
         active = f->outer;
+        publish();
         siglongjmp(f->env, 1);
     }
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {
@@ -106,6 +141,29 @@ static void on_signal(int signo, siginfo_t *info, void *uctx)
     }
     signal(signo, SIG_DFL);
     raise(signo);
+}
+
+static void our_action(struct sigaction *sa)
+{
+    memset(sa, 0, sizeof(*sa));
+    sa->sa_sigaction = on_signal;
+    sa->sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa->sa_mask);
+}
+
+/* Ours again for every caught signal, whatever replaced it, without making
+ * the replacement the "previous" handler: between two calls of an adapter
+ * only the driver runs code that would (a handler of its own, installed in
+ * DriverEntry, that returns at once turned a guard-page hit into a fault
+ * retried for ever, a hang). A host that wants its handler chained to sets
+ * it before creating an adapter (call_install_handlers adopts it then).
+ * One sigaction system call per signal, about 0.2 us each. */
+static void reassert_handlers(void)
+{
+    struct sigaction sa;
+    our_action(&sa);
+    for (size_t i = 0; i < NSIG_CAUGHT; i++)
+        sigaction(fatal_signals[i], &sa, NULL);
 }
 
 /* Installed once per process (idempotent), with an alternate stack per
@@ -136,10 +194,7 @@ void call_install_handlers(void)
             cur.sa_sigaction == on_signal)
             continue;
         struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-        sigemptyset(&sa.sa_mask);
+        our_action(&sa);
         sigaction(fatal_signals[i], &sa, &previous[i]);
     }
 }
@@ -161,20 +216,31 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
     f->ddi = ddi;
     f->signo = 0;
     f->fault_addr = NULL;
+    f->fault_has_addr = 0;
     f->outer = active;
     if (count)
         vm->stats.ddi_calls[ddi]++;
-    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
+    /* The handlers before each outermost call where a timer runs (the
+     * runner, the tools: a case costs milliseconds, seven sigactions about
+     * 1.4 us); the fuzz harnesses, which run no timer and count
+     * microseconds, get them back after DriverEntry only (ddi_leave). */
+    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX) {
+        reassert_handlers();
         arm_timer(vm->cfg.ddi_timeout_ms);
+    }
     active = f;
+    publish();
     return 0;
 }
 
 void ddi_leave(struct ddi_frame *f)
 {
     active = f->outer;
+    publish();
     if (!f->outer && f->vm->cfg.ddi_timeout_ms != UINT32_MAX)
         arm_timer(0);
+    if (!f->outer && f->ddi == WK_DDI_DRIVER_ENTRY)
+        reassert_handlers(); /* what a driver installs, it installs there */
 }
 
 #if defined(__clang__) || defined(__GNUC__)
@@ -214,13 +280,16 @@ wk_status ddi_crashed(struct ddi_frame *f)
     }
     char where[256];
     enum wk_rule_id rule = R_MEM_GUARD;
-    if ((f->signo == SIGSEGV || f->signo == SIGBUS) &&
+    if ((f->signo == SIGSEGV || f->signo == SIGBUS) && f->fault_has_addr &&
         gbuf_describe_fault(vm, f->fault_addr, (enum fault_access)f->fault_access, where, sizeof(where), &rule)) {
         violate(vm, rule, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;
     }
-    violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,
-            strsignal(f->signo), f->fault_addr);
+    if (f->fault_has_addr)
+        violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,
+                strsignal(f->signo), f->fault_addr);
+    else
+        violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s)", f->signo, strsignal(f->signo));
     return WK_E_DRIVER_CRASH;
 }
 

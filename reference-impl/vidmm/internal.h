@@ -354,6 +354,7 @@ struct ddi_frame {
     volatile int signo;
     void *volatile fault_addr;
     volatile int fault_access;      /* FAULT_READ, FAULT_WRITE or FAULT_UNKNOWN (call.c) */
+    volatile int fault_has_addr;    /* 1: fault_addr is where the CPU faulted (call.c) */
     struct ddi_frame *outer;
 };
 

@@ -31,7 +31,7 @@ static void apply_defaults(struct wk_vidmm_config *c)
     if (!c->max_passes)
         c->max_passes = 4096;
     if (!c->ddi_timeout_ms)
-        c->ddi_timeout_ms = 5000;
+        c->ddi_timeout_ms = WK_VIDMM_DDI_TIMEOUT_MS;
     if (c->query_segment_version != 4)
         c->query_segment_version = 3;
 }

@@ -80,11 +80,16 @@ const char *wk_ddi_name(enum wk_ddi ddi);
 /* Configuration and lifetime                                           */
 /* ------------------------------------------------------------------ */
 
+/* How long a DDI call may take before it is DRV-HANG-001 (ddi_timeout_ms
+ * 0). The command line holds loading a module and its DriverEntry to it too
+ * (cli/driver_probe.c): a driver's load-time code is driver code. */
+#define WK_VIDMM_DDI_TIMEOUT_MS 5000u
+
 struct wk_vidmm_config {
     const struct wk_gpu_desc *gpu;   /* the hardware; NULL: wk_gpu_reference_desc() */
     uint32_t paging_buffer_size;     /* bytes per paging buffer; 0: the driver's PagingBufferSize */
     uint32_t max_passes;             /* multipass bound per operation; 0: 4096 */
-    uint32_t ddi_timeout_ms;         /* per DDI call; 0: 5000; UINT32_MAX: no timer */
+    uint32_t ddi_timeout_ms;         /* per DDI call; 0: WK_VIDMM_DDI_TIMEOUT_MS; UINT32_MAX: no timer */
     uint32_t query_segment_version;  /* 3 (QUERYSEGMENT3) or 4; 0: 3 */
     uint64_t seed;                   /* scatters system pages; same seed, same run */
     int no_guard_pages;              /* 1: plain heap buffers, no read-only pages for
@@ -265,6 +270,21 @@ uint64_t wk_vidmm_semantic_skipped(const struct wk_vidmm *vm);
  * with). */
 const char *wk_vidmm_module_path(const char *path, char *out, size_t cap);
 void *wk_vidmm_module_open(const char *path, int flags);
+
+/* Whether the file at path is an ELF object for another machine or word
+ * size than this kit's, from its header (e_machine, EI_CLASS): what to say
+ * when dlopen refused it, whose own message for such a file is "cannot open
+ * shared object file: No such file or directory". 1 with "built for aarch64
+ * (EM_AARCH64), this kit runs x86-64" in why; 0 (why untouched) when it is
+ * not (no ELF file, or one for this host). module_arch.c. */
+int wk_vidmm_module_foreign(const char *path, char *why, size_t cap);
+
+/* Every DDI call and return stores the DDI of the frame then active on
+ * the thread (enum wk_ddi; WK_DDI_NONE between calls) into *slot, a word
+ * another process shares (the case runner's child: a driver that calls
+ * exit() or _exit() inside a DDI ends the process past every frame, and
+ * the runner names the DDI from it). NULL: nowhere (the default). */
+void wk_vidmm_publish_ddi(volatile uint32_t *slot);
 
 /* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
  * AFL++'s, ...) that a loader message (dlerror) names as undefined, into

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render_ends.c - the reference driver whose DxgkDdiRender ends badly, one
+ * way per build (WK_TEST_RENDER_ENDS), for what a crash report says
+ * (tests/hostile_reports.sh):
+ *
+ *   1 noisy-abort   prints 300 lines, then a distinctive FATAL line, and
+ *                   dies of SIGABRT (its own disposition: SIG_DFL): the
+ *                   report shows the last line, not the first of the tail;
+ *   2 abort         abort() with the kit's handler in place: DRV-CRASH-001
+ *                   with no "address" (SIGABRT carries none; the pid was
+ *                   printed as one, so reports differed run to run);
+ *   3 exit          exit(3): the report names DxgkDdiRender;
+ *   4 _exit         _exit(3), past any atexit handler: the same;
+ *   5 segv-handler  DriverEntry installs a SIGSEGV and SIGBUS handler that
+ *                   returns at once; Render then writes the first byte of the
+ *                   guard page after its DMA buffer: MEM-GUARD-001, not a
+ *                   fault retried until the hang timer (DRV-HANG-001).
+ */
+#define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "refwrap.h"
+
+#ifndef WK_TEST_RENDER_ENDS
+#error "build with -DWK_TEST_RENDER_ENDS=1..5"
+#endif
+
+NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
+
+static void noisy_abort(void)
+{
+    for (int i = 0; i < 300; i++)
+        fprintf(stderr, "render_ends: noise line %d of 300, which a crash report may drop\n", i);
+    fprintf(stderr, "FATAL: render_ends: the last word before the abort\n");
+    fflush(stderr);
+    signal(SIGABRT, SIG_DFL);
+    abort();
+}
+
+static void ignore_signal(int signo)
+{
+    (void)signo; /* returns: the faulting instruction runs again */
+}
+
+static void install_own_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = ignore_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+/* The first byte of the page after the DMA buffer: the guard page (the
+ * bytes between the buffer's end and it are a canary, checked later). */
+static void write_past_dma(const DXGKARG_RENDER *r)
+{
+    uintptr_t end = (uintptr_t)r->pDmaBuffer + r->DmaSize;
+    volatile uint8_t *guard = (volatile uint8_t *)((end + 4095u) & ~(uintptr_t)4095u);
+    *guard = 0xAB;
+}
+
+static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
+{
+    switch (WK_TEST_RENDER_ENDS) {
+    case 1: noisy_abort(); break;
+    case 2: abort();
+    case 3: exit(3);
+    case 4: _exit(3);
+    case 5: write_past_dma(pRender); break;
+    default: break;
+    }
+    return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
+}
+
+static void plant_bug(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiRender = ending_render;
+}
+
+WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
+{
+    if (WK_TEST_RENDER_ENDS == 5)
+        install_own_handlers();
+    return wk_wrap_initialize(DriverObject, RegistryPath, plant_bug);
+}

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# tests/hostile_report_tests.cmake - what a crash report says about a hostile
+# driver (issue 22, "Precise crash reports"; tests/hostile_reports.sh): the
+# end of a dying case's output, no "address" for a signal that carries none,
+# the DDI a driver called exit() or _exit() in, a SIGSEGV handler of the
+# driver's own that cannot turn a guard-page hit into a hang, and a module
+# built for another machine named as such. One build of
+# tests/driver_build/render_ends.c per way its DxgkDdiRender ends.
+set(_render_ends noisy_abort abort exit _exit segv_handler)
+set(_i 0)
+foreach(way ${_render_ends})
+  math(EXPR _i "${_i} + 1")
+  wk_add_refwrap_module(wk_test_render_${way} ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_ends.c)
+  target_compile_definitions(wk_test_render_${way} PRIVATE WK_TEST_RENDER_ENDS=${_i})
+endforeach()
+
+find_program(WK_BASH bash)
+if(WK_BASH)
+  function(wk_hostile_report name mode driver)
+    add_test(NAME cli.hostile_${name}
+      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_reports.sh $<TARGET_FILE:wddmkit> ${mode}
+              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
+    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "hostile_reports ${mode}: all checks passed")
+  endfunction()
+  wk_hostile_report(output_tail tail $<TARGET_FILE:wk_test_render_noisy_abort>)
+  wk_hostile_report(abort_no_address noaddr $<TARGET_FILE:wk_test_render_abort>)
+  wk_hostile_report(exit_names_ddi exit $<TARGET_FILE:wk_test_render_exit>)
+  wk_hostile_report(underscore_exit_names_ddi exit $<TARGET_FILE:wk_test_render__exit>)
+  wk_hostile_report(own_segv_handler segv-handler $<TARGET_FILE:wk_test_render_segv_handler>)
+  wk_hostile_report(foreign_arch foreign none)
+endif()

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tests/hostile_reports.sh WDDMKIT MODE SPEC DRIVER SCRATCH
+#
+# What a crash report says about a hostile driver (issue 22, "Precise crash
+# reports"), one MODE per ctest, each with a driver of
+# tests/driver_build/render_ends.c (DRIVER) run on the one case of SPEC
+# that calls DxgkDdiRender (smoke.render-all-commands):
+#   tail          the case process dies after 300 lines: every report
+#                 (console, JSON, JUnit, TAP) keeps the END of its output,
+#                 the final FATAL line (it kept the first 511 bytes of the
+#                 last 2 KiB), and the console names the DDI it died in;
+#   noaddr        abort() in Render: DRV-CRASH-001 with no "address" (the
+#                 pid was printed as one), identical over two runs;
+#   exit          exit(3) or _exit(3) in Render: the report names the DDI
+#                 and the exit status;
+#   segv-handler  a SIGSEGV handler of the driver's own cannot turn a
+#                 guard-page hit into a hang: MEM-GUARD-001, in well under
+#                 the 5 s hang timer;
+#   foreign       (DRIVER unused) ELF headers for other machines, crafted
+#                 here: `driver check` and `conform --driver` name the
+#                 machine, not "No such file or directory".
+set -u
+wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect_rc() { # NAME WANT GOT
+    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
+}
+expect_in() { # NAME FIXED-STRING FILE
+    grep -qF -- "$2" "$3" || { fail "$1: no '$2' in:"; sed 's/^/    /' "$3" | tail -40; }
+}
+expect_not_in() { # NAME FIXED-STRING FILE
+    ! grep -qF -- "$2" "$3" || { fail "$1: '$2' in:"; grep -F -- "$2" "$3" | sed 's/^/    /'; }
+}
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+out=$scratch/out
+
+conform() { # OUT [ARGS...]: the Render case on DRIVER
+    local to=$1
+    shift
+    "$wddmkit" conform -j 1 --driver "$driver" --filter smoke.render-all-commands "$@" "$spec" >"$to" 2>&1
+}
+
+case $mode in
+tail)
+    fatal="FATAL: render_ends: the last word before the abort"
+    conform "$out" --json "$scratch/r.json" --junit "$scratch/r.xml" --tap "$scratch/r.tap"
+    expect_rc "noisy abort" 1 $?
+    expect_in "console" "$fatal" "$out"
+    expect_in "console" "killed by SIGABRT (Aborted) inside DxgkDdiRender" "$out"
+    for f in r.json r.xml r.tap; do
+        expect_in "$f" "$fatal" "$scratch/$f"
+        expect_not_in "$f" "noise line 200 of 300" "$scratch/$f" # the start of the tail went
+    done
+    ;;
+noaddr)
+    for run in 1 2; do
+        conform "$scratch/out$run" --json "$scratch/r$run.json"
+        expect_rc "abort in Render, run $run" 1 $?
+        expect_in "abort in Render, run $run" "DRV-CRASH-001: DxgkDdiRender: crashed with signal 6 (Aborted)" "$scratch/out$run"
+        expect_not_in "abort in Render, run $run" "at address" "$scratch/out$run"
+        grep '"seen"' "$scratch/r$run.json" >"$scratch/seen$run"
+    done
+    cmp -s "$scratch/seen1" "$scratch/seen2" || fail "the two runs' reports differ: $(cat "$scratch/seen1" "$scratch/seen2")"
+    ;;
+exit)
+    conform "$out" --json "$scratch/r.json"
+    expect_rc "exit in Render" 1 $?
+    expect_in "exit in Render" "DRV-CRASH-001: DxgkDdiRender: the driver exited the process (exit status 3)" "$out"
+    expect_in "exit in Render (JSON)" '"rule": "DRV-CRASH-001"' "$scratch/r.json"
+    ;;
+segv-handler)
+    start=$(date +%s%N)
+    conform "$out"
+    expect_rc "own SIGSEGV handler" 1 $?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    expect_in "own SIGSEGV handler" "MEM-GUARD-001: DxgkDdiRender: wrote past the end of the DMA buffer" "$out"
+    expect_not_in "own SIGSEGV handler" "DRV-HANG-001" "$out"
+    [ "$ms" -lt 2000 ] || fail "own SIGSEGV handler: $ms ms (a fault retried until a timer)"
+    ;;
+foreign)
+    # An ELF header (64 bytes, then padding) of class $2 (1: 32-bit,
+    # 2: 64-bit), little-endian, ET_DYN, e_machine $3: enough for the
+    # loader to refuse it and for the kit to read what it is.
+    byte() { printf "\\x$(printf %02x "$1")"; }
+    elf() { # FILE CLASS MACHINE
+        {
+            printf '\177ELF'
+            byte "$2"                                   # EI_CLASS
+            printf '\001\001\000\000\000\000\000\000\000\000\000' # EI_DATA LSB, EI_VERSION, padding
+            printf '\003\000'                           # e_type ET_DYN
+            byte $(($3 & 255))                          # e_machine, little-endian
+            byte $(($3 >> 8))
+            printf '\001\000\000\000'                   # e_version
+            head -c 1024 /dev/zero
+        } >"$1"
+    }
+    host=$(uname -m)
+    elf "$scratch/arm64.so" 2 183
+    elf "$scratch/riscv64.so" 2 243
+    elf "$scratch/arm32.so" 1 40
+    want_arm64="is built for aarch64 (EM_AARCH64), this kit runs "
+    [ "$host" = aarch64 ] && { elf "$scratch/arm64.so" 2 62; want_arm64="is built for x86-64 (EM_X86_64), this kit runs "; }
+    for f in arm64:"$want_arm64" riscv64:"is built for riscv64 (EM_RISCV)" arm32:"is built for arm (EM_ARM)"; do
+        so=$scratch/${f%%:*}.so want=${f#*:}
+        "$wddmkit" driver check "$so" >"$out" 2>&1
+        expect_rc "driver check ${f%%:*}" 2 $?
+        expect_in "driver check ${f%%:*}" "$want" "$out"
+        expect_not_in "driver check ${f%%:*}" "No such file" "$out"
+        "$wddmkit" conform --driver "$so" "$spec" >"$out" 2>&1
+        expect_rc "conform --driver ${f%%:*}" 2 $?
+        expect_in "conform --driver ${f%%:*}" "$want" "$out"
+    done
+    ;;
+*)
+    fail "unknown mode $mode"
+    ;;
+esac
+
+if [ "$fails" -ne 0 ]; then
+    echo "hostile_reports $mode: $fails check(s) failed"
+    exit 1
+fi
+echo "hostile_reports $mode: all checks passed"
