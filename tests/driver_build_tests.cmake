@@ -206,3 +206,7 @@ wk_cli_expect(cli.registry_set 0 "1 of 1 cases in [0-9.]+ s: 1 pass"
 wk_cli_expect(cli.registry_absent 1 "DriverEntry returned 0xc0000001"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_registry_reader> --filter t.registry-absent
               ${CMAKE_CURRENT_LIST_DIR}/data/specs/registry.yaml)
+
+# Structs and arrays handed to a driver by pointer are guarded
+# (tests/arg_guard_tests.cmake: uses wk_cli_expect above).
+include(${CMAKE_CURRENT_LIST_DIR}/arg_guard_tests.cmake)

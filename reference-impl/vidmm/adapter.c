@@ -234,20 +234,73 @@ static wk_status query_caps(struct wk_vidmm *vm)
     DXGKARG_QUERYADAPTERINFO q;
     memset(&q, 0, sizeof(q));
     q.Type = DXGKQAITYPE_DRIVERCAPS;
-    q.pOutputData = &caps;
     q.OutputDataSize = sizeof(caps);
+    struct garg g_caps, g_q; /* guarded copies (guard_args.c) */
+    q.pOutputData = garg_in(vm, &g_caps, &caps, sizeof(caps), "DXGK_DRIVERCAPS output (pOutputData)");
+    DXGKARG_QUERYADAPTERINFO *pq =
+        garg_in(vm, &g_q, &q, sizeof(q), "DXGKARG_QUERYADAPTERINFO argument (*pQueryAdapterInfo)");
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q);
-             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, &st));
+             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, pq);
+             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, pq, &st));
+    wk_status guard = garg_out(vm, &g_q, WK_DDI_QUERY_ADAPTER_INFO, crashed);
+    wk_status guard_caps = garg_out(vm, &g_caps, WK_DDI_QUERY_ADAPTER_INFO, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK || guard_caps != WK_OK)
+        return guard != WK_OK ? guard : guard_caps;
     if (st != STATUS_SUCCESS)
         return violate(vm, R_CAPS_STATUS, WK_DDI_QUERY_ADAPTER_INFO,
                        "DRIVERCAPS returned 0x%08x, expected STATUS_SUCCESS", (unsigned)st);
     vm->caps = caps;
     return check_caps(vm);
+}
+
+/* AddDevice, its MiniportDeviceContext output on a guarded buffer (a
+ * write past it hit the kit's own state: vm->miniport's neighbours).
+ * *crashed: the call's status, or a MEM-GUARD-001 of the check after it. */
+static NTSTATUS add_device(struct wk_vidmm *vm, wk_status *crashed)
+{
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    struct garg g;
+    VOID **ctx = garg_in(vm, &g, &vm->miniport, sizeof(vm->miniport),
+                         "MiniportDeviceContext output (*MiniportDeviceContext)");
+    DDI_CALL(vm, WK_DDI_ADD_DEVICE, *crashed, st = vm->ddi.DxgkDdiAddDevice(&vm->pdo, ctx));
+    wk_status guard = garg_out(vm, &g, WK_DDI_ADD_DEVICE, *crashed);
+    if (*crashed == WK_OK)
+        *crashed = guard;
+    return st;
+}
+
+/* StartDevice with guarded copies of DXGK_START_INFO, DXGKRNL_INTERFACE
+ * (the driver keeps a copy of its own: facts, StartDevice; the kit's copy
+ * stays in vm->kernel_iface) and the two counts. */
+static NTSTATUS start_device(struct wk_vidmm *vm, wk_status *crashed)
+{
+    DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
+    ULONG sources = 0, children = 0;
+    struct garg g[4];
+    DXGK_START_INFO *pinfo = garg_in(vm, &g[0], &info, sizeof(info), "DXGK_START_INFO argument (*DxgkStartInfo)");
+    DXGKRNL_INTERFACE *piface = garg_in(vm, &g[1], &vm->kernel_iface, sizeof(vm->kernel_iface),
+                                        "DXGKRNL_INTERFACE argument (*DxgkInterface)");
+    ULONG *psources = garg_in(vm, &g[2], &sources, sizeof(sources),
+                              "ULONG output (*NumberOfVideoPresentSources)");
+    ULONG *pchildren = garg_in(vm, &g[3], &children, sizeof(children), "ULONG output (*NumberOfChildren)");
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    DDI_CALL(vm, WK_DDI_START_DEVICE, *crashed,
+             st = vm->ddi.DxgkDdiStartDevice(vm->miniport, pinfo, piface, psources, pchildren);
+             ddi_rewrite(vm, WK_DDI_START_DEVICE, pinfo, &st));
+    /* The kit's interface stays as the kit made it: not copied back. */
+    g[1].kit = NULL;
+    wk_status guard = WK_OK;
+    for (int i = 3; i >= 0; i--) {
+        wk_status one = garg_out(vm, &g[i], WK_DDI_START_DEVICE, *crashed);
+        guard = guard != WK_OK ? guard : one;
+    }
+    if (*crashed == WK_OK)
+        *crashed = guard;
+    return st;
 }
 
 wk_status wk_vidmm_start(struct wk_vidmm *vm)
@@ -264,7 +317,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     vm->pdo.wk_owner = vm;
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_ADD_DEVICE, crashed, st = d->DxgkDdiAddDevice(&vm->pdo, &vm->miniport));
+    st = add_device(vm, &crashed);
     if (crashed != WK_OK)
         return crashed;
     if (!NT_SUCCESS(st) || !vm->miniport)
@@ -273,11 +326,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
                        (unsigned)st, vm->miniport);
     vm->added = 1;
     callbacks_fill(vm, &vm->kernel_iface);
-    DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
-    ULONG sources = 0, children = 0;
-    DDI_CALL(vm, WK_DDI_START_DEVICE, crashed,
-             st = d->DxgkDdiStartDevice(vm->miniport, &info, &vm->kernel_iface, &sources, &children);
-             ddi_rewrite(vm, WK_DDI_START_DEVICE, &info, &st));
+    st = start_device(vm, &crashed);
     if (crashed != WK_OK)
         return crashed;
     if (!NT_SUCCESS(st))

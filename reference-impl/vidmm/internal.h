@@ -506,6 +506,25 @@ void gbuf_release_spares(struct wk_vidmm *vm);
 uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size);
 void gbuf_scratch_put(struct wk_vidmm *vm, uint8_t *p);
 
+/* guard_args.c ------------------------------------------------------------ */
+
+/* A struct or array a DDI gets by pointer (its argument struct, an output
+ * buffer, a list), on a guarded buffer named `what` (the type and the
+ * argument: the fault report's words): ends at a guard page, canary
+ * before. The kit keeps its own copy at `kit`. */
+struct garg {
+    struct gbuf b;
+    void *kit;
+    uint64_t size;
+};
+/* What to hand the driver: a guarded copy of kit[0, size), or kit itself
+ * when none can be made (unguarded, as before). Before the DDI call. */
+void *garg_in(struct wk_vidmm *vm, struct garg *g, void *kit, uint64_t size, const char *what);
+/* After the DDI call (crashed: its DDI_CALL status): copies the driver's
+ * bytes back to the kit's copy (unless g->kit was set NULL) and checks the canary (MEM-GUARD-001),
+ * unless it crashed; frees the buffer either way. */
+wk_status garg_out(struct wk_vidmm *vm, struct garg *g, enum wk_ddi ddi, wk_status crashed);
+
 /* adapter / segments ------------------------------------------------------ */
 
 wk_status segments_query(struct wk_vidmm *vm);

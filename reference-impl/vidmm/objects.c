@@ -84,7 +84,10 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     const HANDLE runtime = runtime_handle(DEVICE_HANDLE_TAG, index);
     args.hDevice = runtime;
     args.Flags.Value = flags;
-    args.pInfo = &info;
+    struct garg g_info, g_args; /* guarded copies (guard_args.c) */
+    args.pInfo = garg_in(vm, &g_info, &info, sizeof(info), "DXGK_DEVICEINFO output (pCreateDevice->pInfo)");
+    DXGKARG_CREATEDEVICE *pargs =
+        garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATEDEVICE argument (*pCreateDevice)");
     /* Reserved now: the driver may create device context allocations (naming
      * this runtime handle) before it returns. */
     vm->ndevices = index;
@@ -93,11 +96,15 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CREATE_DEVICE, crashed,
-             status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, &args);
-             ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, &args, &status));
+             status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, pargs, &status));
     vm->devices[index - 1].live = 0;
+    wk_status guard = garg_out(vm, &g_args, WK_DDI_CREATE_DEVICE, crashed);
+    wk_status guard_info = garg_out(vm, &g_info, WK_DDI_CREATE_DEVICE, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK || guard_info != WK_OK)
+        return guard != WK_OK ? guard : guard_info;
     if (status == STATUS_NO_MEMORY)
         return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateDevice: STATUS_NO_MEMORY");
     if (status != STATUS_SUCCESS || !args.hDevice)
@@ -253,12 +260,18 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     HANDLE hdev = vm->devices[device - 1].driver_handle;
+    struct garg g_args; /* a guarded copy (guard_args.c) */
+    DXGKARG_CREATECONTEXT *pargs =
+        garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATECONTEXT argument (*pCreateContext)");
     DDI_CALL(vm, WK_DDI_CREATE_CONTEXT, crashed,
-             status = vm->ddi.DxgkDdiCreateContext(hdev, &args);
-             ddi_rewrite(vm, WK_DDI_CREATE_CONTEXT, &args, &status));
+             status = vm->ddi.DxgkDdiCreateContext(hdev, pargs);
+             ddi_rewrite(vm, WK_DDI_CREATE_CONTEXT, pargs, &status));
     c->live = 0;
+    wk_status guard = garg_out(vm, &g_args, WK_DDI_CREATE_CONTEXT, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     if (status == STATUS_NO_MEMORY || status == STATUS_GRAPHICS_DRIVER_MISMATCH)
         return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateContext returned 0x%08x", (unsigned)status);
     if (status != STATUS_SUCCESS)
@@ -331,21 +344,57 @@ static wk_status call_create_allocation(struct wk_vidmm *vm, uint32_t device,
     DXGKARG_CREATEALLOCATION args;
     memset(&args, 0, sizeof(args));
     args.NumAllocations = 1;
-    args.pAllocationInfo = info;
+    /* exactly NumAllocations entries, then the guard (guard_args.c) */
+    struct garg g_info, g_args;
+    args.pAllocationInfo = garg_in(vm, &g_info, info, sizeof(*info),
+                                   "DXGK_ALLOCATIONINFO array (pCreateAllocation->pAllocationInfo[NumAllocations])");
+    DXGKARG_CREATEALLOCATION *pargs =
+        garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATEALLOCATION argument (*pCreateAllocation)");
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CREATE_ALLOCATION, crashed,
-             status = vm->ddi.DxgkDdiCreateAllocation(vm->miniport, &args);
-             ddi_rewrite(vm, WK_DDI_CREATE_ALLOCATION, &args, &status));
+             status = vm->ddi.DxgkDdiCreateAllocation(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_CREATE_ALLOCATION, pargs, &status));
+    wk_status guard = garg_out(vm, &g_args, WK_DDI_CREATE_ALLOCATION, crashed);
+    wk_status guard_info = garg_out(vm, &g_info, WK_DDI_CREATE_ALLOCATION, crashed);
+    wk_status guard_priv = crashed == WK_OK ? gbuf_check(vm, &priv, WK_DDI_CREATE_ALLOCATION) : WK_OK;
     gbuf_free(vm, &priv);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK || guard_info != WK_OK || guard_priv != WK_OK)
+        return guard != WK_OK ? guard : guard_info != WK_OK ? guard_info : guard_priv;
     if (status == STATUS_INVALID_PARAMETER || status == STATUS_NO_MEMORY)
         return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateAllocation returned 0x%08x", (unsigned)status);
     if (status != STATUS_SUCCESS)
         return violate(vm, R_ALLOC_STATUS, WK_DDI_CREATE_ALLOCATION, "returned 0x%08x",
                        (unsigned)status);
     return WK_OK;
+}
+
+/* DestroyAllocation of one handle; the argument and its one-entry list on
+ * guarded buffers (the list was the kit's own allocation record). The
+ * call's status, or a MEM-GUARD-001 of the checks after it. */
+static wk_status call_destroy_allocation(struct wk_vidmm *vm, HANDLE h)
+{
+    DXGKARG_DESTROYALLOCATION d;
+    memset(&d, 0, sizeof(d));
+    d.NumAllocations = 1;
+    struct garg g_list, g_args;
+    d.pAllocationList = garg_in(vm, &g_list, &h, sizeof(h),
+                                "HANDLE array (pDestroyAllocation->pAllocationList[NumAllocations])");
+    DXGKARG_DESTROYALLOCATION *pd =
+        garg_in(vm, &g_args, &d, sizeof(d), "DXGKARG_DESTROYALLOCATION argument (*pDestroyAllocation)");
+    NTSTATUS ignored = STATUS_SUCCESS;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_DESTROY_ALLOCATION, crashed,
+             ignored = vm->ddi.DxgkDdiDestroyAllocation(vm->miniport, pd));
+    (void)ignored;
+    g_list.kit = g_args.kit = NULL; /* inputs: nothing to read back */
+    wk_status guard = garg_out(vm, &g_args, WK_DDI_DESTROY_ALLOCATION, crashed);
+    wk_status guard_list = garg_out(vm, &g_list, WK_DDI_DESTROY_ALLOCATION, crashed);
+    if (crashed != WK_OK)
+        return crashed;
+    return guard != WK_OK ? guard : guard_list;
 }
 
 wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
@@ -371,16 +420,7 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
         st = fail(vm, WK_E_LIMIT, "too many allocations");
     if (st != WK_OK) {
         if (vm->ddi.DxgkDdiDestroyAllocation && info.hAllocation) {
-            DXGKARG_DESTROYALLOCATION d;
-            memset(&d, 0, sizeof(d));
-            d.NumAllocations = 1;
-            d.pAllocationList = &info.hAllocation;
-            NTSTATUS ignored;
-            wk_status crashed;
-            DDI_CALL(vm, WK_DDI_DESTROY_ALLOCATION, crashed,
-                     ignored = vm->ddi.DxgkDdiDestroyAllocation(vm->miniport, &d));
-            (void)ignored;
-            (void)crashed;
+            (void)call_destroy_allocation(vm, info.hAllocation);
         }
         return st;
     }
@@ -406,14 +446,7 @@ wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
     residency_release(vm, a);
     wk_status crashed = WK_OK;
     if (vm->ddi.DxgkDdiDestroyAllocation) {
-        DXGKARG_DESTROYALLOCATION d;
-        memset(&d, 0, sizeof(d));
-        d.NumAllocations = 1;
-        d.pAllocationList = &a->driver_handle;
-        NTSTATUS ignored = STATUS_SUCCESS;
-        DDI_CALL(vm, WK_DDI_DESTROY_ALLOCATION, crashed,
-                 ignored = vm->ddi.DxgkDdiDestroyAllocation(vm->miniport, &d));
-        (void)ignored;
+        crashed = call_destroy_allocation(vm, a->driver_handle);
     }
     a->live = 0;
     RETURN_CHECKED(vm, crashed);

@@ -263,11 +263,18 @@ static wk_status call_once(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, NT
     prepare(vm, a, p);
     wk_status crashed;
     *st = STATUS_UNSUCCESSFUL;
+    /* The driver gets a guarded copy; `a` stays the kit's (guard_args.c). */
+    struct garg g;
+    DXGKARG_BUILDPAGINGBUFFER *pa =
+        garg_in(vm, &g, a, sizeof(*a), "DXGKARG_BUILDPAGINGBUFFER argument (*pBuildPagingBuffer)");
     DDI_CALL(vm, WK_DDI_BUILD_PAGING_BUFFER, crashed,
-             *st = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, a);
-             ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, a, st));
+             *st = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, pa);
+             ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, pa, st));
+    wk_status guard = garg_out(vm, &g, WK_DDI_BUILD_PAGING_BUFFER, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     vm->stats.paging_passes++;
     return check_answer(vm, a, p, *st);
 }

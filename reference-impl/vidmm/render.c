@@ -187,10 +187,15 @@ static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS
     r.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)c->dma_gpu_address;
     wk_status crashed;
     *status = STATUS_UNSUCCESSFUL;
-    DDI_CALL(vm, WK_DDI_RENDER, crashed, *status = vm->ddi.DxgkDdiRender(c->driver_handle, &r);
-             ddi_rewrite(vm, WK_DDI_RENDER, &r, status));
+    struct garg g; /* the driver gets a guarded copy (guard_args.c) */
+    DXGKARG_RENDER *pr = garg_in(vm, &g, &r, sizeof(r), "DXGKARG_RENDER argument (*pRender)");
+    DDI_CALL(vm, WK_DDI_RENDER, crashed, *status = vm->ddi.DxgkDdiRender(c->driver_handle, pr);
+             ddi_rewrite(vm, WK_DDI_RENDER, pr, status));
+    wk_status guard = garg_out(vm, &g, WK_DDI_RENDER, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     wk_status st = check_answer(vm, j, &r, *status, written, count);
     j->multipass = r.MultipassOffset;
     return st;

@@ -25,22 +25,43 @@ struct report {
     const SIZE_T *bank_table;
 };
 
+/* The names of a query's guarded buffers (guard_args.c), by shape. */
+struct query_names {
+    const char *in, *out;
+};
+static const struct query_names names_v3 = { "DXGK_QUERYSEGMENTIN input (pInputData)",
+                                              "DXGK_QUERYSEGMENTOUT3 output (pOutputData)" };
+static const struct query_names names_v4 = { "DXGK_QUERYSEGMENTIN4 input (pInputData)",
+                                              "DXGK_QUERYSEGMENTOUT4 output (pOutputData)" };
+
+/* One QueryAdapterInfo call: the argument, the input and the output on
+ * guarded buffers, copied back to in and out after it; the output's
+ * pSegmentDescriptor, when set, already points at a guarded array. The
+ * call's status, or a MEM-GUARD-001 of the checks after it. */
 static wk_status query(struct wk_vidmm *vm, void *in, UINT in_size, void *out, UINT out_size,
-                       DXGK_QUERYADAPTERINFOTYPE type, NTSTATUS *status)
+                       DXGK_QUERYADAPTERINFOTYPE type, const struct query_names *names, NTSTATUS *status)
 {
     DXGKARG_QUERYADAPTERINFO q;
     memset(&q, 0, sizeof(q));
     q.Type = type;
-    q.pInputData = in;
     q.InputDataSize = in_size;
-    q.pOutputData = out;
     q.OutputDataSize = out_size;
+    struct garg g[3];
+    q.pInputData = garg_in(vm, &g[0], in, in_size, names->in);
+    q.pOutputData = garg_in(vm, &g[1], out, out_size, names->out);
+    DXGKARG_QUERYADAPTERINFO *pq =
+        garg_in(vm, &g[2], &q, sizeof(q), "DXGKARG_QUERYADAPTERINFO argument (*pQueryAdapterInfo)");
     wk_status crashed;
     *status = STATUS_UNSUCCESSFUL;
     DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             *status = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, &q);
-             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, &q, status));
-    return crashed;
+             *status = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, pq);
+             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, pq, status));
+    wk_status guard = WK_OK;
+    for (int i = 2; i >= 0; i--) {
+        wk_status one = garg_out(vm, &g[i], WK_DDI_QUERY_ADAPTER_INFO, crashed);
+        guard = guard != WK_OK ? guard : one;
+    }
+    return crashed != WK_OK ? crashed : guard;
 }
 
 static wk_status check_call(struct wk_vidmm *vm, NTSTATUS st, const char *which)
@@ -68,7 +89,7 @@ static wk_status query_v3(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     DXGK_QUERYSEGMENTOUT3 out;
     memset(&out, 0, sizeof(out));
     NTSTATUS st;
-    wk_status w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT3, &st);
+    wk_status w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT3, &names_v3, &st);
     if (w != WK_OK || check_call(vm, st, "first QUERYSEGMENT3") != WK_OK)
         return w != WK_OK ? w : WK_E_CONTRACT;
     UINT count = out.NbSegment;
@@ -78,8 +99,13 @@ static wk_status query_v3(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     memset(desc, 0, sizeof(desc));
     memset(&out, 0, sizeof(out));
     out.NbSegment = count;
-    out.pSegmentDescriptor = desc;
-    w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT3, &st);
+    /* exactly NbSegment descriptors: one more is past the guard */
+    struct garg g_desc;
+    out.pSegmentDescriptor = garg_in(vm, &g_desc, desc, count * sizeof(desc[0]),
+                                     "DXGK_SEGMENTDESCRIPTOR3 array (pSegmentDescriptor[NbSegment])");
+    w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT3, &names_v3, &st);
+    wk_status guard = garg_out(vm, &g_desc, WK_DDI_QUERY_ADAPTER_INFO, w == WK_E_CONTRACT ? WK_OK : w);
+    w = w != WK_OK ? w : guard;
     if (w != WK_OK || check_call(vm, st, "second QUERYSEGMENT3") != WK_OK)
         return w != WK_OK ? w : WK_E_CONTRACT;
     if (check_count(vm, count, out.NbSegment) != WK_OK)
@@ -109,7 +135,7 @@ static wk_status query_v4(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     DXGK_QUERYSEGMENTOUT4 out;
     memset(&out, 0, sizeof(out));
     NTSTATUS st;
-    wk_status w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT4, &st);
+    wk_status w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT4, &names_v4, &st);
     if (w != WK_OK || check_call(vm, st, "first QUERYSEGMENT4") != WK_OK)
         return w != WK_OK ? w : WK_E_CONTRACT;
     UINT count = out.NbSegment;
@@ -120,9 +146,13 @@ static wk_status query_v4(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     memset(desc, 0, sizeof(desc));
     memset(&out, 0, sizeof(out));
     out.NbSegment = count;
-    out.pSegmentDescriptor = (BYTE *)desc;
+    struct garg g_desc; /* exactly NbSegment descriptors at the stride */
+    out.pSegmentDescriptor = garg_in(vm, &g_desc, desc, count * stride,
+                                     "DXGK_SEGMENTDESCRIPTOR4 array (pSegmentDescriptor[NbSegment])");
     out.SegmentDescriptorStride = stride;
-    w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT4, &st);
+    w = query(vm, &in, sizeof(in), &out, sizeof(out), DXGKQAITYPE_QUERYSEGMENT4, &names_v4, &st);
+    wk_status guard = garg_out(vm, &g_desc, WK_DDI_QUERY_ADAPTER_INFO, w == WK_E_CONTRACT ? WK_OK : w);
+    w = w != WK_OK ? w : guard;
     if (w != WK_OK || check_call(vm, st, "second QUERYSEGMENT4") != WK_OK)
         return w != WK_OK ? w : WK_E_CONTRACT;
     if (check_count(vm, count, out.NbSegment) != WK_OK)

@@ -254,9 +254,15 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
         memcpy(scratch, s->dma->ptr, len);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, &args);
-             ddi_rewrite(vm, WK_DDI_PATCH, &args, &status));
-    if (crashed == WK_OK) {
+    struct garg g; /* the driver gets a guarded copy (guard_args.c) */
+    DXGKARG_PATCH *pargs = garg_in(vm, &g, &args, sizeof(args), "DXGKARG_PATCH argument (*pPatch)");
+    DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_PATCH, pargs, &status));
+    g.kit = NULL; /* const to the driver: nothing to read back */
+    wk_status guard = garg_out(vm, &g, WK_DDI_PATCH, crashed);
+    if (crashed == WK_OK && guard != WK_OK)
+        crashed = guard;
+    else if (crashed == WK_OK) {
         if (status != STATUS_SUCCESS)
             violate(vm, R_PATCH_STATUS, WK_DDI_PATCH,
                     "returned 0x%08x; Windows would bug-check 0x119 (VIDEO_SCHEDULER_INTERNAL_ERROR) with parameter 1 = 0x3",
@@ -294,12 +300,19 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     const unsigned char irql = km_irql_enter(vm, KM_DISPATCH_LEVEL); /* facts §5.3 T9 */
+    struct garg g; /* the driver gets a guarded copy (guard_args.c) */
+    DXGKARG_SUBMITCOMMAND *pargs =
+        garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SUBMITCOMMAND argument (*pSubmitCommand)");
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
-             status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, &args);
-             ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, &args, &status));
+             status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, pargs, &status));
     km_irql_leave(vm, irql);
+    g.kit = NULL; /* const to the driver: nothing to read back */
+    wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     if (status != STATUS_SUCCESS)
         return violate(vm, R_SUBMIT_STATUS, WK_DDI_SUBMIT_COMMAND,
                        "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x2, parameter 2 = the status",
@@ -674,11 +687,18 @@ static wk_status cancel_one(struct wk_vidmm *vm, const struct pending *p)
     args.PatchLocationListSubmissionLength = c->last_patch_count;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
+    struct garg g; /* the driver gets a guarded copy (guard_args.c) */
+    DXGKARG_CANCELCOMMAND *pargs =
+        garg_in(vm, &g, &args, sizeof(args), "DXGKARG_CANCELCOMMAND argument (*pCancelCommand)");
     DDI_CALL(vm, WK_DDI_CANCEL_COMMAND, crashed,
-             status = vm->ddi.DxgkDdiCancelCommand(vm->miniport, &args);
-             ddi_rewrite(vm, WK_DDI_CANCEL_COMMAND, &args, &status));
+             status = vm->ddi.DxgkDdiCancelCommand(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_CANCEL_COMMAND, pargs, &status));
+    g.kit = NULL; /* const to the driver: nothing to read back */
+    wk_status guard = garg_out(vm, &g, WK_DDI_CANCEL_COMMAND, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     if (status != STATUS_SUCCESS)
         return violate(vm, R_CANCEL_STATUS, WK_DDI_CANCEL_COMMAND,
                        "returned 0x%08x; Windows would bug-check 0x119 with parameter 1 = 0x9",
