@@ -11,6 +11,7 @@
 #include "prog/conform.h"
 #include "prog/prog.h"
 #include "runner/expectations.h"
+#include "runner/isolation.h"
 #include "runner/runner.h"
 #include "spec/spec.h"
 

@@ -8,16 +8,21 @@
  * vidmm already turns a crash or hang *inside a DDI* into a violation, but a
  * driver can corrupt the heap, trip a sanitizer, call exit() or spin outside
  * any DDI frame; only a process boundary contains all of that. A child runs
- * wk_prog_run and writes its struct wk_case_result into a pipe, then
- * _exit(0)s. The parent believes a result only when the whole struct
- * arrived and the child exited with status 0; anything else is a crash,
+ * wk_prog_run and writes its struct wk_case_result into a pipe, sealed
+ * with a nonce the parent drew for this launch (result_record.c), then
+ * _exit(0)s. The parent believes a result only when exactly one sealed
+ * record arrived and the child exited with status 0: a record the driver
+ * wrote (it holds the pipe too), or bytes after the kit's, make the case a
+ * crash that says so. Anything else is a crash,
  * named by its signal or exit status and the sanitizer's SUMMARY line when
  * the child printed one (the tail of its output is kept for that), and by
  * the DDI the driver was in when it ended the process (a page shared with
  * the child, where the kit stores the DDI at every call and return:
- * wk_vidmm_publish_ddi). Children
- * get their own process group, so a timeout kills the driver's own helpers
- * too, and PR_SET_PDEATHSIG, so none outlives a runner that was killed.
+ * wk_vidmm_publish_ddi). Each child runs under a shepherd (shepherd.c),
+ * the child subreaper of everything the driver starts: when the child
+ * ends, its descendants are killed (setsid() or not), so the pipes reach
+ * end of file and the verdict is in at once, and none outlives its case,
+ * nor a runner that was killed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,10 +76,7 @@ void wk_write_all(int fd, const void *data, size_t n)
 
 static _Noreturn void child_main(const struct run *R, const struct job *j, int wfd, int ofd)
 {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != R->parent)
-        _exit(127);
-    setpgid(0, 0);
+    setpgid(0, 0); /* PR_SET_PDEATHSIG and the parent check: wk_shepherd_fork */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
@@ -100,8 +102,8 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     struct wk_case_result r;
     wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
     fflush(NULL);
-    wk_write_all(wfd, &r, sizeof(r));
-    _exit(0);
+    wk_result_send(wfd, &j->nonce, &r);
+    _exit(0); /* past any atexit handler: the record is the kit's last word */
 }
 
 void wk_runner_close_fd(int *fd)
@@ -160,15 +162,17 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     j->tail[0] = 0;
     if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(op, O_CLOEXEC) != 0)
         goto fail;
+    if (wk_result_nonce_new(&j->nonce) != 0)
+        goto fail;
     j->ddi_slot = map_ddi_slot();
     fflush(NULL);
     j->start = wk_now_seconds();
-    pid = fork();
+    pid = wk_shepherd_fork();
     if (pid < 0)
         goto fail;
     if (pid == 0)
         child_main(R, j, rp[1], op[1]);
-    setpgid(pid, pid); /* also done by the child: whoever runs first */
+    setpgid(pid, pid); /* also done by the shepherd: whoever runs first */
     close(rp[1]);
     close(op[1]);
     fcntl(op[0], F_SETFL, fcntl(op[0], F_GETFL) | O_NONBLOCK);
@@ -235,8 +239,8 @@ void wk_runner_read_result(struct job *j)
     if (j->got < sizeof(j->in.bytes))
         n = read(j->fd_result, j->in.bytes + j->got, sizeof(j->in.bytes) - j->got);
     else
-        n = read(j->fd_result, scratch, sizeof(scratch)); /* more than a result: garbled */
-    if (n < 0 && errno == EINTR)
+        n = read(j->fd_result, scratch, sizeof(scratch)); /* more than a record: counted, refused */
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (n <= 0) {
         wk_runner_close_fd(&j->fd_result);
@@ -246,7 +250,24 @@ void wk_runner_read_result(struct job *j)
     if (j->got < sizeof(j->in.bytes))
         j->got += (size_t)n;
     else
-        j->got = sizeof(j->in.bytes) + 1;
+        j->extra += (size_t)n;
+}
+
+/* The rest of the result pipe once the shepherd has exited: its case's
+ * processes are dead, so this ends at end of file, and bytes written
+ * after the kit's record are counted, not missed. Non-blocking, in case a
+ * descriptor escaped to a process the shepherd could not reach. */
+void wk_runner_drain_result(struct job *j)
+{
+    if (j->fd_result < 0)
+        return;
+    fcntl(j->fd_result, F_SETFL, fcntl(j->fd_result, F_GETFL) | O_NONBLOCK);
+    for (int i = 0; i < 64 && j->fd_result >= 0; i++) {
+        size_t before = j->got + j->extra;
+        wk_runner_read_result(j);
+        if (j->fd_result >= 0 && j->got + j->extra == before)
+            return; /* EAGAIN */
+    }
 }
 
 /* The sanitizer's one-line verdict in the child's output, if any. */
@@ -273,8 +294,19 @@ static enum wk_ddi ddi_at_end(const struct job *j)
     return d < (uint32_t)WK_DDI_COUNT ? (enum wk_ddi)d : WK_DDI_NONE;
 }
 
+/* Why the result pipe did not hold the kit's record ("without a result",
+ * "after a result record the kit did not write ..."). */
+static const char *record_problem(const struct job *j, char *why, size_t size)
+{
+    struct wk_case_result ignored;
+    const char *bad = wk_result_open(j->in.bytes, j->got, j->extra, &j->nonce, &ignored, why, size);
+    return bad ? bad : "after a result";
+}
+
 static void crash_result(const struct job *j, int status, struct wk_case_result *r)
 {
+    char why[200];
+    const char *problem = record_problem(j, why, sizeof(why));
     char san[224];
     memset(r, 0, sizeof(*r));
     r->verdict = WK_VERDICT_CRASH;
@@ -286,34 +318,26 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
         /* Only the driver's code runs inside a DDI, and the kit's own
          * ways out of one never exit: the driver ended the process. */
         snprintf(r->rule, sizeof(r->rule), "DRV-CRASH-001");
-        snprintf(r->seen, sizeof(r->seen), "DRV-CRASH-001: %s: the driver exited the process (exit status %d)%s",
-                 wk_ddi_name(ddi), WEXITSTATUS(status), extra);
+        snprintf(r->seen, sizeof(r->seen), "DRV-CRASH-001: %s: the driver exited the process (exit status %d) %s%s",
+                 wk_ddi_name(ddi), WEXITSTATUS(status), problem, extra);
     } else if (ddi != WK_DDI_NONE && WIFSIGNALED(status))
         snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s) inside %s%s",
                  wk_run_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)), wk_ddi_name(ddi), extra);
     else if (WIFSIGNALED(status))
         snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s)%s", wk_run_signal_name(WTERMSIG(status)),
                  strsignal(WTERMSIG(status)), extra);
-    else if (WIFEXITED(status) && j->got != sizeof(j->in.bytes))
-        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d without a result%s",
-                 WEXITSTATUS(status), extra);
     else
-        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d after a garbled result%s",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, extra);
-}
-
-/* What wk_prog_run can answer; anything else arrived garbled. */
-static int plausible(const struct wk_case_result *r)
-{
-    return r->verdict == WK_VERDICT_PASS || r->verdict == WK_VERDICT_FAIL || r->verdict == WK_VERDICT_SKIP ||
-           r->verdict == WK_VERDICT_ERROR;
+        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d %s%s",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, problem, extra);
 }
 
 /* The child has exited (or was killed): turn what arrived into a result. */
 void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
 {
     struct wk_case_result r;
+    char why[200];
     double seconds = wk_now_seconds() - j->start;
+    wk_runner_drain_result(j);
     wk_runner_drain_output(j);
     wk_runner_close_fd(&j->fd_output);
     wk_runner_close_fd(&j->fd_result);
@@ -324,12 +348,9 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
         r.failed_step = -1;
         snprintf(r.expected, sizeof(r.expected), "a verdict within %g s", R->o->case_timeout);
         snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed", seconds);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && j->got == sizeof(j->in.bytes) &&
-               plausible(&j->in.result)) {
-        r = j->in.result;
-        r.rule[sizeof(r.rule) - 1] = 0;
-        r.expected[sizeof(r.expected) - 1] = 0;
-        r.seen[sizeof(r.seen) - 1] = 0;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+               !wk_result_open(j->in.bytes, j->got, j->extra, &j->nonce, &r, why, sizeof(why))) {
+        /* exactly the kit's sealed record, from a child that exited 0 */
     } else {
         crash_result(j, status, &r);
     }
@@ -342,8 +363,7 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
 
 void wk_runner_kill_job(struct job *j)
 {
-    kill(-j->pid, SIGKILL);
-    kill(j->pid, SIGKILL);
+    wk_shepherd_stop(j->pid); /* the shepherd kills the child and all below it, then exits */
     unmap_ddi_slot(j); /* a killed child's DDI is not reported */
 }
 

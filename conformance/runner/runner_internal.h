@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "isolation.h"
 #include "runner.h"
 
 #define MAX_JOBS 256u
@@ -31,16 +32,18 @@
 struct job {
     size_t index;                     /* into rep->cases */
     uint32_t attempt;
-    pid_t pid;                        /* 0: slot free */
+    pid_t pid;                        /* the case's shepherd (isolation.h); 0: slot free */
     int fd_result, fd_output;
     int fd_pid;                       /* pidfd: readable once the child exits; -1 */
     int result_eof;
     double start, deadline;
     size_t got;
     volatile uint32_t *ddi_slot;      /* shared with the child: the DDI it is in (job.c); NULL */
+    size_t extra;                     /* bytes that came after a record's worth */
+    struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {
-        struct wk_case_result result;
-        unsigned char bytes[sizeof(struct wk_case_result)];
+        struct wk_result_record record;
+        unsigned char bytes[sizeof(struct wk_result_record)];
     } in;
     char tail[2048];                  /* the end of what the child printed */
     size_t tail_len;
@@ -61,6 +64,10 @@ struct run {
     int stopping;
 };
 
+/* runner.c: the report's environment (host, start time, the options it
+ * prints); the journal's reports describe their run with it too. */
+void wk_runner_describe(struct wk_run_report *rep, const struct wk_runner_options *o);
+
 /* verdicts.c */
 void wk_runner_finalize(struct run *R, size_t index, enum wk_verdict v);
 void wk_runner_attempt_done(struct run *R, size_t index, uint32_t attempt, const struct wk_case_result *r,
@@ -74,6 +81,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
 void wk_runner_close_fd(int *fd);
 void wk_runner_drain_output(struct job *j);
 void wk_runner_read_result(struct job *j);
+void wk_runner_drain_result(struct job *j);
 void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out);
 void wk_runner_kill_job(struct job *j);
 int wk_runner_wait_for(pid_t pid);

@@ -61,7 +61,10 @@ extern const int wk_crash_cls_exit[];         /* repro's exit code of each class
 
 struct outcome {
     enum cls cls;
-    int answered;                     /* the child sent its answer */
+    int answered;                     /* the child sent its answer: exactly answer_size bytes */
+    size_t answer_len, answer_extra;  /* bytes of the answer that arrived, and past answer_size */
+    char refused[200];                /* program runs: why the answer was not the kit's sealed
+                                         record (isolation.h), or "" */
     int signo;                        /* the child died of this signal */
     int exit_code;                    /* or exited so without answering */
     struct wk_case_result r;          /* program runs: the answer */

@@ -8,6 +8,13 @@
  * another harness runs through that harness's replay binary
  * (<harness>_replay, with WK_DRIVER set), classified from its exit and its
  * stderr (signature.c).
+ *
+ * Each child runs under a shepherd (conformance's isolation.h): whatever
+ * the driver starts, setsid() or not, is killed when the child ends, so the
+ * pipes close and the answer is in at once, and a timeout stops them all.
+ * A program's answer is the kit's sealed record: a driver that writes a
+ * record of its own to the descriptors it inherited (then exits, or from an
+ * atexit handler) gets a crash naming the forgery, not a pass.
  */
 #define _GNU_SOURCE /* REG_RIP */
 #include <errno.h>
@@ -100,6 +107,7 @@ struct pipe_in {
     int fd;
     char *buf;
     size_t cap, len;
+    size_t over;                      /* bytes past cap: counted, not kept */
 };
 
 /* Appends what one ready fd delivers; closes it at its end. */
@@ -117,6 +125,7 @@ static void take(struct pipe_in *in)
     size_t n = in->cap - in->len < (size_t)r ? in->cap - in->len : (size_t)r;
     memcpy(in->buf + in->len, tmp, n);
     in->len += n;
+    in->over += (size_t)r - n;
 }
 
 /* Reads what the fds deliver until all close or the deadline passes;
@@ -187,7 +196,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         return;
     }
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = wk_shepherd_fork();
     if (pid == 0) {
         close(res[0]);
         close(frm[0]);
@@ -213,8 +222,8 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     }
     char frames[1024];
     static char report[16384];
-    struct pipe_in in[3] = { { res[0], answer, answer_size, 0 }, { frm[0], frames, sizeof(frames) - 1, 0 },
-                             { rep[0], report, sizeof(report) - 1, 0 } };
+    struct pipe_in in[3] = { { res[0], answer, answer_size, 0, 0 }, { frm[0], frames, sizeof(frames) - 1, 0, 0 },
+                             { rep[0], report, sizeof(report) - 1, 0, 0 } };
     int late = drain(in, 3, now_ms() + timeout_ms);
     for (int i = 0; i < 3; i++)
         if (in[i].fd >= 0)
@@ -225,35 +234,71 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         wk_crash_log_class(report, o->sanitizer, sizeof(o->sanitizer));
     }
     if (late)
-        kill(pid, SIGKILL);
+        wk_shepherd_stop(pid); /* the child and everything it started */
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    o->answered = in[0].len == answer_size;
-    parse_frames(o, frames, in[1].len);
+    o->answer_len = in[0].len;
+    o->answer_extra = in[0].over;
+    o->answered = in[0].len == answer_size && in[0].over == 0;
+    if (WIFSIGNALED(status)) /* only the signal handler writes frames; a driver may write there too */
+        parse_frames(o, frames, in[1].len);
     if (late)
         o->cls = CLS_TIMEOUT;
     else
         classify_exit(o, status);
 }
+/* A program run and the nonce its record must carry (isolation.h). */
+struct sealed_job {
+    struct job job;
+    struct wk_result_nonce nonce;
+};
+
 static void run_child_fn(const void *arg, int fd)
 {
-    const struct job *j = arg;
+    const struct sealed_job *sj = arg;
+    const struct job *j = &sj->job;
     static struct wk_case_result r;
     struct wk_run_options ro = { .driver = j->driver, .seed = j->seed };
     wk_prog_run(j->p, &ro, &r);
-    wk_write_all(fd, &r, sizeof(r));
+    fflush(NULL);
+    wk_result_send(fd, &sj->nonce, &r);
+    _exit(0); /* past any atexit handler: the record is the kit's last word */
+}
+
+/* A child's answer that is not the kit's sealed record is a crash of the
+ * case's process, whatever it exited with: the driver spoke for the kit. */
+static void refuse_forged(struct outcome *o, const struct wk_result_record *rec, const struct wk_result_nonce *n)
+{
+    if (!o->answer_len && !o->answer_extra)
+        return; /* no answer at all: classify_exit said so */
+    struct wk_case_result r;
+    if (!wk_result_open(rec, o->answer_len, o->answer_extra, n, &r, o->refused, sizeof(o->refused)))
+        return;
+    o->answered = 0;
+    if (o->cls == CLS_PASS) {
+        o->cls = CLS_CRASH;
+        o->exit_code = 0;
+    }
 }
 /* One run of a program in a child, with its signature. */
 void wk_crash_run_program(const struct wk_prog *p, const char *driver, const struct wk_crash_options *op, struct outcome *o)
 {
-    struct job j = { p, driver, op->seed };
-    static struct wk_case_result r;
-    wk_crash_run_child(run_child_fn, &j, op->timeout_ms, &r, sizeof(r), o);
+    struct sealed_job j = { { p, driver, op->seed }, { { 0 } } };
+    static struct wk_result_record rec;
+    memset(o, 0, sizeof(*o));
+    if (wk_result_nonce_new(&j.nonce) != 0) {
+        o->cls = CLS_ERROR;
+        snprintf(o->detail, sizeof(o->detail), "no random nonce for the result record: %s", strerror(errno));
+        return;
+    }
+    memset(&rec, 0, sizeof(rec));
+    wk_crash_run_child(run_child_fn, &j, op->timeout_ms, &rec, sizeof(rec), o);
+    refuse_forged(o, &rec, &j.nonce);
     if (o->answered)
-        o->r = r;
+        o->r = rec.result;
     if (o->answered && o->cls == CLS_PASS) {
-        switch (r.verdict) {
+        switch (rec.result.verdict) {
         case WK_VERDICT_PASS: case WK_VERDICT_SKIP: o->cls = CLS_PASS; break;
         case WK_VERDICT_ERROR: o->cls = CLS_ERROR; break;
         default: o->cls = CLS_FAIL; break;
@@ -278,9 +323,9 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
     if (pipe(err) != 0)
         return;
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = wk_shepherd_fork(); /* a timeout kills what the replay started too */
     if (pid == 0) {
-        setpgid(0, 0); /* a timeout kills what the replay started too */
+        setpgid(0, 0);
         int null = open("/dev/null", O_WRONLY);
         dup2(err[1], STDERR_FILENO);
         if (null >= 0)
@@ -300,14 +345,14 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
     }
     close(err[1]);
     static char log[REPLAY_LOG_LIMIT + 1];
-    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0 };
+    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0, 0 };
     int late = pid < 0 ? 0 : drain(&in, 1, now_ms() + timeout_ms);
     if (in.fd >= 0)
         close(in.fd);
     log[in.len] = '\0';
     int status = 0;
     if (late)
-        kill(-pid, SIGKILL);
+        wk_shepherd_stop(pid);
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (pid < 0 || late) {

@@ -81,6 +81,8 @@ void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
     case CLS_CRASH:
         if (o->signo) /* a signal's name is at most 7 characters: the frames are cut where sig ends anyway */
             snprintf(o->sig, sizeof(o->sig), "%s%.390s", wk_fuzz_signal_name(o->signo), frames);
+        else if (o->refused[0]) /* an answer the kit did not write */
+            snprintf(o->sig, sizeof(o->sig), "exit %d %.380s", o->exit_code, o->refused);
         else
             snprintf(o->sig, sizeof(o->sig), "exit %d%s%s", o->exit_code,
                      o->sanitizer[0] ? ": " : " without an answer (a sanitizer report?)", o->sanitizer);

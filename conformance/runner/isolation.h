@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * isolation.h - what keeps a case's process from speaking for the kit or
+ * outliving its case: the sealed result record (result_record.c) and the
+ * shepherd that reaps every process a case starts (shepherd.c). Used by
+ * the runner (job.c) and by the crash tools (fuzz/crash/outcome.c).
+ *
+ * Threat model (docs/verdicts.md, "Threat model"): the driver runs in the
+ * case's process and may write to any descriptor it inherited, exit at any
+ * moment, start threads, atexit handlers and processes, call setsid().
+ * It is not assumed to read or patch the kit's memory: code that does can
+ * do anything the kit can, including writing the kit's own record.
+ */
+#ifndef WK_RUNNER_ISOLATION_H
+#define WK_RUNNER_ISOLATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "prog/conform.h"
+
+/* A per-launch secret the parent draws before the fork: a record is the
+ * kit's only when it carries the nonce of the launch it answers. */
+struct wk_result_nonce {
+    uint8_t b[16];
+};
+
+/* What goes down a case's result pipe, once, in one write(). */
+struct wk_result_record {
+    char magic[8];                    /* WK_RESULT_MAGIC: not a stray write of something else */
+    struct wk_result_nonce nonce;
+    struct wk_case_result result;
+};
+#define WK_RESULT_MAGIC "WKRES\x01\r\n"
+
+/* Draws a fresh nonce (getrandom, /dev/urandom when it is missing);
+ * 0, or -1 with errno when neither gives 16 bytes. */
+int wk_result_nonce_new(struct wk_result_nonce *n);
+
+/* In the case's process, the kit's last word: the record of r sealed
+ * with n, in one write (wk_write_all). */
+void wk_result_send(int fd, const struct wk_result_nonce *n, const struct wk_case_result *r);
+
+/* In the parent: whether bytes[0..len) (plus `extra` bytes that did not
+ * fit) are exactly one record sealed with n. NULL and *out filled when
+ * they are; otherwise why not, in why (for the crash verdict's "seen"). */
+const char *wk_result_open(const void *bytes, size_t len, size_t extra, const struct wk_result_nonce *n,
+                           struct wk_case_result *out, char *why, size_t size);
+
+/* Forks a shepherd, a small process of the kit that forks the case's
+ * process under it and is the child subreaper of everything that process
+ * starts (PR_SET_CHILD_SUBREAPER: orphans come to it, setsid() or not).
+ * When the case's process ends, the shepherd kills every descendant left,
+ * reaps them and exits with the case process's own status (the same code,
+ * or killed by the same signal), so waitpid() on the shepherd reads as it
+ * read on the case process. Returns the shepherd's pid in the caller, 0 in
+ * the case's process, -1 with errno when a fork failed. The shepherd keeps
+ * no descriptor of the caller's: pipes reach end of file once the case's
+ * processes are gone. */
+pid_t wk_shepherd_fork(void);
+
+/* Ends a shepherd's case now (a timeout, a stop): the case's process and
+ * every descendant are killed; then waitpid() the shepherd. */
+void wk_shepherd_stop(pid_t shepherd);
+
+#endif

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shepherd.c - every process a case starts is found and killed
+ * (isolation.h, wk_shepherd_fork).
+ *
+ * Why a process of its own: a process group is not enough, since a driver
+ * that calls setsid() leaves it, and a double fork leaves its parent. A
+ * child subreaper (PR_SET_CHILD_SUBREAPER, Linux 3.4, no privilege, works in
+ * containers) receives every orphan among its descendants, whatever group
+ * or session they are in. It must sit outside the driver's process, or the
+ * driver could turn it off; it must not be the runner itself, or with -j N
+ * orphans of different cases would arrive at one parent and could not be
+ * told apart. So each launch forks a shepherd, which forks the case's
+ * process and does nothing else: it waits for that process, then kills
+ * and reaps whatever is left below it, then exits with the case process's
+ * status. A case's verdict is therefore in as soon as its process has
+ * ended, whatever its descendants were doing, and nothing outlives it.
+ *
+ * What it cannot do: a descendant that entered a PID namespace of its own
+ * is killed with that namespace's init; one that got a descriptor to an
+ * unrelated process (a socket to a daemon) has left the case. If the
+ * shepherd itself is SIGKILLed, the case's process dies with it
+ * (PR_SET_PDEATHSIG) but its descendants are orphaned to the next
+ * subreaper or init.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isolation.h"
+
+#define MAX_LISTED 1024
+
+/* The case's process, for the stop handler; 0 before it exists. */
+static volatile pid_t shepherd_child;
+
+/* SIGTERM from the runner (a timeout or a stop) or PR_SET_PDEATHSIG (the
+ * runner died): the case ends now. kill() is async-signal-safe, and doing
+ * it here leaves no window between a flag test and a blocking wait. */
+static void on_stop(int signo)
+{
+    (void)signo;
+    if (shepherd_child > 0)
+        kill(shepherd_child, SIGKILL);
+}
+
+/* The pids in /proc/self/task/<tid>/children (CONFIG_PROC_CHILDREN); -1
+ * when the file is not there. */
+static int children_file(pid_t *out, int cap)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/task/%ld/children", (long)getpid());
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int n = 0;
+    long pid;
+    while (n < cap && fscanf(f, "%ld", &pid) == 1)
+        out[n++] = (pid_t)pid;
+    fclose(f);
+    return n;
+}
+
+/* The parent pid in /proc/<pid>/stat (the field after the ")" of comm,
+ * which may itself hold parentheses); -1 when unreadable. */
+static pid_t parent_of(const char *pid)
+{
+    char path[300], buf[512];
+    snprintf(path, sizeof(path), "/proc/%.255s/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *close_paren = strrchr(buf, ')');
+    long ppid;
+    if (!close_paren || sscanf(close_paren + 1, " %*c %ld", &ppid) != 1)
+        return -1;
+    return (pid_t)ppid;
+}
+
+/* Every child of this process, by a scan of /proc: the slow way, for a
+ * kernel without the children file. */
+static int children_scan(pid_t *out, int cap)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    int n = 0;
+    pid_t self = getpid();
+    for (struct dirent *e; n < cap && (e = readdir(d));)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && parent_of(e->d_name) == self)
+            out[n++] = (pid_t)atol(e->d_name);
+    closedir(d);
+    return n;
+}
+
+static int list_children(pid_t *out, int cap)
+{
+    int n = children_file(out, cap);
+    return n >= 0 ? n : children_scan(out, cap);
+}
+
+/* Kills what is left below the shepherd. Each round kills every child it
+ * lists and waits for one to end: a killed process's own children are
+ * reparented here before it can be reaped, so the next round lists them.
+ * With nothing listed, a short sleep covers a reparenting in flight. */
+static void kill_descendants(void)
+{
+    pid_t kids[MAX_LISTED];
+    for (;;) {
+        int n = list_children(kids, MAX_LISTED);
+        for (int i = 0; i < n; i++)
+            kill(kids[i], SIGKILL);
+        pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
+        if (p < 0 && errno == ECHILD)
+            return;
+        if (p == 0)
+            usleep(1000);
+    }
+}
+
+/* Waits for the case's process, reaping orphans that end meanwhile. */
+static int wait_case(pid_t child)
+{
+    for (;;) {
+        int status = 0;
+        pid_t p = waitpid(-1, &status, 0);
+        if (p == child)
+            return status;
+        if (p < 0 && errno == ECHILD)
+            return 0; /* cannot happen: the child is ours until reaped */
+    }
+}
+
+/* Ends the shepherd as the case's process ended, without a core file. */
+static _Noreturn void mirror(int status)
+{
+    if (WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    int signo = WTERMSIG(status);
+    prctl(PR_SET_DUMPABLE, 0); /* a mirrored SIGSEGV or SIGABRT dumps no core */
+    struct rlimit none = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &none);
+    signal(signo, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signo);
+    _exit(128 + signo);
+}
+
+/* The shepherd needs none of the caller's descriptors, and must not keep
+ * a pipe's write end open: the caller waits for end of file. */
+static void close_inherited(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+        return;
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        close((int)fd);
+}
+
+static _Noreturn void shepherd_main(pid_t child)
+{
+    close_inherited();
+    int status = wait_case(child);
+    shepherd_child = 0;
+    kill_descendants();
+    mirror(status);
+}
+
+/* In the shepherd, before it forks: its own group (the runner kills
+ * groups; a terminal's ^C goes to the runner, which stops the cases),
+ * death with the runner, the stop handler. SIGTERM stays blocked until
+ * the case's pid is known, so a stop that comes early is not lost. *old
+ * gets the SIGTERM disposition to give back to the case's process. */
+static void shepherd_setup(pid_t runner, struct sigaction *old, sigset_t *old_mask)
+{
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_BLOCK, &term, old_mask);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, old);
+    if (getppid() != runner)
+        _exit(127); /* the runner died before PDEATHSIG was armed */
+}
+
+pid_t wk_shepherd_fork(void)
+{
+    pid_t runner = getpid();
+    pid_t shepherd = fork();
+    if (shepherd != 0)
+        return shepherd;
+    struct sigaction old;
+    sigset_t old_mask;
+    shepherd_setup(runner, &old, &old_mask);
+    pid_t self = getpid();
+    pid_t child = fork();
+    if (child < 0)
+        _exit(127); /* the caller sees a case process that exited 127 without a result */
+    if (child == 0) {
+        sigaction(SIGTERM, &old, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self)
+            _exit(127);
+        return 0;
+    }
+    shepherd_child = child;
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &term, NULL); /* a pending stop kills the child now */
+    shepherd_main(child);
+}
+
+void wk_shepherd_stop(pid_t shepherd)
+{
+    if (shepherd > 0)
+        kill(shepherd, SIGTERM);
+}

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# tests/isolation_tests.cmake - a driver can neither forge a verdict nor
+# outlive its case (issue 22; docs/verdicts.md, "Threat model";
+# tests/hostile_isolation.sh): tests/driver_build/forge_result.c built two
+# ways (a forged PASS record on every inherited fd, from Render then
+# _exit(0), or from an atexit handler), and tests/driver_build/fork_orphan.c
+# (a grandchild in a session of its own, sleeping 60 s). Each through
+# `conform` and `repro`, in about a second.
+set(_forge_ways fd atexit)
+set(_i 0)
+foreach(way ${_forge_ways})
+  math(EXPR _i "${_i} + 1")
+  wk_add_refwrap_module(wk_test_forge_${way} ${CMAKE_CURRENT_LIST_DIR}/driver_build/forge_result.c)
+  target_compile_definitions(wk_test_forge_${way} PRIVATE WK_TEST_FORGE=${_i})
+  # the record's layout (conformance/runner/isolation.h): the best forgery
+  target_include_directories(wk_test_forge_${way} PRIVATE ${PROJECT_SOURCE_DIR}/conformance
+                             ${PROJECT_SOURCE_DIR}/reference-impl ${PROJECT_SOURCE_DIR}/util)
+endforeach()
+wk_add_refwrap_module(wk_test_fork_orphan ${CMAKE_CURRENT_LIST_DIR}/driver_build/fork_orphan.c)
+
+find_program(WK_BASH bash)
+if(WK_BASH)
+  function(wk_hostile_isolation name mode driver)
+    add_test(NAME cli.hostile_${name}
+      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_isolation.sh $<TARGET_FILE:wddmkit> ${mode}
+              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
+              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
+              ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
+    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30
+      PASS_REGULAR_EXPRESSION "hostile_isolation ${mode}: all checks passed")
+  endfunction()
+  wk_hostile_isolation(forged_fd_record forge-fd $<TARGET_FILE:wk_test_forge_fd>)
+  wk_hostile_isolation(forged_atexit_record forge-atexit $<TARGET_FILE:wk_test_forge_atexit>)
+  wk_hostile_isolation(setsid_orphan_killed orphan $<TARGET_FILE:wk_test_fork_orphan>)
+endif()
