@@ -7,12 +7,14 @@
  * (expectations.h) and the runner (runner.h); it owns argument parsing and
  * the exit code: 0 every result as expected, 1 unexpected results (or a run
  * cut short by --total-timeout), 2 usage, spec or expectation errors (spec
- * errors as file:line:col) or a report that could not be written, 130 an
- * interrupted run (its reports still hold what finished).
+ * errors as file:line:col), a report that could not be written or a
+ * refused --resume, 128 + N a run stopped by signal N (its reports,
+ * rendered from the journal, still hold what finished).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,9 @@ struct conform_args {
     const char **paths;
     size_t path_count;
     const char *expectations, *junit, *tap, *json;
+    const char *first_report; /* the first report file given: the journal goes next to it */
+    const char *journal;      /* --journal FILE */
+    const char *resume;       /* --resume FILE */
     int list, coverage, quiet;
     const char *profile;      /* NULL: contract with --driver, else reference */
     int gpu_given;            /* --gpu model|none (not auto) */
@@ -47,6 +52,7 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
+    OPT_JOURNAL, OPT_RESUME,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -76,8 +82,14 @@ static const struct wk_cli_option conform_options[] = {
     { "total-timeout", OPT_TOTAL_TIMEOUT, WK_CLI_VALUE, "SEC", "for the whole run (default: none)" },
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
     { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML" },
-    { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13" },
+    { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout as cases finish)" },
     { "json", OPT_JSON, WK_CLI_VALUE, "FILE", "write JSON" },
+    { "journal", OPT_JOURNAL, WK_CLI_VALUE, "FILE",
+      "append each finished case to FILE (JSON Lines; default: the first report\n"
+      "file given + .journal; none without a report file); the reports are rendered from it" },
+    { "resume", OPT_RESUME, WK_CLI_VALUE, "JOURNAL",
+      "continue the run JOURNAL records: run only the cases it lacks, then write\n"
+      "the full reports (refused when the driver, the specs or the options differ)" },
     { "coverage", OPT_COVERAGE, WK_CLI_FLAG, NULL, "print which rules, paging operations and DDIs the run exercised" },
     { "quiet", 'q', WK_CLI_FLAG, NULL, "print only unexpected results and the totals" },
     { 0 },
@@ -85,7 +97,8 @@ static const struct wk_cli_option conform_options[] = {
 
 static const struct wk_cli_command conform_command = {
     "conform", "[options] [SPEC|DIR...]   (default: " WK_SPECS_DIR ")", conform_options, NULL,
-    "exit: 0 all as expected, 1 unexpected results, 2 usage/spec/expectation errors, 130 interrupted",
+    "exit: 0 all as expected, 1 unexpected results, 2 usage/spec/expectation errors or a refused --resume,\n"
+    "128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE)",
 };
 
 static int parse_shard(const struct wk_cli_arg *a, struct wk_runner_options *o)
@@ -142,6 +155,14 @@ static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
     return 0;
 }
 
+/* Keeps the first report file given ("-" is stdout, not a file). */
+static int note_report(struct conform_args *A, const char *path)
+{
+    if (!A->first_report && strcmp(path, "-") != 0)
+        A->first_report = path;
+    return 0;
+}
+
 static int conform_arg(void *ctx, const struct wk_cli_arg *a)
 {
     struct conform_args *A = ctx;
@@ -166,9 +187,11 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->case_timeout);
     case OPT_TOTAL_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->total_timeout);
     case OPT_EXPECTATIONS: A->expectations = a->value; return 0;
-    case OPT_JUNIT: A->junit = a->value; return 0;
-    case OPT_TAP: A->tap = a->value; return 0;
-    case OPT_JSON: A->json = a->value; return 0;
+    case OPT_JUNIT: A->junit = a->value; return note_report(A, a->value);
+    case OPT_TAP: A->tap = a->value; return note_report(A, a->value);
+    case OPT_JSON: A->json = a->value; return note_report(A, a->value);
+    case OPT_JOURNAL: A->journal = a->value; return 0;
+    case OPT_RESUME: A->resume = a->value; return 0;
     case OPT_COVERAGE: A->coverage = 1; return 0;
     case 'q': A->quiet = 1; return 0;
     default: A->paths[A->path_count++] = a->value; return 0; /* WK_CLI_OPERAND */
@@ -266,47 +289,188 @@ static int write_reports(const struct conform_args *A, const struct wk_run_repor
     int ok = 1;
     if (A->junit)
         ok &= wk_report_junit(rep, A->junit, stderr) == WK_OK;
-    if (A->tap)
+    if (A->tap && strcmp(A->tap, "-") != 0)
         ok &= wk_report_tap(rep, A->tap, stderr) == WK_OK;
     if (A->json)
         ok &= wk_report_json(rep, A->json, stderr) == WK_OK;
     return ok;
 }
 
-static int run_cases(struct conform_args *A, const struct wk_spec_set *set, const struct wk_diag *d)
-{
+/* What the runner's progress callbacks carry: the console, the journal
+ * each finished case is appended to, and TAP streamed to stdout. */
+struct conform_run {
     struct wk_console console;
-    struct wk_run_report rep;
-    memset(&rep, 0, sizeof(rep));
-    rep.kit_version = WK_VERSION;
-    wk_console_init(&console, stdout, A->quiet);
-    A->run.catch_signals = 1;
-    A->run.on_start = wk_console_on_start;
-    A->run.on_done = wk_console_on_done;
-    A->run.ctx = &console;
-    wk_status st = wk_runner_run((const struct wk_prog *const *)set->progs, set->count, &A->run, &rep, stderr);
-    if (st != WK_OK) {
-        wk_run_report_free(&rep);
-        return 2;
+    const char *journal;              /* NULL: none */
+    int journal_failed;               /* said once */
+    FILE *tap;                        /* --tap -: stdout; else NULL */
+    size_t tap_number;
+};
+
+static void run_on_start(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct conform_run *C = ctx;
+    wk_console_on_start(&C->console, rep, index);
+}
+
+/* The journal first: a line there is what survives whatever comes next. */
+static void run_on_done(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct conform_run *C = ctx;
+    const struct wk_case_report *c = &rep->cases[index];
+    if (C->journal && wk_journal_append(C->journal, c) != WK_OK && !C->journal_failed) {
+        C->journal_failed = 1;
+        fprintf(stderr, "wddmkit conform: %s: cannot append to the journal: %s\n", C->journal, strerror(errno));
     }
-    if (rep.count == 0) {
-        fprintf(stderr, "wddmkit conform: no case matches the filters\n");
-        wk_run_report_free(&rep);
-        return 2;
+    if (C->tap)
+        wk_tap_stream_case(C->tap, rep, c, ++C->tap_number);
+    wk_console_on_done(&C->console, rep, index);
+}
+
+/* --resume FILE, else --journal FILE, else the first report file given
+ * + ".journal" (beside the reports it is rendered into: the same
+ * directory the user already chose for the run's output, collected with
+ * them as a CI artifact, and one per report set, so two runs writing
+ * different reports never share one); NULL when there is no file at all. */
+static const char *journal_path(const struct conform_args *A, char *buf, size_t size)
+{
+    if (A->resume)
+        return A->resume;
+    if (A->journal)
+        return A->journal;
+    if (!A->first_report)
+        return NULL;
+    int n = snprintf(buf, size, "%s.journal", A->first_report);
+    return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+/* The run's journal started (a fresh run) or checked and read back
+ * (--resume) into final, whose cases are the run's selection. 0: refused
+ * or unwritable (said). */
+static int start_journal(const struct conform_args *A, const struct wk_spec_set *set, const char *journal,
+                         struct wk_run_report *final)
+{
+    const struct wk_prog *const *all = (const struct wk_prog *const *)set->progs;
+    struct wk_journal_identity id;
+    wk_journal_identity(&id, all, set->count, &A->run, A->expectations);
+    if (wk_journal_report_init(all, set->count, &A->run, final, stderr) != WK_OK)
+        return 0;
+    if (!A->resume)
+        return wk_journal_create(journal, &id, WK_VERSION, stderr) == WK_OK;
+    if (wk_journal_check(A->resume, &id, stderr) != WK_OK) {
+        fprintf(stderr, "wddmkit conform: --resume %s refused: run it with the driver, specs and options it "
+                        "records, or start a new run\n", A->resume);
+        return 0;
     }
-    rep.spec_errors = d->messages;
-    rep.spec_error_count = d->count;
-    rep.spec_errors_total = d->errors;
-    wk_console_summary(&console, &rep);
+    size_t done = wk_journal_fill(A->resume, final, stderr);
+    printf("resume:  %zu of %zu cases finished in %s; running the other %zu\n", done, final->count, A->resume,
+           final->count - done);
+    return 1;
+}
+
+/* The cases still to run (not finished in final), in id order. */
+static const struct wk_prog **remaining_cases(const struct wk_run_report *final, size_t *n)
+{
+    const struct wk_prog **v = calloc(final->count ? final->count : 1, sizeof(*v));
+    *n = 0;
+    for (size_t i = 0; v && i < final->count; i++)
+        if (!final->cases[i].finished)
+            v[(*n)++] = final->cases[i].prog;
+    return v;
+}
+
+/* Runs the selection (or on --resume what final lacks) into live. 0: the
+ * selection's error. */
+static int run_live(struct conform_args *A, const struct wk_spec_set *set, const struct wk_run_report *final,
+                    struct wk_run_report *live)
+{
+    live->kit_version = WK_VERSION;
+    if (!A->resume)
+        return wk_runner_run((const struct wk_prog *const *)set->progs, set->count, &A->run, live, stderr) == WK_OK;
+    size_t n = 0;
+    const struct wk_prog **rest = remaining_cases(final, &n);
+    if (!rest)
+        return 0;
+    /* the rest is the selection already: filters and shards were applied */
+    struct wk_runner_options o = A->run;
+    o.filter_count = o.exclude_count = 0;
+    o.shard_index = o.shard_count = 0;
+    int ok = n == 0 || wk_runner_run(rest, n, &o, live, stderr) == WK_OK;
+    free(rest);
+    return ok;
+}
+
+static void stream_journal_cases(struct conform_run *C, const struct wk_run_report *final)
+{
+    for (size_t i = 0; C->tap && i < final->count; i++)
+        if (final->cases[i].finished)
+            wk_tap_stream_case(C->tap, final, &final->cases[i], ++C->tap_number);
+}
+
+/* The summary, coverage and report files of rep; the exit code. */
+static int finish(const struct conform_args *A, struct conform_run *C, struct wk_run_report *rep,
+                  const struct wk_diag *d)
+{
+    rep->spec_errors = d->messages;
+    rep->spec_error_count = d->count;
+    rep->spec_errors_total = d->errors;
+    if (C->tap)
+        wk_tap_stream_end(C->tap, rep, C->tap_number);
+    wk_console_summary(&C->console, rep);
     if (A->coverage) {
         struct wk_coverage cov;
-        wk_coverage_compute(&rep, &cov);
-        wk_coverage_print(&cov, stdout);
+        wk_coverage_compute(rep, &cov);
+        wk_coverage_print(&cov, C->console.out);
     }
-    int code = wk_run_exit_code(&rep);
-    if (!write_reports(A, &rep))
+    int code = wk_run_exit_code(rep);
+    if (!write_reports(A, rep))
         code = 2;
-    wk_run_report_free(&rep);
+    return code;
+}
+
+static int run_cases(struct conform_args *A, const struct wk_spec_set *set, const struct wk_diag *d)
+{
+    struct conform_run C;
+    struct wk_run_report live, final;
+    char buf[4200];
+    memset(&C, 0, sizeof(C));
+    memset(&live, 0, sizeof(live));
+    memset(&final, 0, sizeof(final));
+    final.kit_version = WK_VERSION;
+    C.journal = journal_path(A, buf, sizeof(buf));
+    C.tap = A->tap && strcmp(A->tap, "-") == 0 ? stdout : NULL;
+    wk_console_init(&C.console, C.tap ? stderr : stdout, A->quiet); /* stdout is TAP's */
+    int code = 2;
+    if (C.journal && !start_journal(A, set, C.journal, &final))
+        goto out;
+    if (C.tap) {
+        wk_tap_stream_begin(C.tap);
+        stream_journal_cases(&C, &final);
+    }
+    A->run.catch_signals = 1;
+    A->run.on_start = run_on_start;
+    A->run.on_done = run_on_done;
+    A->run.ctx = &C;
+    if (!run_live(A, set, &final, &live))
+        goto out;
+    /* Past the run, a closed pipe or terminal must not cut the reports
+     * short: writes to it fail quietly instead. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    if (C.journal) {
+        wk_journal_sync(C.journal);
+        wk_journal_fill(C.journal, &final, stderr); /* the reports are the journal's */
+        final.stop = live.stop;
+        final.signo = live.signo;
+        final.seconds = live.seconds;
+    }
+    struct wk_run_report *rep = C.journal ? &final : &live;
+    if (rep->count == 0)
+        fprintf(stderr, "wddmkit conform: no case matches the filters\n");
+    else
+        code = finish(A, &C, rep, d);
+out:
+    wk_run_report_free(&live);
+    wk_run_report_free(&final);
     return code;
 }
 

@@ -12,6 +12,7 @@
 #include "prog/prog.h"
 #include "runner/expectations.h"
 #include "runner/isolation.h"
+#include "runner/journal.h"
 #include "runner/runner.h"
 #include "spec/spec.h"
 

@@ -24,7 +24,8 @@
 # libyaml (the spec loader's parser) is linked statically: fuzz targets run
 # on images that do not have it. An instrumented copy is built from
 # $SRC/libyaml when the Dockerfile cloned it, else the system's libyaml.a
-# (Debian/Ubuntu libyaml-dev) is used.
+# (Debian/Ubuntu libyaml-dev) is used. libjansson (the journal's reader) is
+# linked statically from the system's libjansson.a (libjansson-dev).
 #
 # Environment: CC CXX CFLAGS [CXXFLAGS (default: $CFLAGS)] LIB_FUZZING_ENGINE
 # OUT [SRC] [WORK (default: a temporary folder)] [WK_REPO (default: the
@@ -98,6 +99,22 @@ else
   fi
   yaml_args=(-DWK_YAML_LIB="$yaml_a")
 fi
+
+# ---- libjansson, static ----------------------------------------------------
+# The run journal's reader (conformance/runner/journal.c) is in the library
+# the harnesses link; like libyaml, the system's static copy
+# (Debian/Ubuntu libjansson-dev) goes into the targets.
+jansson_a=$($CC -print-file-name=libjansson.a)
+if [ ! -f "$jansson_a" ]; then
+  for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+    [ -f "$d/libjansson.a" ] && jansson_a=$d/libjansson.a && break
+  done
+fi
+if [ ! -f "$jansson_a" ]; then
+  say "no static libjansson (install libjansson-dev)"
+  exit 1
+fi
+yaml_args+=(-DWK_JANSSON_LIB="$jansson_a")
 
 # ---- the project's libraries and the harnesses' objects ---------------------
 # No build type: the engine's flags decide optimisation and debug info.

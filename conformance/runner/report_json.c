@@ -21,7 +21,7 @@
 #include "expectations.h"
 #include "runner.h"
 
-static void json_string(FILE *f, const char *s)
+void wk_json_string(FILE *f, const char *s)
 {
     if (!s) {
         fputs("null", f);
@@ -55,7 +55,7 @@ static void json_string(FILE *f, const char *s)
 static void json_key(FILE *f, const char *indent, const char *key, int first)
 {
     fprintf(f, "%s%s", first ? "" : ",\n", indent);
-    json_string(f, key);
+    wk_json_string(f, key);
     fputs(": ", f);
 }
 
@@ -63,17 +63,17 @@ static void write_environment(FILE *f, const struct wk_run_report *rep)
 {
     fputs("  \"environment\": {\n", f);
     json_key(f, "    ", "kit_version", 1);
-    json_string(f, rep->kit_version);
+    wk_json_string(f, rep->kit_version);
     json_key(f, "    ", "driver", 0);
-    json_string(f, rep->driver);
+    wk_json_string(f, rep->driver);
     json_key(f, "    ", "profile", 0);
-    json_string(f, wk_report_profile(rep));
+    wk_json_string(f, wk_report_profile(rep));
     json_key(f, "    ", "seed", 0);
     fprintf(f, "%llu", (unsigned long long)rep->seed);
     json_key(f, "    ", "host", 0);
-    json_string(f, rep->host);
+    wk_json_string(f, rep->host);
     json_key(f, "    ", "start_time", 0);
-    json_string(f, rep->start_time);
+    wk_json_string(f, rep->start_time);
     json_key(f, "    ", "jobs", 0);
     fprintf(f, "%u", rep->jobs);
     json_key(f, "    ", "shard", 0);
@@ -91,13 +91,13 @@ static void write_expectation(FILE *f, const struct wk_expectation *x)
         return;
     }
     fputs("{\"expect\": ", f);
-    json_string(f, wk_verdict_name(x->expect));
+    wk_json_string(f, wk_verdict_name(x->expect));
     fputs(", \"pattern\": ", f);
-    json_string(f, x->pattern);
+    wk_json_string(f, x->pattern);
     fputs(", \"reason\": ", f);
-    json_string(f, x->reason);
+    wk_json_string(f, x->reason);
     fputs(", \"link\": ", f);
-    json_string(f, x->link);
+    wk_json_string(f, x->link);
     fputs("}", f);
 }
 
@@ -108,7 +108,7 @@ static void write_covers(FILE *f, const struct wk_prog *p)
         char rule[sizeof(p->covers[i]) + 1];
         snprintf(rule, sizeof(rule), "%.*s", (int)sizeof(p->covers[i]), p->covers[i]);
         fputs(i ? ", " : "", f);
-        json_string(f, rule);
+        wk_json_string(f, rule);
     }
     fputc(']', f);
 }
@@ -120,10 +120,10 @@ static void write_checks(FILE *f, const struct wk_check_total *t)
     fputc('{', f);
     for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
         fputs(k ? ", " : "", f);
-        json_string(f, wk_check_kind_name((enum wk_check_kind)k));
+        wk_json_string(f, wk_check_kind_name((enum wk_check_kind)k));
         fprintf(f, ": {\"run\": %llu, \"skipped\": %llu, \"reason\": ", (unsigned long long)t[k].run,
                 (unsigned long long)t[k].skipped);
-        json_string(f, t[k].skipped ? t[k].reason : NULL);
+        wk_json_string(f, t[k].skipped ? t[k].reason : NULL);
         fputc('}', f);
     }
     fputc('}', f);
@@ -135,30 +135,30 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     char step[96];
     wk_report_step(c, step, sizeof(step));
     fprintf(f, "%s    {\n", first ? "" : ",\n");
-    json_key(f, in, "id", 1), json_string(f, c->prog->id);
-    json_key(f, in, "area", 0), json_string(f, wk_case_area(c));
-    json_key(f, in, "verdict", 0), json_string(f, wk_verdict_name(c->verdict));
+    json_key(f, in, "id", 1), wk_json_string(f, c->prog->id);
+    json_key(f, in, "area", 0), wk_json_string(f, wk_case_area(c));
+    json_key(f, in, "verdict", 0), wk_json_string(f, wk_verdict_name(c->verdict));
     json_key(f, in, "unexpected", 0), fputs(c->unexpected ? "true" : "false", f);
-    json_key(f, in, "run_verdict", 0), json_string(f, wk_verdict_name(c->result.verdict));
-    json_key(f, in, "rule", 0), json_string(f, c->result.rule[0] ? c->result.rule : NULL);
-    json_key(f, in, "trips", 0), json_string(f, c->prog->trips[0] ? c->prog->trips : NULL);
+    json_key(f, in, "run_verdict", 0), wk_json_string(f, wk_verdict_name(c->result.verdict));
+    json_key(f, in, "rule", 0), wk_json_string(f, c->result.rule[0] ? c->result.rule : NULL);
+    json_key(f, in, "trips", 0), wk_json_string(f, c->prog->trips[0] ? c->prog->trips : NULL);
     json_key(f, in, "covers", 0), write_covers(f, c->prog);
-    json_key(f, in, "expected", 0), json_string(f, c->result.expected[0] ? c->result.expected : NULL);
-    json_key(f, in, "seen", 0), json_string(f, c->result.seen[0] ? c->result.seen : NULL);
+    json_key(f, in, "expected", 0), wk_json_string(f, c->result.expected[0] ? c->result.expected : NULL);
+    json_key(f, in, "seen", 0), wk_json_string(f, c->result.seen[0] ? c->result.seen : NULL);
     json_key(f, in, "seconds", 0), fprintf(f, "%.6f", c->seconds);
     json_key(f, in, "failed_step", 0), fprintf(f, "%d", (int)c->result.failed_step);
-    json_key(f, in, "step", 0), json_string(f, step[0] ? step : NULL);
+    json_key(f, in, "step", 0), wk_json_string(f, step[0] ? step : NULL);
     json_key(f, in, "attempts", 0), fprintf(f, "%u", c->attempts);
-    json_key(f, in, "rerun_verdict", 0), json_string(f, c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : NULL);
+    json_key(f, in, "rerun_verdict", 0), wk_json_string(f, c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : NULL);
     json_key(f, in, "expectation", 0), write_expectation(f, c->expectation);
-    json_key(f, in, "file", 0), json_string(f, c->prog->file[0] ? c->prog->file : NULL);
+    json_key(f, in, "file", 0), wk_json_string(f, c->prog->file[0] ? c->prog->file : NULL);
     json_key(f, in, "line", 0), fprintf(f, "%u", c->prog->line);
     json_key(f, in, "not_evaluated", 0), fprintf(f, "%u", c->result.not_evaluated);
     struct wk_check_total t[WK_CHECK_KIND_COUNT];
     memset(t, 0, sizeof(t));
     wk_check_totals_add(t, c);
     json_key(f, in, "checks", 0), write_checks(f, t);
-    json_key(f, in, "output", 0), json_string(f, c->output[0] ? c->output : NULL);
+    json_key(f, in, "output", 0), wk_json_string(f, c->output[0] ? c->output : NULL);
     fputs("\n    }", f);
 }
 
@@ -169,7 +169,7 @@ static void write_spec_errors(FILE *f, const struct wk_run_report *rep)
     fputs("  \"spec_errors\": [", f);
     for (size_t i = 0; i < rep->spec_error_count; i++) {
         fputs(i ? ",\n    " : "\n    ", f);
-        json_string(f, rep->spec_errors[i]);
+        wk_json_string(f, rep->spec_errors[i]);
     }
     fputs(rep->spec_error_count ? "\n  ],\n" : "],\n", f);
 }
@@ -207,9 +207,9 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
     fputs("{\n  \"format\": \"wddmkit-conform-1\",\n", f);
     write_environment(f, rep);
     fputs("  \"status\": ", f);
-    json_string(f, status_word(rep));
+    wk_json_string(f, status_word(rep));
     fputs(",\n  \"signal\": ", f);
-    json_string(f, rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : NULL);
+    wk_json_string(f, rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : NULL);
     fprintf(f, ",\n  \"seconds\": %.6f,\n  \"cases\": [\n", rep->seconds);
     int first = 1;
     for (size_t i = 0; i < rep->count; i++) {

@@ -18,6 +18,8 @@
  *                                element for a test that passed on a rerun:
  *                                the case passes, the CI can count it)
  *   pass                         a bare testcase
+ *   never ran (the run stopped)  <skipped> in a "not-run" suite, whose
+ *                                property not-run says how many
  *
  * Text and attributes are escaped (& < > " '), characters XML 1.0 cannot
  * hold at all (C0 controls, U+FFFE/U+FFFF) are spelled as \xNN text, and
@@ -313,6 +315,44 @@ static void write_spec_errors(FILE *f, const struct wk_run_report *rep)
     fputs("  </testsuite>\n", f);
 }
 
+/* Why the run stopped, for the not-run suite: "SIGTERM", "total timeout". */
+static const char *stop_reason(const struct wk_run_report *rep)
+{
+    return rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : "total timeout";
+}
+
+/* A run cut short: the cases that never ran as a suite of their own, each
+ * a <skipped> testcase, with the count as a property. A CI's test tab then
+ * reads "141 tests, 420 skipped: never ran", not a clean 141 of 141. */
+static void write_not_run(FILE *f, const struct wk_run_report *rep)
+{
+    size_t missing = rep->count - rep->finished;
+    char msg[160];
+    snprintf(msg, sizeof(msg), "never ran: the run was stopped by %s after %zu of %zu cases", stop_reason(rep),
+             rep->finished, rep->count);
+    fprintf(f, "  <testsuite name=\"not-run\" tests=\"%zu\" failures=\"0\" errors=\"0\" skipped=\"%zu\" time=\"0\"",
+            missing, missing);
+    attr(f, "timestamp", rep->start_time);
+    attr(f, "hostname", rep->host);
+    fputs(">\n    <properties>\n", f);
+    fprintf(f, "      <property name=\"not-run\" value=\"%zu\"/>\n", missing);
+    fputs("      <property name=\"stopped-by\"", f);
+    attr(f, "value", stop_reason(rep));
+    fputs("/>\n    </properties>\n", f);
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct wk_case_report *c = &rep->cases[i];
+        if (c->finished)
+            continue;
+        fputs("    <testcase", f);
+        attr(f, "classname", wk_case_area(c));
+        attr(f, "name", c->prog->id);
+        fputs(" time=\"0\">\n      <skipped", f);
+        attr(f, "message", msg);
+        fputs("/>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n", f);
+}
+
 static void write_document(FILE *f, const struct wk_run_report *rep, const struct wk_case_report **v, size_t n)
 {
     struct suite_counts all;
@@ -320,9 +360,10 @@ static void write_document(FILE *f, const struct wk_run_report *rep, const struc
     for (size_t i = 0; i < n; i++)
         count_case(&all, v[i]);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wddmkit conform\"", f);
+    size_t missing = rep->stop != WK_RUN_COMPLETE ? rep->count - rep->finished : 0;
     fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"",
-            all.tests + rep->spec_error_count, all.failures, all.errors + rep->spec_error_count, all.skipped,
-            rep->seconds);
+            all.tests + rep->spec_error_count + missing, all.failures, all.errors + rep->spec_error_count,
+            all.skipped + missing, rep->seconds);
     attr(f, "timestamp", rep->start_time);
     fputs(">\n", f);
     for (size_t i = 0; i < n;) {
@@ -335,9 +376,7 @@ static void write_document(FILE *f, const struct wk_run_report *rep, const struc
     if (rep->spec_error_count)
         write_spec_errors(f, rep);
     if (rep->stop != WK_RUN_COMPLETE)
-        fprintf(f, "  <!-- the run stopped early (%s): %zu of %zu cases finished -->\n",
-                rep->stop == WK_RUN_INTERRUPTED ? wk_run_signal_name(rep->signo) : "total timeout", rep->finished,
-                rep->count);
+        write_not_run(f, rep);
     fputs("</testsuites>\n", f);
 }
 

@@ -15,7 +15,9 @@
  * Every line but a plain pass carries a YAML diagnostic block (verdict,
  * rule, expected, seen, step, and the command that reruns the case), its strings double-quoted and escaped.
  * A run cut short ends with "Bail out!" so a harness cannot mistake it for
- * a complete one.
+ * a complete one. `--tap -` streams to stdout instead: each line as its
+ * case finishes (in the order they finish), the plan last, as TAP 13
+ * allows.
  */
 #include <stdint.h>
 #include <string.h>
@@ -145,6 +147,16 @@ static void write_spec_error(FILE *f, const char *message, size_t number)
     fputs("  ...\n", f);
 }
 
+/* "Bail out!" when the run was cut short, else nothing. */
+static void write_bail_out(FILE *f, const struct wk_run_report *rep)
+{
+    if (rep->stop == WK_RUN_INTERRUPTED)
+        fprintf(f, "Bail out! interrupted by %s: %zu of %zu cases finished\n", wk_run_signal_name(rep->signo),
+                rep->finished, rep->count);
+    else if (rep->stop == WK_RUN_TOTAL_TIMEOUT)
+        fprintf(f, "Bail out! --total-timeout elapsed: %zu of %zu cases finished\n", rep->finished, rep->count);
+}
+
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err)
 {
     char tmp[4200];
@@ -158,10 +170,27 @@ wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE 
             write_line(f, rep, &rep->cases[i], ++number);
     for (size_t i = 0; i < rep->spec_error_count; i++)
         write_spec_error(f, rep->spec_errors[i], ++number);
-    if (rep->stop == WK_RUN_INTERRUPTED)
-        fprintf(f, "Bail out! interrupted by %s: %zu of %zu cases finished\n", wk_run_signal_name(rep->signo),
-                rep->finished, rep->count);
-    else if (rep->stop == WK_RUN_TOTAL_TIMEOUT)
-        fprintf(f, "Bail out! --total-timeout elapsed: %zu of %zu cases finished\n", rep->finished, rep->count);
+    write_bail_out(f, rep);
     return wk_report_commit(f, tmp, path, err);
+}
+
+void wk_tap_stream_begin(FILE *f)
+{
+    fputs("TAP version 13\n", f);
+    fflush(f);
+}
+
+void wk_tap_stream_case(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c, size_t number)
+{
+    write_line(f, rep, c, number);
+    fflush(f); /* a reader sees each case as it finishes */
+}
+
+void wk_tap_stream_end(FILE *f, const struct wk_run_report *rep, size_t number)
+{
+    for (size_t i = 0; i < rep->spec_error_count; i++)
+        write_spec_error(f, rep->spec_errors[i], ++number);
+    fprintf(f, "1..%zu\n", number);
+    write_bail_out(f, rep);
+    fflush(f);
 }

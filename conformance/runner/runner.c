@@ -27,7 +27,7 @@
 #include "runner_internal.h"
 #include "util.h"
 
-static void describe_environment(struct wk_run_report *rep, const struct wk_runner_options *o)
+void wk_runner_describe(struct wk_run_report *rep, const struct wk_runner_options *o)
 {
     struct utsname u;
     if (uname(&u) == 0)
@@ -88,7 +88,7 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     const char *version = out->kit_version;
     memset(out, 0, sizeof(*out));
     out->kit_version = version;
-    describe_environment(out, o);
+    wk_runner_describe(out, o);
     struct run R;
     memset(&R, 0, sizeof(R));
     R.o = o;

@@ -60,7 +60,7 @@ struct wk_runner_options {
     uint32_t shard_index;             /* 1..shard_count */
     uint32_t shard_count;             /* 0 or 1: no sharding */
     const struct wk_expectations *expectations;  /* NULL: none */
-    int catch_signals;                /* SIGINT/SIGTERM stop the run (the CLI) */
+    int catch_signals;                /* SIGINT/SIGTERM/SIGHUP/SIGPIPE stop the run (the CLI) */
     /* Progress, in the runner's process: a case starts (first attempt) and
      * a case has its final verdict. Either may be NULL. */
     void (*on_start)(void *ctx, const struct wk_run_report *rep, size_t index);
@@ -70,7 +70,7 @@ struct wk_runner_options {
 
 enum wk_run_stop {
     WK_RUN_COMPLETE,                  /* every selected case finished */
-    WK_RUN_INTERRUPTED,               /* SIGINT or SIGTERM (signo) */
+    WK_RUN_INTERRUPTED,               /* SIGINT, SIGTERM, SIGHUP or SIGPIPE (signo) */
     WK_RUN_TOTAL_TIMEOUT              /* --total-timeout elapsed */
 };
 
@@ -159,7 +159,8 @@ int wk_verdict_is_unexpected(enum wk_verdict v);
 int wk_case_is_unexpected(enum wk_verdict v, const struct wk_expectation *e);
 
 /* The process exit code for a finished run: 0 all as expected, 1 unexpected
- * results or a run cut short by --total-timeout, 130 interrupted. */
+ * results or a run cut short by --total-timeout, 128 + the signal when a
+ * signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE). */
 int wk_run_exit_code(const struct wk_run_report *rep);
 
 /* ------------------------------------------------------------------ */
@@ -190,6 +191,17 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
 wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
+/* TAP streamed as cases finish (`--tap -`): the version line, one test
+ * line numbered `number` per finished case, then the spec errors, the plan
+ * (1..N, last) and a "Bail out!" when the run was cut short. */
+void wk_tap_stream_begin(FILE *f);
+void wk_tap_stream_case(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c, size_t number);
+void wk_tap_stream_end(FILE *f, const struct wk_run_report *rep, size_t number);
+
+/* A JSON string, escaped (NULL: null): quotes, backslashes and control
+ * characters escaped, invalid UTF-8 as \ufffd (report_json.c; the journal
+ * writes its lines with it too). */
+void wk_json_string(FILE *f, const char *s);
 
 /* Helpers the writers share (report_common.c). */
 const char *wk_run_signal_name(int signo);    /* "SIGSEGV"; "signal" when unknown */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * signals.c - SIGINT and SIGTERM stop a run without losing it:
+ * signals.c - SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGPIPE (a
+ * closed pipe: `conform | head -3`) stop a run without losing it:
  * the handler only sets a flag and writes to a self-pipe, the scheduler's
  * poll() wakes on the pipe, stops launching, kills the children still
  * running and returns with what finished, so the caller can still write
@@ -20,17 +21,31 @@
 
 static volatile sig_atomic_t caught_signal;
 static int signal_pipe[2] = { -1, -1 };
-static struct sigaction saved_int, saved_term;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+static struct sigaction saved[STOP_SIGNALS];
+static volatile pid_t owner;          /* the runner: a forked case process inherits the handler */
 
 static void on_stop_signal(int signo)
 {
-    int saved = errno;
-    caught_signal = signo;
+    int saved_errno = errno;
+    if (getpid() != owner) {
+        /* a case process before it reset its handlers: die of the signal
+         * as it would have, never stop the runner from inside a child */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof(dfl));
+        dfl.sa_handler = SIG_DFL;
+        sigaction(signo, &dfl, NULL);
+        raise(signo);
+        return;
+    }
+    if (!caught_signal)
+        caught_signal = signo; /* the first: a SIGTERM's run then meets SIGPIPEs as it stops */
     if (signal_pipe[1] >= 0) {
         ssize_t ignored = write(signal_pipe[1], "s", 1);
         (void)ignored;
     }
-    errno = saved;
+    errno = saved_errno;
 }
 
 void wk_runner_signals_begin(int enable)
@@ -44,16 +59,17 @@ void wk_runner_signals_begin(int enable)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &saved_int);
-    sigaction(SIGTERM, &sa, &saved_term);
+    owner = getpid();
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, &saved[i]);
 }
 
 void wk_runner_signals_end(int enable)
 {
     if (!enable)
         return;
-    sigaction(SIGINT, &saved_int, NULL);
-    sigaction(SIGTERM, &saved_term, NULL);
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &saved[i], NULL);
     for (int i = 0; i < 2; i++) {
         if (signal_pipe[i] >= 0)
             close(signal_pipe[i]);

@@ -60,7 +60,7 @@ int wk_case_is_unexpected(enum wk_verdict v, const struct wk_expectation *e)
 int wk_run_exit_code(const struct wk_run_report *rep)
 {
     if (rep->stop == WK_RUN_INTERRUPTED)
-        return 130;
+        return 128 + (rep->signo > 0 ? rep->signo : 2); /* as a shell reports the signal: 130 SIGINT */
     if (rep->spec_errors_total)
         return 2; /* the suite that ran is not the one written */
     return rep->unexpected || rep->stop == WK_RUN_TOTAL_TIMEOUT ? 1 : 0;
