@@ -75,8 +75,23 @@ enum wk_cli_driver_load {
     WK_CLI_DRIVER_REFUSED,       /* any other reason it does not load */
     WK_CLI_DRIVER_CRASHED,       /* its constructors crashed */
     WK_CLI_DRIVER_HUNG,          /* DRV-HANG-001: loading or DriverEntry took longer than a DDI call may
-                                    (WK_VIDMM_DDI_TIMEOUT_MS); everything the probe started was killed */
+                                    (WK_VIDMM_DDI_TIMEOUT_MS, or --load-timeout); everything the probe
+                                    started was killed */
 };
+
+/* --load-timeout S, which every command that loads a --driver takes: how
+ * long loading the module and its DriverEntry may take in the probe (default
+ * a DDI call's, WK_VIDMM_DDI_TIMEOUT_MS). The option's table entry, the key
+ * given by the command. */
+#define WK_CLI_OPT_LOAD_TIMEOUT(key)                                                   \
+    { "load-timeout", key, WK_CLI_VALUE, "S",                                          \
+      "seconds the driver may take to load and run DriverEntry (default 5)" }
+struct wk_cli_arg;
+/* Its value: 0, or 2 after saying what is wrong with it. */
+int wk_cli_load_timeout_arg(const struct wk_cli_arg *a);
+/* Its value from a whole command line, before the command parses it (the
+ * hand-over's probe); a bad value is left to the command. */
+void wk_cli_load_timeout_from_argv(int argc, char **argv);
 
 /* Loads path in a forked child, and runs its DriverEntry there, within the
  * timeout of a DDI call; why gets the loader's reason (empty when it

@@ -52,11 +52,12 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT,
 };
 
 static const struct wk_cli_option conform_options[] = {
     { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH", "the driver object to test (default: the built-in reference driver)" },
+    WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT),
     { "profile", OPT_PROFILE, WK_CLI_VALUE, "P",
       "contract: check the DDI contract and the data only; stress: also\n"
       "inputs no kernel hands a driver (a bare Patch); reference: everything,\n"
@@ -184,6 +185,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_SHARD: return parse_shard(a, o);
     case OPT_SEED: o->has_seed = 1; return wk_cli_number(a, 0, UINT64_MAX, &o->seed);
     case OPT_NO_FORK: o->no_fork = 1; return 0;
+    case OPT_LOAD_TIMEOUT: return wk_cli_load_timeout_arg(a);
     case OPT_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->case_timeout);
     case OPT_TOTAL_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->total_timeout);
     case OPT_EXPECTATIONS: A->expectations = a->value; return 0;

@@ -21,7 +21,7 @@
 
 enum {
     OPT_HARNESS = WK_CLI_LONG_ONLY, OPT_DRIVER, OPT_OUT, OPT_REPLAY_DIR, OPT_ALL_FILES, OPT_FAIL_UNDER, OPT_BATCH,
-    OPT_TIMEOUT,
+    OPT_TIMEOUT, OPT_LOAD_TIMEOUT,
 };
 
 static const struct wk_cli_option coverage_options[] = {
@@ -43,6 +43,7 @@ static const struct wk_cli_option coverage_options[] = {
       "inputs per replay process (default 256): a driver that ends the\n"
       "process loses the coverage of its batch only" },
     { "timeout", OPT_TIMEOUT, WK_CLI_VALUE, "S", "seconds a batch of inputs may run (default 600)" },
+    WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT),
     { 0 },
 };
 
@@ -84,6 +85,7 @@ static int coverage_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_FAIL_UNDER: return wk_cli_decimal(a, 0, 100, &o->fail_under);
     case OPT_BATCH: return whole(a, 1, 100000, &o->batch);
     case OPT_TIMEOUT: return whole(a, 1, 86400, &o->timeout_s);
+    case OPT_LOAD_TIMEOUT: return wk_cli_load_timeout_arg(a);
     default: /* WK_CLI_OPERAND */
         if (o->ninputs == WK_COVERAGE_MAX_INPUTS)
             return wk_cli_error(a->cmd, "too many inputs (at most %d files or folders): '%s'", WK_COVERAGE_MAX_INPUTS,

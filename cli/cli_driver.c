@@ -15,16 +15,21 @@ static const char driver_about[] =
     "DriverEntry. Exit 0: it loads; 2: it does not (the loader's reason, and for a module built\n"
     "with sanitizers or fuzzer coverage the runtime symbol it lacks, or for one built with GCC's\n"
     "-fsanitize=address the runtime to preload); 3: it crashed while loading, or hung (DRV-HANG-001:\n"
-    "loading and DriverEntry get the time a DDI call gets).\n"
+    "loading and DriverEntry get the time a DDI call gets, or --load-timeout S).\n"
     "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
     "when the module needs a runtime this build lacks, hand the command to a build that has it\n"
     "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).";
 
-static const struct wk_cli_command check_command = { "driver check", "PATH", NULL, driver_about, NULL };
+enum { OPT_LOAD_TIMEOUT = WK_CLI_LONG_ONLY };
+static const struct wk_cli_option check_options[] = { WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT), { 0 } };
+static const struct wk_cli_command check_command = { "driver check", "PATH [--load-timeout S]", check_options,
+                                                     driver_about, NULL };
 
 static int take_path(void *ctx, const struct wk_cli_arg *a)
 {
     const char **path = ctx;
+    if (a->key == OPT_LOAD_TIMEOUT)
+        return wk_cli_load_timeout_arg(a);
     if (*path)
         return wk_cli_error(a->cmd, "one PATH only, saw '%s' after '%s'", a->value, *path);
     *path = a->value;

@@ -11,12 +11,12 @@
 #include "cli_crash_args.h"
 
 static const struct wk_cli_option repro_options[] = {
-    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_RUNS, WK_CRASH_OPT_SEED, WK_CRASH_OPT_HARNESS, WK_CRASH_OPT_TIMEOUT,
+    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_LOAD_TIMEOUT, WK_CRASH_OPT_RUNS, WK_CRASH_OPT_SEED, WK_CRASH_OPT_HARNESS, WK_CRASH_OPT_TIMEOUT,
     WK_CRASH_OPT_NO_CALIBRATE, { 0 },
 };
 
 static const struct wk_cli_command repro_command = {
-    "repro", "FILE [--driver PATH] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]",
+    "repro", "FILE [--driver PATH] [--load-timeout S] [--runs N] [--seed N] [--harness NAME] [--timeout S] [--no-calibrate]",
     repro_options, "\nReplays a crash file in forked children: its signature, the program as run, the exit.",
     WK_CRASH_INPUTS_HELP WK_CRASH_ENV_HELP "\n"
     "exit: 0 pass, 1 fail (a rule violated, a check failed), 3 crash, 4 timeout (--timeout),\n"

@@ -52,6 +52,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "driver_probe.h"
 #include "reference.h"
 
@@ -61,8 +62,10 @@
 /* Written by the child once the module is loaded, before DriverEntry: a
  * child killed at the timeout hung in DriverEntry when it arrived. */
 #define PROBE_IN_ENTRY '\x1d'
-/* Loading and DriverEntry are driver code: a DDI call's time. */
-#define PROBE_TIMEOUT_MS WK_VIDMM_DDI_TIMEOUT_MS
+/* Loading and DriverEntry are driver code: a DDI call's time, unless
+ * --load-timeout says otherwise (a driver that loads firmware in
+ * DriverEntry may need more; a test of a hanging driver, less). */
+static double probe_timeout_ms = WK_VIDMM_DDI_TIMEOUT_MS;
 
 /* The driver ABI the module's DxgkInitialize said (driver.h,
  * WK_DRIVER_ABI_VERSION), 0 when it never called, and the table it handed
@@ -219,7 +222,7 @@ static void read_available(int *fd, struct probe_text *t)
 }
 
 /*
- * Waits at most PROBE_TIMEOUT_MS for the probe child pid, collecting what
+ * Waits at most probe_timeout_ms for the probe child pid, collecting what
  * it writes to fd (-1: nothing to read; closed here) into t, then kills its
  * process group (what its constructors started, whether or not it ended)
  * and reaps it into *status. 1 when it was killed at the deadline. The
@@ -228,7 +231,7 @@ static void read_available(int *fd, struct probe_text *t)
  */
 static int await_probe(pid_t pid, int fd, struct probe_text *t, int *status)
 {
-    double deadline = now_ms() + PROBE_TIMEOUT_MS;
+    double deadline = now_ms() + probe_timeout_ms;
     int late = 0;
     if (fd >= 0)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -256,11 +259,13 @@ static int await_probe(pid_t pid, int fd, struct probe_text *t, int *status)
 /* The verdict on a probe killed at the deadline. */
 static enum wk_cli_driver_load hung(const char *path, int in_entry, char *why, size_t cap)
 {
-    snprintf(why, cap, "DRV-HANG-001: %s hung %s: %s within %u ms (the timeout of a DDI call); the process that "
+    snprintf(why, cap, "DRV-HANG-001: %s hung %s: %s within %.0f ms (%s); the process that "
              "loaded it was killed, with every process it started", path,
              in_entry ? "in DriverEntry" : "while loading",
              in_entry ? "DriverEntry did not return" : "its load-time code (constructors) did not finish",
-             (unsigned)PROBE_TIMEOUT_MS);
+             probe_timeout_ms,
+             probe_timeout_ms == WK_VIDMM_DDI_TIMEOUT_MS ? "the timeout of a DDI call; --load-timeout sets it"
+                                                         : "--load-timeout");
     return WK_CLI_DRIVER_HUNG;
 }
 
@@ -368,6 +373,31 @@ static enum wk_cli_driver_load ended(const char *path, int st, const char *err, 
         snprintf(why, cap, "%s ended the process while loading (exit code %d)%s%s", path, WEXITSTATUS(st), sep,
                  err);
     return WK_CLI_DRIVER_CRASHED;
+}
+
+int wk_cli_load_timeout_arg(const struct wk_cli_arg *a)
+{
+    double seconds = 0;
+    if (wk_cli_decimal(a, 0.01, 3600, &seconds))
+        return 2;
+    probe_timeout_ms = seconds * 1000;
+    return 0;
+}
+
+/* The hand-over probes a command's --driver before the command parses its
+ * options: it takes --load-timeout from argv the same way, quietly (a bad
+ * value is the command's own parser's to report). */
+void wk_cli_load_timeout_from_argv(int argc, char **argv)
+{
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = strncmp(argv[i], "--load-timeout=", 15) == 0 ? argv[i] + 15
+                        : strcmp(argv[i], "--load-timeout") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                                   : NULL;
+        char *end = NULL;
+        double seconds = v ? strtod(v, &end) : 0;
+        if (v && end != v && !*end && seconds >= 0.01 && seconds <= 3600)
+            probe_timeout_ms = seconds * 1000;
+    }
 }
 
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap)

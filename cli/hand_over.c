@@ -218,6 +218,7 @@ int wk_cli_hand_over(int argc, char **argv)
     const char *driver = argc >= 2 && loads_driver(argv[1]) ? driver_argument(argc, argv) : NULL;
     if (!driver || getenv(HANDED_OVER))
         return -1;
+    wk_cli_load_timeout_from_argv(argc, argv);
     char why[1024], sym[256] = "", soname[64];
     if (wk_cli_driver_probe(driver, why, sizeof(why)) != WK_CLI_DRIVER_NEEDS_RUNTIME)
         return -1; /* it loads, or fails in a way the command itself reports */

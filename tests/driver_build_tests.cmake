@@ -48,23 +48,26 @@ wk_cli_expect(cli.conform_driver_missing 2 "--driver [^ ]*no-such-driver.so: .*N
 wk_cli_expect(cli.conform_driver_crashing_ctor 2 "crashed while loading"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_crashing_ctor>)
 # A module whose constructor or DriverEntry never returns (driver_build/
-# hanging_ctor.c, hanging_entry.c): loading gets a DDI call's time (5 s),
-# then DRV-HANG-001 says where it hung, with the exit code of a module that
-# cannot be loaded. The TIMEOUT makes a regression fail, not hang CI.
+# hanging_ctor.c, hanging_entry.c): loading gets a DDI call's time (5 s;
+# here --load-timeout 0.5, so that each test takes a second at most), then
+# DRV-HANG-001 says where it hung and after how long, with the exit code of
+# a module that cannot be loaded. The TIMEOUT makes a regression fail, not
+# hang CI.
 set(_hang_regex "DRV-HANG-001: [^ ]*hanging_")
+set(_hang_within "within 500 ms [(]--load-timeout[)]")
 foreach(m hanging_ctor hanging_entry)
   set(_where "hung while loading")
   if(m STREQUAL "hanging_entry")
     set(_where "hung in DriverEntry")
   endif()
-  wk_cli_expect(cli.driver_check_${m} 3 "${_hang_regex}[a-z]+.so ${_where}"
-                $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_${m}>)
-  wk_cli_expect(cli.conform_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}"
-                $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_${m}>)
-  wk_cli_expect(cli.repro_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}"
-                $<TARGET_FILE:wddmkit> repro ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/adapter-start.aperture-only.bin
+  wk_cli_expect(cli.driver_check_${m} 3 "${_hang_regex}[a-z]+.so ${_where}: .* ${_hang_within}"
+                $<TARGET_FILE:wddmkit> driver check --load-timeout 0.5 $<TARGET_FILE:wk_test_${m}>)
+  wk_cli_expect(cli.conform_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}: .* ${_hang_within}"
+                $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_${m}> --load-timeout=0.5)
+  wk_cli_expect(cli.repro_driver_${m} 2 "--driver [^ ]*: ${_hang_regex}[a-z]+.so ${_where}: .* ${_hang_within}"
+                $<TARGET_FILE:wddmkit> repro --load-timeout 0.5 ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/adapter-start.aperture-only.bin
                 --driver $<TARGET_FILE:wk_test_${m}>)
-  set_tests_properties(cli.driver_check_${m} cli.conform_driver_${m} cli.repro_driver_${m} PROPERTIES TIMEOUT 8)
+  set_tests_properties(cli.driver_check_${m} cli.conform_driver_${m} cli.repro_driver_${m} PROPERTIES TIMEOUT 4)
 endforeach()
 # An intermittent crash (driver_build/crash_once.c: the case process dies
 # on the first run, the rerun passes) fails the run unless the expectations
@@ -85,7 +88,7 @@ if(WK_BASH)
   add_test(NAME cli.driver_hang_leaves_nothing
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/driver_hang.sh $<TARGET_FILE:wddmkit>
             $<TARGET_FILE:wk_test_hanging_ctor> ${CMAKE_CURRENT_BINARY_DIR}/driver-hang)
-  set_tests_properties(cli.driver_hang_leaves_nothing PROPERTIES LABELS "unit" TIMEOUT 20
+  set_tests_properties(cli.driver_hang_leaves_nothing PROPERTIES LABELS "unit" TIMEOUT 8
     PASS_REGULAR_EXPRESSION "driver_hang: all checks passed")
 endif()
 
