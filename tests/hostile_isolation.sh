@@ -13,6 +13,9 @@
 #                 case is a crash naming the forgery, never a pass;
 #   forge-atexit  ... WK_TEST_FORGE=2: the same record from an atexit
 #                 handler, run by exit(0) in Render: the same;
+#   forge-thread  ... WK_TEST_FORGE=3: a thread Render starts forges until
+#                 the process ends, while the case runs on to the kit's own
+#                 record: the case is a crash naming the forgery;
 #   orphan        tests/driver_build/fork_orphan.c: Render leaves a
 #                 grandchild that called setsid() sleeping 60 s with the
 #                 case's pipes: the case passes at once (no timeout), and
@@ -61,6 +64,15 @@ forge-fd | forge-atexit)
     expect_rc "repro" 3 $?
     expect_in "repro" "result: crash (exit 3)" "$out"
     expect_in "repro" "signature: exit 0 after a result record the kit did not write" "$out"
+    ;;
+forge-thread)
+    conform
+    expect_rc "conform" 1 $?
+    expect_in "conform" "1 crash" "$out"
+    expect_in "conform" "the kit did not write" "$out"
+    repro
+    expect_rc "repro" 3 $?
+    expect_in "repro" "result: crash (exit 3)" "$out"
     ;;
 orphan)
     export WK_TEST_ORPHAN_FILE=$scratch/pids

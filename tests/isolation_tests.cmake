@@ -3,10 +3,11 @@
 # outlive its case (issue 22; docs/verdicts.md, "Threat model";
 # tests/hostile_isolation.sh): tests/driver_build/forge_result.c built two
 # ways (a forged PASS record on every inherited fd, from Render then
-# _exit(0), or from an atexit handler), and tests/driver_build/fork_orphan.c
+# _exit(0), from an atexit handler, or from a thread that goes on forging
+# while the case finishes normally), and tests/driver_build/fork_orphan.c
 # (a grandchild in a session of its own, sleeping 60 s). Each through
 # `conform` and `repro`, in about a second.
-set(_forge_ways fd atexit)
+set(_forge_ways fd atexit thread)
 set(_i 0)
 foreach(way ${_forge_ways})
   math(EXPR _i "${_i} + 1")
@@ -31,5 +32,6 @@ if(WK_BASH)
   endfunction()
   wk_hostile_isolation(forged_fd_record forge-fd $<TARGET_FILE:wk_test_forge_fd>)
   wk_hostile_isolation(forged_atexit_record forge-atexit $<TARGET_FILE:wk_test_forge_atexit>)
+  wk_hostile_isolation(forged_thread_record forge-thread $<TARGET_FILE:wk_test_forge_thread>)
   wk_hostile_isolation(setsid_orphan_killed orphan $<TARGET_FILE:wk_test_fork_orphan>)
 endif()

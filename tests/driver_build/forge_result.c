@@ -7,7 +7,12 @@
  *
  *   1 fd      from DxgkDdiRender, then _exit(0): the kit never writes;
  *   2 atexit  DriverEntry registers an atexit handler that forges, and
- *             DxgkDdiRender calls exit(0), which runs it.
+ *             DxgkDdiRender calls exit(0), which runs it;
+ *   3 thread  DxgkDdiRender starts a thread that forges again and again
+ *             until the process ends, waits for its first round, and
+ *             returns as the reference driver would: the case goes on, and
+ *             the kit's own record lands among the forged ones (a thread
+ *             writing after the driver's last call).
  *
  * The forgery is the best a driver can do without reading the kit's
  * memory: the record's layout, its magic and a PASS verdict, with a nonce
@@ -17,7 +22,10 @@
  * (tests/hostile_isolation.sh).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +37,7 @@
 #endif
 
 #ifndef WK_TEST_FORGE
-#error "build with -DWK_TEST_FORGE=1 (fd) or 2 (atexit)"
+#error "build with -DWK_TEST_FORGE=1 (fd), 2 (atexit) or 3 (thread)"
 #endif
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
@@ -55,8 +63,35 @@ static void forge_everywhere(void)
     }
 }
 
+static DXGKDDI_RENDER *real_render;
+static sem_t first_round;
+
+/* Forges every 100 us until the process ends (the kit's _exit). */
+static void *forge_forever(void *unused)
+{
+    (void)unused;
+    forge_everywhere();
+    sem_post(&first_round);
+    for (;;) {
+        struct timespec t = { 0, 100000 };
+        nanosleep(&t, NULL);
+        forge_everywhere();
+    }
+    return NULL;
+}
+
 static NTSTATUS forging_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 {
+    if (WK_TEST_FORGE == 3) {
+        static int started;
+        pthread_t id;
+        if (!started && sem_init(&first_round, 0, 0) == 0 && pthread_create(&id, NULL, forge_forever, NULL) == 0) {
+            started = 1;
+            while (sem_wait(&first_round) != 0)
+                ;
+        }
+        return real_render(hContext, pRender);
+    }
     (void)hContext;
     (void)pRender;
     if (WK_TEST_FORGE == 1) {
@@ -68,6 +103,7 @@ static NTSTATUS forging_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 
 static void plant(DRIVER_INITIALIZATION_DATA *init)
 {
+    real_render = init->DxgkDdiRender;
     init->DxgkDdiRender = forging_render;
 }
 
