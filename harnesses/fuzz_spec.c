@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_spec.c - arbitrary bytes as a YAML spec through the spec loader.
+ * fuzz_spec.c - arbitrary bytes as a YAML spec through the spec loader,
+ * and as an expectations file through its loader (conformance/runner/
+ * expectations.h): the two loaders of YAML a user hands `conform`.
  *
  * One source, three builds (fuzz/CMakeLists.txt): libFuzzer, AFL++ and the
  * plain replay binary. The input is loaded as a spec file named
@@ -13,7 +15,11 @@
  *   - the status is WK_OK exactly when no error was reported, and every
  *     reported error is one line starting with "fuzz.yaml" (a position);
  *   - every loaded program respects prog.h's limits and its adapter is
- *     one the GPU model accepts.
+ *     one the GPU model accepts;
+ *   - the expectations loader answers WK_OK exactly when it hands back a
+ *     file and prints nothing, else prints one or more lines, each
+ *     starting with "fuzz.yaml:" (FILE:LINE:COL); a loaded file respects
+ *     expectations.h's limits (entries, text lengths, verdicts).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
@@ -58,8 +64,54 @@ static void dump_all(const struct wk_spec_set *set)
     free(text);
 }
 
+static int allowed_expectation(enum wk_verdict v)
+{
+    return v == WK_VERDICT_FAIL || v == WK_VERDICT_FLAKE || v == WK_VERDICT_SKIP || v == WK_VERDICT_CRASH ||
+           v == WK_VERDICT_TIMEOUT;
+}
+
+static void check_messages(const char *text, size_t len)
+{
+    for (const char *line = text; line < text + len;) {
+        const char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        if (!nl || strncmp(line, "fuzz.yaml:", 10) != 0)
+            abort(); /* every message is a whole line naming the position */
+        line = nl + 1;
+    }
+}
+
+static void check_expectations(const uint8_t *data, size_t size)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    if (!err)
+        return;
+    struct wk_expectations *e = NULL;
+    wk_status st = wk_expectations_parse("fuzz.yaml", (const char *)data, size, &e, err);
+    fclose(err);
+    if ((st == WK_OK) != (e != NULL) || (st == WK_OK) != (len == 0))
+        abort();
+    check_messages(text, len);
+    if (e) {
+        if (e->count > WK_EXPECTATIONS_MAX_ENTRIES)
+            abort();
+        for (size_t i = 0; i < e->count; i++) {
+            const struct wk_expectation *x = &e->entries[i];
+            if (!x->pattern || !x->reason || !x->link || !allowed_expectation(x->expect) ||
+                strlen(x->reason) > WK_EXPECTATION_MAX_TEXT || strlen(x->link) > WK_EXPECTATION_MAX_TEXT ||
+                x->line == 0 || x->column == 0)
+                abort();
+        }
+        wk_expectations_match(e, "smoke.render-all-commands");
+        wk_expectations_free(e);
+    }
+    free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_expectations(data, size);
     struct wk_spec_set set;
     struct wk_diag d;
     wk_spec_set_init(&set);

@@ -18,7 +18,9 @@
  *   - fuzz_spec: every keyword the spec loader accepts, harvested from its
  *     own "expected one of: ..." diagnostics on probe specs (top level,
  *     case, adapter, every step and check, flags, statuses, stats...), the
- *     mutation names and the rule IDs;
+ *     mutation names and the rule IDs, and the expectations loader's keys
+ *     and verdicts from its "(expected a, b or c)" messages (fuzz_spec
+ *     feeds its input to both loaders);
  *   - fuzz_cli: the commands, subcommands, options and harness names of
  *     `wddmkit`, harvested from its own help texts, and argument shapes
  *     (the NUL that separates arguments, numbers at the parsers' edges).
@@ -312,10 +314,51 @@ static void probe_each(struct dict *d)
     probe(d, yaml);
 }
 
+/* Adds every word of the list after `mark` in text, up to `stop`: "a, b,
+ * c or d" and "a, b, c, saw" alike. */
+static void harvest_list(struct dict *d, const char *text, const char *mark, const char *stop)
+{
+    char name[64], word[64];
+    for (const char *p = strstr(text, mark); p; p = strstr(p, mark)) {
+        p += strlen(mark);
+        const char *end = strstr(p, stop);
+        while (end && p < end) {
+            size_t n = strcspn(p, ", )");
+            snprintf(word, sizeof(word), "%.*s", (int)(n < 63 ? n : 63), p);
+            if (n && strcmp(word, "or") != 0) {
+                namef(name, sizeof(name), "kw_%s", word);
+                add_text(d, name, word);
+            }
+            p += n;
+            p += strspn(p, ", ");
+        }
+    }
+}
+
+/* The expectations loader on an entry with an unknown key and an unknown
+ * verdict: its keys and verdicts, from its messages. */
+static void probe_expectations(struct dict *d)
+{
+    static const char yaml[] = "- zzz: 1\n  expect: zzz\n";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    if (!err)
+        return;
+    struct wk_expectations *e = NULL;
+    wk_expectations_parse("probe.yaml", yaml, sizeof(yaml) - 1, &e, err);
+    fclose(err);
+    wk_expectations_free(e);
+    harvest_list(d, text, "(expected ", ")");
+    harvest_list(d, text, "expected one of ", ", saw");
+    free(text);
+}
+
 static void add_spec_keywords(struct dict *d)
 {
     char name[64];
     probe(d, probe_case);
+    probe_expectations(d);
     probe_each(d);
     for (uint32_t i = 0; wk_mutation_at(i); i++) {
         namef(name, sizeof(name), "mutation_%s", wk_mutation_at(i)->name);
