@@ -37,13 +37,25 @@ struct parse {
 
 static void errorf(struct parse *P, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* One line per problem, whatever the file holds: a value the message
+ * quotes may span lines (a multi-line plain scalar) or hold control bytes,
+ * which are shown as \n and \xNN (fuzz_spec found the first). */
 static void errorf(struct parse *P, yaml_mark_t m, const char *fmt, ...)
 {
-    fprintf(P->err, "%s:%zu:%zu: ", P->name, m.line + 1, m.column + 1);
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(P->err, fmt, ap);
+    vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    fprintf(P->err, "%s:%zu:%zu: ", P->name, m.line + 1, m.column + 1);
+    for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", P->err);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(P->err, "\\x%02x", *c);
+        else
+            fputc(*c, P->err);
+    }
     fputc('\n', P->err);
     P->errors++;
 }
