@@ -5,7 +5,8 @@
 # told from a write, where it used to land on the kit's stack (unseen, or an
 # unnamed crash). One build of tests/driver_build/arg_overrun.c per access,
 # each run on one smoke case (well under 2 s).
-set(_arg_overruns alloc_info seg_desc create_device caps create_device_read alloc_info_before)
+set(_arg_overruns alloc_info seg_desc create_device caps create_device_read alloc_info_before pdo
+    registry_path registry_text)
 set(_i 0)
 foreach(way ${_arg_overruns})
   math(EXPR _i "${_i} + 1")
@@ -34,3 +35,9 @@ wk_arg_guard_test(create_device_read 1
   "${_guard}DxgkDdiCreateDevice: (read|accessed) past the end of the DXGKARG_CREATEDEVICE argument .\\*pCreateDevice.")
 wk_arg_guard_test(alloc_info_before 1
   "${_guard}DxgkDdiCreateAllocation: wrote before the start of the DXGK_ALLOCATIONINFO array .pCreateAllocation->pAllocationInfo.NumAllocations.. at offset -1")
+wk_arg_guard_test(pdo 1
+  "${_guard}DxgkDdiAddDevice: wrote past the end of the DEVICE_OBJECT .PhysicalDeviceObject. .[0-9]+ bytes. at offset \\+[0-9]+")
+wk_arg_guard_test(registry_path 1
+  "${_guard}DriverEntry: wrote past the end of the UNICODE_STRING argument .\\*RegistryPath. .[0-9]+ bytes. at offset \\+[0-9]+")
+wk_arg_guard_test(registry_text 1
+  "${_guard}DriverEntry: wrote past the end of the registry path characters")

@@ -58,6 +58,32 @@ void wk_vidmm_service_key(UNICODE_STRING *path)
     path->Buffer = text; /* fresh each call: a driver may have written into the last one */
 }
 
+/* DriverEntry's RegistryPath, the string and its characters, on guarded
+ * buffers for the call: both used to be the kit's (a stack variable and a
+ * thread-local array), so a write past either hit the kit. The driver
+ * copies what it needs: the string is freed once DriverEntry returns
+ * (DRIVER_INITIALIZE, "RegistryPath"). */
+struct registry_path {
+    struct garg string, text;
+};
+
+static PUNICODE_STRING registry_path_in(struct wk_vidmm *vm, struct registry_path *g, UNICODE_STRING *path)
+{
+    path->Buffer = garg_in(vm, &g->text, path->Buffer, path->MaximumLength,
+                           "registry path characters (RegistryPath->Buffer[MaximumLength / 2])");
+    g->text.kit = NULL; /* an input: nothing to read back */
+    PUNICODE_STRING p = garg_in(vm, &g->string, path, sizeof(*path), "UNICODE_STRING argument (*RegistryPath)");
+    g->string.kit = NULL;
+    return p;
+}
+
+static wk_status registry_path_out(struct wk_vidmm *vm, struct registry_path *g, wk_status crashed)
+{
+    wk_status string = garg_out(vm, &g->string, WK_DDI_DRIVER_ENTRY, crashed);
+    wk_status text = garg_out(vm, &g->text, WK_DDI_DRIVER_ENTRY, crashed);
+    return string != WK_OK ? string : text;
+}
+
 wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
 {
     UNICODE_STRING path;
@@ -77,9 +103,14 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     }
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, &path));
+    struct registry_path guarded;
+    PUNICODE_STRING ppath = registry_path_in(vm, &guarded, &path);
+    DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, ppath));
+    wk_status guard = registry_path_out(vm, &guarded, crashed);
     if (crashed != WK_OK)
         return crashed;
+    if (guard != WK_OK)
+        return guard;
     if (vm->abi_error[0]) /* whatever DriverEntry then returned */
         return fail(vm, WK_E_DRIVER_FAILED, "%s", vm->abi_error);
     if (!NT_SUCCESS(st))
@@ -257,6 +288,21 @@ static wk_status query_caps(struct wk_vidmm *vm)
     return check_caps(vm);
 }
 
+/* The PDO on a guarded buffer that lives as long as the adapter (the
+ * driver keeps the pointer: IoGetDeviceProperty, DxgkCbGetDeviceInformation
+ * hand it back), so a write past it is MEM-GUARD-001 naming the DDI that
+ * made it, where it used to land on the kit's own state (vm's fields after
+ * it). Freed in wk_vidmm_destroy. */
+static void pdo_place(struct wk_vidmm *vm)
+{
+    if (!vm->pdo_buf.map &&
+        gbuf_alloc(vm, &vm->pdo_buf, sizeof(DEVICE_OBJECT), "DEVICE_OBJECT (PhysicalDeviceObject)") != WK_OK)
+        memset(&vm->pdo_buf, 0, sizeof(vm->pdo_buf)); /* a shortage of the kit: unguarded, as before */
+    vm->pdo = vm->pdo_buf.map ? (DEVICE_OBJECT *)(void *)vm->pdo_buf.ptr : &vm->pdo_fallback;
+    vm->pdo->wk_magic = WK_DEVICE_OBJECT_MAGIC;
+    vm->pdo->wk_owner = vm;
+}
+
 /* AddDevice, its MiniportDeviceContext output on a guarded buffer (a
  * write past it hit the kit's own state: vm->miniport's neighbours).
  * *crashed: the call's status, or a MEM-GUARD-001 of the check after it. */
@@ -266,10 +312,12 @@ static NTSTATUS add_device(struct wk_vidmm *vm, wk_status *crashed)
     struct garg g;
     VOID **ctx = garg_in(vm, &g, &vm->miniport, sizeof(vm->miniport),
                          "MiniportDeviceContext output (*MiniportDeviceContext)");
-    DDI_CALL(vm, WK_DDI_ADD_DEVICE, *crashed, st = vm->ddi.DxgkDdiAddDevice(&vm->pdo, ctx));
+    DDI_CALL(vm, WK_DDI_ADD_DEVICE, *crashed, st = vm->ddi.DxgkDdiAddDevice(vm->pdo, ctx));
     wk_status guard = garg_out(vm, &g, WK_DDI_ADD_DEVICE, *crashed);
+    /* The PDO stays the driver's to keep: its canary is read, not freed. */
+    wk_status guard_pdo = *crashed == WK_OK && vm->pdo_buf.map ? gbuf_check(vm, &vm->pdo_buf, WK_DDI_ADD_DEVICE) : WK_OK;
     if (*crashed == WK_OK)
-        *crashed = guard;
+        *crashed = guard != WK_OK ? guard : guard_pdo;
     return st;
 }
 
@@ -313,8 +361,7 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (!d->DxgkDdiAddDevice || !d->DxgkDdiStartDevice || !d->DxgkDdiQueryAdapterInfo)
         return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
                        "the driver lacks AddDevice, StartDevice or QueryAdapterInfo");
-    vm->pdo.wk_magic = WK_DEVICE_OBJECT_MAGIC;
-    vm->pdo.wk_owner = vm;
+    pdo_place(vm);
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     st = add_device(vm, &crashed);

@@ -188,7 +188,7 @@ static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO
     DXGK_DEVICE_INFO info;
     memset(&info, 0, sizeof(info));
     info.MiniportDeviceContext = vm->miniport;
-    info.PhysicalDeviceObject = &vm->pdo;
+    info.PhysicalDeviceObject = vm->pdo;
     wk_vidmm_service_key(&info.DeviceRegistryPath);
     info.SystemMemorySize.QuadPart = (LONGLONG)(vm->gpu_desc.sysmem_pages * WK_GPU_PAGE_SIZE);
     info.HighestPhysicalAddress.QuadPart =

@@ -223,7 +223,12 @@ struct wk_vidmm {
     int skip_choice_rules;                  /* wk_vidmm_skip_choice_rules */
     uint64_t choice_skipped;                /* breaches of choice rules not recorded */
     DRIVER_OBJECT driver_object;
-    DEVICE_OBJECT pdo;
+    /* The physical device object AddDevice gets and the driver keeps: on a
+     * guarded buffer for the adapter's life (pdo_buf; pdo_fallback when
+     * none can be had), as every struct the kit hands a driver (issue 22). */
+    DEVICE_OBJECT *pdo;
+    struct gbuf pdo_buf;
+    DEVICE_OBJECT pdo_fallback;
     DRIVER_INITIALIZATION_DATA ddi;
     int have_ddi;
     char abi_error[256];                    /* set when DxgkInitialize came from another driver ABI */

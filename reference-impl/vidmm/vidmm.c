@@ -285,6 +285,8 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
     if (!vm)
         return;
     wk_vidmm_stop(vm);
+    gbuf_free(vm, &vm->pdo_buf); /* the driver had it until RemoveDevice and Unload */
+    gbuf_release_spares(vm);
     km_unregister(vm);
     for (uint32_t i = 1; i <= MAX_SEGMENTS; i++) {
         wk_place_destroy(vm->seg[i].heap);

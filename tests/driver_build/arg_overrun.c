@@ -12,6 +12,9 @@
  *   4  QueryAdapterInfo writes 512 bytes past the DRIVERCAPS output
  *   5  CreateDevice reads 64 bytes past *pCreateDevice
  *   6  CreateAllocation writes a byte before pAllocationInfo[0] (the canary)
+ *   7  AddDevice writes 8 bytes past the PhysicalDeviceObject it keeps
+ *   8  DriverEntry writes 16 bytes past *RegistryPath
+ *   9  DriverEntry writes a character past RegistryPath->Buffer's MaximumLength
  *
  * Then it does what the reference driver does (when it is still running).
  */
@@ -20,7 +23,7 @@
 #include "refwrap.h"
 
 #ifndef WK_TEST_ARG_OVERRUN
-#error "build with WK_TEST_ARG_OVERRUN=1..6"
+#error "build with WK_TEST_ARG_OVERRUN=1..9"
 #endif
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
@@ -80,17 +83,29 @@ static NTSTATUS query_adapter_info(const HANDLE hAdapter, const DXGKARG_QUERYADA
     return st;
 }
 
+static NTSTATUS add_device(const PDEVICE_OBJECT pdo, PVOID *context)
+{
+    poke((BYTE *)(pdo + 1) + 8);
+    return wk_wrap_reference.DxgkDdiAddDevice(pdo, context);
+}
+
 static void plant(DRIVER_INITIALIZATION_DATA *init)
 {
-    if (WK_TEST_ARG_OVERRUN == 1 || WK_TEST_ARG_OVERRUN == 6)
+    if (WK_TEST_ARG_OVERRUN == 7)
+        init->DxgkDdiAddDevice = add_device;
+    else if (WK_TEST_ARG_OVERRUN == 1 || WK_TEST_ARG_OVERRUN == 6)
         init->DxgkDdiCreateAllocation = create_allocation;
     else if (WK_TEST_ARG_OVERRUN == 3 || WK_TEST_ARG_OVERRUN == 5)
         init->DxgkDdiCreateDevice = create_device;
-    else
+    else if (WK_TEST_ARG_OVERRUN == 2 || WK_TEST_ARG_OVERRUN == 4)
         init->DxgkDdiQueryAdapterInfo = query_adapter_info;
 }
 
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
+    if (WK_TEST_ARG_OVERRUN == 8)
+        poke((BYTE *)(RegistryPath + 1) + 16);
+    else if (WK_TEST_ARG_OVERRUN == 9)
+        poke((BYTE *)RegistryPath->Buffer + RegistryPath->MaximumLength);
     return wk_wrap_initialize(DriverObject, RegistryPath, plant);
 }
