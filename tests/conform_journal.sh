@@ -7,6 +7,7 @@
 #     (SIGPIPE, exit 141) and r.json is whole and valid JSON;
 #   - SIGTERM mid-run: exit 143, the JUnit file is valid against
 #     tests/data/junit.xsd and says how many cases never ran;
+#   - SIGHUP mid-run (a closed terminal): exit 129, whole JSON and TAP;
 #   - SIGKILL mid-run: every journal line is valid JSON, and --resume
 #     finishes the run with the verdicts of an uninterrupted one;
 #   - --resume refuses (exit 2, saying which) a journal of another driver,
@@ -70,6 +71,18 @@ fi
 finished=$(($(lines term.xml.journal) - 1))
 expect_in "SIGTERM junit" "<property name=\"not-run\" value=\"$((12 - finished))\"/>" term.xml
 expect_in "SIGTERM junit" 'never ran: the run was stopped by SIGTERM' term.xml
+
+# 2b. SIGHUP (the terminal closed) mid-run: exit 129, the JSON and TAP
+# reports are whole.
+(exec "$wddmkit" conform -j 1 --driver "$slow" --json hup.json --tap hup.tap "$spec" >hup.out 2>&1) &
+pid=$!
+wait_lines hup.json.journal 3
+kill -HUP $pid
+wait $pid
+expect_rc "SIGHUP" 129 $?
+valid_json "SIGHUP" hup.json
+expect_in "SIGHUP" '"signal": "SIGHUP"' hup.json
+expect_in "SIGHUP tap" "Bail out! interrupted by SIGHUP" hup.tap
 
 # 3. SIGKILL mid-run: the journal's lines are each JSON; --resume ends the
 # run as an uninterrupted one would.
