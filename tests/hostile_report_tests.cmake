@@ -4,9 +4,10 @@
 # end of a dying case's output, no "address" for a signal that carries none,
 # the DDI a driver called exit() or _exit() in, a SIGSEGV handler of the
 # driver's own that cannot turn a guard-page hit into a hang, and a module
-# built for another machine named as such. One build of
+# built for another machine named as such; a stack overflow, an endless
+# loop, an output flood, and descriptors closed or hijacked under the kit. One build of
 # tests/driver_build/render_ends.c per way its DxgkDdiRender ends.
-set(_render_ends noisy_abort abort exit _exit segv_handler)
+set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds)
 set(_i 0)
 foreach(way ${_render_ends})
   math(EXPR _i "${_i} + 1")
@@ -28,5 +29,10 @@ if(WK_BASH)
   wk_hostile_report(exit_names_ddi exit $<TARGET_FILE:wk_test_render_exit>)
   wk_hostile_report(underscore_exit_names_ddi exit $<TARGET_FILE:wk_test_render__exit>)
   wk_hostile_report(own_segv_handler segv-handler $<TARGET_FILE:wk_test_render_segv_handler>)
+  wk_hostile_report(stack_overflow overflow $<TARGET_FILE:wk_test_render_recurse>)
+  wk_hostile_report(endless_loop spin $<TARGET_FILE:wk_test_render_spin>)
+  wk_hostile_report(output_flood flood $<TARGET_FILE:wk_test_render_flood>)
+  wk_hostile_report(closed_fds fds $<TARGET_FILE:wk_test_render_close_fds>)
+  wk_hostile_report(hijacked_fds fds $<TARGET_FILE:wk_test_render_hijack_fds>)
   wk_hostile_report(foreign_arch foreign none)
 endif()

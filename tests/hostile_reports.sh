@@ -17,6 +17,16 @@
 #   segv-handler  a SIGSEGV handler of the driver's own cannot turn a
 #                 guard-page hit into a hang: MEM-GUARD-001, in well under
 #                 the 5 s hang timer;
+#   overflow      endless recursion in Render: DRV-CRASH-001 "overflowed
+#                 its stack", no address (it differs run to run);
+#   spin          an endless loop in Render, on the case with a 100 ms DDI
+#                 timer (robustness.short-timeout-renders): DRV-HANG-001
+#                 naming DxgkDdiRender, the run done in under 2 s;
+#   flood         16 MiB of binary garbage on stdout and stderr, then a
+#                 normal Render: the case passes, every report is small;
+#   fds           every inherited descriptor closed, or /dev/null put on it,
+#                 in Render: a crash saying the kit's record never came,
+#                 never a pass;
 #   foreign       (DRIVER unused) ELF headers for other machines, crafted
 #                 here: `driver check` and `conform --driver` name the
 #                 machine, not "No such file or directory".
@@ -80,6 +90,36 @@ segv-handler)
     expect_in "own SIGSEGV handler" "MEM-GUARD-001: DxgkDdiRender: wrote past the end of the DMA buffer" "$out"
     expect_not_in "own SIGSEGV handler" "DRV-HANG-001" "$out"
     [ "$ms" -lt 2000 ] || fail "own SIGSEGV handler: $ms ms (a fault retried until a timer)"
+    ;;
+overflow)
+    conform "$out" --json "$scratch/r.json"
+    expect_rc "stack overflow in Render" 1 $?
+    expect_in "stack overflow in Render" "DRV-CRASH-001: DxgkDdiRender: overflowed its stack (signal 11" "$out"
+    expect_not_in "stack overflow in Render" "at address" "$out"
+    ;;
+spin)
+    start=$(date +%s%N)
+    "$wddmkit" conform -j 1 --driver "$driver" --filter robustness.short-timeout-renders \
+        "$(dirname "$spec")/robustness.yaml" >"$out" 2>&1
+    expect_rc "endless loop in Render" 1 $?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    expect_in "endless loop in Render" "DRV-HANG-001: DxgkDdiRender: did not return within 100 ms" "$out"
+    [ "$ms" -lt 2000 ] || fail "endless loop in Render: $ms ms"
+    ;;
+flood)
+    conform "$out" --json "$scratch/r.json" --junit "$scratch/r.xml" --tap "$scratch/r.tap"
+    expect_rc "16 MiB of output" 0 $?
+    expect_in "16 MiB of output" "RESULT: all as expected" "$out"
+    for f in out r.json r.xml r.tap; do
+        size=$(wc -c <"$scratch/$f")
+        [ "$size" -lt 65536 ] || fail "16 MiB of output: $f holds $size bytes"
+    done
+    ;;
+fds)
+    conform "$out" --json "$scratch/r.json"
+    expect_rc "descriptors taken in Render" 1 $?
+    expect_in "descriptors taken in Render" '"verdict": "crash"' "$scratch/r.json"
+    expect_in "descriptors taken in Render" "without a result" "$scratch/r.json"
     ;;
 foreign)
     # An ELF header (64 bytes, then padding) of class $2 (1: 32-bit,

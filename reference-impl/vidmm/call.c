@@ -68,6 +68,7 @@ void call_end_with_km_failure(const char *line)
     f->signo = SIGNO_KM_FAILURE;
     f->fault_addr = NULL;
     f->fault_has_addr = 0;
+    f->fault_on_stack = 0;
     f->fault_access = FAULT_UNKNOWN;
     active = f->outer;
     publish();
@@ -114,6 +115,31 @@ static int carries_address(int signo, const siginfo_t *info)
     return signo == SIGSEGV || signo == SIGBUS || signo == SIGFPE || signo == SIGILL || signo == SIGTRAP;
 }
 
+/* Whether a SIGSEGV hit just below the faulting thread's stack pointer:
+ * a stack overflow (runaway recursion, a huge local array), which the
+ * handler can only see on its own signal stack. The window is generous
+ * (a frame may reserve 64 KiB before it touches it); a wild pointer lands
+ * there by chance only. The address itself is not printed for it: it
+ * differs from run to run (ASLR), the overflow does not. */
+#define STACK_FAULT_WINDOW (64u * 1024u)
+static int fault_on_stack(int signo, const siginfo_t *info, void *uctx)
+{
+    if (signo != SIGSEGV || !info || info->si_code <= 0 || !uctx)
+        return 0;
+    const ucontext_t *uc = uctx;
+    uintptr_t sp;
+#if defined(__x86_64__) && defined(__linux__) && defined(REG_RSP)
+    sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__) && defined(__linux__)
+    sp = (uintptr_t)uc->uc_mcontext.sp;
+#else
+    (void)uc;
+    return 0;
+#endif
+    uintptr_t at = (uintptr_t)info->si_addr;
+    return at < sp + 256u && at + STACK_FAULT_WINDOW >= sp;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *uctx)
 {
     struct ddi_frame *f = active;
@@ -122,6 +148,7 @@ static void on_signal(int signo, siginfo_t *info, void *uctx)
         f->fault_has_addr = carries_address(signo, info);
         f->fault_addr = f->fault_has_addr ? info->si_addr : NULL;
         f->fault_access = fault_access_of(signo, uctx);
+        f->fault_on_stack = fault_on_stack(signo, info, uctx);
         active = f->outer;
         publish();
         siglongjmp(f->env, 1);
@@ -217,6 +244,7 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
     f->signo = 0;
     f->fault_addr = NULL;
     f->fault_has_addr = 0;
+    f->fault_on_stack = 0;
     f->outer = active;
     if (count)
         vm->stats.ddi_calls[ddi]++;
@@ -285,7 +313,10 @@ wk_status ddi_crashed(struct ddi_frame *f)
         violate(vm, rule, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;
     }
-    if (f->fault_has_addr)
+    if (f->fault_on_stack)
+        violate(vm, R_DRV_CRASH, f->ddi, "overflowed its stack (signal %d, %s, just below its stack pointer)",
+                f->signo, strsignal(f->signo));
+    else if (f->fault_has_addr)
         violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,
                 strsignal(f->signo), f->fault_addr);
     else

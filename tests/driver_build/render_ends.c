@@ -16,6 +16,18 @@
  *                   returns at once; Render then writes the first byte of the
  *                   guard page after its DMA buffer: MEM-GUARD-001, not a
  *                   fault retried until the hang timer (DRV-HANG-001).
+ *   6 recurse       recurses without end: a stack overflow is a named crash
+ *                   in DxgkDdiRender (the kit's handler runs on its own
+ *                   signal stack), not a silent death;
+ *   7 spin          loops for ever: DRV-HANG-001 naming DxgkDdiRender when
+ *                   the DDI timer (WK_VIDMM_DDI_TIMEOUT_MS) runs out;
+ *   8 flood         writes 16 MiB of binary garbage to stdout and stderr,
+ *                   then renders: the case passes, its report stays small;
+ *   9 close-fds     closes every descriptor it inherited (the case's result
+ *                   pipe among them), then renders: a crash that says the
+ *                   kit's record could not be written, never a pass;
+ *  10 hijack-fds    puts /dev/null on every descriptor it inherited, then
+ *                   renders: the same.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
 #include <signal.h>
@@ -24,11 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 #include "refwrap.h"
 
 #ifndef WK_TEST_RENDER_ENDS
-#error "build with -DWK_TEST_RENDER_ENDS=1..5"
+#error "build with -DWK_TEST_RENDER_ENDS=1..10"
 #endif
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
@@ -67,6 +80,46 @@ static void write_past_dma(const DXGKARG_RENDER *r)
     *guard = 0xAB;
 }
 
+/* volatile: the frame and the loop are the test, the compiler keeps them */
+static unsigned recurse(volatile unsigned depth)
+{
+    volatile char frame[512];
+    frame[0] = (char)depth;
+    if (depth == ~0u) /* never: the stack ends first; a base case the compiler cannot prove dead */
+        return 0;
+    return recurse(depth + 1) + (unsigned)frame[0];
+}
+
+static void spin(void)
+{
+    for (volatile unsigned long i = 0;; i++)
+        ;
+}
+
+static void flood(void)
+{
+    static char garbage[1 << 16];
+    for (size_t i = 0; i < sizeof(garbage); i++)
+        garbage[i] = (char)(i * 131u + 7u);
+    for (int i = 0; i < 128; i++) { /* 8 MiB to each */
+        if (write(1, garbage, sizeof(garbage)) < 0 || write(2, garbage, sizeof(garbage)) < 0)
+            break;
+    }
+}
+
+static void close_fds(int hijack)
+{
+    int null = hijack ? open("/dev/null", O_WRONLY) : -1;
+    for (int fd = 0; fd < 1024; fd++) {
+        if (fd == null)
+            continue;
+        if (hijack)
+            dup2(null, fd);
+        else
+            close(fd);
+    }
+}
+
 static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 {
     switch (WK_TEST_RENDER_ENDS) {
@@ -75,6 +128,11 @@ static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
     case 3: exit(3);
     case 4: _exit(3);
     case 5: write_past_dma(pRender); break;
+    case 6: (void)recurse(0); break;
+    case 7: spin(); break;
+    case 8: flood(); break;
+    case 9: close_fds(0); break;
+    case 10: close_fds(1); break;
     default: break;
     }
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
