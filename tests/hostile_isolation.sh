@@ -4,7 +4,7 @@
 #
 # A driver can neither forge a case's verdict nor outlive its case (issue
 # 22, "No forged verdicts" and "Every process a driver starts is found and
-# killed"; docs/verdicts.md, "Threat model"). Each MODE runs DRIVER on the
+# killed"; docs/threat-model.md). Each MODE runs DRIVER on the
 # one case of SPEC that calls DxgkDdiRender (smoke.render-all-commands)
 # with `conform`, and on PROGRAM (the same case as a fuzz_prog file) with
 # `repro`:

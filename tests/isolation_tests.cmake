@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # tests/isolation_tests.cmake - a driver can neither forge a verdict nor
-# outlive its case (issue 22; docs/verdicts.md, "Threat model";
+# outlive its case (issue 22; docs/threat-model.md;
 # tests/hostile_isolation.sh): tests/driver_build/forge_result.c built two
 # ways (a forged PASS record on every inherited fd, from Render then
 # _exit(0), from an atexit handler, or from a thread that goes on forging

@@ -5,7 +5,7 @@
  * shepherd that reaps every process a case starts (shepherd.c). Used by
  * the runner (job.c) and by the crash tools (fuzz/crash/outcome.c).
  *
- * Threat model (docs/verdicts.md, "Threat model"): the driver runs in the
+ * Threat model (docs/threat-model.md): the driver runs in the
  * case's process and may write to any descriptor it inherited, exit at any
  * moment, start threads, atexit handlers and processes, call setsid().
  * It is not assumed to read or patch the kit's memory: code that does can
