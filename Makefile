@@ -6,7 +6,7 @@ PRESET ?= default
 BUILD := build/$(PRESET)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps configure build test conform bench fuzz-smoke clean
+.PHONY: all deps configure build test test-hostile conform bench fuzz-smoke clean
 
 all: build
 
@@ -23,6 +23,10 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+# The hostile set alone: the tests docs/threat-model.md names (ctest -L hostile).
+test-hostile: build
+	ctest --preset $(PRESET) -L hostile -j $(JOBS)
 
 # The main job: the whole conformance suite (specs/) against the built-in
 # reference driver, with JUnit and JSON reports and the coverage summary.

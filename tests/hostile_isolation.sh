@@ -63,7 +63,8 @@ forge-fd | forge-atexit)
     repro
     expect_rc "repro" 3 $?
     expect_in "repro" "result: crash (exit 3)" "$out"
-    expect_in "repro" "signature: exit 0 after a result record the kit did not write" "$out"
+    expect_in "repro" "signature: DRV-CRASH-001 (exit 0) in DxgkDdiRender" "$out"
+    expect_in "repro" "the driver exited the process (exit status 0) after a result record the kit did not write" "$out"
     ;;
 forge-thread)
     conform

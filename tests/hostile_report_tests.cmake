@@ -3,10 +3,13 @@
 # driver (issue 22, "Precise crash reports"; tests/hostile_reports.sh): the
 # end of a dying case's output, no "address" for a signal that carries none,
 # the DDI a driver called exit() or _exit() in, a SIGSEGV handler of the
-# driver's own that cannot turn a guard-page hit into a hang, and a module
-# built for another machine named as such; a stack overflow, an endless
-# loop, an output flood, and descriptors closed or hijacked under the kit. One build of
-# tests/driver_build/render_ends.c per way its DxgkDdiRender ends.
+# driver's own that cannot turn a guard-page hit into a hang, a module
+# built for another machine named as such, the same DDI named by repro and
+# triage, a driver thread's crash named by its thread, not by the DDI the
+# kit's thread waited in; a stack overflow, an endless loop, an output
+# flood, and descriptors closed or hijacked under the kit. One build of
+# tests/driver_build/render_ends.c per way its DxgkDdiRender ends, one of
+# thread_crash.c per kind of thread.
 set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds)
 set(_i 0)
 foreach(way ${_render_ends})
@@ -14,13 +17,23 @@ foreach(way ${_render_ends})
   wk_add_refwrap_module(wk_test_render_${way} ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_ends.c)
   target_compile_definitions(wk_test_render_${way} PRIVATE WK_TEST_RENDER_ENDS=${_i})
 endforeach()
+# tests/driver_build/thread_crash.c: Render waits for a worker that dies of
+# a NULL dereference, a system thread or a raw pthread of the driver's.
+set(_thread_kinds system raw)
+set(_i 0)
+foreach(kind ${_thread_kinds})
+  math(EXPR _i "${_i} + 1")
+  wk_add_refwrap_module(wk_test_thread_crash_${kind} ${CMAKE_CURRENT_LIST_DIR}/driver_build/thread_crash.c)
+  target_compile_definitions(wk_test_thread_crash_${kind} PRIVATE WK_TEST_THREAD_CRASH=${_i})
+endforeach()
 
 find_program(WK_BASH bash)
 if(WK_BASH)
   function(wk_hostile_report name mode driver)
     add_test(NAME cli.hostile_${name}
       COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_reports.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
+              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name}
+              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin)
     set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 60
       PASS_REGULAR_EXPRESSION "hostile_reports ${mode}: all checks passed")
   endfunction()
@@ -35,4 +48,7 @@ if(WK_BASH)
   wk_hostile_report(closed_fds fds $<TARGET_FILE:wk_test_render_close_fds>)
   wk_hostile_report(hijacked_fds fds $<TARGET_FILE:wk_test_render_hijack_fds>)
   wk_hostile_report(foreign_arch foreign none)
+  wk_hostile_report(exit_in_ddi_repro exit-repro $<TARGET_FILE:wk_test_render_exit>)
+  wk_hostile_report(worker_thread_crash thread-system $<TARGET_FILE:wk_test_thread_crash_system>)
+  wk_hostile_report(raw_thread_crash thread-raw $<TARGET_FILE:wk_test_thread_crash_raw>)
 endif()

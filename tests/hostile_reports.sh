@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# tests/hostile_reports.sh WDDMKIT MODE SPEC DRIVER SCRATCH
+# tests/hostile_reports.sh WDDMKIT MODE SPEC DRIVER SCRATCH PROGRAM
 #
 # What a crash report says about a hostile driver (issue 22, "Precise crash
 # reports"), one MODE per ctest, each with a driver of
-# tests/driver_build/render_ends.c (DRIVER) run on the one case of SPEC
-# that calls DxgkDdiRender (smoke.render-all-commands):
+# tests/driver_build/render_ends.c or thread_crash.c (DRIVER) run on the one
+# case of SPEC that calls DxgkDdiRender (smoke.render-all-commands), and on
+# PROGRAM (the same case as a fuzz_prog file) with `repro` and `triage`:
 #   tail          the case process dies after 300 lines: every report
 #                 (console, JSON, JUnit, TAP) keeps the END of its output,
 #                 the final FATAL line (it kept the first 511 bytes of the
@@ -29,9 +30,18 @@
 #                 never a pass;
 #   foreign       (DRIVER unused) ELF headers for other machines, crafted
 #                 here: `driver check` and `conform --driver` name the
-#                 machine, not "No such file or directory".
+#                 machine, not "No such file or directory";
+#   exit-repro    exit(3) in Render: `repro` and `triage` name the DDI and
+#                 DRV-CRASH-001 as conform does (they said "exit 3 without
+#                 an answer (a sanitizer report?)");
+#   thread-system Render waits for its system thread (PsCreateSystemThread),
+#                 which dereferences NULL: conform, repro and triage name
+#                 the thread, its StartRoutine and the DDI that started it,
+#                 not DxgkDdiRender, where the kit's thread only waited;
+#   thread-raw    the same with a thread the driver made with
+#                 pthread_create: "a thread the driver started itself".
 set -u
-wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5
+wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5 program=${6:-}
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect_rc() { # NAME WANT GOT
@@ -52,6 +62,37 @@ conform() { # OUT [ARGS...]: the Render case on DRIVER
     local to=$1
     shift
     "$wddmkit" conform -j 1 --driver "$driver" --filter smoke.render-all-commands "$@" "$spec" >"$to" 2>&1
+}
+
+# repro and triage of PROGRAM on DRIVER, as the program's own expectations.
+repro() { # OUT
+    "$wddmkit" repro "$program" --driver "$driver" --timeout 5 --no-calibrate >"$1" 2>&1
+}
+triage() { # OUT
+    mkdir -p "$scratch/crashes"
+    cp "$program" "$scratch/crashes/"
+    "$wddmkit" triage "$scratch/crashes" --harness fuzz_prog --driver "$driver" --timeout 5 --no-calibrate >"$1" 2>&1
+}
+# A driver thread's crash through conform, repro and triage: THREAD is how
+# the report must name it; the DDI the kit's thread waited in is not blamed.
+thread_crash() { # THREAD
+    local sig="DRV-CRASH-001 (SIGSEGV) in $1"
+    start=$(date +%s%N)
+    conform "$out" --json "$scratch/r.json"
+    expect_rc "conform" 1 $?
+    expect_in "conform" "DRV-CRASH-001: crashed with signal 11 (Segmentation fault)" "$out"
+    expect_in "conform" " in $1" "$out"
+    expect_not_in "conform" "inside DxgkDdiRender" "$out"
+    expect_in "conform (JSON)" '"rule": "DRV-CRASH-001"' "$scratch/r.json"
+    repro "$out"
+    expect_rc "repro" 3 $?
+    expect_in "repro" "result: crash (exit 3)" "$out"
+    expect_in "repro" "signature: $sig" "$out"
+    triage "$out"
+    expect_rc "triage" 0 $?
+    expect_in "triage" "crash   $sig" "$out"
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    [ "$ms" -lt 2000 ] || fail "the three commands took $ms ms"
 }
 
 case $mode in
@@ -154,6 +195,25 @@ foreign)
         expect_rc "conform --driver ${f%%:*}" 2 $?
         expect_in "conform --driver ${f%%:*}" "$want" "$out"
     done
+    ;;
+exit-repro)
+    conform "$out"
+    expect_rc "conform" 1 $?
+    expect_in "conform" "DRV-CRASH-001: DxgkDdiRender: the driver exited the process (exit status 3)" "$out"
+    repro "$out"
+    expect_rc "repro" 3 $?
+    expect_in "repro" "result: crash (exit 3)" "$out"
+    expect_in "repro" "signature: DRV-CRASH-001 (exit 3) in DxgkDdiRender" "$out"
+    expect_in "repro" "DRV-CRASH-001: DxgkDdiRender: the driver exited the process (exit status 3) without a result" "$out"
+    triage "$out"
+    expect_rc "triage" 0 $?
+    expect_in "triage" "crash   DRV-CRASH-001 (exit 3) in DxgkDdiRender" "$out"
+    ;;
+thread-system)
+    thread_crash "the driver's system thread (StartRoutine crashing_worker, started during DxgkDdiRender)"
+    ;;
+thread-raw)
+    thread_crash "a thread the driver started itself (not a DDI)"
     ;;
 *)
     fail "unknown mode $mode"

@@ -16,9 +16,10 @@
  * crash that says so. Anything else is a crash,
  * named by its signal or exit status and the sanitizer's SUMMARY line when
  * the child printed one (the tail of its output is kept for that), and by
- * the DDI the driver was in when it ended the process (a page shared with
- * the child, where the kit stores the DDI at every call and return:
- * wk_vidmm_publish_ddi). Each child runs under a shepherd (shepherd.c),
+ * the DDI the driver was in when it ended the process, or the thread of
+ * the driver's that died of a signal (a page shared with the child, where
+ * the kit stores the DDI at every call and return, and the dying thread:
+ * wk_vidmm_publish_crash_slot). Each child runs under a shepherd (shepherd.c),
  * the child subreaper of everything the driver starts: when the child
  * ends, its descendants are killed (setsid() or not), so the pipes reach
  * end of file and the verdict is in at once, and none outlives its case,
@@ -98,7 +99,7 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     dup2(ofd, STDERR_FILENO);
     if (ofd > STDERR_FILENO)
         close(ofd);
-    wk_vidmm_publish_ddi(j->ddi_slot);
+    wk_vidmm_publish_crash_slot(j->crash_slot);
     struct wk_case_result r;
     wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
     fflush(NULL);
@@ -128,25 +129,26 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* The word the child publishes its DDI in, shared across the fork: a
- * store per DDI call in the child, no system call. exit() and _exit()
- * inside a DDI pass every frame the kit has, but not this. NULL when no
- * page can be had (the report then names no DDI). */
-static volatile uint32_t *map_ddi_slot(void)
+/* The crash slot the child publishes in, shared across the fork: a store
+ * per DDI call in the child, no system call. exit() and _exit() inside a
+ * DDI pass every frame the kit has, but not this; nor does the note of a
+ * driver thread that died. NULL when no page can be had (the report then
+ * names no DDI and no thread). */
+static volatile struct wk_vidmm_crash_slot *map_crash_slot(void)
 {
-    void *p = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, sizeof(struct wk_vidmm_crash_slot), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    volatile uint32_t *slot = p;
-    *slot = WK_DDI_NONE;
+    volatile struct wk_vidmm_crash_slot *slot = p;
+    wk_vidmm_crash_slot_init(slot);
     return slot;
 }
 
-static void unmap_ddi_slot(struct job *j)
+static void unmap_crash_slot(struct job *j)
 {
-    if (j->ddi_slot)
-        munmap((void *)(uintptr_t)j->ddi_slot, sizeof(uint32_t));
-    j->ddi_slot = NULL;
+    if (j->crash_slot)
+        munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct wk_vidmm_crash_slot));
+    j->crash_slot = NULL;
 }
 
 /* Starts an attempt in slot j; 0 with an error verdict filled when it cannot. */
@@ -164,7 +166,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
         goto fail;
     if (wk_result_nonce_new(&j->nonce) != 0)
         goto fail;
-    j->ddi_slot = map_ddi_slot();
+    j->crash_slot = map_crash_slot();
     fflush(NULL);
     j->start = wk_now_seconds();
     pid = wk_shepherd_fork();
@@ -193,7 +195,7 @@ fail:
         wk_runner_close_fd(&rp[i]);
         wk_runner_close_fd(&op[i]);
     }
-    unmap_ddi_slot(j);
+    unmap_crash_slot(j);
     return 0;
 }
 
@@ -287,12 +289,6 @@ static const char *sanitizer_line(const char *tail, char *buf, size_t size)
     return "";
 }
 
-/* The DDI the child was in when it ended (WK_DDI_NONE: none, or unknown). */
-static enum wk_ddi ddi_at_end(const struct job *j)
-{
-    uint32_t d = j->ddi_slot ? *j->ddi_slot : (uint32_t)WK_DDI_NONE;
-    return d < (uint32_t)WK_DDI_COUNT ? (enum wk_ddi)d : WK_DDI_NONE;
-}
 
 /* Why the result pipe did not hold the kit's record ("without a result",
  * "after a result record the kit did not write ..."). */
@@ -301,6 +297,18 @@ static const char *record_problem(const struct job *j, char *why, size_t size)
     struct wk_case_result ignored;
     const char *bad = wk_result_open(j->in.bytes, j->got, j->extra, &j->nonce, &ignored, why, size);
     return bad ? bad : "after a result";
+}
+
+/* s after what dst holds, cut to fit. */
+static void append(char *dst, size_t cap, const char *s)
+{
+    size_t n = strlen(dst), k = strlen(s);
+    if (n + 1 >= cap)
+        return;
+    if (k > cap - n - 1)
+        k = cap - n - 1;
+    memcpy(dst + n, s, k);
+    dst[n + k] = '\0';
 }
 
 static void crash_result(const struct job *j, int status, struct wk_case_result *r)
@@ -313,13 +321,18 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
     r->failed_step = -1;
     snprintf(r->expected, sizeof(r->expected), "the case runs to a verdict");
     const char *extra = sanitizer_line(j->tail, san, sizeof(san));
-    enum wk_ddi ddi = ddi_at_end(j);
-    if (ddi != WK_DDI_NONE && WIFEXITED(status)) {
-        /* Only the driver's code runs inside a DDI, and the kit's own
-         * ways out of one never exit: the driver ended the process. */
+    enum wk_ddi ddi = wk_vidmm_crash_slot_ddi(j->crash_slot);
+    int how = wk_vidmm_crash_slot_describe(j->crash_slot, status, r->seen, sizeof(r->seen));
+    if (how) {
+        /* A thread of the driver's died of a signal (named, whatever the
+         * kit's thread was in), or the driver exited inside a DDI (and
+         * what the result pipe held then). */
         snprintf(r->rule, sizeof(r->rule), "DRV-CRASH-001");
-        snprintf(r->seen, sizeof(r->seen), "DRV-CRASH-001: %s: the driver exited the process (exit status %d) %s%s",
-                 wk_ddi_name(ddi), WEXITSTATUS(status), problem, extra);
+        if (how == WK_VIDMM_CRASH_EXIT) {
+            append(r->seen, sizeof(r->seen), " ");
+            append(r->seen, sizeof(r->seen), problem);
+        }
+        append(r->seen, sizeof(r->seen), extra);
     } else if (ddi != WK_DDI_NONE && WIFSIGNALED(status))
         snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s) inside %s%s",
                  wk_run_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)), wk_ddi_name(ddi), extra);
@@ -354,7 +367,7 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
     } else {
         crash_result(j, status, &r);
     }
-    unmap_ddi_slot(j);
+    unmap_crash_slot(j);
     r.seconds = seconds;
     j->pid = 0;
     R->running--;
@@ -364,7 +377,7 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
 void wk_runner_kill_job(struct job *j)
 {
     wk_shepherd_stop(j->pid); /* the shepherd kills the child and all below it, then exits */
-    unmap_ddi_slot(j); /* a killed child's DDI is not reported */
+    unmap_crash_slot(j); /* a killed child's DDI is not reported */
 }
 
 int wk_runner_wait_for(pid_t pid)

@@ -38,7 +38,8 @@ struct job {
     int result_eof;
     double start, deadline;
     size_t got;
-    volatile uint32_t *ddi_slot;      /* shared with the child: the DDI it is in (job.c); NULL */
+    volatile struct wk_vidmm_crash_slot *crash_slot; /* shared with the child: the DDI it is in, the driver
+                                         thread that died (job.c); NULL */
     size_t extra;                     /* bytes that came after a record's worth */
     struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {

@@ -67,6 +67,9 @@ struct outcome {
                                          record (isolation.h), or "" */
     int signo;                        /* the child died of this signal */
     int exit_code;                    /* or exited so without answering */
+    int wait_status;                  /* the child's, as waitpid gave it */
+    int driver_crash;                 /* program runs: what the crash slot said (WK_VIDMM_CRASH_THREAD, _EXIT), 0 */
+    char driver_crash_line[320];      /* and its DRV-CRASH-001 message (wk_vidmm_crash_slot_describe) */
     struct wk_case_result r;          /* program runs: the answer */
     char frames[NFRAMES][200];        /* top frames of a child that died */
     uint32_t nframes;

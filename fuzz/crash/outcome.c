@@ -14,7 +14,11 @@
  * pipes close and the answer is in at once, and a timeout stops them all.
  * A program's answer is the kit's sealed record: a driver that writes a
  * record of its own to the descriptors it inherited (then exits, or from an
- * atexit handler) gets a crash naming the forgery, not a pass.
+ * atexit handler) gets a crash naming the forgery, not a pass. A program's
+ * child publishes its crash slot (vidmm.h) in memory shared with this
+ * process, as the case runner's children do: a driver that exits inside a
+ * DDI is named with the DDI, a thread of the driver's that dies is named,
+ * and the signature says so as `conform` does.
  */
 #define _GNU_SOURCE /* REG_RIP */
 #include <errno.h>
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -238,6 +243,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    o->wait_status = status;
     o->answer_len = in[0].len;
     o->answer_extra = in[0].over;
     o->answered = in[0].len == answer_size && in[0].over == 0;
@@ -248,10 +254,12 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     else
         classify_exit(o, status);
 }
-/* A program run and the nonce its record must carry (isolation.h). */
+/* A program run, the nonce its record must carry (isolation.h) and the
+ * crash slot it publishes in (NULL: none could be mapped). */
 struct sealed_job {
     struct job job;
     struct wk_result_nonce nonce;
+    volatile struct wk_vidmm_crash_slot *slot;
 };
 
 static void run_child_fn(const void *arg, int fd)
@@ -260,6 +268,7 @@ static void run_child_fn(const void *arg, int fd)
     const struct job *j = &sj->job;
     static struct wk_case_result r;
     struct wk_run_options ro = { .driver = j->driver, .seed = j->seed };
+    wk_vidmm_publish_crash_slot(sj->slot);
     wk_prog_run(j->p, &ro, &r);
     fflush(NULL);
     wk_result_send(fd, &sj->nonce, &r);
@@ -281,10 +290,34 @@ static void refuse_forged(struct outcome *o, const struct wk_result_record *rec,
         o->exit_code = 0;
     }
 }
+/* Shared with the child across the fork; NULL when no page can be had
+ * (the crash is then told by its exit alone). */
+static volatile struct wk_vidmm_crash_slot *map_crash_slot(void)
+{
+    void *m = mmap(NULL, sizeof(struct wk_vidmm_crash_slot), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    wk_vidmm_crash_slot_init(m);
+    return m;
+}
+
+/* What the slot says about a crashed child: the driver's thread that died,
+ * or the DDI it exited in. A timeout is not a crash: its killed child's
+ * DDI is not reported. */
+static void read_crash_slot(struct outcome *o, volatile struct wk_vidmm_crash_slot *slot)
+{
+    if (!slot)
+        return;
+    if (o->cls == CLS_CRASH)
+        o->driver_crash = wk_vidmm_crash_slot_describe(slot, o->wait_status, o->driver_crash_line,
+                                                       sizeof(o->driver_crash_line));
+    munmap((void *)(uintptr_t)slot, sizeof(struct wk_vidmm_crash_slot));
+}
+
 /* One run of a program in a child, with its signature. */
 void wk_crash_run_program(const struct wk_prog *p, const char *driver, const struct wk_crash_options *op, struct outcome *o)
 {
-    struct sealed_job j = { { p, driver, op->seed }, { { 0 } } };
+    struct sealed_job j = { { p, driver, op->seed }, { { 0 } }, NULL };
     static struct wk_result_record rec;
     memset(o, 0, sizeof(*o));
     if (wk_result_nonce_new(&j.nonce) != 0) {
@@ -293,8 +326,10 @@ void wk_crash_run_program(const struct wk_prog *p, const char *driver, const str
         return;
     }
     memset(&rec, 0, sizeof(rec));
+    j.slot = map_crash_slot();
     wk_crash_run_child(run_child_fn, &j, op->timeout_ms, &rec, sizeof(rec), o);
     refuse_forged(o, &rec, &j.nonce);
+    read_crash_slot(o, j.slot);
     if (o->answered)
         o->r = rec.result;
     if (o->answered && o->cls == CLS_PASS) {

@@ -65,6 +65,20 @@ static void error_detail(struct outcome *o, const struct wk_prog *p)
     }
 }
 
+/* A crash the crash slot explains: "DRV-CRASH-001 (SIGSEGV) in the
+ * driver's system thread (StartRoutine worker, started during
+ * DxgkDdiRender)", "DRV-CRASH-001 (exit 3) in DxgkDdiRender"; the detail is
+ * conform's message, with what the result pipe held after an exit. */
+static void crash_slot_signature(struct outcome *o)
+{
+    wk_fuzz_signature(o->sig, sizeof(o->sig), "DRV-CRASH-001", o->driver_crash_line, o->sanitizer);
+    if (o->driver_crash == WK_VIDMM_CRASH_EXIT)
+        snprintf(o->detail, sizeof(o->detail), "%.300s %.200s", o->driver_crash_line,
+                 o->refused[0] ? o->refused : "without a result");
+    else
+        snprintf(o->detail, sizeof(o->detail), "%.500s", o->driver_crash_line);
+}
+
 void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
 {
     char frames[3 * 200 + 16] = "";
@@ -79,7 +93,9 @@ void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
         break;
     case CLS_FAIL: fail_signature(o, p); break;
     case CLS_CRASH:
-        if (o->signo) /* a signal's name is at most 7 characters: the frames are cut where sig ends anyway */
+        if (o->driver_crash) /* the driver's thread that died, or the DDI it exited in, as conform names them */
+            crash_slot_signature(o);
+        else if (o->signo) /* a signal's name is at most 7 characters: the frames are cut where sig ends anyway */
             snprintf(o->sig, sizeof(o->sig), "%s%.390s", wk_fuzz_signal_name(o->signo), frames);
         else if (o->refused[0]) /* an answer the kit did not write */
             snprintf(o->sig, sizeof(o->sig), "exit %d %.380s", o->exit_code, o->refused);

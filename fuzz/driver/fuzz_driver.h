@@ -247,11 +247,16 @@ static inline const char *wk_fuzz_signal_name(int signo)
  * "SUBMIT-GPU-001 (CROSSES_SEGMENT) in DxgkDdiSubmitCommand".
  *
  *   "RULE (CLASS) in DDI[: SANITIZER]" for a rule violated (`rule` its ID):
- *      CLASS the GPU fault class ("faulted on the GPU: CROSSES_SEGMENT ...")
- *      or the signal of a crash the kit caught ("crashed with signal 11")
- *      when the violation's message names one, else left out; DDI the one
- *      the message names ("RULE: DDI: detail", as the kit records a
- *      violation), "the kit" when it names none;
+ *      CLASS the GPU fault class ("faulted on the GPU: CROSSES_SEGMENT ..."),
+ *      the signal of a crash the kit caught ("crashed with signal 11") or
+ *      the status the driver exited the process with ("exited the process
+ *      (exit status 3)": "exit 3") when the violation's message names one,
+ *      else left out; DDI the one the message names ("RULE: DDI: detail",
+ *      as the kit records a violation), or the thread of the driver's that
+ *      crashed ("... in the driver's system thread (StartRoutine worker,
+ *      started during DxgkDdiRender)", "... in a thread the driver started
+ *      itself (not a DDI)": the crash slot's words, vidmm.h), "the kit"
+ *      when it names none;
  *   "finding: WHAT[: SANITIZER]" for a harness finding without a rule (a
  *      differential mismatch): WHAT the message's first line, at most 200
  *      characters.
@@ -268,20 +273,29 @@ static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, co
         snprintf(out, cap, "finding: %.*s%s%s", (int)(w < 200 ? w : 200), message, san ? ": " : "", san ? san : "");
         return;
     }
-    char ddi[64] = "the kit", cls[64] = "";
-    if (strncmp(message, rule, n) == 0 && message[n] == ':' && message[n + 1] == ' ') {
+    char ddi[200] = "the kit", cls[64] = "";
+    const char *thread = strstr(message, " in the driver's system thread (");
+    if (!thread)
+        thread = strstr(message, " in a thread the driver started itself");
+    if (thread) {
+        size_t w = strcspn(thread + 4, "\n");
+        snprintf(ddi, sizeof(ddi), "%.*s", (int)(w < sizeof(ddi) - 1 ? w : sizeof(ddi) - 1), thread + 4);
+    } else if (strncmp(message, rule, n) == 0 && message[n] == ':' && message[n + 1] == ' ') {
         const char *from = message + n + 2;
         size_t w = strcspn(from, ": \n");
         if (w && w < sizeof(ddi) && from[w] == ':')
             snprintf(ddi, sizeof(ddi), "%.*s", (int)w, from);
     }
     const char *gpu = strstr(message, "faulted on the GPU: "), *sig = strstr(message, "crashed with signal ");
+    const char *exited = strstr(message, "exited the process (exit status ");
     if (gpu) {
         gpu += strlen("faulted on the GPU: ");
         size_t w = strcspn(gpu, " :\n");
         snprintf(cls, sizeof(cls), " (%.*s)", (int)(w < 40 ? w : 40), gpu);
     } else if (sig) {
         snprintf(cls, sizeof(cls), " (%s)", wk_fuzz_signal_name(atoi(sig + strlen("crashed with signal "))));
+    } else if (exited) {
+        snprintf(cls, sizeof(cls), " (exit %d)", atoi(exited + strlen("exited the process (exit status ")));
     }
     snprintf(out, cap, "%s%s in %s%s%s", rule, cls, ddi, san ? ": " : "", san ? san : "");
 }

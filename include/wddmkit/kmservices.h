@@ -16,7 +16,10 @@
  *   - a registry read under the driver's service key is answered from the
  *     case's `registry:` map: QueryRegistry;
  *   - system threads are counted, so one still running after the teardown
- *     is reported (THREAD-LEAK-001): ThreadStarted and ThreadEnded.
+ *     is reported (THREAD-LEAK-001): ThreadStarted and ThreadEnded;
+ *   - a system thread that crashes is named in the report by its
+ *     StartRoutine and the DDI that created it, not by the DDI the kit's
+ *     own thread happened to be in: ThreadRuns.
  *
  * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
  * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
@@ -79,6 +82,10 @@ typedef struct _WK_KM_SERVICES {
      * driver's teardown (THREAD-LEAK-001). */
     uint64_t (*ThreadStarted)(void);
     void (*ThreadEnded)(uint64_t owner);
+    /* Called on a new system thread before its StartRoutine runs, with the
+     * owner ThreadStarted answered (0 too) and the routine: the kit marks
+     * the thread, so that a crash on it names the thread. */
+    void (*ThreadRuns)(uint64_t owner, void (*routine)(void *context));
 } WK_KM_SERVICES;
 
 /* The services of the kit that loaded this module (NULL before

@@ -413,11 +413,15 @@ static inline void wk_km_thread_finish(PKTHREAD t, NTSTATUS status, const char *
     wk_km_thread_release(t);
 }
 
-/* What the POSIX thread runs: the driver's routine, then the end. */
+/* What the POSIX thread runs: the driver's routine, then the end. The kit
+ * hears of the thread first (ThreadRuns), so that a crash in the routine
+ * is reported as this thread's and not as the DDI's its own thread is in. */
 static inline void *wk_km_thread_main(void *arg)
 {
     PKTHREAD t = (PKTHREAD)arg;
     wk_km_thread_self = t;
+    if (WK_KM_SERVICE(ThreadRuns))
+        wk_km_services->ThreadRuns(t->wk_owner, (void (*)(void *))t->wk_start);
     t->wk_start(t->wk_context);
     wk_km_thread_finish(t, STATUS_SUCCESS, "returned from its start routine");
     return NULL;

@@ -11,9 +11,14 @@
  *
  * Signals are per process, so the active frame is found through one
  * thread-local pointer: the only mutable state outside a wk_vidmm besides
- * the handlers and the published DDI below, and it holds nothing between
- * calls. With no frame active the previous handler (a sanitizer's, or the
- * default) gets the signal unchanged.
+ * the handlers and the published crash slot below, and it holds nothing
+ * between calls. The handler runs on the thread that faulted (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, and abort's SIGABRT are sent to it), so it only
+ * ever jumps to a frame of its own thread. With no frame active the
+ * previous handler (a sanitizer's, or the default) gets the signal
+ * unchanged; on a thread of the driver's, which never has a frame, the
+ * thread is noted in the crash slot first (crash_slot.c), so that the
+ * report names it and not the DDI the kit's thread was waiting in.
  */
 
 #include <signal.h>
@@ -28,20 +33,26 @@
 static _Thread_local struct ddi_frame *active;
 
 /* Where the DDI of the active frame is published for another process
- * (wk_vidmm_publish_ddi): a word the case runner shares with its child, so
- * that a driver that ends the process inside a DDI (exit, _exit: no frame
- * sees those) is named with it. A plain store per frame change, no system
- * call. */
-static volatile uint32_t *published;
+ * (wk_vidmm_publish_crash_slot): memory the case runner shares with its
+ * child, so that a driver that ends the process inside a DDI (exit, _exit:
+ * no frame sees those) is named with it. A plain store per frame change,
+ * no system call. */
+static volatile struct wk_vidmm_crash_slot *published;
+
+/* Set on the threads that call DDIs (the one that published the slot,
+ * and any that entered a frame): a signal without a frame on such a
+ * thread is the kit's own, never noted as a driver thread's. */
+static _Thread_local int calls_ddis;
 
 static void publish(void)
 {
     if (published)
-        *published = (uint32_t)(active ? active->ddi : WK_DDI_NONE);
+        published->ddi = (uint32_t)(active ? active->ddi : WK_DDI_NONE);
 }
 
-void wk_vidmm_publish_ddi(volatile uint32_t *slot)
+void wk_vidmm_publish_crash_slot(volatile struct wk_vidmm_crash_slot *slot)
 {
+    calls_ddis = 1;
     published = slot;
     publish();
 }
@@ -153,6 +164,8 @@ static void on_signal(int signo, siginfo_t *info, void *uctx)
         publish();
         siglongjmp(f->env, 1);
     }
+    if (!f && !calls_ddis && published)
+        crash_slot_note_thread(published, signo, info, carries_address(signo, info));
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {
         if (fatal_signals[i] != signo)
             continue;
@@ -246,6 +259,7 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
     f->fault_has_addr = 0;
     f->fault_on_stack = 0;
     f->outer = active;
+    calls_ddis = 1;
     if (count)
         vm->stats.ddi_calls[ddi]++;
     /* The handlers before each outermost call where a timer runs (the

@@ -17,6 +17,7 @@
 #define WK_VIDMM_INTERNAL_H
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "vidmm.h"
@@ -408,6 +409,15 @@ enum wk_ddi call_current_ddi(void);
 /* km.h's Fail: ends the active frame as a violation of the rule `line`
  * names (km_rule_of_line); returns only when no frame is active. */
 void call_end_with_km_failure(const char *line);
+
+/* crash_slot.c: the calling thread is a system thread the kit started for
+ * the driver, running `routine`, created during `created_in` (WK_DDI_NONE:
+ * outside any DDI); and, in the signal handler of a thread of the
+ * driver's, that thread's death noted in the slot (async-signal-safe:
+ * stores only). */
+void crash_slot_mark_system_thread(void (*routine)(void *), enum wk_ddi created_in);
+void crash_slot_note_thread(volatile struct wk_vidmm_crash_slot *slot, int signo, const siginfo_t *info,
+                            int has_addr);
 
 /* km_services.c ---------------------------------------------------------- */
 

@@ -16,7 +16,10 @@
  *               registry reads under the driver's service key, answered
  *               from the adapter's registry map (a case's `registry:`);
  *   ThreadStarted / ThreadEnded
- *               system threads counted per adapter (THREAD-LEAK-001).
+ *               system threads counted per adapter (THREAD-LEAK-001);
+ *   ThreadRuns  a new system thread marked with its StartRoutine and the
+ *               DDI that created it, for a report of its crash
+ *               (crash_slot.c).
  *
  * Pool blocks and DPCs may be freed or dequeued from a thread of the
  * driver's own, where no DDI frame names the adapter: the owner a block
@@ -205,25 +208,41 @@ void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded)
 /* System threads                                                       */
 /* ------------------------------------------------------------------ */
 
+/* A thread's owner word: the adapter's serial, the DDI that created the
+ * thread (7 bits: crash_slot.c asserts the DDIs fit) and whether it was
+ * DriverEntry (such a thread may live as long as the driver). */
+#define THREAD_OWNER_SERIAL_SHIFT 8
+
+static enum wk_ddi thread_owner_ddi(uint64_t owner)
+{
+    return owner ? (enum wk_ddi)((owner >> 1) & 0x7Fu) : WK_DDI_NONE;
+}
+
 static uint64_t service_thread_started(void)
 {
     struct wk_vidmm *vm = call_current_vm();
     if (!vm || !vm->km_serial)
         return 0;
-    int in_entry = call_current_ddi() == WK_DDI_DRIVER_ENTRY;
+    enum wk_ddi ddi = call_current_ddi();
+    int in_entry = ddi == WK_DDI_DRIVER_ENTRY;
     pthread_mutex_lock(&lock);
     if (in_entry)
         vm->km_entry_threads++;
     else
         vm->km_threads++;
     pthread_mutex_unlock(&lock);
-    return vm->km_serial << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
+    return vm->km_serial << THREAD_OWNER_SERIAL_SHIFT | (uint64_t)ddi << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
+}
+
+static void service_thread_runs(uint64_t owner, void (*routine)(void *context))
+{
+    crash_slot_mark_system_thread(routine, thread_owner_ddi(owner));
 }
 
 static void service_thread_ended(uint64_t owner)
 {
     pthread_mutex_lock(&lock);
-    struct wk_vidmm *vm = adapter_of(owner >> 1);
+    struct wk_vidmm *vm = adapter_of(owner >> THREAD_OWNER_SERIAL_SHIFT);
     uint64_t *count = !vm ? NULL : (owner & OWNER_FROM_DRIVER_ENTRY) ? &vm->km_entry_threads : &vm->km_threads;
     if (count && *count)
         (*count)--;
@@ -419,4 +438,5 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .QueryRegistry = service_query_registry,
     .ThreadStarted = service_thread_started,
     .ThreadEnded = service_thread_ended,
+    .ThreadRuns = service_thread_runs,
 };

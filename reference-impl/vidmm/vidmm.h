@@ -279,12 +279,66 @@ void *wk_vidmm_module_open(const char *path, int flags);
  * not (no ELF file, or one for this host). module_arch.c. */
 int wk_vidmm_module_foreign(const char *path, char *why, size_t cap);
 
-/* Every DDI call and return stores the DDI of the frame then active on
- * the thread (enum wk_ddi; WK_DDI_NONE between calls) into *slot, a word
- * another process shares (the case runner's child: a driver that calls
- * exit() or _exit() inside a DDI ends the process past every frame, and
- * the runner names the DDI from it). NULL: nowhere (the default). */
-void wk_vidmm_publish_ddi(volatile uint32_t *slot);
+/*
+ * The crash slot: what a case's process leaves, in memory it shares with
+ * the process that forked it (the case runner, `repro` and the other crash
+ * tools), for a report on a death no frame of the kit sees.
+ *
+ *   - Every DDI call and return stores the DDI of the frame then active
+ *     (enum wk_ddi; WK_DDI_NONE between calls) into `ddi`: one store, no
+ *     system call. A driver that calls exit() or _exit() inside a DDI ends
+ *     the process past every frame, and the parent names the DDI from it.
+ *   - A fatal signal raised on a thread of the driver's (not the one that
+ *     calls the DDIs, where it ends the DDI call instead) is noted in
+ *     `thread_*` by the kit's signal handler on that thread before the
+ *     process dies: a system thread the kit started for the driver
+ *     (PsCreateSystemThread: its StartRoutine and the DDI that created it)
+ *     or a thread the driver started itself. The parent then names the
+ *     thread, not whichever DDI the kit's thread was waiting in.
+ *
+ * The driver shares the process and may scribble here: every reader
+ * checks what it reads (crash_slot.c).
+ */
+#define WK_VIDMM_ROUTINE_NAME 96
+enum wk_vidmm_thread_kind {
+    WK_VIDMM_THREAD_NONE = 0,   /* no driver thread died of a signal */
+    WK_VIDMM_THREAD_SYSTEM = 1, /* a system thread the kit started (kmthread.h) */
+    WK_VIDMM_THREAD_OWN = 2,    /* a thread the driver started itself */
+};
+struct wk_vidmm_crash_slot {
+    uint32_t ddi;                         /* enum wk_ddi of the active frame */
+    uint32_t thread_kind;                 /* enum wk_vidmm_thread_kind */
+    int32_t thread_signo;                 /* the signal the thread died of */
+    uint32_t thread_created_in;           /* system thread: enum wk_ddi that created it */
+    uint32_t thread_fault_has_addr;       /* the signal carries a fault address */
+    uint32_t thread_claimed;              /* the first thread to die took the note */
+    uint64_t thread_fault_addr;
+    char thread_routine[WK_VIDMM_ROUTINE_NAME]; /* system thread: "worker" or "module.so+0x1a2b" */
+};
+
+/* A slot with no DDI and no thread noted. */
+void wk_vidmm_crash_slot_init(volatile struct wk_vidmm_crash_slot *slot);
+
+/* Where this process publishes (NULL: nowhere, the default). Call it on
+ * the thread that will call the DDIs: a signal on any other thread is a
+ * thread of the driver's. */
+void wk_vidmm_publish_crash_slot(volatile struct wk_vidmm_crash_slot *slot);
+
+/* The DDI a slot names (WK_DDI_NONE: none, or not a DDI). */
+enum wk_ddi wk_vidmm_crash_slot_ddi(const volatile struct wk_vidmm_crash_slot *slot);
+
+/* What the slot says about a process that ended with wait status `status`,
+ * as one violation message starting with DRV-CRASH-001 (the driver's crash,
+ * not the kit's), into out: "DRV-CRASH-001: crashed with signal 11
+ * (Segmentation fault) at address (nil) in the driver's system thread
+ * (StartRoutine worker, started during DxgkDdiRender)", "... in a thread
+ * the driver started itself (not a DDI)", or "DRV-CRASH-001: DxgkDdiRender:
+ * the driver exited the process (exit status 3)": WK_VIDMM_CRASH_THREAD or
+ * WK_VIDMM_CRASH_EXIT. 0 (out empty) when it says neither: no slot, a
+ * signal on the kit's thread, or an exit outside any DDI. */
+#define WK_VIDMM_CRASH_THREAD 1
+#define WK_VIDMM_CRASH_EXIT 2
+int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, char *out, size_t cap);
 
 /* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
  * AFL++'s, ...) that a loader message (dlerror) names as undefined, into
