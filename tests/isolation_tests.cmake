@@ -6,7 +6,9 @@
 # _exit(0), from an atexit handler, or from a thread that goes on forging
 # while the case finishes normally), and tests/driver_build/fork_orphan.c
 # (a grandchild in a session of its own, sleeping 60 s). Each through
-# `conform` and `repro`, in about a second.
+# `conform` and `repro`, in about a second. And `conform --no-fork` runs
+# DriverEntry once per process (tests/driver_build/entry_once.c: a second
+# DriverEntry fails).
 set(_forge_ways fd atexit thread)
 set(_i 0)
 foreach(way ${_forge_ways})
@@ -18,6 +20,7 @@ foreach(way ${_forge_ways})
                              ${PROJECT_SOURCE_DIR}/reference-impl ${PROJECT_SOURCE_DIR}/util)
 endforeach()
 wk_add_refwrap_module(wk_test_fork_orphan ${CMAKE_CURRENT_LIST_DIR}/driver_build/fork_orphan.c)
+wk_add_refwrap_module(wk_test_entry_once ${CMAKE_CURRENT_LIST_DIR}/driver_build/entry_once.c)
 
 find_program(WK_BASH bash)
 if(WK_BASH)
@@ -34,4 +37,5 @@ if(WK_BASH)
   wk_hostile_isolation(forged_atexit_record forge-atexit $<TARGET_FILE:wk_test_forge_atexit>)
   wk_hostile_isolation(forged_thread_record forge-thread $<TARGET_FILE:wk_test_forge_thread>)
   wk_hostile_isolation(setsid_orphan_killed orphan $<TARGET_FILE:wk_test_fork_orphan>)
+  wk_hostile_isolation(no_fork_single_entry no-fork-entry $<TARGET_FILE:wk_test_entry_once>)
 endif()
