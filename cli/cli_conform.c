@@ -78,7 +78,7 @@ static const struct wk_cli_option conform_options[] = {
     { "list", OPT_LIST, WK_CLI_FLAG, NULL, "print the selected case ids and exit" },
     { "shard", OPT_SHARD, WK_CLI_VALUE, "I/N", "run the I-th of N deterministic shards (1-based)" },
     { "seed", OPT_SEED, WK_CLI_VALUE, "N", "added to every case's seed" },
-    { "no-fork", OPT_NO_FORK, WK_CLI_FLAG, NULL, "run cases in this process, one by one (for gdb; no timeout)" },
+    { "no-fork", OPT_NO_FORK, WK_CLI_FLAG, NULL, "run cases in this process, one by one, DriverEntry once (for gdb; no timeout)" },
     { "timeout", OPT_TIMEOUT, WK_CLI_VALUE, "SECONDS", "per case (default 10; 0: none)" },
     { "total-timeout", OPT_TOTAL_TIMEOUT, WK_CLI_VALUE, "SEC", "for the whole run (default: none)" },
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },

@@ -131,5 +131,14 @@ int wk_cli_coverage(int argc, char **argv)
         return 0;
     o.source_dir = WK_SOURCE_DIR;
     o.driver_loads = driver_loads;
-    return wk_fuzz_coverage_run(&o);
+    /* The replay batches run the driver; one that forks and calls setsid()
+     * leaves their process group. This command is the child subreaper of
+     * such orphans and kills them after each batch (coverage_run.c), and
+     * whatever is left when it ends, or when SIGINT or SIGTERM ends it
+     * (issue 22: "Every process a driver starts is found and killed"). */
+    wk_reap_become_subreaper();
+    wk_reap_on_signals();
+    rc = wk_fuzz_coverage_run(&o);
+    wk_reap_descendants();
+    return rc;
 }

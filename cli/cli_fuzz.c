@@ -207,6 +207,23 @@ static int check_options(const struct wk_campaign_options *o)
     return WK_CLI_CONTINUE;
 }
 
+/* The campaign runs the driver in processes of its own (the seed check's
+ * replays, the engines and their workers), and a driver that forks and
+ * calls setsid() leaves their process groups. This command is their child
+ * subreaper, so such orphans come to it, and it kills every one left when
+ * the campaign ends: normally, on an error, or stopped by SIGINT or SIGTERM
+ * (the campaign catches them while the engines run, and returns; before
+ * and after, util's handler kills them and ends the command). Issue 22:
+ * "Every process a driver starts is found and killed". */
+static int run_reaped(const struct wk_campaign_options *o)
+{
+    wk_reap_become_subreaper();
+    wk_reap_on_signals();
+    int rc = wk_campaign_run(o);
+    wk_reap_descendants();
+    return rc;
+}
+
 int wk_cli_fuzz(int argc, char **argv)
 {
     struct fuzz_args F;
@@ -225,5 +242,5 @@ int wk_cli_fuzz(int argc, char **argv)
     if (wk_cli_parse_only)
         return 0;
     F.o.repo_dir = WK_FUZZ_REPO_DIR;
-    return wk_campaign_run(&F.o);
+    return run_reaped(&F.o);
 }

@@ -19,7 +19,10 @@
 #   orphan        tests/driver_build/fork_orphan.c: Render leaves a
 #                 grandchild that called setsid() sleeping 60 s with the
 #                 case's pipes: the case passes at once (no timeout), and
-#                 the grandchild is gone when the command ends.
+#                 the grandchild is gone when the command ends;
+#   no-fork-entry tests/driver_build/entry_once.c: a second DriverEntry in
+#                 one process fails. `conform --no-fork` runs every case of
+#                 SPEC in its own process, DriverEntry once: all pass.
 set -u
 wddmkit=$1 mode=$2 spec=$3 program=$4 driver=$5 scratch=$6
 fails=0
@@ -91,6 +94,15 @@ orphan)
     expect_in "repro" "result: pass (exit 0)" "$out"
     seconds "repro" 2 "$start"
     none_left "repro" "$WK_TEST_ORPHAN_FILE"
+    ;;
+no-fork-entry)
+    start=$SECONDS
+    "$wddmkit" conform --no-fork --driver "$driver" "$spec" >"$out" 2>&1
+    expect_rc "conform --no-fork" 0 $?
+    expect_in "conform --no-fork" "RESULT: all as expected" "$out"
+    grep -q "entry_once: DriverEntry called" "$out" && fail "conform --no-fork called DriverEntry again"
+    grep -Eq "cases in [0-9.]+ s: [0-9]+ pass(, [0-9]+ skip)?$" "$out" || fail "conform --no-fork: a case did not pass"
+    seconds "conform --no-fork" 2 "$start"
     ;;
 *)
     fail "unknown mode $mode"

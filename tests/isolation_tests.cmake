@@ -6,7 +6,9 @@
 # _exit(0), from an atexit handler, or from a thread that goes on forging
 # while the case finishes normally), and tests/driver_build/fork_orphan.c
 # (a grandchild in a session of its own, sleeping 60 s). Each through
-# `conform` and `repro`, in about a second.
+# `conform` and `repro`, in about a second. And `conform --no-fork` runs
+# DriverEntry once per process (tests/driver_build/entry_once.c: a second
+# DriverEntry fails).
 set(_forge_ways fd atexit thread)
 set(_i 0)
 foreach(way ${_forge_ways})
@@ -18,6 +20,7 @@ foreach(way ${_forge_ways})
                              ${PROJECT_SOURCE_DIR}/reference-impl ${PROJECT_SOURCE_DIR}/util)
 endforeach()
 wk_add_refwrap_module(wk_test_fork_orphan ${CMAKE_CURRENT_LIST_DIR}/driver_build/fork_orphan.c)
+wk_add_refwrap_module(wk_test_entry_once ${CMAKE_CURRENT_LIST_DIR}/driver_build/entry_once.c)
 
 find_program(WK_BASH bash)
 if(WK_BASH)
@@ -34,4 +37,24 @@ if(WK_BASH)
   wk_hostile_isolation(forged_atexit_record forge-atexit $<TARGET_FILE:wk_test_forge_atexit>)
   wk_hostile_isolation(forged_thread_record forge-thread $<TARGET_FILE:wk_test_forge_thread>)
   wk_hostile_isolation(setsid_orphan_killed orphan $<TARGET_FILE:wk_test_fork_orphan>)
+  wk_hostile_isolation(no_fork_single_entry no-fork-entry $<TARGET_FILE:wk_test_entry_once>)
+endif()
+
+# The launchers that run the driver outside `conform` kill what it leaves
+# too (tests/hostile_launchers.sh, with fork_orphan.c): `wddmkit fuzz` with
+# a stand-in engine that runs the real replay binary, ending at --time or
+# stopped by SIGTERM, and `wddmkit coverage` of the driver built with
+# clang's coverage flags (skipped without clang and the LLVM tools).
+if(WK_BASH AND TARGET fuzz_render_replay)
+  function(wk_hostile_launcher name mode driver)
+    add_test(NAME cli.hostile_${name}
+      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_launchers.sh $<TARGET_FILE:wddmkit> ${mode}
+              $<TARGET_FILE:fuzz_render_replay> ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
+    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30 SKIP_RETURN_CODE 77
+      PASS_REGULAR_EXPRESSION "hostile_launchers ${mode}: all checks passed")
+  endfunction()
+  wk_hostile_launcher(fuzz_orphan_killed fuzz $<TARGET_FILE:wk_test_fork_orphan>)
+  wk_hostile_launcher(fuzz_stopped_orphan_killed fuzz-term $<TARGET_FILE:wk_test_fork_orphan>)
+  wk_hostile_launcher(coverage_orphan_killed coverage ${PROJECT_SOURCE_DIR}
+                      "$<TARGET_FILE:wk_refdriver_static> $<TARGET_FILE:wk_gpu>")
 endif()

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * util.h - the small helpers every module above may share: paths, bounded
- * strings, bounded file reads, FNV-1a hashing and a monotonic clock.
+ * strings, bounded file reads, FNV-1a hashing, a monotonic clock and the
+ * killing of every process below this one.
  *
  * Why a module of its own: before it, the command line, the fuzz tools and
  * the seed generator each had their own copy of "join two paths into a
@@ -13,7 +14,8 @@
  *
  * What it must not know: WDDM, the GPU model, specs, drivers, or the
  * command line's wording. It prints nothing; a failure is a return value
- * (and a reason in a caller's buffer where one helps). It holds no state.
+ * (and a reason in a caller's buffer where one helps). It holds no state
+ * (wk_reap_on_signals sets signal dispositions, the process's own).
  * It sits below every other module of ours (docs/architecture.md); the
  * GPU model may use it but has not needed to.
  */
@@ -22,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "wddmkit/status.h"
 
@@ -117,6 +120,26 @@ double wk_now_seconds(void);
 /* Sleeps ms milliseconds; a signal cuts it short, which callers that poll
  * for a child or a signal want. */
 void wk_sleep_ms(long ms);
+
+/* --- processes (reap.c) ------------------------------------------------- */
+
+/* A program that runs code it does not trust (a driver forks, calls
+ * setsid() and lets the parent exit) finds and kills every process below
+ * it. First it becomes their child subreaper (PR_SET_CHILD_SUBREAPER: an
+ * orphan below comes to it, not to init); 0, or -1 with errno. */
+int wk_reap_become_subreaper(void);
+/* Kills (SIGKILL) and reaps every child and, as they die, every orphan that
+ * comes to this process, until none is left. Only when the caller has no
+ * child it still waits for. */
+void wk_reap_descendants(void);
+/* Reaps the children that have ended, but none of keep[0, nkeep): orphans
+ * that came to this subreaper and exited do not pile up as zombies in a
+ * long run. Never blocks. */
+void wk_reap_exited_strays(const pid_t *keep, size_t nkeep);
+/* SIGINT, SIGTERM and SIGHUP (until a part of the work catches them for
+ * itself) kill and reap every process below, then end this one of the
+ * same signal. */
+void wk_reap_on_signals(void);
 
 #ifdef __cplusplus
 }

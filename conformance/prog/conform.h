@@ -158,6 +158,10 @@ struct wk_run_options {
     DRIVER_INITIALIZE *entry;          /* when driver is NULL: this DriverEntry linked into the
                                           process instead of the reference driver's (the fuzz
                                           harnesses' quiet or WK_FUZZ_DRIVER_LIB build) */
+    struct wk_vidmm_driver *once;      /* non-NULL: the driver's one load in this process
+                                          (`conform --no-fork`): DriverEntry runs on the first
+                                          case, later cases take its table (vidmm.h), and a case
+                                          whose registry differs is a skip saying so */
     int contract;                      /* the contract profile: leave out the checks that pin
                                           the reference driver's own choices (placement offsets,
                                           counts of calls, operations, passes and fences, context

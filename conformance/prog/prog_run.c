@@ -936,6 +936,14 @@ static const char *contract_skip(const struct wk_prog *p, int contract)
     return NULL;
 }
 
+/* Why a case cannot run on the driver's one load of the process (NULL:
+ * it can): DriverEntry read the registry the first case gave it, and a
+ * real driver reads it again only when it is loaded again. */
+static const char *needs_own_entry(const struct wk_prog *p, const struct wk_run_options *o)
+{
+    return o && o->once ? wk_vidmm_driver_mismatch(o->once, p->registry.count ? &p->registry : NULL) : NULL;
+}
+
 /* A capability the case needs and the driver lacks makes the case a skip. */
 static const char *missing_requirement(struct interp *x)
 {
@@ -965,10 +973,13 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
             return WK_E_NOT_FOUND;
         wk_mutation_arm(x->vm, ms, m, x->p->rewrite.call, x->p->rewrite.param);
     }
-    if (o && o->driver)
+    DRIVER_INITIALIZE *entry = o && o->entry ? o->entry : wk_refdriver_DriverEntry;
+    if (o && o->once)
+        st = wk_vidmm_load_once(x->vm, o->once, o->driver, entry);
+    else if (o && o->driver)
         st = wk_vidmm_load(x->vm, o->driver);
     else
-        st = wk_vidmm_attach(x->vm, o && o->entry ? o->entry : wk_refdriver_DriverEntry);
+        st = wk_vidmm_attach(x->vm, entry);
     if (st != WK_OK)
         return st;
     /* A driver for other hardware: nothing executes its buffers, and the
@@ -1181,6 +1192,15 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     if (left_out) {
         r->verdict = WK_VERDICT_SKIP;
         snprintf(r->seen, sizeof(r->seen), "%s", left_out);
+        return;
+    }
+    const char *own_entry = needs_own_entry(p, o);
+    if (own_entry) {
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen),
+                 "needs its own DriverEntry (%s from the case whose DriverEntry this process ran); run without "
+                 "--no-fork",
+                 own_entry);
         return;
     }
     wk_status st = bring_up(&x, o, &ms);

@@ -97,6 +97,10 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     R.abort_id = getenv("WK_RUNNER_TEST_ABORT_ID");
     R.flaky_id = getenv("WK_RUNNER_TEST_FLAKY_ID");
     wk_status st = prepare(&R, cases, n, err);
+    /* In this process, the driver is loaded once and its DriverEntry runs
+     * once, as Windows runs it once per load (vidmm.h, wk_vidmm_load_once). */
+    if (st == WK_OK && o->no_fork)
+        st = wk_vidmm_driver_new(&R.once);
     if (st == WK_OK) {
         wk_runner_signals_begin(o->catch_signals);
         R.t0 = wk_now_seconds();
@@ -109,6 +113,7 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
         out->seconds = wk_now_seconds() - R.t0;
         wk_runner_signals_end(o->catch_signals);
     }
+    wk_vidmm_driver_free(R.once);
     free(R.reruns);
     free(R.jobs);
     free(R.pf);

@@ -62,6 +62,7 @@ struct run {
     size_t *reruns;                   /* FIFO of case indices */
     size_t rerun_head, rerun_tail;
     double t0, total_deadline;        /* total_deadline 0: none */
+    struct wk_vidmm_driver *once;     /* --no-fork: the driver's one load (vidmm.h); NULL */
     int stopping;
 };
 

@@ -24,11 +24,8 @@
  * subreaper or init.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -37,8 +34,7 @@
 #include <unistd.h>
 
 #include "isolation.h"
-
-#define MAX_LISTED 1024
+#include "util.h"
 
 /* The case's process, for the stop handler; 0 before it exists. */
 static volatile pid_t shepherd_child;
@@ -51,83 +47,6 @@ static void on_stop(int signo)
     (void)signo;
     if (shepherd_child > 0)
         kill(shepherd_child, SIGKILL);
-}
-
-/* The pids in /proc/self/task/<tid>/children (CONFIG_PROC_CHILDREN); -1
- * when the file is not there. */
-static int children_file(pid_t *out, int cap)
-{
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/self/task/%ld/children", (long)getpid());
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    int n = 0;
-    long pid;
-    while (n < cap && fscanf(f, "%ld", &pid) == 1)
-        out[n++] = (pid_t)pid;
-    fclose(f);
-    return n;
-}
-
-/* The parent pid in /proc/<pid>/stat (the field after the ")" of comm,
- * which may itself hold parentheses); -1 when unreadable. */
-static pid_t parent_of(const char *pid)
-{
-    char path[300], buf[512];
-    snprintf(path, sizeof(path), "/proc/%.255s/stat", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *close_paren = strrchr(buf, ')');
-    long ppid;
-    if (!close_paren || sscanf(close_paren + 1, " %*c %ld", &ppid) != 1)
-        return -1;
-    return (pid_t)ppid;
-}
-
-/* Every child of this process, by a scan of /proc: the slow way, for a
- * kernel without the children file. */
-static int children_scan(pid_t *out, int cap)
-{
-    DIR *d = opendir("/proc");
-    if (!d)
-        return 0;
-    int n = 0;
-    pid_t self = getpid();
-    for (struct dirent *e; n < cap && (e = readdir(d));)
-        if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && parent_of(e->d_name) == self)
-            out[n++] = (pid_t)atol(e->d_name);
-    closedir(d);
-    return n;
-}
-
-static int list_children(pid_t *out, int cap)
-{
-    int n = children_file(out, cap);
-    return n >= 0 ? n : children_scan(out, cap);
-}
-
-/* Kills what is left below the shepherd. Each round kills every child it
- * lists and waits for one to end: a killed process's own children are
- * reparented here before it can be reaped, so the next round lists them.
- * With nothing listed, a short sleep covers a reparenting in flight. */
-static void kill_descendants(void)
-{
-    pid_t kids[MAX_LISTED];
-    for (;;) {
-        int n = list_children(kids, MAX_LISTED);
-        for (int i = 0; i < n; i++)
-            kill(kids[i], SIGKILL);
-        pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
-        if (p < 0 && errno == ECHILD)
-            return;
-        if (p == 0)
-            usleep(1000);
-    }
 }
 
 /* Waits for the case's process, reaping orphans that end meanwhile. */
@@ -179,7 +98,7 @@ static _Noreturn void shepherd_main(pid_t child)
     close_inherited();
     int status = wait_case(child);
     shepherd_child = 0;
-    kill_descendants();
+    wk_reap_descendants(); /* util/reap.c: each generation listed, killed, reaped */
     mirror(status);
 }
 
@@ -196,7 +115,7 @@ static void shepherd_setup(pid_t runner, struct sigaction *old, sigset_t *old_ma
     sigprocmask(SIG_BLOCK, &term, old_mask);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    wk_reap_become_subreaper();
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_stop;

@@ -175,25 +175,44 @@ static void check_lines(struct check_run *r, size_t from, char *buf, size_t cap,
     }
 }
 
+/* Whether the replay process has exited (it stays waitable). */
+static int has_exited(pid_t pid)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof(info));
+    return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 /* Reads the replay until it exits, or until it spends more than the
  * timeout in one input (or before the first, or after the last) and is
- * killed. Returns the wait status; *hung when killed in an input. */
+ * killed. Returns the wait status; *hung when killed in an input. The end
+ * is the replay's exit, not the pipe's end of file: a driver that forked
+ * leaves processes holding the pipe (they are killed afterwards, see
+ * run_check); what is in the pipe when the replay exits is still read, a
+ * pipe's worth at most. */
 static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, double timeout, int *hung)
 {
     char buf[4096];
     size_t len = 0;
     long seen = -2;
     double since = wk_now_seconds();
+    int drain = -1; /* reads left once the replay has exited; -1: it runs */
     *hung = 0;
     for (;;) {
+        if (drain < 0 && has_exited(pid))
+            drain = 64; /* 64 reads of 4 KiB: more than a pipe holds */
         struct pollfd pf = { fd, POLLIN, 0 };
-        if (poll(&pf, 1, 100) > 0) { /* else nothing within 100 ms: only the clock below */
+        if (poll(&pf, 1, drain >= 0 ? 0 : 100) > 0 && drain != 0) { /* else nothing within 100 ms: the clock below */
             ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
             if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
                 break; /* the end: it exited */
             len += n > 0 ? (size_t)n : 0;
             check_lines(r, from, buf, sizeof(buf), &len);
+            drain -= drain > 0;
+            continue;
         }
+        if (drain >= 0)
+            break; /* exited, and its output read */
         if (r->current != seen) {
             seen = r->current;
             since = wk_now_seconds();
@@ -239,6 +258,10 @@ static int run_check(struct check_run *r, const char *replay, const char *driver
         r->current = -1;
         r->started = 0;
         int st = follow_check(r, from, pid, fd, timeout, &hung);
+        /* What the driver started in the replay (a fork that called
+         * setsid() came here: the command is a child subreaper) dies with
+         * it; no engine runs yet, so every child of ours is the check's. */
+        wk_reap_descendants();
         if (r->current < 0 && !r->started && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
             return 0;
         if (r->current < 0)

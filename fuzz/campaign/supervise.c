@@ -4,7 +4,8 @@
  * own process group (Ctrl-C reaches wddmkit, which stops the group
  * cleanly; libFuzzer's job workers and AFL++'s target go with it), with
  * its output in logs/ and a parent-death signal so none outlives a killed
- * wddmkit; reaped with the stragglers of its group; stopped by SIGINT, then
+ * wddmkit; reaped with the stragglers of its group (and the orphans that
+ * came to wddmkit, their child subreaper, as they end); stopped by SIGINT, then
  * SIGKILL after a grace period or a second Ctrl-C, or when it runs well past
  * --time. SIGINT/SIGTERM/SIGHUP are counted, never acted on in the handler.
  */
@@ -157,9 +158,18 @@ void wk_campaign_signal_all(struct campaign *c, int sig)
 }
 
 /* Reaps engines that exited. Before reaping (the exited leader still holds
- * its group id), stragglers in its group are killed. */
+ * its group id), stragglers in its group are killed. Orphans the driver
+ * left (`wddmkit fuzz` is their child subreaper: cli_fuzz.c) that have
+ * ended are reaped too, so none piles up as a zombie in a long campaign;
+ * those still running are killed when the command ends. */
 unsigned wk_campaign_reap(struct campaign *c)
 {
+    pid_t engines[MAX_JOBS];
+    size_t nengines = 0;
+    for (unsigned i = 0; i < c->nprocs && nengines < MAX_JOBS; i++)
+        if (c->procs[i].alive)
+            engines[nengines++] = c->procs[i].pid;
+    wk_reap_exited_strays(engines, nengines);
     unsigned alive = 0;
     for (unsigned i = 0; i < c->nprocs; i++) {
         struct proc *p = &c->procs[i];

@@ -226,8 +226,8 @@ static int find_llvm_tool(const char *env, const char *name, char *out, size_t c
  * and stderr appended to log_path, at most timeout_s seconds (0: no limit),
  * with `env` (NAME=VALUE strings) added. Returns the wait status, or -1
  * when it could not start; *timed_out when it was killed for the time. */
-static int run_tool(char *const argv[], const char *out_path, const char *log_path, const char *const env[],
-                    unsigned timeout_s, int *timed_out)
+static int run_tool_alone(char *const argv[], const char *out_path, const char *log_path, const char *const env[],
+                          unsigned timeout_s, int *timed_out)
 {
     fflush(stdout);
     fflush(stderr);
@@ -272,6 +272,17 @@ static int run_tool(char *const argv[], const char *out_path, const char *log_pa
         struct timespec nap = { 0, 20 * 1000 * 1000 };
         nanosleep(&nap, NULL);
     }
+}
+
+/* run_tool_alone; then whatever the tool left running (a driver that
+ * forked and called setsid(): `wddmkit coverage` is its child subreaper,
+ * cli_coverage.c) is killed, since nothing else of ours runs meanwhile. */
+static int run_tool(char *const argv[], const char *out_path, const char *log_path, const char *const env[],
+                    unsigned timeout_s, int *timed_out)
+{
+    int status = run_tool_alone(argv, out_path, log_path, env, timeout_s, timed_out);
+    wk_reap_descendants();
+    return status;
 }
 
 static void print_log_tail(const char *path)

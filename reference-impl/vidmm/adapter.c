@@ -27,6 +27,8 @@ static NTSTATUS kit_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path, c
 {
     (void)path;
     (void)init;
+    if (!self->wk_owner)
+        return STATUS_UNSUCCESSFUL; /* after DriverEntry (a shared driver object: driver_once.c) */
     return refuse_abi(self->wk_owner, 1);
 }
 
@@ -36,6 +38,10 @@ static NTSTATUS kit_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path,
 {
     (void)path;
     struct wk_vidmm *vm = self->wk_owner;
+    /* DxgkInitialize belongs in DriverEntry: a driver object that outlives
+     * its DriverEntry (driver_once.c) has no adapter to give a table to. */
+    if (!vm)
+        return STATUS_UNSUCCESSFUL;
     if (!WK_DRIVER_ABI_TAKEN(driver_abi))
         return refuse_abi(vm, driver_abi);
     if (!init)
@@ -84,28 +90,32 @@ static wk_status registry_path_out(struct wk_vidmm *vm, struct registry_path *g,
     return string != WK_OK ? string : text;
 }
 
-wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
+void vidmm_link_in_process(struct wk_vidmm *vm)
+{
+    /* A DriverEntry linked into this program shares its km.h state with
+     * the kit's own objects (kmservices.h: weak, one per link unit): the
+     * same two functions a loaded module exports reach it. */
+    wk_km_set_services(&wk_km_services_of_kit);
+    vm->set_irql = wk_km_set_irql;
+}
+
+wk_status vidmm_enter(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry, DRIVER_OBJECT *object)
 {
     UNICODE_STRING path;
     wk_vidmm_service_key(&path);
-    vm->driver_object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
-    vm->driver_object.wk_initialize_abi1 = kit_initialize_abi1;
-    vm->driver_object.wk_initialize = kit_initialize;
-    vm->driver_object.wk_owner = vm;
-    vm->driver_object.wk_km_services = &wk_km_services_of_kit;
+    object->wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    object->wk_initialize_abi1 = kit_initialize_abi1;
+    object->wk_initialize = kit_initialize;
+    object->wk_owner = vm;
+    object->wk_km_services = &wk_km_services_of_kit;
     vm->abi_error[0] = '\0';
-    if (!vm->so) {
-        /* A DriverEntry linked into this program shares its km.h state with
-         * the kit's own objects (kmservices.h: weak, one per link unit):
-         * the same two functions a loaded module exports reach it. */
-        wk_km_set_services(&wk_km_services_of_kit);
-        vm->set_irql = wk_km_set_irql;
-    }
+    if (!vm->so)
+        vidmm_link_in_process(vm);
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     struct registry_path guarded;
     PUNICODE_STRING ppath = registry_path_in(vm, &guarded, &path);
-    DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(&vm->driver_object, ppath));
+    DDI_CALL(vm, WK_DDI_DRIVER_ENTRY, crashed, st = entry(object, ppath));
     wk_status guard = registry_path_out(vm, &guarded, crashed);
     if (crashed != WK_OK)
         return crashed;
@@ -118,6 +128,11 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
     if (!vm->have_ddi)
         return fail(vm, WK_E_DRIVER_FAILED, "DriverEntry returned without calling DxgkInitialize");
     return WK_OK;
+}
+
+wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry)
+{
+    return vidmm_enter(vm, entry, &vm->driver_object);
 }
 
 /* A module built with sanitizers or fuzzer instrumentation (the libfuzzer
@@ -144,7 +159,7 @@ void *wk_vidmm_module_open(const char *path, int flags)
     return dlopen(wk_vidmm_module_path(path, local, sizeof(local)), flags);
 }
 
-wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
+wk_status vidmm_open_module(struct wk_vidmm *vm, const char *path, DRIVER_INITIALIZE **entry)
 {
     /* RTLD_NODELETE: a driver stays mapped after dlclose. Fuzz harnesses
      * re-create adapters, and a coverage-instrumented module must not be
@@ -173,9 +188,15 @@ wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
     void *irql = dlsym(vm->so, "wk_km_set_irql");
     if (irql)
         memcpy(&vm->set_irql, &irql, sizeof(vm->set_irql));
-    DRIVER_INITIALIZE *entry;
-    memcpy(&entry, &sym, sizeof(entry)); /* object to function pointer, as dlsym requires */
-    return wk_vidmm_attach(vm, entry);
+    memcpy(entry, &sym, sizeof(*entry)); /* object to function pointer, as dlsym requires */
+    return WK_OK;
+}
+
+wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path)
+{
+    DRIVER_INITIALIZE *entry = NULL;
+    wk_status st = vidmm_open_module(vm, path, &entry);
+    return st != WK_OK ? st : wk_vidmm_attach(vm, entry);
 }
 
 int wk_vidmm_driver_declares_model(const struct wk_vidmm *vm)

@@ -6,6 +6,7 @@
  * One file per job: vidmm.c (lifetime, handles, stats), rules.c (catalogue,
  * violations), call.c (guarded DDI calls: crash, hang), guard.c (guard-paged
  * buffers), loader.c (DriverEntry, DxgkInitialize), adapter.c (start, caps),
+ * driver_once.c (one DriverEntry for the adapters of a process),
  * segments.c (segment query and checks), callbacks.c (DXGKRNL_INTERFACE),
  * objects.c (devices, contexts), allocation.c (CreateAllocation checks),
  * sysmem.c (system pages, MDLs), residency.c (placement, eviction),
@@ -232,6 +233,8 @@ struct wk_vidmm {
     DEVICE_OBJECT pdo_fallback;
     DRIVER_INITIALIZATION_DATA ddi;
     int have_ddi;
+    int driver_shared;                      /* the table came from a DriverEntry other adapters
+                                               share (driver_once.c): no DxgkDdiUnload here */
     char abi_error[256];                    /* set when DxgkInitialize came from another driver ABI */
     VOID *miniport;                         /* MiniportDeviceContext */
     DXGKRNL_INTERFACE kernel_iface;
@@ -342,6 +345,18 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
 wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *rule_id(enum wk_rule_id rule);
+
+/* adapter.c -------------------------------------------------------------- */
+
+/* dlopen a driver module into vm->so, hand its km.h the kit's services,
+ * and find its DriverEntry (*entry); WK_E_IO with the loader's reason. */
+wk_status vidmm_open_module(struct wk_vidmm *vm, const char *path, DRIVER_INITIALIZE **entry);
+/* The km.h services of a DriverEntry linked into this program. */
+void vidmm_link_in_process(struct wk_vidmm *vm);
+/* Calls DriverEntry with `object` as its DRIVER_OBJECT (the adapter's own,
+ * or one that outlives it: driver_once.c) and checks that it handed vm a
+ * DDI table through DxgkInitialize. */
+wk_status vidmm_enter(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry, DRIVER_OBJECT *object);
 
 /* call.c ----------------------------------------------------------------- */
 

@@ -134,13 +134,16 @@ static void stop_driver(struct wk_vidmm *vm)
 /* DxgkDdiUnload once the last device is gone, as Windows unloads a
  * miniport; then THREAD-LEAK-001 for system threads still running
  * (R_THREAD_LEAK) and POOL-LEAK-001 for the pool left (R_POOL_LEAK): what
- * DriverEntry started counts only when there was an Unload to end it. */
+ * DriverEntry started counts only when there was an Unload to end it. A
+ * driver other adapters share (driver_once.c) stays loaded: Windows calls
+ * Unload once, after the last adapter of the load, and the next DriverEntry
+ * would be a fresh image's. */
 static void unload_driver(struct wk_vidmm *vm)
 {
     if (!vm->have_ddi || vm->dead)
         return;
     int unloaded = 0;
-    if (vm->ddi.DxgkDdiUnload) {
+    if (vm->ddi.DxgkDdiUnload && !vm->driver_shared) {
         wk_status crashed;
         DDI_CALL(vm, WK_DDI_UNLOAD, crashed, vm->ddi.DxgkDdiUnload());
         unloaded = crashed == WK_OK;

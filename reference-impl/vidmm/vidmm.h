@@ -192,6 +192,29 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
  * loaded (the message is in wk_vidmm_last_error). */
 wk_status wk_vidmm_load(struct wk_vidmm *vm, const char *path);
 
+/* A driver loaded once for every adapter of a process (driver_once.c):
+ * Windows calls a miniport's DriverEntry once per load of its image, then
+ * AddDevice per adapter, so global state DriverEntry sets is set once. A
+ * process that builds adapter after adapter from one module (`conform
+ * --no-fork`) runs DriverEntry on the first and hands the table it gave to
+ * the others; DxgkDdiUnload is never called (the image stays loaded until
+ * the process ends). */
+struct wk_vidmm_driver;
+wk_status wk_vidmm_driver_new(struct wk_vidmm_driver **out);
+void wk_vidmm_driver_free(struct wk_vidmm_driver *d);
+/* wk_vidmm_load (path) or wk_vidmm_attach (path NULL: entry, linked in),
+ * but DriverEntry runs only on the first adapter given d; the same path or
+ * entry every time. A later adapter gets the first one's table, or its
+ * failure again (the same status, the message saying where it came from). */
+wk_status wk_vidmm_load_once(struct wk_vidmm *vm, struct wk_vidmm_driver *d, const char *path,
+                             DRIVER_INITIALIZE *entry);
+/* Why an adapter configured with `registry` (NULL: none) cannot share d's
+ * DriverEntry, which read another registry (a driver reads its settings
+ * there: what it read cannot be read again); NULL when it can, or when
+ * DriverEntry has not run yet. The PCI configuration is no reason: only an
+ * adapter's own DxgkCbReadDeviceSpace reads it, after its StartDevice. */
+const char *wk_vidmm_driver_mismatch(const struct wk_vidmm_driver *d, const struct wk_vidmm_registry *registry);
+
 /* Whether the loaded driver module declares that it targets the GPU model
  * (it exports WK_DRIVER_GPU_MODEL_SYMBOL: WK_DRIVER_TARGETS_GPU_MODEL in
  * driver.h): 1 yes, 0 no, -1 no module (a DriverEntry attached in-process,
