@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * util.h - the small helpers every module above may share: paths, bounded
- * strings, bounded file reads, FNV-1a hashing and a monotonic clock.
+ * strings, bounded file reads, FNV-1a hashing, a monotonic clock and the
+ * backoff of a call that found no process or descriptor to spare (retry.h).
  *
  * Why a module of its own: before it, the command line, the fuzz tools and
  * the seed generator each had their own copy of "join two paths into a
@@ -121,5 +122,7 @@ void wk_sleep_ms(long ms);
 #ifdef __cplusplus
 }
 #endif
+
+#include "retry.h" /* --- retrying an exhausted resource (retry.c) --- */
 
 #endif
