@@ -4,10 +4,11 @@
 #
 # A run whose processes or descriptors run out gives no crash and no
 # failure for it (issue 22: "EAGAIN/EMFILE on fork, pipe or open is retried
-# with backoff for at most 10 s, then the case is error naming the errno";
-# docs/verdicts.md, "error"). SPEC's twelve cases run with -j 4:
+# with backoff for at most 10 s, then the case is error naming the errno"; docs/verdicts.md,
+# "When the kit runs out of processes or descriptors"). SPEC's twelve cases
+# run with -j 4:
 #   fd     under `ulimit -n 12` a launch finds no descriptor while three
-#          cases run (each holds three in the runner): the launch waits for
+#          cases run (each holds four in the runner): the launch waits for
 #          one to end, and all twelve pass, in well under --resource-wait;
 #          under `ulimit -n 8` no case can ever start: each is `error`
 #          naming pipe() and EMFILE after --resource-wait 0.3 (the wait is

@@ -11,7 +11,7 @@
  * one of them fails with EMFILE, ENFILE, EAGAIN or ENOMEM. Those pass:
  *
  *   - while other cases run, the attempt waits for them: each that ends
- *     gives back a process and three descriptors, and the scheduler tries
+ *     gives back two processes and four descriptors, and the scheduler tries
  *     again after every event (and at least every 500 ms), with no deadline,
  *     since what it waits for is coming;
  *   - with nothing running, it backs off (util/retry.h: 1 ms doubling to
