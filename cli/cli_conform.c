@@ -52,7 +52,7 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -81,6 +81,10 @@ static const struct wk_cli_option conform_options[] = {
     { "no-fork", OPT_NO_FORK, WK_CLI_FLAG, NULL, "run cases in this process, one by one, DriverEntry once (for gdb; no timeout)" },
     { "timeout", OPT_TIMEOUT, WK_CLI_VALUE, "SECONDS", "per case (default 10; 0: none)" },
     { "total-timeout", OPT_TOTAL_TIMEOUT, WK_CLI_VALUE, "SEC", "for the whole run (default: none)" },
+    { "resource-wait", OPT_RESOURCE_WAIT, WK_CLI_VALUE, "SEC",
+      "how long a case that finds no process or descriptor to start with (EAGAIN,\n"
+      "EMFILE, ENFILE, ENOMEM) waits, with no case running, before it is an error\n"
+      "(default: 10; 0: at once)" },
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
     { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML" },
     { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout as cases finish)" },
@@ -188,6 +192,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_LOAD_TIMEOUT: return wk_cli_load_timeout_arg(a);
     case OPT_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->case_timeout);
     case OPT_TOTAL_TIMEOUT: return wk_cli_decimal(a, 0, 7 * 86400.0, &o->total_timeout);
+    case OPT_RESOURCE_WAIT: return wk_cli_decimal(a, 0, 86400.0, &o->resource_wait);
     case OPT_EXPECTATIONS: A->expectations = a->value; return 0;
     case OPT_JUNIT: A->junit = a->value; return note_report(A, a->value);
     case OPT_TAP: A->tap = a->value; return note_report(A, a->value);
@@ -207,6 +212,7 @@ static int parse(struct conform_args *A, int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     A->run.jobs = cpus < 1 ? 1 : cpus > 256 ? 256 : (uint32_t)cpus;
     A->run.case_timeout = 10;
+    A->run.resource_wait = 10; /* issue 22: "retried with backoff for at most 10 s" */
     A->run.filters = A->filters;
     A->run.excludes = A->excludes;
     int rc = wk_cli_parse(&conform_command, argc, argv, conform_arg, A);

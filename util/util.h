@@ -2,7 +2,8 @@
 /*
  * util.h - the small helpers every module above may share: paths, bounded
  * strings, bounded file reads, FNV-1a hashing, a monotonic clock and the
- * killing of every process below this one.
+ * killing of every process below this one, and the backoff of a call that
+ * found no process or descriptor to spare (retry.h).
  *
  * Why a module of its own: before it, the command line, the fuzz tools and
  * the seed generator each had their own copy of "join two paths into a
@@ -144,5 +145,7 @@ void wk_reap_on_signals(void);
 #ifdef __cplusplus
 }
 #endif
+
+#include "retry.h" /* --- retrying an exhausted resource (retry.c) --- */
 
 #endif

@@ -55,10 +55,22 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
  * reaps them and exits with the case process's own status (the same code,
  * or killed by the same signal), so waitpid() on the shepherd reads as it
  * read on the case process. Returns the shepherd's pid in the caller, 0 in
- * the case's process, -1 with errno when a fork failed. The shepherd keeps
- * no descriptor of the caller's: pipes reach end of file once the case's
- * processes are gone. */
-pid_t wk_shepherd_fork(void);
+ * the case's process, -1 with errno when a fork failed, and then
+ * *failed_call (when not NULL) names the call, "fork" or "pipe" (the start
+ * pipe below). The fork that fails may be the shepherd's own, for the case's
+ * process: the shepherd then writes the errno to a start pipe and exits, so
+ * an EAGAIN there is an EAGAIN here, not a case process that died. With
+ * start_fd NULL the caller waits to hear which (a fork's time); otherwise
+ * it gets the start pipe's read end and, once waitpid() said the shepherd
+ * ended, asks wk_shepherd_start_error. The shepherd keeps no descriptor of
+ * the caller's: pipes reach end of file once the case's processes are
+ * gone. */
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call);
+
+/* After the shepherd ended: the errno of its fork of the case's process,
+ * or 0 when the case's process started (or start_fd is -1); closes
+ * start_fd. */
+int wk_shepherd_start_error(int start_fd);
 
 /* Ends a shepherd's case now (a timeout, a stop): the case's process and
  * every descendant are killed; then waitpid() the shepherd. */

@@ -94,6 +94,8 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
             close(other->fd_output);
         if (other->fd_pid >= 0)
             close(other->fd_pid);
+        if (other->fd_start >= 0)
+            close(other->fd_start);
     }
     dup2(ofd, STDOUT_FILENO);
     dup2(ofd, STDERR_FILENO);
@@ -151,25 +153,28 @@ static void unmap_crash_slot(struct job *j)
     j->crash_slot = NULL;
 }
 
-/* Starts an attempt in slot j; 0 with an error verdict filled when it cannot. */
-int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_case_result *error)
+/* Starts an attempt in slot j: 1, or 0 with the call that failed and its
+ * errno in *why (the scheduler decides whether to wait: launch_wait.c). */
+int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_launch_failure *why)
 {
     int rp[2] = { -1, -1 }, op[2] = { -1, -1 };
     pid_t pid;
     memset(j, 0, offsetof(struct job, in));
     j->index = index;
     j->attempt = attempt;
-    j->fd_result = j->fd_output = j->fd_pid = -1;
+    j->fd_result = j->fd_output = j->fd_pid = j->fd_start = -1;
     j->tail_len = 0;
     j->tail[0] = 0;
+    why->call = "pipe";
     if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(op, O_CLOEXEC) != 0)
         goto fail;
+    why->call = "getrandom";
     if (wk_result_nonce_new(&j->nonce) != 0)
         goto fail;
     j->crash_slot = map_crash_slot();
     fflush(NULL);
     j->start = wk_now_seconds();
-    pid = wk_shepherd_fork();
+    pid = wk_shepherd_fork(&j->fd_start, &why->call);
     if (pid < 0)
         goto fail;
     if (pid == 0)
@@ -186,11 +191,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     R->running++;
     return 1;
 fail:
-    memset(error, 0, sizeof(*error));
-    error->verdict = WK_VERDICT_ERROR;
-    error->failed_step = -1;
-    snprintf(error->expected, sizeof(error->expected), "a process for the case");
-    snprintf(error->seen, sizeof(error->seen), "cannot start one: %s", strerror(errno));
+    why->err = errno;
     for (int i = 0; i < 2; i++) {
         wk_runner_close_fd(&rp[i]);
         wk_runner_close_fd(&op[i]);
@@ -344,6 +345,24 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, problem, extra);
 }
 
+/* The shepherd found no process for the case (its start pipe holds the
+ * errno): the attempt never ran. Its slot is free and it waits for a
+ * process like a launch that failed here (launch_wait.c). */
+static int never_started(struct run *R, struct job *j)
+{
+    struct wk_launch_failure why = { "fork", wk_shepherd_start_error(j->fd_start) };
+    j->fd_start = -1;
+    if (!why.err) {
+        wk_runner_case_started(R);
+        return 0;
+    }
+    unmap_crash_slot(j);
+    j->pid = 0;
+    R->running--;
+    wk_runner_wait_to_launch(R, j->index, j->attempt, &why, 0);
+    return 1;
+}
+
 /* The child has exited (or was killed): turn what arrived into a result. */
 void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
 {
@@ -355,6 +374,8 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
     wk_runner_close_fd(&j->fd_output);
     wk_runner_close_fd(&j->fd_result);
     wk_runner_close_fd(&j->fd_pid);
+    if (never_started(R, j))
+        return;
     if (timed_out) {
         memset(&r, 0, sizeof(r));
         r.verdict = WK_VERDICT_TIMEOUT;

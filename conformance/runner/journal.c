@@ -109,11 +109,17 @@ void wk_journal_identity(struct wk_journal_identity *id, const struct wk_prog *c
 /* Writing                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Writes buf to path with one write(), appending or starting the file. */
+/* Writes buf to path with one write(), appending or starting the file.
+ * The open is tried again while no descriptor is to spare (EMFILE,
+ * ENFILE: util/retry.h), so a finished case is not lost to a full table. */
 static wk_status write_line(const char *path, const char *buf, size_t n, int create)
 {
     int flags = O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : O_APPEND);
-    int fd = open(path, flags, 0644);
+    struct wk_retry r;
+    int fd;
+    wk_retry_begin(&r, WK_RETRY_WAIT_DEFAULT);
+    while ((fd = open(path, flags, 0644)) < 0 && wk_retry_again(&r, errno))
+        ;
     if (fd < 0)
         return WK_E_IO;
     ssize_t w;

@@ -53,6 +53,8 @@ struct wk_runner_options {
     int no_fork;                      /* run in this process, one after another */
     double case_timeout;              /* seconds per case; <= 0: none */
     double total_timeout;             /* seconds for the run; <= 0: none */
+    double resource_wait;             /* seconds a case may wait for a process or descriptor with
+                                         nothing else running (launch_wait.c); <= 0: no wait */
     const char *const *filters;       /* fnmatch globs on ids; none: every case */
     size_t filter_count;
     const char *const *excludes;      /* fnmatch globs on ids to leave out */

@@ -9,6 +9,8 @@
  *   select.c     which cases: filters, excludes, shards, duplicate ids;
  *   schedule.c   fork per case, -j N with poll(), or --no-fork;
  *   job.c        one attempt: its child, pipes and result record;
+ *   launch_wait.c  an attempt that found no process or descriptor waits
+ *                for one (running cases end, backoff), then is an error;
  *   timeouts.c   the per-case and total deadlines, and stopping;
  *   verdicts.c   an attempt's result into a case's verdict: expectations,
  *                one rerun of an unexpected failure, flakes;
@@ -25,6 +27,7 @@
 
 #include "isolation.h"
 #include "runner.h"
+#include "util.h"
 
 #define MAX_JOBS 256u
 
@@ -35,6 +38,7 @@ struct job {
     pid_t pid;                        /* the case's shepherd (isolation.h); 0: slot free */
     int fd_result, fd_output;
     int fd_pid;                       /* pidfd: readable once the child exits; -1 */
+    int fd_start;                     /* the shepherd's start pipe (isolation.h); -1 */
     int result_eof;
     double start, deadline;
     size_t got;
@@ -48,6 +52,26 @@ struct job {
     } in;
     char tail[2048];                  /* the end of what the child printed */
     size_t tail_len;
+};
+
+/* Why an attempt did not start: the call and its errno. */
+struct wk_launch_failure {
+    const char *call;                 /* "pipe", "fork", "getrandom" */
+    int err;
+};
+
+/* The attempts waiting for a process or descriptor (launch_wait.c), the
+ * next to launch first: at most one per slot. */
+struct launch_wait {
+    uint32_t pending;
+    struct {
+        size_t index;
+        uint32_t attempt;
+    } queue[MAX_JOBS];
+    int clock;                        /* the deadline runs: nothing else was running */
+    struct wk_retry retry;
+    double until;                     /* with nothing running: the next try (monotonic s) */
+    int expired;                      /* the wait ran out: until a case starts, no more waiting */
 };
 
 struct run {
@@ -64,6 +88,7 @@ struct run {
     double t0, total_deadline;        /* total_deadline 0: none */
     struct wk_vidmm_driver *once;     /* --no-fork: the driver's one load (vidmm.h); NULL */
     int stopping;
+    struct launch_wait wait;
 };
 
 /* runner.c: the report's environment (host, start time, the options it
@@ -79,7 +104,7 @@ void wk_runner_settle_reruns(struct run *R);
 /* job.c */
 void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_t attempt,
                            struct wk_case_result *r);
-int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_case_result *error);
+int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_launch_failure *why);
 void wk_runner_close_fd(int *fd);
 void wk_runner_drain_output(struct job *j);
 void wk_runner_read_result(struct job *j);
@@ -87,6 +112,14 @@ void wk_runner_drain_result(struct job *j);
 void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out);
 void wk_runner_kill_job(struct job *j);
 int wk_runner_wait_for(pid_t pid);
+
+/* launch_wait.c */
+int wk_runner_take_waiting(struct run *R, size_t *index, uint32_t *attempt);
+int wk_runner_wait_to_launch(struct run *R, size_t index, uint32_t attempt, const struct wk_launch_failure *why,
+                             int first);
+void wk_runner_case_started(struct run *R);
+void wk_runner_sleep_to_retry(struct run *R);
+int wk_runner_wait_cap_ms(const struct run *R, int ms);
 
 /* timeouts.c */
 int wk_runner_out_of_time(struct run *R);

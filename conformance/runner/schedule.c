@@ -8,7 +8,9 @@
  * signal self-pipe and the nearest deadline; there are no threads and no
  * SIGCHLD handler. Results land in their case's slot (cases are sorted by
  * id before the run), so the report's order never depends on -j. With
- * --no-fork the same order runs in this process, for a debugger.
+ * --no-fork the same order runs in this process, for a debugger. An attempt
+ * that found no process or descriptor to start with waits and goes first
+ * (launch_wait.c).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -44,19 +46,30 @@ static int next_attempt(struct run *R, size_t *index, uint32_t *attempt)
     return 0;
 }
 
+/* The attempt to launch now: the one waiting for a process or descriptor
+ * first (launch_wait.c), else the next. */
+static int attempt_to_launch(struct run *R, size_t *index, uint32_t *attempt)
+{
+    if (wk_runner_take_waiting(R, index, attempt))
+        return 1;
+    if (!next_attempt(R, index, attempt))
+        return 0;
+    if (*attempt == 0 && R->o->on_start)
+        R->o->on_start(R->o->ctx, R->rep, *index);
+    return 1;
+}
+
 static void fill_slots(struct run *R)
 {
     for (uint32_t s = 0; s < R->slots && !wk_runner_out_of_time(R); s++) {
         struct job *j = &R->jobs[s];
         size_t index;
         uint32_t attempt;
-        if (j->pid || !next_attempt(R, &index, &attempt))
+        if (j->pid || !attempt_to_launch(R, &index, &attempt))
             continue;
-        if (attempt == 0 && R->o->on_start)
-            R->o->on_start(R->o->ctx, R->rep, index);
-        struct wk_case_result error;
-        if (!wk_runner_launch(R, j, index, attempt, &error))
-            wk_runner_attempt_done(R, index, attempt, &error, NULL);
+        struct wk_launch_failure why;
+        if (!wk_runner_launch(R, j, index, attempt, &why) && wk_runner_wait_to_launch(R, index, attempt, &why, 1))
+            return; /* it waits for a process or descriptor, and goes first */
     }
 }
 
@@ -74,7 +87,7 @@ static void wait_for_events(struct run *R, struct pollfd *pf)
         if (j->pid && j->result_eof && j->fd_pid >= 0)
             pf[n++] = (struct pollfd){ j->fd_pid, POLLIN, 0 };
     }
-    if (poll(pf, n, wk_runner_poll_timeout_ms(R)) <= 0)
+    if (poll(pf, n, wk_runner_wait_cap_ms(R, wk_runner_poll_timeout_ms(R))) <= 0)
         return;
     for (uint32_t s = 0; s < R->slots; s++) {
         struct job *j = &R->jobs[s];
@@ -103,6 +116,7 @@ static void abandon_children(struct run *R)
         wk_runner_close_fd(&j->fd_result);
         wk_runner_close_fd(&j->fd_output);
         wk_runner_close_fd(&j->fd_pid);
+        wk_runner_close_fd(&j->fd_start);
         j->pid = 0;
         R->running--;
     }
@@ -110,7 +124,7 @@ static void abandon_children(struct run *R)
 
 static int work_left(const struct run *R)
 {
-    return R->rerun_head < R->rerun_tail || R->next < R->rep->count;
+    return R->wait.pending || R->rerun_head < R->rerun_tail || R->next < R->rep->count;
 }
 
 void wk_runner_run_forked(struct run *R)
@@ -120,8 +134,11 @@ void wk_runner_run_forked(struct run *R)
             fill_slots(R);
         if (R->stopping || (!R->running && !work_left(R)))
             break;
-        if (!R->running)
-            continue; /* every launch failed: try the next cases */
+        if (!R->running) {
+            if (R->wait.pending)
+                wk_runner_sleep_to_retry(R); /* no process or descriptor, none running to free one */
+            continue;
+        }
         wait_for_events(R, R->pf);
         wk_runner_check_children(R);
     }

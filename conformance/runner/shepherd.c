@@ -22,9 +22,20 @@
  * shepherd itself is SIGKILLed, the case's process dies with it
  * (PR_SET_PDEATHSIG) but its descendants are orphaned to the next
  * subreaper or init.
+ *
+ * Why the caller waits for the shepherd's fork (a "start pipe"): the
+ * shepherd forks too, and when that fork finds no process to spare
+ * (RLIMIT_NPROC: EAGAIN), a shepherd that merely exited would read as a
+ * case process that died without a result, a crash of the driver. Instead
+ * it writes the errno to the start pipe and wk_shepherd_fork fails with it,
+ * like any fork, so the caller can wait and retry (util/retry.h) or call the
+ * case an error. A caller with other work (the runner, -j N) keeps the pipe
+ * and reads it when the shepherd has exited, rather than wait a fork's time
+ * per launch; the crash tools wait.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -125,20 +136,84 @@ static void shepherd_setup(pid_t runner, struct sigaction *old, sigset_t *old_ma
         _exit(127); /* the runner died before PDEATHSIG was armed */
 }
 
-pid_t wk_shepherd_fork(void)
+/* In the shepherd: forks the case's process, or tells the caller why it
+ * could not (the errno, on the start pipe) and exits. */
+static pid_t fork_case(int start_fd)
+{
+    pid_t child = fork();
+    if (child < 0) {
+        int err = errno;
+        ssize_t ignored = write(start_fd, &err, sizeof(err));
+        (void)ignored;
+        _exit(127);
+    }
+    return child;
+}
+
+int wk_shepherd_start_error(int start_fd)
+{
+    int err = 0;
+    ssize_t n;
+    if (start_fd < 0)
+        return 0;
+    do
+        n = read(start_fd, &err, sizeof(err));
+    while (n < 0 && errno == EINTR);
+    close(start_fd);
+    return n == (ssize_t)sizeof(err) && err > 0 ? err : 0;
+}
+
+/* In the caller that does not keep the start pipe: the shepherd's word on
+ * its fork, at once. End of file (the pipe closed by the shepherd's
+ * close_inherited and by the case's process) is a case that started; an
+ * errno is one that did not, and the shepherd, which has exited, is
+ * reaped here. */
+static int case_started(pid_t shepherd, int start_fd)
+{
+    int err = wk_shepherd_start_error(start_fd);
+    if (!err)
+        return 1;
+    while (waitpid(shepherd, NULL, 0) < 0 && errno == EINTR)
+        ;
+    errno = err;
+    return 0;
+}
+
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call)
 {
     pid_t runner = getpid();
+    int start[2];
+    if (failed_call)
+        *failed_call = "pipe";
+    if (pipe2(start, O_CLOEXEC) != 0)
+        return -1;
+    if (failed_call)
+        *failed_call = "fork";
     pid_t shepherd = fork();
-    if (shepherd != 0)
-        return shepherd;
+    if (shepherd != 0) {
+        int err = errno;
+        close(start[1]);
+        if (shepherd < 0) {
+            close(start[0]);
+            errno = err;
+            return -1;
+        }
+        if (start_fd) {
+            /* the caller reads it once the shepherd has exited; never blocks */
+            fcntl(start[0], F_SETFL, fcntl(start[0], F_GETFL) | O_NONBLOCK);
+            *start_fd = start[0];
+            return shepherd;
+        }
+        return case_started(shepherd, start[0]) ? shepherd : -1;
+    }
+    close(start[0]);
     struct sigaction old;
     sigset_t old_mask;
     shepherd_setup(runner, &old, &old_mask);
     pid_t self = getpid();
-    pid_t child = fork();
-    if (child < 0)
-        _exit(127); /* the caller sees a case process that exited 127 without a result */
+    pid_t child = fork_case(start[1]);
     if (child == 0) {
+        close(start[1]);
         sigaction(SIGTERM, &old, NULL);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -151,7 +226,7 @@ pid_t wk_shepherd_fork(void)
     sigemptyset(&term);
     sigaddset(&term, SIGTERM);
     sigprocmask(SIG_UNBLOCK, &term, NULL); /* a pending stop kills the child now */
-    shepherd_main(child);
+    shepherd_main(child); /* closes start[1] with every inherited descriptor */
 }
 
 void wk_shepherd_stop(pid_t shepherd)

@@ -189,19 +189,63 @@ static void classify_exit(struct outcome *o, int status)
     }
 }
 
-/* Runs fn in a forked child that writes `answer_size` bytes to its pipe. */
+/* pipe(), tried again while no descriptor is to spare (r's deadline). */
+static int pipe_retried(int fds[2], struct wk_retry *r)
+{
+    int rc;
+    while ((rc = pipe(fds)) != 0 && wk_retry_again(r, errno))
+        ;
+    return rc;
+}
+
+/* The shepherd's fork, tried again while no process or descriptor is to
+ * spare. In the child it returns 0 like a fork. */
+static pid_t fork_retried(struct wk_retry *r, const char **call)
+{
+    pid_t pid;
+    while ((pid = wk_shepherd_fork(NULL, call)) < 0 && wk_retry_again(r, errno))
+        ;
+    return pid;
+}
+
+/* A run the kit could not start (issue 22): class error, naming the call,
+ * the errno and how long it was retried, never a crash of the driver. */
+static void not_started(struct outcome *o, const char *call, const struct wk_retry *r)
+{
+    char what[300];
+    wk_retry_describe(what, sizeof(what), call, r->err ? r->err : errno, r);
+    o->cls = CLS_ERROR;
+    snprintf(o->sig, sizeof(o->sig), "could not start the run");
+    snprintf(o->detail, sizeof(o->detail), "could not start the run: %s", what);
+}
+
+static void close_pair(int fds[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* Runs fn in a forked child that writes `answer_size` bytes to its pipe.
+ * Its pipes and processes, when the system has none to spare (EMFILE,
+ * EAGAIN ...), are waited for up to WK_RETRY_WAIT_DEFAULT (util/retry.h),
+ * then the run is an error. */
 void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *answer, size_t answer_size,
                       struct outcome *o)
 {
     memset(o, 0, sizeof(*o));
-    int res[2], frm[2], rep[2];
-    if (pipe(res) != 0 || pipe(frm) != 0 || pipe(rep) != 0) {
-        o->cls = CLS_ERROR;
-        snprintf(o->detail, sizeof(o->detail), "pipe: %s", strerror(errno));
+    int res[2] = { -1, -1 }, frm[2] = { -1, -1 }, rep[2] = { -1, -1 };
+    const char *call = "pipe";
+    struct wk_retry r;
+    wk_retry_begin(&r, WK_RETRY_WAIT_DEFAULT);
+    if (pipe_retried(res, &r) != 0 || pipe_retried(frm, &r) != 0 || pipe_retried(rep, &r) != 0) {
+        not_started(o, call, &r);
+        close_pair(res);
+        close_pair(frm);
         return;
     }
     fflush(NULL);
-    pid_t pid = wk_shepherd_fork();
+    pid_t pid = fork_retried(&r, &call);
     if (pid == 0) {
         close(res[0]);
         close(frm[0]);
@@ -221,8 +265,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         close(res[0]);
         close(frm[0]);
         close(rep[0]);
-        o->cls = CLS_ERROR;
-        snprintf(o->detail, sizeof(o->detail), "fork: %s", strerror(errno));
+        not_started(o, call, &r);
         return;
     }
     char frames[1024];
@@ -354,11 +397,16 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         snprintf(o->detail, sizeof(o->detail), "%.300s is missing: build the fuzz targets or set WK_REPLAY_DIR", bin);
         return;
     }
-    int err[2];
-    if (pipe(err) != 0)
+    int err[2] = { -1, -1 };
+    const char *call = "pipe";
+    struct wk_retry r;
+    wk_retry_begin(&r, WK_RETRY_WAIT_DEFAULT);
+    if (pipe_retried(err, &r) != 0) {
+        not_started(o, call, &r);
         return;
+    }
     fflush(NULL);
-    pid_t pid = wk_shepherd_fork(); /* a timeout kills what the replay started too */
+    pid_t pid = fork_retried(&r, &call); /* a timeout kills what the replay started too */
     if (pid == 0) {
         setpgid(0, 0);
         int null = open("/dev/null", O_WRONLY);
@@ -375,7 +423,11 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
          * passed over here. */
         unsetenv("WK_FUZZ_IGNORE");
         unsetenv("WK_FUZZ_IGNORE_COUNTS");
-        execl(bin, bin, file, (char *)NULL);
+        struct wk_retry x;
+        wk_retry_begin(&x, WK_RETRY_WAIT_DEFAULT); /* execve too may find no memory to spare */
+        do
+            execl(bin, bin, file, (char *)NULL);
+        while (wk_retry_again(&x, errno));
         _exit(127);
     }
     close(err[1]);
@@ -390,9 +442,13 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         wk_shepherd_stop(pid);
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (pid < 0 || late) {
-        o->cls = pid < 0 ? CLS_ERROR : CLS_TIMEOUT;
-        snprintf(o->sig, sizeof(o->sig), "%s", pid < 0 ? "fork failed" : "no answer within the timeout");
+    if (pid < 0) {
+        not_started(o, call, &r);
+        return;
+    }
+    if (late) {
+        o->cls = CLS_TIMEOUT;
+        snprintf(o->sig, sizeof(o->sig), "no answer within the timeout");
         return;
     }
     wk_crash_classify_replay(o, status, log);
