@@ -35,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,8 +76,24 @@ void wk_write_all(int fd, const void *data, size_t n)
     }
 }
 
+/* What became of the result pipe while the case ran, told to the runner
+ * through the shared page, since the pipe itself cannot tell it: 0 it is
+ * the pipe the case started with; an errno (EBADF) when the descriptor was
+ * closed; RESULT_PIPE_REPLACED when another file was put on it (dup2 of
+ * /dev/null, say). Only the driver's code runs between the two looks. */
+#define RESULT_PIPE_REPLACED (-1)
+static int32_t result_pipe_state(int fd, const struct stat *at_start)
+{
+    struct stat now;
+    if (fstat(fd, &now) != 0)
+        return errno ? errno : EBADF;
+    return now.st_dev == at_start->st_dev && now.st_ino == at_start->st_ino ? 0 : RESULT_PIPE_REPLACED;
+}
+
 static _Noreturn void child_main(const struct run *R, const struct job *j, int wfd, int ofd)
 {
+    struct stat pipe_at_start;
+    int pipe_known = fstat(wfd, &pipe_at_start) == 0;
     setpgid(0, 0); /* PR_SET_PDEATHSIG and the parent check: wk_shepherd_fork */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
@@ -105,6 +122,8 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     struct wk_case_result r;
     wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
     fflush(NULL);
+    if (pipe_known && j->result_pipe)
+        *j->result_pipe = result_pipe_state(wfd, &pipe_at_start);
     wk_result_send(wfd, &j->nonce, &r);
     _exit(0); /* past any atexit handler: the record is the kit's last word */
 }
@@ -136,21 +155,31 @@ static int open_pidfd(pid_t pid)
  * DDI pass every frame the kit has, but not this; nor does the note of a
  * driver thread that died. NULL when no page can be had (the report then
  * names no DDI and no thread). */
-static volatile struct wk_vidmm_crash_slot *map_crash_slot(void)
+struct case_shared {
+    struct wk_vidmm_crash_slot slot; /* first: job->crash_slot is the mapping's address */
+    int32_t result_pipe;
+};
+
+static void map_crash_slot(struct job *j)
 {
-    void *p = mmap(NULL, sizeof(struct wk_vidmm_crash_slot), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    j->crash_slot = NULL;
+    j->result_pipe = NULL;
+    void *p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        return NULL;
-    volatile struct wk_vidmm_crash_slot *slot = p;
-    wk_vidmm_crash_slot_init(slot);
-    return slot;
+        return;
+    volatile struct case_shared *shared = p;
+    wk_vidmm_crash_slot_init(&shared->slot);
+    shared->result_pipe = 0;
+    j->crash_slot = &shared->slot;
+    j->result_pipe = &shared->result_pipe;
 }
 
 static void unmap_crash_slot(struct job *j)
 {
     if (j->crash_slot)
-        munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct wk_vidmm_crash_slot));
+        munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct case_shared));
     j->crash_slot = NULL;
+    j->result_pipe = NULL;
 }
 
 /* Starts an attempt in slot j: 1, or 0 with the call that failed and its
@@ -171,7 +200,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     why->call = "getrandom";
     if (wk_result_nonce_new(&j->nonce) != 0)
         goto fail;
-    j->crash_slot = map_crash_slot();
+    map_crash_slot(j);
     fflush(NULL);
     j->start = wk_now_seconds();
     pid = wk_shepherd_fork(&j->fd_start, &why->call);
@@ -295,6 +324,13 @@ static const char *sanitizer_line(const char *tail, char *buf, size_t size)
  * "after a result record the kit did not write ..."). */
 static const char *record_problem(const struct job *j, char *why, size_t size)
 {
+    int32_t pipe = j->result_pipe ? *j->result_pipe : 0;
+    if (j->got == 0 && j->extra == 0 && pipe == RESULT_PIPE_REPLACED)
+        return "without a result: the driver put another file on the kit's result pipe";
+    if (j->got == 0 && j->extra == 0 && pipe > 0) {
+        snprintf(why, size, "without a result: the driver closed the kit's result pipe (%s)", strerror(pipe));
+        return why;
+    }
     struct wk_case_result ignored;
     const char *bad = wk_result_open(j->in.bytes, j->got, j->extra, &j->nonce, &ignored, why, size);
     return bad ? bad : "after a result";
@@ -340,9 +376,12 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
     else if (WIFSIGNALED(status))
         snprintf(r->seen, sizeof(r->seen), "the case process was killed by %s (%s)%s", wk_run_signal_name(WTERMSIG(status)),
                  strsignal(WTERMSIG(status)), extra);
-    else
-        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d %s%s",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, problem, extra);
+    else {
+        snprintf(r->seen, sizeof(r->seen), "the case process exited with status %d ",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        append(r->seen, sizeof(r->seen), problem);
+        append(r->seen, sizeof(r->seen), extra);
+    }
 }
 
 /* The shepherd found no process for the case (its start pipe holds the

@@ -44,6 +44,8 @@ struct job {
     size_t got;
     volatile struct wk_vidmm_crash_slot *crash_slot; /* shared with the child: the DDI it is in, the driver
                                          thread that died (job.c); NULL */
+    volatile int32_t *result_pipe;    /* shared too, after the slot: what the child found of its result
+                                         pipe when it came to answer (job.c, result_pipe_state) */
     size_t extra;                     /* bytes that came after a record's worth */
     struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {
