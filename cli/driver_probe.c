@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -105,20 +106,49 @@ static NTSTATUS probe_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path,
     return STATUS_REVISION_MISMATCH;
 }
 
+/* What the probe hands DriverEntry: its DRIVER_OBJECT and RegistryPath,
+ * with the path's characters, at the start of a page of their own. The
+ * probe does not judge the driver (the cases do, on guarded buffers:
+ * MEM-GUARD-001); a DriverEntry that writes past one of them must not
+ * land on the probe's stack, where it would crash the probe in one build
+ * and not another (a sanitizer's redzone), so the rest of the pages are
+ * slack nobody reads. */
+struct probe_args {
+    DRIVER_OBJECT object;
+    UNICODE_STRING path;
+    WCHAR text[128];
+};
+#define PROBE_ARGS_BYTES (2u * 4096u)
+
+static struct probe_args *probe_args_new(void)
+{
+    void *p = mmap(NULL, PROBE_ARGS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    struct probe_args *a = p;
+    a->object.wk_magic = WK_DRIVER_OBJECT_MAGIC;
+    a->object.wk_initialize_abi1 = probe_initialize_abi1;
+    a->object.wk_initialize = probe_initialize;
+    wk_vidmm_service_key(&a->path); /* what the kit passes: a driver may read it (Windows never passes NULL) */
+    size_t n = a->path.MaximumLength < sizeof(a->text) ? a->path.MaximumLength : sizeof(a->text);
+    memcpy(a->text, a->path.Buffer, n);
+    a->path.Buffer = a->text;
+    a->path.MaximumLength = (USHORT)n;
+    if (a->path.Length > n)
+        a->path.Length = (USHORT)n;
+    return a;
+}
+
 /* Runs DriverEntry against the probe's object: the ABI it was built for. */
 static ULONG driver_abi_of(void *entry)
 {
-    DRIVER_OBJECT probe;
-    memset(&probe, 0, sizeof(probe));
-    probe.wk_magic = WK_DRIVER_OBJECT_MAGIC;
-    probe.wk_initialize_abi1 = probe_initialize_abi1;
-    probe.wk_initialize = probe_initialize;
+    struct probe_args *a = probe_args_new();
+    if (!a)
+        return 0; /* no page: the ABI is learnt when the first case loads it */
     DRIVER_INITIALIZE *driver_entry;
     memcpy(&driver_entry, &entry, sizeof(driver_entry)); /* dlsym's object pointer as a function */
-    UNICODE_STRING path; /* what the kit passes: a driver may read it (Windows never passes NULL) */
-    wk_vidmm_service_key(&path);
-    driver_entry(&probe, &path);
-    return probed_abi;
+    driver_entry(&a->object, &a->path);
+    return probed_abi; /* the probe child exits next: the pages go with it */
 }
 
 /* The child's side of the probe: load, look up DriverEntry, ask the driver

@@ -376,7 +376,7 @@ struct ddi_frame {
     void *volatile fault_addr;
     volatile int fault_access;      /* FAULT_READ, FAULT_WRITE or FAULT_UNKNOWN (call.c) */
     volatile int fault_has_addr;    /* 1: fault_addr is where the CPU faulted (call.c) */
-    volatile int fault_on_stack;    /* 1: it faulted just below its stack pointer (call.c) */
+    volatile int fault_on_stack;    /* 1: it faulted next to its stack pointer (call.c) */
     struct ddi_frame *outer;
 };
 
