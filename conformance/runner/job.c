@@ -359,7 +359,7 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
     snprintf(r->expected, sizeof(r->expected), "the case runs to a verdict");
     const char *extra = sanitizer_line(j->tail, san, sizeof(san));
     enum wk_ddi ddi = wk_vidmm_crash_slot_ddi(j->crash_slot);
-    int how = wk_vidmm_crash_slot_describe(j->crash_slot, status, r->seen, sizeof(r->seen));
+    int how = wk_vidmm_crash_slot_describe(j->crash_slot, status, extra[0] != '\0', r->seen, sizeof(r->seen));
     if (how) {
         /* A thread of the driver's died of a signal (named, whatever the
          * kit's thread was in), or the driver exited inside a DDI (and

@@ -352,8 +352,8 @@ static void read_crash_slot(struct outcome *o, volatile struct wk_vidmm_crash_sl
     if (!slot)
         return;
     if (o->cls == CLS_CRASH)
-        o->driver_crash = wk_vidmm_crash_slot_describe(slot, o->wait_status, o->driver_crash_line,
-                                                       sizeof(o->driver_crash_line));
+        o->driver_crash = wk_vidmm_crash_slot_describe(slot, o->wait_status, o->sanitizer[0] != '\0',
+                                                       o->driver_crash_line, sizeof(o->driver_crash_line));
     munmap((void *)(uintptr_t)slot, sizeof(struct wk_vidmm_crash_slot));
 }
 

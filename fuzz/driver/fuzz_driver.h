@@ -250,7 +250,8 @@ static inline const char *wk_fuzz_signal_name(int signo)
  *      CLASS the GPU fault class ("faulted on the GPU: CROSSES_SEGMENT ..."),
  *      the signal of a crash the kit caught ("crashed with signal 11") or
  *      the status the driver exited the process with ("exited the process
- *      (exit status 3)": "exit 3") when the violation's message names one,
+ *      (exit status 3)": "exit 3") or a stack overflow ("stack-overflow")
+ *      when the violation's message names one,
  *      else left out; DDI the one the message names ("RULE: DDI: detail",
  *      as the kit records a violation), or the thread of the driver's that
  *      crashed ("... in the driver's system thread (StartRoutine worker,
@@ -294,6 +295,8 @@ static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, co
         snprintf(cls, sizeof(cls), " (%.*s)", (int)(w < 40 ? w : 40), gpu);
     } else if (sig) {
         snprintf(cls, sizeof(cls), " (%s)", wk_fuzz_signal_name(atoi(sig + strlen("crashed with signal "))));
+    } else if (strstr(message, "overflowed its stack")) {
+        snprintf(cls, sizeof(cls), " (stack-overflow)");
     } else if (exited) {
         snprintf(cls, sizeof(cls), " (exit %d)", atoi(exited + strlen("exited the process (exit status ")));
     }

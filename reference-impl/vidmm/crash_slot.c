@@ -126,7 +126,8 @@ static void thread_words(const volatile struct wk_vidmm_crash_slot *slot, char *
              created_in == WK_DDI_NONE ? "" : wk_ddi_name(created_in));
 }
 
-int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, char *out, size_t cap)
+int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, int sanitizer,
+                                 char *out, size_t cap)
 {
     if (cap)
         out[0] = '\0';
@@ -144,6 +145,13 @@ int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot
         return WK_VIDMM_CRASH_THREAD;
     }
     enum wk_ddi ddi = wk_vidmm_crash_slot_ddi(slot);
+    if (ddi != WK_DDI_NONE && WIFEXITED(status) && sanitizer) {
+        /* ASan, UBSan (halt_on_error) and kin report, then exit: the
+         * driver's fault, not its exit() (the report says what). */
+        snprintf(out, cap, "%s: %s: a sanitizer report ended the process (exit status %d)", rule_id(R_DRV_CRASH),
+                 wk_ddi_name(ddi), WEXITSTATUS(status));
+        return WK_VIDMM_CRASH_EXIT;
+    }
     if (ddi != WK_DDI_NONE && WIFEXITED(status)) {
         /* Only the driver's code runs inside a DDI, and the kit's own
          * ways out of one never exit: the driver ended the process. */

@@ -361,7 +361,10 @@ enum wk_ddi wk_vidmm_crash_slot_ddi(const volatile struct wk_vidmm_crash_slot *s
  * signal on the kit's thread, or an exit outside any DDI. */
 #define WK_VIDMM_CRASH_THREAD 1
 #define WK_VIDMM_CRASH_EXIT 2
-int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, char *out, size_t cap);
+/* sanitizer: a sanitizer report came before the exit (the exit is the
+ * sanitizer's, "a sanitizer report ended the process", not the driver's). */
+int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, int sanitizer,
+                                 char *out, size_t cap);
 
 /* The symbol of an instrumentation runtime (a sanitizer's, SanitizerCoverage's,
  * AFL++'s, ...) that a loader message (dlerror) names as undefined, into
