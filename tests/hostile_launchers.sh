@@ -4,8 +4,8 @@
 #
 # The launchers that run a driver outside `conform` leave none of its
 # processes behind (issue 22, "Every process a driver starts is found and
-# killed ... The same for repro, fuzz, coverage"; docs/verdicts.md, "Threat
-# model"). The driver is tests/driver_build/fork_orphan.c: its Render forks
+# killed ... The same for repro, fuzz, coverage"; docs/threat-model.md).
+# The driver is tests/driver_build/fork_orphan.c: its Render forks
 # a helper that calls setsid(), forks a grandchild and exits, so the
 # grandchild is an orphan in a session of its own, sleeping 60 s; it writes
 # its pid to $WK_TEST_ORPHAN_FILE. When the command has ended, no such pid
