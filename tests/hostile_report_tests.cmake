@@ -10,7 +10,7 @@
 # flood, and descriptors closed or hijacked under the kit. One build of
 # tests/driver_build/render_ends.c per way its DxgkDdiRender ends, one of
 # thread_crash.c per kind of thread.
-set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds)
+set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds blocked)
 set(_i 0)
 foreach(way ${_render_ends})
   math(EXPR _i "${_i} + 1")
@@ -42,6 +42,7 @@ if(WK_BASH)
   wk_hostile_report(exit_names_ddi exit $<TARGET_FILE:wk_test_render_exit>)
   wk_hostile_report(underscore_exit_names_ddi exit $<TARGET_FILE:wk_test_render__exit>)
   wk_hostile_report(own_segv_handler segv-handler $<TARGET_FILE:wk_test_render_segv_handler>)
+  wk_hostile_report(blocked_signals segv-handler $<TARGET_FILE:wk_test_render_blocked>)
   wk_hostile_report(stack_overflow overflow $<TARGET_FILE:wk_test_render_recurse>)
   wk_hostile_report(endless_loop spin $<TARGET_FILE:wk_test_render_spin>)
   wk_hostile_report(output_flood flood $<TARGET_FILE:wk_test_render_flood>)

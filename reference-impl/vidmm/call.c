@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <pthread.h>
 #include <ucontext.h>
 
 #include "internal.h"
@@ -202,12 +203,22 @@ static void our_action(struct sigaction *sa)
  * retried for ever, a hang). A host that wants its handler chained to sets
  * it before creating an adapter (call_install_handlers adopts it then).
  * One sigaction system call per signal, about 0.2 us each. */
+/* The kit's handlers, and the signals they catch unblocked on this thread:
+ * a driver that blocks SIGSEGV (sigprocmask in DriverEntry) turned a
+ * guard-page hit into a bare kill by SIGSEGV, with no rule or argument
+ * (the kernel kills a thread that faults with the signal blocked), and
+ * one that blocks SIGALRM defeated the hang timer. */
 static void reassert_handlers(void)
 {
     struct sigaction sa;
     our_action(&sa);
-    for (size_t i = 0; i < NSIG_CAUGHT; i++)
+    sigset_t ours;
+    sigemptyset(&ours);
+    for (size_t i = 0; i < NSIG_CAUGHT; i++) {
         sigaction(fatal_signals[i], &sa, NULL);
+        sigaddset(&ours, fatal_signals[i]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &ours, NULL);
 }
 
 /* Installed once per process (idempotent), with an alternate stack per

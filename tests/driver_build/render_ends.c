@@ -27,7 +27,10 @@
  *                   pipe among them), then renders: a crash that says the
  *                   kit's record could not be written, never a pass;
  *  10 hijack-fds    puts /dev/null on every descriptor it inherited, then
- *                   renders: the same.
+ *                   renders: the same;
+ *  11 blocked       DriverEntry blocks SIGSEGV, SIGBUS and SIGALRM; Render
+ *                   then writes the guard page after its DMA buffer:
+ *                   MEM-GUARD-001, not a bare kill by SIGSEGV.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
 #include <signal.h>
@@ -41,7 +44,7 @@
 #include "refwrap.h"
 
 #ifndef WK_TEST_RENDER_ENDS
-#error "build with -DWK_TEST_RENDER_ENDS=1..10"
+#error "build with -DWK_TEST_RENDER_ENDS=1..11"
 #endif
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
@@ -69,6 +72,16 @@ static void install_own_handlers(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+}
+
+static void block_signals(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSEGV);
+    sigaddset(&set, SIGBUS);
+    sigaddset(&set, SIGALRM);
+    sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
 /* The first byte of the page after the DMA buffer: the guard page (the
@@ -133,6 +146,7 @@ static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
     case 8: flood(); break;
     case 9: close_fds(0); break;
     case 10: close_fds(1); break;
+    case 11: write_past_dma(pRender); break;
     default: break;
     }
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
@@ -147,5 +161,7 @@ WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
 {
     if (WK_TEST_RENDER_ENDS == 5)
         install_own_handlers();
+    else if (WK_TEST_RENDER_ENDS == 11)
+        block_signals();
     return wk_wrap_initialize(DriverObject, RegistryPath, plant_bug);
 }
