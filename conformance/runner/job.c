@@ -245,6 +245,11 @@ static void keep_tail(struct job *j, const char *data, size_t n)
         j->tail_len += n;
     }
     j->tail[j->tail_len] = 0;
+    /* The tail is a string from here on (reports, the journal): a NUL the
+     * driver printed would end it there and lose the last lines, the ones
+     * a crash report keeps it for (red team). Shown as a space. */
+    for (char *z = memchr(j->tail, 0, j->tail_len); z; z = memchr(z, 0, (size_t)(j->tail + j->tail_len - z)))
+        *z = ' ';
 }
 
 void wk_runner_drain_output(struct job *j)

@@ -4,9 +4,10 @@
  * way per build (WK_TEST_RENDER_ENDS), for what a crash report says
  * (tests/hostile_reports.sh):
  *
- *   1 noisy-abort   prints 300 lines, then a distinctive FATAL line, and
- *                   dies of SIGABRT (its own disposition: SIG_DFL): the
- *                   report shows the last line, not the first of the tail;
+ *   1 noisy-abort   prints 300 lines (a NUL byte among the last ones), then a
+ *                   distinctive FATAL line, and dies of SIGABRT (its own
+ *                   disposition: SIG_DFL): the report shows the last line,
+ *                   not the first of the tail, nor the text up to the NUL;
  *   2 abort         abort() with the kit's handler in place: DRV-CRASH-001
  *                   with no "address" (SIGABRT carries none; the pid was
  *                   printed as one, so reports differed run to run);
@@ -51,8 +52,14 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
 static void noisy_abort(void)
 {
-    for (int i = 0; i < 300; i++)
+    for (int i = 0; i < 300; i++) {
         fprintf(stderr, "render_ends: noise line %d of 300, which a crash report may drop\n", i);
+        if (i == 298) { /* a NUL among the last lines: the tail must not end there */
+            fflush(stderr);
+            if (write(2, "\0", 1) < 0)
+                break;
+        }
+    }
     fprintf(stderr, "FATAL: render_ends: the last word before the abort\n");
     fflush(stderr);
     signal(SIGABRT, SIG_DFL);
