@@ -621,6 +621,17 @@ static void test_flake_exit_code(void **state)
         assert_int_equal(find_case(&rep, "logic.listed-flake")->rerun_verdict, WK_VERDICT_PASS);
         assert_int_equal(rep.unexpected, listed ? 0 : 1);
         assert_int_equal(wk_run_exit_code(&rep), listed ? 0 : 1);
+        /* The flake's line names the rule once (its message starts with it). */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        struct wk_console console;
+        wk_console_init(&console, out, 0);
+        wk_console_summary(&console, &rep);
+        fclose(out);
+        assert_non_null(strstr(text, "flake logic.listed-flake: fail first (DRV-HANG-001: DxgkDdiRender: a failure"));
+        assert_null(strstr(text, "DRV-HANG-001: DRV-HANG-001"));
+        free(text);
         wk_run_report_free(&rep);
     }
     unsetenv("WK_RUNNER_TEST_FLAKY_ID");

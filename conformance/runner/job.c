@@ -56,9 +56,13 @@ void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_
     memcpy(ro.skip_reason, R->o->skip_reason, sizeof(ro.skip_reason));
     wk_prog_run(p, &ro, r);
     if (R->flaky_id && attempt == 0 && strcmp(R->flaky_id, p->id) == 0) {
-        r->verdict = WK_VERDICT_FAIL; /* test hook WK_RUNNER_TEST_FLAKY_ID */
+        /* test hook WK_RUNNER_TEST_FLAKY_ID: a rule's failure, worded as
+         * the kit words a violation ("RULE: DDI: ...") */
+        r->verdict = WK_VERDICT_FAIL;
+        snprintf(r->rule, sizeof(r->rule), "DRV-HANG-001");
         snprintf(r->expected, sizeof(r->expected), "a pass");
-        snprintf(r->seen, sizeof(r->seen), "a failure forced by WK_RUNNER_TEST_FLAKY_ID on the first attempt");
+        snprintf(r->seen, sizeof(r->seen),
+                 "DRV-HANG-001: DxgkDdiRender: a failure forced by WK_RUNNER_TEST_FLAKY_ID on the first attempt");
     }
 }
 

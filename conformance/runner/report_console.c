@@ -207,10 +207,21 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
 
 /* One line a flake, saying whether it fails the run (not listed) or is
  * forgiven (listed, with the entry's reason). */
+/* "RULE: " before what was seen, unless the message starts with it
+ * already (a violation's message does: "DRV-HANG-001: DxgkDdi...: ..."). */
+static const char *rule_prefix(const struct wk_case_result *r)
+{
+    size_t n = strlen(r->rule);
+    if (!n || (strncmp(r->seen, r->rule, n) == 0 && r->seen[n] == ':'))
+        return "";
+    return r->rule;
+}
+
 static void print_flake(FILE *out, const struct wk_case_report *c)
 {
+    const char *rule = rule_prefix(&c->result);
     fprintf(out, "  flake %s: %s first (%s%s%s), %s%s; %s%s\n", c->prog->id,
-            wk_verdict_name(c->result.verdict), c->result.rule, c->result.rule[0] ? ": " : "", c->result.seen,
+            wk_verdict_name(c->result.verdict), rule, rule[0] ? ": " : "", c->result.seen,
             c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : "no rerun (the run stopped)",
             c->attempts > 1 ? " on the rerun" : "",
             c->unexpected ? "FAILS THE RUN: not listed as a flake in an expectations file"
