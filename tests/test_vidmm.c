@@ -960,6 +960,12 @@ static void test_interface_version_below_13_refused(void **state)
     assert_int_equal(wk_dxgk_table_size(DXGKDDI_INTERFACE_VERSION_WDDM2_3), sizeof(DRIVER_INITIALIZATION_DATA));
     assert_int_equal(wk_dxgk_table_size(0x9006), sizeof(DRIVER_INITIALIZATION_DATA)); /* later: read as 2.3 */
     assert_int_equal(wk_dxgk_table_size(0), 0);
+    /* Later interface versions are taken (read as 2.3); garbage is not. */
+    char why[300];
+    assert_true(wk_dxgk_version_supported(0x9006, why, sizeof(why)));
+    assert_true(wk_dxgk_version_supported(0x1000D, why, sizeof(why)));
+    assert_false(wk_dxgk_version_supported(0x41414141, why, sizeof(why)));
+    assert_non_null(strstr(why, "Version 0x41414141 is no DXGKDDI_INTERFACE_VERSION"));
     wk_vidmm_destroy(vm);
 }
 

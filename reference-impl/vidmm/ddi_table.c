@@ -174,8 +174,23 @@ size_t wk_dxgk_table_size(ULONG version)
     return sizeof(DRIVER_INITIALIZATION_DATA);
 }
 
+/* Above every DXGKDDI_INTERFACE_VERSION value: they grow by 0x1000 a WDDM
+ * release (facts 1.2: WDDM 2.3 is 0x8001), so the releases since stay far
+ * below it; a Version past it is garbage (an uninitialized table), not a
+ * newer interface, whose members the kit would read as a 2.3 table. */
+#define NO_INTERFACE_VERSION_ABOVE 0x1FFFFu
+
 int wk_dxgk_version_supported(ULONG version, char *why, size_t size)
 {
+    if (version > NO_INTERFACE_VERSION_ABOVE) {
+        if (why && size)
+            snprintf(why, size,
+                     "DRIVER_INITIALIZATION_DATA.Version 0x%x is no DXGKDDI_INTERFACE_VERSION (they are below 0x%x): "
+                     "the table handed to DxgkInitialize was not filled in (a driver built with these headers "
+                     "says DXGKDDI_INTERFACE_VERSION)",
+                     (unsigned)version, NO_INTERFACE_VERSION_ABOVE + 1);
+        return 0;
+    }
     if (version >= OLDEST_SUPPORTED)
         return 1;
     if (why && size)
