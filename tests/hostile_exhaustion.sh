@@ -73,6 +73,15 @@ nproc)
         exit 77
     fi
     as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all prlimit "$@"; }
+    # nobody must reach the binary, the driver and the spec: a clone under
+    # a private folder (mktemp -d, /root) is closed to it. A staging folder
+    # of its own, open to all, and removed at the end.
+    stage=$(mktemp -d /tmp/wk-nproc.XXXXXX) || exit 1
+    trap 'rm -rf "$stage"' EXIT
+    cp "$wddmkit" "$stage/wddmkit" && cp "$driver" "$stage/driver.so" && cp "$spec" "$stage/spec.yaml" || exit 1
+    chmod 755 "$stage" "$stage/wddmkit" "$stage/driver.so" && chmod 644 "$stage/spec.yaml"
+    wddmkit=$stage/wddmkit driver=$stage/driver.so spec=$stage/spec.yaml
+    cd "$stage" || exit 1
     t0=$(date +%s%N)
     as_nobody --nproc=12 "$wddmkit" conform -j 4 --resource-wait 5 --profile reference --driver "$driver" "$spec" >"$out" 2>&1
     expect_rc "hog, --nproc 12" 0 $?
