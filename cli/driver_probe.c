@@ -63,6 +63,11 @@
 /* Written by the child once the module is loaded, before DriverEntry: a
  * child killed at the timeout hung in DriverEntry when it arrived. */
 #define PROBE_IN_ENTRY '\x1d'
+/* Written by the child when DriverEntry returned: a child that exits 0
+ * without it ended the process inside DriverEntry (_exit, exit). */
+#define PROBE_RETURNED '\x1c'
+/* How far a probe child came (split_answer). */
+enum { PROBE_LOADING, PROBE_ENTERED, PROBE_DONE };
 /* Loading and DriverEntry are driver code: a DDI call's time, unless
  * --load-timeout says otherwise (a driver that loads firmware in
  * DriverEntry may need more; a test of a hanging driver, less). */
@@ -186,8 +191,8 @@ static void probe_child(const char *path, int fd)
             snprintf(why, sizeof(why), "%s", e ? e : "dlopen failed");
     } else if (!(entry = dlsym(so, "DriverEntry"))) {
         snprintf(why, sizeof(why), "%s exports no DriverEntry", path);
-    } else if (write_all(fd, (const char[]){ PROBE_IN_ENTRY }, 1), (abi = driver_abi_of(entry)) != 0 &&
-               !WK_DRIVER_ABI_TAKEN(abi)) {
+    } else if (write_all(fd, (const char[]){ PROBE_IN_ENTRY }, 1), abi = driver_abi_of(entry),
+               write_all(fd, (const char[]){ PROBE_RETURNED }, 1), abi != 0 && !WK_DRIVER_ABI_TAKEN(abi)) {
         snprintf(why, sizeof(why),
                  "%s was compiled against wddmkit driver ABI %u; this kit's is %u, and it takes %u to %u "
                  "(WK_DRIVER_ABI_VERSION in include/wddmkit/driver.h): rebuild it against this kit's include/wddmkit/",
@@ -387,8 +392,9 @@ static int loaded(const char *soname)
 /* The verdict on a child that did not return from loading. GCC's runtime
  * ends it by exit, or by abort under ASAN_OPTIONS=abort_on_error=1 (the
  * asan preset's tests), before any constructor of the module has run. */
-static enum wk_cli_driver_load ended(const char *path, int st, const char *err, char *why, size_t cap)
+static enum wk_cli_driver_load ended(const char *path, int st, int stage, const char *err, char *why, size_t cap)
 {
+    const char *where = stage == PROBE_ENTERED ? "in DriverEntry" : "while loading";
     char soname[64];
     const char *sep = err[0] ? ": " : "";
     if (wk_cli_gcc_asan_module(path, err, soname, sizeof(soname)) && !loaded(soname)) {
@@ -397,10 +403,10 @@ static enum wk_cli_driver_load ended(const char *path, int st, const char *err, 
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
     }
     if (WIFSIGNALED(st))
-        snprintf(why, cap, "%s crashed while loading (signal %d, %s)%s%s", path, WTERMSIG(st),
+        snprintf(why, cap, "%s crashed %s (signal %d, %s)%s%s", path, where, WTERMSIG(st),
                  strsignal(WTERMSIG(st)), sep, err);
     else
-        snprintf(why, cap, "%s ended the process while loading (exit code %d)%s%s", path, WEXITSTATUS(st), sep,
+        snprintf(why, cap, "%s ended the process %s (exit code %d)%s%s", path, where, WEXITSTATUS(st), sep,
                  err);
     return WK_CLI_DRIVER_CRASHED;
 }
@@ -457,12 +463,20 @@ static void remember_hang(const char *path, const char *why)
     snprintf(hung_module.why, sizeof(hung_module.why), "%s", why);
 }
 
-/* The child's answer into why (the reason) and info (what the table says). */
-static void split_answer(char *why, char *info, size_t info_cap, int *in_entry)
+/* The child's answer into why (the reason) and info (what the table says);
+ * *stage how far it came: PROBE_LOADING, PROBE_ENTERED (DriverEntry was
+ * called) or PROBE_DONE (it returned). */
+static void split_answer(char *why, char *info, size_t info_cap, int *stage)
 {
-    *in_entry = why[0] == PROBE_IN_ENTRY;
-    if (*in_entry)
+    *stage = PROBE_LOADING;
+    if (why[0] == PROBE_IN_ENTRY) {
         memmove(why, why + 1, strlen(why));
+        *stage = PROBE_ENTERED;
+        if (why[0] == PROBE_RETURNED) {
+            memmove(why, why + 1, strlen(why));
+            *stage = PROBE_DONE;
+        }
+    }
     char *sep = strchr(why, PROBE_INFO_SEPARATOR);
     if (sep) { /* the reason, then what the table says */
         if (info && info_cap)
@@ -472,12 +486,12 @@ static void split_answer(char *why, char *info, size_t info_cap, int *in_entry)
 }
 
 /* The verdict on a child that answered (or died) in time. */
-static enum wk_cli_driver_load answered(const char *path, int st, FILE *err, char *why, size_t cap)
+static enum wk_cli_driver_load answered(const char *path, int st, FILE *err, int stage, char *why, size_t cap)
 {
     char said[512];
     first_line(err, said, sizeof(said));
-    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) /* its constructor, or a sanitizer */
-        return ended(path, st, said, why, cap);
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0) || stage == PROBE_ENTERED)
+        return ended(path, st, stage, said, why, cap); /* its constructor or DriverEntry, or a sanitizer */
     char sym[256];
     if (why[0] && wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym)))
         return WK_CLI_DRIVER_NEEDS_RUNTIME;
@@ -515,11 +529,12 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
     }
     setpgid(pid, pid); /* also done by the child: whoever runs first */
     close(fds[1]);
-    int st = 0, in_entry;
+    int st = 0, stage;
     struct probe_text t = { why, cap, 0 };
     int late = await_probe(pid, fds[0], &t, &st);
-    split_answer(why, info, info_cap, &in_entry);
-    enum wk_cli_driver_load verdict = late ? hung(path, in_entry, why, cap) : answered(path, st, err, why, cap);
+    split_answer(why, info, info_cap, &stage);
+    enum wk_cli_driver_load verdict =
+        late ? hung(path, stage != PROBE_LOADING, why, cap) : answered(path, st, err, stage, why, cap);
     if (err)
         fclose(err);
     if (verdict == WK_CLI_DRIVER_HUNG)

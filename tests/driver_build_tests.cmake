@@ -47,6 +47,19 @@ wk_cli_expect(cli.conform_driver_missing 2 "--driver [^ ]*no-such-driver.so: .*N
               $<TARGET_FILE:wddmkit> conform --driver ${CMAKE_CURRENT_BINARY_DIR}/no-such-driver.so)
 wk_cli_expect(cli.conform_driver_crashing_ctor 2 "crashed while loading"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_crashing_ctor>)
+# A DriverEntry that crashes, or ends the process with status 0
+# (driver_build/entry_ends.c): said to happen in DriverEntry, never "loads".
+foreach(way 1 2)
+  add_library(wk_test_entry_ends${way} MODULE ${CMAKE_CURRENT_LIST_DIR}/driver_build/entry_ends.c)
+  target_include_directories(wk_test_entry_ends${way} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_definitions(wk_test_entry_ends${way} PRIVATE WK_TEST_ENTRY_ENDS=${way})
+  set_target_properties(wk_test_entry_ends${way} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
+  wk_target_warnings(wk_test_entry_ends${way})
+endforeach()
+wk_cli_expect(cli.hostile_entry_crash 3 "entry_ends1.so crashed in DriverEntry \\(signal 11"
+              $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_entry_ends1>)
+wk_cli_expect(cli.hostile_entry_exit 3 "entry_ends2.so ended the process in DriverEntry \\(exit code 0\\)"
+              $<TARGET_FILE:wddmkit> driver check $<TARGET_FILE:wk_test_entry_ends2>)
 # A module whose constructor or DriverEntry never returns (driver_build/
 # hanging_ctor.c, hanging_entry.c): loading gets a DDI call's time (5 s;
 # here --load-timeout 0.5, so that each test takes a second at most), then
