@@ -57,7 +57,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "runner/isolation.h"
+#include "conformance.h" /* the shepherd: runner/isolation.h */
 #include "cli_options.h"
 #include "driver_probe.h"
 #include "reference.h"

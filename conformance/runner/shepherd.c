@@ -45,6 +45,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -180,6 +181,15 @@ int wk_shepherd_start_error(int start_fd)
  * reaped here. */
 static int case_started(pid_t shepherd, int start_fd)
 {
+    for (;;) { /* the driver may stop the shepherd before it closed the pipe: never block on it */
+        struct pollfd p = { start_fd, POLLIN, 0 };
+        if (poll(&p, 1, 20) > 0)
+            break;
+        if (wk_shepherd_state(shepherd) == WK_SHEPHERD_STOPPED) {
+            close(start_fd);
+            return 1; /* it forked the case's process; the caller sees the stop and kills it */
+        }
+    }
     int err = wk_shepherd_start_error(start_fd);
     if (!err)
         return 1;
