@@ -29,9 +29,13 @@
  * held to the timeout of a DDI call (WK_VIDMM_DDI_TIMEOUT_MS): past it the
  * verdict is DRV-HANG-001, "while loading" or "in DriverEntry" (the child
  * says which by a byte it writes before calling DriverEntry). The child
- * has a process group of its own, killed whatever the outcome, so nothing
- * a constructor started outlives the probe; a hung module is remembered,
- * so the hand-over's probe and the command's own cost the wait once.
+ * runs under a shepherd (conformance/runner/isolation.h), the child
+ * subreaper of all it starts, and this process is a subreaper too: nothing
+ * a constructor or DriverEntry started outlives the probe (setsid() or
+ * not, a hang or not), and the child's parent, which a driver may signal
+ * (getppid()), is the shepherd, not wddmkit: a driver that stops it is
+ * told so at once. A hung module is remembered, so the hand-over's probe
+ * and the command's own cost the wait once.
  */
 #define _GNU_SOURCE /* realpath */
 
@@ -53,6 +57,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "conformance.h" /* the shepherd: runner/isolation.h */
 #include "cli_options.h"
 #include "driver_probe.h"
 #include "reference.h"
@@ -170,9 +175,8 @@ static void write_all(int fd, const char *s, size_t n)
     }
 }
 
-/* The start of every probe child: a process group of its own (the parent
- * kills it whole) and death with the parent (a killed kit leaves no
- * loader spinning). */
+/* The start of every probe child: a process group of its own and death
+ * with its shepherd (a killed kit leaves no loader spinning). */
 static void probe_child_start(void)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -219,15 +223,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Whether the child has exited, without reaping it: a zombie leader keeps
- * its process group's id taken until the group is killed. */
-static int child_exited(pid_t pid)
-{
-    siginfo_t si;
-    memset(&si, 0, sizeof(si));
-    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
-}
-
 /* What a probe child wrote so far: the first cap - 1 bytes into out (read
  * on past them, so the child never blocks on a full pipe). *fd becomes -1
  * at the end of the pipe. */
@@ -257,33 +252,40 @@ static void read_available(int *fd, struct probe_text *t)
 }
 
 /*
- * Waits at most probe_timeout_ms for the probe child pid, collecting what
- * it writes to fd (-1: nothing to read; closed here) into t, then kills its
- * process group (what its constructors started, whether or not it ended)
- * and reaps it into *status. 1 when it was killed at the deadline. The
- * child is watched, not its pipe: a constructor may close the pipe, or
- * hand it to a process that lingers.
+ * Waits at most probe_timeout_ms for the probe's shepherd (isolation.h:
+ * the loading child runs under it, so the child's parent is not this
+ * process), collecting what the child writes to fd (-1: nothing to read;
+ * closed here) into t, then reaps the shepherd into *status and kills
+ * every process the child started: the shepherd does when the child ends;
+ * this process, a subreaper, does when the shepherd was killed at the
+ * deadline or died. 1 when it was killed at the deadline; *stopped says
+ * whether the driver stopped its parent, the shepherd (SIGSTOP: then it is
+ * killed at once). The shepherd is watched, not the pipe: a constructor
+ * may close the pipe, or hand it to a process that lingers.
  */
-static int await_probe(pid_t pid, int fd, struct probe_text *t, int *status)
+static int await_probe(pid_t pid, int fd, struct probe_text *t, int *status, int *stopped)
 {
     double deadline = now_ms() + probe_timeout_ms;
     int late = 0;
+    enum wk_shepherd_state state;
     if (fd >= 0)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     for (;;) {
-        int done = child_exited(pid);
-        read_available(&fd, t); /* after the exit was seen: all the child wrote is in the pipe */
+        state = wk_shepherd_state(pid);
+        read_available(&fd, t); /* after the end was seen: all the child wrote is in the pipe */
         double left = deadline - now_ms();
-        if (done || (late = left <= 0))
+        if (state != WK_SHEPHERD_RUNNING || (late = left <= 0))
             break;
         struct pollfd p = { fd, POLLIN, 0 };
         poll(&p, 1, left < 20 ? (int)left + 1 : 20); /* fd -1: a plain sleep */
     }
-    kill(-pid, SIGKILL);
-    if (late)
-        kill(pid, SIGKILL); /* its group may not exist yet */
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-        ;
+    *stopped = state == WK_SHEPHERD_STOPPED;
+    if (late || *stopped)
+        wk_shepherd_stop(pid); /* SIGKILL: the child dies with it (PR_SET_PDEATHSIG) */
+    if (wk_shepherd_wait(pid, status, 2000) != 0)
+        *status = SIGKILL; /* as waitpid says of a process killed by SIGKILL */
+    wk_reap_strays(NULL, 0, 2000); /* what the child started, when the shepherd could not kill it */
+    read_available(&fd, t);
     if (fd >= 0)
         close(fd);
     if (t && t->cap)
@@ -302,6 +304,15 @@ static enum wk_cli_driver_load hung(const char *path, int in_entry, char *why, s
              probe_timeout_ms == WK_VIDMM_DDI_TIMEOUT_MS ? "the timeout of a DDI call; --load-timeout sets it"
                                                          : "--load-timeout");
     return WK_CLI_DRIVER_HUNG;
+}
+
+/* The verdict on a probe whose driver stopped its parent, the kit's
+ * shepherd: it would have held the probe for ever. */
+static enum wk_cli_driver_load stopped_loader(const char *path, int in_entry, char *why, size_t cap)
+{
+    snprintf(why, cap, "%s stopped the kit's process above the one that loaded it (SIGSTOP to its parent) %s; "
+             "the kit killed both, with every process it started", path, in_entry ? "in DriverEntry" : "while loading");
+    return WK_CLI_DRIVER_CRASHED;
 }
 
 /* ------------------------------------------------------------------ */
@@ -512,13 +523,16 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
     }
     FILE *err = tmpfile(); /* NULL: the child's stderr stays the terminal */
     fflush(NULL);
-    pid_t pid = fork();
+    wk_reap_become_subreaper(); /* what the driver started comes here if its shepherd dies */
+    const char *call = "fork";
+    pid_t pid = wk_shepherd_fork(NULL, &call, NULL);
     if (pid < 0) {
+        int e = errno;
         close(fds[0]);
         close(fds[1]);
         if (err)
             fclose(err);
-        snprintf(why, cap, "cannot probe %s: fork: %s", path, strerror(errno));
+        snprintf(why, cap, "cannot probe %s: %s: %s", path, call, strerror(e));
         return WK_CLI_DRIVER_REFUSED;
     }
     if (pid == 0) {
@@ -527,14 +541,14 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
             dup2(fileno(err), STDERR_FILENO);
         probe_child(path, fds[1]);
     }
-    setpgid(pid, pid); /* also done by the child: whoever runs first */
     close(fds[1]);
-    int st = 0, stage;
+    int st = 0, stage, stopped;
     struct probe_text t = { why, cap, 0 };
-    int late = await_probe(pid, fds[0], &t, &st);
+    int late = await_probe(pid, fds[0], &t, &st, &stopped);
     split_answer(why, info, info_cap, &stage);
-    enum wk_cli_driver_load verdict =
-        late ? hung(path, stage != PROBE_LOADING, why, cap) : answered(path, st, err, stage, why, cap);
+    enum wk_cli_driver_load verdict = stopped ? stopped_loader(path, stage != PROBE_LOADING, why, cap)
+                                      : late  ? hung(path, stage != PROBE_LOADING, why, cap)
+                                              : answered(path, st, err, stage, why, cap);
     if (err)
         fclose(err);
     if (verdict == WK_CLI_DRIVER_HUNG)
@@ -548,7 +562,8 @@ static int driver_exports(const char *path, const char *symbol)
 {
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    wk_reap_become_subreaper();
+    pid_t pid = wk_shepherd_fork(NULL, NULL, NULL);
     if (pid < 0)
         return -1;
     if (pid == 0) {
@@ -556,9 +571,8 @@ static int driver_exports(const char *path, const char *symbol)
         void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL);
         _exit(so && dlsym(so, symbol) ? 0 : 1);
     }
-    setpgid(pid, pid);
-    int st = 0;
-    if (await_probe(pid, -1, NULL, &st)) /* a load that hangs this time: it cannot be asked */
+    int st = 0, stopped;
+    if (await_probe(pid, -1, NULL, &st, &stopped) || stopped) /* a load that hangs this time: it cannot be asked */
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) == 0 : -1;
 }

@@ -58,3 +58,29 @@ if(WK_BASH AND TARGET fuzz_render_replay)
   wk_hostile_launcher(coverage_orphan_killed coverage ${PROJECT_SOURCE_DIR}
                       "$<TARGET_FILE:wk_refdriver_static> $<TARGET_FILE:wk_gpu>")
 endif()
+
+# A driver that turns on the kit's shepherd (stops it, or kills it after
+# leaving an orphan that holds the case's pipes), or leaves an orphan from
+# DriverEntry in the load probe (tests/hostile_shepherd.sh, with
+# tests/driver_build/signal_shepherd.c built one way per WK_TEST_SHEPHERD):
+# never a hang, an answer at once, nothing left.
+foreach(way 1 2 3 4 5)
+  wk_add_refwrap_module(wk_test_signal_shepherd_${way} ${CMAKE_CURRENT_LIST_DIR}/driver_build/signal_shepherd.c)
+  target_compile_definitions(wk_test_signal_shepherd_${way} PRIVATE WK_TEST_SHEPHERD=${way})
+endforeach()
+if(WK_BASH)
+  function(wk_hostile_shepherd name mode)
+    add_test(NAME cli.hostile_${name}
+      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_shepherd.sh $<TARGET_FILE:wddmkit> ${mode}
+              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
+              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
+              ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
+    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30
+      PASS_REGULAR_EXPRESSION "hostile_shepherd ${mode}: all checks passed")
+  endfunction()
+  wk_hostile_shepherd(stopped_shepherd stopped $<TARGET_FILE:wk_test_signal_shepherd_1>)
+  wk_hostile_shepherd(killed_shepherd_orphan killed-orphan $<TARGET_FILE:wk_test_signal_shepherd_2>)
+  wk_hostile_shepherd(probe_orphan probe-orphan $<TARGET_FILE:wk_test_signal_shepherd_3>
+                      $<TARGET_FILE:wk_test_signal_shepherd_4>)
+  wk_hostile_shepherd(probe_stopped_parent probe-stopped $<TARGET_FILE:wk_test_signal_shepherd_5>)
+endif()

@@ -185,6 +185,42 @@ void wk_reap_exited_strays(const pid_t *keep, size_t nkeep)
     }
 }
 
+static int kept(pid_t pid, const pid_t *keep, size_t nkeep)
+{
+    for (size_t i = 0; i < nkeep; i++)
+        if (keep[i] == pid)
+            return 1;
+    return 0;
+}
+
+/* Each round kills the strays listed and reaps each by its pid (never
+ * waitpid(-1): that could take a kept child's status); a stray reaped has
+ * handed its own children to this subreaper already, so the next round
+ * lists them. Ends when a round lists none, or at the deadline (a stray
+ * in uninterruptible sleep). */
+int wk_reap_strays(const pid_t *keep, size_t nkeep, long ms)
+{
+    pid_t kids[MAX_LISTED];
+    double deadline = wk_now_seconds() + (double)ms / 1000.0;
+    int total = 0;
+    for (;;) {
+        int n = list_children(kids, MAX_LISTED), strays = 0, reaped = 0;
+        for (int i = 0; i < n; i++) {
+            if (kept(kids[i], keep, nkeep))
+                continue;
+            strays++;
+            kill(kids[i], SIGKILL);
+            if (waitpid(kids[i], NULL, WNOHANG) == kids[i])
+                reaped++;
+        }
+        total += reaped;
+        if (strays == 0 || wk_now_seconds() >= deadline)
+            return total;
+        if (reaped == 0)
+            usleep(1000); /* SIGKILL is on its way */
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* On a stop signal                                                     */
 /* ------------------------------------------------------------------ */

@@ -137,6 +137,12 @@ void wk_reap_descendants(void);
  * that came to this subreaper and exited do not pile up as zombies in a
  * long run. Never blocks. */
 void wk_reap_exited_strays(const pid_t *keep, size_t nkeep);
+/* Kills (SIGKILL) and reaps every child but keep[0, nkeep) and, as they
+ * die, every orphan that comes to this subreaper, for at most ms
+ * milliseconds; the number reaped. For a caller with children of its own
+ * it still waits for (a case's shepherd): unlike wk_reap_descendants it
+ * never reaps one of those, and it never blocks past ms. */
+int wk_reap_strays(const pid_t *keep, size_t nkeep, long ms);
 /* SIGINT, SIGTERM and SIGHUP (until a part of the work catches them for
  * itself) kill and reap every process below, then end this one of the
  * same signal. */

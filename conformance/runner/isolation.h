@@ -52,9 +52,12 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
  * process under it and is the child subreaper of everything that process
  * starts (PR_SET_CHILD_SUBREAPER: orphans come to it, setsid() or not).
  * When the case's process ends, the shepherd kills every descendant left,
- * reaps them and exits with the case process's own status (the same code,
- * or killed by the same signal), so waitpid() on the shepherd reads as it
- * read on the case process. Returns the shepherd's pid in the caller, 0 in
+ * reaps them, sets *done to 1 (when done is not NULL: a word in memory
+ * shared with the caller, 0 before the fork) and exits with the case
+ * process's own status (the same code, or killed by the same signal), so
+ * waitpid() on the shepherd reads as it read on the case process, and a
+ * shepherd dead with *done still 0 was killed before its case ended (the
+ * driver can signal it). Returns the shepherd's pid in the caller, 0 in
  * the case's process, -1 with errno when a fork failed, and then
  * *failed_call (when not NULL) names the call, "fork" or "pipe" (the start
  * pipe below). The fork that fails may be the shepherd's own, for the case's
@@ -64,16 +67,33 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
  * it gets the start pipe's read end and, once waitpid() said the shepherd
  * ended, asks wk_shepherd_start_error. The shepherd keeps no descriptor of
  * the caller's: pipes reach end of file once the case's processes are
- * gone. */
-pid_t wk_shepherd_fork(int *start_fd, const char **failed_call);
+ * gone.
+ *
+ * The caller is to be a child subreaper itself (wk_reap_become_subreaper):
+ * a shepherd killed by SIGKILL (by the driver, or by wk_shepherd_stop)
+ * leaves the case's other processes to it, and it kills them with
+ * wk_reap_strays, keeping the shepherds it still runs. */
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done);
 
 /* After the shepherd ended: the errno of its fork of the case's process,
  * or 0 when the case's process started (or start_fd is -1); closes
  * start_fd. */
 int wk_shepherd_start_error(int start_fd);
 
-/* Ends a shepherd's case now (a timeout, a stop): the case's process and
- * every descendant are killed; then waitpid() the shepherd. */
+/* Ends a shepherd's case now (a timeout, a stop, a shepherd the driver
+ * stopped): SIGKILL, which a stopped process cannot hold off. The case's
+ * process dies with it (PR_SET_PDEATHSIG); its other processes come to the
+ * caller, a subreaper, to kill (wk_reap_strays). Then wk_shepherd_wait. */
 void wk_shepherd_stop(pid_t shepherd);
+
+/* How a shepherd is, without reaping it: running, stopped (SIGSTOP: the
+ * driver stopped its parent), or ended (or not a child of the caller). */
+enum wk_shepherd_state { WK_SHEPHERD_RUNNING, WK_SHEPHERD_STOPPED, WK_SHEPHERD_ENDED };
+enum wk_shepherd_state wk_shepherd_state(pid_t shepherd);
+
+/* Reaps the shepherd into *status within ms milliseconds: 0, or -1 when it
+ * did not end in time (the caller never blocks on a process the driver
+ * can stop). */
+int wk_shepherd_wait(pid_t shepherd, int *status, long ms);
 
 #endif

@@ -162,20 +162,24 @@ static int open_pidfd(pid_t pid)
 struct case_shared {
     struct wk_vidmm_crash_slot slot; /* first: job->crash_slot is the mapping's address */
     int32_t result_pipe;
+    int32_t shepherd_done;            /* set by the shepherd as it ends on its own (isolation.h) */
 };
 
 static void map_crash_slot(struct job *j)
 {
     j->crash_slot = NULL;
     j->result_pipe = NULL;
+    j->shepherd_done = NULL;
     void *p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
     volatile struct case_shared *shared = p;
     wk_vidmm_crash_slot_init(&shared->slot);
     shared->result_pipe = 0;
+    shared->shepherd_done = 0;
     j->crash_slot = &shared->slot;
     j->result_pipe = &shared->result_pipe;
+    j->shepherd_done = &shared->shepherd_done;
 }
 
 static void unmap_crash_slot(struct job *j)
@@ -184,6 +188,7 @@ static void unmap_crash_slot(struct job *j)
         munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct case_shared));
     j->crash_slot = NULL;
     j->result_pipe = NULL;
+    j->shepherd_done = NULL;
 }
 
 /* Starts an attempt in slot j: 1, or 0 with the call that failed and its
@@ -207,7 +212,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     map_crash_slot(j);
     fflush(NULL);
     j->start = wk_now_seconds();
-    pid = wk_shepherd_fork(&j->fd_start, &why->call);
+    pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done);
     if (pid < 0)
         goto fail;
     if (pid == 0)
@@ -411,12 +416,56 @@ static int never_started(struct run *R, struct job *j)
     return 1;
 }
 
+/* A case whose shepherd the driver stopped or killed: a crash, whatever
+ * the case's process had said, since the kit could not see it end. The
+ * DDI the case's process was in, when it was in one. */
+static void shepherd_result(const struct job *j, int status, enum wk_attempt_end how, struct wk_case_result *r)
+{
+    enum wk_ddi ddi = wk_vidmm_crash_slot_ddi(j->crash_slot);
+    char where[96] = "";
+    if (ddi != WK_DDI_NONE)
+        snprintf(where, sizeof(where), " (the case's process was in %s)", wk_ddi_name(ddi));
+    memset(r, 0, sizeof(*r));
+    r->verdict = WK_VERDICT_CRASH;
+    r->failed_step = -1;
+    snprintf(r->expected, sizeof(r->expected), "the case runs to a verdict");
+    if (how == WK_END_SHEPHERD_STOPPED)
+        snprintf(r->seen, sizeof(r->seen),
+                 "the driver stopped the kit's shepherd (SIGSTOP to the process that watches its case)%s: "
+                 "the kit killed it, the case's process and every process the case started", where);
+    else
+        snprintf(r->seen, sizeof(r->seen),
+                 "the kit's shepherd (the process that watches the case) was killed by %s before the case's "
+                 "process ended%s: a signal from the driver to its parent; the kit killed the case's process "
+                 "and every process the case started", wk_run_signal_name(WTERMSIG(status)), where);
+}
+
+/* The shepherd died before it said its case had ended: it was killed. */
+static int shepherd_killed(const struct job *j, int status)
+{
+    return j->shepherd_done && !*j->shepherd_done && WIFSIGNALED(status);
+}
+
+void wk_runner_kill_strays(const struct run *R)
+{
+    pid_t keep[MAX_JOBS];
+    size_t n = 0;
+    for (uint32_t s = 0; s < R->slots; s++)
+        if (R->jobs[s].pid > 0) /* ended or not: each is reaped by its own slot, for its status */
+            keep[n++] = R->jobs[s].pid;
+    wk_reap_strays(keep, n, 2000);
+}
+
 /* The child has exited (or was killed): turn what arrived into a result. */
-void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
+void wk_runner_reap(struct run *R, struct job *j, int status, enum wk_attempt_end how)
 {
     struct wk_case_result r;
     char why[200];
     double seconds = wk_now_seconds() - j->start;
+    pid_t shepherd = j->pid;
+    j->pid = 0; /* reaped: not kept by the strays' sweep */
+    wk_runner_kill_strays(R); /* what a killed shepherd left, holding the pipes */
+    j->pid = shepherd;
     wk_runner_drain_result(j);
     wk_runner_drain_output(j);
     wk_runner_close_fd(&j->fd_output);
@@ -424,12 +473,14 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
     wk_runner_close_fd(&j->fd_pid);
     if (never_started(R, j))
         return;
-    if (timed_out) {
+    if (how == WK_END_TIMED_OUT) {
         memset(&r, 0, sizeof(r));
         r.verdict = WK_VERDICT_TIMEOUT;
         r.failed_step = -1;
         snprintf(r.expected, sizeof(r.expected), "a verdict within %g s", R->o->case_timeout);
         snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed", seconds);
+    } else if (how == WK_END_SHEPHERD_STOPPED || shepherd_killed(j, status)) {
+        shepherd_result(j, status, how, &r);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
                !wk_result_open(j->in.bytes, j->got, j->extra, &j->nonce, &r, why, sizeof(why))) {
         /* exactly the kit's sealed record, from a child that exited 0 */
@@ -443,16 +494,34 @@ void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out)
     wk_runner_attempt_done(R, j->index, j->attempt, &r, j->tail);
 }
 
+/* The shepherd and, with it, the case (isolation.h, wk_shepherd_stop):
+ * SIGKILL, which a shepherd the driver stopped cannot hold off. */
 void wk_runner_kill_job(struct job *j)
 {
-    wk_shepherd_stop(j->pid); /* the shepherd kills the child and all below it, then exits */
-    unmap_crash_slot(j); /* a killed child's DDI is not reported */
+    wk_shepherd_stop(j->pid);
 }
 
+/* A run that stops (a signal, --total-timeout) gives up its attempt: no
+ * verdict, nothing left running. */
+void wk_runner_abandon_job(struct run *R, struct job *j)
+{
+    wk_runner_kill_job(j);
+    wk_runner_wait_for(j->pid);
+    wk_runner_close_fd(&j->fd_result);
+    wk_runner_close_fd(&j->fd_output);
+    wk_runner_close_fd(&j->fd_pid);
+    wk_runner_close_fd(&j->fd_start);
+    unmap_crash_slot(j);
+    j->pid = 0;
+    R->running--;
+}
+
+/* The shepherd's status; never blocks past 2 s (a process the kernel
+ * holds in uninterruptible sleep): then it reads as killed by SIGKILL. */
 int wk_runner_wait_for(pid_t pid)
 {
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (wk_shepherd_wait(pid, &status, 2000) != 0)
+        status = SIGKILL; /* as waitpid would say of a process killed by SIGKILL */
     return status;
 }

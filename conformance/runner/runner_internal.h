@@ -46,6 +46,7 @@ struct job {
                                          thread that died (job.c); NULL */
     volatile int32_t *result_pipe;    /* shared too, after the slot: what the child found of its result
                                          pipe when it came to answer (job.c, result_pipe_state) */
+    volatile int32_t *shepherd_done;  /* shared too: 1 once the shepherd ended on its own (isolation.h) */
     size_t extra;                     /* bytes that came after a record's worth */
     struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {
@@ -111,9 +112,19 @@ void wk_runner_close_fd(int *fd);
 void wk_runner_drain_output(struct job *j);
 void wk_runner_read_result(struct job *j);
 void wk_runner_drain_result(struct job *j);
-void wk_runner_reap(struct run *R, struct job *j, int status, int timed_out);
+/* How an attempt ended, as the runner saw its shepherd. */
+enum wk_attempt_end {
+    WK_END_EXITED,                    /* the shepherd exited, or was killed (its done word says which) */
+    WK_END_TIMED_OUT,                 /* past --timeout: the runner killed it */
+    WK_END_SHEPHERD_STOPPED,          /* the driver stopped it (SIGSTOP): the runner killed it */
+};
+void wk_runner_reap(struct run *R, struct job *j, int status, enum wk_attempt_end how);
 void wk_runner_kill_job(struct job *j);
+void wk_runner_abandon_job(struct run *R, struct job *j);
 int wk_runner_wait_for(pid_t pid);
+/* Kills every process that came to the runner (a subreaper) from a case
+ * whose shepherd is gone, keeping the shepherds still running. */
+void wk_runner_kill_strays(const struct run *R);
 
 /* launch_wait.c */
 int wk_runner_take_waiting(struct run *R, size_t *index, uint32_t *attempt);

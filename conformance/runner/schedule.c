@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <poll.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 
 #include "expectations.h"
 #include "runner_internal.h"
@@ -84,7 +85,7 @@ static void wait_for_events(struct run *R, struct pollfd *pf)
             pf[n++] = (struct pollfd){ j->fd_result, POLLIN, 0 };
         if (j->pid && j->fd_output >= 0)
             pf[n++] = (struct pollfd){ j->fd_output, POLLIN, 0 };
-        if (j->pid && j->result_eof && j->fd_pid >= 0)
+        if (j->pid && j->fd_pid >= 0) /* a shepherd the driver killed ends the case, pipes held or not */
             pf[n++] = (struct pollfd){ j->fd_pid, POLLIN, 0 };
     }
     if (poll(pf, n, wk_runner_wait_cap_ms(R, wk_runner_poll_timeout_ms(R))) <= 0)
@@ -109,17 +110,10 @@ static void abandon_children(struct run *R)
 {
     for (uint32_t s = 0; s < R->slots; s++) {
         struct job *j = &R->jobs[s];
-        if (!j->pid)
-            continue;
-        wk_runner_kill_job(j);
-        wk_runner_wait_for(j->pid);
-        wk_runner_close_fd(&j->fd_result);
-        wk_runner_close_fd(&j->fd_output);
-        wk_runner_close_fd(&j->fd_pid);
-        wk_runner_close_fd(&j->fd_start);
-        j->pid = 0;
-        R->running--;
+        if (j->pid)
+            wk_runner_abandon_job(R, j);
     }
+    wk_runner_kill_strays(R); /* every process a case left, shepherd or not */
 }
 
 static int work_left(const struct run *R)
@@ -129,6 +123,9 @@ static int work_left(const struct run *R)
 
 void wk_runner_run_forked(struct run *R)
 {
+    int was_subreaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
+    wk_reap_become_subreaper(); /* what a case left when its shepherd was killed comes here (isolation.h) */
     for (;;) {
         if (!wk_runner_out_of_time(R))
             fill_slots(R);
@@ -143,6 +140,8 @@ void wk_runner_run_forked(struct run *R)
         wk_runner_check_children(R);
     }
     abandon_children(R);
+    if (!was_subreaper)
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
 /* --no-fork: one case after another in this process (for gdb); no

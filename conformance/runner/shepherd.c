@@ -18,10 +18,19 @@
  *
  * What it cannot do: a descendant that entered a PID namespace of its own
  * is killed with that namespace's init; one that got a descriptor to an
- * unrelated process (a socket to a daemon) has left the case. If the
- * shepherd itself is SIGKILLed, the case's process dies with it
- * (PR_SET_PDEATHSIG) but its descendants are orphaned to the next
- * subreaper or init.
+ * unrelated process (a socket to a daemon) has left the case.
+ *
+ * The driver can signal the shepherd (it is the case process's parent, of
+ * the same user). The shepherd blocks every signal it can, except the
+ * SIGTERM it handles, so what is left is SIGSTOP and SIGKILL, and the
+ * caller watches for both: a stopped shepherd (waitpid's WUNTRACED) is
+ * killed with SIGKILL, which works on a stopped process, never waited for
+ * without a deadline; a killed one has not set its `done` word (below), so
+ * the caller tells "the kit's shepherd was killed" from a case's process
+ * killed by SIGKILL, whose shepherd mirrors it. Either way the case's
+ * process dies with the shepherd (PR_SET_PDEATHSIG) and every other
+ * process of the case comes to the caller, itself a child subreaper, which
+ * kills them (wk_reap_strays).
  *
  * Why the caller waits for the shepherd's fork (a "start pipe"): the
  * shepherd forks too, and when that fork finds no process to spare
@@ -36,6 +45,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -104,26 +114,27 @@ static void close_inherited(void)
         close((int)fd);
 }
 
-static _Noreturn void shepherd_main(pid_t child)
+static _Noreturn void shepherd_main(pid_t child, volatile int32_t *done)
 {
     close_inherited();
     int status = wait_case(child);
     shepherd_child = 0;
     wk_reap_descendants(); /* util/reap.c: each generation listed, killed, reaped */
+    if (done)
+        *done = 1; /* the case ended and nothing of it is left: a death from here on is the mirror */
     mirror(status);
 }
 
-/* In the shepherd, before it forks: its own group (the runner kills
- * groups; a terminal's ^C goes to the runner, which stops the cases),
- * death with the runner, the stop handler. SIGTERM stays blocked until
- * the case's pid is known, so a stop that comes early is not lost. *old
- * gets the SIGTERM disposition to give back to the case's process. */
+/* In the shepherd, before it forks: its own group (a terminal's ^C goes
+ * to the runner, which stops the cases), death with the runner, the stop
+ * handler, every signal blocked. SIGTERM stays blocked until the case's
+ * pid is known, so a stop that comes early is not lost. *old and
+ * *old_mask get what to give back to the case's process. */
 static void shepherd_setup(pid_t runner, struct sigaction *old, sigset_t *old_mask)
 {
-    sigset_t term;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    sigprocmask(SIG_BLOCK, &term, old_mask);
+    sigset_t all;
+    sigfillset(&all); /* the driver may signal its parent: only SIGTERM (below), SIGSTOP and SIGKILL reach it */
+    sigprocmask(SIG_BLOCK, &all, old_mask);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     wk_reap_become_subreaper();
@@ -170,6 +181,15 @@ int wk_shepherd_start_error(int start_fd)
  * reaped here. */
 static int case_started(pid_t shepherd, int start_fd)
 {
+    for (;;) { /* the driver may stop the shepherd before it closed the pipe: never block on it */
+        struct pollfd p = { start_fd, POLLIN, 0 };
+        if (poll(&p, 1, 20) > 0)
+            break;
+        if (wk_shepherd_state(shepherd) == WK_SHEPHERD_STOPPED) {
+            close(start_fd);
+            return 1; /* it forked the case's process; the caller sees the stop and kills it */
+        }
+    }
     int err = wk_shepherd_start_error(start_fd);
     if (!err)
         return 1;
@@ -179,7 +199,7 @@ static int case_started(pid_t shepherd, int start_fd)
     return 0;
 }
 
-pid_t wk_shepherd_fork(int *start_fd, const char **failed_call)
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done)
 {
     pid_t runner = getpid();
     int start[2];
@@ -226,11 +246,35 @@ pid_t wk_shepherd_fork(int *start_fd, const char **failed_call)
     sigemptyset(&term);
     sigaddset(&term, SIGTERM);
     sigprocmask(SIG_UNBLOCK, &term, NULL); /* a pending stop kills the child now */
-    shepherd_main(child); /* closes start[1] with every inherited descriptor */
+    shepherd_main(child, done); /* closes start[1] with every inherited descriptor */
 }
 
 void wk_shepherd_stop(pid_t shepherd)
 {
     if (shepherd > 0)
-        kill(shepherd, SIGTERM);
+        kill(shepherd, SIGKILL);
+}
+
+enum wk_shepherd_state wk_shepherd_state(pid_t shepherd)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof(si));
+    if (waitid(P_PID, (id_t)shepherd, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0)
+        return errno == ECHILD ? WK_SHEPHERD_ENDED : WK_SHEPHERD_RUNNING;
+    if (si.si_pid != shepherd)
+        return WK_SHEPHERD_RUNNING;
+    return si.si_code == CLD_STOPPED ? WK_SHEPHERD_STOPPED : WK_SHEPHERD_ENDED;
+}
+
+int wk_shepherd_wait(pid_t shepherd, int *status, long ms)
+{
+    double deadline = wk_now_seconds() + (double)ms / 1000.0;
+    for (;;) {
+        pid_t p = waitpid(shepherd, status, WNOHANG);
+        if (p == shepherd || (p < 0 && errno != EINTR))
+            return p == shepherd ? 0 : -1;
+        if (wk_now_seconds() >= deadline)
+            return -1;
+        usleep(1000);
+    }
 }

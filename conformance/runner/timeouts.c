@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * timeouts.c - the run's deadlines: a case past --case-timeout is
- * killed (its whole process group) and gets a timeout verdict; a run past
+ * killed (its shepherd, with SIGKILL, and every process of the case) and
+ * gets a timeout verdict; a run past
  * --total-timeout, or caught by SIGINT/SIGTERM, stops launching and keeps
  * what finished. poll() sleeps until the nearest deadline, at most a
  * second, so a deadline is noticed without a timer signal.
@@ -33,8 +34,10 @@ int wk_runner_poll_timeout_ms(const struct run *R)
         const struct job *j = &R->jobs[s];
         if (!j->pid)
             continue;
-        if (j->result_eof && j->fd_pid < 0)
-            return 2; /* the child closed its pipe: reap it soon */
+        if (j->result_eof)
+            return j->fd_pid < 0 ? 2 : 20; /* the shepherd ends next: reap it soon, or see it stopped */
+        if (j->fd_pid < 0 && (wake <= 0 || now + 0.05 < wake))
+            wake = now + 0.05; /* no pidfd: look at the shepherd often */
         if (j->deadline > 0 && (wake <= 0 || j->deadline < wake))
             wake = j->deadline;
     }
@@ -44,7 +47,11 @@ int wk_runner_poll_timeout_ms(const struct run *R)
     return ms < 0 ? 0 : ms > 1000 ? 1000 : (int)ms;
 }
 
-/* Reaps children that closed their result pipe and kills the late ones. */
+/* Reaps the attempts whose shepherd ended (the case's process and all it
+ * started are gone, or the driver killed the shepherd: the pipes may still
+ * be held, by processes the runner then kills); kills the late ones, and
+ * those whose shepherd the driver stopped (SIGSTOP: it would hold the case
+ * for ever, its case's process a zombie nobody reaps). */
 void wk_runner_check_children(struct run *R)
 {
     double now = wk_now_seconds();
@@ -53,11 +60,15 @@ void wk_runner_check_children(struct run *R)
         if (!j->pid)
             continue;
         int status = 0;
-        if (j->result_eof && waitpid(j->pid, &status, WNOHANG) == j->pid) {
-            wk_runner_reap(R, j, status, 0);
+        enum wk_shepherd_state state = wk_shepherd_state(j->pid);
+        if (state == WK_SHEPHERD_ENDED && waitpid(j->pid, &status, WNOHANG) == j->pid) {
+            wk_runner_reap(R, j, status, WK_END_EXITED);
+        } else if (state == WK_SHEPHERD_STOPPED) {
+            wk_runner_kill_job(j);
+            wk_runner_reap(R, j, wk_runner_wait_for(j->pid), WK_END_SHEPHERD_STOPPED);
         } else if (j->deadline > 0 && now >= j->deadline) {
             wk_runner_kill_job(j);
-            wk_runner_reap(R, j, wk_runner_wait_for(j->pid), 1);
+            wk_runner_reap(R, j, wk_runner_wait_for(j->pid), WK_END_TIMED_OUT);
         }
     }
 }

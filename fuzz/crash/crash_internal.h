@@ -78,6 +78,10 @@ struct outcome {
     char sanitizer[200];              /* a sanitizer report's class (log_class), or "" */
     int input_refused;                /* an error of the input itself (an adapter the GPU model refuses),
                                          not of the setup: triage still ran it */
+    enum { SHEPHERD_FINE, SHEPHERD_STOPPED, SHEPHERD_KILLED } shepherd; /* what the driver did to the run's
+                                         shepherd (isolation.h): stopped it, or killed it before its
+                                         case ended; either is a crash, whatever the case said */
+    int shepherd_signo;               /* the signal that killed it */
 };
 
 /* What a forked child runs: it writes its answer to fd. */
@@ -102,6 +106,9 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
 void wk_crash_print_outcome(const struct outcome *o);
 
 void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p);
+/* The signature and detail of a run whose shepherd the driver stopped or
+ * killed (o->shepherd). */
+void wk_crash_shepherd_signature(struct outcome *o);
 int wk_crash_same_result(const struct outcome *a, const struct outcome *b);
 /* The sanitizer's class of a failure in a log, addresses masked; "" for none. */
 void wk_crash_log_class(const char *log, char *out, size_t size);

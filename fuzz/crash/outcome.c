@@ -133,9 +133,15 @@ static void take(struct pipe_in *in)
     in->over += (size_t)r - n;
 }
 
-/* Reads what the fds deliver until all close or the deadline passes;
- * returns 0, or -1 at the deadline. */
-static int drain(struct pipe_in *in, int count, double deadline)
+/* How a run's shepherd ended, as watch() saw it. */
+enum run_end { RUN_ENDED, RUN_LATE, RUN_STOPPED };
+
+/* Reads what the fds deliver until the shepherd ends, the driver stops it
+ * (SIGSTOP to the case's parent), or the deadline passes. The shepherd is
+ * watched, not only the pipes: one the driver killed leaves them held by
+ * the processes the case started, and they come to this process (a
+ * subreaper) to be killed. */
+static enum run_end watch(struct pipe_in *in, int count, pid_t shepherd, double deadline)
 {
     for (;;) {
         struct pollfd pf[3];
@@ -145,18 +151,80 @@ static int drain(struct pipe_in *in, int count, double deadline)
                 pf[n] = (struct pollfd){ in[i].fd, POLLIN, 0 };
                 which[n++] = i;
             }
-        if (n == 0)
-            return 0;
+        enum wk_shepherd_state state = wk_shepherd_state(shepherd);
+        if (state != WK_SHEPHERD_RUNNING)
+            return state == WK_SHEPHERD_STOPPED ? RUN_STOPPED : RUN_ENDED;
         double left = deadline - now_ms();
         if (left <= 0)
-            return -1;
-        int ready = poll(pf, (nfds_t)n, left > 1000 ? 1000 : (int)left + 1);
-        if (ready < 0 && errno != EINTR)
-            return -1;
+            return RUN_LATE;
+        int ready = poll(pf, (nfds_t)n, left > 20 ? 20 : (int)left + 1);
         for (int k = 0; ready > 0 && k < n; k++)
             if (pf[k].revents)
                 take(&in[which[k]]);
     }
+}
+
+/* What is left in the pipes once nothing of the run is alive: never
+ * blocks (a descriptor may have gone where the kit cannot reach). */
+static void drain_rest(struct pipe_in *in, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (in[i].fd < 0)
+            continue;
+        fcntl(in[i].fd, F_SETFL, fcntl(in[i].fd, F_GETFL) | O_NONBLOCK);
+        for (int k = 0; k < 64 && in[i].fd >= 0; k++) {
+            size_t before = in[i].len + in[i].over;
+            take(&in[i]);
+            if (in[i].fd >= 0 && in[i].len + in[i].over == before)
+                break; /* EAGAIN */
+        }
+        if (in[i].fd >= 0)
+            close(in[i].fd);
+        in[i].fd = -1;
+    }
+}
+
+/* A word the shepherd sets as it ends on its own (isolation.h), in a page
+ * shared with it; NULL when none can be had (a killed shepherd then reads
+ * as its case's process killed). */
+static volatile int32_t *done_word_new(void)
+{
+    void *m = mmap(NULL, sizeof(int32_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    *(volatile int32_t *)m = 0;
+    return m;
+}
+
+static void done_word_free(volatile int32_t *w)
+{
+    if (w)
+        munmap((void *)(uintptr_t)w, sizeof(int32_t));
+}
+
+/* Ends a run: a late or stopped shepherd is killed (SIGKILL works on a
+ * stopped one), reaped within 2 s, and every process of the run left
+ * (a killed shepherd's case) is killed; then the pipes are read to their
+ * end. Says what became of the shepherd in o. */
+static int finish_run(pid_t shepherd, enum run_end end, volatile int32_t *done, struct pipe_in *in, int count,
+                      struct outcome *o)
+{
+    int status = 0;
+    if (end != RUN_ENDED)
+        wk_shepherd_stop(shepherd);
+    if (wk_shepherd_wait(shepherd, &status, 2000) != 0)
+        status = SIGKILL; /* as waitpid says of a process killed by SIGKILL */
+    wk_reap_strays(NULL, 0, 2000); /* the tools run one case at a time: every other child is the case's */
+    drain_rest(in, count);
+    if (end == RUN_STOPPED)
+        o->shepherd = SHEPHERD_STOPPED;
+    else if (end == RUN_ENDED && done && !*done && WIFSIGNALED(status)) {
+        o->shepherd = SHEPHERD_KILLED;
+        o->shepherd_signo = WTERMSIG(status);
+    }
+    if (o->shepherd)
+        o->cls = CLS_CRASH;
+    return status;
 }
 
 /* Splits what the signal handler printed into frames, without the
@@ -200,10 +268,11 @@ static int pipe_retried(int fds[2], struct wk_retry *r)
 
 /* The shepherd's fork, tried again while no process or descriptor is to
  * spare. In the child it returns 0 like a fork. */
-static pid_t fork_retried(struct wk_retry *r, const char **call)
+static pid_t fork_retried(struct wk_retry *r, const char **call, volatile int32_t *done)
 {
+    wk_reap_become_subreaper(); /* a killed shepherd's processes come here (isolation.h) */
     pid_t pid;
-    while ((pid = wk_shepherd_fork(NULL, call)) < 0 && wk_retry_again(r, errno))
+    while ((pid = wk_shepherd_fork(NULL, call, done)) < 0 && wk_retry_again(r, errno))
         ;
     return pid;
 }
@@ -245,7 +314,8 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         return;
     }
     fflush(NULL);
-    pid_t pid = fork_retried(&r, &call);
+    volatile int32_t *done = done_word_new();
+    pid_t pid = fork_retried(&r, &call, done);
     if (pid == 0) {
         close(res[0]);
         close(frm[0]);
@@ -265,6 +335,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         close(res[0]);
         close(frm[0]);
         close(rep[0]);
+        done_word_free(done);
         not_started(o, call, &r);
         return;
     }
@@ -272,29 +343,23 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     static char report[16384];
     struct pipe_in in[3] = { { res[0], answer, answer_size, 0, 0 }, { frm[0], frames, sizeof(frames) - 1, 0, 0 },
                              { rep[0], report, sizeof(report) - 1, 0, 0 } };
-    int late = drain(in, 3, now_ms() + timeout_ms);
-    for (int i = 0; i < 3; i++)
-        if (in[i].fd >= 0)
-            close(in[i].fd);
+    enum run_end end = watch(in, 3, pid, now_ms() + timeout_ms);
+    int status = finish_run(pid, end, done, in, 3, o);
+    done_word_free(done);
     report[in[2].len] = '\0';
     if (in[2].len) {
         fputs(report, stderr);
         wk_crash_log_class(report, o->sanitizer, sizeof(o->sanitizer));
     }
-    if (late)
-        wk_shepherd_stop(pid); /* the child and everything it started */
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
     o->wait_status = status;
     o->answer_len = in[0].len;
     o->answer_extra = in[0].over;
-    o->answered = in[0].len == answer_size && in[0].over == 0;
-    if (WIFSIGNALED(status)) /* only the signal handler writes frames; a driver may write there too */
+    o->answered = in[0].len == answer_size && in[0].over == 0 && !o->shepherd;
+    if (WIFSIGNALED(status) && !o->shepherd) /* only the signal handler writes frames; a driver may write there too */
         parse_frames(o, frames, in[1].len);
-    if (late)
+    if (end == RUN_LATE)
         o->cls = CLS_TIMEOUT;
-    else
+    else if (!o->shepherd)
         classify_exit(o, status);
 }
 /* A program run, the nonce its record must carry (isolation.h) and the
@@ -406,7 +471,8 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         return;
     }
     fflush(NULL);
-    pid_t pid = fork_retried(&r, &call); /* a timeout kills what the replay started too */
+    volatile int32_t *done = done_word_new();
+    pid_t pid = fork_retried(&r, &call, done); /* a timeout kills what the replay started too */
     if (pid == 0) {
         setpgid(0, 0);
         int null = open("/dev/null", O_WRONLY);
@@ -431,22 +497,23 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         _exit(127);
     }
     close(err[1]);
-    static char log[REPLAY_LOG_LIMIT + 1];
-    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0, 0 };
-    int late = pid < 0 ? 0 : drain(&in, 1, now_ms() + timeout_ms);
-    if (in.fd >= 0)
-        close(in.fd);
-    log[in.len] = '\0';
-    int status = 0;
-    if (late)
-        wk_shepherd_stop(pid);
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
     if (pid < 0) {
+        close(err[0]);
+        done_word_free(done);
         not_started(o, call, &r);
         return;
     }
-    if (late) {
+    static char log[REPLAY_LOG_LIMIT + 1];
+    struct pipe_in in = { err[0], log, REPLAY_LOG_LIMIT, 0, 0 };
+    enum run_end end = watch(&in, 1, pid, now_ms() + timeout_ms);
+    int status = finish_run(pid, end, done, &in, 1, o);
+    done_word_free(done);
+    log[in.len] = '\0';
+    if (o->shepherd) {
+        wk_crash_shepherd_signature(o);
+        return;
+    }
+    if (end == RUN_LATE) {
         o->cls = CLS_TIMEOUT;
         snprintf(o->sig, sizeof(o->sig), "no answer within the timeout");
         return;

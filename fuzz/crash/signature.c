@@ -79,6 +79,20 @@ static void crash_slot_signature(struct outcome *o)
         snprintf(o->detail, sizeof(o->detail), "%.500s", o->driver_crash_line);
 }
 
+void wk_crash_shepherd_signature(struct outcome *o)
+{
+    if (o->shepherd == SHEPHERD_STOPPED) {
+        snprintf(o->sig, sizeof(o->sig), "the driver stopped the kit's shepherd (SIGSTOP)");
+        snprintf(o->detail, sizeof(o->detail), "the driver stopped the kit's shepherd (SIGSTOP to the process that "
+                 "watches its run): the kit killed it, the run's process and every process the run started");
+    } else {
+        snprintf(o->sig, sizeof(o->sig), "the kit's shepherd was killed (%s)", wk_fuzz_signal_name(o->shepherd_signo));
+        snprintf(o->detail, sizeof(o->detail), "the kit's shepherd (the process that watches the run) was killed by "
+                 "%s before the run's process ended: a signal from the driver to its parent; the kit killed the "
+                 "run's process and every process the run started", wk_fuzz_signal_name(o->shepherd_signo));
+    }
+}
+
 void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
 {
     char frames[3 * 200 + 16] = "";
@@ -93,7 +107,9 @@ void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
         break;
     case CLS_FAIL: fail_signature(o, p); break;
     case CLS_CRASH:
-        if (o->driver_crash) /* the driver's thread that died, or the DDI it exited in, as conform names them */
+        if (o->shepherd) /* before anything the case's process said: the kit could not see it end */
+            wk_crash_shepherd_signature(o);
+        else if (o->driver_crash) /* the driver's thread that died, or the DDI it exited in, as conform names them */
             crash_slot_signature(o);
         else if (o->signo) /* a signal's name is at most 7 characters: the frames are cut where sig ends anyway */
             snprintf(o->sig, sizeof(o->sig), "%s%.390s", wk_fuzz_signal_name(o->signo), frames);
