@@ -64,8 +64,11 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
  * it gets the start pipe's read end and, once waitpid() said the shepherd
  * ended, asks wk_shepherd_start_error. The shepherd keeps no descriptor of
  * the caller's: pipes reach end of file once the case's processes are
- * gone. */
-pid_t wk_shepherd_fork(int *start_fd, const char **failed_call);
+ * gone. A stop signal (SIGTERM, SIGINT, SIGHUP, SIGPIPE) that the case's
+ * own processes send the shepherd is the driver's, not a stop: ignored,
+ * and the first is noted in *driver_signal (memory the caller shares with
+ * the shepherd; NULL: not noted). */
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *driver_signal);
 
 /* After the shepherd ended: the errno of its fork of the case's process,
  * or 0 when the case's process started (or start_fd is -1); closes

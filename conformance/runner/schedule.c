@@ -113,6 +113,7 @@ static void abandon_children(struct run *R)
             continue;
         wk_runner_kill_job(j);
         wk_runner_wait_for(j->pid);
+        wk_runner_signals_unwatch(j->pid); /* unjudged: what it sent the runner goes with it */
         wk_runner_close_fd(&j->fd_result);
         wk_runner_close_fd(&j->fd_output);
         wk_runner_close_fd(&j->fd_pid);

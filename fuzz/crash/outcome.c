@@ -203,7 +203,7 @@ static int pipe_retried(int fds[2], struct wk_retry *r)
 static pid_t fork_retried(struct wk_retry *r, const char **call)
 {
     pid_t pid;
-    while ((pid = wk_shepherd_fork(NULL, call)) < 0 && wk_retry_again(r, errno))
+    while ((pid = wk_shepherd_fork(NULL, call, NULL)) < 0 && wk_retry_again(r, errno))
         ;
     return pid;
 }
