@@ -8,8 +8,13 @@
  * the exit code: 0 every result as expected, 1 unexpected results (or a run
  * cut short by --total-timeout), 2 usage, spec or expectation errors (spec
  * errors as file:line:col), a report that could not be written or a
- * refused --resume, 128 + N a run stopped by signal N (its reports,
- * rendered from the journal, still hold what finished).
+ * refused --resume, 128 + N a run stopped by signal N (its reports still
+ * hold what finished).
+ *
+ * The reports hold the verdicts the runner received: the cases this run
+ * finished from its own memory, a --resume's earlier ones from the journal
+ * as read at the start. The journal file is never read back at the end:
+ * any process of the user can write it, the driver's too (journal.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -308,7 +313,7 @@ static int write_reports(const struct conform_args *A, const struct wk_run_repor
  * each finished case is appended to, and TAP streamed to stdout. */
 struct conform_run {
     struct wk_console console;
-    const char *journal;              /* NULL: none */
+    struct wk_journal journal;        /* journal.path NULL: none */
     int journal_failed;               /* said once */
     FILE *tap;                        /* --tap -: stdout; else NULL */
     size_t tap_number;
@@ -325,9 +330,10 @@ static void run_on_done(void *ctx, const struct wk_run_report *rep, size_t index
 {
     struct conform_run *C = ctx;
     const struct wk_case_report *c = &rep->cases[index];
-    if (C->journal && wk_journal_append(C->journal, c) != WK_OK && !C->journal_failed) {
+    if (C->journal.path && wk_journal_append(&C->journal, c) != WK_OK && !C->journal_failed) {
         C->journal_failed = 1;
-        fprintf(stderr, "wddmkit conform: %s: cannot append to the journal: %s\n", C->journal, strerror(errno));
+        fprintf(stderr, "wddmkit conform: %s: cannot append to the journal: %s\n", C->journal.path,
+                strerror(errno));
     }
     if (C->tap)
         wk_tap_stream_case(C->tap, rep, c, ++C->tap_number);
@@ -354,8 +360,8 @@ static const char *journal_path(const struct conform_args *A, char *buf, size_t 
 /* The run's journal started (a fresh run) or checked and read back
  * (--resume) into final, whose cases are the run's selection. 0: refused
  * or unwritable (said). */
-static int start_journal(const struct conform_args *A, const struct wk_spec_set *set, const char *journal,
-                         struct wk_run_report *final)
+static int start_journal(const struct conform_args *A, const struct wk_spec_set *set, const char *path,
+                         struct wk_journal *journal, struct wk_run_report *final)
 {
     const struct wk_prog *const *all = (const struct wk_prog *const *)set->progs;
     struct wk_journal_identity id;
@@ -363,13 +369,13 @@ static int start_journal(const struct conform_args *A, const struct wk_spec_set 
     if (wk_journal_report_init(all, set->count, &A->run, final, stderr) != WK_OK)
         return 0;
     if (!A->resume)
-        return wk_journal_create(journal, &id, WK_VERSION, stderr) == WK_OK;
-    if (wk_journal_check(A->resume, &id, stderr) != WK_OK) {
+        return wk_journal_create(journal, path, &id, WK_VERSION, stderr) == WK_OK;
+    if (wk_journal_resume(journal, path, &id, stderr) != WK_OK) {
         fprintf(stderr, "wddmkit conform: --resume %s refused: run it with the driver, specs and options it "
                         "records, or start a new run\n", A->resume);
         return 0;
     }
-    size_t done = wk_journal_fill(A->resume, final, stderr);
+    size_t done = wk_journal_fill(journal, final, stderr);
     printf("resume:  %zu of %zu cases finished in %s; running the other %zu\n", done, final->count, A->resume,
            final->count - done);
     return 1;
@@ -444,11 +450,11 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set, cons
     memset(&live, 0, sizeof(live));
     memset(&final, 0, sizeof(final));
     final.kit_version = WK_VERSION;
-    C.journal = journal_path(A, buf, sizeof(buf));
+    const char *journal = journal_path(A, buf, sizeof(buf));
     C.tap = A->tap && strcmp(A->tap, "-") == 0 ? stdout : NULL;
     wk_console_init(&C.console, C.tap ? stderr : stdout, A->quiet); /* stdout is TAP's */
     int code = 2;
-    if (C.journal && !start_journal(A, set, C.journal, &final))
+    if (journal && !start_journal(A, set, journal, &C.journal, &final))
         goto out;
     if (C.tap) {
         wk_tap_stream_begin(C.tap);
@@ -464,19 +470,21 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set, cons
      * short: writes to it fail quietly instead. */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
-    if (C.journal) {
-        wk_journal_sync(C.journal);
-        wk_journal_fill(C.journal, &final, stderr); /* the reports are the journal's */
+    if (journal) {
+        /* the cases' processes are gone: the file can be checked now */
+        wk_journal_close(&C.journal, stderr);
+        wk_run_report_take(&final, &live); /* the verdicts the runner received */
         final.stop = live.stop;
         final.signo = live.signo;
         final.seconds = live.seconds;
     }
-    struct wk_run_report *rep = C.journal ? &final : &live;
+    struct wk_run_report *rep = journal ? &final : &live;
     if (rep->count == 0)
         fprintf(stderr, "wddmkit conform: no case matches the filters\n");
     else
         code = finish(A, &C, rep, d);
 out:
+    wk_journal_forget(&C.journal); /* a refused or unwritable journal: the file as it is */
     wk_run_report_free(&live);
     wk_run_report_free(&final);
     return code;

@@ -525,7 +525,7 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
     fflush(NULL);
     wk_reap_become_subreaper(); /* what the driver started comes here if its shepherd dies */
     const char *call = "fork";
-    pid_t pid = wk_shepherd_fork(NULL, &call, NULL);
+    pid_t pid = wk_shepherd_fork(NULL, &call, NULL, NULL);
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
@@ -563,7 +563,7 @@ static int driver_exports(const char *path, const char *symbol)
     fflush(stdout);
     fflush(stderr);
     wk_reap_become_subreaper();
-    pid_t pid = wk_shepherd_fork(NULL, NULL, NULL);
+    pid_t pid = wk_shepherd_fork(NULL, NULL, NULL, NULL);
     if (pid < 0)
         return -1;
     if (pid == 0) {

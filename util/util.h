@@ -147,6 +147,12 @@ int wk_reap_strays(const pid_t *keep, size_t nkeep, long ms);
  * itself) kill and reap every process below, then end this one of the
  * same signal. */
 void wk_reap_on_signals(void);
+/* The child of `ancestor` that `pid` is, or descends from, by the parent
+ * chain in /proc; 0 when pid is not below ancestor (or is it, or /proc has
+ * no such process). Safe in a signal handler (open, read, close only): a
+ * handler asks it who sent a signal (si_pid) while the sender still lives
+ * (ancestry.c). */
+pid_t wk_proc_child_above(pid_t pid, pid_t ancestor);
 
 #ifdef __cplusplus
 }

@@ -67,13 +67,19 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
  * it gets the start pipe's read end and, once waitpid() said the shepherd
  * ended, asks wk_shepherd_start_error. The shepherd keeps no descriptor of
  * the caller's: pipes reach end of file once the case's processes are
- * gone.
+ * gone. A stop signal (SIGTERM, SIGINT, SIGHUP, SIGPIPE) that the case's
+ * own processes send the shepherd is the driver's, not a stop: ignored,
+ * and the first is noted in *driver_signal (memory the caller shares with
+ * the shepherd; NULL: not noted). *done (shared too; NULL: none) is set
+ * once the case ended and nothing of it is left: a dead shepherd without
+ * it was killed.
  *
  * The caller is to be a child subreaper itself (wk_reap_become_subreaper):
  * a shepherd killed by SIGKILL (by the driver, or by wk_shepherd_stop)
  * leaves the case's other processes to it, and it kills them with
  * wk_reap_strays, keeping the shepherds it still runs. */
-pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done);
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done,
+                       volatile int32_t *driver_signal);
 
 /* After the shepherd ended: the errno of its fork of the case's process,
  * or 0 when the case's process started (or start_fd is -1); closes

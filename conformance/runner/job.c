@@ -96,9 +96,12 @@ static int32_t result_pipe_state(int fd, const struct stat *at_start)
 
 static _Noreturn void child_main(const struct run *R, const struct job *j, int wfd, int ofd)
 {
+    if (j->case_pid)
+        *j->case_pid = getpid(); /* before any driver code: the runner knows its signals */
     struct stat pipe_at_start;
     int pipe_known = fstat(wfd, &pipe_at_start) == 0;
     setpgid(0, 0); /* PR_SET_PDEATHSIG and the parent check: wk_shepherd_fork */
+    wk_runner_signals_unblock(); /* held by the runner across the fork */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
@@ -163,6 +166,8 @@ struct case_shared {
     struct wk_vidmm_crash_slot slot; /* first: job->crash_slot is the mapping's address */
     int32_t result_pipe;
     int32_t shepherd_done;            /* set by the shepherd as it ends on its own (isolation.h) */
+    int32_t shepherd_signal;         /* written by the shepherd: a stop signal the case sent it */
+    int32_t case_pid;                /* written by the case's process, first: who it is (signals.c) */
 };
 
 static void map_crash_slot(struct job *j)
@@ -170,6 +175,8 @@ static void map_crash_slot(struct job *j)
     j->crash_slot = NULL;
     j->result_pipe = NULL;
     j->shepherd_done = NULL;
+    j->shepherd_signal = NULL;
+    j->case_pid = NULL;
     void *p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
@@ -177,18 +184,26 @@ static void map_crash_slot(struct job *j)
     wk_vidmm_crash_slot_init(&shared->slot);
     shared->result_pipe = 0;
     shared->shepherd_done = 0;
+    shared->shepherd_signal = 0;
+    shared->case_pid = 0;
+    j->case_pid = &shared->case_pid;
     j->crash_slot = &shared->slot;
     j->result_pipe = &shared->result_pipe;
     j->shepherd_done = &shared->shepherd_done;
+    j->shepherd_signal = &shared->shepherd_signal;
 }
 
 static void unmap_crash_slot(struct job *j)
 {
     if (j->crash_slot)
         munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct case_shared));
+    if (j->pid)
+        wk_runner_signals_unmap(j->pid); /* the handler reads the case's pid there */
     j->crash_slot = NULL;
     j->result_pipe = NULL;
     j->shepherd_done = NULL;
+    j->shepherd_signal = NULL;
+    j->case_pid = NULL;
 }
 
 /* Starts an attempt in slot j: 1, or 0 with the call that failed and its
@@ -212,11 +227,18 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     map_crash_slot(j);
     fflush(NULL);
     j->start = wk_now_seconds();
-    pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done);
-    if (pid < 0)
-        goto fail;
+    sigset_t mask;
+    wk_runner_signals_hold(&mask);
+    pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
     if (pid == 0)
         child_main(R, j, rp[1], op[1]);
+    if (pid > 0)
+        wk_runner_signals_watch(pid, j->case_pid);
+    int fork_errno = errno;
+    sigprocmask(SIG_SETMASK, &mask, NULL); /* a stop held meanwhile arrives now, its sender known */
+    errno = fork_errno;
+    if (pid < 0)
+        goto fail;
     setpgid(pid, pid); /* also done by the shepherd: whoever runs first */
     close(rp[1]);
     close(op[1]);
@@ -398,6 +420,26 @@ static void crash_result(const struct job *j, int status, struct wk_case_result 
     }
 }
 
+/* The case's processes sent a stop signal to the kit (whom: "runner",
+ * "shepherd"), which ignored it: the case is a crash that names it, whatever
+ * it did besides (said after it). The attempt's own verdict would hide a
+ * driver that tries to end the run or its own case without a verdict. */
+static void driver_signalled_kit(struct wk_case_result *r, int signo, const char *whom)
+{
+    char then[sizeof(r->seen)];
+    snprintf(then, sizeof(then), "%s", r->verdict != WK_VERDICT_PASS ? r->seen : "");
+    r->verdict = WK_VERDICT_CRASH;
+    r->failed_step = -1;
+    r->rule[0] = '\0';
+    snprintf(r->expected, sizeof(r->expected), "no signal from the driver to the kit's processes");
+    snprintf(r->seen, sizeof(r->seen), "the driver sent %s to the kit's %s (ignored: the %s went on)",
+             wk_run_signal_name(signo), whom, strcmp(whom, "runner") == 0 ? "run" : "case");
+    if (then[0]) {
+        append(r->seen, sizeof(r->seen), "; then ");
+        append(r->seen, sizeof(r->seen), then);
+    }
+}
+
 /* The shepherd found no process for the case (its start pipe holds the
  * errno): the attempt never ran. Its slot is free and it waits for a
  * process like a launch that failed here (launch_wait.c). */
@@ -409,6 +451,7 @@ static int never_started(struct run *R, struct job *j)
         wk_runner_case_started(R);
         return 0;
     }
+    wk_runner_signals_unwatch(j->pid); /* no case ran: it sent nothing */
     unmap_crash_slot(j);
     j->pid = 0;
     R->running--;
@@ -487,6 +530,12 @@ void wk_runner_reap(struct run *R, struct job *j, int status, enum wk_attempt_en
     } else {
         crash_result(j, status, &r);
     }
+    int to_shepherd = j->shepherd_signal ? *j->shepherd_signal : 0;
+    int to_runner = wk_runner_signals_unwatch(j->pid);
+    if (to_shepherd)
+        driver_signalled_kit(&r, to_shepherd, "shepherd");
+    if (to_runner)
+        driver_signalled_kit(&r, to_runner, "runner");
     unmap_crash_slot(j);
     r.seconds = seconds;
     j->pid = 0;
@@ -507,6 +556,7 @@ void wk_runner_abandon_job(struct run *R, struct job *j)
 {
     wk_runner_kill_job(j);
     wk_runner_wait_for(j->pid);
+    wk_runner_signals_unwatch(j->pid); /* unjudged: what it sent the runner goes with it */
     wk_runner_close_fd(&j->fd_result);
     wk_runner_close_fd(&j->fd_output);
     wk_runner_close_fd(&j->fd_pid);

@@ -10,6 +10,13 @@
  * One fsync at the end of the run: durability against a power cut is not
  * worth an fsync per case (a few ms each on a real disk).
  *
+ * Why every byte is also kept in memory (struct wk_journal): the file can
+ * be written by any process of the user, the driver's too, and a run's
+ * reports must say what the runner received. The caller renders them from
+ * its own memory; here the file is compared with the memory at the end of
+ * the run and written again whole when it differs, so that a --resume
+ * after it reads the runner's verdicts, not a forger's.
+ *
  * Why a reader library: the journal is a standard format (JSON Lines) and
  * the project never hand-writes a reader of one (jansson, libjansson-dev).
  */
@@ -152,8 +159,28 @@ static void write_identity(FILE *f, const struct wk_journal_identity *id, const 
     fputs("}}\n", f);
 }
 
-/* Builds one line in memory with fn, then hands it to write_line. */
-static wk_status emit(const char *path, int create, void (*fn)(FILE *, const void *, const void *), const void *a,
+/* Appends n bytes to what j holds. */
+static wk_status keep(struct wk_journal *j, const char *bytes, size_t n)
+{
+    if (j->len + n + 1 > j->cap) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap < j->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(j->text, cap);
+        if (!grown)
+            return WK_E_NO_MEMORY;
+        j->text = grown;
+        j->cap = cap;
+    }
+    memcpy(j->text + j->len, bytes, n);
+    j->len += n;
+    j->text[j->len] = '\0';
+    return WK_OK;
+}
+
+/* Builds one line with fn, keeps it in j, then hands it to write_line. A
+ * line kept but not written is noted: the end of the run writes it. */
+static wk_status emit(struct wk_journal *j, int create, void (*fn)(FILE *, const void *, const void *), const void *a,
                       const void *b)
 {
     char *buf = NULL;
@@ -162,7 +189,17 @@ static wk_status emit(const char *path, int create, void (*fn)(FILE *, const voi
     if (!f)
         return WK_E_NO_MEMORY;
     fn(f, a, b);
-    wk_status st = fclose(f) == 0 ? write_line(path, buf, n, create) : WK_E_NO_MEMORY;
+    if (fclose(f) != 0) {
+        free(buf);
+        return WK_E_NO_MEMORY;
+    }
+    if (create)
+        j->len = 0;
+    wk_status st = keep(j, buf, n);
+    if (st == WK_OK)
+        st = write_line(j->path, buf, n, create);
+    if (st != WK_OK)
+        j->write_failed = 1;
     free(buf);
     return st;
 }
@@ -172,10 +209,12 @@ static void identity_fn(FILE *f, const void *a, const void *b)
     write_identity(f, a, b);
 }
 
-wk_status wk_journal_create(const char *path, const struct wk_journal_identity *id, const char *kit_version,
-                            FILE *err)
+wk_status wk_journal_create(struct wk_journal *j, const char *path, const struct wk_journal_identity *id,
+                            const char *kit_version, FILE *err)
 {
-    wk_status st = emit(path, 1, identity_fn, id, kit_version);
+    memset(j, 0, sizeof(*j));
+    j->path = path;
+    wk_status st = emit(j, 1, identity_fn, id, kit_version);
     if (st != WK_OK)
         fprintf(err, "wddmkit: %s: cannot write the journal: %s\n", path, strerror(errno ? errno : EIO));
     return st;
@@ -248,18 +287,50 @@ static void case_fn(FILE *f, const void *a, const void *b)
     fputs("}\n", f);
 }
 
-wk_status wk_journal_append(const char *path, const struct wk_case_report *c)
+wk_status wk_journal_append(struct wk_journal *j, const struct wk_case_report *c)
 {
-    return emit(path, 0, case_fn, c, NULL);
+    return emit(j, 0, case_fn, c, NULL);
 }
 
-void wk_journal_sync(const char *path)
+/* Whether the file holds exactly what j does. */
+static int file_intact(const struct wk_journal *j)
 {
-    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    char why[128];
+    if (wk_file_read(j->path, (uint64_t)j->len + 1, &bytes, &n, why, sizeof(why)) != WK_OK)
+        return 0;
+    int same = n == j->len && memcmp(bytes, j->text, n) == 0;
+    free(bytes);
+    return same;
+}
+
+int wk_journal_close(struct wk_journal *j, FILE *err)
+{
+    int intact = j->text && !j->write_failed && file_intact(j);
+    if (j->text && !intact) {
+        if (!j->write_failed)
+            fprintf(err, "wddmkit: %s: the journal was changed during the run by another process: the reports "
+                         "hold the verdicts the runner received, and the journal is written again from them\n",
+                    j->path);
+        if (write_line(j->path, j->text, j->len, 1) != WK_OK)
+            fprintf(err, "wddmkit: %s: cannot write the journal: %s\n", j->path, strerror(errno ? errno : EIO));
     }
+    if (j->text) {
+        int fd = open(j->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (fd >= 0) {
+            fsync(fd); /* the one fsync of a run */
+            close(fd);
+        }
+    }
+    wk_journal_forget(j);
+    return intact;
+}
+
+void wk_journal_forget(struct wk_journal *j)
+{
+    free(j->text);
+    memset(j, 0, sizeof(*j));
 }
 
 /* ------------------------------------------------------------------ */
@@ -272,22 +343,20 @@ static const char *str_of(const json_t *o, const char *name)
     return s ? s : "";
 }
 
-static json_t *first_line(const char *path, FILE *err)
+/* The length of the line at text[at..len), its newline included. */
+static size_t line_length(const char *text, size_t at, size_t len)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        fprintf(err, "wddmkit: %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, f);
-    fclose(f);
+    const char *nl = memchr(text + at, '\n', len - at);
+    return nl ? (size_t)(nl - (text + at)) + 1 : len - at;
+}
+
+static json_t *first_line(const struct wk_journal *jr, FILE *err)
+{
+    size_t n = jr->len ? line_length(jr->text, 0, jr->len) : 0;
     json_error_t e;
-    json_t *j = n > 0 ? json_loadb(line, (size_t)n, 0, &e) : NULL;
-    free(line);
+    json_t *j = n > 0 ? json_loadb(jr->text, n, 0, &e) : NULL;
     if (!j || strcmp(str_of(j, "journal"), WK_JOURNAL_FORMAT) != 0) {
-        fprintf(err, "wddmkit: %s: not a wddmkit journal (its first line is not a %s identity)\n", path,
+        fprintf(err, "wddmkit: %s: not a wddmkit journal (its first line is not a %s identity)\n", jr->path,
                 WK_JOURNAL_FORMAT);
         json_decref(j);
         return NULL;
@@ -304,9 +373,11 @@ static int differs(const char *path, const char *what, const char *then, const c
     return 1;
 }
 
-wk_status wk_journal_check(const char *path, const struct wk_journal_identity *want, FILE *err)
+/* j's identity line against want. */
+static wk_status check_identity(const struct wk_journal *jr, const struct wk_journal_identity *want, FILE *err)
 {
-    json_t *j = first_line(path, err);
+    const char *path = jr->path;
+    json_t *j = first_line(jr, err);
     if (!j)
         return WK_E_IO;
     int bad = differs(path, "driver digest", str_of(j, "driver_digest"), want->driver_digest, err);
@@ -319,6 +390,24 @@ wk_status wk_journal_check(const char *path, const struct wk_journal_identity *w
     }
     json_decref(j);
     return bad ? WK_E_INVALID_ARGUMENT : WK_OK;
+}
+
+wk_status wk_journal_resume(struct wk_journal *j, const char *path, const struct wk_journal_identity *want,
+                            FILE *err)
+{
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    char why[160];
+    memset(j, 0, sizeof(*j));
+    j->path = path;
+    wk_status st = wk_file_read(path, WK_JOURNAL_MAX_BYTES, &bytes, &n, why, sizeof(why));
+    if (st != WK_OK) {
+        fprintf(err, "wddmkit: %s: %s\n", path, why);
+        return WK_E_IO;
+    }
+    st = keep(j, (const char *)bytes, n);
+    free(bytes);
+    return st == WK_OK ? check_identity(j, want, err) : st;
 }
 
 static int verdict_of(const char *name, enum wk_verdict *v)
@@ -425,43 +514,23 @@ static int fill_case(struct wk_run_report *rep, const json_t *o)
     return 1;
 }
 
-static void count(struct wk_run_report *rep)
+size_t wk_journal_fill(const struct wk_journal *j, struct wk_run_report *rep, FILE *err)
 {
-    rep->finished = rep->unexpected = 0;
-    memset(rep->totals, 0, sizeof(rep->totals));
-    for (size_t i = 0; i < rep->count; i++) {
-        const struct wk_case_report *c = &rep->cases[i];
-        if (!c->finished)
-            continue;
-        rep->finished++;
-        rep->totals[c->verdict]++;
-        rep->unexpected += (size_t)c->unexpected;
-    }
-}
-
-size_t wk_journal_fill(const char *path, struct wk_run_report *rep, FILE *err)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 0;
-    char *line = NULL;
-    size_t cap = 0, lineno = 0, bad = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, f)) > 0) {
+    size_t bad = 0;
+    for (size_t at = 0, lineno = 0, n; at < j->len; at += n) {
+        n = line_length(j->text, at, j->len);
         if (++lineno == 1)
             continue; /* the identity */
         json_error_t e;
-        json_t *o = json_loadb(line, (size_t)n, 0, &e);
+        json_t *o = json_loadb(j->text + at, n, 0, &e);
         if (!o || !fill_case(rep, o))
             bad++;
         json_decref(o);
     }
-    free(line);
-    fclose(f);
     if (bad)
         fprintf(err, "wddmkit: %s: %zu journal line%s left out (cut short by a kill, or not a case of this run): "
-                     "their cases run again on --resume\n", path, bad, bad == 1 ? "" : "s");
-    count(rep);
+                     "their cases run again on --resume\n", j->path, bad, bad == 1 ? "" : "s");
+    wk_run_report_count(rep);
     return rep->finished;
 }
 

@@ -3,10 +3,18 @@
  * journal.h - the run's journal (`wddmkit conform --journal FILE`,
  * `--resume FILE`): one JSON line per finished case, appended with one
  * write() as the case finishes, so what finished survives a runner that is
- * killed (even by SIGKILL), a closed terminal or a closed pipe. The reports
- * are rendered from it at the end of a run, and `--resume` reads it back to
- * run only the cases it lacks. The shape is in docs/conformance.md,
- * "The journal".
+ * killed (even by SIGKILL), a closed terminal or a closed pipe, and
+ * `--resume` reads it back to run only the cases it lacks. The shape is in
+ * docs/conformance.md, "The journal".
+ *
+ * The file is the record of a run that may be killed, not its source of
+ * truth while it runs: any process of the user may write it, a hostile
+ * driver among them (it can find the runner's command line in /proc). So
+ * the runner keeps in memory every byte it put in the file (and, on
+ * --resume, the bytes it read there at the start); its reports come from
+ * what it received, never from the file read back, and at the end of the
+ * run it compares the file with its memory and writes it again whole when
+ * someone else changed it (docs/threat-model.md).
  *
  * The first line is the run's identity: the driver and a digest of its
  * module file, a digest of the spec set (every loaded case's id and file,
@@ -24,6 +32,15 @@
 
 #define WK_JOURNAL_FORMAT "wddmkit-journal-1"
 #define WK_JOURNAL_OPTIONS 9u
+#define WK_JOURNAL_MAX_BYTES (256u << 20) /* a --resume's file: about 30,000 cases */
+
+/* A run's journal: the file and what the runner knows it holds. */
+struct wk_journal {
+    const char *path;
+    char *text;                       /* the file's bytes as the runner wrote or read them */
+    size_t len, cap;
+    int write_failed;                 /* a line did not reach the file (memory has it) */
+};
 
 struct wk_journal_identity {
     const char *driver;               /* NULL: the built-in reference driver */
@@ -43,33 +60,46 @@ struct wk_journal_identity {
 void wk_journal_identity(struct wk_journal_identity *id, const struct wk_prog *const *loaded, size_t n,
                          const struct wk_runner_options *o, const char *expectations);
 
-/* Starts a journal at path (truncating it) with its identity line.
- * Errors are printed to err. */
-wk_status wk_journal_create(const char *path, const struct wk_journal_identity *id, const char *kit_version,
+/* Starts j's journal at path (truncating it) with its identity line.
+ * Errors are printed to err. Release j with wk_journal_close. */
+wk_status wk_journal_create(struct wk_journal *j, const char *path, const struct wk_journal_identity *id,
+                            const char *kit_version, FILE *err);
+
+/*
+ * Opens path for --resume: reads it whole into j (at most
+ * WK_JOURNAL_MAX_BYTES) and checks its identity line against want: WK_OK
+ * when equal, else WK_E_INVALID_ARGUMENT with what differs printed to err
+ * ("driver digest", "spec set", "option --timeout: 10 in the journal, 5
+ * now"), or WK_E_IO. Release j with wk_journal_close either way.
+ */
+wk_status wk_journal_resume(struct wk_journal *j, const char *path, const struct wk_journal_identity *want,
                             FILE *err);
 
 /* Appends case c's line (one write(); the file is opened and closed around
- * it, so no case process inherits a descriptor to it). */
-wk_status wk_journal_append(const char *path, const struct wk_case_report *c);
-
-/* The one fsync of a run, at its end. */
-void wk_journal_sync(const char *path);
-
-/*
- * Checks path's identity line against want: WK_OK when equal, else
- * WK_E_INVALID_ARGUMENT with what differs printed to err ("driver digest",
- * "spec set", "option --timeout: 10 in the journal, 5 now"), or WK_E_IO.
- */
-wk_status wk_journal_check(const char *path, const struct wk_journal_identity *want, FILE *err);
+ * it, so no case process inherits a descriptor to it), and keeps it in j. */
+wk_status wk_journal_append(struct wk_journal *j, const struct wk_case_report *c);
 
 /*
  * Fills rep's cases (selected, prog and expectation set, in id order) from
- * the journal's case lines: each case with a line becomes finished with its
- * recorded verdict and result; rep's totals count them. A line that does
- * not parse is left out with a note to err (the last one may be cut by a
- * kill): its case runs again on --resume. Returns the cases filled.
+ * the case lines j holds (a --resume's file as read): each case with a line
+ * becomes finished with its recorded verdict and result; rep's totals
+ * count them. A line that does not parse is left out with a note to err
+ * (the last one may be cut by a kill): its case runs again on --resume.
+ * Returns the cases filled.
  */
-size_t wk_journal_fill(const char *path, struct wk_run_report *rep, FILE *err);
+size_t wk_journal_fill(const struct wk_journal *j, struct wk_run_report *rep, FILE *err);
+
+/*
+ * The end of a run: compares the file with what j holds. When another
+ * process changed it (or a line did not reach it), says so on err and
+ * writes it again whole from j, so a --resume reads the runner's verdicts;
+ * then the run's one fsync. Frees j. 1: the file was as the runner left it.
+ */
+int wk_journal_close(struct wk_journal *j, FILE *err);
+
+/* Frees j without a look at the file (a refused --resume); j may be
+ * closed or zeroed already. */
+void wk_journal_forget(struct wk_journal *j);
 
 /* The selected cases of the run as a report without results (in id order,
  * prog and expectation set) and its environment; release with

@@ -120,6 +120,35 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     return st;
 }
 
+void wk_run_report_count(struct wk_run_report *rep)
+{
+    rep->finished = rep->unexpected = 0;
+    memset(rep->totals, 0, sizeof(rep->totals));
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct wk_case_report *c = &rep->cases[i];
+        if (!c->finished)
+            continue;
+        rep->finished++;
+        rep->totals[c->verdict]++;
+        rep->unexpected += (size_t)c->unexpected;
+    }
+}
+
+void wk_run_report_take(struct wk_run_report *into, const struct wk_run_report *from)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < from->count; i++) {
+        const struct wk_case_report *c = &from->cases[i];
+        if (!c->finished)
+            continue;
+        for (size_t tried = 0; tried < into->count && into->cases[k].prog != c->prog; tried++)
+            k = (k + 1) % into->count; /* both in id order: the next one, almost always */
+        if (into->count && into->cases[k].prog == c->prog)
+            into->cases[k] = *c;
+    }
+    wk_run_report_count(into);
+}
+
 void wk_run_report_free(struct wk_run_report *rep)
 {
     free(rep->cases);

@@ -139,6 +139,13 @@ wk_status wk_runner_select(const struct wk_prog *const *cases, size_t n, const s
 wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const struct wk_runner_options *o,
                         struct wk_run_report *out, FILE *err);
 void wk_run_report_free(struct wk_run_report *rep);
+/* Counts rep's finished cases into its totals (finished, by verdict,
+ * unexpected). */
+void wk_run_report_count(struct wk_run_report *rep);
+/* Copies every finished case of `from` over the case of `into` that runs
+ * the same program (the same struct wk_prog), then counts into's totals:
+ * a --resume's report made whole with the cases this run finished. */
+void wk_run_report_take(struct wk_run_report *into, const struct wk_run_report *from);
 
 /* Writes all of data to fd (a child's answer to its parent), retrying on
  * EINTR; gives up silently on an error: the parent sees a short answer. */

@@ -14,13 +14,15 @@
  *   timeouts.c   the per-case and total deadlines, and stopping;
  *   verdicts.c   an attempt's result into a case's verdict: expectations,
  *                one rerun of an unexpected failure, flakes;
- *   signals.c    SIGINT/SIGTERM: a flag and a self-pipe;
+ *   signals.c    SIGINT/SIGTERM: a flag and a self-pipe; a case's own
+ *                signal to the runner noted against it, not a stop;
  *   report_common.c  the helpers the report writers share.
  */
 #ifndef WK_RUNNER_INTERNAL_H
 #define WK_RUNNER_INTERNAL_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -47,6 +49,10 @@ struct job {
     volatile int32_t *result_pipe;    /* shared too, after the slot: what the child found of its result
                                          pipe when it came to answer (job.c, result_pipe_state) */
     volatile int32_t *shepherd_done;  /* shared too: 1 once the shepherd ended on its own (isolation.h) */
+    volatile int32_t *shepherd_signal; /* shared too: a stop signal the case's processes sent the
+                                         shepherd, which ignored it (shepherd.c); 0: none */
+    volatile int32_t *case_pid;       /* shared too: the case process's pid, for the runner's stop
+                                         handler (signals.c); 0 until it runs */
     size_t extra;                     /* bytes that came after a record's worth */
     struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {
@@ -148,5 +154,20 @@ void wk_runner_signals_begin(int enable);
 void wk_runner_signals_end(int enable);
 int wk_runner_caught_signal(void);        /* the stop signal caught, 0: none */
 int wk_runner_signal_fd(int end);         /* the self-pipe's read (0) or write (1) end; -1: none */
+/* A case's stop signals to the runner are its own, not a stop: its
+ * shepherd and the case process (case_pid: in the page shared with it,
+ * written by the case's process) are watched from launch to reap. Unmap
+ * says the page is about to go; unwatch ends the watch and returns the
+ * stop signal the case sent the runner (ignored), 0: none. */
+void wk_runner_signals_watch(pid_t shepherd, volatile const int32_t *case_pid);
+/* The stop signals held (blocked, the mask before in *old) from the fork of
+ * a case to its watch: under load the runner may not run again until its
+ * new case has signalled it, ended and been reaped by its shepherd, and
+ * only the watch can name such a sender; a held signal arrives after it.
+ * The case's process unblocks them (it inherits the mask). */
+void wk_runner_signals_hold(sigset_t *old);
+void wk_runner_signals_unblock(void);
+void wk_runner_signals_unmap(pid_t shepherd);
+int wk_runner_signals_unwatch(pid_t shepherd);
 
 #endif

@@ -41,6 +41,16 @@
  * case an error. A caller with other work (the runner, -j N) keeps the pipe
  * and reads it when the shepherd has exited, rather than wait a fork's time
  * per launch; the crash tools wait.
+ *
+ * Why the stop handler asks who sent the signal: the case's process knows
+ * its shepherd (getppid()), so a hostile driver can SIGTERM it, and the
+ * case would end killed by SIGKILL, the driver's own act reported as the
+ * kit's. The handler takes the sender from siginfo (si_pid) and, when it is
+ * the case's process or one below it (util/ancestry.c), ignores the signal
+ * and notes it where the caller can read it (the page the runner shares
+ * with the case): the case runs on, and the runner names what the driver
+ * did. Any other sender (the runner, PR_SET_PDEATHSIG, a user's kill)
+ * ends the case as before.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,15 +69,40 @@
 
 /* The case's process, for the stop handler; 0 before it exists. */
 static volatile pid_t shepherd_child;
+/* Where the first stop signal the case sent its shepherd is noted; NULL:
+ * nowhere (still ignored). */
+static volatile int32_t *driver_signal_note;
 
-/* SIGTERM from the runner (a timeout or a stop) or PR_SET_PDEATHSIG (the
- * runner died): the case ends now. kill() is async-signal-safe, and doing
- * it here leaves no window between a flag test and a blocking wait. */
-static void on_stop(int signo)
+/* The signals the shepherd stops on. SIGTERM is the kit's own (a timeout,
+ * a stop, PR_SET_PDEATHSIG); the others would otherwise kill the shepherd
+ * and leave the case to die of PR_SET_PDEATHSIG, misreported alike. */
+static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE };
+#define STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+/* Whether sender is the case's process or one below it. The case's pid
+ * first: waitpid() may have reaped it (the case ended) before this handler
+ * runs, and /proc then no longer knows whose child it was. */
+static int from_the_case(pid_t sender)
 {
-    (void)signo;
-    if (shepherd_child > 0)
+    pid_t child = shepherd_child;
+    return sender > 0 && ((child > 0 && sender == child) || wk_proc_child_above(sender, getpid()) > 0);
+}
+
+/* A stop signal from outside the case (the runner: a timeout or a stop;
+ * PR_SET_PDEATHSIG: the runner died): the case ends now. kill() is
+ * async-signal-safe, and doing it here leaves no window between a flag
+ * test and a blocking wait. From the case's own processes: the driver's
+ * act, noted and ignored. */
+static void on_stop(int signo, siginfo_t *info, void *context)
+{
+    int saved_errno = errno;
+    (void)context;
+    if (info && info->si_code <= 0 && from_the_case(info->si_pid)) {
+        if (driver_signal_note && !*driver_signal_note)
+            *driver_signal_note = signo;
+    } else if (shepherd_child > 0)
         kill(shepherd_child, SIGKILL);
+    errno = saved_errno;
 }
 
 /* Waits for the case's process, reaping orphans that end meanwhile. */
@@ -125,24 +160,36 @@ static _Noreturn void shepherd_main(pid_t child, volatile int32_t *done)
     mirror(status);
 }
 
-/* In the shepherd, before it forks: its own group (a terminal's ^C goes
- * to the runner, which stops the cases), death with the runner, the stop
- * handler, every signal blocked. SIGTERM stays blocked until the case's
- * pid is known, so a stop that comes early is not lost. *old and
- * *old_mask get what to give back to the case's process. */
-static void shepherd_setup(pid_t runner, struct sigaction *old, sigset_t *old_mask)
+static void stop_signal_set(sigset_t *set)
 {
-    sigset_t all;
-    sigfillset(&all); /* the driver may signal its parent: only SIGTERM (below), SIGSTOP and SIGKILL reach it */
+    sigemptyset(set);
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaddset(set, stop_signals[i]);
+}
+
+/* In the shepherd, before it forks: its own group (a terminal's ^C goes to
+ * the runner, which stops the cases), death with the runner, the stop
+ * handler, every signal blocked: the driver may signal its parent, and
+ * only the stop signals (handled, below, which tell the driver's from the
+ * runner's), SIGSTOP and SIGKILL reach it. The stop signals stay blocked
+ * until the case's pid is known, so a stop that comes early is not lost.
+ * old[] and *old_mask get what to give back to the case's process. */
+static void shepherd_setup(pid_t runner, struct sigaction old[STOP_SIGNALS], sigset_t *old_mask)
+{
+    sigset_t all, stops;
+    sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, old_mask);
+    stop_signal_set(&stops);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     wk_reap_become_subreaper();
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, old);
+    sa.sa_sigaction = on_stop;
+    sa.sa_flags = SA_SIGINFO;
+    sa.sa_mask = stops;
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, &old[i]);
     if (getppid() != runner)
         _exit(127); /* the runner died before PDEATHSIG was armed */
 }
@@ -199,7 +246,8 @@ static int case_started(pid_t shepherd, int start_fd)
     return 0;
 }
 
-pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done)
+pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done,
+                       volatile int32_t *driver_signal)
 {
     pid_t runner = getpid();
     int start[2];
@@ -227,14 +275,16 @@ pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t
         return case_started(shepherd, start[0]) ? shepherd : -1;
     }
     close(start[0]);
-    struct sigaction old;
+    struct sigaction old[STOP_SIGNALS];
     sigset_t old_mask;
-    shepherd_setup(runner, &old, &old_mask);
+    driver_signal_note = driver_signal;
+    shepherd_setup(runner, old, &old_mask);
     pid_t self = getpid();
     pid_t child = fork_case(start[1]);
     if (child == 0) {
         close(start[1]);
-        sigaction(SIGTERM, &old, NULL);
+        for (size_t i = 0; i < STOP_SIGNALS; i++)
+            sigaction(stop_signals[i], &old[i], NULL);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != self)
@@ -242,10 +292,9 @@ pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t
         return 0;
     }
     shepherd_child = child;
-    sigset_t term;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    sigprocmask(SIG_UNBLOCK, &term, NULL); /* a pending stop kills the child now */
+    sigset_t stops;
+    stop_signal_set(&stops);
+    sigprocmask(SIG_UNBLOCK, &stops, NULL); /* a pending stop kills the child now */
     shepherd_main(child, done); /* closes start[1] with every inherited descriptor */
 }
 

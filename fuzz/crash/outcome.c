@@ -272,7 +272,7 @@ static pid_t fork_retried(struct wk_retry *r, const char **call, volatile int32_
 {
     wk_reap_become_subreaper(); /* a killed shepherd's processes come here (isolation.h) */
     pid_t pid;
-    while ((pid = wk_shepherd_fork(NULL, call, done)) < 0 && wk_retry_again(r, errno))
+    while ((pid = wk_shepherd_fork(NULL, call, done, NULL)) < 0 && wk_retry_again(r, errno))
         ;
     return pid;
 }
