@@ -23,19 +23,7 @@
 #          fork() and EAGAIN after --resource-wait 0.3.
 set -u
 wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # NAME WANT GOT
-    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
-}
-expect_in() { # NAME FIXED-STRING FILE
-    grep -aqF -- "$2" "$3" || { fail "$1: no '$2' in:"; tr -cd '\11\12\40-\176' <"$3" | tail -20 | sed 's/^/    /'; }
-}
-expect_count() { # NAME WANT FIXED-STRING FILE
-    local got
-    got=$(grep -acF -- "$3" "$4")
-    [ "$got" = "$2" ] || { fail "$1: $got lines with '$3', expected $2:"; tail -20 "$4" | sed 's/^/    /'; }
-}
+. "$(dirname "$0")/hostile_lib.sh"
 within() { # NAME LIMIT-MS START-NS
     local ms=$((($(date +%s%N) - $3) / 1000000))
     [ "$ms" -le "$2" ] || fail "$1: took ${ms} ms, more than $2"
@@ -100,5 +88,4 @@ nproc)
     exit 2
     ;;
 esac
-[ "$fails" = 0 ] && echo "hostile_exhaustion $mode: all checks passed"
-exit "$fails"
+hostile_done "hostile_exhaustion $mode"

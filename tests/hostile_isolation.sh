@@ -25,14 +25,7 @@
 #                 SPEC in its own process, DriverEntry once: all pass.
 set -u
 wddmkit=$1 mode=$2 spec=$3 program=$4 driver=$5 scratch=$6
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # NAME WANT GOT
-    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
-}
-expect_in() { # NAME FIXED-STRING FILE
-    grep -aqF -- "$2" "$3" || { fail "$1: no '$2' in:"; tr -cd '\11\12\40-\176' <"$3" | tail -20 | sed 's/^/    /'; }
-}
+. "$(dirname "$0")/hostile_lib.sh"
 
 rm -rf "$scratch"
 mkdir -p "$scratch"
@@ -108,8 +101,4 @@ no-fork-entry)
     fail "unknown mode $mode"
     ;;
 esac
-if [ "$fails" -ne 0 ]; then
-    echo "hostile_isolation $mode: $fails check(s) failed"
-    exit 1
-fi
-echo "hostile_isolation $mode: all checks passed"
+hostile_done "hostile_isolation $mode"

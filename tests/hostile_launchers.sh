@@ -26,8 +26,7 @@
 # instead, passed as DRIVER).
 set -u
 wddmkit=$1 mode=$2 replay=$(realpath "$3") driver=$(realpath "$4") scratch=$5 reflib=${6:-}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/hostile_lib.sh"
 rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
 out=$scratch/out
 export WK_TEST_ORPHAN_FILE=$scratch/pids
@@ -121,8 +120,4 @@ coverage)
     fail "unknown mode $mode"
     ;;
 esac
-if [ "$fails" -ne 0 ]; then
-    echo "hostile_launchers $mode: $fails check(s) failed"
-    exit 1
-fi
-echo "hostile_launchers $mode: all checks passed"
+hostile_done "hostile_launchers $mode"

@@ -42,17 +42,7 @@
 #                 pthread_create: "a thread the driver started itself".
 set -u
 wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5 program=${6:-}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # NAME WANT GOT
-    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
-}
-expect_in() { # NAME FIXED-STRING FILE
-    grep -qF -- "$2" "$3" || { fail "$1: no '$2' in:"; sed 's/^/    /' "$3" | tail -40; }
-}
-expect_not_in() { # NAME FIXED-STRING FILE
-    ! grep -qF -- "$2" "$3" || { fail "$1: '$2' in:"; grep -F -- "$2" "$3" | sed 's/^/    /'; }
-}
+. "$(dirname "$0")/hostile_lib.sh"
 
 rm -rf "$scratch"
 mkdir -p "$scratch"
@@ -224,8 +214,4 @@ thread-raw)
     ;;
 esac
 
-if [ "$fails" -ne 0 ]; then
-    echo "hostile_reports $mode: $fails check(s) failed"
-    exit 1
-fi
-echo "hostile_reports $mode: all checks passed"
+hostile_done "hostile_reports $mode"

@@ -22,17 +22,7 @@
 # Each in well under 2 s.
 set -u
 wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # NAME WANT GOT
-    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
-}
-expect_in() { # NAME FIXED-STRING FILE
-    grep -qF -- "$2" "$3" || { fail "$1: no '$2' in:"; sed 's/^/    /' "$3" | tail -40; }
-}
-expect_not_in() { # NAME FIXED-STRING FILE
-    ! grep -qF -- "$2" "$3" || { fail "$1: '$2' in:"; grep -F -- "$2" "$3" | sed 's/^/    /'; }
-}
+. "$(dirname "$0")/hostile_lib.sh"
 # "id verdict unexpected" per case of a JSON report.
 verdicts() {
     python3 -c 'import json,sys
@@ -88,8 +78,4 @@ signal-shepherd)
     ;;
 esac
 
-if [ "$fails" != 0 ]; then
-    echo "hostile_runner $mode: $fails check(s) failed"
-    exit 1
-fi
-echo "hostile_runner $mode: all checks passed"
+hostile_done "hostile_runner $mode"

@@ -21,14 +21,7 @@
 #                  `conform` refuse the driver at once, naming the stop.
 set -u
 wddmkit=$1 mode=$2 spec=$3 program=$4 scratch=$5 driver=$6 driver2=${7:-}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # NAME WANT GOT
-    [ "$2" = "$3" ] || fail "$1: exit code $3, expected $2"
-}
-expect_in() { # NAME FIXED-STRING FILE
-    grep -aqF -- "$2" "$3" || { fail "$1: no '$2' in:"; tr -cd '\11\12\40-\176' <"$3" | tail -20 | sed 's/^/    /'; }
-}
+. "$(dirname "$0")/hostile_lib.sh"
 
 rm -rf "$scratch"
 mkdir -p "$scratch"
@@ -127,8 +120,4 @@ probe-stopped)
     fail "unknown mode $mode"
     ;;
 esac
-if [ "$fails" -ne 0 ]; then
-    echo "hostile_shepherd $mode: $fails check(s) failed"
-    exit 1
-fi
-echo "hostile_shepherd $mode: all checks passed"
+hostile_done "hostile_shepherd $mode"
