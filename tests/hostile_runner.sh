@@ -18,7 +18,7 @@
 #                    case is a crash naming the signal and the runner;
 #   signal-shepherd  Render sends SIGTERM to the case's shepherd: a crash
 #                    naming the signal and the shepherd, not "killed by
-#                    SIGKILL".
+#                    SIGKILL"; `repro` of the case signs it so too.
 # Each in well under 2 s.
 set -u
 wddmkit=$1 mode=$2 spec=$3 driver=$4 scratch=$5
@@ -72,6 +72,11 @@ signal-shepherd)
     verdicts r.json >verdicts
     expect_in "JSON" "smoke.render-all-commands crash True" verdicts
     expect_in "JSON" "smoke.write-discard pass False" verdicts
+    # repro of the same case as a program: the same words, a crash
+    program=$(dirname "$spec")/../corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
+    "$wddmkit" repro "$program" --driver "$driver" >repro.out 2>&1
+    expect_rc "repro" 3 $?
+    expect_in "repro" "signature: the driver sent SIGTERM to the kit's shepherd" repro.out
     ;;
 *)
     fail "unknown mode $mode"

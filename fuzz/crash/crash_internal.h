@@ -78,10 +78,11 @@ struct outcome {
     char sanitizer[200];              /* a sanitizer report's class (log_class), or "" */
     int input_refused;                /* an error of the input itself (an adapter the GPU model refuses),
                                          not of the setup: triage still ran it */
-    enum { SHEPHERD_FINE, SHEPHERD_STOPPED, SHEPHERD_KILLED } shepherd; /* what the driver did to the run's
-                                         shepherd (isolation.h): stopped it, or killed it before its
-                                         case ended; either is a crash, whatever the case said */
-    int shepherd_signo;               /* the signal that killed it */
+    /* What the driver did to the run's shepherd (isolation.h): stopped it,
+     * killed it before its case ended, or sent it a stop signal it
+     * ignored; each is a crash, whatever the case said. */
+    enum { SHEPHERD_FINE, SHEPHERD_STOPPED, SHEPHERD_KILLED, SHEPHERD_SIGNALLED } shepherd;
+    int shepherd_signo;               /* the signal that killed it, or that it ignored */
 };
 
 /* What a forked child runs: it writes its answer to fd. */

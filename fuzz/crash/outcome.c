@@ -187,19 +187,24 @@ static void drain_rest(struct pipe_in *in, int count)
 /* A word the shepherd sets as it ends on its own (isolation.h), in a page
  * shared with it; NULL when none can be had (a killed shepherd then reads
  * as its case's process killed). */
+/* Two words shared with the shepherd (isolation.h): [0] set once the run
+ * ended and nothing of it is left, [1] a stop signal the run's own
+ * processes sent the shepherd, which ignored it. */
+#define SHARED_WORDS 2
 static volatile int32_t *done_word_new(void)
 {
-    void *m = mmap(NULL, sizeof(int32_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void *m = mmap(NULL, SHARED_WORDS * sizeof(int32_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
-    *(volatile int32_t *)m = 0;
-    return m;
+    volatile int32_t *w = m;
+    w[0] = w[1] = 0;
+    return w;
 }
 
 static void done_word_free(volatile int32_t *w)
 {
     if (w)
-        munmap((void *)(uintptr_t)w, sizeof(int32_t));
+        munmap((void *)(uintptr_t)w, SHARED_WORDS * sizeof(int32_t));
 }
 
 /* Ends a run: a late or stopped shepherd is killed (SIGKILL works on a
@@ -221,6 +226,10 @@ static int finish_run(pid_t shepherd, enum run_end end, volatile int32_t *done, 
     else if (end == RUN_ENDED && done && !*done && WIFSIGNALED(status)) {
         o->shepherd = SHEPHERD_KILLED;
         o->shepherd_signo = WTERMSIG(status);
+    }
+    if (!o->shepherd && done && done[1]) { /* the driver's signal to its shepherd, whatever the run did after */
+        o->shepherd = SHEPHERD_SIGNALLED;
+        o->shepherd_signo = done[1];
     }
     if (o->shepherd)
         o->cls = CLS_CRASH;
@@ -272,7 +281,7 @@ static pid_t fork_retried(struct wk_retry *r, const char **call, volatile int32_
 {
     wk_reap_become_subreaper(); /* a killed shepherd's processes come here (isolation.h) */
     pid_t pid;
-    while ((pid = wk_shepherd_fork(NULL, call, done, NULL)) < 0 && wk_retry_again(r, errno))
+    while ((pid = wk_shepherd_fork(NULL, call, done, done ? done + 1 : NULL)) < 0 && wk_retry_again(r, errno))
         ;
     return pid;
 }

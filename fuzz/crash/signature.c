@@ -81,7 +81,12 @@ static void crash_slot_signature(struct outcome *o)
 
 void wk_crash_shepherd_signature(struct outcome *o)
 {
-    if (o->shepherd == SHEPHERD_STOPPED) {
+    if (o->shepherd == SHEPHERD_SIGNALLED) {
+        snprintf(o->sig, sizeof(o->sig), "the driver sent %s to the kit's shepherd",
+                 wk_fuzz_signal_name(o->shepherd_signo));
+        snprintf(o->detail, sizeof(o->detail), "the driver sent %s to the kit's shepherd (the process that watches "
+                 "the run), which ignored it: the run went on", wk_fuzz_signal_name(o->shepherd_signo));
+    } else if (o->shepherd == SHEPHERD_STOPPED) {
         snprintf(o->sig, sizeof(o->sig), "the driver stopped the kit's shepherd (SIGSTOP)");
         snprintf(o->detail, sizeof(o->detail), "the driver stopped the kit's shepherd (SIGSTOP to the process that "
                  "watches its run): the kit killed it, the run's process and every process the run started");

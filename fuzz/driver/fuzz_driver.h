@@ -230,6 +230,7 @@ static inline const char *wk_fuzz_signal_name(int signo)
         { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGILL, "SIGILL" },
         { SIGABRT, "SIGABRT" }, { SIGTRAP, "SIGTRAP" }, { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
         { SIGALRM, "SIGALRM" }, { SIGPIPE, "SIGPIPE" }, { SIGSYS, "SIGSYS" }, { SIGXCPU, "SIGXCPU" },
+        { SIGHUP, "SIGHUP" },   { SIGINT, "SIGINT" },
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (names[i].no == signo)
