@@ -40,6 +40,20 @@ if(WK_BASH)
   wk_hostile_isolation(no_fork_single_entry no-fork-entry $<TARGET_FILE:wk_test_entry_once>)
 endif()
 
+# A fuzz harness builds a new adapter whenever an input's knobs change, in
+# one process: DriverEntry still runs once (fuzz/driver/adapters.c). Three
+# seeds on three adapters; entry_once.c's second DriverEntry fails, which
+# read as a finding ("does not start on an adapter the reference starts on").
+if(TARGET fuzz_prog_replay)
+  set(_seeds ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds)
+  add_test(NAME cli.hostile_fuzz_single_entry
+    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_entry_once>
+            $<TARGET_FILE:fuzz_prog_replay> ${_seeds}/adapter-start.reference-clean.bin
+            ${_seeds}/adapter-start.eight-segments.bin ${_seeds}/adapter-start.one-memory-segment.bin)
+  set_tests_properties(cli.hostile_fuzz_single_entry PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "replay: 3 inputs ran" FAIL_REGULAR_EXPRESSION "FINDING|called 2 times")
+endif()
+
 # The launchers that run the driver outside `conform` kill what it leaves
 # too (tests/hostile_launchers.sh, with fork_orphan.c): `wddmkit fuzz` with
 # a stand-in engine that runs the real replay binary, ending at --time or

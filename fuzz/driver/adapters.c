@@ -122,13 +122,22 @@ static void remember(struct kept *e, const struct wk_fuzz_knobs *k)
     e->knobs.gpu = &e->gpu.desc;
 }
 
+/* The driver under test's one load in this process: Windows runs a
+ * miniport's DriverEntry once per load of its image, then AddDevice per
+ * adapter (vidmm.h, wk_vidmm_load_once), and a harness builds a new adapter
+ * whenever an input's knobs change. A DriverEntry that sets global state
+ * must not be run again on the same image, whose globals a real load would
+ * find fresh. Reachable for the process's life (not a leak). */
+static struct wk_vidmm_driver *dut_load;
+
 static wk_status attach(struct wk_vidmm *vm, enum wk_fuzz_role role)
 {
     if (role == WK_FUZZ_REF)
         return wk_vidmm_attach(vm, wk_refdriver_DriverEntry);
-    if (wk_fuzz_driver_path())
-        return wk_vidmm_load(vm, wk_fuzz_driver_path());
-    return wk_vidmm_attach(vm, wk_fuzz_driver_entry());
+    const char *path = wk_fuzz_driver_path();
+    if (!dut_load && wk_vidmm_driver_new(&dut_load) != WK_OK)
+        return path ? wk_vidmm_load(vm, path) : wk_vidmm_attach(vm, wk_fuzz_driver_entry());
+    return wk_vidmm_load_once(vm, dut_load, path, path ? NULL : wk_fuzz_driver_entry());
 }
 
 static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg)
