@@ -82,21 +82,6 @@
 extern "C" {
 #endif
 
-#ifndef WK_KM_OPAQUE_DEFINED
-#define WK_KM_OPAQUE_DEFINED
-/* p with its origin hidden from the optimiser (shared by kmstring.h,
- * kmmemory.h and kmthread.h). After inlining, GCC checks an access against
- * the object the pointer came from even on paths the kit's own checks have
- * ruled out (a misuse that aborts first), and warns (-Warray-bounds,
- * -Wnonnull) in the driver's build. Costs nothing at run time. */
-static inline void *wk_km_opaque(const void *p)
-{
-    void *q = (void *)(uintptr_t)p;
-    __asm__("" : "+r"(q));
-    return q;
-}
-#endif
-
 /* ------------------------------------------------------------------------ */
 /* Types, access rights, statuses                                            */
 /* ------------------------------------------------------------------------ */

@@ -19,52 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "orphan.h"
 #include "refwrap.h"
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
-static void record_pid(void)
-{
-    const char *file = getenv("WK_TEST_ORPHAN_FILE");
-    int fd = file ? open(file, O_WRONLY | O_CREAT | O_APPEND, 0600) : -1;
-    if (fd < 0)
-        return;
-    char line[32];
-    int n = snprintf(line, sizeof(line), "%ld\n", (long)getpid());
-    ssize_t ignored = write(fd, line, (size_t)n);
-    (void)ignored;
-    close(fd);
-}
-
-/* The helper: a new session, a grandchild left orphaned in it. */
-static _Noreturn void helper(int ready)
-{
-    setsid();
-    if (fork() == 0) {
-        record_pid();
-        ssize_t ignored = write(ready, "r", 1);
-        (void)ignored;
-        sleep(60);
-        _exit(0);
-    }
-    _exit(0);
-}
-
+/* Once per process: the first Render's case leaves one. */
 static void leave_orphan(void)
 {
     static int done;
-    int p[2];
-    if (done || pipe(p) != 0)
+    if (done)
         return;
     done = 1;
-    pid_t pid = fork();
-    if (pid == 0)
-        helper(p[1]);
-    close(p[1]);
-    char c;
-    if (pid > 0 && read(p[0], &c, 1) != 1)
-        c = 0; /* the helper died: nothing to wait for */
-    close(p[0]);
+    wk_leave_orphan();
 }
 
 static NTSTATUS orphaning_render(const HANDLE hContext, DXGKARG_RENDER *pRender)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "orphan.h"
 #include "refwrap.h"
 
 #ifndef WK_TEST_SHEPHERD
@@ -30,51 +31,12 @@
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
-static void record_pid(void)
-{
-    const char *file = getenv("WK_TEST_ORPHAN_FILE");
-    int fd = file ? open(file, O_WRONLY | O_CREAT | O_APPEND, 0600) : -1;
-    if (fd < 0)
-        return;
-    char line[32];
-    int n = snprintf(line, sizeof(line), "%ld\n", (long)getpid());
-    ssize_t ignored = write(fd, line, (size_t)n);
-    (void)ignored;
-    close(fd);
-}
-
-/* A grandchild in a session of its own, holding every descriptor its
- * process had; returns once it has written its pid. */
-static void leave_orphan(void)
-{
-    int p[2];
-    if (pipe(p) != 0)
-        return;
-    pid_t pid = fork();
-    if (pid == 0) {
-        setsid();
-        if (fork() == 0) {
-            record_pid();
-            ssize_t ignored = write(p[1], "r", 1);
-            (void)ignored;
-            sleep(60);
-            _exit(0);
-        }
-        _exit(0);
-    }
-    close(p[1]);
-    char c;
-    if (pid > 0 && read(p[0], &c, 1) != 1)
-        c = 0; /* the helper died: nothing to wait for */
-    close(p[0]);
-}
-
 static NTSTATUS hostile_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 {
     if (WK_TEST_SHEPHERD == 1)
         kill(getppid(), SIGSTOP);
     if (WK_TEST_SHEPHERD == 2) {
-        leave_orphan();
+        wk_leave_orphan();
         kill(getppid(), SIGKILL);
     }
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
@@ -88,7 +50,7 @@ static void plant(DRIVER_INITIALIZATION_DATA *init)
 WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
     if (WK_TEST_SHEPHERD == 3 || WK_TEST_SHEPHERD == 4)
-        leave_orphan();
+        wk_leave_orphan();
     while (WK_TEST_SHEPHERD == 4)
         pause();
     if (WK_TEST_SHEPHERD == 5)
