@@ -27,45 +27,52 @@ endif()
 target_link_libraries(wk_test_child PUBLIC ${WK_CMOCKA_LIB})
 wk_target_warnings(wk_test_child)
 
-add_library(test_km_tu2 OBJECT ${CMAKE_CURRENT_LIST_DIR}/test_km.c)
-target_compile_definitions(test_km_tu2 PRIVATE WK_KM_TEST_TU2)
-
-add_executable(test_km ${CMAKE_CURRENT_LIST_DIR}/test_km.c
-  $<TARGET_OBJECTS:test_km_tu2>)
-add_executable(test_km_cxx ${CMAKE_CURRENT_LIST_DIR}/test_km_cxx.cpp
-  $<TARGET_OBJECTS:test_km_tu2>)
-
-set_target_properties(test_km_tu2 test_km test_km_cxx PROPERTIES
-  C_STANDARD 11
-  C_STANDARD_REQUIRED ON
-  C_EXTENSIONS OFF
-  CXX_STANDARD 11
-  CXX_STANDARD_REQUIRED ON
-  CXX_EXTENSIONS OFF)
-
-foreach(_wk_t test_km_tu2 test_km test_km_cxx)
-  target_include_directories(${_wk_t} PRIVATE ${PROJECT_SOURCE_DIR}/include)
-  if(WK_CMOCKA_INCLUDE)
-    target_include_directories(${_wk_t} PRIVATE ${WK_CMOCKA_INCLUDE})
+# wk_km_header_suite(NAME SOURCE CXX_SOURCE TU2_DEFINE CXX_STANDARD [SHORT_WCHAR])
+# builds the programs of one header's tests, as a driver would compile the
+# header: test_NAME (SOURCE as C11), test_NAME_cxx (CXX_SOURCE as C++ of
+# CXX_STANDARD) and, with SHORT_WCHAR, test_NAME_short_wchar (C11 with
+# -fshort-wchar: WCHAR is wchar_t). Each links test_NAME_tu2, SOURCE again
+# with TU2_DEFINE, a second unit that proves the headers link from several;
+# all under -Wall -Wextra -Werror and the project's stricter set (a driver
+# may build with it), with cmocka, threads and the forked-child runner.
+# The test names are the caller's.
+function(wk_km_header_suite name source cxx_source tu2_define cxx_standard)
+  cmake_parse_arguments(_suite "SHORT_WCHAR" "" "" ${ARGN})
+  set(tu2 test_${name}_tu2)
+  add_library(${tu2} OBJECT ${source})
+  target_compile_definitions(${tu2} PRIVATE ${tu2_define})
+  add_executable(test_${name} ${source} $<TARGET_OBJECTS:${tu2}>)
+  add_executable(test_${name}_cxx ${cxx_source} $<TARGET_OBJECTS:${tu2}>)
+  set(programs test_${name} test_${name}_cxx)
+  if(_suite_SHORT_WCHAR)
+    add_executable(test_${name}_short_wchar ${source} $<TARGET_OBJECTS:${tu2}>)
+    target_compile_options(test_${name}_short_wchar PRIVATE -fshort-wchar)
+    list(APPEND programs test_${name}_short_wchar)
   endif()
-  target_compile_options(${_wk_t} PRIVATE -Wall -Wextra -Werror)
-  # The project's stricter C set (-Wshadow, -Wformat=2, ...) when available:
-  # a driver may build with it, so the header must pass it too.
-  if(COMMAND wk_target_warnings)
-    wk_target_warnings(${_wk_t})
-  endif()
-endforeach()
-unset(_wk_t)
+  set_target_properties(${tu2} ${programs} PROPERTIES
+    C_STANDARD 11
+    C_STANDARD_REQUIRED ON
+    C_EXTENSIONS OFF
+    CXX_STANDARD ${cxx_standard}
+    CXX_STANDARD_REQUIRED ON
+    CXX_EXTENSIONS OFF)
+  foreach(t ${tu2} ${programs})
+    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+    if(WK_CMOCKA_INCLUDE)
+      target_include_directories(${t} PRIVATE ${WK_CMOCKA_INCLUDE})
+    endif()
+    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
+    if(COMMAND wk_target_warnings)
+      wk_target_warnings(${t})
+    endif()
+  endforeach()
+  foreach(t ${programs})
+    target_link_libraries(${t} PRIVATE ${WK_CMOCKA_LIB} Threads::Threads wk_test_child)
+  endforeach()
+endfunction()
 
-foreach(_wk_t test_km test_km_cxx)
-  target_link_libraries(${_wk_t} PRIVATE ${WK_CMOCKA_LIB} Threads::Threads)
-  if(NOT _wk_t STREQUAL "test_km_tu2")
-    target_link_libraries(${_wk_t} PRIVATE wk_test_child)
-  else()
-    target_include_directories(${_wk_t} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-  endif()
-endforeach()
-unset(_wk_t)
+wk_km_header_suite(km ${CMAKE_CURRENT_LIST_DIR}/test_km.c ${CMAKE_CURRENT_LIST_DIR}/test_km_cxx.cpp
+                   WK_KM_TEST_TU2 11)
 
 add_test(NAME km.api COMMAND test_km)
 add_test(NAME km.api_cxx COMMAND test_km_cxx)
