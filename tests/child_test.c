@@ -20,6 +20,18 @@
 
 #include "child_test.h"
 
+/* Under AddressSanitizer a detected error ends a child with SIGABRT, as
+ * the headers' own checks do, not with exit(1): wk_child_dies_with expects
+ * an abort. Here once for every program that links the runner
+ * (WK_TEST_ASAN: child_test.h). */
+#ifdef WK_TEST_ASAN
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "abort_on_error=1";
+}
+#endif
+
 /* Reads the child's stderr to its end, keeping what fits. */
 static void drain(int fd, struct wk_child_result *r)
 {

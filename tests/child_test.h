@@ -12,6 +12,17 @@
 #include <stdbool.h>
 #endif
 
+/* Set when the tests are built with AddressSanitizer, whose reports a test
+ * may expect instead of the header's own (and whose errors end a child with
+ * SIGABRT: child_test.c sets abort_on_error). */
+#if defined(__SANITIZE_ADDRESS__)
+#define WK_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WK_TEST_ASAN 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

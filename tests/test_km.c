@@ -84,29 +84,6 @@ VOID wk_test_tu2_acquire(PKSPIN_LOCK lock, PKIRQL old_irql);
 }
 #endif
 
-/* Under AddressSanitizer a detected error should end the child with SIGABRT
- * like the header's own checks do, not with exit(1). */
-#if defined(__SANITIZE_ADDRESS__)
-#define WK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WK_TEST_ASAN 1
-#endif
-#endif
-#ifdef WK_TEST_ASAN
-#ifdef __cplusplus
-extern "C" {
-#endif
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "abort_on_error=1";
-}
-#ifdef __cplusplus
-}
-#endif
-#endif
-
 /* A pool tag from its four characters in memory order ("kmA1" prints as
  * kmA1), avoiding multi-character literals, which GCC warns about. */
 #define TAG4(a, b, c, d) \

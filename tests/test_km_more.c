@@ -115,29 +115,6 @@ int wk_more_tu2_wchar_is_wchar_t(void);
 }
 #endif
 
-/* Under AddressSanitizer a detected error should end the child with SIGABRT
- * like the headers' own checks do. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WK_TEST_ASAN 1
-#endif
-#endif
-#ifdef WK_TEST_ASAN
-#ifdef __cplusplus
-extern "C" {
-#endif
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "abort_on_error=1";
-}
-#ifdef __cplusplus
-}
-#endif
-#endif
-
 /* IsEqualGUID takes pointers in C and references in C++, as on Windows. */
 #ifdef __cplusplus
 #define GUID_EQ_ARG(g) (g)

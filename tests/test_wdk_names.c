@@ -154,28 +154,6 @@ const char *wk_wdk_names_d3dddifmt_check(long long *got, long long *want);
 }
 #endif
 
-/* Under AddressSanitizer a detected error should end a child with SIGABRT. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WK_TEST_ASAN 1
-#endif
-#endif
-#ifdef WK_TEST_ASAN
-#ifdef __cplusplus
-extern "C" {
-#endif
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "abort_on_error=1";
-}
-#ifdef __cplusplus
-}
-#endif
-#endif
-
 /* ------------------------------------------------------------------------ */
 /* Child processes (as tests/test_km.c)                                      */
 /* ------------------------------------------------------------------------ */
