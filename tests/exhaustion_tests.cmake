@@ -12,11 +12,8 @@ wk_add_refwrap_module(wk_test_hog_processes ${CMAKE_CURRENT_LIST_DIR}/driver_bui
 find_program(WK_BASH bash)
 if(WK_BASH)
   function(wk_hostile_exhaustion name mode driver)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_exhaustion.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30 SKIP_RETURN_CODE 77
-      PASS_REGULAR_EXPRESSION "hostile_exhaustion ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_exhaustion ${mode} ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver}
+                    ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
   endfunction()
   wk_hostile_exhaustion(fd_exhaustion fd none)
   wk_hostile_exhaustion(process_exhaustion nproc $<TARGET_FILE:wk_test_hog_processes>)

@@ -28,14 +28,22 @@ foreach(kind ${_thread_kinds})
 endforeach()
 
 find_program(WK_BASH bash)
+# wk_hostile_test(NAME SCRIPT MODE ARGS...): the ctest cli.hostile_NAME, one
+# MODE of tests/SCRIPT.sh run as `SCRIPT.sh wddmkit MODE ARGS...`; it passes
+# when the script ends with "SCRIPT MODE: all checks passed"
+# (tests/hostile_lib.sh), and is skipped when it exits 77 (what it needs is
+# missing here). Every hostile-driver test is registered through it.
+function(wk_hostile_test name script mode)
+  add_test(NAME cli.hostile_${name}
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/${script}.sh $<TARGET_FILE:wddmkit> ${mode} ${ARGN})
+  set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 60 SKIP_RETURN_CODE 77
+    PASS_REGULAR_EXPRESSION "${script} ${mode}: all checks passed")
+endfunction()
 if(WK_BASH)
   function(wk_hostile_report name mode driver)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_reports.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name}
-              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin)
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 60
-      PASS_REGULAR_EXPRESSION "hostile_reports ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_reports ${mode} ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver}
+                    ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name}
+                    ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin)
   endfunction()
   wk_hostile_report(output_tail tail $<TARGET_FILE:wk_test_render_noisy_abort>)
   wk_hostile_report(abort_no_address noaddr $<TARGET_FILE:wk_test_render_abort>)

@@ -16,11 +16,8 @@ endforeach()
 find_program(WK_BASH bash)
 if(WK_BASH)
   function(wk_hostile_runner name mode driver)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_runner.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30
-      PASS_REGULAR_EXPRESSION "hostile_runner ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_runner ${mode} ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${driver}
+                    ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
   endfunction()
   wk_hostile_runner(journal_rewrite journal $<TARGET_FILE:wk_test_runner_attack_journal>)
   wk_hostile_runner(signal_runner signal-runner $<TARGET_FILE:wk_test_runner_attack_runner>)

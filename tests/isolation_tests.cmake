@@ -25,13 +25,9 @@ wk_add_refwrap_module(wk_test_entry_once ${CMAKE_CURRENT_LIST_DIR}/driver_build/
 find_program(WK_BASH bash)
 if(WK_BASH)
   function(wk_hostile_isolation name mode driver)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_isolation.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
-              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
-              ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30
-      PASS_REGULAR_EXPRESSION "hostile_isolation ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_isolation ${mode} ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
+                    ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
+                    ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name})
   endfunction()
   wk_hostile_isolation(forged_fd_record forge-fd $<TARGET_FILE:wk_test_forge_fd>)
   wk_hostile_isolation(forged_atexit_record forge-atexit $<TARGET_FILE:wk_test_forge_atexit>)
@@ -61,11 +57,8 @@ endif()
 # clang's coverage flags (skipped without clang and the LLVM tools).
 if(WK_BASH AND TARGET fuzz_render_replay)
   function(wk_hostile_launcher name mode driver)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_launchers.sh $<TARGET_FILE:wddmkit> ${mode}
-              $<TARGET_FILE:fuzz_render_replay> ${driver} ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30 SKIP_RETURN_CODE 77
-      PASS_REGULAR_EXPRESSION "hostile_launchers ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_launchers ${mode} $<TARGET_FILE:fuzz_render_replay> ${driver}
+                    ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
   endfunction()
   wk_hostile_launcher(fuzz_orphan_killed fuzz $<TARGET_FILE:wk_test_fork_orphan>)
   wk_hostile_launcher(fuzz_stopped_orphan_killed fuzz-term $<TARGET_FILE:wk_test_fork_orphan>)
@@ -84,13 +77,9 @@ foreach(way 1 2 3 4 5)
 endforeach()
 if(WK_BASH)
   function(wk_hostile_shepherd name mode)
-    add_test(NAME cli.hostile_${name}
-      COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/hostile_shepherd.sh $<TARGET_FILE:wddmkit> ${mode}
-              ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
-              ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
-              ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
-    set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30
-      PASS_REGULAR_EXPRESSION "hostile_shepherd ${mode}: all checks passed")
+    wk_hostile_test(${name} hostile_shepherd ${mode} ${PROJECT_SOURCE_DIR}/specs/smoke.yaml
+                    ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/smoke.render-all-commands.bin
+                    ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
   endfunction()
   wk_hostile_shepherd(stopped_shepherd stopped $<TARGET_FILE:wk_test_signal_shepherd_1>)
   wk_hostile_shepherd(killed_shepherd_orphan killed-orphan $<TARGET_FILE:wk_test_signal_shepherd_2>)
