@@ -36,7 +36,7 @@ find_program(WK_BASH bash)
 function(wk_hostile_test name script mode)
   add_test(NAME cli.hostile_${name}
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/${script}.sh $<TARGET_FILE:wddmkit> ${mode} ${ARGN})
-  set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 60 SKIP_RETURN_CODE 77
+  set_tests_properties(cli.hostile_${name} PROPERTIES LABELS "unit" TIMEOUT 30 SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${script} ${mode}: all checks passed")
 endfunction()
 if(WK_BASH)
