@@ -29,10 +29,10 @@ endforeach()
 
 find_program(WK_BASH bash)
 # wk_hostile_test(NAME SCRIPT MODE ARGS...): the ctest cli.hostile_NAME, one
-# MODE of tests/SCRIPT.sh run as `SCRIPT.sh wddmkit MODE ARGS...`; it passes
-# when the script ends with "SCRIPT MODE: all checks passed"
-# (tests/hostile_lib.sh), and is skipped when it exits 77 (what it needs is
-# missing here). Every hostile-driver test is registered through it.
+# MODE of the bash script SCRIPT beside this file, run as `SCRIPT wddmkit
+# MODE ARGS...`; it passes when the script ends with "SCRIPT MODE: all
+# checks passed" (tests/hostile_lib.sh), and is skipped when it exits 77
+# (what it needs is missing here). Every hostile-driver test is registered through it.
 function(wk_hostile_test name script mode)
   add_test(NAME cli.hostile_${name}
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/${script}.sh $<TARGET_FILE:wddmkit> ${mode} ${ARGN})
