@@ -27,3 +27,14 @@ endforeach()
 
 set_tests_properties(gpu.commands gpu.faults PROPERTIES LABELS "unit;conform" TIMEOUT 120)
 set_tests_properties(gpu.memory gpu.codec gpu.view PROPERTIES LABELS "unit" TIMEOUT 120)
+
+# gpu.golden: every observable outcome of the corpus, hand-built and random
+# buffers, compared with the record tests/data/gpu_golden.txt (written with
+# `test_gpu_golden --write` before a rewrite of the model, so the rewrite is
+# proven bit-identical). A plain program: a difference names input and field.
+add_executable(test_gpu_golden ${CMAKE_CURRENT_LIST_DIR}/test_gpu_golden.c)
+target_link_libraries(test_gpu_golden PRIVATE wk_gpu)
+wk_target_warnings(test_gpu_golden)
+add_test(NAME gpu.golden COMMAND test_gpu_golden ${CMAKE_CURRENT_LIST_DIR}/data/gpu_golden.txt
+         ${PROJECT_SOURCE_DIR}/corpus/fuzz_gpu_decode)
+set_tests_properties(gpu.golden PROPERTIES LABELS "unit" TIMEOUT 120)
