@@ -109,6 +109,18 @@ enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, si
 int wk_cli_driver_declares_model(const char *path);
 /* The same for WK_DRIVER_READS_KIT_UMD (driver.h). */
 int wk_cli_driver_declares_kit_umd(const char *path);
+/* The hardware binding (binding.h) the module at path exports, found and
+ * checked in a child process (its constructors run there): -1 refused or
+ * not loadable (desc says why), 0 none exported (quietly, when
+ * from_driver: a driver module need not export one), else
+ * WK_CLI_BINDING_FOUND with a bit per part it provides, and desc the line
+ * wk_vidmm_binding_describe gives. */
+#define WK_CLI_BINDING_FOUND 0x1
+#define WK_CLI_BINDING_PROCESSOR 0x2
+#define WK_CLI_BINDING_ENCODER 0x4
+#define WK_CLI_BINDING_REGISTERS 0x8
+#define WK_CLI_BINDING_DISASM 0x10
+int wk_cli_binding_probe(const char *path, int from_driver, char *desc, size_t cap);
 
 /* Whether the wddmkit at exe loads the driver module (`exe driver check
  * driver` exits 0): whether that build can run it. */

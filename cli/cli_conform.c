@@ -52,12 +52,14 @@ struct conform_args {
     int list, coverage, quiet;
     const char *profile;      /* NULL: contract with --driver, else reference */
     int gpu_given;            /* --gpu model|none (not auto) */
+    const char *binding;      /* --binding PATH|none; NULL: the driver module's own, if it exports one */
+    int binding_parts;        /* WK_CLI_BINDING_* of the binding found */
 };
 
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -74,6 +76,10 @@ static const struct wk_cli_option conform_options[] = {
       "what executes the driver's buffers: model (the kit's GPU model), none (a driver for\n"
       "other hardware: the checks of what a buffer did are skipped, never failed), auto\n"
       "(default: model when the driver declares WK_DRIVER_TARGETS_GPU_MODEL)" },
+    { "binding", OPT_BINDING, WK_CLI_VALUE, "PATH",
+      "the hardware binding of a driver for other hardware (include/wddmkit/binding.h): a\n"
+      "module exporting wk_binding; its processor executes the driver's buffers. none: no\n"
+      "binding. Default: the driver module's own wk_binding, if it exports one" },
     { "umd", OPT_UMD, WK_CLI_VALUE, "U",
       "with --gpu none, whether the driver's Render reads the kit's own user-mode command\n"
       "format: kit (the cases that hand it that format are judged), none (they are skipped),\n"
@@ -182,6 +188,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_DRIVER: o->driver = a->value; return 0;
     case OPT_PROFILE: return parse_profile(A, a);
     case OPT_GPU: return parse_gpu(A, a);
+    case OPT_BINDING: A->binding = a->value; return 0;
     case OPT_UMD: return parse_umd(A, a);
     case 'j':
         if (wk_cli_number(a, 1, 256, &u))
@@ -538,9 +545,44 @@ static void decide_umd(struct conform_args *A)
 /* --gpu auto, decided once for the run and said: the built-in reference
  * driver targets the GPU model; a module does when it exports the marker
  * (driver.h, WK_DRIVER_TARGETS_GPU_MODEL). */
+/* The hardware binding, decided once for the run and said: --binding PATH,
+ * else the driver module's own export (--binding none: neither). 1: go on
+ * (with or without one), 0: refused (the reason printed). */
+static int decide_binding(struct conform_args *A)
+{
+    char desc[1024];
+    const char *path = A->binding ? A->binding : A->run.driver;
+    if (!path || (A->binding && strcmp(A->binding, "none") == 0))
+        return 1;
+    int found = wk_cli_binding_probe(path, A->binding == NULL, desc, sizeof(desc));
+    if (found < 0) {
+        fprintf(stderr, "wddmkit conform: %s\n", desc);
+        return 0;
+    }
+    if (found == 0)
+        return 1;
+    A->binding_parts = found;
+    A->run.binding = path;
+    A->run.binding_given = A->binding != NULL;
+    printf("binding: %s\n         from %s%s\n", desc, path, A->binding ? "" : " (the driver module exports it)");
+    return 1;
+}
+
 static void decide_gpu(struct conform_args *A)
 {
     const char *why = "given with --gpu";
+    if (A->run.binding && A->run.gpu != WK_GPU_NONE && (A->binding_parts & WK_CLI_BINDING_PROCESSOR)) {
+        A->run.gpu = WK_GPU_BINDING;
+        A->run.gpu_given = A->gpu_given;
+        printf("gpu:     the binding's processor executes the driver's buffers\n");
+        A->run.skip_reason[WK_CHECK_ENCODER] = WK_BINDING_NO_ENCODER_REASON;
+        if (A->binding_parts & WK_CLI_BINDING_ENCODER && A->run.umd != WK_UMD_KIT &&
+            !(A->run.driver && wk_cli_driver_declares_kit_umd(A->run.driver) == 1))
+            printf("umd:     the binding's encoder writes the driver's own user-mode formats\n");
+        else
+            decide_umd(A);
+        return;
+    }
     if (A->run.gpu == WK_GPU_MODEL && A->run.driver && wk_cli_driver_declares_model(A->run.driver) == 0)
         why = "given with --gpu; the driver does not declare WK_DRIVER_TARGETS_GPU_MODEL: a failed check of what\n"
               "         its buffers did says the kit's command set did not come out of them, which is a fault only\n"
@@ -585,6 +627,10 @@ int wk_cli_conform(int argc, char **argv)
         return 0;
     }
     if (!A.list && !driver_loads(A.run.driver)) {
+        free(A.paths);
+        return 2;
+    }
+    if (!A.list && !decide_binding(&A)) {
         free(A.paths);
         return 2;
     }

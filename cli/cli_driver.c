@@ -4,6 +4,7 @@
  * into this build (driver_probe.c), and what to do when it does not.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cli_options.h"
@@ -18,28 +19,65 @@ static const char driver_about[] =
     "loading and DriverEntry get the time a DDI call gets, or --load-timeout S).\n"
     "repro, minimize, promote, triage, conform and coverage run this check on their --driver and,\n"
     "when the module needs a runtime this build lacks, hand the command to a build that has it\n"
-    "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).";
+    "(for GCC's ASan: this one or another, run again with LD_PRELOAD=libasan.so.N).\n"
+    "It also says which hardware binding (include/wddmkit/binding.h) the kit would use: the one\n"
+    "--binding PATH names, else the module's own export of wk_binding, its version and what it\n"
+    "provides; a binding the kit refuses (another binding ABI, a part missing a member) exits 2.";
 
-enum { OPT_LOAD_TIMEOUT = WK_CLI_LONG_ONLY };
-static const struct wk_cli_option check_options[] = { WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT), { 0 } };
-static const struct wk_cli_command check_command = { "driver check", "PATH [--load-timeout S]", check_options,
-                                                     driver_about, NULL };
+enum { OPT_LOAD_TIMEOUT = WK_CLI_LONG_ONLY, OPT_BINDING };
+static const struct wk_cli_option check_options[] = {
+    WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT),
+    { "binding", OPT_BINDING, WK_CLI_VALUE, "PATH", "the hardware binding's module (none: no binding)" },
+    { 0 },
+};
+static const struct wk_cli_command check_command = { "driver check", "PATH [--binding PATH] [--load-timeout S]",
+                                                     check_options, driver_about, NULL };
+
+struct check_args {
+    const char *path;
+    const char *binding;
+};
 
 static int take_path(void *ctx, const struct wk_cli_arg *a)
 {
-    const char **path = ctx;
+    struct check_args *c = ctx;
     if (a->key == OPT_LOAD_TIMEOUT)
         return wk_cli_load_timeout_arg(a);
-    if (*path)
-        return wk_cli_error(a->cmd, "one PATH only, saw '%s' after '%s'", a->value, *path);
-    *path = a->value;
+    if (a->key == OPT_BINDING) {
+        c->binding = a->value;
+        return 0;
+    }
+    if (c->path)
+        return wk_cli_error(a->cmd, "one PATH only, saw '%s' after '%s'", a->value, c->path);
+    c->path = a->value;
+    return 0;
+}
+
+/* The binding line: found (0), none (0), refused (2). */
+static int check_binding(const char *path, const char *binding)
+{
+    char desc[1024];
+    if (binding && strcmp(binding, "none") == 0) {
+        printf("%s: no binding (--binding none): a check of what its buffers did is skipped\n", path);
+        return 0;
+    }
+    int found = wk_cli_binding_probe(binding ? binding : path, binding == NULL, desc, sizeof(desc));
+    if (found < 0) {
+        printf("%s: binding refused: %s\n", path, desc);
+        return 2;
+    }
+    if (found == 0)
+        printf("%s: no binding (it exports no %s; --binding PATH names one)\n", path, "wk_binding");
+    else
+        printf("%s: %s, from %s\n", path, desc, binding ? binding : "the module itself");
     return 0;
 }
 
 static int driver_check(int argc, char **argv)
 {
-    const char *path = NULL;
-    int rc = wk_cli_parse(&check_command, argc, argv, take_path, &path);
+    struct check_args c = { NULL, NULL };
+    int rc = wk_cli_parse(&check_command, argc, argv, take_path, &c);
+    const char *path = c.path;
     if (rc != WK_CLI_CONTINUE)
         return rc;
     if (!path)
@@ -53,7 +91,7 @@ static int driver_check(int argc, char **argv)
         printf("%s: loads into this build and exports DriverEntry\n", path);
         if (info[0])
             printf("%s: %s\n", path, info);
-        return 0;
+        return check_binding(path, c.binding);
     case WK_CLI_DRIVER_CRASHED:
     case WK_CLI_DRIVER_HUNG:
         printf("%s\n", why);

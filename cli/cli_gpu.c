@@ -12,12 +12,18 @@
  * (docs/gpu-model.md, "Command-line tools"), so it takes at most segment 1's
  * size, where `validate` and `disasm` take any file up to 64 MiB.
  */
+#define _GNU_SOURCE /* strsignal */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_options.h"
+#include "reference.h"
+#include "wddmkit/binding.h"
 #include "wddmkit/gpu.h"
 
 #define MAX_DMA (64u << 20)
@@ -47,8 +53,53 @@ static struct wk_gpu *reference_gpu(void)
     return gpu;
 }
 
+/* `gpu disasm --binding PATH`: the buffer in the driver's own format,
+ * listed by its binding's disassembler (binding.h), in a child process: a
+ * binding that crashes on the bytes is reported (BIND-CRASH-001), the
+ * command does not crash with it. Exit 0, or 2 (no disassembler, refused),
+ * or 3 (the binding crashed). */
+static const char *binding_path;
+
+static int binding_disasm(const char *path, const uint8_t *buf, size_t len)
+{
+    const struct wk_binding *b = NULL;
+    char why[512];
+    if (wk_vidmm_binding_open(binding_path, &b, why, sizeof(why)) != WK_OK) {
+        fprintf(stderr, "wddmkit gpu disasm: %s\n", why);
+        return 2;
+    }
+    if (!b->disasm) {
+        fprintf(stderr, "wddmkit gpu disasm: binding '%s' (%s) has no disassembler\n", b->name, binding_path);
+        return 2;
+    }
+    if (!len)
+        printf("%s: empty (0 bytes, no command)\n", path);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("wddmkit gpu disasm: fork");
+        return 2;
+    }
+    if (pid == 0) {
+        b->disasm->list(NULL, buf, len, 0, print_line, NULL);
+        fflush(stdout);
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        ;
+    if (WIFSIGNALED(st)) {
+        printf("BIND-CRASH-001: disasm.list of binding '%s' crashed with signal %d (%s) on %s\n", b->name,
+               WTERMSIG(st), strsignal(WTERMSIG(st)), path);
+        return 3;
+    }
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 3;
+}
+
 static int cmd_disasm(const char *path, const uint8_t *buf, size_t len)
 {
+    if (binding_path)
+        return binding_disasm(path, buf, len);
     if (!len)
         printf("%s: empty (0 bytes, no command)\n", path); /* an empty listing looked like a failure */
     wk_gpu_disasm(buf, len, print_line, NULL);
@@ -122,10 +173,18 @@ static int cmd_exec(const char *path, const uint8_t *buf, size_t len)
 /* The command line: `gpu disasm|validate|exec [--] FILE`               */
 /* ------------------------------------------------------------------ */
 
+enum { OPT_BINDING = WK_CLI_LONG_ONLY };
+static const struct wk_cli_option disasm_options[] = {
+    { "binding", OPT_BINDING, WK_CLI_VALUE, "PATH",
+      "list a buffer of another GPU's format with its binding's disassembler\n"
+      "(include/wddmkit/binding.h)" },
+    { 0 },
+};
 static const struct wk_cli_command disasm_command = {
-    "gpu disasm", "FILE", NULL,
+    "gpu disasm", "[--binding PATH] FILE", disasm_options,
     "Prints a DMA buffer of the GPU model's command set, a command a line; exit 1 when it is\n"
-    "not valid.", NULL
+    "not valid. With --binding, a buffer of the binding's GPU, listed by its disassembler\n"
+    "(exit 0; 2 when the binding is refused or has none; 3 when it crashed on the bytes).", NULL
 };
 static const struct wk_cli_command validate_command = {
     "gpu validate", "FILE", NULL,
@@ -142,6 +201,10 @@ static const struct wk_cli_command exec_command = {
 static int take_file(void *ctx, const struct wk_cli_arg *a)
 {
     const char **path = ctx;
+    if (a->key == OPT_BINDING) {
+        binding_path = a->value;
+        return 0;
+    }
     if (*path)
         return wk_cli_error(a->cmd, "one FILE only, saw '%s' after '%s'", a->value, *path);
     *path = a->value;

@@ -61,6 +61,7 @@
 #include "cli_options.h"
 #include "driver_probe.h"
 #include "reference.h"
+#include "wddmkit/binding.h"
 
 /* Between the probe's reason (empty: it loads) and what it says of the
  * driver's table, in the child's answer. */
@@ -585,4 +586,66 @@ int wk_cli_driver_declares_model(const char *path)
 int wk_cli_driver_declares_kit_umd(const char *path)
 {
     return driver_exports(path, WK_DRIVER_KIT_UMD_SYMBOL);
+}
+
+/* The binding probe's child: finds and checks the binding, writes the
+ * parts byte and the description (or the reason) to fd. */
+static void binding_child(const char *path, int from_driver, int fd)
+{
+    char text[1024] = "";
+    const struct wk_binding *b = NULL;
+    probe_child_start();
+    wk_status st = from_driver ? wk_vidmm_binding_exported(path, &b, text, sizeof(text))
+                               : wk_vidmm_binding_open(path, &b, text, sizeof(text));
+    char parts = 0;
+    if (st == WK_OK) {
+        parts = (char)(WK_CLI_BINDING_FOUND | (b->processor ? WK_CLI_BINDING_PROCESSOR : 0) |
+                       (b->encoder ? WK_CLI_BINDING_ENCODER : 0) | (b->registers ? WK_CLI_BINDING_REGISTERS : 0) |
+                       (b->disasm ? WK_CLI_BINDING_DISASM : 0));
+        wk_vidmm_binding_describe(b, text, sizeof(text));
+    } else if (st == WK_E_NOT_FOUND && from_driver) {
+        text[0] = 0;
+    } else if (!text[0]) {
+        snprintf(text, sizeof(text), "%s: %s", path, wk_status_str(st));
+    }
+    write_all(fd, st == WK_OK ? &parts : "-", st == WK_OK || text[0] ? 1 : 0);
+    write_all(fd, text, strlen(text));
+    _exit(0);
+}
+
+int wk_cli_binding_probe(const char *path, int from_driver, char *desc, size_t cap)
+{
+    char answer[1100] = "";
+    int fds[2];
+    desc[0] = 0;
+    if (pipe(fds) != 0) {
+        snprintf(desc, cap, "cannot probe %s: pipe: %s", path, strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    wk_reap_become_subreaper();
+    pid_t pid = wk_shepherd_fork(NULL, NULL, NULL, NULL);
+    if (pid < 0) {
+        snprintf(desc, cap, "cannot probe %s: %s", path, strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        binding_child(path, from_driver, fds[1]);
+    }
+    close(fds[1]);
+    int st = 0, stopped;
+    struct probe_text t = { answer, sizeof(answer), 0 };
+    int late = await_probe(pid, fds[0], &t, &st, &stopped);
+    if (late || stopped || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(desc, cap, "the binding in %s %s while loading", path,
+                 late || stopped ? "hung" : WIFSIGNALED(st) ? "crashed" : "exited");
+        return -1;
+    }
+    if (!answer[0])
+        return 0;
+    snprintf(desc, cap, "%s", answer + 1);
+    return answer[0] == '-' ? -1 : (unsigned char)answer[0];
 }

@@ -251,7 +251,7 @@ static void wrong_types(void **state)
     EXPECT_ONLY("area: t\ncases:\n  - id: t.a\n    describe: [x]\n",
                 "t.yaml:4:15: case 't.a': key 'describe': expected a non-empty one-line string of at most 255 characters, saw a sequence");
     EXPECT_ONLY(STEPS "      - create_device: {status: fine}\n",
-                "t.yaml:6:33: case 't.a': step 0 (create_device): key 'status': expected a status name (one of: ok, invalid_argument, no_memory, no_space, out_of_range, bad_address, unmapped, crosses_segment, truncated, unknown_opcode, bad_operand, gpu_fault, limit, io, not_supported, contract, driver_failed, driver_crash, driver_hang, dead, not_found, state), saw 'fine'");
+                "t.yaml:6:33: case 't.a': step 0 (create_device): key 'status': expected a status name (one of: ok, invalid_argument, no_memory, no_space, out_of_range, bad_address, unmapped, crosses_segment, truncated, unknown_opcode, bad_operand, gpu_fault, limit, io, not_supported, contract, driver_failed, driver_crash, driver_hang, dead, not_found, state, binding), saw 'fine'");
 }
 
 /* A case whose adapter has n 4 KiB memory segments, 4 GiB apart (above

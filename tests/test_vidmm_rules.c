@@ -55,6 +55,8 @@
 #include "wddmkit/gpu.h"
 #include "wddmkit/km.h"
 #include "reference.h"
+#include "bindings/kit_format.h"
+#include "wddmkit/binding.h"
 
 #include "vidmm_test_util.h"
 
@@ -105,6 +107,12 @@ enum mutation {
     MUT_THREAD_LEAK,          /* a system thread that outlives the teardown by 3 s */
     MUT_KM_BUGCHECK,          /* KeBugCheckEx */
     MUT_KM_MDL,               /* unmaps an MDL that was never mapped */
+    /* The hardware binding's rules (binding.h): the driver is the
+     * reference, the binding's processor misbehaves once armed. */
+    MUT_BIND_CRASH,           /* its exec dereferences NULL */
+    MUT_BIND_HANG,            /* its exec never returns */
+    MUT_BIND_BUDGET,          /* it runs on after spend() said no */
+    MUT_BIND_RESULT,          /* it reports a fault of class 99 */
 };
 
 #define MAX_TRACKED 32u
@@ -1370,6 +1378,7 @@ static void sc_cancel(struct run *r)
 #define CASE_FEW_PASSES 0x2u    /* max_passes 8 */
 #define CASE_SHORT_TIMEOUT 0x4u /* ddi_timeout_ms 300 in the bad run */
 #define CASE_KILLS 0x8u         /* the bad run leaves the adapter dead */
+#define CASE_BINDING 0x10u      /* the adapter has the test binding (binding_of_case) */
 
 struct rule_case {
     const char *id;
@@ -1502,9 +1511,56 @@ static const struct rule_case cases[] = {
     MUT("THREAD-LEAK-001", sc_render_then_stop, MUT_THREAD_LEAK),
     KM("KM-BUGCHECK-001", MUT_KM_BUGCHECK),
     KM("KM-MDL-001", MUT_KM_MDL),
+    /* The hardware binding's: the case an error, the driver unblamed */
+    { "BIND-CRASH-001", sc_render, NULL, MUT_BIND_CRASH, CASE_KILLS | CASE_BINDING },
+    { "BIND-HANG-001", sc_render, NULL, MUT_BIND_HANG, CASE_KILLS | CASE_BINDING | CASE_SHORT_TIMEOUT },
+    { "BIND-BUDGET-001", sc_render, NULL, MUT_BIND_BUDGET, CASE_KILLS | CASE_BINDING },
+    { "BIND-RESULT-001", sc_render, NULL, MUT_BIND_RESULT, CASE_KILLS | CASE_BINDING },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+/* ------------------------------------------------------------------ */
+/* The test binding                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Runs the kit's command set through processor.h (tests/bindings/
+ * kit_format.c) and, armed in a bad run, misbehaves as the mutation says. */
+static int binding_exec(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
+{
+    (void)self;
+    if (M.armed && M.mode >= MUT_BIND_CRASH && M.mode <= MUT_BIND_RESULT) {
+        M.fired++;
+        switch (M.mode) {
+        case MUT_BIND_CRASH: return *(volatile int *)M.null_base;
+        case MUT_BIND_HANG:
+            for (;;)
+                M.spins++;
+        case MUT_BIND_BUDGET:
+            while (x->ops->spend(x, 1u << 20, 0) == 0)
+                M.spins++;
+            return 0;
+        default:
+            memset(fault, 0, sizeof(*fault));
+            fault->cls = 99;
+            fault->offset = x->start;
+            return 1;
+        }
+    }
+    return wk_test_kit_format_exec(x, fault);
+}
+
+static const struct wk_processor_ops binding_processor = { sizeof(struct wk_processor_ops), 0, binding_exec,
+                                                           wk_test_kit_format_read_address, NULL };
+
+/* The reference adapter's memory, and the processor above. */
+static const struct wk_binding *binding_of_case(void)
+{
+    static struct wk_binding b = { WK_BINDING_HEADER("rules", "1.0"), NULL, NULL, 0, 0, NULL, NULL, NULL,
+                                   &binding_processor, NULL, NULL, NULL };
+    b.memory = wk_gpu_reference_desc();
+    return &b;
+}
 
 /* ------------------------------------------------------------------ */
 /* Running a case                                                       */
@@ -1606,6 +1662,8 @@ static bool run_once(const struct rule_case *c, int bad)
         cfg.max_passes = 8;
     if ((c->flags & CASE_SHORT_TIMEOUT) && bad)
         cfg.ddi_timeout_ms = 300; /* the good run keeps the default: no timer race */
+    if (c->flags & CASE_BINDING)
+        cfg.binding = binding_of_case();
     if (!expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK))
         return false;
     if (bad && c->rewrite)

@@ -40,6 +40,8 @@ endforeach()
 target_compile_definitions(test_vidmm PRIVATE WK_REFDRIVER_SO="$<TARGET_FILE:wk_refdriver>")
 add_dependencies(test_vidmm wk_refdriver)
 
+# The binding rows run the kit's command set through processor.h.
+target_sources(test_vidmm_rules PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bindings/kit_format.c)
 add_test(NAME vidmm.rules COMMAND test_vidmm_rules)
 add_test(NAME vidmm.behaviour COMMAND test_vidmm)
 add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)

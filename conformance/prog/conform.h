@@ -144,7 +144,7 @@ extern const char *const wk_paging_op_words[];
  * reference-impl/vidmm/vidmm.h no_model); auto decides by the module's
  * WK_DRIVER_TARGETS_GPU_MODEL marker (driver.h; an in-process DriverEntry
  * is the reference driver's, which targets the model). */
-enum wk_gpu_target { WK_GPU_AUTO, WK_GPU_MODEL, WK_GPU_NONE };
+enum wk_gpu_target { WK_GPU_AUTO, WK_GPU_MODEL, WK_GPU_NONE, WK_GPU_BINDING };
 
 /* Whether the driver's Render reads the kit's user-mode command format
  * (`--umd`): with the GPU model it must (the model executes what Render
@@ -177,7 +177,11 @@ struct wk_run_options {
      * reason, its remaining checks counted as skipped by their kinds. */
     uint32_t skip_kinds;
     const char *skip_reason[WK_CHECK_KIND_COUNT];
-    enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says */
+    enum wk_gpu_target gpu;            /* WK_GPU_AUTO (0) unless --gpu says; WK_GPU_BINDING: the
+                                          binding's processor executes them */
+    const char *binding;               /* the module exporting the hardware binding (binding.h):
+                                          `--binding PATH`, or the driver module when it exports
+                                          one; NULL: none */
     enum wk_umd_format umd;            /* WK_UMD_AUTO (0) unless --umd says */
     int stress;                        /* with contract: the stress profile, which also runs
                                           what no kernel hands a driver (a bare Patch: see
@@ -189,6 +193,10 @@ struct wk_run_options {
  * "Kinds of check"). */
 #define WK_GPU_NONE_SEMANTIC_REASON "nothing executes the driver's buffers (--gpu none)"
 #define WK_GPU_NONE_ENCODER_REASON "the case hands the driver the kit's own UMD format (--gpu none)"
+/* Why a run with a hardware binding skips the encoder kind: the binding
+ * has no encoder, and the driver does not read the kit's UMD format. */
+#define WK_BINDING_NO_ENCODER_REASON \
+    "the case hands the driver the kit's own UMD format, and its binding has no encoder"
 
 /* Why the contract profile skips a patch step: DxgkDdiPatch called on a
  * buffer and lists that no Render of the driver's made (facts §5.3 T1-T3:
@@ -226,6 +234,8 @@ struct wk_prog_exec {
     int stress;                        /* wk_run_options.stress */
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
+    int binding_encoder;               /* render steps go through the binding's encoder */
+    int no_interrupts;                 /* a binding's processor without registers: no interrupt comes */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */
     char skip_text[384];               /* a run-time reason rest_skipped may point at */
     /* Segment roles (roles.c): when the driver reports a layout other than

@@ -19,6 +19,7 @@
 
 #include "conform.h"
 #include "reference.h"
+#include "wddmkit/binding.h"
 
 /* The interpreter state is struct wk_prog_exec (conform.h). */
 #define interp wk_prog_exec
@@ -295,6 +296,45 @@ static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIS
         patch_location(&r->patch[i], &out[i]);
 }
 
+/* The render step in the driver's own user-mode format, by its binding's
+ * encoder (binding.h): the records as abstract operations over the step's
+ * allocation list. What only the kit's format can say (raw bytes, a
+ * patch-location list of the step's own) is a skip with the reason. */
+static wk_status binding_encode(struct interp *x, const struct wk_prog_render *r,
+                                const struct wk_vidmm_list_entry *list, uint32_t list_length, uint8_t *buf,
+                                uint32_t cap, D3DDDI_PATCHLOCATIONLIST *patch, uint32_t *len, uint32_t *patch_length)
+{
+    if (r->raw || r->patch_length)
+        return wk_vidmm_skip(x->vm, r->raw ? "the step's command buffer is raw bytes of the kit's own UMD format"
+                                           : "the step writes its own patch-location list in the kit's UMD format");
+    struct wk_encode_op ops[WK_PROG_MAX_RECORDS];
+    uint64_t sizes[WK_PROG_MAX_LIST];
+    for (uint32_t i = 0; i < r->record_count && i < WK_PROG_MAX_RECORDS; i++) {
+        const struct wk_prog_record *c = &r->records[i];
+        ops[i] = (struct wk_encode_op){ c->op, 0, { c->src.list_index, c->src.offset },
+                                        { c->dst.list_index, c->dst.offset }, c->size, c->value, c->width, c->height,
+                                        c->src_pitch, c->dst_pitch };
+    }
+    for (uint32_t i = 0; i < list_length; i++) {
+        struct wk_vidmm_allocation_state st;
+        sizes[i] = list[i].allocation && wk_vidmm_allocation_state(x->vm, list[i].allocation, &st) == WK_OK ? st.size : 0;
+    }
+    struct wk_encode_render e;
+    memset(&e, 0, sizeof(e));
+    e.ops = ops;
+    e.op_count = r->record_count < WK_PROG_MAX_RECORDS ? r->record_count : WK_PROG_MAX_RECORDS;
+    e.list_length = list_length;
+    e.list_size = sizes;
+    e.command = buf;
+    e.command_cap = cap;
+    e.patch = patch;
+    e.patch_cap = WK_PROG_MAX_USER_PATCHES;
+    wk_status st = wk_vidmm_encode_render(x->vm, &e);
+    *len = e.command_length;
+    *patch_length = e.patch_length;
+    return st;
+}
+
 static wk_status do_render(struct interp *x, const struct wk_step *s)
 {
     const struct wk_prog_render *r = s->render;
@@ -312,9 +352,16 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
     }
     uint8_t buf[WK_PROG_MAX_COMMAND + sizeof(WK_USER_COMMAND_HEADER) + WK_PROG_MAX_RECORDS * sizeof(WK_USER_BLIT)];
     D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_USER_PATCHES];
-    uint32_t len = encode_commands(r, buf, sizeof(buf));
-    uint32_t patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
-    user_patches(r, patch);
+    uint32_t len = 0, patch_length = 0;
+    if (x->binding_encoder) {
+        wk_status st = binding_encode(x, r, list, list_length, buf, sizeof(buf), patch, &len, &patch_length);
+        if (st != WK_OK)
+            return st;
+    } else {
+        len = encode_commands(r, buf, sizeof(buf));
+        patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
+        user_patches(r, patch);
+    }
     struct wk_vidmm_render args = { ctx, buf, len, list, list_length, patch_length ? patch : NULL, patch_length,
                                     r->no_prepatch_info };
     return wk_vidmm_render(x->vm, &args, &x->last_render);
@@ -964,6 +1011,15 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
     cfg.registry = x->p->registry.count ? &x->p->registry : NULL;
     cfg.pci_config = x->p->has_pci_config ? x->p->pci_config : NULL;
     cfg.seed += o ? o->seed : 0;
+    if (o && o->binding && o->gpu != WK_GPU_NONE) {
+        /* The hardware binding: its memory is the adapter's, its processor
+         * runs the driver's buffers (binding.h). The runner checked it once;
+         * a module that changed since is refused here, by name. */
+        const struct wk_binding *b = NULL;
+        if (wk_vidmm_binding_open(o->binding, &b, x->skip_text, sizeof(x->skip_text)) != WK_OK)
+            return WK_E_IO;
+        cfg.binding = b;
+    }
     wk_status st = wk_vidmm_create(&cfg, &x->vm);
     if (st != WK_OK)
         return st;
@@ -993,7 +1049,27 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
      * driver's own choices (wk_rule_is_choice). */
     wk_vidmm_skip_choice_rules(x->vm, x->contract);
     enum wk_gpu_target gpu = o ? o->gpu : WK_GPU_AUTO;
-    if (gpu == WK_GPU_NONE || (gpu == WK_GPU_AUTO && wk_vidmm_driver_declares_model(x->vm) == 0)) {
+    const struct wk_binding *b = wk_vidmm_binding(x->vm);
+    if (b && b->processor)
+        gpu = WK_GPU_BINDING; /* the binding's processor executes the buffers */
+    if (gpu == WK_GPU_BINDING && !(b && b->processor))
+        gpu = WK_GPU_NONE; /* asked for, but nothing to execute them with */
+    if (gpu == WK_GPU_BINDING) {
+        /* The cases in the kit's UMD format judge a driver that reads it;
+         * the others need the binding's encoder. */
+        static const char *const binding_reasons[WK_CHECK_KIND_COUNT] = {
+            [WK_CHECK_ENCODER] = WK_BINDING_NO_ENCODER_REASON,
+        };
+        enum wk_umd_format umd = o ? o->umd : WK_UMD_AUTO;
+        int kit_umd = umd == WK_UMD_KIT || (umd == WK_UMD_AUTO && wk_vidmm_driver_declares_kit_umd(x->vm) == 1);
+        x->binding_encoder = !kit_umd && wk_vidmm_binding_encodes(x->vm);
+        x->no_interrupts = b->registers == NULL;
+        if (!kit_umd && !x->binding_encoder) {
+            if (!x->skip_reason)
+                x->skip_reason = binding_reasons;
+            x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_ENCODER);
+        }
+    } else if (gpu == WK_GPU_NONE || (gpu == WK_GPU_AUTO && wk_vidmm_driver_declares_model(x->vm) == 0)) {
         wk_vidmm_set_no_model(x->vm, 1);
         if (!x->skip_reason)
             x->skip_reason = none_reasons;
@@ -1033,6 +1109,18 @@ static int mutation_missed(struct interp *x, const struct wk_mutation_state *ms)
  * GPU. A skip with the reason, never a failure. */
 static int unjudgeable_without_model(struct interp *x, const struct wk_mutation_state *ms)
 {
+    if (x->no_interrupts && !ms->applied) {
+        /* A binding's processor without a register model: the kit runs
+         * the buffers and retires their fences, and no interrupt comes. */
+        snprintf(x->r->seen, sizeof(x->r->seen),
+                 "the call the corruption %s aims at never came: %u %s call%s; the binding has no register model, so "
+                 "no interrupt reports a fence",
+                 ms->mutation ? ms->mutation->name : "?", ms->seen, ms->mutation ? wk_ddi_name(ms->mutation->ddi) : "?",
+                 ms->seen == 1 ? "" : "s");
+        x->r->verdict = WK_VERDICT_SKIP;
+        x->r->expected[0] = '\0';
+        return 1;
+    }
     if (!(x->skip_kinds & WK_CHECK_BIT(WK_CHECK_SEMANTIC)))
         return 0;
     struct wk_case_result *r = x->r;
@@ -1156,6 +1244,22 @@ static int run_steps(struct interp *x)
     return 1;
 }
 
+/* When the hardware binding failed before the driver broke any rule, the
+ * case judged nothing of the driver: an `error` naming the binding's rule
+ * (BIND-*), never the driver's failure (binding.h). */
+static void binding_failure(struct interp *x)
+{
+    struct wk_violation v[1];
+    uint64_t total = 0;
+    if (wk_vidmm_violations(x->vm, v, 1, &total) == 0 || !wk_rule_is_binding(v[0].rule))
+        return;
+    struct wk_case_result *r = x->r;
+    r->verdict = WK_VERDICT_ERROR;
+    snprintf(r->rule, sizeof(r->rule), "%s", v[0].rule);
+    snprintf(r->expected, sizeof(r->expected), "the hardware binding runs (it is the kit's, not the driver's)");
+    snprintf(r->seen, sizeof(r->seen), "%.300s", v[0].message);
+}
+
 static void judge_positive(struct interp *x)
 {
     struct wk_case_result *r = x->r;
@@ -1225,7 +1329,8 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     } else if (st != WK_OK) {
         r->verdict = st == WK_E_IO || st == WK_E_NOT_FOUND || !x.vm ? WK_VERDICT_ERROR : WK_VERDICT_FAIL;
         snprintf(r->expected, sizeof(r->expected), "the adapter starts");
-        snprintf(r->seen, sizeof(r->seen), "%s: %s", wk_status_name(st), x.vm ? wk_vidmm_last_error(x.vm) : "");
+        snprintf(r->seen, sizeof(r->seen), "%s: %.280s", wk_status_name(st),
+                 x.vm ? wk_vidmm_last_error(x.vm) : x.skip_text);
         if (x.vm)
             first_violation(&x, "the adapter starts");
     } else {
@@ -1242,6 +1347,7 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
             first_violation(&x, "a clean teardown");
         }
         record_tripped(&x);
+        binding_failure(&x);
         /* The breaches of the reference driver's own rules the contract
          * profile did not hold against the driver (RENDER-FAIL-001...). */
         for (uint64_t n = wk_vidmm_choice_skipped(x.vm); n; n--)

@@ -52,6 +52,7 @@ void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_
     }
     struct wk_run_options ro = { .driver = R->o->driver, .seed = R->o->seed, .contract = R->o->contract,
                                  .skip_kinds = R->o->skip_kinds, .gpu = R->o->gpu, .umd = R->o->umd,
+                                 .binding = R->o->binding,
                                  .stress = R->o->stress, .once = R->once };
     memcpy(ro.skip_reason, R->o->skip_reason, sizeof(ro.skip_reason));
     wk_prog_run(p, &ro, r);

@@ -83,7 +83,7 @@ static void set_option(struct wk_journal_identity *id, unsigned i, const char *n
 void wk_journal_identity(struct wk_journal_identity *id, const struct wk_prog *const *loaded, size_t n,
                          const struct wk_runner_options *o, const char *expectations)
 {
-    static const char *const gpu[] = { "auto", "model", "none" }, *const umd[] = { "auto", "kit", "none" };
+    static const char *const gpu[] = { "auto", "model", "none", "binding" }, *const umd[] = { "auto", "kit", "none" };
     char v[512];
     memset(id, 0, sizeof(*id));
     id->driver = o->driver;
@@ -110,6 +110,11 @@ void wk_journal_identity(struct wk_journal_identity *id, const struct wk_prog *c
     else
         snprintf(v, sizeof(v), "none");
     set_option(id, 8, "--expectations", v);
+    if (o->binding)
+        digest_file(o->binding, v, sizeof(v));
+    else
+        snprintf(v, sizeof(v), "none");
+    set_option(id, 9, "--binding", v);
 }
 
 /* ------------------------------------------------------------------ */

@@ -239,6 +239,10 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
         append_word(buf, size, "--gpu", 0);
         append_word(buf, size, rep->gpu == WK_GPU_NONE ? "none" : "model", 0);
     }
+    if (rep->binding_given) {
+        append_word(buf, size, "--binding", 0);
+        append_word(buf, size, rep->binding ? rep->binding : "none", 0);
+    }
     if (rep->umd_given) {
         append_word(buf, size, "--umd", 0);
         append_word(buf, size, rep->umd == WK_UMD_KIT ? "kit" : "none", 0);

@@ -44,6 +44,8 @@ void wk_runner_describe(struct wk_run_report *rep, const struct wk_runner_option
     rep->stress = o->contract && o->stress;
     rep->gpu = o->gpu;
     rep->gpu_given = o->gpu_given;
+    rep->binding = o->binding;
+    rep->binding_given = o->binding_given;
     rep->umd = o->umd;
     rep->umd_given = o->umd_given;
     rep->seed = o->seed;

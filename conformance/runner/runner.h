@@ -45,6 +45,8 @@ struct wk_runner_options {
     const char *skip_reason[WK_CHECK_KIND_COUNT]; /* wk_run_options.skip_reason */
     enum wk_gpu_target gpu;           /* wk_run_options.gpu */
     int gpu_given;                    /* --gpu on the command line (kept for the rerun command) */
+    const char *binding;              /* wk_run_options.binding */
+    int binding_given;                /* --binding PATH on the command line (the rerun command) */
     enum wk_umd_format umd;           /* wk_run_options.umd */
     int umd_given;                    /* --umd on the command line (kept for the rerun command) */
     uint64_t seed;                    /* wk_run_options.seed */
@@ -106,6 +108,8 @@ struct wk_run_report {
     enum wk_gpu_target gpu;           /* what executed the driver's buffers (never AUTO once
                                          the runner has decided: cli/cli_conform.c) */
     int gpu_given;
+    const char *binding;              /* the hardware binding's module, NULL: none */
+    int binding_given;
     enum wk_umd_format umd;           /* with --gpu none: whether the kit-format cases ran */
     int umd_given;
     uint64_t seed;

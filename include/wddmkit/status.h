@@ -42,7 +42,8 @@ extern "C" {
     X(WK_E_DRIVER_HANG, -18, "the driver did not return in time")              \
     X(WK_E_DEAD, -19, "the adapter is unusable after an earlier driver crash") \
     X(WK_E_NOT_FOUND, -20, "no such object")                                   \
-    X(WK_E_STATE, -21, "operation not valid in the current state")
+    X(WK_E_STATE, -21, "operation not valid in the current state")               \
+    X(WK_E_BINDING, -22, "the hardware binding failed (crash, hang or an answer outside its interface)")
 
 typedef enum wk_status {
 #define WK_STATUS_ENUM_(name, num, msg) name = (num),

@@ -263,7 +263,17 @@ static void arm_timer(uint32_t ms)
     setitimer(ITIMER_REAL, &t, NULL);
 }
 
+static int frame_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count, int timed);
+
 int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count)
+{
+    return frame_enter(vm, ddi, f, count, 1);
+}
+
+/* timed 0: the frame never arms or disarms the process's one hang timer
+ * (a register access from a driver's own thread, whose arming would cut
+ * the timer of a DDI call running on another thread). */
+static int frame_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count, int timed)
 {
     if (vm->dead)
         return -1;
@@ -273,6 +283,8 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
     f->fault_addr = NULL;
     f->fault_has_addr = 0;
     f->fault_on_stack = 0;
+    f->binding_op = NULL;
+    f->timed = timed && vm->cfg.ddi_timeout_ms != UINT32_MAX;
     f->outer = active;
     calls_ddis = 1;
     if (count)
@@ -281,7 +293,7 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
      * runner, the tools: a case costs milliseconds, seven sigactions about
      * 1.4 us); the fuzz harnesses, which run no timer and count
      * microseconds, get them back after DriverEntry only (ddi_leave). */
-    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX) {
+    if (!f->outer && f->timed) {
         reassert_handlers();
         arm_timer(vm->cfg.ddi_timeout_ms);
     }
@@ -290,11 +302,22 @@ int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int cou
     return 0;
 }
 
+/* A binding frame carries the DDI it runs inside (a register write from
+ * SubmitCommand), or none (the kit running a buffer between calls). */
+int bind_enter(struct wk_vidmm *vm, const char *op, struct ddi_frame *f, int timed)
+{
+    enum wk_ddi ddi = active && active->vm == vm ? active->ddi : WK_DDI_NONE;
+    if (frame_enter(vm, ddi, f, 0, timed) != 0)
+        return -1;
+    f->binding_op = op;
+    return 0;
+}
+
 void ddi_leave(struct ddi_frame *f)
 {
     active = f->outer;
     publish();
-    if (!f->outer && f->vm->cfg.ddi_timeout_ms != UINT32_MAX)
+    if (!f->outer && f->timed)
         arm_timer(0);
     if (!f->outer && f->ddi == WK_DDI_DRIVER_ENTRY)
         reassert_handlers(); /* what a driver installs, it installs there */
@@ -312,12 +335,58 @@ void guarded_copy(void *dst, const void *src, size_t n)
         d[i] = s[i];
 }
 
+/* The frame's signo when binding code failed inside a driver's call: the
+ * driver's call is unwound, and nothing is recorded against the driver. */
+#define SIGNO_BINDING (-2)
+
+/* Binding code failed in frame f: BIND-CRASH-001 or BIND-HANG-001 against
+ * the binding, then, inside a driver's call, that call is left too. */
+static wk_status binding_crashed(struct ddi_frame *f)
+{
+    struct wk_vidmm *vm = f->vm;
+    if (f->signo > 0) {
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, f->signo);
+        sigprocmask(SIG_UNBLOCK, &one, NULL);
+    }
+    const char *in = f->ddi != WK_DDI_NONE ? " during " : "";
+    const char *ddi = f->ddi != WK_DDI_NONE ? wk_ddi_name(f->ddi) : "";
+    if (f->signo == SIGALRM)
+        violate(vm, R_BIND_HANG, WK_DDI_NONE, "%s of the binding did not return within %u ms%s%s", f->binding_op,
+                vm->cfg.ddi_timeout_ms, in, ddi);
+    else if (f->fault_has_addr)
+        violate(vm, R_BIND_CRASH, WK_DDI_NONE, "%s of the binding crashed with signal %d (%s) at address %p%s%s",
+                f->binding_op, f->signo, strsignal(f->signo), f->fault_addr, in, ddi);
+    else
+        violate(vm, R_BIND_CRASH, WK_DDI_NONE, "%s of the binding crashed with signal %d (%s)%s%s", f->binding_op,
+                f->signo, strsignal(f->signo), in, ddi);
+    struct ddi_frame *outer = f->outer;
+    if (outer && outer->vm == vm && !outer->binding_op) {
+        /* Unwind the driver's call that reached the binding: it must not go
+         * on with an adapter whose GPU is gone, and it is not to blame. */
+        binding_release_lock(vm);
+        outer->signo = SIGNO_BINDING;
+        outer->fault_addr = NULL;
+        outer->fault_has_addr = 0;
+        outer->fault_on_stack = 0;
+        active = outer->outer;
+        publish();
+        siglongjmp(outer->env, 1);
+    }
+    return WK_E_BINDING;
+}
+
 wk_status ddi_crashed(struct ddi_frame *f)
 {
     struct wk_vidmm *vm = f->vm;
-    if (!f->outer && vm->cfg.ddi_timeout_ms != UINT32_MAX)
+    if (!f->outer && f->timed)
         arm_timer(0);
     vm->dead = 1;
+    if (f->binding_op)
+        return binding_crashed(f);
+    if (f->signo == SIGNO_BINDING)
+        return WK_E_BINDING;
     if (f->signo == SIGNO_KM_FAILURE) { /* km.h ended it: no signal to unblock */
         enum wk_rule_id rule = km_rule_of_line(vm->km_failure);
         const char *detail = vm->km_failure;

@@ -17,6 +17,7 @@
 #ifndef WK_VIDMM_INTERNAL_H
 #define WK_VIDMM_INTERNAL_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -24,6 +25,7 @@
 #include "vidmm.h"
 
 #include "placement.h"
+#include "wddmkit/binding.h"
 #include "rules.h"
 
 #define MAX_HANDLES 4096u        /* objects of each kind per wk_vidmm */
@@ -183,6 +185,8 @@ struct pending {
     int held;                   /* kept in the software queue (cancel tests) */
     uint32_t context;
     uint32_t start, end;        /* submission range in the DMA buffer */
+    uint64_t dma_gpu_address;   /* the DMA buffer's GPU address (a binding's processor
+                                   without registers runs [start, end) from it) */
 };
 
 #define MAX_PENDING 256u
@@ -218,6 +222,17 @@ struct wk_vidmm {
     struct wk_gpu *gpu;
     struct wk_gpu_desc gpu_desc;
     char last_error[384];
+    /* The hardware binding (binding.h; binding.c): NULL, or cfg.binding,
+     * which then built the memory system; bself is its per-adapter object. */
+    const struct wk_binding *binding;
+    void *bself;
+    pthread_mutex_t bind_lock;              /* serialises calls into the binding object */
+    pthread_t bind_holder;
+    int bind_held;
+    char bind_fault_text[200];              /* the first fault of the binding's processor since
+                                               the last check, in its words (gpu_fault_check) */
+    int irq_ignored;                        /* a binding's line stayed asserted after a violation:
+                                               not delivered again until the GPU runs again */
 
     /* Driver */
     void *so;                               /* dlopen handle */
@@ -377,6 +392,9 @@ struct ddi_frame {
     volatile int fault_access;      /* FAULT_READ, FAULT_WRITE or FAULT_UNKNOWN (call.c) */
     volatile int fault_has_addr;    /* 1: fault_addr is where the CPU faulted (call.c) */
     volatile int fault_on_stack;    /* 1: it faulted next to its stack pointer (call.c) */
+    int timed;                      /* it armed the hang timer (outermost frames, call.c) */
+    const char *binding_op;         /* non-NULL: a call into the hardware binding's code
+                                       ("processor.exec"), not the driver's (BIND_CALL) */
     struct ddi_frame *outer;
 };
 
@@ -409,6 +427,28 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
     } while (0)
 
 #define DDI_CALL(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 1, __VA_ARGS__)
+/* A call into the hardware binding's code (binding.c): caught like a DDI
+ * call, reported as the binding's (BIND-CRASH-001, BIND-HANG-001), never the
+ * driver's; inside a DDI call (a register write from SubmitCommand) the
+ * driver's call is unwound too, unblamed. crashed_st: WK_OK or WK_E_BINDING. */
+int bind_enter(struct wk_vidmm *vm, const char *op, struct ddi_frame *f, int timed);
+#define BIND_CALL_(vm, op, timed, crashed_st, ...)                  \
+    do {                                                            \
+        struct ddi_frame bind_f_;                                   \
+        (crashed_st) = WK_OK;                                       \
+        if (bind_enter((vm), (op), &bind_f_, (timed)) != 0) {       \
+            (crashed_st) = WK_E_DEAD;                               \
+        } else if (sigsetjmp(bind_f_.env, 0) == 0) {                \
+            __VA_ARGS__;                                            \
+            ddi_leave(&bind_f_);                                    \
+        } else {                                                    \
+            (crashed_st) = ddi_crashed(&bind_f_);                   \
+        }                                                           \
+    } while (0)
+#define BIND_CALL(vm, op, crashed_st, ...) BIND_CALL_(vm, op, 1, crashed_st, __VA_ARGS__)
+/* A register access: inside a DDI call its timer covers it; on a driver's
+ * own thread nothing times it (the run's total timeout does). */
+#define BIND_REGISTER_CALL(vm, op, crashed_st, ...) BIND_CALL_(vm, op, 0, crashed_st, __VA_ARGS__)
 /* The kit reading memory the driver pointed it at (a bank table, a blob). */
 #define DDI_GUARD(vm, ddi_id, crashed_st, ...) DDI_FRAME_(vm, ddi_id, crashed_st, 0, __VA_ARGS__)
 /* The copy to make inside DDI_GUARD: n bytes from where the driver says,
@@ -711,9 +751,73 @@ void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
  * level, docs/verdicts.md "Kinds of check"): 1, or in the no_model mode 0
  * after counting the check as skipped. Every check that reads the model's
  * memory or GART after a buffer ran asks first. */
+/* binding.c ------------------------------------------------------------- */
+
+/* The most bytes of allocation private data a binding's encoder writes. */
+#define WK_VIDMM_MAX_PRIVATE_DATA 4096u
+
+struct wk_exec_fault;
+struct wk_submission;
+/* The per-adapter object (create), at wk_vidmm_create; destroy at
+ * wk_vidmm_destroy. wk_vidmm_reset resets the memory, not the binding: the
+ * driver is not restarted, and what it programmed (a ring's base) stays. */
+wk_status binding_attach(struct wk_vidmm *vm);
+void binding_detach(struct wk_vidmm *vm);
+/* Releases the binding lock when this thread holds it (call.c, before it
+ * unwinds a driver's call past the binding call that took it). */
+void binding_release_lock(struct wk_vidmm *vm);
+/* Whether the binding runs the driver's buffers (a processor), and
+ * whether a register model queues them (else the kit runs each
+ * accepted submission itself, in order, and retires its fence). */
+static inline int binding_executes(const struct wk_vidmm *vm)
+{
+    return vm->binding && vm->bself != NULL ? 1 : 0;
+}
+int binding_has_registers(const struct wk_vidmm *vm);
+/* Runs [start, end) of the buffer at buffer_addr on the binding's processor:
+ * WK_OK (ran to its end), WK_E_GPU_FAULT (*fault, logged in the memory
+ * system's fault log), WK_E_BINDING (the binding failed: BIND-* recorded,
+ * adapter dead). */
+wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
+                       uint32_t fence, struct wk_exec_fault *fault);
+/* The binding's encoding of an allocation request (pPrivateDriverData):
+ * WK_OK and *size, WK_E_NOT_SUPPORTED (it cannot say it: a skip),
+ * WK_E_BINDING. */
+int binding_encodes_allocation(const struct wk_vidmm *vm);
+wk_status binding_encode_allocation(struct wk_vidmm *vm, const WK_ALLOCATION_REQUEST *req, uint8_t *buf,
+                                    uint32_t cap, uint32_t *size);
+/* The register model's queue and interrupt line (binding_has_registers). */
+int binding_next(struct wk_vidmm *vm, struct wk_submission *s);
+void binding_done(struct wk_vidmm *vm, const struct wk_submission *s, const struct wk_exec_fault *fault);
+int binding_irq_pending(struct wk_vidmm *vm);
+/* A register access of the driver's, for the register path: 0, or -1 when
+ * the binding failed (the adapter is dead). */
+int binding_read32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t *value);
+int binding_write32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t value);
+/* The GPU address the driver's encoding holds at dma[offset] (a patch
+ * slot): 1 and *address (and *slot_bytes), 0 when none is encoded there,
+ * -1 when nothing can decode addresses (no binding decoder). The kit's own
+ * GPU: 8 little-endian bytes. */
+int patch_slot_address(struct wk_vidmm *vm, const uint8_t *dma, uint64_t len, uint64_t offset, uint64_t *address,
+                       uint32_t *slot_bytes);
+
 static inline int semantic_check(struct wk_vidmm *vm)
 {
     if (!vm->cfg.no_model)
+        return 1;
+    vm->semantic_skipped++;
+    return 0;
+}
+
+/* The semantic checks of the addresses the driver wrote in its buffers
+ * (PATCH-VALUE-001, RENDER-PREPATCH-001): they read the driver's encoding,
+ * so they need the kit's GPU or a binding whose processor decodes addresses
+ * (read_address); else, as semantic_check, 0 after counting the skip. */
+static inline int address_check(struct wk_vidmm *vm)
+{
+    if (!semantic_check(vm))
+        return 0;
+    if (!vm->binding || (binding_executes(vm) && vm->binding->processor->read_address))
         return 1;
     vm->semantic_skipped++;
     return 0;

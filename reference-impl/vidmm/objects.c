@@ -333,14 +333,25 @@ static wk_status call_create_allocation(struct wk_vidmm *vm, uint32_t device,
                                         const WK_ALLOCATION_REQUEST *req, DXGK_ALLOCATIONINFO *info)
 {
     (void)device;
+    /* pPrivateDriverData: the driver's own format when its binding encodes
+     * it (binding.h), else the kit's request (umd.h). */
+    uint8_t encoded[WK_VIDMM_MAX_PRIVATE_DATA];
+    const void *data = req;
+    uint32_t size = sizeof(*req);
+    if (binding_encodes_allocation(vm)) {
+        wk_status enc = binding_encode_allocation(vm, req, encoded, sizeof(encoded), &size);
+        if (enc != WK_OK)
+            return enc;
+        data = encoded;
+    }
     struct gbuf priv;
-    wk_status st = gbuf_alloc(vm, &priv, sizeof(*req), "allocation private data");
+    wk_status st = gbuf_alloc(vm, &priv, size ? size : 1, "allocation private data");
     if (st != WK_OK)
         return st;
-    memcpy(priv.ptr, req, sizeof(*req));
+    memcpy(priv.ptr, data, size);
     memset(info, 0, sizeof(*info));
-    info->pPrivateDriverData = priv.ptr;
-    info->PrivateDriverDataSize = sizeof(*req);
+    info->pPrivateDriverData = size ? priv.ptr : NULL;
+    info->PrivateDriverDataSize = size;
     DXGKARG_CREATEALLOCATION args;
     memset(&args, 0, sizeof(args));
     args.NumAllocations = 1;

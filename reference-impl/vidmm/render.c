@@ -115,15 +115,25 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct render_job *j, 
 /* With SegmentId != 0 the driver must have written final addresses (R6). */
 static wk_status check_prepatch(struct wk_vidmm *vm, const struct render_job *j, uint32_t count)
 {
-    if (!semantic_check(vm)) /* the final addresses are in the driver's own encoding */
+    /* The final addresses are in the driver's own encoding (facts §5.3
+     * T3): read as its hardware reads them, or not at all. */
+    if (!address_check(vm))
         return WK_OK;
     const D3DDDI_PATCHLOCATIONLIST *p = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)j->c->patch_list.ptr;
     for (uint32_t i = 0; i < count; i++) {
         const DXGK_ALLOCATIONLIST *e = &j->alloc_list[p[i].AllocationIndex];
         if (e->SegmentId == 0)
             continue;
-        uint64_t want = (uint64_t)e->PhysicalAddress.QuadPart + p[i].AllocationOffset, seen;
-        memcpy(&seen, j->c->dma.ptr + p[i].PatchOffset, 8);
+        uint64_t want = (uint64_t)e->PhysicalAddress.QuadPart + p[i].AllocationOffset, seen = 0;
+        uint32_t bytes = 0;
+        int decoded = patch_slot_address(vm, j->c->dma.ptr, j->c->dma.size, p[i].PatchOffset, &seen, &bytes);
+        if (decoded < 0 || vm->dead)
+            return vm->dead ? WK_E_BINDING : WK_OK;
+        if (!decoded)
+            return violate(vm, R_RENDER_PREPATCH, WK_DDI_RENDER,
+                           "patch entry %u at +%u holds no address the hardware decodes, but the allocation list gave "
+                           "SegmentId %u: expected 0x%llx",
+                           i, p[i].PatchOffset, e->SegmentId, (unsigned long long)want);
         if (seen != want)
             return violate(vm, R_RENDER_PREPATCH, WK_DDI_RENDER,
                            "patch entry %u at +%u holds 0x%llx, but the allocation list gave SegmentId %u: expected 0x%llx",

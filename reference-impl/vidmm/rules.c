@@ -72,6 +72,17 @@ int wk_rule_is_choice(const char *id)
     return r && choice_rule((enum wk_rule_id)(r - catalogue));
 }
 
+/* The hardware binding's rules (BIND-*): a case that trips one is an
+ * `error` of the kit's setup, never the driver's failure. */
+int wk_rule_is_binding(const char *id)
+{
+    const struct wk_rule *r = wk_rule_find(id);
+    if (!r)
+        return 0;
+    enum wk_rule_id rule = (enum wk_rule_id)(r - catalogue);
+    return rule == R_BIND_CRASH || rule == R_BIND_HANG || rule == R_BIND_BUDGET || rule == R_BIND_RESULT;
+}
+
 void wk_vidmm_skip_choice_rules(struct wk_vidmm *vm, int skip)
 {
     vm->skip_choice_rules = skip != 0;
@@ -94,7 +105,10 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
     char line[sizeof(((struct wk_violation *)0)->message)];
-    snprintf(line, sizeof(line), "%s: %s: %s", catalogue[rule].id, wk_ddi_name(ddi), detail);
+    if (ddi == WK_DDI_NONE) /* no DDI to name (a binding's rule between calls) */
+        snprintf(line, sizeof(line), "%s: %s", catalogue[rule].id, detail);
+    else
+        snprintf(line, sizeof(line), "%s: %s: %s", catalogue[rule].id, wk_ddi_name(ddi), detail);
     if (vm->violation_total < MAX_VIOLATIONS_KEPT) {
         struct wk_violation *v = &vm->violations[vm->violation_total];
         snprintf(v->rule, sizeof(v->rule), "%s", catalogue[rule].id);

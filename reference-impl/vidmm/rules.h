@@ -318,7 +318,21 @@
       "WDK KeBugCheckEx: it brings the system down; a miniport calls it only for an unrecoverable inconsistency, which is what the kit then reports", "reference-impl/vidmm/km_services.c") \
     X(R_KM_MDL, "KM-MDL-001", WK_DDI_NONE,                                                    \
       "MmUnmapLockedPages is given the address MmMapLockedPagesSpecifyCache returned for that MDL, once",                                                                                    \
-      "WDK MmUnmapLockedPages: BaseAddress is the value MmMapLockedPagesSpecifyCache returned for the MDL; anything else bug-checks", "reference-impl/vidmm/km_services.c")
+      "WDK MmUnmapLockedPages: BaseAddress is the value MmMapLockedPagesSpecifyCache returned for the MDL; anything else bug-checks", "reference-impl/vidmm/km_services.c") \
+    /* The hardware binding's own rules (binding.h): code the kit runs as the GPU, never the \
+     * driver's; a case that trips one ends as an `error`, not a failure of the driver. */ \
+    X(R_BIND_CRASH, "BIND-CRASH-001", WK_DDI_NONE,                                                    \
+      "the hardware binding's code (processor, register model, encoder, disassembler) does not crash", \
+      "DESIGN: hostile bindings (binding.h): a binding's failure is never the driver's", "reference-impl/vidmm/call.c") \
+    X(R_BIND_HANG, "BIND-HANG-001", WK_DDI_NONE,                                                    \
+      "the hardware binding's code returns within the DDI timeout", \
+      "DESIGN: hostile bindings (binding.h): a binding's failure is never the driver's", "reference-impl/vidmm/call.c") \
+    X(R_BIND_BUDGET, "BIND-BUDGET-001", WK_DDI_NONE,                                                    \
+      "a binding's processor stops with a BUDGET fault once the kit's budget is spent", \
+      "DESIGN: processor.h (wk_exec_ops.spend)", "reference-impl/vidmm/binding.c") \
+    X(R_BIND_RESULT, "BIND-RESULT-001", WK_DDI_NONE,                                                    \
+      "a binding answers within its interface (fault class and offset, encoder lengths, create)", \
+      "DESIGN: processor.h and binding.h", "reference-impl/vidmm/binding.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -28,7 +28,9 @@ void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before, 
     uint64_t total = 0;
     uint32_t n = wk_gpu_faults(vm->gpu, log, WK_GPU_FAULT_LOG_SIZE, &total);
     char text[200] = "fault log full";
-    if (before->faults < n)
+    if (binding_executes(vm))
+        snprintf(text, sizeof(text), "%s", vm->bind_fault_text); /* in the binding's words */
+    else if (before->faults < n)
         wk_gpu_fault_format(&log[before->faults], text, sizeof(text));
     vm->stats.gpu_faults++;
     violate(vm, rule, ddi, "the %s faulted on the GPU: %s", what, text);
@@ -174,7 +176,7 @@ static uint64_t check_patch_effect(struct wk_vidmm *vm, const struct submission 
     if (!check_confined(vm, s, before, slots, &n))
         return 0;
     uint64_t allowed_end = n ? slots[n - 1].hi : 0;
-    if (!semantic_check(vm)) /* the patched values are in the driver's own encoding */
+    if (!address_check(vm)) /* the patched values are in the driver's own encoding (T3) */
         return allowed_end;
     for (uint32_t i = 0; i < s->patch_length; i++) {
         const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
@@ -184,8 +186,18 @@ static uint64_t check_patch_effect(struct wk_vidmm *vm, const struct submission 
         const DXGK_ALLOCATIONLIST *al = &s->alloc_list[p->AllocationIndex];
         if (al->SegmentId == 0)
             continue;
-        uint64_t want = (uint64_t)al->PhysicalAddress.QuadPart + p->AllocationOffset, seen;
-        memcpy(&seen, now + p->PatchOffset, 8);
+        uint64_t want = (uint64_t)al->PhysicalAddress.QuadPart + p->AllocationOffset, seen = 0;
+        uint32_t bytes = 0;
+        int decoded = patch_slot_address(vm, now, s->dma->size, p->PatchOffset, &seen, &bytes);
+        if (decoded < 0 || vm->dead)
+            return allowed_end;
+        if (!decoded) {
+            violate(vm, R_PATCH_VALUE, WK_DDI_PATCH,
+                    "patch location %u (+%u) holds no address the hardware decodes, expected PhysicalAddress + "
+                    "AllocationOffset = 0x%llx",
+                    s->patch_start + i, p->PatchOffset, (unsigned long long)want);
+            return allowed_end;
+        }
         if (seen != want) {
             violate(vm, R_PATCH_VALUE, WK_DDI_PATCH,
                     "patch location %u (+%u) holds 0x%llx, expected PhysicalAddress + AllocationOffset = 0x%llx",
@@ -332,6 +344,7 @@ static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, ui
     p->context = s->context;
     p->start = s->start;
     p->end = s->end;
+    p->dma_gpu_address = s->dma_gpu_address;
     return WK_OK;
 }
 
@@ -377,17 +390,46 @@ static wk_status dpc_point(struct wk_vidmm *vm)
     return km_run_queued_dpcs(vm);
 }
 
+/* The interrupt line: the kit's GPU's, or the binding's register model's. */
+static int line_asserted(struct wk_vidmm *vm)
+{
+    return binding_has_registers(vm) ? binding_irq_pending(vm) : wk_gpu_irq_asserted(vm->gpu);
+}
+
+/* What the report says of the line: the kit's GPU's status bits; a
+ * binding's line has no status the kit knows. */
+static void line_state(struct wk_vidmm *vm, char *buf, size_t cap)
+{
+    if (binding_has_registers(vm))
+        snprintf(buf, cap, "the %s GPU's line", vm->binding->name);
+    else
+        snprintf(buf, cap, "status 0x%x", wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS));
+}
+
+/* After a violation the kit quiets the line itself, as no driver did: the
+ * kit's GPU by acknowledging every bit; a binding's line is not delivered
+ * again until the GPU runs again. */
+static void quiet_line(struct wk_vidmm *vm)
+{
+    if (binding_has_registers(vm)) {
+        vm->irq_ignored = 1;
+        return;
+    }
+    uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
+    wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits);
+}
+
 static wk_status deliver_interrupts(struct wk_vidmm *vm)
 {
-    for (uint32_t round = 0; wk_gpu_irq_asserted(vm->gpu); round++) {
+    for (uint32_t round = 0; line_asserted(vm); round++) {
+        char raised[64];
+        line_state(vm, raised, sizeof(raised));
         if (!vm->ddi.DxgkDdiInterruptRoutine || round == MAX_IRQ_ROUNDS) {
-            uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
-            wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits); /* quiet the line ourselves */
+            quiet_line(vm);
             return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
-                           "the interrupt line stayed asserted (status 0x%x) after %u calls", bits, round);
+                           "the interrupt line stayed asserted (%s) after %u calls", raised, round);
         }
         NTSTATUS claimed = 0; /* the BOOLEAN answer, widened for the rewriter */
-        uint32_t raised = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
         wk_status crashed;
         const unsigned char irql = km_irql_enter(vm, KM_DEVICE_IRQL); /* an ISR runs at its device's IRQL */
         DDI_CALL(vm, WK_DDI_INTERRUPT_ROUTINE, crashed,
@@ -397,10 +439,9 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
         if (crashed != WK_OK)
             return crashed;
         if (!claimed) {
-            uint32_t bits = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_IRQ_STATUS);
-            wk_gpu_mmio_write32(vm->gpu, WK_GPU_REG_IRQ_ACK, bits);
+            quiet_line(vm);
             return violate(vm, R_INTR_CLAIM, WK_DDI_INTERRUPT_ROUTINE,
-                           "returned FALSE while its device asserted the line (status 0x%x)", raised);
+                           "returned FALSE while its device asserted the line (%s)", raised);
         }
     }
     return dpc_point(vm);
@@ -440,8 +481,108 @@ static wk_status retire_unexecuted(struct wk_vidmm *vm, uint32_t fence)
     return vm->dead ? WK_E_DEAD : WK_OK;
 }
 
+/*
+ * A binding's processor without a register model: as a GPU of the driver's
+ * own would, it runs each submission the driver accepted, in order, and the
+ * kit retires its fence (no interrupt comes; that the driver reported the
+ * completion is the one thing not checked, as with no_model).
+ */
+static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
+{
+    while (vm->npending) {
+        struct pending *p = NULL;
+        uint32_t i = 0;
+        for (; i < vm->npending; i++)
+            if (!vm->pending[i].held) {
+                p = &vm->pending[i];
+                break;
+            }
+        if (!p || (fence && p->fence > fence))
+            break;
+        struct wk_exec_fault fault;
+        wk_status st = binding_exec(vm, p->dma_gpu_address, p->start, p->end, p->paging ? WK_EXEC_PAGING : 0,
+                                    p->fence, &fault);
+        if (st == WK_E_BINDING || vm->dead)
+            return vm->dead ? WK_E_DEAD : st;
+        vm->last_completed = p->fence;
+        vm->stats.fences_completed++;
+        vm->semantic_skipped++; /* that the driver reported it: no interrupt to report it from */
+        memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
+        vm->npending--;
+    }
+    return vm->nkdpc ? dpc_point(vm) : WK_OK;
+}
+
+/* The most buffers a binding's register model may queue in one wait: a
+ * queue that never empties is the binding's fault, not a reason to spin. */
+#define MAX_BINDING_RUNS 65536u
+
+/* Runs what the binding's register model queued: next, exec, done. */
+static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t *total)
+{
+    struct wk_submission s;
+    *ran = 0;
+    while (!vm->dead && binding_next(vm, &s)) {
+        if (++*total > MAX_BINDING_RUNS) {
+            vm->dead = 1;
+            return violate(vm, R_BIND_RESULT, WK_DDI_NONE,
+                           "the register model of binding '%s' queued more than %u buffers in one wait",
+                           vm->binding->name, MAX_BINDING_RUNS);
+        }
+        struct wk_exec_fault fault;
+        wk_status st = binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
+        if (st == WK_E_BINDING)
+            return st;
+        vm->irq_ignored = 0; /* the GPU ran: its line counts again */
+        binding_done(vm, &s, st == WK_E_GPU_FAULT ? &fault : NULL);
+        ++*ran;
+    }
+    return vm->dead ? WK_E_DEAD : WK_OK;
+}
+
+/* Fences the GPU has run but nobody reported: SUBMIT-FENCE-001 each. */
+static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
+{
+    for (uint32_t i = 0; i < vm->npending;) {
+        struct pending *p = &vm->pending[i];
+        if (p->held || (fence && p->fence > fence)) {
+            i++;
+            continue;
+        }
+        violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
+                "fence %u was submitted and the GPU has run it, but it was never reported complete", p->fence);
+        memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
+        vm->npending--;
+    }
+    return WK_E_CONTRACT;
+}
+
+/* A binding with a register model: the driver rang its doorbell through
+ * the register path; the GPU runs what it queued and raises its line. */
+static wk_status wait_on_registers(struct wk_vidmm *vm, uint32_t fence)
+{
+    uint32_t total = 0;
+    while (waiting_for(vm, fence)) {
+        if (vm->dead)
+            return WK_E_DEAD;
+        uint32_t ran = 0;
+        wk_status st = run_binding_queue(vm, &ran, &total);
+        if (st != WK_OK)
+            return st;
+        int irq = line_asserted(vm);
+        st = deliver_interrupts(vm);
+        if (st != WK_OK && st != WK_E_CONTRACT)
+            return st;
+        if (ran == 0 && !irq && waiting_for(vm, fence))
+            return unreported(vm, fence);
+    }
+    return WK_OK;
+}
+
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
 {
+    if (binding_executes(vm))
+        return binding_has_registers(vm) ? wait_on_registers(vm, fence) : run_and_retire(vm, fence);
     if (vm->cfg.no_model) {
         wk_status st = retire_unexecuted(vm, fence);
         return st == WK_OK && vm->nkdpc ? dpc_point(vm) : st;
@@ -454,22 +595,8 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
         wk_status st = deliver_interrupts(vm);
         if (st != WK_OK && st != WK_E_CONTRACT)
             return st;
-        if (ran == 0 && !irq && waiting_for(vm, fence)) {
-            /* The GPU is idle and quiet, yet fences are outstanding. */
-            for (uint32_t i = 0; i < vm->npending;) {
-                struct pending *p = &vm->pending[i];
-                if (p->held || (fence && p->fence > fence)) {
-                    i++;
-                    continue;
-                }
-                violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
-                        "fence %u was submitted and the GPU has run it, but it was never reported complete",
-                        p->fence);
-                memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
-                vm->npending--;
-            }
-            return WK_E_CONTRACT;
-        }
+        if (ran == 0 && !irq && waiting_for(vm, fence))
+            return unreported(vm, fence); /* the GPU is idle and quiet, yet fences are outstanding */
     }
     return WK_OK;
 }

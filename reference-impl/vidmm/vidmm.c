@@ -64,6 +64,17 @@ static wk_status build(struct wk_vidmm *vm)
 {
     char why[256];
     const struct wk_gpu_desc *d = vm->cfg.gpu ? vm->cfg.gpu : wk_gpu_reference_desc();
+    /* A binding's segments are its hardware's: the driver reports them,
+     * and its processor runs there (binding.h). System memory is the
+     * host's, not the GPU's: its pages and the budgets stay the caller's
+     * (a case's `system:`), the binding's only when the caller gives none. */
+    struct wk_gpu_desc merged;
+    if (vm->cfg.binding && vm->cfg.binding->memory) {
+        merged = vm->cfg.gpu ? *vm->cfg.gpu : *vm->cfg.binding->memory;
+        merged.segment_count = vm->cfg.binding->memory->segment_count;
+        merged.segments = vm->cfg.binding->memory->segments;
+        d = &merged;
+    }
     if (wk_gpu_create(d, &vm->gpu, why, sizeof(why)) != WK_OK)
         return fail(vm, WK_E_INVALID_ARGUMENT, "bad adapter description: %s", why);
     vm->gpu_desc = *wk_gpu_description(vm->gpu);
@@ -102,8 +113,11 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
         wk_vidmm_default_pci_config(vm->pci_config);
     vm->cfg.pci_config = NULL;
     apply_defaults(&vm->cfg);
+    pthread_mutex_init(&vm->bind_lock, NULL);
     call_install_handlers();
     wk_status st = build(vm);
+    if (st == WK_OK)
+        st = binding_attach(vm);
     if (st != WK_OK) {
         wk_vidmm_destroy(vm);
         return st;
@@ -231,6 +245,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->placement_epoch++; /* handles are reused after a reset */
     vm->npending = 0;
     vm->hold = 0;
+    vm->irq_ignored = 0;
     paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */
     heaps_rebuild(vm);
@@ -249,7 +264,8 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
 static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vidmm_config *b)
 {
     return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
-           a->no_guard_pages == b->no_guard_pages && a->no_model == b->no_model;
+           a->no_guard_pages == b->no_guard_pages && a->no_model == b->no_model &&
+           a->binding == b->binding;
 }
 
 wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)
@@ -297,11 +313,13 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
     }
     wk_place_destroy(vm->sys_heap);
     free(vm->kit_run);
+    binding_detach(vm);
     wk_gpu_destroy(vm->gpu);
     table_free(vm->contexts, MAX_HANDLES, sizeof(*vm->contexts));
     table_free(vm->allocs, MAX_HANDLES, sizeof(*vm->allocs));
     if (vm->so && !vm->dead)
         dlclose(vm->so); /* a dead driver may have left state pointing into itself */
+    pthread_mutex_destroy(&vm->bind_lock);
     vm->magic = 0;
     free(vm);
 }

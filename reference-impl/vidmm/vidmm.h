@@ -114,6 +114,11 @@ struct wk_vidmm_config {
     const uint8_t *pci_config;       /* WK_VIDMM_PCI_CONFIG_SIZE bytes of PCI configuration
                                         space DxgkCbReadDeviceSpace answers with; copied at
                                         create; NULL: wk_vidmm_default_pci_config */
+    const struct wk_binding *binding; /* the hardware binding (binding.h), checked by
+                                        wk_vidmm_binding_check; NULL: none. With a
+                                        memory layout, the adapter's memory system is
+                                        built from it instead of `gpu`; with a
+                                        processor, it runs the driver's buffers */
     const struct wk_vidmm_registry *registry; /* the values under the driver's service key
                                         (WK_VIDMM_SERVICE_KEY) that km.h's registry reads
                                         answer from; copied at create; NULL: none */
@@ -226,6 +231,45 @@ int wk_vidmm_driver_declares_kit_umd(const struct wk_vidmm *vm);
 /* Sets the no_model mode of wk_vidmm_config after the driver is loaded and
  * before wk_vidmm_start (where --gpu auto decides from the module). */
 void wk_vidmm_set_no_model(struct wk_vidmm *vm, int no_model);
+
+/* ------------------------------------------------------------------ */
+/* Hardware bindings (binding.h)                                        */
+/* ------------------------------------------------------------------ */
+
+struct wk_binding;
+
+/* Whether the kit takes binding b (found at `where`, for the message):
+ * 0, or -1 with the reason in why ("binding 'heron' 1.0 (libheron.so) was
+ * built for binding ABI 2; this kit takes ABI 1"). Runs none of its code. */
+int wk_vidmm_binding_check(const struct wk_binding *b, const char *where, char *why, size_t cap);
+/* The binding exported by the module at path (`--binding PATH`), checked:
+ * WK_OK; WK_E_IO (not loadable), WK_E_NOT_FOUND (no WK_BINDING_SYMBOL),
+ * WK_E_INVALID_ARGUMENT (refused); why says it. */
+wk_status wk_vidmm_binding_open(const char *path, const struct wk_binding **out, char *why, size_t cap);
+/* The binding the driver module itself exports, checked: as
+ * wk_vidmm_binding_open, WK_E_NOT_FOUND (quietly) when it exports none.
+ * The module is opened, not started (no DriverEntry). */
+wk_status wk_vidmm_binding_exported(const char *driver_path, const struct wk_binding **out, char *why,
+                                    size_t cap);
+/* One line saying what the binding provides, for `driver check` and the
+ * run's header ("binding 'heron' 1.0, binding ABI 1: memory (3 segments,
+ * ...), processor (address decoding, fault text), encoder (NOP COPY FILL),
+ * registers, BAR0 registers ..., disassembler"). */
+void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap);
+/* The adapter's binding (NULL: none). */
+const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm);
+/* Whether the binding has a render encoder, and the encoding of the kit's
+ * abstract render operations into the driver's own pCommand and
+ * pPatchLocationListIn (binding.h, struct wk_encode_render: the caller
+ * fills the inputs and the room). WK_OK; WK_E_NOT_SUPPORTED when the
+ * encoder cannot say an operation (the reason in wk_vidmm_last_error: a
+ * skip, never a failure); WK_E_BINDING when the encoder failed (BIND-*). */
+struct wk_encode_render;
+int wk_vidmm_binding_encodes(const struct wk_vidmm *vm);
+/* WK_E_NOT_SUPPORTED with `why` as the last error: what a caller of the
+ * kit's tells a case it cannot run a step here (a skip, not a failure). */
+wk_status wk_vidmm_skip(struct wk_vidmm *vm, const char *why);
+wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r);
 
 /* The segments the driver reported (after wk_vidmm_start), 1-based id
  * order: how many, and up to max of them into out. */
@@ -620,6 +664,9 @@ int wk_rule_needs_model(const char *id);
 /* Whether rule `id` holds a driver to a choice the documentation leaves
  * open, made as the reference driver makes it (the reference profile only). */
 int wk_rule_is_choice(const char *id);
+/* Whether rule `id` is one of the hardware binding's (BIND-*): tripped, it
+ * makes the case an `error`, never the driver's failure. */
+int wk_rule_is_binding(const char *id);
 
 /* Writes docs/contract-rules.md: the catalogue as Markdown. */
 void wk_rules_write_markdown(FILE *out);

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tests/binding_cli.sh WDDMKIT REFDRIVER SPECS SCRATCH GOOD BAD_MAGIC ABI_2
+#   SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
+#
+# What the kit makes of each test binding (tests/bindings/test_binding.c):
+#   - `driver check --binding` names a binding it refuses, and why, with
+#     exit 2; the good one is described (version, ABI, parts);
+#   - `conform --binding` refuses a bad binding before any case runs;
+#   - with the good one (the kit's command set behind processor.h) the
+#     reference driver's paging buffers run through the binding path and
+#     the cases pass, semantic checks included;
+#   - a binding that crashes, hangs, reports a fault outside the interface
+#     or ignores its budget makes the case an `error` with its BIND-* rule,
+#     and never a DRV-* rule against the driver.
+set -u
+wddmkit=$1 refdriver=$2 specs=$3 scratch=$4
+good=$5 bad_magic=$6 abi_2=$7 small=$8 no_exec=$9 bad_bar=${10} no_memory=${11}
+crash_exec=${12} loop_exec=${13} bad_fault=${14} ignore_budget=${15}
+here=$(cd "$(dirname "$0")" && pwd)
+spec=$here/bindings/specs/binding.yaml
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+out=$scratch/out
+
+# NAME WANT_RC REGEX COMMAND...: exit code and a line of the output.
+expect() {
+    local name=$1 want=$2 regex=$3
+    shift 3
+    "$@" >"$out" 2>&1
+    local rc=$?
+    [ "$rc" = "$want" ] || { fail "$name: exit code $rc, expected $want"; sed 's/^/    /' "$out"; return; }
+    grep -Eq -- "$regex" "$out" || { fail "$name: no line matching /$regex/ in:"; sed 's/^/    /' "$out"; }
+}
+
+# Refused, by name and reason.
+expect check.bad_magic 2 "binding refused: .* is not a wddmkit binding \(magic 0x12345678, expected 0x444e4942\)" \
+    "$wddmkit" driver check "$refdriver" --binding "$bad_magic"
+expect check.abi_2 2 "binding refused: binding 'test' 2.0 \(.*\) was built for binding ABI 2; this kit takes ABI 1" \
+    "$wddmkit" driver check "$refdriver" --binding "$abi_2"
+expect check.small 2 "binding refused: binding 'test' 1.0 \(.*\) is 24 bytes, smaller than ABI 1's [0-9]+" \
+    "$wddmkit" driver check "$refdriver" --binding "$small"
+expect check.no_exec 2 "binding refused: .*: its processor table \(size [0-9]+\) has no exec" \
+    "$wddmkit" driver check "$refdriver" --binding "$no_exec"
+expect check.bad_bar 2 "binding refused: .*: BAR0 shows segment 3, which is no memory segment of the binding's" \
+    "$wddmkit" driver check "$refdriver" --binding "$bad_bar"
+expect check.no_memory 2 "binding refused: .*: it has a processor but no memory layout" \
+    "$wddmkit" driver check "$refdriver" --binding "$no_memory"
+expect check.missing 2 "binding refused: cannot load binding $scratch/nothing.so" \
+    "$wddmkit" driver check "$refdriver" --binding "$scratch/nothing.so"
+expect check.none 0 "no binding \(--binding none\)" \
+    "$wddmkit" driver check "$refdriver" --binding none
+expect check.module_has_none 0 "no binding \(it exports no wk_binding" \
+    "$wddmkit" driver check "$refdriver"
+expect check.good 0 "binding 'test' 1.0, binding ABI 1: memory \(3 segments, 256 system pages\), processor \(address decoding\), from $good" \
+    "$wddmkit" driver check "$refdriver" --binding "$good"
+
+# conform refuses a bad binding before the first case.
+expect conform.refused 2 "wddmkit conform: binding 'test' 2.0 .* was built for binding ABI 2" \
+    "$wddmkit" conform --binding "$abi_2" "$spec"
+grep -q "cases" "$out" && fail "conform.refused: cases ran"
+
+# The good binding runs the reference driver's buffers: semantic checks run.
+expect conform.good 0 "1 of 1 cases .*1 pass" "$wddmkit" conform --binding "$good" "$spec"
+grep -q "gpu:     the binding's processor executes the driver's buffers" "$out" || fail "conform.good: no gpu line"
+grep -q "skip" "$out" && grep -Eq "[1-9][0-9]* semantic" "$out" && fail "conform.good: semantic checks skipped"
+expect conform.good_suite 0 "all as expected" "$wddmkit" conform --binding "$good" --profile contract "$specs"
+grep -Eq "^  semantic +[1-9][0-9]* run" "$out" || { fail "conform.good_suite: no semantic check ran:"; sed 's/^/    /' "$out"; }
+expect conform.gpu_none 0 "all as expected" "$wddmkit" conform --binding "$good" --gpu none --profile contract "$spec"
+grep -q "gpu:     none" "$out" || fail "conform.gpu_none: --gpu none did not win over the binding"
+
+# A failing binding is an error with its rule, never the driver's failure.
+for v in crash_exec:BIND-CRASH-001 loop_exec:BIND-HANG-001 bad_fault:BIND-RESULT-001 ignore_budget:BIND-BUDGET-001; do
+    name=${v%%:*} rule=${v#*:}
+    eval module=\$$name
+    expect "conform.$name" 1 "rule: +$rule" "$wddmkit" conform --binding "$module" "$spec"
+    grep -q "1 of 1 cases in .*: 1 error" "$out" || fail "conform.$name: not an error"
+    grep -q "DRV-" "$out" && { fail "conform.$name: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
+done
+
+if [ "$fails" = 0 ]; then
+    echo "binding_cli: all checks passed"
+else
+    echo "binding_cli: $fails check(s) failed"
+    exit 1
+fi

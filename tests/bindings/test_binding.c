@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_binding.c - hardware bindings for the kit's tests of binding.h,
+ * one module per variant (tests/binding_tests.cmake):
+ *
+ *   TB_GOOD           a binding of the kit's own memory layout whose
+ *                     processor runs the kit's command set (decoded with
+ *                     gpu.h's decoder, run through processor.h alone, as
+ *                     a binding of other hardware would), so the reference
+ *                     driver's buffers run through the binding path;
+ *   TB_BAD_MAGIC, TB_ABI_2, TB_SMALL, TB_NO_EXEC, TB_BAD_BAR, TB_NO_MEMORY
+ *                     refused when loaded, each for its reason;
+ *   TB_CRASH_EXEC     its processor dereferences NULL (BIND-CRASH-001);
+ *   TB_LOOP_EXEC      its processor never returns (BIND-HANG-001);
+ *   TB_BAD_FAULT      it reports a fault of class 99 (BIND-RESULT-001);
+ *   TB_IGNORE_BUDGET  it runs on after spend() said the budget is gone
+ *                     (BIND-BUDGET-001).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kit_format.h"
+#include "wddmkit/binding.h"
+
+#if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
+    defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY)
+#define TB_RUNS 1
+#endif
+
+/* The kit's reference adapter, as gpu.h describes it: the memory the
+ * reference driver reports. */
+static const uint64_t bank_ends[4] = { 0x40000, 0x80000, 0xC0000, 0x100000 };
+static const struct wk_gpu_segment_desc segments[3] = {
+    { WK_GPU_SEGMENT_MEMORY, 0x100000, 0x100000, 0, NULL },
+    { WK_GPU_SEGMENT_MEMORY, 0x400000, 0x100000, 4, bank_ends },
+    { WK_GPU_SEGMENT_APERTURE, 0x800000, 0x40000, 0, NULL },
+};
+__attribute__((unused)) static const struct wk_gpu_desc memory = { 3, segments, 0x10000, 256, 0, 0, 0, 0, 0 };
+
+#ifdef TB_RUNS
+static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
+{
+    (void)self;
+#if defined(TB_CRASH_EXEC)
+    volatile int *nowhere = NULL;
+    (void)x;
+    (void)fault;
+    return *nowhere;
+#elif defined(TB_LOOP_EXEC)
+    (void)x;
+    (void)fault;
+    for (volatile int spin = 1; spin;) {
+    }
+    return 0;
+#elif defined(TB_BAD_FAULT)
+    memset(fault, 0, sizeof(*fault));
+    fault->cls = 99;
+    fault->offset = x->start;
+    return 1;
+#elif defined(TB_IGNORE_BUDGET)
+    while (x->ops->spend(x, 1u << 20, 0) == 0) {
+    }
+    (void)fault;
+    return 0;
+#else
+    return wk_test_kit_format_exec(x, fault);
+#endif
+}
+
+static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, run,
+                                                   wk_test_kit_format_read_address, NULL };
+#endif
+
+#if defined(TB_NO_EXEC)
+static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, NULL, NULL, NULL };
+#define TB_PROCESSOR &processor
+#elif defined(TB_RUNS)
+#define TB_PROCESSOR &processor
+#else
+#define TB_PROCESSOR NULL
+#endif
+
+#ifdef TB_BAD_BAR
+static const struct wk_binding_bar bars[1] = { { WK_BAR_SEGMENT, 3, 0xE0000000, 0x40000 } };
+#define TB_BARS bars, 1
+#else
+#define TB_BARS NULL, 0
+#endif
+
+#ifdef TB_NO_MEMORY
+#define TB_MEMORY NULL
+#else
+#define TB_MEMORY &memory
+#endif
+
+#if defined(TB_BAD_MAGIC)
+#define TB_HEADER 0x12345678u, WK_BINDING_ABI_VERSION, (uint32_t)sizeof(struct wk_binding), 0u, "test", "1.0"
+#elif defined(TB_ABI_2)
+#define TB_HEADER WK_BINDING_MAGIC, 2u, (uint32_t)sizeof(struct wk_binding), 0u, "test", "2.0"
+#elif defined(TB_SMALL)
+#define TB_HEADER WK_BINDING_MAGIC, WK_BINDING_ABI_VERSION, 24u, 0u, "test", "1.0"
+#else
+#define TB_HEADER WK_BINDING_HEADER("test", "1.0")
+#endif
+
+WK_BINDING_DEFINE = { TB_HEADER, TB_MEMORY, TB_BARS, 0, NULL, NULL, NULL, TB_PROCESSOR, NULL, NULL, NULL };
