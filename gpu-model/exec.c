@@ -95,7 +95,8 @@ static enum wk_gpu_fault_reason op_fill(struct exec *x, const struct wk_gpu_cmd 
     if (!r)
         return why;
     space_count_banks(x->gpu, r, dst - r->base, n);
-    if (space_fill(x->gpu, r, dst - r->base, n, (uint32_t)c->operands[2], 1) != 0) {
+    uint64_t pattern = (uint32_t)c->operands[2];
+    if (space_fill(x->gpu, r, dst - r->base, n, pattern | pattern << 32, 1) != 0) {
         *fa = dst;
         return WK_GPU_FAULT_MEMORY_LIMIT;
     }

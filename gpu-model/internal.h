@@ -6,16 +6,19 @@
  * space.c (address resolution and host access), gart.c (page table and
  * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
  * validate.c, operands.c (the operand rules validator and executor share),
- * disasm.c, exec.c (the command processor), faults.c,
+ * disasm.c, exec.c (the command processor), mem_ops.c (the memory system
+ * as processor.h's table), faults.c,
  * sysmem.c (system memory and the set of its pages that may hold data),
  * sysmap.c (host mappings of system pages).
  */
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/processor.h"
 
 #include "page_pool.h"
 #include "sparse.h"
@@ -116,6 +119,12 @@ struct sysmem {
     uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
 };
 
+/* The memory system's handle (processor.h): a member of struct wk_gpu,
+ * which mem_gpu finds from it. */
+struct wk_mem {
+    uint32_t unused;
+};
+
 /* Fields every fuzz input touches come first and together (a reset, a
  * lookup, an exec each read a handful): fewer cache lines to bring back after
  * an input's own traffic (a FILL of a few KiB) evicted them. Bulky arrays of
@@ -131,6 +140,7 @@ struct wk_gpu {
                                              * in the allocation of `bases`, right after it, so
                                              * that a lookup reads one cache line or two */
     struct page_pool pool;
+    struct wk_mem mem;                      /* what wk_gpu_mem hands out */
     struct wk_gpu_counters counters;
     uint64_t last_fence;
     uint64_t fault_total;
@@ -236,8 +246,9 @@ wk_status space_host_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, stru
  * was reached (bytes before that point are written). */
 int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct region *sr,
                uint64_t soff, uint64_t len, int via_tlb);
+/* pattern: 8 bytes, byte 0 at off (a 4-byte pattern p is p | p << 32). */
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
-               uint32_t pattern, int via_tlb);
+               uint64_t pattern, int via_tlb);
 int space_store(struct wk_gpu *gpu, struct region *r, uint64_t off, const void *src, uint64_t len,
                 int via_tlb);
 void space_load(struct wk_gpu *gpu, struct region *r, uint64_t off, void *dst, uint64_t len,
@@ -246,6 +257,16 @@ void space_load(struct wk_gpu *gpu, struct region *r, uint64_t off, void *dst, u
 /* Adds one bank crossing when [off, off+len) of a banked segment spans
  * more than one bank. */
 void space_count_banks(struct wk_gpu *gpu, const struct region *r, uint64_t off, uint64_t len);
+
+/* mem_ops.c -------------------------------------------------------------- */
+
+static inline struct wk_gpu *mem_gpu(const struct wk_mem *m)
+{
+    return (struct wk_gpu *)(void *)((char *)(uintptr_t)m - offsetof(struct wk_gpu, mem));
+}
+
+/* The memory system's table (wk_gpu_mem_ops). */
+extern const struct wk_mem_ops mem_ops_table;
 
 /* gart.c ----------------------------------------------------------------- */
 

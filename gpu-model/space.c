@@ -190,7 +190,7 @@ int space_copy(struct wk_gpu *gpu, struct region *dr, uint64_t doff, struct regi
     return 0;
 }
 
-/* Fills with a 4-byte pattern larger than the cache go past it: stream whole
+/* Fills with a multi-byte pattern larger than the cache go past it: stream whole
  * pages with non-temporal stores, as memset does for large sizes, instead of
  * reading every destination line in just to overwrite it (the threshold is
  * host_stream_threshold(), computed once per model). One-byte patterns are
@@ -307,7 +307,7 @@ struct fill_run {
  * few-KiB FILLs fuzz inputs ask for. */
 static void fill_bytes(uint8_t *dst, uint64_t n, const uint8_t *pat, uint64_t phase, int avx2)
 {
-    const uint8_t *from = pat + (phase & 3);
+    const uint8_t *from = pat + (phase & 7);
     uint64_t i = fill_wide(dst, n, from, avx2); /* whole blocks of 32: the phase is kept */
     for (; i + 16 <= n; i += 16)
         memcpy(dst + i, from, 16);
@@ -315,7 +315,7 @@ static void fill_bytes(uint8_t *dst, uint64_t n, const uint8_t *pat, uint64_t ph
         dst[i] = from[i & 15];
 }
 
-static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t pattern, int uniform, int stream,
+static void fill_flush(struct fill_run *run, const uint8_t *pat, uint64_t pattern, int uniform, int stream,
                        int avx2)
 {
     if (!run->len)
@@ -325,27 +325,28 @@ static void fill_flush(struct fill_run *run, const uint8_t *pat, uint32_t patter
     } else if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) &&
                !(run->len & (WK_GPU_PAGE_SIZE - 1))) {
         for (uint64_t i = 0; i < run->len; i += WK_GPU_PAGE_SIZE)
-            stream_page(run->start + i, pat + (run->phase & 3), avx2);
+            stream_page(run->start + i, pat + (run->phase & 7), avx2);
     } else {
         fill_bytes(run->start, run->len, pat, run->phase, avx2);
     }
     run->len = 0;
 }
 
-/* The pattern repeated over PATTERN_BYTES: 16 bytes at any phase 0..3. */
-#define PATTERN_BYTES 20u
+/* The 8-byte pattern repeated over PATTERN_BYTES: 16 bytes at any phase
+ * 0..7 (a shorter pattern comes repeated to 8 bytes). */
+#define PATTERN_BYTES 24u
 
-static void repeat_pattern(uint8_t *pat, uint32_t pattern)
+static void repeat_pattern(uint8_t *pat, uint64_t pattern)
 {
-    for (uint32_t i = 0; i < PATTERN_BYTES; i += 4)
-        put_le32(pat + i, pattern);
+    for (uint32_t i = 0; i < PATTERN_BYTES; i += 8)
+        put_le64(pat + i, pattern);
 }
 
 int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
-               uint32_t pattern, int via_tlb)
+               uint64_t pattern, int via_tlb)
 {
     uint8_t pat[PATTERN_BYTES];
-    int uniform = (pattern & 0xFF) * 0x01010101u == pattern;
+    int uniform = (pattern & 0xFF) * 0x0101010101010101ull == pattern;
     int stream = !uniform && len >= gpu->stream_threshold;
     int avx2 = !uniform && have_avx2();
     repeat_pattern(pat, pattern);

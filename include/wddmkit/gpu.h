@@ -277,6 +277,17 @@ uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
 
+/*
+ * The model's memory system as processor.h's table: what a command
+ * processor (a binding's, or the kit's own) reaches memory through, by
+ * spans. The handle is valid as long as the model; the table is constant
+ * and shared (docs/gpu-model.md, "The memory system and command processors").
+ */
+struct wk_mem;
+struct wk_mem_ops;
+struct wk_mem *wk_gpu_mem(struct wk_gpu *gpu);
+const struct wk_mem_ops *wk_gpu_mem_ops(void);
+
 /* ------------------------------------------------------------------ */
 /* Segment table                                                        */
 /* ------------------------------------------------------------------ */

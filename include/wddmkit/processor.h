@@ -58,7 +58,12 @@ struct wk_gpu_location;       /* gpu.h: segment, offset and bank of an address *
                             * the caller writes all of it (what it leaves keeps its bytes) */
 #define WK_MEM_HOST 0x4u   /* the host's view: apertures through the current GART entries,
                             * nothing counted. Without it the access is the GPU's: through
-                            * the TLB (a stale line is counted), bank crossings counted. */
+                            * the TLB (a stale line is counted), and a write's bank
+                            * crossing counted (reads, as a command fetch, count none). */
+#define WK_MEM_PROBE 0x8u  /* with READ or WRITE: check only, as that walk would check
+                            * (through the TLB without HOST), counting nothing; the walk
+                            * has no span. What a command that checks all its accesses
+                            * before the first (a BLIT's rows) checks them with. */
 
 /* One run of memory, contiguous on the host. */
 struct wk_mem_span {
@@ -111,7 +116,9 @@ struct wk_mem_ops {
      * pfn WK_MEM_GART_INVALID (with pfns NULL) clears the entries. The
      * whole range is checked first: 0, or -1 and *f (reason BAD_OPERAND
      * for a segment that is no aperture, a page past it or a frame
-     * outside system memory) with nothing changed. */
+     * outside system memory; MEMORY_LIMIT when the entries cannot be
+     * backed) with nothing changed. Counted as pages mapped (cleared:
+     * unmapped). */
     int (*gart_write)(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
                       const uint64_t *pfns, uint64_t pfn, struct wk_mem_fault *f);
     /* Drops the TLB lines of an aperture segment: 0, or -1 and *f. */
@@ -120,6 +127,13 @@ struct wk_mem_ops {
     const struct wk_gpu_desc *(*layout)(const struct wk_mem *m);
     /* Which region holds addr: 0 and *loc, or -1. */
     int (*locate)(const struct wk_mem *m, uint64_t addr, struct wk_gpu_location *loc);
+    /* Every page of [first_page, first_page + count) gets the same frame
+     * pfn, as gart_write writes entries: how a GPU unmaps, pointing pages
+     * at a dummy page (WDDM's UNMAP to DummyPage), without a list of count
+     * copies of one frame. Checked and counted as gart_write, but as pages
+     * unmapped. */
+    int (*gart_write_same)(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
+                           uint64_t pfn, struct wk_mem_fault *f);
 };
 
 #define WK_MEM_GART_INVALID UINT64_MAX
