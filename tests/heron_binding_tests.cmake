@@ -10,6 +10,10 @@
 #                     garbage rings and descriptors
 #   heron.encoder     the binding object, the UMD encoder (its stream
 #                     parsed back with heron_umd.h), the disassembler
+#   heron.on_model    the same binding on the kit's memory system
+#                     (wk_gpu_mem): effects read back with wk_gpu_read, GART
+#                     entries and TLB lines, counters, a ring, 20k random
+#                     buffers
 #   heron.exports     the module exports wk_binding and nothing else
 if(TARGET heron_binding_static)
   add_library(heron_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/heron_fake_mem.c
@@ -21,7 +25,7 @@ if(TARGET heron_binding_static)
   target_link_libraries(heron_test_util PUBLIC heron_binding_static)
   wk_target_warnings(heron_test_util)
 
-  foreach(_part processor registers encoder)
+  foreach(_part processor registers encoder on_model)
     wk_cmocka_test(test_heron_${_part} heron.${_part} 120
       SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_heron_${_part}.c LIBS heron_test_util gpu_test_util)
   endforeach()

@@ -8,6 +8,7 @@
  * resolved page by page once to check it (nothing changes), then again to
  * act. Page-sized spans: simple rather than maximal.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@ struct wk_mem {
     uint32_t count;           /* segments + 1 (system memory, last) */
     struct region regions[WK_GPU_MAX_SEGMENTS + 1];
     uint64_t flushes;
+    uint64_t write_same_calls;
+    struct wk_mem_ops ops;    /* a shorter table, when a test asks (size 0: the full one) */
 };
 
 static void fail(struct wk_mem_fault *f, uint32_t reason, uint64_t addr)
@@ -256,6 +259,24 @@ static int fm_gart_write(struct wk_mem *m, uint32_t segment_id, uint64_t first_p
     return 0;
 }
 
+/* One frame for every page of the range (an unmap to a dummy page). */
+static int fm_gart_write_same(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
+                              uint64_t pfn, struct wk_mem_fault *f)
+{
+    struct region *r = aperture(m, segment_id);
+    const struct wk_gpu_desc *d = m->desc;
+    if (r == NULL || first_page > r->size / PAGE || count > r->size / PAGE - first_page || pfn < d->sysmem_first_pfn ||
+        pfn - d->sysmem_first_pfn >= d->sysmem_pages) {
+        fail(f, WK_GPU_FAULT_BAD_OPERAND, r != NULL ? r->base + first_page * PAGE : 0);
+        return -1;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        r->pte[first_page + i] = pfn;
+    }
+    m->write_same_calls++;
+    return 0;
+}
+
 static int fm_gart_flush(struct wk_mem *m, uint32_t segment_id, struct wk_mem_fault *f)
 {
     struct region *r = aperture(m, segment_id);
@@ -299,6 +320,7 @@ static const struct wk_mem_ops fake_ops = {
     .gart_flush = fm_gart_flush,
     .layout = fm_layout,
     .locate = fm_locate,
+    .gart_write_same = fm_gart_write_same,
 };
 
 const struct wk_mem_ops *fake_mem_ops(void)
@@ -402,4 +424,21 @@ uint64_t fake_mem_tlb(struct wk_mem *m, uint32_t segment_id, uint64_t page)
 uint64_t fake_mem_flushes(const struct wk_mem *m)
 {
     return m->flushes;
+}
+
+uint64_t fake_mem_write_same_calls(const struct wk_mem *m)
+{
+    return m->write_same_calls;
+}
+
+void fake_mem_drop_write_same(struct wk_mem *m)
+{
+    m->ops = fake_ops;
+    m->ops.size = offsetof(struct wk_mem_ops, gart_write_same);
+    m->ops.gart_write_same = NULL;
+}
+
+const struct wk_mem_ops *fake_mem_ops_of(const struct wk_mem *m)
+{
+    return m->ops.size != 0 ? &m->ops : &fake_ops;
 }

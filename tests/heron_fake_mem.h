@@ -35,7 +35,13 @@ int fake_mem_read(struct wk_mem *m, uint64_t addr, void *dst, uint64_t len);
  * the GPU's TLB holds it. */
 uint64_t fake_mem_pte(struct wk_mem *m, uint32_t segment_id, uint64_t page);
 uint64_t fake_mem_tlb(struct wk_mem *m, uint32_t segment_id, uint64_t page);
-/* Calls of gart_flush so far. */
+/* Calls of gart_flush and of gart_write_same so far. */
 uint64_t fake_mem_flushes(const struct wk_mem *m);
+uint64_t fake_mem_write_same_calls(const struct wk_mem *m);
+/* The table a run of this memory uses: the full one, or after
+ * fake_mem_drop_write_same one of the first version's size (an older
+ * memory system, without gart_write_same). */
+const struct wk_mem_ops *fake_mem_ops_of(const struct wk_mem *m);
+void fake_mem_drop_write_same(struct wk_mem *m);
 
 #endif

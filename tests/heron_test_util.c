@@ -165,7 +165,7 @@ int ht_run_range(struct ht_gpu *g, const uint8_t *bytes, uint64_t start, uint64_
 {
     struct wk_exec x = {
         .mem = g->mem,
-        .mem_ops = fake_mem_ops(),
+        .mem_ops = fake_mem_ops_of(g->mem),
         .ops = &ht_exec_ops,
         .buffer_addr = HT_SYS,
         .start = start,

@@ -158,6 +158,20 @@ static void test_gart_clear_points_at_the_dummy_page(void **state)
     assert_int_equal(fake_mem_tlb(g->mem, HERON_SEGMENT_GART, 100), HT_SYS_PFN + 77);
     assert_int_equal(fake_mem_tlb(g->mem, HERON_SEGMENT_GART, 101), HT_SYS_PFN + 77);
     assert_int_equal(fake_mem_tlb(g->mem, HERON_SEGMENT_GART, 102), HT_SYS_PFN + 3);
+    assert_int_equal(fake_mem_write_same_calls(g->mem), 1); /* an unmap, as the memory system counts it */
+
+    /* A memory system of the table's first version (no gart_write_same):
+     * the same effect through gart_write, 64 entries a call. */
+    fake_mem_drop_write_same(g->mem);
+    b.used = 0;
+    ht_gart_clear(&b, HERON_SEGMENT_GART, 0, 200, HT_SYS_PFN + 78);
+    ht_gart_invalidate(&b, HERON_SEGMENT_GART);
+    assert_true(ht_no_fault(ht_run(g, &b, &f), &f));
+    for (uint64_t page = 0; page < 200; page++) {
+        assert_int_equal(fake_mem_tlb(g->mem, HERON_SEGMENT_GART, page), HT_SYS_PFN + 78);
+    }
+    assert_int_equal(fake_mem_tlb(g->mem, HERON_SEGMENT_GART, 200), UINT64_MAX);
+    assert_int_equal(fake_mem_write_same_calls(g->mem), 1);
 }
 
 static void test_fence_write(void **state)

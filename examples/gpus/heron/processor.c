@@ -141,27 +141,24 @@ static uint32_t run_gart_write(struct heron_run *r, const struct heron_packet *p
                                                       &r->mem_fault));
 }
 
-/* Points every page of the range at one frame (the driver's DummyPage).
- * The memory system's gart_write gives page i frame pfn + i when handed
- * no list, so the one frame goes in a list, 64 pages a call; the range
- * and the frame are checked whole first, so no call is refused half way.
- * An all-ones frame is outside system memory like any other: GART_CLEAR
- * never leaves an entry invalid. */
-static uint32_t run_gart_clear(struct heron_run *r, const struct heron_packet *p)
+/* A memory system whose table has gart_write_same (appended after
+ * locate: an older, shorter table has none). */
+static int has_write_same(const struct wk_mem_ops *ops)
 {
-    uint32_t segment_id = heron_dword(p, 1), first = heron_dword(p, 2), count = heron_dword(p, 3);
-    uint64_t dummy = heron_qword(p, 4);
+    return ops->size >= offsetof(struct wk_mem_ops, gart_write_same) + sizeof ops->gart_write_same &&
+           ops->gart_write_same != NULL;
+}
+
+/* Every page of [first, first + count) to one frame, 64 entries a call
+ * through gart_write: how a table without gart_write_same says it. The
+ * range and the frame were checked whole, so no call is refused half way. */
+static uint32_t write_same_by_lists(struct heron_run *r, uint32_t segment_id, uint32_t first, uint32_t count,
+                                    uint64_t pfn)
+{
     uint64_t frames[HERON_MAX_GART_PAGES_PER_PACKET];
-    uint32_t code = check_pages(r, segment_id, first, count);
-    if (code != HERON_FAULT_NONE) {
-        return code;
-    }
-    if (!frame_in_sysmem(r, dummy)) {
-        return HERON_FAULT_PFN_OUTSIDE_SYSMEM;
-    }
-    code = spend(r, (uint64_t)count * 8u);
+    uint32_t code = HERON_FAULT_NONE;
     for (uint32_t i = 0; i < HERON_MAX_GART_PAGES_PER_PACKET; i++) {
-        frames[i] = dummy;
+        frames[i] = pfn;
     }
     for (uint32_t done = 0; code == HERON_FAULT_NONE && done < count;) {
         uint32_t n = count - done < HERON_MAX_GART_PAGES_PER_PACKET ? count - done : HERON_MAX_GART_PAGES_PER_PACKET;
@@ -170,6 +167,32 @@ static uint32_t run_gart_clear(struct heron_run *r, const struct heron_packet *p
         done += n;
     }
     return code;
+}
+
+/* Points every page of the range at one frame (the driver's DummyPage):
+ * the memory system's gart_write_same, an unmap. An all-ones frame is
+ * outside system memory like any other: GART_CLEAR never leaves an entry
+ * invalid. */
+static uint32_t run_gart_clear(struct heron_run *r, const struct heron_packet *p)
+{
+    uint32_t segment_id = heron_dword(p, 1), first = heron_dword(p, 2), count = heron_dword(p, 3);
+    uint64_t dummy = heron_qword(p, 4);
+    uint32_t code = check_pages(r, segment_id, first, count);
+    if (code != HERON_FAULT_NONE) {
+        return code;
+    }
+    if (!frame_in_sysmem(r, dummy)) {
+        return HERON_FAULT_PFN_OUTSIDE_SYSMEM;
+    }
+    code = spend(r, (uint64_t)count * 8u);
+    if (code != HERON_FAULT_NONE || count == 0) {
+        return code;
+    }
+    if (!has_write_same(r->x->mem_ops)) {
+        return write_same_by_lists(r, segment_id, first, count, dummy);
+    }
+    return memory_result(r, r->x->mem_ops->gart_write_same(r->x->mem, segment_id, first, count, dummy,
+                                                           &r->mem_fault));
 }
 
 static uint32_t run_gart_invalidate(struct heron_run *r, const struct heron_packet *p)
