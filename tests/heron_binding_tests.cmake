@@ -15,6 +15,12 @@
 #                     entries and TLB lines, counters, a ring, 20k random
 #                     buffers
 #   heron.exports     the module exports wk_binding and nothing else
+#   heron.driver_packets, heron.bug.<name>
+#                     the miniport's BuildPagingBuffer and Patch, called
+#                     directly, their packets run by the binding: the clean
+#                     driver does what WDDM says; each planted bug
+#                     (HERON_BUG_<NAME>) deviates where its rule looks, and
+#                     only there
 if(TARGET heron_binding_static)
   add_library(heron_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/heron_fake_mem.c
                                      ${CMAKE_CURRENT_LIST_DIR}/heron_test_util.c)
@@ -29,6 +35,27 @@ if(TARGET heron_binding_static)
     wk_cmocka_test(test_heron_${_part} heron.${_part} 120
       SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_heron_${_part}.c LIBS heron_test_util gpu_test_util)
   endforeach()
+
+  if(COMMAND wk_heron_driver_static)
+    foreach(_bug clean fill_byte transfer_offset unmap_dummy patch_addr)
+      if(_bug STREQUAL "clean")
+        set(_test heron.driver_packets)
+        wk_heron_driver_static(heron_driver_${_bug})
+        set(_planted "")
+      else()
+        set(_test heron.bug.${_bug})
+        string(TOUPPER ${_bug} _define)
+        wk_heron_driver_static(heron_driver_${_bug} HERON_BUG_${_define})
+        set(_planted ${_bug})
+      endif()
+      wk_cmocka_test(test_heron_driver_${_bug} ${_test} 60
+        SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_heron_driver_packets.c LIBS heron_driver_${_bug} heron_test_util)
+      target_compile_definitions(test_heron_driver_${_bug} PRIVATE "HERON_PLANTED=\"${_planted}\"")
+      # As the driver is built: pool tags are multi-character constants,
+      # WCHAR is 16 bits.
+      target_compile_options(test_heron_driver_${_bug} PRIVATE -Wno-unknown-pragmas -Wno-multichar -fshort-wchar)
+    endforeach()
+  endif()
 
   find_program(WK_NM nm)
   if(WK_NM)

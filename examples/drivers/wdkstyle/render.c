@@ -10,6 +10,11 @@ Abstract:
     DxgkDdiRender (Heron's user-mode command stream into Heron packets),
     DxgkDdiPatch and DxgkDdiPresent.
 
+    HERON_BUG_PATCH_ADDR (a planted bug, off unless defined): Patch keeps
+    only the low 32 bits of each address, a ULONG where a ULONGLONG
+    belongs. Every Heron address is above 4 GiB, so every patched slot is
+    wrong.
+
     Render reads Heron's UMD stream (heron_umd.h, the header the UMD and
     the miniport share): a HERON_UMD_HEADER, then CommandCount commands,
     each a FILL, a COPY or a NOP over (allocation index, offset)
@@ -319,6 +324,9 @@ HeronDdiPatch(
         }
 
         Address = (ULONGLONG)Entry->PhysicalAddress.QuadPart + PatchLocation->AllocationOffset;
+#ifdef HERON_BUG_PATCH_ADDR
+        Address = (ULONG)Address;
+#endif
         RtlCopyMemory((PUCHAR)pPatch->pDmaBuffer + PatchLocation->PatchOffset, &Address, sizeof(Address));
     }
 
