@@ -138,13 +138,7 @@ static enum wk_gpu_fault_reason op_fence(struct exec *x, const struct wk_gpu_cmd
     enum wk_gpu_fault_reason why = store(x, c->operands[0], c->operands[1], 8, fa);
     if (why != WK_GPU_FAULT_NONE)
         return why;
-    struct wk_gpu *gpu = x->gpu;
-    gpu->last_fence = c->operands[1];
-    gpu->fe.irq_status |= WK_GPU_IRQ_FENCE;
-    gpu->counters.fences++;
-    gpu->counters.interrupts++;
-    if (gpu->irq_fn)
-        gpu->irq_fn(gpu->irq_user, c->operands[0], c->operands[1]);
+    fence_signal(x->gpu, c->operands[0], c->operands[1]);
     return why;
 }
 

@@ -7,7 +7,7 @@
  * TLB), digest.c, opcodes.c (the command table), decode.c, encode.c,
  * validate.c, operands.c (the operand rules validator and executor share),
  * disasm.c, exec.c (the command processor), mem_ops.c (the memory system
- * as processor.h's table), faults.c,
+ * as processor.h's table), processor.c (running a processor on it), faults.c,
  * sysmem.c (system memory and the set of its pages that may hold data),
  * sysmap.c (host mappings of system pages).
  */
@@ -267,6 +267,12 @@ static inline struct wk_gpu *mem_gpu(const struct wk_mem *m)
 
 /* The memory system's table (wk_gpu_mem_ops). */
 extern const struct wk_mem_ops mem_ops_table;
+
+/* processor.c ------------------------------------------------------------ */
+
+/* A fence that landed: the model's last fence, its interrupt latched and
+ * raised, counted (FENCE, and a processor's fence call). */
+void fence_signal(struct wk_gpu *gpu, uint64_t addr, uint64_t value);
 
 /* gart.c ----------------------------------------------------------------- */
 

@@ -574,6 +574,46 @@ wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len
                             uint64_t buffer_addr, struct wk_gpu_fault *fault);
 
 /* ------------------------------------------------------------------ */
+/* Command processors (processor.h)                                     */
+/* ------------------------------------------------------------------ */
+
+struct wk_processor_ops;
+struct wk_exec_fault;
+
+/* What wk_gpu_exec_processor found wrong with a processor's answer: the
+ * binding's fault (BIND-* rules), never the driver's. */
+enum wk_exec_misbehaved {
+    WK_EXEC_MISBEHAVED_NONE = 0,
+    WK_EXEC_MISBEHAVED_RESULT = 1,   /* exec returned other than 0 or 1, a fault class outside
+                                      * the enum, or an offset outside [start, end) */
+    WK_EXEC_MISBEHAVED_BUDGET = 2,   /* ran to the end after spend returned -1 (BIND-BUDGET-001) */
+};
+
+/*
+ * Runs bytes[start, end) of the buffer at buffer_addr with processor p
+ * (self: its per-adapter object) on this model's memory: what the kit does
+ * with a binding's buffer (docs/gpu-model.md, "The memory system and
+ * command processors"). The run's budget is the description's
+ * max_commands and max_bytes_moved; a fence the processor signals becomes
+ * the model's last fence and raises its interrupt, as FENCE does.
+ *   fault:      OUT, optional: where it faulted (cls NONE when it ran to the end)
+ *   misbehaved: OUT, optional: a WK_EXEC_MISBEHAVED_* code
+ * Returns: WK_OK (ran to the end); WK_E_GPU_FAULT (faulted: the fault is
+ * also in the fault log, its class mapped to a wk_gpu_fault_reason);
+ * WK_E_INVALID_ARGUMENT for bad arguments or a processor that misbehaved
+ * (*misbehaved says how; nothing is logged).
+ */
+wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_ops *p, void *self,
+                                uint64_t buffer_addr, uint64_t start, uint64_t end, const uint8_t *bytes,
+                                uint32_t flags, uint32_t fence_id, struct wk_exec_fault *fault,
+                                uint32_t *misbehaved);
+
+/* Appends a fault record to the log and counts it, as an exec's fault is
+ * (for a caller that runs buffers outside the model). WK_E_INVALID_ARGUMENT
+ * for a reason outside the enum. */
+wk_status wk_gpu_fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
+
+/* ------------------------------------------------------------------ */
 /* Register interface (the adapter's BAR, as a driver sees it)          */
 /* ------------------------------------------------------------------ */
 

@@ -169,7 +169,8 @@ struct wk_exec_fault {
 
 struct wk_exec;
 
-/* What the kit offers a running buffer. */
+/* What the kit offers a running buffer. Both take the run as exec has it
+ * (const): the kit's own state is behind x->kit. */
 struct wk_exec_ops {
     uint32_t size;
     uint32_t reserved;
@@ -177,10 +178,10 @@ struct wk_exec_ops {
      * when the budget is gone; the processor then stops with
      * WK_FAULT_BUDGET (ending "ran to the end" after a -1 is the binding's
      * fault, BIND-BUDGET-001). Call it before the work it charges. */
-    int (*spend)(struct wk_exec *x, uint64_t commands, uint64_t bytes);
+    int (*spend)(const struct wk_exec *x, uint64_t commands, uint64_t bytes);
     /* A fence the processor has just written (value at addr, already in
      * memory): the kit records it as the GPU's last fence. */
-    void (*fence)(struct wk_exec *x, uint64_t addr, uint64_t value);
+    void (*fence)(const struct wk_exec *x, uint64_t addr, uint64_t value);
 };
 
 /* Flags of a run (wk_exec.flags). */
