@@ -12,8 +12,9 @@
 #                     parsed back with heron_umd.h), the disassembler
 #   heron.on_model    the same binding on the kit's memory system
 #                     (wk_gpu_mem): effects read back with wk_gpu_read, GART
-#                     entries and TLB lines, counters, a ring, 20k random
-#                     buffers
+#                     entries and TLB lines, counters, a ring; the kit's
+#                     runner (wk_gpu_exec_processor): fences, the fault log,
+#                     max_commands, 20k random buffers never misbehaving
 #   heron.exports     the module exports wk_binding and nothing else
 #   heron.driver_packets, heron.bug.<name>
 #                     the miniport's BuildPagingBuffer and Patch, called

@@ -104,7 +104,7 @@ uint32_t ht_cache_flush(struct ht_buf *b, uint64_t addr, uint32_t flags)
 }
 
 /* The kit's side of a run: the exec's `kit` pointer is the test adapter. */
-static int ht_spend(struct wk_exec *x, uint64_t commands, uint64_t bytes)
+static int ht_spend(const struct wk_exec *x, uint64_t commands, uint64_t bytes)
 {
     struct ht_gpu *g = x->kit;
     g->spend_calls++;
@@ -116,7 +116,7 @@ static int ht_spend(struct wk_exec *x, uint64_t commands, uint64_t bytes)
     return 0;
 }
 
-static void ht_fence(struct wk_exec *x, uint64_t addr, uint64_t value)
+static void ht_fence(const struct wk_exec *x, uint64_t addr, uint64_t value)
 {
     struct ht_gpu *g = x->kit;
     g->fences++;

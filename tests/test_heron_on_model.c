@@ -6,8 +6,9 @@
  * packet lands where the host reads it back (wk_gpu_read), the GART
  * packets write entries and TLB lines as the model keeps them (a stale
  * line until GART_INVALIDATE, GART_CLEAR counted as an unmap), a ring in
- * the model's system memory walks, and 20,000 seeded random buffers
- * (WK_TEST_SEED) end on it with the same endings as on any memory.
+ * the model's system memory walks, the kit's runner (wk_gpu_exec_processor)
+ * takes its fences, faults and budget, and 20,000 seeded random buffers
+ * (WK_TEST_SEED) run through that runner never misbehave by its judgement.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ struct model {
     uint64_t fences;
 };
 
-static int spend_all(struct wk_exec *x, uint64_t commands, uint64_t bytes)
+static int spend_all(const struct wk_exec *x, uint64_t commands, uint64_t bytes)
 {
     (void)x;
     (void)commands;
@@ -34,7 +35,7 @@ static int spend_all(struct wk_exec *x, uint64_t commands, uint64_t bytes)
     return 0;
 }
 
-static void count_fence(struct wk_exec *x, uint64_t addr, uint64_t value)
+static void count_fence(const struct wk_exec *x, uint64_t addr, uint64_t value)
 {
     (void)addr;
     (void)value;
@@ -225,14 +226,70 @@ static void test_random_buffers_on_the_model(void **state)
         }
         memcpy(buf, b.bytes, b.used);
         struct wk_exec_fault f;
-        int rc = run(m, buf, 0, b.used, &f);
-        assert_true(rc == 0 || rc == 1);
-        assert_true(rc == 0 ? f.cls == WK_FAULT_NONE : f.cls >= WK_FAULT_DECODE && f.cls <= WK_FAULT_MEMORY);
+        uint32_t misbehaved = 0;
+        /* As the kit runs a binding's buffer: it judges the answer first. */
+        wk_status st = wk_gpu_exec_processor(m->gpu, wk_binding.processor, m->self, HT_SYS, 0, b.used, buf,
+                                             0, (uint32_t)i, &f, &misbehaved);
+        assert_int_equal(misbehaved, WK_EXEC_MISBEHAVED_NONE);
+        assert_true(st == WK_OK ? f.cls == WK_FAULT_NONE
+                                : st == WK_E_GPU_FAULT && f.cls >= WK_FAULT_DECODE && f.cls <= WK_FAULT_MEMORY);
         if (i % 500 == 499) {
             wk_gpu_reset(m->gpu);
             wk_binding.reset(m->self);
         }
     }
+}
+
+/* The kit's runner (wk_gpu_exec_processor): a fence becomes the model's
+ * last fence, a fault goes to the model's log, the description's
+ * max_commands is the budget Heron stops at. */
+static void test_the_kits_runner(void **state)
+{
+    struct model *m = *state;
+    struct ht_buf b = { .used = 0 };
+    struct wk_exec_fault f;
+    struct wk_gpu_fault logged;
+    uint64_t total = 0;
+    uint32_t misbehaved = 9;
+
+    ht_fill(&b, HT_LOCAL, 16, 0x01010101);
+    ht_fence_write(&b, HT_SYS + 0x10, 77);
+    assert_int_equal(wk_gpu_exec_processor(m->gpu, wk_binding.processor, m->self, HT_SYS, 0, b.used, b.bytes, 0,
+                                           1, &f, &misbehaved),
+                     WK_OK);
+    assert_int_equal(misbehaved, WK_EXEC_MISBEHAVED_NONE);
+    assert_int_equal(wk_gpu_last_fence(m->gpu), 77);
+
+    uint32_t bad = b.used;
+    ht_dword(&b, 0x0000011F); /* an unknown opcode */
+    assert_int_equal(wk_gpu_exec_processor(m->gpu, wk_binding.processor, m->self, HT_SYS, 0, b.used, b.bytes, 0,
+                                           2, &f, &misbehaved),
+                     WK_E_GPU_FAULT);
+    assert_int_equal(f.cls, WK_FAULT_DECODE);
+    assert_int_equal(f.offset, bad);
+    assert_int_equal(wk_gpu_faults(m->gpu, &logged, 1, &total), 1);
+    assert_int_equal(logged.offset, bad);
+
+    /* A model whose budget is three commands: the fourth packet stops. */
+    struct wk_gpu_desc tight = heron_memory;
+    struct wk_gpu *gpu = NULL;
+    tight.max_commands = 3;
+    assert_int_equal(wk_gpu_create(&tight, &gpu, NULL, 0), WK_OK);
+    struct wk_binding_host host = { .size = sizeof host, .abi = WK_BINDING_ABI_VERSION, .mem = wk_gpu_mem(gpu),
+                                    .mem_ops = wk_gpu_mem_ops() };
+    void *self = wk_binding.create(&host);
+    b.used = 0;
+    for (int i = 0; i < 5; i++) {
+        ht_nop(&b);
+    }
+    assert_int_equal(wk_gpu_exec_processor(gpu, wk_binding.processor, self, HT_SYS, 0, b.used, b.bytes, 0, 3, &f,
+                                           &misbehaved),
+                     WK_E_GPU_FAULT);
+    assert_int_equal(misbehaved, WK_EXEC_MISBEHAVED_NONE);
+    assert_int_equal(f.cls, WK_FAULT_BUDGET);
+    assert_int_equal(f.offset, 12);
+    wk_binding.destroy(self);
+    wk_gpu_destroy(gpu);
 }
 
 int main(void)
@@ -243,6 +300,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gart_as_the_model_keeps_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memory_fault_on_the_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ring_in_the_models_memory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_kits_runner, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_buffers_on_the_model, setup, teardown),
     };
     return cmocka_run_group_tests_name("heron.on_model", tests, NULL, NULL);

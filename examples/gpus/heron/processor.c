@@ -39,7 +39,7 @@ static uint32_t spend(struct heron_run *r, uint64_t bytes)
         ops->spend == NULL) {
         return HERON_FAULT_NONE;
     }
-    return ops->spend((struct wk_exec *)r->x, 1, bytes) == 0 ? HERON_FAULT_NONE : HERON_FAULT_BUDGET;
+    return ops->spend(r->x, 1, bytes) == 0 ? HERON_FAULT_NONE : HERON_FAULT_BUDGET;
 }
 
 /* A memory call's result: 0, or the fault its refusal is. A GART range
@@ -228,7 +228,7 @@ static uint32_t run_fence_write(struct heron_run *r, const struct heron_packet *
     }
     const struct wk_exec_ops *ops = r->x->ops;
     if (ops != NULL && ops->size >= offsetof(struct wk_exec_ops, fence) + sizeof ops->fence && ops->fence != NULL) {
-        ops->fence((struct wk_exec *)r->x, addr, value);
+        ops->fence(r->x, addr, value);
     }
     if (r->adapter != NULL) {
         r->adapter->fence_addr = addr;
