@@ -13,7 +13,11 @@
 #   wdkstyle.registry_{c,cxx}      the driver's own spec
 #       (examples/drivers/wdkstyle/specs/registry.yaml) in the reference
 #       profile: its settings come from the case's registry: map, with
-#       defaults when absent, of the wrong type or out of range.
+#       defaults when absent, of the wrong type or out of range;
+#   wdkstyle.bug_<name>_unseen     each planted bug (wdkstyle_bug_<name>,
+#       HERON_BUG_<NAME>) passes the suite without a binding: the bugs are
+#       semantic, seen only by running the driver's buffers (heron.bug.<name>
+#       runs them on the binding's processor).
 if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
   set(_wdk_expect ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
   function(wk_wdkstyle_test name code regex) # ARGN: the wddmkit arguments
@@ -34,5 +38,12 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
       "choice +5 run.*5 of 5 cases in [0-9.]+ s: 5 pass[^a-z]+RESULT: all as expected"
       conform --quiet --profile reference --driver ${_module}
       ${PROJECT_SOURCE_DIR}/examples/drivers/wdkstyle/specs/registry.yaml)
+  endforeach()
+  foreach(_bug fill_byte transfer_offset unmap_dummy patch_addr)
+    if(TARGET wdkstyle_bug_${_bug})
+      wk_wdkstyle_test(bug_${_bug}_unseen 0
+        "semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
+        conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_${_bug}>)
+    endif()
   endforeach()
 endif()

@@ -50,38 +50,17 @@ EXTERN_C_START
 #define HERON_ALLOCATION_SIGNATURE  'llAH'
 
 //
-// Segments Heron reports (QUERYSEGMENT). Ids are 1-based.
+// Segments Heron reports (QUERYSEGMENT): ids, addresses and sizes are the
+// hardware's (heron_hw.h); which ones a kind of allocation may use is the
+// driver's choice.
 //
-//   1  local memory reachable by the CPU through BAR 2 (128 MiB)
-//   2  local memory behind it, GPU only (64 MiB)
-//   3  the GART aperture over system memory (32 MiB, 24 MiB committable)
-//
-#define HERON_SEGMENT_LOCAL_VISIBLE     1
-#define HERON_SEGMENT_LOCAL_HIDDEN      2
-#define HERON_SEGMENT_GART              3
-#define HERON_SEGMENT_COUNT             3
-
 #define HERON_SEGMENT_BIT(Id)           (1u << ((Id) - 1))
 #define HERON_SEGMENT_SET_ALL           ((1u << HERON_SEGMENT_COUNT) - 1)
 #define HERON_SEGMENT_SET_CPU_VISIBLE   (HERON_SEGMENT_BIT(HERON_SEGMENT_LOCAL_VISIBLE) | \
                                          HERON_SEGMENT_BIT(HERON_SEGMENT_GART))
 #define HERON_SEGMENT_SET_APERTURE      HERON_SEGMENT_BIT(HERON_SEGMENT_GART)
 
-#define HERON_LOCAL_VISIBLE_BASE        0x0100000000ull
-#define HERON_LOCAL_VISIBLE_SIZE        0x08000000ull
-#define HERON_LOCAL_VISIBLE_CPU_BAR     0x00000000C0000000ull
-#define HERON_LOCAL_HIDDEN_BASE         0x0108000000ull
-#define HERON_LOCAL_HIDDEN_SIZE         0x04000000ull
-#define HERON_GART_BASE                 0x0200000000ull
-#define HERON_GART_SIZE                 0x02000000ull
-#define HERON_GART_COMMIT_LIMIT         0x01800000ull
-
-//
-// Where the MMIO window is. On Windows it comes from the translated
-// resource list of DxgkCbGetDeviceInformation, whose DXGK_DEVICE_INFO the
-// kit declares without its layout (KIT-FINDINGS.md).
-//
-#define HERON_MMIO_PHYSICAL_BASE        0x00000000FD000000ull
+#define HERON_GART_COMMIT_LIMIT         0x01800000ull   // 24 MiB of the aperture committable
 
 //
 // List sizes; the GDI context's allocation list is fixed by the DDI.

@@ -58,6 +58,38 @@ Environment:
 #define HERON_INT_ALL                   (HERON_INT_FENCE | HERON_INT_FAULT)
 
 //
+// The GPU's memory map. Heron numbers its memory regions as the driver
+// reports them as WDDM segments (QUERYSEGMENT, ids 1-based), and the GART
+// packets name a region by that id:
+//
+//   1  local memory the CPU also reaches, through BAR 2 (128 MiB)
+//   2  local memory behind it, GPU only (64 MiB)
+//   3  the GART aperture over system memory (32 MiB)
+//
+// Addresses are the engine's: a packet's address operand is one of these,
+// or a system-memory bus address (40 bits).
+//
+#define HERON_SEGMENT_LOCAL_VISIBLE     1
+#define HERON_SEGMENT_LOCAL_HIDDEN      2
+#define HERON_SEGMENT_GART              3
+#define HERON_SEGMENT_COUNT             3
+
+#define HERON_LOCAL_VISIBLE_BASE        0x0100000000ull
+#define HERON_LOCAL_VISIBLE_SIZE        0x08000000ull
+#define HERON_LOCAL_VISIBLE_CPU_BAR     0x00000000C0000000ull   // BAR 2: the CPU's view of region 1
+#define HERON_LOCAL_HIDDEN_BASE         0x0108000000ull
+#define HERON_LOCAL_HIDDEN_SIZE         0x04000000ull
+#define HERON_GART_BASE                 0x0200000000ull
+#define HERON_GART_SIZE                 0x02000000ull
+
+//
+// Where the platform decodes BAR 0, the MMIO window. A driver learns it
+// from the translated resource list of DxgkCbGetDeviceInformation; the
+// model of the GPU (a wddmkit binding) declares its register BAR there.
+//
+#define HERON_MMIO_PHYSICAL_BASE        0x00000000FD000000ull
+
+//
 // The ring: HERON_RING_ENTRIES descriptors of 32 bytes in host memory.
 //
 #define HERON_RING_ENTRIES              128

@@ -18,6 +18,16 @@ Abstract:
     step number for an unmap. pDmaBuffer moves past what was written and
     DmaSize shrinks by as much.
 
+    Planted bugs, each off unless its define is set (CMakeLists.txt builds
+    a module per bug, for the kit's semantic checks to catch):
+
+      HERON_BUG_FILL_BYTE       a FILL packet carries FillPattern with its
+                                byte 3 inverted: one wrong byte in four
+      HERON_BUG_TRANSFER_OFFSET a transfer ignores TransferOffset on the
+                                segment side
+      HERON_BUG_UNMAP_DUMMY     an unmap writes no GART_CLEAR: the pages
+                                keep their old frames, not DummyPage
+
 Environment:
 
     Kernel mode only.
@@ -167,7 +177,12 @@ HeronSide(
 
     RtlZeroMemory(&Side, sizeof(Side));
     if (SegmentId != 0) {
+#ifdef HERON_BUG_TRANSFER_OFFSET
+        UNREFERENCED_PARAMETER(TransferOffset);
+        Side.Address = (ULONGLONG)SegmentAddress.QuadPart;
+#else
         Side.Address = (ULONGLONG)SegmentAddress.QuadPart + TransferOffset;
+#endif
         return Side;
     }
 
@@ -282,7 +297,11 @@ HeronBuildFill(
         HeronEmit(&Writer, HERON_PACKET_HEADER(HERON_OP_FILL, HERON_FILL_DWORDS, 0));
         HeronEmitAddress(&Writer, Base + Done);
         HeronEmit(&Writer, (ULONG)Bytes);
+#ifdef HERON_BUG_FILL_BYTE
+        HeronEmit(&Writer, Args->Fill.FillPattern ^ 0xFF000000u);
+#else
         HeronEmit(&Writer, Args->Fill.FillPattern);
+#endif
         Done += Bytes;
     }
 
@@ -350,6 +369,7 @@ HeronBuildUnmapAperture(
     const UINT SegmentId = Args->UnmapApertureSegment.SegmentId;
 
     HeronWriterInit(&Writer, Args->pDmaBuffer, Args->DmaSize);
+#ifndef HERON_BUG_UNMAP_DUMMY
     if (Args->MultipassOffset == 0 && Args->UnmapApertureSegment.NumberOfPages != 0) {
         if (!HeronWriterHasRoom(&Writer, HERON_GART_CLEAR_DWORDS)) {
             return HeronNeedRoom(Args, &Writer, 0);
@@ -360,6 +380,7 @@ HeronBuildUnmapAperture(
         HeronEmit(&Writer, (ULONG)Args->UnmapApertureSegment.NumberOfPages);
         HeronEmitAddress(&Writer, (ULONGLONG)Args->UnmapApertureSegment.DummyPage.QuadPart >> HERON_PAGE_SHIFT);
     }
+#endif
 
     if (!HeronWriterHasRoom(&Writer, HERON_GART_INVALIDATE_DWORDS)) {
         return HeronNeedRoom(Args, &Writer, 1);

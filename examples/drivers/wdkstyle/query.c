@@ -18,20 +18,7 @@ Environment:
 --*/
 
 #include "heron.h"
-
-//
-// What Heron's UMD learns through DXGKQAITYPE_UMDRIVERPRIVATE.
-//
-#define HERON_UMD_INFO_VERSION  1
-
-typedef struct _HERON_UMD_ADAPTER_INFO {
-    ULONG   Version;
-    ULONG   ChipId;
-    ULONG   SegmentCount;
-    ULONG   DmaBufferSize;
-    ULONG   MaxTransferBytes;
-    ULONG   Reserved[3];
-} HERON_UMD_ADAPTER_INFO, *PHERON_UMD_ADAPTER_INFO;
+#include "heron_umd.h"    // HERON_UMD_ADAPTER_INFO
 
 static NTSTATUS HeronQueryDriverCaps(_In_ const DXGKARG_QUERYADAPTERINFO *pQueryAdapterInfo);
 static NTSTATUS HeronQuerySegment3(_In_ const DXGKARG_QUERYADAPTERINFO *pQueryAdapterInfo);

@@ -10,13 +10,15 @@ Abstract:
     DxgkDdiRender (Heron's user-mode command stream into Heron packets),
     DxgkDdiPatch and DxgkDdiPresent.
 
-    The UMD stream Render reads:
+    HERON_BUG_PATCH_ADDR (a planted bug, off unless defined): Patch keeps
+    only the low 32 bits of each address, a ULONG where a ULONGLONG
+    belongs. Every Heron address is above 4 GiB, so every patched slot is
+    wrong.
 
-        HERON_UMD_HEADER, then CommandCount x HERON_UMD_COMMAND
-
-    A FILL writes Bytes of Pattern at Destination; a COPY copies Bytes from
-    Source to Destination; a NOP does nothing. A reference is an index into
-    the allocation list and a byte offset inside that allocation.
+    Render reads Heron's UMD stream (heron_umd.h, the header the UMD and
+    the miniport share): a HERON_UMD_HEADER, then CommandCount commands,
+    each a FILL, a COPY or a NOP over (allocation index, offset)
+    references.
 
     pCommand comes from user mode: the whole stream is checked before
     anything is written, so a bad one leaves every output where it was.
@@ -31,38 +33,13 @@ Environment:
 --*/
 
 #include "heron.h"
+#include "heron_umd.h"
 
-#define HERON_UMD_SIGNATURE     'DMUH'
-#define HERON_UMD_VERSION       1
-
-typedef enum _HERON_UMD_OPCODE {
-    HeronUmdNop = 0,
-    HeronUmdFill = 1,
-    HeronUmdCopy = 2,
-} HERON_UMD_OPCODE;
-
-typedef struct _HERON_UMD_HEADER {
-    ULONG   Signature;
-    ULONG   Version;
-    ULONG   CommandCount;
-    ULONG   Reserved;
-} HERON_UMD_HEADER;
-
-typedef struct _HERON_UMD_REFERENCE {
-    ULONG   AllocationIndex;
-    ULONG   Offset;
-} HERON_UMD_REFERENCE;
-
-typedef struct _HERON_UMD_COMMAND {
-    ULONG               Opcode;
-    ULONG               Bytes;
-    ULONG               Pattern;
-    ULONG               Reserved;
-    HERON_UMD_REFERENCE Destination;
-    HERON_UMD_REFERENCE Source;
-} HERON_UMD_COMMAND;
-
-C_ASSERT(sizeof(HERON_UMD_COMMAND) == 32);
+//
+// The shared header spells the signature as a number; it is the tag the
+// stream always carried.
+//
+C_ASSERT(HERON_UMD_SIGNATURE == 'DMUH');
 
 typedef struct _HERON_RENDER_OUTPUT {
     PULONG                      Packets;
@@ -347,6 +324,9 @@ HeronDdiPatch(
         }
 
         Address = (ULONGLONG)Entry->PhysicalAddress.QuadPart + PatchLocation->AllocationOffset;
+#ifdef HERON_BUG_PATCH_ADDR
+        Address = (ULONG)Address;
+#endif
         RtlCopyMemory((PUCHAR)pPatch->pDmaBuffer + PatchLocation->PatchOffset, &Address, sizeof(Address));
     }
 
