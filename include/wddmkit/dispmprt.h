@@ -737,7 +737,7 @@ typedef enum _INTERFACE_TYPE {
     MicroChannel = 3,
     TurboChannel = 4,
     PCIBus = 5
-} INTERFACE_TYPE;
+} INTERFACE_TYPE, *PINTERFACE_TYPE; /* the start of Windows' bus types */
 
 #define CmResourceTypeNull 0
 #define CmResourceTypePort 1
