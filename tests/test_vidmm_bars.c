@@ -13,8 +13,8 @@
  *
  *   - BAR0 of the kit's GPU: the window reaches the model's registers as
  *     WkReadRegister32 does, 64-bit as two 32-bit accesses low first, 16-bit
- *     reads from the register holding them, also outside any DDI (where a
- *     driver's system thread runs);
+ *     reads from the register holding them, also outside any DDI and on a
+ *     thread of its own (where a driver's system thread runs);
  *   - a plain load through the window ends the call as DRV-CRASH-001 naming
  *     the BAR and offset; an 8-bit write as KM-API-001;
  *   - a binding's BARs (bars_attach): the register BAR's window reaches its
@@ -25,6 +25,7 @@
  *     address MmGetPhysicalAddress gives, honouring the acceptable range;
  *     outside a DDI, host memory as before.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <string.h>
 
@@ -155,6 +156,14 @@ static void use_bar0(DXGKRNL_INTERFACE *k, const CM_RESOURCE_LIST *res)
     seen.ring64 = READ_REGISTER_ULONG64((volatile ULONG64 *)(seen.regs + WK_GPU_REG_RING_ADDR_LO));
 }
 
+/* A thread of the driver's own: no DDI frame names the adapter. */
+static void *read_id_on_a_thread(void *arg)
+{
+    (void)arg;
+    seen.id = READ_REGISTER_ULONG((volatile ULONG *)(seen.regs + WK_GPU_REG_ID));
+    return NULL;
+}
+
 static void test_bar0_window_reaches_the_model(void **state)
 {
     (void)state;
@@ -170,6 +179,11 @@ static void test_bar0_window_reaches_the_model(void **state)
     /* Outside any DDI, as a system thread of the driver's runs: the window
      * finds its adapter by itself. */
     assert_int_equal(READ_REGISTER_ULONG((volatile ULONG *)(seen.regs + WK_GPU_REG_ID)), WK_GPU_ID);
+    pthread_t t;
+    seen.id = 0;
+    assert_int_equal(pthread_create(&t, NULL, read_id_on_a_thread, NULL), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(seen.id, WK_GPU_ID);
     MmUnmapIoSpace(seen.regs, WK_GPU_REG_SIZE);
     wk_vidmm_destroy(vm);
 }
