@@ -9,3 +9,22 @@
 wk_cmocka_test(test_refdriver refdriver.ddi 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_refdriver.c
                LIBS wk_refdriver_static wk_gpu)
 target_include_directories(test_refdriver PRIVATE ${PROJECT_SOURCE_DIR}/include)
+
+# refdriver.mmio_conform: the reference driver built with RD_MMIO reaches
+# its registers the WDK way, not through WkReadRegister32: StartDevice maps
+# the first memory resource of DxgkCbGetDeviceInformation's
+# TranslatedResourceList with MmMapIoSpace, and every register access is
+# READ_REGISTER_ULONG/WRITE_REGISTER_ULONG through that window (issue 23,
+# "registers"). The whole suite must run as for the module build.
+get_target_property(_wk_rd_mmio_sources wk_refdriver_static SOURCES)
+add_library(wk_refdriver_mmio MODULE ${_wk_rd_mmio_sources})
+target_compile_definitions(wk_refdriver_mmio PRIVATE WK_REFDRIVER_MODULE RD_MMIO)
+target_include_directories(wk_refdriver_mmio PRIVATE ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(wk_refdriver_mmio PROPERTIES C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON PREFIX "")
+target_link_libraries(wk_refdriver_mmio PRIVATE wk_gpu)
+target_link_options(wk_refdriver_mmio PRIVATE -Wl,--exclude-libs,ALL)
+wk_target_warnings(wk_refdriver_mmio)
+wk_sanitize_driver_code(TARGETS wk_refdriver_mmio)
+add_test(NAME refdriver.mmio_conform COMMAND wddmkit conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_mmio>)
+set_tests_properties(refdriver.mmio_conform PROPERTIES LABELS "conform;unit" TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "gpu: +the kit's GPU model executes the driver's buffers.*RESULT: all as expected")

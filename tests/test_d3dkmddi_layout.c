@@ -1031,6 +1031,41 @@ OFF(DXGK_DEVICE_INFO, AgpApertureBase, 56);
 OFF(DXGK_DEVICE_INFO, AgpApertureSize, 64);
 OFF(DXGK_DEVICE_INFO, DockingState, 72);
 
+/* facts 4.12: the resource list DXGK_DEVICE_INFO.TranslatedResourceList
+ * points at (wdm.h; the partial descriptor 4-byte packed). */
+SIZE(INTERFACE_TYPE, 4);
+SIZE(KAFFINITY, 8);
+SIZE(CM_PARTIAL_RESOURCE_DESCRIPTOR, 20);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, Type, 0);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, ShareDisposition, 1);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, Flags, 2);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u, 4);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Memory.Start, 4);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Memory.Length, 12);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Port.Length, 12);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Interrupt.Level, 4);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Interrupt.Group, 6);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Interrupt.Vector, 8);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Interrupt.Affinity, 12);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.MessageInterrupt.Translated.Vector, 8);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.MessageInterrupt.Raw.MessageCount, 6);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.DevicePrivate.Data, 4);
+OFF(CM_PARTIAL_RESOURCE_DESCRIPTOR, u.Memory64.Length64, 12);
+SIZE(CM_PARTIAL_RESOURCE_LIST, 28);
+OFF(CM_PARTIAL_RESOURCE_LIST, Version, 0);
+OFF(CM_PARTIAL_RESOURCE_LIST, Revision, 2);
+OFF(CM_PARTIAL_RESOURCE_LIST, Count, 4);
+OFF(CM_PARTIAL_RESOURCE_LIST, PartialDescriptors, 8);
+SIZE(CM_FULL_RESOURCE_DESCRIPTOR, 36);
+OFF(CM_FULL_RESOURCE_DESCRIPTOR, InterfaceType, 0);
+OFF(CM_FULL_RESOURCE_DESCRIPTOR, BusNumber, 4);
+OFF(CM_FULL_RESOURCE_DESCRIPTOR, PartialResourceList, 8);
+OFF(CM_FULL_RESOURCE_DESCRIPTOR, PartialResourceList.PartialDescriptors, 16);
+SIZE(CM_RESOURCE_LIST, 40);
+OFF(CM_RESOURCE_LIST, Count, 0);
+OFF(CM_RESOURCE_LIST, List, 4);
+OFF(CM_RESOURCE_LIST, List[0].PartialResourceList.PartialDescriptors[0].u.Memory.Start, 24);
+
 /* Kit MDL. */
 SIZE(MDL, 56);
 OFF(MDL, wk_byte_count, 0);
@@ -1762,6 +1797,41 @@ static void test_union_views(void **state)
 /* MDL accessors (kit-defined MDL)                                           */
 /* ------------------------------------------------------------------------ */
 
+/* facts 5.10 M2-M3: the second partial descriptor follows the first in
+ * memory, and the next full descriptor follows the last partial one, the
+ * pointer arithmetic the wdm.h page shows; the values of facts 4.12. */
+static void test_resource_list_walk(void **state)
+{
+    (void)state;
+    union {
+        CM_RESOURCE_LIST list;
+        unsigned char bytes[sizeof(CM_RESOURCE_LIST) + 3 * sizeof(CM_PARTIAL_RESOURCE_DESCRIPTOR)];
+    } block;
+    memset(&block, 0, sizeof(block));
+    block.list.Count = 1;
+    block.list.List[0].InterfaceType = PCIBus;
+    block.list.List[0].PartialResourceList.Version = 1;
+    block.list.List[0].PartialResourceList.Revision = 1;
+    block.list.List[0].PartialResourceList.Count = 2;
+    CM_PARTIAL_RESOURCE_DESCRIPTOR *d = block.list.List[0].PartialResourceList.PartialDescriptors;
+    d[1].Type = CmResourceTypeMemory;
+    d[1].u.Memory.Start.QuadPart = 0xF1000000;
+    d[1].u.Memory.Length = 0x1000;
+    assert_int_equal((unsigned char *)&d[1] - block.bytes, 40);
+    assert_int_equal(block.bytes[40], 3);
+    uint64_t start;
+    memcpy(&start, block.bytes + 44, sizeof(start));
+    assert_true(start == 0xF1000000u);
+    const CM_FULL_RESOURCE_DESCRIPTOR *next =
+        (const CM_FULL_RESOURCE_DESCRIPTOR *)(block.list.List[0].PartialResourceList.PartialDescriptors +
+                                              block.list.List[0].PartialResourceList.Count);
+    assert_int_equal((const unsigned char *)next - block.bytes, 60);
+    assert_int_equal(CmResourceTypeInterrupt, 2);
+    assert_int_equal(CmResourceTypeMemoryLarge, 7);
+    assert_int_equal(CM_RESOURCE_MEMORY_BAR, 0x80);
+    assert_int_equal((int)PCIBus, 5);
+}
+
 static void test_mdl_accessors(void **state)
 {
     PFN_NUMBER pfns[3];
@@ -1822,6 +1892,7 @@ int main(void)
         cmocka_unit_test(test_nt_success),
         cmocka_unit_test(test_union_views),
         cmocka_unit_test(test_mdl_accessors),
+        cmocka_unit_test(test_resource_list_walk),
     };
     return cmocka_run_group_tests_name("d3dkmddi_layout", tests, NULL, NULL);
 }

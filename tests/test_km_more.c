@@ -1073,6 +1073,173 @@ static struct crash_case case_create_at_dispatch = {create_thread_at_dispatch, "
 static struct crash_case case_delay_at_dispatch = {delay_at_dispatch, "KM-IRQL-003",
                                                    "KeDelayExecutionThread"};
 
+/* ------------------------------------------------------------------------ */
+/* The kit's register windows and contiguous pool, through kmservices.h     */
+/* ------------------------------------------------------------------------ */
+
+/* A stand-in for the kit's side: one "window" (a page of our own that the
+ * fake says is one), the register accesses it sees, and one contiguous
+ * block at a GPU address of its choosing. */
+static struct {
+    UCHAR *window;
+    uint64_t last_physical;
+    void *unmapped;
+    uint32_t reads, writes, last_width;
+    uint64_t last_value;
+    UCHAR *pool;
+    void *freed;
+    UCHAR first_freed_byte;
+    int refuse_pool;
+} fake;
+
+static int in_window(const volatile void *reg)
+{
+    const UCHAR *r = (const UCHAR *)(uintptr_t)reg;
+    return fake.window && r >= fake.window && r < fake.window + PAGE_SIZE;
+}
+
+static int fake_map(uint64_t physical, size_t bytes, void **va)
+{
+    (void)bytes;
+    fake.last_physical = physical;
+    if ((physical & ~0xFFFull) != 0xD0000000ull)
+        return 0;
+    *va = fake.window + (physical & 0xFFF);
+    return 1;
+}
+
+static void fake_unmap(void *va, size_t bytes)
+{
+    (void)bytes;
+    fake.unmapped = va;
+}
+
+static int fake_read(const volatile void *reg, uint32_t width, uint64_t *value)
+{
+    if (!in_window(reg))
+        return 0;
+    fake.reads++;
+    fake.last_width = width;
+    *value = 0x1122334455667788ull;
+    return 1;
+}
+
+static int fake_write(volatile void *reg, uint32_t width, uint64_t value)
+{
+    if (!in_window(reg))
+        return 0;
+    if (width == 1)
+        return 2; /* as the kit: no byte lanes */
+    fake.writes++;
+    fake.last_width = width;
+    fake.last_value = value;
+    return 1;
+}
+
+static int fake_alloc(size_t bytes, uint64_t lowest, uint64_t highest, uint64_t boundary, void **va,
+                      uint64_t *physical)
+{
+    (void)lowest, (void)highest, (void)boundary;
+    if (fake.refuse_pool)
+        return 2;
+    fake.pool = (UCHAR *)aligned_alloc(PAGE_SIZE, bytes);
+    *va = fake.pool;
+    *physical = 0x7000000ull;
+    return 1;
+}
+
+static void fake_free(void *va)
+{
+    fake.freed = va;
+    fake.first_freed_byte = *(UCHAR *)va;
+    free(va);
+}
+
+static WK_KM_SERVICES fake_services;
+
+static void install_fake_kit(void)
+{
+    memset(&fake, 0, sizeof(fake));
+    memset(&fake_services, 0, sizeof(fake_services));
+    fake.window = (UCHAR *)aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+    fake_services.Size = sizeof(fake_services);
+    fake_services.MapIoSpace = fake_map;
+    fake_services.UnmapIoSpace = fake_unmap;
+    fake_services.RegisterRead = fake_read;
+    fake_services.RegisterWrite = fake_write;
+    fake_services.AllocateContiguous = fake_alloc;
+    fake_services.FreeContiguous = fake_free;
+    wk_km_services = &fake_services;
+}
+
+static void remove_fake_kit(void)
+{
+    wk_km_services = NULL;
+    free(fake.window);
+    fake.window = NULL;
+}
+
+/* MmMapIoSpace of a range the kit takes is its window; the accessors on it
+ * go to the kit (64-bit as one call of width 8: the kit splits it), the
+ * accessors elsewhere are plain memory, the unmap goes back to the kit. */
+static void test_kit_register_window(void **state)
+{
+    ULONG plain = 5;
+    UCHAR *regs;
+    (void)state;
+    install_fake_kit();
+    regs = (UCHAR *)MmMapIoSpace(pa(0xD0000010ll), 0x20, MmNonCached);
+    assert_ptr_equal(regs, fake.window + 0x10);
+    assert_true(READ_REGISTER_ULONG64((volatile ULONG64 *)regs) == 0x1122334455667788ull);
+    assert_int_equal(fake.last_width, 8);
+    WRITE_REGISTER_ULONG((volatile ULONG *)(regs + 4), 0xCAFEu);
+    assert_int_equal(fake.writes, 1);
+    assert_true(fake.last_value == 0xCAFEu);
+    assert_int_equal(READ_REGISTER_ULONG(&plain), 5); /* not a window: memory */
+    assert_int_equal(fake.reads, 1);
+    MmUnmapIoSpace(regs, 0x20);
+    assert_ptr_equal(fake.unmapped, regs);
+    /* A range the kit does not take: memory of km.h's own, as without a kit. */
+    regs = (UCHAR *)MmMapIoSpace(pa(0xC0000000ll), 0x20, MmNonCached);
+    assert_non_null(regs);
+    assert_true(regs < fake.window || regs >= fake.window + PAGE_SIZE);
+    assert_int_equal(*(volatile ULONG *)regs, 0);
+    MmUnmapIoSpace(regs, 0x20);
+    remove_fake_kit();
+}
+
+/* Contiguous memory the kit gives: 0xCD-filled, its physical address the
+ * kit's for every byte, 0xDD-filled when it goes back; NULL when the kit's
+ * pool cannot satisfy the request. */
+static void test_kit_contiguous_memory(void **state)
+{
+    UCHAR *p;
+    (void)state;
+    install_fake_kit();
+    p = (UCHAR *)MmAllocateContiguousMemory(2 * PAGE_SIZE, pa(-1));
+    assert_ptr_equal(p, fake.pool);
+    assert_int_equal(p[PAGE_SIZE + 9], 0xCD);
+    assert_true(MmGetPhysicalAddress(p + PAGE_SIZE + 9).QuadPart == 0x7000000ll + PAGE_SIZE + 9);
+    MmFreeContiguousMemory(p);
+    assert_ptr_equal(fake.freed, p);
+    assert_int_equal(fake.first_freed_byte, 0xDD);
+    fake.refuse_pool = 1;
+    assert_null(MmAllocateContiguousMemory(PAGE_SIZE, pa(-1)));
+    remove_fake_kit();
+}
+
+/* An 8-bit write the register model cannot take ends the call. */
+static void byte_write_to_window(void)
+{
+    UCHAR *regs;
+    install_fake_kit();
+    regs = (UCHAR *)MmMapIoSpace(pa(0xD0000000ll), 0x10, MmNonCached);
+    WRITE_REGISTER_UCHAR(regs + 1, 1);
+}
+
+static struct crash_case case_byte_write_to_window = {byte_write_to_window, "KM-API-001",
+                                                      "not this 8-bit write"};
+
 /* The child aborts and says what the case expects. */
 static void test_misuse_aborts(void **state)
 {
@@ -1096,6 +1263,7 @@ int main(void)
         cmocka_unit_test(test_strsafe_cat),
         cmocka_unit_test(test_strsafe_length),
         cmocka_unit_test(test_strsafe_printf),
+        MISUSE("misuse_register_byte_write", case_byte_write_to_window),
         MISUSE("misuse_str_copy_null", case_copy_null),
         MISUSE("misuse_str_printf_null_format", case_printf_null),
         MISUSE("misuse_str_cat_overlap", case_cat_overlap),
@@ -1103,6 +1271,8 @@ int main(void)
         cmocka_unit_test(test_contiguous_memory),
         cmocka_unit_test(test_contiguous_constraints),
         cmocka_unit_test(test_io_space),
+        cmocka_unit_test(test_kit_register_window),
+        cmocka_unit_test(test_kit_contiguous_memory),
         cmocka_unit_test(test_ports),
         MISUSE("misuse_mem_free_unknown", case_free_unknown),
         MISUSE("misuse_mem_free_twice", case_free_twice),

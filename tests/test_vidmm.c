@@ -1104,12 +1104,22 @@ static void test_every_callback_answers(void **state)
     assert_int_equal(cb_seen.command_after, 0x07);
     assert_int_equal(cb_seen.vendor_after, 0x14);
     /* What the kernel knows of the device: the driver's context, a PDO, the
-     * service key, the system memory; no resources. */
+     * service key, the system memory, and one memory resource: the GPU
+     * model's registers at BAR0 (facts 5.10 M1-M3). */
     assert_int_equal(cb_seen.info_st, STATUS_SUCCESS);
     assert_ptr_equal(cb_seen.info.MiniportDeviceContext, cb_seen.ctx);
     assert_non_null(cb_seen.info.PhysicalDeviceObject);
     assert_true(cb_seen.info.DeviceRegistryPath.Length > 0);
-    assert_null(cb_seen.info.TranslatedResourceList);
+    const CM_RESOURCE_LIST *res = cb_seen.info.TranslatedResourceList;
+    assert_non_null(res);
+    assert_int_equal(res->Count, 1);
+    assert_int_equal(res->List[0].InterfaceType, PCIBus);
+    assert_int_equal(res->List[0].PartialResourceList.Version, 1);
+    assert_int_equal(res->List[0].PartialResourceList.Count, 1);
+    const CM_PARTIAL_RESOURCE_DESCRIPTOR *bar0 = &res->List[0].PartialResourceList.PartialDescriptors[0];
+    assert_int_equal(bar0->Type, CmResourceTypeMemory);
+    assert_true((uint64_t)bar0->u.Memory.Start.QuadPart == WK_VIDMM_BAR0_ADDRESS);
+    assert_int_equal(bar0->u.Memory.Length, WK_GPU_REG_SIZE);
     assert_true(cb_seen.info.SystemMemorySize.QuadPart > 0);
     assert_true(cb_seen.info.HighestPhysicalAddress.QuadPart > cb_seen.info.SystemMemorySize.QuadPart - 1);
     struct wk_vidmm_stats st;

@@ -49,3 +49,13 @@ add_test(NAME vidmm.paging_window COMMAND test_paging_window)
 add_test(NAME vidmm.paging_patch COMMAND test_paging_patch)
 add_test(NAME vidmm.paging_checks COMMAND test_paging_checks)
 set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks PROPERTIES LABELS "unit" TIMEOUT 120)
+
+# vidmm.bars: the device's BARs in TranslatedResourceList, register windows
+# (MmMapIoSpace + READ/WRITE_REGISTER_*) onto the GPU model's registers and
+# onto a binding's register model, and contiguous memory of the system pool
+# at the address MmGetPhysicalAddress gives (issue 23, "registers").
+wk_cmocka_test(test_vidmm_bars vidmm.bars 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_bars.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_vidmm_bars PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl
+                           ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+target_compile_definitions(test_vidmm_bars PRIVATE _GNU_SOURCE)

@@ -18,8 +18,8 @@
  * DXGKARG_DESCRIBEALLOCATION, DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA,
  * DXGKARG_COLLECTDBGINFO, DXGKARG_RESETENGINE, DXGKARG_QUERYENGINESTATUS,
  * DXGKARG_QUERYDEPENDENTENGINEGROUP, DXGKARG_CALIBRATEGPUCLOCK,
- * DXGKARG_GETNODEMETADATA and the callback's DXGK_DEVICE_INFO (whose
- * CM_RESOURCE_LIST stays opaque behind its pointer). The rest (the VidPN,
+ * DXGKARG_GETNODEMETADATA and the callback's DXGK_DEVICE_INFO with the
+ * CM_RESOURCE_LIST it points at (wdm.h's types, facts 4.12). The rest (the VidPN,
  * overlay, MPO, hardware-queue, protected-session and display-only ones,
  * ...) are declared opaque: a driver that fills such a DDI compiles, and one
  * that reads its fields meets the missing layout at compile time rather than
@@ -720,11 +720,147 @@ typedef struct _DXGKARG_PRESENT {
 
 /* -- The adapter ----------------------------------------------------- */
 
+/* The adapter's translated resources (wdm.h; docs/wddm-facts.md 4.12 and
+ * 5.10 M2-M3): a CM_RESOURCE_LIST holds Count full descriptors back to back,
+ * each a partial list whose Count partial descriptors follow it. The partial
+ * descriptor is declared under 4-byte packing in wdm.h (pshpack4.h), so its
+ * union starts at 4 and it is 20 bytes on x64; the lists that embed it follow
+ * from that. Interrupt members are the Windows 7 and later layout (a USHORT
+ * Level and Group). */
+typedef uint64_t KAFFINITY; /* ULONG_PTR: pointer-sized, as on x64 Windows */
+
+typedef enum _INTERFACE_TYPE {
+    InterfaceTypeUndefined = -1,
+    Internal = 0,
+    Isa = 1,
+    Eisa = 2,
+    MicroChannel = 3,
+    TurboChannel = 4,
+    PCIBus = 5
+} INTERFACE_TYPE, *PINTERFACE_TYPE; /* the start of Windows' bus types */
+
+#define CmResourceTypeNull 0
+#define CmResourceTypePort 1
+#define CmResourceTypeInterrupt 2
+#define CmResourceTypeMemory 3
+#define CmResourceTypeDma 4
+#define CmResourceTypeDeviceSpecific 5
+#define CmResourceTypeBusNumber 6
+#define CmResourceTypeMemoryLarge 7
+
+#define CmResourceShareUndetermined 0
+#define CmResourceShareDeviceExclusive 1
+#define CmResourceShareDriverExclusive 2
+#define CmResourceShareShared 3
+
+#define CM_RESOURCE_MEMORY_READ_WRITE 0x0000
+#define CM_RESOURCE_MEMORY_READ_ONLY 0x0001
+#define CM_RESOURCE_MEMORY_WRITE_ONLY 0x0002
+#define CM_RESOURCE_MEMORY_PREFETCHABLE 0x0004
+#define CM_RESOURCE_MEMORY_24 0x0010
+#define CM_RESOURCE_MEMORY_CACHEABLE 0x0020
+#define CM_RESOURCE_MEMORY_BAR 0x0080
+
+#pragma pack(push, 4)
+typedef struct _CM_PARTIAL_RESOURCE_DESCRIPTOR {
+    UCHAR Type;
+    UCHAR ShareDisposition;
+    USHORT Flags;
+    union {
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length;
+        } Generic;
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length;
+        } Port;
+        struct {
+            USHORT Level;
+            USHORT Group;
+            ULONG Vector;
+            KAFFINITY Affinity;
+        } Interrupt;
+        struct {
+            union {
+                struct {
+                    USHORT Group;
+                    USHORT MessageCount;
+                    ULONG Vector;
+                    KAFFINITY Affinity;
+                } Raw;
+                struct {
+                    USHORT Level;
+                    USHORT Group;
+                    ULONG Vector;
+                    KAFFINITY Affinity;
+                } Translated;
+            };
+        } MessageInterrupt;
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length;
+        } Memory;
+        struct {
+            ULONG Channel;
+            ULONG Port;
+            ULONG Reserved1;
+        } Dma;
+        struct {
+            ULONG Data[3];
+        } DevicePrivate;
+        struct {
+            ULONG Start;
+            ULONG Length;
+            ULONG Reserved;
+        } BusNumber;
+        struct {
+            ULONG DataSize;
+            ULONG Reserved1;
+            ULONG Reserved2;
+        } DeviceSpecificData;
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length40;
+        } Memory40;
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length48;
+        } Memory48;
+        struct {
+            PHYSICAL_ADDRESS Start;
+            ULONG Length64;
+        } Memory64;
+    } u;
+} CM_PARTIAL_RESOURCE_DESCRIPTOR, *PCM_PARTIAL_RESOURCE_DESCRIPTOR;
+#pragma pack(pop)
+
+typedef struct _CM_PARTIAL_RESOURCE_LIST {
+    USHORT Version;  /* 1 */
+    USHORT Revision; /* 1 */
+    ULONG Count;
+    CM_PARTIAL_RESOURCE_DESCRIPTOR PartialDescriptors[1]; /* Count of them */
+} CM_PARTIAL_RESOURCE_LIST, *PCM_PARTIAL_RESOURCE_LIST;
+
+typedef struct _CM_FULL_RESOURCE_DESCRIPTOR {
+    INTERFACE_TYPE InterfaceType;
+    ULONG BusNumber;
+    CM_PARTIAL_RESOURCE_LIST PartialResourceList;
+} CM_FULL_RESOURCE_DESCRIPTOR, *PCM_FULL_RESOURCE_DESCRIPTOR;
+
+typedef struct _CM_RESOURCE_LIST {
+    ULONG Count;
+    CM_FULL_RESOURCE_DESCRIPTOR List[1]; /* Count of them, each as long as its partial list */
+} CM_RESOURCE_LIST, *PCM_RESOURCE_LIST;
+
+WK_STATIC_ASSERT(sizeof(CM_PARTIAL_RESOURCE_DESCRIPTOR) == 20, "facts 4.12: 20 bytes, 4-byte packed");
+WK_STATIC_ASSERT(sizeof(CM_PARTIAL_RESOURCE_LIST) == 28, "facts 4.12: 28 bytes");
+WK_STATIC_ASSERT(sizeof(CM_FULL_RESOURCE_DESCRIPTOR) == 36, "facts 4.12: 36 bytes");
+WK_STATIC_ASSERT(sizeof(CM_RESOURCE_LIST) == 40, "facts 4.12: 40 bytes");
+
 /* What DxgkCbGetDeviceInformation fills (ns-dispmprt-_dxgk_device_info;
  * checked against a public copy of the WDK's dispmprt.h, where it has no
- * version guard). 80 bytes. The resource list stays opaque behind its pointer
- * (wdm.h's CM_RESOURCE_LIST is not modelled). */
-typedef struct _CM_RESOURCE_LIST CM_RESOURCE_LIST, *PCM_RESOURCE_LIST;
+ * version guard). 80 bytes. */
 
 typedef enum {
     DockStateUnsupported = 0,

@@ -16,18 +16,25 @@
  * Windows leaves uninitialised reads 0xCD, freed memory 0xDD, requests above
  * WK_KM_POOL_MAX_BYTES fail like an exhausted system).
  *
- * No physical memory and no device. The kit has neither, so:
- *   - a block's "physical" address is its host virtual address
- *     (MmGetPhysicalAddress is the identity). It is unique, stable, page
- *     aligned where the block is, and contiguous wherever the virtual range
- *     is - every property a driver may rely on - but nothing in the kit
- *     reads memory through it: the kit's GPU model cannot reach a block by
- *     this address (it sees only the allocations and MDLs VidMm hands it);
- *   - an I/O space mapping is fresh zero-filled memory that keeps what is
+ * Physical memory and devices: what the kit gives behind these calls
+ * (docs/writing-a-driver.md, "Registers and resources"; facts 5.10):
+ *   - inside a DDI call of a driver the kit loaded, for an adapter whose GPU
+ *     reads system memory (the kit's model, or a binding's), contiguous
+ *     memory is pages of the adapter's system pool: MmGetPhysicalAddress of
+ *     any byte of the block is the address the GPU reads that byte at, so a
+ *     ring the driver puts there is the ring the GPU fetches;
+ *   - MmMapIoSpace[Ex] of a range inside a register BAR that
+ *     DxgkCbGetDeviceInformation's TranslatedResourceList lists is a window
+ *     onto the register model: READ_REGISTER_* and WRITE_REGISTER_* on it
+ *     reach the model (from any thread), and a plain load or store faults,
+ *     named in the report (a register is only reached through the accessors);
+ *   - everywhere else (no kit, outside a DDI, a range in no register BAR, a
+ *     GPU that reads no system memory) a block's "physical" address is its
+ *     host virtual address (unique, stable, page aligned where the block is,
+ *     contiguous wherever the virtual range is, but read by nothing), and an
+ *     I/O space mapping is fresh zero-filled memory that keeps what is
  *     written to it: no device answers behind it, and two mappings of one
- *     physical range are two separate memories. The kit's GPU registers are
- *     reached through DXGKRNL_INTERFACE's WkReadRegister32 and
- *     WkWriteRegister32 (docs/writing-a-driver.md), not through a mapping.
+ *     physical range are two separate memories.
  *
  * State. Which blocks and mappings are live is kept in one registry per
  * module (a weak hidden global, as km.h's IRQL is, guarded by a lock word),
@@ -76,9 +83,10 @@ typedef struct wk_km_mem_block {
     ULONG wk_kind;                /* WK_KM_MEM_CONTIGUOUS or WK_KM_MEM_IO_SPACE */
     MEMORY_CACHING_TYPE wk_cache; /* as requested */
     PVOID wk_base;                /* the address the driver was given */
-    PVOID wk_alloc;               /* the C allocation behind it */
+    PVOID wk_alloc;               /* the C allocation behind it (NULL: the kit's) */
     SIZE_T wk_size;               /* bytes the driver asked for */
     SIZE_T wk_alloc_size;         /* bytes allocated: whole pages */
+    ULONG64 wk_physical;          /* the kit's: the GPU address of wk_base (contiguous) */
 } wk_km_mem_block;
 
 typedef struct wk_km_mem_registry {
@@ -128,29 +136,43 @@ static inline SIZE_T wk_km_mem_live_count(void)
     return n;
 }
 
+/* Records a live block or mapping at base (alloc: the C allocation behind
+ * it, NULL for the kit's memory); returns base, or NULL when the record
+ * cannot be had. */
+static inline PVOID wk_km_mem_record(ULONG kind, PVOID base, PVOID alloc, SIZE_T size, SIZE_T alloc_size,
+                                     MEMORY_CACHING_TYPE cache, ULONG64 physical)
+{
+    wk_km_mem_block *b = (wk_km_mem_block *)malloc(sizeof *b);
+    if (!b)
+        return NULL;
+    b->wk_kind = kind;
+    b->wk_cache = cache;
+    b->wk_alloc = alloc;
+    b->wk_base = base;
+    b->wk_size = size;
+    b->wk_alloc_size = alloc_size;
+    b->wk_physical = physical;
+    wk_km_mem_lock();
+    InsertTailList(&wk_km_mem_live.wk_blocks, &b->wk_link);
+    wk_km_mem_unlock();
+    return base;
+}
+
 /* Allocates alloc_size bytes aligned to align (a power of two, at least a
  * page, dividing alloc_size), fills them, and records them; returns the
  * address at offset inside, or NULL. */
 static inline PVOID wk_km_mem_create(ULONG kind, SIZE_T size, SIZE_T alloc_size, SIZE_T align,
                                      SIZE_T offset, MEMORY_CACHING_TYPE cache, int fill)
 {
-    wk_km_mem_block *b = (wk_km_mem_block *)malloc(sizeof *b);
-    void *mem = b ? aligned_alloc(align, alloc_size) : NULL;
-    if (!mem) {
-        free(b);
+    void *mem = aligned_alloc(align, alloc_size);
+    if (!mem)
+        return NULL;
+    memset(mem, fill, alloc_size);
+    if (!wk_km_mem_record(kind, (char *)mem + offset, mem, size, alloc_size, cache, 0)) {
+        free(mem);
         return NULL;
     }
-    memset(mem, fill, alloc_size);
-    b->wk_kind = kind;
-    b->wk_cache = cache;
-    b->wk_alloc = mem;
-    b->wk_base = (char *)mem + offset;
-    b->wk_size = size;
-    b->wk_alloc_size = alloc_size;
-    wk_km_mem_lock();
-    InsertTailList(&wk_km_mem_live.wk_blocks, &b->wk_link);
-    wk_km_mem_unlock();
-    return b->wk_base;
+    return (char *)mem + offset;
 }
 
 /* What a kind is called in a rule line. */
@@ -189,11 +211,21 @@ static inline wk_km_mem_block *wk_km_mem_take(const void *base, ULONG kind, cons
     return b;
 }
 
-/* Fills the block with fill and gives it back to the C library. */
+/* Fills the block with fill and gives it back to the C library, or to the
+ * kit that made it: its contiguous pages (filled first, as the library's),
+ * its register window (no bytes to fill: the window faults on access). */
 static inline void wk_km_mem_destroy(wk_km_mem_block *b, int fill)
 {
-    memset(b->wk_alloc, fill, b->wk_alloc_size);
-    free(b->wk_alloc);
+    if (b->wk_alloc) {
+        memset(b->wk_alloc, fill, b->wk_alloc_size);
+        free(b->wk_alloc);
+    } else if (b->wk_kind == WK_KM_MEM_CONTIGUOUS) {
+        memset(b->wk_base, fill, b->wk_alloc_size);
+        if (WK_KM_SERVICE(FreeContiguous))
+            wk_km_services->FreeContiguous(b->wk_base);
+    } else if (WK_KM_SERVICE(UnmapIoSpace)) {
+        wk_km_services->UnmapIoSpace(b->wk_base, b->wk_size);
+    }
     free(b);
 }
 
@@ -227,20 +259,53 @@ static inline int wk_km_range_holds(PHYSICAL_ADDRESS lo, PHYSICAL_ADDRESS hi, SI
     return h >= l && h - l >= bytes - 1;
 }
 
+/* Contiguous pages of the kit's system pool (kmservices.h,
+ * AllocateContiguous), filled with 0xCD and recorded: 1 and *out, 2 when
+ * the pool cannot satisfy the constraints, 0 when the kit does not take
+ * the request (no kit, no DDI running, a GPU that reads no system memory). */
+static inline int wk_km_contiguous_from_kit(SIZE_T bytes, SIZE_T pages, PHYSICAL_ADDRESS lowest,
+                                            PHYSICAL_ADDRESS highest, ULONG64 boundary,
+                                            MEMORY_CACHING_TYPE cache, PVOID *out)
+{
+    void *va = NULL;
+    uint64_t physical = 0;
+    int got;
+    if (!WK_KM_SERVICE(AllocateContiguous))
+        return 0;
+    got = wk_km_services->AllocateContiguous(pages, (uint64_t)lowest.QuadPart, (uint64_t)highest.QuadPart,
+                                             boundary, &va, &physical);
+    if (got != 1)
+        return got;
+    memset(va, WK_KM_POOL_NEW_FILL, pages);
+    if (!wk_km_mem_record(WK_KM_MEM_CONTIGUOUS, va, NULL, bytes, pages, cache, physical)) {
+        if (WK_KM_SERVICE(FreeContiguous))
+            wk_km_services->FreeContiguous(va);
+        return 2;
+    }
+    *out = va;
+    return 1;
+}
+
 /*
  * Allocates NumberOfBytes of "physically contiguous" non-paged memory,
  * page-aligned, as Windows does; NULL when it cannot. Windows leaves the
  * contents uninitialised; the kit fills them with 0xCD (as new pool).
  * Requires IRQL <= DISPATCH_LEVEL.
  *
- * The address constraints. The block's "physical" address is its virtual
- * one (see the header comment), typically far above 4 GB, so the kit does
- * not enforce LowestAcceptableAddress and HighestAcceptableAddress: doing
- * so would fail every driver that asks for 32-bit DMA memory, for a reason
- * that is the kit's, and no device here reads the address. They are checked
- * for sense instead: a range that cannot hold the block at all (Highest
- * below Lowest + size - 1) gives NULL, as no memory would satisfy it on
- * Windows either. BoundaryAddressMultiple is honoured: the block does not
+ * Inside a DDI of a driver the kit loaded, for an adapter whose GPU reads
+ * system memory, the block is pages of the adapter's system pool (see the
+ * header comment), every page in [LowestAcceptableAddress,
+ * HighestAcceptableAddress] and no BoundaryAddressMultiple crossed, or NULL
+ * when the pool has no such run (facts 5.10 M8).
+ *
+ * Elsewhere the block's "physical" address is its virtual one, typically
+ * far above 4 GB, so the kit does not enforce LowestAcceptableAddress and
+ * HighestAcceptableAddress: doing so would fail every driver that asks for
+ * 32-bit DMA memory, for a reason that is the kit's, and no device reads
+ * the address. They are checked for sense instead: a range that cannot hold
+ * the block at all (Highest below Lowest + size - 1) gives NULL, as no
+ * memory would satisfy it on Windows either. BoundaryAddressMultiple is
+ * honoured: the block does not
  * cross a multiple of it (it is aligned to a power of two at least its
  * size), and a block larger than a non-zero boundary gives NULL. A zero
  * size, an unknown CacheType or a size above WK_KM_POOL_MAX_BYTES gives
@@ -263,9 +328,18 @@ static inline PVOID MmAllocateContiguousMemorySpecifyCache(SIZE_T NumberOfBytes,
     pages = ROUND_TO_PAGES(NumberOfBytes);
     if (!wk_km_range_holds(LowestAcceptableAddress, HighestAcceptableAddress, pages))
         return NULL;
+    if (boundary && pages > boundary)
+        return NULL;
+    switch (wk_km_contiguous_from_kit(NumberOfBytes, pages, LowestAcceptableAddress, HighestAcceptableAddress,
+                                      boundary, CacheType, &p)) {
+    case 1:
+        return p;
+    case 2:
+        return NULL; /* the pool the device reaches cannot hold it: as Windows */
+    default:
+        break;
+    }
     if (boundary) {
-        if (pages > boundary)
-            return NULL;
         align = wk_km_pow2_at_least(pages);
         pages = align; /* aligned_alloc wants a multiple of the alignment */
     }
@@ -317,14 +391,27 @@ static inline VOID MmFreeContiguousMemorySpecifyCache(PVOID BaseAddress, SIZE_T 
                       WK_KM_POOL_FREED_FILL);
 }
 
-/* The "physical" address of BaseAddress: the address itself, for any
- * memory (see the header comment: unique and stable, but no device here
- * reads through it). Windows returns the real physical address, or 0 for
- * an unmapped one. */
+/* The physical address of BaseAddress: inside a contiguous block of the
+ * kit's system pool, the GPU address of that byte; for any other memory the
+ * address itself (see the header comment: unique and stable, but no device
+ * reads through it). Windows returns the real physical address, or 0 for an
+ * unmapped one. Any IRQL (facts 5.10 M9). */
 static inline PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 {
     PHYSICAL_ADDRESS pa;
-    pa.QuadPart = (LONGLONG)(uintptr_t)BaseAddress;
+    PLIST_ENTRY e;
+    uintptr_t at = (uintptr_t)BaseAddress;
+    pa.QuadPart = (LONGLONG)at;
+    wk_km_mem_lock();
+    for (e = wk_km_mem_live.wk_blocks.Flink; e != &wk_km_mem_live.wk_blocks; e = e->Flink) {
+        const wk_km_mem_block *b = CONTAINING_RECORD(e, wk_km_mem_block, wk_link);
+        uintptr_t base = (uintptr_t)b->wk_base;
+        if (b->wk_physical && at >= base && at - base < b->wk_alloc_size) {
+            pa.QuadPart = (LONGLONG)(b->wk_physical + (at - base));
+            break;
+        }
+    }
+    wk_km_mem_unlock();
     return pa;
 }
 
@@ -332,22 +419,43 @@ static inline PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 /* I/O space mappings                                                        */
 /* ------------------------------------------------------------------------ */
 
+/* A register window of the kit (kmservices.h, MapIoSpace), recorded: the
+ * address, or NULL when the range is in no register BAR of the adapter. */
+static inline PVOID wk_km_window_from_kit(PHYSICAL_ADDRESS physical, SIZE_T bytes, MEMORY_CACHING_TYPE cache)
+{
+    void *va = NULL;
+    if (!WK_KM_SERVICE(MapIoSpace) || wk_km_services->MapIoSpace((uint64_t)physical.QuadPart, bytes, &va) != 1)
+        return NULL;
+    if (!wk_km_mem_record(WK_KM_MEM_IO_SPACE, va, NULL, bytes,
+                          ROUND_TO_PAGES(BYTE_OFFSET((uintptr_t)physical.QuadPart) + bytes), cache, 0)) {
+        if (WK_KM_SERVICE(UnmapIoSpace))
+            wk_km_services->UnmapIoSpace(va, bytes);
+        return NULL;
+    }
+    return va;
+}
+
 /*
- * Maps NumberOfBytes of device memory at PhysicalAddress. Windows returns a
- * virtual address with the physical address's page offset; the kit returns
- * one with that offset into fresh zero-filled, page-aligned memory of its
- * own, which keeps what is written (no device behind it: see the header
- * comment). NULL for 0 bytes, an unknown CacheType, or a size above
- * WK_KM_POOL_MAX_BYTES. Requires IRQL <= DISPATCH_LEVEL.
+ * Maps NumberOfBytes of device memory at PhysicalAddress (facts 5.10 M4).
+ * Windows returns a virtual address with the physical address's page
+ * offset; so does the kit: a window onto the register model when the range
+ * lies in a register BAR of the adapter (see the header comment), else
+ * fresh zero-filled, page-aligned memory of its own, which keeps what is
+ * written (no device behind it). NULL for 0 bytes, an unknown CacheType, or
+ * a size above WK_KM_POOL_MAX_BYTES. Requires IRQL <= DISPATCH_LEVEL.
  */
 static inline PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
                                  MEMORY_CACHING_TYPE CacheType)
 {
     SIZE_T offset = BYTE_OFFSET((uintptr_t)PhysicalAddress.QuadPart);
+    PVOID window;
     wk_km_require_irql(DISPATCH_LEVEL, "MmMapIoSpace", "");
     if (NumberOfBytes == 0 || NumberOfBytes > WK_KM_POOL_MAX_BYTES ||
         !wk_km_cache_type_ok(&CacheType))
         return NULL;
+    window = wk_km_window_from_kit(PhysicalAddress, NumberOfBytes, CacheType);
+    if (window)
+        return window;
     return wk_km_mem_create(WK_KM_MEM_IO_SPACE, NumberOfBytes,
                             ROUND_TO_PAGES(offset + NumberOfBytes), PAGE_SIZE, offset, CacheType,
                             0);
@@ -465,13 +573,23 @@ static inline VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL MemoryDescriptorLi
 /* Register and port access                                                  */
 /* ------------------------------------------------------------------------ */
 /*
- * Registers: one volatile access of the register's width, between two full
- * barriers (KeMemoryBarrier). Windows orders these accesses against all
- * other memory accesses (on x64 device memory is uncached and the macros
- * are compiler barriers; on ARM64 they add a barrier instruction); two full
- * fences give at least that ordering on every host. The _BUFFER_ forms copy
- * Count elements between consecutive registers and the buffer, as Windows'
- * do (a string move on x64), in order, one volatile access each.
+ * Registers: one access of the register's width, between two full barriers
+ * (KeMemoryBarrier). Windows orders these accesses against all other memory
+ * accesses (on x64 device memory is uncached and the macros are compiler
+ * barriers; on ARM64 they add a barrier instruction); two full fences give
+ * at least that ordering on every host (facts 5.10 M7).
+ *
+ * In a register window (MmMapIoSpace of a register BAR, see the header
+ * comment) the access goes to the register model instead of memory: a
+ * 32-bit one as one read32/write32 of the model, a 64-bit one as two, low
+ * half first; an 8- or 16-bit read as the read32 of the aligned register
+ * holding it, the bytes picked out. The model takes 32-bit registers only,
+ * so an 8- or 16-bit write, or an access that is not aligned to its width,
+ * ends the call as KM-API-001 (a partial write would need a read-modify-
+ * write the device never sees on Windows). Anywhere else the access is a
+ * plain volatile one, as before. The _BUFFER_ forms copy Count elements
+ * between consecutive registers and the buffer, in order, each element one
+ * access as above (Windows does a string move on x64).
  *
  * Ports: the kit has no I/O port space. A read returns all ones (what a PC
  * returns for a port no device decodes) and a write is dropped. The
@@ -479,11 +597,33 @@ static inline VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL MemoryDescriptorLi
  * Windows' do.
  */
 
+/* An access of the kit's register model (kmservices.h, RegisterRead and
+ * RegisterWrite): 1 when reg is in a register window and the model took
+ * it (*value: what a read gave), 0 when reg is ordinary memory. */
+static inline int wk_km_reg_kit(volatile void *reg, uint32_t width, int write, uint64_t *value,
+                                const char *api)
+{
+    int got;
+    if (write ? !WK_KM_SERVICE(RegisterWrite) : !WK_KM_SERVICE(RegisterRead))
+        return 0;
+    got = write ? wk_km_services->RegisterWrite(reg, width, *value)
+                : wk_km_services->RegisterRead(reg, width, value);
+    if (got == 2)
+        wk_km_fail("KM-API-001: %s(%p): the register model behind this window takes 32-bit registers: "
+                   "aligned 32- and 64-bit accesses, aligned 8- and 16-bit reads; not this %u-bit %s",
+                   api, (void *)(uintptr_t)reg, (unsigned)(width * 8), write ? "write" : "read");
+    return got == 1;
+}
+
 static inline UCHAR READ_REGISTER_UCHAR(volatile UCHAR *Register)
 {
     UCHAR v;
+    uint64_t kit = 0;
     KeMemoryBarrier();
-    v = *Register;
+    if (wk_km_reg_kit(Register, sizeof(v), 0, &kit, "READ_REGISTER_UCHAR"))
+        v = (UCHAR)kit;
+    else
+        v = *Register;
     KeMemoryBarrier();
     return v;
 }
@@ -491,8 +631,12 @@ static inline UCHAR READ_REGISTER_UCHAR(volatile UCHAR *Register)
 static inline USHORT READ_REGISTER_USHORT(volatile USHORT *Register)
 {
     USHORT v;
+    uint64_t kit = 0;
     KeMemoryBarrier();
-    v = *Register;
+    if (wk_km_reg_kit(Register, sizeof(v), 0, &kit, "READ_REGISTER_USHORT"))
+        v = (USHORT)kit;
+    else
+        v = *Register;
     KeMemoryBarrier();
     return v;
 }
@@ -500,8 +644,12 @@ static inline USHORT READ_REGISTER_USHORT(volatile USHORT *Register)
 static inline ULONG READ_REGISTER_ULONG(volatile ULONG *Register)
 {
     ULONG v;
+    uint64_t kit = 0;
     KeMemoryBarrier();
-    v = *Register;
+    if (wk_km_reg_kit(Register, sizeof(v), 0, &kit, "READ_REGISTER_ULONG"))
+        v = (ULONG)kit;
+    else
+        v = *Register;
     KeMemoryBarrier();
     return v;
 }
@@ -509,116 +657,106 @@ static inline ULONG READ_REGISTER_ULONG(volatile ULONG *Register)
 static inline ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register)
 {
     ULONG64 v;
+    uint64_t kit = 0;
     KeMemoryBarrier();
-    v = *Register;
+    if (wk_km_reg_kit(Register, sizeof(v), 0, &kit, "READ_REGISTER_ULONG64"))
+        v = (ULONG64)kit;
+    else
+        v = *Register;
     KeMemoryBarrier();
     return v;
 }
 
 static inline VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value)
 {
+    uint64_t kit = Value;
     KeMemoryBarrier();
-    *Register = Value;
+    if (!wk_km_reg_kit(Register, sizeof(Value), 1, &kit, "WRITE_REGISTER_UCHAR"))
+        *Register = Value;
     KeMemoryBarrier();
 }
 
 static inline VOID WRITE_REGISTER_USHORT(volatile USHORT *Register, USHORT Value)
 {
+    uint64_t kit = Value;
     KeMemoryBarrier();
-    *Register = Value;
+    if (!wk_km_reg_kit(Register, sizeof(Value), 1, &kit, "WRITE_REGISTER_USHORT"))
+        *Register = Value;
     KeMemoryBarrier();
 }
 
 static inline VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
 {
+    uint64_t kit = Value;
     KeMemoryBarrier();
-    *Register = Value;
+    if (!wk_km_reg_kit(Register, sizeof(Value), 1, &kit, "WRITE_REGISTER_ULONG"))
+        *Register = Value;
     KeMemoryBarrier();
 }
 
 static inline VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value)
 {
+    uint64_t kit = Value;
     KeMemoryBarrier();
-    *Register = Value;
-    KeMemoryBarrier();
-}
-
-static inline VOID READ_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, PUCHAR Buffer, ULONG Count)
-{
-    ULONG i;
-    KeMemoryBarrier();
-    for (i = 0; i < Count; i++)
-        Buffer[i] = Register[i];
+    if (!wk_km_reg_kit(Register, sizeof(Value), 1, &kit, "WRITE_REGISTER_ULONG64"))
+        *Register = Value;
     KeMemoryBarrier();
 }
 
-static inline VOID READ_REGISTER_BUFFER_USHORT(volatile USHORT *Register, PUSHORT Buffer,
-                                               ULONG Count)
+static inline VOID READ_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, UCHAR *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Buffer[i] = Register[i];
-    KeMemoryBarrier();
+        Buffer[i] = READ_REGISTER_UCHAR(&Register[i]);
 }
 
-static inline VOID READ_REGISTER_BUFFER_ULONG(volatile ULONG *Register, PULONG Buffer, ULONG Count)
+static inline VOID READ_REGISTER_BUFFER_USHORT(volatile USHORT *Register, USHORT *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Buffer[i] = Register[i];
-    KeMemoryBarrier();
+        Buffer[i] = READ_REGISTER_USHORT(&Register[i]);
 }
 
-static inline VOID READ_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, ULONG64 *Buffer,
-                                                ULONG Count)
+static inline VOID READ_REGISTER_BUFFER_ULONG(volatile ULONG *Register, ULONG *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Buffer[i] = Register[i];
-    KeMemoryBarrier();
+        Buffer[i] = READ_REGISTER_ULONG(&Register[i]);
 }
 
-static inline VOID WRITE_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, const UCHAR *Buffer,
-                                               ULONG Count)
+static inline VOID READ_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, ULONG64 *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Register[i] = Buffer[i];
-    KeMemoryBarrier();
+        Buffer[i] = READ_REGISTER_ULONG64(&Register[i]);
 }
 
-static inline VOID WRITE_REGISTER_BUFFER_USHORT(volatile USHORT *Register, const USHORT *Buffer,
-                                                ULONG Count)
+static inline VOID WRITE_REGISTER_BUFFER_UCHAR(volatile UCHAR *Register, const UCHAR *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Register[i] = Buffer[i];
-    KeMemoryBarrier();
+        WRITE_REGISTER_UCHAR(&Register[i], Buffer[i]);
 }
 
-static inline VOID WRITE_REGISTER_BUFFER_ULONG(volatile ULONG *Register, const ULONG *Buffer,
-                                               ULONG Count)
+static inline VOID WRITE_REGISTER_BUFFER_USHORT(volatile USHORT *Register, const USHORT *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Register[i] = Buffer[i];
-    KeMemoryBarrier();
+        WRITE_REGISTER_USHORT(&Register[i], Buffer[i]);
 }
 
-static inline VOID WRITE_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, const ULONG64 *Buffer,
-                                                 ULONG Count)
+static inline VOID WRITE_REGISTER_BUFFER_ULONG(volatile ULONG *Register, const ULONG *Buffer, ULONG Count)
 {
     ULONG i;
-    KeMemoryBarrier();
     for (i = 0; i < Count; i++)
-        Register[i] = Buffer[i];
-    KeMemoryBarrier();
+        WRITE_REGISTER_ULONG(&Register[i], Buffer[i]);
+}
+
+static inline VOID WRITE_REGISTER_BUFFER_ULONG64(volatile ULONG64 *Register, const ULONG64 *Buffer, ULONG Count)
+{
+    ULONG i;
+    for (i = 0; i < Count; i++)
+        WRITE_REGISTER_ULONG64(&Register[i], Buffer[i]);
 }
 
 static inline UCHAR READ_PORT_UCHAR(PUCHAR Port)

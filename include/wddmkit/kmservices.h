@@ -19,7 +19,14 @@
  *     is reported (THREAD-LEAK-001): ThreadStarted and ThreadEnded;
  *   - a system thread that crashes is named in the report by its
  *     StartRoutine and the DDI that created it, not by the DDI the kit's
- *     own thread happened to be in: ThreadRuns.
+ *     own thread happened to be in: ThreadRuns;
+ *   - MmMapIoSpace of a register BAR the adapter's TranslatedResourceList
+ *     lists gives a window whose READ_REGISTER_* and WRITE_REGISTER_* reach
+ *     the register model (the kit's GPU or a binding's): MapIoSpace,
+ *     UnmapIoSpace, RegisterRead and RegisterWrite;
+ *   - MmAllocateContiguousMemory inside a DDI gives pages of the adapter's
+ *     system pool, whose MmGetPhysicalAddress is the address the GPU reads
+ *     them at: AllocateContiguous and FreeContiguous.
  *
  * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
  * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
@@ -31,7 +38,7 @@
  * Until DxgkInitialize runs, and in a program with no kit (a unit test of
  * driver code), the pointer is NULL and km.h does without: a misuse prints
  * its line and aborts, nothing is counted, a DPC runs at once, the registry
- * has no keys.
+ * has no keys, an I/O space mapping and contiguous memory are plain memory.
  *
  * The table grows only at its end; Size says how much of it the kit that
  * filled it has, and km.h calls no member past it.
@@ -86,6 +93,31 @@ typedef struct _WK_KM_SERVICES {
      * owner ThreadStarted answered (0 too) and the routine: the kit marks
      * the thread, so that a crash on it names the thread. */
     void (*ThreadRuns)(uint64_t owner, void (*routine)(void *context));
+    /* Device registers (kmmemory.h; docs/writing-a-driver.md, "Registers
+     * and resources"). MapIoSpace: when [physical, physical + bytes) lies in
+     * a register BAR of the adapter whose DDI runs on this thread, returns 1
+     * and the address of `physical` in a window of the kit's (inaccessible
+     * to plain loads and stores); 0 otherwise (km.h then maps memory of its
+     * own, as without a kit). UnmapIoSpace ends a window (va as returned). */
+    int (*MapIoSpace)(uint64_t physical, size_t bytes, void **va);
+    void (*UnmapIoSpace)(void *va, size_t bytes);
+    /* A register access of `width` bytes (1, 2, 4 or 8) at reg, from any
+     * thread: 0 when reg is in no window (km.h then accesses the memory
+     * itself), 1 when the register model answered (*value for a read), 2
+     * when the model cannot take this access (km.h names the misuse). */
+    int (*RegisterRead)(const volatile void *reg, uint32_t width, uint64_t *value);
+    int (*RegisterWrite)(volatile void *reg, uint32_t width, uint64_t value);
+    /* Physically contiguous memory a device can reach: inside a DDI of an
+     * adapter whose GPU reads system memory, `bytes` rounded to pages of the
+     * adapter's system pool with every page address in [lowest, highest] and
+     * no `boundary` multiple crossed (0: none): returns 1, the host address
+     * at *va and the first page's GPU address at *physical; 2 when the pool
+     * cannot satisfy it (km.h returns NULL, as Windows); 0 when the kit does
+     * not take the request (km.h allocates memory of its own).
+     * FreeContiguous gives the pages back (va as returned). */
+    int (*AllocateContiguous)(size_t bytes, uint64_t lowest, uint64_t highest, uint64_t boundary, void **va,
+                              uint64_t *physical);
+    void (*FreeContiguous)(void *va);
 } WK_KM_SERVICES;
 
 /* The services of the kit that loaded this module (NULL before

@@ -801,16 +801,7 @@ typedef enum _DEVICE_REGISTRY_PROPERTY {
     DevicePropertyContainerID = 22
 } DEVICE_REGISTRY_PROPERTY;
 
-/* Bus types (the start of Windows' INTERFACE_TYPE). */
-typedef enum _INTERFACE_TYPE {
-    InterfaceTypeUndefined = -1,
-    Internal = 0,
-    Isa = 1,
-    Eisa = 2,
-    MicroChannel = 3,
-    TurboChannel = 4,
-    PCIBus = 5
-} INTERFACE_TYPE, *PINTERFACE_TYPE;
+/* Bus types: INTERFACE_TYPE, with the resource lists (dispmprt.h). */
 
 /* The PDO the kit hands AddDevice carries this in wk_magic (driver.h). */
 #define WK_KM_PDO_MAGIC WK_DEVICE_OBJECT_MAGIC

@@ -127,6 +127,50 @@ static NTSTATUS load_segments(struct rd_adapter *a, const struct wk_gpu_desc *de
     return STATUS_SUCCESS;
 }
 
+#ifdef RD_MMIO
+/* The first memory resource large enough for the model's registers
+ * (facts 5.10 M2-M4), mapped uncached. */
+static NTSTATUS map_registers(struct rd_adapter *a)
+{
+    DXGK_DEVICE_INFO info;
+    RtlZeroMemory(&info, sizeof(info));
+    NTSTATUS st = a->dxgk.DxgkCbGetDeviceInformation(a->dxgk.DeviceHandle, &info);
+    if (!NT_SUCCESS(st))
+        return st;
+    const CM_RESOURCE_LIST *res = info.TranslatedResourceList;
+    if (!res || res->Count < 1)
+        return STATUS_UNSUCCESSFUL;
+    const CM_PARTIAL_RESOURCE_LIST *list = &res->List[0].PartialResourceList;
+    for (ULONG i = 0; i < list->Count; i++) {
+        const CM_PARTIAL_RESOURCE_DESCRIPTOR *d = &list->PartialDescriptors[i];
+        if (d->Type != CmResourceTypeMemory || d->u.Memory.Length < WK_GPU_REG_SIZE)
+            continue;
+        a->regs = (PUCHAR)MmMapIoSpace(d->u.Memory.Start, WK_GPU_REG_SIZE, MmNonCached);
+        return a->regs ? STATUS_SUCCESS : STATUS_INSUFFICIENT_RESOURCES;
+    }
+    RD_TRACE("refdriver: StartDevice: no memory resource holds the registers\n");
+    return STATUS_UNSUCCESSFUL;
+}
+
+static void unmap_registers(struct rd_adapter *a)
+{
+    if (a->regs)
+        MmUnmapIoSpace(a->regs, WK_GPU_REG_SIZE);
+    a->regs = NULL;
+}
+#else
+static NTSTATUS map_registers(struct rd_adapter *a)
+{
+    UNREFERENCED_PARAMETER(a);
+    return STATUS_SUCCESS;
+}
+
+static void unmap_registers(struct rd_adapter *a)
+{
+    UNREFERENCED_PARAMETER(a);
+}
+#endif
+
 static BOOLEAN interface_complete(const DXGKRNL_INTERFACE *i)
 {
     return i->WkReadRegister32 && i->WkWriteRegister32 && i->WkGetGpuDescription &&
@@ -150,9 +194,13 @@ NTSTATUS wk_rd_start_device(VOID *const MiniportDeviceContext, DXGK_START_INFO *
         RD_TRACE("refdriver: StartDevice: not a wddmkit GPU model (no description)\n");
         return STATUS_UNSUCCESSFUL;
     }
+    NTSTATUS mapped = map_registers(a);
+    if (!NT_SUCCESS(mapped))
+        return mapped;
     ULONG id = rd_read_reg(a, WK_GPU_REG_ID);
     if (id != WK_GPU_ID) {
         RD_TRACE("refdriver: StartDevice: ID register 0x%08x, expected 0x%08x\n", id, WK_GPU_ID);
+        unmap_registers(a);
         return STATUS_UNSUCCESSFUL;
     }
     a->memory_set = a->aperture_set = 0;
@@ -161,6 +209,7 @@ NTSTATUS wk_rd_start_device(VOID *const MiniportDeviceContext, DXGK_START_INFO *
     if (!NT_SUCCESS(st)) {
         free_bank_tables(a);
         a->segment_count = 0;
+        unmap_registers(a);
         return st;
     }
     /* A render-only adapter: no display sources, no children. */
@@ -179,6 +228,7 @@ NTSTATUS wk_rd_stop_device(VOID *const MiniportDeviceContext)
     a->segment_count = 0;
     a->memory_set = a->aperture_set = 0;
     a->banks_reported = FALSE;
+    unmap_registers(a);
     a->started = FALSE;
     return STATUS_SUCCESS;
 }

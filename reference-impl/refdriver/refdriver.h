@@ -29,6 +29,9 @@
 #include "wddmkit/driver.h"
 #include "wddmkit/gpu.h"
 #include "wddmkit/km.h"
+#ifdef RD_MMIO
+#include "wddmkit/kmmemory.h" /* MmMapIoSpace, READ_REGISTER_ULONG */
+#endif
 #include "wddmkit/umd.h"
 
 /* ------------------------------------------------------------------ */
@@ -135,6 +138,7 @@ struct rd_adapter {
     UINT completed_fence;
     UINT faulted_fence;
     ULONG dpc_count;
+    PUCHAR regs;              /* RD_MMIO: BAR0, mapped at StartDevice (adapter.c) */
 };
 
 /* A driver allocation: from CreateAllocation, or the driver side of a
@@ -268,15 +272,27 @@ static inline UINT rd_all_segments(const struct rd_adapter *a)
     return a->memory_set | a->aperture_set;
 }
 
-/* Writes a register of the adapter's BAR. */
+/* Writes a register of the adapter's BAR: through the kit's
+ * WkWriteRegister32, or, built with RD_MMIO, the WDK way: WRITE_REGISTER_ULONG
+ * on BAR0 as MmMapIoSpace mapped it from the translated resources. Both
+ * reach the same registers of the GPU model (docs/writing-a-driver.md,
+ * "Registers and resources"). */
 static inline void rd_write_reg(struct rd_adapter *a, ULONG offset, ULONG value)
 {
+#ifdef RD_MMIO
+    WRITE_REGISTER_ULONG((volatile ULONG *)(a->regs + offset), value);
+#else
     a->dxgk.WkWriteRegister32(a->dxgk.DeviceHandle, offset, value);
+#endif
 }
 
 static inline ULONG rd_read_reg(struct rd_adapter *a, ULONG offset)
 {
+#ifdef RD_MMIO
+    return READ_REGISTER_ULONG((volatile ULONG *)(a->regs + offset));
+#else
     return a->dxgk.WkReadRegister32(a->dxgk.DeviceHandle, offset);
+#endif
 }
 
 /* The private area of a DMA buffer, when it is large enough for ours. */

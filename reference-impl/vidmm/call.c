@@ -404,8 +404,15 @@ wk_status ddi_crashed(struct ddi_frame *f)
         violate(vm, R_DRV_HANG, f->ddi, "did not return within %u ms", vm->cfg.ddi_timeout_ms);
         return WK_E_DRIVER_HANG;
     }
-    char where[256];
+    char where[320];
     enum wk_rule_id rule = R_MEM_GUARD;
+    if ((f->signo == SIGSEGV || f->signo == SIGBUS) && f->fault_has_addr &&
+        regwin_describe_fault(vm, f->fault_addr,
+                              f->fault_access == FAULT_WRITE ? 1 : f->fault_access == FAULT_READ ? 0 : 2, where,
+                              sizeof(where))) {
+        violate(vm, R_DRV_CRASH, f->ddi, "%s", where);
+        return WK_E_DRIVER_CRASH;
+    }
     if ((f->signo == SIGSEGV || f->signo == SIGBUS) && f->fault_has_addr &&
         gbuf_describe_fault(vm, f->fault_addr, (enum fault_access)f->fault_access, where, sizeof(where), &rule)) {
         violate(vm, rule, f->ddi, "%s", where);

@@ -175,11 +175,11 @@ static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID
     return STATUS_SUCCESS;
 }
 
-/* What the kernel knows of the device (dispmprt.h, DXGK_DEVICE_INFO): the
- * driver's context and the PDO, the registry path, the system memory the
- * kit's pool has. No translated resource list: the kit's adapter has no
- * PCI resources (a driver of the GPU model reaches its registers through
- * WkReadRegister32; docs/porting-a-miniport.md, section 3). No AGP. */
+/* What the kernel knows of the device (dispmprt.h, DXGK_DEVICE_INFO; facts
+ * 5.10 M1): the driver's context and the PDO, the registry path, the system
+ * memory the kit's pool has, and the translated resources: one memory
+ * resource per device BAR (bars.c), the register BAR a driver maps with
+ * MmMapIoSpace. The list is the adapter's, valid for its life. No AGP. */
 static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO DeviceInfo)
 {
     struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
@@ -194,6 +194,7 @@ static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO
     info.HighestPhysicalAddress.QuadPart =
         (LONGLONG)((vm->gpu_desc.sysmem_first_pfn + vm->gpu_desc.sysmem_pages) * WK_GPU_PAGE_SIZE - 1);
     info.DockingState = DockStateUnsupported;
+    info.TranslatedResourceList = bars_resource_list(vm);
     wk_status crashed;
     DDI_GUARD(vm, WK_DDI_NONE, crashed, guarded_copy(DeviceInfo, &info, sizeof(info))); /* the driver's memory */
     return crashed == WK_OK ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "vidmm.h"
+#include "wddmkit/binding.h"
 
 #include "placement.h"
 #include "wddmkit/binding.h"
@@ -216,6 +217,21 @@ struct km_dpc {
     void (*run)(void *dpc);
 };
 
+/* bars.c: the adapter's device BARs and the register model behind them,
+ * and the CM_RESOURCE_LIST DxgkCbGetDeviceInformation hands out. */
+struct bar_table {
+    int set;                                /* bars_attach ran (bars_of sets the kit's own) */
+    uint32_t count;
+    struct wk_binding_bar bar[WK_BINDING_MAX_BARS];
+    const struct wk_registers_ops *regs;    /* NULL: nothing answers behind the BARs */
+    void *self;
+    union {                                 /* one memory descriptor per BAR */
+        CM_RESOURCE_LIST list;
+        uint8_t bytes[sizeof(CM_RESOURCE_LIST) +
+                      (WK_BINDING_MAX_BARS - 1) * sizeof(CM_PARTIAL_RESOURCE_DESCRIPTOR)];
+    } resources;
+};
+
 struct wk_vidmm {
     uint32_t magic;
     struct wk_vidmm_config cfg;
@@ -316,6 +332,7 @@ struct wk_vidmm {
     unsigned char (*set_irql)(unsigned char); /* a loaded module's wk_km_set_irql, or NULL */
     struct wk_vidmm_registry registry;      /* cfg.registry, copied */
     uint8_t pci_config[WK_VIDMM_PCI_CONFIG_SIZE]; /* cfg.pci_config, copied (callbacks.c) */
+    struct bar_table bars;                  /* bars.c */
 
     /* Checks */
     wk_vidmm_rewrite_fn *rewrite;
@@ -489,6 +506,9 @@ void km_irql_leave(struct wk_vidmm *vm, unsigned char old);
 extern const WK_KM_SERVICES wk_km_services_of_kit;
 void km_register(struct wk_vidmm *vm);
 void km_unregister(struct wk_vidmm *vm);
+/* The live adapter with this km_serial, or NULL (a thread of the driver's
+ * own names its adapter by serial: the adapter may be gone). */
+struct wk_vidmm *km_live_adapter(uint64_t serial);
 enum wk_rule_id km_rule_of_line(const char *line);
 /* POOL-LEAK-001 for every tag with blocks left; DriverEntry's count only
  * when the driver was unloaded (DxgkDdiUnload). */
@@ -498,6 +518,46 @@ void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded);
 void km_check_thread_leaks(struct wk_vidmm *vm, int unloaded);
 /* The adapter's DPC point for KDPC objects: runs the queued ones. */
 wk_status km_run_queued_dpcs(struct wk_vidmm *vm);
+
+/* bars.c ------------------------------------------------------------------ */
+
+/* The BARs of the device and the register model behind its WK_BAR_REGISTERS
+ * ones (regs may be NULL: nothing answers); at most WK_BINDING_MAX_BARS are
+ * kept. Called by the binding loader; without it the adapter gets the kit's
+ * own at first use (bars_of). */
+void bars_attach(struct wk_vidmm *vm, const struct wk_binding_bar *bars, uint32_t count,
+                 const struct wk_registers_ops *regs, void *self);
+const struct bar_table *bars_of(struct wk_vidmm *vm);
+/* The CM_RESOURCE_LIST of the BARs (facts 5.10 M1-M3), written afresh. */
+CM_RESOURCE_LIST *bars_resource_list(struct wk_vidmm *vm);
+/* The register BAR holding all of [physical, physical + bytes): 1 and *bar. */
+int bars_find_registers(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, uint32_t *bar);
+/* The one way into a register model (a binding's calls are guarded here):
+ * offset in bytes from the BAR's start, 4-aligned. A read past the BAR or
+ * with no model gives all ones (no device decodes it); such a write is
+ * dropped. */
+uint32_t bars_read32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset);
+void bars_write32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t value);
+
+/* regwin.c: register windows (kmservices.h MapIoSpace, UnmapIoSpace,
+ * RegisterRead, RegisterWrite), and what a fault in one means. */
+int regwin_map(uint64_t physical, size_t bytes, void **va);
+void regwin_unmap(void *va, size_t bytes);
+int regwin_read(const volatile void *reg, uint32_t width, uint64_t *value);
+int regwin_write(volatile void *reg, uint32_t width, uint64_t value);
+/* "read the register window of BAR0 at +0x30 without READ_REGISTER_ULONG"
+ * for a fault at addr in a window of vm's (write: 0 a read, 1 a write, 2
+ * not known); NULL when addr is in none. */
+const char *regwin_describe_fault(struct wk_vidmm *vm, const void *addr, int write, char *buf, size_t size);
+/* The adapter is going: its windows are unmapped and forgotten. */
+void regwin_forget(struct wk_vidmm *vm);
+
+/* contiguous.c: contiguous memory of the system pool (kmservices.h
+ * AllocateContiguous, FreeContiguous). */
+int contiguous_alloc(size_t bytes, uint64_t lowest, uint64_t highest, uint64_t boundary, void **va,
+                     uint64_t *physical);
+void contiguous_free(void *va);
+void contiguous_forget(struct wk_vidmm *vm);
 
 /* guard.c ---------------------------------------------------------------- */
 

@@ -19,7 +19,13 @@
  *               system threads counted per adapter (THREAD-LEAK-001);
  *   ThreadRuns  a new system thread marked with its StartRoutine and the
  *               DDI that created it, for a report of its crash
- *               (crash_slot.c).
+ *               (crash_slot.c);
+ *   MapIoSpace / UnmapIoSpace / RegisterRead / RegisterWrite
+ *               register windows onto the adapter's register model
+ *               (regwin.c, bars.c);
+ *   AllocateContiguous / FreeContiguous
+ *               contiguous memory of the adapter's system pool
+ *               (contiguous.c).
  *
  * Pool blocks and DPCs may be freed or dequeued from a thread of the
  * driver's own, where no DDI frame names the adapter: the owner a block
@@ -57,6 +63,8 @@ void km_unregister(struct wk_vidmm *vm)
         if (live[i] == vm)
             live[i] = NULL;
     pthread_mutex_unlock(&lock);
+    regwin_forget(vm);
+    contiguous_forget(vm);
 }
 
 /* The live adapter of a serial number (under the lock). */
@@ -66,6 +74,14 @@ static struct wk_vidmm *adapter_of(uint64_t serial)
         if (live[i] && live[i]->km_serial == serial)
             return live[i];
     return NULL;
+}
+
+struct wk_vidmm *km_live_adapter(uint64_t serial)
+{
+    pthread_mutex_lock(&lock);
+    struct wk_vidmm *vm = adapter_of(serial);
+    pthread_mutex_unlock(&lock);
+    return vm;
 }
 
 unsigned char km_irql_enter(struct wk_vidmm *vm, unsigned char irql)
@@ -439,4 +455,10 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .ThreadStarted = service_thread_started,
     .ThreadEnded = service_thread_ended,
     .ThreadRuns = service_thread_runs,
+    .MapIoSpace = regwin_map,
+    .UnmapIoSpace = regwin_unmap,
+    .RegisterRead = regwin_read,
+    .RegisterWrite = regwin_write,
+    .AllocateContiguous = contiguous_alloc,
+    .FreeContiguous = contiguous_free,
 };

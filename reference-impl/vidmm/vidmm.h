@@ -124,6 +124,18 @@ struct wk_vidmm_config {
                                         answer from; copied at create; NULL: none */
 };
 
+/* The adapter's device BARs, as DxgkCbGetDeviceInformation's
+ * TranslatedResourceList lists them (docs/writing-a-driver.md, "Registers
+ * and resources"). Without a binding: for a driver of the kit's GPU model,
+ * BAR0 holds the model's registers (WK_GPU_REG_SIZE bytes) at
+ * WK_VIDMM_BAR0_ADDRESS, and READ_REGISTER_ULONG through its MmMapIoSpace
+ * window reaches them as WkReadRegister32 does; for a driver of other
+ * hardware (no_model), BAR0 is WK_VIDMM_PLAIN_BAR_SIZE bytes at the same
+ * address with nothing behind it (MmMapIoSpace gives plain memory), so that
+ * a WDK driver that maps its BAR still starts. */
+#define WK_VIDMM_BAR0_ADDRESS 0xF0000000ull
+#define WK_VIDMM_PLAIN_BAR_SIZE (16ull << 20)
+
 /* The registry key the kit names in DriverEntry's RegistryPath, and under
  * which it answers the driver's registry reads (km.h: ZwOpenKey,
  * ZwQueryValueKey, RtlQueryRegistryValues) from a case's `registry:` map. */

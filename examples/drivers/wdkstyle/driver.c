@@ -225,11 +225,17 @@ HeronDdiStartDevice(
     )
 {
     PHERON_ADAPTER Adapter = (PHERON_ADAPTER)MiniportDeviceContext;
+    DXGK_DEVICE_INFO DeviceInfo;
+    PCM_PARTIAL_RESOURCE_LIST Resources;
+    PCM_PARTIAL_RESOURCE_DESCRIPTOR Descriptor;
     PHYSICAL_ADDRESS MmioBase;
     PHYSICAL_ADDRESS Lowest;
     PHYSICAL_ADDRESS Highest;
     PHYSICAL_ADDRESS Boundary;
+    BOOLEAN FoundMmio;
     ULONG ChipId;
+    ULONG Index;
+    NTSTATUS Status;
 
     PAGED_CODE();
     UNREFERENCED_PARAMETER(DxgkStartInfo);
@@ -241,10 +247,33 @@ HeronDdiStartDevice(
     Adapter->DxgkInterface = *DxgkInterface;
 
     //
-    // Map the MMIO window (kit gap: its address would come from
-    // DxgkCbGetDeviceInformation's translated resources).
+    // The MMIO window is the first memory resource large enough for the
+    // register file, among the translated resources PnP assigned.
     //
-    MmioBase.QuadPart = (LONGLONG)HERON_MMIO_PHYSICAL_BASE;
+    RtlZeroMemory(&DeviceInfo, sizeof(DeviceInfo));
+    Status = DxgkInterface->DxgkCbGetDeviceInformation(DxgkInterface->DeviceHandle, &DeviceInfo);
+    if (!NT_SUCCESS(Status)) {
+        return Status;
+    }
+    if (DeviceInfo.TranslatedResourceList == NULL || DeviceInfo.TranslatedResourceList->Count == 0) {
+        return STATUS_UNSUCCESSFUL;
+    }
+    FoundMmio = FALSE;
+    MmioBase.QuadPart = 0;
+    Resources = &DeviceInfo.TranslatedResourceList->List[0].PartialResourceList;
+    for (Index = 0; Index < Resources->Count; Index++) {
+        Descriptor = &Resources->PartialDescriptors[Index];
+        if (Descriptor->Type == CmResourceTypeMemory && Descriptor->u.Memory.Length >= HERON_MMIO_SIZE) {
+            MmioBase = Descriptor->u.Memory.Start;
+            FoundMmio = TRUE;
+            break;
+        }
+    }
+    if (!FoundMmio) {
+        HeronTrace(DPFLTR_ERROR_LEVEL, "heron: no memory resource holds the register file\n");
+        return STATUS_UNSUCCESSFUL;
+    }
+
     Adapter->Registers = (PUCHAR)MmMapIoSpaceEx(MmioBase, HERON_MMIO_SIZE,
                                                 PAGE_READWRITE | PAGE_NOCACHE);
     if (Adapter->Registers == NULL) {

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bars.c - the adapter's device BARs: the memory ranges its device decodes
+ * on the bus, which DxgkCbGetDeviceInformation's TranslatedResourceList
+ * lists (facts 5.10 M1-M3), and the one way into the register model behind
+ * them.
+ *
+ * One table per adapter. bars_attach sets it: the binding loader hands it a
+ * binding's BARs and register model (binding.h). Without one, the first use
+ * sets the kit's own: for a driver of the kit's GPU model, BAR0 at
+ * WK_VIDMM_BAR0_ADDRESS holds the model's registers, reached through
+ * wk_gpu_mmio_read32/write32 exactly as DXGKRNL_INTERFACE's WkReadRegister32
+ * reaches them; for a driver of other hardware (cfg.no_model), one BAR of
+ * plain memory at the same address, so that a WDK driver that maps the
+ * first memory resource it is given still starts (nothing answers behind
+ * it: MmMapIoSpace gives plain memory there).
+ *
+ * Every call into a register model goes through bars_read32 and
+ * bars_write32: guarding a binding's code (a binding that crashes is
+ * blamed, not the driver) is done in those two functions and nowhere else.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE 4096ull
+
+/* ------------------------------------------------------------------ */
+/* The kit's GPU behind BAR0                                            */
+/* ------------------------------------------------------------------ */
+
+static uint32_t model_read32(void *self, uint32_t bar, uint64_t offset)
+{
+    struct wk_vidmm *vm = self;
+    (void)bar;
+    return wk_gpu_mmio_read32(vm->gpu, (uint32_t)offset);
+}
+
+static void model_write32(void *self, uint32_t bar, uint64_t offset, uint32_t value)
+{
+    struct wk_vidmm *vm = self;
+    (void)bar;
+    wk_gpu_mmio_write32(vm->gpu, (uint32_t)offset, value);
+}
+
+/* Registers only: the model's queue, completions and interrupt line are run
+ * by submit.c, not through this table. */
+static const struct wk_registers_ops model_registers = {
+    .size = sizeof(struct wk_registers_ops),
+    .read32 = model_read32,
+    .write32 = model_write32,
+};
+
+static void attach_kit_own(struct wk_vidmm *vm)
+{
+    struct wk_binding_bar bar0 = { .kind = WK_BAR_REGISTERS, .physical = WK_VIDMM_BAR0_ADDRESS };
+    if (vm->cfg.no_model) {
+        bar0.size = WK_VIDMM_PLAIN_BAR_SIZE;
+        bars_attach(vm, &bar0, 1, NULL, NULL);
+    } else {
+        bar0.size = WK_GPU_REG_SIZE;
+        bars_attach(vm, &bar0, 1, &model_registers, vm);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                            */
+/* ------------------------------------------------------------------ */
+
+void bars_attach(struct wk_vidmm *vm, const struct wk_binding_bar *bars, uint32_t count,
+                 const struct wk_registers_ops *regs, void *self)
+{
+    struct bar_table *t = &vm->bars;
+    memset(t, 0, sizeof(*t));
+    t->set = 1;
+    t->count = count < WK_BINDING_MAX_BARS ? count : WK_BINDING_MAX_BARS;
+    if (bars && t->count)
+        memcpy(t->bar, bars, t->count * sizeof(t->bar[0]));
+    else
+        t->count = 0;
+    t->regs = regs;
+    t->self = self;
+}
+
+const struct bar_table *bars_of(struct wk_vidmm *vm)
+{
+    if (!vm->bars.set)
+        attach_kit_own(vm);
+    return &vm->bars;
+}
+
+/* One translated memory resource (facts 4.12): the BAR's bus range. A BAR
+ * of 4 GiB or more would need CmResourceTypeMemoryLarge; the kit's and a
+ * binding's are smaller (binding.h), and a larger one is listed clipped. */
+static void describe_bar(CM_PARTIAL_RESOURCE_DESCRIPTOR *d, const struct wk_binding_bar *b)
+{
+    memset(d, 0, sizeof(*d));
+    d->Type = CmResourceTypeMemory;
+    d->ShareDisposition = CmResourceShareDeviceExclusive;
+    d->Flags = CM_RESOURCE_MEMORY_READ_WRITE | CM_RESOURCE_MEMORY_BAR;
+    d->u.Memory.Start.QuadPart = (LONGLONG)b->physical;
+    d->u.Memory.Length = b->size > 0xFFFFF000ull ? 0xFFFFF000u : (ULONG)b->size;
+}
+
+CM_RESOURCE_LIST *bars_resource_list(struct wk_vidmm *vm)
+{
+    const struct bar_table *t = bars_of(vm);
+    CM_RESOURCE_LIST *list = &vm->bars.resources.list;
+    memset(&vm->bars.resources, 0, sizeof(vm->bars.resources));
+    list->Count = 1; /* one full descriptor, as for every WDM device (M2) */
+    list->List[0].InterfaceType = PCIBus;
+    list->List[0].PartialResourceList.Version = 1;
+    list->List[0].PartialResourceList.Revision = 1;
+    list->List[0].PartialResourceList.Count = t->count;
+    /* The descriptors past the first are addressed from the whole block:
+     * indexing PartialDescriptors[1] past its declared bound lets the
+     * compiler assume there is only [0] (it did, at -O2). */
+    CM_PARTIAL_RESOURCE_DESCRIPTOR *d =
+        (CM_PARTIAL_RESOURCE_DESCRIPTOR *)(void *)(vm->bars.resources.bytes +
+                                                   offsetof(CM_RESOURCE_LIST, List[0].PartialResourceList.PartialDescriptors));
+    for (uint32_t i = 0; i < t->count; i++)
+        describe_bar(d + i, &t->bar[i]);
+    return list;
+}
+
+int bars_find_registers(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, uint32_t *bar)
+{
+    const struct bar_table *t = bars_of(vm);
+    if (!t->regs || bytes == 0)
+        return 0;
+    for (uint32_t i = 0; i < t->count; i++) {
+        const struct wk_binding_bar *b = &t->bar[i];
+        if (b->kind == WK_BAR_REGISTERS && physical >= b->physical && physical - b->physical < b->size &&
+            bytes <= b->size - (physical - b->physical)) {
+            *bar = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Into the register model                                              */
+/* ------------------------------------------------------------------ */
+
+static int decodes(const struct bar_table *t, uint32_t bar, uint64_t offset)
+{
+    return t->regs && bar < t->count && t->bar[bar].kind == WK_BAR_REGISTERS && offset < t->bar[bar].size &&
+           t->bar[bar].size - offset >= 4;
+}
+
+uint32_t bars_read32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset)
+{
+    const struct bar_table *t = bars_of(vm);
+    if (!decodes(t, bar, offset) || !t->regs->read32)
+        return 0xFFFFFFFFu;
+    return t->regs->read32(t->self, bar, offset);
+}
+
+void bars_write32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t value)
+{
+    const struct bar_table *t = bars_of(vm);
+    if (decodes(t, bar, offset) && t->regs->write32)
+        t->regs->write32(t->self, bar, offset, value);
+}
