@@ -79,6 +79,10 @@ wk_status binding_attach(struct wk_vidmm *vm)
     }
     /* A binding with no state still executes: self stands for "present". */
     vm->bself = self ? self : (void *)&vm->bself;
+    /* Its BARs in the driver's TranslatedResourceList, its register model
+     * behind the register windows (bars.c). */
+    if (b->bar_count)
+        bars_attach(vm, b->bars, b->bar_count, b->registers, self);
     return WK_OK;
 }
 
