@@ -5,7 +5,8 @@
 # refused ones by name and reason, the hostile ones as BIND-* errors that
 # never blame the driver, the good one running the reference driver's
 # buffers through the binding path. include()d by tests/CMakeLists.txt.
-set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET)
+set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
+    FAULTS)
 set(_wk_tb_modules)
 foreach(v ${_wk_tb_variants})
   string(TOLOWER ${v} _wk_tb_name)
