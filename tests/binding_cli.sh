@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# tests/binding_cli.sh WDDMKIT REFDRIVER SPECS SCRATCH GOOD BAD_MAGIC ABI_2
-#   SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
+# tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
+#   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
+#   FAULTS CRASH_REGWRITE
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -14,9 +15,11 @@
 #     or ignores its budget makes the case an `error` with its BIND-* rule,
 #     and never a DRV-* rule against the driver.
 set -u
-wddmkit=$1 refdriver=$2 specs=$3 scratch=$4
-good=$5 bad_magic=$6 abi_2=$7 small=$8 no_exec=$9 bad_bar=${10} no_memory=${11}
-crash_exec=${12} loop_exec=${13} bad_fault=${14} ignore_budget=${15}
+wddmkit=$1 refdriver=$2 refdriver_mmio=$3
+shift 3
+specs=$1 scratch=$2
+good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
+crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -80,6 +83,21 @@ for v in crash_exec:BIND-CRASH-001 loop_exec:BIND-HANG-001 bad_fault:BIND-RESULT
     grep -q "1 of 1 cases in .*: 1 error" "$out" || fail "conform.$name: not an error"
     grep -q "DRV-" "$out" && { fail "conform.$name: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
 done
+
+# A register model that crashes inside the driver's own call (the
+# RD_MMIO reference driver writes its registers through the BAR's window):
+# the binding's fault, the driver's call unwound and never blamed.
+expect conform.crash_regwrite 1 "rule: +BIND-CRASH-001" \
+    "$wddmkit" conform --driver "$refdriver_mmio" --binding "$crash_regwrite" "$spec"
+grep -q "registers.write32 of the binding crashed with signal 11 .* during Dxgk" "$out" || { fail "conform.crash_regwrite: no registers.write32 crash during a DDI:"; sed 's/^/    /' "$out"; }
+grep -q "DRV-" "$out" && { fail "conform.crash_regwrite: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
+
+# A GPU fault is the driver's (the processor ran its buffer), reported in the
+# processor's words with the faulting command as the binding lists it.
+expect conform.faults 1 "PAGING-GPU-001: .*: the paging buffer faulted on the GPU: DECODE at \+0x0 in buffer 0x[0-9a-f]+ depth 0: test fault 7 \[0x0000: TESTOP 0x[0-9a-f]{2}\]" \
+    "$wddmkit" conform --binding "$faults" "$spec"
+expect disasm.binding 0 "^0x0004: TESTOP 0x02$" "$wddmkit" gpu disasm --binding "$faults" "$here/bindings/specs/four_words.bin"
+expect disasm.no_disasm 2 "binding 'test' .* has no disassembler" "$wddmkit" gpu disasm --binding "$good" "$here/bindings/specs/four_words.bin"
 
 if [ "$fails" = 0 ]; then
     echo "binding_cli: all checks passed"

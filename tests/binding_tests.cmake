@@ -5,7 +5,8 @@
 # refused ones by name and reason, the hostile ones as BIND-* errors that
 # never blame the driver, the good one running the reference driver's
 # buffers through the binding path. include()d by tests/CMakeLists.txt.
-set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET)
+set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
+    FAULTS CRASH_REGWRITE)
 set(_wk_tb_modules)
 foreach(v ${_wk_tb_variants})
   string(TOLOWER ${v} _wk_tb_name)
@@ -27,6 +28,7 @@ find_program(WK_BASH bash)
 if(WK_BASH)
   add_test(NAME cli.binding
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/binding_cli.sh $<TARGET_FILE:wddmkit> $<TARGET_FILE:wk_refdriver>
+            $<TARGET_FILE:wk_refdriver_mmio>
             ${PROJECT_SOURCE_DIR}/specs ${CMAKE_CURRENT_BINARY_DIR}/binding-cli ${_wk_tb_modules})
   set_tests_properties(cli.binding PROPERTIES LABELS "unit" TIMEOUT 600
     PASS_REGULAR_EXPRESSION "binding_cli: all checks passed")

@@ -14,6 +14,10 @@
 #       (examples/drivers/wdkstyle/specs/registry.yaml) in the reference
 #       profile: its settings come from the case's registry: map, with
 #       defaults when absent, of the wrong type or out of range;
+#   wdkstyle.conform_binding_{c,cxx}  the suite with Heron's binding: the
+#       semantic and encoder checks run, all as expected
+#   wdkstyle.bug_<name>_caught     each planted bug fails with its rule, and
+#       only that rule, once the binding runs the driver's buffers
 #   wdkstyle.bug_<name>_unseen     each planted bug (wdkstyle_bug_<name>,
 #       HERON_BUG_<NAME>) passes the suite without a binding: the bugs are
 #       semantic, seen only by running the driver's buffers (heron.bug.<name>
@@ -46,4 +50,29 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
         conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_${_bug}>)
     endif()
   endforeach()
+  # With Heron's binding (examples/gpus/heron/): its processor runs the
+  # driver's buffers, its register model takes the doorbell and raises the
+  # line, its encoder writes Heron's UMD stream; the whole suite passes with
+  # the semantic and encoder checks run (the skips are the adapter roles
+  # Heron lacks and what its UMD cannot say). Each planted bug then fails,
+  # with its rule and no other.
+  if(TARGET heron_binding)
+    set(_binding $<TARGET_FILE:heron_binding>)
+    foreach(_lang c cxx)
+      wk_wdkstyle_test(conform_binding_${_lang} 0
+        "binding: binding 'heron' 1.0, binding ABI 1: .*gpu: +the binding's processor executes the driver's buffers.*semantic +[1-9][0-9]* run.*encoder +[1-9][0-9]* run.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
+        conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_${_lang}> --binding ${_binding})
+    endforeach()
+    foreach(_pair fill_byte:PAGING-FILL-001 transfer_offset:PAGING-TRANSFER-001 unmap_dummy:PAGING-UNMAP-001
+                  patch_addr:PATCH-VALUE-001)
+      string(REPLACE ":" ";" _pair ${_pair})
+      list(GET _pair 0 _bug)
+      list(GET _pair 1 _rule)
+      if(TARGET wdkstyle_bug_${_bug})
+        wk_wdkstyle_test(bug_${_bug}_caught 1
+          "unexpected results by rule:[ \n]+[1-9][0-9]* +${_rule}\n\n"
+          conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_${_bug}> --binding ${_binding})
+      endif()
+    endforeach()
+  endif()
 endif()

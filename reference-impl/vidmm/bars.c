@@ -55,7 +55,7 @@ static const struct wk_registers_ops model_registers = {
 static void attach_kit_own(struct wk_vidmm *vm)
 {
     struct wk_binding_bar bar0 = { .kind = WK_BAR_REGISTERS, .physical = WK_VIDMM_BAR0_ADDRESS };
-    if (vm->cfg.no_model) {
+    if (vm->cfg.no_model || vm->binding) { /* a binding without BARs: its device has none the kit knows */
         bar0.size = WK_VIDMM_PLAIN_BAR_SIZE;
         bars_attach(vm, &bar0, 1, NULL, NULL);
     } else {
@@ -150,17 +150,31 @@ static int decodes(const struct bar_table *t, uint32_t bar, uint64_t offset)
            t->bar[bar].size - offset >= 4;
 }
 
+/* Whether the table's register model is the binding's: its code runs in a
+ * binding frame (binding.c), where a crash or a hang is the binding's. */
+static int bindings(const struct wk_vidmm *vm, const struct bar_table *t)
+{
+    return vm->binding && t->regs == vm->binding->registers;
+}
+
 uint32_t bars_read32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset)
 {
     const struct bar_table *t = bars_of(vm);
+    uint32_t value = 0xFFFFFFFFu;
     if (!decodes(t, bar, offset) || !t->regs->read32)
-        return 0xFFFFFFFFu;
+        return value;
+    if (bindings(vm, t))
+        return binding_read32(vm, bar, offset, &value) == 0 ? value : 0xFFFFFFFFu;
     return t->regs->read32(t->self, bar, offset);
 }
 
 void bars_write32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t value)
 {
     const struct bar_table *t = bars_of(vm);
-    if (decodes(t, bar, offset) && t->regs->write32)
+    if (!decodes(t, bar, offset) || !t->regs->write32)
+        return;
+    if (bindings(vm, t))
+        (void)binding_write32(vm, bar, offset, value);
+    else
         t->regs->write32(t->self, bar, offset, value);
 }

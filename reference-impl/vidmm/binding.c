@@ -79,6 +79,10 @@ wk_status binding_attach(struct wk_vidmm *vm)
     }
     /* A binding with no state still executes: self stands for "present". */
     vm->bself = self ? self : (void *)&vm->bself;
+    /* Its BARs in the driver's TranslatedResourceList, its register model
+     * behind the register windows (bars.c). */
+    if (b->bar_count)
+        bars_attach(vm, b->bars, b->bar_count, b->registers, self);
     return WK_OK;
 }
 
@@ -131,9 +135,44 @@ static void misbehaved(struct wk_vidmm *vm, uint32_t why, const struct wk_exec_f
                    vm->binding->name, f->cls, (unsigned long long)f->offset);
 }
 
+/* The disassembler's first line, kept (wk_disasm_ops.list's sink). */
+struct first_line {
+    char text[96];
+    int have;
+};
+
+static void keep_first(void *user, const char *line)
+{
+    struct first_line *l = user;
+    if (!l->have && line) {
+        snprintf(l->text, sizeof(l->text), "%s", line);
+        l->have = 1;
+    }
+}
+
+/* The faulting command as the binding's disassembler lists it ("0x0040:
+ * COPY src=... dst=... bytes=..."), when it has one: what a report shows
+ * of the driver's buffer, in the hardware's mnemonics. */
+static void faulting_command(struct wk_vidmm *vm, const uint8_t *bytes, uint64_t end, uint64_t offset,
+                             struct first_line *l)
+{
+    const struct wk_disasm_ops *d = vm->binding->disasm;
+    l->have = 0;
+    if (!d || offset >= end)
+        return;
+    wk_status crashed;
+    lock(vm);
+    BIND_CALL(vm, "disasm.list", crashed, (void)d->list(self_of(vm), bytes, end, offset, keep_first, l));
+    unlock(vm);
+    if (crashed != WK_OK)
+        l->have = 0;
+}
+
 /* The fault in the processor's words when it has them ("PKT type 9 unknown
- * at +0x40"), else in the interface's; the first since the last check. */
-static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const struct wk_exec_fault *f)
+ * at +0x40"), else in the interface's, and the faulting command as the
+ * binding's disassembler lists it; the first since the last check. */
+static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const struct wk_exec_fault *f,
+                           const uint8_t *bytes, uint64_t end)
 {
     char words[160] = "";
     const struct wk_processor_ops *p = vm->binding->processor;
@@ -151,9 +190,11 @@ static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const stru
         snprintf(where, sizeof(where), ": address 0x%llx", (unsigned long long)f->fault_addr);
     else
         where[0] = 0;
-    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text), "%s at +0x%llx in buffer 0x%llx depth %u%s%s%s",
+    struct first_line cmd;
+    faulting_command(vm, bytes, end, f->depth == 0 ? f->offset : end, &cmd);
+    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text), "%s at +0x%llx in buffer 0x%llx depth %u%s%s%s%s%s%s",
              wk_fault_class_name(f->cls), (unsigned long long)f->offset, (unsigned long long)buffer_addr, f->depth,
-             where, words[0] ? ": " : "", words);
+             where, words[0] ? ": " : "", words, cmd.have ? " [" : "", cmd.have ? cmd.text : "", cmd.have ? "]" : "");
 }
 
 wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
@@ -185,15 +226,13 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
               st = wk_gpu_exec_processor(vm->gpu, vm->binding->processor, self_of(vm), buffer_addr, start, end,
                                          bytes, flags, fence, fault, &bad));
     unlock(vm);
-    free(bytes);
-    if (crashed != WK_OK)
-        return WK_E_BINDING;
-    if (bad) {
+    if (crashed == WK_OK && bad)
         misbehaved(vm, bad, fault);
+    else if (crashed == WK_OK && st == WK_E_GPU_FAULT)
+        describe_fault(vm, buffer_addr, fault, bytes, end);
+    free(bytes);
+    if (crashed != WK_OK || bad)
         return WK_E_BINDING;
-    }
-    if (st == WK_E_GPU_FAULT)
-        describe_fault(vm, buffer_addr, fault);
     return st;
 }
 

@@ -14,9 +14,17 @@
  *   TB_LOOP_EXEC      its processor never returns (BIND-HANG-001);
  *   TB_BAD_FAULT      it reports a fault of class 99 (BIND-RESULT-001);
  *   TB_IGNORE_BUDGET  it runs on after spend() said the budget is gone
- *                     (BIND-BUDGET-001).
+ *                     (BIND-BUDGET-001);
+ *   TB_CRASH_REGWRITE a register model on BAR0 at the kit's BAR0 address
+ *                     whose write32 dereferences NULL: the reference
+ *                     driver built with RD_MMIO writes it from its DDIs
+ *                     (BIND-CRASH-001; the driver's call unwound, unblamed);
+ *   TB_FAULTS         every buffer faults at its first command (a DECODE
+ *                     fault: the driver's, PAGING-GPU-001), worded by its
+ *                     fault_text and listed by its disassembler.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -24,7 +32,7 @@
 #include "wddmkit/binding.h"
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
-    defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY)
+    defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE)
 #define TB_RUNS 1
 #endif
 
@@ -37,6 +45,35 @@ static const struct wk_gpu_segment_desc segments[3] = {
     { WK_GPU_SEGMENT_APERTURE, 0x800000, 0x40000, 0, NULL },
 };
 __attribute__((unused)) static const struct wk_gpu_desc memory = { 3, segments, 0x10000, 256, 0, 0, 0, 0, 0 };
+
+#ifdef TB_FAULTS
+static void fault_text(void *self, const struct wk_exec_fault *f, char *buf, size_t size)
+{
+    (void)self;
+    snprintf(buf, size, "test fault %u", f->code);
+}
+
+/* One line per 4 bytes: "0x0000: TESTOP 0x..". */
+static uint64_t list(void *self, const uint8_t *buf, uint64_t len, uint64_t start, wk_binding_line_fn *sink,
+                     void *user)
+{
+    (void)self;
+    uint64_t n = 0;
+    for (uint64_t at = start; at + 4 <= len; at += 4, n++) {
+        char line[64];
+        snprintf(line, sizeof(line), "0x%04llx: TESTOP 0x%02x", (unsigned long long)at, buf[at]);
+        sink(user, line);
+    }
+    return n;
+}
+
+static const struct wk_disasm_ops disasm = { sizeof(struct wk_disasm_ops), 0, list };
+#define TB_DISASM &disasm
+#define TB_FAULT_TEXT fault_text
+#else
+#define TB_DISASM NULL
+#define TB_FAULT_TEXT NULL
+#endif
 
 #ifdef TB_RUNS
 static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
@@ -58,6 +95,13 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
     fault->cls = 99;
     fault->offset = x->start;
     return 1;
+#elif defined(TB_FAULTS)
+    memset(fault, 0, sizeof(*fault));
+    fault->cls = WK_FAULT_DECODE;
+    fault->code = 7;
+    fault->offset = x->start;
+    fault->opcode = x->bytes[x->start];
+    return 1;
 #elif defined(TB_IGNORE_BUDGET)
     while (x->ops->spend(x, 1u << 20, 0) == 0) {
     }
@@ -69,7 +113,7 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
 }
 
 static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, run,
-                                                   wk_test_kit_format_read_address, NULL };
+                                                   wk_test_kit_format_read_address, TB_FAULT_TEXT };
 #endif
 
 #if defined(TB_NO_EXEC)
@@ -83,6 +127,9 @@ static const struct wk_processor_ops processor = { sizeof(struct wk_processor_op
 
 #ifdef TB_BAD_BAR
 static const struct wk_binding_bar bars[1] = { { WK_BAR_SEGMENT, 3, 0xE0000000, 0x40000 } };
+#define TB_BARS bars, 1
+#elif defined(TB_CRASH_REGWRITE)
+static const struct wk_binding_bar bars[1] = { { WK_BAR_REGISTERS, 0, 0xF0000000, 0x1000 } };
 #define TB_BARS bars, 1
 #else
 #define TB_BARS NULL, 0
@@ -104,4 +151,48 @@ static const struct wk_binding_bar bars[1] = { { WK_BAR_SEGMENT, 3, 0xE0000000, 
 #define TB_HEADER WK_BINDING_HEADER("test", "1.0")
 #endif
 
-WK_BINDING_DEFINE = { TB_HEADER, TB_MEMORY, TB_BARS, 0, NULL, NULL, NULL, TB_PROCESSOR, NULL, NULL, NULL };
+#ifdef TB_CRASH_REGWRITE
+/* The kit's GPU's id register, so the driver takes the device for its own. */
+static uint32_t read32(void *self, uint32_t bar, uint64_t offset)
+{
+    (void)self;
+    (void)bar;
+    return offset == WK_GPU_REG_ID ? WK_GPU_ID : 0;
+}
+
+static void write32(void *self, uint32_t bar, uint64_t offset, uint32_t value)
+{
+    (void)self;
+    (void)bar;
+    (void)offset;
+    *(volatile uint32_t *)(uintptr_t)(value & 0) = value;
+}
+
+static int next(void *self, struct wk_submission *out)
+{
+    (void)self;
+    (void)out;
+    return 0;
+}
+
+static void done(void *self, const struct wk_submission *s, const struct wk_exec_fault *f)
+{
+    (void)self;
+    (void)s;
+    (void)f;
+}
+
+static int irq_pending(void *self)
+{
+    (void)self;
+    return 0;
+}
+
+static const struct wk_registers_ops registers = { sizeof(struct wk_registers_ops), 0, read32, write32, next, done,
+                                                   irq_pending };
+#define TB_REGISTERS &registers
+#else
+#define TB_REGISTERS NULL
+#endif
+
+WK_BINDING_DEFINE = { TB_HEADER, TB_MEMORY, TB_BARS, 0, NULL, NULL, NULL, TB_PROCESSOR, NULL, TB_REGISTERS, TB_DISASM };
