@@ -111,8 +111,9 @@ static void test_encoder_stream_parses_back(void **state)
     HERON_UMD_HEADER h;
     HERON_UMD_COMMAND c[3];
 
-    assert_int_equal(wk_binding.encoder->ops_supported,
-                     (1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_FILL));
+    assert_int_equal(wk_binding.encoder->ops_supported, (1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_COPY) |
+                                                            (1u << WK_USER_OP_FILL) | (1u << WK_USER_OP_WRITE32) |
+                                                            (1u << WK_USER_OP_BLIT));
     assert_int_equal(encode(&r, ops, 3, command, sizeof command), WK_ENCODE_OK);
     assert_int_equal(r.command_length, sizeof h + 3 * sizeof c[0]);
     assert_int_equal(r.patch_length, 0); /* Heron's Render writes its own patch locations */
@@ -158,19 +159,53 @@ static void expect_skip(const struct wk_encode_op *ops, uint32_t count, uint32_t
     assert_int_equal(r.command_length, 0);
 }
 
+/* WRITE32 is a 4-byte FILL of the value; a BLIT one COPY per row, in row
+ * order, each row at its pitch: the same bytes, the same references. */
+static void test_encoder_lowers_write32_and_blit(void **state)
+{
+    (void)state;
+    const struct wk_encode_op ops[2] = {
+        { .op = WK_USER_OP_WRITE32, .dst = { 1, 0x44 }, .value = 0x11223344 },
+        { .op = WK_USER_OP_BLIT, .src = { 0, 0x10 }, .dst = { 2, 0x20 }, .width = 8, .height = 3, .src_pitch = 0x100,
+          .dst_pitch = 0x40 },
+    };
+    uint8_t command[256];
+    struct wk_encode_render r;
+    HERON_UMD_HEADER h;
+    HERON_UMD_COMMAND c[4];
+    assert_int_equal(encode(&r, ops, 2, command, sizeof command), WK_ENCODE_OK);
+    assert_int_equal(r.command_length, sizeof h + 4 * sizeof c[0]);
+    memcpy(&h, command, sizeof h);
+    memcpy(c, command + sizeof h, sizeof c);
+    assert_int_equal(h.CommandCount, 4);
+    assert_int_equal(c[0].Opcode, HeronUmdFill);
+    assert_int_equal(c[0].Bytes, 4);
+    assert_int_equal(c[0].Pattern, 0x11223344);
+    assert_int_equal(c[0].Destination.AllocationIndex, 1);
+    assert_int_equal(c[0].Destination.Offset, 0x44);
+    for (uint32_t row = 0; row < 3; row++) {
+        assert_int_equal(c[1 + row].Opcode, HeronUmdCopy);
+        assert_int_equal(c[1 + row].Bytes, 8);
+        assert_int_equal(c[1 + row].Source.AllocationIndex, 0);
+        assert_int_equal(c[1 + row].Source.Offset, 0x10 + row * 0x100);
+        assert_int_equal(c[1 + row].Destination.AllocationIndex, 2);
+        assert_int_equal(c[1 + row].Destination.Offset, 0x20 + row * 0x40);
+    }
+}
+
 static void test_encoder_skips_what_heron_cannot_say(void **state)
 {
     (void)state;
     const struct wk_encode_op ops[] = {
         { .op = WK_USER_OP_NOP },
-        { .op = WK_USER_OP_WRITE32, .dst = { 0, 0 }, .value = 1 },
-        { .op = WK_USER_OP_BLIT, .width = 4, .height = 4 },
+        { .op = WK_USER_OP_BLIT, .width = 4, .height = 0 },
+        { .op = WK_USER_OP_BLIT, .width = 0, .height = 4 },
         { .op = WK_USER_OP_FILL, .size = 0 },
         { .op = WK_USER_OP_COPY, .size = HERON_MAX_TRANSFER_BYTES + 1 },
         { .op = WK_USER_OP_COPY, .size = HERON_MAX_TRANSFER_BYTES },
     };
-    expect_skip(&ops[0], 2, 256, 1, "FILL, COPY and NOP only");
-    expect_skip(&ops[2], 1, 256, 0, "FILL, COPY and NOP only");
+    expect_skip(&ops[0], 2, 256, 1, "empty BLIT");
+    expect_skip(&ops[2], 1, 256, 0, "empty BLIT");
     expect_skip(&ops[3], 1, 256, 0, "0 bytes");
     expect_skip(&ops[4], 1, 256, 0, "1 MiB");
     /* Exactly 1 MiB is Heron's largest transfer: encoded. */
@@ -297,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_binding_header_and_parts),
         cmocka_unit_test(test_create_checks_its_host),
         cmocka_unit_test(test_encoder_stream_parses_back),
+        cmocka_unit_test(test_encoder_lowers_write32_and_blit),
         cmocka_unit_test(test_encoder_skips_what_heron_cannot_say),
         cmocka_unit_test(test_encoder_room),
         cmocka_unit_test(test_encoder_allocation_copies_the_request),

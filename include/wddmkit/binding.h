@@ -155,7 +155,7 @@ struct wk_encode_render {
     D3DDDI_PATCHLOCATIONLIST *patch;     /* out: pPatchLocationListIn, when the format has one */
     uint32_t patch_cap;                  /* in: room at patch */
     uint32_t patch_length;               /* out */
-    uint32_t skipped_op;                 /* out, WK_ENCODE_SKIP: the op it cannot encode */
+    uint32_t skipped_op;                 /* out, WK_ENCODE_SKIP: the index in ops of the one it cannot encode */
     char why[160];                       /* out, WK_ENCODE_SKIP: why ("no BLIT on this GPU") */
 };
 

@@ -3,20 +3,29 @@
  * encoder.c - what Heron's UMD would write for the kit's abstract
  * operations (wk_encoder_ops of wddmkit/binding.h).
  *
- * Render: the kit's COPY, FILL and NOP become Heron's UMD stream
- * (heron_umd.h): a HERON_UMD_HEADER and one HERON_UMD_COMMAND each, the
- * references copied as they are (an allocation-list index and an offset),
- * so a reference the kit made wrong on purpose reaches the driver wrong,
- * and the driver must refuse it. Heron's Render writes its own patch
- * locations (pPatchLocationListOut), so the UMD hands none in.
+ * Render: the kit's operations become Heron's UMD stream (heron_umd.h): a
+ * HERON_UMD_HEADER and HERON_UMD_COMMANDs, the references copied as they
+ * are (an allocation-list index and an offset), so a reference the kit
+ * made wrong on purpose reaches the driver wrong, and the driver must
+ * refuse it. Heron's Render writes its own patch locations
+ * (pPatchLocationListOut), so the UMD hands none in.
+ *
+ * Heron's stream has FILL, COPY and NOP. The other two operations are
+ * lowered as Heron's UMD lowers them, with the same effect on every byte
+ * and the same references for the driver to check: a WRITE32 is a FILL of
+ * 4 bytes whose pattern is the value (byte i of the destination gets byte
+ * i of the value, as WRITE32 stores it); a BLIT is one COPY per row, in
+ * row order, src + r * src_pitch to dst + r * dst_pitch (rows that
+ * overlap behave as the BLIT's do: each row after the one before). Heron's
+ * Render checks the whole stream before it writes anything, so a BLIT
+ * with one bad row is refused whole, as a BLIT is.
  *
  * What the stream cannot say is skipped with the reason, never bent into
- * something else: WRITE32 and BLIT (not in ops_supported: the kit skips
- * them without a call), a FILL or COPY of 0 bytes (Heron's UMD has none,
- * and a NOP in its place would drop the reference the kit asks the driver
- * to check), one over HERON_MAX_TRANSFER_BYTES (the UMD would split it,
- * which changes what the driver is asked), a stream longer than the room
- * the kit gave.
+ * something else: a FILL or COPY of 0 bytes, and a BLIT of width or height
+ * 0 (Heron's UMD has none, and a NOP in its place would drop the reference
+ * the kit asks the driver to check), one over HERON_MAX_TRANSFER_BYTES
+ * (the UMD would split it, which changes what the driver is asked), a
+ * stream longer than the room the kit gave.
  *
  * Allocations: Heron's miniport reads the kit's own WK_ALLOCATION_REQUEST
  * as its CreateAllocation private data (objects.c of the driver), so the
@@ -27,7 +36,9 @@
 
 #include "heron_gpu.h"
 
-#define HERON_ENCODED_OPS ((1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_FILL))
+#define HERON_ENCODED_OPS                                                                    \
+    ((1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_FILL) | (1u << WK_USER_OP_WRITE32) | \
+     (1u << WK_USER_OP_BLIT))
 
 static int skip(struct wk_encode_render *r, uint32_t index, const char *why)
 {
@@ -44,10 +55,18 @@ static void put32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-/* One command in UMD terms; 0, or the reason it cannot be said. */
-static const char *translate(const struct wk_encode_op *op, HERON_UMD_COMMAND *c)
+/* The UMD commands one operation becomes: how many (a BLIT: one per row). */
+static uint64_t commands_of(const struct wk_encode_op *op)
+{
+    return op->op == WK_USER_OP_BLIT ? op->height : 1;
+}
+
+/* Command `row` of one operation in UMD terms; NULL, or the reason it
+ * cannot be said. */
+static const char *translate(const struct wk_encode_op *op, uint32_t row, HERON_UMD_COMMAND *c)
 {
     memset(c, 0, sizeof *c);
+    uint32_t bytes = op->size, dst = op->dst.offset, src = op->src.offset;
     switch (op->op) {
     case WK_USER_OP_NOP:
         c->Opcode = HeronUmdNop;
@@ -56,23 +75,37 @@ static const char *translate(const struct wk_encode_op *op, HERON_UMD_COMMAND *c
         c->Opcode = HeronUmdFill;
         c->Pattern = op->value;
         break;
-    case WK_USER_OP_COPY:
+    case WK_USER_OP_WRITE32: /* 4 bytes of the value, byte 0 first: a WRITE32's store */
+        c->Opcode = HeronUmdFill;
+        c->Pattern = op->value;
+        bytes = 4;
+        break;
+    case WK_USER_OP_COPY: c->Opcode = HeronUmdCopy; break;
+    case WK_USER_OP_BLIT: /* row `row`; offsets past 4 GiB cannot be said */
+        if ((uint64_t)src + (uint64_t)row * op->src_pitch > UINT32_MAX ||
+            (uint64_t)dst + (uint64_t)row * op->dst_pitch > UINT32_MAX)
+            return "a BLIT row's offset does not fit Heron's 32-bit reference";
         c->Opcode = HeronUmdCopy;
-        c->Source.AllocationIndex = op->src.list_index;
-        c->Source.Offset = op->src.offset;
+        bytes = op->width;
+        src += row * op->src_pitch;
+        dst += row * op->dst_pitch;
         break;
     default:
-        return "Heron's UMD stream has FILL, COPY and NOP only";
+        return "Heron's UMD stream has no such operation";
     }
-    if (op->size == 0) {
+    if (bytes == 0) {
         return "Heron's UMD stream has no FILL or COPY of 0 bytes";
     }
-    if (op->size > HERON_MAX_TRANSFER_BYTES) {
+    if (bytes > HERON_MAX_TRANSFER_BYTES) {
         return "a Heron FILL or COPY moves at most 1 MiB";
     }
-    c->Bytes = op->size;
+    c->Bytes = bytes;
     c->Destination.AllocationIndex = op->dst.list_index;
-    c->Destination.Offset = op->dst.offset;
+    c->Destination.Offset = dst;
+    if (c->Opcode == HeronUmdCopy) {
+        c->Source.AllocationIndex = op->src.list_index;
+        c->Source.Offset = src;
+    }
     return NULL;
 }
 
@@ -89,6 +122,23 @@ static void store_command(uint8_t *p, const HERON_UMD_COMMAND *c)
     put32(p + 28, c->Source.Offset);
 }
 
+/* The index of the first operation whose commands do not fit the room. */
+static uint32_t first_past_room(const struct wk_encode_render *r)
+{
+    uint64_t used = sizeof(HERON_UMD_HEADER);
+    uint32_t i = 0;
+    if (r->command == NULL || r->command_cap < used) {
+        return 0;
+    }
+    for (; i < r->op_count; i++) {
+        used += commands_of(&r->ops[i]) * sizeof(HERON_UMD_COMMAND);
+        if (used > r->command_cap) {
+            break;
+        }
+    }
+    return i;
+}
+
 static int heron_encode_render(void *self, struct wk_encode_render *r)
 {
     (void)self;
@@ -97,24 +147,32 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
     if (r->op_count != 0 && r->ops == NULL) {
         return skip(r, 0, "no operations given");
     }
-    uint64_t need = sizeof(HERON_UMD_HEADER) + (uint64_t)r->op_count * sizeof(HERON_UMD_COMMAND);
-    if (r->command == NULL || need > r->command_cap) {
-        uint32_t fits = r->command != NULL && r->command_cap >= sizeof(HERON_UMD_HEADER)
-                            ? (uint32_t)((r->command_cap - sizeof(HERON_UMD_HEADER)) / sizeof(HERON_UMD_COMMAND))
-                            : 0;
-        return skip(r, fits, "the stream is longer than the room for pCommand");
-    }
+    uint64_t count = 0;
     for (uint32_t i = 0; i < r->op_count; i++) {
-        HERON_UMD_COMMAND c;
-        const char *why = translate(&r->ops[i], &c);
-        if (why != NULL) {
-            return skip(r, i, why);
+        if (r->ops[i].op == WK_USER_OP_BLIT && (r->ops[i].height == 0 || r->ops[i].width == 0)) {
+            return skip(r, i, "Heron's UMD stream has no COPY of 0 bytes for an empty BLIT");
         }
-        store_command(r->command + sizeof(HERON_UMD_HEADER) + (size_t)i * sizeof c, &c);
+        count += commands_of(&r->ops[i]);
+    }
+    uint64_t need = sizeof(HERON_UMD_HEADER) + count * sizeof(HERON_UMD_COMMAND);
+    if (r->command == NULL || need > r->command_cap) {
+        return skip(r, first_past_room(r), "the stream is longer than the room for pCommand");
+    }
+    uint8_t *at = r->command + sizeof(HERON_UMD_HEADER);
+    for (uint32_t i = 0; i < r->op_count; i++) {
+        for (uint64_t row = 0; row < commands_of(&r->ops[i]); row++) {
+            HERON_UMD_COMMAND c;
+            const char *why = translate(&r->ops[i], (uint32_t)row, &c);
+            if (why != NULL) {
+                return skip(r, i, why);
+            }
+            store_command(at, &c);
+            at += sizeof c;
+        }
     }
     put32(r->command + 0, HERON_UMD_SIGNATURE);
     put32(r->command + 4, HERON_UMD_VERSION);
-    put32(r->command + 8, r->op_count);
+    put32(r->command + 8, (uint32_t)count);
     put32(r->command + 12, 0);
     r->command_length = (uint32_t)need;
     return WK_ENCODE_OK;
