@@ -68,6 +68,10 @@ static NTSTATUS start_device(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INT
     return ref.DxgkDdiStartDevice(ctx, info, k, sources, children);
 }
 
+/* 1: the test's DriverEntry takes and frees contiguous memory first, so
+ * the kit looks at the adapter's BARs before no_model may change. */
+static int contiguous_in_entry;
+
 static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
 {
     DRIVER_OBJECT c;
@@ -79,7 +83,15 @@ static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
         return st;
     DRIVER_INITIALIZATION_DATA mine = ref;
     mine.DxgkDdiStartDevice = start_device;
-    return DxgkInitialize(o, path, &mine);
+    st = DxgkInitialize(o, path, &mine); /* km.h has the kit's services from here */
+    if (NT_SUCCESS(st) && contiguous_in_entry) {
+        PHYSICAL_ADDRESS highest;
+        highest.QuadPart = -1;
+        PVOID early = MmAllocateContiguousMemory(PAGE_SIZE, highest);
+        assert_non_null(early);
+        MmFreeContiguousMemory(early);
+    }
+    return st;
 }
 
 /* The memory resource `index` of the list (facts 5.10 M2-M3). */
@@ -146,6 +158,9 @@ static void use_bar0(DXGKRNL_INTERFACE *k, const CM_RESOURCE_LIST *res)
     assert_int_equal(bar0->u.Memory.Length, WK_GPU_REG_SIZE);
     seen.regs = map_resource(bar0, WK_GPU_REG_SIZE);
     assert_non_null(seen.regs);
+    /* The list the driver holds says the same after the kit used its BARs. */
+    assert_int_equal(bar0->Type, CmResourceTypeMemory);
+    assert_int_equal(bar0->u.Memory.Length, WK_GPU_REG_SIZE);
     seen.id = READ_REGISTER_ULONG((volatile ULONG *)(seen.regs + WK_GPU_REG_ID));
     seen.id_high = READ_REGISTER_USHORT((volatile USHORT *)(seen.regs + WK_GPU_REG_ID + 2));
     WRITE_REGISTER_ULONG((volatile ULONG *)(seen.regs + WK_GPU_REG_RING_TAG), 0x1234ABCDu);
@@ -343,6 +358,30 @@ static void test_other_hardware_gets_a_plain_bar(void **state)
     wk_vidmm_destroy(vm);
 }
 
+/* no_model changed after loading (as `--gpu auto` decides from the module's
+ * marker), when DriverEntry already made the kit look at the BARs (a
+ * contiguous block, which asks whether a GPU reads the pool): the list
+ * follows no_model as it is at start, here the model's registers. */
+static void test_no_model_changed_after_driver_entry(void **state)
+{
+    (void)state;
+    struct wk_vidmm *vm = NULL;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    memset(&seen, 0, sizeof(seen));
+    cfg.no_model = 1;
+    before_start = use_bar0;
+    contiguous_in_entry = 1;
+    assert_int_equal(wk_vidmm_create(&cfg, &vm), WK_OK);
+    assert_int_equal(wk_vidmm_attach(vm, entry), WK_OK);
+    contiguous_in_entry = 0;
+    wk_vidmm_set_no_model(vm, 0);
+    assert_int_equal(wk_vidmm_start(vm), WK_OK);
+    assert_int_equal(seen.id, WK_GPU_ID);
+    MmUnmapIoSpace(seen.regs, WK_GPU_REG_SIZE);
+    wk_vidmm_destroy(vm);
+}
+
 /* ------------------------------------------------------------------ */
 /* Contiguous memory a device reaches                                   */
 /* ------------------------------------------------------------------ */
@@ -404,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_byte_write_is_refused),
         cmocka_unit_test(test_binding_register_model),
         cmocka_unit_test(test_other_hardware_gets_a_plain_bar),
+        cmocka_unit_test(test_no_model_changed_after_driver_entry),
         cmocka_unit_test(test_contiguous_memory_is_where_the_gpu_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,8 +6,8 @@
  * them.
  *
  * One table per adapter. bars_attach sets it: the binding loader hands it a
- * binding's BARs and register model (binding.h). Without one, the first use
- * sets the kit's own: for a driver of the kit's GPU model, BAR0 at
+ * binding's BARs and register model (binding.h). Without one, every use
+ * takes the kit's own: for a driver of the kit's GPU model, BAR0 at
  * WK_VIDMM_BAR0_ADDRESS holds the model's registers, reached through
  * wk_gpu_mmio_read32/write32 exactly as DXGKRNL_INTERFACE's WkReadRegister32
  * reaches them; for a driver of other hardware (cfg.no_model), one BAR of
@@ -52,7 +52,10 @@ static const struct wk_registers_ops model_registers = {
     .write32 = model_write32,
 };
 
-static void attach_kit_own(struct wk_vidmm *vm)
+/* The kit's own BARs, as cfg.no_model says now: written afresh at every
+ * use, not kept, because no_model may change after loading
+ * (wk_vidmm_set_no_model) and a driver may ask before that (DriverEntry). */
+static void use_kit_own(struct wk_vidmm *vm)
 {
     struct wk_binding_bar bar0 = { .kind = WK_BAR_REGISTERS, .physical = WK_VIDMM_BAR0_ADDRESS };
     if (vm->cfg.no_model || vm->binding) { /* a binding without BARs: its device has none the kit knows */
@@ -62,6 +65,7 @@ static void attach_kit_own(struct wk_vidmm *vm)
         bar0.size = WK_GPU_REG_SIZE;
         bars_attach(vm, &bar0, 1, &model_registers, vm);
     }
+    vm->bars.set = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -72,7 +76,10 @@ void bars_attach(struct wk_vidmm *vm, const struct wk_binding_bar *bars, uint32_
                  const struct wk_registers_ops *regs, void *self)
 {
     struct bar_table *t = &vm->bars;
-    memset(t, 0, sizeof(*t));
+    /* Not t->resources: the driver may hold the list it was handed (it
+     * stays valid, and says what it said, until the next
+     * DxgkCbGetDeviceInformation). */
+    memset(t->bar, 0, sizeof(t->bar));
     t->set = 1;
     t->count = count < WK_BINDING_MAX_BARS ? count : WK_BINDING_MAX_BARS;
     if (bars && t->count)
@@ -86,7 +93,7 @@ void bars_attach(struct wk_vidmm *vm, const struct wk_binding_bar *bars, uint32_
 const struct bar_table *bars_of(struct wk_vidmm *vm)
 {
     if (!vm->bars.set)
-        attach_kit_own(vm);
+        use_kit_own(vm);
     return &vm->bars;
 }
 

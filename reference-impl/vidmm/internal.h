@@ -220,7 +220,7 @@ struct km_dpc {
 /* bars.c: the adapter's device BARs and the register model behind them,
  * and the CM_RESOURCE_LIST DxgkCbGetDeviceInformation hands out. */
 struct bar_table {
-    int set;                                /* bars_attach ran (bars_of sets the kit's own) */
+    int set;                                /* bars_attach ran (else bars_of writes the kit's own) */
     uint32_t count;
     struct wk_binding_bar bar[WK_BINDING_MAX_BARS];
     const struct wk_registers_ops *regs;    /* NULL: nothing answers behind the BARs */
@@ -523,8 +523,8 @@ wk_status km_run_queued_dpcs(struct wk_vidmm *vm);
 
 /* The BARs of the device and the register model behind its WK_BAR_REGISTERS
  * ones (regs may be NULL: nothing answers); at most WK_BINDING_MAX_BARS are
- * kept. Called by the binding loader; without it the adapter gets the kit's
- * own at first use (bars_of). */
+ * kept. Called by the binding loader; without it bars_of gives the kit's
+ * own, as cfg.no_model says at the time. */
 void bars_attach(struct wk_vidmm *vm, const struct wk_binding_bar *bars, uint32_t count,
                  const struct wk_registers_ops *regs, void *self);
 const struct bar_table *bars_of(struct wk_vidmm *vm);
