@@ -59,68 +59,53 @@ static enum wk_gpu_fault_reason op_nop(struct exec *x, const struct wk_gpu_cmd *
     return WK_GPU_FAULT_NONE;
 }
 
+/* A failed access of the memory table as the command's fault: the reason
+ * and the address that failed, but for MEMORY_LIMIT, which names the
+ * command's own address (the access as a whole did not fit). */
+static enum wk_gpu_fault_reason mem_failed(const struct wk_mem_fault *mf, uint64_t addr, uint64_t *fa)
+{
+    *fa = mf->reason == WK_GPU_FAULT_MEMORY_LIMIT ? addr : mf->addr;
+    return (enum wk_gpu_fault_reason)mf->reason;
+}
+
 static enum wk_gpu_fault_reason op_copy(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
     uint64_t src = c->operands[0], dst = c->operands[1], n = c->operands[2];
-    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    struct wk_mem_fault mf;
     if (n == 0)
-        return why;
+        return WK_GPU_FAULT_NONE;
     if (spend_bytes(x, n) != 0)
         return WK_GPU_FAULT_BUDGET;
-    struct region *sr = gpu_access(x, src, n, &why, fa);
-    if (!sr)
-        return why;
-    struct region *dr = gpu_access(x, dst, n, &why, fa);
-    if (!dr)
-        return why;
-    space_count_banks(x->gpu, sr, src - sr->base, n);
-    space_count_banks(x->gpu, dr, dst - dr->base, n);
-    if (space_copy(x->gpu, dr, dst - dr->base, sr, src - sr->base, n, 1) != 0) {
-        *fa = dst;
-        return WK_GPU_FAULT_MEMORY_LIMIT;
-    }
-    x->gpu->counters.bytes_copied += n;
-    return why;
+    if (mem_ops_table.copy(&x->gpu->mem, dst, src, n, &mf) != 0)
+        return mem_failed(&mf, dst, fa);
+    return WK_GPU_FAULT_NONE;
 }
 
 static enum wk_gpu_fault_reason op_fill(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
     uint64_t dst = c->operands[0], n = c->operands[1];
-    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    struct wk_mem_fault mf;
+    uint8_t pattern[4];
     if (n == 0)
-        return why;
+        return WK_GPU_FAULT_NONE;
     if (spend_bytes(x, n) != 0)
         return WK_GPU_FAULT_BUDGET;
-    struct region *r = gpu_access(x, dst, n, &why, fa);
-    if (!r)
-        return why;
-    space_count_banks(x->gpu, r, dst - r->base, n);
-    uint64_t pattern = (uint32_t)c->operands[2];
-    if (space_fill(x->gpu, r, dst - r->base, n, pattern | pattern << 32, 1) != 0) {
-        *fa = dst;
-        return WK_GPU_FAULT_MEMORY_LIMIT;
-    }
-    x->gpu->counters.bytes_filled += n;
-    return why;
+    put_le32(pattern, (uint32_t)c->operands[2]);
+    if (mem_ops_table.fill(&x->gpu->mem, dst, n, pattern, 4, &mf) != 0)
+        return mem_failed(&mf, dst, fa);
+    return WK_GPU_FAULT_NONE;
 }
 
 /* WRITE32, WRITE64 and FENCE: a little-endian store of `size` bytes. */
 static enum wk_gpu_fault_reason store(struct exec *x, uint64_t addr, uint64_t value,
                                       uint32_t size, uint64_t *fa)
 {
-    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    struct wk_mem_fault mf;
     uint8_t bytes[8];
-    struct region *r = gpu_access(x, addr, size, &why, fa);
-    if (!r)
-        return why;
     put_le64(bytes, value);
-    space_count_banks(x->gpu, r, addr - r->base, size);
-    if (space_store(x->gpu, r, addr - r->base, bytes, size, 1) != 0) {
-        *fa = addr;
-        return WK_GPU_FAULT_MEMORY_LIMIT;
-    }
-    x->gpu->counters.bytes_written += size;
-    return why;
+    if (mem_ops_table.store(&x->gpu->mem, addr, bytes, size, &mf) != 0)
+        return mem_failed(&mf, addr, fa);
+    return WK_GPU_FAULT_NONE;
 }
 
 static enum wk_gpu_fault_reason op_write32(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
