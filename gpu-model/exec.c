@@ -50,10 +50,10 @@ typedef enum wk_gpu_fault_reason handler_fn(struct exec *x, const struct wk_gpu_
 static wk_status run(struct exec *x, const uint8_t *buf, uint64_t len, uint64_t buffer_addr);
 
 /* The budget: the model's own counters, or the kit's spend (a spend that
- * cannot pay charges nothing, as here). */
-static int spend(struct exec *x, uint64_t units, uint64_t bytes)
+ * cannot pay charges nothing, as here). Inlined: every command spends. */
+__attribute__((always_inline)) static inline int spend(struct exec *x, uint64_t units, uint64_t bytes)
 {
-    if (x->wx)
+    if (__builtin_expect(x->wx != NULL, 0))
         return x->wx->ops->spend(x->wx, units, bytes);
     if (units > x->units_left || bytes > x->bytes_left)
         return -1;
@@ -304,16 +304,25 @@ static enum wk_gpu_fault_reason op_call(struct exec *x, const struct wk_gpu_cmd 
 
 /* Whether [addr, addr+len) lies in one region, from the layout: what a
  * BLIT's extents are checked against (the rows, not the gaps between them,
- * must be mapped). */
-static enum wk_gpu_fault_reason extent_check(struct exec *x, uint64_t addr, uint64_t len, uint64_t *fa)
+ * must be mapped). *aperture: whether that region is an aperture, whose
+ * rows must then be checked one by one. */
+static enum wk_gpu_fault_reason extent_check(struct exec *x, uint64_t addr, uint64_t len, int *aperture,
+                                             uint64_t *fa)
 {
     struct wk_gpu_location loc;
+    if (x->gpu) { /* the model's own memory: the same answer without the bank search */
+        enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+        struct region *r = space_check_region(x->gpu, addr, len, &why, fa);
+        *aperture = r && r->kind == WK_GPU_SEGMENT_APERTURE;
+        return r ? WK_GPU_FAULT_NONE : why;
+    }
     if (x->mops->locate(x->mem, addr, &loc) != 0 || len > UINT64_MAX - addr) {
         *fa = addr;
         return WK_GPU_FAULT_BAD_ADDRESS;
     }
     const struct wk_gpu_segment_desc *seg = desc_segment(x->desc, loc.segment_id);
     uint64_t size = seg ? seg->size : x->desc->sysmem_pages << WK_GPU_PAGE_SHIFT;
+    *aperture = seg && seg->kind == WK_GPU_SEGMENT_APERTURE;
     if (len > size - loc.offset) {
         *fa = addr - loc.offset + size;
         return WK_GPU_FAULT_CROSSES_SEGMENT;
@@ -332,8 +341,37 @@ static enum wk_gpu_fault_reason row_check(struct exec *x, uint64_t addr, uint64_
     return WK_GPU_FAULT_NONE;
 }
 
+/* Whether a BLIT side's extent as opcode_extents computes it, (h - 1) *
+ * pitch + w bytes, is its true length (no wrap): then the region that
+ * holds the extent holds every row of the side. */
+static int extent_exact(uint64_t w, uint64_t h, uint64_t pitch)
+{
+    uint64_t span;
+    return !__builtin_mul_overflow(h - 1, pitch, &span) && !__builtin_add_overflow(span, w, &span);
+}
+
+/* A BLIT's rows on the model's own memory when both sides lie whole in
+ * regions without pages to map: the table's copy of each row (mem_ops.c,
+ * mem_copy_in: the same limit, banks, move and count), the regions looked
+ * up once per side instead of twice a row, which a BLIT of many short rows
+ * on every fuzz input paid for. */
+static enum wk_gpu_fault_reason blit_rows_in(struct wk_gpu *gpu, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    uint64_t src = c->operands[0], dst = c->operands[1], w = c->operands[2], h = c->operands[3];
+    uint64_t sp = c->operands[4], dp = c->operands[5];
+    struct region *sr = space_find(gpu, src), *dr = space_find(gpu, dst);
+    struct wk_mem_fault mf;
+    for (uint64_t row = 0; row < h; row++)
+        if (mem_copy_in(gpu, dr, dst + row * dp, sr, src + row * sp, w, &mf) != 0)
+            return mem_failed(&mf, dst + row * dp, fa);
+    return WK_GPU_FAULT_NONE;
+}
+
 /* Up to 16,384 rows, each side of each row checked before the first row
- * is copied, then copied row by row through the table. */
+ * is copied, then copied row by row through the table. A side whose exact
+ * extent lies in a region without pages to map (memory, system memory) has
+ * every row reachable already: its rows are not probed one by one (a
+ * fuzzer's BLIT of many short rows paid for it on every input). */
 static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
     uint64_t src = c->operands[0], dst = c->operands[1], w = c->operands[2], h = c->operands[3];
@@ -345,14 +383,18 @@ static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd 
     if (spend_units(x, h) != 0 || spend_bytes(x, w * h) != 0)
         return WK_GPU_FAULT_BUDGET;
     struct extent ext[2];
+    int aperture[2] = { 1, 1 };
     uint32_t n = opcode_extents(c, ext); /* 2: source, then destination */
     for (uint32_t i = 0; i < n; i++) /* each side lies in one region */
-        if ((why = extent_check(x, ext[i].addr, ext[i].len, fa)) != WK_GPU_FAULT_NONE)
+        if ((why = extent_check(x, ext[i].addr, ext[i].len, &aperture[i], fa)) != WK_GPU_FAULT_NONE)
             return why;
-    for (uint64_t row = 0; row < h; row++) /* and every row is mapped, before any effect */
-        if ((why = row_check(x, src + row * sp, w, fa)) != WK_GPU_FAULT_NONE ||
-            (why = row_check(x, dst + row * dp, w, fa)) != WK_GPU_FAULT_NONE)
+    int probe_src = aperture[0] || !extent_exact(w, h, sp), probe_dst = aperture[1] || !extent_exact(w, h, dp);
+    for (uint64_t row = 0; row < h && (probe_src || probe_dst); row++) /* every row mapped, before any effect */
+        if ((probe_src && (why = row_check(x, src + row * sp, w, fa)) != WK_GPU_FAULT_NONE) ||
+            (probe_dst && (why = row_check(x, dst + row * dp, w, fa)) != WK_GPU_FAULT_NONE))
             return why;
+    if (x->gpu && !probe_src && !probe_dst) /* the model's own memory, every row reachable */
+        return blit_rows_in(x->gpu, c, fa);
     for (uint64_t row = 0; row < h; row++)
         if (x->mops->copy(x->mem, dst + row * dp, src + row * sp, w, &mf) != 0)
             return mem_failed(&mf, dst + row * dp, fa);

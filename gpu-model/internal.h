@@ -140,7 +140,6 @@ struct wk_gpu {
                                              * in the allocation of `bases`, right after it, so
                                              * that a lookup reads one cache line or two */
     struct page_pool pool;
-    struct wk_mem mem;                      /* what wk_gpu_mem hands out */
     struct wk_gpu_counters counters;
     uint64_t last_fence;
     uint64_t fault_total;
@@ -153,6 +152,8 @@ struct wk_gpu {
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
     struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
+    struct wk_mem mem;                      /* what wk_gpu_mem hands out: only its address
+                                             * is used, so last, off the hot fields' lines */
 };
 
 /* host.c ------------------------------------------------------------------ */
@@ -262,6 +263,13 @@ static inline struct wk_gpu *mem_gpu(const struct wk_mem *m)
 
 /* The memory system's table (wk_gpu_mem_ops). */
 extern const struct wk_mem_ops mem_ops_table;
+
+/* The table's copy of len bytes (len > 0) already known to lie in their
+ * regions and to be reachable: the limit, the banks, the move, the count.
+ * The kit's BLIT calls it row by row on the model's own memory (exec.c):
+ * the same code as the table's copy without two region look-ups a row. */
+int mem_copy_in(struct wk_gpu *gpu, struct region *dr, uint64_t dst, struct region *sr, uint64_t src, uint64_t len,
+                struct wk_mem_fault *f);
 
 /* processor.c ------------------------------------------------------------ */
 
