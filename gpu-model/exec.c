@@ -310,12 +310,6 @@ static enum wk_gpu_fault_reason extent_check(struct exec *x, uint64_t addr, uint
                                              uint64_t *fa)
 {
     struct wk_gpu_location loc;
-    if (x->gpu) { /* the model's own memory: the same answer without the bank search */
-        enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-        struct region *r = space_check_region(x->gpu, addr, len, &why, fa);
-        *aperture = r && r->kind == WK_GPU_SEGMENT_APERTURE;
-        return r ? WK_GPU_FAULT_NONE : why;
-    }
     if (x->mops->locate(x->mem, addr, &loc) != 0 || len > UINT64_MAX - addr) {
         *fa = addr;
         return WK_GPU_FAULT_BAD_ADDRESS;
@@ -350,28 +344,45 @@ static int extent_exact(uint64_t w, uint64_t h, uint64_t pitch)
     return !__builtin_mul_overflow(h - 1, pitch, &span) && !__builtin_add_overflow(span, w, &span);
 }
 
-/* A BLIT's rows on the model's own memory when both sides lie whole in
- * regions without pages to map: the table's copy of each row (mem_ops.c,
- * mem_copy_in: the same limit, banks, move and count), the regions looked
- * up once per side instead of twice a row, which a BLIT of many short rows
- * on every fuzz input paid for. */
-static enum wk_gpu_fault_reason blit_rows_in(struct wk_gpu *gpu, const struct wk_gpu_cmd *c, uint64_t *fa)
+/* A BLIT on the model's own memory: what the table path below does, with
+ * the table's own code for each row's move (mem_ops.c, mem_copy_in: the
+ * same limit, banks, move and count) but the regions looked up once per
+ * side, from the extent check, and every row checked where it is, as the
+ * GPU reads it (a stale TLB line counts here, where the table path's
+ * copy counts it): a BLIT of many short rows runs on every fuzz input,
+ * and four region checks a row doubled its cost. */
+static enum wk_gpu_fault_reason blit_own(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
+    struct wk_gpu *gpu = x->gpu;
     uint64_t src = c->operands[0], dst = c->operands[1], w = c->operands[2], h = c->operands[3];
     uint64_t sp = c->operands[4], dp = c->operands[5];
-    struct region *sr = space_find(gpu, src), *dr = space_find(gpu, dst);
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
     struct wk_mem_fault mf;
-    for (uint64_t row = 0; row < h; row++)
-        if (mem_copy_in(gpu, dr, dst + row * dp, sr, src + row * sp, w, &mf) != 0)
-            return mem_failed(&mf, dst + row * dp, fa);
-    return WK_GPU_FAULT_NONE;
+    struct extent ext[2];
+    struct region *side[2] = { NULL, NULL };
+    uint32_t n = opcode_extents(c, ext); /* 2: source, then destination */
+    for (uint32_t i = 0; i < n; i++) /* each side lies in one region */
+        if (!(side[i] = space_check_region(gpu, ext[i].addr, ext[i].len, &why, fa)))
+            return why;
+    struct region *sr = extent_exact(w, h, sp) ? side[0] : NULL;
+    struct region *dr = extent_exact(w, h, dp) ? side[1] : NULL;
+    int check_src = !sr || sr->kind == WK_GPU_SEGMENT_APERTURE, check_dst = !dr || dr->kind == WK_GPU_SEGMENT_APERTURE;
+    for (uint64_t row = 0; row < h && (check_src || check_dst); row++) /* every row mapped, before any effect */
+        if ((check_src && !space_check(gpu, src + row * sp, w, 1, &why, fa)) ||
+            (check_dst && !space_check(gpu, dst + row * dp, w, 1, &why, fa)))
+            return why;
+    for (uint64_t row = 0; row < h; row++) {
+        uint64_t s = src + row * sp, d = dst + row * dp;
+        if (mem_copy_in(gpu, dr ? dr : space_find(gpu, d), d, sr ? sr : space_find(gpu, s), s, w, &mf) != 0)
+            return mem_failed(&mf, d, fa);
+    }
+    return why;
 }
 
 /* Up to 16,384 rows, each side of each row checked before the first row
  * is copied, then copied row by row through the table. A side whose exact
  * extent lies in a region without pages to map (memory, system memory) has
- * every row reachable already: its rows are not probed one by one (a
- * fuzzer's BLIT of many short rows paid for it on every input). */
+ * every row reachable already: its rows are not probed one by one. */
 static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
 {
     uint64_t src = c->operands[0], dst = c->operands[1], w = c->operands[2], h = c->operands[3];
@@ -382,6 +393,8 @@ static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd 
         return why;
     if (spend_units(x, h) != 0 || spend_bytes(x, w * h) != 0)
         return WK_GPU_FAULT_BUDGET;
+    if (x->gpu)
+        return blit_own(x, c, fa);
     struct extent ext[2];
     int aperture[2] = { 1, 1 };
     uint32_t n = opcode_extents(c, ext); /* 2: source, then destination */
@@ -393,8 +406,6 @@ static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd 
         if ((probe_src && (why = row_check(x, src + row * sp, w, fa)) != WK_GPU_FAULT_NONE) ||
             (probe_dst && (why = row_check(x, dst + row * dp, w, fa)) != WK_GPU_FAULT_NONE))
             return why;
-    if (x->gpu && !probe_src && !probe_dst) /* the model's own memory, every row reachable */
-        return blit_rows_in(x->gpu, c, fa);
     for (uint64_t row = 0; row < h; row++)
         if (x->mops->copy(x->mem, dst + row * dp, src + row * sp, w, &mf) != 0)
             return mem_failed(&mf, dst + row * dp, fa);

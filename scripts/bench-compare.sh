@@ -38,9 +38,10 @@ if [ ! -x "$OLD" ]; then
     (cd "$BASE_DIR" && cmake --preset default >/dev/null && cmake --build build/default --target fuzz_speed >/dev/null)
 fi
 
-# The ratio column of one harness's line.
+# One harness's exec/s over the empty harness's, from its line (the printed
+# ratio has four decimals: too few for the slow harnesses).
 ratio() {
-    "$1" "$SECONDS_EACH" "$ROOT/corpus" "$2" | awk -v h="$2" '$1 == h { print $5 }'
+    "$1" "$SECONDS_EACH" "$ROOT/corpus" "$2" | awk -v h="$2" '$1 == h { printf "%.6f\n", $3 / $4 }'
 }
 
 results=${TMPDIR:-/tmp}/bench-compare.$$
@@ -64,5 +65,5 @@ echo "harness           base median  this median  change"
 for h in $(echo "$HARNESSES" | tr ',' ' '); do
     b=$(awk -v h="$h" '$1 == h { print $2 }' "$results" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
     n=$(awk -v h="$h" '$1 == h { print $3 }' "$results" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-    awk -v h="$h" -v b="$b" -v n="$n" 'BEGIN { printf "%-17s %11.4f  %11.4f  %+6.1f%%\n", h, b, n, (n / b - 1) * 100 }'
+    awk -v h="$h" -v b="$b" -v n="$n" 'BEGIN { printf "%-17s %11.6f  %11.6f  %+6.1f%%\n", h, b, n, (n / b - 1) * 100 }'
 done
