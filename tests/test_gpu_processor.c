@@ -381,6 +381,8 @@ static void test_kit_processor_is_the_kit(void **state)
     TU_EMIT(wk_gpu_emit_fence(&b.w, TU_SEG1_BASE + 0x40, 0xFEED));
     TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 0, 2, pfns));
     TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_APER_BASE + 10, 64)); /* stale line: the old frame */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_APER_BASE, TU_SEG1_BASE + 0x9000, 16, 4, 64, 32)); /* rows through it */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_APER_BASE + 0x100, 8, 3, 100, 200));
     TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, TU_APER_ID));
     TU_EMIT(wk_gpu_emit_fill(&b.w, TU_APER_BASE + 4000, 200, 0x01020304u));
     TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, 2, TU_SYS_PFN + 9));
@@ -402,6 +404,10 @@ static void test_kit_processor_is_the_kit(void **state)
     tu_buf_init(&b);
     TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, TU_SEG1_ID));
     assert_true(kit_matches_exec(state, &b, WK_FAULT_OPERAND));
+
+    tu_buf_init(&b); /* a BLIT whose last row reaches an unmapped page: nothing copied */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_APER_BASE + 0x800, 16, 3, 64, 0x800));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_MEMORY));
 
     tu_buf_init(&b); /* a CALL target that faults: the CALL's offset, the target's depth */
     TU_EMIT(wk_gpu_emit_nop(&b.w));
