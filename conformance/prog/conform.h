@@ -193,6 +193,12 @@ struct wk_run_options {
  * "Kinds of check"). */
 #define WK_GPU_NONE_SEMANTIC_REASON "nothing executes the driver's buffers (--gpu none)"
 #define WK_GPU_NONE_ENCODER_REASON "the case hands the driver the kit's own UMD format (--gpu none)"
+/* The semantic checks a binding's missing parts leave out (binding.h): a
+ * fence the kit retired, which no interrupt reported (no register model);
+ * a patched address in the driver's encoding (no read_address). */
+#define WK_BINDING_NO_REGISTERS_REASON \
+    "the binding has no register model: no interrupt reports the fence, the kit retired it"
+#define WK_BINDING_NO_ADDRESSES_REASON "the binding's processor reads no addresses (no read_address)"
 /* Why a run with a hardware binding skips the encoder kind: the binding
  * has no encoder, and the driver does not read the kit's UMD format. */
 #define WK_BINDING_NO_ENCODER_REASON \

@@ -1352,6 +1352,13 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
          * profile did not hold against the driver (RENDER-FAIL-001...). */
         for (uint64_t n = wk_vidmm_choice_skipped(x.vm); n; n--)
             count_skip(&x, WK_CHECK_CHOICE, WK_CHOICE_SKIP_REASON);
+        /* What the binding cannot let the kit check, each check counted. */
+        uint64_t fences = 0, addresses = 0;
+        wk_vidmm_binding_skipped(x.vm, &fences, &addresses);
+        for (; fences; fences--)
+            count_skip(&x, WK_CHECK_SEMANTIC, WK_BINDING_NO_REGISTERS_REASON);
+        for (; addresses; addresses--)
+            count_skip(&x, WK_CHECK_SEMANTIC, WK_BINDING_NO_ADDRESSES_REASON);
         wk_vidmm_destroy(x.vm);
     }
 }

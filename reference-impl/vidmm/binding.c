@@ -329,6 +329,12 @@ int patch_slot_address(struct wk_vidmm *vm, const uint8_t *dma, uint64_t len, ui
     return 1;
 }
 
+void wk_vidmm_binding_skipped(const struct wk_vidmm *vm, uint64_t *unreported_fences, uint64_t *undecoded_addresses)
+{
+    *unreported_fences = vm->binding_skipped[0];
+    *undecoded_addresses = vm->binding_skipped[1];
+}
+
 const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm)
 {
     return vm->binding;

@@ -247,6 +247,9 @@ struct wk_vidmm {
     int bind_held;
     char bind_fault_text[200];              /* the first fault of the binding's processor since
                                                the last check, in its words (gpu_fault_check) */
+    uint64_t binding_skipped[2];            /* semantic checks a binding left out: fences no
+                                               interrupt reported (no register model), addresses
+                                               it cannot decode (no read_address) */
     int irq_ignored;                        /* a binding's line stayed asserted after a violation:
                                                not delivered again until the GPU runs again */
 
@@ -880,6 +883,7 @@ static inline int address_check(struct wk_vidmm *vm)
     if (!vm->binding || (binding_executes(vm) && vm->binding->processor->read_address))
         return 1;
     vm->semantic_skipped++;
+    vm->binding_skipped[1]++;
     return 0;
 }
 

@@ -14,9 +14,15 @@
  * The map is built in the very buffer it maps, once, when the adapter
  * starts; a reset keeps it, a new buffer size maps the new block.
  *
- * Only without the GPU model: the model would execute that first buffer
+ * Not with the kit's GPU model: the model would execute that first buffer
  * before its pages are mapped, and the reference driver, the one driver of
- * the model, asks for system memory. The block comes from the top of the
+ * the model, asks for system memory. With a hardware binding that executes
+ * (binding.h), the kit writes the block's GART entries itself first, as the
+ * kernel makes its paging buffer reachable before the GPU fetches it: the
+ * driver's MAP then writes the same entries, and the driver is told the
+ * aperture it asked for (before, it was told segment 0, and a driver that
+ * asserts its paging buffer is in its GART failed DRV-ASSERT-001 for the
+ * kit's placement: found by an outsider's OtherGPU binding). The block comes from the top of the
  * aperture, away from the room a case's allocations use (a budget starts
  * at offset 0: wk_vidmm_set_segment_budget). With no room there, or a map
  * the driver refuses (its violation is recorded), the buffer stays in
@@ -31,7 +37,8 @@
 static int wants_aperture(const struct wk_vidmm *vm)
 {
     uint32_t id = vm->paging_segment;
-    return vm->cfg.no_model && id >= 1 && id <= 32 && (aperture_mask(vm) & (1u << (id - 1))) && vm->paging.map;
+    return (vm->cfg.no_model || binding_executes(vm)) && id >= 1 && id <= 32 &&
+           (aperture_mask(vm) & (1u << (id - 1))) && vm->paging.map;
 }
 
 static void forget(struct wk_vidmm *vm)
@@ -66,6 +73,12 @@ void paging_place(struct wk_vidmm *vm)
     vm->paging_seg = vm->paging_segment;
     vm->paging_seg_offset = offset;
     vm->paging_seg_pages = pages;
+    if (binding_executes(vm) &&
+        wk_gpu_gart_set_range(vm->gpu, vm->paging_seg, offset / PAGE, pages, vm->paging.map_pfn) != WK_OK) {
+        wk_place_free(s->heap, offset);
+        forget(vm);
+        return; /* the kit cannot reach it there: system memory, a limit of the kit's */
+    }
     if (op_map_aperture(vm, vm->paging_seg, offset / PAGE, NULL, &vm->paging_mdl, pages) != WK_OK) {
         wk_place_free(s->heap, offset);
         forget(vm);

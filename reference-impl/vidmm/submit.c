@@ -507,6 +507,7 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
         vm->last_completed = p->fence;
         vm->stats.fences_completed++;
         vm->semantic_skipped++; /* that the driver reported it: no interrupt to report it from */
+        vm->binding_skipped[0]++;
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
         vm->npending--;
     }

@@ -251,6 +251,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     heaps_rebuild(vm);
     vm->stats = vm->stats_at_start; /* a fresh adapter has counted its start */
     vm->semantic_skipped = 0;
+    vm->binding_skipped[0] = vm->binding_skipped[1] = 0;
     vm->choice_skipped = 0;
     memset(vm->rule_hits, 0, sizeof(vm->rule_hits));
     vm->violation_total = 0;

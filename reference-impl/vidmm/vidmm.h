@@ -292,6 +292,11 @@ struct wk_binding_check_report {
 wk_status wk_vidmm_binding_selfcheck(const struct wk_binding *b, uint64_t first, uint64_t inputs, uint64_t seed,
                                      struct wk_binding_check_report *r);
 
+/* The semantic checks the binding left out so far: fences the kit retired
+ * because no interrupt reports them (a processor without a register
+ * model), and patch addresses it cannot read (no read_address). */
+void wk_vidmm_binding_skipped(const struct wk_vidmm *vm, uint64_t *unreported_fences, uint64_t *undecoded_addresses);
+
 /* The adapter's binding (NULL: none). */
 const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm);
 /* Whether the binding has a render encoder, and the encoding of the kit's
