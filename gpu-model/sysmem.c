@@ -29,7 +29,15 @@
  * the untracked mode, correct for any writer: every page may hold data, reset
  * punches the whole file and residency is the memfd's block count.
  * Without memfd the pool falls back to anonymous memory and only host
- * mappings (wk_gpu_sysmem_map) are unavailable.
+ * mappings (wk_gpu_sysmem_map, wk_gpu_segment_map) are unavailable.
+ *
+ * The memfd also backs the mappable segments (wk_gpu_options), after system
+ * memory: a segment whose CPU view the host maps is, to this file, more
+ * pages of the same kind, so the set, the in-place zeroing and the parked
+ * pools serve it unchanged. What the host may write through a segment
+ * mapping is not in the set (a mapping of a 128 MiB segment would put
+ * 32,768 pages in it at every reset): segmap.c keeps it as a hull of pages,
+ * which reads through the mapping and which reset punches out.
  */
 #define _GNU_SOURCE /* memfd_create, fallocate */
 
@@ -71,8 +79,9 @@ static uint64_t *new_bitmap(uint64_t pages)
 struct parked_pool {
     int fd;
     uint8_t *host;
-    uint64_t size;
-    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute */
+    uint64_t size;       /* the file: system memory, then the mappable segments */
+    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute, */
+    uint64_t sys_pages;  /* and mean the same pages only for the same system memory */
     struct sysmem maps;  /* its idle host mappings (maps, map_count, ...) */
 };
 static struct parked_pool *parked[PARKED];
@@ -130,11 +139,12 @@ static struct parked_pool *pool_take(uint64_t size)
 int sysmem_init(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
-    struct parked_pool *kept = pool_take(r->size);
+    struct parked_pool *kept = pool_take(s->file_size);
     if (kept) {
         s->fd = kept->fd;
         r->host = kept->host;
-        if (kept->first_pfn == gpu->desc.sysmem_first_pfn) /* its idle mappings mean the same frames */
+        if (kept->first_pfn == gpu->desc.sysmem_first_pfn && kept->sys_pages == gpu->desc.sysmem_pages)
+            /* its idle mappings mean the same frames */
             sysmap_hand_over(&kept->maps, s);
         sysmap_release(&kept->maps);
         free(kept);
@@ -142,24 +152,24 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
         return -1;
     }
     /* Without the bitmap the model simply starts untracked (slower resets). */
-    s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
+    s->dirty.bits = new_bitmap(s->file_size >> WK_GPU_PAGE_SHIFT);
     s->dirty.with_spans = 1;
     s->untracked = !s->dirty.bits;
     return 0;
 }
 
-/* A new memfd of r->size bytes and the model's mapping of it (anonymous
- * memory without memfd); 0 or -1. */
+/* A new memfd of s->file_size bytes and the model's mapping of it
+ * (anonymous memory without memfd); 0 or -1. */
 static int pool_new(struct sysmem *s, struct region *r)
 {
     s->fd = memfd_create("wddmkit-sysmem", MFD_CLOEXEC);
-    if (s->fd >= 0 && ftruncate(s->fd, (off_t)r->size) != 0) {
+    if (s->fd >= 0 && ftruncate(s->fd, (off_t)s->file_size) != 0) {
         close(s->fd);
         s->fd = -1;
     }
     void *p = s->fd >= 0
-                  ? mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
-                  : mmap(NULL, r->size, PROT_READ | PROT_WRITE,
+                  ? mmap(NULL, s->file_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
+                  : mmap(NULL, s->file_size, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         if (s->fd >= 0)
@@ -182,9 +192,10 @@ static void set_free(struct page_set *set)
 void sysmem_fini(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
+    segmap_fini(gpu);
     if (!pool_park(gpu, r)) {
         sysmap_fini(gpu);
-        munmap(r->host, r->size);
+        munmap(r->host, s->file_size);
         if (s->fd >= 0)
             close(s->fd);
     }
@@ -194,14 +205,13 @@ void sysmem_fini(struct wk_gpu *gpu, struct region *r)
     set_free(&s->pinned);
 }
 
-/* Gives [off, off+len) of the pool back to the kernel: it reads as zeroes. */
-static void release(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len)
+void sysmem_release(struct wk_gpu *gpu, uint64_t off, uint64_t len)
 {
     int fd = gpu->sys.fd;
     int punched = fd >= 0 && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
                                        (off_t)len) == 0;
     if (!punched) /* no memfd, or a kernel without hole punching on it */
-        madvise(r->host + off, len, fd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
+        madvise(sysmem_region(gpu)->host + off, len, fd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
 }
 
 static int set_has(const struct page_set *set, uint64_t page)
@@ -265,7 +275,9 @@ void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
 }
 
 /* Zeroes what the dirty pages may hold and empties the set, in time
- * proportional to it. */
+ * proportional to it; then punches out the hull the host may have written
+ * through segment mappings (after the memsets: a page zeroed in place
+ * there would come back). */
 static void zero_dirty(struct wk_gpu *gpu, struct region *r)
 {
     struct page_set *d = &gpu->sys.dirty;
@@ -279,7 +291,11 @@ static void zero_dirty(struct wk_gpu *gpu, struct region *r)
                    PAGE_DIRT_HI(dirt) - PAGE_DIRT_LO(dirt));
     }
     if (punch)
-        release(gpu, r, 0, r->size);
+        sysmem_release(gpu, 0, gpu->sys.file_size);
+    else if (gpu->sys.host_hi > gpu->sys.host_lo)
+        sysmem_release(gpu, gpu->sys.host_lo << WK_GPU_PAGE_SHIFT,
+                       (gpu->sys.host_hi - gpu->sys.host_lo) << WK_GPU_PAGE_SHIFT);
+    gpu->sys.host_lo = gpu->sys.host_hi = 0;
     d->count = 0;
     d->spans_lost = 0;
 }
@@ -305,8 +321,9 @@ static int pool_park(struct wk_gpu *gpu, struct region *r)
     zero_dirty(gpu, r); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
     p->fd = s->fd;
     p->host = r->host;
-    p->size = r->size;
+    p->size = s->file_size;
     p->first_pfn = gpu->desc.sysmem_first_pfn;
+    p->sys_pages = gpu->desc.sysmem_pages;
     memset(&p->maps, 0, sizeof(p->maps));
     sysmap_hand_over(s, &p->maps);
     if (!pool_put(p)) { /* every slot taken: the newest pool replaces one in turn */
@@ -321,7 +338,8 @@ void sysmem_reset(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
     if (s->untracked) {
-        release(gpu, r, 0, r->size);
+        sysmem_release(gpu, 0, s->file_size);
+        segmap_mark_live(gpu);
         return;
     }
     zero_dirty(gpu, r);
@@ -329,6 +347,7 @@ void sysmem_reset(struct wk_gpu *gpu, struct region *r)
     for (uint64_t i = 0; i < s->pinned.count; i++)
         sysmem_mark(gpu, s->pinned.list[i]);
     sysmap_mark_live(gpu);
+    segmap_mark_live(gpu);
 }
 
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r)
@@ -336,7 +355,7 @@ uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r)
     struct stat st;
     (void)r;
     if (!gpu->sys.untracked)
-        return gpu->sys.dirty.count;
+        return gpu->sys.dirty.count + segmap_resident(gpu);
     if (gpu->sys.fd >= 0 && fstat(gpu->sys.fd, &st) == 0)
         return (uint64_t)st.st_blocks * 512 / WK_GPU_PAGE_SIZE;
     return 0;
@@ -348,8 +367,10 @@ uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, uint64_t write_le
     uint8_t *host = sysmem_region(gpu)->host + (page << WK_GPU_PAGE_SHIFT);
     if (gpu->sys.untracked)
         return host;
-    if (!write_len)
-        return set_has(&gpu->sys.dirty, page) ? host : NULL; /* NULL: known zeroes */
+    if (!write_len) /* NULL: known zeroes; the hull, unknown, reads through the mapping */
+        return set_has(&gpu->sys.dirty, page) || page - gpu->sys.host_lo < gpu->sys.host_hi - gpu->sys.host_lo
+                   ? host
+                   : NULL;
     uint32_t at = (uint32_t)(sys_off & (WK_GPU_PAGE_SIZE - 1));
     mark_span(gpu, page, PAGE_DIRT(at, at + write_len));
     return host;
@@ -378,4 +399,9 @@ uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn)
         return NULL;
     pin(gpu, pfn - first);
     return sysmem_region(gpu)->host + ((pfn - first) << WK_GPU_PAGE_SHIFT);
+}
+
+int sysmem_has(const struct wk_gpu *gpu, uint64_t page)
+{
+    return gpu->sys.untracked || set_has(&gpu->sys.dirty, page);
 }
