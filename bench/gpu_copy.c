@@ -19,8 +19,15 @@
  * FILL is compared with memset on a one-byte pattern (what memset can do);
  * a FILL with four different pattern bytes is reported for information.
  *
- * Usage: gpu_copy [rounds]   (default 15). Prints one line per figure and a
- * verdict against the goal (ratio >= 0.5); exits 0 either way.
+ * With --processor, every round also moves the same 64 MiB through the
+ * memory system's table (processor.h: the copy and fill a binding's
+ * processor calls) and through the kit's command set run as a processor
+ * (wk_gpu_exec_processor with wk_gpu_kit_processor), each paired with
+ * memcpy or memset as above: what the split into a memory system and
+ * processors costs a bulk move.
+ *
+ * Usage: gpu_copy [--processor] [rounds]   (default 15). Prints one line per
+ * figure and a verdict against the goal (ratio >= 0.5); exits 0 either way.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -30,6 +37,7 @@
 #include <time.h>
 
 #include "wddmkit/gpu.h"
+#include "wddmkit/processor.h"
 
 #define SIZE (64ull << 20)
 #define SRC 0x10000000ull
@@ -73,6 +81,40 @@ static double run_model(struct wk_gpu *gpu, const uint8_t *cmd, uint64_t len)
     return now() - t;
 }
 
+/* Seconds for one copy or fill through the memory table. */
+static double run_table(struct wk_gpu *gpu, int fill)
+{
+    const struct wk_mem_ops *ops = wk_gpu_mem_ops();
+    struct wk_mem_fault f;
+    const uint8_t pattern = 0x5A;
+    double t = now();
+    int rc = fill ? ops->fill(wk_gpu_mem(gpu), SRC, SIZE, &pattern, 1, &f)
+                  : ops->copy(wk_gpu_mem(gpu), DST, SRC, SIZE, &f);
+    t = now() - t;
+    if (rc != 0) {
+        fprintf(stderr, "gpu_copy: the memory table refused: %s at 0x%llx\n", wk_gpu_fault_name(f.reason),
+                (unsigned long long)f.addr);
+        exit(1);
+    }
+    return t;
+}
+
+/* Seconds for one run of a one-command buffer by the kit's processor. */
+static double run_processor(struct wk_gpu *gpu, const uint8_t *cmd, uint64_t len)
+{
+    struct wk_exec_fault f;
+    uint32_t bad = 0;
+    double t = now();
+    wk_status st = wk_gpu_exec_processor(gpu, wk_gpu_kit_processor(), NULL, 0, 0, len, cmd, 0, 0, &f, &bad);
+    t = now() - t;
+    if (st != WK_OK) {
+        fprintf(stderr, "gpu_copy: the kit's processor: %s (class %s)\n", wk_status_name(st),
+                wk_fault_class_name(f.cls));
+        exit(1);
+    }
+    return t;
+}
+
 /* The common starting state: the cache full of someone else's dirty lines.
  * Written in 4 KiB pieces so that memset uses ordinary stores (one large
  * memset may stream past the cache). */
@@ -82,14 +124,17 @@ static void settle(uint8_t *scratch, int round)
         memset(scratch + i, round & 0xFF, 4096);
 }
 
-/* The five timed operations of one round, each from the settled state. */
-enum { T_COPY, T_MEMCPY, T_FILL, T_MEMSET, T_PATTERN, T_COUNT };
+/* The timed operations of one round, each from the settled state (the
+ * last four with --processor only). */
+enum { T_COPY, T_MEMCPY, T_FILL, T_MEMSET, T_PATTERN, T_TABLE_COPY, T_TABLE_FILL, T_KIT_COPY, T_KIT_FILL,
+       T_COUNT };
 
 struct bench {
     struct wk_gpu *gpu;
     uint8_t cmd[3][64];          /* COPY, FILL, FILL with a 4-byte pattern */
     uint64_t cmd_len[3];
     uint8_t *hsrc, *hdst, *scratch;
+    int processor;               /* --processor */
 };
 
 static void round_times(struct bench *b, int r, double t[T_COUNT])
@@ -108,6 +153,16 @@ static void round_times(struct bench *b, int r, double t[T_COUNT])
     t[T_MEMSET] = now() - t0;
     settle(b->scratch, r);
     t[T_PATTERN] = run_model(b->gpu, b->cmd[2], b->cmd_len[2]);
+    if (!b->processor)
+        return;
+    settle(b->scratch, r);
+    t[T_TABLE_COPY] = run_table(b->gpu, 0);
+    settle(b->scratch, r);
+    t[T_TABLE_FILL] = run_table(b->gpu, 1);
+    settle(b->scratch, r);
+    t[T_KIT_COPY] = run_processor(b->gpu, b->cmd[0], b->cmd_len[0]);
+    settle(b->scratch, r);
+    t[T_KIT_FILL] = run_processor(b->gpu, b->cmd[1], b->cmd_len[1]);
 }
 
 static int by_value(const void *a, const void *b)
@@ -169,12 +224,13 @@ static void emit(struct bench *b)
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 15;
+    static struct bench b;
+    b.processor = argc > 1 && strcmp(argv[1], "--processor") == 0;
+    int rounds = argc > 1 + b.processor ? atoi(argv[1 + b.processor]) : 15;
     if (rounds < 1 || rounds > 1000) {
-        fprintf(stderr, "usage: gpu_copy [rounds 1..1000]\n");
+        fprintf(stderr, "usage: gpu_copy [--processor] [rounds 1..1000]\n");
         return 2;
     }
-    static struct bench b;
     static double t[1000][T_COUNT];
     b.gpu = make_gpu();
     emit(&b);
@@ -204,6 +260,18 @@ int main(int argc, char **argv)
     printf("  best round of each side instead (the former figure, information): COPY %.2f  FILL %.2f\n",
            best_of(t, rounds, T_MEMCPY) / best_of(t, rounds, T_COPY),
            best_of(t, rounds, T_MEMSET) / best_of(t, rounds, T_FILL));
+    if (b.processor) {
+        printf("through the memory table (wk_mem_ops copy, fill of a 1-byte pattern):\n");
+        ratio = paired_ratio(t, rounds, T_MEMCPY, T_TABLE_COPY, &hs, &ms);
+        report("COPY", "memcpy", ratio, hs, ms);
+        ratio = paired_ratio(t, rounds, T_MEMSET, T_TABLE_FILL, &hs, &ms);
+        report("FILL", "memset", ratio, hs, ms);
+        printf("through the kit's processor (wk_gpu_exec_processor):\n");
+        ratio = paired_ratio(t, rounds, T_MEMCPY, T_KIT_COPY, &hs, &ms);
+        report("COPY", "memcpy", ratio, hs, ms);
+        ratio = paired_ratio(t, rounds, T_MEMSET, T_KIT_FILL, &hs, &ms);
+        report("FILL", "memset", ratio, hs, ms);
+    }
     free(b.hsrc);
     free(b.hdst);
     free(b.scratch);

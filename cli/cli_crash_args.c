@@ -7,6 +7,7 @@
  * reaches the handler, getopt_long refuses it first. The work is
  * fuzz/crash/'s.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,10 @@ static int crash_arg(void *ctx, const struct wk_cli_arg *a)
     struct wk_crash_options *o = C->o;
     switch (a->key) {
     case WK_CRASH_DRIVER: o->driver = a->value; return 0;
+    case WK_CRASH_BINDING: /* the environment carries it to every run, replays included */
+        o->binding = a->value;
+        setenv("WK_BINDING", a->value, 1);
+        return 0;
     case 'o': o->out = a->value; return 0;
     case WK_CRASH_NAME: o->name = a->value; return 0;
     case WK_CRASH_HARNESS: return wk_cli_harness_arg(a, &o->harness);

@@ -16,13 +16,17 @@
 /* The keys of the shared options (-o is a short option: its key is 'o'). */
 enum {
     WK_CRASH_DRIVER = WK_CLI_LONG_ONLY, WK_CRASH_RUNS, WK_CRASH_SEED, WK_CRASH_HARNESS, WK_CRASH_NAME,
-    WK_CRASH_TIMEOUT, WK_CRASH_NO_CALIBRATE, WK_CRASH_LOAD_TIMEOUT,
+    WK_CRASH_TIMEOUT, WK_CRASH_NO_CALIBRATE, WK_CRASH_LOAD_TIMEOUT, WK_CRASH_BINDING,
 };
 
 /* The table entries, spelled once; a command's table lists those it takes. */
 #define WK_CRASH_OPT_DRIVER \
     { "driver", WK_CRASH_DRIVER, WK_CLI_VALUE, "PATH", "the driver module under test (default: the reference driver)" }
 #define WK_CRASH_OPT_LOAD_TIMEOUT WK_CLI_OPT_LOAD_TIMEOUT(WK_CRASH_LOAD_TIMEOUT)
+#define WK_CRASH_OPT_BINDING                                                                            \
+    { "binding", WK_CRASH_BINDING, WK_CLI_VALUE, "PATH",                                                \
+      "the --driver's hardware binding (include/wddmkit/binding.h; none: no binding;\n"                  \
+      "default: WK_BINDING, else the driver module's own wk_binding)" }
 #define WK_CRASH_OPT_HARNESS                                                                                 \
     { "harness", WK_CRASH_HARNESS, WK_CLI_VALUE, "NAME",                                                     \
       "the harness the input belongs to (default: the path says: corpus/<harness>/\n"                        \

@@ -17,7 +17,7 @@
 #endif
 
 static const struct wk_cli_option promote_options[] = {
-    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_LOAD_TIMEOUT, WK_CRASH_OPT_HARNESS,
+    WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_BINDING, WK_CRASH_OPT_LOAD_TIMEOUT, WK_CRASH_OPT_HARNESS,
     { "name", WK_CRASH_NAME, WK_CLI_VALUE, "NAME",
       "the regression's name, 1..63 characters of [a-z0-9-] (default: the rule\n"
       "in lower case and the input's FNV-1a, e.g. render-patch-002-1a2b3c4d)" },

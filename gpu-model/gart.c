@@ -5,8 +5,9 @@
  * Entries live in a sparse array of 4 KiB blocks (256 entries each), so a
  * large aperture costs nothing until mapped and resetting it costs the
  * blocks touched. Each entry carries the TLB line the GPU translates
- * through: GART_MAP/GART_UNMAP change the entry only, TLB_FLUSH copies
- * entries into lines, the host path (wk_gpu_gart_set) writes both.
+ * through: GART_MAP/GART_UNMAP change the entry only (mem_ops.c, the
+ * memory table's gart_write), TLB_FLUSH copies entries into lines, the
+ * host path (wk_gpu_gart_set) writes both.
  */
 #include "internal.h"
 
@@ -32,31 +33,6 @@ int gart_translate(struct wk_gpu *gpu, struct region *r, uint64_t page, int via_
         return 0;
     *pfn = line & ~PTE_VALID;
     return 1;
-}
-
-int gart_map(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count,
-             const uint8_t *pfn_list)
-{
-    for (uint64_t i = 0; i < count; i++) {
-        struct pte *p = gart_touch(r, first + i);
-        if (!p)
-            return -1;
-        p->entry = le64(pfn_list + 8 * i) | PTE_VALID;
-    }
-    gpu->counters.gart_pages_mapped += count;
-    return 0;
-}
-
-int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count, uint64_t pfn)
-{
-    for (uint64_t i = 0; i < count; i++) {
-        struct pte *p = gart_touch(r, first + i);
-        if (!p)
-            return -1;
-        p->entry = pfn | PTE_VALID;
-    }
-    gpu->counters.gart_pages_unmapped += count;
-    return 0;
 }
 
 /* Only blocks touched since the reset can hold entries, so the dirty list is

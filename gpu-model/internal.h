@@ -161,7 +161,6 @@ struct wk_gpu {
                                              * in the allocation of `bases`, right after it, so
                                              * that a lookup reads one cache line or two */
     struct page_pool pool;
-    struct wk_mem mem;                      /* what wk_gpu_mem hands out */
     struct wk_gpu_counters counters;
     uint64_t last_fence;
     uint64_t fault_total;
@@ -174,6 +173,8 @@ struct wk_gpu {
     uint64_t fetch_cap[WK_GPU_MAX_CALL_DEPTH + 1];
     uint64_t zero_chunk_digest;             /* digest of 4096 zero bytes */
     struct wk_gpu_fault fault_log[WK_GPU_FAULT_LOG_SIZE];
+    struct wk_mem mem;                      /* what wk_gpu_mem hands out: only its address
+                                             * is used, so last, off the hot fields' lines */
 };
 
 /* host.c ------------------------------------------------------------------ */
@@ -255,11 +256,6 @@ struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint6
 struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,
                            enum wk_gpu_fault_reason *reason, uint64_t *fault_addr);
 
-/* space_check for a range already known to lie in region r (the aperture
- * pages only): the same answer, the same counters, no region lookup. */
-struct region *space_check_in(struct wk_gpu *gpu, struct region *r, uint64_t addr, uint64_t len, int via_tlb,
-                              enum wk_gpu_fault_reason *reason, uint64_t *fault_addr);
-
 /*
  * Host page holding the byte at `off` of region r (after GART translation for
  * apertures). For reads, NULL means "untouched: zeroes". For writes the page
@@ -304,6 +300,13 @@ static inline struct wk_gpu *mem_gpu(const struct wk_mem *m)
 /* The memory system's table (wk_gpu_mem_ops). */
 extern const struct wk_mem_ops mem_ops_table;
 
+/* The table's copy of len bytes (len > 0) already known to lie in their
+ * regions and to be reachable: the limit, the banks, the move, the count.
+ * The kit's BLIT calls it row by row on the model's own memory (exec.c):
+ * the same code as the table's copy without two region look-ups a row. */
+int mem_copy_in(struct wk_gpu *gpu, struct region *dr, uint64_t dst, struct region *sr, uint64_t src, uint64_t len,
+                struct wk_mem_fault *f);
+
 /* processor.c ------------------------------------------------------------ */
 
 /* A fence that landed: the model's last fence, its interrupt latched and
@@ -321,10 +324,7 @@ struct pte *gart_touch(struct region *r, uint64_t page);
 int gart_translate(struct wk_gpu *gpu, struct region *r, uint64_t page, int via_tlb,
                    uint64_t *pfn);
 
-/* The three GART commands; 0, or -1 when the memory limit was reached. */
-int gart_map(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count,
-             const uint8_t *pfn_list);
-int gart_unmap(struct wk_gpu *gpu, struct region *r, uint64_t first, uint64_t count, uint64_t pfn);
+/* TLB_FLUSH: every TLB line of the aperture to its entry. */
 void gart_flush(struct wk_gpu *gpu, struct region *r);
 
 /* opcodes.c -------------------------------------------------------------- */
@@ -546,62 +546,71 @@ static inline wk_status decode_cmd(const struct opcode_view *views, const uint8_
 
 /*
  * The operand rules that need a model, for the validator and the executor
- * alike, so both refuse the same operands in the same words. Each check is
- * an inline test (it runs for every GART command and CALL of every input)
- * that, when it fails, hands over to operands.c to say which rule broke:
- * it returns non-zero (or the region) when the operands pass, else 0 (NULL)
+ * alike, so both refuse the same operands in the same words. They read
+ * the layout only (a description: the model's own, or the one a memory
+ * table's layout() gives the kit's processor). Each check is an inline
+ * test (it runs for every GART command and CALL of every input) that,
+ * when it fails, hands over to operands.c to say which rule broke: it
+ * returns non-zero (or the segment) when the operands pass, else 0 (NULL)
  * with *d filled.
  */
-struct region *operand_gart_refused(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
-                                    struct wk_gpu_fault_detail *d);
-int operand_frame_refused(const struct wk_gpu *gpu, uint64_t pfn, uint32_t operand, uint32_t element,
+const struct wk_gpu_segment_desc *operand_gart_refused(const struct wk_gpu_desc *desc, const struct wk_gpu_cmd *c,
+                                                       struct wk_gpu_fault_detail *d);
+int operand_frame_refused(const struct wk_gpu_desc *desc, uint64_t pfn, uint32_t operand, uint32_t element,
                           struct wk_gpu_fault_detail *d);
-int operand_dma_refused(const struct wk_gpu *gpu, uint64_t len, uint32_t operand,
+int operand_dma_refused(const struct wk_gpu_desc *desc, uint64_t len, uint32_t operand,
                         struct wk_gpu_fault_detail *d);
+
+/* The segment with that id (1..N), or NULL. */
+static inline const struct wk_gpu_segment_desc *desc_segment(const struct wk_gpu_desc *desc, uint64_t id)
+{
+    return id >= 1 && id <= desc->segment_count ? &desc->segments[id - 1] : NULL;
+}
 
 /* GART_MAP and GART_UNMAP: the aperture operand 0 names, with the page
  * range [first_page, first_page + count) inside it (operand 1; GART_MAP's
  * count is its list's length, GART_UNMAP's operand 2); TLB_FLUSH: the
  * aperture only. */
-static inline struct region *operand_gart_target(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
-                                                 struct wk_gpu_fault_detail *d)
+static inline const struct wk_gpu_segment_desc *operand_gart_target(const struct wk_gpu_desc *desc,
+                                                                    const struct wk_gpu_cmd *c,
+                                                                    struct wk_gpu_fault_detail *d)
 {
-    struct region *r = c->operands[0] <= UINT32_MAX ? space_segment(gpu, (uint32_t)c->operands[0]) : NULL;
+    const struct wk_gpu_segment_desc *r = desc_segment(desc, c->operands[0]);
     if (r && r->kind == WK_GPU_SEGMENT_APERTURE) {
         uint64_t pages = r->size >> WK_GPU_PAGE_SHIFT, first = c->operands[1];
         uint64_t count = c->opcode == WK_GPU_OP_GART_MAP ? c->list_count : c->operands[2];
         if (c->opcode == WK_GPU_OP_TLB_FLUSH || (first <= pages && count <= pages - first))
             return r;
     }
-    return operand_gart_refused(gpu, c, d);
+    return operand_gart_refused(desc, c, d);
 }
 
-static inline int operand_pfn_ok(const struct wk_gpu *gpu, uint64_t pfn)
+static inline int operand_pfn_ok(const struct wk_gpu_desc *desc, uint64_t pfn)
 {
-    return pfn >= gpu->desc.sysmem_first_pfn && pfn - gpu->desc.sysmem_first_pfn < gpu->desc.sysmem_pages;
+    return pfn >= desc->sysmem_first_pfn && pfn - desc->sysmem_first_pfn < desc->sysmem_pages;
 }
 
 /* The frames a GART command installs: GART_MAP's list, GART_UNMAP's
  * dummy_pfn (operand 3). */
-static inline int operand_gart_frames(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
+static inline int operand_gart_frames(const struct wk_gpu_desc *desc, const struct wk_gpu_cmd *c,
                                       struct wk_gpu_fault_detail *d)
 {
     if (c->opcode == WK_GPU_OP_GART_UNMAP)
-        return operand_pfn_ok(gpu, c->operands[3]) || operand_frame_refused(gpu, c->operands[3], 3, 0, d);
+        return operand_pfn_ok(desc, c->operands[3]) || operand_frame_refused(desc, c->operands[3], 3, 0, d);
     for (uint32_t i = 0; i < c->list_count; i++) {
         uint64_t pfn = le64(c->list + 8 * (uint64_t)i);
-        if (!operand_pfn_ok(gpu, pfn))
-            return operand_frame_refused(gpu, pfn, WK_GPU_DETAIL_LIST, i, d);
+        if (!operand_pfn_ok(desc, pfn))
+            return operand_frame_refused(desc, pfn, WK_GPU_DETAIL_LIST, i, d);
     }
     return 1;
 }
 
 /* A DMA buffer length: CALL's `bytes` (operand 1), or the submitted
  * buffer's (WK_GPU_DETAIL_NO_OPERAND). */
-static inline int operand_dma_length(const struct wk_gpu *gpu, uint64_t len, uint32_t operand,
+static inline int operand_dma_length(const struct wk_gpu_desc *desc, uint64_t len, uint32_t operand,
                                      struct wk_gpu_fault_detail *d)
 {
-    return len <= gpu->desc.max_dma_length || operand_dma_refused(gpu, len, operand, d);
+    return len <= desc->max_dma_length || operand_dma_refused(desc, len, operand, d);
 }
 
 #endif

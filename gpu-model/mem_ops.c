@@ -144,7 +144,8 @@ static int mem_begin(struct wk_mem *m, uint64_t addr, uint64_t len, uint32_t how
     int via_tlb = !(how & WK_MEM_HOST), write = (how & WK_MEM_WRITE) != 0;
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
     uint64_t at = 0;
-    memset(k, 0, sizeof(*k));
+    k->left = 0; /* a walk that fails, or a probe, has no span */
+    k->next_length = 0;
     if (len == 0)
         return 0;
     uint64_t stale = gpu->counters.stale_tlb_accesses;
@@ -223,17 +224,9 @@ static int mem_next(struct wk_mem_cursor *c, struct wk_mem_span *out)
 /* Bulk moves: the GPU's (through the TLB, counted)                     */
 /* ------------------------------------------------------------------ */
 
-static int mem_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, struct wk_mem_fault *f)
+int mem_copy_in(struct wk_gpu *gpu, struct region *dr, uint64_t dst, struct region *sr, uint64_t src, uint64_t len,
+                struct wk_mem_fault *f)
 {
-    struct wk_gpu *gpu = mem_gpu(m);
-    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
-    uint64_t at = 0;
-    if (len == 0)
-        return 0;
-    struct region *sr = space_check(gpu, src, len, 1, &why, &at);
-    struct region *dr = sr ? space_check(gpu, dst, len, 1, &why, &at) : NULL;
-    if (!dr)
-        return fail(f, why, at);
     struct copy_range c = { gpu, dr, sr, dst - dr->base, src - sr->base, len };
     if (pooled(dr) && !room_for(gpu, pages_spanned(c.doff, len), copy_backs, &c))
         return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
@@ -245,16 +238,31 @@ static int mem_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, 
     return 0;
 }
 
+static int mem_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, struct wk_mem_fault *f)
+{
+    struct wk_gpu *gpu = mem_gpu(m);
+    enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
+    uint64_t at = 0;
+    if (len == 0)
+        return 0;
+    struct region *sr = space_check(gpu, src, len, 1, &why, &at);
+    struct region *dr = sr ? space_check(gpu, dst, len, 1, &why, &at) : NULL;
+    if (!dr)
+        return fail(f, why, at);
+    return mem_copy_in(gpu, dr, dst, sr, src, len, f);
+}
+
 /* A pattern of 1, 2, 4 or 8 bytes (byte 0 first) as 8 bytes. */
 static int pattern8(const void *pattern, uint32_t bytes, uint64_t *out)
 {
-    uint8_t b[8];
-    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
-        return -1;
-    for (uint32_t i = 0; i < 8; i++)
-        b[i] = ((const uint8_t *)pattern)[i % bytes];
-    *out = le64(b);
-    return 0;
+    const uint8_t *p = pattern;
+    switch (bytes) { /* each FILL of every fuzz input: no byte loop */
+    case 1: *out = p[0] * 0x0101010101010101ull; return 0;
+    case 2: *out = (uint64_t)(p[0] | p[1] << 8) * 0x0001000100010001ull; return 0;
+    case 4: *out = (uint64_t)le32(p) * 0x0000000100000001ull; return 0;
+    case 8: *out = le64(p); return 0;
+    default: return -1;
+    }
 }
 
 static int mem_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pattern, uint32_t pattern_bytes,

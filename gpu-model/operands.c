@@ -16,13 +16,13 @@
 /* The segment operand first (no such segment, or a memory segment), then
  * the page range. Segment ids are 32 bits on the wire; a larger value
  * names no segment. */
-struct region *operand_gart_refused(const struct wk_gpu *gpu, const struct wk_gpu_cmd *c,
-                                    struct wk_gpu_fault_detail *d)
+const struct wk_gpu_segment_desc *operand_gart_refused(const struct wk_gpu_desc *desc, const struct wk_gpu_cmd *c,
+                                                       struct wk_gpu_fault_detail *d)
 {
     uint64_t segment_id = c->operands[0];
-    struct region *r = segment_id <= UINT32_MAX ? space_segment(gpu, (uint32_t)segment_id) : NULL;
+    const struct wk_gpu_segment_desc *r = desc_segment(desc, segment_id);
     if (!r) {
-        detail_set(d, WK_GPU_RULE_NO_SEGMENT, 0, segment_id, gpu->desc.segment_count, 0);
+        detail_set(d, WK_GPU_RULE_NO_SEGMENT, 0, segment_id, desc->segment_count, 0);
     } else if (r->kind != WK_GPU_SEGMENT_APERTURE) {
         detail_set(d, WK_GPU_RULE_NOT_APERTURE, 0, segment_id, 0, 0);
     } else {
@@ -32,18 +32,17 @@ struct region *operand_gart_refused(const struct wk_gpu *gpu, const struct wk_gp
     return NULL;
 }
 
-int operand_frame_refused(const struct wk_gpu *gpu, uint64_t pfn, uint32_t operand, uint32_t element,
+int operand_frame_refused(const struct wk_gpu_desc *desc, uint64_t pfn, uint32_t operand, uint32_t element,
                           struct wk_gpu_fault_detail *d)
 {
-    detail_set(d, WK_GPU_RULE_PFN_OUTSIDE_SYSMEM, operand, pfn, gpu->desc.sysmem_first_pfn,
-               gpu->desc.sysmem_pages);
+    detail_set(d, WK_GPU_RULE_PFN_OUTSIDE_SYSMEM, operand, pfn, desc->sysmem_first_pfn, desc->sysmem_pages);
     d->element = element;
     return 0;
 }
 
-int operand_dma_refused(const struct wk_gpu *gpu, uint64_t len, uint32_t operand,
+int operand_dma_refused(const struct wk_gpu_desc *desc, uint64_t len, uint32_t operand,
                         struct wk_gpu_fault_detail *d)
 {
-    detail_set(d, WK_GPU_RULE_DMA_TOO_LONG, operand, len, gpu->desc.max_dma_length, 0);
+    detail_set(d, WK_GPU_RULE_DMA_TOO_LONG, operand, len, desc->max_dma_length, 0);
     return 0;
 }

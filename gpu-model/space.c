@@ -69,8 +69,8 @@ struct region *space_check_region(const struct wk_gpu *gpu, uint64_t addr, uint6
     return r;
 }
 
-/* Inlined into both callers: space_check is on every GPU access, and a
- * call here cost fuzz_paging 2 to 3% (fuzz_speed --per-seed). */
+/* Inlined: space_check is on every GPU access, and a call here cost
+ * fuzz_paging 2 to 3% (fuzz_speed --per-seed). */
 static inline struct region *check_in(struct wk_gpu *gpu, struct region *r, uint64_t addr, uint64_t len,
                                       int via_tlb, enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
 {
@@ -80,12 +80,6 @@ static inline struct region *check_in(struct wk_gpu *gpu, struct region *r, uint
         return NULL;
     }
     return r;
-}
-
-struct region *space_check_in(struct wk_gpu *gpu, struct region *r, uint64_t addr, uint64_t len, int via_tlb,
-                              enum wk_gpu_fault_reason *reason, uint64_t *fault_addr)
-{
-    return check_in(gpu, r, addr, len, via_tlb, reason, fault_addr);
 }
 
 struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int via_tlb,

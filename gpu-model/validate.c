@@ -19,9 +19,9 @@ static enum wk_gpu_fault_reason check_cmd(const struct wk_gpu *gpu, const struct
 {
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
     if (views[c->opcode].segment &&
-        (!operand_gart_target(gpu, c, d) || !operand_gart_frames(gpu, c, d)))
+        (!operand_gart_target(&gpu->desc, c, d) || !operand_gart_frames(&gpu->desc, c, d)))
         return WK_GPU_FAULT_BAD_OPERAND;
-    if (c->opcode == WK_GPU_OP_CALL && !operand_dma_length(gpu, c->operands[1], 1, d))
+    if (c->opcode == WK_GPU_OP_CALL && !operand_dma_length(&gpu->desc, c->operands[1], 1, d))
         return WK_GPU_FAULT_BAD_OPERAND;
     struct extent ext[2];
     uint32_t n = opcode_extents(c, ext);

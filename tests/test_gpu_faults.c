@@ -1233,6 +1233,30 @@ static void test_memory_limit(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A COPY, FILL or WRITE that does not fit under the limit as a whole
+ * changes nothing, though its first pages would fit: the pages it would
+ * back are counted before any byte moves. */
+static void test_memory_limit_has_no_effect(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.max_resident_pages = 12;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    static uint8_t data[8 * 0x1000];
+    tu_pattern(data, sizeof(data), 9);
+    tu_write(gpu, TU_SEG1_BASE, data, sizeof(data)); /* 8 of 12 pages */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_SEG2_BASE, sizeof(data)));
+    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_MEMORY_LIMIT, WK_GPU_OP_COPY, 0, TU_SEG2_BASE));
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG2_BASE + 0x10, 5 * 0x1000, 0x01020304u));
+    assert_true(expect_run_fault(gpu, &b, WK_GPU_FAULT_MEMORY_LIMIT, WK_GPU_OP_FILL, 0, TU_SEG2_BASE + 0x10));
+    assert_true(expect_byte_run(gpu, TU_SEG2_BASE, 0, sizeof(data)));
+    assert_true(expect_u64(wk_gpu_resident_pages(gpu), 8));
+    assert_true(expect_counters_are(gpu, .execs = 2, .faults = 2));
+}
+
 /* ------------------------------------------------------------------ */
 /* Fault log, names, text                                               */
 /* ------------------------------------------------------------------ */
@@ -1408,6 +1432,7 @@ int main(void)
         TU_TEST(test_fault_format_address_zero_and_static),
         TU_TEST(test_operand_rule_names),
         TU_TEST(test_memory_limit),
+        TU_TEST(test_memory_limit_has_no_effect),
         TU_TEST(test_fault_log_keeps_first_32_counts_all),
         TU_TEST(test_fault_format),
         TU_TEST(test_fault_names_and_messages),

@@ -635,26 +635,48 @@ static void random_command(struct buf *b, uint64_t *s, uint32_t sub_len)
     for (uint32_t i = 0; i < 8; i++)
         pfns[i] = some_pfn(s);
     uint32_t seg = pick(s, 8) ? 3 : (uint32_t)pick(s, 6);
+    /* Every random value in a named local, drawn last operand first: the
+     * order of a call's arguments is unspecified in C, and the record must
+     * not depend on the compiler (this is the order gcc drew them in when
+     * the record was written). */
     wk_status st = WK_OK;
+    uint64_t v[6];
     switch (pick(s, 4) ? pick(s, 13) : pick(s, 14)) { /* garbage words rarely: most programs run on */
     case 0: st = wk_gpu_emit_nop(&b->w); break;
-    case 1: case 2: st = wk_gpu_emit_copy(&b->w, some_addr(s), some_addr(s), some_len(s)); break;
-    case 3: case 4: st = wk_gpu_emit_fill(&b->w, some_addr(s), some_len(s), some_pattern(s)); break;
-    case 5: st = wk_gpu_emit_write32(&b->w, some_addr(s), (uint32_t)next(s)); break;
-    case 6: st = wk_gpu_emit_write64(&b->w, some_addr(s), next(s)); break;
-    case 7: st = wk_gpu_emit_fence(&b->w, some_addr(s), next(s)); break;
+    case 1: case 2:
+        v[2] = some_len(s), v[1] = some_addr(s), v[0] = some_addr(s);
+        st = wk_gpu_emit_copy(&b->w, v[0], v[1], v[2]);
+        break;
+    case 3: case 4:
+        v[2] = some_pattern(s), v[1] = some_len(s), v[0] = some_addr(s);
+        st = wk_gpu_emit_fill(&b->w, v[0], v[1], (uint32_t)v[2]);
+        break;
+    case 5: v[1] = next(s), v[0] = some_addr(s); st = wk_gpu_emit_write32(&b->w, v[0], (uint32_t)v[1]); break;
+    case 6: v[1] = next(s), v[0] = some_addr(s); st = wk_gpu_emit_write64(&b->w, v[0], v[1]); break;
+    case 7: v[1] = next(s), v[0] = some_addr(s); st = wk_gpu_emit_fence(&b->w, v[0], v[1]); break;
     case 8: st = wk_gpu_emit_gart_map(&b->w, seg, (uint32_t)pick(s, 66), count, pfns); break;
-    case 9: st = wk_gpu_emit_gart_unmap(&b->w, seg, (uint32_t)pick(s, 66), count, some_pfn(s)); break;
+    case 9:
+        v[1] = some_pfn(s), v[0] = pick(s, 66);
+        st = wk_gpu_emit_gart_unmap(&b->w, seg, (uint32_t)v[0], count, v[1]);
+        break;
     case 10: st = wk_gpu_emit_tlb_flush(&b->w, seg); break;
     case 11:
-        st = pick(s, 3) ? wk_gpu_emit_call(&b->w, SUB_ADDR, sub_len)
-                        : wk_gpu_emit_call(&b->w, some_addr(s), (uint32_t)pick(s, 0x2000) & ~3u);
+        if (pick(s, 3)) {
+            st = wk_gpu_emit_call(&b->w, SUB_ADDR, sub_len);
+        } else {
+            v[1] = pick(s, 0x2000), v[0] = some_addr(s);
+            st = wk_gpu_emit_call(&b->w, v[0], (uint32_t)v[1] & ~3u);
+        }
         break;
     case 12:
-        st = wk_gpu_emit_blit(&b->w, some_addr(s), some_addr(s), (uint32_t)pick(s, 300), (uint32_t)pick(s, 40),
-                              (uint32_t)pick(s, 5000), (uint32_t)pick(s, 5000));
+        for (int i = 5; i >= 0; i--)
+            v[i] = i >= 4 ? pick(s, 5000) : i == 3 ? pick(s, 40) : i == 2 ? pick(s, 300) : some_addr(s);
+        st = wk_gpu_emit_blit(&b->w, v[0], v[1], (uint32_t)v[2], (uint32_t)v[3], (uint32_t)v[4], (uint32_t)v[5]);
         break;
-    default: raw32(b, (uint32_t)next(s) & (pick(s, 2) ? 0xFFu : 0xFFFFFFFFu)); break;
+    default:
+        v[0] = next(s), v[1] = pick(s, 2);
+        raw32(b, (uint32_t)v[0] & (v[1] ? 0xFFu : 0xFFFFFFFFu));
+        break;
     }
     if (st != WK_OK && st != WK_E_NO_SPACE)
         abort();

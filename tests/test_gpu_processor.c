@@ -308,6 +308,147 @@ static void test_fault_record(void **state)
     assert_true(expect_counters_are(gpu, .faults = 1));
 }
 
+/* ------------------------------------------------------------------ */
+/* The kit's own command set as a processor                             */
+/* ------------------------------------------------------------------ */
+
+/* Runs b on two fresh models, by wk_gpu_exec_bytes and by the kit's
+ * processor at offset `start` of a buffer: the same memory, the same
+ * fault (class and code from the reason, offset shifted by start). */
+static bool kit_matches_exec(void **state, const struct tu_buf *b, uint32_t want_cls)
+{
+    struct wk_gpu *a = tu_std_gpu(state), *k = tu_std_gpu(state);
+    const uint64_t pfn[1] = { TU_SYS_PFN + 3 };
+    uint8_t data[256];
+    tu_pattern(data, sizeof(data), 11);
+    for (int i = 0; i < 2; i++) {
+        struct wk_gpu *g = i ? k : a;
+        tu_write(g, TU_SEG1_BASE, data, sizeof(data));
+        TU_OK(wk_gpu_gart_set(g, TU_APER_ID, 0, pfn[0]));
+    }
+    static uint8_t shifted[TU_BUF_CAP + 64];
+    memset(shifted, 0xEE, 64);
+    memcpy(shifted + 64, b->bytes, b->w.used);
+    struct wk_gpu_fault gf;
+    struct wk_exec_fault kf;
+    uint32_t bad = 99;
+    wk_status sa = tu_run(a, b, &gf);
+    wk_status sk = wk_gpu_exec_processor(k, wk_gpu_kit_processor(), NULL, TU_BUF_ADDR - 64, 64, 64 + b->w.used,
+                                         shifted, 0, 0, &kf, &bad);
+    bool ok = sa == sk && bad == WK_EXEC_MISBEHAVED_NONE;
+    if (ok && sa != WK_OK)
+        ok = kf.cls == want_cls && kf.code == (uint32_t)gf.reason && kf.offset == 64 + gf.top_offset &&
+             kf.opcode == gf.opcode && kf.depth == gf.depth &&
+             (kf.cls != WK_FAULT_MEMORY || (kf.fault_addr == gf.fault_addr && kf.mem_reason == gf.reason));
+    static const uint64_t bases[4] = { TU_SEG1_BASE, TU_SEG2_BASE, TU_SYS_BASE, TU_APER_BASE };
+    static const uint64_t sizes[4] = { TU_SEG1_SIZE, TU_SEG2_SIZE, TU_SYS_END - TU_SYS_BASE, WK_GPU_PAGE_SIZE };
+    for (int i = 0; i < 4 && ok; i++) {
+        uint64_t da = 0, dk = 0;
+        TU_OK(wk_gpu_digest(a, bases[i], sizes[i], &da));
+        TU_OK(wk_gpu_digest(k, bases[i], sizes[i], &dk));
+        ok = da == dk;
+    }
+    struct wk_gpu_counters ca, ck;
+    wk_gpu_get_counters(a, &ca);
+    wk_gpu_get_counters(k, &ck);
+    ok = ok && ca.bytes_copied == ck.bytes_copied && ca.bytes_filled == ck.bytes_filled &&
+         ca.bytes_written == ck.bytes_written && ca.fences == ck.fences && ca.faults == ck.faults &&
+         ca.gart_pages_mapped == ck.gart_pages_mapped && ca.gart_pages_unmapped == ck.gart_pages_unmapped &&
+         ca.tlb_flushes == ck.tlb_flushes && ca.stale_tlb_accesses == ck.stale_tlb_accesses &&
+         ca.bank_crossings == ck.bank_crossings && wk_gpu_last_fence(a) == wk_gpu_last_fence(k);
+    tu_destroy(state, a);
+    tu_destroy(state, k);
+    if (!ok) {
+        char text[256];
+        wk_gpu_fault_format(&gf, text, sizeof(text));
+        print_error("exec: %s (%s); kit processor: %s, misbehaved %u, class %s code %u offset 0x%llx\n",
+                    wk_status_name(sa), text, wk_status_name(sk), bad, wk_fault_class_name(kf.cls), kf.code,
+                    (unsigned long long)kf.offset);
+    }
+    return ok;
+}
+
+static void test_kit_processor_is_the_kit(void **state)
+{
+    const uint64_t pfns[2] = { TU_SYS_PFN + 5, TU_SYS_PFN + 6 };
+    struct tu_buf b;
+    tu_buf_init(&b); /* every command, through CALL and the aperture */
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_SEG2_BASE + TU_SEG2_BANK_SIZE - 100, 256));
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_SEG1_BASE + 0x1003, 0x2005, 0xA1B2C3D4u));
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG2_BASE + 8, 0x11223344u));
+    TU_EMIT(wk_gpu_emit_write64(&b.w, TU_SYS_BASE + 0xFFC, 0x5566778899AABBCCull));
+    TU_EMIT(wk_gpu_emit_fence(&b.w, TU_SEG1_BASE + 0x40, 0xFEED));
+    TU_EMIT(wk_gpu_emit_gart_map(&b.w, TU_APER_ID, 0, 2, pfns));
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_APER_BASE + 10, 64)); /* stale line: the old frame */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_APER_BASE, TU_SEG1_BASE + 0x9000, 16, 4, 64, 32)); /* rows through it */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_APER_BASE + 0x100, 8, 3, 100, 200));
+    TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, TU_APER_ID));
+    TU_EMIT(wk_gpu_emit_fill(&b.w, TU_APER_BASE + 4000, 200, 0x01020304u));
+    TU_EMIT(wk_gpu_emit_gart_unmap(&b.w, TU_APER_ID, 0, 2, TU_SYS_PFN + 9));
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_SEG2_BASE + 0x1000, 16, 8, 32, 64));
+    TU_EMIT(wk_gpu_emit_call(&b.w, TU_SEG1_BASE + 0x80000, 64)); /* 16 NOPs */
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_NONE));
+
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    uint8_t junk[4] = { 0xEE, 0, 0, 0 };
+    tu_buf_raw(&b, junk, 4);
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_DECODE));
+
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG1_BASE, 1));
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_APER_BASE + 5 * WK_GPU_PAGE_SIZE, 8));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_MEMORY));
+
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_tlb_flush(&b.w, TU_SEG1_ID));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_OPERAND));
+
+    tu_buf_init(&b); /* a BLIT whose last row reaches an unmapped page: nothing copied */
+    TU_EMIT(wk_gpu_emit_blit(&b.w, TU_SEG1_BASE, TU_APER_BASE + 0x800, 16, 3, 64, 0x800));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_MEMORY));
+
+    tu_buf_init(&b); /* a CALL target that faults: the CALL's offset, the target's depth */
+    TU_EMIT(wk_gpu_emit_nop(&b.w));
+    TU_EMIT(wk_gpu_emit_call(&b.w, TU_SEG1_BASE, 16));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_DECODE));
+
+    tu_buf_init(&b); /* CALL of a CALL of ...: depth */
+    uint8_t self_call[16];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, self_call, sizeof(self_call));
+    TU_EMIT(wk_gpu_emit_call(&w, TU_SEG2_BASE + 0x2000, 16));
+    TU_EMIT(wk_gpu_emit_write64(&b.w, TU_SEG2_BASE + 0x2000, tu_get64(self_call)));
+    TU_EMIT(wk_gpu_emit_write64(&b.w, TU_SEG2_BASE + 0x2008, tu_get64(self_call + 8)));
+    TU_EMIT(wk_gpu_emit_call(&b.w, TU_SEG2_BASE + 0x2000, 16));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_STATE));
+
+    tu_buf_init(&b); /* large and overlapping moves */
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG1_BASE, TU_SEG2_BASE, 0x80000));
+    TU_EMIT(wk_gpu_emit_copy(&b.w, TU_SEG2_BASE, TU_SEG2_BASE + 0x1001, 0x80000));
+    assert_true(kit_matches_exec(state, &b, WK_FAULT_NONE));
+}
+
+/* Budgets: the run's spend, so the kit's processor stops where the
+ * model's exec does, NOPs included. */
+static void test_kit_processor_budget(void **state)
+{
+    struct tu_adapter a;
+    tu_std_adapter(&a);
+    a.desc.max_commands = 100;
+    struct wk_gpu *gpu = tu_create(state, &a.desc);
+    static uint8_t nops[4 * 150];
+    memset(nops, 0, sizeof(nops));
+    struct wk_exec_fault f;
+    struct wk_gpu_fault g;
+    assert_true(expect_status(wk_gpu_exec_bytes(gpu, nops, sizeof(nops), 0, &g), WK_E_GPU_FAULT));
+    assert_true(expect_status(wk_gpu_exec_processor(gpu, wk_gpu_kit_processor(), NULL, 0, 0, sizeof(nops), nops, 0,
+                                                    0, &f, NULL),
+                              WK_E_GPU_FAULT));
+    assert_true(f.cls == WK_FAULT_BUDGET && f.offset == g.offset && g.offset == 400);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +459,8 @@ int main(void)
         TU_TEST(test_budget_runs_out),
         TU_TEST(test_misbehaving_processor),
         TU_TEST(test_fault_record),
+        TU_TEST(test_kit_processor_is_the_kit),
+        TU_TEST(test_kit_processor_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

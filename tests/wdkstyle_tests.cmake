@@ -74,5 +74,14 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
           conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_${_bug}> --binding ${_binding})
       endif()
     endforeach()
+    # repro with the binding runs the driver's buffers too; --binding none
+    # judges the contract only, and the planted bug passes.
+    if(TARGET wdkstyle_bug_fill_byte)
+      set(_seed ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/eviction-residency.discard-refill-wrong-pattern.bin)
+      wk_wdkstyle_test(repro_binding 1 "signature: PAGING-FILL-001 in DxgkDdiBuildPagingBuffer"
+        repro ${_seed} --driver $<TARGET_FILE:wdkstyle_bug_fill_byte> --binding ${_binding})
+      wk_wdkstyle_test(repro_binding_none 0 "result: pass"
+        repro ${_seed} --driver $<TARGET_FILE:wdkstyle_bug_fill_byte> --binding none)
+    endif()
   endif()
 endif()

@@ -27,6 +27,8 @@
 struct wk_crash_options {
     const char *path;          /* the input file (triage: the folder) */
     const char *driver;        /* the driver under test; NULL: the reference driver */
+    const char *binding;       /* --binding: its hardware binding's module, "none", or NULL
+                                  (WK_BINDING, else the driver module's own export) */
     const char *out;           /* minimize: the file written */
     const char *harness;       /* the harness the input belongs to; NULL: the path says (wk_crash_harness_of) */
     const char *name;          /* promote: the regression's name; NULL: derived from the finding */

@@ -101,6 +101,8 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
 /* One run of a program in a child (driver NULL: the reference), with its signature. */
 void wk_crash_run_program(const struct wk_prog *p, const char *driver, const struct wk_crash_options *op,
                           struct outcome *o);
+/* The binding a program run of `driver` uses: WK_BINDING, or the driver's own. */
+const char *wk_crash_binding_of(const char *driver);
 /* Runs `<harness>_replay FILE` with WK_DRIVER in a child. */
 void wk_crash_run_replay(const char *harness, const char *file, const char *driver, uint32_t timeout_ms,
                          struct outcome *o);

@@ -385,6 +385,7 @@ static void run_child_fn(const void *arg, int fd)
     const struct job *j = &sj->job;
     static struct wk_case_result r;
     struct wk_run_options ro = { .driver = j->driver, .seed = j->seed };
+    ro.binding = j->driver ? wk_crash_binding_of(j->driver) : NULL; /* the reference runs on the kit's GPU */
     wk_vidmm_publish_crash_slot(sj->slot);
     wk_prog_run(j->p, &ro, &r);
     fflush(NULL);
@@ -429,6 +430,20 @@ static void read_crash_slot(struct outcome *o, volatile struct wk_vidmm_crash_sl
         o->driver_crash = wk_vidmm_crash_slot_describe(slot, o->wait_status, o->sanitizer[0] != '\0',
                                                        o->driver_crash_line, sizeof(o->driver_crash_line));
     munmap((void *)(uintptr_t)slot, sizeof(struct wk_vidmm_crash_slot));
+}
+
+/* The hardware binding a run of `driver` uses (binding.h): WK_BINDING (the
+ * crash commands' --binding, which the replay binaries read too; "none":
+ * none), else the driver module itself when it exports wk_binding. In the
+ * run's child: the module's constructors run there. */
+const char *wk_crash_binding_of(const char *driver)
+{
+    const char *env = getenv("WK_BINDING");
+    if (env && *env)
+        return strcmp(env, "none") == 0 ? NULL : env;
+    const struct wk_binding *b = NULL;
+    char why[256];
+    return wk_vidmm_binding_exported(driver, &b, why, sizeof(why)) == WK_OK ? driver : NULL;
 }
 
 /* One run of a program in a child, with its signature. */

@@ -231,6 +231,11 @@ struct wk_binding {
     const struct wk_disasm_ops *disasm;
 };
 
+/* The binding a module exports (WK_BINDING_DEFINE defines it): declared
+ * here so that a test or a program that links the binding's sources
+ * statically can reach it by name. */
+extern const struct wk_binding wk_binding;
+
 /* The header of a binding's definition (C11 and C++11, positional):
  *   WK_BINDING_DEFINE = { WK_BINDING_HEADER("lark", "1.0"), &lark_memory, ... };
  * In C++ the definition goes inside extern "C" { }. */

@@ -653,6 +653,18 @@ wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_op
                                 uint32_t flags, uint32_t fence_id, struct wk_exec_fault *fault,
                                 uint32_t *misbehaved);
 
+/*
+ * The kit's own command set as a processor: the code wk_gpu_exec runs,
+ * reaching memory through the run's table only, its budget and fences
+ * through the run's wk_exec_ops, so it runs on any memory system as a
+ * binding's processor does. Its fault classes: DECODE (UNKNOWN_OPCODE,
+ * TRUNCATED), OPERAND (BAD_OPERAND), MEMORY, BUDGET, STATE (CALL_DEPTH);
+ * code is the wk_gpu_fault_reason. The model's commands and calls
+ * counters, which are no memory system's, count wk_gpu_exec's runs only.
+ * self is unused (NULL).
+ */
+const struct wk_processor_ops *wk_gpu_kit_processor(void);
+
 /* Appends a fault record to the log and counts it, as an exec's fault is
  * (for a caller that runs buffers outside the model). WK_E_INVALID_ARGUMENT
  * for a reason outside the enum. */

@@ -175,12 +175,13 @@ struct wk_exec_ops {
     uint32_t size;
     uint32_t reserved;
     /* Charges commands and bytes moved to the budget of this run: 0, or -1
-     * when the budget is gone; the processor then stops with
-     * WK_FAULT_BUDGET (ending "ran to the end" after a -1 is the binding's
-     * fault, BIND-BUDGET-001). Call it before the work it charges. */
+     * (charging nothing) when the budget cannot pay; the processor then
+     * stops with WK_FAULT_BUDGET (ending "ran to the end" after a -1 is the
+     * binding's fault, BIND-BUDGET-001). Call it before the work it charges. */
     int (*spend)(const struct wk_exec *x, uint64_t commands, uint64_t bytes);
     /* A fence the processor has just written (value at addr, already in
-     * memory): the kit records it as the GPU's last fence. */
+     * memory): the kit records it as the GPU's last fence and raises the
+     * fence interrupt. */
     void (*fence)(const struct wk_exec *x, uint64_t addr, uint64_t value);
 };
 
