@@ -22,8 +22,8 @@
  *     (no page fault for a read of an untouched page);
  *   - reset zeroes the listed pages in place (memset through the model's
  *     mapping: no system call, and the pages stay in the memfd for the next
- *     input, so no page fault either); past ZERO_LIMIT pages it punches the
- *     whole file out instead, as zeroing would then cost more;
+ *     input, so no page fault either); past RESET_ZERO_LIMIT pages it punches
+ *     the whole file out instead (see there why the limit is high);
  *   - residency is the set's size.
  * If the set cannot grow (out of host memory for its list) the model drops to
  * the untracked mode, correct for any writer: every page may hold data, reset
@@ -51,8 +51,17 @@
 
 #include "internal.h"
 
-/* Past this many pages to zero, punching the file out beats zeroing them. */
-#define ZERO_LIMIT 512u
+/* Past this many pages to zero at a reset, the whole file is punched out
+ * instead. High, because a punched page costs its next writer a page fault,
+ * and on the VMs the kit runs in a shmem fault cost about 6 us: after an
+ * input that filled 4096 pages of a mappable segment, punching cost 8 ms
+ * and the next input's faults 26 ms, zeroing in place 0.5 ms and the next
+ * input nothing extra (bench/gpu_reset). The pages kept are at most what
+ * the file holds, as the sparse pool keeps its pages too. */
+#define RESET_ZERO_LIMIT 65536u
+/* A pool parked for the next model keeps at most this many pages: a
+ * destroyed model's memory is not kept past what a fuzz input touches. */
+#define PARK_ZERO_LIMIT 512u
 
 static uint64_t *new_bitmap(uint64_t pages)
 {
@@ -66,8 +75,8 @@ static uint64_t *new_bitmap(uint64_t pages)
  * destruction the unmapping of every page touched, and the next model a
  * page fault on each page it touched again (perf, WK_FUZZ_FRESH=1
  * fuzz_prog). Parked only when the model knew exactly which pages it
- * dirtied (they are zeroed, past ZERO_LIMIT punched: at most ZERO_LIMIT
- * pages stay resident), so a taken pool reads zero like a new one. A few
+ * dirtied (they are zeroed, past PARK_ZERO_LIMIT punched: at most
+ * PARK_ZERO_LIMIT pages stay resident), so a taken pool reads zero like a new one. A few
  * slots, as a harness alternates between adapters of several sizes and
  * builds one before it destroys the other; when all are full the newest
  * pool replaces one in turn (mutated inputs bring sizes that never come
@@ -278,10 +287,10 @@ void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
  * proportional to it; then punches out the hull the host may have written
  * through segment mappings (after the memsets: a page zeroed in place
  * there would come back). */
-static void zero_dirty(struct wk_gpu *gpu, struct region *r)
+static void zero_dirty(struct wk_gpu *gpu, struct region *r, uint64_t limit)
 {
     struct page_set *d = &gpu->sys.dirty;
-    int punch = d->count > ZERO_LIMIT;
+    int punch = d->count > limit;
     for (uint64_t i = 0; i < d->count; i++) {
         uint64_t page = d->list[i];
         uint32_t dirt = d->spans_lost ? PAGE_DIRT_ALL : d->spans[i];
@@ -318,7 +327,7 @@ static int pool_park(struct wk_gpu *gpu, struct region *r)
         return 0;
     }
     sysmap_keep_idle(gpu);
-    zero_dirty(gpu, r); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
+    zero_dirty(gpu, r, PARK_ZERO_LIMIT); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
     p->fd = s->fd;
     p->host = r->host;
     p->size = s->file_size;
@@ -342,7 +351,7 @@ void sysmem_reset(struct wk_gpu *gpu, struct region *r)
         segmap_mark_live(gpu);
         return;
     }
-    zero_dirty(gpu, r);
+    zero_dirty(gpu, r, RESET_ZERO_LIMIT);
     /* The host may write these at any time, before the next reset too. */
     for (uint64_t i = 0; i < s->pinned.count; i++)
         sysmem_mark(gpu, s->pinned.list[i]);
