@@ -283,28 +283,62 @@ void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
     mark_span(gpu, page, PAGE_DIRT_ALL); /* the host may write any of it */
 }
 
+static int in_hull(const struct sysmem *s, uint64_t page)
+{
+    return page - s->host_lo < s->host_hi - s->host_lo;
+}
+
+static int by_page(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Punches the hull out of the file around the pages the set held there
+ * (just zeroed whole in place): what the host may have written through a
+ * segment mapping, unseen, goes back to the kernel, and a page the model
+ * wrote keeps its place in the file, so the next input that writes it
+ * takes no page fault (about 6 us each on the VMs the kit runs in, more
+ * than the punch). `list` holds the set's pages in the hull, `n` of them;
+ * it is sorted here (the set is emptied after). */
+static void punch_hull_around(struct wk_gpu *gpu, uint64_t *list, uint64_t n)
+{
+    struct sysmem *s = &gpu->sys;
+    qsort(list, (size_t)n, sizeof(*list), by_page);
+    uint64_t from = s->host_lo;
+    for (uint64_t i = 0; i <= n; i++) {
+        uint64_t to = i < n ? list[i] : s->host_hi;
+        if (to > from)
+            sysmem_release(gpu, from << WK_GPU_PAGE_SHIFT, (to - from) << WK_GPU_PAGE_SHIFT);
+        from = to + 1;
+    }
+}
+
 /* Zeroes what the dirty pages may hold and empties the set, in time
- * proportional to it; then punches out the hull the host may have written
- * through segment mappings (after the memsets: a page zeroed in place
- * there would come back). */
+ * proportional to it: a page in the hull whole (the host may have written
+ * any of its bytes), the others their span; then punches out the rest of
+ * the hull. */
 static void zero_dirty(struct wk_gpu *gpu, struct region *r, uint64_t limit)
 {
-    struct page_set *d = &gpu->sys.dirty;
+    struct sysmem *s = &gpu->sys;
+    struct page_set *d = &s->dirty;
     int punch = d->count > limit;
+    uint64_t in = 0; /* the set's pages in the hull, moved to the list's front */
     for (uint64_t i = 0; i < d->count; i++) {
         uint64_t page = d->list[i];
-        uint32_t dirt = d->spans_lost ? PAGE_DIRT_ALL : d->spans[i];
+        uint32_t dirt = d->spans_lost || in_hull(s, page) ? PAGE_DIRT_ALL : d->spans[i];
         d->bits[page / 64] &= ~(1ull << (page % 64));
         if (!punch)
             memset(r->host + (page << WK_GPU_PAGE_SHIFT) + PAGE_DIRT_LO(dirt), 0,
                    PAGE_DIRT_HI(dirt) - PAGE_DIRT_LO(dirt));
+        if (in_hull(s, page))
+            d->list[in++] = page;
     }
     if (punch)
-        sysmem_release(gpu, 0, gpu->sys.file_size);
-    else if (gpu->sys.host_hi > gpu->sys.host_lo)
-        sysmem_release(gpu, gpu->sys.host_lo << WK_GPU_PAGE_SHIFT,
-                       (gpu->sys.host_hi - gpu->sys.host_lo) << WK_GPU_PAGE_SHIFT);
-    gpu->sys.host_lo = gpu->sys.host_hi = 0;
+        sysmem_release(gpu, 0, s->file_size);
+    else if (s->host_hi > s->host_lo)
+        punch_hull_around(gpu, d->list, in);
+    s->host_lo = s->host_hi = 0;
     d->count = 0;
     d->spans_lost = 0;
 }
