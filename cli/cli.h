@@ -128,6 +128,8 @@ int wk_cli_build_loads_driver(const char *exe, const char *driver);
 
 /* `wddmkit driver check PATH`; argv holds the arguments after "driver". */
 int wk_cli_driver(int argc, char **argv);
+/* `wddmkit binding check PATH` (cli_binding.c). */
+int wk_cli_binding(int argc, char **argv);
 
 /* The whole command line (as wk_cli_main's): when its command loads a
  * --driver that needs a runtime this build lacks, runs the same command

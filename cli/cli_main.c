@@ -85,6 +85,10 @@ static const struct command {
       { { "check PATH",
           "whether a driver module loads into this build; repro, minimize, promote,\n"
           "triage, conform and coverage hand their work to a build that loads it" } } },
+    { "binding", wk_cli_binding,
+      { { "check PATH [--inputs N] [--seed S]",
+          "a hardware binding on its own: its processor on random buffers, twice\n"
+          "each: ends, answers within processor.h, deterministic" } } },
     { "corpus", wk_cli_corpus,
       { { "seed [--specs DIR] [--out DIR] [--check]",
           "write the seed corpora of the driver harnesses from YAML specs\n"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
-#   FAULTS CRASH_REGWRITE
+#   FAULTS CRASH_REGWRITE NONDET
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -19,7 +19,7 @@ wddmkit=$1 refdriver=$2 refdriver_mmio=$3
 shift 3
 specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
-crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15}
+crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -98,6 +98,19 @@ expect conform.faults 1 "PAGING-GPU-001: .*: the paging buffer faulted on the GP
     "$wddmkit" conform --binding "$faults" "$spec"
 expect disasm.binding 0 "^0x0004: TESTOP 0x02$" "$wddmkit" gpu disasm --binding "$faults" "$here/bindings/specs/four_words.bin"
 expect disasm.no_disasm 2 "binding 'test' .* has no disassembler" "$wddmkit" gpu disasm --binding "$good" "$here/bindings/specs/four_words.bin"
+
+# `binding check`: a binding on its own, on random buffers twice each.
+expect check.selfcheck_good 0 "result: clean" "$wddmkit" binding check "$good" --inputs 300
+expect check.selfcheck_crash 3 "BIND-CRASH-001: input 0: the binding crashed with signal 11" \
+    "$wddmkit" binding check "$crash_exec" --inputs 5
+expect check.selfcheck_hang 3 "BIND-HANG-001: input 0 ran longer than 1 s" \
+    "$wddmkit" binding check "$loop_exec" --inputs 5 --hang 1
+expect check.selfcheck_result 1 "first problem: input 0: answered outside processor.h \(BIND-RESULT-001\)" \
+    "$wddmkit" binding check "$bad_fault" --inputs 5
+expect check.selfcheck_budget 1 "ran on after the budget was spent \(BIND-BUDGET-001\)" \
+    "$wddmkit" binding check "$ignore_budget" --inputs 5
+expect check.selfcheck_nondet 1 "not deterministic +[1-9]" "$wddmkit" binding check "$nondet" --inputs 20
+expect check.selfcheck_refused 2 "binding refused: .*was built for binding ABI 2" "$wddmkit" binding check "$abi_2"
 
 if [ "$fails" = 0 ]; then
     echo "binding_cli: all checks passed"

@@ -268,6 +268,30 @@ wk_status wk_vidmm_binding_exported(const char *driver_path, const struct wk_bin
  * ...), processor (address decoding, fault text), encoder (NOP COPY FILL),
  * registers, BAR0 registers ..., disassembler"). */
 void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap);
+/* A binding on its own (binding_check.c, `wddmkit binding check`): its
+ * processor on `inputs` seeded random buffers (input i of seed s is the
+ * same everywhere), each run twice on a freshly reset memory system of the
+ * binding's layout, the disassembler listing each. Counts what happened
+ * and notes the first input that broke processor.h (an answer outside the
+ * interface, a budget ignored, a second run that differs). A crash or a
+ * hang is the caller's to see: run it in a child and watch *progress (the
+ * input running). WK_OK clean; WK_E_BINDING a problem (first_bad says
+ * which); WK_E_NOT_SUPPORTED no processor; WK_E_INVALID_ARGUMENT a
+ * layout wk_gpu_create refuses. */
+enum {
+    WK_BINDING_CHECK_INPUTS, WK_BINDING_CHECK_RAN_TO_END, WK_BINDING_CHECK_MISBEHAVED,
+    WK_BINDING_CHECK_NONDETERMINISTIC, WK_BINDING_CHECK_FAULT_BASE, /* + enum wk_fault_class */
+    WK_BINDING_CHECK_COUNTS = WK_BINDING_CHECK_FAULT_BASE + 6
+};
+struct wk_binding_check_report {
+    volatile uint64_t *progress;     /* in: where to write the input running (NULL: nowhere) */
+    uint64_t counts[WK_BINDING_CHECK_COUNTS];
+    uint64_t first_bad_input;        /* UINT64_MAX: none */
+    char first_bad[160];
+};
+wk_status wk_vidmm_binding_selfcheck(const struct wk_binding *b, uint64_t first, uint64_t inputs, uint64_t seed,
+                                     struct wk_binding_check_report *r);
+
 /* The adapter's binding (NULL: none). */
 const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm);
 /* Whether the binding has a render encoder, and the encoding of the kit's

@@ -19,6 +19,9 @@
  *                     whose write32 dereferences NULL: the reference
  *                     driver built with RD_MMIO writes it from its DDIs
  *                     (BIND-CRASH-001; the driver's call unwound, unblamed);
+ *   TB_NONDET         runs the kit's format, but every other run also
+ *                     writes a word of its own (global state: not
+ *                     deterministic, which `binding check` finds);
  *   TB_FAULTS         every buffer faults at its first command (a DECODE
  *                     fault: the driver's, PAGING-GPU-001), worded by its
  *                     fault_text and listed by its disassembler.
@@ -32,7 +35,8 @@
 #include "wddmkit/binding.h"
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
-    defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE)
+    defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
+    defined(TB_NONDET)
 #define TB_RUNS 1
 #endif
 
@@ -95,6 +99,14 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
     fault->cls = 99;
     fault->offset = x->start;
     return 1;
+#elif defined(TB_NONDET)
+    static uint32_t runs;
+    if (runs++ % 2) {
+        struct wk_mem_fault mf;
+        uint32_t word = runs;
+        (void)x->mem_ops->store(x->mem, 0x100000, &word, 4, &mf);
+    }
+    return wk_test_kit_format_exec(x, fault);
 #elif defined(TB_FAULTS)
     memset(fault, 0, sizeof(*fault));
     fault->cls = WK_FAULT_DECODE;

@@ -3,12 +3,10 @@
  * render.c - DxgkDdiRender: OtherGPU's own user-mode command format into
  * its DMA commands, with a patch location per address.
  *
- * The UMD format (not the kit's WK_USER_COMMAND records, which this driver
- * refuses with STATUS_INVALID_PARAMETER, their magic not being its own):
- *
- *     struct { UINT32 magic = OG_UMD_MAGIC; UINT32 count; }  then count x
- *     struct { UINT32 op, size, value, reserved;
- *              UINT32 dst_index, dst_offset, src_index, src_offset; }
+ * The UMD format is othergpu_umd.h (not the kit's WK_USER_COMMAND records,
+ * which this driver refuses with STATUS_INVALID_PARAMETER, their magic not
+ * being its own): a header, then `count` records of
+ * { op, size, value, reserved, dst_index, dst_offset, src_index, src_offset }.
  *
  * op FILL fills `size` bytes at dst with `value`; op COPY copies `size`
  * bytes from src to dst; op NOP does nothing. An index names an entry of
@@ -24,25 +22,11 @@
  * pDmaBuffer and pPatchLocationListOut by one entry.
  */
 #include "othergpu.h"
+#include "othergpu_umd.h"
 
-#define OG_UMD_MAGIC 0x4D55474Fu /* 'OGUM' */
-#define OG_UMD_NOP 0u
-#define OG_UMD_FILL 1u
-#define OG_UMD_COPY 2u
-
-struct umd_header {
-    UINT magic;
-    UINT count;
-};
-
-struct umd_record {
-    UINT op, size, value, reserved;
-    UINT dst_index, dst_offset, src_index, src_offset;
-};
-
-static void read_record(const DXGKARG_RENDER *r, UINT i, struct umd_record *rec)
+static void read_record(const DXGKARG_RENDER *r, UINT i, struct og_umd_record *rec)
 {
-    RtlCopyMemory(rec, (const BYTE *)r->pCommand + sizeof(struct umd_header) + (SIZE_T)i * sizeof(*rec),
+    RtlCopyMemory(rec, (const BYTE *)r->pCommand + sizeof(struct og_umd_header) + (SIZE_T)i * sizeof(*rec),
                   sizeof(*rec));
 }
 
@@ -58,18 +42,18 @@ static BOOLEAN ref_ok(const DXGKARG_RENDER *r, UINT index, UINT offset, UINT siz
 
 static NTSTATUS validate(const DXGKARG_RENDER *r, UINT *count)
 {
-    struct umd_header h;
+    struct og_umd_header h;
     if (!r->pCommand || r->CommandLength < sizeof(h))
         return STATUS_INVALID_PARAMETER;
     RtlCopyMemory(&h, r->pCommand, sizeof(h));
     if (h.magic != OG_UMD_MAGIC)
         return STATUS_INVALID_PARAMETER; /* not OtherGPU's format (the kit's, say) */
-    if ((UINT64)h.count * sizeof(struct umd_record) + sizeof(h) != r->CommandLength)
+    if ((UINT64)h.count * sizeof(struct og_umd_record) + sizeof(h) != r->CommandLength)
         return STATUS_INVALID_USER_BUFFER;
     if (r->MultipassOffset > h.count)
         return STATUS_INVALID_PARAMETER;
     for (UINT i = 0; i < h.count; i++) {
-        struct umd_record rec;
+        struct og_umd_record rec;
         read_record(r, i, &rec);
         BOOLEAN ok = rec.reserved == 0;
         if (rec.op == OG_UMD_FILL || rec.op == OG_UMD_COPY)
@@ -110,7 +94,7 @@ static void bind(const DXGKARG_RENDER *r, struct output *out, UINT index, UINT o
     p->SplitOffset = group;
 }
 
-static BOOLEAN translate_record(const DXGKARG_RENDER *r, struct output *out, const struct umd_record *rec)
+static BOOLEAN translate_record(const DXGKARG_RENDER *r, struct output *out, const struct og_umd_record *rec)
 {
     const UINT refs = rec->op == OG_UMD_COPY ? 2 : rec->op == OG_UMD_FILL ? 1 : 0;
     if (refs == 0)
@@ -151,7 +135,7 @@ NTSTATUS OgRender(const HANDLE hContext, DXGKARG_RENDER *pRender)
     out.patch_left = r->pPatchLocationListOut ? r->PatchLocationListOutSize : 0;
     status = STATUS_SUCCESS;
     for (UINT i = r->MultipassOffset; i < count; i++) {
-        struct umd_record rec;
+        struct og_umd_record rec;
         read_record(r, i, &rec);
         if (!translate_record(r, &out, &rec)) {
             r->MultipassOffset = i;
