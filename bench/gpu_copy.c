@@ -26,8 +26,14 @@
  * memcpy or memset as above: what the split into a memory system and
  * processors costs a bulk move.
  *
- * Usage: gpu_copy [--processor] [rounds]   (default 15). Prints one line per
- * figure and a verdict against the goal (ratio >= 0.5); exits 0 either way.
+ * With --flat, every round also runs the same COPY and FILL on a second
+ * model whose two segments are mappable (wk_gpu_options: backed flat, in the
+ * memfd behind system memory, as a segment a BAR shows to the CPU is),
+ * paired with memcpy and memset as above.
+ *
+ * Usage: gpu_copy [--processor] [--flat] [rounds]   (default 15). Prints one
+ * line per figure and a verdict against the goal (ratio >= 0.5); exits 0
+ * either way.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -51,16 +57,17 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static struct wk_gpu *make_gpu(void)
+static struct wk_gpu *make_gpu(uint32_t mappable)
 {
     static const struct wk_gpu_segment_desc segs[2] = {
         { WK_GPU_SEGMENT_MEMORY, SRC, 128ull << 20, 0, NULL },
         { WK_GPU_SEGMENT_MEMORY, DST, 128ull << 20, 0, NULL },
     };
     struct wk_gpu_desc d = { 2, segs, 0x100000, 16, 0, 0, 0, 0, 0 };
+    struct wk_gpu_options opt = { mappable };
     struct wk_gpu *gpu = NULL;
     char why[256];
-    if (wk_gpu_create(&d, &gpu, why, sizeof(why)) != WK_OK) {
+    if (wk_gpu_create_ex(&d, &opt, &gpu, why, sizeof(why)) != WK_OK) {
         fprintf(stderr, "gpu_copy: %s\n", why);
         exit(1);
     }
@@ -125,9 +132,9 @@ static void settle(uint8_t *scratch, int round)
 }
 
 /* The timed operations of one round, each from the settled state (the
- * last four with --processor only). */
+ * table and kit ones with --processor only, the flat ones with --flat). */
 enum { T_COPY, T_MEMCPY, T_FILL, T_MEMSET, T_PATTERN, T_TABLE_COPY, T_TABLE_FILL, T_KIT_COPY, T_KIT_FILL,
-       T_COUNT };
+       T_FLAT_COPY, T_FLAT_FILL, T_COUNT };
 
 struct bench {
     struct wk_gpu *gpu;
@@ -135,6 +142,7 @@ struct bench {
     uint64_t cmd_len[3];
     uint8_t *hsrc, *hdst, *scratch;
     int processor;               /* --processor */
+    struct wk_gpu *flat;         /* --flat: the model with mappable segments */
 };
 
 static void round_times(struct bench *b, int r, double t[T_COUNT])
@@ -153,6 +161,12 @@ static void round_times(struct bench *b, int r, double t[T_COUNT])
     t[T_MEMSET] = now() - t0;
     settle(b->scratch, r);
     t[T_PATTERN] = run_model(b->gpu, b->cmd[2], b->cmd_len[2]);
+    if (b->flat) {
+        settle(b->scratch, r);
+        t[T_FLAT_COPY] = run_model(b->flat, b->cmd[0], b->cmd_len[0]);
+        settle(b->scratch, r);
+        t[T_FLAT_FILL] = run_model(b->flat, b->cmd[1], b->cmd_len[1]);
+    }
     if (!b->processor)
         return;
     settle(b->scratch, r);
@@ -225,14 +239,22 @@ static void emit(struct bench *b)
 int main(int argc, char **argv)
 {
     static struct bench b;
-    b.processor = argc > 1 && strcmp(argv[1], "--processor") == 0;
-    int rounds = argc > 1 + b.processor ? atoi(argv[1 + b.processor]) : 15;
+    int rounds = 15, flat = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--processor") == 0)
+            b.processor = 1;
+        else if (strcmp(argv[i], "--flat") == 0)
+            flat = 1;
+        else
+            rounds = atoi(argv[i]);
+    }
     if (rounds < 1 || rounds > 1000) {
-        fprintf(stderr, "usage: gpu_copy [--processor] [rounds 1..1000]\n");
+        fprintf(stderr, "usage: gpu_copy [--processor] [--flat] [rounds 1..1000]\n");
         return 2;
     }
     static double t[1000][T_COUNT];
-    b.gpu = make_gpu();
+    b.gpu = make_gpu(0);
+    b.flat = flat ? make_gpu(3) : NULL;
     emit(&b);
     b.hsrc = malloc(SIZE), b.hdst = malloc(SIZE), b.scratch = malloc(SIZE);
     if (!b.hsrc || !b.hdst || !b.scratch)
@@ -242,6 +264,10 @@ int main(int argc, char **argv)
     memset(b.scratch, 0, SIZE);
     run_model(b.gpu, b.cmd[1], b.cmd_len[1]); /* warm: back source and destination */
     run_model(b.gpu, b.cmd[0], b.cmd_len[0]);
+    if (b.flat) {
+        run_model(b.flat, b.cmd[1], b.cmd_len[1]);
+        run_model(b.flat, b.cmd[0], b.cmd_len[0]);
+    }
     for (int r = 0; r < rounds; r++)
         round_times(&b, r, t[r]);
     /* Keep the host buffers observable so the compiler cannot drop them. */
@@ -260,6 +286,13 @@ int main(int argc, char **argv)
     printf("  best round of each side instead (the former figure, information): COPY %.2f  FILL %.2f\n",
            best_of(t, rounds, T_MEMCPY) / best_of(t, rounds, T_COPY),
            best_of(t, rounds, T_MEMSET) / best_of(t, rounds, T_FILL));
+    if (b.flat) {
+        printf("on mappable segments (flat, in the memfd; --flat):\n");
+        ratio = paired_ratio(t, rounds, T_MEMCPY, T_FLAT_COPY, &hs, &ms);
+        report("COPY", "memcpy", ratio, hs, ms);
+        ratio = paired_ratio(t, rounds, T_MEMSET, T_FLAT_FILL, &hs, &ms);
+        report("FILL", "memset", ratio, hs, ms);
+    }
     if (b.processor) {
         printf("through the memory table (wk_mem_ops copy, fill of a 1-byte pattern):\n");
         ratio = paired_ratio(t, rounds, T_MEMCPY, T_TABLE_COPY, &hs, &ms);
@@ -276,5 +309,6 @@ int main(int argc, char **argv)
     free(b.hdst);
     free(b.scratch);
     wk_gpu_destroy(b.gpu);
+    wk_gpu_destroy(b.flat);
     return 0;
 }

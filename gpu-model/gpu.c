@@ -4,7 +4,10 @@
  * reading its counters.
  *
  * The description is checked first (desc.c: wk_gpu_check_desc); what is
- * left here cannot fail but for host memory.
+ * left here cannot fail but for host memory. A segment the options make
+ * mappable is not sparse: its bytes are a run of the memfd behind system
+ * memory, placed after it (sysmem.c, segmap.c), so its region gets a
+ * pool offset here and its host pointer once that file is mapped.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -47,7 +50,7 @@ static void apply_defaults(struct wk_gpu_desc *d)
 }
 
 static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
-                       const struct wk_gpu_segment_desc *s)
+                       const struct wk_gpu_segment_desc *s, int mappable)
 {
     r->segment_id = id;
     r->kind = s->kind;
@@ -63,6 +66,11 @@ static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
     }
     if (id == 0)
         return sysmem_init(gpu, r);
+    if (mappable) { /* in the memfd after system memory and the mappable segments before it */
+        r->pool_off = gpu->sys.file_size;
+        gpu->sys.file_size += s->size;
+        return 0;
+    }
     if (s->kind == WK_GPU_SEGMENT_APERTURE) {
         uint64_t in_last = pages % PTES_PER_BLOCK ? pages % PTES_PER_BLOCK : PTES_PER_BLOCK;
         return sparse_init(&r->ptes, (pages + PTES_PER_BLOCK - 1) / PTES_PER_BLOCK,
@@ -71,9 +79,10 @@ static int init_region(struct wk_gpu *gpu, struct region *r, uint32_t id,
     return sparse_init(&r->bytes, pages, WK_GPU_PAGE_SIZE, &gpu->pool);
 }
 
-static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d)
+static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d, uint32_t mappable)
 {
     uint32_t n = d->segment_count;
+    gpu->sys.file_size = d->sysmem_pages << WK_GPU_PAGE_SHIFT;
     gpu->region_count = n + 1;
     gpu->segdescs = calloc(n ? n : 1, sizeof(*gpu->segdescs));
     gpu->regions = calloc(n + 1, sizeof(*gpu->regions));
@@ -83,7 +92,7 @@ static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d)
     if (!gpu->segdescs || !gpu->regions || !gpu->by_base || !gpu->bases)
         return WK_E_NO_MEMORY;
     for (uint32_t i = 0; i < n; i++) {
-        if (init_region(gpu, &gpu->regions[i], i + 1, &d->segments[i]) != 0)
+        if (init_region(gpu, &gpu->regions[i], i + 1, &d->segments[i], (int)(mappable >> i & 1)) != 0)
             return WK_E_NO_MEMORY;
         gpu->segdescs[i] = d->segments[i];
         gpu->segdescs[i].bank_count = gpu->regions[i].bank_count; /* 0 or 1 given: 0, one meaning */
@@ -91,15 +100,44 @@ static wk_status build(struct wk_gpu *gpu, const struct wk_gpu_desc *d)
     }
     struct wk_gpu_segment_desc sys = { WK_GPU_SEGMENT_MEMORY, d->sysmem_first_pfn << WK_GPU_PAGE_SHIFT,
                                        d->sysmem_pages << WK_GPU_PAGE_SHIFT, 0, NULL };
-    if (init_region(gpu, &gpu->regions[n], 0, &sys) != 0)
+    if (init_region(gpu, &gpu->regions[n], 0, &sys, 0) != 0)
         return WK_E_NO_MEMORY;
+    for (uint32_t i = 0; i < n; i++)
+        if (mappable >> i & 1)
+            gpu->regions[i].host = gpu->regions[n].host + gpu->regions[i].pool_off;
     gpu->desc.segments = gpu->segdescs;
     sort_regions(gpu);
     return WK_OK;
 }
 
+/* The options' mappable bits name memory segments of the description. */
+static wk_status check_options(const struct wk_gpu_desc *desc, const struct wk_gpu_options *opt, char *why,
+                               size_t why_size)
+{
+    uint32_t mask = opt ? opt->mappable_segments : 0;
+    for (uint32_t i = 0; i < 32; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        const char *no = i >= desc->segment_count                                   ? "names no segment"
+                         : desc->segments[i].kind != WK_GPU_SEGMENT_MEMORY ? "is an aperture (it holds no bytes)"
+                                                                            : NULL;
+        if (no) {
+            if (why && why_size)
+                snprintf(why, why_size, "mappable segment %u %s", i + 1, no);
+            return WK_E_INVALID_ARGUMENT;
+        }
+    }
+    return WK_OK;
+}
+
 wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, char *why,
                         size_t why_size)
+{
+    return wk_gpu_create_ex(desc, NULL, out, why, why_size);
+}
+
+wk_status wk_gpu_create_ex(const struct wk_gpu_desc *desc, const struct wk_gpu_options *opt,
+                           struct wk_gpu **out, char *why, size_t why_size)
 {
     if (!out) {
         if (why && why_size)
@@ -108,6 +146,8 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, cha
     }
     *out = NULL;
     wk_status st = wk_gpu_check_desc(desc, why, why_size);
+    if (st == WK_OK)
+        st = check_options(desc, opt, why, why_size);
     if (st != WK_OK)
         return st;
     struct wk_gpu *gpu = calloc(1, sizeof(*gpu));
@@ -120,7 +160,7 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out, cha
     page_pool_init(&gpu->pool, gpu->desc.max_resident_pages);
     uint8_t zero[WK_GPU_PAGE_SIZE] = {0};
     gpu->zero_chunk_digest = digest_chunk(zero, sizeof(zero));
-    st = build(gpu, desc);
+    st = build(gpu, desc, opt ? opt->mappable_segments : 0);
     if (st != WK_OK) {
         if (st == WK_E_NO_MEMORY && why && why_size)
             snprintf(why, why_size, "out of host memory");
@@ -141,7 +181,7 @@ void wk_gpu_destroy(struct wk_gpu *gpu)
             sparse_fini(&r->bytes);
         if (r->ptes.dir)
             sparse_fini(&r->ptes);
-        if (r->host)
+        if (r->host && r->segment_id == 0) /* a mappable segment's bytes go with the file */
             sysmem_fini(gpu, r);
         free(r->bank_ends);
     }
@@ -163,7 +203,7 @@ void wk_gpu_reset(struct wk_gpu *gpu)
             sparse_reset(&r->bytes);
         if (r->ptes.dir)
             sparse_reset(&r->ptes);
-        if (r->host)
+        if (r->host && r->segment_id == 0) /* and the mappable segments, in its file */
             sysmem_reset(gpu, r);
     }
     memset(&gpu->counters, 0, sizeof(gpu->counters));

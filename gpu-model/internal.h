@@ -9,7 +9,8 @@
  * disasm.c, exec.c (the command processor), mem_ops.c (the memory system
  * as processor.h's table), processor.c (running a processor on it), faults.c,
  * sysmem.c (system memory and the set of its pages that may hold data),
- * sysmap.c (host mappings of system pages).
+ * sysmap.c (host mappings of system pages), segmap.c (host mappings of
+ * mappable segments: the CPU view of video memory).
  */
 #ifndef WK_GPU_INTERNAL_H
 #define WK_GPU_INTERNAL_H
@@ -33,7 +34,9 @@ struct region {
     uint64_t *bank_ends;          /* bank_count-1 offsets (owned) */
     struct sparse bytes;          /* memory segments */
     struct sparse ptes;           /* apertures: struct pte blocks */
-    uint8_t *host;                /* system memory: the host mapping of its pages */
+    uint8_t *host;                /* system memory, or a mappable segment: the model's
+                                   * mapping of its bytes, in the memfd behind system memory */
+    uint64_t pool_off;            /* where byte 0 of `host` is in that memfd (0: system memory) */
 };
 
 /* One aperture page: its page-table entry and the TLB line the GPU uses. */
@@ -104,10 +107,21 @@ struct sysmap {
     int live;
 };
 
+/* One host mapping of a mappable segment's pages (wk_gpu_segment_map). */
+struct segmap {
+    uint8_t *va;                  /* what the host was given (the byte at its offset) */
+    uint8_t *guard;               /* the reservation: guard, pages, guard */
+    uint64_t pages;
+    uint64_t first_page;          /* in the memfd */
+};
+
 /* System memory's host side: the memfd, which pages may hold data, and the
- * host's ways to write them (sysmem.c, sysmap.c). */
+ * host's ways to write them (sysmem.c, sysmap.c, segmap.c). The memfd holds
+ * system memory, then each mappable segment (region.pool_off): "pages"
+ * below are pages of the whole file. */
 struct sysmem {
     int fd;                       /* memfd behind system memory, -1: anonymous */
+    uint64_t file_size;           /* system memory and the mappable segments, bytes */
     int untracked;                /* `dirty` is unknown (out of host memory): any
                                    * page may hold data; reset punches it all */
     struct page_set dirty;        /* pages that may be non-zero: written since the
@@ -117,6 +131,13 @@ struct sysmem {
     uint32_t map_count;
     uint32_t map_capacity;
     uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
+    /* Pages [host_lo, host_hi) of the file: the hull of every segment
+     * mapping live since the last reset. The host may have written any of
+     * them, unseen: they read through the mapping, and reset punches them
+     * out (segmap.c explains why a hull, not the set). */
+    uint64_t host_lo, host_hi;
+    struct segmap *segmaps;       /* live segment mappings (WK_GPU_MAX_SEGMENT_MAPS) */
+    uint32_t segmap_count;
 };
 
 /* The memory system's handle (processor.h): a member of struct wk_gpu,
@@ -179,6 +200,21 @@ uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r);
 /* Records that pool page `page` may now be written (by the model or the
  * host); on failure drops to the untracked mode, which is always correct. */
 void sysmem_mark(struct wk_gpu *gpu, uint64_t page);
+/* Gives [off, off+len) of the memfd back to the kernel: it reads as zeroes,
+ * through every mapping. */
+void sysmem_release(struct wk_gpu *gpu, uint64_t off, uint64_t len);
+/* Whether memfd page `page` is in the set of pages that may hold data. */
+int sysmem_has(const struct wk_gpu *gpu, uint64_t page);
+
+/* segmap.c --------------------------------------------------------------- */
+
+/* After a reset punched the hull out: the hull of the live mappings. */
+void segmap_mark_live(struct wk_gpu *gpu);
+/* Unmaps every segment mapping (their pointers die with the model). */
+void segmap_fini(struct wk_gpu *gpu);
+/* Pages of the hull the kernel holds that are not in the set (the host
+ * wrote them, or read them through the model): for wk_gpu_resident_pages. */
+uint64_t segmap_resident(const struct wk_gpu *gpu);
 
 /* sysmap.c --------------------------------------------------------------- */
 

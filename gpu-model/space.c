@@ -90,13 +90,14 @@ struct region *space_check(struct wk_gpu *gpu, uint64_t addr, uint64_t len, int 
 }
 
 /* Translates (region, offset) to where its bytes live: system memory (also
- * behind an aperture page) is one host mapping; memory segments are sparse.
- * Sets *sys_off for the former, *block for the latter. */
+ * behind an aperture page) and mappable segments are one host mapping, the
+ * memfd's; other memory segments are sparse. Sets *sys_off (the offset in
+ * the memfd) for the former, *block for the latter. */
 static struct sparse *backing(struct wk_gpu *gpu, struct region *r, uint64_t off, int via_tlb,
                               uint64_t *block, uint64_t *sys_off)
 {
     if (r->host) {
-        *sys_off = off;
+        *sys_off = r->pool_off + off;
         return NULL;
     }
     if (r->kind != WK_GPU_SEGMENT_APERTURE) {

@@ -22,14 +22,22 @@
  *     (no page fault for a read of an untouched page);
  *   - reset zeroes the listed pages in place (memset through the model's
  *     mapping: no system call, and the pages stay in the memfd for the next
- *     input, so no page fault either); past ZERO_LIMIT pages it punches the
- *     whole file out instead, as zeroing would then cost more;
+ *     input, so no page fault either); past RESET_ZERO_LIMIT pages it punches
+ *     the whole file out instead (see there why the limit is high);
  *   - residency is the set's size.
  * If the set cannot grow (out of host memory for its list) the model drops to
  * the untracked mode, correct for any writer: every page may hold data, reset
  * punches the whole file and residency is the memfd's block count.
  * Without memfd the pool falls back to anonymous memory and only host
- * mappings (wk_gpu_sysmem_map) are unavailable.
+ * mappings (wk_gpu_sysmem_map, wk_gpu_segment_map) are unavailable.
+ *
+ * The memfd also backs the mappable segments (wk_gpu_options), after system
+ * memory: a segment whose CPU view the host maps is, to this file, more
+ * pages of the same kind, so the set, the in-place zeroing and the parked
+ * pools serve it unchanged. What the host may write through a segment
+ * mapping is not in the set (a mapping of a 128 MiB segment would put
+ * 32,768 pages in it at every reset): segmap.c keeps it as a hull of pages,
+ * which reads through the mapping and which reset punches out.
  */
 #define _GNU_SOURCE /* memfd_create, fallocate */
 
@@ -43,8 +51,17 @@
 
 #include "internal.h"
 
-/* Past this many pages to zero, punching the file out beats zeroing them. */
-#define ZERO_LIMIT 512u
+/* Past this many pages to zero at a reset, the whole file is punched out
+ * instead. High, because a punched page costs its next writer a page fault,
+ * and on the VMs the kit runs in a shmem fault cost about 6 us: after an
+ * input that filled 4096 pages of a mappable segment, punching cost 8 ms
+ * and the next input's faults 26 ms, zeroing in place 0.5 ms and the next
+ * input nothing extra (bench/gpu_reset). The pages kept are at most what
+ * the file holds, as the sparse pool keeps its pages too. */
+#define RESET_ZERO_LIMIT 65536u
+/* A pool parked for the next model keeps at most this many pages: a
+ * destroyed model's memory is not kept past what a fuzz input touches. */
+#define PARK_ZERO_LIMIT 512u
 
 static uint64_t *new_bitmap(uint64_t pages)
 {
@@ -58,8 +75,8 @@ static uint64_t *new_bitmap(uint64_t pages)
  * destruction the unmapping of every page touched, and the next model a
  * page fault on each page it touched again (perf, WK_FUZZ_FRESH=1
  * fuzz_prog). Parked only when the model knew exactly which pages it
- * dirtied (they are zeroed, past ZERO_LIMIT punched: at most ZERO_LIMIT
- * pages stay resident), so a taken pool reads zero like a new one. A few
+ * dirtied (they are zeroed, past PARK_ZERO_LIMIT punched: at most
+ * PARK_ZERO_LIMIT pages stay resident), so a taken pool reads zero like a new one. A few
  * slots, as a harness alternates between adapters of several sizes and
  * builds one before it destroys the other; when all are full the newest
  * pool replaces one in turn (mutated inputs bring sizes that never come
@@ -71,8 +88,9 @@ static uint64_t *new_bitmap(uint64_t pages)
 struct parked_pool {
     int fd;
     uint8_t *host;
-    uint64_t size;
-    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute */
+    uint64_t size;       /* the file: system memory, then the mappable segments */
+    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute, */
+    uint64_t sys_pages;  /* and mean the same pages only for the same system memory */
     struct sysmem maps;  /* its idle host mappings (maps, map_count, ...) */
 };
 static struct parked_pool *parked[PARKED];
@@ -130,11 +148,12 @@ static struct parked_pool *pool_take(uint64_t size)
 int sysmem_init(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
-    struct parked_pool *kept = pool_take(r->size);
+    struct parked_pool *kept = pool_take(s->file_size);
     if (kept) {
         s->fd = kept->fd;
         r->host = kept->host;
-        if (kept->first_pfn == gpu->desc.sysmem_first_pfn) /* its idle mappings mean the same frames */
+        if (kept->first_pfn == gpu->desc.sysmem_first_pfn && kept->sys_pages == gpu->desc.sysmem_pages)
+            /* its idle mappings mean the same frames */
             sysmap_hand_over(&kept->maps, s);
         sysmap_release(&kept->maps);
         free(kept);
@@ -142,24 +161,24 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
         return -1;
     }
     /* Without the bitmap the model simply starts untracked (slower resets). */
-    s->dirty.bits = new_bitmap(r->size >> WK_GPU_PAGE_SHIFT);
+    s->dirty.bits = new_bitmap(s->file_size >> WK_GPU_PAGE_SHIFT);
     s->dirty.with_spans = 1;
     s->untracked = !s->dirty.bits;
     return 0;
 }
 
-/* A new memfd of r->size bytes and the model's mapping of it (anonymous
- * memory without memfd); 0 or -1. */
+/* A new memfd of s->file_size bytes and the model's mapping of it
+ * (anonymous memory without memfd); 0 or -1. */
 static int pool_new(struct sysmem *s, struct region *r)
 {
     s->fd = memfd_create("wddmkit-sysmem", MFD_CLOEXEC);
-    if (s->fd >= 0 && ftruncate(s->fd, (off_t)r->size) != 0) {
+    if (s->fd >= 0 && ftruncate(s->fd, (off_t)s->file_size) != 0) {
         close(s->fd);
         s->fd = -1;
     }
     void *p = s->fd >= 0
-                  ? mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
-                  : mmap(NULL, r->size, PROT_READ | PROT_WRITE,
+                  ? mmap(NULL, s->file_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
+                  : mmap(NULL, s->file_size, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         if (s->fd >= 0)
@@ -182,9 +201,10 @@ static void set_free(struct page_set *set)
 void sysmem_fini(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
+    segmap_fini(gpu);
     if (!pool_park(gpu, r)) {
         sysmap_fini(gpu);
-        munmap(r->host, r->size);
+        munmap(r->host, s->file_size);
         if (s->fd >= 0)
             close(s->fd);
     }
@@ -194,14 +214,13 @@ void sysmem_fini(struct wk_gpu *gpu, struct region *r)
     set_free(&s->pinned);
 }
 
-/* Gives [off, off+len) of the pool back to the kernel: it reads as zeroes. */
-static void release(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len)
+void sysmem_release(struct wk_gpu *gpu, uint64_t off, uint64_t len)
 {
     int fd = gpu->sys.fd;
     int punched = fd >= 0 && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
                                        (off_t)len) == 0;
     if (!punched) /* no memfd, or a kernel without hole punching on it */
-        madvise(r->host + off, len, fd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
+        madvise(sysmem_region(gpu)->host + off, len, fd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
 }
 
 static int set_has(const struct page_set *set, uint64_t page)
@@ -264,22 +283,62 @@ void sysmem_mark(struct wk_gpu *gpu, uint64_t page)
     mark_span(gpu, page, PAGE_DIRT_ALL); /* the host may write any of it */
 }
 
-/* Zeroes what the dirty pages may hold and empties the set, in time
- * proportional to it. */
-static void zero_dirty(struct wk_gpu *gpu, struct region *r)
+static int in_hull(const struct sysmem *s, uint64_t page)
 {
-    struct page_set *d = &gpu->sys.dirty;
-    int punch = d->count > ZERO_LIMIT;
+    return page - s->host_lo < s->host_hi - s->host_lo;
+}
+
+static int by_page(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Punches the hull out of the file around the pages the set held there
+ * (just zeroed whole in place): what the host may have written through a
+ * segment mapping, unseen, goes back to the kernel, and a page the model
+ * wrote keeps its place in the file, so the next input that writes it
+ * takes no page fault (about 6 us each on the VMs the kit runs in, more
+ * than the punch). `list` holds the set's pages in the hull, `n` of them;
+ * it is sorted here (the set is emptied after). */
+static void punch_hull_around(struct wk_gpu *gpu, uint64_t *list, uint64_t n)
+{
+    struct sysmem *s = &gpu->sys;
+    qsort(list, (size_t)n, sizeof(*list), by_page);
+    uint64_t from = s->host_lo;
+    for (uint64_t i = 0; i <= n; i++) {
+        uint64_t to = i < n ? list[i] : s->host_hi;
+        if (to > from)
+            sysmem_release(gpu, from << WK_GPU_PAGE_SHIFT, (to - from) << WK_GPU_PAGE_SHIFT);
+        from = to + 1;
+    }
+}
+
+/* Zeroes what the dirty pages may hold and empties the set, in time
+ * proportional to it: a page in the hull whole (the host may have written
+ * any of its bytes), the others their span; then punches out the rest of
+ * the hull. */
+static void zero_dirty(struct wk_gpu *gpu, struct region *r, uint64_t limit)
+{
+    struct sysmem *s = &gpu->sys;
+    struct page_set *d = &s->dirty;
+    int punch = d->count > limit;
+    uint64_t in = 0; /* the set's pages in the hull, moved to the list's front */
     for (uint64_t i = 0; i < d->count; i++) {
         uint64_t page = d->list[i];
-        uint32_t dirt = d->spans_lost ? PAGE_DIRT_ALL : d->spans[i];
+        uint32_t dirt = d->spans_lost || in_hull(s, page) ? PAGE_DIRT_ALL : d->spans[i];
         d->bits[page / 64] &= ~(1ull << (page % 64));
         if (!punch)
             memset(r->host + (page << WK_GPU_PAGE_SHIFT) + PAGE_DIRT_LO(dirt), 0,
                    PAGE_DIRT_HI(dirt) - PAGE_DIRT_LO(dirt));
+        if (in_hull(s, page))
+            d->list[in++] = page;
     }
     if (punch)
-        release(gpu, r, 0, r->size);
+        sysmem_release(gpu, 0, s->file_size);
+    else if (s->host_hi > s->host_lo)
+        punch_hull_around(gpu, d->list, in);
+    s->host_lo = s->host_hi = 0;
     d->count = 0;
     d->spans_lost = 0;
 }
@@ -302,11 +361,12 @@ static int pool_park(struct wk_gpu *gpu, struct region *r)
         return 0;
     }
     sysmap_keep_idle(gpu);
-    zero_dirty(gpu, r); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
+    zero_dirty(gpu, r, PARK_ZERO_LIMIT); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
     p->fd = s->fd;
     p->host = r->host;
-    p->size = r->size;
+    p->size = s->file_size;
     p->first_pfn = gpu->desc.sysmem_first_pfn;
+    p->sys_pages = gpu->desc.sysmem_pages;
     memset(&p->maps, 0, sizeof(p->maps));
     sysmap_hand_over(s, &p->maps);
     if (!pool_put(p)) { /* every slot taken: the newest pool replaces one in turn */
@@ -321,14 +381,16 @@ void sysmem_reset(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
     if (s->untracked) {
-        release(gpu, r, 0, r->size);
+        sysmem_release(gpu, 0, s->file_size);
+        segmap_mark_live(gpu);
         return;
     }
-    zero_dirty(gpu, r);
+    zero_dirty(gpu, r, RESET_ZERO_LIMIT);
     /* The host may write these at any time, before the next reset too. */
     for (uint64_t i = 0; i < s->pinned.count; i++)
         sysmem_mark(gpu, s->pinned.list[i]);
     sysmap_mark_live(gpu);
+    segmap_mark_live(gpu);
 }
 
 uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r)
@@ -336,7 +398,7 @@ uint64_t sysmem_resident(const struct wk_gpu *gpu, const struct region *r)
     struct stat st;
     (void)r;
     if (!gpu->sys.untracked)
-        return gpu->sys.dirty.count;
+        return gpu->sys.dirty.count + segmap_resident(gpu);
     if (gpu->sys.fd >= 0 && fstat(gpu->sys.fd, &st) == 0)
         return (uint64_t)st.st_blocks * 512 / WK_GPU_PAGE_SIZE;
     return 0;
@@ -348,8 +410,10 @@ uint8_t *sysmem_page_for(struct wk_gpu *gpu, uint64_t sys_off, uint64_t write_le
     uint8_t *host = sysmem_region(gpu)->host + (page << WK_GPU_PAGE_SHIFT);
     if (gpu->sys.untracked)
         return host;
-    if (!write_len)
-        return set_has(&gpu->sys.dirty, page) ? host : NULL; /* NULL: known zeroes */
+    if (!write_len) /* NULL: known zeroes; the hull, unknown, reads through the mapping */
+        return set_has(&gpu->sys.dirty, page) || page - gpu->sys.host_lo < gpu->sys.host_hi - gpu->sys.host_lo
+                   ? host
+                   : NULL;
     uint32_t at = (uint32_t)(sys_off & (WK_GPU_PAGE_SIZE - 1));
     mark_span(gpu, page, PAGE_DIRT(at, at + write_len));
     return host;
@@ -378,4 +442,9 @@ uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn)
         return NULL;
     pin(gpu, pfn - first);
     return sysmem_region(gpu)->host + ((pfn - first) << WK_GPU_PAGE_SHIFT);
+}
+
+int sysmem_has(const struct wk_gpu *gpu, uint64_t page)
+{
+    return gpu->sys.untracked || set_has(&gpu->sys.dirty, page);
 }

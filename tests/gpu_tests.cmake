@@ -6,7 +6,8 @@
 # suites share. Every suite is its own executable, so each runs in its own
 # process (a crash in one cannot hide the others' results).
 #   gpu.commands, gpu.faults  labels unit;conform  (`make conform` runs these)
-#   gpu.memory, gpu.codec, gpu.view, gpu.processor, gpu.mem_spans, gpu.golden
+#   gpu.memory, gpu.codec, gpu.view, gpu.processor, gpu.segmap, gpu.mem_spans,
+#   gpu.golden
 #                                  label  unit
 
 add_library(gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
@@ -19,7 +20,7 @@ endif()
 target_link_libraries(gpu_test_util PUBLIC wk_gpu ${WK_CMOCKA_LIB})
 wk_target_warnings(gpu_test_util)
 
-foreach(suite commands faults memory codec view processor)
+foreach(suite commands faults memory codec view processor segmap)
   add_executable(test_gpu_${suite} ${CMAKE_CURRENT_LIST_DIR}/test_gpu_${suite}.c)
   target_link_libraries(test_gpu_${suite} PRIVATE wk_gpu gpu_test_util ${WK_CMOCKA_LIB})
   wk_target_warnings(test_gpu_${suite})
@@ -27,7 +28,7 @@ foreach(suite commands faults memory codec view processor)
 endforeach()
 
 set_tests_properties(gpu.commands gpu.faults PROPERTIES LABELS "unit;conform" TIMEOUT 120)
-set_tests_properties(gpu.memory gpu.codec gpu.view gpu.processor PROPERTIES LABELS "unit" TIMEOUT 120)
+set_tests_properties(gpu.memory gpu.codec gpu.view gpu.processor gpu.segmap PROPERTIES LABELS "unit" TIMEOUT 120)
 
 # gpu.mem_spans: the memory system through processor.h's table.
 add_executable(test_mem_spans ${CMAKE_CURRENT_LIST_DIR}/test_mem_spans.c)

@@ -1372,7 +1372,7 @@ static void test_system_memory_reset_after_many_pages(void **state)
     assert_true(expect_byte_run(gpu, TU_SYS_BASE, 0, 602 * 0x1000));
     for (unsigned i = 0; i < 0x1000; i++)
         if (host[i])
-            fail_msg("pinned page byte %u is 0x%02x after the punch, expected 0", i, host[i]);
+            fail_msg("pinned page byte %u is 0x%02x after the reset, expected 0", i, host[i]);
     tu_destroy(state, gpu);
 }
 

@@ -21,7 +21,8 @@
 #                    memory never written and over older data
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
-foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks)
+foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks
+        test_vidmm_cpu_view)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -42,6 +43,13 @@ add_dependencies(test_vidmm wk_refdriver)
 
 # The binding rows run the kit's command set through processor.h.
 target_sources(test_vidmm_rules PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bindings/kit_format.c)
+# vidmm.cpu_view: MmMapIoSpace of a binding's segment BAR maps the segment's
+# own memory (issue 23, "CPU view of video memory"); the binding's processor
+# runs the kit's command set.
+target_sources(test_vidmm_cpu_view PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bindings/kit_format.c)
+target_include_directories(test_vidmm_cpu_view PRIVATE ${PROJECT_SOURCE_DIR}/reference-impl)
+add_test(NAME vidmm.cpu_view COMMAND test_vidmm_cpu_view)
+set_tests_properties(vidmm.cpu_view PROPERTIES LABELS "unit" TIMEOUT 120)
 add_test(NAME vidmm.rules COMMAND test_vidmm_rules)
 add_test(NAME vidmm.behaviour COMMAND test_vidmm)
 add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)

@@ -151,6 +151,28 @@ wk_status wk_gpu_create(const struct wk_gpu_desc *desc, struct wk_gpu **out,
 
 void wk_gpu_destroy(struct wk_gpu *gpu);
 
+/*
+ * Options of wk_gpu_create_ex; zeroed, they make what wk_gpu_create makes.
+ *   mappable_segments: bit N-1 set for each memory segment N the host will
+ *     map (wk_gpu_segment_map: the CPU view of video memory a BAR gives).
+ *     Such a segment is backed flat, in the memfd behind system memory,
+ *     instead of by sparse pool pages: its pages cost no host memory until
+ *     written, as before, but count against their own size, not
+ *     max_resident_pages (docs/gpu-model.md, "The CPU view of a segment").
+ *     Segments left out stay sparse, exactly as before.
+ * Fields are only ever appended.
+ */
+struct wk_gpu_options {
+    uint32_t mappable_segments;
+};
+
+/*
+ * wk_gpu_create with options (NULL: none). WK_E_INVALID_ARGUMENT, with the
+ * reason, for a mappable bit that names no segment or an aperture.
+ */
+wk_status wk_gpu_create_ex(const struct wk_gpu_desc *desc, const struct wk_gpu_options *opt,
+                           struct wk_gpu **out, char *why, size_t why_size);
+
 /* Back to the freshly created state: memory zero, every PTE and TLB line
  * invalid, counters, fences and the fault log cleared. Costs time in
  * proportion to the pages and PTE blocks touched since the last reset,
@@ -276,6 +298,29 @@ wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
 uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
+
+/*
+ * The CPU view of a memory segment made mappable at create time
+ * (wk_gpu_options.mappable_segments): a host mapping of the segment's own
+ * bytes [offset, offset + bytes), so what the host writes there is what
+ * wk_gpu_read, views and the GPU's commands see, and the other way round;
+ * wk_gpu_reset zeroes both. The mapping covers the pages of the range
+ * between two inaccessible guard pages; *va is the byte at `offset` (a
+ * range need not be page aligned, as MmMapIoSpace's need not). Until the
+ * next reset after its unmap, every page a live mapping covers may hold
+ * data (wk_gpu_resident_pages counts those the host did write).
+ * WK_E_INVALID_ARGUMENT: no such segment, bytes 0, or a NULL va;
+ * WK_E_CROSSES_SEGMENT: the range runs past the segment;
+ * WK_E_NOT_SUPPORTED: the segment is not mappable; WK_E_LIMIT: more than
+ * WK_GPU_MAX_SEGMENT_MAPS live mappings; WK_E_NO_MEMORY.
+ * wk_gpu_segment_unmap takes the address map returned: the whole mapping
+ * goes (a stale pointer faults); WK_E_NOT_FOUND for any other address.
+ * wk_gpu_destroy unmaps what is left.
+ */
+#define WK_GPU_MAX_SEGMENT_MAPS 64u
+wk_status wk_gpu_segment_map(struct wk_gpu *gpu, uint32_t segment_id, uint64_t offset, uint64_t bytes,
+                             void **va);
+wk_status wk_gpu_segment_unmap(struct wk_gpu *gpu, void *va);
 
 /*
  * The model's memory system as processor.h's table: what a command

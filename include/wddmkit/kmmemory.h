@@ -28,6 +28,11 @@
  *     onto the register model: READ_REGISTER_* and WRITE_REGISTER_* on it
  *     reach the model (from any thread), and a plain load or store faults,
  *     named in the report (a register is only reached through the accessors);
+ *   - MmMapIoSpace[Ex] of a range inside a BAR that shows a memory segment
+ *     to the CPU (a binding's WK_BAR_SEGMENT: BAR offset = segment offset)
+ *     maps the segment's own memory, the bytes the GPU and the kit's checks
+ *     read; a range that starts there but runs past the BAR or the segment
+ *     gives NULL;
  *   - everywhere else (no kit, outside a DDI, a range in no register BAR, a
  *     GPU that reads no system memory) a block's "physical" address is its
  *     host virtual address (unique, stable, page aligned where the block is,
@@ -419,30 +424,37 @@ static inline PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 /* I/O space mappings                                                        */
 /* ------------------------------------------------------------------------ */
 
-/* A register window of the kit (kmservices.h, MapIoSpace), recorded: the
- * address, or NULL when the range is in no register BAR of the adapter. */
-static inline PVOID wk_km_window_from_kit(PHYSICAL_ADDRESS physical, SIZE_T bytes, MEMORY_CACHING_TYPE cache)
+/* A mapping of the kit's (kmservices.h, MapIoSpace: a register window or a
+ * segment's memory), recorded in *window: 1; 2 when the kit refuses the
+ * range (*window NULL); 0 when the range is in no BAR of the kit's. */
+static inline int wk_km_window_from_kit(PHYSICAL_ADDRESS physical, SIZE_T bytes, MEMORY_CACHING_TYPE cache,
+                                        PVOID *window)
 {
     void *va = NULL;
-    if (!WK_KM_SERVICE(MapIoSpace) || wk_km_services->MapIoSpace((uint64_t)physical.QuadPart, bytes, &va) != 1)
-        return NULL;
+    int kit = WK_KM_SERVICE(MapIoSpace) ? wk_km_services->MapIoSpace((uint64_t)physical.QuadPart, bytes, &va) : 0;
+    *window = NULL;
+    if (kit != 1)
+        return kit == 2 ? 2 : 0;
     if (!wk_km_mem_record(WK_KM_MEM_IO_SPACE, va, NULL, bytes,
                           ROUND_TO_PAGES(BYTE_OFFSET((uintptr_t)physical.QuadPart) + bytes), cache, 0)) {
         if (WK_KM_SERVICE(UnmapIoSpace))
             wk_km_services->UnmapIoSpace(va, bytes);
-        return NULL;
+        return 2; /* out of memory for the record: as Windows out of PTEs */
     }
-    return va;
+    *window = va;
+    return 1;
 }
 
 /*
  * Maps NumberOfBytes of device memory at PhysicalAddress (facts 5.10 M4).
  * Windows returns a virtual address with the physical address's page
  * offset; so does the kit: a window onto the register model when the range
- * lies in a register BAR of the adapter (see the header comment), else
- * fresh zero-filled, page-aligned memory of its own, which keeps what is
- * written (no device behind it). NULL for 0 bytes, an unknown CacheType, or
- * a size above WK_KM_POOL_MAX_BYTES. Requires IRQL <= DISPATCH_LEVEL.
+ * lies in a register BAR of the adapter, the segment's own memory when it
+ * lies in a segment BAR (see the header comment), else fresh zero-filled,
+ * page-aligned memory of its own, which keeps what is written (no device
+ * behind it). NULL for 0 bytes, an unknown CacheType, a size above
+ * WK_KM_POOL_MAX_BYTES, or a range that runs past a segment BAR or its
+ * segment. Requires IRQL <= DISPATCH_LEVEL.
  */
 static inline PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
                                  MEMORY_CACHING_TYPE CacheType)
@@ -453,9 +465,8 @@ static inline PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T Number
     if (NumberOfBytes == 0 || NumberOfBytes > WK_KM_POOL_MAX_BYTES ||
         !wk_km_cache_type_ok(&CacheType))
         return NULL;
-    window = wk_km_window_from_kit(PhysicalAddress, NumberOfBytes, CacheType);
-    if (window)
-        return window;
+    if (wk_km_window_from_kit(PhysicalAddress, NumberOfBytes, CacheType, &window) != 0)
+        return window; /* the kit's mapping, or NULL when it refused the range */
     return wk_km_mem_create(WK_KM_MEM_IO_SPACE, NumberOfBytes,
                             ROUND_TO_PAGES(offset + NumberOfBytes), PAGE_SIZE, offset, CacheType,
                             0);

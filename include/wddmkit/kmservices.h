@@ -97,8 +97,12 @@ typedef struct _WK_KM_SERVICES {
      * and resources"). MapIoSpace: when [physical, physical + bytes) lies in
      * a register BAR of the adapter whose DDI runs on this thread, returns 1
      * and the address of `physical` in a window of the kit's (inaccessible
-     * to plain loads and stores); 0 otherwise (km.h then maps memory of its
-     * own, as without a kit). UnmapIoSpace ends a window (va as returned). */
+     * to plain loads and stores); in a segment BAR (the CPU view of a memory
+     * segment), 1 and the address of that byte of the segment's own memory;
+     * 2 when the range starts in a segment BAR but runs past it or past its
+     * segment (km.h then returns NULL); 0 otherwise (km.h then maps memory of
+     * its own, as without a kit). UnmapIoSpace ends a window or a segment
+     * mapping (va as returned). */
     int (*MapIoSpace)(uint64_t physical, size_t bytes, void **va);
     void (*UnmapIoSpace)(void *va, size_t bytes);
     /* A register access of `width` bytes (1, 2, 4 or 8) at reg, from any

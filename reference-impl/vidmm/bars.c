@@ -18,6 +18,12 @@
  * Every call into a register model goes through bars_read32 and
  * bars_write32: guarding a binding's code (a binding that crashes is
  * blamed, not the driver) is done in those two functions and nowhere else.
+ *
+ * A WK_BAR_SEGMENT BAR is the CPU's view of a memory segment (facts 5.5
+ * G6: BAR offset = segment offset). Its segment is built mappable
+ * (bars_cpu_view_segments, vidmm.c), and MmMapIoSpace inside it maps the
+ * segment's own bytes (regwin.c), so what the driver writes with the CPU is
+ * where the kit checks.
  */
 #include <stddef.h>
 #include <string.h>
@@ -143,6 +149,36 @@ int bars_find_registers(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, 
             *bar = i;
             return 1;
         }
+    }
+    return 0;
+}
+
+/* The segments a binding's BARs show to the CPU: the bits of
+ * wk_gpu_options.mappable_segments. Only a binding whose BARs bars_attach
+ * takes (binding_attach: one with a processor) has any. */
+uint32_t bars_cpu_view_segments(const struct wk_binding *b)
+{
+    uint32_t mask = 0;
+    for (uint32_t i = 0; b && b->processor && b->memory && i < b->bar_count && i < WK_BINDING_MAX_BARS; i++)
+        if (b->bars[i].kind == WK_BAR_SEGMENT && b->bars[i].segment_id >= 1 && b->bars[i].segment_id <= 32)
+            mask |= 1u << (b->bars[i].segment_id - 1);
+    return mask;
+}
+
+int bars_find_segment(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, uint32_t *bar)
+{
+    const struct bar_table *t = bars_of(vm);
+    for (uint32_t i = 0; bytes && i < t->count; i++) {
+        const struct wk_binding_bar *b = &t->bar[i];
+        if (b->kind != WK_BAR_SEGMENT || physical < b->physical || physical - b->physical >= b->size)
+            continue;
+        *bar = i;
+        const struct wk_gpu_segment_desc *s = b->segment_id >= 1 && b->segment_id <= vm->gpu_desc.segment_count
+                                                  ? &vm->gpu_desc.segments[b->segment_id - 1]
+                                                  : NULL;
+        uint64_t off = physical - b->physical;
+        uint64_t decoded = s && s->size < b->size ? s->size : b->size; /* past the segment, nothing answers */
+        return off < decoded && bytes <= decoded - off ? 1 : 2;
     }
     return 0;
 }

@@ -535,6 +535,13 @@ const struct bar_table *bars_of(struct wk_vidmm *vm);
 CM_RESOURCE_LIST *bars_resource_list(struct wk_vidmm *vm);
 /* The register BAR holding all of [physical, physical + bytes): 1 and *bar. */
 int bars_find_registers(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, uint32_t *bar);
+/* The segment BAR where [physical, physical + bytes) starts: 1 and *bar
+ * when all of it lies in the BAR and in the segment behind it, 2 (and
+ * *bar) when it runs past either, 0 when it starts in none. */
+int bars_find_segment(struct wk_vidmm *vm, uint64_t physical, uint64_t bytes, uint32_t *bar);
+/* wk_gpu_options.mappable_segments for a binding: the segments its BARs
+ * show to the CPU (0 without a binding). */
+uint32_t bars_cpu_view_segments(const struct wk_binding *b);
 /* The one way into a register model (a binding's calls are guarded here):
  * offset in bytes from the BAR's start, 4-aligned. A read past the BAR or
  * with no model gives all ones (no device decodes it); such a write is

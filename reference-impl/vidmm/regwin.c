@@ -16,6 +16,18 @@
  * its registers too, outside any DDI frame: a window names its adapter by
  * km_serial, so an access after the adapter is gone reads all ones (no
  * device decodes it) and a write is dropped.
+ *
+ * A range in a segment BAR (the CPU view of a memory segment, facts 5.5 G6)
+ * is not a register window: it is memory, and the driver reads and writes
+ * it with plain loads and stores (or READ_REGISTER_*, which then access it
+ * themselves). MapIoSpace gives the model's own mapping of the segment's
+ * bytes there (wk_gpu_segment_map, BAR offset = segment offset), kept in
+ * the same table so that UnmapIoSpace and the adapter's end undo it; a
+ * range that starts in the BAR but runs past it, or past the segment
+ * behind it, is refused (2: MmMapIoSpace returns NULL). Windows would map
+ * whatever the bus has there; no device memory answers, and the plain
+ * memory km.h would give instead is exactly the silent second copy this
+ * exists to prevent.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -33,6 +45,7 @@ struct window {
     struct wk_vidmm *vm;    /* for regwin_forget and the fault report only */
     uint32_t bar;
     uint64_t bar_offset;    /* the BAR offset of map[0] */
+    void *segment_va;       /* a segment BAR's: what wk_gpu_segment_map returned; NULL: registers */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,7 +61,8 @@ static int window_of(const volatile void *addr, struct window *out)
     int found = 0;
     pthread_mutex_lock(&lock);
     for (uint32_t i = 0; i < MAX_WINDOWS && !found; i++)
-        if (windows[i].map && a >= windows[i].map && (uint64_t)(a - windows[i].map) < windows[i].map_len) {
+        if (windows[i].map && !windows[i].segment_va && a >= windows[i].map &&
+            (uint64_t)(a - windows[i].map) < windows[i].map_len) {
             *out = windows[i];
             found = 1;
         }
@@ -70,11 +84,39 @@ static int keep(const struct window *w)
     return kept;
 }
 
+/* MapIoSpace in a segment BAR: the segment's bytes, as a window of the
+ * table (1), or refused (2). */
+static int map_segment(struct wk_vidmm *vm, uint32_t bar, uint64_t physical, size_t bytes, void **va)
+{
+    const struct wk_binding_bar *b = &bars_of(vm)->bar[bar];
+    uint64_t off = physical - b->physical;
+    void *seg = NULL;
+    if (wk_gpu_segment_map(vm->gpu, b->segment_id, off, bytes, &seg) != WK_OK)
+        return 2;
+    uint64_t in_page = off & (PAGE - 1);
+    struct window w = { .map = (uint8_t *)seg - in_page, .map_len = (in_page + bytes + PAGE - 1) & ~(PAGE - 1),
+                        .serial = vm->km_serial, .vm = vm, .bar = bar, .bar_offset = off - in_page,
+                        .segment_va = seg };
+    if (!keep(&w)) {
+        (void)wk_gpu_segment_unmap(vm->gpu, seg);
+        return 2;
+    }
+    *va = seg;
+    return 1;
+}
+
 int regwin_map(uint64_t physical, size_t bytes, void **va)
 {
     struct wk_vidmm *vm = call_current_vm();
     uint32_t bar;
-    if (!vm || !vm->km_serial || !bars_find_registers(vm, physical, bytes, &bar))
+    if (!vm || !vm->km_serial)
+        return 0;
+    int in_segment = bars_find_segment(vm, physical, bytes, &bar);
+    if (in_segment == 1)
+        return map_segment(vm, bar, physical, bytes, va);
+    if (in_segment == 2)
+        return 2;
+    if (!bars_find_registers(vm, physical, bytes, &bar))
         return 0;
     uint64_t first = physical & ~(PAGE - 1);
     struct window w = { .map_len = (physical - first + bytes + PAGE - 1) & ~(PAGE - 1), .serial = vm->km_serial,
@@ -91,31 +133,41 @@ int regwin_map(uint64_t physical, size_t bytes, void **va)
     return 1;
 }
 
+/* Undoes a window taken out of the table: a register window is the kit's
+ * own reservation; a segment's mapping is the model's. */
+static void release_window(const struct window *w)
+{
+    if (w->segment_va)
+        (void)wk_gpu_segment_unmap(w->vm->gpu, w->segment_va);
+    else
+        munmap(w->map, w->map_len);
+}
+
 void regwin_unmap(void *va, size_t bytes)
 {
     (void)bytes; /* km.h checked it against the mapping's */
-    uint8_t *gone = NULL;
-    uint64_t len = 0;
+    struct window gone = { 0 };
     pthread_mutex_lock(&lock);
-    for (uint32_t i = 0; i < MAX_WINDOWS && !gone; i++)
+    for (uint32_t i = 0; i < MAX_WINDOWS && !gone.map; i++)
         if (windows[i].map && (uint8_t *)va >= windows[i].map &&
             (uint64_t)((uint8_t *)va - windows[i].map) < windows[i].map_len) {
-            gone = windows[i].map;
-            len = windows[i].map_len;
+            gone = windows[i];
             windows[i].map = NULL;
             __atomic_sub_fetch(&live, 1, __ATOMIC_RELEASE);
         }
     pthread_mutex_unlock(&lock);
-    if (gone)
-        munmap(gone, len);
+    if (gone.map)
+        release_window(&gone);
 }
 
+/* Before the model goes (km_unregister runs before wk_gpu_destroy), so a
+ * segment's mapping is unmapped by the model that made it. */
 void regwin_forget(struct wk_vidmm *vm)
 {
     pthread_mutex_lock(&lock);
     for (uint32_t i = 0; i < MAX_WINDOWS; i++)
         if (windows[i].map && windows[i].vm == vm) {
-            munmap(windows[i].map, windows[i].map_len);
+            release_window(&windows[i]);
             windows[i].map = NULL;
             __atomic_sub_fetch(&live, 1, __ATOMIC_RELEASE);
         }
@@ -197,7 +249,7 @@ const char *regwin_describe_fault(struct wk_vidmm *vm, const void *addr, int wri
         return NULL;
     int found = 0;
     for (uint32_t i = 0; i < MAX_WINDOWS && !found; i++)
-        if (windows[i].map && windows[i].vm == vm && (const uint8_t *)addr >= windows[i].map &&
+        if (windows[i].map && !windows[i].segment_va && windows[i].vm == vm && (const uint8_t *)addr >= windows[i].map &&
             (uint64_t)((const uint8_t *)addr - windows[i].map) < windows[i].map_len) {
             w = windows[i];
             found = 1;

@@ -75,7 +75,10 @@ static wk_status build(struct wk_vidmm *vm)
         merged.segments = vm->cfg.binding->memory->segments;
         d = &merged;
     }
-    if (wk_gpu_create(d, &vm->gpu, why, sizeof(why)) != WK_OK)
+    /* Segments a BAR shows to the CPU are built mappable: MmMapIoSpace of
+     * the BAR maps the segment's own bytes (bars.c, regwin.c). */
+    struct wk_gpu_options opt = { .mappable_segments = bars_cpu_view_segments(vm->cfg.binding) };
+    if (wk_gpu_create_ex(d, &opt, &vm->gpu, why, sizeof(why)) != WK_OK)
         return fail(vm, WK_E_INVALID_ARGUMENT, "bad adapter description: %s", why);
     vm->gpu_desc = *wk_gpu_description(vm->gpu);
     vm->cfg.gpu = NULL; /* the caller's description need not outlive create */
