@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wddmkit/binding.h"
+
 #include "internal.h"
 
 static int content_check(enum wk_step_kind k)
@@ -193,6 +195,46 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
     return 1;
 }
 
+/*
+ * Whether step s depends on where the drivers placed things, when the DUT
+ * has a layout of its own (the two adapters differ): a segment role the
+ * DUT has no segment for (wk_prog_exec_judgeable), or a monitored fence at
+ * an absolute address, which lands in whatever each side placed there (a
+ * spec's "fence into the allocation at 0x101008" assumes the reference
+ * driver's placement; on another layout it hits another allocation, or
+ * none). Nothing after such a step compares.
+ */
+static int placement_bound(const struct wk_prog_exec *dut, const struct wk_step *s)
+{
+    return dut->seg_mapped && wk_fuzz_dut_executes() && s->kind == WK_STEP_SIGNAL_FENCE && !s->relative;
+}
+
+/*
+ * The driver under test with its hardware binding (binding.c): its memory
+ * layout is the binding's, the reference driver's is the input's
+ * description, so nothing that follows from a layout is compared: where an
+ * allocation lands, which addresses or segments exist, where room runs out
+ * (diff_step ends the comparison at such a step, wk_prog_exec casts the
+ * program's segments onto the driver's by role). What both drivers must do
+ * whatever the layout is compared: every status, every rule (a violation
+ * on the DUT, the semantic checks included: its binding's processor runs
+ * its buffers), the content checks, and each allocation's bytes at the end
+ * (read from wherever each side placed it, wk_vidmm_peek), where both ran
+ * the same steps. Render steps go through the binding's encoder, as
+ * `conform --binding` runs them (a step the encoder cannot say is a
+ * WK_E_NOT_SUPPORTED skip, which ends the comparison: from then on the two
+ * did different things). Without a register model no interrupt reports a
+ * fence (vidmm retires it), which the interpreter is told.
+ */
+static void with_binding(struct wk_prog_exec *dut)
+{
+    const struct wk_binding *b = wk_vidmm_binding(dut->vm);
+    if (!b || !wk_fuzz_dut_binding_executes())
+        return;
+    dut->binding_encoder = wk_vidmm_driver_declares_kit_umd(dut->vm) != 1 && wk_vidmm_binding_encodes(dut->vm);
+    dut->no_interrupts = b->registers == NULL;
+}
+
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
                          wk_fuzz_skip_fn *skip, void *user)
 {
@@ -211,20 +253,25 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
     }
     wk_prog_exec_init(&ref, p, ref_vm, &ref_result);
     wk_prog_exec_init(&dut, p, dut_vm, &dut_result);
+    with_binding(&dut);
     /* A driver for other hardware (nothing executes its buffers): only what
      * any driver must do is compared, statuses and rules; a semantic check
      * is skipped, and an encoder step (the kit's own user commands, which
      * such a driver need not read) ends the comparison, as it ends the
-     * judgement of a case (docs/verdicts.md, "Kinds of check"). */
-    int contents = wk_fuzz_dut_targets_model();
+     * judgement of a case (docs/verdicts.md, "Kinds of check"). With a
+     * binding that executes them, contents are compared too (with_binding
+     * says what), and an encoder step runs when its encoder writes the
+     * driver's own format. */
+    int contents = wk_fuzz_dut_executes();
+    int encodes = wk_fuzz_dut_targets_model() || dut.binding_encoder;
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         enum wk_check_kind kind = wk_step_check_kind(s);
-        if (!contents && kind == WK_CHECK_ENCODER)
+        if (!encodes && kind == WK_CHECK_ENCODER)
             return diff_teardown(harness, &ref, &dut);
         if (!contents && kind == WK_CHECK_SEMANTIC)
             continue;
-        if (!wk_prog_exec_judgeable(&dut, s)) /* a segment role the driver has no segment for */
+        if (!wk_prog_exec_judgeable(&dut, s) || placement_bound(&dut, s))
             return diff_teardown(harness, &ref, &dut);
         int same = skip && skip(user, p, i) ? 1 : diff_step(harness, &ref, &dut, i);
         if (same == 0)
