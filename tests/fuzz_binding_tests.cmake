@@ -25,7 +25,8 @@ if(TARGET heron_binding AND TARGET wdkstyle_c AND TARGET fuzz_prog_replay AND TA
   # The correct Heron miniport on its binding: every seed and regression
   # runs (a WDDM 1.3 driver is asked QUERYSEGMENT3 whatever the input
   # says), executed by the binding's processor, with no finding: nothing
-  # of Heron's own layout is blamed on it.
+  # of Heron's own layout is blamed on it (the regressions
+  # heron-layout-*.bin each raised a false finding once).
   foreach(_h prog paging)
     wk_fuzz_binding_test(${_h}_clean fuzz_${_h} "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:wdkstyle_c>;${_fb_heron}"
       "binding 'heron'.*the binding's processor executes the driver's buffers.*replay: [1-9][0-9]* inputs ran"

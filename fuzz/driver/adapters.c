@@ -52,6 +52,8 @@
 #include "reference.h"
 
 #include "gate/coverage_gate.h"
+#include "wddmkit/binding.h"
+
 #include "internal.h"
 
 /* The runtime's state, all of it (internal.h). */
@@ -166,6 +168,22 @@ static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char
 }
 
 /*
+ * With a binding that describes its memory, the DUT's adapter is the
+ * binding's hardware whatever the input describes: its segments and its
+ * system-memory window (cfg.gpu NULL, vidmm.h), so one kept adapter serves
+ * every input (the reference's follows the input's description). The
+ * input's system memory around the binding's segments made the memory
+ * system refuse some (a window over a segment), and made the DUT fail to
+ * start on a 1-page window the reference copes with: differences of the
+ * platform, not of the drivers.
+ */
+static int binding_memory(void)
+{
+    const struct wk_binding *b = wk_fuzz_dut_binding();
+    return b && b->memory;
+}
+
+/*
  * QUERYSEGMENT4 is WDDM 2.0's: the kit does not ask it of a driver that
  * reports an older WDDMVersion, and refuses to start the adapter
  * (WK_E_NOT_SUPPORTED, vidmm segments.c), as `conform` skips such a case.
@@ -178,10 +196,17 @@ static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char
 static const struct wk_fuzz_knobs *dut_knobs(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k,
                                              struct wk_fuzz_knobs *folded)
 {
-    if (role != WK_FUZZ_DUT || !state.dut_segment3_only || k->query_segment_version != 4)
+    if (role != WK_FUZZ_DUT)
+        return k;
+    int segment3 = state.dut_segment3_only && k->query_segment_version == 4;
+    int own_memory = k->gpu && binding_memory();
+    if (!segment3 && !own_memory)
         return k;
     *folded = *k;
-    folded->query_segment_version = 3;
+    if (segment3)
+        folded->query_segment_version = 3;
+    if (own_memory)
+        folded->gpu = NULL; /* built from the binding alone (build) */
     return folded;
 }
 
@@ -271,14 +296,13 @@ void wk_fuzzdrv_decide_gpu(void *so)
 /* A started adapter with knobs k, or NULL (another description than the
  * reference refused; why is in the slot's `refused`, and nothing of the
  * failed attempt is left). The DUT's runs with its hardware binding, when
- * it has one: its memory is then the binding's segments with k's system
- * memory (vidmm.h), as `conform --binding` builds a case's adapter. */
+ * it has one, on the binding's memory (binding_memory). */
 static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
     config_of(k, &cfg);
     if (role == WK_FUZZ_DUT)
-        cfg.binding = wk_fuzz_dut_binding();
+        cfg.binding = wk_fuzz_dut_binding(); /* k->gpu is NULL when it has memory (dut_knobs) */
     struct wk_vidmm *vm = NULL;
     const char *step = "wk_vidmm_create";
     wk_status st = wk_vidmm_create(&cfg, &vm);

@@ -181,7 +181,8 @@ int wk_fuzz_dut_targets_model(void);
  * (LLVMFuzzerInitialize makes it): a binding the kit refuses ends the
  * harness there with the reason (exit 2), never an input. Every DUT adapter
  * is built with it (wk_vidmm_config.binding): the binding's segments and
- * the input's system memory; its processor, when it has one, runs the
+ * system memory, whatever the input describes (the reference adapter
+ * follows the input); its processor, when it has one, runs the
  * driver's buffers, and the DUT is judged by the semantic checks too, on
  * the contract profile (docs/fuzz-your-driver.md, "A driver for other
  * hardware"). The reference adapter never has one.
