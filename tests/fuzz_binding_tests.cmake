@@ -32,6 +32,25 @@ if(TARGET heron_binding AND TARGET wdkstyle_c AND TARGET fuzz_prog_replay AND TA
       "binding 'heron'.*the binding's processor executes the driver's buffers.*replay: [1-9][0-9]* inputs ran"
       "FINDING|cannot bring up" ${_fb_corpus}/fuzz_${_h}/seeds ${_fb_corpus}/fuzz_${_h}/regressions)
   endforeach()
+  # Each planted bug, as fuzz_prog found it by mutation and libFuzzer
+  # minimized it (bench/fuzz_binding_bugs.sh; docs/performance.md):
+  # the replay on the buggy module with Heron's binding reports the bug's
+  # rule; the same input is clean on wdkstyle_c (prog_clean above replays
+  # every regression) and passes on the reference (corpus/signatures.tsv).
+  foreach(_b fill_byte:PAGING-FILL-001:DxgkDdiBuildPagingBuffer
+             transfer_offset:PAGING-TRANSFER-001:DxgkDdiBuildPagingBuffer
+             unmap_dummy:PAGING-UNMAP-001:DxgkDdiBuildPagingBuffer
+             patch_addr:PATCH-VALUE-001:DxgkDdiPatch)
+    string(REPLACE ":" ";" _b ${_b})
+    list(GET _b 0 _bug)
+    list(GET _b 1 _rule)
+    list(GET _b 2 _ddi)
+    string(REPLACE "_" "-" _file ${_bug})
+    if(TARGET wdkstyle_bug_${_bug})
+      wk_fuzz_binding_test(bug_${_bug}_caught fuzz_prog "WK_DRIVER=$<TARGET_FILE:wdkstyle_bug_${_bug}>;${_fb_heron}"
+        "signature: ${_rule} in ${_ddi}" "" ${_fb_corpus}/fuzz_prog/regressions/heron-bug-${_file}.bin)
+    endif()
+  endforeach()
   # WK_BINDING=none: no binding, nothing executes the buffers, and a
   # planted semantic bug goes unseen (what the binding is for).
   if(TARGET wdkstyle_bug_fill_byte)
