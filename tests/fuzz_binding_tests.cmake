@@ -77,8 +77,25 @@ if(TARGET wk_refdriver AND TARGET wk_test_binding_abi_2 AND TARGET wk_test_bindi
     "FINDING: the hardware binding failed, not the driver under test.*signature: BIND-CRASH-001 \\(SIGSEGV\\) in processor.exec"
     "" ${_fb_corpus}/fuzz_prog/seeds/eviction-residency.fill-evict-digest.bin)
 endif()
-unset(_fb_corpus)
-unset(_fb_heron)
+
+# fuzz_render with Heron's binding: the input's records go through the
+# binding's encoder into Heron's own UMD stream (raw bytes of the kit's
+# format are a skip), so the planted Patch bug is found through Render; the
+# correct miniport runs clean. fuzz_patch builds its fixture on the
+# binding's adapter and runs clean too.
+if(TARGET heron_binding AND TARGET wdkstyle_c AND TARGET fuzz_render_replay AND TARGET fuzz_patch_replay)
+  set(_fb_heron WK_BINDING=$<TARGET_FILE:heron_binding>)
+  foreach(_h render patch)
+    wk_fuzz_binding_test(${_h}_clean fuzz_${_h} "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:wdkstyle_c>;${_fb_heron}"
+      "binding 'heron'.*replay: [1-9][0-9]* inputs ran" "FINDING|cannot build|cannot fuzz"
+      ${_fb_corpus}/fuzz_${_h}/seeds ${_fb_corpus}/fuzz_${_h}/regressions)
+  endforeach()
+  if(TARGET wdkstyle_bug_patch_addr)
+    wk_fuzz_binding_test(render_finds_patch_addr fuzz_render
+      "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:wdkstyle_bug_patch_addr>;${_fb_heron}"
+      "signature: PATCH-VALUE-001 in DxgkDdiPatch" "" ${_fb_corpus}/fuzz_render/seeds)
+  endif()
+endif()
 
 # `wddmkit fuzz --binding PATH` hands the binding to every process of the
 # campaign (WK_BINDING) and says so; a path that is no file is refused
@@ -94,3 +111,5 @@ if(TARGET heron_binding AND TARGET wdkstyle_c)
   set_tests_properties(fuzz.binding.cli_missing PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "--binding /nonexistent/binding.so: not a readable file\nexit 2")
 endif()
+unset(_fb_corpus)
+unset(_fb_heron)

@@ -249,7 +249,7 @@ static void decided(int gpu)
     state.dut_gpu = gpu;
     if (gpu == DUT_GPU_BINDING)
         fprintf(stderr, "fuzz_driver: the binding's processor executes the driver's buffers; the differential "
-                        "compares statuses, rules and allocation contents, not placement\n");
+                        "compares statuses, rules and content checks, not placement (fuzz/driver/differential.c)\n");
     else if (gpu == DUT_GPU_NONE)
         fprintf(stderr, "fuzz_driver: the driver under test %s: nothing executes its buffers; the differential "
                         "compares statuses and rules, not contents (WK_GPU=model executes them, WK_BINDING=<module> "

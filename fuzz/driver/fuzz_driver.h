@@ -200,9 +200,10 @@ int wk_fuzz_dut_executes(void);
 
 /* Defined by a harness whose every input hands the driver the kit's own
  * user-mode format (the encoder kind: fuzz_render): against a driver that
- * does not target the GPU model (WK_GPU=none or no marker) it cannot fuzz
- * anything, and says so at start and exits 2 (LLVMFuzzerInitialize),
- * rather than dying in set-up on every input. */
+ * does not target the GPU model (WK_GPU=none or no marker) and has no
+ * binding whose encoder writes its own format, it cannot fuzz anything,
+ * and says so at start and exits 2 (LLVMFuzzerInitialize), rather than
+ * dying in set-up on every input. */
 int wk_fuzz_harness_needs_kit_umd(void) __attribute__((weak));
 
 /* Violations recorded on vm since its creation or last reset. */
