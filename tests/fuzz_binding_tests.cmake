@@ -49,6 +49,13 @@ if(TARGET heron_binding AND TARGET wdkstyle_c AND TARGET fuzz_prog_replay AND TA
     if(TARGET wdkstyle_bug_${_bug})
       wk_fuzz_binding_test(bug_${_bug}_caught fuzz_prog "WK_DRIVER=$<TARGET_FILE:wdkstyle_bug_${_bug}>;${_fb_heron}"
         "signature: ${_rule} in ${_ddi}" "" ${_fb_corpus}/fuzz_prog/regressions/heron-bug-${_file}.bin)
+      # `wddmkit repro` runs a program with the binding the environment
+      # names (what the campaign's summary prints to reproduce a finding).
+      add_test(NAME fuzz.binding.bug_${_bug}_repro
+        COMMAND ${CMAKE_COMMAND} -E env ${_fb_heron} $<TARGET_FILE:wddmkit> repro
+                ${_fb_corpus}/fuzz_prog/regressions/heron-bug-${_file}.bin --driver $<TARGET_FILE:wdkstyle_bug_${_bug}>)
+      set_tests_properties(fuzz.binding.bug_${_bug}_repro PROPERTIES LABELS "unit" TIMEOUT 120
+        PASS_REGULAR_EXPRESSION "signature: ${_rule} in ${_ddi}")
     endif()
   endforeach()
   # WK_BINDING=none: no binding, nothing executes the buffers, and a
