@@ -230,19 +230,33 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
     return 1;
 }
 
+/* Whether a fence relative to an allocation writes past its end (the kit
+ * lets a step say so): its 8 bytes land in whatever each side placed after
+ * the allocation (on Heron's layout, the next allocation of the input). */
+static int past_its_allocation(const struct wk_prog_exec *x, const struct wk_step *s)
+{
+    struct wk_vidmm_allocation_state st;
+    if (s->allocation >= x->nallocs || wk_vidmm_allocation_state(x->vm, x->allocs[s->allocation], &st) != WK_OK)
+        return 0;
+    return s->offset > st.size || st.size - s->offset < 8;
+}
+
 /*
  * Whether step s depends on where the drivers placed things, when the DUT
  * has a layout of its own (the two adapters differ): a segment role the
  * DUT has no segment for (wk_prog_exec_judgeable), or a monitored fence or
- * a physical touch at an absolute address, which lands in whatever each
- * side placed there (a spec's "fence into the allocation at 0x101008"
- * assumes the reference driver's placement; on another layout it hits
- * another allocation, or none). Nothing after such a step compares.
+ * a physical touch at an absolute address, or a fence past the end of its
+ * allocation, which lands in whatever each side placed there (a spec's
+ * "fence into the allocation at 0x101008" assumes the reference driver's
+ * placement; on another layout it hits another allocation, or none).
+ * Nothing after such a step compares.
  */
 static int placement_bound(const struct wk_prog_exec *dut, const struct wk_step *s)
 {
-    return dut->seg_mapped && wk_fuzz_dut_executes() && !s->relative &&
-           (s->kind == WK_STEP_SIGNAL_FENCE || s->kind == WK_STEP_TOUCH_PHYSICAL);
+    if (!dut->seg_mapped || !wk_fuzz_dut_executes() ||
+        (s->kind != WK_STEP_SIGNAL_FENCE && s->kind != WK_STEP_TOUCH_PHYSICAL))
+        return 0;
+    return !s->relative || (s->kind == WK_STEP_SIGNAL_FENCE && past_its_allocation(dut, s));
 }
 
 /* Whether id names a segment the input's description lacks (0 names none). */

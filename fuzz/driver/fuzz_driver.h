@@ -425,9 +425,12 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  * steps `skip` (may be NULL) names (a harness's work cap). An adapter
  * description (k->gpu) the reference refuses runs nothing on either side,
  * no finding (the DUT's adapter is not even asked for); one the reference
- * starts on and the DUT does not is a finding. Returns 1 when the run was
- * clean, 0 after a finding under WK_FUZZ_NO_ABORT and for a refused
- * description.
+ * starts on and the DUT does not is a finding. A DUT with a layout of its
+ * own (other hardware, with or without its binding) is compared only on
+ * what a layout cannot explain, and a bare patch step is left out on both
+ * sides (the contract profile's): differential.c says what and why.
+ * Returns 1 when the run was clean, 0 after a finding under
+ * WK_FUZZ_NO_ABORT and for a refused description.
  */
 typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
