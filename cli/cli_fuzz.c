@@ -29,7 +29,7 @@
 enum {
     OPT_HARNESS = WK_CLI_LONG_ONLY, OPT_ENGINE, OPT_DRIVER, OPT_TIME, OPT_OUT, OPT_SEEDS, OPT_BUILD_DIR,
     OPT_MAX_LEN, OPT_TIMEOUT, OPT_RSS_LIMIT, OPT_NO_TRIAGE, OPT_PRUNE, OPT_KEEP_SEEDS, OPT_IGNORE,
-    OPT_STOP_ON_KNOWN, OPT_DRY_RUN,
+    OPT_STOP_ON_KNOWN, OPT_DRY_RUN, OPT_BINDING,
 };
 
 /* --harness's help: the harnesses and what each fuzzes, from the list
@@ -42,6 +42,11 @@ static const struct wk_cli_option fuzz_options[] = {
     { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH",
       "the driver under test, a shared object (passed as WK_DRIVER;\n"
       "default: the reference driver built into the harness)" },
+    { "binding", OPT_BINDING, WK_CLI_VALUE, "PATH",
+      "the hardware binding of a driver for other hardware (include/wddmkit/binding.h),\n"
+      "built like the harness (passed as WK_BINDING): its processor executes the driver's\n"
+      "buffers, its encoder writes its user-mode formats. none: no binding. Default: the\n"
+      "driver module's own wk_binding, if it exports one" },
     { "jobs", 'j', WK_CLI_VALUE, "N",
       "engine processes: libFuzzer -jobs/-workers, AFL++ 1 main + N-1 secondaries\n"
       "(default 1, at most 64)" },
@@ -170,6 +175,7 @@ static int fuzz_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_HARNESS: o->harness = a->value; return 0;
     case OPT_ENGINE: return set_engine(o, a);
     case OPT_DRIVER: o->driver = a->value; return 0;
+    case OPT_BINDING: o->binding = a->value; return 0;
     case 'j': return wk_cli_number(a, 1, WK_CAMPAIGN_MAX_JOBS, &o->jobs);
     case OPT_TIME: return wk_cli_number(a, 0, 366ull * 24 * 3600, &o->time);
     case OPT_OUT: o->out = a->value; return 0;

@@ -111,6 +111,26 @@ static void build_lists(const struct wk_patch_input *in, const struct handles *h
     }
 }
 
+/*
+ * With a hardware binding, a patched slot is checked in the hardware's own
+ * encoding (PATCH-VALUE-001 through the processor's read_address), and a
+ * command processor reads its stream in dwords: no encoding has an
+ * address slot at an offset that is not a multiple of 4, so a PatchOffset
+ * of 1 asks for a slot the hardware cannot have, which no correct driver
+ * can fill (the correct Heron miniport failed PATCH-VALUE-001, "holds no
+ * address the hardware decodes", within a second). Each offset is rounded
+ * down to a dword before wk_patch_fold, whose overlap adjustment then sees
+ * the offsets Patch is handed. The kit's own format's slots may sit at any
+ * byte, and without a binding offsets stay as the input says.
+ */
+static void align_for_binding(struct wk_patch_input *in)
+{
+    if (!wk_fuzz_dut_binding_executes())
+        return;
+    for (uint32_t i = 0; i < in->patch_length; i++)
+        in->patch[i].patch_offset &= ~3u;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct handles hs;
@@ -122,6 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     capture_handles(f, &hs);
+    align_for_binding(&in);
     wk_patch_fold(&in, f->info.DmaBufferSize, f->info.PatchLocationListSize);
     build_lists(&in, &hs, list, patch);
 

@@ -15,6 +15,16 @@
  * slots of seven allocations created once, the raw patch entries, then the
  * raw command buffer). One source, three builds (fuzz/CMakeLists.txt).
  *
+ * A driver for other hardware with a hardware binding whose encoder
+ * writes its user-mode format (WK_BINDING, fuzz_driver.h): the command
+ * buffer's records (umd.h, as the structure-aware mutator edits them) are
+ * the kit's abstract render operations, and the binding encodes them into
+ * the driver's own pCommand and patch-location list (encode, below); the
+ * input's own patch entries are the kit's format's and are left out. A
+ * command buffer that is not records (raw bytes of the kit's format) says
+ * nothing in the driver's format: the input is a skip, as is one with an
+ * operation the encoder cannot say.
+ *
  * Findings (abort after printing every violation, fuzz_driver.h):
  *   - any contract violation on the DUT (wk_vidmm_violations total > 0),
  *     which includes a crash or a guard-page hit (the adapter is then dead);
@@ -42,6 +52,7 @@
 
 #include "harness.h"
 #include "fuzz.h"
+#include "wddmkit/binding.h"
 
 #define HARNESS "fuzz_render"
 
@@ -61,10 +72,62 @@ static int acceptable(wk_status st)
 }
 
 /* Every input is a Render of the kit's own user commands (umd.h): no use
- * against a driver for other hardware (fuzz_driver.h). */
+ * against a driver for other hardware (fuzz_driver.h), unless its hardware
+ * binding's encoder writes the driver's own format (below). */
 int wk_fuzz_harness_needs_kit_umd(void)
 {
     return 1;
+}
+
+/* Whether the DUT's Render gets its binding's encoding of the input's
+ * records instead of the kit's bytes: it has an encoder, and the driver
+ * does not declare that it reads the kit's format (as conform decides). */
+static int binding_encodes(struct wk_vidmm *vm)
+{
+    return wk_fuzz_dut_binding_encodes() && wk_vidmm_driver_declares_kit_umd(vm) != 1;
+}
+
+/*
+ * The input's command buffer in the driver's own format: its records (the
+ * kit's abstract render operations, which the structure-aware mutator
+ * edits) encoded by the binding over the input's allocation list, with the
+ * binding's patch-location list (the input's own patch entries are the
+ * kit's format's, and are left out). WK_OK; WK_E_NOT_SUPPORTED for an
+ * input that says nothing in that format (raw bytes of the kit's format,
+ * an operation the encoder cannot say: a skip, never a finding);
+ * WK_E_BINDING when the encoder broke binding.h (a BIND-* violation, the
+ * binding's finding).
+ */
+static wk_status encode(struct wk_vidmm *vm, const struct wk_render_input *in, const struct wk_vidmm_list_entry *list,
+                        uint32_t list_length, struct wk_encode_render *e)
+{
+    static struct wk_prog_render records;
+    static struct wk_encode_op ops[WK_PROG_MAX_RECORDS];
+    static uint8_t command[WK_RENDER_MAX_COMMAND];
+    static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
+    uint64_t sizes[WK_RENDER_MAX_LIST];
+    if (!wk_render_command_records(in->command, in->command_length, &records))
+        return WK_E_NOT_SUPPORTED;
+    for (uint32_t i = 0; i < records.record_count; i++) {
+        const struct wk_prog_record *c = &records.records[i];
+        ops[i] = (struct wk_encode_op){ c->op, 0, { c->src.list_index, c->src.offset },
+                                        { c->dst.list_index, c->dst.offset }, c->size, c->value, c->width, c->height,
+                                        c->src_pitch, c->dst_pitch };
+    }
+    for (uint32_t i = 0; i < list_length; i++) {
+        struct wk_vidmm_allocation_state st;
+        sizes[i] = list[i].allocation && wk_vidmm_allocation_state(vm, list[i].allocation, &st) == WK_OK ? st.size : 0;
+    }
+    memset(e, 0, sizeof(*e));
+    e->ops = ops;
+    e->op_count = records.record_count;
+    e->list_length = list_length;
+    e->list_size = sizes;
+    e->command = command;
+    e->command_cap = sizeof(command);
+    e->patch = patch;
+    e->patch_cap = WK_RENDER_MAX_PATCH;
+    return wk_vidmm_encode_render(vm, e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,6 +158,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gdi ? f->gdi_context : f->context, in.command, (uint32_t)in.command_length, list, list_length,
         patch_length ? patch : NULL, patch_length, (in.flags & WK_RENDER_NO_PREPATCH) != 0,
     };
+    if (binding_encodes(f->vm)) {
+        struct wk_encode_render e;
+        wk_status enc = encode(f->vm, &in, list, list_length, &e);
+        if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "while the binding encoded the render"))
+            return 0;
+        if (enc != WK_OK)
+            return 0; /* nothing the driver's format can say: a skip */
+        args.command = e.command;
+        args.command_length = e.command_length;
+        args.patch_in = e.patch_length ? e.patch : NULL;
+        args.patch_in_length = e.patch_length;
+    }
     struct wk_vidmm_render_result result;
     wk_status st = wk_vidmm_render(f->vm, &args, &result);
     if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "during Render/Patch/SubmitCommand"))

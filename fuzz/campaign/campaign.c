@@ -21,7 +21,7 @@
  *      and the options (engines.c), each engine process in its own process
  *      group with its output in logs/, and the driver under test in
  *      WK_DRIVER, which every harness honours (and for AFL++ in AFL_PRELOAD
- *      too) (supervise.c);
+ *      too), and its hardware binding in WK_BINDING (supervise.c);
  *   4. prints progress every few seconds from libFuzzer's status lines
  *      (libfuzzer_log.c) or AFL++'s fuzzer_stats/plot_data files
  *      (afl_stats.c), and a summary at the end with the runs that hit a
@@ -115,6 +115,39 @@ static int resolve_driver(struct campaign *c)
     return 1;
 }
 
+/*
+ * The hardware binding (--binding, fuzz/driver/binding.c): every process
+ * of the campaign (the seed check's replays, the engines and their
+ * workers, triage) inherits it as WK_BINDING, which the harnesses read
+ * once at start. The module is not opened here: it is built like the
+ * harness that loads it (ASan, coverage), which this process is not; a
+ * binding the kit refuses stops the harness at start with the reason.
+ * Without --binding, a WK_BINDING already in the environment is kept.
+ */
+static int resolve_binding(struct campaign *c)
+{
+    const char *b = c->o.binding;
+    if (b && strcmp(b, "none") == 0)
+        wk_str_copy(c->binding, sizeof(c->binding), "none");
+    else if (b && (!wk_path_is_regular(b) || !realpath(b, c->binding))) {
+        fprintf(stderr, "wddmkit fuzz: --binding %s: not a readable file\n", b);
+        return 0;
+    } else if (!b && getenv("WK_BINDING") && *getenv("WK_BINDING"))
+        wk_str_copy(c->binding, sizeof(c->binding), getenv("WK_BINDING"));
+    if (c->binding[0])
+        setenv("WK_BINDING", c->binding, 1);
+    return 1;
+}
+
+static const char *binding_text(const struct campaign *c)
+{
+    if (strcmp(c->binding, "none") == 0)
+        return "none (nothing executes a driver for other hardware's buffers)";
+    if (c->binding[0])
+        return c->binding;
+    return c->driver[0] ? "the driver module's own wk_binding, if it exports one" : "none";
+}
+
 /* The harness binary, afl-fuzz and the dictionary; prints them. */
 static int find_tools(struct campaign *c)
 {
@@ -133,6 +166,7 @@ static int find_tools(struct campaign *c)
         c->dict[0] = '\0';
     printf("harness: %s (%s)\nbinary:  %s\n", c->o.harness, engine_name(c), c->bin);
     printf("driver:  %s\n", c->driver[0] ? c->driver : "the reference driver (built in)");
+    printf("binding: %s\n", binding_text(c));
     printf("dict:    %s\n", c->dict[0] ? c->dict : "(none)");
     return 1;
 }
@@ -184,7 +218,7 @@ static int run_engines(struct campaign *c)
 static int run(struct campaign *c)
 {
     find_repo(c);
-    if (!check_harness(c) || !resolve_driver(c) || !find_tools(c))
+    if (!check_harness(c) || !resolve_driver(c) || !resolve_binding(c) || !find_tools(c))
         return 2;
     if (!c->o.prune)
         wk_campaign_warn_uninstrumented(c);

@@ -28,6 +28,9 @@ enum wk_campaign_engine { WK_CAMPAIGN_LIBFUZZER, WK_CAMPAIGN_AFL };
  * option means). Strings are borrowed: they must outlive the run. */
 struct wk_campaign_options {
     const char *harness, *driver, *out, *build_dir;
+    /* --binding: the driver's hardware binding module (WK_BINDING), "none"
+     * for no binding; NULL: the driver module's own export, if any. */
+    const char *binding;
     /* The checkout whose corpus/, harnesses/ and build/ the campaign uses
      * (the command line passes the one it was built from); "." is tried
      * when it is not a checkout. NULL: "." only. */

@@ -68,6 +68,7 @@ struct campaign {
     int have_repo;
     unsigned max_len;
     char bin[FPATH], afl_fuzz[FPATH], driver[FPATH], dict[FPATH];
+    char binding[FPATH];          /* WK_BINDING for every process: a path, "none", "" (the driver's own) */
     char out[FPATH], corpus[FPATH], crashes[FPATH], logs[FPATH], afl_out[FPATH];
     struct proc procs[MAX_JOBS];
     unsigned nprocs;

@@ -187,6 +187,8 @@ static void write_campaign_file(const struct campaign *c)
     char real[PATH_MAX];
     if (c->driver[0]) /* absolute: triage may run from anywhere */
         fprintf(f, "driver: %s\n", realpath(c->driver, real) ? real : c->driver);
+    if (c->binding[0]) /* WK_BINDING: a path or "none" */
+        fprintf(f, "binding: %s\n", c->binding);
     if (fclose(f) != 0)
         fprintf(stderr, "wddmkit fuzz: note: cannot write %s: %s\n", path, strerror(errno));
 }

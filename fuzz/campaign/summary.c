@@ -377,7 +377,7 @@ static int report_crashes(const struct campaign *c, const char *self, uint64_t n
         free(t);
     }
     char replay[FPATH];
-    printf("\nreproduce: ");
+    printf("\nreproduce: %s%s%s", c->binding[0] ? "WK_BINDING=" : "", c->binding, c->binding[0] ? " " : "");
     int repro_harness = strstr(tools.repro_usage, "--harness") != NULL;
     if (tools.repro)
         printf("%s repro %s/FILE%s%s%s%s\n", strcmp(tools_exe, self) == 0 ? "wddmkit" : tools_exe, c->crashes, repro_harness ? " --harness " : "",

@@ -385,7 +385,13 @@ static void run_child_fn(const void *arg, int fd)
     const struct job *j = &sj->job;
     static struct wk_case_result r;
     struct wk_run_options ro = { .driver = j->driver, .seed = j->seed };
-    ro.binding = j->driver ? wk_crash_binding_of(j->driver) : NULL; /* the reference runs on the kit's GPU */
+    /* The driver's hardware binding, as the harness takes it (WK_BINDING,
+     * else the module's own; fuzz/driver/binding.c; never the reference's):
+     * its processor runs the driver's buffers, and the driver is judged on
+     * the contract profile, as the harness judges it. */
+    ro.binding = j->driver ? wk_crash_binding_of(j->driver) : NULL;
+    if (ro.binding)
+        ro.contract = 1;
     wk_vidmm_publish_crash_slot(sj->slot);
     wk_prog_run(j->p, &ro, &r);
     fflush(NULL);

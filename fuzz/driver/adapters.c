@@ -52,6 +52,8 @@
 #include "reference.h"
 
 #include "gate/coverage_gate.h"
+#include "wddmkit/binding.h"
+
 #include "internal.h"
 
 /* The runtime's state, all of it (internal.h). */
@@ -165,16 +167,74 @@ static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char
     abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
 }
 
-/* A started adapter with knobs k, or NULL (another description than the
- * reference refused; why is in the slot's `refused`, and nothing of the
- * failed attempt is left). */
+/*
+ * With a binding that describes its memory, the DUT's adapter is the
+ * binding's hardware whatever the input describes: its segments and its
+ * system-memory window (cfg.gpu NULL, vidmm.h), so one kept adapter serves
+ * every input (the reference's follows the input's description). The
+ * input's system memory around the binding's segments made the memory
+ * system refuse some (a window over a segment), and made the DUT fail to
+ * start on a 1-page window the reference copes with: differences of the
+ * platform, not of the drivers.
+ */
+static int binding_memory(void)
+{
+    const struct wk_binding *b = wk_fuzz_dut_binding();
+    return b && b->memory;
+}
+
+/*
+ * QUERYSEGMENT4 is WDDM 2.0's: the kit does not ask it of a driver that
+ * reports an older WDDMVersion, and refuses to start the adapter
+ * (WK_E_NOT_SUPPORTED, vidmm segments.c), as `conform` skips such a case.
+ * An input's segment-query version is the kit's knob, not the driver's
+ * input, so after the first such refusal the DUT is asked QUERYSEGMENT3
+ * whatever the input says (the reference keeps the input's): both must do
+ * the same with the same segments. Before this, a WDDM 1.x driver (Heron's
+ * wdkstyle) aborted the first input of version 4 as "cannot bring up".
+ */
+static const struct wk_fuzz_knobs *dut_knobs(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k,
+                                             struct wk_fuzz_knobs *folded)
+{
+    if (role != WK_FUZZ_DUT)
+        return k;
+    int segment3 = state.dut_segment3_only && k->query_segment_version == 4;
+    int own_memory = k->gpu && binding_memory();
+    if (!segment3 && !own_memory)
+        return k;
+    *folded = *k;
+    if (segment3)
+        folded->query_segment_version = 3;
+    if (own_memory)
+        folded->gpu = NULL; /* built from the binding alone (build) */
+    return folded;
+}
+
+/* Whether a failed start was the WDDM-version refusal above: then it is
+ * remembered, said once, and the caller builds again with version 3. */
+static int refused_segment4(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k, wk_status st, const char *step)
+{
+    if (role != WK_FUZZ_DUT || st != WK_E_NOT_SUPPORTED || k->query_segment_version != 4 ||
+        strcmp(step, "wk_vidmm_start") != 0 || state.dut_segment3_only)
+        return 0;
+    state.dut_segment3_only = 1;
+    fprintf(stderr, "fuzz_driver: the driver under test reports a WDDM version before 2.0: it is asked QUERYSEGMENT3 "
+                    "whatever an input's segment-query version\n");
+    return 1;
+}
+
 /*
  * What executes the driver under test's buffers, decided at its first
- * build: WK_GPU=model|none, else the module's WK_DRIVER_TARGETS_GPU_MODEL
- * marker (driver.h; a linked driver is taken to target the model). A driver
- * for other hardware gets no execution (vidmm no_model) and the
- * differential compares only what any driver must do: statuses and rules,
- * never contents (differential.c).
+ * build (or at start, wk_fuzzdrv_decide_gpu):
+ *   - its hardware binding's processor (binding.c: WK_BINDING, else the
+ *     module's own export): the adapter's memory is the binding's, and the
+ *     differential compares statuses, rules and allocation contents
+ *     (differential.c says why that much and no more);
+ *   - else WK_GPU=model|none, else the module's WK_DRIVER_TARGETS_GPU_MODEL
+ *     marker (driver.h; a linked driver is taken to target the model). A
+ *     driver for other hardware without a binding gets no execution (vidmm
+ *     no_model) and the differential compares statuses and rules, never
+ *     contents.
  */
 static const char *gpu_env(void)
 {
@@ -182,40 +242,67 @@ static const char *gpu_env(void)
     return env && (strcmp(env, "none") == 0 || strcmp(env, "model") == 0) ? env : NULL;
 }
 
-/* Records the decision, saying it once when nothing executes the buffers. */
-static void decided(int model)
+/* Records the decision, saying it once when the kit's model does not run
+ * the buffers. */
+static void decided(int gpu)
 {
-    state.dut_gpu = model ? 1 : -1;
-    if (!model)
+    state.dut_gpu = gpu;
+    if (gpu == DUT_GPU_BINDING)
+        fprintf(stderr, "fuzz_driver: the binding's processor executes the driver's buffers; the differential "
+                        "compares statuses, rules and content checks, not placement (fuzz/driver/differential.c)\n");
+    else if (gpu == DUT_GPU_NONE)
         fprintf(stderr, "fuzz_driver: the driver under test %s: nothing executes its buffers; the differential "
-                        "compares statuses and rules, not contents (WK_GPU=model executes them)\n",
+                        "compares statuses and rules, not contents (WK_GPU=model executes them, WK_BINDING=<module> "
+                        "runs them on its hardware binding)\n",
                 gpu_env() ? "runs with WK_GPU=none" : "does not declare WK_DRIVER_TARGETS_GPU_MODEL");
 }
 
-static int dut_targets_model(struct wk_vidmm *vm)
+static int model_or_none(int model)
 {
+    return model ? DUT_GPU_MODEL : DUT_GPU_NONE;
+}
+
+/* What executes the DUT's buffers (DUT_GPU_*), decided at the first call. */
+static int dut_gpu(struct wk_vidmm *vm)
+{
+    if (!state.dut_gpu && wk_fuzz_dut_binding_executes())
+        decided(DUT_GPU_BINDING);
     if (!state.dut_gpu)
-        decided(gpu_env() ? strcmp(gpu_env(), "model") == 0 : wk_vidmm_driver_declares_model(vm) != 0);
-    return state.dut_gpu > 0;
+        decided(model_or_none(gpu_env() ? strcmp(gpu_env(), "model") == 0
+                                        : wk_vidmm_driver_declares_model(vm) != 0));
+    return state.dut_gpu;
 }
 
 int wk_fuzz_dut_targets_model(void)
 {
-    return state.dut_gpu >= 0;
+    return state.dut_gpu == 0 || state.dut_gpu == DUT_GPU_MODEL;
+}
+
+int wk_fuzz_dut_executes(void)
+{
+    return state.dut_gpu != DUT_GPU_NONE;
 }
 
 void wk_fuzzdrv_decide_gpu(void *so)
 {
-    if (gpu_env())
-        decided(strcmp(gpu_env(), "model") == 0);
+    if (wk_fuzz_dut_binding_executes())
+        decided(DUT_GPU_BINDING);
+    else if (gpu_env())
+        decided(model_or_none(strcmp(gpu_env(), "model") == 0));
     else if (so)
-        decided(dlsym(so, WK_DRIVER_GPU_MODEL_SYMBOL) != NULL);
+        decided(model_or_none(dlsym(so, WK_DRIVER_GPU_MODEL_SYMBOL) != NULL));
 }
 
+/* A started adapter with knobs k, or NULL (another description than the
+ * reference refused; why is in the slot's `refused`, and nothing of the
+ * failed attempt is left). The DUT's runs with its hardware binding, when
+ * it has one, on the binding's memory (binding_memory). */
 static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     struct wk_vidmm_config cfg;
     config_of(k, &cfg);
+    if (role == WK_FUZZ_DUT)
+        cfg.binding = wk_fuzz_dut_binding(); /* k->gpu is NULL when it has memory (dut_knobs) */
     struct wk_vidmm *vm = NULL;
     const char *step = "wk_vidmm_create";
     wk_status st = wk_vidmm_create(&cfg, &vm);
@@ -223,10 +310,11 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
         step = "attaching the driver";
         st = attach(vm, role);
     }
-    if (st == WK_OK && role == WK_FUZZ_DUT && !dut_targets_model(vm)) {
-        /* a driver for other hardware: judged on the contract, as --gpu
-         * none and the contract profile judge it (docs/verdicts.md) */
-        wk_vidmm_set_no_model(vm, 1);
+    if (st == WK_OK && role == WK_FUZZ_DUT && dut_gpu(vm) != DUT_GPU_MODEL) {
+        /* a driver for other hardware: judged on the contract profile, as
+         * conform judges it (docs/verdicts.md); nothing executes its
+         * buffers unless its binding does (--gpu none) */
+        wk_vidmm_set_no_model(vm, state.dut_gpu == DUT_GPU_NONE);
         wk_vidmm_skip_choice_rules(vm, 1);
     }
     if (st == WK_OK) {
@@ -235,6 +323,11 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
     }
     if (st == WK_OK)
         return vm;
+    if (refused_segment4(role, k, st, step)) {
+        struct wk_fuzz_knobs folded;
+        wk_vidmm_destroy(vm);
+        return build(role, dut_knobs(role, k, &folded));
+    }
     if (on_reference(k))
         cannot_build(role, vm, step, st);
     snprintf(state.slots[role].refused, sizeof(state.slots[role].refused), "%s: %s: %s", step, wk_status_name(st),
@@ -339,9 +432,11 @@ static int builds_like(const struct slot *s, const struct wk_fuzz_knobs *k)
 struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
+    struct wk_fuzz_knobs folded;
     struct slot *s = &state.slots[role];
     if (!k)
         k = &defaults;
+    k = dut_knobs(role, k, &folded);
     if (s->stale)
         drop_all(s); /* after a finding nothing of the old adapters is reused */
     s->stale = 0;
@@ -454,9 +549,11 @@ static int model_takes(struct slot *s, const struct wk_fuzz_knobs *k)
 struct wk_vidmm *wk_fuzz_ready(enum wk_fuzz_role role, const struct wk_fuzz_knobs *k)
 {
     static const struct wk_fuzz_knobs defaults;
+    struct wk_fuzz_knobs folded;
     struct slot *s = &state.slots[role];
     if (!k)
         k = &defaults;
+    k = dut_knobs(role, k, &folded);
     s->epoch++;
     if (!model_takes(s, k))
         return NULL;

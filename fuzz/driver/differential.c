@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wddmkit/binding.h"
+
 #include "internal.h"
 
 static int content_check(enum wk_step_kind k)
@@ -96,6 +98,40 @@ static int same_contents(struct wk_prog_exec *ref, struct wk_prog_exec *dut, uin
            first_difference(ref, dut, a, &rs, &ds) == UINT64_MAX && rs == WK_OK && ds == WK_OK;
 }
 
+/*
+ * A status that, on one side only, says the two layouts differ rather than
+ * the two drivers, when the DUT has a layout of its own (dut->seg_mapped:
+ * other hardware, its binding's segments): room ran out (WK_E_NO_SPACE),
+ * an address or segment does not exist there (WK_E_INVALID_ARGUMENT), an
+ * allocation is not resident because placement on that side evicted it
+ * (WK_E_STATE), the kit cannot run the step on that side
+ * (WK_E_NOT_SUPPORTED), or a driver declined a request within its own
+ * limits (WK_E_DRIVER_FAILED: how many devices, how large an allocation,
+ * what its hardware can place). A rule a driver breaks is still a
+ * violation, which is always a finding.
+ */
+static int layout_status(wk_status st)
+{
+    return st == WK_E_NO_SPACE || st == WK_E_INVALID_ARGUMENT || st == WK_E_STATE || st == WK_E_NOT_SUPPORTED ||
+           st == WK_E_DRIVER_FAILED;
+}
+
+/* Whether allocation a is resident in an aperture segment on x's adapter.
+ * An expect_gart on one the DUT placed in memory of its own choosing (the
+ * request named no segment) asks about a mapping its layout does not have. */
+static int in_aperture(const struct wk_prog_exec *x, uint32_t a)
+{
+    struct wk_vidmm_allocation_state st;
+    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS];
+    if (a >= x->nallocs || wk_vidmm_allocation_state(x->vm, x->allocs[a], &st) != WK_OK || !st.resident)
+        return 0;
+    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS);
+    for (uint32_t i = 0; i < n && i < WK_PROG_MAX_SEGMENTS; i++)
+        if (seg[i].id == st.segment_id)
+            return seg[i].aperture;
+    return 0;
+}
+
 /* One step on both sides; 1 when they agree and nothing was violated, 0
  * after a finding, -1 when the two can no longer be compared (the rest of
  * the input is not judged). */
@@ -112,14 +148,12 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
     if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
         return 0;
     char kind[160];
-    /* A driver with a layout of its own (dut->seg_mapped): where room ran
-     * out, or an address or segment was refused, on one side only, the
-     * sizes and bases differ, not the drivers; and what the kit could not
-     * do on the driver's side (WK_E_NOT_SUPPORTED: a buffer below its own
-     * size) is no finding. Nothing after such a step compares. */
-    if (ds != rs && (ds == WK_E_NOT_SUPPORTED ||
-                     (dut->seg_mapped && (rs == WK_E_NO_SPACE || ds == WK_E_NO_SPACE || rs == WK_E_INVALID_ARGUMENT ||
-                                          ds == WK_E_INVALID_ARGUMENT))))
+    /* What the kit could not do on the driver's side (WK_E_NOT_SUPPORTED:
+     * a buffer below its own size, a step its binding's encoder cannot say)
+     * is no finding, and neither is, for a driver with a layout of its own
+     * (layout_status), a status that follows from the layout. Nothing after
+     * such a step compares. */
+    if (ds != rs && (ds == WK_E_NOT_SUPPORTED || (dut->seg_mapped && (layout_status(rs) || layout_status(ds)))))
         return -1;
     if (ds != rs) {
         snprintf(kind, sizeof(kind), "differential: %s returned %s on the driver under test", kw, wk_status_name(ds));
@@ -127,14 +161,17 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
                            i, kw, wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
         return 0;
     }
-    if (content_check(s->kind) && dut_failed != ref_failed) {
-        snprintf(kind, sizeof(kind), "differential: %s %s on the driver under test", kw, dut_failed ? "failed" : "held");
-        wk_fuzz_finding_as(harness, dut->vm, kind, "step %u (%s) %s on the driver under test and %s on the reference%s%s",
-                           i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
-                           dut_failed ? ": " : "", dut_failed ? dut->r->seen : "");
-        return 0;
-    }
-    return 1;
+    /* On a layout of the DUT's own, a content check that fails on the
+     * reference asks for bytes the program never defined (a mutated
+     * expectation): that it holds on the DUT says nothing of either. */
+    if (!content_check(s->kind) || dut_failed == ref_failed || (dut->seg_mapped && ref_failed) ||
+        (dut->seg_mapped && s->kind == WK_STEP_EXPECT_GART && !in_aperture(dut, s->allocation)))
+        return 1;
+    snprintf(kind, sizeof(kind), "differential: %s %s on the driver under test", kw, dut_failed ? "failed" : "held");
+    wk_fuzz_finding_as(harness, dut->vm, kind, "step %u (%s) %s on the driver under test and %s on the reference%s%s", i,
+                       kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held", dut_failed ? ": " : "",
+                       dut_failed ? dut->r->seen : "");
+    return 0;
 }
 
 static int diff_contents(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut)
@@ -193,6 +230,126 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
     return 1;
 }
 
+/* Whether a fence relative to an allocation writes past its end (the kit
+ * lets a step say so): its 8 bytes land in whatever each side placed after
+ * the allocation (on Heron's layout, the next allocation of the input). */
+static int past_its_allocation(const struct wk_prog_exec *x, const struct wk_step *s)
+{
+    struct wk_vidmm_allocation_state st;
+    if (s->allocation >= x->nallocs || wk_vidmm_allocation_state(x->vm, x->allocs[s->allocation], &st) != WK_OK)
+        return 0;
+    return s->offset > st.size || st.size - s->offset < 8;
+}
+
+/*
+ * Whether step s depends on where the drivers placed things, when the DUT
+ * has a layout of its own (the two adapters differ): a segment role the
+ * DUT has no segment for (wk_prog_exec_judgeable), or a monitored fence or
+ * a physical touch at an absolute address, or a fence past the end of its
+ * allocation, which lands in whatever each side placed there (a spec's
+ * "fence into the allocation at 0x101008" assumes the reference driver's
+ * placement; on another layout it hits another allocation, or none).
+ * Nothing after such a step compares.
+ */
+static int placement_bound(const struct wk_prog_exec *dut, const struct wk_step *s)
+{
+    if (!dut->seg_mapped || !wk_fuzz_dut_executes() ||
+        (s->kind != WK_STEP_SIGNAL_FENCE && s->kind != WK_STEP_TOUCH_PHYSICAL))
+        return 0;
+    return !s->relative || (s->kind == WK_STEP_SIGNAL_FENCE && past_its_allocation(dut, s));
+}
+
+/* Whether id names a segment the input's description lacks (0 names none). */
+static int foreign(const struct wk_prog *p, uint32_t id)
+{
+    return id > p->gpu.segment_count;
+}
+
+/*
+ * Whether step s names a segment id past the input's description (a
+ * mutated supported set, preference or relocation target): the reference
+ * driver is handed that id and may refuse it, while on a layout of the
+ * DUT's own the id has no player and is left out of what the DUT is handed
+ * (prog_run.c, map_set), so the two are no longer asked the same thing.
+ * Found as "differential: create_allocation returned WK_OK on the driver
+ * under test" on the correct Heron miniport, with and without its binding.
+ */
+static int names_foreign_segment(const struct wk_prog_exec *dut, const struct wk_step *s)
+{
+    const struct wk_prog *p = dut->p;
+    if (!dut->seg_mapped)
+        return 0;
+    switch (s->kind) {
+    case WK_STEP_CREATE_ALLOCATION: {
+        uint32_t sets = s->alloc.supported_set | s->alloc.eviction_set;
+        if (p->gpu.segment_count < 32 && (sets >> p->gpu.segment_count) != 0)
+            return 1;
+        for (uint32_t f = 0; f < 5; f++)
+            if (foreign(p, (s->alloc.preferred >> (6 * f)) & 0x1Fu))
+                return 1;
+        return 0;
+    }
+    case WK_STEP_RELOCATE:
+        return foreign(p, s->segment);
+    case WK_STEP_TOUCH_PHYSICAL:
+        return !s->relative && foreign(p, s->segment);
+    default:
+        return 0;
+    }
+}
+
+/*
+ * A bare Patch (a patch step: DxgkDdiPatch on bytes and lists no Render of
+ * the driver's made) is outside the DDI contract (WK_STRESS_SKIP_REASON):
+ * the contract profile, which judges a driver for other hardware, leaves it
+ * out, and so does the differential, on both sides (a Patch changes no
+ * allocation, so the two stay in step). With its binding, such a driver
+ * failed PATCH-VALUE-001 on a PatchOffset of 1, which no Render of its
+ * would write: Heron's slots are dword-aligned. fuzz_patch is the harness
+ * for bare Patch calls (the stress profile).
+ */
+static int bare_patch_outside_contract(const struct wk_step *s)
+{
+    return s->kind == WK_STEP_PATCH && !wk_fuzz_dut_targets_model();
+}
+
+/*
+ * The driver under test with its hardware binding (binding.c): its memory
+ * layout is the binding's, the reference driver's is the input's
+ * description, so nothing that follows from a layout is compared: where an
+ * allocation lands, which addresses or segments exist, where room runs out
+ * (diff_step ends the comparison at such a step, wk_prog_exec casts the
+ * program's segments onto the driver's by role). What both drivers must do
+ * whatever the layout is compared: every status but those a layout
+ * explains (layout_status), every rule (a violation on the DUT, the
+ * semantic checks included: its binding's processor runs its buffers), and
+ * the content checks the program states, read from wherever each side
+ * placed the allocation: one that holds on the reference must hold on the
+ * DUT. Not compared: a content check that fails on the reference (the
+ * program asks for bytes it never defined), and the allocations' whole
+ * bytes at the end, which on the model's layout are compared page by page.
+ * Bytes the program never defined differ with the layout and with each
+ * driver's use of memory: a fresh allocation's pages, an aperture
+ * allocation whose system pages held the other driver's DMA buffer, a
+ * buffer in the other hardware's format (found so: 11 "content differs at
+ * the end" and 2 "expect_bytes held" in 92,000 runs of the correct Heron
+ * miniport, each on bytes the program never wrote). The semantic rules
+ * (PAGING-FILL-001, PAGING-TRANSFER-001...) still check every byte an
+ * operation moved. Render steps go through the binding's encoder, as
+ * `conform --binding` runs them (a step the encoder cannot say is a
+ * WK_E_NOT_SUPPORTED skip, which ends the comparison: from then on the two
+ * did different things). Without a register model no interrupt reports a
+ * fence (vidmm retires it), which the interpreter is told.
+ */
+static void with_binding(struct wk_prog_exec *dut)
+{
+    const struct wk_binding *b = wk_vidmm_binding(dut->vm);
+    if (!b || !wk_fuzz_dut_binding_executes())
+        return;
+    dut->binding_encoder = wk_vidmm_driver_declares_kit_umd(dut->vm) != 1 && wk_vidmm_binding_encodes(dut->vm);
+    dut->no_interrupts = b->registers == NULL;
+}
+
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,
                          wk_fuzz_skip_fn *skip, void *user)
 {
@@ -211,26 +368,31 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
     }
     wk_prog_exec_init(&ref, p, ref_vm, &ref_result);
     wk_prog_exec_init(&dut, p, dut_vm, &dut_result);
+    with_binding(&dut);
     /* A driver for other hardware (nothing executes its buffers): only what
      * any driver must do is compared, statuses and rules; a semantic check
      * is skipped, and an encoder step (the kit's own user commands, which
      * such a driver need not read) ends the comparison, as it ends the
-     * judgement of a case (docs/verdicts.md, "Kinds of check"). */
-    int contents = wk_fuzz_dut_targets_model();
+     * judgement of a case (docs/verdicts.md, "Kinds of check"). With a
+     * binding that executes them, contents are compared too (with_binding
+     * says what), and an encoder step runs when its encoder writes the
+     * driver's own format. */
+    int contents = wk_fuzz_dut_executes();
+    int encodes = wk_fuzz_dut_targets_model() || dut.binding_encoder;
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         enum wk_check_kind kind = wk_step_check_kind(s);
-        if (!contents && kind == WK_CHECK_ENCODER)
+        if (!encodes && kind == WK_CHECK_ENCODER)
             return diff_teardown(harness, &ref, &dut);
         if (!contents && kind == WK_CHECK_SEMANTIC)
             continue;
-        if (!wk_prog_exec_judgeable(&dut, s)) /* a segment role the driver has no segment for */
+        if (!wk_prog_exec_judgeable(&dut, s) || placement_bound(&dut, s) || names_foreign_segment(&dut, s))
             return diff_teardown(harness, &ref, &dut);
-        int same = skip && skip(user, p, i) ? 1 : diff_step(harness, &ref, &dut, i);
+        int same = (skip && skip(user, p, i)) || bare_patch_outside_contract(s) ? 1 : diff_step(harness, &ref, &dut, i);
         if (same == 0)
             return 0;
         if (same < 0)
             return diff_teardown(harness, &ref, &dut);
     }
-    return (!contents || diff_contents(harness, &ref, &dut)) && diff_teardown(harness, &ref, &dut);
+    return (!contents || dut.seg_mapped || diff_contents(harness, &ref, &dut)) && diff_teardown(harness, &ref, &dut);
 }

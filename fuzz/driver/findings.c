@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "wddmkit/binding.h"
+
 #include "internal.h"
 
 uint64_t wk_fuzz_violation_count(const struct wk_vidmm *vm)
@@ -105,6 +107,37 @@ void wk_fuzz_finding_as(const char *harness, struct wk_vidmm *vm, const char *wh
     va_end(ap);
 }
 
+/*
+ * Whether vm's first violation is its hardware binding's (BIND-*): the
+ * kit ran the binding's code and that code failed (a crash, an answer
+ * outside binding.h), which says nothing of the driver, and whatever the
+ * driver did after it was judged on a dead adapter. It is still a finding
+ * that aborts: the binding is the driver project's code, the input that
+ * breaks it is worth keeping (the engine keeps it, triage groups it by its
+ * signature, "BIND-CRASH-001 (SIGSEGV) in processor.exec"), and
+ * WK_FUZZ_IGNORE passes over it like any other to look for driver bugs.
+ * It is only never called the driver's.
+ */
+static int binding_failed(struct wk_vidmm *vm)
+{
+    struct wk_violation v;
+    uint64_t total = 0;
+    return vm && wk_vidmm_violations(vm, &v, 1, &total) == 1 && wk_rule_is_binding(v.rule);
+}
+
+static void print_culprit(const char *harness, struct wk_vidmm *vm, const char *what)
+{
+    if (!binding_failed(vm)) {
+        fprintf(stderr, "%s: FINDING: %s\n%s:   driver under test: %s\n", harness, what, harness, wk_fuzz_driver_name());
+        return;
+    }
+    const struct wk_binding *b = wk_vidmm_binding(vm);
+    fprintf(stderr, "%s: FINDING: the hardware binding failed, not the driver under test: %s\n", harness, what);
+    fprintf(stderr, "%s:   binding: '%s' %s (a bug in the binding: the driver's part of this input is not judged)\n",
+            harness, b && b->name ? b->name : "?", b && b->version ? b->version : "");
+    fprintf(stderr, "%s:   driver under test: %s\n", harness, wk_fuzz_driver_name());
+}
+
 static void finding(const char *harness, struct wk_vidmm *vm, const char *what_kind, const char *what)
 {
     char sig[512];
@@ -113,7 +146,7 @@ static void finding(const char *harness, struct wk_vidmm *vm, const char *what_k
         mark_stale(); /* as after any finding: nothing of these adapters is reused */
         return;
     }
-    fprintf(stderr, "%s: FINDING: %s\n%s:   driver under test: %s\n", harness, what, harness, wk_fuzz_driver_name());
+    print_culprit(harness, vm, what);
     print_violations(harness, vm);
     fprintf(stderr, "%s:   signature: %s\n", harness, sig);
     wk_fuzzdrv_state()->findings++;

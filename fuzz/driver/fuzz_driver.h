@@ -169,14 +169,41 @@ uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
 
 /* Whether the driver under test targets the GPU model (WK_GPU, else its
  * WK_DRIVER_TARGETS_GPU_MODEL marker; decided at its first adapter, 1
- * before). A driver for other hardware has none of its buffers executed. */
+ * before). A driver for other hardware has none of its buffers executed,
+ * unless its hardware binding's processor runs them (below). */
 int wk_fuzz_dut_targets_model(void);
+
+/*
+ * The hardware binding (wddmkit/binding.h) the driver under test runs
+ * with: the module WK_BINDING names, else the driver module's own export
+ * of wk_binding (WK_DRIVER), else none; WK_BINDING=none, or WK_GPU=none,
+ * refuses it. Opened and checked once per process, at the first call
+ * (LLVMFuzzerInitialize makes it): a binding the kit refuses ends the
+ * harness there with the reason (exit 2), never an input. Every DUT adapter
+ * is built with it (wk_vidmm_config.binding): the binding's segments and
+ * system memory, whatever the input describes (the reference adapter
+ * follows the input); its processor, when it has one, runs the
+ * driver's buffers, and the DUT is judged by the semantic checks too, on
+ * the contract profile (docs/fuzz-your-driver.md, "A driver for other
+ * hardware"). The reference adapter never has one.
+ */
+struct wk_binding;
+const struct wk_binding *wk_fuzz_dut_binding(void);
+/* Whether the DUT's binding has a processor (its buffers execute on it),
+ * and a render encoder (the kit's abstract render operations become the
+ * driver's own pCommand: wk_vidmm_encode_render). */
+int wk_fuzz_dut_binding_executes(void);
+int wk_fuzz_dut_binding_encodes(void);
+/* Whether anything executes the DUT's buffers: the GPU model, or its
+ * binding's processor (then allocation contents are compared). */
+int wk_fuzz_dut_executes(void);
 
 /* Defined by a harness whose every input hands the driver the kit's own
  * user-mode format (the encoder kind: fuzz_render): against a driver that
- * does not target the GPU model (WK_GPU=none or no marker) it cannot fuzz
- * anything, and says so at start and exits 2 (LLVMFuzzerInitialize),
- * rather than dying in set-up on every input. */
+ * does not target the GPU model (WK_GPU=none or no marker) and has no
+ * binding whose encoder writes its own format, it cannot fuzz anything,
+ * and says so at start and exits 2 (LLVMFuzzerInitialize), rather than
+ * dying in set-up on every input. */
 int wk_fuzz_harness_needs_kit_umd(void) __attribute__((weak));
 
 /* Violations recorded on vm since its creation or last reset. */
@@ -257,14 +284,36 @@ static inline const char *wk_fuzz_signal_name(int signo)
  *      as the kit records a violation), or the thread of the driver's that
  *      crashed ("... in the driver's system thread (StartRoutine worker,
  *      started during DxgkDdiRender)", "... in a thread the driver started
- *      itself (not a DDI)": the crash slot's words, vidmm.h), "the kit"
- *      when it names none;
+ *      itself (not a DDI)": the crash slot's words, vidmm.h), for a
+ *      hardware binding's rule (BIND-*) the part of the binding that failed
+ *      ("BIND-CRASH-001: processor.exec of the binding crashed ...":
+ *      "processor.exec"; "the encoder of binding 'heron' ...": "encoder";
+ *      wk_fuzz_binding_part), "the kit" when it names none;
  *   "finding: WHAT[: SANITIZER]" for a harness finding without a rule (a
  *      differential mismatch): WHAT the message's first line, at most 200
  *      characters.
  * SANITIZER (NULL or "": none) is the class of a sanitizer report, which
  * only a tool that reads the report can add.
  */
+/* Where a hardware binding's violation happened, from its message ("RULE:
+ * DETAIL"): the words of DETAIL before " of ", without a leading "the "
+ * (the binding's part: "processor.exec", "encoder", "register model"), or
+ * "the binding" when DETAIL names no part within 40 characters. A
+ * binding's rule names no DDI (WK_DDI_NONE): the DDI a crash came during
+ * is the input's, not the bug's. */
+static inline void wk_fuzz_binding_part(char *out, size_t cap, const char *message, size_t rule_len)
+{
+    const char *from = message + rule_len;
+    from += strncmp(from, ": ", 2) == 0 ? 2 : 0;
+    from += strncmp(from, "the ", 4) == 0 ? 4 : 0;
+    const char *of = strstr(from, " of ");
+    size_t w = of ? (size_t)(of - from) : 0;
+    if (!of || w == 0 || w > 40 || memchr(from, '\n', w))
+        snprintf(out, cap, "the binding");
+    else
+        snprintf(out, cap, "%.*s", (int)w, from);
+}
+
 static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, const char *message,
                                      const char *sanitizer)
 {
@@ -279,7 +328,9 @@ static inline void wk_fuzz_signature(char *out, size_t cap, const char *rule, co
     const char *thread = strstr(message, " in the driver's system thread (");
     if (!thread)
         thread = strstr(message, " in a thread the driver started itself");
-    if (thread) {
+    if (strncmp(rule, "BIND-", 5) == 0) {
+        wk_fuzz_binding_part(ddi, sizeof(ddi), message, strncmp(message, rule, n) == 0 ? n : 0);
+    } else if (thread) {
         size_t w = strcspn(thread + 4, "\n");
         snprintf(ddi, sizeof(ddi), "%.*s", (int)(w < sizeof(ddi) - 1 ? w : sizeof(ddi) - 1), thread + 4);
     } else if (strncmp(message, rule, n) == 0 && message[n] == ':' && message[n + 1] == ' ') {
@@ -374,9 +425,12 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  * steps `skip` (may be NULL) names (a harness's work cap). An adapter
  * description (k->gpu) the reference refuses runs nothing on either side,
  * no finding (the DUT's adapter is not even asked for); one the reference
- * starts on and the DUT does not is a finding. Returns 1 when the run was
- * clean, 0 after a finding under WK_FUZZ_NO_ABORT and for a refused
- * description.
+ * starts on and the DUT does not is a finding. A DUT with a layout of its
+ * own (other hardware, with or without its binding) is compared only on
+ * what a layout cannot explain, and a bare patch step is left out on both
+ * sides (the contract profile's): differential.c says what and why.
+ * Returns 1 when the run was clean, 0 after a finding under
+ * WK_FUZZ_NO_ABORT and for a refused description.
  */
 typedef int wk_fuzz_skip_fn(void *user, const struct wk_prog *p, uint32_t step);
 int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const struct wk_fuzz_knobs *k,

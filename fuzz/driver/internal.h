@@ -7,6 +7,8 @@
  *
  *   load.c          which driver is under test, and loading it before the
  *                   first input (LLVMFuzzerInitialize);
+ *   binding.c       the hardware binding it runs with (WK_BINDING), chosen
+ *                   and checked once;
  *   adapters.c      the kept adapters: build, reuse, reconfigure, victims,
  *                   epochs; it owns the state below;
  *   known.c         known signatures (WK_FUZZ_IGNORE) and their counters,
@@ -80,8 +82,16 @@ struct wk_fuzzdrv_state {
     const char *harness_seen;                    /* the harness that last asked: teardown reports name it */
     struct wk_fuzz_fixture fixture;              /* fuzz_render's and fuzz_patch's objects (fixture.c) */
     struct known_list known;                     /* WK_FUZZ_IGNORE (known.c) */
-    int dut_gpu;                                 /* 0 undecided, 1 the model runs its buffers, -1 none */
+    int dut_gpu;                                 /* 0 undecided, else DUT_GPU_* */
+    const struct wk_binding *binding;            /* the DUT's hardware binding (binding.c); NULL: none */
+    int binding_decided;                         /* binding chosen (and checked) */
+    int dut_segment3_only;                       /* the DUT refused QUERYSEGMENT4 (WDDM 1.x): ask 3 */
 };
+
+/* What executes the DUT's buffers (adapters.c, dut_gpu). */
+#define DUT_GPU_MODEL 1                          /* the kit's GPU model */
+#define DUT_GPU_NONE (-1)                        /* nothing: vidmm no_model */
+#define DUT_GPU_BINDING 2                        /* its hardware binding's processor */
 
 /* adapters.c */
 struct wk_fuzzdrv_state *wk_fuzzdrv_state(void);

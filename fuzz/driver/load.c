@@ -95,18 +95,23 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     char local[4096], why[1024];
     wk_fuzzdrv_read_ignore_list(); /* before AFL++'s fork server: its children share the counters' mapping */
     const char *path = wk_fuzz_driver_path();
-    if (!path)
+    if (!path) {
+        wk_fuzz_dut_binding(); /* WK_BINDING on a linked driver: checked now, not at an input */
         return 0;
+    }
     path = wk_vidmm_module_path(path, local, sizeof(local)); /* the coverage gate finds it by this name */
     void *so = open_driver(path, why, sizeof(why));
     if (so) {
         gate_module(path);
+        wk_fuzz_dut_binding(); /* refused: exit 2 here, with the reason */
         wk_fuzzdrv_decide_gpu(so);
-        if (wk_fuzz_harness_needs_kit_umd && wk_fuzz_harness_needs_kit_umd() && !wk_fuzz_dut_targets_model()) {
+        if (wk_fuzz_harness_needs_kit_umd && wk_fuzz_harness_needs_kit_umd() && !wk_fuzz_dut_targets_model() &&
+            !wk_fuzz_dut_binding_encodes()) {
             fprintf(stderr,
                     "fuzz_driver: this harness cannot fuzz %s: every input hands the driver the kit's own user-mode "
                     "format, which a driver for other hardware need not read (it does not declare "
-                    "WK_DRIVER_TARGETS_GPU_MODEL); fuzz it with fuzz_prog, fuzz_paging or fuzz_patch "
+                    "WK_DRIVER_TARGETS_GPU_MODEL), and it has no binding whose encoder writes its own "
+                    "(WK_BINDING); fuzz it with fuzz_prog, fuzz_paging or fuzz_patch "
                     "(docs/verdicts.md, \"Kinds of check\")\n",
                     path);
             exit(2);
