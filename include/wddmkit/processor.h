@@ -214,7 +214,9 @@ struct wk_exec {
  *   read_address: the GPU address the driver's encoding holds at
  *     dma[offset] (a patch location's slot, facts 5.3 T3: "encoding and
  *     width are hardware-specific"): 0 and *address, or -1 when no address
- *     is encoded there; slot_bytes (out, optional) the bytes it spans.
+ *     is encoded there (the kit then reports that the slot "holds no
+ *     address the hardware decodes": RENDER-PREPATCH-001, PATCH-VALUE-001);
+ *     slot_bytes (out) the bytes it spans, 1 to 16.
  *   fault_text: a fault in the processor's words ("PKT3 type 9 unknown").
  */
 struct wk_processor_ops {

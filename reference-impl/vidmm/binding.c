@@ -192,9 +192,11 @@ static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const stru
         where[0] = 0;
     struct first_line cmd;
     faulting_command(vm, bytes, end, f->depth == 0 ? f->offset : end, &cmd);
-    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text), "%s at +0x%llx in buffer 0x%llx depth %u%s%s%s%s%s%s",
-             wk_fault_class_name(f->cls), (unsigned long long)f->offset, (unsigned long long)buffer_addr, f->depth,
-             where, words[0] ? ": " : "", words, cmd.have ? " [" : "", cmd.have ? cmd.text : "", cmd.have ? "]" : "");
+    /* Bounded parts, so that the bracket always closes in the report. */
+    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text),
+             "%s at +0x%llx in buffer 0x%llx depth %u%s%s%.60s%s%.48s%s", wk_fault_class_name(f->cls),
+             (unsigned long long)f->offset, (unsigned long long)buffer_addr, f->depth, where, words[0] ? ": " : "",
+             words, cmd.have ? " [" : "", cmd.have ? cmd.text : "", cmd.have ? "]" : "");
 }
 
 wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
