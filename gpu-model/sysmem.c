@@ -304,7 +304,8 @@ static int by_page(const void *a, const void *b)
 static void punch_hull_around(struct wk_gpu *gpu, uint64_t *list, uint64_t n)
 {
     struct sysmem *s = &gpu->sys;
-    qsort(list, (size_t)n, sizeof(*list), by_page);
+    if (n)
+        qsort(list, (size_t)n, sizeof(*list), by_page); /* list may be NULL when empty */
     uint64_t from = s->host_lo;
     for (uint64_t i = 0; i <= n; i++) {
         uint64_t to = i < n ? list[i] : s->host_hi;
