@@ -6,6 +6,7 @@
  * fuzz/tools/coverage_run.c's. Exit 0 report written, 1 below
  * --fail-under, 2 usage or setup errors.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 
 enum {
     OPT_HARNESS = WK_CLI_LONG_ONLY, OPT_DRIVER, OPT_OUT, OPT_REPLAY_DIR, OPT_ALL_FILES, OPT_FAIL_UNDER, OPT_BATCH,
-    OPT_TIMEOUT, OPT_LOAD_TIMEOUT,
+    OPT_TIMEOUT, OPT_LOAD_TIMEOUT, OPT_BINDING,
 };
 
 static const struct wk_cli_option coverage_options[] = {
@@ -30,6 +31,10 @@ static const struct wk_cli_option coverage_options[] = {
       "the driver module, built with clang -fprofile-instr-generate\n"
       "-fcoverage-mapping (default: WK_DRIVER, else the reference driver, inside\n"
       "a replay binary of the coverage preset, reported with the whole kit)" },
+    { "binding", OPT_BINDING, WK_CLI_VALUE, "PATH",
+      "the driver's hardware binding (include/wddmkit/binding.h), handed to the\n"
+      "replay binaries as WK_BINDING (none: no binding; default: WK_BINDING, else\n"
+      "the driver module's own wk_binding)" },
     { "out", OPT_OUT, WK_CLI_VALUE, "DIR",
       "output folder (default fuzz-out/NAME-coverage): report.txt,\n"
       "coverage.lcov, html/index.html, never-run.txt, profiles/, replay.log" },
@@ -79,6 +84,7 @@ static int coverage_arg(void *ctx, const struct wk_cli_arg *a)
     switch (a->key) {
     case OPT_HARNESS: return wk_cli_harness_arg(a, &o->harness);
     case OPT_DRIVER: o->driver = a->value; return 0;
+    case OPT_BINDING: setenv("WK_BINDING", a->value, 1); return 0; /* the replays read it */
     case OPT_OUT: o->out = a->value; return 0;
     case OPT_REPLAY_DIR: o->replay_dir = a->value; return 0;
     case OPT_ALL_FILES: o->all_files = 1; return 0;

@@ -139,19 +139,26 @@ int wk_vidmm_binding_check(const struct wk_binding *b, const char *where, char *
     return 0;
 }
 
-wk_status wk_vidmm_binding_open(const char *path, const struct wk_binding **out, char *why, size_t cap)
+/* The checked binding the module at path exports. `what` names the module
+ * in the messages ("binding", "driver"); a module that exports none is
+ * WK_E_NOT_FOUND, said only when `say_missing`. RTLD_NODELETE: adapters
+ * come and go, the binding's code stays; a driver module is opened as
+ * wk_vidmm_load opens it (same flags: the later load gets the same handle),
+ * without calling it. */
+static wk_status find(const char *path, const char *what, int say_missing, const struct wk_binding **out, char *why,
+                      size_t cap)
 {
     *out = NULL;
-    /* RTLD_NODELETE: adapters come and go, the binding's code stays. */
     void *so = wk_vidmm_module_open(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!so) {
         const char *e = dlerror();
-        refuse(why, cap, "cannot load binding %s: %s", path, e ? e : "");
+        refuse(why, cap, "cannot load %s %s: %s", what, path, e ? e : "");
         return WK_E_IO;
     }
     const struct wk_binding *b = dlsym(so, WK_BINDING_SYMBOL);
     if (!b) {
-        refuse(why, cap, "%s exports no %s (binding.h: WK_BINDING_DEFINE)", path, WK_BINDING_SYMBOL);
+        if (say_missing)
+            refuse(why, cap, "%s exports no %s (binding.h: WK_BINDING_DEFINE)", path, WK_BINDING_SYMBOL);
         return WK_E_NOT_FOUND;
     }
     if (wk_vidmm_binding_check(b, path, why, cap) != 0)
@@ -160,24 +167,14 @@ wk_status wk_vidmm_binding_open(const char *path, const struct wk_binding **out,
     return WK_OK;
 }
 
+wk_status wk_vidmm_binding_open(const char *path, const struct wk_binding **out, char *why, size_t cap)
+{
+    return find(path, "binding", 1, out, why, cap);
+}
+
 wk_status wk_vidmm_binding_exported(const char *driver_path, const struct wk_binding **out, char *why, size_t cap)
 {
-    *out = NULL;
-    /* The module is the driver's: opened as wk_vidmm_load opens it (same
-     * flags, so the later load gets the same handle), without calling it. */
-    void *so = wk_vidmm_module_open(driver_path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!so) {
-        const char *e = dlerror();
-        refuse(why, cap, "cannot load driver %s: %s", driver_path, e ? e : "");
-        return WK_E_IO;
-    }
-    const struct wk_binding *b = dlsym(so, WK_BINDING_SYMBOL);
-    if (!b)
-        return WK_E_NOT_FOUND;
-    if (wk_vidmm_binding_check(b, driver_path, why, cap) != 0)
-        return WK_E_INVALID_ARGUMENT;
-    *out = b;
-    return WK_OK;
+    return find(driver_path, "driver", 0, out, why, cap);
 }
 
 static void append(char *buf, size_t cap, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
