@@ -102,32 +102,16 @@ static wk_status encode(struct wk_vidmm *vm, const struct wk_render_input *in, c
                         uint32_t list_length, struct wk_encode_render *e)
 {
     static struct wk_prog_render records;
-    static struct wk_encode_op ops[WK_PROG_MAX_RECORDS];
     static uint8_t command[WK_RENDER_MAX_COMMAND];
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
-    uint64_t sizes[WK_RENDER_MAX_LIST];
     if (!wk_render_command_records(in->command, in->command_length, &records))
         return WK_E_NOT_SUPPORTED;
-    for (uint32_t i = 0; i < records.record_count; i++) {
-        const struct wk_prog_record *c = &records.records[i];
-        ops[i] = (struct wk_encode_op){ c->op, 0, { c->src.list_index, c->src.offset },
-                                        { c->dst.list_index, c->dst.offset }, c->size, c->value, c->width, c->height,
-                                        c->src_pitch, c->dst_pitch };
-    }
-    for (uint32_t i = 0; i < list_length; i++) {
-        struct wk_vidmm_allocation_state st;
-        sizes[i] = list[i].allocation && wk_vidmm_allocation_state(vm, list[i].allocation, &st) == WK_OK ? st.size : 0;
-    }
     memset(e, 0, sizeof(*e));
-    e->ops = ops;
-    e->op_count = records.record_count;
-    e->list_length = list_length;
-    e->list_size = sizes;
     e->command = command;
     e->command_cap = sizeof(command);
     e->patch = patch;
     e->patch_cap = WK_RENDER_MAX_PATCH;
-    return wk_vidmm_encode_render(vm, e);
+    return wk_prog_encode_render(vm, &records, list, list_length, e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -189,6 +189,19 @@ struct wk_run_options {
                                           too */
 };
 
+/* A render program's records in the driver's own user-mode format, by its
+ * hardware binding's encoder (binding.h), over the allocation list `list`:
+ * the caller gives e's room (command, command_cap, patch, patch_cap), the
+ * rest is filled here. WK_OK; WK_E_NOT_SUPPORTED for what only the kit's
+ * format can say (raw bytes, a patch-location list of the program's own)
+ * or an operation the encoder cannot say, the reason in
+ * wk_vidmm_last_error (a skip); WK_E_BINDING when the encoder failed. What
+ * conform's render steps and fuzz_render send a driver with a binding. */
+struct wk_encode_render;
+struct wk_vidmm_list_entry;
+wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render *r,
+                                const struct wk_vidmm_list_entry *list, uint32_t list_length, struct wk_encode_render *e);
+
 /* Why `--gpu none` skips the semantic and encoder kinds (docs/verdicts.md,
  * "Kinds of check"). */
 #define WK_GPU_NONE_SEMANTIC_REASON "nothing executes the driver's buffers (--gpu none)"

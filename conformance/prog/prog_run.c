@@ -296,42 +296,32 @@ static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIS
         patch_location(&r->patch[i], &out[i]);
 }
 
-/* The render step in the driver's own user-mode format, by its binding's
- * encoder (binding.h): the records as abstract operations over the step's
- * allocation list. What only the kit's format can say (raw bytes, a
- * patch-location list of the step's own) is a skip with the reason. */
-static wk_status binding_encode(struct interp *x, const struct wk_prog_render *r,
-                                const struct wk_vidmm_list_entry *list, uint32_t list_length, uint8_t *buf,
-                                uint32_t cap, D3DDDI_PATCHLOCATIONLIST *patch, uint32_t *len, uint32_t *patch_length)
+wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render *r,
+                                const struct wk_vidmm_list_entry *list, uint32_t list_length, struct wk_encode_render *e)
 {
     if (r->raw || r->patch_length)
-        return wk_vidmm_skip(x->vm, r->raw ? "the step's command buffer is raw bytes of the kit's own UMD format"
-                                           : "the step writes its own patch-location list in the kit's UMD format");
+        return wk_vidmm_skip(vm, r->raw ? "the step's command buffer is raw bytes of the kit's own UMD format"
+                                        : "the step writes its own patch-location list in the kit's UMD format");
     struct wk_encode_op ops[WK_PROG_MAX_RECORDS];
     uint64_t sizes[WK_PROG_MAX_LIST];
-    for (uint32_t i = 0; i < r->record_count && i < WK_PROG_MAX_RECORDS; i++) {
+    uint32_t count = r->record_count < WK_PROG_MAX_RECORDS ? r->record_count : WK_PROG_MAX_RECORDS;
+    for (uint32_t i = 0; i < count; i++) {
         const struct wk_prog_record *c = &r->records[i];
         ops[i] = (struct wk_encode_op){ c->op, 0, { c->src.list_index, c->src.offset },
                                         { c->dst.list_index, c->dst.offset }, c->size, c->value, c->width, c->height,
                                         c->src_pitch, c->dst_pitch };
     }
-    for (uint32_t i = 0; i < list_length; i++) {
+    for (uint32_t i = 0; i < list_length && i < WK_PROG_MAX_LIST; i++) {
         struct wk_vidmm_allocation_state st;
-        sizes[i] = list[i].allocation && wk_vidmm_allocation_state(x->vm, list[i].allocation, &st) == WK_OK ? st.size : 0;
+        sizes[i] = list[i].allocation && wk_vidmm_allocation_state(vm, list[i].allocation, &st) == WK_OK ? st.size : 0;
     }
-    struct wk_encode_render e;
-    memset(&e, 0, sizeof(e));
-    e.ops = ops;
-    e.op_count = r->record_count < WK_PROG_MAX_RECORDS ? r->record_count : WK_PROG_MAX_RECORDS;
-    e.list_length = list_length;
-    e.list_size = sizes;
-    e.command = buf;
-    e.command_cap = cap;
-    e.patch = patch;
-    e.patch_cap = WK_PROG_MAX_USER_PATCHES;
-    wk_status st = wk_vidmm_encode_render(x->vm, &e);
-    *len = e.command_length;
-    *patch_length = e.patch_length;
+    e->ops = ops;
+    e->op_count = count;
+    e->list_length = list_length < WK_PROG_MAX_LIST ? list_length : WK_PROG_MAX_LIST;
+    e->list_size = sizes;
+    wk_status st = wk_vidmm_encode_render(vm, e);
+    e->ops = NULL; /* they lived here */
+    e->list_size = NULL;
     return st;
 }
 
@@ -354,9 +344,17 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
     D3DDDI_PATCHLOCATIONLIST patch[WK_PROG_MAX_USER_PATCHES];
     uint32_t len = 0, patch_length = 0;
     if (x->binding_encoder) {
-        wk_status st = binding_encode(x, r, list, list_length, buf, sizeof(buf), patch, &len, &patch_length);
+        struct wk_encode_render e;
+        memset(&e, 0, sizeof(e));
+        e.command = buf;
+        e.command_cap = sizeof(buf);
+        e.patch = patch;
+        e.patch_cap = WK_PROG_MAX_USER_PATCHES;
+        wk_status st = wk_prog_encode_render(x->vm, r, list, list_length, &e);
         if (st != WK_OK)
             return st;
+        len = e.command_length;
+        patch_length = e.patch_length;
     } else {
         len = encode_commands(r, buf, sizeof(buf));
         patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;

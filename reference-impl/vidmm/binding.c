@@ -107,16 +107,18 @@ int binding_has_registers(const struct wk_vidmm *vm)
 }
 
 /* The kit's snapshot of the submitted range, as a command processor
- * prefetches it: the bytes the memory system holds there now (host view).
- * bytes[start, end) of the returned buffer are the range's. */
+ * prefetches it: the bytes the memory system holds there now (host view),
+ * in the adapter's scratch buffer (gbuf_scratch_take: no allocation per
+ * run once it has grown). bytes[start, end) are the range's, the bytes
+ * before it zero. Give it back with gbuf_scratch_put. */
 static uint8_t *fetch(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end)
 {
-    uint8_t *buf = malloc(end > 0 ? (size_t)end : 1);
+    uint8_t *buf = gbuf_scratch_take(vm, end);
     if (!buf)
         return NULL;
     memset(buf, 0, (size_t)start);
     if (end > start && wk_gpu_read(vm->gpu, buffer_addr + start, buf + start, end - start) != WK_OK) {
-        free(buf);
+        gbuf_scratch_put(vm, buf);
         return NULL;
     }
     return buf;
@@ -232,7 +234,7 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
         misbehaved(vm, bad, fault);
     else if (crashed == WK_OK && st == WK_E_GPU_FAULT)
         describe_fault(vm, buffer_addr, fault, bytes, end);
-    free(bytes);
+    gbuf_scratch_put(vm, bytes);
     if (crashed != WK_OK || bad)
         return WK_E_BINDING;
     return st;
