@@ -189,6 +189,12 @@ struct wk_run_options {
                                           too */
 };
 
+/* The records of a user command buffer in the kit's UMD format (umd.h)
+ * that is exactly what the interpreter writes for records
+ * (render_records.c), into g (its records and record_count; raw_bytes
+ * untouched). 1 when it parses, 0 for raw bytes. */
+int wk_render_command_records(const uint8_t *p, size_t len, struct wk_prog_render *g);
+
 /* A render program's records in the driver's own user-mode format, by its
  * hardware binding's encoder (binding.h), over the allocation list `list`:
  * the caller gives e's room (command, command_cap, patch, patch_cap), the

@@ -423,11 +423,7 @@ void wk_bytes_free(struct wk_bytes *b);
 /* The user command buffer of a program's render step (umd.h format), as
  * the interpreter builds it. Returns the length written (at most cap). */
 uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap);
-/* The inverse (render_records.c): the records of a user command buffer
- * that is exactly what wk_seed_render_command writes, into g (its records
- * and record_count; raw_bytes untouched). 1 when it parses, 0 for raw
- * bytes. */
-int wk_render_command_records(const uint8_t *p, size_t len, struct wk_prog_render *g);
+/* The inverse: wk_render_command_records (conform.h). */
 
 /* The harnesses wk_seeds_generate writes seeds for, NULL-terminated. */
 extern const char *const wk_seeded_harnesses[];

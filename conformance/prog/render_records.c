@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "inputs/seeds_lib.h"
+#include "conform.h"
+#include "wddmkit/umd.h"
 
 static uint32_t le32(const uint8_t *p)
 {
