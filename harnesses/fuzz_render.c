@@ -19,8 +19,11 @@
  * writes its user-mode format (WK_BINDING, fuzz_driver.h): the command
  * buffer's records (umd.h, as the structure-aware mutator edits them) are
  * the kit's abstract render operations, and the binding encodes them into
- * the driver's own pCommand and patch-location list (encode, below); the
- * input's own patch entries are the kit's format's and are left out. A
+ * the driver's own pCommand and patch-location list (encode, below). The
+ * input's patch entries are the kit's format's: their bytes become the
+ * encoder's opaque bytes instead (binding.h), the values of the fields
+ * the driver's format leaves to user mode (reserved words, flags), so the
+ * driver's checks of those fields see what the mutator writes. A
  * command buffer that is not records (raw bytes of the kit's format) says
  * nothing in the driver's format: the input is a skip, as is one with an
  * operation the encoder cannot say.
@@ -91,8 +94,9 @@ static int binding_encodes(struct wk_vidmm *vm)
  * The input's command buffer in the driver's own format: its records (the
  * kit's abstract render operations, which the structure-aware mutator
  * edits) encoded by the binding over the input's allocation list, with the
- * binding's patch-location list (the input's own patch entries are the
- * kit's format's, and are left out). WK_OK; WK_E_NOT_SUPPORTED for an
+ * binding's patch-location list, and the input's patch bytes as the
+ * encoder's opaque bytes (the kit's patch entries mean nothing in that
+ * format). WK_OK; WK_E_NOT_SUPPORTED for an
  * input that says nothing in that format (raw bytes of the kit's format,
  * an operation the encoder cannot say: a skip, never a finding);
  * WK_E_BINDING when the encoder broke binding.h (a BIND-* violation, the
@@ -104,13 +108,22 @@ static wk_status encode(struct wk_vidmm *vm, const struct wk_render_input *in, c
     static struct wk_prog_render records;
     static uint8_t command[WK_RENDER_MAX_COMMAND];
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
+    static uint8_t opaque[WK_RENDER_MAX_PATCH * WK_RENDER_PATCH_ENTRY];
     if (!wk_render_command_records(in->command, in->command_length, &records))
         return WK_E_NOT_SUPPORTED;
+    /* The patch entries the context takes (after the fold), bytes past the
+     * input zero, as the decoded program hands them (render_input.c). */
+    size_t opaque_length = (size_t)in->patch_length * WK_RENDER_PATCH_ENTRY;
+    memset(opaque, 0, opaque_length);
+    if (in->patch_bytes)
+        memcpy(opaque, in->patch, in->patch_bytes);
     memset(e, 0, sizeof(*e));
     e->command = command;
     e->command_cap = sizeof(command);
     e->patch = patch;
     e->patch_cap = WK_RENDER_MAX_PATCH;
+    e->opaque = opaque;
+    e->opaque_length = (uint32_t)opaque_length;
     return wk_prog_encode_render(vm, &records, list, list_length, e);
 }
 

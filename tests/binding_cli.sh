@@ -20,6 +20,7 @@ shift 3
 specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
+greedy_opaque=${17}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -83,6 +84,14 @@ for v in crash_exec:BIND-CRASH-001 loop_exec:BIND-HANG-001 bad_fault:BIND-RESULT
     grep -q "1 of 1 cases in .*: 1 error" "$out" || fail "conform.$name: not an error"
     grep -q "DRV-" "$out" && { fail "conform.$name: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
 done
+
+# An encoder that says it took more opaque bytes than the kit gave it: the
+# binding's error, before the driver's Render sees its bytes.
+expect conform.greedy_opaque 1 "rule: +BIND-RESULT-001" "$wddmkit" conform --binding "$greedy_opaque" \
+    "$here/bindings/specs/encoder.yaml"
+grep -q "the encoder of binding 'test' took more opaque bytes than it was given" "$out" || { fail "conform.greedy_opaque: no opaque wording:"; sed 's/^/    /' "$out"; }
+grep -q "1 of 1 cases in .*: 1 error" "$out" || { fail "conform.greedy_opaque: not an error:"; sed 's/^/    /' "$out"; }
+grep -q "DRV-" "$out" && { fail "conform.greedy_opaque: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
 
 # A register model that crashes inside the driver's own call (the
 # RD_MMIO reference driver writes its registers through the BAR's window):

@@ -6,40 +6,66 @@
 # (tests/data/corpus-v1/: the program regressions as they were committed
 # before version 2).
 #
-#   corpus_signatures.sh WDDMKIT CORPUS DRIVERS_DIR V1_DIR SCRATCH
+#   corpus_signatures.sh WDDMKIT CORPUS MODULE_DIRS V1_DIR SCRATCH
 #
-# DRIVERS_DIR holds the buggy example drivers (<name>.so); "reference" in
-# the manifest is the built-in reference driver. Prints one line per
-# mismatch and "corpus_signatures: all N regressions keep their signatures".
+# MODULE_DIRS: the folders (colon-separated) that hold the example drivers
+# (<name>.so) and hardware bindings (<name>_binding.so) the manifest names;
+# "reference" is the built-in reference driver. A file may have several
+# lines (each is checked): its signature on the reference, and on the
+# driver it was found on, with that driver's binding when a fourth column
+# names one (the run then passes --binding). Prints one line per mismatch
+# and "corpus_signatures: all N checks keep their signatures".
 set -u
-wddmkit=$1 corpus=$2 drivers=$3 v1=$4 scratch=$5
+wddmkit=$1 corpus=$2 dirs=$3 v1=$4 scratch=$5
 manifest=$corpus/signatures.tsv
 fails=0 count=0
 
-# The signature FILE replays to against DRIVER.
+# The first MODULE_DIRS folder's path to module NAME.so (empty: none).
+module() {
+    local dir
+    local IFS=:
+    for dir in $dirs; do
+        [ -e "$dir/$1.so" ] && { echo "$dir/$1.so"; return; }
+    done
+}
+
+# The signature FILE replays to against DRIVER, with BINDING (or none).
 signature_of() {
-    local file=$1 driver=$2 args=()
-    [ "$driver" != reference ] && args=(--driver "$drivers/$driver.so")
+    local file=$1 driver=$2 binding=$3 args=() path
+    if [ "$driver" != reference ]; then
+        path=$(module "$driver")
+        [ -n "$path" ] || { echo "(no $driver.so in $dirs)"; return; }
+        args=(--driver "$path")
+    fi
+    if [ -n "$binding" ]; then
+        path=$(module "${binding}_binding")
+        [ -n "$path" ] || { echo "(no ${binding}_binding.so in $dirs)"; return; }
+        args+=(--binding "$path")
+    fi
     "$wddmkit" repro "$file" "${args[@]}" 2>&1 | sed -n 's/^signature: //p' | head -n 1
 }
 
-# Checks FILE (relative path REL in the manifest) against its manifest line.
+# Checks FILE (relative path REL in the manifest) against each of its
+# manifest lines.
 check() {
-    local file=$1 rel=$2 what=$3 line driver want seen
-    line=$(awk -F'\t' -v f="$rel" '$1 == f { print; exit }' "$manifest")
-    if [ -z "$line" ]; then
+    local file=$1 rel=$2 what=$3 lines line driver want binding seen
+    lines=$(awk -F'\t' -v f="$rel" '$1 == f' "$manifest")
+    if [ -z "$lines" ]; then
         echo "corpus_signatures: $rel: no line in $manifest; add one (file, driver, the signature \`wddmkit repro\` prints)"
         fails=$((fails + 1))
         return
     fi
-    driver=$(printf '%s' "$line" | cut -f2)
-    want=$(printf '%s' "$line" | cut -f3)
-    seen=$(signature_of "$file" "$driver")
-    count=$((count + 1))
-    if [ "$seen" != "$want" ]; then
-        echo "corpus_signatures: $rel ($what, driver $driver): expected signature '$want', seen '$seen'"
-        fails=$((fails + 1))
-    fi
+    while IFS= read -r line; do
+        driver=$(printf '%s' "$line" | cut -f2)
+        want=$(printf '%s' "$line" | cut -f3)
+        binding=$(printf '%s' "$line" | cut -s -f4)
+        seen=$(signature_of "$file" "$driver" "$binding")
+        count=$((count + 1))
+        if [ "$seen" != "$want" ]; then
+            echo "corpus_signatures: $rel ($what, driver $driver${binding:+, binding $binding}): expected signature '$want', seen '$seen'"
+            fails=$((fails + 1))
+        fi
+    done <<<"$lines"
 }
 
 for file in "$corpus"/*/regressions/*.bin; do
@@ -66,4 +92,4 @@ if [ "$fails" -ne 0 ]; then
     echo "corpus_signatures: $fails problem(s)"
     exit 1
 fi
-echo "corpus_signatures: all $count regressions keep their signatures"
+echo "corpus_signatures: all $count checks keep their signatures"

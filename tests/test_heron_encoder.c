@@ -226,6 +226,59 @@ static void test_encoder_room(void **state)
     expect_skip(nops, 4, 8, 0, "longer than the room");
 }
 
+/* The opaque bytes fill the header's Reserved word, then each command's,
+ * 4 bytes each, byte 0 first; a short tail gives a partial word, and what
+ * has no bytes left stays 0. opaque_used says how many were taken. */
+static void test_encoder_opaque_fields(void **state)
+{
+    (void)state;
+    const struct wk_encode_op ops[2] = {
+        { .op = WK_USER_OP_NOP },
+        { .op = WK_USER_OP_BLIT, .src = { 0, 0 }, .dst = { 1, 0 }, .width = 8, .height = 2, .src_pitch = 16,
+          .dst_pitch = 16 },
+    };
+    const uint8_t opaque[10] = { 0x01, 0x02, 0x03, 0x04, 0x11, 0x12, 0x13, 0x14, 0x21, 0x22 };
+    uint8_t command[256];
+    struct wk_encode_render r;
+    HERON_UMD_HEADER h;
+    HERON_UMD_COMMAND c[3];
+
+    memset(&r, 0, sizeof r);
+    r.ops = ops;
+    r.op_count = 2;
+    r.list_length = 3;
+    r.list_size = list_size;
+    r.command = command;
+    r.command_cap = sizeof command;
+    r.opaque = opaque;
+    r.opaque_length = sizeof opaque;
+    assert_int_equal(wk_binding.encoder->render(NULL, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, sizeof opaque);
+    memcpy(&h, command, sizeof h);
+    memcpy(c, command + sizeof h, sizeof c);
+    assert_int_equal(h.CommandCount, 3); /* NOP, and the BLIT's two rows */
+    assert_int_equal(h.Reserved, 0x04030201u);
+    assert_int_equal(c[0].Reserved, 0x14131211u);
+    assert_int_equal(c[1].Reserved, 0x2221u);
+    assert_int_equal(c[2].Reserved, 0);
+    assert_int_equal(c[2].Destination.Offset, 16); /* the operations are encoded as without */
+
+    /* More bytes than fields: only 4 per field are taken. */
+    const uint8_t many[64] = { 0 };
+    r.opaque = many;
+    r.opaque_length = sizeof many;
+    assert_int_equal(wk_binding.encoder->render(NULL, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, 4 * 4);
+
+    /* None: the stream Heron's UMD writes. */
+    r.opaque = NULL;
+    r.opaque_length = 0;
+    assert_int_equal(wk_binding.encoder->render(NULL, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, 0);
+    memcpy(&h, command, sizeof h);
+    assert_int_equal(h.Reserved, 0);
+}
+
 static void test_encoder_allocation_copies_the_request(void **state)
 {
     (void)state;
@@ -335,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_encoder_lowers_write32_and_blit),
         cmocka_unit_test(test_encoder_skips_what_heron_cannot_say),
         cmocka_unit_test(test_encoder_room),
+        cmocka_unit_test(test_encoder_opaque_fields),
         cmocka_unit_test(test_encoder_allocation_copies_the_request),
         cmocka_unit_test(test_disasm_every_packet),
         cmocka_unit_test(test_disasm_garbage_and_start),

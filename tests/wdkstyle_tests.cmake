@@ -43,7 +43,7 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
       conform --quiet --profile reference --driver ${_module}
       ${PROJECT_SOURCE_DIR}/examples/drivers/wdkstyle/specs/registry.yaml)
   endforeach()
-  foreach(_bug fill_byte transfer_offset unmap_dummy patch_addr)
+  foreach(_bug fill_byte transfer_offset unmap_dummy patch_addr umd_skip)
     if(TARGET wdkstyle_bug_${_bug})
       wk_wdkstyle_test(bug_${_bug}_unseen 0
         "semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
@@ -74,6 +74,14 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
           conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_${_bug}> --binding ${_binding})
       endif()
     endforeach()
+    # The bug only user mode's bytes reach (a header word no case sets):
+    # the suite passes it with the binding too; fuzz_render finds it
+    # (fuzz.binding.render_finds_umd_skip).
+    if(TARGET wdkstyle_bug_umd_skip)
+      wk_wdkstyle_test(bug_umd_skip_suite_passes 0
+        "semantic +[1-9][0-9]* run.*encoder +[1-9][0-9]* run.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected"
+        conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_umd_skip> --binding ${_binding})
+    endif()
     # repro with the binding runs the driver's buffers too; --binding none
     # judges the contract only, and the planted bug passes.
     if(TARGET wdkstyle_bug_fill_byte)

@@ -189,10 +189,16 @@ struct wk_run_options {
                                           too */
 };
 
-/* The records of a user command buffer in the kit's UMD format (umd.h)
- * that is exactly what the interpreter writes for records
- * (render_records.c), into g (its records and record_count; raw_bytes
- * untouched). 1 when it parses, 0 for raw bytes. */
+/* The user command buffer in the kit's UMD format (umd.h) of a render
+ * step: its raw bytes, or its records, each as umd.h lays it out (the
+ * Reserved fields 0). Returns the length written (at most cap; records
+ * that do not fit are left out). What the interpreter hands Render, the
+ * seeds hold and the structure-aware mutator writes back. */
+uint32_t wk_prog_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap);
+/* The inverse (render_records.c): the records of a user command buffer
+ * that is exactly what wk_prog_render_command writes for records, into g
+ * (its records and record_count; raw_bytes untouched). 1 when it parses,
+ * 0 for raw bytes. */
 int wk_render_command_records(const uint8_t *p, size_t len, struct wk_prog_render *g);
 
 /* A render program's records in the driver's own user-mode format, by its

@@ -202,6 +202,12 @@ struct wk_prog_render {
     uint8_t raw_bytes[WK_PROG_MAX_COMMAND];
     uint32_t patch_length;                   /* user patch-location entries (0: none, NULL) */
     struct wk_prog_patch_location patch[WK_PROG_MAX_USER_PATCHES];
+    /* 1: a fuzz_render input's Render (fuzz/inputs/render_input.c). Under a
+     * binding's encoder it runs as the harness runs it: the raw bytes'
+     * records are encoded (bytes that are no records are a skip) and the
+     * user patch list's bytes are the encoder's opaque bytes. Not in the
+     * program formats: such a step goes back to fuzz_render's bytes. */
+    int harness_input;
 };
 
 struct wk_prog_patch {

@@ -225,8 +225,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     return st;
 }
 
-/* The user command buffer of umd.h from the program's records. */
-static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
+uint32_t wk_prog_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
 {
     if (r->raw) {
         uint32_t n = r->raw_length < cap ? r->raw_length : cap;
@@ -234,6 +233,8 @@ static uint32_t encode_commands(const struct wk_prog_render *r, uint8_t *buf, ui
         return n;
     }
     WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, r->record_count, 0 };
+    if (cap < sizeof(h))
+        return 0;
     uint32_t used = sizeof(h);
     memcpy(buf, &h, sizeof(h));
     for (uint32_t i = 0; i < r->record_count; i++) {
@@ -296,12 +297,12 @@ static void user_patches(const struct wk_prog_render *r, D3DDDI_PATCHLOCATIONLIS
         patch_location(&r->patch[i], &out[i]);
 }
 
-wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render *r,
-                                const struct wk_vidmm_list_entry *list, uint32_t list_length, struct wk_encode_render *e)
+/* The records of r (the kit's abstract render operations) by the binding's
+ * encoder; e's opaque bytes as the caller set them. */
+static wk_status encode_records(struct wk_vidmm *vm, const struct wk_prog_render *r,
+                                const struct wk_vidmm_list_entry *list, uint32_t list_length,
+                                struct wk_encode_render *e)
 {
-    if (r->raw || r->patch_length)
-        return wk_vidmm_skip(vm, r->raw ? "the step's command buffer is raw bytes of the kit's own UMD format"
-                                        : "the step writes its own patch-location list in the kit's UMD format");
     struct wk_encode_op ops[WK_PROG_MAX_RECORDS];
     uint64_t sizes[WK_PROG_MAX_LIST];
     uint32_t count = r->record_count < WK_PROG_MAX_RECORDS ? r->record_count : WK_PROG_MAX_RECORDS;
@@ -323,6 +324,48 @@ wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render
     e->ops = NULL; /* they lived here */
     e->list_size = NULL;
     return st;
+}
+
+/* A fuzz_render input's Render as fuzz_render runs it under an encoder
+ * (harnesses/fuzz_render.c): its command buffer's records, and its user
+ * patch entries' bytes (D3DDDI_PATCHLOCATIONLIST's, as the input holds
+ * them) as the opaque bytes. */
+static wk_status encode_harness_input(struct wk_vidmm *vm, const struct wk_prog_render *r,
+                                      const struct wk_vidmm_list_entry *list, uint32_t list_length,
+                                      struct wk_encode_render *e)
+{
+    static uint8_t opaque[WK_PROG_MAX_USER_PATCHES * sizeof(D3DDDI_PATCHLOCATIONLIST)];
+    struct wk_prog_render *g = malloc(sizeof(*g));
+    if (!g)
+        return WK_E_NO_MEMORY;
+    wk_status st;
+    if (!wk_render_command_records(r->raw_bytes, r->raw_length, g)) {
+        st = wk_vidmm_skip(vm, "the input's command buffer is raw bytes of the kit's own UMD format, not its records");
+    } else {
+        uint32_t n = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
+        for (uint32_t i = 0; i < n; i++) {
+            D3DDDI_PATCHLOCATIONLIST l;
+            patch_location(&r->patch[i], &l);
+            memcpy(opaque + i * sizeof(l), &l, sizeof(l));
+        }
+        e->opaque = n ? opaque : NULL;
+        e->opaque_length = n * (uint32_t)sizeof(D3DDDI_PATCHLOCATIONLIST);
+        st = encode_records(vm, g, list, list_length, e);
+        e->opaque = NULL; /* it lives here */
+    }
+    free(g);
+    return st;
+}
+
+wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render *r,
+                                const struct wk_vidmm_list_entry *list, uint32_t list_length, struct wk_encode_render *e)
+{
+    if (r->harness_input && r->raw)
+        return encode_harness_input(vm, r, list, list_length, e);
+    if (r->raw || r->patch_length)
+        return wk_vidmm_skip(vm, r->raw ? "the step's command buffer is raw bytes of the kit's own UMD format"
+                                        : "the step writes its own patch-location list in the kit's UMD format");
+    return encode_records(vm, r, list, list_length, e);
 }
 
 static wk_status do_render(struct interp *x, const struct wk_step *s)
@@ -356,7 +399,7 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
         len = e.command_length;
         patch_length = e.patch_length;
     } else {
-        len = encode_commands(r, buf, sizeof(buf));
+        len = wk_prog_render_command(r, buf, sizeof(buf));
         patch_length = r->patch_length < WK_PROG_MAX_USER_PATCHES ? r->patch_length : WK_PROG_MAX_USER_PATCHES;
         user_patches(r, patch);
     }

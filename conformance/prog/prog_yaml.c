@@ -356,57 +356,6 @@ static int record_ok(const struct wk_prog_render *r, const struct wk_prog_record
     }
 }
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* The user command buffer the interpreter builds from the records
- * (prog_run.c, encode_commands), for the `raw:` form. 0: over `cap`. */
-static uint32_t command_bytes(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
-{
-    static const uint32_t lengths[WK_USER_OP_COUNT] = { 8, 32, 24, 24, 40 };
-    uint32_t used = 16;
-    if (cap < used)
-        return 0;
-    memset(buf, 0, cap);
-    put32(buf, WK_USER_COMMAND_MAGIC);
-    put32(buf + 4, WK_USER_COMMAND_VERSION);
-    put32(buf + 8, r->record_count);
-    for (uint32_t i = 0; i < r->record_count; i++) {
-        const struct wk_prog_record *c = &r->records[i];
-        uint32_t len = c->op < WK_USER_OP_COUNT ? lengths[c->op] : 8;
-        if (used + len > cap)
-            return 0;
-        uint8_t *b = buf + used;
-        put32(b, c->op);
-        put32(b + 4, len);
-        const struct wk_prog_ref *first = c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_BLIT ? &c->src : &c->dst;
-        if (len > 8) {
-            put32(b + 8, first->list_index);
-            put32(b + 12, first->offset);
-        }
-        if (c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_BLIT) {
-            put32(b + 16, c->dst.list_index);
-            put32(b + 20, c->dst.offset);
-            put32(b + 24, c->op == WK_USER_OP_COPY ? c->size : c->width);
-            if (c->op == WK_USER_OP_BLIT) {
-                put32(b + 28, c->height);
-                put32(b + 32, c->src_pitch);
-                put32(b + 36, c->dst_pitch);
-            }
-        } else if (c->op == WK_USER_OP_FILL) {
-            put32(b + 16, c->size);
-            put32(b + 20, c->value);
-        } else if (c->op == WK_USER_OP_WRITE32) {
-            put32(b + 16, c->value);
-        }
-        used += len;
-    }
-    return used;
-}
-
 static void write_hex(struct yw *w, const uint8_t *b, uint32_t n)
 {
     out(w, "\"");
@@ -494,7 +443,7 @@ static void write_commands(struct yw *w, const struct wk_prog_render *r)
         all_ok &= record_ok(r, &r->records[i]);
     if (!all_ok) { /* the same bytes reach the driver */
         uint8_t buf[4096]; /* more than 32 records of umd.h take */
-        uint32_t n = command_bytes(r, buf, sizeof(buf));
+        uint32_t n = wk_prog_render_command(r, buf, sizeof(buf));
         if (n == 0) {
             problem(w, "step %d (render): records the loader refuses, and no `raw:` form of them", w->step);
             return;

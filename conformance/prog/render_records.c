@@ -2,16 +2,18 @@
 /*
  * render_records.c - a user command buffer in the kit's UMD format
  * (include/wddmkit/umd.h) read back into a render step's records: the
- * inverse of wk_seed_render_command (seeds_lib.h).
+ * inverse of wk_prog_render_command (prog_run.c).
  *
- * Two readers need it, and must agree: the structure-aware mutator, which
- * edits fuzz_render's command buffer as records when it parses
- * (fuzz/mutator/prog_mutator.c), and fuzz_render itself when the driver
- * under test has a hardware binding whose encoder writes the driver's own
+ * Three readers need it, and must agree: the structure-aware mutator,
+ * which edits fuzz_render's command buffer as records when it parses
+ * (fuzz/mutator/prog_mutator.c); fuzz_render itself when the driver under
+ * test has a hardware binding whose encoder writes the driver's own
  * format: the records are the kit's abstract render operations, which the
- * encoder turns into the driver's bytes (harnesses/fuzz_render.c). A
- * buffer parses only when it is exactly what wk_seed_render_command would
- * write (header, that many records of their exact sizes, nothing after):
+ * encoder turns into the driver's bytes (harnesses/fuzz_render.c); and the
+ * interpreter, which runs a fuzz_render input's Render the same way for
+ * repro, minimize and promote (wk_prog_encode_render). A buffer parses
+ * only when it is exactly what wk_prog_render_command would write
+ * (header, that many records of their exact sizes, nothing after):
  * anything else is raw bytes of the kit's format, which the mutator keeps
  * raw and which mean nothing in another driver's format.
  */
@@ -27,7 +29,7 @@ static uint32_t le32(const uint8_t *p)
 }
 
 /* One umd.h record at p (len bytes left) into c; its length, 0 when it does
- * not parse exactly as wk_seed_render_command would write it. */
+ * not parse exactly as wk_prog_render_command would write it. */
 static uint32_t parse_record(const uint8_t *p, size_t len, struct wk_prog_record *c)
 {
     static const uint32_t sizes[WK_USER_OP_COUNT] = { 8, 32, 24, 24, 40 };

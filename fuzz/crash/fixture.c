@@ -35,6 +35,13 @@ static void ctxinfo_child(const void *arg, int fd)
     uint32_t dev = 0, ctx = 0, gdi = 0;
     memset(&cfg, 0, sizeof(cfg));
     memset(&c, 0, sizeof(c));
+    /* The driver's binding, as the harness brings it up (a driver whose
+     * registers the binding models starts only with it). */
+    const char *binding = driver ? wk_crash_binding_of(driver) : NULL;
+    if (binding && wk_vidmm_binding_open(binding, &cfg.binding, c.why, sizeof(c.why)) != WK_OK) {
+        wk_write_all(fd, &c, sizeof(c));
+        return;
+    }
     wk_status st = wk_vidmm_create(&cfg, &vm);
     if (st == WK_OK)
         st = driver ? wk_vidmm_load(vm, driver) : wk_vidmm_attach(vm, wk_refdriver_DriverEntry);

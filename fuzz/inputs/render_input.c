@@ -74,6 +74,7 @@ int wk_render_input_to_prog(const uint8_t *data, size_t size, const struct wk_re
     fill_patches(r, &in);
     r->no_prepatch_info = (in.flags & WK_RENDER_NO_PREPATCH) != 0;
     r->raw = 1;
+    r->harness_input = 1; /* under an encoder: records and opaque bytes, as fuzz_render reads them */
     r->raw_length = (uint32_t)in.command_length; /* <= WK_RENDER_MAX_COMMAND == WK_PROG_MAX_COMMAND */
     if (in.command_length)
         memcpy(r->raw_bytes, in.command, in.command_length);

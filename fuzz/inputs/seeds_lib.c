@@ -79,66 +79,6 @@ void wk_bytes_free(struct wk_bytes *b)
 /* User command buffers                                                 */
 /* ------------------------------------------------------------------ */
 
-/* One record of umd.h from a program record; returns its length. */
-static uint32_t record_bytes(const struct wk_prog_record *c, uint8_t *out)
-{
-    struct wk_bytes b = { 0 };
-    uint32_t len = c->op == WK_USER_OP_COPY ? 32 : c->op == WK_USER_OP_FILL ? 24
-                 : c->op == WK_USER_OP_WRITE32 ? 24 : c->op == WK_USER_OP_BLIT ? 40 : 8;
-    wk_bytes_put(&b, c->op, 4);
-    wk_bytes_put(&b, len, 4);
-    if (c->op == WK_USER_OP_COPY || c->op == WK_USER_OP_BLIT) {
-        wk_bytes_put(&b, c->src.list_index, 4);
-        wk_bytes_put(&b, c->src.offset, 4);
-    }
-    if (c->op != WK_USER_OP_NOP && c->op < WK_USER_OP_COUNT) {
-        wk_bytes_put(&b, c->dst.list_index, 4);
-        wk_bytes_put(&b, c->dst.offset, 4);
-    }
-    if (c->op == WK_USER_OP_COPY)
-        wk_bytes_put(&b, c->size, 4);
-    if (c->op == WK_USER_OP_FILL) {
-        wk_bytes_put(&b, c->size, 4);
-        wk_bytes_put(&b, c->value, 4);
-    }
-    if (c->op == WK_USER_OP_WRITE32)
-        wk_bytes_put(&b, c->value, 4);
-    if (c->op == WK_USER_OP_BLIT) {
-        wk_bytes_put(&b, c->width, 4);
-        wk_bytes_put(&b, c->height, 4);
-        wk_bytes_put(&b, c->src_pitch, 4);
-        wk_bytes_put(&b, c->dst_pitch, 4);
-    }
-    wk_bytes_put(&b, 0, len - (uint32_t)b.size); /* Reserved fields */
-    if (!b.failed)
-        memcpy(out, b.data, len);
-    wk_bytes_free(&b);
-    return len;
-}
-
-uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap)
-{
-    if (r->raw) {
-        uint32_t n = r->raw_length < cap ? r->raw_length : cap;
-        memcpy(buf, r->raw_bytes, n);
-        return n;
-    }
-    WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, r->record_count, 0 };
-    if (cap < sizeof(h))
-        return 0;
-    memcpy(buf, &h, sizeof(h));
-    uint32_t used = sizeof(h);
-    for (uint32_t i = 0; i < r->record_count; i++) {
-        uint8_t rec[40];
-        uint32_t len = record_bytes(&r->records[i], rec);
-        if (used + len > cap)
-            break;
-        memcpy(buf + used, rec, len);
-        used += len;
-    }
-    return used;
-}
-
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
@@ -325,7 +265,7 @@ static void render_seed(struct gen *g, const struct wk_prog_exec *x, const struc
         wk_bytes_put(&b, l->split_offset, 4);
     }
     static uint8_t cmd[WK_RENDER_MAX_COMMAND];
-    wk_bytes_append(&b, cmd, wk_seed_render_command(r, cmd, sizeof(cmd)));
+    wk_bytes_append(&b, cmd, wk_prog_render_command(r, cmd, sizeof(cmd)));
     char name[160];
     snprintf(name, sizeof(name), "%s.%u", x->p->id, step);
     write_seed(g, "fuzz_render", name, &b);

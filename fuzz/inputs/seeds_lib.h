@@ -420,10 +420,6 @@ void wk_bytes_put(struct wk_bytes *b, uint64_t v, unsigned bytes);
 void wk_bytes_append(struct wk_bytes *b, const void *p, size_t n);
 void wk_bytes_free(struct wk_bytes *b);
 
-/* The user command buffer of a program's render step (umd.h format), as
- * the interpreter builds it. Returns the length written (at most cap). */
-uint32_t wk_seed_render_command(const struct wk_prog_render *r, uint8_t *buf, uint32_t cap);
-/* The inverse: wk_render_command_records (conform.h). */
 
 /* The harnesses wk_seeds_generate writes seeds for, NULL-terminated. */
 extern const char *const wk_seeded_harnesses[];

@@ -669,7 +669,7 @@ static size_t render_encode(const struct render_doc *d, const uint8_t *raw, size
     memcpy(buf + n, d->patch, (size_t)d->patch_length * WK_RENDER_PATCH_ENTRY);
     n += (size_t)d->patch_length * WK_RENDER_PATCH_ENTRY;
     if (d->parsed)
-        n += wk_seed_render_command(&d->cmd, buf + n, WK_RENDER_MAX_COMMAND);
+        n += wk_prog_render_command(&d->cmd, buf + n, WK_RENDER_MAX_COMMAND);
     else {
         raw_len = raw_len < WK_RENDER_MAX_COMMAND ? raw_len : WK_RENDER_MAX_COMMAND;
         memcpy(buf + n, raw, raw_len);

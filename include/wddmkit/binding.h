@@ -143,7 +143,18 @@ struct wk_encode_op {
 
 /* One Render call's user-mode input. The kit passes Render the allocation
  * list it describes (list_length entries, in that order) and the command
- * and patch-location list the encoder writes. */
+ * and patch-location list the encoder writes.
+ *
+ * opaque: raw bytes for the fields of the format that the operations do not
+ * say and that user mode may write as it likes (reserved words, flags, a
+ * header's spare fields): the encoder decides which fields those are, takes
+ * their values from these bytes in order, as many as it has fields for,
+ * and says in opaque_used how many it took. The fuzzers hand it bytes of
+ * their input, so the driver's checks of those fields see hostile values
+ * (a driver that must refuse a nonzero reserved word is tested by it);
+ * conformance cases hand none (NULL, 0), and the encoder writes what its
+ * UMD writes. Taking more than opaque_length is the binding's fault
+ * (BIND-RESULT-001). */
 struct wk_encode_render {
     const struct wk_encode_op *ops;      /* in */
     uint32_t op_count;                   /* in */
@@ -157,6 +168,9 @@ struct wk_encode_render {
     uint32_t patch_length;               /* out */
     uint32_t skipped_op;                 /* out, WK_ENCODE_SKIP: the index in ops of the one it cannot encode */
     char why[160];                       /* out, WK_ENCODE_SKIP: why ("no BLIT on this GPU") */
+    const uint8_t *opaque;               /* in: raw bytes for the opaque fields, or NULL */
+    uint32_t opaque_length;              /* in */
+    uint32_t opaque_used;                /* out: how many of them the encoder took */
 };
 
 /* One allocation's pPrivateDriverData for CreateAllocation. */

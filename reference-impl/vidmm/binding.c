@@ -374,10 +374,10 @@ wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r
             return fail(vm, WK_E_NOT_SUPPORTED, "the encoder of binding '%s' does not encode %s", vm->binding->name,
                         op < WK_USER_OP_COUNT ? op_names[op] : "that operation");
     }
-    const uint32_t command_cap = r->command_cap, patch_cap = r->patch_cap;
+    const uint32_t command_cap = r->command_cap, patch_cap = r->patch_cap, opaque_length = r->opaque_length;
     int rc = -1;
     wk_status crashed;
-    r->command_length = r->patch_length = r->skipped_op = 0;
+    r->command_length = r->patch_length = r->skipped_op = r->opaque_used = 0;
     r->why[0] = 0;
     lock(vm);
     BIND_CALL(vm, "encoder.render", crashed, rc = e->render(self_of(vm), r));
@@ -392,6 +392,8 @@ wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r
         return encoder_broke(vm, "returned neither WK_ENCODE_OK nor WK_ENCODE_SKIP");
     if (r->command_length > command_cap || r->patch_length > patch_cap)
         return encoder_broke(vm, "wrote past the room it was given");
+    if (r->opaque_used > opaque_length)
+        return encoder_broke(vm, "took more opaque bytes than it was given");
     for (uint32_t i = 0; i < r->patch_length; i++)
         if (r->patch[i].AllocationIndex >= r->list_length || r->patch[i].PatchOffset >= UINT32_MAX - 8)
             return encoder_broke(vm, "wrote a patch location outside its allocation list");

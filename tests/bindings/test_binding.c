@@ -24,7 +24,9 @@
  *                     deterministic, which `binding check` finds);
  *   TB_FAULTS         every buffer faults at its first command (a DECODE
  *                     fault: the driver's, PAGING-GPU-001), worded by its
- *                     fault_text and listed by its disassembler.
+ *                     fault_text and listed by its disassembler;
+ *   TB_GREEDY_OPAQUE  TB_GOOD with an encoder that says it took one opaque
+ *                     byte more than it was given (BIND-RESULT-001).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -36,7 +38,7 @@
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
-    defined(TB_NONDET)
+    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE)
 #define TB_RUNS 1
 #endif
 
@@ -207,4 +209,27 @@ static const struct wk_registers_ops registers = { sizeof(struct wk_registers_op
 #define TB_REGISTERS NULL
 #endif
 
-WK_BINDING_DEFINE = { TB_HEADER, TB_MEMORY, TB_BARS, 0, NULL, NULL, NULL, TB_PROCESSOR, NULL, TB_REGISTERS, TB_DISASM };
+#ifdef TB_GREEDY_OPAQUE
+/* The kit's format, empty (a header and no record): the kit must refuse
+ * the answer before Render sees it. */
+static int greedy_render(void *self, struct wk_encode_render *r)
+{
+    static const uint8_t empty[16] = { 'W', 'K', 'C', 'B', 1 };
+    (void)self;
+    if (r->command_cap < sizeof(empty))
+        return WK_ENCODE_SKIP;
+    memcpy(r->command, empty, sizeof(empty));
+    r->command_length = sizeof(empty);
+    r->opaque_used = r->opaque_length + 1;
+    return WK_ENCODE_OK;
+}
+
+static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_FILL, greedy_render,
+                                               NULL };
+#define TB_ENCODER &encoder
+#else
+#define TB_ENCODER NULL
+#endif
+
+WK_BINDING_DEFINE = { TB_HEADER,    TB_MEMORY, TB_BARS,      0,        NULL, NULL, NULL, TB_PROCESSOR,
+                      TB_ENCODER, TB_REGISTERS, TB_DISASM };

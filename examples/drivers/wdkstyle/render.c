@@ -15,6 +15,13 @@ Abstract:
     belongs. Every Heron address is above 4 GiB, so every patched slot is
     wrong.
 
+    HERON_BUG_UMD_SKIP (a planted bug, off unless defined): Render takes a
+    nonzero Reserved word in the stream's header as a count of bytes to
+    skip before the first command (a draft of a later stream version) and
+    never checks it against CommandLength, so it reads past pCommand. Only
+    user mode sets that word: a fuzzer reaches it through the encoder's
+    opaque bytes (wddmkit/binding.h), never through the abstract operations.
+
     Render reads Heron's UMD stream (heron_umd.h, the header the UMD and
     the miniport share): a HERON_UMD_HEADER, then CommandCount commands,
     each a FILL, a COPY or a NOP over (allocation index, offset)
@@ -55,6 +62,26 @@ static NTSTATUS HeronValidateUmdStream(_In_ const DXGKARG_RENDER *pRender, _Out_
 #pragma alloc_text(PAGE, HeronValidateUmdStream)
 #pragma alloc_text(PAGE, HeronDdiPresent)
 
+//
+// Where the first command starts: right after the header.
+//
+static
+SIZE_T
+HeronFirstCommandOffset(
+    _In_ const DXGKARG_RENDER *pRender
+    )
+{
+#ifdef HERON_BUG_UMD_SKIP
+    HERON_UMD_HEADER Header;
+
+    RtlCopyMemory(&Header, pRender->pCommand, sizeof(Header));
+    return sizeof(HERON_UMD_HEADER) + Header.Reserved;
+#else
+    UNREFERENCED_PARAMETER(pRender);
+    return sizeof(HERON_UMD_HEADER);
+#endif
+}
+
 static
 VOID
 HeronReadUmdCommand(
@@ -64,7 +91,8 @@ HeronReadUmdCommand(
     )
 {
     RtlCopyMemory(Command,
-                  (const UCHAR *)pRender->pCommand + sizeof(HERON_UMD_HEADER) + (SIZE_T)Index * sizeof(*Command),
+                  (const UCHAR *)pRender->pCommand + HeronFirstCommandOffset(pRender) +
+                      (SIZE_T)Index * sizeof(*Command),
                   sizeof(*Command));
 }
 
@@ -107,9 +135,14 @@ HeronValidateUmdStream(
     }
 
     RtlCopyMemory(&Header, pRender->pCommand, sizeof(Header));
-    if (Header.Signature != HERON_UMD_SIGNATURE || Header.Version != HERON_UMD_VERSION || Header.Reserved != 0) {
+    if (Header.Signature != HERON_UMD_SIGNATURE || Header.Version != HERON_UMD_VERSION) {
         return STATUS_INVALID_PARAMETER;    // not Heron's stream
     }
+#ifndef HERON_BUG_UMD_SKIP
+    if (Header.Reserved != 0) {
+        return STATUS_INVALID_PARAMETER;
+    }
+#endif
     if ((ULONGLONG)Header.CommandCount * sizeof(HERON_UMD_COMMAND) + sizeof(Header) != pRender->CommandLength) {
         return STATUS_INVALID_USER_BUFFER;
     }

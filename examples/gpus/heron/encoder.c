@@ -27,6 +27,12 @@
  * (the UMD would split it, which changes what the driver is asked), a
  * stream longer than the room the kit gave.
  *
+ * Opaque fields (wk_encode_render.opaque): the header's Reserved word,
+ * then each command's, in stream order, take the raw bytes the kit hands
+ * in (4 each, little-endian, while they last; 0 after, as Heron's UMD
+ * writes them). Heron's Render must refuse a stream with any of them
+ * nonzero, and this is how a fuzzer tests that it does.
+ *
  * Allocations: Heron's miniport reads the kit's own WK_ALLOCATION_REQUEST
  * as its CreateAllocation private data (objects.c of the driver), so the
  * encoder copies the request as it is.
@@ -53,6 +59,17 @@ static void put32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
     p[3] = (uint8_t)(v >> 24);
+}
+
+/* The next opaque field's value: 4 of the kit's raw bytes, byte 0 first,
+ * fewer (the rest 0) or none when they run out. */
+static uint32_t take_opaque(struct wk_encode_render *r)
+{
+    uint32_t value = 0;
+    for (int i = 0; i < 4 && r->opaque != NULL && r->opaque_used < r->opaque_length; i++) {
+        value |= (uint32_t)r->opaque[r->opaque_used++] << (8 * i);
+    }
+    return value;
 }
 
 /* The UMD commands one operation becomes: how many (a BLIT: one per row). */
@@ -159,6 +176,8 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
         return skip(r, first_past_room(r), "the stream is longer than the room for pCommand");
     }
     uint8_t *at = r->command + sizeof(HERON_UMD_HEADER);
+    r->opaque_used = 0;
+    uint32_t header_reserved = take_opaque(r);
     for (uint32_t i = 0; i < r->op_count; i++) {
         for (uint64_t row = 0; row < commands_of(&r->ops[i]); row++) {
             HERON_UMD_COMMAND c;
@@ -166,6 +185,7 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
             if (why != NULL) {
                 return skip(r, i, why);
             }
+            c.Reserved = take_opaque(r);
             store_command(at, &c);
             at += sizeof c;
         }
@@ -173,7 +193,7 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
     put32(r->command + 0, HERON_UMD_SIGNATURE);
     put32(r->command + 4, HERON_UMD_VERSION);
     put32(r->command + 8, (uint32_t)count);
-    put32(r->command + 12, 0);
+    put32(r->command + 12, header_reserved);
     r->command_length = (uint32_t)need;
     return WK_ENCODE_OK;
 }
