@@ -2,7 +2,8 @@
 /*
  * tests/test_othergpu_encoder.c - the OtherGPU binding's object, its UMD
  * encoder (the buffer it writes parsed back with othergpu_umd.h, the
- * driver's own header) and its disassembler.
+ * driver's own header; the opaque fields it fills from the kit's raw
+ * bytes) and its disassembler.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,201 @@ static void test_allocation_request_is_copied(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Opaque fields                                                        */
+/* ------------------------------------------------------------------ */
+
+static int encode_opaque(struct wk_encode_op *ops, uint32_t n, uint8_t *command, uint32_t cap, const uint8_t *opaque,
+                         uint32_t opaque_length, struct wk_encode_render *r)
+{
+    memset(r, 0, sizeof *r);
+    r->ops = ops;
+    r->op_count = n;
+    r->list_length = 2;
+    r->command = command;
+    r->command_cap = cap;
+    r->opaque = opaque;
+    r->opaque_length = opaque_length;
+    r->opaque_used = 0xFFFFFFFFu; /* the encoder must say, not leave what was there */
+    return og_encoder.render(NULL, r);
+}
+
+/* Bytes 0x01, 0x02, ...: field k (from 0) is 4k+1 .. 4k+4, byte 0 first. */
+static uint32_t field(uint32_t k)
+{
+    uint32_t b = 4 * k + 1;
+    return b | (b + 1) << 8 | (b + 2) << 16 | (b + 3) << 24;
+}
+
+static const struct wk_encode_op opaque_ops[3] = {
+    { .op = WK_USER_OP_FILL, .dst = { 1, 0x40 }, .size = 256, .value = 0xCAFEF00D },
+    { .op = WK_USER_OP_COPY, .src = { 0, 8 }, .dst = { 1, 0x100 }, .size = 64 },
+    { .op = WK_USER_OP_NOP },
+};
+
+/* With no bytes (a conformance case), every opaque field is 0 and none
+ * is taken; a non-NULL pointer with a length of 0 is no bytes too. */
+static void test_opaque_none_is_zero(void **state)
+{
+    (void)state;
+    uint8_t command[512], bytes[64];
+    memset(bytes, 0xEE, sizeof bytes);
+    struct wk_encode_op ops[3];
+    memcpy(ops, opaque_ops, sizeof ops);
+    struct wk_encode_render r;
+    for (int pass = 0; pass < 2; pass++) {
+        memset(command, 0xAA, sizeof command);
+        assert_int_equal(encode_opaque(ops, 3, command, sizeof command, pass ? bytes : NULL, 0, &r), WK_ENCODE_OK);
+        assert_int_equal(r.opaque_used, 0);
+        struct og_umd_record rec;
+        record_at(command, 0, &rec);
+        assert_int_equal(rec.reserved, 0);
+        assert_int_equal(rec.src_index, 0);
+        assert_int_equal(rec.src_offset, 0);
+        record_at(command, 1, &rec);
+        assert_int_equal(rec.reserved, 0);
+        assert_int_equal(rec.value, 0);
+        record_at(command, 2, &rec);
+        assert_int_equal(rec.op, OG_UMD_NOP);
+        assert_int_equal(rec.reserved | rec.size | rec.value | rec.dst_index | rec.dst_offset, 0);
+        assert_int_equal(rec.src_index | rec.src_offset, 0);
+    }
+}
+
+/* More bytes than fields: every opaque field takes 4, in record order
+ * (reserved first, then the fields the op leaves unset), the said fields
+ * are untouched, and exactly the bytes the fields hold are taken. */
+static void test_opaque_fills_every_field_in_order(void **state)
+{
+    (void)state;
+    uint8_t command[512], bytes[64];
+    for (uint32_t i = 0; i < sizeof bytes; i++) {
+        bytes[i] = (uint8_t)(i + 1);
+    }
+    struct wk_encode_op ops[3];
+    memcpy(ops, opaque_ops, sizeof ops);
+    struct wk_encode_render r;
+    assert_int_equal(encode_opaque(ops, 3, command, sizeof command, bytes, sizeof bytes, &r), WK_ENCODE_OK);
+    /* FILL: reserved, src_index, src_offset; COPY: reserved, value; NOP:
+     * reserved and its six operand words: 12 fields. */
+    assert_int_equal(r.opaque_used, 12 * 4);
+    assert_int_equal(get32(command), OG_UMD_MAGIC);
+    assert_int_equal(get32(command + 4), 3);
+    struct og_umd_record rec;
+    record_at(command, 0, &rec);
+    assert_int_equal(rec.op, OG_UMD_FILL);
+    assert_int_equal(rec.reserved, field(0));
+    assert_int_equal(rec.src_index, field(1));
+    assert_int_equal(rec.src_offset, field(2));
+    assert_int_equal(rec.size, 256);
+    assert_int_equal(rec.value, 0xCAFEF00D);
+    assert_int_equal(rec.dst_index, 1);
+    assert_int_equal(rec.dst_offset, 0x40);
+    record_at(command, 1, &rec);
+    assert_int_equal(rec.op, OG_UMD_COPY);
+    assert_int_equal(rec.reserved, field(3));
+    assert_int_equal(rec.value, field(4));
+    assert_int_equal(rec.size, 64);
+    assert_int_equal(rec.src_index, 0);
+    assert_int_equal(rec.src_offset, 8);
+    assert_int_equal(rec.dst_index, 1);
+    assert_int_equal(rec.dst_offset, 0x100);
+    record_at(command, 2, &rec);
+    assert_int_equal(rec.op, OG_UMD_NOP);
+    assert_int_equal(rec.reserved, field(5));
+    assert_int_equal(rec.size, field(6));
+    assert_int_equal(rec.value, field(7));
+    assert_int_equal(rec.dst_index, field(8));
+    assert_int_equal(rec.dst_offset, field(9));
+    assert_int_equal(rec.src_index, field(10));
+    assert_int_equal(rec.src_offset, field(11));
+}
+
+/* Fewer bytes than fields: a field takes what is left (the rest 0), the
+ * fields after it are 0, and no byte past opaque_length is read or
+ * counted (the bytes after it are 0xEE, which would show). */
+static void test_opaque_short_bytes_are_not_overrun(void **state)
+{
+    (void)state;
+    uint8_t command[512], bytes[64];
+    memset(bytes, 0xEE, sizeof bytes);
+    for (uint32_t i = 0; i < 6; i++) {
+        bytes[i] = (uint8_t)(i + 1);
+    }
+    struct wk_encode_op ops[3];
+    memcpy(ops, opaque_ops, sizeof ops);
+    struct wk_encode_render r;
+    assert_int_equal(encode_opaque(ops, 3, command, sizeof command, bytes, 6, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, 6);
+    struct og_umd_record rec;
+    record_at(command, 0, &rec);
+    assert_int_equal(rec.reserved, 0x04030201u);
+    assert_int_equal(rec.src_index, 0x0605u);
+    assert_int_equal(rec.src_offset, 0);
+    record_at(command, 1, &rec);
+    assert_int_equal(rec.reserved, 0);
+    assert_int_equal(rec.value, 0);
+    record_at(command, 2, &rec);
+    assert_int_equal(rec.reserved | rec.size | rec.value | rec.dst_index | rec.dst_offset, 0);
+    assert_int_equal(rec.src_index | rec.src_offset, 0);
+
+    /* Exactly as many bytes as fields: all taken, none more. */
+    for (uint32_t i = 0; i < 48; i++) {
+        bytes[i] = (uint8_t)(i + 1);
+    }
+    assert_int_equal(encode_opaque(ops, 3, command, sizeof command, bytes, 48, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, 48);
+    record_at(command, 2, &rec);
+    assert_int_equal(rec.src_offset, field(11));
+}
+
+/* The lowered operations: a WRITE32 is a FILL (reserved, src_index,
+ * src_offset), each BLIT row a COPY (reserved, value). */
+static void test_opaque_of_lowered_operations(void **state)
+{
+    (void)state;
+    uint8_t command[512], bytes[64];
+    for (uint32_t i = 0; i < sizeof bytes; i++) {
+        bytes[i] = (uint8_t)(i + 1);
+    }
+    struct wk_encode_op ops[2] = {
+        { .op = WK_USER_OP_WRITE32, .dst = { 1, 0x20 }, .value = 0x01020304 },
+        { .op = WK_USER_OP_BLIT, .src = { 0, 0 }, .dst = { 1, 16 }, .width = 8, .height = 2, .src_pitch = 100,
+          .dst_pitch = 200 },
+    };
+    struct wk_encode_render r;
+    assert_int_equal(encode_opaque(ops, 2, command, sizeof command, bytes, sizeof bytes, &r), WK_ENCODE_OK);
+    assert_int_equal(r.opaque_used, (3 + 2 + 2) * 4);
+    struct og_umd_record rec;
+    record_at(command, 0, &rec);
+    assert_int_equal(rec.reserved, field(0));
+    assert_int_equal(rec.src_index, field(1));
+    assert_int_equal(rec.src_offset, field(2));
+    assert_int_equal(rec.value, 0x01020304);
+    assert_int_equal(rec.size, 4);
+    for (uint32_t row = 0; row < 2; row++) {
+        record_at(command, 1 + row, &rec);
+        assert_int_equal(rec.op, OG_UMD_COPY);
+        assert_int_equal(rec.reserved, field(3 + 2 * row));
+        assert_int_equal(rec.value, field(4 + 2 * row));
+        assert_int_equal(rec.src_offset, row * 100);
+        assert_int_equal(rec.dst_offset, 16 + row * 200);
+    }
+}
+
+/* A skip encodes nothing, so it takes no byte. */
+static void test_opaque_skip_takes_none(void **state)
+{
+    (void)state;
+    uint8_t command[512], bytes[64];
+    memset(bytes, 0x5A, sizeof bytes);
+    struct wk_encode_op ops[2] = { { .op = WK_USER_OP_NOP }, { .op = WK_USER_OP_COPY, .size = 0 } };
+    struct wk_encode_render r;
+    assert_int_equal(encode_opaque(ops, 2, command, sizeof command, bytes, sizeof bytes, &r), WK_ENCODE_SKIP);
+    assert_int_equal(r.skipped_op, 1);
+    assert_int_equal(r.opaque_used, 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* The disassembler                                                     */
 /* ------------------------------------------------------------------ */
 
@@ -247,6 +443,11 @@ int main(void)
         cmocka_unit_test(test_lowers_write32_and_blit),
         cmocka_unit_test(test_skips_what_the_format_cannot_say),
         cmocka_unit_test(test_allocation_request_is_copied),
+        cmocka_unit_test(test_opaque_none_is_zero),
+        cmocka_unit_test(test_opaque_fills_every_field_in_order),
+        cmocka_unit_test(test_opaque_short_bytes_are_not_overrun),
+        cmocka_unit_test(test_opaque_of_lowered_operations),
+        cmocka_unit_test(test_opaque_skip_takes_none),
         cmocka_unit_test(test_disassembly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,25 @@
  * the reference the kit asks the driver to check), a BLIT row whose
  * offset does not fit 32 bits, a buffer longer than the room the kit gave.
  *
+ * Opaque fields (wk_encode_render.opaque): the fields of a record that no
+ * abstract operation sets. othergpu_umd.h gives each record a `reserved`
+ * word ("reserved is 0": the driver must refuse any other value), and
+ * each op reads only some of the operand words, the rest meaning nothing
+ * to it (the header says nothing of their value). In record order, each
+ * record's opaque fields are:
+ *
+ *     every record   reserved, first;
+ *     then  FILL     src_index, src_offset (a lowered WRITE32 too);
+ *           COPY     value (a BLIT's row too);
+ *           NOP      size, value, dst_index, dst_offset, src_index, src_offset.
+ *
+ * Each takes the next 4 of the kit's raw bytes, byte 0 first; once the
+ * bytes run out, a field takes what is left (the rest 0) and then 0, as
+ * OtherGPU's UMD writes them. No field of the header is opaque: magic and
+ * count are both said by the operations. opaque_used is how many bytes
+ * the records took (0 on a skip: nothing was encoded). With no bytes (the
+ * conformance cases), every opaque field is 0, as before.
+ *
  * Allocations: OtherGPU's miniport reads the kit's own
  * WK_ALLOCATION_REQUEST as its CreateAllocation private data (objects.c of
  * the driver), so the encoder copies the request as it is.
@@ -45,6 +64,7 @@ static int skip(struct wk_encode_render *r, uint32_t index, const char *why)
     r->skipped_op = index;
     r->command_length = 0;
     r->patch_length = 0;
+    r->opaque_used = 0;
     snprintf(r->why, sizeof r->why, "%s", why);
     return WK_ENCODE_SKIP;
 }
@@ -55,6 +75,40 @@ static void put32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
     p[3] = (uint8_t)(v >> 24);
+}
+
+/* The next opaque field's value: 4 of the kit's raw bytes, byte 0 first,
+ * fewer (the rest 0) or none when they run out. */
+static uint32_t take_opaque(struct wk_encode_render *r)
+{
+    uint32_t value = 0;
+    for (int i = 0; i < 4 && r->opaque != NULL && r->opaque_used < r->opaque_length; i++) {
+        value |= (uint32_t)r->opaque[r->opaque_used++] << (8 * i);
+    }
+    return value;
+}
+
+/* Fill the record's opaque fields, in the order the header comment gives. */
+static void fill_opaque(struct wk_encode_render *r, struct og_umd_record *rec)
+{
+    rec->reserved = take_opaque(r);
+    switch (rec->op) {
+    case OG_UMD_FILL:
+        rec->src_index = take_opaque(r);
+        rec->src_offset = take_opaque(r);
+        break;
+    case OG_UMD_COPY:
+        rec->value = take_opaque(r);
+        break;
+    default: /* NOP: only op is said */
+        rec->size = take_opaque(r);
+        rec->value = take_opaque(r);
+        rec->dst_index = take_opaque(r);
+        rec->dst_offset = take_opaque(r);
+        rec->src_index = take_opaque(r);
+        rec->src_offset = take_opaque(r);
+        break;
+    }
 }
 
 /* The UMD records one operation becomes (a BLIT: one per row). */
@@ -144,6 +198,7 @@ static int og_encode_render(void *self, struct wk_encode_render *r)
     (void)self;
     r->command_length = 0;
     r->patch_length = 0;
+    r->opaque_used = 0;
     if (r->op_count != 0 && r->ops == NULL) {
         return skip(r, 0, "no operations given");
     }
@@ -166,6 +221,7 @@ static int og_encode_render(void *self, struct wk_encode_render *r)
             if (why != NULL) {
                 return skip(r, i, why);
             }
+            fill_opaque(r, &rec);
             store_record(at, &rec);
             at += sizeof rec;
         }
