@@ -77,6 +77,15 @@ if(TARGET wk_refdriver AND TARGET wk_test_binding_abi_2 AND TARGET wk_test_bindi
   set_tests_properties(fuzz.binding.refused_at_start PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "cannot fuzz with the hardware binding [^:]*wk_test_binding_abi_2.so: binding 'test' 2.0 [^\n]*was built for binding ABI 2; this kit takes ABI 1\nexit 2"
     FAIL_REGULAR_EXPRESSION "FINDING")
+  # An encoder that reads past the opaque bytes it was handed (without
+  # counting them, so opaque_used cannot tell): the kit hands them with a
+  # guard page after them, and the read is the binding's crash.
+  if(TARGET wk_test_binding_overread_opaque AND TARGET fuzz_render_replay)
+    wk_fuzz_binding_test(encoder_overreads_opaque fuzz_render
+      "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:wk_refdriver>;WK_BINDING=$<TARGET_FILE:wk_test_binding_overread_opaque>"
+      "FINDING: the hardware binding failed, not the driver under test.*violation: BIND-CRASH-001: encoder.render of the binding crashed.*signature: BIND-CRASH-001 \\(SIGSEGV\\) in encoder.render"
+      "" ${_fb_corpus}/fuzz_render/regressions/heron-bug-umd-skip.bin)
+  endif()
   # A binding whose processor crashes: the finding is the binding's, signed
   # with the part that failed, never the driver's.
   wk_fuzz_binding_test(crash_is_the_bindings fuzz_prog

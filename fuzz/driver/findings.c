@@ -60,8 +60,12 @@ static void print_violations(const char *harness, struct wk_vidmm *vm)
     struct wk_violation v[16];
     uint64_t total = 0;
     uint32_t n = wk_vidmm_violations(vm, v, 16, &total);
-    for (uint32_t i = 0; i < n; i++)
-        fprintf(stderr, "%s:   violation in %s: %s\n", harness, wk_ddi_name(v[i].ddi), v[i].message);
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i].ddi == WK_DDI_NONE) /* outside any DDI: the binding's code, a kernel-API check */
+            fprintf(stderr, "%s:   violation: %s\n", harness, v[i].message);
+        else
+            fprintf(stderr, "%s:   violation in %s: %s\n", harness, wk_ddi_name(v[i].ddi), v[i].message);
+    }
     if (total > n)
         fprintf(stderr, "%s:   ... %llu violations in all\n", harness, (unsigned long long)total);
     if (wk_vidmm_last_error(vm)[0])

@@ -146,15 +146,24 @@ struct wk_encode_op {
  * and patch-location list the encoder writes.
  *
  * opaque: raw bytes for the fields of the format that the operations do not
- * say and that user mode may write as it likes (reserved words, flags, a
- * header's spare fields): the encoder decides which fields those are, takes
- * their values from these bytes in order, as many as it has fields for,
- * and says in opaque_used how many it took. The fuzzers hand it bytes of
- * their input, so the driver's checks of those fields see hostile values
- * (a driver that must refuse a nonzero reserved word is tested by it);
- * conformance cases hand none (NULL, 0), and the encoder writes what its
- * UMD writes. Taking more than opaque_length is the binding's fault
- * (BIND-RESULT-001). */
+ * say and that user mode may write as it likes: reserved words, flags, a
+ * header's spare fields, and the operand fields an operation leaves unused
+ * (a FILL's source): where a driver that trusts user mode goes wrong. The
+ * encoder decides which fields those are and fills them in a fixed order
+ * from these bytes (4 per 32-bit field, byte 0 first, is the convention);
+ * a field the bytes do not reach gets what its UMD writes (0 for a
+ * reserved word). It sets opaque_used to how many bytes it took (the kit
+ * sets it to 0 before the call and ignores it on WK_ENCODE_SKIP; with
+ * opaque NULL it stays 0).
+ *   Who hands bytes: fuzz_render, the raw bytes of its input's user
+ * patch-location entries (up to 32 D3DDDI_PATCHLOCATIONLIST entries of 24
+ * bytes, so at most 768; many inputs have none), and repro, minimize and
+ * promote of its inputs. Conformance cases and fuzz_prog hand none, and
+ * the encoder writes what its UMD writes.
+ *   The kit hands the bytes on read-only pages with a guard page right
+ * after them: reading past opaque_length, or writing them, crashes the
+ * encoder (BIND-CRASH-001); claiming more than opaque_length in
+ * opaque_used is BIND-RESULT-001. */
 struct wk_encode_render {
     const struct wk_encode_op *ops;      /* in */
     uint32_t op_count;                   /* in */

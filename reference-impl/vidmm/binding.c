@@ -375,6 +375,19 @@ wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r
                         op < WK_USER_OP_COUNT ? op_names[op] : "that operation");
     }
     const uint32_t command_cap = r->command_cap, patch_cap = r->patch_cap, opaque_length = r->opaque_length;
+    const uint8_t *opaque = r->opaque;
+    /* The opaque bytes on read-only pages with a guard page right after
+     * them: an encoder that reads past opaque_length, or writes them,
+     * faults at the instruction (BIND-CRASH-001), which counting alone
+     * (opaque_used, below) would not see. */
+    struct gbuf guarded;
+    memset(&guarded, 0, sizeof(guarded));
+    if (opaque && opaque_length) {
+        wk_status st = gbuf_alloc_input(vm, &guarded, opaque, opaque_length, "the encoder's opaque bytes");
+        if (st != WK_OK)
+            return st;
+        r->opaque = guarded.ptr;
+    }
     int rc = -1;
     wk_status crashed;
     r->command_length = r->patch_length = r->skipped_op = r->opaque_used = 0;
@@ -382,6 +395,9 @@ wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r
     lock(vm);
     BIND_CALL(vm, "encoder.render", crashed, rc = e->render(self_of(vm), r));
     unlock(vm);
+    r->opaque = opaque;
+    if (guarded.map || guarded.ptr)
+        gbuf_free(vm, &guarded);
     if (crashed != WK_OK)
         return WK_E_BINDING;
     r->why[sizeof(r->why) - 1] = 0;

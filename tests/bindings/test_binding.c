@@ -26,7 +26,10 @@
  *                     fault: the driver's, PAGING-GPU-001), worded by its
  *                     fault_text and listed by its disassembler;
  *   TB_GREEDY_OPAQUE  TB_GOOD with an encoder that says it took one opaque
- *                     byte more than it was given (BIND-RESULT-001).
+ *                     byte more than it was given (BIND-RESULT-001);
+ *   TB_OVERREAD_OPAQUE TB_GOOD with an encoder that reads the byte past its
+ *                     opaque bytes, without counting it (BIND-CRASH-001:
+ *                     the kit hands them with a guard page after them).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -38,7 +41,7 @@
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
-    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE)
+    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE)
 #define TB_RUNS 1
 #endif
 
@@ -209,10 +212,10 @@ static const struct wk_registers_ops registers = { sizeof(struct wk_registers_op
 #define TB_REGISTERS NULL
 #endif
 
-#ifdef TB_GREEDY_OPAQUE
+#if defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE)
 /* The kit's format, empty (a header and no record): the kit must refuse
  * the answer before Render sees it. */
-static int greedy_render(void *self, struct wk_encode_render *r)
+static int misbehaving_render(void *self, struct wk_encode_render *r)
 {
     static const uint8_t empty[16] = { 'W', 'K', 'C', 'B', 1 };
     (void)self;
@@ -220,12 +223,21 @@ static int greedy_render(void *self, struct wk_encode_render *r)
         return WK_ENCODE_SKIP;
     memcpy(r->command, empty, sizeof(empty));
     r->command_length = sizeof(empty);
+#ifdef TB_GREEDY_OPAQUE
     r->opaque_used = r->opaque_length + 1;
+#else
+    if (r->opaque && r->opaque_length)
+        r->command[15] = ((const volatile uint8_t *)r->opaque)[r->opaque_length]; /* one past the end */
+    r->command[15] = 0;
+#endif
     return WK_ENCODE_OK;
 }
 
-static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_FILL, greedy_render,
-                                               NULL };
+static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops),
+                                               (1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_FILL) |
+                                                   (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_WRITE32) |
+                                                   (1u << WK_USER_OP_BLIT),
+                                               misbehaving_render, NULL };
 #define TB_ENCODER &encoder
 #else
 #define TB_ENCODER NULL
