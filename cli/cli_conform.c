@@ -497,17 +497,31 @@ out:
     return code;
 }
 
+/* The DDIs the driver leaves NULL that the kernel calls on every adapter
+ * that renders, said before any case runs (DDI-TABLE-001): the case that
+ * checks the table fails for them, once, and the cases that call one are
+ * skipped with its name. */
+static void say_missing_ddis(const char *info)
+{
+    const char *missing = strstr(info, WK_CLI_DDIS_MISSING);
+    if (missing)
+        printf("ddis:    the driver leaves NULL %s:\n"
+               "         adapter-start.ddi-table fails for them, and the cases that call them are skipped\n",
+               missing + strlen(WK_CLI_DDIS_MISSING));
+}
+
 /* A --driver that does not load is a setup error, said once: each case
  * would otherwise report it as its own error or failure (561 of them for
  * a mistyped path). A module that needs a runtime this build lacks was
  * handed to another build before this (wk_cli_hand_over). */
 static int driver_loads(const char *driver)
 {
-    char why[1024] = "";
+    char why[1024] = "", info[4096] = "";
     if (!driver)
         return 1;
-    switch (wk_cli_driver_probe(driver, why, sizeof(why))) {
+    switch (wk_cli_driver_probe_info(driver, why, sizeof(why), info, sizeof(info))) {
     case WK_CLI_DRIVER_LOADS:
+        say_missing_ddis(info);
         return 1;
     case WK_CLI_DRIVER_CRASHED:
         fprintf(stderr, "wddmkit conform: --driver %s crashed while loading: %s\n", driver, why);

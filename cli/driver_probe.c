@@ -98,16 +98,33 @@ static NTSTATUS probe_initialize(DRIVER_OBJECT *self, PUNICODE_STRING path, cons
     return STATUS_REVISION_MISMATCH;
 }
 
-/* What the table says beyond loading: its interface version, and the DDIs
- * it fills that the kit never calls (written after the separator). */
+/* names[0..n) after `at` in info, comma-separated; the new end. */
+static int append_names(char *info, size_t cap, int at, const char **names, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && at > 0 && (size_t)at < cap; i++)
+        at += snprintf(info + at, cap - (size_t)at, "%s%s", i ? ", " : "", names[i]);
+    return at;
+}
+
+/* What the table says beyond loading: its interface version, the DDIs it
+ * fills that the kit never calls, and those the kernel calls on every
+ * adapter that renders that it leaves NULL (DDI-TABLE-001; written after
+ * WK_CLI_DDIS_MISSING, which conform looks for). */
 static void describe_table(char *info, size_t cap)
 {
     const char *names[160];
     uint32_t n = wk_dxgk_undriven(&probed_table, names, 160);
     int at = snprintf(info, cap, "interface version 0x%x; DDIs it fills that the kit never calls: %s",
                       (unsigned)probed_table.Version, n ? "" : "none");
-    for (uint32_t i = 0; i < n && i < 160 && at > 0 && (size_t)at < cap; i++)
-        at += snprintf(info + at, cap - (size_t)at, "%s%s", i ? ", " : "", names[i]);
+    at = append_names(info, cap, at, names, n < 160 ? n : 160);
+    n = wk_dxgk_missing_required(&probed_table, names, 160);
+    if (n == 0 || at <= 0 || (size_t)at >= cap)
+        return;
+    at += snprintf(info + at, cap - (size_t)at, "%s%u DDI%s the kernel calls on an adapter that renders: ",
+                   WK_CLI_DDIS_MISSING, n, n == 1 ? "" : "s");
+    at = append_names(info, cap, at, names, n < 160 ? n : 160);
+    if (at > 0 && (size_t)at < cap)
+        snprintf(info + at, cap - (size_t)at, " (DDI-TABLE-001)");
 }
 
 static NTSTATUS probe_initialize_abi1(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init)

@@ -235,3 +235,25 @@ wk_cli_expect(cli.registry_no_fork_skip 1
 # Structs and arrays handed to a driver by pointer are guarded
 # (tests/arg_guard_tests.cmake: uses wk_cli_expect above).
 include(${CMAKE_CURRENT_LIST_DIR}/arg_guard_tests.cmake)
+
+# A driver that leaves DDIs out (tests/driver_build/missing_ddis.c):
+# without CreateAllocation and CreateContext, or without StopDevice. The
+# run says which before any case, the table's case fails with
+# DDI-TABLE-001, the cases that need them are skipped with the DDI's name,
+# and the result is not "all as expected" (docs/verdicts.md).
+wk_add_refwrap_module(wk_test_missing_alloc_ctx ${CMAKE_CURRENT_LIST_DIR}/driver_build/missing_ddis.c)
+target_compile_definitions(wk_test_missing_alloc_ctx PRIVATE WK_MISSING_CREATE_ALLOCATION WK_MISSING_CREATE_CONTEXT)
+wk_add_refwrap_module(wk_test_missing_stop ${CMAKE_CURRENT_LIST_DIR}/driver_build/missing_ddis.c)
+target_compile_definitions(wk_test_missing_stop PRIVATE WK_MISSING_STOP_DEVICE)
+add_test(NAME cli.ddi_table_missing
+  COMMAND ${CMAKE_COMMAND} -DEXPECT=1
+          "-DREGEX=ddis: +the driver leaves NULL 2 DDIs the kernel calls on an adapter that renders: DxgkDdiCreateAllocation, DxgkDdiCreateContext \\(DDI-TABLE-001\\).*1 unexpected result:[ \n]+fail adapter-start.ddi-table[ \n]+rule: +DDI-TABLE-001.*skipped, by reason:[ \n]+[0-9]+ +the driver has no DxgkDdiCreateAllocation.*RESULT: UNEXPECTED RESULTS"
+          "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:wk_test_missing_alloc_ctx>"
+          -P ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
+set_tests_properties(cli.ddi_table_missing PROPERTIES LABELS "unit" TIMEOUT 300)
+add_test(NAME cli.ddi_table_missing_stop
+  COMMAND ${CMAKE_COMMAND} -DEXPECT=1
+          "-DREGEX=ddis: +the driver leaves NULL 1 DDI [^\n]*: DxgkDdiStopDevice \\(DDI-TABLE-001\\).*1 unexpected result:[ \n]+fail adapter-start.ddi-table[ \n]+rule: +DDI-TABLE-001.*RESULT: UNEXPECTED RESULTS"
+          "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:wk_test_missing_stop>"
+          -P ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
+set_tests_properties(cli.ddi_table_missing_stop PROPERTIES LABELS "unit" TIMEOUT 300)

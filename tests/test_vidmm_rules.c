@@ -113,6 +113,8 @@ enum mutation {
     MUT_BIND_HANG,            /* its exec never returns */
     MUT_BIND_BUDGET,          /* it runs on after spend() said no */
     MUT_BIND_RESULT,          /* it reports a fault of class 99 */
+    /* The DDI table */
+    MUT_NO_STOP_DEVICE,       /* DRIVER_INITIALIZATION_DATA leaves DxgkDdiStopDevice NULL */
 };
 
 #define MAX_TRACKED 32u
@@ -640,6 +642,8 @@ static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING 
     t.DxgkDdiSubmitCommand = m_submit;
     t.DxgkDdiInterruptRoutine = m_interrupt;
     t.DxgkDdiDpcRoutine = m_dpc;
+    if (M.mode == MUT_NO_STOP_DEVICE)
+        t.DxgkDdiStopDevice = NULL, M.fired++; /* the table itself is the bad answer: no step arms it */
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -1379,6 +1383,7 @@ static void sc_cancel(struct run *r)
 #define CASE_SHORT_TIMEOUT 0x4u /* ddi_timeout_ms 300 in the bad run */
 #define CASE_KILLS 0x8u         /* the bad run leaves the adapter dead */
 #define CASE_BINDING 0x10u      /* the adapter has the test binding (binding_of_case) */
+#define CASE_DDI_TABLE 0x20u    /* the adapter checks the DDI table at start (check_ddi_table) */
 
 struct rule_case {
     const char *id;
@@ -1516,6 +1521,7 @@ static const struct rule_case cases[] = {
     { "BIND-HANG-001", sc_render, NULL, MUT_BIND_HANG, CASE_KILLS | CASE_BINDING | CASE_SHORT_TIMEOUT },
     { "BIND-BUDGET-001", sc_render, NULL, MUT_BIND_BUDGET, CASE_KILLS | CASE_BINDING },
     { "BIND-RESULT-001", sc_render, NULL, MUT_BIND_RESULT, CASE_KILLS | CASE_BINDING },
+    { "DDI-TABLE-001", sc_start, NULL, MUT_NO_STOP_DEVICE, CASE_DDI_TABLE },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1664,6 +1670,8 @@ static bool run_once(const struct rule_case *c, int bad)
         cfg.ddi_timeout_ms = 300; /* the good run keeps the default: no timer race */
     if (c->flags & CASE_BINDING)
         cfg.binding = binding_of_case();
+    if (c->flags & CASE_DDI_TABLE)
+        cfg.check_ddi_table = 1;
     if (!expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK))
         return false;
     if (bad && c->rewrite)

@@ -396,6 +396,8 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
         fprintf(out, "    transfer chunk %llu, split submissions %s, max passes %u, DDI timeout %u ms, seed %llu\n",
                 (unsigned long long)v->transfer_chunk, v->split_submissions ? "on" : "off", v->max_passes,
                 v->ddi_timeout_ms, (unsigned long long)v->seed);
+    if (v->check_ddi_table)
+        fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
 }
 
 void wk_prog_dump(const struct wk_prog *p, FILE *out)

@@ -876,7 +876,7 @@ static void write_adapter(struct yw *w)
     char a[32], b[32];
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
-              v->split_submissions || v->ddi_timeout_ms || v->seed;
+              v->split_submissions || v->ddi_timeout_ms || v->seed || v->check_ddi_table;
     int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
         return;
@@ -907,6 +907,8 @@ static void write_adapter(struct yw *w)
         out(w, "      ddi_timeout_ms: %u\n", v->ddi_timeout_ms);
     if (v->seed)
         out(w, "      seed: %llu\n", (unsigned long long)v->seed);
+    if (v->check_ddi_table)
+        out(w, "      check_ddi_table: true\n");
 }
 
 /* ------------------------------------------------------------------ */

@@ -372,6 +372,25 @@ static NTSTATUS start_device(struct wk_vidmm *vm, wk_status *crashed)
     return st;
 }
 
+/* DDI-TABLE-001: the DDIs the kernel calls on every adapter that renders
+ * (facts §5.11), all filled. A violation, not a refusal: the adapter still
+ * starts, so the run goes on and the cases that need none of them judge
+ * what the driver has. */
+static void check_ddi_table(struct wk_vidmm *vm)
+{
+    const char *names[32];
+    uint32_t n = wk_dxgk_missing_required(&vm->ddi, names, 32);
+    if (n == 0)
+        return;
+    char list[768];
+    int at = 0;
+    for (uint32_t i = 0; i < n && i < 32 && at >= 0 && (size_t)at < sizeof(list); i++)
+        at += snprintf(list + at, sizeof(list) - (size_t)at, "%s%s", i ? ", " : "", names[i]);
+    violate(vm, R_DDI_TABLE, WK_DDI_DRIVER_ENTRY,
+            "the table handed to DxgkInitialize leaves NULL %u DDI%s the kernel calls on an adapter that renders: %s",
+            n, n == 1 ? "" : "s", list);
+}
+
 wk_status wk_vidmm_start(struct wk_vidmm *vm)
 {
     if (!vm->have_ddi)
@@ -382,6 +401,8 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (!d->DxgkDdiAddDevice || !d->DxgkDdiStartDevice || !d->DxgkDdiQueryAdapterInfo)
         return violate(vm, R_START_STATUS, WK_DDI_ADD_DEVICE,
                        "the driver lacks AddDevice, StartDevice or QueryAdapterInfo");
+    if (vm->cfg.check_ddi_table)
+        check_ddi_table(vm);
     pdo_place(vm);
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;

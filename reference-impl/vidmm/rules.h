@@ -332,7 +332,11 @@
       "DESIGN: processor.h (wk_exec_ops.spend)", "reference-impl/vidmm/binding.c") \
     X(R_BIND_RESULT, "BIND-RESULT-001", WK_DDI_NONE,                                                    \
       "a binding answers within its interface (fault class and offset, encoder lengths, create)", \
-      "DESIGN: processor.h and binding.h", "reference-impl/vidmm/binding.c")
+      "DESIGN: processor.h and binding.h", "reference-impl/vidmm/binding.c")                                \
+    /* The DDI table itself */                                                                     \
+    X(R_DDI_TABLE, "DDI-TABLE-001", WK_DDI_DRIVER_ENTRY,                                           \
+      "DRIVER_INITIALIZATION_DATA fills every DDI the kernel calls on an adapter that renders: the submission sequence (Render or RenderKm, BuildPagingBuffer, Patch, SubmitCommand, the interrupt and DPC routines that report its fences) and the device, allocation and context life cycle around it", \
+      "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources])", "reference-impl/vidmm/adapter.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

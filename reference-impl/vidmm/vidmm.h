@@ -122,6 +122,11 @@ struct wk_vidmm_config {
     const struct wk_vidmm_registry *registry; /* the values under the driver's service key
                                         (WK_VIDMM_SERVICE_KEY) that km.h's registry reads
                                         answer from; copied at create; NULL: none */
+    int check_ddi_table;             /* 1: at start, the driver's table fills every DDI
+                                        the kernel calls on an adapter that renders
+                                        (DDI-TABLE-001); one case asks (adapter.ddi-table),
+                                        so a driver that leaves one out fails there once,
+                                        and the cases that call it are skipped */
 };
 
 /* The adapter's device BARs, as DxgkCbGetDeviceInformation's
@@ -351,6 +356,10 @@ size_t wk_dxgk_table_size(ULONG version);
 int wk_dxgk_version_supported(ULONG version, char *why, size_t size);
 void wk_dxgk_table_copy(DRIVER_INITIALIZATION_DATA *to, const DRIVER_INITIALIZATION_DATA *from);
 uint32_t wk_dxgk_undriven(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max);
+/* The DDIs the kernel calls on every adapter that renders that the table
+ * leaves NULL (DDI-TABLE-001, facts §5.11): their names into names[0..max),
+ * in table order; returns how many (which may exceed max). */
+uint32_t wk_dxgk_missing_required(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max);
 
 /* The PagingBufferSize the driver reported in QUERYSEGMENT (after start). */
 uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm);
