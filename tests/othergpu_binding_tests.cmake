@@ -88,25 +88,28 @@ if(TARGET othergpu_binding AND TARGET othergpu_driver)
               -P ${_ogb_expect})
     set_tests_properties(othergpu_binding.${name} PROPERTIES LABELS "conform;unit" TIMEOUT 300)
   endfunction()
+  # Counts of cases change as specs are added (docs/drivers-for-other-hardware.md
+  # keeps the measured ones): the tests pin what must hold, no failure, the
+  # checks that must run, and each bug's rule alone.
   wk_othergpu_binding_test(conform othergpu_driver ${_ogb_binding} 0
-    "binding: binding 'othergpu' 1.0, binding ABI 1: .*gpu: +the binding's processor executes the driver's buffers.*umd: +the binding's encoder writes the driver's own user-mode formats.*semantic +895 run.*encoder +75 run.*567 of 567 cases in [0-9.]+ s: 260 pass, 307 skip[^a-z]+RESULT: all as expected")
+    "binding: binding 'othergpu' 1.0, binding ABI 1: .*gpu: +the binding's processor executes the driver's buffers.*umd: +the binding's encoder writes the driver's own user-mode formats.*semantic +[1-9][0-9]* run.*encoder +[1-9][0-9]* run.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
   wk_othergpu_binding_test(conform_none othergpu_driver none 0
-    "semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*567 of 567 cases in [0-9.]+ s: 228 pass, 339 skip[^a-z]+RESULT: all as expected")
+    "semantic +0 run, [1-9][0-9]* skipped: nothing executes the driver's buffers.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
   if(TARGET othergpu_bug_paging_stall)
     wk_othergpu_binding_test(bug_paging_stall othergpu_bug_paging_stall ${_ogb_binding} 1
       "unexpected results by rule:[ \n]+36 +PAGING-PROGRESS-001\n\n")
     wk_othergpu_binding_test(bug_commit_limit othergpu_bug_commit_limit ${_ogb_binding} 1
-      "unexpected results by rule:[ \n]+354 +SEG-COMMIT-001\n\n")
+      "unexpected results by rule:[ \n]+[1-9][0-9]* +SEG-COMMIT-001\n\n")
     wk_othergpu_binding_test(bug_patch_offset othergpu_bug_patch_offset ${_ogb_binding} 1
-      "fail regressions.buggy-patch-offset[^a-z]+rule: +PATCH-CONFINE-001.*fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*260 pass, 2 fail, 305 skip[^a-z]+RESULT: UNEXPECTED RESULTS"
+      "fail regressions.buggy-patch-offset[^a-z]+rule: +PATCH-CONFINE-001.*fail smoke.patch-direct[^a-z]+rule: +PATCH-CONFINE-001.*[1-9][0-9]* pass, 2 fail, [0-9]+ skip[^a-z]+RESULT: UNEXPECTED RESULTS"
       --profile stress)
     wk_othergpu_binding_test(bug_render_outputs othergpu_bug_render_outputs ${_ogb_binding} 0
-      "260 pass, 307 skip[^a-z]+RESULT: all as expected")
+      "[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
     wk_othergpu_binding_test(bug_render_outputs_reference othergpu_bug_render_outputs ${_ogb_binding} 1
       "fail render[.][^\n]+\n +rule: +RENDER-FAIL-001.*fail render[.][^\n]+\n +rule: +RENDER-FAIL-001.*RESULT: UNEXPECTED RESULTS"
       --profile reference --filter "render.*")
     wk_othergpu_binding_test(dma_in_gart othergpu_dma_in_gart ${_ogb_binding} 0
-      "semantic +[1-9][0-9]* run.*260 pass, 307 skip[^a-z]+RESULT: all as expected")
+      "semantic +[1-9][0-9]* run.*[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
     wk_othergpu_binding_test(dma_too_large othergpu_dma_too_large ${_ogb_binding} 0
       "[1-9][0-9]* pass, [0-9]+ skip[^a-z]+RESULT: all as expected")
   endif()

@@ -1141,6 +1141,11 @@ REWRITER(rw_notify_dropped)
     CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED ? d : NULL,
            d->InterruptType = DXGK_INTERRUPT_CRTC_VSYNC);
 }
+REWRITER(rw_notify_wrong_node)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED ? d : NULL, d->DmaCompleted.NodeOrdinal = 3);
+}
 REWRITER(rw_notify_bad_fence)
 {
     DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
@@ -1483,6 +1488,7 @@ static const struct rule_case cases[] = {
     MUT("SUBMIT-GPU-001", sc_render, MUT_RENDER_BAD_OPCODE),
     RW("SUBMIT-FENCE-001", sc_render, rw_notify_dropped),
     RW("INTR-FENCE-001", sc_render, rw_notify_bad_fence),
+    RW("INTR-ORDINAL-001", sc_render, rw_notify_wrong_node),
     RW("INTR-CLAIM-001", sc_render, rw_isr_unclaimed),
     RW("CANCEL-STATUS-001", sc_cancel, rw_cancel_status),
     /* Context allocations */

@@ -38,8 +38,11 @@ static const struct wk_gpu_desc *cb_gpu_description(const HANDLE hAdapter)
     return vm ? &vm->gpu_desc : NULL;
 }
 
-/* Fence completion (facts §2.2: an unknown fence is bug check 0x119/0x1). */
-static void complete_fence(struct wk_vidmm *vm, UINT fence)
+/* Fence completion (facts §2.2: an unknown fence is bug check 0x119/0x1),
+ * reported by the node and engine that ran it (INTR-ORDINAL-001: the
+ * DXGKARGCB_NOTIFY_INTERRUPT_DATA page names NodeOrdinal and EngineOrdinal
+ * "the node" and "the engine ... that generates the notification"). */
+static void complete_fence(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
 {
     uint32_t first_submitted = UINT32_MAX; /* held submissions never reached the driver */
     for (uint32_t i = 0; i < vm->npending; i++) {
@@ -52,6 +55,10 @@ static void complete_fence(struct wk_vidmm *vm, UINT fence)
         if (i != first_submitted)
             violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT, "fence %u completed before the earlier fence %u",
                     fence, vm->pending[first_submitted].fence);
+        if (node != vm->pending[i].node || engine != vm->pending[i].engine)
+            violate(vm, R_INTR_ORDINAL, WK_DDI_CB_NOTIFY_INTERRUPT,
+                    "fence %u reported by node %u engine %u; it was submitted to node %u engine %u", fence, node,
+                    engine, vm->pending[i].node, vm->pending[i].engine);
         memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(vm->pending[0]));
         vm->npending--;
         vm->last_completed = fence;
@@ -75,11 +82,12 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     d = &copy;
     switch (d->InterruptType) {
     case DXGK_INTERRUPT_DMA_COMPLETED:
-        complete_fence(vm, d->DmaCompleted.SubmissionFenceId);
+        complete_fence(vm, d->DmaCompleted.SubmissionFenceId, d->DmaCompleted.NodeOrdinal,
+                       d->DmaCompleted.EngineOrdinal);
         break;
     case DXGK_INTERRUPT_DMA_FAULTED:
         vm->stats.gpu_faults++;
-        complete_fence(vm, d->DmaFaulted.FaultedFenceId);
+        complete_fence(vm, d->DmaFaulted.FaultedFenceId, d->DmaFaulted.NodeOrdinal, d->DmaFaulted.EngineOrdinal);
         break;
     default:
         break; /* preemption, vsync, monitored fences: not modelled as errors */

@@ -185,12 +185,19 @@ struct pending {
     int paging;
     int held;                   /* kept in the software queue (cancel tests) */
     uint32_t context;
+    uint32_t node, engine;      /* the NodeOrdinal and EngineOrdinal it was submitted to
+                                   (its completion must name them: INTR-ORDINAL-001) */
     uint32_t start, end;        /* submission range in the DMA buffer */
     uint64_t dma_gpu_address;   /* the DMA buffer's GPU address (a binding's processor
                                    without registers runs [start, end) from it) */
 };
 
 #define MAX_PENDING 256u
+
+/* The node and engine every submission goes to: the kit's adapter has one
+ * node, and is not part of a link (so its engine ordinal is 0). */
+#define VIDMM_NODE 0u
+#define VIDMM_ENGINE 0u
 
 /* ------------------------------------------------------------------ */
 /* The manager                                                          */

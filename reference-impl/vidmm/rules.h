@@ -336,7 +336,10 @@
     /* The DDI table itself */                                                                     \
     X(R_DDI_TABLE, "DDI-TABLE-001", WK_DDI_DRIVER_ENTRY,                                           \
       "DRIVER_INITIALIZATION_DATA fills every DDI the kernel calls on an adapter that renders: the submission sequence (Render or RenderKm, BuildPagingBuffer, Patch, SubmitCommand, the interrupt and DPC routines that report its fences) and the device, allocation and context life cycle around it", \
-      "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources])", "reference-impl/vidmm/adapter.c")
+      "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources])", "reference-impl/vidmm/adapter.c") \
+    X(R_INTR_ORDINAL, "INTR-ORDINAL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                              \
+      "a DMA_COMPLETED or DMA_FAULTED report names the node and engine the fence was submitted to (SubmitCommand's NodeOrdinal and EngineOrdinal; 0 on an adapter that is not linked)", \
+      "facts §5.12 ([D:ns-d3dkmddi-_dxgkargcb_notify_interrupt_data])", "reference-impl/vidmm/callbacks.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -309,6 +309,8 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     args.DmaBufferPrivateDataSubmissionEndOffset = s->private_end;
     args.SubmissionFenceId = fence;
     args.Flags.Paging = (UINT)s->paging;
+    args.NodeOrdinal = VIDMM_NODE;
+    args.EngineOrdinal = VIDMM_ENGINE;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     const unsigned char irql = km_irql_enter(vm, KM_DISPATCH_LEVEL); /* facts §5.3 T9 */
@@ -342,6 +344,8 @@ static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, ui
     p->paging = s->paging;
     p->held = held;
     p->context = s->context;
+    p->node = VIDMM_NODE; /* as call_submit hands them */
+    p->engine = VIDMM_ENGINE;
     p->start = s->start;
     p->end = s->end;
     p->dma_gpu_address = s->dma_gpu_address;
