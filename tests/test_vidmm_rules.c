@@ -71,6 +71,7 @@ enum mutation {
     MUT_FILL_PATTERN,         /* FILL: one byte of the pattern operand flipped */
     MUT_FILL_OUTSIDE,         /* FILL: plus a WRITE32 just past the destination */
     MUT_TRANSFER_SHORT,       /* TRANSFER: the first COPY moves half its bytes */
+    MUT_TRANSFER_SWAPPED,     /* TRANSFER: every COPY runs from the destination to the source */
     MUT_MAP_WRONG_PFN,        /* MAP_APERTURE_SEGMENT: the first frame is a neighbour */
     MUT_UNMAP_WRONG_DUMMY,    /* UNMAP_APERTURE_SEGMENT: a neighbour of DummyPage */
     MUT_FENCE_WRONG_VALUE,    /* SIGNAL_MONITORED_FENCE: the value off by one */
@@ -352,6 +353,17 @@ static void mutate_paging(DXGKARG_BUILDPAGINGBUFFER *args, BYTE *start)
             BYTE *bytes = operand64(start, WK_GPU_OP_COPY, 2);
             if (bytes) {
                 put_le64(bytes, get_le64(bytes) / 2);
+                M.fired++;
+            }
+        }
+        break;
+    case MUT_TRANSFER_SWAPPED:
+        if (op == DXGK_OPERATION_TRANSFER) {
+            BYTE *src = operand64(start, WK_GPU_OP_COPY, 0), *dst = operand64(start, WK_GPU_OP_COPY, 1);
+            if (src && dst) {
+                UINT64 s0 = get_le64(src);
+                put_le64(src, get_le64(dst));
+                put_le64(dst, s0);
                 M.fired++;
             }
         }
@@ -1825,6 +1837,9 @@ static void test_guard_hit_names_the_write(void **state)
 static const struct rule_case second_ways[] = {
     RW("DEV-CREATE-001", sc_device, rw_dev_runtime_handle),
     RW("CTX-CREATE-002", sc_context, rw_ctx_runtime_handle),
+    /* A copy the other way leaves source and destination alike: only what
+     * the source held before the operation tells it (paging_ops.c). */
+    MUT("PAGING-TRANSFER-001", sc_evict, MUT_TRANSFER_SWAPPED),
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 
@@ -1924,7 +1939,7 @@ int main(void)
         tests[n++] = (struct CMUnitTest){ cases[k].id, run_rule_case, NULL, release_run,
                                           (void *)(uintptr_t)&cases[k] };
     for (size_t k = 0; k < NSECOND; k++)
-        tests[n++] = (struct CMUnitTest){ "runtime handle returned", run_rule_case, NULL, release_run,
+        tests[n++] = (struct CMUnitTest){ "second way to break a rule", run_rule_case, NULL, release_run,
                                           (void *)(uintptr_t)&second_ways[k] };
     tests[n++] = (struct CMUnitTest)VT_TEST(test_adapter_works_after_driver_death);
     return cmocka_run_group_tests_name("vidmm.rules", tests, NULL, NULL);

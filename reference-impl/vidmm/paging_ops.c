@@ -198,6 +198,63 @@ static uint64_t same_answer(uint64_t in_place, uint64_t copied, const char *what
 }
 #endif
 
+/* A digest of a side's first len bytes, read where they live (memory
+ * never written reads as zeroes): 8 bytes at a time, each mixed in with
+ * its position, so that the same bytes elsewhere or in another order give
+ * another digest. The transfer check takes it of the source before the
+ * operation: a TRANSFER is right when the destination then holds what the
+ * source held before it, which comparing the two afterwards cannot tell
+ * from a copy that ran the other way (both then hold the destination's
+ * old bytes). *out; -1 when a part cannot be viewed. */
+static uint64_t digest_word(uint64_t h, uint64_t w)
+{
+    h ^= w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xFF51AFD7ED558CCDull;
+    return h ^ (h >> 33);
+}
+
+static uint64_t digest_bytes(uint64_t h, const uint8_t *p, uint64_t n, uint64_t *carry, unsigned *fill)
+{
+    uint64_t i = 0;
+    while (i < n) {
+        if (*fill == 0 && n - i >= 8) { /* whole words: the common case, spans are page-sized */
+            uint64_t w = 0;
+            if (p)
+                memcpy(&w, p + i, 8); /* little-endian hosts only, as the GPU model */
+            h = digest_word(h, w);
+            i += 8;
+            continue;
+        }
+        *carry |= (uint64_t)(p ? p[i] : 0) << (8 * *fill);
+        i++;
+        if (++*fill == 8) {
+            h = digest_word(h, *carry);
+            *carry = 0;
+            *fill = 0;
+        }
+    }
+    return h;
+}
+
+static int side_digest(struct wk_vidmm *vm, const struct side *x, uint64_t len, uint64_t *out)
+{
+    struct side_view v;
+    if (side_view_begin(&v, vm->gpu, x, len) != 0)
+        return -1;
+    uint64_t h = 0x243F6A8885A308D3ull, carry = 0;
+    unsigned fill = 0;
+    for (uint64_t off = 0; off < len;) {
+        if (side_view_fill(&v) != 0)
+            return -1;
+        uint64_t n = v.span.length < len - off ? v.span.length : len - off;
+        h = digest_bytes(h, v.span.data, n, &carry, &fill);
+        side_view_consume(&v, n);
+        off += n;
+    }
+    *out = digest_word(h, carry ^ ((uint64_t)fill << 56) ^ len);
+    return 0;
+}
+
 /* The transfer check's answer: the first byte where the sides differ, or
  * UINT64_MAX. */
 static uint64_t first_difference(struct wk_vidmm *vm, const struct side *x, const struct side *y,
@@ -425,8 +482,26 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
     return WK_OK;
 }
 
+/* What the source held before a transfer (source_before), to check the
+ * destination against afterwards (check_copy). */
+struct source_before {
+    int known;
+    uint64_t digest;
+};
+
+static struct source_before source_before(struct wk_vidmm *vm, const struct allocation *a, const struct side *src)
+{
+    struct source_before b = { 0, 0 };
+    if (semantic_check(vm))
+        b.known = side_digest(vm, src, a->size, &b.digest) == 0;
+    return b;
+}
+
+/* PAGING-TRANSFER-001: the destination holds what the source held before
+ * the operation (seed DXGKARG_BUILDPAGINGBUFFER, Transfer: the content
+ * moves from Source to Destination). */
 static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const struct side *src,
-                            const struct side *dst, const char *what)
+                            const struct side *dst, const struct source_before *before, const char *what)
 {
     if (!semantic_check(vm))
         return WK_OK;
@@ -435,27 +510,36 @@ static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const str
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
                        "%s of %llu bytes: destination differs from the source at byte +%llu", what,
                        (unsigned long long)a->size, (unsigned long long)bad);
+    uint64_t now = 0;
+    if (before->known && side_digest(vm, dst, a->size, &now) == 0 && now != before->digest)
+        return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s of %llu bytes: destination and source are alike, but neither holds what the source "
+                       "held before the operation (a copy from the destination to the source, or a write into "
+                       "the source)",
+                       what, (unsigned long long)a->size);
     return WK_OK;
 }
 
 wk_status op_transfer_to_system(struct wk_vidmm *vm, struct allocation *a)
 {
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
+    struct source_before before = source_before(vm, a, &src);
     wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, a->segment, a->offset, 0, 0, 0, 1);
     if (st != WK_OK)
         return st;
-    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
-    return check_copy(vm, a, &src, &dst, "TRANSFER to system memory");
+    return check_copy(vm, a, &src, &dst, &before, "TRANSFER to system memory");
 }
 
 wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a)
 {
     struct neighbours n;
     watch(vm, a->segment, a->offset, a->size, &n);
+    struct side src = { 0, a->pfns }, dst = { seg_addr(vm, a->segment, a->offset), NULL };
+    struct source_before before = source_before(vm, a, &src);
     wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, 0, 0, 1, a->segment, a->offset, 0);
     if (st != WK_OK)
         return st;
-    struct side src = { 0, a->pfns }, dst = { seg_addr(vm, a->segment, a->offset), NULL };
-    st = check_copy(vm, a, &src, &dst, "TRANSFER from system memory");
+    st = check_copy(vm, a, &src, &dst, &before, "TRANSFER from system memory");
     check_neighbours(vm, &n, "TRANSFER");
     return st;
 }
@@ -464,11 +548,12 @@ wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_
 {
     struct neighbours n;
     watch(vm, seg, offset, a->size, &n);
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { seg_addr(vm, seg, offset), NULL };
+    struct source_before before = source_before(vm, a, &src);
     wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, a->segment, a->offset, 0, seg, offset, 0);
     if (st != WK_OK)
         return st;
-    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { seg_addr(vm, seg, offset), NULL };
-    st = check_copy(vm, a, &src, &dst, "TRANSFER between segments");
+    st = check_copy(vm, a, &src, &dst, &before, "TRANSFER between segments");
     check_neighbours(vm, &n, "TRANSFER");
     return st;
 }
@@ -476,11 +561,12 @@ wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_
 /* A special-lock transfer out to system memory; the allocation stays put. */
 wk_status op_special_lock_transfer(struct wk_vidmm *vm, struct allocation *a)
 {
+    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
+    struct source_before before = source_before(vm, a, &src);
     wk_status st = run_transfer(vm, a, DXGK_OPERATION_SPECIAL_LOCK_TRANSFER, a->segment, a->offset, 0, 0, 0, 1);
     if (st != WK_OK)
         return st;
-    struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
-    return check_copy(vm, a, &src, &dst, "SPECIAL_LOCK_TRANSFER");
+    return check_copy(vm, a, &src, &dst, &before, "SPECIAL_LOCK_TRANSFER");
 }
 
 wk_status op_discard(struct wk_vidmm *vm, struct allocation *a)

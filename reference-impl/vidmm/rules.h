@@ -164,8 +164,8 @@
       "after a Fill the destination holds FillPattern over FillSize bytes",                        \
       "seed:DXGKARG_BUILDPAGINGBUFFER Fill; facts §5.1 P10", "reference-impl/vidmm/paging_ops.c")                                      \
     X(R_PAGING_TRANSFER, "PAGING-TRANSFER-001", WK_DDI_BUILD_PAGING_BUFFER,                         \
-      "after a Transfer the destination holds the source bytes (TransferOffset on the segment "   \
-      "side, MdlOffset in pages on the MDL side)", "seed:DXGKARG_BUILDPAGINGBUFFER Transfer; facts §5.1 P5, P6", "reference-impl/vidmm/paging_ops.c") \
+      "after a Transfer the destination holds the bytes the source held before it (TransferOffset " \
+      "on the segment side, MdlOffset in pages on the MDL side)", "seed:DXGKARG_BUILDPAGINGBUFFER Transfer; facts §5.1 P5, P6", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_MAP, "PAGING-MAP-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
       "after MapApertureSegment the GPU translates each page to the MDL page from MdlOffset on",   \
       "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment; facts §5.1 P13", "reference-impl/vidmm/paging_ops.c")                        \
