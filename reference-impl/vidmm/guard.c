@@ -149,6 +149,9 @@ void gbuf_release_spares(struct wk_vidmm *vm)
     free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
     vm->scratch = NULL;
     vm->scratch_size = 0;
+    free(vm->before);
+    vm->before = NULL;
+    vm->before_size = 0;
 }
 
 uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size)

@@ -363,6 +363,8 @@ struct wk_vidmm {
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
     int scratch_busy;
+    uint8_t *before;                        /* a transfer's source as it was (paging_ops.c) */
+    uint64_t before_size;
 };
 
 /* invariants.c ----------------------------------------------------------- */

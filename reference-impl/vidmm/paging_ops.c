@@ -198,61 +198,101 @@ static uint64_t same_answer(uint64_t in_place, uint64_t copied, const char *what
 }
 #endif
 
-/* A digest of a side's first len bytes, read where they live (memory
- * never written reads as zeroes): 8 bytes at a time, each mixed in with
- * its position, so that the same bytes elsewhere or in another order give
- * another digest. The transfer check takes it of the source before the
- * operation: a TRANSFER is right when the destination then holds what the
- * source held before it, which comparing the two afterwards cannot tell
- * from a copy that ran the other way (both then hold the destination's
- * old bytes). *out; -1 when a part cannot be viewed. */
-static uint64_t digest_word(uint64_t h, uint64_t w)
-{
-    h ^= w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xFF51AFD7ED558CCDull;
-    return h ^ (h >> 33);
-}
+/*
+ * The source of a transfer as it was before the operation, to hold the
+ * destination to afterwards: a TRANSFER is right when the destination then
+ * holds what the source held, which comparing the two afterwards cannot
+ * tell from a copy that ran the other way (both then hold the destination's
+ * old bytes). Kept chunk by chunk (4 KiB, counted from the start) in the
+ * adapter's `before` buffer: a byte per chunk says whether it was all zero
+ * (memory never written reads so: no copy), else the chunk's bytes follow.
+ * memcpy and memcmp only, about what the transfer check itself costs.
+ */
+#define BEFORE_MAX (64ull << 20) /* larger sources are not kept: the check after is skipped */
 
-static uint64_t digest_bytes(uint64_t h, const uint8_t *p, uint64_t n, uint64_t *carry, unsigned *fill)
+/* Bytes [off, off + want) of side view v, in one piece: a pointer into the
+ * view when they lie in one span (NULL: never written), else copied into
+ * buf. -1 when a part cannot be viewed. */
+static int side_chunk(struct side_view *v, uint64_t want, uint8_t *buf, const uint8_t **out)
 {
-    uint64_t i = 0;
-    while (i < n) {
-        if (*fill == 0 && n - i >= 8) { /* whole words: the common case, spans are page-sized */
-            uint64_t w = 0;
-            if (p)
-                memcpy(&w, p + i, 8); /* little-endian hosts only, as the GPU model */
-            h = digest_word(h, w);
-            i += 8;
-            continue;
+    uint64_t got = 0;
+    while (got < want) {
+        if (side_view_fill(v) != 0)
+            return -1;
+        uint64_t n = v->span.length < want - got ? v->span.length : want - got;
+        if (got == 0 && n == want) {
+            *out = v->span.data;
+            side_view_consume(v, n);
+            return 0;
         }
-        *carry |= (uint64_t)(p ? p[i] : 0) << (8 * *fill);
-        i++;
-        if (++*fill == 8) {
-            h = digest_word(h, *carry);
-            *carry = 0;
-            *fill = 0;
-        }
+        if (v->span.data)
+            memcpy(buf + got, v->span.data, n);
+        else
+            memset(buf + got, 0, n);
+        side_view_consume(v, n);
+        got += n;
     }
-    return h;
+    *out = buf;
+    return 0;
 }
 
-static int side_digest(struct wk_vidmm *vm, const struct side *x, uint64_t len, uint64_t *out)
+static int all_zero(const uint8_t *p, uint64_t n)
 {
+    return !p || memcmp(p, zero_page, n) == 0;
+}
+
+/* Keeps the source's first len bytes; 1 when kept. */
+static int keep_source(struct wk_vidmm *vm, const struct side *x, uint64_t len)
+{
+    uint64_t chunks = (len + PAGE - 1) / PAGE, need = chunks + chunks * PAGE;
+    if (len == 0 || len > BEFORE_MAX)
+        return 0;
+    if (need > vm->before_size) {
+        uint8_t *p = realloc(vm->before, need);
+        if (!p)
+            return 0;
+        vm->before = p;
+        vm->before_size = need;
+    }
     struct side_view v;
     if (side_view_begin(&v, vm->gpu, x, len) != 0)
-        return -1;
-    uint64_t h = 0x243F6A8885A308D3ull, carry = 0;
-    unsigned fill = 0;
-    for (uint64_t off = 0; off < len;) {
-        if (side_view_fill(&v) != 0)
-            return -1;
-        uint64_t n = v.span.length < len - off ? v.span.length : len - off;
-        h = digest_bytes(h, v.span.data, n, &carry, &fill);
-        side_view_consume(&v, n);
-        off += n;
+        return 0;
+    uint8_t *flags = vm->before, *data = vm->before + chunks;
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t want = len - c * PAGE < PAGE ? len - c * PAGE : PAGE;
+        const uint8_t *bytes;
+        if (side_chunk(&v, want, data + c * PAGE, &bytes) != 0)
+            return 0;
+        flags[c] = all_zero(bytes, want);
+        if (!flags[c] && bytes != data + c * PAGE)
+            memcpy(data + c * PAGE, bytes, want);
     }
-    *out = digest_word(h, carry ^ ((uint64_t)fill << 56) ^ len);
-    return 0;
+    return 1;
+}
+
+/* The first byte of the side's first len bytes that differs from what
+ * keep_source kept, UINT64_MAX when none (or it cannot be viewed). */
+static uint64_t differs_from_kept(struct wk_vidmm *vm, const struct side *x, uint64_t len)
+{
+    static uint8_t chunk[PAGE];
+    uint64_t chunks = (len + PAGE - 1) / PAGE;
+    const uint8_t *flags = vm->before, *data = vm->before + chunks;
+    struct side_view v;
+    if (side_view_begin(&v, vm->gpu, x, len) != 0)
+        return UINT64_MAX;
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t want = len - c * PAGE < PAGE ? len - c * PAGE : PAGE;
+        const uint8_t *bytes;
+        if (side_chunk(&v, want, chunk, &bytes) != 0)
+            return UINT64_MAX;
+        const uint8_t *was = flags[c] ? zero_page : data + c * PAGE;
+        if (all_zero(bytes, want) ? !flags[c] : memcmp(bytes, was, want) != 0) {
+            for (uint64_t i = 0; i < want; i++)
+                if ((bytes ? bytes[i] : 0) != was[i])
+                    return c * PAGE + i;
+        }
+    }
+    return UINT64_MAX;
 }
 
 /* The transfer check's answer: the first byte where the sides differ, or
@@ -482,18 +522,17 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
     return WK_OK;
 }
 
-/* What the source held before a transfer (source_before), to check the
- * destination against afterwards (check_copy). */
+/* Whether the source was kept before a transfer (keep_source), to check
+ * the destination against afterwards (check_copy). */
 struct source_before {
     int known;
-    uint64_t digest;
 };
 
 static struct source_before source_before(struct wk_vidmm *vm, const struct allocation *a, const struct side *src)
 {
-    struct source_before b = { 0, 0 };
+    struct source_before b = { 0 };
     if (semantic_check(vm))
-        b.known = side_digest(vm, src, a->size, &b.digest) == 0;
+        b.known = keep_source(vm, src, a->size);
     return b;
 }
 
@@ -510,13 +549,12 @@ static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const str
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
                        "%s of %llu bytes: destination differs from the source at byte +%llu", what,
                        (unsigned long long)a->size, (unsigned long long)bad);
-    uint64_t now = 0;
-    if (before->known && side_digest(vm, dst, a->size, &now) == 0 && now != before->digest)
+    if (before->known && (bad = differs_from_kept(vm, dst, a->size)) != UINT64_MAX)
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
-                       "%s of %llu bytes: destination and source are alike, but neither holds what the source "
-                       "held before the operation (a copy from the destination to the source, or a write into "
-                       "the source)",
-                       what, (unsigned long long)a->size);
+                       "%s of %llu bytes: destination and source are alike, but differ at byte +%llu from what "
+                       "the source held before the operation (a copy from the destination to the source, or a "
+                       "write into the source)",
+                       what, (unsigned long long)a->size, (unsigned long long)bad);
     return WK_OK;
 }
 
