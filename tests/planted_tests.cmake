@@ -57,9 +57,9 @@ wk_planted_caught(patch_list_range buggy_patch_list_range PATCH-CONFINE-001)
 wk_planted_caught(render_index buggy_render_index MEM-GUARD-001)
 wk_planted_caught(paging_restart buggy_paging_restart PAGING-PROGRESS-001)
 # A Patch that trusts PatchOffset breaks no contract: the kernel hands Patch
-# only the lists its own Render made (docs/verdicts.md, "A bare Patch is
-# stress"). The stress profile's bare `patch` steps catch it; the contract
-# profile passes it, by design (not a gap).
+# only the lists its own Render made (docs/verdicts.md, "Profiles": a bare
+# Patch is stress). The stress profile's bare `patch` steps catch it; the
+# contract profile passes it, by design (not a gap).
 wk_planted_caught(patch_offset buggy_patch_offset PATCH-CONFINE-001 stress)
 wk_planted_state(planted.patch_offset.outside_contract buggy_patch_offset PATCH-CONFINE-001 0
                  "RESULT: all as expected")
