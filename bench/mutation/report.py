@@ -32,6 +32,7 @@ def _table(title, key_name, rows):
     out = [f'\n## {title}\n', f'| {key_name} | mutants | stillborn | killed | survived | equivalent | errors | rate |',
            '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
     for key, c in rows:
+        key = key.replace('|', '\\|')  # a '|' or '||' operator would end the cell
         out.append(f'| {key} | {c["all"]} | {c["stillborn"]} | {c["kill"]} | {c["survived"]} | {c["equivalent"]} '
                    f'| {c["error"]} | {_rate(c["kill"], c["survived"])} |')
     return out
