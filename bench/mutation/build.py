@@ -202,7 +202,9 @@ def link_commands(recipe, obj, replacement, output):
 
 
 def run(argv, cwd, timeout=300):
-    """(ok, last lines of the output) of one build step."""
+    """(ok, last lines of the output) of one build step; ok is None when
+    the step was killed by a signal (Ctrl-C reaches the compiler too):
+    that says nothing of the mutant."""
     try:
         p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            errors='replace', timeout=timeout)
@@ -210,22 +212,25 @@ def run(argv, cwd, timeout=300):
         return False, f'{argv[0]}: no result in {timeout} s'
     except OSError as e:
         return False, f'{argv[0]}: {e.strerror}'
-    return p.returncode == 0, '\n'.join(p.stdout.splitlines()[-12:])
+    ok = None if p.returncode < 0 else p.returncode == 0
+    return ok, '\n'.join(p.stdout.splitlines()[-12:])
 
 
 def build_module(entry, recipe, source, scratch):
     """Compile SOURCE (ENTRY's file, mutated) and link the module in
-    SCRATCH. (path of the module or None, the compiler's last lines)."""
+    SCRATCH. (path of the module, or None when it does not build, or
+    False when a build step was killed; the compiler's last lines)."""
     obj = os.path.join(scratch, 'mutant.o')
     module = os.path.join(scratch, 'mutant.so')
     for f in (obj, module):
         if os.path.exists(f):
             os.unlink(f)
-    ok, out = run(compile_command(entry, source, obj), entry.directory)
-    if not ok:
-        return None, out
-    for argv in link_commands(recipe, entry.obj, obj, module):
-        ok, out = run(argv, recipe.cwd)
+    steps = [(compile_command(entry, source, obj), entry.directory)]
+    steps += [(argv, recipe.cwd) for argv in link_commands(recipe, entry.obj, obj, module)]
+    for argv, cwd in steps:
+        ok, out = run(argv, cwd)
+        if ok is None:
+            return False, out
         if not ok:
             return None, out
     return module, ''

@@ -114,6 +114,10 @@ def run(suite, module, scratch, timeout, running):
             _kill_group(p.pid)
             p.wait()
             rc = None
+        except BaseException:  # Ctrl-C while the main thread waits (the baseline)
+            _kill_group(p.pid)
+            p.wait()
+            raise
         finally:
             running.discard(p.pid)
     seconds = time.monotonic() - t0

@@ -196,6 +196,8 @@ class Bench:
             module, out = self.build(m.file, sites.apply(sources[m.file].data, m), slot)
             r = {'id': m.id, 'file': m.file, 'line': m.line, 'col': m.col, 'kind': m.kind, 'op': m.op,
                  'build_seconds': round(time.monotonic() - t0, 2)}
+            if module is False or self.stop.is_set():
+                return None  # a build step killed by the interrupt: not judged
             if not module:
                 r.update(outcome='stillborn', tail=out)
                 return r
@@ -232,16 +234,14 @@ def run_all(bench, pending, sources, timeout, journal):
             journal.append(r)
             n += 1
             _progress(n, total, r)
-    except KeyboardInterrupt:
+    finally:
+        # Ctrl-C: the runs in flight are killed (each is a session of its
+        # own, so the terminal's SIGINT did not reach them) and not judged.
         bench.stop.set()
         for f in futures:
             f.cancel()
         bench.running.kill_all()
         pool.shutdown(wait=True)
-        print(f'\ninterrupted: {n} results of this session kept in {bench.out}/results.jsonl; '
-              'the same command resumes', file=sys.stderr)
-        raise
-    pool.shutdown(wait=True)
 
 
 def options_of(a, root, entries):
@@ -310,6 +310,10 @@ def run(a, clang, entries, suite, root, mutants):
         print(f'baseline: the suite passes on the unmutated module in {base:.1f} s; limit per mutant '
               f'{timeout:.0f} s', flush=True)
         run_all(bench, pending, sources, timeout, journal)
+    except KeyboardInterrupt:
+        print(f'\ninterrupted: the results so far are kept in {out}/results.jsonl; the same command '
+              'resumes', file=sys.stderr)
+        raise
     finally:
         journal.close()
         bench.close()
