@@ -58,6 +58,7 @@ struct submission {
     uint64_t addr;
     uint32_t length;
     uint32_t tag;
+    int device_error;   /* fails as a device error instead of running */
 };
 
 struct frontend {
@@ -73,6 +74,7 @@ struct frontend {
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;
+    int device_error_next; /* the next DOORBELL's submission fails as a device error */
     /* Last, so that reset can clear everything before it: only the `count`
      * entries from `head` are ever read, so stale entries are unobservable. */
     struct submission queue[WK_GPU_QUEUE_SIZE];

@@ -51,6 +51,8 @@ static void doorbell(struct wk_gpu *gpu)
     s->addr = fe->ring_addr;
     s->length = fe->ring_length;
     s->tag = fe->ring_tag;
+    s->device_error = fe->device_error_next;
+    fe->device_error_next = 0;
     fe->count++;
     gpu->counters.submissions++;
 }
@@ -96,7 +98,12 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
         fe->head = (fe->head + 1) % WK_GPU_QUEUE_SIZE;
         fe->count--;
         struct wk_gpu_fault f;
-        if (wk_gpu_exec(gpu, s.addr, s.length, &f) != WK_OK) {
+        if (s.device_error) { /* the hardware's own error: nothing of the buffer runs */
+            fe->irq_status |= WK_GPU_IRQ_FAULT;
+            fe->fault_tag = s.tag;
+            fe->fault_reason = (uint32_t)WK_GPU_FAULT_DEVICE_ERROR;
+            gpu->counters.device_errors++;
+        } else if (wk_gpu_exec(gpu, s.addr, s.length, &f) != WK_OK) {
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)f.reason;
@@ -107,6 +114,11 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
         ran++;
     }
     return ran;
+}
+
+void wk_gpu_device_error_next_doorbell(struct wk_gpu *gpu)
+{
+    gpu->fe.device_error_next = 1;
 }
 
 int wk_gpu_irq_asserted(const struct wk_gpu *gpu)

@@ -1366,6 +1366,38 @@ static void test_fault_format(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A device error the kit asks for fails the next DOORBELL's submission
+ * without running it: FAULT and COMPLETED with its tag, reason
+ * DEVICE_ERROR, counted in device_errors and not in faults; the one after
+ * runs as usual. */
+static void test_device_error_next_doorbell(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct wk_gpu_counters c;
+    wk_gpu_device_error_next_doorbell(gpu);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ADDR_LO, 0);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_LENGTH, 0);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_TAG, 7);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_DOORBELL, 1);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_IRQ_STATUS), WK_GPU_IRQ_FAULT | WK_GPU_IRQ_COMPLETED);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 7);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_DEVICE_ERROR);
+    wk_gpu_get_counters(gpu, &c);
+    assert_int_equal(c.device_errors, 1);
+    assert_int_equal(c.faults, 0);
+    assert_int_equal(c.execs, 0);
+    /* Armed once: the next submission runs (and its own verdict is the model's). */
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_IRQ_ACK, 0xFFFFFFFFu);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_TAG, 8);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_DOORBELL, 1);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    wk_gpu_get_counters(gpu, &c);
+    assert_int_equal(c.device_errors, 1);
+    assert_int_equal(c.execs, 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_COMPLETED_TAG), 8);
+}
+
 static void test_fault_names_and_messages(void **state)
 {
     (void)state;
@@ -1383,6 +1415,7 @@ static void test_fault_names_and_messages(void **state)
         {WK_GPU_FAULT_BUDGET, "BUDGET", "command budget exceeded"},
         {WK_GPU_FAULT_BAD_OPERAND, "BAD_OPERAND", "operand holds a forbidden value"},
         {WK_GPU_FAULT_MEMORY_LIMIT, "MEMORY_LIMIT", "model memory limit reached"},
+        {WK_GPU_FAULT_DEVICE_ERROR, "DEVICE_ERROR", "device error (the kit's, not the buffer's)"},
     };
     assert_int_equal(sizeof(table) / sizeof(table[0]), WK_GPU_FAULT_REASON_COUNT);
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
@@ -1436,6 +1469,7 @@ int main(void)
         TU_TEST(test_fault_log_keeps_first_32_counts_all),
         TU_TEST(test_fault_format),
         TU_TEST(test_fault_names_and_messages),
+        TU_TEST(test_device_error_next_doorbell),
     };
     return cmocka_run_group_tests_name("gpu.faults", tests, NULL, NULL);
 }

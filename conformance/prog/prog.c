@@ -398,6 +398,8 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
                 v->ddi_timeout_ms, (unsigned long long)v->seed);
     if (v->check_ddi_table)
         fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
+    if (v->device_error_at)
+        fprintf(out, "    render submission %u fails as a device error\n", v->device_error_at);
 }
 
 void wk_prog_dump(const struct wk_prog *p, FILE *out)

@@ -876,7 +876,8 @@ static void write_adapter(struct yw *w)
     char a[32], b[32];
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
-              v->split_submissions || v->ddi_timeout_ms || v->seed || v->check_ddi_table;
+              v->split_submissions || v->ddi_timeout_ms || v->seed || v->check_ddi_table ||
+              v->device_error_at;
     int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
         return;
@@ -909,6 +910,8 @@ static void write_adapter(struct yw *w)
         out(w, "      seed: %llu\n", (unsigned long long)v->seed);
     if (v->check_ddi_table)
         out(w, "      check_ddi_table: true\n");
+    if (v->device_error_at)
+        out(w, "      device_error_at: %u\n", v->device_error_at);
 }
 
 /* ------------------------------------------------------------------ */

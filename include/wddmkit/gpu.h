@@ -494,7 +494,8 @@ uint32_t wk_gpu_operand_offset(enum wk_gpu_opcode opcode, uint32_t index);
     X(WK_GPU_FAULT_CALL_DEPTH, 6, "call depth exceeded")                            \
     X(WK_GPU_FAULT_BUDGET, 7, "command budget exceeded")                            \
     X(WK_GPU_FAULT_BAD_OPERAND, 8, "operand holds a forbidden value")               \
-    X(WK_GPU_FAULT_MEMORY_LIMIT, 9, "model memory limit reached")
+    X(WK_GPU_FAULT_MEMORY_LIMIT, 9, "model memory limit reached")                  \
+    X(WK_GPU_FAULT_DEVICE_ERROR, 10, "device error (the kit's, not the buffer's)")
 
 enum wk_gpu_fault_reason {
 #define WK_GPU_FAULT_ENUM_(name, num, msg) name = (num),
@@ -720,6 +721,13 @@ void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value);
  * interrupts. Returns how many ran. */
 uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
 
+/* The submission the next DOORBELL queues does not run: it finishes with
+ * FAULT, FAULT_TAG its tag and FAULT_REASON WK_GPU_FAULT_DEVICE_ERROR, as
+ * hardware reports an error of its own (the cause of a TDR), so that a
+ * driver's fault path runs on a buffer that is not to blame. Counted in
+ * device_errors, not in faults. */
+void wk_gpu_device_error_next_doorbell(struct wk_gpu *gpu);
+
 /* IRQ_STATUS != 0: the interrupt line is asserted. */
 int wk_gpu_irq_asserted(const struct wk_gpu *gpu);
 
@@ -741,6 +749,7 @@ struct wk_gpu_counters {
     uint64_t faults;
     uint64_t submissions;         /* DOORBELL writes queued */
     uint64_t submissions_run;     /* queued submissions run by wk_gpu_run */
+    uint64_t device_errors;       /* submissions failed by wk_gpu_device_error_next_doorbell */
 };
 
 void wk_gpu_get_counters(const struct wk_gpu *gpu, struct wk_gpu_counters *out);

@@ -327,6 +327,7 @@ struct wk_vidmm {
 
     /* Fences and the software queue */
     uint32_t next_fence;
+    uint32_t render_submits;        /* render submissions handed to SubmitCommand (arm_device_error) */
     uint32_t last_completed;
     struct pending pending[MAX_PENDING];
     uint32_t npending;

@@ -352,6 +352,18 @@ static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, ui
     return WK_OK;
 }
 
+/* The device error a case asks for (cfg.device_error_at): armed on the GPU
+ * model before the driver's SubmitCommand rings the doorbell for that
+ * render submission. Only the model's front end runs it: a binding's
+ * processor and --gpu none have no such error. */
+static void arm_device_error(struct wk_vidmm *vm, const struct submission *s)
+{
+    if (s->paging || !vm->cfg.device_error_at || vm->cfg.no_model || vm->binding)
+        return;
+    if (++vm->render_submits == vm->cfg.device_error_at)
+        wk_gpu_device_error_next_doorbell(vm->gpu);
+}
+
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
 {
     if (!vm->ddi.DxgkDdiSubmitCommand)
@@ -361,6 +373,7 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
         vm->hold--;
         return add_pending(vm, s, *fence, 1);
     }
+    arm_device_error(vm, s);
     wk_status st = call_patch(vm, s, *fence, NULL, NULL);
     if (st != WK_OK)
         return st;

@@ -127,6 +127,10 @@ struct wk_vidmm_config {
                                         (DDI-TABLE-001); one case asks (adapter.ddi-table),
                                         so a driver that leaves one out fails there once,
                                         and the cases that call it are skipped */
+    uint32_t device_error_at;        /* N > 0: the Nth render submission fails on the GPU
+                                        model as a device error of its own (not the
+                                        buffer's: wk_gpu_device_error_next_doorbell), so
+                                        that the driver's fault report runs; 0: none */
 };
 
 /* The adapter's device BARs, as DxgkCbGetDeviceInformation's
