@@ -113,6 +113,26 @@ static void write_covers(FILE *f, const struct wk_prog *p)
     fputc(']', f);
 }
 
+/* Every rule the case's run tripped, in the catalogue's order: "rule" is
+ * the first the run met, and a case often trips more (a wrong unmap that
+ * the GPU also refuses trips PAGING-GPU-001 first and PAGING-UNMAP-001
+ * after it). A consumer asking "did the suite see rule X" reads this. */
+static void write_rules_tripped(FILE *f, const struct wk_case_report *c)
+{
+    uint32_t n = 0;
+    const struct wk_rule *rules = wk_rules(&n);
+    int any = 0;
+    fputc('[', f);
+    for (uint32_t i = 0; i < n && i < 128; i++) {
+        if (!((c->result.rules_tripped[i / 64] >> (i % 64)) & 1))
+            continue;
+        fputs(any ? ", " : "", f);
+        wk_json_string(f, rules[i].id);
+        any = 1;
+    }
+    fputc(']', f);
+}
+
 /* {"contract": {"run": 3, "skipped": 0, "reason": null}, ...}: every kind,
  * the reason of its first skip (null when none was skipped). */
 static void write_checks(FILE *f, const struct wk_check_total *t)
@@ -141,6 +161,7 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     json_key(f, in, "unexpected", 0), fputs(c->unexpected ? "true" : "false", f);
     json_key(f, in, "run_verdict", 0), wk_json_string(f, wk_verdict_name(c->result.verdict));
     json_key(f, in, "rule", 0), wk_json_string(f, c->result.rule[0] ? c->result.rule : NULL);
+    json_key(f, in, "rules_tripped", 0), write_rules_tripped(f, c);
     json_key(f, in, "trips", 0), wk_json_string(f, c->prog->trips[0] ? c->prog->trips : NULL);
     json_key(f, in, "covers", 0), write_covers(f, c->prog);
     json_key(f, in, "expected", 0), wk_json_string(f, c->result.expected[0] ? c->result.expected : NULL);

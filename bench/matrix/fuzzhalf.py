@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: MIT
+"""fuzzhalf.py - the fuzz half of the matrix: how fast libFuzzer finds each
+planted bug with the harnesses of its DDI, and the committed cache of the
+results (bench/matrix/fuzz-results.json).
+
+One run: a copy of corpus/<harness>/seeds as the corpus, the harness's
+dictionary, `-seed=S -max_total_time=LIMIT`, the planted module as
+WK_DRIVER. The harness stops at its first finding (it aborts with the
+finding's signature, fuzz/driver/findings.c); the time is the process's,
+from start to exit. A run is `found` when the first finding's signature
+names the entry's rule, `other` when it names another rule, `none` without
+a finding. `phase` says when: `seeds` (while libFuzzer read its corpus,
+before "INITED": a seed made the bug visible on its own) or `mutation`.
+"""
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+import catalogue
+
+FORMAT = 'wddmkit-matrix-fuzz-1'
+SIGNATURE = re.compile(r'signature: (\S+)(.*)')
+INITED = re.compile(r'^#\d+\s+INITED', re.M)
+
+
+def source_digest(root, entry):
+    with open(catalogue.source(root, entry), 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def load(path):
+    """The cache, or an empty one. A file of another format is refused."""
+    if not os.path.exists(path):
+        return {'format': FORMAT, 'entries': {}}
+    with open(path, encoding='utf-8') as f:
+        data = json.load(f)
+    if data.get('format') != FORMAT:
+        raise catalogue.CatalogueError('%s: format %r, this tool writes %s' % (path, data.get('format'), FORMAT))
+    data.setdefault('entries', {})
+    return data
+
+
+def save(path, data):
+    tmp = path + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write('\n')
+    os.replace(tmp, path)
+
+
+def one_run(root, build, entry, harness, seed, limit):
+    """One libFuzzer run: a dict with seed, seconds, outcome, phase, signature."""
+    binary = os.path.join(build, 'fuzz', harness)
+    seeds = os.path.join(root, 'corpus', harness, 'seeds')
+    module = catalogue.module(build, entry)
+    with tempfile.TemporaryDirectory(prefix='wk-matrix-%s-' % harness) as tmp:
+        corpus = os.path.join(tmp, 'corpus')
+        shutil.copytree(seeds, corpus)
+        os.mkdir(os.path.join(tmp, 'art'))
+        cmd = [binary, '-seed=%d' % seed, '-max_total_time=%d' % limit, '-timeout=10',
+               '-artifact_prefix=%s/' % os.path.join(tmp, 'art'), corpus]
+        dictionary = os.path.join(root, 'harnesses', harness + '.dict')
+        if os.path.exists(dictionary):
+            cmd.insert(1, '-dict=' + dictionary)
+        env = dict(os.environ, WK_DRIVER=module)
+        env.pop('WK_FUZZ_NO_ABORT', None)
+        start = time.monotonic()
+        try:
+            run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                                 timeout=limit * 3 + 60, check=False)
+            log = run.stderr.decode('utf-8', 'replace')
+        except subprocess.TimeoutExpired as e:
+            log = (e.stderr or b'').decode('utf-8', 'replace')
+        seconds = time.monotonic() - start
+        found_files = [n for n in os.listdir(os.path.join(tmp, 'art')) if n.startswith(('crash-', 'timeout-', 'oom-'))]
+    m = SIGNATURE.search(log)
+    result = {'seed': seed, 'seconds': round(seconds, 2), 'signature': None, 'phase': None}
+    if m and found_files:
+        signature = (m.group(1) + m.group(2)).strip()
+        result['signature'] = signature[:200]
+        result['outcome'] = 'found' if m.group(1) == entry['rule'] else 'other'
+        result['phase'] = 'mutation' if INITED.search(log[:m.start()]) else 'seeds'
+    elif found_files:
+        result['outcome'] = 'other'
+        result['signature'] = 'no signature (%s): %s' % (found_files[0].split('-')[0], tail(log))
+    else:
+        result['outcome'] = 'none'
+        if 'INITED' not in log:
+            result['signature'] = 'the harness did not start: %s' % tail(log)
+    return result
+
+
+def tail(log, n=200):
+    lines = [l for l in log.strip().splitlines() if l.strip()]
+    return (lines[-1] if lines else '')[:n]
+
+
+def median_time(runs, limit):
+    """The median time to a finding of the entry's rule: a run that did
+    not find it counts as past the limit. None when the median is past it."""
+    times = [r['seconds'] if r['outcome'] == 'found' else float('inf') for r in runs]
+    m = statistics.median(times) if times else float('inf')
+    return m if m <= limit else None
+
+
+def stale(cached, digest, runs, limit):
+    return (cached is None or cached.get('source') != digest or cached.get('limit') != limit
+            or len(cached.get('runs', [])) != runs)
+
+
+def run_all(root, build, entries, cache, runs, limit, parallel, refresh, commit, progress):
+    """Runs every (entry, harness) whose cache is stale, `parallel` runs at a
+    time; updates cache['entries'] in place after each finished pair."""
+    todo = []
+    for e in entries:
+        digest = source_digest(root, e)
+        for h in catalogue.harnesses(e):
+            cached = cache['entries'].get(e['name'], {}).get(h)
+            if refresh or stale(cached, digest, runs, limit):
+                todo.append((e, h, digest))
+    for e, h, _ in todo:  # fail before the first run, not an hour in
+        catalogue.module(build, e)
+        for path in (os.path.join(build, 'fuzz', h), os.path.join(root, 'corpus', h, 'seeds')):
+            if not os.path.exists(path):
+                raise catalogue.CatalogueError('%s is missing (build the harness: cmake --build %s --target %s)'
+                                               % (path, build, h))
+    progress('%d (bug, harness) pairs to run, %d runs each of at most %d s, %d at a time'
+             % (len(todo), runs, limit, parallel))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
+        futures = {}
+        for e, h, digest in todo:
+            for s in range(1, runs + 1):
+                futures[pool.submit(one_run, root, build, e, h, s, limit)] = (e, h, digest)
+        done = {}
+        for fut in concurrent.futures.as_completed(futures):
+            e, h, digest = futures[fut]
+            r = fut.result()
+            key = (e['name'], h)
+            done.setdefault(key, []).append(r)
+            progress('%-32s %-12s seed %d: %-5s %6.2f s %s' % (e['name'], h, r['seed'], r['outcome'], r['seconds'],
+                                                               r['signature'] or ''))
+            if len(done[key]) == runs:
+                cache['entries'].setdefault(e['name'], {})[h] = {
+                    'source': digest, 'limit': limit, 'commit': commit,
+                    'date': datetime.date.today().isoformat(),
+                    'runs': sorted(done[key], key=lambda x: x['seed']),
+                }
+                yield e['name'], h
