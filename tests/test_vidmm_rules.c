@@ -116,6 +116,7 @@ enum mutation {
     MUT_BIND_RESULT,          /* it reports a fault of class 99 */
     /* The DDI table */
     MUT_NO_STOP_DEVICE,       /* DRIVER_INITIALIZATION_DATA leaves DxgkDdiStopDevice NULL */
+    MUT_START_NO_CHILDREN,    /* StartDevice succeeds and leaves *NumberOfChildren as handed */
 };
 
 #define MAX_TRACKED 32u
@@ -231,7 +232,13 @@ static NTSTATUS m_start_device(VOID *const context, DXGK_START_INFO *info, DXGKR
     M.kit = *iface;
     DXGKRNL_INTERFACE shim = *iface;
     shim.DxgkCbDestroyContextAllocation = shim_destroy_context_allocation;
-    return M.ref.DxgkDdiStartDevice(context, info, &shim, sources, children);
+    ULONG handed = children ? *children : 0;
+    NTSTATUS st = M.ref.DxgkDdiStartDevice(context, info, &shim, sources, children);
+    if (M.mode == MUT_START_NO_CHILDREN && children) {
+        M.fired++;
+        *children = handed;
+    }
+    return st;
 }
 
 static NTSTATUS m_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
@@ -1540,6 +1547,7 @@ static const struct rule_case cases[] = {
     { "BIND-BUDGET-001", sc_render, NULL, MUT_BIND_BUDGET, CASE_KILLS | CASE_BINDING },
     { "BIND-RESULT-001", sc_render, NULL, MUT_BIND_RESULT, CASE_KILLS | CASE_BINDING },
     { "DDI-TABLE-001", sc_start, NULL, MUT_NO_STOP_DEVICE, CASE_DDI_TABLE },
+    MUT("START-OUT-001", sc_start, MUT_START_NO_CHILDREN),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -10,6 +10,10 @@
 
 #include "internal.h"
 
+/* What the kit puts in an output count before the call that must write it:
+ * no adapter has 2.8 billion video present sources or children. */
+#define UNWRITTEN_COUNT 0xA5A5A5A5u
+
 /* A module compiled against another driver ABI (driver.h,
  * WK_DRIVER_ABI_VERSION): its tables would be read at the wrong offsets,
  * so the kit takes nothing from it and says why. */
@@ -342,13 +346,27 @@ static NTSTATUS add_device(struct wk_vidmm *vm, wk_status *crashed)
     return st;
 }
 
+/* START-OUT-001: what a successful StartDevice left in its two outputs. */
+static void check_start_outputs(struct wk_vidmm *vm, ULONG sources, ULONG children)
+{
+    if (sources == UNWRITTEN_COUNT || children == UNWRITTEN_COUNT)
+        violate(vm, R_START_OUT, WK_DDI_START_DEVICE,
+                "StartDevice returned SUCCESS and left %s%s%s unwritten (the kit handed 0x%08x there)",
+                sources == UNWRITTEN_COUNT ? "*NumberOfVideoPresentSources" : "",
+                sources == UNWRITTEN_COUNT && children == UNWRITTEN_COUNT ? " and " : "",
+                children == UNWRITTEN_COUNT ? "*NumberOfChildren" : "", UNWRITTEN_COUNT);
+}
+
 /* StartDevice with guarded copies of DXGK_START_INFO, DXGKRNL_INTERFACE
  * (the driver keeps a copy of its own: facts, StartDevice; the kit's copy
  * stays in vm->kernel_iface) and the two counts. */
 static NTSTATUS start_device(struct wk_vidmm *vm, wk_status *crashed)
 {
     DXGK_START_INFO info = { DXGKDDI_INTERFACE_VERSION, 0 };
-    ULONG sources = 0, children = 0;
+    /* The two outputs are handed holding a value no driver reports, so
+     * that one left unwritten shows (START-OUT-001): handed zeroed, a
+     * driver that forgets them would pass with "0 sources". */
+    ULONG sources = UNWRITTEN_COUNT, children = UNWRITTEN_COUNT;
     struct garg g[4];
     DXGK_START_INFO *pinfo = garg_in(vm, &g[0], &info, sizeof(info), "DXGK_START_INFO argument (*DxgkStartInfo)");
     DXGKRNL_INTERFACE *piface = garg_in(vm, &g[1], &vm->kernel_iface, sizeof(vm->kernel_iface),
@@ -369,6 +387,8 @@ static NTSTATUS start_device(struct wk_vidmm *vm, wk_status *crashed)
     }
     if (*crashed == WK_OK)
         *crashed = guard;
+    if (*crashed == WK_OK && NT_SUCCESS(st))
+        check_start_outputs(vm, sources, children);
     return st;
 }
 

@@ -339,7 +339,12 @@
       "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources])", "reference-impl/vidmm/adapter.c") \
     X(R_INTR_ORDINAL, "INTR-ORDINAL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                              \
       "a DMA_COMPLETED or DMA_FAULTED report names the node and engine the fence was submitted to (SubmitCommand's NodeOrdinal and EngineOrdinal; 0 on an adapter that is not linked)", \
-      "facts §5.12 ([D:ns-d3dkmddi-_dxgkargcb_notify_interrupt_data])", "reference-impl/vidmm/callbacks.c")
+      "facts §5.12 ([D:ns-d3dkmddi-_dxgkargcb_notify_interrupt_data])", "reference-impl/vidmm/callbacks.c") \
+    /* Adapter start, appended: outputs left unwritten */                                       \
+    X(R_START_OUT, "START-OUT-001", WK_DDI_START_DEVICE,                                           \
+      "a StartDevice that succeeds writes both of its outputs, *NumberOfVideoPresentSources and *NumberOfChildren", \
+      "seed:DxgkDdiStartDevice ([out] NumberOfVideoPresentSources: \"a pointer to a ULONG variable that receives the number of video present sources\"; [out] NumberOfChildren: \"receives the total number of devices that are children of the display adapter\")", \
+      "reference-impl/vidmm/adapter.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

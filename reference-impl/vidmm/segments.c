@@ -16,6 +16,11 @@
 
 #include "internal.h"
 
+/* What the kit puts in PagingBufferSegmentId before the query that must
+ * write it (an [out] member of DXGK_QUERYSEGMENTOUT3/4): handed 0, a driver
+ * that forgets it would pass, since 0 is a valid answer (facts §5.5 G10). */
+#define UNWRITTEN_SEGMENT_ID 0xA5A5A5A5u
+
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
 struct report {
@@ -99,6 +104,7 @@ static wk_status query_v3(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     memset(desc, 0, sizeof(desc));
     memset(&out, 0, sizeof(out));
     out.NbSegment = count;
+    out.PagingBufferSegmentId = UNWRITTEN_SEGMENT_ID;
     /* exactly NbSegment descriptors: one more is past the guard */
     struct garg g_desc;
     out.pSegmentDescriptor = garg_in(vm, &g_desc, desc, count * sizeof(desc[0]),
@@ -146,6 +152,7 @@ static wk_status query_v4(struct wk_vidmm *vm, struct report *r, uint32_t *n)
     memset(desc, 0, sizeof(desc));
     memset(&out, 0, sizeof(out));
     out.NbSegment = count;
+    out.PagingBufferSegmentId = UNWRITTEN_SEGMENT_ID;
     struct garg g_desc; /* exactly NbSegment descriptors at the stride */
     out.pSegmentDescriptor = garg_in(vm, &g_desc, desc, count * stride,
                                      "DXGK_SEGMENTDESCRIPTOR4 array (pSegmentDescriptor[NbSegment])");
@@ -273,7 +280,11 @@ static void check_overlaps(struct wk_vidmm *vm, const struct report *r, uint32_t
 static void check_paging(struct wk_vidmm *vm)
 {
     uint32_t p = vm->paging_segment;
-    if (p != 0 && (p > vm->nseg || !vm->seg[p].aperture))
+    if (p == UNWRITTEN_SEGMENT_ID)
+        violate(vm, R_SEG_PAGING_SEGMENT, WK_DDI_QUERY_ADAPTER_INFO,
+                "PagingBufferSegmentId left unwritten by the segment query (the kit handed 0x%08x there): "
+                "the driver names 0 or an aperture segment", UNWRITTEN_SEGMENT_ID);
+    else if (p != 0 && (p > vm->nseg || !vm->seg[p].aperture))
         violate(vm, R_SEG_PAGING_SEGMENT, WK_DDI_QUERY_ADAPTER_INFO,
                 "PagingBufferSegmentId %u, expected 0 or an aperture segment", p);
     if (vm->paging_buffer_size == 0)
