@@ -346,11 +346,11 @@ static int record_ok(const struct wk_prog_render *r, const struct wk_prog_record
 {
     switch (c->op) {
     case WK_USER_OP_NOP: return 1;
-    case WK_USER_OP_COPY: return ref_ok(r, &c->src) && ref_ok(r, &c->dst) && size_ok(c->size, 1);
-    case WK_USER_OP_FILL: return ref_ok(r, &c->dst) && size_ok(c->size, 1);
+    case WK_USER_OP_COPY: return ref_ok(r, &c->src) && ref_ok(r, &c->dst) && size_ok(c->size, 0);
+    case WK_USER_OP_FILL: return ref_ok(r, &c->dst) && size_ok(c->size, 0);
     case WK_USER_OP_WRITE32: return ref_ok(r, &c->dst);
     case WK_USER_OP_BLIT:
-        return ref_ok(r, &c->src) && ref_ok(r, &c->dst) && size_ok(c->width, 1) && c->height >= 1 &&
+        return ref_ok(r, &c->src) && ref_ok(r, &c->dst) && size_ok(c->width, 0) &&
                c->height <= 65536 && size_ok(c->src_pitch, 0) && size_ok(c->dst_pitch, 0);
     default: return 0;
     }

@@ -116,13 +116,13 @@ static void load_record_args(struct wk_spec_ctx *c, const struct wk_ynode *a, st
     load_ref(c, a, "src", list_length, &rec->src);
     load_ref(c, a, "dst", list_length, &rec->dst);
     if (rec->op == WK_USER_OP_COPY || rec->op == WK_USER_OP_FILL)
-        rec->size = get_size32(c, a, "size", 1);
+        rec->size = get_size32(c, a, "size", 0); /* 0 does nothing (umd.h) */
     if (spec_get_u64(c, a, rec->op == WK_USER_OP_FILL ? "pattern" : "value", 0, UINT32_MAX, &v) == 1)
         rec->value = (uint32_t)v;
     if (rec->op != WK_USER_OP_BLIT)
         return;
-    rec->width = get_size32(c, a, "width", 1);
-    spec_get_u32(c, a, "height", 1, 65536, &rec->height);
+    rec->width = get_size32(c, a, "width", 0); /* a BLIT of Width or Height 0 does nothing (umd.h) */
+    spec_get_u32(c, a, "height", 0, 65536, &rec->height);
     rec->src_pitch = get_size32(c, a, "src_pitch", 0);
     rec->dst_pitch = get_size32(c, a, "dst_pitch", 0);
 }

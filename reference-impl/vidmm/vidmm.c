@@ -373,12 +373,20 @@ int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi)
 
 /* The GPU address of byte `off` of an allocation, wherever it lives; 0 when
  * it has no storage yet (never paged in: it reads as zero). */
-static uint64_t byte_address(struct wk_vidmm *vm, const struct allocation *a, uint64_t off)
+/* Where byte `off` of an allocation lives: in its memory segment, or in
+ * the system page that holds it; 0 when it has no place (never written).
+ * GPU address 0 is a place like any other (a segment may start there), so
+ * the answer is the return value, the address in *addr. */
+static int byte_address(struct wk_vidmm *vm, const struct allocation *a, uint64_t off, uint64_t *addr)
 {
-    if (a->resident && segment_get(vm, a->segment)->memory)
-        return segment_get(vm, a->segment)->base + a->offset + off;
-    if (a->pfns)
-        return (a->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE;
+    if (a->resident && segment_get(vm, a->segment)->memory) {
+        *addr = segment_get(vm, a->segment)->base + a->offset + off;
+        return 1;
+    }
+    if (a->pfns) {
+        *addr = (a->pfns[off / PAGE] << WK_GPU_PAGE_SHIFT) + off % PAGE;
+        return 1;
+    }
     return 0;
 }
 
@@ -413,9 +421,9 @@ static wk_status access_allocation(struct wk_vidmm *vm, uint32_t h, uint64_t off
     for (uint64_t done = 0; done < len;) {
         uint64_t at = off + done, n = PAGE - at % PAGE;
         n = n < len - done ? n : len - done;
-        uint64_t addr = byte_address(vm, a, at);
+        uint64_t addr = 0;
         wk_status st = WK_OK;
-        if (!addr)
+        if (!byte_address(vm, a, at, &addr))
             memset(p + done, 0, n);
         else
             st = write ? wk_gpu_write(vm->gpu, addr, p + done, n) : wk_gpu_read(vm->gpu, addr, p + done, n);
@@ -454,8 +462,8 @@ wk_status wk_vidmm_peek(struct wk_vidmm *vm, uint32_t allocation, uint64_t offse
     if (offset > a->size || len > a->size - offset || offset % PAGE + len > PAGE)
         return fail(vm, WK_E_OUT_OF_RANGE, "bytes [%llu, +%llu) are not within one page of allocation %u (%llu bytes)",
                     (unsigned long long)offset, (unsigned long long)len, allocation, (unsigned long long)a->size);
-    uint64_t addr = byte_address(vm, a, offset);
-    if (!addr || len == 0)
+    uint64_t addr = 0;
+    if (!byte_address(vm, a, offset, &addr) || len == 0)
         return WK_OK;
     struct wk_gpu_view v;
     struct wk_gpu_span span;

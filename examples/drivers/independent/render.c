@@ -110,7 +110,7 @@ static wk_status encode_write32(struct wk_gpu_writer *w, const struct record *re
  * end (64-bit: cannot wrap). */
 static UINT64 blit_extent(UINT width, UINT height, UINT pitch)
 {
-    return height ? (UINT64)(height - 1) * pitch + width : 0;
+    return height && width ? (UINT64)(height - 1) * pitch + width : 0; /* no row or no column: nothing (umd.h) */
 }
 
 /* The model's BLIT limits (docs/gpu-model.md): checked here, so that a
