@@ -27,3 +27,7 @@ wk_cmocka_test(test_fuzz_inputs fuzz.inputs 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}
 # plays each segment a case names, by kind, size and role, and the reason
 # when none can.
 wk_cmocka_test(test_roles prog.roles 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_roles.c LIBS wk_conformance)
+# The encoder sub-check that a driver kept a request's placement fields
+# (conformance/prog/placement_request.c).
+wk_cmocka_test(test_placement_request prog.placement_request 30
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_placement_request.c LIBS wk_conformance)

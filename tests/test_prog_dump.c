@@ -184,6 +184,7 @@ static void test_kinds_of_check(void **state)
     for (int k = 0; k < WK_STEP_KIND_COUNT; k++) {
         memset(&s, 0, sizeof(s));
         s.kind = (enum wk_step_kind)k;
+        s.alloc.size = 4096; /* a create_allocation of Size 0 is encoder (below) */
         enum wk_check_kind want = WK_CHECK_CONTRACT;
         if (k == WK_STEP_RENDER)
             want = WK_CHECK_ENCODER;
@@ -213,6 +214,20 @@ static void test_kinds_of_check(void **state)
     assert_int_equal(wk_step_checks(&s, kinds), 2);
     assert_int_equal(kinds[0], WK_CHECK_CONTRACT);
     assert_int_equal(kinds[1], WK_CHECK_CHOICE);
+    /* a request of Size 0 is invalid in the kit's format: encoder; the
+     * request's placement fields kept, an encoder sub-check */
+    memset(&s, 0, sizeof(s));
+    s.kind = WK_STEP_CREATE_ALLOCATION;
+    assert_int_equal(wk_step_checks(&s, kinds), 1);
+    assert_int_equal(kinds[0], WK_CHECK_ENCODER);
+    s.alloc.size = 4096;
+    s.alloc.preferred = 1;
+    assert_int_equal(wk_step_checks(&s, kinds), 2);
+    assert_int_equal(kinds[0], WK_CHECK_CONTRACT);
+    assert_int_equal(kinds[1], WK_CHECK_ENCODER);
+    s.alloc.size = 0;
+    s.alloc.paging_buffers = 2; /* sized from the driver: not a request of 0 */
+    assert_int_equal(wk_step_check_kind(&s), WK_CHECK_CONTRACT);
     /* names and back */
     for (int k = 0; k < WK_CHECK_KIND_COUNT; k++)
         assert_int_equal(wk_check_kind_find(wk_check_kind_name((enum wk_check_kind)k)), k);

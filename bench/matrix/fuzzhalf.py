@@ -9,8 +9,12 @@ WK_DRIVER. The harness stops at its first finding (it aborts with the
 finding's signature, fuzz/driver/findings.c); the time is the process's,
 from start to exit. A run is `found` when the first finding's signature
 names the entry's rule, `other` when it names another rule, `none` without
-a finding. `phase` says when: `seeds` (while libFuzzer read its corpus,
-before "INITED": a seed made the bug visible on its own) or `mutation`.
+a finding. The rule counts when the first finding lists it among its
+violations, not only in its signature (which names the first one), as the
+conformance half counts every rule a case tripped. `phase` says when:
+`start` (the harness refused the driver at once, naming the rule: it cannot
+start an adapter), `seeds` (while libFuzzer read its corpus, before
+"INITED": a seed made the bug visible on its own) or `mutation`.
 """
 import concurrent.futures
 import datetime
@@ -28,6 +32,10 @@ import catalogue
 
 FORMAT = 'wddmkit-matrix-fuzz-1'
 SIGNATURE = re.compile(r'signature: (\S+)(.*)')
+# A finding's violations, each "violation in DDI: RULE-ID: ..." (fuzz/driver/findings.c).
+VIOLATION = re.compile(r'violation in [^:]+: ([A-Z]+-[A-Z]+-[0-9]+):')
+REFUSED = re.compile(r'cannot bring up the driver under test[^\n]*')
+RULE_ID = re.compile(r'[A-Z]+-[A-Z]+-[0-9]+')
 INITED = re.compile(r'^#\d+\s+INITED', re.M)
 
 
@@ -56,6 +64,37 @@ def save(path, data):
     os.replace(tmp, path)
 
 
+def read_log(rule, log, artifacts):
+    """What one run's libFuzzer log says of the rule: outcome (found, other,
+    none), phase and signature. artifacts: the files the run left (crash-*,
+    timeout-*, oom-*)."""
+    found_files = artifacts
+    m = SIGNATURE.search(log)
+    refused = REFUSED.search(log)
+    result = {'signature': None, 'phase': None}
+    if m and found_files:
+        signature = (m.group(1) + m.group(2)).strip()
+        result['signature'] = signature[:200]
+        start = log.rfind('FINDING:', 0, m.start())
+        tripped = set(VIOLATION.findall(log[start if start >= 0 else 0:m.start()])) | {m.group(1)}
+        result['outcome'] = 'found' if rule in tripped else 'other'
+        result['phase'] = 'mutation' if INITED.search(log[:m.start()]) else 'seeds'
+    elif refused:
+        # The harness refuses a driver that cannot start an adapter, naming
+        # the rule (fuzz/driver/adapters.c): the bug is reported at once.
+        result['signature'] = refused.group(0)[:200]
+        result['outcome'] = 'found' if rule in RULE_ID.findall(refused.group(0)) else 'other'
+        result['phase'] = 'start'
+    elif found_files:
+        result['outcome'] = 'other'
+        result['signature'] = 'no signature (%s): %s' % (found_files[0].split('-')[0], tail(log))
+    else:
+        result['outcome'] = 'none'
+        if 'INITED' not in log:
+            result['signature'] = 'the harness did not start: %s' % tail(log)
+    return result
+
+
 def one_run(root, build, entry, harness, seed, limit):
     """One libFuzzer run: a dict with seed, seconds, outcome, phase, signature."""
     binary = os.path.join(build, 'fuzz', harness)
@@ -81,20 +120,8 @@ def one_run(root, build, entry, harness, seed, limit):
             log = (e.stderr or b'').decode('utf-8', 'replace')
         seconds = time.monotonic() - start
         found_files = [n for n in os.listdir(os.path.join(tmp, 'art')) if n.startswith(('crash-', 'timeout-', 'oom-'))]
-    m = SIGNATURE.search(log)
-    result = {'seed': seed, 'seconds': round(seconds, 2), 'signature': None, 'phase': None}
-    if m and found_files:
-        signature = (m.group(1) + m.group(2)).strip()
-        result['signature'] = signature[:200]
-        result['outcome'] = 'found' if m.group(1) == entry['rule'] else 'other'
-        result['phase'] = 'mutation' if INITED.search(log[:m.start()]) else 'seeds'
-    elif found_files:
-        result['outcome'] = 'other'
-        result['signature'] = 'no signature (%s): %s' % (found_files[0].split('-')[0], tail(log))
-    else:
-        result['outcome'] = 'none'
-        if 'INITED' not in log:
-            result['signature'] = 'the harness did not start: %s' % tail(log)
+    result = {'seed': seed, 'seconds': round(seconds, 2)}
+    result.update(read_log(entry['rule'], log, found_files))
     return result
 
 

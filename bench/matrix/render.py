@@ -110,6 +110,9 @@ def write(path, entries, verdicts, cache, notes, limit, runs, conform_how):
     for e in missed:
         why = notes.get(e['name'], 'not yet explained (add a line to bench/matrix/fuzz-notes.tsv)')
         w('- **%d `%s`** (`%s`): %s' % (e['entry'], e['name'], e['rule'], why))
+    for e in latent:
+        if e['name'] in notes:
+            w('- **%d `%s`** (latent, not in the share): %s' % (e['entry'], e['name'], notes[e['name']]))
     w('')
     with open(path, 'w', encoding='utf-8') as f:
         f.write('\n'.join(out))

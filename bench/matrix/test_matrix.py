@@ -159,6 +159,34 @@ class Fuzz(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    FINDING = (
+        'INFO: seed corpus: files: 3\n'
+        'fuzz_paging: FINDING: contract violation at step 3 (teardown: destroy_device)\n'
+        'fuzz_paging:   violation in DxgkDdiBuildPagingBuffer: PAGING-GPU-001: the paging buffer faulted\n'
+        'fuzz_paging:   violation in DxgkDdiBuildPagingBuffer: PAGING-UNMAP-001: page 0 points elsewhere\n'
+        'fuzz_paging:   signature: PAGING-GPU-001 (BAD_OPERAND) in DxgkDdiBuildPagingBuffer\n')
+
+    def test_a_rule_listed_after_the_signature_s_counts(self):
+        r = fuzzhalf.read_log('PAGING-UNMAP-001', self.FINDING, ['crash-1'])
+        self.assertEqual((r['outcome'], r['phase']), ('found', 'seeds'))
+        self.assertTrue(r['signature'].startswith('PAGING-GPU-001'))
+        self.assertEqual(fuzzhalf.read_log('PATCH-VALUE-001', self.FINDING, ['crash-1'])['outcome'], 'other')
+        # after INITED: found by a mutation
+        r = fuzzhalf.read_log('PAGING-UNMAP-001', '#1024 INITED cov: 10\n' + self.FINDING, ['crash-1'])
+        self.assertEqual(r['phase'], 'mutation')
+
+    def test_a_driver_the_harness_refuses_names_its_rule(self):
+        log = ('fuzz_driver: cannot bring up the driver under test (x.so): wk_vidmm_start: WK_E_CONTRACT: '
+               'SEG-COMMIT-001: segment 2: CommitLimit 0x0\n==1== ERROR: libFuzzer: deadly signal\n')
+        r = fuzzhalf.read_log('SEG-COMMIT-001', log, ['crash-1'])
+        self.assertEqual((r['outcome'], r['phase']), ('found', 'start'))
+        self.assertEqual(fuzzhalf.read_log('SEG-BANK-003', log, ['crash-1'])['outcome'], 'other')
+
+    def test_no_finding(self):
+        self.assertEqual(fuzzhalf.read_log('R-X-001', '#1024 INITED\nDone 5 runs\n', [])['outcome'], 'none')
+        r = fuzzhalf.read_log('R-X-001', 'error: no such file\n', [])
+        self.assertIn('the harness did not start', r['signature'])
+
     def test_committed_cache_covers_the_catalogue(self):
         path = os.path.join(ROOT, 'bench/matrix/fuzz-results.json')
         if not os.path.exists(path):

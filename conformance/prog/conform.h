@@ -229,6 +229,12 @@ wk_status wk_prog_encode_render(struct wk_vidmm *vm, const struct wk_prog_render
 #define WK_BINDING_NO_ENCODER_REASON \
     "the case hands the driver the kit's own UMD format, and its binding has no encoder"
 
+/* Why a check of the kit's allocation format is skipped for a driver whose
+ * binding encodes its requests into a format of its own (binding.h). */
+#define WK_BINDING_OWN_ALLOCATION_FORMAT_REASON                                                 \
+    "the driver reads its own allocation format (its binding encodes the requests): what the kit's " \
+    "format says of a request (umd.h) need not hold there"
+
 /* Why the contract profile skips a patch step: DxgkDdiPatch called on a
  * buffer and lists that no Render of the driver's made (facts §5.3 T1-T3:
  * the kernel patches the DMA buffer the driver's Render built, with the
@@ -253,6 +259,10 @@ struct wk_prog_exec {
     uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
     struct wk_vidmm_render_result last_render;
     uint32_t last_cancelled;
+    /* The placement fields of the last allocation request the kit made
+     * (segment ids the driver's), for the encoder sub-check that the
+     * driver kept them (umd.h). */
+    uint32_t last_preferred, last_hinted_bank;
     /* The driver's handle of each allocation (hAllocation of its
      * DxgkDdiCreateAllocation as the kit kept it), for the allocation
      * lists of patch steps. */
@@ -282,6 +292,14 @@ struct wk_prog_exec {
      * (the same count and ends): only then are bank numbers comparable. */
     uint8_t seg_banks_same[WK_PROG_MAX_SEGMENTS + 1];
 };
+
+/* Whether a driver kept the placement fields of a request in the kit's
+ * format (umd.h; placement_request.c): its PreferredSegment (HintedBank)
+ * lists the request's entries in order, each at most once, leaving out only
+ * those invalid for it (a segment outside `supported`, a bank above
+ * `bank_count`). 1 when it did; 0 with the first difference in why. */
+int wk_preference_kept(uint32_t request, uint32_t answer, uint32_t supported, char *why, size_t cap);
+int wk_banks_kept(uint32_t request, uint32_t answer, uint32_t bank_count, char *why, size_t cap);
 
 void wk_prog_exec_init(struct wk_prog_exec *x, const struct wk_prog *p, struct wk_vidmm *vm,
                        struct wk_case_result *r);

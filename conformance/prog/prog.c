@@ -61,6 +61,10 @@ enum wk_check_kind wk_step_check_kind(const struct wk_step *s)
 {
     switch (s->kind) {
     case WK_STEP_RENDER: return WK_CHECK_ENCODER;
+    /* A request of Size 0 is invalid in the kit's format (umd.h): that the
+     * driver refuses it is a check of a driver that reads the format. */
+    case WK_STEP_CREATE_ALLOCATION:
+        return s->alloc.size == 0 && s->alloc.paging_buffers == 0 ? WK_CHECK_ENCODER : WK_CHECK_CONTRACT;
     case WK_STEP_EXPECT_BYTES:
     case WK_STEP_EXPECT_PATTERN:
     case WK_STEP_EXPECT_DIGEST:
@@ -80,6 +84,11 @@ uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STE
     kinds[0] = wk_step_check_kind(s);
     if (s->kind == WK_STEP_EXPECT_PLACEMENT && s->has_offset) {
         kinds[1] = WK_CHECK_CHOICE;
+        return 2;
+    }
+    /* that the driver kept the request's placement fields (umd.h) */
+    if (s->kind == WK_STEP_CREATE_ALLOCATION && (s->alloc.preferred || s->alloc.hinted_bank)) {
+        kinds[1] = WK_CHECK_ENCODER;
         return 2;
     }
     return 1;

@@ -213,6 +213,8 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     q.Priority = s->alloc.priority;
     uint32_t h = 0;
     struct wk_vidmm_allocation_state state;
+    x->last_preferred = q.PreferredSegment.Value;
+    x->last_hinted_bank = q.HintedBank.Value;
     wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
     /* The handle as the kit kept it, not read back from the answer: a
      * hostile driver may have pointed the answer's pAllocationInfo
@@ -1206,6 +1208,49 @@ static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
         snprintf(r->seen, sizeof(r->seen), "no violation at all (the corrupted answer was accepted)");
 }
 
+/* The bank count the driver reported for its segment id (0: none). */
+static uint32_t driver_banks(struct interp *x, uint32_t id)
+{
+    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS + 1];
+    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS + 1);
+    for (uint32_t i = 0; i < n; i++)
+        if (seg[i].id == id)
+            return seg[i].banks;
+    return 0;
+}
+
+/* The encoder sub-check of a create_allocation that names preferences or
+ * banks (wk_step_checks): a driver that reads the kit's allocation format
+ * keeps the request's placement fields where they are valid for its
+ * segments (include/wddmkit/umd.h). Bank numbers are compared only where
+ * the driver's segment has the description's banks. */
+static int check_request_kept(struct interp *x, const struct wk_step *s)
+{
+    if (!s->alloc.preferred && !s->alloc.hinted_bank)
+        return 1;
+    if (x->binding_encoder) {
+        count_skip(x, WK_CHECK_ENCODER, WK_BINDING_OWN_ALLOCATION_FORMAT_REASON);
+        return 1;
+    }
+    struct wk_vidmm_allocation_state st;
+    if (!count_check(x, WK_CHECK_ENCODER) || x->nallocs == 0 ||
+        wk_vidmm_allocation_state(x->vm, x->allocs[x->nallocs - 1], &st) != WK_OK)
+        return 1;
+    char why[192];
+    if (!wk_preference_kept(x->last_preferred, st.preferred, st.supported_write, why, sizeof(why)))
+        return failf(x, "the request's segment preferences, less those invalid for the driver (umd.h)",
+                     "PreferredSegment 0x%08x for the request's 0x%08x: %s", st.preferred, x->last_preferred, why);
+    uint32_t first = st.preferred & 0x1Fu, described = s->alloc.preferred & 0x1Fu;
+    int comparable = !x->seg_mapped || (described <= WK_PROG_MAX_SEGMENTS && x->seg_banks_same[described]);
+    if (!x->last_hinted_bank || first == 0 || first != (x->last_preferred & 0x1Fu) || !comparable)
+        return 1;
+    uint32_t banks = driver_banks(x, first);
+    if (banks && !wk_banks_kept(x->last_hinted_bank, st.hinted_bank, banks, why, sizeof(why)))
+        return failf(x, "the request's bank hints, less those the segment lacks (umd.h)",
+                     "HintedBank 0x%08x for the request's 0x%08x: %s", st.hinted_bank, x->last_hinted_bank, why);
+    return 1;
+}
+
 /* Runs the steps of a positive case; 1 when all returned and held as expected. */
 static int run_steps(struct interp *x)
 {
@@ -1233,6 +1278,9 @@ static int run_steps(struct interp *x)
             why = WK_STRESS_SKIP_REASON;
         if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && s->alloc.paging_buffers)
             why = sized_too_large(x, s);
+        if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && x->binding_encoder &&
+            wk_step_check_kind(s) == WK_CHECK_ENCODER)
+            why = WK_BINDING_OWN_ALLOCATION_FORMAT_REASON; /* a request the kit's format calls invalid */
         if (why) {
             skip_rest(x, i, why);
             return 0;
@@ -1280,6 +1328,8 @@ static int run_steps(struct interp *x)
             first_violation(x, "no contract violation");
             return 0;
         }
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && st == WK_OK && !check_request_kept(x, s))
+            return 0;
     }
     x->r->failed_step = -1;
     return 1;

@@ -312,7 +312,7 @@ static void write_create_allocation(struct yw *w, const struct wk_step *s)
     if (a->paging_buffers)
         kv(w, "size", "{paging_buffers: %u}", a->paging_buffers);
     else
-        kv_size(w, "size", a->size, 1, WK_PROG_MAX_ALLOCATION);
+        kv_size(w, "size", a->size, 0, WK_PROG_MAX_ALLOCATION);
     if (a->alignment) {
         if (a->alignment & (a->alignment - 1) || a->alignment > WK_PROG_MAX_ALLOCATION)
             problem(w, "step %d: alignment %u is not a power of two up to 16MiB", w->step, a->alignment);

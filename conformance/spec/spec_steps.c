@@ -273,7 +273,9 @@ static void load_allocation_size(struct wk_spec_ctx *c, const struct wk_ynode *a
     static const char *const keys[] = { "paging_buffers", NULL };
     const struct wk_ynode *v = wk_ymap_get(a, "size");
     if (!v || v->kind != WK_Y_MAPPING) {
-        spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &al->size);
+        /* 0 is a request the kit's format calls invalid (umd.h): the
+         * case holds the driver to refusing it (an encoder check). */
+        spec_get_size(c, a, "size", 0, WK_PROG_MAX_ALLOCATION, &al->size);
         return;
     }
     uint32_t mark = spec_scope_push(c, "size");

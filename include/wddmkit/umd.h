@@ -39,7 +39,7 @@ extern "C" {
 typedef struct _WK_ALLOCATION_REQUEST {
     UINT Magic;                                 /* WK_ALLOCATION_REQUEST_MAGIC */
     UINT Version;                               /* WK_ALLOCATION_REQUEST_VERSION */
-    UINT64 Size;                                /* bytes, > 0 */
+    UINT64 Size;                                /* bytes, > 0: a request of 0 is refused (INVALID_PARAMETER) */
     UINT Alignment;                             /* bytes, 0 or a power of two */
     D3DDDI_SEGMENTPREFERENCE PreferredSegment;  /* as in DXGK_ALLOCATIONINFO */
     DXGK_SEGMENTBANKPREFERENCE HintedBank;

@@ -479,6 +479,9 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
     s->size = a->size;
     s->system_pages = a->pfn_count;
     s->driver_handle = a->driver_handle;
+    s->preferred = a->info.PreferredSegment.Value;
+    s->hinted_bank = a->info.HintedBank.Value;
+    s->supported_write = a->info.SupportedWriteSegmentSet;
     if (a->resident) {
         struct segment *seg = segment_get(vm, a->segment);
         s->segment_id = a->segment;

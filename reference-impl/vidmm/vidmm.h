@@ -525,6 +525,10 @@ struct wk_vidmm_allocation_state {
     uint64_t size;            /* the driver's Size, page rounded */
     uint64_t system_pages;    /* backing pages in system memory (0 before first eviction) */
     HANDLE driver_handle;     /* the driver's hAllocation, as the kit checked and kept it */
+    /* What the driver answered in its DXGK_ALLOCATIONINFO (checked copy) */
+    uint32_t preferred;       /* PreferredSegment.Value */
+    uint32_t hinted_bank;     /* HintedBank.Value */
+    uint32_t supported_write; /* SupportedWriteSegmentSet */
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);
