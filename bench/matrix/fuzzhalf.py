@@ -64,6 +64,44 @@ def save(path, data):
     os.replace(tmp, path)
 
 
+REPLAY_LINE = re.compile(r'^replay: (.*) \((\d+) bytes\)$')
+
+
+def tripping_seeds(root, build, entry, harness):
+    """The seed files that make the entry's rule fire on their own (the
+    harness's replay binary over every seed, WK_FUZZ_NO_ABORT=1), or None
+    when the harness refuses the driver outright (every seed would)."""
+    replay = os.path.join(build, 'fuzz', harness + '_replay')
+    seeds = os.path.join(root, 'corpus', harness, 'seeds')
+    if not os.path.exists(replay):
+        raise catalogue.CatalogueError('%s is missing (cmake --build %s --target %s_replay)' % (replay, build, harness))
+    env = dict(os.environ, WK_FUZZ_NO_ABORT='1', WK_DRIVER=catalogue.module(build, entry))
+    try:
+        run = subprocess.run([replay, '-v', seeds], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                             timeout=1800, check=False)
+    except subprocess.TimeoutExpired:
+        raise catalogue.CatalogueError('%s on %s: the replay of the seeds ran past 1800 s' % (harness, entry['name']))
+    return seeds_tripping(run.stdout.decode('utf-8', 'replace'), entry['rule'])
+
+
+def seeds_tripping(text, rule):
+    """From a `<harness>_replay -v` output: the seed files (base names)
+    whose replay lists the rule, or None when the harness refused the
+    driver."""
+    if REFUSED.search(text):
+        return None
+    current, out = None, set()
+    for line in text.splitlines():
+        m = REPLAY_LINE.match(line)
+        if m:
+            current = os.path.basename(m.group(1))
+            continue
+        sig = SIGNATURE.search(line)
+        if current and (rule in VIOLATION.findall(line) or (sig and sig.group(1) == rule)):
+            out.add(current)
+    return out
+
+
 def read_log(rule, log, artifacts):
     """What one run's libFuzzer log says of the rule: outcome (found, other,
     none), phase and signature. artifacts: the files the run left (crash-*,
@@ -95,14 +133,15 @@ def read_log(rule, log, artifacts):
     return result
 
 
-def one_run(root, build, entry, harness, seed, limit):
-    """One libFuzzer run: a dict with seed, seconds, outcome, phase, signature."""
+def one_run(root, build, entry, harness, seed, limit, exclude=()):
+    """One libFuzzer run: a dict with seed, seconds, outcome, phase, signature.
+    exclude: seed file names left out of the starting corpus."""
     binary = os.path.join(build, 'fuzz', harness)
     seeds = os.path.join(root, 'corpus', harness, 'seeds')
     module = catalogue.module(build, entry)
     with tempfile.TemporaryDirectory(prefix='wk-matrix-%s-' % harness) as tmp:
         corpus = os.path.join(tmp, 'corpus')
-        shutil.copytree(seeds, corpus)
+        shutil.copytree(seeds, corpus, ignore=lambda _d, names: [n for n in names if n in exclude])
         os.mkdir(os.path.join(tmp, 'art'))
         cmd = [binary, '-seed=%d' % seed, '-max_total_time=%d' % limit, '-timeout=10',
                '-artifact_prefix=%s/' % os.path.join(tmp, 'art'), corpus]
@@ -138,20 +177,22 @@ def median_time(runs, limit):
     return m if m <= limit else None
 
 
-def stale(cached, digest, runs, limit):
+def stale(cached, digest, runs, limit, start='seeds'):
     return (cached is None or cached.get('source') != digest or cached.get('limit') != limit
-            or len(cached.get('runs', [])) != runs)
+            or len(cached.get('runs', [])) != runs or cached.get('start', 'seeds') != start)
 
 
-def run_all(root, build, entries, cache, runs, limit, parallel, refresh, commit, progress):
+def run_all(root, build, entries, cache, runs, limit, parallel, refresh, commit, progress, start='seeds'):
     """Runs every (entry, harness) whose cache is stale, `parallel` runs at a
-    time; updates cache['entries'] in place after each finished pair."""
+    time; updates cache['entries'] in place after each finished pair.
+    start 'mutated': each pair's corpus leaves out the seeds that show the
+    bug on their own, so what is found comes from the fuzzer's mutations."""
     todo = []
     for e in entries:
         digest = source_digest(root, e)
         for h in catalogue.harnesses(e):
             cached = cache['entries'].get(e['name'], {}).get(h)
-            if refresh or stale(cached, digest, runs, limit):
+            if refresh or stale(cached, digest, runs, limit, start):
                 todo.append((e, h, digest))
     for e, h, _ in todo:  # fail before the first run, not an hour in
         catalogue.module(build, e)
@@ -161,11 +202,19 @@ def run_all(root, build, entries, cache, runs, limit, parallel, refresh, commit,
                                                % (path, build, h))
     progress('%d (bug, harness) pairs to run, %d runs each of at most %d s, %d at a time'
              % (len(todo), runs, limit, parallel))
+    excluded = {}
+    if start == 'mutated':
+        for e, h, _ in todo:
+            t = tripping_seeds(root, build, e, h)
+            excluded[(e['name'], h)] = t
+            progress('%-32s %-12s %s' % (e['name'], h, 'the harness refuses the driver: no seed to leave out'
+                                         if t is None else '%d seeds show the bug on their own: left out' % len(t)))
     with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
         futures = {}
         for e, h, digest in todo:
             for s in range(1, runs + 1):
-                futures[pool.submit(one_run, root, build, e, h, s, limit)] = (e, h, digest)
+                leave_out = excluded.get((e['name'], h)) or ()
+                futures[pool.submit(one_run, root, build, e, h, s, limit, leave_out)] = (e, h, digest)
         done = {}
         for fut in concurrent.futures.as_completed(futures):
             e, h, digest = futures[fut]
@@ -175,8 +224,10 @@ def run_all(root, build, entries, cache, runs, limit, parallel, refresh, commit,
             progress('%-32s %-12s seed %d: %-5s %6.2f s %s' % (e['name'], h, r['seed'], r['outcome'], r['seconds'],
                                                                r['signature'] or ''))
             if len(done[key]) == runs:
+                left_out = excluded.get((e['name'], h))
                 cache['entries'].setdefault(e['name'], {})[h] = {
-                    'source': digest, 'limit': limit, 'commit': commit,
+                    'source': digest, 'limit': limit, 'commit': commit, 'start': start,
+                    'seeds_left_out': None if left_out is None else len(left_out),
                     'date': datetime.date.today().isoformat(),
                     'runs': sorted(done[key], key=lambda x: x['seed']),
                 }

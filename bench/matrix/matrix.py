@@ -41,6 +41,7 @@ import render     # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOGUE = os.path.join(ROOT, 'examples', 'drivers', 'planted', 'catalogue.tsv')
 CACHE = os.path.join(ROOT, 'bench', 'matrix', 'fuzz-results.json')
+CACHE_MUTATED = os.path.join(ROOT, 'bench', 'matrix', 'fuzz-results-mutated.json')
 NOTES = os.path.join(ROOT, 'bench', 'matrix', 'fuzz-notes.tsv')
 DOC = os.path.join(ROOT, 'docs', 'detection-matrix.md')
 
@@ -96,11 +97,12 @@ def git_commit():
 
 def cmd_fuzz(a):
     entries = catalogue.select(catalogue.read(a.catalogue), a.names)
-    cache = fuzzhalf.load(a.cache)
+    path = a.cache or (CACHE_MUTATED if a.start == 'mutated' else CACHE)
+    cache = fuzzhalf.load(path)
     for name, harness in fuzzhalf.run_all(ROOT, a.build, entries, cache, a.runs, a.time, a.parallel, a.refresh,
-                                          git_commit(), say):
-        fuzzhalf.save(a.cache, cache)  # after every pair: an interrupted run keeps what it measured
-        say('kept %s / %s in %s' % (name, harness, a.cache))
+                                          git_commit(), say, a.start):
+        fuzzhalf.save(path, cache)  # after every pair: an interrupted run keeps what it measured
+        say('kept %s / %s in %s' % (name, harness, path))
     return 0
 
 
@@ -121,10 +123,11 @@ def read_notes(path):
 def cmd_report(a):
     entries = catalogue.read(a.catalogue)
     cache = fuzzhalf.load(a.cache)
+    mutated = fuzzhalf.load(a.cache_mutated)
     verdicts = conform_half(a.build, entries, a.jobs, a.parallel)
     runs = max((len(c['runs']) for v in cache['entries'].values() for c in v.values()), default=a.runs)
     limit = max((c['limit'] for v in cache['entries'].values() for c in v.values()), default=a.time)
-    render.write(a.out, entries, verdicts, cache, read_notes(a.notes), limit, runs,
+    render.write(a.out, entries, verdicts, cache, mutated, read_notes(a.notes), limit, runs,
                  'each entry\'s profile, `wddmkit conform` at commit %s' % git_commit())
     say('wrote %s' % a.out)
     return 0 if all(v.ok for v in verdicts.values()) else 1
@@ -157,6 +160,7 @@ def main(argv):
             c.add_argument('names', nargs='*', metavar='NAME')
         else:
             c.add_argument('--cache', default=CACHE)
+            c.add_argument('--cache-mutated', default=CACHE_MUTATED)
             c.add_argument('--notes', default=NOTES)
             c.add_argument('--out', default=DOC)
             c.add_argument('--runs', type=int, default=3)
@@ -169,7 +173,9 @@ def main(argv):
     f.add_argument('--time', type=int, default=60, help='the limit of one run, in seconds (default 60)')
     f.add_argument('--parallel', type=int, default=2, help='runs at once (default 2)')
     f.add_argument('--refresh', action='store_true', help='rerun what the cache holds too')
-    f.add_argument('--cache', default=CACHE)
+    f.add_argument('--start', choices=('seeds', 'mutated'), default='seeds',
+                   help='seeds: every committed seed; mutated: without the seeds that show the bug on their own')
+    f.add_argument('--cache', help='default bench/matrix/fuzz-results.json, or fuzz-results-mutated.json')
     f.add_argument('names', nargs='*', metavar='NAME')
     f.set_defaults(run=cmd_fuzz)
 

@@ -49,12 +49,14 @@ def best(entry, cache_entry, limit):
     return best_h, best_m
 
 
-def write(path, entries, verdicts, cache, notes, limit, runs, conform_how):
+def write(path, entries, verdicts, cache, mutated, notes, limit, runs, conform_how):
     caught = [e for e in entries if e['state'] == 'caught']
     latent = [e for e in entries if e['state'] == 'latent']
     n_caught = sum(1 for e in caught if verdicts.get(e['name']) and verdicts[e['name']].caught)
     fuzzed = [e for e in caught if any(cache['entries'].get(e['name'], {}).get(h) for h in catalogue.harnesses(e))]
     found = [e for e in fuzzed if best(e, cache['entries'].get(e['name']), limit)[0]]
+    found_mutated = [e for e in caught if best(e, mutated['entries'].get(e['name']), limit)[0]]
+    fuzzed_mutated = [e for e in caught if any(mutated['entries'].get(e['name'], {}).get(h) for h in catalogue.harnesses(e))]
     commits = sorted({c.get('commit', '?') for v in cache['entries'].values() for c in v.values()})
     dates = sorted({c.get('date', '?') for v in cache['entries'].values() for c in v.values()})
     out = []
@@ -82,6 +84,11 @@ def write(path, entries, verdicts, cache, notes, limit, runs, conform_how):
              ', '.join(dates)))
     else:
         w('- **Fuzzing**: not run yet (`matrix.py fuzz`).')
+    if fuzzed_mutated:
+        w('- **Fuzzing from mutations alone** (the same runs on the seeds less every one that shows the bug')
+        w('  on its own, `matrix.py fuzz --start mutated`): **%d of %d** bugs found within a median of %d s'
+          % (len(found_mutated), len(fuzzed_mutated), limit))
+        w('  (**%.0f%%**).' % (100.0 * len(found_mutated) / len(fuzzed_mutated)))
     w('')
     w('A fuzz cell is the median time to a finding that names the bug\'s rule, over the runs (a run')
     w('that found nothing, or another rule first, counts as past the limit), the runs that found it,')
@@ -90,7 +97,8 @@ def write(path, entries, verdicts, cache, notes, limit, runs, conform_how):
     w('rule (the JSON report\'s `rules_tripped`), and names the rule the cases met first when it is')
     w('another one.')
     w('')
-    heads = ['#', 'bug', 'DDI', 'rule', 'conformance', 'fuzz: DDI\'s harness', 'fuzz: `fuzz_prog`']
+    heads = ['#', 'bug', 'DDI', 'rule', 'conformance', 'fuzz: DDI\'s harness', 'fuzz: `fuzz_prog`',
+             'mutated start: best harness']
     w('| ' + ' | '.join(heads) + ' |')
     w('|' + '|'.join([' ---: '] + [' --- '] * (len(heads) - 1)) + '|')
     for e in entries:
@@ -98,9 +106,17 @@ def write(path, entries, verdicts, cache, notes, limit, runs, conform_how):
         hs = catalogue.harnesses(e)
         own = '`%s`: %s' % (hs[0], fuzz_cell(ce.get(hs[0]), limit)) if hs[0] != 'fuzz_prog' else '-'
         prog = fuzz_cell(ce.get('fuzz_prog'), limit)
-        w('| %d | `%s` | %s | `%s`%s | %s | %s | %s |' % (
+        me = mutated['entries'].get(e['name'], {})
+        bh, _ = best(e, me, limit)
+        if bh:
+            mcell = '`%s`: %s' % (bh, fuzz_cell(me[bh], limit))
+        elif me:
+            mcell = '; '.join('`%s`: %s' % (h, fuzz_cell(me.get(h), limit)) for h in hs if me.get(h))
+        else:
+            mcell = 'not run'
+        w('| %d | `%s` | %s | `%s`%s | %s | %s | %s | %s |' % (
             e['entry'], e['name'], e['ddi'], e['rule'], ' (%s)' % e['profile'] if e['profile'] != 'contract' else '',
-            conform_cell(verdicts.get(e['name'])), own, prog))
+            conform_cell(verdicts.get(e['name'])), own, prog, mcell))
     w('')
     missed = [e for e in fuzzed if e not in found]
     w('## Not found by fuzzing within the limit, and why')

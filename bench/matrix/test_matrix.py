@@ -182,6 +182,17 @@ class Fuzz(unittest.TestCase):
         self.assertEqual((r['outcome'], r['phase']), ('found', 'start'))
         self.assertEqual(fuzzhalf.read_log('SEG-BANK-003', log, ['crash-1'])['outcome'], 'other')
 
+    def test_seeds_that_trip_the_rule_on_their_own(self):
+        text = ('replay: corpus/fuzz_paging/seeds/a.bin (12 bytes)\n'
+                'replay: corpus/fuzz_paging/seeds/b.bin (20 bytes)\n'
+                'fuzz_paging:   violation in DxgkDdiBuildPagingBuffer: PAGING-GPU-001: x\n'
+                'fuzz_paging:   violation in DxgkDdiBuildPagingBuffer: PAGING-UNMAP-001: y\n'
+                'replay: corpus/fuzz_paging/seeds/c.bin (8 bytes)\n'
+                'fuzz_paging:   signature: PAGING-UNMAP-001 in DxgkDdiBuildPagingBuffer\n')
+        self.assertEqual(fuzzhalf.seeds_tripping(text, 'PAGING-UNMAP-001'), {'b.bin', 'c.bin'})
+        self.assertEqual(fuzzhalf.seeds_tripping(text, 'PAGING-GPU-001'), {'b.bin'})
+        self.assertIsNone(fuzzhalf.seeds_tripping('fuzz_driver: cannot bring up the driver under test (x)', 'R-X-001'))
+
     def test_no_finding(self):
         self.assertEqual(fuzzhalf.read_log('R-X-001', '#1024 INITED\nDone 5 runs\n', [])['outcome'], 'none')
         r = fuzzhalf.read_log('R-X-001', 'error: no such file\n', [])
