@@ -117,6 +117,7 @@ enum mutation {
     /* The DDI table */
     MUT_NO_STOP_DEVICE,       /* DRIVER_INITIALIZATION_DATA leaves DxgkDdiStopDevice NULL */
     MUT_START_NO_CHILDREN,    /* StartDevice succeeds and leaves *NumberOfChildren as handed */
+    MUT_CTXALLOC_UNINIT,      /* DxgkCbCreateContextAllocation's arguments on the stack, never zeroed */
 };
 
 #define MAX_TRACKED 32u
@@ -207,6 +208,39 @@ static void untrack(HANDLE *set, HANDLE h)
 
 /* --- callbacks the reference driver gets ---------------------------- */
 
+/* The arguments rebuilt in a local that is never zeroed, every field set
+ * but the preference slots after the first and the bank hints: what a
+ * driver without its RtlZeroMemory hands the kernel. The kit fills the
+ * stack before each DDI call (call.c, poison_stack), so the unset slots
+ * read 0xA5... and name no segment, whatever the stack held before. */
+static __attribute__((noinline)) NTSTATUS create_from_uninitialised(const HANDLE hAdapter,
+                                                                     const DXGKARGCB_CREATECONTEXTALLOCATION *args)
+{
+    DXGKARGCB_CREATECONTEXTALLOCATION fresh;
+    fresh.ContextAllocationFlags = args->ContextAllocationFlags;
+    fresh.hAdapter = args->hAdapter;
+    fresh.hDevice = args->hDevice;
+    fresh.hContext = args->hContext;
+    fresh.hDriverAllocation = args->hDriverAllocation;
+    fresh.Size = args->Size;
+    fresh.Alignment = args->Alignment;
+    fresh.SupportedSegmentSet = args->SupportedSegmentSet;
+    fresh.EvictionSegmentSet = args->EvictionSegmentSet;
+    fresh.PreferredSegment.SegmentId0 = args->PreferredSegment.SegmentId0;
+    fresh.PreferredSegment.Direction0 = args->PreferredSegment.Direction0;
+    fresh.Flags = args->Flags;
+    fresh.hAllocation = NULL;
+    return M.kit.DxgkCbCreateContextAllocation(hAdapter, &fresh);
+}
+
+static NTSTATUS shim_create_context_allocation(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATION *args)
+{
+    if (!armed_for(MUT_CTXALLOC_UNINIT))
+        return M.kit.DxgkCbCreateContextAllocation(hAdapter, args);
+    M.fired++;
+    return create_from_uninitialised(hAdapter, args);
+}
+
 static NTSTATUS shim_destroy_context_allocation(const HANDLE hAdapter, const HANDLE hAllocation)
 {
     if (armed_for(MUT_CTXALLOC_LEAK)) {
@@ -232,6 +266,7 @@ static NTSTATUS m_start_device(VOID *const context, DXGK_START_INFO *info, DXGKR
     M.kit = *iface;
     DXGKRNL_INTERFACE shim = *iface;
     shim.DxgkCbDestroyContextAllocation = shim_destroy_context_allocation;
+    shim.DxgkCbCreateContextAllocation = shim_create_context_allocation;
     ULONG handed = children ? *children : 0;
     NTSTATUS st = M.ref.DxgkDdiStartDevice(context, info, &shim, sources, children);
     if (M.mode == MUT_START_NO_CHILDREN && children) {
@@ -1179,6 +1214,18 @@ REWRITER(rw_ctxalloc_args)
     DXGKARGCB_CREATECONTEXTALLOCATION *a = rw_args(w, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION);
     CHANGE(a, a->Size = 0);
 }
+/* A context allocation's placement fields are DXGK_ALLOCATIONINFO's: a
+ * preference naming no segment, and a NULL hDriverAllocation. */
+REWRITER(rw_ctxalloc_pref)
+{
+    DXGKARGCB_CREATECONTEXTALLOCATION *a = rw_args(w, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION);
+    CHANGE(a, a->PreferredSegment.SegmentId1 = 29);
+}
+REWRITER(rw_ctxalloc_null_handle)
+{
+    DXGKARGCB_CREATECONTEXTALLOCATION *a = rw_args(w, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION);
+    CHANGE(a, a->hDriverAllocation = NULL);
+}
 REWRITER(rw_ctxalloc_handle)
 {
     HANDLE *h = rw_args(w, WK_DDI_CB_DESTROY_CONTEXT_ALLOCATION);
@@ -1750,6 +1797,36 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
     run_close(r);
 }
 
+/* The stack under a DDI call holds 0xA5 bytes (call.c, poison_stack): a
+ * field of the callback's arguments the driver never set reads 0xA5, so
+ * the unset HintedBank names bank 0x25 (37), whatever the stack held
+ * before; left as it was, it held whatever earlier frames wrote there,
+ * often zeroes, which pass. */
+static void test_unset_fields_read_as_the_fill(void **state)
+{
+    (void)state;
+    struct rule_case c = { "ALLOC-BANK-001", sc_device, NULL, MUT_CTXALLOC_UNINIT, 0 };
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(c.mutation);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        c.scenario(r);
+    assert_int_equal(M.fired, 1);
+    struct wk_violation v[8];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(r->vm, v, 8, &total);
+    bool fill_seen = false;
+    for (uint32_t i = 0; i < n; i++)
+        fill_seen |= strstr(v[i].message, "HintedBank slot 0 names bank 37 ") != NULL;
+    if (!fill_seen)
+        fail_msg("no violation names bank 37 (0xA5 & 0x7F): %u recorded, first: %s", n, n ? v[0].message : "-");
+    run_close(r);
+}
+
 /* The kit calls each DDI at the IRQL Windows calls it at: Render at
  * PASSIVE_LEVEL, SubmitCommand and the DPC routine at DISPATCH_LEVEL, the
  * interrupt routine above it (facts §5.3 T9), so km.h's IRQL checks see
@@ -1848,6 +1925,9 @@ static const struct rule_case second_ways[] = {
     /* A copy the other way leaves source and destination alike: only what
      * the source held before the operation tells it (paging_ops.c). */
     MUT("PAGING-TRANSFER-001", sc_evict, MUT_TRANSFER_SWAPPED),
+    RW("ALLOC-PREF-001", sc_device, rw_ctxalloc_pref),
+    RW("CTXALLOC-ARGS-001", sc_device, rw_ctxalloc_null_handle),
+    MUT("ALLOC-BANK-001", sc_device, MUT_CTXALLOC_UNINIT), /* HintedBank never set: 0xA5 bytes */
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 
@@ -1935,12 +2015,13 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 7];
+    struct CMUnitTest tests[NCASES + NSECOND + 8];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unset_fields_read_as_the_fill);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)

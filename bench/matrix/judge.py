@@ -14,6 +14,7 @@ import collections
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 
@@ -111,6 +112,25 @@ def read_report(verdict, path, output):
             verdict.with_rule.append(case['id'])
 
 
+def exit_text(code):
+    """conform's exit code in words: 2 is a refusal before any case ran
+    (docs/command-line.md); 128 + N, or a negative N from Python, a signal
+    from outside the run (a case's own signals never stop it)."""
+    signo = -code if code < 0 else code - 128 if code > 128 else 0
+    if signo:
+        try:
+            name = signal.Signals(signo).name
+        except ValueError:
+            name = 'signal %d' % signo
+        return 'conform was stopped by %s from outside the run (exit %d): rerun it' % (name, code)
+    return 'conform exited %d (2: it refused the run before any case)' % code
+
+
+def last_lines(text, n=8):
+    lines = [l for l in text.rstrip().splitlines() if l.strip()]
+    return '\n'.join('    ' + l for l in lines[-n:])
+
+
 def judge(entry, wddmkit, module, jobs=2, binding=None, keep_json=None, timeout=1800):
     """Runs the suite on module in the entry's profile: a Verdict."""
     verdict = Verdict(entry)
@@ -132,7 +152,7 @@ def judge(entry, wddmkit, module, jobs=2, binding=None, keep_json=None, timeout=
         output = run.stdout.decode('utf-8', 'replace')
         verdict.exit = run.returncode
         if run.returncode not in (0, 1):
-            verdict.problem = 'conform exited %d: %s' % (run.returncode, output[-600:])
+            verdict.problem = '%s; its last lines:\n%s' % (exit_text(run.returncode), last_lines(output))
             return verdict
         read_report(verdict, path, output)
     return verdict

@@ -159,10 +159,12 @@ def main(argv):
         if name == 'conform':
             c.add_argument('names', nargs='*', metavar='NAME')
         else:
-            c.add_argument('--cache', default=CACHE)
-            c.add_argument('--cache-mutated', default=CACHE_MUTATED)
-            c.add_argument('--notes', default=NOTES)
-            c.add_argument('--out', default=DOC)
+            c.add_argument('--cache', default=CACHE, help='the fuzz half, seeds start (default %(default)s)')
+            c.add_argument('--cache-mutated', default=CACHE_MUTATED,
+                           help='the fuzz half, mutated start (default %(default)s)')
+            c.add_argument('--notes', default=NOTES, help='why a bug is not found (default %(default)s)')
+            c.add_argument('--out', default=DOC, help='the page to write (default %(default)s); '
+                                                      'another path previews it')
             c.add_argument('--runs', type=int, default=3)
             c.add_argument('--time', type=int, default=60)
 

@@ -84,6 +84,12 @@ class Judge(unittest.TestCase):
         self.assertFalse(failing.ok)
         self.assertIn('no longer latent', failing.summary())
 
+    def test_exit_codes_in_words(self):
+        self.assertIn('stopped by SIGTERM from outside the run (exit 143)', judge.exit_text(143))
+        self.assertIn('stopped by SIGKILL', judge.exit_text(-9))
+        self.assertIn('refused the run before any case', judge.exit_text(2))
+        self.assertEqual(judge.last_lines('a\n\nb\nc\n', 2), '    b\n    c')
+
     def test_unreadable_report(self):
         v = judge.Verdict(dict(ENTRY))
         judge.read_report(v, '/nonexistent/report.json', 'conform said this')

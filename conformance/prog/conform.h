@@ -262,7 +262,7 @@ struct wk_prog_exec {
     /* The placement fields of the last allocation request the kit made
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */
-    uint32_t last_preferred, last_hinted_bank;
+    uint32_t last_preferred, last_hinted_bank, last_eviction;
     /* The driver's handle of each allocation (hAllocation of its
      * DxgkDdiCreateAllocation as the kit kept it), for the allocation
      * lists of patch steps. */

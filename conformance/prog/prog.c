@@ -87,7 +87,7 @@ uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STE
         return 2;
     }
     /* that the driver kept the request's placement fields (umd.h) */
-    if (s->kind == WK_STEP_CREATE_ALLOCATION && (s->alloc.preferred || s->alloc.hinted_bank)) {
+    if (s->kind == WK_STEP_CREATE_ALLOCATION && (s->alloc.preferred || s->alloc.hinted_bank || s->alloc.eviction_set)) {
         kinds[1] = WK_CHECK_ENCODER;
         return 2;
     }

@@ -215,6 +215,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     struct wk_vidmm_allocation_state state;
     x->last_preferred = q.PreferredSegment.Value;
     x->last_hinted_bank = q.HintedBank.Value;
+    x->last_eviction = q.EvictionSegmentSet;
     wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
     /* The handle as the kit kept it, not read back from the answer: a
      * hostile driver may have pointed the answer's pAllocationInfo
@@ -1219,6 +1220,17 @@ static uint32_t driver_banks(struct interp *x, uint32_t id)
     return 0;
 }
 
+/* The driver's aperture segments, bit (id - 1) each. */
+static uint32_t driver_apertures(struct interp *x)
+{
+    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS + 1];
+    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS + 1), mask = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (seg[i].aperture && seg[i].id >= 1 && seg[i].id <= 32)
+            mask |= 1u << (seg[i].id - 1);
+    return mask;
+}
+
 /* The encoder sub-check of a create_allocation that names preferences or
  * banks (wk_step_checks): a driver that reads the kit's allocation format
  * keeps the request's placement fields where they are valid for its
@@ -1226,7 +1238,7 @@ static uint32_t driver_banks(struct interp *x, uint32_t id)
  * the driver's segment has the description's banks. */
 static int check_request_kept(struct interp *x, const struct wk_step *s)
 {
-    if (!s->alloc.preferred && !s->alloc.hinted_bank)
+    if (!s->alloc.preferred && !s->alloc.hinted_bank && !s->alloc.eviction_set)
         return 1;
     if (x->binding_encoder) {
         count_skip(x, WK_CHECK_ENCODER, WK_BINDING_OWN_ALLOCATION_FORMAT_REASON);
@@ -1237,6 +1249,13 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
         wk_vidmm_allocation_state(x->vm, x->allocs[x->nallocs - 1], &st) != WK_OK)
         return 1;
     char why[192];
+    /* EvictionSegmentSet: the request's, less what is not an aperture the
+     * driver reports (facts §4.9: eviction goes to aperture segments) */
+    uint32_t eviction = x->last_eviction & driver_apertures(x);
+    if (st.eviction != eviction)
+        return failf(x, "the request's EvictionSegmentSet, less what is not an aperture (umd.h)",
+                     "EvictionSegmentSet 0x%x for the request's 0x%x (apertures 0x%x)", st.eviction,
+                     x->last_eviction, driver_apertures(x));
     if (!wk_preference_kept(x->last_preferred, st.preferred, st.supported_write, why, sizeof(why)))
         return failf(x, "the request's segment preferences, less those invalid for the driver (umd.h)",
                      "PreferredSegment 0x%08x for the request's 0x%08x: %s", st.preferred, x->last_preferred, why);

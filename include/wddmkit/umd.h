@@ -34,7 +34,10 @@ extern "C" {
  * One allocation as the UMD asks for it. The driver validates it and answers
  * with a DXGK_ALLOCATIONINFO: it may round Size and Alignment up to what its
  * hardware needs, and copies the placement fields when they are valid for
- * its segments (facts 4.9, 5.6).
+ * its segments (facts 4.9, 5.6): the PreferredSegment and HintedBank
+ * entries in their order, each once, leaving out only a segment it does not
+ * support for the allocation or a bank its segment lacks; EvictionSegmentSet
+ * less what is not an aperture. A request of Size 0 is refused.
  */
 typedef struct _WK_ALLOCATION_REQUEST {
     UINT Magic;                                 /* WK_ALLOCATION_REQUEST_MAGIC */

@@ -265,9 +265,29 @@ static void arm_timer(uint32_t ms)
 
 static int frame_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count, int timed);
 
+/* The stack below the caller's frame, where the driver's frames will be,
+ * filled with 0xA5 before a call into the driver: left as the kit's own
+ * calls leave it, it is mostly zeroes, and a structure the driver hands
+ * the kernel with fields it never set (a callback's arguments without
+ * their RtlZeroMemory) passes every check by luck. Filled, those fields
+ * read as garbage the checks see. Writing below the stack pointer inside
+ * this function's own array is always safe, nested calls included. Only
+ * for timed calls (the runner and the tools, where a case costs
+ * milliseconds): the fuzz harnesses count microseconds. */
+#define STACK_POISON_BYTES 8192
+static __attribute__((noinline)) void poison_stack(void)
+{
+    unsigned char area[STACK_POISON_BYTES];
+    memset(area, 0xA5, sizeof(area));
+    __asm__ volatile("" : : "r"(area) : "memory"); /* the stores are kept */
+}
+
 int ddi_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f, int count)
 {
-    return frame_enter(vm, ddi, f, count, 1);
+    int st = frame_enter(vm, ddi, f, count, 1);
+    if (st == 0 && count && f->timed)
+        poison_stack();
+    return st;
 }
 
 /* timed 0: the frame never arms or disarms the process's one hang timer

@@ -55,6 +55,23 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
                 a->SupportedSegmentSet);
         return 0;
     }
+    /* The placement fields are DXGK_ALLOCATIONINFO's (facts §4.10), held
+     * to the same rules; hDriverAllocation is the handle the paging
+     * operations hand back (InitContextResource), never NULL. */
+    DXGK_ALLOCATIONINFO as_info;
+    memset(&as_info, 0, sizeof(as_info));
+    as_info.hAllocation = a->hDriverAllocation;
+    as_info.Size = a->Size;
+    as_info.Alignment = a->Alignment;
+    as_info.SupportedReadSegmentSet = as_info.SupportedWriteSegmentSet = a->SupportedSegmentSet;
+    as_info.EvictionSegmentSet = a->EvictionSegmentSet;
+    as_info.PreferredSegment = a->PreferredSegment;
+    as_info.HintedBank = a->HintedBank;
+    as_info.AllocationPriority = 1; /* the kernel's, not an argument */
+    if (!a->hDriverAllocation)
+        violate(vm, R_CTXALLOC_ARGS, d, "hDriverAllocation is NULL: the paging operations name the allocation by it");
+    if (!a->hDriverAllocation || allocation_check_info(vm, &as_info, d) != WK_OK)
+        return 0;
     int system_device = *device && (vm->devices[*device - 1].flags & 1u);
     int system_context = *context && (vm->contexts[*context - 1].flags & 1u);
     if ((!shared && system_context) || (shared && (system_device || !a->hDevice))) {

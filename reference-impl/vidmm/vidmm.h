@@ -529,6 +529,7 @@ struct wk_vidmm_allocation_state {
     uint32_t preferred;       /* PreferredSegment.Value */
     uint32_t hinted_bank;     /* HintedBank.Value */
     uint32_t supported_write; /* SupportedWriteSegmentSet */
+    uint32_t eviction;        /* EvictionSegmentSet */
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);
