@@ -1771,6 +1771,22 @@ static void run_rule_case(void **state)
     assert_true(bad);
 }
 
+/* RUN on a fresh adapter of the mutant driver in c's mode, through c's
+ * scenario (its mutation armed where the scenario arms it). */
+static struct run *run_armed_scenario(const struct rule_case *c)
+{
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(c->mutation);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        c->scenario(r);
+    return r;
+}
+
 /* A DPC object queued in Render runs once, at the DPC point, at
  * DISPATCH_LEVEL with its arguments; the block it frees is not a leak, and
  * the adapter tears down clean. */
@@ -1778,16 +1794,8 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
 {
     (void)state;
     struct rule_case c = { "POOL-LEAK-001", sc_render_then_stop, NULL, MUT_DPC_FREES, 0 };
-    struct run *r = &RUN;
-    memset(r, 0, sizeof(*r));
     memset(&M.dpc_seen, 0, sizeof(M.dpc_seen));
-    mutant_reset(c.mutation);
-    struct wk_vidmm_config cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.seed = seed();
-    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
-    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
-        c.scenario(r);
+    struct run *r = run_armed_scenario(&c);
     assert_int_equal(r->first_error, WK_OK);
     assert_int_equal(M.fired, 1);
     assert_int_equal(M.dpc_seen.runs, 1);
@@ -1806,15 +1814,7 @@ static void test_unset_fields_read_as_the_fill(void **state)
 {
     (void)state;
     struct rule_case c = { "ALLOC-BANK-001", sc_device, NULL, MUT_CTXALLOC_UNINIT, 0 };
-    struct run *r = &RUN;
-    memset(r, 0, sizeof(*r));
-    mutant_reset(c.mutation);
-    struct wk_vidmm_config cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.seed = seed();
-    assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
-    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
-        c.scenario(r);
+    struct run *r = run_armed_scenario(&c);
     assert_int_equal(M.fired, 1);
     struct wk_violation v[8];
     uint64_t total = 0;
