@@ -177,6 +177,17 @@ def median_time(runs, limit):
     return m if m <= limit else None
 
 
+def same_ddi_time(runs, ddi, limit):
+    """The median time to a finding in the bug's own DDI, whatever its rule
+    (a Patch that writes far past its buffer shows first as DRV-CRASH-001
+    in DxgkDdiPatch rather than its guard rule); None past the limit."""
+    where = 'in DxgkDdi%s' % ddi
+    times = [r['seconds'] if r['outcome'] in ('found', 'other') and (r.get('signature') or '').endswith(where)
+             else float('inf') for r in runs]
+    m = statistics.median(times) if times else float('inf')
+    return m if m <= limit else None
+
+
 def stale(cached, digest, runs, limit, start='seeds'):
     return (cached is None or cached.get('source') != digest or cached.get('limit') != limit
             or len(cached.get('runs', [])) != runs or cached.get('start', 'seeds') != start)

@@ -144,6 +144,12 @@ class Fuzz(unittest.TestCase):
         self.assertIsNone(fuzzhalf.median_time(self.runs(('found', 1.0, 'R'), ('other', 0.5, 'X y'),
                                                          ('none', 60.0, None)), 60))
 
+    def test_a_symptom_in_the_same_ddi(self):
+        runs = self.runs(('other', 0.2, 'DRV-CRASH-001 (SIGSEGV) in DxgkDdiPatch'),
+                         ('other', 0.4, 'DRV-CRASH-001 (SIGSEGV) in DxgkDdiPatch'), ('none', 60, None))
+        self.assertEqual(fuzzhalf.same_ddi_time(runs, 'Patch', 60), 0.4)
+        self.assertIsNone(fuzzhalf.same_ddi_time(runs, 'Render', 60))
+
     def test_cell_names_the_other_rule(self):
         cell = render.fuzz_cell({'runs': self.runs(('other', 0.5, 'DRV-CRASH-001 in Render'),
                                                    ('none', 60, None), ('none', 60, None))}, 60)
