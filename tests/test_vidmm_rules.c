@@ -58,6 +58,14 @@
 #include "bindings/kit_format.h"
 #include "wddmkit/binding.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
 #include "vidmm_test_util.h"
 
 /* ------------------------------------------------------------------ */
@@ -1809,10 +1817,15 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
  * field of the callback's arguments the driver never set reads 0xA5, so
  * the unset HintedBank names bank 0x25 (37), whatever the stack held
  * before; left as it was, it held whatever earlier frames wrote there,
- * often zeroes, which pass. */
+ * often zeroes, which pass. Not under AddressSanitizer: its frames are
+ * larger and may live on its fake stack, out of the fill's reach, so the
+ * fields hold whatever was there (a violation still, of another value). */
 static void test_unset_fields_read_as_the_fill(void **state)
 {
     (void)state;
+#ifdef UNDER_ASAN
+    skip();
+#endif
     struct rule_case c = { "ALLOC-BANK-001", sc_device, NULL, MUT_CTXALLOC_UNINIT, 0 };
     struct run *r = run_armed_scenario(&c);
     assert_int_equal(M.fired, 1);
@@ -1927,7 +1940,9 @@ static const struct rule_case second_ways[] = {
     MUT("PAGING-TRANSFER-001", sc_evict, MUT_TRANSFER_SWAPPED),
     RW("ALLOC-PREF-001", sc_device, rw_ctxalloc_pref),
     RW("CTXALLOC-ARGS-001", sc_device, rw_ctxalloc_null_handle),
+#ifndef UNDER_ASAN /* ASan's frames may sit past the fill (test_unset_fields_read_as_the_fill) */
     MUT("ALLOC-BANK-001", sc_device, MUT_CTXALLOC_UNINIT), /* HintedBank never set: 0xA5 bytes */
+#endif
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 
