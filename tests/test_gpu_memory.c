@@ -30,13 +30,7 @@
 
 #include "gpu_test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "under_asan.h"
 
 /* ------------------------------------------------------------------ */
 /* Reference digest, from docs/gpu-model.md "Digest"                    */

@@ -58,13 +58,7 @@
 #include "bindings/kit_format.h"
 #include "wddmkit/binding.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "under_asan.h"
 
 #include "vidmm_test_util.h"
 
