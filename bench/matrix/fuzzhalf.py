@@ -172,7 +172,11 @@ def tail(log, n=200):
 def median_time(runs, limit):
     """The median time to a finding of the entry's rule: a run that did
     not find it counts as past the limit. None when the median is past it."""
-    times = [r['seconds'] if r['outcome'] == 'found' else float('inf') for r in runs]
+    return median_within([r['seconds'] if r['outcome'] == 'found' else float('inf') for r in runs], limit)
+
+
+def median_within(times, limit):
+    """The median of times (inf: a miss), None when it is past the limit."""
     m = statistics.median(times) if times else float('inf')
     return m if m <= limit else None
 
@@ -182,10 +186,8 @@ def same_ddi_time(runs, ddi, limit):
     (a Patch that writes far past its buffer shows first as DRV-CRASH-001
     in DxgkDdiPatch rather than its guard rule); None past the limit."""
     where = 'in DxgkDdi%s' % ddi
-    times = [r['seconds'] if r['outcome'] in ('found', 'other') and (r.get('signature') or '').endswith(where)
-             else float('inf') for r in runs]
-    m = statistics.median(times) if times else float('inf')
-    return m if m <= limit else None
+    return median_within([r['seconds'] if r['outcome'] in ('found', 'other') and (r.get('signature') or '').endswith(where)
+                          else float('inf') for r in runs], limit)
 
 
 def stale(cached, digest, runs, limit, start='seeds'):

@@ -52,6 +52,22 @@ static void entry_text(uint32_t e, int banks, char *buf, size_t cap)
     snprintf(buf, cap, "%s %u%s", banks ? "bank" : "segment", id, top_down ? " top-down" : "");
 }
 
+/* Whether the driver may leave entry e out: a segment outside its mask of
+ * valid ids, a bank above its count. */
+static int entry_valid(uint32_t e, int banks, uint32_t valid_mask_or_count)
+{
+    uint32_t id = e & (banks ? 0x7Fu : 0x1Fu);
+    return banks ? id <= valid_mask_or_count : id <= 32 && ((valid_mask_or_count >> (id - 1)) & 1);
+}
+
+static int left_out(uint32_t e, uint32_t j, int banks, char *why, size_t cap)
+{
+    char text[48];
+    entry_text(e, banks, text, sizeof(text));
+    snprintf(why, cap, "the request's %s (its entry %u), valid here, is left out", text, j);
+    return 0;
+}
+
 /* The common walk: answer a subsequence of request, and every request
  * entry valid(id) matched. */
 static int kept(uint32_t request, uint32_t answer, int banks, uint32_t valid_mask_or_count, char *why, size_t cap)
@@ -61,18 +77,14 @@ static int kept(uint32_t request, uint32_t answer, int banks, uint32_t valid_mas
     char e[48];
     for (uint32_t i = 0; i < a.n; i++) {
         while (j < q.n && q.entry[j] != a.entry[i]) {
-            uint32_t id = q.entry[j] & (banks ? 0x7Fu : 0x1Fu);
-            if (id == (a.entry[i] & (banks ? 0x7Fu : 0x1Fu))) { /* same entry, the other direction */
+            uint32_t id_mask = banks ? 0x7Fu : 0x1Fu;
+            if ((q.entry[j] & id_mask) == (a.entry[i] & id_mask)) { /* same entry, the other direction */
                 entry_text(a.entry[i], banks, e, sizeof(e));
                 snprintf(why, cap, "slot %u lists %s: the request's entry %u has the other direction", i, e, j);
                 return 0;
             }
-            int valid = banks ? id <= valid_mask_or_count : id <= 32 && ((valid_mask_or_count >> (id - 1)) & 1);
-            if (valid) {
-                entry_text(q.entry[j], banks, e, sizeof(e));
-                snprintf(why, cap, "the request's %s (its entry %u), valid here, is left out", e, j);
-                return 0;
-            }
+            if (entry_valid(q.entry[j], banks, valid_mask_or_count))
+                return left_out(q.entry[j], j, banks, why, cap);
             j++;
         }
         if (j == q.n) {
@@ -82,15 +94,9 @@ static int kept(uint32_t request, uint32_t answer, int banks, uint32_t valid_mas
         }
         j++;
     }
-    for (; j < q.n; j++) {
-        uint32_t id = q.entry[j] & (banks ? 0x7Fu : 0x1Fu);
-        int valid = banks ? id <= valid_mask_or_count : id <= 32 && ((valid_mask_or_count >> (id - 1)) & 1);
-        if (valid) {
-            entry_text(q.entry[j], banks, e, sizeof(e));
-            snprintf(why, cap, "the request's %s (its entry %u), valid here, is left out", e, j);
-            return 0;
-        }
-    }
+    for (; j < q.n; j++)
+        if (entry_valid(q.entry[j], banks, valid_mask_or_count))
+            return left_out(q.entry[j], j, banks, why, cap);
     return 1;
 }
 

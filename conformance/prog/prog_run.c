@@ -1209,26 +1209,19 @@ static void judge_negative(struct interp *x, const struct wk_mutation_state *ms)
         snprintf(r->seen, sizeof(r->seen), "no violation at all (the corrupted answer was accepted)");
 }
 
-/* The bank count the driver reported for its segment id (0: none). */
-static uint32_t driver_banks(struct interp *x, uint32_t id)
+/* What the driver reported of its segments: the bank count of segment id
+ * (0: none), and its aperture segments, bit (id - 1) each. */
+static void driver_segments(struct interp *x, uint32_t id, uint32_t *banks, uint32_t *apertures)
 {
     struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS + 1];
     uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS + 1);
-    for (uint32_t i = 0; i < n; i++)
+    *banks = *apertures = 0;
+    for (uint32_t i = 0; i < n; i++) {
         if (seg[i].id == id)
-            return seg[i].banks;
-    return 0;
-}
-
-/* The driver's aperture segments, bit (id - 1) each. */
-static uint32_t driver_apertures(struct interp *x)
-{
-    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS + 1];
-    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS + 1), mask = 0;
-    for (uint32_t i = 0; i < n; i++)
+            *banks = seg[i].banks;
         if (seg[i].aperture && seg[i].id >= 1 && seg[i].id <= 32)
-            mask |= 1u << (seg[i].id - 1);
-    return mask;
+            *apertures |= 1u << (seg[i].id - 1);
+    }
 }
 
 /* The encoder sub-check of a create_allocation that names preferences or
@@ -1249,21 +1242,20 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
         wk_vidmm_allocation_state(x->vm, x->allocs[x->nallocs - 1], &st) != WK_OK)
         return 1;
     char why[192];
+    uint32_t first = st.preferred & 0x1Fu, described = s->alloc.preferred & 0x1Fu, banks, apertures;
+    driver_segments(x, first, &banks, &apertures);
     /* EvictionSegmentSet: the request's, less what is not an aperture the
      * driver reports (facts §4.9: eviction goes to aperture segments) */
-    uint32_t eviction = x->last_eviction & driver_apertures(x);
-    if (st.eviction != eviction)
+    if (st.eviction != (x->last_eviction & apertures))
         return failf(x, "the request's EvictionSegmentSet, less what is not an aperture (umd.h)",
                      "EvictionSegmentSet 0x%x for the request's 0x%x (apertures 0x%x)", st.eviction,
-                     x->last_eviction, driver_apertures(x));
+                     x->last_eviction, apertures);
     if (!wk_preference_kept(x->last_preferred, st.preferred, st.supported_write, why, sizeof(why)))
         return failf(x, "the request's segment preferences, less those invalid for the driver (umd.h)",
                      "PreferredSegment 0x%08x for the request's 0x%08x: %s", st.preferred, x->last_preferred, why);
-    uint32_t first = st.preferred & 0x1Fu, described = s->alloc.preferred & 0x1Fu;
     int comparable = !x->seg_mapped || (described <= WK_PROG_MAX_SEGMENTS && x->seg_banks_same[described]);
     if (!x->last_hinted_bank || first == 0 || first != (x->last_preferred & 0x1Fu) || !comparable)
         return 1;
-    uint32_t banks = driver_banks(x, first);
     if (banks && !wk_banks_kept(x->last_hinted_bank, st.hinted_bank, banks, why, sizeof(why)))
         return failf(x, "the request's bank hints, less those the segment lacks (umd.h)",
                      "HintedBank 0x%08x for the request's 0x%08x: %s", st.hinted_bank, x->last_hinted_bank, why);
