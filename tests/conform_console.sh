@@ -60,9 +60,10 @@ grep -A1 "^unexpected results by rule:$" "$out" | grep -q "^      6  (no rule: a
     fail "no table of unexpected results by rule"
 grep -q '^checks by kind, profile contract (docs/verdicts.md, "Kinds of check"):$' "$out" || fail "no checks by kind"
 # 6 x (create_device, create_allocation, fill) + t.choice's create_device: 19 contract checks;
-# 6 expect_pattern: semantic; t.choice's stat: a choice, skipped; no encoder step: no line
+# 6 expect_pattern and the 7 run cases' segment layouts: semantic; t.choice's stat: a choice,
+# skipped; no encoder step: no line
 grep -q "^  contract       19 run$" "$out" || fail "contract checks"
-grep -q "^  semantic        6 run$" "$out" || fail "semantic checks"
+grep -q "^  semantic       13 run$" "$out" || fail "semantic checks"
 grep -q "^  choice          0 run, 1 skipped: the reference driver's own choice (--profile reference runs it)$" "$out" ||
     fail "choice checks skipped, with the reason"
 grep -q "^  encoder" "$out" && fail "a line for a kind without checks"

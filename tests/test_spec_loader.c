@@ -294,10 +294,10 @@ static void out_of_range(void **state)
                 "t.yaml:5:31: case 't.a': adapter: system: key 'pages': expected an integer in 1..65536, saw '65537'");
     EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, preferred: [{segment: 4}]}\n",
                 "t.yaml:7:63: case 't.a': step 1 (create_allocation): preferred[0]: key 'segment': expected an integer in 1..3, saw '4'");
-    EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, preferred: [{segment: 2}], banks: [{bank: 5}]}\n",
-                "t.yaml:7:83: case 't.a': step 1 (create_allocation): banks[0]: key 'bank': expected an integer in 1..4, saw '5'");
-    EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, eviction: [1]}\n",
-                "t.yaml:7:52: case 't.a': step 1 (create_allocation): eviction[0]: expected an aperture segment id of the adapter (3), saw '1'");
+    EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, preferred: [{segment: 2}], banks: [{bank: 128}]}\n",
+                "t.yaml:7:83: case 't.a': step 1 (create_allocation): banks[0]: key 'bank': expected an integer in 1..127, saw '128'");
+    EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, eviction: [4]}\n",
+                "t.yaml:7:52: case 't.a': step 1 (create_allocation): eviction[0]: expected an integer in 1..3, saw '4'");
     EXPECT_ONLY(STEPS "      - create_device\n      - create_allocation: {size: 4KiB, alignment: 3000}\n",
                 "t.yaml:7:52: case 't.a': step 1 (create_allocation): key 'alignment': expected 0 or a power of two, saw '3000'");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, min: 5, max: 4}\n",

@@ -262,7 +262,7 @@ struct wk_prog_exec {
     /* The placement fields of the last allocation request the kit made
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */
-    uint32_t last_preferred, last_hinted_bank, last_eviction;
+    uint32_t last_preferred, last_hinted_bank, last_eviction, last_flags;
     /* The driver's handle of each allocation (hAllocation of its
      * DxgkDdiCreateAllocation as the kit kept it), for the allocation
      * lists of patch steps. */
@@ -277,6 +277,7 @@ struct wk_prog_exec {
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     int binding_encoder;               /* render steps go through the binding's encoder */
     int no_interrupts;                 /* a binding's processor without registers: no interrupt comes */
+    int gpu_model;                     /* the kit's GPU model executes the driver's buffers */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */
     char skip_text[384];               /* a run-time reason rest_skipped may point at */
     /* Segment roles (roles.c): when the driver reports a layout other than
@@ -292,6 +293,12 @@ struct wk_prog_exec {
      * (the same count and ends): only then are bank numbers comparable. */
     uint8_t seg_banks_same[WK_PROG_MAX_SEGMENTS + 1];
 };
+
+/* Whether every segment a driver of the GPU model reports lies in one
+ * segment of the GPU of the same kind (gpu_layout.c): 1 when it does; 0
+ * with the first that does not in why. */
+int wk_layout_matches_gpu(const struct wk_gpu_segment_desc *gpu, uint32_t ngpu,
+                          const struct wk_vidmm_segment_info *seg, uint32_t nseg, char *why, size_t cap);
 
 /* Whether a driver kept the placement fields of a request in the kit's
  * format (umd.h; placement_request.c): its PreferredSegment (HintedBank)

@@ -79,6 +79,12 @@ enum wk_check_kind wk_step_check_kind(const struct wk_step *s)
     }
 }
 
+int wk_step_names_kept_fields(const struct wk_step *s)
+{
+    return s->kind == WK_STEP_CREATE_ALLOCATION &&
+           (s->alloc.preferred || s->alloc.hinted_bank || s->alloc.eviction_set || s->alloc.flags);
+}
+
 uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STEP_MAX_CHECKS])
 {
     kinds[0] = wk_step_check_kind(s);
@@ -86,8 +92,8 @@ uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STE
         kinds[1] = WK_CHECK_CHOICE;
         return 2;
     }
-    /* that the driver kept the request's placement fields (umd.h) */
-    if (s->kind == WK_STEP_CREATE_ALLOCATION && (s->alloc.preferred || s->alloc.hinted_bank || s->alloc.eviction_set)) {
+    /* that the driver kept the request's placement fields and flags (umd.h) */
+    if (wk_step_names_kept_fields(s)) {
         kinds[1] = WK_CHECK_ENCODER;
         return 2;
     }

@@ -139,6 +139,10 @@ enum wk_check_kind wk_step_check_kind(const struct wk_step *s);
  * returned (1, or 2 for a placement that names an offset: a choice). */
 #define WK_STEP_MAX_CHECKS 2u
 uint32_t wk_step_checks(const struct wk_step *s, enum wk_check_kind kinds[WK_STEP_MAX_CHECKS]);
+/* Whether a create_allocation step names fields a driver reading the kit's
+ * format must keep (umd.h): preferences, bank hints, eviction set, flags.
+ * Such a step carries an encoder sub-check. */
+int wk_step_names_kept_fields(const struct wk_step *s);
 
 /* A memory reference inside a render: allocation-list index + offset. */
 struct wk_prog_ref {

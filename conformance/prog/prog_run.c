@@ -216,6 +216,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     x->last_preferred = q.PreferredSegment.Value;
     x->last_hinted_bank = q.HintedBank.Value;
     x->last_eviction = q.EvictionSegmentSet;
+    x->last_flags = q.Flags.Value;
     wk_status st = wk_vidmm_create_allocation(x->vm, dev, &q, &h);
     /* The handle as the kit kept it, not read back from the answer: a
      * hostile driver may have pointed the answer's pAllocationInfo
@@ -1122,6 +1123,8 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         enum wk_umd_format umd = o ? o->umd : WK_UMD_AUTO;
         if (umd == WK_UMD_NONE || (umd == WK_UMD_AUTO && wk_vidmm_driver_declares_kit_umd(x->vm) != 1))
             x->skip_kinds |= WK_CHECK_BIT(WK_CHECK_ENCODER);
+    } else {
+        x->gpu_model = 1;
     }
     return wk_vidmm_start(x->vm);
 }
@@ -1224,14 +1227,14 @@ static void driver_segments(struct interp *x, uint32_t id, uint32_t *banks, uint
     }
 }
 
-/* The encoder sub-check of a create_allocation that names preferences or
- * banks (wk_step_checks): a driver that reads the kit's allocation format
- * keeps the request's placement fields where they are valid for its
- * segments (include/wddmkit/umd.h). Bank numbers are compared only where
+/* The encoder sub-check of a create_allocation that names preferences,
+ * banks, an eviction set or flags (wk_step_checks): a driver that reads the
+ * kit's allocation format keeps the request's placement fields where they
+ * are valid for its segments, and its flags (include/wddmkit/umd.h). Bank numbers are compared only where
  * the driver's segment has the description's banks. */
 static int check_request_kept(struct interp *x, const struct wk_step *s)
 {
-    if (!s->alloc.preferred && !s->alloc.hinted_bank && !s->alloc.eviction_set)
+    if (!wk_step_names_kept_fields(s))
         return 1;
     if (x->binding_encoder) {
         count_skip(x, WK_CHECK_ENCODER, WK_BINDING_OWN_ALLOCATION_FORMAT_REASON);
@@ -1244,6 +1247,11 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
     char why[192];
     uint32_t first = st.preferred & 0x1Fu, described = s->alloc.preferred & 0x1Fu, banks, apertures;
     driver_segments(x, first, &banks, &apertures);
+    /* Flags: every flag asked is kept; the driver may add what its
+     * hardware needs (umd.h) */
+    if ((st.flags & x->last_flags) != x->last_flags)
+        return failf(x, "the request's Flags kept (umd.h)", "Flags 0x%x for the request's 0x%x: 0x%x dropped",
+                     st.flags, x->last_flags, x->last_flags & ~st.flags);
     /* EvictionSegmentSet: the request's, less what is not an aperture the
      * driver reports (facts §4.9: eviction goes to aperture segments) */
     if (st.eviction != (x->last_eviction & apertures))
@@ -1262,11 +1270,28 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
     return 1;
 }
 
+/* A driver of the GPU model reports the GPU's segments as the GPU has
+ * them (gpu_layout.c): checked once per case, before its first step. */
+static int check_layout(struct interp *x)
+{
+    if (!x->gpu_model || !count_check(x, WK_CHECK_SEMANTIC))
+        return 1;
+    struct wk_vidmm_segment_info d[WK_PROG_MAX_SEGMENTS];
+    uint32_t nd = wk_vidmm_segments(x->vm, d, WK_PROG_MAX_SEGMENTS);
+    char why[256];
+    if (wk_layout_matches_gpu(x->p->segments, x->p->gpu.segment_count, d, nd, why, sizeof(why)))
+        return 1;
+    x->r->failed_step = 0;
+    return failf(x, "the GPU's segments, each reported as the kind the GPU has at its addresses", "%s", why);
+}
+
 /* Runs the steps of a positive case; 1 when all returned and held as expected. */
 static int run_steps(struct interp *x)
 {
     const struct wk_prog *p = x->p;
     map_segments(x);
+    if (!check_layout(x))
+        return 0;
     if (x->seg_unplayed) { /* at the first step that names it */
         uint32_t bit = 1u << (x->seg_unplayed - 1), i = 0;
         while (i + 1 < p->step_count && !(wk_roles_named_by(p, &p->steps[i]) & bit))

@@ -254,8 +254,8 @@ static void kv_banks(struct yw *w, uint32_t v, uint32_t segment)
         uint32_t e = (v >> (8 * i)) & 0xFF, bank = e & 0x7F;
         if (e == 0)
             break;
-        if (bank == 0 || bank > count)
-            problem(w, "step %d: banks[%u] is bank %u of a segment with %u", w->step, i, bank, count);
+        if (bank == 0) /* past the segment's count loads: the driver leaves it out (umd.h) */
+            problem(w, "step %d: banks[%u] is bank 0", w->step, i);
         at += (size_t)snprintf(list + at, sizeof(list) - at, "%s{bank: %u%s}", i ? ", " : "", bank,
                                e & 0x80 ? ", top_down: true" : "");
     }
@@ -265,7 +265,7 @@ static void kv_banks(struct yw *w, uint32_t v, uint32_t segment)
 }
 
 /* supported / eviction: segment ids as a set (bit id - 1). */
-static void kv_segment_set(struct yw *w, const char *key, uint32_t set, int apertures_only)
+static void kv_segment_set(struct yw *w, const char *key, uint32_t set)
 {
     if (set == 0)
         return;
@@ -275,9 +275,8 @@ static void kv_segment_set(struct yw *w, const char *key, uint32_t set, int aper
     for (uint32_t id = 1; id <= 32; id++) {
         if (!(set & (1u << (id - 1))))
             continue;
-        if (id > g->segment_count || (apertures_only && g->segments[id - 1].kind != WK_GPU_SEGMENT_APERTURE))
-            problem(w, "step %d: %s names segment %u, not %s of the adapter", w->step, key, id,
-                    apertures_only ? "an aperture" : "a segment");
+        if (id > g->segment_count)
+            problem(w, "step %d: %s names segment %u, not a segment of the adapter", w->step, key, id);
         at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u", at ? ", " : "", id);
     }
     kv(w, key, "[%s]", list);
@@ -320,8 +319,8 @@ static void write_create_allocation(struct yw *w, const struct wk_step *s)
     }
     kv_preferred(w, a->preferred, &seg0);
     kv_banks(w, a->hinted_bank, seg0);
-    kv_segment_set(w, "supported", a->supported_set, 0);
-    kv_segment_set(w, "eviction", a->eviction_set, 1);
+    kv_segment_set(w, "supported", a->supported_set);
+    kv_segment_set(w, "eviction", a->eviction_set);
     kv_allocation_flags(w, a->flags);
     if (a->priority)
         kv(w, "priority", "%u", a->priority);

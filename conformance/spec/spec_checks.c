@@ -52,7 +52,7 @@ void spec_ld_expect_placement(struct wk_spec_ctx *c, const struct wk_ynode *a, s
         if (wk_ymap_key(a, where[i]))
             spec_error(c, wk_ymap_key(a, where[i]), "key '%s': only with resident: true", where[i]);
     const struct wk_ynode *v = wk_ymap_get(a, "segment");
-    if (v && spec_segment_id(c, v, "key 'segment'", 0, &s->segment) < 0)
+    if (v && spec_segment_id(c, v, "key 'segment'", &s->segment) < 0)
         return;
     if (spec_get_size(c, a, "offset", 0, WK_PROG_MAX_SEGMENT - 1, &s->offset) == 1)
         s->has_offset = 1;

@@ -189,9 +189,8 @@ uint32_t spec_load_steps(struct wk_spec_ctx *c, const struct wk_ynode *steps,
  * `first_by_default` is set, the case's first object of the kind is meant. */
 int spec_use(struct wk_spec_ctx *c, const struct wk_ynode *args, const struct wk_ynode *at, const char *key,
              enum wk_obj_kind kind, int first_by_default, uint32_t *out);
-/* A segment id of the case's adapter (`aperture`: apertures only). */
-int spec_segment_id(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, int aperture,
-                    uint32_t *out);
+/* A segment id of the case's adapter. */
+int spec_segment_id(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, uint32_t *out);
 /* `offset` and `bytes` of write / expect_bytes. */
 void spec_load_bytes(struct wk_spec_ctx *c, const struct wk_ynode *args, struct wk_step *s);
 

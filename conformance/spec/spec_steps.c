@@ -128,39 +128,15 @@ int spec_use(struct wk_spec_ctx *c, const struct wk_ynode *args, const struct wk
 /* Segments                                                             */
 /* ------------------------------------------------------------------ */
 
-/* A segment id of the case's adapter; `aperture`: 1 only apertures. */
-int spec_segment_id(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, int aperture,
-                      uint32_t *out)
+/* A segment id of the case's adapter. */
+int spec_segment_id(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what, uint32_t *out)
 {
-    const struct wk_gpu_desc *g = &c->p->gpu;
     uint64_t v = 0;
-    if (!aperture)
-        return spec_u64(c, n, what, 1, g->segment_count, &v) == 1 ? (*out = (uint32_t)v, 1) : -1;
-    char form[128] = "an aperture segment id of the adapter (";
-    size_t at = strlen(form);
-    int any = 0;
-    for (uint32_t i = 0; i < g->segment_count; i++)
-        if (g->segments[i].kind == WK_GPU_SEGMENT_APERTURE)
-            at += (size_t)snprintf(form + at, sizeof(form) - at, "%s%u", any++ ? ", " : "", i + 1);
-    snprintf(form + at, sizeof(form) - at, "%s)", any ? "" : "it has none");
-    if (n && n->kind == WK_Y_SCALAR && n->plain && strlen(n->text) == n->length) {
-        char *end = NULL;
-        unsigned long id = n->text[0] >= '1' && n->text[0] <= '9' ? strtoul(n->text, &end, 10) : 0;
-        if (end && *end == '\0' && id >= 1 && id <= g->segment_count &&
-            g->segments[id - 1].kind == WK_GPU_SEGMENT_APERTURE) {
-            *out = (uint32_t)id;
-            return 1;
-        }
-    }
-    char seen[160];
-    spec_error(c, n, "%s%sexpected %s, saw %s", what ? what : "", what ? ": " : "", form,
-               spec_seen(n, seen, sizeof(seen)));
-    return -1;
+    return spec_u64(c, n, what, 1, c->p->gpu.segment_count, &v) == 1 ? (*out = (uint32_t)v, 1) : -1;
 }
 
 /* supported / eviction: segment ids as a set, bit (id - 1). */
-static void segment_set(struct wk_spec_ctx *c, const struct wk_ynode *list, const char *key, int aperture,
-                        uint32_t *out)
+static void segment_set(struct wk_spec_ctx *c, const struct wk_ynode *list, const char *key, uint32_t *out)
 {
     char what[40];
     snprintf(what, sizeof(what), "key '%s'", key);
@@ -169,7 +145,7 @@ static void segment_set(struct wk_spec_ctx *c, const struct wk_ynode *list, cons
     uint32_t i = 0;
     for (const struct wk_ynode *e = list->child; e; e = e->next, i++) {
         uint32_t mark = spec_scope_push(c, "%s[%u]", key, i), id = 0;
-        if (spec_segment_id(c, e, NULL, aperture, &id) == 1)
+        if (spec_segment_id(c, e, NULL, &id) == 1)
             *out |= 1u << (id - 1);
         spec_scope_pop(c, mark);
     }
@@ -221,14 +197,16 @@ static void load_preferred(struct wk_spec_ctx *c, const struct wk_ynode *list, s
         uint32_t mark = spec_scope_push(c, "preferred[%u]", i), id = 0;
         int down = 0;
         if (spec_map(c, e, NULL) == 1 && spec_check_keys(c, e, keys, required) == 0 &&
-            spec_segment_id(c, wk_ymap_get(e, "segment"), "key 'segment'", 0, &id) == 1 &&
+            spec_segment_id(c, wk_ymap_get(e, "segment"), "key 'segment'", &id) == 1 &&
             spec_get_bool(c, e, "top_down", &down) >= 0)
             al->preferred |= (id | (uint32_t)down << 5) << (6 * i);
         spec_scope_pop(c, mark);
     }
 }
 
-/* banks: up to 4 {bank, top_down} of preferred[0]'s segment, 8 bits each. */
+/* banks: up to 4 {bank, top_down} of preferred[0]'s segment, 8 bits each.
+ * A bank past the segment's count is a request the kit's format allows
+ * (the driver leaves it out, umd.h): any 7-bit bank id loads. */
 static void load_hinted_banks(struct wk_spec_ctx *c, const struct wk_ynode *a, const struct wk_ynode *list,
                               struct wk_prog_allocation *al)
 {
@@ -251,7 +229,7 @@ static void load_hinted_banks(struct wk_spec_ctx *c, const struct wk_ynode *a, c
         uint32_t mark = spec_scope_push(c, "banks[%u]", i), bank = 0;
         int down = 0;
         if (spec_map(c, e, NULL) == 1 && spec_check_keys(c, e, keys, required) == 0 &&
-            spec_get_u32(c, e, "bank", 1, count, &bank) == 1 && spec_get_bool(c, e, "top_down", &down) >= 0)
+            spec_get_u32(c, e, "bank", 1, 127, &bank) == 1 && spec_get_bool(c, e, "top_down", &down) >= 0)
             al->hinted_bank |= (bank | (uint32_t)down << 7) << (8 * i);
         spec_scope_pop(c, mark);
     }
@@ -305,9 +283,9 @@ static void ld_create_allocation(struct wk_spec_ctx *c, const struct wk_ynode *a
     if ((v = wk_ymap_get(a, "banks")))
         load_hinted_banks(c, a, v, al);
     if ((v = wk_ymap_get(a, "supported")))
-        segment_set(c, v, "supported", 0, &al->supported_set);
+        segment_set(c, v, "supported", &al->supported_set);
     if ((v = wk_ymap_get(a, "eviction")))
-        segment_set(c, v, "eviction", 1, &al->eviction_set);
+        segment_set(c, v, "eviction", &al->eviction_set); /* a memory id too: the driver drops it (umd.h) */
     spec_get_word_set(c, a, "flags", allocation_flags, "an allocation flag", &al->flags);
     spec_get_u32(c, a, "priority", 0, UINT32_MAX, &al->priority);
     s->allocation = define(c, a, a, WK_OBJ_ALLOCATION, s->expect_status);
@@ -328,7 +306,7 @@ static void ld_relocate(struct wk_spec_ctx *c, const struct wk_ynode *a, struct 
     ld_allocation(c, a, s);
     const struct wk_ynode *v = wk_ymap_get(a, "segment");
     if (v)
-        spec_segment_id(c, v, "key 'segment'", 0, &s->segment);
+        spec_segment_id(c, v, "key 'segment'", &s->segment);
 }
 
 void spec_load_bytes(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
@@ -363,7 +341,7 @@ static void ld_touch_physical(struct wk_spec_ctx *c, const struct wk_ynode *a, s
 {
     int which = one_of(c, a, a, "segment", "allocation");
     if (which == 0) {
-        spec_segment_id(c, wk_ymap_get(a, "segment"), "key 'segment'", 0, &s->segment);
+        spec_segment_id(c, wk_ymap_get(a, "segment"), "key 'segment'", &s->segment);
         spec_get_size(c, a, "offset", 0, WK_PROG_MAX_SEGMENT - 1, &s->offset);
     } else if (which == 1) {
         s->relative = 1;

@@ -37,7 +37,9 @@ extern "C" {
  * its segments (facts 4.9, 5.6): the PreferredSegment and HintedBank
  * entries in their order, each once, leaving out only a segment it does not
  * support for the allocation or a bank its segment lacks; EvictionSegmentSet
- * less what is not an aperture. A request of Size 0 is refused.
+ * less what is not an aperture. It keeps every Flags bit asked (it may set
+ * more that its hardware needs) or refuses the request. A request of Size 0
+ * is refused.
  */
 typedef struct _WK_ALLOCATION_REQUEST {
     UINT Magic;                                 /* WK_ALLOCATION_REQUEST_MAGIC */

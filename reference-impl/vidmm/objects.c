@@ -483,6 +483,7 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
     s->hinted_bank = a->info.HintedBank.Value;
     s->supported_write = a->info.SupportedWriteSegmentSet;
     s->eviction = a->info.EvictionSegmentSet;
+    s->flags = a->info.Flags.Value;
     if (a->resident) {
         struct segment *seg = segment_get(vm, a->segment);
         s->segment_id = a->segment;

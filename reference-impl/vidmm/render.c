@@ -18,6 +18,9 @@
 
 #include "internal.h"
 
+/* What an entry of pPatchLocationListOut holds before the driver writes it. */
+#define UNWRITTEN_PATCH_BYTE 0xA5u
+
 static int documented_status(NTSTATUS st)
 {
     switch (st) {
@@ -181,12 +184,34 @@ static wk_status check_answer(struct wk_vidmm *vm, struct render_job *j, const D
     return g;
 }
 
+/*
+ * The entries past the `count` Render wrote belong to no submission of this
+ * pass; Patch reads only [PatchLocationListSubmissionStart, +Length) (facts
+ * §5.3). A kernel that recycles its lists would hold an earlier Render's
+ * entries there, so the kit leaves plausible ones (allocation 0, offset 0,
+ * patched at byte 0) rather than the 0xA5 fill, which names no allocation
+ * and so hides a Patch that reads past its range: with these, such a Patch
+ * writes where it should not (PATCH-CONFINE-001).
+ */
+static void leave_stale_tail(struct context *c, uint32_t count)
+{
+    size_t used = (size_t)count * sizeof(D3DDDI_PATCHLOCATIONLIST);
+    if (used < c->patch_list.size)
+        memset((char *)c->patch_list.ptr + used, 0, c->patch_list.size - used);
+}
+
 static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS *status,
                              uint64_t *written, uint32_t *count)
 {
     struct context *c = j->c;
     memset(c->dma.ptr, 0, c->dma.size);          /* a fresh buffer each pass */
-    memset(c->patch_list.ptr, 0, c->patch_list.size);
+    /* pPatchLocationListOut is the driver's output (facts §4.3: "driver
+     * output"; §5.2 R2), and nothing documents that the kernel hands it
+     * cleared: an entry holds what the driver wrote into it. So it is
+     * handed filled with 0xA5, and a field left unwritten (a SplitOffset,
+     * the SlotId's reserved byte, facts §3.5) reads as that, not as the
+     * zero a fresh list would happen to give. */
+    memset(c->patch_list.ptr, UNWRITTEN_PATCH_BYTE, c->patch_list.size);
     DXGKARG_RENDER r = {
         j->command.ptr, j->in->command_length, c->dma.ptr, (UINT)c->dma.size,
         c->dma_private.ptr, (UINT)c->dma_private.size, j->alloc_list, j->in->list_length,
@@ -379,6 +404,7 @@ wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *in,
             break;
         }
         if (written || count) {
+            leave_stale_tail(j.c, count);
             st = submit_pass(vm, &j, written, count, &result->last_fence);
             result->submissions++;
         }

@@ -530,6 +530,7 @@ struct wk_vidmm_allocation_state {
     uint32_t hinted_bank;     /* HintedBank.Value */
     uint32_t supported_write; /* SupportedWriteSegmentSet */
     uint32_t eviction;        /* EvictionSegmentSet */
+    uint32_t flags;           /* Flags.Value */
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);
