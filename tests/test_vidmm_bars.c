@@ -23,7 +23,12 @@
  *   - a driver of other hardware without a binding (no_model): one plain BAR;
  *   - contiguous memory inside a DDI is pages of the system pool at the
  *     address MmGetPhysicalAddress gives, honouring the acceptable range;
- *     outside a DDI, host memory as before.
+ *     outside a DDI, host memory as before;
+ *   - a mapping and a contiguous block still live after RemoveDevice are
+ *     MEM-LEAK-001, whether the kit made their memory (a register window,
+ *     the system pool) or km.h did (no_model: plain memory); released in
+ *     RemoveDevice they are not; DriverEntry's count only when the driver
+ *     has a DxgkDdiUnload.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -79,6 +84,42 @@ static NTSTATUS start_device(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INT
  * the kit looks at the adapter's BARs before no_model may change. */
 static int contiguous_in_entry;
 
+/* What the MEM-LEAK-001 tests keep: a mapping of BAR0 and a contiguous
+ * block made in StartDevice, one block made in DriverEntry; `release`
+ * says whether the driver's RemoveDevice gives the first two back,
+ * `in_entry` whether DriverEntry makes the third, `with_unload` whether
+ * the driver has a DxgkDdiUnload. */
+#define KEPT_BLOCK_BYTES (2u * PAGE_SIZE + 100u)
+#define KEPT_ENTRY_BYTES 300u
+static struct {
+    PUCHAR regs;
+    PUCHAR block;
+    PUCHAR entry_block;
+    int release, in_entry, with_unload;
+    int unloaded;
+} kept;
+
+static void release_kept(void)
+{
+    if (kept.regs)
+        MmUnmapIoSpace(kept.regs, WK_GPU_REG_SIZE);
+    if (kept.block)
+        MmFreeContiguousMemorySpecifyCache(kept.block, KEPT_BLOCK_BYTES, MmCached);
+    kept.regs = kept.block = NULL;
+}
+
+static NTSTATUS remove_device(VOID *const ctx)
+{
+    if (kept.release)
+        release_kept();
+    return ref.DxgkDdiRemoveDevice(ctx);
+}
+
+static VOID unload(VOID)
+{
+    kept.unloaded++;
+}
+
 static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
 {
     DRIVER_OBJECT c;
@@ -90,13 +131,20 @@ static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
         return st;
     DRIVER_INITIALIZATION_DATA mine = ref;
     mine.DxgkDdiStartDevice = start_device;
+    mine.DxgkDdiRemoveDevice = remove_device;
+    if (kept.with_unload)
+        mine.DxgkDdiUnload = unload;
     st = DxgkInitialize(o, path, &mine); /* km.h has the kit's services from here */
+    PHYSICAL_ADDRESS highest;
+    highest.QuadPart = -1;
     if (NT_SUCCESS(st) && contiguous_in_entry) {
-        PHYSICAL_ADDRESS highest;
-        highest.QuadPart = -1;
         PVOID early = MmAllocateContiguousMemory(PAGE_SIZE, highest);
         assert_non_null(early);
         MmFreeContiguousMemory(early);
+    }
+    if (NT_SUCCESS(st) && kept.in_entry) {
+        kept.entry_block = (PUCHAR)MmAllocateContiguousMemory(KEPT_ENTRY_BYTES, highest);
+        assert_non_null(kept.entry_block);
     }
     return st;
 }
@@ -453,6 +501,157 @@ static void test_contiguous_memory_is_where_the_gpu_reads(void **state)
     wk_vidmm_destroy(vm);
 }
 
+/* ------------------------------------------------------------------ */
+/* What is left at teardown: MEM-LEAK-001                               */
+/* ------------------------------------------------------------------ */
+
+/* StartDevice maps BAR0 and allocates a contiguous block; RemoveDevice
+ * gives both back when kept.release says so. */
+static void map_and_allocate(DXGKRNL_INTERFACE *k, const CM_RESOURCE_LIST *res)
+{
+    (void)k;
+    PHYSICAL_ADDRESS none, highest;
+    none.QuadPart = 0;
+    highest.QuadPart = -1;
+    kept.regs = map_resource(memory_resource(res, 0), WK_GPU_REG_SIZE);
+    assert_non_null(kept.regs);
+    kept.block = (PUCHAR)MmAllocateContiguousMemorySpecifyCache(KEPT_BLOCK_BYTES, none, highest, none, MmCached);
+    assert_non_null(kept.block);
+}
+
+/* How many violations of `rule` contain `text`; the others are printed. */
+static uint32_t violations_saying(const struct wk_vidmm *vm, const char *rule, const char *text)
+{
+    struct wk_violation v[16];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(vm, v, 16, &total), found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(v[i].rule, rule) == 0 && strstr(v[i].message, text))
+            found++;
+        else
+            print_message("also: %s\n", v[i].message);
+    }
+    return found;
+}
+
+static uint64_t violation_total(const struct wk_vidmm *vm)
+{
+    struct wk_violation v[1];
+    uint64_t total = 0;
+    (void)wk_vidmm_violations(vm, v, 1, &total);
+    return total;
+}
+
+/* An adapter whose StartDevice maps BAR0 and allocates a block (with
+ * no_model as given), stopped: what the teardown found. The memory is
+ * given back after the verdict when the driver did not, while the adapter
+ * that lent it lives, so no later test finds it in km.h's registry. */
+static struct wk_vidmm *stopped_after_start(int no_model)
+{
+    struct wk_vidmm *vm = NULL;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.no_model = no_model;
+    assert_int_equal(start_with(&vm, &cfg, map_and_allocate, NULL, 0, NULL, NULL), WK_OK);
+    if (no_model) { /* km.h's own memory, not the kit's: a plain load reads it, its address its own */
+        assert_int_equal(*(volatile ULONG *)(kept.regs + WK_GPU_REG_ID), 0);
+        assert_true(MmGetPhysicalAddress(kept.block).QuadPart == (LONGLONG)(uintptr_t)kept.block);
+    } else { /* the kit's: the model's registers, a page of the system pool */
+        assert_int_equal(READ_REGISTER_ULONG((volatile ULONG *)(kept.regs + WK_GPU_REG_ID)), WK_GPU_ID);
+        assert_true(sysmem_is_kit_page(vm, (uint64_t)MmGetPhysicalAddress(kept.block).QuadPart >> 12));
+    }
+    assert_int_equal(wk_vidmm_stop(vm), WK_OK);
+    return vm;
+}
+
+static void end_kept(struct wk_vidmm *vm)
+{
+    release_kept();
+    if (kept.entry_block)
+        MmFreeContiguousMemory(kept.entry_block);
+    wk_vidmm_destroy(vm);
+    memset(&kept, 0, sizeof(kept));
+}
+
+static void expect_both_leaks(const struct wk_vidmm *vm)
+{
+    char map[320], block[320];
+    snprintf(map, sizeof(map),
+             "1 I/O space mapping (%u bytes) made by MmMapIoSpace[Ex] in DxgkDdiStartDevice still mapped after "
+             "DxgkDdiRemoveDevice; MmUnmapIoSpace releases it",
+             (unsigned)WK_GPU_REG_SIZE);
+    snprintf(block, sizeof(block),
+             "1 contiguous memory block (%u bytes) made by MmAllocateContiguousMemory[SpecifyCache] in "
+             "DxgkDdiStartDevice still allocated after DxgkDdiRemoveDevice; MmFreeContiguousMemory[SpecifyCache] "
+             "releases it",
+             (unsigned)KEPT_BLOCK_BYTES);
+    assert_int_equal(violations_saying(vm, "MEM-LEAK-001", map), 1);
+    assert_int_equal(violations_saying(vm, "MEM-LEAK-001", block), 1);
+    assert_int_equal(violation_total(vm), 2);
+}
+
+/* The kit's window onto the model's registers and a block of its system
+ * pool, left: one line each. */
+static void test_leak_of_the_kits_window_and_pool(void **state)
+{
+    (void)state;
+    memset(&kept, 0, sizeof(kept));
+    struct wk_vidmm *vm = stopped_after_start(0);
+    expect_both_leaks(vm);
+    end_kept(vm);
+}
+
+/* Hardware the kit does not model (no_model): km.h maps plain memory and
+ * allocates the block itself; left, they are the same two lines. */
+static void test_leak_of_plain_memory(void **state)
+{
+    (void)state;
+    memset(&kept, 0, sizeof(kept));
+    struct wk_vidmm *vm = stopped_after_start(1);
+    expect_both_leaks(vm);
+    end_kept(vm);
+}
+
+/* The same driver releasing both in its RemoveDevice: nothing to report,
+ * on either path. */
+static void test_released_in_remove_device(void **state)
+{
+    (void)state;
+    for (int no_model = 0; no_model <= 1; no_model++) {
+        memset(&kept, 0, sizeof(kept));
+        kept.release = 1;
+        struct wk_vidmm *vm = stopped_after_start(no_model);
+        assert_null(kept.regs);
+        assert_int_equal(violations_saying(vm, "MEM-LEAK-001", ""), 0);
+        assert_int_equal(violation_total(vm), 0);
+        end_kept(vm);
+    }
+}
+
+/* A block DriverEntry allocated and never freed: a driver without
+ * DxgkDdiUnload keeps it for its life (not counted); with one, it is left
+ * after DxgkDdiUnload and counted, named as DriverEntry's. */
+static void test_driver_entry_block_counts_with_unload(void **state)
+{
+    (void)state;
+    for (int with_unload = 0; with_unload <= 1; with_unload++) {
+        memset(&kept, 0, sizeof(kept));
+        kept.release = 1;
+        kept.in_entry = 1;
+        kept.with_unload = with_unload;
+        struct wk_vidmm *vm = stopped_after_start(0);
+        assert_int_equal(kept.unloaded, with_unload);
+        char want[320];
+        snprintf(want, sizeof(want),
+                 "1 contiguous memory block (%u bytes) made by MmAllocateContiguousMemory[SpecifyCache] in "
+                 "DriverEntry still allocated after DxgkDdiUnload",
+                 KEPT_ENTRY_BYTES);
+        assert_int_equal(violations_saying(vm, "MEM-LEAK-001", want), with_unload);
+        assert_int_equal(violation_total(vm), (uint64_t)with_unload);
+        end_kept(vm);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +662,10 @@ int main(void)
         cmocka_unit_test(test_other_hardware_gets_a_plain_bar),
         cmocka_unit_test(test_no_model_changed_after_driver_entry),
         cmocka_unit_test(test_contiguous_memory_is_where_the_gpu_reads),
+        cmocka_unit_test(test_leak_of_the_kits_window_and_pool),
+        cmocka_unit_test(test_leak_of_plain_memory),
+        cmocka_unit_test(test_released_in_remove_device),
+        cmocka_unit_test(test_driver_entry_block_counts_with_unload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,6 +110,7 @@ enum mutation {
     MUT_THREAD_LEAK,          /* a system thread that outlives the teardown by 3 s */
     MUT_KM_BUGCHECK,          /* KeBugCheckEx */
     MUT_KM_MDL,               /* unmaps an MDL that was never mapped */
+    MUT_MEM_LEAK,             /* an I/O space mapping and a contiguous block never released */
     /* The hardware binding's rules (binding.h): the driver is the
      * reference, the binding's processor misbehaves once armed. */
     MUT_BIND_CRASH,           /* its exec dereferences NULL */
@@ -456,6 +457,37 @@ static void keep(void *block)
         kept_blocks[nkept++] = block;
 }
 
+/* What MUT_MEM_LEAK maps and allocates in Render and never releases: a
+ * range in no BAR of the adapter (km.h's own memory) and a contiguous
+ * block (the kit's system pool). run_close gives both back once the
+ * verdict is in, so no later case of this process finds them. */
+#define LEAK_MAP_BYTES 0x2000u
+#define LEAK_BLOCK_BYTES (3u * PAGE_SIZE - 100u)
+static struct {
+    PVOID map;
+    PVOID block;
+} leaked;
+
+static void leak_kernel_memory(void)
+{
+    PHYSICAL_ADDRESS at, highest;
+    at.QuadPart = 0x7F000000ll; /* below BAR0 (WK_VIDMM_BAR0_ADDRESS): no BAR of the adapter */
+    highest.QuadPart = -1;
+    if (leaked.map || leaked.block)
+        return; /* once per run */
+    leaked.map = MmMapIoSpace(at, LEAK_MAP_BYTES, MmNonCached);
+    leaked.block = MmAllocateContiguousMemory(LEAK_BLOCK_BYTES, highest);
+}
+
+static void release_leaked_memory(void)
+{
+    if (leaked.map)
+        MmUnmapIoSpace(leaked.map, LEAK_MAP_BYTES);
+    if (leaked.block)
+        MmFreeContiguousMemory(leaked.block);
+    memset(&leaked, 0, sizeof(leaked));
+}
+
 /* A DPC routine that drops to PASSIVE_LEVEL and returns there. */
 static VOID dpc_returns_low(PKDPC dpc, PVOID context, PVOID a1, PVOID a2)
 {
@@ -561,6 +593,9 @@ static void misuse_kernel_api(void)
     case MUT_POOL_LEAK:
         keep(ExAllocatePoolWithTag(NonPagedPoolNx, 24, 0x574B4D6Cu));
         return;
+    case MUT_MEM_LEAK:
+        leak_kernel_memory();
+        return;
     case MUT_THREAD_LEAK: {
         HANDLE thread = NULL;
         KeInitializeEvent(&never_set, NotificationEvent, FALSE);
@@ -606,7 +641,7 @@ static int render_before(DXGKARG_RENDER *args, NTSTATUS *st)
         *st = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         return 1;
     default:
-        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_KM_MDL) {
+        if (M.mode >= MUT_KM_POOL_TAG && M.mode <= MUT_MEM_LEAK) {
             M.fired++;
             misuse_kernel_api();
         }
@@ -1597,6 +1632,7 @@ static const struct rule_case cases[] = {
     { "BIND-RESULT-001", sc_render, NULL, MUT_BIND_RESULT, CASE_KILLS | CASE_BINDING },
     { "DDI-TABLE-001", sc_start, NULL, MUT_NO_STOP_DEVICE, CASE_DDI_TABLE },
     MUT("START-OUT-001", sc_start, MUT_START_NO_CHILDREN),
+    MUT("MEM-LEAK-001", sc_render_then_stop, MUT_MEM_LEAK),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1665,6 +1701,7 @@ static void run_close(struct run *r)
     wk_vidmm_set_rewriter(r->vm, NULL, NULL);
     if (adapter_dead(r->vm))
         mutant_release();
+    release_leaked_memory(); /* MUT_MEM_LEAK's, while the adapter that lent the block lives */
     wk_vidmm_destroy(r->vm);
     r->vm = NULL;
     mutant_reset(MUT_NONE);
@@ -1804,6 +1841,38 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
     assert_int_equal(M.dpc_seen.irql, DISPATCH_LEVEL);
     assert_ptr_equal(M.dpc_seen.arg1, &M.dpc_seen);
     assert_true(expect_no_violations(r->vm));
+    run_close(r);
+}
+
+/* The MEM-LEAK-001 line names each kind apart, with the count, the size the
+ * driver asked for, the routine and the DDI that made it and what was the
+ * last chance to release it: one line for the mapping (km.h's own memory:
+ * the range is in no BAR) and one for the block (the kit's pool). */
+static void test_mem_leak_names_what_and_where(void **state)
+{
+    (void)state;
+    struct rule_case c = { "MEM-LEAK-001", sc_render_then_stop, NULL, MUT_MEM_LEAK, 0 };
+    struct run *r = run_armed_scenario(&c);
+    assert_int_equal(M.fired, 1);
+    assert_non_null(leaked.map);
+    assert_non_null(leaked.block);
+    struct wk_violation v[8];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(r->vm, v, 8, &total);
+    assert_int_equal(total, 2);
+    assert_int_equal(n, 2);
+    char want_map[320], want_block[320];
+    snprintf(want_map, sizeof(want_map),
+             "MEM-LEAK-001: DxgkDdiRemoveDevice: 1 I/O space mapping (%u bytes) made by MmMapIoSpace[Ex] in "
+             "DxgkDdiRender still mapped after DxgkDdiRemoveDevice; MmUnmapIoSpace releases it",
+             LEAK_MAP_BYTES);
+    snprintf(want_block, sizeof(want_block),
+             "MEM-LEAK-001: DxgkDdiRemoveDevice: 1 contiguous memory block (%u bytes) made by "
+             "MmAllocateContiguousMemory[SpecifyCache] in DxgkDdiRender still allocated after "
+             "DxgkDdiRemoveDevice; MmFreeContiguousMemory[SpecifyCache] releases it",
+             (unsigned)LEAK_BLOCK_BYTES);
+    assert_string_equal(v[0].message, want_map);
+    assert_string_equal(v[1].message, want_block);
     run_close(r);
 }
 
@@ -2024,11 +2093,12 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 8];
+    struct CMUnitTest tests[NCASES + NSECOND + 9];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem_leak_names_what_and_where);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unset_fields_read_as_the_fill);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);

@@ -44,7 +44,10 @@
  * State. Which blocks and mappings are live is kept in one registry per
  * module (a weak hidden global, as km.h's IRQL is, guarded by a lock word),
  * so a free or unmap of an address the kit never handed out is named as
- * such without reading the memory around it.
+ * such without reading the memory around it. Every record, whichever of
+ * the ways above made it, is also counted by the kit (kmservices.h,
+ * MemoryRecorded and MemoryReleased): one still live when the adapter is
+ * torn down is MEM-LEAK-001, as pool is POOL-LEAK-001.
  *
  * Valid C11 and C++11 (checked as C++17 too), warning-free with -Wall -Wextra.
  */
@@ -92,6 +95,7 @@ typedef struct wk_km_mem_block {
     SIZE_T wk_size;               /* bytes the driver asked for */
     SIZE_T wk_alloc_size;         /* bytes allocated: whole pages */
     ULONG64 wk_physical;          /* the kit's: the GPU address of wk_base (contiguous) */
+    ULONG64 wk_owner;             /* the kit's count of it (MemoryRecorded); 0: not counted */
 } wk_km_mem_block;
 
 typedef struct wk_km_mem_registry {
@@ -117,11 +121,15 @@ static inline void wk_km_mem_unlock(void)
     wk_km_word_give(&wk_km_mem_live.wk_lock, "wddmkit memory registry");
 }
 
-/* The live record whose driver address is base, or NULL. Lock held. */
+/* The live record whose driver address is base, or NULL. Lock held.
+ * Newest first: a record of the kit's memory outlives that memory when its
+ * adapter goes first (a driver that died, or leaked it), and the kit may
+ * hand the same address out again later; the newer record is then the one
+ * the driver holds, and the one whose release the kit must count. */
 static inline wk_km_mem_block *wk_km_mem_find_locked(const void *base)
 {
     PLIST_ENTRY e;
-    for (e = wk_km_mem_live.wk_blocks.Flink; e != &wk_km_mem_live.wk_blocks; e = e->Flink) {
+    for (e = wk_km_mem_live.wk_blocks.Blink; e != &wk_km_mem_live.wk_blocks; e = e->Blink) {
         wk_km_mem_block *b = CONTAINING_RECORD(e, wk_km_mem_block, wk_link);
         if (b->wk_base == base)
             return b;
@@ -141,15 +149,26 @@ static inline SIZE_T wk_km_mem_live_count(void)
     return n;
 }
 
+/* The kind kmservices.h's MemoryRecorded and MemoryReleased take. */
+static inline uint32_t wk_km_mem_service_kind(ULONG kind)
+{
+    return kind == WK_KM_MEM_CONTIGUOUS ? WK_KM_MEMORY_CONTIGUOUS : WK_KM_MEMORY_IO_SPACE;
+}
+
 /* Records a live block or mapping at base (alloc: the C allocation behind
  * it, NULL for the kit's memory); returns base, or NULL when the record
- * cannot be had. */
+ * cannot be had. This is the one place every block and mapping passes,
+ * whoever made its memory (the kit or km.h itself), so it is where the kit
+ * counts them (MEM-LEAK-001 at teardown). */
 static inline PVOID wk_km_mem_record(ULONG kind, PVOID base, PVOID alloc, SIZE_T size, SIZE_T alloc_size,
                                      MEMORY_CACHING_TYPE cache, ULONG64 physical)
 {
     wk_km_mem_block *b = (wk_km_mem_block *)malloc(sizeof *b);
     if (!b)
         return NULL;
+    b->wk_owner = WK_KM_SERVICE(MemoryRecorded)
+                      ? wk_km_services->MemoryRecorded(wk_km_mem_service_kind(kind), size)
+                      : 0;
     b->wk_kind = kind;
     b->wk_cache = cache;
     b->wk_alloc = alloc;
@@ -221,6 +240,8 @@ static inline wk_km_mem_block *wk_km_mem_take(const void *base, ULONG kind, cons
  * its register window (no bytes to fill: the window faults on access). */
 static inline void wk_km_mem_destroy(wk_km_mem_block *b, int fill)
 {
+    if (b->wk_owner && WK_KM_SERVICE(MemoryReleased))
+        wk_km_services->MemoryReleased(b->wk_owner, wk_km_mem_service_kind(b->wk_kind), b->wk_size);
     if (b->wk_alloc) {
         memset(b->wk_alloc, fill, b->wk_alloc_size);
         free(b->wk_alloc);
@@ -408,7 +429,8 @@ static inline PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
     uintptr_t at = (uintptr_t)BaseAddress;
     pa.QuadPart = (LONGLONG)at;
     wk_km_mem_lock();
-    for (e = wk_km_mem_live.wk_blocks.Flink; e != &wk_km_mem_live.wk_blocks; e = e->Flink) {
+    /* Newest first, as wk_km_mem_find_locked: a stale record may cover it. */
+    for (e = wk_km_mem_live.wk_blocks.Blink; e != &wk_km_mem_live.wk_blocks; e = e->Blink) {
         const wk_km_mem_block *b = CONTAINING_RECORD(e, wk_km_mem_block, wk_link);
         uintptr_t base = (uintptr_t)b->wk_base;
         if (b->wk_physical && at >= base && at - base < b->wk_alloc_size) {

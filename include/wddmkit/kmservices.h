@@ -26,7 +26,12 @@
  *     UnmapIoSpace, RegisterRead and RegisterWrite;
  *   - MmAllocateContiguousMemory inside a DDI gives pages of the adapter's
  *     system pool, whose MmGetPhysicalAddress is the address the GPU reads
- *     them at: AllocateContiguous and FreeContiguous.
+ *     them at: AllocateContiguous and FreeContiguous;
+ *   - I/O space mappings and contiguous blocks are counted by kind, size
+ *     and the DDI that made them, whichever way kmmemory.h made them (the
+ *     kit's window or pool, or plain memory of its own), so that one still
+ *     live when the adapter is torn down is reported (MEM-LEAK-001):
+ *     MemoryRecorded and MemoryReleased.
  *
  * The way in: the kit fills a WK_KM_SERVICES and points its DRIVER_OBJECT
  * at it; DxgkInitialize (driver.h) copies that pointer into wk_km_services
@@ -122,7 +127,21 @@ typedef struct _WK_KM_SERVICES {
     int (*AllocateContiguous)(size_t bytes, uint64_t lowest, uint64_t highest, uint64_t boundary, void **va,
                               uint64_t *physical);
     void (*FreeContiguous)(void *va);
+    /* An I/O space mapping (kind WK_KM_MEMORY_IO_SPACE) or a contiguous
+     * block (WK_KM_MEMORY_CONTIGUOUS) of `bytes` (the size the driver asked
+     * for) became live, by whichever path kmmemory.h took: returns the
+     * owner to pass back to MemoryReleased, 0 when it is not counted (no
+     * DDI call running on this thread). The kit reports one still live
+     * after the driver's teardown (MEM-LEAK-001). */
+    uint64_t (*MemoryRecorded)(uint32_t kind, size_t bytes);
+    /* The mapping or block MemoryRecorded answered `owner` for was
+     * unmapped or freed, from any thread (0: nothing to do). */
+    void (*MemoryReleased)(uint64_t owner, uint32_t kind, size_t bytes);
 } WK_KM_SERVICES;
+
+/* The kinds of MemoryRecorded and MemoryReleased. */
+#define WK_KM_MEMORY_IO_SPACE 1u   /* MmMapIoSpace[Ex] */
+#define WK_KM_MEMORY_CONTIGUOUS 2u /* MmAllocateContiguousMemory[SpecifyCache] */
 
 /* The services of the kit that loaded this module (NULL before
  * DxgkInitialize and without a kit); weak so every translation unit of the

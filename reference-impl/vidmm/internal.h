@@ -223,6 +223,20 @@ struct km_dpc {
     void *dpc;
     void (*run)(void *dpc);
 };
+/* km_services.c: live I/O space mappings and contiguous blocks counted for
+ * an adapter by what names them in MEM-LEAK-001: their kind (kmservices.h
+ * WK_KM_MEMORY_*), the DDI that made them and the size asked for. Past
+ * KM_MEM_SLOTS such keys, four more slots count the rest together, by kind
+ * and by whether DriverEntry made them, their bytes summed. */
+#define KM_MEM_SLOTS 32
+#define KM_MEM_ALL_SLOTS (KM_MEM_SLOTS + 4)
+struct km_mem_slot {
+    uint32_t kind;  /* 0: the slot is free */
+    uint32_t ddi;   /* enum wk_ddi; in the four others WK_DDI_NONE or WK_DDI_DRIVER_ENTRY */
+    uint64_t size;  /* bytes each (the four others: 0, sizes vary) */
+    uint64_t live;  /* mappings or blocks still live */
+    uint64_t bytes; /* their bytes */
+};
 
 /* bars.c: the adapter's device BARs and the register model behind them,
  * and the CM_RESOURCE_LIST DxgkCbGetDeviceInformation hands out. */
@@ -339,6 +353,7 @@ struct wk_vidmm {
     struct km_dpc kdpc[KM_DPC_QUEUE];       /* KeInsertQueueDpc, in order */
     uint32_t nkdpc;
     uint64_t km_threads, km_entry_threads;  /* system threads running: of DDIs, of DriverEntry */
+    struct km_mem_slot km_mem[KM_MEM_ALL_SLOTS]; /* live I/O space mappings and contiguous blocks */
     char km_failure[512];                   /* the km.h line that ended a call */
     unsigned char (*set_irql)(unsigned char); /* a loaded module's wk_km_set_irql, or NULL */
     struct wk_vidmm_registry registry;      /* cfg.registry, copied */
@@ -529,6 +544,10 @@ void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded);
 /* THREAD-LEAK-001: waits up to a second for the system threads the driver
  * created to end, then reports those still running. */
 void km_check_thread_leaks(struct wk_vidmm *vm, int unloaded);
+/* MEM-LEAK-001 for every kind, DDI and size with I/O space mappings or
+ * contiguous blocks still live; DriverEntry's only when the driver was
+ * unloaded (DxgkDdiUnload). */
+void km_check_memory_leaks(struct wk_vidmm *vm, int unloaded);
 /* The adapter's DPC point for KDPC objects: runs the queued ones. */
 wk_status km_run_queued_dpcs(struct wk_vidmm *vm);
 

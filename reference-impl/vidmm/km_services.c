@@ -25,7 +25,12 @@
  *               (regwin.c, bars.c);
  *   AllocateContiguous / FreeContiguous
  *               contiguous memory of the adapter's system pool
- *               (contiguous.c).
+ *               (contiguous.c);
+ *   MemoryRecorded / MemoryReleased
+ *               I/O space mappings and contiguous blocks, whoever made
+ *               their memory (the two above or kmmemory.h itself), counted
+ *               per adapter by kind, DDI and size, so that what is left
+ *               after the teardown is reported (MEM-LEAK-001).
  *
  * Pool blocks and DPCs may be freed or dequeued from a thread of the
  * driver's own, where no DDI frame names the adapter: the owner a block
@@ -288,6 +293,112 @@ void km_check_thread_leaks(struct wk_vidmm *vm, int unloaded)
 }
 
 /* ------------------------------------------------------------------ */
+/* I/O space mappings and contiguous memory                             */
+/* ------------------------------------------------------------------ */
+
+/* A mapping's or block's owner word: the adapter's serial above the slot
+ * that counts it, plus one (so that a counted one is never 0). */
+#define MEM_OWNER_SLOT_BITS 8
+_Static_assert(KM_MEM_ALL_SLOTS < (1u << MEM_OWNER_SLOT_BITS), "a slot index fits the owner word");
+
+static int memory_kind_known(uint32_t kind)
+{
+    return kind == WK_KM_MEMORY_IO_SPACE || kind == WK_KM_MEMORY_CONTIGUOUS;
+}
+
+/* The slot counting kind, ddi and size (under the lock): the key's own or
+ * a fresh one; past KM_MEM_SLOTS keys, the shared slot of its kind and of
+ * whether DriverEntry made it. Slots are never given back, so a key keeps
+ * its slot for the adapter's life. */
+static uint32_t memory_slot(struct wk_vidmm *vm, uint32_t kind, enum wk_ddi ddi, uint64_t size)
+{
+    for (uint32_t i = 0; i < KM_MEM_SLOTS; i++) {
+        struct km_mem_slot *m = &vm->km_mem[i];
+        if (!m->kind) {
+            m->kind = kind;
+            m->ddi = (uint32_t)ddi;
+            m->size = size;
+            return i;
+        }
+        if (m->kind == kind && m->ddi == (uint32_t)ddi && m->size == size)
+            return i;
+    }
+    int in_entry = ddi == WK_DDI_DRIVER_ENTRY;
+    uint32_t other = KM_MEM_SLOTS + (kind == WK_KM_MEMORY_CONTIGUOUS ? 2u : 0u) + (in_entry ? 1u : 0u);
+    vm->km_mem[other].kind = kind;
+    vm->km_mem[other].ddi = (uint32_t)(in_entry ? WK_DDI_DRIVER_ENTRY : WK_DDI_NONE);
+    return other;
+}
+
+static uint64_t service_memory_recorded(uint32_t kind, size_t bytes)
+{
+    struct wk_vidmm *vm = call_current_vm();
+    if (!vm || !vm->km_serial || !memory_kind_known(kind))
+        return 0;
+    enum wk_ddi ddi = call_current_ddi();
+    pthread_mutex_lock(&lock);
+    uint32_t slot = memory_slot(vm, kind, ddi, bytes);
+    vm->km_mem[slot].live++;
+    vm->km_mem[slot].bytes += bytes;
+    pthread_mutex_unlock(&lock);
+    return vm->km_serial << MEM_OWNER_SLOT_BITS | (slot + 1);
+}
+
+static void service_memory_released(uint64_t owner, uint32_t kind, size_t bytes)
+{
+    (void)kind; /* the slot knows it */
+    uint32_t slot = (uint32_t)(owner & ((1u << MEM_OWNER_SLOT_BITS) - 1));
+    if (!slot || slot > KM_MEM_ALL_SLOTS)
+        return;
+    pthread_mutex_lock(&lock);
+    struct wk_vidmm *vm = adapter_of(owner >> MEM_OWNER_SLOT_BITS);
+    if (vm) {
+        struct km_mem_slot *m = &vm->km_mem[slot - 1];
+        m->live -= m->live ? 1 : 0;
+        m->bytes -= m->bytes >= bytes ? bytes : m->bytes;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* One MEM-LEAK-001 line: how many of which kind, their size, the routine
+ * and DDI that made them, and the routine that undoes them. */
+static void report_memory_slot(struct wk_vidmm *vm, const struct km_mem_slot *m, int shared, int unloaded)
+{
+    int io = m->kind == WK_KM_MEMORY_IO_SPACE;
+    const char *what = io ? "I/O space mapping" : "contiguous memory block";
+    const char *plural = m->live == 1 ? "" : "s";
+    const char *made = io ? "MmMapIoSpace[Ex]" : "MmAllocateContiguousMemory[SpecifyCache]";
+    const char *undo = io ? "MmUnmapIoSpace" : "MmFreeContiguousMemory[SpecifyCache]";
+    const char *after = unloaded ? "DxgkDdiUnload" : "DxgkDdiRemoveDevice";
+    char size[64], where[80];
+    if (shared)
+        snprintf(size, sizeof(size), "%llu bytes in all", (unsigned long long)m->bytes);
+    else
+        snprintf(size, sizeof(size), "%llu bytes%s", (unsigned long long)m->size, m->live == 1 ? "" : " each");
+    if (m->ddi == WK_DDI_DRIVER_ENTRY || !shared)
+        snprintf(where, sizeof(where), "in %s", m->ddi == WK_DDI_NONE ? "no DDI" : wk_ddi_name((enum wk_ddi)m->ddi));
+    else
+        snprintf(where, sizeof(where), "in various DDIs (the kit names %u DDI and size pairs apart)",
+                 (unsigned)KM_MEM_SLOTS);
+    violate(vm, R_MEM_LEAK, WK_DDI_REMOVE_DEVICE, "%llu %s%s (%s) made by %s %s still %s after %s; %s releases it",
+            (unsigned long long)m->live, what, plural, size, made, where, io ? "mapped" : "allocated", after, undo);
+}
+
+void km_check_memory_leaks(struct wk_vidmm *vm, int unloaded)
+{
+    for (uint32_t i = 0; i < KM_MEM_ALL_SLOTS; i++) {
+        pthread_mutex_lock(&lock);
+        struct km_mem_slot m = vm->km_mem[i];
+        pthread_mutex_unlock(&lock);
+        /* A driver without DxgkDdiUnload keeps what DriverEntry made for its
+         * life, as with pool. */
+        if (!m.kind || !m.live || (m.ddi == WK_DDI_DRIVER_ENTRY && !unloaded))
+            continue;
+        report_memory_slot(vm, &m, i >= KM_MEM_SLOTS, unloaded);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* DPC objects                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -461,4 +572,6 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .RegisterWrite = regwin_write,
     .AllocateContiguous = contiguous_alloc,
     .FreeContiguous = contiguous_free,
+    .MemoryRecorded = service_memory_recorded,
+    .MemoryReleased = service_memory_released,
 };

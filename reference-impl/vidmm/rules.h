@@ -344,7 +344,12 @@
     X(R_START_OUT, "START-OUT-001", WK_DDI_START_DEVICE,                                           \
       "a StartDevice that succeeds writes both of its outputs, *NumberOfVideoPresentSources and *NumberOfChildren", \
       "seed:DxgkDdiStartDevice ([out] NumberOfVideoPresentSources: \"a pointer to a ULONG variable that receives the number of video present sources\"; [out] NumberOfChildren: \"receives the total number of devices that are children of the display adapter\")", \
-      "reference-impl/vidmm/adapter.c")
+      "reference-impl/vidmm/adapter.c")                                                                   \
+    /* Kernel memory left at teardown, appended */                                                \
+    X(R_MEM_LEAK, "MEM-LEAK-001", WK_DDI_REMOVE_DEVICE,                                            \
+      "every I/O space mapping (MmMapIoSpace[Ex]) the driver made while the adapter lived is unmapped (MmUnmapIoSpace), and every contiguous block (MmAllocateContiguousMemory[SpecifyCache]) freed (MmFreeContiguousMemory[SpecifyCache]), by DxgkDdiRemoveDevice, or by DxgkDdiUnload when it has one (then DriverEntry's count too)", \
+      "WDK MmUnmapIoSpace: \"If a driver calls MmMapIoSpace during device start-up, it must call MmUnmapIoSpace when it receives a PnP stop-device or remove-device IRP for the same device object.\" WDK MmFreeContiguousMemory: \"Such a driver must deallocate the memory when the driver is done using the memory.\" (facts §5.10 M6, M8)", \
+      "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -150,11 +150,12 @@ static void stop_driver(struct wk_vidmm *vm)
 
 /* DxgkDdiUnload once the last device is gone, as Windows unloads a
  * miniport; then THREAD-LEAK-001 for system threads still running
- * (R_THREAD_LEAK) and POOL-LEAK-001 for the pool left (R_POOL_LEAK): what
- * DriverEntry started counts only when there was an Unload to end it. A
- * driver other adapters share (driver_once.c) stays loaded: Windows calls
- * Unload once, after the last adapter of the load, and the next DriverEntry
- * would be a fresh image's. */
+ * (R_THREAD_LEAK), POOL-LEAK-001 for the pool left (R_POOL_LEAK) and
+ * MEM-LEAK-001 for I/O space mappings and contiguous blocks left
+ * (R_MEM_LEAK): what DriverEntry started counts only when there was an
+ * Unload to end it. A driver other adapters share (driver_once.c) stays
+ * loaded: Windows calls Unload once, after the last adapter of the load,
+ * and the next DriverEntry would be a fresh image's. */
 static void unload_driver(struct wk_vidmm *vm)
 {
     if (!vm->have_ddi || vm->dead)
@@ -168,6 +169,7 @@ static void unload_driver(struct wk_vidmm *vm)
     if (!vm->dead) {
         km_check_thread_leaks(vm, unloaded); /* first: a worker may still free pool */
         km_check_pool_leaks(vm, unloaded);
+        km_check_memory_leaks(vm, unloaded);
     }
 }
 
