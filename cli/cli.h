@@ -99,10 +99,12 @@ void wk_cli_load_timeout_from_argv(int argc, char **argv);
  * same verdict is returned at once. */
 enum wk_cli_driver_load wk_cli_driver_probe(const char *path, char *why, size_t cap);
 /* The same, and what it learned of the driver's DDI table when it loads
- * (its interface version, the DDIs it fills that the kit never calls, and
- * after WK_CLI_DDIS_MISSING the DDIs it leaves NULL that the kernel calls
- * on every adapter that renders) in info ("" when DriverEntry never handed
- * one). */
+ * (its interface version, the DDIs it fills that the kit never calls,
+ * after WK_CLI_PATCH_LEFT what a NULL DxgkDdiPatch means when only its
+ * contexts can say whether it is needed, and after WK_CLI_DDIS_MISSING, to
+ * the end, the DDIs it leaves NULL that the kernel calls on every adapter
+ * that renders) in info ("" when DriverEntry never handed one). */
+#define WK_CLI_PATCH_LEFT "; DxgkDdiPatch is NULL: "
 #define WK_CLI_DDIS_MISSING "; it leaves NULL "
 enum wk_cli_driver_load wk_cli_driver_probe_info(const char *path, char *why, size_t cap, char *info, size_t info_cap);
 

@@ -503,6 +503,14 @@ out:
  * skipped with its name. */
 static void say_missing_ddis(const char *info)
 {
+    /* A NULL Patch is missing only when a context needs it: said as such. */
+    const char *patch = strstr(info, WK_CLI_PATCH_LEFT);
+    if (patch) {
+        patch += strlen(WK_CLI_PATCH_LEFT);
+        const char *end = strstr(patch, WK_CLI_DDIS_MISSING);
+        printf("ddis:    the driver leaves DxgkDdiPatch NULL, %.*s\n",
+               end ? (int)(end - patch) : (int)strlen(patch), patch);
+    }
     const char *missing = strstr(info, WK_CLI_DDIS_MISSING);
     if (missing)
         printf("ddis:    the driver leaves NULL %s:\n"

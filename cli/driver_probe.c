@@ -107,9 +107,11 @@ static int append_names(char *info, size_t cap, int at, const char **names, uint
 }
 
 /* What the table says beyond loading: its interface version, the DDIs it
- * fills that the kit never calls, and those the kernel calls on every
- * adapter that renders that it leaves NULL (DDI-TABLE-001; written after
- * WK_CLI_DDIS_MISSING, which conform looks for). */
+ * fills that the kit never calls, what its NULL DxgkDdiPatch means when
+ * that is for its contexts to say (after WK_CLI_PATCH_LEFT: the table
+ * alone does not make it missing), and the DDIs the kernel calls on every
+ * adapter that renders that it leaves NULL (DDI-TABLE-001; written last,
+ * after WK_CLI_DDIS_MISSING, which conform looks for). */
 static void describe_table(char *info, size_t cap)
 {
     const char *names[160];
@@ -117,6 +119,11 @@ static void describe_table(char *info, size_t cap)
     int at = snprintf(info, cap, "interface version 0x%x; DDIs it fills that the kit never calls: %s",
                       (unsigned)probed_table.Version, n ? "" : "none");
     at = append_names(info, cap, at, names, n < 160 ? n : 160);
+    if (wk_dxgk_patch_left_to_contexts(&probed_table) && at > 0 && (size_t)at < cap)
+        at += snprintf(info + at, cap - (size_t)at,
+                       "%sneeded only for a context that does not report DXGK_CONTEXTINFO.Caps.NoPatchingRequired "
+                       "(adapter-start.ddi-table asks one)",
+                       WK_CLI_PATCH_LEFT);
     n = wk_dxgk_missing_required(&probed_table, names, 160);
     if (n == 0 || at <= 0 || (size_t)at >= cap)
         return;

@@ -19,10 +19,14 @@
 #                    with the short snapshot (zero tail) and the whole one
 #   vidmm.paging_checks  the byte the FILL and transfer checks name, over
 #                    memory never written and over older data
+#   vidmm.context_caps  DXGK_CONTEXTINFO.Caps: no Patch for a context that
+#                    reports NoPatchingRequired (counted), the field read from
+#                    WDDM 2.0 only, the caps not modelled skipped, and what
+#                    DDI-TABLE-001 says of a driver without Patch
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
 foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks
-        test_vidmm_cpu_view)
+        test_vidmm_cpu_view test_context_caps)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -56,7 +60,9 @@ add_test(NAME vidmm.kitgaps COMMAND test_vidmm_kitgaps)
 add_test(NAME vidmm.paging_window COMMAND test_paging_window)
 add_test(NAME vidmm.paging_patch COMMAND test_paging_patch)
 add_test(NAME vidmm.paging_checks COMMAND test_paging_checks)
-set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks PROPERTIES LABELS "unit" TIMEOUT 120)
+add_test(NAME vidmm.context_caps COMMAND test_context_caps)
+set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks
+                     vidmm.context_caps PROPERTIES LABELS "unit" TIMEOUT 120)
 
 # vidmm.bars: the device's BARs in TranslatedResourceList, register windows
 # (MmMapIoSpace + READ/WRITE_REGISTER_*) onto the GPU model's registers and

@@ -903,6 +903,24 @@ static int check_stats(struct interp *x, const struct wk_step *s)
     return 1;
 }
 
+/* After a data check failed (0 returned): when VidMm left render
+ * submissions with patch locations unpatched, because their context
+ * reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired, the message says so.
+ * It is the likeliest reason, and without it the author looks for a bug in
+ * a Patch that was never called (reference-impl/vidmm/context_caps.c). */
+static int data_failed(struct interp *x)
+{
+    uint32_t context = 0;
+    uint32_t n = wk_vidmm_unpatched(x->vm, &context);
+    size_t len = strlen(x->r->seen);
+    if (n && len < sizeof(x->r->seen))
+        snprintf(x->r->seen + len, sizeof(x->r->seen) - len,
+                 "; DxgkDdiPatch was not called for %u render submission%s with patch locations: context %u "
+                 "reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired",
+                 n, n == 1 ? "" : "s", context);
+    return 0;
+}
+
 /* 1 when the check holds; 0 with expected/seen filled. A check of a kind
  * left out holds, counted as skipped (its sub-checks with it). */
 static int check(struct interp *x, const struct wk_step *s)
@@ -926,7 +944,7 @@ static int check(struct interp *x, const struct wk_step *s)
     if (h == NOT_FOUND)
         return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);
     switch (s->kind) {
-    case WK_STEP_EXPECT_BYTES: return check_bytes(x, h, s);
+    case WK_STEP_EXPECT_BYTES: return check_bytes(x, h, s) || data_failed(x);
     case WK_STEP_EXPECT_PATTERN:
     case WK_STEP_EXPECT_PLACEMENT:
     case WK_STEP_EXPECT_GART: {
@@ -936,16 +954,16 @@ static int check(struct interp *x, const struct wk_step *s)
         struct wk_vidmm_allocation_state st;
         if (wk_vidmm_allocation_state(x->vm, h, &st) != WK_OK)
             return failf(x, "an existing allocation", "%s", wk_vidmm_last_error(x->vm));
-        return s->kind == WK_STEP_EXPECT_PATTERN     ? check_pattern(x, h, s, &st)
-               : s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st)
-                                                     : check_gart(x, &st);
+        if (s->kind == WK_STEP_EXPECT_PATTERN)
+            return check_pattern(x, h, s, &st) || data_failed(x);
+        return s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st) : check_gart(x, &st);
     }
     case WK_STEP_EXPECT_DIGEST: {
         uint64_t d = 0;
         if (wk_vidmm_digest(x->vm, h, &d) != WK_OK || d != s->value) {
             char want[48];
             snprintf(want, sizeof(want), "digest 0x%016llx", (unsigned long long)s->value);
-            return failf(x, want, "digest 0x%016llx", (unsigned long long)d);
+            return failf(x, want, "digest 0x%016llx", (unsigned long long)d) || data_failed(x);
         }
         return 1;
     }

@@ -395,7 +395,8 @@ static NTSTATUS start_device(struct wk_vidmm *vm, wk_status *crashed)
 /* DDI-TABLE-001: the DDIs the kernel calls on every adapter that renders
  * (facts §5.11), all filled. A violation, not a refusal: the adapter still
  * starts, so the run goes on and the cases that need none of them judge
- * what the driver has. */
+ * what the driver has. DxgkDdiPatch, from WDDM 2.0, is judged once the
+ * adapter started, by a context (context_caps_check_patch). */
 static void check_ddi_table(struct wk_vidmm *vm)
 {
     const char *names[32];
@@ -449,6 +450,8 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
     heaps_rebuild(vm); /* as a reset leaves them */
+    if (vm->cfg.check_ddi_table && s1 == WK_OK && s2 == WK_OK)
+        context_caps_check_patch(vm); /* DxgkDdiPatch: a context says whether it is needed */
     vm->stats_at_start = vm->stats;
     return s2 != WK_OK ? s2 : s1;
 }

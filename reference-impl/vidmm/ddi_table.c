@@ -19,11 +19,16 @@
 /* What the kit does with a member. REQUIRED: the kernel calls it on every
  * adapter that renders, so a driver must fill it (DDI-TABLE-001, facts
  * §5.11): the documented submission sequence (Render, BuildPagingBuffer,
- * Patch, SubmitCommand; the interrupt and DPC routines that report its
- * fences) and the object life cycle around it. DRIVEN: the kit calls it
- * when the driver fills it (DxgkDdiCancelCommand, with CancelCommandAware;
- * DxgkDdiUnload). UNDRIVEN: the kit never calls it. */
-enum member_role { UNDRIVEN, DRIVEN, REQUIRED };
+ * SubmitCommand; the interrupt and DPC routines that report its fences)
+ * and the object life cycle around it. PATCHING: DxgkDdiPatch, which the
+ * kernel calls for the DMA buffers of every context that does not report
+ * DXGK_CONTEXTINFO.Caps.NoPatchingRequired ("Indicates that no memory
+ * patching is required"); REQUIRED for a table whose version has no Caps,
+ * left to the contexts from WDDM 2.0 (wk_dxgk_patch_left_to_contexts).
+ * DRIVEN: the kit calls it when the driver fills it (DxgkDdiCancelCommand,
+ * with CancelCommandAware; DxgkDdiUnload). UNDRIVEN: the kit never calls
+ * it. */
+enum member_role { UNDRIVEN, DRIVEN, REQUIRED, PATCHING };
 
 struct member {
     const char *name;
@@ -57,7 +62,7 @@ static const struct member members[] = {
     { "DxgkDdiGetStandardAllocationDriverData", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiGetStandardAllocationDriverData), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiAcquireSwizzlingRange", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiAcquireSwizzlingRange), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiReleaseSwizzlingRange", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiReleaseSwizzlingRange), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
-    { "DxgkDdiPatch", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiPatch), DXGKDDI_INTERFACE_VERSION_VISTA, REQUIRED },
+    { "DxgkDdiPatch", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiPatch), DXGKDDI_INTERFACE_VERSION_VISTA, PATCHING },
     { "DxgkDdiSubmitCommand", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSubmitCommand), DXGKDDI_INTERFACE_VERSION_VISTA, REQUIRED },
     { "DxgkDdiPreemptCommand", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiPreemptCommand), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiBuildPagingBuffer", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiBuildPagingBuffer), DXGKDDI_INTERFACE_VERSION_VISTA, REQUIRED },
@@ -241,11 +246,27 @@ static const void *member_value(const DRIVER_INITIALIZATION_DATA *t, size_t i)
     return p;
 }
 
+int wk_dxgk_has_context_caps(ULONG version)
+{
+    return version >= DXGKDDI_INTERFACE_VERSION_WDDM2_0;
+}
+
+int wk_dxgk_patch_left_to_contexts(const DRIVER_INITIALIZATION_DATA *t)
+{
+    return t->DxgkDdiPatch == NULL && wk_dxgk_has_context_caps(t->Version);
+}
+
+/* Whether member i is one the table alone says a driver must fill. */
+static int required_by_table(const DRIVER_INITIALIZATION_DATA *t, size_t i)
+{
+    return members[i].role == REQUIRED || (members[i].role == PATCHING && !wk_dxgk_has_context_caps(t->Version));
+}
+
 uint32_t wk_dxgk_missing_required(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max)
 {
     uint32_t n = 0;
     for (size_t i = 0; i < MEMBER_COUNT; i++) {
-        if (members[i].role != REQUIRED || member_value(t, i))
+        if (!required_by_table(t, i) || member_value(t, i))
             continue;
         /* Submitting a command buffer: "DxgkDdiRender or DxgkDdiRenderKm". */
         if (strcmp(members[i].name, "DxgkDdiRender") == 0 && t->DxgkDdiRenderKm &&

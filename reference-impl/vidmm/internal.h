@@ -135,6 +135,8 @@ struct context {
     HANDLE driver_handle;
     uint32_t flags;
     DXGK_CONTEXTINFO info;
+    uint32_t caps;              /* info.Caps as the kit reads it (context_caps.c): 0 for a
+                                   driver whose interface version has no such field */
     struct gbuf dma;            /* current DMA buffer (GPU-visible) */
     struct gbuf dma_private;
     struct gbuf alloc_list;
@@ -342,6 +344,9 @@ struct wk_vidmm {
     /* Fences and the software queue */
     uint32_t next_fence;
     uint32_t render_submits;        /* render submissions handed to SubmitCommand (arm_device_error) */
+    uint32_t unpatched;             /* render submissions with patch locations left unpatched:
+                                       their context reported NoPatchingRequired (wk_vidmm_unpatched) */
+    uint32_t unpatched_context;     /* the last such context */
     uint32_t last_completed;
     struct pending pending[MAX_PENDING];
     uint32_t npending;
@@ -405,6 +410,30 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
 wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *rule_id(enum wk_rule_id rule);
+
+/* context_caps.c --------------------------------------------------------- */
+
+/* DXGK_CONTEXTINFO.Caps as the kit reads it: the driver's answer when its
+ * interface version has the field (wk_dxgk_has_context_caps), else 0. */
+uint32_t context_caps_read(const struct wk_vidmm *vm, const DXGK_CONTEXTINFO *info);
+/* Whether VidMm patches context c's DMA buffers: not when c reported
+ * Caps.NoPatchingRequired. */
+int context_patched(const struct context *c);
+/* WK_OK, or WK_E_NOT_SUPPORTED with the reason, when the kit cannot judge a
+ * render on context `id`: a cap it does not model (DriverManagesResidency,
+ * UseIoMmu), or a context VidMm must patch on a driver without Patch. */
+wk_status context_render_judgeable(struct wk_vidmm *vm, const struct context *c, uint32_t id);
+/* WK_OK, or WK_E_NOT_SUPPORTED with the reason, for a direct Patch call on
+ * context `id` (wk_vidmm_patch): none for a context that reported
+ * NoPatchingRequired, nor for a driver without Patch. */
+wk_status context_patch_callable(struct wk_vidmm *vm, const struct context *c, uint32_t id);
+/* What SUBMIT-GPU-001 calls a render piece of context `id` that faulted:
+ * who built it and who patched it, or why nobody did. */
+const char *context_dma_origin(const struct wk_vidmm *vm, uint32_t id, char *buf, size_t cap);
+/* DDI-TABLE-001 for DxgkDdiPatch, once the adapter started, when the table
+ * leaves it to the contexts (wk_dxgk_patch_left_to_contexts): asks a
+ * context of a new device whether it reports NoPatchingRequired. */
+void context_caps_check_patch(struct wk_vidmm *vm);
 
 /* adapter.c -------------------------------------------------------------- */
 

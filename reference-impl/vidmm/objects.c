@@ -177,8 +177,12 @@ static wk_status check_context_info(struct wk_vidmm *vm, const DXGKARG_CREATECON
     if (i->PagingCompanionNodeId != 0)
         violate(vm, R_CTX_COMPANION, d, "PagingCompanionNodeId %u, but the adapter has one engine (0)",
                 i->PagingCompanionNodeId);
-    if (i->Caps.Value & ~0x7u)
-        violate(vm, R_CTX_CAPS, d, "Caps reserved bits 0x%x", i->Caps.Value & ~0x7u);
+    /* Reserved: "This field is reserved and should not be used" (CTX-CAPS-001;
+     * rules.h says why that makes a contract rule). Only a driver whose
+     * interface version has Caps is read (context_caps.c). */
+    uint32_t caps = context_caps_read(vm, i);
+    if (caps & ~0x7u)
+        violate(vm, R_CTX_CAPS, d, "Caps reserved bits 0x%x", caps & ~0x7u);
     return vm->violation_total == before ? WK_OK : WK_E_CONTRACT;
 }
 
@@ -287,6 +291,7 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
                        "return a handle of its own", args.hContext);
     c->driver_handle = args.hContext;
     c->info = args.ContextInfo;
+    c->caps = context_caps_read(vm, &c->info);
     wk_status checked = check_context_info(vm, &args);
     c->live = 1;
     st = context_buffers(vm, c);

@@ -305,9 +305,12 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
     if (st == WK_OK)
         st = submit_wait(vm, *fence);
     /* The rule is SubmitCommand's (the submission faulted), but the bytes
-     * are Render's and Patch's: say so, or a reader looks in the wrong DDI. */
+     * are Render's and Patch's (or Render's alone, for a context that
+     * reported NoPatchingRequired): say so, or a reader looks in the wrong
+     * DDI. */
+    char what[128];
     gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND,
-                    "DMA buffer (built by DxgkDdiRender, patched by DxgkDdiPatch)");
+                    context_dma_origin(vm, s.context, what, sizeof(what)));
     return st;
 }
 
@@ -369,6 +372,9 @@ static wk_status check_inputs(struct wk_vidmm *vm, const struct wk_vidmm_render 
         return fail(vm, WK_E_NOT_FOUND, "no context %u", in->context);
     if (!vm->ddi.DxgkDdiRender)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiRender");
+    wk_status judgeable = context_render_judgeable(vm, *c, in->context);
+    if (judgeable != WK_OK)
+        return judgeable;
     if (in->list_length > 65536 || in->patch_in_length > 1048576 || in->command_length > (64u << 20))
         return fail(vm, WK_E_LIMIT, "render inputs beyond the kit's limits");
     for (uint32_t i = 0; i < in->list_length; i++)

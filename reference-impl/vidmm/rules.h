@@ -110,7 +110,15 @@
       "PagingCompanionNodeId names an existing engine (the kit models node 0)",                    \
       "seed:DXGK_CONTEXTINFO PagingCompanionNodeId", "reference-impl/vidmm/objects.c")                                              \
     X(R_CTX_CAPS, "CTX-CAPS-001", WK_DDI_CREATE_CONTEXT,                                            \
-      "reserved DXGK_CONTEXTINFO_CAPS bits are zero", "facts §3.3", "reference-impl/vidmm/objects.c")                                \
+      "reserved DXGK_CONTEXTINFO_CAPS bits are zero (read from interface version WDDM 2.0, which "  \
+      "added Caps)",                                                                               \
+      "facts §3.3, §4.1 ([D:ns-d3dkmddi-_dxgk_contextinfo_caps] Reserved: \"This field is reserved " \
+      "and should not be used\"). A contract rule, not a choice: Caps is an output the driver "     \
+      "writes, so the one use it can make of a reserved bit is to set it, which that sentence "    \
+      "rules out (a later interface may give the bit a meaning, and the driver would then claim a " \
+      "cap it never meant); the same \"should\" the kit holds DXGK_CONTEXTINFO.Reserved to "        \
+      "(\"should be set to zero\", CTX-RESERVED-001)",                                              \
+      "reference-impl/vidmm/objects.c")                                                            \
     /* Allocations */                                                                             \
     X(R_ALLOC_STATUS, "ALLOC-CREATE-001", WK_DDI_CREATE_ALLOCATION,                                 \
       "CreateAllocation succeeds for a valid request and gives each allocation a distinct "       \
@@ -335,8 +343,8 @@
       "DESIGN: processor.h and binding.h", "reference-impl/vidmm/binding.c")                                \
     /* The DDI table itself */                                                                     \
     X(R_DDI_TABLE, "DDI-TABLE-001", WK_DDI_DRIVER_ENTRY,                                           \
-      "DRIVER_INITIALIZATION_DATA fills every DDI the kernel calls on an adapter that renders: the submission sequence (Render or RenderKm, BuildPagingBuffer, Patch, SubmitCommand, the interrupt and DPC routines that report its fences) and the device, allocation and context life cycle around it", \
-      "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources])", "reference-impl/vidmm/adapter.c") \
+      "DRIVER_INITIALIZATION_DATA fills every DDI the kernel calls on an adapter that renders: the submission sequence (Render or RenderKm, BuildPagingBuffer, Patch, SubmitCommand, the interrupt and DPC routines that report its fences) and the device, allocation and context life cycle around it; from WDDM 2.0, Patch only when a context of the driver does not report DXGK_CONTEXTINFO.Caps.NoPatchingRequired (the adapter creates one to ask)", \
+      "facts §5.11 ([C:submitting-a-command-buffer], [C:paging-video-memory-resources]); facts §3.3 ([D:ns-d3dkmddi-_dxgk_contextinfo_caps] NoPatchingRequired: \"Indicates that no memory patching is required\")", "reference-impl/vidmm/adapter.c, reference-impl/vidmm/context_caps.c") \
     X(R_INTR_ORDINAL, "INTR-ORDINAL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                              \
       "a DMA_COMPLETED or DMA_FAULTED report names the node and engine the fence was submitted to (SubmitCommand's NodeOrdinal and EngineOrdinal; 0 on an adapter that is not linked)", \
       "facts §5.12 ([D:ns-d3dkmddi-_dxgkargcb_notify_interrupt_data])", "reference-impl/vidmm/callbacks.c") \

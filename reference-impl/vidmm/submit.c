@@ -228,8 +228,6 @@ static uint64_t snapshot_len(const struct submission *s)
 static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uint32_t fence,
                             const struct dma_image *known, uint64_t *nonzero_end)
 {
-    if (!vm->ddi.DxgkDdiPatch)
-        return WK_OK;
     DXGKARG_PATCH args;
     memset(&args, 0, sizeof(args));
     args.hContext = s->context ? context_get(vm, s->context)->driver_handle : NULL;
@@ -364,6 +362,41 @@ static void arm_device_error(struct wk_vidmm *vm, const struct submission *s)
         wk_gpu_device_error_next_doorbell(vm->gpu);
 }
 
+/*
+ * Whether VidMm calls DxgkDdiPatch for submission s: the one place that
+ * decides it.
+ *  - The DMA buffer of a context whose DXGK_CONTEXTINFO.Caps reports
+ *    NoPatchingRequired: never. DXGK_CONTEXTINFO_CAPS: "NoPatchingRequired:
+ *    Indicates that no memory patching is required", and the memory
+ *    patching is Patch's (facts §5.3 T1). The buffer goes to SubmitCommand
+ *    as Render, and its pre-patching (§5.2 R6), left it (context_caps.c).
+ *  - A paging buffer: when the driver has a Patch. The documentation says
+ *    both that Patch comes for paging buffers and that the scheduler need
+ *    not patch them (facts §7.3), so a driver without one is not held to it.
+ *  - Any other DMA buffer: always. A driver without Patch never gets here
+ *    with one: wk_vidmm_render and wk_vidmm_patch refuse it first, as not
+ *    supported (context_render_judgeable, context_patch_callable).
+ */
+static int patch_called(struct wk_vidmm *vm, const struct submission *s)
+{
+    if (!vm->ddi.DxgkDdiPatch)
+        return 0;
+    if (s->paging)
+        return 1;
+    const struct context *c = context_get(vm, s->context);
+    return !c || context_patched(c);
+}
+
+/* A render piece with patch locations that was not patched: counted, so
+ * that a failed data check can say why (wk_vidmm_unpatched). */
+static void note_unpatched(struct wk_vidmm *vm, const struct submission *s)
+{
+    if (s->paging || s->patch_length == 0)
+        return;
+    vm->unpatched++;
+    vm->unpatched_context = s->context;
+}
+
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
 {
     if (!vm->ddi.DxgkDdiSubmitCommand)
@@ -374,7 +407,11 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
         return add_pending(vm, s, *fence, 1);
     }
     arm_device_error(vm, s);
-    wk_status st = call_patch(vm, s, *fence, NULL, NULL);
+    wk_status st = WK_OK;
+    if (patch_called(vm, s))
+        st = call_patch(vm, s, *fence, NULL, NULL);
+    else
+        note_unpatched(vm, s);
     if (st != WK_OK)
         return st;
     st = add_pending(vm, s, *fence, 0);
@@ -757,6 +794,9 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     struct context *c = context_get(vm, a->context);
     if (!c)
         return fail(vm, WK_E_NOT_FOUND, "no context %u", a->context);
+    wk_status callable = context_patch_callable(vm, c, a->context);
+    if (callable != WK_OK)
+        return callable;
     if (!patch_args_fit(c, a))
         return fail(vm, WK_E_INVALID_ARGUMENT, "patch inputs do not fit the context's buffers");
     struct gbuf list, patch;

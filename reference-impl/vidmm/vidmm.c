@@ -250,6 +250,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->placement_epoch++; /* handles are reused after a reset */
     vm->npending = 0;
     vm->hold = 0;
+    vm->unpatched = vm->unpatched_context = 0;
     vm->irq_ignored = 0;
     paging_reset_gpu(vm);
     sysmem_rewind(vm); /* the system-page heap is as after start: so is the scatter */

@@ -126,7 +126,9 @@ struct wk_vidmm_config {
                                         the kernel calls on an adapter that renders
                                         (DDI-TABLE-001); one case asks (adapter.ddi-table),
                                         so a driver that leaves one out fails there once,
-                                        and the cases that call it are skipped */
+                                        and the cases that call it are skipped; for a NULL
+                                        Patch the start makes a device and a context to ask
+                                        their caps (context_caps.c) */
     uint32_t device_error_at;        /* N > 0: the Nth render submission fails on the GPU
                                         model as a device error of its own (not the
                                         buffer's: wk_gpu_device_error_next_doorbell), so
@@ -362,8 +364,21 @@ void wk_dxgk_table_copy(DRIVER_INITIALIZATION_DATA *to, const DRIVER_INITIALIZAT
 uint32_t wk_dxgk_undriven(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max);
 /* The DDIs the kernel calls on every adapter that renders that the table
  * leaves NULL (DDI-TABLE-001, facts §5.11): their names into names[0..max),
- * in table order; returns how many (which may exceed max). */
+ * in table order; returns how many (which may exceed max). DxgkDdiPatch is
+ * among them only for a table whose version has no DXGK_CONTEXTINFO.Caps:
+ * from WDDM 2.0 a context that reports Caps.NoPatchingRequired is never
+ * patched, so whether Patch is needed is the contexts' to say
+ * (wk_dxgk_patch_left_to_contexts). */
 uint32_t wk_dxgk_missing_required(const DRIVER_INITIALIZATION_DATA *t, const char **names, uint32_t max);
+/* Whether interface version `version` has DXGK_CONTEXTINFO.Caps (WDDM 2.0,
+ * 0x5023: the field's guard in d3dkmddi.h); the kit reads Caps as 0 for a
+ * driver of an older version, whatever its bytes hold. */
+int wk_dxgk_has_context_caps(ULONG version);
+/* 1 when the table leaves DxgkDdiPatch NULL and its version has
+ * DXGK_CONTEXTINFO.Caps: Patch is then needed for every context that does
+ * not report NoPatchingRequired, which only a context can say (the adapter
+ * asks one when it checks the table, DDI-TABLE-001). */
+int wk_dxgk_patch_left_to_contexts(const DRIVER_INITIALIZATION_DATA *t);
 
 /* The PagingBufferSize the driver reported in QUERYSEGMENT (after start). */
 uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm);
@@ -692,6 +707,13 @@ struct wk_vidmm_stats {
                                          does not model (wk_vidmm_unmodelled_callback) */
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
+
+/* The render submissions with patch locations that VidMm did not patch
+ * because their context reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired,
+ * since the adapter started or was reset; *context (may be NULL) gets the
+ * last such context, 0 when none. A failed data check names them: a driver
+ * whose buffers did need patching is told why Patch was not called. */
+uint32_t wk_vidmm_unpatched(const struct wk_vidmm *vm, uint32_t *context);
 
 /* The GPU model under the adapter. */
 struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm);
