@@ -411,6 +411,8 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
         fprintf(out, "    transfer chunk %llu, split submissions %s, max passes %u, DDI timeout %u ms, seed %llu\n",
                 (unsigned long long)v->transfer_chunk, v->split_submissions ? "on" : "off", v->max_passes,
                 v->ddi_timeout_ms, (unsigned long long)v->seed);
+    if (v->grown_patch_list)
+        fprintf(out, "    Render gets a patch-location list %u times the context's\n", WK_VIDMM_PATCH_LIST_GROWTH);
     if (v->check_ddi_table)
         fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
     if (v->device_error_at)

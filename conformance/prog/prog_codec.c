@@ -20,7 +20,8 @@
  *   u8 version (2; any other byte reads as 1, the layout of every file
  *      written before version 2: walk_adapter)
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
- *             bit2 an adapter block follows: walk_adapter)
+ *             bit2 an adapter block follows: walk_adapter,
+ *             bit3 grown_patch_list)
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
  *   u8 trips (rule index + 1)  [adapter block]  u8 step_count
@@ -404,6 +405,7 @@ static uint32_t mutation_index(const char *name)
 #define KNOB_SPLIT 1u
 #define KNOB_QUERYSEGMENT4 2u
 #define KNOB_ADAPTER 4u          /* the adapter block follows the header */
+#define KNOB_GROWN_PATCH_LIST 8u
 
 /* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
  * decoded adapter block is folded into. The GPU model judges the rest
@@ -521,7 +523,8 @@ static void walk_header(struct io *io, struct wk_prog *p)
     int adapter = !io->reading && !header_says_all(p);
     uint32_t version = FORMAT_VERSION, knobs = (p->vidmm.split_submissions ? KNOB_SPLIT : 0u) |
                                   (p->vidmm.query_segment_version == 4 ? KNOB_QUERYSEGMENT4 : 0u) |
-                                  (adapter ? KNOB_ADAPTER : 0u);
+                                  (adapter ? KNOB_ADAPTER : 0u) |
+                                  (p->vidmm.grown_patch_list ? KNOB_GROWN_PATCH_LIST : 0u);
     uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
     uint32_t mutation = p->has_rewrite ? mutation_index(p->rewrite.mutation) : 0;
     uint32_t param = (uint32_t)(uint64_t)p->rewrite.param, trips = rule_index(p->trips);
@@ -537,6 +540,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     f32(io, &param);
     f8(io, &trips);
     p->vidmm.split_submissions = knobs & KNOB_SPLIT;
+    p->vidmm.grown_patch_list = (knobs & KNOB_GROWN_PATCH_LIST) != 0;
     p->vidmm.query_segment_version = knobs & KNOB_QUERYSEGMENT4 ? 4 : 0;
     p->vidmm.transfer_chunk = (uint64_t)chunk * WK_GPU_PAGE_SIZE;
     if (io->reading) {

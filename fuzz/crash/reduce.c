@@ -406,7 +406,8 @@ static void clear_fields(struct mini *m, struct wk_prog *best)
 {
     static struct field f[MAX_FIELDS];
     struct field head[] = { F(best->has_rewrite), F(best->vidmm.paging_buffer_size), F(best->vidmm.transfer_chunk),
-                            F(best->vidmm.split_submissions), F(best->vidmm.query_segment_version) };
+                            F(best->vidmm.split_submissions), F(best->vidmm.query_segment_version),
+                            F(best->vidmm.grown_patch_list) };
     clear_list(m, best, head, (uint32_t)(sizeof(head) / sizeof(head[0])));
     for (uint32_t i = 0; i < best->step_count && m->tests < MINIMIZE_MAX_TESTS; i++)
         clear_list(m, best, f, step_fields(&best->steps[i], f));

@@ -111,7 +111,7 @@ static void desc_copy(struct desc_copy *c, const struct wk_gpu_desc *d)
 static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
     return a->paging_buffer_size == b->paging_buffer_size && a->transfer_chunk == b->transfer_chunk &&
-           a->split_submissions == b->split_submissions &&
+           a->split_submissions == b->split_submissions && a->grown_patch_list == b->grown_patch_list &&
            (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
            a->max_passes == b->max_passes && wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
@@ -150,6 +150,7 @@ static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg
     cfg->paging_buffer_size = k->paging_buffer_size;
     cfg->transfer_chunk = k->transfer_chunk;
     cfg->split_submissions = k->split_submissions;
+    cfg->grown_patch_list = k->grown_patch_list;
     cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
     cfg->seed = k->seed;
     cfg->max_passes = k->max_passes;

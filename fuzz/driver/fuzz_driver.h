@@ -124,6 +124,7 @@ struct wk_fuzz_knobs {
     const struct wk_gpu_desc *gpu;
     uint64_t seed;                    /* scatters system pages (wk_vidmm_config) */
     uint32_t max_passes;              /* multipass bound; 0: vidmm's default */
+    int grown_patch_list;             /* wk_vidmm_config's */
 };
 
 enum wk_fuzz_role {

@@ -455,7 +455,12 @@ static void mutate_knobs(struct rng *r, struct wk_prog *p, const struct wk_prog 
     switch (below(r, 7)) {
     case 0: p->vidmm.paging_buffer_size = wk_paging_buffer_sizes[below(r, WK_PAGING_BUFFER_SIZES)]; break;
     case 1: p->vidmm.transfer_chunk = (uint64_t)below(r, 5) * WK_GPU_PAGE_SIZE; break;
-    case 2: p->vidmm.split_submissions = !p->vidmm.split_submissions; break;
+    case 2:
+        if (below(r, 2))
+            p->vidmm.split_submissions = !p->vidmm.split_submissions;
+        else
+            p->vidmm.grown_patch_list = !p->vidmm.grown_patch_list;
+        break;
     case 3: p->vidmm.query_segment_version = p->vidmm.query_segment_version == 4 ? 0 : 4; break;
     case 4: if (other) adopt_adapter(p, other); break;
     case 5:

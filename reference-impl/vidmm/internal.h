@@ -141,6 +141,8 @@ struct context {
     struct gbuf dma_private;
     struct gbuf alloc_list;
     struct gbuf patch_list;
+    uint32_t patch_entries;     /* the entries of patch_list: info.PatchLocationListSize,
+                                   or more with cfg.grown_patch_list */
     uint32_t dma_segment;       /* 0: system memory; else aperture id (dma_place.c) */
     uint64_t dma_offset;        /* in that aperture */
     uint64_t dma_gpu_address;

@@ -200,9 +200,15 @@ static wk_status context_buffers(struct wk_vidmm *vm, struct context *c)
     if (st == WK_OK)
         st = gbuf_alloc(vm, &c->alloc_list, (uint64_t)i->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST),
                         "allocation list");
+    /* The sizes the driver reports are starting sizes the kernel may grow
+     * (facts §5.7 X3); grown_patch_list hands a longer list than asked, so
+     * a Render that takes its room from PatchLocationListSize, or never
+     * checks DmaSize because its list used to run out first, shows. */
+    c->patch_entries = i->PatchLocationListSize;
+    if (vm->cfg.grown_patch_list && c->patch_entries <= UINT32_MAX / WK_VIDMM_PATCH_LIST_GROWTH)
+        c->patch_entries *= WK_VIDMM_PATCH_LIST_GROWTH;
     if (st == WK_OK)
-        st = gbuf_alloc(vm, &c->patch_list,
-                        (uint64_t)i->PatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST),
+        st = gbuf_alloc(vm, &c->patch_list, (uint64_t)c->patch_entries * sizeof(D3DDDI_PATCHLOCATIONLIST),
                         "patch-location list");
     if (st == WK_OK)
         st = dma_place(vm, c);

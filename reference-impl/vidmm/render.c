@@ -159,9 +159,9 @@ static wk_status check_answer(struct wk_vidmm *vm, struct render_job *j, const D
                        (long long)(dma - c->dma.ptr), (unsigned long long)c->dma.size);
     const D3DDDI_PATCHLOCATIONLIST *base = (const D3DDDI_PATCHLOCATIONLIST *)(const void *)c->patch_list.ptr;
     const D3DDDI_PATCHLOCATIONLIST *out = r->pPatchLocationListOut;
-    if (out < base || out > base + c->info.PatchLocationListSize)
+    if (out < base || out > base + c->patch_entries)
         return violate(vm, R_RENDER_PATCH_ADVANCE, d, "moved pPatchLocationListOut by %lld entries, expected 0..%u",
-                       (long long)(out - base), c->info.PatchLocationListSize);
+                       (long long)(out - base), c->patch_entries);
     *written = (uint64_t)(dma - c->dma.ptr);
     *count = (uint32_t)(out - base);
     if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER && (*written || *count)) {
@@ -216,7 +216,7 @@ static wk_status call_render(struct wk_vidmm *vm, struct render_job *j, NTSTATUS
         j->command.ptr, j->in->command_length, c->dma.ptr, (UINT)c->dma.size,
         c->dma_private.ptr, (UINT)c->dma_private.size, j->alloc_list, j->in->list_length,
         (D3DDDI_PATCHLOCATIONLIST *)(void *)j->patch_in.ptr, j->in->patch_in_length,
-        (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr, c->info.PatchLocationListSize,
+        (D3DDDI_PATCHLOCATIONLIST *)(void *)c->patch_list.ptr, c->patch_entries,
         j->multipass, c->dma_segment, { { 0, 0 } },
     };
     r.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)c->dma_gpu_address;
@@ -296,7 +296,7 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
     s.alloc_list = j->alloc_list;
     s.alloc_list_size = j->in->list_length;
     s.patch_list = (D3DDDI_PATCHLOCATIONLIST *)(void *)j->c->patch_list.ptr;
-    s.patch_list_size = j->c->info.PatchLocationListSize;
+    s.patch_list_size = j->c->patch_entries;
     s.patch_start = first;
     s.patch_length = count;
     struct wk_gpu_counters before;

@@ -659,7 +659,7 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
 static int patch_args_fit(const struct context *c, const struct wk_vidmm_patch *a)
 {
     return a->dma_length <= c->dma.size && a->start <= a->end && a->end <= c->dma.size &&
-           a->list_length <= 65536 && a->patch_length <= c->info.PatchLocationListSize &&
+           a->list_length <= 65536 && a->patch_length <= c->patch_entries &&
            a->patch_start <= a->patch_length && a->patch_count <= a->patch_length - a->patch_start &&
            (a->list_length == 0 || a->list) && (a->patch_length == 0 || a->patch) && (a->dma_length == 0 || a->dma);
 }
@@ -867,7 +867,7 @@ static wk_status cancel_one(struct wk_vidmm *vm, const struct pending *p)
     args.pAllocationList = (const DXGK_ALLOCATIONLIST *)c->alloc_list.ptr;
     args.AllocationListSize = c->last_alloc_list_size;
     args.pPatchLocationList = (const D3DDDI_PATCHLOCATIONLIST *)c->patch_list.ptr;
-    args.PatchLocationListSize = c->info.PatchLocationListSize;
+    args.PatchLocationListSize = c->patch_entries;
     args.PatchLocationListSubmissionStart = 0;
     args.PatchLocationListSubmissionLength = c->last_patch_count;
     NTSTATUS status = STATUS_UNSUCCESSFUL;

@@ -85,6 +85,11 @@ const char *wk_ddi_name(enum wk_ddi ddi);
  * (cli/driver_probe.c): a driver's load-time code is driver code. */
 #define WK_VIDMM_DDI_TIMEOUT_MS 5000u
 
+/* How many times the context's PatchLocationListSize grown_patch_list
+ * hands Render: enough that the DMA buffer, not the list, runs out first in
+ * a driver whose every command takes a patch location. */
+#define WK_VIDMM_PATCH_LIST_GROWTH 4u
+
 struct wk_vidmm_config {
     const struct wk_gpu_desc *gpu;   /* the hardware; NULL: wk_gpu_reference_desc() */
     uint32_t paging_buffer_size;     /* bytes per paging buffer; 0: the driver's PagingBufferSize */
@@ -101,6 +106,10 @@ struct wk_vidmm_config {
     int split_submissions;           /* 1: execute render DMA buffers in pieces cut at
                                         the drivers' split offsets, each patched and
                                         submitted with its own patch-list range */
+    int grown_patch_list;            /* 1: hand Render a patch-location list
+                                        WK_VIDMM_PATCH_LIST_GROWTH times the
+                                        context's PatchLocationListSize (a starting
+                                        size the kernel may grow, facts §5.7 X3) */
     int no_model;                    /* 1: the driver does not target the GPU model
                                         (`--gpu none`): its paging and DMA buffers are
                                         never executed, a submission is retired by the
@@ -207,7 +216,8 @@ void wk_vidmm_destroy(struct wk_vidmm *vm);
 wk_status wk_vidmm_reset(struct wk_vidmm *vm);
 
 /* Changes the knobs a fuzz harness varies per input (paging_buffer_size,
- * transfer_chunk, split_submissions, max_passes, seed) on a started adapter
+ * transfer_chunk, split_submissions, grown_patch_list, max_passes, seed) on a
+ * started adapter
  * with no objects, right after wk_vidmm_reset: cheaper than building a new
  * adapter, and afterwards the adapter behaves exactly as a fresh one built
  * with `cfg`. `cfg->gpu` must be NULL (the adapter keeps its GPU).
