@@ -177,7 +177,7 @@ static void unknown_keys(void **state)
     EXPECT_ONLY(HEAD "    step: []\n",
                 "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, registry, pci_config, rewrite, trips, steps, expect)");
     EXPECT_ONLY(HEAD "    adapter: {segment: []}\n",
-                "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, max_passes, split_submissions, grown_patch_list, ddi_timeout_ms, seed, check_ddi_table, device_error_at)");
+                "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, max_passes, split_submissions, grown_patch_list, ddi_timeout_ms, seed, check_ddi_table, device_error_at, fail)");
     EXPECT_ONLY(HEAD "    adapter: {system: {pfn: 1}}\n",
                 "t.yaml:5:24: case 't.a': adapter: system: unknown key 'pfn' (expected one of: first_pfn, pages)");
     EXPECT_ONLY(STEPS "      - create_device: {as: d, flag: [gdi]}\n",
@@ -288,6 +288,12 @@ static void out_of_range(void **state)
                 "t.yaml:5:78: case 't.a': adapter: segments[0]: key 'banks': only memory segments have banks, this one is an aperture");
     EXPECT_ONLY(HEAD "    adapter: {query_segment: 5}\n",
                 "t.yaml:5:30: case 't.a': adapter: key 'query_segment': expected an integer in 3..4, saw '5'");
+    EXPECT_ONLY(HEAD "    adapter: {fail: {what: disk, ddi: CreateDevice, nth: 1}}\n",
+                "t.yaml:5:28: case 't.a': adapter: fail: key 'what': expected what fails (one of: pool, create_context_allocation), saw 'disk'");
+    EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevices, nth: 1}}\n",
+                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload), saw 'CreateDevices'");
+    EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevice}}\n",
+                "t.yaml:5:21: case 't.a': adapter: fail: missing required key 'nth'");
     EXPECT_ONLY(HEAD "    adapter: {ddi_timeout_ms: 60001}\n",
                 "t.yaml:5:31: case 't.a': adapter: key 'ddi_timeout_ms': expected an integer in 1..60000, saw '60001'");
     EXPECT_ONLY(HEAD "    adapter: {system: {pages: 65537}}\n",

@@ -1303,6 +1303,49 @@ static int check_layout(struct interp *x)
     return failf(x, "the GPU's segments, each reported as the kind the GPU has at its addresses", "%s", why);
 }
 
+/*
+ * The case's injected failure (adapter `fail:`, vidmm.h) happened during
+ * this step and the driver failed the call: what Windows allows when
+ * memory runs out (facts §5.7 X6 for CreateContext; a failed callback may
+ * be passed on). The object was not made, so the steps after it cannot
+ * run; the case ends here and is judged by what is left: no rule broken
+ * (the teardown's leak rules included). A driver that succeeded anyway
+ * runs on as usual.
+ */
+static int injected_failure_ends(const struct interp *x, const struct wk_step *s, wk_status st,
+                                 uint32_t injected_before)
+{
+    return wk_vidmm_injected(x->vm) != injected_before && st == WK_E_DRIVER_FAILED && s->expect_status == WK_OK;
+}
+
+static int injected_end(struct interp *x)
+{
+    uint64_t total = 0;
+    wk_vidmm_violations(x->vm, NULL, 0, &total);
+    if (total) {
+        first_violation(x, "no contract violation");
+        return 0;
+    }
+    x->r->failed_step = -1;
+    return 1;
+}
+
+/* A case with an injected failure whose call never came (the driver made
+ * fewer such calls in that DDI): nothing was tested, so a skip. */
+static int injection_missed(struct interp *x)
+{
+    const struct wk_vidmm_injection *in = &x->p->vidmm.inject;
+    if (!in->what || wk_vidmm_injected(x->vm))
+        return 0;
+    snprintf(x->skip_text, sizeof(x->skip_text),
+             "the injected failure never applied: the driver made fewer than %u %s inside %s", in->nth,
+             in->what == WK_VIDMM_FAIL_POOL ? "pool allocations" : "DxgkCbCreateContextAllocation calls",
+             wk_ddi_name(in->ddi));
+    x->r->verdict = WK_VERDICT_SKIP;
+    snprintf(x->r->seen, sizeof(x->r->seen), "%.300s", x->skip_text);
+    return 1;
+}
+
 /* Runs the steps of a positive case; 1 when all returned and held as expected. */
 static int run_steps(struct interp *x)
 {
@@ -1340,7 +1383,10 @@ static int run_steps(struct interp *x)
             return 0;
         }
         x->r->checks[wk_step_check_kind(s)].run++;
+        uint32_t injected_before = wk_vidmm_injected(x->vm);
         wk_status st = act(x, s);
+        if (injected_failure_ends(x, s, st, injected_before))
+            return injected_end(x);
         if (st == WK_E_NOT_SUPPORTED && s->expect_status != WK_E_NOT_SUPPORTED) {
             /* what the driver or the kit cannot do here (a DDI it leaves
              * out, a buffer below the driver's own size): a skip */
@@ -1420,6 +1466,8 @@ static void judge_positive(struct interp *x)
         first_violation(x, "no contract violation");
         return;
     }
+    if (injection_missed(x))
+        return;
     r->verdict = WK_VERDICT_PASS;
 }
 

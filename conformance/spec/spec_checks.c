@@ -74,8 +74,8 @@ const char *const wk_paging_op_words[] = { "transfer", "fill", "discard_content"
                                         "copy_page_table_entries", "notify_residency", "signal_monitored_fence",
                                         "map_aperture_segment2", NULL };
 
-/* ddi: the name without "DxgkDdi" ("BuildPagingBuffer"); callbacks keep theirs. */
-static void load_ddi(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+/* A DDI named without "DxgkDdi" ("BuildPagingBuffer"); callbacks keep theirs. */
+int spec_get_ddi(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, enum wk_ddi *out)
 {
     const char *words[WK_DDI_COUNT];
     for (uint32_t i = 1; i < WK_DDI_COUNT; i++) {
@@ -84,8 +84,10 @@ static void load_ddi(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_
     }
     words[WK_DDI_COUNT - 1] = NULL;
     uint32_t i = 0;
-    if (spec_get_word(c, a, "ddi", words, "a DDI name", &i) == 1)
-        s->ddi = (enum wk_ddi)(i + 1);
+    int got = spec_get_word(c, map, key, words, "a DDI name", &i);
+    if (got == 1)
+        *out = (enum wk_ddi)(i + 1);
+    return got;
 }
 
 /* A key needed by one stat and refused by the others. */
@@ -106,7 +108,7 @@ void spec_ld_expect_stats(struct wk_spec_ctx *c, const struct wk_ynode *a, struc
         return;
     s->stat = (enum wk_prog_stat)stat;
     if (stat_key(c, a, "ddi", stat == WK_STAT_DDI_CALLS, "ddi_calls"))
-        load_ddi(c, a, s);
+        spec_get_ddi(c, a, "ddi", &s->ddi);
     if (stat_key(c, a, "op", stat == WK_STAT_PAGING_OP, "paging_op"))
         spec_get_word(c, a, "op", wk_paging_op_words, "a paging operation", &s->op);
     spec_get_u64(c, a, "min", 0, UINT64_MAX, &s->min);

@@ -157,6 +157,8 @@ int spec_get_size(struct wk_spec_ctx *c, const struct wk_ynode *map, const char 
 int spec_get_bool(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, int *out);
 int spec_get_word(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key,
                   const char *const *words, const char *form, uint32_t *out);
+/* `key: Name`: a DDI without its "DxgkDdi" prefix (callbacks keep theirs). */
+int spec_get_ddi(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, enum wk_ddi *out);
 /* `key: [word, ...]`: bit i of *out for words[i] (NULL-terminated). */
 void spec_get_word_set(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key,
                        const char *const *words, const char *form, uint32_t *out);

@@ -29,7 +29,7 @@
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
                                             "transfer_chunk", "max_passes", "split_submissions", "grown_patch_list",
                                             "ddi_timeout_ms", "seed", "check_ddi_table",
-                                            "device_error_at", NULL };
+                                            "device_error_at", "fail", NULL };
 static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
 static const char *const role_words[] = { "banked", "cpu_visible", NULL }; /* WK_ROLE_* bit order */
 static const char *const segment_required[] = { "kind", "base", "size", NULL };
@@ -151,6 +151,25 @@ static void load_system(struct wk_spec_ctx *c, const struct wk_ynode *m)
     spec_scope_pop(c, mark);
 }
 
+/* fail: {what: pool | create_context_allocation, ddi: Name, nth: N}: the
+ * failure the kit plays (vidmm.h, struct wk_vidmm_injection). */
+static void load_fail(struct wk_spec_ctx *c, const struct wk_ynode *map)
+{
+    static const char *const keys[] = { "what", "ddi", "nth", NULL };
+    static const char *const whats[] = { "pool", "create_context_allocation", NULL };
+    const struct wk_ynode *f = wk_ymap_get(map, "fail");
+    if (!f)
+        return;
+    uint32_t mark = spec_scope_push(c, "fail");
+    struct wk_vidmm_injection *in = &c->p->vidmm.inject;
+    uint32_t what = 0;
+    if (spec_map(c, f, NULL) == 1 && spec_check_keys(c, f, keys, keys) == 0 &&
+        spec_get_word(c, f, "what", whats, "what fails", &what) == 1 &&
+        spec_get_ddi(c, f, "ddi", &in->ddi) == 1 && spec_get_u32(c, f, "nth", 1, 65536, &in->nth) == 1)
+        in->what = what == 0 ? WK_VIDMM_FAIL_POOL : WK_VIDMM_FAIL_CREATE_CONTEXT_ALLOCATION;
+    spec_scope_pop(c, mark);
+}
+
 static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
 {
     struct wk_vidmm_config *v = &c->p->vidmm;
@@ -167,6 +186,7 @@ static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
     spec_get_u64(c, map, "seed", 0, UINT64_MAX, &v->seed);
     spec_get_u32(c, map, "ddi_timeout_ms", 1, 60000, &v->ddi_timeout_ms);
     spec_get_bool(c, map, "check_ddi_table", &v->check_ddi_table);
+    load_fail(c, map);
     spec_get_u32(c, map, "device_error_at", 1, 65536, &v->device_error_at);
 }
 

@@ -1418,14 +1418,18 @@ static inline wk_km_tag_text wk_km_tag_chars(ULONG tag)
     return t;
 }
 
-/* Common allocation path: NULL above WK_KM_POOL_MAX_BYTES or when malloc
- * fails, else a block of size bytes (a unique block for 0) filled with fill. */
-static inline PVOID wk_km_pool_alloc(SIZE_T size, ULONG tag, int paged, int fill,
+/* Common allocation path: NULL above WK_KM_POOL_MAX_BYTES, when malloc
+ * fails or when the kit refuses it (a case's injected failure, only where
+ * the caller takes NULL: may_fail), else a block of size bytes (a unique
+ * block for 0) filled with fill. */
+static inline PVOID wk_km_pool_alloc(SIZE_T size, ULONG tag, int paged, int fill, int may_fail,
                                      const char *api)
 {
     wk_km_pool_header *h;
     wk_km_require_irql(paged ? APC_LEVEL : DISPATCH_LEVEL, api, paged ? " on paged pool" : "");
     if (size > WK_KM_POOL_MAX_BYTES)
+        return NULL;
+    if (may_fail && WK_KM_SERVICE(PoolRefused) && wk_km_services->PoolRefused(tag, size))
         return NULL;
     h = (wk_km_pool_header *)malloc(sizeof *h + size);
     if (!h)
@@ -1479,7 +1483,7 @@ static inline void wk_km_pool_free(PVOID P, ULONG tag, int check_tag, const char
 static inline PVOID ExAllocatePoolWithTag(POOL_TYPE PoolType, SIZE_T NumberOfBytes, ULONG Tag)
 {
     return wk_km_pool_alloc(NumberOfBytes, Tag, ((ULONG)PoolType & 1u) != 0,
-                            WK_KM_POOL_NEW_FILL, "ExAllocatePoolWithTag");
+                            WK_KM_POOL_NEW_FILL, 1, "ExAllocatePoolWithTag");
 }
 
 /* Allocates zeroed memory (0xCD-filled with POOL_FLAG_UNINITIALIZED). As on
@@ -1497,9 +1501,11 @@ static inline PVOID ExAllocatePool2(POOL_FLAGS Flags, SIZE_T NumberOfBytes, ULON
     PVOID p;
     if (Tag == 0 || (type & (type - 1)) != 0 || type == 0 || (Flags & 0xFFFFFFFFull & ~known))
         return NULL;
+    /* With POOL_FLAG_RAISE_ON_FAILURE a failure raises, which the kit cannot
+     * play: such an allocation is never refused on purpose. */
     p = wk_km_pool_alloc(NumberOfBytes, Tag, type == POOL_FLAG_PAGED,
                          (Flags & POOL_FLAG_UNINITIALIZED) ? WK_KM_POOL_NEW_FILL : 0,
-                         "ExAllocatePool2");
+                         (Flags & POOL_FLAG_RAISE_ON_FAILURE) == 0, "ExAllocatePool2");
     if (!p && (Flags & POOL_FLAG_RAISE_ON_FAILURE))
         wk_km_fail("KM-POOL-004: ExAllocatePool2(0x%llx, %llu, '%s'): allocation failed with "
                    "POOL_FLAG_RAISE_ON_FAILURE, which raises an exception",

@@ -9,7 +9,8 @@
  *     line km.h printed, instead of ending the process: Fail;
  *   - pool blocks are counted by tag, so that blocks still allocated when
  *     the adapter is torn down are reported (POOL-LEAK-001): PoolAllocated
- *     and PoolFreed;
+ *     and PoolFreed; and an allocation a case makes fail returns NULL:
+ *     PoolRefused;
  *   - a DPC object (KeInsertQueueDpc) runs at the kit's DPC point, after
  *     the interrupt routine and DxgkDdiDpcRoutine, as on Windows where DPCs
  *     run once the interrupt is dismissed: QueueDpc and DequeueDpc;
@@ -137,6 +138,11 @@ typedef struct _WK_KM_SERVICES {
     /* The mapping or block MemoryRecorded answered `owner` for was
      * unmapped or freed, from any thread (0: nothing to do). */
     void (*MemoryReleased)(uint64_t owner, uint32_t kind, size_t bytes);
+    /* Whether the pool allocation about to be made (a block of `bytes`
+     * tagged `tag`, by a caller that takes NULL for an answer) is refused:
+     * 1 when the case injects a failure there, and km.h returns NULL as
+     * Windows does when pool runs out. */
+    int (*PoolRefused)(uint32_t tag, size_t bytes);
 } WK_KM_SERVICES;
 
 /* The kinds of MemoryRecorded and MemoryReleased. */

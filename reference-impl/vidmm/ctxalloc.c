@@ -93,6 +93,8 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
     uint32_t device, context;
     if (!args_valid(vm, args, &device, &context))
         return STATUS_INVALID_PARAMETER;
+    if (inject_fails(vm, WK_VIDMM_FAIL_CREATE_CONTEXT_ALLOCATION))
+        return STATUS_NO_MEMORY; /* the case's injected failure (inject.c) */
     uint32_t h = allocation_new(vm);
     if (!h)
         return STATUS_NO_MEMORY;

@@ -346,6 +346,8 @@ struct wk_vidmm {
     /* Fences and the software queue */
     uint32_t next_fence;
     uint32_t render_submits;        /* render submissions handed to SubmitCommand (arm_device_error) */
+    uint32_t inject_seen;           /* calls cfg.inject counted so far (inject.c) */
+    uint32_t injected;              /* failures played: 0 or 1 */
     uint32_t unpatched;             /* render submissions with patch locations left unpatched:
                                        their context reported NoPatchingRequired (wk_vidmm_unpatched) */
     uint32_t unpatched_context;     /* the last such context */
@@ -740,6 +742,9 @@ void callbacks_fill_unmodelled(DXGKRNL_INTERFACE *iface);
 /* The adapter whose DDI is running on this thread, NULL outside one (call.c). */
 struct wk_vidmm *call_current_vm(void);
 struct wk_vidmm *callbacks_vm(HANDLE hAdapter);
+/* inject.c: whether the call now being made (a pool allocation, a
+ * DxgkCbCreateContextAllocation) is the one cfg.inject fails; counts it. */
+int inject_fails(struct wk_vidmm *vm, enum wk_vidmm_fail_what what);
 
 /* ctxalloc.c -------------------------------------------------------------- */
 

@@ -176,6 +176,15 @@ static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
     return vm->km_serial << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
 }
 
+/* A case's injected failure (inject.c): counted inside the DDI it names,
+ * on the DDI's own thread (the driver's system threads are not counted). */
+static int service_pool_refused(uint32_t tag, size_t bytes)
+{
+    (void)tag;
+    (void)bytes;
+    return inject_fails(call_current_vm(), WK_VIDMM_FAIL_POOL);
+}
+
 static void service_pool_freed(uint64_t owner, uint32_t tag, size_t bytes)
 {
     pthread_mutex_lock(&lock);
@@ -573,5 +582,6 @@ const WK_KM_SERVICES wk_km_services_of_kit = {
     .AllocateContiguous = contiguous_alloc,
     .FreeContiguous = contiguous_free,
     .MemoryRecorded = service_memory_recorded,
+    .PoolRefused = service_pool_refused,
     .MemoryReleased = service_memory_released,
 };

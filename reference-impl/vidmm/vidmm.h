@@ -85,6 +85,28 @@ const char *wk_ddi_name(enum wk_ddi ddi);
  * (cli/driver_probe.c): a driver's load-time code is driver code. */
 #define WK_VIDMM_DDI_TIMEOUT_MS 5000u
 
+/*
+ * A failure the kit plays as Windows may: the Nth pool allocation
+ * (ExAllocatePool2, ExAllocatePoolWithTag ... without
+ * POOL_FLAG_RAISE_ON_FAILURE) the driver makes inside a call of `ddi`
+ * returns NULL, or the Nth DxgkCbCreateContextAllocation it makes there
+ * returns STATUS_NO_MEMORY (the callback returns "any ntstatus.h error",
+ * facts §2.2). Counted across the run, within that DDI only. The driver
+ * may then fail the call (NO_MEMORY: CreateContext's one legitimate
+ * failure, facts §5.7 X6) or succeed; what it must not do is break a rule
+ * or leak (POOL-LEAK-001, CTXALLOC-LEAK-001 at teardown).
+ */
+enum wk_vidmm_fail_what {
+    WK_VIDMM_FAIL_NONE,
+    WK_VIDMM_FAIL_POOL,                      /* a pool allocation returns NULL */
+    WK_VIDMM_FAIL_CREATE_CONTEXT_ALLOCATION  /* the callback returns NO_MEMORY */
+};
+struct wk_vidmm_injection {
+    enum wk_vidmm_fail_what what;
+    enum wk_ddi ddi;                         /* inside calls of this DDI */
+    uint32_t nth;                            /* 1-based */
+};
+
 /* How many times the context's PatchLocationListSize grown_patch_list
  * hands Render: enough that the DMA buffer, not the list, runs out first in
  * a driver whose every command takes a patch location. */
@@ -142,6 +164,7 @@ struct wk_vidmm_config {
                                         model as a device error of its own (not the
                                         buffer's: wk_gpu_device_error_next_doorbell), so
                                         that the driver's fault report runs; 0: none */
+    struct wk_vidmm_injection inject; /* a failure the kit plays (fail_what 0: none) */
 };
 
 /* The adapter's device BARs, as DxgkCbGetDeviceInformation's
@@ -564,6 +587,8 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
  * same, every allocation_state's placement is what it was. For fixtures
  * that must know nothing moved without asking about each allocation. */
 uint64_t wk_vidmm_placement_epoch(const struct wk_vidmm *vm);
+/* How many failures the case's injection (cfg.inject) played so far: 0 or 1. */
+uint32_t wk_vidmm_injected(const struct wk_vidmm *vm);
 
 /* ------------------------------------------------------------------ */
 /* Residency and paging (each through DxgkDdiBuildPagingBuffer)         */
