@@ -292,6 +292,8 @@ static void out_of_range(void **state)
                 "t.yaml:5:28: case 't.a': adapter: fail: key 'what': expected what fails (one of: pool, create_context_allocation), saw 'disk'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevices, nth: 1}}\n",
                 "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload), saw 'CreateDevices'");
+    EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: AddDevice, nth: 1}}\n",
+                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI a step calls (CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand), saw 'AddDevice'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevice}}\n",
                 "t.yaml:5:21: case 't.a': adapter: fail: missing required key 'nth'");
     EXPECT_ONLY(HEAD "    adapter: {ddi_timeout_ms: 60001}\n",

@@ -416,9 +416,9 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
     if (v->check_ddi_table)
         fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
     if (v->inject.what)
-        fprintf(out, "    the %uth %s inside %s fails\n", v->inject.nth,
+        fprintf(out, "    %s %u inside %s fails (counted from the case's start)\n",
                 v->inject.what == WK_VIDMM_FAIL_POOL ? "pool allocation" : "DxgkCbCreateContextAllocation",
-                wk_ddi_name(v->inject.ddi));
+                v->inject.nth, wk_ddi_name(v->inject.ddi));
     if (v->device_error_at)
         fprintf(out, "    render submission %u fails as a device error\n", v->device_error_at);
 }

@@ -151,6 +151,29 @@ static void load_system(struct wk_spec_ctx *c, const struct wk_ynode *m)
     spec_scope_pop(c, mark);
 }
 
+/* The DDIs a step calls, where a failure may end the case: the adapter's
+ * own start and teardown (DriverEntry, AddDevice, StartDevice, the queries,
+ * StopDevice, RemoveDevice, Unload) have no step to end, and a callback or
+ * a DPC is not a call the driver may fail. */
+static const enum wk_ddi fail_ddis[] = { WK_DDI_CREATE_DEVICE, WK_DDI_DESTROY_DEVICE, WK_DDI_CREATE_ALLOCATION,
+                                         WK_DDI_DESTROY_ALLOCATION, WK_DDI_CREATE_CONTEXT, WK_DDI_DESTROY_CONTEXT,
+                                         WK_DDI_BUILD_PAGING_BUFFER, WK_DDI_RENDER, WK_DDI_PATCH,
+                                         WK_DDI_SUBMIT_COMMAND, WK_DDI_CANCEL_COMMAND };
+
+static int fail_ddi_ok(struct wk_spec_ctx *c, const struct wk_ynode *f, enum wk_ddi ddi)
+{
+    char list[320] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof(fail_ddis) / sizeof(fail_ddis[0]); i++) {
+        if (fail_ddis[i] == ddi)
+            return 1;
+        at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", wk_ddi_name(fail_ddis[i]) + 7);
+    }
+    spec_error(c, wk_ymap_get(f, "ddi"), "key 'ddi': expected a DDI a step calls (%s), saw '%s'", list,
+               wk_ddi_name(ddi) + (strncmp(wk_ddi_name(ddi), "DxgkDdi", 7) == 0 ? 7 : 0));
+    return 0;
+}
+
 /* fail: {what: pool | create_context_allocation, ddi: Name, nth: N}: the
  * failure the kit plays (vidmm.h, struct wk_vidmm_injection). */
 static void load_fail(struct wk_spec_ctx *c, const struct wk_ynode *map)
@@ -165,7 +188,8 @@ static void load_fail(struct wk_spec_ctx *c, const struct wk_ynode *map)
     uint32_t what = 0;
     if (spec_map(c, f, NULL) == 1 && spec_check_keys(c, f, keys, keys) == 0 &&
         spec_get_word(c, f, "what", whats, "what fails", &what) == 1 &&
-        spec_get_ddi(c, f, "ddi", &in->ddi) == 1 && spec_get_u32(c, f, "nth", 1, 65536, &in->nth) == 1)
+        spec_get_ddi(c, f, "ddi", &in->ddi) == 1 && fail_ddi_ok(c, f, in->ddi) &&
+        spec_get_u32(c, f, "nth", 1, 65536, &in->nth) == 1)
         in->what = what == 0 ? WK_VIDMM_FAIL_POOL : WK_VIDMM_FAIL_CREATE_CONTEXT_ALLOCATION;
     spec_scope_pop(c, mark);
 }
