@@ -110,7 +110,7 @@ static const struct wk_cli_option conform_options[] = {
       "replaced; every report path is checked before the first case runs" },
     { "journal", OPT_JOURNAL, WK_CLI_VALUE, "FILE",
       "append each finished case to FILE (JSON Lines; default: the first report\n"
-      "file given + .journal; none without a report file); the reports are rendered from it" },
+      "given that is a file + .journal; none without one); the reports are rendered from it" },
     { "resume", OPT_RESUME, WK_CLI_VALUE, "JOURNAL",
       "continue the run JOURNAL records: run only the cases it lacks, then write\n"
       "the full reports (refused when the driver, the specs or the options differ)" },
@@ -522,7 +522,7 @@ static void stream_journal_cases(struct conform_run *C, const struct wk_run_repo
  * report could not be written: the others were, and the journal, when
  * there is one, keeps every finished case). */
 static int finish(const struct conform_args *A, struct conform_run *C, struct wk_run_report *rep,
-                  const struct wk_diag *d)
+                  const struct wk_diag *d, const char *journal)
 {
     rep->spec_errors = d->messages;
     rep->spec_error_count = d->count;
@@ -537,9 +537,9 @@ static int finish(const struct conform_args *A, struct conform_run *C, struct wk
     }
     int code = wk_run_exit_code(rep);
     if (!write_reports(A, rep, C->tap != NULL)) {
-        if (C->journal.path)
+        if (journal)
             fprintf(stderr, "wddmkit conform: a report could not be written (above); the others were, and %s "
-                            "keeps every finished case\n", C->journal.path);
+                            "keeps every finished case\n", journal);
         else
             fputs("wddmkit conform: a report could not be written (above); the others were\n", stderr);
         code = 2;
@@ -593,7 +593,7 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set, cons
     if (rep->count == 0)
         fprintf(stderr, "wddmkit conform: no case matches the filters\n");
     else
-        code = finish(A, &C, rep, d);
+        code = finish(A, &C, rep, d, journal);
 out:
     wk_journal_forget(&C.journal); /* a refused or unwritable journal: the file as it is */
     wk_run_report_free(&live);

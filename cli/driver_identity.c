@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gate/elf_build_id.h"
+#include "fuzz.h" /* wk_elf_build_id (gate/elf_build_id.h) */
 #include "util.h"
 
 #define WK_CLI_IDENTITY_LIMIT (1ull << 30)

@@ -16,13 +16,17 @@
 #      report: exit 2 naming the path and why, before any case ran (no case
 #      line, no gpu: line, no journal);
 #   6. provenance: the driver's SHA-256 (sha256sum's), its build-id
-#      (readelf's, when readelf is installed), the kit's commit (git's, in
-#      the kit's own checkout) and version, in JSON, JUnit and TAP.
-# Never run against /dev/stdout itself: before the fix, a report renamed
-# over it as root replaced the device node.
-# Usage: conform_reports.sh WDDMKIT DRIVER.so SPEC SOURCE_DIR XSD WORK_DIR
+#      (readelf's, when readelf is installed), the kit's commit (HEAD or an
+#      ancestor, in the kit's own checkout; else unknown) and version, in
+#      JSON, JUnit and TAP.
+#   7. a report that cannot be written at the end (its folder removed
+#      during the run): said, exit 2, the other report written whole and
+#      the journal holding every case.
+# Never run against /dev/stdout or another device: before the fix, a
+# report renamed over one as root replaced the device node.
+# Usage: conform_reports.sh WDDMKIT DRIVER.so SLOW_DRIVER.so SPEC SOURCE_DIR XSD WORK_DIR
 set -u
-wddmkit=$1 driver=$2 spec=$3 src=$4 xsd=$5 work=$6
+wddmkit=$1 driver=$2 slow=$3 spec=$4 src=$5 xsd=$6 work=$7
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
@@ -98,9 +102,17 @@ done
 
 # 6. Provenance.
 sha=$(sha256sum "$driver" | cut -d' ' -f1)
-commit=unknown
-top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) &&
-    [ "$(realpath "$top")" = "$(realpath "$src")" ] && commit=$(git -C "$src" rev-parse HEAD)
+# The kit's commit: read at configure time, so a commit made since the
+# last build may be newer; the binary's must be HEAD or one of its
+# ancestors in the kit's own checkout, else "unknown".
+commit=$("$wddmkit" version | sed -n 's/^commit //p')
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)
+if [ -n "$top" ] && [ "$(realpath "$top")" = "$(realpath "$src")" ]; then
+    git -C "$src" merge-base --is-ancestor "$commit" HEAD 2>/dev/null ||
+        fail "wddmkit version: commit '$commit' is not HEAD ($(git -C "$src" rev-parse HEAD)) or an ancestor"
+elif [ "$commit" != unknown ]; then
+    fail "wddmkit version: commit '$commit' outside a git checkout of the kit, expected unknown"
+fi
 build_id=
 command -v readelf >/dev/null && build_id=$(readelf -n "$driver" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 python3 - out.json "$sha" "$commit" "$build_id" "$("$wddmkit" version | head -1 | cut -d' ' -f2)" <<'PY' ||
@@ -127,7 +139,23 @@ grep -v '^TAP version 13$\|^# \|^ok \|^not ok \|^1\.\.[0-9]*$\|^  ' tap.out >tap
 grep -q "^# driver-sha256: $sha$" tap.out || fail "TAP: no driver-sha256 comment"
 grep -q "^# kit-commit: $commit$" tap.out || fail "TAP: no kit-commit comment"
 [ -z "$build_id" ] || grep -q "^# driver-build-id: $build_id$" tap.out || fail "TAP: no driver-build-id comment"
-"$wddmkit" version | grep -q "^commit $commit$" || fail "wddmkit version: no 'commit $commit' line"
+
+# 7. A report that fails at the end costs only itself.
+mkdir gone
+(WK_TEST_SLOW_START_MS=100 exec "$wddmkit" conform -j 1 --driver "$slow" --junit kept.xml --json gone/r.json \
+    "$spec" >gone.out 2>&1) &
+run=$!
+for _ in $(seq 500); do [ -s kept.xml.journal ] && [ "$(wc -l <kept.xml.journal)" -ge 2 ] && break; sleep 0.01; done
+rm -rf gone
+wait "$run"
+code=$?
+[ "$code" = 2 ] || fail "report folder removed during the run: exit $code, expected 2"
+grep -q "^wddmkit: gone/r.json: " gone.out || fail "report folder removed: the failure does not name it: $(tail -3 gone.out)"
+grep -q "a report could not be written (above); the others were, and kept.xml.journal keeps every finished case" \
+    gone.out || fail "report folder removed: no word on what was kept: $(tail -3 gone.out)"
+xmllint --noout --schema "$xsd" kept.xml 2>/dev/null || fail "report folder removed: kept.xml is not valid JUnit"
+grep -q '<testsuites name="wddmkit conform" tests="12"' kept.xml || fail "report folder removed: kept.xml lacks cases"
+[ "$(grep -c '"id"' kept.xml.journal)" -ge 12 ] || fail "report folder removed: the journal lacks cases"
 
 [ "$fails" = 0 ] && echo "conform_reports: all checks passed"
 exit $((fails != 0))

@@ -5,7 +5,9 @@
 #   conform.reports_pipe  --json/--junit/--tap - on stdout (console on
 #                         stderr; prove, xmllint with tests/data/junit.xsd),
 #                         a FIFO read by cat, symlinks kept, a bad path
-#                         refused before any case runs, the provenance
+#                         refused before any case runs, a report that fails
+#                         at the end costing only itself (wk_test_slow_start,
+#                         journal_tests.cmake), the provenance
 #                         (tests/conform_reports.sh);
 #   conform.json_schema   real --json output against
 #                         docs/json-report.schema.json with python3-jsonschema
@@ -14,7 +16,7 @@
 if(WK_BASH)
   add_test(NAME conform.reports_pipe
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/conform_reports.sh $<TARGET_FILE:wddmkit>
-            $<TARGET_FILE:wk_refdriver> ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${PROJECT_SOURCE_DIR}
+            $<TARGET_FILE:wk_refdriver> $<TARGET_FILE:wk_test_slow_start> ${PROJECT_SOURCE_DIR}/specs/smoke.yaml ${PROJECT_SOURCE_DIR}
             ${CMAKE_CURRENT_LIST_DIR}/data/junit.xsd ${CMAKE_CURRENT_BINARY_DIR}/conform-reports)
   set_tests_properties(conform.reports_pipe PROPERTIES LABELS "unit" TIMEOUT 180
     PASS_REGULAR_EXPRESSION "conform_reports: all checks passed")
