@@ -143,5 +143,21 @@ int wk_cli_binding(int argc, char **argv);
  * by the executable's main only (never in fuzz_cli). */
 int wk_cli_hand_over(int argc, char **argv);
 
+/* Which driver module a report judged (driver_identity.c): the SHA-256 of
+ * its file (64 lower-case hex digits) and its GNU build-id (hex; "" when
+ * the file has no NT_GNU_BUILD_ID note). 0, or -1 when the file cannot be
+ * read (why says so; *out is then all empty). */
+struct wk_cli_driver_identity {
+    char sha256[65];
+    char build_id[2 * 64 + 1];
+};
+int wk_cli_driver_identity(const char *path, struct wk_cli_driver_identity *out, char *why, size_t cap);
+/* SHA-256 of data[0, size) as 64 lower-case hex digits. */
+void wk_cli_sha256_hex(const void *data, size_t size, char out[65]);
+
+/* The kit's git commit, read when the build was configured
+ * (build_info.c.in): 40 hex digits, or "unknown" for a build outside git. */
+extern const char wk_cli_kit_commit[];
+
 
 #endif

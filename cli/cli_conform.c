@@ -46,7 +46,12 @@ struct conform_args {
     const char **paths;
     size_t path_count;
     const char *expectations, *junit, *tap, *json;
-    const char *first_report; /* the first report file given: the journal goes next to it */
+    const char *given[8];     /* the report paths in the order given (the first 8) */
+    size_t given_count;
+    const char *first_report; /* the first report given that is a file: the journal goes next to it */
+    int stdout_report;        /* a report takes stdout: the console goes to stderr */
+    struct wk_cli_driver_identity identity; /* the --driver file's, for the reports */
+    int identity_known;
     const char *journal;      /* --journal FILE */
     const char *resume;       /* --resume FILE */
     int list, coverage, quiet;
@@ -97,12 +102,15 @@ static const struct wk_cli_option conform_options[] = {
       "EMFILE, ENFILE, ENOMEM) waits, with no case running, before it is an error\n"
       "(default: 10; 0: at once)" },
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
-    { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML" },
-    { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout as cases finish)" },
-    { "json", OPT_JSON, WK_CLI_VALUE, "FILE", "write JSON" },
+    { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML (-: to stdout)" },
+    { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout, as cases finish)" },
+    { "json", OPT_JSON, WK_CLI_VALUE, "FILE",
+      "write JSON (-: to stdout). One report at most takes stdout, and the console\n"
+      "then goes to stderr; a FIFO, a device or a symlink is written through, never\n"
+      "replaced; every report path is checked before the first case runs" },
     { "journal", OPT_JOURNAL, WK_CLI_VALUE, "FILE",
       "append each finished case to FILE (JSON Lines; default: the first report\n"
-      "file given + .journal; none without a report file); the reports are rendered from it" },
+      "given that is a file + .journal; none without one); the reports are rendered from it" },
     { "resume", OPT_RESUME, WK_CLI_VALUE, "JOURNAL",
       "continue the run JOURNAL records: run only the cases it lacks, then write\n"
       "the full reports (refused when the driver, the specs or the options differ)" },
@@ -171,11 +179,12 @@ static int parse_profile(struct conform_args *A, const struct wk_cli_arg *a)
     return 0;
 }
 
-/* Keeps the first report file given ("-" is stdout, not a file). */
+/* Keeps the report paths in the order given: the journal goes beside the
+ * first one that is a file (check_reports). */
 static int note_report(struct conform_args *A, const char *path)
 {
-    if (!A->first_report && strcmp(path, "-") != 0)
-        A->first_report = path;
+    if (A->given_count < sizeof(A->given) / sizeof(A->given[0]))
+        A->given[A->given_count++] = path;
     return 0;
 }
 
@@ -233,6 +242,85 @@ static int parse(struct conform_args *A, int argc, char **argv)
     A->run.stress = A->profile && strcmp(A->profile, "stress") == 0;
     A->run.contract = A->profile ? strcmp(A->profile, "reference") != 0 : A->run.driver != NULL;
     return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report paths                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Every report path checked before anything runs (report_target.c says
+ * what each kind of path gets): a path that cannot be written is a usage
+ * error naming it and why, and so are two reports on stdout. With --list
+ * nothing is written, and only the second rule holds. Then the journal's
+ * default place (beside the first report that is a file: a FIFO's or a
+ * device's folder is no place for it), and stdout given to the reports
+ * when one takes it. 0, or the exit code (said).
+ */
+static int check_reports(struct conform_args *A)
+{
+    const char *opts[3] = { "--junit", "--tap", "--json" }, *paths[3] = { A->junit, A->tap, A->json };
+    const char **set[3] = { &A->junit, &A->tap, &A->json };
+    const char *on_stdout = NULL, *on_stdout_path = NULL;
+    int stdout_index = -1;
+    for (int i = 0; i < 3; i++) {
+        struct wk_report_target t;
+        char why[1024];
+        if (!paths[i])
+            continue;
+        wk_status st = A->list ? wk_report_target(paths[i], &t, why, sizeof(why))
+                               : wk_report_check(paths[i], &t, why, sizeof(why));
+        if (st != WK_OK && !A->list)
+            return wk_cli_usage_error(&conform_command, "%s %s: %s", opts[i], paths[i], why);
+        if (st != WK_OK || t.kind != WK_REPORT_STDOUT)
+            continue;
+        if (on_stdout)
+            return wk_cli_usage_error(&conform_command, "%s %s and %s %s: only one report can take stdout",
+                                      on_stdout, on_stdout_path, opts[i], paths[i]);
+        on_stdout = opts[i];
+        on_stdout_path = paths[i];
+        stdout_index = i;
+    }
+    for (size_t i = 0; i < A->given_count && !A->first_report; i++) {
+        struct wk_report_target t;
+        char why[1024];
+        if (wk_report_target(A->given[i], &t, why, sizeof(why)) == WK_OK && t.kind == WK_REPORT_REPLACE)
+            A->first_report = A->given[i];
+    }
+    if (on_stdout && !A->list) {
+        if (wk_report_take_stdout() != 0) {
+            fprintf(stderr, "wddmkit conform: %s -: cannot take stdout: %s\n", on_stdout, strerror(errno));
+            return 2;
+        }
+        A->stdout_report = 1;
+        /* /dev/stdout names stderr's file from now on: the report keeps
+         * the stdout it was given */
+        *set[stdout_index] = "-";
+    }
+    return 0;
+}
+
+/* The --driver file's SHA-256 and build-id, which every report records;
+ * a file that cannot be read (it loaded a moment ago) is said and the
+ * reports go without them. */
+static void identify_driver(struct conform_args *A)
+{
+    char why[512];
+    if (!A->run.driver)
+        return;
+    if (wk_cli_driver_identity(A->run.driver, &A->identity, why, sizeof(why)) == 0)
+        A->identity_known = 1;
+    else
+        fprintf(stderr, "wddmkit conform: --driver %s: no SHA-256 for the reports: %s\n", A->run.driver, why);
+}
+
+/* What the reports record of the kit and the driver (wk_run_report). */
+static void set_provenance(const struct conform_args *A, struct wk_run_report *rep)
+{
+    rep->kit_version = WK_VERSION;
+    rep->kit_commit = wk_cli_kit_commit;
+    rep->driver_sha256 = A->identity_known ? A->identity.sha256 : NULL;
+    rep->driver_build_id = A->identity_known && A->identity.build_id[0] ? A->identity.build_id : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -304,12 +392,15 @@ static int list_cases(const struct conform_args *A, const struct wk_spec_set *se
 /* Running                                                              */
 /* ------------------------------------------------------------------ */
 
-static int write_reports(const struct conform_args *A, const struct wk_run_report *rep)
+/* Every report, each on its own: one that cannot be written (said, by
+ * path) costs only itself. tap_streamed: TAP went to stdout as cases
+ * finished. */
+static int write_reports(const struct conform_args *A, const struct wk_run_report *rep, int tap_streamed)
 {
     int ok = 1;
     if (A->junit)
         ok &= wk_report_junit(rep, A->junit, stderr) == WK_OK;
-    if (A->tap && strcmp(A->tap, "-") != 0)
+    if (A->tap && !tap_streamed)
         ok &= wk_report_tap(rep, A->tap, stderr) == WK_OK;
     if (A->json)
         ok &= wk_report_json(rep, A->json, stderr) == WK_OK;
@@ -404,7 +495,7 @@ static const struct wk_prog **remaining_cases(const struct wk_run_report *final,
 static int run_live(struct conform_args *A, const struct wk_spec_set *set, const struct wk_run_report *final,
                     struct wk_run_report *live)
 {
-    live->kit_version = WK_VERSION;
+    set_provenance(A, live);
     if (!A->resume)
         return wk_runner_run((const struct wk_prog *const *)set->progs, set->count, &A->run, live, stderr) == WK_OK;
     size_t n = 0;
@@ -427,9 +518,11 @@ static void stream_journal_cases(struct conform_run *C, const struct wk_run_repo
             wk_tap_stream_case(C->tap, final, &final->cases[i], ++C->tap_number);
 }
 
-/* The summary, coverage and report files of rep; the exit code. */
+/* The summary, coverage and report files of rep; the exit code (2 when a
+ * report could not be written: the others were, and the journal, when
+ * there is one, keeps every finished case). */
 static int finish(const struct conform_args *A, struct conform_run *C, struct wk_run_report *rep,
-                  const struct wk_diag *d)
+                  const struct wk_diag *d, const char *journal)
 {
     rep->spec_errors = d->messages;
     rep->spec_error_count = d->count;
@@ -443,8 +536,14 @@ static int finish(const struct conform_args *A, struct conform_run *C, struct wk
         wk_coverage_print(&cov, C->console.out);
     }
     int code = wk_run_exit_code(rep);
-    if (!write_reports(A, rep))
+    if (!write_reports(A, rep, C->tap != NULL)) {
+        if (journal)
+            fprintf(stderr, "wddmkit conform: a report could not be written (above); the others were, and %s "
+                            "keeps every finished case\n", journal);
+        else
+            fputs("wddmkit conform: a report could not be written (above); the others were\n", stderr);
         code = 2;
+    }
     return code;
 }
 
@@ -456,15 +555,20 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set, cons
     memset(&C, 0, sizeof(C));
     memset(&live, 0, sizeof(live));
     memset(&final, 0, sizeof(final));
-    final.kit_version = WK_VERSION;
+    set_provenance(A, &final);
+    final.driver = A->run.driver;
     const char *journal = journal_path(A, buf, sizeof(buf));
-    C.tap = A->tap && strcmp(A->tap, "-") == 0 ? stdout : NULL;
-    wk_console_init(&C.console, C.tap ? stderr : stdout, A->quiet); /* stdout is TAP's */
+    struct wk_report_target tap;
+    char why[256];
+    int tap_streams = A->tap && wk_report_target(A->tap, &tap, why, sizeof(why)) == WK_OK &&
+                      tap.kind == WK_REPORT_STDOUT;
+    C.tap = tap_streams ? wk_report_stdout() : NULL;
+    wk_console_init(&C.console, A->stdout_report ? stderr : stdout, A->quiet); /* stdout is a report's */
     int code = 2;
     if (journal && !start_journal(A, set, journal, &C.journal, &final))
         goto out;
     if (C.tap) {
-        wk_tap_stream_begin(C.tap);
+        wk_tap_stream_begin(C.tap, &final);
         stream_journal_cases(&C, &final);
     }
     A->run.catch_signals = 1;
@@ -489,7 +593,7 @@ static int run_cases(struct conform_args *A, const struct wk_spec_set *set, cons
     if (rep->count == 0)
         fprintf(stderr, "wddmkit conform: no case matches the filters\n");
     else
-        code = finish(A, &C, rep, d);
+        code = finish(A, &C, rep, d, journal);
 out:
     wk_journal_forget(&C.journal); /* a refused or unwritable journal: the file as it is */
     wk_run_report_free(&live);
@@ -648,6 +752,11 @@ int wk_cli_conform(int argc, char **argv)
         free(A.paths);
         return 0;
     }
+    int bad = check_reports(&A);
+    if (bad) {
+        free(A.paths);
+        return bad;
+    }
     if (!A.list && !driver_loads(A.run.driver)) {
         free(A.paths);
         return 2;
@@ -656,8 +765,10 @@ int wk_cli_conform(int argc, char **argv)
         free(A.paths);
         return 2;
     }
-    if (!A.list)
+    if (!A.list) {
         decide_gpu(&A);
+        identify_driver(&A);
+    }
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;
     struct wk_diag d;

@@ -183,7 +183,7 @@ static int run_version(int argc, char **argv)
     int rc = wk_cli_parse(&version_command, argc, argv, one_operand, NULL);
     if (rc != WK_CLI_CONTINUE)
         return rc;
-    printf("wddmkit %s\n", WK_VERSION);
+    printf("wddmkit %s\ncommit %s\n", WK_VERSION, wk_cli_kit_commit);
     return 0;
 }
 

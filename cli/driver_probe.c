@@ -206,6 +206,7 @@ static void probe_child_start(void)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     setpgid(0, 0);
+    wk_report_stdout_close_in_child(); /* a report on stdout is conform's alone */
 }
 
 static void probe_child(const char *path, int fd)

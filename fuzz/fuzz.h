@@ -14,6 +14,7 @@
 #include "crash/crash.h"
 #include "driver/fuzz_driver.h"
 #include "gate/coverage_gate.h"
+#include "gate/elf_build_id.h"
 #include "gate/elf_section.h"
 #include "gate/leak_gate.h"
 #include "inputs/seeds_lib.h"

@@ -24,8 +24,9 @@
 # libyaml (the spec loader's parser) is linked statically: fuzz targets run
 # on images that do not have it. An instrumented copy is built from
 # $SRC/libyaml when the Dockerfile cloned it, else the system's libyaml.a
-# (Debian/Ubuntu libyaml-dev) is used. libjansson (the journal's reader) is
-# linked statically from the system's libjansson.a (libjansson-dev).
+# (Debian/Ubuntu libyaml-dev) is used. libjansson (the journal's reader) and
+# libnettle (SHA-256, the command line's) are linked statically from the
+# system's libjansson.a (libjansson-dev) and libnettle.a (nettle-dev).
 #
 # Environment: CC CXX CFLAGS [CXXFLAGS (default: $CFLAGS)] LIB_FUZZING_ENGINE
 # OUT [SRC] [WORK (default: a temporary folder)] [WK_REPO (default: the
@@ -115,6 +116,22 @@ if [ ! -f "$jansson_a" ]; then
   exit 1
 fi
 yaml_args+=(-DWK_JANSSON_LIB="$jansson_a")
+
+# ---- libnettle, static -----------------------------------------------------
+# The command line's SHA-256 of a driver module (cli/driver_identity.c) is
+# in wk_cli, which fuzz_cli links: the system's static copy (Debian/Ubuntu
+# nettle-dev), like libjansson.
+nettle_a=$($CC -print-file-name=libnettle.a)
+if [ ! -f "$nettle_a" ]; then
+  for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+    [ -f "$d/libnettle.a" ] && nettle_a=$d/libnettle.a && break
+  done
+fi
+if [ ! -f "$nettle_a" ]; then
+  say "no static libnettle (install nettle-dev)"
+  exit 1
+fi
+yaml_args+=(-DWK_NETTLE_LIB="$nettle_a")
 
 # ---- the project's libraries and the harnesses' objects ---------------------
 # No build type: the engine's flags decide optimisation and debug info.

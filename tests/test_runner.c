@@ -1127,7 +1127,7 @@ static int json_check(const char *s, size_t n, size_t *ids)
 
 /* TAP version 13: plan, numbered lines, YAML blocks of quoted strings. */
 struct tap {
-    size_t plan, ok, not_ok, skip, todo, blocks;
+    size_t plan, ok, not_ok, skip, todo, blocks, comments;
     int bail;
 };
 
@@ -1151,7 +1151,8 @@ static int tap_check(char *text, struct tap *t)
     char *save = NULL, *line = strtok_r(text, "\n", &save);
     if (!line || strcmp(line, "TAP version 13") != 0)
         return 0;
-    line = strtok_r(NULL, "\n", &save);
+    while ((line = strtok_r(NULL, "\n", &save)) && line[0] == '#') /* the provenance comments */
+        t->comments++;
     if (!line || sscanf(line, "1..%zu", &t->plan) != 1)
         return 0;
     size_t number = 0;
@@ -1176,6 +1177,8 @@ static int tap_check(char *text, struct tap *t)
             t->blocks++;
         } else if (strncmp(line, "Bail out!", 9) == 0) {
             t->bail = 1;
+        } else if (line[0] == '#') {
+            t->comments++;
         } else if ((not_ok || strncmp(line, "ok ", 3) == 0) && sscanf(line + (not_ok ? 7 : 3), "%zu", &k) == 1) {
             if (k != ++number)
                 return 0;
@@ -1293,8 +1296,16 @@ static void test_reports_of_a_real_run(void **state)
     assert_int_equal(w.xml.counts[4], 1);
     assert_int_equal(w.xml.counts[5], 2);
     assert_int_equal(w.xml.counts[6], 3);
-    /* 7 properties (driver, profile, seed, ...) and 8 of checks by kind (run, skipped) a suite */
-    assert_int_equal(w.xml.counts[7], 45);
+    /* 8 properties (driver, profile, seed, kit-commit, ...; no driver-sha256 or driver-build-id for the
+     * built-in driver) and 8 of checks by kind (run, skipped) a suite */
+    assert_int_equal(w.xml.counts[7], 48);
+    /* provenance: the kit's commit ("unknown" when the caller says none), no driver file */
+    assert_non_null(strstr(w.junit_text, "<property name=\"kit-commit\" value=\"unknown\"/>"));
+    assert_null(strstr(w.junit_text, "driver-sha256"));
+    assert_non_null(strstr(w.json_text, "\n  \"schema_version\": \"" WK_JSON_SCHEMA_VERSION "\",\n"));
+    assert_non_null(strstr(w.json_text, "\"kit_commit\": \"unknown\",\n"));
+    assert_non_null(strstr(w.json_text, "\"driver_sha256\": null,\n    \"driver_build_id\": null,\n"));
+    assert_int_equal(w.tap.comments, 3); /* kit-version, kit-commit, driver */
     /* the checks by kind, per case and for the run: the pass case ran contract and semantic checks */
     assert_non_null(strstr(w.json_text, "      \"checks\": {\"contract\": {\"run\": "));
     assert_non_null(strstr(w.json_text, "\n  \"checks\": {\"contract\": {\"run\": "));
@@ -1366,6 +1377,9 @@ static void test_reports_escape_everything(void **state)
     rep.driver = "/drivers/my \"driver\".so";
     rep.contract = 1; /* the default profile for a --driver */
     rep.kit_version = "0.1.0<&>";
+    rep.kit_commit = "c0mmit\n# not a comment";
+    rep.driver_sha256 = "<sha>";
+    rep.driver_build_id = "\"id\"";
     snprintf(rep.host, sizeof(rep.host), "%s", nasty);
     snprintf(rep.start_time, sizeof(rep.start_time), "2024-01-01T00:00:00Z");
     rep.stop = WK_RUN_INTERRUPTED;
@@ -1381,6 +1395,13 @@ static void test_reports_escape_everything(void **state)
     assert_non_null(strstr(w.junit_text, "<failure type=\"flake\" message=\"flake on the first run, pass on the rerun"));
     assert_true(w.tap.bail);
     assert_int_equal(w.json_ids, 9);
+    /* provenance, escaped in each format; a value is one TAP comment line */
+    assert_int_equal(w.tap.comments, 5);
+    assert_non_null(strstr(w.junit_text, "<property name=\"kit-commit\" value=\"c0mmit&#10;# not a comment\"/>"));
+    assert_non_null(strstr(w.junit_text, "<property name=\"driver-sha256\" value=\"&lt;sha&gt;\"/>"));
+    assert_non_null(strstr(w.junit_text, "<property name=\"driver-build-id\" value=\"&quot;id&quot;\"/>"));
+    assert_non_null(strstr(w.json_text, "\"kit_commit\": \"c0mmit\\n# not a comment\""));
+    assert_non_null(strstr(w.json_text, "\"driver_build_id\": \"\\\"id\\\"\""));
     assert_non_null(strstr(w.junit_text, "&quot;q&quot; &lt;t&gt; &amp; &apos;a&apos; ctl\\x01\\x1f"));
     assert_non_null(strstr(w.json_text, "\\\"q\\\" <t> & 'a' ctl\\u0001\\u001f\\u007f tab\\t nl\\n cr\\r "
                                         "bad\\ufffd\\ufffd\\ufffd\\ufffd half\\ufffd\\ufffd ok \xc3\xa9 \xe2\x9c\x93 "

@@ -124,6 +124,7 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
     }
     dup2(ofd, STDOUT_FILENO);
     dup2(ofd, STDERR_FILENO);
+    wk_report_stdout_close_in_child(); /* a report on stdout is the runner's alone */
     if (ofd > STDERR_FILENO)
         close(ofd);
     wk_vidmm_publish_crash_slot(j->crash_slot);

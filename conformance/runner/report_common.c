@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_common.c - the helpers the report writers (console, JUnit, TAP,
- * JSON) share: a report file written whole or not at all (a temporary
- * file, fsync()ed and renamed over the path), UTF-8 decoding for the
+ * JSON) share (where a report file goes: report_target.c): UTF-8 decoding for the
  * formats that must escape, and the texts every format prints alike (a
  * case's rule, covered rules, failed step, profile, and the one command
  * that reruns just this case).
@@ -15,68 +14,6 @@
 #include <unistd.h>
 
 #include "runner.h"
-
-FILE *wk_report_open(const char *path, char *tmp, size_t tmp_size, FILE *err)
-{
-    int n = snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= tmp_size) {
-        fprintf(err, "wddmkit: %s: path too long\n", path);
-        return NULL;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        fprintf(err, "wddmkit: %s: cannot write %s: %s\n", path, tmp, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-    }
-    return f;
-}
-
-static void sync_directory(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof(dir), "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == dir)
-        dir[1] = 0;
-    else
-        *slash = 0;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
-wk_status wk_report_commit(FILE *f, const char *tmp, const char *path, FILE *err)
-{
-    int failed = fflush(f) != 0 || ferror(f);
-    int saved = errno;
-    if (!failed && fsync(fileno(f)) != 0 && errno != EINVAL) {
-        failed = 1;
-        saved = errno;
-    }
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        saved = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        saved = errno;
-    }
-    if (failed) {
-        fprintf(err, "wddmkit: %s: %s\n", path, strerror(saved ? saved : EIO));
-        unlink(tmp);
-        return WK_E_IO;
-    }
-    sync_directory(path);
-    return WK_OK;
-}
 
 size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp)
 {

@@ -3,7 +3,9 @@
  * report_json.c - `wddmkit conform --json FILE`: the run as one JSON
  * document, for dashboards and scripts.
  *
- * Shape: {format, environment {kit_version, driver, profile, seed, host, start_time,
+ * Shape (docs/json-report.md; its schema docs/json-report.schema.json):
+ * {format, schema_version, environment {kit_version, kit_commit, driver,
+ * driver_sha256, driver_build_id, profile, seed, host, start_time,
  * jobs, shard}, status, signal, seconds, cases [{id, area, verdict,
  * unexpected, run_verdict, rule, trips, covers, expected, seen, seconds, failed_step,
  * step, attempts, rerun_verdict, expectation, file, line, not_evaluated, checks, output}],
@@ -64,8 +66,14 @@ static void write_environment(FILE *f, const struct wk_run_report *rep)
     fputs("  \"environment\": {\n", f);
     json_key(f, "    ", "kit_version", 1);
     wk_json_string(f, rep->kit_version);
+    json_key(f, "    ", "kit_commit", 0);
+    wk_json_string(f, rep->kit_commit);
     json_key(f, "    ", "driver", 0);
     wk_json_string(f, rep->driver);
+    json_key(f, "    ", "driver_sha256", 0);
+    wk_json_string(f, rep->driver_sha256);
+    json_key(f, "    ", "driver_build_id", 0);
+    wk_json_string(f, rep->driver_build_id);
     json_key(f, "    ", "profile", 0);
     wk_json_string(f, wk_report_profile(rep));
     json_key(f, "    ", "seed", 0);
@@ -221,11 +229,11 @@ static const char *status_word(const struct wk_run_report *rep)
 
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err)
 {
-    char tmp[4200];
-    FILE *f = wk_report_open(path, tmp, sizeof(tmp), err);
-    if (!f)
+    struct wk_report_file rf;
+    if (wk_report_open(&rf, path, err) != WK_OK)
         return WK_E_IO;
-    fputs("{\n  \"format\": \"wddmkit-conform-1\",\n", f);
+    FILE *f = rf.f;
+    fputs("{\n  \"format\": \"wddmkit-conform-1\",\n  \"schema_version\": \"" WK_JSON_SCHEMA_VERSION "\",\n", f);
     write_environment(f, rep);
     fputs("  \"status\": ", f);
     wk_json_string(f, status_word(rep));
@@ -248,5 +256,5 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
     fputs(",\n", f);
     write_totals(f, rep);
     fputs("}\n", f);
-    return wk_report_commit(f, tmp, path, err);
+    return wk_report_commit(&rf, err);
 }

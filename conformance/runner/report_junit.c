@@ -4,7 +4,8 @@
  * every CI system's test tab reads (Jenkins, GitLab, GitHub actions).
  *
  * One <testsuite> per area (classname = area, name = case id, time in
- * seconds), the run's environment and the suite's checks by kind
+ * seconds), the run's environment (with its provenance: the driver's
+ * SHA-256 and build-id, the kit's version and commit) and the suite's checks by kind
  * (checks-KIND-run, checks-KIND-skipped) as <properties> of each suite. Mapping of
  * our typed results onto JUnit's three outcomes:
  *   fail, unexpected-pass        <failure type="..."> rule/expected/seen
@@ -126,15 +127,20 @@ static void write_properties(FILE *f, const struct wk_run_report *rep, const str
              rep->shard_count ? rep->shard_count : 1);
     const char *rows[][2] = {
         { "driver", rep->driver ? rep->driver : "built-in reference driver" },
+        { "driver-sha256", rep->driver_sha256 },
+        { "driver-build-id", rep->driver_build_id },
         { "profile", wk_report_profile(rep) },
         { "seed", seed },
         { "kit-version", rep->kit_version },
+        { "kit-commit", rep->kit_commit },
         { "host", rep->host },
         { "start-time", rep->start_time },
         { "shard", shard },
     };
     fputs("    <properties>\n", f);
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (!rows[i][1])
+            continue; /* no such fact (the built-in driver has no file) */
         fputs("      <property", f);
         attr(f, "name", rows[i][0]);
         attr(f, "value", rows[i][1]);
@@ -390,13 +396,12 @@ wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FIL
         if (rep->cases[i].finished)
             v[n++] = &rep->cases[i];
     qsort(v, n, sizeof(*v), by_area);
-    char tmp[4200];
-    FILE *f = wk_report_open(path, tmp, sizeof(tmp), err);
-    if (!f) {
+    struct wk_report_file rf;
+    if (wk_report_open(&rf, path, err) != WK_OK) {
         free(v);
         return WK_E_IO;
     }
-    write_document(f, rep, v, n);
+    write_document(rf.f, rep, v, n);
     free(v);
-    return wk_report_commit(f, tmp, path, err);
+    return wk_report_commit(&rf, err);
 }

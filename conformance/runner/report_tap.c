@@ -12,6 +12,8 @@
  *   fail, crash, timeout,
  *   error, unexpected-pass,
  *   flake not listed            not ok
+ * The version line is followed by the run's provenance as comments
+ * (kit version and commit, the driver, its SHA-256 and build-id).
  * Every line but a plain pass carries a YAML diagnostic block (verdict,
  * rule, expected, seen, step, and the command that reruns the case), its strings double-quoted and escaped.
  * A run cut short ends with "Bail out!" so a harness cannot mistake it for
@@ -157,13 +159,35 @@ static void write_bail_out(FILE *f, const struct wk_run_report *rep)
         fprintf(f, "Bail out! --total-timeout elapsed: %zu of %zu cases finished\n", rep->finished, rep->count);
 }
 
+/* The run's provenance as comment lines, which every TAP reader passes
+ * over: "# kit-version: 0.1.0", ... (a value is one line). */
+static void write_provenance(FILE *f, const struct wk_run_report *rep)
+{
+    const char *rows[][2] = {
+        { "kit-version", rep->kit_version },
+        { "kit-commit", rep->kit_commit },
+        { "driver", rep->driver ? rep->driver : "built-in reference driver" },
+        { "driver-sha256", rep->driver_sha256 },
+        { "driver-build-id", rep->driver_build_id },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (!rows[i][1])
+            continue;
+        fprintf(f, "# %s: ", rows[i][0]);
+        directive_text(f, rows[i][1]);
+        fputc('\n', f);
+    }
+}
+
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err)
 {
-    char tmp[4200];
-    FILE *f = wk_report_open(path, tmp, sizeof(tmp), err);
-    if (!f)
+    struct wk_report_file rf;
+    if (wk_report_open(&rf, path, err) != WK_OK)
         return WK_E_IO;
-    fprintf(f, "TAP version 13\n1..%zu\n", rep->finished + rep->spec_error_count);
+    FILE *f = rf.f;
+    fputs("TAP version 13\n", f);
+    write_provenance(f, rep);
+    fprintf(f, "1..%zu\n", rep->finished + rep->spec_error_count);
     size_t number = 0;
     for (size_t i = 0; i < rep->count; i++)
         if (rep->cases[i].finished)
@@ -171,12 +195,13 @@ wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE 
     for (size_t i = 0; i < rep->spec_error_count; i++)
         write_spec_error(f, rep->spec_errors[i], ++number);
     write_bail_out(f, rep);
-    return wk_report_commit(f, tmp, path, err);
+    return wk_report_commit(&rf, err);
 }
 
-void wk_tap_stream_begin(FILE *f)
+void wk_tap_stream_begin(FILE *f, const struct wk_run_report *rep)
 {
     fputs("TAP version 13\n", f);
+    write_provenance(f, rep);
     fflush(f);
 }
 

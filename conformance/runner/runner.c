@@ -55,6 +55,8 @@ void wk_runner_describe(struct wk_run_report *rep, const struct wk_runner_option
     rep->shard_count = o->shard_count;
     if (!rep->kit_version)
         rep->kit_version = "unknown";
+    if (!rep->kit_commit)
+        rep->kit_commit = "unknown";
 }
 
 static wk_status prepare(struct run *R, const struct wk_prog *const *cases, size_t n, FILE *err)
@@ -87,9 +89,13 @@ static wk_status prepare(struct run *R, const struct wk_prog *const *cases, size
 wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const struct wk_runner_options *o,
                         struct wk_run_report *out, FILE *err)
 {
-    const char *version = out->kit_version;
+    const char *version = out->kit_version, *commit = out->kit_commit;
+    const char *sha256 = out->driver_sha256, *build_id = out->driver_build_id;
     memset(out, 0, sizeof(*out));
     out->kit_version = version;
+    out->kit_commit = commit;
+    out->driver_sha256 = sha256;
+    out->driver_build_id = build_id;
     wk_runner_describe(out, o);
     struct run R;
     memset(&R, 0, sizeof(R));

@@ -116,7 +116,14 @@ struct wk_run_report {
     int has_seed;
     uint32_t jobs;
     uint32_t shard_index, shard_count;
-    const char *kit_version;          /* set by the caller; "unknown" by default */
+    /* Provenance, set by the caller before the run and kept by it: the
+     * kit's version ("unknown" by default) and git commit ("unknown" by
+     * default), the driver module's SHA-256 and GNU build-id (hex; NULL:
+     * the built-in reference driver, a file without one or not read). */
+    const char *kit_version;
+    const char *kit_commit;
+    const char *driver_sha256;
+    const char *driver_build_id;
     /* Spec errors of the run's files, set by the caller: the cases they
      * dropped did not run, and the run exits 2 (the reports list them). */
     char *const *spec_errors;         /* the messages kept ("FILE:LINE:COL: ...") */
@@ -199,15 +206,19 @@ void wk_console_summary(struct wk_console *c, const struct wk_run_report *rep);
 void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_case_report *c, char *buf,
                              size_t size);
 
-/* The files, each written to PATH.tmp.<pid>, fsync()ed and renamed over
- * PATH; errors are printed to err as "wddmkit: PATH: reason". */
+/* The files, each written where wk_report_target says (below); errors are
+ * printed to err as "wddmkit: PATH: reason". */
 wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
-/* TAP streamed as cases finish (`--tap -`): the version line, one test
- * line numbered `number` per finished case, then the spec errors, the plan
- * (1..N, last) and a "Bail out!" when the run was cut short. */
-void wk_tap_stream_begin(FILE *f);
+/* The JSON report's schema_version (docs/json-report.md, "Versions"):
+ * MAJOR.MINOR, MAJOR the number in its "format", MINOR grown by added keys. */
+#define WK_JSON_SCHEMA_VERSION "1.1"
+/* TAP streamed as cases finish (`--tap -`): the version line and the
+ * provenance comments, one test line numbered `number` per finished case,
+ * then the spec errors, the plan (1..N, last) and a "Bail out!" when the
+ * run was cut short. */
+void wk_tap_stream_begin(FILE *f, const struct wk_run_report *rep);
 void wk_tap_stream_case(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c, size_t number);
 void wk_tap_stream_end(FILE *f, const struct wk_run_report *rep, size_t number);
 
@@ -219,8 +230,51 @@ void wk_json_string(FILE *f, const char *s);
 /* Helpers the writers share (report_common.c). */
 const char *wk_run_signal_name(int signo);    /* "SIGSEGV"; "signal" when unknown */
 const char *wk_case_area(const struct wk_case_report *c);   /* "-" when the program has none */
-FILE *wk_report_open(const char *path, char *tmp, size_t tmp_size, FILE *err);
-wk_status wk_report_commit(FILE *f, const char *tmp, const char *path, FILE *err);
+
+/* Where a report goes (report_target.c): */
+enum wk_report_kind {
+    WK_REPORT_STDOUT,   /* "-", or a path that is the file stdout writes (/dev/stdout, ...) */
+    WK_REPORT_REPLACE,  /* a regular file or a new path (a symlink to a regular file: its target,
+                           resolved): written to FILE.tmp.<pid> beside it, fsync()ed, renamed over it */
+    WK_REPORT_THROUGH,  /* anything else that exists (a FIFO, a character device, a symlink to one,
+                           a dangling symlink): opened by name and written, never replaced */
+};
+struct wk_report_target {
+    enum wk_report_kind kind;
+    char file[4096];    /* REPLACE: the file renamed over; THROUGH: the path; STDOUT: "-" */
+};
+/* What kind path is. WK_OK, or WK_E_INVALID_ARGUMENT with why (a
+ * directory, a symlink loop, ...). */
+wk_status wk_report_target(const char *path, struct wk_report_target *t, char *why, size_t cap);
+/* The same, and whether the report can be written there at the end,
+ * checked now, before any case runs: stdout open for writing; a replaced
+ * file's folder exists and takes a new file (one is made and removed); a
+ * FIFO is writable (access(2): opening it would end its reader); anything
+ * else opens for writing (a dangling symlink's target is created). */
+wk_status wk_report_check(const char *path, struct wk_report_target *t, char *why, size_t cap);
+/* Gives stdout to the reports: they keep a private copy of descriptor 1
+ * (close-on-exec), and descriptor 1 becomes stderr's, so the console, the
+ * kit's notices and whatever a loaded driver prints cannot mix into a
+ * report. 0, or -1 (errno). Once per process; later calls do nothing. */
+int wk_report_take_stdout(void);
+/* The reports' stdout stream (after wk_report_take_stdout, the copy). */
+FILE *wk_report_stdout(void);
+/* In a forked case: closes the reports' copy of stdout (the case's output
+ * goes to its own pipe). */
+void wk_report_stdout_close_in_child(void);
+/* One report being written. */
+struct wk_report_file {
+    FILE *f;
+    const char *path;                 /* as given, for messages */
+    struct wk_report_target t;
+    char tmp[4200];                   /* REPLACE: the temporary file */
+};
+/* Opens where path says (a FIFO: waits for its reader). WK_OK or WK_E_IO,
+ * said to err. */
+wk_status wk_report_open(struct wk_report_file *rf, const char *path, FILE *err);
+/* Flushes and, for a replaced file, fsync()s and renames it over the
+ * file; closes all but stdout. WK_OK or WK_E_IO, said to err. */
+wk_status wk_report_commit(struct wk_report_file *rf, FILE *err);
 /* Decodes one UTF-8 sequence of s[0..n); invalid bytes decode as U+FFFD,
  * one byte at a time. Returns the bytes consumed (>= 1 when n > 0). */
 size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
