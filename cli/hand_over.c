@@ -134,9 +134,11 @@ static void find_candidates(struct candidates *c, const char *driver)
         for (int i = 0; i < ANCESTORS && up(dir); i++)
             consider(c, dir);
     }
-    /* The builds beside this one: <root>/<build>/cli/wddmkit. */
+    /* The builds beside this one, when it is <root>/<build>/cli/wddmkit
+     * (a build tree, an installed instrumented build); an installed
+     * <prefix>/bin/wddmkit has none, and <prefix>/.. is no builds folder. */
     snprintf(dir, sizeof(dir), "%s", c->self);
-    if (up(dir) && up(dir) && up(dir))
+    if (up(dir) && strlen(dir) >= 4 && strcmp(dir + strlen(dir) - 4, "/cli") == 0 && up(dir) && up(dir))
         consider_builds_in(c, dir);
     /* The kit's builds by name (an installed kit's libexec/wddmkit). */
     const char *builds = wk_cli_builds_dir();
