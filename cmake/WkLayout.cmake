@@ -52,8 +52,10 @@ set(WK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/wddmkit)
 # Where this build's wddmkit lands, and the paths from there that
 # util/kit_dirs.c follows.
 if(WK_INSTALL_KIT)
+  set(WK_INSTALL_EXEDIR ${CMAKE_INSTALL_BINDIR})
   set(_wk_exe_dir ${CMAKE_INSTALL_FULL_BINDIR})
 else()
+  set(WK_INSTALL_EXEDIR ${WK_INSTALL_VARIANTDIR}/cli)
   set(_wk_exe_dir ${CMAKE_INSTALL_FULL_LIBEXECDIR}/wddmkit/${WK_INSTALL_VARIANT}/cli)
 endif()
 file(RELATIVE_PATH WK_INSTALL_DATA_REL ${_wk_exe_dir} ${CMAKE_INSTALL_FULL_DATADIR}/wddmkit)

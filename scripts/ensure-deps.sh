@@ -6,7 +6,8 @@
 # exits 2. Quiet when everything is already there.
 set -euo pipefail
 
-packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev make gcc g++ libxml2-utils python3)
+packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev make gcc g++ libxml2-utils python3
+          pkgconf dpkg-dev) # the last two: the install tests (pkg-config, cpack's dpkg-shlibdeps)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# tests/kit_dirs.sh WDDMKIT SOURCE SCRATCH BINDIR DATADIR
+# tests/kit_dirs.sh WDDMKIT SOURCE SCRATCH EXEDIR DATADIR
 #
 # Where the command finds its data (util/kit_dirs.c, `wddmkit version`),
 # with copies of the built wddmkit laid out as each case would have it:
@@ -9,12 +9,13 @@
 #     line is stale);
 #   - a build folder moved alone: the absolute line;
 #   - WDDMKIT_DATA_DIR over both;
-#   - an installed layout (<prefix>/BINDIR/wddmkit beside
-#     <prefix>/DATADIR/wddmkit): `conform` runs its specs from any folder,
+#   - an installed layout (<prefix>/EXEDIR/wddmkit beside
+#     <prefix>/DATADIR/wddmkit; EXEDIR is where this build installs the
+#     command: bin, or libexec/wddmkit/<build>/cli for an instrumented one): `conform` runs its specs from any folder,
 #     and `corpus seed` writes into the working directory, not the kit;
 #   - none of these: the working directory, said as such.
 set -u
-wddmkit=$1 src=$2 scratch=$3 bindir=$4 datadir=$5
+wddmkit=$1 src=$2 scratch=$3 exedir=$4 datadir=$5
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect_in() { # NAME PATTERN FILE
@@ -50,14 +51,14 @@ expect_in "WDDMKIT_DATA_DIR naming a checkout: its builds" "^builds: $src/build\
 
 # An installed layout.
 prefix=$scratch/prefix
-mkdir -p "$prefix/$bindir" "$prefix/$datadir/wddmkit/specs"
+mkdir -p "$prefix/$exedir" "$prefix/$datadir/wddmkit/specs"
 cp "$src/specs/smoke.yaml" "$prefix/$datadir/wddmkit/specs/"
-cp "$wddmkit" "$prefix/$bindir/wddmkit"
+cp "$wddmkit" "$prefix/$exedir/wddmkit"
 mkdir -p "$scratch/work"
-(cd "$scratch/work" && "$prefix/$bindir/wddmkit" version) >"$out" 2>&1
+(cd "$scratch/work" && "$prefix/$exedir/wddmkit" version) >"$out" 2>&1
 expect_in "installed" "^data:   $prefix/$datadir/wddmkit (installed, beside this executable)" "$out"
-(cd "$scratch/work" && "$prefix/$bindir/wddmkit" conform --quiet -j 2) >"$out" 2>&1 || fail "installed: conform: exit $?"
-(cd "$scratch/work" && "$prefix/$bindir/wddmkit" corpus seed) >"$out" 2>&1 || fail "installed: corpus seed: exit $?"
+(cd "$scratch/work" && "$prefix/$exedir/wddmkit" conform --quiet -j 2) >"$out" 2>&1 || fail "installed: conform: exit $?"
+(cd "$scratch/work" && "$prefix/$exedir/wddmkit" corpus seed) >"$out" 2>&1 || fail "installed: corpus seed: exit $?"
 expect_in "installed: corpus seed" "written under corpus from $prefix/$datadir/wddmkit/specs" "$out"
 [ -d "$scratch/work/corpus/fuzz_prog/seeds" ] || fail "installed: corpus seed wrote no corpus/ in the working folder"
 [ -e "$prefix/$datadir/wddmkit/corpus" ] && fail "installed: corpus seed wrote into the kit's data"
