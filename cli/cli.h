@@ -27,6 +27,19 @@ extern int wk_cli_parse_only;
  * max_args arguments (argv holds max_args + 2 pointers). No bytes: none. */
 int wk_cli_split_args(char *text, size_t size, char **argv, int max_args);
 
+/* The folders the commands default to (cli_data.c, over util's
+ * wk_kit_data_dir): the kit's data root (its origin in *from when not
+ * NULL), its specs/, the checkout it is (NULL for an installed kit or a
+ * WDDMKIT_DATA_DIR that is not one: `promote` and `corpus` then write
+ * under the working directory), and the folder of its builds by name
+ * (NULL: none). Found once per process. */
+const char *wk_cli_data_dir(enum wk_kit_origin *from);
+const char *wk_cli_specs_dir(void);
+const char *wk_cli_checkout(void);
+const char *wk_cli_builds_dir(void);
+/* How the data root was found, for `wddmkit version`. */
+const char *wk_cli_origin_text(enum wk_kit_origin from);
+
 /* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
 int wk_cli_gpu(int argc, char **argv);
 

@@ -30,9 +30,6 @@
 #include "cli_options.h"
 #include "conformance.h"
 
-#ifndef WK_SPECS_DIR
-#define WK_SPECS_DIR "specs"
-#endif
 #ifndef WK_VERSION
 #define WK_VERSION "unknown"
 #endif
@@ -120,7 +117,7 @@ static const struct wk_cli_option conform_options[] = {
 };
 
 static const struct wk_cli_command conform_command = {
-    "conform", "[options] [SPEC|DIR...]   (default: " WK_SPECS_DIR ")", conform_options, NULL,
+    "conform", "[options] [SPEC|DIR...]   (default: the kit's specs/, as `wddmkit version` names it)", conform_options, NULL,
     "exit: 0 all as expected, 1 unexpected results, 2 usage/spec/expectation errors or a refused --resume,\n"
     "128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE)",
 };
@@ -338,7 +335,7 @@ static int load_specs(const struct conform_args *A, struct wk_spec_set *set, str
 {
     size_t n = A->path_count ? A->path_count : 1;
     for (size_t i = 0; i < n; i++) {
-        const char *path = A->path_count ? A->paths[i] : WK_SPECS_DIR;
+        const char *path = A->path_count ? A->paths[i] : wk_cli_specs_dir();
         struct stat st;
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
             wk_spec_load_dir(set, path, d);
@@ -350,7 +347,7 @@ static int load_specs(const struct conform_args *A, struct wk_spec_set *set, str
         fprintf(stderr, "wddmkit conform: %u spec error%s: %s\n", d->errors, d->errors == 1 ? "" : "s",
                 set->count ? "the cases they concern are dropped, the others run" : "no case loaded");
     } else if (set->count == 0) {
-        fprintf(stderr, "wddmkit conform: no cases in %s\n", A->path_count ? A->paths[0] : WK_SPECS_DIR);
+        fprintf(stderr, "wddmkit conform: no cases in %s\n", A->path_count ? A->paths[0] : wk_cli_specs_dir());
     }
     return set->count != 0;
 }

@@ -11,6 +11,8 @@
  * (fuzz.seeds_current runs the --check form). The formats and the
  * generation are fuzz/inputs/seeds_lib.c's, shared with wk_gen_seeds.
  */
+#define _GNU_SOURCE /* PATH_MAX */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,14 +20,24 @@
 #include "cli_options.h"
 #include "fuzz.h"
 
-#ifndef WK_SOURCE_DIR
-#define WK_SOURCE_DIR "."
-#endif
+/* The corpus folder written by default: the checkout's corpus/ (its
+ * committed seeds), else corpus/ in the working directory (an installed
+ * kit's data is not the user's to rewrite). */
+static const char *default_corpus(void)
+{
+    static char path[PATH_MAX + 8];
+    const char *checkout = wk_cli_checkout();
+    if (!checkout || !wk_path_join(path, sizeof(path), checkout, "corpus"))
+        return "corpus";
+    return path;
+}
 
 enum { OPT_SPECS = WK_CLI_LONG_ONLY, OPT_OUT, OPT_CHECK };
 static const struct wk_cli_option seed_options[] = {
-    { "specs", OPT_SPECS, WK_CLI_VALUE, "DIR", "the specs (default: the repository's specs/)" },
-    { "out", OPT_OUT, WK_CLI_VALUE, "DIR", "the corpus folder (default: the repository's corpus/)" },
+    { "specs", OPT_SPECS, WK_CLI_VALUE, "DIR", "the specs (default: the kit's specs/)" },
+    { "out", OPT_OUT, WK_CLI_VALUE, "DIR",
+      "the corpus folder (default: the checkout's corpus/; for an installed kit,\n"
+      "corpus/ in the working directory)" },
     { "check", OPT_CHECK, WK_CLI_FLAG, NULL,
       "write nothing; list each seed file of OUT that is missing, stale or\n"
       "made by no spec, and exit 1 if there is one" },
@@ -75,7 +87,7 @@ static int seed_arg(void *ctx, const struct wk_cli_arg *a)
 
 static int seed(int argc, char **argv)
 {
-    struct seed_args S = { WK_SOURCE_DIR "/specs", WK_SOURCE_DIR "/corpus", 0 };
+    struct seed_args S = { wk_cli_specs_dir(), default_corpus(), 0 };
     int rc = wk_cli_parse(&seed_command, argc, argv, seed_arg, &S);
     if (rc != WK_CLI_CONTINUE)
         return rc;
@@ -94,7 +106,9 @@ static int seed(int argc, char **argv)
 
 enum { OPT_CORPUS = WK_CLI_LONG_ONLY + 16, OPT_UPGRADE_CHECK };
 static const struct wk_cli_option upgrade_options[] = {
-    { "corpus", OPT_CORPUS, WK_CLI_VALUE, "DIR", "the corpus folder (default: the repository's corpus/)" },
+    { "corpus", OPT_CORPUS, WK_CLI_VALUE, "DIR",
+      "the corpus folder (default: the checkout's corpus/; for an installed kit,\n"
+      "corpus/ in the working directory)" },
     { "check", OPT_UPGRADE_CHECK, WK_CLI_FLAG, NULL,
       "write nothing; list each file in an older format, and exit 1 if there is one" },
     { 0 },
@@ -128,7 +142,7 @@ static int upgrade_arg(void *ctx, const struct wk_cli_arg *a)
 
 static int upgrade(int argc, char **argv)
 {
-    struct upgrade_args U = { WK_SOURCE_DIR "/corpus", 0 };
+    struct upgrade_args U = { default_corpus(), 0 };
     int rc = wk_cli_parse(&upgrade_command, argc, argv, upgrade_arg, &U);
     if (rc != WK_CLI_CONTINUE)
         return rc;

@@ -16,9 +16,6 @@
 #include "cli_options.h"
 #include "fuzz.h"
 
-#ifndef WK_SOURCE_DIR /* the repository, compiled in (cli/CMakeLists.txt) */
-#define WK_SOURCE_DIR "."
-#endif
 
 enum {
     OPT_HARNESS = WK_CLI_LONG_ONLY, OPT_DRIVER, OPT_OUT, OPT_REPLAY_DIR, OPT_ALL_FILES, OPT_FAIL_UNDER, OPT_BATCH,
@@ -135,7 +132,8 @@ int wk_cli_coverage(int argc, char **argv)
         return rc;
     if (wk_cli_parse_only)
         return 0;
-    o.source_dir = WK_SOURCE_DIR;
+    o.source_dir = wk_cli_data_dir(NULL);
+    o.builds_dir = wk_cli_builds_dir();
     o.driver_loads = driver_loads;
     /* The replay batches run the driver; one that forks and calls setsid()
      * leaves their process group. This command is the child subreaper of

@@ -5,8 +5,9 @@
  * hands them to wk_campaign_run (fuzz/campaign/), which does the work:
  * finding the build, seeding, running and following the engines, the
  * summary. The checkout the campaign uses (corpus/, harnesses/, build/) is
- * the one this wddmkit was built from (WK_FUZZ_REPO_DIR), else the working
- * directory.
+ * the kit's data root (a checkout, an installed share/wddmkit: cli_data.c)
+ * and the folder of its builds by name (a checkout's build/, an installed
+ * libexec/wddmkit), else the working directory.
  *
  * The command takes no operand: every argument after `--` goes to the
  * engine unchanged (the helper hands those over with after_end set).
@@ -21,10 +22,6 @@
 #include "cli_crash_args.h" /* wk_cli_unknown_harness */
 #include "cli_options.h"
 #include "fuzz.h" /* wk_campaign_run */
-
-#ifndef WK_FUZZ_REPO_DIR
-#define WK_FUZZ_REPO_DIR "."
-#endif
 
 enum {
     OPT_HARNESS = WK_CLI_LONG_ONLY, OPT_ENGINE, OPT_DRIVER, OPT_TIME, OPT_OUT, OPT_SEEDS, OPT_BUILD_DIR,
@@ -55,13 +52,14 @@ static const struct wk_cli_option fuzz_options[] = {
     { "seeds", OPT_SEEDS, WK_CLI_VALUE, "DIR",
       "more starting inputs: DIR/NAME/seeds when it exists (a corpus folder,\n"
       "as `wddmkit corpus seed --out DIR` writes from your specs), else DIR\n"
-      "itself; up to 8 times, added to the repository's seeds and regressions" },
+      "itself; up to 8 times, added to the kit's seeds and regressions" },
     { "build-dir", OPT_BUILD_DIR, WK_CLI_VALUE, "DIR",
       "where the harness binary is (DIR/fuzz/NAME or DIR/NAME;\n"
-      "default build/libfuzzer or build/afl of the repository; with a driver\n"
-      "module, the first build that loads it of build/libfuzzer-driver (ASan\n"
-      "+ UBSan on the driver, not on the kit's checks: inputs cost up to half\n"
-      "as much) and build/libfuzzer, or of build/afl and build/afl-driver)" },
+      "default the kit's libfuzzer or afl build: build/<name> of a checkout,\n"
+      "libexec/wddmkit/<name> of an installed kit; with a driver module, the\n"
+      "first build that loads it of libfuzzer-driver (ASan + UBSan on the\n"
+      "driver, not on the kit's checks: inputs cost up to half as much) and\n"
+      "libfuzzer, or of afl and afl-driver)" },
     { "max-len", OPT_MAX_LEN, WK_CLI_VALUE, "N", "largest input in bytes (default: the harness's, 4096 for most)" },
     { "timeout", OPT_TIMEOUT, WK_CLI_VALUE, "S", "seconds one input may run before it is a finding (default 10)" },
     { "rss-limit", OPT_RSS_LIMIT, WK_CLI_VALUE, "MB", "libFuzzer memory limit (default 2048; 0: none)" },
@@ -247,6 +245,7 @@ int wk_cli_fuzz(int argc, char **argv)
         return rc;
     if (wk_cli_parse_only)
         return 0;
-    F.o.repo_dir = WK_FUZZ_REPO_DIR;
+    F.o.repo_dir = wk_cli_data_dir(NULL);
+    F.o.builds_dir = wk_cli_builds_dir();
     return run_reaped(&F.o);
 }

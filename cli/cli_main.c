@@ -52,7 +52,7 @@ static const struct command {
 } commands[] = {
     { "conform", wk_cli_conform,
       { { "[--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]",
-          "run the YAML specs (default: the repo's specs/) as isolated cases;\n"
+          "run the YAML specs (default: the kit's specs/) as isolated cases;\n"
           "JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')" } } },
     { "fuzz", wk_cli_fuzz,
       { { "--harness NAME [--engine libfuzzer|afl] [--driver PATH] [--jobs N] [--time S] [-- ENGINE-ARGS...]",
@@ -92,16 +92,16 @@ static const struct command {
     { "corpus", wk_cli_corpus,
       { { "seed [--specs DIR] [--out DIR] [--check]",
           "write the seed corpora of the driver harnesses from YAML specs\n"
-          "(default: the repo's specs/ into its corpus/)" },
+          "(default: the kit's specs/ into the checkout's corpus/)" },
         { "upgrade [--corpus DIR] [--check]",
           "rewrite the step-program files of a corpus in the current format" } } },
     { "rules", wk_cli_rules,
       { { "[--markdown] [ID|GLOB...]", "list the contract rules every driver answer is checked against" } } },
     { "spec", wk_cli_spec,
       { { "lint FILE|DIR...", "check YAML specs without running them" },
-        { "dump ID|GLOB [FILE|DIR...]", "print cases as their step programs (default: the repo's specs/)" },
+        { "dump ID|GLOB [FILE|DIR...]", "print cases as their step programs (default: the kit's specs/)" },
         { "mutations", "list the answer corruptions negative cases use" } } },
-    { "version", run_version, { { "", "print the version" } } },
+    { "version", run_version, { { "", "print the version, and where the kit's data and builds are" } } },
     { "help", run_help, { { "[COMMAND]", "print this text, or COMMAND's help" } } },
 };
 enum { COMMANDS = sizeof(commands) / sizeof(commands[0]) };
@@ -149,8 +149,14 @@ static const struct wk_cli_command help_command = {
     NULL,
 };
 
-static const struct wk_cli_command version_command = { "version", "", NULL,
-                                                        "Prints the version of this build of wddmkit.", NULL };
+static const struct wk_cli_command version_command = {
+    "version", "", NULL,
+    "Prints the version of this build of wddmkit, then where it finds its data (specs/,\n"
+    "corpus/, the dictionaries: $WDDMKIT_DATA_DIR, else the source tree of this build, else\n"
+    "<prefix>/share/wddmkit beside an installed wddmkit) and its builds by name (a checkout's\n"
+    "build/, an installed kit's <prefix>/libexec/wddmkit).",
+    NULL,
+};
 
 static int one_operand(void *ctx, const struct wk_cli_arg *a)
 {
@@ -183,7 +189,11 @@ static int run_version(int argc, char **argv)
     int rc = wk_cli_parse(&version_command, argc, argv, one_operand, NULL);
     if (rc != WK_CLI_CONTINUE)
         return rc;
+    enum wk_kit_origin from;
+    const char *data = wk_cli_data_dir(&from), *builds = wk_cli_builds_dir();
     printf("wddmkit %s\ncommit %s\n", WK_VERSION, wk_cli_kit_commit);
+    printf("data:   %s (%s)\n", data, wk_cli_origin_text(from));
+    printf("builds: %s\n", builds ? builds : "(none)");
     return 0;
 }
 

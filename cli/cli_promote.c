@@ -2,8 +2,9 @@
 /*
  * cli_promote.c - `wddmkit promote FILE --driver PATH [--harness NAME]
  * [--name NAME] [--seed N] [--timeout S]`: a minimized finding written as
- * a regression (fuzz/crash/promote.c) under the source tree, or under
- * $WK_PROMOTE_ROOT when set (tests). Exit 0 written (or already there),
+ * a regression (fuzz/crash/promote.c) under the kit's checkout (for an
+ * installed kit, the working directory), or under $WK_PROMOTE_ROOT when
+ * set (tests). Exit 0 written (or already there),
  * 1 refused, 2 usage or I/O error.
  */
 #include <stdlib.h>
@@ -11,10 +12,6 @@
 
 #include "cli.h"
 #include "cli_crash_args.h"
-
-#ifndef WK_SOURCE_DIR /* the checkout, compiled in (cli/CMakeLists.txt) */
-#define WK_SOURCE_DIR "."
-#endif
 
 static const struct wk_cli_option promote_options[] = {
     WK_CRASH_OPT_DRIVER, WK_CRASH_OPT_BINDING, WK_CRASH_OPT_LOAD_TIMEOUT, WK_CRASH_OPT_HARNESS,
@@ -31,9 +28,11 @@ static const struct wk_cli_command promote_command = {
     WK_CRASH_INPUTS_HELP
     "fuzz_patch and fuzz_render inputs promote as the step program of their Patch or Render\n"
     "call (a YAML case with a `patch` or `render` step).\n"
-    "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the source tree)\n"
+    "Environment: WK_PROMOTE_ROOT  the root promote writes under (default: the kit's checkout;\n"
+    "                              for an installed kit, the working directory)\n"
     "             WK_REPLAY_DIR    the folder of the <harness>_replay binaries (default:\n"
-    "                              ../fuzz beside the wddmkit binary)\n"
+    "                              ../fuzz beside the wddmkit binary; installed:\n"
+    "                              <prefix>/libexec/wddmkit/<build>/fuzz)\n"
     "exit: 0 written (or already there), 1 refused, 2 usage or I/O error",
 };
 
@@ -61,6 +60,7 @@ int wk_cli_promote(int argc, char **argv)
     if (wk_cli_parse_only)
         return 0;
     const char *root = getenv("WK_PROMOTE_ROOT");
-    o.promote_root = root && *root ? root : WK_SOURCE_DIR;
+    const char *checkout = wk_cli_checkout();
+    o.promote_root = root && *root ? root : checkout ? checkout : ".";
     return wk_crash_promote(&o);
 }

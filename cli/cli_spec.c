@@ -6,7 +6,7 @@
  *   spec lint FILE|DIR...      load without running; every error is printed
  *                              as file:line:col: ... (exit 0 all valid, 2 not)
  *   spec dump ID [FILE|DIR...] print a case as the step program it compiles
- *                              to (default: the repository's specs/); ID may
+ *                              to (default: the kit's specs/); ID may
  *                              be a glob, matched as `conform --filter`
  *                              matches (fnmatch), and every match is printed
  *   spec mutations             the answer corruptions negative cases name
@@ -23,9 +23,6 @@
 #include "cli_options.h"
 #include "conformance.h"
 
-#ifndef WK_SPECS_DIR
-#define WK_SPECS_DIR "specs"
-#endif
 
 static const struct wk_cli_command lint_command = {
     "spec lint", "FILE|DIR...", NULL,
@@ -34,7 +31,7 @@ static const struct wk_cli_command lint_command = {
     NULL,
 };
 static const struct wk_cli_command dump_command = {
-    "spec dump", "ID|GLOB [FILE|DIR...]   (default: " WK_SPECS_DIR ")", NULL,
+    "spec dump", "ID|GLOB [FILE|DIR...]   (default: the kit's specs/)", NULL,
     "Prints each case whose id matches, an ID or a glob as in 'paging-fill*', as the step\n"
     "program it runs. The format: docs/spec-format.md.",
     NULL,
@@ -131,7 +128,7 @@ static int dump(int argc, char **argv)
     if (wk_cli_parse_only)
         return 0;
     argc = o.count;
-    char *fallback[] = { (char *)WK_SPECS_DIR };
+    char *fallback[] = { (char *)wk_cli_specs_dir() };
     struct wk_spec_set set;
     struct wk_diag d;
     load_reporting(&set, &d, argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : fallback);

@@ -6,9 +6,12 @@
  * (driver_probe.c says so) runs, with the same command line, in the first
  * wddmkit that answers `driver check PATH` with success: first the build
  * trees the driver lies in (a driver of build/libfuzzer/examples/drivers/
- * goes to build/libfuzzer/cli/wddmkit), then every build beside this one.
+ * goes to build/libfuzzer/cli/wddmkit), then every build beside this one,
+ * then every build of the kit's builds folder (a checkout's build/, an
+ * installed kit's <prefix>/libexec/wddmkit/<name>/: cli_data.c).
  * When none can, the command stops with the symbol and the cmake line that
- * makes such a build (exit 2), before it runs anything. For a module built
+ * makes such a build, or for an installed kit the builds it has (exit 2),
+ * before it runs anything. For a module built
  * with GCC's shared ASan runtime the hand-over is this wddmkit, else
  * another build, run again with LD_PRELOAD=libasan.so.N.
  */
@@ -131,10 +134,32 @@ static void find_candidates(struct candidates *c, const char *driver)
         for (int i = 0; i < ANCESTORS && up(dir); i++)
             consider(c, dir);
     }
-    /* The builds beside this one: <root>/<build>/cli/wddmkit. */
+    /* The builds beside this one, when it is <root>/<build>/cli/wddmkit
+     * (a build tree, an installed instrumented build); an installed
+     * <prefix>/bin/wddmkit has none, and <prefix>/.. is no builds folder. */
     snprintf(dir, sizeof(dir), "%s", c->self);
-    if (up(dir) && up(dir) && up(dir))
+    if (up(dir) && strlen(dir) >= 4 && strcmp(dir + strlen(dir) - 4, "/cli") == 0 && up(dir) && up(dir))
         consider_builds_in(c, dir);
+    /* The kit's builds by name (an installed kit's libexec/wddmkit). */
+    const char *builds = wk_cli_builds_dir();
+    if (builds)
+        consider_builds_in(c, builds);
+}
+
+/* What an installed kit says when none of its builds loads the driver:
+ * which builds it has, and how a packager adds one. */
+static void installed_advice(const struct candidates *c)
+{
+    enum wk_kit_origin from;
+    wk_cli_data_dir(&from);
+    const char *builds = wk_cli_builds_dir();
+    if (from != WK_KIT_INSTALLED || !builds)
+        return;
+    fprintf(stderr, "This is an installed kit: its builds are under %s/, and none of the %d tried loads\n"
+                    "the driver. A packager adds one by building the kit's preset of that name (libfuzzer,\n"
+                    "libfuzzer-driver, afl, afl-driver, asan, coverage) and installing that build into the same\n"
+                    "prefix (docs/install.md, \"Instrumented builds\").\n",
+            builds, c->count);
 }
 
 int wk_cli_build_loads_driver(const char *exe, const char *driver)
@@ -241,5 +266,6 @@ int wk_cli_hand_over(int argc, char **argv)
             "--preset libfuzzer, then build/libfuzzer/cli/wddmkit), or give an uninstrumented build of "
             "the driver.\n",
             driver, sym, c.count);
+    installed_advice(&c);
     return 2;
 }

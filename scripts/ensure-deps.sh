@@ -6,7 +6,9 @@
 # exits 2. Quiet when everything is already there.
 set -euo pipefail
 
-packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev nettle-dev make gcc g++ libxml2-utils python3 python3-jsonschema)
+packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev nettle-dev make gcc g++ libxml2-utils
+          python3 python3-jsonschema
+          pkgconf dpkg-dev) # the last two: the install tests (pkg-config, cpack's dpkg-shlibdeps)
 
 missing=()
 for p in "${packages[@]}"; do

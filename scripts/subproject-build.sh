@@ -15,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/project"
 cat >"$work/project/CMakeLists.txt" <<CMAKE
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22)
 project(a_driver_project C CXX)
 add_subdirectory("$src" wddmkit)
 enable_testing()

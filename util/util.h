@@ -65,6 +65,34 @@ int wk_path_mkdir_p(const char *path);
  * '/'): 1 and its path in out, else 0. */
 int wk_path_find_program(const char *name, char *out, size_t cap);
 
+/* --- the kit's own folders (kit_dirs.c) ---------------------------------- */
+
+/* Where the running kit's data is (specs/, corpus/, harnesses/ with the
+ * dictionaries), and how it was found: */
+enum wk_kit_origin {
+    WK_KIT_FROM_ENV,    /* $WDDMKIT_DATA_DIR, as given */
+    WK_KIT_BUILD_TREE,  /* the source folder of the build this program is in */
+    WK_KIT_INSTALLED,   /* <prefix>/share/wddmkit, found from the executable's own path */
+    WK_KIT_NOWHERE,     /* none of those: "." */
+};
+/* The file a build tree holds (in the kit's build folder, never installed)
+ * naming its source folder: relative to itself on the first line, absolute
+ * on the second. */
+#define WK_BUILD_TREE_FILE "wddmkit-source-dir.txt"
+/* The data root into out (resolved, except $WDDMKIT_DATA_DIR); its origin. */
+enum wk_kit_origin wk_kit_data_dir(char *out, size_t cap);
+/* Whether dir is a source checkout of the kit (harnesses/CMakeLists.txt). */
+int wk_kit_is_checkout(const char *dir);
+/* The folder of the kit's builds by name (<dir>/<name>/cli/wddmkit,
+ * <dir>/<name>/fuzz/): a checkout's build/, an installed kit's
+ * <prefix>/libexec/wddmkit. 1 found, else 0 and out = "". */
+int wk_kit_builds_dir(char *out, size_t cap);
+/* The folder of this build's <harness>_replay programs: $WK_REPLAY_DIR,
+ * else ../fuzz beside the executable (a build tree, an installed
+ * instrumented build), else the installed kit's
+ * <prefix>/libexec/wddmkit/<name>/fuzz. 0 when nothing fits. */
+int wk_kit_replay_dir(char *out, size_t cap);
+
 /* --- files (files.c, file_find.c) --------------------------------------- */
 
 /* Reads up to cap - 1 bytes from fd into buf, NUL-terminates, closes fd;

@@ -24,10 +24,12 @@
 #include "campaign/internal.h"
 #include "util.h"
 
+/* A checkout, or an installed kit's share/wddmkit: corpus/ and harnesses/. */
 int wk_campaign_is_repo(const char *dir)
 {
-    char p[FPATH];
-    return wk_path_join(p, sizeof(p), dir, "harnesses/CMakeLists.txt") && wk_path_is_regular(p);
+    char corpus[FPATH], harnesses[FPATH];
+    return wk_path_join(corpus, sizeof(corpus), dir, "corpus") && wk_path_is_dir(corpus) &&
+           wk_path_join(harnesses, sizeof(harnesses), dir, "harnesses") && wk_path_is_dir(harnesses);
 }
 
 /* The driver module fuzzed (--driver, else WK_DRIVER), or NULL. */
@@ -131,9 +133,19 @@ static void print_build_hint(const struct campaign *c)
 {
     const char *e = hinted_preset(c);
     const char *h = c->o.harness;
+    if (!c->o.build_dir && !c->checkout && c->builds[0]) {
+        /* An installed kit: its builds are what its packager installed. */
+        fprintf(stderr,
+                "this installed kit has no %s build (%s/%s/): the package was made without it. A packager\n"
+                "adds it by building the kit's %s preset and installing that build into the same prefix\n"
+                "(docs/install.md, \"Instrumented builds\"); or build the kit from source and run that\n"
+                "wddmkit, or give --build-dir.\n",
+                e, c->builds, e, e);
+        return;
+    }
     fprintf(stderr, "build it with:\n");
     if (!c->o.build_dir) {
-        if (c->have_repo)
+        if (c->checkout)
             fprintf(stderr, "  cd %s\n", c->repo);
         fprintf(stderr, "  cmake --preset %s && cmake --build --preset %s --target %s\n", e, e, h);
     } else if (c->o.engine == ENGINE_LIBFUZZER) {
@@ -142,13 +154,13 @@ static void print_build_hint(const struct campaign *c)
                 "        -DCMAKE_CXX_COMPILER=clang++ -DWK_SANITIZE=address,undefined -DWK_FUZZ_ENGINE=libfuzzer \\\n"
                 "        -DWK_BUILD_BENCH=OFF\n"
                 "  cmake --build %s --target %s\n",
-                c->have_repo ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
+                c->checkout ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
     } else {
         fprintf(stderr,
                 "  cmake -S %s -B %s -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=afl-clang-fast \\\n"
                 "        -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DWK_FUZZ_ENGINE=afl -DWK_BUILD_BENCH=OFF\n"
                 "  cmake --build %s --target %s\n",
-                c->have_repo ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
+                c->checkout ? c->repo : "<repo>", c->o.build_dir, c->o.build_dir, h);
     }
     if (c->o.engine == ENGINE_AFL)
         fprintf(stderr, "(AFL++ is Debian's afl++ package: afl-clang-fast and afl-fuzz)\n");
@@ -193,9 +205,10 @@ static void list_candidates(const struct campaign *c, struct candidates *cs)
     int count = build_presets(c, presets);
     for (int p = 0; p < count; p++) {
         char sub[300];
+        snprintf(sub, sizeof(sub), "%s/fuzz/%s", presets[p], h);
+        if (c->builds[0])
+            add_candidate(cs, c->builds, sub, presets[p]);
         snprintf(sub, sizeof(sub), "build/%s/fuzz/%s", presets[p], h);
-        if (c->have_repo)
-            add_candidate(cs, c->repo, sub, presets[p]);
         add_candidate(cs, ".", sub, presets[p]);
     }
 }

@@ -63,7 +63,8 @@ int wk_campaign_name_ok(const char *s)
     return 1;
 }
 
-/* The repository: seeds, dictionaries, sources and the default builds. */
+/* The kit's data (seeds, dictionaries; in a checkout the harness
+ * sources too) and its builds by name. */
 static void find_repo(struct campaign *c)
 {
     const char *dir = c->o.repo_dir;
@@ -71,10 +72,16 @@ static void find_repo(struct campaign *c)
         c->have_repo = 1;
     else if (wk_campaign_is_repo(".") && realpath(".", c->repo))
         c->have_repo = 1;
+    c->checkout = c->have_repo && wk_kit_is_checkout(c->repo);
+    if (c->o.builds_dir)
+        wk_str_copy(c->builds, sizeof(c->builds), c->o.builds_dir);
+    else if (!(c->have_repo && wk_path_join(c->builds, sizeof(c->builds), c->repo, "build")))
+        c->builds[0] = '\0';
 }
 
 /* The harness's max_len (fuzz/harnesses.txt); 0 (with a message) when the checkout has no
- * source for it and no --build-dir says where a binary is. */
+ * source for it and no --build-dir says where a binary is (an installed
+ * kit has no sources: its list of harnesses is the one compiled in). */
 static int check_harness(struct campaign *c)
 {
     /* Other names are accepted when their source or binary exists, with a
@@ -83,8 +90,8 @@ static int check_harness(struct campaign *c)
     c->max_len = c->o.max_len_set ? (unsigned)c->o.max_len : known ? known->max_len : 4096;
     char src[FPATH], rel[300];
     snprintf(rel, sizeof(rel), "harnesses/%s.c", c->o.harness);
-    int have_src = c->have_repo && wk_path_join(src, sizeof(src), c->repo, rel) && wk_path_is_regular(src);
-    if (!c->have_repo || have_src || c->o.build_dir)
+    int have_src = c->checkout && wk_path_join(src, sizeof(src), c->repo, rel) && wk_path_is_regular(src);
+    if (!c->checkout || have_src || c->o.build_dir)
         return 1;
     fprintf(stderr, "wddmkit fuzz: %s: %s is not in this tree (skipped)\n", c->o.harness, rel);
     if (!known) {

@@ -31,10 +31,15 @@ struct wk_campaign_options {
     /* --binding: the driver's hardware binding module (WK_BINDING), "none"
      * for no binding; NULL: the driver module's own export, if any. */
     const char *binding;
-    /* The checkout whose corpus/, harnesses/ and build/ the campaign uses
-     * (the command line passes the one it was built from); "." is tried
-     * when it is not a checkout. NULL: "." only. */
+    /* The kit's data whose corpus/ and harnesses/ (the dictionaries) the
+     * campaign uses: a checkout, or an installed kit's share/wddmkit (the
+     * command line passes the one it found); "." is tried when it holds
+     * neither. NULL: "." only. */
     const char *repo_dir;
+    /* The folder of the kit's builds by name, where the default harness
+     * binaries are (<builds_dir>/<preset>/fuzz/<harness>): a checkout's
+     * build/, an installed kit's libexec/wddmkit. NULL: <repo>/build. */
+    const char *builds_dir;
     enum wk_campaign_engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
     int max_len_set, dry_run, no_triage, prune, keep_seeds, stop_on_known;

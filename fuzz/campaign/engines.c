@@ -167,17 +167,17 @@ static void use_afl_mutator(const struct campaign *c)
                          : strcmp(c->o.harness, "fuzz_hostile") == 0 ? "hostile"
                          : strcmp(c->o.harness, "fuzz_render") == 0  ? "render"
                                                                      : NULL;
-    if (!format || !c->have_repo)
+    if (!format || !c->builds[0])
         return;
     if (getenv("AFL_CUSTOM_MUTATOR_LIBRARY")) {
         printf("mutator: %s (AFL_CUSTOM_MUTATOR_LIBRARY from the environment)\n", getenv("AFL_CUSTOM_MUTATOR_LIBRARY"));
         return;
     }
-    static const char *const presets[] = { "build/default/fuzz/libwk_afl_prog_mutator.so",
-                                           "build/clang/fuzz/libwk_afl_prog_mutator.so" };
+    static const char *const presets[] = { "default/fuzz/libwk_afl_prog_mutator.so",
+                                           "clang/fuzz/libwk_afl_prog_mutator.so" };
     for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
         char p[FPATH];
-        if (wk_path_join(p, sizeof(p), c->repo, presets[i]) && wk_path_is_regular(p)) {
+        if (wk_path_join(p, sizeof(p), c->builds, presets[i]) && wk_path_is_regular(p)) {
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", p, 1);
             setenv("WK_MUTATOR", format, 1);
             printf("mutator: %s (WK_MUTATOR=%s, structure-aware)\n", p, format);

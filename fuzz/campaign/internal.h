@@ -64,8 +64,10 @@ struct stats {
 /* A campaign in progress. */
 struct campaign {
     struct wk_campaign_options o;
-    char repo[FPATH];
+    char repo[FPATH];             /* the kit's data: corpus/, harnesses/ */
     int have_repo;
+    int checkout;                 /* repo is a source checkout (harnesses/NAME.c there) */
+    char builds[FPATH];           /* the builds by name; "" none */
     unsigned max_len;
     char bin[FPATH], afl_fuzz[FPATH], driver[FPATH], dict[FPATH];
     char binding[FPATH];          /* WK_BINDING for every process: a path, "none", "" (the driver's own) */

@@ -467,22 +467,30 @@ static int summarize_lcov(const char *lcov_path, const char *never_path, struct 
 /* The command                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Whether dir holds the kit's data (a checkout, an installed kit's
+ * share/wddmkit): the default inputs are its corpus/NAME/. */
 static int is_repo_dir(const char *dir)
 {
     char p[CPATH];
-    return wk_path_join(p, sizeof(p), dir, "fuzz/CMakeLists.txt") && wk_path_is_regular(p);
+    return wk_path_join(p, sizeof(p), dir, "corpus") && wk_path_is_dir(p);
 }
 
 /* The NAME_replay binary: --replay-dir, else (with a driver) this build's
- * (WK_REPLAY_DIR, ../fuzz beside wddmkit), else the coverage preset's. */
-static int locate_replay(const struct wk_coverage_options *o, const char *repo, char *out, size_t cap)
+ * (WK_REPLAY_DIR, ../fuzz beside wddmkit), else the coverage build's
+ * (<builds>/coverage/fuzz: a checkout's build/coverage, an installed kit's
+ * libexec/wddmkit/coverage). */
+static int locate_replay(const struct wk_coverage_options *o, char *out, size_t cap)
 {
     char dir[CPATH];
     if (o->replay_dir) {
         if (!wk_str_copy(dir, sizeof(dir), o->replay_dir))
             return 0;
-    } else if (!o->driver && repo) {
-        if (!wk_path_join(dir, sizeof(dir), repo, "build/coverage/fuzz"))
+    } else if (!o->driver) {
+        if (!o->builds_dir) { /* no builds here at all: what a checkout would have */
+            snprintf(out, cap, "build/coverage/fuzz/%s_replay", o->harness);
+            return 0;
+        }
+        if (!wk_path_join(dir, sizeof(dir), o->builds_dir, "coverage/fuzz"))
             return 0;
     } else {
         return wk_fuzz_replay_binary(o->harness, out, cap) == 0;
@@ -491,10 +499,10 @@ static int locate_replay(const struct wk_coverage_options *o, const char *repo, 
 }
 
 /* locate_replay, with the path resolved for the messages. */
-static int locate_replay_resolved(const struct wk_coverage_options *o, const char *repo, char *out, size_t cap)
+static int locate_replay_resolved(const struct wk_coverage_options *o, char *out, size_t cap)
 {
-    char found[CPATH];
-    if (!locate_replay(o, repo, found, sizeof(found))) {
+    char found[CPATH] = "";
+    if (!locate_replay(o, found, sizeof(found))) {
         snprintf(out, cap, "%s", found);
         return 0;
     }
@@ -674,11 +682,11 @@ int wk_fuzz_coverage_run(const struct wk_coverage_options *o)
 {
     char repo[CPATH] = "", replay[CPATH], out[CPATH], profiles[CPATH], log[CPATH];
     char profdata_tool[CPATH], cov_tool[CPATH];
-    /* The repository: the caller's checkout, else the working directory. */
+    /* The kit's data: the caller's, else the working directory. */
     if (!(o->source_dir && is_repo_dir(o->source_dir) && realpath(o->source_dir, repo)) &&
         !(is_repo_dir(".") && realpath(".", repo)))
         repo[0] = '\0';
-    if (!locate_replay_resolved(o, repo[0] ? repo : NULL, replay, sizeof(replay))) {
+    if (!locate_replay_resolved(o, replay, sizeof(replay))) {
         fprintf(stderr, "wddmkit coverage: no replay binary %s_replay (looked for %s)\n", o->harness, replay);
         if (!o->driver)
             fprintf(stderr, "build it: cmake --preset coverage && cmake --build --preset coverage --target %s_replay\n",

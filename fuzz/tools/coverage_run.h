@@ -17,8 +17,11 @@ struct wk_coverage_options {
     const char *driver;             /* the module measured; NULL: the reference driver, in a coverage build */
     const char *out;                /* the output folder; NULL: fuzz-out/<harness>-coverage */
     const char *replay_dir;         /* the folder of <harness>_replay; NULL: found */
-    const char *source_dir;         /* the checkout, for corpus/NAME/ and build/coverage/; NULL, or not a
-                                       checkout: the working directory when it is one */
+    const char *source_dir;         /* the kit's data (a checkout, an installed share/wddmkit), for
+                                       corpus/NAME/; NULL, or without a corpus/: the working directory
+                                       when it has one */
+    const char *builds_dir;         /* the kit's builds by name, for coverage/fuzz/ (a checkout's
+                                       build/, <prefix>/libexec/wddmkit); NULL: none */
     const char *inputs[WK_COVERAGE_MAX_INPUTS];
     int ninputs;                    /* 0: the default inputs */
     int all_files;                  /* also report the kit's code compiled into the driver */
