@@ -15,40 +15,24 @@
 #include "elf_section.h"
 
 #include <elf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Fills why; returns -1 (malformed). */
-__attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (cap)
-        vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* Whether [off, off + len) lies inside an image of `size` bytes. */
-static int inside(uint64_t off, uint64_t len, size_t size)
-{
-    return off <= size && len <= size - off;
-}
+#include "elf_bounds.h"
 
 static int header(const uint8_t *d, size_t size, Elf64_Ehdr *h, char *why, size_t cap)
 {
     if (size < sizeof(*h))
-        return refuse(why, cap, "ELF header: expected %zu bytes, the file has %zu", sizeof(*h), size);
+        return elf_refuse(why, cap, "ELF header: expected %zu bytes, the file has %zu", sizeof(*h), size);
     memcpy(h, d, sizeof(*h));
     if (memcmp(h->e_ident, ELFMAG, SELFMAG) != 0)
-        return refuse(why, cap, "offset 0: expected the ELF magic 7f 45 4c 46, saw %02x %02x %02x %02x",
+        return elf_refuse(why, cap, "offset 0: expected the ELF magic 7f 45 4c 46, saw %02x %02x %02x %02x",
                       h->e_ident[0], h->e_ident[1], h->e_ident[2], h->e_ident[3]);
     if (h->e_ident[EI_CLASS] != ELFCLASS64 || h->e_ident[EI_DATA] != ELFDATA2LSB)
-        return refuse(why, cap, "offset 4: expected a 64-bit little-endian file (class 2, data 1), saw class %u, data %u",
+        return elf_refuse(why, cap, "offset 4: expected a 64-bit little-endian file (class 2, data 1), saw class %u, data %u",
                       h->e_ident[EI_CLASS], h->e_ident[EI_DATA]);
     if (h->e_shoff && h->e_shentsize != sizeof(Elf64_Shdr))
-        return refuse(why, cap, "e_shentsize: expected %zu, saw %u", sizeof(Elf64_Shdr), h->e_shentsize);
+        return elf_refuse(why, cap, "e_shentsize: expected %zu, saw %u", sizeof(Elf64_Shdr), h->e_shentsize);
     return 1;
 }
 
@@ -67,22 +51,22 @@ int wk_elf_section(const uint8_t *data, size_t size, const char *name, uint64_t 
     if (header(data, size, &h, why, cap) < 0)
         return -1;
     if (!h.e_shoff)
-        return refuse(why, cap, "e_shoff is 0: the file has no section headers");
-    if (!inside(h.e_shoff, sizeof(Elf64_Shdr), size))
-        return refuse(why, cap, "e_shoff 0x%llx: expected a section header inside the file's %zu bytes",
+        return elf_refuse(why, cap, "e_shoff is 0: the file has no section headers");
+    if (!elf_inside(h.e_shoff, sizeof(Elf64_Shdr), size))
+        return elf_refuse(why, cap, "e_shoff 0x%llx: expected a section header inside the file's %zu bytes",
                       (unsigned long long)h.e_shoff, size);
     Elf64_Shdr zero = section(data, &h, 0);
     uint64_t count = h.e_shnum ? h.e_shnum : zero.sh_size; /* extended numbering */
     uint64_t names = h.e_shstrndx == SHN_XINDEX ? zero.sh_link : h.e_shstrndx;
     if (count > (size - h.e_shoff) / sizeof(Elf64_Shdr))
-        return refuse(why, cap, "section headers at 0x%llx: %llu of them do not fit in the file's %zu bytes",
+        return elf_refuse(why, cap, "section headers at 0x%llx: %llu of them do not fit in the file's %zu bytes",
                       (unsigned long long)h.e_shoff, (unsigned long long)count, size);
     if (names == SHN_UNDEF || names >= count)
-        return refuse(why, cap, "e_shstrndx: expected a section below %llu, saw %llu", (unsigned long long)count,
+        return elf_refuse(why, cap, "e_shstrndx: expected a section below %llu, saw %llu", (unsigned long long)count,
                       (unsigned long long)names);
     Elf64_Shdr strtab = section(data, &h, names);
-    if (!inside(strtab.sh_offset, strtab.sh_size, size))
-        return refuse(why, cap, "section-name table (section %llu): [0x%llx, +0x%llx) is not inside the file's %zu bytes",
+    if (!elf_inside(strtab.sh_offset, strtab.sh_size, size))
+        return elf_refuse(why, cap, "section-name table (section %llu): [0x%llx, +0x%llx) is not inside the file's %zu bytes",
                       (unsigned long long)names, (unsigned long long)strtab.sh_offset,
                       (unsigned long long)strtab.sh_size, size);
     const char *table = (const char *)data + strtab.sh_offset;
@@ -97,6 +81,6 @@ int wk_elf_section(const uint8_t *data, size_t size, const char *name, uint64_t 
             return 1;
         }
     }
-    refuse(why, cap, "no section named %s among %llu", name, (unsigned long long)count);
+    elf_refuse(why, cap, "no section named %s among %llu", name, (unsigned long long)count);
     return 0;
 }
