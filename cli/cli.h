@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util.h"
 #include "wddmkit/status.h"
@@ -39,6 +40,30 @@ const char *wk_cli_checkout(void);
 const char *wk_cli_builds_dir(void);
 /* How the data root was found, for `wddmkit version`. */
 const char *wk_cli_origin_text(enum wk_kit_origin from);
+
+/* The commands `wddmkit` dispatches, each with its lines of `wddmkit help`
+ * (the usage after the command's name, and what it does: more lines after
+ * '\n'); a command of subcommands has a line for each. In `wddmkit help`'s
+ * order; *count entries (cli_main.c). */
+struct wk_cli_help_line {
+    const char *usage, *summary;
+};
+struct wk_cli_top_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* the arguments after the command word */
+    struct wk_cli_help_line help[3];
+};
+const struct wk_cli_top_command *wk_cli_commands(size_t *count);
+/* What wddmkit is, in a line ("fuzzing and conformance tests for ..."), and
+ * the closing paragraph of `wddmkit help`. */
+extern const char wk_cli_tagline[];
+extern const char wk_cli_closing[];
+
+/* `wddmkit help --man` and `wddmkit help --completion bash`: the manual
+ * page (roff, man(7)) and a bash completion script, written from the help
+ * text of every command (cli_manual.c). 0, or 1 after saying why to stderr. */
+int wk_cli_write_manual(FILE *out);
+int wk_cli_write_bash_completion(FILE *out);
 
 /* `wddmkit gpu SUBCOMMAND ...`; argv[0] is the subcommand. */
 int wk_cli_gpu(int argc, char **argv);

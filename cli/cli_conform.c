@@ -67,14 +67,14 @@ enum {
 static const struct wk_cli_option conform_options[] = {
     { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH", "the driver object to test (default: the built-in reference driver)" },
     WK_CLI_OPT_LOAD_TIMEOUT(OPT_LOAD_TIMEOUT),
-    { "profile", OPT_PROFILE, WK_CLI_VALUE, "P",
+    { "profile", OPT_PROFILE, WK_CLI_VALUE, "contract|stress|reference",
       "contract: check the DDI contract and the data only; stress: also\n"
       "inputs no kernel hands a driver (a bare Patch); reference: everything,\n"
       "with the reference driver's own choices (placement offsets, counts of\n"
       "calls and passes, context info). Default: contract with --driver,\n"
       "reference without" },
     { "jobs", 'j', WK_CLI_VALUE, "N", "cases in parallel (default: the number of CPUs)" },
-    { "gpu", OPT_GPU, WK_CLI_VALUE, "G",
+    { "gpu", OPT_GPU, WK_CLI_VALUE, "model|none|auto",
       "what executes the driver's buffers: model (the kit's GPU model), none (a driver for\n"
       "other hardware: the checks of what a buffer did are skipped, never failed), auto\n"
       "(default: model when the driver declares WK_DRIVER_TARGETS_GPU_MODEL)" },
@@ -82,7 +82,7 @@ static const struct wk_cli_option conform_options[] = {
       "the hardware binding of a driver for other hardware (include/wddmkit/binding.h): a\n"
       "module exporting wk_binding; its processor executes the driver's buffers. none: no\n"
       "binding. Default: the driver module's own wk_binding, if it exports one" },
-    { "umd", OPT_UMD, WK_CLI_VALUE, "U",
+    { "umd", OPT_UMD, WK_CLI_VALUE, "kit|none|auto",
       "with --gpu none, whether the driver's Render reads the kit's own user-mode command\n"
       "format: kit (the cases that hand it that format are judged), none (they are skipped),\n"
       "auto (default: kit when the driver declares WK_DRIVER_READS_KIT_UMD)" },

@@ -35,7 +35,7 @@ static char harness_text[4096];
 
 static const struct wk_cli_option fuzz_options[] = {
     { "harness", OPT_HARNESS, WK_CLI_VALUE, "NAME", harness_text },
-    { "engine", OPT_ENGINE, WK_CLI_VALUE, "E", "libfuzzer (default) or afl (AFL++)" },
+    { "engine", OPT_ENGINE, WK_CLI_VALUE, "libfuzzer|afl", "libfuzzer (default) or afl (AFL++)" },
     { "driver", OPT_DRIVER, WK_CLI_VALUE, "PATH",
       "the driver under test, a shared object (passed as WK_DRIVER;\n"
       "default: the reference driver built into the harness)" },

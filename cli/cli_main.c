@@ -35,21 +35,11 @@ int wk_cli_split_args(char *text, size_t size, char **argv, int max_args)
 static int run_help(int argc, char **argv);
 static int run_version(int argc, char **argv);
 
-/* One line of `wddmkit help`: the usage after the command's name, and
- * what it does (more lines after '\n'). */
-struct help_line {
-    const char *usage, *summary;
-};
-
 /* Every command the dispatcher runs, with its lines of `wddmkit help`:
  * `help` prints this table, so no command can be missing from it. A
  * command of subcommands has a line for each (the group's own --help
  * lists them from its table: tests/cli_options.sh checks they agree). */
-static const struct command {
-    const char *name;
-    int (*run)(int argc, char **argv); /* the arguments after the command word */
-    struct help_line help[3];
-} commands[] = {
+static const struct wk_cli_top_command commands[] = {
     { "conform", wk_cli_conform,
       { { "[--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]",
           "run the YAML specs (default: the kit's specs/) as isolated cases;\n"
@@ -102,15 +92,28 @@ static const struct command {
         { "dump ID|GLOB [FILE|DIR...]", "print cases as their step programs (default: the kit's specs/)" },
         { "mutations", "list the answer corruptions negative cases use" } } },
     { "version", run_version, { { "", "print the version, and where the kit's data and builds are" } } },
-    { "help", run_help, { { "[COMMAND]", "print this text, or COMMAND's help" } } },
+    { "help", run_help, { { "[COMMAND] [--man] [--completion bash]",
+                            "print this text, or COMMAND's help; the manual page or the bash\n"
+                            "completion, both written from this help" } } },
 };
 enum { COMMANDS = sizeof(commands) / sizeof(commands[0]) };
+
+const struct wk_cli_top_command *wk_cli_commands(size_t *count)
+{
+    *count = COMMANDS;
+    return commands;
+}
+
+const char wk_cli_tagline[] = "fuzzing and conformance tests for WDDM display miniport drivers on Linux";
+const char wk_cli_closing[] =
+    "Every command takes -h/--help; a value as --name VALUE or --name=VALUE; -- ends the\n"
+    "options. The DMA-buffer format and the reference adapter: docs/gpu-model.md.";
 
 #define SUMMARY_COLUMN 22 /* where a command's summary starts */
 
 /* "  name usage", then the summary from SUMMARY_COLUMN (on the next line
  * when the usage reaches it), its further lines indented alike. */
-static void help_line(FILE *out, const char *name, const struct help_line *l)
+static void help_line(FILE *out, const char *name, const struct wk_cli_help_line *l)
 {
     int n = fprintf(out, "  %s%s%s", name, *l->usage ? " " : "", l->usage);
     if (n + 1 >= SUMMARY_COLUMN)
@@ -136,16 +139,23 @@ static void usage(FILE *out)
     for (size_t i = 0; i < COMMANDS; i++)
         for (size_t k = 0; k < sizeof(commands[i].help) / sizeof(commands[i].help[0]) && commands[i].help[k].summary; k++)
             help_line(out, commands[i].name, &commands[i].help[k]);
-    fputs("\n"
-          "Every command takes -h/--help; a value as --name VALUE or --name=VALUE; -- ends the\n"
-          "options. The DMA-buffer format and the reference adapter: docs/gpu-model.md.\n",
-          out);
+    fprintf(out, "\n%s\n", wk_cli_closing);
 }
 
+enum { OPT_MAN = WK_CLI_LONG_ONLY, OPT_COMPLETION };
+static const struct wk_cli_option help_options[] = {
+    { "man", OPT_MAN, WK_CLI_FLAG, NULL, "print the manual page, wddmkit(1), in roff: 'wddmkit help --man | man -l -'" },
+    { "completion", OPT_COMPLETION, WK_CLI_VALUE, "bash",
+      "print the bash completion script (installed as\n"
+      "<prefix>/share/bash-completion/completions/wddmkit)" },
+    { 0 }
+};
+
 static const struct wk_cli_command help_command = {
-    "help", "[COMMAND]", NULL,
+    "help", "[COMMAND] [--man] [--completion bash]", help_options,
     "Without COMMAND: every command and what it does. With one: that command's own help (the\n"
-    "same as 'wddmkit COMMAND --help').",
+    "same as 'wddmkit COMMAND --help'). --man and --completion write the manual page and the\n"
+    "shell completion from the same help text (the build installs both).",
     NULL,
 };
 
@@ -157,6 +167,32 @@ static const struct wk_cli_command version_command = {
     "build/, an installed kit's <prefix>/libexec/wddmkit).",
     NULL,
 };
+
+struct help_args {
+    const char *command;
+    int man, completion;
+};
+
+static int help_arg(void *ctx, const struct wk_cli_arg *a)
+{
+    struct help_args *h = ctx;
+    switch (a->key) {
+    case OPT_MAN:
+        h->man = 1;
+        return 0;
+    case OPT_COMPLETION:
+        if (strcmp(a->value, "bash") != 0)
+            return wk_cli_error(a->cmd, "--completion: bash is the one shell, saw '%s'", a->value);
+        h->completion = 1;
+        return 0;
+    case WK_CLI_OPERAND:
+        if (h->command)
+            return wk_cli_error(a->cmd, "unexpected argument '%s'", a->value);
+        h->command = a->value;
+        return 0;
+    }
+    return 0;
+}
 
 static int one_operand(void *ctx, const struct wk_cli_arg *a)
 {
@@ -171,10 +207,19 @@ static int run_command(const char *name, int argc, char **argv);
 
 static int run_help(int argc, char **argv)
 {
-    const char *command = NULL;
-    int rc = wk_cli_parse(&help_command, argc, argv, one_operand, &command);
+    struct help_args h = { 0 };
+    int rc = wk_cli_parse(&help_command, argc, argv, help_arg, &h);
     if (rc != WK_CLI_CONTINUE)
         return rc;
+    if (h.man + h.completion + !!h.command > 1)
+        return wk_cli_usage_error(&help_command, "COMMAND, --man and --completion go alone");
+    if (wk_cli_parse_only)
+        return 0;
+    if (h.man)
+        return wk_cli_write_manual(stdout);
+    if (h.completion)
+        return wk_cli_write_bash_completion(stdout);
+    const char *command = h.command;
     if (!command) {
         usage(stdout);
         return 0;

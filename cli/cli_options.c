@@ -27,6 +27,8 @@
 #define HELP_COLUMN 24 /* where an option's help starts */
 #define SUGGEST_MAX 64 /* longest word "did you mean" looks at */
 
+const struct wk_cli_help_sink *wk_cli_help_sink;
+
 static const struct wk_cli_option help_option = { "help", 'h', WK_CLI_FLAG, NULL, "print this help and exit" };
 
 static size_t option_count(const struct wk_cli_option *options)
@@ -321,7 +323,10 @@ static int scan(const struct wk_cli_command *cmd, int argc, char **argv, const c
         if (c == ':')
             return wk_cli_error(cmd, "option '%s' needs a value", spelled);
         if (c == help_option.key) {
-            wk_cli_help(cmd, stdout);
+            if (wk_cli_help_sink)
+                wk_cli_help_sink->command(wk_cli_help_sink->ctx, cmd);
+            else
+                wk_cli_help(cmd, stdout);
             return 0;
         }
         if (optarg && !*optarg)
@@ -436,7 +441,10 @@ int wk_cli_dispatch(const char *group, const char *about, const struct wk_cli_su
     }
     const char *word = argv[0];
     if (strcmp(word, "help") == 0 || strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
-        wk_cli_group_help(group, about, subs, count, stdout);
+        if (wk_cli_help_sink)
+            wk_cli_help_sink->group(wk_cli_help_sink->ctx, group, about, subs, count);
+        else
+            wk_cli_group_help(group, about, subs, count, stdout);
         return 0;
     }
     const char *words[16];

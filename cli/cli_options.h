@@ -189,4 +189,20 @@ void wk_cli_group_help(const char *group, const char *about, const struct wk_cli
 int wk_cli_getopt_tables(const struct wk_cli_option *options, struct option *longopts, char *optstring,
                          size_t optstring_size);
 
+/*
+ * Where -h/--help goes. NULL (always, but for the manual's writer): the
+ * help text to stdout. The writer of the manual page and of the shell
+ * completion (cli_manual.c) points it at a sink for a moment and asks every
+ * command for its help, so the tables it is handed are the very ones the
+ * help text is printed from: the manual cannot tell of an option the
+ * command lacks, nor miss one it has.
+ */
+struct wk_cli_help_sink {
+    void (*command)(void *ctx, const struct wk_cli_command *cmd);
+    void (*group)(void *ctx, const char *group, const char *about, const struct wk_cli_subcommand *subs,
+                  size_t count);
+    void *ctx;
+};
+extern const struct wk_cli_help_sink *wk_cli_help_sink;
+
 #endif

@@ -14,6 +14,8 @@
 #   lib/pkgconfig/wddmkit.pc                 pkg-config
 #   share/wddmkit/{specs,corpus,harnesses}/  the suite, the seed corpora, the dictionaries
 #   share/doc/wddmkit/                       README.md, LICENSE
+#   share/man/man1/wddmkit.1                 the manual page } written by the command from
+#   share/bash-completion/completions/wddmkit              } its help text (cli/cli_manual.c)
 # Every build, named WK_INSTALL_VARIANT ("default", or its preset's name):
 #   libexec/wddmkit/<variant>/fuzz/          its harness programs: <harness>_replay, and
 #                                            with a fuzz engine <harness>; the AFL++
@@ -78,6 +80,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/specs ${PROJECT_SOURCE_DIR}/corpus DESTI
 file(GLOB _wk_dicts ${PROJECT_SOURCE_DIR}/harnesses/*.dict)
 install(FILES ${_wk_dicts} DESTINATION ${WK_INSTALL_DATADIR}/harnesses)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+if(TARGET wk_manual) # not in a cross build without an emulator (cli/CMakeLists.txt)
+  install(FILES ${PROJECT_BINARY_DIR}/cli/wddmkit.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${PROJECT_BINARY_DIR}/cli/wddmkit.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+          RENAME wddmkit)
+endif()
 
 # find_package(wddmkit): wddmkitConfig.cmake, its version file, the targets.
 install(EXPORT wddmkitTargets NAMESPACE wddmkit:: DESTINATION ${WK_INSTALL_CMAKEDIR})

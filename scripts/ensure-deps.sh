@@ -8,7 +8,8 @@ set -euo pipefail
 
 packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev nettle-dev make gcc g++ libxml2-utils
           python3 python3-jsonschema
-          pkgconf dpkg-dev) # the last two: the install tests (pkg-config, cpack's dpkg-shlibdeps)
+          pkgconf dpkg-dev # the install tests (pkg-config, cpack's dpkg-shlibdeps)
+          groff-base) # the manual page's test (groff reads what `wddmkit help --man` writes)
 
 missing=()
 for p in "${packages[@]}"; do

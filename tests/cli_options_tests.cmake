@@ -18,3 +18,13 @@ if(WK_BASH)
   set_tests_properties(cli.options PROPERTIES LABELS "unit" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "cli_options: all checks passed")
 endif()
+# cli.manual: the manual page and bash completion the build writes from the
+# help text (cli/cli_manual.c), read by groff, man and bash (tests/cli_manual.sh).
+if(WK_BASH AND TARGET wk_manual)
+  add_test(NAME cli.manual
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/cli_manual.sh $<TARGET_FILE:wddmkit>
+            ${PROJECT_BINARY_DIR}/cli/wddmkit.1 ${PROJECT_BINARY_DIR}/cli/wddmkit.bash
+            ${CMAKE_CURRENT_BINARY_DIR}/cli-manual)
+  set_tests_properties(cli.manual PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "cli_manual: all checks passed")
+endif()

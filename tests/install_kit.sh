@@ -51,7 +51,8 @@ for f in "$bindir/wddmkit" "$includedir/wddmkit/driver.h" "$includedir/wddmkit/g
          "$libdir/cmake/wddmkit/wddmkitConfigVersion.cmake" "$libdir/cmake/wddmkit/wddmkitTargets.cmake" \
          "$libdir/pkgconfig/wddmkit.pc" "$datadir/wddmkit/specs/smoke.yaml" \
          "$datadir/wddmkit/corpus/fuzz_prog/seeds" "$datadir/wddmkit/harnesses/fuzz_prog.dict" \
-         "$libexecdir/wddmkit/default/fuzz/fuzz_prog_replay" "$libexecdir/wddmkit/default/fuzz/fuzz_render_replay"; do
+         "$libexecdir/wddmkit/default/fuzz/fuzz_prog_replay" "$libexecdir/wddmkit/default/fuzz/fuzz_render_replay" \
+         "$datadir/man/man1/wddmkit.1" "$datadir/bash-completion/completions/wddmkit"; do
     [ -e "$kit/$f" ] || fail "not installed: $f"
 done
 [ -e "$datadir/wddmkit/harnesses/CMakeLists.txt" ] && fail "harness sources installed"
