@@ -36,11 +36,12 @@ conform: build
 	$(BUILD)/cli/wddmkit conform -j $(JOBS) $(if $(DRIVER),--driver $(DRIVER)) \
 	    --junit $(BUILD)/conform.junit.xml --json $(BUILD)/conform.json --coverage
 
+# Every benchmark of the default build, one table (figure, goal, met, the
+# committed baseline docs/bench-baseline.json), build/default/bench/results.json.
+# QUICK=1: seconds, for checking the machinery; the figures are noisy.
 bench: PRESET = default
 bench: build
-	$(BUILD)/bench/gpu_copy
-	$(BUILD)/bench/gpu_blit
-	$(BUILD)/bench/conform_speed
+	python3 bench/run_all.py --build $(BUILD) $(if $(QUICK),--quick)
 
 clean:
 	rm -rf build

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "figures.h"
 #include "wddmkit/gpu.h"
 #include "wddmkit/processor.h"
 
@@ -215,9 +216,14 @@ static double best_of(double (*t)[T_COUNT], int rounds, int which)
     return best;
 }
 
-static void report(const char *model, const char *host, double ratio, double host_s, double model_s)
+/* One line, and the figure `name` (figures.h). */
+static void report(const char *name, const char *model, const char *host, double ratio, double host_s,
+                   double model_s)
 {
     double mib = (double)SIZE / (1 << 20);
+    char what[96];
+    snprintf(what, sizeof(what), "64 MiB %s through the model over host %s, median of paired rounds", model, host);
+    wk_bench_figure(name, ratio, "ratio", WK_BENCH_AT_LEAST, GOAL, what);
     printf("  model %-5s %8.1f MiB/s   host %-6s %8.1f MiB/s   ratio %.2f (goal >= %.1f: %s)\n", model,
            mib / model_s, host, mib / host_s, ratio, GOAL, ratio >= GOAL ? "met" : "MISSED");
 }
@@ -239,7 +245,7 @@ static void emit(struct bench *b)
 int main(int argc, char **argv)
 {
     static struct bench b;
-    int rounds = 15, flat = 0;
+    int rounds = wk_bench_quick() ? 3 : 15, flat = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--processor") == 0)
             b.processor = 1;
@@ -277,9 +283,9 @@ int main(int argc, char **argv)
     double hs, ms;
     printf("gpu_copy: 64 MiB, median of %d rounds\n", rounds);
     double ratio = paired_ratio(t, rounds, T_MEMCPY, T_COPY, &hs, &ms);
-    report("COPY", "memcpy", ratio, hs, ms);
+    report("gpu_copy.copy_ratio", "COPY", "memcpy", ratio, hs, ms);
     ratio = paired_ratio(t, rounds, T_MEMSET, T_FILL, &hs, &ms);
-    report("FILL", "memset", ratio, hs, ms);
+    report("gpu_copy.fill_ratio", "FILL", "memset", ratio, hs, ms);
     ratio = paired_ratio(t, rounds, T_MEMSET, T_PATTERN, &hs, &ms);
     printf("  model FILL with a 4-byte pattern %8.1f MiB/s   ratio to memset %.2f (information)\n",
            (double)SIZE / (1 << 20) / ms, ratio);
@@ -289,21 +295,21 @@ int main(int argc, char **argv)
     if (b.flat) {
         printf("on mappable segments (flat, in the memfd; --flat):\n");
         ratio = paired_ratio(t, rounds, T_MEMCPY, T_FLAT_COPY, &hs, &ms);
-        report("COPY", "memcpy", ratio, hs, ms);
+        report("gpu_copy.flat_copy_ratio", "COPY", "memcpy", ratio, hs, ms);
         ratio = paired_ratio(t, rounds, T_MEMSET, T_FLAT_FILL, &hs, &ms);
-        report("FILL", "memset", ratio, hs, ms);
+        report("gpu_copy.flat_fill_ratio", "FILL", "memset", ratio, hs, ms);
     }
     if (b.processor) {
         printf("through the memory table (wk_mem_ops copy, fill of a 1-byte pattern):\n");
         ratio = paired_ratio(t, rounds, T_MEMCPY, T_TABLE_COPY, &hs, &ms);
-        report("COPY", "memcpy", ratio, hs, ms);
+        report("gpu_copy.table_copy_ratio", "COPY", "memcpy", ratio, hs, ms);
         ratio = paired_ratio(t, rounds, T_MEMSET, T_TABLE_FILL, &hs, &ms);
-        report("FILL", "memset", ratio, hs, ms);
+        report("gpu_copy.table_fill_ratio", "FILL", "memset", ratio, hs, ms);
         printf("through the kit's processor (wk_gpu_exec_processor):\n");
         ratio = paired_ratio(t, rounds, T_MEMCPY, T_KIT_COPY, &hs, &ms);
-        report("COPY", "memcpy", ratio, hs, ms);
+        report("gpu_copy.processor_copy_ratio", "COPY", "memcpy", ratio, hs, ms);
         ratio = paired_ratio(t, rounds, T_MEMSET, T_KIT_FILL, &hs, &ms);
-        report("FILL", "memset", ratio, hs, ms);
+        report("gpu_copy.processor_fill_ratio", "FILL", "memset", ratio, hs, ms);
     }
     free(b.hsrc);
     free(b.hdst);

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "figures.h"
 #include "wddmkit/gpu.h"
 
 #define SEG_BASE 0x200000000ull
@@ -59,6 +60,7 @@ struct row {
     const char *name;
     int flat, mapped;
     enum how how;
+    const char *key; /* in the figures' names */
 };
 
 /* Touches pages 0, 8, 16, ... (k of them, spread over the segment's first
@@ -113,16 +115,16 @@ static void measure(const struct row *r, unsigned k, double seconds, double *tou
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 0.3;
+    double seconds = argc > 1 ? atof(argv[1]) : wk_bench_quick() ? 0.01 : 0.3;
     if (!(seconds > 0 && seconds <= 60)) {
         fprintf(stderr, "usage: gpu_reset [seconds per row, 0 .. 60]\n");
         return 2;
     }
     static const struct row rows[] = {
-        { "sparse", 0, 0, BY_GPU },
-        { "flat", 1, 0, BY_GPU },
-        { "flat, mapped", 1, 1, BY_GPU },
-        { "flat, host", 1, 1, BY_HOST },
+        { "sparse", 0, 0, BY_GPU, "sparse" },
+        { "flat", 1, 0, BY_GPU, "flat" },
+        { "flat, mapped", 1, 1, BY_GPU, "flat_mapped" },
+        { "flat, host", 1, 1, BY_HOST, "flat_host" },
     };
     static const unsigned ks[] = { 1, 64, 4096 };
     printf("gpu_reset: a 128 MiB segment, k whole pages touched, then wk_gpu_reset (us per round)\n");
@@ -135,6 +137,10 @@ int main(int argc, char **argv)
             if (i == 0)
                 sparse_reset = ru;
             printf("%-14s %6u %12.2f %12.2f %16.2f\n", rows[i].name, ks[j], tu, ru, ru / sparse_reset);
+            char name[80], what[96];
+            snprintf(name, sizeof(name), "gpu_reset.%s_k%u_reset_us", rows[i].key, ks[j]);
+            snprintf(what, sizeof(what), "reset after %u pages touched, %s", ks[j], rows[i].name);
+            wk_bench_figure(name, ru, "us", WK_BENCH_INFO, 0, what);
         }
     }
     /* Through a volatile pointer: the compiler may not drop a memset whose

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "figures.h"
+
 void *afl_custom_init(void *afl, unsigned int seed);
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf, uint8_t *add_buf,
                        size_t add_buf_size, size_t max_size);
@@ -116,7 +118,7 @@ static void run_slice(const struct seeds *s, struct side *d)
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    double seconds = argc > 1 ? atof(argv[1]) : wk_bench_quick() ? 0.1 : 2.0;
     const char *corpus = argc > 2 ? argv[2] : WK_CORPUS_DIR;
     static struct seeds s;
     load(&s, corpus);
@@ -141,6 +143,10 @@ int main(int argc, char **argv)
            (unsigned long long)prog.runs, (double)prog.out_bytes / (double)prog.runs);
     printf("  byte flip (copy + flip)   %8.2f us each (%llu runs)\n", per_bytes, (unsigned long long)bytes.runs);
     printf("  ratio                     %8.1f\n", per / per_bytes);
+    wk_bench_figure("mutator_speed.mutation_us", per, "us", WK_BENCH_INFO, 0,
+                    "one structure-aware mutation of a fuzz_prog input");
+    wk_bench_figure("mutator_speed.over_byte_flip", per / per_bytes, "ratio", WK_BENCH_INFO, 0,
+                    "a structure-aware mutation over a byte flip's cost");
     afl_custom_deinit(prog.state);
     for (uint32_t i = 0; i < s.count; i++)
         free(s.data[i]);
