@@ -32,6 +32,10 @@
  * 2 s of CPU time each side, the repository's corpus/, every harness). Prints one line per
  * harness and the goal.
  *
+ *        fuzz_speed --floor HARNESS [CORPUS_DIR]: each input's time over its
+ * floor, the time inside driver code and the command processor (a
+ * bench-floor build; fuzz_floor.c).
+ *
  *        fuzz_speed --per-seed HARNESS [CORPUS_DIR]: where a harness's time
  * goes by input: each committed seed, unmutated, run until it has used
  * 20 ms of this thread's CPU time (CPU time: the figures hold on a loaded
@@ -49,6 +53,7 @@
 #include <time.h>
 
 #include "fuzz.h"
+#include "fuzz_speed.h"
 #include "harnesses.h"
 #include "figures.h"
 
@@ -58,8 +63,6 @@
 #define INSTRUMENTED 0
 #endif
 
-#define MAX_INPUT 4096u
-#define MAX_SEEDS 2048u
 
 static const struct {
     const char *name;
@@ -81,13 +84,6 @@ static int empty_harness(const uint8_t *data, size_t size)
     (void)size;
     return 0;
 }
-
-struct seeds {
-    uint8_t *data[MAX_SEEDS];
-    size_t size[MAX_SEEDS];
-    char *name[MAX_SEEDS];    /* the file's name, for --per-seed */
-    uint32_t count;
-};
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -133,7 +129,7 @@ static void load_file(struct seeds *s, const char *path, const char *name)
     s->size[s->count++] = n;
 }
 
-static void load_seeds(struct seeds *s, const char *corpus, const char *harness)
+void load_seeds(struct seeds *s, const char *corpus, const char *harness)
 {
     char dir[1024];
     snprintf(dir, sizeof(dir), "%s/%s/seeds", corpus, harness);
@@ -154,7 +150,7 @@ static void load_seeds(struct seeds *s, const char *corpus, const char *harness)
     }
 }
 
-static void free_seeds(struct seeds *s)
+void free_seeds(struct seeds *s)
 {
     for (uint32_t i = 0; i < s->count; i++) {
         free(s->data[i]);
@@ -193,14 +189,20 @@ static void mutate_once(uint8_t *buf, size_t *n)
     }
 }
 
-/* One engine iteration: pick, mutate, copy exactly, run. */
-static void iterate(const struct seeds *s, harness_fn *fn, uint8_t *work)
+size_t mutated_input(const struct seeds *s, uint8_t *work)
 {
     uint32_t pick = (uint32_t)(rnd() % s->count);
     size_t n = s->size[pick];
     memcpy(work, s->data[pick], n);
     for (uint32_t m = 1 + (uint32_t)(rnd() % 4); m > 0; m--)
         mutate_once(work, &n);
+    return n;
+}
+
+/* One engine iteration: pick, mutate, copy exactly, run. */
+static void iterate(const struct seeds *s, harness_fn *fn, uint8_t *work)
+{
+    size_t n = mutated_input(s, work);
     uint8_t *exact = malloc(n ? n : 1);
     memcpy(exact, work, n);
     fn(exact, n);
@@ -288,7 +290,7 @@ static double measure(const struct seeds *s, harness_fn *fn, double seconds)
 /* --per-seed                                                           */
 /* ------------------------------------------------------------------ */
 
-static void run_copy(harness_fn *fn, const uint8_t *data, size_t size)
+void run_copy(harness_fn *fn, const uint8_t *data, size_t size)
 {
     uint8_t *exact = malloc(size ? size : 1);
     memcpy(exact, data, size);
@@ -361,8 +363,20 @@ static int per_seed(const char *harness, const char *corpus)
     return 0;
 }
 
+harness_fn *harness_named(const char *name)
+{
+    for (size_t h = 0; h < HARNESSES; h++)
+        if (strcmp(harnesses[h].name, name) == 0)
+            return harnesses[h].fn;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--floor") == 0) {
+        setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        return floor_main(argv[2], argc > 3 ? argv[3] : WK_CORPUS_DIR);
+    }
     if (argc > 2 && strcmp(argv[1], "--per-seed") == 0) {
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
         return per_seed(argv[2], argc > 3 ? argv[3] : WK_CORPUS_DIR);

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: MIT
 """bench/run_all.py - `make bench`: every benchmark of a build, one table.
 
-Runs each benchmark program of BUILD/bench/ with WK_BENCH_FIGURES pointing at
+Runs each benchmark program of BUILD/bench/ (and `fuzz_speed --floor` of the
+bench-floor build, which times the driver's code: docs/performance.md) with WK_BENCH_FIGURES pointing at
 a file they append their figures to (bench/figures.h: one JSON object a
 line), then prints one table (figure, value, goal, met or not, and the
 "before" column from the committed baseline, docs/bench-baseline.json) and
 writes BUILD/bench/results.json: the machine, the compiler, the commit and
 every figure with its unit and goal (its shape: docs/bench-results.schema.json).
 
-    python3 bench/run_all.py --build build/default [--quick] [--only NAME,...]
-                             [--out FILE] [--baseline FILE]
+    python3 bench/run_all.py --build build/default [--floor-build build/bench-floor]
+                             [--quick] [--only NAME,...] [--out FILE] [--baseline FILE]
     python3 bench/run_all.py --build build/default --update-baseline
 
 --quick (`make bench QUICK=1`) sets WK_BENCH_QUICK=1: each benchmark does the
@@ -40,13 +41,17 @@ REPO = os.path.dirname(HERE)
 # not built. fuzz_stability, sanitize_scope_speed.sh, mutation/ and matrix/
 # need other presets or take minutes to hours: they are run on their own
 # (bench/README.md).
+# Each: its name, the build it runs from ("main": --build; "floor": the
+# bench-floor build, --floor-build), the program and its arguments.
 BENCHMARKS = [
-    ("gpu_copy", ["--processor", "--flat"]),
-    ("gpu_blit", []),
-    ("gpu_reset", []),
-    ("conform_speed", []),
-    ("fuzz_speed", []),
-    ("mutator_speed", []),
+    ("gpu_copy", "main", "gpu_copy", ["--processor", "--flat"]),
+    ("gpu_blit", "main", "gpu_blit", []),
+    ("gpu_reset", "main", "gpu_reset", []),
+    ("conform_speed", "main", "conform_speed", []),
+    ("fuzz_speed", "main", "fuzz_speed", []),
+    ("mutator_speed", "main", "mutator_speed", []),
+    ("floor_paging", "floor", "fuzz_speed", ["--floor", "fuzz_paging"]),
+    ("floor_prog", "floor", "fuzz_speed", ["--floor", "fuzz_prog"]),
 ]
 
 FIGURE_KEYS = {"name", "value", "unit", "goal", "what", "quick"}
@@ -152,26 +157,28 @@ def load_baseline(path):
     return {fig["name"]: fig for fig in doc.get("figures", [])}
 
 
-def run_benchmarks(build, names, quick, log_dir):
+def run_benchmarks(builds, names, quick, log_dir):
     """Runs each benchmark; returns (figures, benchmarks) or raises BadFigure."""
     figures, runs = [], []
     env = dict(os.environ)
     env.pop("WK_BENCH_QUICK", None)
     if quick:
         env["WK_BENCH_QUICK"] = "1"
-    for name, args in BENCHMARKS:
+    for name, which, program_name, args in BENCHMARKS:
         if names and name not in names:
             continue
-        program = os.path.join(build, "bench", name)
-        if not os.access(program, os.X_OK):
+        build = builds.get(which)
+        program = os.path.join(build, "bench", program_name) if build else None
+        if not program or not os.access(program, os.X_OK):
             runs.append({"name": name, "args": args, "status": "not built", "seconds": None})
-            print(f"  {name}: not built in {build}", flush=True)
+            where = build or "the bench-floor build (cmake --preset bench-floor; --floor-build)"
+            print(f"  {name}: not built in {where}", flush=True)
             continue
         with tempfile.NamedTemporaryFile(prefix=f"{name}.", suffix=".jsonl", delete=False) as tmp:
             figures_path = tmp.name
         env["WK_BENCH_FIGURES"] = figures_path
         log = os.path.join(log_dir, f"{name}.log")
-        print(f"  {name} {' '.join(args)}".rstrip() + f"  (output: {log})", flush=True)
+        print(f"  {name}: {program} {' '.join(args)}".rstrip() + f"  (output: {log})", flush=True)
         start = time.monotonic()
         with open(log, "w", encoding="utf-8") as out:
             rc = subprocess.run([program, *args], stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -218,6 +225,8 @@ def print_table(figures, baseline):
 def main():
     ap = argparse.ArgumentParser(description="Run every benchmark of a build and print one table.")
     ap.add_argument("--build", required=True, help="the build folder (build/default)")
+    ap.add_argument("--floor-build", help="the bench-floor build, for fuzz_speed --floor "
+                    "(default: build/bench-floor beside --build, when it exists)")
     ap.add_argument("--quick", action="store_true", help="least work per benchmark (seconds in all)")
     ap.add_argument("--only", default="", help="comma-separated benchmark names")
     ap.add_argument("--out", help="results file (default: BUILD/bench/results.json)")
@@ -227,7 +236,7 @@ def main():
                     help="write the results to the baseline file as well (a full run only)")
     a = ap.parse_args()
     names = [n for n in a.only.split(",") if n]
-    known = [n for n, _ in BENCHMARKS]
+    known = [b[0] for b in BENCHMARKS]
     for n in names:
         if n not in known:
             ap.error(f"--only: unknown benchmark '{n}' (one of: {', '.join(known)})")
@@ -248,7 +257,9 @@ def main():
     cache = cmake_cache(build)
     print(f"bench: {'quick run' if a.quick else 'full run'} of {build}", flush=True)
     try:
-        figures, runs = run_benchmarks(build, names, a.quick, log_dir)
+        floor = os.path.abspath(a.floor_build) if a.floor_build else os.path.join(os.path.dirname(build), "bench-floor")
+        builds = {"main": build, "floor": floor if os.path.isdir(floor) else None}
+        figures, runs = run_benchmarks(builds, names, a.quick, log_dir)
     except BadFigure as e:
         print(f"run_all: {e}", file=sys.stderr)
         return 1

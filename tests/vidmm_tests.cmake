@@ -73,3 +73,10 @@ wk_cmocka_test(test_vidmm_bars vidmm.bars 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/t
 target_include_directories(test_vidmm_bars PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl
                            ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
 target_compile_definitions(test_vidmm_bars PRIVATE _GNU_SOURCE)
+
+# vidmm.floor: the floor's counters (floor.c with WK_FLOOR_TIMING, as the
+# bench-floor preset builds it; bench/fuzz_speed --floor reads them).
+wk_cmocka_test(test_floor vidmm.floor 30
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_floor.c ${PROJECT_SOURCE_DIR}/reference-impl/vidmm/floor.c LIBS wk_vidmm)
+target_compile_definitions(test_floor PRIVATE WK_FLOOR_TIMING _GNU_SOURCE)
+target_include_directories(test_floor PRIVATE ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)

@@ -226,9 +226,11 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
     wk_status st = WK_OK, crashed;
     uint32_t bad = 0;
     lock(vm);
+    FLOOR_BEGIN(1);
     BIND_CALL(vm, "processor.exec", crashed,
               st = wk_gpu_exec_processor(vm->gpu, vm->binding->processor, self_of(vm), buffer_addr, start, end,
                                          bytes, flags, fence, fault, &bad));
+    FLOOR_END(1, FLOOR_GPU);
     unlock(vm);
     if (crashed == WK_OK && bad)
         misbehaved(vm, bad, fault);

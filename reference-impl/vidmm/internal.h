@@ -483,6 +483,36 @@ void ddi_leave(struct ddi_frame *f);
 wk_status ddi_crashed(struct ddi_frame *f);
 void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *status);
 
+/* The floor (vidmm.h, floor.c): with WK_FLOOR_TIMING, the time of each
+ * outermost DDI call (count 1: not the kit's own guarded reads) and GPU run
+ * is summed; without it these are nothing. A driver that crashes ends its
+ * interval on the way out through the frame. */
+enum floor_kind { FLOOR_DRIVER, FLOOR_GPU };
+#ifdef WK_FLOOR_TIMING
+void floor_begin(void);
+void floor_end(enum floor_kind kind);
+void floor_unwind(void); /* a crash jumped out of every interval inside the frame */
+#define FLOOR_BEGIN(on)                                             \
+    do {                                                            \
+        if (on)                                                     \
+            floor_begin();                                          \
+    } while (0)
+#define FLOOR_END(on, kind)                                         \
+    do {                                                            \
+        if (on)                                                     \
+            floor_end(kind);                                        \
+    } while (0)
+#define FLOOR_UNWIND(on)                                            \
+    do {                                                            \
+        if (on)                                                     \
+            floor_unwind();                                         \
+    } while (0)
+#else
+#define FLOOR_BEGIN(on) ((void)0)
+#define FLOOR_END(on, kind) ((void)0)
+#define FLOOR_UNWIND(on) ((void)0)
+#endif
+
 /* sigsetjmp(env, 0): saving the signal mask costs a sigprocmask system call
  * per DDI call, and there is nothing to restore. The handlers run with
  * SA_NODEFER and an empty sa_mask, so jumping out of one leaves the mask
@@ -497,9 +527,12 @@ void ddi_rewrite(struct wk_vidmm *vm, enum wk_ddi ddi, void *args, NTSTATUS *sta
         if (ddi_enter((vm), (ddi_id), &ddi_f_, (count)) != 0) {     \
             (crashed_st) = WK_E_DEAD;                               \
         } else if (sigsetjmp(ddi_f_.env, 0) == 0) {                 \
+            FLOOR_BEGIN(count);                                     \
             __VA_ARGS__;                                            \
+            FLOOR_END(count, FLOOR_DRIVER);                         \
             ddi_leave(&ddi_f_);                                     \
         } else {                                                    \
+            FLOOR_UNWIND(count);                                    \
             (crashed_st) = ddi_crashed(&ddi_f_);                    \
         }                                                           \
     } while (0)

@@ -645,7 +645,9 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
     while (waiting_for(vm, fence)) {
         if (vm->dead)
             return WK_E_DEAD;
+        FLOOR_BEGIN(1);
         uint32_t ran = wk_gpu_run(vm->gpu, 0);
+        FLOOR_END(1, FLOOR_GPU);
         int irq = wk_gpu_irq_asserted(vm->gpu);
         wk_status st = deliver_interrupts(vm);
         if (st != WK_OK && st != WK_E_CONTRACT)

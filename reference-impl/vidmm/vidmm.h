@@ -759,6 +759,29 @@ void wk_vidmm_driver_caps(const struct wk_vidmm *vm, DXGK_DRIVERCAPS *caps);
 int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi);
 
 /* ------------------------------------------------------------------ */
+/* The floor: time spent in the driver's code and the GPU's (floor.c)    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * In a build with WK_FLOOR_TIMING (the bench-floor preset) this thread's
+ * time inside DDI calls into the driver (from just before the call to just
+ * after it returns, the kernel callbacks it makes included) and inside the
+ * command processor executing DMA buffers (the GPU model's wk_gpu_run, a
+ * binding's processor) is summed, each outermost interval once: the floor
+ * of an input, the work no harness can avoid (bench/fuzz_speed --floor,
+ * docs/performance.md). Read with the monotonic clock (vDSO: no system
+ * call); each interval costs two reads, which the benchmark measures and
+ * subtracts. Without the option, nothing is timed and wk_floor_enabled is 0.
+ */
+struct wk_floor {
+    uint64_t driver_ns, gpu_ns;         /* summed intervals */
+    uint64_t driver_calls, gpu_runs;    /* intervals summed */
+};
+int wk_floor_enabled(void);
+void wk_floor_read(struct wk_floor *out);
+void wk_floor_reset(void);
+
+/* ------------------------------------------------------------------ */
 /* The contract-rule catalogue                                          */
 /* ------------------------------------------------------------------ */
 

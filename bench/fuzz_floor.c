@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_floor.c - `fuzz_speed --floor HARNESS [CORPUS_DIR]`: what an input
+ * costs over its floor (issue 26's yardstick, docs/performance.md).
+ *
+ * The floor of an input is the time it spends where no harness can save
+ * any: inside the driver's DDI calls (the driver under test and, in a
+ * differential harness, the reference driver beside it) and inside the
+ * command processor executing the buffers they built (moving bytes is the
+ * hardware's work). A build with WK_FLOOR_TIMING (the bench-floor preset)
+ * sums those intervals (reference-impl/vidmm/floor.c); this file runs the
+ * inputs and divides:
+ *
+ *   - each committed seed, unmutated, run until it has taken 20 ms (2 ms
+ *     in a quick run), after one warm run: its time per run over its floor;
+ *   - a mutated mix: seeds mutated as the engine loop does (fuzz_speed.c),
+ *     each run once and timed alone, for 10 s (1 s quick);
+ *   - the median, the 90th percentile and the maximum of each, and the
+ *     floor's split between driver and GPU;
+ *   - system calls per input, and of them the ones that change mappings
+ *     (mmap, munmap, mprotect, mremap, madvise), counted in a child process
+ *     under ptrace after a warm pass: the steady state.
+ *
+ * Both times are read on one clock, CLOCK_MONOTONIC through the vDSO, so
+ * their ratio holds under load as long as preemption falls on both alike;
+ * the process's CPU time over the pass is printed beside its wall time so
+ * that a loaded machine shows. A clock read's own cost is measured in the
+ * same run and taken out: an input's total loses one read per run and two
+ * per floor interval, its floor one per interval. An input with no floor
+ * (refused before any DDI call) has no ratio: counted and shown apart.
+ */
+#define _GNU_SOURCE /* PTRACE_GET_SYSCALL_INFO, ptrace options */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "figures.h"
+#include "fuzz_speed.h"
+#include "reference.h"
+
+#define MIX_MAX 200000u
+
+struct sample {
+    double total_ns, floor_ns;
+};
+
+struct summary {
+    double median, p90, max, sum_ratio;
+    uint32_t ratios, no_floor;
+    double no_floor_max_ns;
+    const char *max_name, *no_floor_max_name;
+};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One clock read, ns: the mean of a million, the least of three tries. */
+static double clock_read_ns(void)
+{
+    double best = 1e9;
+    for (int k = 0; k < 3; k++) {
+        uint64_t t0 = mono_ns(), sink = 0;
+        for (int i = 0; i < 1000000; i++)
+            sink += mono_ns();
+        double per = (double)(mono_ns() - t0) / 1e6;
+        __asm__ volatile("" : : "r"(sink));
+        best = per < best ? per : best;
+    }
+    return best;
+}
+
+static uint64_t floor_total(const struct wk_floor *f, uint64_t *intervals)
+{
+    *intervals = f->driver_calls + f->gpu_runs;
+    return f->driver_ns + f->gpu_ns;
+}
+
+/* Runs one input until it has taken min_ns (after a warm run): per run,
+ * its time and its floor, the clock's cost taken out. */
+static struct sample time_seed(harness_fn *fn, const uint8_t *data, size_t size, uint64_t min_ns, double c,
+                               struct wk_floor *split)
+{
+    run_copy(fn, data, size);
+    struct wk_floor a, b;
+    uint64_t reps = 0, t, ia, ib;
+    wk_floor_read(&a);
+    uint64_t t0 = mono_ns();
+    do {
+        run_copy(fn, data, size);
+        reps++;
+        t = mono_ns();
+    } while (t - t0 < min_ns);
+    wk_floor_read(&b);
+    uint64_t fa = floor_total(&a, &ia), fb = floor_total(&b, &ib);
+    double n = (double)(ib - ia);
+    split->driver_ns += b.driver_ns - a.driver_ns;
+    split->gpu_ns += b.gpu_ns - a.gpu_ns;
+    struct sample s;
+    s.total_ns = ((double)(t - t0) - (double)reps * c - 2 * n * c) / (double)reps;
+    s.floor_ns = ((double)(fb - fa) - n * c) / (double)reps;
+    return s;
+}
+
+/* One mutated input, run once. */
+static struct sample time_once(harness_fn *fn, const uint8_t *data, size_t size, double c, struct wk_floor *split)
+{
+    struct wk_floor a, b;
+    uint64_t ia, ib;
+    wk_floor_read(&a);
+    uint64_t t0 = mono_ns();
+    run_copy(fn, data, size);
+    uint64_t t1 = mono_ns();
+    wk_floor_read(&b);
+    uint64_t fa = floor_total(&a, &ia), fb = floor_total(&b, &ib);
+    double n = (double)(ib - ia);
+    split->driver_ns += b.driver_ns - a.driver_ns;
+    split->gpu_ns += b.gpu_ns - a.gpu_ns;
+    return (struct sample){ (double)(t1 - t0) - c - 2 * n * c, (double)(fb - fa) - n * c };
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The ratios of samples with a floor; the others counted apart. A floor
+ * under 50 ns is below what the clock resolves: no floor. */
+static struct summary summarize(const struct sample *s, uint32_t n, char *const *names)
+{
+    struct summary r = { 0 };
+    double *ratio = malloc((n ? n : 1) * sizeof(*ratio)), total = 0, floor = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (s[i].floor_ns < 50) {
+            r.no_floor++;
+            if (s[i].total_ns > r.no_floor_max_ns) {
+                r.no_floor_max_ns = s[i].total_ns;
+                r.no_floor_max_name = names ? names[i] : NULL;
+            }
+            continue;
+        }
+        double q = s[i].total_ns / s[i].floor_ns;
+        if (q > r.max) {
+            r.max = q;
+            r.max_name = names ? names[i] : NULL;
+        }
+        ratio[r.ratios++] = q;
+        total += s[i].total_ns;
+        floor += s[i].floor_ns;
+    }
+    qsort(ratio, r.ratios, sizeof(*ratio), by_double);
+    if (r.ratios) {
+        r.median = ratio[r.ratios / 2];
+        r.p90 = ratio[(uint32_t)((r.ratios - 1) * 0.9)];
+        r.sum_ratio = total / floor;
+    }
+    free(ratio);
+    return r;
+}
+
+static void print_summary(const char *what, const struct summary *r)
+{
+    printf("  %-6s median %6.1fx  p90 %6.1fx  max %7.1fx%s%s%s  all inputs together %5.1fx (%u inputs)\n", what,
+           r->median, r->p90, r->max, r->max_name ? " (" : "", r->max_name ? r->max_name : "", r->max_name ? ")" : "",
+           r->sum_ratio, r->ratios);
+    if (r->no_floor)
+        printf("         %u inputs with no floor (no DDI call, no GPU run), the costliest %.2f us%s%s%s\n", r->no_floor,
+               r->no_floor_max_ns / 1e3, r->no_floor_max_name ? " (" : "",
+               r->no_floor_max_name ? r->no_floor_max_name : "", r->no_floor_max_name ? ")" : "");
+}
+
+/* ------------------------------------------------------------------ */
+/* System calls per input, under ptrace                                 */
+/* ------------------------------------------------------------------ */
+
+struct syscalls {
+    double all, mappings; /* per input */
+};
+
+static int changes_mappings(unsigned long long nr)
+{
+    return nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mprotect || nr == SYS_mremap || nr == SYS_madvise;
+}
+
+/* The child: warm, then three phases between SIGSTOPs: nothing (what a
+ * marker costs), the seeds once each, `mix` mutated inputs. */
+static void traced_child(harness_fn *fn, const struct seeds *s, uint32_t mix)
+{
+    static uint8_t work[MAX_INPUT];
+    for (uint32_t i = 0; i < s->count; i++)
+        run_copy(fn, s->data[i], s->size[i]);
+    if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+        _exit(3);
+    raise(SIGSTOP);
+    raise(SIGSTOP);
+    for (uint32_t i = 0; i < s->count; i++)
+        run_copy(fn, s->data[i], s->size[i]);
+    raise(SIGSTOP);
+    for (uint32_t i = 0; i < mix; i++) {
+        size_t n = mutated_input(s, work);
+        run_copy(fn, work, n);
+    }
+    raise(SIGSTOP);
+    _exit(0);
+}
+
+/* Counts the child's system calls by phase; 0, or -1 after saying why. */
+static int count_syscalls(harness_fn *fn, const struct seeds *s, uint32_t mix, struct syscalls *seeds,
+                          struct syscalls *mixed)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        traced_child(fn, s, mix);
+    uint64_t all[5] = { 0 }, maps[5] = { 0 };
+    int phase = -1, status, sig = 0;
+    for (;;) {
+        if (phase >= 0 && ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) != 0)
+            break;
+        if (waitpid(pid, &status, 0) < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+            break;
+        sig = 0;
+        int stop = WSTOPSIG(status);
+        if (phase < 0) { /* the first SIGSTOP: traced from here */
+            ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL));
+            phase = 0;
+        } else if (stop == (SIGTRAP | 0x80)) {
+            struct __ptrace_syscall_info info;
+            if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info), &info) > 0 &&
+                info.op == PTRACE_SYSCALL_INFO_ENTRY && phase < 5) {
+                all[phase]++;
+                maps[phase] += (uint64_t)changes_mappings(info.entry.nr);
+            }
+        } else if (stop == SIGSTOP) {
+            phase++;
+        } else {
+            sig = stop; /* the child's own signal: delivered */
+        }
+    }
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fprintf(stderr, "fuzz_speed --floor: the traced child did not finish (ptrace: %s)\n", strerror(errno));
+        return -1;
+    }
+    /* phase 0 holds only the next marker's own calls (raise: a few), as
+     * phases 1 (the seeds) and 2 (the mix) each end with one */
+    double marker = (double)all[0], seed_n = s->count ? s->count : 1;
+    seeds->all = ((double)all[1] - marker) / seed_n;
+    seeds->mappings = (double)(maps[1] - maps[0]) / seed_n;
+    mixed->all = ((double)all[2] - marker) / (mix ? mix : 1);
+    mixed->mappings = (double)(maps[2] - maps[0]) / (mix ? mix : 1);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void figure(const char *harness, const char *what, double value, const char *unit, enum wk_bench_goal kind,
+                   double goal, const char *text)
+{
+    char name[96];
+    snprintf(name, sizeof(name), "fuzz_floor.%s_%s", harness, what);
+    wk_bench_figure(name, value, unit, kind, goal, text);
+}
+
+int floor_main(const char *harness, const char *corpus)
+{
+    harness_fn *fn = harness_named(harness);
+    if (!fn) {
+        fprintf(stderr, "fuzz_speed --floor: no harness \"%s\" (fuzz_gpu_decode, fuzz_patch, fuzz_render, "
+                        "fuzz_paging, fuzz_prog)\n", harness);
+        return 2;
+    }
+    if (!wk_floor_enabled()) {
+        fprintf(stderr, "fuzz_speed --floor: this build does not time the floor: configure the bench-floor preset\n"
+                        "  (cmake --preset bench-floor && cmake --build build/bench-floor --target fuzz_speed)\n");
+        return 2;
+    }
+    int quick = wk_bench_quick();
+    static struct seeds s;
+    load_seeds(&s, corpus, harness);
+    double c = clock_read_ns();
+    printf("fuzz_speed --floor %s: %u seeds from %s/%s/seeds; a clock read %.1f ns (taken out)\n", harness, s.count,
+           corpus, harness, c);
+
+    struct wk_floor split = { 0 };
+    struct sample *seed = calloc(s.count, sizeof(*seed));
+    double wall0 = (double)mono_ns() * 1e-9, cpu0 = cpu_seconds();
+    for (uint32_t i = 0; i < s.count; i++)
+        seed[i] = time_seed(fn, s.data[i], s.size[i], quick ? 2000000u : 20000000u, c, &split);
+    double seeds_wall = (double)mono_ns() * 1e-9 - wall0, seeds_cpu = cpu_seconds() - cpu0;
+    struct summary sr = summarize(seed, s.count, s.name);
+
+    static uint8_t work[MAX_INPUT];
+    struct sample *mix = calloc(MIX_MAX, sizeof(*mix));
+    uint32_t nmix = 0;
+    double mix_seconds = quick ? 0.5 : 10.0;
+    uint64_t end = mono_ns() + (uint64_t)(mix_seconds * 1e9);
+    wall0 = (double)mono_ns() * 1e-9, cpu0 = cpu_seconds();
+    while (nmix < MIX_MAX && mono_ns() < end) {
+        size_t n = mutated_input(&s, work);
+        mix[nmix++] = time_once(fn, work, n, c, &split);
+    }
+    double mix_wall = (double)mono_ns() * 1e-9 - wall0, mix_cpu = cpu_seconds() - cpu0;
+    struct summary mr = summarize(mix, nmix, NULL);
+
+    printf("  time over floor (the floor: driver DDIs + command processor; goals: median <= 4x, p90 <= 8x, "
+           "no seed over 20x):\n");
+    print_summary("seeds", &sr);
+    print_summary("mixed", &mr);
+    double fsum = (double)(split.driver_ns + split.gpu_ns);
+    printf("  the floor: %.0f%% driver, %.0f%% GPU; CPU over wall time: seeds %.2f, mixed %.2f (below 1: the "
+           "process waited for a core, load on the machine)\n",
+           fsum ? 100.0 * (double)split.driver_ns / fsum : 0, fsum ? 100.0 * (double)split.gpu_ns / fsum : 0,
+           seeds_wall > 0 ? seeds_cpu / seeds_wall : 0, mix_wall > 0 ? mix_cpu / mix_wall : 0);
+
+    struct syscalls sc_seeds = { -1, -1 }, sc_mix = { -1, -1 };
+    uint32_t traced_mix = quick ? 200 : 2000;
+    if (count_syscalls(fn, &s, traced_mix, &sc_seeds, &sc_mix) == 0)
+        printf("  system calls per input (ptrace, after a warm pass): seeds %.2f (mapping changes %.2f), "
+               "mixed %.2f (mapping changes %.2f, %u inputs)\n",
+               sc_seeds.all, sc_seeds.mappings, sc_mix.all, sc_mix.mappings, traced_mix);
+
+    figure(harness, "seed_median", sr.median, "x floor", WK_BENCH_AT_MOST, 4, "median seed's time over its floor");
+    figure(harness, "seed_p90", sr.p90, "x floor", WK_BENCH_AT_MOST, 8, "90th percentile seed's time over its floor");
+    figure(harness, "seed_max", sr.max, "x floor", WK_BENCH_AT_MOST, 20, "costliest seed's time over its floor");
+    figure(harness, "mix_median", mr.median, "x floor", WK_BENCH_AT_MOST, 4, "median mutated input's time over its floor");
+    figure(harness, "mix_p90", mr.p90, "x floor", WK_BENCH_AT_MOST, 8, "90th percentile mutated input over its floor");
+    if (sc_seeds.all >= 0) {
+        figure(harness, "seed_mapping_changes", sc_seeds.mappings, "per input", WK_BENCH_AT_MOST, 0,
+               "mmap, munmap, mprotect, mremap, madvise per seed run, steady state");
+        figure(harness, "mix_mapping_changes", sc_mix.mappings, "per input", WK_BENCH_AT_MOST, 0,
+               "mmap, munmap, mprotect, mremap, madvise per mutated input");
+        figure(harness, "mix_syscalls", sc_mix.all, "per input", WK_BENCH_INFO, 0, "system calls per mutated input");
+    }
+    free(seed);
+    free(mix);
+    free_seeds(&s);
+    return 0;
+}
