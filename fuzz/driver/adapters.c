@@ -124,6 +124,46 @@ static void remember(struct kept *e, const struct wk_fuzz_knobs *k)
     e->knobs.gpu = &e->gpu.desc;
 }
 
+/*
+ * Refused descriptions. A mutated fuzz_prog input often describes an
+ * adapter the kit or the reference driver refuses (a paging buffer too small
+ * for a page of transfer, a segment over system memory): building it
+ * created the GPU model, mapped its system memory, ran DriverEntry and
+ * StartDevice, then tore it all down, about 5 ms for an input that never
+ * reaches a DDI of interest (bench/fuzz_speed --floor found 40 such seeds).
+ * The reference's refusal depends on the knobs alone (the reference driver
+ * keeps no state across adapters), so it is remembered, knobs and reason,
+ * and the same knobs are refused again at once with the same reason. Only
+ * the reference role's: a driver under test may refuse by its history, and
+ * is never asked for a description the reference refused.
+ */
+static struct refusal *refused_before(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    for (int i = 0; i < REFUSALS; i++)
+        if (s->refusals[i].knobs.gpu && knobs_equal(&s->refusals[i].knobs, k))
+            return &s->refusals[i];
+    return NULL;
+}
+
+static void remember_refusal(struct slot *s, const struct wk_fuzz_knobs *k)
+{
+    struct refusal *r = &s->refusals[0];
+    for (int i = 0; i < REFUSALS; i++) {
+        if (!s->refusals[i].knobs.gpu) {
+            r = &s->refusals[i];
+            break;
+        }
+        if (s->refusals[i].used < r->used)
+            r = &s->refusals[i];
+    }
+    r->knobs = *k;
+    desc_copy(&r->gpu, desc_of(k));
+    r->knobs.gpu = &r->gpu.desc;
+    _Static_assert(sizeof(r->why) == sizeof(s->refused), "a refusal keeps the whole reason");
+    memcpy(r->why, s->refused, sizeof(r->why));
+    r->used = ++s->clock;
+}
+
 /* The driver under test's one load in this process: Windows runs a
  * miniport's DriverEntry once per load of its image, then AddDevice per
  * adapter (vidmm.h, wk_vidmm_load_once), and a harness builds a new adapter
@@ -451,12 +491,21 @@ struct wk_vidmm *wk_fuzz_adapter(enum wk_fuzz_role role, const struct wk_fuzz_kn
     /* A loaded driver module gets one live adapter: the old one goes before
      * it is loaded again. The reference driver runs several, so its new
      * adapter is built first, and a refused description drops nothing. */
+    struct refusal *r = role == WK_FUZZ_REF ? refused_before(s, k) : NULL;
+    if (r) {
+        memcpy(s->refused, r->why, sizeof(s->refused));
+        r->used = ++s->clock;
+        return NULL;
+    }
     int alone = !keeps_several() && role == WK_FUZZ_DUT;
     if (alone)
         drop_all(s);
     struct wk_vidmm *vm = build(role, k);
-    if (!vm)
+    if (!vm) {
+        if (role == WK_FUZZ_REF)
+            remember_refusal(s, k);
         return NULL;
+    }
     if (!keeps_several())
         drop_all(s);
     e = victim(s);

@@ -52,8 +52,19 @@ struct kept {
     uint64_t used;              /* clock of its last use */
 };
 
+/* A description the reference refused to build an adapter for, with why:
+ * the same knobs are refused again without building (adapters.c). */
+#define REFUSALS 8
+struct refusal {
+    struct wk_fuzz_knobs knobs; /* knobs.gpu points to gpu; knobs.gpu NULL: an empty entry */
+    struct desc_copy gpu;
+    char why[384];
+    uint64_t used;
+};
+
 struct slot {
     struct kept kept[KEPT];
+    struct refusal refusals[REFUSALS]; /* the reference role's only */
     int stale;                  /* rebuild every kept adapter on next use (after a finding) */
     uint64_t epoch;             /* builds + resets */
     uint64_t builds;
