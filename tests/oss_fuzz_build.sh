@@ -17,27 +17,19 @@ scratch=${2:?usage: oss_fuzz_build.sh REPO SCRATCH}
 harnesses=$(awk '$1 !~ /^#/ && NF >= 2 { print $1 }' "$repo/fuzz/harnesses.txt")
 [ -n "$harnesses" ] || { echo "FAIL: $repo/fuzz/harnesses.txt names no harness"; exit 1; }
 
-skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; failed=1; }
 
-for tool in clang clang++ cmake ninja; do
-  command -v "$tool" >/dev/null 2>&1 || skip "$tool is not installed"
-done
-if ! command -v zip >/dev/null 2>&1 && ! command -v python3 >/dev/null 2>&1; then
-  skip "neither zip nor python3 is installed (build.sh needs one to write the seed archives)"
-fi
 rm -rf "$scratch"
-mkdir -p "$scratch/out" "$scratch/work" "$scratch/probe"
-# clang without its libFuzzer runtime (Debian: libclang-rt-dev) cannot link targets.
-printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
-  >"$scratch/probe/probe.c"
-clang -fsanitize=fuzzer "$scratch/probe/probe.c" -o "$scratch/probe/probe" >/dev/null 2>&1 ||
-  skip "clang cannot link -fsanitize=fuzzer (libFuzzer runtime missing)"
+mkdir -p "$scratch/out" "$scratch/work"
+# shellcheck source=tests/oss_fuzz_tools.sh
+. "$repo/tests/oss_fuzz_tools.sh"
+wk_ossfuzz_require_tools "$scratch/probe"
 
 out=$scratch/out
 echo "running oss-fuzz/build.sh (OUT=$out)"
 start=$(date +%s)
-env CC=clang CXX=clang++ CFLAGS="-fsanitize=fuzzer-no-link" CXXFLAGS="-fsanitize=fuzzer-no-link" \
+env -u WK_DRIVER_SOURCES -u WK_DRIVER_CFLAGS -u WK_DRIVER_LIB -u WK_DRIVER_CMAKE_ARGS -u WK_HARNESSES \
+  CC=clang CXX=clang++ CFLAGS="-fsanitize=fuzzer-no-link" CXXFLAGS="-fsanitize=fuzzer-no-link" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer SRC="$(dirname "$repo")" OUT="$out" WORK="$scratch/work" \
   WK_REPO="$repo" bash "$repo/oss-fuzz/build.sh" >"$scratch/build.log" 2>&1 || {
   tail -n 40 "$scratch/build.log"
