@@ -74,6 +74,9 @@ wk_status wk_results_parse(const char *name, const char *text, size_t size, stru
 /* The same from a file ("-": stdin); WK_E_IO when it cannot be read. */
 wk_status wk_results_load(const char *path, struct wk_results **out, FILE *err);
 void wk_results_free(struct wk_results *r);
+/* The names of the keys a report has (up to cap into out; returns how
+ * many): the fuzzing dictionary is made from them (harnesses/gen_dicts.c). */
+size_t wk_results_key_names(const char **out, size_t cap);
 /* The case with this id, or NULL. */
 const struct wk_results_case *wk_results_find(const struct wk_results *r, const char *id);
 

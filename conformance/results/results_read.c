@@ -104,6 +104,7 @@ static int too_deep(struct reader *R, const char *text, size_t size)
 enum type {
     T_STRING,        /* a string */
     T_NAME,          /* a non-empty string */
+    T_ID,            /* a case id: [A-Za-z0-9._-], 1 to 95 characters */
     T_TEXT,          /* a string or null */
     T_COUNT,         /* an integer >= 0 */
     T_STEP,          /* an integer >= -1 */
@@ -130,6 +131,7 @@ static const char *type_words(enum type t)
     switch (t) {
     case T_STRING: return "a string";
     case T_NAME: return "a non-empty string";
+    case T_ID: return "a case id ([A-Za-z0-9._-], at most 95 characters)";
     case T_TEXT: return "a string or null";
     case T_COUNT: return "an integer >= 0";
     case T_STEP: return "an integer >= -1";
@@ -231,6 +233,11 @@ static int check_value(struct reader *R, const char *where, const json_t *v, enu
     switch (t) {
     case T_STRING: ok = json_is_string(v); break;
     case T_NAME: ok = json_is_string(v) && json_string_length(v) > 0; break;
+    case T_ID:
+        ok = json_is_string(v) && json_string_length(v) > 0 && json_string_length(v) < 96 &&
+             strspn(json_string_value(v), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                 json_string_length(v);
+        break;
     case T_TEXT: ok = json_is_string(v) || json_is_null(v); break;
     case T_COUNT: ok = json_is_integer(v) && json_integer_value(v) >= 0; break;
     case T_STEP: ok = json_is_integer(v) && json_integer_value(v) >= -1; break;
@@ -323,7 +330,7 @@ static const struct key environment_keys[] = {
 };
 
 static const struct key case_keys[] = {
-    { "id", T_NAME, 0 },           { "area", T_NAME, 0 },          { "verdict", T_VERDICT, 0 },
+    { "id", T_ID, 0 },             { "area", T_NAME, 0 },          { "verdict", T_VERDICT, 0 },
     { "unexpected", T_BOOL, 0 },   { "run_verdict", T_VERDICT, 0 }, { "rule", T_TEXT, 0 },
     { "rules_tripped", T_STRINGS, 0 }, { "trips", T_TEXT, 0 },     { "covers", T_STRINGS, 0 },
     { "expected", T_TEXT, 0 },     { "seen", T_TEXT, 0 },          { "seconds", T_SECONDS, 0 },
@@ -604,4 +611,21 @@ const struct wk_results_case *wk_results_find(const struct wk_results *r, const 
             hi = mid;
     }
     return NULL;
+}
+
+size_t wk_results_key_names(const char **out, size_t cap)
+{
+    static const char *const extra[] = { "schema_version", "run", "skipped", "reason", "expect", "pattern", "link" };
+    size_t n = 0;
+#define TAKE(table, field)                                                                                            \
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)                                                   \
+        if (n < cap)                                                                                                 \
+            out[n++] = table[i] field;
+    TAKE(top_keys, .name)
+    TAKE(environment_keys, .name)
+    TAKE(case_keys, .name)
+    TAKE(total_names, )
+    TAKE(extra, )
+#undef TAKE
+    return n;
 }
