@@ -231,8 +231,8 @@ wk_status wk_results_baseline(const struct wk_results *r, const char *reason, co
     }
     if (errors)
         fprintf(err, "wddmkit results baseline: %s: %zu case%s ended in error (the kit could not run %s): no "
-                     "entry, since an error is never the driver's; rerun them\n",
-                r->name, errors, errors == 1 ? "" : "s", errors == 1 ? "it" : "them");
+                     "entry, since an error is never the driver's; rerun %s\n",
+                r->name, errors, errors == 1 ? "" : "s", errors == 1 ? "it" : "them", errors == 1 ? "it" : "them");
     if (r->status && strcmp(r->status, "complete") != 0)
         fprintf(err, "wddmkit results baseline: %s: the run is %s: the baseline covers only the %zu cases it "
                      "finished\n", r->name, r->status, r->count);

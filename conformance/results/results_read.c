@@ -44,7 +44,9 @@ static void problem(struct reader *R, const char *where, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    fprintf(R->err, "%s: %s%s", R->name, where, where[0] ? ": " : "");
+    /* a position is NAME:LINE:COL, as every other reader of the kit says it */
+    int position = where[0] >= '0' && where[0] <= '9';
+    fprintf(R->err, "%s%s%s%s", R->name, position ? ":" : ": ", where, where[0] ? ": " : "");
     for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
         if (*c == '\n')
             fputs("\\n", R->err);
