@@ -115,14 +115,42 @@ static void write_entry(FILE *f, const char *id, enum wk_verdict expect, const c
     fputc('\n', f);
 }
 
+/* Text for a comment line, where nothing can be escaped: what a quoted
+ * scalar would escape becomes '?' (fuzz_results: a control byte in the
+ * report's driver path made the file unreadable). */
+static void comment_text(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    while (n) {
+        uint32_t cp;
+        size_t k = wk_utf8_next(s, n, &cp);
+        if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || cp == 0xfeff ||
+            cp == 0xfffe || cp == 0xffff)
+            fputc('?', f);
+        else
+            fwrite(s, 1, k, f);
+        s += k;
+        n -= k;
+    }
+}
+
 static void write_header(FILE *f, const struct wk_results *r, size_t entries)
 {
-    fprintf(f, "# wddmkit expectations: the baseline of %s (wddmkit results baseline)\n", r->name);
-    fprintf(f, "# driver %s", r->driver ? r->driver : "(the built-in reference driver)");
+    fputs("# wddmkit expectations: the baseline of ", f);
+    comment_text(f, r->name);
+    fputs(" (wddmkit results baseline)\n# driver ", f);
+    comment_text(f, r->driver ? r->driver : "(the built-in reference driver)");
     if (r->driver_sha256)
-        fprintf(f, ", sha256 %s", r->driver_sha256);
-    fprintf(f, "\n# profile %s, seed %llu, kit %s (%s), run of %s\n", r->profile, (unsigned long long)r->seed,
-            r->kit_version, r->kit_commit ? r->kit_commit : "unknown", r->start_time);
+        fputs(", sha256 ", f), comment_text(f, r->driver_sha256);
+    fputs("\n# profile ", f);
+    comment_text(f, r->profile);
+    fprintf(f, ", seed %llu, kit ", (unsigned long long)r->seed);
+    comment_text(f, r->kit_version);
+    fputs(" (", f);
+    comment_text(f, r->kit_commit ? r->kit_commit : "unknown");
+    fputs("), run of ", f);
+    comment_text(f, r->start_time);
+    fputc('\n', f);
     fprintf(f, "# %zu entr%s; every entry is a known failure: fix it, then delete its entry\n", entries,
             entries == 1 ? "y" : "ies");
     if (!entries)

@@ -202,7 +202,12 @@ static json_t *count_totals(struct wk_results *const *r, size_t n, const json_t 
     json_t *t = json_object();
     if (!t)
         return NULL;
-    json_object_set_new(t, "selected", json_integer(selected - (json_int_t)dropped));
+    /* never fewer than the cases listed (fuzz_results: a report whose
+     * totals undercount its cases merged into a negative count) */
+    selected -= (json_int_t)dropped;
+    if (selected < (json_int_t)json_array_size(cases))
+        selected = (json_int_t)json_array_size(cases);
+    json_object_set_new(t, "selected", json_integer(selected));
     json_object_set_new(t, "finished", json_integer((json_int_t)json_array_size(cases)));
     for (int v = 0; v < WK_VERDICT_COUNT; v++)
         json_object_set_new(t, wk_verdict_name((enum wk_verdict)v), json_integer(by_verdict[v]));
