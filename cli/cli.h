@@ -80,6 +80,11 @@ int wk_cli_spec(int argc, char **argv);
  * (cli_conform.c); argv holds the arguments after "conform". */
 int wk_cli_conform(int argc, char **argv);
 
+/* `wddmkit results baseline|diff|merge ...`: the JSON reports of conform
+ * between runs (cli_results.c over conformance/results/); argv holds the
+ * arguments after "results". */
+int wk_cli_results(int argc, char **argv);
+
 /* `wddmkit fuzz --harness NAME [options]`: a fuzzing campaign with libFuzzer
  * or AFL++ (cli_fuzz.c parses, fuzz/campaign/ runs it); argv holds the
  * arguments after "fuzz". */

@@ -42,7 +42,10 @@ struct conform_args {
     const char *excludes[MAX_GLOBS];
     const char **paths;
     size_t path_count;
+    char **roots;             /* the specs roots the reports name files under (spec_roots) */
+    size_t root_count;
     const char *expectations, *junit, *tap, *json;
+    const char *caselist;     /* --caselist FILE */
     const char *given[8];     /* the report paths in the order given (the first 8) */
     size_t given_count;
     const char *first_report; /* the first report given that is a file: the journal goes next to it */
@@ -61,7 +64,7 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING, OPT_CASELIST,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -88,6 +91,9 @@ static const struct wk_cli_option conform_options[] = {
       "auto (default: kit when the driver declares WK_DRIVER_READS_KIT_UMD)" },
     { "filter", OPT_FILTER, WK_CLI_VALUE, "GLOB", "run only cases whose id matches (repeatable)" },
     { "exclude", OPT_EXCLUDE, WK_CLI_VALUE, "GLOB", "leave out cases whose id matches (repeatable)" },
+    { "caselist", OPT_CASELIST, WK_CLI_VALUE, "FILE",
+      "run only the case ids FILE lists, one a line ('#' comments); --filter,\n"
+      "--exclude and --shard then apply to those" },
     { "list", OPT_LIST, WK_CLI_FLAG, NULL, "print the selected case ids and exit" },
     { "shard", OPT_SHARD, WK_CLI_VALUE, "I/N", "run the I-th of N deterministic shards (1-based)" },
     { "seed", OPT_SEED, WK_CLI_VALUE, "N", "added to every case's seed" },
@@ -203,6 +209,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
         return 0;
     case OPT_FILTER: return add_glob(A->filters, &o->filter_count, a);
     case OPT_EXCLUDE: return add_glob(A->excludes, &o->exclude_count, a);
+    case OPT_CASELIST: A->caselist = a->value; return 0;
     case OPT_LIST: A->list = 1; return 0;
     case OPT_SHARD: return parse_shard(a, o);
     case OPT_SEED: o->has_seed = 1; return wk_cli_number(a, 0, UINT64_MAX, &o->seed);
@@ -331,16 +338,30 @@ static void set_provenance(const struct conform_args *A, struct wk_run_report *r
  * the errors again, so one mistyped key does not cost a whole run's
  * results. 0 when no case loaded.
  */
-static int load_specs(const struct conform_args *A, struct wk_spec_set *set, struct wk_diag *d)
+/* The root a path's cases are named under in the reports: a folder
+ * itself, a file's folder ("" for a bare name: it is relative already). */
+static void add_root(struct conform_args *A, const char *path, int is_dir)
+{
+    const char *slash = is_dir ? NULL : strrchr(path, '/');
+    char *root = is_dir ? strdup(path) : slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : NULL;
+    if (root)
+        A->roots[A->root_count++] = root;
+}
+
+static int load_specs(struct conform_args *A, struct wk_spec_set *set, struct wk_diag *d)
 {
     size_t n = A->path_count ? A->path_count : 1;
+    A->roots = calloc(n, sizeof(*A->roots));
     for (size_t i = 0; i < n; i++) {
         const char *path = A->path_count ? A->paths[i] : wk_cli_specs_dir();
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        if (is_dir)
             wk_spec_load_dir(set, path, d);
         else
             wk_spec_load_file(set, path, d);
+        if (A->roots)
+            add_root(A, path, is_dir);
     }
     if (d->errors) {
         wk_diag_print(d, stderr);
@@ -368,6 +389,28 @@ static int load_expectations(const struct conform_args *A, const struct wk_spec_
     if (wk_expectations_check_unused(*e, (const struct wk_prog *const *)set->progs, set->count, stderr)) {
         wk_expectations_free(*e);
         *e = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* --caselist FILE: read, and every id it names a loaded case (else
+ * FILE:LINE said, and 0). */
+static int load_caselist(const struct conform_args *A, const struct wk_spec_set *set, int spec_errors,
+                         struct wk_caselist **l)
+{
+    *l = NULL;
+    if (!A->caselist)
+        return 1;
+    if (wk_caselist_load(A->caselist, l, stderr) != WK_OK)
+        return 0;
+    if (spec_errors) {
+        fputs("wddmkit conform: --caselist not checked for unknown ids (spec errors dropped cases)\n", stderr);
+        return 1;
+    }
+    if (wk_caselist_check_unknown(*l, (const struct wk_prog *const *)set->progs, set->count, stderr)) {
+        wk_caselist_free(*l);
+        *l = NULL;
         return 0;
     }
     return 1;
@@ -524,6 +567,8 @@ static int finish(const struct conform_args *A, struct conform_run *C, struct wk
     rep->spec_errors = d->messages;
     rep->spec_error_count = d->count;
     rep->spec_errors_total = d->errors;
+    rep->spec_roots = (const char *const *)A->roots;
+    rep->spec_root_count = A->root_count;
     if (C->tap)
         wk_tap_stream_end(C->tap, rep, C->tap_number);
     wk_console_summary(&C->console, rep);
@@ -768,18 +813,25 @@ int wk_cli_conform(int argc, char **argv)
     }
     struct wk_spec_set set;
     struct wk_expectations *e = NULL;
+    struct wk_caselist *caselist = NULL;
     struct wk_diag d;
     wk_spec_set_init(&set);
     wk_diag_init(&d, 0);
     d.warn = stderr; /* deprecated spec words: the specs still load */
     int code = 2;
-    if (load_specs(&A, &set, &d) && load_expectations(&A, &set, d.errors != 0, &e)) {
+    if (load_specs(&A, &set, &d) && load_expectations(&A, &set, d.errors != 0, &e) &&
+        load_caselist(&A, &set, d.errors != 0, &caselist)) {
         A.run.expectations = e;
+        A.run.caselist = caselist;
         code = A.list ? list_cases(&A, &set) : run_cases(&A, &set, &d);
         if (A.list && code == 0 && d.errors)
             code = 2;
     }
     wk_expectations_free(e);
+    wk_caselist_free(caselist);
+    for (size_t i = 0; i < A.root_count; i++)
+        free(A.roots[i]);
+    free(A.roots);
     wk_diag_free(&d);
     wk_spec_set_free(&set);
     free(A.paths);

@@ -44,6 +44,13 @@ static const struct wk_cli_top_command commands[] = {
       { { "[--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]",
           "run the YAML specs (default: the kit's specs/) as isolated cases;\n"
           "JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')" } } },
+    { "results", wk_cli_results,
+      { { "baseline RUN.json --link URL [--reason TEXT]",
+          "print an expectations file of the run's known failures" },
+        { "diff OLD.json NEW.json [--json]",
+          "regressions, fixes, new flakes, added and removed cases between two\n"
+          "runs; exit 1 on a regression" },
+        { "merge SHARD.json...", "one report of the reports of a run's shards" } } },
     { "fuzz", wk_cli_fuzz,
       { { "--harness NAME [--engine libfuzzer|afl] [--driver PATH] [--jobs N] [--time S] [-- ENGINE-ARGS...]",
           "fuzz a driver through one harness; progress, then crashes and\n"

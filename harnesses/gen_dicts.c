@@ -21,6 +21,9 @@
  *     mutation names and the rule IDs, and the expectations loader's keys
  *     and verdicts from its "(expected a, b or c)" messages (fuzz_spec
  *     feeds its input to both loaders);
+ *   - fuzz_results: the keys of a conform --json report as the reader
+ *     knows them (wk_results_key_names), the verdicts, the kinds of check,
+ *     the format and JSON's own words;
  *   - fuzz_cli: the commands, subcommands, options and harness names of
  *     `wddmkit`, harvested from its own help texts, and argument shapes
  *     (the NUL that separates arguments, numbers at the parsers' edges).
@@ -487,6 +490,39 @@ static void add_cli(struct dict *d)
 }
 
 /* ------------------------------------------------------------------ */
+/* fuzz_results: a JSON report's words                                  */
+/* ------------------------------------------------------------------ */
+
+static void add_results(struct dict *d)
+{
+    const char *keys[128];
+    char name[64], text[96];
+    size_t n = wk_results_key_names(keys, sizeof(keys) / sizeof(keys[0]));
+    for (size_t i = 0; i < n; i++) {
+        namef(name, sizeof(name), "key_%s", keys[i]);
+        snprintf(text, sizeof(text), "\"%s\":", keys[i]);
+        add_text(d, name, text);
+    }
+    for (int v = 0; v < WK_VERDICT_COUNT; v++) {
+        namef(name, sizeof(name), "verdict_%s", wk_verdict_name((enum wk_verdict)v));
+        snprintf(text, sizeof(text), "\"%s\"", wk_verdict_name((enum wk_verdict)v));
+        add_text(d, name, text);
+    }
+    for (int k = 0; k < WK_CHECK_KIND_COUNT; k++) {
+        namef(name, sizeof(name), "kind_%s", wk_check_kind_name((enum wk_check_kind)k));
+        snprintf(text, sizeof(text), "\"%s\":", wk_check_kind_name((enum wk_check_kind)k));
+        add_text(d, name, text);
+    }
+    static const char *const words[] = { "\"wddmkit-conform-1\"", "\"" WK_JSON_SCHEMA_VERSION "\"", "\"complete\"", "\"interrupted\"",
+                                         "\"total-timeout\"", "\"contract\"", "\"reference\"", "\"1/2\"",
+                                         "null", "true", "false", "{}", "[]", "\\u0000", "\\ud800" };
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        namef(name, sizeof(name), "json_%zu", i);
+        add_text(d, name, words[i]);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Files                                                                */
 /* ------------------------------------------------------------------ */
 
@@ -522,7 +558,10 @@ static int write_dict(const char *dir, const char *harness, const struct dict *d
     return fclose(f) == 0 ? 0 : -1;
 }
 
-enum { GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64, CLI = 128, REWRITES = 256 };
+enum {
+    GPU = 1, OFFSETS16 = 2, OFFSETS32 = 4, ADDRESSES = 8, DDI = 16, PROG = 32, SPEC = 64, CLI = 128, REWRITES = 256,
+    RESULTS = 512
+};
 
 static const struct {
     const char *harness;
@@ -536,6 +575,7 @@ static const struct {
     { "fuzz_spec", SPEC },
     { "fuzz_cli", CLI },
     { "fuzz_hostile", PROG | REWRITES | DDI },
+    { "fuzz_results", RESULTS },
 };
 
 /* Whole-file comparison; prints the first differing line. */
@@ -594,6 +634,7 @@ static int generate(const char *dir)
         if (parts & ADDRESSES) add_addresses(&d);
         if (parts & SPEC) add_spec_keywords(&d);
         if (parts & CLI) add_cli(&d);
+        if (parts & RESULTS) add_results(&d);
         if (write_dict(dir, harnesses[h].harness, &d) != 0)
             return 1;
     }

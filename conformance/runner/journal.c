@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caselist.h"
 #include "expectations.h"
 #include "journal.h"
 #include "runner_internal.h"
@@ -64,6 +65,20 @@ static void digest_specs(const struct wk_prog *const *loaded, size_t n, char *bu
         }
     }
     snprintf(buf, size, "fnv1a64:%016llx:%zu", (unsigned long long)h, n);
+}
+
+/* The ids a --caselist selects (not its file's bytes: comments and order
+ * do not change the run). */
+static void caselist_digest(const struct wk_caselist *l, char *buf, size_t size)
+{
+    if (!l) {
+        buf[0] = '\0';
+        return;
+    }
+    uint64_t h = WK_FNV1A64_START;
+    for (size_t i = 0; i < l->count; i++)
+        h = wk_fnv1a64(h, l->ids[i].id, strlen(l->ids[i].id) + 1);
+    snprintf(buf, size, "fnv1a64:%016llx:%zu", (unsigned long long)h, l->count);
 }
 
 static void join_globs(char *buf, size_t size, const char *const *globs, size_t n)
@@ -115,6 +130,10 @@ void wk_journal_identity(struct wk_journal_identity *id, const struct wk_prog *c
     else
         snprintf(v, sizeof(v), "none");
     set_option(id, 9, "--binding", v);
+    /* "" without a list: a journal written before --caselist existed
+     * has no such option, and resumes as one without a list */
+    caselist_digest(o->caselist, v, sizeof(v));
+    set_option(id, 10, "--caselist", v);
 }
 
 /* ------------------------------------------------------------------ */

@@ -31,7 +31,7 @@
 #include "runner.h"
 
 #define WK_JOURNAL_FORMAT "wddmkit-journal-1"
-#define WK_JOURNAL_OPTIONS 10u
+#define WK_JOURNAL_OPTIONS 11u
 #define WK_JOURNAL_MAX_BYTES (256u << 20) /* a --resume's file: about 30,000 cases */
 
 /* A run's journal: the file and what the runner knows it holds. */

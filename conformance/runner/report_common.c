@@ -81,6 +81,29 @@ void wk_report_step(const struct wk_case_report *c, char *buf, size_t size)
         snprintf(buf, size, "%d (%s)", i, wk_step_keyword(s->kind));
 }
 
+const char *wk_report_spec_file(const struct wk_run_report *rep, const struct wk_case_report *c)
+{
+    const char *file = c->prog->file, *best = NULL;
+    size_t best_len = 0;
+    if (!file[0])
+        return NULL;
+    for (size_t i = 0; i < rep->spec_root_count; i++) {
+        const char *root = rep->spec_roots[i];
+        size_t n = root ? strlen(root) : 0;
+        while (n > 1 && root[n - 1] == '/')
+            n--; /* "specs/" holds "specs/smoke.yaml" */
+        if (n == 0 || strncmp(file, root, n) != 0 || (file[n] != '/' && root[n - 1] != '/') || n < best_len)
+            continue;
+        best = file + n;
+        best_len = n;
+    }
+    if (!best)
+        return file;
+    while (*best == '/')
+        best++;
+    return *best ? best : file;
+}
+
 const char *wk_report_profile(const struct wk_run_report *rep)
 {
     return rep->stress ? "stress" : rep->contract ? "contract" : "reference";

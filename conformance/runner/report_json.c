@@ -11,7 +11,8 @@
  * step, attempts, rerun_verdict, expectation, file, line, not_evaluated, checks, output}],
  * spec_errors ["FILE:LINE:COL: ..."], checks, totals}; checks is {KIND: {run, skipped,
  * reason}} for every kind of check (docs/verdicts.md, "Kinds of check"), per case and summed.
- * Only finished cases are listed; totals count them by verdict.
+ * Only finished cases are listed; totals count them by verdict. A case's
+ * file is relative to the specs root it was loaded from.
  *
  * Every string goes through one escaper: quotes, backslashes and control
  * characters are escaped, invalid UTF-8 becomes \ufffd, so the file parses
@@ -157,7 +158,7 @@ static void write_checks(FILE *f, const struct wk_check_total *t)
     fputc('}', f);
 }
 
-static void write_case(FILE *f, const struct wk_case_report *c, int first)
+static void write_case(FILE *f, const struct wk_run_report *rep, const struct wk_case_report *c, int first)
 {
     const char *in = "      ";
     char step[96];
@@ -180,7 +181,7 @@ static void write_case(FILE *f, const struct wk_case_report *c, int first)
     json_key(f, in, "attempts", 0), fprintf(f, "%u", c->attempts);
     json_key(f, in, "rerun_verdict", 0), wk_json_string(f, c->attempts > 1 ? wk_verdict_name(c->rerun_verdict) : NULL);
     json_key(f, in, "expectation", 0), write_expectation(f, c->expectation);
-    json_key(f, in, "file", 0), wk_json_string(f, c->prog->file[0] ? c->prog->file : NULL);
+    json_key(f, in, "file", 0), wk_json_string(f, wk_report_spec_file(rep, c));
     json_key(f, in, "line", 0), fprintf(f, "%u", c->prog->line);
     json_key(f, in, "not_evaluated", 0), fprintf(f, "%u", c->result.not_evaluated);
     struct wk_check_total t[WK_CHECK_KIND_COUNT];
@@ -244,7 +245,7 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
     for (size_t i = 0; i < rep->count; i++) {
         if (!rep->cases[i].finished)
             continue;
-        write_case(f, &rep->cases[i], first);
+        write_case(f, rep, &rep->cases[i], first);
         first = 0;
     }
     fputs(first ? "  ],\n" : "\n  ],\n", f);

@@ -268,8 +268,8 @@ static void write_case(FILE *f, const struct wk_run_report *rep, const struct wk
     attr(f, "classname", wk_case_area(c));
     attr(f, "name", c->prog->id);
     attr(f, "time", time);
-    if (c->prog->file[0])
-        attr(f, "file", c->prog->file);
+    if (wk_report_spec_file(rep, c)) /* relative to the specs root */
+        attr(f, "file", wk_report_spec_file(rep, c));
     if (c->verdict == WK_VERDICT_PASS) {
         fputs("/>\n", f);
         return;

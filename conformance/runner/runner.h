@@ -34,6 +34,7 @@
 #include "wddmkit/status.h"
 
 struct wk_expectations;   /* expectations.h */
+struct wk_caselist;       /* caselist.h */
 struct wk_expectation;
 struct wk_run_report;
 
@@ -61,6 +62,7 @@ struct wk_runner_options {
     size_t filter_count;
     const char *const *excludes;      /* fnmatch globs on ids to leave out */
     size_t exclude_count;
+    const struct wk_caselist *caselist; /* --caselist: only the cases it names; NULL: no list */
     uint32_t shard_index;             /* 1..shard_count */
     uint32_t shard_count;             /* 0 or 1: no sharding */
     const struct wk_expectations *expectations;  /* NULL: none */
@@ -129,12 +131,19 @@ struct wk_run_report {
     char *const *spec_errors;         /* the messages kept ("FILE:LINE:COL: ...") */
     size_t spec_error_count;          /* messages in spec_errors */
     size_t spec_errors_total;         /* errors reported, kept or not */
+    /* The specs roots, set by the caller: the folders the specs were
+     * loaded from (a folder given, the folder of a file given). The
+     * reports name a case's file relative to the root it is under
+     * (wk_report_spec_file); none: as loaded. */
+    const char *const *spec_roots;
+    size_t spec_root_count;
     char host[128];                   /* uname: nodename sysname release machine */
     char start_time[32];              /* ISO 8601 UTC */
 };
 
 /*
- * Selects cases[] by the options' filters, excludes and shard: fills
+ * Selects cases[] by the options' case list, filters, excludes and shard
+ * (in that order: the shard splits what the others leave): fills
  * *index (malloc'd, free it) with the indices of the selected cases in id
  * order. Two cases with the same id are an error (WK_E_INVALID_ARGUMENT,
  * printed to err), as is a shard outside 1..N.
@@ -213,7 +222,7 @@ wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE 
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
 /* The JSON report's schema_version (docs/json-report.md, "Versions"):
  * MAJOR.MINOR, MAJOR the number in its "format", MINOR grown by added keys. */
-#define WK_JSON_SCHEMA_VERSION "1.1"
+#define WK_JSON_SCHEMA_VERSION "1.2"
 /* TAP streamed as cases finish (`--tap -`): the version line and the
  * provenance comments, one test line numbered `number` per finished case,
  * then the spec errors, the plan (1..N, last) and a "Bail out!" when the
@@ -282,6 +291,10 @@ size_t wk_utf8_next(const char *s, size_t n, uint32_t *cp);
  * case must trip, else "" (a failed check that broke no rule: the rules
  * the case covers are not its cause, and a CI tab must not blame them). */
 void wk_report_rule(const struct wk_case_report *c, char *buf, size_t size);
+/* The case's spec file relative to the specs root it was loaded from
+ * (rep->spec_roots, the longest that holds it: `smoke.yaml`,
+ * `regressions/x.yaml`), else as loaded; NULL when the case has no file. */
+const char *wk_report_spec_file(const struct wk_run_report *rep, const struct wk_case_report *c);
 /* The rules the case covers, "A, B"; "" when none. */
 void wk_report_covers(const struct wk_case_report *c, char *buf, size_t size);
 /* "contract" or "reference". */

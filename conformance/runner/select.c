@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * select.c - which cases a run runs: every case, in id order,
+ * select.c - which cases a run runs: every case, in id order (only those
+ * a --caselist names, when one is given),
  * less those the --filter globs do not match and the --exclude globs do,
  * and of those the shard's share (round robin, so that every shard gets
  * cases of every area). Duplicate ids are refused: a case is named by its
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caselist.h"
 #include "runner.h"
 
 struct keyed {
@@ -88,6 +90,8 @@ wk_status wk_runner_select(const struct wk_prog *const *cases, size_t n, const s
     }
     size_t m = 0, position = 0;
     for (size_t i = 0; i < n; i++) {
+        if (o->caselist && !wk_caselist_has(o->caselist, k[i].id))
+            continue;
         if (o->filter_count && !matches_any(k[i].id, o->filters, o->filter_count))
             continue;
         if (matches_any(k[i].id, o->excludes, o->exclude_count))
