@@ -233,7 +233,8 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     if (pid == -2) {
         map_crash_slot(j);
         pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
-    }
+    } else if (pid > 0)
+        j->start = wk_now_seconds(); /* the case's time, not a slow zygote's (replaced: zygote.c) */
     if (pid == 0)
         wk_runner_child_main(R, j, prog, rp[1], op[1]);
     if (pid > 0)

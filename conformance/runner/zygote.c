@@ -771,6 +771,7 @@ pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, in
             break;
         int err = errno;
         zygote_end(R); /* dead or silent: killed, reaped, replaced once */
+        wk_runner_kill_strays(R); /* a shepherd it may have started unanswered holds this case's pipes */
         errno = err;
     }
     int err = errno;
