@@ -16,9 +16,15 @@
  *                 pipe), so that what the in-process run keeps (parked
  *                 memory, the driver's one load) does not grow the process
  *                 the forked runs start from;
- *   bare fork     a child that allocated and touched 1 MiB forks a child
- *                 that _exits, and waits for it, FORKS times: its own CPU
- *                 plus its children's, over FORKS.
+ *   bare fork     a process that allocated and touched 1 MiB (started
+ *                 before the specs are loaded, not a child of the runner)
+ *                 forks a child that _exits, and waits for it, FORKS
+ *                 times: its own CPU plus its children's, over FORKS; and
+ *                 the same with a grandchild that the child waits for
+ *                 (the two processes of a case, for information).
+ * Page faults (ru_minflt + ru_majflt, counted like the CPU) of the forked
+ * run beyond the in-process run's are printed a case: what a fresh
+ * process pays to touch its memory again.
  * Per-case process cost = (suite CPU - in-process CPU) / cases; the goal
  * is at most twice the bare fork. The figures printed are medians over the
  * rounds (the ratio the median of the per-round ratios).
@@ -76,8 +82,17 @@ static double cpu_all(void)
     return cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN);
 }
 
+/* Page faults (minor and major) of `who`. */
+static double faults(int who)
+{
+    struct rusage u;
+    getrusage(who, &u);
+    return (double)u.ru_minflt + (double)u.ru_majflt;
+}
+
 struct run_figures {
-    double wall, cpu;
+    double wall, cpu, self;           /* self: the runner's own part of cpu */
+    double faults;                    /* page faults, its own and its children's */
     size_t bad;
 };
 
@@ -91,17 +106,23 @@ static struct run_figures run_once(const struct wk_spec_set *set, uint32_t jobs,
     o.case_timeout = 10;
     struct wk_run_report rep;
     struct run_figures f;
-    double c = cpu_all(), t = now();
+    double c = cpu_all(), s = cpu(RUSAGE_SELF), pf = faults(RUSAGE_SELF) + faults(RUSAGE_CHILDREN), t = now();
     wk_status st = wk_runner_run((const struct wk_prog *const *)set->progs, set->count, &o, &rep, stderr);
     f.wall = now() - t;
     f.cpu = cpu_all() - c;
+    f.self = cpu(RUSAGE_SELF) - s;
+    f.faults = faults(RUSAGE_SELF) + faults(RUSAGE_CHILDREN) - pf;
     f.bad = st == WK_OK ? rep.unexpected : set->count;
     if (st == WK_OK)
         wk_run_report_free(&rep);
     return f;
 }
 
-/* Runs fn in a child and returns the double it writes back; -1 on failure. */
+/* The in-process run's page faults, as its child reported them. */
+static double in_process_faults;
+
+/* Runs fn in a child and returns the double it writes back (and
+ * in_process_faults); -1 on failure. */
 static double in_child(double (*fn)(const struct wk_spec_set *), const struct wk_spec_set *set)
 {
     int p[2];
@@ -114,28 +135,31 @@ static double in_child(double (*fn)(const struct wk_spec_set *), const struct wk
         int null = open("/dev/null", O_WRONLY); /* the driver's messages of an in-process run */
         if (null >= 0)
             dup2(null, STDERR_FILENO);
-        double v = fn(set);
-        ssize_t ignored = write(p[1], &v, sizeof(v));
+        double v[2] = { fn(set), in_process_faults };
+        ssize_t ignored = write(p[1], v, sizeof(v));
         (void)ignored;
         _exit(0);
     }
     close(p[1]);
-    double v = -1;
-    if (pid < 0 || read(p[0], &v, sizeof(v)) != (ssize_t)sizeof(v))
-        v = -1;
+    double v[2] = { -1, -1 };
+    if (pid < 0 || read(p[0], v, sizeof(v)) != (ssize_t)sizeof(v))
+        v[0] = -1;
+    in_process_faults = v[1];
     close(p[0]);
     if (pid > 0)
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
-    return v;
+    return v[0];
 }
 
 /* In a child: the suite with --no-fork, its CPU; -1 when a case was not as
- * expected (the figure would not be the same cases' work). */
+ * expected (the figure would not be the same cases' work). Its page
+ * faults in in_process_faults (the child writes both). */
 static double in_process_cpu(const struct wk_spec_set *set)
 {
-    double c = cpu(RUSAGE_SELF);
+    double c = cpu(RUSAGE_SELF), pf = faults(RUSAGE_SELF);
     struct run_figures f = run_once(set, 1, 1);
+    in_process_faults = faults(RUSAGE_SELF) - pf;
     return f.bad ? -1 : cpu(RUSAGE_SELF) - c;
 }
 
@@ -143,6 +167,20 @@ static double in_process_cpu(const struct wk_spec_set *set)
  * is small: 1 MiB allocated and touched, then, for each byte read from
  * `req`, FORKS forks of a child that _exits at once, each waited for, and
  * the CPU per fork (its own and its children's) written to `ans`. */
+/* One bare fork+exit+wait; with `nested`, the child forks, waits for and
+ * outlives a grandchild first (the shape of a shepherd and its case). */
+static void fork_exit_wait(int nested)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (nested)
+            fork_exit_wait(0);
+        _exit(0);
+    }
+    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
 static _Noreturn void bare_fork_server(int req, int ans)
 {
     volatile unsigned char *mem = malloc(BARE_BYTES);
@@ -150,16 +188,14 @@ static _Noreturn void bare_fork_server(int req, int ans)
         mem[i] = (unsigned char)i;
     char c;
     while (read(req, &c, 1) == 1) {
-        double c0 = cpu_all();
-        for (int i = 0; i < FORKS; i++) {
-            pid_t pid = fork();
-            if (pid == 0)
-                _exit(0);
-            while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
+        double v[2];
+        for (int nested = 0; nested < 2; nested++) {
+            double c0 = cpu_all();
+            for (int i = 0; i < FORKS; i++)
+                fork_exit_wait(nested);
+            v[nested] = (cpu_all() - c0) / FORKS;
         }
-        double v = (cpu_all() - c0) / FORKS;
-        if (write(ans, &v, sizeof(v)) != (ssize_t)sizeof(v))
+        if (write(ans, v, sizeof(v)) != (ssize_t)sizeof(v))
             break;
     }
     _exit(0);
@@ -196,13 +232,15 @@ static int bare_fork_start(struct bare_fork *b)
     return mid > 0 ? 0 : -1;
 }
 
-/* CPU seconds per bare fork+exit+wait, measured now; -1 on failure. */
-static double bare_fork_measure(const struct bare_fork *b)
+/* CPU seconds per bare fork+exit+wait, measured now; -1 on failure. In
+ * *nested, the same with a grandchild (two processes, as a case has). */
+static double bare_fork_measure(const struct bare_fork *b, double *nested)
 {
-    double v = -1;
-    if (write(b->req, "m", 1) != 1 || read(b->ans, &v, sizeof(v)) != (ssize_t)sizeof(v))
+    double v[2] = { -1, -1 };
+    if (write(b->req, "m", 1) != 1 || read(b->ans, v, sizeof(v)) != (ssize_t)sizeof(v))
         return -1;
-    return v;
+    *nested = v[1];
+    return v[0];
 }
 
 static void bare_fork_stop(struct bare_fork *b)
@@ -246,11 +284,11 @@ int main(int argc, char **argv)
     }
     double best2 = 1e9, best1 = 1e9;
     size_t bad2 = 0, bad1 = 0;
-    double suite[MAX_ROUNDS], inproc[MAX_ROUNDS], fork1[MAX_ROUNDS], per_case[MAX_ROUNDS], ratio[MAX_ROUNDS];
+    double suite[MAX_ROUNDS], runner[MAX_ROUNDS], inproc[MAX_ROUNDS], fork2[MAX_ROUNDS], extra_faults[MAX_ROUNDS], fork1[MAX_ROUNDS], per_case[MAX_ROUNDS], ratio[MAX_ROUNDS];
     int good = 0;
     for (int r = 0; r < rounds; r++) {
         struct run_figures f2 = run_once(&set, 2, 0), f1 = run_once(&set, 1, 0);
-        double in = in_child(in_process_cpu, &set), bf = bare_fork_measure(&bare);
+        double nested = -1, in = in_child(in_process_cpu, &set), bf = bare_fork_measure(&bare, &nested);
         best2 = f2.wall < best2 ? f2.wall : best2;
         best1 = f1.wall < best1 ? f1.wall : best1;
         bad2 += f2.bad;
@@ -258,8 +296,11 @@ int main(int argc, char **argv)
         if (in < 0 || bf <= 0 || f1.bad)
             continue;
         suite[good] = f1.cpu;
+        runner[good] = f1.self;
         inproc[good] = in;
         fork1[good] = bf;
+        fork2[good] = nested;
+        extra_faults[good] = (f1.faults - in_process_faults) / set.count;
         per_case[good] = (f1.cpu - in) / set.count;
         ratio[good] = per_case[good] / bf;
         good++;
@@ -277,12 +318,16 @@ int main(int argc, char **argv)
         double pc = median(per_case, good), q = median(ratio, good);
         printf("  CPU, -j 1 (median of %d rounds; children counted by RUSAGE_CHILDREN, every process waited for):\n",
                good);
-        printf("    suite, forked:       %8.3f s  (%.2f ms a case)\n", s, 1e3 * s / set.count);
+        double rs = median(runner, good);
+        printf("    suite, forked:       %8.3f s  (%.2f ms a case; the runner's own %.2f ms, its children's %.2f ms)\n",
+               s, 1e3 * s / set.count, 1e3 * rs / set.count, 1e3 * (s - rs) / set.count);
         printf("    suite, in-process:   %8.3f s  (%.2f ms a case, --no-fork in a child)\n", in,
                1e3 * in / set.count);
         printf("    process cost a case: %8.3f ms (%.0f%% of the forked suite's CPU)\n", 1e3 * pc,
                100.0 * (s - in) / s);
-        printf("    bare fork+exit+wait of a 1 MiB process: %.3f ms (%d in a row)\n", 1e3 * bf, FORKS);
+        printf("    page faults a case beyond the in-process run's: %.0f\n", median(extra_faults, good));
+        printf("    bare fork+exit+wait of a 1 MiB process: %.3f ms (%d in a row); with a grandchild too "
+               "(a shepherd and its case): %.3f ms\n", 1e3 * bf, FORKS, 1e3 * median(fork2, good));
         printf("    process cost / bare fork: %.2f, goal <= %.1f: %s\n", q, GOAL_PROCESS_RATIO,
                q <= GOAL_PROCESS_RATIO ? "met" : "MISSED");
     }

@@ -113,6 +113,8 @@ struct run {
     int zygote_fd;                    /* the socket to the zygote (zygote.c); -1: none */
     pid_t zygote_pid;                 /* 0: none */
     int zygote_off;                   /* it cannot start in this run: cases fork from here */
+    unsigned char *zygote_buf;        /* a case's program, flattened for the zygote */
+    size_t zygote_cap;
 };
 
 /* runner.c: the report's environment (host, start time, the options it

@@ -29,8 +29,9 @@
  * against the runner's pid passed to it, and end of file on its socket. It
  * is in a process group of its own (a terminal's ^C is the runner's to
  * handle). A zygote that does not answer, or has died (a driver can kill
- * any process of its user), is replaced once; when that fails too the case
- * is an error naming the zygote, the kit's fault, never the driver's
+ * any process of its user), is replaced once (the case forks from the
+ * runner when no new one starts); when the new one fails too the case is
+ * an error naming the zygote, the kit's fault, never the driver's
  * verdict. A zygote that cannot start at all (no /proc, a process or
  * descriptor limit) leaves the runner to fork cases itself, as it did
  * before; so does a program this file cannot flatten (a pointer out of the
@@ -144,16 +145,13 @@ static int flat_write(const struct wk_prog *p, unsigned char *buf)
     if (p->step_count > WK_PROG_MAX_STEPS)
         return 0;
     memcpy(at, p, FLAT_HEAD);
-    /* the pointers are fixed in an aligned copy of the head */
-    struct wk_prog *tmp = malloc(sizeof(*tmp));
-    if (!tmp)
+    /* the pointers are fixed in an aligned copy of the head, kept: a
+     * malloc'd one would be given back and faulted in again every launch */
+    static struct wk_prog scratch;
+    memcpy(&scratch, p, FLAT_HEAD);
+    if (!relocate(&scratch, p, 1))
         return 0;
-    memcpy(tmp, p, FLAT_HEAD);
-    int ok = relocate(tmp, p, 1);
-    memcpy(at, tmp, FLAT_HEAD);
-    free(tmp);
-    if (!ok)
-        return 0;
+    memcpy(at, &scratch, FLAT_HEAD);
     at += FLAT_HEAD;
     memcpy(at, p->steps, (size_t)p->step_count * sizeof(struct wk_step));
     at += (size_t)p->step_count * sizeof(struct wk_step);
@@ -691,6 +689,9 @@ void wk_zygote_stop(struct run *R)
 {
     zygote_end(R);
     R->zygote_off = 0;
+    free(R->zygote_buf);
+    R->zygote_buf = NULL;
+    R->zygote_cap = 0;
 }
 
 pid_t wk_zygote_keep(const struct run *R)
@@ -750,22 +751,22 @@ pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, in
 {
     *failed_call = "malloc";
     struct request q = { REQUEST_MAGIC, j->attempt, flat_size(p), j->nonce };
-    unsigned char *flat = malloc(q.prog_len);
-    if (!flat)
-        return -1;
-    if (!flat_write(p, flat)) {
-        free(flat);
-        return -2; /* a pointer out of the program: the caller forks it itself */
+    if (q.prog_len > R->zygote_cap) { /* kept for the run: see flat_write */
+        unsigned char *b = realloc(R->zygote_buf, q.prog_len);
+        if (!b)
+            return -1;
+        R->zygote_buf = b;
+        R->zygote_cap = q.prog_len;
     }
+    unsigned char *flat = R->zygote_buf;
+    if (!flat_write(p, flat))
+        return -2; /* a pointer out of the program: the caller forks it itself */
     int fds[2] = { result_fd, output_fd };
     pid_t pid = -1;
     for (int tries = 0; tries < 2; tries++) {
         int zygote_failed = 0;
-        if (tries && !wk_zygote_ready(R)) {
-            *failed_call = "zygote";
-            errno = EPIPE;
-            break;
-        }
+        if (tries && !wk_zygote_ready(R))
+            return -2; /* no new one: this case forks from the runner, as without a zygote */
         pid = ask(R, j, &q, flat, fds, start_fd, failed_call, &zygote_failed);
         if (pid > 0 || !zygote_failed)
             break;
@@ -774,8 +775,5 @@ pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, in
         wk_runner_kill_strays(R); /* a shepherd it may have started unanswered holds this case's pipes */
         errno = err;
     }
-    int err = errno;
-    free(flat);
-    errno = err;
     return pid > 0 ? pid : -1;
 }
