@@ -56,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -654,6 +655,11 @@ static int zygote_spawn(struct run *R)
         errno = err;
         return -1;
     }
+    /* A zygote that stops reading (stopped by someone) must not hold the
+     * runner in a send of a large program, nor in a half-read answer. */
+    struct timeval limit = { ANSWER_MS / 1000, 0 };
+    setsockopt(R->zygote_fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+    setsockopt(R->zygote_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
     static unsigned char options[1 << 16];
     struct buf w = { options + 4, 0, sizeof(options) - 4, 0, 0 };
     options_write(&w, R->o);
