@@ -10,7 +10,8 @@
  *                 one that hangs past --timeout is a timeout
  *   scheduling    -j 2 and -j 4 give -j 1's results in -j 1's order; shards
  *                 partition exactly; filters and excludes; --no-fork;
- *                 --total-timeout; SIGINT from a callback and from a thread
+ *                 --total-timeout; SIGINT from a callback and from a thread;
+ *                 a zygote killed mid-run is replaced
  *   expectations  the classification table; expected-fail, unexpected-pass,
  *                 flake (WK_RUNNER_TEST_FLAKY_ID), skip, expected crash;
  *                 every parse error with its exact message and position;
@@ -476,6 +477,80 @@ static void test_total_timeout_stops_the_run(void **state)
 /* ------------------------------------------------------------------ */
 /* Expectations                                                         */
 /* ------------------------------------------------------------------ */
+
+/* The zygote the cases start from (conformance/runner/zygote.c), a child
+ * of this process named by its command line; 0 when none runs. */
+static pid_t find_zygote(void)
+{
+    char path[96], line[4096], cmd[64];
+    snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    pid_t found = 0;
+    for (char *tok = strtok(line, " \n"); tok && !found; tok = strtok(NULL, " \n")) {
+        snprintf(path, sizeof(path), "/proc/%s/cmdline", tok);
+        FILE *c = fopen(path, "r");
+        if (!c)
+            continue;
+        size_t k = fread(cmd, 1, sizeof(cmd) - 1, c);
+        fclose(c);
+        cmd[k] = '\0';
+        if (strcmp(cmd, "wddmkit-zygote") == 0)
+            found = (pid_t)atoi(tok);
+    }
+    return found;
+}
+
+struct zygote_watch {
+    pid_t seen[8];                    /* the zygote as each case started */
+    int killed;
+};
+
+static void kill_the_zygote_at_case_1(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct zygote_watch *w = ctx;
+    (void)rep;
+    pid_t z = find_zygote();
+    if (index < 8)
+        w->seen[index] = z;
+    if (index == 1 && z > 0 && kill(z, SIGKILL) == 0)
+        w->killed = 1;
+}
+
+/* Cases start from a zygote (issue 26, item 4), which is replaced when it
+ * dies (a driver can kill it): the case launched then still runs, and is
+ * judged as ever; no zygote outlives the run. */
+static void test_a_killed_zygote_is_replaced(void **state)
+{
+    (void)state;
+    struct suite s = { 0 };
+    suite_add(&s, "zyg.a", K_PASS);
+    suite_add(&s, "zyg.b", K_PASS);
+    suite_add(&s, "zyg.c", K_NEG_CRASH);
+    suite_add(&s, "zyg.d", K_FAIL);
+    struct zygote_watch w;
+    memset(&w, 0, sizeof(w));
+    struct wk_runner_options o = options(1);
+    o.on_start = kill_the_zygote_at_case_1;
+    o.ctx = &w;
+    struct wk_run_report rep;
+    run_ok(&s, &o, &rep);
+    expect_verdict(&rep, "zyg.a", WK_VERDICT_PASS);
+    expect_verdict(&rep, "zyg.b", WK_VERDICT_PASS);
+    expect_verdict(&rep, "zyg.c", WK_VERDICT_PASS);
+    expect_verdict(&rep, "zyg.d", WK_VERDICT_FAIL);
+    assert_true(w.seen[0] > 0); /* the cases start from one */
+    assert_int_equal(w.killed, 1);
+    assert_true(w.seen[2] > 0 && w.seen[2] != w.seen[1]); /* a new one */
+    assert_int_equal(w.seen[3], w.seen[2]);
+    assert_int_equal(find_zygote(), 0);
+    wk_run_report_free(&rep);
+    suite_free(&s);
+}
 
 static void test_classification_table(void **state)
 {
@@ -1640,6 +1715,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_ids_are_an_error),
         cmocka_unit_test(test_no_fork_matches_fork),
         cmocka_unit_test(test_total_timeout_stops_the_run),
+        cmocka_unit_test(test_a_killed_zygote_is_replaced),
         cmocka_unit_test(test_classification_table),
         cmocka_unit_test(test_expectations_logic),
         cmocka_unit_test(test_flake_exit_code),

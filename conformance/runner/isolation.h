@@ -81,6 +81,12 @@ const char *wk_result_open(const void *bytes, size_t len, size_t extra, const st
 pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t *done,
                        volatile int32_t *driver_signal);
 
+/* The shepherd's half of wk_shepherd_fork, in a process just started as
+ * runner's child (by wk_shepherd_fork, or by the zygote: zygote.c), with
+ * start_fd the start pipe's write end: returns 0 in the case's process;
+ * the shepherd itself never returns. */
+pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, volatile int32_t *driver_signal);
+
 /* After the shepherd ended: the errno of its fork of the case's process,
  * or 0 when the case's process started (or start_fd is -1); closes
  * start_fd. */

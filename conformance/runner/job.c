@@ -95,7 +95,8 @@ static int32_t result_pipe_state(int fd, const struct stat *at_start)
     return now.st_dev == at_start->st_dev && now.st_ino == at_start->st_ino ? 0 : RESULT_PIPE_REPLACED;
 }
 
-static _Noreturn void child_main(const struct run *R, const struct job *j, int wfd, int ofd)
+_Noreturn void wk_runner_child_main(const struct run *R, const struct job *j, const struct wk_prog *p, int wfd,
+                                    int ofd)
 {
     if (j->case_pid)
         *j->case_pid = getpid(); /* before any driver code: the runner knows its signals */
@@ -129,7 +130,7 @@ static _Noreturn void child_main(const struct run *R, const struct job *j, int w
         close(ofd);
     wk_vidmm_publish_crash_slot(j->crash_slot);
     struct wk_case_result r;
-    wk_runner_run_attempt(R, R->rep->cases[j->index].prog, j->attempt, &r);
+    wk_runner_run_attempt(R, p, j->attempt, &r);
     fflush(NULL);
     if (pipe_known && j->result_pipe)
         *j->result_pipe = result_pipe_state(wfd, &pipe_at_start);
@@ -163,36 +164,35 @@ static int open_pidfd(pid_t pid)
  * per DDI call in the child, no system call. exit() and _exit() inside a
  * DDI pass every frame the kit has, but not this; nor does the note of a
  * driver thread that died. NULL when no page can be had (the report then
- * names no DDI and no thread). */
-struct case_shared {
-    struct wk_vidmm_crash_slot slot; /* first: job->crash_slot is the mapping's address */
-    int32_t result_pipe;
-    int32_t shepherd_done;            /* set by the shepherd as it ends on its own (isolation.h) */
-    int32_t shepherd_signal;         /* written by the shepherd: a stop signal the case sent it */
-    int32_t case_pid;                /* written by the case's process, first: who it is (signals.c) */
-};
-
-static void map_crash_slot(struct job *j)
+ * names no DDI and no thread). A case started by the zygote gets it from
+ * the zygote, as a memfd (zygote.c); one forked here, as an anonymous
+ * shared mapping. */
+void wk_runner_case_shared_init(volatile struct case_shared *shared)
 {
-    j->crash_slot = NULL;
-    j->result_pipe = NULL;
-    j->shepherd_done = NULL;
-    j->shepherd_signal = NULL;
-    j->case_pid = NULL;
-    void *p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return;
-    volatile struct case_shared *shared = p;
     wk_vidmm_crash_slot_init(&shared->slot);
     shared->result_pipe = 0;
     shared->shepherd_done = 0;
     shared->shepherd_signal = 0;
     shared->case_pid = 0;
-    j->case_pid = &shared->case_pid;
-    j->crash_slot = &shared->slot;
-    j->result_pipe = &shared->result_pipe;
-    j->shepherd_done = &shared->shepherd_done;
-    j->shepherd_signal = &shared->shepherd_signal;
+}
+
+void wk_runner_job_share(struct job *j, volatile struct case_shared *shared)
+{
+    j->crash_slot = shared ? &shared->slot : NULL;
+    j->result_pipe = shared ? &shared->result_pipe : NULL;
+    j->shepherd_done = shared ? &shared->shepherd_done : NULL;
+    j->shepherd_signal = shared ? &shared->shepherd_signal : NULL;
+    j->case_pid = shared ? &shared->case_pid : NULL;
+}
+
+static void map_crash_slot(struct job *j)
+{
+    wk_runner_job_share(j, NULL);
+    void *p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    wk_runner_case_shared_init(p);
+    wk_runner_job_share(j, p);
 }
 
 static void unmap_crash_slot(struct job *j)
@@ -201,11 +201,7 @@ static void unmap_crash_slot(struct job *j)
         munmap((void *)(uintptr_t)j->crash_slot, sizeof(struct case_shared));
     if (j->pid)
         wk_runner_signals_unmap(j->pid); /* the handler reads the case's pid there */
-    j->crash_slot = NULL;
-    j->result_pipe = NULL;
-    j->shepherd_done = NULL;
-    j->shepherd_signal = NULL;
-    j->case_pid = NULL;
+    wk_runner_job_share(j, NULL);
 }
 
 /* Starts an attempt in slot j: 1, or 0 with the call that failed and its
@@ -226,14 +222,21 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     why->call = "getrandom";
     if (wk_result_nonce_new(&j->nonce) != 0)
         goto fail;
-    map_crash_slot(j);
+    const struct wk_prog *prog = R->rep->cases[index].prog;
     fflush(NULL);
     j->start = wk_now_seconds();
     sigset_t mask;
     wk_runner_signals_hold(&mask);
-    pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
+    /* From the zygote (zygote.c), which maps j's shared page; else forked
+     * here, from this process: no zygote, or a program it cannot be given. */
+    pid = wk_zygote_ready(R) ? wk_zygote_launch(R, j, prog, rp[1], op[1], &j->fd_start, &why->call) : -2;
+    if (pid == -2) {
+        map_crash_slot(j);
+        pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
+    } else if (pid > 0)
+        j->start = wk_now_seconds(); /* the case's time, not a slow zygote's (replaced: zygote.c) */
     if (pid == 0)
-        child_main(R, j, rp[1], op[1]);
+        wk_runner_child_main(R, j, prog, rp[1], op[1]);
     if (pid > 0)
         wk_runner_signals_watch(pid, j->case_pid);
     int fork_errno = errno;
@@ -493,8 +496,10 @@ static int shepherd_killed(const struct job *j, int status)
 
 void wk_runner_kill_strays(const struct run *R)
 {
-    pid_t keep[MAX_JOBS];
+    pid_t keep[MAX_JOBS + 1];
     size_t n = 0;
+    if (wk_zygote_keep(R) > 0)
+        keep[n++] = wk_zygote_keep(R); /* the zygote is the runner's child too, and no stray */
     for (uint32_t s = 0; s < R->slots; s++)
         if (R->jobs[s].pid > 0) /* ended or not: each is reaped by its own slot, for its status */
             keep[n++] = R->jobs[s].pid;

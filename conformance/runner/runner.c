@@ -102,6 +102,7 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     R.o = o;
     R.rep = out;
     R.parent = getpid();
+    R.zygote_fd = -1;
     R.abort_id = getenv("WK_RUNNER_TEST_ABORT_ID");
     R.flaky_id = getenv("WK_RUNNER_TEST_FLAKY_ID");
     wk_status st = prepare(&R, cases, n, err);

@@ -9,6 +9,8 @@
  *   select.c     which cases: filters, excludes, shards, duplicate ids;
  *   schedule.c   fork per case, -j N with poll(), or --no-fork;
  *   job.c        one attempt: its child, pipes and result record;
+ *   zygote.c     the small process cases are forked from (a shepherd it
+ *                clones is the runner's child), fed one program a case;
  *   launch_wait.c  an attempt that found no process or descriptor waits
  *                for one (running cases end, backoff), then is an error;
  *   timeouts.c   the per-case and total deadlines, and stopping;
@@ -63,6 +65,16 @@ struct job {
     size_t tail_len;
 };
 
+/* The page a case's processes share with the runner, fresh for each
+ * launch (job.c): a store per DDI call in the case, no system call. */
+struct case_shared {
+    struct wk_vidmm_crash_slot slot; /* first: job->crash_slot is the mapping's address */
+    int32_t result_pipe;
+    int32_t shepherd_done;            /* set by the shepherd as it ends on its own (isolation.h) */
+    int32_t shepherd_signal;         /* written by the shepherd: a stop signal the case sent it */
+    int32_t case_pid;                /* written by the case's process, first: who it is (signals.c) */
+};
+
 /* Why an attempt did not start: the call and its errno. */
 struct wk_launch_failure {
     const char *call;                 /* "pipe", "fork", "getrandom" */
@@ -98,6 +110,11 @@ struct run {
     struct wk_vidmm_driver *once;     /* --no-fork: the driver's one load (vidmm.h); NULL */
     int stopping;
     struct launch_wait wait;
+    int zygote_fd;                    /* the socket to the zygote (zygote.c); -1: none */
+    pid_t zygote_pid;                 /* 0: none */
+    int zygote_off;                   /* it cannot start in this run: cases fork from here */
+    unsigned char *zygote_buf;        /* a case's program, flattened for the zygote */
+    size_t zygote_cap;
 };
 
 /* runner.c: the report's environment (host, start time, the options it
@@ -111,6 +128,13 @@ void wk_runner_attempt_done(struct run *R, size_t index, uint32_t attempt, const
 void wk_runner_settle_reruns(struct run *R);
 
 /* job.c */
+/* A shared page as a launch starts: no DDI, no thread, nothing noted. */
+void wk_runner_case_shared_init(volatile struct case_shared *shared);
+/* The job's pointers into its shared page (NULL: none). */
+void wk_runner_job_share(struct job *j, volatile struct case_shared *shared);
+/* The case's process, from its first instruction to its record: runs p. */
+_Noreturn void wk_runner_child_main(const struct run *R, const struct job *j, const struct wk_prog *p, int wfd,
+                                    int ofd);
 void wk_runner_run_attempt(const struct run *R, const struct wk_prog *p, uint32_t attempt,
                            struct wk_case_result *r);
 int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attempt, struct wk_launch_failure *why);
@@ -144,6 +168,18 @@ int wk_runner_wait_cap_ms(const struct run *R, int ms);
 int wk_runner_out_of_time(struct run *R);
 int wk_runner_poll_timeout_ms(const struct run *R);
 void wk_runner_check_children(struct run *R);
+
+/* zygote.c: 1 when a zygote runs (started now if need be), 0: fork here */
+int wk_zygote_ready(struct run *R);
+/* Starts j's shepherd, the runner's child, from the zygote, handing it the
+ * case's program and pipes: its pid, with the start pipe's read end in
+ * *start_fd and j's shared page mapped; -1 with errno and the call that
+ * failed; -2 when p cannot travel (then fork here). */
+pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, int result_fd, int output_fd,
+                       int *start_fd, const char **failed_call);
+/* The zygote's pid, which the strays' sweep keeps; 0: none. */
+pid_t wk_zygote_keep(const struct run *R);
+void wk_zygote_stop(struct run *R);
 
 /* schedule.c */
 void wk_runner_run_forked(struct run *R);

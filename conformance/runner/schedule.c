@@ -8,7 +8,8 @@
  * signal self-pipe and the nearest deadline; there are no threads and no
  * SIGCHLD handler. Results land in their case's slot (cases are sorted by
  * id before the run), so the report's order never depends on -j. With
- * --no-fork the same order runs in this process, for a debugger. An attempt
+ * --no-fork the same order runs in this process, for a debugger. Cases
+ * are started by the zygote (zygote.c) when it runs. An attempt
  * that found no process or descriptor to start with waits and goes first
  * (launch_wait.c).
  */
@@ -126,6 +127,7 @@ void wk_runner_run_forked(struct run *R)
     int was_subreaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
     wk_reap_become_subreaper(); /* what a case left when its shepherd was killed comes here (isolation.h) */
+    wk_zygote_ready(R); /* the process the cases fork from (zygote.c); else they fork from here */
     for (;;) {
         if (!wk_runner_out_of_time(R))
             fill_slots(R);
@@ -140,6 +142,7 @@ void wk_runner_run_forked(struct run *R)
         wk_runner_check_children(R);
     }
     abandon_children(R);
+    wk_zygote_stop(R);
     if (!was_subreaper)
         prctl(PR_SET_CHILD_SUBREAPER, 0);
 }

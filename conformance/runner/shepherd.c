@@ -132,7 +132,7 @@ static _Noreturn void mirror(int status)
     sigemptyset(&set);
     sigaddset(&set, signo);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
-    raise(signo);
+    kill(getpid(), signo); /* not raise(): a shepherd the zygote cloned keeps the zygote's thread id */
     _exit(128 + signo);
 }
 
@@ -275,14 +275,19 @@ pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t
         return case_started(shepherd, start[0]) ? shepherd : -1;
     }
     close(start[0]);
+    return wk_shepherd_become(start[1], runner, done, driver_signal);
+}
+
+pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, volatile int32_t *driver_signal)
+{
     struct sigaction old[STOP_SIGNALS];
     sigset_t old_mask;
     driver_signal_note = driver_signal;
     shepherd_setup(runner, old, &old_mask);
     pid_t self = getpid();
-    pid_t child = fork_case(start[1]);
+    pid_t child = fork_case(start_fd);
     if (child == 0) {
-        close(start[1]);
+        close(start_fd);
         for (size_t i = 0; i < STOP_SIGNALS; i++)
             sigaction(stop_signals[i], &old[i], NULL);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);

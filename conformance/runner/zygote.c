@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zygote.c - the small process the cases are forked from (issue 26, item
+ * 4: a leaner runner).
+ *
+ * Why: a fork costs in proportion to the memory the forking process has
+ * touched (its page tables are copied, and each side then takes a copy
+ * fault per page it writes), and the runner is big: the 561 loaded
+ * programs alone are 40 MB (72 KB each). A case forked from it cost 5 to
+ * 15 ms of CPU, 90% and more of the suite's. The zygote is the same binary
+ * started afresh (posix_spawn of /proc/self/exe: no copy of the runner's
+ * memory, and nothing loaded: no specs, no driver), which the runner feeds
+ * one launch at a time: the case's program, flattened (prog_flat below),
+ * its result and output pipes' write ends, the start pipe's write end and
+ * the page it shares with the runner (a memfd), over a socket
+ * (SCM_RIGHTS). The options of the run come once, first.
+ *
+ * The process structure is the one a direct fork makes: the zygote starts
+ * each shepherd with clone(CLONE_PARENT), so the shepherd is the runner's
+ * child, not the zygote's. The runner waits for it, reads its stops, is
+ * the subreaper its case's orphans come to when it is killed, and is the
+ * parent of the case's parent, exactly as before (shepherd.c, signals.c,
+ * timeouts.c are unchanged in what they see). The shepherd then forks the
+ * case's process (wk_shepherd_become), which runs child_main as a directly
+ * forked one does. Each case still pays its own dlopen and DriverEntry
+ * (under the load watchdog) in its own process.
+ *
+ * The zygote dies with the runner: PR_SET_PDEATHSIG (SIGKILL), checked
+ * against the runner's pid passed to it, and end of file on its socket. It
+ * is in a process group of its own (a terminal's ^C is the runner's to
+ * handle). A zygote that does not answer, or has died (a driver can kill
+ * any process of its user), is replaced once (the case forks from the
+ * runner when no new one starts); when the new one fails too the case is
+ * an error naming the zygote, the kit's fault, never the driver's
+ * verdict. A zygote that cannot start at all (no /proc, a process or
+ * descriptor limit) leaves the runner to fork cases itself, as it did
+ * before; so does a program this file cannot flatten (a pointer out of the
+ * program: none in the kit's own). Only one thread of the zygote ever runs
+ * and it never allocates while it clones, so the clone's lack of fork()'s
+ * housekeeping (atfork handlers, the cached thread id) is harmless: the
+ * shepherd ends by kill(getpid()), not raise(), and the case's process is
+ * made by fork().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner_internal.h"
+
+#define ZYGOTE_ENV "WK_RUNNER_ZYGOTE"
+#define ZYGOTE_FD 3
+#define REQUEST_MAGIC 0x5a59474bu /* "KGYZ" */
+#define ANSWER_MS 10000           /* a zygote that says nothing this long is replaced */
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ */
+/* A flat copy of a program (both sides)                                */
+/* ------------------------------------------------------------------ */
+
+/* A program's bytes travel whole up to its last step, then each step's
+ * render and patch payload; pointers into the program are made relative
+ * to it. Not the program codec (prog_codec.c): that one leaves out what
+ * a spec carries besides the steps (registry values, PCI configuration,
+ * the id and the file), and the case must run exactly what it was given. */
+
+#define FLAT_OUTSIDE ((size_t)-1)
+
+/* A pointer of p's as an offset into p (0 is NULL; offsets are +1);
+ * FLAT_OUTSIDE when it points elsewhere. */
+static size_t rel(const struct wk_prog *p, const void *ptr)
+{
+    const char *a = (const char *)p, *x = ptr;
+    if (!x)
+        return 0;
+    if (x >= a && x < a + sizeof(*p))
+        return (size_t)(x - a) + 1;
+    return FLAT_OUTSIDE;
+}
+
+static const void *unrel(const struct wk_prog *p, size_t off)
+{
+    return off ? (const char *)p + off - 1 : NULL;
+}
+
+/* The pointer fields of a program, relative (to_rel) or back. 0 when one
+ * points out of the program. */
+static int relocate(struct wk_prog *p, const struct wk_prog *from, int to_rel)
+{
+#define FIELD(f)                                                                                         \
+    do {                                                                                                 \
+        if (to_rel) {                                                                                    \
+            size_t o = rel(from, (const void *)(f));                                                     \
+            if (o == FLAT_OUTSIDE)                                                                       \
+                return 0;                                                                                \
+            memcpy((void *)&(f), &o, sizeof(o));                                                         \
+        } else {                                                                                         \
+            size_t o;                                                                                    \
+            memcpy(&o, (const void *)&(f), sizeof(o));                                                   \
+            memcpy((void *)&(f), &(const void *){ unrel(p, o) }, sizeof(void *));                        \
+        }                                                                                                \
+    } while (0)
+    _Static_assert(sizeof(size_t) == sizeof(void *), "a relative pointer fits a pointer");
+    FIELD(p->gpu.segments);
+    for (size_t i = 0; i < WK_PROG_MAX_SEGMENTS; i++)
+        FIELD(p->segments[i].bank_ends);
+    FIELD(p->vidmm.gpu);
+    FIELD(p->vidmm.pci_config);
+    FIELD(p->vidmm.binding);
+    FIELD(p->vidmm.registry);
+#undef FIELD
+    return 1;
+}
+
+#define FLAT_HEAD offsetof(struct wk_prog, steps)
+#define FLAT_TAIL (sizeof(struct wk_prog) - offsetof(struct wk_prog, file))
+
+static size_t flat_size(const struct wk_prog *p)
+{
+    size_t n = FLAT_HEAD + (size_t)p->step_count * sizeof(struct wk_step) + FLAT_TAIL;
+    for (uint32_t i = 0; i < p->step_count; i++)
+        n += 1 + (p->steps[i].render ? sizeof(*p->steps[i].render) : 0) + sizeof(uint32_t) +
+             (p->steps[i].patch ? wk_prog_patch_size(p->steps[i].patch) : 0);
+    return n;
+}
+
+/* p into buf (flat_size bytes); 0 when it cannot be flattened. */
+static int flat_write(const struct wk_prog *p, unsigned char *buf)
+{
+    unsigned char *at = buf;
+    if (p->step_count > WK_PROG_MAX_STEPS)
+        return 0;
+    memcpy(at, p, FLAT_HEAD);
+    /* the pointers are fixed in an aligned copy of the head, kept: a
+     * malloc'd one would be given back and faulted in again every launch */
+    static struct wk_prog scratch;
+    memcpy(&scratch, p, FLAT_HEAD);
+    if (!relocate(&scratch, p, 1))
+        return 0;
+    memcpy(at, &scratch, FLAT_HEAD);
+    at += FLAT_HEAD;
+    memcpy(at, p->steps, (size_t)p->step_count * sizeof(struct wk_step));
+    at += (size_t)p->step_count * sizeof(struct wk_step);
+    memcpy(at, (const char *)p + offsetof(struct wk_prog, file), FLAT_TAIL);
+    at += FLAT_TAIL;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        *at++ = s->render != NULL;
+        if (s->render) {
+            memcpy(at, s->render, sizeof(*s->render));
+            at += sizeof(*s->render);
+        }
+        uint32_t n = s->patch ? (uint32_t)wk_prog_patch_size(s->patch) : 0;
+        memcpy(at, &n, sizeof(n));
+        at += sizeof(n);
+        if (n) {
+            memcpy(at, s->patch, n);
+            at += n;
+        }
+    }
+    return 1;
+}
+
+/* buf[0, len) back into p (all zeroes before); 0 when it does not fit. */
+static int flat_read(const unsigned char *buf, size_t len, struct wk_prog *p)
+{
+    const unsigned char *at = buf, *end = buf + len;
+    if (len < FLAT_HEAD)
+        return 0;
+    memcpy(p, at, FLAT_HEAD);
+    at += FLAT_HEAD;
+    size_t steps = (size_t)p->step_count * sizeof(struct wk_step);
+    if (p->step_count > WK_PROG_MAX_STEPS || (size_t)(end - at) < steps + FLAT_TAIL)
+        return 0;
+    relocate(p, NULL, 0);
+    memcpy(p->steps, at, steps);
+    at += steps;
+    memcpy((char *)p + offsetof(struct wk_prog, file), at, FLAT_TAIL);
+    at += FLAT_TAIL;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        struct wk_step *s = &p->steps[i];
+        s->render = NULL;
+        s->patch = NULL;
+    }
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        struct wk_step *s = &p->steps[i];
+        if (at >= end)
+            return 0;
+        if (*at++) {
+            if ((size_t)(end - at) < sizeof(*s->render) || !(s->render = malloc(sizeof(*s->render))))
+                return 0;
+            memcpy(s->render, at, sizeof(*s->render));
+            at += sizeof(*s->render);
+        }
+        uint32_t n;
+        if ((size_t)(end - at) < sizeof(n))
+            return 0;
+        memcpy(&n, at, sizeof(n));
+        at += sizeof(n);
+        if (n) {
+            if ((size_t)(end - at) < n || n < sizeof(struct wk_prog_patch) || !(s->patch = malloc(n)))
+                return 0;
+            memcpy(s->patch, at, n);
+            at += n;
+        }
+    }
+    return at == end;
+}
+
+/* ------------------------------------------------------------------ */
+/* The run's options (both sides)                                       */
+/* ------------------------------------------------------------------ */
+
+struct buf {
+    unsigned char *b;
+    size_t len, cap, at;
+    int bad;
+};
+
+static void put(struct buf *w, const void *data, size_t n)
+{
+    if (w->bad || w->len + n > w->cap) {
+        w->bad = 1;
+        return;
+    }
+    memcpy(w->b + w->len, data, n);
+    w->len += n;
+}
+
+static void put_str(struct buf *w, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) + 1 : 0;
+    put(w, &n, sizeof(n));
+    if (n)
+        put(w, s, n);
+}
+
+static void get(struct buf *r, void *data, size_t n)
+{
+    if (r->bad || r->len - r->at < n) {
+        r->bad = 1;
+        memset(data, 0, n);
+        return;
+    }
+    memcpy(data, r->b + r->at, n);
+    r->at += n;
+}
+
+/* A string of r's, NUL-terminated in place; NULL for none. */
+static const char *get_str(struct buf *r)
+{
+    uint32_t n;
+    get(r, &n, sizeof(n));
+    if (!n || r->bad || r->len - r->at < n || r->b[r->at + n - 1] != '\0') {
+        r->bad |= n != 0;
+        return NULL;
+    }
+    const char *s = (const char *)r->b + r->at;
+    r->at += n;
+    return s;
+}
+
+/* What wk_runner_run_attempt reads of the options. */
+static void options_write(struct buf *w, const struct wk_runner_options *o)
+{
+    put_str(w, o->driver);
+    put(w, &o->contract, sizeof(o->contract));
+    put(w, &o->stress, sizeof(o->stress));
+    put(w, &o->skip_kinds, sizeof(o->skip_kinds));
+    for (size_t i = 0; i < WK_CHECK_KIND_COUNT; i++)
+        put_str(w, o->skip_reason[i]);
+    put(w, &o->gpu, sizeof(o->gpu));
+    put_str(w, o->binding);
+    put(w, &o->umd, sizeof(o->umd));
+    put(w, &o->seed, sizeof(o->seed));
+}
+
+static void options_read(struct buf *r, struct wk_runner_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->driver = get_str(r);
+    get(r, &o->contract, sizeof(o->contract));
+    get(r, &o->stress, sizeof(o->stress));
+    get(r, &o->skip_kinds, sizeof(o->skip_kinds));
+    for (size_t i = 0; i < WK_CHECK_KIND_COUNT; i++)
+        o->skip_reason[i] = get_str(r);
+    get(r, &o->gpu, sizeof(o->gpu));
+    o->binding = get_str(r);
+    get(r, &o->umd, sizeof(o->umd));
+    get(r, &o->seed, sizeof(o->seed));
+}
+
+/* ------------------------------------------------------------------ */
+/* I/O                                                                   */
+/* ------------------------------------------------------------------ */
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *data, size_t n)
+{
+    unsigned char *p = data;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = EPIPE;
+            return -1;
+        }
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* Waits up to ms for fd to be readable: 0, or -1 (errno ETIMEDOUT). */
+static int readable(int fd, int ms)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    int n;
+    do
+        n = poll(&p, 1, ms);
+    while (n < 0 && errno == EINTR);
+    if (n == 0)
+        errno = ETIMEDOUT;
+    return n > 0 ? 0 : -1;
+}
+
+/* One launch, runner to zygote: this header (with the result and output
+ * pipes' write ends), then prog_len bytes of flat program. */
+struct request {
+    uint32_t magic;
+    uint32_t attempt;
+    uint64_t prog_len;
+    struct wk_result_nonce nonce;
+};
+
+/* The zygote's answer: the shepherd's pid (with the shared page's memfd
+ * and the start pipe's read end), or the call that failed and its errno.
+ * The zygote makes the two descriptors itself, so that the runner never
+ * holds more descriptors at once than a fork of its own took. */
+enum { CALL_FORK, CALL_PIPE, CALL_MEMFD };
+struct answer {
+    int32_t pid;                      /* > 0: started */
+    int32_t err;
+    int32_t call;                     /* CALL_* */
+};
+
+/* Sends data with fds (n of them, 0: none) as one message's first bytes. */
+static ssize_t send_fds(int sock, const void *data, size_t len, const int *fds, int n)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * 2)];
+        struct cmsghdr align;
+    } u;
+    memset(&u, 0, sizeof(u));
+    struct iovec iov = { (void *)data, len };
+    struct msghdr m;
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    if (n) {
+        m.msg_control = u.buf;
+        m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+    }
+    ssize_t w;
+    do
+        w = sendmsg(sock, &m, MSG_NOSIGNAL);
+    while (w < 0 && errno == EINTR);
+    if (w >= 0 && (size_t)w < len && write_all(sock, (const char *)data + w, len - (size_t)w) != 0)
+        return -1;
+    return w < 0 ? -1 : (ssize_t)len;
+}
+
+/* Receives len bytes, the first message's descriptors (exactly n, else
+ * none: -1 in each) into fds; the bytes received, 0 at end of file, -1. */
+static ssize_t recv_fds(int sock, void *data, size_t len, int *fds, int n, int *truncated)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * 2)];
+        struct cmsghdr align;
+    } u;
+    struct iovec iov = { data, len };
+    struct msghdr m;
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = u.buf;
+    m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+    ssize_t got;
+    do
+        got = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+    while (got < 0 && errno == EINTR);
+    for (int i = 0; i < n; i++)
+        fds[i] = -1;
+    *truncated = (m.msg_flags & MSG_CTRUNC) != 0;
+    if (got <= 0)
+        return got;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+        int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int tmp[2] = { -1, -1 };
+        memcpy(tmp, CMSG_DATA(c), sizeof(int) * (size_t)(k < 2 ? k : 2));
+        if (k == n)
+            memcpy(fds, tmp, sizeof(int) * (size_t)n);
+        else
+            for (int i = 0; i < k && i < 2; i++)
+                close(tmp[i]);
+    }
+    if ((size_t)got < len && read_all(sock, (char *)data + got, len - (size_t)got) != 0)
+        return 0;
+    return (ssize_t)len;
+}
+
+/* ------------------------------------------------------------------ */
+/* The zygote                                                            */
+/* ------------------------------------------------------------------ */
+
+static struct wk_runner_options zygote_options;
+static struct wk_prog zygote_prog; /* the case's, decoded in the case's process only */
+
+/* In the case's process: its program, then child_main as a directly
+ * forked case runs it. */
+static _Noreturn void zygote_case(const struct request *q, const unsigned char *flat, volatile struct case_shared *shared,
+                                  int rfd, int ofd)
+{
+    struct run R;
+    struct job j;
+    memset(&R, 0, sizeof(R));
+    memset(&j, 0, sizeof(j));
+    R.o = &zygote_options;
+    R.abort_id = getenv("WK_RUNNER_TEST_ABORT_ID");
+    R.flaky_id = getenv("WK_RUNNER_TEST_FLAKY_ID");
+    j.attempt = q->attempt;
+    j.nonce = q->nonce;
+    j.fd_result = j.fd_output = j.fd_pid = j.fd_start = -1;
+    wk_runner_job_share(&j, shared);
+    if (!flat_read(flat, (size_t)q->prog_len, &zygote_prog))
+        _exit(125); /* cannot happen: the runner wrote it; a crash "exited with status 125" */
+    wk_runner_child_main(&R, &j, &zygote_prog, rfd, ofd);
+}
+
+/* Receives one request: 1, 0 at end of file (the runner is gone), -1 on
+ * a malformed one. fds[] gets the pipes' write ends, *flat the program. */
+static int zygote_receive(int sock, struct request *q, int fds[2], unsigned char **flat, size_t *cap)
+{
+    int truncated;
+    if (recv_fds(sock, q, sizeof(*q), fds, 2, &truncated) <= 0)
+        return 0;
+    if (q->magic != REQUEST_MAGIC || fds[0] < 0 || fds[1] < 0 || q->prog_len > (64u << 20))
+        return -1;
+    if (q->prog_len > *cap) {
+        unsigned char *b = realloc(*flat, q->prog_len);
+        if (!b)
+            return -1;
+        *flat = b;
+        *cap = q->prog_len;
+    }
+    return read_all(sock, *flat, q->prog_len) == 0 ? 1 : 0;
+}
+
+/* The shared page, fresh: a memfd of one struct case_shared, mapped and
+ * cleared. -1 with errno. */
+static int new_page(volatile struct case_shared **page)
+{
+    int fd = memfd_create("wk-case", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, sizeof(struct case_shared)) == 0)
+        p = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    *page = p;
+    wk_runner_case_shared_init(*page);
+    return fd;
+}
+
+/* One launch: the shepherd, the runner's child, and its pid back with the
+ * shared page and the start pipe's read end (or why not). */
+static void zygote_launch(int sock, pid_t runner, const struct request *q, const int fds[2], const unsigned char *flat)
+{
+    struct answer a = { 0, 0, CALL_MEMFD };
+    volatile struct case_shared *page = NULL;
+    int start[2] = { -1, -1 }, memfd = new_page(&page);
+    if (memfd >= 0) {
+        a.call = CALL_PIPE;
+        if (pipe2(start, O_CLOEXEC) == 0) {
+            a.call = CALL_FORK;
+            pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, NULL);
+            if (pid == 0) {
+                close(sock);
+                close(memfd);
+                close(start[0]);
+                if (wk_shepherd_become(start[1], runner, &page->shepherd_done, &page->shepherd_signal) == 0)
+                    zygote_case(q, flat, page, fds[0], fds[1]);
+                _exit(127); /* not reached: the shepherd ends in shepherd_main */
+            }
+            a.pid = pid > 0 ? pid : 0;
+        }
+    }
+    a.err = a.pid > 0 ? 0 : errno;
+    if (page)
+        munmap((void *)(uintptr_t)page, sizeof(struct case_shared));
+    close(fds[0]);
+    close(fds[1]);
+    if (start[1] >= 0)
+        close(start[1]);
+    int back[2] = { memfd, start[0] };
+    if (send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 2 : 0) < 0)
+        _exit(0);
+    for (int i = 0; i < 2; i++)
+        if (back[i] >= 0)
+            close(back[i]);
+}
+
+static _Noreturn void zygote_main(int sock, pid_t runner)
+{
+    uint32_t len = 0;
+    static unsigned char options[1 << 16];
+    if (read_all(sock, &len, sizeof(len)) != 0 || len > sizeof(options) || read_all(sock, options, len) != 0)
+        _exit(0);
+    struct buf r = { options, len, len, 0, 0 };
+    options_read(&r, &zygote_options);
+    if (r.bad || write_all(sock, "r", 1) != 0)
+        _exit(0);
+    unsigned char *flat = NULL;
+    size_t cap = 0;
+    for (;;) {
+        struct request q;
+        int fds[2];
+        int got = zygote_receive(sock, &q, fds, &flat, &cap);
+        if (got <= 0)
+            _exit(0); /* the runner closed its end, or died; or words not the runner's: it starts another */
+        zygote_launch(sock, runner, &q, fds, flat);
+    }
+}
+
+/* Before main(), in a process the runner spawned as its zygote (the
+ * environment says which socket and which runner): the zygote, never
+ * main(). Every other process of this binary passes through untouched. */
+__attribute__((constructor)) static void zygote_hook(void)
+{
+    const char *v = getenv(ZYGOTE_ENV);
+    long runner;
+    if (!v || sscanf(v, "%ld", &runner) != 1 || runner <= 0)
+        return;
+    unsetenv(ZYGOTE_ENV); /* the cases' environment is the runner's */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != (pid_t)runner)
+        _exit(0); /* the runner died before PDEATHSIG was armed */
+#ifdef SYS_close_range
+    syscall(SYS_close_range, ZYGOTE_FD + 1u, ~0u, 0u);
+#endif
+    zygote_main(ZYGOTE_FD, (pid_t)runner);
+}
+
+/* ------------------------------------------------------------------ */
+/* The runner's side                                                     */
+/* ------------------------------------------------------------------ */
+
+/* The zygote's end: SIGKILL (it holds nothing to flush) and reaped. */
+static void zygote_end(struct run *R)
+{
+    if (R->zygote_fd >= 0)
+        close(R->zygote_fd);
+    R->zygote_fd = -1;
+    if (R->zygote_pid > 0) {
+        kill(R->zygote_pid, SIGKILL);
+        while (waitpid(R->zygote_pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    R->zygote_pid = 0;
+}
+
+/* Spawns the zygote and hands it the options: 0, or -1 with errno. */
+static int zygote_spawn(struct run *R)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return -1;
+    char var[64];
+    snprintf(var, sizeof(var), ZYGOTE_ENV "=%ld", (long)getpid());
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof(*env));
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    int err = env ? 0 : ENOMEM;
+    if (!err) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (strncmp(environ[i], ZYGOTE_ENV "=", sizeof(ZYGOTE_ENV)) != 0)
+                env[k++] = environ[i];
+        env[k++] = var;
+        env[k] = NULL;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawnattr_init(&at);
+        posix_spawn_file_actions_adddup2(&fa, sv[1], ZYGOTE_FD);
+        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&at, 0);
+        char *argv[] = { "wddmkit-zygote", NULL };
+        pid_t pid;
+        err = posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, env);
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&at);
+        if (!err)
+            R->zygote_pid = pid;
+    }
+    free(env);
+    close(sv[1]);
+    R->zygote_fd = sv[0];
+    if (err) {
+        close(sv[0]);
+        R->zygote_fd = -1;
+        errno = err;
+        return -1;
+    }
+    /* A zygote that stops reading (stopped by someone) must not hold the
+     * runner in a send of a large program, nor in a half-read answer. */
+    struct timeval limit = { ANSWER_MS / 1000, 0 };
+    setsockopt(R->zygote_fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+    setsockopt(R->zygote_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+    static unsigned char options[1 << 16];
+    struct buf w = { options + 4, 0, sizeof(options) - 4, 0, 0 };
+    options_write(&w, R->o);
+    uint32_t len = (uint32_t)w.len;
+    memcpy(options, &len, sizeof(len));
+    char ready = 0;
+    if (w.bad || write_all(R->zygote_fd, options, w.len + 4) != 0 || readable(R->zygote_fd, ANSWER_MS) != 0 ||
+        read(R->zygote_fd, &ready, 1) != 1 || ready != 'r') {
+        err = errno ? errno : EPROTO;
+        zygote_end(R);
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+int wk_zygote_ready(struct run *R)
+{
+    if (R->zygote_fd >= 0)
+        return 1;
+    if (R->zygote_off)
+        return 0;
+    if (zygote_spawn(R) == 0)
+        return 1;
+    /* Out of processes or descriptors: this launch forks as before, the
+     * next tries again. Anything else (no /proc, no exec): not this run. */
+    if (!wk_retry_is_exhaustion(errno))
+        R->zygote_off = 1;
+    return 0;
+}
+
+void wk_zygote_stop(struct run *R)
+{
+    zygote_end(R);
+    R->zygote_off = 0;
+    free(R->zygote_buf);
+    R->zygote_buf = NULL;
+    R->zygote_cap = 0;
+}
+
+pid_t wk_zygote_keep(const struct run *R)
+{
+    return R->zygote_pid;
+}
+
+static const char *call_name(int32_t call)
+{
+    return call == CALL_PIPE ? "pipe" : call == CALL_MEMFD ? "memfd_create" : "fork";
+}
+
+/* One request and its answer: the shepherd's pid, or -1 with errno and
+ * *call (*zygote_failed when the zygote itself did not answer). */
+static pid_t ask(struct run *R, struct job *j, const struct request *q, const unsigned char *flat, const int fds[2],
+                 int *start_fd, const char **call, int *zygote_failed)
+{
+    struct answer a;
+    int back[2], truncated = 0;
+    *zygote_failed = 1;
+    *call = "zygote";
+    if (send_fds(R->zygote_fd, q, sizeof(*q), fds, 2) < 0 || write_all(R->zygote_fd, flat, (size_t)q->prog_len) != 0 ||
+        readable(R->zygote_fd, ANSWER_MS) != 0 || recv_fds(R->zygote_fd, &a, sizeof(a), back, 2, &truncated) <= 0) {
+        if (errno == 0 || errno == ENOENT)
+            errno = EPIPE;
+        return -1;
+    }
+    *zygote_failed = 0;
+    *call = call_name(a.call);
+    if (a.pid <= 0) {
+        errno = a.err > 0 ? a.err : EPROTO;
+        return -1;
+    }
+    if (back[0] < 0 || back[1] < 0) {
+        /* no room for the descriptors (MSG_CTRUNC): the case cannot be
+         * watched; its shepherd goes, and the attempt waits like one that
+         * found no descriptor */
+        for (int i = 0; i < 2; i++)
+            if (back[i] >= 0)
+                close(back[i]);
+        wk_shepherd_stop(a.pid);
+        wk_runner_wait_for(a.pid);
+        *call = "pipe";
+        errno = truncated ? EMFILE : EPROTO;
+        return -1;
+    }
+    void *page = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED, back[0], 0);
+    close(back[0]);
+    wk_runner_job_share(j, page == MAP_FAILED ? NULL : page); /* none: the report names no DDI, as before */
+    fcntl(back[1], F_SETFL, fcntl(back[1], F_GETFL) | O_NONBLOCK);
+    *start_fd = back[1];
+    return (pid_t)a.pid;
+}
+
+pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, int result_fd, int output_fd,
+                       int *start_fd, const char **failed_call)
+{
+    *failed_call = "malloc";
+    struct request q = { REQUEST_MAGIC, j->attempt, flat_size(p), j->nonce };
+    if (q.prog_len > R->zygote_cap) { /* kept for the run: see flat_write */
+        unsigned char *b = realloc(R->zygote_buf, q.prog_len);
+        if (!b)
+            return -1;
+        R->zygote_buf = b;
+        R->zygote_cap = q.prog_len;
+    }
+    unsigned char *flat = R->zygote_buf;
+    if (!flat_write(p, flat))
+        return -2; /* a pointer out of the program: the caller forks it itself */
+    int fds[2] = { result_fd, output_fd };
+    pid_t pid = -1;
+    for (int tries = 0; tries < 2; tries++) {
+        int zygote_failed = 0;
+        if (tries && !wk_zygote_ready(R))
+            return -2; /* no new one: this case forks from the runner, as without a zygote */
+        pid = ask(R, j, &q, flat, fds, start_fd, failed_call, &zygote_failed);
+        if (pid > 0 || !zygote_failed)
+            break;
+        int err = errno;
+        zygote_end(R); /* dead or silent: killed, reaped, replaced once */
+        wk_runner_kill_strays(R); /* a shepherd it may have started unanswered holds this case's pipes */
+        errno = err;
+    }
+    return pid > 0 ? pid : -1;
+}
