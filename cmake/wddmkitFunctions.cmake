@@ -43,8 +43,14 @@
 include_guard(GLOBAL)
 include(ExternalProject)
 
-set(_wddmkit_variants default coverage asan libfuzzer libfuzzer-driver afl afl-driver)
-set(_wddmkit_fuzz_variants libfuzzer-driver libfuzzer afl afl-driver) # the order wddmkit fuzz prefers
+# The variants, and the fuzzing ones in the order `wddmkit fuzz` prefers
+# their builds. A macro, not variables of this file: the file may be
+# included in a subdirectory (the kit as a subproject) and the functions
+# called from another.
+macro(_wddmkit_variant_lists)
+  set(_wddmkit_variants default coverage asan libfuzzer libfuzzer-driver afl afl-driver)
+  set(_wddmkit_fuzz_variants libfuzzer-driver libfuzzer afl afl-driver)
+endmacro()
 
 # The layout, from the includer: where the headers, the builds by name, the
 # encoder of a build ({VARIANT} in the pattern), the replay programs of the
@@ -237,7 +243,9 @@ function(_wddmkit_add_variant_here name variant target)
     _wddmkit_layout(include INCLUDE_DIR)
     target_include_directories(${target} PRIVATE ${include})
     if(${prefix}_GPU_MODEL)
-      if(variant STREQUAL "coverage" OR variant STREQUAL "default")
+      if(variant STREQUAL "coverage" AND TARGET wddmkit::gpu)
+        set(encoder wddmkit::gpu) # the target: built first where the kit is a subproject
+      elseif(variant STREQUAL "coverage")
         _wddmkit_layout(encoder DEFAULT_ENCODER)
       else()
         _wddmkit_kit_build(${variant} dir encoder)
@@ -338,6 +346,7 @@ wddmkit_add_driver(${name} SOURCES \${WDDMKIT_SUB_SOURCES} VARIANTS ${variant} _
 endfunction()
 
 function(wddmkit_add_driver name)
+  _wddmkit_variant_lists()
   set(prefix _wddmkit_arg)
   cmake_parse_arguments(${prefix} "GPU_MODEL;OPTIONAL;_SUB_BUILD" ""
     "SOURCES;VARIANTS;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;COMPILE_OPTIONS;LINK_LIBRARIES" ${ARGN})
@@ -586,6 +595,7 @@ function(wddmkit_add_conformance_test)
 endfunction()
 
 function(wddmkit_add_fuzzers)
+  _wddmkit_variant_lists()
   cmake_parse_arguments(arg "" "DRIVER;VARIANT;SECONDS;JOBS" "HARNESSES" ${ARGN})
   set(caller "wddmkit_add_fuzzers(DRIVER ${arg_DRIVER})")
   if(arg_UNPARSED_ARGUMENTS)
