@@ -423,6 +423,12 @@ function(wddmkit_add_driver name)
     if(here)
       _wddmkit_add_variant_here(${name} ${variant} ${target})
       set(module "$<TARGET_FILE:${target}>")
+      if(${prefix}__SUB_BUILD AND CMAKE_LIBRARY_OUTPUT_DIRECTORY)
+        # Where the parent expects it, whatever the configuration: a
+        # generator expression keeps a multi-config generator from adding
+        # a folder per configuration.
+        set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${CMAKE_LIBRARY_OUTPUT_DIRECTORY}$<0:>")
+      endif()
     elseif(${prefix}__SUB_BUILD)
       message(FATAL_ERROR "wddmkit_add_driver(${name}): the sub-build of the ${variant} variant has the compiler "
                           "${CMAKE_C_COMPILER}, not the variant's")
