@@ -10,7 +10,8 @@
 #   lib/libwk_vidmm.a, libwk_refdriver_static.a
 #                                            the reference VidMm and driver a harness links
 #   lib/wddmkit/wk_refdriver.so              the reference driver module (wddmkit::refdriver)
-#   lib/cmake/wddmkit/                       find_package(wddmkit)
+#   lib/cmake/wddmkit/                       find_package(wddmkit), and the functions
+#                                            for driver projects (wddmkitFunctions.cmake)
 #   lib/pkgconfig/wddmkit.pc                 pkg-config
 #   share/wddmkit/{specs,corpus,harnesses}/  the suite, the seed corpora, the dictionaries
 #   share/doc/wddmkit/                       README.md, LICENSE
@@ -86,17 +87,20 @@ if(TARGET wk_manual) # not in a cross build without an emulator (cli/CMakeLists.
           RENAME wddmkit)
 endif()
 
-# find_package(wddmkit): wddmkitConfig.cmake, its version file, the targets.
+# find_package(wddmkit): wddmkitConfig.cmake, its version file, the targets,
+# the functions for driver projects (wddmkitFunctions.cmake).
+set(WK_INSTALL_VARIANT_LIBDIR ${CMAKE_INSTALL_LIBDIR}/wddmkit) # lib/wddmkit/<build>/libwk_gpu.a
 install(EXPORT wddmkitTargets NAMESPACE wddmkit:: DESTINATION ${WK_INSTALL_CMAKEDIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/wddmkitConfig.cmake.in
   ${PROJECT_BINARY_DIR}/wddmkitConfig.cmake
   INSTALL_DESTINATION ${WK_INSTALL_CMAKEDIR}
-  PATH_VARS WK_INSTALL_DATADIR WK_INSTALL_BUILDSDIR CMAKE_INSTALL_INCLUDEDIR)
+  PATH_VARS WK_INSTALL_DATADIR WK_INSTALL_BUILDSDIR CMAKE_INSTALL_INCLUDEDIR WK_INSTALL_VARIANTDIR
+            WK_INSTALL_VARIANT_LIBDIR)
 # 0.x: a minor release may change the DDI surface.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/wddmkitConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/wddmkitConfig.cmake ${PROJECT_BINARY_DIR}/wddmkitConfigVersion.cmake
-        DESTINATION ${WK_INSTALL_CMAKEDIR})
+        ${PROJECT_SOURCE_DIR}/cmake/wddmkitFunctions.cmake DESTINATION ${WK_INSTALL_CMAKEDIR})
 
 # wddmkit.pc, relocatable: its prefix is found from the file's own folder.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")

@@ -6,7 +6,9 @@
 #   install.prefix    cmake --install into a scratch prefix, moved, run, and
 #                     built against (tests/install_kit.sh);
 #   install.package   cpack's .tar.gz and .deb, unpacked and run
-#                     (tests/package_kit.sh).
+#                     (tests/package_kit.sh);
+#   install.out_of_tree  a driver project with the package's functions
+#                     against a scratch prefix (tests/install_out_of_tree.sh).
 find_program(WK_BASH bash)
 add_test(NAME install.kit_dirs
   COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/kit_dirs.sh $<TARGET_FILE:wddmkit> ${PROJECT_SOURCE_DIR}
@@ -40,4 +42,17 @@ if(WK_INSTALL AND WK_INSTALL_KIT AND TARGET wk_refdriver AND PROJECT_IS_TOP_LEVE
             ${CMAKE_CURRENT_BINARY_DIR}/package)
   set_tests_properties(install.package PROPERTIES LABELS "unit;package" TIMEOUT 600 RESOURCE_LOCK wk_install_manifest
     PASS_REGULAR_EXPRESSION "package: cpack made")
+endif()
+
+# install.out_of_tree: examples/out-of-tree/ (and a C++ driver project)
+# built against a scratch prefix with the package's functions
+# (wddmkit_add_driver, wddmkit_add_conformance_test, wddmkit_add_fuzzers;
+# docs/driver-project.md), its own ctest run, and a variant the prefix lacks
+# refused at configure time (tests/install_out_of_tree.sh).
+if(WK_INSTALL AND WK_INSTALL_KIT AND PROJECT_IS_TOP_LEVEL)
+  add_test(NAME install.out_of_tree
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/install_out_of_tree.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/install-out-of-tree)
+  set_tests_properties(install.out_of_tree PROPERTIES LABELS "unit" TIMEOUT 300 RESOURCE_LOCK wk_install_manifest
+    PROCESSORS 2 PASS_REGULAR_EXPRESSION "install: a driver project builds and tests its driver against the installed kit")
 endif()
