@@ -8,7 +8,7 @@
 # its own tests, and that the wddmkit it built runs the conformance suite
 # against the reference driver; and that the package's functions work
 # there too (docs/driver-project.md): the parent builds a driver
-# (examples/out-of-tree/src/) with wddmkit_add_driver and runs the suite
+# (examples/drivers/independent/) with wddmkit_add_driver and runs the suite
 # on it with wddmkit_add_conformance_test. Run by .ci/run (not by `make
 # test`: a second full build).
 set -eu
@@ -23,7 +23,7 @@ project(a_driver_project C CXX)
 add_subdirectory("$src" wddmkit)
 enable_testing()
 add_test(NAME parent.own_test COMMAND \${CMAKE_COMMAND} -E true)
-file(GLOB driver_sources "$src/examples/out-of-tree/src/*.c")
+file(GLOB driver_sources "$src/examples/drivers/independent/*.c")
 wddmkit_add_driver(subdriver GPU_MODEL SOURCES \${driver_sources})
 wddmkit_add_conformance_test(DRIVER subdriver)
 CMAKE

@@ -46,6 +46,9 @@ cmake --install "$build" --prefix "$kit" >"$scratch/install.log" 2>&1 ||
 cp -r "$src/examples/out-of-tree" "$scratch/project"
 rm -rf "$scratch/project/build"
 grep -rn -- "$src" "$scratch/project" && fail "the example names the checkout"
+# the driver's sources beside it, as a team's own would be
+mkdir -p "$scratch/project/src"
+cp "$src"/examples/drivers/independent/*.[ch] "$scratch/project/src/"
 
 variants="default"
 have_clang=0
@@ -56,6 +59,7 @@ else
     echo "note: no clang here: the coverage variant and the C++ sub-builds are left out"
 fi
 cmake -S "$scratch/project" -B "$scratch/project-build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$kit" \
+    -DMYDRIVER_SOURCE_DIR="$scratch/project/src" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMYDRIVER_VARIANTS="$variants" >"$scratch/project.log" 2>&1 &&
     cmake --build "$scratch/project-build" >>"$scratch/project.log" 2>&1 ||
     { fail "examples/out-of-tree does not build against the prefix:"; tail -n 30 "$scratch/project.log"; }
@@ -91,7 +95,7 @@ if [ "$have_clang" = 1 ]; then
 fi
 
 # A variant the prefix lacks: configure stops and says what to do.
-cmake -S "$scratch/project" -B "$scratch/missing" "${generator[@]}" -DCMAKE_PREFIX_PATH="$kit" \
+cmake -S "$scratch/project" -B "$scratch/missing" "${generator[@]}" -DCMAKE_PREFIX_PATH="$kit" -DMYDRIVER_SOURCE_DIR="$scratch/project/src" \
     -DMYDRIVER_VARIANTS="default;libfuzzer-driver" >"$out" 2>&1 && fail "configured with a variant the kit lacks"
 tr -s ' \n' ' ' <"$out" >"$out.flat" # CMake wraps its messages
 expect_in "missing variant" "cannot build the libfuzzer-driver variant: the kit ($kit) has no libfuzzer-driver build" "$out.flat"
