@@ -42,7 +42,7 @@ struct conform_args {
     const char *excludes[MAX_GLOBS];
     const char **paths;
     size_t path_count;
-    const char *expectations, *junit, *tap, *json;
+    const char *expectations, *junit, *tap, *json, *sarif;
     const char *given[8];     /* the report paths in the order given (the first 8) */
     size_t given_count;
     const char *first_report; /* the first report given that is a file: the journal goes next to it */
@@ -61,7 +61,7 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING, OPT_SARIF,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -101,6 +101,7 @@ static const struct wk_cli_option conform_options[] = {
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
     { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML (-: to stdout)" },
     { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout, as cases finish)" },
+    { "sarif", OPT_SARIF, WK_CLI_VALUE, "FILE", "write SARIF 2.1.0, for code scanning (-: to stdout)" },
     { "json", OPT_JSON, WK_CLI_VALUE, "FILE",
       "write JSON (-: to stdout). One report at most takes stdout, and the console\n"
       "then goes to stderr; a FIFO, a device or a symlink is written through, never\n"
@@ -215,6 +216,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_JUNIT: A->junit = a->value; return note_report(A, a->value);
     case OPT_TAP: A->tap = a->value; return note_report(A, a->value);
     case OPT_JSON: A->json = a->value; return note_report(A, a->value);
+    case OPT_SARIF: A->sarif = a->value; return note_report(A, a->value);
     case OPT_JOURNAL: A->journal = a->value; return 0;
     case OPT_RESUME: A->resume = a->value; return 0;
     case OPT_COVERAGE: A->coverage = 1; return 0;
@@ -256,11 +258,12 @@ static int parse(struct conform_args *A, int argc, char **argv)
  */
 static int check_reports(struct conform_args *A)
 {
-    const char *opts[3] = { "--junit", "--tap", "--json" }, *paths[3] = { A->junit, A->tap, A->json };
-    const char **set[3] = { &A->junit, &A->tap, &A->json };
+    const char *opts[4] = { "--junit", "--tap", "--json", "--sarif" };
+    const char *paths[4] = { A->junit, A->tap, A->json, A->sarif };
+    const char **set[4] = { &A->junit, &A->tap, &A->json, &A->sarif };
     const char *on_stdout = NULL, *on_stdout_path = NULL;
     int stdout_index = -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         struct wk_report_target t;
         char why[1024];
         if (!paths[i])
@@ -401,6 +404,8 @@ static int write_reports(const struct conform_args *A, const struct wk_run_repor
         ok &= wk_report_tap(rep, A->tap, stderr) == WK_OK;
     if (A->json)
         ok &= wk_report_json(rep, A->json, stderr) == WK_OK;
+    if (A->sarif)
+        ok &= wk_report_sarif(rep, wk_cli_specs_dir(), A->sarif, stderr) == WK_OK;
     return ok;
 }
 
