@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_triage.c - `wddmkit triage DIR [--driver PATH] [--harness NAME]
- * [--seed N] [--timeout S] [--no-calibrate]`: every file of DIR run once and grouped by
- * signature (fuzz/crash/triage.c). Without --driver, a `wddmkit fuzz`
+ * [--seed N] [--timeout S] [--no-calibrate] [--sarif FILE]`: every file of DIR run once and
+ * grouped by signature (fuzz/crash/triage.c), optionally as a SARIF log (triage_sarif.c). Without --driver, a `wddmkit fuzz`
  * crash folder is triaged with its campaign's driver, in a build that
  * loads it (the hand-over is the command line's: it runs wddmkit again).
  * Exit 0 every file ran, 2 some could not be run, or a usage error.

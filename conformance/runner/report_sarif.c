@@ -130,7 +130,6 @@ static void write_suppression(struct wk_jw *w, const struct wk_case_report *c)
     wk_jw_array(w, "suppressions");
     wk_jw_object(w, NULL);
     wk_jw_string(w, "kind", "external");
-    wk_jw_string(w, "status", "accepted");
     wk_jw_string(w, "justification", why);
     wk_jw_end(w, '}');
     wk_jw_end(w, ']');

@@ -15,6 +15,7 @@
  *   reduce.c         the reduction of a program keeping its signature
  *   replay_binary.c  where a harness's replay binary is
  *   dump.c, repro.c, minimize.c, promote.c, triage.c   the commands
+ *   triage_sarif.c   triage --sarif: the signatures as a SARIF log
  */
 #ifndef WK_FUZZ_CRASH_INTERNAL_H
 #define WK_FUZZ_CRASH_INTERNAL_H

@@ -21,7 +21,6 @@
 
 #include "crash/crash_internal.h"
 #include "driver/fuzz_driver.h" /* wk_fuzz_signal_name */
-#include "runner/sarif.h"
 
 enum { KIND_SIGNAL, KIND_EXIT, KIND_SANITIZER, KIND_SHEPHERD, KIND_KIT, KIND_COUNT };
 static const char *const kind_ids[KIND_COUNT] = {
@@ -169,7 +168,7 @@ static void write_location(struct wk_jw *w, const struct wk_crash_options *op, c
         wk_sarif_artifact_location(w, "artifactLocation", op->driver, NULL);
         wk_jw_end(w, '}');
         snprintf(module, sizeof(module), "%s", op->driver);
-    } else { /* nothing of the driver's to point at: the input that shows it */
+    } else if (g->smallest) { /* nothing of the driver's to point at: the input that shows it */
         reproducer_location(w, "physicalLocation", g);
     }
     if (fn[0])
