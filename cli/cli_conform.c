@@ -44,7 +44,7 @@ struct conform_args {
     size_t path_count;
     char **roots;             /* the specs roots the reports name files under (spec_roots) */
     size_t root_count;
-    const char *expectations, *junit, *tap, *json;
+    const char *expectations, *junit, *tap, *json, *sarif;
     const char *caselist;     /* --caselist FILE */
     const char *given[8];     /* the report paths in the order given (the first 8) */
     size_t given_count;
@@ -64,7 +64,7 @@ struct conform_args {
 enum {
     OPT_DRIVER = WK_CLI_LONG_ONLY, OPT_PROFILE, OPT_GPU, OPT_UMD, OPT_FILTER, OPT_EXCLUDE, OPT_LIST, OPT_SHARD, OPT_SEED,
     OPT_NO_FORK, OPT_TIMEOUT, OPT_TOTAL_TIMEOUT, OPT_EXPECTATIONS, OPT_JUNIT, OPT_TAP, OPT_JSON, OPT_COVERAGE,
-    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING, OPT_CASELIST,
+    OPT_JOURNAL, OPT_RESUME, OPT_LOAD_TIMEOUT, OPT_RESOURCE_WAIT, OPT_BINDING, OPT_CASELIST, OPT_SARIF,
 };
 
 static const struct wk_cli_option conform_options[] = {
@@ -107,6 +107,7 @@ static const struct wk_cli_option conform_options[] = {
     { "expectations", OPT_EXPECTATIONS, WK_CLI_VALUE, "FILE", "known failures, flakes and skips (YAML)" },
     { "junit", OPT_JUNIT, WK_CLI_VALUE, "FILE", "write JUnit XML (-: to stdout)" },
     { "tap", OPT_TAP, WK_CLI_VALUE, "FILE", "write TAP version 13 (-: to stdout, as cases finish)" },
+    { "sarif", OPT_SARIF, WK_CLI_VALUE, "FILE", "write SARIF 2.1.0, for code scanning (-: to stdout)" },
     { "json", OPT_JSON, WK_CLI_VALUE, "FILE",
       "write JSON (-: to stdout). One report at most takes stdout, and the console\n"
       "then goes to stderr; a FIFO, a device or a symlink is written through, never\n"
@@ -222,6 +223,7 @@ static int conform_arg(void *ctx, const struct wk_cli_arg *a)
     case OPT_JUNIT: A->junit = a->value; return note_report(A, a->value);
     case OPT_TAP: A->tap = a->value; return note_report(A, a->value);
     case OPT_JSON: A->json = a->value; return note_report(A, a->value);
+    case OPT_SARIF: A->sarif = a->value; return note_report(A, a->value);
     case OPT_JOURNAL: A->journal = a->value; return 0;
     case OPT_RESUME: A->resume = a->value; return 0;
     case OPT_COVERAGE: A->coverage = 1; return 0;
@@ -263,11 +265,12 @@ static int parse(struct conform_args *A, int argc, char **argv)
  */
 static int check_reports(struct conform_args *A)
 {
-    const char *opts[3] = { "--junit", "--tap", "--json" }, *paths[3] = { A->junit, A->tap, A->json };
-    const char **set[3] = { &A->junit, &A->tap, &A->json };
+    const char *opts[4] = { "--junit", "--tap", "--json", "--sarif" };
+    const char *paths[4] = { A->junit, A->tap, A->json, A->sarif };
+    const char **set[4] = { &A->junit, &A->tap, &A->json, &A->sarif };
     const char *on_stdout = NULL, *on_stdout_path = NULL;
     int stdout_index = -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         struct wk_report_target t;
         char why[1024];
         if (!paths[i])
@@ -444,6 +447,8 @@ static int write_reports(const struct conform_args *A, const struct wk_run_repor
         ok &= wk_report_tap(rep, A->tap, stderr) == WK_OK;
     if (A->json)
         ok &= wk_report_json(rep, A->json, stderr) == WK_OK;
+    if (A->sarif)
+        ok &= wk_report_sarif(rep, wk_cli_specs_dir(), A->sarif, stderr) == WK_OK;
     return ok;
 }
 

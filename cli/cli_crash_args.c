@@ -70,6 +70,7 @@ static int crash_arg(void *ctx, const struct wk_cli_arg *a)
     case WK_CRASH_SEED: return wk_cli_number(a, 0, UINT64_MAX, &o->seed);
     case WK_CRASH_TIMEOUT: return crash_number(a, 1, 3600, 1000, &o->timeout_ms);
     case WK_CRASH_NO_CALIBRATE: o->no_calibrate = 1; return 0;
+    case WK_CRASH_SARIF: o->sarif = a->value; return 0;
     case WK_CRASH_LOAD_TIMEOUT: return wk_cli_load_timeout_arg(a);
     default: /* WK_CLI_OPERAND */
         if (o->path)

@@ -16,7 +16,7 @@
 /* The keys of the shared options (-o is a short option: its key is 'o'). */
 enum {
     WK_CRASH_DRIVER = WK_CLI_LONG_ONLY, WK_CRASH_RUNS, WK_CRASH_SEED, WK_CRASH_HARNESS, WK_CRASH_NAME,
-    WK_CRASH_TIMEOUT, WK_CRASH_NO_CALIBRATE, WK_CRASH_LOAD_TIMEOUT, WK_CRASH_BINDING,
+    WK_CRASH_TIMEOUT, WK_CRASH_NO_CALIBRATE, WK_CRASH_LOAD_TIMEOUT, WK_CRASH_BINDING, WK_CRASH_SARIF,
 };
 
 /* The table entries, spelled once; a command's table lists those it takes. */
@@ -38,6 +38,11 @@ enum {
 #define WK_CRASH_OPT_NO_CALIBRATE                                                        \
     { "no-calibrate", WK_CRASH_NO_CALIBRATE, WK_CLI_FLAG, NULL,                          \
       "run a program's own expectations, not the reference driver's answers" }
+
+#define WK_CRASH_OPT_SARIF                                                                         \
+    { "sarif", WK_CRASH_SARIF, WK_CLI_VALUE, "FILE",                                               \
+      "write the signatures as SARIF 2.1.0, for code scanning (-: to stdout, and the\n"              \
+      "table goes to stderr; docs/sarif.md)" }
 
 /* How the commands read an input (the help's epilog, before the exit codes). */
 #define WK_CRASH_INPUTS_HELP                                                                            \

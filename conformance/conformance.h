@@ -17,6 +17,7 @@
 #include "runner/isolation.h"
 #include "runner/journal.h"
 #include "runner/runner.h"
+#include "runner/sarif.h"
 #include "spec/spec.h"
 
 #endif

@@ -12,10 +12,6 @@
 # conform` passes, junit.xml, conform.json and conform.sarif are written,
 # and the GitHub job summary lists the cases.
 #
-# --sarif: until `wddmkit conform` has the option, this test takes it out of
-# the extracted scripts and says so (only that option; the lead removes
-# this tolerance once --sarif is merged).
-#
 # Usage: ci_templates_run.sh REPO BUILD SCRATCH. Exit 0 pass, 1 fail, 77
 # skipped (no python3 with yaml).
 set -euo pipefail
@@ -38,13 +34,6 @@ cmake --install "$build" --prefix "$prefix" >"$scratch/install.log" 2>&1 || {
   echo "FAIL: cmake --install $build failed"
   exit 1
 }
-sarif_args=()
-if "$prefix/bin/wddmkit" conform --help 2>&1 | grep -q -- --sarif; then
-  have_sarif=1
-else
-  have_sarif=0
-  echo "NOTE: this kit's 'wddmkit conform' has no --sarif yet: the templates' '--sarif conform.sarif' is taken out for this run"
-fi
 
 # ---- a driver repository -------------------------------------------------------
 make_driver_repo() { # DIR
@@ -66,9 +55,6 @@ run_template() {
   local kind=$1 file=$2 dir=$3
   shift 3
   python3 "$repo/tests/ci_template_steps.py" "$kind" "$file" conformance "$@" >"$dir.script.sh"
-  if [ $have_sarif -eq 0 ]; then
-    sed -i 's/ --sarif conform\.sarif//' "$dir.script.sh"
-  fi
   (cd "$dir" && env GITHUB_STEP_SUMMARY="$dir.summary.md" bash "$dir.script.sh") >"$dir.log" 2>&1
 }
 
@@ -91,10 +77,8 @@ PY
   fi
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["cases"]' "$dir/conform.json" ||
     fail "$who: conform.json is missing or has no cases"
-  if [ $have_sarif -eq 1 ]; then
-    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["version"] == "2.1.0" and d["runs"]' \
-      "$dir/conform.sarif" || fail "$who: conform.sarif is missing or not SARIF 2.1.0"
-  fi
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["version"] == "2.1.0" and d["runs"]' \
+    "$dir/conform.sarif" || fail "$who: conform.sarif is missing or not SARIF 2.1.0"
 }
 
 # A short run: one shard of ten, two jobs (WDDMKIT_CONFORM_ARGS, which a team may set too).

@@ -65,3 +65,8 @@ if(TARGET buggy_render_index AND TARGET fuzz_prog_replay AND TARGET fuzz_hostile
   set_tests_properties(corpus.signatures PROPERTIES LABELS "corpus" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "corpus_signatures: all [0-9]+ checks keep their signatures")
 endif()
+# fuzz.crash_log_frame: the sanitizer frame `triage --sarif` locates a
+# result at (tests/test_crash_log_frame.c).
+wk_cmocka_test(test_crash_log_frame fuzz.crash_log_frame 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_crash_log_frame.c
+  LIBS wk_fuzz wk_conformance)
+target_include_directories(test_crash_log_frame PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)

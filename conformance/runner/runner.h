@@ -220,6 +220,10 @@ void wk_report_rerun_command(const struct wk_run_report *rep, const struct wk_ca
 wk_status wk_report_junit(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_tap(const struct wk_run_report *rep, const char *path, FILE *err);
 wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE *err);
+/* SARIF 2.1.0 (report_sarif.c, docs/sarif.md): spec_root, the kit's specs
+ * directory, is the SPECROOT base of the spec files outside the working
+ * directory (NULL: none). */
+wk_status wk_report_sarif(const struct wk_run_report *rep, const char *spec_root, const char *path, FILE *err);
 /* The JSON report's schema_version (docs/json-report.md, "Versions"):
  * MAJOR.MINOR, MAJOR the number in its "format", MINOR grown by added keys. */
 #define WK_JSON_SCHEMA_VERSION "1.2"

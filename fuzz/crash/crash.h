@@ -37,6 +37,9 @@ struct wk_crash_options {
     uint64_t seed;             /* added to each program's vidmm seed */
     uint32_t timeout_ms;       /* a run's limit: past it, the run is a timeout */
     int no_calibrate;          /* run a program's own expectations (not the reference's answers) */
+    const char *sarif;         /* triage: the SARIF log written (docs/sarif.md), or NULL */
+    const char *kit_version;   /* triage --sarif: what the log says of the kit (NULL: "unknown") */
+    const char *kit_commit;
 };
 
 int wk_crash_prog_dump(const struct wk_crash_options *o);

@@ -15,6 +15,7 @@
  *   reduce.c         the reduction of a program keeping its signature
  *   replay_binary.c  where a harness's replay binary is
  *   dump.c, repro.c, minimize.c, promote.c, triage.c   the commands
+ *   triage_sarif.c   triage --sarif: the signatures as a SARIF log
  */
 #ifndef WK_FUZZ_CRASH_INTERNAL_H
 #define WK_FUZZ_CRASH_INTERNAL_H
@@ -76,6 +77,13 @@ struct outcome {
     char sig[400];                    /* the signature (class aside) */
     char detail[512];                 /* one line: expected / seen */
     char sanitizer[200];              /* a sanitizer report's class (log_class), or "" */
+    struct wk_crash_frame {           /* where a sanitizer report says it went wrong (wk_crash_log_frame) */
+        char function[128];           /* "" when the report names none (UBSan) */
+        char file[256];               /* the source file when symbolized, else "" */
+        uint32_t line, column;        /* 0 when unknown */
+        char module[256];             /* unsymbolized: the module and the offset in it */
+        uint64_t offset;
+    } frame;
     int input_refused;                /* an error of the input itself (an adapter the GPU model refuses),
                                          not of the setup: triage still ran it */
     /* What the driver did to the run's shepherd (isolation.h): stopped it,
@@ -115,6 +123,10 @@ void wk_crash_shepherd_signature(struct outcome *o);
 int wk_crash_same_result(const struct outcome *a, const struct outcome *b);
 /* The sanitizer's class of a failure in a log, addresses masked; "" for none. */
 void wk_crash_log_class(const char *log, char *out, size_t size);
+/* The first frame of a sanitizer report that is not the runtime's: ASan's
+ * and LeakSanitizer's "#N 0x... in FUNCTION FILE:LINE:COL" (or "(MODULE+0xOFF)"
+ * unsymbolized), UBSan's "FILE:LINE:COL: runtime error"; zeroed when none. */
+void wk_crash_log_frame(const char *log, struct wk_crash_frame *f);
 /* A replay binary's exit status and stderr as an outcome. */
 void wk_crash_classify_replay(struct outcome *o, int status, const char *log);
 
@@ -174,6 +186,24 @@ struct wk_prog *wk_crash_load_fixture_input(const struct wk_crash_options *o, co
                                             size_t *bytes);
 /* The program back in the harness's format (malloc'd), or NULL. */
 uint8_t *wk_crash_input_bytes(const struct fixture_harness *h, const struct wk_prog *p, size_t *n);
+
+/* ---- triage.c, triage_sarif.c ---- */
+
+/* The files of one signature: its class, how many, the smallest, and the
+ * outcome of the first (its rule, frames, sanitizer frame). */
+struct triage_group {
+    enum cls cls;
+    char sig[400];
+    uint32_t count;
+    char *smallest;
+    size_t smallest_size;
+    struct outcome first;
+};
+
+/* `triage --sarif FILE`: one result per group but those that passed
+ * (docs/sarif.md, "triage"). 0, or 2 after saying why. */
+int wk_crash_triage_sarif(const struct wk_crash_options *o, const char *harness, const struct triage_group *groups,
+                          size_t count);
 
 /* ---- dump.c ---- */
 

@@ -359,6 +359,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     if (in[2].len) {
         fputs(report, stderr);
         wk_crash_log_class(report, o->sanitizer, sizeof(o->sanitizer));
+        wk_crash_log_frame(report, &o->frame);
     }
     o->wait_status = status;
     o->answer_len = in[0].len;

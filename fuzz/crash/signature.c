@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -226,6 +227,56 @@ void wk_crash_log_class(const char *log, char *out, size_t size)
     mask_addresses(out);
 }
 
+/* "FILE:LINE:COL" (COL optional) of [p, end) into f; 0 when it is not one. */
+static int parse_file_line(const char *p, const char *end, struct wk_crash_frame *f)
+{
+    unsigned line = 0, column = 0;
+    const char *c2 = NULL, *c1 = NULL;
+    for (const char *q = p; q < end; q++)
+        if (*q == ':')
+            c1 = c2, c2 = q;
+    if (c2 && c1 && sscanf(c1, ":%u:%u", &line, &column) == 2 && line) {
+        snprintf(f->file, sizeof(f->file), "%.*s", (int)(c1 - p), p);
+    } else if (c2 && sscanf(c2, ":%u", &line) == 1 && line) {
+        snprintf(f->file, sizeof(f->file), "%.*s", (int)(c2 - p), p);
+        column = 0;
+    } else {
+        return 0;
+    }
+    f->line = line;
+    f->column = column;
+    return f->file[0] != '\0';
+}
+
+void wk_crash_log_frame(const char *log, struct wk_crash_frame *f)
+{
+    memset(f, 0, sizeof(*f));
+    const char *asan = strstr(log, "ERROR: AddressSanitizer: "), *lsan = strstr(log, "ERROR: LeakSanitizer: ");
+    const char *ub = strstr(log, ": runtime error: ");
+    if (!asan && lsan)
+        asan = strstr(lsan, " leak of ");
+    const char *fn = asan ? asan_function(asan) : NULL;
+    if (fn) { /* "FUNCTION FILE:LINE:COL" or "FUNCTION (MODULE+0xOFF)" */
+        size_t n = strcspn(fn, " \n");
+        snprintf(f->function, sizeof(f->function), "%.*s", (int)n, fn);
+        const char *at = fn + n, *end = fn + strcspn(fn, "\n");
+        while (at < end && *at == ' ')
+            at++;
+        const char *plus = memchr(at, '+', (size_t)(end - at));
+        if (at < end && *at == '(' && plus) {
+            snprintf(f->module, sizeof(f->module), "%.*s", (int)(plus - at - 1), at + 1);
+            f->offset = strtoull(plus + 1, NULL, 16);
+        } else if (at < end) {
+            parse_file_line(at, end, f);
+        }
+    } else if (ub) { /* the line up to ": runtime error" is FILE:LINE:COL */
+        const char *start = ub;
+        while (start > log && start[-1] != '\n')
+            start--;
+        parse_file_line(start, ub, f);
+    }
+}
+
 /* The first violation a harness report lists ("violation in <DDI>:
  * <message>", fuzz/driver/findings.c): its rule and message, the latter
  * cut at the end of its line into msg; NULL when it lists none. What the
@@ -262,6 +313,7 @@ void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
     o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *finding = strstr(log, ": FINDING: "), *kit = strstr(log, ": KIT INVARIANT: ");
     wk_crash_log_class(log, what, sizeof(what));
+    wk_crash_log_frame(log, &o->frame);
     if (kit) {
         snprintf(o->sig, sizeof(o->sig), "kit invariant: %s", rule_in(kit, rule, sizeof(rule)) ? rule : "the reference misbehaved");
     } else if (finding && first_violation(finding, rule, sizeof(rule), msg, sizeof(msg))) {

@@ -16,13 +16,6 @@
 
 #define TRIAGE_MAX_FILES 100000u
 
-struct group {
-    enum cls cls;
-    char sig[400];
-    uint32_t count;
-    char *smallest;
-    size_t smallest_size;
-};
 
 static int input_name(const char *name)
 {
@@ -69,23 +62,24 @@ static char **list_inputs(const char *dir, size_t *count)
     return names ? names : calloc(1, sizeof(char *));
 }
 
-static void add_to_group(struct group **groups, size_t *ngroups, const struct outcome *o, const char *path,
+static void add_to_group(struct triage_group **groups, size_t *ngroups, const struct outcome *o, const char *path,
                          size_t size)
 {
     size_t i = 0;
     while (i < *ngroups && !((*groups)[i].cls == o->cls && strcmp((*groups)[i].sig, o->sig) == 0))
         i++;
     if (i == *ngroups) {
-        struct group *grown = realloc(*groups, (*ngroups + 1) * sizeof(**groups));
+        struct triage_group *grown = realloc(*groups, (*ngroups + 1) * sizeof(**groups));
         if (!grown)
             return;
         *groups = grown;
         memset(&grown[i], 0, sizeof(grown[i]));
         grown[i].cls = o->cls;
         snprintf(grown[i].sig, sizeof(grown[i].sig), "%s", o->sig);
+        grown[i].first = *o;
         (*ngroups)++;
     }
-    struct group *g = &(*groups)[i];
+    struct triage_group *g = &(*groups)[i];
     g->count++;
     if (!g->smallest || size < g->smallest_size) {
         free(g->smallest);
@@ -96,7 +90,7 @@ static void add_to_group(struct group **groups, size_t *ngroups, const struct ou
 
 static int by_count(const void *a, const void *b)
 {
-    const struct group *x = a, *y = b;
+    const struct triage_group *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? 1 : -1;
     return strcmp(x->sig, y->sig);
@@ -131,7 +125,7 @@ int wk_crash_triage(const struct wk_crash_options *op)
     char **files = list_inputs(o.path, &n);
     if (!files)
         return 2;
-    struct group *groups = NULL;
+    struct triage_group *groups = NULL;
     static struct outcome out;
     uint32_t unrun = 0; /* files the setup could not run (no replay binary, a driver that does not load) */
     for (size_t i = 0; i < n; i++) {
@@ -151,13 +145,15 @@ int wk_crash_triage(const struct wk_crash_options *op)
         printf("%6u  %-7s %s  [smallest: %s, %zu bytes]\n", groups[i].count, wk_crash_cls_word[groups[i].cls], groups[i].sig,
                groups[i].smallest ? groups[i].smallest : "?", groups[i].smallest_size);
         passed += groups[i].cls == CLS_PASS ? groups[i].count : 0;
-        free(groups[i].smallest);
     }
     if (passed)
         printf("note: %u file(s) ran without a finding here. Saved crashes that pass on replay are flaky "
                "(state the replay does not rebuild), or the replay binaries differ from the engine's "
                "build: other sanitizers (a UBSan or ASan report needs the sanitized build: WK_REPLAY_DIR=build/"
                "libfuzzer/fuzz or build/asan/fuzz) or an older build of the harness.\n", passed);
+    int sarif_failed = o.sarif && wk_crash_triage_sarif(&o, wk_crash_harness_of(&o, o.path), groups, ngroups) != 0;
+    for (size_t i = 0; i < ngroups; i++)
+        free(groups[i].smallest);
     free(groups);
     /* A folder whose files could not be run is not triaged: exit 0 said
      * it was (a missing replay binary, a driver that does not load). An
@@ -165,5 +161,5 @@ int wk_crash_triage(const struct wk_crash_options *op)
      * take) did run: that is its result. */
     if (unrun)
         fprintf(stderr, "wddmkit triage: %u file(s) could not be run (the \"error\" rows above say why)\n", unrun);
-    return unrun ? 2 : 0;
+    return unrun || sarif_failed ? 2 : 0;
 }
