@@ -41,6 +41,7 @@ bench: build
 	$(BUILD)/bench/gpu_copy
 	$(BUILD)/bench/gpu_blit
 	$(BUILD)/bench/conform_speed
+	$(BUILD)/bench/vidmm_scale
 
 clean:
 	rm -rf build
