@@ -21,11 +21,12 @@
  *
  * Freed slots wait in a FIFO and come back only while more than
  * `quarantine` (HT_QUARANTINE) are waiting, or when the table has reached
- * its ceiling: an adapter that never had more objects of a kind than the
- * old fixed table (4096) hands out exactly the handles it always did, and
- * a stale handle is mistaken for a live one only after its slot came back
- * 4096 times (256 times for the driver's view), each time behind 4096
- * other freed slots.
+ * its ceiling: an adapter that creates no more objects of a kind between
+ * resets than the old fixed table held (4096, never reused) hands out
+ * exactly the handles it always did (so do the committed corpus and the
+ * regression cases), and a stale handle is mistaken for a live one only
+ * after its slot came back 4096 times (256 times for the driver's view),
+ * each time behind 4096 other freed slots.
  *
  * Storage grows in chunks of doubling size that never move (a pointer to
  * an object stays valid across a DDI call that creates more): a fresh
