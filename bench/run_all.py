@@ -50,6 +50,7 @@ BENCHMARKS = [
     ("conform_speed", "main", "conform_speed", []),
     ("fuzz_speed", "main", "fuzz_speed", []),
     ("mutator_speed", "main", "mutator_speed", []),
+    ("vidmm_scale", "main", "vidmm_scale", []),
     ("floor_paging", "floor", "fuzz_speed", ["--floor", "fuzz_paging"]),
     ("floor_prog", "floor", "fuzz_speed", ["--floor", "fuzz_prog"]),
 ]

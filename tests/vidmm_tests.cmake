@@ -19,6 +19,10 @@
 #                    with the short snapshot (zero tail) and the whole one
 #   vidmm.paging_checks  the byte the FILL and transfer checks name, over
 #                    memory never written and over older data
+#   vidmm.handles    the object tables (reused slots, generations, growth,
+#                    ceiling, creation order) and the driver-handle map, then
+#                    on an adapter: > 4096 allocations, a 100k churn, stale
+#                    handles after reuse (the kit's and the driver's)
 #   vidmm.context_caps  DXGK_CONTEXTINFO.Caps: no Patch for a context that
 #                    reports NoPatchingRequired (counted), the field read from
 #                    WDDM 2.0 only, the caps not modelled skipped, and what
@@ -80,3 +84,9 @@ wk_cmocka_test(test_floor vidmm.floor 30
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_floor.c ${PROJECT_SOURCE_DIR}/reference-impl/vidmm/floor.c LIBS wk_vidmm)
 target_compile_definitions(test_floor PRIVATE WK_FLOOR_TIMING _GNU_SOURCE)
 target_include_directories(test_floor PRIVATE ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+# vidmm.handles: handles.h is internal to wk_vidmm.
+wk_cmocka_test(test_vidmm_handles vidmm.handles 300
+               SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_handles.c ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_vidmm_handles PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR}
+                           ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)

@@ -14,22 +14,14 @@
 
 #include "internal.h"
 
-#define CTXALLOC_HANDLE_TAG 0xA0000000u
-
 static int pow2_or_zero(uint64_t v)
 {
     return (v & (v - 1)) == 0;
 }
 
-static uint32_t handle_index(HANDLE h, uint32_t tag)
-{
-    uintptr_t v = (uintptr_t)h;
-    return (v & ~(uintptr_t)HANDLE_INDEX_MASK) == tag ? (uint32_t)(v & HANDLE_INDEX_MASK) : 0;
-}
-
 static struct allocation *find(struct wk_vidmm *vm, HANDLE h, enum wk_ddi ddi)
 {
-    struct allocation *a = allocation_get(vm, handle_index(h, CTXALLOC_HANDLE_TAG));
+    struct allocation *a = allocation_get(vm, runtime_resolve(&vm->allocs, h, CTXALLOC_HANDLE_TAG));
     if (!a || !a->context_allocation) {
         violate(vm, R_CTXALLOC_HANDLE, ddi, "hAllocation %p is not a live context allocation", h);
         return NULL;
@@ -43,12 +35,14 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
 {
     enum wk_ddi d = WK_DDI_CB_CREATE_CONTEXT_ALLOCATION;
     int shared = a->ContextAllocationFlags.SharedAcrossContexts;
-    *device = handle_index(a->hDevice, DEVICE_HANDLE_TAG);
-    *context = handle_index(a->hContext, CONTEXT_HANDLE_TAG);
+    /* A runtime handle names a device or context whose slot is in use
+     * (live, or inside its CreateDevice or CreateContext): garbage, or the
+     * handle of one destroyed since, names none (handles.h). */
+    *device = runtime_resolve(&vm->devices, a->hDevice, DEVICE_HANDLE_TAG);
+    *context = runtime_resolve(&vm->contexts, a->hContext, CONTEXT_HANDLE_TAG);
     if (shared != (a->hContext == NULL) || a->Size == 0 || !pow2_or_zero(a->Alignment) ||
         a->SupportedSegmentSet == 0 || (a->SupportedSegmentSet & ~segment_mask(vm)) ||
-        (a->hDevice && (*device == 0 || *device > vm->ndevices)) ||
-        (a->hContext && (*context == 0 || *context > vm->ncontexts))) {
+        (a->hDevice && *device == 0) || (a->hContext && *context == 0)) {
         violate(vm, R_CTXALLOC_ARGS, d,
                 "SharedAcrossContexts=%d hDevice=%p hContext=%p Size=%llu Alignment=%u SupportedSegmentSet=0x%x",
                 shared, a->hDevice, a->hContext, (unsigned long long)a->Size, a->Alignment,
@@ -72,8 +66,8 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
         violate(vm, R_CTXALLOC_ARGS, d, "hDriverAllocation is NULL: the paging operations name the allocation by it");
     if (!a->hDriverAllocation || allocation_check_info(vm, &as_info, d) != WK_OK)
         return 0;
-    int system_device = *device && (vm->devices[*device - 1].flags & 1u);
-    int system_context = *context && (vm->contexts[*context - 1].flags & 1u);
+    int system_device = *device && (device_get(vm, *device)->flags & 1u);
+    int system_context = *context && (((struct context *)ht_get(&vm->contexts, *context))->flags & 1u);
     if ((!shared && system_context) || (shared && (system_device || !a->hDevice))) {
         violate(vm, R_CTXALLOC_SYSTEM, d, "a %s context allocation for a system %s", shared ? "device" : "GPU",
                 shared ? "device" : "context");
@@ -102,7 +96,10 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
     a->context_allocation = 1;
     a->device = device;
     a->owner_context = context;
-    a->driver_handle = args->hDriverAllocation;
+    if (allocation_adopt(vm, a, args->hDriverAllocation) != WK_OK) {
+        allocation_free(vm, a);
+        return STATUS_NO_MEMORY;
+    }
     a->size = (args->Size + WK_GPU_PAGE_SIZE - 1) & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1);
     a->info.Size = args->Size;
     a->info.Alignment = args->Alignment;
@@ -114,10 +111,10 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
     a->info.AllocationPriority = 1;
     if (residency_place(vm, a) != WK_OK) {
         residency_release(vm, a); /* a block may be reserved already */
-        a->live = 0;
+        allocation_free(vm, a);
         return STATUS_NO_MEMORY;
     }
-    args->hAllocation = (HANDLE)(uintptr_t)(CTXALLOC_HANDLE_TAG | h);
+    args->hAllocation = runtime_handle(CTXALLOC_HANDLE_TAG, h);
     return STATUS_SUCCESS;
 }
 
@@ -134,7 +131,7 @@ NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
     if (!a)
         return STATUS_INVALID_PARAMETER;
     residency_release(vm, a);
-    a->live = 0;
+    allocation_free(vm, a);
     return STATUS_SUCCESS;
 }
 
@@ -178,19 +175,28 @@ NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALL
     return st == WK_OK ? STATUS_SUCCESS : STATUS_UNSUCCESSFUL;
 }
 
+/* Walks the context allocations only (allocation_adopt keeps them in
+ * creation order), not every allocation: a DestroyContext costs the same
+ * with a million allocations alive. */
 void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context)
 {
-    for (uint32_t i = 0; i < vm->nallocs; i++) {
-        struct allocation *a = &vm->allocs[i];
-        if (!a->live || !a->context_allocation)
-            continue;
+    uint32_t h = vm->ctxalloc_head;
+    while (h) {
+        struct allocation *a = allocation_get(vm, h);
         int ours = context ? a->owner_context == context : (a->device == device && !a->owner_context);
-        if (!ours)
+        if (!ours) {
+            h = a->ctx_next;
             continue;
+        }
         violate(vm, R_CTXALLOC_LEAK, context ? WK_DDI_DESTROY_CONTEXT : WK_DDI_DESTROY_DEVICE,
                 "context allocation %p of %s %u still alive after it was destroyed", a->driver_handle,
                 context ? "context" : "device", context ? context : device);
-        residency_release(vm, a);
-        a->live = 0;
+        residency_release(vm, a); /* may call the driver, which may destroy context allocations */
+        if (allocation_get(vm, h) != a) { /* it destroyed this one: what is left, from the start */
+            h = vm->ctxalloc_head;
+            continue;
+        }
+        h = a->ctx_next;
+        allocation_free(vm, a);
     }
 }

@@ -25,11 +25,11 @@
 #include "vidmm.h"
 #include "wddmkit/binding.h"
 
+#include "handles.h"
 #include "placement.h"
 #include "wddmkit/binding.h"
 #include "rules.h"
 
-#define MAX_HANDLES 4096u        /* objects of each kind per wk_vidmm */
 #define MAX_VIOLATIONS_KEPT 256u
 #define MAX_SEGMENTS 31u
 #define MAX_GBUFS 1024u            /* guarded buffers a fault report can name (4 per context) */
@@ -101,7 +101,7 @@ struct segment {
                                    go above it first (wk_vidmm_set_segment_budget) */
     uint64_t budget;
     DXGK_SEGMENTFLAGS flags;
-    uint32_t lru_head, lru_tail;    /* resident allocations, oldest first (handles) */
+    uint32_t lru_head, lru_tail;    /* resident allocations, oldest first (slots: ht_slot) */
     uint8_t *mapped_once;           /* no_model, aperture: a bit per page some MAP covered
                                        (paging_ops.c, record_mapped); NULL: none yet */
 };
@@ -174,7 +174,9 @@ struct allocation {
     uint64_t offset;            /* in the segment when resident */
     int has_content;            /* was filled or written once */
     int pinned;                 /* in the working set being built: not a victim */
-    uint32_t lru_prev, lru_next; /* neighbours in the segment's LRU list (handles) */
+    uint32_t lru_prev, lru_next; /* neighbours in the segment's LRU list (slots: ht_slot) */
+    uint32_t handle;            /* its own kit handle */
+    uint32_t ctx_prev, ctx_next; /* context allocations: neighbours in creation order (handles) */
     uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
     uint64_t pfn_count;
     MDL mdl;
@@ -208,8 +210,9 @@ struct pending {
 /* ------------------------------------------------------------------ */
 
 #define VIDMM_MAGIC 0x4D4D4456u /* 'VDMM' */
-#define DEVICE_HANDLE_TAG 0xD0000000u  /* runtime handles the driver sees */
+#define DEVICE_HANDLE_TAG 0xD0000000u  /* runtime handles the driver sees: tag | ht_runtime_bits */
 #define CONTEXT_HANDLE_TAG 0xC0000000u
+#define CTXALLOC_HANDLE_TAG 0xA0000000u
 #define HANDLE_INDEX_MASK 0x0FFFFFFFu
 
 /* km_services.c: pool blocks of one tag counted for an adapter (those
@@ -326,13 +329,12 @@ struct wk_vidmm {
     uint64_t dummy_pfn;
     uint64_t scatter_state;
 
-    /* Objects (1-based handles) */
-    struct device devices[64];
-    uint32_t ndevices;
-    struct context *contexts;
-    uint32_t ncontexts;
-    struct allocation *allocs;
-    uint32_t nallocs;
+    /* Objects: handle tables (handles.h) */
+    struct handle_table devices;            /* struct device */
+    struct handle_table contexts;           /* struct context */
+    struct handle_table allocs;             /* struct allocation */
+    struct handle_map alloc_by_driver;      /* live allocations by driver handle */
+    uint32_t ctxalloc_head, ctxalloc_tail;  /* live context allocations, oldest first (handles) */
 
     /* Paging */
     struct gbuf paging;                     /* the current paging buffer */
@@ -790,10 +792,27 @@ void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context
 
 /* objects.c --------------------------------------------------------------- */
 
+struct device *device_get(struct wk_vidmm *vm, uint32_t handle);
 struct context *context_get(struct wk_vidmm *vm, uint32_t handle);
 struct allocation *allocation_get(struct wk_vidmm *vm, uint32_t handle);
+/* A zeroed, live allocation and its handle; 0 when the table is full. */
 uint32_t allocation_new(struct wk_vidmm *vm);
+/* Records the driver's handle of allocation a (allocation_by_driver_handle,
+ * context allocations' creation-order list); WK_E_NO_MEMORY when it cannot. */
+wk_status allocation_adopt(struct wk_vidmm *vm, struct allocation *a, HANDLE driver_handle);
+/* The end of an allocation: no longer live, out of the map and lists, its
+ * slot freed (its handle names nothing from now on). */
+void allocation_free(struct wk_vidmm *vm, struct allocation *a);
+/* A live allocation whose driver handle is h, 0 when none: O(1). */
 uint32_t allocation_by_driver_handle(struct wk_vidmm *vm, HANDLE h);
+/* The runtime handle the driver sees for kit handle `handle`, and back:
+ * the live object's kit handle, 0 for anything else (another tag, a
+ * stale generation, garbage). */
+HANDLE runtime_handle(uint32_t tag, uint32_t handle);
+uint32_t runtime_resolve(const struct handle_table *t, HANDLE h, uint32_t tag);
+/* The object tables of a new adapter, and their end. */
+void objects_init(struct wk_vidmm *vm);
+void objects_free(struct wk_vidmm *vm);
 
 /* allocation.c ------------------------------------------------------------ */
 

@@ -43,13 +43,13 @@ static void count_dma_buffers(struct wk_vidmm *vm, uint64_t *blocks)
 {
     if (vm->paging_seg && vm->paging_seg <= MAX_SEGMENTS)
         blocks[vm->paging_seg]++; /* the paging buffer's block (paging_place.c) */
-    for (uint32_t i = 0; i < vm->ncontexts; i++) {
-        const struct context *c = &vm->contexts[i];
+    for (uint32_t i = 1; i <= vm->contexts.top; i++) { /* every slot: a dead one holds nothing */
+        const struct context *c = ht_slot(&vm->contexts, i);
         if (!c->dma_segment)
             continue;
         const struct segment *s = segment_get(vm, c->dma_segment);
         if (!s || !s->aperture || !c->dma_pfns || c->dma_offset + c->dma.pages * WK_GPU_PAGE_SIZE > s->size)
-            broken("a context's DMA buffer outside its aperture or without its pages", i + 1, c->dma_segment);
+            broken("a context's DMA buffer outside its aperture or without its pages", i, c->dma_segment);
         else
             blocks[c->dma_segment]++;
     }
@@ -62,17 +62,17 @@ static void check_allocations(struct wk_vidmm *vm)
 {
     uint64_t resident[MAX_SEGMENTS + 1] = { 0 }, dma[MAX_SEGMENTS + 1] = { 0 };
     count_dma_buffers(vm, dma);
-    for (uint32_t i = 0; i < vm->nallocs; i++) {
-        const struct allocation *a = &vm->allocs[i];
+    for (uint32_t i = 1; i <= vm->allocs.top; i++) {
+        const struct allocation *a = ht_slot(&vm->allocs, i);
         if (!a->live || !a->resident)
             continue;
         const struct segment *s = segment_get(vm, a->segment);
         if (!s || !s->heap || a->offset > s->size || a->size > s->size - a->offset)
-            broken("resident allocation outside its segment", i + 1, a->segment);
+            broken("resident allocation outside its segment", i, a->segment);
         if (s->aperture && (!a->pfns || a->pfn_count != a->size / WK_GPU_PAGE_SIZE))
-            broken("allocation resident in an aperture without its system pages", i + 1, a->pfn_count);
+            broken("allocation resident in an aperture without its system pages", i, a->pfn_count);
         if (a->pinned)
-            broken("allocation still pinned after its working set was built", i + 1, a->segment);
+            broken("allocation still pinned after its working set was built", i, a->segment);
         resident[a->segment]++;
     }
     for (uint32_t s = 1; s <= vm->nseg; s++) {
@@ -80,7 +80,8 @@ static void check_allocations(struct wk_vidmm *vm)
             broken("segment heap blocks != resident allocations and DMA buffers",
                    wk_place_count(vm->seg[s].heap), resident[s] + dma[s]);
         uint64_t listed = 0;
-        for (uint32_t h = vm->seg[s].lru_head; h && listed <= vm->nallocs; h = vm->allocs[h - 1].lru_next)
+        for (uint32_t h = vm->seg[s].lru_head; h && listed <= vm->allocs.top;
+             h = ((const struct allocation *)ht_slot(&vm->allocs, h))->lru_next)
             listed++;
         if (listed != resident[s])
             broken("LRU list length != resident allocations", listed, resident[s]);

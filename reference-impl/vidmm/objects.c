@@ -4,10 +4,11 @@
  * destroy them, and the checks on what the driver answers (facts §4.1,
  * §4.9, §5.7).
  *
- * Handles the caller sees are 1-based indices, never reused. The runtime
- * handles the driver sees (DXGKARG_CREATEDEVICE.hDevice in, ...) carry a tag
- * in their top bits, so a callback that passes one back can be resolved and
- * one that passes garbage is recognised.
+ * Handles (handles.h) are a slot and its generation, reused once freed: the
+ * caller's are what handles.h calls kit handles; the runtime handles the
+ * driver sees (DXGKARG_CREATEDEVICE.hDevice in, ...) carry a tag in their
+ * top bits, so a callback that passes one back can be resolved and one that
+ * passes garbage, or the handle of an object gone since, is recognised.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,41 +18,108 @@
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
-static HANDLE runtime_handle(uint32_t tag, uint32_t index)
+HANDLE runtime_handle(uint32_t tag, uint32_t handle)
 {
-    return (HANDLE)(uintptr_t)(tag | index);
+    return (HANDLE)(uintptr_t)(tag | ht_runtime_bits(handle));
+}
+
+uint32_t runtime_resolve(const struct handle_table *t, HANDLE h, uint32_t tag)
+{
+    uintptr_t v = (uintptr_t)h;
+    if ((v & ~(uintptr_t)HANDLE_INDEX_MASK) != tag)
+        return 0;
+    return ht_from_runtime_bits(t, (uint32_t)(v & HANDLE_INDEX_MASK));
+}
+
+void objects_init(struct wk_vidmm *vm)
+{
+    ht_init(&vm->devices, sizeof(struct device));
+    ht_init(&vm->contexts, sizeof(struct context));
+    ht_init(&vm->allocs, sizeof(struct allocation));
+    hmap_init(&vm->alloc_by_driver);
+}
+
+void objects_free(struct wk_vidmm *vm)
+{
+    ht_free(&vm->devices);
+    ht_free(&vm->contexts);
+    ht_free(&vm->allocs);
+    hmap_free(&vm->alloc_by_driver);
+}
+
+/* A device whose slot is in use (live, or being created or destroyed). */
+struct device *device_get(struct wk_vidmm *vm, uint32_t handle)
+{
+    return ht_get(&vm->devices, handle);
+}
+
+static struct device *live_device(struct wk_vidmm *vm, uint32_t handle)
+{
+    struct device *d = device_get(vm, handle);
+    return d && d->live ? d : NULL;
 }
 
 struct context *context_get(struct wk_vidmm *vm, uint32_t handle)
 {
-    if (handle == 0 || handle > vm->ncontexts || !vm->contexts[handle - 1].live)
-        return NULL;
-    return &vm->contexts[handle - 1];
+    struct context *c = ht_get(&vm->contexts, handle);
+    return c && c->live ? c : NULL;
 }
 
 struct allocation *allocation_get(struct wk_vidmm *vm, uint32_t handle)
 {
-    if (handle == 0 || handle > vm->nallocs || !vm->allocs[handle - 1].live)
-        return NULL;
-    return &vm->allocs[handle - 1];
+    struct allocation *a = ht_get(&vm->allocs, handle);
+    return a && a->live ? a : NULL;
 }
 
 uint32_t allocation_new(struct wk_vidmm *vm)
 {
-    if (vm->nallocs == MAX_HANDLES)
+    uint32_t h = ht_new(&vm->allocs);
+    if (!h)
         return 0;
-    struct allocation *a = &vm->allocs[vm->nallocs++];
-    memset(a, 0, sizeof(*a));
+    struct allocation *a = ht_get(&vm->allocs, h);
     a->live = 1;
-    return vm->nallocs;
+    a->handle = h;
+    return h;
+}
+
+wk_status allocation_adopt(struct wk_vidmm *vm, struct allocation *a, HANDLE driver_handle)
+{
+    if (hmap_insert(&vm->alloc_by_driver, (uintptr_t)driver_handle, a->handle) != 0)
+        return fail(vm, WK_E_NO_MEMORY, "out of memory for the allocation map");
+    a->driver_handle = driver_handle;
+    if (a->context_allocation) {
+        a->ctx_prev = vm->ctxalloc_tail;
+        a->ctx_next = 0;
+        if (vm->ctxalloc_tail)
+            ((struct allocation *)ht_get(&vm->allocs, vm->ctxalloc_tail))->ctx_next = a->handle;
+        else
+            vm->ctxalloc_head = a->handle;
+        vm->ctxalloc_tail = a->handle;
+    }
+    return WK_OK;
+}
+
+void allocation_free(struct wk_vidmm *vm, struct allocation *a)
+{
+    hmap_remove(&vm->alloc_by_driver, (uintptr_t)a->driver_handle, a->handle);
+    if (a->context_allocation && (a->ctx_prev || vm->ctxalloc_head == a->handle)) {
+        if (a->ctx_prev)
+            ((struct allocation *)ht_get(&vm->allocs, a->ctx_prev))->ctx_next = a->ctx_next;
+        else
+            vm->ctxalloc_head = a->ctx_next;
+        if (a->ctx_next)
+            ((struct allocation *)ht_get(&vm->allocs, a->ctx_next))->ctx_prev = a->ctx_prev;
+        else
+            vm->ctxalloc_tail = a->ctx_prev;
+        a->ctx_prev = a->ctx_next = 0;
+    }
+    a->live = 0;
+    ht_release(&vm->allocs, a->handle);
 }
 
 uint32_t allocation_by_driver_handle(struct wk_vidmm *vm, HANDLE h)
 {
-    for (uint32_t i = 0; i < vm->nallocs; i++)
-        if (vm->allocs[i].live && vm->allocs[i].driver_handle == h)
-            return i + 1;
-    return 0;
+    return hmap_find(&vm->alloc_by_driver, (uintptr_t)h);
 }
 
 static wk_status ready(struct wk_vidmm *vm)
@@ -67,16 +135,11 @@ static wk_status ready(struct wk_vidmm *vm)
 /* Devices                                                              */
 /* ------------------------------------------------------------------ */
 
-wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *device)
+/* CreateDevice of the device in slot `index`, reserved (live) for the
+ * call: the driver may create device context allocations naming its
+ * runtime handle before it returns. */
+static wk_status call_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t index)
 {
-    wk_status st = ready(vm);
-    if (st != WK_OK)
-        return st;
-    if (!vm->ddi.DxgkDdiCreateDevice)
-        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateDevice");
-    if (vm->ndevices == sizeof(vm->devices) / sizeof(vm->devices[0]))
-        return fail(vm, WK_E_LIMIT, "too many devices");
-    uint32_t index = vm->ndevices + 1;
     DXGK_DEVICEINFO info;
     memset(&info, 0, sizeof(info));
     DXGKARG_CREATEDEVICE args;
@@ -88,17 +151,15 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     args.pInfo = garg_in(vm, &g_info, &info, sizeof(info), "DXGK_DEVICEINFO output (pCreateDevice->pInfo)");
     DXGKARG_CREATEDEVICE *pargs =
         garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATEDEVICE argument (*pCreateDevice)");
-    /* Reserved now: the driver may create device context allocations (naming
-     * this runtime handle) before it returns. */
-    vm->ndevices = index;
-    vm->devices[index - 1].live = 1;
-    vm->devices[index - 1].flags = flags;
+    struct device *d = device_get(vm, index);
+    d->live = 1;
+    d->flags = flags;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
     DDI_CALL(vm, WK_DDI_CREATE_DEVICE, crashed,
              status = vm->ddi.DxgkDdiCreateDevice(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_CREATE_DEVICE, pargs, &status));
-    vm->devices[index - 1].live = 0;
+    d->live = 0;
     wk_status guard = garg_out(vm, &g_args, WK_DDI_CREATE_DEVICE, crashed);
     wk_status guard_info = garg_out(vm, &g_info, WK_DDI_CREATE_DEVICE, crashed);
     if (crashed != WK_OK)
@@ -118,8 +179,26 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
         return violate(vm, R_DEV_STATUS, WK_DDI_CREATE_DEVICE,
                        "returned SUCCESS with hDevice %p, the runtime's handle it was given: the driver must "
                        "return a handle of its own", args.hDevice);
-    vm->devices[index - 1].live = 1;
-    vm->devices[index - 1].driver_handle = args.hDevice;
+    d->live = 1;
+    d->driver_handle = args.hDevice;
+    return WK_OK;
+}
+
+wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *device)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (!vm->ddi.DxgkDdiCreateDevice)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateDevice");
+    uint32_t index = ht_new(&vm->devices);
+    if (!index)
+        return fail(vm, WK_E_LIMIT, "too many devices");
+    st = call_create_device(vm, flags, index);
+    if (st != WK_OK) {
+        ht_release(&vm->devices, index); /* its runtime handle names nothing from now on */
+        return st;
+    }
     *device = index;
     return WK_OK;
 }
@@ -129,12 +208,14 @@ wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device)
     wk_status st = ready(vm);
     if (st != WK_OK)
         return st;
-    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
+    struct device *d = live_device(vm, device);
+    if (!d)
         return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
-    for (uint32_t c = 1; c <= vm->ncontexts; c++)
-        if (context_get(vm, c) && vm->contexts[c - 1].device == device)
+    struct ht_iter it;
+    for (uint32_t c = ht_iter_first(&vm->contexts, &it); c; c = ht_iter_next(&vm->contexts, &it))
+        if (context_get(vm, c) && context_get(vm, c)->device == device)
             wk_vidmm_destroy_context(vm, c);
-    for (uint32_t a = 1; a <= vm->nallocs; a++) {
+    for (uint32_t a = ht_iter_first(&vm->allocs, &it); a; a = ht_iter_next(&vm->allocs, &it)) {
         struct allocation *al = allocation_get(vm, a);
         if (al && !al->context_allocation && al->device == device)
             wk_vidmm_destroy_allocation(vm, a);
@@ -142,11 +223,12 @@ wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device)
     wk_status crashed = WK_OK;
     if (vm->ddi.DxgkDdiDestroyDevice) {
         NTSTATUS status = STATUS_SUCCESS;
-        HANDLE h = vm->devices[device - 1].driver_handle;
+        HANDLE h = d->driver_handle;
         DDI_CALL(vm, WK_DDI_DESTROY_DEVICE, crashed, status = vm->ddi.DxgkDdiDestroyDevice(h));
         (void)status;
     }
-    vm->devices[device - 1].live = 0;
+    d->live = 0;
+    ht_release(&vm->devices, device);
     if (crashed == WK_OK)
         ctxalloc_check_leaks(vm, device, 0);
     return crashed;
@@ -238,27 +320,18 @@ static wk_status context_teardown(struct wk_vidmm *vm, struct context *c, uint32
     }
     context_free_buffers(vm, c);
     c->live = 0;
+    ht_release(&vm->contexts, context); /* its runtime handle names nothing from now on */
     if (crashed == WK_OK)
         ctxalloc_check_leaks(vm, 0, context);
     return crashed;
 }
 
-wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
-                                  uint32_t *context)
+/* CreateContext of the context in slot `index` (c), the checks of its
+ * answer and the kit's buffers for it: c is live when it is kept. */
+static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t index,
+                                   struct context *c)
 {
-    wk_status st = ready(vm);
-    if (st != WK_OK)
-        return st;
-    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
-        return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
-    if (!vm->ddi.DxgkDdiCreateContext)
-        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateContext");
-    if (vm->ncontexts == MAX_HANDLES)
-        return fail(vm, WK_E_LIMIT, "too many contexts");
-    uint32_t index = vm->ncontexts + 1;
-    struct context *c = &vm->contexts[index - 1];
-    memset(c, 0, sizeof(*c));
-    vm->ncontexts = index; /* reserved now: callbacks during CreateContext may name it */
+    wk_status st;
     DXGKARG_CREATECONTEXT args;
     memset(&args, 0, sizeof(args));
     const HANDLE runtime = runtime_handle(CONTEXT_HANDLE_TAG, index);
@@ -269,7 +342,7 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     c->live = 1;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    HANDLE hdev = vm->devices[device - 1].driver_handle;
+    HANDLE hdev = device_get(vm, device)->driver_handle;
     struct garg g_args; /* a guarded copy (guard_args.c) */
     DXGKARG_CREATECONTEXT *pargs =
         garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATECONTEXT argument (*pCreateContext)");
@@ -311,8 +384,32 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
         fail(vm, st, "%s (the driver's context was destroyed again)", why);
         return undone == WK_OK ? st : undone;
     }
-    *context = index;
-    RETURN_CHECKED(vm, checked);
+    return checked;
+}
+
+wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
+                                  uint32_t *context)
+{
+    wk_status st = ready(vm);
+    if (st != WK_OK)
+        return st;
+    if (!live_device(vm, device))
+        return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
+    if (!vm->ddi.DxgkDdiCreateContext)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateContext");
+    /* reserved now: callbacks during CreateContext may name it */
+    uint32_t index = ht_new(&vm->contexts);
+    if (!index)
+        return fail(vm, WK_E_LIMIT, "too many contexts");
+    struct context *c = ht_get(&vm->contexts, index);
+    st = create_context_in(vm, device, flags, index, c);
+    if (c->live) {
+        *context = index;
+        RETURN_CHECKED(vm, st);
+    }
+    if (ht_get(&vm->contexts, index)) /* not kept, and not torn down (which frees the slot) */
+        ht_release(&vm->contexts, index);
+    return st;
 }
 
 wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context)
@@ -425,7 +522,7 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
     wk_status st = ready(vm);
     if (st != WK_OK)
         return st;
-    if (device == 0 || device > vm->ndevices || !vm->devices[device - 1].live)
+    if (!live_device(vm, device))
         return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
     if (!vm->ddi.DxgkDdiCreateAllocation)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateAllocation");
@@ -447,8 +544,14 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
         return st;
     }
     struct allocation *a = allocation_get(vm, h);
+    st = allocation_adopt(vm, a, info.hAllocation);
+    if (st != WK_OK) {
+        allocation_free(vm, a);
+        if (vm->ddi.DxgkDdiDestroyAllocation)
+            (void)call_destroy_allocation(vm, info.hAllocation);
+        return st;
+    }
     a->device = device;
-    a->driver_handle = info.hAllocation;
     a->info = info;
     a->info.pPrivateDriverData = NULL; /* that buffer is gone */
     a->size = (info.Size + PAGE - 1) & ~(PAGE - 1);
@@ -470,7 +573,7 @@ wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
     if (vm->ddi.DxgkDdiDestroyAllocation) {
         crashed = call_destroy_allocation(vm, a->driver_handle);
     }
-    a->live = 0;
+    allocation_free(vm, a);
     RETURN_CHECKED(vm, crashed);
 }
 

@@ -619,9 +619,8 @@ wk_status op_discard(struct wk_vidmm *vm, struct allocation *a)
 
 static HANDLE device_handle_of(struct wk_vidmm *vm, const struct allocation *a)
 {
-    if (!a || a->device == 0 || a->device > vm->ndevices)
-        return NULL;
-    return vm->devices[a->device - 1].driver_handle;
+    struct device *d = a ? device_get(vm, a->device) : NULL;
+    return d ? d->driver_handle : NULL;
 }
 
 /*

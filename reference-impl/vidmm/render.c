@@ -285,7 +285,7 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
 {
     struct submission s;
     memset(&s, 0, sizeof(s));
-    s.context = (uint32_t)(j->c - vm->contexts) + 1;
+    s.context = j->in->context; /* the handle j->c was found by */
     s.dma = &j->c->dma;
     s.dma_segment = j->c->dma_segment;
     s.dma_gpu_address = j->c->dma_gpu_address;

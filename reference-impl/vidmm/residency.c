@@ -112,10 +112,11 @@ static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const st
 }
 
 /* Each segment keeps its resident allocations in placement order, so the
- * eviction victim (the oldest) is found in O(1). */
-static uint32_t handle_of(struct wk_vidmm *vm, const struct allocation *a)
+ * eviction victim (the oldest) is found in O(1). The lists link slots
+ * (an allocation leaves its list before its slot is freed). */
+static struct allocation *at_slot(struct wk_vidmm *vm, uint32_t slot)
 {
-    return (uint32_t)(a - vm->allocs) + 1;
+    return ht_slot(&vm->allocs, slot);
 }
 
 /* Every placement made or undone passes through lru_add or lru_remove (the
@@ -125,11 +126,11 @@ static void lru_add(struct wk_vidmm *vm, struct allocation *a)
 {
     vm->placement_epoch++;
     struct segment *s = segment_get(vm, a->segment);
-    uint32_t h = handle_of(vm, a);
+    uint32_t h = ht_slot_of(a->handle);
     a->lru_prev = s->lru_tail;
     a->lru_next = 0;
     if (s->lru_tail)
-        vm->allocs[s->lru_tail - 1].lru_next = h;
+        at_slot(vm, s->lru_tail)->lru_next = h;
     else
         s->lru_head = h;
     s->lru_tail = h;
@@ -140,11 +141,11 @@ static void lru_remove(struct wk_vidmm *vm, struct allocation *a)
     vm->placement_epoch++;
     struct segment *s = segment_get(vm, a->segment);
     if (a->lru_prev)
-        vm->allocs[a->lru_prev - 1].lru_next = a->lru_next;
+        at_slot(vm, a->lru_prev)->lru_next = a->lru_next;
     else
         s->lru_head = a->lru_next;
     if (a->lru_next)
-        vm->allocs[a->lru_next - 1].lru_prev = a->lru_prev;
+        at_slot(vm, a->lru_next)->lru_prev = a->lru_prev;
     else
         s->lru_tail = a->lru_prev;
     a->lru_prev = a->lru_next = 0;
@@ -157,8 +158,8 @@ static void lru_remove(struct wk_vidmm *vm, struct allocation *a)
 static struct allocation *oldest_in(struct wk_vidmm *vm, uint32_t segment,
                                     const struct allocation *except)
 {
-    for (uint32_t h = segment_get(vm, segment)->lru_head; h; h = vm->allocs[h - 1].lru_next) {
-        struct allocation *o = &vm->allocs[h - 1];
+    for (uint32_t h = segment_get(vm, segment)->lru_head; h; h = at_slot(vm, h)->lru_next) {
+        struct allocation *o = at_slot(vm, h);
         if (o != except && !o->context_allocation && !o->pinned)
             return o;
     }
@@ -268,7 +269,8 @@ wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
     uint32_t n = candidates(vm, a, c);
     if (n == 0)
         return fail(vm, WK_E_NO_SPACE, "the allocation supports no reported segment");
-    for (uint32_t round = 0; round <= vm->nallocs; round++) {
+    /* each round places a or evicts one of the other live allocations */
+    for (uint32_t round = 0; round <= vm->allocs.live; round++) {
         for (uint32_t i = 0; i < n; i++) {
             uint64_t off;
             if (try_segment(vm, a, &c[i], i == 0, &off))

@@ -238,7 +238,8 @@
     /* Context allocations */                                                                     \
     X(R_CTXALLOC_ARGS, "CTXALLOC-ARGS-001", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION,                    \
       "hContext is NULL exactly when SharedAcrossContexts is set; Size is non-zero; Alignment 0 or " \
-      "a power of two; SupportedSegmentSet names reported segments; hDriverAllocation is not NULL (the placement fields are held to the ALLOC-* rules)", "facts §4.10, §5.8", "reference-impl/vidmm/ctxalloc.c")         \
+      "a power of two; SupportedSegmentSet names reported segments; hDriverAllocation is not NULL (the placement fields are held to the ALLOC-* rules); " \
+      "hDevice and hContext, when not NULL, are the runtime handles of a device and a context that exist (created and not yet destroyed)", "facts §4.10, §5.8", "reference-impl/vidmm/ctxalloc.c")         \
     X(R_CTXALLOC_SYSTEM, "CTXALLOC-ARGS-002", WK_DDI_CB_CREATE_CONTEXT_ALLOCATION,                  \
       "GPU context allocations only for non-system contexts, device ones only for non-system "     \
       "devices", "facts §5.8 A2", "reference-impl/vidmm/ctxalloc.c")                                                                 \

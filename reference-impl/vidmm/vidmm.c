@@ -10,19 +10,8 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "internal.h"
-
-/* LeakSanitizer scans the heap for pointers but not anonymous mappings:
- * the object tables below hold the driver's handles (its pool blocks) and
- * are registered as roots, or a live adapter's objects would be reported
- * as leaked at exit. The calls are weak: they exist when a LeakSanitizer
- * runtime is linked, whether this file is instrumented or not (a build
- * that sanitizes only the driver, WK_SANITIZE_SCOPE=driver, links the
- * runtime for the driver's sake). */
-void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
-void __lsan_unregister_root_region(const void *p, size_t size) __attribute__((weak));
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
 
@@ -34,30 +23,6 @@ static void apply_defaults(struct wk_vidmm_config *c)
         c->ddi_timeout_ms = WK_VIDMM_DDI_TIMEOUT_MS;
     if (c->query_segment_version != 4)
         c->query_segment_version = 3;
-}
-
-/* The object tables, MAX_HANDLES entries each (3.8 MB together), are
- * mapped, not calloc'd: untouched pages of a fresh mapping cost nothing.
- * Once glibc's mmap threshold had risen past their size (after the first
- * adapter of a process was destroyed), calloc zeroed all of them for every
- * new adapter, which fuzz_hostile builds per input. */
-static void *table_new(size_t entries, size_t size)
-{
-    void *p = mmap(NULL, entries * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    if (__lsan_register_root_region)
-        __lsan_register_root_region(p, entries * size);
-    return p;
-}
-
-static void table_free(void *p, size_t entries, size_t size)
-{
-    if (!p)
-        return;
-    if (__lsan_unregister_root_region)
-        __lsan_unregister_root_region(p, entries * size);
-    munmap(p, entries * size);
 }
 
 static wk_status build(struct wk_vidmm *vm)
@@ -90,10 +55,6 @@ static wk_status build(struct wk_vidmm *vm)
     if (sysmem_pages_alloc(vm, 1, 1, &dummy) != WK_OK)
         return fail(vm, WK_E_NO_SPACE, "no system page for the dummy page");
     vm->dummy_pfn = dummy;
-    vm->contexts = table_new(MAX_HANDLES, sizeof(*vm->contexts));
-    vm->allocs = table_new(MAX_HANDLES, sizeof(*vm->allocs));
-    if (!vm->contexts || !vm->allocs)
-        return fail(vm, WK_E_NO_MEMORY, "out of memory for the object tables");
     return WK_OK;
 }
 
@@ -104,6 +65,7 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
     if (!vm)
         return WK_E_NO_MEMORY;
     vm->magic = VIDMM_MAGIC;
+    objects_init(vm); /* empty tables that grow as objects come (handles.h) */
     km_register(vm);
     if (cfg)
         vm->cfg = *cfg;
@@ -173,18 +135,36 @@ static void unload_driver(struct wk_vidmm *vm)
     }
 }
 
+/* Every live device destroyed through its DDIs, oldest first (it takes
+ * its contexts and allocations with it), until the adapter dies. */
+static void destroy_devices(struct wk_vidmm *vm)
+{
+    struct ht_iter it;
+    for (uint32_t d = ht_iter_first(&vm->devices, &it); d && !vm->dead; d = ht_iter_next(&vm->devices, &it))
+        if (device_get(vm, d)->live)
+            wk_vidmm_destroy_device(vm, d);
+}
+
+/* residency_release of every live allocation, oldest first (an aperture's
+ * UNMAP is a DDI call: the order is the driver's to see); a stop leaves
+ * them once the adapter is dead, a reset gives every block back. */
+static void release_residency(struct wk_vidmm *vm, int unless_dead)
+{
+    struct ht_iter it;
+    for (uint32_t h = ht_iter_first(&vm->allocs, &it); h; h = ht_iter_next(&vm->allocs, &it)) {
+        struct allocation *a = allocation_get(vm, h);
+        if (a && !(unless_dead && vm->dead))
+            residency_release(vm, a);
+    }
+}
+
 static void release_objects(struct wk_vidmm *vm)
 {
-    if (!vm->dead && vm->started) {
-        for (uint32_t d = 1; d <= vm->ndevices; d++)
-            if (vm->devices[d - 1].live)
-                wk_vidmm_destroy_device(vm, d);
-    }
-    for (uint32_t a = 0; vm->allocs && a < vm->nallocs; a++)
-        if (vm->allocs[a].live && !vm->dead)
-            residency_release(vm, &vm->allocs[a]);
-    for (uint32_t c = 0; vm->contexts && c < vm->ncontexts; c++) {
-        struct context *x = &vm->contexts[c];
+    if (!vm->dead && vm->started)
+        destroy_devices(vm);
+    release_residency(vm, 1);
+    for (uint32_t c = 1; c <= vm->contexts.top; c++) { /* every slot: a dead one holds nothing */
+        struct context *x = ht_slot(&vm->contexts, c);
         patch_view_free(vm, x);
         dma_unplace(vm, x); /* already done for a context destroyed through its DDI */
         gbuf_free(vm, &x->dma);
@@ -192,10 +172,11 @@ static void release_objects(struct wk_vidmm *vm)
         gbuf_free(vm, &x->alloc_list);
         gbuf_free(vm, &x->patch_list);
     }
-    for (uint32_t a = 0; vm->allocs && a < vm->nallocs; a++) {
-        mdl_release(vm, &vm->allocs[a].mdl);
-        free(vm->allocs[a].pfns);
-        vm->allocs[a].pfns = NULL;
+    for (uint32_t a = 1; a <= vm->allocs.top; a++) {
+        struct allocation *x = ht_slot(&vm->allocs, a);
+        mdl_release(vm, &x->mdl);
+        free(x->pfns);
+        x->pfns = NULL;
     }
     paging_unplace(vm, 0);
     paging_view_free(vm);
@@ -232,21 +213,18 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     if (!vm->started)
         return fail(vm, WK_E_STATE, "the adapter is not started");
     submit_wait(vm, 0);
-    for (uint32_t d = 1; d <= vm->ndevices && !vm->dead; d++)
-        if (vm->devices[d - 1].live)
-            wk_vidmm_destroy_device(vm, d);
+    destroy_devices(vm);
     if (vm->dead)
         return WK_E_DEAD;
-    for (uint32_t a = 0; a < vm->nallocs; a++) {
-        struct allocation *x = &vm->allocs[a];
-        if (x->live)
-            residency_release(vm, x);
-        free(x->pfns);
-        memset(x, 0, sizeof(*x));
-    }
-    for (uint32_t c = 0; c < vm->ncontexts; c++)
-        memset(&vm->contexts[c], 0, sizeof(vm->contexts[c]));
-    vm->ndevices = vm->ncontexts = vm->nallocs = 0;
+    release_residency(vm, 0);
+    for (uint32_t a = 1; a <= vm->allocs.top; a++)
+        free(((struct allocation *)ht_slot(&vm->allocs, a))->pfns);
+    /* handles from 1 again, as on a fresh adapter */
+    ht_clear(&vm->devices);
+    ht_clear(&vm->contexts);
+    ht_clear(&vm->allocs);
+    hmap_clear(&vm->alloc_by_driver);
+    vm->ctxalloc_head = vm->ctxalloc_tail = 0;
     vm->placement_epoch++; /* handles are reused after a reset */
     vm->npending = 0;
     vm->hold = 0;
@@ -282,7 +260,7 @@ wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config
     want.gpu = NULL;
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash: create a new one");
-    if (!vm->started || vm->stopped || vm->ndevices || vm->nallocs || vm->npending)
+    if (!vm->started || vm->stopped || vm->devices.top || vm->allocs.top || vm->npending)
         return fail(vm, WK_E_STATE, "reconfigure a started adapter right after wk_vidmm_reset");
     if (cfg->gpu || !same_fixed_fields(&vm->cfg, &want))
         return fail(vm, WK_E_NOT_SUPPORTED,
@@ -322,8 +300,7 @@ void wk_vidmm_destroy(struct wk_vidmm *vm)
     free(vm->kit_run);
     binding_detach(vm);
     wk_gpu_destroy(vm->gpu);
-    table_free(vm->contexts, MAX_HANDLES, sizeof(*vm->contexts));
-    table_free(vm->allocs, MAX_HANDLES, sizeof(*vm->allocs));
+    objects_free(vm);
     if (vm->so && !vm->dead)
         dlclose(vm->so); /* a dead driver may have left state pointing into itself */
     pthread_mutex_destroy(&vm->bind_lock);
