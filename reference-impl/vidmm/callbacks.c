@@ -72,6 +72,7 @@ static void complete_fence(struct wk_vidmm *vm, UINT fence, UINT node, UINT engi
 
 static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !d)
         return;
@@ -96,6 +97,7 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
 
 static VOID cb_notify_dpc(const HANDLE hAdapter)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (vm)
         vm->dpc_requested = 1;
@@ -136,6 +138,7 @@ static ULONG space_span(ULONG offset, ULONG length)
 static NTSTATUS cb_read_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length,
                                      PULONG BytesRead)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
     if (BytesRead)
         *BytesRead = 0;
@@ -159,6 +162,7 @@ static NTSTATUS cb_read_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID 
 static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length,
                                       PULONG BytesWritten)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
     if (BytesWritten)
         *BytesWritten = 0;
@@ -190,6 +194,7 @@ static NTSTATUS cb_write_device_space(HANDLE DeviceHandle, ULONG DataType, PVOID
  * MmMapIoSpace. The list is the adapter's, valid for its life. No AGP. */
 static NTSTATUS cb_get_device_information(HANDLE DeviceHandle, PDXGK_DEVICE_INFO DeviceInfo)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
     if (!vm || !DeviceInfo)
         return STATUS_INVALID_PARAMETER;

@@ -78,6 +78,7 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
 
 NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATION *args)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !args)
         return STATUS_INVALID_PARAMETER;
@@ -120,6 +121,7 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
 
 NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm)
         return STATUS_INVALID_PARAMETER;
@@ -137,6 +139,7 @@ NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
 
 D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCONTEXTALLOCATION *args)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !args)
         return 0;
@@ -154,6 +157,7 @@ D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCO
 
 NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALLOCATION *args)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
     if (!vm || !args)
         return STATUS_INVALID_PARAMETER;

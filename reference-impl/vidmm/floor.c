@@ -6,6 +6,10 @@
  * (the bench-floor preset): two clock reads per DDI call would cost the
  * fastest harnesses a tenth of their speed.
  *
+ * A kernel callback or kernel-mode service the driver calls inside an
+ * interval is the kit's work: FLOOR_CALLBACK (internal.h) pauses the
+ * interval for its duration.
+ *
  * Only the outermost interval counts (a depth counter): a DDI call that
  * makes the GPU run (a register write from SubmitCommand through a binding)
  * is one interval, the driver's. The clock is CLOCK_MONOTONIC, read through
@@ -24,6 +28,7 @@
 static _Thread_local struct {
     struct wk_floor sum;
     uint64_t start;
+    uint64_t serial; /* of the outermost interval: a pause shifts only the one it began in */
     unsigned depth;
 } floor_state;
 
@@ -36,15 +41,18 @@ static uint64_t now_ns(void)
 
 void floor_begin(void)
 {
-    if (floor_state.depth++ == 0)
+    if (floor_state.depth++ == 0) {
+        floor_state.serial++;
         floor_state.start = now_ns();
+    }
 }
 
 void floor_end(enum floor_kind kind)
 {
     if (floor_state.depth == 0 || --floor_state.depth != 0)
         return;
-    uint64_t ns = now_ns() - floor_state.start;
+    uint64_t now = now_ns();
+    uint64_t ns = now > floor_state.start ? now - floor_state.start : 0;
     if (kind == FLOOR_GPU) {
         floor_state.sum.gpu_ns += ns;
         floor_state.sum.gpu_runs++;
@@ -52,6 +60,24 @@ void floor_end(enum floor_kind kind)
         floor_state.sum.driver_ns += ns;
         floor_state.sum.driver_calls++;
     }
+}
+
+struct floor_pause floor_pause_begin(void)
+{
+    struct floor_pause p = { 0, floor_state.serial, floor_state.depth > 0 };
+    if (p.on)
+        p.at = now_ns();
+    return p;
+}
+
+/* The interval resumes: its start moves on by the pause, so the callback's
+ * time is out of it (and of a GPU run inside it, which is conservative). */
+void floor_pause_end(struct floor_pause *p)
+{
+    if (!p->on || floor_state.depth == 0 || floor_state.serial != p->serial)
+        return; /* the interval it paused has ended (a crash unwound it inside the callback) */
+    floor_state.start += now_ns() - p->at;
+    floor_state.sum.callbacks++;
 }
 
 void floor_unwind(void)

@@ -494,6 +494,18 @@ enum floor_kind { FLOOR_DRIVER, FLOOR_GPU };
 void floor_begin(void);
 void floor_end(enum floor_kind kind);
 void floor_unwind(void); /* a crash jumped out of every interval inside the frame */
+/* A kernel callback or kernel-mode service the driver calls inside a DDI is
+ * the kit's work (the kernel's), not the driver's: FLOOR_CALLBACK() at its
+ * top takes its time out of the interval, until it returns. Register
+ * accesses are not paused: they are the hardware's. */
+struct floor_pause {
+    uint64_t at, serial;
+    int on;
+};
+struct floor_pause floor_pause_begin(void);
+void floor_pause_end(struct floor_pause *p);
+#define FLOOR_CALLBACK() \
+    struct floor_pause floor_pause_ __attribute__((cleanup(floor_pause_end))) = floor_pause_begin()
 #define FLOOR_BEGIN(on)                                             \
     do {                                                            \
         if (on)                                                     \
@@ -513,6 +525,7 @@ void floor_unwind(void); /* a crash jumped out of every interval inside the fram
 #define FLOOR_BEGIN(on) ((void)0)
 #define FLOOR_END(on, kind) ((void)0)
 #define FLOOR_UNWIND(on) ((void)0)
+#define FLOOR_CALLBACK() ((void)0)
 #endif
 
 /* sigsetjmp(env, 0): saving the signal mask costs a sigprocmask system call

@@ -132,6 +132,7 @@ enum wk_rule_id km_rule_of_line(const char *line)
 
 static void service_fail(const char *line)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     call_end_with_km_failure(line ? line : "KM-API-001: (no line)");
 }
 
@@ -159,6 +160,7 @@ static struct km_pool_tag *tag_slot(struct wk_vidmm *vm, uint32_t tag)
 
 static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = call_current_vm();
     if (!vm || !vm->km_serial)
         return 0;
@@ -180,6 +182,7 @@ static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
  * on the DDI's own thread (the driver's system threads are not counted). */
 static int service_pool_refused(uint32_t tag, size_t bytes)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     (void)tag;
     (void)bytes;
     return inject_fails(call_current_vm(), WK_VIDMM_FAIL_POOL);
@@ -187,6 +190,7 @@ static int service_pool_refused(uint32_t tag, size_t bytes)
 
 static void service_pool_freed(uint64_t owner, uint32_t tag, size_t bytes)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     pthread_mutex_lock(&lock);
     struct wk_vidmm *vm = adapter_of(owner >> 1);
     if (vm) {
@@ -250,6 +254,7 @@ static enum wk_ddi thread_owner_ddi(uint64_t owner)
 
 static uint64_t service_thread_started(void)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = call_current_vm();
     if (!vm || !vm->km_serial)
         return 0;
@@ -266,11 +271,13 @@ static uint64_t service_thread_started(void)
 
 static void service_thread_runs(uint64_t owner, void (*routine)(void *context))
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     crash_slot_mark_system_thread(routine, thread_owner_ddi(owner));
 }
 
 static void service_thread_ended(uint64_t owner)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     pthread_mutex_lock(&lock);
     struct wk_vidmm *vm = adapter_of(owner >> THREAD_OWNER_SERIAL_SHIFT);
     uint64_t *count = !vm ? NULL : (owner & OWNER_FROM_DRIVER_ENTRY) ? &vm->km_entry_threads : &vm->km_threads;
@@ -341,6 +348,7 @@ static uint32_t memory_slot(struct wk_vidmm *vm, uint32_t kind, enum wk_ddi ddi,
 
 static uint64_t service_memory_recorded(uint32_t kind, size_t bytes)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = call_current_vm();
     if (!vm || !vm->km_serial || !memory_kind_known(kind))
         return 0;
@@ -355,6 +363,7 @@ static uint64_t service_memory_recorded(uint32_t kind, size_t bytes)
 
 static void service_memory_released(uint64_t owner, uint32_t kind, size_t bytes)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     (void)kind; /* the slot knows it */
     uint32_t slot = (uint32_t)(owner & ((1u << MEM_OWNER_SLOT_BITS) - 1));
     if (!slot || slot > KM_MEM_ALL_SLOTS)
@@ -413,6 +422,7 @@ void km_check_memory_leaks(struct wk_vidmm *vm, int unloaded)
 
 static int service_queue_dpc(void *dpc, void (*run)(void *dpc))
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = call_current_vm();
     int queued = 0;
     pthread_mutex_lock(&lock);
@@ -428,6 +438,7 @@ static int service_queue_dpc(void *dpc, void (*run)(void *dpc))
 
 static void service_dequeue_dpc(void *dpc)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     pthread_mutex_lock(&lock);
     for (uint32_t a = 0; a < MAX_LIVE_ADAPTERS; a++) {
         struct wk_vidmm *vm = live[a];
@@ -544,6 +555,7 @@ static const struct wk_vidmm_registry_value *registry_find(const struct wk_vidmm
 static int service_query_registry(const uint16_t *key, size_t key_chars, const uint16_t *name, size_t name_chars,
                                   uint32_t *type, void *data, uint32_t cap, uint32_t *size)
 {
+    FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = call_current_vm();
     char k[512], n[128];
     const char *sub;

@@ -765,9 +765,11 @@ int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi);
 /*
  * In a build with WK_FLOOR_TIMING (the bench-floor preset) this thread's
  * time inside DDI calls into the driver (from just before the call to just
- * after it returns, the kernel callbacks it makes included) and inside the
+ * after it returns) and inside the
  * command processor executing DMA buffers (the GPU model's wk_gpu_run, a
- * binding's processor) is summed, each outermost interval once: the floor
+ * binding's processor) is summed, each outermost interval once, less the
+ * time of the kernel callbacks and kernel-mode services the driver calls
+ * inside them (the kit's work; register accesses stay in): the floor
  * of an input, the work no harness can avoid (bench/fuzz_speed --floor,
  * docs/performance.md). Read with the monotonic clock (vDSO: no system
  * call); each interval costs two reads, which the benchmark measures and
@@ -776,6 +778,7 @@ int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi);
 struct wk_floor {
     uint64_t driver_ns, gpu_ns;         /* summed intervals */
     uint64_t driver_calls, gpu_runs;    /* intervals summed */
+    uint64_t callbacks;                 /* kit callbacks taken out of them (two clock reads each) */
 };
 int wk_floor_enabled(void);
 void wk_floor_read(struct wk_floor *out);
