@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * strings.c - bounded string copies and number formatting (util.h).
+ * strings.c - bounded string copies, number formatting, text on one line
+ * (util.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,4 +58,16 @@ int wk_str_tail_lines(char *dst, size_t cap, const char *text)
         from = nl + 1;
     memcpy(dst, from, (size_t)(text + n - from) + 1);
     return 0;
+}
+
+void wk_str_put_one_line(FILE *f, const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", f);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\x%02x", *c);
+        else
+            fputc(*c, f);
+    }
 }

@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "wddmkit/status.h"
@@ -47,6 +48,11 @@ const char *wk_str_grouped(uint64_t v, char *buf, size_t cap);
  * report shows of a process's output: the last line (a FATAL message) is
  * the one that matters. 1 when the whole text fit, else 0. */
 int wk_str_tail_lines(char *dst, size_t cap, const char *text);
+
+/* text on one line of f, as a reader's error message shows what it read:
+ * a newline as \n, other control bytes and DEL as \xHH, the rest as it is.
+ * No newline at the end. */
+void wk_str_put_one_line(FILE *f, const char *text);
 
 /* --- paths (paths.c) ---------------------------------------------------- */
 

@@ -22,27 +22,12 @@
 #include "runner/expectations.h"
 #include "runner/runner.h"
 
-/* One YAML double-quoted scalar: escapes what libyaml does not take raw
- * (controls, C1, U+FEFF, U+FFFE/U+FFFF, DEL), the line breaks it knows
- * (NEL, U+2028, U+2029), and the quote and backslash. */
+/* One YAML double-quoted scalar: the JSON report's escaper, whose escapes
+ * are YAML's too and which escapes what libyaml takes only escaped (C1,
+ * U+FEFF, U+FFFE/U+FFFF, the line breaks) and invalid UTF-8 (as U+FFFD). */
 static void yaml_quoted(FILE *f, const char *s)
 {
-    size_t n = strlen(s);
-    fputc('"', f);
-    while (n) {
-        uint32_t cp;
-        size_t k = wk_utf8_next(s, n, &cp);
-        if (cp == '"' || cp == '\\')
-            fprintf(f, "\\%c", (char)cp);
-        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || cp == 0xfeff ||
-                 cp == 0xfffe || cp == 0xffff)
-            fprintf(f, "\\u%04x", (unsigned)cp);
-        else
-            fwrite(s, 1, k, f);
-        s += k;
-        n -= k;
-    }
-    fputc('"', f);
+    wk_json_string(f, s ? s : "");
 }
 
 /* text cut to fit the loader's one-line string: controls become spaces,

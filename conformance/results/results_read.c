@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "results.h"
+#include "util.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -47,14 +48,7 @@ static void problem(struct reader *R, const char *where, const char *fmt, ...)
     /* a position is NAME:LINE:COL, as every other reader of the kit says it */
     int position = where[0] >= '0' && where[0] <= '9';
     fprintf(R->err, "%s%s%s%s", R->name, position ? ":" : ": ", where, where[0] ? ": " : "");
-    for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
-        if (*c == '\n')
-            fputs("\\n", R->err);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(R->err, "\\x%02x", *c);
-        else
-            fputc(*c, R->err);
-    }
+    wk_str_put_one_line(R->err, line);
     fputc('\n', R->err);
 }
 

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "expectations.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -48,14 +49,7 @@ static void errorf(struct parse *P, yaml_mark_t m, const char *fmt, ...)
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
     fprintf(P->err, "%s:%zu:%zu: ", P->name, m.line + 1, m.column + 1);
-    for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
-        if (*c == '\n')
-            fputs("\\n", P->err);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(P->err, "\\x%02x", *c);
-        else
-            fputc(*c, P->err);
-    }
+    wk_str_put_one_line(P->err, line);
     fputc('\n', P->err);
     P->errors++;
 }

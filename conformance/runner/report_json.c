@@ -44,7 +44,11 @@ void wk_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029 || (cp == 0xFFFD && k == 1))
+            /* also what YAML takes only escaped (C1, U+FEFF, U+FFFE/FFFF):
+             * `results baseline` writes its double-quoted scalars with
+             * this escaper, JSON's escapes being YAML's too */
+            if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF ||
+                cp == 0xFFFE || cp == 0xFFFF || (cp == 0xFFFD && k == 1))
                 fprintf(f, "\\u%04x", (unsigned)cp);
             else
                 fwrite(s, 1, k, f);
