@@ -259,7 +259,9 @@ static void bash_value(FILE *out, const struct wk_cli_option *o)
         for (size_t i = 0; i < n; i++)
             fprintf(out, "%s%s", i ? " " : "", h[i].name);
         fputc('\'', out);
-    } else if (strchr(meta, '|')) {
+    } else if (strchr(meta, '|') || (*meta && strspn(meta, "abcdefghijklmnopqrstuvwxyz") == strlen(meta))) {
+        /* choices ("libfuzzer|afl"), or the one word a value can be ("bash"):
+         * a placeholder is in capitals */
         fputs("words '", out);
         for (const char *p = meta; *p; p++)
             fputc(*p == '|' ? ' ' : *p, out);
@@ -273,10 +275,20 @@ static void bash_value(FILE *out, const struct wk_cli_option *o)
         fputs("none", out);
 }
 
-/* The case arm of one command: its options, and how each value completes. */
+/* The case arm of one command: its options, and how each value completes;
+ * `help`'s operand is a command's name. */
 static void bash_command(FILE *out, const struct wk_cli_command *cmd)
 {
-    fprintf(out, "    '%s')\n        opts='", cmd->name);
+    fprintf(out, "    '%s')\n", cmd->name);
+    if (strcmp(cmd->name, "help") == 0) {
+        size_t n;
+        const struct wk_cli_top_command *tops = wk_cli_commands(&n);
+        fputs("        operands='", out);
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%s%s", i ? " " : "", tops[i].name);
+        fputs("'\n", out);
+    }
+    fputs("        opts='", out);
     for (const struct wk_cli_option *o = cmd->options; o && (o->name || o->key); o++) {
         if (o->name)
             fprintf(out, "--%s ", o->name);
@@ -354,7 +366,7 @@ int wk_cli_write_bash_completion(FILE *out)
           "            break\n"
           "        fi\n"
           "    done\n"
-          "    local opts=\n"
+          "    local opts='' operands=''\n"
           "    case $cmd in\n"
           "    '')\n"
           "        mapfile -t COMPREPLY < <(compgen -W '",
@@ -382,7 +394,7 @@ int wk_cli_write_bash_completion(FILE *out)
     fputs("    esac\n"
           "    case $cur in\n"
           "    -*) mapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\") ;;\n"
-          "    *) _wddmkit_value files ;;\n"
+          "    *) if [ -n \"$operands\" ]; then _wddmkit_value words \"$operands\"; else _wddmkit_value files; fi ;;\n"
           "    esac\n"
           "}\n"
           "complete -F _wddmkit wddmkit\n",

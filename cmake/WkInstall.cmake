@@ -14,7 +14,7 @@
 #                                            for driver projects (wddmkitFunctions.cmake)
 #   lib/pkgconfig/wddmkit.pc                 pkg-config
 #   share/wddmkit/{specs,corpus,harnesses}/  the suite, the seed corpora, the dictionaries
-#   share/doc/wddmkit/                       README.md, LICENSE
+#   share/doc/wddmkit/                       README.md, LICENSE, the docs/ pages and schemas
 #   share/man/man1/wddmkit.1                 the manual page } written by the command from
 #   share/bash-completion/completions/wddmkit              } its help text (cli/cli_manual.c)
 # Every build, named WK_INSTALL_VARIANT ("default", or its preset's name):
@@ -81,6 +81,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/specs ${PROJECT_SOURCE_DIR}/corpus DESTI
 file(GLOB _wk_dicts ${PROJECT_SOURCE_DIR}/harnesses/*.dict)
 install(FILES ${_wk_dicts} DESTINATION ${WK_INSTALL_DATADIR}/harnesses)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The documentation pages and the schemas they name (json-report.schema.json:
+# a team validates its reports with it), beside README.md.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.schema.json" PATTERN "data" EXCLUDE)
 if(TARGET wk_manual) # not in a cross build without an emulator (cli/CMakeLists.txt)
   install(FILES ${PROJECT_BINARY_DIR}/cli/wddmkit.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   install(FILES ${PROJECT_BINARY_DIR}/cli/wddmkit.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

@@ -17,11 +17,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_INPUT (16u << 20)
 
@@ -41,6 +43,25 @@ struct replay {
     unsigned long files;
     unsigned long errors;
 };
+
+/* The input being run, for the line a finding's abort prints: a harness
+ * ends the process on a finding, and the path is what `repro` wants. */
+static const char *volatile current_input;
+
+static void name_input_on_abort(int signo)
+{
+    const char *path = current_input;
+    current_input = NULL;
+    if (path) {
+        static const char head[] = "replay: the input that ended the run: ";
+        if (write(STDERR_FILENO, head, sizeof(head) - 1) >= 0 && write(STDERR_FILENO, path, strlen(path)) >= 0)
+            (void)!write(STDERR_FILENO, "\n", 1);
+    }
+    /* the default action now, even where the kit's handler (which
+     * passed this signal on to here) is the one installed */
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
 
 static void replay_file(struct replay *r, const char *path)
 {
@@ -67,7 +88,9 @@ static void replay_file(struct replay *r, const char *path)
     uint8_t *exact = malloc(n ? n : 1);
     if (exact) {
         memcpy(exact, buf, n);
+        current_input = path;
         LLVMFuzzerTestOneInput(exact, n);
+        current_input = NULL;
     }
     free(exact);
     free(buf);
@@ -135,6 +158,11 @@ int main(int argc, char **argv)
      * late (WK_DRIVER) unless told to ignore it: a replay collects no
      * coverage, so there is nothing to lose. */
     setenv("AFL_IGNORE_PROBLEMS", "1", 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = name_input_on_abort;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGABRT, &sa, NULL);
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; i++) {

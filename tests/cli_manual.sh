@@ -97,6 +97,8 @@ mkdir -p adir && : >afile
 expect "adir" wddmkit corpus seed --out a
 expect "adir afile" wddmkit conform --driver a
 expect "" wddmkit conform -j ""
+expect "conform corpus coverage" wddmkit help co
+expect "bash" wddmkit help --completion ""
 for c in "${commands[@]}"; do
     # shellcheck disable=SC2086
     want=$("$wddmkit" $c --help | grep -oE '^  (-[a-zA-Z], )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+' | sort)

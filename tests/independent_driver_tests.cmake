@@ -8,16 +8,12 @@
 #       choice the reference driver makes and the DDI leaves open; reference
 #       profile on the same driver: failures, so the profile matters
 #       (examples/drivers/independent/conform_profiles.cmake).
-#   fuzz.independent_driver_seeds  every committed seed (and regression, but
-#       fuzz_prog's) of the driver harnesses replayed against it: no finding,
-#       since it is a correct driver; in particular no differential finding
-#       from a step that depends on where the drivers placed allocations (an
-#       absolute fence into the reference's placement: differential.c).
-#       fuzz_prog's regressions are left out: three of them (heron-layout-*)
-#       still end in a differential finding on this driver where it only
-#       chose otherwise than the reference (a device limit, an eviction,
-#       bytes never written), which the differential forgives a driver with
-#       a layout of its own only: the open point in docs/fuzz-your-driver.md.
+#   fuzz.independent_driver_seeds  every committed seed and regression of
+#       the driver harnesses replayed against it: no finding, since it is a
+#       correct driver; in particular no differential finding where it only
+#       chose otherwise than the reference driver (where it placed an
+#       allocation, how many devices it takes, what its placement evicted,
+#       bytes no step defined: fuzz/driver/differential.c).
 #
 # In every preset that builds the example drivers (the asan one included);
 # skipped where the module is not built.
@@ -29,10 +25,7 @@ if(TARGET independent_driver)
   set_tests_properties(conform.independent_driver PROPERTIES LABELS "conform;unit" TIMEOUT 300
     SKIP_REGULAR_EXPRESSION "conform_profiles: skipped")
   foreach(h fuzz_prog fuzz_paging fuzz_render fuzz_patch)
-    set(_wk_inputs ${PROJECT_SOURCE_DIR}/corpus/${h}/seeds)
-    if(NOT h STREQUAL "fuzz_prog")
-      list(APPEND _wk_inputs ${PROJECT_SOURCE_DIR}/corpus/${h}/regressions)
-    endif()
+    set(_wk_inputs ${PROJECT_SOURCE_DIR}/corpus/${h}/seeds ${PROJECT_SOURCE_DIR}/corpus/${h}/regressions)
     if(TARGET ${h}_replay)
       add_test(NAME fuzz.independent_driver_seeds.${h}
         COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:independent_driver>

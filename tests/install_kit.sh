@@ -52,7 +52,8 @@ for f in "$bindir/wddmkit" "$includedir/wddmkit/driver.h" "$includedir/wddmkit/g
          "$libdir/pkgconfig/wddmkit.pc" "$datadir/wddmkit/specs/smoke.yaml" \
          "$datadir/wddmkit/corpus/fuzz_prog/seeds" "$datadir/wddmkit/harnesses/fuzz_prog.dict" \
          "$libexecdir/wddmkit/default/fuzz/fuzz_prog_replay" "$libexecdir/wddmkit/default/fuzz/fuzz_render_replay" \
-         "$datadir/man/man1/wddmkit.1" "$datadir/bash-completion/completions/wddmkit"; do
+         "$datadir/man/man1/wddmkit.1" "$datadir/bash-completion/completions/wddmkit" \
+         "$datadir/doc/wddmkit/json-report.schema.json" "$datadir/doc/wddmkit/json-report.md"; do
     [ -e "$kit/$f" ] || fail "not installed: $f"
 done
 [ -e "$datadir/wddmkit/harnesses/CMakeLists.txt" ] && fail "harness sources installed"

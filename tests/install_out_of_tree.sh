@@ -72,10 +72,10 @@ fi
 # Its own tests: the suite (reports in the build tree) and the replays.
 (cd "$p" && ctest --output-on-failure -j 2) >"$out" 2>&1 ||
     { fail "the example's ctest: exit $?"; tail -n 30 "$out"; }
-for t in mydriver.conform mydriver.replay.fuzz_render mydriver.replay.fuzz_patch mydriver.replay.fuzz_paging; do
+for t in mydriver.conform mydriver.replay.fuzz_render mydriver.replay.fuzz_patch mydriver.replay.fuzz_paging mydriver.replay.fuzz_prog; do
     expect_in "the example's ctest" "$t \.* *Passed" "$out"
 done
-expect_in "the example's ctest" "100% tests passed, 0 tests failed out of 4" "$out"
+expect_in "the example's ctest" "100% tests passed, 0 tests failed out of 5" "$out"
 expect_in "JUnit report" "<testsuite" "$p/wddmkit-reports/mydriver.conform.junit.xml"
 expect_in "JSON report" "\"status\": \"complete\"" "$p/wddmkit-reports/mydriver.conform.json"
 expect_in "JSON report" "\"unexpected\": 0" "$p/wddmkit-reports/mydriver.conform.json"

@@ -505,7 +505,7 @@ struct floor_pause {
 struct floor_pause floor_pause_begin(void);
 void floor_pause_end(struct floor_pause *p);
 #define FLOOR_CALLBACK() \
-    struct floor_pause floor_pause_ __attribute__((cleanup(floor_pause_end))) = floor_pause_begin()
+    struct floor_pause floor_pause_ __attribute__((cleanup(floor_pause_end), unused)) = floor_pause_begin()
 #define FLOOR_BEGIN(on)                                             \
     do {                                                            \
         if (on)                                                     \
