@@ -119,7 +119,7 @@ static const struct wk_cli_option conform_options[] = {
       "continue the run JOURNAL records: run only the cases it lacks, then write\n"
       "the full reports (refused when the driver, the specs or the options differ)" },
     { "coverage", OPT_COVERAGE, WK_CLI_FLAG, NULL, "print which rules, paging operations and DDIs the run exercised" },
-    { "quiet", 'q', WK_CLI_FLAG, NULL, "print only unexpected results and the totals" },
+    { "quiet", 'q', WK_CLI_FLAG, NULL, "print only unexpected results, then the summaries (skips by reason, checks by kind, totals)" },
     { 0 },
 };
 

@@ -43,7 +43,7 @@ static const struct wk_cli_top_command commands[] = {
     { "conform", wk_cli_conform,
       { { "[--driver PATH] [-j N] [--filter GLOB] ... [SPEC|DIR...]",
           "run the YAML specs (default: the kit's specs/) as isolated cases;\n"
-          "JUnit/TAP/JSON reports, expectations, --coverage ('conform --help')" } } },
+          "JUnit/TAP/JSON/SARIF reports, expectations, --coverage ('conform --help')" } } },
     { "results", wk_cli_results,
       { { "baseline RUN.json --link URL [--reason TEXT]",
           "print an expectations file of the run's known failures" },

@@ -58,7 +58,8 @@ static const struct wk_cli_command merge_command = {
     "Prints one report of the reports of one run's shards (conform --shard I/N): cases in id\n"
     "order, counts made again. Refused when the reports are of different runs (kit, driver,\n"
     "profile, seed, number of shards) or a case is in two of them with different results.",
-    "exit: 0 printed, 2 usage, a report that cannot be read, or reports that do not merge",
+    "exit: 0 printed, 1 printed but shards of the run are missing (the report has the others'\n"
+    "cases only), 2 usage, a report that cannot be read, or reports that do not merge",
 };
 
 struct results_args {
@@ -164,7 +165,8 @@ static int merge(int argc, char **argv)
     int code = 2;
     if (r && load_all(&R, r) && wk_results_merge(r, R.count, &json, stderr) == WK_OK) {
         printf("%s\n", json);
-        code = fflush(stdout) == 0 ? 0 : 2;
+        /* a CI job that lost a leg must not pass on the others' cases */
+        code = fflush(stdout) != 0 ? 2 : wk_results_missing_shards(r, R.count) ? 1 : 0;
     }
     free(json);
     if (r)

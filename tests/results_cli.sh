@@ -95,6 +95,12 @@ if [ "$has_python_jsonschema" = 1 ]; then
 else
     echo "results_cli: python3-jsonschema missing: the merged report not validated"
 fi
+# a leg missing: the report is printed, the exit says so
+run results merge s1.json >partial.json 2>partial.err
+rc=$?
+[ "$rc" = 1 ] || fail "merge with shard 2/2 missing: exit $rc, expected 1"
+grep -q '1 of 2 shards missing: 2/2' partial.err || fail "merge with a shard missing: $(cat partial.err)"
+[ -s partial.json ] || fail "merge with a shard missing printed no report"
 run results merge s1.json ref.json >/dev/null 2>other.err && fail "merge of another driver's run: exit 0"
 grep -q 'not shards of one run' other.err || fail "merge of another driver's run: $(cat other.err)"
 python3 -c '

@@ -173,5 +173,8 @@ int wk_results_diff_exit_code(const struct wk_results_diff *d);
  * said on err. WK_OK and the document in *json (malloc'd).
  */
 wk_status wk_results_merge(struct wk_results *const *r, size_t n, char **json, FILE *err);
+/* How many of the run's shards (1..N of --shard I/N) none of r[0, n) is:
+ * a merge without them has the others' cases only. */
+unsigned wk_results_missing_shards(struct wk_results *const *r, size_t n);
 
 #endif

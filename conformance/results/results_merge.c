@@ -71,15 +71,16 @@ static int same_run(struct wk_results *const *r, size_t n, FILE *err)
     return ok;
 }
 
-/* Shards 1..N not among the reports, said (a leg whose artifact is missing). */
-static void say_missing_shards(struct wk_results *const *r, size_t n, FILE *err)
+/* Shards 1..N not among the reports (a leg whose artifact is missing):
+ * how many, said to err when err is not NULL. */
+static unsigned missing_shards(struct wk_results *const *r, size_t n, FILE *err)
 {
     unsigned index = 0, count = shard_count(r[0]->shard, &index);
     if (count <= 1 || count > 100000)
-        return;
+        return 0;
     unsigned char *seen = calloc(count + 1, 1);
     if (!seen)
-        return;
+        return 0;
     for (size_t i = 0; i < n; i++) {
         shard_count(r[i]->shard, &index);
         if (index >= 1 && index <= count)
@@ -88,7 +89,7 @@ static void say_missing_shards(struct wk_results *const *r, size_t n, FILE *err)
     unsigned missing = 0;
     for (unsigned i = 1; i <= count; i++)
         missing += !seen[i];
-    if (missing) {
+    if (missing && err) {
         fprintf(err, "wddmkit results merge: %u of %u shards missing:", missing, count);
         for (unsigned i = 1, said = 0; i <= count && said < 16; i++)
             if (!seen[i])
@@ -96,6 +97,12 @@ static void say_missing_shards(struct wk_results *const *r, size_t n, FILE *err)
         fprintf(err, "%s; the merged report has the cases of the others only\n", missing > 16 ? " ..." : "");
     }
     free(seen);
+    return missing;
+}
+
+unsigned wk_results_missing_shards(struct wk_results *const *r, size_t n)
+{
+    return n ? missing_shards(r, n, NULL) : 0;
 }
 
 /* Two records of one case: the same result when verdicts, rerun and rule agree. */
@@ -293,7 +300,7 @@ wk_status wk_results_merge(struct wk_results *const *r, size_t n, char **out, FI
         json_decref(cases);
         return doc && cases ? WK_E_INVALID_ARGUMENT : WK_E_NO_MEMORY;
     }
-    say_missing_shards(r, n, err);
+    missing_shards(r, n, err);
     /* the keys in the order the kit writes them */
     json_object_set(doc, "format", json_object_get(r[0]->root, "format"));
     const json_t *version = json_object_get(r[0]->root, "schema_version");

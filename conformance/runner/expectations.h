@@ -6,7 +6,7 @@
  *
  * The file is YAML, a sequence of entries:
  *
- *   - id: paging-fill.advance-past-end     # a case id or an fnmatch glob
+ *   - id: paging-fill-discard.advance-past-end-fill   # a case id or an fnmatch glob
  *     expect: fail                         # fail | flake | skip | crash | timeout
  *     reason: the driver pads paging buffers by 16 bytes
  *     link: https://example.org/bugs/42    # a URL or an issue reference (proj#42)
