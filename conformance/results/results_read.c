@@ -458,7 +458,8 @@ static int read_cases(struct reader *R, struct wk_results *r, unsigned minor)
     struct wk_results_case *sorted = malloc((r->count ? r->count : 1) * sizeof(*sorted));
     if (!sorted)
         return 0;
-    memcpy(sorted, r->cases, r->count * sizeof(*sorted));
+    if (r->count) /* no cases: no array to copy from */
+        memcpy(sorted, r->cases, r->count * sizeof(*sorted));
     qsort(sorted, r->count, sizeof(*sorted), by_id);
     for (size_t i = 1; i < r->count; i++)
         if (strcmp(sorted[i - 1].id, sorted[i].id) == 0) {

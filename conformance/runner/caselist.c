@@ -109,7 +109,8 @@ static int by_id(const void *a, const void *b)
 /* Sorted, each id once (its first line kept). */
 static void sort_unique(struct wk_caselist *l)
 {
-    qsort(l->ids, l->count, sizeof(*l->ids), by_id);
+    if (l->count > 1) /* an empty list has no array: qsort takes none */
+        qsort(l->ids, l->count, sizeof(*l->ids), by_id);
     size_t m = 0;
     for (size_t i = 0; i < l->count; i++) {
         if (m && strcmp(l->ids[m - 1].id, l->ids[i].id) == 0) {
