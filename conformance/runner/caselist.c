@@ -58,9 +58,13 @@ static int add(struct parse *P, const char *id, size_t len, uint32_t line)
         l->ids = n;
         P->cap = cap;
     }
-    char *copy = strndup(id, len);
+    /* memcpy, not strndup: the file's bytes end without a NUL, and ASan's
+     * strndup read one past the last line when it had no newline */
+    char *copy = malloc(len + 1);
     if (!copy)
         return 0;
+    memcpy(copy, id, len);
+    copy[len] = '\0';
     l->ids[l->count++] = (struct wk_caselist_id){ copy, line };
     return 1;
 }
