@@ -51,12 +51,12 @@ endif()
 # The ELF section lookup the coverage gate reads a driver module's file
 # with (fuzz/gate/elf_section.c; its harness is fuzz_elf).
 wk_cmocka_test(test_elf_section fuzz.elf_section 60
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_section.c LIBS wk_fuzz_gate)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_section.c LIBS wk_fuzz_gate wk_util)
 target_compile_definitions(test_elf_section PRIVATE WK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # The build-id a conformance report names a driver module by
 # (fuzz/gate/elf_build_id.c; fuzzed by fuzz_elf too).
 wk_cmocka_test(test_elf_build_id fuzz.elf_build_id 60
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_build_id.c LIBS wk_fuzz_gate)
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_elf_build_id.c LIBS wk_fuzz_gate wk_util)
 
 # The leak gate of fuzz_hostile (fuzz/gate/leak_gate.h): every case needs a
 # sanitizer runtime (the asan preset, in CI); without one the test checks

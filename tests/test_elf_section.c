@@ -21,20 +21,15 @@
 #include <cmocka.h>
 
 #include "gate/elf_section.h"
+#include "util.h"
 
+/* The whole file, as util reads any file it is handed (wk_file_read). */
 static uint8_t *read_all(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    uint8_t *d = malloc((size_t)n);
-    assert_non_null(d);
-    assert_int_equal(fread(d, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *size = (size_t)n;
+    uint8_t *d = NULL;
+    char why[160];
+    assert_int_equal(wk_file_read(path, 1ull << 30, &d, size, why, sizeof(why)), WK_OK);
+    assert_true(*size > 0);
     return d;
 }
 
