@@ -51,6 +51,9 @@ int wk_crash_save_program(const struct wk_prog *p, const char *path);
 
 /* Inputs that are step programs, or become one (fuzz_prog, fuzz_paging). */
 int wk_crash_is_prog(const char *harness);
+/* Whether a step program's verdict on o->driver is the harness's replay
+ * (its differential against the reference), not the calibrated program's. */
+int wk_crash_judged_by_harness(const struct wk_crash_options *o, const char *harness);
 /* The folder of a file (".", for a bare name) into dir. */
 void wk_crash_folder_of(const char *path, char *dir, size_t size);
 

@@ -95,6 +95,26 @@ int wk_crash_is_prog(const char *harness)
     return strcmp(harness, "fuzz_prog") == 0 || strcmp(harness, "fuzz_paging") == 0;
 }
 
+/*
+ * Whether the verdict on a step program is the harness's own rather than a
+ * run of the calibrated program: with a driver other than the reference,
+ * unless --no-calibrate asks for the file's own expectations. The
+ * calibrated program expects every status the reference driver answered,
+ * but the harness compares the two drivers step by step and stops
+ * comparing where what follows depends on where each driver placed the
+ * input's allocations, which the DDI leaves to the driver (facts §4.9,
+ * §5.6: PreferredSegment, the supported sets and the banks steer VidMm).
+ * So a correct driver that found room where the reference had none failed
+ * the program and passed the harness (examples/drivers/independent on
+ * corpus/fuzz_prog/regressions/independent-choice-no-space.bin: "fill:
+ * expected status WK_E_NO_SPACE, returned WK_OK"). The harness's replay
+ * binary runs that comparison, as the engine did.
+ */
+int wk_crash_judged_by_harness(const struct wk_crash_options *o, const char *harness)
+{
+    return o->driver && !o->no_calibrate && wk_crash_is_prog(harness);
+}
+
 /* The harnesses whose inputs print_decoded or the program dump decode. */
 int wk_crash_decodable(const char *harness)
 {

@@ -510,6 +510,19 @@ int wk_crash_mini_init(struct mini *m, const struct wk_crash_options *o, const s
 {
     memset(m, 0, sizeof(*m));
     m->o = o;
+    const char *harness = wk_crash_harness_of(o, o->path);
+    if (wk_crash_judged_by_harness(o, harness)) {
+        /* The finding must be the harness's (harness.c says why): a
+         * program that fails only on a status the reference's placement
+         * explains is not reduced into a regression. */
+        static struct outcome judged;
+        wk_crash_run_replay(harness, o->path, o->driver, o->timeout_ms, &judged);
+        if (judged.cls == CLS_PASS) {
+            fprintf(stderr, "wddmkit: %s passes on %s as %s judges it (its comparison with the reference driver): "
+                            "no finding to keep while reducing\n", o->path, o->driver, harness);
+            return -1;
+        }
+    }
     wk_crash_run_program(p, o->driver, o, &m->want);
     if (m->want.cls == CLS_PASS) {
         fprintf(stderr, "wddmkit: %s passes on %s: no finding to keep while reducing\n", o->path,

@@ -12,7 +12,7 @@
 
 static void run_once(const struct wk_crash_options *o, const char *harness, const struct wk_prog *p, struct outcome *out)
 {
-    if (p)
+    if (p && !wk_crash_judged_by_harness(o, harness))
         wk_crash_run_program(p, o->driver, o, out);
     else
         wk_crash_run_replay(harness, o->path, o->driver, o->timeout_ms, out);
@@ -64,8 +64,14 @@ int wk_crash_repro(const struct wk_crash_options *op)
         printf("input: %s: %s input, replayed by %s_replay\n", o.path, harness, harness);
     printf("driver: %s\n", o.driver ? o.driver : "the reference driver (built in)");
     note_campaign_driver(&o);
+    if (p && wk_crash_judged_by_harness(&o, harness))
+        printf("judged by: %s_replay, the harness's comparison with the reference driver, as the engine judged it "
+               "(a calibrated program would expect the reference's every status)\n", harness);
     int code = repro_runs(&o, harness, p);
-    if (p) {
+    if (p && wk_crash_judged_by_harness(&o, harness)) {
+        printf("program (as calibrated on the reference driver, for reading):\n");
+        wk_prog_dump(p, stdout);
+    } else if (p) {
         printf("program (as run):\n");
         wk_prog_dump(p, stdout);
     } else if (code != 2) {

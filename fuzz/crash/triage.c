@@ -102,7 +102,7 @@ static void triage_one(const struct wk_crash_options *o, const char *path, struc
     const char *harness = wk_crash_harness_of(o, path);
     struct stat st;
     *size = stat(path, &st) == 0 ? (size_t)st.st_size : 0;
-    if (!wk_crash_is_prog(harness)) {
+    if (!wk_crash_is_prog(harness) || wk_crash_judged_by_harness(o, harness)) {
         wk_crash_run_replay(harness, path, o->driver, o->timeout_ms, out);
         return;
     }
