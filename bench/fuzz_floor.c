@@ -54,10 +54,12 @@
 
 struct sample {
     double total_ns, floor_ns;
+    double calls; /* DDI calls and command-processor runs timed, per run */
 };
 
 struct summary {
     double median, p90, max, sum_ratio;
+    double floor_per_call, kit_per_call; /* medians over the inputs with a floor, ns */
     uint32_t ratios, no_floor;
     double no_floor_max_ns;
     const char *max_name, *no_floor_max_name;
@@ -125,6 +127,7 @@ static struct sample time_seed(harness_fn *fn, const uint8_t *data, size_t size,
     struct sample s;
     s.total_ns = ((double)(t - t0) - (double)reps * c - 2 * n * c) / (double)reps;
     s.floor_ns = ((double)(fb - fa) - n * c) / (double)reps;
+    s.calls = (double)((b.driver_calls + b.gpu_runs) - (a.driver_calls + a.gpu_runs)) / (double)reps;
     return s;
 }
 
@@ -142,7 +145,8 @@ static struct sample time_once(harness_fn *fn, const uint8_t *data, size_t size,
     double n = (double)(ib - ia);
     split->driver_ns += b.driver_ns - a.driver_ns;
     split->gpu_ns += b.gpu_ns - a.gpu_ns;
-    return (struct sample){ (double)(t1 - t0) - c - 2 * n * c, (double)(fb - fa) - n * c };
+    return (struct sample){ (double)(t1 - t0) - c - 2 * n * c, (double)(fb - fa) - n * c,
+                            (double)((b.driver_calls + b.gpu_runs) - (a.driver_calls + a.gpu_runs)) };
 }
 
 static int by_double(const void *a, const void *b)
@@ -154,9 +158,39 @@ static int by_double(const void *a, const void *b)
 /* The ratios of samples with a floor; the others counted apart. A floor
  * under 50 ns is within a few clock reads: no floor (an input refused
  * before any DDI call, or whose DDI calls only called the kit back). */
+/* The median of v[0, n) (sorted in place); 0 when n is 0. */
+static double median_of(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof(*v), by_double);
+    return n ? v[n / 2] : 0;
+}
+
+/* Per DDI call or command-processor run of each input with a floor: the
+ * floor's time and the kit's (the input's time beyond its floor), medians.
+ * The kit's part per call hardly depends on the driver, where the ratio
+ * does: a driver whose DDIs do little has a high ratio however lean the
+ * kit is (docs/performance.md, "The floor"). */
+static void per_call(const struct sample *s, uint32_t n, struct summary *r)
+{
+    double *f = malloc((n ? n : 1) * sizeof(*f)), *k = malloc((n ? n : 1) * sizeof(*k));
+    uint32_t m = 0;
+    for (uint32_t i = 0; f && k && i < n; i++)
+        if (s[i].floor_ns >= 50 && s[i].calls > 0) {
+            f[m] = s[i].floor_ns / s[i].calls;
+            k[m++] = (s[i].total_ns - s[i].floor_ns) / s[i].calls;
+        }
+    if (f && k) {
+        r->floor_per_call = median_of(f, m);
+        r->kit_per_call = median_of(k, m);
+    }
+    free(f);
+    free(k);
+}
+
 static struct summary summarize(const struct sample *s, uint32_t n, char *const *names)
 {
     struct summary r = { 0 };
+    per_call(s, n, &r);
     double *ratio = malloc((n ? n : 1) * sizeof(*ratio)), total = 0, floor = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (s[i].floor_ns < 50) {
@@ -191,6 +225,8 @@ static void print_summary(const char *what, const struct summary *r)
     printf("  %-6s median %6.1fx  p90 %6.1fx  max %7.1fx%s%s%s  all inputs together %5.1fx (%u inputs)\n", what,
            r->median, r->p90, r->max, r->max_name ? " (" : "", r->max_name ? r->max_name : "", r->max_name ? ")" : "",
            r->sum_ratio, r->ratios);
+    printf("         per DDI call or GPU run (medians): the floor %.0f ns, the kit %.0f ns\n", r->floor_per_call,
+           r->kit_per_call);
     if (r->no_floor)
         printf("         %u inputs with no floor (under 50 ns in driver code and GPU runs: no DDI call, or DDIs that only "
                "called the kit back), the costliest %.2f us%s%s%s\n", r->no_floor,
@@ -357,6 +393,12 @@ int floor_main(const char *harness, const char *corpus)
     figure(harness, "seed_max", sr.max, "x floor", WK_BENCH_AT_MOST, 20, "costliest seed's time over its floor");
     figure(harness, "mix_median", mr.median, "x floor", WK_BENCH_AT_MOST, 4, "median mutated input's time over its floor");
     figure(harness, "mix_p90", mr.p90, "x floor", WK_BENCH_AT_MOST, 8, "90th percentile mutated input over its floor");
+    figure(harness, "seed_kit_per_call", sr.kit_per_call, "ns", WK_BENCH_INFO, 0,
+           "median seed's time beyond its floor per DDI call or GPU run");
+    figure(harness, "seed_floor_per_call", sr.floor_per_call, "ns", WK_BENCH_INFO, 0,
+           "median seed's floor per DDI call or GPU run");
+    figure(harness, "mix_kit_per_call", mr.kit_per_call, "ns", WK_BENCH_INFO, 0,
+           "median mutated input's time beyond its floor per DDI call or GPU run");
     if (sc_seeds.all >= 0) {
         figure(harness, "seed_mapping_changes", sc_seeds.mappings, "per input", WK_BENCH_AT_MOST, 0,
                "mmap, munmap, mprotect, mremap, madvise per seed run, steady state");
