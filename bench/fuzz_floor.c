@@ -220,6 +220,28 @@ static struct summary summarize(const struct sample *s, uint32_t n, char *const 
     return r;
 }
 
+/* The n seeds with the highest time over floor, with both times: where a
+ * p90 or a max comes from. */
+static void print_worst(const struct sample *s, uint32_t count, char *const *names, uint32_t n)
+{
+    uint8_t *shown = calloc(count ? count : 1, 1);
+    printf("         the seeds furthest over their floor:");
+    for (uint32_t k = 0; shown && k < n; k++) {
+        int64_t best = -1;
+        for (uint32_t i = 0; i < count; i++)
+            if (!shown[i] && s[i].floor_ns >= 50 &&
+                (best < 0 || s[i].total_ns / s[i].floor_ns > s[best].total_ns / s[best].floor_ns))
+                best = i;
+        if (best < 0)
+            break;
+        shown[best] = 1;
+        printf("%s %s %.0fx (%.1f us, floor %.2f us, %.0f calls)", k ? "," : "", names[best],
+               s[best].total_ns / s[best].floor_ns, s[best].total_ns / 1e3, s[best].floor_ns / 1e3, s[best].calls);
+    }
+    printf("\n");
+    free(shown);
+}
+
 static void print_summary(const char *what, const struct summary *r)
 {
     printf("  %-6s median %6.1fx  p90 %6.1fx  max %7.1fx%s%s%s  all inputs together %5.1fx (%u inputs)\n", what,
@@ -374,6 +396,7 @@ int floor_main(const char *harness, const char *corpus)
     printf("  time over floor (the floor: driver DDIs + command processor; goals: median <= 4x, p90 <= 8x, "
            "no seed over 20x):\n");
     print_summary("seeds", &sr);
+    print_worst(seed, s.count, s.name, 6);
     print_summary("mixed", &mr);
     double fsum = (double)(split.driver_ns + split.gpu_ns);
     printf("  the floor: %.0f%% driver, %.0f%% GPU; CPU over wall time: seeds %.2f, mixed %.2f (below 1: the "
