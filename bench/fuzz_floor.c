@@ -256,6 +256,56 @@ static void print_summary(const char *what, const struct summary *r)
                r->no_floor_max_name ? r->no_floor_max_name : "", r->no_floor_max_name ? ")" : "");
 }
 
+/*
+ * The costliest mutated inputs, kept to be looked at: WK_FLOOR_SAVE=DIR
+ * writes them there as costliest-N.bin (`wddmkit prog dump`, `repro`, a
+ * profile of the one input: fuzz_speed --floor HARNESS with a corpus of it).
+ */
+#define KEEP_COSTLIEST 8u
+
+struct costly {
+    double total_ns, floor_ns;
+    size_t size;
+    uint8_t data[MAX_INPUT];
+};
+
+static struct costly costliest[KEEP_COSTLIEST];
+
+static void note_costly(const uint8_t *data, size_t size, const struct sample *s)
+{
+    uint32_t low = 0;
+    for (uint32_t i = 1; i < KEEP_COSTLIEST; i++)
+        if (costliest[i].total_ns < costliest[low].total_ns)
+            low = i;
+    if (s->total_ns <= costliest[low].total_ns)
+        return;
+    costliest[low].total_ns = s->total_ns;
+    costliest[low].floor_ns = s->floor_ns;
+    costliest[low].size = size;
+    memcpy(costliest[low].data, data, size);
+}
+
+static void save_costliest(const char *dir)
+{
+    if (!dir || !*dir)
+        return;
+    for (uint32_t i = 0; i < KEEP_COSTLIEST; i++) {
+        if (!costliest[i].size)
+            continue;
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/costliest-%u.bin", dir, i);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(costliest[i].data, 1, costliest[i].size, f) != costliest[i].size) {
+            fprintf(stderr, "fuzz_speed --floor: cannot write %s\n", path);
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        printf("  saved %s: %.1f us, floor %.2f us\n", path, costliest[i].total_ns / 1e3, costliest[i].floor_ns / 1e3);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* System calls per input, under ptrace                                 */
 /* ------------------------------------------------------------------ */
@@ -388,7 +438,8 @@ int floor_main(const char *harness, const char *corpus)
     wall0 = (double)mono_ns() * 1e-9, cpu0 = cpu_seconds();
     while (nmix < MIX_MAX && mono_ns() < end) {
         size_t n = mutated_input(&s, work);
-        mix[nmix++] = time_once(fn, work, n, c, &split);
+        mix[nmix] = time_once(fn, work, n, c, &split);
+        note_costly(work, n, &mix[nmix++]);
     }
     double mix_wall = (double)mono_ns() * 1e-9 - wall0, mix_cpu = cpu_seconds() - cpu0;
     struct summary mr = summarize(mix, nmix, NULL);
@@ -403,6 +454,8 @@ int floor_main(const char *harness, const char *corpus)
            "process waited for a core, load on the machine)\n",
            fsum ? 100.0 * (double)split.driver_ns / fsum : 0, fsum ? 100.0 * (double)split.gpu_ns / fsum : 0,
            seeds_wall > 0 ? seeds_cpu / seeds_wall : 0, mix_wall > 0 ? mix_cpu / mix_wall : 0);
+
+    save_costliest(getenv("WK_FLOOR_SAVE"));
 
     struct syscalls sc_seeds = { -1, -1 }, sc_mix = { -1, -1 };
     uint32_t traced_mix = quick ? 200 : 2000;
