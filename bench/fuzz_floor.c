@@ -61,6 +61,7 @@ struct summary {
     double median, p90, max, sum_ratio;
     double floor_per_call, kit_per_call; /* medians over the inputs with a floor, ns */
     uint32_t ratios, no_floor;
+    uint32_t below_clock;                /* with a floor under one clock read a call */
     double no_floor_max_ns;
     const char *max_name, *no_floor_max_name;
 };
@@ -187,9 +188,14 @@ static void per_call(const struct sample *s, uint32_t n, struct summary *r)
     free(k);
 }
 
+/* The clock read's cost, for summarize's count of floors at its resolution. */
+static double clock_ns;
+
 static struct summary summarize(const struct sample *s, uint32_t n, char *const *names)
 {
     struct summary r = { 0 };
+    for (uint32_t i = 0; i < n; i++)
+        r.below_clock += s[i].floor_ns >= 50 && s[i].calls > 0 && s[i].floor_ns / s[i].calls < clock_ns;
     per_call(s, n, &r);
     double *ratio = malloc((n ? n : 1) * sizeof(*ratio)), total = 0, floor = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -247,8 +253,9 @@ static void print_summary(const char *what, const struct summary *r)
     printf("  %-6s median %6.1fx  p90 %6.1fx  max %7.1fx%s%s%s  all inputs together %5.1fx (%u inputs)\n", what,
            r->median, r->p90, r->max, r->max_name ? " (" : "", r->max_name ? r->max_name : "", r->max_name ? ")" : "",
            r->sum_ratio, r->ratios);
-    printf("         per DDI call or GPU run (medians): the floor %.0f ns, the kit %.0f ns\n", r->floor_per_call,
-           r->kit_per_call);
+    printf("         per DDI call or GPU run (medians): the floor %.0f ns, the kit %.0f ns; %u inputs with a floor under "
+           "one clock read a call (%.0f ns: their ratio is mostly the clock's error)\n", r->floor_per_call,
+           r->kit_per_call, r->below_clock, clock_ns);
     if (r->no_floor)
         printf("         %u inputs with no floor (under 50 ns in driver code and GPU runs: no DDI call, or DDIs that only "
                "called the kit back), the costliest %.2f us%s%s%s\n", r->no_floor,
@@ -419,6 +426,7 @@ int floor_main(const char *harness, const char *corpus)
     static struct seeds s;
     load_seeds(&s, corpus, harness);
     double c = clock_read_ns();
+    clock_ns = c;
     printf("fuzz_speed --floor %s: %u seeds from %s/%s/seeds; a clock read %.1f ns (taken out)\n", harness, s.count,
            corpus, harness, c);
 
