@@ -62,8 +62,8 @@
  * then), retires its mapping and gives its frames back. */
 static void leave(struct wk_vidmm *vm, const struct dmaq_entry *e, int judge)
 {
-    uint64_t at = gbuf_first_not(e->map, e->map_len, POISON);
-    if (judge && !vm->dead && at < e->map_len) {
+    uint64_t at = judge && !vm->dead ? gbuf_first_not(e->map, e->map_len, POISON) : e->map_len;
+    if (at < e->map_len) {
         long long off = (long long)at - (long long)e->buf_off;
         violate(vm, R_MEM_STALE, vm->last_ddi,
                 "wrote into the DMA buffer (%llu bytes) of context %u after DxgkDdiDestroyContext: offset %+lld "
