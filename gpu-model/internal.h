@@ -100,13 +100,15 @@ struct page_set {
 };
 
 /* One host mapping of system pages made by wk_gpu_sysmem_map: live (the host
- * holds it), or idle (PROT_NONE, kept for the next map of the same pages). */
+ * holds it), or idle (kept for the next map of the same pages): PROT_NONE
+ * after wk_gpu_sysmem_unmap, still read-write after wk_gpu_sysmem_retire. */
 struct sysmap {
     uint8_t *va;                  /* count pages, then the PROT_NONE guard page */
     uint64_t count;
     uint64_t *pfns;               /* the frames mapped, in order (owned) */
     uint64_t last_use;            /* sysmem.clock when last unmapped */
     int live;
+    int writable;                 /* idle and still PROT_READ | PROT_WRITE (retired) */
 };
 
 /* One host mapping of a mappable segment's pages (wk_gpu_segment_map). */

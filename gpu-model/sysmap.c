@@ -22,6 +22,18 @@
  * program may create a context, so a DMA-buffer mapping, a hundred times);
  * the one unmapped longest ago goes first.
  *
+ * Retired mappings (wk_gpu_sysmem_retire): even that mprotect pair cost
+ * ~120 us per buffer on this kind of VM (an mprotect of touched pages of a
+ * shared mapping), 64 calls for a program of sixteen contexts. A host that
+ * recycles the same buffers and checks for stale writes itself (the video
+ * memory manager's DMA-buffer quarantine, reference-impl/vidmm/dma_quarantine.c)
+ * retires a mapping instead: idle, but still read-write, so neither the
+ * retire nor the next map of the same frames makes a system call. Its
+ * frames were in the dirty set from the map on; the next reset zeroes them
+ * and, the mapping being idle, does not put them back: from then on the
+ * model counts them zero, and a write through the retired range is the
+ * host's broken promise, unseen (include/wddmkit/gpu.h).
+ *
  * Why not hand out a pointer into the model's own mapping for a contiguous
  * run (no system call at all): the page after the run is another system
  * page, not a guard, so an overrun would silently write the next buffer
@@ -154,7 +166,7 @@ static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
         s->maps = m;
         s->map_capacity = cap;
     }
-    struct sysmap m = { NULL, count, malloc(count * sizeof(*pfns)), 0, 1 };
+    struct sysmap m = { NULL, count, malloc(count * sizeof(*pfns)), 0, 1, 0 };
     if (m.pfns)
         m.va = map_frames(gpu, pfns, count);
     if (!m.va) {
@@ -166,14 +178,17 @@ static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
     return s->map_count++;
 }
 
-/* Takes idle mapping i back: one mprotect, its page-table entries intact. */
+/* Takes idle mapping i back: one mprotect, its page-table entries intact;
+ * none for a retired one (still read-write). */
 static int revive(struct sysmem *s, int64_t i)
 {
-    if (mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_READ | PROT_WRITE) != 0) {
+    if (!s->maps[i].writable &&
+        mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_READ | PROT_WRITE) != 0) {
         drop(s, (uint32_t)i);
         return -1;
     }
     s->maps[i].live = 1;
+    s->maps[i].writable = 0;
     return 0;
 }
 
@@ -212,20 +227,39 @@ static void trim_idle(struct sysmem *s)
         drop(s, oldest);
 }
 
-void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count)
+/* The live mapping at va, made idle; -1 when there is none. */
+static int64_t end_live(struct sysmem *s, const void *va)
 {
-    struct sysmem *s = &gpu->sys;
-    (void)count; /* the mapping knows its size */
     for (uint32_t i = 0; va && i < s->map_count; i++) {
         struct sysmap *m = &s->maps[i];
         if (!m->live || m->va != va)
             continue;
         m->live = 0;
         m->last_use = ++s->clock;
-        if (mprotect(m->va, bytes(m->count), PROT_NONE) != 0)
-            drop(s, i); /* cannot make it unwritable: really unmap it */
-        else
-            trim_idle(s);
-        return;
+        return i;
     }
+    return -1;
+}
+
+void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count)
+{
+    struct sysmem *s = &gpu->sys;
+    (void)count; /* the mapping knows its size */
+    int64_t i = end_live(s, va);
+    if (i < 0)
+        return;
+    if (mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_NONE) != 0)
+        drop(s, (uint32_t)i); /* cannot make it unwritable: really unmap it */
+    else
+        trim_idle(s);
+}
+
+void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va)
+{
+    struct sysmem *s = &gpu->sys;
+    int64_t i = end_live(s, va);
+    if (i < 0)
+        return;
+    s->maps[i].writable = 1; /* its frames stay in the dirty set until the next reset */
+    trim_idle(s);
 }

@@ -15,3 +15,10 @@ target_compile_definitions(test_cli_parse PRIVATE WK_SOURCE_DIR="${PROJECT_SOURC
 wk_cmocka_test(test_gbuf_pool vidmm.gbuf_pool 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gbuf_pool.c
                LIBS wk_vidmm wk_refdriver_static wk_gpu)
 target_include_directories(test_gbuf_pool PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+
+# The DMA-buffer quarantine (reference-impl/vidmm/dma_quarantine.c, internal to wk_vidmm).
+wk_cmocka_test(test_dma_quarantine vidmm.dma_quarantine 120
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_dma_quarantine.c ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c
+  LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_dma_quarantine PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR}
+                           ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)

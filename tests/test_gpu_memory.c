@@ -1473,6 +1473,43 @@ static void test_sysmem_unmap_then_map_again(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A retired mapping (wk_gpu_sysmem_retire) stays read-write with its guard
+ * pages, and the next map of the same frames returns it; the reset after
+ * the retire zeroes its pages and takes them out of residency (the host
+ * promised not to write there), as after an unmap. */
+static void test_sysmem_retire_keeps_the_mapping(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t r0 = wk_gpu_resident_pages(gpu);
+    const uint64_t run[2] = {TU_SYS_PFN + 20, TU_SYS_PFN + 21};
+    void *a = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 2, &a));
+    tu_put32((uint8_t *)a + 0x1010, 0x11223344);
+    wk_gpu_sysmem_retire(gpu, a);
+    tu_put32((uint8_t *)a + 0x20, 0x55667788); /* still writable: no fault */
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 20) + 0x20, 0x55667788)); /* in the set until the reset */
+    assert_true(dies(poke_byte, (uint8_t *)a + 2 * 0x1000));
+    assert_true(guarded_before(a));
+    void *again = NULL;
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 2, &again));
+    assert_ptr_equal(again, a); /* taken back as it was */
+    assert_true(expect_u64(tu_get32((uint8_t *)again + 0x1010), 0x11223344));
+    wk_gpu_sysmem_retire(gpu, again);
+    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "retired, before the reset"));
+    wk_gpu_reset(gpu);
+    assert_true(expect_resident_between(gpu, r0, r0, "retired, after the reset"));
+    assert_true(expect_u64(tu_get32((uint8_t *)a + 0x1010), 0));
+    assert_true(expect_byte_run(gpu, TU_SYS_ADDR(TU_SYS_PFN + 21), 0, 0x1000));
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 2, &again));
+    assert_ptr_equal(again, a);
+    assert_true(expect_resident_between(gpu, r0 + 2, r0 + 2, "mapped again"));
+    tu_put32((uint8_t *)again + 0x1040, 0xCAFEF00D);
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 21) + 0x40, 0xCAFEF00D));
+    wk_gpu_sysmem_unmap(gpu, again, 2); /* an unmap after all: inaccessible again */
+    assert_true(dies(poke_byte, (uint8_t *)a + 0x10));
+    tu_destroy(state, gpu);
+}
+
 /* A mapping live at reset: the host may write through it at any time, so the
  * reset zeroes its pages in place and they stay tracked: a write after the
  * reset is seen by the model, and zeroed by the next reset. Once unmapped,
@@ -1631,6 +1668,7 @@ int main(void)
         TU_TEST(test_system_memory_reset_after_many_pages),
         TU_TEST(test_sysmem_map_aliases),
         TU_TEST(test_sysmem_unmap_then_map_again),
+        TU_TEST(test_sysmem_retire_keeps_the_mapping),
         TU_TEST(test_sysmem_live_mapping_across_reset),
         TU_TEST(test_sysmem_reset_cost_large_pool),
         TU_TEST(test_pages_under_address_space_limit),

@@ -598,6 +598,60 @@ static bool mapped(const void *p)
     return msync((void *)page, VT_PAGE, MS_ASYNC) == 0 || errno != ENOMEM;
 }
 
+struct dma_poke {
+    BYTE *end;     /* the DMA buffer's end, as the last Render saw it */
+    int64_t at;    /* the byte Render writes, from the end; 0: none */
+};
+
+/* Render's pDmaBuffer + DmaSize after the driver ran is the end of the
+ * DMA buffer (no multipass here): the byte at[-size]... is where it starts. */
+static void poke_dma(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct dma_poke *p = user;
+    const DXGKARG_RENDER *r = args;
+    (void)status;
+    if (ddi != WK_DDI_RENDER)
+        return;
+    p->end = (BYTE *)r->pDmaBuffer + r->DmaSize;
+    if (p->at)
+        ((volatile BYTE *)p->end)[p->at - 1] = 0x5A;
+}
+
+static wk_status render_empty(struct vt_fixture *f)
+{
+    static WK_USER_COMMAND_HEADER h = { WK_USER_COMMAND_MAGIC, WK_USER_COMMAND_VERSION, 0, 0 };
+    struct wk_vidmm_render args = { f->context, &h, sizeof(h), NULL, 0, NULL, 0, 0 };
+    struct wk_vidmm_render_result result;
+    return wk_vidmm_render(f->vm, &args, &result);
+}
+
+/* A DMA buffer recycled across a reset (its mapping retired, not made
+ * inaccessible, and taken back with no system call: the same address)
+ * keeps its fixed guard pages: a write one past its end or one before its
+ * start still faults at the instruction, MEM-GUARD-001 naming the buffer. */
+static void test_recycled_dma_buffer_keeps_its_guards(void **state)
+{
+    struct vt_fixture *f = *state;
+    const int64_t at[2] = { 1, -(int64_t)(16 * KIB) };
+    const char *want[2] = { "past the end of the DMA buffer (16384 bytes) at offset +16384",
+                            "before the start of the DMA buffer at offset -1" };
+    for (int k = 0; k < 2; k++) {
+        struct wk_vidmm_config cfg = fuzz_config(0);
+        assert_true(vt_open(f, &cfg, tracked_DriverEntry, VT_CONTEXT));
+        struct dma_poke p = { NULL, 0 };
+        wk_vidmm_set_rewriter(f->vm, poke_dma, &p);
+        VT_OK(f->vm, render_empty(f));
+        BYTE *first = p.end;
+        VT_OK(f->vm, wk_vidmm_reset(f->vm));
+        VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+        VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, 0, &f->context));
+        VT_OK(f->vm, render_empty(f));
+        assert_ptr_equal(p.end, first); /* the same mapping, recycled */
+        p.at = at[k];
+        assert_true(crash_reported(f, render_empty(f), "MEM-GUARD-001", want[k], "guard page hit"));
+    }
+}
+
 /* A write past the end of a reused allocation list still hits the guard
  * page at the instruction: MEM-GUARD-001 with the buffer and the offset. */
 static void test_pooled_buffer_overrun_after_reuse(void **state)
@@ -1398,6 +1452,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         VT_TEST(test_reset_forgets_objects),
         VT_TEST(test_reset_restarts_handles),
+        VT_TEST(test_recycled_dma_buffer_keeps_its_guards),
         VT_TEST(test_reset_clears_violations_and_memory),
         VT_TEST(test_reset_clears_a_recorded_violation),
         VT_TEST(test_reset_1000_times_without_growth),

@@ -121,6 +121,7 @@ enum mutation {
     MUT_NO_STOP_DEVICE,       /* DRIVER_INITIALIZATION_DATA leaves DxgkDdiStopDevice NULL */
     MUT_START_NO_CHILDREN,    /* StartDevice succeeds and leaves *NumberOfChildren as handed */
     MUT_CTXALLOC_UNINIT,      /* DxgkCbCreateContextAllocation's arguments on the stack, never zeroed */
+    MUT_DMA_STALE,            /* keeps Render's pDmaBuffer and writes through it after DestroyContext */
 };
 
 #define MAX_TRACKED 32u
@@ -148,6 +149,7 @@ struct mutant {
      * not called). */
     KIRQL submit_irql, isr_irql, dpc_irql, render_irql;
     volatile uint64_t spins;
+    BYTE *kept_dma;                   /* MUT_DMA_STALE: the first Render's pDmaBuffer */
 };
 
 static struct mutant M;
@@ -299,6 +301,10 @@ static NTSTATUS m_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *ar
     if (armed_for(MUT_SYSTEM_CONTEXT_ALLOC) && args->Flags.SystemContext) {
         M.fired++;
         args->Flags.SystemContext = 0; /* the driver takes it for an ordinary context */
+    }
+    if (armed_for(MUT_DMA_STALE) && M.kept_dma) {
+        M.fired++;
+        M.kept_dma[24] = 0x5A; /* the destroyed context's buffer, byte 24 */
     }
     NTSTATUS st = M.ref.DxgkDdiCreateContext(hDevice, args);
     args->Flags = asked;
@@ -657,6 +663,8 @@ static NTSTATUS m_render(const HANDLE hContext, DXGKARG_RENDER *args)
     if (render_before(args, &st))
         return st;
     BYTE *dma = args->pDmaBuffer;
+    if (M.mode == MUT_DMA_STALE && !M.kept_dma)
+        M.kept_dma = dma; /* a pointer into the kernel's buffer, kept past the call */
     D3DDDI_PATCHLOCATIONLIST *out = args->pPatchLocationListOut;
     st = M.ref.DxgkDdiRender(hContext, args);
     if (!M.armed || (BYTE *)args->pDmaBuffer <= dma)
@@ -1455,6 +1463,22 @@ static void sc_render(struct run *r)
     DO(vt_render(r->vm, r->context, &cmd, list, 1, 0, &res));
 }
 
+/* sc_render, the context destroyed, another one created (where
+ * MUT_DMA_STALE writes through the first one's DMA buffer), and the
+ * device destroyed: the teardown step that judges the quarantine
+ * (MEM-STALE-001, reference-impl/vidmm/dma_quarantine.c). */
+static void sc_render_destroy_context(struct run *r)
+{
+    sc_render(r);
+    if (r->first_error != WK_OK)
+        return;
+    M.armed = 0;
+    DO(wk_vidmm_destroy_context(r->vm, r->context));
+    arm();
+    DO(wk_vidmm_create_context(r->vm, r->device, 0, &r->context));
+    DO(wk_vidmm_destroy_device(r->vm, r->device));
+}
+
 /* sc_render, then the teardown (what POOL-LEAK-001 judges). */
 static void sc_render_then_stop(struct run *r)
 {
@@ -1633,6 +1657,7 @@ static const struct rule_case cases[] = {
     { "DDI-TABLE-001", sc_start, NULL, MUT_NO_STOP_DEVICE, CASE_DDI_TABLE },
     MUT("START-OUT-001", sc_start, MUT_START_NO_CHILDREN),
     MUT("MEM-LEAK-001", sc_render_then_stop, MUT_MEM_LEAK),
+    MUT("MEM-STALE-001", sc_render_destroy_context, MUT_DMA_STALE),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

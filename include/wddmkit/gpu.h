@@ -294,10 +294,20 @@ wk_status wk_gpu_gart_get(struct wk_gpu *gpu, uint32_t segment_id, uint64_t page
  *     that way and may return it for a later map of the same list.
  *     WK_E_INVALID_ARGUMENT for a frame outside the pool, WK_E_NOT_SUPPORTED
  *     without memfd, WK_E_NO_MEMORY.
+ *   wk_gpu_sysmem_retire: ends a mapping like wk_gpu_sysmem_unmap, with no
+ *     system call: the range stays readable and writable (its guard pages
+ *     stay inaccessible), and a later map of the same list returns it, again
+ *     with no system call. For a host that recycles the same buffers on
+ *     every input (the video memory manager's DMA buffers: a page-protection
+ *     change costs ~120 us on a shared mapping) and checks for stale writes
+ *     itself. Its pages are zeroed by the next wk_gpu_reset and from then on
+ *     count as zero: a write through a retired range after that reset is
+ *     not seen by the model (the caller's contract: nothing writes there).
  */
 uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
+void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va);
 
 /*
  * The CPU view of a memory segment made mappable at create time

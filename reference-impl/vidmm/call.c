@@ -307,8 +307,10 @@ static int frame_enter(struct wk_vidmm *vm, enum wk_ddi ddi, struct ddi_frame *f
     f->timed = timed && vm->cfg.ddi_timeout_ms != UINT32_MAX;
     f->outer = active;
     calls_ddis = 1;
-    if (count)
+    if (count) {
         vm->stats.ddi_calls[ddi]++;
+        vm->last_ddi = ddi;
+    }
     /* The handlers before each outermost call where a timer runs (the
      * runner, the tools: a case costs milliseconds, seven sigactions about
      * 1.4 us); the fuzz harnesses, which run no timer and count

@@ -129,6 +129,28 @@ struct patch_known {
     struct activity seen;
 };
 
+/* A destroyed context's DMA buffer held back, poisoned (dma_quarantine.c). */
+struct dmaq_entry {
+    uint8_t *map;                /* the block's mapping (still read-write) */
+    uint64_t map_len;
+    uint64_t map_pfn;            /* its first frame: what goes back to the pool */
+    uint64_t size;               /* the buffer's size, as the driver had it */
+    uint64_t buf_off;            /* where the buffer started in the block */
+    uint32_t context;            /* the kit's handle of the destroyed context */
+    uint64_t ddi_serial;         /* wk_vidmm.ddi_serial at the destroy */
+};
+
+/* At most DMAQ_SLOTS blocks and DMAQ_BYTES bytes out of the system-page
+ * pool at once: enough for the contexts a fuzz program destroys between two
+ * checks, little beside the pool (a larger block is judged at once). */
+#define DMAQ_SLOTS 8u
+#define DMAQ_BYTES (1ull << 20)
+struct dma_quarantine {
+    struct dmaq_entry e[DMAQ_SLOTS];
+    uint32_t head, count;        /* the oldest entry, and how many */
+    uint64_t bytes;
+};
+
 struct context {
     int live;
     uint32_t device;
@@ -380,6 +402,8 @@ struct wk_vidmm {
     struct wk_vidmm_stats stats;
     struct wk_vidmm_stats stats_at_start; /* what the start counted (its DDI calls): a reset goes back to it */
     uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
+    enum wk_ddi last_ddi;                   /* the last DDI called (call.c): what a late report names */
+    struct dma_quarantine dmaq;             /* destroyed contexts' DMA buffers (dma_quarantine.c) */
     uint64_t placement_epoch;               /* placements made or undone since create: never reset
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
@@ -746,6 +770,18 @@ const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, enum faul
 /* The offset of the first byte of p[0, n) that is not `value`, n when all
  * are: one read of the run (the post-call checks' scan, guard.c). */
 uint64_t gbuf_first_not(const uint8_t *p, uint64_t n, uint8_t value);
+
+/* dma_quarantine.c -------------------------------------------------------- */
+
+/* Takes a destroyed context's DMA buffer (b is emptied): poisoned, held out
+ * of the pool, judged when it leaves (MEM-STALE-001). */
+void dmaq_put(struct wk_vidmm *vm, struct gbuf *b, uint32_t context);
+/* Every block out, oldest first: its poison checked when judge (and the
+ * adapter alive), its mapping retired, its frames back in the pool.
+ * Whether there was any. */
+int dmaq_drain(struct wk_vidmm *vm, int judge);
+/* After a device is destroyed: drains, judged, when it was the last one. */
+void dmaq_device_gone(struct wk_vidmm *vm);
 /* Unmaps the spare mappings and frees the scratch buffer. */
 void gbuf_release_spares(struct wk_vidmm *vm);
 /* At least `size` bytes for the kit's own copy of a guarded buffer (the

@@ -231,6 +231,7 @@ wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device)
     ht_release(&vm->devices, device);
     if (crashed == WK_OK)
         ctxalloc_check_leaks(vm, device, 0);
+    dmaq_device_gone(vm); /* the last one: the quarantine is judged inside this step */
     return crashed;
 }
 
@@ -297,10 +298,14 @@ static wk_status context_buffers(struct wk_vidmm *vm, struct context *c)
     return st;
 }
 
-static void context_free_buffers(struct wk_vidmm *vm, struct context *c)
+/* The DMA buffer of a context DxgkDdiDestroyContext destroyed goes to the
+ * quarantine (context: its handle, dma_quarantine.c), else straight back. */
+static void context_free_buffers(struct wk_vidmm *vm, struct context *c, uint32_t context)
 {
     patch_view_free(vm, c); /* before the pages it maps go */
     dma_unplace(vm, c);     /* the aperture lets go of them first, too */
+    if (context)
+        dmaq_put(vm, &c->dma, context);
     gbuf_free(vm, &c->dma);
     gbuf_free(vm, &c->dma_private);
     gbuf_free(vm, &c->alloc_list);
@@ -318,7 +323,7 @@ static wk_status context_teardown(struct wk_vidmm *vm, struct context *c, uint32
                  status = vm->ddi.DxgkDdiDestroyContext(c->driver_handle));
         (void)status;
     }
-    context_free_buffers(vm, c);
+    context_free_buffers(vm, c, vm->ddi.DxgkDdiDestroyContext ? context : 0);
     c->live = 0;
     ht_release(&vm->contexts, context); /* its runtime handle names nothing from now on */
     if (crashed == WK_OK)

@@ -358,7 +358,12 @@
     X(R_MEM_LEAK, "MEM-LEAK-001", WK_DDI_REMOVE_DEVICE,                                            \
       "every I/O space mapping (MmMapIoSpace[Ex]) the driver made while the adapter lived is unmapped (MmUnmapIoSpace), and every contiguous block (MmAllocateContiguousMemory[SpecifyCache]) freed (MmFreeContiguousMemory[SpecifyCache]), by DxgkDdiRemoveDevice, or by DxgkDdiUnload when it has one (then DriverEntry's count too)", \
       "WDK MmUnmapIoSpace: \"If a driver calls MmMapIoSpace during device start-up, it must call MmUnmapIoSpace when it receives a PnP stop-device or remove-device IRP for the same device object.\" WDK MmFreeContiguousMemory: \"Such a driver must deallocate the memory when the driver is done using the memory.\" (facts §5.10 M6, M8)", \
-      "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")
+      "reference-impl/vidmm/km_services.c, reference-impl/vidmm/vidmm.c")                          \
+    /* Robustness, appended: a write through a pointer the driver kept */                        \
+    X(R_MEM_STALE, "MEM-STALE-001", WK_DDI_DESTROY_CONTEXT,                                        \
+      "the driver never writes into a context's DMA buffer after DxgkDdiDestroyContext of that context: the buffer is the kernel's, handed to the driver for the context's life", \
+      "DESIGN: hostile drivers (a use after free, as MEM-GUARD-001 is an overrun); WDK DxgkDdiDestroyContext: \"A driver should free all resources that it allocated for the context and clean up any internal tracking data structures.\" (a pointer into the context's DMA buffer kept past it is such a structure)", \
+      "reference-impl/vidmm/dma_quarantine.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

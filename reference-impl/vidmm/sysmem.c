@@ -30,7 +30,21 @@ static int next_scatter_bit(struct wk_vidmm *vm)
     return (int)(vm->scatter_state >> 63);
 }
 
+static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
+
+/* The DMA-buffer quarantine holds frames out of the pool
+ * (dma_quarantine.c): when they are what is missing, it lets them go,
+ * judged, and the allocation is tried again, so it never fails one that
+ * would have succeeded without the quarantine. */
 wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns)
+{
+    wk_status st = pages_alloc(vm, count, contiguous, pfns);
+    if (st == WK_E_NO_SPACE && dmaq_drain(vm, 1))
+        st = pages_alloc(vm, count, contiguous, pfns);
+    return st;
+}
+
+static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns)
 {
     const uint64_t first = vm->gpu_desc.sysmem_first_pfn;
     if (contiguous) {

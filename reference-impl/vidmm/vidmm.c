@@ -162,6 +162,7 @@ static void release_objects(struct wk_vidmm *vm)
 {
     if (!vm->dead && vm->started)
         destroy_devices(vm);
+    dmaq_drain(vm, 0); /* judged when the last device went; dead: nothing is */
     release_residency(vm, 1);
     for (uint32_t c = 1; c <= vm->contexts.top; c++) { /* every slot: a dead one holds nothing */
         struct context *x = ht_slot(&vm->contexts, c);
@@ -216,6 +217,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     destroy_devices(vm);
     if (vm->dead)
         return WK_E_DEAD;
+    dmaq_drain(vm, 0); /* the pool as after start: the same frames for the same input */
     release_residency(vm, 0);
     for (uint32_t a = 1; a <= vm->allocs.top; a++)
         free(((struct allocation *)ht_slot(&vm->allocs, a))->pfns);
