@@ -100,9 +100,14 @@
  * of their cases (in two segment-query versions, with other paging knobs),
  * and with four kept, mutated inputs switching between them evicted each
  * other's adapters (bench/fuzz_speed fuzz_prog: 9,700 exec/s with 4,
- * 15,600 with 32 and at most 4 per description and version). An idle kept
+ * 15,600 with 32 and at most 4 per description and version). With 32, a
+ * pass over the committed fuzz_prog seeds still built adapters, each build
+ * about 17 mappings (its buffers, views and guard pages): 0.66 mapping
+ * changes per seed in the steady state, 1.13 per mutated input; with 64,
+ * 0.07 and 0.85, at 575 MB peak resident against 409 (bench/fuzz_speed
+ * --floor fuzz_prog; 96 gave 0.07 and 0.59 at 684 MB). An idle kept
  * adapter costs the pages it touched. */
-#define WK_FUZZ_KEPT 32
+#define WK_FUZZ_KEPT 64
 /* Of them, at most this many of one GPU description and segment-query
  * version: other paging knobs on it reconfigure one (what four kept
  * adapters did for every input before descriptions varied). */
