@@ -303,6 +303,75 @@ pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, vol
     shepherd_main(child, done); /* closes start[1] with every inherited descriptor */
 }
 
+/* ------------------------------------------------------------------ */
+/* A shepherd that lives across cases (zygote.c: one per -j slot)       */
+/* ------------------------------------------------------------------ */
+
+/* What the case's process gets back of the shepherd's signal state. */
+static struct sigaction serve_old[STOP_SIGNALS];
+static sigset_t serve_old_mask;
+
+void wk_shepherd_serve_setup(void)
+{
+    sigset_t all, stops;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &serve_old_mask);
+    stop_signal_set(&stops);
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* on_stop kills the case, whose processes are then reaped here */
+    wk_reap_become_subreaper();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_stop;
+    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a stop interrupts a wait, which then runs again */
+    sa.sa_mask = stops;
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, &serve_old[i]);
+    /* Unblocked from here on: between cases (no child) on_stop only notes
+     * a signal from a process still below, and kills nothing. Blocked
+     * across each fork, so that none finds a case half made. */
+    sigprocmask(SIG_UNBLOCK, &stops, NULL);
+}
+
+pid_t wk_shepherd_fork_case(volatile int32_t *driver_signal)
+{
+    sigset_t stops;
+    stop_signal_set(&stops);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
+    driver_signal_note = driver_signal;
+    pid_t self = getpid();
+    pid_t child = fork();
+    if (child == 0) {
+        for (size_t i = 0; i < STOP_SIGNALS; i++)
+            sigaction(stop_signals[i], &serve_old[i], NULL);
+        sigprocmask(SIG_SETMASK, &serve_old_mask, NULL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self)
+            _exit(127);
+        return 0;
+    }
+    int err = errno;
+    if (child > 0)
+        shepherd_child = child;
+    else
+        driver_signal_note = NULL;
+    sigprocmask(SIG_UNBLOCK, &stops, NULL); /* a stop that came meanwhile kills the new case now */
+    errno = err;
+    return child;
+}
+
+int wk_shepherd_end_case(pid_t child, volatile int32_t *done, volatile int32_t *case_status)
+{
+    int status = wait_case(child);
+    shepherd_child = 0;
+    wk_reap_descendants(); /* util/reap.c: nothing of the case is left, setsid() or not */
+    if (case_status)
+        *case_status = status;
+    if (done)
+        *done = 1; /* the case ended and nothing of it is left; its status is in *case_status */
+    driver_signal_note = NULL; /* the page goes: a late note would write to nothing */
+    return status;
+}
+
 void wk_shepherd_stop(pid_t shepherd)
 {
     if (shepherd > 0)

@@ -364,15 +364,23 @@ struct request {
     struct wk_result_nonce nonce;
 };
 
-/* The zygote's answer: the shepherd's pid (with the shared page's memfd
- * and the start pipe's read end), or the call that failed and its errno.
- * The zygote makes the two descriptors itself, so that the runner never
- * holds more descriptors at once than a fork of its own took. */
+/* The slot process's answer: the case process's pid (with the shared
+ * page's memfd), or the call that failed and its errno. The slot process
+ * makes the page itself, so that the runner never holds more descriptors
+ * at once than a fork of its own took. */
 enum { CALL_FORK, CALL_PIPE, CALL_MEMFD };
 struct answer {
     int32_t pid;                      /* > 0: started */
     int32_t err;
     int32_t call;                     /* CALL_* */
+};
+
+/* Its second word, once the case's process has ended and every process
+ * it started is gone: the case process's wait status. */
+#define DONE_MAGIC 0x454e4f44u /* "DONE" */
+struct done {
+    uint32_t magic;
+    int32_t status;
 };
 
 /* Sends data with fds (n of them, 0: none) as one message's first bytes. */
@@ -514,45 +522,44 @@ static int new_page(volatile struct case_shared **page)
     return fd;
 }
 
-/* One launch: the shepherd, the runner's child, and its pid back with the
- * shared page and the start pipe's read end (or why not). */
-static void zygote_launch(int sock, pid_t runner, const struct request *q, const int fds[2], const unsigned char *flat)
+/* One case: its process, forked here (this process is its shepherd),
+ * its pid back with the shared page, then, once it ended and nothing of
+ * it is left, its status. Exits when the runner is gone. */
+static void slot_case(int sock, const struct request *q, const int fds[2], const unsigned char *flat)
 {
     struct answer a = { 0, 0, CALL_MEMFD };
     volatile struct case_shared *page = NULL;
-    int start[2] = { -1, -1 }, memfd = new_page(&page);
+    int memfd = new_page(&page);
+    pid_t child = -1;
     if (memfd >= 0) {
-        a.call = CALL_PIPE;
-        if (pipe2(start, O_CLOEXEC) == 0) {
-            a.call = CALL_FORK;
-            pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, NULL);
-            if (pid == 0) {
-                close(sock);
-                close(memfd);
-                close(start[0]);
-                if (wk_shepherd_become(start[1], runner, &page->shepherd_done, &page->shepherd_signal) == 0)
-                    zygote_case(q, flat, page, fds[0], fds[1]);
-                _exit(127); /* not reached: the shepherd ends in shepherd_main */
-            }
-            a.pid = pid > 0 ? pid : 0;
+        a.call = CALL_FORK;
+        child = wk_shepherd_fork_case(&page->shepherd_signal);
+        if (child == 0) {
+            close(sock); /* the case never speaks for its shepherd */
+            close(memfd);
+            zygote_case(q, flat, page, fds[0], fds[1]);
         }
+        a.pid = child > 0 ? child : 0;
     }
     a.err = a.pid > 0 ? 0 : errno;
+    close(fds[0]); /* the pipes reach end of file once the case's processes are gone */
+    close(fds[1]);
+    int back[1] = { memfd };
+    int sent = send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 1 : 0) >= 0;
+    if (memfd >= 0)
+        close(memfd);
+    if (a.pid > 0) {
+        struct done d = { DONE_MAGIC, 0 };
+        d.status = wk_shepherd_end_case(child, &page->shepherd_done, &page->case_status);
+        sent = sent && write_all(sock, &d, sizeof(d)) == 0;
+    }
     if (page)
         munmap((void *)(uintptr_t)page, sizeof(struct case_shared));
-    close(fds[0]);
-    close(fds[1]);
-    if (start[1] >= 0)
-        close(start[1]);
-    int back[2] = { memfd, start[0] };
-    if (send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 2 : 0) < 0)
-        _exit(0);
-    for (int i = 0; i < 2; i++)
-        if (back[i] >= 0)
-            close(back[i]);
+    if (!sent)
+        _exit(0); /* the runner is gone; so is the case, and all it started */
 }
 
-static _Noreturn void zygote_main(int sock, pid_t runner)
+static _Noreturn void zygote_main(int sock)
 {
     uint32_t len = 0;
     static unsigned char options[1 << 16];
@@ -560,6 +567,7 @@ static _Noreturn void zygote_main(int sock, pid_t runner)
         _exit(0);
     struct buf r = { options, len, len, 0, 0 };
     options_read(&r, &zygote_options);
+    wk_shepherd_serve_setup();
     if (r.bad || write_all(sock, "r", 1) != 0)
         _exit(0);
     unsigned char *flat = NULL;
@@ -570,7 +578,7 @@ static _Noreturn void zygote_main(int sock, pid_t runner)
         int got = zygote_receive(sock, &q, fds, &flat, &cap);
         if (got <= 0)
             _exit(0); /* the runner closed its end, or died; or words not the runner's: it starts another */
-        zygote_launch(sock, runner, &q, fds, flat);
+        slot_case(sock, &q, fds, flat);
     }
 }
 
@@ -590,29 +598,29 @@ __attribute__((constructor)) static void zygote_hook(void)
 #ifdef SYS_close_range
     syscall(SYS_close_range, ZYGOTE_FD + 1u, ~0u, 0u);
 #endif
-    zygote_main(ZYGOTE_FD, (pid_t)runner);
+    zygote_main(ZYGOTE_FD);
 }
 
 /* ------------------------------------------------------------------ */
 /* The runner's side                                                     */
 /* ------------------------------------------------------------------ */
 
-/* The zygote's end: SIGKILL (it holds nothing to flush) and reaped. */
-static void zygote_end(struct run *R)
+/* A slot process's end: SIGKILL (it holds nothing to flush) and reaped. */
+static void zygote_end(struct run *R, uint32_t slot)
 {
-    if (R->zygote_fd >= 0)
-        close(R->zygote_fd);
-    R->zygote_fd = -1;
-    if (R->zygote_pid > 0) {
-        kill(R->zygote_pid, SIGKILL);
-        while (waitpid(R->zygote_pid, NULL, 0) < 0 && errno == EINTR)
+    if (R->zygote[slot].fd >= 0)
+        close(R->zygote[slot].fd);
+    R->zygote[slot].fd = -1;
+    if (R->zygote[slot].pid > 0) {
+        kill(R->zygote[slot].pid, SIGKILL);
+        while (waitpid(R->zygote[slot].pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
-    R->zygote_pid = 0;
+    R->zygote[slot].pid = 0;
 }
 
-/* Spawns the zygote and hands it the options: 0, or -1 with errno. */
-static int zygote_spawn(struct run *R)
+/* Spawns slot's process and hands it the options: 0, or -1 with errno. */
+static int zygote_spawn(struct run *R, uint32_t slot)
 {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -644,45 +652,46 @@ static int zygote_spawn(struct run *R)
         posix_spawn_file_actions_destroy(&fa);
         posix_spawnattr_destroy(&at);
         if (!err)
-            R->zygote_pid = pid;
+            R->zygote[slot].pid = pid;
     }
     free(env);
     close(sv[1]);
-    R->zygote_fd = sv[0];
+    R->zygote[slot].fd = sv[0];
     if (err) {
         close(sv[0]);
-        R->zygote_fd = -1;
+        R->zygote[slot].fd = -1;
         errno = err;
         return -1;
     }
-    /* A zygote that stops reading (stopped by someone) must not hold the
-     * runner in a send of a large program, nor in a half-read answer. */
+    /* A slot process that stops reading (stopped by someone) must not hold
+     * the runner in a send of a large program, nor in a half-read answer. */
+    int fd = R->zygote[slot].fd;
     struct timeval limit = { ANSWER_MS / 1000, 0 };
-    setsockopt(R->zygote_fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
-    setsockopt(R->zygote_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
     static unsigned char options[1 << 16];
     struct buf w = { options + 4, 0, sizeof(options) - 4, 0, 0 };
     options_write(&w, R->o);
     uint32_t len = (uint32_t)w.len;
     memcpy(options, &len, sizeof(len));
     char ready = 0;
-    if (w.bad || write_all(R->zygote_fd, options, w.len + 4) != 0 || readable(R->zygote_fd, ANSWER_MS) != 0 ||
-        read(R->zygote_fd, &ready, 1) != 1 || ready != 'r') {
+    if (w.bad || write_all(fd, options, w.len + 4) != 0 || readable(fd, ANSWER_MS) != 0 || read(fd, &ready, 1) != 1 ||
+        ready != 'r') {
         err = errno ? errno : EPROTO;
-        zygote_end(R);
+        zygote_end(R, slot);
         errno = err;
         return -1;
     }
     return 0;
 }
 
-int wk_zygote_ready(struct run *R)
+int wk_zygote_ready(struct run *R, uint32_t slot)
 {
-    if (R->zygote_fd >= 0)
+    if (R->zygote[slot].fd >= 0)
         return 1;
     if (R->zygote_off)
         return 0;
-    if (zygote_spawn(R) == 0)
+    if (zygote_spawn(R, slot) == 0)
         return 1;
     /* Out of processes or descriptors: this launch forks as before, the
      * next tries again. Anything else (no /proc, no exec): not this run. */
@@ -693,16 +702,54 @@ int wk_zygote_ready(struct run *R)
 
 void wk_zygote_stop(struct run *R)
 {
-    zygote_end(R);
+    for (uint32_t s = 0; s < MAX_JOBS; s++)
+        zygote_end(R, s);
     R->zygote_off = 0;
     free(R->zygote_buf);
     R->zygote_buf = NULL;
     R->zygote_cap = 0;
 }
 
-pid_t wk_zygote_keep(const struct run *R)
+size_t wk_zygote_keep(const struct run *R, pid_t *keep)
 {
-    return R->zygote_pid;
+    size_t n = 0;
+    for (uint32_t s = 0; s < R->slots && s < MAX_JOBS; s++)
+        if (R->zygote[s].pid > 0)
+            keep[n++] = R->zygote[s].pid;
+    return n;
+}
+
+static uint32_t slot_of(const struct run *R, const struct job *j)
+{
+    return (uint32_t)(j - R->jobs);
+}
+
+void wk_zygote_retire(struct run *R, struct job *j)
+{
+    uint32_t slot = slot_of(R, j);
+    if (j->fd_slot >= 0 && R->zygote[slot].fd == j->fd_slot) {
+        close(R->zygote[slot].fd);
+        R->zygote[slot].fd = -1;
+        R->zygote[slot].pid = 0; /* reaped by the caller */
+    }
+    j->fd_slot = -1;
+}
+
+int wk_zygote_case_done(struct job *j, int *status)
+{
+    struct done d;
+    if (j->fd_slot < 0)
+        return 0;
+    ssize_t n;
+    do
+        n = recv(j->fd_slot, &d, sizeof(d), MSG_DONTWAIT);
+    while (n < 0 && errno == EINTR);
+    if (n > 0 && (size_t)n < sizeof(d) && read_all(j->fd_slot, (char *)&d + n, sizeof(d) - (size_t)n) == 0)
+        n = sizeof(d); /* cannot happen (8 bytes): the rest, within the socket's time limit */
+    if (n != (ssize_t)sizeof(d) || d.magic != DONE_MAGIC)
+        return 0; /* nothing yet, or the process is gone (end of file): its exit tells */
+    *status = d.status;
+    return 1;
 }
 
 static const char *call_name(int32_t call)
@@ -710,17 +757,41 @@ static const char *call_name(int32_t call)
     return call == CALL_PIPE ? "pipe" : call == CALL_MEMFD ? "memfd_create" : "fork";
 }
 
-/* One request and its answer: the shepherd's pid, or -1 with errno and
- * *call (*zygote_failed when the zygote itself did not answer). */
-static pid_t ask(struct run *R, struct job *j, const struct request *q, const unsigned char *flat, const int fds[2],
-                 int *start_fd, const char **call, int *zygote_failed)
+/* Waits for slot's answer: 0, or -1 (errno ETIMEDOUT) when it did not
+ * come in time or the process stopped (a driver in another slot can stop
+ * it) or ended meanwhile: never a wait the driver can make long. */
+static int answer_readable(const struct run *R, uint32_t slot)
 {
+    double deadline = wk_now_seconds() + ANSWER_MS / 1000.0;
+    for (;;) {
+        if (readable(R->zygote[slot].fd, 20) == 0)
+            return 0;
+        if (wk_shepherd_state(R->zygote[slot].pid) != WK_SHEPHERD_RUNNING || wk_now_seconds() >= deadline) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
+    }
+}
+
+/* One request and its answer: the case's process started, or -1 with
+ * errno and *call (*zygote_failed when the slot process itself did not
+ * answer). */
+static int ask(struct run *R, struct job *j, const struct request *q, const unsigned char *flat, const int fds[2],
+               const char **call, int *zygote_failed)
+{
+    uint32_t slot = slot_of(R, j);
+    int fd = R->zygote[slot].fd;
     struct answer a;
-    int back[2], truncated = 0;
+    int back[1], truncated = 0;
     *zygote_failed = 1;
     *call = "zygote";
-    if (send_fds(R->zygote_fd, q, sizeof(*q), fds, 2) < 0 || write_all(R->zygote_fd, flat, (size_t)q->prog_len) != 0 ||
-        readable(R->zygote_fd, ANSWER_MS) != 0 || recv_fds(R->zygote_fd, &a, sizeof(a), back, 2, &truncated) <= 0) {
+    errno = 0;
+    if (wk_shepherd_state(R->zygote[slot].pid) != WK_SHEPHERD_RUNNING) {
+        errno = EPIPE; /* stopped or ended since its last case: replaced */
+        return -1;
+    }
+    if (send_fds(fd, q, sizeof(*q), fds, 2) < 0 || write_all(fd, flat, (size_t)q->prog_len) != 0 ||
+        answer_readable(R, slot) != 0 || recv_fds(fd, &a, sizeof(a), back, 1, &truncated) <= 0) {
         if (errno == 0 || errno == ENOENT)
             errno = EPIPE;
         return -1;
@@ -731,15 +802,11 @@ static pid_t ask(struct run *R, struct job *j, const struct request *q, const un
         errno = a.err > 0 ? a.err : EPROTO;
         return -1;
     }
-    if (back[0] < 0 || back[1] < 0) {
-        /* no room for the descriptors (MSG_CTRUNC): the case cannot be
-         * watched; its shepherd goes, and the attempt waits like one that
-         * found no descriptor */
-        for (int i = 0; i < 2; i++)
-            if (back[i] >= 0)
-                close(back[i]);
-        wk_shepherd_stop(a.pid);
-        wk_runner_wait_for(a.pid);
+    if (back[0] < 0) {
+        /* no room for the descriptor (MSG_CTRUNC): the case cannot be
+         * watched; it goes with its shepherd, and the attempt waits like
+         * one that found no descriptor */
+        *zygote_failed = 1;
         *call = "pipe";
         errno = truncated ? EMFILE : EPROTO;
         return -1;
@@ -747,14 +814,14 @@ static pid_t ask(struct run *R, struct job *j, const struct request *q, const un
     void *page = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED, back[0], 0);
     close(back[0]);
     wk_runner_job_share(j, page == MAP_FAILED ? NULL : page); /* none: the report names no DDI, as before */
-    fcntl(back[1], F_SETFL, fcntl(back[1], F_GETFL) | O_NONBLOCK);
-    *start_fd = back[1];
-    return (pid_t)a.pid;
+    j->fd_slot = fd;
+    return 0;
 }
 
 pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, int result_fd, int output_fd,
-                       int *start_fd, const char **failed_call)
+                       const char **failed_call)
 {
+    uint32_t slot = slot_of(R, j);
     *failed_call = "malloc";
     struct request q = { REQUEST_MAGIC, j->attempt, flat_size(p), j->nonce };
     if (q.prog_len > R->zygote_cap) { /* kept for the run: see flat_write */
@@ -768,18 +835,21 @@ pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, in
     if (!flat_write(p, flat))
         return -2; /* a pointer out of the program: the caller forks it itself */
     int fds[2] = { result_fd, output_fd };
-    pid_t pid = -1;
     for (int tries = 0; tries < 2; tries++) {
         int zygote_failed = 0;
-        if (tries && !wk_zygote_ready(R))
+        if (tries && !wk_zygote_ready(R, slot))
             return -2; /* no new one: this case forks from the runner, as without a zygote */
-        pid = ask(R, j, &q, flat, fds, start_fd, failed_call, &zygote_failed);
-        if (pid > 0 || !zygote_failed)
-            break;
+        if (ask(R, j, &q, flat, fds, failed_call, &zygote_failed) == 0)
+            return R->zygote[slot].pid;
+        if (!zygote_failed)
+            return -1;
         int err = errno;
-        zygote_end(R); /* dead or silent: killed, reaped, replaced once */
-        wk_runner_kill_strays(R); /* a shepherd it may have started unanswered holds this case's pipes */
+        const char *call = *failed_call;
+        zygote_end(R, slot);      /* dead, stopped or silent: killed, reaped, replaced once */
+        wk_runner_kill_strays(R); /* a case it may have started unanswered holds this case's pipes */
         errno = err;
+        if (strcmp(call, "zygote") != 0)
+            return -1; /* no descriptor for the page: the attempt waits (launch_wait.c) */
     }
-    return pid > 0 ? pid : -1;
+    return -1;
 }
