@@ -101,6 +101,12 @@ pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, vol
  * above) and returns the status; the shepherd is then ready for the next
  * case, with no process of the last one left below it. */
 void wk_shepherd_serve_setup(void);
+/* Before each case: 1 when nothing a fork hands down and another process
+ * of the user can change from outside (resource limits, priority, CPU
+ * affinity, I/O priority) differs from what the shepherd had at setup; 0
+ * when the last case changed it: the shepherd must go (the runner starts
+ * another), or the next case would run under it. */
+int wk_shepherd_unchanged(void);
 pid_t wk_shepherd_fork_case(volatile int32_t *driver_signal);
 int wk_shepherd_end_case(pid_t child, volatile int32_t *done, volatile int32_t *case_status);
 

@@ -56,10 +56,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -311,12 +313,45 @@ pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, vol
 static struct sigaction serve_old[STOP_SIGNALS];
 static sigset_t serve_old_mask;
 
+/* What a process of the same user may change in another from outside
+ * (prlimit, setpriority, sched_setaffinity, ioprio_set) and a fork hands
+ * down: the case's process could change its shepherd's, and the next case
+ * would start with them. Read at setup, compared before each case. */
+struct inherited {
+    struct rlimit limits[RLIM_NLIMITS];
+    int nice;
+    cpu_set_t cpus;
+    long ioprio;
+};
+static struct inherited serve_inherited;
+
+static void inherited_read(struct inherited *in)
+{
+    memset(in, 0, sizeof(*in));
+    for (int r = 0; r < RLIM_NLIMITS; r++)
+        getrlimit((__rlimit_resource_t)r, &in->limits[r]);
+    errno = 0;
+    in->nice = getpriority(PRIO_PROCESS, 0);
+    sched_getaffinity(0, sizeof(in->cpus), &in->cpus);
+#ifdef SYS_ioprio_get
+    in->ioprio = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0);
+#endif
+}
+
+int wk_shepherd_unchanged(void)
+{
+    struct inherited now;
+    inherited_read(&now);
+    return memcmp(&now, &serve_inherited, sizeof(now)) == 0;
+}
+
 void wk_shepherd_serve_setup(void)
 {
     sigset_t all, stops;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &serve_old_mask);
     stop_signal_set(&stops);
+    inherited_read(&serve_inherited);
     prctl(PR_SET_PDEATHSIG, SIGTERM); /* on_stop kills the case, whose processes are then reaped here */
     wk_reap_become_subreaper();
     struct sigaction sa;

@@ -578,6 +578,8 @@ static _Noreturn void zygote_main(int sock)
         int got = zygote_receive(sock, &q, fds, &flat, &cap);
         if (got <= 0)
             _exit(0); /* the runner closed its end, or died; or words not the runner's: it starts another */
+        if (!wk_shepherd_unchanged())
+            _exit(0); /* a case changed this process's limits from outside: the runner starts another */
         slot_case(sock, &q, fds, flat);
     }
 }
