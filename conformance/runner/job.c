@@ -167,8 +167,8 @@ static int open_pidfd(pid_t pid)
  * per DDI call in the child, no system call. exit() and _exit() inside a
  * DDI pass every frame the kit has, but not this; nor does the note of a
  * driver thread that died. NULL when no page can be had (the report then
- * names no DDI and no thread). A case started by the zygote gets it from
- * the zygote, as a memfd (zygote.c); one forked here, as an anonymous
+ * names no DDI and no thread). A case started by its slot's process gets
+ * it from that process, as a memfd (zygote.c); one forked here, as an anonymous
  * shared mapping. */
 void wk_runner_case_shared_init(volatile struct case_shared *shared)
 {
@@ -241,7 +241,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
         map_crash_slot(j);
         pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
     } else if (pid > 0)
-        j->start = wk_now_seconds(); /* the case's time, not a slow zygote's (replaced: zygote.c) */
+        j->start = wk_now_seconds(); /* the case's time, not a slow slot process's (replaced: zygote.c) */
     if (pid == 0)
         wk_runner_child_main(R, j, prog, rp[1], op[1]);
     if (pid > 0)

@@ -9,7 +9,8 @@
  * SIGCHLD handler. Results land in their case's slot (cases are sorted by
  * id before the run), so the report's order never depends on -j. With
  * --no-fork the same order runs in this process, for a debugger. Cases
- * are started by the zygote (zygote.c) when it runs. An attempt
+ * are started by their slot's process (zygote.c), their shepherd, when it
+ * runs. An attempt
  * that found no process or descriptor to start with waits and goes first
  * (launch_wait.c).
  */

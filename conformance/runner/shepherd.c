@@ -42,6 +42,14 @@
  * and reads it when the shepherd has exited, rather than wait a fork's time
  * per launch; the crash tools wait.
  *
+ * The runner's cases have a shepherd per -j slot that lives across
+ * cases (zygote.c; wk_shepherd_serve_setup below): the same process, the
+ * same handler and the same sweep, but it forks each case's process
+ * itself and, once the case has ended and nothing of it is left, writes
+ * the status and the `done` word for the runner instead of mirroring the
+ * status as it exits. The crash tools and a runner without a slot
+ * process use wk_shepherd_fork: a shepherd per case.
+ *
  * Why the stop handler asks who sent the signal: the case's process knows
  * its shepherd (getppid()), so a hostile driver can SIGTERM it, and the
  * case would end killed by SIGKILL, the driver's own act reported as the

@@ -1,45 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zygote.c - the small process the cases are forked from (issue 26, item
- * 4: a leaner runner).
+ * zygote.c - the small process of each -j slot, which forks the slot's
+ * cases and is their shepherd (issue 26, item 4: a leaner runner).
  *
- * Why: a fork costs in proportion to the memory the forking process has
- * touched (its page tables are copied, and each side then takes a copy
- * fault per page it writes), and the runner is big: the 561 loaded
- * programs alone are 40 MB (72 KB each). A case forked from it cost 5 to
- * 15 ms of CPU, 90% and more of the suite's. The zygote is the same binary
- * started afresh (posix_spawn of /proc/self/exe: no copy of the runner's
- * memory, and nothing loaded: no specs, no driver), which the runner feeds
- * one launch at a time: the case's program, flattened (prog_flat below),
- * its result and output pipes' write ends, the start pipe's write end and
- * the page it shares with the runner (a memfd), over a socket
- * (SCM_RIGHTS). The options of the run come once, first.
+ * Why a process of its own: a fork costs in proportion to the memory the
+ * forking process has touched (its page tables are copied, and each side
+ * then takes a copy fault per page it writes), and the runner is big: the
+ * 561 loaded programs alone are 40 MB (72 KB each). A case forked from it
+ * cost 5 to 15 ms of CPU, 90% and more of the suite's. The slot's process
+ * is the same binary started afresh (posix_spawn of /proc/self/exe: no
+ * copy of the runner's memory, and nothing loaded: no specs, no driver),
+ * which the runner feeds one launch at a time: the case's program,
+ * flattened (prog_flat below), its result and output pipes' write ends,
+ * over a socket (SCM_RIGHTS). The options of the run come once, first.
  *
- * The process structure is the one a direct fork makes: the zygote starts
- * each shepherd with clone(CLONE_PARENT), so the shepherd is the runner's
- * child, not the zygote's. The runner waits for it, reads its stops, is
- * the subreaper its case's orphans come to when it is killed, and is the
- * parent of the case's parent, exactly as before (shepherd.c, signals.c,
- * timeouts.c are unchanged in what they see). The shepherd then forks the
- * case's process (wk_shepherd_become), which runs child_main as a directly
- * forked one does. Each case still pays its own dlopen and DriverEntry
- * (under the load watchdog) in its own process.
+ * Why it is also the shepherd, living across cases: a case used to be two
+ * processes, a shepherd started for it and the case's own, and a fork,
+ * exit and wait of two processes costs twice one. Posix_spawn makes the
+ * slot's process the runner's child, as a shepherd must be (the runner
+ * waits for it, sees it stopped or killed, is the subreaper its cases'
+ * orphans come to when it is killed, and the case's grandparent:
+ * signals.c), so it is the shepherd itself (shepherd.c,
+ * wk_shepherd_serve_setup): for each launch it makes the page the case
+ * shares with the runner (a memfd, fresh each case), forks the case's
+ * process (wk_shepherd_fork_case), answers with its pid and the page, and
+ * once the case's process has ended and every process it started is
+ * killed and reaped (wk_shepherd_end_case) writes the case's wait status
+ * to the page and a "done" word with it to the socket: what the runner
+ * read before as the shepherd's exit. Each case still pays its own dlopen
+ * and DriverEntry (under the load watchdog) in its own process, and gets
+ * its own process group, pipes and page; the shepherd keeps nothing of a
+ * case but its place in the slot.
  *
- * The zygote dies with the runner: PR_SET_PDEATHSIG (SIGKILL), checked
- * against the runner's pid passed to it, and end of file on its socket. It
- * is in a process group of its own (a terminal's ^C is the runner's to
- * handle). A zygote that does not answer, or has died (a driver can kill
- * any process of its user), is replaced once (the case forks from the
- * runner when no new one starts); when the new one fails too the case is
- * an error naming the zygote, the kit's fault, never the driver's
- * verdict. A zygote that cannot start at all (no /proc, a process or
- * descriptor limit) leaves the runner to fork cases itself, as it did
- * before; so does a program this file cannot flatten (a pointer out of the
- * program: none in the kit's own). Only one thread of the zygote ever runs
- * and it never allocates while it clones, so the clone's lack of fork()'s
- * housekeeping (atfork handlers, the cached thread id) is harmless: the
- * shepherd ends by kill(getpid()), not raise(), and the case's process is
- * made by fork().
+ * A slot's process that dies, is killed or is stopped (a driver can
+ * signal any process of its user) is replaced: during a case the runner
+ * sees it as it saw a shepherd (timeouts.c; the case is a crash that says
+ * so, or a timeout), kills it, sweeps what its case left, and the slot's
+ * next launch spawns another; between cases the next launch finds it
+ * stopped or gone (or it does not answer within 10 s) and replaces it
+ * once (the case forks from the runner when no new one starts); when the
+ * new one fails too the case is an error naming the zygote, the kit's
+ * fault, never the driver's verdict. So is one a case changed from outside
+ * (its limits or priority: wk_shepherd_unchanged): it leaves before the
+ * next case, which would inherit them. A slot process that cannot start
+ * at all (no /proc, a process or descriptor limit) leaves the runner to
+ * fork cases itself, as it did before; so does a program this file cannot
+ * flatten (a pointer out of the program: none in the kit's own).
+ *
+ * It dies with the runner (PR_SET_PDEATHSIG: SIGTERM, which kills its
+ * case, whose processes are then reaped; and end of file on its socket)
+ * and is in a process group of its own (a terminal's ^C is the runner's to
+ * handle). Named "wddmkit-zygote" on its command line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -355,7 +366,7 @@ static int readable(int fd, int ms)
     return n > 0 ? 0 : -1;
 }
 
-/* One launch, runner to zygote: this header (with the result and output
+/* One launch, runner to slot process: this header (with the result and output
  * pipes' write ends), then prog_len bytes of flat program. */
 struct request {
     uint32_t magic;
@@ -461,8 +472,8 @@ static ssize_t recv_fds(int sock, void *data, size_t len, int *fds, int n, int *
 static struct wk_runner_options zygote_options;
 static struct wk_prog zygote_prog; /* the case's, decoded in the case's process only */
 
-/* In the case's process: its program, then child_main as a directly
- * forked case runs it. */
+/* In the case's process: its program, then child_main as a case forked
+ * from the runner runs it. */
 static _Noreturn void zygote_case(const struct request *q, const unsigned char *flat, volatile struct case_shared *shared,
                                   int rfd, int ofd)
 {
@@ -584,9 +595,9 @@ static _Noreturn void zygote_main(int sock)
     }
 }
 
-/* Before main(), in a process the runner spawned as its zygote (the
- * environment says which socket and which runner): the zygote, never
- * main(). Every other process of this binary passes through untouched. */
+/* Before main(), in a process the runner spawned as a slot's process (the
+ * environment says which socket and which runner): that, never main().
+ * Every other process of this binary passes through untouched. */
 __attribute__((constructor)) static void zygote_hook(void)
 {
     const char *v = getenv(ZYGOTE_ENV);
