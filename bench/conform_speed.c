@@ -8,9 +8,10 @@
  * The process cost, in CPU time, per round:
  *   suite CPU     a forked -j 1 run: this process's own CPU (RUSAGE_SELF)
  *                 plus every process it waited for (RUSAGE_CHILDREN: a
- *                 waited child's figure includes what it waited for, so the
- *                 shepherds bring their case processes, and the zygote
- *                 its own figure when the run ends), before and after;
+ *                 waited child's figure includes what it waited for, so
+ *                 each slot's shepherd, reaped when the run ends, brings
+ *                 its own figure and its case processes'), before and
+ *                 after;
  *   in-process    the same cases with --no-fork, in a child of this
  *                 process (its RUSAGE_SELF around the run, sent back on a
  *                 pipe), so that what the in-process run keeps (parked
@@ -21,7 +22,14 @@
  *                 forks a child that _exits, and waits for it, FORKS
  *                 times: its own CPU plus its children's, over FORKS; and
  *                 the same with a grandchild that the child waits for
- *                 (the two processes of a case, for information).
+ *                 (two processes, the shape of a case before each slot
+ *                 had a shepherd of its own, for information); and the
+ *                 same one-process fork with a child that first touches as
+ *                 many fresh pages as a case's process faults in beyond
+ *                 the in-process run (the measured figure, rounded): the
+ *                 floor of a fresh address space that does a case's work,
+ *                 for information (docs/performance.md, "Conformance
+ *                 suite").
  * Page faults (ru_minflt + ru_majflt, counted like the CPU) of the forked
  * run beyond the in-process run's are printed a case: what a fresh
  * process pays to touch its memory again.
@@ -36,9 +44,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -169,13 +179,22 @@ static double in_process_cpu(const struct wk_spec_set *set)
  * `req`, FORKS forks of a child that _exits at once, each waited for, and
  * the CPU per fork (its own and its children's) written to `ans`. */
 /* One bare fork+exit+wait; with `nested`, the child forks, waits for and
- * outlives a grandchild first (the shape of a shepherd and its case). */
-static void fork_exit_wait(int nested)
+ * outlives a grandchild first (the shape of a shepherd and its case);
+ * with `touch` pages, the child first writes to that many fresh
+ * anonymous pages (a page fault each, and their teardown at the exit). */
+static void fork_exit_wait(int nested, size_t touch)
 {
     pid_t pid = fork();
     if (pid == 0) {
         if (nested)
-            fork_exit_wait(0);
+            fork_exit_wait(0, 0);
+        if (touch) {
+            long page = sysconf(_SC_PAGESIZE);
+            volatile unsigned char *m = mmap(NULL, touch * (size_t)page, PROT_READ | PROT_WRITE,
+                                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            for (size_t i = 0; m != MAP_FAILED && i < touch; i++)
+                m[i * (size_t)page] = 1;
+        }
         _exit(0);
     }
     while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -187,14 +206,14 @@ static _Noreturn void bare_fork_server(int req, int ans)
     volatile unsigned char *mem = malloc(BARE_BYTES);
     for (size_t i = 0; mem && i < BARE_BYTES; i += 64)
         mem[i] = (unsigned char)i;
-    char c;
-    while (read(req, &c, 1) == 1) {
-        double v[2];
-        for (int nested = 0; nested < 2; nested++) {
+    uint32_t touch;
+    while (read(req, &touch, sizeof(touch)) == (ssize_t)sizeof(touch)) {
+        double v[3];
+        for (int kind = 0; kind < 3; kind++) {
             double c0 = cpu_all();
             for (int i = 0; i < FORKS; i++)
-                fork_exit_wait(nested);
-            v[nested] = (cpu_all() - c0) / FORKS;
+                fork_exit_wait(kind == 1, kind == 2 ? touch : 0);
+            v[kind] = (cpu_all() - c0) / FORKS;
         }
         if (write(ans, v, sizeof(v)) != (ssize_t)sizeof(v))
             break;
@@ -234,13 +253,15 @@ static int bare_fork_start(struct bare_fork *b)
 }
 
 /* CPU seconds per bare fork+exit+wait, measured now; -1 on failure. In
- * *nested, the same with a grandchild (two processes, as a case has). */
-static double bare_fork_measure(const struct bare_fork *b, double *nested)
+ * *nested, the same with a grandchild (two processes, as a case had); in
+ * *touched, with a child that first touches `touch` fresh pages. */
+static double bare_fork_measure(const struct bare_fork *b, uint32_t touch, double *nested, double *touched)
 {
-    double v[2] = { -1, -1 };
-    if (write(b->req, "m", 1) != 1 || read(b->ans, v, sizeof(v)) != (ssize_t)sizeof(v))
+    double v[3] = { -1, -1, -1 };
+    if (write(b->req, &touch, sizeof(touch)) != (ssize_t)sizeof(touch) || read(b->ans, v, sizeof(v)) != (ssize_t)sizeof(v))
         return -1;
     *nested = v[1];
+    *touched = v[2];
     return v[0];
 }
 
@@ -286,10 +307,14 @@ int main(int argc, char **argv)
     double best2 = 1e9, best1 = 1e9;
     size_t bad2 = 0, bad1 = 0;
     double suite[MAX_ROUNDS], runner[MAX_ROUNDS], inproc[MAX_ROUNDS], fork2[MAX_ROUNDS], extra_faults[MAX_ROUNDS], fork1[MAX_ROUNDS], per_case[MAX_ROUNDS], ratio[MAX_ROUNDS];
+    double fork_touch[MAX_ROUNDS], touch_ratio[MAX_ROUNDS];
     int good = 0;
     for (int r = 0; r < rounds; r++) {
         struct run_figures f2 = run_once(&set, 2, 0), f1 = run_once(&set, 1, 0);
-        double nested = -1, in = in_child(in_process_cpu, &set), bf = bare_fork_measure(&bare, &nested);
+        double in = in_child(in_process_cpu, &set);
+        double extra = in < 0 ? 0 : (f1.faults - in_process_faults) / set.count;
+        double nested = -1, touched = -1;
+        double bf = bare_fork_measure(&bare, extra > 0 && extra < 1e6 ? (uint32_t)(extra + 0.5) : 0, &nested, &touched);
         best2 = f2.wall < best2 ? f2.wall : best2;
         best1 = f1.wall < best1 ? f1.wall : best1;
         bad2 += f2.bad;
@@ -301,9 +326,11 @@ int main(int argc, char **argv)
         inproc[good] = in;
         fork1[good] = bf;
         fork2[good] = nested;
-        extra_faults[good] = (f1.faults - in_process_faults) / set.count;
+        extra_faults[good] = extra;
         per_case[good] = (f1.cpu - in) / set.count;
         ratio[good] = per_case[good] / bf;
+        fork_touch[good] = touched;
+        touch_ratio[good] = touched > 0 ? per_case[good] / touched : 0;
         good++;
     }
     bare_fork_stop(&bare);
@@ -332,9 +359,15 @@ int main(int argc, char **argv)
                100.0 * (s - in) / s);
         printf("    page faults a case beyond the in-process run's: %.0f\n", median(extra_faults, good));
         printf("    bare fork+exit+wait of a 1 MiB process: %.3f ms (%d in a row); with a grandchild too "
-               "(a shepherd and its case): %.3f ms\n", 1e3 * bf, FORKS, 1e3 * median(fork2, good));
+               "(a case's shape before each slot had its shepherd): %.3f ms\n", 1e3 * bf, FORKS, 1e3 * median(fork2, good));
         printf("    process cost / bare fork: %.2f, goal <= %.1f: %s\n", q, GOAL_PROCESS_RATIO,
                q <= GOAL_PROCESS_RATIO ? "met" : "MISSED");
+        double ft = median(fork_touch, good), tq = median(touch_ratio, good);
+        printf("    bare fork whose child first touches %.0f fresh pages (a case's page faults beyond the in-process "
+               "run's): %.3f ms; process cost / that: %.2f (for information)\n", median(extra_faults, good), 1e3 * ft, tq);
+        wk_bench_figure("conform_speed.process_over_touching_fork", tq, "ratio", WK_BENCH_INFO, 0,
+                        "a case's process cost over a fork+exit+wait whose child touches as many fresh pages "
+                        "as a case faults in beyond the in-process run");
         wk_bench_figure("conform_speed.process_cost_ms", 1e3 * pc, "ms", WK_BENCH_INFO, 0,
                         "CPU a case costs as a process: (suite forked - in-process) / cases, -j 1");
         wk_bench_figure("conform_speed.process_over_bare_fork", q, "ratio", WK_BENCH_AT_MOST, GOAL_PROCESS_RATIO,

@@ -11,7 +11,8 @@
  *   scheduling    -j 2 and -j 4 give -j 1's results in -j 1's order; shards
  *                 partition exactly; filters and excludes; --no-fork;
  *                 --total-timeout; SIGINT from a callback and from a thread;
- *                 a zygote killed mid-run is replaced
+ *                 a zygote killed mid-run is replaced, and a slot's
+ *                 process stopped between cases
  *   expectations  the classification table; expected-fail, unexpected-pass,
  *                 flake (WK_RUNNER_TEST_FLAKY_ID), skip, expected crash;
  *                 every parse error with its exact message and position;
@@ -39,6 +40,7 @@
 #include <unistd.h>
 
 #include "conformance.h"
+#include "util.h"
 #include "wddmkit/umd.h"
 
 /* ------------------------------------------------------------------ */
@@ -548,6 +550,53 @@ static void test_a_killed_zygote_is_replaced(void **state)
     assert_true(w.seen[2] > 0 && w.seen[2] != w.seen[1]); /* a new one */
     assert_int_equal(w.seen[3], w.seen[2]);
     assert_int_equal(find_zygote(), 0);
+    wk_run_report_free(&rep);
+    suite_free(&s);
+}
+
+static void stop_the_slot_process_at_case_1(void *ctx, const struct wk_run_report *rep, size_t index)
+{
+    struct zygote_watch *w = ctx;
+    (void)rep;
+    pid_t z = find_zygote();
+    if (index < 8)
+        w->seen[index] = z;
+    if (index == 1 && z > 0 && kill(z, SIGSTOP) == 0)
+        w->killed = 1;
+}
+
+/* The process the cases start from is also their shepherd, one per -j
+ * slot living across cases (zygote.c), and a driver of another slot can
+ * stop it between cases: the next launch finds it stopped and replaces
+ * it at once (not after the 10 s an unanswered launch waits), the case
+ * launched then runs and is judged as ever, and nothing stopped is left. */
+static void test_a_stopped_slot_process_is_replaced(void **state)
+{
+    (void)state;
+    struct suite s = { 0 };
+    suite_add(&s, "stop.a", K_PASS);
+    suite_add(&s, "stop.b", K_PASS);
+    suite_add(&s, "stop.c", K_NEG_CRASH);
+    suite_add(&s, "stop.d", K_FAIL);
+    struct zygote_watch w;
+    memset(&w, 0, sizeof(w));
+    struct wk_runner_options o = options(1);
+    o.on_start = stop_the_slot_process_at_case_1;
+    o.ctx = &w;
+    struct wk_run_report rep;
+    double t = wk_now_seconds();
+    run_ok(&s, &o, &rep);
+    assert_true(wk_now_seconds() - t < 5.0);
+    expect_verdict(&rep, "stop.a", WK_VERDICT_PASS);
+    expect_verdict(&rep, "stop.b", WK_VERDICT_PASS);
+    expect_verdict(&rep, "stop.c", WK_VERDICT_PASS);
+    expect_verdict(&rep, "stop.d", WK_VERDICT_FAIL);
+    assert_int_equal(w.killed, 1);
+    assert_int_equal(w.seen[1], w.seen[0]); /* one process across cases a and b's start */
+    assert_true(w.seen[2] > 0 && w.seen[2] != w.seen[1]); /* a new one */
+    assert_int_equal(w.seen[3], w.seen[2]);
+    assert_int_equal(find_zygote(), 0);
+    assert_int_equal(kill(w.seen[1], 0), -1); /* the stopped one was killed and reaped */
     wk_run_report_free(&rep);
     suite_free(&s);
 }
@@ -1716,6 +1765,7 @@ int main(void)
         cmocka_unit_test(test_no_fork_matches_fork),
         cmocka_unit_test(test_total_timeout_stops_the_run),
         cmocka_unit_test(test_a_killed_zygote_is_replaced),
+        cmocka_unit_test(test_a_stopped_slot_process_is_replaced),
         cmocka_unit_test(test_classification_table),
         cmocka_unit_test(test_expectations_logic),
         cmocka_unit_test(test_flake_exit_code),

@@ -87,6 +87,29 @@ pid_t wk_shepherd_fork(int *start_fd, const char **failed_call, volatile int32_t
  * the shepherd itself never returns. */
 pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, volatile int32_t *driver_signal);
 
+/* A shepherd that lives across cases (zygote.c: the process of a -j
+ * slot, the runner's child): it forks each case's process itself, and
+ * says when that case ended instead of exiting with its status.
+ * wk_shepherd_serve_setup, once: every signal blocked but the stop
+ * signals, handled as above (the driver's noted, another kills the case
+ * running, if any), death with the runner (SIGTERM: the case is killed,
+ * then swept), the child subreaper of every case. wk_shepherd_fork_case:
+ * the case's process (0 in it, its pid here, -1 with errno), a stop
+ * signal of its processes noted in *driver_signal. wk_shepherd_end_case:
+ * waits for it, kills and reaps every process it left, then writes its
+ * wait status to *case_status and 1 to *done (shared with the runner, as
+ * above) and returns the status; the shepherd is then ready for the next
+ * case, with no process of the last one left below it. */
+void wk_shepherd_serve_setup(void);
+/* Before each case: 1 when nothing a fork hands down and another process
+ * of the user can change from outside (resource limits, priority, CPU
+ * affinity, I/O priority) differs from what the shepherd had at setup; 0
+ * when the last case changed it: the shepherd must go (the runner starts
+ * another), or the next case would run under it. */
+int wk_shepherd_unchanged(void);
+pid_t wk_shepherd_fork_case(volatile int32_t *driver_signal);
+int wk_shepherd_end_case(pid_t child, volatile int32_t *done, volatile int32_t *case_status);
+
 /* After the shepherd ended: the errno of its fork of the case's process,
  * or 0 when the case's process started (or start_fd is -1); closes
  * start_fd. */

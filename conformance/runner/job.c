@@ -123,6 +123,9 @@ _Noreturn void wk_runner_child_main(const struct run *R, const struct job *j, co
         if (other->fd_start >= 0)
             close(other->fd_start);
     }
+    for (uint32_t s = 0; s < R->slots && s < MAX_JOBS; s++)
+        if (R->zygote[s].fd >= 0) /* a case forked here must not speak to a slot's process */
+            close(R->zygote[s].fd);
     dup2(ofd, STDOUT_FILENO);
     dup2(ofd, STDERR_FILENO);
     wk_report_stdout_close_in_child(); /* a report on stdout is the runner's alone */
@@ -164,8 +167,8 @@ static int open_pidfd(pid_t pid)
  * per DDI call in the child, no system call. exit() and _exit() inside a
  * DDI pass every frame the kit has, but not this; nor does the note of a
  * driver thread that died. NULL when no page can be had (the report then
- * names no DDI and no thread). A case started by the zygote gets it from
- * the zygote, as a memfd (zygote.c); one forked here, as an anonymous
+ * names no DDI and no thread). A case started by its slot's process gets
+ * it from that process, as a memfd (zygote.c); one forked here, as an anonymous
  * shared mapping. */
 void wk_runner_case_shared_init(volatile struct case_shared *shared)
 {
@@ -174,6 +177,7 @@ void wk_runner_case_shared_init(volatile struct case_shared *shared)
     shared->shepherd_done = 0;
     shared->shepherd_signal = 0;
     shared->case_pid = 0;
+    shared->case_status = 0;
 }
 
 void wk_runner_job_share(struct job *j, volatile struct case_shared *shared)
@@ -183,6 +187,7 @@ void wk_runner_job_share(struct job *j, volatile struct case_shared *shared)
     j->shepherd_done = shared ? &shared->shepherd_done : NULL;
     j->shepherd_signal = shared ? &shared->shepherd_signal : NULL;
     j->case_pid = shared ? &shared->case_pid : NULL;
+    j->case_status = shared ? &shared->case_status : NULL;
 }
 
 static void map_crash_slot(struct job *j)
@@ -213,7 +218,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     memset(j, 0, offsetof(struct job, in));
     j->index = index;
     j->attempt = attempt;
-    j->fd_result = j->fd_output = j->fd_pid = j->fd_start = -1;
+    j->fd_result = j->fd_output = j->fd_pid = j->fd_start = j->fd_slot = -1;
     j->tail_len = 0;
     j->tail[0] = 0;
     why->call = "pipe";
@@ -227,14 +232,16 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     j->start = wk_now_seconds();
     sigset_t mask;
     wk_runner_signals_hold(&mask);
-    /* From the zygote (zygote.c), which maps j's shared page; else forked
-     * here, from this process: no zygote, or a program it cannot be given. */
-    pid = wk_zygote_ready(R) ? wk_zygote_launch(R, j, prog, rp[1], op[1], &j->fd_start, &why->call) : -2;
+    /* In the slot's process (zygote.c), the case's shepherd, which maps j's
+     * shared page; else forked here, from this process: no slot process,
+     * or a program it cannot be given. */
+    uint32_t slot = (uint32_t)(j - R->jobs);
+    pid = wk_zygote_ready(R, slot) ? wk_zygote_launch(R, j, prog, rp[1], op[1], &why->call) : -2;
     if (pid == -2) {
         map_crash_slot(j);
         pid = wk_shepherd_fork(&j->fd_start, &why->call, j->shepherd_done, j->shepherd_signal);
     } else if (pid > 0)
-        j->start = wk_now_seconds(); /* the case's time, not a slow zygote's (replaced: zygote.c) */
+        j->start = wk_now_seconds(); /* the case's time, not a slow slot process's (replaced: zygote.c) */
     if (pid == 0)
         wk_runner_child_main(R, j, prog, rp[1], op[1]);
     if (pid > 0)
@@ -244,14 +251,15 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     errno = fork_errno;
     if (pid < 0)
         goto fail;
-    setpgid(pid, pid); /* also done by the shepherd: whoever runs first */
+    if (j->fd_slot < 0)
+        setpgid(pid, pid); /* also done by the shepherd: whoever runs first (a slot's has a group) */
     close(rp[1]);
     close(op[1]);
     fcntl(op[0], F_SETFL, fcntl(op[0], F_GETFL) | O_NONBLOCK);
     j->pid = pid;
     j->fd_result = rp[0];
     j->fd_output = op[0];
-    j->fd_pid = open_pidfd(pid);
+    j->fd_pid = j->fd_slot < 0 ? open_pidfd(pid) : -1; /* a slot's socket says more: its end of file too */
     j->deadline = R->o->case_timeout > 0 ? j->start + R->o->case_timeout : 0;
     R->running++;
     return 1;
@@ -496,10 +504,8 @@ static int shepherd_killed(const struct job *j, int status)
 
 void wk_runner_kill_strays(const struct run *R)
 {
-    pid_t keep[MAX_JOBS + 1];
-    size_t n = 0;
-    if (wk_zygote_keep(R) > 0)
-        keep[n++] = wk_zygote_keep(R); /* the zygote is the runner's child too, and no stray */
+    pid_t keep[2 * MAX_JOBS];
+    size_t n = wk_zygote_keep(R, keep); /* the slots' processes are the runner's children too, and no strays */
     for (uint32_t s = 0; s < R->slots; s++)
         if (R->jobs[s].pid > 0) /* ended or not: each is reaped by its own slot, for its status */
             keep[n++] = R->jobs[s].pid;
@@ -512,9 +518,16 @@ void wk_runner_reap(struct run *R, struct job *j, int status, enum wk_attempt_en
     struct wk_case_result r;
     char why[200];
     double seconds = wk_now_seconds() - j->start;
+    if (how != WK_END_CASE_DONE && j->fd_slot >= 0) {
+        wk_zygote_retire(R, j); /* the slot's process died, reaped by the caller: the next launch starts one */
+        if (how == WK_END_EXITED && j->shepherd_done && *j->shepherd_done && j->case_status)
+            status = *j->case_status; /* it died after its case had ended: the case's own status */
+    }
+    j->fd_slot = -1;
     pid_t shepherd = j->pid;
     j->pid = 0; /* reaped: not kept by the strays' sweep */
-    wk_runner_kill_strays(R); /* what a killed shepherd left, holding the pipes */
+    if (how != WK_END_CASE_DONE)
+        wk_runner_kill_strays(R); /* what a killed shepherd left, holding the pipes; a living one swept its case */
     j->pid = shepherd;
     wk_runner_drain_result(j);
     wk_runner_drain_output(j);
@@ -563,6 +576,8 @@ void wk_runner_abandon_job(struct run *R, struct job *j)
 {
     wk_runner_kill_job(j);
     wk_runner_wait_for(j->pid);
+    if (j->fd_slot >= 0)
+        wk_zygote_retire(R, j); /* a slot's process goes with its case */
     wk_runner_signals_unwatch(j->pid); /* unjudged: what it sent the runner goes with it */
     wk_runner_close_fd(&j->fd_result);
     wk_runner_close_fd(&j->fd_output);

@@ -70,7 +70,7 @@ static wk_status prepare(struct run *R, const struct wk_prog *const *cases, size
     R->reruns = calloc(count ? count : 1, sizeof(*R->reruns));
     R->slots = R->o->jobs < 1 ? 1 : R->o->jobs > MAX_JOBS ? MAX_JOBS : R->o->jobs;
     R->jobs = calloc(R->slots, sizeof(*R->jobs));
-    R->pf = calloc(3u * R->slots + 1u, sizeof(*R->pf));
+    R->pf = calloc(4u * R->slots + 1u, sizeof(*R->pf));
     if (!rep->cases || !R->reruns || !R->jobs || !R->pf) {
         free(index);
         return WK_E_NO_MEMORY;
@@ -102,7 +102,8 @@ wk_status wk_runner_run(const struct wk_prog *const *cases, size_t n, const stru
     R.o = o;
     R.rep = out;
     R.parent = getpid();
-    R.zygote_fd = -1;
+    for (size_t i = 0; i < MAX_JOBS; i++)
+        R.zygote[i].fd = -1;
     R.abort_id = getenv("WK_RUNNER_TEST_ABORT_ID");
     R.flaky_id = getenv("WK_RUNNER_TEST_FLAKY_ID");
     wk_status st = prepare(&R, cases, n, err);

@@ -9,8 +9,8 @@
  *   select.c     which cases: filters, excludes, shards, duplicate ids;
  *   schedule.c   fork per case, -j N with poll(), or --no-fork;
  *   job.c        one attempt: its child, pipes and result record;
- *   zygote.c     the small process cases are forked from (a shepherd it
- *                clones is the runner's child), fed one program a case;
+ *   zygote.c     the small process of each -j slot that forks the slot's
+ *                cases and is their shepherd, fed one program a case;
  *   launch_wait.c  an attempt that found no process or descriptor waits
  *                for one (running cases end, backoff), then is an error;
  *   timeouts.c   the per-case and total deadlines, and stopping;
@@ -39,10 +39,13 @@
 struct job {
     size_t index;                     /* into rep->cases */
     uint32_t attempt;
-    pid_t pid;                        /* the case's shepherd (isolation.h); 0: slot free */
+    pid_t pid;                        /* the case's shepherd (isolation.h): the slot's process (zygote.c)
+                                         or one forked here; 0: slot free */
     int fd_result, fd_output;
     int fd_pid;                       /* pidfd: readable once the child exits; -1 */
     int fd_start;                     /* the shepherd's start pipe (isolation.h); -1 */
+    int fd_slot;                      /* the slot process's socket, not the job's (zygote.c): its word that
+                                         the case ended; -1: a shepherd forked here */
     int result_eof;
     double start, deadline;
     size_t got;
@@ -55,6 +58,8 @@ struct job {
                                          shepherd, which ignored it (shepherd.c); 0: none */
     volatile int32_t *case_pid;       /* shared too: the case process's pid, for the runner's stop
                                          handler (signals.c); 0 until it runs */
+    volatile int32_t *case_status;    /* shared too: the case process's wait status, written by a slot's
+                                         shepherd before its done word (zygote.c) */
     size_t extra;                     /* bytes that came after a record's worth */
     struct wk_result_nonce nonce;     /* this launch's: a record must carry it (isolation.h) */
     union {
@@ -73,6 +78,7 @@ struct case_shared {
     int32_t shepherd_done;            /* set by the shepherd as it ends on its own (isolation.h) */
     int32_t shepherd_signal;         /* written by the shepherd: a stop signal the case sent it */
     int32_t case_pid;                /* written by the case's process, first: who it is (signals.c) */
+    int32_t case_status;             /* the case process's wait status, by a slot's shepherd (zygote.c) */
 };
 
 /* Why an attempt did not start: the call and its errno. */
@@ -110,8 +116,10 @@ struct run {
     struct wk_vidmm_driver *once;     /* --no-fork: the driver's one load (vidmm.h); NULL */
     int stopping;
     struct launch_wait wait;
-    int zygote_fd;                    /* the socket to the zygote (zygote.c); -1: none */
-    pid_t zygote_pid;                 /* 0: none */
+    struct {
+        int fd;                       /* the socket to the slot's process (zygote.c); -1: none */
+        pid_t pid;                    /* 0: none */
+    } zygote[MAX_JOBS];
     int zygote_off;                   /* it cannot start in this run: cases fork from here */
     unsigned char *zygote_buf;        /* a case's program, flattened for the zygote */
     size_t zygote_cap;
@@ -145,6 +153,7 @@ void wk_runner_drain_result(struct job *j);
 /* How an attempt ended, as the runner saw its shepherd. */
 enum wk_attempt_end {
     WK_END_EXITED,                    /* the shepherd exited, or was killed (its done word says which) */
+    WK_END_CASE_DONE,                 /* the slot's shepherd said its case ended, and lives on (zygote.c) */
     WK_END_TIMED_OUT,                 /* past --timeout: the runner killed it */
     WK_END_SHEPHERD_STOPPED,          /* the driver stopped it (SIGSTOP): the runner killed it */
 };
@@ -169,16 +178,23 @@ int wk_runner_out_of_time(struct run *R);
 int wk_runner_poll_timeout_ms(const struct run *R);
 void wk_runner_check_children(struct run *R);
 
-/* zygote.c: 1 when a zygote runs (started now if need be), 0: fork here */
-int wk_zygote_ready(struct run *R);
-/* Starts j's shepherd, the runner's child, from the zygote, handing it the
- * case's program and pipes: its pid, with the start pipe's read end in
- * *start_fd and j's shared page mapped; -1 with errno and the call that
- * failed; -2 when p cannot travel (then fork here). */
+/* zygote.c: 1 when slot's process runs (started now if need be), 0: fork here */
+int wk_zygote_ready(struct run *R, uint32_t slot);
+/* Starts j's case in its slot's process, the case's shepherd, handing it
+ * the case's program and pipes: the slot process's pid, with j->fd_slot
+ * and j's shared page set; -1 with errno and the call that failed; -2
+ * when p cannot travel or no slot process starts (then fork here). */
 pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, int result_fd, int output_fd,
-                       int *start_fd, const char **failed_call);
-/* The zygote's pid, which the strays' sweep keeps; 0: none. */
-pid_t wk_zygote_keep(const struct run *R);
+                       const char **failed_call);
+/* The slot process said j's case ended: 1 and its wait status; 0: not
+ * (yet); never blocks. */
+int wk_zygote_case_done(struct job *j, int *status);
+/* j's slot process has died and been reaped: forgotten; the next launch
+ * in the slot starts another. */
+void wk_zygote_retire(struct run *R, struct job *j);
+/* The slot processes' pids into keep[] (MAX_JOBS room), which the strays'
+ * sweep keeps: how many. */
+size_t wk_zygote_keep(const struct run *R, pid_t *keep);
 void wk_zygote_stop(struct run *R);
 
 /* schedule.c */

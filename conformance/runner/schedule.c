@@ -9,7 +9,8 @@
  * SIGCHLD handler. Results land in their case's slot (cases are sorted by
  * id before the run), so the report's order never depends on -j. With
  * --no-fork the same order runs in this process, for a debugger. Cases
- * are started by the zygote (zygote.c) when it runs. An attempt
+ * are started by their slot's process (zygote.c), their shepherd, when it
+ * runs. An attempt
  * that found no process or descriptor to start with waits and goes first
  * (launch_wait.c).
  */
@@ -88,6 +89,8 @@ static void wait_for_events(struct run *R, struct pollfd *pf)
             pf[n++] = (struct pollfd){ j->fd_output, POLLIN, 0 };
         if (j->pid && j->fd_pid >= 0) /* a shepherd the driver killed ends the case, pipes held or not */
             pf[n++] = (struct pollfd){ j->fd_pid, POLLIN, 0 };
+        if (j->pid && j->fd_slot >= 0) /* a slot's shepherd: its word that the case ended, or its end */
+            pf[n++] = (struct pollfd){ j->fd_slot, POLLIN, 0 };
     }
     if (poll(pf, n, wk_runner_wait_cap_ms(R, wk_runner_poll_timeout_ms(R))) <= 0)
         return;
@@ -127,7 +130,7 @@ void wk_runner_run_forked(struct run *R)
     int was_subreaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
     wk_reap_become_subreaper(); /* what a case left when its shepherd was killed comes here (isolation.h) */
-    wk_zygote_ready(R); /* the process the cases fork from (zygote.c); else they fork from here */
+    wk_zygote_ready(R, 0); /* the first slot's process (zygote.c; the others at their first case) */
     for (;;) {
         if (!wk_runner_out_of_time(R))
             fill_slots(R);

@@ -42,6 +42,14 @@
  * and reads it when the shepherd has exited, rather than wait a fork's time
  * per launch; the crash tools wait.
  *
+ * The runner's cases have a shepherd per -j slot that lives across
+ * cases (zygote.c; wk_shepherd_serve_setup below): the same process, the
+ * same handler and the same sweep, but it forks each case's process
+ * itself and, once the case has ended and nothing of it is left, writes
+ * the status and the `done` word for the runner instead of mirroring the
+ * status as it exits. The crash tools and a runner without a slot
+ * process use wk_shepherd_fork: a shepherd per case.
+ *
  * Why the stop handler asks who sent the signal: the case's process knows
  * its shepherd (getppid()), so a hostile driver can SIGTERM it, and the
  * case would end killed by SIGKILL, the driver's own act reported as the
@@ -56,10 +64,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -301,6 +311,108 @@ pid_t wk_shepherd_become(int start_fd, pid_t runner, volatile int32_t *done, vol
     stop_signal_set(&stops);
     sigprocmask(SIG_UNBLOCK, &stops, NULL); /* a pending stop kills the child now */
     shepherd_main(child, done); /* closes start[1] with every inherited descriptor */
+}
+
+/* ------------------------------------------------------------------ */
+/* A shepherd that lives across cases (zygote.c: one per -j slot)       */
+/* ------------------------------------------------------------------ */
+
+/* What the case's process gets back of the shepherd's signal state. */
+static struct sigaction serve_old[STOP_SIGNALS];
+static sigset_t serve_old_mask;
+
+/* What a process of the same user may change in another from outside
+ * (prlimit, setpriority, sched_setaffinity, ioprio_set) and a fork hands
+ * down: the case's process could change its shepherd's, and the next case
+ * would start with them. Read at setup, compared before each case. */
+struct inherited {
+    struct rlimit limits[RLIM_NLIMITS];
+    int nice;
+    cpu_set_t cpus;
+    long ioprio;
+};
+static struct inherited serve_inherited;
+
+static void inherited_read(struct inherited *in)
+{
+    memset(in, 0, sizeof(*in));
+    for (int r = 0; r < RLIM_NLIMITS; r++)
+        getrlimit((__rlimit_resource_t)r, &in->limits[r]);
+    errno = 0;
+    in->nice = getpriority(PRIO_PROCESS, 0);
+    sched_getaffinity(0, sizeof(in->cpus), &in->cpus);
+#ifdef SYS_ioprio_get
+    in->ioprio = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0);
+#endif
+}
+
+int wk_shepherd_unchanged(void)
+{
+    struct inherited now;
+    inherited_read(&now);
+    return memcmp(&now, &serve_inherited, sizeof(now)) == 0;
+}
+
+void wk_shepherd_serve_setup(void)
+{
+    sigset_t all, stops;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &serve_old_mask);
+    stop_signal_set(&stops);
+    inherited_read(&serve_inherited);
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* on_stop kills the case, whose processes are then reaped here */
+    wk_reap_become_subreaper();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_stop;
+    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a stop interrupts a wait, which then runs again */
+    sa.sa_mask = stops;
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, &serve_old[i]);
+    /* Unblocked from here on: between cases (no child) on_stop only notes
+     * a signal from a process still below, and kills nothing. Blocked
+     * across each fork, so that none finds a case half made. */
+    sigprocmask(SIG_UNBLOCK, &stops, NULL);
+}
+
+pid_t wk_shepherd_fork_case(volatile int32_t *driver_signal)
+{
+    sigset_t stops;
+    stop_signal_set(&stops);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
+    driver_signal_note = driver_signal;
+    pid_t self = getpid();
+    pid_t child = fork();
+    if (child == 0) {
+        for (size_t i = 0; i < STOP_SIGNALS; i++)
+            sigaction(stop_signals[i], &serve_old[i], NULL);
+        sigprocmask(SIG_SETMASK, &serve_old_mask, NULL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self)
+            _exit(127);
+        return 0;
+    }
+    int err = errno;
+    if (child > 0)
+        shepherd_child = child;
+    else
+        driver_signal_note = NULL;
+    sigprocmask(SIG_UNBLOCK, &stops, NULL); /* a stop that came meanwhile kills the new case now */
+    errno = err;
+    return child;
+}
+
+int wk_shepherd_end_case(pid_t child, volatile int32_t *done, volatile int32_t *case_status)
+{
+    int status = wait_case(child);
+    shepherd_child = 0;
+    wk_reap_descendants(); /* util/reap.c: nothing of the case is left, setsid() or not */
+    if (case_status)
+        *case_status = status;
+    if (done)
+        *done = 1; /* the case ended and nothing of it is left; its status is in *case_status */
+    driver_signal_note = NULL; /* the page goes: a late note would write to nothing */
+    return status;
 }
 
 void wk_shepherd_stop(pid_t shepherd)

@@ -35,8 +35,8 @@ int wk_runner_poll_timeout_ms(const struct run *R)
         if (!j->pid)
             continue;
         if (j->result_eof)
-            return j->fd_pid < 0 ? 2 : 20; /* the shepherd ends next: reap it soon, or see it stopped */
-        if (j->fd_pid < 0 && (wake <= 0 || now + 0.05 < wake))
+            return j->fd_pid < 0 && j->fd_slot < 0 ? 2 : 20; /* the shepherd ends next: reap it soon, or see it stopped */
+        if (j->fd_pid < 0 && j->fd_slot < 0 && (wake <= 0 || now + 0.05 < wake))
             wake = now + 0.05; /* no pidfd: look at the shepherd often */
         if (j->deadline > 0 && (wake <= 0 || j->deadline < wake))
             wake = j->deadline;
@@ -60,6 +60,10 @@ void wk_runner_check_children(struct run *R)
         if (!j->pid)
             continue;
         int status = 0;
+        if (wk_zygote_case_done(j, &status)) { /* a slot's shepherd: the case ended, the shepherd lives on */
+            wk_runner_reap(R, j, status, WK_END_CASE_DONE);
+            continue;
+        }
         enum wk_shepherd_state state = wk_shepherd_state(j->pid);
         if (state == WK_SHEPHERD_ENDED && waitpid(j->pid, &status, WNOHANG) == j->pid) {
             wk_runner_reap(R, j, status, WK_END_EXITED);

@@ -1,45 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zygote.c - the small process the cases are forked from (issue 26, item
- * 4: a leaner runner).
+ * zygote.c - the small process of each -j slot, which forks the slot's
+ * cases and is their shepherd (issue 26, item 4: a leaner runner).
  *
- * Why: a fork costs in proportion to the memory the forking process has
- * touched (its page tables are copied, and each side then takes a copy
- * fault per page it writes), and the runner is big: the 561 loaded
- * programs alone are 40 MB (72 KB each). A case forked from it cost 5 to
- * 15 ms of CPU, 90% and more of the suite's. The zygote is the same binary
- * started afresh (posix_spawn of /proc/self/exe: no copy of the runner's
- * memory, and nothing loaded: no specs, no driver), which the runner feeds
- * one launch at a time: the case's program, flattened (prog_flat below),
- * its result and output pipes' write ends, the start pipe's write end and
- * the page it shares with the runner (a memfd), over a socket
- * (SCM_RIGHTS). The options of the run come once, first.
+ * Why a process of its own: a fork costs in proportion to the memory the
+ * forking process has touched (its page tables are copied, and each side
+ * then takes a copy fault per page it writes), and the runner is big: the
+ * 561 loaded programs alone are 40 MB (72 KB each). A case forked from it
+ * cost 5 to 15 ms of CPU, 90% and more of the suite's. The slot's process
+ * is the same binary started afresh (posix_spawn of /proc/self/exe: no
+ * copy of the runner's memory, and nothing loaded: no specs, no driver),
+ * which the runner feeds one launch at a time: the case's program,
+ * flattened (prog_flat below), its result and output pipes' write ends,
+ * over a socket (SCM_RIGHTS). The options of the run come once, first.
  *
- * The process structure is the one a direct fork makes: the zygote starts
- * each shepherd with clone(CLONE_PARENT), so the shepherd is the runner's
- * child, not the zygote's. The runner waits for it, reads its stops, is
- * the subreaper its case's orphans come to when it is killed, and is the
- * parent of the case's parent, exactly as before (shepherd.c, signals.c,
- * timeouts.c are unchanged in what they see). The shepherd then forks the
- * case's process (wk_shepherd_become), which runs child_main as a directly
- * forked one does. Each case still pays its own dlopen and DriverEntry
- * (under the load watchdog) in its own process.
+ * Why it is also the shepherd, living across cases: a case used to be two
+ * processes, a shepherd started for it and the case's own, and a fork,
+ * exit and wait of two processes costs twice one. Posix_spawn makes the
+ * slot's process the runner's child, as a shepherd must be (the runner
+ * waits for it, sees it stopped or killed, is the subreaper its cases'
+ * orphans come to when it is killed, and the case's grandparent:
+ * signals.c), so it is the shepherd itself (shepherd.c,
+ * wk_shepherd_serve_setup): for each launch it makes the page the case
+ * shares with the runner (a memfd, fresh each case), forks the case's
+ * process (wk_shepherd_fork_case), answers with its pid and the page, and
+ * once the case's process has ended and every process it started is
+ * killed and reaped (wk_shepherd_end_case) writes the case's wait status
+ * to the page and a "done" word with it to the socket: what the runner
+ * read before as the shepherd's exit. Each case still pays its own dlopen
+ * and DriverEntry (under the load watchdog) in its own process, and gets
+ * its own process group, pipes and page; the shepherd keeps nothing of a
+ * case but its place in the slot.
  *
- * The zygote dies with the runner: PR_SET_PDEATHSIG (SIGKILL), checked
- * against the runner's pid passed to it, and end of file on its socket. It
- * is in a process group of its own (a terminal's ^C is the runner's to
- * handle). A zygote that does not answer, or has died (a driver can kill
- * any process of its user), is replaced once (the case forks from the
- * runner when no new one starts); when the new one fails too the case is
- * an error naming the zygote, the kit's fault, never the driver's
- * verdict. A zygote that cannot start at all (no /proc, a process or
- * descriptor limit) leaves the runner to fork cases itself, as it did
- * before; so does a program this file cannot flatten (a pointer out of the
- * program: none in the kit's own). Only one thread of the zygote ever runs
- * and it never allocates while it clones, so the clone's lack of fork()'s
- * housekeeping (atfork handlers, the cached thread id) is harmless: the
- * shepherd ends by kill(getpid()), not raise(), and the case's process is
- * made by fork().
+ * A slot's process that dies, is killed or is stopped (a driver can
+ * signal any process of its user) is replaced: during a case the runner
+ * sees it as it saw a shepherd (timeouts.c; the case is a crash that says
+ * so, or a timeout), kills it, sweeps what its case left, and the slot's
+ * next launch spawns another; between cases the next launch finds it
+ * stopped or gone (or it does not answer within 10 s) and replaces it
+ * once (the case forks from the runner when no new one starts); when the
+ * new one fails too the case is an error naming the zygote, the kit's
+ * fault, never the driver's verdict. So is one a case changed from outside
+ * (its limits or priority: wk_shepherd_unchanged): it leaves before the
+ * next case, which would inherit them. A slot process that cannot start
+ * at all (no /proc, a process or descriptor limit) leaves the runner to
+ * fork cases itself, as it did before; so does a program this file cannot
+ * flatten (a pointer out of the program: none in the kit's own).
+ *
+ * It dies with the runner (PR_SET_PDEATHSIG: SIGTERM, which kills its
+ * case, whose processes are then reaped; and end of file on its socket)
+ * and is in a process group of its own (a terminal's ^C is the runner's to
+ * handle). Named "wddmkit-zygote" on its command line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -355,7 +366,7 @@ static int readable(int fd, int ms)
     return n > 0 ? 0 : -1;
 }
 
-/* One launch, runner to zygote: this header (with the result and output
+/* One launch, runner to slot process: this header (with the result and output
  * pipes' write ends), then prog_len bytes of flat program. */
 struct request {
     uint32_t magic;
@@ -364,15 +375,23 @@ struct request {
     struct wk_result_nonce nonce;
 };
 
-/* The zygote's answer: the shepherd's pid (with the shared page's memfd
- * and the start pipe's read end), or the call that failed and its errno.
- * The zygote makes the two descriptors itself, so that the runner never
- * holds more descriptors at once than a fork of its own took. */
+/* The slot process's answer: the case process's pid (with the shared
+ * page's memfd), or the call that failed and its errno. The slot process
+ * makes the page itself, so that the runner never holds more descriptors
+ * at once than a fork of its own took. */
 enum { CALL_FORK, CALL_PIPE, CALL_MEMFD };
 struct answer {
     int32_t pid;                      /* > 0: started */
     int32_t err;
     int32_t call;                     /* CALL_* */
+};
+
+/* Its second word, once the case's process has ended and every process
+ * it started is gone: the case process's wait status. */
+#define DONE_MAGIC 0x454e4f44u /* "DONE" */
+struct done {
+    uint32_t magic;
+    int32_t status;
 };
 
 /* Sends data with fds (n of them, 0: none) as one message's first bytes. */
@@ -453,8 +472,8 @@ static ssize_t recv_fds(int sock, void *data, size_t len, int *fds, int n, int *
 static struct wk_runner_options zygote_options;
 static struct wk_prog zygote_prog; /* the case's, decoded in the case's process only */
 
-/* In the case's process: its program, then child_main as a directly
- * forked case runs it. */
+/* In the case's process: its program, then child_main as a case forked
+ * from the runner runs it. */
 static _Noreturn void zygote_case(const struct request *q, const unsigned char *flat, volatile struct case_shared *shared,
                                   int rfd, int ofd)
 {
@@ -514,45 +533,44 @@ static int new_page(volatile struct case_shared **page)
     return fd;
 }
 
-/* One launch: the shepherd, the runner's child, and its pid back with the
- * shared page and the start pipe's read end (or why not). */
-static void zygote_launch(int sock, pid_t runner, const struct request *q, const int fds[2], const unsigned char *flat)
+/* One case: its process, forked here (this process is its shepherd),
+ * its pid back with the shared page, then, once it ended and nothing of
+ * it is left, its status. Exits when the runner is gone. */
+static void slot_case(int sock, const struct request *q, const int fds[2], const unsigned char *flat)
 {
     struct answer a = { 0, 0, CALL_MEMFD };
     volatile struct case_shared *page = NULL;
-    int start[2] = { -1, -1 }, memfd = new_page(&page);
+    int memfd = new_page(&page);
+    pid_t child = -1;
     if (memfd >= 0) {
-        a.call = CALL_PIPE;
-        if (pipe2(start, O_CLOEXEC) == 0) {
-            a.call = CALL_FORK;
-            pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, NULL);
-            if (pid == 0) {
-                close(sock);
-                close(memfd);
-                close(start[0]);
-                if (wk_shepherd_become(start[1], runner, &page->shepherd_done, &page->shepherd_signal) == 0)
-                    zygote_case(q, flat, page, fds[0], fds[1]);
-                _exit(127); /* not reached: the shepherd ends in shepherd_main */
-            }
-            a.pid = pid > 0 ? pid : 0;
+        a.call = CALL_FORK;
+        child = wk_shepherd_fork_case(&page->shepherd_signal);
+        if (child == 0) {
+            close(sock); /* the case never speaks for its shepherd */
+            close(memfd);
+            zygote_case(q, flat, page, fds[0], fds[1]);
         }
+        a.pid = child > 0 ? child : 0;
     }
     a.err = a.pid > 0 ? 0 : errno;
+    close(fds[0]); /* the pipes reach end of file once the case's processes are gone */
+    close(fds[1]);
+    int back[1] = { memfd };
+    int sent = send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 1 : 0) >= 0;
+    if (memfd >= 0)
+        close(memfd);
+    if (a.pid > 0) {
+        struct done d = { DONE_MAGIC, 0 };
+        d.status = wk_shepherd_end_case(child, &page->shepherd_done, &page->case_status);
+        sent = sent && write_all(sock, &d, sizeof(d)) == 0;
+    }
     if (page)
         munmap((void *)(uintptr_t)page, sizeof(struct case_shared));
-    close(fds[0]);
-    close(fds[1]);
-    if (start[1] >= 0)
-        close(start[1]);
-    int back[2] = { memfd, start[0] };
-    if (send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 2 : 0) < 0)
-        _exit(0);
-    for (int i = 0; i < 2; i++)
-        if (back[i] >= 0)
-            close(back[i]);
+    if (!sent)
+        _exit(0); /* the runner is gone; so is the case, and all it started */
 }
 
-static _Noreturn void zygote_main(int sock, pid_t runner)
+static _Noreturn void zygote_main(int sock)
 {
     uint32_t len = 0;
     static unsigned char options[1 << 16];
@@ -560,6 +578,7 @@ static _Noreturn void zygote_main(int sock, pid_t runner)
         _exit(0);
     struct buf r = { options, len, len, 0, 0 };
     options_read(&r, &zygote_options);
+    wk_shepherd_serve_setup();
     if (r.bad || write_all(sock, "r", 1) != 0)
         _exit(0);
     unsigned char *flat = NULL;
@@ -570,13 +589,15 @@ static _Noreturn void zygote_main(int sock, pid_t runner)
         int got = zygote_receive(sock, &q, fds, &flat, &cap);
         if (got <= 0)
             _exit(0); /* the runner closed its end, or died; or words not the runner's: it starts another */
-        zygote_launch(sock, runner, &q, fds, flat);
+        if (!wk_shepherd_unchanged())
+            _exit(0); /* a case changed this process's limits from outside: the runner starts another */
+        slot_case(sock, &q, fds, flat);
     }
 }
 
-/* Before main(), in a process the runner spawned as its zygote (the
- * environment says which socket and which runner): the zygote, never
- * main(). Every other process of this binary passes through untouched. */
+/* Before main(), in a process the runner spawned as a slot's process (the
+ * environment says which socket and which runner): that, never main().
+ * Every other process of this binary passes through untouched. */
 __attribute__((constructor)) static void zygote_hook(void)
 {
     const char *v = getenv(ZYGOTE_ENV);
@@ -590,29 +611,29 @@ __attribute__((constructor)) static void zygote_hook(void)
 #ifdef SYS_close_range
     syscall(SYS_close_range, ZYGOTE_FD + 1u, ~0u, 0u);
 #endif
-    zygote_main(ZYGOTE_FD, (pid_t)runner);
+    zygote_main(ZYGOTE_FD);
 }
 
 /* ------------------------------------------------------------------ */
 /* The runner's side                                                     */
 /* ------------------------------------------------------------------ */
 
-/* The zygote's end: SIGKILL (it holds nothing to flush) and reaped. */
-static void zygote_end(struct run *R)
+/* A slot process's end: SIGKILL (it holds nothing to flush) and reaped. */
+static void zygote_end(struct run *R, uint32_t slot)
 {
-    if (R->zygote_fd >= 0)
-        close(R->zygote_fd);
-    R->zygote_fd = -1;
-    if (R->zygote_pid > 0) {
-        kill(R->zygote_pid, SIGKILL);
-        while (waitpid(R->zygote_pid, NULL, 0) < 0 && errno == EINTR)
+    if (R->zygote[slot].fd >= 0)
+        close(R->zygote[slot].fd);
+    R->zygote[slot].fd = -1;
+    if (R->zygote[slot].pid > 0) {
+        kill(R->zygote[slot].pid, SIGKILL);
+        while (waitpid(R->zygote[slot].pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
-    R->zygote_pid = 0;
+    R->zygote[slot].pid = 0;
 }
 
-/* Spawns the zygote and hands it the options: 0, or -1 with errno. */
-static int zygote_spawn(struct run *R)
+/* Spawns slot's process and hands it the options: 0, or -1 with errno. */
+static int zygote_spawn(struct run *R, uint32_t slot)
 {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -644,45 +665,46 @@ static int zygote_spawn(struct run *R)
         posix_spawn_file_actions_destroy(&fa);
         posix_spawnattr_destroy(&at);
         if (!err)
-            R->zygote_pid = pid;
+            R->zygote[slot].pid = pid;
     }
     free(env);
     close(sv[1]);
-    R->zygote_fd = sv[0];
+    R->zygote[slot].fd = sv[0];
     if (err) {
         close(sv[0]);
-        R->zygote_fd = -1;
+        R->zygote[slot].fd = -1;
         errno = err;
         return -1;
     }
-    /* A zygote that stops reading (stopped by someone) must not hold the
-     * runner in a send of a large program, nor in a half-read answer. */
+    /* A slot process that stops reading (stopped by someone) must not hold
+     * the runner in a send of a large program, nor in a half-read answer. */
+    int fd = R->zygote[slot].fd;
     struct timeval limit = { ANSWER_MS / 1000, 0 };
-    setsockopt(R->zygote_fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
-    setsockopt(R->zygote_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
     static unsigned char options[1 << 16];
     struct buf w = { options + 4, 0, sizeof(options) - 4, 0, 0 };
     options_write(&w, R->o);
     uint32_t len = (uint32_t)w.len;
     memcpy(options, &len, sizeof(len));
     char ready = 0;
-    if (w.bad || write_all(R->zygote_fd, options, w.len + 4) != 0 || readable(R->zygote_fd, ANSWER_MS) != 0 ||
-        read(R->zygote_fd, &ready, 1) != 1 || ready != 'r') {
+    if (w.bad || write_all(fd, options, w.len + 4) != 0 || readable(fd, ANSWER_MS) != 0 || read(fd, &ready, 1) != 1 ||
+        ready != 'r') {
         err = errno ? errno : EPROTO;
-        zygote_end(R);
+        zygote_end(R, slot);
         errno = err;
         return -1;
     }
     return 0;
 }
 
-int wk_zygote_ready(struct run *R)
+int wk_zygote_ready(struct run *R, uint32_t slot)
 {
-    if (R->zygote_fd >= 0)
+    if (R->zygote[slot].fd >= 0)
         return 1;
     if (R->zygote_off)
         return 0;
-    if (zygote_spawn(R) == 0)
+    if (zygote_spawn(R, slot) == 0)
         return 1;
     /* Out of processes or descriptors: this launch forks as before, the
      * next tries again. Anything else (no /proc, no exec): not this run. */
@@ -693,16 +715,54 @@ int wk_zygote_ready(struct run *R)
 
 void wk_zygote_stop(struct run *R)
 {
-    zygote_end(R);
+    for (uint32_t s = 0; s < MAX_JOBS; s++)
+        zygote_end(R, s);
     R->zygote_off = 0;
     free(R->zygote_buf);
     R->zygote_buf = NULL;
     R->zygote_cap = 0;
 }
 
-pid_t wk_zygote_keep(const struct run *R)
+size_t wk_zygote_keep(const struct run *R, pid_t *keep)
 {
-    return R->zygote_pid;
+    size_t n = 0;
+    for (uint32_t s = 0; s < R->slots && s < MAX_JOBS; s++)
+        if (R->zygote[s].pid > 0)
+            keep[n++] = R->zygote[s].pid;
+    return n;
+}
+
+static uint32_t slot_of(const struct run *R, const struct job *j)
+{
+    return (uint32_t)(j - R->jobs);
+}
+
+void wk_zygote_retire(struct run *R, struct job *j)
+{
+    uint32_t slot = slot_of(R, j);
+    if (j->fd_slot >= 0 && R->zygote[slot].fd == j->fd_slot) {
+        close(R->zygote[slot].fd);
+        R->zygote[slot].fd = -1;
+        R->zygote[slot].pid = 0; /* reaped by the caller */
+    }
+    j->fd_slot = -1;
+}
+
+int wk_zygote_case_done(struct job *j, int *status)
+{
+    struct done d;
+    if (j->fd_slot < 0)
+        return 0;
+    ssize_t n;
+    do
+        n = recv(j->fd_slot, &d, sizeof(d), MSG_DONTWAIT);
+    while (n < 0 && errno == EINTR);
+    if (n > 0 && (size_t)n < sizeof(d) && read_all(j->fd_slot, (char *)&d + n, sizeof(d) - (size_t)n) == 0)
+        n = sizeof(d); /* cannot happen (8 bytes): the rest, within the socket's time limit */
+    if (n != (ssize_t)sizeof(d) || d.magic != DONE_MAGIC)
+        return 0; /* nothing yet, or the process is gone (end of file): its exit tells */
+    *status = d.status;
+    return 1;
 }
 
 static const char *call_name(int32_t call)
@@ -710,17 +770,41 @@ static const char *call_name(int32_t call)
     return call == CALL_PIPE ? "pipe" : call == CALL_MEMFD ? "memfd_create" : "fork";
 }
 
-/* One request and its answer: the shepherd's pid, or -1 with errno and
- * *call (*zygote_failed when the zygote itself did not answer). */
-static pid_t ask(struct run *R, struct job *j, const struct request *q, const unsigned char *flat, const int fds[2],
-                 int *start_fd, const char **call, int *zygote_failed)
+/* Waits for slot's answer: 0, or -1 (errno ETIMEDOUT) when it did not
+ * come in time or the process stopped (a driver in another slot can stop
+ * it) or ended meanwhile: never a wait the driver can make long. */
+static int answer_readable(const struct run *R, uint32_t slot)
 {
+    double deadline = wk_now_seconds() + ANSWER_MS / 1000.0;
+    for (;;) {
+        if (readable(R->zygote[slot].fd, 20) == 0)
+            return 0;
+        if (wk_shepherd_state(R->zygote[slot].pid) != WK_SHEPHERD_RUNNING || wk_now_seconds() >= deadline) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
+    }
+}
+
+/* One request and its answer: the case's process started, or -1 with
+ * errno and *call (*zygote_failed when the slot process itself did not
+ * answer). */
+static int ask(struct run *R, struct job *j, const struct request *q, const unsigned char *flat, const int fds[2],
+               const char **call, int *zygote_failed)
+{
+    uint32_t slot = slot_of(R, j);
+    int fd = R->zygote[slot].fd;
     struct answer a;
-    int back[2], truncated = 0;
+    int back[1], truncated = 0;
     *zygote_failed = 1;
     *call = "zygote";
-    if (send_fds(R->zygote_fd, q, sizeof(*q), fds, 2) < 0 || write_all(R->zygote_fd, flat, (size_t)q->prog_len) != 0 ||
-        readable(R->zygote_fd, ANSWER_MS) != 0 || recv_fds(R->zygote_fd, &a, sizeof(a), back, 2, &truncated) <= 0) {
+    errno = 0;
+    if (wk_shepherd_state(R->zygote[slot].pid) != WK_SHEPHERD_RUNNING) {
+        errno = EPIPE; /* stopped or ended since its last case: replaced */
+        return -1;
+    }
+    if (send_fds(fd, q, sizeof(*q), fds, 2) < 0 || write_all(fd, flat, (size_t)q->prog_len) != 0 ||
+        answer_readable(R, slot) != 0 || recv_fds(fd, &a, sizeof(a), back, 1, &truncated) <= 0) {
         if (errno == 0 || errno == ENOENT)
             errno = EPIPE;
         return -1;
@@ -731,15 +815,11 @@ static pid_t ask(struct run *R, struct job *j, const struct request *q, const un
         errno = a.err > 0 ? a.err : EPROTO;
         return -1;
     }
-    if (back[0] < 0 || back[1] < 0) {
-        /* no room for the descriptors (MSG_CTRUNC): the case cannot be
-         * watched; its shepherd goes, and the attempt waits like one that
-         * found no descriptor */
-        for (int i = 0; i < 2; i++)
-            if (back[i] >= 0)
-                close(back[i]);
-        wk_shepherd_stop(a.pid);
-        wk_runner_wait_for(a.pid);
+    if (back[0] < 0) {
+        /* no room for the descriptor (MSG_CTRUNC): the case cannot be
+         * watched; it goes with its shepherd, and the attempt waits like
+         * one that found no descriptor */
+        *zygote_failed = 1;
         *call = "pipe";
         errno = truncated ? EMFILE : EPROTO;
         return -1;
@@ -747,14 +827,14 @@ static pid_t ask(struct run *R, struct job *j, const struct request *q, const un
     void *page = mmap(NULL, sizeof(struct case_shared), PROT_READ | PROT_WRITE, MAP_SHARED, back[0], 0);
     close(back[0]);
     wk_runner_job_share(j, page == MAP_FAILED ? NULL : page); /* none: the report names no DDI, as before */
-    fcntl(back[1], F_SETFL, fcntl(back[1], F_GETFL) | O_NONBLOCK);
-    *start_fd = back[1];
-    return (pid_t)a.pid;
+    j->fd_slot = fd;
+    return 0;
 }
 
 pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, int result_fd, int output_fd,
-                       int *start_fd, const char **failed_call)
+                       const char **failed_call)
 {
+    uint32_t slot = slot_of(R, j);
     *failed_call = "malloc";
     struct request q = { REQUEST_MAGIC, j->attempt, flat_size(p), j->nonce };
     if (q.prog_len > R->zygote_cap) { /* kept for the run: see flat_write */
@@ -768,18 +848,21 @@ pid_t wk_zygote_launch(struct run *R, struct job *j, const struct wk_prog *p, in
     if (!flat_write(p, flat))
         return -2; /* a pointer out of the program: the caller forks it itself */
     int fds[2] = { result_fd, output_fd };
-    pid_t pid = -1;
     for (int tries = 0; tries < 2; tries++) {
         int zygote_failed = 0;
-        if (tries && !wk_zygote_ready(R))
+        if (tries && !wk_zygote_ready(R, slot))
             return -2; /* no new one: this case forks from the runner, as without a zygote */
-        pid = ask(R, j, &q, flat, fds, start_fd, failed_call, &zygote_failed);
-        if (pid > 0 || !zygote_failed)
-            break;
+        if (ask(R, j, &q, flat, fds, failed_call, &zygote_failed) == 0)
+            return R->zygote[slot].pid;
+        if (!zygote_failed)
+            return -1;
         int err = errno;
-        zygote_end(R); /* dead or silent: killed, reaped, replaced once */
-        wk_runner_kill_strays(R); /* a shepherd it may have started unanswered holds this case's pipes */
+        const char *call = *failed_call;
+        zygote_end(R, slot);      /* dead, stopped or silent: killed, reaped, replaced once */
+        wk_runner_kill_strays(R); /* a case it may have started unanswered holds this case's pipes */
         errno = err;
+        if (strcmp(call, "zygote") != 0)
+            return -1; /* no descriptor for the page: the attempt waits (launch_wait.c) */
     }
-    return pid > 0 ? pid : -1;
+    return -1;
 }
