@@ -247,5 +247,6 @@ int wk_cli_fuzz(int argc, char **argv)
         return 0;
     F.o.repo_dir = wk_cli_data_dir(NULL);
     F.o.builds_dir = wk_cli_builds_dir();
+    F.o.kit_commit = wk_cli_kit_commit;
     return run_reaped(&F.o);
 }

@@ -220,8 +220,12 @@ exit 0
 ]=])
 endforeach()
 file(MAKE_DIRECTORY ${_afl_pick}/build/afl/cli ${_afl_pick}/build/afl-driver/cli)
-file(WRITE ${_afl_pick}/build/afl/cli/wddmkit "#!/bin/sh\necho 'undefined symbol: __asan_report_load8' >&2\nexit 1\n")
-file(WRITE ${_afl_pick}/build/afl-driver/cli/wddmkit "#!/bin/sh\nexit 0\n")
+# Both are of this build's commit (`version`): a build of another commit is
+# not taken (fuzz/campaign/builds.c, build_is_current).
+set(_stand_in_version "if [ \"$1\" = version ]; then printf 'wddmkit 0\\ncommit ${WK_KIT_COMMIT}\\n'; exit 0; fi\n")
+file(WRITE ${_afl_pick}/build/afl/cli/wddmkit
+     "#!/bin/sh\n${_stand_in_version}echo 'undefined symbol: __asan_report_load8' >&2\nexit 1\n")
+file(WRITE ${_afl_pick}/build/afl-driver/cli/wddmkit "#!/bin/sh\n${_stand_in_version}exit 0\n")
 file(CHMOD ${_afl_pick}/build/afl/cli/wddmkit ${_afl_pick}/build/afl-driver/cli/wddmkit
      PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 add_test(NAME cli.fuzz_afl_driver_preset

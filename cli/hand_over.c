@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fuzz.h" /* wk_campaign_same_kit */
 #include "cli.h"
 #include "driver_probe.h"
 #include "reference.h" /* wk_vidmm_missing_runtime_symbol */
@@ -184,6 +185,23 @@ int wk_cli_build_loads_driver(const char *exe, const char *driver)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* Whether exe is of this wddmkit's commit (campaign.h says why that
+ * matters); when not, a line says so, once per build. */
+static int current_build(const char *exe)
+{
+    char theirs[64];
+    if (wk_campaign_same_kit(exe, wk_cli_kit_commit, theirs, sizeof(theirs))) {
+        if (strcmp(theirs, wk_cli_kit_commit) != 0)
+            fprintf(stderr, "wddmkit: warning: %s is of commit %.12s, this wddmkit of %.12s (WK_ANY_BUILD=1): its "
+                            "verdicts come from other code\n", exe, theirs, wk_cli_kit_commit);
+        return 1;
+    }
+    fprintf(stderr, "wddmkit: %s would load the driver but is of commit %.12s, and this wddmkit is %.12s: its "
+                    "verdicts would come from other code, so it is not used. Rebuild it (cmake --build on its "
+                    "build folder), or set WK_ANY_BUILD=1 to use it as it is.\n", exe, theirs, wk_cli_kit_commit);
+    return 0;
+}
+
 /* Runs the command line again in exe (does not return), or returns 2. */
 static int run_in(const char *exe, char **argv)
 {
@@ -219,7 +237,7 @@ static int preload_hand_over(char **argv, const char *driver, const char *soname
     int ready = soname[0] && (!old || !old[0] || saved) && prepend_preload(soname, saved);
     for (int i = -1; ready && i < c->count; i++) { /* each `driver check` inherits LD_PRELOAD */
         const char *exe = i < 0 ? c->self : c->path[i];
-        if (!exe[0] || !wk_cli_build_loads_driver(exe, driver))
+        if (!exe[0] || !wk_cli_build_loads_driver(exe, driver) || (i >= 0 && !current_build(exe)))
             continue;
         fprintf(stderr, "wddmkit: %s was built with GCC's AddressSanitizer, whose runtime must be the first "
                         "library of the process: running %s with LD_PRELOAD=%s\n", driver, exe, getenv("LD_PRELOAD"));
@@ -253,7 +271,7 @@ int wk_cli_hand_over(int argc, char **argv)
         return preload_hand_over(argv, driver, soname, &c);
     wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym));
     for (int i = 0; i < c.count; i++) {
-        if (!wk_cli_build_loads_driver(c.path[i], driver))
+        if (!wk_cli_build_loads_driver(c.path[i], driver) || !current_build(c.path[i]))
             continue;
         fprintf(stderr, "wddmkit: %s needs %s, which this build lacks (a module built with sanitizers or fuzzer "
                         "coverage): running %s\n", driver, sym, c.path[i]);

@@ -42,11 +42,14 @@ expect_in "check crashing constructor" "while loading" "$out"
 "$wddmkit" driver check >"$out" 2>&1; expect_rc "check without PATH" 2 $?
 
 # A build tree holding the driver, whose stand-in wddmkit "loads" it and
-# records the command line it was given.
-stand_in() { # DIR ANSWER
+# records the command line it was given; it is of this wddmkit's commit
+# unless a third argument names another.
+commit=$("$wddmkit" version | sed -n 's/^commit //p')
+stand_in() { # DIR ANSWER [COMMIT]
     mkdir -p "$1/cli" "$1/drivers"
     cat >"$1/cli/wddmkit" <<SCRIPT
 #!/bin/sh
+if [ "\$1" = version ]; then printf 'wddmkit 0.1.0\\ncommit %s\\n' "${3:-$commit}"; exit 0; fi
 if [ "\$1" = driver ]; then exit $2; fi
 echo "stand-in \$0 ran: \$*"
 exit 7
@@ -71,6 +74,18 @@ cp "$needs" "$scratch/tree/bad/drivers/inner.so"
 "$wddmkit" triage "$scratch" --driver "$scratch/tree/bad/drivers/inner.so" >"$out" 2>&1
 expect_rc "passed over" 7 $?
 expect_in "passed over" "stand-in $scratch/tree/cli/wddmkit ran: triage" "$out"
+
+# A build of another commit that loads it is not used: its verdicts would
+# come from other code (a stale build/asan blamed a correct driver that the
+# current build passed). WK_ANY_BUILD=1 uses it, saying so.
+stand_in "$scratch/stale" 0 0123456789abcdef0123456789abcdef01234567
+"$wddmkit" repro "$prog" --driver "$scratch/stale/drivers/needs.so" >"$out" 2>&1
+expect_rc "stale build" 2 $?
+expect_in "stale build" "$scratch/stale/cli/wddmkit would load the driver but is of commit 0123456789ab" "$out"
+grep -q "stand-in" "$out" && fail "stale build: the stand-in ran"
+WK_ANY_BUILD=1 "$wddmkit" repro "$prog" --driver "$scratch/stale/drivers/needs.so" >"$out" 2>&1
+expect_rc "stale build, WK_ANY_BUILD=1" 7 $?
+expect_in "stale build, WK_ANY_BUILD=1" "warning: $scratch/stale/cli/wddmkit is of commit 0123456789ab" "$out"
 
 # No build loads it.
 mkdir -p "$scratch/lone"

@@ -96,6 +96,31 @@ static int build_wddmkit(const char *bin, char out[FPATH])
            wk_path_is_executable(path) && realpath(path, out);
 }
 
+int wk_campaign_same_kit(const char *exe, const char *commit, char *theirs, size_t cap)
+{
+    static char text[4096];
+    const char *argv[] = { exe, "version", NULL };
+    snprintf(theirs, cap, "unknown");
+    int st = wk_campaign_capture(argv, text, sizeof(text));
+    const char *at = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? strstr(text, "\ncommit ") : NULL;
+    if (at)
+        snprintf(theirs, cap, "%.*s", (int)strcspn(at + 8, " \n"), at + 8);
+    const char *any = getenv("WK_ANY_BUILD");
+    return (any && strcmp(any, "1") == 0) || strcmp(theirs, commit) == 0;
+}
+
+/* Whether the build of harness binary bin is of this wddmkit's commit (or
+ * has no wddmkit to ask, or nothing to compare with); a refusal says why. */
+static int build_is_current(const struct campaign *c, const char *bin, char *why, size_t cap)
+{
+    char exe[FPATH], theirs[64];
+    if (!c->o.kit_commit || !build_wddmkit(bin, exe) || wk_campaign_same_kit(exe, c->o.kit_commit, theirs, sizeof(theirs)))
+        return 1;
+    snprintf(why, cap, "built from commit %.12s, and this wddmkit is %.12s: its harness judges with other code "
+                       "(rebuild it; WK_ANY_BUILD=1 takes it as it is)", theirs, c->o.kit_commit);
+    return 0;
+}
+
 /* What `<build>/cli/wddmkit driver check DRIVER` says, one line:
  * the loader's reason after "does not load into this build: ", else the
  * first line it printed, else its exit status. */
@@ -260,7 +285,10 @@ static void explain_refusals(const struct campaign *c, const struct candidates *
     const char *e = engine_name(c);
     char exe[FPATH];
     int runtime = 0;
-    fprintf(stderr, "wddmkit fuzz: no %s build here loads the driver module %s:\n", e, driver_module(c));
+    if (driver_given(c))
+        fprintf(stderr, "wddmkit fuzz: no %s build here loads the driver module %s:\n", e, driver_module(c));
+    else
+        fprintf(stderr, "wddmkit fuzz: no %s build here can run the campaign:\n", e);
     for (int i = 0; i < cs->n; i++) {
         const struct candidate *k = &cs->k[i];
         if (!k->refused)
@@ -320,7 +348,8 @@ int wk_campaign_locate_binary(struct campaign *c)
         if (!wk_path_is_executable(k->path) || seen_before(&cs, i))
             continue;
         k->tried = 1;
-        if (!c->o.build_dir && !build_loads_driver(c, k->path, k->why, sizeof(k->why))) {
+        if (!c->o.build_dir && (!build_is_current(c, k->path, k->why, sizeof(k->why)) ||
+                                !build_loads_driver(c, k->path, k->why, sizeof(k->why)))) {
             k->refused = 1;
             refused = 1;
             continue;

@@ -40,6 +40,9 @@ struct wk_campaign_options {
      * binaries are (<builds_dir>/<preset>/fuzz/<harness>): a checkout's
      * build/, an installed kit's libexec/wddmkit. NULL: <repo>/build. */
     const char *builds_dir;
+    /* This wddmkit's commit (`wddmkit version`): a build of another
+     * commit is not taken (wk_campaign_same_kit). NULL: not checked. */
+    const char *kit_commit;
     enum wk_campaign_engine engine;
     uint64_t jobs, time, max_len, timeout, rss_limit;
     int max_len_set, dry_run, no_triage, prune, keep_seeds, stop_on_known;
@@ -56,6 +59,17 @@ struct wk_campaign_options {
  * found, 2 a setup error (including an engine that failed without finding
  * anything). Prints its own messages. */
 int wk_campaign_run(const struct wk_campaign_options *o);
+
+/*
+ * Whether the wddmkit at `exe` is of commit `commit` (what its `version`
+ * prints): 1 yes, 0 no (its commit in theirs, "unknown" when it says
+ * none). A build of another commit judges with other code (a program
+ * format, a rule, how a step program is judged), so its verdicts are not
+ * this wddmkit's: a build left behind by a checkout that moved on blamed a
+ * correct driver where the current build passed it. WK_ANY_BUILD=1 in the
+ * environment says yes to any build (the caller then says which it runs).
+ */
+int wk_campaign_same_kit(const char *exe, const char *commit, char *theirs, size_t cap);
 
 /* Whether s can be a harness name or an AFL++ instance folder in a path:
  * 1 to 64 letters, digits, '_' and '-'. */
