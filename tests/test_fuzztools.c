@@ -1048,7 +1048,7 @@ static void test_triage(void **state)
     expect_output(out, line);
     snprintf(line, sizeof(line), "     1  pass    pass  [smallest: %s/c-plain,", dir);
     expect_output(out, line);
-    expect_output(out, "note: 1 file(s) ran without a finding here."); /* a crash that passes is explained */
+    expect_output(out, "note: 1 file(s) ran without a finding here, as a corpus"); /* a crash that passes is explained */
     assert_int_equal(wddmkit(out, sizeof(out), "triage '%s/none'", dir), 2);
     free_prog(a);
     free_prog(b);

@@ -147,8 +147,9 @@ int wk_crash_triage(const struct wk_crash_options *op)
         passed += groups[i].cls == CLS_PASS ? groups[i].count : 0;
     }
     if (passed)
-        printf("note: %u file(s) ran without a finding here. Saved crashes that pass on replay are flaky "
-               "(state the replay does not rebuild), or the replay binaries differ from the engine's "
+        printf("note: %u file(s) ran without a finding here, as a corpus's or regressions' files should. Saved "
+               "crashes that pass on replay are flaky (state the replay does not rebuild), or the replay binaries "
+               "differ from the engine's "
                "build: other sanitizers (a UBSan or ASan report needs the sanitized build: WK_REPLAY_DIR=build/"
                "libfuzzer/fuzz or build/asan/fuzz) or an older build of the harness.\n", passed);
     int sarif_failed = o.sarif && wk_crash_triage_sarif(&o, wk_crash_harness_of(&o, o.path), groups, ngroups) != 0;
