@@ -135,7 +135,10 @@ expect_in "fuzz without an engine build" "Instrumented builds" "$out"
 variant=$kit/$libexecdir/wddmkit/libfuzzer
 mkdir -p "$variant/fuzz" "$variant/cli"
 printf '#!/bin/sh\nexit 0\n' >"$variant/fuzz/fuzz_prog"
-printf '#!/bin/sh\nif [ "$1" = driver ]; then exit 0; fi\necho "stand-in $0 ran: $*"\nexit 7\n' >"$variant/cli/wddmkit"
+# Of the installed kit's commit, as a packager's build of the same source
+# is (a build of another commit is passed over: cli.driver_build).
+commit=$("$wddmkit" version | sed -n 's/^commit //p')
+printf '#!/bin/sh\nif [ "$1" = version ]; then printf "wddmkit 0\\ncommit %s\\n"; exit 0; fi\nif [ "$1" = driver ]; then exit 0; fi\necho "stand-in $0 ran: $*"\nexit 7\n' "$commit" >"$variant/cli/wddmkit"
 chmod +x "$variant/fuzz/fuzz_prog" "$variant/cli/wddmkit"
 (cd "$scratch/elsewhere" && "$wddmkit" fuzz --harness fuzz_prog --dry-run) >"$out" 2>&1 || fail "fuzz --dry-run: exit $?"
 expect_in "fuzz takes the installed engine build" "^binary:  $variant/fuzz/fuzz_prog\$" "$out"

@@ -356,12 +356,17 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
         }
     for (int r = 0; r < WK_FUZZ_ROLES; r++)
         assert_int_equal(wk_fuzz_builds(r), builds[r] + 6);
-    /* Other paging knobs of the same version: the one adapter, reconfigured. */
-    const struct wk_fuzz_knobs v4b = { 0, 1, 0, 4, NULL, 0, 0, 1 };
+    /* Other paging knobs of the same version: the one adapter, reconfigured;
+     * but not to another paging-buffer size, which a driver answered when
+     * its adapter started (PagingBufferSize) and Windows never changes: a
+     * new adapter, on both sides. */
+    const struct wk_fuzz_knobs v4b = { 8192, 1, 0, 4, NULL, 0, 0, 1 }, v4c = { 0, 1, 0, 4, NULL, 0, 0, 1 };
     for (int r = 0; r < WK_FUZZ_ROLES; r++) {
         struct wk_vidmm *vm = wk_fuzz_ready(r, &v4);
         assert_ptr_equal(wk_fuzz_ready(r, &v4b), vm);
         assert_int_equal(wk_fuzz_builds(r), builds[r] + 6);
+        wk_fuzz_ready(r, &v4c);
+        assert_int_equal(wk_fuzz_builds(r), builds[r] + 7);
     }
     wk_fuzz_finding("test_fuzz_driver", NULL, "drop the module's adapter");
     unsetenv("WK_DRIVER");

@@ -98,13 +98,34 @@ static int same_contents(struct wk_prog_exec *ref, struct wk_prog_exec *dut, uin
            first_difference(ref, dut, a, &rs, &ds) == UINT64_MAX && rs == WK_OK && ds == WK_OK;
 }
 
+/* Whether every segment has as much room on both sides: what a driver
+ * allocates for itself (its context allocations, facts §5.8: how many, how
+ * large, where, are its own) takes room the input's allocations then lack,
+ * so the same placement of the input's allocations can leave one side
+ * WK_E_NO_SPACE where the other has room (examples/drivers/independent,
+ * which makes no context allocation: "relocate returned WK_OK on the
+ * driver under test, the reference WK_E_NO_SPACE"). */
+static int same_room(const struct wk_prog_exec *ref, const struct wk_prog_exec *dut)
+{
+    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS];
+    uint32_t n = wk_vidmm_segments(ref->vm, seg, WK_PROG_MAX_SEGMENTS);
+    for (uint32_t i = 0; i < n && i < WK_PROG_MAX_SEGMENTS; i++) {
+        uint64_t rf, rl, df, dl;
+        if (wk_vidmm_segment_room(ref->vm, seg[i].id, &rf, &rl) != WK_OK ||
+            wk_vidmm_segment_room(dut->vm, seg[i].id, &df, &dl) != WK_OK || rf != df || rl != dl)
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether every allocation of the input is resident at the same GPU
- * address, at the same size, on both sides: then an absolute address hits
- * the same allocation (or none) on both. An evicted one is not: its system
- * pages follow each side's history. */
+ * address, at the same size, on both sides, with as much room left in
+ * every segment: then an absolute address hits the same allocation (or
+ * none) on both, and a request for room meets the same room. An evicted
+ * one is not: its system pages follow each side's history. */
 static int same_placement(const struct wk_prog_exec *ref, const struct wk_prog_exec *dut)
 {
-    if (ref->nallocs != dut->nallocs)
+    if (ref->nallocs != dut->nallocs || !same_room(ref, dut))
         return 0;
     for (uint32_t a = 0; a < ref->nallocs; a++) {
         struct wk_vidmm_allocation_state r, d;

@@ -30,7 +30,8 @@
  * out, at most WK_FUZZ_KEPT_PER_BUILD of one description; paging
  * knobs, seed and max_passes can also be set on a reset adapter
  * (wk_vidmm_reconfigure), the GPU description and the segment-query
- * version only by building one. A driver under test from WK_DRIVER or
+ * version only by building one (and, with a driver module under test, the
+ * paging buffer's size: adapters.c, knobs_applied). A driver under test from WK_DRIVER or
  * WK_FUZZ_DRIVER_LIB gets one live adapter at a time: asking for another
  * version destroys it first, so that a driver keeping adapter state in
  * globals never sees two adapters at once (the reference driver, which

@@ -233,6 +233,16 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     return n;
 }
 
+wk_status wk_vidmm_segment_room(const struct wk_vidmm *vm, uint32_t segment_id, uint64_t *free_bytes,
+                                uint64_t *largest)
+{
+    if (segment_id < 1 || segment_id > vm->nseg || segment_id > MAX_SEGMENTS || !vm->seg[segment_id].heap)
+        return WK_E_INVALID_ARGUMENT;
+    *free_bytes = wk_place_free_bytes(vm->seg[segment_id].heap);
+    *largest = wk_place_largest_free(vm->seg[segment_id].heap);
+    return WK_OK;
+}
+
 uint32_t wk_vidmm_driver_paging_buffer_size(const struct wk_vidmm *vm)
 {
     return vm->paging_buffer_size;

@@ -367,6 +367,12 @@ struct wk_vidmm_segment_info {
     const uint64_t *bank_ends; /* end offset of bank i + 1 for i < banks (valid while vm is) */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
+/* The room left in a segment: its free bytes and its largest free run,
+ * whoever took the rest (the case's allocations, the driver's own context
+ * allocations, DMA buffers). WK_E_INVALID_ARGUMENT for an id the driver
+ * did not report. */
+wk_status wk_vidmm_segment_room(const struct wk_vidmm *vm, uint32_t segment_id, uint64_t *free_bytes,
+                                uint64_t *largest);
 
 /*
  * The room the kit's placement gives a case's allocations in a segment:
