@@ -10,6 +10,10 @@
 #   stopped        WK_TEST_SHEPHERD=1, Render SIGSTOPs its parent: `conform`
 #                  and `repro` call it a crash ("the driver stopped the kit's
 #                  shepherd") at once, not at --timeout, and end;
+#   stopped-repeated  =1, `repro` 150 times: every run a crash, none
+#                  stopping `wddmkit` itself (a case's process killed after
+#                  its shepherd could be handed to wddmkit and stop it: 2% of
+#                  runs before the shepherd's group was killed with it);
 #   killed-orphan  =2, Render leaves an orphan holding the pipes, then
 #                  SIGKILLs its parent: a crash ("the kit's shepherd ... was
 #                  killed by SIGKILL") at once, no timeout wait, no orphan
@@ -73,6 +77,15 @@ stopped)
     expect_rc "repro" 3 $?
     expect_in "repro" "signature: the driver stopped the kit's shepherd (SIGSTOP)" "$out"
     within "repro" 1500
+    ;;
+stopped-repeated)
+    hung=0
+    for i in $(seq 1 150); do
+        repro "$driver" --timeout 3
+        rc=$?
+        [ "$rc" = 3 ] || { hung=$((hung + 1)); fail "repro run $i: exit code $rc, expected 3"; }
+        [ "$hung" -lt 3 ] || break
+    done
     ;;
 killed-orphan)
     clock

@@ -82,6 +82,7 @@ if(WK_BASH)
                     ${CMAKE_CURRENT_BINARY_DIR}/hostile-${name} ${ARGN})
   endfunction()
   wk_hostile_shepherd(stopped_shepherd stopped $<TARGET_FILE:wk_test_signal_shepherd_1>)
+  wk_hostile_shepherd(stopped_shepherd_repeated stopped-repeated $<TARGET_FILE:wk_test_signal_shepherd_1>)
   wk_hostile_shepherd(killed_shepherd_orphan killed-orphan $<TARGET_FILE:wk_test_signal_shepherd_2>)
   wk_hostile_shepherd(probe_orphan probe-orphan $<TARGET_FILE:wk_test_signal_shepherd_3>
                       $<TARGET_FILE:wk_test_signal_shepherd_4>)
