@@ -59,6 +59,7 @@ struct sample {
 
 struct summary {
     double median, p90, max, sum_ratio;
+    double clock_ns;                     /* a clock read's cost */
     double floor_per_call, kit_per_call; /* medians over the inputs with a floor, ns */
     uint32_t ratios, no_floor;
     uint32_t below_clock;                /* with a floor under one clock read a call */
@@ -188,14 +189,14 @@ static void per_call(const struct sample *s, uint32_t n, struct summary *r)
     free(k);
 }
 
-/* The clock read's cost, for summarize's count of floors at its resolution. */
-static double clock_ns;
-
-static struct summary summarize(const struct sample *s, uint32_t n, char *const *names)
+/* The inputs' ratios and per-call figures; clock_ns, a clock read's cost,
+ * is the resolution below which a floor per call is counted apart. */
+static struct summary summarize(const struct sample *s, uint32_t n, char *const *names, double clock_ns)
 {
     struct summary r = { 0 };
     for (uint32_t i = 0; i < n; i++)
         r.below_clock += s[i].floor_ns >= 50 && s[i].calls > 0 && s[i].floor_ns / s[i].calls < clock_ns;
+    r.clock_ns = clock_ns;
     per_call(s, n, &r);
     double *ratio = malloc((n ? n : 1) * sizeof(*ratio)), total = 0, floor = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -255,7 +256,7 @@ static void print_summary(const char *what, const struct summary *r)
            r->sum_ratio, r->ratios);
     printf("         per DDI call or GPU run (medians): the floor %.0f ns, the kit %.0f ns; %u inputs with a floor under "
            "one clock read a call (%.0f ns: their ratio is mostly the clock's error)\n", r->floor_per_call,
-           r->kit_per_call, r->below_clock, clock_ns);
+           r->kit_per_call, r->below_clock, r->clock_ns);
     if (r->no_floor)
         printf("         %u inputs with no floor (under 50 ns in driver code and GPU runs: no DDI call, or DDIs that only "
                "called the kit back), the costliest %.2f us%s%s%s\n", r->no_floor,
@@ -426,7 +427,6 @@ int floor_main(const char *harness, const char *corpus)
     static struct seeds s;
     load_seeds(&s, corpus, harness);
     double c = clock_read_ns();
-    clock_ns = c;
     printf("fuzz_speed --floor %s: %u seeds from %s/%s/seeds; a clock read %.1f ns (taken out)\n", harness, s.count,
            corpus, harness, c);
 
@@ -436,7 +436,7 @@ int floor_main(const char *harness, const char *corpus)
     for (uint32_t i = 0; i < s.count; i++)
         seed[i] = time_seed(fn, s.data[i], s.size[i], quick ? 2000000u : 20000000u, c, &split);
     double seeds_wall = (double)mono_ns() * 1e-9 - wall0, seeds_cpu = cpu_seconds() - cpu0;
-    struct summary sr = summarize(seed, s.count, s.name);
+    struct summary sr = summarize(seed, s.count, s.name, c);
 
     static uint8_t work[MAX_INPUT];
     struct sample *mix = calloc(MIX_MAX, sizeof(*mix));
@@ -450,7 +450,7 @@ int floor_main(const char *harness, const char *corpus)
         note_costly(work, n, &mix[nmix++]);
     }
     double mix_wall = (double)mono_ns() * 1e-9 - wall0, mix_cpu = cpu_seconds() - cpu0;
-    struct summary mr = summarize(mix, nmix, NULL);
+    struct summary mr = summarize(mix, nmix, NULL, c);
 
     printf("  time over floor (the floor: driver DDIs + command processor; goals: median <= 4x, p90 <= 8x, "
            "no seed over 20x):\n");
