@@ -101,14 +101,20 @@ struct page_set {
 
 /* One host mapping of system pages made by wk_gpu_sysmem_map: live (the host
  * holds it), or idle (kept for the next map of the same pages): PROT_NONE
- * after wk_gpu_sysmem_unmap, still read-write after wk_gpu_sysmem_retire. */
+ * after wk_gpu_sysmem_unmap, still as the host left it (read-write, or a
+ * read-only tail) after wk_gpu_sysmem_retire. */
 struct sysmap {
     uint8_t *va;                  /* count pages, then the PROT_NONE guard page */
     uint64_t count;
-    uint64_t *pfns;               /* the frames mapped, in order (owned) */
+    uint64_t *pages;              /* the pages of the file mapped, in order (owned):
+                                   * file pages, not frames, so that a parked pool's
+                                   * mappings serve a model whose system memory
+                                   * starts at another frame */
     uint64_t last_use;            /* sysmem.clock when last unmapped */
+    uint64_t writable;            /* accessible: pages [0, writable) read-write, the
+                                   * rest read-only (wk_gpu_sysmem_set_writable) */
     int live;
-    int writable;                 /* idle and still PROT_READ | PROT_WRITE (retired) */
+    int closed;                   /* idle and PROT_NONE (wk_gpu_sysmem_unmap) */
 };
 
 /* One host mapping of a mappable segment's pages (wk_gpu_segment_map). */
@@ -126,6 +132,8 @@ struct segmap {
 struct sysmem {
     int fd;                       /* memfd behind system memory, -1: anonymous */
     uint64_t file_size;           /* system memory and the mappable segments, bytes */
+    uint64_t pool_size;           /* the memfd and the model's mapping of it: file_size
+                                   * rounded up (sysmem.c, pool_size_for) */
     int untracked;                /* `dirty` is unknown (out of host memory): any
                                    * page may hold data; reset punches it all */
     struct page_set dirty;        /* pages that may be non-zero: written since the

@@ -82,19 +82,24 @@ static int stash_put(struct pool_arena *a)
     return kept;
 }
 
-/* A stashed arena of `pages` pages into *a; 0 when there is none. */
+/* The smallest stashed arena of at least `pages` pages into *a; 0 when
+ * there is none. A larger one serves as well (the pool's limit, not the
+ * arena, bounds what is carved: the rest stays reserved and untouched), and
+ * a mutated fuzz_prog description with another resident-page limit found
+ * no arena of its exact size: an mmap per build, a munmap per destroy. */
 static int stash_take(uint64_t pages, struct pool_arena *a)
 {
-    int took = 0;
+    int best = -1;
     stash_enter();
-    for (uint32_t i = 0; i < STASHED_ARENAS && !took; i++)
-        if (stash[i].base && stash[i].pages == pages) {
-            *a = stash[i];
-            memset(&stash[i], 0, sizeof(stash[i]));
-            took = 1;
-        }
+    for (uint32_t i = 0; i < STASHED_ARENAS; i++)
+        if (stash[i].base && stash[i].pages >= pages && (best < 0 || stash[i].pages < stash[best].pages))
+            best = (int)i;
+    if (best >= 0) {
+        *a = stash[best];
+        memset(&stash[best], 0, sizeof(stash[best]));
+    }
     stash_leave();
-    return took;
+    return best >= 0;
 }
 
 void page_pool_fini(struct page_pool *pool)

@@ -75,8 +75,32 @@ static size_t reserved(uint64_t count)
 static void drop(struct sysmem *s, uint32_t i)
 {
     munmap((uint8_t *)s->maps[i].va - bytes(1), reserved(s->maps[i].count));
-    free(s->maps[i].pfns);
+    free(s->maps[i].pages);
     s->maps[i] = s->maps[--s->map_count];
+}
+
+/* Mapping m as the host asked: pages [0, w) read-write, the rest read-only,
+ * from whatever it was (PROT_NONE when closed): a system call per part
+ * that changes, none when nothing does. 0, or -1 when the kernel refused
+ * (the caller drops the mapping: its protection is then unknown). */
+static int lay_out(struct sysmap *m, uint64_t w)
+{
+    int rw = PROT_READ | PROT_WRITE;
+    if (m->closed) {
+        if (w && mprotect(m->va, bytes(w), rw) != 0)
+            return -1;
+        if (w < m->count && mprotect(m->va + bytes(w), bytes(m->count - w), PROT_READ) != 0)
+            return -1;
+    } else if (w > m->writable) {
+        if (mprotect(m->va + bytes(m->writable), bytes(w - m->writable), rw) != 0)
+            return -1;
+    } else if (w < m->writable) {
+        if (mprotect(m->va + bytes(w), bytes(m->writable - w), PROT_READ) != 0)
+            return -1;
+    }
+    m->closed = 0;
+    m->writable = w;
+    return 0;
 }
 
 void sysmap_fini(struct wk_gpu *gpu)
@@ -116,25 +140,41 @@ void sysmap_mark_live(struct wk_gpu *gpu)
     const struct sysmem *s = &gpu->sys;
     for (uint32_t i = 0; i < s->map_count; i++)
         for (uint64_t k = 0; s->maps[i].live && k < s->maps[i].count; k++)
-            sysmem_mark(gpu, s->maps[i].pfns[k] - gpu->desc.sysmem_first_pfn);
+            sysmem_mark(gpu, s->maps[i].pages[k]);
 }
 
-/* The idle mapping of exactly this frame list, or -1. */
-static int64_t find_idle(const struct sysmem *s, const uint64_t *pfns, uint64_t count)
+static int same_pages(const struct sysmap *m, const uint64_t *pfns, uint64_t count, uint64_t first_pfn)
 {
+    if (m->count != count)
+        return 0;
+    for (uint64_t k = 0; k < count; k++)
+        if (m->pages[k] != pfns[k] - first_pfn)
+            return 0;
+    return 1;
+}
+
+/* An idle mapping of exactly this frame list, or -1: the one already laid
+ * out as asked (writable pages, then read-only ones: no system call to take
+ * it back) if there is one, else any. */
+static int64_t find_idle(const struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable)
+{
+    const struct sysmem *s = &gpu->sys;
+    int64_t any = -1;
     for (uint32_t i = 0; i < s->map_count; i++) {
         const struct sysmap *m = &s->maps[i];
-        if (!m->live && m->count == count && m->pfns[0] == pfns[0] &&
-            memcmp(m->pfns, pfns, count * sizeof(*pfns)) == 0)
+        if (m->live || !same_pages(m, pfns, count, gpu->desc.sysmem_first_pfn))
+            continue;
+        if (!m->closed && m->writable == writable)
             return i;
+        any = any < 0 ? i : any;
     }
-    return -1;
+    return any;
 }
 
 /* Reserves count pages and the two guards, then maps each run of
- * consecutive frames over the reservation with one mmap. Returns the first
- * page (after the guard before); NULL when out of memory. */
-static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
+ * consecutive file pages over the reservation with one mmap. Returns the
+ * first page (after the guard before); NULL when out of memory. */
+static uint8_t *map_pages(const struct wk_gpu *gpu, const uint64_t *pages, uint64_t count)
 {
     uint8_t *guard = mmap(NULL, reserved(count), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (guard == MAP_FAILED)
@@ -142,9 +182,9 @@ static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint6
     uint8_t *base = guard + bytes(1);
     uint64_t n;
     for (uint64_t i = 0; i < count; i += n) {
-        for (n = 1; i + n < count && pfns[i + n] == pfns[i] + n; n++)
+        for (n = 1; i + n < count && pages[i + n] == pages[i] + n; n++)
             ;
-        off_t at = (off_t)bytes(pfns[i] - gpu->desc.sysmem_first_pfn);
+        off_t at = (off_t)bytes(pages[i]);
         if (mmap(base + bytes(i), bytes(n), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
                  gpu->sys.fd, at) == MAP_FAILED) {
             munmap(guard, reserved(count));
@@ -154,7 +194,8 @@ static uint8_t *map_frames(const struct wk_gpu *gpu, const uint64_t *pfns, uint6
     return base;
 }
 
-/* A new live mapping in a new slot; -1 when out of memory. */
+/* A new live mapping in a new slot, all of it read-write; -1 when out of
+ * memory. */
 static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
 {
     struct sysmem *s = &gpu->sys;
@@ -166,44 +207,56 @@ static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
         s->maps = m;
         s->map_capacity = cap;
     }
-    struct sysmap m = { NULL, count, malloc(count * sizeof(*pfns)), 0, 1, 0 };
-    if (m.pfns)
-        m.va = map_frames(gpu, pfns, count);
+    struct sysmap m = { .count = count, .pages = malloc(count * sizeof(uint64_t)), .writable = count, .live = 1 };
+    if (!m.pages)
+        return -1;
+    for (uint64_t k = 0; k < count; k++)
+        m.pages[k] = pfns[k] - gpu->desc.sysmem_first_pfn;
+    m.va = map_pages(gpu, m.pages, count);
     if (!m.va) {
-        free(m.pfns);
+        free(m.pages);
         return -1;
     }
-    memcpy(m.pfns, pfns, count * sizeof(*pfns));
     s->maps[s->map_count] = m;
     return s->map_count++;
 }
 
-/* Takes idle mapping i back: one mprotect, its page-table entries intact;
- * none for a retired one (still read-write). */
-static int revive(struct sysmem *s, int64_t i)
+/* Takes idle mapping i back, laid out as asked: its page-table entries
+ * intact, a system call per part whose protection changes (none for a
+ * retired mapping already so). */
+static int revive(struct sysmem *s, int64_t i, uint64_t writable)
 {
-    if (!s->maps[i].writable &&
-        mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_READ | PROT_WRITE) != 0) {
+    if (lay_out(&s->maps[i], writable) != 0) {
         drop(s, (uint32_t)i);
         return -1;
     }
     s->maps[i].live = 1;
-    s->maps[i].writable = 0;
     return 0;
 }
 
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va)
 {
-    if (!pfns || !va || count == 0 || count > gpu->desc.sysmem_pages)
+    return wk_gpu_sysmem_map_writable(gpu, pfns, count, count, va);
+}
+
+wk_status wk_gpu_sysmem_map_writable(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable,
+                                     void **va)
+{
+    if (!pfns || !va || count == 0 || count > gpu->desc.sysmem_pages || writable > count)
         return WK_E_INVALID_ARGUMENT;
     for (uint64_t i = 0; i < count; i++)
         if (!pfn_in_pool(gpu, pfns[i]))
             return WK_E_INVALID_ARGUMENT;
     if (gpu->sys.fd < 0)
         return WK_E_NOT_SUPPORTED;
-    int64_t i = find_idle(&gpu->sys, pfns, count);
-    if (i < 0 || revive(&gpu->sys, i) != 0)
+    int64_t i = find_idle(gpu, pfns, count, writable);
+    if (i < 0 || revive(&gpu->sys, i, writable) != 0) {
         i = create(gpu, pfns, count);
+        if (i >= 0 && lay_out(&gpu->sys.maps[i], writable) != 0) {
+            drop(&gpu->sys, (uint32_t)i);
+            i = -1;
+        }
+    }
     if (i < 0)
         return WK_E_NO_MEMORY;
     /* Writable by the host from now on: in the dirty set before it can be. */
@@ -227,6 +280,30 @@ static void trim_idle(struct sysmem *s)
         drop(s, oldest);
 }
 
+/* The live mapping at va; -1 when there is none. */
+static int64_t find_live(const struct sysmem *s, const void *va)
+{
+    for (uint32_t i = 0; va && i < s->map_count; i++)
+        if (s->maps[i].live && s->maps[i].va == va)
+            return i;
+    return -1;
+}
+
+wk_status wk_gpu_sysmem_set_writable(struct wk_gpu *gpu, void *va, uint64_t writable)
+{
+    struct sysmem *s = &gpu->sys;
+    int64_t i = find_live(s, va);
+    if (i < 0 || writable > s->maps[i].count)
+        return WK_E_INVALID_ARGUMENT;
+    if (lay_out(&s->maps[i], writable) != 0) {
+        /* its protection is now unknown: inaccessible until unmapped */
+        if (mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_NONE) == 0)
+            s->maps[i].closed = 1;
+        return WK_E_NO_MEMORY;
+    }
+    return WK_OK;
+}
+
 /* The live mapping at va, made idle; -1 when there is none. */
 static int64_t end_live(struct sysmem *s, const void *va)
 {
@@ -248,10 +325,12 @@ void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count)
     int64_t i = end_live(s, va);
     if (i < 0)
         return;
-    if (mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_NONE) != 0)
+    if (!s->maps[i].closed && mprotect(s->maps[i].va, bytes(s->maps[i].count), PROT_NONE) != 0) {
         drop(s, (uint32_t)i); /* cannot make it unwritable: really unmap it */
-    else
-        trim_idle(s);
+        return;
+    }
+    s->maps[i].closed = 1;
+    trim_idle(s);
 }
 
 void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va)
@@ -260,6 +339,6 @@ void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va)
     int64_t i = end_live(s, va);
     if (i < 0)
         return;
-    s->maps[i].writable = 1; /* its frames stay in the dirty set until the next reset */
+    /* as the host left it (its frames stay in the dirty set until the next reset) */
     trim_idle(s);
 }

@@ -69,31 +69,49 @@ static uint64_t *new_bitmap(uint64_t pages)
 }
 
 /*
- * The pools of the last models destroyed, zeroed, for the next ones created
- * with the same size: a fuzz harness destroys and builds adapters all the
- * time, and a new memfd cost a creation, a truncate and a mapping, a
- * destruction the unmapping of every page touched, and the next model a
- * page fault on each page it touched again (perf, WK_FUZZ_FRESH=1
- * fuzz_prog). Parked only when the model knew exactly which pages it
- * dirtied (they are zeroed, past PARK_ZERO_LIMIT punched: at most
- * PARK_ZERO_LIMIT pages stay resident), so a taken pool reads zero like a new one. A few
- * slots, as a harness alternates between adapters of several sizes and
- * builds one before it destroys the other; when all are full the newest
- * pool replaces one in turn (mutated inputs bring sizes that never come
- * back, and they must not keep the common ones out). Each slot is taken
- * and filled with one atomic exchange. A forked child forgets them all (a MAP_SHARED
- * pool taken by two processes would be shared memory).
+ * The pools of the last models destroyed, zeroed, for the next ones created:
+ * a fuzz harness destroys and builds adapters all the time, and a new memfd
+ * cost a creation, a truncate and a mapping, a destruction the unmapping of
+ * every page touched, and the next model a page fault on each page it
+ * touched again (perf, WK_FUZZ_FRESH=1 fuzz_prog). Parked only when the
+ * model knew exactly which pages it dirtied (they are zeroed, past
+ * PARK_ZERO_LIMIT punched: at most PARK_ZERO_LIMIT pages stay resident), so
+ * a taken pool reads zero like a new one.
+ *
+ * Sizes: a pool is a power of four times POOL_MIN, the model using its
+ * start, and a model takes the smallest parked pool at least as large as
+ * it needs. A mutated fuzz_prog input describes system memory and mappable
+ * segments of any size: with pools of the exact size, most builds for a new
+ * description found none, created a memfd and mapped it, and pushed out a
+ * parked pool with its kept host mappings (bench/fuzz_speed --floor: a
+ * third of a mutated mix's mapping changes, and most of the rest were the
+ * mappings a new pool had to make again). Pages past the file a model uses
+ * are never touched: they cost address space, not memory.
+ *
+ * PARKED slots, as a harness keeps many adapters of several sizes; when all
+ * are full the pool parked longest ago goes. A forked child forgets them
+ * all (a MAP_SHARED pool taken by two processes would be shared memory).
  */
-#define PARKED 8
+#define PARKED 16
+#define POOL_MIN (1ull << 20)
 struct parked_pool {
     int fd;
     uint8_t *host;
-    uint64_t size;       /* the file: system memory, then the mappable segments */
-    uint64_t first_pfn;  /* the idle mappings' frame lists are absolute, */
-    uint64_t sys_pages;  /* and mean the same pages only for the same system memory */
+    uint64_t size;       /* the file and its mapping (sysmem.pool_size) */
+    uint64_t parked_at;  /* parked_clock when parked */
     struct sysmem maps;  /* its idle host mappings (maps, map_count, ...) */
 };
 static struct parked_pool *parked[PARKED];
+static uint64_t parked_clock;
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER; /* models may live in several threads */
+
+static uint64_t pool_size_for(uint64_t file_size)
+{
+    uint64_t size = POOL_MIN;
+    while (size < file_size && size < (1ull << 61))
+        size <<= 2;
+    return size < file_size ? file_size : size;
+}
 
 static void pool_drop(struct parked_pool *p)
 {
@@ -105,57 +123,83 @@ static void pool_drop(struct parked_pool *p)
     free(p);
 }
 
+/* fork: the lock is held across it, so the child's copy of the slots is
+ * whole; the child drops every pool (its copies of the mappings and fds). */
+static void lock_for_fork(void)
+{
+    pthread_mutex_lock(&parked_lock);
+}
+
+static void unlock_after_fork(void)
+{
+    pthread_mutex_unlock(&parked_lock);
+}
+
 static void forget_in_child(void)
 {
-    for (int i = 0; i < PARKED; i++)
-        pool_drop(__atomic_exchange_n(&parked[i], NULL, __ATOMIC_ACQ_REL));
+    for (int i = 0; i < PARKED; i++) {
+        pool_drop(parked[i]);
+        parked[i] = NULL;
+    }
+    pthread_mutex_unlock(&parked_lock);
 }
 
 static void register_fork_handler(void)
 {
-    pthread_atfork(NULL, NULL, forget_in_child);
+    pthread_atfork(lock_for_fork, unlock_after_fork, forget_in_child);
 }
 
 static int pool_park(struct wk_gpu *gpu, struct region *r);
 static int pool_new(struct sysmem *s, struct region *r);
 
-/* Puts p in a free slot; 0 when every slot is taken. */
-static int pool_put(struct parked_pool *p)
+/* Parks p in a free slot, else in the one parked longest ago; returns the
+ * pool it pushed out (for the caller to drop outside the lock), or NULL. */
+static struct parked_pool *pool_put(struct parked_pool *p)
 {
+    pthread_mutex_lock(&parked_lock);
+    int at = 0;
     for (int i = 0; i < PARKED; i++) {
-        struct parked_pool *none = NULL;
-        if (__atomic_compare_exchange_n(&parked[i], &none, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-            return 1;
+        if (!parked[i]) {
+            at = i;
+            break;
+        }
+        if (parked[i]->parked_at < parked[at]->parked_at)
+            at = i;
     }
-    return 0;
+    struct parked_pool *out = parked[at];
+    p->parked_at = ++parked_clock;
+    parked[at] = p;
+    pthread_mutex_unlock(&parked_lock);
+    return out;
 }
 
-/* A parked pool of `size` bytes, or NULL. */
+/* The smallest parked pool of at least `size` bytes, or NULL. */
 static struct parked_pool *pool_take(uint64_t size)
 {
-    for (int i = 0; i < PARKED; i++) {
-        struct parked_pool *p = __atomic_exchange_n(&parked[i], NULL, __ATOMIC_ACQ_REL);
-        if (!p)
-            continue;
-        if (p->size == size)
-            return p;
-        if (!pool_put(p)) /* not ours: back, or dropped if others filled the slots */
-            pool_drop(p);
-    }
-    return NULL;
+    pthread_mutex_lock(&parked_lock);
+    int best = -1;
+    for (int i = 0; i < PARKED; i++)
+        if (parked[i] && parked[i]->size >= size && (best < 0 || parked[i]->size < parked[best]->size))
+            best = i;
+    struct parked_pool *p = best >= 0 ? parked[best] : NULL;
+    if (best >= 0)
+        parked[best] = NULL;
+    pthread_mutex_unlock(&parked_lock);
+    return p;
 }
 
 int sysmem_init(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
-    struct parked_pool *kept = pool_take(s->file_size);
+    s->pool_size = pool_size_for(s->file_size);
+    struct parked_pool *kept = pool_take(s->pool_size);
     if (kept) {
         s->fd = kept->fd;
         r->host = kept->host;
-        if (kept->first_pfn == gpu->desc.sysmem_first_pfn && kept->sys_pages == gpu->desc.sysmem_pages)
-            /* its idle mappings mean the same frames */
-            sysmap_hand_over(&kept->maps, s);
-        sysmap_release(&kept->maps);
+        /* its idle mappings name pages of the file: the same pages for
+         * this model (those past its system pages are never asked for: a
+         * map names system frames) */
+        sysmap_hand_over(&kept->maps, s);
         free(kept);
     } else if (pool_new(s, r) != 0) {
         return -1;
@@ -167,18 +211,18 @@ int sysmem_init(struct wk_gpu *gpu, struct region *r)
     return 0;
 }
 
-/* A new memfd of s->file_size bytes and the model's mapping of it
+/* A new memfd of s->pool_size bytes and the model's mapping of it
  * (anonymous memory without memfd); 0 or -1. */
-static int pool_new(struct sysmem *s, struct region *r)
+static int pool_map(struct sysmem *s, struct region *r)
 {
     s->fd = memfd_create("wddmkit-sysmem", MFD_CLOEXEC);
-    if (s->fd >= 0 && ftruncate(s->fd, (off_t)s->file_size) != 0) {
+    if (s->fd >= 0 && ftruncate(s->fd, (off_t)s->pool_size) != 0) {
         close(s->fd);
         s->fd = -1;
     }
     void *p = s->fd >= 0
-                  ? mmap(NULL, s->file_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
-                  : mmap(NULL, s->file_size, PROT_READ | PROT_WRITE,
+                  ? mmap(NULL, s->pool_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0)
+                  : mmap(NULL, s->pool_size, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         if (s->fd >= 0)
@@ -188,6 +232,18 @@ static int pool_new(struct sysmem *s, struct region *r)
     }
     r->host = p;
     return 0;
+}
+
+/* pool_map, at the file's own size when the rounded one does not fit (a
+ * limited address space: RLIMIT_AS, as AFL's -m sets). */
+static int pool_new(struct sysmem *s, struct region *r)
+{
+    if (pool_map(s, r) == 0)
+        return 0;
+    if (s->pool_size == s->file_size)
+        return -1;
+    s->pool_size = s->file_size;
+    return pool_map(s, r);
 }
 
 static void set_free(struct page_set *set)
@@ -204,7 +260,7 @@ void sysmem_fini(struct wk_gpu *gpu, struct region *r)
     segmap_fini(gpu);
     if (!pool_park(gpu, r)) {
         sysmap_fini(gpu);
-        munmap(r->host, s->file_size);
+        munmap(r->host, s->pool_size);
         if (s->fd >= 0)
             close(s->fd);
     }
@@ -365,16 +421,10 @@ static int pool_park(struct wk_gpu *gpu, struct region *r)
     zero_dirty(gpu, r, PARK_ZERO_LIMIT); /* the pinned pages and the mappings' are in the set (sysmem_mark) */
     p->fd = s->fd;
     p->host = r->host;
-    p->size = s->file_size;
-    p->first_pfn = gpu->desc.sysmem_first_pfn;
-    p->sys_pages = gpu->desc.sysmem_pages;
+    p->size = s->pool_size;
     memset(&p->maps, 0, sizeof(p->maps));
     sysmap_hand_over(s, &p->maps);
-    if (!pool_put(p)) { /* every slot taken: the newest pool replaces one in turn */
-        static unsigned turn;
-        unsigned i = __atomic_fetch_add(&turn, 1, __ATOMIC_RELAXED) % PARKED;
-        pool_drop(__atomic_exchange_n(&parked[i], p, __ATOMIC_ACQ_REL));
-    }
+    pool_drop(pool_put(p));
     return 1;
 }
 

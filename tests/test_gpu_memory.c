@@ -1510,6 +1510,81 @@ static void test_sysmem_retire_keeps_the_mapping(void **state)
     tu_destroy(state, gpu);
 }
 
+/* A mapping with a read-only tail (wk_gpu_sysmem_map_writable): the host
+ * writes its writable pages, a write to the tail faults, reads go through;
+ * wk_gpu_sysmem_set_writable moves the boundary either way; a retired
+ * mapping keeps its layout and is taken back by a map that asks for it,
+ * and a plain map of the same frames gets every page writable again. */
+static void test_sysmem_map_writable_layout(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const uint64_t run[3] = {TU_SYS_PFN + 24, TU_SYS_PFN + 25, TU_SYS_PFN + 26};
+    void *a = NULL, *again = NULL;
+    assert_int_equal(wk_gpu_sysmem_map_writable(gpu, run, 3, 4, &a), WK_E_INVALID_ARGUMENT);
+    TU_OK(wk_gpu_sysmem_map_writable(gpu, run, 3, 1, &a));
+    uint8_t *p = a;
+    tu_put32(p + 0x10, 0x0A0B0C0D);
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(run[0]) + 0x10, 0x0A0B0C0D));
+    tu_write32(gpu, TU_SYS_ADDR(run[2]) + 0x20, 0x12345678);
+    assert_true(expect_u64(tu_get32(p + 0x2020), 0x12345678)); /* the tail reads */
+    assert_true(dies(poke_byte, p + 0x1000));
+    assert_true(dies(poke_byte, p + 0x2FFF));
+    TU_OK(wk_gpu_sysmem_set_writable(gpu, a, 2));
+    tu_put32(p + 0x1010, 0x11111111);
+    assert_true(dies(poke_byte, p + 0x2000));
+    TU_OK(wk_gpu_sysmem_set_writable(gpu, a, 0));
+    assert_true(dies(poke_byte, p + 0x10));
+    assert_int_equal(wk_gpu_sysmem_set_writable(gpu, a, 4), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_gpu_sysmem_set_writable(gpu, p + 0x1000, 1), WK_E_INVALID_ARGUMENT);
+    TU_OK(wk_gpu_sysmem_set_writable(gpu, a, 1));
+    wk_gpu_sysmem_retire(gpu, a);
+    assert_true(dies(poke_byte, p + 0x1000)); /* retired as it was */
+    TU_OK(wk_gpu_sysmem_map_writable(gpu, run, 3, 1, &again));
+    assert_ptr_equal(again, a);
+    wk_gpu_sysmem_retire(gpu, again);
+    TU_OK(wk_gpu_sysmem_map(gpu, run, 3, &again));
+    assert_ptr_equal(again, a); /* the only idle mapping of these frames, laid out again */
+    tu_put32(p + 0x2FFC, 0x22222222);
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(run[2]) + 0xFFC, 0x22222222));
+    wk_gpu_sysmem_unmap(gpu, again, 3);
+    TU_OK(wk_gpu_sysmem_map_writable(gpu, run, 3, 2, &again)); /* from PROT_NONE */
+    assert_ptr_equal(again, a);
+    tu_put32(p + 0x1FFC, 0x33333333);
+    assert_true(expect_u64(tu_get32(p + 0x10), 0x0A0B0C0D));
+    assert_true(dies(poke_byte, p + 0x2000));
+    wk_gpu_sysmem_unmap(gpu, again, 3);
+    assert_true(dies(poke_byte, p + 0x10));
+    tu_destroy(state, gpu);
+}
+
+/* A parked pool serves a later model with less system memory, and its idle
+ * mappings with it: they name pages of the file, so the same frames of the
+ * next model get the same host mapping back; the model reads zero. */
+static void test_parked_pool_serves_a_smaller_model(void **state)
+{
+    struct tu_adapter big, small;
+    tu_std_adapter(&big);
+    tu_std_adapter(&small);
+    big.desc.sysmem_pages = 3000; /* a 16 MiB pool: no other test's size */
+    small.desc.sysmem_pages = 1500;
+    const uint64_t run[2] = {TU_SYS_PFN + 30, TU_SYS_PFN + 31};
+    struct wk_gpu *g = tu_create(state, &big.desc);
+    void *a = NULL, *again = NULL;
+    TU_OK(wk_gpu_sysmem_map_writable(g, run, 2, 1, &a));
+    memset(a, 0x5A, 4096);
+    wk_gpu_sysmem_retire(g, a);
+    tu_destroy(state, g);
+    g = tu_create(state, &small.desc);
+    TU_OK(wk_gpu_sysmem_map_writable(g, run, 2, 1, &again));
+    assert_ptr_equal(again, a);
+    for (int i = 0; i < 2 * 4096; i++)
+        if (((uint8_t *)again)[i])
+            fail_msg("byte %d of a mapping taken back holds %#x", i, ((uint8_t *)again)[i]);
+    assert_true(dies(poke_byte, (uint8_t *)again + 0x1000));
+    wk_gpu_sysmem_unmap(g, again, 2);
+    tu_destroy(state, g);
+}
+
 /* A mapping live at reset: the host may write through it at any time, so the
  * reset zeroes its pages in place and they stay tracked: a write after the
  * reset is seen by the model, and zeroed by the next reset. Once unmapped,
@@ -1669,6 +1744,8 @@ int main(void)
         TU_TEST(test_sysmem_map_aliases),
         TU_TEST(test_sysmem_unmap_then_map_again),
         TU_TEST(test_sysmem_retire_keeps_the_mapping),
+        TU_TEST(test_sysmem_map_writable_layout),
+        TU_TEST(test_parked_pool_serves_a_smaller_model),
         TU_TEST(test_sysmem_live_mapping_across_reset),
         TU_TEST(test_sysmem_reset_cost_large_pool),
         TU_TEST(test_pages_under_address_space_limit),

@@ -308,6 +308,27 @@ uint8_t *wk_gpu_sysmem_page(struct wk_gpu *gpu, uint64_t pfn);
 wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, void **va);
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
 void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va);
+/*
+ * A mapping with a read-only tail, for a host that hands out a view of
+ * pages it must not see written past a point (the video memory manager's
+ * DxgkDdiPatch and paging-buffer views: a write there faults at the
+ * instruction):
+ *   wk_gpu_sysmem_map_writable: wk_gpu_sysmem_map whose first `writable`
+ *     pages are read-write and the rest read-only (writable <= count;
+ *     wk_gpu_sysmem_map is writable == count). An idle mapping of the same
+ *     list already laid out so is preferred: taking a retired one back then
+ *     makes no system call at all;
+ *   wk_gpu_sysmem_set_writable: lays a live mapping out again (a system
+ *     call for the pages that change, none when none do).
+ *     WK_E_INVALID_ARGUMENT: no live mapping at va, or writable > its count;
+ *     WK_E_NO_MEMORY: the kernel refused, and the mapping is then
+ *     inaccessible until it is unmapped.
+ * wk_gpu_sysmem_retire keeps a mapping's layout for the next map that asks
+ * for it.
+ */
+wk_status wk_gpu_sysmem_map_writable(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable,
+                                     void **va);
+wk_status wk_gpu_sysmem_set_writable(struct wk_gpu *gpu, void *va, uint64_t writable);
 
 /*
  * The CPU view of a memory segment made mappable at create time

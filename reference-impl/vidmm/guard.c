@@ -370,7 +370,16 @@ static void release(struct wk_vidmm *vm, struct gbuf *b, uint64_t canary_end)
     }
     gbuf_unregister(vm, b);
     if (b->first_pfn) {
-        wk_gpu_sysmem_unmap(vm->gpu, b->map, b->map_len / PAGE);
+        /* Retired, not unmapped: still read-write, so the next buffer of
+         * the same pages (the paging buffer of the next adapter built on
+         * this model's pool, sysmem.c; a DMA buffer) takes it back with no
+         * system call, where an unmap and a map cost two protection
+         * changes (~120 us each on a touched shared mapping on this kind
+         * of VM: most of an adapter build's). The kit holds no pointer into
+         * it; a driver's stale pointer writes pages the model counts as
+         * zero after the next reset (the DMA buffers a DDI destroyed are
+         * held and checked first: dma_quarantine.c). */
+        wk_gpu_sysmem_retire(vm->gpu, b->map);
         sysmem_pages_free(vm, &b->map_pfn, 1); /* the run is one block */
     } else if (vm->cfg.no_guard_pages) {
         free(b->map);

@@ -14,8 +14,9 @@
  * with the offset (guard.c, gbuf_describe_fault). The check reads up to
  * where the read-only part starts (submission.check_end).
  *
- * How: the pages are mapped a second time (wk_gpu_sysmem_map, with its
- * guard page after them) when wk_vidmm_patch first runs on a context; the
+ * How: the pages are mapped a second time (wk_gpu_sysmem_map_writable,
+ * with its guard page after them) when wk_vidmm_patch first runs on a
+ * context; the
  * kit keeps reading and writing the first mapping (c->dma.ptr), so no kit
  * code can fault on the read-only pages, and Render, CancelCommand and the
  * GPU see the buffer as before. Each call gets exactly the pages up to its
@@ -23,13 +24,13 @@
  * otherwise protect and unprotect it all the time) and the rest read-only,
  * whatever the calls before it had: the outcome of a call depends on the
  * call alone, so a finding replays alike on a fresh adapter. Changing
- * protection is a system call (2.4 µs on the development VM), paid only
- * when a call needs other pages writable than the last one: for
- * fuzz_patch's inputs almost never (their slots and bytes sit in the
- * first page; bench/fuzz_speed, docs/performance.md).
+ * protection is a system call (2.4 µs on an untouched mapping, ~120 µs on
+ * a touched one on the VMs the kit runs in), paid only when a call needs
+ * other pages writable than the last one: for fuzz_patch's inputs almost
+ * never (their slots and bytes sit in the first page; bench/fuzz_speed,
+ * docs/performance.md), and never to make or end a view (view_free).
  */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -42,10 +43,12 @@ static uint64_t pages_of(uint64_t bytes)
 
 /* v: a second host mapping of the `count` contiguous system pages from
  * first_pfn (with the model's guard page after them), registered for
- * fault reports, all pages writable, its buffer `size` bytes at the start;
- * 0 or an error (v untouched). Both views are made this way. */
+ * fault reports, its first `writable` pages writable and the rest
+ * read-only, its buffer `size` bytes at the start; 0 or an error (v
+ * untouched). Both views are made this way; the model hands back a retired
+ * view of the same pages laid out so with no system call (view_free). */
 static wk_status view_map(struct wk_vidmm *vm, struct gbuf *v, uint64_t first_pfn, uint64_t count,
-                          uint64_t size, const char *what)
+                          uint64_t writable, uint64_t size, const char *what)
 {
     uint64_t pfns[256];
     if (count == 0 || count > sizeof(pfns) / sizeof(pfns[0]))
@@ -53,7 +56,7 @@ static wk_status view_map(struct wk_vidmm *vm, struct gbuf *v, uint64_t first_pf
     for (uint64_t i = 0; i < count; i++)
         pfns[i] = first_pfn + i;
     void *va = NULL;
-    wk_status st = wk_gpu_sysmem_map(vm->gpu, pfns, count, &va);
+    wk_status st = wk_gpu_sysmem_map_writable(vm->gpu, pfns, count, writable, &va);
     if (st != WK_OK)
         return st;
     memset(v, 0, sizeof(*v));
@@ -63,51 +66,72 @@ static wk_status view_map(struct wk_vidmm *vm, struct gbuf *v, uint64_t first_pf
     v->map_len = count * PAGE;
     v->pages = count;
     v->map_pfn = v->first_pfn = first_pfn;
-    v->ro_start = v->ro_end = v->map_len; /* nothing read-only yet */
+    v->ro_start = writable * PAGE;
+    v->ro_end = v->map_len;
     gbuf_register(vm, v);
     return WK_OK;
 }
 
+/*
+ * A view ends retired, not unmapped (wk_gpu_sysmem_retire): its writable
+ * pages stay writable and its read-only tail read-only, and the next view
+ * of the same pages (the next context whose DMA buffer gets the same
+ * frames, the paging buffer of the next adapter built on the same pool)
+ * takes it back with no system call. Unmapping made it PROT_NONE and the
+ * next view read-write again, then read-only in part: three protection
+ * changes (~120 us each on a touched shared mapping on this kind of VM)
+ * per patched context and per adapter build. What a stale pointer into it
+ * does now: a write to its read-only tail still faults; a write to its
+ * writable part lands in the DMA buffer's pages, which the quarantine holds
+ * poisoned (dma_quarantine.c: MEM-STALE-001), as a write through the DMA
+ * buffer's own old pointer does.
+ */
 static void view_free(struct wk_vidmm *vm, struct gbuf *v)
 {
     if (!v->map)
         return;
     gbuf_unregister(vm, v);
-    wk_gpu_sysmem_unmap(vm->gpu, v->map, v->pages); /* the model makes it inaccessible */
+    wk_gpu_sysmem_retire(vm->gpu, v->map);
     memset(v, 0, sizeof(*v));
-}
-
-static int protect(struct gbuf *v, uint64_t from_page, uint64_t to_page, int prot)
-{
-    return mprotect(v->map + from_page * PAGE, (to_page - from_page) * PAGE, prot) == 0;
 }
 
 /* Pages [0, want) writable, the rest read-only: exactly what this call
  * needs, whatever came before (the same input meets the same protection,
  * so a finding replays alike on a fresh adapter). 0 when a protection
- * change failed (the view is then left as it was). */
-static int settle(struct gbuf *v, uint64_t want)
+ * change failed (the model has then made the view inaccessible). */
+static int settle(struct wk_vidmm *vm, struct gbuf *v, uint64_t want)
 {
-    uint64_t ro = v->ro_start / PAGE, pages = v->map_len / PAGE;
+    uint64_t pages = v->map_len / PAGE;
     want = want < pages ? want : pages;
-    if (want > ro && !protect(v, ro, want, PROT_READ | PROT_WRITE))
-        return 0;
-    if (want < ro && !protect(v, want, ro, PROT_READ))
+    if (want * PAGE == v->ro_start)
+        return 1;
+    if (wk_gpu_sysmem_set_writable(vm->gpu, v->map, want) != WK_OK)
         return 0;
     v->ro_start = want * PAGE;
     return 1;
 }
 
+/* The pages up to the last patch slot, at least the first: inputs without
+ * any slot would otherwise protect and unprotect it all the time. */
+static uint64_t writable_for(const struct context *c, uint64_t need)
+{
+    uint64_t want = pages_of(need), pages = c->dma.pages;
+    want = want ? want : 1;
+    return want < pages ? want : pages;
+}
+
 uint8_t *patch_view_for(struct wk_vidmm *vm, struct context *c, uint64_t need, uint64_t *check_end)
 {
     *check_end = c->dma.size;
+    uint64_t want = writable_for(c, need);
     if (vm->cfg.no_guard_pages ||
-        (!c->patch_view.map &&
-         view_map(vm, &c->patch_view, c->dma.first_pfn, c->dma.pages, c->dma.size, "DMA buffer") != WK_OK))
+        (!c->patch_view.map && view_map(vm, &c->patch_view, c->dma.first_pfn, c->dma.pages, want, c->dma.size,
+                                        "DMA buffer") != WK_OK))
         return c->dma.ptr;
-    uint64_t want = pages_of(need);
-    if (!settle(&c->patch_view, want ? want : 1))
+    if (!settle(vm, &c->patch_view, want)) {
+        view_free(vm, &c->patch_view); /* inaccessible now: the next call maps it again */
         return c->dma.ptr; /* the kit's own mapping: everything writable, everything read */
+    }
     if (c->patch_view.ro_start < *check_end)
         *check_end = c->patch_view.ro_start;
     return c->patch_view.ptr;
@@ -128,12 +152,7 @@ void patch_view_free(struct wk_vidmm *vm, struct context *c)
 static void paging_view_make(struct wk_vidmm *vm)
 {
     struct gbuf *v = &vm->paging_view;
-    if (view_map(vm, v, vm->paging.map_pfn, vm->paging.map_len / PAGE, vm->paging.size, "paging buffer") != WK_OK)
-        return;
-    if (mprotect(v->map, v->map_len, PROT_READ) != 0)
-        view_free(vm, v);
-    else
-        v->ro_start = 0;
+    (void)view_map(vm, v, vm->paging.map_pfn, vm->paging.map_len / PAGE, 0, vm->paging.size, "paging buffer");
 }
 
 uint8_t *paging_view_for(struct wk_vidmm *vm)
