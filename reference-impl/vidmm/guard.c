@@ -145,7 +145,6 @@ void gbuf_release_spares(struct wk_vidmm *vm)
     }
     pthread_mutex_unlock(&parked_lock);
     gbuf_pool_clear(&vm->spares);
-    gbuf_input_release_spares(vm);
     free(vm->scratch); /* never busy here: a busy copy's buffer is alive */
     vm->scratch = NULL;
     vm->scratch_size = 0;
@@ -585,5 +584,5 @@ const char *gbuf_describe_fault(struct wk_vidmm *vm, const void *addr, enum faul
             return buf;
     }
     *rule = R_MEM_GUARD;
-    return gbuf_input_describe_spare(vm, addr, buf, size);
+    return gbuf_input_describe_spare(addr, buf, size);
 }

@@ -25,13 +25,24 @@
  * holds is known exactly: the canary before where its last content began,
  * so the next user writes the canary only where that content was.
  *
- * Fork: the two views are MAP_SHARED, so a child forked while the adapter
+ * Spares are the process's, not an adapter's: a fuzz harness keeps dozens of
+ * adapters and an input lands on any of them (the least recently used one
+ * is reconfigured for new knobs), and each adapter that met an input size
+ * for the first time mapped new views: three mmap calls, most of the
+ * mapping changes left in a pass over the fuzz_prog seeds
+ * (bench/fuzz_speed --floor), and every adapter built mapped its own again.
+ * What a spare holds is known as exactly in another adapter: no driver
+ * could write it. One spin lock guards the pool: a take and a put per
+ * input, never held around anything but the pool's own bookkeeping.
+ *
+ * Fork: the two views are MAP_SHARED, so a child forked while the pool
  * holds spares would share their pages with its parent (and with its
  * siblings). A child drops the spares it inherited (generation, bumped by
- * a pthread_atfork handler, against the one the adapter's spares were
- * made in) and maps its own.
+ * a pthread_atfork handler, against the one the pool was filled in) and
+ * maps its own.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,14 +55,32 @@
 static unsigned generation;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
+/* Every adapter's spare input views, filled in spares_generation. */
+static struct gbuf_pool spares;
+static unsigned spares_generation;
+static atomic_flag spares_lock = ATOMIC_FLAG_INIT;
+
+static void lock_spares(void)
+{
+    while (atomic_flag_test_and_set_explicit(&spares_lock, memory_order_acquire))
+        ;
+}
+
+static void unlock_spares(void)
+{
+    atomic_flag_clear_explicit(&spares_lock, memory_order_release);
+}
+
+/* Held across a fork, so that the child's copy of the pool is whole. */
 static void forked_child(void)
 {
     generation++;
+    unlock_spares();
 }
 
 static void watch_forks(void)
 {
-    pthread_atfork(NULL, NULL, forked_child);
+    pthread_atfork(lock_spares, unlock_spares, forked_child);
 }
 
 static void unmap_views(uint8_t *map, uint64_t map_len, uint8_t *kit)
@@ -60,16 +89,27 @@ static void unmap_views(uint8_t *map, uint64_t map_len, uint8_t *kit)
     munmap(kit, map_len - PAGE);
 }
 
-/* The spare input mapping of map_len bytes kept last (map NULL when none).
- * A forked child's inherited spares are its parent's pages: all unmapped
- * here first, never reused. */
-static struct gbuf_spare take_spare(struct wk_vidmm *vm, uint64_t map_len)
+/* The pool, as this process may use it: a forked child's inherited
+ * spares are its parent's pages, unmapped (in the child) and never reused.
+ * Called with the lock held. */
+static struct gbuf_pool *own_spares(void)
 {
-    if (vm->input_spares_generation != generation) {
-        gbuf_input_release_spares(vm);
-        vm->input_spares_generation = generation;
+    if (spares_generation != generation) {
+        for (uint32_t i = 0; i < spares.count; i++)
+            unmap_views(spares.s[i].map, spares.s[i].map_len, spares.s[i].kit);
+        gbuf_pool_clear(&spares);
+        spares_generation = generation;
     }
-    return gbuf_spare_take(&vm->input_spares, map_len);
+    return &spares;
+}
+
+/* The spare input mapping of map_len bytes kept last (map NULL when none). */
+static struct gbuf_spare take_spare(uint64_t map_len)
+{
+    lock_spares();
+    struct gbuf_spare s = gbuf_spare_take(own_spares(), map_len);
+    unlock_spares();
+    return s;
 }
 
 /* `data` bytes of a fresh memfd, read-only at the start of a reservation
@@ -103,7 +143,7 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
     struct gbuf_spare s = { .map = NULL };
     if (!vm->cfg.no_guard_pages && size <= (1ull << 32)) {
         pthread_once(&atfork_once, watch_forks);
-        s = take_spare(vm, data + PAGE);
+        s = take_spare(data + PAGE);
         if (!s.map && (s.map = map_views(data, &s.kit)) != NULL) /* fresh: zeroes, no canary yet */
             s.canary_end = 0;
     }
@@ -135,16 +175,21 @@ void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
 {
     gbuf_unregister(vm, b);
     struct gbuf_spare s = { .map = b->map, .map_len = b->map_len, .canary_end = (uint64_t)(b->ptr - b->map), .kit = b->kit };
-    if (!gbuf_spare_put(&vm->input_spares, &s))
+    lock_spares();
+    int kept = gbuf_spare_put(own_spares(), &s);
+    unlock_spares();
+    if (!kept)
         unmap_views(b->map, b->map_len, b->kit);
     memset(b, 0, sizeof(*b));
 }
 
-const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size)
+/* Read without the lock: a fault report, in a process the driver may have
+ * left in any state; a spare that moves meanwhile is at worst not named. */
+const char *gbuf_input_describe_spare(const void *addr, char *buf, size_t size)
 {
     const uint8_t *a = addr;
-    for (uint32_t i = 0; i < vm->input_spares.count; i++) {
-        const struct gbuf_spare *s = &vm->input_spares.s[i];
+    for (uint32_t i = 0; i < spares.count && i < GBUF_SPARES; i++) {
+        const struct gbuf_spare *s = &spares.s[i];
         if (a >= s->map && a < s->map + s->map_len) {
             snprintf(buf, size, "wrote at %p, into an input of an earlier DDI call (read-only; the pointer was kept past that call)",
                      addr);
@@ -152,11 +197,4 @@ const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *add
         }
     }
     return NULL;
-}
-
-void gbuf_input_release_spares(struct wk_vidmm *vm)
-{
-    for (uint32_t i = 0; i < vm->input_spares.count; i++)
-        unmap_views(vm->input_spares.s[i].map, vm->input_spares.s[i].map_len, vm->input_spares.s[i].kit);
-    gbuf_pool_clear(&vm->input_spares);
 }

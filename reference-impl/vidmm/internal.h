@@ -409,8 +409,6 @@ struct wk_vidmm {
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
     uint32_t gbuf_hint;                     /* every slot below it is taken (guard.c) */
     struct gbuf_pool spares;        /* guarded mappings to reuse (guard.c) */
-    struct gbuf_pool input_spares;  /* the same for inputs (guard_input.c) */
-    unsigned input_spares_generation;       /* the process generation they were made in */
     uint8_t *scratch;                       /* gbuf_scratch_take's buffer */
     uint64_t scratch_size;
     int scratch_busy;
@@ -721,11 +719,11 @@ wk_status gbuf_alloc(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const c
  * (canary-checked) when the views cannot be made. guard_input.c. */
 wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *content, uint64_t size,
                            const char *what);
-/* guard_input.c's part of gbuf_free and gbuf_release_spares. */
+/* guard_input.c's part of gbuf_free: the views go to the process's pool of
+ * spare inputs, which every adapter shares and outlives them. */
 void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b);
-void gbuf_input_release_spares(struct wk_vidmm *vm);
 /* A fault at addr in a kept (freed) input: a pointer kept past its call. */
-const char *gbuf_input_describe_spare(const struct wk_vidmm *vm, const void *addr, char *buf, size_t size);
+const char *gbuf_input_describe_spare(const void *addr, char *buf, size_t size);
 /* The spare of exactly map_len bytes kept last in the pool, taken out (map
  * NULL: none). The last one: its bytes are the likeliest to be in the
  * cache, and its canary the likeliest to be known (no DDI call since: a
