@@ -6,6 +6,7 @@
  */
 #include "figures.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,4 +59,14 @@ int wk_bench_quick(void)
 {
     const char *q = getenv("WK_BENCH_QUICK");
     return q && strcmp(q, "1") == 0;
+}
+
+double wk_bench_seconds(const char *arg, double max)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || *end || !(v > 0 && v <= max))
+        return -1;
+    return v;
 }

@@ -28,4 +28,8 @@ void wk_bench_figure(const char *name, double value, const char *unit, enum wk_b
  * so that the figures are there, if noisy. */
 int wk_bench_quick(void);
 
+/* A benchmark's seconds argument: `arg` whole as a number in (0, max];
+ * -1 when it is not one (the caller prints its usage). */
+double wk_bench_seconds(const char *arg, double max);
+
 #endif

@@ -371,19 +371,44 @@ harness_fn *harness_named(const char *name)
     return NULL;
 }
 
+static int usage(const char *why)
+{
+    fprintf(stderr, "fuzz_speed: %s\n"
+                    "usage: fuzz_speed [SECONDS_PER_HARNESS (0 .. 3600) [CORPUS_DIR [HARNESS]]]\n"
+                    "       fuzz_speed --floor HARNESS [CORPUS_DIR]     (a bench-floor build)\n"
+                    "       fuzz_speed --per-seed HARNESS [CORPUS_DIR]\n"
+                    "harnesses:",
+            why);
+    for (size_t h = 0; h < HARNESSES; h++)
+        fprintf(stderr, " %s", harnesses[h].name);
+    fputc('\n', stderr);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 2 && strcmp(argv[1], "--floor") == 0) {
+    int mode = argc > 1 && strcmp(argv[1], "--floor") == 0 ? 1 : argc > 1 && strcmp(argv[1], "--per-seed") == 0 ? 2 : 0;
+    if (mode && (argc < 3 || argc > 4))
+        return usage("--floor and --per-seed take a harness and, optionally, a corpus folder");
+    if (mode && !harness_named(argv[2]))
+        return usage("no such harness");
+    if (mode == 1) {
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
         return floor_main(argv[2], argc > 3 ? argv[3] : WK_CORPUS_DIR);
     }
-    if (argc > 2 && strcmp(argv[1], "--per-seed") == 0) {
+    if (mode == 2) {
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
         return per_seed(argv[2], argc > 3 ? argv[3] : WK_CORPUS_DIR);
     }
-    double seconds = argc > 1 ? atof(argv[1]) : wk_bench_quick() ? 0.1 : 2.0;
+    if (argc > 4)
+        return usage("too many arguments");
+    double seconds = argc > 1 ? wk_bench_seconds(argv[1], 3600) : wk_bench_quick() ? 0.1 : 2.0;
+    if (seconds < 0)
+        return usage("the first argument is the CPU seconds per harness, a number over 0 and up to 3600");
     const char *corpus = argc > 2 ? argv[2] : WK_CORPUS_DIR;
     const char *only = argc > 3 ? argv[3] : NULL;
+    if (only && !harness_named(only))
+        return usage("no such harness");
     setenv("WK_FUZZ_NO_ABORT", "1", 1);
     printf("fuzz_speed: %.1f s per harness, inputs <= %u bytes from %s, driver under test: %s\n", seconds,
            MAX_INPUT, corpus, wk_fuzz_driver_name());

@@ -115,8 +115,8 @@ static void measure(const struct row *r, unsigned k, double seconds, double *tou
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : wk_bench_quick() ? 0.01 : 0.3;
-    if (!(seconds > 0 && seconds <= 60)) {
+    double seconds = argc > 1 ? wk_bench_seconds(argv[1], 60) : wk_bench_quick() ? 0.01 : 0.3;
+    if (argc > 2 || seconds < 0) {
         fprintf(stderr, "usage: gpu_reset [seconds per row, 0 .. 60]\n");
         return 2;
     }

@@ -118,7 +118,11 @@ static void run_slice(const struct seeds *s, struct side *d)
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : wk_bench_quick() ? 0.1 : 2.0;
+    double seconds = argc > 1 ? wk_bench_seconds(argv[1], 3600) : wk_bench_quick() ? 0.1 : 2.0;
+    if (argc > 3 || seconds < 0) {
+        fprintf(stderr, "usage: mutator_speed [SECONDS (0 .. 3600) [CORPUS_DIR]]\n");
+        return 2;
+    }
     const char *corpus = argc > 2 ? argv[2] : WK_CORPUS_DIR;
     static struct seeds s;
     load(&s, corpus);
