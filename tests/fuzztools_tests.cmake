@@ -27,6 +27,10 @@ target_compile_definitions(test_fuzztools PRIVATE
 target_include_directories(test_fuzztools PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
 add_dependencies(test_fuzztools wddmkit wk_refdriver buggy_render_index buggy_paging_restart buggy_patch_offset
                  wk_test_entry_fails wk_test_render_index_table)
+if(TARGET planted_fence_low_dword)
+  target_compile_definitions(test_fuzztools PRIVATE WK_PLANTED_FENCE_LOW="$<TARGET_FILE:planted_fence_low_dword>")
+  add_dependencies(test_fuzztools planted_fence_low_dword)
+endif()
 if(TARGET fuzz_patch_replay)
   target_compile_definitions(test_fuzztools PRIVATE WK_FUZZ_REPLAY_DIR="$<TARGET_FILE_DIR:fuzz_patch_replay>")
   add_dependencies(test_fuzztools fuzz_patch_replay fuzz_render_replay)

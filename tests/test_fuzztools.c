@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "conformance.h"
+#include "crash/crash_internal.h" /* wk_crash_anchor_steps */
 #include "fuzz.h" /* wk_fuzz_signature */
 
 /* ------------------------------------------------------------------ */
@@ -144,6 +145,8 @@ static struct wk_prog *new_prog(void)
     snprintf(p->describe, sizeof(p->describe), "A hand-made program.");
     return p;
 }
+
+static void expect_rc(int got, int want);
 
 static struct wk_step *add(struct wk_prog *p, enum wk_step_kind kind)
 {
@@ -1130,6 +1133,91 @@ static void test_promote(void **state)
     free_prog(p);
 }
 
+/* A fence at an absolute GPU address writes wherever the memory manager
+ * placed things, which another correct driver does elsewhere: promote
+ * anchors it to the allocation whose bytes it hit on the reference (the
+ * case then writes the same bytes on every driver). The anchors: the
+ * allocation and offset that held each absolute target on the reference,
+ * none for free memory or for other steps. */
+static void test_absolute_steps_anchor_to_allocations(void **state)
+{
+    (void)state;
+    struct wk_prog *p = new_prog();
+    add(p, WK_STEP_CREATE_DEVICE);
+    struct wk_step *a = add(p, WK_STEP_CREATE_ALLOCATION);
+    a->alloc.size = 8192;
+    a->alloc.preferred = 1; /* segment 1: placed at 0x101000 on the reference */
+    add(p, WK_STEP_FILL)->value = 0xCCCCCCCC;
+    struct wk_step *in = add(p, WK_STEP_SIGNAL_FENCE);
+    in->address = 0x101008; /* byte 8 of allocation 0 */
+    in->value = 1;
+    struct wk_step *past = add(p, WK_STEP_SIGNAL_FENCE); /* relative, past the end: byte 8 of nothing */
+    past->relative = 1;
+    past->offset = 0x3000;
+    past->value = 2;
+    struct wk_step *touch = add(p, WK_STEP_TOUCH_PHYSICAL); /* segment 1, byte 0x1ff0 of allocation 0 */
+    touch->segment = 1;
+    touch->offset = 0x2ff0;
+    struct wk_step *free_mem = add(p, WK_STEP_SIGNAL_FENCE);
+    free_mem->address = 0x1f0000;
+    free_mem->value = 3;
+    for (uint32_t i = 0; i < p->step_count; i++)
+        p->steps[i].expect_status = WK_OK;
+    static int32_t anchor[WK_PROG_MAX_STEPS];
+    static uint64_t offset[WK_PROG_MAX_STEPS];
+    struct wk_crash_options o = { .timeout_ms = 20000 };
+    assert_int_equal(wk_crash_anchor_steps(p, &o, anchor, offset), 0);
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(anchor[i], -1); /* not placement-bound */
+    assert_int_equal(anchor[3], 0);
+    assert_int_equal(offset[3], 8);
+    assert_true(wk_crash_placement_bound(p, past));
+    assert_int_equal(anchor[4], -1);
+    assert_int_equal(anchor[5], 0);
+    assert_int_equal(offset[5], 0x1ff0);
+    assert_int_equal(anchor[6], -1);
+    free_prog(p);
+}
+
+#ifdef WK_PLANTED_FENCE_LOW
+/* The finding of a driver that stores a monitored fence's low dword only
+ * needs the fence, not where it lands: promoted, it keeps its absolute
+ * address (no check of bytes follows it, so no other driver's placement
+ * can be blamed), and the case fails there and passes on the reference. */
+static void test_promote_keeps_an_absolute_fence_nothing_reads(void **state)
+{
+    (void)state;
+    char path[512], file[700];
+    tmp_path(path, sizeof(path), "fence.bin");
+    struct wk_prog *p = new_prog();
+    add(p, WK_STEP_CREATE_DEVICE);
+    struct wk_step *a = add(p, WK_STEP_CREATE_ALLOCATION);
+    a->alloc.size = 8192;
+    a->alloc.preferred = 1;
+    add(p, WK_STEP_FILL)->value = 0xCCCCCCCC;
+    struct wk_step *fence = add(p, WK_STEP_SIGNAL_FENCE);
+    fence->address = 0x101008;
+    fence->value = 0x1122334455667788ull;
+    save_prog(p, path);
+    setenv("WK_PROMOTE_ROOT", tmp_root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-fence", path, WK_PLANTED_FENCE_LOW), 0);
+    expect_output(out, "verified: the YAML case fails on");
+    snprintf(file, sizeof(file), "%s/specs/regressions/t-fence.yaml", tmp_root);
+    struct wk_spec_set set;
+    struct wk_diag d;
+    wk_spec_set_init(&set);
+    wk_diag_init(&d, 10);
+    assert_int_equal(wk_spec_load_file(&set, file, &d), WK_OK);
+    assert_int_equal(set.count, 1);
+    const struct wk_prog *q = set.progs[0];
+    for (uint32_t i = 0; i < q->step_count; i++)
+        assert_false(wk_step_is_check(q->steps[i].kind) && q->steps[i].kind != WK_STEP_EXPECT_STATS);
+    wk_spec_set_free(&set);
+    wk_diag_free(&d);
+    free_prog(p);
+}
+#endif
+
 /* Counts the *.bin files of a folder. */
 static int count_bins(const char *dir)
 {
@@ -1532,6 +1620,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_triage),
         cmocka_unit_test(test_triage_random_files),
         cmocka_unit_test(test_promote),
+        cmocka_unit_test(test_absolute_steps_anchor_to_allocations),
+#ifdef WK_PLANTED_FENCE_LOW
+        cmocka_unit_test(test_promote_keeps_an_absolute_fence_nothing_reads),
+#endif
         cmocka_unit_test(test_corpus_seed),
         cmocka_unit_test(test_paging_bug),
         cmocka_unit_test(test_patch_bug),

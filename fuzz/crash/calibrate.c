@@ -24,6 +24,11 @@
 struct calibration {
     int started;
     uint32_t steps;
+    /* Placement-bound steps (wk_crash_placement_bound): the allocation
+     * (program index) whose bytes the step's address held on the
+     * reference when it ran, and the offset in it; -1: none did. */
+    int32_t anchor[WK_PROG_MAX_STEPS];
+    uint64_t anchor_offset[WK_PROG_MAX_STEPS];
     int32_t status[WK_PROG_MAX_STEPS];
     uint8_t check_failed[WK_PROG_MAX_STEPS];
     uint32_t cancelled[WK_PROG_MAX_STEPS];
@@ -32,6 +37,68 @@ struct calibration {
     uint64_t digest[WK_PROG_MAX_OBJECTS];
 };
 
+/* The size the program's create_allocation steps give allocation
+ * `allocation` (the Nth of them): 0 when it is sized from the driver or
+ * there is none (not known before a run). */
+static uint64_t named_size(const struct wk_prog *p, uint32_t allocation)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        if (s->kind == WK_STEP_CREATE_ALLOCATION && n++ == allocation)
+            return s->alloc.paging_buffers ? 0 : s->alloc.size;
+    }
+    return 0;
+}
+
+int wk_crash_placement_bound(const struct wk_prog *p, const struct wk_step *s)
+{
+    if (s->kind != WK_STEP_SIGNAL_FENCE && s->kind != WK_STEP_TOUCH_PHYSICAL)
+        return 0;
+    if (!s->relative)
+        return 1;
+    uint64_t size = named_size(p, s->allocation);
+    return s->kind == WK_STEP_SIGNAL_FENCE && size && (s->offset > size || size - s->offset < 8);
+}
+
+/* Where step s writes on this adapter now: a GPU address (fences) or a
+ * segment and offset (touches); 0 when it names no place. */
+static int step_target(const struct wk_prog_exec *x, const struct wk_step *s, uint32_t *segment, uint64_t *at)
+{
+    *segment = s->segment;
+    *at = s->kind == WK_STEP_SIGNAL_FENCE ? s->address : s->offset;
+    if (!s->relative)
+        return 1;
+    struct wk_vidmm_allocation_state st;
+    if (s->allocation >= x->nallocs || wk_vidmm_allocation_state(x->vm, x->allocs[s->allocation], &st) != WK_OK ||
+        !st.resident)
+        return 0;
+    *segment = st.segment_id;
+    *at = (s->kind == WK_STEP_SIGNAL_FENCE ? st.gpu_address : st.segment_offset) + s->offset;
+    return 1;
+}
+
+/* The resident allocation whose bytes hold step s's target on the
+ * reference right before s runs (-1: none), and the offset in it. */
+static int32_t anchor_of(const struct wk_prog_exec *x, const struct wk_step *s, uint64_t *offset)
+{
+    uint32_t segment;
+    uint64_t at;
+    if (!step_target(x, s, &segment, &at))
+        return -1;
+    for (uint32_t a = 0; a < x->nallocs; a++) {
+        struct wk_vidmm_allocation_state st;
+        if (wk_vidmm_allocation_state(x->vm, x->allocs[a], &st) != WK_OK || !st.resident)
+            continue;
+        uint64_t base = s->kind == WK_STEP_SIGNAL_FENCE ? st.gpu_address : st.segment_offset;
+        if ((s->kind == WK_STEP_SIGNAL_FENCE || st.segment_id == segment) && at >= base && at - base < st.size) {
+            *offset = at - base;
+            return (int32_t)a;
+        }
+    }
+    return -1;
+}
+
 static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct calibration *c)
 {
     static struct wk_prog_exec x;
@@ -39,6 +106,9 @@ static void calibrate_steps(const struct job *j, struct wk_vidmm *vm, struct cal
     wk_prog_exec_init(&x, j->p, vm, &r);
     for (uint32_t i = 0; i < j->p->step_count; i++) {
         int failed = 0;
+        c->anchor[i] = wk_crash_placement_bound(j->p, &j->p->steps[i])
+                           ? anchor_of(&x, &j->p->steps[i], &c->anchor_offset[i])
+                           : -1;
         c->status[i] = wk_prog_exec_step(&x, &j->p->steps[i], &failed);
         c->check_failed[i] = (uint8_t)failed;
         c->cancelled[i] = x.last_cancelled;
@@ -194,6 +264,20 @@ void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_o
     wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
     if (o.answered && o.cls == CLS_PASS && c.started && c.steps == p->step_count)
         p->steps[p->step_count - 1].expect_status = (wk_status)c.status[p->step_count - 1];
+}
+
+int wk_crash_anchor_steps(const struct wk_prog *p, const struct wk_crash_options *op, int32_t *anchor,
+                          uint64_t *offset)
+{
+    static struct calibration c;
+    struct job j = { (struct wk_prog *)p, NULL, op->seed };
+    struct outcome o;
+    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
+        return -1;
+    memcpy(anchor, c.anchor, p->step_count * sizeof(*anchor));
+    memcpy(offset, c.anchor_offset, p->step_count * sizeof(*offset));
+    return 0;
 }
 
 /* A program file as fuzz_prog runs it: decoded, seen as the harness sees

@@ -141,6 +141,17 @@ void wk_crash_classify_replay(struct outcome *o, int status, const char *log);
 struct wk_prog *wk_crash_prepare(const struct wk_crash_options *o, const char *path, int quiet, size_t *bytes);
 /* The last step expects the status the reference driver answers. */
 void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_options *op);
+/* Whether step s writes wherever the memory manager placed things: a fence
+ * or a physical touch at an absolute address, or a fence past the end of
+ * its allocation (as the program's create_allocation steps size it). */
+int wk_crash_placement_bound(const struct wk_prog *p, const struct wk_step *s);
+/* For every placement-bound step of p, run on the reference driver: the
+ * allocation (program index) whose bytes its target held right before it
+ * ran, in anchor[i], and the offset in offset[i]; anchor[i] -1 for the
+ * other steps and where no resident allocation held the target. 0, or -1
+ * when the reference could not run p. */
+int wk_crash_anchor_steps(const struct wk_prog *p, const struct wk_crash_options *op, int32_t *anchor,
+                          uint64_t *offset);
 
 /* ---- reduce.c ---- */
 

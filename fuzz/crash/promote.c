@@ -170,9 +170,86 @@ static int verify_yaml(const char *text, size_t len, const struct wk_crash_optio
     return code;
 }
 
+/* Step i anchored to allocation `alloc` at `offset`: the same bytes on the
+ * reference, wherever another driver places that allocation. */
+static void anchor_step(struct wk_step *s, uint32_t alloc, uint64_t offset)
+{
+    s->relative = 1;
+    s->allocation = alloc;
+    s->offset = offset;
+    s->address = 0;
+    s->segment = 0;
+}
+
+/* Whether a check of bytes (what a misplaced write would change) follows
+ * step i. */
+static int content_checked_after(const struct wk_prog *p, uint32_t i)
+{
+    for (uint32_t k = i + 1; k < p->step_count; k++) {
+        enum wk_step_kind kind = p->steps[k].kind;
+        if (kind == WK_STEP_EXPECT_BYTES || kind == WK_STEP_EXPECT_PATTERN || kind == WK_STEP_EXPECT_DIGEST ||
+            kind == WK_STEP_EXPECT_GART)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Steps whose target is where the memory manager placed things (a fence or
+ * a physical touch at an absolute GPU address, a fence past the end of its
+ * allocation: wk_crash_placement_bound). Placement is left to the driver
+ * and VidMm (facts §4.9, §5.6: PreferredSegment, supported sets and banks
+ * steer VidMm; the room a driver's own context allocations and DMA buffers
+ * take is its choice, §5.8), so such a step writes other bytes on another
+ * correct driver, and every check of them fails there. The differential
+ * stops comparing after one (fuzz/driver/differential.c, placement_bound);
+ * a regression case has no second adapter, and would blame that driver.
+ * So each is, while the finding stays: anchored to the allocation whose
+ * bytes it hit on the reference (the same offset in it, wherever it is
+ * placed), else cut. One that hit none of the case's allocations on the
+ * reference stays as it is when no check of bytes follows it (nothing of
+ * what it wrote is judged: a fence whose command the driver built wrong is
+ * the finding, wherever it lands). A finding that needs it otherwise is
+ * refused.
+ */
+static int drop_placement_bound(struct mini *m, struct wk_prog **p, const struct wk_crash_options *o)
+{
+    static int32_t anchor[WK_PROG_MAX_STEPS];
+    static uint64_t offset[WK_PROG_MAX_STEPS];
+    int anchored = 0;
+    for (uint32_t i = (*p)->step_count; i-- > 0;) {
+        if (!wk_crash_placement_bound(*p, &(*p)->steps[i]))
+            continue;
+        if (!anchored++ && wk_crash_anchor_steps(*p, o, anchor, offset) != 0)
+            return refuse("the reference driver does not run the program to its end");
+        struct wk_prog *cand = anchor[i] >= 0 ? wk_crash_prog_dup(*p) : NULL;
+        if (cand)
+            anchor_step(&cand->steps[i], (uint32_t)anchor[i], offset[i]);
+        if (cand && wk_crash_keeps(m, cand)) {
+            wk_crash_prog_del(*p);
+            *p = cand;
+            continue;
+        }
+        wk_crash_prog_del(cand);
+        if (wk_crash_try_edit(m, p, wk_crash_cut_steps, 0, i, 1))
+            continue;
+        if (anchor[i] < 0 && !content_checked_after(*p, i))
+            continue;
+        const struct wk_step *s = &(*p)->steps[i];
+        return refuse("the finding needs step %u (%s at %s) as it is, and it writes wherever the allocations were "
+                      "placed: another correct driver places them elsewhere (its choice and VidMm's), so a "
+                      "regression case with it would blame that driver. The fuzz regression judges it with the "
+                      "harness's differential instead: keep the input under corpus/fuzz_prog/regressions/",
+                      i + 1, wk_step_keyword(s->kind),
+                      s->relative ? "an offset past its allocation's end" : "an absolute GPU address");
+    }
+    return 0;
+}
+
 /* A positive case can carry neither the answer rewrite nor what YAML
- * cannot say: drop them while the finding stays. */
-static int make_promotable(struct mini *m, struct wk_prog **p)
+ * cannot say, nor a step whose outcome is the reference's placement: drop
+ * them while the finding stays. */
+static int make_promotable(struct mini *m, struct wk_prog **p, const struct wk_crash_options *o)
 {
     if ((*p)->has_rewrite) {
         (*p)->has_rewrite = 0;
@@ -187,7 +264,7 @@ static int make_promotable(struct mini *m, struct wk_prog **p)
             return refuse("no YAML form: %s", why);
     }
     (*p)->trips[0] = '\0';
-    return 0;
+    return drop_placement_bound(m, p, o);
 }
 
 static int write_promoted(const char *root, const char *harness, const uint8_t *bin, size_t n, const char *yaml,
@@ -259,7 +336,7 @@ static int promote_prog(const struct wk_crash_options *o, struct wk_prog **p, si
         return code;
     uint32_t steps = (*p)->step_count;
     wk_crash_minimize_prog(&m, p);
-    if (make_promotable(&m, p) != 0)
+    if (make_promotable(&m, p, o) != 0)
         return 1;
     printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs)\n", steps, (*p)->step_count, bytes,
            wk_crash_encoded_size(*p), m.tests);
@@ -324,7 +401,7 @@ static int promote_fixture(const struct wk_crash_options *o, const struct fixtur
     if (code == 0) {
         uint32_t steps = q->step_count;
         wk_crash_ddmin(&m, &q, wk_crash_count_steps, wk_crash_cut_steps, 0);
-        code = make_promotable(&m, &q);
+        code = make_promotable(&m, &q, o);
         printf("YAML case: %u -> %u steps\n", steps, q->step_count);
     }
     char name[80];
