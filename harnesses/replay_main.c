@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +38,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
  * Declared here, not by including fuzz_driver.h, which the other harnesses'
  * replay binaries cannot include; they leave it undefined. */
 void wk_fuzz_teardown(void) __attribute__((weak));
+/* The video memory manager's crash slot (vidmm.h), in the binaries that
+ * have one: weak for the same reason. */
+struct wk_vidmm_crash_slot;
+void wk_vidmm_publish_crash_slot(volatile struct wk_vidmm_crash_slot *slot) __attribute__((weak));
 
 struct replay {
     int verbose;
@@ -150,9 +155,32 @@ static void replay_dir(struct replay *r, const char *path)
     free(names);
 }
 
+/*
+ * WK_CRASH_SLOT_FD=N: the crash slot `wddmkit repro` and `triage` share
+ * with this process (a memfd of a page, fuzz/crash/outcome.c): the DDI
+ * running is published there, so that a process the driver ends inside a
+ * DDI (a sanitizer report without abort_on_error exits at once, no handler
+ * runs) is named with it, as the program route names it. Published from
+ * the thread that runs the inputs, the one that calls the DDIs.
+ */
+static void publish_crash_slot(void)
+{
+    const char *env = getenv("WK_CRASH_SLOT_FD");
+    char *end = NULL;
+    long fd = env ? strtol(env, &end, 10) : -1;
+    unsetenv("WK_CRASH_SLOT_FD"); /* not for what the driver starts */
+    if (!env || !wk_vidmm_publish_crash_slot || !end || *end || fd < 3 || fd > 65535)
+        return;
+    void *m = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    close((int)fd);
+    if (m != MAP_FAILED)
+        wk_vidmm_publish_crash_slot(m);
+}
+
 int main(int argc, char **argv)
 {
     struct replay r = { 0, 0, 0 };
+    publish_crash_slot();
     /* Built by the afl preset, this program carries AFL++'s runtime, which
      * ends the process when a driver module instrumented alike is loaded
      * late (WK_DRIVER) unless told to ignore it: a replay collects no

@@ -34,6 +34,10 @@
 #   exit-repro    exit(3) in Render: `repro` and `triage` name the DDI and
 #                 DRV-CRASH-001 as conform does (they said "exit 3 without
 #                 an answer (a sanitizer report?)");
+#   exit-replay   the same judged by fuzz_prog_replay (`repro` of a fuzz_prog
+#                 input with --driver, calibrated): the replay binary
+#                 publishes the crash slot too, so the signature names the
+#                 DDI as the program route does (it said "exit 3");
 #   thread-system Render waits for its system thread (PsCreateSystemThread),
 #                 which dereferences NULL: conform, repro and triage name
 #                 the thread, its StartRoutine and the DDI that started it,
@@ -189,6 +193,16 @@ foreign)
         expect_rc "conform --driver ${f%%:*}" 2 $?
         expect_in "conform --driver ${f%%:*}" "$want" "$out"
     done
+    ;;
+exit-replay)
+    "$wddmkit" repro "$program" --driver "$driver" --timeout 5 >"$out" 2>&1
+    expect_rc "repro" 3 $?
+    expect_in "repro" "judged by: fuzz_prog_replay" "$out"
+    expect_in "repro" "signature: DRV-CRASH-001 (exit 3) in DxgkDdiRender" "$out"
+    mkdir -p "$scratch/crashes"
+    cp "$program" "$scratch/crashes/"
+    "$wddmkit" triage "$scratch/crashes" --harness fuzz_prog --driver "$driver" --timeout 5 >"$out" 2>&1
+    expect_in "triage" "DRV-CRASH-001 (exit 3) in DxgkDdiRender" "$out"
     ;;
 exit-repro)
     conform "$out"

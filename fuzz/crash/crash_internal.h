@@ -132,6 +132,9 @@ void wk_crash_log_class(const char *log, char *out, size_t size);
 void wk_crash_log_frame(const char *log, struct wk_crash_frame *f);
 /* A replay binary's exit status and stderr as an outcome. */
 void wk_crash_classify_replay(struct outcome *o, int status, const char *log);
+/* The signature of a crash the crash slot explains (o->driver_crash):
+ * "DRV-CRASH-001 (...) in DxgkDdiRender", as conform names it. */
+void wk_crash_slot_signature(struct outcome *o);
 
 /* ---- calibrate.c ---- */
 

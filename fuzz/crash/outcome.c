@@ -481,6 +481,27 @@ void wk_crash_run_program(const struct wk_prog *p, const char *driver, const str
     wk_crash_make_signature(o, p);
 }
 
+/* The crash slot a replay binary publishes in (replay_main.c): a memfd of
+ * a page, its mapping here in *slot; -1 when none could be made (the
+ * replay then runs without one). */
+static int replay_crash_slot(volatile struct wk_vidmm_crash_slot **slot)
+{
+    *slot = NULL;
+    int fd = memfd_create("wddmkit-crash-slot", 0); /* inherited by the replay binary */
+    if (fd < 0)
+        return -1;
+    void *m = ftruncate(fd, sysconf(_SC_PAGESIZE)) == 0
+                  ? mmap(NULL, sizeof(struct wk_vidmm_crash_slot), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : MAP_FAILED;
+    if (m == MAP_FAILED) {
+        close(fd);
+        return -1;
+    }
+    *slot = m;
+    wk_vidmm_crash_slot_init(*slot);
+    return fd;
+}
+
 /* Runs `<harness>_replay FILE` with WK_DRIVER in a child. */
 void wk_crash_run_replay(const char *harness, const char *file, const char *driver, uint32_t timeout_ms,
                        struct outcome *o)
@@ -502,10 +523,18 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         return;
     }
     fflush(NULL);
+    volatile struct wk_vidmm_crash_slot *slot;
+    int slot_fd = replay_crash_slot(&slot);
     volatile int32_t *done = done_word_new();
     pid_t pid = fork_retried(&r, &call, done); /* a timeout kills what the replay started too */
     if (pid == 0) {
         setpgid(0, 0);
+        char fd_text[16];
+        snprintf(fd_text, sizeof(fd_text), "%d", slot_fd);
+        if (slot_fd >= 0)
+            setenv("WK_CRASH_SLOT_FD", fd_text, 1);
+        else
+            unsetenv("WK_CRASH_SLOT_FD");
         int null = open("/dev/null", O_WRONLY);
         dup2(err[1], STDERR_FILENO);
         if (null >= 0)
@@ -528,9 +557,13 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         _exit(127);
     }
     close(err[1]);
+    if (slot_fd >= 0)
+        close(slot_fd);
     if (pid < 0) {
         close(err[0]);
         done_word_free(done);
+        if (slot)
+            munmap((void *)(uintptr_t)slot, sizeof(*slot));
         not_started(o, call, &r);
         return;
     }
@@ -542,14 +575,24 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
     log[in.len] = '\0';
     if (o->shepherd) {
         wk_crash_shepherd_signature(o);
-        return;
-    }
-    if (end == RUN_LATE) {
+    } else if (end == RUN_LATE) {
         o->cls = CLS_TIMEOUT;
         snprintf(o->sig, sizeof(o->sig), "no answer within the timeout");
-        return;
+    } else {
+        wk_crash_classify_replay(o, status, log);
+        o->wait_status = status;
+        /* a crash no finding line explains (a sanitizer report that exited
+         * at once, an exit or a dead thread of the driver's): the slot
+         * names the DDI or the thread, as for the program route */
+        if (o->cls == CLS_CRASH && !strstr(log, ": KIT INVARIANT: ")) {
+            read_crash_slot(o, slot);
+            slot = NULL;
+            if (o->driver_crash)
+                wk_crash_slot_signature(o);
+        }
     }
-    wk_crash_classify_replay(o, status, log);
+    if (slot)
+        munmap((void *)(uintptr_t)slot, sizeof(*slot));
 }
 
 void wk_crash_print_outcome(const struct outcome *o)

@@ -70,7 +70,7 @@ static void error_detail(struct outcome *o, const struct wk_prog *p)
  * driver's system thread (StartRoutine worker, started during
  * DxgkDdiRender)", "DRV-CRASH-001 (exit 3) in DxgkDdiRender"; the detail is
  * conform's message, with what the result pipe held after an exit. */
-static void crash_slot_signature(struct outcome *o)
+void wk_crash_slot_signature(struct outcome *o)
 {
     wk_fuzz_signature(o->sig, sizeof(o->sig), "DRV-CRASH-001", o->driver_crash_line, o->sanitizer);
     if (o->driver_crash == WK_VIDMM_CRASH_EXIT)
@@ -116,7 +116,7 @@ void wk_crash_make_signature(struct outcome *o, const struct wk_prog *p)
         if (o->shepherd) /* before anything the case's process said: the kit could not see it end */
             wk_crash_shepherd_signature(o);
         else if (o->driver_crash) /* the driver's thread that died, or the DDI it exited in, as conform names them */
-            crash_slot_signature(o);
+            wk_crash_slot_signature(o);
         else if (o->signo) /* a signal's name is at most 7 characters: the frames are cut where sig ends anyway */
             snprintf(o->sig, sizeof(o->sig), "%s%.390s", wk_fuzz_signal_name(o->signo), frames);
         else if (o->refused[0]) /* an answer the kit did not write */
@@ -313,6 +313,7 @@ void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
     o->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *finding = strstr(log, ": FINDING: "), *kit = strstr(log, ": KIT INVARIANT: ");
     wk_crash_log_class(log, what, sizeof(what));
+    snprintf(o->sanitizer, sizeof(o->sanitizer), "%s", what);
     wk_crash_log_frame(log, &o->frame);
     if (kit) {
         snprintf(o->sig, sizeof(o->sig), "kit invariant: %s", rule_in(kit, rule, sizeof(rule)) ? rule : "the reference misbehaved");
