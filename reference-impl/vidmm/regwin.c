@@ -50,6 +50,55 @@ struct window {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct window windows[MAX_WINDOWS];
+
+/*
+ * Unmapped register windows' reservations, kept for the next window of the
+ * same length: a driver maps its registers at StartDevice and unmaps them
+ * at StopDevice, and a fuzz harness with a driver module rebuilds its
+ * adapter for every other paging-buffer size, so each rebuild cost an mmap
+ * and a munmap (bench/fuzz_speed --floor, the Heron miniport: half its
+ * mapping changes). A reservation is PROT_NONE for its whole life, so a
+ * parked one is exactly as inaccessible as an unmapped range, and a stale
+ * pointer into it faults as it did (the kernel usually handed the same
+ * range to the next mmap anyway). Its own lock, taken after `lock` when
+ * both are (regwin_forget).
+ */
+#define PARKED_RESERVATIONS 8u
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    uint8_t *map;
+    uint64_t map_len;
+} parked[PARKED_RESERVATIONS];
+
+static void *reservation_take(uint64_t map_len)
+{
+    void *m = NULL;
+    pthread_mutex_lock(&parked_lock);
+    for (uint32_t i = 0; i < PARKED_RESERVATIONS && !m; i++)
+        if (parked[i].map && parked[i].map_len == map_len) {
+            m = parked[i].map;
+            parked[i].map = NULL;
+        }
+    pthread_mutex_unlock(&parked_lock);
+    if (!m)
+        m = mmap(NULL, map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+static void reservation_put(uint8_t *map, uint64_t map_len)
+{
+    int kept = 0;
+    pthread_mutex_lock(&parked_lock);
+    for (uint32_t i = 0; i < PARKED_RESERVATIONS && !kept; i++)
+        if (!parked[i].map) {
+            parked[i].map = map;
+            parked[i].map_len = map_len;
+            kept = 1;
+        }
+    pthread_mutex_unlock(&parked_lock);
+    if (!kept)
+        munmap(map, map_len);
+}
 static uint32_t live; /* windows in the table: 0 makes every access a plain one at once */
 
 /* The window holding addr, copied (under the lock); 0 when none. */
@@ -121,12 +170,12 @@ int regwin_map(uint64_t physical, size_t bytes, void **va)
     uint64_t first = physical & ~(PAGE - 1);
     struct window w = { .map_len = (physical - first + bytes + PAGE - 1) & ~(PAGE - 1), .serial = vm->km_serial,
                         .vm = vm, .bar = bar, .bar_offset = first - bars_of(vm)->bar[bar].physical };
-    void *m = mmap(NULL, w.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED)
+    void *m = reservation_take(w.map_len);
+    if (!m)
         return 0;
     w.map = m;
     if (!keep(&w)) {
-        munmap(m, w.map_len);
+        reservation_put(m, w.map_len);
         return 0;
     }
     *va = w.map + (physical - first);
@@ -140,7 +189,7 @@ static void release_window(const struct window *w)
     if (w->segment_va)
         (void)wk_gpu_segment_unmap(w->vm->gpu, w->segment_va);
     else
-        munmap(w->map, w->map_len);
+        reservation_put(w->map, w->map_len);
 }
 
 void regwin_unmap(void *va, size_t bytes)
