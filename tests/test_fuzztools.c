@@ -1080,6 +1080,19 @@ static void test_triage_random_files(void **state)
         fail_msg("the reference driver must pass every calibrated program:\n%s", out);
 }
 
+/* The one case of specs/regressions/NAME.yaml under the promote root,
+ * loaded into set (freed by the caller with d). */
+static const struct wk_prog *load_promoted_case(const char *name, struct wk_spec_set *set, struct wk_diag *d)
+{
+    char file[700];
+    snprintf(file, sizeof(file), "%s/specs/regressions/%s.yaml", tmp_root, name);
+    wk_spec_set_init(set);
+    wk_diag_init(d, 10);
+    assert_int_equal(wk_spec_load_file(set, file, d), WK_OK);
+    assert_int_equal(set->count, 1);
+    return set->progs[0];
+}
+
 static void test_promote(void **state)
 {
     (void)state;
@@ -1105,11 +1118,7 @@ static void test_promote(void **state)
     snprintf(file, sizeof(file), "%s/specs/regressions/t-render.yaml", tmp_root);
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 10);
-    assert_int_equal(wk_spec_load_file(&set, file, &d), WK_OK);
-    assert_int_equal(set.count, 1);
-    const struct wk_prog *q = set.progs[0];
+    const struct wk_prog *q = load_promoted_case("t-render", &set, &d);
     assert_string_equal(q->id, "regressions.t-render");
     assert_string_equal(q->area, "regressions");
     assert_int_equal(q->cover_count, 1);
@@ -1187,7 +1196,7 @@ static void test_absolute_steps_anchor_to_allocations(void **state)
 static void test_promote_keeps_an_absolute_fence_nothing_reads(void **state)
 {
     (void)state;
-    char path[512], file[700];
+    char path[512];
     tmp_path(path, sizeof(path), "fence.bin");
     struct wk_prog *p = new_prog();
     add(p, WK_STEP_CREATE_DEVICE);
@@ -1202,14 +1211,9 @@ static void test_promote_keeps_an_absolute_fence_nothing_reads(void **state)
     setenv("WK_PROMOTE_ROOT", tmp_root, 1);
     expect_rc(wddmkit(out, sizeof(out), "promote '%s' --driver '%s' --name t-fence", path, WK_PLANTED_FENCE_LOW), 0);
     expect_output(out, "verified: the YAML case fails on");
-    snprintf(file, sizeof(file), "%s/specs/regressions/t-fence.yaml", tmp_root);
     struct wk_spec_set set;
     struct wk_diag d;
-    wk_spec_set_init(&set);
-    wk_diag_init(&d, 10);
-    assert_int_equal(wk_spec_load_file(&set, file, &d), WK_OK);
-    assert_int_equal(set.count, 1);
-    const struct wk_prog *q = set.progs[0];
+    const struct wk_prog *q = load_promoted_case("t-fence", &set, &d);
     for (uint32_t i = 0; i < q->step_count; i++)
         assert_false(wk_step_is_check(q->steps[i].kind) && q->steps[i].kind != WK_STEP_EXPECT_STATS);
     wk_spec_set_free(&set);
