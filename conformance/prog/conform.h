@@ -271,6 +271,11 @@ struct wk_prog_exec {
      * supported or eviction): where one that named none lands is the
      * driver's choice on a layout of its own. */
     uint8_t alloc_named[WK_PROG_MAX_OBJECTS];
+    /* Whether each allocation's request asked for an aperture: its
+     * supported set holds apertures only, or (none given) its first
+     * preference is one. Otherwise being in an aperture at all is where
+     * the driver's DXGK_ALLOCATIONINFO and room put it: a choice. */
+    uint8_t alloc_aperture_asked[WK_PROG_MAX_OBJECTS];
     int contract;                      /* wk_run_options.contract */
     int stress;                        /* wk_run_options.stress */
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */

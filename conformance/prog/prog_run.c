@@ -194,6 +194,25 @@ static const char *sized_too_large(struct interp *x, const struct wk_step *s)
     return x->skip_text;
 }
 
+/* Whether description segment id is an aperture. */
+static int desc_aperture(const struct wk_prog *p, uint32_t id)
+{
+    return id >= 1 && id <= p->gpu.segment_count && p->gpu.segments &&
+           p->gpu.segments[id - 1].kind == WK_GPU_SEGMENT_APERTURE;
+}
+
+/* Whether a request asks for an aperture (conform.h, alloc_aperture_asked). */
+static int aperture_asked(const struct wk_prog *p, const struct wk_prog_allocation *a)
+{
+    if (a->supported_set) {
+        for (uint32_t id = 1; id <= 32; id++)
+            if ((a->supported_set >> (id - 1) & 1u) && !desc_aperture(p, id))
+                return 0;
+        return 1;
+    }
+    return desc_aperture(p, a->preferred & 0x1Fu);
+}
+
 static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
 {
     uint32_t dev = pick(x->devices, x->ndevices, s->alloc.device);
@@ -224,6 +243,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
     if (st == WK_OK && wk_vidmm_allocation_state(x->vm, h, &state) == WK_OK) {
         x->driver_allocs[x->nallocs] = state.driver_handle;
         x->alloc_named[x->nallocs] = wk_roles_named_by(x->p, s) != 0;
+        x->alloc_aperture_asked[x->nallocs] = aperture_asked(x->p, &s->alloc);
         x->allocs[x->nallocs++] = h;
     }
     return st;
@@ -755,12 +775,13 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
         bank = 0; /* bank 3 of the driver's is not bank 3 of the case's */
         count_skip(x, WK_CHECK_CONTRACT, "the driver's banks of that segment are not the case's (bank numbers do not compare)");
     }
-    /* On a layout of the driver's own, an allocation whose request named
-     * no segment goes where the driver's DXGK_ALLOCATIONINFO said: the
-     * description's segment it landed in is no contract. */
+    /* An allocation whose request named no segment goes where the driver's
+     * DXGK_ALLOCATIONINFO said, on a layout of its own or on the GPU
+     * model's: the segment it landed in is the driver's choice, no
+     * contract (examples/drivers/independent puts one in memory where the
+     * reference driver uses the aperture). */
     uint32_t want_segment = seg_role(x, s->segment), index = s->allocation;
-    if (want_segment && x->seg_mapped && index < x->nallocs && !x->alloc_named[index] &&
-        !count_check(x, WK_CHECK_CHOICE))
+    if (want_segment && index < x->nallocs && !x->alloc_named[index] && !count_check(x, WK_CHECK_CHOICE))
         want_segment = 0;
     if ((want_segment && st->segment_id != want_segment) || (offset && st->segment_offset != s->offset) ||
         (bank && st->bank != s->expect_bank)) {
@@ -788,10 +809,35 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
     return 1;
 }
 
-static int check_gart(struct interp *x, const struct wk_vidmm_allocation_state *st)
+/* Whether the driver reports segment id as an aperture. */
+static int is_aperture(struct interp *x, uint32_t id)
+{
+    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS];
+    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS);
+    for (uint32_t i = 0; i < n && i < WK_PROG_MAX_SEGMENTS; i++)
+        if (seg[i].id == id)
+            return seg[i].aperture;
+    return 0;
+}
+
+/*
+ * expect_gart: every page of an aperture allocation mapped and flushed. An
+ * allocation whose request did not ask for an aperture (alloc_aperture_asked)
+ * goes where the driver's DXGK_ALLOCATIONINFO said (its PreferredSegment and
+ * supported sets are its answer, facts §4.9) and where there was room: that
+ * it is in an aperture at all is then the driver's choice, the reference
+ * driver's in a case calibrated on it, so the check is a choice (skipped in
+ * the contract profile) when it is not. examples/drivers/independent places
+ * such an allocation in a memory segment where the reference uses the
+ * aperture; a promoted case failed it.
+ */
+static int check_gart(struct interp *x, const struct wk_step *s, const struct wk_vidmm_allocation_state *st)
 {
     if (!st->resident)
         return failf(x, "resident in an aperture", "not resident");
+    if (!is_aperture(x, st->segment_id) && s->allocation < x->nallocs && !x->alloc_aperture_asked[s->allocation] &&
+        !count_check(x, WK_CHECK_CHOICE))
+        return 1;
     for (uint64_t page = 0; page < st->size / WK_GPU_PAGE_SIZE; page++) {
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
@@ -956,7 +1002,7 @@ static int check(struct interp *x, const struct wk_step *s)
             return failf(x, "an existing allocation", "%s", wk_vidmm_last_error(x->vm));
         if (s->kind == WK_STEP_EXPECT_PATTERN)
             return check_pattern(x, h, s, &st) || data_failed(x);
-        return s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st) : check_gart(x, &st);
+        return s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st) : check_gart(x, s, &st);
     }
     case WK_STEP_EXPECT_DIGEST: {
         uint64_t d = 0;

@@ -299,6 +299,24 @@ static const char *first_violation(const char *log, char *rule, size_t rule_size
 
 /* The harness reports a finding and aborts (fuzz/driver/fuzz_driver.h): a rule
  * with its DDI, a differential mismatch, or a kit invariant. */
+/* The signature line a harness prints after its FINDING line
+ * ("<harness>:   signature: ...", fuzz/driver/findings.c), into sig; 0
+ * when there is none. What the campaign's summary and its known
+ * signatures use: a differential finding's names the step's kind, not its
+ * number, so a crash and its minimized form are one signature. */
+static int harness_signature(const char *finding, char *sig, size_t cap)
+{
+    const char *line = strstr(finding, ":   signature: ");
+    if (!line || line - finding > 4096)
+        return 0;
+    line += 15;
+    size_t n = strcspn(line, "\n");
+    if (n == 0)
+        return 0;
+    snprintf(sig, cap, "%.*s", (int)(n < cap ? n : cap - 1), line);
+    return 1;
+}
+
 void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
 {
     char rule[32], what[200], msg[400];
@@ -321,6 +339,8 @@ void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
         o->cls = CLS_FAIL;
         snprintf(o->r.rule, sizeof(o->r.rule), "%.23s", rule);
         wk_fuzz_signature(o->sig, sizeof(o->sig), rule, msg, what);
+    } else if (finding && harness_signature(finding, o->sig, sizeof(o->sig))) {
+        o->cls = CLS_FAIL; /* the harness's own words: the campaign's, and no step number in them */
     } else if (finding) {
         o->cls = CLS_FAIL;
         wk_fuzz_signature(o->sig, sizeof(o->sig), NULL, finding + 11, what);

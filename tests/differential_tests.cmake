@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# tests/differential_tests.cmake - what the fuzz harnesses' differential
+# (fuzz/driver/differential.c) must call a finding, on drivers whose bug no
+# rule sees by itself; include()d by tests/CMakeLists.txt.
+#
+#   fuzz.differential_render_status  a Render that takes the command buffer
+#       of render.extent-past-end, which the reference driver refuses: the
+#       status difference is the finding (it was excused as "a driver
+#       declined within its limits", which only creations may).
+wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
+if(TARGET fuzz_prog_replay)
+  add_test(NAME fuzz.differential_render_status
+    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_render_takes_refused>
+            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.extent-past-end.bin)
+  set_tests_properties(fuzz.differential_render_status PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "signature: finding: differential: render returned WK_OK on the driver under test")
+endif()
