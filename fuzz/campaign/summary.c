@@ -386,6 +386,7 @@ static int report_crashes(const struct campaign *c, const char *self, uint64_t n
         printf("%s%s%s %s/FILE\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay);
     else
         printf("%s %s/FILE\n", c->bin, c->crashes);
+    printf("  (FILE: a crash file listed above)\n");
     printf("result: %llu new crash%s\n", (unsigned long long)new_crashes, new_crashes == 1 ? "" : "es");
     return 1;
 }
