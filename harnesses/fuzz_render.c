@@ -31,7 +31,11 @@
  * Findings (abort after printing every violation, fuzz_driver.h):
  *   - any contract violation on the DUT (wk_vidmm_violations total > 0),
  *     which includes a crash or a guard-page hit (the adapter is then dead);
- *   - a render status the kit does not document for a rejected input.
+ *   - a render status the kit does not document for a rejected input;
+ *   - a Render of the kit's format that succeeded on a command buffer whose
+ *     records reference bytes outside their allocations (umd.h: "a
+ *     reference is valid when its bytes lie inside the allocation"): the
+ *     driver took what it must refuse (invalid_reference, below).
  * A documented rejection (WK_E_DRIVER_FAILED: Render returned an error
  * status for a bad command buffer) is the driver's right and no finding.
  *
@@ -127,6 +131,82 @@ static wk_status encode(struct wk_vidmm *vm, const struct wk_render_input *in, c
     return wk_prog_encode_render(vm, &records, list, list_length, e);
 }
 
+/* Whether reference r of `extent` bytes lies outside its allocation: past
+ * the input's list, on a NULL entry (slot 0: no allocation to address), or
+ * past the end of the slot's allocation (64-bit math: no 32-bit offset
+ * wraps). */
+static int ref_outside(const struct wk_render_input *in, struct wk_prog_ref r, uint64_t extent, uint64_t *size)
+{
+    *size = 0;
+    if (r.list_index >= in->list_length)
+        return 1;
+    uint32_t slot = in->list[r.list_index] & 0x7u;
+    *size = wk_render_slots[slot].size;
+    return slot == 0 || r.offset > *size || extent > *size - r.offset;
+}
+
+/* One side of a record: its reference and how many bytes it spans. */
+struct side_ref {
+    const char *side;
+    struct wk_prog_ref ref;
+    uint64_t extent;
+};
+
+/* Bytes a BLIT side spans: first row start to last row end (umd.h). */
+static uint64_t blit_extent(uint32_t width, uint32_t height, uint32_t pitch)
+{
+    return width && height ? (uint64_t)(height - 1) * pitch + width : 0;
+}
+
+/*
+ * The first reference of the input's records that the kit's user-mode
+ * format says is invalid (include/wddmkit/umd.h, "What a driver that reads
+ * this format accepts": its bytes, 0 included, lie inside the allocation),
+ * described in why; 0 when every one is valid, or when the command buffer
+ * is not exactly records (raw bytes: the format says less of them). A
+ * Render that succeeded on such a buffer took bytes user mode does not own:
+ * the outsider's off-by-one in an extent check let a record write one byte
+ * into the next allocation, which this harness saw only when the byte
+ * happened to fall on an unmapped aperture page. The reference driver
+ * refuses every such reference (refdriver/render.c, check_ref).
+ */
+static int invalid_reference(const struct wk_render_input *in, char *why, size_t cap)
+{
+    static struct wk_prog_render g;
+    if (!wk_render_command_records(in->command, in->command_length, &g))
+        return 0;
+    for (uint32_t i = 0; i < g.record_count; i++) {
+        const struct wk_prog_record *r = &g.records[i];
+        struct side_ref refs[2];
+        uint32_t n = 0;
+        switch (r->op) {
+        case WK_USER_OP_COPY:
+            refs[n++] = (struct side_ref){ "source", r->src, r->size };
+            refs[n++] = (struct side_ref){ "destination", r->dst, r->size };
+            break;
+        case WK_USER_OP_FILL: refs[n++] = (struct side_ref){ "destination", r->dst, r->size }; break;
+        case WK_USER_OP_WRITE32: refs[n++] = (struct side_ref){ "destination", r->dst, 4 }; break;
+        case WK_USER_OP_BLIT:
+            refs[n++] = (struct side_ref){ "source", r->src, blit_extent(r->width, r->height, r->src_pitch) };
+            refs[n++] = (struct side_ref){ "destination", r->dst, blit_extent(r->width, r->height, r->dst_pitch) };
+            break;
+        default: break;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t size;
+            if (!ref_outside(in, refs[k].ref, refs[k].extent, &size))
+                continue;
+            snprintf(why, cap, "record %u's %s, list entry %u at offset %u for %llu bytes, %s", i, refs[k].side,
+                     refs[k].ref.list_index, refs[k].ref.offset, (unsigned long long)refs[k].extent,
+                     refs[k].ref.list_index >= in->list_length ? "is past the allocation list"
+                     : size == 0                               ? "names a NULL entry"
+                                                               : "runs past the end of its allocation");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
@@ -178,5 +258,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                            wk_status_name(st), wk_vidmm_last_error(f->vm));
         return 0;
     }
+    char why[256];
+    if (st == WK_OK && !binding_encodes(f->vm) && invalid_reference(&in, why, sizeof(why)))
+        wk_fuzz_finding_as(HARNESS, f->vm, "render took a reference outside its allocation",
+                           "Render succeeded on a command buffer the kit's format refuses (include/wddmkit/umd.h: a "
+                           "reference is valid when its bytes lie inside the allocation): %s", why);
     return 0;
 }

@@ -7,6 +7,10 @@
 #       of render.extent-past-end, which the reference driver refuses: the
 #       status difference is the finding (it was excused as "a driver
 #       declined within its limits", which only creations may).
+#   fuzz.render_reference_outside  the same driver under fuzz_render: a
+#       Render that succeeds on records whose bytes lie outside their
+#       allocations, which the kit's format makes invalid (umd.h), is a
+#       finding of its own (harnesses/fuzz_render.c, invalid_reference).
 wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
 if(TARGET fuzz_prog_replay)
   add_test(NAME fuzz.differential_render_status
@@ -14,4 +18,11 @@ if(TARGET fuzz_prog_replay)
             $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.extent-past-end.bin)
   set_tests_properties(fuzz.differential_render_status PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "signature: finding: differential: render returned WK_OK on the driver under test")
+endif()
+if(TARGET fuzz_render_replay)
+  add_test(NAME fuzz.render_reference_outside
+    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_render_takes_refused>
+            $<TARGET_FILE:fuzz_render_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds/render.extent-past-end.6.bin)
+  set_tests_properties(fuzz.render_reference_outside PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "record 0's destination, list entry 0 at offset 4093 for 4 bytes, runs past the end of its allocation")
 endif()
