@@ -522,6 +522,9 @@ int wk_crash_mini_init(struct mini *m, const struct wk_crash_options *o, const s
                             "no finding to keep while reducing\n", o->path, o->driver, harness);
             return -1;
         }
+        /* What repro, triage and the campaign call it; the reduction keeps
+         * the calibrated program's failure, printed next (its own words) */
+        printf("judged by %s_replay: %s\n", harness, judged.sig);
     }
     wk_crash_run_program(p, o->driver, o, &m->want);
     if (m->want.cls == CLS_PASS) {
