@@ -319,7 +319,7 @@ static int harness_signature(const char *finding, char *sig, size_t cap)
 
 void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
 {
-    char rule[32], what[200], msg[400];
+    char rule[32], what[200], msg[400] = "";
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     o->cls = code == 0 ? CLS_PASS : code == 2 ? CLS_ERROR : CLS_CRASH;
     if (code == 0 || code == 2) { /* 2: an input it could not read, a driver it could not load */
@@ -351,5 +351,12 @@ void wk_crash_classify_replay(struct outcome *o, int status, const char *log)
     const char *first = finding ? finding : kit ? kit : log;
     while (first > log && first[-1] != '\n') /* the whole line: "<harness>: FINDING: ..." */
         first--;
-    snprintf(o->detail, sizeof(o->detail), "%.*s", (int)strcspn(first, "\n"), first);
+    /* A violation's own message says what and where ("UNMAPPED_APERTURE at
+     * +0x0 (COPY) ... address 0x804000"), where the FINDING line only says
+     * when ("contract violation during Render/Patch/SubmitCommand"). */
+    if (o->cls == CLS_FAIL && o->r.rule[0] && msg[0])
+        snprintf(o->detail, sizeof(o->detail), "%.*s: %.400s", (int)strcspn(first, "\n") < 200 ? (int)strcspn(first, "\n") : 200,
+                 first, msg);
+    else
+        snprintf(o->detail, sizeof(o->detail), "%.*s", (int)strcspn(first, "\n"), first);
 }
