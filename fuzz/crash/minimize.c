@@ -44,9 +44,15 @@ static int minimize_fixture_input(const struct wk_crash_options *o, const struct
     h->reduce(&m, &p);
     uint8_t *data = wk_crash_input_bytes(h, p, &n);
     int code = data && wk_crash_save_bytes(data, n, out) == 0 ? 0 : 2;
-    char what[200] = "";
+    char what[240] = "";
     if (before)
         reduction_text(before, p, what, sizeof(what));
+    /* the same sizes, other values: say so, or the line reads as if nothing was done */
+    size_t n0 = 0;
+    uint8_t *was = before ? wk_crash_input_bytes(h, before, &n0) : NULL;
+    if (data && was && n0 == n && memcmp(was, data, n) != 0 && strlen(what) + 40 < sizeof(what))
+        strcat(what, "; values simplified");
+    free(was);
     printf("minimized: %zu -> %zu bytes%s (%u test runs%s)\n", bytes, n, what, m.tests,
            m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
     if (code == 0)
