@@ -134,8 +134,13 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness)
 {
     struct wk_fuzzdrv_state *rt = wk_fuzzdrv_state();
     rt->harness_seen = harness;
-    if (!wk_fuzzdrv_fresh_mode() && fixture_intact(&rt->fixture))
+    if (!wk_fuzzdrv_fresh_mode() && fixture_intact(&rt->fixture)) {
+        /* kept across inputs: an earlier input's error is not this one's
+         * (a finding's report printed "Render rejected the command buffer"
+         * for a Render that had succeeded) */
+        wk_vidmm_clear_last_error(rt->fixture.vm);
         return &rt->fixture;
+    }
     wk_fuzzdrv_history_begin();
     int built = fixture_build(&rt->fixture, harness);
     wk_fuzzdrv_history_end();

@@ -161,6 +161,11 @@ const char *wk_vidmm_last_error(const struct wk_vidmm *vm)
     return vm->last_error;
 }
 
+void wk_vidmm_clear_last_error(struct wk_vidmm *vm)
+{
+    vm->last_error[0] = '\0';
+}
+
 /* Pipes would break a Markdown table cell. */
 static void cell(FILE *out, const char *text)
 {

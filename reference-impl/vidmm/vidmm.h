@@ -527,8 +527,13 @@ wk_status wk_vidmm_attach(struct wk_vidmm *vm, DRIVER_INITIALIZE *entry);
 /* AddDevice, StartDevice, driver caps and the segment query, each checked. */
 wk_status wk_vidmm_start(struct wk_vidmm *vm);
 
-/* The last error or violation, as one line (empty when none). */
+/* The last error or violation, as one line (empty when none). A call that
+ * succeeds leaves it as it was; wk_vidmm_reset and
+ * wk_vidmm_clear_last_error empty it (a fuzz harness that keeps an adapter
+ * across inputs clears it per input, so that a finding's report never
+ * quotes an earlier input's error). */
 const char *wk_vidmm_last_error(const struct wk_vidmm *vm);
+void wk_vidmm_clear_last_error(struct wk_vidmm *vm);
 
 /* ------------------------------------------------------------------ */
 /* Answer rewriting (negative tests)                                    */
