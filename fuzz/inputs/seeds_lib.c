@@ -221,21 +221,36 @@ static void hostile_seed(struct gen *g, const struct wk_prog *p)
 /* fuzz_render                                                          */
 /* ------------------------------------------------------------------ */
 
-/* The slot standing for an allocation of `size` bytes in `segment`: the
+/* The slot standing for an allocation of `size` bytes in `segment` (0:
+ * none known): one of that very size first (a reference's bounds are
+ * checked against the size, so a bug at the end of an allocation shows
+ * only at the same size), in the same segment when one is; else the
  * smallest that holds it, in the same segment when one does. */
 static uint32_t slot_for(uint64_t size, uint32_t segment)
 {
-    uint32_t best = 0, any = 0;
+    uint32_t exact = 0, best = 0, any = 0;
     for (uint32_t s = 1; s <= WK_RENDER_SLOTS; s++) {
         const struct wk_render_slot *w = &wk_render_slots[s];
         if (w->size < size)
             continue;
+        if (w->size == size && (!exact || (segment && w->segment == segment)))
+            exact = s;
         if (!any || w->size < wk_render_slots[any].size)
             any = s;
-        if (w->segment == segment && (!best || w->size < wk_render_slots[best].size))
+        if (segment && w->segment == segment && (!best || w->size < wk_render_slots[best].size))
             best = s;
     }
-    return best ? best : any ? any : 5; /* 5: the largest */
+    return exact ? exact : best ? best : any ? any : 5; /* 5: the largest */
+}
+
+/* Where an allocation is, or where it asked to be when it is not resident
+ * (its first preferred segment; 0: none): a render step before the first
+ * page-in found it nowhere, and segment 0 matched the slots that may go
+ * anywhere, so a 16 KiB aperture allocation became the 32 KiB slot and the
+ * seed lost the case's bug (an outsider's promoted off-by-one). */
+static uint32_t segment_of(const struct wk_vidmm_allocation_state *st)
+{
+    return st->resident ? st->segment_id : st->preferred & 0x1Fu;
 }
 
 static void render_seed(struct gen *g, const struct wk_prog_exec *x, const struct wk_step *s, uint32_t step)
@@ -250,7 +265,7 @@ static void render_seed(struct gen *g, const struct wk_prog_exec *x, const struc
         uint32_t slot = 0, index = r->list_alloc[i];
         struct wk_vidmm_allocation_state st;
         if (index && index - 1 < x->nallocs && wk_vidmm_allocation_state(x->vm, x->allocs[index - 1], &st) == WK_OK)
-            slot = slot_for(st.size, st.resident ? st.segment_id : 0);
+            slot = slot_for(st.size, segment_of(&st));
         else if (index)
             slot = 1;
         wk_bytes_put(&b, slot | (r->list_write[i] ? WK_RENDER_WRITE : 0), 1);
