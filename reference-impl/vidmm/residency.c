@@ -195,6 +195,29 @@ static void drop_backing(struct wk_vidmm *vm, struct allocation *a)
     a->pfn_count = 0;
 }
 
+/*
+ * An aperture allocation's system pages, zeroed before its first residency
+ * (no content yet). A memory-segment allocation gets its zeroes from the
+ * driver's FILL of 0 (populate, below); an aperture's bytes are its system
+ * pages, which the pool hands out holding their last user's bytes, and
+ * which pages an allocation gets depends on what the driver allocated
+ * before it (its context allocations, its DMA buffers: its choices). So
+ * never-written bytes of an aperture allocation differed between two
+ * correct drivers: an outsider's fuzz_prog run blamed the independent
+ * driver for an expect_digest over a 32 KiB aperture allocation that held
+ * an earlier FILL's 0x4d on its pages and zeroes on the reference's.
+ * Zeroed here, by the kit as VidMm, with no driver operation; a driver
+ * whose own GPU executes its buffers (no_model) has no bytes the kit holds.
+ */
+static void zero_new_backing(struct wk_vidmm *vm, const struct allocation *a)
+{
+    static const uint8_t zeros[PAGE];
+    if (a->has_content || vm->cfg.no_model)
+        return;
+    for (uint64_t i = 0; i < a->pfn_count; i++)
+        (void)wk_gpu_write(vm->gpu, a->pfns[i] << WK_GPU_PAGE_SHIFT, zeros, PAGE);
+}
+
 /* Brings the content into the place just reserved. The saved copy (system
  * pages of a memory-segment allocation) is dropped only once the content
  * is back in the segment. */
@@ -203,8 +226,10 @@ static wk_status populate(struct wk_vidmm *vm, struct allocation *a)
     struct segment *s = segment_get(vm, a->segment);
     if (s->aperture) {
         wk_status st = backing_pages(vm, a);
-        if (st == WK_OK)
+        if (st == WK_OK) {
+            zero_new_backing(vm, a);
             st = op_map_aperture(vm, a->segment, a->offset / PAGE, a, &a->mdl, a->pfn_count);
+        }
         return st;
     }
     if (a->pfns && a->has_content) {
