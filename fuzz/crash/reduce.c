@@ -527,6 +527,15 @@ int wk_crash_mini_init(struct mini *m, const struct wk_crash_options *o, const s
         printf("judged by %s_replay: %s\n", harness, judged.sig);
     }
     wk_crash_run_program(p, o->driver, o, &m->want);
+    if (m->want.cls == CLS_PASS && wk_crash_judged_by_harness(o, harness)) {
+        /* the harness finds it, the calibrated program (what is reduced and
+         * written as a case) does not: say which, not "passes" */
+        fprintf(stderr, "wddmkit: %s_replay finds this input on %s, but its calibrated program passes there (the "
+                        "program form cannot say what the harness did: a bare patch step, a differential of "
+                        "statuses): nothing to reduce. The input reproduces as it is: wddmkit repro %s --driver %s\n",
+                harness, o->driver, o->path, o->driver);
+        return -1;
+    }
     if (m->want.cls == CLS_PASS) {
         fprintf(stderr, "wddmkit: %s passes on %s: no finding to keep while reducing\n", o->path,
                 o->driver ? o->driver : "the reference driver");
