@@ -698,7 +698,7 @@ static void test_repro(void **state)
     expect_output(out, "calibrated on the reference driver");
     /* another driver than the reference: the harness's differential judges */
     expect_output(out, "judged by: fuzz_prog_replay");
-    expect_output(out, "program (as calibrated on the reference driver, for reading):");
+    expect_output(out, "program (as calibrated on the reference driver, for reading; the finding's step numbers are the input's own");
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --runs 3", path), 0);
     expect_output(out, "program (as run):");
     expect_output(out, "result: pass (exit 0)");

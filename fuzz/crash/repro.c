@@ -69,7 +69,8 @@ int wk_crash_repro(const struct wk_crash_options *op)
                "(a calibrated program would expect the reference's every status)\n", harness);
     int code = repro_runs(&o, harness, p);
     if (p && wk_crash_judged_by_harness(&o, harness)) {
-        printf("program (as calibrated on the reference driver, for reading):\n");
+        printf("program (as calibrated on the reference driver, for reading; the finding's step numbers are the "
+               "input's own, which `wddmkit prog dump %s` shows):\n", o.path);
         wk_prog_dump(p, stdout);
     } else if (p) {
         printf("program (as run):\n");
