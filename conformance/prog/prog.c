@@ -244,8 +244,10 @@ static void dump_render(const struct wk_prog_render *r, FILE *out)
 
 static void dump_patch(const struct wk_prog_patch *g, FILE *out)
 {
-    fprintf(out, " context=%u range=[0x%x,0x%x) entries=[%u,+%u) dma=%u bytes list=[", g->context, g->start, g->end,
-            g->patch_start, g->patch_count, g->dma_length);
+    /* dma_length counts the bytes the input gives, from the buffer's start;
+     * the rest of the context's DMA buffer is zero (prog.h) */
+    fprintf(out, " context=%u range=[0x%x,0x%x) entries=[%u,+%u) dma=%u bytes given (the rest zero) list=[", g->context,
+            g->start, g->end, g->patch_start, g->patch_count, g->dma_length);
     for (uint32_t i = 0; i < g->list_length && i < WK_PROG_MAX_PATCH_LIST; i++) {
         const struct wk_prog_patch_entry *e = &g->list[i];
         fprintf(out, "%s", i ? " " : "");
