@@ -152,12 +152,6 @@ struct side_ref {
     uint64_t extent;
 };
 
-/* Bytes a BLIT side spans: first row start to last row end (umd.h). */
-static uint64_t blit_extent(uint32_t width, uint32_t height, uint32_t pitch)
-{
-    return width && height ? (uint64_t)(height - 1) * pitch + width : 0;
-}
-
 /*
  * The first reference of the input's records that the kit's user-mode
  * format says is invalid (include/wddmkit/umd.h, "What a driver that reads
@@ -187,8 +181,8 @@ static int invalid_reference(const struct wk_render_input *in, char *why, size_t
         case WK_USER_OP_FILL: refs[n++] = (struct side_ref){ "destination", r->dst, r->size }; break;
         case WK_USER_OP_WRITE32: refs[n++] = (struct side_ref){ "destination", r->dst, 4 }; break;
         case WK_USER_OP_BLIT:
-            refs[n++] = (struct side_ref){ "source", r->src, blit_extent(r->width, r->height, r->src_pitch) };
-            refs[n++] = (struct side_ref){ "destination", r->dst, blit_extent(r->width, r->height, r->dst_pitch) };
+            refs[n++] = (struct side_ref){ "source", r->src, wk_user_blit_extent(r->width, r->height, r->src_pitch) };
+            refs[n++] = (struct side_ref){ "destination", r->dst, wk_user_blit_extent(r->width, r->height, r->dst_pitch) };
             break;
         default: break;
         }

@@ -809,17 +809,6 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
     return 1;
 }
 
-/* Whether the driver reports segment id as an aperture. */
-static int is_aperture(struct interp *x, uint32_t id)
-{
-    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS];
-    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS);
-    for (uint32_t i = 0; i < n && i < WK_PROG_MAX_SEGMENTS; i++)
-        if (seg[i].id == id)
-            return seg[i].aperture;
-    return 0;
-}
-
 /*
  * expect_gart: every page of an aperture allocation mapped and flushed. An
  * allocation whose request did not ask for an aperture (alloc_aperture_asked)
@@ -835,7 +824,7 @@ static int check_gart(struct interp *x, const struct wk_step *s, const struct wk
 {
     if (!st->resident)
         return failf(x, "resident in an aperture", "not resident");
-    if (!is_aperture(x, st->segment_id) && s->allocation < x->nallocs && !x->alloc_aperture_asked[s->allocation] &&
+    if (!wk_vidmm_segment_is_aperture(x->vm, st->segment_id) && s->allocation < x->nallocs && !x->alloc_aperture_asked[s->allocation] &&
         !count_check(x, WK_CHECK_CHOICE))
         return 1;
     for (uint64_t page = 0; page < st->size / WK_GPU_PAGE_SIZE; page++) {

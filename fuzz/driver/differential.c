@@ -214,14 +214,8 @@ static int declined_within_limits(const struct wk_step *s, wk_status rs, wk_stat
 static int in_aperture(const struct wk_prog_exec *x, uint32_t a)
 {
     struct wk_vidmm_allocation_state st;
-    struct wk_vidmm_segment_info seg[WK_PROG_MAX_SEGMENTS];
-    if (a >= x->nallocs || wk_vidmm_allocation_state(x->vm, x->allocs[a], &st) != WK_OK || !st.resident)
-        return 0;
-    uint32_t n = wk_vidmm_segments(x->vm, seg, WK_PROG_MAX_SEGMENTS);
-    for (uint32_t i = 0; i < n && i < WK_PROG_MAX_SEGMENTS; i++)
-        if (seg[i].id == st.segment_id)
-            return seg[i].aperture;
-    return 0;
+    return a < x->nallocs && wk_vidmm_allocation_state(x->vm, x->allocs[a], &st) == WK_OK && st.resident &&
+           wk_vidmm_segment_is_aperture(x->vm, st.segment_id);
 }
 
 /* One step on both sides; 1 when they agree and nothing was violated, 0

@@ -147,6 +147,15 @@ typedef struct _WK_USER_BLIT {
     UINT DestinationPitch;
 } WK_USER_BLIT;
 
+/* The bytes one side of a BLIT spans from its reference: the first row's
+ * start to the last row's end, rows Pitch bytes apart; 0 when Width or
+ * Height is 0 (the BLIT does nothing). What a reference's bounds are checked
+ * against (a valid reference's bytes lie inside its allocation, above). */
+static inline UINT64 wk_user_blit_extent(UINT width, UINT height, UINT pitch)
+{
+    return width && height ? (UINT64)(height - 1) * pitch + width : 0;
+}
+
 WK_STATIC_ASSERT(sizeof(WK_USER_COMMAND_HEADER) == 16, "kit UMD command header");
 WK_STATIC_ASSERT(sizeof(WK_USER_COPY) == 32, "kit UMD COPY record");
 WK_STATIC_ASSERT(sizeof(WK_USER_FILL) == 24, "kit UMD FILL record");

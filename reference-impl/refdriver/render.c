@@ -80,14 +80,6 @@ static NTSTATUS check_ref(const struct render_input *in, WK_USER_REF ref, UINT64
     return STATUS_SUCCESS;
 }
 
-/* Bytes a BLIT side spans: first row start to last row end. */
-static UINT64 blit_extent(UINT width, UINT height, UINT pitch)
-{
-    if (width == 0 || height == 0)
-        return 0;
-    return (UINT64)(height - 1) * pitch + width;
-}
-
 static BOOLEAN blit_in_limits(const WK_USER_BLIT *b)
 {
     const struct wk_gpu_opcode_info *op = wk_gpu_opcode_info(WK_GPU_OP_BLIT);
@@ -127,11 +119,11 @@ static NTSTATUS check_fields(const struct render_input *in, const union user_rec
         if (!blit_in_limits(&r->blit))
             return STATUS_INVALID_PARAMETER;
         st = check_ref(in, r->blit.Source,
-                       blit_extent(r->blit.Width, r->blit.Height, r->blit.SourcePitch));
+                       wk_user_blit_extent(r->blit.Width, r->blit.Height, r->blit.SourcePitch));
         if (!NT_SUCCESS(st))
             return st;
         st = check_ref(in, r->blit.Destination,
-                       blit_extent(r->blit.Width, r->blit.Height, r->blit.DestinationPitch));
+                       wk_user_blit_extent(r->blit.Width, r->blit.Height, r->blit.DestinationPitch));
         *t = (struct translation){ WK_GPU_OP_BLIT, 2, { r->blit.Source, r->blit.Destination } };
         return st;
     }

@@ -233,6 +233,11 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     return n;
 }
 
+int wk_vidmm_segment_is_aperture(const struct wk_vidmm *vm, uint32_t id)
+{
+    return id >= 1 && id <= vm->nseg && id <= MAX_SEGMENTS && vm->seg[id].aperture;
+}
+
 wk_status wk_vidmm_segment_room(const struct wk_vidmm *vm, uint32_t segment_id, uint64_t *free_bytes,
                                 uint64_t *largest)
 {

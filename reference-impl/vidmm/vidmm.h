@@ -367,6 +367,9 @@ struct wk_vidmm_segment_info {
     const uint64_t *bank_ends; /* end offset of bank i + 1 for i < banks (valid while vm is) */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
+/* Whether the driver reported segment id as an aperture (0 for no such
+ * segment). */
+int wk_vidmm_segment_is_aperture(const struct wk_vidmm *vm, uint32_t id);
 /* The room left in a segment: its free bytes and its largest free run,
  * whoever took the rest (the case's allocations, the driver's own context
  * allocations, DMA buffers). WK_E_INVALID_ARGUMENT for an id the driver
