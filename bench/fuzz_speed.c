@@ -85,7 +85,13 @@ static int empty_harness(const uint8_t *data, size_t size)
     return 0;
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+#define RNG_START 0x9E3779B97F4A7C15ull
+static uint64_t rng_state = RNG_START;
+
+void mutation_restart(uint64_t seed)
+{
+    rng_state = seed ? seed : RNG_START;
+}
 
 static uint64_t rnd(void)
 {

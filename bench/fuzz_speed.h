@@ -27,6 +27,9 @@ void free_seeds(struct seeds *s);
 /* A seed picked and mutated as the engine loop does, into work (MAX_INPUT
  * bytes); its size. */
 size_t mutated_input(const struct seeds *s, uint8_t *work);
+/* mutated_input's sequence started again from seed (not 0): a figure
+ * counted over mutated inputs then counts the same inputs in every run. */
+void mutation_restart(uint64_t seed);
 /* fn on a copy of data in a buffer of exactly size bytes, as engines call. */
 void run_copy(harness_fn *fn, const uint8_t *data, size_t size);
 /* The harness of that name; NULL when there is none. */
