@@ -11,6 +11,11 @@
 #       Render that succeeds on records whose bytes lie outside their
 #       allocations, which the kit's format makes invalid (umd.h), is a
 #       finding of its own (harnesses/fuzz_render.c, invalid_reference).
+#   fuzz.differential_content_names_its_side  a Render that writes each
+#       WRITE32 value with its low bit flipped: the bytes check fails on
+#       the driver under test and holds on the reference, and the finding
+#       quotes the expected and seen bytes as the driver under test's.
+wk_add_refwrap_module(wk_test_write32_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/write32_value_off.c)
 wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
 if(TARGET fuzz_prog_replay)
   add_test(NAME fuzz.differential_render_status
@@ -25,4 +30,11 @@ if(TARGET fuzz_render_replay)
             $<TARGET_FILE:fuzz_render_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds/render.extent-past-end.6.bin)
   set_tests_properties(fuzz.render_reference_outside PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "record 0's destination, list entry 0 at offset 4093 for 4 bytes, runs past the end of its allocation")
+endif()
+if(TARGET fuzz_prog_replay)
+  add_test(NAME fuzz.differential_content_names_its_side
+    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_write32_value_off>
+            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.after-relocation.bin)
+  set_tests_properties(fuzz.differential_content_names_its_side PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "step 8 \\(expect_bytes\\) failed on the driver under test and held on the reference; on the driver under test: expected the listed bytes, seen byte \\+0x0 is 0xab, expected 0xaa")
 endif()

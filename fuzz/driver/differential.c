@@ -256,9 +256,13 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
          (dut->seg_mapped || (s->allocation < dut->nallocs && !dut->alloc_aperture_asked[s->allocation]))))
         return 1;
     snprintf(kind, sizeof(kind), "differential: %s %s on the driver under test", kw, dut_failed ? "failed" : "held");
-    wk_fuzz_finding_as(harness, dut->vm, kind, "step %u (%s) %s on the driver under test and %s on the reference%s%s", i,
-                       kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held", dut_failed ? ": " : "",
-                       dut_failed ? dut->r->seen : "");
+    /* The failing side's own words, named as its: "held on the reference:
+     * digest X" read as the reference's digest (an outsider's report). */
+    const struct wk_case_result *failed = dut_failed ? dut->r : ref->r;
+    wk_fuzz_finding_as(harness, dut->vm, kind,
+                       "step %u (%s) %s on the driver under test and %s on the reference; on the %s: expected %s, seen %s",
+                       i, kw, dut_failed ? "failed" : "held", ref_failed ? "failed" : "held",
+                       dut_failed ? "driver under test" : "reference", failed->expected, failed->seen);
     return 0;
 }
 
