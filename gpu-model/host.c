@@ -64,3 +64,8 @@ uint64_t host_stream_threshold(void)
         return strtoull(env, NULL, 0);
     return host_threshold();
 }
+
+void wk_gpu_prepare_process(void)
+{
+    (void)host_threshold();
+}

@@ -78,6 +78,14 @@ target_include_directories(test_vidmm_bars PRIVATE ${PROJECT_SOURCE_DIR}/include
                            ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
 target_compile_definitions(test_vidmm_bars PRIVATE _GNU_SOURCE)
 
+# vidmm.prepare: wk_vidmm_prepare_process, what the runner's slot
+# processes set up once for every case they fork (handlers, parked guarded
+# buffers that still end at a guard page).
+wk_cmocka_test(test_vidmm_prepare vidmm.prepare 30 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_prepare.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_vidmm_prepare PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl
+                           ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+
 # vidmm.floor: the floor's counters (floor.c with WK_FLOOR_TIMING, as the
 # bench-floor preset builds it; bench/fuzz_speed --floor reads them).
 wk_cmocka_test(test_floor vidmm.floor 30

@@ -579,6 +579,7 @@ static _Noreturn void zygote_main(int sock)
     struct buf r = { options, len, len, 0, 0 };
     options_read(&r, &zygote_options);
     wk_shepherd_serve_setup();
+    wk_vidmm_prepare_process(); /* what each case's first adapter would set up, inherited */
     if (r.bad || write_all(sock, "r", 1) != 0)
         _exit(0);
     unsigned char *flat = NULL;

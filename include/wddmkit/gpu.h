@@ -173,6 +173,15 @@ struct wk_gpu_options {
 wk_status wk_gpu_create_ex(const struct wk_gpu_desc *desc, const struct wk_gpu_options *opt,
                            struct wk_gpu **out, char *why, size_t why_size);
 
+/*
+ * Asks the host now what every model's creation asks once per process (the
+ * size of the last-level cache, which tunes large fills: a file read), so
+ * that processes forked from this one inherit the answer. For a host that
+ * forks a child per model (the conformance runner's slot processes); no
+ * model need exist, and none is made.
+ */
+void wk_gpu_prepare_process(void);
+
 /* Back to the freshly created state: memory zero, every PTE and TLB line
  * invalid, counters, fences and the fault log cleared. Costs time in
  * proportion to the pages and PTE blocks touched since the last reset,

@@ -153,6 +153,22 @@ void gbuf_release_spares(struct wk_vidmm *vm)
     vm->before_size = 0;
 }
 
+void gbuf_park_ahead(uint64_t map_len, uint32_t count)
+{
+    if (map_len <= PAGE || map_len % PAGE || !count)
+        return;
+    uint8_t *block = mmap(NULL, map_len * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED)
+        return;
+    pthread_mutex_lock(&parked_lock);
+    for (uint32_t i = 0; i < count; i++) {
+        struct gbuf_spare s = { .map = block + i * map_len, .map_len = map_len };
+        if (mprotect(s.map + map_len - PAGE, PAGE, PROT_NONE) != 0 || !gbuf_spare_put(&parked, &s))
+            munmap(s.map, map_len); /* each spare is unmapped alone later: so may this one be */
+    }
+    pthread_mutex_unlock(&parked_lock);
+}
+
 uint8_t *gbuf_scratch_take(struct wk_vidmm *vm, uint64_t size)
 {
     size = size ? size : 1; /* never NULL for success */

@@ -782,6 +782,10 @@ int dmaq_drain(struct wk_vidmm *vm, int judge);
 void dmaq_device_gone(struct wk_vidmm *vm);
 /* Unmaps the spare mappings and frees the scratch buffer. */
 void gbuf_release_spares(struct wk_vidmm *vm);
+/* Parks `count` guarded mappings of map_len bytes (data pages, then the
+ * guard page) in the process-wide pool, made with one mmap and an mprotect
+ * per guard, untouched: wk_vidmm_prepare_process. */
+void gbuf_park_ahead(uint64_t map_len, uint32_t count);
 /* At least `size` bytes for the kit's own copy of a guarded buffer (the
  * Patch check's snapshot): the adapter's scratch buffer, kept between calls,
  * or a heap block when it is in use (a driver callback inside Patch can page

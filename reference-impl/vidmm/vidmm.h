@@ -218,6 +218,17 @@ struct wk_vidmm;
 void wk_vidmm_skip_choice_rules(struct wk_vidmm *vm, int skip);
 uint64_t wk_vidmm_choice_skipped(const struct wk_vidmm *vm);
 
+/* What the first adapter of a process sets up for the process, done ahead
+ * and without an adapter: the kit's signal handlers and their alternate
+ * stack (call.c), the host facts the GPU model asks once
+ * (wk_gpu_prepare_process), and a few untouched guarded buffers parked for
+ * the first adapter's DDI arguments (guard.c). For a process that forks a
+ * child per case (the runner's slot processes, conformance/runner/zygote.c):
+ * each child inherits them instead of making them again, some forty system
+ * calls a case. No driver code runs; nothing of it is an adapter's, so
+ * nothing of one case reaches the next (the buffers are private and
+ * anonymous: each child writes its own copy). */
+void wk_vidmm_prepare_process(void);
 wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out);
 /* Tears the adapter down the way Windows does: destroys the devices left
  * (with their contexts and allocations, checking context-allocation
