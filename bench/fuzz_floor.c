@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -320,6 +321,19 @@ static void save_costliest(const char *dir)
 
 struct syscalls {
     double all, mappings; /* per input */
+    /* The mix only: the inputs that built an adapter (a description not
+     * kept: wk_vidmm_adapters_created grew while they ran), and the mapping
+     * changes of the others per input, the steady state's figure. */
+    uint32_t building;
+    double mappings_no_build;
+};
+
+/* What the traced child tells the tracer, in memory they share: which mix
+ * input runs now (1-based; 0 outside the mix), and which ones built. */
+#define TRACED_MAX 2000u
+struct traced_marks {
+    volatile uint32_t input;
+    volatile uint8_t built[TRACED_MAX];
 };
 
 static int changes_mappings(unsigned long long nr)
@@ -329,7 +343,7 @@ static int changes_mappings(unsigned long long nr)
 
 /* The child: warm, then three phases between SIGSTOPs: nothing (what a
  * marker costs), the seeds once each, `mix` mutated inputs. */
-static void traced_child(harness_fn *fn, const struct seeds *s, uint32_t mix)
+static void traced_child(harness_fn *fn, const struct seeds *s, uint32_t mix, struct traced_marks *marks)
 {
     static uint8_t work[MAX_INPUT];
     for (uint32_t i = 0; i < s->count; i++)
@@ -346,8 +360,12 @@ static void traced_child(harness_fn *fn, const struct seeds *s, uint32_t mix)
     mutation_restart(0x5EC0DD15C0FFEEull);
     for (uint32_t i = 0; i < mix; i++) {
         size_t n = mutated_input(s, work);
+        uint64_t before = wk_vidmm_adapters_created();
+        marks->input = i + 1;
         run_copy(fn, work, n);
+        marks->built[i] = wk_vidmm_adapters_created() != before;
     }
+    marks->input = 0;
     raise(SIGSTOP);
     _exit(0);
 }
@@ -356,12 +374,25 @@ static void traced_child(harness_fn *fn, const struct seeds *s, uint32_t mix)
 static int count_syscalls(harness_fn *fn, const struct seeds *s, uint32_t mix, struct syscalls *seeds,
                           struct syscalls *mixed)
 {
+    if (mix > TRACED_MAX)
+        mix = TRACED_MAX;
+    struct traced_marks *marks = mmap(NULL, sizeof(*marks), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (marks == MAP_FAILED)
+        return -1;
+    uint32_t *input_maps = calloc(mix ? mix : 1, sizeof(*input_maps));
+    if (!input_maps) {
+        munmap(marks, sizeof(*marks));
+        return -1;
+    }
     fflush(stdout);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        free(input_maps);
+        munmap(marks, sizeof(*marks));
         return -1;
+    }
     if (pid == 0)
-        traced_child(fn, s, mix);
+        traced_child(fn, s, mix, marks);
     uint64_t all[5] = { 0 }, maps[5] = { 0 };
     int phase = -1, status, sig = 0;
     for (;;) {
@@ -380,6 +411,9 @@ static int count_syscalls(harness_fn *fn, const struct seeds *s, uint32_t mix, s
                 info.op == PTRACE_SYSCALL_INFO_ENTRY && phase < 5) {
                 all[phase]++;
                 maps[phase] += (uint64_t)changes_mappings(info.entry.nr);
+                uint32_t at = marks->input; /* the child is stopped: read as it left it */
+                if (phase == 2 && at > 0 && at <= mix && changes_mappings(info.entry.nr))
+                    input_maps[at - 1]++;
             }
         } else if (stop == SIGSTOP) {
             phase++;
@@ -391,8 +425,21 @@ static int count_syscalls(harness_fn *fn, const struct seeds *s, uint32_t mix, s
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
         fprintf(stderr, "fuzz_speed --floor: the traced child did not finish (ptrace: %s)\n", strerror(errno));
+        free(input_maps);
+        munmap(marks, sizeof(*marks));
         return -1;
     }
+    uint64_t quiet_maps = 0;
+    mixed->building = 0;
+    for (uint32_t i = 0; i < mix; i++) {
+        if (marks->built[i])
+            mixed->building++;
+        else
+            quiet_maps += input_maps[i];
+    }
+    mixed->mappings_no_build = mix > mixed->building ? (double)quiet_maps / (double)(mix - mixed->building) : 0;
+    free(input_maps);
+    munmap(marks, sizeof(*marks));
     /* phase 0 holds only the next marker's own calls (raise: a few), as
      * phases 1 (the seeds) and 2 (the mix) each end with one */
     double marker = (double)all[0], seed_n = s->count ? s->count : 1;
@@ -468,12 +515,14 @@ int floor_main(const char *harness, const char *corpus)
 
     save_costliest(getenv("WK_FLOOR_SAVE"));
 
-    struct syscalls sc_seeds = { -1, -1 }, sc_mix = { -1, -1 };
-    uint32_t traced_mix = quick ? 200 : 2000;
+    struct syscalls sc_seeds = { -1, -1, 0, -1 }, sc_mix = { -1, -1, 0, -1 };
+    uint32_t traced_mix = quick ? 200 : TRACED_MAX;
     if (count_syscalls(fn, &s, traced_mix, &sc_seeds, &sc_mix) == 0)
         printf("  system calls per input (ptrace, after a warm pass): seeds %.2f (mapping changes %.2f), "
-               "mixed %.2f (mapping changes %.2f, %u inputs)\n",
-               sc_seeds.all, sc_seeds.mappings, sc_mix.all, sc_mix.mappings, traced_mix);
+               "mixed %.2f (mapping changes %.2f, %u inputs; %.2f on the %u inputs that built no adapter; %u built "
+               "one, for a description not kept)\n",
+               sc_seeds.all, sc_seeds.mappings, sc_mix.all, sc_mix.mappings, traced_mix, sc_mix.mappings_no_build,
+               traced_mix - sc_mix.building, sc_mix.building);
 
     figure(harness, "seed_median", sr.median, "x floor", WK_BENCH_AT_MOST, 4, "median seed's time over its floor");
     figure(harness, "seed_p90", sr.p90, "x floor", WK_BENCH_AT_MOST, 8, "90th percentile seed's time over its floor");
@@ -489,8 +538,12 @@ int floor_main(const char *harness, const char *corpus)
     if (sc_seeds.all >= 0) {
         figure(harness, "seed_mapping_changes", sc_seeds.mappings, "per input", WK_BENCH_AT_MOST, 0,
                "mmap, munmap, mprotect, mremap, madvise per seed run, steady state");
-        figure(harness, "mix_mapping_changes", sc_mix.mappings, "per input", WK_BENCH_AT_MOST, 0,
-               "mmap, munmap, mprotect, mremap, madvise per mutated input");
+        figure(harness, "mix_mapping_changes", sc_mix.mappings, "per input", WK_BENCH_INFO, 0,
+               "mmap, munmap, mprotect, mremap, madvise per mutated input, adapter builds included");
+        figure(harness, "mix_mapping_changes_steady", sc_mix.mappings_no_build, "per input", WK_BENCH_AT_MOST, 0,
+               "mapping changes per mutated input that built no adapter (the steady state)");
+        figure(harness, "mix_building", traced_mix ? (double)sc_mix.building / traced_mix : 0, "per input",
+               WK_BENCH_INFO, 0, "mutated inputs that built an adapter (a description not kept), per input");
         figure(harness, "mix_syscalls", sc_mix.all, "per input", WK_BENCH_INFO, 0, "system calls per mutated input");
     }
     free(seed);

@@ -76,6 +76,13 @@ void wk_vidmm_prepare_process(void)
         gbuf_park_ahead(ahead[i].map_len, ahead[i].count);
 }
 
+static uint64_t adapters_created; /* atomic: adapters may be made on several threads */
+
+uint64_t wk_vidmm_adapters_created(void)
+{
+    return __atomic_load_n(&adapters_created, __ATOMIC_RELAXED);
+}
+
 wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **out)
 {
     *out = NULL;
@@ -105,6 +112,7 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
         wk_vidmm_destroy(vm);
         return st;
     }
+    __atomic_fetch_add(&adapters_created, 1, __ATOMIC_RELAXED);
     *out = vm;
     return WK_OK;
 }

@@ -218,6 +218,11 @@ struct wk_vidmm;
 void wk_vidmm_skip_choice_rules(struct wk_vidmm *vm, int skip);
 uint64_t wk_vidmm_choice_skipped(const struct wk_vidmm *vm);
 
+/* Adapters this process has made (wk_vidmm_create calls that succeeded):
+ * how many builds a run of fuzz inputs took (bench/fuzz_speed --floor
+ * tells the mapping changes of inputs that built one from the others'). */
+uint64_t wk_vidmm_adapters_created(void);
+
 /* What the first adapter of a process sets up for the process, done ahead
  * and without an adapter: the kit's signal handlers and their alternate
  * stack (call.c), the host facts the GPU model asks once
