@@ -394,19 +394,24 @@ struct done {
     int32_t status;
 };
 
-/* Sends data with fds (n of them, 0: none) as one message's first bytes. */
-static ssize_t send_fds(int sock, const void *data, size_t len, const int *fds, int n)
+/* Sends data, then tail (tail_len bytes, 0: none), with fds (n of them,
+ * 0: none) as one message's first bytes: one system call and one wakeup
+ * of the reader for a request and its program, which were two (each
+ * wakeup of a process on the other core is an interprocessor interrupt,
+ * dear in a VM). What the socket did not take is written after. */
+static ssize_t send_fds(int sock, const void *data, size_t len, const void *tail, size_t tail_len, const int *fds,
+                        int n)
 {
     union {
         char buf[CMSG_SPACE(sizeof(int) * 2)];
         struct cmsghdr align;
     } u;
     memset(&u, 0, sizeof(u));
-    struct iovec iov = { (void *)data, len };
+    struct iovec iov[2] = { { (void *)data, len }, { (void *)(uintptr_t)tail, tail_len } };
     struct msghdr m;
     memset(&m, 0, sizeof(m));
-    m.msg_iov = &iov;
-    m.msg_iovlen = 1;
+    m.msg_iov = iov;
+    m.msg_iovlen = tail_len ? 2 : 1;
     if (n) {
         m.msg_control = u.buf;
         m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
@@ -420,9 +425,17 @@ static ssize_t send_fds(int sock, const void *data, size_t len, const int *fds, 
     do
         w = sendmsg(sock, &m, MSG_NOSIGNAL);
     while (w < 0 && errno == EINTR);
-    if (w >= 0 && (size_t)w < len && write_all(sock, (const char *)data + w, len - (size_t)w) != 0)
+    if (w < 0)
         return -1;
-    return w < 0 ? -1 : (ssize_t)len;
+    size_t done = (size_t)w;
+    if (done < len) {
+        if (write_all(sock, (const char *)data + done, len - done) != 0)
+            return -1;
+        done = len;
+    }
+    if (done - len < tail_len && write_all(sock, (const char *)tail + (done - len), tail_len - (done - len)) != 0)
+        return -1;
+    return (ssize_t)(len + tail_len);
 }
 
 /* Receives len bytes, the first message's descriptors (exactly n, else
@@ -556,7 +569,7 @@ static void slot_case(int sock, const struct request *q, const int fds[2], const
     close(fds[0]); /* the pipes reach end of file once the case's processes are gone */
     close(fds[1]);
     int back[1] = { memfd };
-    int sent = send_fds(sock, &a, sizeof(a), back, a.pid > 0 ? 1 : 0) >= 0;
+    int sent = send_fds(sock, &a, sizeof(a), NULL, 0, back, a.pid > 0 ? 1 : 0) >= 0;
     if (memfd >= 0)
         close(memfd);
     if (a.pid > 0) {
@@ -804,7 +817,7 @@ static int ask(struct run *R, struct job *j, const struct request *q, const unsi
         errno = EPIPE; /* stopped or ended since its last case: replaced */
         return -1;
     }
-    if (send_fds(fd, q, sizeof(*q), fds, 2) < 0 || write_all(fd, flat, (size_t)q->prog_len) != 0 ||
+    if (send_fds(fd, q, sizeof(*q), flat, (size_t)q->prog_len, fds, 2) < 0 ||
         answer_readable(R, slot) != 0 || recv_fds(fd, &a, sizeof(a), back, 1, &truncated) <= 0) {
         if (errno == 0 || errno == ENOENT)
             errno = EPIPE;
