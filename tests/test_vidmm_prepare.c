@@ -22,7 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h" /* gbuf_alloc, gbuf_free; before cmocka.h (its fail() macro) */
+#include "child_test.h" /* WK_TEST_ASAN */
+#include "internal.h"   /* gbuf_alloc, gbuf_free; before cmocka.h (its fail() macro) */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,14 +100,6 @@ static uint64_t address_space(void)
     fclose(f);
     return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define WK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WK_TEST_ASAN 1
-#endif
-#endif
 
 /* No new mapping from here on: the address space is capped at what it is
  * (and one page, less than any guarded buffer needs). Not under
