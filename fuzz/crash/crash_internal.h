@@ -140,7 +140,8 @@ void wk_crash_slot_signature(struct outcome *o);
 
 /* A program file as fuzz_prog runs it: decoded, seen as the harness sees
  * it, calibrated (unless no_calibrate). Prints one line about it unless
- * quiet; NULL after printing why. */
+ * quiet: the input's steps, the calibrated program's and why they differ;
+ * NULL after printing why. */
 struct wk_prog *wk_crash_prepare(const struct wk_crash_options *o, const char *path, int quiet, size_t *bytes);
 /* The last step expects the status the reference driver answers. */
 void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_options *op);
