@@ -1083,6 +1083,63 @@ static void test_step_counts_agree(void **state)
     free_prog(p);
 }
 
+/* Occurrences of needle in text. */
+static unsigned count_of(const char *text, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+/* `line` is in out at most once for each driver whose runs printed it,
+ * and where it came again, with its counts. */
+static void expect_folded(const char *line, unsigned most)
+{
+    unsigned n = count_of(out, line), counted = 0;
+    if (n == 0 || n > most)
+        fail_msg("'%s' %u times, wanted 1 to %u:\n%s", line, n, most, out);
+    for (const char *at = strstr(out, line); at; at = strstr(at + 1, line)) {
+        char rest[80] = "";
+        sscanf(at + strlen(line), "%79[^\n]", rest);
+        counted += strncmp(rest, " (repeated in ", 14) == 0 || (rest[0] == ' ' && strstr(rest, " times in "));
+    }
+    if (!counted)
+        fail_msg("'%s' came in several runs but is printed without its counts:\n%s", line, out);
+}
+
+/* minimize and promote rerun the input for each candidate: the drivers'
+ * lines come once each at the end, under the driver whose runs printed
+ * them, with how often they came, not once per run (an outside user's
+ * minimize printed one line 19 times); none is lost. repro, one run,
+ * prints them as they come. */
+static void test_driver_lines_folded(void **state)
+{
+    (void)state;
+    char path[512], min[512], root[512];
+    tmp_path(path, sizeof(path), "lines.bin");
+    tmp_path(min, sizeof(min), "lines.small");
+    struct wk_prog *p = noisy_render_program();
+    save_prog(p, path);
+    static const char line[] = "[driver] refdriver: CreateAllocation: allocation 0 rejected (0xc000000d)";
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog --driver '%s'", path, WK_BUGGY_RENDER), 1);
+    expect_output(out, "[driver] refdriver: CreateAllocation: allocation 0 rejected (0xc000000d)\n");
+    assert_null(strstr(out, "what the drivers printed"));
+    expect_rc(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_prog -o '%s' --driver '%s'", path, min,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, "wddmkit minimize: what the drivers printed over ");
+    expect_output(out, "\non the reference driver, ");
+    expect_folded(line, 2);
+    tmp_path(root, sizeof(root), "lines-root");
+    assert_int_equal(mkdir(root, 0755), 0);
+    setenv("WK_PROMOTE_ROOT", root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --harness fuzz_prog --driver '%s' --name t-lines", path,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, "wddmkit promote: what the drivers printed over ");
+    expect_folded(line, 2);
+    free_prog(p);
+}
+
 static void test_triage(void **state)
 {
     (void)state;
@@ -1671,6 +1728,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_repro_prints_decoded_input),
         cmocka_unit_test(test_minimize),
         cmocka_unit_test(test_step_counts_agree),
+        cmocka_unit_test(test_driver_lines_folded),
         cmocka_unit_test(test_ddmin_bytes),
         cmocka_unit_test(test_minimize_bytes),
         cmocka_unit_test(test_minimize_masks_addresses),

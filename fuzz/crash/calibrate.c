@@ -206,7 +206,7 @@ static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struc
     struct job j = { p, NULL, op->seed };
     struct outcome o;
     memset(n, 0, sizeof(*n));
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
         return -1;
     apply_calibration(p, &c, n);
@@ -262,7 +262,7 @@ void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_o
     static struct calibration c;
     struct job j = { p, NULL, op->seed };
     struct outcome o;
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (o.answered && o.cls == CLS_PASS && c.started && c.steps == p->step_count)
         p->steps[p->step_count - 1].expect_status = (wk_status)c.status[p->step_count - 1];
 }
@@ -273,7 +273,7 @@ int wk_crash_anchor_steps(const struct wk_prog *p, const struct wk_crash_options
     static struct calibration c;
     struct job j = { (struct wk_prog *)p, NULL, op->seed };
     struct outcome o;
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
         return -1;
     memcpy(anchor, c.anchor, p->step_count * sizeof(*anchor));

@@ -144,7 +144,7 @@ static int minimize_bytes(const struct wk_crash_options *o, const char *harness,
     return 0;
 }
 
-int wk_crash_minimize(const struct wk_crash_options *op)
+static int minimize_input(const struct wk_crash_options *op)
 {
     struct wk_crash_options o = *op;
     const char *out = o.out;
@@ -179,5 +179,16 @@ int wk_crash_minimize(const struct wk_crash_options *op)
         printf("wrote %s\n", out);
     wk_prog_dump(p, stdout);
     wk_crash_prog_del(p);
+    return code;
+}
+
+/* A reduction runs the input and its candidates hundreds of times, and
+ * each run's driver lines would come again: they are folded, each
+ * distinct line printed once at the end with its counts (driver_log.c). */
+int wk_crash_minimize(const struct wk_crash_options *o)
+{
+    wk_crash_fold_begin("minimize", o->driver);
+    int code = minimize_input(o);
+    wk_crash_fold_end();
     return code;
 }

@@ -485,7 +485,7 @@ static void refresh_seeds(const char *root)
         printf("  seeds: %ld files regenerated under %s from %s\n", n, corpus, specs);
 }
 
-int wk_crash_promote(const struct wk_crash_options *op)
+static int promote_input(const struct wk_crash_options *op)
 {
     struct wk_crash_options o = *op;
     if (!o.driver || !o.promote_root) {
@@ -516,5 +516,15 @@ int wk_crash_promote(const struct wk_crash_options *op)
     }
     if (code == 0)
         refresh_seeds(o.promote_root);
+    return code;
+}
+
+/* As minimize: the runs' driver lines, each distinct one once at the end,
+ * with its counts (driver_log.c). */
+int wk_crash_promote(const struct wk_crash_options *o)
+{
+    wk_crash_fold_begin("promote", o->driver);
+    int code = promote_input(o);
+    wk_crash_fold_end();
     return code;
 }
