@@ -74,3 +74,8 @@ endif()
 wk_cmocka_test(test_crash_log_frame fuzz.crash_log_frame 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_crash_log_frame.c
   LIBS wk_fuzz wk_conformance)
 target_include_directories(test_crash_log_frame PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
+# fuzz.crash_driver_log: the runs' stderr minimize and promote print, each
+# distinct line once with its counts (tests/test_crash_driver_log.c).
+wk_cmocka_test(test_crash_driver_log fuzz.crash_driver_log 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_crash_driver_log.c
+  LIBS wk_fuzz wk_conformance)
+target_include_directories(test_crash_driver_log PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)

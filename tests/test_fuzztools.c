@@ -206,6 +206,21 @@ static struct wk_prog *render_index_program(int padding)
     return p;
 }
 
+/* The padded render finding with what a fuzzer's input carries besides:
+ * a counter check (calibration drops it: fuzz_prog compares no counters)
+ * and an allocation of 0 bytes, which the reference driver refuses with a
+ * [driver] line on every run that reaches it. */
+static struct wk_prog *noisy_render_program(void)
+{
+    struct wk_prog *p = render_index_program(1);
+    struct wk_step *s = add(p, WK_STEP_EXPECT_STATS);
+    s->stat = WK_STAT_EVICTIONS;
+    s->max = 99;
+    s->has_max = 1;
+    add_allocation(p, 0, 0);
+    return p;
+}
+
 /* A FILL that takes several passes: 512 KiB through a 32-byte paging buffer. */
 static struct wk_prog *paging_restart_program(void)
 {
@@ -959,7 +974,8 @@ static void test_repro_folds_as_the_harness(void **state)
     p->vidmm.max_passes = 3;
     save_prog(p, path);
     assert_int_equal(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog", path), 0);
-    expect_output(out, ", 3 steps; paging buffer lowered to 65535 bytes; multipass bound back to the default;");
+    expect_output(out, ", 3 steps in the input; paging buffer lowered to 65535 bytes; multipass bound back to the "
+                       "default; 5 after calibration");
     if (strstr(out, "left out"))
         fail_msg("an allocation under the harness's budget was left out:\n%s", out);
     p->steps[2].alloc.size = 2u << 20;
@@ -1026,6 +1042,101 @@ static void test_minimize(void **state)
     /* a passing input has nothing to keep */
     assert_int_equal(wddmkit(out, sizeof(out), "minimize '%s' -o '%s'", path, min), 1);
     free_prog(q);
+    free_prog(p);
+}
+
+/* repro, minimize and promote count one input's steps in the same terms:
+ * the input's own (prog dump's count), then the calibrated program's with
+ * every reason it differs, and minimize and promote reduce from the
+ * latter. An outside user read "238 steps" (repro), "196 -> 18 steps"
+ * (minimize) and "24 -> 15 steps" (promote of the 18-step result) as three
+ * counts of one thing. Here: 12 steps, of which the counter check goes and
+ * two end digests come, 13; minimized to 3, which calibrate to themselves. */
+static void test_step_counts_agree(void **state)
+{
+    (void)state;
+    char path[512], min[512];
+    tmp_path(path, sizeof(path), "noisy.bin");
+    tmp_path(min, sizeof(min), "noisy.small");
+    struct wk_prog *p = noisy_render_program();
+    save_prog(p, path);
+    static const char calibrated[] = "12 steps in the input; 13 after calibration on the reference driver: 1 checks "
+                                     "dropped, 2 end digests added, 2 statuses set to its answers";
+    expect_rc(wddmkit(out, sizeof(out), "prog dump '%s'", path), 0);
+    expect_output(out, "bytes, 12 steps");
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog --driver '%s'", path, WK_BUGGY_RENDER), 1);
+    expect_output(out, calibrated);
+    expect_rc(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_prog -o '%s' --driver '%s'", path, min,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, calibrated);
+    expect_output(out, "minimized: 13 -> 3 steps, ");
+    expect_output(out, " bytes encoded, of the calibrated program (");
+    char root[512];
+    tmp_path(root, sizeof(root), "counts-root"); /* test_promote's root stays its own */
+    assert_int_equal(mkdir(root, 0755), 0);
+    setenv("WK_PROMOTE_ROOT", root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --harness fuzz_prog --driver '%s' --name t-counts", min,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, "3 steps in the input; 3 after calibration on the reference driver: 0 checks dropped, 0 end "
+                       "digests added, 0 statuses set to its answers");
+    expect_output(out, "minimized: 3 -> 3 steps, ");
+    free_prog(p);
+}
+
+/* Occurrences of needle in text. */
+static unsigned count_of(const char *text, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+/* `line` is in out at most once for each driver whose runs printed it,
+ * and where it came again, with its counts. */
+static void expect_folded(const char *line, unsigned most)
+{
+    unsigned n = count_of(out, line), counted = 0;
+    if (n == 0 || n > most)
+        fail_msg("'%s' %u times, wanted 1 to %u:\n%s", line, n, most, out);
+    for (const char *at = strstr(out, line); at; at = strstr(at + 1, line)) {
+        char rest[80] = "";
+        sscanf(at + strlen(line), "%79[^\n]", rest);
+        counted += strncmp(rest, " (repeated in ", 14) == 0 || (rest[0] == ' ' && strstr(rest, " times in "));
+    }
+    if (!counted)
+        fail_msg("'%s' came in several runs but is printed without its counts:\n%s", line, out);
+}
+
+/* minimize and promote rerun the input for each candidate: the drivers'
+ * lines come once each at the end, under the driver whose runs printed
+ * them, with how often they came, not once per run (an outside user's
+ * minimize printed one line 19 times); none is lost. repro, one run,
+ * prints them as they come. */
+static void test_driver_lines_folded(void **state)
+{
+    (void)state;
+    char path[512], min[512], root[512];
+    tmp_path(path, sizeof(path), "lines.bin");
+    tmp_path(min, sizeof(min), "lines.small");
+    struct wk_prog *p = noisy_render_program();
+    save_prog(p, path);
+    static const char line[] = "[driver] refdriver: CreateAllocation: allocation 0 rejected (0xc000000d)";
+    expect_rc(wddmkit(out, sizeof(out), "repro '%s' --harness fuzz_prog --driver '%s'", path, WK_BUGGY_RENDER), 1);
+    expect_output(out, "[driver] refdriver: CreateAllocation: allocation 0 rejected (0xc000000d)\n");
+    assert_null(strstr(out, "what the drivers printed"));
+    expect_rc(wddmkit(out, sizeof(out), "minimize '%s' --harness fuzz_prog -o '%s' --driver '%s'", path, min,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, "wddmkit minimize: what the drivers printed over ");
+    expect_output(out, "\non the reference driver, ");
+    expect_folded(line, 2);
+    tmp_path(root, sizeof(root), "lines-root");
+    assert_int_equal(mkdir(root, 0755), 0);
+    setenv("WK_PROMOTE_ROOT", root, 1);
+    expect_rc(wddmkit(out, sizeof(out), "promote '%s' --harness fuzz_prog --driver '%s' --name t-lines", path,
+                      WK_BUGGY_RENDER), 0);
+    expect_output(out, "wddmkit promote: what the drivers printed over ");
+    expect_folded(line, 2);
     free_prog(p);
 }
 
@@ -1616,6 +1727,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_repro_explains_a_refused_adapter),
         cmocka_unit_test(test_repro_prints_decoded_input),
         cmocka_unit_test(test_minimize),
+        cmocka_unit_test(test_step_counts_agree),
+        cmocka_unit_test(test_driver_lines_folded),
         cmocka_unit_test(test_ddmin_bytes),
         cmocka_unit_test(test_minimize_bytes),
         cmocka_unit_test(test_minimize_masks_addresses),

@@ -206,7 +206,7 @@ static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struc
     struct job j = { p, NULL, op->seed };
     struct outcome o;
     memset(n, 0, sizeof(*n));
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
         return -1;
     apply_calibration(p, &c, n);
@@ -216,8 +216,8 @@ static int calibrate(struct wk_prog *p, const struct wk_crash_options *op, struc
 /* What fuzz_prog does to an input before running it (harnesses/fuzz_prog.c):
  * no answer rewrite, a paging buffer of at least one COPY (28 bytes) and
  * at most 64 KiB, the default multipass bound, and allocations past
- * WK_FUZZ_PROG_BYTES in all left out. */
-static void harness_view(struct wk_prog *p, char *note, size_t size)
+ * WK_FUZZ_PROG_BYTES in all left out (how many: the steps that go). */
+static uint32_t harness_view(struct wk_prog *p, char *note, size_t size)
 {
     size_t at = 0;
     note[0] = '\0';
@@ -250,6 +250,7 @@ static void harness_view(struct wk_prog *p, char *note, size_t size)
     }
     if (cut && at < size)
         snprintf(note + at, size - at, "; %u allocation(s) past the %u MiB cap left out", cut, WK_FUZZ_PROG_BYTES >> 20);
+    return cut;
 }
 
 /* fuzz_render accepts a Render that refuses a bad buffer (an error status,
@@ -261,7 +262,7 @@ void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_o
     static struct calibration c;
     struct job j = { p, NULL, op->seed };
     struct outcome o;
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (o.answered && o.cls == CLS_PASS && c.started && c.steps == p->step_count)
         p->steps[p->step_count - 1].expect_status = (wk_status)c.status[p->step_count - 1];
 }
@@ -272,7 +273,7 @@ int wk_crash_anchor_steps(const struct wk_prog *p, const struct wk_crash_options
     static struct calibration c;
     struct job j = { (struct wk_prog *)p, NULL, op->seed };
     struct outcome o;
-    wk_crash_run_child(calibrate_child, &j, op->timeout_ms, &c, sizeof(c), &o);
+    wk_crash_run_child(calibrate_child, &j, NULL, op->timeout_ms, &c, sizeof(c), &o);
     if (!o.answered || o.cls != CLS_PASS || !c.started || c.steps != p->step_count)
         return -1;
     memcpy(anchor, c.anchor, p->step_count * sizeof(*anchor));
@@ -280,28 +281,43 @@ int wk_crash_anchor_steps(const struct wk_prog *p, const struct wk_crash_options
     return 0;
 }
 
+/* What calibration made of the input's steps, in one clause after "N
+ * steps in the input": the count the other commands start from (minimize
+ * and promote reduce the calibrated program), with every reason it
+ * differs, so that the input's count (prog dump's, repro's) and theirs
+ * read as two numbers of one program. */
+static void calibration_text(const struct wk_prog *p, uint32_t cut, const struct calibrated *n, char *buf, size_t size)
+{
+    char left_out[64] = "";
+    if (cut)
+        snprintf(left_out, sizeof(left_out), "%u allocation(s) left out (above), ", cut);
+    snprintf(buf, size, "%u after calibration on the reference driver: %s%u checks dropped, %u end digests added, "
+                        "%u statuses set to its answers", p->step_count, left_out, n->dropped, n->digests, n->set);
+}
+
 /* A program file as fuzz_prog runs it: decoded, seen as the harness sees
  * it, calibrated (unless --no-calibrate: then exactly as written). Prints
- * one line about it unless quiet; NULL after printing why. */
+ * one line about it unless quiet: its steps in the input, then in the
+ * program the command runs, and why those differ; NULL after printing why. */
 struct wk_prog *wk_crash_prepare(const struct wk_crash_options *o, const char *path, int quiet, size_t *bytes)
 {
     const char *harness = wk_crash_harness_of(o, path);
     struct wk_prog *p = wk_crash_load_program(path, bytes, harness);
     if (!p)
         return NULL;
-    uint32_t steps = p->step_count;
-    char view[160] = "", how[200] = "expectations as written (--no-calibrate)";
+    uint32_t steps = p->step_count, cut = 0;
+    char view[160] = "", how[240] = "run with the expectations as written (--no-calibrate)";
     struct calibrated n;
     if (!o->no_calibrate) {
-        harness_view(p, view, sizeof(view));
+        cut = harness_view(p, view, sizeof(view));
         if (calibrate(p, o, &n) == 0)
-            snprintf(how, sizeof(how), "calibrated on the reference driver: %u statuses set, %u checks dropped, "
-                                       "%u end digests added", n.set, n.dropped, n.digests);
+            calibration_text(p, cut, &n, how, sizeof(how));
         else
-            snprintf(how, sizeof(how), "the reference driver could not run it to calibrate: as written");
+            snprintf(how, sizeof(how), "the reference driver could not run it to calibrate: run as written (%u steps)",
+                     p->step_count);
     }
     if (!quiet)
-        printf("input: %s: %s %s, %zu bytes, %u steps%s; %s\n", path, harness,
+        printf("input: %s: %s %s, %zu bytes, %u steps in the input%s; %s\n", path, harness,
                strcmp(harness, "fuzz_prog") == 0 ? "program" : "input as its program", *bytes, steps, view, how);
     return p;
 }

@@ -14,6 +14,7 @@
  *   fixture.c        fuzz_patch and fuzz_render inputs as programs
  *   reduce.c         the reduction of a program keeping its signature
  *   replay_binary.c  where a harness's replay binary is
+ *   driver_log.c     the runs' stderr of minimize and promote, each line once
  *   dump.c, repro.c, minimize.c, promote.c, triage.c   the commands
  *   triage_sarif.c   triage --sarif: the signatures as a SARIF log
  */
@@ -22,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "conformance.h"
 #include "util.h"
@@ -56,6 +58,47 @@ int wk_crash_is_prog(const char *harness);
 int wk_crash_judged_by_harness(const struct wk_crash_options *o, const char *harness);
 /* The folder of a file (".", for a bare name) into dir. */
 void wk_crash_folder_of(const char *path, char *dir, size_t size);
+
+/* ---- driver_log.c ---- */
+
+#define WK_LOG_RUN_LIMIT (64u << 10) /* bytes of one run's stderr kept while folding */
+
+/* One distinct line of a driver's runs, and how often it came. */
+struct wk_log_line {
+    char *text;
+    uint32_t hash;
+    uint64_t times;                   /* in all */
+    uint32_t runs;                    /* runs that printed it */
+    uint32_t last_run;                /* the last of them, numbered from 1 */
+    int cut;                          /* longer than kept: printed with " [...]" */
+};
+
+/* The stderr of one driver's runs, each distinct line once. */
+struct wk_log_fold {
+    struct wk_log_line *lines;        /* in the order they first came */
+    uint32_t count, cap;
+    uint32_t runs;                    /* runs taken, whether they printed or not */
+    uint64_t unkept;                  /* lines past the distinct ones kept */
+    uint64_t lost;                    /* bytes of runs' output past WK_LOG_RUN_LIMIT */
+};
+
+/* Takes one run's output (len bytes, `lost` more not kept). */
+void wk_log_fold_run(struct wk_log_fold *f, const char *text, size_t len, size_t lost);
+/* Each line once: " (repeated in 19 runs)" when it came once in each of
+ * several runs, " (32 times in 2 runs)" otherwise when it came again. */
+void wk_log_fold_print(const struct wk_log_fold *f, FILE *out);
+int wk_log_fold_empty(const struct wk_log_fold *f);
+void wk_log_fold_free(struct wk_log_fold *f);
+
+/* A command's fold (minimize, promote): from begin to end, every run of a
+ * program in a child (wk_crash_run_child) gives its stderr to the fold of
+ * the driver it ran (NULL: the reference driver), which end prints on
+ * stderr, under the command's name, and frees. Off, a child's stderr is
+ * this process's (repro: one run, its lines as they come). */
+void wk_crash_fold_begin(const char *command, const char *driver);
+int wk_crash_folding(void);
+void wk_crash_fold_take(const char *driver, const char *text, size_t len, size_t lost);
+void wk_crash_fold_end(void);
 
 /* ---- outcome.c, signature.c ---- */
 
@@ -106,9 +149,11 @@ struct job {
     uint64_t seed;
 };
 
-/* Runs fn in a forked child that writes `answer_size` bytes to its pipe. */
-void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *answer, size_t answer_size,
-                        struct outcome *o);
+/* Runs fn in a forked child that writes `answer_size` bytes to its pipe;
+ * `driver` is the one it runs (NULL: the reference driver), whose fold
+ * takes its stderr while a command folds. */
+void wk_crash_run_child(child_fn *fn, const void *arg, const char *driver, uint32_t timeout_ms, void *answer,
+                        size_t answer_size, struct outcome *o);
 /* One run of a program in a child (driver NULL: the reference), with its signature. */
 void wk_crash_run_program(const struct wk_prog *p, const char *driver, const struct wk_crash_options *op,
                           struct outcome *o);
@@ -140,7 +185,8 @@ void wk_crash_slot_signature(struct outcome *o);
 
 /* A program file as fuzz_prog runs it: decoded, seen as the harness sees
  * it, calibrated (unless no_calibrate). Prints one line about it unless
- * quiet; NULL after printing why. */
+ * quiet: the input's steps, the calibrated program's and why they differ;
+ * NULL after printing why. */
 struct wk_prog *wk_crash_prepare(const struct wk_crash_options *o, const char *path, int quiet, size_t *bytes);
 /* The last step expects the status the reference driver answers. */
 void wk_crash_expect_reference_status(struct wk_prog *p, const struct wk_crash_options *op);

@@ -104,7 +104,7 @@ struct wk_prog *wk_crash_load_fixture_input(const struct wk_crash_options *o, co
 {
     static struct ctxinfo c;
     struct outcome out;
-    wk_crash_run_child(ctxinfo_child, o->driver, o->timeout_ms, &c, sizeof(c), &out);
+    wk_crash_run_child(ctxinfo_child, o->driver, o->driver, o->timeout_ms, &c, sizeof(c), &out);
     if (!out.answered || !c.ok) {
         fprintf(stderr, "wddmkit: %s: cannot read the DXGK_CONTEXTINFO %s folds by: %s\n",
                 o->driver ? o->driver : "the reference driver", h->name,

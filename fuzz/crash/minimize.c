@@ -144,7 +144,7 @@ static int minimize_bytes(const struct wk_crash_options *o, const char *harness,
     return 0;
 }
 
-int wk_crash_minimize(const struct wk_crash_options *op)
+static int minimize_input(const struct wk_crash_options *op)
 {
     struct wk_crash_options o = *op;
     const char *out = o.out;
@@ -164,15 +164,31 @@ int wk_crash_minimize(const struct wk_crash_options *op)
         wk_crash_prog_del(p);
         return p ? 1 : 2;
     }
+    /* Both counts are of the program reduced (the input line above gives
+     * the input's own and why they differ), and so are both sizes: the
+     * file's bytes are the input's, not this program's. */
     uint32_t steps = p->step_count;
+    size_t size = wk_crash_encoded_size(p);
     printf("signature: %s: %s\n", wk_crash_cls_word[m.want.cls], m.want.sig);
     wk_crash_minimize_prog(&m, &p);
     int code = wk_crash_save_program(p, out) == 0 ? 0 : 2;
-    printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs%s)\n", steps, p->step_count, bytes,
-           wk_crash_encoded_size(p), m.tests, m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
+    printf("minimized: %u -> %u steps, %zu -> %zu bytes encoded, of the %s program (%u test runs%s)\n", steps,
+           p->step_count, size, wk_crash_encoded_size(p), o.no_calibrate ? "as written" : "calibrated", m.tests,
+           m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
     if (code == 0)
         printf("wrote %s\n", out);
     wk_prog_dump(p, stdout);
     wk_crash_prog_del(p);
+    return code;
+}
+
+/* A reduction runs the input and its candidates hundreds of times, and
+ * each run's driver lines would come again: they are folded, each
+ * distinct line printed once at the end with its counts (driver_log.c). */
+int wk_crash_minimize(const struct wk_crash_options *o)
+{
+    wk_crash_fold_begin("minimize", o->driver);
+    int code = minimize_input(o);
+    wk_crash_fold_end();
     return code;
 }

@@ -18,7 +18,9 @@
  * child publishes its crash slot (vidmm.h) in memory shared with this
  * process, as the case runner's children do: a driver that exits inside a
  * DDI is named with the DDI, a thread of the driver's that dies is named,
- * and the signature says so as `conform` does.
+ * and the signature says so as `conform` does. While a command folds its
+ * runs' output (minimize, promote: driver_log.c), a program's child writes
+ * its stderr, the driver's DbgPrint lines with it, to this process too.
  */
 #define _GNU_SOURCE /* REG_RIP */
 #include <errno.h>
@@ -133,6 +135,8 @@ static void take(struct pipe_in *in)
     in->over += (size_t)r - n;
 }
 
+#define MAX_PIPES 4                  /* answer, frames, sanitizer report, stderr (while folding) */
+
 /* How a run's shepherd ended, as watch() saw it. */
 enum run_end { RUN_ENDED, RUN_LATE, RUN_STOPPED };
 
@@ -144,9 +148,9 @@ enum run_end { RUN_ENDED, RUN_LATE, RUN_STOPPED };
 static enum run_end watch(struct pipe_in *in, int count, pid_t shepherd, double deadline)
 {
     for (;;) {
-        struct pollfd pf[3];
-        int which[3], n = 0;
-        for (int i = 0; i < count && i < 3; i++)
+        struct pollfd pf[MAX_PIPES];
+        int which[MAX_PIPES], n = 0;
+        for (int i = 0; i < count && i < MAX_PIPES; i++)
             if (in[i].fd >= 0) {
                 pf[n] = (struct pollfd){ in[i].fd, POLLIN, 0 };
                 which[n++] = i;
@@ -304,22 +308,35 @@ static void close_pair(int fds[2])
             close(fds[i]);
 }
 
+/* In the child, while the command folds its runs' output (driver_log.c):
+ * stderr, the driver's DbgPrint lines with it, goes to the parent. */
+static void child_stderr(int err[2])
+{
+    if (err[1] < 0)
+        return;
+    close(err[0]);
+    dup2(err[1], STDERR_FILENO);
+    close(err[1]);
+}
+
 /* Runs fn in a forked child that writes `answer_size` bytes to its pipe.
  * Its pipes and processes, when the system has none to spare (EMFILE,
  * EAGAIN ...), are waited for up to WK_RETRY_WAIT_DEFAULT (util/retry.h),
  * then the run is an error. */
-void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void *answer, size_t answer_size,
-                      struct outcome *o)
+void wk_crash_run_child(child_fn *fn, const void *arg, const char *driver, uint32_t timeout_ms, void *answer,
+                        size_t answer_size, struct outcome *o)
 {
     memset(o, 0, sizeof(*o));
-    int res[2] = { -1, -1 }, frm[2] = { -1, -1 }, rep[2] = { -1, -1 };
+    int res[2] = { -1, -1 }, frm[2] = { -1, -1 }, rep[2] = { -1, -1 }, err[2] = { -1, -1 };
     const char *call = "pipe";
     struct wk_retry r;
     wk_retry_begin(&r, WK_RETRY_WAIT_DEFAULT);
-    if (pipe_retried(res, &r) != 0 || pipe_retried(frm, &r) != 0 || pipe_retried(rep, &r) != 0) {
+    if (pipe_retried(res, &r) != 0 || pipe_retried(frm, &r) != 0 || pipe_retried(rep, &r) != 0 ||
+        (wk_crash_folding() && pipe_retried(err, &r) != 0)) {
         not_started(o, call, &r);
         close_pair(res);
         close_pair(frm);
+        close_pair(rep);
         return;
     }
     fflush(NULL);
@@ -329,6 +346,7 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
         close(res[0]);
         close(frm[0]);
         close(rep[0]);
+        child_stderr(err);
         child_setup(frm[1]);
         /* A sanitizer's report comes to the parent, which shows it and
          * names its class in the signature. */
@@ -340,21 +358,30 @@ void wk_crash_run_child(child_fn *fn, const void *arg, uint32_t timeout_ms, void
     close(res[1]);
     close(frm[1]);
     close(rep[1]);
+    if (err[1] >= 0)
+        close(err[1]);
     if (pid < 0) {
         close(res[0]);
         close(frm[0]);
         close(rep[0]);
+        if (err[0] >= 0)
+            close(err[0]);
         done_word_free(done);
         not_started(o, call, &r);
         return;
     }
     char frames[1024];
-    static char report[16384];
-    struct pipe_in in[3] = { { res[0], answer, answer_size, 0, 0 }, { frm[0], frames, sizeof(frames) - 1, 0, 0 },
-                             { rep[0], report, sizeof(report) - 1, 0, 0 } };
-    enum run_end end = watch(in, 3, pid, now_ms() + timeout_ms);
-    int status = finish_run(pid, end, done, in, 3, o);
+    static char report[16384], said[WK_LOG_RUN_LIMIT];
+    struct pipe_in in[MAX_PIPES] = { { res[0], answer, answer_size, 0, 0 },
+                                     { frm[0], frames, sizeof(frames) - 1, 0, 0 },
+                                     { rep[0], report, sizeof(report) - 1, 0, 0 },
+                                     { err[0], said, sizeof(said), 0, 0 } };
+    int pipes = err[0] >= 0 ? 4 : 3;
+    enum run_end end = watch(in, pipes, pid, now_ms() + timeout_ms);
+    int status = finish_run(pid, end, done, in, pipes, o);
     done_word_free(done);
+    if (pipes == 4)
+        wk_crash_fold_take(driver, said, in[3].len, in[3].over);
     report[in[2].len] = '\0';
     if (in[2].len) {
         fputs(report, stderr);
@@ -466,7 +493,7 @@ void wk_crash_run_program(const struct wk_prog *p, const char *driver, const str
     }
     memset(&rec, 0, sizeof(rec));
     j.slot = map_crash_slot();
-    wk_crash_run_child(run_child_fn, &j, op->timeout_ms, &rec, sizeof(rec), o);
+    wk_crash_run_child(run_child_fn, &j, driver, op->timeout_ms, &rec, sizeof(rec), o);
     refuse_forged(o, &rec, &j.nonce);
     read_crash_slot(o, j.slot);
     if (o->answered)

@@ -328,18 +328,26 @@ static int write_case(const struct wk_crash_options *o, const char *harness, con
 }
 
 /* Minimize, make promotable, name (in name[80]), compose, verify, write. */
-static int promote_prog(const struct wk_crash_options *o, struct wk_prog **p, size_t bytes, char name[80])
+static int promote_prog(const struct wk_crash_options *o, struct wk_prog **p, char name[80])
 {
     static struct mini m;
     int code = promotable_finding(&m, o, *p);
     if (code)
         return code;
+    /* The counts of the calibrated program, as minimize prints them (the
+     * input line gives the input's own); what making it promotable cuts
+     * besides is said apart, so neither number hides the other. */
     uint32_t steps = (*p)->step_count;
+    size_t size = wk_crash_encoded_size(*p);
     wk_crash_minimize_prog(&m, p);
+    uint32_t minimized = (*p)->step_count;
+    printf("minimized: %u -> %u steps, %zu -> %zu bytes encoded, of the calibrated program (%u test runs)\n", steps,
+           minimized, size, wk_crash_encoded_size(*p), m.tests);
     if (make_promotable(&m, p, o) != 0)
         return 1;
-    printf("minimized: %u -> %u steps, %zu -> %zu bytes (%u test runs)\n", steps, (*p)->step_count, bytes,
-           wk_crash_encoded_size(*p), m.tests);
+    if ((*p)->step_count != minimized)
+        printf("made promotable: %u -> %u steps (what a YAML case cannot hold, or would blame another driver's "
+               "placement for, cut)\n", minimized, (*p)->step_count);
     size_t n = wk_crash_encoded_size(*p);
     uint8_t *bin = malloc(n ? n : 1);
     if (!bin)
@@ -402,7 +410,8 @@ static int promote_fixture(const struct wk_crash_options *o, const struct fixtur
         uint32_t steps = q->step_count;
         wk_crash_ddmin(&m, &q, wk_crash_count_steps, wk_crash_cut_steps, 0);
         code = make_promotable(&m, &q, o);
-        printf("YAML case: %u -> %u steps\n", steps, q->step_count);
+        printf("YAML case: %u -> %u steps, of the program that makes the minimized input's call\n", steps,
+               q->step_count);
     }
     char name[80];
     if (code == 0)
@@ -476,7 +485,7 @@ static void refresh_seeds(const char *root)
         printf("  seeds: %ld files regenerated under %s from %s\n", n, corpus, specs);
 }
 
-int wk_crash_promote(const struct wk_crash_options *op)
+static int promote_input(const struct wk_crash_options *op)
 {
     struct wk_crash_options o = *op;
     if (!o.driver || !o.promote_root) {
@@ -500,12 +509,22 @@ int wk_crash_promote(const struct wk_crash_options *op)
         if (!p)
             return 2;
         char name[80];
-        code = promote_prog(&o, &p, bytes, name);
+        code = promote_prog(&o, &p, name);
         wk_crash_prog_del(p);
         if (code == 0 && strcmp(harness, "fuzz_paging") == 0)
             code = keep_paging_input(&o, name);
     }
     if (code == 0)
         refresh_seeds(o.promote_root);
+    return code;
+}
+
+/* As minimize: the runs' driver lines, each distinct one once at the end,
+ * with its counts (driver_log.c). */
+int wk_crash_promote(const struct wk_crash_options *o)
+{
+    wk_crash_fold_begin("promote", o->driver);
+    int code = promote_input(o);
+    wk_crash_fold_end();
     return code;
 }
