@@ -24,7 +24,8 @@
 #      no crash is reported;
 #   4. --stop-on-known: none passed over, the engine gets no list;
 #      --ignore-signature and the environment's WK_FUZZ_IGNORE still are;
-#      a signature with a ';' is a usage error;
+#      a signature with a ';' is a usage error; a campaign whose stand-in
+#      engine finds one crash names that file in its reproduce line;
 #   5. with ENGINE (the build's libFuzzer fuzz_render): 1,000 mutations of
 #      the regression run to the end with its signatures listed (before,
 #      libFuzzer stopped at the first; then LeakSanitizer reported the
@@ -128,6 +129,29 @@ fi
 campaign bad --ignore-signature "A-001 in X; B-001 in Y"
 status=$?
 [ "$status" -eq 2 ] && grep -q "cannot be a signature" "$out" || { fail "a ';' in --ignore-signature: exit $status"; cat "$out"; }
+
+# 4b. A campaign that finds one crash: the summary's reproduce line names
+# that file, not FILE (an outside user was told to replace FILE when there
+# was exactly one). The stand-in engine writes the crasher where libFuzzer
+# writes its artifacts and exits as libFuzzer does after a crash.
+mkdir -p "$work/onebuild/fuzz" || exit 1
+cat >"$work/onebuild/fuzz/fuzz_render" <<'SH'
+#!/bin/sh
+for a in "$@"; do case $a in -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;; esac; done
+cp "$TEST_CRASHER" "${prefix}crash-0123456789abcdef0123456789abcdef01234567" || exit 2
+printf '==1== ERROR: libFuzzer: deadly signal\n' >&2
+exit 1
+SH
+chmod +x "$work/onebuild/fuzz/fuzz_render"
+ln -s "$replay" "$work/onebuild/fuzz/fuzz_render_replay" || exit 1
+env -u WK_DRIVER TEST_CRASHER="$crasher" "$wddmkit" fuzz --harness fuzz_render --build-dir "$work/onebuild" \
+    --driver "$buggy" --out "$work/one" --time 1 --no-triage >"$out" 2>&1
+status=$?
+if [ "$status" -ne 1 ] || ! grep -Eq "^reproduce: .*/crashes/crash-0123456789abcdef0123456789abcdef01234567( |$)" "$out" ||
+    grep -q "FILE" "$out"; then
+    fail "a campaign with one crash: exit $status, expected 1 and a reproduce line that names the crash file"
+    cat "$out"
+fi
 
 # 5. The real engine.
 if [ -n "$engine" ]; then

@@ -344,6 +344,28 @@ static int engines_failed(const struct campaign *c, uint64_t new_crashes)
     return failed;
 }
 
+/* The one finding file this campaign wrote to the crashes folder, into
+ * name; 0 when it wrote none or several (the reproduce line then says
+ * FILE). Counted as list_crashes counts. */
+static int only_new_crash(const struct campaign *c, char *name, size_t size)
+{
+    DIR *d = opendir(c->crashes);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    for (struct dirent *e; n < 2 && (e = readdir(d));) {
+        char p[FPATH];
+        struct stat st;
+        if (!wk_campaign_is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) ||
+            stat(p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_mtime < c->start)
+            continue;
+        if (n++ == 0 && snprintf(name, size, "%s", e->d_name) >= (int)size)
+            n = 2; /* a name too long to quote: FILE */
+    }
+    closedir(d);
+    return n == 1;
+}
+
 /* The new crashes: triaged by the build's wddmkit, else listed with the
  * engine logs' signatures; how to reproduce them. Returns 1. */
 static int report_crashes(const struct campaign *c, const char *self, uint64_t new_crashes)
@@ -376,17 +398,22 @@ static int report_crashes(const struct campaign *c, const char *self, uint64_t n
         list_crashes(c, t ? t : &empty);
         free(t);
     }
-    char replay[FPATH];
+    char replay[FPATH], only[256];
+    int one = only_new_crash(c, only, sizeof(only));
+    const char *file = one ? only : "FILE";
     printf("\nreproduce: %s%s%s", c->binding[0] ? "WK_BINDING=" : "", c->binding, c->binding[0] ? " " : "");
     int repro_harness = strstr(tools.repro_usage, "--harness") != NULL;
     if (tools.repro)
-        printf("%s repro %s/FILE%s%s%s%s\n", strcmp(tools_exe, self) == 0 ? "wddmkit" : tools_exe, c->crashes, repro_harness ? " --harness " : "",
-               repro_harness ? c->o.harness : "", c->driver[0] ? " --driver " : "", c->driver);
+        printf("%s repro %s/%s%s%s%s%s\n", strcmp(tools_exe, self) == 0 ? "wddmkit" : tools_exe, c->crashes, file,
+               repro_harness ? " --harness " : "", repro_harness ? c->o.harness : "", c->driver[0] ? " --driver " : "",
+               c->driver);
     else if (snprintf(replay, sizeof(replay), "%s_replay", c->bin) < (int)sizeof(replay) && wk_path_is_executable(replay))
-        printf("%s%s%s %s/FILE\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay);
+        printf("%s%s%s %s %s/%s\n", c->driver[0] ? "WK_DRIVER=" : "", c->driver, c->driver[0] ? " " : "", replay,
+               c->crashes, file);
     else
-        printf("%s %s/FILE\n", c->bin, c->crashes);
-    printf("  (FILE: a crash file listed above)\n");
+        printf("%s %s/%s\n", c->bin, c->crashes, file);
+    if (!one)
+        printf("  (FILE: a crash file listed above)\n");
     printf("result: %llu new crash%s\n", (unsigned long long)new_crashes, new_crashes == 1 ? "" : "es");
     return 1;
 }
