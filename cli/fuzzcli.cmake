@@ -164,7 +164,7 @@ add_test(NAME cli.fuzz_engine_build_tools
           $<TARGET_FILE:wddmkit> fuzz --harness fuzz_gpu_decode --build-dir ${_tools_dir} --time 30
           --out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-tools-out)
 set_tests_properties(cli.fuzz_engine_build_tools PROPERTIES LABELS "unit" TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "stand-in triage of [^\n]*/fuzz-tools-out/crashes with triage [^\n]*--harness fuzz_gpu_decode.*reproduce: [^\n]*/engine-build-tools/cli/wddmkit repro [^\n]*/crashes/FILE --harness fuzz_gpu_decode.*result: 1 new crash")
+  PASS_REGULAR_EXPRESSION "stand-in triage of [^\n]*/fuzz-tools-out/crashes with triage [^\n]*--harness fuzz_gpu_decode.*reproduce: [^\n]*/engine-build-tools/cli/wddmkit repro [^\n]*/crashes/crash-feedface --harness fuzz_gpu_decode.*result: 1 new crash")
 
 # Which build serves a libFuzzer campaign: against a driver module, the
 # libfuzzer-driver build first (sanitizers on the driver only, up to twice
