@@ -165,6 +165,29 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
     return 1;
 }
 
+/*
+ * Whether PATCH-VALUE-001 holds the driver to the address `want` of list
+ * entry al. The kernel hands Patch only entries whose SegmentId names one
+ * of the adapter's segments and whose PhysicalAddress is the allocation's
+ * address in it (facts §5.3 T2, T3), so Patch is asked for addresses inside
+ * a segment. A bare Patch (fuzz_patch, a `patch` step) may list any
+ * SegmentId and address. The kit's own format holds any 64-bit value, and
+ * such an entry is judged as before. A binding's hardware encoding need
+ * not: an outsider's GPU reserves all-ones for "not patched yet", and a
+ * bus may be 40 bits wide. Its correct miniport was blamed for an entry of
+ * SegmentId 18 on a 3-segment adapter at 0xffffffffffffffff, a value that
+ * no VidMm hands over and its hardware cannot hold. With a binding, only
+ * an address inside the named segment (its end included: a reference to 0
+ * bytes at an allocation's end) is judged.
+ */
+static int value_judged(struct wk_vidmm *vm, const DXGK_ALLOCATIONLIST *al, uint64_t want)
+{
+    if (!vm->binding)
+        return 1;
+    const struct segment *g = segment_get(vm, al->SegmentId);
+    return g && want >= g->base && want - g->base <= g->size;
+}
+
 /* PATCH-CONFINE-001, then PATCH-VALUE-001. Returns the end of the last
  * slot Patch was allowed to change (0: none): when no violation was
  * recorded, every byte from max(that, the image's length) on is zero. */
@@ -187,6 +210,8 @@ static uint64_t check_patch_effect(struct wk_vidmm *vm, const struct submission 
         if (al->SegmentId == 0)
             continue;
         uint64_t want = (uint64_t)al->PhysicalAddress.QuadPart + p->AllocationOffset, seen = 0;
+        if (!value_judged(vm, al, want))
+            continue;
         uint32_t bytes = 0;
         int decoded = patch_slot_address(vm, now, s->dma->size, p->PatchOffset, &seen, &bytes);
         if (decoded < 0 || vm->dead)

@@ -309,7 +309,9 @@ HeronDdiRender(
 //
 // Patch cannot fail: an entry outside the submitted range or the list is
 // skipped, an allocation that is not resident (SegmentId 0) has no address
-// yet, and a paging buffer has no patch locations.
+// yet, an entry naming no segment Heron reported is none the kernel hands
+// over (the allocation's segment is one of the adapter's), and a paging
+// buffer has no patch locations.
 //
 _Use_decl_annotations_
 NTSTATUS
@@ -352,7 +354,7 @@ HeronDdiPatch(
         }
 
         Entry = &pPatch->pAllocationList[PatchLocation->AllocationIndex];
-        if (Entry->SegmentId == 0) {
+        if (Entry->SegmentId == 0 || Entry->SegmentId > HERON_SEGMENT_COUNT) {
             continue;
         }
 
