@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
-#   FAULTS CRASH_REGWRITE NONDET
+#   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -20,7 +20,7 @@ shift 3
 specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
-greedy_opaque=${17}
+greedy_opaque=${17} render_encoder=${19}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -92,6 +92,13 @@ expect conform.greedy_opaque 1 "rule: +BIND-RESULT-001" "$wddmkit" conform --bin
 grep -q "the encoder of binding 'test' took more opaque bytes than it was given" "$out" || { fail "conform.greedy_opaque: no opaque wording:"; sed 's/^/    /' "$out"; }
 grep -q "1 of 1 cases in .*: 1 error" "$out" || { fail "conform.greedy_opaque: not an error:"; sed 's/^/    /' "$out"; }
 grep -q "DRV-" "$out" && { fail "conform.greedy_opaque: a DRV-* rule blamed the driver:"; sed 's/^/    /' "$out"; }
+
+# A binding that encodes Render's bytes but not allocation requests: the
+# driver gets the kit's WK_ALLOCATION_REQUEST, so the checks of that
+# format run (they were skipped as "the driver reads its own allocation
+# format" whenever a render encoder existed).
+expect conform.render_encoder_only 0 "1 of 1 cases in .*: 1 pass" "$wddmkit" conform --binding "$render_encoder" \
+    --filter allocation-placement.request-size-zero "$specs/allocation-placement.yaml"
 
 # A register model that crashes inside the driver's own call (the
 # RD_MMIO reference driver writes its registers through the BAR's window):

@@ -281,6 +281,8 @@ struct wk_prog_exec {
     uint32_t skip_kinds;               /* wk_run_options.skip_kinds */
     const char *const *skip_reason;    /* wk_run_options.skip_reason (NULL: none) */
     int binding_encoder;               /* render steps go through the binding's encoder */
+    int binding_allocations;           /* CreateAllocation gets the binding's encoding of a request,
+                                          not the kit's WK_ALLOCATION_REQUEST */
     int no_interrupts;                 /* a binding's processor without registers: no interrupt comes */
     int gpu_model;                     /* the kit's GPU model executes the driver's buffers */
     const char *rest_skipped;          /* why the steps from a refused action on were skipped */

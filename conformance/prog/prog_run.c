@@ -1161,6 +1161,10 @@ static wk_status bring_up(struct interp *x, const struct wk_run_options *o, stru
         enum wk_umd_format umd = o ? o->umd : WK_UMD_AUTO;
         int kit_umd = umd == WK_UMD_KIT || (umd == WK_UMD_AUTO && wk_vidmm_driver_declares_kit_umd(x->vm) == 1);
         x->binding_encoder = !kit_umd && wk_vidmm_binding_encodes(x->vm);
+        /* Two encoders, two formats: a binding may encode Render's bytes
+         * and leave CreateAllocation the kit's request (an outsider's
+         * driver that reads it lost every allocation-format check). */
+        x->binding_allocations = wk_vidmm_binding_encodes_allocations(x->vm);
         x->no_interrupts = b->registers == NULL;
         if (!kit_umd && !x->binding_encoder) {
             if (!x->skip_reason)
@@ -1289,7 +1293,7 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
 {
     if (!wk_step_names_kept_fields(s))
         return 1;
-    if (x->binding_encoder) {
+    if (x->binding_allocations) {
         count_skip(x, WK_CHECK_ENCODER, WK_BINDING_OWN_ALLOCATION_FORMAT_REASON);
         return 1;
     }
@@ -1410,7 +1414,7 @@ static int run_steps(struct interp *x)
             why = WK_STRESS_SKIP_REASON;
         if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && s->alloc.paging_buffers)
             why = sized_too_large(x, s);
-        if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && x->binding_encoder &&
+        if (!why && s->kind == WK_STEP_CREATE_ALLOCATION && x->binding_allocations &&
             wk_step_check_kind(s) == WK_CHECK_ENCODER)
             why = WK_BINDING_OWN_ALLOCATION_FORMAT_REASON; /* a request the kit's format calls invalid */
         if (why) {

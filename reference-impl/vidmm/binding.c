@@ -423,6 +423,11 @@ int binding_encodes_allocation(const struct wk_vidmm *vm)
     return vm->binding && vm->binding->encoder && vm->binding->encoder->allocation;
 }
 
+int wk_vidmm_binding_encodes_allocations(const struct wk_vidmm *vm)
+{
+    return binding_encodes_allocation(vm);
+}
+
 wk_status binding_encode_allocation(struct wk_vidmm *vm, const WK_ALLOCATION_REQUEST *req, uint8_t *buf,
                                     uint32_t cap, uint32_t *size)
 {

@@ -367,6 +367,11 @@ const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm);
  * skip, never a failure); WK_E_BINDING when the encoder failed (BIND-*). */
 struct wk_encode_render;
 int wk_vidmm_binding_encodes(const struct wk_vidmm *vm);
+/* Whether the binding encodes allocation requests (binding.h: the
+ * encoder's `allocation`): then CreateAllocation's pPrivateDriverData is
+ * in the driver's own format; else it is the kit's WK_ALLOCATION_REQUEST
+ * (umd.h), whatever encodes Render's bytes. */
+int wk_vidmm_binding_encodes_allocations(const struct wk_vidmm *vm);
 /* WK_E_NOT_SUPPORTED with `why` as the last error: what a caller of the
  * kit's tells a case it cannot run a step here (a skip, not a failure). */
 wk_status wk_vidmm_skip(struct wk_vidmm *vm, const char *why);

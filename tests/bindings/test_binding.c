@@ -29,7 +29,11 @@
  *                     byte more than it was given (BIND-RESULT-001);
  *   TB_OVERREAD_OPAQUE TB_GOOD with an encoder that reads the byte past its
  *                     opaque bytes, without counting it (BIND-CRASH-001:
- *                     the kit hands them with a guard page after them).
+ *                     the kit hands them with a guard page after them);
+ *   TB_RENDER_ENCODER TB_GOOD with a render encoder that can say nothing
+ *                     (every render step a skip) and no allocation
+ *                     encoder: CreateAllocation still gets the kit's
+ *                     request, whose format's checks then run.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -41,7 +45,7 @@
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
-    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE)
+    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER)
 #define TB_RUNS 1
 #endif
 
@@ -238,6 +242,17 @@ static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops),
                                                    (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_WRITE32) |
                                                    (1u << WK_USER_OP_BLIT),
                                                misbehaving_render, NULL };
+#define TB_ENCODER &encoder
+#elif defined(TB_RENDER_ENCODER)
+static int says_nothing(void *self, struct wk_encode_render *r)
+{
+    (void)self;
+    snprintf(r->why, sizeof(r->why), "the test binding's encoder says no operation");
+    return WK_ENCODE_SKIP;
+}
+
+static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_NOP, says_nothing,
+                                               NULL };
 #define TB_ENCODER &encoder
 #else
 #define TB_ENCODER NULL

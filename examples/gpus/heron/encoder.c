@@ -34,8 +34,8 @@
  * nonzero, and this is how a fuzzer tests that it does.
  *
  * Allocations: Heron's miniport reads the kit's own WK_ALLOCATION_REQUEST
- * as its CreateAllocation private data (objects.c of the driver), so the
- * encoder copies the request as it is.
+ * as its CreateAllocation private data (objects.c of the driver), so there
+ * is no allocation encoder (below).
  */
 #include <stdio.h>
 #include <string.h>
@@ -198,23 +198,13 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
     return WK_ENCODE_OK;
 }
 
-static int heron_encode_allocation(void *self, struct wk_encode_allocation *a)
-{
-    (void)self;
-    a->private_size = 0;
-    if (a->request == NULL || a->private_data == NULL || a->private_cap < sizeof(WK_ALLOCATION_REQUEST)) {
-        snprintf(a->why, sizeof a->why, "no room for the %zu-byte allocation request",
-                 sizeof(WK_ALLOCATION_REQUEST));
-        return WK_ENCODE_SKIP;
-    }
-    memcpy(a->private_data, a->request, sizeof(WK_ALLOCATION_REQUEST));
-    a->private_size = sizeof(WK_ALLOCATION_REQUEST);
-    return WK_ENCODE_OK;
-}
-
 const struct wk_encoder_ops heron_encoder = {
     .size = sizeof(struct wk_encoder_ops),
     .ops_supported = HERON_ENCODED_OPS,
     .render = heron_encode_render,
-    .allocation = heron_encode_allocation,
+    /* No allocation encoder: Heron's miniport reads the kit's own
+     * WK_ALLOCATION_REQUEST as its allocation data, which the kit then
+     * hands it as it is and judges by that format's rules (umd.h); a copy
+     * made here would have told the kit the format was Heron's own. */
+    .allocation = NULL,
 };

@@ -48,7 +48,7 @@
  *
  * Allocations: OtherGPU's miniport reads the kit's own
  * WK_ALLOCATION_REQUEST as its CreateAllocation private data (objects.c of
- * the driver), so the encoder copies the request as it is.
+ * the driver), so there is no allocation encoder (below).
  */
 #include <stdio.h>
 #include <string.h>
@@ -232,23 +232,12 @@ static int og_encode_render(void *self, struct wk_encode_render *r)
     return WK_ENCODE_OK;
 }
 
-static int og_encode_allocation(void *self, struct wk_encode_allocation *a)
-{
-    (void)self;
-    a->private_size = 0;
-    if (a->request == NULL || a->private_data == NULL || a->private_cap < sizeof(WK_ALLOCATION_REQUEST)) {
-        snprintf(a->why, sizeof a->why, "no room for the %zu-byte allocation request",
-                 sizeof(WK_ALLOCATION_REQUEST));
-        return WK_ENCODE_SKIP;
-    }
-    memcpy(a->private_data, a->request, sizeof(WK_ALLOCATION_REQUEST));
-    a->private_size = sizeof(WK_ALLOCATION_REQUEST);
-    return WK_ENCODE_OK;
-}
-
 const struct wk_encoder_ops og_encoder = {
     .size = sizeof(struct wk_encoder_ops),
     .ops_supported = OG_ENCODED_OPS,
     .render = og_encode_render,
-    .allocation = og_encode_allocation,
+    /* No allocation encoder: the miniport reads the kit's own
+     * WK_ALLOCATION_REQUEST, which the kit then hands it as it is and
+     * judges by that format's rules (umd.h). */
+    .allocation = NULL,
 };
