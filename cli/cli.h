@@ -174,6 +174,12 @@ int wk_cli_binding_probe(const char *path, int from_driver, char *desc, size_t c
  * driver` exits 0): whether that build can run it. */
 int wk_cli_build_loads_driver(const char *exe, const char *driver);
 
+/* The first other wddmkit build that loads driver, a module that needs a
+ * runtime this build lacks (the builds wk_cli_hand_over tries, in its
+ * order), into exe: 1, or 0 when none does. Never from a build that was
+ * itself asked by another (no probe of a probe). */
+int wk_cli_build_for_driver(const char *driver, char *exe, size_t exe_size);
+
 /* `wddmkit driver check PATH`; argv holds the arguments after "driver". */
 int wk_cli_driver(int argc, char **argv);
 /* `wddmkit binding check PATH` (cli_binding.c). */

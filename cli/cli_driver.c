@@ -100,6 +100,10 @@ static int driver_check(int argc, char **argv)
         printf("%s: does not load into this build: %s\n", path, why);
         if (load == WK_CLI_DRIVER_NEEDS_RUNTIME && wk_cli_gcc_asan_module(path, why, soname, sizeof(soname)))
             wk_cli_gcc_asan_advice(stdout, soname);
+        else if (load == WK_CLI_DRIVER_NEEDS_RUNTIME && wk_cli_build_for_driver(path, info, sizeof(info)))
+            printf("%s: loads into %s (`%s driver check %s`); conform, repro, triage, minimize, promote and "
+                   "coverage hand a --driver to that build on their own\n",
+                   path, info, info, path);
         return 2;
     }
 }

@@ -256,6 +256,21 @@ static int preload_hand_over(char **argv, const char *driver, const char *soname
     return 2;
 }
 
+int wk_cli_build_for_driver(const char *driver, char *exe, size_t exe_size)
+{
+    if (getenv(HANDED_OVER))
+        return 0;
+    static struct candidates c; /* PATH_MAX paths: too large for the stack */
+    find_candidates(&c, driver);
+    setenv(HANDED_OVER, "1", 1); /* the builds asked do not ask others in turn */
+    int found = 0;
+    for (int i = 0; i < c.count && !found; i++)
+        if (wk_cli_build_loads_driver(c.path[i], driver) && current_build(c.path[i]))
+            found = snprintf(exe, exe_size, "%s", c.path[i]) < (int)exe_size;
+    unsetenv(HANDED_OVER);
+    return found;
+}
+
 int wk_cli_hand_over(int argc, char **argv)
 {
     const char *driver = argc >= 2 && loads_driver(argv[1]) ? driver_argument(argc, argv) : NULL;

@@ -6,8 +6,9 @@
 # their work to a build that can load their --driver
 # (cli/driver_probe.c, cli/hand_over.c):
 #   - check: exit 0 for a loadable module, 2 with the runtime symbol for one
-#     that needs an instrumentation runtime, 3 for one whose constructor
-#     aborts (the check itself survives);
+#     that needs an instrumentation runtime (and the build that loads it,
+#     when one does), 3 for one whose constructor aborts (the check itself
+#     survives);
 #   - a driver inside a build tree whose wddmkit loads it: the command line
 #     runs there, unchanged, with a note on stderr naming the symbol;
 #   - a build that cannot load it either is passed over;
@@ -58,6 +59,10 @@ SCRIPT
     cp "$needs" "$1/drivers/needs.so"
 }
 stand_in "$scratch/good" 0
+# driver check of it names the build that loads it (it does not hand over:
+# it is the question the hand-over asks).
+"$wddmkit" driver check "$scratch/good/drivers/needs.so" >"$out" 2>&1; expect_rc "check names the build" 2 $?
+expect_in "check names the build" "needs.so: loads into $scratch/good/cli/wddmkit" "$out"
 prog="$scratch/input.bin"
 printf 'not a program' >"$prog"
 "$wddmkit" repro "$prog" --runs 3 --driver "$scratch/good/drivers/needs.so" >"$out" 2>&1
