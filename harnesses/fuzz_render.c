@@ -102,19 +102,22 @@ static int binding_encodes(struct wk_vidmm *vm)
  * encoder's opaque bytes (the kit's patch entries mean nothing in that
  * format). WK_OK; WK_E_NOT_SUPPORTED for an
  * input that says nothing in that format (raw bytes of the kit's format,
- * an operation the encoder cannot say: a skip, never a finding);
+ * an operation the encoder cannot say: a skip, never a finding, *skip
+ * says which);
  * WK_E_BINDING when the encoder broke binding.h (a BIND-* violation, the
  * binding's finding).
  */
 static wk_status encode(struct wk_vidmm *vm, const struct wk_render_input *in, const struct wk_vidmm_list_entry *list,
-                        uint32_t list_length, struct wk_encode_render *e)
+                        uint32_t list_length, struct wk_encode_render *e, enum wk_fuzz_reach *skip)
 {
     static struct wk_prog_render records;
     static uint8_t command[WK_RENDER_MAX_COMMAND];
     static D3DDDI_PATCHLOCATIONLIST patch[WK_RENDER_MAX_PATCH];
     static uint8_t opaque[WK_RENDER_MAX_PATCH * WK_RENDER_PATCH_ENTRY];
+    *skip = WK_FUZZ_SKIP_RAW_BYTES;
     if (!wk_render_command_records(in->command, in->command_length, &records))
         return WK_E_NOT_SUPPORTED;
+    *skip = WK_FUZZ_SKIP_UNSAYABLE;
     /* The patch entries the context takes (after the fold), bytes past the
      * input zero, as the decoded program hands them (render_input.c). */
     size_t opaque_length = (size_t)in->patch_length * WK_RENDER_PATCH_ENTRY;
@@ -231,17 +234,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     if (binding_encodes(f->vm)) {
         struct wk_encode_render e;
-        wk_status enc = encode(f->vm, &in, list, list_length, &e);
+        enum wk_fuzz_reach skip = WK_FUZZ_REACHED;
+        wk_status enc = encode(f->vm, &in, list, list_length, &e, &skip);
         if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "while the binding encoded the render"))
             return 0;
-        if (enc != WK_OK)
-            return 0; /* nothing the driver's format can say: a skip */
+        if (enc != WK_OK) {
+            wk_fuzz_count_input(skip); /* nothing the driver's format can say: a skip */
+            return 0;
+        }
         args.command = e.command;
         args.command_length = e.command_length;
         args.patch_in = e.patch_length ? e.patch : NULL;
         args.patch_in_length = e.patch_length;
     }
     struct wk_vidmm_render_result result;
+    wk_fuzz_count_input(WK_FUZZ_REACHED);
     wk_status st = wk_vidmm_render(f->vm, &args, &result);
     if (wk_fuzz_check(HARNESS, WK_FUZZ_DUT, f->vm, "during Render/Patch/SubmitCommand"))
         return 0;

@@ -38,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
  * Declared here, not by including fuzz_driver.h, which the other harnesses'
  * replay binaries cannot include; they leave it undefined. */
 void wk_fuzz_teardown(void) __attribute__((weak));
+void wk_fuzz_reach_report(const char *harness) __attribute__((weak));
 /* The video memory manager's crash slot (vidmm.h), in the binaries that
  * have one: weak for the same reason. */
 struct wk_vidmm_crash_slot;
@@ -213,6 +214,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "replay: tearing down the adapters\n");
         wk_fuzz_teardown();
     }
+    if (wk_fuzz_reach_report) /* the inputs a harness skipped before the driver, when there were any */
+        wk_fuzz_reach_report("replay");
     fprintf(stderr, "replay: %lu inputs ran, %lu paths could not be read\n", r.files, r.errors);
     return r.errors ? 2 : 0;
 }

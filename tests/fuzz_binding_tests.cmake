@@ -146,5 +146,17 @@ if(TARGET heron_binding AND TARGET wdkstyle_c)
   set_tests_properties(fuzz.binding.cli_missing PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "--binding /nonexistent/binding.so: not a readable file\nexit 2")
 endif()
+# The inputs fuzz_render skips before the driver with Heron's binding
+# (raw bytes of the kit's format, operations its encoder cannot say) are
+# counted, by the replay and in a campaign's summary (tests/fuzz_reach.sh).
+find_program(WK_BASH bash)
+if(WK_BASH AND TARGET heron_binding AND TARGET wdkstyle_c AND TARGET fuzz_render_replay)
+  add_test(NAME fuzz.binding.reach_counted
+    COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/fuzz_reach.sh $<TARGET_FILE:wddmkit> $<TARGET_FILE:fuzz_render_replay>
+            $<TARGET_FILE:wdkstyle_c> $<TARGET_FILE:heron_binding> ${PROJECT_SOURCE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/fuzz-reach)
+  set_tests_properties(fuzz.binding.reach_counted PROPERTIES LABELS "unit" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "fuzz_reach: all checks passed")
+endif()
 unset(_fb_corpus)
 unset(_fb_heron)

@@ -231,7 +231,7 @@ static int run(struct campaign *c)
         wk_campaign_warn_uninstrumented(c);
     if (!wk_campaign_prepare_output(c))
         return 2;
-    if (!c->o.prune && !wk_campaign_pass_over_known(c))
+    if (!c->o.prune && (!wk_campaign_pass_over_known(c) || !wk_campaign_count_reach(c)))
         return 2;
     if (c->driver[0])
         setenv("WK_DRIVER", c->driver, 1);

@@ -80,6 +80,7 @@ struct campaign {
     char known[MAX_KNOWN][SIG_TEXT];
     unsigned nknown;
     char known_counts[FPATH];
+    char reach_counts[FPATH];       /* the inputs that never reached the driver (WK_FUZZ_REACH_COUNTS) */
     time_t start;
     double start_mono;
     int interrupted, overran, killed;
@@ -142,6 +143,10 @@ void wk_campaign_leave_out_crashing(struct campaign *c, const struct seed_source
 int wk_campaign_add_known(struct campaign *c, const char *sig, const char *from);
 int wk_campaign_pass_over_known(struct campaign *c);
 void wk_campaign_print_known_hits(const struct campaign *c);
+
+/* reach.c: the inputs that never reached the driver */
+int wk_campaign_count_reach(struct campaign *c);
+void wk_campaign_print_reach(const struct campaign *c);
 
 /* logtext.c: bounded readers of engine output */
 int wk_campaign_read_num(const char *p, const char *end, uint64_t *out);

@@ -147,6 +147,7 @@ static pid_t start_check(const char *replay, const char *driver, const struct ch
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
         unsetenv("WK_FUZZ_IGNORE"); /* the check sees every finding: those it leaves out become the known ones */
         unsetenv("WK_FUZZ_IGNORE_COUNTS");
+        unsetenv("WK_FUZZ_REACH_COUNTS"); /* the starting inputs' check is not the campaign's runs */
         execv(replay, argv);
         _exit(127);
     }

@@ -223,6 +223,7 @@ static int run_triage(const struct campaign *c, const char *self, const struct c
             setenv("WK_REPLAY_DIR", dir, 1);
         unsetenv("WK_FUZZ_IGNORE"); /* triage reproduces: it sees the known signatures too */
         unsetenv("WK_FUZZ_IGNORE_COUNTS");
+        unsetenv("WK_FUZZ_REACH_COUNTS"); /* triage's runs are not the campaign's */
         execv(self, argv);
         _exit(127);
     }
@@ -319,6 +320,7 @@ static void print_numbers(const struct campaign *c, const struct stats *s, uint6
         printf("  hangs     %llu (copied into crashes/ as *-hang-*)\n", (unsigned long long)s->hangs);
     if (c->nknown)
         wk_campaign_print_known_hits(c);
+    wk_campaign_print_reach(c);
     printf("  crashes   %llu new", (unsigned long long)new_crashes);
     if (all_crashes > new_crashes)
         printf(" (%llu from earlier runs also in crashes/)", (unsigned long long)(all_crashes - new_crashes));

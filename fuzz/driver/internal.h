@@ -13,6 +13,7 @@
  *                   epochs; it owns the state below;
  *   known.c         known signatures (WK_FUZZ_IGNORE) and their counters,
  *                   and LeakSanitizer's hooks while they are passed over;
+ *   reach.c         how many inputs reached the driver (WK_FUZZ_REACH_COUNTS);
  *   findings.c      findings and kit invariants: signatures, violations,
  *                   the end-of-process teardown;
  *   fixture.c       the objects fuzz_render and fuzz_patch keep;
@@ -114,6 +115,9 @@ void wk_fuzzdrv_history_end(void);
 /* Decides what executes the DUT's buffers from WK_GPU or the loaded
  * module's marker (load.c, at LLVMFuzzerInitialize). */
 void wk_fuzzdrv_decide_gpu(void *so);
+
+/* reach.c: maps WK_FUZZ_REACH_COUNTS (before AFL++'s fork server) */
+void wk_fuzzdrv_map_reach_counts(void);
 
 /* known.c */
 void wk_fuzzdrv_read_ignore_list(void);

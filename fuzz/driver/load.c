@@ -94,6 +94,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     char local[4096], why[1024];
     wk_fuzzdrv_read_ignore_list(); /* before AFL++'s fork server: its children share the counters' mapping */
+    wk_fuzzdrv_map_reach_counts();
     const char *path = wk_fuzz_driver_path();
     if (!path) {
         wk_fuzz_dut_binding(); /* WK_BINDING on a linked driver: checked now, not at an input */
