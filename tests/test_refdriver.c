@@ -74,7 +74,7 @@ struct mk {
     int no_description;
     UINT paging_private_size;
     DXGKARGCB_NOTIFY_INTERRUPT_DATA irq[MAX_IRQ];
-    unsigned irq_count, dpc_count;
+    unsigned irq_count, dpc_count, dpc_queued;
     struct ctxalloc ca[MAX_CTXALLOC];
     unsigned ca_count, updates, destroys;
     int fail_create_ctxalloc;
@@ -125,6 +125,12 @@ static VOID mk_notify_interrupt(const HANDLE h, const DXGKARGCB_NOTIFY_INTERRUPT
 static VOID mk_notify_dpc(const HANDLE h)
 {
     mk_of(h)->dpc_count++;
+}
+
+static BOOLEAN mk_queue_dpc(HANDLE h)
+{
+    mk_of(h)->dpc_queued++;
+    return 1; /* TRUE */
 }
 
 static bool run_paging(struct mk *mk, DXGKARG_BUILDPAGINGBUFFER *args, UINT dma_size,
@@ -216,6 +222,7 @@ static void mk_fill_interface(struct mk *mk)
     mk->dxgk.DeviceHandle = mk;
     mk->dxgk.DxgkCbNotifyInterrupt = mk_notify_interrupt;
     mk->dxgk.DxgkCbNotifyDpc = mk_notify_dpc;
+    mk->dxgk.DxgkCbQueueDpc = mk_queue_dpc;
     mk->dxgk.DxgkCbCreateContextAllocation = mk_create_ctxalloc;
     mk->dxgk.DxgkCbDestroyContextAllocation = mk_destroy_ctxalloc;
     mk->dxgk.DxgkCbUpdateContextAllocation = mk_update_ctxalloc;
@@ -1572,10 +1579,14 @@ static void test_submit_and_interrupt(void **state)
     EXPECT_U64(mk->irq_count, 1);
     EXPECT_U64(mk->irq[0].InterruptType, DXGK_INTERRUPT_DMA_COMPLETED);
     EXPECT_U64(mk->irq[0].DmaCompleted.SubmissionFenceId, 7);
-    EXPECT_U64(mk->dpc_count, 1);
+    /* The interrupt asks for the DPC; the DPC tells the scheduler
+     * (INTR-DPC-001: DxgkCbNotifyDpc from the DPC routine only). */
+    EXPECT_U64(mk->dpc_queued, 1);
+    EXPECT_U64(mk->dpc_count, 0);
     assert_false(isr(mk)); /* acknowledged */
     assert_false(wk_gpu_irq_asserted(mk->gpu));
     mk->ddi.DxgkDdiDpcRoutine(mk->adapter);
+    EXPECT_U64(mk->dpc_count, 1);
     assert_true(expect_fill(mk, SEG1_BASE + 0x1000, 256, 0x02020202));
     uint8_t zero[256] = { 0 };
     assert_true(expect_mem(mk, SEG1_BASE, zero, sizeof(zero)));

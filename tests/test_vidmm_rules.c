@@ -122,6 +122,7 @@ enum mutation {
     MUT_START_NO_CHILDREN,    /* StartDevice succeeds and leaves *NumberOfChildren as handed */
     MUT_CTXALLOC_UNINIT,      /* DxgkCbCreateContextAllocation's arguments on the stack, never zeroed */
     MUT_DMA_STALE,            /* keeps Render's pDmaBuffer and writes through it after DestroyContext */
+    MUT_NOTIFY_DPC_IN_ISR,    /* the interrupt routine calls DxgkCbNotifyDpc itself */
 };
 
 #define MAX_TRACKED 32u
@@ -714,7 +715,12 @@ static NTSTATUS m_submit(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *arg
 static BOOLEAN m_interrupt(const PVOID ctx, ULONG message)
 {
     M.isr_irql = KeGetCurrentIrql();
-    return M.ref.DxgkDdiInterruptRoutine(ctx, message);
+    BOOLEAN claimed = M.ref.DxgkDdiInterruptRoutine(ctx, message);
+    if (M.armed && M.mode == MUT_NOTIFY_DPC_IN_ISR && claimed) {
+        M.fired++;
+        M.kit.DxgkCbNotifyDpc(M.kit.DeviceHandle);
+    }
+    return claimed;
 }
 
 static VOID m_dpc(const PVOID ctx)
@@ -1658,6 +1664,7 @@ static const struct rule_case cases[] = {
     MUT("START-OUT-001", sc_start, MUT_START_NO_CHILDREN),
     MUT("MEM-LEAK-001", sc_render_then_stop, MUT_MEM_LEAK),
     MUT("MEM-STALE-001", sc_render_destroy_context, MUT_DMA_STALE),
+    MUT("INTR-DPC-001", sc_render, MUT_NOTIFY_DPC_IN_ISR),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

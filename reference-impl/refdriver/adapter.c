@@ -174,7 +174,7 @@ static void unmap_registers(struct rd_adapter *a)
 static BOOLEAN interface_complete(const DXGKRNL_INTERFACE *i)
 {
     return i->WkReadRegister32 && i->WkWriteRegister32 && i->WkGetGpuDescription &&
-           i->DxgkCbNotifyInterrupt && i->DxgkCbNotifyDpc;
+           i->DxgkCbNotifyInterrupt && i->DxgkCbNotifyDpc && i->DxgkCbQueueDpc;
 }
 
 NTSTATUS wk_rd_start_device(VOID *const MiniportDeviceContext, DXGK_START_INFO *DxgkStartInfo,

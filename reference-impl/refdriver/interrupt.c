@@ -68,14 +68,18 @@ BOOLEAN wk_rd_interrupt_routine(VOID *const MiniportDeviceContext, ULONG Message
     if (status & (WK_GPU_IRQ_OVERFLOW | WK_GPU_IRQ_GART_ERROR))
         RD_TRACE("refdriver: ISR: status 0x%x (queue overflow or GART error)\n", status);
     rd_write_reg(a, WK_GPU_REG_IRQ_ACK, status);
-    a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
+    a->dxgk.DxgkCbQueueDpc(a->dxgk.DeviceHandle); /* the DPC tells the scheduler (INTR-DPC-001) */
     return TRUE;
 }
 
-/* Nothing heavy: the scheduler's own DPC work follows DxgkCbNotifyDpc. */
+/* At DISPATCH_LEVEL, after the interrupt routine's DxgkCbQueueDpc: the
+ * scheduler learns of the fences reported (WDK DXGKCB_NOTIFY_DPC: the DPC
+ * routine calls it). */
 VOID wk_rd_dpc_routine(VOID *const MiniportDeviceContext)
 {
     struct rd_adapter *a = rd_adapter_from(MiniportDeviceContext);
-    if (a)
-        a->dpc_count++;
+    if (!a)
+        return;
+    a->dpc_count++;
+    a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
 }

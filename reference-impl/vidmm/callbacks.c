@@ -95,11 +95,30 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     }
 }
 
+/*
+ * DxgkCbNotifyDpc tells the scheduler, at DPC time, what the interrupts
+ * reported: the driver's DPC routine calls it, at DISPATCH_LEVEL, and the
+ * interrupt routine asks for that DPC with DxgkCbQueueDpc (INTR-DPC-001,
+ * WDK DXGKCB_NOTIFY_DPC and DXGKDDI_DPC_ROUTINE). Called from the DPC
+ * routine it asks for nothing more: it used to ask for another DPC, one
+ * spurious DxgkDdiDpcRoutine call at the next interrupt for every driver
+ * that does it right. Called from the interrupt routine it is the rule's
+ * violation, and it still asks for the DPC, so the case goes on as the
+ * driver meant it to; anywhere else (no DDI of the adapter's, another
+ * DDI) it asks for the DPC too, as the kit always did.
+ */
 static VOID cb_notify_dpc(const HANDLE hAdapter)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
-    if (vm)
+    if (!vm)
+        return;
+    enum wk_ddi in = call_current_vm() == vm ? call_current_ddi() : WK_DDI_NONE;
+    if (in == WK_DDI_INTERRUPT_ROUTINE)
+        violate(vm, R_INTR_NOTIFY_DPC, WK_DDI_INTERRUPT_ROUTINE,
+                "DxgkCbNotifyDpc called from DxgkDdiInterruptRoutine, at the device's IRQL: the interrupt routine "
+                "asks for the DPC with DxgkCbQueueDpc, and the DPC routine calls DxgkCbNotifyDpc at DISPATCH_LEVEL");
+    if (in != WK_DDI_DPC_ROUTINE)
         vm->dpc_requested = 1;
 }
 

@@ -363,7 +363,12 @@
     X(R_MEM_STALE, "MEM-STALE-001", WK_DDI_DESTROY_CONTEXT,                                        \
       "the driver never writes into a context's DMA buffer after DxgkDdiDestroyContext of that context: the buffer is the kernel's, handed to the driver for the context's life", \
       "DESIGN: hostile drivers (a use after free, as MEM-GUARD-001 is an overrun); WDK DxgkDdiDestroyContext: \"A driver should free all resources that it allocated for the context and clean up any internal tracking data structures.\" (a pointer into the context's DMA buffer kept past it is such a structure)", \
-      "reference-impl/vidmm/dma_quarantine.c")
+      "reference-impl/vidmm/dma_quarantine.c")                                                    \
+    /* Interrupts, appended: where DxgkCbNotifyDpc is called */                                  \
+    X(R_INTR_NOTIFY_DPC, "INTR-DPC-001", WK_DDI_INTERRUPT_ROUTINE,                                \
+      "DxgkCbNotifyDpc is called from the DPC routine, at DISPATCH_LEVEL, never from the interrupt routine, which runs at the device's IRQL and asks for the DPC with DxgkCbQueueDpc", \
+      "WDK DXGKCB_NOTIFY_DPC: \"The display miniport driver's DPC callback routine calls DXGKCB_NOTIFY_DPC\"; Requirements: IRQL DISPATCH_LEVEL. WDK DXGKDDI_DPC_ROUTINE: \"called back at IRQL DISPATCH_LEVEL after the display miniport driver calls DxgkCbQueueDpc\"", \
+      "reference-impl/vidmm/callbacks.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -117,12 +117,15 @@ BOOLEAN IndInterruptRoutine(VOID *const MiniportDeviceContext, ULONG MessageNumb
             notify_completed(a, fence);
     }
     ind_write(a, WK_GPU_REG_IRQ_ACK, status);
-    a->kernel.DxgkCbNotifyDpc(a->kernel.DeviceHandle);
+    a->kernel.DxgkCbQueueDpc(a->kernel.DeviceHandle); /* the DPC, not the ISR, tells the scheduler */
     return TRUE;
 }
 
-/* Everything is reported from the interrupt; nothing is deferred. */
+/* Every fence is reported from the interrupt; the DPC, queued by it, tells
+ * the scheduler at DISPATCH_LEVEL (WDK DXGKCB_NOTIFY_DPC: "The display
+ * miniport driver's DPC callback routine calls DXGKCB_NOTIFY_DPC"). */
 VOID IndDpcRoutine(VOID *const MiniportDeviceContext)
 {
-    UNREFERENCED_PARAMETER(MiniportDeviceContext);
+    const struct ind_adapter *a = MiniportDeviceContext;
+    a->kernel.DxgkCbNotifyDpc(a->kernel.DeviceHandle);
 }

@@ -50,7 +50,7 @@ static BOOLEAN buggy_interrupt_routine(VOID *const MiniportDeviceContext, ULONG 
     if (status & WK_GPU_IRQ_COMPLETED)
         notify(a, DXGK_INTERRUPT_DMA_COMPLETED, rd_read_reg(a, WK_GPU_REG_COMPLETED_TAG));
     rd_write_reg(a, WK_GPU_REG_IRQ_ACK, status);
-    a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
+    a->dxgk.DxgkCbQueueDpc(a->dxgk.DeviceHandle); /* the DPC tells the scheduler, as the reference's */
     return TRUE;
 }
 

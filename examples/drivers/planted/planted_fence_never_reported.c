@@ -54,7 +54,7 @@ static BOOLEAN buggy_interrupt_routine(VOID *const MiniportDeviceContext, ULONG 
             notify(a, DXGK_INTERRUPT_DMA_COMPLETED, done);
     }
     rd_write_reg(a, WK_GPU_REG_IRQ_ACK, status);
-    a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
+    a->dxgk.DxgkCbQueueDpc(a->dxgk.DeviceHandle); /* the DPC tells the scheduler, as the reference's */
     return TRUE;
 }
 
