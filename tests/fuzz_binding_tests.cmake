@@ -146,6 +146,23 @@ if(TARGET heron_binding AND TARGET wdkstyle_c)
   set_tests_properties(fuzz.binding.cli_missing PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "--binding /nonexistent/binding.so: not a readable file\nexit 2")
 endif()
+# OtherGPU with its DMA and paging buffers in its GART aperture: every
+# fuzz_prog and fuzz_paging seed and regression on one process's kept
+# adapters, reset between inputs, with no finding. The GPU's reset emptied
+# the GART, and the paging buffer's block, which the kit maps there at
+# start, stayed unmapped: from the second input on, each paging buffer
+# faulted at its own address and the driver was blamed for the maps it
+# carried (176 findings over the fuzz_prog seeds; an outsider's 32-bit GPU
+# the same; paging_place_restore).
+if(TARGET othergpu_binding AND TARGET othergpu_dma_in_gart AND TARGET fuzz_prog_replay AND TARGET fuzz_paging_replay)
+  foreach(_h prog paging)
+    wk_fuzz_binding_test(othergpu_gart_${_h}_clean fuzz_${_h}
+      "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:othergpu_dma_in_gart>;WK_BINDING=$<TARGET_FILE:othergpu_binding>"
+      "binding 'othergpu'.*replay: [1-9][0-9]* inputs ran" "FINDING|cannot bring up"
+      ${_fb_corpus}/fuzz_${_h}/seeds ${_fb_corpus}/fuzz_${_h}/regressions)
+  endforeach()
+endif()
+
 # The inputs fuzz_render skips before the driver with Heron's binding
 # (raw bytes of the kit's format, operations its encoder cannot say) are
 # counted, by the replay and in a campaign's summary (tests/fuzz_reach.sh).

@@ -925,6 +925,8 @@ wk_status dma_unplace(struct wk_vidmm *vm, struct context *c);
  * aperture (no_model only), and what Patch and SubmitCommand are told. */
 void paging_place(struct wk_vidmm *vm);
 void paging_unplace(struct wk_vidmm *vm, int tell_driver);
+/* After the GPU's reset: the block's GART entries written again. */
+void paging_place_restore(struct wk_vidmm *vm);
 uint32_t paging_dma_segment(const struct wk_vidmm *vm);
 uint64_t paging_dma_address(const struct wk_vidmm *vm);
 

@@ -115,6 +115,7 @@ void paging_reset_gpu(struct wk_vidmm *vm)
      * buffer's block too: written again (MEM-GUARD-001 would otherwise
      * blame the next driver that fills the buffer). */
     wk_gpu_reset(vm->gpu);
+    paging_place_restore(vm); /* a block in an aperture: its GART entries again */
     gbuf_rewrite_canaries(&vm->paging);
     memset(vm->paging_private.ptr, 0, vm->paging_private.size);
 }

@@ -85,6 +85,23 @@ void paging_place(struct wk_vidmm *vm)
     }
 }
 
+/* After a reset: the GPU's reset emptied the GART, and with a binding
+ * that executes, the paging buffer's block sat in the aperture through
+ * entries the kit wrote at start (and the driver's map, which the reset
+ * undid too). The placement outlives the reset, so its entries are written
+ * again; else the first paging buffer of the next input faulted at its own
+ * address before the GPU ran a command of it, and the driver was blamed for
+ * the maps that buffer carried (PAGING-MAP-001 on an outsider's 32-bit
+ * GPU, from the second fuzz input of a process on). */
+void paging_place_restore(struct wk_vidmm *vm)
+{
+    if (!vm->paging_seg || !binding_executes(vm))
+        return;
+    if (wk_gpu_gart_set_range(vm->gpu, vm->paging_seg, vm->paging_seg_offset / PAGE, vm->paging_seg_pages,
+                              vm->paging.map_pfn) != WK_OK)
+        paging_unplace(vm, 0); /* cannot reach it there any more: system memory, as at a failed start */
+}
+
 void paging_unplace(struct wk_vidmm *vm, int tell_driver)
 {
     if (!vm->paging_seg)
