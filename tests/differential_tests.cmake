@@ -15,6 +15,17 @@
 #       WRITE32 value with its low bit flipped: the bytes check fails on
 #       the driver under test and holds on the reference, and the finding
 #       quotes the expected and seen bytes as the driver under test's.
+#   fuzz.differential_hold_catches_other_work  a Render that writes a GPU
+#       NOP where the reference writes nothing: its buffer is submitted, a
+#       hold catches it instead of the next render, and the content after
+#       the cancel differs from the reference's, both drivers right: no
+#       finding (held_work_differs).
+#   conform.highest_acceptable_address  the reference driver reporting
+#       HighestAcceptableAddress 0xFFFFFFFF: the high-memory cases, whose
+#       system memory is at 6 GiB, are skips with the reason; the case
+#       whose system memory is the default one still runs and passes.
+wk_add_refwrap_module(wk_test_caps_32bit_dma ${CMAKE_CURRENT_LIST_DIR}/driver_build/caps_32bit_dma.c)
+wk_add_refwrap_module(wk_test_nop_render_submits ${CMAKE_CURRENT_LIST_DIR}/driver_build/nop_render_submits.c)
 wk_add_refwrap_module(wk_test_write32_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/write32_value_off.c)
 wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
 if(TARGET fuzz_prog_replay)
@@ -38,3 +49,15 @@ if(TARGET fuzz_prog_replay)
   set_tests_properties(fuzz.differential_content_names_its_side PROPERTIES LABELS "unit" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "step 8 \\(expect_bytes\\) failed on the driver under test and held on the reference; on the driver under test: expected the listed bytes, seen byte \\+0x0 is 0xab, expected 0xaa")
 endif()
+if(TARGET fuzz_prog_replay)
+  add_test(NAME fuzz.differential_hold_catches_other_work
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:wk_test_nop_render_submits>
+            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/cancel.nop-render-not-held.bin)
+  set_tests_properties(fuzz.differential_hold_catches_other_work PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "replay: 1 inputs ran" FAIL_REGULAR_EXPRESSION "FINDING")
+endif()
+add_test(NAME conform.highest_acceptable_address
+  COMMAND wddmkit conform --driver $<TARGET_FILE:wk_test_caps_32bit_dma> --filter high-memory.*
+          ${PROJECT_SOURCE_DIR}/specs/high-memory.yaml)
+set_tests_properties(conform.highest_acceptable_address PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "2  the case's system memory reaches 0x1803fffff, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress 0xffffffff.*3 of 3 cases in [0-9.]+ s: 1 pass, 2 skip")

@@ -218,6 +218,32 @@ static int in_aperture(const struct wk_prog_exec *x, uint32_t a)
            wk_vidmm_segment_is_aperture(x->vm, st.segment_id);
 }
 
+/*
+ * A hold (the `hold` step) keeps the next render submissions from running
+ * until a cancel, so which work it catches follows how each driver cut its
+ * renders into submissions. A render whose DMA buffer is empty is not
+ * submitted (the reference driver writes no bytes for a NOP); one whose
+ * NOP is a hardware command is, and then the hold catches another render
+ * on each side: what a content check reads after the cancel is the two
+ * drivers' choices, and no finding (an outsider's 32-bit GPU failed
+ * cancel.nop-render-not-held's pattern check so; the case now pins the
+ * reference driver's choice, requires: reference-driver).
+ */
+static uint64_t render_submissions(struct wk_vidmm *vm)
+{
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(vm, &st);
+    return st.ddi_calls[WK_DDI_SUBMIT_COMMAND] - st.paging_buffers;
+}
+
+static int held_work_differs(const struct wk_prog_exec *ref, const struct wk_prog_exec *dut, uint32_t i)
+{
+    int held = 0;
+    for (uint32_t k = 0; k < i && !held; k++)
+        held = ref->p->steps[k].kind == WK_STEP_HOLD;
+    return held && render_submissions(ref->vm) != render_submissions(dut->vm);
+}
+
 /* One step on both sides; 1 when they agree and nothing was violated, 0
  * after a finding, -1 when the two can no longer be compared (the rest of
  * the input is not judged). */
@@ -252,6 +278,7 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
      * reference asks for bytes the program never defined (a mutated
      * expectation): that it holds on the DUT says nothing of either. */
     if (!content_check(s->kind) || dut_failed == ref_failed || (ref_failed && choices_differ(ref, dut)) ||
+        held_work_differs(ref, dut, i) ||
         (s->kind == WK_STEP_EXPECT_GART && !in_aperture(dut, s->allocation) &&
          (dut->seg_mapped || (s->allocation < dut->nallocs && !dut->alloc_aperture_asked[s->allocation]))))
         return 1;
@@ -491,6 +518,7 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
         if (same < 0)
             return diff_teardown(harness, &ref, &dut);
     }
-    return (!contents || choices_differ(&ref, &dut) || diff_contents(harness, &ref, &dut)) &&
+    return (!contents || choices_differ(&ref, &dut) || held_work_differs(&ref, &dut, ref.p->step_count) ||
+            diff_contents(harness, &ref, &dut)) &&
            diff_teardown(harness, &ref, &dut);
 }

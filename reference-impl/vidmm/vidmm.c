@@ -357,6 +357,12 @@ void wk_vidmm_driver_caps(const struct wk_vidmm *vm, DXGK_DRIVERCAPS *caps)
     *caps = vm->caps;
 }
 
+void wk_vidmm_system_range(const struct wk_vidmm *vm, uint64_t *first, uint64_t *end)
+{
+    *first = vm->gpu_desc.sysmem_first_pfn * WK_GPU_PAGE_SIZE;
+    *end = *first + vm->gpu_desc.sysmem_pages * WK_GPU_PAGE_SIZE;
+}
+
 int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi)
 {
     const DRIVER_INITIALIZATION_DATA *d = &vm->ddi;

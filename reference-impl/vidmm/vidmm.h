@@ -787,6 +787,8 @@ uint32_t wk_vidmm_unpatched(const struct wk_vidmm *vm, uint32_t *context);
 
 /* The GPU model under the adapter. */
 struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm);
+/* The adapter's system memory, as physical addresses: [*first, *end). */
+void wk_vidmm_system_range(const struct wk_vidmm *vm, uint64_t *first, uint64_t *end);
 
 /* What the started driver declared: its caps, and whether it provides a DDI
  * (an optional DDI left NULL means "not supported"). */
