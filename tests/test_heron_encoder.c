@@ -222,8 +222,8 @@ static void test_encoder_room(void **state)
     uint8_t command[256];
     struct wk_encode_render r;
     assert_int_equal(encode(&r, nops, 4, command, 16 + 4 * 32), WK_ENCODE_OK);
-    expect_skip(nops, 4, 16 + 3 * 32 + 31, 3, "longer than the room");
-    expect_skip(nops, 4, 8, 0, "longer than the room");
+    expect_skip(nops, 4, 16 + 3 * 32 + 31, 3, "the stream needs 144 bytes, more than the 143 of room for pCommand");
+    expect_skip(nops, 4, 8, 0, "more than the 8 of room for pCommand");
 }
 
 /* The opaque bytes fill the header's Reserved word, then each command's,

@@ -173,7 +173,10 @@ static int heron_encode_render(void *self, struct wk_encode_render *r)
     }
     uint64_t need = sizeof(HERON_UMD_HEADER) + count * sizeof(HERON_UMD_COMMAND);
     if (r->command == NULL || need > r->command_cap) {
-        return skip(r, first_past_room(r), "the stream is longer than the room for pCommand");
+        char why[sizeof r->why];
+        snprintf(why, sizeof why, "the stream needs %llu bytes, more than the %u of room for pCommand",
+                 (unsigned long long)need, r->command_cap);
+        return skip(r, first_past_room(r), why);
     }
     uint8_t *at = r->command + sizeof(HERON_UMD_HEADER);
     r->opaque_used = 0;
