@@ -3,8 +3,9 @@
 # tests/conform_console.sh - ctest cli.conform_console: what `wddmkit
 # conform` prints after the run (conformance/runner/report_console.c):
 #   1. skipped cases grouped by reason, with counts;
-#   2. a failed check that broke no rule shows `covers:` (the case's
-#      rules), never a `rule:` line that would blame them;
+#   2. a failed check that broke no rule says so on its `rule:` line and
+#      shows `covers:` (the case's rules), never a `rule:` line that would
+#      blame them;
 #   3. --profile contract without --driver: the checks by kind with the
 #      profile, the choice checks skipped with the reason, and the rerun
 #      command naming the profile;
@@ -55,7 +56,9 @@ code=$?
 grep -q "^skipped, by reason:$" "$out" || fail "no skip reasons"
 grep -q "^      2  the case pins choices .*requires: reference-driver" "$out" || fail "reasons not grouped"
 grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    covers:   PAGING-FILL-001$" || fail "no covers: row"
-grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    rule:" && fail "a rule: row blames the covered rule"
+grep -A1 "^  fail t.wrong-data" "$out" | grep -q "^    rule:     none broken: a check of the case failed$" ||
+    fail "no rule: row saying that no rule was broken"
+grep -A3 "^  fail t.wrong-data" "$out" | grep -q "^    rule: .*PAGING-FILL-001" && fail "a rule: row blames the covered rule"
 grep -A1 "^unexpected results by rule:$" "$out" | grep -q "^      6  (no rule: a failed check or step)$" ||
     fail "no table of unexpected results by rule"
 grep -q '^checks by kind, profile contract (docs/verdicts.md, "Kinds of check"):$' "$out" || fail "no checks by kind"

@@ -182,8 +182,10 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
         detail_row(out, "expected:", note);
         detail_row(out, "seen:", "a pass: remove or narrow the entry");
     } else {
-        detail_row(out, "rule:", rule);
-        if (!rule[0]) { /* a check failed, no rule did: what the case is about */
+        /* A check failed, no rule did: said so, then what the case is
+         * about (an outsider read a bare `covers:` as the rule broken). */
+        detail_row(out, "rule:", rule[0] ? rule : "none broken: a check of the case failed");
+        if (!rule[0]) {
             wk_report_covers(c, covers, sizeof(covers));
             detail_row(out, "covers:", covers);
         }
