@@ -29,7 +29,7 @@ wk_cli_expect(context_caps.reference 0 "2 of 2 cases in [0-9.]+ s: 2 pass"
 # faults, the data check where it does not (a segment at 0). What Render
 # pre-patched passes.
 wk_cli_expect(context_caps.claims_no_patching 1
-              "t.pre-patched [.]+ pass.*unexpected results:.*fail patch.split-evicted\n +rule: +SUBMIT-GPU-001\n[^\n]*\n +seen: +[^\n]*built by DxgkDdiRender, not patched: context 1 reported Caps.NoPatchingRequired.*fail t.not-pre-patched\n[^\n]*\n +seen: +byte [+]0x8 is 0x00, expected 0x11; DxgkDdiPatch was not called for 1 render submission with patch locations: context 1 reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired"
+              "t.pre-patched [.]+ pass.*unexpected results:.*fail patch.split-evicted\n +rule: +SUBMIT-GPU-001\n[^\n]*\n +seen: +[^\n]*built by DxgkDdiRender, not patched: context 1 reported Caps.NoPatchingRequired.*fail t.not-pre-patched\n +rule: +none broken: a check of the case failed\n[^\n]*\n +seen: +byte [+]0x8 is 0x00, expected 0x11; DxgkDdiPatch was not called for 1 render submission with patch locations: context 1 reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_claims_no_patching>
               --filter patch.split-* --filter t.* ${_patch_cases} ${_caps_cases})
 
