@@ -144,6 +144,10 @@ int wk_campaign_add_known(struct campaign *c, const char *sig, const char *from)
 int wk_campaign_pass_over_known(struct campaign *c);
 void wk_campaign_print_known_hits(const struct campaign *c);
 
+/* counters.c: a file of `count` zeroed 8-byte counters, logs/<name>, its
+ * path into path; 0 after saying why (path then ""). */
+int wk_campaign_zero_counters(const struct campaign *c, const char *name, size_t count, char *path, size_t size);
+
 /* reach.c: the inputs that never reached the driver */
 int wk_campaign_count_reach(struct campaign *c);
 void wk_campaign_print_reach(const struct campaign *c);

@@ -10,7 +10,6 @@
  * the summary says how often each was hit.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,19 +74,8 @@ int wk_campaign_pass_over_known(struct campaign *c)
     size_t at = 0;
     for (unsigned i = 0; i < c->nknown; i++)
         at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ";" : "", c->known[i]);
-    static const uint8_t zeros[MAX_KNOWN * 8];
-    int fd = wk_path_join(c->known_counts, sizeof(c->known_counts), c->logs, "known-signatures")
-                 ? open(c->known_counts, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
-                 : -1;
-    size_t bytes = (size_t)c->nknown * 8;
-    int ok = fd >= 0 && write(fd, zeros, bytes) == (ssize_t)bytes;
-    if (fd >= 0 && close(fd) != 0)
-        ok = 0;
-    if (!ok) {
-        fprintf(stderr, "wddmkit fuzz: cannot write %s: %s\n", c->known_counts, strerror(errno));
-        c->known_counts[0] = '\0';
+    if (!wk_campaign_zero_counters(c, "known-signatures", c->nknown, c->known_counts, sizeof(c->known_counts)))
         return 0;
-    }
     setenv("WK_FUZZ_IGNORE", list, 1);
     setenv("WK_FUZZ_IGNORE_COUNTS", c->known_counts, 1);
     return 1;

@@ -11,7 +11,6 @@
  * their Render had been called at all.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +33,8 @@ int wk_campaign_count_reach(struct campaign *c)
     unsetenv("WK_FUZZ_REACH_COUNTS");
     if (c->o.dry_run)
         return 1;
-    static const uint8_t zeros[REACH_COUNTERS * 8];
-    int fd = wk_path_join(c->reach_counts, sizeof(c->reach_counts), c->logs, "reach-counts")
-                 ? open(c->reach_counts, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
-                 : -1;
-    int ok = fd >= 0 && write(fd, zeros, sizeof(zeros)) == (ssize_t)sizeof(zeros);
-    if (fd >= 0 && close(fd) != 0)
-        ok = 0;
-    if (!ok) {
-        fprintf(stderr, "wddmkit fuzz: cannot write %s: %s\n", c->reach_counts, strerror(errno));
-        c->reach_counts[0] = '\0';
+    if (!wk_campaign_zero_counters(c, "reach-counts", REACH_COUNTERS, c->reach_counts, sizeof(c->reach_counts)))
         return 0;
-    }
     setenv("WK_FUZZ_REACH_COUNTS", c->reach_counts, 1);
     return 1;
 }
