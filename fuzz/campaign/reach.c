@@ -18,22 +18,15 @@
 #include <unistd.h>
 
 #include "campaign/internal.h"
+#include "reach.h"
 #include "util.h"
-
-/* The counters' file, as the harness reads it (fuzz_driver.h):
- * [0] inputs counted, then one per reason, WK_FUZZ_REACHED first. */
-#define REACH_COUNTERS 4u
-static const char *const reason[REACH_COUNTERS - 2] = {
-    "raw bytes of the kit's format, which the binding's encoder cannot carry",
-    "an operation the binding's encoder cannot say",
-};
 
 int wk_campaign_count_reach(struct campaign *c)
 {
     unsetenv("WK_FUZZ_REACH_COUNTS");
     if (c->o.dry_run)
         return 1;
-    if (!wk_campaign_zero_counters(c, "reach-counts", REACH_COUNTERS, c->reach_counts, sizeof(c->reach_counts)))
+    if (!wk_campaign_zero_counters(c, "reach-counts", WK_FUZZ_REACH_COUNTERS, c->reach_counts, sizeof(c->reach_counts)))
         return 0;
     setenv("WK_FUZZ_REACH_COUNTS", c->reach_counts, 1);
     return 1;
@@ -41,7 +34,7 @@ int wk_campaign_count_reach(struct campaign *c)
 
 void wk_campaign_print_reach(const struct campaign *c)
 {
-    uint64_t n[REACH_COUNTERS] = { 0 };
+    uint64_t n[WK_FUZZ_REACH_COUNTERS] = { 0 };
     int fd = c->reach_counts[0] ? open(c->reach_counts, O_RDONLY | O_CLOEXEC) : -1;
     if (fd < 0)
         return;
@@ -52,8 +45,8 @@ void wk_campaign_print_reach(const struct campaign *c)
     char a[40], b[40];
     printf("  skipped   %s of %s inputs counted never reached the driver (a skip, never a finding):",
            wk_str_grouped(n[0] - n[1], a, sizeof(a)), wk_str_grouped(n[0], b, sizeof(b)));
-    for (unsigned r = 0; r < REACH_COUNTERS - 2; r++)
-        if (n[2 + r])
-            printf("\n              %s  %s", wk_str_grouped(n[2 + r], a, sizeof(a)), reason[r]);
+    for (unsigned r = WK_FUZZ_REACHED + 1; r < WK_FUZZ_REACH_COUNTERS - 1; r++)
+        if (n[1 + r])
+            printf("\n              %s  %s", wk_str_grouped(n[1 + r], a, sizeof(a)), wk_fuzz_reach_name((enum wk_fuzz_reach)r));
     printf("\n");
 }

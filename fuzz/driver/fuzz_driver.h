@@ -91,6 +91,7 @@
 #include "reference.h"
 
 #include "inputs/seeds_lib.h"
+#include "reach.h"
 
 /* WK_FUZZ_PROG_BYTES and the paging-buffer bounds of program inputs are
  * in conform.h: `wddmkit repro` folds a fuzz_prog input as the harness
@@ -391,21 +392,14 @@ void wk_fuzz_teardown(void);
  * Whether an input reached the driver under test (reach.c): a harness that
  * gives up on an input before any DDI call says why, once per input, and
  * one that calls the driver says WK_FUZZ_REACHED. The counts are the
- * process's (wk_fuzz_reach_counts: [0] inputs counted, [1 + reason] each
- * reason's) and, with WK_FUZZ_REACH_COUNTS naming a file of
+ * process's ([0] inputs counted, [1 + reason] each reason's) and, with
+ * WK_FUZZ_REACH_COUNTS naming a file of
  * WK_FUZZ_REACH_COUNTERS 8-byte counters, that file's too (`wddmkit fuzz`
- * prints them in its summary). wk_fuzz_reach_report prints a line to
+ * prints them in its summary; the layout and the reasons' words are
+ * reach.h). wk_fuzz_reach_report prints a line to
  * stderr when any input was skipped (the replay binaries do at the end).
  */
-enum wk_fuzz_reach {
-    WK_FUZZ_REACHED,
-    WK_FUZZ_SKIP_RAW_BYTES,   /* raw bytes of the kit's format, with a binding's encoder */
-    WK_FUZZ_SKIP_UNSAYABLE,   /* an operation the binding's encoder cannot say */
-};
-#define WK_FUZZ_REACH_COUNTERS 4u /* inputs, then one per reason */
 void wk_fuzz_count_input(enum wk_fuzz_reach why);
-void wk_fuzz_reach_counts(uint64_t out[WK_FUZZ_REACH_COUNTERS]);
-const char *wk_fuzz_reach_name(enum wk_fuzz_reach why);
 void wk_fuzz_reach_report(const char *harness);
 
 /*

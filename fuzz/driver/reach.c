@@ -68,26 +68,6 @@ void wk_fuzz_count_input(enum wk_fuzz_reach why)
     }
 }
 
-void wk_fuzz_reach_counts(uint64_t out[WK_FUZZ_REACH_COUNTERS])
-{
-    for (unsigned i = 0; i < WK_FUZZ_REACH_COUNTERS; i++)
-        out[i] = counted[i];
-}
-
-const char *wk_fuzz_reach_name(enum wk_fuzz_reach why)
-{
-    switch (why) {
-    case WK_FUZZ_REACHED:
-        return "reached the driver";
-    case WK_FUZZ_SKIP_RAW_BYTES:
-        return "raw bytes of the kit's format, which the binding's encoder cannot carry";
-    case WK_FUZZ_SKIP_UNSAYABLE:
-        return "an operation the binding's encoder cannot say";
-    default:
-        return "?";
-    }
-}
-
 void wk_fuzz_reach_report(const char *harness)
 {
     uint64_t skipped = counted[0] - counted[1 + WK_FUZZ_REACHED];
