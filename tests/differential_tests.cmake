@@ -28,34 +28,32 @@ wk_add_refwrap_module(wk_test_caps_32bit_dma ${CMAKE_CURRENT_LIST_DIR}/driver_bu
 wk_add_refwrap_module(wk_test_nop_render_submits ${CMAKE_CURRENT_LIST_DIR}/driver_build/nop_render_submits.c)
 wk_add_refwrap_module(wk_test_write32_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/write32_value_off.c)
 wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
-if(TARGET fuzz_prog_replay)
-  add_test(NAME fuzz.differential_render_status
-    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_render_takes_refused>
-            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.extent-past-end.bin)
-  set_tests_properties(fuzz.differential_render_status PROPERTIES LABELS "unit" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "signature: finding: differential: render returned WK_OK on the driver under test")
-endif()
-if(TARGET fuzz_render_replay)
-  add_test(NAME fuzz.render_reference_outside
-    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_render_takes_refused>
-            $<TARGET_FILE:fuzz_render_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds/render.extent-past-end.6.bin)
-  set_tests_properties(fuzz.render_reference_outside PROPERTIES LABELS "unit" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "record 0's destination, list entry 0 at offset 4093 for 4 bytes, runs past the end of its allocation")
-endif()
-if(TARGET fuzz_prog_replay)
-  add_test(NAME fuzz.differential_content_names_its_side
-    COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_write32_value_off>
-            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.after-relocation.bin)
-  set_tests_properties(fuzz.differential_content_names_its_side PROPERTIES LABELS "unit" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "step 8 \\(expect_bytes\\) failed on the driver under test and held on the reference; on the driver under test: expected the listed bytes, seen byte \\+0x0 is 0xab, expected 0xaa")
-endif()
-if(TARGET fuzz_prog_replay)
-  add_test(NAME fuzz.differential_hold_catches_other_work
-    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:wk_test_nop_render_submits>
-            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/cancel.nop-render-not-held.bin)
-  set_tests_properties(fuzz.differential_hold_catches_other_work PROPERTIES LABELS "unit" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "replay: 1 inputs ran" FAIL_REGULAR_EXPRESSION "FINDING")
-endif()
+# NAME: HARNESS's replay binary on one committed INPUT (under
+# corpus/HARNESS/) against the wrapper module DRIVER; PASS (and, when not
+# "", FAIL) regular expressions on its output.
+function(wk_diff_replay_test name harness driver input pass fail)
+  if(NOT TARGET ${harness}_replay)
+    return()
+  endif()
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_DRIVER=$<TARGET_FILE:${driver}>
+            $<TARGET_FILE:${harness}_replay> ${PROJECT_SOURCE_DIR}/corpus/${harness}/${input})
+  set_tests_properties(${name} PROPERTIES LABELS "unit" TIMEOUT 60 PASS_REGULAR_EXPRESSION "${pass}")
+  if(fail)
+    set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${fail}")
+  endif()
+endfunction()
+wk_diff_replay_test(fuzz.differential_render_status fuzz_prog wk_test_render_takes_refused
+  seeds/render.extent-past-end.bin
+  "signature: finding: differential: render returned WK_OK on the driver under test" "")
+wk_diff_replay_test(fuzz.render_reference_outside fuzz_render wk_test_render_takes_refused
+  seeds/render.extent-past-end.6.bin
+  "record 0's destination, list entry 0 at offset 4093 for 4 bytes, runs past the end of its allocation" "")
+wk_diff_replay_test(fuzz.differential_content_names_its_side fuzz_prog wk_test_write32_value_off
+  seeds/render.after-relocation.bin
+  "step 8 \\(expect_bytes\\) failed on the driver under test and held on the reference; on the driver under test: expected the listed bytes, seen byte \\+0x0 is 0xab, expected 0xaa" "")
+wk_diff_replay_test(fuzz.differential_hold_catches_other_work fuzz_prog wk_test_nop_render_submits
+  seeds/cancel.nop-render-not-held.bin "replay: 1 inputs ran" "FINDING")
 add_test(NAME conform.highest_acceptable_address
   COMMAND wddmkit conform --driver $<TARGET_FILE:wk_test_caps_32bit_dma> --filter high-memory.*
           ${PROJECT_SOURCE_DIR}/specs/high-memory.yaml)
