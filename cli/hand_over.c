@@ -256,19 +256,28 @@ static int preload_hand_over(char **argv, const char *driver, const char *soname
     return 2;
 }
 
+/* The first of c's builds that loads driver and is of this commit, or -1.
+ * The builds asked do not ask others in turn (HANDED_OVER while they run):
+ * no probe of a probe. */
+static int first_loading(const struct candidates *c, const char *driver)
+{
+    setenv(HANDED_OVER, "1", 1);
+    int found = -1;
+    for (int i = 0; i < c->count && found < 0; i++)
+        if (wk_cli_build_loads_driver(c->path[i], driver) && current_build(c->path[i]))
+            found = i;
+    unsetenv(HANDED_OVER);
+    return found;
+}
+
 int wk_cli_build_for_driver(const char *driver, char *exe, size_t exe_size)
 {
     if (getenv(HANDED_OVER))
         return 0;
     static struct candidates c; /* PATH_MAX paths: too large for the stack */
     find_candidates(&c, driver);
-    setenv(HANDED_OVER, "1", 1); /* the builds asked do not ask others in turn */
-    int found = 0;
-    for (int i = 0; i < c.count && !found; i++)
-        if (wk_cli_build_loads_driver(c.path[i], driver) && current_build(c.path[i]))
-            found = snprintf(exe, exe_size, "%s", c.path[i]) < (int)exe_size;
-    unsetenv(HANDED_OVER);
-    return found;
+    int i = first_loading(&c, driver);
+    return i >= 0 && snprintf(exe, exe_size, "%s", c.path[i]) < (int)exe_size;
 }
 
 int wk_cli_hand_over(int argc, char **argv)
@@ -285,9 +294,8 @@ int wk_cli_hand_over(int argc, char **argv)
     if (wk_cli_gcc_asan_module(driver, why, soname, sizeof(soname)))
         return preload_hand_over(argv, driver, soname, &c);
     wk_vidmm_missing_runtime_symbol(why, sym, sizeof(sym));
-    for (int i = 0; i < c.count; i++) {
-        if (!wk_cli_build_loads_driver(c.path[i], driver) || !current_build(c.path[i]))
-            continue;
+    int i = first_loading(&c, driver);
+    if (i >= 0) {
         fprintf(stderr, "wddmkit: %s needs %s, which this build lacks (a module built with sanitizers or fuzzer "
                         "coverage): running %s\n", driver, sym, c.path[i]);
         return run_in(c.path[i], argv);
