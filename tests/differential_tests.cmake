@@ -24,6 +24,10 @@
 #       HighestAcceptableAddress 0xFFFFFFFF: the high-memory cases, whose
 #       system memory is at 6 GiB, are skips with the reason; the case
 #       whose system memory is the default one still runs and passes.
+#   fuzz.differential_out_of_reach  the same driver under fuzz_prog on the
+#       seed of such a case: the driver under test is not given that
+#       adapter, and that is no finding (it was "does not start on an
+#       adapter the reference starts on").
 wk_add_refwrap_module(wk_test_caps_32bit_dma ${CMAKE_CURRENT_LIST_DIR}/driver_build/caps_32bit_dma.c)
 wk_add_refwrap_module(wk_test_nop_render_submits ${CMAKE_CURRENT_LIST_DIR}/driver_build/nop_render_submits.c)
 wk_add_refwrap_module(wk_test_write32_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/write32_value_off.c)
@@ -54,8 +58,10 @@ wk_diff_replay_test(fuzz.differential_content_names_its_side fuzz_prog wk_test_w
   "step 8 \\(expect_bytes\\) failed on the driver under test and held on the reference; on the driver under test: expected the listed bytes, seen byte \\+0x0 is 0xab, expected 0xaa" "")
 wk_diff_replay_test(fuzz.differential_hold_catches_other_work fuzz_prog wk_test_nop_render_submits
   seeds/cancel.nop-render-not-held.bin "replay: 1 inputs ran" "FINDING")
+wk_diff_replay_test(fuzz.differential_out_of_reach fuzz_prog wk_test_caps_32bit_dma
+  seeds/high-memory.evict-and-page-in.bin "replay: 1 inputs ran" "FINDING")
 add_test(NAME conform.highest_acceptable_address
   COMMAND wddmkit conform --driver $<TARGET_FILE:wk_test_caps_32bit_dma> --filter high-memory.*
           ${PROJECT_SOURCE_DIR}/specs/high-memory.yaml)
 set_tests_properties(conform.highest_acceptable_address PROPERTIES LABELS "unit" TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "2  the case's system memory reaches 0x1803fffff, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress 0xffffffff.*3 of 3 cases in [0-9.]+ s: 1 pass, 2 skip")
+  PASS_REGULAR_EXPRESSION "2  the adapter's system memory reaches 0x1803fffff, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress 0xffffffff.*3 of 3 cases in [0-9.]+ s: 1 pass, 2 skip")

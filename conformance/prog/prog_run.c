@@ -1099,25 +1099,9 @@ static const char *missing_requirement(struct interp *x)
         return "the driver is not CancelCommandAware";
     if ((req & WK_REQ_RENDER) && (!wk_vidmm_has_ddi(x->vm, WK_DDI_RENDER) || !wk_vidmm_has_ddi(x->vm, WK_DDI_SUBMIT_COMMAND)))
         return "the driver has no Render or SubmitCommand";
-    /* DXGK_DRIVERCAPS.HighestAcceptableAddress: the highest physical
-     * address the driver's GPU reaches (facts §4.11); VidMm backs what it
-     * hands the driver (the MDLs of transfers, the frames of aperture maps,
-     * DMA buffers in system memory) with pages below it. A case whose
-     * adapter puts system memory above it (the high-memory cases, at 6 GiB)
-     * asks what no VidMm asks of that driver: an outsider's 32-bit GPU,
-     * which reports 0xFFFFFFFF, failed a transfer there. 0 is read as no
-     * limit (a driver that left DRIVERCAPS zeroed would otherwise skip every
-     * case). */
-    uint64_t first, end, highest = (uint64_t)caps.HighestAcceptableAddress.QuadPart;
-    wk_vidmm_system_range(x->vm, &first, &end);
-    if (highest && end > first && end - 1 > highest) {
-        snprintf(x->skip_text, sizeof(x->skip_text),
-                 "the case's system memory reaches 0x%llx, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress "
-                 "0x%llx: VidMm hands a driver only system pages below it",
-                 (unsigned long long)(end - 1), (unsigned long long)highest);
-        return x->skip_text;
-    }
-    return NULL;
+    /* An adapter whose system memory the driver's GPU does not reach (the
+     * high-memory cases put theirs at 6 GiB) asks what no VidMm asks. */
+    return wk_vidmm_system_unreachable(x->vm, x->skip_text, sizeof(x->skip_text));
 }
 
 static wk_status bring_up(struct interp *x, const struct wk_run_options *o, struct wk_mutation_state *ms)

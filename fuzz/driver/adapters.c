@@ -360,6 +360,15 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
         step = "wk_vidmm_start";
         st = wk_vidmm_start(vm);
     }
+    char unreachable[256];
+    state.slots[role].out_of_reach = 0;
+    if (st == WK_OK && role == WK_FUZZ_DUT && wk_vidmm_system_unreachable(vm, unreachable, sizeof(unreachable))) {
+        state.slots[role].out_of_reach = 1;
+        /* a description no VidMm would give this driver: refused, as one
+         * it declined (mutated descriptions move system memory anywhere) */
+        step = "HighestAcceptableAddress"; /* not the start's refusal of QUERYSEGMENT4 (refused_segment4) */
+        st = wk_vidmm_skip(vm, unreachable);
+    }
     if (st == WK_OK)
         return vm;
     if (refused_segment4(role, k, st, step)) {

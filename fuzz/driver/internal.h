@@ -71,6 +71,8 @@ struct slot {
     uint64_t builds;
     uint64_t clock;
     char refused[384];          /* why the last build failed: "<step>: <status>: <last error>" */
+    int out_of_reach;           /* ... and it was a description whose system memory the driver's GPU does
+                                   not reach (wk_vidmm_system_unreachable): no VidMm would ask, no finding */
 };
 
 /* The known signatures (known.c says why the bounds). */

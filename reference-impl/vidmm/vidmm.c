@@ -8,6 +8,7 @@
  * instances share nothing, and the same seed gives the same run.
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,10 +358,21 @@ void wk_vidmm_driver_caps(const struct wk_vidmm *vm, DXGK_DRIVERCAPS *caps)
     *caps = vm->caps;
 }
 
-void wk_vidmm_system_range(const struct wk_vidmm *vm, uint64_t *first, uint64_t *end)
+/* 0 is read as no limit: a driver that left DRIVERCAPS zeroed would
+ * otherwise be refused every adapter. An outsider's 32-bit GPU, which
+ * reports 0xFFFFFFFF, failed a transfer to system pages at 6 GiB. */
+const char *wk_vidmm_system_unreachable(const struct wk_vidmm *vm, char *why, size_t size)
 {
-    *first = vm->gpu_desc.sysmem_first_pfn * WK_GPU_PAGE_SIZE;
-    *end = *first + vm->gpu_desc.sysmem_pages * WK_GPU_PAGE_SIZE;
+    uint64_t first = vm->gpu_desc.sysmem_first_pfn * WK_GPU_PAGE_SIZE;
+    uint64_t end = first + vm->gpu_desc.sysmem_pages * WK_GPU_PAGE_SIZE;
+    uint64_t highest = (uint64_t)vm->caps.HighestAcceptableAddress.QuadPart;
+    if (!highest || end <= first || end - 1 <= highest)
+        return NULL;
+    snprintf(why, size,
+             "the adapter's system memory reaches 0x%llx, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress "
+             "0x%llx: VidMm hands a driver only system pages below it",
+             (unsigned long long)(end - 1), (unsigned long long)highest);
+    return why;
 }
 
 int wk_vidmm_has_ddi(const struct wk_vidmm *vm, enum wk_ddi ddi)

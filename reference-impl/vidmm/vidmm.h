@@ -787,8 +787,14 @@ uint32_t wk_vidmm_unpatched(const struct wk_vidmm *vm, uint32_t *context);
 
 /* The GPU model under the adapter. */
 struct wk_gpu *wk_vidmm_gpu(struct wk_vidmm *vm);
-/* The adapter's system memory, as physical addresses: [*first, *end). */
-void wk_vidmm_system_range(const struct wk_vidmm *vm, uint64_t *first, uint64_t *end);
+/* Whether the started driver's GPU reaches all of the adapter's system
+ * memory: NULL, or why not in why (the top of system memory above its
+ * DXGK_DRIVERCAPS.HighestAcceptableAddress, facts §4.11). VidMm backs what
+ * it hands a driver (the MDLs of transfers, the frames of aperture maps,
+ * DMA buffers in system memory) with pages below that address, so such an
+ * adapter asks what no VidMm asks of that driver: `conform` skips the case,
+ * the fuzz harnesses take the description as refused by the driver. */
+const char *wk_vidmm_system_unreachable(const struct wk_vidmm *vm, char *why, size_t size);
 
 /* What the started driver declared: its caps, and whether it provides a DDI
  * (an optional DDI left NULL means "not supported"). */
