@@ -77,6 +77,30 @@ static const struct {
 };
 #define HARNESSES (sizeof(harnesses) / sizeof(harnesses[0]))
 
+/* What the line says of the ratio: a judged one meets its goal or not; the
+ * stateful harnesses' is information (their goal is the floor's), and an
+ * instrumented build's is judged on the plain build only. */
+static const char *verdict(int judged, double ratio, double goal)
+{
+    if (INSTRUMENTED)
+        return "";
+    if (!judged)
+        return "information (judged by --floor)";
+    return ratio >= goal ? "meets the goal" : "BELOW the goal";
+}
+
+/* Findings are the driver's, not the speed's: a line of their own, so that
+ * they are not read as part of the verdict, saying what they mean for the
+ * figure and where to look. */
+static void print_findings(const char *harness, uint64_t findings, uint64_t runs)
+{
+    if (!findings)
+        return;
+    printf("  %s: %llu of %llu runs were findings (the driver under test broke a check; their messages are on "
+           "stderr): the speed above includes them; run a campaign to keep them (docs/fuzz-your-driver.md)\n",
+           harness, (unsigned long long)findings, (unsigned long long)runs);
+}
+
 /* The empty harness; called through a pointer like the others. */
 static int empty_harness(const uint8_t *data, size_t size)
 {
@@ -432,24 +456,23 @@ int main(int argc, char **argv)
         measure_pair(&s, harnesses[h].fn, seconds, &hs, &es);
         double empty = (double)es.runs / es.time, rate = (double)hs.runs / hs.time;
         double ratio = rate / empty;
-        printf("%-16s %6u %14.0f %14.0f %8.4f %6.2f  %s", harnesses[h].name, s.count, rate, empty, ratio,
-               harnesses[h].goal, INSTRUMENTED ? "" : ratio >= harnesses[h].goal ? "meets the goal" : "BELOW the goal");
         /* fuzz_paging and fuzz_prog: the empty-harness ratio is information
          * only (issue 26: their yardstick is the time spent in driver code) */
         int judged = !INSTRUMENTED && strcmp(harnesses[h].name, "fuzz_paging") != 0 &&
                      strcmp(harnesses[h].name, "fuzz_prog") != 0;
+        printf("%-16s %6u %14.0f %14.0f %8.4f %6.2f  %s", harnesses[h].name, s.count, rate, empty, ratio,
+               harnesses[h].goal, verdict(judged, ratio, harnesses[h].goal));
         char name[64], what[96];
         snprintf(name, sizeof(name), "fuzz_speed.%s_ratio", harnesses[h].name);
         snprintf(what, sizeof(what), "%s exec/s over an empty harness's on the same inputs", harnesses[h].name);
         wk_bench_figure(name, ratio, "ratio", judged ? WK_BENCH_AT_LEAST : WK_BENCH_INFO, harnesses[h].goal, what);
-        if (wk_fuzz_findings() != before)
-            printf(" (%llu findings)", (unsigned long long)(wk_fuzz_findings() - before));
         /* Adapters the differential harnesses built (an input whose adapter
          * no kept one has): the cost a mutated adapter block adds. */
         builds = wk_fuzz_builds(WK_FUZZ_DUT) + wk_fuzz_builds(WK_FUZZ_REF) - builds;
         if (builds)
             printf(" (%llu adapters built in %llu runs)", (unsigned long long)builds, (unsigned long long)hs.runs);
         printf("\n");
+        print_findings(harnesses[h].name, wk_fuzz_findings() - before, hs.runs);
         fflush(stdout);
         free_seeds(&s);
     }
