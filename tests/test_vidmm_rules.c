@@ -1073,6 +1073,18 @@ REWRITER(rw_ctx_companion)
     DXGK_CONTEXTINFO *i = rw_context_info(w);
     CHANGE(i, i->PagingCompanionNodeId = 1);
 }
+/* A driver of two engines (MultiEngineAware, as the reference driver is)
+ * whose contexts page on the second: no violation. */
+REWRITER(rw_two_nodes_companion)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    if (c) {
+        c->GpuEngineTopology.NbAsymetricProcessingNodes = 2;
+        M.fired++;
+    }
+    DXGK_CONTEXTINFO *i = rw_context_info(w);
+    CHANGE(i, i->PagingCompanionNodeId = 1);
+}
 REWRITER(rw_ctx_caps)
 {
     DXGK_CONTEXTINFO *i = rw_context_info(w);
@@ -1995,6 +2007,35 @@ static void test_choice_rule_skipped(void **state)
     run_close(r);
 }
 
+/* CTX-COMPANION-001 judges PagingCompanionNodeId against the nodes the
+ * driver reported (DXGK_GPUENGINETOPOLOGY, facts §4.11): a context of a
+ * two-engine driver that pages on engine 1 is no violation, where the kit
+ * once blamed every companion but 0 (its own GPU model has one engine). The
+ * rule's own case (companion 1 on the reference driver's one node) still
+ * fires: test_every_rule_has_a_case. */
+static void test_companion_on_a_reported_node(void **state)
+{
+    (void)state;
+    struct run *r = &RUN;
+    memset(r, 0, sizeof(*r));
+    mutant_reset(MUT_NONE);
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.seed = seed();
+    assert_int_equal(wk_vidmm_create(&cfg, &r->vm), WK_OK);
+    wk_vidmm_set_rewriter(r->vm, rw_two_nodes_companion, NULL);
+    arm();
+    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+        sc_context(r);
+    assert_true(M.fired >= 2); /* the caps and the context were both rewritten */
+    struct wk_violation v[4];
+    uint32_t n = wk_vidmm_violations(r->vm, v, 4, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        print_message("violation: %s %s\n", v[i].rule, v[i].message);
+    assert_int_equal(n, 0);
+    run_close(r);
+}
+
 /* MEM-GUARD-001 says whether the driver wrote or read past a buffer (the
  * page-fault error code, x86-64): the mutant that writes one byte past the
  * DMA buffer "wrote past the end"; reads are named "read past the end"
@@ -2125,10 +2166,11 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 9];
+    struct CMUnitTest tests[NCASES + NSECOND + 10];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_companion_on_a_reported_node);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem_leak_names_what_and_where);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);

@@ -819,6 +819,7 @@ wk_status garg_out(struct wk_vidmm *vm, struct garg *g, enum wk_ddi ddi, wk_stat
 wk_status segments_query(struct wk_vidmm *vm);
 struct segment *segment_get(struct wk_vidmm *vm, uint32_t id);
 uint32_t aperture_mask(const struct wk_vidmm *vm);
+uint32_t adapter_nodes(const struct wk_vidmm *vm);
 uint32_t segment_mask(const struct wk_vidmm *vm);
 
 /* callbacks.c ------------------------------------------------------------- */

@@ -239,6 +239,18 @@ wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device)
 /* Contexts                                                             */
 /* ------------------------------------------------------------------ */
 
+/* The engines (nodes) the driver reported: DXGK_GPUENGINETOPOLOGY's
+ * NbAsymetricProcessingNodes, "the number of parallel engines that the GPU
+ * supports", which the kernel ignores unless SchedulingCaps.MultiEngineAware
+ * is set (facts §4.11); one otherwise, and when it says 0. The kit submits
+ * to node 0 only: the other nodes are the driver's to name, not the kit's to
+ * judge as missing. */
+uint32_t adapter_nodes(const struct wk_vidmm *vm)
+{
+    uint32_t n = vm->caps.GpuEngineTopology.NbAsymetricProcessingNodes;
+    return vm->caps.SchedulingCaps.MultiEngineAware && n ? n : 1;
+}
+
 /* DXGK_CONTEXTINFO rules (facts §5.7 X1-X3, seed DXGK_CONTEXTINFO). */
 static wk_status check_context_info(struct wk_vidmm *vm, const DXGKARG_CREATECONTEXT *c)
 {
@@ -257,9 +269,11 @@ static wk_status check_context_info(struct wk_vidmm *vm, const DXGKARG_CREATECON
         violate(vm, R_CTX_RESERVED, d, "Reserved is 0x%x, expected 0", i->Reserved);
     if (i->DmaBufferSize == 0)
         violate(vm, R_CTX_SIZES, d, "DmaBufferSize is 0");
-    if (i->PagingCompanionNodeId != 0)
-        violate(vm, R_CTX_COMPANION, d, "PagingCompanionNodeId %u, but the adapter has one engine (0)",
-                i->PagingCompanionNodeId);
+    if (i->PagingCompanionNodeId >= adapter_nodes(vm))
+        violate(vm, R_CTX_COMPANION, d,
+                "PagingCompanionNodeId %u, but the adapter reported %u node%s (DXGK_DRIVERCAPS.GpuEngineTopology."
+                "NbAsymetricProcessingNodes, which counts only with SchedulingCaps.MultiEngineAware)",
+                i->PagingCompanionNodeId, adapter_nodes(vm), adapter_nodes(vm) == 1 ? "" : "s");
     /* Reserved: "This field is reserved and should not be used" (CTX-CAPS-001;
      * rules.h says why that makes a contract rule). Only a driver whose
      * interface version has Caps is read (context_caps.c). */

@@ -107,8 +107,8 @@
       "DmaBufferSize is non-zero (it must hold at least one command)",                             \
       "seed:DXGK_CONTEXTINFO remarks; facts §5.2 R4", "reference-impl/vidmm/objects.c")                                             \
     X(R_CTX_COMPANION, "CTX-COMPANION-001", WK_DDI_CREATE_CONTEXT,                                  \
-      "PagingCompanionNodeId names an existing engine (the kit models node 0)",                    \
-      "seed:DXGK_CONTEXTINFO PagingCompanionNodeId", "reference-impl/vidmm/objects.c")                                              \
+      "PagingCompanionNodeId names an engine the adapter reported (GpuEngineTopology)",            \
+      "seed:DXGK_CONTEXTINFO PagingCompanionNodeId; facts §4.11", "reference-impl/vidmm/objects.c")                                           \
     X(R_CTX_CAPS, "CTX-CAPS-001", WK_DDI_CREATE_CONTEXT,                                            \
       "reserved DXGK_CONTEXTINFO_CAPS bits are zero (read from interface version WDDM 2.0, which "  \
       "added Caps)",                                                                               \
