@@ -62,3 +62,17 @@ add_test(NAME fuzz.gpu_none_render_refused
 '${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds' 2>&1; echo \"exit $?\"")
 set_tests_properties(fuzz.gpu_none_render_refused PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "this harness cannot fuzz .*wk_refdriver_unmarked.so: every input hands the driver the kit's own user-mode format.*exit 2")
+
+# The cases at the GPU model's own limits (requires: gpu-model-limits) judge
+# only a driver whose buffers the model runs: with --gpu none the reference
+# driver, which reads the kit's UMD format, skips them with the reason
+# (outsider 5's hardware blits at most 16 KiB a row and refused the 1 MiB
+# row as umd.h lets it), and with the model it runs and passes them.
+add_test(NAME gpu.none_model_limits_skipped
+  COMMAND wddmkit conform --gpu none --umd kit --filter render.blit-at-* ${PROJECT_SOURCE_DIR}/specs/render.yaml)
+set_tests_properties(gpu.none_model_limits_skipped PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "the kit's GPU model does not run this driver's buffers.*2 of 2 cases in [0-9.]+ s: 2 skip")
+add_test(NAME gpu.model_limits_run
+  COMMAND wddmkit conform --filter render.blit-at-* ${PROJECT_SOURCE_DIR}/specs/render.yaml)
+set_tests_properties(gpu.model_limits_run PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "2 of 2 cases in [0-9.]+ s: 2 pass")

@@ -652,7 +652,7 @@ static const char valid_spec[] =
     "  - id: t.valid\n"
     "    describe: A valid case.\n"
     "    covers: [PAGING-FILL-001]\n"
-    "    requires: [render, banks]\n"
+    "    requires: [render, banks, gpu-model-limits]\n"
     "    adapter:\n"
     "      query_segment: 4\n"
     "      ddi_timeout_ms: 250\n"
@@ -695,7 +695,7 @@ static void valid_program(void **state)
     assert_int_equal(p->line, 6);
     assert_int_equal(p->cover_count, 1);
     assert_string_equal(p->covers[0], "PAGING-FILL-001");
-    assert_int_equal(p->requires, WK_REQ_RENDER | WK_REQ_BANKS);
+    assert_int_equal(p->requires, WK_REQ_RENDER | WK_REQ_BANKS | WK_REQ_MODEL_LIMITS);
     assert_false(p->has_rewrite);
     /* adapter: the reference segments, the file's and the case's tuning */
     assert_int_equal(p->gpu.segment_count, 3);

@@ -361,7 +361,10 @@ struct wk_prog {
                                        as the reference driver makes them (its context
                                        allocations and the room they take, its call order):
                                        skipped in the contract profile */
-#define WK_REQ_COUNT 5u
+#define WK_REQ_MODEL_LIMITS 0x20u   /* the case holds the driver to the kit's GPU model's own
+                                       command limits (docs/gpu-model.md): skipped where other
+                                       hardware runs the driver's buffers, or none does */
+#define WK_REQ_COUNT 6u
 
 /*
  * Segment roles (docs/spec-format.md, "Segment roles"). A case names

@@ -309,7 +309,7 @@ static void load_covers(struct wk_spec_ctx *c, const struct wk_ynode *list)
     }
 }
 
-const char *const wk_requires_words[] = { "cancel", "render", "model", "banks", "reference-driver", NULL };
+const char *const wk_requires_words[] = { "cancel", "render", "model", "banks", "reference-driver", "gpu-model-limits", NULL };
 
 static void load_requires(struct wk_spec_ctx *c, const struct wk_ynode *list)
 {

@@ -82,8 +82,9 @@ WK_STATIC_ASSERT(sizeof(WK_ALLOCATION_REQUEST) == 48, "kit UMD allocation reques
  *   - Reserved fields are 0, and an Op outside WK_USER_OP is refused with
  *     STATUS_ILLEGAL_INSTRUCTION.
  * The format sets no limit on sizes; hardware may (the GPU model's BLIT
- * takes at most 16384 rows of 16384 bytes), and a driver refuses what its
- * own cannot do.
+ * takes at most 16384 rows of 1 MiB: docs/gpu-model.md), and a driver
+ * refuses what its own cannot do. The cases at the GPU model's limits
+ * (`requires: gpu-model-limits`) judge only a driver of that GPU.
  */
 #define WK_USER_COMMAND_MAGIC 0x42434B57u /* 'WKCB' */
 #define WK_USER_COMMAND_VERSION 1u
