@@ -76,3 +76,25 @@ add_test(NAME gpu.model_limits_run
   COMMAND wddmkit conform --filter render.blit-at-* ${PROJECT_SOURCE_DIR}/specs/render.yaml)
 set_tests_properties(gpu.model_limits_run PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "2 of 2 cases in [0-9.]+ s: 2 pass")
+
+# A driver that reads the kit's user-mode format (WK_DRIVER_READS_KIT_UMD)
+# on a hardware binding with no encoder (the test binding TB_GOOD, whose
+# processor runs the kit's command set) is fuzzed as conform judges it:
+# fuzz_prog runs its render steps and fuzz_render runs at all. Its planted
+# Patch bug (each address a page too high, PATCH-VALUE-001) is found by
+# both; before, fuzz_prog ended the comparison at the first render step and
+# fuzz_render exited 2 (outsider 5's driver, whose Patch bug conform caught).
+wk_add_refwrap_module(wk_test_kit_umd_patch_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/kit_umd_patch_value_off.c)
+add_test(NAME fuzz.kit_umd_prog_renders
+  COMMAND ${CMAKE_COMMAND} -E env WK_BINDING=$<TARGET_FILE:wk_test_binding_good> WK_FUZZ_NO_ABORT=1
+          WK_DRIVER=$<TARGET_FILE:wk_test_kit_umd_patch_value_off>
+          $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/patch.aperture-no-prepatch.bin)
+set_tests_properties(fuzz.kit_umd_prog_renders PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "signature: PATCH-VALUE-001 in DxgkDdiPatch")
+add_test(NAME fuzz.kit_umd_render_runs
+  COMMAND ${CMAKE_COMMAND} -E env WK_BINDING=$<TARGET_FILE:wk_test_binding_good> WK_FUZZ_NO_ABORT=1
+          WK_DRIVER=$<TARGET_FILE:wk_test_kit_umd_patch_value_off>
+          $<TARGET_FILE:fuzz_render_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_render/seeds)
+set_tests_properties(fuzz.kit_umd_render_runs PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "signature: PATCH-VALUE-001 in DxgkDdiPatch.*replay: [1-9][0-9]* inputs ran"
+  FAIL_REGULAR_EXPRESSION "cannot fuzz")

@@ -306,15 +306,22 @@ static int dut_gpu(struct wk_vidmm *vm)
 {
     if (!state.dut_gpu && wk_fuzz_dut_binding_executes())
         decided(DUT_GPU_BINDING);
-    if (!state.dut_gpu)
+    if (!state.dut_gpu) {
+        state.dut_kit_umd = wk_vidmm_driver_declares_kit_umd(vm) == 1;
         decided(model_or_none(gpu_env() ? strcmp(gpu_env(), "model") == 0
                                         : wk_vidmm_driver_declares_model(vm) != 0));
+    }
     return state.dut_gpu;
 }
 
 int wk_fuzz_dut_targets_model(void)
 {
     return state.dut_gpu == 0 || state.dut_gpu == DUT_GPU_MODEL;
+}
+
+int wk_fuzz_dut_reads_kit_umd(void)
+{
+    return wk_fuzz_dut_targets_model() || state.dut_kit_umd;
 }
 
 int wk_fuzz_dut_executes(void)
@@ -324,6 +331,7 @@ int wk_fuzz_dut_executes(void)
 
 void wk_fuzzdrv_decide_gpu(void *so)
 {
+    state.dut_kit_umd = so && dlsym(so, WK_DRIVER_KIT_UMD_SYMBOL) != NULL;
     if (wk_fuzz_dut_binding_executes())
         decided(DUT_GPU_BINDING);
     else if (gpu_env())

@@ -502,9 +502,10 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
      * judgement of a case (docs/verdicts.md, "Kinds of check"). With a
      * binding that executes them, contents are compared too (with_binding
      * says what), and an encoder step runs when its encoder writes the
-     * driver's own format. */
+     * driver's own format, or when the driver reads the kit's
+     * (WK_DRIVER_READS_KIT_UMD: conform --umd auto runs those steps too). */
     int contents = wk_fuzz_dut_executes();
-    int encodes = wk_fuzz_dut_targets_model() || dut.binding_encoder;
+    int encodes = wk_fuzz_dut_reads_kit_umd() || dut.binding_encoder;
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         enum wk_check_kind kind = wk_step_check_kind(s);

@@ -180,6 +180,11 @@ uint64_t wk_fuzz_epoch(enum wk_fuzz_role role);
  * before). A driver for other hardware has none of its buffers executed,
  * unless its hardware binding's processor runs them (below). */
 int wk_fuzz_dut_targets_model(void);
+/* Whether the driver under test reads the kit's user-mode format (umd.h):
+ * it targets the GPU model, or its module declares WK_DRIVER_READS_KIT_UMD
+ * (decided with the GPU, as conform --umd auto decides). Its Render is then
+ * handed the kit's user commands, whatever executes its buffers. */
+int wk_fuzz_dut_reads_kit_umd(void);
 
 /*
  * The hardware binding (wddmkit/binding.h) the driver under test runs

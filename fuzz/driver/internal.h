@@ -97,6 +97,7 @@ struct wk_fuzzdrv_state {
     struct wk_fuzz_fixture fixture;              /* fuzz_render's and fuzz_patch's objects (fixture.c) */
     struct known_list known;                     /* WK_FUZZ_IGNORE (known.c) */
     int dut_gpu;                                 /* 0 undecided, else DUT_GPU_* */
+    int dut_kit_umd;                             /* its module declares WK_DRIVER_READS_KIT_UMD */
     const struct wk_binding *binding;            /* the DUT's hardware binding (binding.c); NULL: none */
     int binding_decided;                         /* binding chosen (and checked) */
     int dut_segment3_only;                       /* the DUT refused QUERYSEGMENT4 (WDDM 1.x): ask 3 */

@@ -106,13 +106,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         gate_module(path);
         wk_fuzz_dut_binding(); /* refused: exit 2 here, with the reason */
         wk_fuzzdrv_decide_gpu(so);
-        if (wk_fuzz_harness_needs_kit_umd && wk_fuzz_harness_needs_kit_umd() && !wk_fuzz_dut_targets_model() &&
+        if (wk_fuzz_harness_needs_kit_umd && wk_fuzz_harness_needs_kit_umd() && !wk_fuzz_dut_reads_kit_umd() &&
             !wk_fuzz_dut_binding_encodes()) {
             fprintf(stderr,
                     "fuzz_driver: this harness cannot fuzz %s: every input hands the driver the kit's own user-mode "
-                    "format, which a driver for other hardware need not read (it does not declare "
-                    "WK_DRIVER_TARGETS_GPU_MODEL), and it has no binding whose encoder writes its own "
-                    "(WK_BINDING); fuzz it with fuzz_prog, fuzz_paging or fuzz_patch "
+                    "format, which a driver for other hardware need not read (it declares neither "
+                    "WK_DRIVER_TARGETS_GPU_MODEL nor WK_DRIVER_READS_KIT_UMD), and it has no binding whose encoder "
+                    "writes its own (WK_BINDING); fuzz it with fuzz_prog, fuzz_paging or fuzz_patch "
                     "(docs/verdicts.md, \"Kinds of check\")\n",
                     path);
             exit(2);
