@@ -60,7 +60,7 @@ campaign() {
 campaign buggy --driver "$buggy"
 status=$?
 listed=$(grep -c "^  left out .*: " "$out")
-total=$(sed -n 's/^left out \([0-9]*\) inputs\? that already crash.* this driver.*/\1/p' "$out")
+total=$(sed -n 's/^left out \([0-9]*\) inputs\? that already fails\? on this driver.*/\1/p' "$out")
 if [ "$status" -ne 0 ] || ! grep -q "^  left out regression-buggy-patch-offset.bin: PATCH-CONFINE-001 in DxgkDdiPatch" "$out" ||
     [ -z "$total" ] || [ "$listed" -ne "$total" ] || ! grep -q "^checked: [0-9]* starting inputs against the driver" "$out"; then
     fail "the buggy driver: exit $status, $listed lines for a total of '$total', expected 0 and the regression left out"

@@ -294,8 +294,12 @@ static void report_left_out(struct campaign *c, const struct check_run *r)
     if (!left)
         return;
     const char *them = left == 1 ? "it" : "them";
-    printf("left out %zu input%s that already crash%s this driver: fix %s, or keep fuzzing past %s\n", left,
-           left == 1 ? "" : "s", left == 1 ? "es" : "", them, them);
+    /* "fail", not "crash": most are a broken rule, which an engine calls a
+     * crash only because the harness aborts on it (outsider 5 read it as
+     * the driver crashing). */
+    printf("left out %zu input%s that already fail%s on this driver (a finding each: a broken rule, a crash or a "
+           "hang): fix %s, or keep fuzzing past %s\n",
+           left, left == 1 ? "" : "s", left == 1 ? "s" : "", them, them);
     printf("  (--keep-crashing-seeds starts from %s anyway; %s)\n", them,
            c->o.stop_on_known ? "with --stop-on-known, a mutation that finds the same bug again is a crash"
                               : "the harness passes over their signatures, so a mutation that finds the same bug "

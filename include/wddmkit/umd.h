@@ -81,6 +81,24 @@ WK_STATIC_ASSERT(sizeof(WK_ALLOCATION_REQUEST) == 48, "kit UMD allocation reques
  *     row, a Pitch below the Width makes rows overlap;
  *   - Reserved fields are 0, and an Op outside WK_USER_OP is refused with
  *     STATUS_ILLEGAL_INSTRUCTION.
+ * And what it refuses: Render fails, and none of the buffer's records is
+ * executed (one bad record makes the whole buffer invalid, wherever it is):
+ *   - a header that is short (CommandLength under 16), or whose Magic,
+ *     Version or Reserved is not the above;
+ *   - records that do not fill the buffer exactly: fewer bytes than
+ *     RecordCount records need (a record cut short, a count too high), or
+ *     bytes after the last of them (even a well-formed record: RecordCount
+ *     says how many there are);
+ *   - a record whose Length is under 8 (its own header) or under its op's
+ *     struct, or runs past CommandLength;
+ *   - a record with a nonzero Reserved field, or an unknown Op;
+ *   - a reference whose AllocationIndex is not below AllocationListSize, or
+ *     names a NULL (unbinding) list entry, or whose bytes run past its
+ *     allocation (Offset + Size, a BLIT side's wk_user_blit_extent, in
+ *     64-bit arithmetic: a sum that wraps is past the end).
+ * The suite's render cases hold every driver that reads the format to
+ * these; which failure status it returns is its own (the reference driver's
+ * are in docs/refdriver.md).
  * The format sets no limit on sizes; hardware may (the GPU model's BLIT
  * takes at most 16384 rows of 1 MiB: docs/gpu-model.md), and a driver
  * refuses what its own cannot do. The cases at the GPU model's limits
