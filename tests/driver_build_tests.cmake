@@ -257,3 +257,15 @@ add_test(NAME cli.ddi_table_missing_stop
           "-DCOMMAND=$<TARGET_FILE:wddmkit>;conform;-j;2;--quiet;--driver;$<TARGET_FILE:wk_test_missing_stop>"
           -P ${PROJECT_SOURCE_DIR}/examples/drivers/expect_run.cmake)
 set_tests_properties(cli.ddi_table_missing_stop PROPERTIES LABELS "unit" TIMEOUT 300)
+
+# A driver that reads its context object through hSystemContext (the
+# system context the kit creates at start, reference-impl/vidmm/
+# system_context.c) passes the paging specs: with the made-up handle the
+# kit once passed, its first BuildPagingBuffer crashed (DRV-CRASH-001).
+wk_add_refwrap_module(wk_test_reads_system_context ${CMAKE_CURRENT_LIST_DIR}/driver_build/reads_system_context.c)
+set(_paging_specs)
+foreach(s paging-aperture paging-fill-discard paging-physical paging-transfer multipass eviction-residency)
+  list(APPEND _paging_specs ${PROJECT_SOURCE_DIR}/specs/${s}.yaml)
+endforeach()
+wk_cli_expect(conform.reads_system_context 0 "cases in [0-9.]+ s: [0-9]+ pass.*RESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_reads_system_context> ${_paging_specs})

@@ -587,6 +587,15 @@ OFF(DXGK_DRIVERCAPS, HybridAcpiChainingRequired, 0x23B);
 OFF(DXGK_DRIVERCAPS, MaxQueuedMultiPlaneOverlayFlipVSync, 0x23C);
 SIZE(DXGK_DRIVERCAPS, 0x240);
 SIZE(DXGK_GPUENGINETOPOLOGY, 0x104);
+/* docs/wddm-ddi-tables.md section 3b: the PHYSICALADAPTERCAPS answer (WDDM 2.0, 2.7). */
+OFF(DXGK_PHYSICALADAPTERCAPS, NumExecutionNodes, 0x00);
+OFF(DXGK_PHYSICALADAPTERCAPS, PagingNodeIndex, 0x02);
+OFF(DXGK_PHYSICALADAPTERCAPS, DxgkPhysicalAdapterHandle, 0x08);
+OFF(DXGK_PHYSICALADAPTERCAPS, Flags, 0x10);
+OFF(DXGK_PHYSICALADAPTERCAPS, VPRPagingNode, 0x14);
+OFF(DXGK_PHYSICALADAPTERCAPS, VirtualCopyNodeIndex, 0x18);
+SIZE(DXGK_PHYSICALADAPTERCAPS, 0x20);
+SIZE(DXGK_PHYSICALADAPTERFLAGS, 4);
 SIZE(D3DKMDT_PREEMPTION_CAPS, 8);
 SIZE(DXGK_PRESENTATIONCAPS, 4);
 SIZE(DXGK_FLIPCAPS, 4);
@@ -1296,6 +1305,16 @@ static void test_flags_vidschcaps(void **state)
     EXPECT_BITS(DXGK_VIDSCHCAPS, Reserved, 0x1FFFFFu, 0xFFFFF800u);
 }
 
+static void test_flags_physicaladapter(void **state)
+{
+    (void)state;
+    EXPECT_BIT(DXGK_PHYSICALADAPTERFLAGS, IoMmuSupported, 0x1u);
+    EXPECT_BIT(DXGK_PHYSICALADAPTERFLAGS, GpuMmuSupported, 0x2u);
+    EXPECT_BIT(DXGK_PHYSICALADAPTERFLAGS, MovePagingSupported, 0x4u);
+    EXPECT_BIT(DXGK_PHYSICALADAPTERFLAGS, VPRPagingContextRequired, 0x8u);
+    EXPECT_BITS(DXGK_PHYSICALADAPTERFLAGS, Reserved, 0xFFFFFFFu, 0xFFFFFFF0u);
+}
+
 static void test_flags_vidmmcaps(void **state)
 {
     (void)state;
@@ -1874,6 +1893,7 @@ int main(void)
         cmocka_unit_test(test_flags_patch),
         cmocka_unit_test(test_flags_submitcommand),
         cmocka_unit_test(test_flags_vidschcaps),
+        cmocka_unit_test(test_flags_physicaladapter),
         cmocka_unit_test(test_flags_vidmmcaps),
         cmocka_unit_test(test_flags_deviceinfo),
         cmocka_unit_test(test_flags_dispmprt_args),

@@ -98,3 +98,14 @@ wk_cmocka_test(test_vidmm_handles vidmm.handles 300
                LIBS wk_vidmm wk_refdriver_static wk_gpu)
 target_include_directories(test_vidmm_handles PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR}
                            ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+
+# vidmm.system_context: the system device and context the kit creates at
+# start (hSystemContext is the driver's own handle of it; kept by a reset,
+# destroyed before StopDevice; a refused one fails the start), and the node
+# paging runs on (DXGK_PHYSICALADAPTERCAPS.PagingNodeIndex, WDDM 1.x
+# PagingNode, node 0 otherwise; INTR-ORDINAL-001 on it), with the reference
+# driver wrapped by a test-only DriverEntry.
+wk_cmocka_test(test_vidmm_system_context vidmm.system_context 120
+               SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_system_context.c ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_vidmm_system_context PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})

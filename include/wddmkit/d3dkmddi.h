@@ -1851,6 +1851,39 @@ typedef struct _DXGK_DRIVERCAPS {
 
 WK_STATIC_ASSERT(sizeof(DXGK_DRIVERCAPS) == 0x240, "docs/wddm-ddi-tables.md section 3: 0x240 bytes at WDDM 2.3 on x64");
 
+/*
+ * The answer to DXGKQAITYPE_PHYSICALADAPTERCAPS (WDDM 2.0; facts 4.13,
+ * docs/wddm-ddi-tables.md section 3b). The kit reads NumExecutionNodes and
+ * PagingNodeIndex: "Index of the paging node for the physical adapter", the
+ * WDDM 2.x home of DXGK_VIDMMCAPS.PagingNode (which "applies to WDDM 1.x
+ * only"). WORD in the WDK: a USHORT here. Offsets x64, computed [X].
+ */
+typedef struct _DXGK_PHYSICALADAPTERFLAGS {
+    union {
+        struct {
+            UINT IoMmuSupported : 1;           /* 0x00000001 */
+            UINT GpuMmuSupported : 1;          /* 0x00000002 */
+            UINT MovePagingSupported : 1;      /* 0x00000004 */
+            UINT VPRPagingContextRequired : 1; /* 0x00000008 */
+            UINT Reserved : 28;                /* later interface versions name more of these */
+        };
+        UINT Value;
+    };
+} DXGK_PHYSICALADAPTERFLAGS;
+
+typedef struct _DXGK_PHYSICALADAPTERCAPS {
+    USHORT NumExecutionNodes;            /* 0x00: WORD */
+    USHORT PagingNodeIndex;              /* 0x02: WORD */
+    HANDLE DxgkPhysicalAdapterHandle;    /* 0x08 */
+    DXGK_PHYSICALADAPTERFLAGS Flags;     /* 0x10 */
+    UINT VPRPagingNode;                  /* 0x14 */
+    UINT VirtualCopyNodeIndex;           /* 0x18: WDDM 2.7 */
+} DXGK_PHYSICALADAPTERCAPS;
+
+WK_STATIC_ASSERT(sizeof(DXGK_PHYSICALADAPTERFLAGS) == 4, "physical adapter flags are 32 bits");
+WK_STATIC_ASSERT(sizeof(DXGK_PHYSICALADAPTERCAPS) == 32,
+                 "docs/wddm-ddi-tables.md section 3b: 32 bytes on x64 with VirtualCopyNodeIndex");
+
 /* ------------------------------------------------------------------------ */
 /* Surface formats: D3DDDIFORMAT (d3dukmdt.h)                                */
 /* ------------------------------------------------------------------------ */

@@ -464,9 +464,16 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     wk_status s2 = segments_query(vm);
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
+    /* After the queries, what the kernel creates before any work: the
+     * system device and context paging runs on, on the paging node. */
+    wk_status s3 = vm->dead ? WK_E_DEAD : paging_node_query(vm);
+    if (s3 == WK_OK)
+        s3 = system_context_create(vm);
+    if (vm->dead)
+        return s3;
     heaps_rebuild(vm); /* as a reset leaves them */
-    if (vm->cfg.check_ddi_table && s1 == WK_OK && s2 == WK_OK)
+    if (vm->cfg.check_ddi_table && s1 == WK_OK && s2 == WK_OK && s3 == WK_OK)
         context_caps_check_patch(vm); /* DxgkDdiPatch: a context says whether it is needed */
     vm->stats_at_start = vm->stats;
-    return s2 != WK_OK ? s2 : s1;
+    return s2 != WK_OK ? s2 : s1 != WK_OK ? s1 : s3;
 }

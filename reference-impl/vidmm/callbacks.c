@@ -38,20 +38,28 @@ static const struct wk_gpu_desc *cb_gpu_description(const HANDLE hAdapter)
     return vm ? &vm->gpu_desc : NULL;
 }
 
+/* The first submission that reached the driver (held ones never did) on
+ * `node`, of those pending: the one a completion on that node must name
+ * first. Each node is its own queue, so the paging node's fences complete
+ * in order among themselves, not with the render node's. */
+static uint32_t first_submitted_on(const struct wk_vidmm *vm, uint32_t node)
+{
+    for (uint32_t i = 0; i < vm->npending; i++)
+        if (!vm->pending[i].held && vm->pending[i].node == node)
+            return i;
+    return UINT32_MAX;
+}
+
 /* Fence completion (facts §2.2: an unknown fence is bug check 0x119/0x1),
  * reported by the node and engine that ran it (INTR-ORDINAL-001: the
  * DXGKARGCB_NOTIFY_INTERRUPT_DATA page names NodeOrdinal and EngineOrdinal
  * "the node" and "the engine ... that generates the notification"). */
 static void complete_fence(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
 {
-    uint32_t first_submitted = UINT32_MAX; /* held submissions never reached the driver */
     for (uint32_t i = 0; i < vm->npending; i++) {
-        if (vm->pending[i].held)
+        if (vm->pending[i].held || vm->pending[i].fence != fence)
             continue;
-        if (first_submitted == UINT32_MAX)
-            first_submitted = i;
-        if (vm->pending[i].fence != fence)
-            continue;
+        uint32_t first_submitted = first_submitted_on(vm, vm->pending[i].node);
         if (i != first_submitted)
             violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT, "fence %u completed before the earlier fence %u",
                     fence, vm->pending[first_submitted].fence);

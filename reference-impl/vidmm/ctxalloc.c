@@ -40,9 +40,13 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
      * handle of one destroyed since, names none (handles.h). */
     *device = runtime_resolve(&vm->devices, a->hDevice, DEVICE_HANDLE_TAG);
     *context = runtime_resolve(&vm->contexts, a->hContext, CONTEXT_HANDLE_TAG);
+    /* The kernel's system device and context (system_context.c) are in no
+     * table: named, they are judged by A2 below, not as garbage. */
+    int kernel_device = system_device_runtime(a->hDevice);
+    int kernel_context = system_context_runtime(a->hContext);
     if (shared != (a->hContext == NULL) || a->Size == 0 || !pow2_or_zero(a->Alignment) ||
         a->SupportedSegmentSet == 0 || (a->SupportedSegmentSet & ~segment_mask(vm)) ||
-        (a->hDevice && *device == 0) || (a->hContext && *context == 0)) {
+        (a->hDevice && *device == 0 && !kernel_device) || (a->hContext && *context == 0 && !kernel_context)) {
         violate(vm, R_CTXALLOC_ARGS, d,
                 "SharedAcrossContexts=%d hDevice=%p hContext=%p Size=%llu Alignment=%u SupportedSegmentSet=0x%x",
                 shared, a->hDevice, a->hContext, (unsigned long long)a->Size, a->Alignment,
@@ -66,8 +70,9 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
         violate(vm, R_CTXALLOC_ARGS, d, "hDriverAllocation is NULL: the paging operations name the allocation by it");
     if (!a->hDriverAllocation || allocation_check_info(vm, &as_info, d) != WK_OK)
         return 0;
-    int system_device = *device && (device_get(vm, *device)->flags & 1u);
-    int system_context = *context && (((struct context *)ht_get(&vm->contexts, *context))->flags & 1u);
+    int system_device = kernel_device || (*device && (device_get(vm, *device)->flags & 1u));
+    int system_context =
+        kernel_context || (*context && (((struct context *)ht_get(&vm->contexts, *context))->flags & 1u));
     if ((!shared && system_context) || (shared && (system_device || !a->hDevice))) {
         violate(vm, R_CTXALLOC_SYSTEM, d, "a %s context allocation for a system %s", shared ? "device" : "GPU",
                 shared ? "device" : "context");

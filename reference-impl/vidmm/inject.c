@@ -16,7 +16,8 @@
 
 int inject_fails(struct wk_vidmm *vm, enum wk_vidmm_fail_what what)
 {
-    if (!vm || vm->cfg.inject.what != what || vm->injected || call_current_ddi() != vm->cfg.inject.ddi)
+    if (!vm || vm->cfg.inject.what != what || vm->injected || call_current_ddi() != vm->cfg.inject.ddi ||
+        vm->system_setup) /* the system device and context are the start's, not the case's (system_context.c) */
         return 0;
     if (++vm->inject_seen != vm->cfg.inject.nth)
         return 0;

@@ -8,7 +8,9 @@
  * buffers), loader.c (DriverEntry, DxgkInitialize), adapter.c (start, caps),
  * driver_once.c (one DriverEntry for the adapters of a process),
  * segments.c (segment query and checks), callbacks.c (DXGKRNL_INTERFACE),
- * objects.c (devices, contexts), allocation.c (CreateAllocation checks),
+ * objects.c (devices, contexts), paging_node.c (the paging node query),
+ * system_context.c (the kernel's system device and context), allocation.c
+ * (CreateAllocation checks),
  * sysmem.c (system pages, MDLs), residency.c (placement, eviction),
  * paging.c (the BuildPagingBuffer loop), paging_ops.c (one function per
  * operation, with its semantic check), render.c, submit.c (patch, submit,
@@ -222,8 +224,9 @@ struct pending {
 
 #define MAX_PENDING 256u
 
-/* The node and engine every submission goes to: the kit's adapter has one
- * node, and is not part of a link (so its engine ordinal is 0). */
+/* The node of the kit's own contexts and their render submissions, and the
+ * engine of every submission: the kit's adapter is not part of a link (so
+ * its engine ordinal is 0). Paging goes to adapter_paging_node. */
 #define VIDMM_NODE 0u
 #define VIDMM_ENGINE 0u
 
@@ -365,7 +368,14 @@ struct wk_vidmm {
     uint64_t paging_private_used;
     struct gbuf paging_private;
     int paging_kept;                        /* allocated at start, kept across resets */
-    uint32_t system_context_fake;           /* hSystemContext value */
+    uint32_t physical_paging_node;          /* DXGK_PHYSICALADAPTERCAPS.PagingNodeIndex, 0 when not
+                                               asked or not answered (paging_node.c) */
+
+    /* The kernel's system device and context (system_context.c): outside
+     * the handle tables, created at start and kept until stop */
+    struct device sys_device;
+    struct context sys_context;
+    int system_setup;                       /* creating them: cfg.inject does not count (inject.c) */
 
     /* Fences and the software queue */
     uint32_t next_fence;
@@ -820,6 +830,29 @@ wk_status segments_query(struct wk_vidmm *vm);
 struct segment *segment_get(struct wk_vidmm *vm, uint32_t id);
 uint32_t aperture_mask(const struct wk_vidmm *vm);
 uint32_t adapter_nodes(const struct wk_vidmm *vm);
+/* objects.c: the node paging runs on (the system context's, every paging
+ * submission's): 0 unless a MultiEngineAware driver of several nodes names
+ * another it reported. */
+uint32_t adapter_paging_node(const struct wk_vidmm *vm);
+/* paging_node.c: whether the driver is WDDM 2.x (caps, else interface
+ * version), and the PHYSICALADAPTERCAPS query at start
+ * (vm->physical_paging_node). */
+int adapter_wddm2(const struct wk_vidmm *vm);
+wk_status paging_node_query(struct wk_vidmm *vm);
+
+/* system_context.c -------------------------------------------------------- */
+
+/* At start, after the queries: the system device and context (a failure
+ * fails the start, saying why); at stop, before StopDevice, their end. */
+wk_status system_context_create(struct wk_vidmm *vm);
+void system_context_destroy(struct wk_vidmm *vm);
+/* BuildPagingBuffer's hSystemContext: the driver's handle of the system
+ * context, NULL when there is none. */
+HANDLE system_context_driver_handle(const struct wk_vidmm *vm);
+/* Whether a runtime handle the driver passed back names the system device
+ * or the system context. */
+int system_device_runtime(HANDLE h);
+int system_context_runtime(HANDLE h);
 uint32_t segment_mask(const struct wk_vidmm *vm);
 
 /* callbacks.c ------------------------------------------------------------- */
@@ -862,6 +895,13 @@ uint32_t allocation_by_driver_handle(struct wk_vidmm *vm, HANDLE h);
  * stale generation, garbage). */
 HANDLE runtime_handle(uint32_t tag, uint32_t handle);
 uint32_t runtime_resolve(const struct handle_table *t, HANDLE h, uint32_t tag);
+/* CreateDevice of device d under runtime handle `runtime`, and
+ * CreateContext of context c on the driver's device hdev, with the checks
+ * of their answers: d or c is live when the driver made one. The kit's
+ * objects (with their table slots) and the system ones come here. */
+wk_status device_call_create(struct wk_vidmm *vm, uint32_t flags, HANDLE runtime, struct device *d);
+wk_status context_call_create(struct wk_vidmm *vm, HANDLE hdev, uint32_t flags, uint32_t node, uint32_t affinity,
+                              HANDLE runtime, struct context *c);
 /* The object tables of a new adapter, and their end. */
 void objects_init(struct wk_vidmm *vm);
 void objects_free(struct wk_vidmm *vm);

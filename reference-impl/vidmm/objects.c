@@ -135,23 +135,22 @@ static wk_status ready(struct wk_vidmm *vm)
 /* Devices                                                              */
 /* ------------------------------------------------------------------ */
 
-/* CreateDevice of the device in slot `index`, reserved (live) for the
- * call: the driver may create device context allocations naming its
- * runtime handle before it returns. */
-static wk_status call_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t index)
+/* CreateDevice of device d, the runtime handle `runtime` its name to the
+ * driver; d is live for the call: the driver may create device context
+ * allocations naming that handle before it returns. The system device
+ * (system_context.c) comes here too. */
+wk_status device_call_create(struct wk_vidmm *vm, uint32_t flags, HANDLE runtime, struct device *d)
 {
     DXGK_DEVICEINFO info;
     memset(&info, 0, sizeof(info));
     DXGKARG_CREATEDEVICE args;
     memset(&args, 0, sizeof(args));
-    const HANDLE runtime = runtime_handle(DEVICE_HANDLE_TAG, index);
     args.hDevice = runtime;
     args.Flags.Value = flags;
     struct garg g_info, g_args; /* guarded copies (guard_args.c) */
     args.pInfo = garg_in(vm, &g_info, &info, sizeof(info), "DXGK_DEVICEINFO output (pCreateDevice->pInfo)");
     DXGKARG_CREATEDEVICE *pargs =
         garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATEDEVICE argument (*pCreateDevice)");
-    struct device *d = device_get(vm, index);
     d->live = 1;
     d->flags = flags;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
@@ -194,7 +193,7 @@ wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *
     uint32_t index = ht_new(&vm->devices);
     if (!index)
         return fail(vm, WK_E_LIMIT, "too many devices");
-    st = call_create_device(vm, flags, index);
+    st = device_call_create(vm, flags, runtime_handle(DEVICE_HANDLE_TAG, index), device_get(vm, index));
     if (st != WK_OK) {
         ht_release(&vm->devices, index); /* its runtime handle names nothing from now on */
         return st;
@@ -249,6 +248,25 @@ uint32_t adapter_nodes(const struct wk_vidmm *vm)
 {
     uint32_t n = vm->caps.GpuEngineTopology.NbAsymetricProcessingNodes;
     return vm->caps.SchedulingCaps.MultiEngineAware && n ? n : 1;
+}
+
+/* The node paging runs on: the system context is created there and every
+ * paging buffer is submitted to it (its completion must name it:
+ * INTR-ORDINAL-001). Only a MultiEngineAware driver with more than one node
+ * has a choice. A WDDM 2.x driver names it in
+ * DXGK_PHYSICALADAPTERCAPS.PagingNodeIndex ("Index of the paging node for
+ * the physical adapter", paging_node.c); a WDDM 1.x one in
+ * DXGK_VIDMMCAPS.PagingNode, which "applies to WDDM 1.x only" and which the
+ * kernel ignores without MultiEngineAware (facts §4.13). A node the driver
+ * did not report, or a query it failed, pages on node 0: no WDK sentence
+ * makes either a fault of the driver's, so the kit blames nothing. */
+uint32_t adapter_paging_node(const struct wk_vidmm *vm)
+{
+    uint32_t nodes = adapter_nodes(vm);
+    if (nodes < 2)
+        return 0;
+    uint32_t node = adapter_wddm2(vm) ? vm->physical_paging_node : vm->caps.MemoryManagementCaps.PagingNode;
+    return node < nodes ? node : 0;
 }
 
 /* DXGK_CONTEXTINFO rules (facts §5.7 X1-X3, seed DXGK_CONTEXTINFO). */
@@ -345,23 +363,27 @@ static wk_status context_teardown(struct wk_vidmm *vm, struct context *c, uint32
     return crashed;
 }
 
-/* CreateContext of the context in slot `index` (c), the checks of its
- * answer and the kit's buffers for it: c is live when it is kept. */
-static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t index,
-                                   struct context *c)
+/* CreateContext of context c on the driver's device hdev, on `node` with
+ * `affinity` (DXGKARG_CREATECONTEXT.EngineAffinity, a mask of the node's
+ * engines), the runtime handle `runtime` its name to the driver, and the
+ * checks of its answer: c is live and holds the driver's handle and info
+ * when the driver made a context (the result says whether its answer broke
+ * a rule), not live when it made none. The system context
+ * (system_context.c) comes here too; the kit's own contexts then get their
+ * buffers (create_context_in). */
+wk_status context_call_create(struct wk_vidmm *vm, HANDLE hdev, uint32_t flags, uint32_t node, uint32_t affinity,
+                              HANDLE runtime, struct context *c)
 {
-    wk_status st;
     DXGKARG_CREATECONTEXT args;
     memset(&args, 0, sizeof(args));
-    const HANDLE runtime = runtime_handle(CONTEXT_HANDLE_TAG, index);
     args.hContext = runtime;
+    args.NodeOrdinal = node;
+    args.EngineAffinity = affinity;
     args.Flags.Value = flags;
-    c->device = device;
     c->flags = flags;
     c->live = 1;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    HANDLE hdev = device_get(vm, device)->driver_handle;
     struct garg g_args; /* a guarded copy (guard_args.c) */
     DXGKARG_CREATECONTEXT *pargs =
         garg_in(vm, &g_args, &args, sizeof(args), "DXGKARG_CREATECONTEXT argument (*pCreateContext)");
@@ -392,7 +414,21 @@ static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_
     c->caps = context_caps_read(vm, &c->info);
     wk_status checked = check_context_info(vm, &args);
     c->live = 1;
-    st = context_buffers(vm, c);
+    return checked;
+}
+
+/* CreateContext of the context in slot `index` (c) on the kit's node 0
+ * (affinity 0, as the kit always handed it), the checks of its answer and
+ * the kit's buffers for it: c is live when it is kept. */
+static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t index,
+                                   struct context *c)
+{
+    c->device = device;
+    wk_status checked = context_call_create(vm, device_get(vm, device)->driver_handle, flags, VIDMM_NODE, 0,
+                                            runtime_handle(CONTEXT_HANDLE_TAG, index), c);
+    if (!c->live)
+        return checked;
+    wk_status st = context_buffers(vm, c);
     if (st != WK_OK) {
         /* The driver made a context the kit cannot use: hand it back, as
          * Windows destroys a context whose kernel-side setup failed (the

@@ -204,7 +204,9 @@ static void prepare(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, struct pa
     a->DmaSize = (UINT)(vm->paging.size - vm->paging_used);
     a->pDmaBufferPrivateData = vm->paging_private.ptr + vm->paging_private_used;
     a->DmaBufferPrivateDataSize = (UINT)(vm->paging_private.size - vm->paging_private_used);
-    a->hSystemContext = (HANDLE)(uintptr_t)0x5C5C0001u;
+    /* "The system context the operation runs on" (facts §4.2): the
+     * driver's handle of the one created at start (system_context.c). */
+    a->hSystemContext = system_context_driver_handle(vm);
     a->DmaBufferGpuVirtualAddress = (vm->paging.first_pfn << WK_GPU_PAGE_SHIFT) + vm->paging_used;
     a->DmaBufferWriteOffset = (UINT)vm->paging_used;
     p->dma_before = a->pDmaBuffer;

@@ -316,6 +316,15 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
 /* SubmitCommand                                                        */
 /* ------------------------------------------------------------------ */
 
+/* The node a submission goes to: a paging buffer to the paging node the
+ * system context was created on (adapter_paging_node), a render buffer to
+ * node 0, where the kit creates its contexts. A paging submission stays a
+ * system operation (NULL hContext, Flags.Paging: facts §5.1 P25). */
+static uint32_t submission_node(const struct wk_vidmm *vm, const struct submission *s)
+{
+    return s->paging ? adapter_paging_node(vm) : VIDMM_NODE;
+}
+
 static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
 {
     DXGKARG_SUBMITCOMMAND args;
@@ -332,7 +341,7 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     args.DmaBufferPrivateDataSubmissionEndOffset = s->private_end;
     args.SubmissionFenceId = fence;
     args.Flags.Paging = (UINT)s->paging;
-    args.NodeOrdinal = VIDMM_NODE;
+    args.NodeOrdinal = submission_node(vm, s);
     args.EngineOrdinal = VIDMM_ENGINE;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
@@ -367,7 +376,7 @@ static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, ui
     p->paging = s->paging;
     p->held = held;
     p->context = s->context;
-    p->node = VIDMM_NODE; /* as call_submit hands them */
+    p->node = submission_node(vm, s); /* as call_submit hands them */
     p->engine = VIDMM_ENGINE;
     p->start = s->start;
     p->end = s->end;

@@ -187,8 +187,10 @@ static void release_residency(struct wk_vidmm *vm, int unless_dead)
 
 static void release_objects(struct wk_vidmm *vm)
 {
-    if (!vm->dead && vm->started)
+    if (!vm->dead && vm->started) {
         destroy_devices(vm);
+        system_context_destroy(vm); /* the kernel's own, last: before StopDevice (stop_driver) */
+    }
     dmaq_drain(vm, 0); /* judged when the last device went; dead: nothing is */
     release_residency(vm, 1);
     for (uint32_t c = 1; c <= vm->contexts.top; c++) { /* every slot: a dead one holds nothing */
