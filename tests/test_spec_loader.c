@@ -291,7 +291,7 @@ static void out_of_range(void **state)
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: disk, ddi: CreateDevice, nth: 1}}\n",
                 "t.yaml:5:28: case 't.a': adapter: fail: key 'what': expected what fails (one of: pool, create_context_allocation), saw 'disk'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevices, nth: 1}}\n",
-                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload), saw 'CreateDevices'");
+                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation), saw 'CreateDevices'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: AddDevice, nth: 1}}\n",
                 "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI a step calls (CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand), saw 'AddDevice'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevice}}\n",
@@ -587,7 +587,7 @@ static void step_shapes(void **state)
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, op: fill}\n",
                 "t.yaml:6:38: case 't.a': step 0 (expect_stats): key 'op': only with stat: paging_op");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: ddi_calls, ddi: DxgkDdiRender}\n",
-                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload), saw 'DxgkDdiRender'");
+                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation), saw 'DxgkDdiRender'");
 }
 
 static void render_forms(void **state)

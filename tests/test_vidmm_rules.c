@@ -1155,6 +1155,12 @@ REWRITER(rw_alloc_priority)
     DXGK_ALLOCATIONINFO *i = rw_allocation(w);
     CHANGE(i, i->AllocationPriority = 0);
 }
+/* OpenAllocation succeeds and leaves the device-specific handle NULL. */
+REWRITER(rw_open_null)
+{
+    DXGKARG_OPENALLOCATION *o = rw_args(w, WK_DDI_OPEN_ALLOCATION);
+    CHANGE(o, o->pOpenAllocation[0].hDeviceSpecificAllocation = NULL);
+}
 
 /* Paging (each on the FILL the scenario's page-in builds) */
 REWRITER(rw_paging_status)
@@ -1599,6 +1605,7 @@ static const struct rule_case cases[] = {
     RW("ALLOC-BANK-002", sc_allocation, rw_alloc_bank_order),
     RW("ALLOC-EVICT-001", sc_allocation, rw_alloc_evict_set),
     RW("ALLOC-PRIO-001", sc_allocation, rw_alloc_priority),
+    RW("ALLOC-OPEN-001", sc_allocation, rw_open_null),
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),

@@ -27,10 +27,16 @@
 #                    reports NoPatchingRequired (counted), the field read from
 #                    WDDM 2.0 only, the caps not modelled skipped, and what
 #                    DDI-TABLE-001 says of a driver without Patch
+#   vidmm.openalloc  DxgkDdiOpenAllocation after each creation (Flags.Create,
+#                    the kernel handle DxgkCbGetHandleData resolves, the same
+#                    private data), its handle in the allocation lists,
+#                    DxgkDdiCloseAllocation once right before each destroy
+#                    (device, teardown), a failed or NULL-handle open, and a
+#                    driver without the DDI
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
 foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks
-        test_vidmm_cpu_view test_context_caps)
+        test_vidmm_cpu_view test_context_caps test_vidmm_openalloc)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -65,8 +71,9 @@ add_test(NAME vidmm.paging_window COMMAND test_paging_window)
 add_test(NAME vidmm.paging_patch COMMAND test_paging_patch)
 add_test(NAME vidmm.paging_checks COMMAND test_paging_checks)
 add_test(NAME vidmm.context_caps COMMAND test_context_caps)
+add_test(NAME vidmm.openalloc COMMAND test_vidmm_openalloc)
 set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks
-                     vidmm.context_caps PROPERTIES LABELS "unit" TIMEOUT 120)
+                     vidmm.context_caps vidmm.openalloc PROPERTIES LABELS "unit" TIMEOUT 120)
 
 # vidmm.bars: the device's BARs in TranslatedResourceList, register windows
 # (MmMapIoSpace + READ/WRITE_REGISTER_*) onto the GPU model's registers and

@@ -263,9 +263,10 @@ struct wk_prog_exec {
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */
     uint32_t last_preferred, last_hinted_bank, last_eviction, last_flags;
-    /* The driver's handle of each allocation (hAllocation of its
-     * DxgkDdiCreateAllocation as the kit kept it), for the allocation
-     * lists of patch steps. */
+    /* The driver's handle of each allocation on its device, as the kit
+     * kept it (DxgkDdiOpenAllocation's hDeviceSpecificAllocation, or
+     * CreateAllocation's hAllocation for a driver without that DDI), for
+     * the allocation lists of patch steps. */
     HANDLE driver_allocs[WK_PROG_MAX_OBJECTS];
     /* Whether each allocation's request named segments (preferred,
      * supported or eviction): where one that named none lands is the

@@ -241,7 +241,7 @@ static wk_status do_create_allocation(struct interp *x, const struct wk_step *s)
      * hostile driver may have pointed the answer's pAllocationInfo
      * anywhere (found by fuzz_hostile). */
     if (st == WK_OK && wk_vidmm_allocation_state(x->vm, h, &state) == WK_OK) {
-        x->driver_allocs[x->nallocs] = state.driver_handle;
+        x->driver_allocs[x->nallocs] = state.device_handle; /* what its lists name it by */
         x->alloc_named[x->nallocs] = wk_roles_named_by(x->p, s) != 0;
         x->alloc_aperture_asked[x->nallocs] = aperture_asked(x->p, &s->alloc);
         x->allocs[x->nallocs++] = h;
@@ -436,7 +436,8 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
 /* Patch                                                                */
 /* ------------------------------------------------------------------ */
 
-/* The allocation list as dxgkrnl hands it to Patch: driver handles, and
+/* The allocation list as dxgkrnl hands it to Patch: the driver's handles
+ * for the allocations on their device (DxgkDdiOpenAllocation's), and
  * SegmentId/PhysicalAddress as the step says or from where the allocation
  * is (as the kernel fills them after paging the list in, facts 4.7). */
 static wk_status patch_list(struct interp *x, const struct wk_prog_patch *g, DXGK_ALLOCATIONLIST *list)

@@ -39,6 +39,8 @@ WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
     init.DxgkDdiCreateDevice = wk_rd_create_device;
     init.DxgkDdiCreateAllocation = wk_rd_create_allocation;
     init.DxgkDdiDestroyAllocation = wk_rd_destroy_allocation;
+    init.DxgkDdiOpenAllocation = wk_rd_open_allocation;
+    init.DxgkDdiCloseAllocation = wk_rd_close_allocation;
     init.DxgkDdiPatch = wk_rd_patch;
     init.DxgkDdiSubmitCommand = wk_rd_submit_command;
     init.DxgkDdiBuildPagingBuffer = wk_rd_build_paging_buffer;

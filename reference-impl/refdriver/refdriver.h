@@ -218,6 +218,9 @@ DXGKDDI_DESTROYCONTEXT wk_rd_destroy_context;
 /* allocation.c */
 DXGKDDI_CREATEALLOCATION wk_rd_create_allocation;
 DXGKDDI_DESTROYALLOCATION wk_rd_destroy_allocation;
+/* open.c */
+DXGKDDI_OPENALLOCATIONINFO wk_rd_open_allocation;
+DXGKDDI_CLOSEALLOCATION wk_rd_close_allocation;
 /* paging.c */
 DXGKDDI_BUILDPAGINGBUFFER wk_rd_build_paging_buffer;
 /* render.c */

@@ -11,7 +11,8 @@
  * without are modelled here instead: SynchronizeExecution runs the routine
  * at once (the kit delivers interrupts at its own points, never while the
  * driver runs, so nothing can interrupt it) and QueueDpc asks for the
- * driver's DPC as NotifyDpc does. Signatures: include/wddmkit/dispmprt.h.
+ * driver's DPC as NotifyDpc does. GetHandleData answers for an allocation's
+ * handle (openalloc.c). Signatures: include/wddmkit/dispmprt.h.
  */
 #include "internal.h"
 
@@ -140,11 +141,15 @@ static NTSTATUS cb_is_device_present(HANDLE DeviceHandle, PPCI_DEVICE_PRESENCE_P
     return STATUS_NOT_SUPPORTED;
 }
 
+/* An allocation's handle resolves (openalloc.c: a driver's
+ * DxgkDdiOpenAllocation finds its allocation so); any other handle, a
+ * resource's included, is counted and answered NULL. */
 static VOID * cb_gethandledata(const DXGKARGCB_GETHANDLEDATA *unnamedParam1)
 {
-    (void)unnamedParam1;
-    unmodelled(NULL, 6); /* DxgkCbGetHandleData */
-    return NULL;
+    void *data = allocation_handle_data(call_current_vm(), unnamedParam1);
+    if (!data)
+        unmodelled(NULL, 6); /* DxgkCbGetHandleData */
+    return data;
 }
 
 static D3DKMT_HANDLE cb_gethandleparent(D3DKMT_HANDLE hAllocation)

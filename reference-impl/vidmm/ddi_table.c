@@ -26,7 +26,8 @@
  * patching is required"); REQUIRED for a table whose version has no Caps,
  * left to the contexts from WDDM 2.0 (wk_dxgk_patch_left_to_contexts).
  * DRIVEN: the kit calls it when the driver fills it (DxgkDdiCancelCommand,
- * with CancelCommandAware; DxgkDdiUnload). UNDRIVEN: the kit never calls
+ * with CancelCommandAware; DxgkDdiUnload; DxgkDdiOpenAllocation and
+ * DxgkDdiCloseAllocation, openalloc.c). UNDRIVEN: the kit never calls
  * it. */
 enum member_role { UNDRIVEN, DRIVEN, REQUIRED, PATCHING };
 
@@ -88,8 +89,8 @@ static const struct member members[] = {
     { "DxgkDdiControlInterrupt", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiControlInterrupt), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiCreateOverlay", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCreateOverlay), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiDestroyDevice", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiDestroyDevice), DXGKDDI_INTERFACE_VERSION_VISTA, REQUIRED },
-    { "DxgkDdiOpenAllocation", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiOpenAllocation), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
-    { "DxgkDdiCloseAllocation", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCloseAllocation), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
+    { "DxgkDdiOpenAllocation", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiOpenAllocation), DXGKDDI_INTERFACE_VERSION_VISTA, DRIVEN },
+    { "DxgkDdiCloseAllocation", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCloseAllocation), DXGKDDI_INTERFACE_VERSION_VISTA, DRIVEN },
     { "DxgkDdiRender", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRender), DXGKDDI_INTERFACE_VERSION_VISTA, REQUIRED },
     { "DxgkDdiPresent", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiPresent), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiUpdateOverlay", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUpdateOverlay), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },

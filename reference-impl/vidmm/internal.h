@@ -191,6 +191,10 @@ struct allocation {
     uint32_t device;
     uint32_t owner_context;     /* GPU context allocations */
     HANDLE driver_handle;
+    HANDLE device_handle;       /* DXGK_ALLOCATIONLIST.hDeviceSpecificAllocation: what
+                                   DxgkDdiOpenAllocation returned, else driver_handle */
+    int opened;                 /* device_handle came from DxgkDdiOpenAllocation: closed
+                                   through DxgkDdiCloseAllocation before the destroy */
     DXGK_ALLOCATIONINFO info;   /* the driver's answer (checked copy) */
     uint64_t size;              /* page rounded */
     int resident;
@@ -238,6 +242,7 @@ struct pending {
 #define DEVICE_HANDLE_TAG 0xD0000000u  /* runtime handles the driver sees: tag | ht_runtime_bits */
 #define CONTEXT_HANDLE_TAG 0xC0000000u
 #define CTXALLOC_HANDLE_TAG 0xA0000000u
+#define ALLOCATION_HANDLE_TAG 0xB0000000u /* an allocation's D3DKMT_HANDLE (openalloc.c) */
 #define HANDLE_INDEX_MASK 0x0FFFFFFFu
 
 /* km_services.c: pool blocks of one tag counted for an adapter (those
@@ -874,6 +879,23 @@ D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCO
 NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALLOCATION *args);
 /* CTXALLOC-LEAK-001 when a context (device) goes with allocations alive. */
 void ctxalloc_check_leaks(struct wk_vidmm *vm, uint32_t device, uint32_t context);
+
+/* openalloc.c ------------------------------------------------------------- */
+
+/* The D3DKMT_HANDLE of allocation `handle` (its kit handle under
+ * ALLOCATION_HANDLE_TAG): DXGK_OPENALLOCATIONINFO.hAllocation. */
+D3DKMT_HANDLE allocation_kernel_handle(uint32_t handle);
+/* DxgkDdiOpenAllocation of allocation a on its device, Flags.Create set,
+ * with the private data CreateAllocation got: sets a->device_handle (to
+ * a->driver_handle for a driver without it). An error (the driver's
+ * failure, ALLOC-OPEN-001, a crash) leaves the allocation to be destroyed;
+ * a->opened says whether it must be closed first. */
+wk_status allocation_open(struct wk_vidmm *vm, struct allocation *a, const void *data, uint32_t size);
+/* DxgkDdiCloseAllocation of an opened allocation's device-specific handle
+ * (a no-op otherwise); its crash or MEM-GUARD-001 status, else WK_OK. */
+wk_status allocation_close(struct wk_vidmm *vm, struct allocation *a);
+/* DxgkCbGetHandleData for an allocation's D3DKMT_HANDLE; NULL otherwise. */
+void *allocation_handle_data(struct wk_vidmm *vm, const DXGKARGCB_GETHANDLEDATA *args);
 
 /* objects.c --------------------------------------------------------------- */
 

@@ -87,6 +87,7 @@ wk_status allocation_adopt(struct wk_vidmm *vm, struct allocation *a, HANDLE dri
     if (hmap_insert(&vm->alloc_by_driver, (uintptr_t)driver_handle, a->handle) != 0)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for the allocation map");
     a->driver_handle = driver_handle;
+    a->device_handle = driver_handle; /* until DxgkDdiOpenAllocation says otherwise (openalloc.c) */
     if (a->context_allocation) {
         a->ctx_prev = vm->ctxalloc_tail;
         a->ctx_next = 0;
@@ -492,21 +493,23 @@ wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONT
 /* Allocations                                                          */
 /* ------------------------------------------------------------------ */
 
-static wk_status call_create_allocation(struct wk_vidmm *vm, uint32_t device,
-                                        const WK_ALLOCATION_REQUEST *req, DXGK_ALLOCATIONINFO *info)
+/* The allocation's private data (pPrivateDriverData): the driver's own
+ * format when its binding encodes it (binding.h), else the kit's request
+ * (umd.h). CreateAllocation and OpenAllocation get the same bytes. */
+static wk_status private_data(struct wk_vidmm *vm, const WK_ALLOCATION_REQUEST *req, uint8_t *buf, uint32_t cap,
+                              const void **data, uint32_t *size)
 {
-    (void)device;
-    /* pPrivateDriverData: the driver's own format when its binding encodes
-     * it (binding.h), else the kit's request (umd.h). */
-    uint8_t encoded[WK_VIDMM_MAX_PRIVATE_DATA];
-    const void *data = req;
-    uint32_t size = sizeof(*req);
-    if (binding_encodes_allocation(vm)) {
-        wk_status enc = binding_encode_allocation(vm, req, encoded, sizeof(encoded), &size);
-        if (enc != WK_OK)
-            return enc;
-        data = encoded;
-    }
+    *data = req;
+    *size = sizeof(*req);
+    if (!binding_encodes_allocation(vm))
+        return WK_OK;
+    *data = buf;
+    return binding_encode_allocation(vm, req, buf, cap, size);
+}
+
+static wk_status call_create_allocation(struct wk_vidmm *vm, const void *data, uint32_t size,
+                                        DXGK_ALLOCATIONINFO *info)
+{
     struct gbuf priv;
     wk_status st = gbuf_alloc(vm, &priv, size ? size : 1, "allocation private data");
     if (st != WK_OK)
@@ -571,6 +574,41 @@ static wk_status call_destroy_allocation(struct wk_vidmm *vm, HANDLE h)
     return guard != WK_OK ? guard : guard_list;
 }
 
+/* DxgkDdiCloseAllocation of an opened allocation, then its
+ * DxgkDdiDestroyAllocation: "Before the display miniport driver receives a
+ * call to its DxgkDdiDestroyAllocation function ... DxgkDdiCloseAllocation"
+ * (facts §5.13 O6). The destroy comes after a close the driver got wrong
+ * too (MEM-GUARD-001), unless the adapter died. The first error. */
+static wk_status close_then_destroy(struct wk_vidmm *vm, struct allocation *a)
+{
+    wk_status st = allocation_close(vm, a);
+    if (!vm->dead && vm->ddi.DxgkDdiDestroyAllocation) {
+        wk_status destroyed = call_destroy_allocation(vm, a->driver_handle);
+        if (st == WK_OK)
+            st = destroyed;
+    }
+    return st;
+}
+
+/* A creation that failed at DxgkDdiOpenAllocation: the kernel destroys
+ * the allocations again (closing what the driver did bind), and the step
+ * fails with the open's status; a crash while undoing wins. */
+static wk_status undo_creation(struct wk_vidmm *vm, struct allocation *a, wk_status st)
+{
+    if (vm->dead) { /* the open crashed or hung: no driver to call */
+        allocation_free(vm, a);
+        return st;
+    }
+    char why[sizeof(vm->last_error)];
+    snprintf(why, sizeof(why), "%s", vm->last_error);
+    wk_status undone = close_then_destroy(vm, a);
+    allocation_free(vm, a);
+    if (undone != WK_OK)
+        return undone;
+    fail(vm, st, "%s (the allocation was destroyed again)", why);
+    return st;
+}
+
 wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
                                      const WK_ALLOCATION_REQUEST *request, uint32_t *allocation)
 {
@@ -581,8 +619,14 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
         return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
     if (!vm->ddi.DxgkDdiCreateAllocation)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateAllocation");
+    uint8_t encoded[WK_VIDMM_MAX_PRIVATE_DATA];
+    const void *data;
+    uint32_t size;
+    st = private_data(vm, request, encoded, sizeof(encoded), &data, &size);
+    if (st != WK_OK)
+        return st;
     DXGK_ALLOCATIONINFO info;
-    st = call_create_allocation(vm, device, request, &info);
+    st = call_create_allocation(vm, data, size, &info);
     if (st != WK_OK)
         return st;
     st = allocation_check_info(vm, &info, WK_DDI_CREATE_ALLOCATION);
@@ -610,6 +654,9 @@ wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
     a->info = info;
     a->info.pPrivateDriverData = NULL; /* that buffer is gone */
     a->size = (info.Size + PAGE - 1) & ~(PAGE - 1);
+    st = allocation_open(vm, a, data, size);
+    if (st != WK_OK)
+        RETURN_CHECKED(vm, undo_creation(vm, a, st));
     *allocation = h;
     RETURN_CHECKED(vm, WK_OK);
 }
@@ -624,10 +671,7 @@ wk_status wk_vidmm_destroy_allocation(struct wk_vidmm *vm, uint32_t allocation)
         return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
     submit_wait(vm, 0);
     residency_release(vm, a);
-    wk_status crashed = WK_OK;
-    if (vm->ddi.DxgkDdiDestroyAllocation) {
-        crashed = call_destroy_allocation(vm, a->driver_handle);
-    }
+    wk_status crashed = close_then_destroy(vm, a);
     allocation_free(vm, a);
     RETURN_CHECKED(vm, crashed);
 }
@@ -648,6 +692,7 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
     s->size = a->size;
     s->system_pages = a->pfn_count;
     s->driver_handle = a->driver_handle;
+    s->device_handle = a->device_handle;
     s->preferred = a->info.PreferredSegment.Value;
     s->hinted_bank = a->info.HintedBank.Value;
     s->supported_write = a->info.SupportedWriteSegmentSet;

@@ -48,8 +48,9 @@ struct render_job {
     uint32_t multipass;
 };
 
-/* The allocation list as dxgkrnl converts it: driver handles, write flags,
- * and where each allocation was last paged in (R6, R10). */
+/* The allocation list as dxgkrnl converts it: the driver's handles for
+ * the allocations on their device (DxgkDdiOpenAllocation's, facts §4.7),
+ * write flags, and where each allocation was last paged in (R6, R10). */
 static void fill_list(struct wk_vidmm *vm, struct render_job *j, int prepatch_info)
 {
     for (uint32_t i = 0; i < j->in->list_length; i++) {
@@ -58,7 +59,7 @@ static void fill_list(struct wk_vidmm *vm, struct render_job *j, int prepatch_in
         struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
         if (!a)
             continue; /* a NULL entry: unbinding (R8) */
-        e->hDeviceSpecificAllocation = a->driver_handle;
+        e->hDeviceSpecificAllocation = a->device_handle;
         e->WriteOperation = j->in->list[i].write ? 1 : 0;
         if (prepatch_info && a->resident) {
             e->SegmentId = a->segment;

@@ -368,7 +368,12 @@
     X(R_INTR_NOTIFY_DPC, "INTR-DPC-001", WK_DDI_INTERRUPT_ROUTINE,                                \
       "DxgkCbNotifyDpc is called from the DPC routine, at DISPATCH_LEVEL, never from the interrupt routine, which runs at the device's IRQL and asks for the DPC with DxgkCbQueueDpc", \
       "WDK DXGKCB_NOTIFY_DPC: \"The display miniport driver's DPC callback routine calls DXGKCB_NOTIFY_DPC\"; Requirements: IRQL DISPATCH_LEVEL. WDK DXGKDDI_DPC_ROUTINE: \"called back at IRQL DISPATCH_LEVEL after the display miniport driver calls DxgkCbQueueDpc\"", \
-      "reference-impl/vidmm/callbacks.c")
+      "reference-impl/vidmm/callbacks.c")                                                          \
+    /* Allocations, appended: the device-specific handle */                                     \
+    X(R_ALLOC_OPEN, "ALLOC-OPEN-001", WK_DDI_OPEN_ALLOCATION,                                      \
+      "DxgkDdiOpenAllocation that returns STATUS_SUCCESS sets a non-NULL hDeviceSpecificAllocation for every allocation", \
+      "facts §5.13 (WDK DXGKDDI_OPENALLOCATIONINFO: \"When DxgkDdiOpenAllocation returns STATUS_SUCCESS, the driver sets the hDeviceSpecificAllocation member of the DXGK_OPENALLOCATIONINFO structure for each allocation to a non-NULL value.\")", \
+      "reference-impl/vidmm/openalloc.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

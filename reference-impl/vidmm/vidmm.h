@@ -37,7 +37,9 @@
 extern "C" {
 #endif
 
-/* The DDIs and callbacks the kit drives. X(name, real name) */
+/* The DDIs and callbacks the kit drives. X(name, real name). New ones go
+ * at the end: a DDI's number is kept in journals (ddi_calls) and read from
+ * fuzz inputs (conformance/prog/prog_codec.c). */
 #define WK_DDI_MAP(X)                                                      \
     X(WK_DDI_NONE, "none")                                                 \
     X(WK_DDI_DRIVER_ENTRY, "DriverEntry")                                  \
@@ -65,7 +67,9 @@ extern "C" {
     X(WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, "DxgkCbUpdateContextAllocation") \
     X(WK_DDI_CB_NOTIFY_INTERRUPT, "DxgkCbNotifyInterrupt")                \
     X(WK_DDI_KDPC_ROUTINE, "KDEFERRED_ROUTINE")                            \
-    X(WK_DDI_UNLOAD, "DxgkDdiUnload")
+    X(WK_DDI_UNLOAD, "DxgkDdiUnload")                                      \
+    X(WK_DDI_OPEN_ALLOCATION, "DxgkDdiOpenAllocation")                     \
+    X(WK_DDI_CLOSE_ALLOCATION, "DxgkDdiCloseAllocation")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
@@ -608,6 +612,9 @@ struct wk_vidmm_allocation_state {
     uint64_t size;            /* the driver's Size, page rounded */
     uint64_t system_pages;    /* backing pages in system memory (0 before first eviction) */
     HANDLE driver_handle;     /* the driver's hAllocation, as the kit checked and kept it */
+    HANDLE device_handle;     /* what an allocation list names it by (DXGK_ALLOCATIONLIST.
+                                 hDeviceSpecificAllocation): DxgkDdiOpenAllocation's handle for
+                                 its device, driver_handle for a driver without that DDI */
     /* What the driver answered in its DXGK_ALLOCATIONINFO (checked copy) */
     uint32_t preferred;       /* PreferredSegment.Value */
     uint32_t hinted_bank;     /* HintedBank.Value */
