@@ -158,7 +158,6 @@ wk_status wk_gpu_create_ex(const struct wk_gpu_desc *desc, const struct wk_gpu_o
     gpu->desc = *desc;
     apply_defaults(&gpu->desc);
     page_pool_init(&gpu->pool, gpu->desc.max_resident_pages);
-    page_pool_prepare(&gpu->pool);
     uint8_t zero[WK_GPU_PAGE_SIZE] = {0};
     gpu->zero_chunk_digest = digest_chunk(zero, sizeof(zero));
     st = build(gpu, desc, opt ? opt->mappable_segments : 0);

@@ -147,12 +147,6 @@ static int add_arena(struct page_pool *pool)
     }
 }
 
-void page_pool_prepare(struct page_pool *pool)
-{
-    if (!pool->arena_count)
-        (void)add_arena(pool); /* out of address space: the first page tries again */
-}
-
 /* The next page in address order; grows the free list first so that every
  * page carved has a slot to come back to. */
 static uint8_t *carve(struct page_pool *pool)

@@ -40,12 +40,6 @@ struct page_pool {
 };
 
 void page_pool_init(struct page_pool *pool, uint64_t limit);
-/* Takes the pool's first arena now (from the stash, else a reservation),
- * where the model's first page took it: a fuzz harness keeps many models,
- * and one that first touched memory in a later input mapped an arena in
- * the middle of the steady state (issue 26). Reserved without commitment,
- * so a model that never touches memory costs address space only. */
-void page_pool_prepare(struct page_pool *pool);
 /* Every page must be back (page_pool_put). The arenas go to a small
  * process-wide stash for the next pool of the same arena size, with their
  * pages and dirt, beyond the first 16 MiB returned to the kernel; an arena
