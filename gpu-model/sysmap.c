@@ -276,31 +276,6 @@ wk_status wk_gpu_sysmem_map_writable(struct wk_gpu *gpu, const uint64_t *pfns, u
     return WK_OK;
 }
 
-static void trim_idle(struct sysmem *s);
-
-int wk_gpu_sysmem_prepare(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable)
-{
-    wk_status st = writable > count ? WK_E_INVALID_ARGUMENT : check_list(gpu, pfns, count);
-    if (st != WK_OK)
-        return st;
-    int64_t i = find_idle(gpu, pfns, count, writable);
-    if (i >= 0 && !gpu->sys.maps[i].closed && gpu->sys.maps[i].writable == writable)
-        return 0;
-    i = create(gpu, pfns, count);
-    if (i < 0)
-        return WK_E_NO_MEMORY;
-    if (lay_out(&gpu->sys.maps[i], writable) != 0) {
-        drop(&gpu->sys, (uint32_t)i);
-        return WK_E_NO_MEMORY;
-    }
-    /* Idle and read-write, as wk_gpu_sysmem_retire leaves one: the host has
-     * written nothing through it, so no frame joins the dirty set. */
-    gpu->sys.maps[i].live = 0;
-    gpu->sys.maps[i].last_use = ++gpu->sys.clock;
-    trim_idle(&gpu->sys);
-    return 1;
-}
-
 uint64_t wk_gpu_sysmem_mappings(const struct wk_gpu *gpu)
 {
     return gpu->sys.made;

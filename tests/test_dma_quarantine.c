@@ -192,19 +192,19 @@ static void steady_input(struct wk_vidmm *vm, uint32_t pages, uint32_t contexts)
     VT_OK(vm, wk_vidmm_reset(vm));
 }
 
-/* Issue 26: once an adapter has run an input, inputs that differ in the
- * system pages their allocations take and in how many contexts they make
- * get their DMA buffers at frames the kit's part of system memory fixes
- * (sysmem.c), whose host mappings exist already (guard.c makes the runs
- * after the first ahead): no new mapping. Before, an allocation's pages
- * moved the next free run, and each context then mapped its DMA buffer
- * afresh. Counted by the model (wk_gpu_sysmem_mappings), not timed. */
+/* Issue 26: once an adapter has run an input of CONTEXTS contexts, inputs
+ * that differ in the system pages their allocations take and make up to
+ * as many contexts get their DMA buffers at frames the kit's part of
+ * system memory fixes (sysmem.c), whose host mappings exist already: no
+ * new mapping. Before, an allocation's pages moved the next free run, and
+ * a context then mapped its DMA buffer afresh. Counted by the model
+ * (wk_gpu_sysmem_mappings), not timed. */
 static void test_steady_inputs_map_nothing(void **state)
 {
     struct vt_fixture *f = *state;
     struct wk_vidmm_config cfg = config();
     assert_true(vt_open(f, &cfg, NULL, 0));
-    steady_input(f->vm, 0, 1);
+    steady_input(f->vm, 0, CONTEXTS);
     uint64_t before = wk_gpu_sysmem_mappings(f->vm->gpu);
     for (uint32_t round = 0; round < 3; round++)
         for (uint32_t pages = 0; pages <= 24; pages += 3)

@@ -318,18 +318,11 @@ wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t c
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
 void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va);
 /*
- * wk_gpu_sysmem_prepare: a retired mapping of the list made ahead, as if
- * mapped (its first `writable` pages read-write, the rest read-only) and
- * retired at once, so that the first wk_gpu_sysmem_map_writable of it
- * makes no system call (for a host that knows which buffers come next: the
- * video memory manager's DMA buffers of one size, placed one after
- * another). 1 when it made one, 0 when an idle one was there already (no
- * system call), else WK_E_* as wk_gpu_sysmem_map (negative).
  * wk_gpu_sysmem_mappings: the host mappings the model has made
- * (wk_gpu_sysmem_map, _prepare) since it was created, idle ones taken back
- * not counted: what a host's test of its own steady state counts.
+ * (wk_gpu_sysmem_map and _map_writable) since it was created, idle ones
+ * taken back not counted: what a host's test of its own steady state
+ * counts.
  */
-int wk_gpu_sysmem_prepare(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable);
 uint64_t wk_gpu_sysmem_mappings(const struct wk_gpu *gpu);
 /*
  * A mapping with a read-only tail, for a host that hands out a view of

@@ -305,35 +305,6 @@ static void gpu_canaries(struct gbuf *b, int value)
     memset(b->ptr + b->size, value, gpu_tail(b));
 }
 
-/*
- * DMA buffers of one size land one after another in the kit's part of
- * system memory (sysmem.c), so the runs the next contexts get are known:
- * when the first of a size on a memory pool needs a new host mapping, the
- * DMA_RUNS_AHEAD runs after it inside that part get theirs too (made
- * retired, no page touched: an mmap pair each), and a fuzz input that
- * creates more contexts than any input before on that pool maps nothing
- * (issue 26: it used to map one run per new context). Sixteen: the
- * reference driver's sixteen contexts with eight in the quarantine fill
- * about that many; more ahead cost more at each build on a new pool than
- * they saved (0.12 mapping changes per mutated fuzz_prog input with 16,
- * 0.32 with 64, the steady state 0 with either). A run that something
- * else takes later only leaves an idle mapping unused.
- */
-#define DMA_RUNS_AHEAD 16u
-
-static void prepare_runs_after(struct wk_vidmm *vm, uint64_t first_pfn, uint64_t count)
-{
-    uint64_t end = vm->gpu_desc.sysmem_first_pfn + sysmem_kit_pages(vm);
-    uint64_t *pfns = calloc(count, sizeof(*pfns));
-    for (uint64_t j = 1, at = first_pfn + count; pfns && j <= DMA_RUNS_AHEAD && at + count <= end; j++, at += count) {
-        for (uint64_t k = 0; k < count; k++)
-            pfns[k] = at + k;
-        if (wk_gpu_sysmem_prepare(vm->gpu, pfns, count, count) < 0)
-            break;
-    }
-    free(pfns);
-}
-
 /* A mapping of `count` contiguous system pages, a run of kind `run`
  * (SYSMEM_RUN or SYSMEM_RUN_HIGH); 0 or an error. */
 static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count, int run)
@@ -348,8 +319,6 @@ static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count, 
                     (unsigned long long)count);
     }
     void *va = NULL;
-    if (run == SYSMEM_RUN && wk_gpu_sysmem_prepare(vm->gpu, pfns, count, count) == 1)
-        prepare_runs_after(vm, pfns[0], count);
     st = wk_gpu_sysmem_map(vm->gpu, pfns, count, &va);
     b->map_pfn = pfns[0];
     free(pfns);
