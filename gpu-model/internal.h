@@ -143,6 +143,7 @@ struct sysmem {
     uint32_t map_count;
     uint32_t map_capacity;
     uint64_t clock;               /* counts unmaps: the oldest idle map goes first */
+    uint64_t made;                /* host mappings made (wk_gpu_sysmem_mappings) */
     /* Pages [host_lo, host_hi) of the file: the hull of every segment
      * mapping live since the last reset. The host may have written any of
      * them, unseen: they read through the mapping, and reset punches them

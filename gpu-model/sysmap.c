@@ -71,6 +71,17 @@ static size_t reserved(uint64_t count)
     return bytes(count + 2);
 }
 
+/* Whether the frame list is one the model may map (0), or the error. */
+static wk_status check_list(const struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
+{
+    if (!pfns || count == 0 || count > gpu->desc.sysmem_pages)
+        return WK_E_INVALID_ARGUMENT;
+    for (uint64_t i = 0; i < count; i++)
+        if (!pfn_in_pool(gpu, pfns[i]))
+            return WK_E_INVALID_ARGUMENT;
+    return gpu->sys.fd < 0 ? WK_E_NOT_SUPPORTED : WK_OK;
+}
+
 /* Forgets mapping i (unmapping it); the last one takes its slot. */
 static void drop(struct sysmem *s, uint32_t i)
 {
@@ -218,6 +229,7 @@ static int64_t create(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count)
         return -1;
     }
     s->maps[s->map_count] = m;
+    s->made++;
     return s->map_count++;
 }
 
@@ -242,13 +254,11 @@ wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t c
 wk_status wk_gpu_sysmem_map_writable(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t count, uint64_t writable,
                                      void **va)
 {
-    if (!pfns || !va || count == 0 || count > gpu->desc.sysmem_pages || writable > count)
+    if (!va || writable > count)
         return WK_E_INVALID_ARGUMENT;
-    for (uint64_t i = 0; i < count; i++)
-        if (!pfn_in_pool(gpu, pfns[i]))
-            return WK_E_INVALID_ARGUMENT;
-    if (gpu->sys.fd < 0)
-        return WK_E_NOT_SUPPORTED;
+    wk_status st = check_list(gpu, pfns, count);
+    if (st != WK_OK)
+        return st;
     int64_t i = find_idle(gpu, pfns, count, writable);
     if (i < 0 || revive(&gpu->sys, i, writable) != 0) {
         i = create(gpu, pfns, count);
@@ -264,6 +274,11 @@ wk_status wk_gpu_sysmem_map_writable(struct wk_gpu *gpu, const uint64_t *pfns, u
         sysmem_mark(gpu, pfns[k] - gpu->desc.sysmem_first_pfn);
     *va = gpu->sys.maps[i].va;
     return WK_OK;
+}
+
+uint64_t wk_gpu_sysmem_mappings(const struct wk_gpu *gpu)
+{
+    return gpu->sys.made;
 }
 
 /* Keeps at most IDLE_MAX idle mappings: unmaps the one idle longest. */

@@ -169,6 +169,50 @@ static void test_reset_empties_the_quarantine(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* One fuzz-like input: `pages` system pages taken by an allocation in the
+ * aperture (its backing store) before `contexts` contexts come, the odd
+ * ones destroyed at once (quarantined), then the device and a reset. */
+static void steady_input(struct wk_vidmm *vm, uint32_t pages, uint32_t contexts)
+{
+    uint32_t device, ctx;
+    VT_OK(vm, wk_vidmm_create_device(vm, 0, &device));
+    if (pages) {
+        WK_ALLOCATION_REQUEST r;
+        vt_request_at(&r, (uint64_t)pages * WK_GPU_PAGE_SIZE, 1u << 2, 0, 0); /* segment 3, the aperture */
+        uint32_t a = vt_alloc(vm, device, &r);
+        VT_OK(vm, wk_vidmm_page_in(vm, a)); /* its backing store: system pages */
+        assert_non_null(allocation_get(vm, a)->pfns);
+    }
+    for (uint32_t i = 0; i < contexts; i++) {
+        VT_OK(vm, wk_vidmm_create_context(vm, device, 0, &ctx));
+        if (i & 1)
+            VT_OK(vm, wk_vidmm_destroy_context(vm, ctx));
+    }
+    VT_OK(vm, wk_vidmm_destroy_device(vm, device));
+    VT_OK(vm, wk_vidmm_reset(vm));
+}
+
+/* Issue 26: once an adapter has run an input of CONTEXTS contexts, inputs
+ * that differ in the system pages their allocations take and make up to
+ * as many contexts get their DMA buffers at frames the kit's part of
+ * system memory fixes (sysmem.c), whose host mappings exist already: no
+ * new mapping. Before, an allocation's pages moved the next free run, and
+ * a context then mapped its DMA buffer afresh. Counted by the model
+ * (wk_gpu_sysmem_mappings), not timed. */
+static void test_steady_inputs_map_nothing(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg = config();
+    assert_true(vt_open(f, &cfg, NULL, 0));
+    steady_input(f->vm, 0, CONTEXTS);
+    uint64_t before = wk_gpu_sysmem_mappings(f->vm->gpu);
+    for (uint32_t round = 0; round < 3; round++)
+        for (uint32_t pages = 0; pages <= 24; pages += 3)
+            steady_input(f->vm, pages, 1 + (pages + round) % CONTEXTS);
+    assert_int_equal(wk_gpu_sysmem_mappings(f->vm->gpu), before);
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +220,7 @@ int main(void)
         VT_TEST(test_frames_held_until_the_last_device),
         VT_TEST(test_stale_write_reported_on_leaving),
         VT_TEST(test_reset_empties_the_quarantine),
+        VT_TEST(test_steady_inputs_map_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

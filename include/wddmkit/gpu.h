@@ -318,6 +318,13 @@ wk_status wk_gpu_sysmem_map(struct wk_gpu *gpu, const uint64_t *pfns, uint64_t c
 void wk_gpu_sysmem_unmap(struct wk_gpu *gpu, void *va, uint64_t count);
 void wk_gpu_sysmem_retire(struct wk_gpu *gpu, void *va);
 /*
+ * wk_gpu_sysmem_mappings: the host mappings the model has made
+ * (wk_gpu_sysmem_map and _map_writable) since it was created, idle ones
+ * taken back not counted: what a host's test of its own steady state
+ * counts.
+ */
+uint64_t wk_gpu_sysmem_mappings(const struct wk_gpu *gpu);
+/*
  * A mapping with a read-only tail, for a host that hands out a view of
  * pages it must not see written past a point (the video memory manager's
  * DxgkDdiPatch and paging-buffer views: a write there faults at the

@@ -305,13 +305,14 @@ static void gpu_canaries(struct gbuf *b, int value)
     memset(b->ptr + b->size, value, gpu_tail(b));
 }
 
-/* A mapping of `count` contiguous system pages; 0 or an error. */
-static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count)
+/* A mapping of `count` contiguous system pages, a run of kind `run`
+ * (SYSMEM_RUN or SYSMEM_RUN_HIGH); 0 or an error. */
+static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count, int run)
 {
     uint64_t *pfns = calloc(count, sizeof(*pfns));
     if (!pfns)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for %s", b->what);
-    wk_status st = sysmem_pages_alloc(vm, count, 1, pfns);
+    wk_status st = sysmem_pages_alloc(vm, count, run, pfns);
     if (st != WK_OK) {
         free(pfns);
         return fail(vm, st, "no contiguous system memory for %s (%llu pages)", b->what,
@@ -330,13 +331,13 @@ static wk_status map_block(struct wk_vidmm *vm, struct gbuf *b, uint64_t count)
     return WK_OK;
 }
 
-wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
-                            const char *what)
+static wk_status alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve, int run,
+                           const char *what)
 {
     memset(b, 0, sizeof(*b));
     b->what = what;
     uint64_t pages = round_pages(size ? size : 1) / PAGE;
-    wk_status st = map_block(vm, b, pages > reserve ? pages : reserve);
+    wk_status st = map_block(vm, b, pages > reserve ? pages : reserve, run);
     if (st != WK_OK) {
         memset(b, 0, sizeof(*b));
         return st;
@@ -349,9 +350,15 @@ wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, 
     return WK_OK;
 }
 
+wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
+                            const char *what)
+{
+    return alloc_gpu(vm, b, size, reserve, SYSMEM_RUN_HIGH, what);
+}
+
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what)
 {
-    return gbuf_alloc_gpu_in(vm, b, size, 0, what);
+    return alloc_gpu(vm, b, size, 0, SYSMEM_RUN, what);
 }
 
 int gbuf_resize_gpu(struct gbuf *b, uint64_t size)

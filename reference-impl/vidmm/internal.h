@@ -758,7 +758,8 @@ void gbuf_unregister(struct wk_vidmm *vm, struct gbuf *b);
 wk_status gbuf_alloc_gpu(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, const char *what);
 /* The same at the end of a block of at least `reserve` pages (just the
  * buffer's pages when it needs more), so that it can change size in place
- * (gbuf_resize_gpu). */
+ * (gbuf_resize_gpu), placed from the top of the kit's half of system
+ * memory (SYSMEM_RUN_HIGH, sysmem.c): the paging buffer's. */
 wk_status gbuf_alloc_gpu_in(struct wk_vidmm *vm, struct gbuf *b, uint64_t size, uint64_t reserve,
                             const char *what);
 /* Makes a GPU-visible buffer `size` bytes long in its own block, without a
@@ -935,7 +936,13 @@ wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *
 
 /* sysmem.c ---------------------------------------------------------------- */
 
+/* contiguous: 0 (SYSMEM_SCATTERED) for an allocation's backing pages,
+ * else one run in the kit's half of system memory (sysmem.c), from its
+ * bottom (SYSMEM_RUN) or its top (SYSMEM_RUN_HIGH: the paging buffer). */
+enum { SYSMEM_SCATTERED = 0, SYSMEM_RUN = 1, SYSMEM_RUN_HIGH = 2 };
 wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns);
+/* The pages at the bottom of system memory the kit's runs prefer. */
+uint64_t sysmem_kit_pages(const struct wk_vidmm *vm);
 /* Back to the first scattered page of a fresh adapter (create, reset). */
 void sysmem_rewind(struct wk_vidmm *vm);
 /* vidmm.c: every placement heap in the shape its contents give, as a start,

@@ -42,7 +42,8 @@ static uint32_t buffer_size(const struct wk_vidmm *vm)
  * reconfigured adapter moves no other page: allocations get the same PFNs
  * whatever the paging buffer's size, and wk_vidmm_reconfigure resizes it
  * in place (gbuf_resize_gpu: zeroed, new canaries, no system call). A
- * larger size gets a block of its own, made again on a change. A fresh
+ * larger size gets a block of its own (block_pages), made again when a
+ * change needs another block. A fresh
  * adapter builds the same block, so it hands out the same PFNs as a
  * reconfigured one (tests/test_vidmm_kitgaps.c, tests/test_paging_window.c).
  */
@@ -52,12 +53,27 @@ static uint64_t window_pages(const struct wk_vidmm *vm)
     return (own + WK_GPU_PAGE_SIZE - 1) / WK_GPU_PAGE_SIZE;
 }
 
-/* The block a started adapter gives a buffer of this size. */
-static uint64_t block_bytes(const struct wk_vidmm *vm, uint32_t size)
+/* The pages of the block a started adapter gives a buffer of this size:
+ * the window, or for a larger size the next power of two. A block of the
+ * buffer's exact size gave each configured size its own frames, so its own
+ * host mapping (gpu-model/sysmap.c keeps them by frame list): a fuzz input
+ * whose paging buffer was a few bytes longer than any before mapped again
+ * (issue 26). With classes, sizes of one class resize in place, and the
+ * classes are few, each mapped once on a memory pool (the block sits at the
+ * top of the kit's half of system memory, sysmem.c, at the same frames on
+ * every adapter built alike). */
+static uint64_t block_pages(const struct wk_vidmm *vm, uint32_t size)
 {
     uint64_t pages = ((uint64_t)(size ? size : 1) + WK_GPU_PAGE_SIZE - 1) / WK_GPU_PAGE_SIZE;
-    uint64_t window = window_pages(vm);
-    return (pages > window ? pages : window) * WK_GPU_PAGE_SIZE;
+    uint64_t block = window_pages(vm);
+    while (block < pages)
+        block *= 2;
+    return block;
+}
+
+static uint64_t block_bytes(const struct wk_vidmm *vm, uint32_t size)
+{
+    return block_pages(vm, size) * WK_GPU_PAGE_SIZE;
 }
 
 /* reserve: the pages of the block the buffer ends (0: its own pages). */
@@ -93,7 +109,7 @@ void paging_start(struct wk_vidmm *vm)
 {
     char last[sizeof(vm->last_error)];
     memcpy(last, vm->last_error, sizeof(last));
-    if (ensure_buffer(vm, window_pages(vm)) == WK_OK || ensure_buffer(vm, 0) == WK_OK) {
+    if (ensure_buffer(vm, block_pages(vm, buffer_size(vm))) == WK_OK || ensure_buffer(vm, 0) == WK_OK) {
         vm->paging_kept = 1;
         paging_place(vm); /* in the driver's PagingBufferSegmentId (paging_place.c) */
         memcpy(vm->last_error, last, sizeof(last));

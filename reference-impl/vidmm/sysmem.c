@@ -8,6 +8,24 @@
  * an allocation are taken one by one from alternating ends of the pool, in a
  * seed-determined pattern, so MDLs are scattered as real ones are and a
  * driver that assumes MmGetMdlPfnArray(mdl)[0] + i is caught.
+ *
+ * The kit's area: where a DMA or paging buffer lands is the kernel's
+ * choice (facts §4.1 X1, G10: the driver asks for system memory, never for
+ * frames), and the kit chooses the bottom of system memory (kit_end) for
+ * every contiguous run, while an allocation's scattered pages come from the
+ * rest. Before, both shared one pool, and a context's DMA buffer
+ * landed wherever the input's allocations had left the next free run: its
+ * frames, so its host mapping (gpu-model/sysmap.c keeps them by frame
+ * list), differed from input to input, a new mapping each time (issue 26).
+ * Now the frames of the kit's runs depend only on the runs themselves (how
+ * many contexts, which paging buffer), so the same few mappings serve
+ * every input, and every adapter built on the same memory pool. The parts
+ * are a preference, not a reservation: a request that finds no room in its
+ * own part takes any free pages, as before, so allocations have all of
+ * system memory as they had (only how its free pages are split into runs
+ * differs), and what a test sees change is frame numbers. The paging buffer's block is placed from the top of the
+ * kit's part and the other runs from its bottom (SYSMEM_RUN_HIGH): a
+ * paging buffer of another size then moves no DMA buffer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +62,46 @@ wk_status sysmem_pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
     return st;
 }
 
+/* The end of the kit's part: the lower half of system memory, at most
+ * KIT_PAGES. A fixed size, so that adapters of any description with enough
+ * system memory lay the kit's runs out alike (the same pages of the model's
+ * file, whatever the first PFN): an adapter built on a parked memory pool
+ * (docs/gpu-model.md) finds the mappings the one before made. 512 KiB: the
+ * reference driver's sixteen contexts and eight quarantined DMA buffers
+ * (16 KiB each), its paging buffer and the dummy page, with room to spare. */
+#define KIT_PAGES 128u
+
+static uint64_t kit_end(const struct wk_vidmm *vm)
+{
+    uint64_t half = vm->gpu_desc.sysmem_pages / 2;
+    return (half < KIT_PAGES ? half : KIT_PAGES) * PAGE;
+}
+
+uint64_t sysmem_kit_pages(const struct wk_vidmm *vm)
+{
+    return kit_end(vm) / PAGE;
+}
+
+/* r inside [lo, hi) of the heap when that window is not empty, else (or
+ * when the window has no room) anywhere. */
+static wk_status place_preferring(struct wk_vidmm *vm, struct wk_place_request r, uint64_t lo, uint64_t hi,
+                                  uint64_t *off)
+{
+    struct wk_place_request in = r;
+    in.lo = lo;
+    in.hi = hi;
+    if ((hi ? hi : vm->gpu_desc.sysmem_pages * PAGE) > lo && wk_place_alloc(vm->sys_heap, &in, off) == WK_OK)
+        return WK_OK;
+    return wk_place_alloc(vm->sys_heap, &r, off) == WK_OK ? WK_OK : WK_E_NO_SPACE;
+}
+
 static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous, uint64_t *pfns)
 {
     const uint64_t first = vm->gpu_desc.sysmem_first_pfn;
     if (contiguous) {
-        struct wk_place_request r = { count * PAGE, PAGE, 0, 0, 0 };
+        struct wk_place_request r = { count * PAGE, PAGE, 0, 0, contiguous == SYSMEM_RUN_HIGH };
         uint64_t off;
-        if (wk_place_alloc(vm->sys_heap, &r, &off) != WK_OK)
+        if (place_preferring(vm, r, 0, kit_end(vm), &off) != WK_OK)
             return WK_E_NO_SPACE;
         for (uint64_t i = 0; i < count; i++) {
             pfns[i] = first + off / PAGE + i;
@@ -61,7 +112,7 @@ static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
     for (uint64_t i = 0; i < count; i++) {
         struct wk_place_request r = { PAGE, PAGE, 0, 0, next_scatter_bit(vm) };
         uint64_t off;
-        if (wk_place_alloc(vm->sys_heap, &r, &off) != WK_OK) {
+        if (place_preferring(vm, r, kit_end(vm), 0, &off) != WK_OK) {
             sysmem_pages_free(vm, pfns, i);
             return WK_E_NO_SPACE;
         }
