@@ -198,6 +198,7 @@ static void test_patch_address(void **state)
     ht_nop(&b);
     uint32_t fill = ht_fill(&b, 0, 64, 0);
     memset(list, 0, sizeof list);
+    list[0].hDeviceSpecificAllocation = (HANDLE)(uintptr_t)0x1000; /* an allocation, not an unbind */
     list[0].SegmentId = HERON_SEGMENT_LOCAL_VISIBLE;
     list[0].PhysicalAddress.QuadPart = (LONGLONG)(HT_LOCAL + 0x20000);
     memset(patch, 0, sizeof patch);

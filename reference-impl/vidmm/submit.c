@@ -179,9 +179,18 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
  * no VidMm hands over and its hardware cannot hold. With a binding, only
  * an address inside the named segment (its end included: a reference to 0
  * bytes at an allocation's end) is judged.
+ *
+ * Nor does the kernel hand a placement with a NULL hDeviceSpecificAllocation:
+ * NULL "expresses an unbind" (facts §4.7), an entry with no allocation, so
+ * no segment it was "last paged into" (SegmentId 0). A bare Patch may list
+ * NULL with a segment and an address; a driver that skips unbind entries,
+ * as an outsider's does, was blamed for leaving that slot unpatched. Such an
+ * entry is not judged, with or without a binding.
  */
 static int value_judged(struct wk_vidmm *vm, const DXGK_ALLOCATIONLIST *al, uint64_t want)
 {
+    if (!al->hDeviceSpecificAllocation)
+        return 0;
     if (!vm->binding)
         return 1;
     const struct segment *g = segment_get(vm, al->SegmentId);

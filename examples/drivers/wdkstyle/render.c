@@ -308,7 +308,8 @@ HeronDdiRender(
 
 //
 // Patch cannot fail: an entry outside the submitted range or the list is
-// skipped, an allocation that is not resident (SegmentId 0) has no address
+// skipped, an unbind entry (a NULL allocation handle) has no allocation to
+// point at, an allocation that is not resident (SegmentId 0) has no address
 // yet, an entry naming no segment Heron reported is none the kernel hands
 // over (the allocation's segment is one of the adapter's), and a paging
 // buffer has no patch locations.
@@ -354,7 +355,8 @@ HeronDdiPatch(
         }
 
         Entry = &pPatch->pAllocationList[PatchLocation->AllocationIndex];
-        if (Entry->SegmentId == 0 || Entry->SegmentId > HERON_SEGMENT_COUNT) {
+        if (Entry->hDeviceSpecificAllocation == NULL || Entry->SegmentId == 0 ||
+            Entry->SegmentId > HERON_SEGMENT_COUNT) {
             continue;
         }
 
