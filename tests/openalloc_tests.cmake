@@ -27,3 +27,18 @@ foreach(way device_handles no_open_allocation)
     PASS_REGULAR_EXPRESSION "99 of 99 cases in [0-9.]+ s: 72 pass, 27 skip\nRESULT: all as expected"
     FAIL_REGULAR_EXPRESSION "DRV-CRASH-001|POOL-LEAK-001")
 endforeach()
+
+# fuzz.cross_device_list: a fuzz_prog input (outsider 6's) that renders on
+# device 1's context with an allocation of device 0 in the list. No kernel
+# hands a driver that list (the allocation was opened on device 0 only):
+# the kit refuses the render before Render, for the reference and the
+# driver under test alike. The strict wrapper above refuses such a list
+# itself, so without the kit's refusal the differential reports a false
+# finding ("the driver under test returned WK_E_DRIVER_FAILED, the
+# reference WK_OK").
+add_test(NAME fuzz.cross_device_list
+  COMMAND ${CMAKE_COMMAND} -E env WK_DRIVER=$<TARGET_FILE:wk_test_device_handles>
+          $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/regressions/osprey-cross-device-list.bin)
+set_tests_properties(fuzz.cross_device_list PROPERTIES LABELS "unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "replay: 1 inputs ran"
+  FAIL_REGULAR_EXPRESSION "FINDING")

@@ -364,6 +364,27 @@ static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t
     return submit_piece(vm, j, 0, (uint32_t)written, 0, count, fence);
 }
 
+/*
+ * An allocation of another device in a context's list. The list carries the
+ * driver's handle for each allocation *on the context's device*, which only
+ * DxgkDdiOpenAllocation on that device makes (facts §4.7, §5.13): the kernel
+ * converts the UMD's allocation handles for the rendering device and fails
+ * the call for one that device never opened, so no driver is handed another
+ * device's allocation. The kit opens an allocation on its creating device
+ * only, so such a render is refused here, before Render, alike for every
+ * driver (a fuzz input that asked for it once made an outsider's driver,
+ * which checks the object's device, differ from the reference: a false
+ * finding).
+ */
+static wk_status foreign_entry_refused(struct wk_vidmm *vm, uint32_t i, const struct allocation *a,
+                                      const struct context *c)
+{
+    return fail(vm, WK_E_INVALID_ARGUMENT,
+                "allocation-list entry %u names an allocation of device %u, not of the context's device %u: the "
+                "kernel hands a driver only allocations opened on the rendering device",
+                i, a->device, c->device);
+}
+
 static wk_status check_inputs(struct wk_vidmm *vm, const struct wk_vidmm_render *in, struct context **c)
 {
     if (vm->dead)
@@ -378,10 +399,14 @@ static wk_status check_inputs(struct wk_vidmm *vm, const struct wk_vidmm_render 
         return judgeable;
     if (in->list_length > 65536 || in->patch_in_length > 1048576 || in->command_length > (64u << 20))
         return fail(vm, WK_E_LIMIT, "render inputs beyond the kit's limits");
-    for (uint32_t i = 0; i < in->list_length; i++)
-        if (in->list[i].allocation && !allocation_get(vm, in->list[i].allocation))
+    for (uint32_t i = 0; i < in->list_length; i++) {
+        const struct allocation *a = in->list[i].allocation ? allocation_get(vm, in->list[i].allocation) : NULL;
+        if (in->list[i].allocation && !a)
             return fail(vm, WK_E_NOT_FOUND, "allocation-list entry %u names no allocation (%u)", i,
                         in->list[i].allocation);
+        if (a && a->device != (*c)->device)
+            return foreign_entry_refused(vm, i, a, *c);
+    }
     return WK_OK;
 }
 

@@ -102,6 +102,15 @@ static const DXGK_ALLOCATIONLIST *translate(const DXGK_ALLOCATIONLIST *list, UIN
  * caller's list pointer. */
 static NTSTATUS render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 {
+    /* A strict driver: an object opened on another device than the
+     * context's is refused (the kernel never lists one: the kit refuses
+     * such a render before Render, tests/openalloc_tests.cmake). */
+    const struct rd_context *context = hContext;
+    for (UINT i = 0; pRender->pAllocationList && i < pRender->AllocationListSize; i++) {
+        const struct dev_alloc *w = pRender->pAllocationList[i].hDeviceSpecificAllocation;
+        if (w && w->device != context->device)
+            return STATUS_INVALID_HANDLE;
+    }
     const DXGK_ALLOCATIONLIST *ours = translate(pRender->pAllocationList, pRender->AllocationListSize);
     if (pRender->AllocationListSize && !ours)
         return STATUS_INVALID_PARAMETER;
