@@ -348,6 +348,10 @@ static void build_patch_case(struct vt_fixture *f, struct patch_case *c)
     struct wk_gpu_writer w;
     wk_gpu_writer_init(&w, c->dma, sizeof(c->dma));
     VT_OK(f->vm, wk_gpu_emit_copy(&w, 0, 0, 256));
+    /* The driver's handles, as the kernel lists them: an entry with a
+     * NULL handle is an unbind, whose value PATCH-VALUE-001 does not judge. */
+    c->list[0].hDeviceSpecificAllocation = sa.device_handle;
+    c->list[1].hDeviceSpecificAllocation = sb.device_handle;
     c->list[0].SegmentId = sa.segment_id;
     c->list[0].PhysicalAddress.QuadPart = (LONGLONG)sa.gpu_address;
     c->list[1].SegmentId = sb.segment_id;

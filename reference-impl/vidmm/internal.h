@@ -265,6 +265,9 @@ struct km_dpc {
  * WK_KM_MEMORY_*), the DDI that made them and the size asked for. Past
  * KM_MEM_SLOTS such keys, four more slots count the rest together, by kind
  * and by whether DriverEntry made them, their bytes summed. */
+/* The bytes of contiguous memory the driver holds from its DDIs, which
+ * take the adapter's system pages (DriverEntry's are the process's). */
+uint64_t km_contiguous_bytes(struct wk_vidmm *vm);
 #define KM_MEM_SLOTS 32
 #define KM_MEM_ALL_SLOTS (KM_MEM_SLOTS + 4)
 struct km_mem_slot {

@@ -361,6 +361,19 @@ static uint64_t service_memory_recorded(uint32_t kind, size_t bytes)
     return vm->km_serial << MEM_OWNER_SLOT_BITS | (slot + 1);
 }
 
+uint64_t km_contiguous_bytes(struct wk_vidmm *vm)
+{
+    uint64_t bytes = 0;
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i < KM_MEM_ALL_SLOTS; i++) {
+        const struct km_mem_slot *m = &vm->km_mem[i];
+        if (m->kind == WK_KM_MEMORY_CONTIGUOUS && m->ddi != (uint32_t)WK_DDI_DRIVER_ENTRY)
+            bytes += m->bytes;
+    }
+    pthread_mutex_unlock(&lock);
+    return bytes;
+}
+
 static void service_memory_released(uint64_t owner, uint32_t kind, size_t bytes)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */

@@ -166,6 +166,21 @@ static struct allocation *oldest_in(struct wk_vidmm *vm, uint32_t segment,
     return NULL;
 }
 
+/* No room for an allocation's n backing pages: the count, and when the
+ * driver's own contiguous memory holds part of the adapter's system pages
+ * (its rings, fence pages), how much: an outsider read "a limit of the kit's
+ * memory" where their driver had taken the pages. */
+static wk_status exhausted(struct wk_vidmm *vm, uint64_t n)
+{
+    uint64_t contiguous = (km_contiguous_bytes(vm) + PAGE - 1) / PAGE;
+    if (!contiguous)
+        return fail(vm, WK_E_NO_SPACE, "system memory exhausted (%llu pages needed)", (unsigned long long)n);
+    return fail(vm, WK_E_NO_SPACE,
+                "system memory exhausted (%llu pages needed; of the adapter's %llu, the driver's contiguous memory "
+                "holds %llu)",
+                (unsigned long long)n, (unsigned long long)vm->gpu_desc.sysmem_pages, (unsigned long long)contiguous);
+}
+
 static wk_status backing_pages(struct wk_vidmm *vm, struct allocation *a)
 {
     if (a->pfns)
@@ -177,7 +192,7 @@ static wk_status backing_pages(struct wk_vidmm *vm, struct allocation *a)
     if (sysmem_pages_alloc(vm, n, 0, a->pfns) != WK_OK) {
         free(a->pfns);
         a->pfns = NULL;
-        return fail(vm, WK_E_NO_SPACE, "system memory exhausted (%llu pages needed)", (unsigned long long)n);
+        return exhausted(vm, n);
     }
     a->pfn_count = n;
     mdl_init(vm, &a->mdl, a->pfns, n, a->size);
