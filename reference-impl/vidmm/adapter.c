@@ -302,25 +302,11 @@ static wk_status query_caps(struct wk_vidmm *vm)
 {
     DXGK_DRIVERCAPS caps;
     memset(&caps, 0, sizeof(caps));
-    DXGKARG_QUERYADAPTERINFO q;
-    memset(&q, 0, sizeof(q));
-    q.Type = DXGKQAITYPE_DRIVERCAPS;
-    q.OutputDataSize = sizeof(caps);
-    struct garg g_caps, g_q; /* guarded copies (guard_args.c) */
-    q.pOutputData = garg_in(vm, &g_caps, &caps, sizeof(caps), "DXGK_DRIVERCAPS output (pOutputData)");
-    DXGKARG_QUERYADAPTERINFO *pq =
-        garg_in(vm, &g_q, &q, sizeof(q), "DXGKARG_QUERYADAPTERINFO argument (*pQueryAdapterInfo)");
-    NTSTATUS st = STATUS_UNSUCCESSFUL;
-    wk_status crashed;
-    DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             st = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, pq);
-             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, pq, &st));
-    wk_status guard = garg_out(vm, &g_q, WK_DDI_QUERY_ADAPTER_INFO, crashed);
-    wk_status guard_caps = garg_out(vm, &g_caps, WK_DDI_QUERY_ADAPTER_INFO, crashed);
-    if (crashed != WK_OK)
-        return crashed;
-    if (guard != WK_OK || guard_caps != WK_OK)
-        return guard != WK_OK ? guard : guard_caps;
+    NTSTATUS st;
+    wk_status call = query_adapter_info(vm, DXGKQAITYPE_DRIVERCAPS, NULL, 0, NULL, &caps, sizeof(caps),
+                                        "DXGK_DRIVERCAPS output (pOutputData)", &st);
+    if (call != WK_OK)
+        return call;
     if (st != STATUS_SUCCESS)
         return violate(vm, R_CAPS_STATUS, WK_DDI_QUERY_ADAPTER_INFO,
                        "DRIVERCAPS returned 0x%08x, expected STATUS_SUCCESS", (unsigned)st);

@@ -825,6 +825,13 @@ struct garg {
     void *kit;
     uint64_t size;
 };
+/* query_adapter.c: one DxgkDdiQueryAdapterInfo call of `type`, its
+ * argument, input (none when in_size is 0: pInputData NULL) and output on
+ * guarded buffers, copied back to in and out after it. The driver's status
+ * in *status; the call's own result: a crash, or MEM-GUARD-001 of the
+ * checks after it. */
+wk_status query_adapter_info(struct wk_vidmm *vm, DXGK_QUERYADAPTERINFOTYPE type, void *in, UINT in_size,
+                             const char *in_name, void *out, UINT out_size, const char *out_name, NTSTATUS *status);
 /* What to hand the driver: a guarded copy of kit[0, size), or kit itself
  * when none can be made (unguarded, as before). Before the DDI call. */
 void *garg_in(struct wk_vidmm *vm, struct garg *g, void *kit, uint64_t size, const char *what);

@@ -39,34 +39,12 @@ static const struct query_names names_v3 = { "DXGK_QUERYSEGMENTIN input (pInputD
 static const struct query_names names_v4 = { "DXGK_QUERYSEGMENTIN4 input (pInputData)",
                                               "DXGK_QUERYSEGMENTOUT4 output (pOutputData)" };
 
-/* One QueryAdapterInfo call: the argument, the input and the output on
- * guarded buffers, copied back to in and out after it; the output's
- * pSegmentDescriptor, when set, already points at a guarded array. The
- * call's status, or a MEM-GUARD-001 of the checks after it. */
+/* One QueryAdapterInfo call (query_adapter.c); the output's
+ * pSegmentDescriptor, when set, already points at a guarded array. */
 static wk_status query(struct wk_vidmm *vm, void *in, UINT in_size, void *out, UINT out_size,
                        DXGK_QUERYADAPTERINFOTYPE type, const struct query_names *names, NTSTATUS *status)
 {
-    DXGKARG_QUERYADAPTERINFO q;
-    memset(&q, 0, sizeof(q));
-    q.Type = type;
-    q.InputDataSize = in_size;
-    q.OutputDataSize = out_size;
-    struct garg g[3];
-    q.pInputData = garg_in(vm, &g[0], in, in_size, names->in);
-    q.pOutputData = garg_in(vm, &g[1], out, out_size, names->out);
-    DXGKARG_QUERYADAPTERINFO *pq =
-        garg_in(vm, &g[2], &q, sizeof(q), "DXGKARG_QUERYADAPTERINFO argument (*pQueryAdapterInfo)");
-    wk_status crashed;
-    *status = STATUS_UNSUCCESSFUL;
-    DDI_CALL(vm, WK_DDI_QUERY_ADAPTER_INFO, crashed,
-             *status = vm->ddi.DxgkDdiQueryAdapterInfo(vm->miniport, pq);
-             ddi_rewrite(vm, WK_DDI_QUERY_ADAPTER_INFO, pq, status));
-    wk_status guard = WK_OK;
-    for (int i = 2; i >= 0; i--) {
-        wk_status one = garg_out(vm, &g[i], WK_DDI_QUERY_ADAPTER_INFO, crashed);
-        guard = guard != WK_OK ? guard : one;
-    }
-    return crashed != WK_OK ? crashed : guard;
+    return query_adapter_info(vm, type, in, in_size, names->in, out, out_size, names->out, status);
 }
 
 static wk_status check_call(struct wk_vidmm *vm, NTSTATUS st, const char *which)
