@@ -434,6 +434,7 @@ static struct {
     DRIVER_INITIALIZATION_DATA ref;
     VOID *miniport;
     HANDLE device, context, allocations[4];
+    HANDLE system_device, system_context; /* the kernel's, made at adapter start */
 } T;
 
 static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
@@ -455,14 +456,16 @@ static NTSTATUS t_add_device(const PDEVICE_OBJECT pdo, VOID **context)
 static NTSTATUS t_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
 {
     NTSTATUS st = T.ref.DxgkDdiCreateDevice(hAdapter, args);
-    T.device = NT_SUCCESS(st) ? args->hDevice : NULL;
+    HANDLE *slot = args->Flags.SystemDevice ? &T.system_device : &T.device;
+    *slot = NT_SUCCESS(st) ? args->hDevice : NULL;
     return st;
 }
 
 static NTSTATUS t_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
 {
     NTSTATUS st = T.ref.DxgkDdiCreateContext(hDevice, args);
-    T.context = NT_SUCCESS(st) ? args->hContext : NULL;
+    HANDLE *slot = args->Flags.SystemContext ? &T.system_context : &T.context;
+    *slot = NT_SUCCESS(st) ? args->hContext : NULL;
     return st;
 }
 
@@ -511,6 +514,10 @@ static void release_dead(void)
         }
     if (T.device)
         T.ref.DxgkDdiDestroyDevice(T.device);
+    if (T.system_context)
+        T.ref.DxgkDdiDestroyContext(T.system_context);
+    if (T.system_device)
+        T.ref.DxgkDdiDestroyDevice(T.system_device);
     if (T.miniport)
         T.ref.DxgkDdiRemoveDevice(T.miniport);
     memset(&T, 0, sizeof(T));

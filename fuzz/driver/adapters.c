@@ -201,6 +201,14 @@ static void cannot_build(enum wk_fuzz_role role, struct wk_vidmm *vm, const char
     if (role == WK_FUZZ_REF)
         wk_fuzz_kit_invariant("fuzz_driver", vm, "the reference adapter does not build: %s: %s", step,
                               wk_status_name(st));
+    /* A rule the driver broke while the adapter started (a crash in the
+     * kernel's system device or context, in StartDevice, a query) is a
+     * finding like any other, signed with its rule: the engine keeps the
+     * input and repro names the bug, where a bare abort named only the
+     * signal. */
+    const char *harness = wk_fuzzdrv_state()->harness_seen;
+    if (vm)
+        wk_fuzz_check(harness ? harness : "fuzz_driver", WK_FUZZ_DUT, vm, "while the adapter started");
     fprintf(stderr, "fuzz_driver: cannot bring up the driver under test (%s): %s: %s: %s\n",
             wk_fuzz_driver_name(), step, wk_status_name(st), vm ? wk_vidmm_last_error(vm) : "");
     abort(); /* the driver cannot be fuzzed with these knobs: loud, and the engine keeps the input */
