@@ -1895,6 +1895,23 @@ static void test_kdpc_runs_at_the_dpc_point(void **state)
     run_close(r);
 }
 
+/* POOL-LEAK-001 names the DDI whose blocks are left, as MEM-LEAK-001 does:
+ * an outsider's leak said only the tag and the size, and they searched
+ * every DDI that allocates with that tag. */
+static void test_pool_leak_names_the_ddi(void **state)
+{
+    (void)state;
+    struct rule_case c = { "POOL-LEAK-001", sc_render_then_stop, NULL, MUT_POOL_LEAK, 0 };
+    struct run *r = run_armed_scenario(&c);
+    struct wk_violation v[4];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(r->vm, v, 4, &total);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(v[0].message, "1 pool block (24 bytes) tagged 'lMKW'"));
+    assert_non_null(strstr(v[0].message, "still allocated after DxgkDdiRemoveDevice, made by DxgkDdiRender (1)"));
+    run_close(r);
+}
+
 /* The MEM-LEAK-001 line names each kind apart, with the count, the size the
  * driver asked for, the routine and the DDI that made it and what was the
  * last chance to release it: one line for the mapping (km.h's own memory:
@@ -2173,13 +2190,14 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 10];
+    struct CMUnitTest tests[NCASES + NSECOND + 11];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_companion_on_a_reported_node);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem_leak_names_what_and_where);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_pool_leak_names_the_ddi);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unset_fields_read_as_the_fill);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);

@@ -255,6 +255,7 @@ struct km_pool_tag {
     int used;
     uint64_t blocks, bytes;             /* allocated in DDIs since DriverEntry */
     uint64_t entry_blocks, entry_bytes; /* allocated in DriverEntry */
+    uint32_t by_ddi[WK_DDI_COUNT];      /* of `blocks`, live ones by the DDI that made them */
 };
 struct km_dpc {
     void *dpc;

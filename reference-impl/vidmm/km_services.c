@@ -140,9 +140,17 @@ static void service_fail(const char *line)
 /* Pool accounting                                                      */
 /* ------------------------------------------------------------------ */
 
-/* The owner word: the adapter's serial, and whether DriverEntry allocated
- * the block (a driver without DxgkDdiUnload keeps those for its life). */
+/* The owner word: the adapter's serial, the DDI that allocated the block
+ * (7 bits: crash_slot.c asserts the DDIs fit; POOL-LEAK-001 names it), and
+ * whether DriverEntry allocated it (a driver without DxgkDdiUnload keeps
+ * those for its life). */
 #define OWNER_FROM_DRIVER_ENTRY 1u
+#define POOL_OWNER_SERIAL_SHIFT 8
+
+static enum wk_ddi pool_owner_ddi(uint64_t owner)
+{
+    return (enum wk_ddi)((owner >> 1) & 0x7Fu);
+}
 
 static struct km_pool_tag *tag_slot(struct wk_vidmm *vm, uint32_t tag)
 {
@@ -164,7 +172,8 @@ static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
     struct wk_vidmm *vm = call_current_vm();
     if (!vm || !vm->km_serial)
         return 0;
-    int in_entry = call_current_ddi() == WK_DDI_DRIVER_ENTRY;
+    enum wk_ddi ddi = call_current_ddi();
+    int in_entry = ddi == WK_DDI_DRIVER_ENTRY;
     pthread_mutex_lock(&lock);
     struct km_pool_tag *t = tag_slot(vm, tag);
     if (in_entry) {
@@ -173,9 +182,11 @@ static uint64_t service_pool_allocated(uint32_t tag, size_t bytes)
     } else {
         t->blocks++;
         t->bytes += bytes;
+        t->by_ddi[(unsigned)ddi < WK_DDI_COUNT ? ddi : WK_DDI_NONE]++;
     }
     pthread_mutex_unlock(&lock);
-    return vm->km_serial << 1 | (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
+    return vm->km_serial << POOL_OWNER_SERIAL_SHIFT | (uint64_t)((unsigned)ddi & 0x7Fu) << 1 |
+           (in_entry ? OWNER_FROM_DRIVER_ENTRY : 0);
 }
 
 /* A case's injected failure (inject.c): counted inside the DDI it names,
@@ -192,7 +203,7 @@ static void service_pool_freed(uint64_t owner, uint32_t tag, size_t bytes)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     pthread_mutex_lock(&lock);
-    struct wk_vidmm *vm = adapter_of(owner >> 1);
+    struct wk_vidmm *vm = adapter_of(owner >> POOL_OWNER_SERIAL_SHIFT);
     if (vm) {
         struct km_pool_tag *t = tag_slot(vm, tag);
         if (owner & OWNER_FROM_DRIVER_ENTRY) {
@@ -201,6 +212,9 @@ static void service_pool_freed(uint64_t owner, uint32_t tag, size_t bytes)
         } else {
             t->blocks -= t->blocks ? 1 : 0;
             t->bytes -= t->bytes >= bytes ? bytes : t->bytes;
+            enum wk_ddi ddi = pool_owner_ddi(owner);
+            uint32_t *left = &t->by_ddi[(unsigned)ddi < WK_DDI_COUNT ? ddi : WK_DDI_NONE];
+            *left -= *left ? 1 : 0;
         }
     }
     pthread_mutex_unlock(&lock);
@@ -215,6 +229,34 @@ static void tag_text(uint32_t tag, char out[5])
     out[4] = '\0';
 }
 
+/* ", made by DxgkDdiOpenAllocation (2), DxgkDdiCreateContext (1)": the
+ * DDIs whose blocks of tag t are left, most first, at most three, where
+ * the leak is (MEM-LEAK-001 names the DDI too); "" when none is known. */
+static void made_by(const struct km_pool_tag *t, char *out, size_t cap)
+{
+    out[0] = '\0';
+    uint32_t shown[3], n = 0;
+    size_t used = 0;
+    while (n < 3) {
+        uint32_t best = WK_DDI_COUNT;
+        for (uint32_t d = 0; d < WK_DDI_COUNT; d++) {
+            int taken = 0;
+            for (uint32_t k = 0; k < n; k++)
+                taken |= shown[k] == d;
+            if (!taken && t->by_ddi[d] && (best == WK_DDI_COUNT || t->by_ddi[d] > t->by_ddi[best]))
+                best = d;
+        }
+        if (best == WK_DDI_COUNT || best == (uint32_t)WK_DDI_NONE)
+            break;
+        int w = snprintf(out + used, cap - used, "%s%s (%u)", n ? ", " : ", made by ", wk_ddi_name((enum wk_ddi)best),
+                         t->by_ddi[best]);
+        if (w < 0 || (size_t)w >= cap - used)
+            break;
+        used += (size_t)w;
+        shown[n++] = best;
+    }
+}
+
 /* POOL-LEAK-001, once the driver was stopped and removed (and unloaded):
  * one violation per tag with blocks left. */
 void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded)
@@ -226,13 +268,14 @@ void km_check_pool_leaks(struct wk_vidmm *vm, int unloaded)
         uint64_t bytes = t->bytes + (unloaded ? t->entry_bytes : 0);
         if (!blocks)
             continue;
-        char text[5];
+        char text[5], by[160];
         tag_text(t->tag, text);
+        made_by(t, by, sizeof(by));
         pthread_mutex_unlock(&lock);
         violate(vm, R_POOL_LEAK, WK_DDI_REMOVE_DEVICE,
-                "%llu pool block%s (%llu bytes) tagged %s%s%s 0x%08x still allocated after %s", (unsigned long long)blocks,
+                "%llu pool block%s (%llu bytes) tagged %s%s%s 0x%08x still allocated after %s%s", (unsigned long long)blocks,
                 blocks == 1 ? "" : "s", (unsigned long long)bytes, i < KM_POOL_TAGS ? "'" : "", i < KM_POOL_TAGS ? text : "with other tags", i < KM_POOL_TAGS ? "'" : "",
-                (unsigned)t->tag, unloaded ? "DxgkDdiUnload" : "DxgkDdiRemoveDevice");
+                (unsigned)t->tag, unloaded ? "DxgkDdiUnload" : "DxgkDdiRemoveDevice", by);
         pthread_mutex_lock(&lock);
     }
     pthread_mutex_unlock(&lock);
