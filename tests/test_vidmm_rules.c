@@ -1074,9 +1074,12 @@ REWRITER(rw_ctx_companion)
     CHANGE(i, i->PagingCompanionNodeId = 1);
 }
 /* A driver of two engines (MultiEngineAware, as the reference driver is)
- * whose contexts page on the second: no violation. */
-REWRITER(rw_two_nodes_companion)
+ * whose contexts page on the second: no violation. Not armed by a
+ * scenario: the caps are answered at adapter start, before any step. */
+static void rw_two_nodes_companion(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
+    (void)user;
+    const struct rw call = { ddi, args, status }, *w = &call;
     DXGK_DRIVERCAPS *c = rw_caps(w);
     if (c) {
         c->GpuEngineTopology.NbAsymetricProcessingNodes = 2;
@@ -1861,8 +1864,9 @@ static void run_rule_case(void **state)
     assert_true(bad);
 }
 
-/* RUN on a fresh adapter of the mutant driver in c's mode, through c's
- * scenario (its mutation armed where the scenario arms it). */
+/* RUN on a fresh adapter of the mutant driver in c's mode, with c's
+ * rewriter from the start when it has one, through c's scenario (its
+ * mutation armed where the scenario arms it). */
 static struct run *run_armed_scenario(const struct rule_case *c)
 {
     struct run *r = &RUN;
@@ -1872,6 +1876,8 @@ static struct run *run_armed_scenario(const struct rule_case *c)
     memset(&cfg, 0, sizeof(cfg));
     cfg.seed = seed();
     assert_true(expect_status(NULL, wk_vidmm_create(&cfg, &r->vm), WK_OK));
+    if (c->rewrite)
+        wk_vidmm_set_rewriter(r->vm, c->rewrite, NULL);
     if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
         c->scenario(r);
     return r;
@@ -2040,17 +2046,8 @@ static void test_choice_rule_skipped(void **state)
 static void test_companion_on_a_reported_node(void **state)
 {
     (void)state;
-    struct run *r = &RUN;
-    memset(r, 0, sizeof(*r));
-    mutant_reset(MUT_NONE);
-    struct wk_vidmm_config cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.seed = seed();
-    assert_int_equal(wk_vidmm_create(&cfg, &r->vm), WK_OK);
-    wk_vidmm_set_rewriter(r->vm, rw_two_nodes_companion, NULL);
-    arm();
-    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
-        sc_context(r);
+    struct rule_case c = { "CTX-COMPANION-001", sc_context, rw_two_nodes_companion, MUT_NONE, 0 };
+    struct run *r = run_armed_scenario(&c);
     assert_true(M.fired >= 2); /* the caps and the context were both rewritten */
     struct wk_violation v[4];
     uint32_t n = wk_vidmm_violations(r->vm, v, 4, NULL);
