@@ -14,7 +14,9 @@
  *     size while it fits the block;
  *   - a write past the end of a resized buffer, or just before its start
  *     (it no longer starts the mapping) is MEM-GUARD-001;
- *   - a resized buffer is zero, also without a reset since its last use.
+ *   - a resized buffer is zero, also without a reset since its last use;
+ *   - with paging_buffer_largest the block is that large from the start:
+ *     no size maps one, and none moves what the driver sees.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,6 +164,46 @@ static void test_reconfigured_sizes_replay_like_fresh(void **state)
             fail_msg("paging buffer of %u bytes (step %u): the reconfigured adapter differs from a fresh one",
                      sizes[i], i);
         assert_true(expect_no_violations(f->vm));
+    }
+}
+
+/* A fuzz harness names the largest size it will configure
+ * (paging_buffer_largest): the block is that large from the start, so
+ * that no size maps one (issue 26), and what the driver sees does not
+ * change: every size hands out what a fresh adapter without the knob
+ * does, and no reconfigure maps anything. */
+static void test_largest_block_maps_once_and_moves_nothing(void **state)
+{
+    struct vt_fixture *f = *state;
+    static const uint32_t sizes[] = { 28, 20000, 0, 65535, 4097, 40000, 100 };
+    enum { N = sizeof(sizes) / sizeof(sizes[0]) };
+    static struct trace largest[N], fresh;
+    /* first, while no adapter of this process has used the 16-page class
+     * (a memory pool keeps the mappings of the adapters before it) */
+    struct wk_vidmm_config first = sized(sizes[0]);
+    first.paging_buffer_largest = 65535;
+    assert_true(vt_open(f, &first, NULL, 0));
+    program(f->vm, &fresh); /* whatever else the program maps, once */
+    uint64_t mapped = wk_gpu_sysmem_mappings(wk_vidmm_gpu(f->vm));
+    for (uint32_t i = 0; i < N; i++) {
+        struct wk_vidmm_config cfg = sized(sizes[i]);
+        cfg.paging_buffer_largest = 65535;
+        VT_OK(f->vm, wk_vidmm_reset(f->vm));
+        VT_OK(f->vm, wk_vidmm_reconfigure(f->vm, &cfg));
+        program(f->vm, &largest[i]);
+        assert_true(expect_no_violations(f->vm));
+    }
+    uint64_t made = wk_gpu_sysmem_mappings(wk_vidmm_gpu(f->vm)) - mapped;
+    vt_close(f);
+    if (made)
+        fail_msg("the sizes made %" PRIu64 " host mappings, expected none", made);
+    for (uint32_t i = 0; i < N; i++) {
+        struct wk_vidmm_config cfg = sized(sizes[i]);
+        assert_true(vt_open(f, &cfg, NULL, 0));
+        program(f->vm, &fresh);
+        vt_close(f);
+        if (!same_trace(&fresh, &largest[i]))
+            fail_msg("paging buffer of %u bytes in the largest block: differs from a fresh adapter", sizes[i]);
     }
 }
 
@@ -356,6 +398,7 @@ static void test_resize_without_reset_gives_a_zero_buffer(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        VT_TEST(test_largest_block_maps_once_and_moves_nothing), /* first: no pool has its class yet */
         VT_TEST(test_reconfigured_sizes_replay_like_fresh),
         VT_TEST(test_allocation_pfns_do_not_depend_on_the_size),
         VT_TEST(test_write_past_a_resized_buffer_is_caught),

@@ -192,6 +192,7 @@ static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg
     cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
     cfg->seed = k->seed;
     cfg->max_passes = k->max_passes;
+    cfg->paging_buffer_largest = WK_FUZZ_MAX_PAGING_BUFFER; /* no input maps a paging block (paging.c) */
 }
 
 /* A build that failed on the reference description: the kit's fault for

@@ -62,13 +62,28 @@ static uint64_t window_pages(const struct wk_vidmm *vm)
  * classes are few, each mapped once on a memory pool (the block sits at the
  * top of the kit's half of system memory, sysmem.c, at the same frames on
  * every adapter built alike). */
-static uint64_t block_pages(const struct wk_vidmm *vm, uint32_t size)
+static uint64_t class_pages(const struct wk_vidmm *vm, uint32_t size)
 {
     uint64_t pages = ((uint64_t)(size ? size : 1) + WK_GPU_PAGE_SIZE - 1) / WK_GPU_PAGE_SIZE;
     uint64_t block = window_pages(vm);
     while (block < pages)
         block *= 2;
     return block;
+}
+
+/* A caller that will reconfigure up to cfg.paging_buffer_largest gets the
+ * largest class from the start, while it takes at most a quarter of the
+ * kit's part of system memory (sysmem.c; the DMA buffers want the rest):
+ * every size then resizes in place, and no input of a fuzz campaign maps a
+ * block (each class used to be mapped, with its read-only view, by the
+ * first input that set a size of it on an adapter: ten calls with both
+ * adapters of a differential run; bench/fuzz_speed --floor). The buffer
+ * ends where the block ends, at the top of the kit's part, so its frames,
+ * the ones a driver sees, are the same in a block of any size. */
+static uint64_t block_pages(const struct wk_vidmm *vm, uint32_t size)
+{
+    uint64_t own = class_pages(vm, size), largest = class_pages(vm, vm->cfg.paging_buffer_largest);
+    return largest > own && largest <= sysmem_kit_pages(vm) / 4 ? largest : own;
 }
 
 static uint64_t block_bytes(const struct wk_vidmm *vm, uint32_t size)

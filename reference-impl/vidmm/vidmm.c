@@ -281,7 +281,7 @@ static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vi
 {
     return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
            a->no_guard_pages == b->no_guard_pages && a->no_model == b->no_model &&
-           a->binding == b->binding;
+           a->binding == b->binding && a->paging_buffer_largest == b->paging_buffer_largest;
 }
 
 wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)

@@ -169,6 +169,12 @@ struct wk_vidmm_config {
                                         buffer's: wk_gpu_device_error_next_doorbell), so
                                         that the driver's fault report runs; 0: none */
     struct wk_vidmm_injection inject; /* a failure the kit plays (fail_what 0: none) */
+    uint32_t paging_buffer_largest;  /* the largest paging_buffer_size a later
+                                        wk_vidmm_reconfigure sets (0: none beyond the
+                                        driver's own): the paging buffer's block is that
+                                        large from the start, so that no reconfigure maps
+                                        one (a fuzz harness's steady state, issue 26); the
+                                        buffer's own pages do not move (paging.c) */
 };
 
 /* The adapter's device BARs, as DxgkCbGetDeviceInformation's
