@@ -113,6 +113,38 @@ static uint64_t pool_size_for(uint64_t file_size)
     return size < file_size ? file_size : size;
 }
 
+/*
+ * A new pool is made as large as the largest this process has made (up to
+ * UNIFORM_MAX), not only as its model needs: a fuzz harness keeps many
+ * adapters of mutated descriptions, and a build whose description needed
+ * a larger pool than any parked one made a new pool, whose host mappings
+ * (a context's DMA buffer, its Patch view) every later input on it made
+ * again, the last mapping changes of fuzz_prog's steady state (issue 26;
+ * bench/fuzz_speed --floor: 18 new pools in a mix of 2,000 inputs, none
+ * once pools were alike, and the mix's mapping changes per input from
+ * 0.07-0.10 to 0.03). Pages past what a model uses are never touched: a
+ * larger pool costs address space, not memory. A process that builds
+ * only small models (a conformance case) keeps small pools.
+ */
+#define UNIFORM_MAX (1ull << 30)
+static uint64_t largest_made; /* under parked_lock */
+
+static uint64_t new_pool_size(uint64_t need)
+{
+    pthread_mutex_lock(&parked_lock);
+    uint64_t size = need < largest_made ? largest_made : need;
+    pthread_mutex_unlock(&parked_lock);
+    return size;
+}
+
+static void note_made(uint64_t size)
+{
+    pthread_mutex_lock(&parked_lock);
+    if (size > largest_made && size <= UNIFORM_MAX)
+        largest_made = size;
+    pthread_mutex_unlock(&parked_lock);
+}
+
 static void pool_drop(struct parked_pool *p)
 {
     if (!p)
@@ -150,7 +182,7 @@ static void register_fork_handler(void)
 }
 
 static int pool_park(struct wk_gpu *gpu, struct region *r);
-static int pool_new(struct sysmem *s, struct region *r);
+static int pool_new(struct sysmem *s, struct region *r, uint64_t need);
 
 /* Parks p in a free slot, else in the one parked longest ago; returns the
  * pool it pushed out (for the caller to drop outside the lock), or NULL. */
@@ -191,18 +223,23 @@ static struct parked_pool *pool_take(uint64_t size)
 int sysmem_init(struct wk_gpu *gpu, struct region *r)
 {
     struct sysmem *s = &gpu->sys;
-    s->pool_size = pool_size_for(s->file_size);
-    struct parked_pool *kept = pool_take(s->pool_size);
+    uint64_t need = pool_size_for(s->file_size);
+    struct parked_pool *kept = pool_take(need);
     if (kept) {
         s->fd = kept->fd;
         r->host = kept->host;
+        s->pool_size = kept->size; /* it may be larger than this model needs: parked again whole */
         /* its idle mappings name pages of the file: the same pages for
          * this model (those past its system pages are never asked for: a
          * map names system frames) */
         sysmap_hand_over(&kept->maps, s);
         free(kept);
-    } else if (pool_new(s, r) != 0) {
-        return -1;
+    } else {
+        s->pool_size = new_pool_size(need);
+        if (pool_new(s, r, need) != 0)
+            return -1;
+        if (s->pool_size >= need) /* not pool_new's fallback to the file's own size */
+            note_made(s->pool_size);
     }
     /* Without the bitmap the model simply starts untracked (slower resets). */
     s->dirty.bits = new_bitmap(s->file_size >> WK_GPU_PAGE_SHIFT);
@@ -234,12 +271,18 @@ static int pool_map(struct sysmem *s, struct region *r)
     return 0;
 }
 
-/* pool_map, at the file's own size when the rounded one does not fit (a
- * limited address space: RLIMIT_AS, as AFL's -m sets). */
-static int pool_new(struct sysmem *s, struct region *r)
+/* pool_map, at the size the model needs, then at the file's own size,
+ * when the larger one does not fit (a limited address space: RLIMIT_AS, as
+ * AFL's -m sets). */
+static int pool_new(struct sysmem *s, struct region *r, uint64_t need)
 {
     if (pool_map(s, r) == 0)
         return 0;
+    if (s->pool_size > need) { /* the size of the largest made does not fit: the model's own */
+        s->pool_size = need;
+        if (pool_map(s, r) == 0)
+            return 0;
+    }
     if (s->pool_size == s->file_size)
         return -1;
     s->pool_size = s->file_size;

@@ -1585,6 +1585,56 @@ static void test_parked_pool_serves_a_smaller_model(void **state)
     tu_destroy(state, g);
 }
 
+/* A fuzz harness keeps many models of mutated sizes: a new pool is made as
+ * large as the largest the process made, so that a small model's pool, once
+ * parked, serves a large one, host mappings and all (gpu-model/sysmem.c,
+ * issue 26). In a child, whose parked pools start empty (a fork forgets
+ * them): a large model lives, a small one maps a run, retires it and goes;
+ * a second large model gets that very mapping back. It did not when pools
+ * were made at the size their model needed. */
+static int small_pool_serves_large(void)
+{
+    struct tu_adapter big, small;
+    tu_std_adapter(&big);
+    tu_std_adapter(&small);
+    big.desc.sysmem_pages = 3000; /* a 16 MiB pool */
+    small.desc.sysmem_pages = 200;  /* 1 MiB would do */
+    const uint64_t run[2] = {TU_SYS_PFN + 30, TU_SYS_PFN + 31};
+    char why[256];
+    struct wk_gpu *keep = NULL, *g = NULL;
+    void *a = NULL, *again = NULL;
+    if (wk_gpu_create(&big.desc, &keep, why, sizeof(why)) != WK_OK ||
+        wk_gpu_create(&small.desc, &g, why, sizeof(why)) != WK_OK)
+        return 2;
+    if (wk_gpu_sysmem_map(g, run, 2, &a) != WK_OK)
+        return 3;
+    wk_gpu_sysmem_retire(g, a);
+    wk_gpu_destroy(g);
+    if (wk_gpu_create(&big.desc, &g, why, sizeof(why)) != WK_OK || wk_gpu_sysmem_map(g, run, 2, &again) != WK_OK)
+        return 4;
+    int same = again == a;
+    wk_gpu_sysmem_retire(g, again);
+    wk_gpu_destroy(g);
+    wk_gpu_destroy(keep);
+    return same ? 0 : 1;
+}
+
+static void test_small_models_pool_serves_a_large_one(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(small_pool_serves_large());
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) == 1)
+        fail_msg("the large model mapped the run afresh: the small model's pool was not taken");
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /* A mapping live at reset: the host may write through it at any time, so the
  * reset zeroes its pages in place and they stay tracked: a write after the
  * reset is seen by the model, and zeroed by the next reset. Once unmapped,
@@ -1746,6 +1796,7 @@ int main(void)
         TU_TEST(test_sysmem_retire_keeps_the_mapping),
         TU_TEST(test_sysmem_map_writable_layout),
         TU_TEST(test_parked_pool_serves_a_smaller_model),
+        TU_TEST(test_small_models_pool_serves_a_large_one),
         TU_TEST(test_sysmem_live_mapping_across_reset),
         TU_TEST(test_sysmem_reset_cost_large_pool),
         TU_TEST(test_pages_under_address_space_limit),
