@@ -32,6 +32,7 @@ wk_add_refwrap_module(wk_test_caps_32bit_dma ${CMAKE_CURRENT_LIST_DIR}/driver_bu
 wk_add_refwrap_module(wk_test_nop_render_submits ${CMAKE_CURRENT_LIST_DIR}/driver_build/nop_render_submits.c)
 wk_add_refwrap_module(wk_test_write32_value_off ${CMAKE_CURRENT_LIST_DIR}/driver_build/write32_value_off.c)
 wk_add_refwrap_module(wk_test_render_takes_refused ${CMAKE_CURRENT_LIST_DIR}/driver_build/render_takes_refused.c)
+wk_add_refwrap_module(wk_test_tall_blit_hardware ${CMAKE_CURRENT_LIST_DIR}/driver_build/tall_blit_hardware.c)
 # NAME: HARNESS's replay binary on one committed INPUT (under
 # corpus/HARNESS/) against the wrapper module DRIVER; PASS (and, when not
 # "", FAIL) regular expressions on its output.
@@ -65,3 +66,19 @@ add_test(NAME conform.highest_acceptable_address
           ${PROJECT_SOURCE_DIR}/specs/high-memory.yaml)
 set_tests_properties(conform.highest_acceptable_address PROPERTIES LABELS "unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "2  the adapter's system memory reaches 0x1803fffff, above the driver's DXGK_DRIVERCAPS.HighestAcceptableAddress 0xffffffff.*3 of 3 cases in [0-9.]+ s: 1 pass, 2 skip")
+
+# A BLIT beyond the GPU model's rows (16384) that the reference refuses and
+# a driver of other hardware takes is no finding (its hardware's limits are
+# its own: include/wddmkit/umd.h), as conform skips such cases for it
+# (requires: gpu-model-limits); for a driver the model runs, the limit is
+# its hardware's and taking the BLIT is a finding (outsider 7).
+if(TARGET fuzz_prog_replay)
+  add_test(NAME fuzz.differential_model_limit_other_hardware
+    COMMAND ${CMAKE_COMMAND} -E env WK_FUZZ_NO_ABORT=1 WK_GPU=none WK_DRIVER=$<TARGET_FILE:wk_test_tall_blit_hardware>
+            $<TARGET_FILE:fuzz_prog_replay> ${PROJECT_SOURCE_DIR}/corpus/fuzz_prog/seeds/render.blit-beyond-limits.bin)
+  set_tests_properties(fuzz.differential_model_limit_other_hardware PROPERTIES LABELS "unit" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "replay: 1 inputs ran" FAIL_REGULAR_EXPRESSION "FINDING|left out")
+endif()
+wk_diff_replay_test(fuzz.differential_model_limit_on_the_model fuzz_prog wk_test_tall_blit_hardware
+  seeds/render.blit-beyond-limits.bin
+  "signature: finding: differential: render returned WK_OK on the driver under test" "")

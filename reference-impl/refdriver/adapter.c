@@ -276,8 +276,10 @@ static NTSTATUS query_caps(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->SchedulingCaps.CancelCommandAware = 1;
     /* It answers QUERYSEGMENT4, which came with WDDM 2.0 (segments.c in
-     * the kit asks a WDDM 1.x driver QUERYSEGMENT3 only). */
-    caps->WDDMVersion = DXGKDDI_WDDMv2;
+     * the kit asks a WDDM 1.x driver QUERYSEGMENT3 only), and builds
+     * SIGNAL_MONITORED_FENCE, which came with WDDM 2.2 (facts §1.1: the
+     * kit asks no older driver for it). */
+    caps->WDDMVersion = DXGKDDI_WDDMv2_2;
     return STATUS_SUCCESS;
 }
 
