@@ -1194,6 +1194,36 @@ static void test_querysegment4_follows_the_wddm_version(void **state)
     }
 }
 
+/* A WDDM 1.3 driver with its DMA buffers in an aperture: the caps as
+ * above, and every context's DmaBufferSegmentSet naming the aperture. */
+static void report_1_3_with_aperture_dma(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    report_wddm_version(user, ddi, args, status);
+    if (ddi == WK_DDI_CREATE_CONTEXT && NT_SUCCESS(*status))
+        ((DXGKARG_CREATECONTEXT *)args)->ContextInfo.DmaBufferSegmentSet = 1u << (VT_APER - 1);
+}
+
+/* A start refused for QUERYSEGMENT4 makes no system context: one made with
+ * no segments known was judged against none, and CTX-SEGSET-001 ("names
+ * non-aperture segments (apertures: 0x0)") was given as the reason a
+ * WDDM 1.3 driver whose DmaBufferSegmentSet was right was skipped
+ * (outsider 7). The reason is the version's, and no rule is broken. */
+static void test_refused_start_makes_no_system_context(void **state)
+{
+    (void)state;
+    struct wk_vidmm_config cfg = { 0 };
+    cfg.query_segment_version = 4;
+    struct wk_vidmm *vm = NULL;
+    VT_OK(NULL, wk_vidmm_create(&cfg, &vm));
+    DXGK_WDDMVERSION v = DXGKDDI_WDDMv1_3;
+    wk_vidmm_set_rewriter(vm, report_1_3_with_aperture_dma, &v);
+    VT_OK(vm, wk_vidmm_attach(vm, wk_refdriver_DriverEntry));
+    assert_true(expect_status(vm, wk_vidmm_start(vm), WK_E_NOT_SUPPORTED));
+    assert_non_null(strstr(wk_vidmm_last_error(vm), "QUERYSEGMENT4 is WDDM 2.0's"));
+    assert_true(expect_no_violations(vm));
+    wk_vidmm_destroy(vm);
+}
+
 /* SIGNAL_MONITORED_FENCE came with WDDM 2.2 (facts §1.1): a driver whose
  * caps report an older version is not asked it (the step is refused as
  * not supported, saying why, and no BuildPagingBuffer call is made);
@@ -1608,6 +1638,7 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_version_gated_paging_operations),
+        VT_TEST(test_refused_start_makes_no_system_context),
         VT_TEST(test_other_driver_abi_refused),
         VT_TEST(test_driver_abi2_taken),
         VT_TEST(test_pci_config_of_the_case),

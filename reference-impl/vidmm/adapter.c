@@ -451,10 +451,17 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
     /* After the queries, what the kernel creates before any work: the
-     * system device and context paging runs on, on the paging node. */
-    wk_status s3 = vm->dead ? WK_E_DEAD : paging_node_query(vm);
-    if (s3 == WK_OK)
-        s3 = system_context_create(vm);
+     * system device and context paging runs on, on the paging node. Not
+     * after a query failed: the start fails with its reason, and a context
+     * made without segments was judged against none (CTX-SEGSET-001 named
+     * as the reason a WDDM 1.3 driver was not asked QUERYSEGMENT4, where
+     * its aperture DmaBufferSegmentSet was right: outsider 7). */
+    wk_status s3 = vm->dead ? WK_E_DEAD : WK_OK;
+    if (s3 == WK_OK && s1 == WK_OK && s2 == WK_OK) {
+        s3 = paging_node_query(vm);
+        if (s3 == WK_OK)
+            s3 = system_context_create(vm);
+    }
     if (vm->dead)
         return s3;
     heaps_rebuild(vm); /* as a reset leaves them */
