@@ -269,3 +269,13 @@ foreach(s paging-aperture paging-fill-discard paging-physical paging-transfer mu
 endforeach()
 wk_cli_expect(conform.reads_system_context 0 "cases in [0-9.]+ s: [0-9]+ pass.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_reads_system_context> ${_paging_specs})
+
+# MAP_APERTURE_SEGMENT in chunks (map_chunk: MdlOffset past 0, facts P13):
+# a driver that maps from the MDL's first page whatever MdlOffset says
+# fails the chunked cases with PAGING-MAP-001, and only them (outsider 7's
+# planted bug, which no case reached while every map covered a whole MDL).
+wk_add_refwrap_module(wk_test_map_ignores_mdloffset ${CMAKE_CURRENT_LIST_DIR}/driver_build/map_ignores_mdloffset.c)
+wk_cli_expect(conform.map_ignores_mdloffset 1
+              "3 unexpected results:[ \n]+fail paging-aperture.map-in-chunks-of-1[ \n]+rule: +PAGING-MAP-001.*fail paging-aperture.map-in-chunks-of-3[ \n]+rule: +PAGING-MAP-001.*fail paging-aperture.map-in-chunks-of-5-multipass[ \n]+rule: +PAGING-MAP-001.*RESULT: UNEXPECTED RESULTS"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_map_ignores_mdloffset>
+              ${PROJECT_SOURCE_DIR}/specs/paging-aperture.yaml)

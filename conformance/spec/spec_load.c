@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------------ */
 
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
-                                            "transfer_chunk", "max_passes", "split_submissions", "grown_patch_list",
+                                            "transfer_chunk", "map_chunk", "max_passes", "split_submissions", "grown_patch_list",
                                             "ddi_timeout_ms", "seed", "check_ddi_table",
                                             "device_error_at", "fail", NULL };
 static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
@@ -204,6 +204,7 @@ static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
     if (spec_get_size(c, map, "transfer_chunk", 0, WK_PROG_MAX_SEGMENT, &size) == 1 &&
         page_multiple(c, map, "transfer_chunk", size) == 1)
         v->transfer_chunk = size;
+    spec_get_u32(c, map, "map_chunk", 1, 65536, &v->map_chunk);
     spec_get_u32(c, map, "max_passes", 1, 65536, &v->max_passes);
     spec_get_bool(c, map, "split_submissions", &v->split_submissions);
     spec_get_bool(c, map, "grown_patch_list", &v->grown_patch_list);

@@ -643,8 +643,10 @@ static void record_mapped(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
         s->mapped_once[p / 8] |= (uint8_t)(1u << (p % 8));
 }
 
-wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
-                          struct allocation *a, MDL *mdl, uint64_t pages)
+/* One MAP_APERTURE_SEGMENT: `pages` pages of the MDL from entry
+ * mdl_offset, at first_page of the aperture (facts P13). */
+static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, struct allocation *a,
+                                   MDL *mdl, uint64_t mdl_offset, uint64_t pages)
 {
     DXGKARG_BUILDPAGINGBUFFER args;
     init_args(&args, DXGK_OPERATION_MAP_APERTURE_SEGMENT);
@@ -654,7 +656,7 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
     args.MapApertureSegment.OffsetInPages = first_page;
     args.MapApertureSegment.NumberOfPages = pages;
     args.MapApertureSegment.pMdl = mdl;
-    args.MapApertureSegment.MdlOffset = 0;
+    args.MapApertureSegment.MdlOffset = (ULONG)mdl_offset;
     wk_status st = paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
@@ -666,15 +668,38 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
         int valid = 0, stale = 0;
         uint64_t pfn = 0;
         wk_gpu_gart_get(vm->gpu, seg, first_page + i, &valid, &pfn, &stale);
-        if (!valid || pfn != mdl->wk_pfns[i] || stale)
+        if (!valid || pfn != mdl->wk_pfns[mdl_offset + i] || stale)
             return violate(vm, R_PAGING_MAP, WK_DDI_BUILD_PAGING_BUFFER,
-                           "MAP_APERTURE_SEGMENT: page %llu of segment %u %s (expected PFN 0x%llx)",
+                           "MAP_APERTURE_SEGMENT: page %llu of segment %u %s (expected PFN 0x%llx, the MDL's entry %llu: "
+                           "MdlOffset %llu + %llu)",
                            (unsigned long long)(first_page + i), seg,
                            !valid ? "is not mapped" : stale ? "is mapped but the TLB was not flushed"
                                                             : "points at the wrong page",
-                           (unsigned long long)mdl->wk_pfns[i]);
+                           (unsigned long long)mdl->wk_pfns[mdl_offset + i], (unsigned long long)(mdl_offset + i),
+                           (unsigned long long)mdl_offset, (unsigned long long)i);
     }
     return WK_OK;
+}
+
+/*
+ * The MDL's pages at first_page of the aperture: one operation, or with
+ * cfg.map_chunk operations of that many pages, each naming its first page's
+ * MDL entry in MdlOffset. "MapApertureSegment maps NumberOfPages pages of
+ * the MDL, from page MdlOffset" (facts P13): a driver that maps from the
+ * MDL's start whatever MdlOffset says maps the wrong pages, which no
+ * operation of the whole MDL shows (outsider 7 planted that bug, and no
+ * case caught it).
+ */
+wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
+                          struct allocation *a, MDL *mdl, uint64_t pages)
+{
+    uint64_t chunk = vm->cfg.map_chunk ? vm->cfg.map_chunk : pages;
+    wk_status st = WK_OK;
+    for (uint64_t done = 0; done < pages && st == WK_OK; done += chunk) {
+        uint64_t n = pages - done < chunk ? pages - done : chunk;
+        st = map_aperture_part(vm, seg, first_page + done, a, mdl, done, n);
+    }
+    return st;
 }
 
 wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, uint64_t pages,

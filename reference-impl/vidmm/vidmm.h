@@ -169,6 +169,10 @@ struct wk_vidmm_config {
                                         buffer's: wk_gpu_device_error_next_doorbell), so
                                         that the driver's fault report runs; 0: none */
     struct wk_vidmm_injection inject; /* a failure the kit plays (fail_what 0: none) */
+    uint32_t map_chunk;              /* map an aperture allocation with MAP_APERTURE_SEGMENT
+                                        operations of at most this many pages, each from
+                                        its first page's entry of the MDL (MdlOffset,
+                                        facts P13); 0: one operation */
     uint32_t paging_buffer_largest;  /* the largest paging_buffer_size a later
                                         wk_vidmm_reconfigure sets (0: none beyond the
                                         driver's own): the paging buffer's block is that
