@@ -65,6 +65,8 @@ static const char *adapter_difference(const struct wk_prog *p, const struct wk_p
         return "paging knobs";
     if (a->max_passes != b->max_passes || a->ddi_timeout_ms != b->ddi_timeout_ms || a->seed != b->seed)
         return "max_passes, ddi_timeout_ms or seed";
+    if (a->first_fence != b->first_fence)
+        return "first fence id";
     if (p->has_rewrite && (p->rewrite.param != q->rewrite.param || p->rewrite.call != q->rewrite.call))
         return "the rewrite's call or parameter";
     return NULL;

@@ -1169,6 +1169,60 @@ static void report_wddm_version(void *user, enum wk_ddi ddi, void *args, NTSTATU
         ((DXGK_DRIVERCAPS *)q->pOutputData)->WDDMVersion = *(const DXGK_WDDMVERSION *)user;
 }
 
+/* The SubmissionFenceIds SubmitCommand was handed, in order. */
+struct fence_log {
+    uint32_t n;
+    UINT ids[64];
+};
+
+static void log_fences(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct fence_log *log = user;
+    if (ddi == WK_DDI_SUBMIT_COMMAND && log->n < 64)
+        log->ids[log->n++] = ((const DXGKARG_SUBMITCOMMAND *)args)->SubmissionFenceId;
+}
+
+/* cfg.first_fence: the first submission's id, each next one 1 higher, the
+ * reference driver's completions all accepted. Past 0xFFFFFFFF (which the
+ * facts do not describe, and no case reaches) the kit goes on at 1, never
+ * 0 (the queue's order across it: test_vidmm_handles.c,
+ * test_fence_order_past_the_top); a reset keeps them rising, and only a
+ * new adapter takes another start. Fails without the knob (ids from 1). */
+static void test_first_fence_and_past_the_top(void **state)
+{
+    (void)state;
+    struct vt_fixture f = { 0 };
+    struct fence_log log = { 0 };
+    struct wk_vidmm_config cfg = { .first_fence = 0xFFFFFFFEu };
+    VT_OK(NULL, wk_vidmm_create(&cfg, &f.vm));
+    VT_OK(f.vm, wk_vidmm_attach(f.vm, wk_refdriver_DriverEntry));
+    VT_OK(f.vm, wk_vidmm_start(f.vm));
+    wk_vidmm_set_rewriter(f.vm, log_fences, &log);
+    VT_OK(f.vm, wk_vidmm_create_device(f.vm, 0, &f.device));
+    uint32_t context = 0;
+    VT_OK(f.vm, wk_vidmm_create_context(f.vm, f.device, 0, &context));
+    (void)place(&f, 32 * KIB, 0, VT_PREF(0, VT_SEG2, 0), 0);
+    VT_OK(f.vm, wk_vidmm_wait_idle(f.vm));
+    assert_true(log.n >= 3);
+    assert_int_equal(log.ids[0], 0xFFFFFFFEu);
+    assert_int_equal(log.ids[1], 0xFFFFFFFFu);
+    for (uint32_t i = 2; i < log.n; i++)
+        assert_int_equal(log.ids[i], i - 1); /* 1, 2, ...: 0 is no fence id */
+    assert_true(expect_u64(stats_of(f.vm).fences_completed, log.n));
+    assert_true(expect_no_violations(f.vm));
+    uint32_t before = log.n;
+    VT_OK(f.vm, wk_vidmm_reset(f.vm));
+    VT_OK(f.vm, wk_vidmm_create_device(f.vm, 0, &f.device));
+    assert_true(log.n > before);
+    assert_int_equal(log.ids[before], log.ids[before - 1] + 1); /* rising across the reset */
+    assert_true(expect_no_violations(f.vm));
+    VT_OK(f.vm, wk_vidmm_reset(f.vm));
+    struct wk_vidmm_config other = { .first_fence = 0x10000u };
+    assert_true(expect_status(f.vm, wk_vidmm_reconfigure(f.vm, &other), WK_E_NOT_SUPPORTED));
+    wk_vidmm_destroy(f.vm);
+}
+
 /* QUERYSEGMENT4 is asked only of a driver whose WDDMVersion is 2.0 or
  * later, or left 0; a WDDM 1.3 driver's start is refused as not supported,
  * saying why, and QUERYSEGMENT3 still works for it. */
@@ -1638,6 +1692,7 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_version_gated_paging_operations),
+        VT_TEST(test_first_fence_and_past_the_top),
         VT_TEST(test_refused_start_makes_no_system_context),
         VT_TEST(test_other_driver_abi_refused),
         VT_TEST(test_driver_abi2_taken),

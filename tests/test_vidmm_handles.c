@@ -511,6 +511,23 @@ static void test_stale_driver_handles_after_reuse(void **state)
     assert_true(expect_violation(f->vm, "CTXALLOC-ARGS-001"));
 }
 
+
+/* The software queue's fence order (internal.h, fence_after): by distance
+ * mod 2^32, so that ids handed out across 0xFFFFFFFF (the kit goes on at 1)
+ * keep their order; by value, 1 would come before 0xFFFFFFFF. */
+static void test_fence_order_past_the_top(void **state)
+{
+    (void)state;
+    assert_true(fence_after(2, 1));
+    assert_false(fence_after(1, 2));
+    assert_false(fence_after(7, 7));
+    assert_true(fence_after(0x10000u, 0xFFFFu));
+    assert_true(fence_after(0x80000000u, 0x7FFFFFFFu));
+    assert_true(fence_after(1, 0xFFFFFFFFu));
+    assert_false(fence_after(0xFFFFFFFFu, 1));
+    assert_true(fence_after(0x100u, 0xFFFFFF00u));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,6 +546,7 @@ int main(void)
         VT_TEST(test_stale_kit_handle_after_reuse),
         VT_TEST(test_many_contexts_and_devices),
         VT_TEST(test_stale_driver_handles_after_reuse),
+        cmocka_unit_test(test_fence_order_past_the_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

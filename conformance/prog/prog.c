@@ -423,6 +423,8 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
                 v->inject.nth, wk_ddi_name(v->inject.ddi));
     if (v->device_error_at)
         fprintf(out, "    render submission %u fails as a device error\n", v->device_error_at);
+    if (v->first_fence)
+        fprintf(out, "    submission fence ids start at 0x%x\n", v->first_fence);
 }
 
 void wk_prog_dump(const struct wk_prog *p, FILE *out)

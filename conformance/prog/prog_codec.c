@@ -21,10 +21,11 @@
  *      written before version 2: walk_adapter)
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
  *             bit2 an adapter block follows: walk_adapter,
- *             bit3 grown_patch_list)
+ *             bit3 grown_patch_list,
+ *             bit4 (version 2) a u32 first fence id follows: walk_first_fence)
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
- *   u8 trips (rule index + 1)  [adapter block]  u8 step_count
+ *   u8 trips (rule index + 1)  [adapter block]  [u32 first fence]  u8 step_count
  *   per step: u8 kind, u8 status code, then the kind's fields.
  */
 #include <stddef.h>
@@ -406,6 +407,7 @@ static uint32_t mutation_index(const char *name)
 #define KNOB_QUERYSEGMENT4 2u
 #define KNOB_ADAPTER 4u          /* the adapter block follows the header */
 #define KNOB_GROWN_PATCH_LIST 8u
+#define KNOB_FIRST_FENCE 16u     /* version 2: the first fence id follows (walk_first_fence) */
 
 /* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
  * decoded adapter block is folded into. The GPU model judges the rest
@@ -518,13 +520,29 @@ static void walk_adapter(struct io *io, struct wk_prog *p, uint32_t *param_high)
     }
 }
 
+/*
+ * The adapter's first SubmissionFenceId (cfg.first_fence; knob bit 4),
+ * after the adapter block. Written only when set, so every program without
+ * one keeps its bytes; read only from version 2, whose encoder never set
+ * the bit before it meant this (every committed version-2 file has bits 4
+ * to 7 clear), while in a version-1 file the bit stays the noise it was.
+ */
+static void walk_first_fence(struct io *io, struct wk_prog *p, uint32_t knobs)
+{
+    if (io->version >= 2 && (knobs & KNOB_FIRST_FENCE))
+        f32(io, &p->vidmm.first_fence);
+    else if (io->reading)
+        p->vidmm.first_fence = 0;
+}
+
 static void walk_header(struct io *io, struct wk_prog *p)
 {
     int adapter = !io->reading && !header_says_all(p);
     uint32_t version = FORMAT_VERSION, knobs = (p->vidmm.split_submissions ? KNOB_SPLIT : 0u) |
                                   (p->vidmm.query_segment_version == 4 ? KNOB_QUERYSEGMENT4 : 0u) |
                                   (adapter ? KNOB_ADAPTER : 0u) |
-                                  (p->vidmm.grown_patch_list ? KNOB_GROWN_PATCH_LIST : 0u);
+                                  (p->vidmm.grown_patch_list ? KNOB_GROWN_PATCH_LIST : 0u) |
+                                  (p->vidmm.first_fence ? KNOB_FIRST_FENCE : 0u);
     uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
     uint32_t mutation = p->has_rewrite ? mutation_index(p->rewrite.mutation) : 0;
     uint32_t param = (uint32_t)(uint64_t)p->rewrite.param, trips = rule_index(p->trips);
@@ -549,6 +567,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     }
     if (knobs & KNOB_ADAPTER)
         walk_adapter(io, p, &param_high);
+    walk_first_fence(io, p, knobs);
     p->rewrite.param = (int64_t)(((uint64_t)param_high << 32) | param);
     const struct wk_mutation *m = mutation ? wk_mutation_at((mutation - 1) % 128) : NULL;
     p->has_rewrite = m != NULL;

@@ -876,7 +876,7 @@ static void write_adapter(struct yw *w)
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
               v->split_submissions || v->grown_patch_list || v->ddi_timeout_ms || v->seed || v->check_ddi_table ||
-              v->device_error_at || v->inject.what;
+              v->device_error_at || v->inject.what || v->first_fence;
     int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
         return;
@@ -913,6 +913,8 @@ static void write_adapter(struct yw *w)
         out(w, "      check_ddi_table: true\n");
     if (v->device_error_at)
         out(w, "      device_error_at: %u\n", v->device_error_at);
+    if (v->first_fence)
+        out(w, "      first_fence: 0x%x\n", v->first_fence);
     if (v->inject.what) {
         const char *ddi = wk_ddi_name(v->inject.ddi);
         out(w, "      fail: {what: %s, ddi: %s, nth: %u}\n",

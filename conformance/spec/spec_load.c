@@ -29,7 +29,7 @@
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
                                             "transfer_chunk", "map_chunk", "max_passes", "split_submissions", "grown_patch_list",
                                             "ddi_timeout_ms", "seed", "check_ddi_table",
-                                            "device_error_at", "fail", NULL };
+                                            "device_error_at", "fail", "first_fence", NULL };
 static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
 static const char *const role_words[] = { "banked", "cpu_visible", NULL }; /* WK_ROLE_* bit order */
 static const char *const segment_required[] = { "kind", "base", "size", NULL };
@@ -213,6 +213,8 @@ static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
     spec_get_bool(c, map, "check_ddi_table", &v->check_ddi_table);
     load_fail(c, map);
     spec_get_u32(c, map, "device_error_at", 1, 65536, &v->device_error_at);
+    /* any UINT but 0, which is no fence id (vidmm.h, first_fence) */
+    spec_get_u32(c, map, "first_fence", 1, UINT32_MAX, &v->first_fence);
 }
 
 uint32_t spec_load_adapter(struct wk_spec_ctx *c, const struct wk_ynode *map)

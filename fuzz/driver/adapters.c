@@ -111,7 +111,8 @@ static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs
     return a->paging_buffer_size == b->paging_buffer_size && a->transfer_chunk == b->transfer_chunk &&
            a->split_submissions == b->split_submissions && a->grown_patch_list == b->grown_patch_list &&
            (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
-           a->max_passes == b->max_passes && wk_gpu_desc_equal(desc_of(a), desc_of(b));
+           a->max_passes == b->max_passes && a->first_fence == b->first_fence &&
+           wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
 
 /* Entry e now has knobs k: a copy of them, the description included. */
@@ -192,6 +193,7 @@ static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg
     cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
     cfg->seed = k->seed;
     cfg->max_passes = k->max_passes;
+    cfg->first_fence = k->first_fence < WK_FUZZ_MAX_FIRST_FENCE ? k->first_fence : WK_FUZZ_MAX_FIRST_FENCE;
     cfg->paging_buffer_largest = WK_FUZZ_MAX_PAGING_BUFFER; /* no input maps a paging block (paging.c) */
 }
 
@@ -402,10 +404,11 @@ static struct wk_vidmm *build(enum wk_fuzz_role role, const struct wk_fuzz_knobs
 }
 
 /* What only a new adapter changes (wk_vidmm_reconfigure refuses it): the
- * GPU description and the segment-query version. */
+ * GPU description, the segment-query version and the first fence id. */
 static int same_build(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs *b)
 {
-    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && wk_gpu_desc_equal(desc_of(a), desc_of(b));
+    return (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->first_fence == b->first_fence &&
+           wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
 
 /* Whether the roles keep several adapters (above): the same answer for

@@ -118,7 +118,7 @@
 /* The adapter knobs a harness input may choose (the rest is fixed above).
  * The adapter fields come last and mean the reference adapter, seed 0 and
  * the default multipass bound when zero: a harness that fuzzes no adapter
- * ends its initialiser with `NULL, 0, 0` (-Wextra wants every field). */
+ * ends its initialiser with `NULL, 0, 0, 0, 0` (-Wextra wants every field). */
 struct wk_fuzz_knobs {
     uint32_t paging_buffer_size;      /* 0: the driver's PagingBufferSize */
     uint64_t transfer_chunk;          /* 0: whole transfers */
@@ -132,7 +132,19 @@ struct wk_fuzz_knobs {
     uint64_t seed;                    /* scatters system pages (wk_vidmm_config) */
     uint32_t max_passes;              /* multipass bound; 0: vidmm's default */
     int grown_patch_list;             /* wk_vidmm_config's */
+    /* The first SubmissionFenceId of a new adapter (wk_vidmm_config's; 0:
+     * 1). Like the GPU description, only a new adapter takes another: a
+     * kept one's ids keep rising across resets. At most
+     * WK_FUZZ_MAX_FIRST_FENCE. */
+    uint32_t first_fence;
 };
+
+/* The highest first fence id an adapter is built with: a kept adapter
+ * counts its ids on over every input it serves, and from here 2^28 of
+ * them are left before 0xFFFFFFFF, past which the facts say nothing (the
+ * kit goes on at 1: vidmm submit.c, fence_next), so that no campaign
+ * finds what a wrap does to a driver. */
+#define WK_FUZZ_MAX_FIRST_FENCE 0xF0000000u
 
 enum wk_fuzz_role {
     WK_FUZZ_DUT,                      /* the driver under test */

@@ -447,6 +447,12 @@ static void shrink_segment(struct rng *r, struct wk_prog *p)
     p->segments[i].size = (1 + (uint64_t)below(r, pages > 1 ? (uint32_t)(pages - 1) : 1)) * WK_GPU_PAGE_SIZE;
 }
 
+/* First fence ids worth a program (knob bit 4 of the format): the kit's
+ * usual 1, just below and at 0x10000 (a driver that keeps ids in 16 bits
+ * reports another fence), and across bit 31 (one that keeps them in an
+ * int); SubmissionFenceId is a UINT (facts §4.4). */
+static const uint32_t first_fences[] = { 0, 0xFFFCu, 0x10000u, 0x7FFFFFFCu };
+
 /* The adapter: the paging knobs of the header, or the GPU description
  * (another input's adapter, the reference one, a smaller segment). */
 static void mutate_knobs(struct rng *r, struct wk_prog *p, const struct wk_prog *other)
@@ -456,10 +462,11 @@ static void mutate_knobs(struct rng *r, struct wk_prog *p, const struct wk_prog 
     case 0: p->vidmm.paging_buffer_size = wk_paging_buffer_sizes[below(r, WK_PAGING_BUFFER_SIZES)]; break;
     case 1: p->vidmm.transfer_chunk = (uint64_t)below(r, 5) * WK_GPU_PAGE_SIZE; break;
     case 2:
-        if (below(r, 2))
-            p->vidmm.split_submissions = !p->vidmm.split_submissions;
-        else
-            p->vidmm.grown_patch_list = !p->vidmm.grown_patch_list;
+        switch (below(r, 3)) {
+        case 0: p->vidmm.split_submissions = !p->vidmm.split_submissions; break;
+        case 1: p->vidmm.grown_patch_list = !p->vidmm.grown_patch_list; break;
+        default: p->vidmm.first_fence = first_fences[below(r, sizeof(first_fences) / sizeof(first_fences[0]))]; break;
+        }
         break;
     case 3: p->vidmm.query_segment_version = p->vidmm.query_segment_version == 4 ? 0 : 4; break;
     case 4: if (other) adopt_adapter(p, other); break;

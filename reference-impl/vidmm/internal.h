@@ -228,6 +228,21 @@ struct pending {
 
 #define MAX_PENDING 256u
 
+/*
+ * Whether fence a was handed out after fence b. SubmissionFenceId is a
+ * 32-bit UINT (facts §4.4, §4.5) that a case may start anywhere
+ * (cfg.first_fence); the facts say nothing of what follows 0xFFFFFFFF, but
+ * a kept fuzz adapter counts on across resets and can get there, and the
+ * kit goes on at 1 (submit.c, fence_next). So fences are compared by their
+ * distance mod 2^32 (serial-number arithmetic, RFC 1982), not by value:
+ * right while fewer than 2^31 ids separate them, and at most MAX_PENDING
+ * are pending at once.
+ */
+static inline int fence_after(uint32_t a, uint32_t b)
+{
+    return a != b && (uint32_t)(a - b) < 0x80000000u;
+}
+
 /* The node of the kit's own contexts and their render submissions, and the
  * engine of every submission: the kit's adapter is not part of a link (so
  * its engine ordinal is 0). Paging goes to adapter_paging_node. */

@@ -91,7 +91,7 @@ static void check_allocations(struct wk_vidmm *vm)
 static void check_queue(struct wk_vidmm *vm)
 {
     for (uint32_t i = 1; i < vm->npending; i++)
-        if (vm->pending[i].fence <= vm->pending[i - 1].fence)
+        if (!fence_after(vm->pending[i].fence, vm->pending[i - 1].fence)) /* serial order (internal.h) */
             broken("pending fences out of order", vm->pending[i - 1].fence, vm->pending[i].fence);
     if (vm->paging.map && vm->paging_used > vm->paging.size)
         broken("paging buffer overfilled", vm->paging_used, vm->paging.size);

@@ -440,11 +440,25 @@ static void note_unpatched(struct wk_vidmm *vm, const struct submission *s)
     vm->unpatched_context = s->context;
 }
 
+/*
+ * The next SubmissionFenceId: one above the last, from cfg.first_fence on.
+ * The id is a UINT (facts §4.4, §4.5) and rises by one per submission, as
+ * the kit always numbered them. What follows 0xFFFFFFFF the facts do not
+ * say; the kit goes on at 1, because 0 is no fence here (submit_wait's
+ * "every pending", and the "nothing completed yet" a driver starts from).
+ */
+static uint32_t fence_next(struct wk_vidmm *vm)
+{
+    if (++vm->next_fence == 0)
+        vm->next_fence = 1;
+    return vm->next_fence;
+}
+
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
 {
     if (!vm->ddi.DxgkDdiSubmitCommand)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommand");
-    *fence = ++vm->next_fence;
+    *fence = fence_next(vm);
     if (!s->paging && vm->hold) {
         vm->hold--;
         return add_pending(vm, s, *fence, 1);
@@ -547,7 +561,7 @@ static wk_status deliver_interrupts(struct wk_vidmm *vm)
 static int waiting_for(const struct wk_vidmm *vm, uint32_t fence)
 {
     for (uint32_t i = 0; i < vm->npending; i++)
-        if (!vm->pending[i].held && (fence == 0 || vm->pending[i].fence <= fence))
+        if (!vm->pending[i].held && (fence == 0 || !fence_after(vm->pending[i].fence, fence)))
             return 1;
     return 0;
 }
@@ -565,7 +579,7 @@ static wk_status retire_unexecuted(struct wk_vidmm *vm, uint32_t fence)
 {
     for (uint32_t i = 0; i < vm->npending;) {
         struct pending *p = &vm->pending[i];
-        if (p->held || (fence && p->fence > fence)) {
+        if (p->held || (fence && fence_after(p->fence, fence))) {
             i++;
             continue;
         }
@@ -594,7 +608,7 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
                 p = &vm->pending[i];
                 break;
             }
-        if (!p || (fence && p->fence > fence))
+        if (!p || (fence && fence_after(p->fence, fence)))
             break;
         struct wk_exec_fault fault;
         wk_status st = binding_exec(vm, p->dma_gpu_address, p->start, p->end, p->paging ? WK_EXEC_PAGING : 0,
@@ -643,7 +657,7 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
 {
     for (uint32_t i = 0; i < vm->npending;) {
         struct pending *p = &vm->pending[i];
-        if (p->held || (fence && p->fence > fence)) {
+        if (p->held || (fence && fence_after(p->fence, fence))) {
             i++;
             continue;
         }
@@ -871,7 +885,7 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
     };
     uint64_t before = vm->violation_total, nonzero_end = c->dma.size;
     struct dma_image image = { a->dma, a->dma_length }; /* as fill_then_zero left it */
-    st = lists_check_free(vm, call_patch(vm, &s, ++vm->next_fence, &image, &nonzero_end), &list, &patch);
+    st = lists_check_free(vm, call_patch(vm, &s, fence_next(vm), &image, &nonzero_end), &list, &patch);
     if (st == WK_OK && vm->violation_total != before)
         st = WK_E_CONTRACT;
     if (st == WK_OK)

@@ -24,6 +24,8 @@ static void apply_defaults(struct wk_vidmm_config *c)
         c->ddi_timeout_ms = WK_VIDMM_DDI_TIMEOUT_MS;
     if (c->query_segment_version != 4)
         c->query_segment_version = 3;
+    if (!c->first_fence)
+        c->first_fence = 1; /* 0 is never a fence id (submit.c, fence_next) */
 }
 
 static wk_status build(struct wk_vidmm *vm)
@@ -104,6 +106,7 @@ wk_status wk_vidmm_create(const struct wk_vidmm_config *cfg, struct wk_vidmm **o
         wk_vidmm_default_pci_config(vm->pci_config);
     vm->cfg.pci_config = NULL;
     apply_defaults(&vm->cfg);
+    vm->next_fence = vm->cfg.first_fence - 1; /* the id last handed out, before the first */
     pthread_mutex_init(&vm->bind_lock, NULL);
     call_install_handlers();
     wk_status st = build(vm);
@@ -281,7 +284,8 @@ static int same_fixed_fields(const struct wk_vidmm_config *a, const struct wk_vi
 {
     return a->ddi_timeout_ms == b->ddi_timeout_ms && a->query_segment_version == b->query_segment_version &&
            a->no_guard_pages == b->no_guard_pages && a->no_model == b->no_model &&
-           a->binding == b->binding && a->paging_buffer_largest == b->paging_buffer_largest;
+           a->binding == b->binding && a->paging_buffer_largest == b->paging_buffer_largest &&
+           a->first_fence == b->first_fence; /* fence ids keep rising across a reset: only a new adapter starts anew */
 }
 
 wk_status wk_vidmm_reconfigure(struct wk_vidmm *vm, const struct wk_vidmm_config *cfg)

@@ -173,6 +173,14 @@ struct wk_vidmm_config {
                                         operations of at most this many pages, each from
                                         its first page's entry of the MDL (MdlOffset,
                                         facts P13); 0: one operation */
+    uint32_t first_fence;            /* the SubmissionFenceId of the adapter's first
+                                        submission (paging or render; 0: 1), each next
+                                        one 1 higher. The id is a UINT (facts §4.4,
+                                        §4.5): a driver must carry all 32 bits, and a
+                                        start above 0xFFFF shows one that does not. The
+                                        facts say nothing of what follows 0xFFFFFFFF; the
+                                        kit goes on at 1 (0 is never an id: submit.c,
+                                        fence_next). Only a new adapter changes it */
     uint32_t paging_buffer_largest;  /* the largest paging_buffer_size a later
                                         wk_vidmm_reconfigure sets (0: none beyond the
                                         driver's own): the paging buffer's block is that
