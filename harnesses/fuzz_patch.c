@@ -16,15 +16,18 @@
  * List entries name the driver handles of the fixture's seven allocations
  * (captured once from a Render's allocation list), or NULL.
  *
- * One input adjustment: two entries that the kit's PATCH-VALUE-001 check
- * would both judge (index in the list, SegmentId != 0, slot inside the
- * range) and whose 8-byte slots overlap ask for two values in one place,
- * and no correct driver can satisfy both. The later one gets an
- * AllocationIndex past the list (a bad entry, which Patch must skip), so
- * the input keeps its shape and stays meaningful. The folding and this
- * adjustment are wk_patch_fold (seeds_lib.h), which the conversion of an
- * input to a step program (wk_patch_input_to_prog, for wddmkit minimize and
- * promote) shares, so a promoted program makes exactly this Patch call.
+ * Input adjustments, for the GPU's patch slots (the kit's: 8 bytes at any
+ * offset; a binding's: what its processor's read_address decodes, so
+ * Heron's dword-aligned 8 bytes, Finch F1's unaligned 5): each PatchOffset
+ * is rounded down to where a slot can start, and of two entries a correct
+ * driver may write whose slots overlap (two values asked for one place,
+ * which no Render makes and no correct driver can satisfy) the later one
+ * gets an AllocationIndex past the list (a bad entry, which Patch must
+ * skip), so the input keeps its shape and stays meaningful. The folding
+ * and these adjustments are wk_patch_fold (seeds_lib.h), which the
+ * conversion of an input to a step program (wk_patch_input_to_prog, for
+ * wddmkit minimize and promote) shares, so a promoted program makes
+ * exactly this Patch call.
  *
  * Findings: any violation on the DUT (PATCH-CONFINE-001 a byte outside the
  * listed slots of the range changed, PATCH-VALUE-001 a slot holds the wrong
@@ -112,23 +115,25 @@ static void build_lists(const struct wk_patch_input *in, const struct handles *h
 }
 
 /*
- * With a hardware binding, a patched slot is checked in the hardware's own
- * encoding (PATCH-VALUE-001 through the processor's read_address), and a
- * command processor reads its stream in dwords: no encoding has an
- * address slot at an offset that is not a multiple of 4, so a PatchOffset
- * of 1 asks for a slot the hardware cannot have, which no correct driver
- * can fill (the correct Heron miniport failed PATCH-VALUE-001, "holds no
- * address the hardware decodes", within a second). Each offset is rounded
- * down to a dword before wk_patch_fold, whose overlap adjustment then sees
- * the offsets Patch is handed. The kit's own format's slots may sit at any
- * byte, and without a binding offsets stay as the input says.
+ * Where the GPU under test has patch slots: the kit's GPU, or what the
+ * binding's processor decodes (wk_vidmm_patch_slots), asked once per
+ * fixture. With a binding a patched slot is checked in the hardware's own
+ * encoding (PATCH-VALUE-001 through read_address), so the input's offsets
+ * and overlaps are judged by the hardware's slots, not the kit's: rounding
+ * every offset to a dword manufactured slots Finch F1 does not have, and
+ * its correct driver was blamed for two that overlapped (outsider 7).
  */
-static void align_for_binding(struct wk_patch_input *in)
+static struct wk_patch_slots slots_of(struct wk_fuzz_fixture *f)
 {
-    if (!wk_fuzz_dut_binding_executes())
-        return;
-    for (uint32_t i = 0; i < in->patch_length; i++)
-        in->patch[i].patch_offset &= ~3u;
+    static uint64_t epoch;
+    static struct wk_patch_slots slots;
+    if (epoch != f->epoch || epoch == 0) {
+        struct wk_vidmm_patch_slots s;
+        wk_vidmm_patch_slots(f->vm, &s);
+        slots = (struct wk_patch_slots){ s.align, s.bytes };
+        epoch = f->epoch;
+    }
+    return slots;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -142,8 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     capture_handles(f, &hs);
-    align_for_binding(&in);
-    wk_patch_fold(&in, f->info.DmaBufferSize, f->info.PatchLocationListSize);
+    wk_patch_fold(&in, f->info.DmaBufferSize, f->info.PatchLocationListSize, slots_of(f));
     build_lists(&in, &hs, list, patch);
 
     struct wk_vidmm_patch a;

@@ -163,6 +163,27 @@ if(TARGET othergpu_binding AND TARGET othergpu_dma_in_gart AND TARGET fuzz_prog_
   endforeach()
 endif()
 
+# A GPU whose address slots are 5 bytes at any byte (an outsider's Finch
+# F1: 40-bit addresses at packet offsets 2 and 7): the test binding
+# TB_SLOT5 and a driver that patches 5 bytes. fuzz_patch asks the binding
+# where its slots are (wk_vidmm_patch_slots), rounds no offset to a dword
+# and hands Patch no two entries whose 5-byte slots overlap. The
+# regression lists slots at +0 and +4 in a range ending at 11: the kit
+# judged only +0 (4 + 8 > 11), the driver wrote both, and the correct
+# driver failed PATCH-VALUE-001 ("patch location 0 (+0) holds 0x100100010").
+wk_add_refwrap_module(wk_test_patch_five_byte_slots ${CMAKE_CURRENT_LIST_DIR}/driver_build/patch_five_byte_slots.c)
+if(TARGET wk_test_binding_slot5 AND TARGET fuzz_patch_replay)
+  set(_slot5 "WK_DRIVER=$<TARGET_FILE:wk_test_patch_five_byte_slots>;WK_BINDING=$<TARGET_FILE:wk_test_binding_slot5>")
+  wk_fuzz_binding_test(patch_five_byte_slots_overlap fuzz_patch "WK_FUZZ_NO_ABORT=1;${_slot5}"
+    "binding 'test'.*replay: 1 inputs ran" "FINDING|cannot build|cannot fuzz"
+    ${_fb_corpus}/fuzz_patch/regressions/five-byte-slots-overlap.bin)
+  # Every seed and regression too: no finding on the correct driver.
+  wk_fuzz_binding_test(patch_five_byte_slots_clean fuzz_patch "WK_FUZZ_NO_ABORT=1;${_slot5}"
+    "binding 'test'.*replay: [1-9][0-9]* inputs ran" "FINDING|cannot build|cannot fuzz"
+    ${_fb_corpus}/fuzz_patch/seeds ${_fb_corpus}/fuzz_patch/regressions)
+  unset(_slot5)
+endif()
+
 # The inputs fuzz_render skips before the driver with Heron's binding
 # (raw bytes of the kit's format, operations its encoder cannot say) are
 # counted, by the replay and in a campaign's summary (tests/fuzz_reach.sh).

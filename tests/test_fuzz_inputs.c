@@ -116,9 +116,10 @@ static void test_parse_owes_nothing_to_the_last_input(void **state)
     assert_int_equal(fresh.patch[1].slot_id, 1);
 }
 
-/* Of two judged entries whose 8-byte slots overlap, the later one is made
- * a bad entry (AllocationIndex past the list); an entry made bad no
- * longer counts for the ones after it; unjudged entries are left alone. */
+/* Of two entries a correct driver writes whose 8-byte slots (the kit's
+ * GPU) overlap, the later one is made a bad entry (AllocationIndex past
+ * the list); an entry made bad no longer counts for the ones after it;
+ * entries outside the range are left alone. */
 static void test_fold_unjudges_overlaps_as_adjusted(void **state)
 {
     (void)state;
@@ -129,13 +130,13 @@ static void test_fold_unjudges_overlaps_as_adjusted(void **state)
     size_t n = build_input(b, 1, 6, 120, 0, offsets);
     static struct wk_patch_input in;
     wk_patch_parse(b, n, &in);
-    wk_patch_fold(&in, 16384, 64);
+    wk_patch_fold(&in, 16384, 64, WK_PATCH_SLOTS_KIT);
     assert_int_equal(in.end, 120);
     assert_int_equal(in.patch[0].allocation_index, 0);
     assert_int_equal(in.patch[1].allocation_index, in.list_length + 1); /* overlaps 16 */
-    assert_int_equal(in.patch[2].allocation_index, 0);                  /* 20 was unjudged */
+    assert_int_equal(in.patch[2].allocation_index, 0);                  /* 20 was made bad */
     assert_int_equal(in.patch[3].allocation_index, in.list_length + 3); /* overlaps 26 */
-    assert_int_equal(in.patch[4].allocation_index, 0);                  /* past end: not judged */
+    assert_int_equal(in.patch[4].allocation_index, 0);                  /* past end: not written */
     assert_int_equal(in.patch[5].allocation_index, 0);
     for (uint32_t i = 0; i < in.patch_length; i++)
         for (uint32_t j = 0; j < i; j++) {
@@ -143,6 +144,84 @@ static void test_fold_unjudges_overlaps_as_adjusted(void **state)
             if (wk_patch_judged(&in, i) && wk_patch_judged(&in, j))
                 assert_true((a > c ? a - c : c - a) >= 8);
         }
+}
+
+/* No two entries a correct driver may write keep overlapping `bytes`-wide
+ * slots, whatever the kit judges (the slow, obvious pairwise check). */
+static void assert_no_written_overlap(const struct wk_patch_input *in, uint32_t bytes)
+{
+    for (uint32_t i = in->patch_start; i < in->patch_start + in->patch_count; i++)
+        for (uint32_t j = in->patch_start; j < i; j++) {
+            uint32_t a = in->patch[i].patch_offset, c = in->patch[j].patch_offset;
+            if (wk_patch_written(in, i, bytes) && wk_patch_written(in, j, bytes))
+                assert_true((a > c ? a - c : c - a) >= bytes);
+        }
+}
+
+/* Outsider 7's Finch F1: 5-byte address slots at any byte. Offsets are
+ * not rounded to dwords (5 and 6 stayed 5 and 6, not 4), and of entries
+ * at 0, 4, 5, 6 in a range ending at 11 those at 0 and 5 are kept: the
+ * one at 4 is not judged by the kit (4 + 8 > 11) but the driver writes it
+ * (4 + 5 <= 11), over byte 4 of the slot at 0, which the kit judges: the
+ * correct driver failed PATCH-VALUE-001 there before; 6 overlaps 5. 40 is
+ * past the range and left alone; 16, 21 and 26 are side by side. */
+static void test_fold_unaligned_five_byte_slots(void **state)
+{
+    (void)state;
+    uint8_t b[512];
+    const uint16_t offsets[] = { 0, 4, 5, 6, 40 };
+    size_t n = build_input(b, 1, 5, 11, 0, offsets);
+    static struct wk_patch_input in;
+    wk_patch_parse(b, n, &in);
+    wk_patch_fold(&in, 16384, 64, (struct wk_patch_slots){ 1, 5 });
+    assert_int_equal(in.patch[1].patch_offset, 4);
+    assert_int_equal(in.patch[2].patch_offset, 5);
+    assert_int_equal(in.patch[3].patch_offset, 6);
+    assert_int_equal(in.patch[0].allocation_index, 0);
+    assert_int_equal(in.patch[1].allocation_index, in.list_length + 1);
+    assert_int_equal(in.patch[2].allocation_index, 0);
+    assert_int_equal(in.patch[3].allocation_index, in.list_length + 3);
+    assert_int_equal(in.patch[4].allocation_index, 0);
+    assert_no_written_overlap(&in, 5);
+
+    const uint16_t apart[] = { 16, 21, 26 };
+    n = build_input(b, 1, 3, 120, 0, apart);
+    wk_patch_parse(b, n, &in);
+    wk_patch_fold(&in, 16384, 64, (struct wk_patch_slots){ 1, 5 });
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(in.patch[i].allocation_index, 0);
+}
+
+/* A GPU whose slots start on dwords (Heron, OtherGPU: { 4, 8 }): offsets
+ * rounded down, then the overlaps of what Patch is handed. A slot wider
+ * than the kit's 8 bytes that runs past `end` is not written by a correct
+ * driver, so an entry the kit would judge there is made bad too. */
+static void test_fold_rounds_to_the_slot_step(void **state)
+{
+    (void)state;
+    uint8_t b[512];
+    const uint16_t offsets[] = { 17, 27, 30, 101 };
+    size_t n = build_input(b, 1, 4, 112, 0, offsets);
+    static struct wk_patch_input in;
+    wk_patch_parse(b, n, &in);
+    wk_patch_fold(&in, 16384, 64, (struct wk_patch_slots){ 4, 8 });
+    assert_int_equal(in.patch[0].patch_offset, 16);
+    assert_int_equal(in.patch[1].patch_offset, 24);
+    assert_int_equal(in.patch[2].patch_offset, 28);
+    assert_int_equal(in.patch[3].patch_offset, 100);
+    assert_int_equal(in.patch[0].allocation_index, 0);
+    assert_int_equal(in.patch[1].allocation_index, 0);
+    assert_int_equal(in.patch[2].allocation_index, in.list_length + 2); /* 28 overlaps 24 */
+    assert_int_equal(in.patch[3].allocation_index, 0);                  /* 100 + 8 <= 112 */
+    assert_no_written_overlap(&in, 8);
+
+    wk_patch_parse(b, n, &in);
+    wk_patch_fold(&in, 16384, 64, (struct wk_patch_slots){ 4, 16 });
+    assert_int_equal(in.patch[0].allocation_index, 0);
+    assert_int_equal(in.patch[1].allocation_index, in.list_length + 1); /* 24 overlaps 16 */
+    assert_int_equal(in.patch[2].allocation_index, in.list_length + 2);
+    assert_int_equal(in.patch[3].allocation_index, in.list_length + 3); /* judged, 100 + 16 > 112 */
+    assert_no_written_overlap(&in, 16);
 }
 
 /* The ranges folded into the context's buffers. */
@@ -154,12 +233,12 @@ static void test_fold_ranges(void **state)
     size_t n = build_input(b, 1, 2, 50000, 40000, offsets);
     static struct wk_patch_input in;
     wk_patch_parse(b, n, &in);
-    wk_patch_fold(&in, 16384, 1);
+    wk_patch_fold(&in, 16384, 1, WK_PATCH_SLOTS_KIT);
     assert_int_equal(in.end, 50000 % 16385);
     assert_int_equal(in.start, 40000 % (50000 % 16385 + 1));
     assert_int_equal(in.patch_length, 1);
     assert_int_equal(in.patch_count, 1);
-    wk_patch_fold(&in, 8, 1);
+    wk_patch_fold(&in, 8, 1, WK_PATCH_SLOTS_KIT);
     assert_int_equal(in.dma_length, 8);
     assert_true(in.end <= 8);
     assert_true(in.start <= in.end);
@@ -171,6 +250,8 @@ int main(void)
         cmocka_unit_test(test_cursor_matches_the_byte_loop),
         cmocka_unit_test(test_parse_owes_nothing_to_the_last_input),
         cmocka_unit_test(test_fold_unjudges_overlaps_as_adjusted),
+        cmocka_unit_test(test_fold_unaligned_five_byte_slots),
+        cmocka_unit_test(test_fold_rounds_to_the_slot_step),
         cmocka_unit_test(test_fold_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

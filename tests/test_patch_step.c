@@ -534,13 +534,13 @@ static void test_patch_inputs(void **state)
             continue;
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
         const uint8_t *data = read_all(path, &n);
-        assert_int_equal(wk_patch_input_to_prog(data, n, &info, &p), 0);
+        assert_int_equal(wk_patch_input_to_prog(data, n, &info, NULL, &p), 0);
         uint8_t *back = NULL;
         size_t back_n = 0;
         char why[200];
         if (wk_patch_input_from_prog(&p, &back, &back_n, why, sizeof(why)) != 0)
             fail_msg("%s: no fuzz_patch form: %s", e->d_name, why);
-        assert_int_equal(wk_patch_input_to_prog(back, back_n, &info, &q), 0);
+        assert_int_equal(wk_patch_input_to_prog(back, back_n, &info, NULL, &q), 0);
         assert_same_program(&p, &q);
         free(back);
         struct wk_prog_patch *g = p.steps[p.step_count - 1].patch;

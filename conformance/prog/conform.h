@@ -405,9 +405,12 @@ int wk_fixture_shape(const struct wk_prog *p, uint32_t *context_flags);
 /* A fuzz_patch input (fuzz/inputs/seeds_lib.h) as the program that makes the same
  * DxgkDdiPatch call: the harness's fixture (device, context, its seven
  * allocations paged in) and one patch step, folded as the harness folds it
- * for a context with `info` (the driver's DXGK_CONTEXTINFO). Every input
- * converts; -1 only when out of memory. Release `p` with wk_prog_free. */
-int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info, struct wk_prog *p);
+ * for a context with `info` (the driver's DXGK_CONTEXTINFO) on a GPU with
+ * `slots` (wk_vidmm_patch_slots of the driver's adapter; NULL: the kit's
+ * GPU). Every input converts; -1 only when out of memory. Release `p`
+ * with wk_prog_free. */
+int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info,
+                           const struct wk_vidmm_patch_slots *slots, struct wk_prog *p);
 /* The inverse for programs of that shape: fuzz_patch's bytes in *data
  * (malloc'd). -1 with the reason in `why` when `p` has no such form. */
 int wk_patch_input_from_prog(const struct wk_prog *p, uint8_t **data, size_t *size, char *why, size_t why_size);

@@ -473,17 +473,33 @@ static int judged(const struct wk_prog_patch_location *l, const DXGK_ALLOCATIONL
            list[l->allocation_index].SegmentId != 0;
 }
 
-/* Two judged locations whose slots overlap ask for two values in one
- * place: no driver can satisfy both, so the step is refused before the
- * driver is called (fuzz_patch moves the later one out of the list). */
-static int slots_overlap(const struct wk_prog_patch *g, const DXGK_ALLOCATIONLIST *list)
+/* Whether a correct driver writes location l: its index in the list, its
+ * slot (`bytes` wide, the GPU's) in the range. */
+static int written(const struct wk_prog_patch_location *l, uint32_t list_length, uint32_t start, uint32_t end,
+                   uint32_t bytes)
+{
+    return l->allocation_index < list_length && l->patch_offset >= start && (uint64_t)l->patch_offset + bytes <= end;
+}
+
+/* Two locations a correct driver writes whose slots overlap ask for two
+ * values in one place, which no Render makes (Windows patches only lists
+ * the driver's Render wrote); so does a location the kit judges whose slot
+ * runs past the range. The step is refused before the driver is called
+ * (fuzz_patch makes such entries bad: wk_patch_unoverlap). The slots are
+ * the GPU's (wk_vidmm_patch_slots): an outsider's 5-byte slots overlapped
+ * where the kit's 8-byte ones were not both judged. */
+static int slots_overlap(const struct wk_prog_patch *g, const DXGK_ALLOCATIONLIST *list, uint32_t bytes)
 {
     for (uint32_t i = g->patch_start; i < g->patch_start + g->patch_count; i++) {
-        if (!judged(&g->patch[i], list, g->list_length, g->start, g->end))
+        const struct wk_prog_patch_location *l = &g->patch[i];
+        if (!written(l, g->list_length, g->start, g->end, bytes)) {
+            if (judged(l, list, g->list_length, g->start, g->end))
+                return 1;
             continue;
+        }
         for (uint32_t j = g->patch_start; j < i; j++) {
-            uint32_t a = g->patch[i].patch_offset, b = g->patch[j].patch_offset;
-            if (judged(&g->patch[j], list, g->list_length, g->start, g->end) && (a > b ? a - b : b - a) < 8)
+            uint32_t a = l->patch_offset, b = g->patch[j].patch_offset;
+            if (written(&g->patch[j], g->list_length, g->start, g->end, bytes) && (a > b ? a - b : b - a) < bytes)
                 return 1;
         }
     }
@@ -504,8 +520,10 @@ static wk_status do_patch(struct interp *x, const struct wk_step *s)
     wk_status st = patch_list(x, g, list);
     if (st != WK_OK)
         return st;
+    struct wk_vidmm_patch_slots slots;
+    wk_vidmm_patch_slots(x->vm, &slots);
     if (g->patch_start > g->patch_length || g->patch_count > g->patch_length - g->patch_start ||
-        slots_overlap(g, list))
+        slots_overlap(g, list, slots.bytes))
         return WK_E_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < g->patch_length && i < WK_PROG_MAX_PATCHES; i++)
         patch_location(&g->patch[i], &patch[i]);

@@ -19,6 +19,7 @@
 struct ctxinfo {
     int ok;
     struct wk_render_target t;   /* the plain context's info, and the GDI context's */
+    struct wk_vidmm_patch_slots slots; /* the GPU's patch slots, which fuzz_patch folds by */
     char why[320];
 };
 
@@ -53,6 +54,8 @@ static void ctxinfo_child(const void *arg, int fd)
         st = wk_vidmm_create_context(vm, dev, 0, &ctx);
     if (st == WK_OK)
         st = wk_vidmm_context_info(vm, ctx, &c.t.info);
+    if (st == WK_OK)
+        wk_vidmm_patch_slots(vm, &c.slots);
     c.ok = st == WK_OK;
     c.t.gdi = c.ok && wk_vidmm_create_context(vm, dev, 0x2 /* GdiContext */, &gdi) == WK_OK &&
               wk_vidmm_context_info(vm, gdi, &c.t.gdi_info) == WK_OK;
@@ -79,7 +82,7 @@ static int to_prog(const struct fixture_harness *h, const uint8_t *data, size_t 
                    struct wk_prog *p)
 {
     if (strcmp(h->name, "fuzz_patch") == 0)
-        return wk_patch_input_to_prog(data, size, &c->t.info, p);
+        return wk_patch_input_to_prog(data, size, &c->t.info, &c->slots, p);
     return wk_render_input_to_prog(data, size, &c->t, p);
 }
 

@@ -43,11 +43,13 @@ static void fill_patch(struct wk_prog_patch *g, const struct wk_patch_input *in)
     g->patch_count = in->patch_count;
 }
 
-int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info, struct wk_prog *p)
+int wk_patch_input_to_prog(const uint8_t *data, size_t size, const DXGK_CONTEXTINFO *info,
+                           const struct wk_vidmm_patch_slots *slots, struct wk_prog *p)
 {
     static struct wk_patch_input in;
+    struct wk_patch_slots at = slots ? (struct wk_patch_slots){ slots->align, slots->bytes } : WK_PATCH_SLOTS_KIT;
     wk_patch_parse(data, size, &in);
-    wk_patch_fold(&in, info->DmaBufferSize, info->PatchLocationListSize);
+    wk_patch_fold(&in, info->DmaBufferSize, info->PatchLocationListSize, at);
     uint32_t dma = (uint32_t)(in.dma_length < WK_PROG_MAX_DMA ? in.dma_length : WK_PROG_MAX_DMA);
     wk_prog_init(p);
     snprintf(p->id, sizeof(p->id), "fuzz.patch-input");

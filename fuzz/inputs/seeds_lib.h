@@ -263,20 +263,86 @@ static inline int wk_patch_judged(const struct wk_patch_input *in, uint32_t i)
            (uint64_t)p->patch_offset + 8 <= in->end && in->list[p->allocation_index].segment_id != 0;
 }
 
+/* Where the GPU has patch slots (wk_vidmm_patch_slots): a slot starts at a
+ * multiple of `align` and is `bytes` wide. The kit's GPU: { 1, 8 }. */
+struct wk_patch_slots {
+    uint32_t align, bytes;
+};
+#define WK_PATCH_SLOTS_KIT ((struct wk_patch_slots){ 1, 8 })
+
+/* Whether a correct driver writes entry i: its index in the list and its
+ * slot, `bytes` wide, inside [start, end) (the segment aside: a driver
+ * may write an entry of SegmentId 0 too, the kit just does not judge it). */
+static inline int wk_patch_written(const struct wk_patch_input *in, uint32_t i, uint32_t bytes)
+{
+    const struct wk_patch_entry *p = &in->patch[i];
+    return p->allocation_index < in->list_length && p->patch_offset >= in->start &&
+           (uint64_t)p->patch_offset + bytes <= in->end;
+}
+
+/* Each PatchOffset rounded down to where a slot can start. A command
+ * processor may have no slot between two (Heron: dwords), and an offset
+ * there asks for a slot no correct driver can fill (the correct Heron
+ * miniport failed PATCH-VALUE-001, "holds no address the hardware
+ * decodes"); but Finch F1's 5-byte slots sit at packet offsets 2 and 7,
+ * and rounding to dwords made slots that do not exist (outsider 7). */
+static inline void wk_patch_align(struct wk_patch_input *in, uint32_t align)
+{
+    if (align <= 1)
+        return;
+    for (uint32_t i = 0; i < in->patch_length; i++)
+        in->patch[i].patch_offset -= in->patch[i].patch_offset % align;
+}
+
+/* The entries of the submission made overlap-free: Windows patches only
+ * lists the driver's own Render wrote, whose slots never overlap (each
+ * holds one operand), so no correct driver was ever asked for two values
+ * in one place, or in either order. Of two entries a correct driver may
+ * write whose `bytes`-wide slots overlap, the later one gets an
+ * AllocationIndex past the list: a bad entry, which Patch must skip (the
+ * input keeps its shape). Also an entry the kit would judge but whose slot
+ * runs past `end` (a slot wider than the kit's 8 bytes): a correct driver
+ * skips it. The overlap counted only the entries the kit judges, 8 bytes
+ * wide: with Finch F1's 5-byte slots an entry at +4 the kit did not judge
+ * (4 + 8 > end 11) was written over byte 4 of the one at +0, and the
+ * correct driver failed PATCH-VALUE-001 (outsider 7). */
+static inline void wk_patch_unoverlap(struct wk_patch_input *in, uint32_t bytes)
+{
+    uint8_t kept[WK_PATCH_MAX_PATCH]; /* of the entries before i, as adjusted (once each, not per pair) */
+    for (uint32_t i = in->patch_start; i < in->patch_start + in->patch_count; i++) {
+        kept[i] = (uint8_t)wk_patch_written(in, i, bytes);
+        if (!kept[i]) {
+            if (wk_patch_judged(in, i))
+                in->patch[i].allocation_index = in->list_length + i;
+            continue;
+        }
+        for (uint32_t j = in->patch_start; j < i; j++) {
+            uint32_t a = in->patch[i].patch_offset, b = in->patch[j].patch_offset;
+            if (kept[j] && (a > b ? a - b : b - a) < bytes) {
+                in->patch[i].allocation_index = in->list_length + i;
+                kept[i] = 0;
+                break;
+            }
+        }
+    }
+}
+
 /*
  * What fuzz_patch does to a parsed input before calling Patch, for a
  * context whose DMA buffer holds `dma_size` bytes and whose patch-location
- * list `patch_size` entries: every range folded into the buffers (so no
- * input is wasted on a kit-side rejection), and of two judged entries whose
- * 8-byte slots overlap (two values asked for one place: no correct driver
- * can satisfy both) the later one given an AllocationIndex past the list,
- * a bad entry Patch must skip. Afterwards `patch_length`, `start`, `end`,
- * `patch_start`, `patch_count` and `dma_length` are what Patch is handed.
- * The step-program conversion (conform.h, wk_patch_input_to_prog) folds
- * with this too, so a program replays exactly what the harness ran.
+ * list `patch_size` entries, on a GPU with `slots`: every PatchOffset
+ * rounded down to a slot's start (wk_patch_align), every range folded into
+ * the buffers (so no input is wasted on a kit-side rejection), and the
+ * submission's entries made overlap-free (wk_patch_unoverlap).
+ * Afterwards `patch_length`, `start`, `end`, `patch_start`, `patch_count`
+ * and `dma_length` are what Patch is handed. The step-program conversion
+ * (conform.h, wk_patch_input_to_prog) folds with this too, so a program
+ * replays exactly what the harness ran.
  */
-static inline void wk_patch_fold(struct wk_patch_input *in, uint32_t dma_size, uint32_t patch_size)
+static inline void wk_patch_fold(struct wk_patch_input *in, uint32_t dma_size, uint32_t patch_size,
+                                 struct wk_patch_slots slots)
 {
+    wk_patch_align(in, slots.align);
     in->dma_length = in->dma_length < dma_size ? in->dma_length : dma_size;
     in->patch_length = in->patch_length < patch_size ? in->patch_length : patch_size;
     in->end = (uint32_t)(in->end % ((uint64_t)dma_size + 1));
@@ -284,20 +350,7 @@ static inline void wk_patch_fold(struct wk_patch_input *in, uint32_t dma_size, u
     in->patch_start = in->patch_start < in->patch_length ? in->patch_start : in->patch_length;
     if (in->patch_count > in->patch_length - in->patch_start)
         in->patch_count = in->patch_length - in->patch_start;
-    uint8_t judged[WK_PATCH_MAX_PATCH]; /* of the entries before i, as adjusted (once each, not per pair) */
-    for (uint32_t i = in->patch_start; i < in->patch_start + in->patch_count; i++) {
-        judged[i] = (uint8_t)wk_patch_judged(in, i);
-        if (!judged[i])
-            continue;
-        for (uint32_t j = in->patch_start; j < i; j++) {
-            uint32_t a = in->patch[i].patch_offset, b = in->patch[j].patch_offset;
-            if (judged[j] && (a > b ? a - b : b - a) < 8) {
-                in->patch[i].allocation_index = in->list_length + i;
-                judged[i] = 0;
-                break;
-            }
-        }
-    }
+    wk_patch_unoverlap(in, slots.bytes);
 }
 
 /* ------------------------------------------------------------------ */

@@ -335,6 +335,46 @@ int patch_slot_address(struct wk_vidmm *vm, const uint8_t *dma, uint64_t len, ui
     return 1;
 }
 
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+    while (b) {
+        uint32_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The offsets in [0, 32) of a probe buffer filled with `fill` at which the
+ * binding decodes a slot: folded into *align (gcd) and *bytes (widest). */
+static void probe_slots(struct wk_vidmm *vm, uint8_t fill, uint32_t *align, uint32_t *bytes)
+{
+    uint8_t buf[48]; /* 32 offsets and the widest slot processor.h allows past the last */
+    memset(buf, fill, sizeof(buf));
+    for (uint32_t off = 0; off < 32 && !vm->dead; off++) {
+        uint64_t address = 0;
+        uint32_t n = 0;
+        if (patch_slot_address(vm, buf, sizeof(buf), off, &address, &n) != 1)
+            continue;
+        *align = gcd32(*align, off);
+        *bytes = n > *bytes ? n : *bytes;
+    }
+}
+
+void wk_vidmm_patch_slots(struct wk_vidmm *vm, struct wk_vidmm_patch_slots *out)
+{
+    *out = (struct wk_vidmm_patch_slots){ 1, 8 };
+    if (!vm->binding || !binding_executes(vm) || !vm->binding->processor->read_address)
+        return;
+    uint32_t align = 0, bytes = 0; /* gcd(0, x) = x: the first offset that decodes starts it */
+    probe_slots(vm, 0x00, &align, &bytes);
+    probe_slots(vm, 0xFF, &align, &bytes);
+    if (bytes == 0) /* nothing decodes: no offset known to be slot-less, none rounded */
+        return;
+    out->align = align ? align : 1; /* only offset 0 decoded: no step known, none rounded */
+    out->bytes = bytes;
+}
+
 void wk_vidmm_binding_skipped(const struct wk_vidmm *vm, uint64_t *unreported_fences, uint64_t *undecoded_addresses)
 {
     *unreported_fences = vm->binding_skipped[0];

@@ -751,6 +751,26 @@ struct wk_vidmm_patch {
 };
 wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *args);
 
+/*
+ * Where the GPU's encoding has patch slots, as a harness that builds bare
+ * Patch calls must know it (fuzz_patch; a `patch` step): `align`, the
+ * step between offsets where a slot can start, and `bytes`, the width of
+ * one. The kit's GPU: 1 and 8 (an ADDR operand may sit at any byte). A
+ * binding's processor is asked (read_address at offsets 0 to 31 of a
+ * buffer of zeroes, then of 0xff bytes, since an encoding may need a valid
+ * bit): the gcd of the offsets that decode and the widest slot seen (Heron,
+ * OtherGPU: 4 and 8; an outsider's Finch F1: 1 and 5, 40-bit addresses at
+ * packet offsets 2 and 7). A binding that decodes none of them, or only
+ * offset 0 (no step known), or has no read_address (the kit then judges
+ * no patched value): align 1, no offset is rounded; bytes 8 when nothing
+ * decoded.
+ */
+struct wk_vidmm_patch_slots {
+    uint32_t align;
+    uint32_t bytes;
+};
+void wk_vidmm_patch_slots(struct wk_vidmm *vm, struct wk_vidmm_patch_slots *out);
+
 /* Runs the GPU and delivers interrupts until every submitted fence has been
  * reported complete (or a bound is hit: SUBMIT-FENCE-001). */
 wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm);

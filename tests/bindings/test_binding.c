@@ -33,7 +33,11 @@
  *   TB_RENDER_ENCODER TB_GOOD with a render encoder that can say nothing
  *                     (every render step a skip) and no allocation
  *                     encoder: CreateAllocation still gets the kit's
- *                     request, whose format's checks then run.
+ *                     request, whose format's checks then run;
+ *   TB_SLOT5          TB_GOOD whose patch slots are 5 bytes at any offset
+ *                     (read_address: a 40-bit little-endian address), as
+ *                     an outsider's Finch F1 has them: with the driver
+ *                     tests/driver_build/patch_five_byte_slots.c.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -45,7 +49,8 @@
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
-    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER)
+    defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
+    defined(TB_SLOT5)
 #define TB_RUNS 1
 #endif
 
@@ -133,8 +138,27 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
 #endif
 }
 
-static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, run,
-                                                   wk_test_kit_format_read_address, TB_FAULT_TEXT };
+#ifdef TB_SLOT5
+/* A 40-bit address in the 5 bytes at any offset (no dword alignment). */
+static int read_address(void *self, const uint8_t *dma, uint64_t len, uint64_t offset, uint64_t *address,
+                        uint32_t *slot_bytes)
+{
+    (void)self;
+    if (offset > len || len - offset < 5)
+        return -1;
+    *address = 0;
+    for (unsigned k = 0; k < 5; k++)
+        *address |= (uint64_t)dma[offset + k] << (8 * k);
+    *slot_bytes = 5;
+    return 0;
+}
+#define TB_READ_ADDRESS read_address
+#else
+#define TB_READ_ADDRESS wk_test_kit_format_read_address
+#endif
+
+static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, run, TB_READ_ADDRESS,
+                                                   TB_FAULT_TEXT };
 #endif
 
 #if defined(TB_NO_EXEC)
