@@ -183,6 +183,18 @@ if(TARGET wk_test_binding_slot5 AND TARGET fuzz_patch_replay)
     ${_fb_corpus}/fuzz_patch/seeds ${_fb_corpus}/fuzz_patch/regressions)
   unset(_slot5)
 endif()
+# The same driver for 12-byte slots (an address and a flags dword it writes
+# too), on TB_SLOT12: the kit's Patch checks take the hardware's field, not
+# 8 bytes, as what Patch may write (PATCH-CONFINE-001 blamed the flags
+# before) and what a Render may list before its buffer's end.
+wk_add_refwrap_module(wk_test_patch_twelve_byte_slots ${CMAKE_CURRENT_LIST_DIR}/driver_build/patch_five_byte_slots.c)
+target_compile_definitions(wk_test_patch_twelve_byte_slots PRIVATE SLOT_BYTES=12u)
+if(TARGET wk_test_binding_slot12 AND TARGET fuzz_patch_replay)
+  wk_fuzz_binding_test(patch_twelve_byte_slots_clean fuzz_patch
+    "WK_FUZZ_NO_ABORT=1;WK_DRIVER=$<TARGET_FILE:wk_test_patch_twelve_byte_slots>;WK_BINDING=$<TARGET_FILE:wk_test_binding_slot12>"
+    "binding 'test'.*replay: [1-9][0-9]* inputs ran" "FINDING|cannot build|cannot fuzz"
+    ${_fb_corpus}/fuzz_patch/seeds ${_fb_corpus}/fuzz_patch/regressions)
+endif()
 
 # The inputs fuzz_render skips before the driver with Heron's binding
 # (raw bytes of the kit's format, operations its encoder cannot say) are

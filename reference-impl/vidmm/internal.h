@@ -333,6 +333,7 @@ struct wk_vidmm {
     /* Driver */
     void *so;                               /* dlopen handle */
     uint64_t semantic_skipped;              /* checks cfg.no_model left out (semantic_check) */
+    uint32_t patch_slot_width;              /* submit.c, slot_width: 0 until asked */
     int skip_choice_rules;                  /* wk_vidmm_skip_choice_rules */
     uint64_t choice_skipped;                /* breaches of choice rules not recorded */
     DRIVER_OBJECT driver_object;
@@ -959,6 +960,11 @@ void objects_free(struct wk_vidmm *vm);
 
 wk_status allocation_check_info(struct wk_vidmm *vm, const DXGK_ALLOCATIONINFO *info,
                                 enum wk_ddi ddi);
+
+/* submit.c: the bytes of the hardware's address field at a PatchOffset
+ * (8 on the kit's GPU; a binding's widest decoded slot), asked once per
+ * adapter. */
+uint32_t patch_slot_width(struct wk_vidmm *vm);
 
 /* sysmem.c ---------------------------------------------------------------- */
 

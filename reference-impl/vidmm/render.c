@@ -100,10 +100,10 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct render_job *j, 
         if (p[i].AllocationIndex >= j->in->list_length)
             return violate(vm, R_RENDER_PATCH_INDEX, d, "patch entry %u: AllocationIndex %u, list has %u entries",
                            i, p[i].AllocationIndex, j->in->list_length);
-        if ((uint64_t)p[i].PatchOffset + 8 > written)
+        if ((uint64_t)p[i].PatchOffset + patch_slot_width(vm) > written)
             return violate(vm, R_RENDER_PATCH_OFFSET, d,
-                           "patch entry %u: PatchOffset %u (+8) beyond the %llu bytes written", i,
-                           p[i].PatchOffset, (unsigned long long)written);
+                           "patch entry %u: PatchOffset %u (+%u, the hardware's address field) beyond the %llu bytes "
+                           "written", i, p[i].PatchOffset, patch_slot_width(vm), (unsigned long long)written);
         if (p[i].SplitOffset < prev_split || p[i].SplitOffset > written)
             return violate(vm, R_RENDER_SPLIT, d, "patch entry %u: SplitOffset %u after %u (written %llu)",
                            i, p[i].SplitOffset, prev_split, (unsigned long long)written);

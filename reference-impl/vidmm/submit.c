@@ -62,22 +62,43 @@ static int slot_order(const void *a, const void *b)
     return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* The 8-byte slot at `offset` clipped to the submission [start, end):
- * what Patch may write there; empty (lo >= hi) when outside. */
-static struct slot slot_clip(uint32_t offset, uint32_t start, uint32_t end)
+/*
+ * The bytes Patch may write at a listed PatchOffset: the address field of
+ * the hardware. The kit's GPU's is an 8-byte ADDR operand; a binding's is
+ * what its processor decodes (wk_vidmm_patch_slots, asked once per
+ * adapter: the widest slot it reads, up to 16 bytes). A fixed 8 blamed a
+ * correct driver of a GPU with wider address fields for the bytes past the
+ * eighth (PATCH-CONFINE-001), one with narrower fields for a slot that ends
+ * the buffer (RENDER-PATCH-OFFSET, render.c), and let one with 5-byte fields
+ * write 3 bytes of the next field unseen (outsider 7's GPU; the helper who fixed
+ * fuzz_patch's slots named it).
+ */
+uint32_t patch_slot_width(struct wk_vidmm *vm)
 {
-    uint64_t hi = (uint64_t)offset + 8 < end ? (uint64_t)offset + 8 : end;
+    if (!vm->patch_slot_width) {
+        struct wk_vidmm_patch_slots ps;
+        wk_vidmm_patch_slots(vm, &ps);
+        vm->patch_slot_width = ps.bytes >= 1 && ps.bytes <= 16 ? ps.bytes : 8;
+    }
+    return vm->patch_slot_width;
+}
+
+/* The slot of `width` bytes at `offset` clipped to the submission
+ * [start, end): what Patch may write there; empty (lo >= hi) when outside. */
+static struct slot slot_clip(uint32_t offset, uint32_t width, uint32_t start, uint32_t end)
+{
+    uint64_t hi = (uint64_t)offset + width < end ? (uint64_t)offset + width : end;
     return (struct slot){ offset > start ? offset : start, (uint32_t)hi };
 }
 
 /* The listed slots of the submission, clipped to [start, end), sorted and
  * merged; returns how many intervals are in out. */
-static uint32_t allowed_slots(const struct submission *s, struct slot *out)
+static uint32_t allowed_slots(const struct submission *s, uint32_t width, struct slot *out)
 {
     uint32_t n = 0;
     int sorted = 1;
     for (uint32_t i = 0; i < s->patch_length; i++) {
-        struct slot x = slot_clip(s->patch_list[s->patch_start + i].PatchOffset, s->start, s->end);
+        struct slot x = slot_clip(s->patch_list[s->patch_start + i].PatchOffset, width, s->start, s->end);
         if (x.lo >= x.hi)
             continue;
         out[n] = x;
@@ -148,7 +169,7 @@ static int check_confined(struct wk_vidmm *vm, const struct submission *s, const
                           struct slot *slots, uint32_t *count)
 {
     const uint8_t *now = s->dma->ptr;
-    uint32_t n = allowed_slots(s, slots);
+    uint32_t n = allowed_slots(s, patch_slot_width(vm), slots);
     *count = n;
     uint64_t from = 0, end = s->check_end ? s->check_end : s->dma->size; /* past end: read-only to it */
     for (uint32_t i = 0; i <= n; i++) {
@@ -212,7 +233,7 @@ static uint64_t check_patch_effect(struct wk_vidmm *vm, const struct submission 
         return allowed_end;
     for (uint32_t i = 0; i < s->patch_length; i++) {
         const D3DDDI_PATCHLOCATIONLIST *p = &s->patch_list[s->patch_start + i];
-        if (p->AllocationIndex >= s->alloc_list_size || (uint64_t)p->PatchOffset + 8 > s->end ||
+        if (p->AllocationIndex >= s->alloc_list_size || (uint64_t)p->PatchOffset + patch_slot_width(vm) > s->end ||
             p->PatchOffset < s->start)
             continue; /* a bad entry is Render's violation, and Patch must skip it */
         const DXGK_ALLOCATIONLIST *al = &s->alloc_list[p->AllocationIndex];
@@ -827,11 +848,11 @@ static wk_status lists_check_free(struct wk_vidmm *vm, wk_status call, struct gb
 
 /* Where the call's allowed slots end (allowed_slots' clipping; 0: none):
  * the DMA bytes the driver may need to write (patch_view.c). */
-static uint64_t slots_end(const struct wk_vidmm_patch *a)
+static uint64_t slots_end(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
 {
     uint64_t end = 0;
     for (uint32_t i = a->patch_start; i < a->patch_start + a->patch_count; i++) {
-        struct slot x = slot_clip(a->patch[i].PatchOffset, a->start, a->end);
+        struct slot x = slot_clip(a->patch[i].PatchOffset, patch_slot_width(vm), a->start, a->end);
         if (x.lo < x.hi && x.hi > end)
             end = x.hi;
     }
@@ -864,7 +885,7 @@ wk_status wk_vidmm_patch(struct wk_vidmm *vm, const struct wk_vidmm_patch *a)
         return st;
     fill_then_zero(c->dma.ptr, a->dma, a->dma_length, known_take(vm, c));
     uint64_t check_end = c->dma.size;
-    uint8_t *driver_dma = patch_view_for(vm, c, slots_end(a), &check_end);
+    uint8_t *driver_dma = patch_view_for(vm, c, slots_end(vm, a), &check_end);
     const struct submission s = {
         .context = a->context,
         .dma = &c->dma,

@@ -35,6 +35,7 @@
  *                     encoder: CreateAllocation still gets the kit's
  *                     request, whose format's checks then run;
  *   TB_SLOT5          TB_GOOD whose patch slots are 5 bytes at any offset
+ *   TB_SLOT12         the same with 12-byte slots (an address and 4 bytes of flags)
  *                     (read_address: a 40-bit little-endian address), as
  *                     an outsider's Finch F1 has them: with the driver
  *                     tests/driver_build/patch_five_byte_slots.c.
@@ -50,7 +51,7 @@
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
     defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
-    defined(TB_SLOT5)
+    defined(TB_SLOT5) || defined(TB_SLOT12)
 #define TB_RUNS 1
 #endif
 
@@ -138,18 +139,24 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
 #endif
 }
 
+#if defined(TB_SLOT5) || defined(TB_SLOT12)
 #ifdef TB_SLOT5
-/* A 40-bit address in the 5 bytes at any offset (no dword alignment). */
+#define TB_SLOT_BYTES 5u /* a 40-bit address */
+#else
+#define TB_SLOT_BYTES 12u /* a 64-bit address and 4 bytes of the field's own (flags) */
+#endif
+/* An address slot of TB_SLOT_BYTES at any offset (no dword alignment):
+ * its first bytes, up to 8, little-endian, are the address. */
 static int read_address(void *self, const uint8_t *dma, uint64_t len, uint64_t offset, uint64_t *address,
                         uint32_t *slot_bytes)
 {
     (void)self;
-    if (offset > len || len - offset < 5)
+    if (offset > len || len - offset < TB_SLOT_BYTES)
         return -1;
     *address = 0;
-    for (unsigned k = 0; k < 5; k++)
+    for (unsigned k = 0; k < TB_SLOT_BYTES && k < 8; k++)
         *address |= (uint64_t)dma[offset + k] << (8 * k);
-    *slot_bytes = 5;
+    *slot_bytes = TB_SLOT_BYTES;
     return 0;
 }
 #define TB_READ_ADDRESS read_address

@@ -19,7 +19,13 @@
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
 
+#ifndef SLOT_BYTES
 #define SLOT_BYTES 5u
+#endif
+/* Built with SLOT_BYTES 12 for TB_SLOT12: the address in the first 8 bytes
+ * and a flags dword the hardware defines after it, which Patch writes too
+ * (tests/fuzz_binding_tests.cmake). */
+#define SLOT_FLAGS 0xA5u
 
 /* Whether entry p of the submission is one to write (its index in the
  * list, its slot inside the submitted range of the buffer). */
@@ -49,7 +55,7 @@ static NTSTATUS patch_five_byte_slots(const HANDLE hAdapter, const DXGKARG_PATCH
         UINT64 address = (UINT64)e->PhysicalAddress.QuadPart + l->AllocationOffset;
         BYTE *at = (BYTE *)p->pDmaBuffer + l->PatchOffset;
         for (UINT k = 0; k < SLOT_BYTES; k++)
-            at[k] = (BYTE)(address >> (8 * k));
+            at[k] = k < 8 ? (BYTE)(address >> (8 * k)) : (BYTE)SLOT_FLAGS;
     }
     return STATUS_SUCCESS;
 }
