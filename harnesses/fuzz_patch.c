@@ -116,8 +116,8 @@ static void build_lists(const struct wk_patch_input *in, const struct handles *h
 
 /*
  * Where the GPU under test has patch slots: the kit's GPU, or what the
- * binding's processor decodes (wk_vidmm_patch_slots), asked once per
- * fixture. With a binding a patched slot is checked in the hardware's own
+ * binding's processor decodes (wk_vidmm_patch_slots), probed once per
+ * adapter. With a binding a patched slot is checked in the hardware's own
  * encoding (PATCH-VALUE-001 through read_address), so the input's offsets
  * and overlaps are judged by the hardware's slots, not the kit's: rounding
  * every offset to a dword manufactured slots Finch F1 does not have, and
@@ -125,15 +125,9 @@ static void build_lists(const struct wk_patch_input *in, const struct handles *h
  */
 static struct wk_patch_slots slots_of(struct wk_fuzz_fixture *f)
 {
-    static uint64_t epoch;
-    static struct wk_patch_slots slots;
-    if (epoch != f->epoch || epoch == 0) {
-        struct wk_vidmm_patch_slots s;
-        wk_vidmm_patch_slots(f->vm, &s);
-        slots = (struct wk_patch_slots){ s.align, s.bytes };
-        epoch = f->epoch;
-    }
-    return slots;
+    struct wk_vidmm_patch_slots s;
+    wk_vidmm_patch_slots(f->vm, &s); /* probed once per adapter (reference-impl/vidmm/binding.c) */
+    return (struct wk_patch_slots){ s.align, s.bytes };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -361,18 +361,29 @@ static void probe_slots(struct wk_vidmm *vm, uint8_t fill, uint32_t *align, uint
     }
 }
 
-void wk_vidmm_patch_slots(struct wk_vidmm *vm, struct wk_vidmm_patch_slots *out)
+/* The binding's slots, probed once per adapter (the binding is the
+ * adapter's for its life): what fuzz_patch folds its inputs by and what
+ * the Patch checks take as the address field (submit.c). */
+static struct wk_vidmm_patch_slots probe_patch_slots(struct wk_vidmm *vm)
 {
-    *out = (struct wk_vidmm_patch_slots){ 1, 8 };
+    struct wk_vidmm_patch_slots out = { 1, 8 };
     if (!vm->binding || !binding_executes(vm) || !vm->binding->processor->read_address)
-        return;
+        return out;
     uint32_t align = 0, bytes = 0; /* gcd(0, x) = x: the first offset that decodes starts it */
     probe_slots(vm, 0x00, &align, &bytes);
     probe_slots(vm, 0xFF, &align, &bytes);
     if (bytes == 0) /* nothing decodes: no offset known to be slot-less, none rounded */
-        return;
-    out->align = align ? align : 1; /* only offset 0 decoded: no step known, none rounded */
-    out->bytes = bytes;
+        return out;
+    out.align = align ? align : 1; /* only offset 0 decoded: no step known, none rounded */
+    out.bytes = bytes;
+    return out;
+}
+
+void wk_vidmm_patch_slots(struct wk_vidmm *vm, struct wk_vidmm_patch_slots *out)
+{
+    if (!vm->patch_slots.bytes)
+        vm->patch_slots = probe_patch_slots(vm);
+    *out = vm->patch_slots;
 }
 
 void wk_vidmm_binding_skipped(const struct wk_vidmm *vm, uint64_t *unreported_fences, uint64_t *undecoded_addresses)

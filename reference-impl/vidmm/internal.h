@@ -333,7 +333,7 @@ struct wk_vidmm {
     /* Driver */
     void *so;                               /* dlopen handle */
     uint64_t semantic_skipped;              /* checks cfg.no_model left out (semantic_check) */
-    uint32_t patch_slot_width;              /* submit.c, slot_width: 0 until asked */
+    struct wk_vidmm_patch_slots patch_slots; /* binding.c, wk_vidmm_patch_slots: bytes 0 until asked */
     int skip_choice_rules;                  /* wk_vidmm_skip_choice_rules */
     uint64_t choice_skipped;                /* breaches of choice rules not recorded */
     DRIVER_OBJECT driver_object;

@@ -65,7 +65,7 @@ static int slot_order(const void *a, const void *b)
 /*
  * The bytes Patch may write at a listed PatchOffset: the address field of
  * the hardware. The kit's GPU's is an 8-byte ADDR operand; a binding's is
- * what its processor decodes (wk_vidmm_patch_slots, asked once per
+ * what its processor decodes (wk_vidmm_patch_slots, probed once per
  * adapter: the widest slot it reads, up to 16 bytes). A fixed 8 blamed a
  * correct driver of a GPU with wider address fields for the bytes past the
  * eighth (PATCH-CONFINE-001), one with narrower fields for a slot that ends
@@ -75,12 +75,9 @@ static int slot_order(const void *a, const void *b)
  */
 uint32_t patch_slot_width(struct wk_vidmm *vm)
 {
-    if (!vm->patch_slot_width) {
-        struct wk_vidmm_patch_slots ps;
-        wk_vidmm_patch_slots(vm, &ps);
-        vm->patch_slot_width = ps.bytes >= 1 && ps.bytes <= 16 ? ps.bytes : 8;
-    }
-    return vm->patch_slot_width;
+    struct wk_vidmm_patch_slots ps;
+    wk_vidmm_patch_slots(vm, &ps); /* probed once per adapter (binding.c) */
+    return ps.bytes; /* 1 to 16: patch_slot_address refuses wider */
 }
 
 /* The slot of `width` bytes at `offset` clipped to the submission
