@@ -310,6 +310,16 @@ static enum wk_gpu_fault_reason extent_check(struct exec *x, uint64_t addr, uint
                                              uint64_t *fa)
 {
     struct wk_gpu_location loc;
+    if (x->wx && (x->wx->flags & WK_EXEC_VIRTUAL)) {
+        /* Virtual pages map anywhere: every row is checked by itself, as
+         * an aperture's are. */
+        *aperture = 1;
+        if (len > UINT64_MAX - addr) {
+            *fa = addr;
+            return WK_GPU_FAULT_BAD_ADDRESS;
+        }
+        return WK_GPU_FAULT_NONE;
+    }
     if (x->mops->locate(x->mem, addr, &loc) != 0 || len > UINT64_MAX - addr) {
         *fa = addr;
         return WK_GPU_FAULT_BAD_ADDRESS;

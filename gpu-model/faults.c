@@ -56,7 +56,8 @@ const char *wk_gpu_operand_rule_message(enum wk_gpu_operand_rule r)
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r)
 {
     return r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||
-           r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT;
+           r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT || r == WK_GPU_FAULT_VA_UNMAPPED ||
+           r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
 }
 
 const struct wk_gpu_fault_detail fault_no_detail = { WK_GPU_RULE_NONE, 0, 0, 0, { 0, 0 } };

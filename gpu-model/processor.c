@@ -102,10 +102,12 @@ static int processor_ok(const struct wk_processor_ops *p)
     return p && p->size >= offsetof(struct wk_processor_ops, exec) + sizeof(p->exec) && p->exec;
 }
 
-wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_ops *p, void *self,
-                                uint64_t buffer_addr, uint64_t start, uint64_t end, const uint8_t *bytes,
-                                uint32_t flags, uint32_t fence_id, struct wk_exec_fault *fault,
-                                uint32_t *misbehaved)
+/* A run of p on the memory system (mem, mops): the model's own, or an
+ * address space over it. */
+static wk_status exec_on(struct wk_gpu *gpu, struct wk_mem *mem, const struct wk_mem_ops *mops,
+                         const struct wk_processor_ops *p, void *self, uint64_t buffer_addr, uint64_t start,
+                         uint64_t end, const uint8_t *bytes, uint32_t flags, uint32_t fence_id,
+                         struct wk_exec_fault *fault, uint32_t *misbehaved)
 {
     struct wk_exec_fault local;
     struct wk_exec_fault *f = fault ? fault : &local;
@@ -115,7 +117,7 @@ wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_op
         return WK_E_INVALID_ARGUMENT;
     struct run k = { gpu, gpu->desc.max_commands, gpu->desc.max_bytes_moved, 0 };
     const struct wk_exec x = {
-        .mem = &gpu->mem, .mem_ops = &mem_ops_table, .ops = &run_ops, .buffer_addr = buffer_addr,
+        .mem = mem, .mem_ops = mops, .ops = &run_ops, .buffer_addr = buffer_addr,
         .start = start, .end = end, .bytes = bytes, .flags = flags, .fence_id = fence_id,
         .max_depth = gpu->desc.max_call_depth, .kit = &k,
     };
@@ -136,6 +138,26 @@ wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_op
     }
     log_fault(gpu, f, buffer_addr);
     return WK_E_GPU_FAULT;
+}
+
+wk_status wk_gpu_exec_processor(struct wk_gpu *gpu, const struct wk_processor_ops *p, void *self,
+                                uint64_t buffer_addr, uint64_t start, uint64_t end, const uint8_t *bytes,
+                                uint32_t flags, uint32_t fence_id, struct wk_exec_fault *fault,
+                                uint32_t *misbehaved)
+{
+    return exec_on(gpu, gpu ? &gpu->mem : NULL, &mem_ops_table, p, self, buffer_addr, start, end, bytes,
+                   flags & ~WK_EXEC_VIRTUAL, fence_id, fault, misbehaved);
+}
+
+wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, const struct wk_processor_ops *p,
+                                   void *self, uint64_t buffer_addr, uint64_t start, uint64_t end,
+                                   const uint8_t *bytes, uint32_t flags, uint32_t fence_id,
+                                   struct wk_exec_fault *fault, uint32_t *misbehaved)
+{
+    if (!s)
+        return WK_E_INVALID_ARGUMENT;
+    return exec_on(gpu, wk_va_mem(s), wk_va_mem_ops(), p, self, buffer_addr, start, end, bytes,
+                   flags | WK_EXEC_VIRTUAL, fence_id, fault, misbehaved);
 }
 
 wk_status wk_gpu_fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f)

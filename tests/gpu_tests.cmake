@@ -20,7 +20,7 @@ endif()
 target_link_libraries(gpu_test_util PUBLIC wk_gpu ${WK_CMOCKA_LIB})
 wk_target_warnings(gpu_test_util)
 
-foreach(suite commands faults memory codec view processor segmap)
+foreach(suite commands faults memory codec view processor segmap va)
   add_executable(test_gpu_${suite} ${CMAKE_CURRENT_LIST_DIR}/test_gpu_${suite}.c)
   target_link_libraries(test_gpu_${suite} PRIVATE wk_gpu gpu_test_util ${WK_CMOCKA_LIB})
   wk_target_warnings(test_gpu_${suite})
@@ -28,7 +28,7 @@ foreach(suite commands faults memory codec view processor segmap)
 endforeach()
 
 set_tests_properties(gpu.commands gpu.faults PROPERTIES LABELS "unit;conform" TIMEOUT 120)
-set_tests_properties(gpu.memory gpu.codec gpu.view gpu.processor gpu.segmap PROPERTIES LABELS "unit" TIMEOUT 120)
+set_tests_properties(gpu.memory gpu.codec gpu.view gpu.processor gpu.segmap gpu.va PROPERTIES LABELS "unit" TIMEOUT 120)
 
 # gpu.mem_spans: the memory system through processor.h's table.
 add_executable(test_mem_spans ${CMAKE_CURRENT_LIST_DIR}/test_mem_spans.c)

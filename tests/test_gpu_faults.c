@@ -1160,7 +1160,8 @@ static void test_fault_format_address_zero_and_static(void **state)
 
     for (int r = 0; r < WK_GPU_FAULT_REASON_COUNT; r++) {
         int memory = r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||
-                     r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT;
+                     r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT ||
+                     r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
         assert_int_equal(wk_gpu_fault_has_address((enum wk_gpu_fault_reason)r), memory);
     }
     tu_destroy(state, gpu);
@@ -1416,6 +1417,9 @@ static void test_fault_names_and_messages(void **state)
         {WK_GPU_FAULT_BAD_OPERAND, "BAD_OPERAND", "operand holds a forbidden value"},
         {WK_GPU_FAULT_MEMORY_LIMIT, "MEMORY_LIMIT", "model memory limit reached"},
         {WK_GPU_FAULT_DEVICE_ERROR, "DEVICE_ERROR", "device error (the kit's, not the buffer's)"},
+        {WK_GPU_FAULT_VA_UNMAPPED, "VA_UNMAPPED", "GPU virtual address not mapped"},
+        {WK_GPU_FAULT_VA_READ_ONLY, "VA_READ_ONLY", "write to a read-only GPU virtual page"},
+        {WK_GPU_FAULT_BAD_PTE, "BAD_PTE", "page-table entry the MMU cannot read"},
     };
     assert_int_equal(sizeof(table) / sizeof(table[0]), WK_GPU_FAULT_REASON_COUNT);
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

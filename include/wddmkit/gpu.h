@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wddmkit/processor.h"
 #include "wddmkit/status.h"
 
 #ifdef __cplusplus
@@ -542,7 +543,10 @@ uint32_t wk_gpu_operand_offset(enum wk_gpu_opcode opcode, uint32_t index);
     X(WK_GPU_FAULT_BUDGET, 7, "command budget exceeded")                            \
     X(WK_GPU_FAULT_BAD_OPERAND, 8, "operand holds a forbidden value")               \
     X(WK_GPU_FAULT_MEMORY_LIMIT, 9, "model memory limit reached")                  \
-    X(WK_GPU_FAULT_DEVICE_ERROR, 10, "device error (the kit's, not the buffer's)")
+    X(WK_GPU_FAULT_DEVICE_ERROR, 10, "device error (the kit's, not the buffer's)")  \
+    X(WK_GPU_FAULT_VA_UNMAPPED, 11, "GPU virtual address not mapped")               \
+    X(WK_GPU_FAULT_VA_READ_ONLY, 12, "write to a read-only GPU virtual page")        \
+    X(WK_GPU_FAULT_BAD_PTE, 13, "page-table entry the MMU cannot read")
 
 enum wk_gpu_fault_reason {
 #define WK_GPU_FAULT_ENUM_(name, num, msg) name = (num),
@@ -556,7 +560,8 @@ const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r);
 
 /* Whether a fault of this reason is about memory, i.e. fault_addr holds the
  * address that faulted (BAD_ADDRESS, UNMAPPED_APERTURE, CROSSES_SEGMENT,
- * MEMORY_LIMIT); an address of 0 is an address like any other. */
+ * MEMORY_LIMIT, and the virtual ones: VA_UNMAPPED, VA_READ_ONLY, BAD_PTE);
+ * an address of 0 is an address like any other. */
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r);
 
 /* X(name, number, message): the operand rules a BAD_OPERAND fault can break
@@ -717,6 +722,104 @@ const struct wk_processor_ops *wk_gpu_kit_processor(void);
  * (for a caller that runs buffers outside the model). WK_E_INVALID_ARGUMENT
  * for a reason outside the enum. */
 wk_status wk_gpu_fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
+
+/* ------------------------------------------------------------------ */
+/* GPU virtual addresses (docs/gpu-model.md, "GPU virtual addresses")   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The kit's GPU's MMU. Page tables of 512 entries of 8 bytes (one 4 KiB
+ * page each), WK_GPU_MMU_LEVELS levels, 4 KiB pages: a 39-bit virtual
+ * address. An entry, little-endian:
+ *   bit 0        VALID
+ *   bit 1        READ_ONLY (leaf entries: a write faults VA_READ_ONLY)
+ *   bits 12..51  the GPU physical address of the next table or the page
+ *   other bits   reserved, 0: an entry with one set faults BAD_PTE
+ * wk_gpu_mmu_geometry() is that tree (struct wk_mmu_geometry, processor.h);
+ * wk_gpu_mmu_decode reads an entry (wk_mmu_decode_fn: self unused) and
+ * wk_gpu_mmu_entry makes one (address page aligned, below 2^52).
+ */
+#define WK_GPU_MMU_LEVELS 3u
+#define WK_GPU_PTE_VALID 0x1ull
+#define WK_GPU_PTE_READ_ONLY 0x2ull
+#define WK_GPU_PTE_ADDRESS_MASK 0x000FFFFFFFFFF000ull
+const struct wk_mmu_geometry *wk_gpu_mmu_geometry(void);
+int wk_gpu_mmu_decode(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
+                      struct wk_mmu_entry *out);
+uint64_t wk_gpu_mmu_entry(uint64_t address, uint64_t flags);
+
+/* Whether a geometry is one the kit walks: 1 to WK_MMU_MAX_LEVELS levels,
+ * index_bits 1 to 20, entry_bytes 4, 8 or 16, page_shift 12 to 21, and at
+ * most 64 address bits in all. WK_E_INVALID_ARGUMENT and why otherwise. */
+wk_status wk_mmu_check_geometry(const struct wk_mmu_geometry *g, char *why, size_t why_size);
+/* Bits of a virtual address in the geometry (page_shift + every level's). */
+uint32_t wk_mmu_va_bits(const struct wk_mmu_geometry *g);
+
+/*
+ * An address space: the tree whose root table is at `root` (a GPU
+ * physical address), read from a memory system by a geometry and an entry
+ * reader, with a TLB. It is itself a memory system (wk_va_mem with
+ * wk_va_mem_ops): a processor given it runs with virtual addresses, every
+ * access translated page by page and checked whole before any effect, as
+ * processor.h asks. Spans, copies and fills are cut at page boundaries.
+ *
+ * The TLB: a GPU access translates through a line of the TLB when it has
+ * one for the page, and fills one when it walks; the lines outlive a run
+ * and a change of the tables, until wk_va_flush drops them, as a GPU's
+ * TLB keeps translations until its driver invalidates them (FLUSH_TLB,
+ * facts P21). An access through a line the tables no longer agree with
+ * uses the line (the hardware's stale translation) and is counted
+ * (stale_accesses). Host accesses (WK_MEM_HOST) walk the tables, no TLB.
+ *
+ * Faults (wk_mem_fault.reason, .addr the virtual address): VA_UNMAPPED
+ * (an entry not VALID), VA_READ_ONLY (a write to a read-only page),
+ * BAD_PTE (an entry the reader refused, or a table the walk cannot read:
+ * .addr still the virtual address), BAD_ADDRESS (beyond the geometry's
+ * bits); a physical fault of the page's own access keeps its reason, at
+ * the virtual address.
+ *
+ * The space holds no reference to the memory system: it must not outlive
+ * it. GART operations and the layout go to the physical memory system.
+ */
+struct wk_va_space;
+struct wk_va_space_config {
+    struct wk_mem *mem;                     /* the physical memory system */
+    const struct wk_mem_ops *mem_ops;
+    const struct wk_mmu_geometry *geometry; /* copied */
+    wk_mmu_decode_fn *decode;
+    void *decode_self;
+    uint64_t root;                          /* GPU physical address of the root table */
+};
+wk_status wk_va_space_create(const struct wk_va_space_config *cfg, struct wk_va_space **out, char *why,
+                             size_t why_size);
+void wk_va_space_destroy(struct wk_va_space *s);
+/* A new root table (DxgkDdiSetRootPageTable); the TLB is kept: a root
+ * change is not a flush. */
+void wk_va_space_set_root(struct wk_va_space *s, uint64_t root);
+/* Drops the TLB lines of pages in [start, end); start == end == 0: every
+ * line (FLUSH_TLB's "entire VA range", facts P21). */
+void wk_va_flush(struct wk_va_space *s, uint64_t start, uint64_t end);
+/* What the tables say of va now, through no TLB: 0 and *pa (the GPU
+ * physical address of va's byte) and *read_only, or -1 and *f. */
+int wk_va_translate(const struct wk_va_space *s, uint64_t va, uint64_t *pa, uint32_t *read_only,
+                    struct wk_mem_fault *f);
+struct wk_mem *wk_va_mem(struct wk_va_space *s);
+const struct wk_mem_ops *wk_va_mem_ops(void);
+
+struct wk_va_counters {
+    uint64_t walks;            /* tables walked for a GPU access (TLB misses) */
+    uint64_t tlb_hits;
+    uint64_t stale_accesses;   /* pages reached through a line the tables no longer give */
+    uint64_t flushes;
+};
+void wk_va_counters(const struct wk_va_space *s, struct wk_va_counters *out);
+
+/* wk_gpu_exec_processor with the processor's memory the address space s
+ * (built on this model's memory): every address it uses is virtual. */
+wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, const struct wk_processor_ops *p,
+                                   void *self, uint64_t buffer_addr, uint64_t start, uint64_t end,
+                                   const uint8_t *bytes, uint32_t flags, uint32_t fence_id,
+                                   struct wk_exec_fault *fault, uint32_t *misbehaved);
 
 /* ------------------------------------------------------------------ */
 /* Register interface (the adapter's BAR, as a driver sees it)          */

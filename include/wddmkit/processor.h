@@ -139,6 +139,58 @@ struct wk_mem_ops {
 #define WK_MEM_GART_INVALID UINT64_MAX
 
 /* ------------------------------------------------------------------ */
+/* GPU virtual addresses: a GPU's page tables                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A GPU with an MMU (WDDM 2.0's GpuMmu model) reaches memory through
+ * page tables it keeps in memory: a tree of tables, one level per step of
+ * the walk, each entry pointing at the next level's table or, at the
+ * leaf, at a page. What the tree looks like is the hardware's, and the
+ * driver says it to the kernel (the levels' sizes, facts 1.4); how an
+ * entry's bits read is the hardware's alone. So a walk is the kit's code
+ * over two things: the geometry (struct wk_mmu_geometry) and the
+ * hardware's reading of one entry (wk_mmu_decode_fn). gpu.h gives the
+ * kit's GPU's and runs a processor in such an address space
+ * (wk_va_space): every address the processor uses is then virtual.
+ */
+#define WK_MMU_MAX_LEVELS 6u
+
+/* One level of the tree: a table of (1 << index_bits) entries of
+ * entry_bytes each; the table is index_bits bits of the address. */
+struct wk_mmu_level {
+    uint32_t index_bits;      /* 1 to 20 */
+    uint32_t entry_bytes;     /* 4, 8 or 16 */
+};
+
+/* The tree, numbered as WDDM numbers it (DXGK_PAGE_TABLE_LEVEL_DESC,
+ * UpdatePageTable.PageTableLevel): level[0] the leaf tables, whose
+ * entries map pages of 1 << page_shift bytes, up to the root,
+ * level[levels - 1]. A virtual address has page_shift + the index_bits of
+ * every level bits; the root table's index is the highest. */
+struct wk_mmu_geometry {
+    uint32_t levels;          /* 1 to WK_MMU_MAX_LEVELS */
+    uint32_t page_shift;      /* 12: 4 KiB pages */
+    struct wk_mmu_level level[WK_MMU_MAX_LEVELS];
+};
+
+/* What one entry says, as the hardware reads it. */
+struct wk_mmu_entry {
+    uint64_t address;         /* GPU physical address of the next table, or of the page */
+    uint32_t valid;           /* 0: the walk faults here (nothing else is read) */
+    uint32_t leaf;            /* 1: address is a page's (always at the leaf level) */
+    uint32_t read_only;       /* leaf: writes fault */
+    uint32_t reserved;
+};
+
+/* The hardware's reading of the entry `entry` (entry_bytes bytes, as in
+ * memory) of a table at `level` (0: a leaf table): 0 and *out, or -1 when the
+ * hardware cannot read it (a reserved bit set, an address it cannot
+ * hold): the walk then faults with BAD_PTE. */
+typedef int wk_mmu_decode_fn(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
+                             struct wk_mmu_entry *out);
+
+/* ------------------------------------------------------------------ */
 /* Command processors                                                   */
 /* ------------------------------------------------------------------ */
 
@@ -187,6 +239,10 @@ struct wk_exec_ops {
 
 /* Flags of a run (wk_exec.flags). */
 #define WK_EXEC_PAGING 0x1u   /* a paging buffer (built by BuildPagingBuffer) */
+#define WK_EXEC_VIRTUAL 0x2u  /* every address is a GPU virtual address: mem_ops translates
+                               * it through the context's page tables (gpu.h, wk_va_space);
+                               * buffer_addr too. Which region an address is in says
+                               * nothing of the next page's. */
 
 /* One run of one buffer; read-only to the processor. */
 struct wk_exec {

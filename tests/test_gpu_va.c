@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/test_gpu_va.c - GPU virtual addresses (docs/gpu-model.md,
+ * "GPU virtual addresses"): the kit's GPU's page-table entries, the walk over
+ * a geometry, and the kit's processor run in an address space: bytes land
+ * where the tables say, pages far apart in memory read as one range, an
+ * access is checked whole (a fault leaves memory as it was), read-only
+ * pages refuse writes, and the TLB keeps a translation until it is
+ * flushed, counting the accesses that used a stale one.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "gpu_test_util.h"
+#include "wddmkit/processor.h"
+
+/* The tables live in segment 1 from its start, one 4 KiB table each. */
+struct tables {
+    struct wk_gpu *gpu;
+    uint64_t root;
+    uint64_t next_table;
+};
+
+static void tables_init(struct tables *t, struct wk_gpu *gpu)
+{
+    t->gpu = gpu;
+    t->root = TU_SEG1_BASE;
+    t->next_table = TU_SEG1_BASE + WK_GPU_PAGE_SIZE;
+}
+
+static uint64_t entry_at(struct wk_gpu *gpu, uint64_t addr)
+{
+    uint8_t raw[8];
+    assert_int_equal(wk_gpu_read(gpu, addr, raw, 8), WK_OK);
+    return tu_get64(raw);
+}
+
+static void put_entry(struct wk_gpu *gpu, uint64_t addr, uint64_t v)
+{
+    uint8_t raw[8];
+    tu_put64(raw, v);
+    tu_write(gpu, addr, raw, 8);
+}
+
+/* The leaf entry's address for va, tables made on the way. */
+static uint64_t leaf_slot(struct tables *t, uint64_t va)
+{
+    uint64_t table = t->root;
+    for (uint32_t l = 0; l + 1 < WK_GPU_MMU_LEVELS; l++) {
+        uint64_t slot = table + ((va >> (12 + 9 * (WK_GPU_MMU_LEVELS - 1 - l))) & 511) * 8;
+        uint64_t e = entry_at(t->gpu, slot);
+        if (!(e & WK_GPU_PTE_VALID)) {
+            e = wk_gpu_mmu_entry(t->next_table, WK_GPU_PTE_VALID);
+            t->next_table += WK_GPU_PAGE_SIZE;
+            put_entry(t->gpu, slot, e);
+        }
+        table = e & WK_GPU_PTE_ADDRESS_MASK;
+    }
+    return table + ((va >> 12) & 511) * 8;
+}
+
+static void map(struct tables *t, uint64_t va, uint64_t pa, uint64_t flags)
+{
+    put_entry(t->gpu, leaf_slot(t, va), wk_gpu_mmu_entry(pa, WK_GPU_PTE_VALID | flags));
+}
+
+static struct wk_va_space *space(struct wk_gpu *gpu, uint64_t root)
+{
+    struct wk_va_space_config cfg = {
+        .mem = wk_gpu_mem(gpu), .mem_ops = wk_gpu_mem_ops(), .geometry = wk_gpu_mmu_geometry(),
+        .decode = wk_gpu_mmu_decode, .root = root,
+    };
+    struct wk_va_space *s = NULL;
+    char why[128];
+    assert_int_equal(wk_va_space_create(&cfg, &s, why, sizeof(why)), WK_OK);
+    return s;
+}
+
+/* Runs the commands in w on the kit's processor in space s. */
+static wk_status run_va(struct wk_gpu *gpu, struct wk_va_space *s, const struct wk_gpu_writer *w,
+                        struct wk_exec_fault *f)
+{
+    return wk_gpu_exec_processor_va(gpu, s, wk_gpu_kit_processor(), NULL, 0x7000000000ull, 0, w->used, w->buf, 0,
+                                    1, f, NULL);
+}
+
+#define VA 0x4000000000ull /* 256 GiB: every level's index non-zero below */
+#define VA_PAGE(n) (VA + 0x201000ull + (uint64_t)(n) * WK_GPU_PAGE_SIZE)
+
+static void test_entries_and_geometry(void **state)
+{
+    (void)state;
+    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    char why[128];
+    assert_int_equal(wk_mmu_check_geometry(g, why, sizeof(why)), WK_OK);
+    assert_int_equal(wk_mmu_va_bits(g), 39);
+    struct wk_mmu_geometry bad = *g;
+    bad.level[1].entry_bytes = 6;
+    assert_int_equal(wk_mmu_check_geometry(&bad, why, sizeof(why)), WK_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(why, "level 1: entries of 6 bytes"));
+    bad = *g;
+    bad.levels = 0;
+    assert_int_equal(wk_mmu_check_geometry(&bad, why, sizeof(why)), WK_E_INVALID_ARGUMENT);
+    bad = *g;
+    bad.level[0].index_bits = 20;
+    bad.level[1].index_bits = 20;
+    bad.level[2].index_bits = 20;
+    assert_int_equal(wk_mmu_check_geometry(&bad, why, sizeof(why)), WK_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(why, "72 address bits"));
+
+    uint8_t raw[8];
+    struct wk_mmu_entry e;
+    tu_put64(raw, wk_gpu_mmu_entry(0x123456789000ull, WK_GPU_PTE_VALID | WK_GPU_PTE_READ_ONLY));
+    assert_int_equal(wk_gpu_mmu_decode(NULL, 0, raw, 8, &e), 0);
+    assert_true(e.valid && e.leaf && e.read_only);
+    assert_int_equal(e.address, 0x123456789000ull);
+    assert_int_equal(wk_gpu_mmu_decode(NULL, 1, raw, 8, &e), 0);
+    assert_true(e.valid && !e.leaf && !e.read_only);
+    tu_put64(raw, 0x123456789000ull | WK_GPU_PTE_VALID | 0x100); /* a reserved bit */
+    assert_int_equal(wk_gpu_mmu_decode(NULL, 0, raw, 8, &e), -1);
+    tu_put64(raw, 0xFFFFFFFFFFFFFFFEull);                        /* not valid: the rest is the driver's */
+    assert_int_equal(wk_gpu_mmu_decode(NULL, 0, raw, 8, &e), 0);
+    assert_false(e.valid);
+}
+
+static void test_translate(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    map(&t, VA_PAGE(0), TU_SEG2_BASE + 0x3000, 0);
+    map(&t, VA_PAGE(1), TU_SYS_ADDR(TU_SYS_PFN + 7), WK_GPU_PTE_READ_ONLY);
+    struct wk_va_space *s = space(gpu, t.root);
+    uint64_t pa = 0;
+    uint32_t ro = 9;
+    struct wk_mem_fault f;
+    assert_int_equal(wk_va_translate(s, VA_PAGE(0) + 0x123, &pa, &ro, &f), 0);
+    assert_int_equal(pa, TU_SEG2_BASE + 0x3123);
+    assert_int_equal(ro, 0);
+    assert_int_equal(wk_va_translate(s, VA_PAGE(1) + 8, &pa, &ro, &f), 0);
+    assert_int_equal(pa, TU_SYS_ADDR(TU_SYS_PFN + 7) + 8);
+    assert_int_equal(ro, 1);
+    assert_int_equal(wk_va_translate(s, VA_PAGE(2), &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(f.addr, VA_PAGE(2));
+    assert_int_equal(wk_va_translate(s, 1ull << 39, &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_BAD_ADDRESS);
+    put_entry(gpu, leaf_slot(&t, VA_PAGE(3)), wk_gpu_mmu_entry(TU_SEG2_BASE, WK_GPU_PTE_VALID) | 0x800);
+    assert_int_equal(wk_va_translate(s, VA_PAGE(3), &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_BAD_PTE);
+    assert_int_equal(f.addr, VA_PAGE(3));
+    /* A root outside every region: the walk cannot read it. */
+    wk_va_space_set_root(s, TU_HOLE);
+    assert_int_equal(wk_va_translate(s, VA_PAGE(0), &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_BAD_PTE);
+    wk_va_space_destroy(s);
+}
+
+/* Three virtual pages in a row over three scattered physical ones: a
+ * COPY, a FILL and a WRITE64 across the page joins land in each. */
+static void test_processor_runs_through_the_tables(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    map(&t, VA_PAGE(0), TU_SEG2_BASE + 0x5000, 0);
+    map(&t, VA_PAGE(1), TU_SYS_ADDR(TU_SYS_PFN + 3), 0);
+    map(&t, VA_PAGE(2), TU_SEG2_BASE + 0x1000, 0);
+    map(&t, VA_PAGE(8), TU_SEG1_BASE + 0x80000, 0);
+    uint8_t src[256];
+    tu_pattern(src, sizeof(src), 7);
+    tu_write(gpu, TU_SEG1_BASE + 0x80000, src, sizeof(src));
+    struct wk_va_space *s = space(gpu, t.root);
+
+    uint8_t buf[256];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_copy(&w, VA_PAGE(8), VA_PAGE(1) - 100, 256), WK_OK);
+    assert_int_equal(wk_gpu_emit_fill(&w, VA_PAGE(2) - 6, 12, 0x44332211u), WK_OK);
+    assert_int_equal(wk_gpu_emit_write64(&w, VA_PAGE(1) - 4, 0x8877665544332211ull), WK_OK);
+    struct wk_exec_fault f;
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+
+    /* COPY: 100 bytes at the end of page 0, 156 at the start of page 1;
+     * then WRITE64 over the join, 4 bytes each side. */
+    uint8_t want[256];
+    memcpy(want, src, sizeof(want));
+    tu_put64(want + 96, 0x8877665544332211ull);
+    assert_true(expect_bytes(gpu, TU_SEG2_BASE + 0x6000 - 100, want, 100));
+    assert_true(expect_bytes(gpu, TU_SYS_ADDR(TU_SYS_PFN + 3), want + 100, 156));
+    /* FILL: the pattern's phase runs on across the join. */
+    const uint8_t fill_lo[6] = { 0x11, 0x22, 0x33, 0x44, 0x11, 0x22 }, fill_hi[6] = { 0x33, 0x44, 0x11, 0x22,
+                                                                                      0x33, 0x44 };
+    assert_true(expect_bytes(gpu, TU_SYS_ADDR(TU_SYS_PFN + 4) - 6, fill_lo, 6));
+    assert_true(expect_bytes(gpu, TU_SEG2_BASE + 0x1000, fill_hi, 6));
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 0);
+    assert_true(c.walks >= 4);
+    wk_va_space_destroy(s);
+}
+
+/* A COPY whose second page is not mapped faults at that page's virtual
+ * address and writes nothing, not even its first page. */
+static void test_fault_is_whole_and_virtual(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    map(&t, VA_PAGE(0), TU_SEG2_BASE, 0);
+    map(&t, VA_PAGE(5), TU_SEG2_BASE + 0x10000, 0);
+    tu_write32(gpu, TU_SEG2_BASE + 0x10000, 0xabcdef01u);
+    struct wk_va_space *s = space(gpu, t.root);
+    uint8_t buf[128];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_copy(&w, VA_PAGE(5), VA_PAGE(0) + 0xF00, 0x200), WK_OK);
+    struct wk_exec_fault f;
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_E_GPU_FAULT);
+    assert_int_equal(f.cls, WK_FAULT_MEMORY);
+    assert_int_equal(f.mem_reason, WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(f.fault_addr, VA_PAGE(1));
+    assert_true(expect_byte_run(gpu, TU_SEG2_BASE + 0xF00, 0, 0x100));
+    struct wk_gpu_fault log[2];
+    assert_int_equal(wk_gpu_faults(gpu, log, 2, NULL), 1);
+    assert_int_equal(log[0].reason, WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(log[0].fault_addr, VA_PAGE(1));
+    wk_va_space_destroy(s);
+}
+
+static void test_read_only_page(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    map(&t, VA_PAGE(0), TU_SEG2_BASE, WK_GPU_PTE_READ_ONLY);
+    map(&t, VA_PAGE(1), TU_SEG2_BASE + 0x8000, 0);
+    tu_write32(gpu, TU_SEG2_BASE + 0x10, 0x5a5a5a5au);
+    struct wk_va_space *s = space(gpu, t.root);
+    uint8_t buf[128];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_copy(&w, VA_PAGE(0) + 0x10, VA_PAGE(1), 4), WK_OK); /* a read: fine */
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x20, 1), WK_OK);
+    struct wk_exec_fault f;
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_E_GPU_FAULT);
+    assert_int_equal(f.mem_reason, WK_GPU_FAULT_VA_READ_ONLY);
+    assert_int_equal(f.fault_addr, VA_PAGE(0) + 0x20);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x8000, 0x5a5a5a5au));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20, 0));
+    wk_va_space_destroy(s);
+}
+
+/* A page moved in the tables without a flush: the GPU still writes the old
+ * page, and says so; after wk_va_flush it writes the new one. */
+static void test_tlb_keeps_a_translation_until_flushed(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    map(&t, VA_PAGE(0), TU_SEG2_BASE, 0);
+    struct wk_va_space *s = space(gpu, t.root);
+    uint8_t buf[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x40, 0x11111111u), WK_OK);
+    struct wk_exec_fault f;
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x40, 0x11111111u));
+
+    map(&t, VA_PAGE(0), TU_SEG2_BASE + 0x20000, 0); /* moved, not flushed */
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x40, 0x22222222u), WK_OK);
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x40, 0x22222222u));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20040, 0));
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 1);
+
+    wk_va_flush(s, VA_PAGE(1), VA_PAGE(2)); /* another page's range: the line stays */
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 2);
+    wk_va_flush(s, 0, 0);
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x40, 0x33333333u), WK_OK);
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20040, 0x33333333u));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x40, 0x22222222u));
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 2);
+    assert_int_equal(c.flushes, 2);
+    wk_va_space_destroy(s);
+}
+
+/* A BLIT's rows each go through the tables: rows of one surface on pages
+ * scattered in memory. */
+static void test_blit_rows_through_the_tables(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    tables_init(&t, gpu);
+    for (int i = 0; i < 4; i++) {
+        map(&t, VA_PAGE(i), TU_SEG2_BASE + 0x40000 - (uint64_t)(i + 1) * 0x3000, 0);
+        map(&t, VA_PAGE(16 + i), TU_SYS_ADDR(TU_SYS_PFN + 40 - 2 * i), 0);
+    }
+    uint8_t row[64];
+    for (int i = 0; i < 4; i++) {
+        memset(row, 0x10 + i, sizeof(row));
+        tu_write(gpu, TU_SEG2_BASE + 0x40000 - (uint64_t)(i + 1) * 0x3000 + 0x80, row, sizeof(row));
+    }
+    struct wk_va_space *s = space(gpu, t.root);
+    uint8_t buf[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_blit(&w, VA_PAGE(0) + 0x80, VA_PAGE(16) + 0x100, 64, 4, 0x1000, 0x1000), WK_OK);
+    struct wk_exec_fault f;
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    for (int i = 0; i < 4; i++)
+        assert_true(expect_byte_run(gpu, TU_SYS_ADDR(TU_SYS_PFN + 40 - 2 * (uint64_t)i) + 0x100, (uint8_t)(0x10 + i), 64));
+    wk_va_space_destroy(s);
+}
+
+/* Another hardware's tree, as a binding would describe it: two levels of
+ * their own sizes, numbered as WDDM numbers them (level 0 the leaf): a
+ * leaf table of 1,024 four-byte entries (bit 0 valid, bits 8..31 the page
+ * number) under a root of 64 sixteen-byte entries (the address in the
+ * first 8 bytes, bit 0 valid). A walk that took the levels in the other
+ * order would index the root with the leaf's bits. */
+static int toy_decode(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
+                      struct wk_mmu_entry *out)
+{
+    (void)self;
+    if (level == 0 && entry_bytes == 4) {
+        uint32_t v = tu_get32(entry);
+        out->valid = v & 1;
+        out->leaf = 1;
+        out->address = (uint64_t)(v >> 8) << 12;
+        return 0;
+    }
+    if (level == 1 && entry_bytes == 16) {
+        uint64_t v = tu_get64(entry);
+        out->valid = v & 1;
+        out->address = v & ~0xFFFull;
+        return 0;
+    }
+    return -1;
+}
+
+static void test_geometry_of_another_gpu(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    const struct wk_mmu_geometry g = { .levels = 2, .page_shift = 12, .level = { { 10, 4 }, { 6, 16 } } };
+    struct wk_va_space_config cfg = { .mem = wk_gpu_mem(gpu), .mem_ops = wk_gpu_mem_ops(), .geometry = &g,
+                                      .decode = toy_decode, .root = TU_SEG1_BASE };
+    struct wk_va_space *s = NULL;
+    char why[128];
+    assert_int_equal(wk_va_space_create(&cfg, &s, why, sizeof(why)), WK_OK);
+    /* va: root index 5, leaf index 0x3a7, offset 0x123 (28 bits). */
+    uint64_t va = (5ull << 22) | (0x3a7ull << 12) | 0x123;
+    uint8_t root_entry[16] = { 0 }, leaf_entry[4];
+    tu_put64(root_entry, (TU_SEG1_BASE + 0x4000) | 1);
+    tu_write(gpu, TU_SEG1_BASE + 5 * 16, root_entry, 16);
+    tu_put32(leaf_entry, (uint32_t)(((TU_SEG2_BASE + 0x9000) >> 12) << 8) | 1);
+    tu_write(gpu, TU_SEG1_BASE + 0x4000 + 0x3a7 * 4, leaf_entry, 4);
+    uint64_t pa = 0;
+    uint32_t ro = 0;
+    struct wk_mem_fault f;
+    assert_int_equal(wk_va_translate(s, va, &pa, &ro, &f), 0);
+    assert_int_equal(pa, TU_SEG2_BASE + 0x9123);
+    assert_int_equal(wk_va_translate(s, 1ull << 28, &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_BAD_ADDRESS);
+    wk_va_space_destroy(s);
+}
+
+static void test_bad_configurations(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct wk_va_space *s = NULL;
+    char why[128];
+    struct wk_va_space_config cfg = { .mem = wk_gpu_mem(gpu), .mem_ops = wk_gpu_mem_ops(),
+                                      .geometry = wk_gpu_mmu_geometry(), .decode = NULL };
+    assert_int_equal(wk_va_space_create(&cfg, &s, why, sizeof(why)), WK_E_INVALID_ARGUMENT);
+    assert_null(s);
+    cfg.decode = wk_gpu_mmu_decode;
+    struct wk_mmu_geometry g = *wk_gpu_mmu_geometry();
+    g.page_shift = 30;
+    cfg.geometry = &g;
+    assert_int_equal(wk_va_space_create(&cfg, &s, why, sizeof(why)), WK_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(why, "page_shift 30"));
+    uint8_t b[16] = { 0 };
+    assert_int_equal(wk_gpu_exec_processor_va(gpu, NULL, wk_gpu_kit_processor(), NULL, 0, 0, 16, b, 0, 1, NULL,
+                                              NULL),
+                     WK_E_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_entries_and_geometry),
+        TU_TEST(test_translate),
+        TU_TEST(test_processor_runs_through_the_tables),
+        TU_TEST(test_fault_is_whole_and_virtual),
+        TU_TEST(test_read_only_page),
+        TU_TEST(test_tlb_keeps_a_translation_until_flushed),
+        TU_TEST(test_blit_rows_through_the_tables),
+        TU_TEST(test_geometry_of_another_gpu),
+        TU_TEST(test_bad_configurations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
