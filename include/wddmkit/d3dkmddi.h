@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "wddmkit/kmwchar.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -1883,6 +1884,124 @@ typedef struct _DXGK_PHYSICALADAPTERCAPS {
 WK_STATIC_ASSERT(sizeof(DXGK_PHYSICALADAPTERFLAGS) == 4, "physical adapter flags are 32 bits");
 WK_STATIC_ASSERT(sizeof(DXGK_PHYSICALADAPTERCAPS) == 32,
                  "docs/wddm-ddi-tables.md section 3b: 32 bytes on x64 with VirtualCopyNodeIndex");
+
+/* ------------------------------------------------------------------------ */
+/* The GpuMmu model (WDDM 2.0): docs/wddm-gpummu-facts.md                    */
+/* ------------------------------------------------------------------------ */
+
+#define DXGK_MIN_PAGE_TABLE_LEVEL_COUNT 2 /* d3dukmdt.h (wddm-gpummu-facts.md 1.2) */
+#define DXGK_MAX_PAGE_TABLE_LEVEL_COUNT 6
+
+/* DXGKQAITYPE_GPUMMUCAPS's input: which physical adapter (0 unless linked). */
+typedef struct _DXGK_QUERYGPUMMUCAPSIN {
+    UINT PhysicalAdapterIndex;
+} DXGK_QUERYGPUMMUCAPSIN;
+
+/* wddm-gpummu-facts.md 1.3: the flags, bit 0 first. */
+typedef struct _DXGK_GPUMMUCAPS {
+    union {
+        struct {
+            UINT ReadOnlyMemorySupported : 1;               /* 0x00000001 */
+            UINT NoExecuteMemorySupported : 1;              /* 0x00000002 */
+            UINT ZeroInPteSupported : 1;                    /* 0x00000004 */
+            UINT ExplicitPageTableInvalidation : 1;         /* 0x00000008 */
+            UINT CacheCoherentMemorySupported : 1;          /* 0x00000010 */
+            UINT PageTableUpdateRequireAddressSpaceIdle : 1; /* 0x00000020 */
+            UINT LargePageSupported : 1;                    /* 0x00000040 */
+            UINT DualPteSupported : 1;                      /* 0x00000080 */
+            UINT AllowNonAlignedLargePageAddress : 1;       /* 0x00000100: WDDM 2.1 */
+            UINT SysMem64KBPageSupported : 1;               /* 0x00000200: WDDM 2.1 */
+            UINT InvalidTlbEntriesNotCached : 1;            /* 0x00000400: WDDM 2.6 */
+            UINT SysMemLargePageSupported : 1;              /* 0x00000800: WDDM 2.9 */
+            UINT CachedPageTables : 1;                      /* 0x00001000: WDDM 3.1 */
+            UINT Reserved : 19;
+        };
+        UINT Value;
+    };
+    DXGK_PAGETABLEUPDATEMODE PageTableUpdateMode; /* 0x04 */
+    UINT VirtualAddressBitCount;                  /* 0x08 */
+    UINT LeafPageTableSizeFor64KPagesInBytes;     /* 0x0C: a multiple of 4096 */
+    UINT PageTableLevelCount;                     /* 0x10: 2 to 6 */
+    struct {
+        UINT SourcePageTableVaInTransfer : 1;     /* VidMm fills TransferVirtual.SourcePageTable */
+        UINT Reserved : 31;
+    } LegacyBehaviors;                            /* 0x14 */
+} DXGK_GPUMMUCAPS;
+
+/* DXGKQAITYPE_PAGETABLELEVELDESC's input: a level (0 the leaf) of a
+ * physical adapter. */
+typedef struct _DXGK_QUERYPAGETABLELEVELDESCIN {
+    USHORT LevelIndex;           /* WORD */
+    USHORT PhysicalAdapterIndex; /* WORD */
+} DXGK_QUERYPAGETABLELEVELDESCIN;
+
+/* One level of the page tables (wddm-gpummu-facts.md 2.3). The segment ids here
+ * count system memory as 0. */
+typedef struct _DXGK_PAGE_TABLE_LEVEL_DESC {
+    UINT PageTableIndexBitCount;          /* 0x00: the table has 2^n entries */
+    UINT PageTableSegmentId;              /* 0x04: where ordinary processes' tables of the level go */
+    UINT PagingProcessPageTableSegmentId; /* 0x08: where the paging process's go */
+    UINT PageTableSizeInBytes;            /* 0x0C: a multiple of the CPU page size */
+    UINT PageTableAlignmentInBytes;       /* 0x10: 0 = the segment's page size */
+} DXGK_PAGE_TABLE_LEVEL_DESC;
+
+typedef struct _DXGK_CREATEPROCESSFLAGS {
+    union {
+        struct {
+            UINT SystemProcess : 1;               /* 0x00000001 */
+            UINT GdiProcess : 1;                  /* 0x00000002 */
+            UINT VirtualMachineProcess : 1;       /* 0x00000004: WDDM 2.2 */
+            UINT VirtualMachineWorkerProcess : 1; /* 0x00000008: WDDM 2.4 */
+            UINT Reserved : 28;
+        };
+        UINT Value;
+    };
+} DXGK_CREATEPROCESSFLAGS;
+
+typedef struct _DXGKARG_CREATEPROCESS {
+    HANDLE hDxgkProcess;                  /* 0x00 in */
+    HANDLE hKmdProcess;                   /* 0x08 out: the driver's handle of the process */
+    DXGK_CREATEPROCESSFLAGS Flags;        /* 0x10 */
+    UINT NumPasid;                        /* 0x14 */
+    ULONG *pPasid;                        /* 0x18 */
+    HANDLE hKmdVmWorkerProcess;           /* 0x20: WDDM 2.4 */
+    UINT ProcessNameLength;               /* 0x28: WDDM 2.4 */
+    WCHAR *pProcessName;                  /* 0x30: WDDM 2.4 */
+} DXGKARG_CREATEPROCESS;
+
+typedef struct _DXGKARG_GETROOTPAGETABLESIZE {
+    UINT NumberOfPte;                     /* in: entries needed; out: entries the size holds */
+    UINT PhysicalAdapterIndex;
+} DXGKARG_GETROOTPAGETABLESIZE;
+
+typedef struct _DXGKARG_SETROOTPAGETABLE {
+    HANDLE hContext;                      /* 0x00 */
+    D3DGPU_PHYSICAL_ADDRESS Address;      /* 0x08: where the root table is */
+    UINT NumEntries;                      /* 0x18: a root index at or past it faults */
+} DXGKARG_SETROOTPAGETABLE;
+
+typedef struct _DXGKARG_SUBMITCOMMANDVIRTUAL {
+    HANDLE hContext;                              /* 0x00 */
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferVirtualAddress; /* 0x08: in the context's process */
+    UINT DmaBufferSize;                           /* 0x10 */
+    VOID *pDmaBufferPrivateData;                  /* 0x18 */
+    UINT DmaBufferPrivateDataSize;                /* 0x20 */
+    UINT DmaBufferUmdPrivateDataSize;             /* 0x24 */
+    UINT SubmissionFenceId;                       /* 0x28 */
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId; /* 0x2C */
+    D3DDDI_FLIPINTERVAL_TYPE FlipInterval;        /* 0x30 */
+    DXGK_SUBMITCOMMANDFLAGS Flags;                /* 0x34 */
+    UINT EngineOrdinal;                           /* 0x38 */
+    UINT NodeOrdinal;                             /* 0x3C */
+} DXGKARG_SUBMITCOMMANDVIRTUAL;
+
+WK_STATIC_ASSERT(sizeof(DXGK_GPUMMUCAPS) == 24, "wddm-gpummu-facts.md 1.2: 24 bytes");
+WK_STATIC_ASSERT(sizeof(DXGK_PAGE_TABLE_LEVEL_DESC) == 20, "wddm-gpummu-facts.md 2.3: 20 bytes");
+WK_STATIC_ASSERT(sizeof(DXGK_QUERYPAGETABLELEVELDESCIN) == 4, "wddm-gpummu-facts.md 2.1: 4 bytes");
+WK_STATIC_ASSERT(sizeof(DXGKARG_CREATEPROCESS) == 56, "wddm-gpummu-facts.md 3.2: 56 bytes at WDDM 2.4");
+WK_STATIC_ASSERT(sizeof(DXGKARG_GETROOTPAGETABLESIZE) == 8, "wddm-gpummu-facts.md 3.3: 8 bytes");
+WK_STATIC_ASSERT(sizeof(DXGKARG_SETROOTPAGETABLE) == 32, "wddm-gpummu-facts.md 3.4: 32 bytes on x64");
+WK_STATIC_ASSERT(sizeof(DXGKARG_SUBMITCOMMANDVIRTUAL) == 64, "wddm-gpummu-facts.md 3.5: 64 bytes on x64");
 
 /* ------------------------------------------------------------------------ */
 /* Surface formats: D3DDDIFORMAT (d3dukmdt.h)                                */
