@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
-#   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER
+#   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12
+#   SPEND_BUDGET
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -20,7 +21,7 @@ shift 3
 specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
-greedy_opaque=${17} render_encoder=${19}
+greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -112,6 +113,12 @@ grep -q "DRV-" "$out" && { fail "conform.crash_regwrite: a DRV-* rule blamed the
 # processor's words with the faulting command as the binding lists it.
 expect conform.faults 1 "PAGING-GPU-001: .*: the paging buffer faulted on the GPU: DECODE at \+0x0 in buffer 0x[0-9a-f]+ depth 0: test fault 7 \[0x0000: TESTOP 0x[0-9a-f]{2}\]" \
     "$wddmkit" conform --binding "$faults" "$spec"
+# A processor that stops on the kit's budget did as processor.h asks: the
+# budget is the kit's limit (a real GPU runs the buffer to its end), so the
+# case is a skip that says so, never SUBMIT-GPU-001 against the driver.
+expect conform.spend_budget 0 "a limit of the kit: the DMA buffer .* ran past the kit's budget for one buffer" \
+    "$wddmkit" conform --umd kit --binding "$spend_budget" --filter 'render.fill-*' "$specs/render.yaml"
+grep -q "GPU-001" "$out" && { fail "conform.spend_budget: a GPU rule blamed the driver:"; sed 's/^/    /' "$out"; }
 expect disasm.binding 0 "^0x0004: TESTOP 0x02$" "$wddmkit" gpu disasm --binding "$faults" "$here/bindings/specs/four_words.bin"
 expect disasm.no_disasm 2 "binding 'test' .* has no disassembler" "$wddmkit" gpu disasm --binding "$good" "$here/bindings/specs/four_words.bin"
 

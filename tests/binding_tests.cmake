@@ -6,7 +6,7 @@
 # never blame the driver, the good one running the reference driver's
 # buffers through the binding path. include()d by tests/CMakeLists.txt.
 set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
-    FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12)
+    FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12 SPEND_BUDGET)
 set(_wk_tb_modules)
 foreach(v ${_wk_tb_variants})
   string(TOLOWER ${v} _wk_tb_name)

@@ -1085,9 +1085,11 @@ uint8_t *paging_view_for(struct wk_vidmm *vm);
 void paging_view_free(struct wk_vidmm *vm);
 /* Runs the GPU and interrupts until `fence` (0: every pending) completes. */
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
-/* Reports `rule` when the GPU faulted since `before` (with the fault). */
-void gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
-                     enum wk_rule_id rule, enum wk_ddi ddi, const char *what);
+/* Reports `rule` when the GPU faulted since `before` (with the fault):
+ * WK_OK, or WK_E_NOT_SUPPORTED when the fault was the kit's budget
+ * running out, a limit of the kit that no rule blames on the driver. */
+wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
+                          enum wk_rule_id rule, enum wk_ddi ddi, const char *what);
 
 /* Whether to check what a buffer did on the GPU model (the semantic
  * level, docs/verdicts.md "Kinds of check"): 1, or in the no_model mode 0

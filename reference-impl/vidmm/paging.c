@@ -190,7 +190,9 @@ wk_status paging_flush(struct wk_vidmm *vm)
     wk_status st = submit_buffer(vm, &s, &fence);
     if (st == WK_OK)
         st = submit_wait(vm, fence);
-    gpu_fault_check(vm, &before, R_PAGING_GPU, WK_DDI_BUILD_PAGING_BUFFER, "paging buffer");
+    wk_status limit = gpu_fault_check(vm, &before, R_PAGING_GPU, WK_DDI_BUILD_PAGING_BUFFER, "paging buffer");
+    if (st == WK_OK)
+        st = limit;
     vm->stats.paging_buffers++;
     /* The next buffer starts empty and zero, its private data too (facts
      * §4.8): the bytes the operation filled are cleared (only those: the

@@ -310,9 +310,9 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
      * reported NoPatchingRequired): say so, or a reader looks in the wrong
      * DDI. */
     char what[128];
-    gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND,
-                    context_dma_origin(vm, s.context, what, sizeof(what)));
-    return st;
+    wk_status limit = gpu_fault_check(vm, &before, R_SUBMIT_GPU, WK_DDI_SUBMIT_COMMAND,
+                                      context_dma_origin(vm, s.context, what, sizeof(what)));
+    return st == WK_OK ? limit : st;
 }
 
 /* Entries sorted by PatchOffset, so that each split piece owns a run. */

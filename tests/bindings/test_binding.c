@@ -36,6 +36,10 @@
  *                     request, whose format's checks then run;
  *   TB_SLOT5          TB_GOOD whose patch slots are 5 bytes at any offset
  *   TB_SLOT12         the same with 12-byte slots (an address and 4 bytes of flags)
+ *   TB_SPEND_BUDGET   TB_GOOD, but every render buffer spends the kit's
+ *                     whole budget and stops with a BUDGET fault, as
+ *                     processor.h asks: a limit of the kit's, never the
+ *                     driver's
  *                     (read_address: a 40-bit little-endian address), as
  *                     an outsider's Finch F1 has them: with the driver
  *                     tests/driver_build/patch_five_byte_slots.c.
@@ -51,7 +55,7 @@
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
     defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
-    defined(TB_SLOT5) || defined(TB_SLOT12)
+    defined(TB_SLOT5) || defined(TB_SLOT12) || defined(TB_SPEND_BUDGET)
 #define TB_RUNS 1
 #endif
 
@@ -134,6 +138,16 @@ static int run(void *self, const struct wk_exec *x, struct wk_exec_fault *fault)
     }
     (void)fault;
     return 0;
+#elif defined(TB_SPEND_BUDGET)
+    if (x->flags & WK_EXEC_PAGING)
+        return wk_test_kit_format_exec(x, fault);
+    while (x->ops->spend(x, 1u << 20, 0) == 0) {
+    }
+    memset(fault, 0, sizeof(*fault));
+    fault->cls = WK_FAULT_BUDGET;
+    fault->offset = x->start;
+    fault->opcode = x->bytes[x->start];
+    return 1;
 #else
     return wk_test_kit_format_exec(x, fault);
 #endif
