@@ -1579,6 +1579,13 @@ void wk_prog_run(const struct wk_prog *p, const struct wk_run_options *o, struct
     if (missing) {
         r->verdict = WK_VERDICT_SKIP;
         snprintf(r->seen, sizeof(r->seen), "%.300s", missing);
+    } else if (p->has_rewrite && x.vm && st == WK_E_NOT_SUPPORTED && !ms.applied) {
+        /* The start asked nothing the corruption aims at: the kit left out
+         * what the driver's version does not define (a QUERYSEGMENT4 of a
+         * WDDM 1.x driver). "Never applied" blamed the driver for the
+         * kit's choice (a WDDM 1.3 driver in the reference profile). */
+        r->verdict = WK_VERDICT_SKIP;
+        snprintf(r->seen, sizeof(r->seen), "%s", wk_vidmm_last_error(x.vm));
     } else if (p->has_rewrite && x.vm) {
         if (st == WK_OK)
             run_steps(&x);
