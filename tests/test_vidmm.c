@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "reference.h"
+#include "wddmkit/processor.h"
 
 #include "vidmm_test_util.h"
 
@@ -1279,8 +1280,10 @@ static void test_refused_start_makes_no_system_context(void **state)
 }
 
 /* SIGNAL_MONITORED_FENCE came with WDDM 2.2 (facts §1.1): a driver whose
- * caps report an older version is not asked it (the step is refused as
- * not supported, saying why, and no BuildPagingBuffer call is made);
+ * caps report an older version is not asked it (at this memory-segment
+ * address the step is refused as not supported, saying why, and no
+ * BuildPagingBuffer call is made; through an aperture the kit writes the
+ * value itself: test_kit_fence_through_aperture);
  * 2.2, or 0 (which says nothing), is. SPECIAL_LOCK_TRANSFER happens only to
  * allocations with UseAlternateVA, a flag WDDM 2.1 replaced (facts P16,
  * §3.4): the contract profile (skip_choice_rules) asks it of no other, the
@@ -1327,6 +1330,92 @@ static void test_version_gated_paging_operations(void **state)
         assert_true(expect_no_violations(f.vm));
         wk_vidmm_destroy(f.vm);
     }
+}
+
+/* An adapter whose reference driver reports WDDMVersion v, with a device. */
+static void open_as_version(struct vt_fixture *f, DXGK_WDDMVERSION *v)
+{
+    struct wk_vidmm_config cfg = { 0 };
+    VT_OK(NULL, wk_vidmm_create(&cfg, &f->vm));
+    wk_vidmm_set_rewriter(f->vm, report_wddm_version, v);
+    VT_OK(f->vm, wk_vidmm_attach(f->vm, wk_refdriver_DriverEntry));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+}
+
+/* A fence at an aperture allocation's last 8 bytes lands in its own
+ * system pages, for a WDDM 1.3 driver by the kit's own write (no DDI, no
+ * paging operation counted, kit_fence_writes instead), for a WDDM 2.2 one
+ * by its SIGNAL_MONITORED_FENCE (facts §1.1, P24). */
+static void test_kit_fence_through_aperture(void **state)
+{
+    (void)state;
+    static const DXGK_WDDMVERSION versions[] = { DXGKDDI_WDDMv1_3, DXGKDDI_WDDMv2_2 };
+    for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+        struct vt_fixture f = { 0 };
+        DXGK_WDDMVERSION v = versions[i];
+        int by_kit = v < DXGKDDI_WDDMv2_2;
+        open_as_version(&f, &v);
+        uint32_t a = place(&f, 8 * KIB, 1u << (VT_APER - 1), VT_PREF(0, VT_APER, 0), 0);
+        struct wk_vidmm_allocation_state where = state_of(f.vm, a);
+        assert_int_equal(where.segment_id, VT_APER);
+        struct wk_vidmm_stats before = stats_of(f.vm);
+        VT_OK(f.vm, wk_vidmm_signal_monitored_fence(f.vm, where.gpu_address + 0x1ff8, 0x0102030405060708ull));
+        uint8_t seen[8];
+        static const uint8_t want[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
+        VT_OK(f.vm, wk_vidmm_read(f.vm, a, 0x1ff8, seen, sizeof(seen)));
+        assert_memory_equal(seen, want, sizeof(want));
+        struct wk_vidmm_stats after = stats_of(f.vm);
+        assert_true(expect_u64(after.kit_fence_writes, before.kit_fence_writes + (uint64_t)by_kit));
+        assert_true(expect_u64(after.paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE],
+                               before.paging_ops[DXGK_OPERATION_SIGNAL_MONITORED_FENCE] + (uint64_t)!by_kit));
+        if (by_kit) {
+            assert_true(expect_u64(after.ddi_calls[WK_DDI_BUILD_PAGING_BUFFER],
+                                   before.ddi_calls[WK_DDI_BUILD_PAGING_BUFFER]));
+            assert_true(expect_u64(after.paging_buffers, before.paging_buffers));
+            assert_true(expect_u64(after.fences_completed, before.fences_completed));
+        }
+        assert_true(expect_no_violations(f.vm));
+        wk_vidmm_destroy(f.vm);
+    }
+}
+
+/* Where the kit does not write a WDDM 1.3 driver's fence itself, saying
+ * why: an address in no aperture (the write would test only the kit), a
+ * negative case (wk_vidmm_allow_kit_fences 0: its corruption counts the
+ * driver's calls); and where the GPU's translation is not the aperture's
+ * entries (a TLB line a GPU command changed and never flushed), the write
+ * is refused as WK_E_STATE, blaming no rule. */
+static void test_kit_fence_refusals(void **state)
+{
+    (void)state;
+    struct vt_fixture f = { 0 };
+    DXGK_WDDMVERSION v = DXGKDDI_WDDMv1_3;
+    open_as_version(&f, &v);
+    uint32_t memory = place(&f, 4 * KIB, 0, VT_PREF(0, VT_SEG1, 0), 0);
+    uint32_t a = place(&f, 8 * KIB, 1u << (VT_APER - 1), VT_PREF(0, VT_APER, 0), 0);
+    uint64_t at = state_of(f.vm, a).gpu_address;
+    assert_true(expect_status(f.vm, wk_vidmm_signal_monitored_fence(f.vm, state_of(f.vm, memory).gpu_address, 1),
+                              WK_E_NOT_SUPPORTED));
+    assert_non_null(strstr(wk_vidmm_last_error(f.vm), "only through an aperture"));
+    wk_vidmm_allow_kit_fences(f.vm, 0);
+    assert_true(expect_status(f.vm, wk_vidmm_signal_monitored_fence(f.vm, at, 1), WK_E_NOT_SUPPORTED));
+    assert_non_null(strstr(wk_vidmm_last_error(f.vm), "negative case"));
+    wk_vidmm_allow_kit_fences(f.vm, 1);
+    /* The second page's entry pointed at the first's frame as a GPU
+     * command writes it, without the flush: the TLB still has the old. */
+    struct wk_gpu *gpu = wk_vidmm_gpu(f.vm);
+    uint64_t page = (at - VT_APER_BASE) / WK_GPU_PAGE_SIZE, first = 0;
+    int valid = 0, stale = 0;
+    VT_OK(f.vm, wk_gpu_gart_get(gpu, VT_APER, page, &valid, &first, &stale));
+    struct wk_mem_fault fault;
+    assert_int_equal(wk_gpu_mem_ops()->gart_write(wk_gpu_mem(gpu), VT_APER, page + 1, 1, NULL, first, &fault), 0);
+    assert_true(expect_status(f.vm, wk_vidmm_signal_monitored_fence(f.vm, at + 0x1000, 1), WK_E_STATE));
+    assert_non_null(strstr(wk_vidmm_last_error(f.vm), "a TLB line the driver's buffers left unflushed"));
+    assert_true(expect_u64(stats_of(f.vm).kit_fence_writes, 1));
+    assert_true(expect_no_violations(f.vm));
+    wk_vidmm_destroy(f.vm);
 }
 
 /* The same without the GPU model (a driver for other hardware): nothing
@@ -1692,6 +1781,8 @@ int main(void)
         VT_TEST(test_paging_buffer_in_the_drivers_aperture),
         VT_TEST(test_querysegment4_follows_the_wddm_version),
         VT_TEST(test_version_gated_paging_operations),
+        VT_TEST(test_kit_fence_through_aperture),
+        VT_TEST(test_kit_fence_refusals),
         VT_TEST(test_first_fence_and_past_the_top),
         VT_TEST(test_refused_start_makes_no_system_context),
         VT_TEST(test_other_driver_abi_refused),

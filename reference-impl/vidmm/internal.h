@@ -335,6 +335,7 @@ struct wk_vidmm {
     uint64_t semantic_skipped;              /* checks cfg.no_model left out (semantic_check) */
     struct wk_vidmm_patch_slots patch_slots; /* binding.c, wk_vidmm_patch_slots: bytes 0 until asked */
     int skip_choice_rules;                  /* wk_vidmm_skip_choice_rules */
+    int kit_fences_refused;                 /* wk_vidmm_allow_kit_fences(vm, 0) */
     uint64_t choice_skipped;                /* breaches of choice rules not recorded */
     DRIVER_OBJECT driver_object;
     /* The physical device object AddDevice gets and the driver keeps: on a

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wddmkit/processor.h"
+
 #include "internal.h"
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
@@ -938,27 +940,106 @@ static int fence_in_kit_pages(const struct wk_vidmm *vm, uint64_t gpu_address)
 }
 
 /* SIGNAL_MONITORED_FENCE came with WDDM 2.2 (facts §1.1, P24): a driver
- * whose caps say it is older never receives it, and a case that needs it
- * cannot run for it (WK_E_NOT_SUPPORTED: the runner skips it with this
- * reason). Asking it anyway failed a WDDM 1.3 driver in 38 cases, whatever
- * it answered (outsider 7). WDDMVersion 0 says nothing (segments.c). */
-static wk_status fence_op_allowed(struct wk_vidmm *vm)
+ * whose caps say it is older never receives it. Asking it anyway failed a
+ * WDDM 1.3 driver in 38 cases, whatever it answered (outsider 7).
+ * WDDMVersion 0 says nothing (segments.c). */
+static int driver_signals_fences(const struct wk_vidmm *vm)
 {
     UINT v = (UINT)vm->caps.WDDMVersion;
-    if (v == 0 || v >= (UINT)DXGKDDI_WDDMv2_2)
+    return v == 0 || v >= (UINT)DXGKDDI_WDDMv2_2;
+}
+
+void wk_vidmm_allow_kit_fences(struct wk_vidmm *vm, int allow)
+{
+    vm->kit_fences_refused = !allow;
+}
+
+/* Whether the GPU reaches gpu_address through an aperture, so through the
+ * page tables the driver's MAP_APERTURE_SEGMENT wrote: the GPU's own
+ * segments with the model or a binding, the driver's (seg) without. */
+static int through_aperture(struct wk_vidmm *vm, uint64_t gpu_address, uint32_t seg)
+{
+    if (vm->cfg.no_model) {
+        const struct segment *s = segment_get(vm, seg);
+        return s && s->aperture;
+    }
+    struct wk_gpu_location where;
+    const struct wk_gpu_desc *d = wk_gpu_description(vm->gpu);
+    return wk_gpu_locate(vm->gpu, gpu_address, &where) == WK_OK && where.segment_id >= 1 &&
+           where.segment_id <= d->segment_count && d->segments[where.segment_id - 1].kind == WK_GPU_SEGMENT_APERTURE;
+}
+
+/* For a driver older than WDDM 2.2, whether the kit may write the value
+ * itself (kit_fence_write), else WK_E_NOT_SUPPORTED saying why: the runner
+ * skips the case with that reason. Only through an aperture: there the
+ * write proves the driver's mapping (facts P13, P14: the aperture cases use
+ * the fence for that); anywhere else it would prove only the kit's own
+ * write, and the case is about the fence operation itself. Not in a
+ * negative case (wk_vidmm_allow_kit_fences): its corruption counts the
+ * driver's calls, and the calls the driver's fence would have made are
+ * not there. */
+static wk_status kit_fence_allowed(struct wk_vidmm *vm, uint64_t gpu_address, uint32_t seg)
+{
+    UINT v = (UINT)vm->caps.WDDMVersion;
+    if (vm->kit_fences_refused)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "the driver reports WDDMVersion 0x%x (DXGK_DRIVERCAPS): SIGNAL_MONITORED_FENCE is WDDM 2.2's, so "
+                    "the kit does not ask it; nor does it write the value itself in a negative case, whose "
+                    "corruption counts the driver's calls", v);
+    if (!through_aperture(vm, gpu_address, seg))
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "the driver reports WDDMVersion 0x%x (DXGK_DRIVERCAPS): SIGNAL_MONITORED_FENCE is WDDM 2.2's, so "
+                    "the kit does not ask it; it writes the value itself only through an aperture, where the write "
+                    "tests the driver's mapping (0x%llx is not in one: there it would test only the kit's own write)",
+                    v, (unsigned long long)gpu_address);
+    return WK_OK;
+}
+
+/*
+ * The fence value written by the kit, for a driver that is not asked
+ * SIGNAL_MONITORED_FENCE: the 8 bytes, little-endian as the GPU's fence
+ * writes them, stored through the memory system a command processor uses
+ * (processor.h), the kit's GPU's or a binding's alike. That is the GPU's
+ * own translation: an aperture page through its TLB, as the driver's
+ * buffers last mapped and flushed it. It lands in the allocation's system
+ * pages only if the driver's MAP_APERTURE_SEGMENT put them there, which
+ * the case's content checks then read; no DDI is called and no paging
+ * operation, pass, buffer or fence is counted (stats.kit_fence_writes
+ * says it happened, so the interpreter skips the counts it changed).
+ * Without a GPU (no_model) nothing executes, and nothing is written.
+ */
+static wk_status kit_fence_write(struct wk_vidmm *vm, uint64_t address, uint64_t value)
+{
+    vm->stats.kit_fence_writes++;
+    if (vm->cfg.no_model)
         return WK_OK;
-    return fail(vm, WK_E_NOT_SUPPORTED,
-                "the driver reports WDDMVersion 0x%x (DXGK_DRIVERCAPS): SIGNAL_MONITORED_FENCE is WDDM 2.2's, so "
-                "the kit does not ask it", v);
+    uint8_t bytes[8];
+    for (unsigned i = 0; i < sizeof(bytes); i++)
+        bytes[i] = (uint8_t)(value >> (8 * i));
+    struct wk_mem_fault f = { 0, 0, 0 };
+    uint64_t seen = 0;
+    /* The entries were reachable (the caller's probe reads them); the TLB
+     * is what the driver's buffers left: a line they changed and never
+     * flushed refuses the write, or sends it elsewhere. */
+    if (wk_gpu_mem_ops()->store(wk_gpu_mem(vm->gpu), address, bytes, sizeof(bytes), &f) != 0)
+        return fail(vm, WK_E_STATE,
+                    "the kit's own fence write (the driver is older than WDDM 2.2) at 0x%llx: the GPU's translation "
+                    "refuses 0x%llx (%s), though the aperture's entries map it: a TLB line the driver's buffers "
+                    "left unflushed",
+                    (unsigned long long)address, (unsigned long long)f.addr,
+                    wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+    if (wk_gpu_read(vm->gpu, address, &seen, sizeof(seen)) != WK_OK || memcmp(&seen, bytes, sizeof(bytes)) != 0)
+        return fail(vm, WK_E_STATE,
+                    "the kit's own fence write (the driver is older than WDDM 2.2) at 0x%llx landed elsewhere than "
+                    "the aperture's entries say: a TLB line the driver's buffers left unflushed",
+                    (unsigned long long)address);
+    return WK_OK;
 }
 
 wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address, uint64_t value)
 {
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
-    wk_status allowed = fence_op_allowed(vm);
-    if (allowed != WK_OK)
-        return allowed;
     uint64_t seg_off = 0;
     uint32_t seg = vm->cfg.no_model ? driver_segment_of(vm, gpu_address, &seg_off) : 0;
     if (vm->cfg.no_model) { /* the driver's segments, not the model's map */
@@ -981,5 +1062,10 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
     if (seg ? !kit_reaches(vm, seg, seg_off) : !gpu_reaches(vm, gpu_address))
         return fail(vm, WK_E_STATE, "0x%llx: the GPU cannot access the 8 fence bytes there",
                     (unsigned long long)gpu_address);
-    return op_signal_monitored_fence(vm, gpu_address, value);
+    if (driver_signals_fences(vm))
+        return op_signal_monitored_fence(vm, gpu_address, value);
+    /* Checked as for a driver that is asked (the same statuses for the same
+     * addresses), then written by the kit where that proves something. */
+    wk_status allowed = kit_fence_allowed(vm, gpu_address, seg);
+    return allowed != WK_OK ? allowed : kit_fence_write(vm, gpu_address, value);
 }

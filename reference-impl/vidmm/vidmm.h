@@ -673,9 +673,25 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
 wk_status wk_vidmm_special_lock_transfer(struct wk_vidmm *vm, uint32_t allocation);
 /* SIGNAL_MONITORED_FENCE at a GPU address: WK_E_INVALID_ARGUMENT when it is
  * no GPU address or its 8 bytes touch a system page of the kit's own DMA and
- * paging buffers, WK_E_STATE when the GPU cannot reach them. */
+ * paging buffers, WK_E_STATE when the GPU cannot reach them. The operation
+ * is WDDM 2.2's (facts §1.1, P24): a driver that reports an older
+ * WDDMVersion is not asked it. For such a driver the kit writes the value
+ * itself, on the GPU's side, through the GPU's own translation (the
+ * aperture's TLB), when the address is in an aperture: the write then lands
+ * where the driver's MAP_APERTURE_SEGMENT put the page, which is what the
+ * cases that aim a fence at an aperture allocation prove. It calls no DDI
+ * and counts in stats.kit_fence_writes, not as a paging operation;
+ * WK_E_STATE when the GPU's translation (a TLB line the driver's buffers
+ * left unflushed) refuses the write or sends it elsewhere. Elsewhere, or
+ * when wk_vidmm_allow_kit_fences(vm, 0) said so, WK_E_NOT_SUPPORTED with
+ * the reason. */
 wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_address,
                                           uint64_t value);
+/* Whether the kit may write a fence itself for a driver older than WDDM
+ * 2.2 (above); 1 unless told. A negative case says 0: its corruption counts
+ * the driver's calls, and the kit's write would leave out the calls the
+ * driver's fence makes. */
+void wk_vidmm_allow_kit_fences(struct wk_vidmm *vm, int allow);
 
 /* Host access to an allocation's bytes wherever it lives (for specs). */
 wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset, void *buf,
@@ -818,6 +834,9 @@ struct wk_vidmm_stats {
     uint64_t evictions;
     uint64_t fences_completed;
     uint64_t gpu_faults;              /* faults while running the driver's buffers */
+    uint64_t kit_fence_writes;        /* fence values the kit wrote itself for a driver older
+                                         than WDDM 2.2 (wk_vidmm_signal_monitored_fence): no
+                                         paging operation, pass, buffer or fence counted */
     uint32_t unmodelled_calls[WK_VIDMM_UNMODELLED_CALLBACKS]; /* calls of each callback the kit
                                          does not model (wk_vidmm_unmodelled_callback) */
 };
