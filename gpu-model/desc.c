@@ -20,10 +20,8 @@
 
 #define PAGE_MASK ((uint64_t)WK_GPU_PAGE_SIZE - 1)
 
-/* Formats the rejection reason; the attribute lets the compiler check every
- * call's format string against its arguments. */
-__attribute__((format(printf, 3, 4)))
-static wk_status reject(char *why, size_t size, const char *fmt, ...)
+/* Formats the rejection reason (internal.h). */
+wk_status gpu_reject(char *why, size_t size, const char *fmt, ...)
 {
     if (why && size) {
         va_list ap;
@@ -40,16 +38,16 @@ static wk_status check_banks(const struct wk_gpu_segment_desc *s, uint32_t id, c
     if (s->bank_count <= 1)
         return WK_OK;
     if (s->kind != WK_GPU_SEGMENT_MEMORY)
-        return reject(why, size, "segment %u: banks on an aperture segment (only memory segments are banked)", id);
+        return gpu_reject(why, size, "segment %u: banks on an aperture segment (only memory segments are banked)", id);
     if (s->bank_count > WK_GPU_MAX_BANKS)
-        return reject(why, size, "segment %u: bank_count %u exceeds %u", id, s->bank_count, WK_GPU_MAX_BANKS);
+        return gpu_reject(why, size, "segment %u: bank_count %u exceeds %u", id, s->bank_count, WK_GPU_MAX_BANKS);
     if (!s->bank_ends)
-        return reject(why, size, "segment %u: bank_count %u but bank_ends is NULL", id, s->bank_count);
+        return gpu_reject(why, size, "segment %u: bank_count %u but bank_ends is NULL", id, s->bank_count);
     uint64_t prev = 0;
     for (uint32_t i = 0; i + 1 < s->bank_count; i++) {
         uint64_t end = s->bank_ends[i];
         if (end <= prev || end >= s->size)
-            return reject(why, size,
+            return gpu_reject(why, size,
                           "segment %u: bank_ends[%u] = 0x%llx, expected in (0x%llx, 0x%llx) (strictly increasing, inside the segment)",
                           id, i, (unsigned long long)end, (unsigned long long)prev,
                           (unsigned long long)s->size);
@@ -62,38 +60,38 @@ static wk_status check_segment(const struct wk_gpu_segment_desc *s, uint32_t id,
                                size_t size)
 {
     if (s->kind != WK_GPU_SEGMENT_MEMORY && s->kind != WK_GPU_SEGMENT_APERTURE)
-        return reject(why, size, "segment %u: kind %d, expected memory (0) or aperture (1)", id, (int)s->kind);
+        return gpu_reject(why, size, "segment %u: kind %d, expected memory (0) or aperture (1)", id, (int)s->kind);
     if (s->base & PAGE_MASK)
-        return reject(why, size, "segment %u: base 0x%llx is not 4 KiB aligned", id, (unsigned long long)s->base);
+        return gpu_reject(why, size, "segment %u: base 0x%llx is not 4 KiB aligned", id, (unsigned long long)s->base);
     if (s->size == 0 || (s->size & PAGE_MASK))
-        return reject(why, size, "segment %u: size 0x%llx, expected a non-zero multiple of 4 KiB", id,
+        return gpu_reject(why, size, "segment %u: size 0x%llx, expected a non-zero multiple of 4 KiB", id,
                       (unsigned long long)s->size);
     if (s->size > WK_GPU_MAX_REGION_SIZE)
-        return reject(why, size, "segment %u: size 0x%llx exceeds the 1 TiB limit", id, (unsigned long long)s->size);
+        return gpu_reject(why, size, "segment %u: size 0x%llx exceeds the 1 TiB limit", id, (unsigned long long)s->size);
     if (s->base + s->size < s->base)
-        return reject(why, size, "segment %u: base + size overflows 64 bits", id);
+        return gpu_reject(why, size, "segment %u: base + size overflows 64 bits", id);
     return check_banks(s, id, why, size);
 }
 
 static wk_status check_fields(const struct wk_gpu_desc *d, char *why, size_t size)
 {
     if (d->segment_count > WK_GPU_MAX_SEGMENTS)
-        return reject(why, size, "segment_count %u exceeds %u", d->segment_count, WK_GPU_MAX_SEGMENTS);
+        return gpu_reject(why, size, "segment_count %u exceeds %u", d->segment_count, WK_GPU_MAX_SEGMENTS);
     if (d->segment_count && !d->segments)
-        return reject(why, size, "segment_count %u but segments is NULL", d->segment_count);
+        return gpu_reject(why, size, "segment_count %u but segments is NULL", d->segment_count);
     for (uint32_t i = 0; i < d->segment_count; i++) {
         wk_status st = check_segment(&d->segments[i], i + 1, why, size);
         if (st != WK_OK)
             return st;
     }
     if (d->sysmem_pages == 0 || d->sysmem_pages > (WK_GPU_MAX_REGION_SIZE >> WK_GPU_PAGE_SHIFT))
-        return reject(why, size, "sysmem_pages %llu, expected 1 .. %llu", (unsigned long long)d->sysmem_pages,
+        return gpu_reject(why, size, "sysmem_pages %llu, expected 1 .. %llu", (unsigned long long)d->sysmem_pages,
                       (unsigned long long)(WK_GPU_MAX_REGION_SIZE >> WK_GPU_PAGE_SHIFT));
     if (d->sysmem_first_pfn > (UINT64_MAX >> WK_GPU_PAGE_SHIFT) - d->sysmem_pages)
-        return reject(why, size, "sysmem_first_pfn 0x%llx: system memory would end past 2^64",
+        return gpu_reject(why, size, "sysmem_first_pfn 0x%llx: system memory would end past 2^64",
                       (unsigned long long)d->sysmem_first_pfn);
     if (d->max_call_depth > WK_GPU_MAX_CALL_DEPTH)
-        return reject(why, size, "max_call_depth %u exceeds %u", d->max_call_depth, WK_GPU_MAX_CALL_DEPTH);
+        return gpu_reject(why, size, "max_call_depth %u exceeds %u", d->max_call_depth, WK_GPU_MAX_CALL_DEPTH);
     return WK_OK;
 }
 
@@ -126,7 +124,7 @@ static wk_status check_layout(const struct wk_gpu_desc *d, char *why, size_t siz
     for (uint32_t i = 1; i < n; i++) {
         const struct span *a = &s[i - 1], *b = &s[i];
         if (a->end > b->base)
-            return reject(why, size, "%s %u [0x%llx, 0x%llx) overlaps %s %u at 0x%llx",
+            return gpu_reject(why, size, "%s %u [0x%llx, 0x%llx) overlaps %s %u at 0x%llx",
                           a->id ? "segment" : "system memory", a->id, (unsigned long long)a->base,
                           (unsigned long long)a->end, b->id ? "segment" : "system memory", b->id,
                           (unsigned long long)b->base);
@@ -139,7 +137,7 @@ wk_status wk_gpu_check_desc(const struct wk_gpu_desc *desc, char *why, size_t wh
     if (why && why_size)
         why[0] = '\0';
     if (!desc)
-        return reject(why, why_size, "desc must not be NULL");
+        return gpu_reject(why, why_size, "desc must not be NULL");
     wk_status st = check_fields(desc, why, why_size);
     return st == WK_OK ? check_layout(desc, why, why_size) : st;
 }

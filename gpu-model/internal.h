@@ -305,6 +305,22 @@ void space_count_banks(struct wk_gpu *gpu, const struct region *r, uint64_t off,
 
 /* mem_ops.c -------------------------------------------------------------- */
 
+/* A description's or geometry's rejection: `why` formatted, then
+ * WK_E_INVALID_ARGUMENT (desc.c); the attribute checks every call's
+ * format string against its arguments. */
+__attribute__((format(printf, 3, 4))) wk_status gpu_reject(char *why, size_t size, const char *fmt, ...);
+
+/* A memory access's failure, as processor.h says it: -1 and *f (if any). */
+static inline int mem_fault_set(struct wk_mem_fault *f, uint32_t reason, uint64_t addr)
+{
+    if (f) {
+        f->reason = reason;
+        f->reserved = 0;
+        f->addr = addr;
+    }
+    return -1;
+}
+
 static inline struct wk_gpu *mem_gpu(const struct wk_mem *m)
 {
     return (struct wk_gpu *)(void *)((char *)(uintptr_t)m - offsetof(struct wk_gpu, mem));

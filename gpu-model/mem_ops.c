@@ -42,15 +42,6 @@ static struct cursor *cursor_of(struct wk_mem_cursor *c)
     return (struct cursor *)(void *)c->opaque;
 }
 
-static int fail(struct wk_mem_fault *f, uint32_t reason, uint64_t addr)
-{
-    if (f) {
-        f->reason = reason;
-        f->reserved = 0;
-        f->addr = addr;
-    }
-    return -1;
-}
 
 static uint64_t page_room(uint64_t off)
 {
@@ -153,10 +144,10 @@ static int mem_begin(struct wk_mem *m, uint64_t addr, uint64_t len, uint32_t how
     if (how & WK_MEM_PROBE)
         gpu->counters.stale_tlb_accesses = stale; /* a probe counts nothing */
     if (!r)
-        return fail(f, why, at);
+        return mem_fault_set(f, why, at);
     uint64_t off = addr - r->base;
     if (write && !write_fits(gpu, r, off, len))
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, addr);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, addr);
     if (how & WK_MEM_PROBE)
         return 0;
     if (write && via_tlb)
@@ -229,11 +220,11 @@ int mem_copy_in(struct wk_gpu *gpu, struct region *dr, uint64_t dst, struct regi
 {
     struct copy_range c = { gpu, dr, sr, dst - dr->base, src - sr->base, len };
     if (pooled(dr) && !room_for(gpu, pages_spanned(c.doff, len), copy_backs, &c))
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
     space_count_banks(gpu, sr, c.soff, len);
     space_count_banks(gpu, dr, c.doff, len);
     if (space_copy(gpu, dr, c.doff, sr, c.soff, len, 1) != 0)
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst); /* the host is out of memory */
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst); /* the host is out of memory */
     gpu->counters.bytes_copied += len;
     return 0;
 }
@@ -248,7 +239,7 @@ static int mem_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, 
     struct region *sr = space_check(gpu, src, len, 1, &why, &at);
     struct region *dr = sr ? space_check(gpu, dst, len, 1, &why, &at) : NULL;
     if (!dr)
-        return fail(f, why, at);
+        return mem_fault_set(f, why, at);
     return mem_copy_in(gpu, dr, dst, sr, src, len, f);
 }
 
@@ -272,18 +263,18 @@ static int mem_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pa
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_NONE;
     uint64_t at = 0, p = 0;
     if (!pattern || pattern8(pattern, pattern_bytes, &p) != 0)
-        return fail(f, WK_GPU_FAULT_BAD_OPERAND, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, dst);
     if (len == 0)
         return 0;
     struct region *r = space_check(gpu, dst, len, 1, &why, &at);
     if (!r)
-        return fail(f, why, at);
+        return mem_fault_set(f, why, at);
     /* Zeroes onto an untouched page back nothing (space_fill skips it). */
     if (p != 0 && !write_fits(gpu, r, dst - r->base, len))
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
     space_count_banks(gpu, r, dst - r->base, len);
     if (space_fill(gpu, r, dst - r->base, len, p, 1) != 0)
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
     gpu->counters.bytes_filled += len;
     return 0;
 }
@@ -297,12 +288,12 @@ static int mem_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t l
         return 0;
     struct region *r = space_check(gpu, dst, len, 1, &why, &at);
     if (!r)
-        return fail(f, why, at);
+        return mem_fault_set(f, why, at);
     if (!write_fits(gpu, r, dst - r->base, len))
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
     space_count_banks(gpu, r, dst - r->base, len);
     if (space_store(gpu, r, dst - r->base, src, len, 1) != 0)
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, dst);
     gpu->counters.bytes_written += len;
     return 0;
 }
@@ -317,7 +308,7 @@ static int mem_load(struct wk_mem *m, uint64_t src, void *dst, uint64_t len, str
         return 0;
     struct region *r = space_check(gpu, src, len, 1, &why, &at);
     if (!r)
-        return fail(f, why, at);
+        return mem_fault_set(f, why, at);
     space_load(gpu, r, src - r->base, dst, len, 1);
     return 0;
 }
@@ -337,12 +328,12 @@ static struct region *gart_range(struct wk_gpu *gpu, uint32_t segment_id, uint64
 {
     struct region *r = space_segment(gpu, segment_id);
     if (!r || r->kind != WK_GPU_SEGMENT_APERTURE) {
-        fail(f, WK_GPU_FAULT_BAD_OPERAND, r ? r->base : 0);
+        mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, r ? r->base : 0);
         return NULL;
     }
     uint64_t pages = r->size >> WK_GPU_PAGE_SHIFT;
     if (first > pages || count > pages - first) {
-        fail(f, WK_GPU_FAULT_BAD_OPERAND, r->base + r->size); /* the first page past it */
+        mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, r->base + r->size); /* the first page past it */
         return NULL;
     }
     return r;
@@ -370,11 +361,11 @@ static int gart_entries(struct wk_gpu *gpu, struct region *r, uint64_t first, ui
     struct pte_range p = { r, first, count };
     uint64_t bound = count ? (first + count - 1) / PTES_PER_BLOCK - first / PTES_PER_BLOCK + 1 : 0;
     if (count && !room_for(gpu, bound, unbacked_blocks, &p))
-        return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, r->base + first * WK_GPU_PAGE_SIZE);
+        return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, r->base + first * WK_GPU_PAGE_SIZE);
     for (uint64_t i = 0; i < count; i++) {
         struct pte *e = gart_touch(r, first + i);
         if (!e)
-            return fail(f, WK_GPU_FAULT_MEMORY_LIMIT, r->base + (first + i) * WK_GPU_PAGE_SIZE);
+            return mem_fault_set(f, WK_GPU_FAULT_MEMORY_LIMIT, r->base + (first + i) * WK_GPU_PAGE_SIZE);
         uint64_t frame = pfns ? pfns[i] : same ? pfn : pfn + i;
         e->entry = pfn == WK_MEM_GART_INVALID && !pfns ? 0 : frame | PTE_VALID;
     }
@@ -401,7 +392,7 @@ static int mem_gart_write(struct wk_mem *m, uint32_t segment_id, uint64_t first_
         bad = !frame_ok(gpu, pfn) ? 0 : count <= after - pfn ? count : after - pfn;
     }
     if (bad < count)
-        return fail(f, WK_GPU_FAULT_BAD_OPERAND, r->base + (first_page + bad) * WK_GPU_PAGE_SIZE);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, r->base + (first_page + bad) * WK_GPU_PAGE_SIZE);
     return gart_entries(gpu, r, first_page, count, pfns, pfn, 0, f);
 }
 
@@ -413,7 +404,7 @@ static int mem_gart_write_same(struct wk_mem *m, uint32_t segment_id, uint64_t f
     if (!r)
         return -1;
     if (count && pfn != WK_MEM_GART_INVALID && !frame_ok(gpu, pfn))
-        return fail(f, WK_GPU_FAULT_BAD_OPERAND, r->base + first_page * WK_GPU_PAGE_SIZE);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, r->base + first_page * WK_GPU_PAGE_SIZE);
     return gart_entries(gpu, r, first_page, count, NULL, pfn, 1, f);
 }
 

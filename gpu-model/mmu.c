@@ -11,7 +11,6 @@
  * MMU cut to 39 bits: enough for any adapter the kit models, small enough
  * that a mapping costs three 4 KiB tables.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,33 +61,22 @@ uint32_t wk_mmu_va_bits(const struct wk_mmu_geometry *g)
     return bits;
 }
 
-__attribute__((format(printf, 3, 4))) static wk_status refuse(char *why, size_t size, const char *fmt, ...)
-{
-    if (why && size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return WK_E_INVALID_ARGUMENT;
-}
-
 wk_status wk_mmu_check_geometry(const struct wk_mmu_geometry *g, char *why, size_t why_size)
 {
     if (!g)
-        return refuse(why, why_size, "no geometry");
+        return gpu_reject(why, why_size, "no geometry");
     if (g->levels < 1 || g->levels > WK_MMU_MAX_LEVELS)
-        return refuse(why, why_size, "%u levels: 1 to %u are walked", g->levels, WK_MMU_MAX_LEVELS);
+        return gpu_reject(why, why_size, "%u levels: 1 to %u are walked", g->levels, WK_MMU_MAX_LEVELS);
     if (g->page_shift < 12 || g->page_shift > 21)
-        return refuse(why, why_size, "page_shift %u: pages of 4 KiB (12) to 2 MiB (21)", g->page_shift);
+        return gpu_reject(why, why_size, "page_shift %u: pages of 4 KiB (12) to 2 MiB (21)", g->page_shift);
     for (uint32_t i = 0; i < g->levels; i++) {
         if (g->level[i].index_bits < 1 || g->level[i].index_bits > 20)
-            return refuse(why, why_size, "level %u: %u index bits (1 to 20)", i, g->level[i].index_bits);
+            return gpu_reject(why, why_size, "level %u: %u index bits (1 to 20)", i, g->level[i].index_bits);
         uint32_t e = g->level[i].entry_bytes;
         if (e != 4 && e != 8 && e != 16)
-            return refuse(why, why_size, "level %u: entries of %u bytes (4, 8 or 16)", i, e);
+            return gpu_reject(why, why_size, "level %u: entries of %u bytes (4, 8 or 16)", i, e);
     }
     if (wk_mmu_va_bits(g) > 64)
-        return refuse(why, why_size, "%u address bits: at most 64", wk_mmu_va_bits(g));
+        return gpu_reject(why, why_size, "%u address bits: at most 64", wk_mmu_va_bits(g));
     return WK_OK;
 }

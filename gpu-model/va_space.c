@@ -59,15 +59,6 @@ static struct wk_va_space *space_of(const struct wk_mem *m)
     return (struct wk_va_space *)(void *)m;
 }
 
-static int fail(struct wk_mem_fault *f, uint32_t reason, uint64_t addr)
-{
-    if (f) {
-        f->reason = reason;
-        f->reserved = 0;
-        f->addr = addr;
-    }
-    return -1;
-}
 
 static uint64_t piece_room(uint64_t va)
 {
@@ -98,7 +89,7 @@ int wk_va_translate(const struct wk_va_space *s, uint64_t va, uint64_t *pa, uint
                     struct wk_mem_fault *f)
 {
     if (s->va_bits < 64 && (va >> s->va_bits) != 0)
-        return fail(f, WK_GPU_FAULT_BAD_ADDRESS, va);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_ADDRESS, va);
     uint64_t table = s->root;
     uint32_t shift = s->va_bits;
     for (uint32_t l = s->geo.levels; l-- > 0;) { /* from the root down to the leaf, level 0 */
@@ -106,20 +97,20 @@ int wk_va_translate(const struct wk_va_space *s, uint64_t va, uint64_t *pa, uint
         uint64_t index = (va >> shift) & ((1ull << s->geo.level[l].index_bits) - 1);
         struct wk_mmu_entry e;
         if (read_entry(s, l, table, index, &e) != 0)
-            return fail(f, WK_GPU_FAULT_BAD_PTE, va);
+            return mem_fault_set(f, WK_GPU_FAULT_BAD_PTE, va);
         if (!e.valid)
-            return fail(f, WK_GPU_FAULT_VA_UNMAPPED, va);
+            return mem_fault_set(f, WK_GPU_FAULT_VA_UNMAPPED, va);
         if (e.leaf || l == 0) {
             uint64_t page = 1ull << shift;           /* the bytes this leaf maps */
             if (e.address & (page - 1) & (PIECE - 1))
-                return fail(f, WK_GPU_FAULT_BAD_PTE, va);
+                return mem_fault_set(f, WK_GPU_FAULT_BAD_PTE, va);
             *pa = e.address + (va & (page - 1));
             *read_only = e.read_only != 0;
             return 0;
         }
         table = e.address;
     }
-    return fail(f, WK_GPU_FAULT_BAD_PTE, va); /* not reached: the last level is a leaf */
+    return mem_fault_set(f, WK_GPU_FAULT_BAD_PTE, va); /* not reached: the last level is a leaf */
 }
 
 /* The translation a GPU access uses: the TLB's line, or a walk that fills
@@ -161,7 +152,7 @@ static int translate(struct wk_va_space *s, uint64_t va, uint32_t how, int count
     if (rc != 0)
         return -1;
     if ((how & WK_MEM_WRITE) && ro && !(how & WK_MEM_HOST))
-        return fail(f, WK_GPU_FAULT_VA_READ_ONLY, va);
+        return mem_fault_set(f, WK_GPU_FAULT_VA_READ_ONLY, va);
     return 0;
 }
 
@@ -170,7 +161,7 @@ static int piece_fault(struct wk_mem_fault *f, const struct wk_mem_fault *pf, ui
                        uint64_t len)
 {
     uint64_t at = pf->addr - pa < len ? va + (pf->addr - pa) : va;
-    return fail(f, pf->reason, at);
+    return mem_fault_set(f, pf->reason, at);
 }
 
 /* Checks [va, va + len) whole for an access `how`: every page translated
@@ -178,7 +169,7 @@ static int piece_fault(struct wk_mem_fault *f, const struct wk_mem_fault *pf, ui
 static int check_range(struct wk_va_space *s, uint64_t va, uint64_t len, uint32_t how, struct wk_mem_fault *f)
 {
     if (len && va > UINT64_MAX - (len - 1))
-        return fail(f, WK_GPU_FAULT_BAD_ADDRESS, va);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_ADDRESS, va);
     for (uint64_t done = 0; done < len;) {
         uint64_t at = va + done, n = piece_room(at) < len - done ? piece_room(at) : len - done, pa = 0;
         struct wk_mem_cursor probe;
@@ -304,7 +295,7 @@ static int va_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pat
     struct wk_va_space *s = space_of(m);
     const uint8_t *pat = pattern;
     if (pattern_bytes != 1 && pattern_bytes != 2 && pattern_bytes != 4 && pattern_bytes != 8)
-        return fail(f, WK_GPU_FAULT_BAD_OPERAND, dst);
+        return mem_fault_set(f, WK_GPU_FAULT_BAD_OPERAND, dst);
     if (check_range(s, dst, len, WK_MEM_WRITE, f) != 0)
         return -1;
     for (uint64_t done = 0; done < len;) {
