@@ -197,7 +197,7 @@ struct cursor {
 };
 _Static_assert(sizeof(struct cursor) <= sizeof(struct wk_mem_cursor), "the cursor fits the caller's struct");
 
-static int va_begin(struct wk_mem *m, uint64_t addr, uint64_t len, uint32_t how, struct wk_mem_cursor *c,
+static int vas_begin(struct wk_mem *m, uint64_t addr, uint64_t len, uint32_t how, struct wk_mem_cursor *c,
                     struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
@@ -215,7 +215,7 @@ static int va_begin(struct wk_mem *m, uint64_t addr, uint64_t len, uint32_t how,
 /* One piece as the physical memory system gives it: a span of at most
  * the piece (the physical walk may cut it shorter; the next call goes on
  * from there). */
-static int va_next(struct wk_mem_cursor *c, struct wk_mem_span *out)
+static int vas_next(struct wk_mem_cursor *c, struct wk_mem_span *out)
 {
     struct cursor *k = (struct cursor *)(void *)c->opaque;
     if (k->left == 0)
@@ -266,7 +266,7 @@ static int copy_piece(struct wk_va_space *s, uint64_t dst, uint64_t src, uint64_
 
 /* memmove's order, over virtual addresses: backwards when the
  * destination starts inside the source. */
-static int va_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, struct wk_mem_fault *f)
+static int vas_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     if (check_range(s, src, len, WK_MEM_READ, f) != 0 || check_range(s, dst, len, WK_MEM_WRITE, f) != 0)
@@ -289,7 +289,7 @@ static int va_copy(struct wk_mem *m, uint64_t dst, uint64_t src, uint64_t len, s
     return 0;
 }
 
-static int va_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pattern, uint32_t pattern_bytes,
+static int vas_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pattern, uint32_t pattern_bytes,
                    struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
@@ -313,7 +313,7 @@ static int va_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pat
     return 0;
 }
 
-static int va_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t len, struct wk_mem_fault *f)
+static int vas_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t len, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     if (check_range(s, dst, len, WK_MEM_WRITE, f) != 0)
@@ -330,7 +330,7 @@ static int va_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t le
     return 0;
 }
 
-static int va_load(struct wk_mem *m, uint64_t src, void *dst, uint64_t len, struct wk_mem_fault *f)
+static int vas_load(struct wk_mem *m, uint64_t src, void *dst, uint64_t len, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     if (check_range(s, src, len, WK_MEM_READ, f) != 0)
@@ -351,34 +351,34 @@ static int va_load(struct wk_mem *m, uint64_t src, void *dst, uint64_t len, stru
 /* What stays physical: the GART, the layout                            */
 /* ------------------------------------------------------------------ */
 
-static int va_gart_write(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
+static int vas_gart_write(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
                          const uint64_t *pfns, uint64_t pfn, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     return s->pops->gart_write(s->phys, segment_id, first_page, count, pfns, pfn, f);
 }
 
-static int va_gart_flush(struct wk_mem *m, uint32_t segment_id, struct wk_mem_fault *f)
+static int vas_gart_flush(struct wk_mem *m, uint32_t segment_id, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     return s->pops->gart_flush(s->phys, segment_id, f);
 }
 
-static int va_gart_write_same(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
+static int vas_gart_write_same(struct wk_mem *m, uint32_t segment_id, uint64_t first_page, uint64_t count,
                               uint64_t pfn, struct wk_mem_fault *f)
 {
     struct wk_va_space *s = space_of(m);
     return s->pops->gart_write_same(s->phys, segment_id, first_page, count, pfn, f);
 }
 
-static const struct wk_gpu_desc *va_layout(const struct wk_mem *m)
+static const struct wk_gpu_desc *vas_layout(const struct wk_mem *m)
 {
     const struct wk_va_space *s = space_of(m);
     return s->pops->layout(s->phys);
 }
 
 /* The region that holds the page va is mapped to, as the tables say now. */
-static int va_locate(const struct wk_mem *m, uint64_t addr, struct wk_gpu_location *loc)
+static int vas_locate(const struct wk_mem *m, uint64_t addr, struct wk_gpu_location *loc)
 {
     const struct wk_va_space *s = space_of(m);
     uint64_t pa = 0;
@@ -388,20 +388,20 @@ static int va_locate(const struct wk_mem *m, uint64_t addr, struct wk_gpu_locati
     return s->pops->locate(s->phys, pa, loc);
 }
 
-static const struct wk_mem_ops va_ops = {
+static const struct wk_mem_ops vas_ops = {
     .size = sizeof(struct wk_mem_ops),
     .version = WK_MEM_OPS_VERSION,
-    .begin = va_begin,
-    .next = va_next,
-    .copy = va_copy,
-    .fill = va_fill,
-    .store = va_store,
-    .load = va_load,
-    .gart_write = va_gart_write,
-    .gart_flush = va_gart_flush,
-    .layout = va_layout,
-    .locate = va_locate,
-    .gart_write_same = va_gart_write_same,
+    .begin = vas_begin,
+    .next = vas_next,
+    .copy = vas_copy,
+    .fill = vas_fill,
+    .store = vas_store,
+    .load = vas_load,
+    .gart_write = vas_gart_write,
+    .gart_flush = vas_gart_flush,
+    .layout = vas_layout,
+    .locate = vas_locate,
+    .gart_write_same = vas_gart_write_same,
 };
 
 /* ------------------------------------------------------------------ */
@@ -472,7 +472,7 @@ struct wk_mem *wk_va_mem(struct wk_va_space *s)
 
 const struct wk_mem_ops *wk_va_mem_ops(void)
 {
-    return &va_ops;
+    return &vas_ops;
 }
 
 void wk_va_counters(const struct wk_va_space *s, struct wk_va_counters *out)
