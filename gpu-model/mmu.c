@@ -4,9 +4,9 @@
  * (docs/gpu-model.md, "GPU virtual addresses").
  *
  * A geometry is what a driver tells the kernel of its GPU's tree
- * (DXGK_GPUMMUCAPS and one DXGK_PAGE_TABLE_LEVEL_DESC per level, facts
- * 1.4): the walk in va_space.c needs nothing else of the hardware but the
- * reading of one entry. The kit's GPU's tree is three levels of 512
+ * (DXGK_GPUMMUCAPS and one DXGK_PAGE_TABLE_LEVEL_DESC per level:
+ * docs/wddm-gpummu-facts.md, sections 1 and 2): the walk in va_space.c
+ * needs nothing else of the hardware but the reading of one entry. The kit's GPU's tree is three levels of 512
  * eight-byte entries over 4 KiB pages, the shape of a common x86-64-like
  * MMU cut to 39 bits: enough for any adapter the kit models, small enough
  * that a mapping costs three 4 KiB tables.

@@ -147,7 +147,7 @@ struct wk_mem_ops {
  * page tables it keeps in memory: a tree of tables, one level per step of
  * the walk, each entry pointing at the next level's table or, at the
  * leaf, at a page. What the tree looks like is the hardware's, and the
- * driver says it to the kernel (the levels' sizes, facts 1.4); how an
+ * driver says it to the kernel (the levels' sizes: docs/wddm-gpummu-facts.md); how an
  * entry's bits read is the hardware's alone. So a walk is the kit's code
  * over two things: the geometry (struct wk_mmu_geometry) and the
  * hardware's reading of one entry (wk_mmu_decode_fn). gpu.h gives the
