@@ -313,38 +313,35 @@ static int vas_fill(struct wk_mem *m, uint64_t dst, uint64_t len, const void *pa
     return 0;
 }
 
-static int vas_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t len, struct wk_mem_fault *f)
+/* Host bytes to or from [va, va + len), checked whole, then piece by
+ * piece: a store (how WK_MEM_WRITE) or a load (WK_MEM_READ). */
+static int move_host(struct wk_va_space *s, uint64_t va, uint8_t *host, uint64_t len, uint32_t how,
+                     struct wk_mem_fault *f)
 {
-    struct wk_va_space *s = space_of(m);
-    if (check_range(s, dst, len, WK_MEM_WRITE, f) != 0)
+    if (check_range(s, va, len, how, f) != 0)
         return -1;
     for (uint64_t done = 0; done < len;) {
-        uint64_t n = piece_room(dst + done) < len - done ? piece_room(dst + done) : len - done, pa = 0;
+        uint64_t n = piece_room(va + done) < len - done ? piece_room(va + done) : len - done, pa = 0;
         struct wk_mem_fault pf;
-        if (translate(s, dst + done, WK_MEM_WRITE, 0, &pa, f) != 0)
+        if (translate(s, va + done, how, 0, &pa, f) != 0)
             return -1;
-        if (s->pops->store(s->phys, pa, (const uint8_t *)src + done, n, &pf) != 0)
-            return piece_fault(f, &pf, dst + done, pa, n);
+        int rc = how == WK_MEM_WRITE ? s->pops->store(s->phys, pa, host + done, n, &pf)
+                                     : s->pops->load(s->phys, pa, host + done, n, &pf);
+        if (rc != 0)
+            return piece_fault(f, &pf, va + done, pa, n);
         done += n;
     }
     return 0;
 }
 
+static int vas_store(struct wk_mem *m, uint64_t dst, const void *src, uint64_t len, struct wk_mem_fault *f)
+{
+    return move_host(space_of(m), dst, (uint8_t *)(uintptr_t)src, len, WK_MEM_WRITE, f); /* only read */
+}
+
 static int vas_load(struct wk_mem *m, uint64_t src, void *dst, uint64_t len, struct wk_mem_fault *f)
 {
-    struct wk_va_space *s = space_of(m);
-    if (check_range(s, src, len, WK_MEM_READ, f) != 0)
-        return -1;
-    for (uint64_t done = 0; done < len;) {
-        uint64_t n = piece_room(src + done) < len - done ? piece_room(src + done) : len - done, pa = 0;
-        struct wk_mem_fault pf;
-        if (translate(s, src + done, WK_MEM_READ, 0, &pa, f) != 0)
-            return -1;
-        if (s->pops->load(s->phys, pa, (uint8_t *)dst + done, n, &pf) != 0)
-            return piece_fault(f, &pf, src + done, pa, n);
-        done += n;
-    }
-    return 0;
+    return move_host(space_of(m), src, dst, len, WK_MEM_READ, f);
 }
 
 /* ------------------------------------------------------------------ */
