@@ -907,6 +907,102 @@ REWRITER(rw_caps_reserved)
     CHANGE(c, c->SchedulingCaps.Reserved = 1);
 }
 
+/* GpuMmu (docs/wddm-gpummu-facts.md 1, 2): the reference driver made a
+ * GpuMmu driver of the kit's GPU by rewriting its answers. The caps say
+ * VirtualAddressingSupported and GpuMmuSupported; GPUMMUCAPS and each
+ * PAGETABLELEVELDESC (which the reference driver refuses) succeed with the
+ * kit's GPU's tree (3 levels of 512 eight-byte entries in segment 1),
+ * unless gpummu_answer_edit changes them first. */
+static struct {
+    unsigned levels;          /* PageTableLevelCount answered */
+    unsigned edit;            /* enum below */
+} G;
+enum { G_NONE, G_CAPS_ONLY, G_LEVEL_COUNT, G_LEAF64K, G_UPDATE_MODE, G_RESERVED, G_LEVEL_SIZE, G_LEVEL_SEGMENT,
+       G_LEVEL_STATUS, G_SYSMEM_BIG };
+
+static void gpummu_caps_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
+{
+    DXGK_GPUMMUCAPS *m = q->pOutputData;
+    memset(m, 0, sizeof(*m));
+    m->ReadOnlyMemorySupported = 1;
+    m->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
+    m->VirtualAddressBitCount = 39;
+    m->LeafPageTableSizeFor64KPagesInBytes = 4096;
+    m->PageTableLevelCount = G.levels ? G.levels : 3;
+    if (G.edit == G_LEVEL_COUNT)
+        m->PageTableLevelCount = 7;
+    if (G.edit == G_LEAF64K)
+        m->LeafPageTableSizeFor64KPagesInBytes = 2048;
+    if (G.edit == G_UPDATE_MODE)
+        m->PageTableUpdateMode = (DXGK_PAGETABLEUPDATEMODE)3;
+    if (G.edit == G_RESERVED)
+        m->Value |= 0x80000000u;
+    *w->status = STATUS_SUCCESS;
+}
+
+static void gpummu_level_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
+{
+    const DXGK_QUERYPAGETABLELEVELDESCIN *in = q->pInputData;
+    DXGK_PAGE_TABLE_LEVEL_DESC *d = q->pOutputData;
+    memset(d, 0, sizeof(*d));
+    d->PageTableIndexBitCount = 9;
+    d->PageTableSegmentId = 1;
+    d->PagingProcessPageTableSegmentId = 1;
+    d->PageTableSizeInBytes = 4096;
+    *w->status = STATUS_SUCCESS;
+    if (in->LevelIndex != 1)
+        return;
+    if (G.edit == G_LEVEL_SIZE)
+        d->PageTableSizeInBytes = 4096 + 512;
+    if (G.edit == G_LEVEL_SEGMENT)
+        d->PagingProcessPageTableSegmentId = 31;
+    if (G.edit == G_SYSMEM_BIG) {
+        d->PageTableSegmentId = 0;
+        d->PageTableSizeInBytes = 8192;
+        d->PageTableIndexBitCount = 10;
+    }
+    if (G.edit == G_LEVEL_STATUS)
+        *w->status = STATUS_NOT_SUPPORTED;
+}
+
+static void rw_gpummu(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    const struct rw call = { ddi, args, status }, *w = &call;
+    DXGKARG_QUERYADAPTERINFO *q = rw_args(w, WK_DDI_QUERY_ADAPTER_INFO);
+    if (!M.armed || !q)
+        return;
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    if (c) {
+        c->MemoryManagementCaps.VirtualAddressingSupported = 1;
+        c->MemoryManagementCaps.GpuMmuSupported = 1;
+        M.fired++;
+    } else if (G.edit != G_CAPS_ONLY && q->Type == DXGKQAITYPE_GPUMMUCAPS) {
+        gpummu_caps_answer(w, q);
+        M.fired++;
+    } else if (G.edit != G_CAPS_ONLY && q->Type == DXGKQAITYPE_PAGETABLELEVELDESC) {
+        gpummu_level_answer(w, q);
+        M.fired++;
+    }
+}
+
+#define GPUMMU_REWRITER(name, what)                                                  \
+    static void name(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)     \
+    {                                                                                \
+        G.edit = (what);                                                             \
+        rw_gpummu(user, ddi, args, status);                                          \
+    }
+GPUMMU_REWRITER(rw_gpummu_refused, G_CAPS_ONLY)
+GPUMMU_REWRITER(rw_gpummu_level_refused, G_LEVEL_STATUS)
+GPUMMU_REWRITER(rw_gpummu_level_count, G_LEVEL_COUNT)
+GPUMMU_REWRITER(rw_gpummu_leaf64k, G_LEAF64K)
+GPUMMU_REWRITER(rw_gpummu_update_mode, G_UPDATE_MODE)
+GPUMMU_REWRITER(rw_gpummu_reserved, G_RESERVED)
+GPUMMU_REWRITER(rw_gpummu_level_size, G_LEVEL_SIZE)
+GPUMMU_REWRITER(rw_gpummu_level_segment, G_LEVEL_SEGMENT)
+GPUMMU_REWRITER(rw_gpummu_sysmem_big, G_SYSMEM_BIG)
+GPUMMU_REWRITER(rw_gpummu_correct, G_NONE)
+
 /* Segment query */
 REWRITER(rw_seg_status) { CHANGE(rw_segments(w, 0), *w->status = STATUS_UNSUCCESSFUL); }
 REWRITER(rw_seg_count)
@@ -1609,6 +1705,9 @@ static const struct rule_case cases[] = {
     RW("ALLOC-EVICT-001", sc_allocation, rw_alloc_evict_set),
     RW("ALLOC-PRIO-001", sc_allocation, rw_alloc_priority),
     RW("ALLOC-OPEN-001", sc_allocation, rw_open_null),
+    RW("GPUMMU-QUERY-001", sc_start, rw_gpummu_refused),
+    RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_level_count),
+    RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_size),
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),
@@ -2057,6 +2156,52 @@ static void test_companion_on_a_reported_node(void **state)
     run_close(r);
 }
 
+/* A GpuMmu driver that answers right: no violation, and the tree the kit
+ * walks is the one it described, level 0 the leaf. The same answers with
+ * a 2-level tree are right too, and a limit of the kit (the root is sized
+ * by DxgkDdiGetRootPageTableSize): answered, not modelled, and why. */
+static void test_gpummu_answers_kept(void **state)
+{
+    (void)state;
+    for (unsigned levels = 2; levels <= 3; levels++) {
+        G.levels = levels;
+        struct rule_case c = { "GPUMMU-CAPS-001", sc_start, rw_gpummu_correct, MUT_NONE, 0 };
+        struct run *r = run_armed_scenario(&c);
+        assert_int_equal(M.fired, 2 + levels); /* the caps, GPUMMUCAPS, each level */
+        assert_int_equal(wk_vidmm_violations(r->vm, NULL, 0, NULL), 0);
+        struct wk_vidmm_gpummu_info info;
+        wk_vidmm_gpummu(r->vm, &info);
+        assert_true(info.asked && info.answered);
+        assert_int_equal(info.caps.PageTableLevelCount, levels);
+        if (levels == 2) {
+            assert_false(info.modelled);
+            assert_non_null(strstr(info.why, "DxgkDdiGetRootPageTableSize"));
+        } else {
+            assert_true(info.modelled);
+            assert_int_equal(info.geometry.levels, 3);
+            for (unsigned l = 0; l < 3; l++) {
+                assert_int_equal(info.geometry.level[l].index_bits, 9);
+                assert_int_equal(info.geometry.level[l].entry_bytes, 8);
+            }
+            assert_int_equal(wk_mmu_va_bits(&info.geometry), 39);
+        }
+        run_close(r);
+    }
+    G.levels = 0;
+}
+
+/* A driver that does not say GpuMmu is not asked. */
+static void test_gpummu_not_asked(void **state)
+{
+    (void)state;
+    struct run *r = run_armed_scenario(&(struct rule_case){ "CAPS-QUERY-001", sc_start, NULL, MUT_NONE, 0 });
+    struct wk_vidmm_gpummu_info info;
+    wk_vidmm_gpummu(r->vm, &info);
+    assert_false(info.asked);
+    assert_false(info.modelled);
+    run_close(r);
+}
+
 /* MEM-GUARD-001 says whether the driver wrote or read past a buffer (the
  * page-fault error code, x86-64): the mutant that writes one byte past the
  * DMA buffer "wrote past the end"; reads are named "read past the end"
@@ -2100,6 +2245,13 @@ static const struct rule_case second_ways[] = {
 #ifndef UNDER_ASAN /* ASan's frames may sit past the fill (test_unset_fields_read_as_the_fill) */
     MUT("ALLOC-BANK-001", sc_device, MUT_CTXALLOC_UNINIT), /* HintedBank never set: 0xA5 bytes */
 #endif
+    /* GpuMmu answers (docs/wddm-gpummu-facts.md 1.2, 1.3, 2.3) */
+    RW("GPUMMU-QUERY-001", sc_start, rw_gpummu_level_refused),
+    RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_leaf64k),
+    RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_update_mode),
+    RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_reserved),
+    RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_segment),
+    RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_sysmem_big),
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 
@@ -2187,11 +2339,13 @@ int main(void)
         fprintf(stderr, "cannot read the reference driver's DDI table\n");
         return 1;
     }
-    struct CMUnitTest tests[NCASES + NSECOND + 11];
+    struct CMUnitTest tests[NCASES + NSECOND + 16]; /* 16: room for the tests named below */
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_a_case);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_choice_rule_skipped);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_companion_on_a_reported_node);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_gpummu_answers_kept);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_gpummu_not_asked);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem_leak_names_what_and_where);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_pool_leak_names_the_ddi);
@@ -2206,5 +2360,10 @@ int main(void)
         tests[n++] = (struct CMUnitTest){ "second way to break a rule", run_rule_case, NULL, release_run,
                                           (void *)(uintptr_t)&second_ways[k] };
     tests[n++] = (struct CMUnitTest)VT_TEST(test_adapter_works_after_driver_death);
+    if (n > sizeof(tests) / sizeof(tests[0])) { /* written past the array already: say so, at least */
+        fprintf(stderr, "test_vidmm_rules: %zu tests in an array of %zu: make it larger\n", n,
+                sizeof(tests) / sizeof(tests[0]));
+        abort();
+    }
     return cmocka_run_group_tests_name("vidmm.rules", tests, NULL, NULL);
 }

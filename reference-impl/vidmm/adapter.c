@@ -448,6 +448,10 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm)
     if (vm->dead)
         return s1;
     wk_status s2 = segments_query(vm);
+    if (s1 == WK_OK && s2 == WK_OK && !vm->dead)
+        s2 = gpummu_query(vm); /* its levels name segments */
+    if (vm->dead)
+        return s2;
     if (s1 == WK_OK && s2 == WK_OK)
         paging_start(vm);
     /* After the queries, what the kernel creates before any work: the

@@ -309,6 +309,17 @@ struct bar_table {
     } resources;
 };
 
+/* What a GpuMmu driver said of its MMU at start (gpummu_caps.c). */
+struct gpummu {
+    int asked;                              /* the caps say GpuMmu: the queries were made */
+    int answered;                           /* ... and every answer followed the rules */
+    int modelled;                           /* ... and the kit walks the tree (geometry) */
+    char why[200];                          /* when asked and not modelled: why not */
+    DXGK_GPUMMUCAPS caps;
+    DXGK_PAGE_TABLE_LEVEL_DESC level[DXGK_MAX_PAGE_TABLE_LEVEL_COUNT];
+    struct wk_mmu_geometry geometry;        /* level[0] the leaf, as WDDM numbers them */
+};
+
 struct wk_vidmm {
     uint32_t magic;
     struct wk_vidmm_config cfg;
@@ -396,6 +407,7 @@ struct wk_vidmm {
     int paging_kept;                        /* allocated at start, kept across resets */
     uint32_t physical_paging_node;          /* DXGK_PHYSICALADAPTERCAPS.PagingNodeIndex, 0 when not
                                                asked or not answered (paging_node.c) */
+    struct gpummu mmu;                      /* a GpuMmu driver's page tables (gpummu_caps.c) */
 
     /* The kernel's system device and context (system_context.c): outside
      * the handle tables, created at start and kept until stop */
@@ -873,6 +885,9 @@ uint32_t adapter_paging_node(const struct wk_vidmm *vm);
  * (vm->physical_paging_node). */
 int adapter_wddm2(const struct wk_vidmm *vm);
 wk_status paging_node_query(struct wk_vidmm *vm);
+/* gpummu_caps.c: a GpuMmu driver's caps and levels, asked after the
+ * segments, checked (GPUMMU-*) and kept in vm->mmu. */
+wk_status gpummu_query(struct wk_vidmm *vm);
 
 /* system_context.c -------------------------------------------------------- */
 

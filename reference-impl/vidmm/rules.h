@@ -373,7 +373,20 @@
     X(R_ALLOC_OPEN, "ALLOC-OPEN-001", WK_DDI_OPEN_ALLOCATION,                                      \
       "DxgkDdiOpenAllocation that returns STATUS_SUCCESS sets a non-NULL hDeviceSpecificAllocation for every allocation", \
       "facts §5.13 (WDK DXGKDDI_OPENALLOCATIONINFO: \"When DxgkDdiOpenAllocation returns STATUS_SUCCESS, the driver sets the hDeviceSpecificAllocation member of the DXGK_OPENALLOCATIONINFO structure for each allocation to a non-NULL value.\")", \
-      "reference-impl/vidmm/openalloc.c")
+      "reference-impl/vidmm/openalloc.c")                                                          \
+    /* GPU virtual addressing (the GpuMmu model, WDDM 2.0), appended */                          \
+    X(R_GPUMMU_QUERY, "GPUMMU-QUERY-001", WK_DDI_QUERY_ADAPTER_INFO,                               \
+      "a driver that sets VirtualAddressingSupported and GpuMmuSupported answers DXGKQAITYPE_GPUMMUCAPS and DXGKQAITYPE_PAGETABLELEVELDESC of each of its levels with STATUS_SUCCESS", \
+      "docs/wddm-gpummu-facts.md 1.1, 2.1 (gpu-virtual-address: the KMD fills DXGK_GPUMMUCAPS and one DXGK_PAGE_TABLE_LEVEL_DESC per level during DxgkDdiQueryAdapterInfo; every level is described by one descriptor)", \
+      "reference-impl/vidmm/gpummu_caps.c")                                                        \
+    X(R_GPUMMU_CAPS, "GPUMMU-CAPS-001", WK_DDI_QUERY_ADAPTER_INFO,                                 \
+      "DXGK_GPUMMUCAPS: PageTableLevelCount is 2 to 6, LeafPageTableSizeFor64KPagesInBytes a multiple of 4096, PageTableUpdateMode a DXGK_PAGETABLEUPDATEMODE, the reserved flag and LegacyBehaviors bits zero", \
+      "docs/wddm-gpummu-facts.md 1.2 (d3dukmdt.h DXGK_MIN_PAGE_TABLE_LEVEL_COUNT 2, DXGK_MAX_PAGE_TABLE_LEVEL_COUNT 6; DXGK_GPUMMUCAPS: the 64 KB-page leaf size is a multiple of 4096), 1.3 (the Reserved bits)", \
+      "reference-impl/vidmm/gpummu_caps.c")                                                        \
+    X(R_GPUMMU_LEVEL, "GPUMMU-LEVEL-001", WK_DDI_QUERY_ADAPTER_INFO,                               \
+      "DXGK_PAGE_TABLE_LEVEL_DESC: PageTableSizeInBytes is a non-zero multiple of the 4096-byte CPU page (0 allowed for the resizable root of a 2-level tree), both segment ids name system memory (0) or a reported segment, a table in system memory is at most 4096 bytes, and a level indexes at least one address bit", \
+      "docs/wddm-gpummu-facts.md 2.3 (DXGK_PAGE_TABLE_LEVEL_DESC: a table's size is a multiple of the CPU page size; segment 0 is system memory, where a page table is at most 4 KB), 5.2 T4", \
+      "reference-impl/vidmm/gpummu_caps.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

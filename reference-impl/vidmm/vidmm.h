@@ -410,6 +410,21 @@ struct wk_vidmm_segment_info {
     const uint64_t *bank_ends; /* end offset of bank i + 1 for i < banks (valid while vm is) */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
+/* What a GpuMmu driver (DXGK_VIDMMCAPS VirtualAddressingSupported and
+ * GpuMmuSupported, WDDM 2.0) said of its page tables at start
+ * (docs/wddm-gpummu-facts.md 1, 2): asked 0 for every other driver;
+ * answered once the answers followed GPUMMU-QUERY/CAPS/LEVEL-001; modelled
+ * once the kit can also walk the tree (geometry, level 0 the leaf), else
+ * why says which limit of the kit stops it. */
+struct wk_vidmm_gpummu_info {
+    int asked, answered, modelled;
+    DXGK_GPUMMUCAPS caps;
+    DXGK_PAGE_TABLE_LEVEL_DESC level[DXGK_MAX_PAGE_TABLE_LEVEL_COUNT];
+    struct wk_mmu_geometry geometry;
+    char why[200];
+};
+void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out);
+
 /* Whether the driver reported segment id as an aperture (0 for no such
  * segment). */
 int wk_vidmm_segment_is_aperture(const struct wk_vidmm *vm, uint32_t id);

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpummu_caps.c - a GpuMmu driver's page tables, asked at start.
+ *
+ * A driver that sets DXGK_VIDMMCAPS.VirtualAddressingSupported and
+ * GpuMmuSupported describes its GPU's MMU in two queries: DXGK_GPUMMUCAPS,
+ * then one DXGK_PAGE_TABLE_LEVEL_DESC per level, level 0 the leaf
+ * (docs/wddm-gpummu-facts.md 1.1, 2.1). The kit asks them right after the
+ * segments (a level names segments), checks what the documentation states
+ * of them, and keeps the answer as the tree the kit walks (vm->mmu): the
+ * geometry of processor.h, each level's entry size the table's bytes over
+ * its entries.
+ *
+ * What the kit cannot walk is a limit of the kit, never the driver's fault:
+ * a 2-level tree (its root is sized by DxgkDdiGetRootPageTableSize, which
+ * the kit does not call yet), entries of a size other than 4, 8 or 16
+ * bytes. The page-table cases are then skips that say so.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The bits every DXGK_GPUMMUCAPS version leaves Reserved (facts 1.3 of
+ * wddm-gpummu-facts.md: 13 named bits up to WDDM 3.1), and LegacyBehaviors'
+ * (bit 0 named). */
+#define GPUMMU_FLAGS_RESERVED 0xFFFFE000u
+#define GPUMMU_LEGACY_RESERVED 0xFFFFFFFEu
+#define CPU_PAGE 4096u
+
+static int gpummu_asked(const struct wk_vidmm *vm)
+{
+    DXGK_VIDMMCAPS m = vm->caps.MemoryManagementCaps;
+    return adapter_wddm2(vm) && m.VirtualAddressingSupported && m.GpuMmuSupported;
+}
+
+static void unmodelled(struct wk_vidmm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void unmodelled(struct wk_vidmm *vm, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vm->mmu.modelled = 0;
+    vsnprintf(vm->mmu.why, sizeof(vm->mmu.why), fmt, ap);
+    va_end(ap);
+}
+
+/* GPUMMU-CAPS-001: what wddm-gpummu-facts.md 1.2 and 1.3 state of the
+ * caps. Returns whether the levels can be asked (a level count the
+ * documentation allows). */
+static int check_caps(struct wk_vidmm *vm, const DXGK_GPUMMUCAPS *c)
+{
+    int levels_ok = 1;
+    if (c->PageTableLevelCount < DXGK_MIN_PAGE_TABLE_LEVEL_COUNT ||
+        c->PageTableLevelCount > DXGK_MAX_PAGE_TABLE_LEVEL_COUNT) {
+        violate(vm, R_GPUMMU_CAPS, WK_DDI_QUERY_ADAPTER_INFO,
+                "DXGK_GPUMMUCAPS.PageTableLevelCount %u, expected %u to %u (DXGK_MIN/MAX_PAGE_TABLE_LEVEL_COUNT)",
+                c->PageTableLevelCount, DXGK_MIN_PAGE_TABLE_LEVEL_COUNT, DXGK_MAX_PAGE_TABLE_LEVEL_COUNT);
+        levels_ok = 0;
+    }
+    if (c->LeafPageTableSizeFor64KPagesInBytes % CPU_PAGE)
+        violate(vm, R_GPUMMU_CAPS, WK_DDI_QUERY_ADAPTER_INFO,
+                "DXGK_GPUMMUCAPS.LeafPageTableSizeFor64KPagesInBytes %u is not a multiple of 4096",
+                c->LeafPageTableSizeFor64KPagesInBytes);
+    if ((UINT)c->PageTableUpdateMode > (UINT)DXGK_PAGETABLEUPDATE_GPU_PHYSICAL)
+        violate(vm, R_GPUMMU_CAPS, WK_DDI_QUERY_ADAPTER_INFO,
+                "DXGK_GPUMMUCAPS.PageTableUpdateMode %u names no DXGK_PAGETABLEUPDATEMODE (0 CPU_VIRTUAL, "
+                "1 GPU_VIRTUAL, 2 GPU_PHYSICAL)", (unsigned)c->PageTableUpdateMode);
+    if (c->Value & GPUMMU_FLAGS_RESERVED)
+        violate(vm, R_GPUMMU_CAPS, WK_DDI_QUERY_ADAPTER_INFO,
+                "DXGK_GPUMMUCAPS reserved flag bits 0x%08x set, expected 0", c->Value & GPUMMU_FLAGS_RESERVED);
+    UINT legacy;
+    memcpy(&legacy, &c->LegacyBehaviors, sizeof(legacy));
+    if (legacy & GPUMMU_LEGACY_RESERVED)
+        violate(vm, R_GPUMMU_CAPS, WK_DDI_QUERY_ADAPTER_INFO,
+                "DXGK_GPUMMUCAPS.LegacyBehaviors reserved bits 0x%08x set, expected 0",
+                legacy & GPUMMU_LEGACY_RESERVED);
+    return levels_ok;
+}
+
+/* A segment id of a level descriptor: 0 is system memory, 1..N the
+ * driver's segments (wddm-gpummu-facts.md 2.3, "Gotcha"). */
+static int level_segment_ok(const struct wk_vidmm *vm, UINT id)
+{
+    return id <= vm->nseg;
+}
+
+/* GPUMMU-LEVEL-001: wddm-gpummu-facts.md 2.3 and 5.2 T4 of one level. A
+ * 2-level tree's root may give 0 bytes (it is resizable). */
+static void check_level(struct wk_vidmm *vm, UINT index, UINT count, const DXGK_PAGE_TABLE_LEVEL_DESC *d)
+{
+    int resizable_root = count == 2 && index == 1;
+    if (d->PageTableSizeInBytes % CPU_PAGE || (d->PageTableSizeInBytes == 0 && !resizable_root))
+        violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
+                "level %u: PageTableSizeInBytes %u is not a non-zero multiple of the 4096-byte CPU page", index,
+                d->PageTableSizeInBytes);
+    const UINT ids[2] = { d->PageTableSegmentId, d->PagingProcessPageTableSegmentId };
+    static const char *const names[2] = { "PageTableSegmentId", "PagingProcessPageTableSegmentId" };
+    for (int i = 0; i < 2; i++) {
+        if (!level_segment_ok(vm, ids[i]))
+            violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
+                    "level %u: %s %u names no segment (0 is system memory, the driver reported %u)", index,
+                    names[i], ids[i], vm->nseg);
+        else if (ids[i] == 0 && d->PageTableSizeInBytes > CPU_PAGE)
+            violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
+                    "level %u: %s 0 puts %u-byte tables in system memory, where a table is at most 4096 bytes",
+                    index, names[i], d->PageTableSizeInBytes);
+    }
+    if (d->PageTableIndexBitCount == 0 && !resizable_root)
+        violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
+                "level %u: PageTableIndexBitCount 0: a table of one entry indexes no address bit", index);
+}
+
+/* One level of the tree the kit walks, or 0 with vm->mmu.why. */
+static int model_level(struct wk_vidmm *vm, UINT index, const DXGK_PAGE_TABLE_LEVEL_DESC *d)
+{
+    UINT bits = d->PageTableIndexBitCount;
+    if (bits == 0 || bits > 20) {
+        unmodelled(vm, "level %u indexes %u address bits; the kit walks 1 to 20 a level", index, bits);
+        return 0;
+    }
+    uint64_t entries = 1ull << bits;
+    uint64_t entry = d->PageTableSizeInBytes / entries;
+    if (entry * entries != d->PageTableSizeInBytes || (entry != 4 && entry != 8 && entry != 16)) {
+        unmodelled(vm, "level %u: %u bytes over its 2^n entries is not an entry of 4, 8 or 16 bytes, the sizes the "
+                   "kit walks", index, d->PageTableSizeInBytes);
+        return 0;
+    }
+    vm->mmu.geometry.level[index] = (struct wk_mmu_level){ bits, (uint32_t)entry };
+    return 1;
+}
+
+/* The tree from the answers, when the kit can walk it. */
+static void model_geometry(struct wk_vidmm *vm)
+{
+    const DXGK_GPUMMUCAPS *c = &vm->mmu.caps;
+    UINT n = c->PageTableLevelCount;
+    if (n == 2) {
+        unmodelled(vm, "a %u-level tree: its root is sized by DxgkDdiGetRootPageTableSize, which the kit does not "
+                   "call yet", n);
+        return;
+    }
+    memset(&vm->mmu.geometry, 0, sizeof(vm->mmu.geometry));
+    vm->mmu.geometry.levels = n;
+    vm->mmu.geometry.page_shift = 12; /* every leaf entry covers 4 KiB (wddm-gpummu-facts.md 2.3) */
+    for (UINT l = 0; l < n; l++)
+        if (!model_level(vm, l, &vm->mmu.level[l]))
+            return;
+    char why[160];
+    if (wk_mmu_check_geometry(&vm->mmu.geometry, why, sizeof(why)) != WK_OK) {
+        snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the kit cannot walk the levels: %s", why);
+        return;
+    }
+    uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    if (bits > c->VirtualAddressBitCount) {
+        unmodelled(vm, "the levels index %u address bits, more than VirtualAddressBitCount %u: the kit does not "
+                   "guess which it ignores", bits, c->VirtualAddressBitCount);
+        return;
+    }
+    vm->mmu.modelled = 1;
+}
+
+static wk_status ask_caps(struct wk_vidmm *vm, NTSTATUS *st)
+{
+    DXGK_QUERYGPUMMUCAPSIN in = { 0 }; /* physical adapter 0: the kit links none */
+    memset(&vm->mmu.caps, 0, sizeof(vm->mmu.caps));
+    return query_adapter_info(vm, DXGKQAITYPE_GPUMMUCAPS, &in, sizeof(in),
+                              "DXGK_QUERYGPUMMUCAPSIN input (pInputData)", &vm->mmu.caps, sizeof(vm->mmu.caps),
+                              "DXGK_GPUMMUCAPS output (pOutputData)", st);
+}
+
+static wk_status ask_level(struct wk_vidmm *vm, UINT index, NTSTATUS *st)
+{
+    DXGK_QUERYPAGETABLELEVELDESCIN in = { (USHORT)index, 0 };
+    memset(&vm->mmu.level[index], 0, sizeof(vm->mmu.level[index]));
+    return query_adapter_info(vm, DXGKQAITYPE_PAGETABLELEVELDESC, &in, sizeof(in),
+                              "DXGK_QUERYPAGETABLELEVELDESCIN input (pInputData)", &vm->mmu.level[index],
+                              sizeof(vm->mmu.level[index]), "DXGK_PAGE_TABLE_LEVEL_DESC output (pOutputData)", st);
+}
+
+wk_status gpummu_query(struct wk_vidmm *vm)
+{
+    memset(&vm->mmu, 0, sizeof(vm->mmu));
+    if (!gpummu_asked(vm))
+        return WK_OK;
+    vm->mmu.asked = 1;
+    snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the driver's answers are wrong (GPUMMU-QUERY-001, -CAPS-001, "
+             "-LEVEL-001)");
+    NTSTATUS st;
+    wk_status call = ask_caps(vm, &st);
+    if (call != WK_OK)
+        return call;
+    if (st != STATUS_SUCCESS)
+        return violate(vm, R_GPUMMU_QUERY, WK_DDI_QUERY_ADAPTER_INFO,
+                       "GPUMMUCAPS returned 0x%08x from a driver that sets GpuMmuSupported, expected STATUS_SUCCESS",
+                       (unsigned)st);
+    uint64_t before = vm->violation_total;
+    if (!check_caps(vm, &vm->mmu.caps))
+        return WK_E_CONTRACT;
+    for (UINT l = 0; l < vm->mmu.caps.PageTableLevelCount; l++) {
+        call = ask_level(vm, l, &st);
+        if (call != WK_OK)
+            return call;
+        if (st != STATUS_SUCCESS)
+            return violate(vm, R_GPUMMU_QUERY, WK_DDI_QUERY_ADAPTER_INFO,
+                           "PAGETABLELEVELDESC of level %u (of %u) returned 0x%08x, expected STATUS_SUCCESS", l,
+                           vm->mmu.caps.PageTableLevelCount, (unsigned)st);
+        check_level(vm, l, vm->mmu.caps.PageTableLevelCount, &vm->mmu.level[l]);
+    }
+    if (vm->violation_total != before)
+        return WK_E_CONTRACT;
+    vm->mmu.answered = 1;
+    model_geometry(vm);
+    return WK_OK;
+}
+
+void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->asked = vm->mmu.asked;
+    out->answered = vm->mmu.answered;
+    out->modelled = vm->mmu.modelled;
+    out->caps = vm->mmu.caps;
+    memcpy(out->level, vm->mmu.level, sizeof(out->level));
+    out->geometry = vm->mmu.geometry;
+    snprintf(out->why, sizeof(out->why), "%s", vm->mmu.modelled ? "" : vm->mmu.why);
+}
