@@ -136,3 +136,8 @@ wk_status wk_gpu_emit_blit(struct wk_gpu_writer *w, uint64_t src, uint64_t dst, 
 {
     return emit_fixed(w, WK_GPU_OP_BLIT, src, dst, width, height, src_pitch, dst_pitch);
 }
+
+wk_status wk_gpu_emit_va_flush(struct wk_gpu_writer *w, uint64_t root, uint64_t start, uint64_t end)
+{
+    return emit_fixed(w, WK_GPU_OP_VA_FLUSH, root, start, end, 0, 0, 0);
+}

@@ -21,6 +21,7 @@
  * differ in is looked up through `struct exec` (the table, the budget, the
  * fence, where faults go, the fetch buffers).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +238,22 @@ static enum wk_gpu_fault_reason op_tlb_flush(struct exec *x, const struct wk_gpu
     return WK_GPU_FAULT_NONE;
 }
 
+/* VA_FLUSH: the model's own run flushes the spaces attached to it; the
+ * kit's processor asks its run (a table too old to have va_flush: no
+ * space to flush, so nothing). Never a fault: a root no space has is an
+ * idle space (docs/wddm-gpummu-facts.md 4.3). */
+static enum wk_gpu_fault_reason op_va_flush(struct exec *x, const struct wk_gpu_cmd *c, uint64_t *fa)
+{
+    const uint64_t *o = c->operands;
+    const struct wk_exec_ops *ops = x->wx ? x->wx->ops : NULL;
+    (void)fa;
+    if (x->gpu)
+        gpu_va_flush(x->gpu, o[0], o[1], o[2]);
+    else if (ops && ops->size >= offsetof(struct wk_exec_ops, va_flush) + sizeof(ops->va_flush) && ops->va_flush)
+        ops->va_flush(x->wx, o[0], o[1], o[2]);
+    return WK_GPU_FAULT_NONE;
+}
+
 /* The fetch buffer of `depth`, grown to len bytes; NULL when out of host
  * memory. Apart from fetch so that fuzzing builds can leave it without
  * coverage (fuzz/coverage-ignorelist.txt): whether it grows depends on
@@ -434,6 +451,7 @@ static handler_fn *const handlers[WK_GPU_OP_COUNT] = {
     [WK_GPU_OP_TLB_FLUSH] = op_tlb_flush,
     [WK_GPU_OP_CALL] = op_call,
     [WK_GPU_OP_BLIT] = op_blit,
+    [WK_GPU_OP_VA_FLUSH] = op_va_flush,
 };
 
 /*

@@ -180,6 +180,8 @@ struct wk_gpu {
     uint64_t stream_threshold;              /* fills this large use streaming stores */
     wk_gpu_interrupt_fn *irq_fn;
     void *irq_user;
+    struct wk_va_space *va_spaces[WK_GPU_MAX_VA_SPACES]; /* attached: what VA_FLUSH flushes */
+    uint32_t va_space_count;
     struct sysmem sys;                      /* system memory's host side (sysmem.c) */
     struct frontend fe;                     /* its queue last */
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */
@@ -341,6 +343,12 @@ int mem_copy_in(struct wk_gpu *gpu, struct region *dr, uint64_t dst, struct regi
 /* A fence that landed: the model's last fence, its interrupt latched and
  * raised, counted (FENCE, and a processor's fence call). */
 void fence_signal(struct wk_gpu *gpu, uint64_t addr, uint64_t value);
+
+/* va_space.c ------------------------------------------------------------- */
+
+/* VA_FLUSH on this GPU: [start, end) of every attached space whose root is
+ * `root` (a FLUSH_TLB, docs/wddm-gpummu-facts.md 4.3); none such is no fault. */
+void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t end);
 
 /* gart.c ----------------------------------------------------------------- */
 

@@ -45,6 +45,10 @@ const struct wk_gpu_opcode_info opcode_table[WK_GPU_OP_COUNT] = {
     [WK_GPU_OP_BLIT] = { WK_GPU_OP_BLIT, NAME("BLIT"), 36, 6,
         { OP(4, "src", ADDR), OP(12, "dst", ADDR), OPMAX(20, "width", U32, 1u << 20), OPMAX(24, "height", U32, 16384),
           OP(28, "src_pitch", U32), OP(32, "dst_pitch", U32) }, 0, 0, 0, 0, 0 },
+    /* The root is a GPU physical address but no ADDR: it is compared, never
+     * accessed, and no patch location fills it. */
+    [WK_GPU_OP_VA_FLUSH] = { WK_GPU_OP_VA_FLUSH, NAME("VA_FLUSH"), 28, 3,
+        { OPHEX(4, "root", U64), OPHEX(12, "start", U64), OPHEX(20, "end", U64) }, 0, 0, 0, 0, 0 },
 };
 
 const struct wk_gpu_opcode_info *wk_gpu_opcode_info(uint32_t opcode)

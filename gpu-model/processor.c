@@ -56,10 +56,19 @@ static void run_fence(const struct wk_exec *x, uint64_t addr, uint64_t value)
     fence_signal(k->gpu, addr, value);
 }
 
+/* A processor's TLB flush reaches the spaces attached to the GPU the run
+ * is on, as the kit's own VA_FLUSH does. */
+static void run_va_flush(const struct wk_exec *x, uint64_t root, uint64_t start, uint64_t end)
+{
+    struct run *k = x->kit;
+    gpu_va_flush(k->gpu, root, start, end);
+}
+
 static const struct wk_exec_ops run_ops = {
     .size = sizeof(struct wk_exec_ops),
     .spend = run_spend,
     .fence = run_fence,
+    .va_flush = run_va_flush,
 };
 
 /* The model's reason for a fault class (the processor's own reason stays

@@ -462,6 +462,52 @@ void wk_va_flush(struct wk_va_space *s, uint64_t start, uint64_t end)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The spaces a GPU runs: what its VA_FLUSH reaches                     */
+/* ------------------------------------------------------------------ */
+
+/* Where s is in the GPU's list, or the count when it is not there. */
+static uint32_t attached_at(const struct wk_gpu *gpu, const struct wk_va_space *s)
+{
+    uint32_t i = 0;
+    while (i < gpu->va_space_count && gpu->va_spaces[i] != s)
+        i++;
+    return i;
+}
+
+wk_status wk_gpu_va_attach(struct wk_gpu *gpu, struct wk_va_space *s)
+{
+    if (!gpu || !s)
+        return WK_E_INVALID_ARGUMENT;
+    if (attached_at(gpu, s) < gpu->va_space_count)
+        return WK_OK;
+    if (gpu->va_space_count >= WK_GPU_MAX_VA_SPACES)
+        return WK_E_LIMIT;
+    gpu->va_spaces[gpu->va_space_count++] = s;
+    return WK_OK;
+}
+
+wk_status wk_gpu_va_detach(struct wk_gpu *gpu, struct wk_va_space *s)
+{
+    if (!gpu || !s)
+        return WK_E_INVALID_ARGUMENT;
+    uint32_t i = attached_at(gpu, s);
+    if (i == gpu->va_space_count)
+        return WK_E_NOT_FOUND;
+    gpu->va_spaces[i] = gpu->va_spaces[--gpu->va_space_count]; /* order does not matter */
+    return WK_OK;
+}
+
+/* A FLUSH_TLB names the space by its root (RootPageTableAddress,
+ * docs/wddm-gpummu-facts.md 4.3): several spaces may share one, as the
+ * contexts of a process do, and each is flushed. */
+void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t end)
+{
+    for (uint32_t i = 0; i < gpu->va_space_count; i++)
+        if (gpu->va_spaces[i]->root == root)
+            wk_va_flush(gpu->va_spaces[i], start, end);
+}
+
 struct wk_mem *wk_va_mem(struct wk_va_space *s)
 {
     return &s->mem;

@@ -67,6 +67,7 @@ static const struct doc_opcode DOC[WK_GPU_OP_COUNT] = {
      {A_("src", 4), A_("dst", 12), U32_("width", 20), U32_("height", 24), U32_("src_pitch", 28),
       U32_("dst_pitch", 32)},
      0},
+    {0x0B, "VA_FLUSH", 28, 3, {U64_("root", 4), U64_("start", 12), U64_("end", 20)}, 0},
 };
 
 #define MAX_LIST 1048576u
@@ -140,7 +141,7 @@ static void test_opcode_info_matches_docs(void **state)
             assert_true(expect_u64(info->max_list_count, MAX_LIST));
         }
     }
-    static const uint32_t undefined[] = {0x0B, 0x0C, 0x10, 0x7F, 0x80, 0xFF, 0x100, 0x101,
+    static const uint32_t undefined[] = {0x0C, 0x0D, 0x10, 0x7F, 0x80, 0xFF, 0x100, 0x101,
                                          0x10000, 0xFFFFFFFFu};
     for (unsigned i = 0; i < sizeof(undefined) / sizeof(undefined[0]); i++) {
         if (wk_gpu_opcode_info(undefined[i]) != NULL) {
@@ -161,7 +162,7 @@ static void test_cmd_size(void **state)
                                16 + 8ull * counts[i]));
     assert_true(expect_u64(wk_gpu_cmd_size(WK_GPU_OP_GART_MAP, MAX_LIST + 1), 0));
     assert_true(expect_u64(wk_gpu_cmd_size(WK_GPU_OP_GART_MAP, UINT32_MAX), 0));
-    assert_true(expect_u64(wk_gpu_cmd_size((enum wk_gpu_opcode)0x0B, 0), 0));
+    assert_true(expect_u64(wk_gpu_cmd_size((enum wk_gpu_opcode)0x0C, 0), 0));
     assert_true(expect_u64(wk_gpu_cmd_size((enum wk_gpu_opcode)0xFF, 0), 0));
 }
 
@@ -184,7 +185,7 @@ static void test_operand_offsets(void **state)
     }
     /* The docs' example: BLIT's dst is patched at +12. */
     assert_true(expect_u64(wk_gpu_operand_offset(WK_GPU_OP_BLIT, 1), 12));
-    assert_true(expect_u64(wk_gpu_operand_offset((enum wk_gpu_opcode)0x0B, 0), UINT32_MAX));
+    assert_true(expect_u64(wk_gpu_operand_offset((enum wk_gpu_opcode)0x0C, 0), UINT32_MAX));
 }
 
 /* ------------------------------------------------------------------ */
@@ -285,6 +286,7 @@ static void test_convenience_encoders(void **state)
     TU_OK(wk_gpu_emit_tlb_flush(&wa, 3));
     TU_OK(wk_gpu_emit_call(&wa, 0xDDDD, 0xEEEE));
     TU_OK(wk_gpu_emit_blit(&wa, 0x1, 0x2, 3, 4, 5, 6));
+    TU_OK(wk_gpu_emit_va_flush(&wa, 0x7000, 0x8000000000ull, 0x123456789ull));
 
     uint8_t list[16];
     tu_put64(list, pfns[0]);
@@ -307,6 +309,7 @@ static void test_convenience_encoders(void **state)
         {WK_GPU_OP_TLB_FLUSH, {3}, 0, NULL},
         {WK_GPU_OP_CALL, {0xDDDD, 0xEEEE}, 0, NULL},
         {WK_GPU_OP_BLIT, {1, 2, 3, 4, 5, 6}, 0, NULL},
+        {WK_GPU_OP_VA_FLUSH, {0x7000, 0x8000000000ull, 0x123456789ull}, 0, NULL},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         struct wk_gpu_cmd c;
@@ -484,7 +487,7 @@ static void test_emit_rejects_bad_operands(void **state)
     /* Undefined opcodes. */
     wk_gpu_writer_init(&w, buf, sizeof(buf));
     memset(&cmd, 0, sizeof(cmd));
-    cmd.opcode = (enum wk_gpu_opcode)0x0B;
+    cmd.opcode = (enum wk_gpu_opcode)0x0C;
     assert_true(expect_status(wk_gpu_emit(&w, &cmd, NULL), WK_E_UNKNOWN_OPCODE));
     cmd.opcode = (enum wk_gpu_opcode)0x100;
     assert_true(expect_status(wk_gpu_emit(&w, &cmd, NULL), WK_E_UNKNOWN_OPCODE));
@@ -509,7 +512,7 @@ static void test_decode_errors(void **state)
         }
     }
     /* Undefined opcodes. */
-    static const uint8_t undefined[] = {0x0B, 0x0C, 0x3F, 0x80, 0xFF};
+    static const uint8_t undefined[] = {0x0C, 0x0D, 0x3F, 0x80, 0xFF};
     memset(buf, 0, sizeof(buf));
     for (unsigned i = 0; i < sizeof(undefined); i++) {
         buf[0] = undefined[i];
@@ -838,7 +841,7 @@ static void emit_random(struct tu_buf *b, uint64_t *rng)
         break;
     }
     case 10: {
-        uint8_t garbage[4] = {(uint8_t)(0x0B + (r >> 8) % 0xF0), 0, 0, 0};
+        uint8_t garbage[4] = {(uint8_t)(WK_GPU_OP_COUNT + (r >> 8) % (0xFF - WK_GPU_OP_COUNT)), 0, 0, 0};
         tu_buf_raw(b, garbage, 4);
         break;
     }

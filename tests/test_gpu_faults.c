@@ -83,7 +83,7 @@ static bool run_faults_in_callee(struct wk_gpu *gpu, const struct tu_buf *b,
 static void test_unknown_opcode(void **state)
 {
     struct wk_gpu *gpu = tu_std_gpu(state);
-    const uint8_t bad[] = {0x0B, 0xFF, 0x80};
+    const uint8_t bad[] = {0x0C, 0xFF, 0x80};
     for (unsigned i = 0; i < sizeof(bad); i++) {
         struct tu_buf b;
         tu_buf_init(&b);
@@ -141,6 +141,7 @@ static void emit_valid(struct tu_buf *b, enum wk_gpu_opcode op)
     case WK_GPU_OP_BLIT:
         TU_EMIT(wk_gpu_emit_blit(&b->w, TU_SEG1_BASE, TU_SEG2_BASE, 8, 4, 16, 32));
         break;
+    case WK_GPU_OP_VA_FLUSH: TU_EMIT(wk_gpu_emit_va_flush(&b->w, TU_SEG1_BASE, 0, 0)); break;
     default: fail();
     }
 }

@@ -342,6 +342,7 @@ static void h_every_opcode(struct buf *b, struct buf *sub)
     must(wk_gpu_emit_copy(&b->w, SEG2, APER + 50 * 4096 + 100, 5000));
     must(wk_gpu_emit_gart_unmap(&b->w, 3, 50, 2, SYS_PFN + 7));
     must(wk_gpu_emit_blit(&b->w, SEG2 + 0x1000, SEG1 + 0x10000, 100, 20, 256, 300));
+    must(wk_gpu_emit_va_flush(&b->w, SEG1 + 0x7000, 0, 0)); /* no space attached: nothing to flush */
     must(wk_gpu_emit_call(&b->w, SUB_ADDR, 0));
 }
 

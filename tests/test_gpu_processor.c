@@ -321,6 +321,7 @@ static bool kit_matches_exec(void **state, const struct tu_buf *b, uint32_t want
     const uint64_t pfn[1] = { TU_SYS_PFN + 3 };
     uint8_t data[256];
     tu_pattern(data, sizeof(data), 11);
+    data[0] = 0xEE; /* no opcode: a CALL of TU_SEG1_BASE faults DECODE (0x0b is VA_FLUSH now) */
     for (int i = 0; i < 2; i++) {
         struct wk_gpu *g = i ? k : a;
         tu_write(g, TU_SEG1_BASE, data, sizeof(data));

@@ -6,7 +6,8 @@
  * where the tables say, pages far apart in memory read as one range, an
  * access is checked whole (a fault leaves memory as it was), read-only
  * pages refuse writes, and the TLB keeps a translation until it is
- * flushed, counting the accesses that used a stale one.
+ * flushed, counting the accesses that used a stale one; a command buffer's
+ * VA_FLUSH flushes the spaces attached to the GPU whose root it names.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -400,6 +401,267 @@ static void test_bad_configurations(void **state)
                      WK_E_INVALID_ARGUMENT);
 }
 
+/* ------------------------------------------------------------------ */
+/* VA_FLUSH: a command buffer's TLB flush (docs/gpu-model.md, VA_FLUSH)  */
+/* ------------------------------------------------------------------ */
+
+/* VA_PAGE(0) mapped to TU_SEG2_BASE, written once through the space (the
+ * TLB holds the line), then moved to TU_SEG2_BASE + 0x20000 in the tables
+ * without a flush: the line is stale. The space is attached to the GPU. */
+static struct wk_va_space *stale_space(struct wk_gpu *gpu, struct tables *t)
+{
+    tables_init(t, gpu);
+    map(t, VA_PAGE(0), TU_SEG2_BASE, 0);
+    struct wk_va_space *s = space(gpu, t->root);
+    assert_int_equal(wk_gpu_va_attach(gpu, s), WK_OK);
+    uint8_t buf[32];
+    struct wk_gpu_writer w;
+    struct wk_exec_fault f;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0), 0x01010101u), WK_OK);
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    map(t, VA_PAGE(0), TU_SEG2_BASE + 0x20000, 0);
+    return s;
+}
+
+/* WRITE32 of `value` at VA_PAGE(0) + off, run in s: which page it landed in. */
+static uint64_t landed(struct wk_gpu *gpu, struct wk_va_space *s, uint64_t off, uint32_t value)
+{
+    uint8_t buf[32];
+    struct wk_gpu_writer w;
+    struct wk_exec_fault f;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + off, value), WK_OK);
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    if (expect_mem32(gpu, TU_SEG2_BASE + off, value))
+        return TU_SEG2_BASE;
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20000 + off, value));
+    return TU_SEG2_BASE + 0x20000;
+}
+
+/* In one buffer run in the space: a write before the VA_FLUSH uses the
+ * stale line (the old page, counted), the write after it walks the tables
+ * (the new page). */
+static void test_va_flush_command_drops_a_stale_line(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = stale_space(gpu, &t);
+    uint8_t buf[128];
+    struct wk_gpu_writer w;
+    struct wk_exec_fault f;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x40, 0xAAAAAAAAu), WK_OK);
+    assert_int_equal(wk_gpu_emit_va_flush(&w, t.root, 0, 0), WK_OK);
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x44, 0xBBBBBBBBu), WK_OK);
+    assert_int_equal(run_va(gpu, s, &w, &f), WK_OK);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x40, 0xAAAAAAAAu));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20040, 0));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20044, 0xBBBBBBBBu));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x44, 0));
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 1);
+    assert_int_equal(c.flushes, 1);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    wk_va_space_destroy(s);
+}
+
+/* The model's own run (wk_gpu_exec, physical addresses: a paging buffer)
+ * flushes the attached space too. */
+static void test_va_flush_from_a_physical_buffer(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = stale_space(gpu, &t);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root, 0, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_int_equal(landed(gpu, s, 0x80, 0xCCCCCCCCu), TU_SEG2_BASE + 0x20000);
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 0);
+    assert_int_equal(c.flushes, 1);
+    struct wk_gpu_counters gc;
+    wk_gpu_get_counters(gpu, &gc);
+    assert_int_equal(gc.faults, 0);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    wk_va_space_destroy(s);
+}
+
+/* Another root's flush leaves the line (no fault: an idle space); so does a
+ * flush of the right root once the space is detached. */
+static void test_va_flush_of_another_root_leaves_it(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = stale_space(gpu, &t);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root + WK_GPU_PAGE_SIZE, 0, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_int_equal(landed(gpu, s, 0x80, 0x12121212u), TU_SEG2_BASE);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_E_NOT_FOUND);
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root, 0, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_int_equal(landed(gpu, s, 0x84, 0x34343434u), TU_SEG2_BASE);
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.flushes, 0);
+    assert_int_equal(c.stale_accesses, 2);
+    /* Set to that root, the space is flushed by it. */
+    assert_int_equal(wk_gpu_va_attach(gpu, s), WK_OK);
+    wk_va_space_set_root(s, t.root + WK_GPU_PAGE_SIZE);
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root + WK_GPU_PAGE_SIZE, 0, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    wk_va_counters(s, &c);
+    assert_int_equal(c.flushes, 1);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    wk_va_space_destroy(s);
+}
+
+/* [start, end): a range past the page leaves its line, one that holds the
+ * page's last byte drops it. */
+static void test_va_flush_range(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = stale_space(gpu, &t);
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root, VA_PAGE(1), VA_PAGE(9)));
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root, VA_PAGE(0) - WK_GPU_PAGE_SIZE, VA_PAGE(0)));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_int_equal(landed(gpu, s, 0x80, 0x56565656u), TU_SEG2_BASE);
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, t.root, VA_PAGE(1) - 1, VA_PAGE(1)));
+    assert_true(tu_run_ok(gpu, &b));
+    assert_int_equal(landed(gpu, s, 0x84, 0x78787878u), TU_SEG2_BASE + 0x20000);
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.flushes, 3);
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    wk_va_space_destroy(s);
+}
+
+/* WK_GPU_MAX_VA_SPACES attach; one more is WK_E_LIMIT; attaching twice is
+ * one attachment. */
+static void test_va_attach_limits(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct wk_va_space *s[WK_GPU_MAX_VA_SPACES + 1];
+    for (uint32_t i = 0; i <= WK_GPU_MAX_VA_SPACES; i++)
+        s[i] = space(gpu, TU_SEG1_BASE);
+    for (uint32_t i = 0; i < WK_GPU_MAX_VA_SPACES; i++)
+        assert_int_equal(wk_gpu_va_attach(gpu, s[i]), WK_OK);
+    assert_int_equal(wk_gpu_va_attach(gpu, s[0]), WK_OK);
+    assert_int_equal(wk_gpu_va_attach(gpu, s[WK_GPU_MAX_VA_SPACES]), WK_E_LIMIT);
+    assert_int_equal(wk_gpu_va_attach(gpu, NULL), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_gpu_va_attach(NULL, s[0]), WK_E_INVALID_ARGUMENT);
+    struct tu_buf b; /* one flush reaches every space of the root, each once */
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_va_flush(&b.w, TU_SEG1_BASE, 0, 0));
+    assert_true(tu_run_ok(gpu, &b));
+    struct wk_va_counters c;
+    for (uint32_t i = 0; i < WK_GPU_MAX_VA_SPACES; i++) {
+        wk_va_counters(s[i], &c);
+        assert_int_equal(c.flushes, 1);
+    }
+    wk_va_counters(s[WK_GPU_MAX_VA_SPACES], &c);
+    assert_int_equal(c.flushes, 0);
+    assert_int_equal(wk_gpu_va_detach(gpu, s[3]), WK_OK);
+    assert_int_equal(wk_gpu_va_attach(gpu, s[WK_GPU_MAX_VA_SPACES]), WK_OK);
+    for (uint32_t i = 0; i <= WK_GPU_MAX_VA_SPACES; i++) {
+        assert_int_equal(wk_gpu_va_detach(gpu, s[i]), i == 3 ? WK_E_NOT_FOUND : WK_OK);
+        wk_va_space_destroy(s[i]);
+    }
+}
+
+/* The kit's processor reaches the flush only through its run's table, and
+ * only if the table is long enough to have va_flush. */
+static int flush_calls;
+static uint64_t flush_args[3];
+
+static int spend_all(const struct wk_exec *x, uint64_t commands, uint64_t bytes)
+{
+    (void)x, (void)commands, (void)bytes;
+    return 0;
+}
+
+static void note_flush(const struct wk_exec *x, uint64_t root, uint64_t start, uint64_t end)
+{
+    (void)x;
+    flush_calls++;
+    flush_args[0] = root, flush_args[1] = start, flush_args[2] = end;
+}
+
+static void test_va_flush_through_exec_ops(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t buf[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_va_flush(&w, 0x123000, 0x4000, 0x9000), WK_OK);
+    struct wk_exec_ops ops = { .size = sizeof(ops), .spend = spend_all, .va_flush = note_flush };
+    struct wk_exec x = { .mem = wk_gpu_mem(gpu), .mem_ops = wk_gpu_mem_ops(), .ops = &ops, .buffer_addr = 0x1000,
+                         .start = 0, .end = w.used, .bytes = buf, .max_depth = 1 };
+    struct wk_exec_fault f;
+    flush_calls = 0;
+    assert_int_equal(wk_gpu_kit_processor()->exec(NULL, &x, &f), 0);
+    assert_int_equal(flush_calls, 1);
+    assert_int_equal(flush_args[0], 0x123000);
+    assert_int_equal(flush_args[1], 0x4000);
+    assert_int_equal(flush_args[2], 0x9000);
+    ops.size = offsetof(struct wk_exec_ops, va_flush); /* an older table: not called, no fault */
+    assert_int_equal(wk_gpu_kit_processor()->exec(NULL, &x, &f), 0);
+    assert_int_equal(flush_calls, 1);
+}
+
+/* The command as the disassembler and the validator see it. */
+static char last_line[256];
+
+static void keep_line(void *user, const char *line)
+{
+    (void)user;
+    strncpy(last_line, line, sizeof(last_line) - 1);
+}
+
+static void test_va_flush_codec(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    uint8_t buf[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_va_flush(&w, 0x100000, 0x4000201000ull, 0x4000203000ull), WK_OK);
+    assert_int_equal(w.used, 28);
+    assert_int_equal(tu_get32(buf), 0x0b);
+    assert_int_equal(tu_get64(buf + 4), 0x100000);
+    assert_int_equal(tu_get64(buf + 12), 0x4000201000ull);
+    assert_int_equal(tu_get64(buf + 20), 0x4000203000ull);
+    struct wk_gpu_cmd c;
+    assert_int_equal(wk_gpu_decode(buf, w.used, 0, &c), WK_OK);
+    assert_int_equal(c.opcode, WK_GPU_OP_VA_FLUSH);
+    assert_int_equal(c.operands[2], 0x4000203000ull);
+    assert_int_equal(wk_gpu_disasm(buf, w.used, keep_line, NULL), 1);
+    assert_string_equal(last_line, "0x0000: VA_FLUSH root=0x100000 start=0x4000201000 end=0x4000203000");
+    struct wk_gpu_fault f;
+    assert_int_equal(wk_gpu_validate(gpu, buf, w.used, &f), WK_OK); /* any root: it is compared, not read */
+    wk_gpu_writer_init(&w, buf, sizeof(buf));
+    assert_int_equal(wk_gpu_emit_va_flush(&w, UINT64_MAX, 0, 0), WK_OK);
+    assert_int_equal(wk_gpu_validate(gpu, buf, w.used, &f), WK_OK);
+    assert_true(tu_run_bytes_ok(gpu, buf, w.used));
+    assert_int_equal(wk_gpu_disasm(buf, 20, keep_line, NULL), 0);
+    assert_string_equal(last_line, "0x0000: <TRUNCATED: VA_FLUSH (opcode byte 0x0b) needs 28 bytes, 20 bytes left>");
+    assert_int_equal(wk_gpu_decode(buf, 27, 0, &c), WK_E_TRUNCATED);
+    wk_gpu_writer_init(&w, buf, 27);
+    assert_int_equal(wk_gpu_emit_va_flush(&w, 1, 2, 3), WK_E_NO_SPACE);
+    assert_int_equal(w.used, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +674,13 @@ int main(void)
         TU_TEST(test_blit_rows_through_the_tables),
         TU_TEST(test_geometry_of_another_gpu),
         TU_TEST(test_bad_configurations),
+        TU_TEST(test_va_flush_command_drops_a_stale_line),
+        TU_TEST(test_va_flush_from_a_physical_buffer),
+        TU_TEST(test_va_flush_of_another_root_leaves_it),
+        TU_TEST(test_va_flush_range),
+        TU_TEST(test_va_attach_limits),
+        TU_TEST(test_va_flush_through_exec_ops),
+        TU_TEST(test_va_flush_codec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

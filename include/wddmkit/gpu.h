@@ -415,7 +415,8 @@ const struct wk_gpu_desc *wk_gpu_description(const struct wk_gpu *gpu);
     X(WK_GPU_OP_GART_UNMAP, 0x07, "GART_UNMAP") \
     X(WK_GPU_OP_TLB_FLUSH, 0x08, "TLB_FLUSH")  \
     X(WK_GPU_OP_CALL, 0x09, "CALL")            \
-    X(WK_GPU_OP_BLIT, 0x0a, "BLIT")
+    X(WK_GPU_OP_BLIT, 0x0a, "BLIT")            \
+    X(WK_GPU_OP_VA_FLUSH, 0x0b, "VA_FLUSH")
 
 enum wk_gpu_opcode {
 #define WK_GPU_OPCODE_ENUM_(name, code, mnem) name = (code),
@@ -521,6 +522,10 @@ wk_status wk_gpu_emit_tlb_flush(struct wk_gpu_writer *w, uint32_t segment_id);
 wk_status wk_gpu_emit_call(struct wk_gpu_writer *w, uint64_t addr, uint32_t bytes);
 wk_status wk_gpu_emit_blit(struct wk_gpu_writer *w, uint64_t src, uint64_t dst, uint32_t width,
                            uint32_t height, uint32_t src_pitch, uint32_t dst_pitch);
+/* VA_FLUSH: the TLB lines of [start, end) of every address space whose root
+ * table is at `root` (a GPU physical address); start == end == 0: all of
+ * them (DXGK_BUILDPAGINGBUFFER_FLUSHTLB, docs/wddm-gpummu-facts.md 4.3). */
+wk_status wk_gpu_emit_va_flush(struct wk_gpu_writer *w, uint64_t root, uint64_t start, uint64_t end);
 
 /* Byte offset of operand `index` inside a command of that opcode, e.g. where
  * a patch location must point to fill BLIT's destination address. UINT32_MAX
@@ -813,6 +818,22 @@ struct wk_va_counters {
     uint64_t flushes;
 };
 void wk_va_counters(const struct wk_va_space *s, struct wk_va_counters *out);
+
+/*
+ * The address spaces that run on a GPU: what its VA_FLUSH command flushes
+ * (docs/gpu-model.md, "VA_FLUSH"). VA_FLUSH root start end drops the lines
+ * of [start, end) (0, 0: every line) of each attached space whose root
+ * (wk_va_space_set_root) is `root`; none matching is no fault, as a GPU
+ * flushing a space no engine runs. The GPU holds the pointers only: a space
+ * is detached before it is destroyed. Attachments outlive wk_gpu_reset,
+ * as the interrupt callback does.
+ *   wk_gpu_va_attach: WK_OK (also when already attached); WK_E_LIMIT when
+ *     WK_GPU_MAX_VA_SPACES are attached; WK_E_INVALID_ARGUMENT for NULL.
+ *   wk_gpu_va_detach: WK_OK; WK_E_NOT_FOUND when s is not attached.
+ */
+#define WK_GPU_MAX_VA_SPACES 64u
+wk_status wk_gpu_va_attach(struct wk_gpu *gpu, struct wk_va_space *s);
+wk_status wk_gpu_va_detach(struct wk_gpu *gpu, struct wk_va_space *s);
 
 /* wk_gpu_exec_processor with the processor's memory the address space s
  * (built on this model's memory): every address it uses is virtual. */

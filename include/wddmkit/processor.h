@@ -235,6 +235,12 @@ struct wk_exec_ops {
      * memory): the kit records it as the GPU's last fence and raises the
      * fence interrupt. */
     void (*fence)(const struct wk_exec *x, uint64_t addr, uint64_t value);
+    /* A TLB flush of GPU virtual address spaces (a FLUSH_TLB paging
+     * operation, docs/wddm-gpummu-facts.md 4.3): the kit drops the TLB lines
+     * of pages in [start, end) (start == end == 0: every line) of each
+     * address space on this GPU whose root table is at GPU physical address
+     * `root`. None such is no error. Appended: check size covers it. */
+    void (*va_flush)(const struct wk_exec *x, uint64_t root, uint64_t start, uint64_t end);
 };
 
 /* Flags of a run (wk_exec.flags). */

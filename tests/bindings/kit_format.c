@@ -8,6 +8,7 @@
  * the reference driver's buffers go through the binding path unchanged.
  * CALL is not this processor's: a STATE fault.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "kit_format.h"
@@ -71,6 +72,10 @@ static int one(const struct wk_exec *x, const struct wk_gpu_cmd *c, uint64_t at,
     }
     case WK_GPU_OP_GART_UNMAP: bad = m->gart_write_same(x->mem, (uint32_t)o[0], o[1], o[2], o[3], &mf); break;
     case WK_GPU_OP_TLB_FLUSH: bad = m->gart_flush(x->mem, (uint32_t)o[0], &mf); break;
+    case WK_GPU_OP_VA_FLUSH: /* the kit's, as a binding's processor flushes: if its table has the call */
+        if (x->ops->size >= offsetof(struct wk_exec_ops, va_flush) + sizeof x->ops->va_flush && x->ops->va_flush)
+            x->ops->va_flush(x, o[0], o[1], o[2]);
+        break;
     case WK_GPU_OP_BLIT:
         if (x->ops->spend(x, o[3], o[2] * o[3]) != 0)
             return stop(f, WK_FAULT_BUDGET, at, c->opcode, NULL);
