@@ -320,6 +320,31 @@ struct gpummu {
     struct wk_mmu_geometry geometry;        /* level[0] the leaf, as WDDM numbers them */
 };
 
+/* GPU virtual address spaces of a GpuMmu driver (gpuva.c): the page
+ * tables the kit placed, and the spaces they make. Index 0 is "none". */
+#define GPUVA_MAX_TABLES 256u
+#define GPUVA_MAX_SPACES 16u
+struct va_table {
+    uint32_t live;
+    uint32_t space;                         /* the space it belongs to */
+    uint32_t level;                         /* 0: a leaf table */
+    uint32_t segment;                       /* PageTableSegmentId of its level */
+    uint64_t offset;                        /* in the segment */
+    uint64_t bytes;
+    uint32_t parent;                        /* the table one level up, 0 for a root */
+    uint32_t parent_index;                  /* its entry there */
+};
+struct va_space {
+    int live;
+    HANDLE kmd;                             /* DxgkDdiCreateProcess's hKmdProcess, or NULL */
+    uint32_t root;                          /* its root table */
+    struct wk_va_space *gpu;                /* the GPU's view: walks, TLB, flushes */
+};
+struct gpuva {
+    struct va_table table[GPUVA_MAX_TABLES];
+    struct va_space space[GPUVA_MAX_SPACES];
+};
+
 struct wk_vidmm {
     uint32_t magic;
     struct wk_vidmm_config cfg;
@@ -408,6 +433,7 @@ struct wk_vidmm {
     uint32_t physical_paging_node;          /* DXGK_PHYSICALADAPTERCAPS.PagingNodeIndex, 0 when not
                                                asked or not answered (paging_node.c) */
     struct gpummu mmu;                      /* a GpuMmu driver's page tables (gpummu_caps.c) */
+    struct gpuva *va;                       /* its address spaces (gpuva.c), NULL until one */
 
     /* The kernel's system device and context (system_context.c): outside
      * the handle tables, created at start and kept until stop */
@@ -888,6 +914,9 @@ wk_status paging_node_query(struct wk_vidmm *vm);
 /* gpummu_caps.c: a GpuMmu driver's caps and levels, asked after the
  * segments, checked (GPUMMU-*) and kept in vm->mmu. */
 wk_status gpummu_query(struct wk_vidmm *vm);
+/* gpuva.c: every address space goes, its tables with it; DestroyProcess
+ * for each when tell_driver (a reset, a stop: not after a crash). */
+void gpuva_release(struct wk_vidmm *vm, int tell_driver);
 
 /* system_context.c -------------------------------------------------------- */
 

@@ -386,7 +386,15 @@
     X(R_GPUMMU_LEVEL, "GPUMMU-LEVEL-001", WK_DDI_QUERY_ADAPTER_INFO,                               \
       "DXGK_PAGE_TABLE_LEVEL_DESC: PageTableSizeInBytes is a non-zero multiple of the 4096-byte CPU page (0 allowed for the resizable root of a 2-level tree), both segment ids name system memory (0) or a reported segment, a table in system memory is at most 4096 bytes, and a level indexes at least one address bit", \
       "docs/wddm-gpummu-facts.md 2.3 (DXGK_PAGE_TABLE_LEVEL_DESC: a table's size is a multiple of the CPU page size; segment 0 is system memory, where a page table is at most 4 KB), 5.2 T4", \
-      "reference-impl/vidmm/gpummu_caps.c")
+      "reference-impl/vidmm/gpummu_caps.c")                                                        \
+    X(R_PAGING_UPDATEPT, "PAGING-UPDATEPT-001", WK_DDI_BUILD_PAGING_BUFFER,                        \
+      "after UPDATE_PAGE_TABLE ran, each of the NumPageTableEntries entries from StartIndex of the table at PageTableAddress reads, as the GPU reads it, as its DXGK_PTE (pPageTableEntries[i], or [0] for all with Repeat): valid or not, the page (leaf) or lower table it points at, read-only", \
+      "docs/wddm-gpummu-facts.md 4.2 (DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE: pPageTableEntries is the array of entries to write, element 0 at StartIndex; Repeat: entry 0 copied to all), 6 (DXGK_PTE: Valid, ReadOnly, Segment and the address in 4 KB units, segment-relative), 5.1 M2 (the driver translates the generic DXGK_PTE into the hardware's format)", \
+      "reference-impl/vidmm/gpuva.c")                                                              \
+    X(R_PAGING_FLUSHTLB, "PAGING-FLUSHTLB-001", WK_DDI_BUILD_PAGING_BUFFER,                        \
+      "after FLUSH_TLB ran, the GPU holds no cached translation of the address space whose root is RootPageTableAddress in the range it names", \
+      "docs/wddm-gpummu-facts.md 4.3 (FLUSH_TLB: the translations cached for the root table at RootPageTableAddress, in StartVirtualAddress..EndVirtualAddress, must go)", \
+      "reference-impl/vidmm/gpuva.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

@@ -190,6 +190,7 @@ static void release_residency(struct wk_vidmm *vm, int unless_dead)
 
 static void release_objects(struct wk_vidmm *vm)
 {
+    gpuva_release(vm, !vm->dead && vm->started); /* the address spaces, before the devices */
     if (!vm->dead && vm->started) {
         destroy_devices(vm);
         system_context_destroy(vm); /* the kernel's own, last: before StopDevice (stop_driver) */
@@ -246,6 +247,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     if (!vm->started)
         return fail(vm, WK_E_STATE, "the adapter is not started");
     submit_wait(vm, 0);
+    gpuva_release(vm, 1);
     destroy_devices(vm);
     if (vm->dead)
         return WK_E_DEAD;

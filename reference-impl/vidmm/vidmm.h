@@ -69,7 +69,9 @@ extern "C" {
     X(WK_DDI_KDPC_ROUTINE, "KDEFERRED_ROUTINE")                            \
     X(WK_DDI_UNLOAD, "DxgkDdiUnload")                                      \
     X(WK_DDI_OPEN_ALLOCATION, "DxgkDdiOpenAllocation")                     \
-    X(WK_DDI_CLOSE_ALLOCATION, "DxgkDdiCloseAllocation")
+    X(WK_DDI_CLOSE_ALLOCATION, "DxgkDdiCloseAllocation")                   \
+    X(WK_DDI_CREATE_PROCESS, "DxgkDdiCreateProcess")                       \
+    X(WK_DDI_DESTROY_PROCESS, "DxgkDdiDestroyProcess")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
@@ -424,6 +426,38 @@ struct wk_vidmm_gpummu_info {
     char why[200];
 };
 void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out);
+
+/*
+ * GPU virtual address spaces of a GpuMmu driver the kit can walk
+ * (reference-impl/vidmm/gpuva.c; docs/wddm-gpummu-facts.md 4, 5): the kit
+ * owns the page tables, the driver writes them (UPDATE_PAGE_TABLE,
+ * FLUSH_TLB), each write checked by the GPU's reading of the entries
+ * (PAGING-UPDATEPT-001, PAGING-FLUSHTLB-001).
+ *   create_space: DxgkDdiCreateProcess and a root table, all invalid; *space
+ *     its id. WK_E_NOT_SUPPORTED, with the reason in the last error, when
+ *     the driver is not GpuMmu or the kit cannot drive its tables (a limit
+ *     of the kit: wk_vidmm_gpummu's why, a binding, an update mode other
+ *     than GPU_PHYSICAL, tables outside a memory segment).
+ *   map: pages [offset, offset + bytes) of an allocation that has memory
+ *     (resident in a memory segment, or its system pages) at va, whole
+ *     pages; the tables on the way placed, made invalid and linked.
+ *     The mapping follows the allocation where it is now: a later eviction
+ *     does not update it yet.
+ *   unmap: the entries of [va, va + bytes) invalid, then FLUSH_TLB of it.
+ *   read: the GPU reading va through its MMU and TLB: WK_E_GPU_FAULT with
+ *     *fault (VA_UNMAPPED, VA_READ_ONLY, BAD_PTE) when it faults.
+ *   counters: the GPU's view of the space (walks, TLB hits, stale
+ *     accesses, flushes).
+ * wk_vidmm_reset and wk_vidmm_stop destroy every space (DestroyProcess).
+ */
+wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *space);
+wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t space);
+wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t allocation, uint64_t offset,
+                          uint64_t bytes, int read_only);
+wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
+wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,
+                           struct wk_mem_fault *fault);
+wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
 
 /* Whether the driver reported segment id as an aperture (0 for no such
  * segment). */

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuva.c - GPU virtual address spaces of a GpuMmu driver: the page
+ * tables the memory manager owns, written by the driver.
+ *
+ * In the GpuMmu model the kernel's memory manager owns every process's GPU
+ * address space: it places the page tables (in the segments the levels
+ * name), and asks the driver to write their entries, in the hardware's
+ * format, from the generic DXGK_PTE it gives: UPDATE_PAGE_TABLE; it asks
+ * for FLUSH_TLB where a translation the GPU may cache changes
+ * (docs/wddm-gpummu-facts.md 4.2, 4.3, 5.2; the step-by-step table's
+ * steps 3 to 7). The kit does the same, and judges each answer by the
+ * hardware's own reading, after the paging buffer ran:
+ *   - PAGING-UPDATEPT-001: every entry the operation names reads, through
+ *     the GPU's entry reader, as the DXGK_PTE given (valid or not, the page
+ *     or table it points at, read-only);
+ *   - PAGING-FLUSHTLB-001: after FLUSH_TLB the GPU holds no translation of
+ *     the range it named (the kit's GPU counts its flushes of the space).
+ *
+ * An address space here: CreateProcess (when the driver has it) for the
+ * driver's hKmdProcess, a root table placed and made all invalid. Mapping
+ * a range of an allocation places the lower tables it needs (each made
+ * invalid, then linked into its parent) and writes the leaf entries;
+ * unmapping writes them invalid and flushes the range.
+ *
+ * Limits of the kit, said and never blamed: the kit's GPU only (a binding
+ * says nothing yet of how its entries read), tables in a memory segment
+ * only (PageTableSegmentId 0, system memory, not yet), PageTableUpdateMode
+ * GPU_PHYSICAL only (CPU_VIRTUAL needs a CPU view of the table, GPU_VIRTUAL
+ * the paging process's own space), a mapped allocation must stay where it
+ * was mapped (eviction does not follow mappings yet).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define TABLE_NONE 0u
+
+static struct gpuva *va_state(struct wk_vidmm *vm)
+{
+    if (!vm->va)
+        vm->va = calloc(1, sizeof(*vm->va));
+    return vm->va;
+}
+
+static uint32_t levels(const struct wk_vidmm *vm)
+{
+    return vm->mmu.geometry.levels;
+}
+
+/* What stops the kit from driving this adapter's address spaces: NULL, or
+ * the reason (a limit of the kit, or a driver that is not GpuMmu). */
+static const char *gpuva_unavailable(const struct wk_vidmm *vm)
+{
+    if (!vm->mmu.asked)
+        return "the driver is not a GpuMmu driver (DXGK_VIDMMCAPS VirtualAddressingSupported, GpuMmuSupported)";
+    if (!vm->mmu.answered)
+        return "the driver's GpuMmu answers broke the rules (GPUMMU-*)";
+    if (!vm->mmu.modelled)
+        return vm->mmu.why;
+    if (vm->binding || vm->cfg.no_model)
+        return "a limit of the kit: it reads page-table entries of its own GPU only (a binding does not say yet "
+               "how its entries read)";
+    if (vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL)
+        return "a limit of the kit: it writes page tables in the GPU_PHYSICAL update mode only (CPU_VIRTUAL needs "
+               "a CPU view of each table, GPU_VIRTUAL the paging process's address space)";
+    for (uint32_t l = 0; l < levels(vm); l++) {
+        uint32_t s = vm->mmu.level[l].PageTableSegmentId;
+        if (s == 0 || s > vm->nseg || !vm->seg[s].memory)
+            return "a limit of the kit: it places page tables in a memory segment only (a level names system "
+                   "memory or an aperture)";
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables                                                               */
+/* ------------------------------------------------------------------ */
+
+static uint64_t table_gpu_address(const struct wk_vidmm *vm, const struct va_table *t)
+{
+    return vm->seg[t->segment].base + t->offset;
+}
+
+static uint32_t entry_bytes(const struct wk_vidmm *vm, uint32_t level)
+{
+    return vm->mmu.geometry.level[level].entry_bytes;
+}
+
+/* The VA bit where a level's index starts. */
+static uint32_t level_shift(const struct wk_vidmm *vm, uint32_t level)
+{
+    uint32_t shift = vm->mmu.geometry.page_shift;
+    for (uint32_t l = 0; l < level; l++)
+        shift += vm->mmu.geometry.level[l].index_bits;
+    return shift;
+}
+
+static uint64_t level_index(const struct wk_vidmm *vm, uint32_t level, uint64_t va)
+{
+    return (va >> level_shift(vm, level)) & ((1ull << vm->mmu.geometry.level[level].index_bits) - 1);
+}
+
+/* A fresh table holds whatever its memory held: the kernel makes every
+ * entry invalid before use (docs/wddm-gpummu-facts.md 4.7, "New page
+ * table"). Zeroed memory reads as invalid entries on most GPUs, so a
+ * driver that wrote one entry of a Repeat, or none, would pass on it: the
+ * kit fills a new table with 0xA5 bytes first, as memory last used for
+ * something else holds, and the check after the update then sees every
+ * entry the driver left. */
+static void table_poison(struct wk_vidmm *vm, const struct va_table *t)
+{
+    uint8_t junk[WK_GPU_PAGE_SIZE];
+    memset(junk, 0xA5, sizeof(junk));
+    for (uint64_t off = 0; off < t->bytes; off += sizeof(junk)) {
+        uint64_t n = t->bytes - off < sizeof(junk) ? t->bytes - off : sizeof(junk);
+        (void)wk_gpu_write(vm->gpu, vm->seg[t->segment].base + t->offset + off, junk, n);
+    }
+}
+
+/* A table of `level` placed in its segment, top down (away from the
+ * allocations, which the kit places bottom up): its id, or TABLE_NONE with
+ * WK_E_NO_SPACE in *st. */
+static uint32_t table_place(struct wk_vidmm *vm, uint32_t space, uint32_t level, wk_status *st)
+{
+    struct gpuva *g = vm->va;
+    uint32_t id = TABLE_NONE;
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES && id == TABLE_NONE; i++)
+        if (!g->table[i].live)
+            id = i;
+    if (id == TABLE_NONE) {
+        *st = fail(vm, WK_E_LIMIT, "a limit of the kit: more than %u page tables", GPUVA_MAX_TABLES - 1);
+        return TABLE_NONE;
+    }
+    const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
+    struct segment *s = &vm->seg[d->PageTableSegmentId];
+    uint64_t align = d->PageTableAlignmentInBytes ? d->PageTableAlignmentInBytes : WK_GPU_PAGE_SIZE;
+    struct wk_place_request req = { d->PageTableSizeInBytes, align, 0, 0, 1 };
+    uint64_t offset;
+    if ((align & (align - 1)) != 0 || wk_place_alloc(s->heap, &req, &offset) != WK_OK) {
+        *st = fail(vm, WK_E_NO_SPACE, "no room for a %u-byte page table of level %u in segment %u",
+                   d->PageTableSizeInBytes, level, s->id);
+        return TABLE_NONE;
+    }
+    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, d->PageTableSizeInBytes, TABLE_NONE, 0 };
+    table_poison(vm, &g->table[id]);
+    return id;
+}
+
+static void table_free(struct wk_vidmm *vm, uint32_t id)
+{
+    struct va_table *t = &vm->va->table[id];
+    if (!t->live)
+        return;
+    wk_place_free(vm->seg[t->segment].heap, t->offset);
+    memset(t, 0, sizeof(*t));
+}
+
+/* The table below `parent` at entry `index`, TABLE_NONE when none yet. */
+static uint32_t table_child(const struct wk_vidmm *vm, uint32_t parent, uint32_t index)
+{
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++) {
+        const struct va_table *t = &vm->va->table[i];
+        if (t->live && t->parent == parent && t->parent_index == index)
+            return i;
+    }
+    return TABLE_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* UPDATE_PAGE_TABLE and its check                                      */
+/* ------------------------------------------------------------------ */
+
+/* One update: `count` entries of table `table` from `start`, each entries[i]
+ * (or entries[0] for all of them, repeat). */
+struct update {
+    uint32_t table;
+    uint32_t start, count;
+    const DXGK_PTE *entries;
+    int repeat, initial;
+    const struct allocation *alloc; /* the allocation the leaf entries map, or NULL */
+    uint64_t alloc_offset;
+    uint64_t first_va;
+};
+
+/* The GPU address a DXGK_PTE names: segment-relative for a driver segment,
+ * a system page for segment 0 (docs/wddm-gpummu-facts.md 6). */
+static uint64_t pte_address(const struct wk_vidmm *vm, const DXGK_PTE *p)
+{
+    uint64_t off = (uint64_t)p->PageAddress << WK_GPU_PAGE_SHIFT;
+    return p->Segment ? vm->seg[p->Segment].base + off : off;
+}
+
+static const char *entry_text(char *buf, size_t size, uint32_t valid, uint64_t address, uint32_t read_only)
+{
+    if (!valid)
+        snprintf(buf, size, "not valid");
+    else
+        snprintf(buf, size, "valid, 0x%llx%s", (unsigned long long)address, read_only ? ", read-only" : "");
+    return buf;
+}
+
+/* PAGING-UPDATEPT-001: each entry written reads, as the GPU reads it, as
+ * the DXGK_PTE given. */
+static wk_status check_entries(struct wk_vidmm *vm, const struct update *u)
+{
+    const struct va_table *t = &vm->va->table[u->table];
+    uint32_t eb = entry_bytes(vm, t->level);
+    for (uint32_t i = 0; i < u->count; i++) {
+        const DXGK_PTE *p = &u->entries[u->repeat ? 0 : i];
+        uint8_t raw[16];
+        uint64_t at = table_gpu_address(vm, t) + (uint64_t)(u->start + i) * eb;
+        struct wk_mmu_entry got;
+        int readable = wk_gpu_read(vm->gpu, at, raw, eb) == WK_OK &&
+                       wk_gpu_mmu_decode(NULL, t->level, raw, eb, &got) == 0;
+        uint32_t want_ro = t->level == 0 && p->ReadOnly;
+        if (readable && got.valid == p->Valid &&
+            (!p->Valid || (got.address == pte_address(vm, p) && (t->level != 0 || got.read_only == want_ro))))
+            continue;
+        char want_s[64], got_s[64];
+        return violate(vm, R_PAGING_UPDATEPT, WK_DDI_BUILD_PAGING_BUFFER,
+                       "UPDATE_PAGE_TABLE of level %u (%u entries from %u, table at 0x%llx): entry %u reads %s, "
+                       "where its DXGK_PTE says %s", t->level, u->count, u->start,
+                       (unsigned long long)table_gpu_address(vm, t), u->start + i,
+                       readable ? entry_text(got_s, sizeof(got_s), got.valid, got.address, got.read_only)
+                                : "as nothing the GPU can read (a reserved bit, an address it cannot hold)",
+                       entry_text(want_s, sizeof(want_s), (uint32_t)p->Valid, pte_address(vm, p), want_ro));
+    }
+    return WK_OK;
+}
+
+static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u)
+{
+    const struct va_table *t = &vm->va->table[u->table];
+    uint32_t n = u->repeat ? 1 : u->count;
+    struct gbuf entries;
+    wk_status st = gbuf_alloc_input(vm, &entries, u->entries, (uint64_t)n * sizeof(DXGK_PTE),
+                                    "DXGK_PTE array (UpdatePageTable.pPageTableEntries)");
+    if (st != WK_OK)
+        return st;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_UPDATE_PAGE_TABLE;
+    DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *p = &a.UpdatePageTable;
+    p->PageTableLevel = t->level;
+    p->hAllocation = u->alloc ? u->alloc->driver_handle : NULL; /* NULL: the entries point at tables (5.2 T1) */
+    p->PageTableAddress.GpuPhysical.SegmentId = t->segment;
+    p->PageTableAddress.GpuPhysical.SegmentOffset = t->offset;
+    p->pPageTableEntries = (DXGK_PTE *)(void *)entries.ptr;
+    p->StartIndex = u->start;
+    p->NumPageTableEntries = u->count;
+    p->Flags.Repeat = u->repeat != 0;
+    p->Flags.InitialUpdate = u->initial != 0;
+    p->AllocationOffsetInBytes = u->alloc_offset;
+    p->hProcess = vm->va->space[space].kmd;
+    p->UpdateMode = vm->mmu.caps.PageTableUpdateMode;
+    p->FirstPteVirtualAddress = u->first_va;
+    st = paging_run(vm, &a, NULL);
+    gbuf_free(vm, &entries);
+    return st == WK_OK ? check_entries(vm, u) : st;
+}
+
+/* A fresh table: every entry invalid (docs/wddm-gpummu-facts.md 4.7, "New
+ * page table"), with Repeat and InitialUpdate. */
+static wk_status table_invalidate(struct wk_vidmm *vm, uint32_t space, uint32_t table, int initial)
+{
+    static const DXGK_PTE invalid; /* Valid 0, everything else 0 too */
+    uint32_t entries = 1u << vm->mmu.geometry.level[vm->va->table[table].level].index_bits;
+    struct update u = { table, 0, entries, &invalid, 1, initial, NULL, 0, 0 };
+    return update_run(vm, space, &u);
+}
+
+/* The directory entry at `index` of `parent` pointing at `child`. */
+static wk_status table_link(struct wk_vidmm *vm, uint32_t space, uint32_t parent, uint32_t index, uint32_t child)
+{
+    const struct va_table *c = &vm->va->table[child];
+    DXGK_PTE e;
+    memset(&e, 0, sizeof(e));
+    e.Valid = 1;
+    e.Segment = c->segment;
+    e.PageTableAddress = c->offset >> WK_GPU_PAGE_SHIFT;
+    struct update u = { parent, index, 1, &e, 0, 0, NULL, 0, 0 };
+    return update_run(vm, space, &u);
+}
+
+/* ------------------------------------------------------------------ */
+/* Spaces                                                               */
+/* ------------------------------------------------------------------ */
+
+static struct va_space *space_get(struct wk_vidmm *vm, uint32_t id)
+{
+    if (!vm->va || id == 0 || id >= GPUVA_MAX_SPACES || !vm->va->space[id].live)
+        return NULL;
+    return &vm->va->space[id];
+}
+
+static wk_status create_process(struct wk_vidmm *vm, uint32_t id, HANDLE *kmd)
+{
+    *kmd = NULL;
+    if (!vm->ddi.DxgkDdiCreateProcess)
+        return WK_OK; /* the driver keeps no per-process state: hProcess is NULL */
+    DXGKARG_CREATEPROCESS c;
+    memset(&c, 0, sizeof(c));
+    c.hDxgkProcess = (HANDLE)(uintptr_t)(0xD7000000u + id); /* the kernel's own handle: any token */
+    struct garg g;
+    DXGKARG_CREATEPROCESS *pc = garg_in(vm, &g, &c, sizeof(c), "DXGKARG_CREATEPROCESS argument (*pArgs)");
+    NTSTATUS st = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_CREATE_PROCESS, crashed, st = vm->ddi.DxgkDdiCreateProcess(vm->miniport, pc));
+    wk_status guard = garg_out(vm, &g, WK_DDI_CREATE_PROCESS, crashed);
+    if (crashed != WK_OK || guard != WK_OK)
+        return crashed != WK_OK ? crashed : guard;
+    if (!NT_SUCCESS(st)) /* any ntstatus.h error is allowed (3.1): the space is not made */
+        return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateProcess returned 0x%08x", (unsigned)st);
+    *kmd = c.hKmdProcess;
+    return WK_OK;
+}
+
+static void destroy_process(struct wk_vidmm *vm, HANDLE kmd)
+{
+    if (!kmd || !vm->ddi.DxgkDdiDestroyProcess || vm->dead)
+        return;
+    wk_status crashed;
+    NTSTATUS st = STATUS_SUCCESS;
+    DDI_CALL(vm, WK_DDI_DESTROY_PROCESS, crashed, st = vm->ddi.DxgkDdiDestroyProcess(vm->miniport, kmd));
+    (void)crashed;
+    (void)st; /* nothing the kernel could do about a failure */
+}
+
+static wk_status gpu_view(struct wk_vidmm *vm, struct va_space *s)
+{
+    struct wk_va_space_config c = { wk_gpu_mem(vm->gpu), wk_gpu_mem_ops(), &vm->mmu.geometry, wk_gpu_mmu_decode,
+                                    NULL, table_gpu_address(vm, &vm->va->table[s->root]) };
+    char why[160];
+    if (wk_va_space_create(&c, &s->gpu, why, sizeof(why)) != WK_OK)
+        return fail(vm, WK_E_NO_MEMORY, "the GPU's view of the address space: %s", why);
+    if (wk_gpu_va_attach(vm->gpu, s->gpu) != WK_OK) {
+        wk_va_space_destroy(s->gpu);
+        s->gpu = NULL;
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: the GPU runs too many address spaces");
+    }
+    return WK_OK;
+}
+
+static void space_release(struct wk_vidmm *vm, uint32_t id, int tell_driver)
+{
+    struct va_space *s = &vm->va->space[id];
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
+        if (vm->va->table[i].live && vm->va->table[i].space == id)
+            table_free(vm, i);
+    if (s->gpu) {
+        wk_gpu_va_detach(vm->gpu, s->gpu);
+        wk_va_space_destroy(s->gpu);
+    }
+    if (tell_driver)
+        destroy_process(vm, s->kmd);
+    memset(s, 0, sizeof(*s));
+}
+
+wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *out)
+{
+    *out = 0;
+    const char *why = gpuva_unavailable(vm);
+    if (why)
+        return fail(vm, WK_E_NOT_SUPPORTED, "no GPU virtual address space: %s", why);
+    struct gpuva *g = va_state(vm);
+    if (!g)
+        return fail(vm, WK_E_NO_MEMORY, "no memory for the address spaces");
+    uint32_t id = 0;
+    for (uint32_t i = 1; i < GPUVA_MAX_SPACES && !id; i++)
+        if (!g->space[i].live)
+            id = i;
+    if (!id)
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: %u address spaces at once", GPUVA_MAX_SPACES - 1);
+    struct va_space *s = &g->space[id];
+    wk_status st = create_process(vm, id, &s->kmd);
+    if (st != WK_OK)
+        return st;
+    s->live = 1;
+    s->root = table_place(vm, id, levels(vm) - 1, &st);
+    if (s->root != TABLE_NONE)
+        st = table_invalidate(vm, id, s->root, 1);
+    if (st == WK_OK)
+        st = gpu_view(vm, s);
+    if (st != WK_OK) {
+        space_release(vm, id, 1);
+        return st;
+    }
+    *out = id;
+    return WK_OK;
+}
+
+wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t id)
+{
+    if (!space_get(vm, id))
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", id);
+    space_release(vm, id, 1);
+    return vm->dead ? WK_E_DEAD : WK_OK;
+}
+
+void gpuva_release(struct wk_vidmm *vm, int tell_driver)
+{
+    if (!vm->va)
+        return;
+    for (uint32_t i = 1; i < GPUVA_MAX_SPACES; i++)
+        if (vm->va->space[i].live)
+            space_release(vm, i, tell_driver);
+    free(vm->va);
+    vm->va = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Mapping                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The leaf table of va, placing and linking the tables on the way. */
+static wk_status leaf_table(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t *leaf)
+{
+    uint32_t t = vm->va->space[space].root;
+    for (uint32_t l = levels(vm) - 1; l > 0; l--) {
+        uint32_t index = (uint32_t)level_index(vm, l, va);
+        uint32_t child = table_child(vm, t, index);
+        if (child == TABLE_NONE) {
+            wk_status st;
+            child = table_place(vm, space, l - 1, &st);
+            if (child == TABLE_NONE)
+                return st;
+            vm->va->table[child].parent = t;
+            vm->va->table[child].parent_index = index;
+            st = table_invalidate(vm, space, child, 1);
+            if (st == WK_OK)
+                st = table_link(vm, space, t, index, child);
+            if (st != WK_OK)
+                return st;
+        }
+        t = child;
+    }
+    *leaf = t;
+    return WK_OK;
+}
+
+/* The DXGK_PTE of the allocation's page at byte `off`: in its segment, or
+ * its system page (docs/wddm-gpummu-facts.md 6). */
+static DXGK_PTE page_entry(const struct wk_vidmm *vm, const struct allocation *a, uint64_t off, int read_only)
+{
+    DXGK_PTE e;
+    memset(&e, 0, sizeof(e));
+    e.Valid = 1;
+    e.ReadOnly = read_only != 0 && vm->mmu.caps.ReadOnlyMemorySupported;
+    if (a->resident && !vm->seg[a->segment].aperture) {
+        e.Segment = a->segment;
+        e.PageAddress = (a->offset + off) >> WK_GPU_PAGE_SHIFT;
+    } else {
+        e.PageAddress = a->pfns[off >> WK_GPU_PAGE_SHIFT];
+    }
+    return e;
+}
+
+static wk_status range_check(struct wk_vidmm *vm, struct va_space **s, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    *s = space_get(vm, space);
+    if (!*s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    if (bytes == 0 || (va | bytes) & (WK_GPU_PAGE_SIZE - 1) || va + bytes < va || (bits < 64 && va + bytes > (1ull << bits)))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "the range 0x%llx + 0x%llx is not whole pages of the %u-bit space",
+                    (unsigned long long)va, (unsigned long long)bytes, bits);
+    return WK_OK;
+}
+
+wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t allocation, uint64_t offset,
+                          uint64_t bytes, int read_only)
+{
+    struct va_space *s;
+    wk_status st = range_check(vm, &s, space, va, bytes);
+    if (st != WK_OK)
+        return st;
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    if ((offset & (WK_GPU_PAGE_SIZE - 1)) || offset + bytes > a->size || offset + bytes < offset)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "bytes 0x%llx + 0x%llx are not whole pages of allocation %u",
+                    (unsigned long long)offset, (unsigned long long)bytes, allocation);
+    if (!(a->resident && !vm->seg[a->segment].aperture) && !a->pfns)
+        return fail(vm, WK_E_STATE, "allocation %u has no memory to map yet: page it in first", allocation);
+    uint32_t leaf_entries = 1u << vm->mmu.geometry.level[0].index_bits;
+    DXGK_PTE *e = malloc(leaf_entries * sizeof(*e));
+    if (!e)
+        return fail(vm, WK_E_NO_MEMORY, "no memory for %u entries", leaf_entries);
+    for (uint64_t done = 0; done < bytes && st == WK_OK;) {
+        uint64_t at = va + done;
+        uint32_t first = (uint32_t)level_index(vm, 0, at);
+        uint64_t pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
+        uint32_t n = pages < leaf_entries - first ? (uint32_t)pages : leaf_entries - first;
+        uint32_t leaf;
+        st = leaf_table(vm, space, at, &leaf);
+        for (uint32_t i = 0; i < n && st == WK_OK; i++)
+            e[i] = page_entry(vm, a, offset + done + ((uint64_t)i << WK_GPU_PAGE_SHIFT), read_only);
+        struct update u = { leaf, first, n, e, 0, 0, a, offset + done, at };
+        if (st == WK_OK)
+            st = update_run(vm, space, &u);
+        done += (uint64_t)n << WK_GPU_PAGE_SHIFT;
+    }
+    free(e);
+    return st;
+}
+
+/* PAGING-FLUSHTLB-001: FLUSH_TLB of the space's root over [va, va + bytes),
+ * and afterwards the GPU keeps no line of it: its view counted a flush. */
+static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va, uint64_t bytes)
+{
+    const struct va_table *root = &vm->va->table[s->root];
+    struct wk_va_counters before, after;
+    wk_va_counters(s->gpu, &before);
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_FLUSH_TLB;
+    a.FlushTlb.RootPageTableAddress.SegmentId = root->segment;
+    a.FlushTlb.RootPageTableAddress.SegmentOffset = root->offset;
+    a.FlushTlb.hProcess = s->kmd;
+    a.FlushTlb.StartVirtualAddress = va;
+    a.FlushTlb.EndVirtualAddress = va + bytes;
+    wk_status st = paging_run(vm, &a, NULL);
+    if (st != WK_OK)
+        return st;
+    wk_va_counters(s->gpu, &after);
+    if (after.flushes == before.flushes)
+        return violate(vm, R_PAGING_FLUSHTLB, WK_DDI_BUILD_PAGING_BUFFER,
+                       "FLUSH_TLB of the space whose root is at 0x%llx (range 0x%llx..0x%llx) ran, and the GPU "
+                       "flushed none of that space's translations",
+                       (unsigned long long)table_gpu_address(vm, root), (unsigned long long)va,
+                       (unsigned long long)(va + bytes));
+    return WK_OK;
+}
+
+wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    struct va_space *s;
+    wk_status st = range_check(vm, &s, space, va, bytes);
+    if (st != WK_OK)
+        return st;
+    static const DXGK_PTE invalid;
+    uint32_t leaf_entries = 1u << vm->mmu.geometry.level[0].index_bits;
+    for (uint64_t done = 0; done < bytes && st == WK_OK;) {
+        uint64_t at = va + done;
+        uint32_t first = (uint32_t)level_index(vm, 0, at);
+        uint64_t pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
+        uint32_t n = pages < leaf_entries - first ? (uint32_t)pages : leaf_entries - first;
+        uint32_t leaf;
+        st = leaf_table(vm, space, at, &leaf);
+        struct update u = { leaf, first, n, &invalid, 1, 0, NULL, 0, at };
+        if (st == WK_OK)
+            st = update_run(vm, space, &u);
+        done += (uint64_t)n << WK_GPU_PAGE_SHIFT;
+    }
+    /* A translation the GPU may have cached went invalid: flushed before
+     * the memory is used again (4.3). */
+    return st == WK_OK ? flush_tlb(vm, s, va, bytes) : st;
+}
+
+wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,
+                           struct wk_mem_fault *fault)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    struct wk_mem_fault f;
+    memset(&f, 0, sizeof(f));
+    int r = wk_va_mem_ops()->load(wk_va_mem(s->gpu), va, buf, len, &f);
+    if (fault)
+        *fault = f;
+    return r == 0 ? WK_OK : WK_E_GPU_FAULT;
+}
+
+wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return WK_E_NOT_FOUND;
+    wk_va_counters(s->gpu, out);
+    return WK_OK;
+}
