@@ -49,6 +49,7 @@ WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
     init.DxgkDdiCreateContext = wk_rd_create_context;
     init.DxgkDdiDestroyContext = wk_rd_destroy_context;
     init.DxgkDdiCancelCommand = wk_rd_cancel_command;
+    wk_rd_gpummu_ddis(&init);
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -280,6 +281,7 @@ static NTSTATUS query_caps(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
      * SIGNAL_MONITORED_FENCE, which came with WDDM 2.2 (facts §1.1: the
      * kit asks no older driver for it). */
     caps->WDDMVersion = DXGKDDI_WDDMv2_2;
+    wk_rd_gpummu_caps(caps);
     return STATUS_SUCCESS;
 }
 
@@ -395,6 +397,9 @@ NTSTATUS wk_rd_query_adapter_info(const HANDLE hAdapter, const DXGKARG_QUERYADAP
     struct rd_adapter *a = rd_adapter_from(hAdapter);
     if (!a || !q || !q->pOutputData || !a->started)
         return STATUS_INVALID_PARAMETER;
+    NTSTATUS st;
+    if (wk_rd_gpummu_query(a, q, &st))
+        return st;
     switch (q->Type) {
     case DXGKQAITYPE_DRIVERCAPS: return query_caps(a, q);
     case DXGKQAITYPE_QUERYSEGMENT3: return query_segment3(a, q);

@@ -27,24 +27,6 @@
  */
 #include "refdriver.h"
 
-/* How one call ended. */
-enum emit_result { EMIT_OK, EMIT_FULL, EMIT_ABANDON };
-
-static enum emit_result emit_result_of(wk_status st)
-{
-    if (st == WK_OK)
-        return EMIT_OK;
-    if (st == WK_E_NO_SPACE)
-        return EMIT_FULL;
-    RD_TRACE("refdriver: BuildPagingBuffer: encoder refused a command (%s)\n", wk_status_name(st));
-    return EMIT_ABANDON;
-}
-
-static NTSTATUS status_of(enum emit_result r)
-{
-    return r == EMIT_FULL ? STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER : STATUS_SUCCESS;
-}
-
 /* ------------------------------------------------------------------ */
 /* Progress cookie                                                      */
 /* ------------------------------------------------------------------ */
@@ -130,7 +112,7 @@ static UINT64 min64(UINT64 a, UINT64 b)
 
 /* One COPY of the next chunk; *done grows by its size. Backward moves take
  * chunks from the end (segment sides only, so no page limits apply). */
-static enum emit_result transfer_chunk(struct wk_gpu_writer *w, const struct xfer *t, UINT64 *done)
+static enum rd_emit_result transfer_chunk(struct wk_gpu_writer *w, const struct xfer *t, UINT64 *done)
 {
     UINT64 left = t->size - *done;
     if (t->backward) {
@@ -139,17 +121,17 @@ static enum emit_result transfer_chunk(struct wk_gpu_writer *w, const struct xfe
         wk_status st = wk_gpu_emit_copy(w, t->src.address + at, t->dst.address + at, chunk);
         if (st == WK_OK)
             *done += chunk;
-        return emit_result_of(st);
+        return rd_emit_result_of(st);
     }
     UINT64 src, dst, room_src, room_dst;
     if (!side_at(t, &t->src, *done, &src, &room_src) ||
         !side_at(t, &t->dst, *done, &dst, &room_dst))
-        return EMIT_ABANDON;
+        return RD_EMIT_ABANDON;
     UINT64 chunk = min64(min64(RD_CHUNK, left), min64(room_src, room_dst));
     wk_status st = wk_gpu_emit_copy(w, src, dst, chunk);
     if (st == WK_OK)
         *done += chunk;
-    return emit_result_of(st);
+    return rd_emit_result_of(st);
 }
 
 /* A move inside the GPU address space whose destination overlaps the tail
@@ -168,11 +150,11 @@ static NTSTATUS run_transfer(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writ
 {
     t->backward = needs_backward(t);
     UINT64 done = progress_load(args, t->size);
-    enum emit_result r = EMIT_OK;
-    while (done < t->size && (r = transfer_chunk(w, t, &done)) == EMIT_OK)
+    enum rd_emit_result r = RD_EMIT_OK;
+    while (done < t->size && (r = transfer_chunk(w, t, &done)) == RD_EMIT_OK)
         ;
     progress_store(args, done, t->size);
-    return status_of(r);
+    return rd_status_of(r);
 }
 
 #define XFER_SIDE(arm)                                                                             \
@@ -206,15 +188,15 @@ static NTSTATUS fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer
                            UINT64 address, UINT64 size, UINT pattern)
 {
     UINT64 done = progress_load(args, size);
-    enum emit_result r = EMIT_OK;
+    enum rd_emit_result r = RD_EMIT_OK;
     while (done < size) {
         UINT64 chunk = min64(RD_CHUNK, size - done);
-        if ((r = emit_result_of(wk_gpu_emit_fill(w, address + done, chunk, pattern))) != EMIT_OK)
+        if ((r = rd_emit_result_of(wk_gpu_emit_fill(w, address + done, chunk, pattern))) != RD_EMIT_OK)
             break;
         done += chunk;
     }
     progress_store(args, done, size);
-    return status_of(r);
+    return rd_status_of(r);
 }
 
 /* P10: VidMm fills memory segments only; the address is absolute (P6). */
@@ -230,17 +212,17 @@ static NTSTATUS zero_mdl(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *
                          UINT64 size)
 {
     UINT64 done = progress_load(args, size);
-    enum emit_result r = EMIT_OK;
+    enum rd_emit_result r = RD_EMIT_OK;
     while (done < size) {
         UINT64 addr, chunk = min64(WK_GPU_PAGE_SIZE, size - done);
         if (!mdl_page_address(mdl, done >> WK_GPU_PAGE_SHIFT, &addr))
             break;
-        if ((r = emit_result_of(wk_gpu_emit_fill(w, addr, chunk, 0))) != EMIT_OK)
+        if ((r = rd_emit_result_of(wk_gpu_emit_fill(w, addr, chunk, 0))) != RD_EMIT_OK)
             break;
         done += chunk;
     }
     progress_store(args, done, size);
-    return status_of(r);
+    return rd_status_of(r);
 }
 
 /* P19: a context allocation starts zeroed. Its size is the driver's own
@@ -270,13 +252,13 @@ static NTSTATUS op_init_context_resource(struct rd_adapter *a, DXGKARG_BUILDPAGI
 static NTSTATUS op_touch(struct wk_gpu_writer *w, PHYSICAL_ADDRESS pa)
 {
     UINT64 addr = (UINT64)pa.QuadPart;
-    return status_of(emit_result_of(wk_gpu_emit_copy(w, addr, addr, 4)));
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_copy(w, addr, addr, 4)));
 }
 
 /* P24: the model has no GPU MMU, so the GPU VA is the GPU address. */
 static NTSTATUS op_signal_fence(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
 {
-    return status_of(emit_result_of(wk_gpu_emit_fence(w,
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_fence(w,
         args->SignalMonitoredFence.MonitoredFenceGpuVa,
         args->SignalMonitoredFence.MonitoredFenceValue)));
 }
@@ -296,17 +278,17 @@ static NTSTATUS op_update_context_allocation(DXGKARG_BUILDPAGINGBUFFER *args,
     UINT64 bytes = blob ? args->UpdateContextAllocation.DriverPrivateDataSize : 0;
     UINT64 dwords = min64((bytes + 3) / 4, args->UpdateContextAllocation.ContextAllocationSize / 4);
     UINT64 done = min64(args->MultipassOffset, dwords);
-    enum emit_result r = EMIT_OK;
+    enum rd_emit_result r = RD_EMIT_OK;
     for (; done < dwords; done++) {
         BYTE v[4] = { 0, 0, 0, 0 };
         RtlCopyMemory(v, blob + 4 * done, (size_t)min64(4, bytes - 4 * done));
         UINT value = (UINT)v[0] | (UINT)v[1] << 8 | (UINT)v[2] << 16 | (UINT)v[3] << 24;
         UINT64 addr = args->UpdateContextAllocation.ContextAllocation + 4 * done;
-        if ((r = emit_result_of(wk_gpu_emit_write32(w, addr, value))) != EMIT_OK)
+        if ((r = rd_emit_result_of(wk_gpu_emit_write32(w, addr, value))) != RD_EMIT_OK)
             break;
     }
     args->MultipassOffset = (UINT)done;
-    return status_of(r);
+    return rd_status_of(r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -362,18 +344,18 @@ static NTSTATUS op_map_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER 
         if (n == 0)
             break;
         const PFN_NUMBER *pfns = MmGetMdlPfnArray(mdl) + mdl_first + done;
-        enum emit_result r = emit_result_of(
+        enum rd_emit_result r = rd_emit_result_of(
             wk_gpu_emit_gart_map(w, seg, (uint32_t)(first + done), (uint32_t)n, pfns));
-        if (r == EMIT_ABANDON)
+        if (r == RD_EMIT_ABANDON)
             return STATUS_SUCCESS;
-        if (r == EMIT_FULL)
+        if (r == RD_EMIT_FULL)
             break;
         done += n;
     }
     args->MultipassOffset = (UINT)done;
     if (done < count)
         return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    return status_of(emit_result_of(wk_gpu_emit_tlb_flush(w, seg)));
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_tlb_flush(w, seg)));
 }
 
 /* P14: the pages point at DummyPage, never invalid; then TLB_FLUSH.
@@ -388,13 +370,13 @@ static NTSTATUS op_unmap_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFE
         return STATUS_SUCCESS;
     if (args->MultipassOffset == 0) {
         UINT64 dummy = (UINT64)args->UnmapApertureSegment.DummyPage.QuadPart >> WK_GPU_PAGE_SHIFT;
-        enum emit_result r = emit_result_of(
+        enum rd_emit_result r = rd_emit_result_of(
             wk_gpu_emit_gart_unmap(w, seg, (uint32_t)first, (uint32_t)count, dummy));
-        if (r != EMIT_OK)
-            return status_of(r);
+        if (r != RD_EMIT_OK)
+            return rd_status_of(r);
         args->MultipassOffset = 1;
     }
-    return status_of(emit_result_of(wk_gpu_emit_tlb_flush(w, seg)));
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_tlb_flush(w, seg)));
 }
 
 /* ------------------------------------------------------------------ */
@@ -404,6 +386,9 @@ static NTSTATUS op_unmap_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFE
 static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
                          struct wk_gpu_writer *w)
 {
+    NTSTATUS st = STATUS_SUCCESS;
+    if (wk_rd_gpummu_paging(a, args, w, &st)) /* UPDATE_PAGE_TABLE, FLUSH_TLB: the GpuMmu build's */
+        return st;
     switch (args->Operation) {
     case DXGK_OPERATION_TRANSFER: return op_transfer(args, w);
     case DXGK_OPERATION_FILL: return op_fill(args, w);
@@ -419,7 +404,8 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
     default:
         /* GPU-VA operations (8, 9, 11, 12, 14, 15) and MAP_APERTURE_SEGMENT2
          * are only sent to drivers that opted in (VirtualAddressingSupported,
-         * MapAperture2Supported), which this one does not; the DDI has no
+         * MapAperture2Supported), which this one does not (the GpuMmu build
+         * takes 11 and 12 above, not yet the rest); the DDI has no
          * status for "unsupported" (facts 2.2), so: nothing written. */
         RD_TRACE("refdriver: BuildPagingBuffer: operation %d not supported\n",
                  (int)args->Operation);

@@ -181,6 +181,9 @@ struct rd_context {
     UINT id;
     struct rd_allocation *context_allocation; /* NULL for the system context */
     struct rd_context_blob blob;
+    /* DxgkDdiSetRootPageTable (the GpuMmu build): the root and its entries. */
+    D3DGPU_PHYSICAL_ADDRESS root;
+    UINT root_entries;
 };
 
 /* Bookkeeping per DMA buffer, in pDmaBufferPrivateData (facts 5.7 X4: zeroed
@@ -315,6 +318,72 @@ void wk_rd_context_allocation_destroy(struct rd_adapter *adapter, struct rd_allo
  * hDriverAllocation or by the kernel's hAllocation (facts 4.10 vs the
  * InitContextResource page disagree on which one comes back). */
 struct rd_allocation *wk_rd_context_allocation_find(struct rd_adapter *adapter, HANDLE h);
+
+/* How one encoder call of a paging operation ended (paging.c, gpummu.c):
+ * written, out of room (INSUFFICIENT_DMA_BUFFER: go multipass), or refused
+ * by the encoder (traced; the operation ends without writing further). */
+enum rd_emit_result { RD_EMIT_OK, RD_EMIT_FULL, RD_EMIT_ABANDON };
+
+static inline enum rd_emit_result rd_emit_result_of(wk_status st)
+{
+    if (st == WK_OK)
+        return RD_EMIT_OK;
+    if (st == WK_E_NO_SPACE)
+        return RD_EMIT_FULL;
+    RD_TRACE("refdriver: BuildPagingBuffer: encoder refused a command (%s)\n", wk_status_name(st));
+    return RD_EMIT_ABANDON;
+}
+
+static inline NTSTATUS rd_status_of(enum rd_emit_result r)
+{
+    return r == RD_EMIT_FULL ? STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER : STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* The GpuMmu build (RD_GPUMMU: gpummu.c, docs/refdriver.md)            */
+/* ------------------------------------------------------------------ */
+
+/* The hooks the shared files call; in the physical build they add nothing
+ * and answer nothing, so that build is what it always was. */
+#ifdef RD_GPUMMU
+/* DriverEntry: CreateProcess, DestroyProcess, SetRootPageTable. */
+void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init);
+/* DRIVERCAPS: VirtualAddressingSupported, GpuMmuSupported. */
+void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps);
+/* GPUMMUCAPS and PAGETABLELEVELDESC: TRUE and *st when q is one of them. */
+BOOLEAN wk_rd_gpummu_query(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q, NTSTATUS *st);
+/* UPDATE_PAGE_TABLE and FLUSH_TLB: TRUE and *st when args is one of them. */
+BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
+                            NTSTATUS *st);
+#else
+static inline void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
+{
+    UNREFERENCED_PARAMETER(init);
+}
+
+static inline void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps)
+{
+    UNREFERENCED_PARAMETER(caps);
+}
+
+static inline BOOLEAN wk_rd_gpummu_query(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q, NTSTATUS *st)
+{
+    UNREFERENCED_PARAMETER(a);
+    UNREFERENCED_PARAMETER(q);
+    UNREFERENCED_PARAMETER(st);
+    return FALSE;
+}
+
+static inline BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                          struct wk_gpu_writer *w, NTSTATUS *st)
+{
+    UNREFERENCED_PARAMETER(a);
+    UNREFERENCED_PARAMETER(args);
+    UNREFERENCED_PARAMETER(w);
+    UNREFERENCED_PARAMETER(st);
+    return FALSE;
+}
+#endif
 
 /* Little-endian 64-bit store into a DMA buffer (patch and pre-patch). */
 static inline void rd_put_le64(BYTE *p, UINT64 v)

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpummu.c - the GpuMmu build of the reference driver (RD_GPUMMU, module
+ * wk_refdriver_gpummu; docs/refdriver.md, "The GpuMmu build").
+ *
+ * The same miniport, which also tells the kernel that the kit's GPU has an
+ * MMU (docs/wddm-gpummu-facts.md 1.4: VirtualAddressingSupported and
+ * GpuMmuSupported), describes its page tables (GPUMMUCAPS, one
+ * PAGETABLELEVELDESC per level: sections 1 and 2), keeps processes and
+ * root tables (section 3) and writes page-table entries and TLB flushes in
+ * paging buffers (UPDATE_PAGE_TABLE and FLUSH_TLB: 4.2, 4.3). Contexts still
+ * run physical-mode buffers through Render/Patch/SubmitCommand, as an
+ * engine may (5.1 M4); SubmitCommandVirtual is not done yet, nor
+ * GetRootPageTableSize, which only a 2-level tree is asked (3.1).
+ *
+ * Every number the driver reports of the tree comes from the kit's GPU's
+ * own description (wk_gpu_mmu_geometry, gpu.h): three levels of 512
+ * eight-byte entries over 4 KiB pages.
+ */
+#include "refdriver.h"
+
+#define RD_MAGIC_PROCESS 0x50644B57u   /* 'WKdP' */
+#define RD_PTE_BYTES 8u                /* the kit's GPU's entries (gpu.h) */
+/* DXGK_CREATEPROCESSFLAGS bits of WDDM 2.2 (the driver's version): System,
+ * Gdi, VirtualMachine; bit 3 and up came later or are reserved (3.2). */
+#define RD_PROCESS_FLAGS_KNOWN 0x7u
+/* DXGK_UPDATEPAGETABLEFLAGS bits the driver takes: Repeat, InitialUpdate,
+ * NotifyEviction (4.2); Use64KBPages names 64 KiB tables the GPU has not. */
+#define RD_UPDATE_FLAGS_TAKEN 0x7u
+
+/* A process (DxgkDdiCreateProcess): nothing but its identity yet; the
+ * kernel allocates and fills its tables (section 3, step 3). */
+struct rd_process {
+    ULONG magic;
+    DXGK_CREATEPROCESSFLAGS flags;
+    HANDLE dxgk_process;
+};
+
+static struct rd_process *rd_process_from(HANDLE h)
+{
+    struct rd_process *p = (struct rd_process *)h;
+    return p && p->magic == RD_MAGIC_PROCESS ? p : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Processes and root tables                                            */
+/* ------------------------------------------------------------------ */
+
+/* Only the WDDM 2.2 part of DXGKARG_CREATEPROCESS is read (32 bytes, 3.2):
+ * the 2.4 fields are not there for a 2.2 driver. */
+static NTSTATUS wk_rd_create_process(const HANDLE hAdapter, DXGKARG_CREATEPROCESS *args)
+{
+    if (!rd_adapter_from(hAdapter) || !args)
+        return STATUS_INVALID_PARAMETER;
+    if (args->Flags.Value & ~RD_PROCESS_FLAGS_KNOWN) {
+        RD_TRACE("refdriver: CreateProcess: reserved flag bits 0x%x\n", args->Flags.Value & ~RD_PROCESS_FLAGS_KNOWN);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->NumPasid && !args->pPasid)
+        return STATUS_INVALID_PARAMETER;
+    struct rd_process *p = rd_alloc(sizeof(*p));
+    if (!p)
+        return STATUS_NO_MEMORY;
+    p->magic = RD_MAGIC_PROCESS;
+    p->flags = args->Flags;
+    p->dxgk_process = args->hDxgkProcess;
+    args->hKmdProcess = p;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS wk_rd_destroy_process(const HANDLE hAdapter, const HANDLE hKmdProcess)
+{
+    struct rd_process *p = rd_process_from(hKmdProcess);
+    if (!rd_adapter_from(hAdapter) || !p)
+        return STATUS_INVALID_PARAMETER;
+    p->magic = 0;
+    rd_free(p);
+    return STATUS_SUCCESS;
+}
+
+/* VOID: it cannot fail (3.1), so a handle that is not a context is traced
+ * and ignored. The context is idle during the call; the root takes effect
+ * when a virtual submission runs it (not done yet). */
+static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETROOTPAGETABLE *args)
+{
+    struct rd_context *c = args ? rd_context_from(args->hContext) : NULL;
+    if (!rd_adapter_from(hAdapter) || !c) {
+        RD_TRACE("refdriver: SetRootPageTable: not a context of this driver\n");
+        return;
+    }
+    c->root = args->Address;
+    c->root_entries = args->NumEntries;
+}
+
+void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
+{
+    init->DxgkDdiCreateProcess = wk_rd_create_process;
+    init->DxgkDdiDestroyProcess = wk_rd_destroy_process;
+    init->DxgkDdiSetRootPageTable = wk_rd_set_root_page_table;
+}
+
+/* 1.4: VirtualAddressingSupported needs GpuMmuSupported or IoMmuSupported. */
+void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps)
+{
+    caps->MemoryManagementCaps.VirtualAddressingSupported = 1;
+    caps->MemoryManagementCaps.GpuMmuSupported = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* QueryAdapterInfo: GPUMMUCAPS (13), PAGETABLELEVELDESC (14)           */
+/* ------------------------------------------------------------------ */
+
+/* Bytes of one table of level l: every level of the kit's GPU fills one
+ * 4 KiB page. */
+static UINT table_bytes(const struct wk_mmu_geometry *g, UINT l)
+{
+    return (UINT)((1u << g->level[l].index_bits) * g->level[l].entry_bytes);
+}
+
+/* Where the tables go: the first memory segment the driver reports (a
+ * local segment, never an aperture, whose pages the GPU reads directly).
+ * 0 only if there is none, which StartDevice would not have let pass. */
+static UINT table_segment(const struct rd_adapter *a)
+{
+    for (UINT i = 0; i < a->segment_count; i++)
+        if (a->memory_set & (1u << i))
+            return i + 1;
+    return 0;
+}
+
+/* A query's input, when the type has one: whole, or INVALID_PARAMETER as
+ * for the segment queries. */
+static BOOLEAN input_ok(const DXGKARG_QUERYADAPTERINFO *q, UINT needed)
+{
+    return q->pInputData && q->InputDataSize >= needed;
+}
+
+/* 1.2, 1.3: ReadOnly is what the entries hold besides VALID; no 64 KiB,
+ * large, dual or zero entries. GPU_PHYSICAL: the tables are in local
+ * memory, which rules CPU_VIRTUAL out (5.6 R2), and the paging buffers run
+ * with physical addresses. */
+static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
+{
+    if (!input_ok(q, sizeof(DXGK_QUERYGPUMMUCAPSIN)))
+        return STATUS_INVALID_PARAMETER;
+    if (q->OutputDataSize < sizeof(DXGK_GPUMMUCAPS))
+        return STATUS_BUFFER_TOO_SMALL;
+    if (((const DXGK_QUERYGPUMMUCAPSIN *)q->pInputData)->PhysicalAdapterIndex != 0)
+        return STATUS_INVALID_PARAMETER; /* one GPU, no linked adapters */
+    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    DXGK_GPUMMUCAPS *caps = q->pOutputData;
+    RtlZeroMemory(caps, sizeof(*caps));
+    caps->ReadOnlyMemorySupported = 1;
+    caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
+    caps->VirtualAddressBitCount = wk_mmu_va_bits(g);
+    /* A leaf of 64 KiB entries covers the same range with 16 times fewer;
+     * its size must be a multiple of 4096 (1.2). */
+    UINT leaf64k = table_bytes(g, 0) / 16;
+    caps->LeafPageTableSizeFor64KPagesInBytes = (leaf64k + WK_GPU_PAGE_SIZE - 1) & ~(WK_GPU_PAGE_SIZE - 1);
+    caps->PageTableLevelCount = g->levels;
+    return STATUS_SUCCESS;
+}
+
+/* 2.1, 2.3: level 0 is the leaf. Every table is one page in the first
+ * memory segment, for ordinary processes and the paging process alike;
+ * alignment 0 = the segment's page size. */
+static NTSTATUS query_level_desc(const struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    if (!input_ok(q, sizeof(DXGK_QUERYPAGETABLELEVELDESCIN)))
+        return STATUS_INVALID_PARAMETER;
+    if (q->OutputDataSize < sizeof(DXGK_PAGE_TABLE_LEVEL_DESC))
+        return STATUS_BUFFER_TOO_SMALL;
+    const DXGK_QUERYPAGETABLELEVELDESCIN *in = q->pInputData;
+    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    if (in->LevelIndex >= g->levels || in->PhysicalAdapterIndex != 0)
+        return STATUS_INVALID_PARAMETER;
+    DXGK_PAGE_TABLE_LEVEL_DESC *d = q->pOutputData;
+    RtlZeroMemory(d, sizeof(*d));
+    d->PageTableIndexBitCount = g->level[in->LevelIndex].index_bits;
+    d->PageTableSegmentId = table_segment(a);
+    d->PagingProcessPageTableSegmentId = table_segment(a);
+    d->PageTableSizeInBytes = table_bytes(g, in->LevelIndex);
+    d->PageTableAlignmentInBytes = 0;
+    return STATUS_SUCCESS;
+}
+
+BOOLEAN wk_rd_gpummu_query(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q, NTSTATUS *st)
+{
+    switch (q->Type) {
+    case DXGKQAITYPE_GPUMMUCAPS: *st = query_gpummu_caps(q); return TRUE;
+    case DXGKQAITYPE_PAGETABLELEVELDESC: *st = query_level_desc(a, q); return TRUE;
+    default: return FALSE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Paging: UPDATE_PAGE_TABLE (11), FLUSH_TLB (12)                       */
+/* ------------------------------------------------------------------ */
+
+/* The GPU address of a segment-relative place (D3DGPU_PHYSICAL_ADDRESS,
+ * a DXGK_PTE's Segment and address): the offset is from the start of the
+ * segment (docs/wddm-gpummu-facts.md 6), whose base the driver reported as
+ * BaseAddress. FALSE for no such segment or an offset past its end. */
+static BOOLEAN segment_address(const struct rd_adapter *a, UINT segment_id, UINT64 offset, UINT64 *gpu)
+{
+    const struct rd_segment *seg = rd_segment(a, segment_id);
+    if (!seg || offset >= seg->size) {
+        RD_TRACE("refdriver: segment %u offset 0x%llx is in no segment\n", segment_id, (unsigned long long)offset);
+        return FALSE;
+    }
+    *gpu = seg->base + offset;
+    return TRUE;
+}
+
+/* What a DXGK_PTE points at, as a GPU address: Segment 0 is system memory,
+ * the address a page frame number, which the GPU reaches at pfn << 12 as
+ * for an MDL's pages (paging.c); else segment-relative (6). */
+static BOOLEAN pte_target(const struct rd_adapter *a, const DXGK_PTE *p, UINT64 *gpu)
+{
+    UINT64 page = p->PageAddress;
+    if (page > (WK_GPU_PTE_ADDRESS_MASK >> WK_GPU_PAGE_SHIFT)) {
+        RD_TRACE("refdriver: UpdatePageTable: page address 0x%llx beyond the GPU's\n", (unsigned long long)page);
+        return FALSE;
+    }
+    if (p->Segment == 0) {
+        *gpu = page << WK_GPU_PAGE_SHIFT;
+        return TRUE;
+    }
+    return segment_address(a, (UINT)p->Segment, page << WK_GPU_PAGE_SHIFT, gpu);
+}
+
+/* One generic entry as the kit's GPU's (gpu.h): VALID, READ_ONLY at the
+ * leaf (the cap the driver reports), the address; an invalid entry is 0.
+ * FALSE for what the caps ruled out (Zero, LargePage) or no place. */
+static BOOLEAN hw_entry(const struct rd_adapter *a, UINT level, const DXGK_PTE *p, UINT64 *out)
+{
+    UINT64 target = 0;
+    *out = 0;
+    if (!p->Valid)
+        return TRUE;
+    if (p->Zero || p->LargePage) {
+        RD_TRACE("refdriver: UpdatePageTable: Zero or LargePage, which the caps do not offer\n");
+        return FALSE;
+    }
+    if (!pte_target(a, p, &target))
+        return FALSE;
+    *out = wk_gpu_mmu_entry(target, WK_GPU_PTE_VALID | (level == 0 && p->ReadOnly ? WK_GPU_PTE_READ_ONLY : 0));
+    return TRUE;
+}
+
+/* Entry i of the update: with Repeat only pPageTableEntries[0] is read
+ * (4.2, 5.6 R4). */
+static const DXGK_PTE *update_pte(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u, UINT i)
+{
+    return u->Flags.Repeat ? &u->pPageTableEntries[0] : &u->pPageTableEntries[i];
+}
+
+/* What the kernel should never send, checked before anything is written:
+ * the driver cannot fail the DDI (facts 2.2 allows SUCCESS,
+ * INSUFFICIENT_DMA_BUFFER, ALLOCATION_BUSY), so it traces and writes
+ * nothing, as paging.c does with an argument out of range. */
+static BOOLEAN update_ok(const struct rd_adapter *a, const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
+{
+    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    DXGK_UPDATEPAGETABLEFLAGS flags = u->Flags;
+    UINT flag_bits = 0;
+    RtlCopyMemory(&flag_bits, &flags, sizeof(flag_bits));
+    if (u->Reserved0 != 0 || (flag_bits & ~RD_UPDATE_FLAGS_TAKEN)) {
+        RD_TRACE("refdriver: UpdatePageTable: Reserved0 0x%x, flags 0x%x\n", u->Reserved0, flag_bits);
+        return FALSE;
+    }
+    if (u->PageTableLevel >= g->levels || (u->NumPageTableEntries && !u->pPageTableEntries) ||
+        u->StartIndex > (1u << g->level[u->PageTableLevel].index_bits) ||
+        u->NumPageTableEntries > (1u << g->level[u->PageTableLevel].index_bits) - u->StartIndex) {
+        RD_TRACE("refdriver: UpdatePageTable: level %u entries %u+%u outside a table\n", u->PageTableLevel,
+                 u->StartIndex, u->NumPageTableEntries);
+        return FALSE;
+    }
+    UINT64 entry;
+    for (UINT i = 0; i < u->NumPageTableEntries && (i == 0 || !u->Flags.Repeat); i++)
+        if (!hw_entry(a, u->PageTableLevel, update_pte(u, i), &entry))
+            return FALSE;
+    return TRUE;
+}
+
+/* pDmaBuffer NULL: the paging process's own tables at start (4.2), written
+ * now by the CPU through PageTableAddress.CpuVirtual; nothing emitted. */
+static NTSTATUS update_by_cpu(const struct rd_adapter *a, const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
+{
+    BYTE *table = u->PageTableAddress.CpuVirtual;
+    if (!table) {
+        RD_TRACE("refdriver: UpdatePageTable: CPU_VIRTUAL without an address\n");
+        return STATUS_SUCCESS;
+    }
+    for (UINT i = 0; i < u->NumPageTableEntries; i++) {
+        UINT64 entry = 0;
+        hw_entry(a, u->PageTableLevel, update_pte(u, i), &entry);
+        rd_put_le64(table + (SIZE_T)(u->StartIndex + i) * RD_PTE_BYTES, entry);
+    }
+    return STATUS_SUCCESS;
+}
+
+/* GPU_PHYSICAL: one WRITE64 per entry into the table at its segment
+ * address; MultipassOffset = entries written, so a buffer that runs out
+ * resumes in the next (facts 5.1 P4). */
+static NTSTATUS update_by_gpu(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &args->UpdatePageTable;
+    UINT64 table = 0;
+    const D3DGPU_PHYSICAL_ADDRESS *at = &u->PageTableAddress.GpuPhysical;
+    if (!segment_address(a, at->SegmentId, at->SegmentOffset, &table))
+        return STATUS_SUCCESS;
+    UINT done = args->MultipassOffset < u->NumPageTableEntries ? args->MultipassOffset : u->NumPageTableEntries;
+    enum rd_emit_result r = RD_EMIT_OK;
+    for (; done < u->NumPageTableEntries; done++) {
+        UINT64 entry = 0;
+        hw_entry(a, u->PageTableLevel, update_pte(u, done), &entry);
+        UINT64 slot = table + (UINT64)(u->StartIndex + done) * RD_PTE_BYTES;
+        if ((r = rd_emit_result_of(wk_gpu_emit_write64(w, slot, entry))) != RD_EMIT_OK)
+            break;
+    }
+    args->MultipassOffset = done;
+    return rd_status_of(r);
+}
+
+static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                     struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &args->UpdatePageTable;
+    if (!update_ok(a, u))
+        return STATUS_SUCCESS;
+    switch (u->UpdateMode) {
+    case DXGK_PAGETABLEUPDATE_CPU_VIRTUAL:
+        if (!args->pDmaBuffer)
+            return update_by_cpu(a, u);
+        break; /* only the paging process's start-up has it, without a buffer */
+    case DXGK_PAGETABLEUPDATE_GPU_PHYSICAL:
+        if (args->pDmaBuffer)
+            return update_by_gpu(a, args, w);
+        break;
+    default: /* GPU_VIRTUAL: not the mode the caps report */
+        break;
+    }
+    RD_TRACE("refdriver: UpdatePageTable: mode %d with%s a DMA buffer not supported\n", (int)u->UpdateMode,
+             args->pDmaBuffer ? "" : "out");
+    return STATUS_SUCCESS;
+}
+
+/* 4.3: one VA_FLUSH of the root's GPU address and the range (0, 0: all);
+ * no progress to keep, a full buffer repeats the call. */
+static NTSTATUS op_flush_tlb(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &args->FlushTlb;
+    UINT64 root = 0;
+    if (!segment_address(a, f->RootPageTableAddress.SegmentId, f->RootPageTableAddress.SegmentOffset, &root))
+        return STATUS_SUCCESS;
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_va_flush(w, root, f->StartVirtualAddress,
+                                                               f->EndVirtualAddress)));
+}
+
+BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
+                            NTSTATUS *st)
+{
+    switch (args->Operation) {
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE: *st = op_update_page_table(a, args, w); return TRUE;
+    case DXGK_OPERATION_FLUSH_TLB: *st = op_flush_tlb(a, args, w); return TRUE;
+    default: return FALSE;
+    }
+}
