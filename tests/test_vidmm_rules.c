@@ -1003,6 +1003,24 @@ GPUMMU_REWRITER(rw_gpummu_level_segment, G_LEVEL_SEGMENT)
 GPUMMU_REWRITER(rw_gpummu_sysmem_big, G_SYSMEM_BIG)
 GPUMMU_REWRITER(rw_gpummu_correct, G_NONE)
 
+/* What a driver that writes nothing for one paging operation does: the
+ * bytes its call wrote taken back (pDmaBuffer and DmaSize as the kit handed
+ * them; the buffer is the driver's PagingBufferSize, DmaBufferWriteOffset
+ * bytes of it used before the call). */
+static void undo_paging_write(const struct rw *w, DXGK_BUILDPAGINGBUFFER_OPERATION op)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_args(w, WK_DDI_BUILD_PAGING_BUFFER);
+    if (!a || a->Operation != op)
+        return;
+    UINT before = 0x4000u - a->DmaBufferWriteOffset; /* RD_PAGING_BUFFER_SIZE */
+    UINT wrote = before - a->DmaSize;
+    a->pDmaBuffer = (BYTE *)a->pDmaBuffer - wrote;
+    a->DmaSize += wrote;
+    M.fired++;
+}
+REWRITER(rw_updatept_nothing) { undo_paging_write(w, DXGK_OPERATION_UPDATE_PAGE_TABLE); }
+REWRITER(rw_flushtlb_nothing) { undo_paging_write(w, DXGK_OPERATION_FLUSH_TLB); }
+
 /* Segment query */
 REWRITER(rw_seg_status) { CHANGE(rw_segments(w, 0), *w->status = STATUS_UNSUCCESSFUL); }
 REWRITER(rw_seg_count)
@@ -1557,6 +1575,27 @@ static void sc_evict(struct run *r) { paging_scenario(r, 0, 1, 1, OP_EVICT); }
 static void sc_aperture_map(struct run *r) { paging_scenario(r, 1, 0, 0, OP_PAGE_IN); }
 static void sc_aperture_unmap(struct run *r) { paging_scenario(r, 1, 1, 0, OP_EVICT); }
 
+/* A GpuMmu driver's address space (CASE_GPUMMU: the GpuMmu build of the
+ * reference driver): a filled allocation mapped at a VA that crosses two
+ * leaf tables, read by the GPU through it, unmapped (FLUSH_TLB). */
+static void sc_gpu_va(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
+    arm();
+    uint32_t space;
+    DO(wk_vidmm_va_create_space(r->vm, &space));
+    const uint64_t va = 0x40000000ull - 0x2000; /* two pages in one leaf table, the rest in the next */
+    DO(wk_vidmm_va_map(r->vm, space, va, r->alloc, 0, 0x4000, 0));
+    uint32_t word = 0;
+    DO(wk_vidmm_va_read(r->vm, space, va + 0x2ffc, &word, 4, NULL));
+    DO(word == 0x5A5AA5A5u ? WK_OK : WK_E_CONTRACT);
+    DO(wk_vidmm_va_unmap(r->vm, space, va, 0x4000));
+}
+
 static void sc_fence(struct run *r)
 {
     WK_ALLOCATION_REQUEST req;
@@ -1639,6 +1678,8 @@ static void sc_cancel(struct run *r)
 #define CASE_KILLS 0x8u         /* the bad run leaves the adapter dead */
 #define CASE_BINDING 0x10u      /* the adapter has the test binding (binding_of_case) */
 #define CASE_DDI_TABLE 0x20u    /* the adapter checks the DDI table at start (check_ddi_table) */
+#define CASE_GPUMMU 0x40u       /* the GpuMmu build of the reference driver, loaded as a module:
+                                 * no mutant (the bad answer is a rewrite) */
 
 struct rule_case {
     const char *id;
@@ -1708,6 +1749,8 @@ static const struct rule_case cases[] = {
     RW("GPUMMU-QUERY-001", sc_start, rw_gpummu_refused),
     RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_level_count),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_size),
+    { "PAGING-UPDATEPT-001", sc_gpu_va, rw_updatept_nothing, MUT_NONE, CASE_GPUMMU },
+    { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),
@@ -1941,7 +1984,9 @@ static bool run_once(const struct rule_case *c, int bad)
         return false;
     if (bad && c->rewrite)
         wk_vidmm_set_rewriter(r->vm, c->rewrite, NULL);
-    if (step(r, wk_vidmm_attach(r->vm, mutant_DriverEntry), "wk_vidmm_attach") == WK_OK)
+    wk_status attached = c->flags & CASE_GPUMMU ? wk_vidmm_load(r->vm, WK_TEST_GPUMMU_DRIVER)
+                                                : wk_vidmm_attach(r->vm, mutant_DriverEntry);
+    if (step(r, attached, "wk_vidmm_attach") == WK_OK)
         c->scenario(r);
     bool ok = bad ? judge_bad(c, r) : judge_good(c, r);
     ok = by_number_as_by_name(r->vm) && ok;

@@ -57,6 +57,9 @@ add_dependencies(test_vidmm wk_refdriver)
 
 # The binding rows run the kit's command set through processor.h.
 target_sources(test_vidmm_rules PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bindings/kit_format.c)
+# The GpuMmu rules' cases load the GpuMmu build of the reference driver.
+target_compile_definitions(test_vidmm_rules PRIVATE WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
+add_dependencies(test_vidmm_rules wk_refdriver_gpummu)
 # vidmm.cpu_view: MmMapIoSpace of a binding's segment BAR maps the segment's
 # own memory (issue 23, "CPU view of video memory"); the binding's processor
 # runs the kit's command set.
