@@ -36,7 +36,7 @@
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
 foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks
-        test_vidmm_cpu_view test_context_caps test_vidmm_openalloc)
+        test_vidmm_cpu_view test_context_caps test_vidmm_openalloc test_vidmm_gpuva)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -57,9 +57,17 @@ add_dependencies(test_vidmm wk_refdriver)
 
 # The binding rows run the kit's command set through processor.h.
 target_sources(test_vidmm_rules PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bindings/kit_format.c)
-# The GpuMmu rules' cases load the GpuMmu build of the reference driver.
-target_compile_definitions(test_vidmm_rules PRIVATE WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
-add_dependencies(test_vidmm_rules wk_refdriver_gpummu)
+# The GpuMmu rules' cases, and vidmm.gpuva, load the GpuMmu build of the
+# reference driver.
+foreach(t test_vidmm_rules test_vidmm_gpuva)
+  target_compile_definitions(${t} PRIVATE WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
+  add_dependencies(${t} wk_refdriver_gpummu)
+endforeach()
+# vidmm.gpuva: GPU virtual address spaces of a GpuMmu driver (gpuva.c): the
+# GPU reads each mapped page's own allocation, an unmapped page faults after
+# the FLUSH_TLB, system pages, bad requests, a reset, three planted bugs.
+add_test(NAME vidmm.gpuva COMMAND test_vidmm_gpuva)
+set_tests_properties(vidmm.gpuva PROPERTIES LABELS "unit" TIMEOUT 120)
 # vidmm.cpu_view: MmMapIoSpace of a binding's segment BAR maps the segment's
 # own memory (issue 23, "CPU view of video memory"); the binding's processor
 # runs the kit's command set.

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_vidmm_gpuva.c - GPU virtual address spaces of a GpuMmu driver
+ * (reference-impl/vidmm/gpuva.c), on the GpuMmu build of the reference
+ * driver (wk_refdriver_gpummu), loaded as a module.
+ *
+ * The kit places the page tables, the driver writes them, and the GPU
+ * reads through them: a mapping is proved by what the GPU reads at a
+ * virtual address, an unmapping by the fault the next read takes (which a
+ * missing FLUSH_TLB would leave to a stale TLB line). The planted bugs are
+ * rewrites of the driver's paging buffer (the last WRITE64 it wrote, i.e.
+ * the last entry) and are each caught by PAGING-UPDATEPT-001.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vidmm_test_util.h"
+
+#define GIB 0x40000000ull
+#define LEAF_SPAN 0x200000ull /* 512 entries of 4 KiB: one leaf table's reach */
+
+struct va_fixture {
+    struct vt_fixture f;
+    uint32_t space;
+};
+
+static void open_gpummu(struct vt_fixture *f, const struct wk_vidmm_config *cfg)
+{
+    VT_OK(NULL, wk_vidmm_create(cfg, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_TEST_GPUMMU_DRIVER));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+}
+
+/* A `size`-byte allocation in segment 1, paged in and filled with `pattern`. */
+static uint32_t filled(struct vt_fixture *f, uint64_t size, uint32_t pattern)
+{
+    WK_ALLOCATION_REQUEST r;
+    vt_request_at(&r, size, VT_SET(VT_SEG1), 0, 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    VT_OK(f->vm, wk_vidmm_fill(f->vm, a, pattern));
+    return a;
+}
+
+static uint32_t read32(struct vt_fixture *f, uint32_t space, uint64_t va)
+{
+    uint32_t v = 0;
+    VT_OK(f->vm, wk_vidmm_va_read(f->vm, space, va, &v, sizeof(v), NULL));
+    return v;
+}
+
+static uint32_t read_fault(struct vt_fixture *f, uint32_t space, uint64_t va)
+{
+    uint32_t v;
+    struct wk_mem_fault fault;
+    memset(&fault, 0, sizeof(fault));
+    assert_int_equal(wk_vidmm_va_read(f->vm, space, va, &v, sizeof(v), &fault), WK_E_GPU_FAULT);
+    assert_int_equal(fault.addr, va);
+    return fault.reason;
+}
+
+/* The driver's caps are the kit's GPU's tree, asked and modelled. */
+static void test_gpummu_driver_is_modelled(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    struct wk_vidmm_gpummu_info info;
+    wk_vidmm_gpummu(f->vm, &info);
+    assert_true(info.asked && info.answered && info.modelled);
+    assert_memory_equal(&info.geometry, wk_gpu_mmu_geometry(), sizeof(info.geometry));
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* Two allocations side by side in the address space, across a leaf
+ * table's end: every page reads its own allocation's bytes; the pages
+ * around them fault as unmapped. */
+static void test_map_reads_each_allocation(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x3000, 0xAAAA0001u), b = filled(f, 0x2000, 0xBBBB0002u);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    uint64_t va = GIB + LEAF_SPAN - 0x2000; /* a's third page is in the next leaf table */
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, va, a, 0, 0x3000, 0));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, va + 0x3000, b, 0, 0x2000, 0));
+    for (uint64_t off = 0; off < 0x5000; off += 0x800)
+        assert_int_equal(read32(f, s, va + off), off < 0x3000 ? 0xAAAA0001u : 0xBBBB0002u);
+    assert_int_equal(read_fault(f, s, va - 4), WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(read_fault(f, s, va + 0x5000), WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(read_fault(f, s, 3 * GIB), WK_GPU_FAULT_VA_UNMAPPED); /* no tables there */
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* An unmapped range faults at once: the driver's FLUSH_TLB dropped the
+ * GPU's cached translation (without it the read would hit the stale line). */
+static void test_unmap_faults_after_the_flush(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x2000, 0x12345678u);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0x12345678u); /* the TLB holds the page now */
+    struct wk_va_counters before, after;
+    VT_OK(f->vm, wk_vidmm_va_counters(f->vm, s, &before));
+    VT_OK(f->vm, wk_vidmm_va_unmap(f->vm, s, GIB, 0x2000));
+    assert_int_equal(read_fault(f, s, GIB + 0x1000), WK_GPU_FAULT_VA_UNMAPPED);
+    VT_OK(f->vm, wk_vidmm_va_counters(f->vm, s, &after));
+    assert_true(after.flushes > before.flushes);
+    assert_int_equal(after.stale_accesses, 0);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* An evicted allocation's system pages are mapped too (DXGK_PTE.Segment 0,
+ * the page's frame), and a part of an allocation at an offset. */
+static void test_system_pages_and_offsets(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x4000, 0xC0DEC0DEu);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 2 * GIB, a, 0x1000, 0x2000, 1));
+    assert_int_equal(read32(f, s, 2 * GIB), 0xC0DEC0DEu);
+    assert_int_equal(read32(f, s, 2 * GIB + 0x1ffc), 0xC0DEC0DEu);
+    assert_int_equal(read_fault(f, s, 2 * GIB + 0x2000), WK_GPU_FAULT_VA_UNMAPPED);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* Bad requests are refused with a reason, and no driver call is blamed. */
+static void test_bad_requests_refused(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x2000, 1);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    assert_int_equal(wk_vidmm_va_map(f->vm, s, GIB + 0x10, a, 0, 0x1000, 0), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x3000, 0), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_vidmm_va_map(f->vm, s, 1ull << 39, a, 0, 0x1000, 0), WK_E_INVALID_ARGUMENT);
+    assert_int_equal(wk_vidmm_va_map(f->vm, s + 1, GIB, a, 0, 0x1000, 0), WK_E_NOT_FOUND);
+    assert_int_equal(wk_vidmm_va_map(f->vm, s, GIB, 999, 0, 0x1000, 0), WK_E_NOT_FOUND);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* The physical reference driver is no GpuMmu driver: no space, and why. */
+static void test_not_a_gpummu_driver(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    uint32_t s = 7;
+    assert_int_equal(wk_vidmm_va_create_space(f->vm, &s), WK_E_NOT_SUPPORTED);
+    assert_int_equal(s, 0);
+    assert_non_null(strstr(wk_vidmm_last_error(f->vm), "not a GpuMmu driver"));
+}
+
+/* A reset ends every space through DxgkDdiDestroyProcess, and the next
+ * run makes them again as on a fresh adapter. */
+static void test_reset_destroys_spaces(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    assert_int_equal(st.ddi_calls[WK_DDI_CREATE_PROCESS], 2);
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    assert_int_equal(wk_vidmm_va_unmap(f->vm, s, GIB, 0x1000), WK_E_NOT_FOUND);
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    uint32_t a = filled(f, 0x1000, 0x600D600Du);
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    assert_int_equal(s, 1);
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x1000, 0));
+    assert_int_equal(read32(f, s, GIB), 0x600D600Du);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* ------------------------------------------------------------------ */
+/* Planted bugs: the last entry an UPDATE_PAGE_TABLE wrote, changed       */
+/* ------------------------------------------------------------------ */
+
+static uint64_t planted_flip;   /* bits flipped in the last WRITE64's value */
+static int planted_leaf_only;   /* only in level-0 updates (a page's entry) */
+
+/* The kit's WRITE64 is 20 bytes, its value the last 8 (docs/gpu-model.md). */
+static void flip_last_entry(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS ||
+        a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE || a->UpdatePageTable.Flags.Repeat ||
+        (planted_leaf_only && a->UpdatePageTable.PageTableLevel != 0))
+        return;
+    uint8_t *value = (uint8_t *)a->pDmaBuffer - 8;
+    uint64_t v;
+    memcpy(&v, value, sizeof(v));
+    v ^= planted_flip;
+    memcpy(value, &v, sizeof(v));
+}
+
+static void planted_run(struct vt_fixture *f, uint64_t flip, int leaf_only, int read_only, const char *says)
+{
+    planted_flip = flip;
+    planted_leaf_only = leaf_only;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x2000, 0x5A5A5A5Au);
+    wk_vidmm_set_rewriter(f->vm, flip_last_entry, NULL);
+    uint32_t s;
+    wk_status st = wk_vidmm_va_create_space(f->vm, &s);
+    if (st == WK_OK)
+        st = wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, read_only);
+    assert_int_equal(st, WK_E_CONTRACT);
+    assert_true(expect_violation(f->vm, "PAGING-UPDATEPT-001"));
+    struct wk_violation v;
+    assert_int_equal(wk_vidmm_violations(f->vm, &v, 1, NULL), 1);
+    if (!strstr(v.message, says))
+        print_message("message: %s\n(expected to contain \"%s\")\n", v.message, says);
+    assert_non_null(strstr(v.message, says));
+}
+
+/* A page's entry one page off (the segment base or the offset wrong). */
+static void test_planted_wrong_page(void **state)
+{
+    planted_run(*state, 1ull << 12, 1, 0, "entry 1 reads valid, 0x");
+}
+
+/* A read-only mapping written writable (ReadOnly not translated). */
+static void test_planted_read_only_lost(void **state)
+{
+    planted_run(*state, 1ull << 1, 1, 1, "read-only");
+}
+
+/* A directory entry pointing at the wrong lower table. */
+static void test_planted_wrong_table(void **state)
+{
+    planted_run(*state, 1ull << 12, 0, 0, "UPDATE_PAGE_TABLE of level 2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        VT_TEST(test_gpummu_driver_is_modelled),
+        VT_TEST(test_map_reads_each_allocation),
+        VT_TEST(test_unmap_faults_after_the_flush),
+        VT_TEST(test_system_pages_and_offsets),
+        VT_TEST(test_bad_requests_refused),
+        VT_TEST(test_not_a_gpummu_driver),
+        VT_TEST(test_reset_destroys_spaces),
+        VT_TEST(test_planted_wrong_page),
+        VT_TEST(test_planted_read_only_lost),
+        VT_TEST(test_planted_wrong_table),
+    };
+    return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
+}
