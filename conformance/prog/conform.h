@@ -138,6 +138,8 @@ extern const char *const wk_stat_words[];
 /* The spec words of WK_REQ_* bits, bit order, NULL after the last (spec_load.c). */
 extern const char *const wk_requires_words[];
 extern const char *const wk_paging_op_words[];
+/* expect_va's `fault:` words, enum wk_prog_va_fault order (spec_checks.c). */
+extern const char *const wk_prog_va_fault_words[];
 
 /* What executes the driver's buffers (`--gpu`): the kit's GPU model, or
  * nothing (a driver for other hardware: the semantic checks are skipped,
@@ -259,6 +261,7 @@ struct wk_prog_exec {
     uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
     struct wk_vidmm_render_result last_render;
     uint32_t last_cancelled;
+    uint32_t va_space;                 /* the case's GPU address space (va_* steps), 0: none yet */
     /* The placement fields of the last allocation request the kit made
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */

@@ -222,6 +222,14 @@ static int paging_transfer(const void *a) { return op_is(a, DXGK_OPERATION_TRANS
 static int paging_map(const void *a) { return op_is(a, DXGK_OPERATION_MAP_APERTURE_SEGMENT); }
 static int paging_unmap(const void *a) { return op_is(a, DXGK_OPERATION_UNMAP_APERTURE_SEGMENT); }
 static int paging_fence(const void *a) { return op_is(a, DXGK_OPERATION_SIGNAL_MONITORED_FENCE); }
+static int paging_flush_tlb(const void *a) { return op_is(a, DXGK_OPERATION_FLUSH_TLB); }
+
+/* An UPDATE_PAGE_TABLE that writes entries one by one (not a Repeat). */
+static int paging_update_entries(const void *a)
+{
+    const DXGKARG_BUILDPAGINGBUFFER *b = a;
+    return op_is(a, DXGK_OPERATION_UPDATE_PAGE_TABLE) && !b->UpdatePageTable.Flags.Repeat;
+}
 
 static int gdi_context(const void *a)
 {
@@ -692,6 +700,29 @@ static void paging_drop_flush(void *a, NTSTATUS *st, int64_t p, uint32_t n)
     }
 }
 
+/* The reference driver's GpuMmu build writes each entry with a WRITE64
+ * (docs/refdriver.md, "The GpuMmu build"): its value, the entry, gets bit
+ * 12 flipped, so the last entry points a page (or a table) off. */
+static void paging_entry_page_off(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st, (void)p;
+    uint8_t *c = last_command(a, WK_GPU_OP_WRITE64, 20);
+    if (c)
+        c[12 + 1] ^= 0x10; /* bit 12 of the little-endian value at +12 */
+}
+
+/* FLUSH_TLB's VA_FLUSH (28 bytes) taken back: nothing flushed. */
+static void paging_drop_va_flush(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st, (void)p;
+    if (last_command(a, WK_GPU_OP_VA_FLUSH, 28)) {
+        pb(a)->pDmaBuffer = (uint8_t *)pb(a)->pDmaBuffer - 28;
+        pb(a)->DmaSize += 28;
+    }
+}
+
 static void paging_fence_value(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
@@ -938,6 +969,9 @@ static const struct mutation_row catalogue[] = {
     ANY("answer-status", "any DDI's status becomes [param] (InterruptRoutine: its BOOLEAN)", any_status),
     ANY("answer-output-byte", "byte [param & 0xffff] (modulo the size) of what an answer wrote through a pointer (QueryAdapterInfo's output and segment descriptors, the DXGK_ALLOCATIONINFO entries, DXGK_DEVICEINFO) becomes [param >> 16 & 0xff]", any_output_byte),
     ANY("answer-dma-byte", "byte [param & 0xff] + 1 before where Render or BuildPagingBuffer left pDmaBuffer (the commands it wrote) becomes [param >> 16 & 0xff]", any_dma_byte),
+    /* GPU virtual addressing (a GpuMmu driver: the reference driver's GpuMmu build) */
+    M("paging-updatept-page-off", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-UPDATEPT-001", "the last entry an UPDATE_PAGE_TABLE wrote one page (or table) off", paging_update_entries, paging_entry_page_off),
+    M("paging-flushtlb-dropped", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-FLUSHTLB-001", "FLUSH_TLB's VA_FLUSH taken back: nothing flushed", paging_flush_tlb, paging_drop_va_flush),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))

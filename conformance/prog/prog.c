@@ -23,7 +23,8 @@ const char *wk_step_keyword(enum wk_step_kind kind)
 
 int wk_step_is_check(enum wk_step_kind kind)
 {
-    return (kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO) || kind == WK_STEP_EXPECT_MULTIPASS;
+    return (kind >= WK_STEP_EXPECT_BYTES && kind <= WK_STEP_EXPECT_CONTEXT_INFO) || kind == WK_STEP_EXPECT_MULTIPASS ||
+           kind == WK_STEP_EXPECT_VA;
 }
 
 const char *wk_check_kind_name(enum wk_check_kind kind)
@@ -68,7 +69,8 @@ enum wk_check_kind wk_step_check_kind(const struct wk_step *s)
     case WK_STEP_EXPECT_BYTES:
     case WK_STEP_EXPECT_PATTERN:
     case WK_STEP_EXPECT_DIGEST:
-    case WK_STEP_EXPECT_GART: return WK_CHECK_SEMANTIC;
+    case WK_STEP_EXPECT_GART:
+    case WK_STEP_EXPECT_VA: return WK_CHECK_SEMANTIC;
     case WK_STEP_EXPECT_PLACEMENT: return WK_CHECK_CONTRACT;
     case WK_STEP_EXPECT_CONTEXT_INFO: return WK_CHECK_CHOICE;
     case WK_STEP_EXPECT_STATS:
@@ -382,6 +384,20 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         fprintf(out, " context=%u field=%u value=%llu", s->context, s->field, (unsigned long long)s->value);
         break;
     case WK_STEP_EXPECT_MULTIPASS: fprintf(out, " op=%s", wk_paging_op_words[s->op % 18]); break;
+    case WK_STEP_VA_MAP:
+        fprintf(out, " va=0x%llx alloc%u+0x%llx size=0x%llx%s", (unsigned long long)s->address, s->allocation,
+                (unsigned long long)s->offset, (unsigned long long)s->size, s->read_only ? " read-only" : "");
+        break;
+    case WK_STEP_VA_UNMAP:
+        fprintf(out, " va=0x%llx size=0x%llx", (unsigned long long)s->address, (unsigned long long)s->size);
+        break;
+    case WK_STEP_EXPECT_VA:
+        if (s->fault != WK_VA_FAULT_NONE)
+            fprintf(out, " va=0x%llx fault=%s", (unsigned long long)s->address, wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
+        else
+            fprintf(out, " va=0x%llx alloc%u+0x%llx size=0x%llx", (unsigned long long)s->address, s->allocation,
+                    (unsigned long long)s->offset, (unsigned long long)s->size);
+        break;
     default: dump_allocation_step(s, out); break;
     }
     if (s->expect_status != WK_OK)

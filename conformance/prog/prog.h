@@ -77,7 +77,10 @@ extern "C" {
     X(WK_STEP_EXPECT_GART, "expect_gart")                   \
     X(WK_STEP_EXPECT_CONTEXT_INFO, "expect_context_info")   \
     X(WK_STEP_PATCH, "patch")                               \
-    X(WK_STEP_EXPECT_MULTIPASS, "expect_multipass")
+    X(WK_STEP_EXPECT_MULTIPASS, "expect_multipass")         \
+    X(WK_STEP_VA_MAP, "va_map")                             \
+    X(WK_STEP_VA_UNMAP, "va_unmap")                         \
+    X(WK_STEP_EXPECT_VA, "expect_va")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -309,7 +312,23 @@ struct wk_step {
     /* cancel: the number of submissions expected cancelled */
     int has_count;
     uint32_t count;
+    /* va_map, va_unmap, expect_va (a GpuMmu driver's address space): the
+     * virtual address is `address`; va_map maps `size` bytes of
+     * `allocation` from `offset`, read-only when read_only; expect_va reads
+     * `size` bytes of the allocation from `offset` at `address` through the
+     * GPU's MMU, or expects `fault` there (enum wk_prog_va_fault). */
+    int read_only;
+    uint32_t fault;
 };
+
+/* What an expect_va step expects the GPU to meet at its address. */
+enum wk_prog_va_fault {
+    WK_VA_FAULT_NONE,            /* it reads the allocation's bytes */
+    WK_VA_FAULT_UNMAPPED,        /* a read faults VA_UNMAPPED */
+    WK_VA_FAULT_READ_ONLY,       /* a read works and a write faults VA_READ_ONLY */
+    WK_VA_FAULT_COUNT
+};
+#define WK_PROG_MAX_VA_COMPARE (64u << 10) /* bytes an expect_va compares */
 
 /* Negative cases: corrupt one answer on its way back (vidmm's rewriter). */
 struct wk_prog_rewrite {

@@ -328,6 +328,11 @@ static void walk_checks(struct io *io, struct wk_step *s)
     case WK_STEP_EXPECT_GART: f8(io, &s->allocation); break;
     case WK_STEP_EXPECT_CONTEXT_INFO: f8(io, &s->context); f8(io, &s->field); f64(io, &s->value); break;
     case WK_STEP_EXPECT_MULTIPASS: f8(io, &s->op); s->op %= PAGING_OPS; break;
+    case WK_STEP_EXPECT_VA:
+        f64(io, &s->address); f8(io, &s->fault); s->fault %= WK_VA_FAULT_COUNT;
+        f8(io, &s->allocation); f32(io, &off); f32(io, &size);
+        size = size > WK_PROG_MAX_VA_COMPARE ? WK_PROG_MAX_VA_COMPARE : size;
+        break;
     default: break;
     }
     s->offset = off;
@@ -371,6 +376,19 @@ static int walk_step(struct io *io, struct wk_step *s)
     case WK_STEP_HOLD: f64(io, &s->value); s->value %= 256; break;
     case WK_STEP_CANCEL: fint(io, &s->has_count); f8(io, &s->count); break;
     case WK_STEP_WAIT_IDLE: break;
+    case WK_STEP_VA_MAP: {
+        uint32_t size = (uint32_t)s->size;
+        f8(io, &s->allocation); f64(io, &s->address); f32(io, &off); f32(io, &size); fint(io, &s->read_only);
+        s->offset = off;
+        s->size = size;
+        break;
+    }
+    case WK_STEP_VA_UNMAP: {
+        uint32_t size = (uint32_t)s->size;
+        f64(io, &s->address); f32(io, &size);
+        s->size = size;
+        break;
+    }
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
     case WK_STEP_SPECIAL_LOCK_TRANSFER:
         f8(io, &s->allocation);

@@ -589,6 +589,36 @@ static wk_status do_touch(struct interp *x, const struct wk_step *s)
     return wk_vidmm_touch_physical(x->vm, seg, off, s->write);
 }
 
+/* The case's GPU virtual address space: made by its first va step (a
+ * driver that is not GpuMmu, or one the kit cannot drive, refuses it with
+ * WK_E_NOT_SUPPORTED: the case is a skip with the reason). */
+static wk_status va_space(struct interp *x, uint32_t *space)
+{
+    if (!x->va_space) {
+        wk_status st = wk_vidmm_va_create_space(x->vm, &x->va_space);
+        if (st != WK_OK)
+            return st;
+    }
+    *space = x->va_space;
+    return WK_OK;
+}
+
+static wk_status do_va(struct interp *x, const struct wk_step *s)
+{
+    uint32_t space;
+    wk_status st = va_space(x, &space);
+    if (st != WK_OK)
+        return st;
+    if (s->kind == WK_STEP_VA_UNMAP)
+        return wk_vidmm_va_unmap(x->vm, space, s->address, s->size);
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    struct wk_vidmm_allocation_state a;
+    if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &a) != WK_OK)
+        return WK_E_NOT_FOUND;
+    uint64_t size = s->size ? s->size : (a.size > s->offset ? a.size - s->offset : 0);
+    return wk_vidmm_va_map(x->vm, space, s->address, h, s->offset, size, s->read_only);
+}
+
 static wk_status act(struct interp *x, const struct wk_step *s)
 {
     uint32_t h;
@@ -626,6 +656,8 @@ static wk_status act(struct interp *x, const struct wk_step *s)
     case WK_STEP_HOLD: wk_vidmm_hold_submissions(x->vm, (uint32_t)s->value); return WK_OK;
     case WK_STEP_CANCEL: return wk_vidmm_cancel_held(x->vm, &x->last_cancelled);
     case WK_STEP_WAIT_IDLE: return wk_vidmm_wait_idle(x->vm);
+    case WK_STEP_VA_MAP:
+    case WK_STEP_VA_UNMAP: return do_va(x, s);
     default: return do_allocation_step(x, s);
     }
 }
@@ -1016,6 +1048,68 @@ static int data_failed(struct interp *x)
     return 0;
 }
 
+/* expect_va that faults: the GPU's access at the address must fault with
+ * this reason (a read for unmapped; for read_only a read that works, then
+ * a write of the same bytes). */
+static int check_va_fault(struct interp *x, const struct wk_step *s, uint32_t space)
+{
+    uint8_t b[4];
+    struct wk_mem_fault f;
+    memset(&f, 0, sizeof(f));
+    wk_status st = wk_vidmm_va_read(x->vm, space, s->address, b, sizeof(b), &f);
+    uint32_t want = WK_GPU_FAULT_VA_UNMAPPED;
+    struct wk_vidmm_gpummu_info mmu;
+    wk_vidmm_gpummu(x->vm, &mmu);
+    if (s->fault == WK_VA_FAULT_READ_ONLY && !mmu.caps.ReadOnlyMemorySupported) {
+        /* DXGK_PTE.ReadOnly is given only to a driver that honours it
+         * (wddm-gpummu-facts.md 1.3): a writable page is its right. */
+        x->r->checks[WK_CHECK_SEMANTIC].run--;
+        count_skip(x, WK_CHECK_SEMANTIC, "the driver does not set DXGK_GPUMMUCAPS.ReadOnlyMemorySupported: its "
+                                         "pages are never read-only");
+        return 1;
+    }
+    if (s->fault == WK_VA_FAULT_READ_ONLY) {
+        if (st != WK_OK)
+            return failf(x, "a readable read-only page", "a read at 0x%llx faults: %s",
+                         (unsigned long long)s->address, wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+        st = wk_vidmm_va_write(x->vm, space, s->address, b, sizeof(b), &f);
+        want = WK_GPU_FAULT_VA_READ_ONLY;
+    }
+    if (st == WK_E_GPU_FAULT && f.reason == want)
+        return 1;
+    return failf(x, wk_gpu_fault_name((enum wk_gpu_fault_reason)want), "the GPU's %s at 0x%llx %s%s",
+                 s->fault == WK_VA_FAULT_READ_ONLY ? "write" : "read", (unsigned long long)s->address,
+                 st == WK_OK ? "went through" : "faulted ", st == WK_OK ? "" : wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+}
+
+/* expect_va: what the GPU reads at the address through its MMU is the
+ * allocation's bytes there (the kit's own read of the allocation). */
+static int check_va(struct interp *x, const struct wk_step *s)
+{
+    if (!x->va_space)
+        return failf(x, "an address space", "no va_map step made one before this expect_va");
+    if (s->fault != WK_VA_FAULT_NONE)
+        return check_va_fault(x, s, x->va_space);
+    uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
+    if (h == NOT_FOUND)
+        return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);
+    static uint8_t via_gpu[WK_PROG_MAX_VA_COMPARE], own[WK_PROG_MAX_VA_COMPARE];
+    uint64_t n = s->size < sizeof(own) ? s->size : sizeof(own);
+    struct wk_mem_fault f;
+    memset(&f, 0, sizeof(f));
+    if (wk_vidmm_read(x->vm, h, s->offset, own, n) != WK_OK)
+        return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
+    if (wk_vidmm_va_read(x->vm, x->va_space, s->address, via_gpu, n, &f) != WK_OK)
+        return failf(x, "the allocation's bytes", "the GPU's read at 0x%llx faults at 0x%llx: %s",
+                     (unsigned long long)s->address, (unsigned long long)f.addr, wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+    for (uint64_t i = 0; i < n; i++)
+        if (via_gpu[i] != own[i])
+            return failf(x, "the allocation's bytes", "at 0x%llx the GPU reads 0x%02x, the allocation holds 0x%02x at +0x%llx",
+                         (unsigned long long)(s->address + i), via_gpu[i], own[i],
+                         (unsigned long long)(s->offset + i));
+    return 1;
+}
+
 /* 1 when the check holds; 0 with expected/seen filled. A check of a kind
  * left out holds, counted as skipped (its sub-checks with it). */
 static int check(struct interp *x, const struct wk_step *s)
@@ -1035,6 +1129,8 @@ static int check(struct interp *x, const struct wk_step *s)
         return check_context_info(x, s);
     if (s->kind == WK_STEP_EXPECT_MULTIPASS)
         return check_multipass(x, s);
+    if (s->kind == WK_STEP_EXPECT_VA)
+        return check_va(x, s);
     uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
     if (h == NOT_FOUND)
         return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);

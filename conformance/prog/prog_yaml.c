@@ -712,6 +712,19 @@ static void write_check(struct yw *w, const struct wk_step *s)
         kv_size(w, "value", s->value, 0, UINT32_MAX);
         break;
     case WK_STEP_EXPECT_MULTIPASS: kv(w, "op", "%s", wk_paging_op_words[s->op % 18]); break;
+    case WK_STEP_EXPECT_VA:
+        kv(w, "va", "0x%llx", (unsigned long long)s->address);
+        if (s->fault != WK_VA_FAULT_NONE) {
+            if (s->fault >= WK_VA_FAULT_COUNT)
+                problem(w, "step %d: expect_va fault %u has no name", w->step, s->fault);
+            kv(w, "fault", "%s", wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
+            break;
+        }
+        kv_ref(w, "allocation", OBJ_ALLOC, s->allocation);
+        if (s->offset)
+            kv_size(w, "offset", s->offset, 0, WK_PROG_MAX_ALLOCATION - 1);
+        kv_size(w, "size", s->size, 1, WK_PROG_MAX_VA_COMPARE);
+        break;
     default: problem(w, "step %d: a step kind (%u) the writer does not know", w->step, (unsigned)s->kind); break;
     }
 }
@@ -755,6 +768,20 @@ static void write_action(struct yw *w, const struct wk_step *s)
             problem(w, "step %d: cancel count %u is outside 0..256", w->step, s->count);
         break;
     case WK_STEP_WAIT_IDLE: break;
+    case WK_STEP_VA_MAP:
+        kv_ref(w, "allocation", OBJ_ALLOC, s->allocation);
+        kv(w, "va", "0x%llx", (unsigned long long)s->address);
+        if (s->offset)
+            kv_size(w, "offset", s->offset, 0, WK_PROG_MAX_ALLOCATION - 1);
+        if (s->size)
+            kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
+        if (s->read_only)
+            kv(w, "read_only", "true");
+        break;
+    case WK_STEP_VA_UNMAP:
+        kv(w, "va", "0x%llx", (unsigned long long)s->address);
+        kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
+        break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }
     kv_status(w, s);

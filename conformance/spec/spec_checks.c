@@ -74,6 +74,33 @@ const char *const wk_paging_op_words[] = { "transfer", "fill", "discard_content"
                                         "copy_page_table_entries", "notify_residency", "signal_monitored_fence",
                                         "map_aperture_segment2", NULL };
 
+const char *const wk_prog_va_fault_words[] = { "none", "unmapped", "read_only", NULL };
+
+/* expect_va: {va, allocation, offset, size}: the GPU reads, through its
+ * MMU, the allocation's bytes there; or {va, fault: unmapped | read_only}. */
+void spec_ld_expect_va(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_get_u64(c, a, "va", 0, UINT64_MAX, &s->address);
+    spec_get_word(c, a, "fault", wk_prog_va_fault_words, "none, unmapped or read_only", &s->fault);
+    const struct wk_ynode *alloc = wk_ymap_key(a, "allocation");
+    if (s->fault != WK_VA_FAULT_NONE) {
+        const char *other[] = { "allocation", "offset", "size" };
+        for (int i = 0; i < 3; i++)
+            if (wk_ymap_key(a, other[i]))
+                spec_error(c, wk_ymap_key(a, other[i]), "key '%s': only without a fault (what the GPU reads)",
+                           other[i]);
+        return;
+    }
+    if (!alloc) {
+        spec_error(c, a, "expect_va: key 'allocation' (what the GPU must read there) or key 'fault'");
+        return;
+    }
+    spec_use(c, a, a, "allocation", WK_OBJ_ALLOCATION, 0, &s->allocation);
+    spec_get_size(c, a, "offset", 0, WK_PROG_MAX_ALLOCATION - 1, &s->offset);
+    s->size = 4;
+    spec_get_size(c, a, "size", 1, WK_PROG_MAX_VA_COMPARE, &s->size);
+}
+
 /* A DDI named without "DxgkDdi" ("BuildPagingBuffer"); callbacks keep theirs. */
 int spec_get_ddi(struct wk_spec_ctx *c, const struct wk_ynode *map, const char *key, enum wk_ddi *out)
 {

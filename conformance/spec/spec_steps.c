@@ -378,6 +378,25 @@ static void ld_cancel(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk
         s->has_count = 1;
 }
 
+/* va_map: {allocation, va, offset, size, read_only}: pages of an
+ * allocation mapped in the case's GPU address space (size 0: the rest of
+ * the allocation from offset, sized when the step runs). */
+static void ld_va_map(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    ld_allocation(c, a, s);
+    spec_get_u64(c, a, "va", 0, UINT64_MAX, &s->address);
+    spec_get_size(c, a, "offset", 0, WK_PROG_MAX_ALLOCATION - 1, &s->offset);
+    spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
+    spec_get_bool(c, a, "read_only", &s->read_only);
+}
+
+/* va_unmap: {va, size}. */
+static void ld_va_unmap(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_get_u64(c, a, "va", 0, UINT64_MAX, &s->address);
+    spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
+}
+
 static void ld_nothing(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     (void)c, (void)a, (void)s;
@@ -445,6 +464,10 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_PATCH] = { K("context", "list", "patches", "start", "end", "patch_start", "patch_count", "dma", "status"),
                         K("end"), ld_patch },
     [WK_STEP_EXPECT_MULTIPASS] = { K("op"), K("op"), spec_ld_expect_multipass },
+    [WK_STEP_VA_MAP] = { K("allocation", "va", "offset", "size", "read_only", "status"), K("allocation", "va"),
+                         ld_va_map },
+    [WK_STEP_VA_UNMAP] = { K("va", "size", "status"), K("va", "size"), ld_va_unmap },
+    [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault"), K("va"), spec_ld_expect_va },
 };
 
 static int is_check(enum wk_step_kind k)

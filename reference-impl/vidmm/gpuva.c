@@ -574,6 +574,20 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
     return r == 0 ? WK_OK : WK_E_GPU_FAULT;
 }
 
+wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
+                            struct wk_mem_fault *fault)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    struct wk_mem_fault f;
+    memset(&f, 0, sizeof(f));
+    int r = wk_va_mem_ops()->store(wk_va_mem(s->gpu), va, buf, len, &f);
+    if (fault)
+        *fault = f;
+    return r == 0 ? WK_OK : WK_E_GPU_FAULT;
+}
+
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out)
 {
     struct va_space *s = space_get(vm, space);

@@ -444,8 +444,9 @@ void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out
  *     The mapping follows the allocation where it is now: a later eviction
  *     does not update it yet.
  *   unmap: the entries of [va, va + bytes) invalid, then FLUSH_TLB of it.
- *   read: the GPU reading va through its MMU and TLB: WK_E_GPU_FAULT with
- *     *fault (VA_UNMAPPED, VA_READ_ONLY, BAD_PTE) when it faults.
+ *   read, write: the GPU reading or writing va through its MMU and TLB:
+ *     WK_E_GPU_FAULT with *fault (VA_UNMAPPED, VA_READ_ONLY, BAD_PTE) when
+ *     it faults, nothing moved (the whole range is checked first).
  *   counters: the GPU's view of the space (walks, TLB hits, stale
  *     accesses, flushes).
  * wk_vidmm_reset and wk_vidmm_stop destroy every space (DestroyProcess).
@@ -457,6 +458,8 @@ wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint
 wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
 wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,
                            struct wk_mem_fault *fault);
+wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
+                            struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
 
 /* Whether the driver reported segment id as an aperture (0 for no such
