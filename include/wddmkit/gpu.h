@@ -821,7 +821,7 @@ void wk_va_counters(const struct wk_va_space *s, struct wk_va_counters *out);
 
 /*
  * The address spaces that run on a GPU: what its VA_FLUSH command flushes
- * (docs/gpu-model.md, "VA_FLUSH"). VA_FLUSH root start end drops the lines
+ * (docs/gpu-model.md, "GPU virtual addresses"). VA_FLUSH root start end drops the lines
  * of [start, end) (0, 0: every line) of each attached space whose root
  * (wk_va_space_set_root) is `root`; none matching is no fault, as a GPU
  * flushing a space no engine runs. The GPU holds the pointers only: a space

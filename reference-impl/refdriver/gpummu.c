@@ -6,12 +6,12 @@
  * The same miniport, which also tells the kernel that the kit's GPU has an
  * MMU (docs/wddm-gpummu-facts.md 1.4: VirtualAddressingSupported and
  * GpuMmuSupported), describes its page tables (GPUMMUCAPS, one
- * PAGETABLELEVELDESC per level: sections 1 and 2), keeps processes and
+ * PAGETABLELEVELDESC per level: its sections 1 and 2), keeps processes and
  * root tables (section 3) and writes page-table entries and TLB flushes in
- * paging buffers (UPDATE_PAGE_TABLE and FLUSH_TLB: 4.2, 4.3). Contexts still
+ * paging buffers (UPDATE_PAGE_TABLE and FLUSH_TLB: docs/wddm-gpummu-facts.md 4.2, 4.3). Contexts still
  * run physical-mode buffers through Render/Patch/SubmitCommand, as an
- * engine may (5.1 M4); SubmitCommandVirtual is not done yet, nor
- * GetRootPageTableSize, which only a 2-level tree is asked (3.1).
+ * engine may (docs/wddm-gpummu-facts.md 5.1 M4); SubmitCommandVirtual is not done yet, nor
+ * GetRootPageTableSize, which only a 2-level tree is asked (docs/wddm-gpummu-facts.md 3.1).
  *
  * Every number the driver reports of the tree comes from the kit's GPU's
  * own description (wk_gpu_mmu_geometry, gpu.h): three levels of 512
@@ -22,10 +22,11 @@
 #define RD_MAGIC_PROCESS 0x50644B57u   /* 'WKdP' */
 #define RD_PTE_BYTES 8u                /* the kit's GPU's entries (gpu.h) */
 /* DXGK_CREATEPROCESSFLAGS bits of WDDM 2.2 (the driver's version): System,
- * Gdi, VirtualMachine; bit 3 and up came later or are reserved (3.2). */
+ * Gdi, VirtualMachine; bit 3 and up came later or are reserved
+ * (docs/wddm-gpummu-facts.md 3.2). */
 #define RD_PROCESS_FLAGS_KNOWN 0x7u
 /* DXGK_UPDATEPAGETABLEFLAGS bits the driver takes: Repeat, InitialUpdate,
- * NotifyEviction (4.2); Use64KBPages names 64 KiB tables the GPU has not. */
+ * NotifyEviction (docs/wddm-gpummu-facts.md 4.2); Use64KBPages names 64 KiB tables the GPU has not. */
 #define RD_UPDATE_FLAGS_TAKEN 0x7u
 
 /* A process (DxgkDdiCreateProcess): nothing but its identity yet; the
@@ -46,7 +47,8 @@ static struct rd_process *rd_process_from(HANDLE h)
 /* Processes and root tables                                            */
 /* ------------------------------------------------------------------ */
 
-/* Only the WDDM 2.2 part of DXGKARG_CREATEPROCESS is read (32 bytes, 3.2):
+/* Only the WDDM 2.2 part of DXGKARG_CREATEPROCESS is read (32 bytes,
+ * docs/wddm-gpummu-facts.md 3.2):
  * the 2.4 fields are not there for a 2.2 driver. */
 static NTSTATUS wk_rd_create_process(const HANDLE hAdapter, DXGKARG_CREATEPROCESS *args)
 {
@@ -78,7 +80,7 @@ static NTSTATUS wk_rd_destroy_process(const HANDLE hAdapter, const HANDLE hKmdPr
     return STATUS_SUCCESS;
 }
 
-/* VOID: it cannot fail (3.1), so a handle that is not a context is traced
+/* VOID: it cannot fail (docs/wddm-gpummu-facts.md 3.1), so a handle that is not a context is traced
  * and ignored. The context is idle during the call; the root takes effect
  * when a virtual submission runs it (not done yet). */
 static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETROOTPAGETABLE *args)
@@ -99,7 +101,7 @@ void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
     init->DxgkDdiSetRootPageTable = wk_rd_set_root_page_table;
 }
 
-/* 1.4: VirtualAddressingSupported needs GpuMmuSupported or IoMmuSupported. */
+/* docs/wddm-gpummu-facts.md 1.4: VirtualAddressingSupported needs GpuMmuSupported or IoMmuSupported. */
 void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps)
 {
     caps->MemoryManagementCaps.VirtualAddressingSupported = 1;
@@ -135,9 +137,9 @@ static BOOLEAN input_ok(const DXGKARG_QUERYADAPTERINFO *q, UINT needed)
     return q->pInputData && q->InputDataSize >= needed;
 }
 
-/* 1.2, 1.3: ReadOnly is what the entries hold besides VALID; no 64 KiB,
+/* docs/wddm-gpummu-facts.md 1.2, 1.3: ReadOnly is what the entries hold besides VALID; no 64 KiB,
  * large, dual or zero entries. GPU_PHYSICAL: the tables are in local
- * memory, which rules CPU_VIRTUAL out (5.6 R2), and the paging buffers run
+ * memory, which rules CPU_VIRTUAL out (docs/wddm-gpummu-facts.md 5.6 R2), and the paging buffers run
  * with physical addresses. */
 static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
 {
@@ -154,14 +156,14 @@ static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
     caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
     caps->VirtualAddressBitCount = wk_mmu_va_bits(g);
     /* A leaf of 64 KiB entries covers the same range with 16 times fewer;
-     * its size must be a multiple of 4096 (1.2). */
+     * its size must be a multiple of 4096 (docs/wddm-gpummu-facts.md 1.2). */
     UINT leaf64k = table_bytes(g, 0) / 16;
     caps->LeafPageTableSizeFor64KPagesInBytes = (leaf64k + WK_GPU_PAGE_SIZE - 1) & ~(WK_GPU_PAGE_SIZE - 1);
     caps->PageTableLevelCount = g->levels;
     return STATUS_SUCCESS;
 }
 
-/* 2.1, 2.3: level 0 is the leaf. Every table is one page in the first
+/* docs/wddm-gpummu-facts.md 2.1, 2.3: level 0 is the leaf. Every table is one page in the first
  * memory segment, for ordinary processes and the paging process alike;
  * alignment 0 = the segment's page size. */
 static NTSTATUS query_level_desc(const struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
@@ -249,7 +251,7 @@ static BOOLEAN hw_entry(const struct rd_adapter *a, UINT level, const DXGK_PTE *
 }
 
 /* Entry i of the update: with Repeat only pPageTableEntries[0] is read
- * (4.2, 5.6 R4). */
+ * (docs/wddm-gpummu-facts.md 4.2, 5.6 R4). */
 static const DXGK_PTE *update_pte(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u, UINT i)
 {
     return u->Flags.Repeat ? &u->pPageTableEntries[0] : &u->pPageTableEntries[i];
@@ -283,7 +285,8 @@ static BOOLEAN update_ok(const struct rd_adapter *a, const DXGK_BUILDPAGINGBUFFE
     return TRUE;
 }
 
-/* pDmaBuffer NULL: the paging process's own tables at start (4.2), written
+/* pDmaBuffer NULL: the paging process's own tables at start (docs/wddm-gpummu-facts.md 4.2),
+ * written
  * now by the CPU through PageTableAddress.CpuVirtual; nothing emitted. */
 static NTSTATUS update_by_cpu(const struct rd_adapter *a, const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
 {
@@ -346,7 +349,7 @@ static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPA
     return STATUS_SUCCESS;
 }
 
-/* 4.3: one VA_FLUSH of the root's GPU address and the range (0, 0: all);
+/* docs/wddm-gpummu-facts.md 4.3: one VA_FLUSH of the root's GPU address and the range (0, 0: all);
  * no progress to keep, a full buffer repeats the call. */
 static NTSTATUS op_flush_tlb(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
 {
