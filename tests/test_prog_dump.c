@@ -189,7 +189,7 @@ static void test_kinds_of_check(void **state)
         if (k == WK_STEP_RENDER)
             want = WK_CHECK_ENCODER;
         else if (k == WK_STEP_EXPECT_BYTES || k == WK_STEP_EXPECT_PATTERN || k == WK_STEP_EXPECT_DIGEST ||
-                 k == WK_STEP_EXPECT_GART)
+                 k == WK_STEP_EXPECT_GART || k == WK_STEP_EXPECT_VA)
             want = WK_CHECK_SEMANTIC;
         else if (k == WK_STEP_EXPECT_CONTEXT_INFO || k == WK_STEP_EXPECT_STATS) /* stat 0: paging passes */
             want = WK_CHECK_CHOICE;

@@ -291,7 +291,7 @@ static void out_of_range(void **state)
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: disk, ddi: CreateDevice, nth: 1}}\n",
                 "t.yaml:5:28: case 't.a': adapter: fail: key 'what': expected what fails (one of: pool, create_context_allocation), saw 'disk'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevices, nth: 1}}\n",
-                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation), saw 'CreateDevices'");
+                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess), saw 'CreateDevices'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: AddDevice, nth: 1}}\n",
                 "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI a step calls (CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand), saw 'AddDevice'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevice}}\n",
@@ -567,11 +567,11 @@ static void step_shapes(void **state)
 {
     (void)state;
     EXPECT_ONLY(STEPS "      - fil: {pattern: 1}\n",
-                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, va_map, va_unmap, expect_va)");
+                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, va_map, va_unmap, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, expect_va)");
     EXPECT_ONLY(HEAD "    expect:\n      - expect_gart: {allocation: a}\n",
-                "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass)");
+                "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass, va)");
     EXPECT_ONLY(HEAD "    expect:\n      - wait_idle\n",
-                "t.yaml:6:9: case 't.a': unknown check 'wait_idle' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass)");
+                "t.yaml:6:9: case 't.a': unknown check 'wait_idle' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass, va)");
     EXPECT_ONLY(STEPS "      - wait_idle:\n          status: ok\n          extra: 1\n",
                 "t.yaml:8:11: case 't.a': step 0 (wait_idle): unknown key 'extra' (expected one of: status)");
     EXPECT_ONLY(STEPS "      - wait_idle:\n        status: ok\n",
@@ -587,7 +587,7 @@ static void step_shapes(void **state)
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, op: fill}\n",
                 "t.yaml:6:38: case 't.a': step 0 (expect_stats): key 'op': only with stat: paging_op");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: ddi_calls, ddi: DxgkDdiRender}\n",
-                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation), saw 'DxgkDdiRender'");
+                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess), saw 'DxgkDdiRender'");
 }
 
 static void render_forms(void **state)
@@ -795,12 +795,16 @@ static const char all_kinds_spec[] =
     "      - destroy_context: {context: context0}\n"
     "      - destroy_device: {device: device0, status: dead}\n"
     "      - patch: {end: 16, status: not_found}\n"
+    "      - va_map: {allocation: alloc0, va: 0x40000000, offset: 4KiB, size: 8KiB, read_only: true, status: not_supported}\n"
+    "      - va_unmap: {va: 0x40000000, size: 8KiB, status: not_supported}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
     "      - stats: {stat: paging_op, op: map_aperture_segment2}\n"
     "      - context_info: {context: context0, field: dma_buffer_private_data_size, value: 32}\n"
-    "      - multipass: {op: transfer}\n";
+    "      - multipass: {op: transfer}\n"
+    "      - va: {va: 0x40001000, allocation: alloc0, offset: 4KiB, size: 16}\n"
+    "      - va: {va: 0x40000000, fault: read_only}\n";
 
 static void every_kind_parses(void **state)
 {
@@ -839,13 +843,27 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[24].expect_status, WK_E_DEAD);
     assert_int_equal(s[25].patch->end, 16);
     assert_int_equal(s[25].expect_status, WK_E_NOT_FOUND);
-    assert_int_equal(s[26].value, 0x01020304);
-    assert_int_equal(s[26].offset, 4);
-    assert_int_equal(s[26].size, 12);
-    assert_false(s[27].expect_resident);
-    assert_int_equal(s[28].op, 17);
-    assert_int_equal(s[29].field, 4);
-    assert_int_equal(s[29].value, 32);
+    assert_int_equal(s[26].kind, WK_STEP_VA_MAP);
+    assert_int_equal(s[26].address, 0x40000000u);
+    assert_int_equal(s[26].offset, 0x1000);
+    assert_int_equal(s[26].size, 0x2000);
+    assert_true(s[26].read_only);
+    assert_int_equal(s[26].expect_status, WK_E_NOT_SUPPORTED);
+    assert_int_equal(s[27].kind, WK_STEP_VA_UNMAP);
+    assert_int_equal(s[27].size, 0x2000);
+    assert_int_equal(s[28].value, 0x01020304);
+    assert_int_equal(s[28].offset, 4);
+    assert_int_equal(s[28].size, 12);
+    assert_false(s[29].expect_resident);
+    assert_int_equal(s[30].op, 17);
+    assert_int_equal(s[31].field, 4);
+    assert_int_equal(s[31].value, 32);
+    assert_int_equal(s[33].kind, WK_STEP_EXPECT_VA);
+    assert_int_equal(s[33].address, 0x40001000u);
+    assert_int_equal(s[33].fault, WK_VA_FAULT_NONE);
+    assert_int_equal(s[33].offset, 0x1000);
+    assert_int_equal(s[33].size, 16);
+    assert_int_equal(s[34].fault, WK_VA_FAULT_READ_ONLY);
     unload(&l);
 }
 
@@ -975,7 +993,11 @@ static void smoke_specs_pass(void **state)
                           r.failed_step, r.expected, r.seen);
         assert_int_equal(r.verdict, WK_VERDICT_PASS);
     }
-    assert_int_equal(kinds, (1u << WK_STEP_KIND_COUNT) - 1); /* every step and check kind */
+    /* every step and check kind but GPU virtual addressing's, which need a
+     * GpuMmu driver: specs/gpu-va.yaml runs them on the reference driver's
+     * GpuMmu build (conform.gpummu_gpu_va) */
+    uint32_t gpu_va = (1u << WK_STEP_VA_MAP) | (1u << WK_STEP_VA_UNMAP) | (1u << WK_STEP_EXPECT_VA);
+    assert_int_equal(kinds | gpu_va, (1u << WK_STEP_KIND_COUNT) - 1);
     assert_int_equal(negative, 2);
     /* the checks bite: a wrong digest fails */
     struct wk_prog *p = (struct wk_prog *)wk_spec_find(&set, "smoke.fill-evict-relocate");
