@@ -3,7 +3,7 @@
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
 #   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12
-#   SPEND_BUDGET
+#   SPEND_BUDGET GPUMMU MMU_MISREAD MMU_HALF REFDRIVER_GPUMMU
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -22,6 +22,7 @@ specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
+gpummu=${23} mmu_misread=${24} mmu_half=${25} refdriver_gpummu=${26}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -119,6 +120,19 @@ expect conform.faults 1 "PAGING-GPU-001: .*: the paging buffer faulted on the GP
 expect conform.spend_budget 0 "a limit of the kit: the DMA buffer .* ran past the kit's budget for one buffer" \
     "$wddmkit" conform --umd kit --binding "$spend_budget" --filter 'render.fill-*' "$specs/render.yaml"
 grep -q "GPU-001" "$out" && { fail "conform.spend_budget: a GPU rule blamed the driver:"; sed 's/^/    /' "$out"; }
+# GPU virtual addressing through a binding: the kit reads the GpuMmu
+# driver's entries as the binding's hardware reads them (processor.h
+# mmu_geometry, mmu_decode), and judges them by that reading.
+expect check.mmu_half 2 "binding refused: .*: its processor gives mmu_geometry without mmu_decode \(both or neither\)" \
+    "$wddmkit" driver check "$refdriver" --binding "$mmu_half"
+expect check.gpummu 0 "processor \(address decoding, a GPU MMU of 3 levels, 39 address bits\)" \
+    "$wddmkit" driver check "$refdriver" --binding "$gpummu"
+expect conform.gpummu 0 "12 of 12 cases in [0-9.]+ s: 12 pass" \
+    "$wddmkit" conform --profile reference --binding "$gpummu" --driver "$refdriver_gpummu" "$specs/gpu-va.yaml"
+expect conform.gpummu_misread 1 "PAGING-UPDATEPT-001" \
+    "$wddmkit" conform --binding "$mmu_misread" --driver "$refdriver_gpummu" --filter 'gpu-va.map-read' "$specs/gpu-va.yaml"
+expect conform.gpummu_no_mmu 0 "no GPU virtual address space: the hardware binding says nothing of its GPU's MMU" \
+    "$wddmkit" conform --binding "$good" --driver "$refdriver_gpummu" --filter 'gpu-va.map-read' "$specs/gpu-va.yaml"
 expect disasm.binding 0 "^0x0004: TESTOP 0x02$" "$wddmkit" gpu disasm --binding "$faults" "$here/bindings/specs/four_words.bin"
 expect disasm.no_disasm 2 "binding 'test' .* has no disassembler" "$wddmkit" gpu disasm --binding "$good" "$here/bindings/specs/four_words.bin"
 

@@ -105,7 +105,7 @@ static int toy_exec(void *self, const struct wk_exec *x, struct wk_exec_fault *f
     return 0;
 }
 
-static const struct wk_processor_ops toy = { sizeof(struct wk_processor_ops), 0, toy_exec, NULL, NULL };
+static const struct wk_processor_ops toy = { .size = sizeof(struct wk_processor_ops), .exec = toy_exec };
 
 struct toy_buf {
     uint8_t bytes[64 * TOY_RECORD];
@@ -286,7 +286,7 @@ static void test_misbehaving_processor(void **state)
     add(&t, TOY_FAULT, WK_FAULT_OPERAND, TOY_RECORD, 0, 0); /* offset at the end: outside */
     assert_true(expect_misbehaved(gpu, &t, WK_EXEC_MISBEHAVED_RESULT));
     /* Arguments. */
-    const struct wk_processor_ops none = { sizeof(struct wk_processor_ops), 0, NULL, NULL, NULL };
+    const struct wk_processor_ops none = { .size = sizeof(struct wk_processor_ops) };
     assert_true(expect_status(wk_gpu_exec_processor(gpu, &none, NULL, 0, 0, 4, t.bytes, 0, 0, NULL, NULL),
                               WK_E_INVALID_ARGUMENT));
     assert_true(expect_status(wk_gpu_exec_processor(gpu, &toy, NULL, 0, 8, 4, t.bytes, 0, 0, NULL, NULL),

@@ -43,8 +43,9 @@ static int exec_kit_format(void *self, const struct wk_exec *x, struct wk_exec_f
     return wk_test_kit_format_exec(x, fault);
 }
 
-static const struct wk_processor_ops kit_processor = { sizeof(struct wk_processor_ops), 0, exec_kit_format,
-                                                       wk_test_kit_format_read_address, NULL };
+static const struct wk_processor_ops kit_processor = { .size = sizeof(struct wk_processor_ops),
+                                                       .exec = exec_kit_format,
+                                                       .read_address = wk_test_kit_format_read_address };
 
 static const struct wk_binding *cpu_view_binding(void)
 {

@@ -918,7 +918,7 @@ static struct {
     unsigned edit;            /* enum below */
 } G;
 enum { G_NONE, G_CAPS_ONLY, G_LEVEL_COUNT, G_LEAF64K, G_UPDATE_MODE, G_RESERVED, G_LEVEL_SIZE, G_LEVEL_SEGMENT,
-       G_LEVEL_STATUS, G_SYSMEM_BIG };
+       G_LEVEL_STATUS, G_SYSMEM_BIG, G_NOT_THE_GPUS };
 
 static void gpummu_caps_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
 {
@@ -963,6 +963,10 @@ static void gpummu_level_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
     }
     if (G.edit == G_LEVEL_STATUS)
         *w->status = STATUS_NOT_SUPPORTED;
+    if (G.edit == G_NOT_THE_GPUS) { /* 1024 entries of 8 bytes: lawful, and not the kit's GPU's level */
+        d->PageTableIndexBitCount = 10;
+        d->PageTableSizeInBytes = 8192;
+    }
 }
 
 static void rw_gpummu(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
@@ -1002,6 +1006,7 @@ GPUMMU_REWRITER(rw_gpummu_level_size, G_LEVEL_SIZE)
 GPUMMU_REWRITER(rw_gpummu_level_segment, G_LEVEL_SEGMENT)
 GPUMMU_REWRITER(rw_gpummu_sysmem_big, G_SYSMEM_BIG)
 GPUMMU_REWRITER(rw_gpummu_correct, G_NONE)
+GPUMMU_REWRITER(rw_gpummu_not_the_gpus, G_NOT_THE_GPUS)
 
 /* What a driver that writes nothing for one paging operation does: the
  * bytes its call wrote taken back (pDmaBuffer and DmaSize as the kit handed
@@ -1749,6 +1754,7 @@ static const struct rule_case cases[] = {
     RW("GPUMMU-QUERY-001", sc_start, rw_gpummu_refused),
     RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_level_count),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_size),
+    RW("GPUMMU-HW-001", sc_start, rw_gpummu_not_the_gpus),
     { "PAGING-UPDATEPT-001", sc_gpu_va, rw_updatept_nothing, MUT_NONE, CASE_GPUMMU },
     { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
     /* Paging */
@@ -1863,8 +1869,9 @@ static int binding_exec(void *self, const struct wk_exec *x, struct wk_exec_faul
     return wk_test_kit_format_exec(x, fault);
 }
 
-static const struct wk_processor_ops binding_processor = { sizeof(struct wk_processor_ops), 0, binding_exec,
-                                                           wk_test_kit_format_read_address, NULL };
+static const struct wk_processor_ops binding_processor = { .size = sizeof(struct wk_processor_ops),
+                                                           .exec = binding_exec,
+                                                           .read_address = wk_test_kit_format_read_address };
 
 /* The reference adapter's memory, and the processor above. */
 static const struct wk_binding *binding_of_case(void)

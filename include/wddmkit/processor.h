@@ -280,6 +280,15 @@ struct wk_exec {
  *     address the hardware decodes": RENDER-PREPATCH-001, PATCH-VALUE-001);
  *     slot_bytes (out) the bytes it spans, 1 to 16.
  *   fault_text: a fault in the processor's words ("PKT3 type 9 unknown").
+ *   mmu_geometry, mmu_decode (appended; both or neither): a GPU with an
+ *     MMU (WDDM 2.0's GpuMmu model) says its page-table tree, level 0 the
+ *     leaf (the levels its driver must report in DXGK_PAGE_TABLE_LEVEL_DESC),
+ *     and how it reads one entry (wk_mmu_decode_fn, self the binding's
+ *     object). With them the kit drives a GpuMmu driver's page tables on
+ *     this GPU and judges every entry it writes by this reading (docs/
+ *     drivers-for-other-hardware.md, "GPU virtual addressing"); without
+ *     them those cases are skips. mmu_decode is the hardware's reading: a
+ *     pure function of the entry's bytes, as exec is deterministic.
  */
 struct wk_processor_ops {
     uint32_t size;
@@ -288,6 +297,8 @@ struct wk_processor_ops {
     int (*read_address)(void *self, const uint8_t *dma, uint64_t len, uint64_t offset,
                         uint64_t *address, uint32_t *slot_bytes);
     void (*fault_text)(void *self, const struct wk_exec_fault *f, char *buf, size_t size);
+    const struct wk_mmu_geometry *mmu_geometry;
+    wk_mmu_decode_fn *mmu_decode;
 };
 
 /* The name of a fault class ("MEMORY"); "?" outside the enum. */

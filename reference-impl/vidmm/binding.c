@@ -16,6 +16,7 @@
  * lock per adapter serialises them, as binding.h promises.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,35 @@ int binding_write32(struct wk_vidmm *vm, uint32_t bar, uint64_t offset, uint32_t
     unlock(vm);
     vm->irq_ignored = 0; /* a register write may have started work or re-armed the line */
     return crashed == WK_OK ? 0 : -1;
+}
+
+const struct wk_mmu_geometry *binding_mmu_geometry(const struct wk_vidmm *vm)
+{
+    if (!binding_executes(vm))
+        return NULL;
+    const struct wk_processor_ops *p = vm->binding->processor;
+    if (p->size < offsetof(struct wk_processor_ops, mmu_decode) + sizeof(p->mmu_decode) || !p->mmu_decode)
+        return NULL;
+    return p->mmu_geometry; /* both or neither (binding_load.c) */
+}
+
+int binding_mmu_decode(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
+                       struct wk_mmu_entry *out)
+{
+    struct wk_vidmm *vm = self;
+    if (vm->dead || !binding_mmu_geometry(vm))
+        return -1;
+    wk_mmu_decode_fn *decode = vm->binding->processor->mmu_decode;
+    /* Inside the binding's own call (its processor walking through the
+     * kit's memory): already in its frame, under its lock. */
+    if (vm->bind_held && pthread_equal(vm->bind_holder, pthread_self()))
+        return decode(self_of(vm), level, entry, entry_bytes, out);
+    int got = -1;
+    wk_status crashed;
+    lock(vm);
+    BIND_CALL(vm, "processor.mmu_decode", crashed, got = decode(self_of(vm), level, entry, entry_bytes, out));
+    unlock(vm);
+    return crashed == WK_OK ? got : -1;
 }
 
 int patch_slot_address(struct wk_vidmm *vm, const uint8_t *dma, uint64_t len, uint64_t offset, uint64_t *address,

@@ -24,6 +24,7 @@
  * table whose `size` is smaller lacks some of them. */
 #define BINDING_V1_SIZE (offsetof(struct wk_binding, disasm) + sizeof(void *))
 #define PROCESSOR_V1_SIZE (offsetof(struct wk_processor_ops, fault_text) + sizeof(void *))
+#define PROCESSOR_MMU_SIZE (offsetof(struct wk_processor_ops, mmu_decode) + sizeof(void *))
 #define ENCODER_V1_SIZE (offsetof(struct wk_encoder_ops, allocation) + sizeof(void *))
 #define REGISTERS_V1_SIZE (offsetof(struct wk_registers_ops, irq_pending) + sizeof(void *))
 #define DISASM_V1_SIZE (offsetof(struct wk_disasm_ops, list) + sizeof(void *))
@@ -85,6 +86,21 @@ static int check_bars(const struct wk_binding *b, char *why, size_t cap)
     return 0;
 }
 
+/* A processor's MMU (processor.h: mmu_geometry and mmu_decode, both or
+ * neither), and a tree the kit can walk. */
+static int check_mmu(const struct wk_processor_ops *p, char *why, size_t cap)
+{
+    if (p->size < PROCESSOR_MMU_SIZE || (!p->mmu_geometry && !p->mmu_decode))
+        return 0;
+    if (!p->mmu_geometry || !p->mmu_decode)
+        return refuse(why, cap, "its processor gives mmu_%s without mmu_%s (both or neither)",
+                      p->mmu_geometry ? "geometry" : "decode", p->mmu_geometry ? "decode" : "geometry");
+    char bad[160];
+    if (wk_mmu_check_geometry(p->mmu_geometry, bad, sizeof(bad)) != WK_OK)
+        return refuse(why, cap, "its processor's mmu_geometry: %s", bad);
+    return 0;
+}
+
 /* Each part present has the members it needs. */
 static int check_parts(const struct wk_binding *b, char *why, size_t cap)
 {
@@ -93,6 +109,8 @@ static int check_parts(const struct wk_binding *b, char *why, size_t cap)
             return refuse(why, cap, "its processor table (size %u) has no exec", b->processor->size);
         if (!b->memory)
             return refuse(why, cap, "it has a processor but no memory layout");
+        if (check_mmu(b->processor, why, cap) != 0)
+            return -1;
     }
     if (b->encoder && (b->encoder->size < ENCODER_V1_SIZE || (!b->encoder->render && !b->encoder->allocation)))
         return refuse(why, cap, "its encoder table (size %u) has neither render nor allocation", b->encoder->size);
@@ -215,9 +233,16 @@ void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap
                (unsigned long long)b->memory->sysmem_pages);
     else
         append(buf, cap, &at, "no memory layout");
-    if (b->processor)
-        append(buf, cap, &at, ", processor%s%s", b->processor->read_address ? " (address decoding" : " (no address decoding",
-               b->processor->fault_text ? ", fault text)" : ")");
+    if (b->processor) {
+        const struct wk_processor_ops *p = b->processor;
+        int mmu = p->size >= PROCESSOR_MMU_SIZE && p->mmu_geometry;
+        append(buf, cap, &at, ", processor%s%s", p->read_address ? " (address decoding" : " (no address decoding",
+               p->fault_text ? ", fault text" : "");
+        if (mmu)
+            append(buf, cap, &at, ", a GPU MMU of %u levels, %u address bits", p->mmu_geometry->levels,
+                   wk_mmu_va_bits(p->mmu_geometry));
+        append(buf, cap, &at, ")");
+    }
     if (b->encoder)
         describe_encoder(b->encoder, buf, cap, &at);
     if (b->registers)

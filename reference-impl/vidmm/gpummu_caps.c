@@ -130,6 +130,42 @@ static int model_level(struct wk_vidmm *vm, UINT index, const DXGK_PAGE_TABLE_LE
     return 1;
 }
 
+/* The GPU's own tree: the kit's GPU's, a binding's (processor.h
+ * mmu_geometry), or NULL when nothing executes the driver's buffers or
+ * the binding does not say. */
+static const struct wk_mmu_geometry *hardware_geometry(const struct wk_vidmm *vm)
+{
+    if (vm->cfg.no_model)
+        return NULL;
+    return vm->binding ? binding_mmu_geometry(vm) : wk_gpu_mmu_geometry();
+}
+
+/* GPUMMU-HW-001: the levels the driver reported are its GPU's. A driver
+ * that describes other tables than its hardware walks makes the kernel
+ * place and size tables the GPU reads otherwise (wddm-gpummu-facts.md
+ * 2.3: each descriptor is one level of the GPU's page tables). */
+static int same_as_hardware(struct wk_vidmm *vm, const struct wk_mmu_geometry *hw)
+{
+    const struct wk_mmu_geometry *g = &vm->mmu.geometry;
+    int same = g->levels == hw->levels;
+    for (uint32_t l = 0; same && l < g->levels; l++)
+        same = g->level[l].index_bits == hw->level[l].index_bits && g->level[l].entry_bytes == hw->level[l].entry_bytes;
+    if (same)
+        return 1;
+    char want[96] = "", got[96] = "";
+    size_t w = 0, r = 0;
+    for (uint32_t l = 0; l < hw->levels && w < sizeof(want); l++)
+        w += (size_t)snprintf(want + w, sizeof(want) - w, "%s%u x %u B", l ? ", " : "", 1u << hw->level[l].index_bits,
+                              hw->level[l].entry_bytes);
+    for (uint32_t l = 0; l < g->levels && r < sizeof(got); l++)
+        r += (size_t)snprintf(got + r, sizeof(got) - r, "%s%u x %u B", l ? ", " : "", 1u << g->level[l].index_bits,
+                              g->level[l].entry_bytes);
+    violate(vm, R_GPUMMU_HW, WK_DDI_QUERY_ADAPTER_INFO,
+            "the driver reports %u page-table levels (leaf first: %s entries) where its GPU walks %u (%s)", g->levels,
+            got, hw->levels, want);
+    return 0;
+}
+
 /* The tree from the answers, when the kit can walk it. */
 static void model_geometry(struct wk_vidmm *vm)
 {
@@ -149,6 +185,11 @@ static void model_geometry(struct wk_vidmm *vm)
     char why[160];
     if (wk_mmu_check_geometry(&vm->mmu.geometry, why, sizeof(why)) != WK_OK) {
         snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the kit cannot walk the levels: %s", why);
+        return;
+    }
+    const struct wk_mmu_geometry *hw = hardware_geometry(vm);
+    if (hw && !same_as_hardware(vm, hw)) {
+        snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the levels the driver reports are not its GPU's (GPUMMU-HW-001)");
         return;
     }
     uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);

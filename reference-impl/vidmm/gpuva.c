@@ -23,8 +23,9 @@
  * invalid, then linked into its parent) and writes the leaf entries;
  * unmapping writes them invalid and flushes the range.
  *
- * Limits of the kit, said and never blamed: the kit's GPU only (a binding
- * says nothing yet of how its entries read), tables in a memory segment
+ * Whose reading: the kit's GPU's (wk_gpu_mmu_decode), or a hardware
+ * binding's (processor.h mmu_decode; a binding without one: the cases are
+ * skips). Limits of the kit, said and never blamed: tables in a memory segment
  * only (PageTableSegmentId 0, system memory, not yet), PageTableUpdateMode
  * GPU_PHYSICAL only (CPU_VIRTUAL needs a CPU view of the table, GPU_VIRTUAL
  * the paging process's own space), a mapped allocation must stay where it
@@ -60,9 +61,11 @@ static const char *gpuva_unavailable(const struct wk_vidmm *vm)
         return "the driver's GpuMmu answers broke the rules (GPUMMU-*)";
     if (!vm->mmu.modelled)
         return vm->mmu.why;
-    if (vm->binding || vm->cfg.no_model)
-        return "a limit of the kit: it reads page-table entries of its own GPU only (a binding does not say yet "
-               "how its entries read)";
+    if (vm->cfg.no_model)
+        return "nothing executes the driver's buffers (--gpu none): no GPU reads its page tables";
+    if (vm->binding && !binding_mmu_geometry(vm))
+        return "the hardware binding says nothing of its GPU's MMU (wk_processor_ops.mmu_geometry and mmu_decode, "
+               "processor.h): no GPU reads the driver's page tables";
     if (vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL)
         return "a limit of the kit: it writes page tables in the GPU_PHYSICAL update mode only (CPU_VIRTUAL needs "
                "a CPU view of each table, GPU_VIRTUAL the paging process's address space)";
@@ -82,6 +85,13 @@ static const char *gpuva_unavailable(const struct wk_vidmm *vm)
 static uint64_t table_gpu_address(const struct wk_vidmm *vm, const struct va_table *t)
 {
     return vm->seg[t->segment].base + t->offset;
+}
+
+/* The hardware's reading of one entry: the binding's, or the kit's GPU's. */
+static wk_mmu_decode_fn *hw_decode(struct wk_vidmm *vm, void **self)
+{
+    *self = vm->binding ? (void *)vm : NULL;
+    return vm->binding ? binding_mmu_decode : wk_gpu_mmu_decode;
 }
 
 static uint32_t entry_bytes(const struct wk_vidmm *vm, uint32_t level)
@@ -213,8 +223,9 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct update *u)
         uint8_t raw[16];
         uint64_t at = table_gpu_address(vm, t) + (uint64_t)(u->start + i) * eb;
         struct wk_mmu_entry got;
-        int readable = wk_gpu_read(vm->gpu, at, raw, eb) == WK_OK &&
-                       wk_gpu_mmu_decode(NULL, t->level, raw, eb, &got) == 0;
+        void *self;
+        wk_mmu_decode_fn *decode = hw_decode(vm, &self);
+        int readable = wk_gpu_read(vm->gpu, at, raw, eb) == WK_OK && decode(self, t->level, raw, eb, &got) == 0;
         uint32_t want_ro = t->level == 0 && p->ReadOnly;
         if (readable && got.valid == p->Valid &&
             (!p->Valid || (got.address == pte_address(vm, p) && (t->level != 0 || got.read_only == want_ro))))
@@ -331,8 +342,10 @@ static void destroy_process(struct wk_vidmm *vm, HANDLE kmd)
 
 static wk_status gpu_view(struct wk_vidmm *vm, struct va_space *s)
 {
-    struct wk_va_space_config c = { wk_gpu_mem(vm->gpu), wk_gpu_mem_ops(), &vm->mmu.geometry, wk_gpu_mmu_decode,
-                                    NULL, table_gpu_address(vm, &vm->va->table[s->root]) };
+    void *self;
+    wk_mmu_decode_fn *decode = hw_decode(vm, &self);
+    struct wk_va_space_config c = { wk_gpu_mem(vm->gpu), wk_gpu_mem_ops(), &vm->mmu.geometry, decode, self,
+                                    table_gpu_address(vm, &vm->va->table[s->root]) };
     char why[160];
     if (wk_va_space_create(&c, &s->gpu, why, sizeof(why)) != WK_OK)
         return fail(vm, WK_E_NO_MEMORY, "the GPU's view of the address space: %s", why);

@@ -1163,6 +1163,13 @@ static inline int binding_executes(const struct wk_vidmm *vm)
     return vm->binding && vm->bself != NULL ? 1 : 0;
 }
 int binding_has_registers(const struct wk_vidmm *vm);
+/* The binding's GPU MMU (processor.h mmu_geometry, mmu_decode): the tree,
+ * NULL when the binding gives none (or does not execute); and its reading
+ * of one entry as a wk_mmu_decode_fn whose self is the adapter, called in
+ * a binding frame (a crash there is the binding's: -1, adapter dead). */
+const struct wk_mmu_geometry *binding_mmu_geometry(const struct wk_vidmm *vm);
+int binding_mmu_decode(void *vm, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
+                       struct wk_mmu_entry *out);
 /* Runs [start, end) of the buffer at buffer_addr on the binding's processor:
  * WK_OK (ran to its end), WK_E_GPU_FAULT (*fault, logged in the memory
  * system's fault log), WK_E_BINDING (the binding failed: BIND-* recorded,

@@ -36,6 +36,14 @@
  *                     request, whose format's checks then run;
  *   TB_SLOT5          TB_GOOD whose patch slots are 5 bytes at any offset
  *   TB_SLOT12         the same with 12-byte slots (an address and 4 bytes of flags)
+ *   TB_GPUMMU         TB_GOOD whose processor also says its GPU's MMU:
+ *                     the kit's GPU's tree and entry reading (processor.h
+ *                     mmu_geometry, mmu_decode), so a GpuMmu driver's page
+ *                     tables are judged through the binding path;
+ *   TB_MMU_MISREAD    TB_GPUMMU whose hardware reads every leaf entry one
+ *                     page on: the reference driver's entries then do not
+ *                     say what the hardware reads (PAGING-UPDATEPT-001);
+ *   TB_MMU_HALF       a geometry without an entry reader: refused;
  *   TB_SPEND_BUDGET   TB_GOOD, but every render buffer spends the kit's
  *                     whole budget and stops with a BUDGET fault, as
  *                     processor.h asks: a limit of the kit's, never the
@@ -55,7 +63,8 @@
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
     defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
-    defined(TB_SLOT5) || defined(TB_SLOT12) || defined(TB_SPEND_BUDGET)
+    defined(TB_SLOT5) || defined(TB_SLOT12) || defined(TB_SPEND_BUDGET) || defined(TB_GPUMMU) ||            \
+    defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
 #define TB_RUNS 1
 #endif
 
@@ -178,12 +187,36 @@ static int read_address(void *self, const uint8_t *dma, uint64_t len, uint64_t o
 #define TB_READ_ADDRESS wk_test_kit_format_read_address
 #endif
 
-static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, run, TB_READ_ADDRESS,
-                                                   TB_FAULT_TEXT };
+#if defined(TB_GPUMMU) || defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
+/* The kit's GPU's MMU (docs/gpu-model.md, "GPU virtual addresses"): 3
+ * levels of 512 eight-byte entries over 4 KiB pages. */
+static const struct wk_mmu_geometry mmu_tree = { 3, 12, { { 9, 8 }, { 9, 8 }, { 9, 8 } } };
+#endif
+#if defined(TB_GPUMMU) || defined(TB_MMU_MISREAD)
+static int mmu_read(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes, struct wk_mmu_entry *out)
+{
+    (void)self;
+    int got = wk_gpu_mmu_decode(NULL, level, entry, entry_bytes, out);
+#ifdef TB_MMU_MISREAD
+    if (got == 0 && out->valid && level == 0)
+        out->address += 0x1000;
+#endif
+    return got;
+}
+#define TB_MMU .mmu_geometry = &mmu_tree, .mmu_decode = mmu_read
+#elif defined(TB_MMU_HALF)
+#define TB_MMU .mmu_geometry = &mmu_tree
+#else
+#define TB_MMU .reserved = 0
+#endif
+
+static const struct wk_processor_ops processor = { .size = sizeof(struct wk_processor_ops), .exec = run,
+                                                   .read_address = TB_READ_ADDRESS, .fault_text = TB_FAULT_TEXT,
+                                                   TB_MMU };
 #endif
 
 #if defined(TB_NO_EXEC)
-static const struct wk_processor_ops processor = { sizeof(struct wk_processor_ops), 0, NULL, NULL, NULL };
+static const struct wk_processor_ops processor = { .size = sizeof(struct wk_processor_ops) };
 #define TB_PROCESSOR &processor
 #elif defined(TB_RUNS)
 #define TB_PROCESSOR &processor
