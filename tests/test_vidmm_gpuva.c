@@ -186,6 +186,54 @@ static void test_reset_destroys_spaces(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A mapping follows its allocation: evicted (its system pages, while the
+ * segment place it left holds another allocation's bytes), paged in again,
+ * relocated; each move flushed, so the GPU never reads the old place. */
+static void test_mapping_follows_its_allocation(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x2000, 0xAAAAAAAAu);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0xAAAAAAAAu);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    uint32_t b = filled(f, 0x2000, 0xBBBBBBBBu); /* where a was, most likely */
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0xAAAAAAAAu);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0xAAAAAAAAu);
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, VT_SEG2));
+    VT_OK(f->vm, wk_vidmm_fill(f->vm, b, 0xCCCCCCCCu));
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0xAAAAAAAAu);
+    struct wk_va_counters c;
+    VT_OK(f->vm, wk_vidmm_va_counters(f->vm, s, &c));
+    assert_int_equal(c.stale_accesses, 0);
+    assert_true(c.flushes >= 3);
+    assert_true(expect_no_violations(f->vm));
+}
+
+/* A destroyed allocation is reached by no GPU virtual address; a range
+ * mapped again to another allocation reads the new one at once. */
+static void test_destroy_and_remap(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x1000, 0x11111111u), b = filled(f, 0x1000, 0x22222222u);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x1000, 0));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 2 * GIB, a, 0, 0x1000, 0));
+    assert_int_equal(read32(f, s, GIB), 0x11111111u);
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, b, 0, 0x1000, 0)); /* over a's, without an unmap */
+    assert_int_equal(read32(f, s, GIB), 0x22222222u);
+    assert_int_equal(read32(f, s, 2 * GIB), 0x11111111u);
+    VT_OK(f->vm, wk_vidmm_destroy_allocation(f->vm, a));
+    assert_int_equal(read_fault(f, s, 2 * GIB), WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(read32(f, s, GIB), 0x22222222u);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* ------------------------------------------------------------------ */
 /* Planted bugs: the last entry an UPDATE_PAGE_TABLE wrote, changed       */
 /* ------------------------------------------------------------------ */
@@ -257,6 +305,8 @@ int main(void)
         VT_TEST(test_bad_requests_refused),
         VT_TEST(test_not_a_gpummu_driver),
         VT_TEST(test_reset_destroys_spaces),
+        VT_TEST(test_mapping_follows_its_allocation),
+        VT_TEST(test_destroy_and_remap),
         VT_TEST(test_planted_wrong_page),
         VT_TEST(test_planted_read_only_lost),
         VT_TEST(test_planted_wrong_table),

@@ -28,8 +28,8 @@
  * skips). Limits of the kit, said and never blamed: tables in a memory segment
  * only (PageTableSegmentId 0, system memory, not yet), PageTableUpdateMode
  * GPU_PHYSICAL only (CPU_VIRTUAL needs a CPU view of the table, GPU_VIRTUAL
- * the paging process's own space), a mapped allocation must stay where it
- * was mapped (eviction does not follow mappings yet).
+ * the paging process's own space). A mapping follows its allocation
+ * (gpuva_follow, gpuva_forget: residency.c calls them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,35 +483,37 @@ static wk_status range_check(struct wk_vidmm *vm, struct va_space **s, uint32_t 
     return WK_OK;
 }
 
-wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t allocation, uint64_t offset,
-                          uint64_t bytes, int read_only)
+/* Whether the allocation has pages to map: resident in a memory segment,
+ * or pages in system memory (evicted, or behind an aperture). */
+static int has_pages(const struct wk_vidmm *vm, const struct allocation *a)
 {
-    struct va_space *s;
-    wk_status st = range_check(vm, &s, space, va, bytes);
-    if (st != WK_OK)
-        return st;
-    struct allocation *a = allocation_get(vm, allocation);
-    if (!a)
-        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
-    if ((offset & (WK_GPU_PAGE_SIZE - 1)) || offset + bytes > a->size || offset + bytes < offset)
-        return fail(vm, WK_E_INVALID_ARGUMENT, "bytes 0x%llx + 0x%llx are not whole pages of allocation %u",
-                    (unsigned long long)offset, (unsigned long long)bytes, allocation);
-    if (!(a->resident && !vm->seg[a->segment].aperture) && !a->pfns)
-        return fail(vm, WK_E_STATE, "allocation %u has no memory to map yet: page it in first", allocation);
+    return (a->resident && !vm->seg[a->segment].aperture) || a->pfns;
+}
+
+/* The leaf entries of [va, va + bytes): the allocation's pages from
+ * `offset` (a NULL allocation, or one without pages: invalid), one
+ * UPDATE_PAGE_TABLE per leaf table the range crosses. */
+static wk_status write_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
+                              const struct allocation *a, uint64_t offset, int read_only)
+{
+    static const DXGK_PTE invalid; /* Valid 0 */
+    int pages_there = a && has_pages(vm, a);
     uint32_t leaf_entries = 1u << vm->mmu.geometry.level[0].index_bits;
-    DXGK_PTE *e = malloc(leaf_entries * sizeof(*e));
-    if (!e)
+    DXGK_PTE *e = pages_there ? malloc(leaf_entries * sizeof(*e)) : NULL;
+    if (pages_there && !e)
         return fail(vm, WK_E_NO_MEMORY, "no memory for %u entries", leaf_entries);
+    wk_status st = WK_OK;
     for (uint64_t done = 0; done < bytes && st == WK_OK;) {
         uint64_t at = va + done;
         uint32_t first = (uint32_t)level_index(vm, 0, at);
         uint64_t pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
         uint32_t n = pages < leaf_entries - first ? (uint32_t)pages : leaf_entries - first;
-        uint32_t leaf;
+        uint32_t leaf = TABLE_NONE;
         st = leaf_table(vm, space, at, &leaf);
-        for (uint32_t i = 0; i < n && st == WK_OK; i++)
+        for (uint32_t i = 0; pages_there && i < n && st == WK_OK; i++)
             e[i] = page_entry(vm, a, offset + done + ((uint64_t)i << WK_GPU_PAGE_SHIFT), read_only);
-        struct update u = { leaf, first, n, e, 0, 0, a, offset + done, at };
+        struct update u = pages_there ? (struct update){ leaf, first, n, e, 0, 0, a, offset + done, at }
+                                      : (struct update){ leaf, first, n, &invalid, 1, 0, NULL, 0, at };
         if (st == WK_OK)
             st = update_run(vm, space, &u);
         done += (uint64_t)n << WK_GPU_PAGE_SHIFT;
@@ -548,29 +550,129 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
     return WK_OK;
 }
 
-wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+/* ------------------------------------------------------------------ */
+/* The mappings the kit keeps                                           */
+/* ------------------------------------------------------------------ */
+
+/* Forgets [va, va + bytes) of a space's mappings: a mapping inside it
+ * goes, one across an end keeps the part outside (in two when the range
+ * is inside it). */
+static wk_status mappings_cut(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    struct gpuva *g = vm->va;
+    uint64_t end = va + bytes;
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++) {
+        struct va_mapping *m = &g->map[i];
+        uint64_t m_end = m->va + m->bytes;
+        if (!m->live || m->space != space || m_end <= va || m->va >= end)
+            continue;
+        struct va_mapping tail = *m;
+        if (m->va < va) { /* keeps its head */
+            m->bytes = va - m->va;
+        } else {
+            m->live = 0;
+        }
+        if (m_end > end) { /* and its tail, in a slot of its own */
+            tail.offset += end - tail.va;
+            tail.bytes = m_end - end;
+            tail.va = end;
+            uint32_t j = 0;
+            while (j < GPUVA_MAX_MAPPINGS && g->map[j].live)
+                j++;
+            if (j == GPUVA_MAX_MAPPINGS)
+                return fail(vm, WK_E_LIMIT, "a limit of the kit: more than %u mapped ranges", GPUVA_MAX_MAPPINGS);
+            g->map[j] = tail;
+        }
+    }
+    return WK_OK;
+}
+
+static wk_status mapping_add(struct wk_vidmm *vm, const struct va_mapping *m)
+{
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++)
+        if (!vm->va->map[i].live) {
+            vm->va->map[i] = *m;
+            return WK_OK;
+        }
+    return fail(vm, WK_E_LIMIT, "a limit of the kit: more than %u mapped ranges", GPUVA_MAX_MAPPINGS);
+}
+
+wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t allocation, uint64_t offset,
+                          uint64_t bytes, int read_only)
 {
     struct va_space *s;
     wk_status st = range_check(vm, &s, space, va, bytes);
     if (st != WK_OK)
         return st;
-    static const DXGK_PTE invalid;
-    uint32_t leaf_entries = 1u << vm->mmu.geometry.level[0].index_bits;
-    for (uint64_t done = 0; done < bytes && st == WK_OK;) {
-        uint64_t at = va + done;
-        uint32_t first = (uint32_t)level_index(vm, 0, at);
-        uint64_t pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
-        uint32_t n = pages < leaf_entries - first ? (uint32_t)pages : leaf_entries - first;
-        uint32_t leaf;
-        st = leaf_table(vm, space, at, &leaf);
-        struct update u = { leaf, first, n, &invalid, 1, 0, NULL, 0, at };
-        if (st == WK_OK)
-            st = update_run(vm, space, &u);
-        done += (uint64_t)n << WK_GPU_PAGE_SHIFT;
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    if ((offset & (WK_GPU_PAGE_SIZE - 1)) || offset + bytes > a->size || offset + bytes < offset)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "bytes 0x%llx + 0x%llx are not whole pages of allocation %u",
+                    (unsigned long long)offset, (unsigned long long)bytes, allocation);
+    if (!has_pages(vm, a))
+        return fail(vm, WK_E_STATE, "allocation %u has no memory to map yet: page it in first", allocation);
+    /* What was mapped there before is replaced: a translation the GPU may
+     * have cached changes, so the range is flushed when it was mapped. */
+    int remapped = 0;
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS && !remapped; i++) {
+        const struct va_mapping *m = &vm->va->map[i];
+        remapped = m->live && m->space == space && m->va < va + bytes && va < m->va + m->bytes;
     }
+    st = mappings_cut(vm, space, va, bytes);
+    if (st == WK_OK)
+        st = write_leaves(vm, space, va, bytes, a, offset, read_only);
+    if (st == WK_OK) {
+        struct va_mapping m = { 1, space, allocation, read_only, va, offset, bytes };
+        st = mapping_add(vm, &m);
+    }
+    return st == WK_OK && remapped ? flush_tlb(vm, s, va, bytes) : st;
+}
+
+wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    struct va_space *s;
+    wk_status st = range_check(vm, &s, space, va, bytes);
+    if (st == WK_OK)
+        st = mappings_cut(vm, space, va, bytes);
+    if (st == WK_OK)
+        st = write_leaves(vm, space, va, bytes, NULL, 0, 0);
     /* A translation the GPU may have cached went invalid: flushed before
      * the memory is used again (4.3). */
     return st == WK_OK ? flush_tlb(vm, s, va, bytes) : st;
+}
+
+/* Every mapping of `a`: written where it is now (or invalid, gone), then
+ * flushed, as VidMm updates a process's entries when an allocation
+ * moves and flushes before the old memory is used again
+ * (docs/wddm-gpummu-facts.md, step-by-step table, steps 7 and 10). */
+static wk_status follow(struct wk_vidmm *vm, struct allocation *a, int gone)
+{
+    if (!vm->va || vm->dead)
+        return WK_OK;
+    wk_status st = WK_OK;
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS && st == WK_OK; i++) {
+        struct va_mapping *m = &vm->va->map[i];
+        if (!m->live || m->allocation != a->handle)
+            continue;
+        struct va_space *s = space_get(vm, m->space);
+        st = write_leaves(vm, m->space, m->va, m->bytes, gone ? NULL : a, m->offset, m->read_only);
+        if (st == WK_OK)
+            st = flush_tlb(vm, s, m->va, m->bytes);
+        if (gone)
+            m->live = 0;
+    }
+    return st;
+}
+
+wk_status gpuva_follow(struct wk_vidmm *vm, struct allocation *a)
+{
+    return follow(vm, a, 0);
+}
+
+wk_status gpuva_forget(struct wk_vidmm *vm, struct allocation *a)
+{
+    return follow(vm, a, 1);
 }
 
 wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,

@@ -340,9 +340,20 @@ struct va_space {
     uint32_t root;                          /* its root table */
     struct wk_va_space *gpu;                /* the GPU's view: walks, TLB, flushes */
 };
+/* A range of an allocation mapped in a space: what the kit rewrites when
+ * the allocation moves (gpuva_follow). */
+#define GPUVA_MAX_MAPPINGS 256u
+struct va_mapping {
+    uint32_t live;
+    uint32_t space;
+    uint32_t allocation;                    /* the kit's handle */
+    int read_only;
+    uint64_t va, offset, bytes;             /* [va, va + bytes) maps [offset, offset + bytes) */
+};
 struct gpuva {
     struct va_table table[GPUVA_MAX_TABLES];
     struct va_space space[GPUVA_MAX_SPACES];
+    struct va_mapping map[GPUVA_MAX_MAPPINGS];
 };
 
 struct wk_vidmm {
@@ -917,6 +928,13 @@ wk_status gpummu_query(struct wk_vidmm *vm);
 /* gpuva.c: every address space goes, its tables with it; DestroyProcess
  * for each when tell_driver (a reset, a stop: not after a crash). */
 void gpuva_release(struct wk_vidmm *vm, int tell_driver);
+/* The allocation moved (paged in, evicted, relocated, discarded): every
+ * range of it mapped in a space is written again where it is now, or
+ * invalid when it has no pages (UPDATE_PAGE_TABLE), then flushed
+ * (FLUSH_TLB). gpuva_forget: it is going; its ranges are made invalid,
+ * flushed and forgotten. WK_OK at once when it is mapped nowhere. */
+wk_status gpuva_follow(struct wk_vidmm *vm, struct allocation *a);
+wk_status gpuva_forget(struct wk_vidmm *vm, struct allocation *a);
 
 /* system_context.c -------------------------------------------------------- */
 

@@ -312,7 +312,7 @@ static wk_status place_and_populate(struct wk_vidmm *vm, struct allocation *a, u
     wk_status st = populate(vm, a);
     if (st == WK_OK || vm->dead || vm->violation_total != violations) {
         a->has_content = 1;
-        return st;
+        return st == WK_OK ? gpuva_follow(vm, a) : st; /* its GPU virtual addresses reach it here now */
     }
     unplace(vm, a);
     return st;
@@ -366,16 +366,19 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
     wk_place_free(s->heap, a->offset);
     lru_remove(vm, a);
     a->resident = 0;
-    return st;
+    /* its GPU virtual addresses reach its system pages now, or nothing */
+    return st == WK_OK ? gpuva_follow(vm, a) : st;
 }
 
 wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
 {
-    wk_status st = WK_OK;
+    wk_status st = gpuva_forget(vm, a); /* no GPU virtual address reaches it past this */
     if (a->resident) {
         struct segment *s = segment_get(vm, a->segment);
-        if (s->aperture)
-            st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
+        wk_status unmapped = s->aperture ? op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE,
+                                                             a->driver_handle)
+                                         : WK_OK;
+        st = st != WK_OK ? st : unmapped;
         wk_place_free(s->heap, a->offset);
         lru_remove(vm, a);
         a->resident = 0;
@@ -473,5 +476,7 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
     a->segment = segment_id;
     a->offset = off;
     lru_add(vm, a);
+    if (st == WK_OK)
+        st = gpuva_follow(vm, a);
     RETURN_CHECKED(vm, st);
 }

@@ -440,9 +440,11 @@ void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out
  *     than GPU_PHYSICAL, tables outside a memory segment).
  *   map: pages [offset, offset + bytes) of an allocation that has memory
  *     (resident in a memory segment, or its system pages) at va, whole
- *     pages; the tables on the way placed, made invalid and linked.
- *     The mapping follows the allocation where it is now: a later eviction
- *     does not update it yet.
+ *     pages; the tables on the way placed, made invalid and linked. The
+ *     mapping follows the allocation: paged in, evicted, relocated or
+ *     discarded, its entries are written again (invalid without pages) and
+ *     flushed; destroyed, made invalid and flushed. Mapping over a mapped
+ *     range replaces it and flushes it.
  *   unmap: the entries of [va, va + bytes) invalid, then FLUSH_TLB of it.
  *   read, write: the GPU reading or writing va through its MMU and TLB:
  *     WK_E_GPU_FAULT with *fault (VA_UNMAPPED, VA_READ_ONLY, BAD_PTE) when
