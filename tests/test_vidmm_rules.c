@@ -2417,5 +2417,5 @@ int main(void)
                 sizeof(tests) / sizeof(tests[0]));
         abort();
     }
-    return cmocka_run_group_tests_name("vidmm.rules", tests, NULL, NULL);
+    return _cmocka_run_group_tests("vidmm.rules", tests, n, NULL, NULL); /* the n filled, not the array */
 }

@@ -55,8 +55,8 @@ static void count_dma_buffers(struct wk_vidmm *vm, uint64_t *blocks)
     }
 }
 
-/* Each segment heap holds exactly the resident allocations placed in it
- * and the DMA buffers mapped into it; an aperture holds an allocation only
+/* Each segment heap holds exactly the resident allocations placed in it,
+ * the DMA buffers mapped into it and the page tables placed in it; an aperture holds an allocation only
  * by mapping its system pages. */
 static void check_allocations(struct wk_vidmm *vm)
 {
@@ -75,9 +75,13 @@ static void check_allocations(struct wk_vidmm *vm)
             broken("allocation still pinned after its working set was built", i, a->segment);
         resident[a->segment]++;
     }
+    /* ... and the page tables of GPU virtual address spaces (gpuva.c) */
+    for (uint32_t t = 1; vm->va && t < GPUVA_MAX_TABLES; t++)
+        if (vm->va->table[t].live && vm->va->table[t].segment <= MAX_SEGMENTS)
+            dma[vm->va->table[t].segment]++;
     for (uint32_t s = 1; s <= vm->nseg; s++) {
         if (vm->seg[s].heap && wk_place_count(vm->seg[s].heap) != resident[s] + dma[s])
-            broken("segment heap blocks != resident allocations and DMA buffers",
+            broken("segment heap blocks != resident allocations, DMA buffers and page tables",
                    wk_place_count(vm->seg[s].heap), resident[s] + dma[s]);
         uint64_t listed = 0;
         for (uint32_t h = vm->seg[s].lru_head; h && listed <= vm->allocs.top;
