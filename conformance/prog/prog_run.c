@@ -906,7 +906,16 @@ static uint64_t stat_value(struct interp *x, const struct wk_step *s)
     case WK_STAT_RENDER_PASSES: return x->last_render.passes;
     case WK_STAT_RENDER_SUBMISSIONS: return x->last_render.submissions;
     case WK_STAT_CANCELLED: return x->last_cancelled;
-    case WK_STAT_DDI_CALLS: return (unsigned)s->ddi < WK_DDI_COUNT ? st.ddi_calls[s->ddi] : 0;
+    case WK_STAT_DDI_CALLS: {
+        uint64_t n = (unsigned)s->ddi < WK_DDI_COUNT ? st.ddi_calls[s->ddi] : 0;
+        /* The GpuMmu questions (GPUMMUCAPS, one PAGETABLELEVELDESC per
+         * level) are the kit's answer to a driver's caps, asked of no
+         * physical-addressing driver: the counts the cases pin are the
+         * reference driver's, without them. */
+        struct wk_vidmm_gpummu_info mmu;
+        wk_vidmm_gpummu(x->vm, &mmu);
+        return s->ddi == WK_DDI_QUERY_ADAPTER_INFO && n >= mmu.queries ? n - mmu.queries : n;
+    }
     case WK_STAT_PAGING_OP: return s->op < 18 ? st.paging_ops[s->op] : 0;
     default: return 0;
     }

@@ -228,6 +228,7 @@ wk_status gpummu_query(struct wk_vidmm *vm)
     snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the driver's answers are wrong (GPUMMU-QUERY-001, -CAPS-001, "
              "-LEVEL-001)");
     NTSTATUS st;
+    vm->mmu.queries++;
     wk_status call = ask_caps(vm, &st);
     if (call != WK_OK)
         return call;
@@ -239,6 +240,7 @@ wk_status gpummu_query(struct wk_vidmm *vm)
     if (!check_caps(vm, &vm->mmu.caps))
         return WK_E_CONTRACT;
     for (UINT l = 0; l < vm->mmu.caps.PageTableLevelCount; l++) {
+        vm->mmu.queries++;
         call = ask_level(vm, l, &st);
         if (call != WK_OK)
             return call;
@@ -261,6 +263,7 @@ void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out
     out->asked = vm->mmu.asked;
     out->answered = vm->mmu.answered;
     out->modelled = vm->mmu.modelled;
+    out->queries = vm->mmu.queries;
     out->caps = vm->mmu.caps;
     memcpy(out->level, vm->mmu.level, sizeof(out->level));
     out->geometry = vm->mmu.geometry;

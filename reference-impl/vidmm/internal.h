@@ -314,6 +314,7 @@ struct gpummu {
     int asked;                              /* the caps say GpuMmu: the queries were made */
     int answered;                           /* ... and every answer followed the rules */
     int modelled;                           /* ... and the kit walks the tree (geometry) */
+    uint32_t queries;                       /* QueryAdapterInfo calls the queries made */
     char why[200];                          /* when asked and not modelled: why not */
     DXGK_GPUMMUCAPS caps;
     DXGK_PAGE_TABLE_LEVEL_DESC level[DXGK_MAX_PAGE_TABLE_LEVEL_COUNT];

@@ -420,6 +420,7 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
  * why says which limit of the kit stops it. */
 struct wk_vidmm_gpummu_info {
     int asked, answered, modelled;
+    uint32_t queries;          /* the DxgkDdiQueryAdapterInfo calls these questions took */
     DXGK_GPUMMUCAPS caps;
     DXGK_PAGE_TABLE_LEVEL_DESC level[DXGK_MAX_PAGE_TABLE_LEVEL_COUNT];
     struct wk_mmu_geometry geometry;
