@@ -508,6 +508,20 @@ void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t en
             wk_va_flush(gpu->va_spaces[i], start, end);
 }
 
+uint32_t wk_va_cached(const struct wk_va_space *s, uint64_t start, uint64_t end, uint64_t *first)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < TLB_LINES; i++) {
+        uint64_t va = (s->tlb[i].tag - 1) * PIECE;
+        if (!s->tlb[i].tag || va + PIECE <= start || va >= end)
+            continue;
+        if (first && (n == 0 || va < *first))
+            *first = va;
+        n++;
+    }
+    return n;
+}
+
 struct wk_mem *wk_va_mem(struct wk_va_space *s)
 {
     return &s->mem;

@@ -295,6 +295,39 @@ static void test_planted_wrong_table(void **state)
     planted_run(*state, 1ull << 12, 0, 0, "UPDATE_PAGE_TABLE of level 2");
 }
 
+/* A FLUSH_TLB over the first page of its range only: the GPU keeps the
+ * other pages' translations, which the kit made it hold before the
+ * entries changed (PAGING-FLUSHTLB-001 names how many). */
+static void flush_first_page(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS || a->Operation != DXGK_OPERATION_FLUSH_TLB)
+        return;
+    uint8_t *c = (uint8_t *)a->pDmaBuffer - 28; /* VA_FLUSH root start end (docs/gpu-model.md) */
+    uint64_t start;
+    memcpy(&start, c + 12, 8);
+    start += 0x1000;
+    memcpy(c + 20, &start, 8);
+}
+
+static void test_planted_flush_first_page_only(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x4000, 0x77777777u);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x4000, 0));
+    wk_vidmm_set_rewriter(f->vm, flush_first_page, NULL);
+    assert_int_equal(wk_vidmm_va_unmap(f->vm, s, GIB, 0x4000), WK_E_CONTRACT);
+    struct wk_violation v;
+    assert_int_equal(wk_vidmm_violations(f->vm, &v, 1, NULL), 1);
+    assert_string_equal(v.rule, "PAGING-FLUSHTLB-001");
+    print_message("%s\n", v.message);
+    assert_non_null(strstr(v.message, "still holds 3 translations of it (the lowest: the page at 0x40001000)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +343,7 @@ int main(void)
         VT_TEST(test_planted_wrong_page),
         VT_TEST(test_planted_read_only_lost),
         VT_TEST(test_planted_wrong_table),
+        VT_TEST(test_planted_flush_first_page_only),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

@@ -723,6 +723,20 @@ static void paging_drop_va_flush(void *a, NTSTATUS *st, int64_t p, uint32_t n)
     }
 }
 
+/* FLUSH_TLB's VA_FLUSH over its first page only (end = start + 4 KiB). */
+static void paging_va_flush_first_page(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st, (void)p;
+    uint8_t *c = last_command(a, WK_GPU_OP_VA_FLUSH, 28);
+    if (!c)
+        return;
+    uint64_t start;
+    memcpy(&start, c + 12, 8);
+    start += WK_GPU_PAGE_SIZE;
+    memcpy(c + 20, &start, 8);
+}
+
 static void paging_fence_value(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
@@ -972,6 +986,7 @@ static const struct mutation_row catalogue[] = {
     /* GPU virtual addressing (a GpuMmu driver: the reference driver's GpuMmu build) */
     M("paging-updatept-page-off", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-UPDATEPT-001", "the last entry an UPDATE_PAGE_TABLE wrote one page (or table) off", paging_update_entries, paging_entry_page_off),
     M("paging-flushtlb-dropped", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-FLUSHTLB-001", "FLUSH_TLB's VA_FLUSH taken back: nothing flushed", paging_flush_tlb, paging_drop_va_flush),
+    M("paging-flushtlb-first-page", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-FLUSHTLB-001", "FLUSH_TLB's VA_FLUSH over the range's first page only", paging_flush_tlb, paging_va_flush_first_page),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))

@@ -804,6 +804,10 @@ void wk_va_space_set_root(struct wk_va_space *s, uint64_t root);
 /* Drops the TLB lines of pages in [start, end); start == end == 0: every
  * line (FLUSH_TLB's "entire VA range", facts P21). */
 void wk_va_flush(struct wk_va_space *s, uint64_t start, uint64_t end);
+/* The TLB lines that hold a page of [start, end): how many, and the
+ * lowest such page's address in *first (when not NULL and some do). What
+ * a FLUSH_TLB of the range must leave at 0. */
+uint32_t wk_va_cached(const struct wk_va_space *s, uint64_t start, uint64_t end, uint64_t *first);
 /* What the tables say of va now, through no TLB: 0 and *pa (the GPU
  * physical address of va's byte) and *read_only, or -1 and *f. */
 int wk_va_translate(const struct wk_va_space *s, uint64_t va, uint64_t *pa, uint32_t *read_only,

@@ -522,8 +522,25 @@ static wk_status write_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, 
     return st;
 }
 
-/* PAGING-FLUSHTLB-001: FLUSH_TLB of the space's root over [va, va + bytes),
- * and afterwards the GPU keeps no line of it: its view counted a flush. */
+/* The GPU reads a byte of up to 64 pages of [va, va + bytes) (the first
+ * and the last 32), so its TLB holds their translations, as it would
+ * after any work through them: what a FLUSH_TLB of the range must then
+ * drop. Pages that fault are simply not cached. */
+static void tlb_prime(struct va_space *s, uint64_t va, uint64_t bytes)
+{
+    uint64_t pages = bytes >> WK_GPU_PAGE_SHIFT;
+    for (uint64_t i = 0; i < pages; i++) {
+        if (i == 32 && pages > 64)
+            i = pages - 32;
+        uint8_t b;
+        struct wk_mem_fault f;
+        (void)wk_va_mem_ops()->load(wk_va_mem(s->gpu), va + (i << WK_GPU_PAGE_SHIFT), &b, 1, &f);
+    }
+}
+
+/* PAGING-FLUSHTLB-001: FLUSH_TLB of the space's root over [va, va + bytes).
+ * Afterwards the GPU holds no translation of the range (tlb_prime made it
+ * hold some before the entries changed), and it flushed at all. */
 static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va, uint64_t bytes)
 {
     const struct va_table *root = &vm->va->table[s->root];
@@ -541,13 +558,20 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
     if (st != WK_OK)
         return st;
     wk_va_counters(s->gpu, &after);
+    uint64_t first = 0;
+    uint32_t kept = wk_va_cached(s->gpu, va, va + bytes, &first);
+    if (after.flushes != before.flushes && !kept)
+        return WK_OK;
+    char what[160];
     if (after.flushes == before.flushes)
-        return violate(vm, R_PAGING_FLUSHTLB, WK_DDI_BUILD_PAGING_BUFFER,
-                       "FLUSH_TLB of the space whose root is at 0x%llx (range 0x%llx..0x%llx) ran, and the GPU "
-                       "flushed none of that space's translations",
-                       (unsigned long long)table_gpu_address(vm, root), (unsigned long long)va,
-                       (unsigned long long)(va + bytes));
-    return WK_OK;
+        snprintf(what, sizeof(what), "flushed none of that space's translations");
+    else
+        snprintf(what, sizeof(what), "still holds %u translation%s of it (the lowest: the page at 0x%llx): the flush "
+                 "did not cover the range", kept, kept == 1 ? "" : "s", (unsigned long long)first);
+    return violate(vm, R_PAGING_FLUSHTLB, WK_DDI_BUILD_PAGING_BUFFER,
+                   "FLUSH_TLB of the space whose root is at 0x%llx, range 0x%llx..0x%llx, ran, and the GPU %s",
+                   (unsigned long long)table_gpu_address(vm, root), (unsigned long long)va,
+                   (unsigned long long)(va + bytes), what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -620,6 +644,8 @@ wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint
         remapped = m->live && m->space == space && m->va < va + bytes && va < m->va + m->bytes;
     }
     st = mappings_cut(vm, space, va, bytes);
+    if (st == WK_OK && remapped)
+        tlb_prime(s, va, bytes);
     if (st == WK_OK)
         st = write_leaves(vm, space, va, bytes, a, offset, read_only);
     if (st == WK_OK) {
@@ -635,8 +661,10 @@ wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, ui
     wk_status st = range_check(vm, &s, space, va, bytes);
     if (st == WK_OK)
         st = mappings_cut(vm, space, va, bytes);
-    if (st == WK_OK)
+    if (st == WK_OK) {
+        tlb_prime(s, va, bytes);
         st = write_leaves(vm, space, va, bytes, NULL, 0, 0);
+    }
     /* A translation the GPU may have cached went invalid: flushed before
      * the memory is used again (4.3). */
     return st == WK_OK ? flush_tlb(vm, s, va, bytes) : st;
@@ -656,6 +684,7 @@ static wk_status follow(struct wk_vidmm *vm, struct allocation *a, int gone)
         if (!m->live || m->allocation != a->handle)
             continue;
         struct va_space *s = space_get(vm, m->space);
+        tlb_prime(s, m->va, m->bytes);
         st = write_leaves(vm, m->space, m->va, m->bytes, gone ? NULL : a, m->offset, m->read_only);
         if (st == WK_OK)
             st = flush_tlb(vm, s, m->va, m->bytes);
