@@ -328,6 +328,42 @@ static void test_planted_flush_first_page_only(void **state)
     assert_non_null(strstr(v.message, "still holds 3 translations of it (the lowest: the page at 0x40001000)"));
 }
 
+/* A leaf update that also writes the entry after its range (a copy of its
+ * last): one WRITE64 more, appended to the paging buffer. */
+static void one_entry_more(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS ||
+        a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE || a->UpdatePageTable.PageTableLevel != 0 ||
+        a->UpdatePageTable.Flags.Repeat || a->DmaSize < 20)
+        return;
+    uint8_t *last = (uint8_t *)a->pDmaBuffer - 20; /* WRITE64: header, addr @4, value @12 */
+    uint64_t addr;
+    memcpy(&addr, last + 4, 8);
+    addr += 8;
+    memcpy(a->pDmaBuffer, last, 20);
+    memcpy((uint8_t *)a->pDmaBuffer + 4, &addr, 8);
+    a->pDmaBuffer = (uint8_t *)a->pDmaBuffer + 20;
+    a->DmaSize -= 20;
+}
+
+static void test_planted_entry_past_the_update(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x2000, 0x13131313u);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    wk_vidmm_set_rewriter(f->vm, one_entry_more, NULL);
+    assert_int_equal(wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0), WK_E_CONTRACT);
+    struct wk_violation v;
+    assert_int_equal(wk_vidmm_violations(f->vm, &v, 1, NULL), 1);
+    assert_string_equal(v.rule, "PAGING-CONFINE-001");
+    print_message("%s\n", v.message);
+    assert_non_null(strstr(v.message, "changed entry 2 of the table"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +380,7 @@ int main(void)
         VT_TEST(test_planted_read_only_lost),
         VT_TEST(test_planted_wrong_table),
         VT_TEST(test_planted_flush_first_page_only),
+        VT_TEST(test_planted_entry_past_the_update),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

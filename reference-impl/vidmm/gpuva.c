@@ -242,6 +242,63 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct update *u)
     return WK_OK;
 }
 
+/* What an update may not touch: the table's other entries and 64 bytes
+ * either side of it (in its segment), as they were before the update. */
+struct around {
+    uint64_t lo, len;                       /* GPU address and bytes of the snapshot */
+    uint64_t keep_lo, keep_hi;              /* the entries the update names: [keep_lo, keep_hi) */
+    uint8_t *bytes;
+};
+
+static void around_take(struct wk_vidmm *vm, const struct update *u, struct around *w)
+{
+    const struct va_table *t = &vm->va->table[u->table];
+    const struct segment *seg = &vm->seg[t->segment];
+    uint64_t margin = 64, base = seg->base + t->offset;
+    uint64_t lo = t->offset >= margin ? base - margin : seg->base;
+    uint64_t hi = base + t->bytes + (seg->size - t->offset - t->bytes >= margin ? margin : 0);
+    uint32_t eb = entry_bytes(vm, t->level);
+    *w = (struct around){ lo, hi - lo, base + (uint64_t)u->start * eb, base + (uint64_t)(u->start + u->count) * eb,
+                          malloc(hi - lo) };
+    if (w->bytes && wk_gpu_read(vm->gpu, lo, w->bytes, w->len) != WK_OK) {
+        free(w->bytes);
+        w->bytes = NULL;
+    }
+}
+
+/* PAGING-CONFINE-001 (facts §5.1 P2: an operation changes nothing
+ * outside its destination): the update wrote only its own entries. */
+static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struct around *w)
+{
+    wk_status st = WK_OK;
+    uint8_t *now = w->bytes ? malloc(w->len) : NULL;
+    if (now && wk_gpu_read(vm->gpu, w->lo, now, w->len) == WK_OK) {
+        for (uint64_t i = 0; i < w->len; i++) {
+            uint64_t at = w->lo + i;
+            if ((at >= w->keep_lo && at < w->keep_hi) || now[i] == w->bytes[i])
+                continue;
+            const struct va_table *t = &vm->va->table[u->table];
+            uint64_t base = vm->seg[t->segment].base + t->offset;
+            uint32_t eb = entry_bytes(vm, t->level);
+            char where[96];
+            if (at >= base && at < base + t->bytes)
+                snprintf(where, sizeof(where), "entry %llu of the table", (unsigned long long)((at - base) / eb));
+            else
+                snprintf(where, sizeof(where), "byte 0x%llx %s the table", (unsigned long long)at,
+                         at < base ? "before" : "after");
+            st = violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
+                         "UPDATE_PAGE_TABLE of level %u (%u entries from %u, table at 0x%llx) changed %s "
+                         "(0x%02x, was 0x%02x), outside the entries it was asked to write", t->level, u->count,
+                         u->start, (unsigned long long)base, where, now[i], w->bytes[i]);
+            break;
+        }
+    }
+    free(now);
+    free(w->bytes);
+    w->bytes = NULL;
+    return st;
+}
+
 static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u)
 {
     const struct va_table *t = &vm->va->table[u->table];
@@ -268,9 +325,14 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     p->hProcess = vm->va->space[space].kmd;
     p->UpdateMode = vm->mmu.caps.PageTableUpdateMode;
     p->FirstPteVirtualAddress = u->first_va;
+    struct around w;
+    around_take(vm, u, &w);
     st = paging_run(vm, &a, NULL);
     gbuf_free(vm, &entries);
-    return st == WK_OK ? check_entries(vm, u) : st;
+    if (st == WK_OK)
+        st = check_entries(vm, u);
+    wk_status confined = around_check(vm, u, &w);
+    return st != WK_OK ? st : confined;
 }
 
 /* A fresh table: every entry invalid (docs/wddm-gpummu-facts.md 4.7, "New
