@@ -127,7 +127,7 @@ struct wk_case_result {
     struct wk_check_count checks[WK_CHECK_KIND_COUNT];  /* by kind (wk_step_checks) */
     char skip_reason[WK_CHECK_KIND_COUNT][WK_SKIP_REASON_SIZE]; /* why the first check of each
                                           kind was skipped ("" when none was) */
-    uint64_t rules_tripped[2];         /* bit per catalogue index */
+    uint64_t rules_tripped[WK_RULE_WORDS]; /* bit per catalogue index */
     struct wk_vidmm_stats stats;
     double seconds;
 };

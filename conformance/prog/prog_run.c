@@ -1080,15 +1080,18 @@ static int check_va_fault(struct interp *x, const struct wk_step *s, uint32_t sp
     if (s->fault == WK_VA_FAULT_READ_ONLY) {
         if (st != WK_OK)
             return failf(x, "a readable read-only page", "a read at 0x%llx faults: %s",
-                         (unsigned long long)s->address, wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+                         (unsigned long long)s->address, wk_gpu_fault_message((enum wk_gpu_fault_reason)f.reason));
         st = wk_vidmm_va_write(x->vm, space, s->address, b, sizeof(b), &f);
         want = WK_GPU_FAULT_VA_READ_ONLY;
     }
     if (st == WK_E_GPU_FAULT && f.reason == want)
         return 1;
-    return failf(x, wk_gpu_fault_name((enum wk_gpu_fault_reason)want), "the GPU's %s at 0x%llx %s%s",
+    char expected[96];
+    snprintf(expected, sizeof(expected), "a fault: %s", wk_gpu_fault_message((enum wk_gpu_fault_reason)want));
+    return failf(x, expected, "the GPU's %s at 0x%llx %s%s",
                  s->fault == WK_VA_FAULT_READ_ONLY ? "write" : "read", (unsigned long long)s->address,
-                 st == WK_OK ? "went through" : "faulted ", st == WK_OK ? "" : wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+                 st == WK_OK ? "went through" : "faulted: ",
+                 st == WK_OK ? "" : wk_gpu_fault_message((enum wk_gpu_fault_reason)f.reason));
 }
 
 /* expect_va: what the GPU reads at the address through its MMU is the
@@ -1110,7 +1113,8 @@ static int check_va(struct interp *x, const struct wk_step *s)
         return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
     if (wk_vidmm_va_read(x->vm, x->va_space, s->address, via_gpu, n, &f) != WK_OK)
         return failf(x, "the allocation's bytes", "the GPU's read at 0x%llx faults at 0x%llx: %s",
-                     (unsigned long long)s->address, (unsigned long long)f.addr, wk_gpu_fault_name((enum wk_gpu_fault_reason)f.reason));
+                     (unsigned long long)s->address, (unsigned long long)f.addr,
+                     wk_gpu_fault_message((enum wk_gpu_fault_reason)f.reason));
     for (uint64_t i = 0; i < n; i++)
         if (via_gpu[i] != own[i])
             return failf(x, "the allocation's bytes", "at 0x%llx the GPU reads 0x%02x, the allocation holds 0x%02x at +0x%llx",
@@ -1224,7 +1228,7 @@ static void record_tripped(struct interp *x)
 {
     uint32_t n = 0;
     wk_rules(&n);
-    for (uint32_t i = 0; i < n && i < 128; i++)
+    for (uint32_t i = 0; i < n && i < WK_RULE_CAPACITY; i++)
         if (wk_vidmm_rule_violated(x->vm, i))
             x->r->rules_tripped[i / 64] |= 1ull << (i % 64);
     wk_vidmm_get_stats(x->vm, &x->r->stats);

@@ -9,8 +9,9 @@
  * nothing about a rule, so they do not count. Paging operations and DDIs
  * count when any finished case drove them (vidmm's stats).
  *
- * Paging operations the kit never issues (the GPU-virtual-address ones) are
- * listed apart, so "unexercised" only names work the suites could do.
+ * Paging operations the kit never issues (the GPU-virtual-address ones
+ * but UPDATE_PAGE_TABLE and FLUSH_TLB, which it asks of a GpuMmu driver)
+ * are listed apart, so "unexercised" only names work the suites could do.
  */
 #include <string.h>
 
@@ -27,7 +28,7 @@ static const char *const op_names[WK_COVERAGE_PAGING_OPS] = {
 /* The operations the reference memory manager issues (reference-impl/vidmm). */
 static int op_modelled(uint32_t op)
 {
-    return op <= 7 || op == 10 || op == 13 || op == 16;
+    return op <= 7 || op == 10 || op == 11 || op == 12 || op == 13 || op == 16;
 }
 
 static void mark_rule(struct wk_coverage *c, uint32_t i)
@@ -67,7 +68,7 @@ void wk_coverage_compute(const struct wk_run_report *rep, struct wk_coverage *ou
     uint32_t n = 0;
     const struct wk_rule *rules = wk_rules(&n);
     memset(out, 0, sizeof(*out));
-    out->rule_count = n < 128 ? n : 128;
+    out->rule_count = n < WK_RULE_CAPACITY ? n : WK_RULE_CAPACITY;
     for (size_t i = 0; i < rep->count; i++)
         if (rep->cases[i].finished)
             cover_case(out, &rep->cases[i], rules);
@@ -101,8 +102,8 @@ static uint32_t print_rules(const struct wk_coverage *c, FILE *out)
 {
     uint32_t n = 0, left = 0;
     const struct wk_rule *rules = wk_rules(&n);
-    const char *names[128];
-    int flags[128];
+    const char *names[WK_RULE_CAPACITY];
+    int flags[WK_RULE_CAPACITY];
     for (uint32_t i = 0; i < c->rule_count; i++) {
         names[i] = rules[i].id;
         flags[i] = rule_marked(c, i);

@@ -288,8 +288,10 @@ static void write_result(FILE *f, const struct wk_case_result *r)
     key(f, "not_evaluated", 0), fprintf(f, "%u", r->not_evaluated);
     key(f, "checks", 0), write_checks(f, r);
     /* hex strings: a bit mask past 2^63 is no JSON integer a reader keeps */
-    fprintf(f, ", \"rules_tripped\": [\"%016llx\", \"%016llx\"]", (unsigned long long)r->rules_tripped[0],
-            (unsigned long long)r->rules_tripped[1]);
+    fprintf(f, ", \"rules_tripped\": [");
+    for (uint32_t i = 0; i < WK_RULE_WORDS; i++)
+        fprintf(f, "%s\"%016llx\"", i ? ", " : "", (unsigned long long)r->rules_tripped[i]);
+    fputc(']', f);
     key(f, "seconds", 0), fprintf(f, "%.17g", r->seconds);
     key(f, "stats", 0), write_stats(f, &r->stats);
     fputc('}', f);
@@ -488,7 +490,7 @@ static int read_result(const json_t *o, struct wk_case_result *r)
     r->not_evaluated = (uint32_t)json_integer_value(json_object_get(o, "not_evaluated"));
     read_checks(json_object_get(o, "checks"), r);
     const json_t *bits = json_object_get(o, "rules_tripped");
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < WK_RULE_WORDS; i++) { /* a journal of fewer words: the rest 0 */
         const char *hex = json_string_value(json_array_get(bits, i));
         r->rules_tripped[i] = hex ? strtoull(hex, NULL, 16) : 0;
     }

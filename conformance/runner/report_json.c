@@ -136,7 +136,7 @@ static void write_rules_tripped(FILE *f, const struct wk_case_report *c)
     const struct wk_rule *rules = wk_rules(&n);
     int any = 0;
     fputc('[', f);
-    for (uint32_t i = 0; i < n && i < 128; i++) {
+    for (uint32_t i = 0; i < n && i < WK_RULE_CAPACITY; i++) {
         if (!((c->result.rules_tripped[i / 64] >> (i % 64)) & 1))
             continue;
         fputs(any ? ", " : "", f);

@@ -325,8 +325,8 @@ void wk_report_spec_error_where(const char *message, char *buf, size_t size);
 /* What a run exercised (--coverage). */
 #define WK_COVERAGE_PAGING_OPS 18
 struct wk_coverage {
-    uint32_t rule_count;              /* the catalogue's size (at most 128) */
-    uint64_t rules[2];                /* exercised rules, bit per catalogue index */
+    uint32_t rule_count;              /* the catalogue's size (at most WK_RULE_CAPACITY) */
+    uint64_t rules[WK_RULE_WORDS];    /* exercised rules, bit per catalogue index */
     uint64_t paging_ops[WK_COVERAGE_PAGING_OPS];  /* BuildPagingBuffer calls by operation */
     uint64_t ddi_calls[WK_DDI_COUNT];
     uint64_t unmodelled_calls[WK_VIDMM_UNMODELLED_CALLBACKS]; /* callbacks the kit does not model */

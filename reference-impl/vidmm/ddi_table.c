@@ -134,8 +134,8 @@ static const struct member members[] = {
     { "DxgkDdiMapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiMapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiUnmapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUnmapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiCheckMultiPlaneOverlaySupport2", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCheckMultiPlaneOverlaySupport2), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
-    { "DxgkDdiCreateProcess", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCreateProcess), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
-    { "DxgkDdiDestroyProcess", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiDestroyProcess), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
+    { "DxgkDdiCreateProcess", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCreateProcess), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* gpuva.c: a GpuMmu driver's address spaces */
+    { "DxgkDdiDestroyProcess", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiDestroyProcess), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN },
     { "DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "Reserved1", offsetof(DRIVER_INITIALIZATION_DATA, Reserved1), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "Reserved2", offsetof(DRIVER_INITIALIZATION_DATA, Reserved2), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },

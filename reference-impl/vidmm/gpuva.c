@@ -230,13 +230,18 @@ static wk_status check_entries(struct wk_vidmm *vm, const struct update *u)
         if (readable && got.valid == p->Valid &&
             (!p->Valid || (got.address == pte_address(vm, p) && (t->level != 0 || got.read_only == want_ro))))
             continue;
-        char want_s[64], got_s[64];
+        char want_s[64], got_s[160], hex[40];
+        size_t h = 0;
+        for (uint32_t b = eb; b-- > 0 && h + 3 < sizeof(hex);) /* the entry's bytes, most significant first */
+            h += (size_t)snprintf(hex + h, sizeof(hex) - h, "%02x", raw[b]);
+        if (!readable)
+            snprintf(got_s, sizeof(got_s), "as nothing the GPU can read (0x%s: a reserved bit set, or an address "
+                     "it cannot hold)", hex);
         return violate(vm, R_PAGING_UPDATEPT, WK_DDI_BUILD_PAGING_BUFFER,
                        "UPDATE_PAGE_TABLE of level %u (%u entries from %u, table at 0x%llx): entry %u reads %s, "
                        "where its DXGK_PTE says %s", t->level, u->count, u->start,
                        (unsigned long long)table_gpu_address(vm, t), u->start + i,
-                       readable ? entry_text(got_s, sizeof(got_s), got.valid, got.address, got.read_only)
-                                : "as nothing the GPU can read (a reserved bit, an address it cannot hold)",
+                       readable ? entry_text(got_s, sizeof(got_s), got.valid, got.address, got.read_only) : got_s,
                        entry_text(want_s, sizeof(want_s), (uint32_t)p->Valid, pte_address(vm, p), want_ro));
     }
     return WK_OK;
@@ -539,9 +544,12 @@ static wk_status range_check(struct wk_vidmm *vm, struct va_space **s, uint32_t 
     if (!*s)
         return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
     uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
-    if (bytes == 0 || (va | bytes) & (WK_GPU_PAGE_SIZE - 1) || va + bytes < va || (bits < 64 && va + bytes > (1ull << bits)))
-        return fail(vm, WK_E_INVALID_ARGUMENT, "the range 0x%llx + 0x%llx is not whole pages of the %u-bit space",
-                    (unsigned long long)va, (unsigned long long)bytes, bits);
+    if (bytes == 0 || (va | bytes) & (WK_GPU_PAGE_SIZE - 1))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "the range 0x%llx + 0x%llx is not whole 4 KiB pages",
+                    (unsigned long long)va, (unsigned long long)bytes);
+    if (va + bytes < va || (bits < 64 && va + bytes > (1ull << bits)))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "the range 0x%llx + 0x%llx runs past the %u address bits the "
+                    "driver's page-table levels index", (unsigned long long)va, (unsigned long long)bytes, bits);
     return WK_OK;
 }
 

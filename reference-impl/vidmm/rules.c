@@ -12,6 +12,8 @@
 
 #include "internal.h"
 
+_Static_assert(WK_RULE_COUNT <= WK_RULE_CAPACITY, "a report keeps a bit per rule in WK_RULE_WORDS words (vidmm.h)");
+
 static const struct wk_rule catalogue[WK_RULE_COUNT] = {
 #define WK_RULE_ROW_(name, id, ddi, text, source, where) { id, ddi, text, source, where },
     WK_RULE_MAP(WK_RULE_ROW_)

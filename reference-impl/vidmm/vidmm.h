@@ -960,6 +960,10 @@ struct wk_rule {
 
 /* The whole catalogue, in table order. */
 const struct wk_rule *wk_rules(uint32_t *count);
+/* The most rules the catalogue may hold: reports keep a bit per rule in
+ * WK_RULE_WORDS 64-bit words (rules.c asserts the catalogue fits). */
+#define WK_RULE_WORDS 4u
+#define WK_RULE_CAPACITY (64u * WK_RULE_WORDS)
 const struct wk_rule *wk_rule_find(const char *id);
 /* Whether rule `id` is checked only by executing the driver's buffers on the
  * GPU model (the semantic level: what was filled, moved, mapped, signalled,
