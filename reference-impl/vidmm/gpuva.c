@@ -390,8 +390,9 @@ static wk_status create_process(struct wk_vidmm *vm, uint32_t id, HANDLE *kmd)
     wk_status guard = garg_out(vm, &g, WK_DDI_CREATE_PROCESS, crashed);
     if (crashed != WK_OK || guard != WK_OK)
         return crashed != WK_OK ? crashed : guard;
-    if (!NT_SUCCESS(st)) /* any ntstatus.h error is allowed (3.1): the space is not made */
-        return fail(vm, WK_E_DRIVER_FAILED, "DxgkDdiCreateProcess returned 0x%08x", (unsigned)st);
+    if (!NT_SUCCESS(st)) /* any ntstatus.h error is allowed (wddm-gpummu-facts.md 3.1): no space, no blame */
+        return fail(vm, WK_E_NOT_SUPPORTED, "DxgkDdiCreateProcess returned 0x%08x, which it may: no address space "
+                    "to run the case in", (unsigned)st);
     *kmd = c.hKmdProcess;
     return WK_OK;
 }
