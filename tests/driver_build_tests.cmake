@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "91 of 91 cases in [0-9.]+ s: 65 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: the driver is older than WDDM 2.2, so the kit wrote the case's monitored fences itself.*618 of 618 cases in [0-9.]+ s: 579 pass, 39 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: the driver is older than WDDM 2.2, so the kit wrote the case's monitored fences itself.*623 of 623 cases in [0-9.]+ s: 579 pass, 44 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
