@@ -304,7 +304,10 @@ wk_cli_expect(conform.wddm13_reference_profile 0
 # virtual address cases run on it, the negative ones included, and the whole
 # suite passes in the reference profile too (the QueryAdapterInfo counts the
 # cases pin leave out the kit's GpuMmu questions, which no physical driver
-# is asked: an outsider's GpuMmu driver failed 5 cases on them).
+# is asked: an outsider's GpuMmu driver failed 5 cases on them), but for the
+# negative cases that corrupt TRANSFER or FILL: WDDM 1.x operations a GpuMmu
+# driver need not do, which the kit asks only for want of TRANSFER_VIRTUAL,
+# so their failure is its limit (skips).
 wk_cli_expect(conform.gpummu_gpu_va 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu>
@@ -313,7 +316,7 @@ wk_cli_expect(conform.gpummu_contract 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu>)
 wk_cli_expect(conform.gpummu_reference 0
-              "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass\nRESULT: all as expected"
+              "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass(, [0-9]+ skip)?\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu>)
 # ... and on the physical build every one of them is a skip that says why.
 wk_cli_expect(conform.gpu_va_not_gpummu 0

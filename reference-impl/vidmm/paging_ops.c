@@ -430,6 +430,19 @@ static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, struc
     return UINT64_MAX;
 }
 
+/* TRANSFER and FILL are WDDM 1.x operations: the header marks them
+ * "WDDMv1 Only", and a GpuMmu driver gets TRANSFER_VIRTUAL and
+ * FILL_VIRTUAL in their place (docs/wddm-gpummu-facts.md 4.1). The kit
+ * asks them of a GpuMmu driver all the same, having no paging process
+ * yet: one that leaves them undone breaks no rule of its model, so the
+ * content that did not move is the kit's limit, said and not blamed. */
+static wk_status v1_operation_of_gpummu(struct wk_vidmm *vm, const char *what, const char *op, const char *instead)
+{
+    return fail(vm, WK_E_NOT_SUPPORTED,
+                "a limit of the kit: the %s did not move the content, and a GpuMmu driver need not do %s (a WDDM 1.x "
+                "operation; it gets %s, which the kit does not ask yet)", what, op, instead);
+}
+
 /* The FILL check's answer: the first byte that does not hold the pattern,
  * or UINT64_MAX; compared in place through a view when the range can be
  * viewed whole. */
@@ -468,6 +481,8 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
     if (!semantic_check(vm))
         return WK_OK;
     uint64_t bad = first_not_pattern(vm, seg_addr(vm, a->segment, a->offset), a->size, pattern);
+    if (bad != UINT64_MAX && vm->mmu.asked)
+        return v1_operation_of_gpummu(vm, "FILL", "FILL", "FILL_VIRTUAL");
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_FILL, WK_DDI_BUILD_PAGING_BUFFER,
                        "FILL of 0x%08x over %llu bytes: byte +%llu does not hold the pattern", pattern,
@@ -549,6 +564,8 @@ static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const str
     /* Against the source as it was when kept (one comparison, which also
      * holds for a source the copy overwrote); else against the source now. */
     uint64_t bad = before->known ? differs_from_kept(vm, dst, a->size) : first_difference(vm, src, dst, a->size);
+    if (bad != UINT64_MAX && vm->mmu.asked)
+        return v1_operation_of_gpummu(vm, what, "TRANSFER", "TRANSFER_VIRTUAL");
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
                        "%s of %llu bytes: destination differs from the source at byte +%llu", what,
