@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct wk_prog *p = empty_prog();
     wk_paging_input_steps(&in, p); /* fuzz/inputs/paging_input.c: what wddmkit promote runs too */
     /* NULL, 0, 0: the reference adapter, seed 0, the default multipass bound. */
-    struct wk_fuzz_knobs k = { in.paging_buffer_size, in.transfer_chunk, 0, 0, NULL, 0, 0, 0, 0 };
+    struct wk_fuzz_knobs k = { in.paging_buffer_size, in.transfer_chunk, 0, 0, NULL, 0, 0, 0, 0, 0 };
     wk_fuzz_differential(HARNESS, p, &k, NULL, NULL);
     return 0;
 }

@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * passes) only ever stops a driver that does not progress. */
     struct wk_fuzz_knobs k = { p.vidmm.paging_buffer_size, p.vidmm.transfer_chunk, p.vidmm.split_submissions,
                                p.vidmm.query_segment_version, &p.gpu, p.vidmm.seed, 0, p.vidmm.grown_patch_list,
-                               p.vidmm.first_fence };
+                               p.vidmm.first_fence, p.vidmm.move_before_patch };
     k.paging_buffer_size = wk_fuzz_paging_buffer(k.paging_buffer_size);
     plan(&p, &c);
     wk_fuzz_differential(HARNESS, &p, &k, skip_step, &c);

@@ -66,7 +66,7 @@ static struct wk_fuzz_knobs knobs_of(const struct wk_prog *p)
 {
     struct wk_fuzz_knobs k = { p->vidmm.paging_buffer_size, p->vidmm.transfer_chunk, p->vidmm.split_submissions,
                                p->vidmm.query_segment_version, &p->gpu, p->vidmm.seed, p->vidmm.max_passes,
-                               p->vidmm.grown_patch_list, p->vidmm.first_fence };
+                               p->vidmm.grown_patch_list, p->vidmm.first_fence, p->vidmm.move_before_patch };
     k.paging_buffer_size = wk_fuzz_paging_buffer(k.paging_buffer_size); /* as fuzz_prog folds it */
     return k;
 }
@@ -84,6 +84,7 @@ static struct wk_vidmm *fresh_adapter(const struct wk_fuzz_knobs *k)
     cfg.query_segment_version = k->query_segment_version == 4 ? 4 : 3;
     cfg.seed = k->seed;
     cfg.max_passes = k->max_passes;
+    cfg.move_before_patch = k->move_before_patch;
     struct wk_vidmm *vm = NULL;
     assert_int_equal(wk_vidmm_create(&cfg, &vm), WK_OK);
     assert_int_equal(wk_vidmm_attach(vm, wk_refdriver_DriverEntry), WK_OK);
@@ -232,7 +233,7 @@ static void test_reconfigure_between_seeds_replays_like_fresh(void **state)
     wk_prog_free(&second);
 }
 
-static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3, NULL, 0, 0, 0, 0 }, v4 = { 8192, 2, 1, 4, NULL, 0, 0, 0, 0 };
+static const struct wk_fuzz_knobs v3 = { 0, 0, 0, 3, NULL, 0, 0, 0, 0, 0 }, v4 = { 8192, 2, 1, 4, NULL, 0, 0, 0, 0, 0 };
 
 /* Knob set i of WK_FUZZ_KEPT distinct ones that a role keeps all of: four
  * per description (two paging variants of each version, under
@@ -244,7 +245,7 @@ static struct wk_fuzz_knobs nth_knobs(int i)
     static struct wk_gpu_desc descs[WK_FUZZ_KEPT / 4];
     if (i < 2)
         return i ? v4 : v3;
-    struct wk_fuzz_knobs k = { 28u + (uint32_t)i, 0, 0, i % 2 ? 4u : 3u, NULL, 0, 0, 0, 0 };
+    struct wk_fuzz_knobs k = { 28u + (uint32_t)i, 0, 0, i % 2 ? 4u : 3u, NULL, 0, 0, 0, 0, 0 };
     if (i / 4) {
         descs[i / 4] = *wk_gpu_reference_desc();
         descs[i / 4].sysmem_pages += (uint64_t)(i / 4);
@@ -265,7 +266,7 @@ static void test_paging_variants_share_a_build(void **state)
     for (int r = 0; r < WK_FUZZ_ROLES; r++) {
         uint64_t builds = wk_fuzz_builds(r);
         for (uint32_t i = 0; i < 2 * WK_FUZZ_KEPT_PER_BUILD; i++) {
-            struct wk_fuzz_knobs k = { 28u + i, 0, 0, 3, NULL, 0, 0, 0, 0 };
+            struct wk_fuzz_knobs k = { 28u + i, 0, 0, 3, NULL, 0, 0, 0, 0, 0 };
             assert_non_null(wk_fuzz_ready(r, &k));
         }
         assert_int_equal(wk_fuzz_builds(r) - builds, WK_FUZZ_KEPT_PER_BUILD);
@@ -360,7 +361,7 @@ static void test_loaded_driver_gets_one_live_adapter(void **state)
      * but not to another paging-buffer size, which a driver answered when
      * its adapter started (PagingBufferSize) and Windows never changes: a
      * new adapter, on both sides. */
-    const struct wk_fuzz_knobs v4b = { 8192, 1, 0, 4, NULL, 0, 0, 1, 0 }, v4c = { 0, 1, 0, 4, NULL, 0, 0, 1, 0 };
+    const struct wk_fuzz_knobs v4b = { 8192, 1, 0, 4, NULL, 0, 0, 1, 0, 0 }, v4c = { 0, 1, 0, 4, NULL, 0, 0, 1, 0, 0 };
     for (int r = 0; r < WK_FUZZ_ROLES; r++) {
         struct wk_vidmm *vm = wk_fuzz_ready(r, &v4);
         assert_ptr_equal(wk_fuzz_ready(r, &v4b), vm);

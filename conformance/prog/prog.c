@@ -431,6 +431,8 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
                 v->ddi_timeout_ms, (unsigned long long)v->seed);
     if (v->grown_patch_list)
         fprintf(out, "    Render gets a patch-location list %u times the context's\n", WK_VIDMM_PATCH_LIST_GROWTH);
+    if (v->move_before_patch)
+        fprintf(out, "    moves the listed allocations between each Render and its submission\n");
     if (v->check_ddi_table)
         fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
     if (v->inject.what)

@@ -22,7 +22,8 @@
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
  *             bit2 an adapter block follows: walk_adapter,
  *             bit3 grown_patch_list,
- *             bit4 (version 2) a u32 first fence id follows: walk_first_fence)
+ *             bit4 (version 2) a u32 first fence id follows: walk_first_fence,
+ *             bit5 (version 2) move_before_patch)
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
  *   u8 trips (rule index + 1)  [adapter block]  [u32 first fence]  u8 step_count
@@ -426,6 +427,7 @@ static uint32_t mutation_index(const char *name)
 #define KNOB_ADAPTER 4u          /* the adapter block follows the header */
 #define KNOB_GROWN_PATCH_LIST 8u
 #define KNOB_FIRST_FENCE 16u     /* version 2: the first fence id follows (walk_first_fence) */
+#define KNOB_MOVE_BEFORE_PATCH 32u /* version 2: move_before_patch (clear in every file written before it) */
 
 /* Limits of the spec loader (docs/spec-format.md, "Adapter"): what a
  * decoded adapter block is folded into. The GPU model judges the rest
@@ -560,7 +562,8 @@ static void walk_header(struct io *io, struct wk_prog *p)
                                   (p->vidmm.query_segment_version == 4 ? KNOB_QUERYSEGMENT4 : 0u) |
                                   (adapter ? KNOB_ADAPTER : 0u) |
                                   (p->vidmm.grown_patch_list ? KNOB_GROWN_PATCH_LIST : 0u) |
-                                  (p->vidmm.first_fence ? KNOB_FIRST_FENCE : 0u);
+                                  (p->vidmm.first_fence ? KNOB_FIRST_FENCE : 0u) |
+                                  (p->vidmm.move_before_patch ? KNOB_MOVE_BEFORE_PATCH : 0u);
     uint32_t chunk = (uint32_t)(p->vidmm.transfer_chunk / WK_GPU_PAGE_SIZE);
     uint32_t mutation = p->has_rewrite ? mutation_index(p->rewrite.mutation) : 0;
     uint32_t param = (uint32_t)(uint64_t)p->rewrite.param, trips = rule_index(p->trips);
@@ -577,6 +580,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     f8(io, &trips);
     p->vidmm.split_submissions = knobs & KNOB_SPLIT;
     p->vidmm.grown_patch_list = (knobs & KNOB_GROWN_PATCH_LIST) != 0;
+    p->vidmm.move_before_patch = io->version >= 2 && (knobs & KNOB_MOVE_BEFORE_PATCH) != 0;
     p->vidmm.query_segment_version = knobs & KNOB_QUERYSEGMENT4 ? 4 : 0;
     p->vidmm.transfer_chunk = (uint64_t)chunk * WK_GPU_PAGE_SIZE;
     if (io->reading) {

@@ -902,7 +902,7 @@ static void write_adapter(struct yw *w)
     char a[32], b[32];
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
-              v->split_submissions || v->grown_patch_list || v->ddi_timeout_ms || v->seed || v->check_ddi_table ||
+              v->split_submissions || v->grown_patch_list || v->move_before_patch || v->ddi_timeout_ms || v->seed || v->check_ddi_table ||
               v->device_error_at || v->inject.what || v->first_fence;
     int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
@@ -932,6 +932,8 @@ static void write_adapter(struct yw *w)
         out(w, "      split_submissions: true\n");
     if (v->grown_patch_list)
         out(w, "      grown_patch_list: true\n");
+    if (v->move_before_patch)
+        out(w, "      move_before_patch: true\n");
     if (v->ddi_timeout_ms)
         out(w, "      ddi_timeout_ms: %u\n", v->ddi_timeout_ms);
     if (v->seed)

@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------------ */
 
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
-                                            "transfer_chunk", "map_chunk", "max_passes", "split_submissions", "grown_patch_list",
+                                            "transfer_chunk", "map_chunk", "max_passes", "split_submissions", "grown_patch_list", "move_before_patch",
                                             "ddi_timeout_ms", "seed", "check_ddi_table",
                                             "device_error_at", "fail", "first_fence", NULL };
 static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
@@ -208,6 +208,7 @@ static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
     spec_get_u32(c, map, "max_passes", 1, 65536, &v->max_passes);
     spec_get_bool(c, map, "split_submissions", &v->split_submissions);
     spec_get_bool(c, map, "grown_patch_list", &v->grown_patch_list);
+    spec_get_bool(c, map, "move_before_patch", &v->move_before_patch);
     spec_get_u64(c, map, "seed", 0, UINT64_MAX, &v->seed);
     spec_get_u32(c, map, "ddi_timeout_ms", 1, 60000, &v->ddi_timeout_ms);
     spec_get_bool(c, map, "check_ddi_table", &v->check_ddi_table);

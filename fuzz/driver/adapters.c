@@ -112,6 +112,7 @@ static int knobs_equal(const struct wk_fuzz_knobs *a, const struct wk_fuzz_knobs
            a->split_submissions == b->split_submissions && a->grown_patch_list == b->grown_patch_list &&
            (a->query_segment_version == 4) == (b->query_segment_version == 4) && a->seed == b->seed &&
            a->max_passes == b->max_passes && a->first_fence == b->first_fence &&
+           a->move_before_patch == b->move_before_patch &&
            wk_gpu_desc_equal(desc_of(a), desc_of(b));
 }
 
@@ -190,6 +191,7 @@ static void config_of(const struct wk_fuzz_knobs *k, struct wk_vidmm_config *cfg
     cfg->transfer_chunk = k->transfer_chunk;
     cfg->split_submissions = k->split_submissions;
     cfg->grown_patch_list = k->grown_patch_list;
+    cfg->move_before_patch = k->move_before_patch;
     cfg->query_segment_version = k->query_segment_version == 4 ? 4 : 3;
     cfg->seed = k->seed;
     cfg->max_passes = k->max_passes;

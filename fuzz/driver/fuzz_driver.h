@@ -137,6 +137,7 @@ struct wk_fuzz_knobs {
      * kept one's ids keep rising across resets. At most
      * WK_FUZZ_MAX_FIRST_FENCE. */
     uint32_t first_fence;
+    int move_before_patch;            /* wk_vidmm_config's */
 };
 
 /* The highest first fence id an adapter is built with: a kept adapter

@@ -350,10 +350,46 @@ static wk_status submit_split(struct wk_vidmm *vm, struct render_job *j, uint32_
     return st;
 }
 
+/*
+ * cfg.move_before_patch: between Render and the submission the kernel may
+ * move what the list names (facts §5.3: the reason Patch exists, and why
+ * the prepatch information is only a guess), so the kit does: each listed
+ * allocation resident in a memory segment goes out to system memory and
+ * comes back elsewhere, its old range held while it is placed. Render's
+ * prepatched addresses are then stale, and the buffer runs right only if
+ * Patch rewrote every address through the patch locations the driver
+ * listed: a location left out (a later pass's, say) writes the old place.
+ * Where nothing else fits it comes back where it was (nothing is proved,
+ * nothing is blamed).
+ */
+static wk_status move_listed(struct wk_vidmm *vm, struct render_job *j)
+{
+    wk_status st = WK_OK;
+    for (uint32_t i = 0; i < j->in->list_length && st == WK_OK; i++) {
+        struct allocation *a = allocation_get(vm, j->in->list[i].allocation);
+        struct segment *s = a && a->resident ? segment_get(vm, a->segment) : NULL;
+        if (!s || !s->memory || a->context_allocation)
+            continue; /* not resident, or in an aperture (its pages do not move) */
+        uint64_t old = a->offset, size = a->size;
+        st = residency_evict(vm, a, 1);
+        if (st != WK_OK)
+            break;
+        int held = wk_place_reserve(s->heap, old, size) == WK_OK;
+        st = residency_place(vm, a);
+        if (held)
+            wk_place_free(s->heap, old);
+        if (st == WK_E_NO_SPACE && !a->resident) /* nowhere else: back where it was */
+            st = residency_place(vm, a);
+    }
+    return st;
+}
+
 static wk_status submit_pass(struct wk_vidmm *vm, struct render_job *j, uint64_t written, uint32_t count,
                              uint32_t *fence)
 {
-    wk_status st = make_resident(vm, j);
+    wk_status st = vm->cfg.move_before_patch ? move_listed(vm, j) : WK_OK;
+    if (st == WK_OK)
+        st = make_resident(vm, j);
     if (st != WK_OK)
         return st;
     j->c->last_alloc_list_size = j->in->list_length;

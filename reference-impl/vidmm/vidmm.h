@@ -134,6 +134,14 @@ struct wk_vidmm_config {
     int split_submissions;           /* 1: execute render DMA buffers in pieces cut at
                                         the drivers' split offsets, each patched and
                                         submitted with its own patch-list range */
+    int move_before_patch;           /* 1: before each render submission, move every
+                                        listed allocation resident in a memory segment
+                                        to another place (evicted, then paged in away
+                                        from where it was), as the kernel may between
+                                        Render and submission (facts §5.3: why Patch
+                                        exists): the prepatched addresses are then
+                                        stale, and only a patch location the driver
+                                        listed is rewritten */
     int grown_patch_list;            /* 1: hand Render a patch-location list
                                         WK_VIDMM_PATCH_LIST_GROWTH times the
                                         context's PatchLocationListSize (a starting
