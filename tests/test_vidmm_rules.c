@@ -918,7 +918,7 @@ static struct {
     unsigned edit;            /* enum below */
 } G;
 enum { G_NONE, G_CAPS_ONLY, G_LEVEL_COUNT, G_LEAF64K, G_UPDATE_MODE, G_RESERVED, G_LEVEL_SIZE, G_LEVEL_SEGMENT,
-       G_LEVEL_STATUS, G_SYSMEM_BIG, G_NOT_THE_GPUS };
+       G_LEVEL_STATUS, G_SYSMEM_BIG, G_NOT_THE_GPUS, G_ROOMY_TABLE };
 
 static void gpummu_caps_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
 {
@@ -963,6 +963,8 @@ static void gpummu_level_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
     }
     if (G.edit == G_LEVEL_STATUS)
         *w->status = STATUS_NOT_SUPPORTED;
+    if (G.edit == G_ROOMY_TABLE) /* the GPU's 512 entries in a table of two pages: room to spare, no fault */
+        d->PageTableSizeInBytes = 8192;
     if (G.edit == G_NOT_THE_GPUS) { /* 1024 entries of 8 bytes: lawful, and not the kit's GPU's level */
         d->PageTableIndexBitCount = 10;
         d->PageTableSizeInBytes = 8192;
@@ -1007,6 +1009,7 @@ GPUMMU_REWRITER(rw_gpummu_level_segment, G_LEVEL_SEGMENT)
 GPUMMU_REWRITER(rw_gpummu_sysmem_big, G_SYSMEM_BIG)
 GPUMMU_REWRITER(rw_gpummu_correct, G_NONE)
 GPUMMU_REWRITER(rw_gpummu_not_the_gpus, G_NOT_THE_GPUS)
+GPUMMU_REWRITER(rw_gpummu_roomy_table, G_ROOMY_TABLE)
 
 /* What a driver that writes nothing for one paging operation does: the
  * bytes its call wrote taken back (pDmaBuffer and DmaSize as the kit handed
@@ -2242,6 +2245,24 @@ static void test_gpummu_answers_kept(void **state)
     G.levels = 0;
 }
 
+/* A level's table may be larger than its entries take (its size is a
+ * multiple of the CPU page, GPUMMU-LEVEL-001): the entry's width is the
+ * GPU's, not the size over the count (an outsider's root of 256 four-byte
+ * entries had to report 4096 bytes and was read as 16-byte entries). */
+static void test_gpummu_roomy_table_is_the_gpus(void **state)
+{
+    (void)state;
+    struct rule_case c = { "GPUMMU-HW-001", sc_start, rw_gpummu_roomy_table, MUT_NONE, 0 };
+    struct run *r = run_armed_scenario(&c);
+    assert_int_equal(wk_vidmm_violations(r->vm, NULL, 0, NULL), 0);
+    struct wk_vidmm_gpummu_info info;
+    wk_vidmm_gpummu(r->vm, &info);
+    assert_true(info.modelled);
+    assert_int_equal(info.level[1].PageTableSizeInBytes, 8192);
+    assert_int_equal(info.geometry.level[1].entry_bytes, 8);
+    run_close(r);
+}
+
 /* A driver that does not say GpuMmu is not asked. */
 static void test_gpummu_not_asked(void **state)
 {
@@ -2398,6 +2419,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_companion_on_a_reported_node);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_gpummu_answers_kept);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_gpummu_not_asked);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_gpummu_roomy_table_is_the_gpus);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_kdpc_runs_at_the_dpc_point);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mem_leak_names_what_and_where);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_pool_leak_names_the_ddi);

@@ -111,8 +111,15 @@ static void check_level(struct wk_vidmm *vm, UINT index, UINT count, const DXGK_
                 "level %u: PageTableIndexBitCount 0: a table of one entry indexes no address bit", index);
 }
 
-/* One level of the tree the kit walks, or 0 with vm->mmu.why. */
-static int model_level(struct wk_vidmm *vm, UINT index, const DXGK_PAGE_TABLE_LEVEL_DESC *d)
+/* One level of the tree the kit walks, or 0 with vm->mmu.why. Its entry
+ * size is the hardware's (hw: the GPU's tree, when the kit has it): a
+ * level may hold fewer entries than its table's bytes, which are a
+ * multiple of the CPU page (GPUMMU-LEVEL-001), so the size over the count
+ * says nothing of an entry's width (an outsider's root of 256 four-byte
+ * entries in a 4 KiB table). Without the hardware's tree the kit assumes
+ * the table is all entries. */
+static int model_level(struct wk_vidmm *vm, UINT index, const DXGK_PAGE_TABLE_LEVEL_DESC *d,
+                       const struct wk_mmu_geometry *hw)
 {
     UINT bits = d->PageTableIndexBitCount;
     if (bits == 0 || bits > 20) {
@@ -120,8 +127,8 @@ static int model_level(struct wk_vidmm *vm, UINT index, const DXGK_PAGE_TABLE_LE
         return 0;
     }
     uint64_t entries = 1ull << bits;
-    uint64_t entry = d->PageTableSizeInBytes / entries;
-    if (entry * entries != d->PageTableSizeInBytes || (entry != 4 && entry != 8 && entry != 16)) {
+    uint64_t entry = hw && index < hw->levels ? hw->level[index].entry_bytes : d->PageTableSizeInBytes / entries;
+    if (!hw && (entry * entries != d->PageTableSizeInBytes || (entry != 4 && entry != 8 && entry != 16))) {
         unmodelled(vm, "level %u: %u bytes over its 2^n entries is not an entry of 4, 8 or 16 bytes, the sizes the "
                    "kit walks", index, d->PageTableSizeInBytes);
         return 0;
@@ -149,19 +156,20 @@ static int same_as_hardware(struct wk_vidmm *vm, const struct wk_mmu_geometry *h
     const struct wk_mmu_geometry *g = &vm->mmu.geometry;
     int same = g->levels == hw->levels;
     for (uint32_t l = 0; same && l < g->levels; l++)
-        same = g->level[l].index_bits == hw->level[l].index_bits && g->level[l].entry_bytes == hw->level[l].entry_bytes;
+        same = g->level[l].index_bits == hw->level[l].index_bits &&
+               (uint64_t)vm->mmu.level[l].PageTableSizeInBytes >= (1ull << hw->level[l].index_bits) * hw->level[l].entry_bytes;
     if (same)
         return 1;
-    char want[96] = "", got[96] = "";
+    char want[128] = "", got[160] = "";
     size_t w = 0, r = 0;
     for (uint32_t l = 0; l < hw->levels && w < sizeof(want); l++)
         w += (size_t)snprintf(want + w, sizeof(want) - w, "%s%u x %u B", l ? ", " : "", 1u << hw->level[l].index_bits,
                               hw->level[l].entry_bytes);
     for (uint32_t l = 0; l < g->levels && r < sizeof(got); l++)
-        r += (size_t)snprintf(got + r, sizeof(got) - r, "%s%u x %u B", l ? ", " : "", 1u << g->level[l].index_bits,
-                              g->level[l].entry_bytes);
+        r += (size_t)snprintf(got + r, sizeof(got) - r, "%s%u entries in %u B", l ? ", " : "",
+                              1u << g->level[l].index_bits, vm->mmu.level[l].PageTableSizeInBytes);
     violate(vm, R_GPUMMU_HW, WK_DDI_QUERY_ADAPTER_INFO,
-            "the driver reports %u page-table levels (leaf first: %s entries) where its GPU walks %u (%s)", g->levels,
+            "the driver reports %u page-table levels (leaf first: %s) where its GPU walks %u (%s entries)", g->levels,
             got, hw->levels, want);
     return 0;
 }
@@ -176,20 +184,20 @@ static void model_geometry(struct wk_vidmm *vm)
                    "call yet", n);
         return;
     }
+    const struct wk_mmu_geometry *hw = hardware_geometry(vm);
     memset(&vm->mmu.geometry, 0, sizeof(vm->mmu.geometry));
     vm->mmu.geometry.levels = n;
     vm->mmu.geometry.page_shift = 12; /* every leaf entry covers 4 KiB (wddm-gpummu-facts.md 2.3) */
     for (UINT l = 0; l < n; l++)
-        if (!model_level(vm, l, &vm->mmu.level[l]))
+        if (!model_level(vm, l, &vm->mmu.level[l], hw))
             return;
+    if (hw && !same_as_hardware(vm, hw)) {
+        snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the levels the driver reports are not its GPU's (GPUMMU-HW-001)");
+        return;
+    }
     char why[160];
     if (wk_mmu_check_geometry(&vm->mmu.geometry, why, sizeof(why)) != WK_OK) {
         snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the kit cannot walk the levels: %s", why);
-        return;
-    }
-    const struct wk_mmu_geometry *hw = hardware_geometry(vm);
-    if (hw && !same_as_hardware(vm, hw)) {
-        snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the levels the driver reports are not its GPU's (GPUMMU-HW-001)");
         return;
     }
     uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);

@@ -396,7 +396,7 @@
       "docs/wddm-gpummu-facts.md 4.3 (FLUSH_TLB: the translations cached for the root table at RootPageTableAddress, in StartVirtualAddress..EndVirtualAddress, must go)", \
       "reference-impl/vidmm/gpuva.c")                                                              \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
-      "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits with entries of the GPU's size (PageTableSizeInBytes over 2^PageTableIndexBitCount); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
+      "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \
       "reference-impl/vidmm/gpummu_caps.c")
 
