@@ -775,7 +775,8 @@ wk_status gpuva_forget(struct wk_vidmm *vm, struct allocation *a)
     return follow(vm, a, 1);
 }
 
-wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,
+/* The GPU's access through the space: a load into buf, or a store of it. */
+static wk_status va_access(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len, int store,
                            struct wk_mem_fault *fault)
 {
     struct va_space *s = space_get(vm, space);
@@ -783,24 +784,23 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
         return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
     struct wk_mem_fault f;
     memset(&f, 0, sizeof(f));
-    int r = wk_va_mem_ops()->load(wk_va_mem(s->gpu), va, buf, len, &f);
+    const struct wk_mem_ops *o = wk_va_mem_ops();
+    int r = store ? o->store(wk_va_mem(s->gpu), va, buf, len, &f) : o->load(wk_va_mem(s->gpu), va, buf, len, &f);
     if (fault)
         *fault = f;
     return r == 0 ? WK_OK : WK_E_GPU_FAULT;
 }
 
+wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, void *buf, uint64_t len,
+                           struct wk_mem_fault *fault)
+{
+    return va_access(vm, space, va, buf, len, 0, fault);
+}
+
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault)
 {
-    struct va_space *s = space_get(vm, space);
-    if (!s)
-        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
-    struct wk_mem_fault f;
-    memset(&f, 0, sizeof(f));
-    int r = wk_va_mem_ops()->store(wk_va_mem(s->gpu), va, buf, len, &f);
-    if (fault)
-        *fault = f;
-    return r == 0 ? WK_OK : WK_E_GPU_FAULT;
+    return va_access(vm, space, va, (void *)(uintptr_t)buf, len, 1, fault); /* store reads it only */
 }
 
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out)
