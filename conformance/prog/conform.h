@@ -31,6 +31,9 @@ struct wk_mutation_state {
     int64_t param;
     uint32_t seen;            /* matching calls so far */
     uint32_t applied;         /* corruptions done */
+    uint32_t unchanged;       /* matching calls whose answer the corruption found nothing of its own to
+                                 change in (a command of the kit's GPU looked for in another GPU's buffer):
+                                 not counted as applied */
 };
 
 const struct wk_mutation *wk_mutation_find(const char *name);

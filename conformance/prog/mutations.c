@@ -630,15 +630,22 @@ static void paging_input(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 /* The last command written, when it is `opcode` and `len` bytes long. The
  * paging buffer starts on a page boundary, so the bytes between the start of
  * pDmaBuffer's page and pDmaBuffer are inside it: only those are read. */
+/* Set by last_command when the buffer does not end with the command a
+ * mutation edits (another GPU's buffer, another command): the mutation
+ * changed nothing, and wk_mutation_rewrite does not count it applied. */
+static _Thread_local int command_missed;
+
 static uint8_t *last_command(void *a, uint32_t opcode, uint32_t len)
 {
     uint8_t *end = pb(a)->pDmaBuffer;
-    if (((uintptr_t)end & (WK_GPU_PAGE_SIZE - 1)) < len)
+    uint32_t header = 0;
+    if (((uintptr_t)end & (WK_GPU_PAGE_SIZE - 1)) >= len)
+        memcpy(&header, end - len, 4);
+    if (header != opcode) {
+        command_missed = 1;
         return NULL;
-    uint8_t *start = end - len;
-    uint32_t header;
-    memcpy(&header, start, 4);
-    return header == opcode ? start : NULL;
+    }
+    return end - len;
 }
 
 static void paging_garbage(void *a, NTSTATUS *st, int64_t p, uint32_t n)
@@ -1026,8 +1033,13 @@ void wk_mutation_rewrite(void *user, enum wk_ddi ddi, void *args, NTSTATUS *stat
         return;
     s->seen++;
     if (s->call == 0 || s->seen == s->call) {
+        command_missed = 0;
         s->applied++;
         r->apply(args, status, s->param, s->applied);
+        if (command_missed) { /* the command it edits is not there: not applied */
+            s->applied--;
+            s->unchanged++;
+        }
     }
 }
 
