@@ -263,8 +263,13 @@ static void around_take(struct wk_vidmm *vm, const struct update *u, struct arou
     uint64_t lo = t->offset >= margin ? base - margin : seg->base;
     uint64_t hi = base + t->bytes + (seg->size - t->offset - t->bytes >= margin ? margin : 0);
     uint32_t eb = entry_bytes(vm, t->level);
-    *w = (struct around){ lo, hi - lo, base + (uint64_t)u->start * eb, base + (uint64_t)(u->start + u->count) * eb,
-                          malloc(hi - lo) };
+    uint64_t keep_lo = base + (uint64_t)u->start * eb, keep_hi = base + (uint64_t)(u->start + u->count) * eb;
+    /* A table as large as a driver may say (its size is its answer) is
+     * watched 32 KiB either side of the update, not whole. */
+    const uint64_t window = 32u << 10;
+    lo = keep_lo - lo > window ? keep_lo - window : lo;
+    hi = hi - keep_hi > window ? keep_hi + window : hi;
+    *w = (struct around){ lo, hi - lo, keep_lo, keep_hi, malloc(hi - lo) };
     if (w->bytes && wk_gpu_read(vm->gpu, lo, w->bytes, w->len) != WK_OK) {
         free(w->bytes);
         w->bytes = NULL;
