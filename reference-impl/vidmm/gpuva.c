@@ -656,8 +656,8 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
 
 /* Forgets [va, va + bytes) of a space's mappings: a mapping inside it
  * goes, one across an end keeps the part outside (in two when the range
- * is inside it). */
-static wk_status mappings_cut(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+ * is inside it). *cut (may be NULL): whether any mapping overlapped. */
+static wk_status mappings_cut(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes, int *cut)
 {
     struct gpuva *g = vm->va;
     uint64_t end = va + bytes;
@@ -666,6 +666,8 @@ static wk_status mappings_cut(struct wk_vidmm *vm, uint32_t space, uint64_t va, 
         uint64_t m_end = m->va + m->bytes;
         if (!m->live || m->space != space || m_end <= va || m->va >= end)
             continue;
+        if (cut)
+            *cut = 1;
         struct va_mapping tail = *m;
         if (m->va < va) { /* keeps its head */
             m->bytes = va - m->va;
@@ -715,11 +717,7 @@ wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint
     /* What was mapped there before is replaced: a translation the GPU may
      * have cached changes, so the range is flushed when it was mapped. */
     int remapped = 0;
-    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS && !remapped; i++) {
-        const struct va_mapping *m = &vm->va->map[i];
-        remapped = m->live && m->space == space && m->va < va + bytes && va < m->va + m->bytes;
-    }
-    st = mappings_cut(vm, space, va, bytes);
+    st = mappings_cut(vm, space, va, bytes, &remapped);
     if (st == WK_OK && remapped)
         tlb_prime(s, va, bytes);
     if (st == WK_OK)
@@ -736,7 +734,7 @@ wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, ui
     struct va_space *s;
     wk_status st = range_check(vm, &s, space, va, bytes);
     if (st == WK_OK)
-        st = mappings_cut(vm, space, va, bytes);
+        st = mappings_cut(vm, space, va, bytes, NULL);
     if (st == WK_OK) {
         tlb_prime(s, va, bytes);
         st = write_leaves(vm, space, va, bytes, NULL, 0, 0);
