@@ -14,12 +14,14 @@
  *
  * Two ways in, one source: wk_gpu_exec and wk_gpu_exec_bytes run it on the
  * model with the model's own budget and its rich fault records (operand
- * detail, the buffer of a CALL, top_offset); wk_gpu_kit_processor is the
- * same code as a processor.h processor, run like a binding's
- * (wk_gpu_exec_processor), whose budget and fences go through the kit's
- * wk_exec_ops and whose fault is a wk_exec_fault. Only what those two
- * differ in is looked up through `struct exec` (the table, the budget, the
- * fence, where faults go, the fetch buffers).
+ * detail, the buffer of a CALL, top_offset), and so does exec_virtual, in
+ * an address space over the model (a submission with a RING_ROOT, mmio.c);
+ * wk_gpu_kit_processor is the same code as a processor.h processor, run
+ * like a binding's (wk_gpu_exec_processor), whose budget and fences go
+ * through the kit's wk_exec_ops and whose fault is a wk_exec_fault. Only
+ * what those two differ in is looked up through `struct exec` (the table,
+ * the budget, the fence, where faults go, the fetch buffers, whether
+ * addresses are virtual).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@ struct exec {
     uint64_t bytes_left;
     uint32_t depth;
     uint32_t max_depth;
+    int virt;                    /* every address is virtual: mem is an address space */
     int nested_fault;            /* a CALL target faulted: its fault is in `held` */
     struct wk_gpu_fault *out;    /* the caller's record of the fault that stops it (or NULL) */
     struct wk_gpu_fault_detail detail; /* set by whatever returns BAD_OPERAND */
@@ -327,7 +330,7 @@ static enum wk_gpu_fault_reason extent_check(struct exec *x, uint64_t addr, uint
                                              uint64_t *fa)
 {
     struct wk_gpu_location loc;
-    if (x->wx && (x->wx->flags & WK_EXEC_VIRTUAL)) {
+    if (x->virt) {
         /* Virtual pages map anywhere: every row is checked by itself, as
          * an aperture's are. */
         *aperture = 1;
@@ -420,7 +423,7 @@ static enum wk_gpu_fault_reason op_blit(struct exec *x, const struct wk_gpu_cmd 
         return why;
     if (spend_units(x, h) != 0 || spend_bytes(x, w * h) != 0)
         return WK_GPU_FAULT_BUDGET;
-    if (x->gpu)
+    if (x->gpu && !x->virt) /* blit_own reads the model's regions: physical addresses only */
         return blit_own(x, c, fa);
     struct extent ext[2];
     int aperture[2] = { 1, 1 };
@@ -579,6 +582,7 @@ static void begin(struct exec *x, struct wk_gpu *gpu, struct wk_gpu_fault *fault
     x->bytes_left = gpu->desc.max_bytes_moved;
     x->depth = 0;
     x->max_depth = gpu->desc.max_call_depth;
+    x->virt = 0;
     x->nested_fault = 0;
     x->detail.rule = WK_GPU_RULE_NONE;
     x->fetch = gpu->fetch;
@@ -602,20 +606,44 @@ wk_status wk_gpu_exec_bytes(struct wk_gpu *gpu, const uint8_t *buf, uint64_t len
     return finish(run(&x, buf, len, buffer_addr), fault);
 }
 
-wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_fault *fault)
+/* The submitted buffer [addr, addr+len) fetched through x's memory and
+ * run. Inlined into both callers, so the physical one, which every fuzz
+ * input takes, is the code it was before virtual runs shared it. */
+__attribute__((always_inline)) static inline wk_status fetch_and_run(struct exec *x, uint64_t addr, uint64_t len,
+                                                                     struct wk_gpu_fault *fault)
 {
-    struct exec x;
     const uint8_t *buf = NULL;
     uint64_t fa = 0;
-    begin(&x, gpu, fault);
     if (len == 0)
         return finish(WK_OK, fault);
     enum wk_gpu_fault_reason why = WK_GPU_FAULT_BAD_OPERAND;
-    if (operand_dma_length(&gpu->desc, len, WK_GPU_DETAIL_NO_OPERAND, &x.detail))
-        why = fetch(&x, addr, len, 0, &buf, &fa);
+    if (operand_dma_length(x->desc, len, WK_GPU_DETAIL_NO_OPERAND, &x->detail))
+        why = fetch(x, addr, len, 0, &buf, &fa);
     if (why != WK_GPU_FAULT_NONE)
-        return finish(stop(&x, why, UINT32_MAX, 0, addr, fa), fault);
-    return finish(run(&x, buf, len, addr), fault);
+        return finish(stop(x, why, UINT32_MAX, 0, addr, fa), fault);
+    return finish(run(x, buf, len, addr), fault);
+}
+
+wk_status wk_gpu_exec(struct wk_gpu *gpu, uint64_t addr, uint64_t len, struct wk_gpu_fault *fault)
+{
+    struct exec x;
+    begin(&x, gpu, fault);
+    return fetch_and_run(&x, addr, len, fault);
+}
+
+/* The model's own run (its budget, counters, fences, VA_FLUSH and rich
+ * fault records) on the space's memory instead of the model's: the same
+ * handlers, which reach memory through the table only, but for BLIT's
+ * shortcut over the model's regions, which `virt` turns off. */
+wk_status exec_virtual(struct wk_gpu *gpu, struct wk_va_space *s, uint64_t addr, uint64_t len,
+                       struct wk_gpu_fault *fault)
+{
+    struct exec x;
+    begin(&x, gpu, fault);
+    x.mem = wk_va_mem(s);
+    x.mops = wk_va_mem_ops();
+    x.virt = 1;
+    return fetch_and_run(&x, addr, len, fault);
 }
 
 /* ------------------------------------------------------------------ */
@@ -666,6 +694,7 @@ static int kit_exec(void *self, const struct wk_exec *wx, struct wk_exec_fault *
     x.mops = wx->mem_ops;
     x.desc = wx->mem_ops->layout(wx->mem);
     x.wx = wx;
+    x.virt = (wx->flags & WK_EXEC_VIRTUAL) != 0;
     x.max_depth = wx->max_depth < WK_GPU_MAX_CALL_DEPTH ? wx->max_depth : WK_GPU_MAX_CALL_DEPTH;
     x.fetch = fetch;
     x.fetch_cap = fetch_cap;

@@ -52,12 +52,13 @@ const char *wk_gpu_operand_rule_message(enum wk_gpu_operand_rule r)
 }
 
 /* Decided by the reason, not by fault_addr != 0: address 0 can be the one
- * that faulted (a WRITE32 to 0 on an adapter with nothing there). */
+ * that faulted (a WRITE32 to 0 on an adapter with nothing there).
+ * NO_ADDRESS_SPACE's address is the root the submission asked for. */
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r)
 {
     return r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||
            r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT || r == WK_GPU_FAULT_VA_UNMAPPED ||
-           r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
+           r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE || r == WK_GPU_FAULT_NO_ADDRESS_SPACE;
 }
 
 const struct wk_gpu_fault_detail fault_no_detail = { WK_GPU_RULE_NONE, 0, 0, 0, { 0, 0 } };
@@ -103,13 +104,15 @@ void wk_gpu_fault_detail_text(const struct wk_gpu_fault *f, char *buf, size_t si
         snprintf(buf, size, "%s", text);
 }
 
-/* What follows the fault's place: the address of a memory fault, the
- * detail of a refused operand. */
+/* What follows the fault's place: the address of a memory fault (the
+ * root asked for, said as one, when no space has it), the detail of a
+ * refused operand. */
 static void format_tail(const struct wk_gpu_fault *f, char *buf, size_t size)
 {
     char detail[FAULT_DETAIL_BYTES + 16];
     if (wk_gpu_fault_has_address(f->reason)) {
-        snprintf(buf, size, ": address 0x%llx", (unsigned long long)f->fault_addr);
+        snprintf(buf, size, ": %s 0x%llx", f->reason == WK_GPU_FAULT_NO_ADDRESS_SPACE ? "root" : "address",
+                 (unsigned long long)f->fault_addr);
         return;
     }
     wk_gpu_fault_detail_text(f, detail, sizeof(detail));

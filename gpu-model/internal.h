@@ -58,6 +58,7 @@ struct submission {
     uint64_t addr;
     uint32_t length;
     uint32_t tag;
+    uint64_t root;      /* root table of the space it runs in; 0: physical */
     int device_error;   /* fails as a device error instead of running */
 };
 
@@ -65,6 +66,7 @@ struct frontend {
     uint64_t ring_addr;
     uint32_t ring_length;
     uint32_t ring_tag;
+    uint64_t ring_root;
     uint32_t head;
     uint32_t count;
     uint32_t irq_status;
@@ -349,6 +351,18 @@ void fence_signal(struct wk_gpu *gpu, uint64_t addr, uint64_t value);
 /* VA_FLUSH on this GPU: [start, end) of every attached space whose root is
  * `root` (a FLUSH_TLB, docs/wddm-gpummu-facts.md 4.3); none such is no fault. */
 void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t end);
+/* The attached space a submission with this root runs in (the first found
+ * when several share it), or NULL. */
+struct wk_va_space *gpu_va_find(const struct wk_gpu *gpu, uint64_t root);
+
+/* exec.c ----------------------------------------------------------------- */
+
+/* wk_gpu_exec with every address virtual, through s (built on this model's
+ * memory): the buffer is fetched and its commands reach memory through the
+ * space and its TLB; faults are logged as wk_gpu_exec logs them, at virtual
+ * addresses. What a submission with a RING_ROOT runs (mmio.c). */
+wk_status exec_virtual(struct wk_gpu *gpu, struct wk_va_space *s, uint64_t addr, uint64_t len,
+                       struct wk_gpu_fault *fault);
 
 /* gart.c ----------------------------------------------------------------- */
 

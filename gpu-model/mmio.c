@@ -8,6 +8,13 @@
  * every run deterministic. The queue is bounded; a DOORBELL on a full queue
  * drops the submission and raises OVERFLOW, like a ring that wraps onto
  * unfinished work.
+ *
+ * RING_ROOT makes a submission virtual (DxgkDdiSubmitCommandVirtual: the
+ * buffer's address is in the context's GPU virtual address space, whose
+ * root table the driver makes active first). DOORBELL latches it with the
+ * rest, so a driver may set up the next submission while this one waits.
+ * Root 0 is the physical submission every fuzz input makes: one test of
+ * the latched root is all that path gains.
  */
 #include "internal.h"
 
@@ -31,6 +38,8 @@ static uint32_t read_reg(const struct wk_gpu *gpu, uint32_t offset)
     case WK_GPU_REG_GART_PAGE: return fe->gart_page;
     case WK_GPU_REG_GART_PFN_LO: return (uint32_t)fe->gart_pfn;
     case WK_GPU_REG_GART_PFN_HI: return (uint32_t)(fe->gart_pfn >> 32);
+    case WK_GPU_REG_RING_ROOT_LO: return (uint32_t)fe->ring_root;
+    case WK_GPU_REG_RING_ROOT_HI: return (uint32_t)(fe->ring_root >> 32);
     default: return 0;
     }
 }
@@ -51,6 +60,7 @@ static void doorbell(struct wk_gpu *gpu)
     s->addr = fe->ring_addr;
     s->length = fe->ring_length;
     s->tag = fe->ring_tag;
+    s->root = fe->ring_root;
     s->device_error = fe->device_error_next;
     fe->device_error_next = 0;
     fe->count++;
@@ -85,8 +95,34 @@ void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value)
         if (wk_gpu_gart_set(gpu, fe->gart_segment, fe->gart_page, fe->gart_pfn) != WK_OK)
             fe->irq_status |= WK_GPU_IRQ_GART_ERROR;
         break;
+    case WK_GPU_REG_RING_ROOT_LO: set_lo(&fe->ring_root, value); break;
+    case WK_GPU_REG_RING_ROOT_HI: set_hi(&fe->ring_root, value); break;
     default: break;
     }
+}
+
+/* A root no attached space has: the GPU has no tables to translate the
+ * ring's address with, so nothing of the buffer runs. The record names
+ * the root asked for (fault_addr) and the ring's virtual address
+ * (buffer_addr): what a reader needs to tell a driver's wrong root from a
+ * space the kit never attached. */
+static wk_status no_space(struct wk_gpu *gpu, const struct submission *s, struct wk_gpu_fault *f)
+{
+    fault_fill(f, WK_GPU_FAULT_NO_ADDRESS_SPACE, UINT32_MAX, 0, s->addr, 0, s->root, &fault_no_detail);
+    fault_record_copy(gpu, f);
+    return WK_E_GPU_FAULT;
+}
+
+/* A submission as the GPU runs it: physical (root 0), or in the attached
+ * space whose root table it names. */
+static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct wk_gpu_fault *f)
+{
+    if (__builtin_expect(s->root == 0, 1))
+        return wk_gpu_exec(gpu, s->addr, s->length, f);
+    struct wk_va_space *space = gpu_va_find(gpu, s->root);
+    if (!space)
+        return no_space(gpu, s, f);
+    return exec_virtual(gpu, space, s->addr, s->length, f);
 }
 
 uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
@@ -103,7 +139,7 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)WK_GPU_FAULT_DEVICE_ERROR;
             gpu->counters.device_errors++;
-        } else if (wk_gpu_exec(gpu, s.addr, s.length, &f) != WK_OK) {
+        } else if (submit(gpu, &s, &f) != WK_OK) {
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)f.reason;

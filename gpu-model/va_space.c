@@ -508,6 +508,18 @@ void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t en
             wk_va_flush(gpu->va_spaces[i], start, end);
 }
 
+/* A submission's RING_ROOT names its space the same way (the context's
+ * DxgkDdiSetRootPageTable address). Spaces that share a root are views of
+ * the same tables (the contexts of one process), so any of them runs the
+ * submission; only what their TLBs hold may differ. */
+struct wk_va_space *gpu_va_find(const struct wk_gpu *gpu, uint64_t root)
+{
+    for (uint32_t i = 0; i < gpu->va_space_count; i++)
+        if (gpu->va_spaces[i]->root == root)
+            return gpu->va_spaces[i];
+    return NULL;
+}
+
 uint32_t wk_va_cached(const struct wk_va_space *s, uint64_t start, uint64_t end, uint64_t *first)
 {
     uint32_t n = 0;

@@ -1162,7 +1162,8 @@ static void test_fault_format_address_zero_and_static(void **state)
     for (int r = 0; r < WK_GPU_FAULT_REASON_COUNT; r++) {
         int memory = r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||
                      r == WK_GPU_FAULT_CROSSES_SEGMENT || r == WK_GPU_FAULT_MEMORY_LIMIT ||
-                     r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
+                     r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE ||
+                     r == WK_GPU_FAULT_NO_ADDRESS_SPACE; /* the root asked for */
         assert_int_equal(wk_gpu_fault_has_address((enum wk_gpu_fault_reason)r), memory);
     }
     tu_destroy(state, gpu);
@@ -1421,6 +1422,7 @@ static void test_fault_names_and_messages(void **state)
         {WK_GPU_FAULT_VA_UNMAPPED, "VA_UNMAPPED", "GPU virtual address not mapped"},
         {WK_GPU_FAULT_VA_READ_ONLY, "VA_READ_ONLY", "write to a read-only GPU virtual page"},
         {WK_GPU_FAULT_BAD_PTE, "BAD_PTE", "page-table entry the MMU cannot read"},
+        {WK_GPU_FAULT_NO_ADDRESS_SPACE, "NO_ADDRESS_SPACE", "no attached address space has the submission's root"},
     };
     assert_int_equal(sizeof(table) / sizeof(table[0]), WK_GPU_FAULT_REASON_COUNT);
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

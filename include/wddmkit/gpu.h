@@ -551,7 +551,8 @@ uint32_t wk_gpu_operand_offset(enum wk_gpu_opcode opcode, uint32_t index);
     X(WK_GPU_FAULT_DEVICE_ERROR, 10, "device error (the kit's, not the buffer's)")  \
     X(WK_GPU_FAULT_VA_UNMAPPED, 11, "GPU virtual address not mapped")               \
     X(WK_GPU_FAULT_VA_READ_ONLY, 12, "write to a read-only GPU virtual page")        \
-    X(WK_GPU_FAULT_BAD_PTE, 13, "page-table entry the MMU cannot read")
+    X(WK_GPU_FAULT_BAD_PTE, 13, "page-table entry the MMU cannot read")              \
+    X(WK_GPU_FAULT_NO_ADDRESS_SPACE, 14, "no attached address space has the submission's root")
 
 enum wk_gpu_fault_reason {
 #define WK_GPU_FAULT_ENUM_(name, num, msg) name = (num),
@@ -565,8 +566,9 @@ const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r);
 
 /* Whether a fault of this reason is about memory, i.e. fault_addr holds the
  * address that faulted (BAD_ADDRESS, UNMAPPED_APERTURE, CROSSES_SEGMENT,
- * MEMORY_LIMIT, and the virtual ones: VA_UNMAPPED, VA_READ_ONLY, BAD_PTE);
- * an address of 0 is an address like any other. */
+ * MEMORY_LIMIT, and the virtual ones: VA_UNMAPPED, VA_READ_ONLY, BAD_PTE),
+ * or, for NO_ADDRESS_SPACE, the root table address the submission asked
+ * for (RING_ROOT); an address of 0 is an address like any other. */
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r);
 
 /* X(name, number, message): the operand rules a BAD_OPERAND fault can break
@@ -629,7 +631,8 @@ struct wk_gpu_fault {
     uint64_t offset;          /* byte offset of the command in its buffer */
     uint64_t buffer_addr;     /* GPU address of the buffer holding it */
     uint32_t depth;           /* 0 = the submitted buffer, 1 = first CALL level, ... */
-    uint64_t fault_addr;      /* the address that faulted (wk_gpu_fault_has_address), else 0 */
+    uint64_t fault_addr;      /* the address that faulted (wk_gpu_fault_has_address), else 0;
+                               * NO_ADDRESS_SPACE: the root asked for */
     /* Appended fields: initializers of the fields above still compile. */
     uint64_t top_offset;      /* offset in the submitted buffer of the depth-0 command that
                                * led here: `offset` at depth 0, else the CALL that nests it */
@@ -830,7 +833,8 @@ void wk_va_counters(const struct wk_va_space *s, struct wk_va_counters *out);
  * (wk_va_space_set_root) is `root`; none matching is no fault, as a GPU
  * flushing a space no engine runs. The GPU holds the pointers only: a space
  * is detached before it is destroyed. Attachments outlive wk_gpu_reset,
- * as the interrupt callback does.
+ * as the interrupt callback does. A submission whose RING_ROOT is a space's
+ * root runs in it (wk_gpu_run).
  *   wk_gpu_va_attach: WK_OK (also when already attached); WK_E_LIMIT when
  *     WK_GPU_MAX_VA_SPACES are attached; WK_E_INVALID_ARGUMENT for NULL.
  *   wk_gpu_va_detach: WK_OK; WK_E_NOT_FOUND when s is not attached.
@@ -857,13 +861,21 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
  * GPU runs (wk_gpu_run, called by whoever plays time: the kit's scheduler).
  * Each finished submission sets IRQ_STATUS bits, which stay set until
  * written back to IRQ_ACK.
+ *
+ * RING_ROOT picks the address space a submission runs in, as a GpuMmu
+ * driver makes its context's root page table (DxgkDdiSetRootPageTable)
+ * active before a DxgkDdiSubmitCommandVirtual buffer runs: 0, a physical
+ * submission (every address a GPU physical address); otherwise the GPU
+ * physical address of a root table, and the submission runs in the
+ * attached space (wk_gpu_va_attach) with that root, RING_ADDR and every
+ * address of its commands virtual. DOORBELL latches it with the rest.
  */
 #define WK_GPU_REG_ID 0x000            /* RO: WK_GPU_ID */
 #define WK_GPU_REG_RING_ADDR_LO 0x010  /* RW */
 #define WK_GPU_REG_RING_ADDR_HI 0x014  /* RW */
 #define WK_GPU_REG_RING_LENGTH 0x018   /* RW: bytes */
 #define WK_GPU_REG_RING_TAG 0x01C      /* RW: reported back as COMPLETED_TAG */
-#define WK_GPU_REG_DOORBELL 0x020      /* WO: queue {addr, length, tag} */
+#define WK_GPU_REG_DOORBELL 0x020      /* WO: queue {addr, length, tag, root} */
 #define WK_GPU_REG_QUEUE_DEPTH 0x024   /* RO: submissions waiting */
 #define WK_GPU_REG_IRQ_STATUS 0x030    /* RO: WK_GPU_IRQ_* bits */
 #define WK_GPU_REG_IRQ_ACK 0x034       /* WO: write 1s to clear */
@@ -877,6 +889,8 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
 #define WK_GPU_REG_GART_PFN_LO 0x058   /* RW */
 #define WK_GPU_REG_GART_PFN_HI 0x05C   /* RW */
 #define WK_GPU_REG_GART_COMMIT 0x060   /* WO: entry and TLB line of (segment, page) = pfn */
+#define WK_GPU_REG_RING_ROOT_LO 0x064  /* RW: root table of the submission's address space (0: physical) */
+#define WK_GPU_REG_RING_ROOT_HI 0x068  /* RW */
 #define WK_GPU_REG_SIZE 0x1000
 
 #define WK_GPU_ID 0x574B4750u          /* 'WKGP' */
@@ -893,7 +907,11 @@ uint32_t wk_gpu_mmio_read32(struct wk_gpu *gpu, uint32_t offset);
 void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value);
 
 /* Runs up to `max` queued submissions in order (0: all), latching their
- * interrupts. Returns how many ran. */
+ * interrupts. Returns how many ran. A submission with a root runs as
+ * wk_gpu_exec would in the attached space with that root (the first one
+ * found when several share it: they read the same tables); when no
+ * attached space has it, nothing of it runs and it faults
+ * NO_ADDRESS_SPACE (fault_addr the root, buffer_addr RING_ADDR). */
 uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
 
 /* The submission the next DOORBELL queues does not run: it finishes with
