@@ -7,7 +7,9 @@
  * access is checked whole (a fault leaves memory as it was), read-only
  * pages refuse writes, and the TLB keeps a translation until it is
  * flushed, counting the accesses that used a stale one; a command buffer's
- * VA_FLUSH flushes the spaces attached to the GPU whose root it names.
+ * VA_FLUSH flushes the spaces attached to the GPU whose root it names; a
+ * driver's submission with a RING_ROOT runs in the attached space of that
+ * root, and one whose root no space has faults without running.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -662,6 +664,314 @@ static void test_va_flush_codec(void **state)
     assert_int_equal(w.used, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* RING_ROOT: a driver's virtual submission (docs/gpu-model.md,         */
+/* "Registers" and "GPU virtual addresses")                             */
+/* ------------------------------------------------------------------ */
+
+/* RING_ADDR, RING_LENGTH, RING_TAG and RING_ROOT as a driver writes them,
+ * then DOORBELL. */
+static void doorbell(struct wk_gpu *gpu, uint64_t addr, uint32_t length, uint32_t tag, uint64_t root)
+{
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ADDR_LO, (uint32_t)addr);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ADDR_HI, (uint32_t)(addr >> 32));
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_LENGTH, length);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_TAG, tag);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_LO, (uint32_t)root);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_HI, (uint32_t)(root >> 32));
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_DOORBELL, 1);
+}
+
+/* The commands of w stored at GPU physical address pa (where a ring's
+ * virtual page is mapped). */
+static void put_commands(struct wk_gpu *gpu, uint64_t pa, const struct wk_gpu_writer *w)
+{
+    tu_write(gpu, pa, w->buf, w->used);
+}
+
+#define RING_PA (TU_SEG2_BASE + 0x5000) /* behind VA_PAGE(0): the ring */
+#define CALLEE_PA (TU_SEG1_BASE + 0x90000) /* behind VA_PAGE(2): a CALL target */
+#define DATA_PA TU_SYS_ADDR(TU_SYS_PFN + 9) /* behind VA_PAGE(1): what the commands write */
+
+/* The ring, a CALL target and a data page mapped in a space attached to
+ * the GPU. */
+static struct wk_va_space *ring_space(struct wk_gpu *gpu, struct tables *t)
+{
+    tables_init(t, gpu);
+    map(t, VA_PAGE(0), RING_PA, 0);
+    map(t, VA_PAGE(1), DATA_PA, 0);
+    map(t, VA_PAGE(2), CALLEE_PA, 0);
+    struct wk_va_space *s = space(gpu, t->root);
+    assert_int_equal(wk_gpu_va_attach(gpu, s), WK_OK);
+    return s;
+}
+
+static void drop_space(struct wk_gpu *gpu, struct wk_va_space *s)
+{
+    assert_int_equal(wk_gpu_va_detach(gpu, s), WK_OK);
+    wk_va_space_destroy(s);
+}
+
+static uint32_t irq_status(struct wk_gpu *gpu)
+{
+    return wk_gpu_mmio_read32(gpu, WK_GPU_REG_IRQ_STATUS);
+}
+
+/* (a) A submission with RING_ROOT the space's root: the ring is fetched at
+ * its virtual address, its WRITE32s, its BLIT (rows on two pages far apart
+ * in memory), its CALL (to a virtual target) and the target's FENCE all
+ * reach the physical pages the tables name, through the space's TLB. */
+static void test_ring_root_runs_in_the_space(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    map(&t, VA_PAGE(3), TU_SEG2_BASE + 0x30000, 0);
+    map(&t, VA_PAGE(4), TU_SYS_ADDR(TU_SYS_PFN + 20), 0);
+    uint8_t callee[64], ring[128];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, callee, sizeof(callee));
+    assert_int_equal(wk_gpu_emit_fence(&w, VA_PAGE(1) + 0x40, 0x5151), WK_OK);
+    put_commands(gpu, CALLEE_PA, &w);
+    uint32_t callee_len = (uint32_t)w.used;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(1) + 0x10, 0xC0FFEE11u), WK_OK);
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(1) + 0x14, 0x22334455u), WK_OK);
+    assert_int_equal(wk_gpu_emit_blit(&w, VA_PAGE(1) + 0x10, VA_PAGE(3) + 0x80, 4, 2, 4, 0x1000), WK_OK);
+    assert_int_equal(wk_gpu_emit_call(&w, VA_PAGE(2), callee_len), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 21, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED | WK_GPU_IRQ_FENCE);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_COMPLETED_TAG), 21);
+    assert_true(expect_mem32(gpu, DATA_PA + 0x10, 0xC0FFEE11u));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x30080, 0xC0FFEE11u));
+    assert_true(expect_mem32(gpu, TU_SYS_ADDR(TU_SYS_PFN + 20) + 0x80, 0x22334455u));
+    assert_true(expect_mem64(gpu, DATA_PA + 0x40, 0x5151));
+    assert_int_equal(wk_gpu_last_fence(gpu), 0x5151);
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.walks, 5);    /* ring, data, callee and the BLIT's pages: one walk each, */
+    assert_true(c.tlb_hits >= 1);    /* then their lines (the FENCE's data page at least) */
+    struct wk_gpu_counters gc;
+    wk_gpu_get_counters(gpu, &gc);
+    assert_int_equal(gc.faults, 0);
+    assert_int_equal(gc.commands, 5);
+    assert_int_equal(gc.calls, 1);
+    assert_int_equal(gc.submissions_run, 1);
+    drop_space(gpu, s);
+}
+
+/* The TLB is the space's: a page moved in the tables without a flush is
+ * still written at its old place by a virtual submission, and counted. */
+static void test_ring_root_uses_the_spaces_tlb(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = stale_space(gpu, &t); /* VA_PAGE(0): line to TU_SEG2_BASE, tables to +0x20000 */
+    map(&t, VA_PAGE(4), RING_PA, 0);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(0) + 0x40, 0x7E57AB1Eu), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    doorbell(gpu, VA_PAGE(4), (uint32_t)w.used, 1, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x40, 0x7E57AB1Eu));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x20040, 0));
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.stale_accesses, 1);
+    drop_space(gpu, s);
+}
+
+/* (b) A root no attached space has: the submission faults NO_ADDRESS_SPACE
+ * and nothing of it runs, though its bytes at RING_ADDR, read as physical,
+ * are a valid buffer. The record names the root asked for and the ring. */
+static void test_ring_root_of_no_space_faults(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, TU_SEG2_BASE + 0x100, 0xBADu), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    const uint64_t wrong = t.root + 0x10000;
+
+    doorbell(gpu, RING_PA, (uint32_t)w.used, 31, wrong);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED | WK_GPU_IRQ_FAULT);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 31);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_COMPLETED_TAG), 31);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_NO_ADDRESS_SPACE);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x100, 0));
+    struct wk_gpu_counters gc;
+    wk_gpu_get_counters(gpu, &gc);
+    assert_int_equal(gc.faults, 1);
+    assert_int_equal(gc.execs, 0);
+    assert_int_equal(gc.commands, 0);
+    struct wk_gpu_fault log[2];
+    assert_int_equal(wk_gpu_faults(gpu, log, 2, NULL), 1);
+    assert_true(expect_fault_full(&log[0], WK_GPU_FAULT_NO_ADDRESS_SPACE, UINT32_MAX, 0, RING_PA, 0, wrong));
+    assert_true(wk_gpu_fault_has_address(WK_GPU_FAULT_NO_ADDRESS_SPACE));
+    char text[200];
+    wk_gpu_fault_format(&log[0], text, sizeof(text));
+    assert_string_equal(text, "NO_ADDRESS_SPACE at +0x0 (none) in buffer 0x405000 depth 0: root 0x110000");
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.walks + c.tlb_hits, 0);
+
+    /* The right root, once its space is detached, is no space's either. */
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_IRQ_ACK, 0xFFFFFFFFu);
+    drop_space(gpu, s);
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 32, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_NO_ADDRESS_SPACE);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 32);
+}
+
+/* (c) Root 0 is a physical submission, as before RING_ROOT existed: with a
+ * space attached, the ring's address is physical (its virtual one is no
+ * region's), and the space is not touched. */
+static void test_ring_root_zero_is_physical(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, TU_SEG2_BASE + 0x100, 0x600Du), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    doorbell(gpu, RING_PA, (uint32_t)w.used, 41, 0);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x100, 0x600Du));
+
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_IRQ_ACK, 0xFFFFFFFFu);
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 42, 0); /* a virtual address, submitted physically */
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED | WK_GPU_IRQ_FAULT);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_BAD_ADDRESS);
+    struct wk_gpu_fault log[2];
+    assert_int_equal(wk_gpu_faults(gpu, log, 2, NULL), 1);
+    assert_true(expect_fault_full(&log[0], WK_GPU_FAULT_BAD_ADDRESS, UINT32_MAX, 0, VA_PAGE(0), 0, VA_PAGE(0)));
+    struct wk_va_counters c;
+    wk_va_counters(s, &c);
+    assert_int_equal(c.walks + c.tlb_hits, 0);
+    drop_space(gpu, s);
+}
+
+/* (d) DOORBELL latches RING_ROOT: a root written after it changes neither
+ * the submission already queued (virtual stays virtual, physical stays
+ * physical) nor what it runs. */
+static void test_ring_root_is_latched_by_the_doorbell(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(1) + 0x20, 0x1111u), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    uint8_t phys[32];
+    struct wk_gpu_writer pw;
+    wk_gpu_writer_init(&pw, phys, sizeof(phys));
+    assert_int_equal(wk_gpu_emit_write32(&pw, TU_SEG2_BASE + 0x200, 0x2222u), WK_OK);
+    put_commands(gpu, TU_SEG2_BASE + 0x9000, &pw);
+
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 51, t.root);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_LO, 0);     /* after the doorbell: */
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_HI, 0);     /* the queued one stays virtual */
+    doorbell(gpu, TU_SEG2_BASE + 0x9000, (uint32_t)pw.used, 52, 0);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_LO, (uint32_t)t.root); /* and this one physical */
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_QUEUE_DEPTH), 2);
+    assert_int_equal(wk_gpu_run(gpu, 0), 2);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_COMPLETED_TAG), 52);
+    assert_true(expect_mem32(gpu, DATA_PA + 0x20, 0x1111u));
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x200, 0x2222u));
+    drop_space(gpu, s);
+}
+
+/* (e) A fault in a virtual submission is reported as today (FAULT,
+ * FAULT_TAG, FAULT_REASON, the log) at virtual addresses: a WRITE32 to an
+ * unmapped page, one inside a CALL (the CALL target's virtual address as
+ * its buffer), and a ring whose own page is unmapped. */
+static void test_ring_root_fault_is_virtual(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    uint8_t callee[32], ring[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, callee, sizeof(callee));
+    assert_int_equal(wk_gpu_emit_nop(&w), WK_OK);
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(8) + 4, 1), WK_OK);
+    put_commands(gpu, CALLEE_PA, &w);
+    uint32_t callee_len = (uint32_t)w.used;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_nop(&w), WK_OK);
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(7) + 0x30, 1), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 61, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED | WK_GPU_IRQ_FAULT);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 61);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_VA_UNMAPPED);
+
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_call(&w, VA_PAGE(2), callee_len), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 62, t.root);
+    doorbell(gpu, VA_PAGE(9), 16, 63, t.root); /* the ring's own page is unmapped */
+    assert_int_equal(wk_gpu_run(gpu, 0), 2);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 63);
+
+    struct wk_gpu_fault log[4];
+    assert_int_equal(wk_gpu_faults(gpu, log, 4, NULL), 3);
+    assert_true(expect_fault_full(&log[0], WK_GPU_FAULT_VA_UNMAPPED, WK_GPU_OP_WRITE32, 4, VA_PAGE(0), 0,
+                                  VA_PAGE(7) + 0x30));
+    assert_true(expect_fault_full(&log[1], WK_GPU_FAULT_VA_UNMAPPED, WK_GPU_OP_WRITE32, 4, VA_PAGE(2), 1,
+                                  VA_PAGE(8) + 4));
+    assert_int_equal(log[1].top_offset, 0);
+    assert_true(expect_fault_full(&log[2], WK_GPU_FAULT_VA_UNMAPPED, UINT32_MAX, 0, VA_PAGE(9), 0, VA_PAGE(9)));
+    drop_space(gpu, s);
+}
+
+/* RING_ROOT reads back what was written, half by half, and wk_gpu_reset
+ * clears it with the other registers. */
+static void test_ring_root_register(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_LO, 0x89ABC000u);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_HI, 0x1234u);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_LO), 0x89ABC000u);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_HI), 0x1234u);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_LO, 0x5000u);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_HI), 0x1234u);
+    wk_gpu_reset(gpu);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_LO), 0);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_HI), 0);
+    /* So the next submission after a reset is physical, whatever the last one was. */
+    struct tu_buf b;
+    tu_buf_init(&b);
+    TU_EMIT(wk_gpu_emit_write32(&b.w, TU_SEG2_BASE + 0x300, 0x3333u));
+    tu_write(gpu, TU_SEG2_BASE + 0x9000, b.bytes, b.w.used);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ADDR_LO, (uint32_t)(TU_SEG2_BASE + 0x9000));
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_LENGTH, (uint32_t)b.w.used);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_DOORBELL, 1);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x300, 0x3333u));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -681,6 +991,13 @@ int main(void)
         TU_TEST(test_va_attach_limits),
         TU_TEST(test_va_flush_through_exec_ops),
         TU_TEST(test_va_flush_codec),
+        TU_TEST(test_ring_root_runs_in_the_space),
+        TU_TEST(test_ring_root_uses_the_spaces_tlb),
+        TU_TEST(test_ring_root_of_no_space_faults),
+        TU_TEST(test_ring_root_zero_is_physical),
+        TU_TEST(test_ring_root_is_latched_by_the_doorbell),
+        TU_TEST(test_ring_root_fault_is_virtual),
+        TU_TEST(test_ring_root_register),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
