@@ -120,18 +120,31 @@ typedef struct _DXGK_CREATEDEVICEFLAGS {
         struct {
             UINT SystemDevice : 1;
             UINT GdiDevice : 1;
-            UINT Reserved : 30;
+            UINT Reserved : 29;
+            UINT DXGK_DEVICE_RESERVED0 : 1;
         };
         UINT Value;
     };
 } DXGK_CREATEDEVICEFLAGS;
 
 /* DxgkDdiCreateDevice's argument: hDevice is the runtime's handle in and
- * the driver's handle out. */
+ * the driver's handle out.
+ *
+ * The WDK puts Flags and pInfo in one union (wddm-gpummu-facts.md 3.6);
+ * the kit keeps them apart and fills both, Flags in and pInfo pointing at
+ * a zeroed DXGK_DEVICEINFO. Which of the two the kernel gives which driver
+ * is not documented, so a driver that reads Flags and one that fills
+ * *pInfo (as a driver that is not MultiEngineAware does) both work; a
+ * driver is compiled from source against these headers, so the offsets do
+ * not reach it. Pasid and hKmdProcess are the WDDM 2.0 members: the
+ * process the device belongs to, as DxgkDdiCreateProcess's hKmdProcess
+ * named it (NULL for a device of no process). */
 typedef struct _DXGKARG_CREATEDEVICE {
     HANDLE hDevice;
     DXGK_CREATEDEVICEFLAGS Flags;
     DXGK_DEVICEINFO *pInfo; /* out, for drivers that are not MultiEngineAware */
+    ULONG Pasid;            /* in, WDDM 2.0: the owner process's PASID (SVM); 0 in the kit */
+    HANDLE hKmdProcess;     /* in, WDDM 2.0: the driver's handle of the device's process */
 } DXGKARG_CREATEDEVICE;
 
 /* What StartDevice learns about the adapter (the kit's subset). */
