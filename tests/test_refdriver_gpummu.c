@@ -160,13 +160,13 @@ static void test_driver_caps(void **state)
     assert_memory_equal(&caps.MemoryManagementCaps, &want, sizeof(want));
     assert_int_equal(caps.WDDMVersion, DXGKDDI_WDDMv2_2);
     assert_int_equal(caps.SchedulingCaps.MultiEngineAware, 1);
-    /* The table: the process and root DDIs, not GetRootPageTableSize (a
-     * 2-level tree's) nor SubmitCommandVirtual (not done yet). */
+    /* The table: the process, root and virtual-submission DDIs, not
+     * GetRootPageTableSize (a 2-level tree's). */
     assert_non_null(mk->ddi.DxgkDdiCreateProcess);
     assert_non_null(mk->ddi.DxgkDdiDestroyProcess);
     assert_non_null(mk->ddi.DxgkDdiSetRootPageTable);
     assert_null(mk->ddi.DxgkDdiGetRootPageTableSize);
-    assert_null(mk->ddi.DxgkDdiSubmitCommandVirtual);
+    assert_non_null(mk->ddi.DxgkDdiSubmitCommandVirtual);
     assert_non_null(mk->ddi.DxgkDdiRender); /* physical-mode contexts as before */
 }
 
@@ -284,6 +284,54 @@ static void test_set_root_page_table(void **state)
     mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, &root);
     assert_int_equal(c->root_entries, 512);
     mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, NULL);
+    assert_int_equal(mk->ddi.DxgkDdiDestroyContext(ctx.hContext), STATUS_SUCCESS);
+    assert_int_equal(mk->ddi.DxgkDdiDestroyDevice(dev.hDevice), STATUS_SUCCESS);
+}
+
+/* SubmitCommandVirtual: refused (INVALID_PARAMETER, the one failure the
+ * DDI has) before the context knows a root; then the doorbell carries the
+ * root's GPU address (segment base + offset) and the buffer's virtual
+ * address. No space of that root is attached to this bare GPU, so the
+ * submission faults NO_ADDRESS_SPACE naming exactly the root the driver
+ * made active; and the next physical submission has root 0 again. */
+static void test_submit_command_virtual(void **state)
+{
+    struct mk *mk = *state;
+    DXGKARG_CREATEDEVICE dev;
+    memset(&dev, 0, sizeof(dev));
+    dev.hDevice = (HANDLE)(uintptr_t)0xD0;
+    assert_int_equal(mk->ddi.DxgkDdiCreateDevice(mk->adapter, &dev), STATUS_SUCCESS);
+    DXGKARG_CREATECONTEXT ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.hContext = (HANDLE)(uintptr_t)0xC0;
+    ctx.Flags.VirtualAddressing = 1;
+    assert_int_equal(mk->ddi.DxgkDdiCreateContext(dev.hDevice, &ctx), STATUS_SUCCESS);
+    DXGKARG_SUBMITCOMMANDVIRTUAL sub;
+    memset(&sub, 0, sizeof(sub));
+    sub.hContext = ctx.hContext;
+    sub.DmaBufferVirtualAddress = 0x50000000ull;
+    sub.DmaBufferSize = 64;
+    sub.SubmissionFenceId = 7;
+    assert_int_equal(mk->ddi.DxgkDdiSubmitCommandVirtual(mk->adapter, &sub), STATUS_INVALID_PARAMETER);
+    assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_QUEUE_DEPTH), 0);
+    DXGKARG_SETROOTPAGETABLE root;
+    memset(&root, 0, sizeof(root));
+    root.hContext = ctx.hContext;
+    root.Address.SegmentId = 1;
+    root.Address.SegmentOffset = ROOT_OFF;
+    root.NumEntries = 512;
+    mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, &root);
+    assert_int_equal(mk->ddi.DxgkDdiSubmitCommandVirtual(mk->adapter, &sub), STATUS_SUCCESS);
+    assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_QUEUE_DEPTH), 1);
+    assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_RING_ROOT_LO), 0);
+    assert_int_equal(wk_gpu_run(mk->gpu, 0), 1);
+    struct wk_gpu_fault log[WK_GPU_FAULT_LOG_SIZE];
+    uint64_t total = 0;
+    assert_int_equal(wk_gpu_faults(mk->gpu, log, WK_GPU_FAULT_LOG_SIZE, &total), 1);
+    assert_int_equal(log[0].reason, WK_GPU_FAULT_NO_ADDRESS_SPACE);
+    assert_int_equal(log[0].fault_addr, SEG1_BASE + ROOT_OFF);
+    assert_int_equal(log[0].buffer_addr, 0x50000000ull);
+    assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_COMPLETED_TAG), 7);
     assert_int_equal(mk->ddi.DxgkDdiDestroyContext(ctx.hContext), STATUS_SUCCESS);
     assert_int_equal(mk->ddi.DxgkDdiDestroyDevice(dev.hDevice), STATUS_SUCCESS);
 }
@@ -573,6 +621,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_level_desc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_root_page_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_submit_command_virtual, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_page_table_builds_a_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_repeat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flush_tlb, setup, teardown),

@@ -291,7 +291,7 @@ static void out_of_range(void **state)
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: disk, ddi: CreateDevice, nth: 1}}\n",
                 "t.yaml:5:28: case 't.a': adapter: fail: key 'what': expected what fails (one of: pool, create_context_allocation), saw 'disk'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevices, nth: 1}}\n",
-                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess), saw 'CreateDevices'");
+                "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess, SetRootPageTable, SubmitCommandVirtual), saw 'CreateDevices'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: AddDevice, nth: 1}}\n",
                 "t.yaml:5:39: case 't.a': adapter: fail: key 'ddi': expected a DDI a step calls (CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand), saw 'AddDevice'");
     EXPECT_ONLY(HEAD "    adapter: {fail: {what: pool, ddi: CreateDevice}}\n",
@@ -567,7 +567,7 @@ static void step_shapes(void **state)
 {
     (void)state;
     EXPECT_ONLY(STEPS "      - fil: {pattern: 1}\n",
-                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, va_map, va_unmap, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, expect_va)");
+                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, va_map, va_unmap, submit_virtual, move_root_table, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, expect_va)");
     EXPECT_ONLY(HEAD "    expect:\n      - expect_gart: {allocation: a}\n",
                 "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass, va)");
     EXPECT_ONLY(HEAD "    expect:\n      - wait_idle\n",
@@ -587,7 +587,7 @@ static void step_shapes(void **state)
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: fences, op: fill}\n",
                 "t.yaml:6:38: case 't.a': step 0 (expect_stats): key 'op': only with stat: paging_op");
     EXPECT_ONLY(STEPS "      - expect_stats: {stat: ddi_calls, ddi: DxgkDdiRender}\n",
-                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess), saw 'DxgkDdiRender'");
+                "t.yaml:6:46: case 't.a': step 0 (expect_stats): key 'ddi': expected a DDI name (one of: DriverEntry, AddDevice, StartDevice, StopDevice, RemoveDevice, QueryAdapterInfo, CreateDevice, DestroyDevice, CreateAllocation, DestroyAllocation, CreateContext, DestroyContext, BuildPagingBuffer, Render, Patch, SubmitCommand, CancelCommand, InterruptRoutine, DpcRoutine, DxgkCbCreateContextAllocation, DxgkCbDestroyContextAllocation, DxgkCbMapContextAllocation, DxgkCbUpdateContextAllocation, DxgkCbNotifyInterrupt, KDEFERRED_ROUTINE, Unload, OpenAllocation, CloseAllocation, CreateProcess, DestroyProcess, SetRootPageTable, SubmitCommandVirtual), saw 'DxgkDdiRender'");
 }
 
 static void render_forms(void **state)
@@ -797,6 +797,8 @@ static const char all_kinds_spec[] =
     "      - patch: {end: 16, status: not_found}\n"
     "      - va_map: {allocation: alloc0, va: 0x40000000, offset: 4KiB, size: 8KiB, read_only: true, status: not_supported}\n"
     "      - va_unmap: {va: 0x40000000, size: 8KiB, status: not_supported}\n"
+    "      - submit_virtual: {context: context0, buffer: 0x50000000, fill: 0x40000000, size: 4KiB, pattern: 9, status: not_supported}\n"
+    "      - move_root_table: {status: not_supported}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
@@ -812,10 +814,10 @@ static void every_kind_parses(void **state)
     struct load l;
     assert_true(loads(all_kinds_spec, 1, &l));
     const struct wk_prog *p = l.set.progs[0];
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     for (uint32_t i = 0; i < p->step_count; i++)
-        seen |= 1u << p->steps[i].kind;
-    assert_int_equal(seen, (1u << WK_STEP_KIND_COUNT) - 1);
+        seen |= 1ull << p->steps[i].kind;
+    assert_int_equal(seen, (1ull << WK_STEP_KIND_COUNT) - 1);
     const struct wk_step *s = p->steps;
     assert_int_equal(s[0].flags, 3);
     assert_int_equal(s[1].flags, 1);
@@ -851,19 +853,27 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[26].expect_status, WK_E_NOT_SUPPORTED);
     assert_int_equal(s[27].kind, WK_STEP_VA_UNMAP);
     assert_int_equal(s[27].size, 0x2000);
-    assert_int_equal(s[28].value, 0x01020304);
-    assert_int_equal(s[28].offset, 4);
-    assert_int_equal(s[28].size, 12);
-    assert_false(s[29].expect_resident);
-    assert_int_equal(s[30].op, 17);
-    assert_int_equal(s[31].field, 4);
-    assert_int_equal(s[31].value, 32);
-    assert_int_equal(s[33].kind, WK_STEP_EXPECT_VA);
-    assert_int_equal(s[33].address, 0x40001000u);
-    assert_int_equal(s[33].fault, WK_VA_FAULT_NONE);
-    assert_int_equal(s[33].offset, 0x1000);
-    assert_int_equal(s[33].size, 16);
-    assert_int_equal(s[34].fault, WK_VA_FAULT_READ_ONLY);
+    assert_int_equal(s[28].kind, WK_STEP_SUBMIT_VIRTUAL);
+    assert_int_equal(s[28].op, WK_VIRTUAL_FILL);
+    assert_int_equal(s[28].address, 0x50000000u);
+    assert_int_equal(s[28].offset, 0x40000000u);
+    assert_int_equal(s[28].size, 0x1000);
+    assert_int_equal(s[28].value, 9);
+    assert_int_equal(s[29].kind, WK_STEP_MOVE_ROOT_TABLE);
+    assert_int_equal(s[29].expect_status, WK_E_NOT_SUPPORTED);
+    assert_int_equal(s[30].value, 0x01020304);
+    assert_int_equal(s[30].offset, 4);
+    assert_int_equal(s[30].size, 12);
+    assert_false(s[31].expect_resident);
+    assert_int_equal(s[32].op, 17);
+    assert_int_equal(s[33].field, 4);
+    assert_int_equal(s[33].value, 32);
+    assert_int_equal(s[35].kind, WK_STEP_EXPECT_VA);
+    assert_int_equal(s[35].address, 0x40001000u);
+    assert_int_equal(s[35].fault, WK_VA_FAULT_NONE);
+    assert_int_equal(s[35].offset, 0x1000);
+    assert_int_equal(s[35].size, 16);
+    assert_int_equal(s[36].fault, WK_VA_FAULT_READ_ONLY);
     unload(&l);
 }
 
@@ -980,11 +990,12 @@ static void smoke_specs_pass(void **state)
         wk_diag_print(&d, stderr);
     assert_int_equal(st, WK_OK);
     assert_in_range(set.count, 6, 12);
-    uint32_t kinds = 0, negative = 0;
+    uint64_t kinds = 0;
+    uint32_t negative = 0;
     for (uint32_t i = 0; i < set.count; i++) {
         const struct wk_prog *p = set.progs[i];
         for (uint32_t k = 0; k < p->step_count; k++)
-            kinds |= 1u << p->steps[k].kind;
+            kinds |= 1ull << p->steps[k].kind;
         negative += p->has_rewrite;
         struct wk_case_result r;
         wk_prog_run(p, NULL, &r);
@@ -996,8 +1007,9 @@ static void smoke_specs_pass(void **state)
     /* every step and check kind but GPU virtual addressing's, which need a
      * GpuMmu driver: specs/gpu-va.yaml runs them on the reference driver's
      * GpuMmu build (conform.gpummu_gpu_va) */
-    uint32_t gpu_va = (1u << WK_STEP_VA_MAP) | (1u << WK_STEP_VA_UNMAP) | (1u << WK_STEP_EXPECT_VA);
-    assert_int_equal(kinds | gpu_va, (1u << WK_STEP_KIND_COUNT) - 1);
+    uint64_t gpu_va = (1ull << WK_STEP_VA_MAP) | (1ull << WK_STEP_VA_UNMAP) | (1ull << WK_STEP_EXPECT_VA) |
+                      (1ull << WK_STEP_SUBMIT_VIRTUAL) | (1ull << WK_STEP_MOVE_ROOT_TABLE);
+    assert_int_equal(kinds | gpu_va, (1ull << WK_STEP_KIND_COUNT) - 1);
     assert_int_equal(negative, 2);
     /* the checks bite: a wrong digest fails */
     struct wk_prog *p = (struct wk_prog *)wk_spec_find(&set, "smoke.fill-evict-relocate");

@@ -393,6 +393,71 @@ static void test_v1_fill_not_blamed_on_gpummu(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* The hKmdProcess of each CreateDevice the driver was asked (the rewriter
+ * sees the arguments after the call). */
+struct seen_devices {
+    HANDLE process[4];
+    uint32_t n;
+};
+
+static void see_devices(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct seen_devices *d = user;
+    if (ddi == WK_DDI_CREATE_DEVICE && d->n < 4)
+        d->process[d->n++] = ((DXGKARG_CREATEDEVICE *)args)->hKmdProcess;
+}
+
+/* The kit's DxgkDdiSetRootPageTable calls, counted. */
+static uint32_t set_roots(struct vt_fixture *f)
+{
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    return (uint32_t)st.ddi_calls[WK_DDI_SET_ROOT_PAGE_TABLE];
+}
+
+/*
+ * A device of a process gets its hKmdProcess (one of no process, NULL); a
+ * virtual context of it is told its root once made, and again, with every
+ * other virtual context of the process, when the root moves; a virtual
+ * context of a device of no process is refused as not supported, and so
+ * is destroying a space with devices; a physical context is told nothing.
+ */
+static void test_devices_and_contexts_of_a_process(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct seen_devices seen;
+    memset(&seen, 0, sizeof(seen));
+    open_gpummu(f, NULL);
+    wk_vidmm_set_rewriter(f->vm, see_devices, &seen);
+    uint32_t s, dev, c1, c2, c3;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_create_device_in(f->vm, 0, s, &dev));
+    assert_int_equal(seen.n, 1);
+    assert_non_null(seen.process[0]);
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &c1));
+    assert_int_equal(set_roots(f), 1);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, 0, &c2));
+    assert_int_equal(set_roots(f), 1);
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &c3));
+    assert_int_equal(set_roots(f), 2);
+    uint32_t a = filled(f, 0x2000, 0xAB12AB12u);
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
+    VT_OK(f->vm, wk_vidmm_va_move_root(f->vm, s));
+    assert_int_equal(set_roots(f), 4); /* c1 and c3, not c2 */
+    assert_int_equal(read32(f, s, GIB + 0x1ffc), 0xAB12AB12u);
+    uint32_t none;
+    assert_int_equal(wk_vidmm_create_context(f->vm, f->device, virt.Value, &none), WK_E_NOT_SUPPORTED);
+    assert_int_equal(wk_vidmm_va_destroy_space(f->vm, s), WK_E_STATE);
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &dev));
+    assert_int_equal(seen.n, 2);
+    assert_null(seen.process[1]); /* a device of no process */
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +476,7 @@ int main(void)
         VT_TEST(test_planted_flush_first_page_only),
         VT_TEST(test_planted_entry_past_the_update),
         VT_TEST(test_v1_fill_not_blamed_on_gpummu),
+        VT_TEST(test_devices_and_contexts_of_a_process),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

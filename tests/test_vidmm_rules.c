@@ -1370,6 +1370,10 @@ REWRITER(rw_submit_status)
     DXGKARG_SUBMITCOMMAND *a = rw_args(w, WK_DDI_SUBMIT_COMMAND);
     CHANGE(a && !a->Flags.Paging ? a : NULL, *w->status = STATUS_UNSUCCESSFUL);
 }
+REWRITER(rw_submitv_status)
+{
+    CHANGE(rw_args(w, WK_DDI_SUBMIT_COMMAND_VIRTUAL), *w->status = STATUS_UNSUCCESSFUL);
+}
 REWRITER(rw_cancel_status)
 {
     CHANGE(rw_args(w, WK_DDI_CANCEL_COMMAND), *w->status = STATUS_UNSUCCESSFUL);
@@ -1604,6 +1608,37 @@ static void sc_gpu_va(struct run *r)
     DO(wk_vidmm_va_unmap(r->vm, space, va, 0x4000));
 }
 
+/* A virtual context of a device of the space's process runs a FILL written
+ * at a mapped virtual address (SubmitCommandVirtual), the root moves, and
+ * it runs another: under the root SetRootPageTable last named, no fault. */
+static void sc_gpu_va_submit(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    DO(wk_vidmm_start(r->vm));
+    uint32_t space;
+    DO(wk_vidmm_va_create_space(r->vm, &space));
+    DO(wk_vidmm_create_device_in(r->vm, 0, space, &r->device));
+    DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
+    f.VirtualAddressing = 1;
+    DO(wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context));
+    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
+    DO(wk_vidmm_page_in(r->vm, r->alloc));
+    DO(wk_vidmm_va_map(r->vm, space, 0x40000000ull, r->alloc, 0, 0x2000, 0));
+    uint8_t cmd[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+    DO(wk_gpu_emit_fill(&w, 0x40000000ull, 0x1000, 0x600dcafeu));
+    DO(wk_vidmm_va_write(r->vm, space, 0x40001000ull, cmd, w.used, NULL));
+    arm();
+    DO(wk_vidmm_submit_virtual(r->vm, r->context, 0x40001000ull, (uint32_t)w.used));
+    DO(wk_vidmm_va_move_root(r->vm, space));
+    DO(wk_vidmm_submit_virtual(r->vm, r->context, 0x40001000ull, (uint32_t)w.used));
+    uint32_t word = 0;
+    DO(wk_vidmm_va_read(r->vm, space, 0x40000ffcull, &word, 4, NULL));
+    DO(word == 0x600dcafeu ? WK_OK : WK_E_CONTRACT);
+}
+
 static void sc_fence(struct run *r)
 {
     WK_ALLOCATION_REQUEST req;
@@ -1688,6 +1723,8 @@ static void sc_cancel(struct run *r)
 #define CASE_DDI_TABLE 0x20u    /* the adapter checks the DDI table at start (check_ddi_table) */
 #define CASE_GPUMMU 0x40u       /* the GpuMmu build of the reference driver, loaded as a module:
                                  * no mutant (the bad answer is a rewrite) */
+#define CASE_ROOT_KEPT 0x80u    /* with CASE_GPUMMU: the bad run loads its planted twin that keeps
+                                 * the first root SetRootPageTable named (the bad answer) */
 
 struct rule_case {
     const char *id;
@@ -1760,6 +1797,8 @@ static const struct rule_case cases[] = {
     RW("GPUMMU-HW-001", sc_start, rw_gpummu_not_the_gpus),
     { "PAGING-UPDATEPT-001", sc_gpu_va, rw_updatept_nothing, MUT_NONE, CASE_GPUMMU },
     { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
+    { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_status, MUT_NONE, CASE_GPUMMU },
+    { "SUBMITV-GPU-001", sc_gpu_va_submit, NULL, MUT_NONE, CASE_GPUMMU | CASE_ROOT_KEPT },
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),
@@ -1994,8 +2033,10 @@ static bool run_once(const struct rule_case *c, int bad)
         return false;
     if (bad && c->rewrite)
         wk_vidmm_set_rewriter(r->vm, c->rewrite, NULL);
-    wk_status attached = c->flags & CASE_GPUMMU ? wk_vidmm_load(r->vm, WK_TEST_GPUMMU_DRIVER)
-                                                : wk_vidmm_attach(r->vm, mutant_DriverEntry);
+    int planted = bad && (c->flags & CASE_ROOT_KEPT);
+    wk_status attached = !(c->flags & CASE_GPUMMU) ? wk_vidmm_attach(r->vm, mutant_DriverEntry)
+                         : wk_vidmm_load(r->vm, planted ? WK_TEST_GPUMMU_ROOT_KEPT_DRIVER : WK_TEST_GPUMMU_DRIVER);
+    M.fired += planted; /* the planted driver is the bad answer */
     if (step(r, attached, "wk_vidmm_attach") == WK_OK)
         c->scenario(r);
     bool ok = bad ? judge_bad(c, r) : judge_good(c, r);
@@ -2372,8 +2413,9 @@ static void test_case_table_is_sound(void **state)
     unsigned bad = 0;
     for (size_t k = 0; k < NCASES; k++) {
         const struct rule_case *c = &cases[k];
-        if ((c->rewrite != NULL) == (c->mutation != MUT_NONE)) {
-            fprintf(stderr, "case %s: exactly one of rewrite and mutation must be given\n", c->id);
+        int planted = (c->flags & CASE_ROOT_KEPT) != 0; /* the bad answer is a planted driver */
+        if ((c->rewrite != NULL) + (c->mutation != MUT_NONE) + planted != 1) {
+            fprintf(stderr, "case %s: exactly one of rewrite, mutation and planted driver must be given\n", c->id);
             bad++;
         }
         for (size_t j = 0; j < k; j++)

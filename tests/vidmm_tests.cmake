@@ -63,6 +63,10 @@ foreach(t test_vidmm_rules test_vidmm_gpuva)
   target_compile_definitions(${t} PRIVATE WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
   add_dependencies(${t} wk_refdriver_gpummu)
 endforeach()
+# SUBMITV-GPU-001's bad run: the GpuMmu build that keeps a context's first root.
+target_compile_definitions(test_vidmm_rules
+  PRIVATE WK_TEST_GPUMMU_ROOT_KEPT_DRIVER="$<TARGET_FILE:wk_test_gpummu_root_kept>")
+add_dependencies(test_vidmm_rules wk_test_gpummu_root_kept)
 # vidmm.gpuva: GPU virtual address spaces of a GpuMmu driver (gpuva.c): the
 # GPU reads each mapped page's own allocation, an unmapped page faults after
 # the FLUSH_TLB, system pages, bad requests, a reset, three planted bugs.

@@ -391,6 +391,17 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
     case WK_STEP_VA_UNMAP:
         fprintf(out, " va=0x%llx size=0x%llx", (unsigned long long)s->address, (unsigned long long)s->size);
         break;
+    case WK_STEP_SUBMIT_VIRTUAL:
+        if (s->op == WK_VIRTUAL_COPY)
+            fprintf(out, " context=%u buffer=0x%llx copy 0x%llx to 0x%llx size=0x%llx", s->context,
+                    (unsigned long long)s->address, (unsigned long long)s->value, (unsigned long long)s->offset,
+                    (unsigned long long)s->size);
+        else
+            fprintf(out, " context=%u buffer=0x%llx fill 0x%llx size=0x%llx pattern=0x%08llx", s->context,
+                    (unsigned long long)s->address, (unsigned long long)s->offset, (unsigned long long)s->size,
+                    (unsigned long long)s->value);
+        break;
+    case WK_STEP_MOVE_ROOT_TABLE: break;
     case WK_STEP_EXPECT_VA:
         if (s->fault != WK_VA_FAULT_NONE)
             fprintf(out, " va=0x%llx fault=%s", (unsigned long long)s->address, wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);

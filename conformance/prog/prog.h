@@ -80,7 +80,9 @@ extern "C" {
     X(WK_STEP_EXPECT_MULTIPASS, "expect_multipass")         \
     X(WK_STEP_VA_MAP, "va_map")                             \
     X(WK_STEP_VA_UNMAP, "va_unmap")                         \
-    X(WK_STEP_EXPECT_VA, "expect_va")
+    X(WK_STEP_EXPECT_VA, "expect_va")                       \
+    X(WK_STEP_SUBMIT_VIRTUAL, "submit_virtual")             \
+    X(WK_STEP_MOVE_ROOT_TABLE, "move_root_table")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -319,7 +321,17 @@ struct wk_step {
      * GPU's MMU, or expects `fault` there (enum wk_prog_va_fault). */
     int read_only;
     uint32_t fault;
+    /* submit_virtual: a buffer of kit-GPU commands written at `address` in
+     * the case's address space, run by virtual context `context`: op
+     * WK_VIRTUAL_FILL fills `size` bytes at VA `offset` with the 32-bit
+     * `value`; WK_VIRTUAL_COPY copies `size` bytes from VA `value` to VA
+     * `offset`. (op is shared with expect_stats and expect_multipass.) */
 };
+
+enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT };
+
+/* create_context's flags are DXGK_CREATECONTEXTFLAGS: VirtualAddressing. */
+#define WK_PROG_CONTEXT_VIRTUAL 0x4u
 
 /* What an expect_va step expects the GPU to meet at its address. */
 enum wk_prog_va_fault {

@@ -390,6 +390,16 @@ static int walk_step(struct io *io, struct wk_step *s)
         s->size = size;
         break;
     }
+    case WK_STEP_SUBMIT_VIRTUAL: {
+        uint32_t size = (uint32_t)s->size;
+        f8(io, &s->context); f8(io, &s->op); f64(io, &s->address); f64(io, &s->offset); f64(io, &s->value);
+        f32(io, &size);
+        s->op %= WK_VIRTUAL_OP_COUNT;
+        s->value &= s->op == WK_VIRTUAL_FILL ? 0xFFFFFFFFu : UINT64_MAX;
+        s->size = size;
+        break;
+    }
+    case WK_STEP_MOVE_ROOT_TABLE: break;
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
     case WK_STEP_SPECIAL_LOCK_TRANSFER:
         f8(io, &s->allocation);

@@ -619,18 +619,73 @@ static wk_status do_va(struct interp *x, const struct wk_step *s)
     return wk_vidmm_va_map(x->vm, space, s->address, h, s->offset, size, s->read_only);
 }
 
+/* Whether the case runs anything in a GPU address space: then its devices
+ * belong to the case's process, as every device of a GpuMmu driver's
+ * process does (DXGKARG_CREATEDEVICE hKmdProcess, wddm-gpummu-facts.md
+ * 3.6). A case that does not stays as it was: no process, no root table. */
+static int uses_va(const struct wk_prog *p)
+{
+    for (uint32_t i = 0; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        if (s->kind == WK_STEP_VA_MAP || s->kind == WK_STEP_VA_UNMAP || s->kind == WK_STEP_EXPECT_VA ||
+            s->kind == WK_STEP_SUBMIT_VIRTUAL || s->kind == WK_STEP_MOVE_ROOT_TABLE ||
+            (s->kind == WK_STEP_CREATE_CONTEXT && (s->flags & WK_PROG_CONTEXT_VIRTUAL)))
+            return 1;
+    }
+    return 0;
+}
+
+static wk_status do_create_device(struct interp *x, const struct wk_step *s)
+{
+    if (x->ndevices == WK_PROG_MAX_OBJECTS)
+        return WK_E_LIMIT;
+    uint32_t space = 0, h = 0;
+    if (uses_va(x->p)) {
+        wk_status st = va_space(x, &space);
+        if (st != WK_OK)
+            return st;
+    }
+    wk_status st = wk_vidmm_create_device_in(x->vm, s->flags, space, &h);
+    if (st == WK_OK)
+        x->devices[x->ndevices++] = h;
+    return st;
+}
+
+/* submit_virtual: the one command written at the buffer's address through
+ * the GPU's MMU (as the user-mode driver writes its command buffer), then
+ * DxgkDdiSubmitCommandVirtual of it. An unmapped buffer is the case's
+ * mistake: WK_E_INVALID_ARGUMENT. */
+static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
+{
+    uint32_t ctx = pick(x->contexts, x->ncontexts, s->context), space;
+    if (ctx == NOT_FOUND)
+        return WK_E_NOT_FOUND;
+    wk_status st = va_space(x, &space);
+    if (st != WK_OK)
+        return st;
+    uint8_t cmd[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+    st = s->op == WK_VIRTUAL_COPY ? wk_gpu_emit_copy(&w, s->value, s->offset, s->size)
+                                  : wk_gpu_emit_fill(&w, s->offset, s->size, (uint32_t)s->value);
+    if (st != WK_OK)
+        return st;
+    struct wk_mem_fault f;
+    if (wk_vidmm_va_write(x->vm, space, s->address, cmd, w.used, &f) != WK_OK)
+        return WK_E_INVALID_ARGUMENT;
+    return wk_vidmm_submit_virtual(x->vm, ctx, s->address, (uint32_t)w.used);
+}
+
 static wk_status act(struct interp *x, const struct wk_step *s)
 {
     uint32_t h;
     switch (s->kind) {
-    case WK_STEP_CREATE_DEVICE: {
-        if (x->ndevices == WK_PROG_MAX_OBJECTS)
-            return WK_E_LIMIT;
-        h = 0;
-        wk_status st = wk_vidmm_create_device(x->vm, s->flags, &h);
-        if (st == WK_OK)
-            x->devices[x->ndevices++] = h;
-        return st;
+    case WK_STEP_CREATE_DEVICE: return do_create_device(x, s);
+    case WK_STEP_SUBMIT_VIRTUAL: return do_submit_virtual(x, s);
+    case WK_STEP_MOVE_ROOT_TABLE: {
+        uint32_t space;
+        wk_status st = va_space(x, &space);
+        return st != WK_OK ? st : wk_vidmm_va_move_root(x->vm, space);
     }
     case WK_STEP_DESTROY_DEVICE:
         h = pick(x->devices, x->ndevices, s->device);

@@ -217,6 +217,21 @@ static void kv_device_flags(struct yw *w, uint32_t flags)
         kv(w, "flags", "[%s%s%s]", flags & 1u ? "system" : "", flags == 3u ? ", " : "", flags & 2u ? "gdi" : "");
 }
 
+/* DXGK_CREATECONTEXTFLAGS bits 0 to 2, as the spec loader names them. */
+static void kv_context_flags(struct yw *w, uint32_t flags)
+{
+    static const char *const names[] = { "system", "gdi", "virtual" };
+    if (flags & ~7u)
+        problem(w, "step %d: context flags 0x%x (only system, gdi and virtual have names)", w->step, flags);
+    char list[64] = "";
+    size_t at = 0;
+    for (uint32_t b = 0; b < 3; b++)
+        if (flags & (1u << b))
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", names[b]);
+    if (at)
+        kv(w, "flags", "[%s]", list);
+}
+
 /* preferred: 5 entries of 6 bits (segment id, top_down), no gaps. */
 static void kv_preferred(struct yw *w, uint32_t v, uint32_t *first_segment)
 {
@@ -729,6 +744,20 @@ static void write_check(struct yw *w, const struct wk_step *s)
     }
 }
 
+static void write_submit_virtual(struct yw *w, const struct wk_step *s)
+{
+    kv_ref(w, "context", OBJ_CONTEXT, s->context);
+    kv(w, "buffer", "0x%llx", (unsigned long long)s->address);
+    if (s->op == WK_VIRTUAL_COPY) {
+        kv(w, "copy", "0x%llx", (unsigned long long)s->value);
+        kv(w, "to", "0x%llx", (unsigned long long)s->offset);
+    } else {
+        kv(w, "fill", "0x%llx", (unsigned long long)s->offset);
+        kv(w, "pattern", "0x%x", (uint32_t)s->value);
+    }
+    kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
+}
+
 static void write_action(struct yw *w, const struct wk_step *s)
 {
     switch (s->kind) {
@@ -736,7 +765,7 @@ static void write_action(struct yw *w, const struct wk_step *s)
     case WK_STEP_DESTROY_DEVICE: kv_ref(w, "device", OBJ_DEVICE, s->device); break;
     case WK_STEP_CREATE_CONTEXT:
         kv_ref(w, "device", OBJ_DEVICE, s->device);
-        kv_device_flags(w, s->flags);
+        kv_context_flags(w, s->flags);
         break;
     case WK_STEP_DESTROY_CONTEXT: kv_ref(w, "context", OBJ_CONTEXT, s->context); break;
     case WK_STEP_CREATE_ALLOCATION: write_create_allocation(w, s); break;
@@ -782,6 +811,8 @@ static void write_action(struct yw *w, const struct wk_step *s)
         kv(w, "va", "0x%llx", (unsigned long long)s->address);
         kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
         break;
+    case WK_STEP_SUBMIT_VIRTUAL: write_submit_virtual(w, s); break;
+    case WK_STEP_MOVE_ROOT_TABLE: break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }
     kv_status(w, s);

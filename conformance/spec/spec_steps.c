@@ -156,6 +156,8 @@ static void segment_set(struct wk_spec_ctx *c, const struct wk_ynode *list, cons
 /* ------------------------------------------------------------------ */
 
 static const char *const device_flags[] = { "system", "gdi", NULL };
+/* DXGK_CREATECONTEXTFLAGS bits 0 to 2: SystemContext, GdiContext, VirtualAddressing. */
+static const char *const context_flags[] = { "system", "gdi", "virtual", NULL };
 
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
@@ -171,7 +173,7 @@ static void ld_destroy_device(struct wk_spec_ctx *c, const struct wk_ynode *a, s
 static void ld_create_context(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_use(c, a, a, "device", WK_OBJ_DEVICE, 1, &s->device);
-    spec_get_word_set(c, a, "flags", device_flags, "a context flag", &s->flags);
+    spec_get_word_set(c, a, "flags", context_flags, "a context flag", &s->flags);
     s->context = define(c, a, a, WK_OBJ_CONTEXT, s->expect_status);
 }
 
@@ -397,6 +399,36 @@ static void ld_va_unmap(struct wk_spec_ctx *c, const struct wk_ynode *a, struct 
     spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
 }
 
+/* submit_virtual: {context, buffer, fill, pattern, size} or {context,
+ * buffer, copy, to, size}: one kit-GPU command written at `buffer` in the
+ * case's address space and run by a virtual context. */
+static void ld_submit_virtual(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_use(c, a, a, "context", WK_OBJ_CONTEXT, 0, &s->context);
+    spec_get_u64(c, a, "buffer", 0, UINT64_MAX, &s->address);
+    spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
+    int fill = wk_ymap_get(a, "fill") != NULL, copy = wk_ymap_get(a, "copy") != NULL;
+    if (fill == copy) {
+        spec_error(c, a, "submit_virtual: needs one of key 'fill' (with 'pattern') or key 'copy' (with 'to')");
+        return;
+    }
+    if (fill) {
+        s->op = WK_VIRTUAL_FILL;
+        spec_get_u64(c, a, "fill", 0, UINT64_MAX, &s->offset);
+        if (spec_get_u64(c, a, "pattern", 0, UINT32_MAX, &s->value) == 0)
+            spec_error(c, a, "submit_virtual: key 'fill' needs key 'pattern'");
+        if (wk_ymap_get(a, "to"))
+            spec_error(c, a, "submit_virtual: key 'to' goes with key 'copy', not 'fill'");
+        return;
+    }
+    s->op = WK_VIRTUAL_COPY;
+    spec_get_u64(c, a, "copy", 0, UINT64_MAX, &s->value);
+    if (spec_get_u64(c, a, "to", 0, UINT64_MAX, &s->offset) == 0)
+        spec_error(c, a, "submit_virtual: key 'copy' needs key 'to'");
+    if (wk_ymap_get(a, "pattern"))
+        spec_error(c, a, "submit_virtual: key 'pattern' goes with key 'fill', not 'copy'");
+}
+
 static void ld_nothing(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     (void)c, (void)a, (void)s;
@@ -468,6 +500,9 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
                          ld_va_map },
     [WK_STEP_VA_UNMAP] = { K("va", "size", "status"), K("va", "size"), ld_va_unmap },
     [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault"), K("va"), spec_ld_expect_va },
+    [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "status"),
+                                 K("context", "buffer", "size"), ld_submit_virtual },
+    [WK_STEP_MOVE_ROOT_TABLE] = { K("status"), NULL, ld_nothing },
 };
 
 static int is_check(enum wk_step_kind k)

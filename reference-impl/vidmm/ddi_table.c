@@ -128,8 +128,8 @@ static const struct member members[] = {
     { "DxgkDdiCalibrateGpuClock", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCalibrateGpuClock), DXGKDDI_INTERFACE_VERSION_WDDM1_3, UNDRIVEN },
     { "DxgkDdiFormatHistoryBuffer", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiFormatHistoryBuffer), DXGKDDI_INTERFACE_VERSION_WDDM1_3, UNDRIVEN },
     { "DxgkDdiRenderGdi", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRenderGdi), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
-    { "DxgkDdiSubmitCommandVirtual", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSubmitCommandVirtual), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
-    { "DxgkDdiSetRootPageTable", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetRootPageTable), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
+    { "DxgkDdiSubmitCommandVirtual", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSubmitCommandVirtual), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* gpuva_context.c: virtual contexts */
+    { "DxgkDdiSetRootPageTable", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetRootPageTable), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* gpuva_context.c: virtual contexts */
     { "DxgkDdiGetRootPageTableSize", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiGetRootPageTableSize), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiMapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiMapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiUnmapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUnmapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },

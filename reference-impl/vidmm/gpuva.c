@@ -440,8 +440,10 @@ static void space_release(struct wk_vidmm *vm, uint32_t id, int tell_driver)
         wk_gpu_va_detach(vm->gpu, s->gpu);
         wk_va_space_destroy(s->gpu);
     }
-    if (tell_driver)
+    if (tell_driver == 1)
         destroy_process(vm, s->kmd);
+    else if (tell_driver && s->kmd && vm->nprocess_ended < GPUVA_MAX_SPACES)
+        vm->process_ended[vm->nprocess_ended++] = s->kmd; /* after its devices (gpuva_end_processes) */
     memset(s, 0, sizeof(*s));
 }
 
@@ -482,6 +484,8 @@ wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t id)
 {
     if (!space_get(vm, id))
         return fail(vm, WK_E_NOT_FOUND, "no address space %u", id);
+    if (gpuva_space_devices(vm, id))
+        return fail(vm, WK_E_STATE, "address space %u still has devices: a process goes after its devices", id);
     space_release(vm, id, 1);
     return vm->dead ? WK_E_DEAD : WK_OK;
 }
@@ -492,9 +496,91 @@ void gpuva_release(struct wk_vidmm *vm, int tell_driver)
         return;
     for (uint32_t i = 1; i < GPUVA_MAX_SPACES; i++)
         if (vm->va->space[i].live)
-            space_release(vm, i, tell_driver);
+            space_release(vm, i, tell_driver ? 2 : 0);
     free(vm->va);
     vm->va = NULL;
+}
+
+/* A process goes after its devices: the DestroyProcess calls gpuva_release
+ * put off, made once the devices are gone (or dropped, tell_driver 0). */
+void gpuva_end_processes(struct wk_vidmm *vm, int tell_driver)
+{
+    for (uint32_t i = 0; i < vm->nprocess_ended && tell_driver; i++)
+        destroy_process(vm, vm->process_ended[i]);
+    vm->nprocess_ended = 0;
+}
+
+/* What a device and its contexts need of their process's space
+ * (gpuva_context.c): the driver's process handle, and where the root table
+ * is, as DxgkDdiSetRootPageTable gives it. 0 for no such space. */
+int gpuva_space_live(struct wk_vidmm *vm, uint32_t space)
+{
+    return space_get(vm, space) != NULL;
+}
+
+HANDLE gpuva_space_process(struct wk_vidmm *vm, uint32_t space)
+{
+    const struct va_space *s = space_get(vm, space);
+    return s ? s->kmd : NULL;
+}
+
+int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRESS *at, uint32_t *entries,
+                     uint64_t *gpu_address)
+{
+    const struct va_space *s = space_get(vm, space);
+    if (!s)
+        return 0;
+    const struct va_table *t = &vm->va->table[s->root];
+    at->SegmentId = t->segment;
+    at->SegmentOffset = t->offset;
+    *entries = 1u << vm->mmu.geometry.level[t->level].index_bits;
+    *gpu_address = table_gpu_address(vm, t);
+    return 1;
+}
+
+/*
+ * The root table moves, as the memory manager moves it while the process's
+ * contexts are idle (docs/wddm-gpummu-facts.md 4.7, "Page table moved", and
+ * 3.4: "Called per context ... when the root is relocated"): a new root is
+ * placed and made invalid, each lower table is linked into it at its old
+ * index (UPDATE_PAGE_TABLE, judged as every other), the GPU's view follows
+ * the new root, every context of the process is told
+ * (DxgkDdiSetRootPageTable, gpuva_root_moved), and the old root's memory
+ * goes back, filled with 0xA5 bytes: a driver that still runs a context on
+ * it reads no table there.
+ */
+wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    wk_status st = submit_wait(vm, 0); /* the contexts idle, as SetRootPageTable expects (3.1) */
+    if (st != WK_OK)
+        return st;
+    uint32_t old = s->root;
+    uint32_t root = table_place(vm, space, vm->va->table[old].level, &st);
+    if (root == TABLE_NONE)
+        return st;
+    st = table_invalidate(vm, space, root, 1);
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES && st == WK_OK; i++) {
+        struct va_table *t = &vm->va->table[i];
+        if (!t->live || t->parent != old)
+            continue;
+        st = table_link(vm, space, root, t->parent_index, i);
+        t->parent = root;
+    }
+    if (st != WK_OK) {
+        for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
+            if (vm->va->table[i].live && vm->va->table[i].parent == root)
+                vm->va->table[i].parent = old;
+        table_free(vm, root);
+        return st;
+    }
+    s->root = root;
+    wk_va_space_set_root(s->gpu, table_gpu_address(vm, &vm->va->table[root]));
+    table_poison(vm, &vm->va->table[old]);
+    table_free(vm, old);
+    return gpuva_root_moved(vm, space);
 }
 
 /* ------------------------------------------------------------------ */

@@ -112,6 +112,7 @@ struct device {
     int live;
     HANDLE driver_handle;
     uint32_t flags;
+    uint32_t space;             /* the address space of its process (gpuva.c), 0 for none */
 };
 
 /* What can write memory the driver was handed, counted: DDI calls (the
@@ -446,6 +447,9 @@ struct wk_vidmm {
                                                asked or not answered (paging_node.c) */
     struct gpummu mmu;                      /* a GpuMmu driver's page tables (gpummu_caps.c) */
     struct gpuva *va;                       /* its address spaces (gpuva.c), NULL until one */
+    HANDLE process_ended[GPUVA_MAX_SPACES]; /* released spaces whose DestroyProcess waits for
+                                               their devices to go (gpuva_end_processes) */
+    uint32_t nprocess_ended;
 
     /* The kernel's system device and context (system_context.c): outside
      * the handle tables, created at start and kept until stop */
@@ -929,12 +933,28 @@ wk_status gpummu_query(struct wk_vidmm *vm);
 /* gpuva.c: every address space goes, its tables with it; DestroyProcess
  * for each when tell_driver (a reset, a stop: not after a crash). */
 void gpuva_release(struct wk_vidmm *vm, int tell_driver);
+void gpuva_end_processes(struct wk_vidmm *vm, int tell_driver);
 /* The allocation moved (paged in, evicted, relocated, discarded): every
  * range of it mapped in a space is written again where it is now, or
  * invalid when it has no pages (UPDATE_PAGE_TABLE), then flushed
  * (FLUSH_TLB). gpuva_forget: it is going; its ranges are made invalid,
  * flushed and forgotten. WK_OK at once when it is mapped nowhere. */
 wk_status gpuva_follow(struct wk_vidmm *vm, struct allocation *a);
+/* gpuva.c: a space's process and root table (0 or NULL for no such space);
+ * *gpu_address is the root's GPU physical address. */
+int gpuva_space_live(struct wk_vidmm *vm, uint32_t space);
+HANDLE gpuva_space_process(struct wk_vidmm *vm, uint32_t space);
+int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRESS *at, uint32_t *entries,
+                     uint64_t *gpu_address);
+/* gpuva_context.c: a virtual context (DXGK_CREATECONTEXTFLAGS
+ * VirtualAddressing) needs a device of a process and a driver that runs
+ * them (creatable: WK_E_NOT_SUPPORTED with the reason otherwise); once
+ * made, and whenever its process's root table moves, it is told where the
+ * root is (DxgkDdiSetRootPageTable). Devices of a space: how many are live. */
+wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t flags);
+wk_status gpuva_context_created(struct wk_vidmm *vm, uint32_t context);
+wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space);
+uint32_t gpuva_space_devices(struct wk_vidmm *vm, uint32_t space);
 wk_status gpuva_forget(struct wk_vidmm *vm, struct allocation *a);
 
 /* system_context.c -------------------------------------------------------- */
@@ -1130,6 +1150,8 @@ struct submission {
     uint64_t check_end;     /* the driver cannot write dma past this (0: dma->size) */
 };
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);
+wk_status submit_track(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);
+void submit_untrack(struct wk_vidmm *vm, uint32_t fence);
 
 /* patch_view.c ------------------------------------------------------------ */
 

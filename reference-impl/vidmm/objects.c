@@ -148,6 +148,7 @@ wk_status device_call_create(struct wk_vidmm *vm, uint32_t flags, HANDLE runtime
     memset(&args, 0, sizeof(args));
     args.hDevice = runtime;
     args.Flags.Value = flags;
+    args.hKmdProcess = gpuva_space_process(vm, d->space); /* NULL for a device of no process */
     struct garg g_info, g_args; /* guarded copies (guard_args.c) */
     args.pInfo = garg_in(vm, &g_info, &info, sizeof(info), "DXGK_DEVICEINFO output (pCreateDevice->pInfo)");
     DXGKARG_CREATEDEVICE *pargs =
@@ -186,14 +187,22 @@ wk_status device_call_create(struct wk_vidmm *vm, uint32_t flags, HANDLE runtime
 
 wk_status wk_vidmm_create_device(struct wk_vidmm *vm, uint32_t flags, uint32_t *device)
 {
+    return wk_vidmm_create_device_in(vm, flags, 0, device);
+}
+
+wk_status wk_vidmm_create_device_in(struct wk_vidmm *vm, uint32_t flags, uint32_t space, uint32_t *device)
+{
     wk_status st = ready(vm);
     if (st != WK_OK)
         return st;
     if (!vm->ddi.DxgkDdiCreateDevice)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateDevice");
+    if (space && !gpuva_space_live(vm, space))
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
     uint32_t index = ht_new(&vm->devices);
     if (!index)
         return fail(vm, WK_E_LIMIT, "too many devices");
+    device_get(vm, index)->space = space;
     st = device_call_create(vm, flags, runtime_handle(DEVICE_HANDLE_TAG, index), device_get(vm, index));
     if (st != WK_OK) {
         ht_release(&vm->devices, index); /* its runtime handle names nothing from now on */
@@ -453,12 +462,17 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
         return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
     if (!vm->ddi.DxgkDdiCreateContext)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateContext");
+    st = gpuva_context_creatable(vm, device, flags);
+    if (st != WK_OK)
+        return st;
     /* reserved now: callbacks during CreateContext may name it */
     uint32_t index = ht_new(&vm->contexts);
     if (!index)
         return fail(vm, WK_E_LIMIT, "too many contexts");
     struct context *c = ht_get(&vm->contexts, index);
     st = create_context_in(vm, device, flags, index, c);
+    if (c->live && st == WK_OK)
+        st = gpuva_context_created(vm, index); /* a virtual context learns its root table */
     if (c->live) {
         *context = index;
         RETURN_CHECKED(vm, st);

@@ -395,6 +395,14 @@
       "after FLUSH_TLB ran, the GPU holds no cached translation of the address space whose root is RootPageTableAddress in the range it names", \
       "docs/wddm-gpummu-facts.md 4.3 (FLUSH_TLB: the translations cached for the root table at RootPageTableAddress, in StartVirtualAddress..EndVirtualAddress, must go)", \
       "reference-impl/vidmm/gpuva.c")                                                              \
+    X(R_SUBMITV_STATUS, "SUBMITV-STATUS-001", WK_DDI_SUBMIT_COMMAND_VIRTUAL,                       \
+      "SubmitCommandVirtual returns SUCCESS, or STATUS_INVALID_PARAMETER for a DMA buffer or private data it finds malformed", \
+      "docs/wddm-gpummu-facts.md 3.1 (DxgkDdiSubmitCommandVirtual: SUCCESS; STATUS_INVALID_PARAMETER if the DMA buffer or its private data is malformed; anything else is a bug check)", \
+      "reference-impl/vidmm/gpuva_context.c")                                                      \
+    X(R_SUBMITV_GPU, "SUBMITV-GPU-001", WK_DDI_SUBMIT_COMMAND_VIRTUAL,                             \
+      "a virtual context's DMA buffer runs on the GPU without a fault, in its process's address space under the root table DxgkDdiSetRootPageTable last named for the context", \
+      "docs/wddm-gpummu-facts.md 3.5 (the driver must make sure the right address space, the root page table of that context's process, is active before the GPU runs the buffer), 3.4 (SetRootPageTable is called again when the root is relocated)", \
+      "reference-impl/vidmm/gpuva_context.c")                                                      \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \

@@ -520,6 +520,26 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
     return st;
 }
 
+/* A submission that is not SubmitCommand's (DxgkDdiSubmitCommandVirtual,
+ * gpuva_context.c) is tracked as any other: the next fence, pending until
+ * an interrupt reports it; untracked again when it never reached the
+ * hardware. */
+wk_status submit_track(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
+{
+    *fence = fence_next(vm);
+    return add_pending(vm, s, *fence, 0);
+}
+
+void submit_untrack(struct wk_vidmm *vm, uint32_t fence)
+{
+    for (uint32_t i = 0; i < vm->npending; i++)
+        if (vm->pending[i].fence == fence) {
+            memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(vm->pending[0]));
+            vm->npending--;
+            return;
+        }
+}
+
 /* ------------------------------------------------------------------ */
 /* Interrupts and completion                                            */
 /* ------------------------------------------------------------------ */

@@ -193,6 +193,7 @@ static void release_objects(struct wk_vidmm *vm)
     gpuva_release(vm, !vm->dead && vm->started); /* the address spaces, before the devices */
     if (!vm->dead && vm->started) {
         destroy_devices(vm);
+        gpuva_end_processes(vm, !vm->dead); /* the processes, after their devices */
         system_context_destroy(vm); /* the kernel's own, last: before StopDevice (stop_driver) */
     }
     dmaq_drain(vm, 0); /* judged when the last device went; dead: nothing is */
@@ -249,6 +250,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     submit_wait(vm, 0);
     gpuva_release(vm, 1);
     destroy_devices(vm);
+    gpuva_end_processes(vm, !vm->dead);
     if (vm->dead)
         return WK_E_DEAD;
     dmaq_drain(vm, 0); /* the pool as after start: the same frames for the same input */

@@ -71,7 +71,9 @@ extern "C" {
     X(WK_DDI_OPEN_ALLOCATION, "DxgkDdiOpenAllocation")                     \
     X(WK_DDI_CLOSE_ALLOCATION, "DxgkDdiCloseAllocation")                   \
     X(WK_DDI_CREATE_PROCESS, "DxgkDdiCreateProcess")                       \
-    X(WK_DDI_DESTROY_PROCESS, "DxgkDdiDestroyProcess")
+    X(WK_DDI_DESTROY_PROCESS, "DxgkDdiDestroyProcess")                     \
+    X(WK_DDI_SET_ROOT_PAGE_TABLE, "DxgkDdiSetRootPageTable")               \
+    X(WK_DDI_SUBMIT_COMMAND_VIRTUAL, "DxgkDdiSubmitCommandVirtual")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
@@ -472,6 +474,28 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
+
+/*
+ * Devices and contexts of a process (gpuva_context.c; wddm-gpummu-facts.md
+ * 3.4 to 3.6):
+ *   create_device_in: CreateDevice of a device of space's process (its
+ *     hKmdProcess in DXGKARG_CREATEDEVICE); space 0 is create_device. A
+ *     context of it created with DXGK_CREATECONTEXTFLAGS VirtualAddressing
+ *     is told its process's root table (DxgkDdiSetRootPageTable) once made,
+ *     and again whenever the root moves; a virtual context of a device of
+ *     no process, or a driver without SetRootPageTable: WK_E_NOT_SUPPORTED.
+ *   submit_virtual: DxgkDdiSubmitCommandVirtual of the `size` bytes at va in
+ *     the context's process's space (kit-GPU commands, written there by the
+ *     caller), then waits for them: SUBMITV-STATUS-001, SUBMITV-GPU-001. A
+ *     binding's GPU or --gpu none: WK_E_NOT_SUPPORTED (a limit of the kit).
+ *   va_move_root: the space's root table moves (its contexts idle): a new
+ *     root, the lower tables linked into it, SetRootPageTable for each
+ *     virtual context, the old root's memory poisoned and freed.
+ *   A space with live devices cannot be destroyed (WK_E_STATE).
+ */
+wk_status wk_vidmm_create_device_in(struct wk_vidmm *vm, uint32_t flags, uint32_t space, uint32_t *device);
+wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size);
+wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space);
 
 /* Whether the driver reported segment id as an aperture (0 for no such
  * segment). */

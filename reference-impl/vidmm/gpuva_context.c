@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuva_context.c - devices and contexts of a GpuMmu driver's processes:
+ * the root table a virtual context runs under, and its submissions.
+ *
+ * In the GpuMmu model a device belongs to a process (DXGKARG_CREATEDEVICE
+ * hKmdProcess, docs/wddm-gpummu-facts.md 3.6), and a context created with
+ * DXGK_CREATECONTEXTFLAGS.VirtualAddressing runs in that process's address
+ * space: the kernel tells the driver where the process's root table is
+ * (DxgkDdiSetRootPageTable, 3.4) once the context exists and again each
+ * time the root moves, and hands it DMA buffers by their GPU virtual
+ * address in that space (DxgkDdiSubmitCommandVirtual, 3.5). Making the
+ * right root active before the buffer runs is the driver's part (3.5):
+ *   - SUBMITV-STATUS-001: SubmitCommandVirtual returns SUCCESS, or
+ *     STATUS_INVALID_PARAMETER for a buffer it finds malformed (anything
+ *     else bug-checks, 3.1);
+ *   - SUBMITV-GPU-001: the buffer runs on the GPU without a fault. The kit
+ *     wrote it (kit-GPU commands whose every address is mapped), so a fault
+ *     means it ran somewhere else: in another space, or under a root that
+ *     is no longer the process's (the GPU names the root it was given).
+ *
+ * The buffers are in the kit's GPU's command set, as a user-mode driver
+ * would write them for that GPU: a hardware binding's GPU has its own, the
+ * kit cannot write them, and such a submission is a limit of the kit.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static uint32_t context_space(struct wk_vidmm *vm, const struct context *c)
+{
+    const struct device *d = device_get(vm, c->device);
+    return d ? d->space : 0;
+}
+
+static int is_virtual(uint32_t flags)
+{
+    DXGK_CREATECONTEXTFLAGS f;
+    f.Value = flags;
+    return f.VirtualAddressing;
+}
+
+uint32_t gpuva_space_devices(struct wk_vidmm *vm, uint32_t space)
+{
+    uint32_t n = 0;
+    struct ht_iter it;
+    for (uint32_t d = ht_iter_first(&vm->devices, &it); d; d = ht_iter_next(&vm->devices, &it)) {
+        const struct device *dev = device_get(vm, d);
+        n += dev && dev->live && dev->space == space;
+    }
+    return n;
+}
+
+wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t flags)
+{
+    if (!is_virtual(flags))
+        return WK_OK;
+    const struct device *d = device_get(vm, device);
+    if (!d || !d->space)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "a virtual context (VirtualAddressing) runs in its device's process, and device %u belongs to "
+                    "none: a GpuMmu driver's address space is needed (docs/wddm-gpummu-facts.md 3.6)", device);
+    if (!vm->ddi.DxgkDdiSetRootPageTable)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "the driver has no DxgkDdiSetRootPageTable: a virtual context could not learn its root table");
+    return WK_OK;
+}
+
+/* DxgkDdiSetRootPageTable for context `context`: VOID, it cannot fail
+ * (3.1); the context is idle (no submission of it pending). */
+static wk_status set_root(struct wk_vidmm *vm, struct context *c, uint32_t space)
+{
+    DXGKARG_SETROOTPAGETABLE args;
+    memset(&args, 0, sizeof(args));
+    uint64_t gpu_address;
+    if (!gpuva_space_root(vm, space, &args.Address, &args.NumEntries, &gpu_address))
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    args.hContext = c->driver_handle;
+    struct garg g;
+    DXGKARG_SETROOTPAGETABLE *pargs =
+        garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SETROOTPAGETABLE argument (*pSetRootPageTable)");
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_SET_ROOT_PAGE_TABLE, crashed, vm->ddi.DxgkDdiSetRootPageTable(vm->miniport, pargs));
+    g.kit = NULL; /* const to the driver: nothing to read back */
+    wk_status guard = garg_out(vm, &g, WK_DDI_SET_ROOT_PAGE_TABLE, crashed);
+    return crashed != WK_OK ? crashed : guard;
+}
+
+wk_status gpuva_context_created(struct wk_vidmm *vm, uint32_t context)
+{
+    struct context *c = context_get(vm, context);
+    if (!c || !is_virtual(c->flags))
+        return WK_OK;
+    return set_root(vm, c, context_space(vm, c));
+}
+
+wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space)
+{
+    struct ht_iter it;
+    for (uint32_t i = ht_iter_first(&vm->contexts, &it); i; i = ht_iter_next(&vm->contexts, &it)) {
+        struct context *c = context_get(vm, i);
+        if (!c || !is_virtual(c->flags) || context_space(vm, c) != space)
+            continue;
+        wk_status st = set_root(vm, c, space);
+        if (st != WK_OK)
+            return st;
+    }
+    return WK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* DxgkDdiSubmitCommandVirtual                                          */
+/* ------------------------------------------------------------------ */
+
+static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct context **out)
+{
+    struct context *c = context_get(vm, context);
+    if (!c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
+    if (!is_virtual(c->flags))
+        return fail(vm, WK_E_INVALID_ARGUMENT, "context %u is not a virtual context (VirtualAddressing)", context);
+    if (!vm->ddi.DxgkDdiSubmitCommandVirtual)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommandVirtual");
+    if (binding_executes(vm) || vm->cfg.no_model)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "a limit of the kit: it writes virtual DMA buffers in its own GPU's command set only, and "
+                    "this adapter's buffers run on %s", vm->cfg.no_model ? "nothing (--gpu none)" : "a binding's GPU");
+    *out = c;
+    return WK_OK;
+}
+
+static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uint64_t va, uint32_t size,
+                                     uint32_t fence, NTSTATUS *status)
+{
+    struct gbuf priv;
+    uint32_t priv_size = c->info.DmaBufferPrivateDataSize;
+    wk_status st = gbuf_alloc(vm, &priv, priv_size ? priv_size : 1, "DMA buffer private data");
+    if (st != WK_OK)
+        return st;
+    DXGKARG_SUBMITCOMMANDVIRTUAL args;
+    memset(&args, 0, sizeof(args));
+    args.hContext = c->driver_handle;
+    args.DmaBufferVirtualAddress = va;
+    args.DmaBufferSize = size;
+    args.pDmaBufferPrivateData = priv_size ? priv.ptr : NULL;
+    args.DmaBufferPrivateDataSize = priv_size;
+    args.SubmissionFenceId = fence;
+    args.NodeOrdinal = VIDMM_NODE;
+    args.EngineOrdinal = VIDMM_ENGINE;
+    struct garg g;
+    DXGKARG_SUBMITCOMMANDVIRTUAL *pargs =
+        garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SUBMITCOMMANDVIRTUAL argument (*pSubmitCommandVirtual)");
+    wk_status crashed;
+    DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND_VIRTUAL, crashed,
+             *status = vm->ddi.DxgkDdiSubmitCommandVirtual(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND_VIRTUAL, pargs, status));
+    g.kit = NULL; /* const to the driver */
+    wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND_VIRTUAL, crashed);
+    gbuf_free(vm, &priv);
+    return crashed != WK_OK ? crashed : guard;
+}
+
+wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size)
+{
+    struct context *c = NULL;
+    wk_status st = submittable(vm, context, &c);
+    if (st != WK_OK)
+        return st;
+    struct submission s;
+    memset(&s, 0, sizeof(s));
+    s.context = context;
+    s.dma_gpu_address = va;
+    s.end = size;
+    uint32_t fence;
+    st = submit_track(vm, &s, &fence);
+    if (st != WK_OK)
+        return st;
+    struct wk_gpu_counters before;
+    wk_gpu_get_counters(vm->gpu, &before);
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    st = call_submit_virtual(vm, c, va, size, fence, &status);
+    if (st == WK_OK && status != STATUS_SUCCESS) {
+        submit_untrack(vm, fence); /* never reached the hardware */
+        /* It may, for a buffer it finds malformed (3.1): the private data
+         * the kit passes is zeros, not what the driver's user-mode half
+         * would write, so the case cannot run here; no rule is broken. */
+        if (status == STATUS_INVALID_PARAMETER)
+            return fail(vm, WK_E_NOT_SUPPORTED, "DxgkDdiSubmitCommandVirtual returned STATUS_INVALID_PARAMETER, "
+                        "which it may for a buffer it finds malformed: the kit's private data for it is zeros, "
+                        "not what the driver's user-mode half would write");
+        return violate(vm, R_SUBMITV_STATUS, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
+                       "returned 0x%08x; SUCCESS or STATUS_INVALID_PARAMETER are the only answers (any other "
+                       "bug-checks)", (unsigned)status);
+    }
+    if (st != WK_OK) {
+        submit_untrack(vm, fence);
+        return st;
+    }
+    st = submit_wait(vm, fence);
+    char what[160];
+    D3DGPU_PHYSICAL_ADDRESS at;
+    uint32_t entries = 0;
+    uint64_t root = 0;
+    gpuva_space_root(vm, context_space(vm, c), &at, &entries, &root);
+    snprintf(what, sizeof(what),
+             "virtual DMA buffer at 0x%llx (its process's root table is at GPU address 0x%llx, segment %u offset "
+             "0x%llx, as SetRootPageTable last said)",
+             (unsigned long long)va, (unsigned long long)root, at.SegmentId, (unsigned long long)at.SegmentOffset);
+    wk_status limit = gpu_fault_check(vm, &before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
+    return st != WK_OK ? st : limit;
+}
