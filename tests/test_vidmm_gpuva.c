@@ -458,6 +458,43 @@ static void test_devices_and_contexts_of_a_process(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/*
+ * DxgkCbMapContextAllocation in a process (seed "Context allocation": the
+ * allocation goes into the application address space of its context): the
+ * GpuMmu reference driver maps a virtual context's allocation read-only
+ * where the kit chooses, the lowest free range (0x1000: page 0 is no
+ * address); the GPU reads there the blob UpdateContextAllocation wrote, a
+ * write faults read-only, and the range after it is the next context's.
+ * Destroying the context's allocation (with the context) unmaps it.
+ */
+static void test_context_allocation_mapped_in_its_process(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t s, dev, c1, c2;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_create_device_in(f->vm, 0, s, &dev));
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &c1));
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &c2));
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    assert_int_equal(st.ddi_calls[WK_DDI_CB_MAP_CONTEXT_ALLOCATION], 2);
+    assert_int_equal(read32(f, s, 0x1000), 0x58434452u); /* 'RDCX', the blob's magic */
+    assert_int_equal(read32(f, s, 0x2000), 0x58434452u);
+    assert_int_not_equal(read32(f, s, 0x1004), read32(f, s, 0x2004)); /* each its own context's id */
+    uint32_t v = 0;
+    struct wk_mem_fault fault;
+    memset(&fault, 0, sizeof(fault));
+    assert_int_equal(wk_vidmm_va_write(f->vm, s, 0x1000, &v, sizeof(v), &fault), WK_E_GPU_FAULT);
+    assert_int_equal(fault.reason, WK_GPU_FAULT_VA_READ_ONLY);
+    VT_OK(f->vm, wk_vidmm_destroy_context(f->vm, c1));
+    assert_int_equal(read_fault(f, s, 0x1000), WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(read32(f, s, 0x2000), 0x58434452u);
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +514,7 @@ int main(void)
         VT_TEST(test_planted_entry_past_the_update),
         VT_TEST(test_v1_fill_not_blamed_on_gpummu),
         VT_TEST(test_devices_and_contexts_of_a_process),
+        VT_TEST(test_context_allocation_mapped_in_its_process),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

@@ -190,6 +190,10 @@ NTSTATUS wk_rd_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *pCrea
     rd_lock_release(&a->lock, irql);
     if (!ctx->flags.SystemContext) {
         NTSTATUS st = give_context_allocation(ctx, pCreateContext->hContext);
+        if (NT_SUCCESS(st) && !NT_SUCCESS(wk_rd_gpummu_map_context(ctx))) {
+            wk_rd_context_allocation_destroy(a, ctx->context_allocation);
+            st = STATUS_NO_MEMORY;
+        }
         if (!NT_SUCCESS(st)) {
             ctx->magic = 0;
             rd_free(ctx);

@@ -137,6 +137,32 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
     return STATUS_SUCCESS;
 }
 
+/*
+ * Seed "Context allocation": a virtual context's allocation (the blob
+ * UpdateContextAllocation wrote: its magic and the context's id) mapped
+ * read-only into the application address space of its context, where the
+ * memory manager chooses, so that the process's buffers can read which
+ * context they run on. Nothing privileged is in it (the seed's note). A
+ * mapping the kernel refuses (0) fails the context.
+ */
+NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
+{
+    struct rd_adapter *a = ctx->device->adapter;
+    if (!ctx->flags.VirtualAddressing || !ctx->context_allocation || !a->dxgk.DxgkCbMapContextAllocation)
+        return STATUS_SUCCESS;
+    DXGKARGCB_MAPCONTEXTALLOCATION m;
+    RtlZeroMemory(&m, sizeof(m));
+    m.hAllocation = ctx->context_allocation->kernel_handle;
+    m.SizeInPages = ctx->context_allocation->size / 4096; /* 4 KB pages (facts 4.10) */
+    m.Protection.Write = 0;
+    ctx->context_va = a->dxgk.DxgkCbMapContextAllocation(a->dxgk.DeviceHandle, &m);
+    if (!ctx->context_va) {
+        RD_TRACE("refdriver: DxgkCbMapContextAllocation refused the context allocation\n");
+        return STATUS_NO_MEMORY;
+    }
+    return STATUS_SUCCESS;
+}
+
 void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
 {
     init->DxgkDdiCreateProcess = wk_rd_create_process;

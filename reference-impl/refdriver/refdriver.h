@@ -184,6 +184,9 @@ struct rd_context {
     /* DxgkDdiSetRootPageTable (the GpuMmu build): the root and its entries. */
     D3DGPU_PHYSICAL_ADDRESS root;
     UINT root_entries;
+    /* A virtual context's allocation in its process (DxgkCbMapContextAllocation,
+     * the GpuMmu build), 0 when not mapped. */
+    D3DGPU_VIRTUAL_ADDRESS context_va;
 };
 
 /* Bookkeeping per DMA buffer, in pDmaBufferPrivateData (facts 5.7 X4: zeroed
@@ -355,7 +358,15 @@ BOOLEAN wk_rd_gpummu_query(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
 /* UPDATE_PAGE_TABLE and FLUSH_TLB: TRUE and *st when args is one of them. */
 BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
                             NTSTATUS *st);
+/* CreateContext of a virtual context: its allocation mapped in its process. */
+NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx);
 #else
+static inline NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
+{
+    UNREFERENCED_PARAMETER(ctx);
+    return STATUS_SUCCESS;
+}
+
 static inline void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
 {
     UNREFERENCED_PARAMETER(init);

@@ -7,8 +7,16 @@
  * and CreateDevice), so the kernel side runs nested: placing the allocation
  * initialises it with an INIT_CONTEXT_RESOURCE paging operation, an update
  * runs UPDATE_CONTEXT_ALLOCATION, each through the same checked
- * BuildPagingBuffer loop. The model has no GPU MMU: a "GPU virtual address"
- * handed to the driver is the allocation's GPU physical address.
+ * BuildPagingBuffer loop.
+ *
+ * DxgkCbMapContextAllocation (A5; seed "Context allocation": "Context
+ * allocations are mapped into the application GPU virtual address space
+ * associated with the specified context"): for a GpuMmu driver whose
+ * device belongs to a process (gpuva_context.c), a range of that
+ * process's address space, mapped as any (UPDATE_PAGE_TABLE, judged by the
+ * GPU's reading) and following the allocation; anywhere else there is no
+ * address space to map into, and the "GPU virtual address" handed back is
+ * the allocation's GPU physical address, as before.
  */
 #include <string.h>
 
@@ -142,6 +150,30 @@ NTSTATUS ctxalloc_destroy(const HANDLE hAdapter, const HANDLE hAllocation)
     return STATUS_SUCCESS;
 }
 
+/* The address space of the allocation's device's process, 0 for none. */
+static uint32_t ctxalloc_space(struct wk_vidmm *vm, const struct allocation *a)
+{
+    const struct device *d = a->device ? device_get(vm, a->device) : NULL;
+    return d && d->live ? d->space : 0;
+}
+
+/* A5 in a process: BaseAddress, when not 0, is the exact range (refused
+ * when any of it is mapped), else the lowest free range with
+ * MinimumAddress <= start and end <= MaximumAddress (0: no limit). The
+ * pages are writable only with Protection.Write. 0 on failure. */
+static D3DGPU_VIRTUAL_ADDRESS map_in_process(struct wk_vidmm *vm, uint32_t id, uint32_t space,
+                                             const DXGKARGCB_MAPCONTEXTALLOCATION *args)
+{
+    uint64_t bytes = args->SizeInPages * WK_GPU_PAGE_SIZE, offset = args->OffsetInPages * WK_GPU_PAGE_SIZE;
+    uint64_t va = args->BaseAddress;
+    if (va ? !gpuva_range_free(vm, space, va, bytes)
+           : !(va = gpuva_free_range(vm, space, bytes, args->MinimumAddress, args->MaximumAddress)))
+        return 0;
+    if (wk_vidmm_va_map(vm, space, va, id, offset, bytes, !args->Protection.Write) != WK_OK)
+        return 0;
+    return va;
+}
+
 D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCONTEXTALLOCATION *args)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
@@ -152,6 +184,9 @@ D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCO
     struct allocation *a = find(vm, args->hAllocation, WK_DDI_CB_MAP_CONTEXT_ALLOCATION);
     if (!a || !a->resident || args->OffsetInPages + args->SizeInPages > a->size / WK_GPU_PAGE_SIZE)
         return 0;
+    uint32_t space = ctxalloc_space(vm, a);
+    if (space)
+        return map_in_process(vm, runtime_resolve(&vm->allocs, args->hAllocation, CTXALLOC_HANDLE_TAG), space, args);
     uint64_t va = segment_get(vm, a->segment)->base + a->offset + args->OffsetInPages * WK_GPU_PAGE_SIZE;
     if (args->BaseAddress && args->BaseAddress != va)
         return 0; /* the model cannot place it anywhere else (A5) */

@@ -775,6 +775,47 @@ static wk_status mappings_cut(struct wk_vidmm *vm, uint32_t space, uint64_t va, 
     return WK_OK;
 }
 
+/* The first mapping of `space` that overlaps [va, va + bytes), or NULL. */
+static const struct va_mapping *mapping_overlapping(const struct wk_vidmm *vm, uint32_t space, uint64_t va,
+                                                    uint64_t bytes)
+{
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++) {
+        const struct va_mapping *m = &vm->va->map[i];
+        if (m->live && m->space == space && m->va < va + bytes && va < m->va + m->bytes)
+            return m;
+    }
+    return NULL;
+}
+
+/*
+ * A free range of `bytes` (whole pages) in the space, within [lo, hi)
+ * (hi 0: the top of the address bits), above page 0 (0 names no address:
+ * DxgkCbMapContextAllocation's failure): the lowest that fits, first fit
+ * from lo, stepping past each mapping in the way. 0 when none fits.
+ */
+uint64_t gpuva_free_range(struct wk_vidmm *vm, uint32_t space, uint64_t bytes, uint64_t lo, uint64_t hi)
+{
+    uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    uint64_t top = bits < 64 ? 1ull << bits : UINT64_MAX;
+    if (!space_get(vm, space) || bytes == 0 || (bytes & (WK_GPU_PAGE_SIZE - 1)))
+        return 0;
+    hi = hi == 0 || hi > top ? top : hi;
+    uint64_t va = (lo + WK_GPU_PAGE_SIZE - 1) & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1);
+    va = va ? va : WK_GPU_PAGE_SIZE;
+    while (va >= lo && va + bytes > va && va + bytes <= hi) {
+        const struct va_mapping *m = mapping_overlapping(vm, space, va, bytes);
+        if (!m)
+            return va;
+        va = m->va + m->bytes; /* whole pages: still aligned */
+    }
+    return 0;
+}
+
+int gpuva_range_free(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    return space_get(vm, space) && !mapping_overlapping(vm, space, va, bytes);
+}
+
 static wk_status mapping_add(struct wk_vidmm *vm, const struct va_mapping *m)
 {
     for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++)

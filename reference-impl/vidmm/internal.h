@@ -951,6 +951,11 @@ int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRES
  * them (creatable: WK_E_NOT_SUPPORTED with the reason otherwise); once
  * made, and whenever its process's root table moves, it is told where the
  * root is (DxgkDdiSetRootPageTable). Devices of a space: how many are live. */
+/* gpuva.c: the lowest free range of `bytes` in [lo, hi) of a space (hi 0:
+ * no limit), 0 for none; whether [va, va + bytes) is free
+ * (DxgkCbMapContextAllocation, ctxalloc.c). */
+uint64_t gpuva_free_range(struct wk_vidmm *vm, uint32_t space, uint64_t bytes, uint64_t lo, uint64_t hi);
+int gpuva_range_free(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
 wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t flags);
 wk_status gpuva_context_created(struct wk_vidmm *vm, uint32_t context);
 wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space);
