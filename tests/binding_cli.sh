@@ -3,7 +3,7 @@
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
 #   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12
-#   SPEND_BUDGET GPUMMU MMU_MISREAD MMU_HALF REFDRIVER_GPUMMU
+#   SPEND_BUDGET GPUMMU MMU_MISREAD MMU_HALF GPUMMU_REGS REFDRIVER_GPUMMU GPUMMU_ROOT_KEPT
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -22,7 +22,7 @@ specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
-gpummu=${23} mmu_misread=${24} mmu_half=${25} refdriver_gpummu=${26}
+gpummu=${23} mmu_misread=${24} mmu_half=${25} gpummu_regs=${26} refdriver_gpummu=${27} root_kept=${28}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -131,6 +131,17 @@ expect conform.gpummu 0 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass(, 1 sk
     "$wddmkit" conform --profile reference --binding "$gpummu" --driver "$refdriver_gpummu" "$specs/gpu-va.yaml"
 expect conform.gpummu_misread 1 "PAGING-UPDATEPT-001" \
     "$wddmkit" conform --binding "$mmu_misread" --driver "$refdriver_gpummu" --filter 'gpu-va.map-read' "$specs/gpu-va.yaml"
+# Virtual contexts on a binding: its encoder writes the buffers
+# (encoder.commands). Without registers the kit runs them in the context's
+# space; with them (the kit's ring registers, RING_ROOT) under the root the
+# driver latched, so a driver that keeps a moved root is caught there.
+expect conform.gpummu_contexts 0 "7 of 7 cases in [0-9.]+ s: 7 pass\$" \
+    "$wddmkit" conform --binding "$gpummu" --driver "$refdriver_gpummu" "$specs/gpu-va-contexts.yaml"
+expect conform.gpummu_regs 0 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass(, 1 skip)?\$" \
+    "$wddmkit" conform --profile reference --binding "$gpummu_regs" --driver "$refdriver_gpummu" \
+    "$specs/gpu-va.yaml" "$specs/gpu-va-contexts.yaml"
+expect conform.gpummu_regs_root_kept 1 "SUBMITV-GPU-001: .*ran it under root 0x[0-9a-f]+, no address space's" \
+    "$wddmkit" conform --binding "$gpummu_regs" --driver "$root_kept" "$specs/gpu-va-contexts.yaml"
 expect conform.gpummu_no_mmu 0 "no GPU virtual address space: the hardware binding says nothing of its GPU's MMU" \
     "$wddmkit" conform --binding "$good" --driver "$refdriver_gpummu" --filter 'gpu-va.map-read' "$specs/gpu-va.yaml"
 expect disasm.binding 0 "^0x0004: TESTOP 0x02$" "$wddmkit" gpu disasm --binding "$faults" "$here/bindings/specs/four_words.bin"

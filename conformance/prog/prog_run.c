@@ -651,10 +651,11 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
     return st;
 }
 
-/* submit_virtual: the one command written at the buffer's address through
- * the GPU's MMU (as the user-mode driver writes its command buffer), then
- * DxgkDdiSubmitCommandVirtual of it. An unmapped buffer is the case's
- * mistake: WK_E_INVALID_ARGUMENT. */
+/* submit_virtual: the one command, in the command set of the GPU that runs
+ * it (the kit's, or a binding's encoder), written at the buffer's address
+ * through the GPU's MMU (as the user-mode driver writes its command
+ * buffer), then DxgkDdiSubmitCommandVirtual of it. An unmapped buffer is
+ * the case's mistake: WK_E_INVALID_ARGUMENT. */
 static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
 {
     uint32_t ctx = pick(x->contexts, x->ncontexts, s->context), space;
@@ -663,17 +664,23 @@ static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
     wk_status st = va_space(x, &space);
     if (st != WK_OK)
         return st;
-    uint8_t cmd[64];
-    struct wk_gpu_writer w;
-    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
-    st = s->op == WK_VIRTUAL_COPY ? wk_gpu_emit_copy(&w, s->value, s->offset, s->size)
-                                  : wk_gpu_emit_fill(&w, s->offset, s->size, (uint32_t)s->value);
+    static uint8_t cmd[4096];
+    struct wk_encode_commands c;
+    memset(&c, 0, sizeof(c));
+    c.op = s->op == WK_VIRTUAL_COPY ? WK_USER_OP_COPY : WK_USER_OP_FILL;
+    c.value = (uint32_t)s->value;
+    c.src = s->value;
+    c.dst = s->offset;
+    c.size = s->size;
+    c.buf = cmd;
+    c.cap = sizeof(cmd);
+    st = wk_vidmm_virtual_commands(x->vm, &c);
     if (st != WK_OK)
         return st;
     struct wk_mem_fault f;
-    if (wk_vidmm_va_write(x->vm, space, s->address, cmd, w.used, &f) != WK_OK)
+    if (wk_vidmm_va_write(x->vm, space, s->address, cmd, c.length, &f) != WK_OK)
         return WK_E_INVALID_ARGUMENT;
-    return wk_vidmm_submit_virtual(x->vm, ctx, s->address, (uint32_t)w.used);
+    return wk_vidmm_submit_virtual(x->vm, ctx, s->address, c.length);
 }
 
 static wk_status act(struct interp *x, const struct wk_step *s)

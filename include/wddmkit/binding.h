@@ -93,6 +93,12 @@ struct wk_submission {
     uint64_t start, end;                 /* the range to run: offsets in the buffer */
     uint32_t flags;                      /* WK_EXEC_* */
     uint32_t tag;                        /* the register model's own (a fence id, a ring slot) */
+    /* A virtual submission (DxgkDdiSubmitCommandVirtual): the GPU physical
+     * address of the root page table the driver made active for it, as
+     * your registers latched it; buffer_addr and every address the buffer
+     * uses are then virtual, in the address space of that root. 0 (what
+     * the kit sets before next()): physical. */
+    uint64_t root;
 };
 
 /*
@@ -191,11 +197,30 @@ struct wk_encode_allocation {
     char why[160];                        /* out, WK_ENCODE_SKIP */
 };
 
+/*
+ * One command buffer of a virtual context (DxgkDdiSubmitCommandVirtual,
+ * docs/drivers-for-other-hardware.md "Virtual contexts"), as your GPU's
+ * user-mode driver writes it: commands of your GPU whose every address is
+ * a GPU virtual address of the context's process. op is WK_USER_OP_FILL
+ * (dst, size, value: a 32-bit pattern, byte 0 first) or WK_USER_OP_COPY
+ * (src, dst, size). The kit writes the bytes at a mapped virtual address
+ * and hands that address to the driver.
+ */
+struct wk_encode_commands {
+    uint32_t op;                          /* in */
+    uint32_t value;                       /* in: FILL's pattern */
+    uint64_t src, dst, size;              /* in: virtual addresses, bytes */
+    uint8_t *buf;                         /* out: the commands */
+    uint32_t cap;                         /* in: room at buf */
+    uint32_t length;                      /* out */
+    char why[160];                        /* out, WK_ENCODE_SKIP */
+};
+
 #define WK_ENCODE_OK 0
 #define WK_ENCODE_SKIP 1                  /* the format cannot say this: the case is skipped */
 
 /*
- * render, allocation: WK_ENCODE_OK, or WK_ENCODE_SKIP with `why`; anything
+ * render, allocation, commands: WK_ENCODE_OK, or WK_ENCODE_SKIP with `why`; anything
  * else, or lengths past the caps, is the binding's fault (BIND-RESULT-001).
  * ops_supported: a bit (1u << WK_USER_OP_*) per operation it encodes; an
  * operation without its bit is skipped without a call.
@@ -205,6 +230,9 @@ struct wk_encoder_ops {
     uint32_t ops_supported;
     int (*render)(void *self, struct wk_encode_render *r);
     int (*allocation)(void *self, struct wk_encode_allocation *a);
+    /* Optional (read when size covers it): a virtual context's command
+     * buffer; without it a GpuMmu driver's virtual contexts are skips. */
+    int (*commands)(void *self, struct wk_encode_commands *c);
 };
 
 /* ------------------------------------------------------------------ */

@@ -243,6 +243,55 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
     return st;
 }
 
+/* The buffer's bytes through the address space, as the GPU fetches a
+ * virtual submission's ring; NULL when a page of it is not mapped. */
+static uint8_t *fetch_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
+                         uint64_t end)
+{
+    uint8_t *buf = gbuf_scratch_take(vm, end);
+    if (!buf)
+        return NULL;
+    memset(buf, 0, (size_t)start);
+    struct wk_mem_fault f;
+    if (end > start && wk_va_mem_ops()->load(wk_va_mem(space), buffer_addr + start, buf + start, end - start, &f)) {
+        gbuf_scratch_put(vm, buf);
+        return NULL;
+    }
+    return buf;
+}
+
+wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
+                          uint64_t end, uint32_t flags, uint32_t fence, struct wk_exec_fault *fault)
+{
+    memset(fault, 0, sizeof(*fault));
+    if (end <= start)
+        return WK_OK;
+    uint8_t *bytes = end - start > vm->gpu_desc.max_dma_length ? NULL : fetch_va(vm, space, buffer_addr, start, end);
+    if (!bytes) {
+        fault->cls = WK_FAULT_MEMORY;
+        fault->mem_reason = WK_GPU_FAULT_VA_UNMAPPED;
+        fault->fault_addr = buffer_addr + start;
+        fault->offset = start;
+        fault->opcode = 0xFFFFFFFFu;
+        return WK_E_GPU_FAULT;
+    }
+    wk_status st = WK_OK, crashed;
+    uint32_t bad = 0;
+    lock(vm);
+    BIND_CALL(vm, "processor.exec", crashed,
+              st = wk_gpu_exec_processor_va(vm->gpu, space, vm->binding->processor, self_of(vm), buffer_addr, start,
+                                            end, bytes, flags, fence, fault, &bad));
+    unlock(vm);
+    if (crashed == WK_OK && bad)
+        misbehaved(vm, bad, fault);
+    else if (crashed == WK_OK && st == WK_E_GPU_FAULT)
+        describe_fault(vm, buffer_addr, fault, bytes, end);
+    gbuf_scratch_put(vm, bytes);
+    if (crashed != WK_OK || bad)
+        return WK_E_BINDING;
+    return st;
+}
+
 int binding_next(struct wk_vidmm *vm, struct wk_submission *s)
 {
     int got = 0;
@@ -496,6 +545,36 @@ wk_status wk_vidmm_encode_render(struct wk_vidmm *vm, struct wk_encode_render *r
     for (uint32_t i = 0; i < r->patch_length; i++)
         if (r->patch[i].AllocationIndex >= r->list_length || r->patch[i].PatchOffset >= UINT32_MAX - 8)
             return encoder_broke(vm, "wrote a patch location outside its allocation list");
+    return WK_OK;
+}
+
+wk_status binding_encode_commands(struct wk_vidmm *vm, struct wk_encode_commands *c)
+{
+    int (*commands)(void *, struct wk_encode_commands *) = binding_commands_of(vm->binding);
+    if (!commands)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "a limit of the kit: the encoder of binding '%s' writes no command buffers of its GPU "
+                    "(wk_encoder_ops.commands), so the kit cannot make a virtual context's buffer for it",
+                    vm->binding ? vm->binding->name : "?");
+    const uint32_t cap = c->cap;
+    int rc = -1;
+    wk_status crashed;
+    c->length = 0;
+    c->why[0] = 0;
+    lock(vm);
+    BIND_CALL(vm, "encoder.commands", crashed, rc = commands(self_of(vm), c));
+    unlock(vm);
+    if (crashed != WK_OK)
+        return WK_E_BINDING;
+    c->why[sizeof(c->why) - 1] = 0;
+    if (rc == WK_ENCODE_SKIP)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the encoder of binding '%s' cannot write that command buffer: %s",
+                    vm->binding->name, c->why[0] ? c->why : "(no reason given)");
+    if (rc != WK_ENCODE_OK)
+        return encoder_broke(vm, "returned neither WK_ENCODE_OK nor WK_ENCODE_SKIP from commands");
+    if (c->length > cap || c->length == 0)
+        return encoder_broke(vm, c->length ? "wrote a command buffer past the room it was given"
+                                           : "wrote an empty command buffer");
     return WK_OK;
 }
 

@@ -112,8 +112,10 @@ static int check_parts(const struct wk_binding *b, char *why, size_t cap)
         if (check_mmu(b->processor, why, cap) != 0)
             return -1;
     }
-    if (b->encoder && (b->encoder->size < ENCODER_V1_SIZE || (!b->encoder->render && !b->encoder->allocation)))
-        return refuse(why, cap, "its encoder table (size %u) has neither render nor allocation", b->encoder->size);
+    if (b->encoder && (b->encoder->size < ENCODER_V1_SIZE ||
+                       (!b->encoder->render && !b->encoder->allocation && !binding_commands_of(b))))
+        return refuse(why, cap, "its encoder table (size %u) has none of render, allocation and commands",
+                      b->encoder->size);
     if (b->registers) {
         const struct wk_registers_ops *r = b->registers;
         if (r->size < REGISTERS_V1_SIZE || !r->read32 || !r->write32 || !r->next || !r->done || !r->irq_pending)
@@ -218,7 +220,9 @@ static void describe_encoder(const struct wk_encoder_ops *e, char *buf, size_t c
             append(buf, cap, at, "%s%s", any++ ? " " : "", ops[op]);
     if (!any)
         append(buf, cap, at, "no render operation");
-    append(buf, cap, at, "%s)", e->allocation ? "; allocation data" : "");
+    append(buf, cap, at, "%s", e->allocation ? "; allocation data" : "");
+    append(buf, cap, at, "%s)", e->size >= offsetof(struct wk_encoder_ops, commands) + sizeof(e->commands) &&
+                                        e->commands ? "; virtual command buffers" : "");
 }
 
 void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap)

@@ -19,17 +19,41 @@ struct wk_vidmm *callbacks_vm(HANDLE hAdapter)
     return vm && vm->magic == VIDMM_MAGIC ? vm : NULL;
 }
 
+/* The adapter's registers, as WkReadRegister32/WkWriteRegister32 reach
+ * them: a binding's register model has them when it has one (its first
+ * register BAR, as MMIO to that BAR would reach it), else the kit's GPU. */
+static int register_bar(const struct wk_vidmm *vm)
+{
+    if (!binding_has_registers(vm))
+        return -1;
+    for (uint32_t i = 0; i < vm->binding->bar_count; i++)
+        if (vm->binding->bars[i].kind == WK_BAR_REGISTERS)
+            return (int)i;
+    return -1;
+}
+
 static ULONG cb_read_register(const HANDLE hAdapter, ULONG offset)
 {
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
-    return vm ? wk_gpu_mmio_read32(vm->gpu, offset) : 0xFFFFFFFFu;
+    if (!vm)
+        return 0xFFFFFFFFu;
+    int bar = register_bar(vm);
+    uint32_t v = 0xFFFFFFFFu;
+    if (bar < 0)
+        return wk_gpu_mmio_read32(vm->gpu, offset);
+    return binding_read32(vm, (uint32_t)bar, offset, &v) == 0 ? v : 0xFFFFFFFFu;
 }
 
 static VOID cb_write_register(const HANDLE hAdapter, ULONG offset, ULONG value)
 {
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
-    if (vm)
+    if (!vm)
+        return;
+    int bar = register_bar(vm);
+    if (bar < 0)
         wk_gpu_mmio_write32(vm->gpu, offset, value);
+    else
+        (void)binding_write32(vm, (uint32_t)bar, offset, value);
 }
 
 static const struct wk_gpu_desc *cb_gpu_description(const HANDLE hAdapter)

@@ -518,6 +518,20 @@ int gpuva_space_live(struct wk_vidmm *vm, uint32_t space)
     return space_get(vm, space) != NULL;
 }
 
+struct wk_va_space *gpuva_space_gpu(struct wk_vidmm *vm, uint32_t space)
+{
+    struct va_space *s = space_get(vm, space);
+    return s ? s->gpu : NULL;
+}
+
+uint32_t gpuva_space_by_root(struct wk_vidmm *vm, uint64_t root)
+{
+    for (uint32_t i = 1; vm->va && i < GPUVA_MAX_SPACES; i++)
+        if (vm->va->space[i].live && table_gpu_address(vm, &vm->va->table[vm->va->space[i].root]) == root)
+            return i;
+    return 0;
+}
+
 HANDLE gpuva_space_process(struct wk_vidmm *vm, uint32_t space)
 {
     const struct va_space *s = space_get(vm, space);

@@ -113,6 +113,20 @@ wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space)
 /* DxgkDdiSubmitCommandVirtual                                          */
 /* ------------------------------------------------------------------ */
 
+wk_status wk_vidmm_virtual_commands(struct wk_vidmm *vm, struct wk_encode_commands *c)
+{
+    if (c->op != WK_USER_OP_FILL && c->op != WK_USER_OP_COPY)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "a virtual command buffer is one FILL or one COPY");
+    if (binding_executes(vm))
+        return binding_encode_commands(vm, c);
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, c->buf, c->cap);
+    wk_status st = c->op == WK_USER_OP_COPY ? wk_gpu_emit_copy(&w, c->src, c->dst, c->size)
+                                            : wk_gpu_emit_fill(&w, c->dst, c->size, c->value);
+    c->length = (uint32_t)w.used;
+    return st == WK_OK ? WK_OK : fail(vm, st, "the kit's GPU cannot say that command");
+}
+
 static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct context **out)
 {
     struct context *c = context_get(vm, context);
@@ -122,10 +136,14 @@ static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct conte
         return fail(vm, WK_E_INVALID_ARGUMENT, "context %u is not a virtual context (VirtualAddressing)", context);
     if (!vm->ddi.DxgkDdiSubmitCommandVirtual)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommandVirtual");
-    if (binding_executes(vm) || vm->cfg.no_model)
+    if (vm->cfg.no_model)
+        return fail(vm, WK_E_NOT_SUPPORTED, "nothing executes the driver's buffers (--gpu none): no GPU runs a "
+                    "virtual context's buffer");
+    if (binding_executes(vm) && !binding_commands_of(vm->binding))
         return fail(vm, WK_E_NOT_SUPPORTED,
-                    "a limit of the kit: it writes virtual DMA buffers in its own GPU's command set only, and "
-                    "this adapter's buffers run on %s", vm->cfg.no_model ? "nothing (--gpu none)" : "a binding's GPU");
+                    "a limit of the kit: the encoder of binding '%s' writes no command buffers of its GPU "
+                    "(wk_encoder_ops.commands), so the kit cannot make a virtual context's buffer for it",
+                    vm->binding->name);
     *out = c;
     return WK_OK;
 }
@@ -170,6 +188,7 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
     struct submission s;
     memset(&s, 0, sizeof(s));
     s.context = context;
+    s.space = context_space(vm, c);
     s.dma_gpu_address = va;
     s.end = size;
     uint32_t fence;
@@ -204,9 +223,9 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
     uint64_t root = 0;
     gpuva_space_root(vm, context_space(vm, c), &at, &entries, &root);
     snprintf(what, sizeof(what),
-             "virtual DMA buffer at 0x%llx (its process's root table is at GPU address 0x%llx, segment %u offset "
-             "0x%llx, as SetRootPageTable last said)",
-             (unsigned long long)va, (unsigned long long)root, at.SegmentId, (unsigned long long)at.SegmentOffset);
+             "virtual DMA buffer at 0x%llx (its process's root, as SetRootPageTable last said: segment %u offset "
+             "0x%llx, GPU address 0x%llx)",
+             (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
     wk_status limit = gpu_fault_check(vm, &before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
     return st != WK_OK ? st : limit;
 }

@@ -225,6 +225,8 @@ struct pending {
     uint32_t start, end;        /* submission range in the DMA buffer */
     uint64_t dma_gpu_address;   /* the DMA buffer's GPU address (a binding's processor
                                    without registers runs [start, end) from it) */
+    uint32_t space;             /* a virtual submission: its context's address space
+                                   (dma_gpu_address is virtual there); 0: physical */
 };
 
 #define MAX_PENDING 256u
@@ -943,6 +945,10 @@ wk_status gpuva_follow(struct wk_vidmm *vm, struct allocation *a);
 /* gpuva.c: a space's process and root table (0 or NULL for no such space);
  * *gpu_address is the root's GPU physical address. */
 int gpuva_space_live(struct wk_vidmm *vm, uint32_t space);
+/* The GPU's view of a space (NULL for none), and the space whose root
+ * table is at GPU physical address `root` (0 for none). */
+struct wk_va_space *gpuva_space_gpu(struct wk_vidmm *vm, uint32_t space);
+uint32_t gpuva_space_by_root(struct wk_vidmm *vm, uint64_t root);
 HANDLE gpuva_space_process(struct wk_vidmm *vm, uint32_t space);
 int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRESS *at, uint32_t *entries,
                      uint64_t *gpu_address);
@@ -1138,6 +1144,7 @@ wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a
  * buffer; the GPU runs it at the next wk_vidmm_wait_idle/submit_wait. */
 struct submission {
     uint32_t context;                       /* 0 for paging */
+    uint32_t space;                         /* SubmitCommandVirtual: the context's address space */
     int paging;
     const struct gbuf *dma;
     uint32_t dma_segment;
@@ -1222,6 +1229,22 @@ int binding_mmu_decode(void *vm, uint32_t level, const uint8_t *entry, uint32_t 
  * adapter dead). */
 wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
                        uint32_t fence, struct wk_exec_fault *fault);
+/* binding_exec in an address space (a virtual submission): the buffer is
+ * fetched at its virtual address and every address is virtual. */
+wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
+                          uint64_t end, uint32_t flags, uint32_t fence, struct wk_exec_fault *fault);
+/* The encoder's commands member when its table is large enough to have it. */
+static inline int (*binding_commands_of(const struct wk_binding *b))(void *, struct wk_encode_commands *)
+{
+    const struct wk_encoder_ops *e = b ? b->encoder : NULL;
+    if (!e || e->size < offsetof(struct wk_encoder_ops, commands) + sizeof(e->commands))
+        return NULL;
+    return e->commands;
+}
+/* A virtual context's command buffer in the binding's command set
+ * (encoder.commands): WK_OK, WK_E_NOT_SUPPORTED (none, or a SKIP),
+ * WK_E_BINDING (it broke: BIND-*). */
+wk_status binding_encode_commands(struct wk_vidmm *vm, struct wk_encode_commands *c);
 /* The binding's encoding of an allocation request (pPrivateDriverData):
  * WK_OK and *size, WK_E_NOT_SUPPORTED (it cannot say it: a skip),
  * WK_E_BINDING. */

@@ -430,6 +430,7 @@ static wk_status add_pending(struct wk_vidmm *vm, const struct submission *s, ui
     p->start = s->start;
     p->end = s->end;
     p->dma_gpu_address = s->dma_gpu_address;
+    p->space = s->space;
     return WK_OK;
 }
 
@@ -671,8 +672,17 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
         if (!p || (fence && fence_after(p->fence, fence)))
             break;
         struct wk_exec_fault fault;
-        wk_status st = binding_exec(vm, p->dma_gpu_address, p->start, p->end, p->paging ? WK_EXEC_PAGING : 0,
-                                    p->fence, &fault);
+        wk_status st;
+        if (p->space) { /* a virtual submission: in its context's space; which root the driver made
+                           active no register says (counted as not judged) */
+            st = binding_exec_va(vm, gpuva_space_gpu(vm, p->space), p->dma_gpu_address, p->start, p->end, 0,
+                                 p->fence, &fault);
+            vm->semantic_skipped++;
+            vm->binding_skipped[0]++;
+        } else {
+            st = binding_exec(vm, p->dma_gpu_address, p->start, p->end, p->paging ? WK_EXEC_PAGING : 0, p->fence,
+                              &fault);
+        }
         if (st == WK_E_BINDING || vm->dead)
             return vm->dead ? WK_E_DEAD : st;
         vm->last_completed = p->fence;
@@ -689,6 +699,37 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
  * queue that never empties is the binding's fault, not a reason to spin. */
 #define MAX_BINDING_RUNS 65536u
 
+/*
+ * A submission the register model latched a root for (a virtual one): it
+ * runs in the address space whose root table is there. None is: the engine
+ * has no tables to translate with, so nothing of it runs and it faults
+ * NO_ADDRESS_SPACE at that root, as the kit's GPU does (docs/gpu-model.md),
+ * logged so the submission's check sees it (SUBMITV-GPU-001).
+ */
+static wk_status binding_exec_rooted(struct wk_vidmm *vm, const struct wk_submission *s, struct wk_exec_fault *fault)
+{
+    uint32_t space = gpuva_space_by_root(vm, s->root);
+    if (space)
+        return binding_exec_va(vm, gpuva_space_gpu(vm, space), s->buffer_addr, s->start, s->end, s->flags, s->tag,
+                               fault);
+    memset(fault, 0, sizeof(*fault));
+    fault->cls = WK_FAULT_MEMORY;
+    fault->mem_reason = WK_GPU_FAULT_NO_ADDRESS_SPACE;
+    fault->fault_addr = s->root;
+    fault->offset = s->start;
+    fault->opcode = 0xFFFFFFFFu;
+    struct wk_gpu_fault f;
+    memset(&f, 0, sizeof(f));
+    f.reason = WK_GPU_FAULT_NO_ADDRESS_SPACE;
+    f.opcode = 0xFFFFFFFFu;
+    f.buffer_addr = s->buffer_addr;
+    f.fault_addr = s->root;
+    wk_gpu_fault_record(vm->gpu, &f);
+    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text),
+             "the binding's registers ran it under root 0x%llx, no address space's", (unsigned long long)s->root);
+    return WK_E_GPU_FAULT;
+}
+
 /* Runs what the binding's register model queued: next, exec, done. */
 static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t *total)
 {
@@ -702,7 +743,8 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
                            vm->binding->name, MAX_BINDING_RUNS);
         }
         struct wk_exec_fault fault;
-        wk_status st = binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
+        wk_status st = s.root ? binding_exec_rooted(vm, &s, &fault)
+                              : binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
         if (st == WK_E_BINDING)
             return st;
         vm->irq_ignored = 0; /* the GPU ran: its line counts again */

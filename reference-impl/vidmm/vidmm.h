@@ -400,6 +400,7 @@ const struct wk_binding *wk_vidmm_binding(const struct wk_vidmm *vm);
  * encoder cannot say an operation (the reason in wk_vidmm_last_error: a
  * skip, never a failure); WK_E_BINDING when the encoder failed (BIND-*). */
 struct wk_encode_render;
+struct wk_encode_commands;
 int wk_vidmm_binding_encodes(const struct wk_vidmm *vm);
 /* Whether the binding encodes allocation requests (binding.h: the
  * encoder's `allocation`): then CreateAllocation's pPrivateDriverData is
@@ -486,8 +487,9 @@ wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va
  *     no process, or a driver without SetRootPageTable: WK_E_NOT_SUPPORTED.
  *   submit_virtual: DxgkDdiSubmitCommandVirtual of the `size` bytes at va in
  *     the context's process's space (kit-GPU commands, written there by the
- *     caller), then waits for them: SUBMITV-STATUS-001, SUBMITV-GPU-001. A
- *     binding's GPU or --gpu none: WK_E_NOT_SUPPORTED (a limit of the kit).
+ *     caller, wk_vidmm_virtual_commands), then waits for them:
+ *     SUBMITV-STATUS-001, SUBMITV-GPU-001. --gpu none, or a binding whose
+ *     encoder writes no command buffers: WK_E_NOT_SUPPORTED.
  *   va_move_root: the space's root table moves (its contexts idle): a new
  *     root, the lower tables linked into it, SetRootPageTable for each
  *     virtual context, the old root's memory poisoned and freed.
@@ -495,6 +497,10 @@ wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va
  */
 wk_status wk_vidmm_create_device_in(struct wk_vidmm *vm, uint32_t flags, uint32_t space, uint32_t *device);
 wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size);
+/* A virtual context's command buffer (one FILL or COPY at virtual
+ * addresses) in the command set of the GPU that runs it: the kit's, or a
+ * binding's encoder.commands (WK_E_NOT_SUPPORTED without one). */
+wk_status wk_vidmm_virtual_commands(struct wk_vidmm *vm, struct wk_encode_commands *c);
 wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space);
 
 /* Whether the driver reported segment id as an aperture (0 for no such

@@ -39,7 +39,12 @@
  *   TB_GPUMMU         TB_GOOD whose processor also says its GPU's MMU:
  *                     the kit's GPU's tree and entry reading (processor.h
  *                     mmu_geometry, mmu_decode), so a GpuMmu driver's page
- *                     tables are judged through the binding path;
+ *                     tables are judged through the binding path; its
+ *                     encoder writes a virtual context's buffers
+ *                     (encoder.commands) in the kit's command set;
+ *   TB_GPUMMU_REGS    TB_GPUMMU with a register model, the kit's GPU's ring
+ *                     registers (kit_registers.c): a virtual submission
+ *                     runs under the root the driver wrote (RING_ROOT);
  *   TB_MMU_MISREAD    TB_GPUMMU whose hardware reads every leaf entry one
  *                     page on: the reference driver's entries then do not
  *                     say what the hardware reads (PAGING-UPDATEPT-001);
@@ -58,13 +63,14 @@
 #include <string.h>
 
 #include "kit_format.h"
+#include "kit_registers.h"
 #include "wddmkit/binding.h"
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
     defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
     defined(TB_SLOT5) || defined(TB_SLOT12) || defined(TB_SPEND_BUDGET) || defined(TB_GPUMMU) ||            \
-    defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
+    defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF) || defined(TB_GPUMMU_REGS)
 #define TB_RUNS 1
 #endif
 
@@ -187,12 +193,12 @@ static int read_address(void *self, const uint8_t *dma, uint64_t len, uint64_t o
 #define TB_READ_ADDRESS wk_test_kit_format_read_address
 #endif
 
-#if defined(TB_GPUMMU) || defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
+#if defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS) || defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
 /* The kit's GPU's MMU (docs/gpu-model.md, "GPU virtual addresses"): 3
  * levels of 512 eight-byte entries over 4 KiB pages. */
 static const struct wk_mmu_geometry mmu_tree = { 3, 12, { { 9, 8 }, { 9, 8 }, { 9, 8 } } };
 #endif
-#if defined(TB_GPUMMU) || defined(TB_MMU_MISREAD)
+#if defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS) || defined(TB_MMU_MISREAD)
 static int mmu_read(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes, struct wk_mmu_entry *out)
 {
     (void)self;
@@ -227,7 +233,7 @@ static const struct wk_processor_ops processor = { .size = sizeof(struct wk_proc
 #ifdef TB_BAD_BAR
 static const struct wk_binding_bar bars[1] = { { WK_BAR_SEGMENT, 3, 0xE0000000, 0x40000 } };
 #define TB_BARS bars, 1
-#elif defined(TB_CRASH_REGWRITE)
+#elif defined(TB_CRASH_REGWRITE) || defined(TB_GPUMMU_REGS)
 static const struct wk_binding_bar bars[1] = { { WK_BAR_REGISTERS, 0, 0xF0000000, 0x1000 } };
 #define TB_BARS bars, 1
 #else
@@ -290,8 +296,19 @@ static int irq_pending(void *self)
 static const struct wk_registers_ops registers = { sizeof(struct wk_registers_ops), 0, read32, write32, next, done,
                                                    irq_pending };
 #define TB_REGISTERS &registers
+#elif defined(TB_GPUMMU_REGS)
+static const struct wk_registers_ops registers = { sizeof(struct wk_registers_ops), 0, wk_test_regs_read32,
+                                                   wk_test_regs_write32, wk_test_regs_next, wk_test_regs_done,
+                                                   wk_test_regs_irq_pending };
+#define TB_REGISTERS &registers
 #else
 #define TB_REGISTERS NULL
+#endif
+
+#ifdef TB_GPUMMU_REGS
+#define TB_LIFE wk_test_regs_create, wk_test_regs_destroy, wk_test_regs_reset
+#else
+#define TB_LIFE NULL, NULL, NULL
 #endif
 
 #if defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE)
@@ -319,7 +336,7 @@ static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops),
                                                (1u << WK_USER_OP_NOP) | (1u << WK_USER_OP_FILL) |
                                                    (1u << WK_USER_OP_COPY) | (1u << WK_USER_OP_WRITE32) |
                                                    (1u << WK_USER_OP_BLIT),
-                                               misbehaving_render, NULL };
+                                               misbehaving_render, NULL, NULL };
 #define TB_ENCODER &encoder
 #elif defined(TB_RENDER_ENCODER)
 static int says_nothing(void *self, struct wk_encode_render *r)
@@ -330,11 +347,27 @@ static int says_nothing(void *self, struct wk_encode_render *r)
 }
 
 static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_NOP, says_nothing,
-                                               NULL };
+                                               NULL, NULL };
+#define TB_ENCODER &encoder
+#elif defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS)
+/* A virtual context's command buffer: the kit's own command set, which
+ * this binding's processor runs (encoder.commands). */
+static int write_commands(void *self, struct wk_encode_commands *c)
+{
+    (void)self;
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, c->buf, c->cap);
+    wk_status st = c->op == WK_USER_OP_COPY ? wk_gpu_emit_copy(&w, c->src, c->dst, c->size)
+                                            : wk_gpu_emit_fill(&w, c->dst, c->size, c->value);
+    c->length = (uint32_t)w.used;
+    return st == WK_OK ? WK_ENCODE_OK : WK_ENCODE_SKIP;
+}
+
+static const struct wk_encoder_ops encoder = { .size = sizeof(struct wk_encoder_ops), .commands = write_commands };
 #define TB_ENCODER &encoder
 #else
 #define TB_ENCODER NULL
 #endif
 
-WK_BINDING_DEFINE = { TB_HEADER,    TB_MEMORY, TB_BARS,      0,        NULL, NULL, NULL, TB_PROCESSOR,
+WK_BINDING_DEFINE = { TB_HEADER,    TB_MEMORY, TB_BARS,      0,        TB_LIFE, TB_PROCESSOR,
                       TB_ENCODER, TB_REGISTERS, TB_DISASM };
