@@ -495,6 +495,51 @@ static void test_context_allocation_mapped_in_its_process(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* A virtual buffer and its FILL target mapped at their own GPU physical
+ * addresses: run physically (a driver that never makes the root active,
+ * wk_test_gpummu_no_root) it writes the same bytes, and only the space's
+ * counters tell: SUBMITV-GPU-001. The GpuMmu build passes the same. */
+static void run_identity_mapped(struct vt_fixture *f, const char *driver)
+{
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    VT_OK(NULL, wk_vidmm_create(&cfg, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, driver));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    uint32_t s, dev, ctx;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_create_device_in(f->vm, 0, s, &dev));
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &ctx));
+    WK_ALLOCATION_REQUEST r;
+    vt_request_at(&r, 0x2000, VT_SET(VT_SEG1), 0, 0);
+    uint32_t a = vt_alloc(f->vm, dev, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    struct wk_vidmm_allocation_state st;
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, a, &st));
+    uint64_t at = st.gpu_address; /* the buffer in the first page, the target the second */
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, at, a, 0, 0x2000, 0));
+    uint8_t cmd[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+    VT_OK(f->vm, wk_gpu_emit_fill(&w, at + 0x1000, 0x1000, 0x1D1D1D1Du));
+    VT_OK(f->vm, wk_vidmm_va_write(f->vm, s, at, cmd, w.used, NULL));
+    (void)wk_vidmm_submit_virtual(f->vm, ctx, at, (uint32_t)w.used);
+    assert_int_equal(read32(f, s, at + 0x1ffc), 0x1D1D1D1Du); /* the bytes land either way */
+}
+
+static void test_identity_mapped_buffer_judged_by_its_space(void **state)
+{
+    struct vt_fixture *f = *state;
+    run_identity_mapped(f, WK_TEST_GPUMMU_DRIVER);
+    assert_true(expect_no_violations(f->vm));
+    wk_vidmm_destroy(f->vm);
+    f->vm = NULL;
+    run_identity_mapped(f, WK_TEST_GPUMMU_NO_ROOT_DRIVER);
+    assert_true(expect_violation(f->vm, "SUBMITV-GPU-001"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +560,7 @@ int main(void)
         VT_TEST(test_v1_fill_not_blamed_on_gpummu),
         VT_TEST(test_devices_and_contexts_of_a_process),
         VT_TEST(test_context_allocation_mapped_in_its_process),
+        VT_TEST(test_identity_mapped_buffer_judged_by_its_space),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

@@ -123,6 +123,7 @@ enum mutation {
     MUT_CTXALLOC_UNINIT,      /* DxgkCbCreateContextAllocation's arguments on the stack, never zeroed */
     MUT_DMA_STALE,            /* keeps Render's pDmaBuffer and writes through it after DestroyContext */
     MUT_NOTIFY_DPC_IN_ISR,    /* the interrupt routine calls DxgkCbNotifyDpc itself */
+    MUT_COMPLETE_IN_SUBMIT,   /* SubmitCommand reports its own fence complete before returning */
 };
 
 #define MAX_TRACKED 32u
@@ -709,7 +710,18 @@ static NTSTATUS m_patch(const HANDLE hAdapter, const DXGKARG_PATCH *args)
 static NTSTATUS m_submit(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *args)
 {
     M.submit_irql = KeGetCurrentIrql();
-    return M.ref.DxgkDdiSubmitCommand(hAdapter, args);
+    NTSTATUS st = M.ref.DxgkDdiSubmitCommand(hAdapter, args);
+    if (M.armed && M.mode == MUT_COMPLETE_IN_SUBMIT && !args->Flags.Paging) {
+        M.fired++;
+        DXGKARGCB_NOTIFY_INTERRUPT_DATA d;
+        memset(&d, 0, sizeof(d));
+        d.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
+        d.DmaCompleted.SubmissionFenceId = args->SubmissionFenceId;
+        d.DmaCompleted.NodeOrdinal = args->NodeOrdinal;
+        d.DmaCompleted.EngineOrdinal = args->EngineOrdinal;
+        M.kit.DxgkCbNotifyInterrupt(M.kit.DeviceHandle, &d);
+    }
+    return st;
 }
 
 static BOOLEAN m_interrupt(const PVOID ctx, ULONG message)
@@ -1374,6 +1386,16 @@ REWRITER(rw_submitv_status)
 {
     CHANGE(rw_args(w, WK_DDI_SUBMIT_COMMAND_VIRTUAL), *w->status = STATUS_UNSUCCESSFUL);
 }
+/* A context that asked for no DMA buffer private data, whose virtual
+ * submission is refused as malformed: only the buffer could be, and it is
+ * the GPU's own commands. */
+REWRITER(rw_submitv_invalid_no_private)
+{
+    DXGKARG_CREATECONTEXT *c = rw_args(w, WK_DDI_CREATE_CONTEXT);
+    if (c)
+        c->ContextInfo.DmaBufferPrivateDataSize = 0;
+    CHANGE(rw_args(w, WK_DDI_SUBMIT_COMMAND_VIRTUAL), *w->status = STATUS_INVALID_PARAMETER);
+}
 REWRITER(rw_cancel_status)
 {
     CHANGE(rw_args(w, WK_DDI_CANCEL_COMMAND), *w->status = STATUS_UNSUCCESSFUL);
@@ -1621,6 +1643,7 @@ static void sc_gpu_va_submit(struct run *r)
     DO(wk_vidmm_create_device_in(r->vm, 0, space, &r->device));
     DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
     f.VirtualAddressing = 1;
+    arm(); /* from the context on: its DXGK_CONTEXTINFO is part of what a rewrite may change */
     DO(wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context));
     DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
     DO(wk_vidmm_page_in(r->vm, r->alloc));
@@ -1630,7 +1653,6 @@ static void sc_gpu_va_submit(struct run *r)
     wk_gpu_writer_init(&w, cmd, sizeof(cmd));
     DO(wk_gpu_emit_fill(&w, 0x40000000ull, 0x1000, 0x600dcafeu));
     DO(wk_vidmm_va_write(r->vm, space, 0x40001000ull, cmd, w.used, NULL));
-    arm();
     DO(wk_vidmm_submit_virtual(r->vm, r->context, 0x40001000ull, (uint32_t)w.used));
     DO(wk_vidmm_va_move_root(r->vm, space));
     DO(wk_vidmm_submit_virtual(r->vm, r->context, 0x40001000ull, (uint32_t)w.used));
@@ -2366,6 +2388,10 @@ static const struct rule_case second_ways[] = {
     RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_reserved),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_segment),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_sysmem_big),
+    /* A fence reported inside the SubmitCommand that submitted it: nothing
+     * has run its buffer yet (callbacks.c, complete_fence). */
+    MUT("SUBMIT-FENCE-001", sc_render, MUT_COMPLETE_IN_SUBMIT),
+    { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_invalid_no_private, MUT_NONE, CASE_GPUMMU },
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 

@@ -122,6 +122,9 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
         return STATUS_INVALID_PARAMETER;
     }
     UINT64 va = args->DmaBufferVirtualAddress;
+#ifdef RD_PLANTED_NO_ROOT /* the planted bug of wk_test_gpummu_no_root (CMakeLists.txt) */
+    root = 0;
+#endif
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_LO, (ULONG)root);
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_HI, (ULONG)(root >> 32));
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_LO, (ULONG)va);

@@ -80,6 +80,15 @@ static uint32_t first_submitted_on(const struct wk_vidmm *vm, uint32_t node)
  * "the node" and "the engine ... that generates the notification"). */
 static void complete_fence(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
 {
+    /* DXGK_INTERRUPT_DMA_COMPLETED: "a DMA buffer is completed". Whatever
+     * runs the buffers here (the kit's GPU, a binding's processor) runs
+     * them only once the submitting call returned, so a completion of that
+     * very fence inside the call reports a buffer nothing ran (a driver
+     * with a software GPU of its own, --gpu none, may well have run it). */
+    if (fence && fence == vm->submitting_fence && !vm->cfg.no_model)
+        violate(vm, R_SUBMIT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "fence %u reported complete inside the call that submitted it, before the GPU could run any of its "
+                "buffer", fence);
     for (uint32_t i = 0; i < vm->npending; i++) {
         if (vm->pending[i].held || vm->pending[i].fence != fence)
             continue;

@@ -560,8 +560,11 @@ int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRES
  * index (UPDATE_PAGE_TABLE, judged as every other), the GPU's view follows
  * the new root, every context of the process is told
  * (DxgkDdiSetRootPageTable, gpuva_root_moved), and the old root's memory
- * goes back, filled with 0xA5 bytes: a driver that still runs a context on
- * it reads no table there.
+ * is filled with 0xA5 bytes and stays the space's until the space goes: a
+ * driver that still runs a context on it reads no table there, and no
+ * later move puts the root back where an old one was (an outsider saw a
+ * driver that kept its first root pass again after a second move, the
+ * root back at its first place).
  */
 wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
 {
@@ -592,8 +595,7 @@ wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
     }
     s->root = root;
     wk_va_space_set_root(s->gpu, table_gpu_address(vm, &vm->va->table[root]));
-    table_poison(vm, &vm->va->table[old]);
-    table_free(vm, old);
+    table_poison(vm, &vm->va->table[old]); /* kept placed: freed with the space (space_release) */
     return gpuva_root_moved(vm, space);
 }
 
@@ -828,6 +830,34 @@ uint64_t gpuva_free_range(struct wk_vidmm *vm, uint32_t space, uint64_t bytes, u
 int gpuva_range_free(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
 {
     return space_get(vm, space) && !mapping_overlapping(vm, space, va, bytes);
+}
+
+/* The mapping of `space` that holds va, or NULL. */
+static const struct va_mapping *mapping_at(const struct wk_vidmm *vm, uint32_t space, uint64_t va)
+{
+    return mapping_overlapping(vm, space, va, 1);
+}
+
+wk_status wk_vidmm_va_covered(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes, int write)
+{
+    if (!space_get(vm, space))
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    uint64_t at = va, end = va + bytes;
+    if (end < va)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "the range 0x%llx + 0x%llx wraps", (unsigned long long)va,
+                    (unsigned long long)bytes);
+    while (at < end) {
+        const struct va_mapping *m = mapping_at(vm, space, at);
+        const struct allocation *a = m ? allocation_get(vm, m->allocation) : NULL;
+        const char *why = !m ? "is not mapped" : write && m->read_only ? "is mapped read-only"
+                                                : !a || !has_pages(vm, a) ? "maps an allocation with no pages"
+                                                                          : NULL;
+        if (why)
+            return fail(vm, WK_E_INVALID_ARGUMENT, "the case's range 0x%llx + 0x%llx: 0x%llx %s in its address space",
+                        (unsigned long long)va, (unsigned long long)bytes, (unsigned long long)at, why);
+        at = m->va + m->bytes;
+    }
+    return WK_OK;
 }
 
 static wk_status mapping_add(struct wk_vidmm *vm, const struct va_mapping *m)

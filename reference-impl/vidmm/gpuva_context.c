@@ -170,13 +170,38 @@ static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uin
     DXGKARG_SUBMITCOMMANDVIRTUAL *pargs =
         garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SUBMITCOMMANDVIRTUAL argument (*pSubmitCommandVirtual)");
     wk_status crashed;
+    vm->submitting_fence = fence;
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND_VIRTUAL, crashed,
              *status = vm->ddi.DxgkDdiSubmitCommandVirtual(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND_VIRTUAL, pargs, status));
+    vm->submitting_fence = 0;
     g.kit = NULL; /* const to the driver */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND_VIRTUAL, crashed);
     gbuf_free(vm, &priv);
     return crashed != WK_OK ? crashed : guard;
+}
+
+/* SUBMITV-GPU-001 when the buffer ran without a fault, but not in its
+ * process's space: the GPU translated none of its addresses there (it ran
+ * physically, its root never made active, or in another space; an
+ * outsider's driver that never wrote RING_ROOT passed a case whose buffer
+ * sat at a virtual address equal to its physical one). Only where the
+ * kit's GPU, or a binding's registers, chose the space. */
+static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
+                                  const struct wk_gpu_counters *before, const struct wk_va_counters *va_before,
+                                  const char *what)
+{
+    struct wk_gpu_counters now;
+    wk_gpu_get_counters(vm->gpu, &now);
+    struct wk_va_counters va_now;
+    wk_va_counters(gpuva_space_gpu(vm, space), &va_now);
+    if (now.faults != before->faults || (binding_executes(vm) && !binding_has_registers(vm)))
+        return WK_OK;
+    if (va_now.walks + va_now.tlb_hits != va_before->walks + va_before->tlb_hits)
+        return WK_OK;
+    return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
+                   "the %s ran, but not in that address space: the GPU translated none of its addresses there (the "
+                   "root was not made active, or another one was)", what);
 }
 
 wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size)
@@ -197,13 +222,21 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
         return st;
     struct wk_gpu_counters before;
     wk_gpu_get_counters(vm->gpu, &before);
+    struct wk_va_counters va_before;
+    wk_va_counters(gpuva_space_gpu(vm, s.space), &va_before);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     st = call_submit_virtual(vm, c, va, size, fence, &status);
     if (st == WK_OK && status != STATUS_SUCCESS) {
         submit_untrack(vm, fence); /* never reached the hardware */
         /* It may, for a buffer it finds malformed (3.1): the private data
          * the kit passes is zeros, not what the driver's user-mode half
-         * would write, so the case cannot run here; no rule is broken. */
+         * would write, so the case cannot run here; no rule is broken. With
+         * no private data at all (the driver asked for none) only the
+         * buffer could be malformed, and it is its GPU's own commands. */
+        if (status == STATUS_INVALID_PARAMETER && !c->info.DmaBufferPrivateDataSize)
+            return violate(vm, R_SUBMITV_STATUS, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
+                           "returned STATUS_INVALID_PARAMETER for a buffer that is not malformed: one command of "
+                           "its GPU's own set at mapped addresses, and no private data (DmaBufferPrivateDataSize 0)");
         if (status == STATUS_INVALID_PARAMETER)
             return fail(vm, WK_E_NOT_SUPPORTED, "DxgkDdiSubmitCommandVirtual returned STATUS_INVALID_PARAMETER, "
                         "which it may for a buffer it finds malformed: the kit's private data for it is zeros, "
@@ -227,5 +260,7 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
              "0x%llx, GPU address 0x%llx)",
              (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
     wk_status limit = gpu_fault_check(vm, &before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
-    return st != WK_OK ? st : limit;
+    if (st != WK_OK || limit != WK_OK)
+        return st != WK_OK ? st : limit;
+    return ran_in_its_space(vm, s.space, &before, &va_before, what);
 }

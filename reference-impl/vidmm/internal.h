@@ -470,6 +470,8 @@ struct wk_vidmm {
     uint32_t last_completed;
     struct pending pending[MAX_PENDING];
     uint32_t npending;
+    uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the
+                                               driver, 0 outside one (complete_fence) */
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;
     uint64_t km_serial;                     /* km_services.c: 0 when not counted */

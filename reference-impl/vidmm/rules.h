@@ -396,7 +396,7 @@
       "docs/wddm-gpummu-facts.md 4.3 (FLUSH_TLB: the translations cached for the root table at RootPageTableAddress, in StartVirtualAddress..EndVirtualAddress, must go)", \
       "reference-impl/vidmm/gpuva.c")                                                              \
     X(R_SUBMITV_STATUS, "SUBMITV-STATUS-001", WK_DDI_SUBMIT_COMMAND_VIRTUAL,                       \
-      "SubmitCommandVirtual returns SUCCESS, or STATUS_INVALID_PARAMETER for a DMA buffer or private data it finds malformed", \
+      "SubmitCommandVirtual returns SUCCESS, or STATUS_INVALID_PARAMETER only for a DMA buffer or private data it finds malformed (the GPU's own commands at mapped addresses with no private data are not)", \
       "docs/wddm-gpummu-facts.md 3.1 (DxgkDdiSubmitCommandVirtual: SUCCESS; STATUS_INVALID_PARAMETER if the DMA buffer or its private data is malformed; anything else is a bug check)", \
       "reference-impl/vidmm/gpuva_context.c")                                                      \
     X(R_SUBMITV_GPU, "SUBMITV-GPU-001", WK_DDI_SUBMIT_COMMAND_VIRTUAL,                             \

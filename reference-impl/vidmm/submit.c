@@ -398,9 +398,11 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     struct garg g; /* the driver gets a guarded copy (guard_args.c) */
     DXGKARG_SUBMITCOMMAND *pargs =
         garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SUBMITCOMMAND argument (*pSubmitCommand)");
+    vm->submitting_fence = fence;
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
              status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, pargs, &status));
+    vm->submitting_fence = 0;
     km_irql_leave(vm, irql);
     g.kit = NULL; /* const to the driver: nothing to read back */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND, crashed);
@@ -764,7 +766,8 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
             continue;
         }
         violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
-                "fence %u was submitted and the GPU has run it, but it was never reported complete", p->fence);
+                "fence %u was submitted and was never reported complete, and the GPU is idle: it ran all it was "
+                "given (a submission that never reached it, no doorbell rung, counts too)", p->fence);
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
         vm->npending--;
     }

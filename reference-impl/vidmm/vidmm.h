@@ -475,6 +475,12 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
+/* Whether the kit mapped all of [va, va + bytes) in the space (writable
+ * when `write`), to an allocation with pages: WK_OK, or
+ * WK_E_INVALID_ARGUMENT saying the first address that is not. The kit's
+ * own record, not the driver's entries: what a step's buffer may use
+ * without its fault being the case's mistake. */
+wk_status wk_vidmm_va_covered(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes, int write);
 
 /*
  * Devices and contexts of a process (gpuva_context.c; wddm-gpummu-facts.md
