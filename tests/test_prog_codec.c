@@ -94,6 +94,10 @@ static void test_specs_round_trip(void **state)
         const char *lost = adapter_difference(p, &q);
         if (lost)
             fail_msg("%s: the decoded program's %s differs from the case's", p->id, lost);
+        for (uint32_t k = 0; k < p->step_count; k++)
+            if (q.steps[k].process != p->steps[k].process || q.steps[k].kind != p->steps[k].kind)
+                fail_msg("%s: step %u's kind or process changed (%u/%u, process %u/%u)", p->id, k, q.steps[k].kind,
+                         p->steps[k].kind, q.steps[k].process, p->steps[k].process);
         wk_prog_free(&q);
     }
     unload_specs(&set, &d);
@@ -219,7 +223,7 @@ static void test_roles_and_31_segments_round_trip(void **state)
     }
     size_t n = wk_prog_encode(&p, a, sizeof(a));
     assert_true(n > 0 && n < sizeof(a));
-    assert_int_equal(a[0], 2);
+    assert_int_equal(a[0], 3); /* the current version */
     wk_prog_decode(a, n, &q);
     const char *diff = adapter_difference(&p, &q);
     if (diff)
@@ -286,6 +290,46 @@ static void test_version_1_decodes_as_before(void **state)
     assert_true(q.segments[1].base == 2ull << 32);
 }
 
+/* A version-2 file (before processes, steps up to expect_va) decodes as
+ * it always did: no process byte after a device or va step, and a kind
+ * byte reduced modulo the 33 kinds it knew. */
+static void test_version_2_decodes_as_before(void **state)
+{
+    (void)state;
+    static struct wk_prog q;
+    uint8_t v2[64];
+    size_t n = 0;
+    v2[n++] = 2;     /* version */
+    v2[n++] = 0;     /* knobs: the reference adapter */
+    memset(v2 + n, 0, 11);
+    n += 11;         /* paging buffer, chunk, mutation, call, param, trips */
+    v2[n++] = 3;     /* three steps */
+    v2[n++] = 33;    /* 33 mod 33: create_device (in version 3: submit_virtual) */
+    v2[n++] = 0;     /* status ok */
+    v2[n++] = 2;     /* flags: gdi; no process byte */
+    v2[n++] = WK_STEP_VA_UNMAP;
+    v2[n++] = 0;
+    uint64_t va = 0x40000000;
+    memcpy(v2 + n, &va, 8);
+    n += 8;
+    uint32_t size = 0x1000;
+    memcpy(v2 + n, &size, 4);
+    n += 4;          /* no process byte */
+    v2[n++] = WK_STEP_WAIT_IDLE;
+    v2[n++] = 0;
+    wk_prog_decode(v2, n, &q);
+    assert_int_equal(q.step_count, 3);
+    assert_int_equal(q.steps[0].kind, WK_STEP_CREATE_DEVICE);
+    assert_int_equal(q.steps[0].flags, 2);
+    assert_int_equal(q.steps[0].process, 0);
+    assert_int_equal(q.steps[1].kind, WK_STEP_VA_UNMAP);
+    assert_int_equal(q.steps[1].address, 0x40000000u);
+    assert_int_equal(q.steps[1].size, 0x1000);
+    assert_int_equal(q.steps[1].process, 0);
+    assert_int_equal(q.steps[2].kind, WK_STEP_WAIT_IDLE);
+    wk_prog_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_decode_again_matches_decode),
         cmocka_unit_test(test_roles_and_31_segments_round_trip),
         cmocka_unit_test(test_version_1_decodes_as_before),
+        cmocka_unit_test(test_version_2_decodes_as_before),
     };
     return cmocka_run_group_tests_name("prog_codec", tests, NULL, NULL);
 }

@@ -181,7 +181,7 @@ static void unknown_keys(void **state)
     EXPECT_ONLY(HEAD "    adapter: {system: {pfn: 1}}\n",
                 "t.yaml:5:24: case 't.a': adapter: system: unknown key 'pfn' (expected one of: first_pfn, pages)");
     EXPECT_ONLY(STEPS "      - create_device: {as: d, flag: [gdi]}\n",
-                "t.yaml:6:32: case 't.a': step 0 (create_device): unknown key 'flag' (expected one of: as, flags, status)");
+                "t.yaml:6:32: case 't.a': step 0 (create_device): unknown key 'flag' (expected one of: as, flags, process, status)");
     EXPECT_ONLY(DEV_ALLOC "    expect:\n      - bytes: {allocation: a, bytes: 00, status: ok}\n",
                 "t.yaml:9:43: case 't.a': expect[0] (bytes): unknown key 'status' (expected one of: allocation, offset, bytes)");
     EXPECT_ONLY(DEV_ALLOC "      - expect_gart: {allocation: a, segment: 3}\n",
@@ -798,7 +798,7 @@ static const char all_kinds_spec[] =
     "      - va_map: {allocation: alloc0, va: 0x40000000, offset: 4KiB, size: 8KiB, read_only: true, status: not_supported}\n"
     "      - va_unmap: {va: 0x40000000, size: 8KiB, status: not_supported}\n"
     "      - submit_virtual: {context: context0, buffer: 0x50000000, fill: 0x40000000, size: 4KiB, pattern: 9, status: not_supported}\n"
-    "      - move_root_table: {status: not_supported}\n"
+    "      - move_root_table: {process: 3, status: not_supported}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
@@ -861,6 +861,8 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[28].value, 9);
     assert_int_equal(s[29].kind, WK_STEP_MOVE_ROOT_TABLE);
     assert_int_equal(s[29].expect_status, WK_E_NOT_SUPPORTED);
+    assert_int_equal(s[29].process, 2); /* process: 3, counted from 0 */
+    assert_int_equal(s[26].process, 0);
     assert_int_equal(s[30].value, 0x01020304);
     assert_int_equal(s[30].offset, 4);
     assert_int_equal(s[30].size, 12);

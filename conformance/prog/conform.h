@@ -264,7 +264,7 @@ struct wk_prog_exec {
     uint32_t allocs[WK_PROG_MAX_OBJECTS], nallocs;
     struct wk_vidmm_render_result last_render;
     uint32_t last_cancelled;
-    uint32_t va_space;                 /* the case's GPU address space (va_* steps), 0: none yet */
+    uint32_t va_space[WK_PROG_MAX_PROCESSES]; /* each process's GPU address space, 0: none yet */
     /* The placement fields of the last allocation request the kit made
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */

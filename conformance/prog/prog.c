@@ -411,6 +411,8 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         break;
     default: dump_allocation_step(s, out); break;
     }
+    if (s->process)
+        fprintf(out, " process=%u", s->process + 1);
     if (s->expect_status != WK_OK)
         fprintf(out, " status=%s", wk_status_name(s->expect_status));
     fputc('\n', out);

@@ -321,6 +321,11 @@ struct wk_step {
      * GPU's MMU, or expects `fault` there (enum wk_prog_va_fault). */
     int read_only;
     uint32_t fault;
+    /* create_device, va_map, va_unmap, expect_va, move_root_table: the
+     * case's process they belong to or act in, 0 to WK_PROG_MAX_PROCESSES
+     * - 1 (YAML `process: 1` is 0, the default). submit_virtual acts in
+     * its context's device's. */
+    uint32_t process;
     /* submit_virtual: a buffer of kit-GPU commands written at `address` in
      * the case's address space, run by virtual context `context`: op
      * WK_VIRTUAL_FILL fills `size` bytes at VA `offset` with the 32-bit
@@ -329,6 +334,9 @@ struct wk_step {
 };
 
 enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT };
+
+/* The processes (GPU address spaces) a case may have. */
+#define WK_PROG_MAX_PROCESSES 4u
 
 /* create_context's flags are DXGK_CREATECONTEXTFLAGS: VirtualAddressing. */
 #define WK_PROG_CONTEXT_VIRTUAL 0x4u

@@ -17,8 +17,9 @@
  * `wddmkit promote` and the structure-aware mutator rely on that.
  *
  * Layout (little-endian), docs/fuzzing.md "Program format":
- *   u8 version (2; any other byte reads as 1, the layout of every file
- *      written before version 2: walk_adapter)
+ *   u8 version (3; 2 reads as 2, whose steps knew kinds up to expect_va
+ *      and no process; any other byte reads as 1, the layout of every
+ *      file written before version 2: walk_adapter)
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
  *             bit2 an adapter block follows: walk_adapter,
  *             bit3 grown_patch_list,
@@ -27,7 +28,9 @@
  *   u16 paging_buffer_size (0: the driver's)  u16 transfer_chunk in pages
  *   u8 mutation (catalogue index + 1, 0: none)  u8 call  u32 param
  *   u8 trips (rule index + 1)  [adapter block]  [u32 first fence]  u8 step_count
- *   per step: u8 kind, u8 status code, then the kind's fields.
+ *   per step: u8 kind, u8 status code, then the kind's fields (version
+ *   3: create_device, va_map, va_unmap, expect_va and move_root_table end
+ *   with a u8 process: walk_process).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -45,8 +48,9 @@ struct io {
     uint32_t version;            /* the format being read (written: always the current one) */
 };
 
-#define FORMAT_VERSION 2u        /* what the encoder writes */
+#define FORMAT_VERSION 3u        /* what the encoder writes */
 #define STEP_KINDS_V1 27u        /* the step kinds a version-1 program knew */
+#define STEP_KINDS_V2 33u        /* ... and a version-2 one (up to expect_va) */
 #define PAGING_OPS 18u           /* DXGK_BUILDPAGINGBUFFER_OPERATION values (wk_paging_op_words) */
 
 static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
@@ -311,6 +315,18 @@ static void walk_data(struct io *io, struct wk_step *s)
     fbytes(io, s->data, s->length);
 }
 
+/* Version 3: the step's process (a u8, reduced to the ones a case may
+ * have); before it every step was the case's one process. */
+static void walk_process(struct io *io, struct wk_step *s)
+{
+    if (io->version < 3) {
+        s->process = 0;
+        return;
+    }
+    f8(io, &s->process);
+    s->process %= WK_PROG_MAX_PROCESSES;
+}
+
 static void walk_checks(struct io *io, struct wk_step *s)
 {
     uint32_t off = (uint32_t)s->offset, size = (uint32_t)s->size, lo = (uint32_t)s->min, hi = (uint32_t)s->max;
@@ -333,6 +349,7 @@ static void walk_checks(struct io *io, struct wk_step *s)
         f64(io, &s->address); f8(io, &s->fault); s->fault %= WK_VA_FAULT_COUNT;
         f8(io, &s->allocation); f32(io, &off); f32(io, &size);
         size = size > WK_PROG_MAX_VA_COMPARE ? WK_PROG_MAX_VA_COMPARE : size;
+        walk_process(io, s);
         break;
     default: break;
     }
@@ -349,10 +366,12 @@ static int walk_step(struct io *io, struct wk_step *s)
 {
     uint32_t kind = s->kind, off = (uint32_t)s->offset;
     f8(io, &kind);
-    s->kind = (enum wk_step_kind)(kind % (io->version >= 2 ? WK_STEP_KIND_COUNT : STEP_KINDS_V1));
+    s->kind = (enum wk_step_kind)(kind % (io->version >= 3   ? WK_STEP_KIND_COUNT
+                                          : io->version == 2 ? STEP_KINDS_V2
+                                                             : STEP_KINDS_V1));
     fstatus(io, &s->expect_status);
     switch (s->kind) {
-    case WK_STEP_CREATE_DEVICE: f8(io, &s->flags); break;
+    case WK_STEP_CREATE_DEVICE: f8(io, &s->flags); walk_process(io, s); break;
     case WK_STEP_DESTROY_DEVICE: f8(io, &s->device); break;
     case WK_STEP_CREATE_CONTEXT: f8(io, &s->device); f8(io, &s->flags); break;
     case WK_STEP_DESTROY_CONTEXT: f8(io, &s->context); break;
@@ -380,6 +399,7 @@ static int walk_step(struct io *io, struct wk_step *s)
     case WK_STEP_VA_MAP: {
         uint32_t size = (uint32_t)s->size;
         f8(io, &s->allocation); f64(io, &s->address); f32(io, &off); f32(io, &size); fint(io, &s->read_only);
+        walk_process(io, s);
         s->offset = off;
         s->size = size;
         break;
@@ -387,6 +407,7 @@ static int walk_step(struct io *io, struct wk_step *s)
     case WK_STEP_VA_UNMAP: {
         uint32_t size = (uint32_t)s->size;
         f64(io, &s->address); f32(io, &size);
+        walk_process(io, s);
         s->size = size;
         break;
     }
@@ -399,7 +420,7 @@ static int walk_step(struct io *io, struct wk_step *s)
         s->size = size;
         break;
     }
-    case WK_STEP_MOVE_ROOT_TABLE: break;
+    case WK_STEP_MOVE_ROOT_TABLE: walk_process(io, s); break;
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
     case WK_STEP_SPECIAL_LOCK_TRANSFER:
         f8(io, &s->allocation);
@@ -580,7 +601,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     uint32_t param_high = (uint32_t)((uint64_t)p->rewrite.param >> 32);
     uint32_t buffer = p->vidmm.paging_buffer_size & 0xFFFFu;
     f8(io, &version);
-    io->version = io->reading && version != FORMAT_VERSION ? 1u : FORMAT_VERSION;
+    io->version = !io->reading || version == FORMAT_VERSION ? FORMAT_VERSION : version == 2 ? 2u : 1u;
     f8(io, &knobs);
     f16(io, &buffer);
     f16(io, &chunk);

@@ -589,24 +589,26 @@ static wk_status do_touch(struct interp *x, const struct wk_step *s)
     return wk_vidmm_touch_physical(x->vm, seg, off, s->write);
 }
 
-/* The case's GPU virtual address space: made by its first va step (a
- * driver that is not GpuMmu, or one the kit cannot drive, refuses it with
- * WK_E_NOT_SUPPORTED: the case is a skip with the reason). */
-static wk_status va_space(struct interp *x, uint32_t *space)
+/* The GPU virtual address space of the case's process `process`: made by
+ * its first step (a driver that is not GpuMmu, or one the kit cannot
+ * drive, refuses it with WK_E_NOT_SUPPORTED: the case is a skip with the
+ * reason). */
+static wk_status va_space(struct interp *x, uint32_t process, uint32_t *space)
 {
-    if (!x->va_space) {
-        wk_status st = wk_vidmm_va_create_space(x->vm, &x->va_space);
+    uint32_t *at = &x->va_space[process % WK_PROG_MAX_PROCESSES];
+    if (!*at) {
+        wk_status st = wk_vidmm_va_create_space(x->vm, at);
         if (st != WK_OK)
             return st;
     }
-    *space = x->va_space;
+    *space = *at;
     return WK_OK;
 }
 
 static wk_status do_va(struct interp *x, const struct wk_step *s)
 {
     uint32_t space;
-    wk_status st = va_space(x, &space);
+    wk_status st = va_space(x, s->process, &space);
     if (st != WK_OK)
         return st;
     if (s->kind == WK_STEP_VA_UNMAP)
@@ -629,7 +631,8 @@ static int uses_va(const struct wk_prog *p)
         const struct wk_step *s = &p->steps[i];
         if (s->kind == WK_STEP_VA_MAP || s->kind == WK_STEP_VA_UNMAP || s->kind == WK_STEP_EXPECT_VA ||
             s->kind == WK_STEP_SUBMIT_VIRTUAL || s->kind == WK_STEP_MOVE_ROOT_TABLE ||
-            (s->kind == WK_STEP_CREATE_CONTEXT && (s->flags & WK_PROG_CONTEXT_VIRTUAL)))
+            (s->kind == WK_STEP_CREATE_CONTEXT && (s->flags & WK_PROG_CONTEXT_VIRTUAL)) ||
+            (s->kind == WK_STEP_CREATE_DEVICE && s->process))
             return 1;
     }
     return 0;
@@ -641,7 +644,7 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
         return WK_E_LIMIT;
     uint32_t space = 0, h = 0;
     if (uses_va(x->p)) {
-        wk_status st = va_space(x, &space);
+        wk_status st = va_space(x, s->process, &space);
         if (st != WK_OK)
             return st;
     }
@@ -664,7 +667,7 @@ static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
     uint32_t ctx = pick(x->contexts, x->ncontexts, s->context), space;
     if (ctx == NOT_FOUND)
         return WK_E_NOT_FOUND;
-    wk_status st = va_space(x, &space);
+    wk_status st = wk_vidmm_context_space(x->vm, ctx, &space); /* its device's process's */
     if (st != WK_OK)
         return st;
     static uint8_t cmd[4096];
@@ -700,7 +703,7 @@ static wk_status act(struct interp *x, const struct wk_step *s)
     case WK_STEP_SUBMIT_VIRTUAL: return do_submit_virtual(x, s);
     case WK_STEP_MOVE_ROOT_TABLE: {
         uint32_t space;
-        wk_status st = va_space(x, &space);
+        wk_status st = va_space(x, s->process, &space);
         return st != WK_OK ? st : wk_vidmm_va_move_root(x->vm, space);
     }
     case WK_STEP_DESTROY_DEVICE:
@@ -1169,10 +1172,11 @@ static int check_va_fault(struct interp *x, const struct wk_step *s, uint32_t sp
  * allocation's bytes there (the kit's own read of the allocation). */
 static int check_va(struct interp *x, const struct wk_step *s)
 {
-    if (!x->va_space)
-        return failf(x, "an address space", "no va_map step made one before this expect_va");
+    uint32_t space = x->va_space[s->process % WK_PROG_MAX_PROCESSES];
+    if (!space)
+        return failf(x, "an address space", "no step made process %u's before this expect_va", s->process + 1);
     if (s->fault != WK_VA_FAULT_NONE)
-        return check_va_fault(x, s, x->va_space);
+        return check_va_fault(x, s, space);
     uint32_t h = pick(x->allocs, x->nallocs, s->allocation);
     if (h == NOT_FOUND)
         return failf(x, "an existing allocation", "allocation %u was never created", s->allocation);
@@ -1182,7 +1186,7 @@ static int check_va(struct interp *x, const struct wk_step *s)
     memset(&f, 0, sizeof(f));
     if (wk_vidmm_read(x->vm, h, s->offset, own, n) != WK_OK)
         return failf(x, "readable bytes", "%s", wk_vidmm_last_error(x->vm));
-    if (wk_vidmm_va_read(x->vm, x->va_space, s->address, via_gpu, n, &f) != WK_OK)
+    if (wk_vidmm_va_read(x->vm, space, s->address, via_gpu, n, &f) != WK_OK)
         return failf(x, "the allocation's bytes", "the GPU's read at 0x%llx faults at 0x%llx: %s",
                      (unsigned long long)s->address, (unsigned long long)f.addr,
                      wk_gpu_fault_message((enum wk_gpu_fault_reason)f.reason));

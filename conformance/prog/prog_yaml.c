@@ -217,6 +217,15 @@ static void kv_device_flags(struct yw *w, uint32_t flags)
         kv(w, "flags", "[%s%s%s]", flags & 1u ? "system" : "", flags == 3u ? ", " : "", flags & 2u ? "gdi" : "");
 }
 
+/* `process: N` of a step of a process other than the first. */
+static void kv_process(struct yw *w, const struct wk_step *s)
+{
+    if (s->process >= WK_PROG_MAX_PROCESSES)
+        problem(w, "step %d: process %u is outside 1..%u", w->step, s->process + 1, WK_PROG_MAX_PROCESSES);
+    if (s->process)
+        kv(w, "process", "%u", s->process + 1);
+}
+
 /* DXGK_CREATECONTEXTFLAGS bits 0 to 2, as the spec loader names them. */
 static void kv_context_flags(struct yw *w, uint32_t flags)
 {
@@ -729,6 +738,7 @@ static void write_check(struct yw *w, const struct wk_step *s)
     case WK_STEP_EXPECT_MULTIPASS: kv(w, "op", "%s", wk_paging_op_words[s->op % 18]); break;
     case WK_STEP_EXPECT_VA:
         kv(w, "va", "0x%llx", (unsigned long long)s->address);
+        kv_process(w, s);
         if (s->fault != WK_VA_FAULT_NONE) {
             if (s->fault >= WK_VA_FAULT_COUNT)
                 problem(w, "step %d: expect_va fault %u has no name", w->step, s->fault);
@@ -761,7 +771,10 @@ static void write_submit_virtual(struct yw *w, const struct wk_step *s)
 static void write_action(struct yw *w, const struct wk_step *s)
 {
     switch (s->kind) {
-    case WK_STEP_CREATE_DEVICE: kv_device_flags(w, s->flags); break;
+    case WK_STEP_CREATE_DEVICE:
+        kv_device_flags(w, s->flags);
+        kv_process(w, s);
+        break;
     case WK_STEP_DESTROY_DEVICE: kv_ref(w, "device", OBJ_DEVICE, s->device); break;
     case WK_STEP_CREATE_CONTEXT:
         kv_ref(w, "device", OBJ_DEVICE, s->device);
@@ -806,13 +819,15 @@ static void write_action(struct yw *w, const struct wk_step *s)
             kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
         if (s->read_only)
             kv(w, "read_only", "true");
+        kv_process(w, s);
         break;
     case WK_STEP_VA_UNMAP:
         kv(w, "va", "0x%llx", (unsigned long long)s->address);
         kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
+        kv_process(w, s);
         break;
     case WK_STEP_SUBMIT_VIRTUAL: write_submit_virtual(w, s); break;
-    case WK_STEP_MOVE_ROOT_TABLE: break;
+    case WK_STEP_MOVE_ROOT_TABLE: kv_process(w, s); break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }
     kv_status(w, s);

@@ -81,6 +81,7 @@ const char *const wk_prog_va_fault_words[] = { "none", "unmapped", "read_only", 
 void spec_ld_expect_va(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_get_u64(c, a, "va", 0, UINT64_MAX, &s->address);
+    spec_ld_process(c, a, s);
     spec_get_word(c, a, "fault", wk_prog_va_fault_words, "none, unmapped or read_only", &s->fault);
     const struct wk_ynode *alloc = wk_ymap_key(a, "allocation");
     if (s->fault != WK_VA_FAULT_NONE) {

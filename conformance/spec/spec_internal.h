@@ -212,6 +212,7 @@ spec_step_loader spec_ld_expect_gart;
 spec_step_loader spec_ld_expect_context_info;
 spec_step_loader spec_ld_expect_multipass;
 spec_step_loader spec_ld_expect_va;
+spec_step_loader spec_ld_process; /* `process:` of a step (spec_steps.c) */
 
 /* Loads the cases of one parsed document into `set`. */
 wk_status spec_load_tree(struct wk_spec_set *set, const char *name, const struct wk_ytree *t,

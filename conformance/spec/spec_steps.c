@@ -159,9 +159,19 @@ static const char *const device_flags[] = { "system", "gdi", NULL };
 /* DXGK_CREATECONTEXTFLAGS bits 0 to 2: SystemContext, GdiContext, VirtualAddressing. */
 static const char *const context_flags[] = { "system", "gdi", "virtual", NULL };
 
+/* process: 1 to WK_PROG_MAX_PROCESSES, the case's process a step is of
+ * (default 1); stored from 0. */
+void spec_ld_process(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    uint32_t n = 1;
+    spec_get_u32(c, a, "process", 1, WK_PROG_MAX_PROCESSES, &n);
+    s->process = n - 1;
+}
+
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_get_word_set(c, a, "flags", device_flags, "a device flag", &s->flags);
+    spec_ld_process(c, a, s);
     s->device = define(c, a, a, WK_OBJ_DEVICE, s->expect_status);
 }
 
@@ -390,6 +400,7 @@ static void ld_va_map(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk
     spec_get_size(c, a, "offset", 0, WK_PROG_MAX_ALLOCATION - 1, &s->offset);
     spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
     spec_get_bool(c, a, "read_only", &s->read_only);
+    spec_ld_process(c, a, s);
 }
 
 /* va_unmap: {va, size}. */
@@ -397,6 +408,7 @@ static void ld_va_unmap(struct wk_spec_ctx *c, const struct wk_ynode *a, struct 
 {
     spec_get_u64(c, a, "va", 0, UINT64_MAX, &s->address);
     spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
+    spec_ld_process(c, a, s);
 }
 
 /* submit_virtual: {context, buffer, fill, pattern, size} or {context,
@@ -461,7 +473,7 @@ struct step_def {
 };
 
 static const struct step_def defs[WK_STEP_KIND_COUNT] = {
-    [WK_STEP_CREATE_DEVICE] = { K("as", "flags", "status"), NULL, ld_create_device },
+    [WK_STEP_CREATE_DEVICE] = { K("as", "flags", "process", "status"), NULL, ld_create_device },
     [WK_STEP_DESTROY_DEVICE] = { K("device", "status"), K("device"), ld_destroy_device },
     [WK_STEP_CREATE_CONTEXT] = { K("as", "device", "flags", "status"), NULL, ld_create_context },
     [WK_STEP_DESTROY_CONTEXT] = { K("context", "status"), K("context"), ld_destroy_context },
@@ -496,13 +508,13 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_PATCH] = { K("context", "list", "patches", "start", "end", "patch_start", "patch_count", "dma", "status"),
                         K("end"), ld_patch },
     [WK_STEP_EXPECT_MULTIPASS] = { K("op"), K("op"), spec_ld_expect_multipass },
-    [WK_STEP_VA_MAP] = { K("allocation", "va", "offset", "size", "read_only", "status"), K("allocation", "va"),
+    [WK_STEP_VA_MAP] = { K("allocation", "va", "offset", "size", "read_only", "process", "status"), K("allocation", "va"),
                          ld_va_map },
-    [WK_STEP_VA_UNMAP] = { K("va", "size", "status"), K("va", "size"), ld_va_unmap },
-    [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault"), K("va"), spec_ld_expect_va },
+    [WK_STEP_VA_UNMAP] = { K("va", "size", "process", "status"), K("va", "size"), ld_va_unmap },
+    [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault", "process"), K("va"), spec_ld_expect_va },
     [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "status"),
                                  K("context", "buffer", "size"), ld_submit_virtual },
-    [WK_STEP_MOVE_ROOT_TABLE] = { K("status"), NULL, ld_nothing },
+    [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "status"), NULL, spec_ld_process },
 };
 
 static int is_check(enum wk_step_kind k)

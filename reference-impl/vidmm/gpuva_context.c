@@ -41,6 +41,18 @@ static int is_virtual(uint32_t flags)
     return f.VirtualAddressing;
 }
 
+wk_status wk_vidmm_context_space(struct wk_vidmm *vm, uint32_t context, uint32_t *space)
+{
+    *space = 0;
+    const struct context *c = context_get(vm, context);
+    if (!c)
+        return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
+    *space = context_space(vm, c);
+    if (!*space)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "context %u belongs to a device of no process", context);
+    return WK_OK;
+}
+
 uint32_t gpuva_space_devices(struct wk_vidmm *vm, uint32_t space)
 {
     uint32_t n = 0;
@@ -200,8 +212,8 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
     if (va_now.walks + va_now.tlb_hits != va_before->walks + va_before->tlb_hits)
         return WK_OK;
     return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
-                   "the %s ran, but not in that address space: the GPU translated none of its addresses there (the "
-                   "root was not made active, or another one was)", what);
+                   "the %s ran, but the GPU translated none of its addresses in that space: another root was "
+                   "active, or none", what);
 }
 
 wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size)

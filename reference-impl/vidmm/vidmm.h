@@ -508,6 +508,9 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
  * binding's encoder.commands (WK_E_NOT_SUPPORTED without one). */
 wk_status wk_vidmm_virtual_commands(struct wk_vidmm *vm, struct wk_encode_commands *c);
 wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space);
+/* The address space of a context's device's process (WK_E_INVALID_ARGUMENT
+ * for a device of no process). */
+wk_status wk_vidmm_context_space(struct wk_vidmm *vm, uint32_t context, uint32_t *space);
 
 /* Whether the driver reported segment id as an aperture (0 for no such
  * segment). */
