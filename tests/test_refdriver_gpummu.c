@@ -255,19 +255,29 @@ static void test_processes(void **state)
     assert_int_equal(mk->ddi.DxgkDdiDestroyProcess(mk->adapter, system), STATUS_SUCCESS);
 }
 
+/* A device (the system one when `system`) and a context of it with
+ * `flags`, made through the driver's DDIs. */
+static void make_context(struct mk *mk, int system, DXGK_CREATECONTEXTFLAGS flags, DXGKARG_CREATEDEVICE *dev,
+                         DXGKARG_CREATECONTEXT *ctx)
+{
+    memset(dev, 0, sizeof(*dev));
+    dev->hDevice = (HANDLE)(uintptr_t)0xD0;
+    dev->Flags.SystemDevice = system != 0;
+    assert_int_equal(mk->ddi.DxgkDdiCreateDevice(mk->adapter, dev), STATUS_SUCCESS);
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->hContext = (HANDLE)(uintptr_t)0xC0;
+    ctx->Flags = flags;
+    assert_int_equal(mk->ddi.DxgkDdiCreateContext(dev->hDevice, ctx), STATUS_SUCCESS);
+}
+
 static void test_set_root_page_table(void **state)
 {
     struct mk *mk = *state;
     DXGKARG_CREATEDEVICE dev;
-    memset(&dev, 0, sizeof(dev));
-    dev.hDevice = (HANDLE)(uintptr_t)0xD0;
-    dev.Flags.SystemDevice = 1;
-    assert_int_equal(mk->ddi.DxgkDdiCreateDevice(mk->adapter, &dev), STATUS_SUCCESS);
     DXGKARG_CREATECONTEXT ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.hContext = (HANDLE)(uintptr_t)0xC0;
-    ctx.Flags.SystemContext = 1;
-    assert_int_equal(mk->ddi.DxgkDdiCreateContext(dev.hDevice, &ctx), STATUS_SUCCESS);
+    DXGK_CREATECONTEXTFLAGS flags = { .Value = 0 };
+    flags.SystemContext = 1;
+    make_context(mk, 1, flags, &dev, &ctx);
     DXGKARG_SETROOTPAGETABLE root;
     memset(&root, 0, sizeof(root));
     root.hContext = ctx.hContext;
@@ -298,14 +308,10 @@ static void test_submit_command_virtual(void **state)
 {
     struct mk *mk = *state;
     DXGKARG_CREATEDEVICE dev;
-    memset(&dev, 0, sizeof(dev));
-    dev.hDevice = (HANDLE)(uintptr_t)0xD0;
-    assert_int_equal(mk->ddi.DxgkDdiCreateDevice(mk->adapter, &dev), STATUS_SUCCESS);
     DXGKARG_CREATECONTEXT ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.hContext = (HANDLE)(uintptr_t)0xC0;
-    ctx.Flags.VirtualAddressing = 1;
-    assert_int_equal(mk->ddi.DxgkDdiCreateContext(dev.hDevice, &ctx), STATUS_SUCCESS);
+    DXGK_CREATECONTEXTFLAGS flags = { .Value = 0 };
+    flags.VirtualAddressing = 1;
+    make_context(mk, 0, flags, &dev, &ctx);
     DXGKARG_SUBMITCOMMANDVIRTUAL sub;
     memset(&sub, 0, sizeof(sub));
     sub.hContext = ctx.hContext;

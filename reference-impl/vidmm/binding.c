@@ -202,47 +202,6 @@ static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const stru
              words, cmd.have ? " [" : "", cmd.have ? cmd.text : "", cmd.have ? "]" : "");
 }
 
-wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
-                       uint32_t fence, struct wk_exec_fault *fault)
-{
-    memset(fault, 0, sizeof(*fault));
-    if (end <= start)
-        return WK_OK;
-    if (end - start > vm->gpu_desc.max_dma_length) {
-        /* The kit's own limit on what it fetches, as for its GPU. */
-        fault->cls = WK_FAULT_OPERAND;
-        fault->offset = start;
-        fault->opcode = 0xFFFFFFFFu;
-        return WK_E_GPU_FAULT;
-    }
-    uint8_t *bytes = fetch(vm, buffer_addr, start, end);
-    if (!bytes) {
-        fault->cls = WK_FAULT_MEMORY;
-        fault->mem_reason = WK_GPU_FAULT_BAD_ADDRESS;
-        fault->fault_addr = buffer_addr + start;
-        fault->offset = start;
-        fault->opcode = 0xFFFFFFFFu;
-        return WK_E_GPU_FAULT;
-    }
-    wk_status st = WK_OK, crashed;
-    uint32_t bad = 0;
-    lock(vm);
-    FLOOR_BEGIN(1);
-    BIND_CALL(vm, "processor.exec", crashed,
-              st = wk_gpu_exec_processor(vm->gpu, vm->binding->processor, self_of(vm), buffer_addr, start, end,
-                                         bytes, flags, fence, fault, &bad));
-    FLOOR_END(1, FLOOR_GPU);
-    unlock(vm);
-    if (crashed == WK_OK && bad)
-        misbehaved(vm, bad, fault);
-    else if (crashed == WK_OK && st == WK_E_GPU_FAULT)
-        describe_fault(vm, buffer_addr, fault, bytes, end);
-    gbuf_scratch_put(vm, bytes);
-    if (crashed != WK_OK || bad)
-        return WK_E_BINDING;
-    return st;
-}
-
 /* The buffer's bytes through the address space, as the GPU fetches a
  * virtual submission's ring; NULL when a page of it is not mapped. */
 static uint8_t *fetch_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
@@ -260,27 +219,40 @@ static uint8_t *fetch_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_
     return buf;
 }
 
+/* A fault of the kit's fetch, before the processor ran anything. */
+static wk_status fetch_fault(struct wk_exec_fault *fault, enum wk_fault_class cls, enum wk_gpu_fault_reason reason,
+                             uint64_t addr, uint64_t start)
+{
+    fault->cls = cls;
+    fault->mem_reason = reason;
+    fault->fault_addr = addr;
+    fault->offset = start;
+    fault->opcode = 0xFFFFFFFFu;
+    return WK_E_GPU_FAULT;
+}
+
 wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
                           uint64_t end, uint32_t flags, uint32_t fence, struct wk_exec_fault *fault)
 {
     memset(fault, 0, sizeof(*fault));
     if (end <= start)
         return WK_OK;
-    uint8_t *bytes = end - start > vm->gpu_desc.max_dma_length ? NULL : fetch_va(vm, space, buffer_addr, start, end);
-    if (!bytes) {
-        fault->cls = WK_FAULT_MEMORY;
-        fault->mem_reason = WK_GPU_FAULT_VA_UNMAPPED;
-        fault->fault_addr = buffer_addr + start;
-        fault->offset = start;
-        fault->opcode = 0xFFFFFFFFu;
-        return WK_E_GPU_FAULT;
-    }
+    if (end - start > vm->gpu_desc.max_dma_length) /* the kit's own limit on what it fetches, as for its GPU */
+        return fetch_fault(fault, WK_FAULT_OPERAND, 0, 0, start);
+    uint8_t *bytes = space ? fetch_va(vm, space, buffer_addr, start, end) : fetch(vm, buffer_addr, start, end);
+    if (!bytes)
+        return fetch_fault(fault, WK_FAULT_MEMORY, space ? WK_GPU_FAULT_VA_UNMAPPED : WK_GPU_FAULT_BAD_ADDRESS,
+                           buffer_addr + start, start);
     wk_status st = WK_OK, crashed;
     uint32_t bad = 0;
     lock(vm);
+    FLOOR_BEGIN(1);
     BIND_CALL(vm, "processor.exec", crashed,
-              st = wk_gpu_exec_processor_va(vm->gpu, space, vm->binding->processor, self_of(vm), buffer_addr, start,
-                                            end, bytes, flags, fence, fault, &bad));
+              st = space ? wk_gpu_exec_processor_va(vm->gpu, space, vm->binding->processor, self_of(vm), buffer_addr,
+                                                    start, end, bytes, flags, fence, fault, &bad)
+                         : wk_gpu_exec_processor(vm->gpu, vm->binding->processor, self_of(vm), buffer_addr, start,
+                                                 end, bytes, flags, fence, fault, &bad));
+    FLOOR_END(1, FLOOR_GPU);
     unlock(vm);
     if (crashed == WK_OK && bad)
         misbehaved(vm, bad, fault);
@@ -290,6 +262,12 @@ wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64
     if (crashed != WK_OK || bad)
         return WK_E_BINDING;
     return st;
+}
+
+wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
+                       uint32_t fence, struct wk_exec_fault *fault)
+{
+    return binding_exec_va(vm, NULL, buffer_addr, start, end, flags, fence, fault);
 }
 
 int binding_next(struct wk_vidmm *vm, struct wk_submission *s)

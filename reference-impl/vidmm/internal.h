@@ -1232,7 +1232,8 @@ int binding_mmu_decode(void *vm, uint32_t level, const uint8_t *entry, uint32_t 
 wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start, uint64_t end, uint32_t flags,
                        uint32_t fence, struct wk_exec_fault *fault);
 /* binding_exec in an address space (a virtual submission): the buffer is
- * fetched at its virtual address and every address is virtual. */
+ * fetched at its virtual address and every address is virtual (space
+ * NULL: binding_exec). */
 wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
                           uint64_t end, uint32_t flags, uint32_t fence, struct wk_exec_fault *fault);
 /* The encoder's commands member when its table is large enough to have it. */
