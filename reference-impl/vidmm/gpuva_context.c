@@ -14,14 +14,18 @@
  *   - SUBMITV-STATUS-001: SubmitCommandVirtual returns SUCCESS, or
  *     STATUS_INVALID_PARAMETER for a buffer it finds malformed (anything
  *     else bug-checks, 3.1);
- *   - SUBMITV-GPU-001: the buffer runs on the GPU without a fault. The kit
- *     wrote it (kit-GPU commands whose every address is mapped), so a fault
- *     means it ran somewhere else: in another space, or under a root that
- *     is no longer the process's (the GPU names the root it was given).
+ *   - SUBMITV-GPU-001: the buffer runs on the GPU without a fault, in its
+ *     process's space. The kit wrote it (the GPU's own commands whose every
+ *     address the case mapped), so a fault means it ran somewhere else: in
+ *     another space, or under a root that is no longer the process's (the
+ *     GPU names the root it was given); and a run that translated none of
+ *     its addresses in the space ran elsewhere too.
  *
- * The buffers are in the kit's GPU's command set, as a user-mode driver
- * would write them for that GPU: a hardware binding's GPU has its own, the
- * kit cannot write them, and such a submission is a limit of the kit.
+ * The buffers are in the command set of the GPU that runs them, as a
+ * user-mode driver writes them: the kit's, or a binding's encoder's
+ * (wk_vidmm_virtual_commands); a binding without one is a limit of the kit.
+ * A DxgkDdiSetRootPageTable the driver gets is a DDI with no answer: what
+ * it did with it shows in the next submission.
  */
 #include <stdio.h>
 #include <string.h>
