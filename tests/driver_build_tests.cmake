@@ -331,6 +331,13 @@ wk_cli_expect(conform.gpummu_root_kept 1
               "3 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.two-contexts-one-move.*10 of 10 cases in [0-9.]+ s: 7 pass, 3 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
+# the next paging buffer, a physical one, runs through the address space and
+# faults, and the message says a root was still active.
+wk_cli_expect(conform.gpummu_root_left 1
+              "PAGING-GPU-001: .*VA_UNMAPPED.*a physical buffer run through an address space: a root, RING_ROOT, was still active"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_left>
+              --filter gpu-va-contexts.target-moved ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A multipass Render that lists no patch locations for its later passes
 # (driver_build/render_drops_later_patches.c, outsider 8's planted bug):
 # unseen while nothing moves (render.multipass-copies and -writes pass), seen

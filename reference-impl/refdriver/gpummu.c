@@ -132,8 +132,10 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
     rd_write_reg(a, WK_GPU_REG_RING_LENGTH, args->DmaBufferSize);
     rd_write_reg(a, WK_GPU_REG_RING_TAG, args->SubmissionFenceId);
     rd_write_reg(a, WK_GPU_REG_DOORBELL, 1);
+#ifndef RD_PLANTED_ROOT_LEFT /* the planted bug of wk_test_gpummu_root_left (CMakeLists.txt) */
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_LO, 0);
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_HI, 0);
+#endif
     KIRQL irql = rd_lock_acquire(&a->lock);
     a->submitted_fence[args->NodeOrdinal % RD_MAX_NODES] = args->SubmissionFenceId;
     rd_lock_release(&a->lock, irql);

@@ -54,7 +54,16 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
         snprintf(text, sizeof(text), "%s", vm->bind_fault_text); /* in the binding's words */
     else if (before->faults < n)
         wk_gpu_fault_format(&log[before->faults], text, sizeof(text));
-    violate(vm, rule, ddi, "the %s faulted on the GPU: %s", what, text);
+    /* A physical buffer (paging, SubmitCommand) whose fault is a virtual
+     * one ran in an address space: a root left active on the GPU from a
+     * virtual submission (an outsider's driver never wrote RING_ROOT back
+     * to 0, and the message left them to guess). */
+    const char *hint = "";
+    if (rule != R_SUBMITV_GPU && before->faults < n && !binding_executes(vm) &&
+        (log[before->faults].reason == WK_GPU_FAULT_VA_UNMAPPED || log[before->faults].reason == WK_GPU_FAULT_VA_READ_ONLY ||
+         log[before->faults].reason == WK_GPU_FAULT_BAD_PTE || log[before->faults].reason == WK_GPU_FAULT_NO_ADDRESS_SPACE))
+        hint = " (a physical buffer run through an address space: a root, RING_ROOT, was still active)";
+    violate(vm, rule, ddi, "the %s faulted on the GPU: %s%s", what, text, hint);
     return WK_OK;
 }
 
