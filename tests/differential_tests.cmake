@@ -82,3 +82,14 @@ endif()
 wk_diff_replay_test(fuzz.differential_model_limit_on_the_model fuzz_prog wk_test_tall_blit_hardware
   seeds/render.blit-beyond-limits.bin
   "signature: finding: differential: render returned WK_OK on the driver under test" "")
+
+# A GpuMmu driver: from the first step the physical reference cannot take
+# (the process of a program that maps) the input runs on the driver alone,
+# judged by the rules. The GpuMmu build passes every seed of its address
+# spaces and virtual contexts; its planted twin that keeps a context's first
+# root is found where the root moves (SUBMITV-GPU-001).
+wk_diff_replay_test(fuzz.gpummu_alone_passes fuzz_prog wk_refdriver_gpummu
+  seeds/gpu-va-contexts.two-processes.bin "replay: 1 inputs ran" "FINDING")
+wk_diff_replay_test(fuzz.gpummu_alone_judged_by_rules fuzz_prog wk_test_gpummu_root_kept
+  seeds/gpu-va-contexts.after-root-move.bin
+  "FINDING: contract violation at step 10 \\(submit_virtual\\)" "")

@@ -293,6 +293,13 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
     if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, kw))
         return 0;
     char kind[160];
+    /* What the reference cannot do and the driver under test did (a GpuMmu
+     * driver's address spaces and virtual contexts, which the physical
+     * reference has not): the reference can follow no further, and the rest
+     * runs on the driver under test alone, judged by the rules
+     * (wk_fuzz_differential). */
+    if (rs == WK_E_NOT_SUPPORTED && ds == WK_OK)
+        return -2;
     /* What the kit could not do on the driver's side (WK_E_NOT_SUPPORTED:
      * a buffer below its own size, a step its binding's encoder cannot say)
      * is no finding, and neither is, for a driver with a layout of its own
@@ -382,6 +389,30 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
                                wk_status_name(ds), wk_vidmm_last_error(dut->vm), wk_status_name(rs));
             return 0;
         }
+    }
+    return 1;
+}
+
+/* The driver under test alone, from step `from` on (the reference could
+ * not follow it there): each step's rule violations are findings, as a
+ * case's are; statuses and contents have nothing to be compared with. Its
+ * devices are destroyed at the end, judged as a case's teardown. */
+static int dut_alone(const char *harness, struct wk_prog_exec *dut, uint32_t from)
+{
+    const struct wk_prog *p = dut->p;
+    for (uint32_t i = from; i < p->step_count; i++) {
+        const struct wk_step *s = &p->steps[i];
+        if (!wk_prog_exec_judgeable(dut, s))
+            break;
+        int failed = 0;
+        (void)wk_prog_exec_step(dut, s, &failed);
+        if (step_violated(harness, WK_FUZZ_DUT, dut->vm, i, wk_step_keyword(s->kind)))
+            return 0;
+    }
+    for (uint32_t d = 0; d < dut->ndevices; d++) {
+        (void)wk_vidmm_destroy_device(dut->vm, dut->devices[d]);
+        if (step_violated(harness, WK_FUZZ_DUT, dut->vm, p->step_count, "teardown: destroy_device"))
+            return 0;
     }
     return 1;
 }
@@ -555,6 +586,8 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
         int same = (skip && skip(user, p, i)) || bare_patch_outside_contract(s) ? 1 : diff_step(harness, &ref, &dut, i);
         if (same == 0)
             return 0;
+        if (same == -2)
+            return dut_alone(harness, &dut, i + 1);
         if (same < 0)
             return diff_teardown(harness, &ref, &dut);
     }

@@ -468,7 +468,11 @@ struct wk_fuzz_fixture *wk_fuzz_fixture(const char *harness);
  * starts on and the DUT does not is a finding. A DUT with a layout of its
  * own (other hardware, with or without its binding) is compared only on
  * what a layout cannot explain, and a bare patch step is left out on both
- * sides (the contract profile's): differential.c says what and why.
+ * sides (the contract profile's): differential.c says what and why. From
+ * the first step the reference cannot take (WK_E_NOT_SUPPORTED) and the
+ * DUT took (a GpuMmu driver's address spaces and virtual contexts), the
+ * rest runs on the DUT alone: its violations, its teardown's included, are
+ * findings; nothing else is compared.
  * Returns 1 when the run was clean, 0 after a finding under
  * WK_FUZZ_NO_ABORT and for a refused description.
  */
