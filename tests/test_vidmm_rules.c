@@ -930,7 +930,7 @@ static struct {
     unsigned edit;            /* enum below */
 } G;
 enum { G_NONE, G_CAPS_ONLY, G_LEVEL_COUNT, G_LEAF64K, G_UPDATE_MODE, G_RESERVED, G_LEVEL_SIZE, G_LEVEL_SEGMENT,
-       G_LEVEL_STATUS, G_SYSMEM_BIG, G_NOT_THE_GPUS, G_ROOMY_TABLE };
+       G_LEVEL_STATUS, G_SYSMEM_BIG, G_NOT_THE_GPUS, G_ROOMY_TABLE, G_CPU_VIRTUAL_LOCAL };
 
 static void gpummu_caps_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
 {
@@ -949,6 +949,8 @@ static void gpummu_caps_answer(const struct rw *w, DXGKARG_QUERYADAPTERINFO *q)
         m->PageTableUpdateMode = (DXGK_PAGETABLEUPDATEMODE)3;
     if (G.edit == G_RESERVED)
         m->Value |= 0x80000000u;
+    if (G.edit == G_CPU_VIRTUAL_LOCAL) /* the levels' tables stay in segment 1, a memory segment */
+        m->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
     *w->status = STATUS_SUCCESS;
 }
 
@@ -1022,6 +1024,7 @@ GPUMMU_REWRITER(rw_gpummu_sysmem_big, G_SYSMEM_BIG)
 GPUMMU_REWRITER(rw_gpummu_correct, G_NONE)
 GPUMMU_REWRITER(rw_gpummu_not_the_gpus, G_NOT_THE_GPUS)
 GPUMMU_REWRITER(rw_gpummu_roomy_table, G_ROOMY_TABLE)
+GPUMMU_REWRITER(rw_gpummu_cpu_virtual_local, G_CPU_VIRTUAL_LOCAL)
 
 /* What a driver that writes nothing for one paging operation does: the
  * bytes its call wrote taken back (pDmaBuffer and DmaSize as the kit handed
@@ -2388,6 +2391,7 @@ static const struct rule_case second_ways[] = {
     RW("GPUMMU-CAPS-001", sc_start, rw_gpummu_reserved),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_level_segment),
     RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_sysmem_big),
+    RW("GPUMMU-LEVEL-001", sc_start, rw_gpummu_cpu_virtual_local),
     /* A fence reported inside the SubmitCommand that submitted it: nothing
      * has run its buffer yet (callbacks.c, complete_fence). */
     MUT("SUBMIT-FENCE-001", sc_render, MUT_COMPLETE_IN_SUBMIT),

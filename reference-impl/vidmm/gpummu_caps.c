@@ -109,6 +109,15 @@ static void check_level(struct wk_vidmm *vm, UINT index, UINT count, const DXGK_
     if (d->PageTableIndexBitCount == 0 && !resizable_root)
         violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
                 "level %u: PageTableIndexBitCount 0: a table of one entry indexes no address bit", index);
+    /* wddm-gpummu-facts.md 1.2 (PageTableUpdateMode): "if page tables live
+     * in a local-memory segment the mode may not be CPU_VIRTUAL" (5.2 R2):
+     * the CPU has no view of them to write through. */
+    UINT seg = d->PageTableSegmentId;
+    if (vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL && seg && seg <= vm->nseg &&
+        vm->seg[seg].memory)
+        violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
+                "level %u: PageTableSegmentId %u is a memory segment, where the CPU_VIRTUAL update mode the caps "
+                "name may not be used (the CPU writes a table through its kernel address)", index, seg);
 }
 
 /* One level of the tree the kit walks, or 0 with vm->mmu.why. Its entry
