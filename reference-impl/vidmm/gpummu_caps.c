@@ -109,8 +109,8 @@ static void check_level(struct wk_vidmm *vm, UINT index, UINT count, const DXGK_
     if (d->PageTableIndexBitCount == 0 && !resizable_root)
         violate(vm, R_GPUMMU_LEVEL, WK_DDI_QUERY_ADAPTER_INFO,
                 "level %u: PageTableIndexBitCount 0: a table of one entry indexes no address bit", index);
-    /* wddm-gpummu-facts.md 1.2 (PageTableUpdateMode): "if page tables live
-     * in a local-memory segment the mode may not be CPU_VIRTUAL" (5.2 R2):
+    /* wddm-gpummu-facts.md 1.2 (PageTableUpdateMode) and 5.6 R2: "if page tables live
+     * in a local-memory segment the mode may not be CPU_VIRTUAL":
      * the CPU has no view of them to write through. */
     UINT seg = d->PageTableSegmentId;
     if (vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL && seg && seg <= vm->nseg &&

@@ -385,7 +385,7 @@
       "reference-impl/vidmm/gpummu_caps.c")                                                        \
     X(R_GPUMMU_LEVEL, "GPUMMU-LEVEL-001", WK_DDI_QUERY_ADAPTER_INFO,                               \
       "DXGK_PAGE_TABLE_LEVEL_DESC: PageTableSizeInBytes is a non-zero multiple of the 4096-byte CPU page (0 allowed for the resizable root of a 2-level tree), both segment ids name system memory (0) or a reported segment, a table in system memory is at most 4096 bytes, a level indexes at least one address bit, and no level's tables are in a memory segment when the caps name the CPU_VIRTUAL update mode", \
-      "docs/wddm-gpummu-facts.md 2.3 (DXGK_PAGE_TABLE_LEVEL_DESC: a table's size is a multiple of the CPU page size; segment 0 is system memory, where a page table is at most 4 KB), 1.2 and 5.2 R2 (if page tables live in a local-memory segment the update mode may not be CPU_VIRTUAL), 5.2 T4", \
+      "docs/wddm-gpummu-facts.md 2.3 (DXGK_PAGE_TABLE_LEVEL_DESC: a table's size is a multiple of the CPU page size; segment 0 is system memory, where a page table is at most 4 KB), 1.2 and 5.6 R2 (if page tables live in a local-memory segment the update mode may not be CPU_VIRTUAL), 5.2 T4", \
       "reference-impl/vidmm/gpummu_caps.c")                                                        \
     X(R_PAGING_UPDATEPT, "PAGING-UPDATEPT-001", WK_DDI_BUILD_PAGING_BUFFER,                        \
       "after UPDATE_PAGE_TABLE ran, each of the NumPageTableEntries entries from StartIndex of the table at PageTableAddress reads, as the GPU reads it, as its DXGK_PTE (pPageTableEntries[i], or [0] for all with Repeat): valid or not, the page (leaf) or lower table it points at, read-only", \
