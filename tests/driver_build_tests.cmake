@@ -338,6 +338,15 @@ wk_cli_expect(conform.gpummu_root_left 1
               "PAGING-GPU-001: .*VA_UNMAPPED.*a physical buffer run through an address space: a root, RING_ROOT, was still active"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_left>
               --filter gpu-va-contexts.target-moved ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# A buffer rung at an address nothing holds, on a binding with registers:
+# the kit's fetch of it faults, and that is the driver's PAGING-GPU-001 as a
+# processor's fault would be (it was dropped, and the case a skip for the
+# content that did not move: outsider 12).
+wk_cli_expect(conform.binding_fetch_fault 1
+              "PAGING-GPU-001: .*the buffer at 0x[0-9a-f]+ could not be fetched: BAD_ADDRESS"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_ring_far>
+              --binding $<TARGET_FILE:wk_test_binding_gpummu_regs> --filter gpu-va.map-read
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
 # A multipass Render that lists no patch locations for its later passes
 # (driver_build/render_drops_later_patches.c, outsider 8's planted bug):
 # unseen while nothing moves (render.multipass-copies and -writes pass), seen

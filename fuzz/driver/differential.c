@@ -297,9 +297,12 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
      * driver's address spaces and virtual contexts, which the physical
      * reference has not): the reference can follow no further, and the rest
      * runs on the driver under test alone, judged by the rules
-     * (wk_fuzz_differential). */
-    if (rs == WK_E_NOT_SUPPORTED && ds == WK_OK)
-        return -2;
+     * (wk_fuzz_differential). A step the reference cannot take says
+     * nothing of how the driver under test answered it otherwise (a
+     * mutated adapter with too little memory for its address space): no
+     * status of it is compared. */
+    if (rs == WK_E_NOT_SUPPORTED)
+        return ds == WK_OK ? -2 : -1;
     /* What the kit could not do on the driver's side (WK_E_NOT_SUPPORTED:
      * a buffer below its own size, a step its binding's encoder cannot say)
      * is no finding, and neither is, for a driver with a layout of its own

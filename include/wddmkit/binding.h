@@ -93,12 +93,6 @@ struct wk_submission {
     uint64_t start, end;                 /* the range to run: offsets in the buffer */
     uint32_t flags;                      /* WK_EXEC_* */
     uint32_t tag;                        /* the register model's own (a fence id, a ring slot) */
-    /* A virtual submission (DxgkDdiSubmitCommandVirtual): the GPU physical
-     * address of the root page table the driver made active for it, as
-     * your registers latched it; buffer_addr and every address the buffer
-     * uses are then virtual, in the address space of that root. 0 (what
-     * the kit sets before next()): physical. */
-    uint64_t root;
 };
 
 /*
@@ -110,9 +104,20 @@ struct wk_submission {
  *   done: the kit ran s (fault NULL: to its end; else where it faulted):
  *     the register model latches completion, fault and interrupt state;
  *   irq_pending: whether the interrupt line is asserted (the kit calls the
- *     driver's DxgkDdiInterruptRoutine while it is).
- * The kit's loop after a doorbell: while next(): exec, done; then the
- * interrupt routine while irq_pending().
+ *     driver's DxgkDdiInterruptRoutine while it is);
+ *   root (optional, read when `size` covers it; a GpuMmu driver's virtual
+ *     contexts need it): for the submission next() just handed out, the GPU
+ *     physical address of the root page table your registers latched for
+ *     it (the address space the driver made active), or 0 for a physical
+ *     submission. Its buffer_addr and every address it uses are then
+ *     virtual, in the space whose root table is there (none: the
+ *     submission faults NO_ADDRESS_SPACE, nothing of it runs). A model
+ *     without it says nothing of roots: the kit cannot run a virtual
+ *     submission from its queue, and virtual contexts are skips.
+ * The kit's loop after a doorbell: while next(): root, exec, done; then the
+ * interrupt routine while irq_pending(). It drains the queue so after each
+ * call of the driver that may have rung: work queued behind a submission
+ * never waits while the driver reprograms what it uses.
  */
 struct wk_registers_ops {
     uint32_t size;
@@ -122,6 +127,7 @@ struct wk_registers_ops {
     int (*next)(void *self, struct wk_submission *out);
     void (*done)(void *self, const struct wk_submission *s, const struct wk_exec_fault *fault);
     int (*irq_pending)(void *self);
+    uint64_t (*root)(void *self, const struct wk_submission *s);
 };
 
 /* ------------------------------------------------------------------ */

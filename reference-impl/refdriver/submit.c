@@ -36,6 +36,9 @@ NTSTATUS wk_rd_submit_command(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND
         end = start;
     }
     UINT64 addr = (UINT64)args->DmaBufferPhysicalAddress.QuadPart + start;
+#ifdef RD_PLANTED_RING_FAR /* the planted bug of wk_test_gpummu_ring_far (CMakeLists.txt) */
+    addr += 1ull << 40;
+#endif
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_LO, (ULONG)addr);
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_HI, (ULONG)(addr >> 32));
     rd_write_reg(a, WK_GPU_REG_RING_LENGTH, end - start);

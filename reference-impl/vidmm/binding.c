@@ -219,15 +219,31 @@ static uint8_t *fetch_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_
     return buf;
 }
 
-/* A fault of the kit's fetch, before the processor ran anything. */
-static wk_status fetch_fault(struct wk_exec_fault *fault, enum wk_fault_class cls, enum wk_gpu_fault_reason reason,
-                             uint64_t addr, uint64_t start)
+/* A fault of the kit's fetch, before the processor ran anything: logged
+ * in the memory system's fault log as the processor's faults are, so the
+ * submission's check sees it (an outsider's paging buffers at an address
+ * nothing holds drew no PAGING-GPU-001 at all, and their cases became
+ * skips for the content that did not move). A buffer past the kit's fetch
+ * limit is the kit's budget, as for its GPU. */
+static wk_status fetch_fault(struct wk_vidmm *vm, struct wk_exec_fault *fault, enum wk_fault_class cls,
+                             enum wk_gpu_fault_reason reason, uint64_t buffer_addr, uint64_t addr, uint64_t start)
 {
     fault->cls = cls;
     fault->mem_reason = reason;
     fault->fault_addr = addr;
     fault->offset = start;
     fault->opcode = 0xFFFFFFFFu;
+    struct wk_gpu_fault f;
+    memset(&f, 0, sizeof(f));
+    f.reason = cls == WK_FAULT_MEMORY ? reason : WK_GPU_FAULT_BUDGET;
+    f.opcode = 0xFFFFFFFFu;
+    f.offset = start;
+    f.top_offset = start;
+    f.buffer_addr = buffer_addr;
+    f.fault_addr = addr;
+    wk_gpu_fault_record(vm->gpu, &f);
+    snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text), "the buffer at 0x%llx could not be fetched: %s at 0x%llx",
+             (unsigned long long)buffer_addr, wk_gpu_fault_name(f.reason), (unsigned long long)addr);
     return WK_E_GPU_FAULT;
 }
 
@@ -238,10 +254,11 @@ wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64
     if (end <= start)
         return WK_OK;
     if (end - start > vm->gpu_desc.max_dma_length) /* the kit's own limit on what it fetches, as for its GPU */
-        return fetch_fault(fault, WK_FAULT_OPERAND, 0, 0, start);
+        return fetch_fault(vm, fault, WK_FAULT_OPERAND, 0, buffer_addr, 0, start);
     uint8_t *bytes = space ? fetch_va(vm, space, buffer_addr, start, end) : fetch(vm, buffer_addr, start, end);
     if (!bytes)
-        return fetch_fault(fault, WK_FAULT_MEMORY, space ? WK_GPU_FAULT_VA_UNMAPPED : WK_GPU_FAULT_BAD_ADDRESS,
+        return fetch_fault(vm, fault, WK_FAULT_MEMORY,
+                           space ? WK_GPU_FAULT_VA_UNMAPPED : WK_GPU_FAULT_BAD_ADDRESS, buffer_addr,
                            buffer_addr + start, start);
     wk_status st = WK_OK, crashed;
     uint32_t bad = 0;
@@ -279,6 +296,24 @@ int binding_next(struct wk_vidmm *vm, struct wk_submission *s)
     BIND_CALL(vm, "registers.next", crashed, got = vm->binding->registers->next(self_of(vm), s));
     unlock(vm);
     return crashed == WK_OK && got == 1;
+}
+
+int binding_knows_roots(const struct wk_vidmm *vm)
+{
+    const struct wk_registers_ops *r = vm->binding ? vm->binding->registers : NULL;
+    return r && r->size >= offsetof(struct wk_registers_ops, root) + sizeof(r->root) && r->root;
+}
+
+uint64_t binding_root(struct wk_vidmm *vm, const struct wk_submission *s)
+{
+    if (!binding_knows_roots(vm))
+        return 0;
+    uint64_t root = 0;
+    wk_status crashed;
+    lock(vm);
+    BIND_CALL(vm, "registers.root", crashed, root = vm->binding->registers->root(self_of(vm), s));
+    unlock(vm);
+    return crashed == WK_OK ? root : 0;
 }
 
 void binding_done(struct wk_vidmm *vm, const struct wk_submission *s, const struct wk_exec_fault *fault)

@@ -160,6 +160,11 @@ static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct conte
                     "a limit of the kit: the encoder of binding '%s' writes no command buffers of its GPU "
                     "(wk_encoder_ops.commands), so the kit cannot make a virtual context's buffer for it",
                     vm->binding->name);
+    if (binding_has_registers(vm) && !binding_knows_roots(vm))
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "a limit of the kit: the register model of binding '%s' says no submission's root "
+                    "(wk_registers_ops.root), so the kit cannot tell in which address space to run a virtual one",
+                    vm->binding->name);
     *out = c;
     return WK_OK;
 }
@@ -205,13 +210,17 @@ static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uin
  * kit's GPU, or a binding's registers, chose the space. */
 static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
                                   const struct wk_gpu_counters *before, const struct wk_va_counters *va_before,
-                                  const char *what)
+                                  uint64_t runs_before, const char *what)
 {
     struct wk_gpu_counters now;
     wk_gpu_get_counters(vm->gpu, &now);
     struct wk_va_counters va_now;
     wk_va_counters(gpuva_space_gpu(vm, space), &va_now);
-    if (now.faults != before->faults || (binding_executes(vm) && !binding_has_registers(vm)))
+    /* Nothing ran (a fence the driver reported before the GPU could run its
+     * buffer: SUBMIT-FENCE-001 says so), a fault (said), or the kit chose
+     * the space itself (a binding without registers): nothing to judge. */
+    if (vm->buffers_run == runs_before || now.faults != before->faults ||
+        (binding_executes(vm) && !binding_has_registers(vm)))
         return WK_OK;
     if (va_now.walks + va_now.tlb_hits != va_before->walks + va_before->tlb_hits)
         return WK_OK;
@@ -240,6 +249,7 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
     wk_gpu_get_counters(vm->gpu, &before);
     struct wk_va_counters va_before;
     wk_va_counters(gpuva_space_gpu(vm, s.space), &va_before);
+    uint64_t runs_before = vm->buffers_run;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     st = call_submit_virtual(vm, c, va, size, fence, &status);
     if (st == WK_OK && status != STATUS_SUCCESS) {
@@ -278,5 +288,5 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
     wk_status limit = gpu_fault_check(vm, &before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
     if (st != WK_OK || limit != WK_OK)
         return st != WK_OK ? st : limit;
-    return ran_in_its_space(vm, s.space, &before, &va_before, what);
+    return ran_in_its_space(vm, s.space, &before, &va_before, runs_before, what);
 }

@@ -470,6 +470,7 @@ struct wk_vidmm {
     uint32_t last_completed;
     struct pending pending[MAX_PENDING];
     uint32_t npending;
+    uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
     uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the
                                                driver, 0 outside one (complete_fence) */
     uint32_t hold;                          /* submissions still to hold */
@@ -1236,6 +1237,11 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
  * NULL: binding_exec). */
 wk_status binding_exec_va(struct wk_vidmm *vm, struct wk_va_space *space, uint64_t buffer_addr, uint64_t start,
                           uint64_t end, uint32_t flags, uint32_t fence, struct wk_exec_fault *fault);
+/* Whether the binding's register model says each submission's root
+ * (wk_registers_ops.root), and the root of the one next() just gave (0:
+ * physical, or a model that does not say). */
+int binding_knows_roots(const struct wk_vidmm *vm);
+uint64_t binding_root(struct wk_vidmm *vm, const struct wk_submission *s);
 /* The encoder's commands member when its table is large enough to have it. */
 static inline int (*binding_commands_of(const struct wk_binding *b))(void *, struct wk_encode_commands *)
 {

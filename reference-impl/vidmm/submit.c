@@ -696,6 +696,7 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
         }
         if (st == WK_E_BINDING || vm->dead)
             return vm->dead ? WK_E_DEAD : st;
+        vm->buffers_run++;
         vm->last_completed = p->fence;
         vm->stats.fences_completed++;
         vm->semantic_skipped++; /* that the driver reported it: no interrupt to report it from */
@@ -717,16 +718,17 @@ static wk_status run_and_retire(struct wk_vidmm *vm, uint32_t fence)
  * NO_ADDRESS_SPACE at that root, as the kit's GPU does (docs/gpu-model.md),
  * logged so the submission's check sees it (SUBMITV-GPU-001).
  */
-static wk_status binding_exec_rooted(struct wk_vidmm *vm, const struct wk_submission *s, struct wk_exec_fault *fault)
+static wk_status binding_exec_rooted(struct wk_vidmm *vm, const struct wk_submission *s, uint64_t root,
+                                     struct wk_exec_fault *fault)
 {
-    uint32_t space = gpuva_space_by_root(vm, s->root);
+    uint32_t space = gpuva_space_by_root(vm, root);
     if (space)
         return binding_exec_va(vm, gpuva_space_gpu(vm, space), s->buffer_addr, s->start, s->end, s->flags, s->tag,
                                fault);
     memset(fault, 0, sizeof(*fault));
     fault->cls = WK_FAULT_MEMORY;
     fault->mem_reason = WK_GPU_FAULT_NO_ADDRESS_SPACE;
-    fault->fault_addr = s->root;
+    fault->fault_addr = root;
     fault->offset = s->start;
     fault->opcode = 0xFFFFFFFFu;
     struct wk_gpu_fault f;
@@ -734,10 +736,10 @@ static wk_status binding_exec_rooted(struct wk_vidmm *vm, const struct wk_submis
     f.reason = WK_GPU_FAULT_NO_ADDRESS_SPACE;
     f.opcode = 0xFFFFFFFFu;
     f.buffer_addr = s->buffer_addr;
-    f.fault_addr = s->root;
+    f.fault_addr = root;
     wk_gpu_fault_record(vm->gpu, &f);
     snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text),
-             "the binding's registers ran it under root 0x%llx, no address space's", (unsigned long long)s->root);
+             "the binding's registers ran it under root 0x%llx, no address space's", (unsigned long long)root);
     return WK_E_GPU_FAULT;
 }
 
@@ -754,10 +756,12 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
                            vm->binding->name, MAX_BINDING_RUNS);
         }
         struct wk_exec_fault fault;
-        wk_status st = s.root ? binding_exec_rooted(vm, &s, &fault)
-                              : binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
+        uint64_t root = binding_root(vm, &s);
+        wk_status st = root ? binding_exec_rooted(vm, &s, root, &fault)
+                            : binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
         if (st == WK_E_BINDING)
             return st;
+        vm->buffers_run++;
         vm->irq_ignored = 0; /* the GPU ran: its line counts again */
         binding_done(vm, &s, st == WK_E_GPU_FAULT ? &fault : NULL);
         ++*ran;
@@ -819,6 +823,7 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
         FLOOR_BEGIN(1);
         uint32_t ran = wk_gpu_run(vm->gpu, 0);
         FLOOR_END(1, FLOOR_GPU);
+        vm->buffers_run += ran;
         int irq = wk_gpu_irq_asserted(vm->gpu);
         wk_status st = deliver_interrupts(vm);
         if (st != WK_OK && st != WK_E_CONTRACT)

@@ -12,10 +12,17 @@
 
 #define QUEUE 64u
 
+/* A queued submission and the root latched with it. */
+struct queued {
+    struct wk_submission s;
+    uint64_t root;
+};
+
 struct regs {
     uint64_t ring_addr, ring_root;
     uint32_t ring_length, ring_tag;
-    struct wk_submission queue[QUEUE];
+    struct queued queue[QUEUE];
+    uint64_t current_root;                 /* of the submission next() handed out last */
     uint32_t head, count;
     uint32_t irq_status, completed_tag, fault_tag, fault_reason;
 };
@@ -67,12 +74,12 @@ static void doorbell(struct regs *r)
 {
     if (r->count == QUEUE)
         return; /* dropped, as a ring that wraps onto unfinished work */
-    struct wk_submission *s = &r->queue[(r->head + r->count++) % QUEUE];
-    memset(s, 0, sizeof(*s));
-    s->buffer_addr = r->ring_addr;
-    s->end = r->ring_length;
-    s->tag = r->ring_tag;
-    s->root = r->ring_root;
+    struct queued *q = &r->queue[(r->head + r->count++) % QUEUE];
+    memset(q, 0, sizeof(*q));
+    q->s.buffer_addr = r->ring_addr;
+    q->s.end = r->ring_length;
+    q->s.tag = r->ring_tag;
+    q->root = r->ring_root;
 }
 
 void wk_test_regs_write32(void *self, uint32_t bar, uint64_t offset, uint32_t value)
@@ -97,7 +104,8 @@ int wk_test_regs_next(void *self, struct wk_submission *out)
     struct regs *r = self;
     if (!r->count)
         return 0;
-    *out = r->queue[r->head];
+    *out = r->queue[r->head].s;
+    r->current_root = r->queue[r->head].root;
     r->head = (r->head + 1) % QUEUE;
     r->count--;
     return 1;
@@ -118,4 +126,10 @@ void wk_test_regs_done(void *self, const struct wk_submission *s, const struct w
 int wk_test_regs_irq_pending(void *self)
 {
     return ((const struct regs *)self)->irq_status != 0;
+}
+
+uint64_t wk_test_regs_root(void *self, const struct wk_submission *s)
+{
+    (void)s;
+    return ((const struct regs *)self)->current_root;
 }

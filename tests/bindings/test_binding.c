@@ -294,12 +294,12 @@ static int irq_pending(void *self)
 }
 
 static const struct wk_registers_ops registers = { sizeof(struct wk_registers_ops), 0, read32, write32, next, done,
-                                                   irq_pending };
+                                                   irq_pending, NULL };
 #define TB_REGISTERS &registers
 #elif defined(TB_GPUMMU_REGS)
 static const struct wk_registers_ops registers = { sizeof(struct wk_registers_ops), 0, wk_test_regs_read32,
                                                    wk_test_regs_write32, wk_test_regs_next, wk_test_regs_done,
-                                                   wk_test_regs_irq_pending };
+                                                   wk_test_regs_irq_pending, wk_test_regs_root };
 #define TB_REGISTERS &registers
 #else
 #define TB_REGISTERS NULL
