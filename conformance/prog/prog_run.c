@@ -643,9 +643,13 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
     if (x->ndevices == WK_PROG_MAX_OBJECTS)
         return WK_E_LIMIT;
     uint32_t space = 0, h = 0;
+    /* A driver with no address space for the process (not GpuMmu, or one
+     * the kit cannot drive) still gets its device: the program's steps
+     * that need the space say why they cannot run when they come, and the
+     * others run (a fuzzed program that gained a va step is not lost). */
     if (uses_va(x->p)) {
         wk_status st = va_space(x, s->process, &space);
-        if (st != WK_OK)
+        if (st != WK_OK && st != WK_E_NOT_SUPPORTED)
             return st;
     }
     wk_status st = wk_vidmm_create_device_in(x->vm, s->flags, space, &h);

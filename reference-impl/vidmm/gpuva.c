@@ -501,6 +501,11 @@ void gpuva_release(struct wk_vidmm *vm, int tell_driver)
     vm->va = NULL;
 }
 
+const char *gpuva_why_none(const struct wk_vidmm *vm)
+{
+    return gpuva_unavailable(vm);
+}
+
 /* A process goes after its devices: the DestroyProcess calls gpuva_release
  * put off, made once the devices are gone (or dropped, tell_driver 0). */
 void gpuva_end_processes(struct wk_vidmm *vm, int tell_driver)

@@ -948,6 +948,8 @@ wk_status gpuva_follow(struct wk_vidmm *vm, struct allocation *a);
 /* gpuva.c: a space's process and root table (0 or NULL for no such space);
  * *gpu_address is the root's GPU physical address. */
 int gpuva_space_live(struct wk_vidmm *vm, uint32_t space);
+/* Why the adapter has no address spaces at all, NULL when it may. */
+const char *gpuva_why_none(const struct wk_vidmm *vm);
 /* The GPU's view of a space (NULL for none), and the space whose root
  * table is at GPU physical address `root` (0 for none). */
 struct wk_va_space *gpuva_space_gpu(struct wk_vidmm *vm, uint32_t space);
