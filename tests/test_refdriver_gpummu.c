@@ -270,6 +270,20 @@ static void make_context(struct mk *mk, int system, DXGK_CREATECONTEXTFLAGS flag
     assert_int_equal(mk->ddi.DxgkDdiCreateContext(dev->hDevice, ctx), STATUS_SUCCESS);
 }
 
+/* DxgkDdiSetRootPageTable of context h: the root at ROOT_OFF of segment 1,
+ * 512 entries; the arguments it was given. */
+static DXGKARG_SETROOTPAGETABLE tell_root(struct mk *mk, HANDLE h)
+{
+    DXGKARG_SETROOTPAGETABLE root;
+    memset(&root, 0, sizeof(root));
+    root.hContext = h;
+    root.Address.SegmentId = 1;
+    root.Address.SegmentOffset = ROOT_OFF;
+    root.NumEntries = 512;
+    mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, &root);
+    return root;
+}
+
 static void test_set_root_page_table(void **state)
 {
     struct mk *mk = *state;
@@ -278,13 +292,7 @@ static void test_set_root_page_table(void **state)
     DXGK_CREATECONTEXTFLAGS flags = { .Value = 0 };
     flags.SystemContext = 1;
     make_context(mk, 1, flags, &dev, &ctx);
-    DXGKARG_SETROOTPAGETABLE root;
-    memset(&root, 0, sizeof(root));
-    root.hContext = ctx.hContext;
-    root.Address.SegmentId = 1;
-    root.Address.SegmentOffset = ROOT_OFF;
-    root.NumEntries = 512;
-    mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, &root);
+    DXGKARG_SETROOTPAGETABLE root = tell_root(mk, ctx.hContext);
     const struct rd_context *c = ctx.hContext;
     assert_int_equal(c->root.SegmentId, 1);
     assert_int_equal(c->root.SegmentOffset, ROOT_OFF);
@@ -320,13 +328,7 @@ static void test_submit_command_virtual(void **state)
     sub.SubmissionFenceId = 7;
     assert_int_equal(mk->ddi.DxgkDdiSubmitCommandVirtual(mk->adapter, &sub), STATUS_INVALID_PARAMETER);
     assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_QUEUE_DEPTH), 0);
-    DXGKARG_SETROOTPAGETABLE root;
-    memset(&root, 0, sizeof(root));
-    root.hContext = ctx.hContext;
-    root.Address.SegmentId = 1;
-    root.Address.SegmentOffset = ROOT_OFF;
-    root.NumEntries = 512;
-    mk->ddi.DxgkDdiSetRootPageTable(mk->adapter, &root);
+    (void)tell_root(mk, ctx.hContext);
     assert_int_equal(mk->ddi.DxgkDdiSubmitCommandVirtual(mk->adapter, &sub), STATUS_SUCCESS);
     assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_QUEUE_DEPTH), 1);
     assert_int_equal(wk_gpu_mmio_read32(mk->gpu, WK_GPU_REG_RING_ROOT_LO), 0);
