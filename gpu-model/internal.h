@@ -73,6 +73,7 @@ struct frontend {
     uint32_t completed_tag;
     uint32_t fault_tag;
     uint32_t fault_reason;
+    uint64_t fault_addr;
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;

@@ -40,6 +40,8 @@ static uint32_t read_reg(const struct wk_gpu *gpu, uint32_t offset)
     case WK_GPU_REG_GART_PFN_HI: return (uint32_t)(fe->gart_pfn >> 32);
     case WK_GPU_REG_RING_ROOT_LO: return (uint32_t)fe->ring_root;
     case WK_GPU_REG_RING_ROOT_HI: return (uint32_t)(fe->ring_root >> 32);
+    case WK_GPU_REG_FAULT_ADDR_LO: return (uint32_t)fe->fault_addr;
+    case WK_GPU_REG_FAULT_ADDR_HI: return (uint32_t)(fe->fault_addr >> 32);
     default: return 0;
     }
 }
@@ -138,11 +140,13 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)WK_GPU_FAULT_DEVICE_ERROR;
+            fe->fault_addr = 0;
             gpu->counters.device_errors++;
         } else if (submit(gpu, &s, &f) != WK_OK) {
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)f.reason;
+            fe->fault_addr = f.fault_addr;
         }
         fe->completed_tag = s.tag;
         fe->irq_status |= WK_GPU_IRQ_COMPLETED;

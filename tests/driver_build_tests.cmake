@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "91 of 91 cases in [0-9.]+ s: 65 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: the driver is older than WDDM 2.2, so the kit wrote the case's monitored fences itself.*636 of 636 cases in [0-9.]+ s: 581 pass, 55 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: the driver is older than WDDM 2.2, so the kit wrote the case's monitored fences itself.*644 of 644 cases in [0-9.]+ s: 581 pass, 63 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -311,7 +311,8 @@ wk_cli_expect(conform.wddm13_reference_profile 0
 wk_cli_expect(conform.gpummu_gpu_va 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu>
-              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 wk_cli_expect(conform.gpummu_contract 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu>)
@@ -322,7 +323,7 @@ wk_cli_expect(conform.gpummu_reference 0
 wk_cli_expect(conform.gpu_va_not_gpummu 0
               "semantic +[0-9]+ run, [0-9]+ skipped: no GPU virtual address space: the driver is not a GpuMmu driver.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml
-              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # A virtual context whose driver keeps the first root SetRootPageTable named
 # (wk_test_gpummu_root_kept, a planted bug): its buffers run as long as the
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,
@@ -331,6 +332,12 @@ wk_cli_expect(conform.gpummu_root_kept 1
               "3 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.two-contexts-one-move.*10 of 10 cases in [0-9.]+ s: 7 pass, 3 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
+# every case whose buffer page-faults fails on it, the others pass.
+wk_cli_expect(conform.gpummu_pf_as_fault 1
+              "5 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*8 of 8 cases in [0-9.]+ s: 5 fail, 3 skip"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_pf_as_fault>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
 # the next paging buffer, a physical one, runs through the address space and
 # faults, and the message says a root was still active.

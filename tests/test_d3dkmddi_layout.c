@@ -83,6 +83,29 @@ OFF(DXGK_DEVICEINFO, AllocationListSize, 12);
 OFF(DXGK_DEVICEINFO, PatchLocationListSize, 16);
 OFF(DXGK_DEVICEINFO, Flags, 20);
 
+/* DxgkCbNotifyInterrupt's argument (docs/wddm-gpummu-facts.md 5.5): the
+ * union is 8-byte aligned, as the WDK's is, so a fence id sits at 8. */
+#define NID DXGKARGCB_NOTIFY_INTERRUPT_DATA
+SIZE(NID, 80);
+OFF(NID, InterruptType, 0);
+OFF(NID, DmaCompleted.SubmissionFenceId, 8);
+OFF(NID, DmaFaulted.FaultedFenceId, 8);
+OFF(NID, DmaFaulted.Status, 12);
+OFF(NID, CrtcVsync.PhysicalAddress, 16);
+OFF(NID, DmaPageFaulted.FaultedFenceId, 8);
+OFF(NID, DmaPageFaulted.FaultedPrimitiveAPISequenceNumber, 16);
+OFF(NID, DmaPageFaulted.FaultedPipelineStage, 24);
+OFF(NID, DmaPageFaulted.FaultedBindTableEntry, 28);
+OFF(NID, DmaPageFaulted.PageFaultFlags, 32);
+OFF(NID, DmaPageFaulted.FaultedVirtualAddress, 40);
+OFF(NID, DmaPageFaulted.NodeOrdinal, 48);
+OFF(NID, DmaPageFaulted.EngineOrdinal, 52);
+OFF(NID, DmaPageFaulted.PageTableLevel, 56);
+OFF(NID, DmaPageFaulted.FaultErrorCode, 60);
+OFF(NID, DmaPageFaulted.FaultedProcessHandle, 64);
+OFF(NID, Flags, 72);
+#undef NID
+
 /* facts 4.2: DXGKARG_BUILDPAGINGBUFFER header and tail. */
 #define BPB DXGKARG_BUILDPAGINGBUFFER
 SIZE(BPB, 320);

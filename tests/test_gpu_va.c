@@ -787,6 +787,41 @@ static void test_ring_root_uses_the_spaces_tlb(void **state)
     drop_space(gpu, s);
 }
 
+/* A virtual submission that writes where nothing is mapped, then to a
+ * read-only page: FAULT_ADDR holds the virtual address each struck (what a
+ * GpuMmu driver reports as FaultedVirtualAddress), FAULT_REASON why. */
+static void test_ring_root_fault_says_its_address(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct tables t;
+    struct wk_va_space *s = ring_space(gpu, &t);
+    map(&t, VA_PAGE(5), TU_SEG2_BASE + 0x50000, WK_GPU_PTE_READ_ONLY);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(9) + 0x24, 0xBADu), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_LO), 0);
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 41, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_TAG), 41);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_VA_UNMAPPED);
+    uint64_t at = wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_LO) |
+                  (uint64_t)wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_HI) << 32;
+    assert_int_equal(at, VA_PAGE(9) + 0x24);
+
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA_PAGE(5) + 0x8, 0xBADu), WK_OK);
+    put_commands(gpu, RING_PA, &w);
+    doorbell(gpu, VA_PAGE(0), (uint32_t)w.used, 42, t.root);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_VA_READ_ONLY);
+    at = wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_LO) |
+         (uint64_t)wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_HI) << 32;
+    assert_int_equal(at, VA_PAGE(5) + 0x8);
+    drop_space(gpu, s);
+}
+
 /* (b) A root no attached space has: the submission faults NO_ADDRESS_SPACE
  * and nothing of it runs, though its bytes at RING_ADDR, read as physical,
  * are a valid buffer. The record names the root asked for and the ring. */
@@ -993,6 +1028,7 @@ int main(void)
         TU_TEST(test_va_flush_codec),
         TU_TEST(test_ring_root_runs_in_the_space),
         TU_TEST(test_ring_root_uses_the_spaces_tlb),
+        TU_TEST(test_ring_root_fault_says_its_address),
         TU_TEST(test_ring_root_of_no_space_faults),
         TU_TEST(test_ring_root_zero_is_physical),
         TU_TEST(test_ring_root_is_latched_by_the_doorbell),

@@ -95,9 +95,11 @@ static void test_specs_round_trip(void **state)
         if (lost)
             fail_msg("%s: the decoded program's %s differs from the case's", p->id, lost);
         for (uint32_t k = 0; k < p->step_count; k++)
-            if (q.steps[k].process != p->steps[k].process || q.steps[k].kind != p->steps[k].kind)
-                fail_msg("%s: step %u's kind or process changed (%u/%u, process %u/%u)", p->id, k, q.steps[k].kind,
-                         p->steps[k].kind, q.steps[k].process, p->steps[k].process);
+            if (q.steps[k].process != p->steps[k].process || q.steps[k].kind != p->steps[k].kind ||
+                q.steps[k].fault != p->steps[k].fault)
+                fail_msg("%s: step %u's kind, process or fault changed (%u/%u, process %u/%u, fault %u/%u)", p->id, k,
+                         q.steps[k].kind, p->steps[k].kind, q.steps[k].process, p->steps[k].process,
+                         q.steps[k].fault, p->steps[k].fault);
         wk_prog_free(&q);
     }
     unload_specs(&set, &d);

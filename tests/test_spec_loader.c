@@ -797,7 +797,7 @@ static const char all_kinds_spec[] =
     "      - patch: {end: 16, status: not_found}\n"
     "      - va_map: {allocation: alloc0, va: 0x40000000, offset: 4KiB, size: 8KiB, read_only: true, status: not_supported}\n"
     "      - va_unmap: {va: 0x40000000, size: 8KiB, status: not_supported}\n"
-    "      - submit_virtual: {context: context0, buffer: 0x50000000, fill: 0x40000000, size: 4KiB, pattern: 9, status: not_supported}\n"
+    "      - submit_virtual: {context: context0, buffer: 0x50000000, fill: 0x40000000, size: 4KiB, pattern: 9, fault: read_only, status: not_supported}\n"
     "      - move_root_table: {process: 3, status: not_supported}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
@@ -858,6 +858,7 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[28].address, 0x50000000u);
     assert_int_equal(s[28].offset, 0x40000000u);
     assert_int_equal(s[28].size, 0x1000);
+    assert_int_equal(s[28].fault, WK_VA_FAULT_READ_ONLY);
     assert_int_equal(s[28].value, 9);
     assert_int_equal(s[29].kind, WK_STEP_MOVE_ROOT_TABLE);
     assert_int_equal(s[29].expect_status, WK_E_NOT_SUPPORTED);

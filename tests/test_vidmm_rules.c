@@ -1389,6 +1389,26 @@ REWRITER(rw_submitv_status)
 {
     CHANGE(rw_args(w, WK_DDI_SUBMIT_COMMAND_VIRTUAL), *w->status = STATUS_UNSUCCESSFUL);
 }
+/* A page fault (DMA_PAGE_FAULTED) reported as DMA_FAULTED, naming another
+ * fence, or with FENCE_INVALID and no reset flag. */
+REWRITER(rw_page_fault_as_dma_faulted)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
+           (d->InterruptType = DXGK_INTERRUPT_DMA_FAULTED, d->DmaFaulted.Status = STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE));
+}
+REWRITER(rw_page_fault_other_fence)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
+           d->DmaPageFaulted.FaultedFenceId += 1000);
+}
+REWRITER(rw_page_fault_no_reset)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
+           d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID);
+}
 /* A context that asked for no DMA buffer private data, whose virtual
  * submission is refused as malformed: only the buffer could be, and it is
  * the GPU's own commands. */
@@ -1664,6 +1684,36 @@ static void sc_gpu_va_submit(struct run *r)
     DO(word == 0x600dcafeu ? WK_OK : WK_E_CONTRACT);
 }
 
+/* A virtual context's FILL at an address nothing is mapped at: the GPU
+ * page-faults, the driver reports it (DMA_PAGE_FAULTED), and the context is
+ * in error afterwards (a second submission is refused). */
+static void sc_gpu_va_page_fault(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    DO(wk_vidmm_start(r->vm));
+    uint32_t space;
+    DO(wk_vidmm_va_create_space(r->vm, &space));
+    DO(wk_vidmm_create_device_in(r->vm, 0, space, &r->device));
+    DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
+    f.VirtualAddressing = 1;
+    DO(wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context));
+    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
+    DO(wk_vidmm_page_in(r->vm, r->alloc));
+    DO(wk_vidmm_va_map(r->vm, space, 0x50000000ull, r->alloc, 0, 0x1000, 0));
+    uint8_t cmd[64];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, cmd, sizeof(cmd));
+    DO(wk_gpu_emit_fill(&w, 0x40000000ull, 0x1000, 0xbad0bad0u));
+    DO(wk_vidmm_va_write(r->vm, space, 0x50000000ull, cmd, w.used, NULL));
+    arm();
+    DO(wk_vidmm_submit_virtual_to_fault(r->vm, r->context, 0x50000000ull, (uint32_t)w.used, 0x40000000ull,
+                                        0x40001000ull, 0));
+    DO(wk_vidmm_submit_virtual(r->vm, r->context, 0x50000000ull, (uint32_t)w.used) == WK_E_INVALID_ARGUMENT
+           ? WK_OK
+           : WK_E_CONTRACT);
+}
+
 static void sc_fence(struct run *r)
 {
     WK_ALLOCATION_REQUEST req;
@@ -1824,6 +1874,9 @@ static const struct rule_case cases[] = {
     { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_status, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-GPU-001", sc_gpu_va_submit, NULL, MUT_NONE, CASE_GPUMMU | CASE_ROOT_KEPT },
+    { "PAGEFAULT-NOTIFY-001", sc_gpu_va_page_fault, rw_page_fault_as_dma_faulted, MUT_NONE, CASE_GPUMMU },
+    { "PAGEFAULT-FENCE-001", sc_gpu_va_page_fault, rw_page_fault_other_fence, MUT_NONE, CASE_GPUMMU },
+    { "PAGEFAULT-FLAGS-001", sc_gpu_va_page_fault, rw_page_fault_no_reset, MUT_NONE, CASE_GPUMMU },
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),

@@ -881,6 +881,45 @@ static void notify_fence(void *a, NTSTATUS *st, int64_t p, uint32_t n)
         d->DmaCompleted.SubmissionFenceId += (UINT)(p > 0 ? p : 1000);
 }
 
+/* A page fault (DMA_PAGE_FAULTED) as a driver that does not forward it as
+ * one would say it: DMA_FAULTED of the same fence. */
+static void page_fault_as_dma_faulted(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st, (void)p;
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = a;
+    if (d->InterruptType != DXGK_INTERRUPT_DMA_PAGE_FAULTED)
+        return;
+    UINT fence = d->DmaPageFaulted.FaultedFenceId, node = d->DmaPageFaulted.NodeOrdinal;
+    UINT engine = d->DmaPageFaulted.EngineOrdinal;
+    memset(&d->DmaPageFaulted, 0, sizeof(d->DmaPageFaulted));
+    d->InterruptType = DXGK_INTERRUPT_DMA_FAULTED;
+    d->DmaFaulted.FaultedFenceId = fence;
+    d->DmaFaulted.Status = STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE;
+    d->DmaFaulted.NodeOrdinal = node;
+    d->DmaFaulted.EngineOrdinal = engine;
+}
+
+static void page_fault_fence(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st;
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = a;
+    if (d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED)
+        d->DmaPageFaulted.FaultedFenceId += (UINT)(p > 0 ? p : 1000);
+}
+
+static void page_fault_no_reset(void *a, NTSTATUS *st, int64_t p, uint32_t n)
+{
+    (void)n;
+    (void)st, (void)p;
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = a;
+    if (d->InterruptType != DXGK_INTERRUPT_DMA_PAGE_FAULTED)
+        return;
+    d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID;
+    d->DmaPageFaulted.FaultedFenceId = 0;
+}
+
 static void ctxalloc_args(void *a, NTSTATUS *st, int64_t p, uint32_t n)
 {
     (void)n;
@@ -994,6 +1033,9 @@ static const struct mutation_row catalogue[] = {
     M("paging-updatept-page-off", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-UPDATEPT-001", "the last entry an UPDATE_PAGE_TABLE wrote one page (or table) off", paging_update_entries, paging_entry_page_off),
     M("paging-flushtlb-dropped", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-FLUSHTLB-001", "FLUSH_TLB's VA_FLUSH taken back: nothing flushed", paging_flush_tlb, paging_drop_va_flush),
     M("paging-flushtlb-first-page", WK_DDI_BUILD_PAGING_BUFFER, "PAGING-FLUSHTLB-001", "FLUSH_TLB's VA_FLUSH over the range's first page only", paging_flush_tlb, paging_va_flush_first_page),
+    M("page-fault-as-dma-faulted", WK_DDI_CB_NOTIFY_INTERRUPT, "PAGEFAULT-NOTIFY-001", "a page fault (DMA_PAGE_FAULTED) reported as DMA_FAULTED of the same fence", NULL, page_fault_as_dma_faulted),
+    M("page-fault-other-fence", WK_DDI_CB_NOTIFY_INTERRUPT, "PAGEFAULT-FENCE-001", "a page fault's FaultedFenceId + [param] (default 1000)", NULL, page_fault_fence),
+    M("page-fault-no-reset", WK_DDI_CB_NOTIFY_INTERRUPT, "PAGEFAULT-FLAGS-001", "a page fault reported with DXGK_PAGE_FAULT_FENCE_INVALID and no reset flag", NULL, page_fault_no_reset),
 };
 
 #define CATALOGUE_SIZE (sizeof(catalogue) / sizeof(catalogue[0]))

@@ -400,6 +400,8 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
             fprintf(out, " context=%u buffer=0x%llx fill 0x%llx size=0x%llx pattern=0x%08llx", s->context,
                     (unsigned long long)s->address, (unsigned long long)s->offset, (unsigned long long)s->size,
                     (unsigned long long)s->value);
+        if (s->fault != WK_VA_FAULT_NONE)
+            fprintf(out, " fault=%s", wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
         break;
     case WK_STEP_MOVE_ROOT_TABLE: break;
     case WK_STEP_EXPECT_VA:

@@ -30,7 +30,9 @@
  *   u8 trips (rule index + 1)  [adapter block]  [u32 first fence]  u8 step_count
  *   per step: u8 kind, u8 status code, then the kind's fields (version
  *   3: create_device, va_map, va_unmap, expect_va and move_root_table end
- *   with a u8 process: walk_process).
+ *   with a u8 process: walk_process; submit_virtual's u8 op holds its
+ *   enum wk_prog_va_fault in bits 4-7, clear in every file written before
+ *   the key existed).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -413,9 +415,11 @@ static int walk_step(struct io *io, struct wk_step *s)
     }
     case WK_STEP_SUBMIT_VIRTUAL: {
         uint32_t size = (uint32_t)s->size;
-        f8(io, &s->context); f8(io, &s->op); f64(io, &s->address); f64(io, &s->offset); f64(io, &s->value);
+        uint32_t op = s->op | s->fault << 4; /* the fault in the high nibble: 0 in every file before it */
+        f8(io, &s->context); f8(io, &op); f64(io, &s->address); f64(io, &s->offset); f64(io, &s->value);
         f32(io, &size);
-        s->op %= WK_VIRTUAL_OP_COUNT;
+        s->op = (op & 0xFu) % WK_VIRTUAL_OP_COUNT;
+        s->fault = (op >> 4) % WK_VA_FAULT_COUNT;
         s->value &= s->op == WK_VIRTUAL_FILL ? 0xFFFFFFFFu : UINT64_MAX;
         s->size = size;
         break;

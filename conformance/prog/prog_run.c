@@ -658,6 +658,35 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
     return st;
 }
 
+/* submit_virtual with a fault: the operand the case left unmapped (for
+ * `unmapped`: exactly one of a COPY's two, so the GPU can meet no other
+ * fault first) or mapped read-only (for `read_only`: the destination,
+ * readable), whose range the GPU must fault in. Anything else is the
+ * case's mistake. */
+static wk_status fault_target(struct interp *x, const struct wk_step *s, uint32_t space, uint64_t *lo, uint64_t *hi)
+{
+    struct wk_vidmm *vm = x->vm;
+    int copy = s->op == WK_VIRTUAL_COPY;
+    if (s->fault == WK_VA_FAULT_READ_ONLY) {
+        if (copy && wk_vidmm_va_covered(vm, space, s->value, s->size, 0) != WK_OK)
+            return WK_E_INVALID_ARGUMENT;
+        if (wk_vidmm_va_covered(vm, space, s->offset, s->size, 0) != WK_OK ||
+            wk_vidmm_va_covered(vm, space, s->offset, s->size, 1) == WK_OK)
+            return WK_E_INVALID_ARGUMENT; /* to fault on its write, the target is mapped read-only */
+        *lo = s->offset, *hi = s->offset + s->size;
+        return WK_OK;
+    }
+    int dst_mapped = wk_vidmm_va_covered(vm, space, s->offset, s->size, 0) == WK_OK;
+    int src_mapped = !copy || wk_vidmm_va_covered(vm, space, s->value, s->size, 0) == WK_OK;
+    if (dst_mapped == src_mapped)
+        return WK_E_INVALID_ARGUMENT; /* nothing unmapped, or two places the GPU may fault first */
+    *lo = dst_mapped ? s->value : s->offset;
+    *hi = *lo + s->size;
+    if (dst_mapped && wk_vidmm_va_covered(vm, space, s->offset, s->size, 1) != WK_OK)
+        return WK_E_INVALID_ARGUMENT;
+    return WK_OK;
+}
+
 /* submit_virtual: the one command, in the command set of the GPU that runs
  * it (the kit's, or a binding's encoder), written at the buffer's address
  * through the GPU's MMU (as the user-mode driver writes its command
@@ -665,7 +694,7 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
  * the case did not map (or mapped read-only for a write) would fault on
  * the GPU for the case's mistake, not the driver's: WK_E_INVALID_ARGUMENT
  * before any of it is written (an outsider's unmapped FILL target drew
- * SUBMITV-GPU-001). */
+ * SUBMITV-GPU-001), unless the step says the command is to fault there. */
 static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
 {
     uint32_t ctx = pick(x->contexts, x->ncontexts, s->context), space;
@@ -684,10 +713,16 @@ static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
     c.size = s->size;
     c.buf = cmd;
     c.cap = sizeof(cmd);
-    if (c.op == WK_USER_OP_COPY && (st = wk_vidmm_va_covered(x->vm, space, c.src, c.size, 0)) != WK_OK)
-        return st;
-    if ((st = wk_vidmm_va_covered(x->vm, space, c.dst, c.size, 1)) != WK_OK)
-        return st;
+    uint64_t fault_lo = 0, fault_hi = 0;
+    if (s->fault != WK_VA_FAULT_NONE) {
+        if ((st = fault_target(x, s, space, &fault_lo, &fault_hi)) != WK_OK)
+            return st;
+    } else {
+        if (c.op == WK_USER_OP_COPY && (st = wk_vidmm_va_covered(x->vm, space, c.src, c.size, 0)) != WK_OK)
+            return st;
+        if ((st = wk_vidmm_va_covered(x->vm, space, c.dst, c.size, 1)) != WK_OK)
+            return st;
+    }
     st = wk_vidmm_virtual_commands(x->vm, &c);
     if (st != WK_OK)
         return st;
@@ -696,6 +731,9 @@ static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
     struct wk_mem_fault f;
     if (wk_vidmm_va_write(x->vm, space, s->address, cmd, c.length, &f) != WK_OK)
         return WK_E_INVALID_ARGUMENT;
+    if (fault_lo < fault_hi)
+        return wk_vidmm_submit_virtual_to_fault(x->vm, ctx, s->address, c.length, fault_lo, fault_hi,
+                                                s->fault == WK_VA_FAULT_READ_ONLY);
     return wk_vidmm_submit_virtual(x->vm, ctx, s->address, c.length);
 }
 

@@ -766,6 +766,11 @@ static void write_submit_virtual(struct yw *w, const struct wk_step *s)
         kv(w, "pattern", "0x%x", (uint32_t)s->value);
     }
     kv_size(w, "size", s->size, 1, WK_PROG_MAX_ALLOCATION);
+    if (s->fault != WK_VA_FAULT_NONE) {
+        if (s->fault >= WK_VA_FAULT_COUNT)
+            problem(w, "step %d: submit_virtual fault %u has no name", w->step, s->fault);
+        kv(w, "fault", "%s", wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
+    }
 }
 
 static void write_action(struct yw *w, const struct wk_step *s)

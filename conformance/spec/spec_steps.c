@@ -413,12 +413,15 @@ static void ld_va_unmap(struct wk_spec_ctx *c, const struct wk_ynode *a, struct 
 
 /* submit_virtual: {context, buffer, fill, pattern, size} or {context,
  * buffer, copy, to, size}: one kit-GPU command written at `buffer` in the
- * case's address space and run by a virtual context. */
+ * case's address space and run by a virtual context; with `fault:
+ * unmapped` or `read_only` the command is to page-fault on the operand
+ * the case left unmapped, or mapped read-only for the write. */
 static void ld_submit_virtual(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_use(c, a, a, "context", WK_OBJ_CONTEXT, 0, &s->context);
     spec_get_u64(c, a, "buffer", 0, UINT64_MAX, &s->address);
     spec_get_size(c, a, "size", 1, WK_PROG_MAX_ALLOCATION, &s->size);
+    spec_get_word(c, a, "fault", wk_prog_va_fault_words, "none, unmapped or read_only", &s->fault);
     int fill = wk_ymap_get(a, "fill") != NULL, copy = wk_ymap_get(a, "copy") != NULL;
     if (fill == copy) {
         spec_error(c, a, "submit_virtual: needs one of key 'fill' (with 'pattern') or key 'copy' (with 'to')");
@@ -512,7 +515,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
                          ld_va_map },
     [WK_STEP_VA_UNMAP] = { K("va", "size", "process", "status"), K("va", "size"), ld_va_unmap },
     [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault", "process"), K("va"), spec_ld_expect_va },
-    [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "status"),
+    [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "fault", "status"),
                                  K("context", "buffer", "size"), ld_submit_virtual },
     [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "status"), NULL, spec_ld_process },
 };

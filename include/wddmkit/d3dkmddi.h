@@ -362,10 +362,60 @@ typedef enum _D3DDDI_FLIPINTERVAL_TYPE {
     D3DDDI_FLIPINTERVAL_FOUR = 4
 } D3DDDI_FLIPINTERVAL_TYPE;
 
+/*
+ * What a GPU page fault reports (DXGKARGCB_NOTIFY_INTERRUPT_DATA's
+ * DmaPageFaulted, WDDM 2.0; docs/wddm-gpummu-facts.md 5.5; values from
+ * d3dkmdt.h). PageFaultFlags is a mask of the DXGK_PAGE_FAULT_* bits.
+ */
+typedef enum _DXGK_PAGE_FAULT_FLAGS {
+    DXGK_PAGE_FAULT_WRITE = 0x1,
+    DXGK_PAGE_FAULT_FENCE_INVALID = 0x2,
+    DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED = 0x4,
+    DXGK_PAGE_FAULT_ENGINE_RESET_REQUIRED = 0x8,
+    DXGK_PAGE_FAULT_FATAL_HARDWARE_ERROR = 0x10,
+    DXGK_PAGE_FAULT_IOMMU = 0x20,
+    DXGK_PAGE_FAULT_HW_CONTEXT_VALID = 0x40,
+    DXGK_PAGE_FAULT_PROCESS_HANDLE_VALID = 0x80
+} DXGK_PAGE_FAULT_FLAGS;
+
+typedef enum _DXGK_RENDER_PIPELINE_STAGE {
+    DXGK_RENDER_PIPELINE_STAGE_UNKNOWN = 0,
+    DXGK_RENDER_PIPELINE_STAGE_INPUT_ASSEMBLER = 1,
+    DXGK_RENDER_PIPELINE_STAGE_VERTEX_SHADER = 2,
+    DXGK_RENDER_PIPELINE_STAGE_GEOMETRY_SHADER = 3,
+    DXGK_RENDER_PIPELINE_STAGE_STREAM_OUTPUT = 4,
+    DXGK_RENDER_PIPELINE_STAGE_RASTERIZER = 5,
+    DXGK_RENDER_PIPELINE_STAGE_PIXEL_SHADER = 6,
+    DXGK_RENDER_PIPELINE_STAGE_OUTPUT_MERGER = 7
+} DXGK_RENDER_PIPELINE_STAGE;
+
+typedef enum _DXGK_GENERAL_ERROR_CODE {
+    DXGK_GENERAL_ERROR_PAGE_FAULT = 0,
+    DXGK_GENERAL_ERROR_INVALID_INSTRUCTION = 1
+} DXGK_GENERAL_ERROR_CODE;
+
+/* Bit 0 clear: bits 1-31 are a DXGK_GENERAL_ERROR_CODE; set: the device's own code. */
+typedef struct _DXGK_FAULT_ERROR_CODE {
+    union {
+        struct {
+            UINT IsDeviceSpecificCode : 1;
+            UINT GeneralErrorCode : 31; /* DXGK_GENERAL_ERROR_CODE */
+        };
+        struct {
+            UINT IsDeviceSpecificCodeReservedBit : 1;
+            UINT DeviceSpecificCode : 31;
+        };
+    };
+} DXGK_FAULT_ERROR_CODE;
+
+#define DXGK_PRIMITIVE_API_SEQUENCE_NUMBER_UNKNOWN 0xFFFFFFFFFFFFFFFFull
+#define DXGK_BIND_TABLE_ENTRY_UNKNOWN 0xFFFFFFFFu
+
 WK_STATIC_ASSERT(sizeof(DXGK_BUILDPAGINGBUFFER_OPERATION) == 4 &&
                      sizeof(DXGK_MEMORY_TRANSFER_DIRECTION) == 4 &&
                      sizeof(DXGK_PAGETABLEUPDATEMODE) == 4 &&
-                     sizeof(D3DDDI_FLIPINTERVAL_TYPE) == 4,
+                     sizeof(D3DDDI_FLIPINTERVAL_TYPE) == 4 && sizeof(DXGK_PAGE_FAULT_FLAGS) == 4 &&
+                     sizeof(DXGK_RENDER_PIPELINE_STAGE) == 4 && sizeof(DXGK_FAULT_ERROR_CODE) == 4,
                  "DDI enums are 4 bytes");
 
 /* ------------------------------------------------------------------------ */

@@ -153,7 +153,12 @@ typedef struct _DXGK_START_INFO {
     ULONG AdapterGuidLow;
 } DXGK_START_INFO, *PDXGK_START_INFO;
 
-/* DxgkCbNotifyInterrupt's argument (the interrupt types the kit models). */
+/*
+ * DxgkCbNotifyInterrupt's argument, in the WDK's layout (80 bytes on x64:
+ * the union holds 8-byte members, so it starts at 8 and Flags sits at 72;
+ * docs/wddm-gpummu-facts.md 5.5). The arms of the interrupts the kit
+ * models are named; Reserved spans the union as the WDK's does.
+ */
 typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
     DXGK_INTERRUPT_TYPE InterruptType;
     union {
@@ -174,6 +179,24 @@ typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
             UINT NodeOrdinal;
             UINT EngineOrdinal;
         } DmaFaulted;
+        struct {
+            UINT VidPnTargetId;
+            PHYSICAL_ADDRESS PhysicalAddress;
+            UINT PhysicalAdapterMask;
+        } CrtcVsync;
+        struct { /* WDDM 2.0: a GPU virtual address that could not be used */
+            UINT FaultedFenceId;
+            UINT64 FaultedPrimitiveAPISequenceNumber;
+            DXGK_RENDER_PIPELINE_STAGE FaultedPipelineStage;
+            UINT FaultedBindTableEntry;
+            DXGK_PAGE_FAULT_FLAGS PageFaultFlags;
+            D3DGPU_VIRTUAL_ADDRESS FaultedVirtualAddress;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+            UINT PageTableLevel;
+            DXGK_FAULT_ERROR_CODE FaultErrorCode;
+            HANDLE FaultedProcessHandle; /* the kernel's (DXGKARG_CREATEPROCESS hDxgkProcess), or NULL */
+        } DmaPageFaulted;
         UINT Reserved[16];
     };
     UINT Flags;

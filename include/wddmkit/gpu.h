@@ -869,6 +869,11 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
  * physical address of a root table, and the submission runs in the
  * attached space (wk_gpu_va_attach) with that root, RING_ADDR and every
  * address of its commands virtual. DOORBELL latches it with the rest.
+ *
+ * A faulted submission leaves FAULT_TAG, FAULT_REASON and FAULT_ADDR: for
+ * VA_UNMAPPED, VA_READ_ONLY and BAD_PTE the GPU virtual address the MMU
+ * could not use (VA_READ_ONLY: a write), as a GpuMmu driver reports it in
+ * a DMA_PAGE_FAULTED interrupt.
  */
 #define WK_GPU_REG_ID 0x000            /* RO: WK_GPU_ID */
 #define WK_GPU_REG_RING_ADDR_LO 0x010  /* RW */
@@ -891,6 +896,8 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
 #define WK_GPU_REG_GART_COMMIT 0x060   /* WO: entry and TLB line of (segment, page) = pfn */
 #define WK_GPU_REG_RING_ROOT_LO 0x064  /* RW: root table of the submission's address space (0: physical) */
 #define WK_GPU_REG_RING_ROOT_HI 0x068  /* RW */
+#define WK_GPU_REG_FAULT_ADDR_LO 0x06C /* RO: the address the last fault struck (0: none had one) */
+#define WK_GPU_REG_FAULT_ADDR_HI 0x070 /* RO */
 #define WK_GPU_REG_SIZE 0x1000
 
 #define WK_GPU_ID 0x574B4750u          /* 'WKGP' */

@@ -10,7 +10,8 @@
  * Order of reports. The model sets COMPLETED for every finished submission,
  * faulted ones included, and keeps only the last COMPLETED_TAG and
  * FAULT_TAG. A fault is reported first (DMA_FAULTED, FaultedFenceId =
- * FAULT_TAG, STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE); COMPLETED_TAG is then
+ * FAULT_TAG, STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE; a page fault of the
+ * MMU as DMA_PAGE_FAULTED); COMPLETED_TAG is then
  * reported as DMA_COMPLETED unless it is the faulted fence itself, which
  * must not also be called complete. Fence ids rise, so reporting the last
  * completed one completes all before it (facts 5.3 T7).
@@ -31,6 +32,40 @@ static void notify_faulted(struct rd_adapter *a, UINT fence)
     n.DmaFaulted.Status = STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE;
     n.DmaFaulted.NodeOrdinal = 0;
     n.DmaFaulted.EngineOrdinal = 0;
+    a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+    a->faulted_fence = fence;
+}
+
+/* A fault of the MMU (a virtual submission's address it could not use) is
+ * a page fault, forwarded as DMA_PAGE_FAULTED with the address FAULT_ADDR
+ * holds (WDDM 2.0, docs/wddm-gpummu-facts.md 5.5 F2): the submission is
+ * known (FAULT_TAG), so FENCE_INVALID stays clear; a write to a read-only
+ * page is a write. The GPU says neither the level nor the draw. */
+static int is_page_fault(UINT reason)
+{
+#ifdef RD_PLANTED_PAGE_FAULT_AS_FAULT /* the planted bug of wk_test_gpummu_pf_as_fault (CMakeLists.txt) */
+    (void)reason;
+    return 0;
+#endif
+    return reason == WK_GPU_FAULT_VA_UNMAPPED || reason == WK_GPU_FAULT_VA_READ_ONLY ||
+           reason == WK_GPU_FAULT_BAD_PTE;
+}
+
+static void notify_page_faulted(struct rd_adapter *a, UINT fence, UINT reason)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA n;
+    RtlZeroMemory(&n, sizeof(n));
+    n.InterruptType = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
+    n.DmaPageFaulted.FaultedFenceId = fence;
+    n.DmaPageFaulted.FaultedPrimitiveAPISequenceNumber = DXGK_PRIMITIVE_API_SEQUENCE_NUMBER_UNKNOWN;
+    n.DmaPageFaulted.FaultedPipelineStage = DXGK_RENDER_PIPELINE_STAGE_UNKNOWN;
+    n.DmaPageFaulted.FaultedBindTableEntry = DXGK_BIND_TABLE_ENTRY_UNKNOWN;
+    n.DmaPageFaulted.PageFaultFlags = reason == WK_GPU_FAULT_VA_READ_ONLY ? DXGK_PAGE_FAULT_WRITE : 0;
+    n.DmaPageFaulted.FaultedVirtualAddress = (D3DGPU_VIRTUAL_ADDRESS)rd_read_reg(a, WK_GPU_REG_FAULT_ADDR_LO) |
+                                             (D3DGPU_VIRTUAL_ADDRESS)rd_read_reg(a, WK_GPU_REG_FAULT_ADDR_HI) << 32;
+    n.DmaPageFaulted.NodeOrdinal = 0;
+    n.DmaPageFaulted.EngineOrdinal = 0;
+    n.DmaPageFaulted.FaultErrorCode.GeneralErrorCode = DXGK_GENERAL_ERROR_PAGE_FAULT;
     a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
     a->faulted_fence = fence;
 }
@@ -58,8 +93,13 @@ BOOLEAN wk_rd_interrupt_routine(VOID *const MiniportDeviceContext, ULONG Message
         return FALSE;
     BOOLEAN faulted = (status & WK_GPU_IRQ_FAULT) != 0;
     UINT fault_tag = faulted ? rd_read_reg(a, WK_GPU_REG_FAULT_TAG) : 0;
-    if (faulted)
-        notify_faulted(a, fault_tag);
+    if (faulted) {
+        UINT reason = rd_read_reg(a, WK_GPU_REG_FAULT_REASON);
+        if (is_page_fault(reason))
+            notify_page_faulted(a, fault_tag, reason);
+        else
+            notify_faulted(a, fault_tag);
+    }
     if (status & WK_GPU_IRQ_COMPLETED) {
         UINT done = rd_read_reg(a, WK_GPU_REG_COMPLETED_TAG);
         if (!faulted || done != fault_tag)

@@ -78,7 +78,7 @@ static uint32_t first_submitted_on(const struct wk_vidmm *vm, uint32_t node)
  * reported by the node and engine that ran it (INTR-ORDINAL-001: the
  * DXGKARGCB_NOTIFY_INTERRUPT_DATA page names NodeOrdinal and EngineOrdinal
  * "the node" and "the engine ... that generates the notification"). */
-static void complete_fence(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
+void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
 {
     /* DXGK_INTERRUPT_DMA_COMPLETED: "a DMA buffer is completed". Whatever
      * runs the buffers here (the kit's GPU, a binding's processor) runs
@@ -124,12 +124,17 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     d = &copy;
     switch (d->InterruptType) {
     case DXGK_INTERRUPT_DMA_COMPLETED:
-        complete_fence(vm, d->DmaCompleted.SubmissionFenceId, d->DmaCompleted.NodeOrdinal,
+        page_fault_note(vm, d->InterruptType, d->DmaCompleted.SubmissionFenceId);
+        fence_complete(vm, d->DmaCompleted.SubmissionFenceId, d->DmaCompleted.NodeOrdinal,
                        d->DmaCompleted.EngineOrdinal);
         break;
     case DXGK_INTERRUPT_DMA_FAULTED:
         vm->stats.gpu_faults++;
-        complete_fence(vm, d->DmaFaulted.FaultedFenceId, d->DmaFaulted.NodeOrdinal, d->DmaFaulted.EngineOrdinal);
+        page_fault_note(vm, d->InterruptType, d->DmaFaulted.FaultedFenceId);
+        fence_complete(vm, d->DmaFaulted.FaultedFenceId, d->DmaFaulted.NodeOrdinal, d->DmaFaulted.EngineOrdinal);
+        break;
+    case DXGK_INTERRUPT_DMA_PAGE_FAULTED: /* WDDM 2.0 (page_fault.c) */
+        page_fault_reported(vm, d);
         break;
     default:
         break; /* preemption, vsync, monitored fences: not modelled as errors */

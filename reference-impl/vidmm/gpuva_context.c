@@ -153,6 +153,10 @@ static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct conte
         return fail(vm, WK_E_NOT_FOUND, "no context %u", context);
     if (!is_virtual(c->flags))
         return fail(vm, WK_E_INVALID_ARGUMENT, "context %u is not a virtual context (VirtualAddressing)", context);
+    if (c->page_faulted)
+        return fail(vm, WK_E_INVALID_ARGUMENT,
+                    "context %u is in error since its buffer page-faulted: the kernel submits nothing more to it "
+                    "(access-to-non-resident-allocation)", context);
     if (!vm->ddi.DxgkDdiSubmitCommandVirtual)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommandVirtual");
     if (vm->cfg.no_model)
@@ -171,6 +175,14 @@ static wk_status submittable(struct wk_vidmm *vm, uint32_t context, struct conte
     *out = c;
     return WK_OK;
 }
+
+/* What the GPU had done before a submission: its faults, the space's
+ * translations, the buffers run. */
+struct submit_watch {
+    struct wk_gpu_counters before;
+    struct wk_va_counters va_before;
+    uint64_t runs_before;
+};
 
 static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uint64_t va, uint32_t size,
                                      uint32_t fence, NTSTATUS *status)
@@ -232,7 +244,50 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
                    "active, or none", what);
 }
 
-wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size)
+/* A buffer the case made to fault (fault_lo < fault_hi: at an address in
+ * that range, unmapped in its process's space or read-only for a write)
+ * that the GPU ran to its end without one ran in another space: the
+ * address it was to fault on is mapped there. Only where the kit's GPU, or
+ * a binding's registers, chose the space. */
+static wk_status fault_missed(struct wk_vidmm *vm, const struct wk_gpu_counters *before, uint64_t runs_before,
+                              uint64_t fault_lo, const char *what)
+{
+    struct wk_gpu_counters now;
+    wk_gpu_get_counters(vm->gpu, &now);
+    if (vm->buffers_run == runs_before || now.faults != before->faults ||
+        (binding_executes(vm) && !binding_has_registers(vm)))
+        return WK_OK;
+    return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
+                   "the %s was to page-fault at 0x%llx, where its process's space has nothing (or a read-only "
+                   "page), but it ran to its end: it ran in another space, where that address is mapped",
+                   what, (unsigned long long)fault_lo);
+}
+
+/* After the run: a translation fault is judged as a page fault
+ * (page_fault.c), and is the driver's SUBMITV-GPU-001 unless the case made
+ * the buffer fault there; any other fault is SUBMITV-GPU-001; a buffer made
+ * to fault that did not, or one that ran outside its space, too. */
+static wk_status judge_run(struct wk_vidmm *vm, struct context *c, uint32_t fence, const struct submit_watch *w,
+                           uint64_t fault_lo, uint64_t fault_hi, const char *what)
+{
+    struct wk_gpu_fault f;
+    int page_fault = page_fault_judge(vm, c, fence, &w->before, &f);
+    if (fault_lo < fault_hi) {
+        if (page_fault && f.fault_addr >= fault_lo && f.fault_addr < fault_hi)
+            return WK_OK;
+        if (!page_fault) {
+            wk_status st = gpu_fault_check(vm, &w->before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
+            return st != WK_OK ? st : fault_missed(vm, &w->before, w->runs_before, fault_lo, what);
+        }
+    }
+    wk_status limit = gpu_fault_check(vm, &w->before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
+    if (limit != WK_OK)
+        return limit;
+    return ran_in_its_space(vm, context_space(vm, c), &w->before, &w->va_before, w->runs_before, what);
+}
+
+static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size,
+                                uint64_t fault_lo, uint64_t fault_hi)
 {
     struct context *c = NULL;
     wk_status st = submittable(vm, context, &c);
@@ -248,14 +303,15 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
     st = submit_track(vm, &s, &fence);
     if (st != WK_OK)
         return st;
-    struct wk_gpu_counters before;
-    wk_gpu_get_counters(vm->gpu, &before);
-    struct wk_va_counters va_before;
-    wk_va_counters(gpuva_space_gpu(vm, s.space), &va_before);
-    uint64_t runs_before = vm->buffers_run;
+    struct submit_watch w;
+    wk_gpu_get_counters(vm->gpu, &w.before);
+    wk_va_counters(gpuva_space_gpu(vm, s.space), &w.va_before);
+    w.runs_before = vm->buffers_run;
+    page_fault_watch(vm, fence);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     st = call_submit_virtual(vm, c, va, size, fence, &status);
     if (st == WK_OK && status != STATUS_SUCCESS) {
+        page_fault_watch(vm, 0);
         submit_untrack(vm, fence); /* never reached the hardware */
         /* It may, for a buffer it finds malformed (3.1): the private data
          * the kit passes is zeros, not what the driver's user-mode half
@@ -275,6 +331,7 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
                        "bug-checks)", (unsigned)status);
     }
     if (st != WK_OK) {
+        page_fault_watch(vm, 0);
         submit_untrack(vm, fence);
         return st;
     }
@@ -288,8 +345,26 @@ wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_
              "virtual DMA buffer at 0x%llx (its process's root, as SetRootPageTable last said: segment %u offset "
              "0x%llx, GPU address 0x%llx)",
              (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
-    wk_status limit = gpu_fault_check(vm, &before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
-    if (st != WK_OK || limit != WK_OK)
-        return st != WK_OK ? st : limit;
-    return ran_in_its_space(vm, s.space, &before, &va_before, runs_before, what);
+    wk_status judged = judge_run(vm, c, fence, &w, fault_lo, fault_hi, what);
+    page_fault_watch(vm, 0);
+    return st != WK_OK ? st : judged;
+}
+
+wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size)
+{
+    return submit_virtual(vm, context, va, size, 0, 0);
+}
+
+wk_status wk_vidmm_submit_virtual_to_fault(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size,
+                                           uint64_t fault_lo, uint64_t fault_hi, int write_to_read_only)
+{
+    if (fault_lo >= fault_hi)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "an empty range for the page fault [0x%llx, 0x%llx)",
+                    (unsigned long long)fault_lo, (unsigned long long)fault_hi);
+    /* DXGK_PTE.ReadOnly is given only to a driver that honours it
+     * (wddm-gpummu-facts.md 1.3): a writable page is its right. */
+    if (write_to_read_only && !vm->mmu.caps.ReadOnlyMemorySupported)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver does not set DXGK_GPUMMUCAPS.ReadOnlyMemorySupported: its "
+                    "pages are never read-only, so a write to one does not fault");
+    return submit_virtual(vm, context, va, size, fault_lo, fault_hi);
 }

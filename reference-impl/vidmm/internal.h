@@ -183,6 +183,8 @@ struct context {
      * a second mapping of dma's pages whose tail, where no call has had
      * a slot for a while, is read-only. */
     struct gbuf patch_view;
+    int page_faulted;           /* its buffer page-faulted: in error, nothing more is submitted
+                                   to it (page_fault.c) */
 };
 
 /* An allocation's content lives in exactly one place at a time. */
@@ -473,6 +475,12 @@ struct wk_vidmm {
     uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
     uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the
                                                driver, 0 outside one (complete_fence) */
+    struct {                                /* the virtual submission being watched (page_fault.c) */
+        uint32_t fence;                     /* 0: none */
+        DXGK_INTERRUPT_TYPE how;            /* the report that ended it; 0: none yet */
+        uint32_t reports;                   /* DMA_PAGE_FAULTED reports while watched */
+        DXGKARGCB_NOTIFY_INTERRUPT_DATA report; /* the first of them */
+    } pfw;
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;
     uint64_t km_serial;                     /* km_services.c: 0 when not counted */
@@ -1137,6 +1145,22 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
 wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
                             uint64_t pages, HANDLE hAllocation);
 wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a);
+
+/* callbacks.c: a fence reported complete (DMA_COMPLETED, DMA_FAULTED, a
+ * page fault's FaultedFenceId) by the node and engine named. */
+void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine);
+
+/* page_fault.c: a DMA_PAGE_FAULTED report (PAGEFAULT-FENCE-001,
+ * PAGEFAULT-FLAGS-001), as the kernel takes it; page_fault_note, any other
+ * report of a fence; page_fault_watch, the virtual submission whose end is
+ * watched (0: none); page_fault_judge, after it ran: 1 when the GPU met a
+ * translation fault in it (*fault), the context now in error, and
+ * PAGEFAULT-NOTIFY-001 / PAGEFAULT-FENCE-001 judged; 0 when it met none. */
+void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d);
+void page_fault_note(struct wk_vidmm *vm, DXGK_INTERRUPT_TYPE type, UINT fence);
+void page_fault_watch(struct wk_vidmm *vm, uint32_t fence);
+int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, const struct wk_gpu_counters *before,
+                     struct wk_gpu_fault *fault);
 wk_status op_touch_physical(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, int write);
 wk_status op_special_lock_transfer(struct wk_vidmm *vm, struct allocation *a);
 wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint64_t value);

@@ -403,6 +403,18 @@
       "a virtual context's DMA buffer runs on the GPU without a fault, in its process's address space under the root table DxgkDdiSetRootPageTable last named for the context", \
       "docs/wddm-gpummu-facts.md 3.5 (the driver must make sure the right address space, the root page table of that context's process, is active before the GPU runs the buffer), 3.4 (SetRootPageTable is called again when the root is relocated)", \
       "reference-impl/vidmm/gpuva_context.c")                                                      \
+    X(R_PAGEFAULT_NOTIFY, "PAGEFAULT-NOTIFY-001", WK_DDI_CB_NOTIFY_INTERRUPT,                      \
+      "a virtual context's DMA buffer that faulted on a GPU virtual address (nothing mapped there, a write to a read-only page, an entry the GPU cannot read) is reported to the kernel as a page fault, DXGK_INTERRUPT_DMA_PAGE_FAULTED, not as DMA_FAULTED or DMA_COMPLETED", \
+      "docs/wddm-gpummu-facts.md 5.5 F1, F2 (access-to-non-resident-allocation: for engines that support GPU virtual addressing the GPU raises an unrecoverable page fault interrupt, and the kernel-mode driver needs to forward the error to the graphics kernel through the page fault notification)", \
+      "reference-impl/vidmm/page_fault.c")                                                         \
+    X(R_PAGEFAULT_FENCE, "PAGEFAULT-FENCE-001", WK_DDI_CB_NOTIFY_INTERRUPT,                        \
+      "a DMA_PAGE_FAULTED report without DXGK_PAGE_FAULT_FENCE_INVALID names in FaultedFenceId the fence of the submission whose buffer faulted, pending on the node it names", \
+      "docs/wddm-gpummu-facts.md 5.5 F4 (DXGK_PAGE_FAULT_FLAGS: when FENCE_INVALID is not set, the DMA packet submitted with FaultedFenceId was the cause of the fault; pending packets with lower fence ids are treated as completed)", \
+      "reference-impl/vidmm/page_fault.c")                                                         \
+    X(R_PAGEFAULT_FLAGS, "PAGEFAULT-FLAGS-001", WK_DDI_CB_NOTIFY_INTERRUPT,                        \
+      "a DMA_PAGE_FAULTED report with DXGK_PAGE_FAULT_FENCE_INVALID (the faulting packet unknown) also sets one of the flags after it (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED, FATAL_HARDWARE_ERROR, ...): the reset the kernel must then do", \
+      "docs/wddm-gpummu-facts.md 5.5 F4, 5.6 R9 (DXGK_PAGE_FAULT_FLAGS: with FENCE_INVALID the OS will have to perform a GPU reset action, and one of the subsequent bits will have to be set)", \
+      "reference-impl/vidmm/page_fault.c")                                                         \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \

@@ -645,7 +645,7 @@ static int waiting_for(const struct wk_vidmm *vm, uint32_t fence)
  * completed it; that it did complete, and reported it, is a semantic check
  * it cannot make (counted as skipped). A driver that reports completions
  * itself (a software GPU of its own) still has them checked as they come
- * (callbacks.c, complete_fence).
+ * (callbacks.c, fence_complete).
  */
 static wk_status retire_unexecuted(struct wk_vidmm *vm, uint32_t fence)
 {

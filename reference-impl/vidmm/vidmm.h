@@ -503,6 +503,17 @@ wk_status wk_vidmm_va_covered(struct wk_vidmm *vm, uint32_t space, uint64_t va, 
  */
 wk_status wk_vidmm_create_device_in(struct wk_vidmm *vm, uint32_t flags, uint32_t space, uint32_t *device);
 wk_status wk_vidmm_submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size);
+/* The same, for a buffer the caller made to page-fault at an address in
+ * [fault_lo, fault_hi), unmapped in the context's process's space (or,
+ * with write_to_read_only, mapped read-only for its write: a driver
+ * without DXGK_GPUMMUCAPS.ReadOnlyMemorySupported never makes a page
+ * read-only, WK_E_NOT_SUPPORTED): the GPU must fault there, and the driver
+ * report it as a page fault (PAGEFAULT-NOTIFY-001, PAGEFAULT-FENCE-001,
+ * PAGEFAULT-FLAGS-001); a run to its end ran in another space
+ * (SUBMITV-GPU-001). The context is in error afterwards, as after any
+ * page fault: a later submission to it is WK_E_INVALID_ARGUMENT. */
+wk_status wk_vidmm_submit_virtual_to_fault(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size,
+                                           uint64_t fault_lo, uint64_t fault_hi, int write_to_read_only);
 /* A virtual context's command buffer (one FILL or COPY at virtual
  * addresses) in the command set of the GPU that runs it: the kit's, or a
  * binding's encoder.commands (WK_E_NOT_SUPPORTED without one). */

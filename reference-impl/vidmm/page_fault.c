@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * page_fault.c - a GPU page fault of a virtual context, as the kernel
+ * takes it (WDDM 2.0, docs/wddm-gpummu-facts.md 5.5).
+ *
+ * A virtual context's buffer that reaches a GPU virtual address the GPU
+ * cannot use (nothing mapped, a write to a read-only page, an entry it
+ * cannot read) makes the GPU raise an unrecoverable page fault; the driver
+ * forwards it with DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED),
+ * and the kernel resets the engine and puts the context in error
+ * (access-to-non-resident-allocation). What the kit checks:
+ *   - PAGEFAULT-NOTIFY-001: such a fault is reported as a page fault, not
+ *     as DMA_FAULTED or DMA_COMPLETED (judged after the submission, where
+ *     the kit knows what its GPU met: page_fault_judge);
+ *   - PAGEFAULT-FENCE-001: without FENCE_INVALID, FaultedFenceId is the
+ *     fence of the faulting submission: pending when reported, and the one
+ *     the GPU faulted on;
+ *   - PAGEFAULT-FLAGS-001: with FENCE_INVALID, a reset flag after it.
+ *
+ * What the kit does as the kernel: the fences before FaultedFenceId on the
+ * node are treated as completed and FaultedFenceId too (the driver
+ * "advances its notion of the completed fence" to it); with FENCE_INVALID
+ * the node's pending work ends with the reset the kernel would do. The
+ * kit calls no DxgkDdiResetEngine (not modelled: a limit, docs/verdicts.md)
+ * and submits nothing more to the faulted context.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define RESET_FLAGS (~(UINT)(DXGK_PAGE_FAULT_WRITE | DXGK_PAGE_FAULT_FENCE_INVALID))
+
+static const char *interrupt_name(DXGK_INTERRUPT_TYPE t)
+{
+    switch (t) {
+    case DXGK_INTERRUPT_DMA_COMPLETED: return "DMA_COMPLETED";
+    case DXGK_INTERRUPT_DMA_FAULTED: return "DMA_FAULTED";
+    case DXGK_INTERRUPT_DMA_PAGE_FAULTED: return "DMA_PAGE_FAULTED";
+    default: return "another interrupt";
+    }
+}
+
+static int pending_on(const struct wk_vidmm *vm, uint32_t fence, uint32_t node)
+{
+    for (uint32_t i = 0; i < vm->npending; i++)
+        if (!vm->pending[i].held && vm->pending[i].fence == fence && vm->pending[i].node == node)
+            return 1;
+    return 0;
+}
+
+/* Ends the node's pending submissions with fence ids below `below` (all of
+ * them for UINT32_MAX) without a completion report: what the kernel does
+ * with them after a page fault. */
+static void end_pending_below(struct wk_vidmm *vm, uint32_t node, uint32_t below)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < vm->npending; i++) {
+        const struct pending *p = &vm->pending[i];
+        if (!p->held && p->node == node && p->fence < below) {
+            if (vm->pfw.fence && p->fence == vm->pfw.fence && !vm->pfw.how)
+                vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
+            vm->stats.fences_completed++;
+            if (p->fence > vm->last_completed)
+                vm->last_completed = p->fence;
+            continue;
+        }
+        vm->pending[kept++] = *p;
+    }
+    vm->npending = kept;
+}
+
+void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
+{
+    UINT flags = (UINT)d->DmaPageFaulted.PageFaultFlags, fence = d->DmaPageFaulted.FaultedFenceId;
+    UINT node = d->DmaPageFaulted.NodeOrdinal, engine = d->DmaPageFaulted.EngineOrdinal;
+    vm->stats.gpu_faults++;
+    if (vm->pfw.fence && !vm->pfw.reports++)
+        vm->pfw.report = *d;
+    if (flags & DXGK_PAGE_FAULT_FENCE_INVALID) {
+        if (!(flags & RESET_FLAGS))
+            violate(vm, R_PAGEFAULT_FLAGS, WK_DDI_CB_NOTIFY_INTERRUPT,
+                    "a page fault reported with DXGK_PAGE_FAULT_FENCE_INVALID (flags 0x%x) and no reset flag after "
+                    "it (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED, ...): the kernel must reset the GPU",
+                    (unsigned)flags);
+        end_pending_below(vm, node, UINT32_MAX);
+        return;
+    }
+    if (!pending_on(vm, fence, node)) {
+        violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "a page fault names fence %u (FaultedFenceId) on node %u, but no such fence is pending there (last "
+                "completed %u)",
+                fence, node, vm->last_completed);
+        return;
+    }
+    end_pending_below(vm, node, fence);
+    if (vm->pfw.fence == fence && !vm->pfw.how)
+        vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
+    fence_complete(vm, fence, node, engine);
+}
+
+void page_fault_note(struct wk_vidmm *vm, DXGK_INTERRUPT_TYPE type, UINT fence)
+{
+    if (vm->pfw.fence && fence == vm->pfw.fence && !vm->pfw.how)
+        vm->pfw.how = type;
+}
+
+void page_fault_watch(struct wk_vidmm *vm, uint32_t fence)
+{
+    memset(&vm->pfw, 0, sizeof(vm->pfw));
+    vm->pfw.fence = fence;
+}
+
+static int is_translation_fault(enum wk_gpu_fault_reason r)
+{
+    return r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
+}
+
+/* The first fault since `before` when it is a translation fault: 1 and *out. */
+static int translation_fault_since(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
+                                   struct wk_gpu_fault *out)
+{
+    struct wk_gpu_counters now;
+    wk_gpu_get_counters(vm->gpu, &now);
+    if (now.faults == before->faults)
+        return 0;
+    struct wk_gpu_fault log[WK_GPU_FAULT_LOG_SIZE];
+    uint32_t n = wk_gpu_faults(vm->gpu, log, WK_GPU_FAULT_LOG_SIZE, NULL);
+    if (before->faults >= n || !is_translation_fault(log[before->faults].reason))
+        return 0;
+    *out = log[before->faults];
+    return 1;
+}
+
+int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, const struct wk_gpu_counters *before,
+                     struct wk_gpu_fault *fault)
+{
+    if (!translation_fault_since(vm, before, fault))
+        return 0;
+    c->page_faulted = 1; /* the kernel puts the faulting context in error */
+    char at[160];
+    wk_gpu_fault_format(fault, at, sizeof(at));
+    if (vm->pfw.how == DXGK_INTERRUPT_DMA_PAGE_FAULTED) {
+        const DXGKARGCB_NOTIFY_INTERRUPT_DATA *r = &vm->pfw.report;
+        if (vm->pfw.reports && !(r->DmaPageFaulted.PageFaultFlags & DXGK_PAGE_FAULT_FENCE_INVALID) &&
+            r->DmaPageFaulted.FaultedFenceId != fence)
+            violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                    "the GPU faulted running fence %u's buffer (%s); the page fault report named fence %u", fence,
+                    at, r->DmaPageFaulted.FaultedFenceId);
+        return 1;
+    }
+    if (vm->pfw.how)
+        violate(vm, R_PAGEFAULT_NOTIFY, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "the GPU page-faulted running fence %u's virtual buffer (%s); the driver reported it as %s, not as "
+                "a page fault (DXGK_INTERRUPT_DMA_PAGE_FAULTED)",
+                fence, at, interrupt_name(vm->pfw.how));
+    else if (vm->pfw.reports && (vm->pfw.report.DmaPageFaulted.PageFaultFlags & DXGK_PAGE_FAULT_FENCE_INVALID) == 0)
+        violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "the GPU faulted running fence %u's buffer (%s); the page fault report named fence %u", fence, at,
+                vm->pfw.report.DmaPageFaulted.FaultedFenceId);
+    return 1;
+}
