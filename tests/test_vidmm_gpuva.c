@@ -540,6 +540,114 @@ static void test_identity_mapped_buffer_judged_by_its_space(void **state)
     assert_true(expect_violation(f->vm, "SUBMITV-GPU-001"));
 }
 
+/* What the paging operations were, in order, and each NOTIFY_RESIDENCY's
+ * arguments; the rewriter also flags every allocation of the first
+ * `flagged` CreateAllocation calls AccessedPhysically and
+ * ExplicitResidencyNotification, as a driver would. */
+struct residency_log {
+    uint32_t flagged, creates;
+    uint32_t ops[32], nops;
+    DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY notify[8];
+    uint32_t nnotify;
+};
+
+static void log_residency(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct residency_log *l = user;
+    if (ddi == WK_DDI_CREATE_ALLOCATION && l->creates++ < l->flagged) {
+        DXGKARG_CREATEALLOCATION *c = args;
+        for (UINT i = 0; i < c->NumAllocations; i++)
+            c->pAllocationInfo[i].Flags.Value |= 0x8000u | 0x10000u;
+    }
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER)
+        return;
+    const DXGKARG_BUILDPAGINGBUFFER *b = args;
+    if (l->nops < 32)
+        l->ops[l->nops++] = (uint32_t)b->Operation;
+    if (b->Operation == DXGK_OPERATION_NOTIFY_RESIDENCY && l->nnotify < 8)
+        l->notify[l->nnotify++] = b->NotifyResidency;
+}
+
+/* The index in l->ops of the first `op` from `from` on, or UINT32_MAX. */
+static uint32_t op_at(const struct residency_log *l, uint32_t from, uint32_t op)
+{
+    for (uint32_t i = from; i < l->nops; i++)
+        if (l->ops[i] == op)
+            return i;
+    return UINT32_MAX;
+}
+
+/*
+ * NOTIFY_RESIDENCY (facts P23): an allocation its driver flagged both
+ * AccessedPhysically and ExplicitResidencyNotification is notified once
+ * when committed to a memory segment, after its content (Resident 1, its
+ * segment and offset), and once when evicted, before its content moves
+ * (Resident 0, address 0, 0); a relocation between memory segments is
+ * both. An allocation not flagged is never notified, nor is any on a
+ * driver that is not GpuMmu.
+ */
+static void test_notify_residency(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct residency_log l;
+    memset(&l, 0, sizeof(l));
+    l.flagged = 1;
+    open_gpummu(f, NULL);
+    wk_vidmm_set_rewriter(f->vm, log_residency, &l);
+    WK_ALLOCATION_REQUEST r;
+    vt_request_at(&r, 0x2000, VT_SET(VT_SEG1) | VT_SET(VT_SEG2), 0, 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    struct wk_vidmm_allocation_state st;
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, a, &st));
+    assert_int_equal(l.nnotify, 1);
+    assert_int_equal(l.notify[0].Resident, 1);
+    assert_ptr_not_equal(l.notify[0].hAllocation, NULL);
+    assert_int_equal(l.notify[0].PhysicalAddress.SegmentId, st.segment_id);
+    assert_int_equal(l.notify[0].PhysicalAddress.SegmentOffset, st.segment_offset);
+    uint32_t notified = op_at(&l, 0, DXGK_OPERATION_NOTIFY_RESIDENCY);
+    assert_true(op_at(&l, 0, DXGK_OPERATION_FILL) < notified); /* after its content */
+
+    uint32_t mark = l.nops;
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    assert_int_equal(l.nnotify, 2);
+    assert_int_equal(l.notify[1].Resident, 0);
+    assert_int_equal(l.notify[1].PhysicalAddress.SegmentId, 0);
+    assert_int_equal(l.notify[1].PhysicalAddress.SegmentOffset, 0);
+    assert_true(op_at(&l, mark, DXGK_OPERATION_NOTIFY_RESIDENCY) < op_at(&l, mark, DXGK_OPERATION_TRANSFER));
+
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    assert_int_equal(l.nnotify, 3);
+    assert_int_equal(l.notify[2].Resident, 1);
+    uint32_t to = st.segment_id == VT_SEG1 ? VT_SEG2 : VT_SEG1;
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, to));
+    VT_OK(f->vm, wk_vidmm_allocation_state(f->vm, a, &st));
+    assert_int_equal(l.nnotify, 5);
+    assert_int_equal(l.notify[3].Resident, 0);
+    assert_int_equal(l.notify[4].Resident, 1);
+    assert_int_equal(l.notify[4].PhysicalAddress.SegmentId, to);
+    assert_int_equal(l.notify[4].PhysicalAddress.SegmentOffset, st.segment_offset);
+
+    uint32_t b = vt_alloc(f->vm, f->device, &r); /* not flagged */
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, b));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, b));
+    assert_int_equal(l.nnotify, 5);
+    assert_true(expect_no_violations(f->vm));
+    wk_vidmm_destroy(f->vm);
+    f->vm = NULL;
+
+    /* A physical driver's allocations, flagged alike: none. */
+    memset(&l, 0, sizeof(l));
+    l.flagged = 1;
+    assert_true(vt_open(f, NULL, NULL, VT_DEVICE));
+    wk_vidmm_set_rewriter(f->vm, log_residency, &l);
+    a = vt_alloc(f->vm, f->device, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    assert_int_equal(l.nnotify, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +669,7 @@ int main(void)
         VT_TEST(test_devices_and_contexts_of_a_process),
         VT_TEST(test_context_allocation_mapped_in_its_process),
         VT_TEST(test_identity_mapped_buffer_judged_by_its_space),
+        VT_TEST(test_notify_residency),
     };
     return cmocka_run_group_tests_name("vidmm.gpuva", tests, NULL, NULL);
 }

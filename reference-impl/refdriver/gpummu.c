@@ -442,6 +442,10 @@ BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *arg
     switch (args->Operation) {
     case DXGK_OPERATION_UPDATE_PAGE_TABLE: *st = op_update_page_table(a, args, w); return TRUE;
     case DXGK_OPERATION_FLUSH_TLB: *st = op_flush_tlb(a, args, w); return TRUE;
+    /* Sent only for an allocation flagged AccessedPhysically and
+     * ExplicitResidencyNotification (facts P23), which this driver never
+     * asks for: nothing of its hardware needs the address. */
+    case DXGK_OPERATION_NOTIFY_RESIDENCY: *st = STATUS_SUCCESS; return TRUE;
     default: return FALSE;
     }
 }

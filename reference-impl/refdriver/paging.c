@@ -405,7 +405,7 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
         /* GPU-VA operations (8, 9, 11, 12, 14, 15) and MAP_APERTURE_SEGMENT2
          * are only sent to drivers that opted in (VirtualAddressingSupported,
          * MapAperture2Supported), which this one does not (the GpuMmu build
-         * takes 11 and 12 above, not yet the rest); the DDI has no
+         * takes 11, 12 and 15 in gpummu.c, not yet the rest); the DDI has no
          * status for "unsupported" (facts 2.2), so: nothing written. */
         RD_TRACE("refdriver: BuildPagingBuffer: operation %d not supported\n",
                  (int)args->Operation);

@@ -1146,6 +1146,12 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
                             uint64_t pages, HANDLE hAllocation);
 wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a);
 
+/* paging_ops.c: NOTIFY_RESIDENCY of an allocation that asked for it
+ * (notify_residency_wanted): committed (resident, where it is now) or
+ * evicted from a memory segment. */
+int notify_residency_wanted(const struct wk_vidmm *vm, const struct allocation *a);
+wk_status op_notify_residency(struct wk_vidmm *vm, struct allocation *a, int resident);
+
 /* callbacks.c: a fence reported complete (DMA_COMPLETED, DMA_FAULTED, a
  * page fault's FaultedFenceId) by the node and engine named. */
 void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine);

@@ -815,6 +815,33 @@ wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a
     return st;
 }
 
+/*
+ * NOTIFY_RESIDENCY (WDDM 2.0, facts P23; the DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY
+ * page): issued only for an allocation its driver flagged both
+ * ExplicitResidencyNotification and AccessedPhysically, in a GpuMmu
+ * driver's memory manager, once when it is committed to a memory segment
+ * (after the content operations: Resident 1, its segment and offset) and
+ * once when it is evicted from one (before them: Resident 0, address 0, 0).
+ */
+int notify_residency_wanted(const struct wk_vidmm *vm, const struct allocation *a)
+{
+    const UINT both = 0x8000u | 0x10000u; /* AccessedPhysically, ExplicitResidencyNotification */
+    return vm->mmu.asked && (a->info.Flags.Value & both) == both;
+}
+
+wk_status op_notify_residency(struct wk_vidmm *vm, struct allocation *a, int resident)
+{
+    DXGKARG_BUILDPAGINGBUFFER args;
+    init_args(&args, DXGK_OPERATION_NOTIFY_RESIDENCY);
+    args.NotifyResidency.hAllocation = a->driver_handle;
+    if (resident) {
+        args.NotifyResidency.PhysicalAddress.SegmentId = a->segment;
+        args.NotifyResidency.PhysicalAddress.SegmentOffset = a->offset; /* from the segment's start */
+    }
+    args.NotifyResidency.Resident = resident ? 1u : 0u;
+    return paging_run(vm, &args, NULL);
+}
+
 wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint64_t value)
 {
     DXGKARG_BUILDPAGINGBUFFER args;

@@ -264,16 +264,19 @@ static wk_status populate(struct wk_vidmm *vm, struct allocation *a)
         }
         return st;
     }
+    wk_status st;
     if (a->pfns && a->has_content) {
-        wk_status st = op_transfer_from_system(vm, a);
+        st = op_transfer_from_system(vm, a);
         if (st == WK_OK)
             drop_backing(vm, a);
-        return st;
+    } else {
+        drop_backing(vm, a);
+        st = a->context_allocation ? op_init_context_resource(vm, a) /* initialised by the driver (P19) */
+                                   : op_fill(vm, a, 0);
     }
-    drop_backing(vm, a);
-    if (a->context_allocation) /* context resources are initialised by the driver (P19) */
-        return op_init_context_resource(vm, a);
-    return op_fill(vm, a, 0);
+    if (st == WK_OK && notify_residency_wanted(vm, a))
+        st = op_notify_residency(vm, a, 1); /* committed: after its content (P23) */
+    return st;
 }
 
 /* Reserves [off, +size) of a segment for a. */
@@ -357,9 +360,15 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
         st = backing_pages(vm, a);
         if (st != WK_OK)
             return st; /* nowhere to put the content: the allocation stays where it is */
-        st = op_transfer_to_system(vm, a);
+        if (notify_residency_wanted(vm, a))
+            st = op_notify_residency(vm, a, 0); /* evicted: before its content moves (P23) */
+        if (st == WK_OK)
+            st = op_transfer_to_system(vm, a);
     } else { /* discarded content needs no backing store */
-        st = op_discard(vm, a);
+        if (notify_residency_wanted(vm, a))
+            st = op_notify_residency(vm, a, 0);
+        if (st == WK_OK)
+            st = op_discard(vm, a);
         drop_backing(vm, a);
         a->has_content = 0;
     }
@@ -470,12 +479,19 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
     uint64_t off;
     if (!place_budgeted(to, a, r, 0, 0, &off))
         return fail(vm, WK_E_NO_SPACE, "no room in segment %u", segment_id);
-    st = op_transfer_segment(vm, a, segment_id, off);
+    /* Out of one memory segment and committed to another: both
+     * notifications, around the move (P23). */
+    int notify = notify_residency_wanted(vm, a);
+    st = notify ? op_notify_residency(vm, a, 0) : WK_OK;
+    if (st == WK_OK)
+        st = op_transfer_segment(vm, a, segment_id, off);
     wk_place_free(from->heap, a->offset);
     lru_remove(vm, a);
     a->segment = segment_id;
     a->offset = off;
     lru_add(vm, a);
+    if (st == WK_OK && notify)
+        st = op_notify_residency(vm, a, 1);
     if (st == WK_OK)
         st = gpuva_follow(vm, a);
     RETURN_CHECKED(vm, st);
