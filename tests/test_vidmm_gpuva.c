@@ -65,6 +65,33 @@ static uint32_t read_fault(struct vt_fixture *f, uint32_t space, uint64_t va)
     return fault.reason;
 }
 
+/* An adapter whose memory lies past what the kit's GPU's entries hold
+ * (a segment at 2^56: a fuzzed description did this) has no tree the
+ * kit can model, a limit of the adapter that says so; nothing is blamed
+ * on the driver, and a space cannot be made. */
+static void test_memory_past_the_entries_reach(void **state)
+{
+    struct vt_fixture *f = *state;
+    const struct wk_gpu_desc *ref = wk_gpu_reference_desc();
+    struct wk_gpu_segment_desc seg[8];
+    memcpy(seg, ref->segments, ref->segment_count * sizeof(seg[0]));
+    seg[0].base += 1ull << 56;
+    struct wk_gpu_desc d = *ref;
+    d.segments = seg;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.gpu = &d;
+    open_gpummu(f, &cfg);
+    struct wk_vidmm_gpummu_info info;
+    wk_vidmm_gpummu(f->vm, &info);
+    assert_true(info.asked && info.answered);
+    assert_false(info.modelled);
+    assert_non_null(strstr(info.why, "past the 52 bits"));
+    uint32_t space;
+    assert_int_equal(wk_vidmm_va_create_space(f->vm, &space), WK_E_NOT_SUPPORTED);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* The driver's caps are the kit's GPU's tree, asked and modelled. */
 static void test_gpummu_driver_is_modelled(void **state)
 {
@@ -652,6 +679,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         VT_TEST(test_gpummu_driver_is_modelled),
+        VT_TEST(test_memory_past_the_entries_reach),
         VT_TEST(test_map_reads_each_allocation),
         VT_TEST(test_unmap_faults_after_the_flush),
         VT_TEST(test_system_pages_and_offsets),

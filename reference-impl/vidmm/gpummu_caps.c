@@ -156,6 +156,33 @@ static const struct wk_mmu_geometry *hardware_geometry(const struct wk_vidmm *vm
     return vm->binding ? binding_mmu_geometry(vm) : wk_gpu_mmu_geometry();
 }
 
+/* The kit's GPU's entries hold an address below 2^52 (WK_GPU_PTE_ADDRESS_MASK):
+ * an adapter whose memory lies above (a fuzzed description) has no tables
+ * that could map it, a limit of that adapter, not the driver's doing (a
+ * fuzzed segment at 2^56 drew PAGING-UPDATEPT-001). A binding's MMU says
+ * what it cannot hold through its decoder (BAD_PTE). */
+static int hw_reaches_memory(struct wk_vidmm *vm)
+{
+    if (vm->binding || vm->cfg.no_model)
+        return 1;
+    const uint64_t limit = (WK_GPU_PTE_ADDRESS_MASK | 0xFFFull) + 1;
+    const struct wk_gpu_desc *d = wk_gpu_description(vm->gpu);
+    for (uint32_t i = 0; i < d->segment_count; i++) {
+        const struct wk_gpu_segment_desc *sg = &d->segments[i];
+        if (sg->base >= limit || sg->size > limit - sg->base) {
+            unmodelled(vm, "a limit of the adapter: segment %u lies at 0x%llx, past the 52 bits of address its GPU's "
+                       "page-table entries hold", i + 1, (unsigned long long)sg->base);
+            return 0;
+        }
+    }
+    if (d->sysmem_first_pfn >= (limit >> 12) || d->sysmem_pages > (limit >> 12) - d->sysmem_first_pfn) {
+        unmodelled(vm, "a limit of the adapter: its system memory from frame 0x%llx lies past the 52 bits of address "
+                   "its GPU's page-table entries hold", (unsigned long long)d->sysmem_first_pfn);
+        return 0;
+    }
+    return 1;
+}
+
 /* GPUMMU-HW-001: the levels the driver reported are its GPU's. A driver
  * that describes other tables than its hardware walks makes the kernel
  * place and size tables the GPU reads otherwise (wddm-gpummu-facts.md
@@ -204,6 +231,8 @@ static void model_geometry(struct wk_vidmm *vm)
         snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the levels the driver reports are not its GPU's (GPUMMU-HW-001)");
         return;
     }
+    if (!hw_reaches_memory(vm))
+        return;
     char why[160];
     if (wk_mmu_check_geometry(&vm->mmu.geometry, why, sizeof(why)) != WK_OK) {
         snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the kit cannot walk the levels: %s", why);
