@@ -149,11 +149,17 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
             fe->fault_addr = f.fault_addr;
         }
         fe->completed_tag = s.tag;
+        fe->last_root = s.root;
         fe->irq_status |= WK_GPU_IRQ_COMPLETED;
         gpu->counters.submissions_run++;
         ran++;
     }
     return ran;
+}
+
+uint64_t wk_gpu_last_root(const struct wk_gpu *gpu)
+{
+    return gpu->fe.last_root;
 }
 
 void wk_gpu_device_error_next_doorbell(struct wk_gpu *gpu)

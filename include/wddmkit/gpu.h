@@ -921,6 +921,11 @@ void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value);
  * NO_ADDRESS_SPACE (fault_addr the root, buffer_addr RING_ADDR). */
 uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
 
+/* The RING_ROOT the last submission wk_gpu_run ran was latched with: the
+ * root table of the space it ran in, or 0 for a physical one (0 before
+ * any ran since the last reset). */
+uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
+
 /* The submission the next DOORBELL queues does not run: it finishes with
  * FAULT, FAULT_TAG its tag and FAULT_REASON WK_GPU_FAULT_DEVICE_ERROR, as
  * hardware reports an error of its own (the cause of a TDR), so that a

@@ -217,6 +217,23 @@ static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uin
     return crashed != WK_OK ? crashed : guard;
 }
 
+/* Which root the GPU ran the last submission under, in words: the kit's
+ * GPU's RING_ROOT, or the one a binding's registers said (outsider 12: "ran
+ * elsewhere" left them to guess where). */
+static void root_used(struct wk_vidmm *vm, uint32_t space, char *out, size_t size)
+{
+    uint64_t root = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu), own = 0;
+    D3DGPU_PHYSICAL_ADDRESS at;
+    uint32_t entries = 0;
+    gpuva_space_root(vm, space, &at, &entries, &own);
+    if (!root)
+        snprintf(out, size, "it ran under no root (0): physically");
+    else if (root == own)
+        snprintf(out, size, "it ran under its space's root 0x%llx", (unsigned long long)root);
+    else
+        snprintf(out, size, "it ran under root 0x%llx, another address space's", (unsigned long long)root);
+}
+
 /* SUBMITV-GPU-001 when the buffer ran without a fault, but not in its
  * process's space: the GPU translated none of its addresses there (it ran
  * physically, its root never made active, or in another space; an
@@ -239,9 +256,10 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
         return WK_OK;
     if (va_now.walks + va_now.tlb_hits != va_before->walks + va_before->tlb_hits)
         return WK_OK;
+    char used[120];
+    root_used(vm, space, used, sizeof(used));
     return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
-                   "the %s ran, but the GPU translated none of its addresses in that space: another root was "
-                   "active, or none", what);
+                   "the %s ran, but the GPU translated none of its addresses in that space: %s", what, used);
 }
 
 /* A buffer the case made to fault (fault_lo < fault_hi: at an address in
@@ -249,18 +267,20 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
  * that the GPU ran to its end without one ran in another space: the
  * address it was to fault on is mapped there. Only where the kit's GPU, or
  * a binding's registers, chose the space. */
-static wk_status fault_missed(struct wk_vidmm *vm, const struct wk_gpu_counters *before, uint64_t runs_before,
-                              uint64_t fault_lo, const char *what)
+static wk_status fault_missed(struct wk_vidmm *vm, uint32_t space, const struct wk_gpu_counters *before,
+                              uint64_t runs_before, uint64_t fault_lo, const char *what)
 {
     struct wk_gpu_counters now;
     wk_gpu_get_counters(vm->gpu, &now);
     if (vm->buffers_run == runs_before || now.faults != before->faults ||
         (binding_executes(vm) && !binding_has_registers(vm)))
         return WK_OK;
+    char used[120];
+    root_used(vm, space, used, sizeof(used));
     return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
                    "the %s was to page-fault at 0x%llx, where its process's space has nothing (or a read-only "
-                   "page), but it ran to its end: it ran in another space, where that address is mapped",
-                   what, (unsigned long long)fault_lo);
+                   "page), but it ran to its end (%s), or through a translation the GPU kept past its flush",
+                   what, (unsigned long long)fault_lo, used);
 }
 
 /* After the run: a translation fault is judged as a page fault
@@ -277,7 +297,7 @@ static wk_status judge_run(struct wk_vidmm *vm, struct context *c, uint32_t fenc
             return WK_OK;
         if (!page_fault) {
             wk_status st = gpu_fault_check(vm, &w->before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
-            return st != WK_OK ? st : fault_missed(vm, &w->before, w->runs_before, fault_lo, what);
+            return st != WK_OK ? st : fault_missed(vm, context_space(vm, c), &w->before, w->runs_before, fault_lo, what);
         }
     }
     wk_status limit = gpu_fault_check(vm, &w->before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
@@ -341,9 +361,7 @@ static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t 
     uint32_t entries = 0;
     uint64_t root = 0;
     gpuva_space_root(vm, context_space(vm, c), &at, &entries, &root);
-    snprintf(what, sizeof(what),
-             "virtual DMA buffer at 0x%llx (its process's root, as SetRootPageTable last said: segment %u offset "
-             "0x%llx, GPU address 0x%llx)",
+    snprintf(what, sizeof(what), "virtual DMA buffer at 0x%llx (root per SetRootPageTable: segment %u + 0x%llx, 0x%llx)",
              (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
     wk_status judged = judge_run(vm, c, fence, &w, fault_lo, fault_hi, what);
     page_fault_watch(vm, 0);

@@ -473,6 +473,7 @@ struct wk_vidmm {
     struct pending pending[MAX_PENDING];
     uint32_t npending;
     uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
+    uint64_t bind_last_root;                /* the root a binding's registers ran the last one under */
     uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the
                                                driver, 0 outside one (complete_fence) */
     struct {                                /* the virtual submission being watched (page_fault.c) */

@@ -63,6 +63,9 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
         (log[before->faults].reason == WK_GPU_FAULT_VA_UNMAPPED || log[before->faults].reason == WK_GPU_FAULT_VA_READ_ONLY ||
          log[before->faults].reason == WK_GPU_FAULT_BAD_PTE || log[before->faults].reason == WK_GPU_FAULT_NO_ADDRESS_SPACE))
         hint = " (a physical buffer run through an address space: a root, RING_ROOT, was still active)";
+    /* ... and a virtual one the GPU ran with no root at all. */
+    if (rule == R_SUBMITV_GPU && !binding_executes(vm) && wk_gpu_last_root(vm->gpu) == 0)
+        hint = " (it ran under no root, RING_ROOT 0: physically)";
     violate(vm, rule, ddi, "the %s faulted on the GPU: %s%s", what, text, hint);
     return WK_OK;
 }
@@ -757,6 +760,7 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
         }
         struct wk_exec_fault fault;
         uint64_t root = binding_root(vm, &s);
+        vm->bind_last_root = root;
         wk_status st = root ? binding_exec_rooted(vm, &s, root, &fault)
                             : binding_exec(vm, s.buffer_addr, s.start, s.end, s.flags, s.tag, &fault);
         if (st == WK_E_BINDING)
