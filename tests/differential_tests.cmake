@@ -90,6 +90,19 @@ wk_diff_replay_test(fuzz.differential_model_limit_on_the_model fuzz_prog wk_test
 # root is found where the root moves (SUBMITV-GPU-001).
 wk_diff_replay_test(fuzz.gpummu_alone_passes fuzz_prog wk_refdriver_gpummu
   seeds/gpu-va-contexts.two-processes.bin "replay: 1 inputs ran" "FINDING")
+# Two inputs libFuzzer found on the GpuMmu build, no findings now: a mutated
+# adapter whose segment lies at 2^56, past what the GPU's entries hold (not
+# modelled), and one whose segment is too small for the kit's own page
+# tables (the reference, which has no address space, needs none).
+wk_diff_replay_test(fuzz.gpummu_memory_past_the_entries fuzz_prog wk_refdriver_gpummu
+  regressions/gpummu-memory-past-entries.bin "replay: 1 inputs ran" "FINDING")
+wk_diff_replay_test(fuzz.gpummu_tables_no_room fuzz_prog wk_refdriver_gpummu
+  regressions/gpummu-tables-no-room.bin "replay: 1 inputs ran" "FINDING")
+# A driver that reports a page fault as DMA_FAULTED: found where a virtual
+# buffer faults (PAGEFAULT-NOTIFY-001).
+wk_diff_replay_test(fuzz.gpummu_page_fault_judged fuzz_prog wk_test_gpummu_pf_as_fault
+  seeds/gpu-va-faults.unmapped-fill.bin
+  "FINDING: contract violation at step 5 \\(submit_virtual\\).*PAGEFAULT-NOTIFY-001" "")
 wk_diff_replay_test(fuzz.gpummu_alone_judged_by_rules fuzz_prog wk_test_gpummu_root_kept
   seeds/gpu-va-contexts.after-root-move.bin
   "FINDING: contract violation at step 10 \\(submit_virtual\\)" "")

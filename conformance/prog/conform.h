@@ -347,6 +347,11 @@ wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int
  * for; nothing after it can be compared then. */
 int wk_prog_exec_judgeable(const struct wk_prog_exec *x, const struct wk_step *s);
 
+/* Whether the program runs anything in a GPU address space (a va step, a
+ * virtual context, a device of a process): then its devices are made in
+ * the case's process, whose page tables the kit places. */
+int wk_prog_uses_va(const struct wk_prog *p);
+
 /* Runs a program in this process: builds the adapter, loads the driver,
  * executes the steps, judges the result. Never aborts on a bad program or a
  * hostile driver: everything becomes the result. */

@@ -625,7 +625,7 @@ static wk_status do_va(struct interp *x, const struct wk_step *s)
  * belong to the case's process, as every device of a GpuMmu driver's
  * process does (DXGKARG_CREATEDEVICE hKmdProcess, wddm-gpummu-facts.md
  * 3.6). A case that does not stays as it was: no process, no root table. */
-static int uses_va(const struct wk_prog *p)
+int wk_prog_uses_va(const struct wk_prog *p)
 {
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
@@ -647,7 +647,7 @@ static wk_status do_create_device(struct interp *x, const struct wk_step *s)
      * the kit cannot drive) still gets its device: the program's steps
      * that need the space say why they cannot run when they come, and the
      * others run (a fuzzed program that gained a va step is not lost). */
-    if (uses_va(x->p)) {
+    if (wk_prog_uses_va(x->p)) {
         wk_status st = va_space(x, s->process, &space);
         if (st != WK_OK && st != WK_E_NOT_SUPPORTED)
             return st;
