@@ -57,7 +57,7 @@ if(TARGET buggy_render_index AND TARGET fuzz_prog_replay AND TARGET fuzz_hostile
   # Where the manifest's drivers and bindings are: the buggy examples,
   # Heron's miniport and its planted bugs, Heron's binding.
   set(_sig_dirs $<TARGET_FILE_DIR:buggy_render_index>)
-  foreach(_t wdkstyle_c heron_binding independent_driver)
+  foreach(_t wdkstyle_c heron_binding independent_driver wk_refdriver_gpummu)
     if(TARGET ${_t})
       string(APPEND _sig_dirs ":$<TARGET_FILE_DIR:${_t}>")
     endif()
