@@ -195,7 +195,14 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     for (uint32_t i = 0; i < s->length; i++)
         s->data[i] = (uint8_t)rnd(r);
     random_allocation(r, &s->alloc, ndev);
-    if (s->kind == WK_STEP_FILL)
+    /* the GPU virtual address steps: a size, a process, a FILL or a COPY,
+     * a page fault the buffer is to meet, a read-only mapping */
+    s->size = below(r, 4) ? WK_GPU_PAGE_SIZE * (1 + below(r, 16)) : 1 + below(r, 0x10000);
+    s->process = below(r, 4) ? 0 : below(r, WK_PROG_MAX_PROCESSES);
+    s->op = below(r, WK_VIRTUAL_OP_COUNT);
+    s->fault = below(r, 3) ? WK_VA_FAULT_NONE : below(r, WK_VA_FAULT_COUNT);
+    s->read_only = below(r, 4) == 0;
+    if (s->kind == WK_STEP_FILL || (s->kind == WK_STEP_SUBMIT_VIRTUAL && s->op == WK_VIRTUAL_FILL))
         s->value &= 0xFFFFFFFFu;
     if (s->kind == WK_STEP_PATCH)
         return (s->patch = random_patch(r, nctx, nalloc)) ? 0 : -1;
@@ -382,6 +389,26 @@ static void mutate_patch(struct rng *r, struct wk_prog_patch *g, uint32_t nalloc
     wk_prog_patch_trim(g);
 }
 
+static int va_step(enum wk_step_kind k)
+{
+    return k == WK_STEP_VA_MAP || k == WK_STEP_VA_UNMAP || k == WK_STEP_SUBMIT_VIRTUAL ||
+           k == WK_STEP_MOVE_ROOT_TABLE || k == WK_STEP_EXPECT_VA;
+}
+
+/* One of the fields only the GPU virtual address steps read. */
+static void mutate_va_field(struct rng *r, struct wk_step *s)
+{
+    switch (below(r, 5)) {
+    case 0: s->process = below(r, WK_PROG_MAX_PROCESSES); break;
+    case 1: s->fault = below(r, WK_VA_FAULT_COUNT); break;
+    case 2: s->op = below(r, WK_VIRTUAL_OP_COUNT); break;
+    case 3: s->read_only = !s->read_only; break;
+    default: s->size = below(r, 2) ? WK_GPU_PAGE_SIZE * (1 + below(r, 16)) : 1 + below(r, 0x10000); break;
+    }
+    if (s->kind == WK_STEP_SUBMIT_VIRTUAL && s->op == WK_VIRTUAL_FILL)
+        s->value &= 0xFFFFFFFFu;
+}
+
 /* Changes one field of step `at`, object indices included. */
 static void mutate_field(struct rng *r, struct wk_prog *p, uint32_t at)
 {
@@ -404,6 +431,10 @@ static void mutate_field(struct rng *r, struct wk_prog *p, uint32_t at)
     }
     if (s->kind == WK_STEP_CREATE_ALLOCATION) {
         mutate_allocation_field(r, &s->alloc);
+        return;
+    }
+    if (va_step(s->kind) && below(r, 2)) {
+        mutate_va_field(r, s);
         return;
     }
     switch (below(r, 7)) {
