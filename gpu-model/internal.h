@@ -75,6 +75,8 @@ struct frontend {
     uint32_t fault_reason;
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
+    uint32_t faulted_tags[16]; /* tags of the last submissions that faulted (a ring) */
+    uint32_t faulted_count;    /* how many faulted since the reset */
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;

@@ -127,6 +127,21 @@ static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct w
     return exec_virtual(gpu, space, s->addr, s->length, f);
 }
 
+static void note_faulted(struct frontend *fe, uint32_t tag)
+{
+    fe->faulted_tags[fe->faulted_count++ % 16u] = tag;
+}
+
+int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag)
+{
+    const struct frontend *fe = &gpu->fe;
+    uint32_t n = fe->faulted_count < 16u ? fe->faulted_count : 16u;
+    for (uint32_t i = 0; i < n; i++)
+        if (fe->faulted_tags[i] == tag)
+            return 1;
+    return 0;
+}
+
 uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
 {
     struct frontend *fe = &gpu->fe;
@@ -141,12 +156,14 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)WK_GPU_FAULT_DEVICE_ERROR;
             fe->fault_addr = 0;
+            note_faulted(fe, s.tag);
             gpu->counters.device_errors++;
         } else if (submit(gpu, &s, &f) != WK_OK) {
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)f.reason;
             fe->fault_addr = f.fault_addr;
+            note_faulted(fe, s.tag);
         }
         fe->completed_tag = s.tag;
         fe->last_root = s.root;

@@ -1409,6 +1409,24 @@ REWRITER(rw_page_fault_no_reset)
     CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
            d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID);
 }
+static void completion_as_page_fault(DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
+{
+    UINT fence = d->DmaCompleted.SubmissionFenceId;
+    memset(&d->DmaPageFaulted, 0, sizeof(d->DmaPageFaulted));
+    d->InterruptType = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
+    d->DmaPageFaulted.FaultedFenceId = fence;
+}
+REWRITER(rw_completion_as_page_fault)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED ? d : NULL, completion_as_page_fault(d));
+}
+REWRITER(rw_page_fault_iommu_only)
+{
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA *d = rw_args(w, WK_DDI_CB_NOTIFY_INTERRUPT);
+    CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
+           d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID | DXGK_PAGE_FAULT_IOMMU);
+}
 /* A context that asked for no DMA buffer private data, whose virtual
  * submission is refused as malformed: only the buffer could be, and it is
  * the GPU's own commands. */
@@ -2449,6 +2467,10 @@ static const struct rule_case second_ways[] = {
      * has run its buffer yet (callbacks.c, complete_fence). */
     MUT("SUBMIT-FENCE-001", sc_render, MUT_COMPLETE_IN_SUBMIT),
     { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_invalid_no_private, MUT_NONE, CASE_GPUMMU },
+    /* A page fault of a buffer that ran clean (two outsiders' drivers),
+     * and FENCE_INVALID with IOMMU, which asks for no recovery. */
+    { "PAGEFAULT-FENCE-001", sc_gpu_va_submit, rw_completion_as_page_fault, MUT_NONE, CASE_GPUMMU },
+    { "PAGEFAULT-FLAGS-001", sc_gpu_va_page_fault, rw_page_fault_iommu_only, MUT_NONE, CASE_GPUMMU },
 };
 #define NSECOND (sizeof(second_ways) / sizeof(second_ways[0]))
 

@@ -926,6 +926,10 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
  * any ran since the last reset). */
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
 
+/* Whether a submission wk_gpu_run ran with RING_TAG `tag` faulted (or
+ * failed as a device error), among the last 16 that did since the reset. */
+int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag);
+
 /* The submission the next DOORBELL queues does not run: it finishes with
  * FAULT, FAULT_TAG its tag and FAULT_REASON WK_GPU_FAULT_DEVICE_ERROR, as
  * hardware reports an error of its own (the cause of a TDR), so that a

@@ -174,6 +174,7 @@ void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
     init->DxgkDdiDestroyProcess = wk_rd_destroy_process;
     init->DxgkDdiSetRootPageTable = wk_rd_set_root_page_table;
     init->DxgkDdiSubmitCommandVirtual = wk_rd_submit_command_virtual;
+    wk_rd_engine_reset_ddis(init, NULL);
 }
 
 /* docs/wddm-gpummu-facts.md 1.4: VirtualAddressingSupported needs GpuMmuSupported or IoMmuSupported. */
@@ -181,6 +182,7 @@ void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps)
 {
     caps->MemoryManagementCaps.VirtualAddressingSupported = 1;
     caps->MemoryManagementCaps.GpuMmuSupported = 1;
+    wk_rd_engine_reset_ddis(NULL, caps); /* the engine reset after a page fault */
 }
 
 /* ------------------------------------------------------------------ */

@@ -360,6 +360,9 @@ BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *arg
                             NTSTATUS *st);
 /* CreateContext of a virtual context: its allocation mapped in its process. */
 NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx);
+/* engine_reset.c: ResetEngine, QueryEngineStatus, QueryDependentEngineGroup
+ * into init, SupportPerEngineTDR into caps (either may be NULL). */
+void wk_rd_engine_reset_ddis(DRIVER_INITIALIZATION_DATA *init, DXGK_DRIVERCAPS *caps);
 #else
 static inline NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
 {

@@ -112,7 +112,7 @@ static const struct member members[] = {
     { "DxgkDdiSetPowerComponentFState", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPowerComponentFState), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
     { "DxgkDdiQueryDependentEngineGroup", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryDependentEngineGroup), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
     { "DxgkDdiQueryEngineStatus", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryEngineStatus), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
-    { "DxgkDdiResetEngine", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiResetEngine), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
+    { "DxgkDdiResetEngine", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiResetEngine), DXGKDDI_INTERFACE_VERSION_WIN8, DRIVEN }, /* page_fault.c: the engine reset after a page fault */
     { "DxgkDdiStopDeviceAndReleasePostDisplayOwnership", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiStopDeviceAndReleasePostDisplayOwnership), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
     { "DxgkDdiSystemDisplayEnable", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSystemDisplayEnable), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },
     { "DxgkDdiSystemDisplayWrite", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSystemDisplayWrite), DXGKDDI_INTERFACE_VERSION_WIN8, UNDRIVEN },

@@ -356,6 +356,8 @@ static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t 
         return st;
     }
     st = submit_wait(vm, fence);
+    wk_status reset = page_fault_reset_engine(vm);
+    st = st != WK_OK ? st : reset;
     char what[160];
     D3DGPU_PHYSICAL_ADDRESS at;
     uint32_t entries = 0;

@@ -474,6 +474,9 @@ struct wk_vidmm {
     uint32_t npending;
     uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
     uint64_t bind_last_root;                /* the root a binding's registers ran the last one under */
+    uint32_t bind_faulted[16];              /* fences of the last submissions a binding's processor
+                                               faulted on (a ring; page_fault.c) */
+    uint32_t bind_faulted_count;
     uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the
                                                driver, 0 outside one (complete_fence) */
     struct {                                /* the virtual submission being watched (page_fault.c) */
@@ -482,6 +485,11 @@ struct wk_vidmm {
         uint32_t reports;                   /* DMA_PAGE_FAULTED reports while watched */
         DXGKARGCB_NOTIFY_INTERRUPT_DATA report; /* the first of them */
     } pfw;
+    struct {                                /* the engine reset a page fault asks for (page_fault.c) */
+        int pending;                        /* a page fault was reported: reset after the wait */
+        uint32_t node, engine;
+        int missing;                        /* one the kit could not do: the engine may stay stopped */
+    } pf_reset;
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;
     uint64_t km_serial;                     /* km_services.c: 0 when not counted */
@@ -1166,6 +1174,12 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine);
 void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d);
 void page_fault_note(struct wk_vidmm *vm, DXGK_INTERRUPT_TYPE type, UINT fence);
 void page_fault_watch(struct wk_vidmm *vm, uint32_t fence);
+void page_fault_note_binding(struct wk_vidmm *vm, uint32_t fence);
+int page_fault_binding_faulted(const struct wk_vidmm *vm, uint32_t fence);
+/* After the wait in which a page fault was reported: DxgkDdiResetEngine of
+ * the faulting engine, as the kernel does (a driver with
+ * SupportPerEngineTDR); WK_OK, or what the call's guard said. */
+wk_status page_fault_reset_engine(struct wk_vidmm *vm);
 int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, const struct wk_gpu_counters *before,
                      struct wk_gpu_fault *fault);
 wk_status op_touch_physical(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, int write);

@@ -29,7 +29,13 @@
 
 #include "internal.h"
 
-#define RESET_FLAGS (~(UINT)(DXGK_PAGE_FAULT_WRITE | DXGK_PAGE_FAULT_FENCE_INVALID))
+/* The recovery the OS must do when the faulting packet is unknown: "the OS
+ * will have to perform a GPU reset action ..., and one of the subsequent
+ * bits will have to be set" (DXGK_PAGE_FAULT_FLAGS): a reset, or a fatal
+ * error. IOMMU and the hardware-queue bits say no action. */
+#define RESET_FLAGS                                                                                   \
+    ((UINT)(DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED | DXGK_PAGE_FAULT_ENGINE_RESET_REQUIRED |          \
+            DXGK_PAGE_FAULT_FATAL_HARDWARE_ERROR))
 
 static const char *interrupt_name(DXGK_INTERRUPT_TYPE t)
 {
@@ -70,6 +76,31 @@ static void end_pending_below(struct wk_vidmm *vm, uint32_t node, uint32_t below
     vm->npending = kept;
 }
 
+void page_fault_note_binding(struct wk_vidmm *vm, uint32_t fence)
+{
+    vm->bind_faulted[vm->bind_faulted_count++ % 16u] = fence;
+}
+
+int page_fault_binding_faulted(const struct wk_vidmm *vm, uint32_t fence)
+{
+    uint32_t n = vm->bind_faulted_count < 16u ? vm->bind_faulted_count : 16u;
+    for (uint32_t i = 0; i < n; i++)
+        if (vm->bind_faulted[i] == fence)
+            return 1;
+    return 0;
+}
+
+/* Whether the submission of `fence` faulted on whatever ran it, as far as
+ * the kit knows: 1 faulted, 0 ran clean, -1 not known (nothing runs the
+ * buffers, or a binding without registers, whose fences the kit retires
+ * itself: no report comes there). */
+static int submission_faulted(struct wk_vidmm *vm, uint32_t fence)
+{
+    if (vm->cfg.no_model || (binding_executes(vm) && !binding_has_registers(vm)))
+        return -1;
+    return binding_executes(vm) ? page_fault_binding_faulted(vm, fence) : wk_gpu_submission_faulted(vm->gpu, fence);
+}
+
 void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     UINT flags = (UINT)d->DmaPageFaulted.PageFaultFlags, fence = d->DmaPageFaulted.FaultedFenceId;
@@ -81,8 +112,10 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
         if (!(flags & RESET_FLAGS))
             violate(vm, R_PAGEFAULT_FLAGS, WK_DDI_CB_NOTIFY_INTERRUPT,
                     "a page fault reported with DXGK_PAGE_FAULT_FENCE_INVALID (flags 0x%x) and no reset flag after "
-                    "it (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED, ...): the kernel must reset the GPU",
+                    "it (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED or FATAL_HARDWARE_ERROR): the kernel must "
+                    "reset the GPU",
                     (unsigned)flags);
+        vm->pf_reset.pending = 1, vm->pf_reset.node = node, vm->pf_reset.engine = engine;
         end_pending_below(vm, node, UINT32_MAX);
         return;
     }
@@ -93,6 +126,14 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
                 fence, node, vm->last_completed);
         return;
     }
+    /* "the DMA packet submitted with FaultedFenceId was the cause of the
+     * fault": not one that ran clean (two outsiders' drivers reported page
+     * faults of clean buffers and broke no rule). One reported inside the
+     * call that submitted it has not run at all: SUBMIT-FENCE-001 says so. */
+    if (fence != vm->submitting_fence && submission_faulted(vm, fence) == 0)
+        violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "a page fault names fence %u (FaultedFenceId), whose buffer ran on the GPU without a fault", fence);
+    vm->pf_reset.pending = 1, vm->pf_reset.node = node, vm->pf_reset.engine = engine;
     end_pending_below(vm, node, fence);
     if (vm->pfw.fence == fence && !vm->pfw.how)
         vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
@@ -138,8 +179,11 @@ int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, con
     if (!translation_fault_since(vm, before, fault))
         return 0;
     c->page_faulted = 1; /* the kernel puts the faulting context in error */
-    char at[160];
-    wk_gpu_fault_format(fault, at, sizeof(at));
+    char at[sizeof(vm->bind_fault_text)];
+    if (binding_executes(vm)) /* in the binding's words, not the kit GPU's opcodes (outsider 14) */
+        snprintf(at, sizeof(at), "%s", vm->bind_fault_text);
+    else
+        wk_gpu_fault_format(fault, at, sizeof(at));
     if (vm->pfw.how == DXGK_INTERRUPT_DMA_PAGE_FAULTED) {
         const DXGKARGCB_NOTIFY_INTERRUPT_DATA *r = &vm->pfw.report;
         if (vm->pfw.reports && !(r->DmaPageFaulted.PageFaultFlags & DXGK_PAGE_FAULT_FENCE_INVALID) &&
@@ -159,4 +203,44 @@ int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, con
                 "the GPU faulted running fence %u's buffer (%s); the page fault report named fence %u", fence, at,
                 vm->pfw.report.DmaPageFaulted.FaultedFenceId);
     return 1;
+}
+
+/*
+ * "When the graphics kernel receives this notification, it initiates an
+ * engine reset on the faulting engine" (access-to-non-resident-allocation):
+ * DxgkDdiResetEngine, which a driver that sets SupportPerEngineTDR must
+ * implement (TDR changes in Windows 8), once the wait in which the fault was
+ * reported is over, at PASSIVE_LEVEL. The driver returns once the engine is
+ * reset, its hardware queue empty and the node ready for new packets; a GPU
+ * that stops at a page fault runs again from here (outsider 14: the kit
+ * never reset it, and the next fence was blamed on the driver). A failed
+ * reset, or a driver without per-engine reset, would take the kernel to an
+ * adapter-wide TDR, which the kit does not model: pf_reset.missing makes a
+ * fence that never comes after it a limit of the kit (submit.c, unreported).
+ */
+wk_status page_fault_reset_engine(struct wk_vidmm *vm)
+{
+    if (!vm->pf_reset.pending)
+        return WK_OK;
+    vm->pf_reset.pending = 0;
+    if (!vm->caps.SupportPerEngineTDR || !vm->ddi.DxgkDdiResetEngine) {
+        vm->pf_reset.missing = 1;
+        return WK_OK;
+    }
+    DXGKARG_RESETENGINE args;
+    memset(&args, 0, sizeof(args));
+    args.NodeOrdinal = vm->pf_reset.node;
+    args.EngineOrdinal = vm->pf_reset.engine;
+    struct garg g;
+    DXGKARG_RESETENGINE *pargs = garg_in(vm, &g, &args, sizeof(args), "DXGKARG_RESETENGINE argument (*pResetEngine)");
+    wk_status crashed;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    DDI_CALL(vm, WK_DDI_RESET_ENGINE, crashed, status = vm->ddi.DxgkDdiResetEngine(vm->miniport, pargs);
+             ddi_rewrite(vm, WK_DDI_RESET_ENGINE, pargs, &status));
+    wk_status guard = garg_out(vm, &g, WK_DDI_RESET_ENGINE, crashed);
+    if (crashed != WK_OK || guard != WK_OK)
+        return crashed != WK_OK ? crashed : guard;
+    if (status != STATUS_SUCCESS) /* "Otherwise, this function returns one of the error codes" */
+        vm->pf_reset.missing = 1;
+    return WK_OK;
 }

@@ -408,11 +408,11 @@
       "docs/wddm-gpummu-facts.md 5.5 F1, F2 (access-to-non-resident-allocation: for engines that support GPU virtual addressing the GPU raises an unrecoverable page fault interrupt, and the kernel-mode driver needs to forward the error to the graphics kernel through the page fault notification)", \
       "reference-impl/vidmm/page_fault.c")                                                         \
     X(R_PAGEFAULT_FENCE, "PAGEFAULT-FENCE-001", WK_DDI_CB_NOTIFY_INTERRUPT,                        \
-      "a DMA_PAGE_FAULTED report without DXGK_PAGE_FAULT_FENCE_INVALID names in FaultedFenceId the fence of the submission whose buffer faulted, pending on the node it names", \
+      "a DMA_PAGE_FAULTED report without DXGK_PAGE_FAULT_FENCE_INVALID names in FaultedFenceId the fence of the submission whose buffer faulted, pending on the node it names (not one whose buffer ran without a fault)", \
       "docs/wddm-gpummu-facts.md 5.5 F4 (DXGK_PAGE_FAULT_FLAGS: when FENCE_INVALID is not set, the DMA packet submitted with FaultedFenceId was the cause of the fault; pending packets with lower fence ids are treated as completed)", \
       "reference-impl/vidmm/page_fault.c")                                                         \
     X(R_PAGEFAULT_FLAGS, "PAGEFAULT-FLAGS-001", WK_DDI_CB_NOTIFY_INTERRUPT,                        \
-      "a DMA_PAGE_FAULTED report with DXGK_PAGE_FAULT_FENCE_INVALID (the faulting packet unknown) also sets one of the flags after it (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED, FATAL_HARDWARE_ERROR, ...): the reset the kernel must then do", \
+      "a DMA_PAGE_FAULTED report with DXGK_PAGE_FAULT_FENCE_INVALID (the faulting packet unknown) also sets one of the flags after it that asks for the recovery (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED or FATAL_HARDWARE_ERROR): the reset the kernel must then do", \
       "docs/wddm-gpummu-facts.md 5.5 F4, 5.6 R9 (DXGK_PAGE_FAULT_FLAGS: with FENCE_INVALID the OS will have to perform a GPU reset action, and one of the subsequent bits will have to be set)", \
       "reference-impl/vidmm/page_fault.c")                                                         \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \

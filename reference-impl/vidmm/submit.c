@@ -767,6 +767,8 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
             return st;
         vm->buffers_run++;
         vm->irq_ignored = 0; /* the GPU ran: its line counts again */
+        if (st == WK_E_GPU_FAULT)
+            page_fault_note_binding(vm, s.tag);
         binding_done(vm, &s, st == WK_E_GPU_FAULT ? &fault : NULL);
         ++*ran;
     }
@@ -774,17 +776,39 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
 }
 
 /* Fences the GPU has run but nobody reported: SUBMIT-FENCE-001 each. */
+/* Why a fence was never reported, in words: its buffer faulted (a fault is
+ * reported too, DMA_FAULTED or a page fault: outsiders read "never
+ * reported complete" and reported it complete), or it ran clean. */
+static const char *faulted_hint(struct wk_vidmm *vm, uint32_t fence)
+{
+    int faulted = !vm->cfg.no_model && (binding_executes(vm) ? page_fault_binding_faulted(vm, fence)
+                                                              : wk_gpu_submission_faulted(vm->gpu, fence));
+    return faulted ? ": its buffer faulted on the GPU, which the driver reports too (DMA_FAULTED, or "
+                     "DMA_PAGE_FAULTED for a virtual address the GPU could not use), and the GPU ran all else"
+                   : " complete, and the GPU is idle: it ran all it was given (a submission that never reached "
+                     "it, no doorbell rung, counts too)";
+}
+
 static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
 {
+    /* After a page fault whose engine reset the kit could not do (no
+     * SupportPerEngineTDR, or the reset failed: the kernel's next step, an
+     * adapter-wide TDR, is not modelled) a GPU that stops at a fault stays
+     * stopped: what it never ran is not the driver's. */
+    if (vm->pf_reset.missing)
+        return fail(vm, WK_E_NOT_SUPPORTED,
+                    "a limit of the kit: a fence was not reported after a page fault, and the kernel would have reset "
+                    "the GPU (DxgkDdiResetEngine with SupportPerEngineTDR, else an adapter-wide TDR), which the kit "
+                    "could not do here");
     for (uint32_t i = 0; i < vm->npending;) {
         struct pending *p = &vm->pending[i];
         if (p->held || (fence && fence_after(p->fence, fence))) {
             i++;
             continue;
         }
+        const char *why = faulted_hint(vm, p->fence);
         violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
-                "fence %u was submitted and was never reported complete, and the GPU is idle: it ran all it was "
-                "given (a submission that never reached it, no doorbell rung, counts too)", p->fence);
+                "fence %u was submitted and was never reported%s", p->fence, why);
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
         vm->npending--;
     }

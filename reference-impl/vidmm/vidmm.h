@@ -73,7 +73,8 @@ extern "C" {
     X(WK_DDI_CREATE_PROCESS, "DxgkDdiCreateProcess")                       \
     X(WK_DDI_DESTROY_PROCESS, "DxgkDdiDestroyProcess")                     \
     X(WK_DDI_SET_ROOT_PAGE_TABLE, "DxgkDdiSetRootPageTable")               \
-    X(WK_DDI_SUBMIT_COMMAND_VIRTUAL, "DxgkDdiSubmitCommandVirtual")
+    X(WK_DDI_SUBMIT_COMMAND_VIRTUAL, "DxgkDdiSubmitCommandVirtual")        \
+    X(WK_DDI_RESET_ENGINE, "DxgkDdiResetEngine")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
