@@ -93,6 +93,10 @@ struct wk_submission {
     uint64_t start, end;                 /* the range to run: offsets in the buffer */
     uint32_t flags;                      /* WK_EXEC_* */
     uint32_t tag;                        /* the register model's own (a fence id, a ring slot) */
+    uint64_t reserved;                   /* 0, never read: room for the `root` member one kit
+                                            version had here, so that a binding built against it
+                                            writes inside the struct (wk_registers_ops.root is
+                                            where the root comes from) */
 };
 
 /*

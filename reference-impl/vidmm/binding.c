@@ -287,6 +287,12 @@ wk_status binding_exec(struct wk_vidmm *vm, uint64_t buffer_addr, uint64_t start
     return binding_exec_va(vm, NULL, buffer_addr, start, end, flags, fence, fault);
 }
 
+/* A binding built against an older binding.h writes a whole wk_submission
+ * of its time: the struct never shrinks (one version had a 40-byte one with
+ * a root member; outsider 14's binding of then overran the kit's smaller
+ * struct, which only AddressSanitizer saw). */
+_Static_assert(sizeof(struct wk_submission) == 40, "struct wk_submission keeps its size: append, never remove");
+
 int binding_next(struct wk_vidmm *vm, struct wk_submission *s)
 {
     int got = 0;
