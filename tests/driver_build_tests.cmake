@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "91 of 91 cases in [0-9.]+ s: 65 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*645 of 645 cases in [0-9.]+ s: 581 pass, 64 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*646 of 646 cases in [0-9.]+ s: 581 pass, 65 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -335,7 +335,7 @@ wk_cli_expect(conform.gpummu_root_kept 1
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
 # every case whose buffer page-faults fails on it, the others pass.
 wk_cli_expect(conform.gpummu_pf_as_fault 1
-              "6 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*9 of 9 cases in [0-9.]+ s: 6 fail, 3 skip"
+              "6 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*10 of 10 cases in [0-9.]+ s: 1 pass, 6 fail, 3 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_pf_as_fault>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):

@@ -982,6 +982,25 @@ wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, co
     return va_access(vm, space, va, (void *)(uintptr_t)buf, len, 1, fault); /* store reads it only */
 }
 
+/* What the user-mode driver writes with the CPU where the allocations are
+ * mapped at [va, va + len): into the allocations, by the kit's own record,
+ * whatever the GPU's protection (a command buffer mapped read-only for the
+ * GPU is one the CPU still writes: outsider 13) and wherever the driver's
+ * entries point (a wrong entry is found by the GPU's reading, not hidden by
+ * a write through it). */
+wk_status wk_vidmm_va_put(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len)
+{
+    wk_status st = wk_vidmm_va_covered(vm, space, va, len, 0);
+    const uint8_t *b = buf;
+    for (uint64_t at = va; st == WK_OK && at < va + len;) {
+        const struct va_mapping *m = mapping_at(vm, space, at);
+        uint64_t end = m->va + m->bytes < va + len ? m->va + m->bytes : va + len;
+        st = wk_vidmm_write(vm, m->allocation, m->offset + (at - m->va), b + (at - va), end - at);
+        at = end;
+    }
+    return st;
+}
+
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out)
 {
     struct va_space *s = space_get(vm, space);

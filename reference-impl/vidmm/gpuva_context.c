@@ -251,7 +251,7 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
     /* Nothing ran (a fence the driver reported before the GPU could run its
      * buffer: SUBMIT-FENCE-001 says so), a fault (said), or the kit chose
      * the space itself (a binding without registers): nothing to judge. */
-    if (vm->buffers_run == runs_before || now.faults != before->faults ||
+    if (vm->buffers_run == runs_before || now.faults != before->faults || now.device_errors != before->device_errors ||
         (binding_executes(vm) && !binding_has_registers(vm)))
         return WK_OK;
     if (va_now.walks + va_now.tlb_hits != va_before->walks + va_before->tlb_hits)
@@ -272,7 +272,7 @@ static wk_status fault_missed(struct wk_vidmm *vm, uint32_t space, const struct 
 {
     struct wk_gpu_counters now;
     wk_gpu_get_counters(vm->gpu, &now);
-    if (vm->buffers_run == runs_before || now.faults != before->faults ||
+    if (vm->buffers_run == runs_before || now.faults != before->faults || now.device_errors != before->device_errors ||
         (binding_executes(vm) && !binding_has_registers(vm)))
         return WK_OK;
     char used[120];

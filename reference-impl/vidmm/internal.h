@@ -463,7 +463,8 @@ struct wk_vidmm {
 
     /* Fences and the software queue */
     uint32_t next_fence;
-    uint32_t render_submits;        /* render submissions handed to SubmitCommand (arm_device_error) */
+    uint32_t render_submits;        /* render and virtual submissions handed to the driver (arm_device_error) */
+    int device_error_armed;         /* cfg.device_error_at's submission came */
     uint32_t inject_seen;           /* calls cfg.inject counted so far (inject.c) */
     uint32_t injected;              /* failures played: 0 or 1 */
     uint32_t unpatched;             /* render submissions with patch locations left unpatched:

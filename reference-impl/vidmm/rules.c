@@ -132,6 +132,15 @@ wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
     return st;
 }
 
+wk_status wk_vidmm_refuse(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->last_error, sizeof(vm->last_error), fmt, ap);
+    va_end(ap);
+    return st;
+}
+
 uint32_t wk_vidmm_violations(const struct wk_vidmm *vm, struct wk_violation *out, uint32_t max,
                              uint64_t *total)
 {

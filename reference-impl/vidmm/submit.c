@@ -456,8 +456,23 @@ static void arm_device_error(struct wk_vidmm *vm, const struct submission *s)
 {
     if (s->paging || !vm->cfg.device_error_at || vm->cfg.no_model || vm->binding)
         return;
-    if (++vm->render_submits == vm->cfg.device_error_at)
+    if (++vm->render_submits == vm->cfg.device_error_at) {
         wk_gpu_device_error_next_doorbell(vm->gpu);
+        vm->device_error_armed = 1;
+    }
+}
+
+int wk_vidmm_device_error_armed(const struct wk_vidmm *vm)
+{
+    return vm->device_error_armed;
+}
+
+const char *wk_vidmm_device_error_why_not(const struct wk_vidmm *vm)
+{
+    if (vm->cfg.no_model || vm->binding)
+        return "a limit of the kit: it injects device errors on its own GPU only, not on a hardware binding's "
+               "processor or with --gpu none";
+    return "the case made fewer render and virtual submissions than that";
 }
 
 /*
@@ -542,6 +557,7 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
 wk_status submit_track(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence)
 {
     *fence = fence_next(vm);
+    arm_device_error(vm, s); /* a virtual submission counts as a render one does */
     return add_pending(vm, s, *fence, 0);
 }
 

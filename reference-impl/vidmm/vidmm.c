@@ -266,6 +266,10 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->placement_epoch++; /* handles are reused after a reset */
     vm->npending = 0;
     vm->hold = 0;
+    vm->render_submits = 0, vm->device_error_armed = 0;
+    memset(&vm->pfw, 0, sizeof(vm->pfw));
+    memset(&vm->pf_reset, 0, sizeof(vm->pf_reset));
+    vm->bind_faulted_count = 0, vm->bind_last_root = 0;
     vm->unpatched = vm->unpatched_context = 0;
     vm->irq_ignored = 0;
     paging_reset_gpu(vm);

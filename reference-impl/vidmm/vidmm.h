@@ -177,7 +177,7 @@ struct wk_vidmm_config {
                                         and the cases that call it are skipped; for a NULL
                                         Patch the start makes a device and a context to ask
                                         their caps (context_caps.c) */
-    uint32_t device_error_at;        /* N > 0: the Nth render submission fails on the GPU
+    uint32_t device_error_at;        /* N > 0: the Nth render or virtual submission fails on the GPU
                                         model as a device error of its own (not the
                                         buffer's: wk_gpu_device_error_next_doorbell), so
                                         that the driver's fault report runs; 0: none */
@@ -476,6 +476,11 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
+/* The CPU's write, as a user-mode driver writes a command buffer: len bytes
+ * into the allocations the kit mapped at [va, va + len) (its own record,
+ * read-only mappings included), not through the GPU's MMU; a range the kit
+ * did not map all of is WK_E_INVALID_ARGUMENT, as wk_vidmm_va_covered. */
+wk_status wk_vidmm_va_put(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len);
 /* Whether the kit mapped all of [va, va + bytes) in the space (writable
  * when `write`), to an allocation with pages: WK_OK, or
  * WK_E_INVALID_ARGUMENT saying the first address that is not. The kit's
@@ -693,6 +698,13 @@ wk_status wk_vidmm_start(struct wk_vidmm *vm);
  * across inputs clears it per input, so that a finding's report never
  * quotes an earlier input's error). */
 const char *wk_vidmm_last_error(const struct wk_vidmm *vm);
+/* Whether cfg.device_error_at's submission came (the error was armed on
+ * the GPU), and in words why it did not. */
+int wk_vidmm_device_error_armed(const struct wk_vidmm *vm);
+const char *wk_vidmm_device_error_why_not(const struct wk_vidmm *vm);
+/* Sets the last error to what a request the caller refuses before any
+ * DDI says (a case's step the runner finds wrong) and returns st. */
+wk_status wk_vidmm_refuse(struct wk_vidmm *vm, wk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void wk_vidmm_clear_last_error(struct wk_vidmm *vm);
 
 /* ------------------------------------------------------------------ */
