@@ -136,8 +136,11 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     case DXGK_INTERRUPT_DMA_PAGE_FAULTED: /* WDDM 2.0 (page_fault.c) */
         page_fault_reported(vm, d);
         break;
-    default:
-        break; /* preemption, vsync, monitored fences: not modelled as errors */
+    default: /* preemption, vsync, monitored fences: not modelled as errors */
+        if (d->InterruptType != DXGK_INTERRUPT_DMA_PREEMPTED && d->InterruptType != DXGK_INTERRUPT_CRTC_VSYNC &&
+            d->InterruptType != DXGK_INTERRUPT_MONITORED_FENCE_SIGNALED)
+            vm->ignored_interrupt = (uint32_t)d->InterruptType; /* named if a fence then goes unreported */
+        break;
     }
 }
 

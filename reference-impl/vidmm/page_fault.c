@@ -119,10 +119,16 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
         end_pending_below(vm, node, UINT32_MAX);
         return;
     }
+    if (node >= adapter_nodes(vm)) { /* outsider 13: "no such fence there" hid that there is no such node */
+        violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "a page fault names fence %u on node %u, but the adapter has %u node%s (NodeOrdinal counts from 0)",
+                fence, node, adapter_nodes(vm), adapter_nodes(vm) == 1 ? "" : "s");
+        return;
+    }
     if (!pending_on(vm, fence, node)) {
         violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
-                "a page fault names fence %u (FaultedFenceId) on node %u, but no such fence is pending there (last "
-                "completed %u)",
+                "a page fault names fence %u (FaultedFenceId) on node %u, but no such fence is pending there (the "
+                "adapter's last completed: %u)",
                 fence, node, vm->last_completed);
         return;
     }

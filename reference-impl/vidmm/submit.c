@@ -799,8 +799,8 @@ static const char *faulted_hint(struct wk_vidmm *vm, uint32_t fence)
 {
     int faulted = !vm->cfg.no_model && (binding_executes(vm) ? page_fault_binding_faulted(vm, fence)
                                                               : wk_gpu_submission_faulted(vm->gpu, fence));
-    return faulted ? ": its buffer faulted on the GPU, which the driver reports too (DMA_FAULTED, or "
-                     "DMA_PAGE_FAULTED for a virtual address the GPU could not use), and the GPU ran all else"
+    return faulted ? ": its buffer faulted on the GPU, and a fault is reported too (DMA_FAULTED; "
+                     "DMA_PAGE_FAULTED for a virtual address)"
                    : " complete, and the GPU is idle: it ran all it was given (a submission that never reached "
                      "it, no doorbell rung, counts too)";
 }
@@ -823,8 +823,12 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
             continue;
         }
         const char *why = faulted_hint(vm, p->fence);
+        char other[200] = "";
+        if (vm->ignored_interrupt) /* outsider 13: a type-12 report vanished without a word */
+            snprintf(other, sizeof(other), "; an interrupt of type %u came, which names no DMA buffer's fence here",
+                     vm->ignored_interrupt);
         violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
-                "fence %u was submitted and was never reported%s", p->fence, why);
+                "fence %u was submitted and was never reported%s%s", p->fence, why, other);
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
         vm->npending--;
     }
