@@ -249,8 +249,11 @@ void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap
     }
     if (b->encoder)
         describe_encoder(b->encoder, buf, cap, &at);
-    if (b->registers)
-        append(buf, cap, &at, ", registers");
+    if (b->registers) {
+        const struct wk_registers_ops *r = b->registers;
+        int roots = r->size >= offsetof(struct wk_registers_ops, root) + sizeof(r->root) && r->root;
+        append(buf, cap, &at, ", registers%s", roots ? " (the root of each submission)" : "");
+    }
     for (uint32_t i = 0; i < b->bar_count; i++)
         append(buf, cap, &at, ", BAR%u %s 0x%llx bytes at 0x%llx", i,
                b->bars[i].kind == WK_BAR_REGISTERS ? "registers" : "CPU view of a segment",
