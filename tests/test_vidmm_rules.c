@@ -1674,20 +1674,33 @@ static void sc_gpu_va(struct run *r)
 /* A virtual context of a device of the space's process runs a FILL written
  * at a mapped virtual address (SubmitCommandVirtual), the root moves, and
  * it runs another: under the root SetRootPageTable last named, no fault. */
-static void sc_gpu_va_submit(struct run *r)
+/* A started adapter, an address space, a device of its process, a virtual
+ * context (arm() just before it when arm_first: its DXGK_CONTEXTINFO is then
+ * part of what a rewrite may change) and a paged-in allocation. */
+static wk_status virtual_context_up(struct run *r, uint32_t *space, int arm_first)
 {
     WK_ALLOCATION_REQUEST req;
     default_request(&req);
-    DO(wk_vidmm_start(r->vm));
-    uint32_t space;
-    DO(wk_vidmm_va_create_space(r->vm, &space));
-    DO(wk_vidmm_create_device_in(r->vm, 0, space, &r->device));
     DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
     f.VirtualAddressing = 1;
-    arm(); /* from the context on: its DXGK_CONTEXTINFO is part of what a rewrite may change */
-    DO(wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context));
-    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
-    DO(wk_vidmm_page_in(r->vm, r->alloc));
+    wk_status st = wk_vidmm_start(r->vm);
+    if (st == WK_OK)
+        st = wk_vidmm_va_create_space(r->vm, space);
+    if (st == WK_OK)
+        st = wk_vidmm_create_device_in(r->vm, 0, *space, &r->device);
+    if (st == WK_OK && arm_first)
+        arm();
+    if (st == WK_OK)
+        st = wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context);
+    if (st == WK_OK)
+        st = wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc);
+    return st == WK_OK ? wk_vidmm_page_in(r->vm, r->alloc) : st;
+}
+
+static void sc_gpu_va_submit(struct run *r)
+{
+    uint32_t space;
+    DO(virtual_context_up(r, &space, 1));
     DO(wk_vidmm_va_map(r->vm, space, 0x40000000ull, r->alloc, 0, 0x2000, 0));
     uint8_t cmd[64];
     struct wk_gpu_writer w;
@@ -1707,17 +1720,8 @@ static void sc_gpu_va_submit(struct run *r)
  * in error afterwards (a second submission is refused). */
 static void sc_gpu_va_page_fault(struct run *r)
 {
-    WK_ALLOCATION_REQUEST req;
-    default_request(&req);
-    DO(wk_vidmm_start(r->vm));
     uint32_t space;
-    DO(wk_vidmm_va_create_space(r->vm, &space));
-    DO(wk_vidmm_create_device_in(r->vm, 0, space, &r->device));
-    DXGK_CREATECONTEXTFLAGS f = { .Value = 0 };
-    f.VirtualAddressing = 1;
-    DO(wk_vidmm_create_context(r->vm, r->device, f.Value, &r->context));
-    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
-    DO(wk_vidmm_page_in(r->vm, r->alloc));
+    DO(virtual_context_up(r, &space, 0));
     DO(wk_vidmm_va_map(r->vm, space, 0x50000000ull, r->alloc, 0, 0x1000, 0));
     uint8_t cmd[64];
     struct wk_gpu_writer w;

@@ -123,20 +123,29 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
     return WK_E_CONTRACT;
 }
 
+static wk_status set_last_error(struct wk_vidmm *vm, wk_status st, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static wk_status set_last_error(struct wk_vidmm *vm, wk_status st, const char *fmt, va_list ap)
+{
+    vsnprintf(vm->last_error, sizeof(vm->last_error), fmt, ap);
+    return st;
+}
+
 wk_status fail(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(vm->last_error, sizeof(vm->last_error), fmt, ap);
+    st = set_last_error(vm, st, fmt, ap);
     va_end(ap);
     return st;
 }
 
+/* The same, for a caller outside the adapter (the conformance runner). */
 wk_status wk_vidmm_refuse(struct wk_vidmm *vm, wk_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(vm->last_error, sizeof(vm->last_error), fmt, ap);
+    st = set_last_error(vm, st, fmt, ap);
     va_end(ap);
     return st;
 }
