@@ -124,6 +124,7 @@ enum mutation {
     MUT_DMA_STALE,            /* keeps Render's pDmaBuffer and writes through it after DestroyContext */
     MUT_NOTIFY_DPC_IN_ISR,    /* the interrupt routine calls DxgkCbNotifyDpc itself */
     MUT_COMPLETE_IN_SUBMIT,   /* SubmitCommand reports its own fence complete before returning */
+    MUT_NOTIFY_IN_DPC,        /* the DPC routine calls DxgkCbNotifyInterrupt (a vsync) */
 };
 
 #define MAX_TRACKED 32u
@@ -738,6 +739,13 @@ static BOOLEAN m_interrupt(const PVOID ctx, ULONG message)
 static VOID m_dpc(const PVOID ctx)
 {
     M.dpc_irql = KeGetCurrentIrql();
+    if (M.armed && M.mode == MUT_NOTIFY_IN_DPC) {
+        M.fired++;
+        DXGKARGCB_NOTIFY_INTERRUPT_DATA d;
+        memset(&d, 0, sizeof(d));
+        d.InterruptType = DXGK_INTERRUPT_CRTC_VSYNC;
+        M.kit.DxgkCbNotifyInterrupt(M.kit.DeviceHandle, &d);
+    }
     M.ref.DxgkDdiDpcRoutine(ctx);
 }
 
@@ -1977,6 +1985,7 @@ static const struct rule_case cases[] = {
     MUT("MEM-LEAK-001", sc_render_then_stop, MUT_MEM_LEAK),
     MUT("MEM-STALE-001", sc_render_destroy_context, MUT_DMA_STALE),
     MUT("INTR-DPC-001", sc_render, MUT_NOTIFY_DPC_IN_ISR),
+    MUT("INTR-IRQL-001", sc_render, MUT_NOTIFY_IN_DPC),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -111,6 +111,21 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
             vm->last_completed);
 }
 
+/* INTR-IRQL-001: at the device's IRQL, that is in the interrupt routine or
+ * in a routine DxgkCbSynchronizeExecution runs (two outsiders reported
+ * from their DPC routine and broke no rule). Outside any DDI of the
+ * adapter's (a driver's own thread) it is not judged: the kit cannot tell
+ * at which IRQL that runs. */
+static void notify_irql_check(struct wk_vidmm *vm)
+{
+    enum wk_ddi in = call_current_vm() == vm ? call_current_ddi() : WK_DDI_NONE;
+    if (in == WK_DDI_NONE || in == WK_DDI_INTERRUPT_ROUTINE || vm->sync_depth > 0)
+        return;
+    violate(vm, R_INTR_NOTIFY_IRQL, WK_DDI_CB_NOTIFY_INTERRUPT,
+            "DxgkCbNotifyInterrupt called from %s, below the device's IRQL: it is called from the interrupt "
+            "routine, or from a routine run by DxgkCbSynchronizeExecution", wk_ddi_name(in));
+}
+
 static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
@@ -118,6 +133,7 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     if (!vm || !d)
         return;
     vm->stats.ddi_calls[WK_DDI_CB_NOTIFY_INTERRUPT]++;
+    notify_irql_check(vm);
     DXGKARGCB_NOTIFY_INTERRUPT_DATA copy = *d; /* the answer as the rewriter may see it */
     NTSTATUS ignored = STATUS_SUCCESS;
     ddi_rewrite(vm, WK_DDI_CB_NOTIFY_INTERRUPT, &copy, &ignored);

@@ -71,9 +71,12 @@ static NTSTATUS cb_synchronize_execution(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUT
                                          PVOID Context, ULONG MessageNumber, PBOOLEAN ReturnValue)
 {
     (void)MessageNumber;
-    if (!callbacks_vm(DeviceHandle) || !SynchronizeRoutine)
+    struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
+    if (!vm || !SynchronizeRoutine)
         return STATUS_INVALID_PARAMETER;
+    vm->sync_depth++; /* the routine runs at the device's IRQL (INTR-IRQL-001) */
     BOOLEAN r = SynchronizeRoutine(Context);
+    vm->sync_depth--;
     if (ReturnValue)
         *ReturnValue = r;
     return STATUS_SUCCESS;

@@ -478,6 +478,7 @@ struct wk_vidmm {
     uint32_t bind_faulted[16];              /* fences of the last submissions a binding's processor
                                                faulted on (a ring; page_fault.c) */
     uint32_t bind_faulted_count;
+    uint32_t sync_depth;                    /* routines DxgkCbSynchronizeExecution is running */
     uint32_t ignored_interrupt;             /* the last DxgkCbNotifyInterrupt type the kit takes no
                                                fence from (12: a hardware queue's page fault) */
     uint32_t submitting_fence;              /* the fence a SubmitCommand(Virtual) call in progress hands the

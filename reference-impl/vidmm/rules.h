@@ -415,6 +415,10 @@
       "a DMA_PAGE_FAULTED report with DXGK_PAGE_FAULT_FENCE_INVALID (the faulting packet unknown) also sets one of the flags after it that asks for the recovery (ADAPTER_RESET_REQUIRED, ENGINE_RESET_REQUIRED or FATAL_HARDWARE_ERROR): the reset the kernel must then do", \
       "docs/wddm-gpummu-facts.md 5.5 F4, 5.6 R9 (DXGK_PAGE_FAULT_FLAGS: with FENCE_INVALID the OS will have to perform a GPU reset action, and one of the subsequent bits will have to be set)", \
       "reference-impl/vidmm/page_fault.c")                                                         \
+    X(R_INTR_NOTIFY_IRQL, "INTR-IRQL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                             \
+      "DxgkCbNotifyInterrupt is called at the device's IRQL: from DxgkDdiInterruptRoutine, or from a routine DxgkCbSynchronizeExecution runs, never from the DPC routine or a DDI at PASSIVE_LEVEL", \
+      "WDK d3dkmddi.h DXGKCB_NOTIFY_INTERRUPT: _IRQL_requires_(HIGH_LEVEL), \"HIGH_LEVEL is best approximation of DIRQL\" (docs/wddm-gpummu-facts.md 5.5 F5); the DXGKCB_NOTIFY_INTERRUPT page: called from the driver's interrupt routine, which runs at the device's IRQL; DxgkCbSynchronizeExecution runs its routine synchronized with the interrupt, at that IRQL", \
+      "reference-impl/vidmm/callbacks.c")                                                          \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \
