@@ -74,8 +74,13 @@ static NTSTATUS cb_synchronize_execution(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUT
     struct wk_vidmm *vm = callbacks_vm(DeviceHandle);
     if (!vm || !SynchronizeRoutine)
         return STATUS_INVALID_PARAMETER;
-    vm->sync_depth++; /* the routine runs at the device's IRQL (INTR-IRQL-001) */
+    /* The routine runs synchronized with the interrupt, at the device's
+     * IRQL (DxgkCbNotifyInterrupt may be called there: INTR-IRQL-001; what
+     * may not run at that IRQL is the KM-IRQL rules'). */
+    vm->sync_depth++;
+    const unsigned char irql = km_irql_enter(vm, KM_DEVICE_IRQL);
     BOOLEAN r = SynchronizeRoutine(Context);
+    km_irql_leave(vm, irql);
     vm->sync_depth--;
     if (ReturnValue)
         *ReturnValue = r;
