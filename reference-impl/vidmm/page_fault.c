@@ -21,8 +21,8 @@
  * node are treated as completed and FaultedFenceId too (the driver
  * "advances its notion of the completed fence" to it); with FENCE_INVALID
  * the node's pending work ends with the reset the kernel would do. The
- * kit calls no DxgkDdiResetEngine (not modelled: a limit, docs/verdicts.md)
- * and submits nothing more to the faulted context.
+ * kit submits nothing more to the faulted context, and resets the engine
+ * (page_fault_reset_engine, below).
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,19 +55,19 @@ static int pending_on(const struct wk_vidmm *vm, uint32_t fence, uint32_t node)
     return 0;
 }
 
-/* Ends the node's pending submissions with fence ids below `below` (all of
- * them for UINT32_MAX) without a completion report: what the kernel does
- * with them after a page fault. */
-static void end_pending_below(struct wk_vidmm *vm, uint32_t node, uint32_t below)
+/* Ends the node's pending submissions submitted before fence `before` (all
+ * of them when `all`) without a completion report: what the kernel does
+ * with them after a page fault. Fence ids wrap (fence_after). */
+static void end_pending_before(struct wk_vidmm *vm, uint32_t node, uint32_t before, int all)
 {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < vm->npending; i++) {
         const struct pending *p = &vm->pending[i];
-        if (!p->held && p->node == node && p->fence < below) {
+        if (!p->held && p->node == node && (all || fence_after(before, p->fence))) {
             if (vm->pfw.fence && p->fence == vm->pfw.fence && !vm->pfw.how)
                 vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
             vm->stats.fences_completed++;
-            if (p->fence > vm->last_completed)
+            if (fence_after(p->fence, vm->last_completed))
                 vm->last_completed = p->fence;
             continue;
         }
@@ -116,7 +116,7 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
                     "reset the GPU",
                     (unsigned)flags);
         vm->pf_reset.pending = 1, vm->pf_reset.node = node, vm->pf_reset.engine = engine;
-        end_pending_below(vm, node, UINT32_MAX);
+        end_pending_before(vm, node, 0, 1);
         return;
     }
     if (node >= adapter_nodes(vm)) { /* outsider 13: "no such fence there" hid that there is no such node */
@@ -140,7 +140,7 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
         violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
                 "a page fault names fence %u (FaultedFenceId), whose buffer ran on the GPU without a fault", fence);
     vm->pf_reset.pending = 1, vm->pf_reset.node = node, vm->pf_reset.engine = engine;
-    end_pending_below(vm, node, fence);
+    end_pending_before(vm, node, fence, 0);
     if (vm->pfw.fence == fence && !vm->pfw.how)
         vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
     fence_complete(vm, fence, node, engine);
