@@ -916,6 +916,13 @@ REWRITER(rw_caps_cancel)
     DXGK_DRIVERCAPS *c = rw_caps(w);
     CHANGE(c, c->SchedulingCaps.MultiEngineAware = 0);
 }
+/* Per-engine reset claimed by a driver (the physical reference) that has
+ * none of its DDIs. */
+REWRITER(rw_caps_tdr)
+{
+    DXGK_DRIVERCAPS *c = rw_caps(w);
+    CHANGE(c, c->SupportPerEngineTDR = TRUE);
+}
 REWRITER(rw_caps_nodmapatch)
 {
     DXGK_DRIVERCAPS *c = rw_caps(w);
@@ -1907,6 +1914,7 @@ static const struct rule_case cases[] = {
     { "PAGEFAULT-NOTIFY-001", sc_gpu_va_page_fault, rw_page_fault_as_dma_faulted, MUT_NONE, CASE_GPUMMU },
     { "PAGEFAULT-FENCE-001", sc_gpu_va_page_fault, rw_page_fault_other_fence, MUT_NONE, CASE_GPUMMU },
     { "PAGEFAULT-FLAGS-001", sc_gpu_va_page_fault, rw_page_fault_no_reset, MUT_NONE, CASE_GPUMMU },
+    RW("CAPS-TDR-001", sc_start, rw_caps_tdr),
     /* Paging */
     RW("PAGING-STATUS-001", sc_page_in, rw_paging_status),
     RW("PAGING-ADVANCE-001", sc_page_in, rw_paging_advance),

@@ -605,9 +605,10 @@ typedef KIRQL *PKIRQL;
  * raised by KeRaiseIrql, KeAcquireSpinLock (to DISPATCH_LEVEL) and
  * ExAcquireFastMutex (to APC_LEVEL), and lowered by their counterparts to the
  * value they return. The *AtDpcLevel spin-lock variants leave it alone. The
- * kit does not raise it around DDI calls, so a DDI that Windows calls at
- * raised IRQL (the interrupt and DPC routines) starts at PASSIVE_LEVEL here.
- * Interrupts are not masked: the value only answers KeGetCurrentIrql and
+ * kit sets it around its DDI calls to the IRQL Windows calls them at
+ * (docs/verdicts.md): SubmitCommand and the DPC routine at DISPATCH_LEVEL,
+ * the interrupt routine and DxgkCbSynchronizeExecution's routine at the
+ * device's IRQL (5 here), the rest at PASSIVE_LEVEL. Interrupts are not masked: the value only answers KeGetCurrentIrql and
  * drives the checks (no waits and no paged pool above APC_LEVEL, nothing
  * above DISPATCH_LEVEL), which catch the IRQL bugs Windows bug-checks for.
  *

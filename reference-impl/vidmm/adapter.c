@@ -295,6 +295,12 @@ static wk_status check_caps(struct wk_vidmm *vm)
     if (s.Reserved)
         st = violate(vm, R_CAPS_RESERVED, WK_DDI_QUERY_ADAPTER_INFO,
                      "SchedulingCaps reserved bits 0x%x, expected 0", s.Value & 0xFFFFF800u);
+    if (vm->caps.SupportPerEngineTDR &&
+        (!vm->ddi.DxgkDdiResetEngine || !vm->ddi.DxgkDdiQueryEngineStatus || !vm->ddi.DxgkDdiQueryDependentEngineGroup))
+        st = violate(vm, R_CAPS_TDR, WK_DDI_QUERY_ADAPTER_INFO,
+                     "SupportPerEngineTDR=1 with%s%s%s left NULL", vm->ddi.DxgkDdiResetEngine ? "" : " DxgkDdiResetEngine",
+                     vm->ddi.DxgkDdiQueryEngineStatus ? "" : " DxgkDdiQueryEngineStatus",
+                     vm->ddi.DxgkDdiQueryDependentEngineGroup ? "" : " DxgkDdiQueryDependentEngineGroup");
     return st;
 }
 

@@ -122,8 +122,9 @@ static void notify_irql_check(struct wk_vidmm *vm)
     if (in == WK_DDI_NONE || in == WK_DDI_INTERRUPT_ROUTINE || vm->sync_depth > 0)
         return;
     violate(vm, R_INTR_NOTIFY_IRQL, WK_DDI_CB_NOTIFY_INTERRUPT,
-            "DxgkCbNotifyInterrupt called from %s, below the device's IRQL: it is called from the interrupt "
-            "routine, or from a routine run by DxgkCbSynchronizeExecution", wk_ddi_name(in));
+            "DxgkCbNotifyInterrupt called from %s, outside the interrupt routine and any routine "
+            "DxgkCbSynchronizeExecution runs: it is called at the device's IRQL, synchronized with the interrupt",
+            wk_ddi_name(in));
 }
 
 static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)

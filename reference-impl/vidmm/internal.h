@@ -493,6 +493,8 @@ struct wk_vidmm {
         int pending;                        /* a page fault was reported: reset after the wait */
         uint32_t node, engine;
         int missing;                        /* one the kit could not do: the engine may stay stopped */
+        int done;                           /* a reset the driver did */
+        char why[120];                      /* why missing */
     } pf_reset;
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;

@@ -231,6 +231,10 @@ wk_status page_fault_reset_engine(struct wk_vidmm *vm)
     vm->pf_reset.pending = 0;
     if (!vm->caps.SupportPerEngineTDR || !vm->ddi.DxgkDdiResetEngine) {
         vm->pf_reset.missing = 1;
+        snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "%s",
+                 !vm->caps.SupportPerEngineTDR ? "the driver has no per-engine reset (SupportPerEngineTDR)"
+                                               : "the driver sets SupportPerEngineTDR with no DxgkDdiResetEngine "
+                                                 "(CAPS-TDR-001)");
         return WK_OK;
     }
     DXGKARG_RESETENGINE args;
@@ -246,7 +250,12 @@ wk_status page_fault_reset_engine(struct wk_vidmm *vm)
     wk_status guard = garg_out(vm, &g, WK_DDI_RESET_ENGINE, crashed);
     if (crashed != WK_OK || guard != WK_OK)
         return crashed != WK_OK ? crashed : guard;
-    if (status != STATUS_SUCCESS) /* "Otherwise, this function returns one of the error codes" */
+    if (status != STATUS_SUCCESS) { /* "Otherwise, this function returns one of the error codes" */
         vm->pf_reset.missing = 1;
+        snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "DxgkDdiResetEngine failed (0x%08x)",
+                 (unsigned)status);
+    } else {
+        vm->pf_reset.done = 1;
+    }
     return WK_OK;
 }

@@ -419,6 +419,10 @@
       "DxgkCbNotifyInterrupt is called at the device's IRQL: from DxgkDdiInterruptRoutine, or from a routine DxgkCbSynchronizeExecution runs, never from the DPC routine or a DDI at PASSIVE_LEVEL", \
       "WDK d3dkmddi.h DXGKCB_NOTIFY_INTERRUPT: _IRQL_requires_(HIGH_LEVEL), \"HIGH_LEVEL is best approximation of DIRQL\" (docs/wddm-gpummu-facts.md 5.5 F5); the DXGKCB_NOTIFY_INTERRUPT page: called from the driver's interrupt routine, which runs at the device's IRQL; DxgkCbSynchronizeExecution runs its routine synchronized with the interrupt, at that IRQL", \
       "reference-impl/vidmm/callbacks.c")                                                          \
+    X(R_CAPS_TDR, "CAPS-TDR-001", WK_DDI_QUERY_ADAPTER_INFO,                                      \
+      "SupportPerEngineTDR requires DxgkDdiResetEngine, DxgkDdiQueryEngineStatus and DxgkDdiQueryDependentEngineGroup", \
+      "TDR changes in Windows 8: \"A KMD indicates support for these functions by setting the DXGK_DRIVERCAPS.SupportPerEngineTDR member, in which case it must implement all of the listed functions\" (DxgkDdiQueryDependentEngineGroup, DxgkDdiQueryEngineStatus, DxgkDdiResetEngine)", \
+      "reference-impl/vidmm/adapter.c")                                                            \
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \

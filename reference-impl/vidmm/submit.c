@@ -813,9 +813,9 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
      * stopped: what it never ran is not the driver's. */
     if (vm->pf_reset.missing)
         return fail(vm, WK_E_NOT_SUPPORTED,
-                    "a limit of the kit: a fence was not reported after a page fault, and the kernel would have reset "
-                    "the GPU (DxgkDdiResetEngine with SupportPerEngineTDR, else an adapter-wide TDR), which the kit "
-                    "could not do here");
+                    "a limit of the kit: a fence was not reported after a page fault whose engine the kit could not "
+                    "reset (%s); the kernel would then reset the adapter (TDR), which the kit does not do",
+                    vm->pf_reset.why);
     for (uint32_t i = 0; i < vm->npending;) {
         struct pending *p = &vm->pending[i];
         if (p->held || (fence && fence_after(p->fence, fence))) {
@@ -827,6 +827,9 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
         if (vm->ignored_interrupt) /* outsider 13: a type-12 report vanished without a word */
             snprintf(other, sizeof(other), "; an interrupt of type %u came, which names no DMA buffer's fence here",
                      vm->ignored_interrupt);
+        else if (vm->pf_reset.done) /* outsider 15: "the GPU is idle" of an engine its reset left stopped */
+            snprintf(other, sizeof(other), "; a page fault's engine was reset (DxgkDdiResetEngine) before: an engine "
+                     "that stops at a fault runs again only once the reset restarts it");
         violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
                 "fence %u was submitted and was never reported%s%s", p->fence, why, other);
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
