@@ -54,6 +54,11 @@ const char *wk_gpu_operand_rule_message(enum wk_gpu_operand_rule r)
 /* Decided by the reason, not by fault_addr != 0: address 0 can be the one
  * that faulted (a WRITE32 to 0 on an adapter with nothing there).
  * NO_ADDRESS_SPACE's address is the root the submission asked for. */
+int wk_gpu_fault_is_translation(enum wk_gpu_fault_reason r)
+{
+    return r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
+}
+
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r)
 {
     return r == WK_GPU_FAULT_BAD_ADDRESS || r == WK_GPU_FAULT_UNMAPPED_APERTURE ||

@@ -62,6 +62,9 @@ struct submission {
     int device_error;   /* fails as a device error instead of running */
 };
 
+/* The faulted submissions the front end remembers (wk_gpu_submission_faulted). */
+#define FAULTED_TAGS 64u
+
 struct frontend {
     uint64_t ring_addr;
     uint32_t ring_length;
@@ -75,7 +78,7 @@ struct frontend {
     uint32_t fault_reason;
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
-    uint32_t faulted_tags[16]; /* tags of the last submissions that faulted (a ring) */
+    uint32_t faulted_tags[FAULTED_TAGS]; /* tags of the last submissions that faulted (a ring) */
     uint32_t faulted_count;    /* how many faulted since the reset */
     uint32_t gart_segment;
     uint32_t gart_page;

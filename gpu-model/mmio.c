@@ -129,13 +129,13 @@ static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct w
 
 static void note_faulted(struct frontend *fe, uint32_t tag)
 {
-    fe->faulted_tags[fe->faulted_count++ % 16u] = tag;
+    fe->faulted_tags[fe->faulted_count++ % FAULTED_TAGS] = tag;
 }
 
 int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag)
 {
     const struct frontend *fe = &gpu->fe;
-    uint32_t n = fe->faulted_count < 16u ? fe->faulted_count : 16u;
+    uint32_t n = fe->faulted_count < FAULTED_TAGS ? fe->faulted_count : FAULTED_TAGS;
     for (uint32_t i = 0; i < n; i++)
         if (fe->faulted_tags[i] == tag)
             return 1;

@@ -571,6 +571,11 @@ const char *wk_gpu_fault_message(enum wk_gpu_fault_reason r);
  * for (RING_ROOT); an address of 0 is an address like any other. */
 int wk_gpu_fault_has_address(enum wk_gpu_fault_reason r);
 
+/* Whether the fault is the MMU's: an address of an address space it could
+ * not use (VA_UNMAPPED, VA_READ_ONLY, BAD_PTE), what a GpuMmu driver
+ * reports as a page fault (DXGK_INTERRUPT_DMA_PAGE_FAULTED). */
+int wk_gpu_fault_is_translation(enum wk_gpu_fault_reason r);
+
 /* X(name, number, message): the operand rules a BAD_OPERAND fault can break
  * (docs/gpu-model.md, "Command encoding" and "Faults"). */
 #define WK_GPU_OPERAND_RULE_MAP(X)                                                   \
@@ -927,7 +932,7 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
 
 /* Whether a submission wk_gpu_run ran with RING_TAG `tag` faulted (or
- * failed as a device error), among the last 16 that did since the reset. */
+ * failed as a device error), among the last 64 that did since the reset. */
 int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag);
 
 /* The submission the next DOORBELL queues does not run: it finishes with

@@ -47,8 +47,7 @@ static int is_page_fault(UINT reason)
     (void)reason;
     return 0;
 #endif
-    return reason == WK_GPU_FAULT_VA_UNMAPPED || reason == WK_GPU_FAULT_VA_READ_ONLY ||
-           reason == WK_GPU_FAULT_BAD_PTE;
+    return reason < WK_GPU_FAULT_REASON_COUNT && wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason);
 }
 
 static void notify_page_faulted(struct rd_adapter *a, UINT fence, UINT reason)

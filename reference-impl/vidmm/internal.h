@@ -475,7 +475,7 @@ struct wk_vidmm {
     uint32_t npending;
     uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
     uint64_t bind_last_root;                /* the root a binding's registers ran the last one under */
-    uint32_t bind_faulted[16];              /* fences of the last submissions a binding's processor
+    uint32_t bind_faulted[64];              /* fences of the last submissions a binding's processor
                                                faulted on (a ring; page_fault.c) */
     uint32_t bind_faulted_count;
     uint32_t sync_depth;                    /* routines DxgkCbSynchronizeExecution is running */
@@ -1181,7 +1181,11 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
 void page_fault_note(struct wk_vidmm *vm, DXGK_INTERRUPT_TYPE type, UINT fence);
 void page_fault_watch(struct wk_vidmm *vm, uint32_t fence);
 void page_fault_note_binding(struct wk_vidmm *vm, uint32_t fence);
-int page_fault_binding_faulted(const struct wk_vidmm *vm, uint32_t fence);
+/* Whether the submission of `fence` faulted on whatever ran it (the kit's
+ * GPU, a binding's processor behind registers), as far as the kit knows:
+ * 1 faulted, 0 ran clean, -1 not known (nothing runs the buffers, or a
+ * binding without registers, whose fences the kit retires itself). */
+int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence);
 /* After the wait in which a page fault was reported: DxgkDdiResetEngine of
  * the faulting engine, as the kernel does (a driver with
  * SupportPerEngineTDR); WK_OK, or what the call's guard said. */

@@ -76,29 +76,27 @@ static void end_pending_before(struct wk_vidmm *vm, uint32_t node, uint32_t befo
     vm->npending = kept;
 }
 
+#define BIND_FAULTED ((uint32_t)(sizeof(((struct wk_vidmm *)0)->bind_faulted) / sizeof(uint32_t)))
+
 void page_fault_note_binding(struct wk_vidmm *vm, uint32_t fence)
 {
-    vm->bind_faulted[vm->bind_faulted_count++ % 16u] = fence;
+    vm->bind_faulted[vm->bind_faulted_count++ % BIND_FAULTED] = fence;
 }
 
-int page_fault_binding_faulted(const struct wk_vidmm *vm, uint32_t fence)
+static int binding_faulted(const struct wk_vidmm *vm, uint32_t fence)
 {
-    uint32_t n = vm->bind_faulted_count < 16u ? vm->bind_faulted_count : 16u;
+    uint32_t n = vm->bind_faulted_count < BIND_FAULTED ? vm->bind_faulted_count : BIND_FAULTED;
     for (uint32_t i = 0; i < n; i++)
         if (vm->bind_faulted[i] == fence)
             return 1;
     return 0;
 }
 
-/* Whether the submission of `fence` faulted on whatever ran it, as far as
- * the kit knows: 1 faulted, 0 ran clean, -1 not known (nothing runs the
- * buffers, or a binding without registers, whose fences the kit retires
- * itself: no report comes there). */
-static int submission_faulted(struct wk_vidmm *vm, uint32_t fence)
+int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence)
 {
     if (vm->cfg.no_model || (binding_executes(vm) && !binding_has_registers(vm)))
         return -1;
-    return binding_executes(vm) ? page_fault_binding_faulted(vm, fence) : wk_gpu_submission_faulted(vm->gpu, fence);
+    return binding_executes(vm) ? binding_faulted(vm, fence) : wk_gpu_submission_faulted(vm->gpu, fence);
 }
 
 void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
@@ -136,7 +134,7 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
      * fault": not one that ran clean (two outsiders' drivers reported page
      * faults of clean buffers and broke no rule). One reported inside the
      * call that submitted it has not run at all: SUBMIT-FENCE-001 says so. */
-    if (fence != vm->submitting_fence && submission_faulted(vm, fence) == 0)
+    if (fence != vm->submitting_fence && page_fault_submission_faulted(vm, fence) == 0)
         violate(vm, R_PAGEFAULT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
                 "a page fault names fence %u (FaultedFenceId), whose buffer ran on the GPU without a fault", fence);
     vm->pf_reset.pending = 1, vm->pf_reset.node = node, vm->pf_reset.engine = engine;
@@ -158,11 +156,6 @@ void page_fault_watch(struct wk_vidmm *vm, uint32_t fence)
     vm->pfw.fence = fence;
 }
 
-static int is_translation_fault(enum wk_gpu_fault_reason r)
-{
-    return r == WK_GPU_FAULT_VA_UNMAPPED || r == WK_GPU_FAULT_VA_READ_ONLY || r == WK_GPU_FAULT_BAD_PTE;
-}
-
 /* The first fault since `before` when it is a translation fault: 1 and *out. */
 static int translation_fault_since(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
                                    struct wk_gpu_fault *out)
@@ -173,7 +166,7 @@ static int translation_fault_since(struct wk_vidmm *vm, const struct wk_gpu_coun
         return 0;
     struct wk_gpu_fault log[WK_GPU_FAULT_LOG_SIZE];
     uint32_t n = wk_gpu_faults(vm->gpu, log, WK_GPU_FAULT_LOG_SIZE, NULL);
-    if (before->faults >= n || !is_translation_fault(log[before->faults].reason))
+    if (before->faults >= n || !wk_gpu_fault_is_translation(log[before->faults].reason))
         return 0;
     *out = log[before->faults];
     return 1;

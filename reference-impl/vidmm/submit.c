@@ -60,8 +60,8 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
      * to 0, and the message left them to guess). */
     const char *hint = "";
     if (rule != R_SUBMITV_GPU && before->faults < n && !binding_executes(vm) &&
-        (log[before->faults].reason == WK_GPU_FAULT_VA_UNMAPPED || log[before->faults].reason == WK_GPU_FAULT_VA_READ_ONLY ||
-         log[before->faults].reason == WK_GPU_FAULT_BAD_PTE || log[before->faults].reason == WK_GPU_FAULT_NO_ADDRESS_SPACE))
+        (wk_gpu_fault_is_translation(log[before->faults].reason) ||
+         log[before->faults].reason == WK_GPU_FAULT_NO_ADDRESS_SPACE))
         hint = " (a physical buffer run through an address space: a root, RING_ROOT, was still active)";
     /* ... and a virtual one the GPU ran with no root at all. */
     if (rule == R_SUBMITV_GPU && !binding_executes(vm) && wk_gpu_last_root(vm->gpu) == 0)
@@ -797,9 +797,7 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
  * reported complete" and reported it complete), or it ran clean. */
 static const char *faulted_hint(struct wk_vidmm *vm, uint32_t fence)
 {
-    int faulted = !vm->cfg.no_model && (binding_executes(vm) ? page_fault_binding_faulted(vm, fence)
-                                                              : wk_gpu_submission_faulted(vm->gpu, fence));
-    return faulted ? ": its buffer faulted on the GPU, and a fault is reported too (DMA_FAULTED; "
+    return page_fault_submission_faulted(vm, fence) == 1 ? ": its buffer faulted on the GPU, and a fault is reported too (DMA_FAULTED; "
                      "DMA_PAGE_FAULTED for a virtual address)"
                    : " complete, and the GPU is idle: it ran all it was given (a submission that never reached "
                      "it, no doorbell rung, counts too)";
