@@ -391,22 +391,26 @@ static void test_planted_entry_past_the_update(void **state)
     assert_non_null(strstr(v.message, "changed entry 2 of the table"));
 }
 
-/* A GpuMmu driver that does not do FILL (a WDDM 1.x operation: it gets
- * FILL_VIRTUAL, which the kit does not ask yet): the bytes its call wrote
- * taken back. The kit's limit, not the driver's fault: NOT_SUPPORTED with
- * the reason, and no rule broken. */
-static void fill_undone(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+/* The bytes a FILL or FILL_VIRTUAL call wrote into the paging buffer taken
+ * back (RD_PAGING_BUFFER_SIZE 0x4000): the operation left undone. */
+static void undo_fill(DXGKARG_BUILDPAGINGBUFFER *a)
 {
-    (void)user;
-    DXGKARG_BUILDPAGINGBUFFER *a = args;
-    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS || a->Operation != DXGK_OPERATION_FILL)
-        return;
-    UINT wrote = (0x4000u - a->DmaBufferWriteOffset) - a->DmaSize; /* RD_PAGING_BUFFER_SIZE */
+    UINT wrote = (0x4000u - a->DmaBufferWriteOffset) - a->DmaSize;
     a->pDmaBuffer = (uint8_t *)a->pDmaBuffer - wrote;
     a->DmaSize += wrote;
 }
 
-static void test_v1_fill_not_blamed_on_gpummu(void **state)
+static void fill_virtual_undone(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi == WK_DDI_BUILD_PAGING_BUFFER && *status == STATUS_SUCCESS && a->Operation == DXGK_OPERATION_VIRTUAL_FILL)
+        undo_fill(a);
+}
+
+/* A GpuMmu driver gets FILL_VIRTUAL in the paging process (FILL is
+ * "WDDMv1 Only"): one that leaves it undone breaks PAGING-FILL-001. */
+static void test_fill_virtual_undone_blamed(void **state)
 {
     struct vt_fixture *f = *state;
     open_gpummu(f, NULL);
@@ -414,9 +418,153 @@ static void test_v1_fill_not_blamed_on_gpummu(void **state)
     vt_request_at(&r, 0x2000, VT_SET(VT_SEG1), 0, 0);
     uint32_t a = vt_alloc(f->vm, f->device, &r);
     VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
-    wk_vidmm_set_rewriter(f->vm, fill_undone, NULL);
+    wk_vidmm_set_rewriter(f->vm, fill_virtual_undone, NULL);
+    assert_int_equal(wk_vidmm_fill(f->vm, a, 0x5555AAAAu), WK_E_CONTRACT);
+    struct wk_violation v;
+    assert_int_equal(wk_vidmm_violations(f->vm, &v, 1, NULL), 1);
+    assert_string_equal(v.rule, "PAGING-FILL-001");
+    assert_non_null(strstr(v.message, "FILL_VIRTUAL of 0x5555aaaa"));
+}
+
+/* Where the kit makes no paging process (here: a driver that asks for
+ * SourcePageTable, LegacyBehaviors.SourcePageTableVaInTransfer, which the
+ * kit cannot give), it asks FILL, and a GpuMmu driver that leaves it undone
+ * is not blamed: NOT_SUPPORTED with both reasons, no rule broken. */
+static void legacy_source_table(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    DXGKARG_QUERYADAPTERINFO *q = args;
+    DXGKARG_BUILDPAGINGBUFFER *b = args;
+    (void)user;
+    if (ddi == WK_DDI_QUERY_ADAPTER_INFO && *status == STATUS_SUCCESS && q->Type == DXGKQAITYPE_GPUMMUCAPS)
+        ((DXGK_GPUMMUCAPS *)q->pOutputData)->LegacyBehaviors.SourcePageTableVaInTransfer = 1;
+    if (ddi == WK_DDI_BUILD_PAGING_BUFFER && *status == STATUS_SUCCESS && b->Operation == DXGK_OPERATION_FILL)
+        undo_fill(b);
+}
+
+static void test_v1_fill_not_blamed_without_paging_process(void **state)
+{
+    struct vt_fixture *f = *state;
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_TEST_GPUMMU_DRIVER));
+    wk_vidmm_set_rewriter(f->vm, legacy_source_table, NULL);
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    WK_ALLOCATION_REQUEST r;
+    vt_request_at(&r, 0x2000, VT_SET(VT_SEG1), 0, 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a)); /* its zero fill undone too, over zeroes */
     assert_int_equal(wk_vidmm_fill(f->vm, a, 0x5555AAAAu), WK_E_NOT_SUPPORTED);
-    assert_non_null(strstr(wk_vidmm_last_error(f->vm), "a GpuMmu driver need not do FILL"));
+    const char *why = wk_vidmm_last_error(f->vm);
+    print_message("%s\n", why);
+    assert_non_null(strstr(why, "a GpuMmu driver need not do FILL"));
+    assert_non_null(strstr(why, "SourcePageTableVaInTransfer"));
+    assert_true(expect_no_violations(f->vm));
+}
+
+static uint32_t set_roots(struct vt_fixture *f);
+
+/* What the paging process's making and use asked of the driver. */
+struct pp_log {
+    uint32_t system_processes;      /* CreateProcess with SystemProcess */
+    uint32_t cpu_updates;           /* UPDATE_PAGE_TABLE with no paging buffer, CPU_VIRTUAL */
+    uint32_t cpu_updates_late;      /* ... after the first virtual operation */
+    uint32_t v1_ops;                /* TRANSFER or FILL */
+    uint32_t fills, transfers;
+    uint32_t transfer_offset[8];    /* AllocationOffsetInBytes of each TRANSFER_VIRTUAL */
+    uint64_t transfer_src[8], transfer_dst[8];
+    uint32_t dirs;                  /* bit per TransferDirection seen */
+};
+
+static void log_paging_process(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct pp_log *l = user;
+    (void)status;
+    if (ddi == WK_DDI_CREATE_PROCESS && ((DXGKARG_CREATEPROCESS *)args)->Flags.SystemProcess)
+        l->system_processes++;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER)
+        return;
+    const DXGKARG_BUILDPAGINGBUFFER *b = args;
+    switch (b->Operation) {
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        if (!b->pDmaBuffer && b->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL) {
+            l->cpu_updates++;
+            l->cpu_updates_late += l->fills + l->transfers != 0;
+        }
+        break;
+    case DXGK_OPERATION_TRANSFER: case DXGK_OPERATION_FILL: l->v1_ops++; break;
+    case DXGK_OPERATION_VIRTUAL_FILL: l->fills++; break;
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+        if (l->transfers < 8) {
+            l->transfer_offset[l->transfers] = (uint32_t)b->TransferVirtual.AllocationOffsetInBytes;
+            l->transfer_src[l->transfers] = b->TransferVirtual.SourceVirtualAddress;
+            l->transfer_dst[l->transfers] = b->TransferVirtual.DestinationVirtualAddress;
+        }
+        l->transfers++;
+        l->dirs |= 1u << b->TransferVirtual.TransferDirection;
+        break;
+    default: break;
+    }
+}
+
+/*
+ * The system paging process (docs/wddm-gpummu-facts.md 4.5; System paging
+ * process): made once content first moves, with CreateProcess
+ * (SystemProcess) and tables set up by the CPU (no paging buffer,
+ * CPU_VIRTUAL), its root given to the system context; then every fill and
+ * transfer of a GpuMmu driver is FILL_VIRTUAL or TRANSFER_VIRTUAL at its
+ * scratch addresses, never FILL or TRANSFER, and moves the content, in
+ * chunks of cfg.transfer_chunk at the same scratch addresses, each naming
+ * its offset in the allocation. A reset loses it with the GPU's memory;
+ * the next content made again.
+ */
+static void test_paging_process(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.transfer_chunk = 0x1000;
+    open_gpummu(f, &cfg);
+    struct pp_log l;
+    memset(&l, 0, sizeof(l));
+    wk_vidmm_set_rewriter(f->vm, log_paging_process, &l);
+    uint32_t roots = set_roots(f);
+    uint32_t a = filled(f, 0x3000, 0x3C3C3C3Cu);
+    assert_int_equal(l.system_processes, 1);
+    assert_true(l.cpu_updates >= 3); /* the root, the tables below it, the paging buffer's entries */
+    assert_int_equal(l.cpu_updates_late, 0);
+    assert_int_equal(set_roots(f), roots + 1);
+    assert_int_equal(l.fills, 2 * 3); /* the page-in's zero fill and the fill, a page each */
+    uint32_t word = 0;
+    VT_OK(f->vm, wk_vidmm_read(f->vm, a, 0x2ffc, &word, 4));
+    assert_int_equal(word, 0x3C3C3C3Cu);
+
+    VT_OK(f->vm, wk_vidmm_write(f->vm, a, 0x1000, "\x11\x22\x33\x44", 4));
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
+    assert_int_equal(l.transfers, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(l.transfer_offset[i], i * 0x1000u);
+        assert_true(l.transfer_src[i] == l.transfer_src[0] && l.transfer_dst[i] == l.transfer_dst[0]);
+        assert_true(l.transfer_src[i] != l.transfer_dst[i]);
+    }
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    VT_OK(f->vm, wk_vidmm_relocate(f->vm, a, VT_SEG2));
+    assert_int_equal(l.transfers, 9);
+    assert_int_equal(l.dirs, (1u << DXGK_MEMORY_TRANSFER_LOCAL_TO_SYSTEM) | (1u << DXGK_MEMORY_TRANSFER_SYSTEM_TO_LOCAL) |
+                                 (1u << DXGK_MEMORY_TRANSFER_LOCAL_TO_LOCAL));
+    VT_OK(f->vm, wk_vidmm_read(f->vm, a, 0x1000, &word, 4));
+    assert_int_equal(word, 0x44332211u);
+    VT_OK(f->vm, wk_vidmm_read(f->vm, a, 0x2ffc, &word, 4));
+    assert_int_equal(word, 0x3C3C3C3Cu);
+    assert_int_equal(l.v1_ops, 0);
+    assert_int_equal(l.system_processes, 1);
+    assert_true(wk_vidmm_page_table_bytes(f->vm) > 0);
+    assert_true(expect_no_violations(f->vm));
+
+    VT_OK(f->vm, wk_vidmm_reset(f->vm));
+    assert_int_equal(wk_vidmm_page_table_bytes(f->vm), 0);
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    (void)filled(f, 0x1000, 0x77777777u);
+    assert_int_equal(l.system_processes, 2);
     assert_true(expect_no_violations(f->vm));
 }
 
@@ -471,9 +619,11 @@ static void test_devices_and_contexts_of_a_process(void **state)
     VT_OK(f->vm, wk_vidmm_create_context(f->vm, dev, virt.Value, &c3));
     assert_int_equal(set_roots(f), 2);
     uint32_t a = filled(f, 0x2000, 0xAB12AB12u);
+    uint32_t told = set_roots(f); /* and the system context, of the paging process the fill made */
+    assert_int_equal(told, 3);
     VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
     VT_OK(f->vm, wk_vidmm_va_move_root(f->vm, s));
-    assert_int_equal(set_roots(f), 4); /* c1 and c3, not c2 */
+    assert_int_equal(set_roots(f), told + 2); /* c1 and c3, not c2 */
     assert_int_equal(read32(f, s, GIB + 0x1ffc), 0xAB12AB12u);
     uint32_t none;
     assert_int_equal(wk_vidmm_create_context(f->vm, f->device, virt.Value, &none), WK_E_NOT_SUPPORTED);
@@ -634,7 +784,7 @@ static void test_notify_residency(void **state)
     assert_int_equal(l.notify[0].PhysicalAddress.SegmentId, st.segment_id);
     assert_int_equal(l.notify[0].PhysicalAddress.SegmentOffset, st.segment_offset);
     uint32_t notified = op_at(&l, 0, DXGK_OPERATION_NOTIFY_RESIDENCY);
-    assert_true(op_at(&l, 0, DXGK_OPERATION_FILL) < notified); /* after its content */
+    assert_true(op_at(&l, 0, DXGK_OPERATION_VIRTUAL_FILL) < notified); /* after its content */
 
     uint32_t mark = l.nops;
     VT_OK(f->vm, wk_vidmm_evict(f->vm, a));
@@ -642,7 +792,7 @@ static void test_notify_residency(void **state)
     assert_int_equal(l.notify[1].Resident, 0);
     assert_int_equal(l.notify[1].PhysicalAddress.SegmentId, 0);
     assert_int_equal(l.notify[1].PhysicalAddress.SegmentOffset, 0);
-    assert_true(op_at(&l, mark, DXGK_OPERATION_NOTIFY_RESIDENCY) < op_at(&l, mark, DXGK_OPERATION_TRANSFER));
+    assert_true(op_at(&l, mark, DXGK_OPERATION_NOTIFY_RESIDENCY) < op_at(&l, mark, DXGK_OPERATION_VIRTUAL_TRANSFER));
 
     VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
     assert_int_equal(l.nnotify, 3);
@@ -693,7 +843,9 @@ int main(void)
         VT_TEST(test_planted_wrong_table),
         VT_TEST(test_planted_flush_first_page_only),
         VT_TEST(test_planted_entry_past_the_update),
-        VT_TEST(test_v1_fill_not_blamed_on_gpummu),
+        VT_TEST(test_fill_virtual_undone_blamed),
+        VT_TEST(test_v1_fill_not_blamed_without_paging_process),
+        VT_TEST(test_paging_process),
         VT_TEST(test_devices_and_contexts_of_a_process),
         VT_TEST(test_context_allocation_mapped_in_its_process),
         VT_TEST(test_identity_mapped_buffer_judged_by_its_space),

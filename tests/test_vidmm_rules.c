@@ -1057,6 +1057,14 @@ static void undo_paging_write(const struct rw *w, DXGK_BUILDPAGINGBUFFER_OPERATI
     M.fired++;
 }
 REWRITER(rw_updatept_nothing) { undo_paging_write(w, DXGK_OPERATION_UPDATE_PAGE_TABLE); }
+/* The paging process's set-up (a GpuMmu driver's first FILL_VIRTUAL makes
+ * it): an UPDATE_PAGE_TABLE with no paging buffer answered as if it had
+ * one to go multipass in. */
+REWRITER(rw_cpu_update_deferred)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_UPDATE_PAGE_TABLE);
+    CHANGE(a && !a->pDmaBuffer ? a : NULL, *w->status = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER);
+}
 REWRITER(rw_flushtlb_nothing) { undo_paging_write(w, DXGK_OPERATION_FLUSH_TLB); }
 
 /* Segment query */
@@ -1909,6 +1917,7 @@ static const struct rule_case cases[] = {
     RW("GPUMMU-HW-001", sc_start, rw_gpummu_not_the_gpus),
     { "PAGING-UPDATEPT-001", sc_gpu_va, rw_updatept_nothing, MUT_NONE, CASE_GPUMMU },
     { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
+    { "PAGING-CPUUPDATE-001", sc_page_in, rw_cpu_update_deferred, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_status, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-GPU-001", sc_gpu_va_submit, NULL, MUT_NONE, CASE_GPUMMU | CASE_ROOT_KEPT },
     { "PAGEFAULT-NOTIFY-001", sc_gpu_va_page_fault, rw_page_fault_as_dma_faulted, MUT_NONE, CASE_GPUMMU },

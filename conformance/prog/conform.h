@@ -27,6 +27,7 @@ struct wk_mutation {
 
 struct wk_mutation_state {
     const struct wk_mutation *mutation;
+    const struct wk_vidmm *vm;  /* the adapter armed (wk_mutation_arm), or NULL */
     uint32_t call;            /* the matching call to corrupt, 1-based; 0: all */
     int64_t param;
     uint32_t seen;            /* matching calls so far */

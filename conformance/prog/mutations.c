@@ -1063,6 +1063,11 @@ void wk_mutation_rewrite(void *user, enum wk_ddi ddi, void *args, NTSTATUS *stat
 {
     struct wk_mutation_state *s = user;
     const struct mutation_row *r = row_of(s->mutation);
+    /* The kit's own paging work for a GpuMmu driver's paging process (its
+     * set-up, its scratch area's tables) is no call a case counts: a case's
+     * Nth UPDATE_PAGE_TABLE is the Nth its steps asked. */
+    if (s->vm && wk_vidmm_kit_paging_work(s->vm))
+        return;
     if (r->any) {
         s->seen++;
         if (s->call == 0 || s->seen == s->call) {
@@ -1090,6 +1095,7 @@ void wk_mutation_arm(struct wk_vidmm *vm, struct wk_mutation_state *s, const str
 {
     memset(s, 0, sizeof(*s));
     s->mutation = m;
+    s->vm = vm;
     s->call = call;
     s->param = param;
     wk_vidmm_set_rewriter(vm, wk_mutation_rewrite, s);

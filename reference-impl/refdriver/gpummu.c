@@ -98,6 +98,12 @@ static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETRO
 #endif
     c->root = args->Address;
     c->root_entries = args->NumEntries;
+    if (c->flags.SystemContext) { /* the paging process's: its paging buffers run there */
+        struct rd_adapter *a = c->device->adapter;
+        KIRQL irql = rd_lock_acquire(&a->lock);
+        a->paging_root = args->Address;
+        rd_lock_release(&a->lock, irql);
+    }
 }
 
 static BOOLEAN segment_address(const struct rd_adapter *a, UINT segment_id, UINT64 offset, UINT64 *gpu);
@@ -166,6 +172,22 @@ NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
         return STATUS_NO_MEMORY;
     }
     return STATUS_SUCCESS;
+}
+
+UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
+{
+    UINT64 root = 0;
+#ifdef RD_PLANTED_PAGING_PHYSICAL /* the planted bug of wk_test_gpummu_paging_physical (CMakeLists.txt) */
+    kind = RD_DMA_PAGING;
+#endif
+    if (kind != RD_DMA_PAGING_VIRTUAL)
+        return 0;
+    KIRQL irql = rd_lock_acquire(&a->lock);
+    D3DGPU_PHYSICAL_ADDRESS at = a->paging_root;
+    rd_lock_release(&a->lock, irql);
+    if (!segment_address(a, at.SegmentId, at.SegmentOffset, &root))
+        RD_TRACE("refdriver: SubmitCommand: the paging process's operations, and no root for them\n");
+    return root;
 }
 
 void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
@@ -438,10 +460,38 @@ static NTSTATUS op_flush_tlb(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFF
                                                                f->EndVirtualAddress)));
 }
 
+/* docs/wddm-gpummu-facts.md 4.5: the addresses are the paging process's,
+ * where the kernel mapped the allocation's bytes for this operation; they
+ * point at the bytes already (AllocationOffsetInBytes says where in the
+ * allocation those are, "not to be added"). The buffer runs under the
+ * paging process's root (submit.c). */
+static NTSTATUS op_transfer_virtual(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL *t = &args->TransferVirtual;
+    UINT64 src = t->SourceVirtualAddress, dst = t->DestinationVirtualAddress;
+#ifdef RD_PLANTED_OFFSET_ADDED /* the planted bug of wk_test_gpummu_offset_added (CMakeLists.txt) */
+    src += t->AllocationOffsetInBytes;
+    dst += t->AllocationOffsetInBytes;
+#endif
+    return rd_copy_range(args, w, src, dst, t->TransferSizeInBytes);
+}
+
+static NTSTATUS op_fill_virtual(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_FILLVIRTUAL *f = &args->FillVirtual;
+    UINT64 dst = f->DestinationVirtualAddress;
+#ifdef RD_PLANTED_OFFSET_ADDED
+    dst += f->AllocationOffsetInBytes;
+#endif
+    return rd_fill_range(args, w, dst, f->FillSizeInBytes, f->FillPattern);
+}
+
 BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
                             NTSTATUS *st)
 {
     switch (args->Operation) {
+    case DXGK_OPERATION_VIRTUAL_TRANSFER: *st = op_transfer_virtual(args, w); return TRUE;
+    case DXGK_OPERATION_VIRTUAL_FILL: *st = op_fill_virtual(args, w); return TRUE;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE: *st = op_update_page_table(a, args, w); return TRUE;
     case DXGK_OPERATION_FLUSH_TLB: *st = op_flush_tlb(a, args, w); return TRUE;
     /* Sent only for an allocation flagged AccessedPhysically and

@@ -168,6 +168,15 @@ static NTSTATUS op_transfer(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_write
     return run_transfer(args, w, &t);
 }
 
+/* Two contiguous ranges (any nonzero side id: not an MDL), as the paging
+ * process's addresses of a TRANSFER_VIRTUAL are. */
+NTSTATUS rd_copy_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w, UINT64 src, UINT64 dst,
+                       UINT64 size)
+{
+    struct xfer t = { size, 0, 0, { 1, src, NULL }, { 1, dst, NULL }, FALSE };
+    return run_transfer(args, w, &t);
+}
+
 /* P16: as Transfer; the operation has no MdlOffset (its MDL starts at page 0)
  * and the model has no swizzling ranges to program. */
 static NTSTATUS op_special_lock_transfer(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
@@ -184,8 +193,8 @@ static NTSTATUS op_special_lock_transfer(DXGKARG_BUILDPAGINGBUFFER *args, struct
 /* ------------------------------------------------------------------ */
 
 /* FILL of [address, address + size) in chunks, resumable. */
-static NTSTATUS fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
-                           UINT64 address, UINT64 size, UINT pattern)
+NTSTATUS rd_fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w, UINT64 address, UINT64 size,
+                       UINT pattern)
 {
     UINT64 done = progress_load(args, size);
     enum rd_emit_result r = RD_EMIT_OK;
@@ -202,7 +211,7 @@ static NTSTATUS fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer
 /* P10: VidMm fills memory segments only; the address is absolute (P6). */
 static NTSTATUS op_fill(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
 {
-    return fill_range(args, w, (UINT64)args->Fill.Destination.SegmentAddress.QuadPart,
+    return rd_fill_range(args, w, (UINT64)args->Fill.Destination.SegmentAddress.QuadPart,
                       args->Fill.FillSize, args->Fill.FillPattern);
 }
 
@@ -238,7 +247,7 @@ static NTSTATUS op_init_context_resource(struct rd_adapter *a, DXGKARG_BUILDPAGI
     }
     if (args->InitContextResource.Destination.SegmentId == 0)
         return zero_mdl(args, w, args->InitContextResource.Destination.pMdl, alloc->size);
-    return fill_range(args, w,
+    return rd_fill_range(args, w,
                       (UINT64)args->InitContextResource.Destination.SegmentAddress.QuadPart,
                       alloc->size, 0);
 }
@@ -415,6 +424,13 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
 
 /* Informational bookkeeping in the paging buffer's private data (P18); the
  * pointer is left where it is, so all submissions of the buffer share it. */
+static UINT paging_kind(const DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    return args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL
+               ? RD_DMA_PAGING_VIRTUAL
+               : RD_DMA_PAGING;
+}
+
 static void note_private(DXGKARG_BUILDPAGINGBUFFER *args, UINT64 bytes)
 {
     struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
@@ -422,8 +438,19 @@ static void note_private(DXGKARG_BUILDPAGINGBUFFER *args, UINT64 bytes)
     if (!p || bytes == 0)
         return;
     p->magic = RD_MAGIC_DMA;
-    p->kind = RD_DMA_PAGING;
+    p->kind = paging_kind(args);
     p->commands++;
+}
+
+/* The model runs a submission physically or in one address space, never
+ * both: an operation of the other kind than those already in the buffer
+ * asks for a fresh one (INSUFFICIENT_DMA_BUFFER, nothing written). */
+static BOOLEAN needs_fresh_buffer(const DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
+                                                 args->DmaBufferPrivateDataSize);
+    return p && p->magic == RD_MAGIC_DMA && args->DmaBufferWriteOffset != 0 &&
+           (p->kind == RD_DMA_PAGING || p->kind == RD_DMA_PAGING_VIRTUAL) && p->kind != paging_kind(args);
 }
 
 NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
@@ -433,6 +460,8 @@ NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
     DXGKARG_BUILDPAGINGBUFFER *args = pBuildPagingBuffer;
     if (!a || !args) /* a kernel bug; nothing can be written */
         return STATUS_SUCCESS;
+    if (args->pDmaBuffer && needs_fresh_buffer(args))
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
     struct wk_gpu_writer w;
     wk_gpu_writer_init(&w, args->pDmaBuffer, args->pDmaBuffer ? args->DmaSize : 0);
     NTSTATUS st = dispatch(a, args, &w);

@@ -128,6 +128,9 @@ struct rd_adapter {
     UINT aperture_set;        /* bit (id - 1) per aperture segment */
     UINT64 aperture_bytes;
     UINT64 sysmem_end;        /* first GPU address past system memory */
+    /* The GpuMmu build: the paging process's root, which SetRootPageTable
+     * gave the system context (paging submissions name no context, P25). */
+    D3DGPU_PHYSICAL_ADDRESS paging_root;
     /* Whether the kernel learnt the banks: QUERYSEGMENT3 reports them,
      * QUERYSEGMENT4 cannot (facts 5.6 B7); bank hints follow the last one. */
     BOOLEAN banks_reported;
@@ -192,7 +195,10 @@ struct rd_context {
 /* Bookkeeping per DMA buffer, in pDmaBufferPrivateData (facts 5.7 X4: zeroed
  * at creation, never read by VidMm). Informational only: no DDI derives its
  * output from it, so a lost or fresh private area changes nothing. */
-enum rd_dma_kind { RD_DMA_NONE = 0, RD_DMA_PAGING = 1, RD_DMA_RENDER = 2, RD_DMA_CANCELLED = 3 };
+/* RD_DMA_PAGING_VIRTUAL: a paging buffer of operations at the paging
+ * process's addresses (the GpuMmu build's TRANSFER_VIRTUAL, FILL_VIRTUAL),
+ * which runs under the system context's root (submit.c). */
+enum rd_dma_kind { RD_DMA_NONE = 0, RD_DMA_PAGING = 1, RD_DMA_RENDER = 2, RD_DMA_CANCELLED = 3, RD_DMA_PAGING_VIRTUAL = 4 };
 
 struct rd_dma_private {
     UINT magic;               /* RD_MAGIC_DMA once written */
@@ -322,6 +328,13 @@ void wk_rd_context_allocation_destroy(struct rd_adapter *adapter, struct rd_allo
  * InitContextResource page disagree on which one comes back). */
 struct rd_allocation *wk_rd_context_allocation_find(struct rd_adapter *adapter, HANDLE h);
 
+/* paging.c: a resumable COPY between, or FILL of, contiguous GPU ranges
+ * (progress in MultipassOffset), for the GpuMmu build's virtual operations. */
+NTSTATUS rd_copy_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w, UINT64 src, UINT64 dst,
+                       UINT64 size);
+NTSTATUS rd_fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w, UINT64 address, UINT64 size,
+                       UINT pattern);
+
 /* How one encoder call of a paging operation ended (paging.c, gpummu.c):
  * written, out of room (INSUFFICIENT_DMA_BUFFER: go multipass), or refused
  * by the encoder (traced; the operation ends without writing further). */
@@ -360,6 +373,10 @@ BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *arg
                             NTSTATUS *st);
 /* CreateContext of a virtual context: its allocation mapped in its process. */
 NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx);
+/* SubmitCommand of a buffer of kind `kind`: the root RING_ROOT names for
+ * it (the paging process's, for a paging buffer of its operations), 0 to
+ * run it physically. */
+UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind);
 /* engine_reset.c: ResetEngine, QueryEngineStatus, QueryDependentEngineGroup
  * into init, SupportPerEngineTDR into caps (either may be NULL). */
 void wk_rd_engine_reset_ddis(DRIVER_INITIALIZATION_DATA *init, DXGK_DRIVERCAPS *caps);
@@ -368,6 +385,13 @@ static inline NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
 {
     UNREFERENCED_PARAMETER(ctx);
     return STATUS_SUCCESS;
+}
+
+static inline UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
+{
+    UNREFERENCED_PARAMETER(a);
+    UNREFERENCED_PARAMETER(kind);
+    return 0;
 }
 
 static inline void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)

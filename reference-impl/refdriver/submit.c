@@ -39,11 +39,25 @@ NTSTATUS wk_rd_submit_command(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND
 #ifdef RD_PLANTED_RING_FAR /* the planted bug of wk_test_gpummu_ring_far (CMakeLists.txt) */
     addr += 1ull << 40;
 #endif
+    /* The GpuMmu build's paging buffers of TRANSFER_VIRTUAL and FILL_VIRTUAL
+     * run in the paging process, under the root its system context got; the
+     * kernel maps the buffer there where its address says. */
+    struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData, args->DmaBufferPrivateDataSize);
+    UINT kind = args->Flags.Paging && p && p->magic == RD_MAGIC_DMA ? p->kind : RD_DMA_NONE;
+    UINT64 root = wk_rd_gpummu_submit_root(a, kind);
+    if (root) {
+        rd_write_reg(a, WK_GPU_REG_RING_ROOT_LO, (ULONG)root);
+        rd_write_reg(a, WK_GPU_REG_RING_ROOT_HI, (ULONG)(root >> 32));
+    }
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_LO, (ULONG)addr);
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_HI, (ULONG)(addr >> 32));
     rd_write_reg(a, WK_GPU_REG_RING_LENGTH, end - start);
     rd_write_reg(a, WK_GPU_REG_RING_TAG, args->SubmissionFenceId);
     rd_write_reg(a, WK_GPU_REG_DOORBELL, 1);
+    if (root) { /* latched: the next submission runs physically again */
+        rd_write_reg(a, WK_GPU_REG_RING_ROOT_LO, 0);
+        rd_write_reg(a, WK_GPU_REG_RING_ROOT_HI, 0);
+    }
     KIRQL irql = rd_lock_acquire(&a->lock);
     a->submitted_fence[args->NodeOrdinal % RD_MAX_NODES] = args->SubmissionFenceId;
     rd_lock_release(&a->lock, irql);

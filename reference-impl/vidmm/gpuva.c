@@ -39,7 +39,7 @@
 
 #define TABLE_NONE 0u
 
-static struct gpuva *va_state(struct wk_vidmm *vm)
+struct gpuva *va_state(struct wk_vidmm *vm)
 {
     if (!vm->va)
         vm->va = calloc(1, sizeof(*vm->va));
@@ -145,7 +145,10 @@ static uint32_t table_place(struct wk_vidmm *vm, uint32_t space, uint32_t level,
         return TABLE_NONE;
     }
     const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
-    struct segment *s = &vm->seg[d->PageTableSegmentId];
+    /* The paging process's own tables go where the level says they go
+     * (PagingProcessPageTableSegmentId, docs/wddm-gpummu-facts.md 5.2 T2). */
+    struct segment *s = &vm->seg[space == GPUVA_PAGING_SPACE ? d->PagingProcessPageTableSegmentId
+                                                             : d->PageTableSegmentId];
     uint64_t align = d->PageTableAlignmentInBytes ? d->PageTableAlignmentInBytes : WK_GPU_PAGE_SIZE;
     struct wk_place_request req = { d->PageTableSizeInBytes, align, 0, 0, 1 };
     uint64_t offset;
@@ -309,6 +312,40 @@ static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struc
     return st;
 }
 
+/*
+ * The paging process's tables are set up "via UpdatePageTable paging
+ * operation. For these operations, the PageTableUpdateMode is forced to
+ * CPU_VIRTUAL and must be done immediately using the CPU (paging buffer
+ * should not be used)" (System paging process; docs/wddm-gpummu-facts.md
+ * 4.2, step 2). The driver gets the table through a CPU view of it: a
+ * guarded copy of the table's bytes, written back where the table is once
+ * the call returned, as a mapping of the memory would have written them.
+ * The entries are then judged as any update's (check_entries), with
+ * nothing submitted: an update put off to a paging buffer, which has none
+ * here, shows as entries not written.
+ */
+static wk_status update_by_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, const struct va_table *t)
+{
+    uint64_t at = table_gpu_address(vm, t);
+    struct gbuf view;
+    wk_status st = gbuf_alloc(vm, &view, t->bytes, "page table's CPU view (UpdatePageTable.PageTableAddress.CpuVirtual)");
+    if (st != WK_OK)
+        return st;
+    if (wk_gpu_read(vm->gpu, at, view.ptr, t->bytes) != WK_OK) {
+        gbuf_free(vm, &view);
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: the page table at 0x%llx cannot be read for a CPU view",
+                    (unsigned long long)at);
+    }
+    a->UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
+    a->UpdatePageTable.PageTableAddress.CpuVirtual = view.ptr;
+    st = paging_run_cpu(vm, a);
+    if (st == WK_OK && wk_gpu_write(vm->gpu, at, view.ptr, t->bytes) != WK_OK)
+        st = fail(vm, WK_E_LIMIT, "a limit of the kit: the page table at 0x%llx cannot be written back",
+                  (unsigned long long)at);
+    gbuf_free(vm, &view);
+    return st;
+}
+
 static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u)
 {
     const struct va_table *t = &vm->va->table[u->table];
@@ -337,7 +374,7 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     p->FirstPteVirtualAddress = u->first_va;
     struct around w;
     around_take(vm, u, &w);
-    st = paging_run(vm, &a, NULL);
+    st = vm->va->cpu_updates ? update_by_cpu(vm, &a, t) : paging_run(vm, &a, NULL);
     gbuf_free(vm, &entries);
     if (st == WK_OK)
         st = check_entries(vm, u);
@@ -387,11 +424,18 @@ static wk_status create_process(struct wk_vidmm *vm, uint32_t id, HANDLE *kmd)
     DXGKARG_CREATEPROCESS c;
     memset(&c, 0, sizeof(c));
     c.hDxgkProcess = (HANDLE)(uintptr_t)(0xD7000000u + id); /* the kernel's own handle: any token */
+    /* The paging process is the kernel's "system process"
+     * (DXGK_CREATEPROCESSFLAGS.SystemProcess: "a system process is being
+     * created"; that the kernel makes it through this DDI is inferred,
+     * docs/wddm-gpummu-facts.md 3.2: a driver gets its handle back in the
+     * paging process's UPDATE_PAGE_TABLE and FLUSH_TLB, hProcess). */
+    c.Flags.SystemProcess = id == GPUVA_PAGING_SPACE;
     struct garg g;
     DXGKARG_CREATEPROCESS *pc = garg_in(vm, &g, &c, sizeof(c), "DXGKARG_CREATEPROCESS argument (*pArgs)");
     NTSTATUS st = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_CREATE_PROCESS, crashed, st = vm->ddi.DxgkDdiCreateProcess(vm->miniport, pc));
+    DDI_CALL(vm, WK_DDI_CREATE_PROCESS, crashed, st = vm->ddi.DxgkDdiCreateProcess(vm->miniport, pc);
+             ddi_rewrite(vm, WK_DDI_CREATE_PROCESS, pc, &st));
     wk_status guard = garg_out(vm, &g, WK_DDI_CREATE_PROCESS, crashed);
     if (crashed != WK_OK || guard != WK_OK)
         return crashed != WK_OK ? crashed : guard;
@@ -447,6 +491,25 @@ static void space_release(struct wk_vidmm *vm, uint32_t id, int tell_driver)
     memset(s, 0, sizeof(*s));
 }
 
+/* Space `id` made: its process (DxgkDdiCreateProcess), its root placed
+ * and made invalid, and the GPU's view of it. */
+wk_status gpuva_space_make(struct wk_vidmm *vm, uint32_t id)
+{
+    struct va_space *s = &vm->va->space[id];
+    wk_status st = create_process(vm, id, &s->kmd);
+    if (st != WK_OK)
+        return st;
+    s->live = 1;
+    s->root = table_place(vm, id, levels(vm) - 1, &st);
+    if (s->root != TABLE_NONE)
+        st = table_invalidate(vm, id, s->root, 1);
+    if (st == WK_OK)
+        st = gpu_view(vm, s);
+    if (st != WK_OK)
+        space_release(vm, id, 1);
+    return st;
+}
+
 wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *out)
 {
     *out = 0;
@@ -457,27 +520,15 @@ wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *out)
     if (!g)
         return fail(vm, WK_E_NO_MEMORY, "no memory for the address spaces");
     uint32_t id = 0;
-    for (uint32_t i = 1; i < GPUVA_MAX_SPACES && !id; i++)
+    for (uint32_t i = 1; i < GPUVA_PAGING_SPACE && !id; i++) /* the last slot is the paging process's */
         if (!g->space[i].live)
             id = i;
     if (!id)
-        return fail(vm, WK_E_LIMIT, "a limit of the kit: %u address spaces at once", GPUVA_MAX_SPACES - 1);
-    struct va_space *s = &g->space[id];
-    wk_status st = create_process(vm, id, &s->kmd);
-    if (st != WK_OK)
-        return st;
-    s->live = 1;
-    s->root = table_place(vm, id, levels(vm) - 1, &st);
-    if (s->root != TABLE_NONE)
-        st = table_invalidate(vm, id, s->root, 1);
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: %u address spaces at once", GPUVA_PAGING_SPACE - 1);
+    wk_status st = gpuva_space_make(vm, id);
     if (st == WK_OK)
-        st = gpu_view(vm, s);
-    if (st != WK_OK) {
-        space_release(vm, id, 1);
-        return st;
-    }
-    *out = id;
-    return WK_OK;
+        *out = id;
+    return st;
 }
 
 wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t id)
@@ -499,6 +550,31 @@ void gpuva_release(struct wk_vidmm *vm, int tell_driver)
             space_release(vm, i, tell_driver ? 2 : 0);
     free(vm->va);
     vm->va = NULL;
+}
+
+uint64_t wk_vidmm_page_table_bytes(struct wk_vidmm *vm)
+{
+    uint64_t bytes = 0;
+    for (uint32_t i = 1; vm->va && i < GPUVA_MAX_TABLES; i++)
+        bytes += vm->va->table[i].live ? vm->va->table[i].bytes : 0;
+    return bytes;
+}
+
+int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len)
+{
+    for (uint32_t i = 1; vm->va && len && i < GPUVA_MAX_TABLES; i++) {
+        const struct va_table *t = &vm->va->table[i];
+        uint64_t at = t->live ? table_gpu_address(vm, t) : 0;
+        if (t->live && at < addr + len && addr < at + t->bytes)
+            return 1;
+    }
+    return 0;
+}
+
+void gpuva_paging_release(struct wk_vidmm *vm)
+{
+    if (vm->va && vm->va->space[GPUVA_PAGING_SPACE].live)
+        space_release(vm, GPUVA_PAGING_SPACE, 1);
 }
 
 const char *gpuva_why_none(const struct wk_vidmm *vm)
@@ -634,21 +710,26 @@ static wk_status leaf_table(struct wk_vidmm *vm, uint32_t space, uint64_t va, ui
     return WK_OK;
 }
 
-/* The DXGK_PTE of the allocation's page at byte `off`: in its segment, or
- * its system page (docs/wddm-gpummu-facts.md 6). */
-static DXGK_PTE page_entry(const struct wk_vidmm *vm, const struct allocation *a, uint64_t off, int read_only)
+/* The DXGK_PTE of byte `off` of the pages: in their segment, or a system
+ * page (docs/wddm-gpummu-facts.md 6). */
+static DXGK_PTE page_entry(const struct wk_vidmm *vm, const struct va_pages *p, uint64_t off, int read_only)
 {
     DXGK_PTE e;
     memset(&e, 0, sizeof(e));
     e.Valid = 1;
     e.ReadOnly = read_only != 0 && vm->mmu.caps.ReadOnlyMemorySupported;
-    if (a->resident && !vm->seg[a->segment].aperture) {
-        e.Segment = a->segment;
-        e.PageAddress = (a->offset + off) >> WK_GPU_PAGE_SHIFT;
-    } else {
-        e.PageAddress = a->pfns[off >> WK_GPU_PAGE_SHIFT];
-    }
+    e.Segment = p->segment;
+    e.PageAddress = p->segment ? (p->offset + off) >> WK_GPU_PAGE_SHIFT : p->pfns[off >> WK_GPU_PAGE_SHIFT];
     return e;
+}
+
+/* Where the allocation's pages are now: in a memory segment, or in
+ * system memory (evicted, or behind an aperture). */
+static struct va_pages pages_of(const struct wk_vidmm *vm, const struct allocation *a)
+{
+    if (a->resident && !vm->seg[a->segment].aperture)
+        return (struct va_pages){ a->segment, a->offset, NULL };
+    return (struct va_pages){ 0, 0, a->pfns };
 }
 
 static wk_status range_check(struct wk_vidmm *vm, struct va_space **s, uint32_t space, uint64_t va, uint64_t bytes)
@@ -673,36 +754,45 @@ static int has_pages(const struct wk_vidmm *vm, const struct allocation *a)
     return (a->resident && !vm->seg[a->segment].aperture) || a->pfns;
 }
 
-/* The leaf entries of [va, va + bytes): the allocation's pages from
- * `offset` (a NULL allocation, or one without pages: invalid), one
- * UPDATE_PAGE_TABLE per leaf table the range crosses. */
-static wk_status write_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
-                              const struct allocation *a, uint64_t offset, int read_only)
+/* The leaf entries of [va, va + bytes): byte `offset` on of the pages
+ * (NULL: invalid entries), one UPDATE_PAGE_TABLE per leaf table the range
+ * crosses, naming allocation `a` (may be NULL) and where in it. */
+static wk_status write_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
+                             const struct va_pages *pages, const struct allocation *a, uint64_t offset, int read_only)
 {
     static const DXGK_PTE invalid; /* Valid 0 */
-    int pages_there = a && has_pages(vm, a);
     uint32_t leaf_entries = 1u << vm->mmu.geometry.level[0].index_bits;
-    DXGK_PTE *e = pages_there ? malloc(leaf_entries * sizeof(*e)) : NULL;
-    if (pages_there && !e)
+    DXGK_PTE *e = pages ? malloc(leaf_entries * sizeof(*e)) : NULL;
+    if (pages && !e)
         return fail(vm, WK_E_NO_MEMORY, "no memory for %u entries", leaf_entries);
     wk_status st = WK_OK;
     for (uint64_t done = 0; done < bytes && st == WK_OK;) {
         uint64_t at = va + done;
         uint32_t first = (uint32_t)level_index(vm, 0, at);
-        uint64_t pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
-        uint32_t n = pages < leaf_entries - first ? (uint32_t)pages : leaf_entries - first;
+        uint64_t n_pages = (bytes - done) >> WK_GPU_PAGE_SHIFT;
+        uint32_t n = n_pages < leaf_entries - first ? (uint32_t)n_pages : leaf_entries - first;
         uint32_t leaf = TABLE_NONE;
         st = leaf_table(vm, space, at, &leaf);
-        for (uint32_t i = 0; pages_there && i < n && st == WK_OK; i++)
-            e[i] = page_entry(vm, a, offset + done + ((uint64_t)i << WK_GPU_PAGE_SHIFT), read_only);
-        struct update u = pages_there ? (struct update){ leaf, first, n, e, 0, 0, a, offset + done, at }
-                                      : (struct update){ leaf, first, n, &invalid, 1, 0, NULL, 0, at };
+        for (uint32_t i = 0; pages && i < n && st == WK_OK; i++)
+            e[i] = page_entry(vm, pages, offset + done + ((uint64_t)i << WK_GPU_PAGE_SHIFT), read_only);
+        struct update u = pages ? (struct update){ leaf, first, n, e, 0, 0, a, offset + done, at }
+                                : (struct update){ leaf, first, n, &invalid, 1, 0, NULL, 0, at };
         if (st == WK_OK)
             st = update_run(vm, space, &u);
         done += (uint64_t)n << WK_GPU_PAGE_SHIFT;
     }
     free(e);
     return st;
+}
+
+/* The allocation's pages from `offset` at [va, va + bytes) (a NULL
+ * allocation, or one without pages: invalid entries). */
+static wk_status write_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
+                              const struct allocation *a, uint64_t offset, int read_only)
+{
+    struct va_pages p = a && has_pages(vm, a) ? pages_of(vm, a) : (struct va_pages){ 0, 0, NULL };
+    return write_pages(vm, space, va, bytes, p.segment || p.pfns ? &p : NULL, p.segment || p.pfns ? a : NULL,
+                       offset, read_only);
 }
 
 /* The GPU reads a byte of up to 64 pages of [va, va + bytes) (the first
@@ -755,6 +845,43 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
                    "FLUSH_TLB of the space whose root is at 0x%llx, range 0x%llx..0x%llx, ran, and the GPU %s",
                    (unsigned long long)table_gpu_address(vm, root), (unsigned long long)va,
                    (unsigned long long)(va + bytes), what);
+}
+
+/* For the paging process (paging_process.c): pages mapped, and unmapped,
+ * where no mapping record follows them (the scratch area maps one
+ * operation's pages and forgets them), and the leaf tables of a range
+ * placed ahead of use. */
+wk_status gpuva_map_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
+                          const struct va_pages *pages, const struct allocation *a, uint64_t offset)
+{
+    return write_pages(vm, space, va, bytes, pages, a, offset, 0);
+}
+
+wk_status gpuva_unmap_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    tlb_prime(s, va, bytes);
+    wk_status st = write_pages(vm, space, va, bytes, NULL, NULL, 0, 0);
+    return st == WK_OK ? flush_tlb(vm, s, va, bytes) : st;
+}
+
+wk_status gpuva_place_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
+{
+    uint64_t step = 1ull << level_shift(vm, 1);
+    wk_status st = WK_OK;
+    for (uint64_t at = va & ~(step - 1); st == WK_OK && at < va + bytes; at += step) {
+        uint32_t t;
+        st = leaf_table(vm, space, at, &t);
+    }
+    return st;
+}
+
+/* The VA one leaf table covers. */
+uint64_t gpuva_leaf_span(const struct wk_vidmm *vm)
+{
+    return 1ull << level_shift(vm, 1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -88,7 +88,7 @@ wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t
 
 /* DxgkDdiSetRootPageTable for context `context`: VOID, it cannot fail
  * (3.1); the context is idle (no submission of it pending). */
-static wk_status set_root(struct wk_vidmm *vm, struct context *c, uint32_t space)
+wk_status gpuva_set_root(struct wk_vidmm *vm, struct context *c, uint32_t space)
 {
     DXGKARG_SETROOTPAGETABLE args;
     memset(&args, 0, sizeof(args));
@@ -111,7 +111,7 @@ wk_status gpuva_context_created(struct wk_vidmm *vm, uint32_t context)
     struct context *c = context_get(vm, context);
     if (!c || !is_virtual(c->flags))
         return WK_OK;
-    return set_root(vm, c, context_space(vm, c));
+    return gpuva_set_root(vm, c, context_space(vm, c));
 }
 
 wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space)
@@ -121,7 +121,7 @@ wk_status gpuva_root_moved(struct wk_vidmm *vm, uint32_t space)
         struct context *c = context_get(vm, i);
         if (!c || !is_virtual(c->flags) || context_space(vm, c) != space)
             continue;
-        wk_status st = set_root(vm, c, space);
+        wk_status st = gpuva_set_root(vm, c, space);
         if (st != WK_OK)
             return st;
     }

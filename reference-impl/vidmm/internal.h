@@ -330,6 +330,7 @@ struct gpummu {
  * tables the kit placed, and the spaces they make. Index 0 is "none". */
 #define GPUVA_MAX_TABLES 256u
 #define GPUVA_MAX_SPACES 16u
+#define GPUVA_PAGING_SPACE (GPUVA_MAX_SPACES - 1) /* the system paging process's (paging_process.c) */
 struct va_table {
     uint32_t live;
     uint32_t space;                         /* the space it belongs to */
@@ -356,10 +357,31 @@ struct va_mapping {
     int read_only;
     uint64_t va, offset, bytes;             /* [va, va + bytes) maps [offset, offset + bytes) */
 };
+/* Pages to map: `segment`'s from `offset`, or (segment 0) the system
+ * pages pfns[] lists. */
+struct va_pages {
+    uint32_t segment;
+    uint64_t offset;
+    const uint64_t *pfns;
+};
+/* The system paging process (paging_process.c): its space is
+ * GPUVA_PAGING_SPACE once made. */
+struct paging_process {
+    int tried;                              /* made, or found impossible (why) until the next reset */
+    char why[384];                          /* why there is none: a limit of the kit or of the adapter */
+    uint64_t buffer_va, buffer_bytes;       /* the paging buffer, mapped where the GPU reaches it */
+    uint64_t scratch, window;               /* the scratch area: [scratch, scratch + 2 window) */
+    int kit_work;                           /* mapping the scratch area: cfg.max_passes does not bound it */
+    int in_op;                              /* a TRANSFER_VIRTUAL or FILL_VIRTUAL is being built: its
+                                               buffers run in the paging process (paging_flush) */
+};
 struct gpuva {
     struct va_table table[GPUVA_MAX_TABLES];
     struct va_space space[GPUVA_MAX_SPACES];
     struct va_mapping map[GPUVA_MAX_MAPPINGS];
+    int cpu_updates;                        /* UPDATE_PAGE_TABLE by the CPU, no paging buffer (the
+                                               paging process's set-up) */
+    struct paging_process pp;
 };
 
 struct wk_vidmm {
@@ -961,6 +983,21 @@ wk_status gpummu_query(struct wk_vidmm *vm);
 /* gpuva.c: every address space goes, its tables with it; DestroyProcess
  * for each when tell_driver (a reset, a stop: not after a crash). */
 void gpuva_release(struct wk_vidmm *vm, int tell_driver);
+/* For the paging process (paging_process.c): the state (made on first
+ * use), a space made in slot `id`, pages mapped and unmapped with no
+ * mapping record, leaf tables placed ahead, and the VA one leaf covers. */
+struct gpuva *va_state(struct wk_vidmm *vm);
+wk_status gpuva_space_make(struct wk_vidmm *vm, uint32_t id);
+wk_status gpuva_map_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes,
+                          const struct va_pages *pages, const struct allocation *a, uint64_t offset);
+wk_status gpuva_unmap_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
+wk_status gpuva_place_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
+uint64_t gpuva_leaf_span(const struct wk_vidmm *vm);
+void gpuva_paging_release(struct wk_vidmm *vm);
+/* Whether [addr, addr + len) touches a page table the kit placed. */
+int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len);
+/* gpuva_context.c: DxgkDdiSetRootPageTable of context `c` with space's root. */
+wk_status gpuva_set_root(struct wk_vidmm *vm, struct context *c, uint32_t space);
 void gpuva_end_processes(struct wk_vidmm *vm, int tell_driver);
 /* The allocation moved (paged in, evicted, relocated, discarded): every
  * range of it mapped in a space is written again where it is now, or
@@ -1118,6 +1155,22 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a);
 
 /* paging.c ---------------------------------------------------------------- */
 
+/* paging_process.c: the system paging process of a GpuMmu driver.
+ * paging_process_use: 1 when TRANSFER and FILL go as TRANSFER_VIRTUAL and
+ * FILL_VIRTUAL in it (made on first use), 0 when they go as WDDM 1.x
+ * operations (paging_process_why_none says why), -1 when making it failed
+ * on the driver's side (*st). */
+int paging_process_use(struct wk_vidmm *vm, wk_status *st);
+int paging_process_live(const struct wk_vidmm *vm);
+const char *paging_process_why_none(const struct wk_vidmm *vm);
+wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t src_seg, uint64_t src_off,
+                                  int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys);
+wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern);
+void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);
+
+/* One operation with no paging buffer, done by the CPU before it returns
+ * (the paging process's set-up: PAGING-CPUUPDATE-001). */
+wk_status paging_run_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a);
 /* Runs one paging operation through BuildPagingBuffer with multipass and
  * submits every buffer it fills; `args` holds the operation and its
  * arguments (MultipassOffset and the buffer fields are the loop's). */

@@ -174,6 +174,11 @@ wk_status paging_flush(struct wk_vidmm *vm)
     struct submission s;
     memset(&s, 0, sizeof(s));
     s.paging = 1;
+    /* A binding's processor without registers runs a buffer of the paging
+     * process's operations there, as the driver would have made it run
+     * (submit.c, run_and_retire); a register model or the kit's GPU runs it
+     * under the root the driver latched. */
+    s.space = vm->va && vm->va->pp.in_op ? GPUVA_PAGING_SPACE : 0;
     s.dma = &vm->paging;
     s.dma_segment = paging_dma_segment(vm);
     s.dma_gpu_address = paging_dma_address(vm);
@@ -330,6 +335,53 @@ static wk_status on_busy(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
     return st;
 }
 
+/*
+ * An operation with no paging buffer: the paging process's set-up, whose
+ * UPDATE_PAGE_TABLE "must be done immediately using the CPU (paging buffer
+ * should not be used)" (gpuva.c, update_by_cpu). One call, pDmaBuffer NULL
+ * and DmaSize 0, nothing submitted after it; the private data is the
+ * paging buffer's, as for any operation. PAGING-CPUUPDATE-001: SUCCESS, and
+ * pDmaBuffer still NULL (there is no buffer to go multipass in).
+ */
+wk_status paging_run_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (!vm->ddi.DxgkDdiBuildPagingBuffer)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiBuildPagingBuffer");
+    wk_status st = ensure_buffer(vm, 0);
+    if (st != WK_OK)
+        return st;
+    struct pass p;
+    prepare(vm, a, &p);
+    a->pDmaBuffer = NULL;
+    a->DmaSize = 0;
+    a->DmaBufferGpuVirtualAddress = 0;
+    a->DmaBufferWriteOffset = 0;
+    a->MultipassOffset = 0;
+    if ((unsigned)a->Operation < 18)
+        vm->stats.paging_ops[a->Operation]++;
+    NTSTATUS status = STATUS_UNSUCCESSFUL;
+    wk_status crashed;
+    struct garg g;
+    DXGKARG_BUILDPAGINGBUFFER *pa =
+        garg_in(vm, &g, a, sizeof(*a), "DXGKARG_BUILDPAGINGBUFFER argument (*pBuildPagingBuffer)");
+    DDI_CALL(vm, WK_DDI_BUILD_PAGING_BUFFER, crashed,
+             status = vm->ddi.DxgkDdiBuildPagingBuffer(vm->miniport, pa);
+             ddi_rewrite(vm, WK_DDI_BUILD_PAGING_BUFFER, pa, &status));
+    wk_status guard = garg_out(vm, &g, WK_DDI_BUILD_PAGING_BUFFER, crashed);
+    if (crashed != WK_OK || guard != WK_OK)
+        return crashed != WK_OK ? crashed : guard;
+    vm->stats.paging_passes++;
+    if (status != STATUS_SUCCESS || a->pDmaBuffer != NULL)
+        return violate(vm, R_PAGING_CPUUPDATE, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s with no paging buffer (pDmaBuffer NULL, CPU_VIRTUAL: the paging process's own table) "
+                       "returned 0x%08x%s: it is done by the CPU before it returns", op_name(p.op), (unsigned)status,
+                       a->pDmaBuffer ? " and moved pDmaBuffer off NULL" : "");
+    if (a->Operation != p.op || memcmp(p.in_fields, (uint8_t *)a + UNION_OFFSET, UNION_SIZE) != 0)
+        return violate(vm, R_PAGING_INPUT, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s changed its [in] arguments (Operation or the %s payload)", op_name(p.op), op_name(p.op));
+    return gbuf_check(vm, &vm->paging_private, WK_DDI_BUILD_PAGING_BUFFER);
+}
+
 wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes)
 {
     if (!vm->ddi.DxgkDdiBuildPagingBuffer)
@@ -337,7 +389,9 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
     wk_status st = ensure_buffer(vm, 0); /* lazy: just its own pages */
     if (st != WK_OK)
         return st;
-    uint32_t max = vm->cfg.max_passes ? vm->cfg.max_passes : 4096;
+    /* The case's bound is for the operations it asks, not for the page
+     * tables of the paging process's scratch area the kit adds. */
+    uint32_t max = vm->cfg.max_passes && !(vm->va && vm->va->pp.kit_work) ? vm->cfg.max_passes : 4096;
     a->MultipassOffset = 0; /* zeroed before the first call (P4) */
     if ((unsigned)a->Operation < 18)
         vm->stats.paging_ops[a->Operation]++;

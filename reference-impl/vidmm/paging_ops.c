@@ -327,6 +327,12 @@ static void watch(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, uint64_t l
         n->lo_len = n->hi_len = 0;
         return;
     }
+    /* A page table next to it changes by the operation's own mapping in
+     * the paging process (paging_process.c), judged there. */
+    if (gpuva_table_overlaps(vm, n->lo_addr, n->lo_len))
+        n->lo_len = 0;
+    if (gpuva_table_overlaps(vm, n->hi_addr, n->hi_len))
+        n->hi_len = 0;
     wk_gpu_read(vm->gpu, n->lo_addr, n->lo, n->lo_len);
     wk_gpu_read(vm->gpu, n->hi_addr, n->hi, n->hi_len);
 }
@@ -448,14 +454,15 @@ static uint64_t gpu_bytes_moved(const struct wk_vidmm *vm)
 
 static int v1_left_undone(const struct wk_vidmm *vm, uint64_t moved_before)
 {
-    return vm->mmu.asked && gpu_bytes_moved(vm) == moved_before;
+    return vm->mmu.asked && !paging_process_live(vm) && gpu_bytes_moved(vm) == moved_before;
 }
 
 static wk_status v1_operation_of_gpummu(struct wk_vidmm *vm, const char *what, const char *op, const char *instead)
 {
     return fail(vm, WK_E_NOT_SUPPORTED,
                 "a limit of the kit: the %s did not move the content, and a GpuMmu driver need not do %s (a WDDM 1.x "
-                "operation; it gets %s, which the kit does not ask yet)", what, op, instead);
+                "operation; it gets %s in the paging process, which the kit could not make here: %s)", what, op,
+                instead, paging_process_why_none(vm));
 }
 
 /* The FILL check's answer: the first byte that does not hold the pattern,
@@ -487,10 +494,14 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
     args.Fill.FillPattern = pattern;
     args.Fill.Destination.SegmentId = a->segment;
     args.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)seg_addr(vm, a->segment, a->offset);
+    wk_status st;
+    int virt = paging_process_use(vm, &st); /* first: making it places tables */
+    if (virt < 0)
+        return st;
     struct neighbours n;
     watch(vm, a->segment, a->offset, a->size, &n);
     uint64_t moved = gpu_bytes_moved(vm);
-    wk_status st = paging_run(vm, &args, NULL);
+    st = virt ? paging_fill_virtual(vm, a, pattern) : paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
     a->has_content = 1;
@@ -499,10 +510,14 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
     uint64_t bad = first_not_pattern(vm, seg_addr(vm, a->segment, a->offset), a->size, pattern);
     if (bad != UINT64_MAX && v1_left_undone(vm, moved))
         return v1_operation_of_gpummu(vm, "FILL", "FILL", "FILL_VIRTUAL");
+    char hint[200];
+    if (bad != UINT64_MAX && virt)
+        paging_process_hint(vm, hint, sizeof(hint));
     if (bad != UINT64_MAX)
         return violate(vm, R_PAGING_FILL, WK_DDI_BUILD_PAGING_BUFFER,
-                       "FILL of 0x%08x over %llu bytes: byte +%llu does not hold the pattern", pattern,
-                       (unsigned long long)a->size, (unsigned long long)bad);
+                       "%s of 0x%08x over %llu bytes: byte +%llu does not hold the pattern%s",
+                       virt ? "FILL_VIRTUAL" : "FILL", pattern, (unsigned long long)a->size,
+                       (unsigned long long)bad, virt ? hint : "");
     check_neighbours(vm, &n, "FILL");
     return WK_OK;
 }
@@ -528,6 +543,8 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
                               uint32_t src_seg, uint64_t src_off, int src_sys, uint32_t dst_seg,
                               uint64_t dst_off, int dst_sys)
 {
+    if (op == DXGK_OPERATION_TRANSFER && paging_process_live(vm)) /* TRANSFER_VIRTUAL in its place */
+        return paging_transfer_virtual(vm, a, src_seg, src_off, src_sys, dst_seg, dst_off, dst_sys);
     /* SpecialLockTransfer has no MdlOffset (its arm puts SwizzlingRangeId
      * there): it always moves the allocation whole. */
     uint64_t chunk = op == DXGK_OPERATION_TRANSFER && vm->cfg.transfer_chunk &&
@@ -570,6 +587,14 @@ static struct source_before source_before(struct wk_vidmm *vm, const struct allo
     return b;
 }
 
+/* A GpuMmu driver's transfer runs in the paging process (run_transfer):
+ * made before the transfer is watched, as making it places tables. */
+static wk_status paging_process_first(struct wk_vidmm *vm)
+{
+    wk_status st;
+    return paging_process_use(vm, &st) < 0 ? st : WK_OK;
+}
+
 /* PAGING-TRANSFER-001: the destination holds what the source held before
  * the operation (seed DXGKARG_BUILDPAGINGBUFFER, Transfer: the content
  * moves from Source to Destination). */
@@ -583,15 +608,25 @@ static wk_status check_copy(struct wk_vidmm *vm, struct allocation *a, const str
     uint64_t bad = before->known ? differs_from_kept(vm, dst, a->size) : first_difference(vm, src, dst, a->size);
     if (bad != UINT64_MAX && v1_left_undone(vm, before->moved))
         return v1_operation_of_gpummu(vm, what, "TRANSFER", "TRANSFER_VIRTUAL");
+    char hint[200];
     if (bad != UINT64_MAX)
+        paging_process_hint(vm, hint, sizeof(hint));
+    if (bad != UINT64_MAX)
+    {
+        int virt = paging_process_live(vm) && strncmp(what, "TRANSFER ", 9) == 0; /* TRANSFER_VIRTUAL ran */
         return violate(vm, R_PAGING_TRANSFER, WK_DDI_BUILD_PAGING_BUFFER,
-                       "%s of %llu bytes: destination differs from the source at byte +%llu", what,
-                       (unsigned long long)a->size, (unsigned long long)bad);
+                       "%s%s of %llu bytes: destination differs from the source at byte +%llu%s",
+                       virt ? "TRANSFER_VIRTUAL" : "", virt ? what + 8 : what, (unsigned long long)a->size,
+                       (unsigned long long)bad, hint);
+    }
     return WK_OK;
 }
 
 wk_status op_transfer_to_system(struct wk_vidmm *vm, struct allocation *a)
 {
+    wk_status first = paging_process_first(vm);
+    if (first != WK_OK)
+        return first;
     struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { 0, a->pfns };
     struct source_before before = source_before(vm, a, &src);
     wk_status st = run_transfer(vm, a, DXGK_OPERATION_TRANSFER, a->segment, a->offset, 0, 0, 0, 1);
@@ -602,6 +637,9 @@ wk_status op_transfer_to_system(struct wk_vidmm *vm, struct allocation *a)
 
 wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a)
 {
+    wk_status first = paging_process_first(vm);
+    if (first != WK_OK)
+        return first;
     struct neighbours n;
     watch(vm, a->segment, a->offset, a->size, &n);
     struct side src = { 0, a->pfns }, dst = { seg_addr(vm, a->segment, a->offset), NULL };
@@ -616,6 +654,9 @@ wk_status op_transfer_from_system(struct wk_vidmm *vm, struct allocation *a)
 
 wk_status op_transfer_segment(struct wk_vidmm *vm, struct allocation *a, uint32_t seg, uint64_t offset)
 {
+    wk_status first = paging_process_first(vm);
+    if (first != WK_OK)
+        return first;
     struct neighbours n;
     watch(vm, seg, offset, a->size, &n);
     struct side src = { seg_addr(vm, a->segment, a->offset), NULL }, dst = { seg_addr(vm, seg, offset), NULL };

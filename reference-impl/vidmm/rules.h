@@ -169,11 +169,12 @@
     X(R_PAGING_GPU, "PAGING-GPU-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
       "the paging buffer runs on the GPU without a fault", "facts §8", "reference-impl/vidmm/paging.c")                             \
     X(R_PAGING_FILL, "PAGING-FILL-001", WK_DDI_BUILD_PAGING_BUFFER,                                 \
-      "after a Fill the destination holds FillPattern over FillSize bytes",                        \
-      "seed:DXGKARG_BUILDPAGINGBUFFER Fill; facts §5.1 P10", "reference-impl/vidmm/paging_ops.c")                                      \
+      "after a Fill the destination holds FillPattern over FillSize bytes (a GpuMmu driver's FILL_VIRTUAL: the pages mapped at DestinationVirtualAddress in the paging process)", \
+      "seed:DXGKARG_BUILDPAGINGBUFFER Fill, FillVirtual (\"the operation used to fill an allocation with a pattern\"); facts §5.1 P10; docs/wddm-gpummu-facts.md 4.5", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_TRANSFER, "PAGING-TRANSFER-001", WK_DDI_BUILD_PAGING_BUFFER,                         \
       "after a Transfer the destination holds the bytes the source held before it (TransferOffset " \
-      "on the segment side, MdlOffset in pages on the MDL side)", "seed:DXGKARG_BUILDPAGINGBUFFER Transfer; facts §5.1 P5, P6", "reference-impl/vidmm/paging_ops.c") \
+      "on the segment side, MdlOffset in pages on the MDL side; a GpuMmu driver's TRANSFER_VIRTUAL: from the pages mapped at SourceVirtualAddress to those at DestinationVirtualAddress in the paging process)", \
+      "seed:DXGKARG_BUILDPAGINGBUFFER Transfer, TransferVirtual (\"the operation used to transfer allocation content between locations in memory\"); facts §5.1 P5, P6; docs/wddm-gpummu-facts.md 4.5", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_MAP, "PAGING-MAP-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
       "after MapApertureSegment the GPU translates each page to the MDL page from MdlOffset on",   \
       "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment; facts §5.1 P13", "reference-impl/vidmm/paging_ops.c")                        \
@@ -426,7 +427,11 @@
     X(R_GPUMMU_HW, "GPUMMU-HW-001", WK_DDI_QUERY_ADAPTER_INFO,                                     \
       "the page-table levels a GpuMmu driver reports are its GPU's: as many levels as the GPU walks, each indexing as many address bits, with tables large enough for their entries (PageTableSizeInBytes at least 2^PageTableIndexBitCount entries of the GPU's size); judged against the kit's GPU (docs/gpu-model.md) or a binding's mmu_geometry", \
       "docs/wddm-gpummu-facts.md 2.2, 2.3 (each DXGK_PAGE_TABLE_LEVEL_DESC describes one level of the GPU's page tables: the address bits it indexes and the size of its tables), 5.1 M2 (the hardware's format is the driver's to describe)", \
-      "reference-impl/vidmm/gpummu_caps.c")
+      "reference-impl/vidmm/gpummu_caps.c")                                                        \
+    X(R_PAGING_CPUUPDATE, "PAGING-CPUUPDATE-001", WK_DDI_BUILD_PAGING_BUFFER,                      \
+      "an UPDATE_PAGE_TABLE with no paging buffer (pDmaBuffer NULL, UpdateMode CPU_VIRTUAL: the paging process's own tables) is done by the CPU before the call returns: it returns SUCCESS and leaves pDmaBuffer NULL (the entries it wrote through PageTableAddress.CpuVirtual are judged by PAGING-UPDATEPT-001)", \
+      "System paging process: \"For these operations, the PageTableUpdateMode is forced to CPU_VIRTUAL and must be done immediately using the CPU (paging buffer should not be used)\"; docs/wddm-gpummu-facts.md 4.2, 5.6 R4", \
+      "reference-impl/vidmm/paging.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

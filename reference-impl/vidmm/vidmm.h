@@ -476,6 +476,13 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
+/* Bytes of segment memory the kit's page tables take (every address space's,
+ * the paging process's too): room a physical driver's adapter keeps free. */
+uint64_t wk_vidmm_page_table_bytes(struct wk_vidmm *vm);
+/* Whether the calls the driver gets now are the kit's own paging work for
+ * a GpuMmu driver's system paging process (its set-up, the page tables of
+ * its scratch area): no step of a case asked them. */
+int wk_vidmm_kit_paging_work(const struct wk_vidmm *vm);
 /* The CPU's write, as a user-mode driver writes a command buffer: len bytes
  * into the allocations the kit mapped at [va, va + len) (its own record,
  * read-only mappings included), not through the GPU's MMU; a range the kit
@@ -965,6 +972,10 @@ struct wk_vidmm_stats {
                                          paging operation, pass, buffer or fence counted */
     uint32_t unmodelled_calls[WK_VIDMM_UNMODELLED_CALLBACKS]; /* calls of each callback the kit
                                          does not model (wk_vidmm_unmodelled_callback) */
+    uint32_t paging_process_setups;   /* a GpuMmu driver's system paging process made (or its
+                                         making begun): its transfers and fills are
+                                         TRANSFER_VIRTUAL and FILL_VIRTUAL, with other calls
+                                         around them (reference-impl/vidmm/paging_process.c) */
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 

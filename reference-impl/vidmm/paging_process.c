@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * paging_process.c - the system paging process of a GpuMmu driver, and the
+ * two operations that run in it: TRANSFER_VIRTUAL and FILL_VIRTUAL.
+ *
+ * "Most paging operations occur in a context of the system paging process"
+ * (System paging process). It has "its own GPU virtual address space, GPU
+ * contexts and direct memory access (DMA) buffers (called paging
+ * buffers)", and a scratch area "used to temporary map allocations during
+ * transfer and fill operations". TRANSFER and FILL are "WDDMv1 Only" in the
+ * header; a GpuMmu driver gets TRANSFER_VIRTUAL and FILL_VIRTUAL, whose
+ * addresses are the paging process's (docs/wddm-gpummu-facts.md 4.1, 4.5,
+ * 5.3 A1-A3). So the kit, as the kernel:
+ *
+ *   - makes the process once it first moves content (and again after a
+ *     reset, which loses the GPU's memory as a power transition does):
+ *     DxgkDdiCreateProcess with SystemProcess, its root and tables in the
+ *     levels' PagingProcessPageTableSegmentId, set up by UPDATE_PAGE_TABLE
+ *     "forced to CPU_VIRTUAL and ... done immediately using the CPU"
+ *     (gpuva.c, update_by_cpu; PAGING-CPUUPDATE-001);
+ *   - maps there the paging buffer, at the address DmaBufferGpuVirtualAddress
+ *     and SubmitCommand's DmaBufferPhysicalAddress name ("the virtual
+ *     address where the DMA buffer was paged in", seed
+ *     DXGKARG_BUILDPAGINGBUFFER), so a paging buffer runs whether the
+ *     driver runs it in the process or physically;
+ *   - tells the system context the process's root (DxgkDdiSetRootPageTable:
+ *     "Before a graphics context of a process can be set for execution,
+ *     KMD's DxgkDdiSetRootPageTable function is called", GPU virtual
+ *     address; the paging process's contexts are the system contexts);
+ *   - for each transfer or fill: maps the allocation's pages into the
+ *     scratch area (UPDATE_PAGE_TABLE in the driver's own update mode, as
+ *     for every other process: which mode the kernel uses for the scratch
+ *     tables is not documented), asks the operation at those addresses,
+ *     unmaps them (invalid entries, FLUSH_TLB), and judges the content
+ *     where it is in memory, as for TRANSFER and FILL (PAGING-TRANSFER-001,
+ *     PAGING-FILL-001). An allocation larger than a scratch window goes in
+ *     chunks ("If an allocation does not fit into the virtual address
+ *     scratch area, the transfer operation is done in chunks").
+ *
+ * The layout is the kit's (the documentation's is "illustrative"): page 0
+ * invalid, the paging buffer where its address is, and the scratch area
+ * from 4 MB (or past the buffer) in two windows of up to 1 MB, source and
+ * destination, whose tables are placed when the process is made.
+ *
+ * Where the kit cannot make the process (not a GpuMmu driver whose spaces
+ * it drives, no room for the tables, a driver that wants SourcePageTable),
+ * it asks TRANSFER and FILL as before, and a driver that leaves them undone
+ * is not blamed (paging_ops.c, v1_operation_of_gpummu): why is said.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+#define SCRATCH_LOW (4ull << 20) /* the documentation's example starts the scratch area at 4 MB */
+#define WINDOW_MAX (1ull << 20)
+
+static int made(const struct wk_vidmm *vm)
+{
+    return vm->va && vm->va->space[GPUVA_PAGING_SPACE].live;
+}
+
+/* A status the kit's own limits give (no room, no slot, not modelled):
+ * then TRANSFER and FILL instead. Anything else is the driver's verdict. */
+static int kit_limit(wk_status st)
+{
+    return st == WK_E_NO_SPACE || st == WK_E_LIMIT || st == WK_E_NOT_SUPPORTED || st == WK_E_NO_MEMORY;
+}
+
+/* Why this adapter gets no paging process, before anything is made: NULL
+ * when it can. */
+static const char *unmade_why(struct wk_vidmm *vm)
+{
+    const char *why = gpuva_why_none(vm);
+    if (why)
+        return why;
+    for (uint32_t l = 0; l < vm->mmu.geometry.levels; l++) {
+        uint32_t s = vm->mmu.level[l].PagingProcessPageTableSegmentId;
+        if (s == 0 || s > vm->nseg || !vm->seg[s].memory)
+            return "a limit of the kit: it places the paging process's page tables in a memory segment only (a "
+                   "level's PagingProcessPageTableSegmentId names system memory or an aperture)";
+    }
+    if (vm->mmu.caps.LegacyBehaviors.SourcePageTableVaInTransfer)
+        return "a limit of the kit: the driver asks for SourcePageTable in TRANSFER_VIRTUAL "
+               "(LegacyBehaviors.SourcePageTableVaInTransfer), and the kit maps no page table into the paging process";
+    if (!vm->sys_context.live)
+        return "the driver has no system context (DxgkDdiCreateContext): nothing runs the paging process";
+    if (!vm->ddi.DxgkDdiSetRootPageTable)
+        return "the driver has no DxgkDdiSetRootPageTable: the system context could not learn the paging process's root";
+    return NULL;
+}
+
+/* The paging buffer's pages, mapped at `va` in the process. */
+static wk_status map_buffer_at(struct wk_vidmm *vm, uint64_t va, uint64_t bytes)
+{
+    uint64_t pages = bytes / PAGE;
+    uint64_t *pfns = malloc(pages * sizeof(*pfns));
+    if (!pfns)
+        return fail(vm, WK_E_NO_MEMORY, "no memory for the paging buffer's %llu pages", (unsigned long long)pages);
+    for (uint64_t i = 0; i < pages; i++)
+        pfns[i] = vm->paging.first_pfn + i;
+    struct va_pages p = { 0, 0, pfns };
+    wk_status st = gpuva_map_pages(vm, GPUVA_PAGING_SPACE, va, bytes, &p, NULL, 0);
+    free(pfns);
+    return st;
+}
+
+/* Where the process's layout goes, or why it cannot: the paging buffer
+ * (both addresses the driver is given for it) and the scratch area. */
+static const char *lay_out(struct wk_vidmm *vm, struct paging_process *pp, uint64_t *other_va)
+{
+    uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    uint64_t top = bits < 64 ? 1ull << bits : UINT64_MAX, span = gpuva_leaf_span(vm);
+    pp->buffer_va = vm->paging.first_pfn << WK_GPU_PAGE_SHIFT;
+    pp->buffer_bytes = vm->paging.pages * PAGE;
+    *other_va = paging_dma_address(vm); /* an aperture's address, when the buffer is placed there */
+    uint64_t end = pp->buffer_va + pp->buffer_bytes;
+    uint64_t other_end = *other_va + pp->buffer_bytes;
+    end = other_end > end ? other_end : end;
+    if (!pp->buffer_bytes || end > top || end < pp->buffer_va)
+        return "a limit of the kit: the paging buffer's address is past the addresses the driver's page-table "
+               "levels index, where the kit maps it in the paging process";
+    pp->window = span < WINDOW_MAX ? span : WINDOW_MAX;
+    pp->scratch = end > SCRATCH_LOW ? end : SCRATCH_LOW;
+    pp->scratch = (pp->scratch + span - 1) & ~(span - 1);
+    if (pp->scratch < end || pp->scratch + 2 * pp->window > top || pp->scratch + 2 * pp->window < pp->scratch)
+        return "a limit of the kit: no room for the scratch area above the paging buffer in the addresses the "
+               "driver's page-table levels index";
+    return NULL;
+}
+
+/* The process made and set up (every table by the CPU), then the system
+ * context told its root. */
+static wk_status make(struct wk_vidmm *vm, struct paging_process *pp)
+{
+    uint64_t other_va;
+    const char *why = lay_out(vm, pp, &other_va);
+    if (why)
+        return fail(vm, WK_E_NOT_SUPPORTED, "%s", why);
+    vm->stats.paging_process_setups++;
+    vm->va->cpu_updates = 1;
+    wk_status st = gpuva_space_make(vm, GPUVA_PAGING_SPACE);
+    if (st == WK_OK)
+        st = map_buffer_at(vm, pp->buffer_va, pp->buffer_bytes);
+    if (st == WK_OK && other_va != pp->buffer_va)
+        st = map_buffer_at(vm, other_va, pp->buffer_bytes);
+    if (st == WK_OK)
+        st = gpuva_place_leaves(vm, GPUVA_PAGING_SPACE, pp->scratch, 2 * pp->window);
+    vm->va->cpu_updates = 0;
+    if (st == WK_OK)
+        st = gpuva_set_root(vm, &vm->sys_context, GPUVA_PAGING_SPACE);
+    return st;
+}
+
+int paging_process_use(struct wk_vidmm *vm, wk_status *st)
+{
+    *st = WK_OK;
+    if (!vm->mmu.asked || vm->dead)
+        return 0;
+    if (made(vm) && vm->va->pp.buffer_va == vm->paging.first_pfn << WK_GPU_PAGE_SHIFT &&
+        vm->va->pp.buffer_bytes == vm->paging.pages * PAGE)
+        return 1;
+    if (made(vm)) { /* a new paging buffer (wk_vidmm_reconfigure): the process is made again */
+        gpuva_paging_release(vm);
+        vm->va->pp.tried = 0;
+    }
+    struct gpuva *g = va_state(vm);
+    if (!g || g->pp.tried)
+        return 0;
+    g->pp.tried = 1;
+    char last[sizeof(vm->last_error)];
+    memcpy(last, vm->last_error, sizeof(last));
+    const char *why = unmade_why(vm);
+    if (why) {
+        snprintf(g->pp.why, sizeof(g->pp.why), "%s", why);
+        return 0;
+    }
+    *st = make(vm, &g->pp);
+    if (*st == WK_OK)
+        return 1;
+    if (made(vm))
+        gpuva_paging_release(vm);
+    if (!kit_limit(*st) || vm->dead)
+        return -1; /* the driver's: its violation, crash or hang is the verdict */
+    snprintf(g->pp.why, sizeof(g->pp.why), "%s", vm->last_error);
+    memcpy(vm->last_error, last, sizeof(last));
+    *st = WK_OK;
+    return 0;
+}
+
+const char *paging_process_why_none(const struct wk_vidmm *vm)
+{
+    if (!vm->mmu.asked)
+        return "the driver is not a GpuMmu driver";
+    if (made(vm))
+        return NULL;
+    return vm->va && vm->va->pp.why[0] ? vm->va->pp.why : "the paging process was not made";
+}
+
+int wk_vidmm_kit_paging_work(const struct wk_vidmm *vm)
+{
+    return vm->va && (vm->va->cpu_updates || vm->va->pp.kit_work);
+}
+
+int paging_process_live(const struct wk_vidmm *vm)
+{
+    return made(vm);
+}
+
+/* ------------------------------------------------------------------ */
+/* The operations                                                       */
+/* ------------------------------------------------------------------ */
+
+/* The pages of one side: the allocation's in segment `seg` from `offset`,
+ * or its system pages. */
+static struct va_pages side_pages(const struct allocation *a, uint32_t seg, uint64_t offset, int system)
+{
+    if (system)
+        return (struct va_pages){ 0, 0, a->pfns };
+    return (struct va_pages){ seg, offset, NULL };
+}
+
+/* Bytes per operation: a scratch window, or less (cfg.transfer_chunk, as
+ * for TRANSFER: cases that want chunks ask for them). */
+static uint64_t chunk_bytes(const struct wk_vidmm *vm)
+{
+    uint64_t chunk = vm->va->pp.window;
+    uint64_t asked = vm->cfg.transfer_chunk;
+    return asked && asked % PAGE == 0 && asked < chunk ? asked : chunk;
+}
+
+/* The scratch area's updates: not the operation the case asks, so not
+ * bounded by its max_passes. */
+static wk_status scratch_map(struct wk_vidmm *vm, uint64_t va, uint64_t n, const struct va_pages *pages,
+                             const struct allocation *a, uint64_t off)
+{
+    vm->va->pp.kit_work = 1;
+    wk_status st = gpuva_map_pages(vm, GPUVA_PAGING_SPACE, va, n, pages, a, off);
+    vm->va->pp.kit_work = 0;
+    return st;
+}
+
+static wk_status scratch_unmap(struct wk_vidmm *vm, uint64_t va, uint64_t n)
+{
+    vm->va->pp.kit_work = 1;
+    wk_status st = gpuva_unmap_pages(vm, GPUVA_PAGING_SPACE, va, n);
+    vm->va->pp.kit_work = 0;
+    return st;
+}
+
+/* The operation itself: its buffers run in the paging process. */
+static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    vm->va->pp.in_op = 1;
+    wk_status st = paging_run(vm, args, NULL);
+    vm->va->pp.in_op = 0;
+    return st;
+}
+
+/* One TRANSFER_VIRTUAL of bytes [off, off + n) of the allocation. */
+static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const struct va_pages *src,
+                                const struct va_pages *dst, DXGK_MEMORY_TRANSFER_DIRECTION dir, uint64_t off,
+                                uint64_t n)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
+    wk_status st = scratch_map(vm, src_va, n, src, a, off);
+    if (st == WK_OK)
+        st = scratch_map(vm, dst_va, n, dst, a, off);
+    if (st != WK_OK)
+        return st;
+    DXGKARG_BUILDPAGINGBUFFER args;
+    memset(&args, 0, sizeof(args));
+    args.Operation = DXGK_OPERATION_VIRTUAL_TRANSFER;
+    DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL *t = &args.TransferVirtual;
+    t->hAllocation = a->driver_handle;
+    t->AllocationOffsetInBytes = off; /* not to be added to the addresses: they point at the bytes (4.5) */
+    t->TransferSizeInBytes = n;
+    t->SourceVirtualAddress = src_va;
+    t->DestinationVirtualAddress = dst_va;
+    t->TransferDirection = dir;
+    st = op_run(vm, &args);
+    if (st == WK_OK)
+        st = scratch_unmap(vm, src_va, n);
+    return st == WK_OK ? scratch_unmap(vm, dst_va, n) : st;
+}
+
+wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t src_seg, uint64_t src_off,
+                                  int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys)
+{
+    DXGK_MEMORY_TRANSFER_DIRECTION dir = src_sys   ? DXGK_MEMORY_TRANSFER_SYSTEM_TO_LOCAL
+                                         : dst_sys ? DXGK_MEMORY_TRANSFER_LOCAL_TO_SYSTEM
+                                                   : DXGK_MEMORY_TRANSFER_LOCAL_TO_LOCAL;
+    struct va_pages src = side_pages(a, src_seg, src_off, src_sys), dst = side_pages(a, dst_seg, dst_off, dst_sys);
+    uint64_t chunk = chunk_bytes(vm);
+    /* A move inside one segment onto part of itself: no operation's two
+     * ranges overlap in memory (its addresses differ, so the driver cannot
+     * see that they would), and the chunks go from the end when the
+     * destination is above the source, so none reads bytes an earlier one
+     * wrote. */
+    int backward = 0;
+    if (!src_sys && !dst_sys && src_seg == dst_seg && src_off != dst_off) {
+        uint64_t gap = src_off < dst_off ? dst_off - src_off : src_off - dst_off;
+        if (gap < a->size) {
+            chunk = gap < chunk ? gap : chunk;
+            backward = dst_off > src_off;
+        }
+    }
+    wk_status st = WK_OK;
+    for (uint64_t done = 0; done < a->size && st == WK_OK;) {
+        uint64_t n = a->size - done < chunk ? a->size - done : chunk;
+        uint64_t off = backward ? a->size - done - n : done;
+        st = transfer_chunk(vm, a, &src, &dst, dir, off, n);
+        done += n;
+    }
+    return st;
+}
+
+wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    struct va_pages pages = side_pages(a, a->segment, a->offset, 0);
+    uint64_t chunk = chunk_bytes(vm);
+    wk_status st = WK_OK;
+    for (uint64_t off = 0; off < a->size && st == WK_OK; off += chunk) {
+        uint64_t n = a->size - off < chunk ? a->size - off : chunk;
+        st = scratch_map(vm, pp->scratch, n, &pages, a, off);
+        if (st != WK_OK)
+            break;
+        DXGKARG_BUILDPAGINGBUFFER args;
+        memset(&args, 0, sizeof(args));
+        args.Operation = DXGK_OPERATION_VIRTUAL_FILL;
+        args.FillVirtual.hAllocation = a->driver_handle;
+        args.FillVirtual.AllocationOffsetInBytes = off;
+        args.FillVirtual.FillSizeInBytes = n;
+        args.FillVirtual.FillPattern = pattern;
+        args.FillVirtual.DestinationVirtualAddress = pp->scratch;
+        st = op_run(vm, &args);
+        if (st == WK_OK)
+            st = scratch_unmap(vm, pp->scratch, n);
+    }
+    return st;
+}
+
+/* What the message of a content check adds: the root the last paging
+ * buffer ran under, when it was not the paging process's. */
+void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    D3DGPU_PHYSICAL_ADDRESS at;
+    uint32_t entries;
+    uint64_t root = 0;
+    if (!made(vm) || !gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root))
+        return;
+    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    if (ran == root)
+        return;
+    if (ran == 0)
+        snprintf(buf, size, " (its paging buffer ran with no root: its addresses are the paging process's, whose "
+                 "root the system context got, 0x%llx)", (unsigned long long)root);
+    else
+        snprintf(buf, size, " (its paging buffer ran under root 0x%llx, not the paging process's, 0x%llx, which "
+                 "the system context got)", (unsigned long long)ran, (unsigned long long)root);
+}
