@@ -304,10 +304,10 @@ wk_cli_expect(conform.wddm13_reference_profile 0
 # virtual address cases run on it, the negative ones included, and the whole
 # suite passes in the reference profile too (the QueryAdapterInfo counts the
 # cases pin leave out the kit's GpuMmu questions, which no physical driver
-# is asked: an outsider's GpuMmu driver failed 5 cases on them), but for the
-# negative cases that corrupt TRANSFER or FILL: WDDM 1.x operations a GpuMmu
-# driver need not do, which the kit asks only for want of TRANSFER_VIRTUAL,
-# so their failure is its limit (skips).
+# is asked: an outsider's GpuMmu driver failed 5 cases on them). Its
+# transfers and fills run in the paging process, so the negative cases that
+# corrupt the physical reference driver's TRANSFER or FILL calls, and the
+# counts of paging work, are skips that say so.
 wk_cli_expect(conform.gpummu_gpu_va 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu>
@@ -338,6 +338,20 @@ wk_cli_expect(conform.gpummu_pf_as_fault 1
               "6 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*10 of 10 cases in [0-9.]+ s: 1 pass, 6 fail, 3 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_pf_as_fault>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+# AllocationOffsetInBytes added to the paging process's addresses of
+# TRANSFER_VIRTUAL and FILL_VIRTUAL (wk_test_gpummu_offset_added), which
+# point at the bytes already: a chunk past the first lands outside the
+# scratch window; and the paging buffers of those operations run
+# physically, not under the root the system context got
+# (wk_test_gpummu_paging_physical). Each caught, the message saying where.
+wk_cli_expect(conform.gpummu_offset_added 1
+              "PAGING-GPU-001: .*VA_UNMAPPED.*in the paging process, outside what the kit mapped for it"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_offset_added>
+              --filter paging-transfer.chunk-4k-everything ${PROJECT_SOURCE_DIR}/specs)
+wk_cli_expect(conform.gpummu_paging_physical 1
+              "PAGING-GPU-001: .*run with no root: its addresses are the paging process's"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_paging_physical>
+              --filter paging-transfer.chunk-4k-everything ${PROJECT_SOURCE_DIR}/specs)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
 # the next paging buffer, a physical one, runs through the address space and
 # faults, and the message says a root was still active.

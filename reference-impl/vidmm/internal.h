@@ -1167,6 +1167,7 @@ wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uin
                                   int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys);
 wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern);
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);
+int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size);
 
 /* One operation with no paging buffer, done by the CPU before it returns
  * (the paging process's set-up: PAGING-CPUUPDATE-001). */

@@ -364,3 +364,29 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
         snprintf(buf, size, " (its paging buffer ran under root 0x%llx, not the paging process's, 0x%llx, which "
                  "the system context got)", (unsigned long long)ran, (unsigned long long)root);
 }
+
+/* A paging buffer of the paging process's operation faulted: where it ran,
+ * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
+int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size)
+{
+    if (!made(vm) || !vm->va->pp.in_op)
+        return 0;
+    const struct paging_process *pp = &vm->va->pp;
+    D3DGPU_PHYSICAL_ADDRESS at;
+    uint32_t entries;
+    uint64_t root = 0;
+    (void)gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root);
+    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    if (ran == root || (binding_executes(vm) && !binding_has_registers(vm)))
+        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL in the paging process, outside what the kit mapped "
+                 "for it: scratch windows 0x%llx and 0x%llx, 0x%llx bytes each)",
+                 (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
+                 (unsigned long long)pp->window);
+    else if (ran == 0)
+        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL run with no root: its addresses are the paging "
+                 "process's, whose root 0x%llx the system context got)", (unsigned long long)root);
+    else
+        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL run under root 0x%llx, not the paging process's, "
+                 "0x%llx, which the system context got)", (unsigned long long)ran, (unsigned long long)root);
+    return 1;
+}

@@ -66,6 +66,11 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     /* ... and a virtual one the GPU ran with no root at all. */
     if (rule == R_SUBMITV_GPU && !binding_executes(vm) && wk_gpu_last_root(vm->gpu) == 0)
         hint = " (it ran under no root, RING_ROOT 0: physically)";
+    /* ... and a paging buffer of TRANSFER_VIRTUAL or FILL_VIRTUAL, whose
+     * addresses are the paging process's (paging_process.c). */
+    char pp_hint[200];
+    if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, pp_hint, sizeof(pp_hint)))
+        hint = pp_hint;
     violate(vm, rule, ddi, "the %s faulted on the GPU: %s%s", what, text, hint);
     return WK_OK;
 }
