@@ -374,6 +374,9 @@ struct paging_process {
     int kit_work;                           /* mapping the scratch area: cfg.max_passes does not bound it */
     int in_op;                              /* a TRANSFER_VIRTUAL or FILL_VIRTUAL is being built: its
                                                buffers run in the paging process (paging_flush) */
+    uint32_t last_op;                       /* the last of them */
+    uint32_t idle_ops;                      /* ... of the current transfer or fill, those for which the
+                                               GPU moved no byte (paging_process_hint) */
 };
 struct gpuva {
     struct va_table table[GPUVA_MAX_TABLES];

@@ -250,12 +250,20 @@ static wk_status scratch_unmap(struct wk_vidmm *vm, uint64_t va, uint64_t n)
     return st;
 }
 
-/* The operation itself: its buffers run in the paging process. */
+/* The operation itself: its buffers run in the paging process. Whether
+ * the GPU moved any byte for it is kept for the message of a content
+ * check (paging_process_hint). */
 static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
 {
+    struct wk_gpu_counters before, after;
+    wk_gpu_get_counters(vm->gpu, &before);
     vm->va->pp.in_op = 1;
+    vm->va->pp.last_op = args->Operation;
     wk_status st = paging_run(vm, args, NULL);
     vm->va->pp.in_op = 0;
+    wk_gpu_get_counters(vm->gpu, &after);
+    if (after.bytes_copied + after.bytes_filled == before.bytes_copied + before.bytes_filled)
+        vm->va->pp.idle_ops++;
     return st;
 }
 
@@ -290,6 +298,7 @@ static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const
 wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t src_seg, uint64_t src_off,
                                   int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys)
 {
+    vm->va->pp.idle_ops = 0;
     DXGK_MEMORY_TRANSFER_DIRECTION dir = src_sys   ? DXGK_MEMORY_TRANSFER_SYSTEM_TO_LOCAL
                                          : dst_sys ? DXGK_MEMORY_TRANSFER_LOCAL_TO_SYSTEM
                                                    : DXGK_MEMORY_TRANSFER_LOCAL_TO_LOCAL;
@@ -320,6 +329,7 @@ wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uin
 
 wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
 {
+    vm->va->pp.idle_ops = 0;
     const struct paging_process *pp = &vm->va->pp;
     struct va_pages pages = side_pages(a, a->segment, a->offset, 0);
     uint64_t chunk = chunk_bytes(vm);
@@ -355,9 +365,13 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
     if (!made(vm) || !gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root))
         return;
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
-    if (ran == root)
+    if (vm->va->pp.idle_ops && !binding_executes(vm)) /* a binding's processor counts no bytes */
+        snprintf(buf, size, " (the GPU moved no byte for it: a GpuMmu driver gets %s in place of the \"WDDMv1 "
+                 "Only\" %s)", vm->va->pp.last_op == DXGK_OPERATION_VIRTUAL_FILL ? "FILL_VIRTUAL" : "TRANSFER_VIRTUAL",
+                 vm->va->pp.last_op == DXGK_OPERATION_VIRTUAL_FILL ? "FILL" : "TRANSFER");
+    else if (ran == root)
         return;
-    if (ran == 0)
+    else if (ran == 0)
         snprintf(buf, size, " (its paging buffer ran with no root: its addresses are the paging process's, whose "
                  "root the system context got, 0x%llx)", (unsigned long long)root);
     else
