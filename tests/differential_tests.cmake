@@ -98,6 +98,12 @@ wk_diff_replay_test(fuzz.gpummu_memory_past_the_entries fuzz_prog wk_refdriver_g
   regressions/gpummu-memory-past-entries.bin "replay: 1 inputs ran" "FINDING")
 wk_diff_replay_test(fuzz.gpummu_tables_no_room fuzz_prog wk_refdriver_gpummu
   regressions/gpummu-tables-no-room.bin "replay: 1 inputs ran" "FINDING")
+# ... and one whose case made a virtual context with SystemContext in a
+# process: the driver took its root for the paging process's, and its
+# TRANSFER_VIRTUAL ran in the case's space. Only the kernel makes a system
+# context, in the paging process: the kit refuses such a step now.
+wk_diff_replay_test(fuzz.gpummu_virtual_system_context fuzz_prog wk_refdriver_gpummu
+  regressions/gpummu-virtual-system-context.bin "replay: 1 inputs ran" "FINDING")
 # A driver that reports a page fault as DMA_FAULTED: found where a virtual
 # buffer faults (PAGEFAULT-NOTIFY-001).
 wk_diff_replay_test(fuzz.gpummu_page_fault_judged fuzz_prog wk_test_gpummu_pf_as_fault

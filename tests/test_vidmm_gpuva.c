@@ -627,6 +627,9 @@ static void test_devices_and_contexts_of_a_process(void **state)
     assert_int_equal(read32(f, s, GIB + 0x1ffc), 0xAB12AB12u);
     uint32_t none;
     assert_int_equal(wk_vidmm_create_context(f->vm, f->device, virt.Value, &none), WK_E_NOT_SUPPORTED);
+    DXGK_CREATECONTEXTFLAGS system_virt = virt; /* the kernel's alone, in the paging process */
+    system_virt.SystemContext = 1;
+    assert_int_equal(wk_vidmm_create_context(f->vm, dev, system_virt.Value, &none), WK_E_INVALID_ARGUMENT);
     assert_int_equal(wk_vidmm_va_destroy_space(f->vm, s), WK_E_STATE);
     VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &dev));
     assert_int_equal(seen.n, 2);

@@ -72,6 +72,16 @@ wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t
 {
     if (!is_virtual(flags))
         return WK_OK;
+    /* The kernel's system context runs in the system paging process
+     * (paging_process.c), which the kernel makes, not in an application's
+     * (DXGK_CREATECONTEXTFLAGS.SystemContext: a context of the paging
+     * engine, facts §3.3): a case that asks one in a process asks what no
+     * kernel does (a fuzzed one hijacked the reference driver's paging
+     * root). */
+    DXGK_CREATECONTEXTFLAGS f = { .Value = flags };
+    if (f.SystemContext)
+        return fail(vm, WK_E_INVALID_ARGUMENT, "a virtual system context (SystemContext with VirtualAddressing): "
+                    "the kernel's system context runs in the system paging process, which no case makes");
     const struct device *d = device_get(vm, device);
     const char *none = gpuva_why_none(vm);
     if ((!d || !d->space) && none)
