@@ -320,8 +320,9 @@ static int diff_step(const char *harness, struct wk_prog_exec *ref, struct wk_pr
      * room for a 4096-byte page table"), where the reference, which has no
      * address space, spent none: the two sides' room differs from that step
      * on, and nothing of it is the driver's. */
-    if (ds == WK_E_NO_SPACE && rs != WK_E_NO_SPACE && address_space_step(ref->p, s))
-        return -1;
+    if (ds == WK_E_NO_SPACE && rs != WK_E_NO_SPACE &&
+        (address_space_step(ref->p, s) || wk_vidmm_page_table_bytes(dut->vm)))
+        return -1; /* ... the paging process's tables too (paging_process.c): any step that places */
     /* What the kit could not do on the driver's side (WK_E_NOT_SUPPORTED:
      * a buffer below its own size, a step its binding's encoder cannot say)
      * is no finding, and neither is, for a driver with a layout of its own

@@ -424,33 +424,39 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
 
 /* Informational bookkeeping in the paging buffer's private data (P18); the
  * pointer is left where it is, so all submissions of the buffer share it. */
-static UINT paging_kind(const DXGKARG_BUILDPAGINGBUFFER *args)
+/* Operations at the paging process's addresses: TRANSFER_VIRTUAL,
+ * FILL_VIRTUAL, and UPDATE_CONTEXT_ALLOCATION once the kernel gave the
+ * system context the paging process's root (before, or in the physical
+ * build, its address is the allocation's GPU address). */
+static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUFFER *args)
 {
-    return args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL
-               ? RD_DMA_PAGING_VIRTUAL
-               : RD_DMA_PAGING;
+    if (args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL)
+        return RD_DMA_PAGING_VIRTUAL;
+    if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root.SegmentId)
+        return RD_DMA_PAGING_VIRTUAL;
+    return RD_DMA_PAGING;
 }
 
-static void note_private(DXGKARG_BUILDPAGINGBUFFER *args, UINT64 bytes)
+static void note_private(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, UINT64 bytes)
 {
     struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
                                                  args->DmaBufferPrivateDataSize);
     if (!p || bytes == 0)
         return;
     p->magic = RD_MAGIC_DMA;
-    p->kind = paging_kind(args);
+    p->kind = paging_kind(a, args);
     p->commands++;
 }
 
 /* The model runs a submission physically or in one address space, never
  * both: an operation of the other kind than those already in the buffer
  * asks for a fresh one (INSUFFICIENT_DMA_BUFFER, nothing written). */
-static BOOLEAN needs_fresh_buffer(const DXGKARG_BUILDPAGINGBUFFER *args)
+static BOOLEAN needs_fresh_buffer(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUFFER *args)
 {
     struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
                                                  args->DmaBufferPrivateDataSize);
     return p && p->magic == RD_MAGIC_DMA && args->DmaBufferWriteOffset != 0 &&
-           (p->kind == RD_DMA_PAGING || p->kind == RD_DMA_PAGING_VIRTUAL) && p->kind != paging_kind(args);
+           (p->kind == RD_DMA_PAGING || p->kind == RD_DMA_PAGING_VIRTUAL) && p->kind != paging_kind(a, args);
 }
 
 NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
@@ -460,7 +466,7 @@ NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
     DXGKARG_BUILDPAGINGBUFFER *args = pBuildPagingBuffer;
     if (!a || !args) /* a kernel bug; nothing can be written */
         return STATUS_SUCCESS;
-    if (args->pDmaBuffer && needs_fresh_buffer(args))
+    if (args->pDmaBuffer && needs_fresh_buffer(a, args))
         return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
     struct wk_gpu_writer w;
     wk_gpu_writer_init(&w, args->pDmaBuffer, args->pDmaBuffer ? args->DmaSize : 0);
@@ -469,6 +475,6 @@ NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,
         args->pDmaBuffer = (BYTE *)args->pDmaBuffer + w.used;
         args->DmaSize -= (UINT)w.used;
     }
-    note_private(args, w.used);
+    note_private(a, args, w.used);
     return st;
 }

@@ -1169,6 +1169,7 @@ const char *paging_process_why_none(const struct wk_vidmm *vm);
 wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t src_seg, uint64_t src_off,
                                   int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys);
 wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern);
+wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args);
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);
 int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size);
 

@@ -682,6 +682,13 @@ wk_status op_special_lock_transfer(struct wk_vidmm *vm, struct allocation *a)
 
 wk_status op_discard(struct wk_vidmm *vm, struct allocation *a)
 {
+    /* DISCARD_CONTENT is "WDDMv1 Only" (docs/wddm-gpummu-facts.md 4.1): a
+     * GpuMmu driver, whose content moves run in the paging process, is
+     * not asked it; the content is simply gone. */
+    wk_status st;
+    int virt = paging_process_use(vm, &st);
+    if (virt != 0)
+        return virt < 0 ? st : WK_OK;
     DXGKARG_BUILDPAGINGBUFFER args;
     init_args(&args, DXGK_OPERATION_DISCARD_CONTENT);
     args.DiscardContent.hAllocation = a->driver_handle;
@@ -844,12 +851,17 @@ wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a
         memcpy(priv.ptr, blob, blob_size);
     DXGKARG_BUILDPAGINGBUFFER args;
     init_args(&args, DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION);
-    /* The model has no GPU MMU: the "scratch-area" address is physical. */
+    /* A physical-addressing driver has no paging process: the
+     * "scratch-area" address is the allocation's GPU address. */
     args.UpdateContextAllocation.ContextAllocation = seg_addr(vm, a->segment, a->offset);
     args.UpdateContextAllocation.ContextAllocationSize = a->size;
     args.UpdateContextAllocation.pDriverPrivateData = priv.ptr;
     args.UpdateContextAllocation.DriverPrivateDataSize = blob_size;
-    st = paging_run(vm, &args, NULL);
+    int virt = paging_process_use(vm, &st);
+    if (virt > 0)
+        st = paging_update_context_virtual(vm, a, &args);
+    else if (virt == 0)
+        st = paging_run(vm, &args, NULL);
     if (st == WK_OK)
         st = gbuf_check(vm, &priv, WK_DDI_BUILD_PAGING_BUFFER);
     gbuf_free(vm, &priv);

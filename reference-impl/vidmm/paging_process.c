@@ -354,6 +354,31 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
     return st;
 }
 
+/*
+ * UPDATE_CONTEXT_ALLOCATION of a GpuMmu driver: "done in the paging-process
+ * scratch area" (docs/wddm-gpummu-facts.md 3.7, A6): the context
+ * allocation's pages mapped at the scratch area, ContextAllocation their
+ * address there, unmapped once the operation ran. A context allocation
+ * larger than the scratch area (two windows) cannot be mapped whole: a
+ * limit of the kit, said.
+ */
+wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    if (a->size > 2 * pp->window)
+        return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a context allocation of %llu bytes, larger than the "
+                    "paging process's scratch area (%llu bytes), where UPDATE_CONTEXT_ALLOCATION maps it whole",
+                    (unsigned long long)a->size, (unsigned long long)(2 * pp->window));
+    int system = !a->resident || vm->seg[a->segment].aperture;
+    struct va_pages pages = side_pages(a, a->segment, a->offset, system);
+    wk_status st = scratch_map(vm, pp->scratch, a->size, &pages, a, 0);
+    if (st != WK_OK)
+        return st;
+    args->UpdateContextAllocation.ContextAllocation = pp->scratch;
+    st = op_run(vm, args);
+    return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
+}
+
 /* What the message of a content check adds: the root the last paging
  * buffer ran under, when it was not the paging process's. */
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
