@@ -373,9 +373,10 @@ wk_status paging_run_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
     vm->stats.paging_passes++;
     if (status != STATUS_SUCCESS || a->pDmaBuffer != NULL)
         return violate(vm, R_PAGING_CPUUPDATE, WK_DDI_BUILD_PAGING_BUFFER,
-                       "%s with no paging buffer (pDmaBuffer NULL, CPU_VIRTUAL: the paging process's own table) "
-                       "returned 0x%08x%s: it is done by the CPU before it returns", op_name(p.op), (unsigned)status,
-                       a->pDmaBuffer ? " and moved pDmaBuffer off NULL" : "");
+                       "%s with no paging buffer (pDmaBuffer NULL, UpdateMode CPU_VIRTUAL whatever mode the driver "
+                       "reports: the system paging process's own table) returned 0x%08x%s: it is written through "
+                       "PageTableAddress.CpuVirtual before the call returns, and SUCCESS returned", op_name(p.op),
+                       (unsigned)status, a->pDmaBuffer ? " and moved pDmaBuffer off NULL" : "");
     if (a->Operation != p.op || memcmp(p.in_fields, (uint8_t *)a + UNION_OFFSET, UNION_SIZE) != 0)
         return violate(vm, R_PAGING_INPUT, WK_DDI_BUILD_PAGING_BUFFER,
                        "%s changed its [in] arguments (Operation or the %s payload)", op_name(p.op), op_name(p.op));
