@@ -375,6 +375,7 @@ struct paging_process {
     int in_op;                              /* a TRANSFER_VIRTUAL or FILL_VIRTUAL is being built: its
                                                buffers run in the paging process (paging_flush) */
     uint32_t last_op;                       /* the last of them */
+    uint64_t op_root;                       /* ... and the root its last buffer ran under */
     uint32_t idle_ops;                      /* ... of the current transfer or fill, those for which the
                                                GPU moved no byte (paging_process_hint) */
 };

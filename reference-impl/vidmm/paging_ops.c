@@ -1171,6 +1171,13 @@ wk_status wk_vidmm_signal_monitored_fence(struct wk_vidmm *vm, uint64_t gpu_addr
     if (fence_in_kit_pages(vm, gpu_address))
         return fail(vm, WK_E_INVALID_ARGUMENT, "0x%llx: system memory the kit holds for its own DMA and paging buffers",
                     (unsigned long long)gpu_address);
+    /* ... nor in the page tables the kit placed for a GpuMmu driver (a
+     * case's address spaces, the paging process's): a case calibrated on a
+     * physical driver wrote over the paging process's root (outsider 16). */
+    if (gpuva_table_overlaps(vm, gpu_address, 8))
+        return fail(vm, WK_E_NOT_SUPPORTED, "0x%llx: a page table the kit placed there for an address space (the "
+                    "paging process's, or the case's), which the case was calibrated without",
+                    (unsigned long long)gpu_address);
     /* The fence value is checked by reading it back, and the GPU must not
      * fault on the write. */
     if (seg ? !kit_reaches(vm, seg, seg_off) : !gpu_reaches(vm, gpu_address))

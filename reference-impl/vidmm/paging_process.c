@@ -261,6 +261,9 @@ static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
     vm->va->pp.last_op = args->Operation;
     wk_status st = paging_run(vm, args, NULL);
     vm->va->pp.in_op = 0;
+    /* The root its last buffer ran under, before the scratch area's
+     * unmapping runs others (paging_process_hint). */
+    vm->va->pp.op_root = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     wk_gpu_get_counters(vm->gpu, &after);
     if (after.bytes_copied + after.bytes_filled == before.bytes_copied + before.bytes_filled)
         vm->va->pp.idle_ops++;
@@ -355,8 +358,11 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
 }
 
 /*
- * UPDATE_CONTEXT_ALLOCATION of a GpuMmu driver: "done in the paging-process
- * scratch area" (docs/wddm-gpummu-facts.md 3.7, A6): the context
+ * UPDATE_CONTEXT_ALLOCATION of a GpuMmu driver: "The context allocation
+ * being updated is mapped into the scratch area of the video memory manager
+ * paging process, then the driver is called with a new
+ * UpdateContextAllocation paging operation" (seed "Context allocation";
+ * docs/wddm-gpummu-facts.md 3.7, facts A6): the context
  * allocation's pages mapped at the scratch area, ContextAllocation their
  * address there, unmapped once the operation ran. A context allocation
  * larger than the scratch area (two windows) cannot be mapped whole: a
@@ -389,7 +395,9 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
     uint64_t root = 0;
     if (!made(vm) || !gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root))
         return;
-    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    uint64_t ran = vm->va->pp.op_root;
+    if (binding_executes(vm) && !binding_has_registers(vm))
+        return; /* the kit ran it in the paging process itself */
     if (vm->va->pp.idle_ops && !binding_executes(vm)) /* a binding's processor counts no bytes */
         snprintf(buf, size, " (the GPU moved no byte for it: a GpuMmu driver gets %s in place of the \"WDDMv1 "
                  "Only\" %s)", vm->va->pp.last_op == DXGK_OPERATION_VIRTUAL_FILL ? "FILL_VIRTUAL" : "TRANSFER_VIRTUAL",
@@ -417,15 +425,15 @@ int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size)
     (void)gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root);
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     if (ran == root || (binding_executes(vm) && !binding_has_registers(vm)))
-        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL in the paging process, outside what the kit mapped "
-                 "for it: scratch windows 0x%llx and 0x%llx, 0x%llx bytes each)",
+        snprintf(buf, size, " (in the paging process, outside its scratch windows 0x%llx and 0x%llx of 0x%llx "
+                 "bytes)",
                  (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
                  (unsigned long long)pp->window);
     else if (ran == 0)
-        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL run with no root: its addresses are the paging "
-                 "process's, whose root 0x%llx the system context got)", (unsigned long long)root);
+        snprintf(buf, size, " (run with no root: its addresses are the paging process's, root 0x%llx)",
+                 (unsigned long long)root);
     else
-        snprintf(buf, size, " (TRANSFER_VIRTUAL or FILL_VIRTUAL run under root 0x%llx, not the paging process's, "
-                 "0x%llx, which the system context got)", (unsigned long long)ran, (unsigned long long)root);
+        snprintf(buf, size, " (run under root 0x%llx, not the paging process's, 0x%llx)", (unsigned long long)ran,
+                 (unsigned long long)root);
     return 1;
 }
