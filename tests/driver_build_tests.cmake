@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "91 of 91 cases in [0-9.]+ s: 65 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*647 of 647 cases in [0-9.]+ s: 581 pass, 66 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*649 of 649 cases in [0-9.]+ s: 581 pass, 68 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -329,7 +329,7 @@ wk_cli_expect(conform.gpu_va_not_gpummu 0
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,
 # the GPU naming the stale root); the cases that never move it pass.
 wk_cli_expect(conform.gpummu_root_kept 1
-              "3 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.two-contexts-one-move.*11 of 11 cases in [0-9.]+ s: 8 pass, 3 fail"
+              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*12 of 12 cases in [0-9.]+ s: 8 pass, 4 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
@@ -352,6 +352,12 @@ wk_cli_expect(conform.gpummu_paging_physical 1
               "PAGING-GPU-001: .*run with no root: its addresses are the paging process's"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_paging_physical>
               --filter paging-transfer.chunk-4k-everything ${PROJECT_SOURCE_DIR}/specs)
+# COPY_PAGE_TABLE_ENTRIES one entry short of each range
+# (wk_test_gpummu_copy_one_short): a root moved by copy misses a link.
+wk_cli_expect(conform.gpummu_copy_one_short 1
+              "PAGING-COPYPTE-001: .*entry 1 does not hold the source entry's bytes"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_copy_one_short>
+              --filter gpu-va.root-copied-in-ranges ${PROJECT_SOURCE_DIR}/specs)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
 # the next paging buffer, a physical one, runs through the address space and
 # faults, and the message says a root was still active.

@@ -463,6 +463,74 @@ static void test_v1_fill_not_blamed_without_paging_process(void **state)
 
 static uint32_t set_roots(struct vt_fixture *f);
 
+/* What COPY_PAGE_TABLE_ENTRIES asked: its ranges; with `undo`, the call's
+ * commands taken back (the driver built nothing). */
+struct copy_log {
+    int undo;
+    uint32_t calls, ranges;
+    DXGK_BUILDPAGINGBUFFER_COPY_RANGE r[4];
+};
+
+static void log_copies(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct copy_log *l = user;
+    DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS ||
+        a->Operation != DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
+        return;
+    l->calls++;
+    l->ranges = a->CopyPageTableEntries.NumRanges;
+    for (uint32_t i = 0; i < l->ranges && i < 4; i++)
+        l->r[i] = a->CopyPageTableEntries.pRanges[i];
+    if (l->undo)
+        undo_fill(a); /* any operation's bytes, taken back */
+}
+
+/*
+ * A root moved by copy (wk_vidmm_va_move_root_copying): the links go in
+ * one COPY_PAGE_TABLE_ENTRIES per run of root entries (here entries 1 and
+ * 3, 4: two ranges, each at the same index on both sides, both tables at
+ * 64 KiB-aligned addresses of the paging process), every mapping still
+ * reads, the entry between stays invalid. A driver that builds nothing for
+ * it is not blamed (the kernel asks it of a resizable 2-level root):
+ * NOT_SUPPORTED, the root unmoved and the mappings as they were.
+ */
+static void test_root_moved_by_copy(void **state)
+{
+    struct vt_fixture *f = *state;
+    open_gpummu(f, NULL);
+    uint32_t a = filled(f, 0x1000, 0x0C0C0C0Cu), s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x1000, 0));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 3 * GIB, a, 0, 0x1000, 0));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 4 * GIB, a, 0, 0x1000, 0));
+    struct copy_log l;
+    memset(&l, 0, sizeof(l));
+    wk_vidmm_set_rewriter(f->vm, log_copies, &l);
+    VT_OK(f->vm, wk_vidmm_va_move_root_copying(f->vm, s));
+    assert_int_equal(l.calls, 1);
+    assert_int_equal(l.ranges, 2);
+    assert_int_equal(l.r[0].SrcStartPteIndex, 1);
+    assert_int_equal(l.r[0].NumPageTableEntries, 1);
+    assert_int_equal(l.r[1].SrcStartPteIndex, 3);
+    assert_int_equal(l.r[1].DstStartPteIndex, 3);
+    assert_int_equal(l.r[1].NumPageTableEntries, 2);
+    assert_int_equal(l.r[0].SrcPageTableAddress % 0x10000, 0);
+    assert_int_equal(l.r[0].DstPageTableAddress % 0x10000, 0);
+    assert_true(l.r[0].SrcPageTableAddress != l.r[0].DstPageTableAddress);
+    assert_int_equal(read32(f, s, 3 * GIB + 0xffc), 0x0C0C0C0Cu);
+    assert_int_equal(read32(f, s, 4 * GIB), 0x0C0C0C0Cu);
+    uint32_t v;
+    assert_int_equal(wk_vidmm_va_read(f->vm, s, 2 * GIB, &v, 4, NULL), WK_E_GPU_FAULT);
+    assert_true(expect_no_violations(f->vm));
+
+    l.undo = 1;
+    assert_int_equal(wk_vidmm_va_move_root_copying(f->vm, s), WK_E_NOT_SUPPORTED);
+    assert_non_null(strstr(wk_vidmm_last_error(f->vm), "may never be asked it"));
+    assert_int_equal(read32(f, s, GIB), 0x0C0C0C0Cu); /* still the old root */
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* What the paging process's making and use asked of the driver. */
 struct pp_log {
     uint32_t system_processes;      /* CreateProcess with SystemProcess */
@@ -850,6 +918,7 @@ int main(void)
         VT_TEST(test_fill_virtual_undone_blamed),
         VT_TEST(test_v1_fill_not_blamed_without_paging_process),
         VT_TEST(test_paging_process),
+        VT_TEST(test_root_moved_by_copy),
         VT_TEST(test_devices_and_contexts_of_a_process),
         VT_TEST(test_context_allocation_mapped_in_its_process),
         VT_TEST(test_identity_mapped_buffer_judged_by_its_space),

@@ -1066,6 +1066,16 @@ REWRITER(rw_cpu_update_deferred)
     CHANGE(a && !a->pDmaBuffer ? a : NULL, *w->status = STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER);
 }
 REWRITER(rw_flushtlb_nothing) { undo_paging_write(w, DXGK_OPERATION_FLUSH_TLB); }
+/* COPY_PAGE_TABLE_ENTRIES whose first COPY moves one 8-byte entry too few
+ * (the driver's commands start where the call began: the buffer is
+ * RD_PAGING_BUFFER_SIZE, DmaBufferWriteOffset of it used before). */
+REWRITER(rw_copypte_short)
+{
+    DXGKARG_BUILDPAGINGBUFFER *a = rw_paging(w, DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES);
+    BYTE *start = a ? (BYTE *)a->pDmaBuffer - ((0x4000u - a->DmaBufferWriteOffset) - a->DmaSize) : NULL;
+    BYTE *bytes = start && start < (BYTE *)a->pDmaBuffer ? operand64(start, WK_GPU_OP_COPY, 2) : NULL;
+    CHANGE(bytes && get_le64(bytes) >= 8 ? bytes : NULL, put_le64(bytes, get_le64(bytes) - 8));
+}
 
 /* Segment query */
 REWRITER(rw_seg_status) { CHANGE(rw_segments(w, 0), *w->status = STATUS_UNSUCCESSFUL); }
@@ -1694,6 +1704,26 @@ static void sc_gpu_va(struct run *r)
     DO(wk_vidmm_va_unmap(r->vm, space, va, 0x4000));
 }
 
+/* A root with two mappings (root entries 1 and 3) moved, its links copied
+ * with COPY_PAGE_TABLE_ENTRIES in the paging process; both still read. */
+static void sc_gpu_va_root_copy(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    default_request(&req);
+    if (!up_with(r, 0, &req, 1))
+        return;
+    DO(wk_vidmm_fill(r->vm, r->alloc, 0x5A5AA5A5u));
+    uint32_t space;
+    DO(wk_vidmm_va_create_space(r->vm, &space));
+    DO(wk_vidmm_va_map(r->vm, space, 0x40000000ull, r->alloc, 0, 0x1000, 0));
+    DO(wk_vidmm_va_map(r->vm, space, 0xC0000000ull, r->alloc, 0, 0x1000, 0));
+    arm();
+    DO(wk_vidmm_va_move_root_copying(r->vm, space));
+    uint32_t word = 0;
+    DO(wk_vidmm_va_read(r->vm, space, 0xC0000ffcull, &word, 4, NULL));
+    DO(word == 0x5A5AA5A5u ? WK_OK : WK_E_CONTRACT);
+}
+
 /* A virtual context of a device of the space's process runs a FILL written
  * at a mapped virtual address (SubmitCommandVirtual), the root moves, and
  * it runs another: under the root SetRootPageTable last named, no fault. */
@@ -1918,6 +1948,7 @@ static const struct rule_case cases[] = {
     { "PAGING-UPDATEPT-001", sc_gpu_va, rw_updatept_nothing, MUT_NONE, CASE_GPUMMU },
     { "PAGING-FLUSHTLB-001", sc_gpu_va, rw_flushtlb_nothing, MUT_NONE, CASE_GPUMMU },
     { "PAGING-CPUUPDATE-001", sc_page_in, rw_cpu_update_deferred, MUT_NONE, CASE_GPUMMU },
+    { "PAGING-COPYPTE-001", sc_gpu_va_root_copy, rw_copypte_short, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-STATUS-001", sc_gpu_va_submit, rw_submitv_status, MUT_NONE, CASE_GPUMMU },
     { "SUBMITV-GPU-001", sc_gpu_va_submit, NULL, MUT_NONE, CASE_GPUMMU | CASE_ROOT_KEPT },
     { "PAGEFAULT-NOTIFY-001", sc_gpu_va_page_fault, rw_page_fault_as_dma_faulted, MUT_NONE, CASE_GPUMMU },

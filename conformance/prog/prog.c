@@ -403,7 +403,10 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         if (s->fault != WK_VA_FAULT_NONE)
             fprintf(out, " fault=%s", wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
         break;
-    case WK_STEP_MOVE_ROOT_TABLE: break;
+    case WK_STEP_MOVE_ROOT_TABLE:
+        if (s->flags & WK_PROG_ROOT_BY_COPY)
+            fprintf(out, " copy");
+        break;
     case WK_STEP_EXPECT_VA:
         if (s->fault != WK_VA_FAULT_NONE)
             fprintf(out, " va=0x%llx fault=%s", (unsigned long long)s->address, wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);

@@ -341,6 +341,10 @@ enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT 
 /* create_context's flags are DXGK_CREATECONTEXTFLAGS: VirtualAddressing. */
 #define WK_PROG_CONTEXT_VIRTUAL 0x4u
 
+/* move_root_table's flags: the links copied with COPY_PAGE_TABLE_ENTRIES
+ * (`copy: true`), not written with UPDATE_PAGE_TABLE. */
+#define WK_PROG_ROOT_BY_COPY 0x1u
+
 /* What an expect_va step expects the GPU to meet at its address. */
 enum wk_prog_va_fault {
     WK_VA_FAULT_NONE,            /* it reads the allocation's bytes */

@@ -424,7 +424,14 @@ static int walk_step(struct io *io, struct wk_step *s)
         s->size = size;
         break;
     }
-    case WK_STEP_MOVE_ROOT_TABLE: walk_process(io, s); break;
+    case WK_STEP_MOVE_ROOT_TABLE: { /* how the links move in the process byte's high nibble: 0 in every file before */
+        uint32_t p = s->process | (s->flags & WK_PROG_ROOT_BY_COPY) << 4;
+        if (io->version >= 3)
+            f8(io, &p);
+        s->process = (p & 0xFu) % WK_PROG_MAX_PROCESSES;
+        s->flags = (p >> 4) & WK_PROG_ROOT_BY_COPY;
+        break;
+    }
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
     case WK_STEP_SPECIAL_LOCK_TRANSFER:
         f8(io, &s->allocation);

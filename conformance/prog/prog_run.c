@@ -758,7 +758,10 @@ static wk_status act(struct interp *x, const struct wk_step *s)
     case WK_STEP_MOVE_ROOT_TABLE: {
         uint32_t space;
         wk_status st = va_space(x, s->process, &space);
-        return st != WK_OK ? st : wk_vidmm_va_move_root(x->vm, space);
+        if (st != WK_OK)
+            return st;
+        return s->flags & WK_PROG_ROOT_BY_COPY ? wk_vidmm_va_move_root_copying(x->vm, space)
+                                               : wk_vidmm_va_move_root(x->vm, space);
     }
     case WK_STEP_DESTROY_DEVICE:
         h = pick(x->devices, x->ndevices, s->device);

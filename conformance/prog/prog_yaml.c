@@ -832,7 +832,11 @@ static void write_action(struct yw *w, const struct wk_step *s)
         kv_process(w, s);
         break;
     case WK_STEP_SUBMIT_VIRTUAL: write_submit_virtual(w, s); break;
-    case WK_STEP_MOVE_ROOT_TABLE: kv_process(w, s); break;
+    case WK_STEP_MOVE_ROOT_TABLE:
+        kv_process(w, s);
+        if (s->flags & WK_PROG_ROOT_BY_COPY)
+            kv(w, "copy", "true");
+        break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }
     kv_status(w, s);

@@ -168,6 +168,16 @@ void spec_ld_process(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_
     s->process = n - 1;
 }
 
+/* move_root_table: {process, copy}: `copy: true` has the new root's links
+ * copied from the old one with COPY_PAGE_TABLE_ENTRIES. */
+static void ld_move_root_table(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    int copy = 0;
+    spec_ld_process(c, a, s);
+    spec_get_bool(c, a, "copy", &copy);
+    s->flags = copy ? WK_PROG_ROOT_BY_COPY : 0;
+}
+
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_get_word_set(c, a, "flags", device_flags, "a device flag", &s->flags);
@@ -517,7 +527,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault", "process"), K("va"), spec_ld_expect_va },
     [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "fault", "status"),
                                  K("context", "buffer", "size"), ld_submit_virtual },
-    [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "status"), NULL, spec_ld_process },
+    [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "copy", "status"), NULL, ld_move_root_table },
 };
 
 static int is_check(enum wk_step_kind k)

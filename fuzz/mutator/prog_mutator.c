@@ -402,7 +402,12 @@ static void mutate_va_field(struct rng *r, struct wk_step *s)
     case 0: s->process = below(r, WK_PROG_MAX_PROCESSES); break;
     case 1: s->fault = below(r, WK_VA_FAULT_COUNT); break;
     case 2: s->op = below(r, WK_VIRTUAL_OP_COUNT); break;
-    case 3: s->read_only = !s->read_only; break;
+    case 3:
+        if (s->kind == WK_STEP_MOVE_ROOT_TABLE)
+            s->flags ^= WK_PROG_ROOT_BY_COPY;
+        else
+            s->read_only = !s->read_only;
+        break;
     default: s->size = below(r, 2) ? WK_GPU_PAGE_SIZE * (1 + below(r, 16)) : 1 + below(r, 0x10000); break;
     }
     if (s->kind == WK_STEP_SUBMIT_VIRTUAL && s->op == WK_VIRTUAL_FILL)

@@ -486,10 +486,39 @@ static NTSTATUS op_fill_virtual(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_w
     return rd_fill_range(args, w, dst, f->FillSizeInBytes, f->FillPattern);
 }
 
+/* docs/wddm-gpummu-facts.md 4.4: each range one COPY of its entries, from
+ * the source table's address in the paging process to the destination's
+ * (the tables' addresses there; the entries are 8 bytes). MultipassOffset:
+ * the ranges done. */
+static NTSTATUS op_copy_page_table_entries(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_COPYPAGETABLEENTRIES *c = &args->CopyPageTableEntries;
+    if (c->NumRanges && !c->pRanges)
+        return STATUS_SUCCESS;
+    UINT done = args->MultipassOffset < c->NumRanges ? args->MultipassOffset : c->NumRanges;
+    enum rd_emit_result r = RD_EMIT_OK;
+    for (; done < c->NumRanges; done++) {
+        const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *g = &c->pRanges[done];
+        UINT64 bytes = (UINT64)g->NumPageTableEntries * RD_PTE_BYTES;
+#ifdef RD_PLANTED_COPY_ONE_SHORT /* the planted bug of wk_test_gpummu_copy_one_short (CMakeLists.txt) */
+        bytes -= bytes ? RD_PTE_BYTES : 0;
+#endif
+        if (!bytes)
+            continue;
+        UINT64 src = g->SrcPageTableAddress + (UINT64)g->SrcStartPteIndex * RD_PTE_BYTES;
+        UINT64 dst = g->DstPageTableAddress + (UINT64)g->DstStartPteIndex * RD_PTE_BYTES;
+        if ((r = rd_emit_result_of(wk_gpu_emit_copy(w, src, dst, bytes))) != RD_EMIT_OK)
+            break;
+    }
+    args->MultipassOffset = done;
+    return rd_status_of(r);
+}
+
 BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
                             NTSTATUS *st)
 {
     switch (args->Operation) {
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES: *st = op_copy_page_table_entries(args, w); return TRUE;
     case DXGK_OPERATION_VIRTUAL_TRANSFER: *st = op_transfer_virtual(args, w); return TRUE;
     case DXGK_OPERATION_VIRTUAL_FILL: *st = op_fill_virtual(args, w); return TRUE;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE: *st = op_update_page_table(a, args, w); return TRUE;

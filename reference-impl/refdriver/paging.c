@@ -413,9 +413,9 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
     default:
         /* GPU-VA operations (8, 9, 11, 12, 14, 15) and MAP_APERTURE_SEGMENT2
          * are only sent to drivers that opted in (VirtualAddressingSupported,
-         * MapAperture2Supported), which this one does not (the GpuMmu build
-         * takes 11, 12 and 15 in gpummu.c, not yet the rest); the DDI has no
-         * status for "unsupported" (facts 2.2), so: nothing written. */
+         * MapAperture2Supported), which this build does not (the GpuMmu
+         * build takes the GPU-VA ones in gpummu.c); the DDI has no status
+         * for "unsupported" (facts 2.2), so: nothing written. */
         RD_TRACE("refdriver: BuildPagingBuffer: operation %d not supported\n",
                  (int)args->Operation);
         return STATUS_SUCCESS;
@@ -425,12 +425,13 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
 /* Informational bookkeeping in the paging buffer's private data (P18); the
  * pointer is left where it is, so all submissions of the buffer share it. */
 /* Operations at the paging process's addresses: TRANSFER_VIRTUAL,
- * FILL_VIRTUAL, and UPDATE_CONTEXT_ALLOCATION once the kernel gave the
+ * FILL_VIRTUAL, COPY_PAGE_TABLE_ENTRIES, and UPDATE_CONTEXT_ALLOCATION once the kernel gave the
  * system context the paging process's root (before, or in the physical
  * build, its address is the allocation's GPU address). */
 static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUFFER *args)
 {
-    if (args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL)
+    if (args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL ||
+        args->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
         return RD_DMA_PAGING_VIRTUAL;
     if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root.SegmentId)
         return RD_DMA_PAGING_VIRTUAL;

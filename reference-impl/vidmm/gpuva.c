@@ -647,7 +647,118 @@ int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRES
  * driver that kept its first root pass again after a second move, the
  * root back at its first place).
  */
-wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
+/* The old root's valid entries, its children's links, as runs of
+ * consecutive indices: one COPY_RANGE each, sorted. */
+static uint32_t child_runs(const struct wk_vidmm *vm, uint32_t old, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r, uint32_t max)
+{
+    uint32_t entries = 1u << vm->mmu.geometry.level[vm->va->table[old].level].index_bits, n = 0;
+    for (uint32_t i = 0; i < entries && n < max; i++) {
+        if (table_child(vm, old, i) == TABLE_NONE)
+            continue;
+        if (n && r[n - 1].SrcStartPteIndex + r[n - 1].NumPageTableEntries == i) {
+            r[n - 1].NumPageTableEntries++;
+            continue;
+        }
+        memset(&r[n], 0, sizeof(r[n]));
+        r[n].SrcStartPteIndex = r[n].DstStartPteIndex = i;
+        r[n++].NumPageTableEntries = 1;
+    }
+    return n;
+}
+
+static int in_runs(const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r, uint32_t n, uint32_t i)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (i >= r[k].DstStartPteIndex && i - r[k].DstStartPteIndex < r[k].NumPageTableEntries)
+            return 1;
+    return 0;
+}
+
+/*
+ * PAGING-COPYPTE-001: the new root's entries in the ranges hold the bytes
+ * the old root's held before the operation (a copy of the hardware's own
+ * entries: whatever their format, the same bytes), and its others are as
+ * they were (invalid, as made). `before` and `fresh`: the two tables' bytes
+ * before it ran.
+ */
+static wk_status check_copied(struct wk_vidmm *vm, const struct va_table *old_t, const struct va_table *new_t,
+                              const uint8_t *before, const uint8_t *fresh, const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r,
+                              uint32_t n)
+{
+    uint32_t eb = entry_bytes(vm, new_t->level);
+    uint8_t *now = malloc(new_t->bytes);
+    if (!now || wk_gpu_read(vm->gpu, table_gpu_address(vm, new_t), now, new_t->bytes) != WK_OK) {
+        free(now);
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: the new root table cannot be read back");
+    }
+    uint32_t entries = (uint32_t)(new_t->bytes / eb);
+    wk_status st = WK_OK;
+    for (uint32_t i = 0; i < entries && st == WK_OK; i++) {
+        int copied = in_runs(r, n, i);
+        const uint8_t *want = copied ? before + (uint64_t)i * eb : fresh + (uint64_t)i * eb;
+        if (memcmp(now + (uint64_t)i * eb, want, eb) == 0)
+            continue;
+        st = violate(vm, R_PAGING_COPYPTE, WK_DDI_BUILD_PAGING_BUFFER,
+                     "COPY_PAGE_TABLE_ENTRIES (%u range%s) from the root at 0x%llx to the one at 0x%llx: entry %u %s",
+                     n, n == 1 ? "" : "s", (unsigned long long)table_gpu_address(vm, old_t),
+                     (unsigned long long)table_gpu_address(vm, new_t), i,
+                     copied ? "does not hold the source entry's bytes" : "changed, outside every range");
+    }
+    free(now);
+    return st;
+}
+
+/* The lower tables' links copied from the old root to the new one with
+ * COPY_PAGE_TABLE_ENTRIES, in the paging process. */
+static wk_status copy_links(struct wk_vidmm *vm, uint32_t old, uint32_t root)
+{
+    wk_status st;
+    int use = paging_process_use(vm, &st);
+    if (use < 0)
+        return st;
+    if (use == 0)
+        return fail(vm, WK_E_NOT_SUPPORTED, "COPY_PAGE_TABLE_ENTRIES runs in the paging process, which the kit "
+                    "could not make here: %s", paging_process_why_none(vm));
+    DXGK_BUILDPAGINGBUFFER_COPY_RANGE r[GPUVA_MAX_TABLES];
+    uint32_t n = child_runs(vm, old, r, GPUVA_MAX_TABLES);
+    if (n == 0)
+        return WK_OK; /* nothing linked yet: the new root is all invalid, as the old */
+    const struct va_table *o = &vm->va->table[old], *t = &vm->va->table[root];
+    uint8_t *before = malloc(o->bytes), *fresh = malloc(t->bytes);
+    if (!before || !fresh || wk_gpu_read(vm->gpu, table_gpu_address(vm, o), before, o->bytes) != WK_OK ||
+        wk_gpu_read(vm->gpu, table_gpu_address(vm, t), fresh, t->bytes) != WK_OK) {
+        free(before);
+        free(fresh);
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: the root tables cannot be read");
+    }
+    struct va_pages src = { o->segment, o->offset, NULL }, dst = { t->segment, t->offset, NULL };
+    int idle = 0;
+    st = paging_copy_entries(vm, &src, &dst, t->bytes, r, n, &idle);
+    if (st == WK_OK && idle)
+        st = fail(vm, WK_E_NOT_SUPPORTED,
+                  "the driver built nothing the GPU ran for COPY_PAGE_TABLE_ENTRIES; the kernel asks it when it "
+                  "resizes a 2-level root (inferred, docs/wddm-gpummu-facts.md 4.4), so a driver of %u levels may "
+                  "never be asked it: the root cannot move this way", levels(vm));
+    if (st == WK_OK)
+        st = check_copied(vm, o, t, before, fresh, r, n);
+    free(before);
+    free(fresh);
+    return st;
+}
+
+/* The lower tables' links written into the new root, one UPDATE_PAGE_TABLE each. */
+static wk_status relink(struct wk_vidmm *vm, uint32_t space, uint32_t old, uint32_t root)
+{
+    wk_status st = WK_OK;
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES && st == WK_OK; i++) {
+        const struct va_table *t = &vm->va->table[i];
+        if (t->live && t->parent == old)
+            st = table_link(vm, space, root, t->parent_index, i);
+    }
+    return st;
+}
+
+static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy)
 {
     struct va_space *s = space_get(vm, space);
     if (!s)
@@ -660,24 +771,33 @@ wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
     if (root == TABLE_NONE)
         return st;
     st = table_invalidate(vm, space, root, 1);
-    for (uint32_t i = 1; i < GPUVA_MAX_TABLES && st == WK_OK; i++) {
-        struct va_table *t = &vm->va->table[i];
-        if (!t->live || t->parent != old)
-            continue;
-        st = table_link(vm, space, root, t->parent_index, i);
-        t->parent = root;
-    }
+    if (st == WK_OK)
+        st = copy ? copy_links(vm, old, root) : relink(vm, space, old, root);
     if (st != WK_OK) {
-        for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
-            if (vm->va->table[i].live && vm->va->table[i].parent == root)
-                vm->va->table[i].parent = old;
         table_free(vm, root);
         return st;
     }
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
+        if (vm->va->table[i].live && vm->va->table[i].parent == old)
+            vm->va->table[i].parent = root;
     s->root = root;
     wk_va_space_set_root(s->gpu, table_gpu_address(vm, &vm->va->table[root]));
     table_poison(vm, &vm->va->table[old]); /* kept placed: freed with the space (space_release) */
     return gpuva_root_moved(vm, space);
+}
+
+wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
+{
+    return move_root(vm, space, 0);
+}
+
+/* The same, the links copied from the old root to the new one with
+ * COPY_PAGE_TABLE_ENTRIES (the documentation's "Shrink root: ... copy a
+ * portion of the old page table"; that the kernel copies with this
+ * operation is inferred, docs/wddm-gpummu-facts.md 4.4, 4.7). */
+wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space)
+{
+    return move_root(vm, space, 1);
 }
 
 /* ------------------------------------------------------------------ */

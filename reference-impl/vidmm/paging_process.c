@@ -385,6 +385,54 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
     return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
 }
 
+/*
+ * COPY_PAGE_TABLE_ENTRIES (docs/wddm-gpummu-facts.md 4.4; seed
+ * DXGKARG_BUILDPAGINGBUFFER, CopyPageTableEntries: "the operation used copy
+ * page table entries from one location to another"): both tables mapped
+ * into the paging process, the source at the scratch area and the
+ * destination one window up (each 64 KiB aligned, as the ranges' table
+ * addresses are), the ranges rebased there, the operation run and the
+ * tables unmapped. The caller judges the entries (gpuva.c). *idle: the
+ * GPU moved no byte for it.
+ */
+wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, const struct va_pages *dst,
+                              uint64_t table_bytes, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges, uint32_t n, int *idle)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    const uint64_t align = 64u << 10;
+    if (table_bytes > pp->window || (pp->scratch | pp->window) % align)
+        return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a %llu-byte table does not fit a 64 KiB-aligned "
+                    "scratch window of the paging process (0x%llx bytes at 0x%llx)", (unsigned long long)table_bytes,
+                    (unsigned long long)pp->window, (unsigned long long)pp->scratch);
+    uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
+    wk_status st = scratch_map(vm, src_va, table_bytes, src, NULL, 0); /* tables have no handle (5.2 T1) */
+    if (st == WK_OK)
+        st = scratch_map(vm, dst_va, table_bytes, dst, NULL, 0);
+    if (st != WK_OK)
+        return st;
+    for (uint32_t i = 0; i < n; i++) {
+        ranges[i].SrcPageTableAddress = src_va;
+        ranges[i].DstPageTableAddress = dst_va;
+    }
+    struct gbuf list;
+    st = gbuf_alloc_input(vm, &list, ranges, (uint64_t)n * sizeof(*ranges),
+                          "DXGK_BUILDPAGINGBUFFER_COPY_RANGE array (CopyPageTableEntries.pRanges)");
+    if (st != WK_OK)
+        return st;
+    DXGKARG_BUILDPAGINGBUFFER args;
+    memset(&args, 0, sizeof(args));
+    args.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
+    args.CopyPageTableEntries.NumRanges = n;
+    args.CopyPageTableEntries.pRanges = (DXGK_BUILDPAGINGBUFFER_COPY_RANGE *)(void *)list.ptr;
+    vm->va->pp.idle_ops = 0;
+    st = op_run(vm, &args);
+    gbuf_free(vm, &list);
+    *idle = vm->va->pp.idle_ops != 0 && !binding_executes(vm);
+    if (st == WK_OK)
+        st = scratch_unmap(vm, src_va, table_bytes);
+    return st == WK_OK ? scratch_unmap(vm, dst_va, table_bytes) : st;
+}
+
 /* What the message of a content check adds: the root the last paging
  * buffer ran under, when it was not the paging process's. */
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)

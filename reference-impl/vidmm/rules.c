@@ -95,18 +95,27 @@ uint64_t wk_vidmm_choice_skipped(const struct wk_vidmm *vm)
     return vm->choice_skipped;
 }
 
+/* src into dst, cut to its room. */
+static void copy_cut(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, const char *fmt, ...)
 {
     if (vm->skip_choice_rules && choice_rule(rule)) { /* the contract profile: not the driver's duty */
         vm->choice_skipped++;
         return WK_OK;
     }
-    char detail[256];
+    char detail[sizeof(((struct wk_violation *)0)->message)]; /* the message's own room: a binding's words and
+                                                                   a hint cut at 256 (outsider 17) */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
-    char line[sizeof(((struct wk_violation *)0)->message)];
+    char line[sizeof(detail) + 96]; /* the rule ID and the DDI's name before it */
     if (ddi == WK_DDI_NONE) /* no DDI to name (a binding's rule between calls) */
         snprintf(line, sizeof(line), "%s: %s", catalogue[rule].id, detail);
     else
@@ -115,11 +124,11 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
         struct wk_violation *v = &vm->violations[vm->violation_total];
         snprintf(v->rule, sizeof(v->rule), "%s", catalogue[rule].id);
         v->ddi = ddi;
-        snprintf(v->message, sizeof(v->message), "%s", line);
+        copy_cut(v->message, sizeof(v->message), line);
     }
     vm->violation_total++;
     vm->rule_hits[rule]++;
-    snprintf(vm->last_error, sizeof(vm->last_error), "%s", line);
+    copy_cut(vm->last_error, sizeof(vm->last_error), line);
     return WK_E_CONTRACT;
 }
 

@@ -431,7 +431,11 @@
     X(R_PAGING_CPUUPDATE, "PAGING-CPUUPDATE-001", WK_DDI_BUILD_PAGING_BUFFER,                      \
       "an UPDATE_PAGE_TABLE with no paging buffer (pDmaBuffer NULL, UpdateMode CPU_VIRTUAL: the paging process's own tables) is done by the CPU before the call returns: it returns SUCCESS and leaves pDmaBuffer NULL (the entries it wrote through PageTableAddress.CpuVirtual are judged by PAGING-UPDATEPT-001)", \
       "System paging process: \"For these operations, the PageTableUpdateMode is forced to CPU_VIRTUAL and must be done immediately using the CPU (paging buffer should not be used)\"; docs/wddm-gpummu-facts.md 4.2, 5.6 R4", \
-      "reference-impl/vidmm/paging.c")
+      "reference-impl/vidmm/paging.c")                                                             \
+    X(R_PAGING_COPYPTE, "PAGING-COPYPTE-001", WK_DDI_BUILD_PAGING_BUFFER,                          \
+      "after COPY_PAGE_TABLE_ENTRIES ran, each range's NumPageTableEntries entries from DstStartPteIndex of the table at DstPageTableAddress hold the bytes the entries from SrcStartPteIndex of the table at SrcPageTableAddress held, and the destination's other entries are unchanged", \
+      "seed:DXGKARG_BUILDPAGINGBUFFER CopyPageTableEntries (\"the operation used copy page table entries from one location to another\"); docs/wddm-gpummu-facts.md 4.4 (DXGK_BUILDPAGINGBUFFER_COPY_RANGE), 4.7", \
+      "reference-impl/vidmm/gpuva.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

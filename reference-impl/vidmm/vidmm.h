@@ -476,6 +476,12 @@ wk_status wk_vidmm_va_read(struct wk_vidmm *vm, uint32_t space, uint64_t va, voi
 wk_status wk_vidmm_va_write(struct wk_vidmm *vm, uint32_t space, uint64_t va, const void *buf, uint64_t len,
                             struct wk_mem_fault *fault);
 wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va_counters *out);
+/* wk_vidmm_va_move_root, the lower tables' links copied from the old root
+ * to the new one with COPY_PAGE_TABLE_ENTRIES in the paging process
+ * (PAGING-COPYPTE-001) rather than written with UPDATE_PAGE_TABLE. A driver
+ * that builds nothing for it: WK_E_NOT_SUPPORTED (the kernel asks it of a
+ * resizable 2-level root, which the driver may never have). */
+wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space);
 /* Bytes of segment memory the kit's page tables take (every address space's,
  * the paging process's too): room a physical driver's adapter keeps free. */
 uint64_t wk_vidmm_page_table_bytes(struct wk_vidmm *vm);
