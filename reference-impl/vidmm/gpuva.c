@@ -736,7 +736,7 @@ static wk_status copy_links(struct wk_vidmm *vm, uint32_t old, uint32_t root)
     st = paging_copy_entries(vm, &src, &dst, t->bytes, r, n, &idle);
     if (st == WK_OK && idle)
         st = fail(vm, WK_E_NOT_SUPPORTED,
-                  "the driver built nothing the GPU ran for COPY_PAGE_TABLE_ENTRIES; the kernel asks it when it "
+                  "the driver built nothing for COPY_PAGE_TABLE_ENTRIES; the kernel asks it when it "
                   "resizes a 2-level root (inferred, docs/wddm-gpummu-facts.md 4.4), so a driver of %u levels may "
                   "never be asked it: the root cannot move this way", levels(vm));
     if (st == WK_OK)

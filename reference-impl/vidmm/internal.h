@@ -470,6 +470,7 @@ struct wk_vidmm {
     struct gbuf paging;                     /* the current paging buffer */
     struct gbuf paging_view;                /* its block again, read-only: what Patch gets (patch_view.c) */
     uint64_t paging_used;                   /* bytes filled in it */
+    uint64_t paging_built;                  /* bytes the driver's paging operations wrote, ever */
     uint64_t paging_private_used;
     struct gbuf paging_private;
     int paging_kept;                        /* allocated at start, kept across resets */

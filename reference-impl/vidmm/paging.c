@@ -405,6 +405,7 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
             return st;
         uint64_t wrote = (uint64_t)((uint8_t *)a->pDmaBuffer - p.dma_before);
         vm->paging_used += wrote;
+        vm->paging_built += wrote;
         vm->paging_private_used += (uint64_t)((uint8_t *)a->pDmaBufferPrivateData - p.priv_before);
         if (passes)
             *passes = n;

@@ -251,12 +251,13 @@ static wk_status scratch_unmap(struct wk_vidmm *vm, uint64_t va, uint64_t n)
 }
 
 /* The operation itself: its buffers run in the paging process. Whether
- * the GPU moved any byte for it is kept for the message of a content
- * check (paging_process_hint). */
+ * the driver built anything for it is kept for the message of a content
+ * check (paging_process_hint) and for an operation it need not know
+ * (paging_copy_entries): bytes it wrote in the paging buffer, which any
+ * GPU's command takes. */
 static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
 {
-    struct wk_gpu_counters before, after;
-    wk_gpu_get_counters(vm->gpu, &before);
+    uint64_t built = vm->paging_built;
     vm->va->pp.in_op = 1;
     vm->va->pp.last_op = args->Operation;
     wk_status st = paging_run(vm, args, NULL);
@@ -264,8 +265,7 @@ static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
     /* The root its last buffer ran under, before the scratch area's
      * unmapping runs others (paging_process_hint). */
     vm->va->pp.op_root = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
-    wk_gpu_get_counters(vm->gpu, &after);
-    if (after.bytes_copied + after.bytes_filled == before.bytes_copied + before.bytes_filled)
+    if (vm->paging_built == built)
         vm->va->pp.idle_ops++;
     return st;
 }
@@ -427,7 +427,7 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
     vm->va->pp.idle_ops = 0;
     st = op_run(vm, &args);
     gbuf_free(vm, &list);
-    *idle = vm->va->pp.idle_ops != 0 && !binding_executes(vm);
+    *idle = vm->va->pp.idle_ops != 0;
     if (st == WK_OK)
         st = scratch_unmap(vm, src_va, table_bytes);
     return st == WK_OK ? scratch_unmap(vm, dst_va, table_bytes) : st;
@@ -446,8 +446,8 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
     uint64_t ran = vm->va->pp.op_root;
     if (binding_executes(vm) && !binding_has_registers(vm))
         return; /* the kit ran it in the paging process itself */
-    if (vm->va->pp.idle_ops && !binding_executes(vm)) /* a binding's processor counts no bytes */
-        snprintf(buf, size, " (the GPU moved no byte for it: a GpuMmu driver gets %s in place of the \"WDDMv1 "
+    if (vm->va->pp.idle_ops)
+        snprintf(buf, size, " (the driver built nothing for it: a GpuMmu driver gets %s in place of the \"WDDMv1 "
                  "Only\" %s)", vm->va->pp.last_op == DXGK_OPERATION_VIRTUAL_FILL ? "FILL_VIRTUAL" : "TRANSFER_VIRTUAL",
                  vm->va->pp.last_op == DXGK_OPERATION_VIRTUAL_FILL ? "FILL" : "TRANSFER");
     else if (ran == root)
