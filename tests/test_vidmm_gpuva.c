@@ -546,10 +546,9 @@ struct pp_log {
 static void log_paging_process(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
 {
     struct pp_log *l = user;
-    (void)status;
     if (ddi == WK_DDI_CREATE_PROCESS && ((DXGKARG_CREATEPROCESS *)args)->Flags.SystemProcess)
         l->system_processes++;
-    if (ddi != WK_DDI_BUILD_PAGING_BUFFER)
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS) /* once per operation (a fresh buffer asked) */
         return;
     const DXGKARG_BUILDPAGINGBUFFER *b = args;
     switch (b->Operation) {

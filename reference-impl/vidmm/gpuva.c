@@ -262,7 +262,10 @@ static void around_take(struct wk_vidmm *vm, const struct update *u, struct arou
 {
     const struct va_table *t = &vm->va->table[u->table];
     const struct segment *seg = &vm->seg[t->segment];
-    uint64_t margin = 64, base = seg->base + t->offset;
+    /* An update held for a later buffer (update_held) is judged after other
+     * operations of that buffer ran, which may write next to the table: the
+     * table alone is watched then. */
+    uint64_t margin = vm->va->hold ? 0 : 64, base = seg->base + t->offset;
     uint64_t lo = t->offset >= margin ? base - margin : seg->base;
     uint64_t hi = base + t->bytes + (seg->size - t->offset - t->bytes >= margin ? margin : 0);
     uint32_t eb = entry_bytes(vm, t->level);
@@ -346,6 +349,8 @@ static wk_status update_by_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a
     return st;
 }
 
+static wk_status update_held(struct wk_vidmm *vm, const struct update *u, struct around *w);
+
 static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u)
 {
     const struct va_table *t = &vm->va->table[u->table];
@@ -374,12 +379,89 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     p->FirstPteVirtualAddress = u->first_va;
     struct around w;
     around_take(vm, u, &w);
+    if (vm->va->hold && !vm->va->cpu_updates) {
+        st = paging_run_held(vm, &a);
+        gbuf_free(vm, &entries);
+        return st == WK_OK ? update_held(vm, u, &w) : (free(w.bytes), st);
+    }
     st = vm->va->cpu_updates ? update_by_cpu(vm, &a, t) : paging_run(vm, &a, NULL);
     gbuf_free(vm, &entries);
     if (st == WK_OK)
         st = check_entries(vm, u);
     wk_status confined = around_check(vm, u, &w);
     return st != WK_OK ? st : confined;
+}
+
+struct held {
+    struct update u;                        /* its entries a copy of the caller's */
+    struct around w;
+};
+
+/*
+ * Updates held in the paging buffer for the operation that comes next
+ * (gpuva_hold: the paging process's scratch mappings and the operation
+ * that uses them, in one buffer, as the kernel may build them; a driver
+ * must then keep apart what its GPU cannot run together, outsiders 16 and
+ * 17). Each is judged once that buffer ran (gpuva_held_checks).
+ */
+static wk_status update_held(struct wk_vidmm *vm, const struct update *u, struct around *w)
+{
+    struct gpuva *g = vm->va;
+    uint32_t n = u->repeat ? 1 : u->count;
+    DXGK_PTE *copy = malloc((size_t)n * sizeof(*copy));
+    if (!g->held)
+        g->held = calloc(GPUVA_MAX_HELD, sizeof(*g->held));
+    if (!copy || !g->held || g->nheld == GPUVA_MAX_HELD) {
+        free(copy);
+        free(w->bytes);
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: more than %u page-table updates held for one buffer",
+                    GPUVA_MAX_HELD);
+    }
+    memcpy(copy, u->entries, (size_t)n * sizeof(*copy));
+    g->held[g->nheld].u = *u;
+    g->held[g->nheld].u.entries = copy;
+    g->held[g->nheld++].w = *w;
+    return WK_OK;
+}
+
+void gpuva_hold(struct wk_vidmm *vm, int on)
+{
+    vm->va->hold = on;
+}
+
+/* What held update i may not touch leaves out what the other held updates
+ * wrote (the source and destination windows share a leaf table): their
+ * entries are taken as they are now into i's snapshot. */
+static void allow_held_neighbours(struct wk_vidmm *vm, uint32_t i)
+{
+    struct around *w = &vm->va->held[i].w;
+    for (uint32_t j = 0; w->bytes && j < vm->va->nheld; j++) {
+        const struct around *o = &vm->va->held[j].w;
+        uint64_t lo = o->keep_lo > w->lo ? o->keep_lo : w->lo;
+        uint64_t hi = o->keep_hi < w->lo + w->len ? o->keep_hi : w->lo + w->len;
+        if (j != i && lo < hi)
+            (void)wk_gpu_read(vm->gpu, lo, w->bytes + (lo - w->lo), hi - lo);
+    }
+}
+
+wk_status gpuva_held_checks(struct wk_vidmm *vm, int judge)
+{
+    struct gpuva *g = vm->va;
+    wk_status st = WK_OK;
+    for (uint32_t i = 0; i < g->nheld; i++) {
+        struct held *h = &g->held[i];
+        if (judge && st == WK_OK && !vm->dead) {
+            allow_held_neighbours(vm, i);
+            st = check_entries(vm, &h->u);
+            wk_status confined = around_check(vm, &h->u, &h->w);
+            st = st != WK_OK ? st : confined;
+        } else {
+            free(h->w.bytes);
+        }
+        free((void *)h->u.entries);
+    }
+    g->nheld = 0;
+    return st;
 }
 
 /* A fresh table: every entry invalid (docs/wddm-gpummu-facts.md 4.7, "New
@@ -548,6 +630,8 @@ void gpuva_release(struct wk_vidmm *vm, int tell_driver)
     for (uint32_t i = 1; i < GPUVA_MAX_SPACES; i++)
         if (vm->va->space[i].live)
             space_release(vm, i, tell_driver ? 2 : 0);
+    (void)gpuva_held_checks(vm, 0);
+    free(vm->va->held);
     free(vm->va);
     vm->va = NULL;
 }

@@ -331,6 +331,7 @@ struct gpummu {
 #define GPUVA_MAX_TABLES 256u
 #define GPUVA_MAX_SPACES 16u
 #define GPUVA_PAGING_SPACE (GPUVA_MAX_SPACES - 1) /* the system paging process's (paging_process.c) */
+#define GPUVA_MAX_HELD 16u
 struct va_table {
     uint32_t live;
     uint32_t space;                         /* the space it belongs to */
@@ -375,6 +376,8 @@ struct paging_process {
     int in_op;                              /* a TRANSFER_VIRTUAL or FILL_VIRTUAL is being built: its
                                                buffers run in the paging process (paging_flush) */
     uint32_t last_op;                       /* the last of them */
+    uint64_t op_start_built;                /* paging_built when it began */
+    int flush_has_op;                       /* the buffer being submitted holds commands of it */
     uint64_t op_root;                       /* ... and the root its last buffer ran under */
     uint32_t idle_ops;                      /* ... of the current transfer or fill, those for which the
                                                GPU moved no byte (paging_process_hint) */
@@ -385,6 +388,10 @@ struct gpuva {
     struct va_mapping map[GPUVA_MAX_MAPPINGS];
     int cpu_updates;                        /* UPDATE_PAGE_TABLE by the CPU, no paging buffer (the
                                                paging process's set-up) */
+    int hold;                               /* updates held in the paging buffer for the next
+                                               operation, judged after it ran (gpuva_hold) */
+    struct held *held;                      /* ... those updates (gpuva.c), GPUVA_MAX_HELD */
+    uint32_t nheld;
     struct paging_process pp;
 };
 
@@ -471,6 +478,7 @@ struct wk_vidmm {
     struct gbuf paging_view;                /* its block again, read-only: what Patch gets (patch_view.c) */
     uint64_t paging_used;                   /* bytes filled in it */
     uint64_t paging_built;                  /* bytes the driver's paging operations wrote, ever */
+    uint64_t paging_flushed_at;             /* paging_built when the buffer was last submitted */
     uint64_t paging_private_used;
     struct gbuf paging_private;
     int paging_kept;                        /* allocated at start, kept across resets */
@@ -1003,6 +1011,12 @@ void gpuva_paging_release(struct wk_vidmm *vm);
 int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len);
 /* gpuva_context.c: DxgkDdiSetRootPageTable of context `c` with space's root. */
 wk_status gpuva_set_root(struct wk_vidmm *vm, struct context *c, uint32_t space);
+/* gpuva_hold(vm, 1): the page-table updates that follow stay in the paging
+ * buffer for the operation after them (gpuva_hold(vm, 0) before it), and
+ * gpuva_held_checks judges them once that buffer ran (judge 0: drops
+ * them, the operation having failed). */
+void gpuva_hold(struct wk_vidmm *vm, int on);
+wk_status gpuva_held_checks(struct wk_vidmm *vm, int judge);
 void gpuva_end_processes(struct wk_vidmm *vm, int tell_driver);
 /* The allocation moved (paged in, evicted, relocated, discarded): every
  * range of it mapped in a space is written again where it is now, or
@@ -1180,6 +1194,9 @@ int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size);
 /* One operation with no paging buffer, done by the CPU before it returns
  * (the paging process's set-up: PAGING-CPUUPDATE-001). */
 wk_status paging_run_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a);
+/* paging_run, the buffer left unsubmitted when the operation ends: the
+ * next operation goes in after it (gpuva_hold). */
+wk_status paging_run_held(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a);
 /* Runs one paging operation through BuildPagingBuffer with multipass and
  * submits every buffer it fills; `args` holds the operation and its
  * arguments (MultipassOffset and the buffer fields are the loop's). */

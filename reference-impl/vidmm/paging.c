@@ -167,6 +167,18 @@ void paging_resize(struct wk_vidmm *vm)
     paging_start(vm);
 }
 
+/* Whether the buffer about to be submitted holds commands of the paging
+ * process's operation being built (rather than only the table updates
+ * held before it: paging_process.c); kept for the fault's hint. */
+static int paging_flush_has_op(struct wk_vidmm *vm)
+{
+    if (!vm->va || !vm->va->pp.in_op)
+        return 0;
+    uint64_t from = vm->va->pp.op_start_built > vm->paging_flushed_at ? vm->va->pp.op_start_built
+                                                                        : vm->paging_flushed_at;
+    return vm->va->pp.flush_has_op = vm->paging_built > from;
+}
+
 wk_status paging_flush(struct wk_vidmm *vm)
 {
     if (!vm->paging.map || vm->paging_used == 0)
@@ -178,7 +190,7 @@ wk_status paging_flush(struct wk_vidmm *vm)
      * process's operations there, as the driver would have made it run
      * (submit.c, run_and_retire); a register model or the kit's GPU runs it
      * under the root the driver latched. */
-    s.space = vm->va && vm->va->pp.in_op ? GPUVA_PAGING_SPACE : 0;
+    s.space = paging_flush_has_op(vm) ? GPUVA_PAGING_SPACE : 0;
     s.dma = &vm->paging;
     s.dma_segment = paging_dma_segment(vm);
     s.dma_gpu_address = paging_dma_address(vm);
@@ -199,6 +211,9 @@ wk_status paging_flush(struct wk_vidmm *vm)
     if (st == WK_OK)
         st = limit;
     vm->stats.paging_buffers++;
+    vm->paging_flushed_at = vm->paging_built;
+    if (vm->va)
+        vm->va->pp.flush_has_op = 0;
     /* The next buffer starts empty and zero, its private data too (facts
      * §4.8): the bytes the operation filled are cleared (only those: the
      * rest of the buffer is still zero, and clearing all of it would touch
@@ -383,7 +398,20 @@ wk_status paging_run_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
     return gbuf_check(vm, &vm->paging_private, WK_DDI_BUILD_PAGING_BUFFER);
 }
 
+static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes, int submit);
+
 wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes)
+{
+    return run_operation(vm, a, passes, 1);
+}
+
+wk_status paging_run_held(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    return run_operation(vm, a, NULL, 0);
+}
+
+/* One operation, multipass; submit: the buffer is submitted once it is done. */
+static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes, int submit)
 {
     if (!vm->ddi.DxgkDdiBuildPagingBuffer)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiBuildPagingBuffer");
@@ -410,7 +438,7 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t
         if (passes)
             *passes = n;
         if (status == STATUS_SUCCESS)
-            return paging_flush(vm);
+            return submit ? paging_flush(vm) : WK_OK;
         if (n >= max)
             return violate(vm, R_PAGING_PROGRESS, WK_DDI_BUILD_PAGING_BUFFER,
                            "%s not finished after %u calls (paging buffer %u bytes)",

@@ -250,6 +250,42 @@ static wk_status scratch_unmap(struct wk_vidmm *vm, uint64_t va, uint64_t n)
     return st;
 }
 
+/*
+ * The scratch mappings an operation needs go in the paging buffer with
+ * the operation after them, as the kernel may build one buffer of several
+ * operations (DmaBufferWriteOffset says where each begins): the driver must
+ * keep apart what its GPU cannot run together (the kit's GPU runs a buffer
+ * physically or in one space, so its driver asks for a fresh buffer with
+ * INSUFFICIENT_DMA_BUFFER). Not for a binding without a register model,
+ * where the kit itself chooses how a buffer runs and cannot run one both
+ * ways. The held updates are judged once the operation's buffer ran.
+ */
+static int hold_maps(struct wk_vidmm *vm)
+{
+    int hold = !binding_executes(vm) || binding_has_registers(vm);
+    gpuva_hold(vm, hold);
+    return hold;
+}
+
+/* The maps done (st): the operation may follow, or, on an error, what was
+ * held runs and is dropped. */
+static wk_status maps_done(struct wk_vidmm *vm, wk_status st)
+{
+    gpuva_hold(vm, 0);
+    if (st == WK_OK)
+        return WK_OK;
+    (void)paging_flush(vm);
+    (void)gpuva_held_checks(vm, 0);
+    return st;
+}
+
+/* The operation after its held maps ran: they are judged now. */
+static wk_status held_judged(struct wk_vidmm *vm, wk_status st)
+{
+    wk_status checks = gpuva_held_checks(vm, st == WK_OK);
+    return st != WK_OK ? st : checks;
+}
+
 /* The operation itself: its buffers run in the paging process. Whether
  * the driver built anything for it is kept for the message of a content
  * check (paging_process_hint) and for an operation it need not know
@@ -258,6 +294,7 @@ static wk_status scratch_unmap(struct wk_vidmm *vm, uint64_t va, uint64_t n)
 static wk_status op_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
 {
     uint64_t built = vm->paging_built;
+    vm->va->pp.op_start_built = built;
     vm->va->pp.in_op = 1;
     vm->va->pp.last_op = args->Operation;
     wk_status st = paging_run(vm, args, NULL);
@@ -277,9 +314,11 @@ static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const
 {
     const struct paging_process *pp = &vm->va->pp;
     uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
+    (void)hold_maps(vm);
     wk_status st = scratch_map(vm, src_va, n, src, a, off);
     if (st == WK_OK)
         st = scratch_map(vm, dst_va, n, dst, a, off);
+    st = maps_done(vm, st);
     if (st != WK_OK)
         return st;
     DXGKARG_BUILDPAGINGBUFFER args;
@@ -292,7 +331,7 @@ static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const
     t->SourceVirtualAddress = src_va;
     t->DestinationVirtualAddress = dst_va;
     t->TransferDirection = dir;
-    st = op_run(vm, &args);
+    st = held_judged(vm, op_run(vm, &args));
     if (st == WK_OK)
         st = scratch_unmap(vm, src_va, n);
     return st == WK_OK ? scratch_unmap(vm, dst_va, n) : st;
@@ -339,7 +378,8 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
     wk_status st = WK_OK;
     for (uint64_t off = 0; off < a->size && st == WK_OK; off += chunk) {
         uint64_t n = a->size - off < chunk ? a->size - off : chunk;
-        st = scratch_map(vm, pp->scratch, n, &pages, a, off);
+        (void)hold_maps(vm);
+        st = maps_done(vm, scratch_map(vm, pp->scratch, n, &pages, a, off));
         if (st != WK_OK)
             break;
         DXGKARG_BUILDPAGINGBUFFER args;
@@ -350,7 +390,7 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
         args.FillVirtual.FillSizeInBytes = n;
         args.FillVirtual.FillPattern = pattern;
         args.FillVirtual.DestinationVirtualAddress = pp->scratch;
-        st = op_run(vm, &args);
+        st = held_judged(vm, op_run(vm, &args));
         if (st == WK_OK)
             st = scratch_unmap(vm, pp->scratch, n);
     }
@@ -377,11 +417,12 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
                     (unsigned long long)a->size, (unsigned long long)(2 * pp->window));
     int system = !a->resident || vm->seg[a->segment].aperture;
     struct va_pages pages = side_pages(a, a->segment, a->offset, system);
-    wk_status st = scratch_map(vm, pp->scratch, a->size, &pages, a, 0);
+    (void)hold_maps(vm);
+    wk_status st = maps_done(vm, scratch_map(vm, pp->scratch, a->size, &pages, a, 0));
     if (st != WK_OK)
         return st;
     args->UpdateContextAllocation.ContextAllocation = pp->scratch;
-    st = op_run(vm, args);
+    st = held_judged(vm, op_run(vm, args));
     return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
 }
 
@@ -405,9 +446,11 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
                     "scratch window of the paging process (0x%llx bytes at 0x%llx)", (unsigned long long)table_bytes,
                     (unsigned long long)pp->window, (unsigned long long)pp->scratch);
     uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
+    (void)hold_maps(vm);
     wk_status st = scratch_map(vm, src_va, table_bytes, src, NULL, 0); /* tables have no handle (5.2 T1) */
     if (st == WK_OK)
         st = scratch_map(vm, dst_va, table_bytes, dst, NULL, 0);
+    st = maps_done(vm, st);
     if (st != WK_OK)
         return st;
     for (uint32_t i = 0; i < n; i++) {
@@ -418,14 +461,14 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
     st = gbuf_alloc_input(vm, &list, ranges, (uint64_t)n * sizeof(*ranges),
                           "DXGK_BUILDPAGINGBUFFER_COPY_RANGE array (CopyPageTableEntries.pRanges)");
     if (st != WK_OK)
-        return st;
+        return held_judged(vm, (paging_flush(vm), st));
     DXGKARG_BUILDPAGINGBUFFER args;
     memset(&args, 0, sizeof(args));
     args.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
     args.CopyPageTableEntries.NumRanges = n;
     args.CopyPageTableEntries.pRanges = (DXGK_BUILDPAGINGBUFFER_COPY_RANGE *)(void *)list.ptr;
     vm->va->pp.idle_ops = 0;
-    st = op_run(vm, &args);
+    st = held_judged(vm, op_run(vm, &args));
     gbuf_free(vm, &list);
     *idle = vm->va->pp.idle_ops != 0;
     if (st == WK_OK)
@@ -464,7 +507,7 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
 int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size)
 {
-    if (!made(vm) || !vm->va->pp.in_op)
+    if (!made(vm) || !vm->va->pp.flush_has_op)
         return 0;
     const struct paging_process *pp = &vm->va->pp;
     D3DGPU_PHYSICAL_ADDRESS at;
