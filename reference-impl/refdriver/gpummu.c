@@ -75,8 +75,14 @@ static NTSTATUS wk_rd_create_process(const HANDLE hAdapter, DXGKARG_CREATEPROCES
 static NTSTATUS wk_rd_destroy_process(const HANDLE hAdapter, const HANDLE hKmdProcess)
 {
     struct rd_process *p = rd_process_from(hKmdProcess);
-    if (!rd_adapter_from(hAdapter) || !p)
+    struct rd_adapter *a = rd_adapter_from(hAdapter);
+    if (!a || !p)
         return STATUS_INVALID_PARAMETER;
+    if (p->flags.SystemProcess) { /* the paging process gone: its root with it, until the next one's */
+        KIRQL irql = rd_lock_acquire(&a->lock);
+        RtlZeroMemory(&a->paging_root, sizeof(a->paging_root));
+        rd_lock_release(&a->lock, irql);
+    }
     p->magic = 0;
     rd_free(p);
     return STATUS_SUCCESS;
