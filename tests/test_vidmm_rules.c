@@ -74,6 +74,7 @@ enum mutation {
     MUT_FILL_OUTSIDE,         /* FILL: plus a WRITE32 just past the destination */
     MUT_TRANSFER_SHORT,       /* TRANSFER: the first COPY moves half its bytes */
     MUT_TRANSFER_SWAPPED,     /* TRANSFER: every COPY runs from the destination to the source */
+    MUT_NOTIFY_NULL,          /* the interrupt routine: DxgkCbNotifyInterrupt(NULL) */
     MUT_MAP_WRONG_PFN,        /* MAP_APERTURE_SEGMENT: the first frame is a neighbour */
     MUT_UNMAP_WRONG_DUMMY,    /* UNMAP_APERTURE_SEGMENT: a neighbour of DummyPage */
     MUT_FENCE_WRONG_VALUE,    /* SIGNAL_MONITORED_FENCE: the value off by one */
@@ -732,6 +733,10 @@ static BOOLEAN m_interrupt(const PVOID ctx, ULONG message)
     if (M.armed && M.mode == MUT_NOTIFY_DPC_IN_ISR && claimed) {
         M.fired++;
         M.kit.DxgkCbNotifyDpc(M.kit.DeviceHandle);
+    }
+    if (M.armed && M.mode == MUT_NOTIFY_NULL && claimed) {
+        M.fired++;
+        M.kit.DxgkCbNotifyInterrupt(M.kit.DeviceHandle, NULL);
     }
     return claimed;
 }
@@ -2033,6 +2038,7 @@ static const struct rule_case cases[] = {
     MUT("MEM-LEAK-001", sc_render_then_stop, MUT_MEM_LEAK),
     MUT("MEM-STALE-001", sc_render_destroy_context, MUT_DMA_STALE),
     MUT("INTR-DPC-001", sc_render, MUT_NOTIFY_DPC_IN_ISR),
+    MUT("CB-NULL-001", sc_render, MUT_NOTIFY_NULL),
     MUT("INTR-IRQL-001", sc_render, MUT_NOTIFY_IN_DPC),
 };
 

@@ -131,6 +131,8 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (vm && !d) /* the kernel would read through it (outsider 13 planted it, and nothing said) */
+        violate(vm, R_CB_NULL, WK_DDI_CB_NOTIFY_INTERRUPT, "called with pNotifyInterruptData NULL");
     if (!vm || !d)
         return;
     vm->stats.ddi_calls[WK_DDI_CB_NOTIFY_INTERRUPT]++;

@@ -93,6 +93,8 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (vm && !args)
+        violate(vm, R_CB_NULL, WK_DDI_CB_CREATE_CONTEXT_ALLOCATION, "called with its argument NULL");
     if (!vm || !args)
         return STATUS_INVALID_PARAMETER;
     NTSTATUS ignored = STATUS_SUCCESS;
@@ -178,6 +180,8 @@ D3DGPU_VIRTUAL_ADDRESS ctxalloc_map(const HANDLE hAdapter, const DXGKARGCB_MAPCO
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (vm && !args)
+        violate(vm, R_CB_NULL, WK_DDI_CB_MAP_CONTEXT_ALLOCATION, "called with its argument NULL");
     if (!vm || !args)
         return 0;
     vm->stats.ddi_calls[WK_DDI_CB_MAP_CONTEXT_ALLOCATION]++;
@@ -199,6 +203,8 @@ NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALL
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
     struct wk_vidmm *vm = callbacks_vm(hAdapter);
+    if (vm && !args)
+        violate(vm, R_CB_NULL, WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION, "called with its argument NULL");
     if (!vm || !args)
         return STATUS_INVALID_PARAMETER;
     vm->stats.ddi_calls[WK_DDI_CB_UPDATE_CONTEXT_ALLOCATION]++;

@@ -435,7 +435,11 @@
     X(R_PAGING_COPYPTE, "PAGING-COPYPTE-001", WK_DDI_BUILD_PAGING_BUFFER,                          \
       "after COPY_PAGE_TABLE_ENTRIES ran, each range's NumPageTableEntries entries from DstStartPteIndex of the table at DstPageTableAddress hold the bytes the entries from SrcStartPteIndex of the table at SrcPageTableAddress held, and the destination's other entries are unchanged", \
       "seed:DXGKARG_BUILDPAGINGBUFFER CopyPageTableEntries (\"the operation used copy page table entries from one location to another\"); docs/wddm-gpummu-facts.md 4.4 (DXGK_BUILDPAGINGBUFFER_COPY_RANGE), 4.7", \
-      "reference-impl/vidmm/gpuva.c")
+      "reference-impl/vidmm/gpuva.c")                                                              \
+    X(R_CB_NULL, "CB-NULL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                                        \
+      "a callback's argument structure is not NULL: DxgkCbNotifyInterrupt's pNotifyInterruptData, and the DXGKARGCB_* argument of DxgkCbCreateContextAllocation, DxgkCbMapContextAllocation and DxgkCbUpdateContextAllocation (the kernel reads them; the call is ignored)", \
+      "WDK: each is an [in] (CreateContextAllocation: [in/out]) pointer \"to a\" DXGKARGCB_* structure the callback reads (DXGKCB_NOTIFY_INTERRUPT: \"A pointer to a DXGKARGCB_NOTIFY_INTERRUPT_DATA structure that describes interrupt information\"); facts §4.10", \
+      "reference-impl/vidmm/callbacks.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,
