@@ -279,6 +279,27 @@ static wk_status maps_done(struct wk_vidmm *vm, wk_status st)
     return st;
 }
 
+/* The two windows an operation reads and writes: `src` at the scratch
+ * area, `dst` one window up, n bytes from `off` of allocation `a` (NULL:
+ * page tables, which have no handle, 5.2 T1), held for the operation. */
+static wk_status map_windows(struct wk_vidmm *vm, const struct va_pages *src, const struct va_pages *dst, uint64_t n,
+                             const struct allocation *a, uint64_t off)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    (void)hold_maps(vm);
+    wk_status st = scratch_map(vm, pp->scratch, n, src, a, off);
+    if (st == WK_OK)
+        st = scratch_map(vm, pp->scratch + pp->window, n, dst, a, off);
+    return maps_done(vm, st);
+}
+
+static wk_status unmap_windows(struct wk_vidmm *vm, uint64_t n)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    wk_status st = scratch_unmap(vm, pp->scratch, n);
+    return st == WK_OK ? scratch_unmap(vm, pp->scratch + pp->window, n) : st;
+}
+
 /* The operation after its held maps ran: they are judged now. */
 static wk_status held_judged(struct wk_vidmm *vm, wk_status st)
 {
@@ -313,12 +334,7 @@ static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const
                                 uint64_t n)
 {
     const struct paging_process *pp = &vm->va->pp;
-    uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
-    (void)hold_maps(vm);
-    wk_status st = scratch_map(vm, src_va, n, src, a, off);
-    if (st == WK_OK)
-        st = scratch_map(vm, dst_va, n, dst, a, off);
-    st = maps_done(vm, st);
+    wk_status st = map_windows(vm, src, dst, n, a, off);
     if (st != WK_OK)
         return st;
     DXGKARG_BUILDPAGINGBUFFER args;
@@ -328,13 +344,11 @@ static wk_status transfer_chunk(struct wk_vidmm *vm, struct allocation *a, const
     t->hAllocation = a->driver_handle;
     t->AllocationOffsetInBytes = off; /* not to be added to the addresses: they point at the bytes (4.5) */
     t->TransferSizeInBytes = n;
-    t->SourceVirtualAddress = src_va;
-    t->DestinationVirtualAddress = dst_va;
+    t->SourceVirtualAddress = pp->scratch;
+    t->DestinationVirtualAddress = pp->scratch + pp->window;
     t->TransferDirection = dir;
     st = held_judged(vm, op_run(vm, &args));
-    if (st == WK_OK)
-        st = scratch_unmap(vm, src_va, n);
-    return st == WK_OK ? scratch_unmap(vm, dst_va, n) : st;
+    return st == WK_OK ? unmap_windows(vm, n) : st;
 }
 
 wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t src_seg, uint64_t src_off,
@@ -445,17 +459,12 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
         return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a %llu-byte table does not fit a 64 KiB-aligned "
                     "scratch window of the paging process (0x%llx bytes at 0x%llx)", (unsigned long long)table_bytes,
                     (unsigned long long)pp->window, (unsigned long long)pp->scratch);
-    uint64_t src_va = pp->scratch, dst_va = pp->scratch + pp->window;
-    (void)hold_maps(vm);
-    wk_status st = scratch_map(vm, src_va, table_bytes, src, NULL, 0); /* tables have no handle (5.2 T1) */
-    if (st == WK_OK)
-        st = scratch_map(vm, dst_va, table_bytes, dst, NULL, 0);
-    st = maps_done(vm, st);
+    wk_status st = map_windows(vm, src, dst, table_bytes, NULL, 0);
     if (st != WK_OK)
         return st;
     for (uint32_t i = 0; i < n; i++) {
-        ranges[i].SrcPageTableAddress = src_va;
-        ranges[i].DstPageTableAddress = dst_va;
+        ranges[i].SrcPageTableAddress = pp->scratch;
+        ranges[i].DstPageTableAddress = pp->scratch + pp->window;
     }
     struct gbuf list;
     st = gbuf_alloc_input(vm, &list, ranges, (uint64_t)n * sizeof(*ranges),
@@ -471,9 +480,7 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
     st = held_judged(vm, op_run(vm, &args));
     gbuf_free(vm, &list);
     *idle = vm->va->pp.idle_ops != 0;
-    if (st == WK_OK)
-        st = scratch_unmap(vm, src_va, table_bytes);
-    return st == WK_OK ? scratch_unmap(vm, dst_va, table_bytes) : st;
+    return st == WK_OK ? unmap_windows(vm, table_bytes) : st;
 }
 
 /* What the message of a content check adds: the root the last paging
