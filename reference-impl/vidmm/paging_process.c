@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * paging_process.c - the system paging process of a GpuMmu driver, and the
- * two operations that run in it: TRANSFER_VIRTUAL and FILL_VIRTUAL.
+ * operations that run in it: TRANSFER_VIRTUAL and FILL_VIRTUAL, and
+ * UPDATE_CONTEXT_ALLOCATION and COPY_PAGE_TABLE_ENTRIES.
  *
  * "Most paging operations occur in a context of the system paging process"
  * (System paging process). It has "its own GPU virtual address space, GPU
@@ -30,12 +31,17 @@
  *   - for each transfer or fill: maps the allocation's pages into the
  *     scratch area (UPDATE_PAGE_TABLE in the driver's own update mode, as
  *     for every other process: which mode the kernel uses for the scratch
- *     tables is not documented), asks the operation at those addresses,
- *     unmaps them (invalid entries, FLUSH_TLB), and judges the content
- *     where it is in memory, as for TRANSFER and FILL (PAGING-TRANSFER-001,
- *     PAGING-FILL-001). An allocation larger than a scratch window goes in
- *     chunks ("If an allocation does not fit into the virtual address
- *     scratch area, the transfer operation is done in chunks").
+ *     tables is not documented), asks the operation at those addresses in
+ *     the same paging buffer (hold_maps), unmaps them (invalid entries,
+ *     FLUSH_TLB), and judges the content where it is in memory, as for
+ *     TRANSFER and FILL (PAGING-TRANSFER-001, PAGING-FILL-001). An
+ *     allocation larger than a scratch window goes in chunks ("If an
+ *     allocation does not fit into the virtual address scratch area, the
+ *     transfer operation is done in chunks");
+ *   - the same for a context allocation's update ("mapped into the scratch
+ *     area of the video memory manager paging process", seed "Context
+ *     allocation") and for the two roots a copy reads and writes
+ *     (COPY_PAGE_TABLE_ENTRIES, judged in gpuva.c).
  *
  * The layout is the kit's (the documentation's is "illustrative"): page 0
  * invalid, the paging buffer where its address is, and the scratch area
@@ -43,9 +49,10 @@
  * destination, whose tables are placed when the process is made.
  *
  * Where the kit cannot make the process (not a GpuMmu driver whose spaces
- * it drives, no room for the tables, a driver that wants SourcePageTable),
- * it asks TRANSFER and FILL as before, and a driver that leaves them undone
- * is not blamed (paging_ops.c, v1_operation_of_gpummu): why is said.
+ * it drives, no room for the tables, a driver that wants SourcePageTable,
+ * one that refuses the system process), it asks TRANSFER and FILL as
+ * before, and a driver that leaves them undone is not blamed (paging_ops.c,
+ * v1_operation_of_gpummu): why is said.
  */
 #include <stdio.h>
 #include <stdlib.h>
