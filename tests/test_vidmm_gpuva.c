@@ -541,6 +541,7 @@ struct pp_log {
     uint32_t transfer_offset[8];    /* AllocationOffsetInBytes of each TRANSFER_VIRTUAL */
     uint64_t transfer_src[8], transfer_dst[8];
     uint32_t dirs;                  /* bit per TransferDirection seen */
+    uint32_t after_maps;            /* virtual operations asked in a buffer that held the maps before them */
 };
 
 static void log_paging_process(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
@@ -548,9 +549,12 @@ static void log_paging_process(void *user, enum wk_ddi ddi, void *args, NTSTATUS
     struct pp_log *l = user;
     if (ddi == WK_DDI_CREATE_PROCESS && ((DXGKARG_CREATEPROCESS *)args)->Flags.SystemProcess)
         l->system_processes++;
+    const DXGKARG_BUILDPAGINGBUFFER *b = args;
+    if (ddi == WK_DDI_BUILD_PAGING_BUFFER && b->DmaBufferWriteOffset != 0 &&
+        (b->Operation == DXGK_OPERATION_VIRTUAL_FILL || b->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER))
+        l->after_maps++; /* the reference driver then asks for a fresh buffer */
     if (ddi != WK_DDI_BUILD_PAGING_BUFFER || *status != STATUS_SUCCESS) /* once per operation (a fresh buffer asked) */
         return;
-    const DXGKARG_BUILDPAGINGBUFFER *b = args;
     switch (b->Operation) {
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
         if (!b->pDmaBuffer && b->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL) {
@@ -579,9 +583,10 @@ static void log_paging_process(void *user, enum wk_ddi ddi, void *args, NTSTATUS
  * (SystemProcess) and tables set up by the CPU (no paging buffer,
  * CPU_VIRTUAL), its root given to the system context; then every fill and
  * transfer of a GpuMmu driver is FILL_VIRTUAL or TRANSFER_VIRTUAL at its
- * scratch addresses, never FILL or TRANSFER, and moves the content, in
- * chunks of cfg.transfer_chunk at the same scratch addresses, each naming
- * its offset in the allocation. A reset loses it with the GPU's memory;
+ * scratch addresses, never FILL or TRANSFER, asked in the paging buffer
+ * that holds its scratch mapping (DmaBufferWriteOffset not 0), and moves
+ * the content, in chunks of cfg.transfer_chunk at the same scratch
+ * addresses, each naming its offset in the allocation. A reset loses it with the GPU's memory;
  * the next content made again.
  */
 static void test_paging_process(void **state)
@@ -601,6 +606,7 @@ static void test_paging_process(void **state)
     assert_int_equal(l.cpu_updates_late, 0);
     assert_int_equal(set_roots(f), roots + 1);
     assert_int_equal(l.fills, 2 * 3); /* the page-in's zero fill and the fill, a page each */
+    assert_int_equal(l.after_maps, 2 * 3); /* each in the buffer of its scratch mapping */
     uint32_t word = 0;
     VT_OK(f->vm, wk_vidmm_read(f->vm, a, 0x2ffc, &word, 4));
     assert_int_equal(word, 0x3C3C3C3Cu);
