@@ -110,6 +110,15 @@ static void print_counts(const struct wk_binding_check_report *r)
                c + 1 < WK_FAULT_CLASS_COUNT ? "," : "\n");
     printf("  outside the interface  %llu\n", (unsigned long long)n[WK_BINDING_CHECK_MISBEHAVED]);
     printf("  not deterministic      %llu\n", (unsigned long long)n[WK_BINDING_CHECK_NONDETERMINISTIC]);
+    uint64_t encoded = n[WK_BINDING_CHECK_ENCODED_AGREED] + n[WK_BINDING_CHECK_ENCODED_WRONG] +
+                       n[WK_BINDING_CHECK_ENCODED_UNJUDGED];
+    if (encoded)
+        printf("  encoder commands run   %llu: %llu as asked, %llu otherwise, %llu not judged\n",
+               (unsigned long long)encoded, (unsigned long long)n[WK_BINDING_CHECK_ENCODED_AGREED],
+               (unsigned long long)n[WK_BINDING_CHECK_ENCODED_WRONG],
+               (unsigned long long)n[WK_BINDING_CHECK_ENCODED_UNJUDGED]);
+    if (r->first_unjudged[0])
+        printf("  first not judged: %s\n", r->first_unjudged);
 }
 
 static int binding_check(int argc, char **argv)

@@ -22,7 +22,8 @@ specs=$1 scratch=$2
 good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
-gpummu=${23} mmu_misread=${24} mmu_half=${25} gpummu_regs=${26} refdriver_gpummu=${27} root_kept=${28}
+gpummu=${23} mmu_misread=${24} mmu_half=${25} gpummu_regs=${26} enc_fill_wrong=${27}
+refdriver_gpummu=${28} root_kept=${29}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -149,6 +150,12 @@ expect disasm.no_disasm 2 "binding 'test' .* has no disassembler" "$wddmkit" gpu
 
 # `binding check`: a binding on its own, on random buffers twice each.
 expect check.selfcheck_good 0 "result: clean" "$wddmkit" binding check "$good" --inputs 300
+# The encoder's command buffers run by the processor (encoder.commands):
+# they do as asked, or the binding check says the two disagree.
+expect check.selfcheck_encoder 0 "encoder commands run   8: 8 as asked, 0 otherwise, 0 not judged" \
+    "$wddmkit" binding check "$gpummu" --inputs 20
+expect check.selfcheck_encoder_wrong 1 "first problem: input 20: encoder.commands: its FILL of 4096 bytes at 0x[0-9a-f]+ ran as 0x[0-9a-f]+ at \+0, not 0x[0-9a-f]+: encoder and processor disagree" \
+    "$wddmkit" binding check "$enc_fill_wrong" --inputs 20
 expect check.selfcheck_crash 3 "BIND-CRASH-001: input 0: the binding crashed with signal (11|6) " \
     "$wddmkit" binding check "$crash_exec" --inputs 5
 expect check.selfcheck_hang 3 "BIND-HANG-001: input 0 ran longer than 1 s" \

@@ -16,7 +16,19 @@
  *     and the same memory (compared span by span: untouched memory costs
  *     nothing to compare).
  * The disassembler, when there is one, lists every buffer too.
+ *
+ * And, when the encoder writes command buffers (wk_encoder_ops.commands:
+ * what the kit runs as a virtual context's user-mode buffer), that the
+ * processor does what they say: a FILL of a random pattern and a COPY of
+ * random bytes, at physical addresses of the first memory segment, run
+ * physically, must leave exactly those bytes there. A pair that disagrees
+ * makes every virtual-context case blame the driver for the binding's
+ * mistake (SUBMITV-GPU-001 or wrong bytes), so this is checked before any
+ * driver runs. A run that stops short (hardware that runs user commands
+ * only in an address space) or an operation the encoder skips is counted
+ * as not judged, never as a problem.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +37,7 @@
 
 #define MAX_INPUT 4096u
 
-_Static_assert(WK_BINDING_CHECK_COUNTS == WK_BINDING_CHECK_FAULT_BASE + WK_FAULT_CLASS_COUNT,
+_Static_assert(WK_BINDING_CHECK_ENCODED_AGREED == WK_BINDING_CHECK_FAULT_BASE + WK_FAULT_CLASS_COUNT,
                "a count per fault class");
 
 /* splitmix64: the input i of seed s, the same on every machine. */
@@ -150,6 +162,90 @@ static void note_first(struct wk_binding_check_report *r, uint64_t i, const char
     snprintf(r->first_bad, sizeof(r->first_bad), "%s", what);
 }
 
+/* The first memory segment of the layout: its base and size, 0 when none
+ * holds 64 KiB. */
+static uint64_t memory_for_trials(struct wk_gpu *gpu, uint64_t *size)
+{
+    const struct wk_gpu_desc *d = wk_gpu_description(gpu);
+    for (uint32_t s = 0; s < d->segment_count; s++)
+        if (d->segments[s].kind == WK_GPU_SEGMENT_MEMORY && d->segments[s].size >= (64u << 10)) {
+            *size = d->segments[s].size;
+            return d->segments[s].base;
+        }
+    *size = 0;
+    return 0;
+}
+
+/* Trial `k` of the encoder's commands: one FILL (even k) or COPY (odd),
+ * 4 KiB at a page of the first memory segment, run physically on reset
+ * memory. The count it adds to; a problem's words in `what`. */
+static uint32_t encoded_trial(const struct wk_binding *b, void *self, struct wk_gpu *gpu, uint64_t seed, uint64_t k,
+                              char *what, size_t size)
+{
+    int (*commands)(void *, struct wk_encode_commands *) = binding_commands_of(b);
+    uint32_t op = k % 2 ? WK_USER_OP_COPY : WK_USER_OP_FILL;
+    uint64_t room = 0, base = memory_for_trials(gpu, &room);
+    if (!base && !room)
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    if (b->encoder->ops_supported && !(b->encoder->ops_supported & (1u << op)))
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (k + 1);
+    uint64_t pages = room / WK_GPU_PAGE_SIZE - 2;
+    uint64_t src = base + (mix(&x) % (pages / 2)) * WK_GPU_PAGE_SIZE, dst = base + (pages / 2 + mix(&x) % (pages / 2)) * WK_GPU_PAGE_SIZE;
+    static uint8_t cmd[MAX_INPUT], want[WK_GPU_PAGE_SIZE], got[WK_GPU_PAGE_SIZE];
+    struct wk_encode_commands c;
+    memset(&c, 0, sizeof(c));
+    c.op = op;
+    c.value = (uint32_t)mix(&x);
+    c.src = src;
+    c.dst = dst;
+    c.size = WK_GPU_PAGE_SIZE;
+    c.buf = cmd;
+    c.cap = sizeof(cmd);
+    wk_gpu_reset(gpu);
+    if (b->reset && self)
+        b->reset(self);
+    map_apertures(gpu);
+    for (uint32_t i = 0; i < sizeof(want); i += 8) { /* the source's bytes (a FILL's destination is overwritten) */
+        uint64_t r = mix(&x);
+        memcpy(want + i, &r, 8);
+    }
+    if (wk_gpu_write(gpu, src, want, sizeof(want)) != WK_OK)
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    if (commands(self, &c) != WK_ENCODE_OK || !c.length || c.length > c.cap) { /* an answer outside binding.h is
+                                                                                 the kit's verdict in a run */
+        snprintf(what, size, "the encoder did not write the %s (%.100s)", op == WK_USER_OP_FILL ? "FILL" : "COPY",
+                 c.why[0] ? c.why : "no reason");
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    }
+    const struct wk_gpu_desc *d = wk_gpu_description(gpu);
+    uint64_t at = d->sysmem_first_pfn << WK_GPU_PAGE_SHIFT;
+    struct wk_exec_fault fault;
+    uint32_t misbehaved = 0;
+    wk_status ran = WK_E_NO_SPACE;
+    if (wk_gpu_write(gpu, at, cmd, c.length) == WK_OK)
+        ran = wk_gpu_exec_processor(gpu, b->processor, self, at, 0, c.length, cmd, 0, 1, &fault, &misbehaved);
+    if (ran != WK_OK || misbehaved) {
+        snprintf(what, size, "its %s stopped at +0x%llx (%s): an encoder bug, or hardware that runs user commands "
+                 "only in an address space", op == WK_USER_OP_FILL ? "FILL" : "COPY",
+                 (unsigned long long)fault.offset, ran == WK_E_GPU_FAULT ? wk_fault_class_name(fault.cls) : wk_status_name(ran));
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    }
+    if (op == WK_USER_OP_FILL)
+        for (uint32_t i = 0; i < sizeof(want); i++)
+            want[i] = (uint8_t)(c.value >> (8 * (i % 4)));
+    if (wk_gpu_read(gpu, dst, got, sizeof(got)) != WK_OK)
+        return WK_BINDING_CHECK_ENCODED_UNJUDGED;
+    for (uint32_t i = 0; i < sizeof(got); i++)
+        if (got[i] != want[i]) {
+            snprintf(what, size, "encoder.commands: its %s of 4096 bytes at 0x%llx ran as 0x%02x at +%u, not 0x%02x: "
+                     "encoder and processor disagree",
+                     op == WK_USER_OP_FILL ? "FILL" : "COPY", (unsigned long long)dst, got[i], i, want[i]);
+            return WK_BINDING_CHECK_ENCODED_WRONG;
+        }
+    return WK_BINDING_CHECK_ENCODED_AGREED;
+}
+
 static void log_nothing(void *kit, const char *line)
 {
     (void)kit;
@@ -162,6 +258,7 @@ wk_status wk_vidmm_binding_selfcheck(const struct wk_binding *b, uint64_t first,
     memset(r->counts, 0, sizeof(r->counts));
     r->first_bad_input = UINT64_MAX;
     r->first_bad[0] = 0;
+    r->first_unjudged[0] = 0;
     if (!b->processor || !b->memory)
         return WK_E_NOT_SUPPORTED;
     struct wk_gpu *gpu = NULL;
@@ -205,6 +302,15 @@ wk_status wk_vidmm_binding_selfcheck(const struct wk_binding *b, uint64_t first,
         }
     }
     free(buf);
+    for (uint64_t k = 0; binding_commands_of(b) && k < 8; k++) {
+        char what[sizeof(r->first_bad)];
+        uint32_t count = encoded_trial(b, self, gpu, seed, k, what, sizeof(what));
+        r->counts[count]++;
+        if (count == WK_BINDING_CHECK_ENCODED_WRONG)
+            note_first(r, first + inputs, what);
+        if (count == WK_BINDING_CHECK_ENCODED_UNJUDGED && !r->first_unjudged[0])
+            snprintf(r->first_unjudged, sizeof(r->first_unjudged), "%s", what);
+    }
     if (b->destroy && self)
         b->destroy(self);
     wk_gpu_destroy(gpu);

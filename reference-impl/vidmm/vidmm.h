@@ -376,13 +376,20 @@ void wk_vidmm_binding_describe(const struct wk_binding *b, char *buf, size_t cap
 enum {
     WK_BINDING_CHECK_INPUTS, WK_BINDING_CHECK_RAN_TO_END, WK_BINDING_CHECK_MISBEHAVED,
     WK_BINDING_CHECK_NONDETERMINISTIC, WK_BINDING_CHECK_FAULT_BASE, /* + enum wk_fault_class */
-    WK_BINDING_CHECK_COUNTS = WK_BINDING_CHECK_FAULT_BASE + 6
+    /* The encoder's commands (a FILL, a COPY) run by the processor at
+     * physical addresses: did as asked, did otherwise, or could not be
+     * judged (the encoder skipped the operation, or the processor stopped
+     * short of its end: hardware may run user commands only in a space). */
+    WK_BINDING_CHECK_ENCODED_AGREED = WK_BINDING_CHECK_FAULT_BASE + 6, WK_BINDING_CHECK_ENCODED_WRONG,
+    WK_BINDING_CHECK_ENCODED_UNJUDGED,
+    WK_BINDING_CHECK_COUNTS
 };
 struct wk_binding_check_report {
     volatile uint64_t *progress;     /* in: where to write the input running (NULL: nowhere) */
     uint64_t counts[WK_BINDING_CHECK_COUNTS];
     uint64_t first_bad_input;        /* UINT64_MAX: none */
     char first_bad[160];
+    char first_unjudged[160];        /* why the first encoder trial not judged was not, or "" */
 };
 wk_status wk_vidmm_binding_selfcheck(const struct wk_binding *b, uint64_t first, uint64_t inputs, uint64_t seed,
                                      struct wk_binding_check_report *r);

@@ -42,6 +42,9 @@
  *                     tables are judged through the binding path; its
  *                     encoder writes a virtual context's buffers
  *                     (encoder.commands) in the kit's command set;
+ *   TB_ENC_FILL_WRONG TB_GPUMMU whose encoder's FILL says another pattern than
+ *                     the one asked: `binding check` finds the encoder and
+ *                     the processor disagree;
  *   TB_GPUMMU_REGS    TB_GPUMMU with a register model, the kit's GPU's ring
  *                     registers (kit_registers.c): a virtual submission
  *                     runs under the root the driver wrote (RING_ROOT);
@@ -65,6 +68,10 @@
 #include "kit_format.h"
 #include "kit_registers.h"
 #include "wddmkit/binding.h"
+
+#ifdef TB_ENC_FILL_WRONG /* TB_GPUMMU whose encoder's FILL writes another pattern */
+#define TB_GPUMMU 1
+#endif
 
 #if defined(TB_GOOD) || defined(TB_CRASH_EXEC) || defined(TB_LOOP_EXEC) || defined(TB_BAD_FAULT) || \
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
@@ -357,8 +364,12 @@ static int write_commands(void *self, struct wk_encode_commands *c)
     (void)self;
     struct wk_gpu_writer w;
     wk_gpu_writer_init(&w, c->buf, c->cap);
+    uint32_t value = c->value;
+#ifdef TB_ENC_FILL_WRONG
+    value ^= 0x01010101u;
+#endif
     wk_status st = c->op == WK_USER_OP_COPY ? wk_gpu_emit_copy(&w, c->src, c->dst, c->size)
-                                            : wk_gpu_emit_fill(&w, c->dst, c->size, c->value);
+                                            : wk_gpu_emit_fill(&w, c->dst, c->size, value);
     c->length = (uint32_t)w.used;
     return st == WK_OK ? WK_ENCODE_OK : WK_ENCODE_SKIP;
 }
