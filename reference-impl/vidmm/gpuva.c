@@ -758,6 +758,15 @@ static int in_runs(const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r, uint32_t n, uint3
     return 0;
 }
 
+/* An entry's bytes, most significant first, as hex. */
+static void entry_hex(const uint8_t *e, uint32_t bytes, char *out, size_t size)
+{
+    size_t h = 0;
+    out[0] = '\0';
+    for (uint32_t b = bytes; b-- > 0 && h + 3 < size;)
+        h += (size_t)snprintf(out + h, size - h, "%02x", e[b]);
+}
+
 /*
  * PAGING-COPYPTE-001: the new root's entries in the ranges hold the bytes
  * the old root's held before the operation (a copy of the hardware's own
@@ -782,11 +791,18 @@ static wk_status check_copied(struct wk_vidmm *vm, const struct va_table *old_t,
         const uint8_t *want = copied ? before + (uint64_t)i * eb : fresh + (uint64_t)i * eb;
         if (memcmp(now + (uint64_t)i * eb, want, eb) == 0)
             continue;
+        char ranges[80], got_hex[40], want_hex[40];
+        size_t k = 0;
+        for (uint32_t j = 0; j < n && k + 24 < sizeof(ranges); j++)
+            k += (size_t)snprintf(ranges + k, sizeof(ranges) - k, "%s%u+%u", j ? ", " : "", r[j].SrcStartPteIndex,
+                                  r[j].NumPageTableEntries);
+        entry_hex(now + (uint64_t)i * eb, eb, got_hex, sizeof(got_hex));
+        entry_hex(want, eb, want_hex, sizeof(want_hex));
         st = violate(vm, R_PAGING_COPYPTE, WK_DDI_BUILD_PAGING_BUFFER,
-                     "COPY_PAGE_TABLE_ENTRIES (%u range%s) from the root at 0x%llx to the one at 0x%llx: entry %u %s",
-                     n, n == 1 ? "" : "s", (unsigned long long)table_gpu_address(vm, old_t),
-                     (unsigned long long)table_gpu_address(vm, new_t), i,
-                     copied ? "does not hold the source entry's bytes" : "changed, outside every range");
+                     "COPY_PAGE_TABLE_ENTRIES (ranges from, count: %s) from the root at 0x%llx to the one at 0x%llx: "
+                     "entry %u holds 0x%s, %s 0x%s", ranges, (unsigned long long)table_gpu_address(vm, old_t),
+                     (unsigned long long)table_gpu_address(vm, new_t), i, got_hex,
+                     copied ? "where the source entry held" : "outside every range, where it held", want_hex);
     }
     free(now);
     return st;

@@ -260,7 +260,12 @@ static void prepare(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, struct pa
     /* "The system context the operation runs on" (facts §4.2): the
      * driver's handle of the one created at start (system_context.c). */
     a->hSystemContext = system_context_driver_handle(vm);
-    a->DmaBufferGpuVirtualAddress = (vm->paging.first_pfn << WK_GPU_PAGE_SHIFT) + vm->paging_used;
+    /* "the virtual address where the DMA buffer was paged in": its start;
+     * the current operation begins DmaBufferWriteOffset past it (seed
+     * DXGKARG_BUILDPAGINGBUFFER; docs/wddm-gpummu-facts.md 3.6). The start
+     * plus the offset was given here, which two operations in one buffer
+     * made wrong for a driver that adds them (outsider 18). */
+    a->DmaBufferGpuVirtualAddress = vm->paging.first_pfn << WK_GPU_PAGE_SHIFT;
     a->DmaBufferWriteOffset = (UINT)vm->paging_used;
     p->dma_before = a->pDmaBuffer;
     p->size_before = a->DmaSize;
@@ -446,7 +451,13 @@ static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a
         if (status == STATUS_GRAPHICS_ALLOCATION_BUSY) {
             st = on_busy(vm, a);
         } else {
-            if (!asked_for_room++ && (unsigned)p.op < 18)
+            /* A driver that asks for a fresh buffer, nothing written in one
+             * other operations began, keeps kinds apart (paging_process.c):
+             * not yet multipass, which a case that wants it must reach in
+             * the fresh buffer (outsider 18: such cases passed on no
+             * multipass at all). */
+            int fresh_asked = wrote == 0 && p.size_before < vm->paging.size;
+            if (!fresh_asked && !asked_for_room++ && (unsigned)p.op < 18)
                 vm->stats.paging_multipass[p.op]++;
             /* Less room than the driver's own PagingBufferSize: making progress
              * in it is the reference driver's choice (it fits any command in

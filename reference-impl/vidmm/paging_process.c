@@ -519,7 +519,7 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
 
 /* A paging buffer of the paging process's operation faulted: where it ran,
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
-int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size)
+int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, char *buf, size_t size)
 {
     if (!made(vm) || !vm->va->pp.flush_has_op)
         return 0;
@@ -529,9 +529,14 @@ int paging_process_fault_hint(struct wk_vidmm *vm, char *buf, size_t size)
     uint64_t root = 0;
     (void)gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root);
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
-    if (ran == root || (binding_executes(vm) && !binding_has_registers(vm)))
+    int translation = wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason);
+    if ((ran == root || (binding_executes(vm) && !binding_has_registers(vm))) && translation)
         snprintf(buf, size, " (in the paging process, outside its scratch windows 0x%llx and 0x%llx of 0x%llx "
                  "bytes)",
+                 (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
+                 (unsigned long long)pp->window);
+    else if (ran == root || (binding_executes(vm) && !binding_has_registers(vm)))
+        snprintf(buf, size, " (in the paging process; its scratch windows 0x%llx and 0x%llx of 0x%llx bytes)",
                  (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
                  (unsigned long long)pp->window);
     else if (ran == 0)

@@ -69,9 +69,12 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     /* ... and a paging buffer of TRANSFER_VIRTUAL or FILL_VIRTUAL, whose
      * addresses are the paging process's (paging_process.c). */
     char pp_hint[200];
-    if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, pp_hint, sizeof(pp_hint)))
+    uint32_t reason = before->faults < n ? (uint32_t)log[before->faults].reason : 0;
+    if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, reason, pp_hint, sizeof(pp_hint)))
         hint = pp_hint;
-    violate(vm, rule, ddi, "the %s faulted on the GPU: %s%s", what, text, hint);
+    /* The hint first: a binding's own words can be long, and the room of
+     * a message is 320 bytes (outsider 18 saw the hint cut away). */
+    violate(vm, rule, ddi, "the %s faulted on the GPU%s: %s", what, hint, text);
     return WK_OK;
 }
 
