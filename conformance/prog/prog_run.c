@@ -933,11 +933,6 @@ static void placement_text(const struct wk_step *s, const struct wk_vidmm_alloca
         snprintf(buf + n, size - (size_t)n, "%sbank %u", n ? " " : "", st ? st->bank : s->expect_bank);
 }
 
-/* The contract profile leaves out the offset: where VidMm puts an
- * allocation depends on what the driver allocated before it (the
- * reference driver's context allocations come first), which the DDI
- * leaves to the driver. Segment and bank are what the allocation's
- * private data asked for (include/wddmkit/umd.h). */
 /*
  * The room a GpuMmu driver's case had is not the room the case was
  * calibrated with: the kit's page tables (the case's address spaces', and
@@ -963,6 +958,11 @@ static int room_differs(struct interp *x, const struct wk_step *s, const char *w
     return 1;
 }
 
+/* The contract profile leaves out the offset: where VidMm puts an
+ * allocation depends on what the driver allocated before it (the
+ * reference driver's context allocations come first), which the DDI
+ * leaves to the driver. Segment and bank are what the allocation's
+ * private data asked for (include/wddmkit/umd.h). */
 static int check_placement(struct interp *x, const struct wk_step *s, const struct wk_vidmm_allocation_state *st)
 {
     if (st->resident != s->expect_resident && room_differs(x, s, "residency"))
