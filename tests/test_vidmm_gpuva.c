@@ -531,6 +531,37 @@ static void test_root_moved_by_copy(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* The same on other hardware (a binding without an MMU part, so no paging
+ * process): the FILL left undone is still the kit's limit. (This binding's
+ * processor moves bytes through the kit's counted fill; one that stores
+ * them itself counts none, which is why "undone" also means the driver
+ * wrote nothing: paging_ops.c, v1_left_undone.) */
+static void v1_fill_undone(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    DXGKARG_BUILDPAGINGBUFFER *b = args;
+    (void)user;
+    if (ddi == WK_DDI_BUILD_PAGING_BUFFER && *status == STATUS_SUCCESS && b->Operation == DXGK_OPERATION_FILL)
+        undo_fill(b);
+}
+
+static void test_v1_fill_not_blamed_on_other_hardware(void **state)
+{
+    struct vt_fixture *f = *state;
+    struct wk_vidmm_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    char why[256];
+    VT_OK(NULL, wk_vidmm_binding_open(WK_TEST_BINDING_GOOD, &cfg.binding, why, sizeof(why)));
+    open_gpummu(f, &cfg);
+    WK_ALLOCATION_REQUEST r;
+    vt_request_at(&r, 0x2000, VT_SET(VT_SEG1), 0, 0);
+    uint32_t a = vt_alloc(f->vm, f->device, &r);
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, a));
+    wk_vidmm_set_rewriter(f->vm, v1_fill_undone, NULL);
+    assert_int_equal(wk_vidmm_fill(f->vm, a, 0x5555AAAAu), WK_E_NOT_SUPPORTED);
+    assert_non_null(strstr(wk_vidmm_last_error(f->vm), "a GpuMmu driver need not do FILL"));
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* What the paging process's making and use asked of the driver. */
 struct pp_log {
     uint32_t system_processes;      /* CreateProcess with SystemProcess */
@@ -922,6 +953,7 @@ int main(void)
         VT_TEST(test_planted_entry_past_the_update),
         VT_TEST(test_fill_virtual_undone_blamed),
         VT_TEST(test_v1_fill_not_blamed_without_paging_process),
+        VT_TEST(test_v1_fill_not_blamed_on_other_hardware),
         VT_TEST(test_paging_process),
         VT_TEST(test_root_moved_by_copy),
         VT_TEST(test_devices_and_contexts_of_a_process),

@@ -63,6 +63,9 @@ foreach(t test_vidmm_rules test_vidmm_gpuva)
   target_compile_definitions(${t} PRIVATE WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
   add_dependencies(${t} wk_refdriver_gpummu)
 endforeach()
+# vidmm.gpuva's FILL left undone on other hardware: a binding without an MMU part.
+target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_BINDING_GOOD="$<TARGET_FILE:wk_test_binding_good>")
+add_dependencies(test_vidmm_gpuva wk_test_binding_good)
 # vidmm.gpuva's identity-mapped buffer: the GpuMmu build that never writes RING_ROOT.
 target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_NO_ROOT_DRIVER="$<TARGET_FILE:wk_test_gpummu_no_root>")
 add_dependencies(test_vidmm_gpuva wk_test_gpummu_no_root)

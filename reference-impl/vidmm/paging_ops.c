@@ -439,22 +439,32 @@ static uint64_t span_not_pattern(const struct wk_gpu_span *s, uint64_t at, struc
 /* TRANSFER and FILL are WDDM 1.x operations: the header marks them
  * "WDDMv1 Only", and a GpuMmu driver gets TRANSFER_VIRTUAL and
  * FILL_VIRTUAL in their place (docs/wddm-gpummu-facts.md 4.1). The kit
- * asks them of a GpuMmu driver all the same, having no paging process
- * yet: one that leaves them undone breaks no rule of its model, so the
- * content that did not move is the kit's limit, said and not blamed. One
- * that does them (its paging buffers moved bytes: a COPY, a BLIT, a FILL)
- * is judged on them as any driver (an outsider's one-page-short TRANSFER
- * passed every case while this held for any GpuMmu driver). */
-static uint64_t gpu_bytes_moved(const struct wk_vidmm *vm)
+ * asks them of a GpuMmu driver where it cannot make the paging process:
+ * one that leaves them undone breaks no rule of its model, so the content
+ * that did not move is the kit's limit, said and not blamed. One that does
+ * them is judged on them as any driver (an outsider's one-page-short
+ * TRANSFER passed every case while this held for any GpuMmu driver).
+ * Undone: the driver wrote nothing in the paging buffer for it, or, on the
+ * kit's GPU, what it wrote moved no byte (a binding's processor that moves
+ * bytes with its own loads and stores counts none moved, so only the first
+ * is asked there: the GPU's count alone would have blamed such a GpuMmu
+ * driver for a FILL it need not do). */
+struct v1_mark {
+    uint64_t moved, built;
+};
+
+static struct v1_mark v1_mark_take(const struct wk_vidmm *vm)
 {
     struct wk_gpu_counters c;
     wk_gpu_get_counters(vm->gpu, &c);
-    return c.bytes_copied + c.bytes_filled;
+    return (struct v1_mark){ c.bytes_copied + c.bytes_filled, vm->paging_built };
 }
 
-static int v1_left_undone(const struct wk_vidmm *vm, uint64_t moved_before)
+static int v1_left_undone(const struct wk_vidmm *vm, struct v1_mark before)
 {
-    return vm->mmu.asked && !paging_process_live(vm) && gpu_bytes_moved(vm) == moved_before;
+    struct v1_mark now = v1_mark_take(vm);
+    int undone = now.built == before.built || (!binding_executes(vm) && now.moved == before.moved);
+    return vm->mmu.asked && !paging_process_live(vm) && undone;
 }
 
 static wk_status v1_operation_of_gpummu(struct wk_vidmm *vm, const char *what, const char *op, const char *instead)
@@ -500,7 +510,7 @@ wk_status op_fill(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern)
         return st;
     struct neighbours n;
     watch(vm, a->segment, a->offset, a->size, &n);
-    uint64_t moved = gpu_bytes_moved(vm);
+    struct v1_mark moved = v1_mark_take(vm);
     st = virt ? paging_fill_virtual(vm, a, pattern) : paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
@@ -576,12 +586,12 @@ static wk_status run_transfer(struct wk_vidmm *vm, struct allocation *a, DXGK_BU
  * the destination against afterwards (check_copy). */
 struct source_before {
     int known;
-    uint64_t moved;         /* the GPU's bytes moved before the transfer (v1_left_undone) */
+    struct v1_mark moved;   /* the work done before the transfer (v1_left_undone) */
 };
 
 static struct source_before source_before(struct wk_vidmm *vm, const struct allocation *a, const struct side *src)
 {
-    struct source_before b = { 0, gpu_bytes_moved(vm) };
+    struct source_before b = { 0, v1_mark_take(vm) };
     if (semantic_check(vm))
         b.known = keep_source(vm, src, a->size);
     return b;

@@ -476,8 +476,10 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
     struct gbuf list;
     st = gbuf_alloc_input(vm, &list, ranges, (uint64_t)n * sizeof(*ranges),
                           "DXGK_BUILDPAGINGBUFFER_COPY_RANGE array (CopyPageTableEntries.pRanges)");
-    if (st != WK_OK)
-        return held_judged(vm, (paging_flush(vm), st));
+    if (st != WK_OK) {
+        (void)paging_flush(vm); /* the held maps run, and are dropped */
+        return held_judged(vm, st);
+    }
     DXGKARG_BUILDPAGINGBUFFER args;
     memset(&args, 0, sizeof(args));
     args.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
@@ -492,13 +494,20 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
 
 /* What the message of a content check adds: the root the last paging
  * buffer ran under, when it was not the paging process's. */
-void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
+/* The GPU address of the paging process's root (0: none made). */
+static uint64_t paging_root(struct wk_vidmm *vm)
 {
-    buf[0] = '\0';
     D3DGPU_PHYSICAL_ADDRESS at;
     uint32_t entries;
     uint64_t root = 0;
-    if (!made(vm) || !gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root))
+    return made(vm) && gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root) ? root : 0;
+}
+
+void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    uint64_t root = paging_root(vm);
+    if (!root)
         return;
     uint64_t ran = vm->va->pp.op_root;
     if (binding_executes(vm) && !binding_has_registers(vm))
@@ -524,11 +533,7 @@ int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, char *buf, s
     if (!made(vm) || !vm->va->pp.flush_has_op)
         return 0;
     const struct paging_process *pp = &vm->va->pp;
-    D3DGPU_PHYSICAL_ADDRESS at;
-    uint32_t entries;
-    uint64_t root = 0;
-    (void)gpuva_space_root(vm, GPUVA_PAGING_SPACE, &at, &entries, &root);
-    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    uint64_t root = paging_root(vm), ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     int translation = wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason);
     if ((ran == root || (binding_executes(vm) && !binding_has_registers(vm))) && translation)
         snprintf(buf, size, " (in the paging process, outside its scratch windows 0x%llx and 0x%llx of 0x%llx "
