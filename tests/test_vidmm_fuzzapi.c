@@ -528,6 +528,7 @@ enum poke {
     POKE_NONE,
     POKE_AT,            /* flips byte `at` (signed: before its start) of the allocation list */
     POKE_PAST,          /* the first byte past the allocation list */
+    POKE_READ,          /* reads byte `at` of the allocation list */
     POKE_DMA,           /* flips DMA-buffer byte `at` */
     POKE_NULL,          /* writes through a NULL struct pointer */
     POKE_HANG,          /* spins until the hang timer fires */
@@ -553,6 +554,7 @@ static void poke_patch(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status
     switch (p->what) {
     case POKE_AT: list[p->at] ^= 0x01; break;
     case POKE_PAST: list[a->AllocationListSize * sizeof(DXGK_ALLOCATIONLIST)] = 0x5A; break;
+    case POKE_READ: p->spinning = list[p->at]; break;
     case POKE_DMA: ((volatile BYTE *)a->pDmaBuffer)[p->at] ^= 0xFF; break;
     case POKE_NULL: *(volatile uint32_t *)(p->null_base + 0x10) = 1; break;
     case POKE_HANG:
@@ -721,6 +723,22 @@ static void test_list_writes_fault_anywhere(void **state)
         snprintf(want, sizeof(want), "at offset %+" PRId64 " (read-only page hit)", at[i]);
         expect_patch_fault(*state, 100, POKE_AT, at[i], "MEM-GUARD-001",
                            "allocation list (48 bytes), which the DDI gets as const", want);
+    }
+}
+
+/* A read far past a const list (a 32-bit count from the bytes added to
+ * the pointer) lands in the PROT_NONE moat after its guard page, on every
+ * machine, and is MEM-GUARD-001 naming the list and the offset, not a
+ * crash that depends on what else the process mapped there
+ * (guard_input.c). Heron's planted UMD_SKIP bug reads at +0x42434b57. */
+static void test_list_reads_far_past_fault(void **state)
+{
+    const int64_t list = (int64_t)(2 * sizeof(DXGK_ALLOCATIONLIST));
+    const int64_t at[] = { list + (int64_t)VT_PAGE, list + 0x42434b57, list + 0xFFFFFFFFll + 16 };
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        char want[96];
+        snprintf(want, sizeof(want), "past the end of the allocation list (48 bytes) at offset +%" PRId64, at[i]);
+        expect_patch_fault(*state, 1, POKE_READ, at[i], "MEM-GUARD-001", want, "(guard page hit)");
     }
 }
 
@@ -1478,6 +1496,7 @@ int main(void)
         VT_TEST(test_patch_rejects_bad_ranges),
         VT_TEST(test_pooled_buffer_overrun_after_reuse),
         VT_TEST(test_list_writes_fault_anywhere),
+        VT_TEST(test_list_reads_far_past_fault),
         VT_TEST(test_pooled_buffers_released),
         VT_TEST(test_patch_confinement_offsets),
         VT_TEST(test_nested_patch_checks_keep_their_snapshots),

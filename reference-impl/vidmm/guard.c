@@ -615,7 +615,7 @@ wk_status gbuf_check(struct wk_vidmm *vm, const struct gbuf *b, enum wk_ddi ddi)
 }
 
 /* What a fault at addr did to buffer b, or NULL when addr is not b's:
- * its guard page (past the end), for an input any of its read-only pages
+ * its guard page (past the end; for an input, and the moat after it), for an input any of its read-only pages
  * (before, inside or after its bytes), for a Patch view its read-only part
  * (patch_view.c: inside the buffer, a byte outside the listed patch
  * locations). */
@@ -631,7 +631,7 @@ static const char *fault_in(const struct gbuf *b, const uint8_t *a, enum fault_a
     int read_only = (b->kit && a >= b->map && a < guard) ||
                     (a >= b->map + b->ro_start && a < b->map + b->ro_end);
     *rule = R_MEM_GUARD;
-    if (a >= guard && a < guard + PAGE)
+    if (a >= guard && a < guard + PAGE + b->moat)
         snprintf(buf, size, "%s past the end of the %s (%llu bytes) at offset +%lld (guard page hit)", verb, b->what, n,
                  at);
     else if (b->first_pfn && a < b->map && a >= b->map - PAGE) /* the guard before a GPU buffer's block (sysmap.c) */

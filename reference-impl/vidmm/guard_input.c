@@ -16,6 +16,18 @@
  * the buffer and the offset; a guard page after the view catches reads
  * past the end as before. Nothing is read after the call.
  *
+ * The moat: past the guard page, 4 GiB more of the reservation stay
+ * PROT_NONE. A driver that adds a 32-bit count it took from the bytes
+ * (a header word, an index) to pCommand reads far past the end; with one
+ * guard page, whether that read faulted depended on what the process
+ * happened to have mapped there (the kit's own segments, a library), so
+ * the same input crashed on one machine and ran clean on another (Heron's
+ * planted HERON_BUG_UMD_SKIP adds 0x42434b57). Within the moat it faults
+ * on every machine and is named as a read past this buffer. The moat
+ * costs address space only (MAP_NORESERVE, never touched, no page
+ * tables); where the address space is limited (RLIMIT_AS, as AFL's -m
+ * sets) and it does not fit, the buffer has its one guard page.
+ *
  * How: the pages are a memfd mapped twice: read-only for the driver (with
  * the PROT_NONE guard page after it) and writable for the kit, which
  * copies the content in. The bytes before the content hold the canary,
@@ -51,6 +63,7 @@
 #include "internal.h"
 
 #define PAGE ((uint64_t)WK_GPU_PAGE_SIZE)
+#define MOAT (1ull << 32) /* a 32-bit offset's reach, past the guard page */
 
 static unsigned generation;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -83,10 +96,10 @@ static void watch_forks(void)
     pthread_atfork(lock_spares, unlock_spares, forked_child);
 }
 
-static void unmap_views(uint8_t *map, uint64_t map_len, uint8_t *kit)
+static void unmap_views(const struct gbuf_spare *s)
 {
-    munmap(map, map_len);
-    munmap(kit, map_len - PAGE);
+    munmap(s->map, s->map_len + s->moat);
+    munmap(s->kit, s->map_len - PAGE);
 }
 
 /* The pool, as this process may use it: a forked child's inherited
@@ -96,7 +109,7 @@ static struct gbuf_pool *own_spares(void)
 {
     if (spares_generation != generation) {
         for (uint32_t i = 0; i < spares.count; i++)
-            unmap_views(spares.s[i].map, spares.s[i].map_len, spares.s[i].kit);
+            unmap_views(&spares.s[i]);
         gbuf_pool_clear(&spares);
         spares_generation = generation;
     }
@@ -112,27 +125,41 @@ static struct gbuf_spare take_spare(uint64_t map_len)
     return s;
 }
 
+/* A PROT_NONE reservation of data + PAGE bytes and the moat after them,
+ * or without the moat when the address space has no room for it. */
+static uint8_t *reserve(uint64_t data, uint64_t *moat)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    *moat = MOAT;
+    uint8_t *map = mmap(NULL, data + PAGE + MOAT, PROT_NONE, flags, -1, 0);
+    if (map != MAP_FAILED)
+        return map;
+    *moat = 0;
+    return mmap(NULL, data + PAGE, PROT_NONE, flags, -1, 0);
+}
+
 /* `data` bytes of a fresh memfd, read-only at the start of a reservation
- * of data + PAGE (the rest stays PROT_NONE: the guard) and writable at
- * *kit; NULL when any step fails (nothing left mapped). */
-static uint8_t *map_views(uint64_t data, uint8_t **kit)
+ * (the rest stays PROT_NONE: the guard page and the moat) and writable at
+ * s->kit; 0 when any step fails (nothing left mapped). */
+static int map_views(uint64_t data, struct gbuf_spare *s)
 {
     int fd = memfd_create("wddmkit-input", MFD_CLOEXEC);
     if (fd < 0)
-        return NULL;
+        return 0;
     uint8_t *map = MAP_FAILED, *rw = MAP_FAILED;
+    uint64_t moat = 0;
     if (ftruncate(fd, (off_t)data) == 0)
-        map = mmap(NULL, data + PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        map = reserve(data, &moat);
     if (map != MAP_FAILED && mmap(map, data, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED)
         rw = mmap(NULL, data, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (rw == MAP_FAILED) {
         if (map != MAP_FAILED)
-            munmap(map, data + PAGE);
-        return NULL;
+            munmap(map, data + PAGE + moat);
+        return 0;
     }
-    *kit = rw;
-    return map;
+    *s = (struct gbuf_spare){ .map = map, .map_len = data + PAGE, .kit = rw, .moat = moat }; /* fresh: zeroes, no canary yet */
+    return 1;
 }
 
 wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *content, uint64_t size,
@@ -144,8 +171,8 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
     if (!vm->cfg.no_guard_pages && size <= (1ull << 32)) {
         pthread_once(&atfork_once, watch_forks);
         s = take_spare(data + PAGE);
-        if (!s.map && (s.map = map_views(data, &s.kit)) != NULL) /* fresh: zeroes, no canary yet */
-            s.canary_end = 0;
+        if (!s.map)
+            map_views(data, &s); /* leaves s.map NULL when it fails */
     }
     if (!s.map) { /* no views (or no guard pages wanted): a writable buffer, canary-checked */
         wk_status st = gbuf_alloc(vm, b, size, what);
@@ -159,6 +186,7 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
     b->map = s.map;
     b->map_len = data + PAGE;
     b->kit = s.kit;
+    b->moat = s.moat;
     uint64_t off = data - size;
     b->ptr = b->map + off;
     if (s.canary_end < off) /* [0, canary_end) is canary already; the rest held the last content */
@@ -174,12 +202,13 @@ wk_status gbuf_alloc_input(struct wk_vidmm *vm, struct gbuf *b, const void *cont
 void gbuf_input_release(struct wk_vidmm *vm, struct gbuf *b)
 {
     gbuf_unregister(vm, b);
-    struct gbuf_spare s = { .map = b->map, .map_len = b->map_len, .canary_end = (uint64_t)(b->ptr - b->map), .kit = b->kit };
+    struct gbuf_spare s = { .map = b->map, .map_len = b->map_len, .canary_end = (uint64_t)(b->ptr - b->map), .kit = b->kit,
+                            .moat = b->moat };
     lock_spares();
     int kept = gbuf_spare_put(own_spares(), &s);
     unlock_spares();
     if (!kept)
-        unmap_views(b->map, b->map_len, b->kit);
+        unmap_views(&s);
     memset(b, 0, sizeof(*b));
 }
 

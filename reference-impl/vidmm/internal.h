@@ -59,6 +59,10 @@ struct gbuf {
     /* Inputs (gbuf_alloc_input): the kit's writable view of the pages the
      * driver sees read-only at map; NULL for every other buffer. */
     uint8_t *kit;
+    /* Inputs: PROT_NONE bytes reserved past the guard page (guard_input.c:
+     * a read at any 32-bit offset past the end faults in them); 0 when
+     * the address space had no room for them. */
+    uint64_t moat;
     /* A Patch view (patch_view.c): bytes [ro_start, ro_end) of the
      * mapping are read-only to the driver (ro_end 0: none are). */
     uint64_t ro_start, ro_end;
@@ -76,6 +80,7 @@ struct gbuf_spare {
     uint64_t canary_end;
     uint64_t ddi_serial;
     uint8_t *kit;        /* inputs only (guard_input.c): the kit's writable view */
+    uint64_t moat;       /* inputs only: PROT_NONE bytes past the guard page */
 };
 
 /* Spare mappings and their bytes (kept current, so that a put does not
