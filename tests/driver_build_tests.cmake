@@ -358,6 +358,27 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
               "PAGING-COPYPTE-001: .*entry 1 holds 0x0+, where the source entry held 0x"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_copy_one_short>
               --filter gpu-va.root-copied-in-ranges ${PROJECT_SOURCE_DIR}/specs)
+# MAP_APERTURE_SEGMENT2 (reference-impl/vidmm/map_aperture2.c): the WDDM 3.0
+# build that opts in passes the whole suite as the reference driver does,
+# every aperture mapping now operation 17; its planted twins are caught: one
+# that reads BasePageNumber of a page array (the pointer taken for a page:
+# the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
+# number taken for a pointer: a crash), one that ignores AdlOffset.
+wk_cli_expect(conform.map2_reference 0
+              "649 of 649 cases in [0-9.]+ s: 604 pass, 45 skip.*RESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
+wk_cli_expect(conform.map2_always_contiguous 1
+              "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_map2_always_contiguous>
+              --filter paging-aperture.map-in-chunks-of-3 ${PROJECT_SOURCE_DIR}/specs)
+wk_cli_expect(conform.map2_always_array 1
+              "DRV-CRASH-001: DxgkDdiBuildPagingBuffer: crashed with signal 11"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_map2_always_array>
+              --filter adapter-start.aperture-only ${PROJECT_SOURCE_DIR}/specs)
+wk_cli_expect(conform.map2_no_offset 1
+              "PAGING-MAP-001: .*MAP_APERTURE_SEGMENT2: page 1 of segment 3 points at the wrong page .*AdlOffset 1 \\+ 0; a page array"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_map2_no_offset>
+              --filter paging-aperture.map-in-chunks-of-1 ${PROJECT_SOURCE_DIR}/specs)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
 # the next paging buffer, a physical one, runs through the address space and
 # faults, and the message says a root was still active.

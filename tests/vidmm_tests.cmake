@@ -36,7 +36,7 @@
 # Both take WK_TEST_SEED=<n> to replay a seed.
 
 foreach(wk_vidmm_test test_vidmm_rules test_vidmm test_vidmm_kitgaps test_paging_window test_paging_patch test_paging_checks
-        test_vidmm_cpu_view test_context_caps test_vidmm_openalloc test_vidmm_gpuva)
+        test_vidmm_cpu_view test_context_caps test_vidmm_openalloc test_vidmm_gpuva test_vidmm_map2)
   add_executable(${wk_vidmm_test}
     ${CMAKE_CURRENT_LIST_DIR}/${wk_vidmm_test}.c
     ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c)
@@ -93,8 +93,12 @@ add_test(NAME vidmm.paging_patch COMMAND test_paging_patch)
 add_test(NAME vidmm.paging_checks COMMAND test_paging_checks)
 add_test(NAME vidmm.context_caps COMMAND test_context_caps)
 add_test(NAME vidmm.openalloc COMMAND test_vidmm_openalloc)
+# vidmm.map2: MAP_APERTURE_SEGMENT2's arguments as a driver that opted in
+# reads them (map_aperture2.c): the ADL's two forms, AdlOffset per chunk,
+# CpuVisibleAddress, and operation 5 for a driver that did not opt in.
+add_test(NAME vidmm.map2 COMMAND test_vidmm_map2)
 set_tests_properties(vidmm.rules vidmm.behaviour vidmm.kitgaps vidmm.paging_window vidmm.paging_patch vidmm.paging_checks
-                     vidmm.context_caps vidmm.openalloc PROPERTIES LABELS "unit" TIMEOUT 120)
+                     vidmm.context_caps vidmm.openalloc vidmm.map2 PROPERTIES LABELS "unit" TIMEOUT 120)
 
 # vidmm.bars: the device's BARs in TranslatedResourceList, register windows
 # (MmMapIoSpace + READ/WRITE_REGISTER_*) onto the GPU model's registers and

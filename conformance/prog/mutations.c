@@ -219,7 +219,11 @@ static int op_is(const void *a, DXGK_BUILDPAGINGBUFFER_OPERATION op)
 
 static int paging_fill(const void *a) { return op_is(a, DXGK_OPERATION_FILL); }
 static int paging_transfer(const void *a) { return op_is(a, DXGK_OPERATION_TRANSFER); }
-static int paging_map(const void *a) { return op_is(a, DXGK_OPERATION_MAP_APERTURE_SEGMENT); }
+/* either form of the mapping: 17 for a driver that opted in (reference-impl/vidmm/map_aperture2.c) */
+static int paging_map(const void *a)
+{
+    return op_is(a, DXGK_OPERATION_MAP_APERTURE_SEGMENT) || op_is(a, DXGK_OPERATION_MAP_APERTURE_SEGMENT2);
+}
 static int paging_unmap(const void *a) { return op_is(a, DXGK_OPERATION_UNMAP_APERTURE_SEGMENT); }
 static int paging_fence(const void *a) { return op_is(a, DXGK_OPERATION_SIGNAL_MONITORED_FENCE); }
 static int paging_flush_tlb(const void *a) { return op_is(a, DXGK_OPERATION_FLUSH_TLB); }

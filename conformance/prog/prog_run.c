@@ -1077,7 +1077,12 @@ static uint64_t stat_value(struct interp *x, const struct wk_step *s)
         wk_vidmm_gpummu(x->vm, &mmu);
         return s->ddi == WK_DDI_QUERY_ADAPTER_INFO && n >= mmu.queries ? n - mmu.queries : n;
     }
-    case WK_STAT_PAGING_OP: return s->op < 18 ? st.paging_ops[s->op] : 0;
+    case WK_STAT_PAGING_OP:
+        /* MAP_APERTURE_SEGMENT2 is the same mapping, for a driver that
+         * opted in (reference-impl/vidmm/map_aperture2.c) */
+        if (s->op == DXGK_OPERATION_MAP_APERTURE_SEGMENT)
+            return st.paging_ops[s->op] + st.paging_ops[DXGK_OPERATION_MAP_APERTURE_SEGMENT2];
+        return s->op < 18 ? st.paging_ops[s->op] : 0;
     default: return 0;
     }
 }
@@ -1100,11 +1105,14 @@ static int check_multipass(struct interp *x, const struct wk_step *s)
     wk_vidmm_get_stats(x->vm, &st);
     uint32_t op = s->op < 18 ? s->op : 0;
     /* A GpuMmu driver's transfers and fills are TRANSFER_VIRTUAL and
-     * FILL_VIRTUAL (reference-impl/vidmm/paging_process.c). */
-    uint32_t virtual_op = op == DXGK_OPERATION_TRANSFER ? DXGK_OPERATION_VIRTUAL_TRANSFER
-                          : op == DXGK_OPERATION_FILL   ? DXGK_OPERATION_VIRTUAL_FILL
-                                                        : op;
-    if (st.paging_multipass[op] || st.paging_multipass[virtual_op])
+     * FILL_VIRTUAL (reference-impl/vidmm/paging_process.c); a driver that
+     * opted into MAP_APERTURE_SEGMENT2 gets it for every aperture mapping
+     * (reference-impl/vidmm/map_aperture2.c). */
+    uint32_t other_op = op == DXGK_OPERATION_TRANSFER               ? DXGK_OPERATION_VIRTUAL_TRANSFER
+                        : op == DXGK_OPERATION_FILL                 ? DXGK_OPERATION_VIRTUAL_FILL
+                        : op == DXGK_OPERATION_MAP_APERTURE_SEGMENT ? DXGK_OPERATION_MAP_APERTURE_SEGMENT2
+                                                                    : op;
+    if (st.paging_multipass[op] || st.paging_multipass[other_op])
         return 1;
     x->r->checks[WK_CHECK_CONTRACT].run--; /* counted as skipped below, with the rest */
     uint32_t size = x->p->vidmm.paging_buffer_size ? x->p->vidmm.paging_buffer_size

@@ -159,6 +159,12 @@ WK_STATIC_ASSERT(PAGE_SIZE == 4096 && (1 << PAGE_SHIFT) == PAGE_SIZE,
 #define DXGKDDI_INTERFACE_VERSION_WDDM2_1 0x6003
 #define DXGKDDI_INTERFACE_VERSION_WDDM2_2 0x700A
 #define DXGKDDI_INTERFACE_VERSION_WDDM2_3 0x8001
+/* WDDM 3.0 (several public header copies agree on the value). The structs
+ * here stay 2.3's; what the kit does with a driver whose
+ * DRIVER_INITIALIZATION_DATA.Version says 3.0: it honours
+ * DXGK_VIDMMCAPS.MapAperture2Supported (operation 17 in place of 5,
+ * docs/writing-a-driver.md) and reads everything else as a 2.3 driver's. */
+#define DXGKDDI_INTERFACE_VERSION_WDDM3_0 0xF003
 
 /*
  * The layouts below exist for one version only (facts 7.9: several sizes
@@ -783,9 +789,10 @@ typedef struct _DXGK_VIDSCHCAPS {
  * Memory-manager capabilities in the driver caps (facts 1.1, 4.11).
  *
  * The facts only name MapAperture2Supported. Bits 0-10 are as in the pinned
- * WDK header. The KIT CHOOSES BIT 14 for MapAperture2Supported, the position
- * it takes in later public headers after three cap bits (11-13) that the kit
- * keeps reserved; no pinned source fixes it, so treat it as the kit's choice.
+ * WDK header. MapAperture2Supported is bit 14: the current DXGK_VIDMMCAPS
+ * page lists it after IoMmuSecureModeSupported, DisableSelfRefreshVRAMInS3
+ * and IoMmuSecureModeRequired (bits 11-13, which the kit keeps reserved: it
+ * models no IOMMU). It opts a WDDM 3.0 driver into operation 17.
  */
 typedef struct _DXGK_VIDMMCAPS {
     union {
@@ -802,7 +809,7 @@ typedef struct _DXGK_VIDMMCAPS {
             UINT NonCpuVisiblePrimary : 1;        /* 0x00000200 */
             UINT ParavirtualizationSupported : 1; /* 0x00000400 */
             UINT ReservedBits11To13 : 3;          /* 0x00003800 */
-            UINT MapAperture2Supported : 1;       /* 0x00004000 kit's choice */
+            UINT MapAperture2Supported : 1;       /* 0x00004000 */
             UINT Reserved : 17;                   /* 0xFFFF8000 */
         };
         UINT Value;

@@ -28,7 +28,13 @@ WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
 {
     DRIVER_INITIALIZATION_DATA init;
     RtlZeroMemory(&init, sizeof(init));
+#ifdef RD_MAP2
+    /* The MAP_APERTURE_SEGMENT2 build: operation 17 comes to a WDDM 3.0
+     * driver that sets MapAperture2Supported (query_caps below). */
+    init.Version = DXGKDDI_INTERFACE_VERSION_WDDM3_0;
+#else
     init.Version = DXGKDDI_INTERFACE_VERSION;
+#endif
     init.DxgkDdiAddDevice = wk_rd_add_device;
     init.DxgkDdiStartDevice = wk_rd_start_device;
     init.DxgkDdiStopDevice = wk_rd_stop_device;
@@ -281,6 +287,9 @@ static NTSTATUS query_caps(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
      * SIGNAL_MONITORED_FENCE, which came with WDDM 2.2 (facts §1.1: the
      * kit asks no older driver for it). */
     caps->WDDMVersion = DXGKDDI_WDDMv2_2;
+#ifdef RD_MAP2
+    caps->MemoryManagementCaps.MapAperture2Supported = 1; /* paging.c, op_map_aperture2 */
+#endif
     wk_rd_gpummu_caps(caps);
     return STATUS_SUCCESS;
 }

@@ -333,26 +333,42 @@ static UINT64 map_pages_that_fit(const struct wk_gpu_writer *w, UINT64 wanted)
     return min64(min64(wanted, fit), op->max_list_count);
 }
 
-/* P13: GART_MAP of NumberOfPages PFNs from MdlOffset, chunked by what fits;
- * MultipassOffset = pages mapped; after the last chunk one TLB_FLUSH, which
- * may land in the next buffer (MultipassOffset = NumberOfPages). */
-static NTSTATUS op_map_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
-                                struct wk_gpu_writer *w)
+/* Where the pages of a map come from: an MDL's PFN array (operation 5), or
+ * an ADL (operation 17), contiguous (base + n) or a page array. */
+struct page_source {
+    const PFN_NUMBER *array; /* NULL: contiguous from base */
+    UINT64 base;
+};
+
+/* Pages [from, from + n) of the source, where GART_MAP reads them: the
+ * array itself, or `scratch` filled in for a contiguous run. */
+static const PFN_NUMBER *source_pages(const struct page_source *src, UINT64 from, UINT64 n, PFN_NUMBER *scratch)
 {
-    UINT seg = args->MapApertureSegment.SegmentId;
-    UINT64 first = args->MapApertureSegment.OffsetInPages;
-    UINT64 count = args->MapApertureSegment.NumberOfPages;
-    MDL *mdl = args->MapApertureSegment.pMdl;
-    UINT64 mdl_first = args->MapApertureSegment.MdlOffset;
-    if (count == 0 || !aperture_range_ok(a, seg, first, count) || !mdl ||
-        mdl_first + count > mdl_pages(mdl))
-        return STATUS_SUCCESS;
+    if (src->array)
+        return src->array + from;
+    for (UINT64 i = 0; i < n; i++)
+        scratch[i] = (PFN_NUMBER)(src->base + from + i);
+    return scratch;
+}
+
+#define RD_MAP_RUN 64u /* pages of a contiguous ADL written per GART_MAP */
+
+/* P13: GART_MAP of `count` pages of the source from `first_in_source`,
+ * chunked by what fits; MultipassOffset = pages mapped; after the last
+ * chunk one TLB_FLUSH, which may land in the next buffer (MultipassOffset
+ * = count). */
+static NTSTATUS map_pages(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w, UINT seg, UINT64 first,
+                          UINT64 count, const struct page_source *src, UINT64 first_in_source)
+{
+    PFN_NUMBER scratch[RD_MAP_RUN];
     UINT64 done = min64(args->MultipassOffset, count);
     while (done < count) {
         UINT64 n = map_pages_that_fit(w, count - done);
         if (n == 0)
             break;
-        const PFN_NUMBER *pfns = MmGetMdlPfnArray(mdl) + mdl_first + done;
+        if (!src->array)
+            n = min64(n, RD_MAP_RUN);
+        const PFN_NUMBER *pfns = source_pages(src, first_in_source + done, n, scratch);
         enum rd_emit_result r = rd_emit_result_of(
             wk_gpu_emit_gart_map(w, seg, (uint32_t)(first + done), (uint32_t)n, pfns));
         if (r == RD_EMIT_ABANDON)
@@ -365,6 +381,53 @@ static NTSTATUS op_map_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER 
     if (done < count)
         return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
     return rd_status_of(rd_emit_result_of(wk_gpu_emit_tlb_flush(w, seg)));
+}
+
+/* P13: NumberOfPages pages of the MDL from MdlOffset. */
+static NTSTATUS op_map_aperture(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                struct wk_gpu_writer *w)
+{
+    UINT seg = args->MapApertureSegment.SegmentId;
+    UINT64 first = args->MapApertureSegment.OffsetInPages;
+    UINT64 count = args->MapApertureSegment.NumberOfPages;
+    MDL *mdl = args->MapApertureSegment.pMdl;
+    UINT64 mdl_first = args->MapApertureSegment.MdlOffset;
+    if (count == 0 || !aperture_range_ok(a, seg, first, count) || !mdl ||
+        mdl_first + count > mdl_pages(mdl))
+        return STATUS_SUCCESS;
+    struct page_source src = { MmGetMdlPfnArray(mdl), 0 };
+    return map_pages(args, w, seg, first, count, &src, mdl_first);
+}
+
+/* MAP_APERTURE_SEGMENT2 (the RD_MAP2 build opts in): the same from an ADL,
+ * "either contiguous or a page array; the driver must be able to handle
+ * both cases" (seed 003), from page AdlOffset. */
+static NTSTATUS op_map_aperture2(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                 struct wk_gpu_writer *w)
+{
+    UINT seg = args->MapApertureSegment2.SegmentId;
+    UINT64 first = args->MapApertureSegment2.OffsetInPages;
+    UINT64 count = args->MapApertureSegment2.NumberOfPages;
+    const DXGK_ADL *adl = &args->MapApertureSegment2.Adl;
+    UINT64 adl_first = args->MapApertureSegment2.AdlOffset;
+#ifdef RD_PLANTED_ADL_NO_OFFSET
+    adl_first = 0; /* planted: every chunk from the ADL's first page */
+#endif
+    if (count == 0 || !aperture_range_ok(a, seg, first, count) || adl_first + count > adl->PageCount)
+        return STATUS_SUCCESS;
+    struct page_source src = { NULL, adl->BasePageNumber };
+#ifndef RD_PLANTED_ADL_ALWAYS_CONTIGUOUS /* planted: reads BasePageNumber whatever the flag says */
+#ifdef RD_PLANTED_ADL_ALWAYS_ARRAY /* planted: reads Pages whatever the flag says */
+    if (1) {
+#else
+    if (!adl->Flags.Contiguous) {
+#endif
+        if (!adl->Pages)
+            return STATUS_SUCCESS;
+        src.array = (const PFN_NUMBER *)adl->Pages;
+    }
+#endif
+    return map_pages(args, w, seg, first, count, &src, adl_first);
 }
 
 /* P14: the pages point at DummyPage, never invalid; then TLB_FLUSH.
@@ -405,16 +468,16 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
     case DXGK_OPERATION_READ_PHYSICAL: return op_touch(w, args->ReadPhysical.PhysicalAddress);
     case DXGK_OPERATION_WRITE_PHYSICAL: return op_touch(w, args->WritePhysical.PhysicalAddress);
     case DXGK_OPERATION_MAP_APERTURE_SEGMENT: return op_map_aperture(a, args, w);
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2: return op_map_aperture2(a, args, w);
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: return op_unmap_aperture(a, args, w);
     case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER: return op_special_lock_transfer(args, w);
     case DXGK_OPERATION_INIT_CONTEXT_RESOURCE: return op_init_context_resource(a, args, w);
     case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION: return op_update_context_allocation(args, w);
     case DXGK_OPERATION_SIGNAL_MONITORED_FENCE: return op_signal_fence(args, w);
     default:
-        /* GPU-VA operations (8, 9, 11, 12, 14, 15) and MAP_APERTURE_SEGMENT2
-         * are only sent to drivers that opted in (VirtualAddressingSupported,
-         * MapAperture2Supported), which this build does not (the GpuMmu
-         * build takes the GPU-VA ones in gpummu.c); the DDI has no status
+        /* GPU-VA operations (8, 9, 11, 12, 14, 15) are only sent to drivers
+         * that opted in (VirtualAddressingSupported), which this build does
+         * not (the GpuMmu build takes them in gpummu.c); the DDI has no status
          * for "unsupported" (facts 2.2), so: nothing written. */
         RD_TRACE("refdriver: BuildPagingBuffer: operation %d not supported\n",
                  (int)args->Operation);

@@ -1206,6 +1206,13 @@ wk_status paging_run_held(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a);
  * submits every buffer it fills; `args` holds the operation and its
  * arguments (MultipassOffset and the buffer fields are the loop's). */
 wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint32_t *passes);
+/* MAP_APERTURE_SEGMENT2 (map_aperture2.c): whether the driver opted in
+ * (WDDM 3.0 and DXGK_VIDMMCAPS.MapAperture2Supported), and operation 17's
+ * arguments for the MDL's pages from mdl_offset on. `pages` holds the ADL's
+ * page array when it has one: gbuf_free it after the call. */
+int map2_wanted(const struct wk_vidmm *vm);
+wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, const struct allocation *a, MDL *mdl,
+                    uint64_t mdl_offset, struct gbuf *pages);
 /* Submits and runs what is in the paging buffer (no-op when empty). */
 wk_status paging_flush(struct wk_vidmm *vm);
 /* At start: the paging buffer, allocated once for the adapter's life when

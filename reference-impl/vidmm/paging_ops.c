@@ -738,7 +738,9 @@ static void record_mapped(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
 }
 
 /* One MAP_APERTURE_SEGMENT: `pages` pages of the MDL from entry
- * mdl_offset, at first_page of the aperture (facts P13). */
+ * mdl_offset, at first_page of the aperture (facts P13); for a driver that
+ * opted in, MAP_APERTURE_SEGMENT2 of the same pages as an ADL
+ * (map_aperture2.c), whose first five fields are operation 5's. */
 static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, struct allocation *a,
                                    MDL *mdl, uint64_t mdl_offset, uint64_t pages)
 {
@@ -749,9 +751,19 @@ static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t f
     args.MapApertureSegment.SegmentId = seg;
     args.MapApertureSegment.OffsetInPages = first_page;
     args.MapApertureSegment.NumberOfPages = pages;
-    args.MapApertureSegment.pMdl = mdl;
-    args.MapApertureSegment.MdlOffset = (ULONG)mdl_offset;
-    wk_status st = paging_run(vm, &args, NULL);
+    const int map2 = map2_wanted(vm);
+    struct gbuf adl_pages = { .map = NULL };
+    wk_status st = WK_OK;
+    if (map2)
+        st = map2_args(vm, &args, a, mdl, mdl_offset, &adl_pages);
+    else {
+        args.MapApertureSegment.pMdl = mdl;
+        args.MapApertureSegment.MdlOffset = (ULONG)mdl_offset;
+    }
+    const int contiguous = map2 && args.MapApertureSegment2.Adl.Flags.Contiguous; /* before the driver's call */
+    if (st == WK_OK)
+        st = paging_run(vm, &args, NULL);
+    gbuf_free(vm, &adl_pages);
     if (st != WK_OK)
         return st;
     if (!semantic_check(vm)) {
@@ -764,13 +776,17 @@ static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t f
         wk_gpu_gart_get(vm->gpu, seg, first_page + i, &valid, &pfn, &stale);
         if (!valid || pfn != mdl->wk_pfns[mdl_offset + i] || stale)
             return violate(vm, R_PAGING_MAP, WK_DDI_BUILD_PAGING_BUFFER,
-                           "MAP_APERTURE_SEGMENT: page %llu of segment %u %s (expected PFN 0x%llx, the MDL's entry %llu: "
-                           "MdlOffset %llu + %llu)",
+                           "%s: page %llu of segment %u %s (expected PFN 0x%llx, the %s's entry %llu: "
+                           "%s %llu + %llu%s)",
+                           map2 ? "MAP_APERTURE_SEGMENT2" : "MAP_APERTURE_SEGMENT",
                            (unsigned long long)(first_page + i), seg,
                            !valid ? "is not mapped" : stale ? "is mapped but the TLB was not flushed"
                                                             : "points at the wrong page",
-                           (unsigned long long)mdl->wk_pfns[mdl_offset + i], (unsigned long long)(mdl_offset + i),
-                           (unsigned long long)mdl_offset, (unsigned long long)i);
+                           (unsigned long long)mdl->wk_pfns[mdl_offset + i], map2 ? "ADL" : "MDL",
+                           (unsigned long long)(mdl_offset + i), map2 ? "AdlOffset" : "MdlOffset",
+                           (unsigned long long)mdl_offset, (unsigned long long)i,
+                           !map2 ? "" : contiguous ? "; a contiguous ADL: BasePageNumber + entry"
+                                                   : "; a page array: Pages[entry]");
     }
     return WK_OK;
 }
