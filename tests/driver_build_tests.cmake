@@ -379,6 +379,18 @@ wk_cli_expect(conform.map2_no_offset 1
               "PAGING-MAP-001: .*MAP_APERTURE_SEGMENT2: page 1 of segment 3 points at the wrong page .*AdlOffset 1 \\+ 0; a page array"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_map2_no_offset>
               --filter paging-aperture.map-in-chunks-of-1 ${PROJECT_SOURCE_DIR}/specs)
+# The adapter-wide reset after a page fault (reference-impl/vidmm/tdr.c): the
+# GpuMmu build without per-engine reset passes every page-fault case through
+# DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout; its twin whose
+# DxgkDdiResetFromTimeout fails is caught in every case that faults.
+wk_cli_expect(conform.gpummu_adapter_reset 0
+              "10 of 10 cases in [0-9.]+ s: 7 pass, 3 skip.*RESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu_no_engine_reset>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+wk_cli_expect(conform.gpummu_tdr_fails 1
+              "TDR-RESET-001: DxgkDdiResetFromTimeout: returned 0xc0000001 during the adapter reset after a page fault, the driver having no per-engine reset.*10 of 10 cases in [0-9.]+ s: 1 pass, 6 fail, 3 skip"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_tdr_fails>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
 # the next paging buffer, a physical one, runs through the address space and
 # faults, and the message says a root was still active.

@@ -1447,6 +1447,15 @@ REWRITER(rw_page_fault_no_reset)
     CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
            d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID);
 }
+/* The page fault's engine reset fails, so the kernel resets the adapter,
+ * and the driver's DxgkDdiResetFromTimeout fails too. */
+REWRITER(rw_tdr_reset_fails)
+{
+    if (w->ddi == WK_DDI_RESET_ENGINE)
+        *w->status = STATUS_UNSUCCESSFUL; /* the way to the adapter's reset, no rule of its own */
+    else if (w->ddi == WK_DDI_RESET_FROM_TIMEOUT)
+        *w->status = STATUS_UNSUCCESSFUL, M.fired++;
+}
 static void completion_as_page_fault(DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     UINT fence = d->DmaCompleted.SubmissionFenceId;
@@ -2039,6 +2048,7 @@ static const struct rule_case cases[] = {
     MUT("MEM-STALE-001", sc_render_destroy_context, MUT_DMA_STALE),
     MUT("INTR-DPC-001", sc_render, MUT_NOTIFY_DPC_IN_ISR),
     MUT("CB-NULL-001", sc_render, MUT_NOTIFY_NULL),
+    { "TDR-RESET-001", sc_gpu_va_page_fault, rw_tdr_reset_fails, MUT_NONE, CASE_GPUMMU },
     MUT("INTR-IRQL-001", sc_render, MUT_NOTIFY_IN_DPC),
 };
 

@@ -55,6 +55,7 @@ WK_DRIVER_EXPORT NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRI
     init.DxgkDdiCreateContext = wk_rd_create_context;
     init.DxgkDdiDestroyContext = wk_rd_destroy_context;
     init.DxgkDdiCancelCommand = wk_rd_cancel_command;
+    wk_rd_timeout_ddis(&init);
     wk_rd_gpummu_ddis(&init);
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }

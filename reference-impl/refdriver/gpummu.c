@@ -202,7 +202,9 @@ void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
     init->DxgkDdiDestroyProcess = wk_rd_destroy_process;
     init->DxgkDdiSetRootPageTable = wk_rd_set_root_page_table;
     init->DxgkDdiSubmitCommandVirtual = wk_rd_submit_command_virtual;
+#ifndef RD_NO_ENGINE_RESET /* that build's page faults take the adapter-wide reset (timeout.c) */
     wk_rd_engine_reset_ddis(init, NULL);
+#endif
 }
 
 /* docs/wddm-gpummu-facts.md 1.4: VirtualAddressingSupported needs GpuMmuSupported or IoMmuSupported. */
@@ -210,7 +212,9 @@ void wk_rd_gpummu_caps(DXGK_DRIVERCAPS *caps)
 {
     caps->MemoryManagementCaps.VirtualAddressingSupported = 1;
     caps->MemoryManagementCaps.GpuMmuSupported = 1;
+#ifndef RD_NO_ENGINE_RESET
     wk_rd_engine_reset_ddis(NULL, caps); /* the engine reset after a page fault */
+#endif
 }
 
 /* ------------------------------------------------------------------ */

@@ -359,6 +359,9 @@ static inline NTSTATUS rd_status_of(enum rd_emit_result r)
 /* The GpuMmu build (RD_GPUMMU: gpummu.c, docs/refdriver.md)            */
 /* ------------------------------------------------------------------ */
 
+/* timeout.c: DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout into init. */
+void wk_rd_timeout_ddis(DRIVER_INITIALIZATION_DATA *init);
+
 /* The hooks the shared files call; in the physical build they add nothing
  * and answer nothing, so that build is what it always was. */
 #ifdef RD_GPUMMU

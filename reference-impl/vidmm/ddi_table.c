@@ -70,8 +70,8 @@ static const struct member members[] = {
     { "DxgkDdiSetPalette", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPalette), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiSetPointerPosition", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPointerPosition), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiSetPointerShape", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPointerShape), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
-    { "DxgkDdiResetFromTimeout", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiResetFromTimeout), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
-    { "DxgkDdiRestartFromTimeout", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRestartFromTimeout), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
+    { "DxgkDdiResetFromTimeout", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiResetFromTimeout), DXGKDDI_INTERFACE_VERSION_VISTA, DRIVEN }, /* tdr.c: after a page fault no engine reset recovered */
+    { "DxgkDdiRestartFromTimeout", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRestartFromTimeout), DXGKDDI_INTERFACE_VERSION_VISTA, DRIVEN },
     { "DxgkDdiEscape", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiEscape), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiCollectDbgInfo", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCollectDbgInfo), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },
     { "DxgkDdiQueryCurrentFence", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryCurrentFence), DXGKDDI_INTERFACE_VERSION_VISTA, UNDRIVEN },

@@ -534,7 +534,8 @@ struct wk_vidmm {
         uint32_t node, engine;
         int missing;                        /* one the kit could not do: the engine may stay stopped */
         int done;                           /* a reset the driver did */
-        char why[120];                      /* why missing */
+        int adapter;                        /* ... the adapter-wide one (tdr.c) */
+        char why[120];                      /* why no engine reset: missing, or the adapter's reset */
     } pf_reset;
     uint32_t hold;                          /* submissions still to hold */
     int dpc_requested;
@@ -1281,6 +1282,10 @@ int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence);
  * the faulting engine, as the kernel does (a driver with
  * SupportPerEngineTDR); WK_OK, or what the call's guard said. */
 wk_status page_fault_reset_engine(struct wk_vidmm *vm);
+/* The adapter-wide reset after a page fault no engine reset recovered
+ * (pf_reset.why says why): DxgkDdiResetFromTimeout, then
+ * DxgkDdiRestartFromTimeout, TDR-RESET-001 (tdr.c). */
+wk_status tdr_reset_adapter(struct wk_vidmm *vm);
 int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, const struct wk_gpu_counters *before,
                      struct wk_gpu_fault *fault);
 wk_status op_touch_physical(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, int write);

@@ -213,9 +213,9 @@ int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, con
  * reset, its hardware queue empty and the node ready for new packets; a GPU
  * that stops at a page fault runs again from here (outsider 14: the kit
  * never reset it, and the next fence was blamed on the driver). A failed
- * reset, or a driver without per-engine reset, would take the kernel to an
- * adapter-wide TDR, which the kit does not model: pf_reset.missing makes a
- * fence that never comes after it a limit of the kit (submit.c, unreported).
+ * reset, or a driver without per-engine reset, takes the kernel to an
+ * adapter-wide reset: DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout
+ * (tdr.c).
  */
 wk_status page_fault_reset_engine(struct wk_vidmm *vm)
 {
@@ -223,12 +223,11 @@ wk_status page_fault_reset_engine(struct wk_vidmm *vm)
         return WK_OK;
     vm->pf_reset.pending = 0;
     if (!vm->caps.SupportPerEngineTDR || !vm->ddi.DxgkDdiResetEngine) {
-        vm->pf_reset.missing = 1;
         snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "%s",
-                 !vm->caps.SupportPerEngineTDR ? "the driver has no per-engine reset (SupportPerEngineTDR)"
-                                               : "the driver sets SupportPerEngineTDR with no DxgkDdiResetEngine "
-                                                 "(CAPS-TDR-001)");
-        return WK_OK;
+                 !vm->caps.SupportPerEngineTDR ? "a page fault, the driver having no per-engine reset (SupportPerEngineTDR)"
+                                               : "a page fault, the driver setting SupportPerEngineTDR with no "
+                                                 "DxgkDdiResetEngine (CAPS-TDR-001)");
+        return tdr_reset_adapter(vm);
     }
     DXGKARG_RESETENGINE args;
     memset(&args, 0, sizeof(args));
@@ -244,11 +243,10 @@ wk_status page_fault_reset_engine(struct wk_vidmm *vm)
     if (crashed != WK_OK || guard != WK_OK)
         return crashed != WK_OK ? crashed : guard;
     if (status != STATUS_SUCCESS) { /* "Otherwise, this function returns one of the error codes" */
-        vm->pf_reset.missing = 1;
-        snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "DxgkDdiResetEngine failed (0x%08x)",
+        snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "a page fault whose DxgkDdiResetEngine failed (0x%08x)",
                  (unsigned)status);
-    } else {
-        vm->pf_reset.done = 1;
+        return tdr_reset_adapter(vm);
     }
+    vm->pf_reset.done = 1;
     return WK_OK;
 }

@@ -441,7 +441,11 @@
     X(R_CB_NULL, "CB-NULL-001", WK_DDI_CB_NOTIFY_INTERRUPT,                                        \
       "a callback's argument structure is not NULL: DxgkCbNotifyInterrupt's pNotifyInterruptData, and the DXGKARGCB_* argument of DxgkCbCreateContextAllocation, DxgkCbMapContextAllocation and DxgkCbUpdateContextAllocation (the kernel reads them; the call is ignored)", \
       "WDK: each is an [in] (CreateContextAllocation: [in/out]) pointer \"to a\" DXGKARGCB_* structure the callback reads (DXGKCB_NOTIFY_INTERRUPT: \"A pointer to a DXGKARGCB_NOTIFY_INTERRUPT_DATA structure that describes interrupt information\"); facts §4.10", \
-      "reference-impl/vidmm/callbacks.c")
+      "reference-impl/vidmm/callbacks.c")                                                          \
+    X(R_TDR_RESET, "TDR-RESET-001", WK_DDI_RESET_FROM_TIMEOUT,                                     \
+      "when the kernel resets the adapter (a page fault whose engine no per-engine reset recovered), the driver has DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, and each returns STATUS_SUCCESS", \
+      "Thread Synchronization and TDR: \"If a hardware timeout occurs, the Timeout Detection and Recovery (TDR) process initiates. The GPU scheduler calls the driver's DxgkDdiResetFromTimeout function, which resets the GPU\"; DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout: \"returns STATUS_SUCCESS to indicate that the driver handled the call successfully; otherwise, the operating system bug checks\"; DxgkDdiRestartFromTimeout: \"it must still be implemented\"", \
+      "reference-impl/vidmm/tdr.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

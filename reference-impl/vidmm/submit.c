@@ -813,14 +813,13 @@ static const char *faulted_hint(struct wk_vidmm *vm, uint32_t fence)
 
 static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
 {
-    /* After a page fault whose engine reset the kit could not do (no
-     * SupportPerEngineTDR, or the reset failed: the kernel's next step, an
-     * adapter-wide TDR, is not modelled) a GPU that stops at a fault stays
-     * stopped: what it never ran is not the driver's. */
+    /* After a page fault that no reset recovered (the adapter-wide one
+     * failed, or the driver has not its DDIs: TDR-RESET-001 said so, tdr.c)
+     * a GPU that stops at a fault stays stopped: what it never ran is not
+     * blamed twice. */
     if (vm->pf_reset.missing)
         return fail(vm, WK_E_NOT_SUPPORTED,
-                    "a limit of the kit: a fence was not reported after a page fault whose engine the kit could not "
-                    "reset (%s); the kernel would then reset the adapter (TDR), which the kit does not do",
+                    "not judged: a fence was not reported after %s, which no reset recovered (TDR-RESET-001)",
                     vm->pf_reset.why);
     for (uint32_t i = 0; i < vm->npending;) {
         struct pending *p = &vm->pending[i];
@@ -833,6 +832,9 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
         if (vm->ignored_interrupt) /* outsider 13: a type-12 report vanished without a word */
             snprintf(other, sizeof(other), "; an interrupt of type %u came, which names no DMA buffer's fence here",
                      vm->ignored_interrupt);
+        else if (vm->pf_reset.done && vm->pf_reset.adapter)
+            snprintf(other, sizeof(other), "; the adapter was reset (DxgkDdiResetFromTimeout, "
+                     "DxgkDdiRestartFromTimeout) before: a GPU runs again only once the reset restarts it");
         else if (vm->pf_reset.done) /* outsider 15: "the GPU is idle" of an engine its reset left stopped */
             snprintf(other, sizeof(other), "; a page fault's engine was reset (DxgkDdiResetEngine) before: an engine "
                      "that stops at a fault runs again only once the reset restarts it");

@@ -74,7 +74,9 @@ extern "C" {
     X(WK_DDI_DESTROY_PROCESS, "DxgkDdiDestroyProcess")                     \
     X(WK_DDI_SET_ROOT_PAGE_TABLE, "DxgkDdiSetRootPageTable")               \
     X(WK_DDI_SUBMIT_COMMAND_VIRTUAL, "DxgkDdiSubmitCommandVirtual")        \
-    X(WK_DDI_RESET_ENGINE, "DxgkDdiResetEngine")
+    X(WK_DDI_RESET_ENGINE, "DxgkDdiResetEngine")                          \
+    X(WK_DDI_RESET_FROM_TIMEOUT, "DxgkDdiResetFromTimeout")                \
+    X(WK_DDI_RESTART_FROM_TIMEOUT, "DxgkDdiRestartFromTimeout")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
