@@ -177,7 +177,7 @@ static void unknown_keys(void **state)
     EXPECT_ONLY(HEAD "    step: []\n",
                 "t.yaml:5:5: case 't.a': unknown key 'step' (expected one of: id, describe, covers, requires, adapter, registry, pci_config, rewrite, trips, steps, expect)");
     EXPECT_ONLY(HEAD "    adapter: {segment: []}\n",
-                "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, map_chunk, max_passes, split_submissions, grown_patch_list, move_before_patch, ddi_timeout_ms, seed, check_ddi_table, device_error_at, fail, first_fence)");
+                "t.yaml:5:15: case 't.a': adapter: unknown key 'segment' (expected one of: segments, system, paging_buffer, query_segment, transfer_chunk, map_chunk, max_passes, split_submissions, grown_patch_list, move_before_patch, ddi_timeout_ms, seed, check_ddi_table, contiguous_pages, device_error_at, fail, first_fence)");
     EXPECT_ONLY(HEAD "    adapter: {system: {pfn: 1}}\n",
                 "t.yaml:5:24: case 't.a': adapter: system: unknown key 'pfn' (expected one of: first_pfn, pages)");
     EXPECT_ONLY(STEPS "      - create_device: {as: d, flag: [gdi]}\n",

@@ -80,14 +80,14 @@ if(TARGET wdkstyle_c AND TARGET wdkstyle_cxx)
     # Heron's driver is WDDM 1.3: the kit writes the aperture cases'
     # monitored fences itself, through the binding's GART (SIGNAL_MONITORED_FENCE
     # is WDDM 2.2's), so paging-aperture and multipass run on it (27 pass
-    # and 64 skips before), and its UNMAP bug fails 35 of them (6 before).
+    # and 64 skips before), and its UNMAP bug fails 37 of them (6 before).
     set(_aperture_specs ${PROJECT_SOURCE_DIR}/specs/paging-aperture.yaml ${PROJECT_SOURCE_DIR}/specs/multipass.yaml)
     wk_wdkstyle_test(aperture_binding 0
-      "91 of 91 cases in [0-9.]+ s: 57 pass, 34 skip\nRESULT: all as expected"
+      "93 of 93 cases in [0-9.]+ s: 59 pass, 34 skip\nRESULT: all as expected"
       conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_c> --binding ${_binding} ${_aperture_specs})
     if(TARGET wdkstyle_bug_unmap_dummy)
       wk_wdkstyle_test(bug_unmap_dummy_aperture 1
-        "unexpected results by rule:[ \n]+35 +PAGING-UNMAP-001\n.*91 of 91 cases in [0-9.]+ s: 22 pass, 35 fail, 34 skip"
+        "unexpected results by rule:[ \n]+37 +PAGING-UNMAP-001\n.*93 of 93 cases in [0-9.]+ s: 22 pass, 37 fail, 34 skip"
         conform -j 2 --quiet --driver $<TARGET_FILE:wdkstyle_bug_unmap_dummy> --binding ${_binding} ${_aperture_specs})
     endif()
     # The bug only user mode's bytes reach (a header word no case sets):

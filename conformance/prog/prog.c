@@ -453,6 +453,10 @@ static void dump_adapter(const struct wk_prog *p, FILE *out)
         fprintf(out, "    moves the listed allocations between each Render and its submission\n");
     if (v->check_ddi_table)
         fprintf(out, "    checks the DDI table (DDI-TABLE-001)\n");
+    if (v->map_chunk)
+        fprintf(out, "    maps an aperture allocation %u pages per operation\n", v->map_chunk);
+    if (v->contiguous_pages)
+        fprintf(out, "    an allocation's system pages in one run of frames where there is one\n");
     if (v->inject.what)
         fprintf(out, "    %s %u inside %s fails (counted from the case's start)\n",
                 v->inject.what == WK_VIDMM_FAIL_POOL ? "pool allocation" : "DxgkCbCreateContextAllocation",

@@ -958,7 +958,7 @@ static void write_adapter(struct yw *w)
     int sys = g->sysmem_first_pfn != r->sysmem_first_pfn || g->sysmem_pages != r->sysmem_pages;
     int any = sys || v->paging_buffer_size || v->query_segment_version || v->transfer_chunk || v->max_passes ||
               v->split_submissions || v->grown_patch_list || v->move_before_patch || v->ddi_timeout_ms || v->seed || v->check_ddi_table ||
-              v->device_error_at || v->inject.what || v->first_fence;
+              v->device_error_at || v->inject.what || v->first_fence || v->map_chunk || v->contiguous_pages;
     int segs = !wk_gpu_segments_equal(g, r) || any_role(p);
     if (!any && !segs)
         return;
@@ -995,6 +995,12 @@ static void write_adapter(struct yw *w)
         out(w, "      seed: %llu\n", (unsigned long long)v->seed);
     if (v->check_ddi_table)
         out(w, "      check_ddi_table: true\n");
+    if (v->map_chunk > 65536)
+        problem(w, "map_chunk %u beyond the loader's 65536", v->map_chunk);
+    if (v->map_chunk)
+        out(w, "      map_chunk: %u\n", v->map_chunk);
+    if (v->contiguous_pages)
+        out(w, "      contiguous_pages: true\n");
     if (v->device_error_at)
         out(w, "      device_error_at: %u\n", v->device_error_at);
     if (v->first_fence)

@@ -9,9 +9,15 @@
  * nothing about a rule, so they do not count. Paging operations and DDIs
  * count when any finished case drove them (vidmm's stats).
  *
- * Paging operations the kit never issues (the GPU-virtual-address ones
- * but UPDATE_PAGE_TABLE and FLUSH_TLB, which it asks of a GpuMmu driver)
- * are listed apart, so "unexercised" only names work the suites could do.
+ * The kit issues every paging operation, but not every one to every
+ * driver: a GpuMmu driver gets its own (UPDATE_PAGE_TABLE, FLUSH_TLB,
+ * COPY_PAGE_TABLE_ENTRIES, NOTIFY_RESIDENCY, and TRANSFER_VIRTUAL and
+ * FILL_VIRTUAL in place of TRANSFER and FILL, with no DISCARD_CONTENT), a
+ * driver that opted into MAP_APERTURE_SEGMENT2 gets it in place of
+ * MAP_APERTURE_SEGMENT (outsider 19: the report said 17 was "not issued by
+ * the kit" in a run that built it 424 times). What the run built tells
+ * which kind of driver it was; the operations the other kind gets are
+ * listed apart, so "unexercised" only names work the suites could do.
  */
 #include <string.h>
 
@@ -25,10 +31,28 @@ static const char *const op_names[WK_COVERAGE_PAGING_OPS] = {
     "SIGNAL_MONITORED_FENCE", "MAP_APERTURE_SEGMENT2",
 };
 
-/* The operations the reference memory manager issues (reference-impl/vidmm). */
-static int op_modelled(uint32_t op)
+/* Whether the run's driver can get operation `op`: a GpuMmu driver (it
+ * built UPDATE_PAGE_TABLE) or not, one that takes MAP_APERTURE_SEGMENT2 (it
+ * built one) or not. */
+static int op_for_driver(const struct wk_coverage *c, uint32_t op)
 {
-    return op <= 7 || op == 10 || op == 11 || op == 12 || op == 13 || op == 16;
+    const int gpummu = c->paging_ops[DXGK_OPERATION_UPDATE_PAGE_TABLE] > 0;
+    const int map2 = c->paging_ops[DXGK_OPERATION_MAP_APERTURE_SEGMENT2] > 0;
+    switch (op) {
+    case DXGK_OPERATION_TRANSFER:
+    case DXGK_OPERATION_FILL: /* a GpuMmu driver gets them only where no paging process is made */
+        return !gpummu || c->paging_ops[op] > 0;
+    case DXGK_OPERATION_DISCARD_CONTENT: return !gpummu;
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+    case DXGK_OPERATION_VIRTUAL_FILL:
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+    case DXGK_OPERATION_FLUSH_TLB:
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY: return gpummu;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT: return !map2;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2: return map2;
+    default: return 1;
+    }
 }
 
 static void mark_rule(struct wk_coverage *c, uint32_t i)
@@ -122,14 +146,15 @@ static void print_ops(const struct wk_coverage *c, FILE *out)
     uint32_t modelled = 0, ran = 0;
     for (uint32_t op = 0; op < WK_COVERAGE_PAGING_OPS; op++) {
         names[op] = op_names[op];
-        flags[op] = !op_modelled(op) ? 2 : c->paging_ops[op] ? 1 : 0;
-        modelled += op_modelled(op);
+        flags[op] = c->paging_ops[op] ? 1 : !op_for_driver(c, op) ? 2 : 0;
+        modelled += flags[op] != 2;
         ran += flags[op] == 1;
     }
-    fprintf(out, "paging operations: %u of %u the kit issues were built\n", ran, modelled);
+    fprintf(out, "paging operations: %u of %u the kit issues to this kind of driver were built\n", ran, modelled);
     print_list(out, "unexercised", names, flags, WK_COVERAGE_PAGING_OPS, 0);
     print_list(out, "exercised", names, flags, WK_COVERAGE_PAGING_OPS, 1);
-    print_list(out, "not issued by the kit", names, flags, WK_COVERAGE_PAGING_OPS, 2);
+    print_list(out, "issued to another kind of driver (GpuMmu or not, MAP_APERTURE_SEGMENT2 or not)", names, flags,
+               WK_COVERAGE_PAGING_OPS, 2);
 }
 
 static void print_ddis(const struct wk_coverage *c, FILE *out)

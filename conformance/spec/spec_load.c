@@ -28,7 +28,7 @@
 
 static const char *const adapter_keys[] = { "segments", "system", "paging_buffer", "query_segment",
                                             "transfer_chunk", "map_chunk", "max_passes", "split_submissions", "grown_patch_list", "move_before_patch",
-                                            "ddi_timeout_ms", "seed", "check_ddi_table",
+                                            "ddi_timeout_ms", "seed", "check_ddi_table", "contiguous_pages",
                                             "device_error_at", "fail", "first_fence", NULL };
 static const char *const segment_keys[] = { "kind", "base", "size", "banks", "role", NULL };
 static const char *const role_words[] = { "banked", "cpu_visible", NULL }; /* WK_ROLE_* bit order */
@@ -212,6 +212,7 @@ static void load_tuning(struct wk_spec_ctx *c, const struct wk_ynode *map)
     spec_get_u64(c, map, "seed", 0, UINT64_MAX, &v->seed);
     spec_get_u32(c, map, "ddi_timeout_ms", 1, 60000, &v->ddi_timeout_ms);
     spec_get_bool(c, map, "check_ddi_table", &v->check_ddi_table);
+    spec_get_bool(c, map, "contiguous_pages", &v->contiguous_pages);
     load_fail(c, map);
     spec_get_u32(c, map, "device_error_at", 1, 65536, &v->device_error_at);
     /* any UINT but 0, which is no fence id (vidmm.h, first_fence) */

@@ -737,6 +737,62 @@ static void record_mapped(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
         s->mapped_once[p / 8] |= (uint8_t)(1u << (p % 8));
 }
 
+/*
+ * The aperture pages beside an operation's: a MAP or UNMAP names its pages
+ * by OffsetInPages and NumberOfPages (seed 003: "The offset, in pages, from
+ * the beginning of the segment to the first pages to map", "The size of the
+ * range being mapped ... in pages"), and an entry it writes past them
+ * re-points another allocation's page (outsider 19: one page too many,
+ * mapped or unmapped, passed every case). EDGE_PAGES on each side are read
+ * before and after; the TLB bit may change (a flush covers the segment).
+ */
+#define EDGE_PAGES 8u
+
+struct gart_edges {
+    uint64_t page[2 * EDGE_PAGES];
+    uint64_t pfn[2 * EDGE_PAGES];
+    int valid[2 * EDGE_PAGES];
+    uint32_t n;
+};
+
+static void gart_edges_read(struct wk_vidmm *vm, uint32_t seg, uint64_t first, uint64_t pages, struct gart_edges *e)
+{
+    const struct segment *s = segment_get(vm, seg);
+    uint64_t total = s ? s->size / PAGE : 0;
+    e->n = 0;
+    for (uint64_t k = 1; k <= EDGE_PAGES && k <= first; k++)
+        e->page[e->n++] = first - k;
+    for (uint64_t p = first + pages; p < first + pages + EDGE_PAGES && p < total; p++)
+        e->page[e->n++] = p;
+    for (uint32_t i = 0; i < e->n; i++) {
+        int stale = 0;
+        e->valid[i] = 0, e->pfn[i] = 0;
+        wk_gpu_gart_get(vm->gpu, seg, e->page[i], &e->valid[i], &e->pfn[i], &stale);
+    }
+}
+
+/* WK_OK, or the violation of `rule` for the first edge page that changed. */
+static wk_status gart_edges_check(struct wk_vidmm *vm, uint32_t seg, uint64_t first, uint64_t pages,
+                                  const struct gart_edges *e, enum wk_rule_id rule, const char *op)
+{
+    for (uint32_t i = 0; i < e->n; i++) {
+        int valid = 0, stale = 0;
+        uint64_t pfn = 0;
+        wk_gpu_gart_get(vm->gpu, seg, e->page[i], &valid, &pfn, &stale);
+        if (valid == e->valid[i] && (!valid || pfn == e->pfn[i]))
+            continue;
+        char was[40], now[40];
+        snprintf(was, sizeof(was), e->valid[i] ? "PFN 0x%llx" : "not mapped", (unsigned long long)e->pfn[i]);
+        snprintf(now, sizeof(now), valid ? "PFN 0x%llx" : "not mapped", (unsigned long long)pfn);
+        return violate(vm, rule, WK_DDI_BUILD_PAGING_BUFFER,
+                       "%s of pages [%llu, %llu) of segment %u changed page %llu outside them: it pointed at %s, "
+                       "now at %s (another allocation's page, or a free one, re-pointed)",
+                       op, (unsigned long long)first, (unsigned long long)(first + pages), seg,
+                       (unsigned long long)e->page[i], was, now);
+    }
+    return WK_OK;
+}
+
 /* One MAP_APERTURE_SEGMENT: `pages` pages of the MDL from entry
  * mdl_offset, at first_page of the aperture (facts P13); for a driver that
  * opted in, MAP_APERTURE_SEGMENT2 of the same pages as an ADL
@@ -761,6 +817,9 @@ static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t f
         args.MapApertureSegment.MdlOffset = (ULONG)mdl_offset;
     }
     const int contiguous = map2 && args.MapApertureSegment2.Adl.Flags.Contiguous; /* before the driver's call */
+    struct gart_edges edges = { .n = 0 };
+    if (!vm->cfg.no_model)
+        gart_edges_read(vm, seg, first_page, pages, &edges);
     if (st == WK_OK)
         st = paging_run(vm, &args, NULL);
     gbuf_free(vm, &adl_pages);
@@ -788,7 +847,8 @@ static wk_status map_aperture_part(struct wk_vidmm *vm, uint32_t seg, uint64_t f
                            !map2 ? "" : contiguous ? "; a contiguous ADL: BasePageNumber + entry"
                                                    : "; a page array: Pages[entry]");
     }
-    return WK_OK;
+    return gart_edges_check(vm, seg, first_page, pages, &edges, R_PAGING_MAP,
+                            map2 ? "MAP_APERTURE_SEGMENT2" : "MAP_APERTURE_SEGMENT");
 }
 
 /*
@@ -822,6 +882,9 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
     args.UnmapApertureSegment.OffsetInPages = first_page;
     args.UnmapApertureSegment.NumberOfPages = pages;
     args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(vm->dummy_pfn << WK_GPU_PAGE_SHIFT);
+    struct gart_edges edges = { .n = 0 };
+    if (!vm->cfg.no_model)
+        gart_edges_read(vm, seg, first_page, pages, &edges);
     wk_status st = paging_run(vm, &args, NULL);
     if (st != WK_OK)
         return st;
@@ -838,7 +901,7 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
                            !valid ? "is left invalid" : stale ? "has a stale TLB line" : "points elsewhere",
                            (unsigned long long)vm->dummy_pfn);
     }
-    return WK_OK;
+    return gart_edges_check(vm, seg, first_page, pages, &edges, R_PAGING_UNMAP, "UNMAP_APERTURE_SEGMENT");
 }
 
 /* ------------------------------------------------------------------ */

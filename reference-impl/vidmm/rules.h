@@ -177,11 +177,11 @@
       "seed:DXGKARG_BUILDPAGINGBUFFER Transfer, TransferVirtual (\"the operation used to transfer allocation content between locations in memory\"); facts §5.1 P5, P6; docs/wddm-gpummu-facts.md 4.5", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_MAP, "PAGING-MAP-001", WK_DDI_BUILD_PAGING_BUFFER,                                   \
       "after MapApertureSegment the GPU translates each page to the MDL page from MdlOffset on; after MapApertureSegment2 " \
-      "(a WDDM 3.0 driver with MapAperture2Supported) to the ADL page from AdlOffset on, BasePageNumber + n for a contiguous ADL, Pages[n] for an array", \
+      "(a WDDM 3.0 driver with MapAperture2Supported) to the ADL page from AdlOffset on, BasePageNumber + n for a contiguous ADL, Pages[n] for an array; the aperture's other pages keep their mappings", \
       "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment; MapApertureSegment2.Adl (\"This ADL can be either contiguous or a page array; the driver must be able to handle both cases\"), AdlOffset; facts §5.1 P13", \
       "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_UNMAP, "PAGING-UNMAP-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
-      "after UnmapApertureSegment the pages point at DummyPage (never left invalid)",              \
+      "after UnmapApertureSegment the pages point at DummyPage (never left invalid), and the aperture's other pages keep their mappings", \
       "seed:DXGKARG_BUILDPAGINGBUFFER DummyPage; facts §5.1 P14", "reference-impl/vidmm/paging_ops.c")                                 \
     X(R_PAGING_FENCE, "PAGING-FENCE-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
       "SignalMonitoredFence stores MonitoredFenceValue at MonitoredFenceGpuVa", "facts §5.1 P24", "reference-impl/vidmm/paging_ops.c") \

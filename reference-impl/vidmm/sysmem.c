@@ -112,6 +112,16 @@ static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
     for (uint64_t i = 0; i < count; i++) {
         struct wk_place_request r = { PAGE, PAGE, 0, 0, next_scatter_bit(vm) };
         uint64_t off;
+        if (vm->cfg.contiguous_pages) { /* from the lowest free page up, each the one after the last when free */
+            r.top_down = 0;
+            struct wk_place_request next = { PAGE, PAGE, 0, 0, 0 };
+            next.lo = i ? (pfns[i - 1] - first + 1) * PAGE : 0;
+            next.hi = next.lo + PAGE;
+            if (i && wk_place_alloc(vm->sys_heap, &next, &off) == WK_OK) { /* each page stays a block of its own */
+                pfns[i] = first + off / PAGE;
+                continue;
+            }
+        }
         if (place_preferring(vm, r, kit_end(vm), 0, &off) != WK_OK) {
             sysmem_pages_free(vm, pfns, i);
             return WK_E_NO_SPACE;

@@ -202,6 +202,11 @@ struct wk_vidmm_config {
                                         large from the start, so that no reconfigure maps
                                         one (a fuzz harness's steady state, issue 26); the
                                         buffer's own pages do not move (paging.c) */
+    int contiguous_pages;            /* an allocation's system pages in one run of
+                                        consecutive frames where there is one, not
+                                        scattered (sysmem.c): what a driver gets for
+                                        such an allocation, an MDL whose PFNs follow each
+                                        other, a contiguous ADL, is as real */
 };
 
 /* The adapter's device BARs, as DxgkCbGetDeviceInformation's

@@ -13,9 +13,9 @@
  *   wk_test_wddm13_map_underrun   WK_WDDM13_MAP_UNDERRUN: its
  *       MAP_APERTURE_SEGMENT of an allocation also maps the aperture page
  *       before the range, to the allocation's first page. Every page it
- *       was asked to map is right (PAGING-MAP-001 holds, facts P13); the
- *       previous allocation's last page now reaches the wrong system page,
- *       and only a GPU write through it shows that: the fence a case aims
+ *       was asked to map is right; the previous allocation's last page now
+ *       reaches the wrong system page, which PAGING-MAP-001 names (no other
+ *       page changes), and a GPU write through it shows: the fence a case aims
  *       at the end of that allocation (paging-aperture's side-by-side
  *       cases). Those cases were skips before the kit wrote the fence
  *       itself, so the bug passed.
