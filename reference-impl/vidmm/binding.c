@@ -195,9 +195,12 @@ static void describe_fault(struct wk_vidmm *vm, uint64_t buffer_addr, const stru
         where[0] = 0;
     struct first_line cmd;
     faulting_command(vm, bytes, end, f->depth == 0 ? f->offset : end, &cmd);
-    /* Bounded parts, so that the bracket always closes in the report. */
+    /* Bounded parts, so that the bracket always closes in the report and
+     * the whole fits a violation's 320 bytes after the rule and the DDI:
+     * a processor's sentence of up to 100 (outsider 19 saw one cut at 60,
+     * mid-word), the disassembled command's first 56. */
     snprintf(vm->bind_fault_text, sizeof(vm->bind_fault_text),
-             "%s at +0x%llx in buffer 0x%llx depth %u%s%s%.60s%s%.48s%s", wk_fault_class_name(f->cls),
+             "%s at +0x%llx in buffer 0x%llx depth %u%s%s%.100s%s%.56s%s", wk_fault_class_name(f->cls),
              (unsigned long long)f->offset, (unsigned long long)buffer_addr, f->depth, where, words[0] ? ": " : "",
              words, cmd.have ? " [" : "", cmd.have ? cmd.text : "", cmd.have ? "]" : "");
 }

@@ -413,7 +413,7 @@ struct wk_vidmm {
     pthread_mutex_t bind_lock;              /* serialises calls into the binding object */
     pthread_t bind_holder;
     int bind_held;
-    char bind_fault_text[200];              /* the first fault of the binding's processor since
+    char bind_fault_text[240];              /* the first fault of the binding's processor since
                                                the last check, in its words (gpu_fault_check) */
     uint64_t binding_skipped[2];            /* semantic checks a binding left out: fences no
                                                interrupt reported (no register model), addresses

@@ -49,7 +49,7 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     vm->stats.gpu_faults++;
     if (before->faults < n && log[before->faults].reason == WK_GPU_FAULT_BUDGET)
         return budget_is_the_kits(vm, what);
-    char text[200] = "fault log full";
+    char text[sizeof(vm->bind_fault_text)] = "fault log full";
     if (binding_executes(vm))
         snprintf(text, sizeof(text), "%s", vm->bind_fault_text); /* in the binding's words */
     else if (before->faults < n)
