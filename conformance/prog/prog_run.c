@@ -1022,7 +1022,9 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
 }
 
 /*
- * expect_gart: every page of an aperture allocation mapped and flushed. An
+ * expect_gart: every page of an aperture allocation mapped to its own
+ * system page and flushed (outsider 19: a page another operation had
+ * re-pointed read as mapped, and a GPU write through it went elsewhere). An
  * allocation whose request did not ask for an aperture (alloc_aperture_asked)
  * goes where the driver's DXGK_ALLOCATIONINFO said (its PreferredSegment and
  * supported sets are its answer, facts §4.9) and where there was room: that
@@ -1032,7 +1034,7 @@ static int check_placement(struct interp *x, const struct wk_step *s, const stru
  * such an allocation in a memory segment where the reference uses the
  * aperture; a promoted case failed it.
  */
-static int check_gart(struct interp *x, const struct wk_step *s, const struct wk_vidmm_allocation_state *st)
+static int check_gart(struct interp *x, const struct wk_step *s, uint32_t h, const struct wk_vidmm_allocation_state *st)
 {
     if (!st->resident)
         return failf(x, "resident in an aperture", "not resident");
@@ -1048,6 +1050,11 @@ static int check_gart(struct interp *x, const struct wk_step *s, const struct wk
         if (!valid || stale)
             return failf(x, "every page mapped and flushed", "page %llu is %s", (unsigned long long)index,
                          valid ? "mapped but not flushed" : "not mapped");
+        uint64_t own = 0;
+        if (wk_vidmm_allocation_frame(x->vm, h, page, &own) == WK_OK && pfn != own)
+            return failf(x, "every page mapped to the allocation's own system page",
+                         "page %llu maps PFN 0x%llx, the allocation's page %llu is PFN 0x%llx", (unsigned long long)index,
+                         (unsigned long long)pfn, (unsigned long long)page, (unsigned long long)own);
     }
     return 1;
 }
@@ -1375,7 +1382,7 @@ static int check(struct interp *x, const struct wk_step *s)
             return failf(x, "an existing allocation", "%s", wk_vidmm_last_error(x->vm));
         if (s->kind == WK_STEP_EXPECT_PATTERN)
             return check_pattern(x, h, s, &st) || data_failed(x);
-        return s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st) : check_gart(x, s, &st);
+        return s->kind == WK_STEP_EXPECT_PLACEMENT ? check_placement(x, s, &st) : check_gart(x, s, h, &st);
     }
     case WK_STEP_EXPECT_DIGEST: {
         uint64_t d = 0;

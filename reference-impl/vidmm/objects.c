@@ -695,6 +695,18 @@ uint64_t wk_vidmm_placement_epoch(const struct wk_vidmm *vm)
     return vm->placement_epoch;
 }
 
+wk_status wk_vidmm_allocation_frame(struct wk_vidmm *vm, uint32_t allocation, uint64_t page, uint64_t *pfn)
+{
+    struct allocation *a = allocation_get(vm, allocation);
+    if (!a)
+        return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    if (page >= a->pfn_count)
+        return fail(vm, WK_E_NOT_FOUND, "allocation %u has %llu system pages, no page %llu", allocation,
+                    (unsigned long long)a->pfn_count, (unsigned long long)page);
+    *pfn = a->pfns[page];
+    return WK_OK;
+}
+
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *s)
 {

@@ -795,6 +795,9 @@ struct wk_vidmm_allocation_state {
 };
 wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
                                     struct wk_vidmm_allocation_state *state);
+/* The system frame behind page `page` of an allocation that has system
+ * pages (evicted, or resident in an aperture: system_pages of its state). */
+wk_status wk_vidmm_allocation_frame(struct wk_vidmm *vm, uint32_t allocation, uint64_t page, uint64_t *pfn);
 /* A count that changes whenever any allocation is placed, moved, evicted or
  * released, and at every reset (and never goes back): while it stays the
  * same, every allocation_state's placement is what it was. For fixtures
