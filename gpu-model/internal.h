@@ -60,6 +60,7 @@ struct submission {
     uint32_t tag;
     uint64_t root;      /* root table of the space it runs in; 0: physical */
     int device_error;   /* fails as a device error instead of running */
+    uint64_t seq;       /* its DOORBELL's number: counters.submissions once queued */
 };
 
 /* The faulted submissions the front end remembers (wk_gpu_submission_faulted). */
@@ -79,6 +80,7 @@ struct frontend {
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
     uint32_t faulted_tags[FAULTED_TAGS]; /* tags of the last submissions that faulted (a ring) */
+    uint64_t faulted_seqs[FAULTED_TAGS]; /* ... and their doorbells' numbers (struct submission.seq) */
     uint32_t faulted_count;    /* how many faulted since the reset */
     uint32_t gart_segment;
     uint32_t gart_page;

@@ -66,7 +66,7 @@ static void doorbell(struct wk_gpu *gpu)
     s->device_error = fe->device_error_next;
     fe->device_error_next = 0;
     fe->count++;
-    gpu->counters.submissions++;
+    s->seq = ++gpu->counters.submissions;
 }
 
 static void set_lo(uint64_t *v, uint32_t lo)
@@ -127,9 +127,20 @@ static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct w
     return exec_virtual(gpu, space, s->addr, s->length, f);
 }
 
-static void note_faulted(struct frontend *fe, uint32_t tag)
+static void note_faulted(struct frontend *fe, const struct submission *s)
 {
-    fe->faulted_tags[fe->faulted_count++ % FAULTED_TAGS] = tag;
+    fe->faulted_seqs[fe->faulted_count % FAULTED_TAGS] = s->seq;
+    fe->faulted_tags[fe->faulted_count++ % FAULTED_TAGS] = s->tag;
+}
+
+int wk_gpu_doorbell_faulted(const struct wk_gpu *gpu, uint64_t seq)
+{
+    const struct frontend *fe = &gpu->fe;
+    uint32_t n = fe->faulted_count < FAULTED_TAGS ? fe->faulted_count : FAULTED_TAGS;
+    for (uint32_t i = 0; i < n; i++)
+        if (fe->faulted_seqs[i] == seq)
+            return 1;
+    return 0;
 }
 
 int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag)
@@ -156,14 +167,14 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)WK_GPU_FAULT_DEVICE_ERROR;
             fe->fault_addr = 0;
-            note_faulted(fe, s.tag);
+            note_faulted(fe, &s);
             gpu->counters.device_errors++;
         } else if (submit(gpu, &s, &f) != WK_OK) {
             fe->irq_status |= WK_GPU_IRQ_FAULT;
             fe->fault_tag = s.tag;
             fe->fault_reason = (uint32_t)f.reason;
             fe->fault_addr = f.fault_addr;
-            note_faulted(fe, s.tag);
+            note_faulted(fe, &s);
         }
         fe->completed_tag = s.tag;
         fe->last_root = s.root;

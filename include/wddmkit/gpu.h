@@ -934,6 +934,11 @@ uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
 /* Whether a submission wk_gpu_run ran with RING_TAG `tag` faulted (or
  * failed as a device error), among the last 64 that did since the reset. */
 int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag);
+/* The same by the DOORBELL write that queued it: the value
+ * counters.submissions had right after that write (1 for the first since
+ * the GPU was made). A driver's RING_TAG is its own to choose, so a caller
+ * that knows which doorbell was whose asks this. */
+int wk_gpu_doorbell_faulted(const struct wk_gpu *gpu, uint64_t seq);
 
 /* The submission the next DOORBELL queues does not run: it finishes with
  * FAULT, FAULT_TAG its tag and FAULT_REASON WK_GPU_FAULT_DEVICE_ERROR, as

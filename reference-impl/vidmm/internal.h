@@ -529,12 +529,19 @@ struct wk_vidmm {
         uint32_t reports;                   /* DMA_PAGE_FAULTED reports while watched */
         DXGKARGCB_NOTIFY_INTERRUPT_DATA report; /* the first of them */
     } pfw;
+    struct {                                /* which of the kit GPU's doorbells each fence's submission
+                                               rang (page_fault.c): the driver's RING_TAG is its own */
+        uint32_t fence;
+        uint64_t seq;                       /* wk_gpu_doorbell_faulted's number; 0: none */
+    } doorbell[64];
+    uint32_t doorbells;                     /* noted so far (a ring of 64) */
     struct {                                /* the engine reset a page fault asks for (page_fault.c) */
         int pending;                        /* a page fault was reported: reset after the wait */
         uint32_t node, engine;
         int missing;                        /* one the kit could not do: the engine may stay stopped */
         int done;                           /* a reset the driver did */
         int adapter;                        /* ... the adapter-wide one (tdr.c) */
+        int adapter_asked;                  /* the report said DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED */
         char why[120];                      /* why no engine reset: missing, or the adapter's reset */
     } pf_reset;
     uint32_t hold;                          /* submissions still to hold */
@@ -1282,6 +1289,11 @@ int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence);
  * the faulting engine, as the kernel does (a driver with
  * SupportPerEngineTDR); WK_OK, or what the call's guard said. */
 wk_status page_fault_reset_engine(struct wk_vidmm *vm);
+/* After a SubmitCommand(Virtual) of `fence`: the kit GPU's doorbells before
+ * the call, so the one it rang is known (page_fault_submission_faulted). */
+void page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before);
+/* The kit GPU's doorbells so far (its submissions counter), for the above. */
+uint64_t page_fault_doorbells(struct wk_vidmm *vm);
 /* The adapter-wide reset after a page fault no engine reset recovered
  * (pf_reset.why says why): DxgkDdiResetFromTimeout, then
  * DxgkDdiRestartFromTimeout, TDR-RESET-001 (tdr.c). */

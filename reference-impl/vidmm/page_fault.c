@@ -92,11 +92,48 @@ static int binding_faulted(const struct wk_vidmm *vm, uint32_t fence)
     return 0;
 }
 
+uint64_t page_fault_doorbells(struct wk_vidmm *vm)
+{
+    if (!vm->gpu || vm->cfg.no_model || binding_executes(vm))
+        return 0;
+    struct wk_gpu_counters c;
+    wk_gpu_get_counters(vm->gpu, &c);
+    return c.submissions;
+}
+
+/* The last doorbell a submit call rang names its fence's run: the tag the
+ * driver put in RING_TAG is its own to choose ("a number the driver
+ * chooses", docs/gpu-model.md), and outsider 20's driver, which tags with a
+ * sequence of its own, was told a page fault it named right was of a clean
+ * buffer. A call that rang none leaves nothing to look up. */
+void page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before)
+{
+    if (vm->cfg.no_model || binding_executes(vm))
+        return;
+    uint64_t now = page_fault_doorbells(vm);
+    if (now == doorbells_before)
+        return;
+    uint32_t slot = vm->doorbells++ % (uint32_t)(sizeof(vm->doorbell) / sizeof(vm->doorbell[0]));
+    vm->doorbell[slot].fence = fence;
+    vm->doorbell[slot].seq = now;
+}
+
+/* 1 when fence's buffer faulted on the GPU, 0 when it ran clean, -1 when
+ * the kit cannot tell (no GPU, a binding without registers, a fence whose
+ * doorbell it never saw). */
 int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence)
 {
     if (vm->cfg.no_model || (binding_executes(vm) && !binding_has_registers(vm)))
         return -1;
-    return binding_executes(vm) ? binding_faulted(vm, fence) : wk_gpu_submission_faulted(vm->gpu, fence);
+    if (binding_executes(vm))
+        return binding_faulted(vm, fence);
+    const uint32_t n = (uint32_t)(sizeof(vm->doorbell) / sizeof(vm->doorbell[0]));
+    for (uint32_t k = 0; k < n && k < vm->doorbells; k++) {
+        const uint32_t slot = (vm->doorbells - 1 - k) % n; /* the newest first */
+        if (vm->doorbell[slot].fence == fence)
+            return wk_gpu_doorbell_faulted(vm->gpu, vm->doorbell[slot].seq);
+    }
+    return -1;
 }
 
 void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
@@ -106,6 +143,8 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
     vm->stats.gpu_faults++;
     if (vm->pfw.fence && !vm->pfw.reports++)
         vm->pfw.report = *d;
+    if (flags & DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED)
+        vm->pf_reset.adapter_asked = 1;
     if (flags & DXGK_PAGE_FAULT_FENCE_INVALID) {
         if (!(flags & RESET_FLAGS))
             violate(vm, R_PAGEFAULT_FLAGS, WK_DDI_CB_NOTIFY_INTERRUPT,
@@ -215,13 +254,22 @@ int page_fault_judge(struct wk_vidmm *vm, struct context *c, uint32_t fence, con
  * never reset it, and the next fence was blamed on the driver). A failed
  * reset, or a driver without per-engine reset, takes the kernel to an
  * adapter-wide reset: DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout
- * (tdr.c).
+ * (tdr.c); so does a report with DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED,
+ * which "indicates that the fault put the GPU into a state that requires a
+ * full adapter reset" (outsider 20: the kit reset the engine, and a
+ * DxgkDdiResetFromTimeout that crashed passed).
  */
 wk_status page_fault_reset_engine(struct wk_vidmm *vm)
 {
     if (!vm->pf_reset.pending)
         return WK_OK;
     vm->pf_reset.pending = 0;
+    if (vm->pf_reset.adapter_asked) { /* "the fault put the GPU into a state that requires a full adapter reset" */
+        vm->pf_reset.adapter_asked = 0;
+        snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "%s",
+                 "a page fault reported with DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED");
+        return tdr_reset_adapter(vm);
+    }
     if (!vm->caps.SupportPerEngineTDR || !vm->ddi.DxgkDdiResetEngine) {
         snprintf(vm->pf_reset.why, sizeof(vm->pf_reset.why), "%s",
                  !vm->caps.SupportPerEngineTDR ? "a page fault, the driver having no per-engine reset (SupportPerEngineTDR)"

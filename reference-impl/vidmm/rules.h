@@ -443,8 +443,8 @@
       "WDK: each is an [in] (CreateContextAllocation: [in/out]) pointer \"to a\" DXGKARGCB_* structure the callback reads (DXGKCB_NOTIFY_INTERRUPT: \"A pointer to a DXGKARGCB_NOTIFY_INTERRUPT_DATA structure that describes interrupt information\"); facts §4.10", \
       "reference-impl/vidmm/callbacks.c")                                                          \
     X(R_TDR_RESET, "TDR-RESET-001", WK_DDI_RESET_FROM_TIMEOUT,                                     \
-      "when the kernel resets the adapter (a page fault whose engine no per-engine reset recovered), the driver has DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, and each returns STATUS_SUCCESS", \
-      "Thread Synchronization and TDR: \"If a hardware timeout occurs, the Timeout Detection and Recovery (TDR) process initiates. The GPU scheduler calls the driver's DxgkDdiResetFromTimeout function, which resets the GPU\"; DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout: \"returns STATUS_SUCCESS to indicate that the driver handled the call successfully; otherwise, the operating system bug checks\"; DxgkDdiRestartFromTimeout: \"it must still be implemented\"", \
+      "when the kernel resets the adapter (a page fault no per-engine reset recovered, or one reported with ADAPTER_RESET_REQUIRED), the driver has DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, each returns STATUS_SUCCESS, and DxgkDdiResetFromTimeout returns with nothing left queued on the GPU", \
+      "Thread Synchronization and TDR: \"If a hardware timeout occurs, the Timeout Detection and Recovery (TDR) process initiates. The GPU scheduler calls the driver's DxgkDdiResetFromTimeout function, which resets the GPU\"; DxgkDdiResetFromTimeout: \"guarantees that the GPU is not writing or reading any memory by the time that DxgkDdiResetFromTimeout returns\"; DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout: \"returns STATUS_SUCCESS to indicate that the driver handled the call successfully; otherwise, the operating system bug checks\"; DxgkDdiRestartFromTimeout: \"it must still be implemented\"", \
       "reference-impl/vidmm/tdr.c")
 
 enum wk_rule_id {

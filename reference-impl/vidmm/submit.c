@@ -419,10 +419,12 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
     DXGKARG_SUBMITCOMMAND *pargs =
         garg_in(vm, &g, &args, sizeof(args), "DXGKARG_SUBMITCOMMAND argument (*pSubmitCommand)");
     vm->submitting_fence = fence;
+    const uint64_t doorbells = page_fault_doorbells(vm);
     DDI_CALL(vm, WK_DDI_SUBMIT_COMMAND, crashed,
              status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, pargs, &status));
     vm->submitting_fence = 0;
+    page_fault_note_doorbell(vm, fence, doorbells);
     km_irql_leave(vm, irql);
     g.kit = NULL; /* const to the driver: nothing to read back */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND, crashed);
@@ -833,13 +835,15 @@ static wk_status unreported(struct wk_vidmm *vm, uint32_t fence)
             snprintf(other, sizeof(other), "; an interrupt of type %u came, which names no DMA buffer's fence here",
                      vm->ignored_interrupt);
         else if (vm->pf_reset.done && vm->pf_reset.adapter)
-            snprintf(other, sizeof(other), "; the adapter was reset (DxgkDdiResetFromTimeout, "
-                     "DxgkDdiRestartFromTimeout) before: a GPU runs again only once the reset restarts it");
+            snprintf(other, sizeof(other), "; the adapter was reset before (DxgkDdiResetFromTimeout, "
+                     "DxgkDdiRestartFromTimeout): the GPU runs again only once they restart it");
         else if (vm->pf_reset.done) /* outsider 15: "the GPU is idle" of an engine its reset left stopped */
             snprintf(other, sizeof(other), "; a page fault's engine was reset (DxgkDdiResetEngine) before: an engine "
                      "that stops at a fault runs again only once the reset restarts it");
-        violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE,
-                "fence %u was submitted and was never reported%s%s", p->fence, why, other);
+        if (other[0]) /* the hint in full, the why short: a message ends at 320 bytes */
+            why = page_fault_submission_faulted(vm, p->fence) == 1 ? ": its buffer faulted on the GPU" : " complete";
+        violate(vm, R_SUBMIT_FENCE, WK_DDI_INTERRUPT_ROUTINE, "fence %u was submitted and was never reported%s%s",
+                p->fence, why, other);
         memmove(p, p + 1, (vm->npending - i - 1) * sizeof(*p));
         vm->npending--;
     }

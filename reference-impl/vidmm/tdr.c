@@ -45,6 +45,24 @@ static wk_status call_timeout_ddi(struct wk_vidmm *vm, enum wk_ddi ddi, PDXGKDDI
     return WK_OK;
 }
 
+/* "guarantees that the GPU is not writing or reading any memory by the
+ * time that DxgkDdiResetFromTimeout returns": on the kit's GPU, a
+ * submission still queued then would run (outsider 20's driver replayed the
+ * faulted packet from its reset, and nothing saw it). A binding's queue is
+ * its own. */
+static wk_status check_quiet(struct wk_vidmm *vm)
+{
+    if (vm->cfg.no_model || binding_executes(vm))
+        return WK_OK;
+    uint32_t queued = wk_gpu_mmio_read32(vm->gpu, WK_GPU_REG_QUEUE_DEPTH);
+    if (!queued)
+        return WK_OK;
+    return violate(vm, R_TDR_RESET, WK_DDI_RESET_FROM_TIMEOUT,
+                   "returned with %u submission%s queued on the GPU (QUEUE_DEPTH), which would read and write "
+                   "memory: the reset must leave the GPU touching none (after %s)",
+                   queued, queued == 1 ? "" : "s", vm->pf_reset.why);
+}
+
 /* Fences still pending are the reset's: nobody reports them. */
 static void drop_pending(struct wk_vidmm *vm)
 {
@@ -68,6 +86,8 @@ wk_status tdr_reset_adapter(struct wk_vidmm *vm)
                                                            : "neither");
     }
     wk_status st = call_timeout_ddi(vm, WK_DDI_RESET_FROM_TIMEOUT, vm->ddi.DxgkDdiResetFromTimeout);
+    if (st == WK_OK)
+        st = check_quiet(vm);
     if (st == WK_OK) {
         drop_pending(vm);
         st = call_timeout_ddi(vm, WK_DDI_RESTART_FROM_TIMEOUT, vm->ddi.DxgkDdiRestartFromTimeout);

@@ -269,6 +269,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->render_submits = 0, vm->device_error_armed = 0;
     memset(&vm->pfw, 0, sizeof(vm->pfw));
     memset(&vm->pf_reset, 0, sizeof(vm->pf_reset));
+    vm->doorbells = 0; /* the GPU's reset numbers its doorbells anew */
     vm->bind_faulted_count = 0, vm->bind_last_root = 0, vm->ignored_interrupt = 0, vm->sync_depth = 0;
     vm->unpatched = vm->unpatched_context = 0;
     vm->irq_ignored = 0;
