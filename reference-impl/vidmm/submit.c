@@ -772,8 +772,21 @@ static wk_status binding_exec_rooted(struct wk_vidmm *vm, const struct wk_submis
     return WK_E_GPU_FAULT;
 }
 
-/* Runs what the binding's register model queued: next, exec, done. */
-static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t *total)
+/* Whether `tag` is a fence the kit submitted and still waits for. */
+static int tag_is_pending(const struct wk_vidmm *vm, uint32_t tag)
+{
+    for (uint32_t i = 0; i < vm->npending; i++)
+        if (vm->pending[i].fence == tag)
+            return 1;
+    return 0;
+}
+
+/* Runs what the binding's register model queued: next, exec, done. The
+ * first buffer a wait runs is the awaited fence's when its tag names no
+ * fence the kit waits for: the tag is the driver's own to choose (outsider
+ * 20: a driver with tags of its own was told a page fault it named right
+ * was of a clean buffer). */
+static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t awaited, uint32_t *ran, uint32_t *total)
 {
     struct wk_submission s;
     *ran = 0;
@@ -794,7 +807,7 @@ static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t *ran, uint32_t 
         vm->buffers_run++;
         vm->irq_ignored = 0; /* the GPU ran: its line counts again */
         if (st == WK_E_GPU_FAULT)
-            page_fault_note_binding(vm, s.tag);
+            page_fault_note_binding(vm, tag_is_pending(vm, s.tag) || *total != 1 ? s.tag : awaited);
         binding_done(vm, &s, st == WK_E_GPU_FAULT ? &fault : NULL);
         ++*ran;
     }
@@ -859,7 +872,7 @@ static wk_status wait_on_registers(struct wk_vidmm *vm, uint32_t fence)
         if (vm->dead)
             return WK_E_DEAD;
         uint32_t ran = 0;
-        wk_status st = run_binding_queue(vm, &ran, &total);
+        wk_status st = run_binding_queue(vm, fence, &ran, &total);
         if (st != WK_OK)
             return st;
         int irq = line_asserted(vm);
