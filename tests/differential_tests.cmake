@@ -104,6 +104,12 @@ wk_diff_replay_test(fuzz.gpummu_tables_no_room fuzz_prog wk_refdriver_gpummu
 # context, in the paging process: the kit refuses such a step now.
 wk_diff_replay_test(fuzz.gpummu_virtual_system_context fuzz_prog wk_refdriver_gpummu
   regressions/gpummu-virtual-system-context.bin "replay: 1 inputs ran" "FINDING")
+# ... and one where an allocation mapped in a space was evicted, then
+# discarded: the kit left its GPU virtual addresses on the freed system
+# pages, so a buffer the case made to fault there ran, and the driver was
+# blamed (SUBMITV-GPU-001). The kit now asks the entries invalid.
+wk_diff_replay_test(fuzz.gpummu_discarded_while_evicted fuzz_prog wk_refdriver_gpummu
+  regressions/gpummu-discarded-while-evicted.bin "replay: 1 inputs ran" "FINDING")
 # A driver that reports a page fault as DMA_FAULTED: found where a virtual
 # buffer faults (PAGEFAULT-NOTIFY-001).
 wk_diff_replay_test(fuzz.gpummu_page_fault_judged fuzz_prog wk_test_gpummu_pf_as_fault

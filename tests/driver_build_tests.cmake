@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*653 of 653 cases in [0-9.]+ s: 583 pass, 70 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*654 of 654 cases in [0-9.]+ s: 583 pass, 71 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -335,7 +335,7 @@ wk_cli_expect(conform.gpummu_root_kept 1
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
 # every case whose buffer page-faults fails on it, the others pass.
 wk_cli_expect(conform.gpummu_pf_as_fault 1
-              "8 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*12 of 12 cases in [0-9.]+ s: 1 pass, 8 fail, 3 skip"
+              "9 unexpected results:[ \n]+fail gpu-va-faults.after-unmap[ \n]+rule: +PAGEFAULT-NOTIFY-001.*reported it as DMA_FAULTED.*13 of 13 cases in [0-9.]+ s: 1 pass, 9 fail, 3 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_pf_as_fault>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # AllocationOffsetInBytes added to the paging process's addresses of
@@ -365,7 +365,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "653 of 653 cases in [0-9.]+ s: 606 pass, 47 skip.*RESULT: all as expected"
+              "654 of 654 cases in [0-9.]+ s: 606 pass, 48 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"
@@ -384,11 +384,11 @@ wk_cli_expect(conform.map2_no_offset 1
 # DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout; its twin whose
 # DxgkDdiResetFromTimeout fails is caught in every case that faults.
 wk_cli_expect(conform.gpummu_adapter_reset 0
-              "12 of 12 cases in [0-9.]+ s: 9 pass, 3 skip.*RESULT: all as expected"
+              "13 of 13 cases in [0-9.]+ s: 10 pass, 3 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu_no_engine_reset>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 wk_cli_expect(conform.gpummu_tdr_fails 1
-              "TDR-RESET-001: DxgkDdiResetFromTimeout: returned 0xc0000001 during the adapter reset after a page fault, the driver having no per-engine reset.*12 of 12 cases in [0-9.]+ s: 1 pass, 8 fail, 3 skip"
+              "TDR-RESET-001: DxgkDdiResetFromTimeout: returned 0xc0000001 during the adapter reset after a page fault, the driver having no per-engine reset.*13 of 13 cases in [0-9.]+ s: 1 pass, 9 fail, 3 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_tdr_fails>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 # RING_ROOT left set after a virtual submission (wk_test_gpummu_root_left):
