@@ -110,6 +110,12 @@ wk_diff_replay_test(fuzz.gpummu_virtual_system_context fuzz_prog wk_refdriver_gp
 # blamed (SUBMITV-GPU-001). The kit now asks the entries invalid.
 wk_diff_replay_test(fuzz.gpummu_discarded_while_evicted fuzz_prog wk_refdriver_gpummu
   regressions/gpummu-discarded-while-evicted.bin "replay: 1 inputs ran" "FINDING")
+# ... and one whose case made a COPY fault on a source past the address
+# bits the page tables index: the kit's GPU refused the address
+# (BAD_ADDRESS, no page fault) and the driver was blamed. Such a step is the
+# case's mistake now (invalid_argument).
+wk_diff_replay_test(fuzz.gpummu_fault_past_the_va_bits fuzz_prog wk_refdriver_gpummu
+  regressions/gpummu-fault-past-the-va-bits.bin "replay: 1 inputs ran" "FINDING")
 # A driver that reports a page fault as DMA_FAULTED: found where a virtual
 # buffer faults (PAGEFAULT-NOTIFY-001).
 wk_diff_replay_test(fuzz.gpummu_page_fault_judged fuzz_prog wk_test_gpummu_pf_as_fault

@@ -695,6 +695,17 @@ static wk_status fault_target(struct interp *x, const struct wk_step *s, uint32_
                                "the GPU may fault on either first; leave one of them unmapped");
     *lo = dst_mapped ? s->value : s->offset;
     *hi = *lo + s->size;
+    /* An address past the bits the page tables index has no entry to
+     * find unmapped: the GPU may refuse it otherwise (the kit's GPU says
+     * BAD_ADDRESS), which is no page fault and no driver's doing
+     * (libFuzzer: a COPY from 0x270040000000 blamed on the driver). */
+    struct wk_vidmm_gpummu_info mmu;
+    wk_vidmm_gpummu(vm, &mmu);
+    const uint32_t bits = wk_mmu_va_bits(&mmu.geometry);
+    if (bits < 64 && (*hi < *lo || *hi > (1ull << bits)))
+        return wk_vidmm_refuse(vm, WK_E_INVALID_ARGUMENT,
+                               "fault: unmapped at 0x%llx + 0x%llx, past the %u address bits the page tables index: "
+                               "no entry there to be unmapped", (unsigned long long)*lo, size, bits);
     if (dst_mapped && wk_vidmm_va_covered(vm, space, s->offset, s->size, 1) != WK_OK)
         return wk_vidmm_refuse(vm, WK_E_INVALID_ARGUMENT,
                                "fault: unmapped on the COPY's source, but its target 0x%llx + 0x%llx is read-only: "
