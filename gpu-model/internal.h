@@ -63,7 +63,7 @@ struct submission {
     uint64_t seq;       /* its DOORBELL's number: counters.submissions once queued */
 };
 
-/* The faulted submissions the front end remembers (wk_gpu_submission_faulted). */
+/* The faulted submissions the front end remembers (wk_gpu_doorbell_faulted). */
 #define FAULTED_TAGS 64u
 
 struct frontend {
@@ -79,8 +79,8 @@ struct frontend {
     uint32_t fault_reason;
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
-    uint32_t faulted_tags[FAULTED_TAGS]; /* tags of the last submissions that faulted (a ring) */
-    uint64_t faulted_seqs[FAULTED_TAGS]; /* ... and their doorbells' numbers (struct submission.seq) */
+    uint64_t faulted_seqs[FAULTED_TAGS]; /* the doorbells' numbers (struct submission.seq) of the last
+                                            submissions that faulted (a ring) */
     uint32_t faulted_count;    /* how many faulted since the reset */
     uint32_t gart_segment;
     uint32_t gart_page;

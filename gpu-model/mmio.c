@@ -129,8 +129,7 @@ static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct w
 
 static void note_faulted(struct frontend *fe, const struct submission *s)
 {
-    fe->faulted_seqs[fe->faulted_count % FAULTED_TAGS] = s->seq;
-    fe->faulted_tags[fe->faulted_count++ % FAULTED_TAGS] = s->tag;
+    fe->faulted_seqs[fe->faulted_count++ % FAULTED_TAGS] = s->seq;
 }
 
 int wk_gpu_doorbell_faulted(const struct wk_gpu *gpu, uint64_t seq)
@@ -139,16 +138,6 @@ int wk_gpu_doorbell_faulted(const struct wk_gpu *gpu, uint64_t seq)
     uint32_t n = fe->faulted_count < FAULTED_TAGS ? fe->faulted_count : FAULTED_TAGS;
     for (uint32_t i = 0; i < n; i++)
         if (fe->faulted_seqs[i] == seq)
-            return 1;
-    return 0;
-}
-
-int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag)
-{
-    const struct frontend *fe = &gpu->fe;
-    uint32_t n = fe->faulted_count < FAULTED_TAGS ? fe->faulted_count : FAULTED_TAGS;
-    for (uint32_t i = 0; i < n; i++)
-        if (fe->faulted_tags[i] == tag)
             return 1;
     return 0;
 }

@@ -931,13 +931,12 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
  * any ran since the last reset). */
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
 
-/* Whether a submission wk_gpu_run ran with RING_TAG `tag` faulted (or
- * failed as a device error), among the last 64 that did since the reset. */
-int wk_gpu_submission_faulted(const struct wk_gpu *gpu, uint32_t tag);
-/* The same by the DOORBELL write that queued it: the value
- * counters.submissions had right after that write (1 for the first since
- * the GPU was made). A driver's RING_TAG is its own to choose, so a caller
- * that knows which doorbell was whose asks this. */
+/* Whether the submission a DOORBELL write queued faulted when wk_gpu_run
+ * ran it (or failed as a device error), among the last 64 that did since
+ * the reset: `seq` is the value counters.submissions had right after that
+ * write (1 for the first since the GPU was made). Not by RING_TAG: the tag
+ * is the driver's own to choose, so a caller that knows which doorbell was
+ * whose asks this. */
 int wk_gpu_doorbell_faulted(const struct wk_gpu *gpu, uint64_t seq);
 
 /* The submission the next DOORBELL queues does not run: it finishes with
