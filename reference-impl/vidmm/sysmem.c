@@ -114,9 +114,8 @@ static wk_status pages_alloc(struct wk_vidmm *vm, uint64_t count, int contiguous
         uint64_t off;
         if (vm->cfg.contiguous_pages) { /* from the lowest free page up, each the one after the last when free */
             r.top_down = 0;
-            struct wk_place_request next = { PAGE, PAGE, 0, 0, 0 };
-            next.lo = i ? (pfns[i - 1] - first + 1) * PAGE : 0;
-            next.hi = next.lo + PAGE;
+            const uint64_t after = i ? (pfns[i - 1] - first + 1) * PAGE : 0;
+            struct wk_place_request next = { PAGE, PAGE, after, after + PAGE, 0 };
             if (i && wk_place_alloc(vm->sys_heap, &next, &off) == WK_OK) { /* each page stays a block of its own */
                 pfns[i] = first + off / PAGE;
                 continue;
