@@ -59,6 +59,7 @@ struct submission {
     uint32_t length;
     uint32_t tag;
     uint64_t root;      /* root table of the space it runs in; 0: physical */
+    uint32_t root_entries; /* RING_ROOT_ENTRIES: a sized root's entries */
     int device_error;   /* fails as a device error instead of running */
     uint64_t seq;       /* its DOORBELL's number: counters.submissions once queued */
 };
@@ -71,6 +72,7 @@ struct frontend {
     uint32_t ring_length;
     uint32_t ring_tag;
     uint64_t ring_root;
+    uint32_t ring_root_entries;
     uint32_t head;
     uint32_t count;
     uint32_t irq_status;
@@ -370,6 +372,9 @@ struct wk_va_space *gpu_va_find(const struct wk_gpu *gpu, uint64_t root);
  * memory): the buffer is fetched and its commands reach memory through the
  * space and its TLB; faults are logged as wk_gpu_exec logs them, at virtual
  * addresses. What a submission with a RING_ROOT runs (mmio.c). */
+/* A sized root's entries set to `entries` for one run (the submission's
+ * RING_ROOT_ENTRIES); returns what they were, to put back. */
+uint32_t va_root_entries_swap(struct wk_va_space *s, uint32_t entries);
 wk_status exec_virtual(struct wk_gpu *gpu, struct wk_va_space *s, uint64_t addr, uint64_t len,
                        struct wk_gpu_fault *fault);
 

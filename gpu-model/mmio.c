@@ -40,6 +40,7 @@ static uint32_t read_reg(const struct wk_gpu *gpu, uint32_t offset)
     case WK_GPU_REG_GART_PFN_HI: return (uint32_t)(fe->gart_pfn >> 32);
     case WK_GPU_REG_RING_ROOT_LO: return (uint32_t)fe->ring_root;
     case WK_GPU_REG_RING_ROOT_HI: return (uint32_t)(fe->ring_root >> 32);
+    case WK_GPU_REG_RING_ROOT_ENTRIES: return fe->ring_root_entries;
     case WK_GPU_REG_FAULT_ADDR_LO: return (uint32_t)fe->fault_addr;
     case WK_GPU_REG_FAULT_ADDR_HI: return (uint32_t)(fe->fault_addr >> 32);
     default: return 0;
@@ -63,6 +64,7 @@ static void doorbell(struct wk_gpu *gpu)
     s->length = fe->ring_length;
     s->tag = fe->ring_tag;
     s->root = fe->ring_root;
+    s->root_entries = fe->ring_root_entries;
     s->device_error = fe->device_error_next;
     fe->device_error_next = 0;
     fe->count++;
@@ -99,6 +101,7 @@ void wk_gpu_mmio_write32(struct wk_gpu *gpu, uint32_t offset, uint32_t value)
         break;
     case WK_GPU_REG_RING_ROOT_LO: set_lo(&fe->ring_root, value); break;
     case WK_GPU_REG_RING_ROOT_HI: set_hi(&fe->ring_root, value); break;
+    case WK_GPU_REG_RING_ROOT_ENTRIES: fe->ring_root_entries = value; break;
     default: break;
     }
 }
@@ -116,7 +119,9 @@ static wk_status no_space(struct wk_gpu *gpu, const struct submission *s, struct
 }
 
 /* A submission as the GPU runs it: physical (root 0), or in the attached
- * space whose root table it names. */
+ * space whose root table it names; a sized root (a two-level tree's)
+ * bounded by the entries the submission latched, not the kit's: what the
+ * driver programmed is what the hardware reads. */
 static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct wk_gpu_fault *f)
 {
     if (__builtin_expect(s->root == 0, 1))
@@ -124,7 +129,12 @@ static wk_status submit(struct wk_gpu *gpu, const struct submission *s, struct w
     struct wk_va_space *space = gpu_va_find(gpu, s->root);
     if (!space)
         return no_space(gpu, s, f);
-    return exec_virtual(gpu, space, s->addr, s->length, f);
+    if (!wk_va_space_root_sized(space))
+        return exec_virtual(gpu, space, s->addr, s->length, f);
+    uint32_t kit = va_root_entries_swap(space, s->root_entries);
+    wk_status st = exec_virtual(gpu, space, s->addr, s->length, f);
+    (void)va_root_entries_swap(space, kit);
+    return st;
 }
 
 static void note_faulted(struct frontend *fe, const struct submission *s)

@@ -22,9 +22,20 @@ static const struct wk_mmu_geometry kit_geometry = {
     .level = { { 9, 8 }, { 9, 8 }, { 9, 8 } },
 };
 
+static const struct wk_mmu_geometry kit_two_level = {
+    .levels = 2,
+    .page_shift = WK_GPU_PAGE_SHIFT,
+    .level = { { 9, 8 }, { WK_GPU_MMU_ROOT_BITS_MAX, 8 } },
+};
+
 const struct wk_mmu_geometry *wk_gpu_mmu_geometry(void)
 {
     return &kit_geometry;
+}
+
+const struct wk_mmu_geometry *wk_gpu_mmu_geometry_two_level(void)
+{
+    return &kit_two_level;
 }
 
 #define KIT_PTE_RESERVED (~(WK_GPU_PTE_VALID | WK_GPU_PTE_READ_ONLY | WK_GPU_PTE_ADDRESS_MASK))

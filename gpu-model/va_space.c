@@ -49,7 +49,9 @@ struct wk_va_space {
     void *decode_self;
     uint64_t root;
     uint32_t va_bits;
-    uint32_t reserved;
+    uint32_t root_sized;              /* a resizable root: entries past root_entries fault */
+    uint32_t root_entries;
+    uint32_t root_shift;              /* the VA bit the root's index starts at */
     struct wk_va_counters counters;
     struct tlb_line tlb[TLB_LINES];
 };
@@ -85,11 +87,21 @@ static int read_entry(const struct wk_va_space *s, uint32_t l, uint64_t table, u
     return s->decode(s->decode_self, l, raw, bytes, e) == 0 ? 0 : -1;
 }
 
+/* A root index at or past a sized root's entries: the GPU faults there
+ * (DXGKARG_SETROOTPAGETABLE.NumEntries, wddm-gpummu-facts.md 3.4: "GPU
+ * must fault on any VA whose root index >= this value"). */
+static int past_root(const struct wk_va_space *s, uint64_t va)
+{
+    return s->root_sized && (va >> s->root_shift) >= s->root_entries;
+}
+
 int wk_va_translate(const struct wk_va_space *s, uint64_t va, uint64_t *pa, uint32_t *read_only,
                     struct wk_mem_fault *f)
 {
     if (s->va_bits < 64 && (va >> s->va_bits) != 0)
         return mem_fault_set(f, WK_GPU_FAULT_BAD_ADDRESS, va);
+    if (past_root(s, va))
+        return mem_fault_set(f, WK_GPU_FAULT_VA_UNMAPPED, va);
     uint64_t table = s->root;
     uint32_t shift = s->va_bits;
     for (uint32_t l = s->geo.levels; l-- > 0;) { /* from the root down to the leaf, level 0 */
@@ -121,6 +133,8 @@ static int gpu_translate(struct wk_va_space *s, uint64_t va, int count, uint64_t
 {
     uint64_t page = va / PIECE;
     struct tlb_line *t = &s->tlb[page % TLB_LINES];
+    if (__builtin_expect(s->root_sized, 0) && past_root(s, va)) /* the bound comes before the TLB */
+        return mem_fault_set(f, WK_GPU_FAULT_VA_UNMAPPED, va);
     if (t->tag == page + 1) {
         if (count) {
             uint64_t now = 0;
@@ -438,6 +452,7 @@ wk_status wk_va_space_create(const struct wk_va_space_config *cfg, struct wk_va_
     s->decode_self = cfg->decode_self;
     s->root = cfg->root;
     s->va_bits = wk_mmu_va_bits(&s->geo);
+    s->root_shift = s->va_bits - s->geo.level[s->geo.levels - 1].index_bits;
     *out = s;
     return WK_OK;
 }
@@ -450,6 +465,24 @@ void wk_va_space_destroy(struct wk_va_space *s)
 void wk_va_space_set_root(struct wk_va_space *s, uint64_t root)
 {
     s->root = root;
+}
+
+void wk_va_space_set_root_entries(struct wk_va_space *s, uint32_t entries)
+{
+    s->root_sized = 1;
+    s->root_entries = entries;
+}
+
+int wk_va_space_root_sized(const struct wk_va_space *s)
+{
+    return s->root_sized != 0;
+}
+
+uint32_t va_root_entries_swap(struct wk_va_space *s, uint32_t entries)
+{
+    uint32_t was = s->root_entries;
+    s->root_entries = entries;
+    return was;
 }
 
 void wk_va_flush(struct wk_va_space *s, uint64_t start, uint64_t end)

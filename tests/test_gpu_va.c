@@ -1007,6 +1007,101 @@ static void test_ring_root_register(void **state)
     assert_true(expect_mem32(gpu, TU_SEG2_BASE + 0x300, 0x3333u));
 }
 
+/* ------------------------------------------------------------------ */
+/* A two-level tree: its root sized by the driver                       */
+/* ------------------------------------------------------------------ */
+
+#define ROOT2 (TU_SEG1_BASE + 0x40000)   /* a root of 4 entries (32 bytes) */
+#define LEAF2(n) (TU_SEG1_BASE + 0x41000 + (uint64_t)(n) * WK_GPU_PAGE_SIZE)
+#define VA2(index, page) (((uint64_t)(index) << 21) + (uint64_t)(page) * WK_GPU_PAGE_SIZE)
+
+/* Root entries 0 to 4 each point at a leaf mapping its page 0 (entry 4
+ * lies past a 4-entry root: memory the root does not own), the space sized
+ * to 4 entries and attached. */
+static struct wk_va_space *two_level_space(struct wk_gpu *gpu)
+{
+    for (uint32_t i = 0; i < 5; i++) {
+        put_entry(gpu, ROOT2 + i * 8, wk_gpu_mmu_entry(LEAF2(i), WK_GPU_PTE_VALID));
+        put_entry(gpu, LEAF2(i), wk_gpu_mmu_entry(TU_SEG2_BASE + (uint64_t)i * WK_GPU_PAGE_SIZE, WK_GPU_PTE_VALID));
+    }
+    struct wk_mmu_geometry g = *wk_gpu_mmu_geometry_two_level();
+    g.level[1].index_bits = 10; /* a driver's 31-bit space */
+    struct wk_va_space_config cfg = {
+        .mem = wk_gpu_mem(gpu), .mem_ops = wk_gpu_mem_ops(), .geometry = &g, .decode = wk_gpu_mmu_decode,
+        .root = ROOT2,
+    };
+    struct wk_va_space *s = NULL;
+    assert_int_equal(wk_va_space_create(&cfg, &s, NULL, 0), WK_OK);
+    assert_false(wk_va_space_root_sized(s));
+    wk_va_space_set_root_entries(s, 4);
+    assert_true(wk_va_space_root_sized(s));
+    assert_int_equal(wk_gpu_va_attach(gpu, s), WK_OK);
+    return s;
+}
+
+/* The root bounds every walk: index 3 translates, index 4 faults
+ * VA_UNMAPPED though the entry after the root's end reads valid; a line
+ * in the TLB is no way past the bound when the root shrinks. */
+static void test_two_level_root_bounds_the_walk(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct wk_va_space *s = two_level_space(gpu);
+    uint64_t pa = 0;
+    uint32_t ro = 0;
+    struct wk_mem_fault f;
+    assert_int_equal(wk_va_translate(s, VA2(3, 0) + 0x10, &pa, &ro, &f), 0);
+    assert_int_equal(pa, TU_SEG2_BASE + 3 * WK_GPU_PAGE_SIZE + 0x10);
+    assert_int_equal(wk_va_translate(s, VA2(4, 0), &pa, &ro, &f), -1);
+    assert_int_equal(f.reason, WK_GPU_FAULT_VA_UNMAPPED);
+    assert_int_equal(f.addr, VA2(4, 0));
+
+    uint8_t word[4] = { 1, 2, 3, 4 };
+    struct wk_mem_fault mf;
+    assert_int_equal(wk_va_mem_ops()->store(wk_va_mem(s), VA2(3, 0), word, 4, &mf), 0); /* a line for index 3 */
+    wk_va_space_set_root_entries(s, 3);
+    assert_int_equal(wk_va_mem_ops()->store(wk_va_mem(s), VA2(3, 0), word, 4, &mf), -1);
+    assert_int_equal(mf.reason, WK_GPU_FAULT_VA_UNMAPPED);
+    drop_space(gpu, s);
+}
+
+/* A submission runs under the RING_ROOT_ENTRIES it latched, what the
+ * driver programmed, not the count the kit keeps: 0 (never written)
+ * faults the first access; 5 lets the buffer reach index 4. */
+static void test_two_level_root_entries_register(void **state)
+{
+    struct wk_gpu *gpu = tu_std_gpu(state);
+    struct wk_va_space *s = two_level_space(gpu);
+    uint8_t ring[32];
+    struct wk_gpu_writer w;
+    wk_gpu_writer_init(&w, ring, sizeof(ring));
+    assert_int_equal(wk_gpu_emit_write32(&w, VA2(4, 0) + 0x20, 0x2222u), WK_OK);
+    put_commands(gpu, TU_SEG2_BASE + 0x8000, &w); /* behind VA2(0, 8) once mapped */
+    put_entry(gpu, LEAF2(0) + 8 * 8, wk_gpu_mmu_entry(TU_SEG2_BASE + 0x8000, WK_GPU_PTE_VALID));
+
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_ENTRIES), 0);
+    doorbell(gpu, VA2(0, 8), (uint32_t)w.used, 7, ROOT2);
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_REASON), WK_GPU_FAULT_VA_UNMAPPED);
+    uint64_t at = wk_gpu_mmio_read32(gpu, WK_GPU_REG_FAULT_ADDR_LO);
+    assert_int_equal(at, VA2(0, 8)); /* the ring itself: root of 0 entries */
+
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_IRQ_ACK, 0xFFFFFFFFu);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_ENTRIES, 5);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_ENTRIES), 5);
+    doorbell(gpu, VA2(0, 8), (uint32_t)w.used, 8, ROOT2);
+    wk_gpu_mmio_write32(gpu, WK_GPU_REG_RING_ROOT_ENTRIES, 0); /* latched: the queued one keeps 5 */
+    assert_int_equal(wk_gpu_run(gpu, 0), 1);
+    assert_int_equal(irq_status(gpu), WK_GPU_IRQ_COMPLETED);
+    assert_true(expect_mem32(gpu, TU_SEG2_BASE + 4 * WK_GPU_PAGE_SIZE + 0x20, 0x2222u));
+
+    uint64_t pa;
+    uint32_t ro;
+    assert_int_equal(wk_va_translate(s, VA2(4, 0), &pa, &ro, NULL), -1); /* the kit's own count is back */
+    wk_gpu_reset(gpu);
+    assert_int_equal(wk_gpu_mmio_read32(gpu, WK_GPU_REG_RING_ROOT_ENTRIES), 0);
+    drop_space(gpu, s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1034,6 +1129,8 @@ int main(void)
         TU_TEST(test_ring_root_is_latched_by_the_doorbell),
         TU_TEST(test_ring_root_fault_is_virtual),
         TU_TEST(test_ring_root_register),
+        TU_TEST(test_two_level_root_bounds_the_walk),
+        TU_TEST(test_two_level_root_entries_register),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

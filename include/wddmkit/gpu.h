@@ -757,6 +757,13 @@ wk_status wk_gpu_fault_record(struct wk_gpu *gpu, const struct wk_gpu_fault *f);
 #define WK_GPU_PTE_READ_ONLY 0x2ull
 #define WK_GPU_PTE_ADDRESS_MASK 0x000FFFFFFFFFF000ull
 const struct wk_mmu_geometry *wk_gpu_mmu_geometry(void);
+/* The kit's GPU walks a two-level tree too: leaf tables of 512 such
+ * entries under one root of up to 2^18 (a 39-bit address), whose size the
+ * driver chooses and programs in RING_ROOT_ENTRIES (the root of
+ * DXGK_GPUMMUCAPS.PageTableLevelCount 2, which the kernel sizes through
+ * DxgkDdiGetRootPageTableSize). This is that tree at its widest. */
+#define WK_GPU_MMU_ROOT_BITS_MAX 18u
+const struct wk_mmu_geometry *wk_gpu_mmu_geometry_two_level(void);
 int wk_gpu_mmu_decode(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes,
                       struct wk_mmu_entry *out);
 uint64_t wk_gpu_mmu_entry(uint64_t address, uint64_t flags);
@@ -809,6 +816,15 @@ void wk_va_space_destroy(struct wk_va_space *s);
 /* A new root table (DxgkDdiSetRootPageTable); the TLB is kept: a root
  * change is not a flush. */
 void wk_va_space_set_root(struct wk_va_space *s, uint64_t root);
+/* The root holds `entries` entries (a resizable root, the root of a
+ * two-level tree: DXGKARG_SETROOTPAGETABLE.NumEntries): from now on a
+ * virtual address whose root index is at or past the count faults
+ * VA_UNMAPPED, before the TLB, in every walk. A submission of the kit's
+ * GPU (wk_gpu_run) runs under the count it latched from
+ * RING_ROOT_ENTRIES instead, what the driver programmed. A space whose
+ * root was never sized has no such bound. */
+void wk_va_space_set_root_entries(struct wk_va_space *s, uint32_t entries);
+int wk_va_space_root_sized(const struct wk_va_space *s);
 /* Drops the TLB lines of pages in [start, end); start == end == 0: every
  * line (FLUSH_TLB's "entire VA range", facts P21). */
 void wk_va_flush(struct wk_va_space *s, uint64_t start, uint64_t end);
@@ -875,6 +891,13 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
  * attached space (wk_gpu_va_attach) with that root, RING_ADDR and every
  * address of its commands virtual. DOORBELL latches it with the rest.
  *
+ * RING_ROOT_ENTRIES bounds the root of a two-level tree, whose size the
+ * driver chose (DxgkDdiGetRootPageTableSize): a virtual address whose
+ * root index is at or past it faults VA_UNMAPPED, as the GPU must for
+ * DXGKARG_SETROOTPAGETABLE.NumEntries. DOORBELL latches it too; the
+ * GPU reads it for a space with a sized root only (wk_va_space_set_root_entries),
+ * so a three-level tree's submissions never need it.
+ *
  * A faulted submission leaves FAULT_TAG, FAULT_REASON and FAULT_ADDR: for
  * VA_UNMAPPED, VA_READ_ONLY and BAD_PTE the GPU virtual address the MMU
  * could not use (VA_READ_ONLY: a write), as a GpuMmu driver reports it in
@@ -903,6 +926,7 @@ wk_status wk_gpu_exec_processor_va(struct wk_gpu *gpu, struct wk_va_space *s, co
 #define WK_GPU_REG_RING_ROOT_HI 0x068  /* RW */
 #define WK_GPU_REG_FAULT_ADDR_LO 0x06C /* RO: the address the last fault struck (0: none had one) */
 #define WK_GPU_REG_FAULT_ADDR_HI 0x070 /* RO */
+#define WK_GPU_REG_RING_ROOT_ENTRIES 0x074 /* RW: a two-level root's entries (a root index at or past faults) */
 #define WK_GPU_REG_SIZE 0x1000
 
 #define WK_GPU_ID 0x574B4750u          /* 'WKGP' */
