@@ -81,6 +81,7 @@ struct frontend {
     uint32_t fault_reason;
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
+    uint32_t last_root_entries; /* ... and its RING_ROOT_ENTRIES */
     uint64_t faulted_seqs[FAULTED_TAGS]; /* the doorbells' numbers (struct submission.seq) of the last
                                             submissions that faulted (a ring) */
     uint32_t faulted_count;    /* how many faulted since the reset */

@@ -177,6 +177,7 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
         }
         fe->completed_tag = s.tag;
         fe->last_root = s.root;
+        fe->last_root_entries = s.root_entries;
         fe->irq_status |= WK_GPU_IRQ_COMPLETED;
         gpu->counters.submissions_run++;
         ran++;
@@ -187,6 +188,11 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu)
 {
     return gpu->fe.last_root;
+}
+
+uint32_t wk_gpu_last_root_entries(const struct wk_gpu *gpu)
+{
+    return gpu->fe.last_root_entries;
 }
 
 void wk_gpu_device_error_next_doorbell(struct wk_gpu *gpu)

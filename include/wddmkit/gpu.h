@@ -954,6 +954,8 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
  * root table of the space it ran in, or 0 for a physical one (0 before
  * any ran since the last reset). */
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
+/* ... and the RING_ROOT_ENTRIES it was latched with (0 likewise). */
+uint32_t wk_gpu_last_root_entries(const struct wk_gpu *gpu);
 
 /* Whether the submission a DOORBELL write queued faulted when wk_gpu_run
  * ran it (or failed as a device error), among the last 64 that did since

@@ -12,12 +12,15 @@
  * run physical-mode buffers through Render/Patch/SubmitCommand, as an
  * engine may (docs/wddm-gpummu-facts.md 5.1 M4); a virtual context (VirtualAddressing)
  * runs its buffers through SubmitCommandVirtual under the root SetRootPageTable named.
- * GetRootPageTableSize, which only a 2-level tree is asked (docs/wddm-gpummu-facts.md 3.1), is
- * not done.
  *
  * Every number the driver reports of the tree comes from the kit's GPU's
- * own description (wk_gpu_mmu_geometry, gpu.h): three levels of 512
- * eight-byte entries over 4 KiB pages.
+ * own description (gpu.h): three levels of 512 eight-byte entries over
+ * 4 KiB pages (wk_gpu_mmu_geometry), or, in the two-level build
+ * (RD_TWO_LEVEL, module wk_refdriver_gpummu2), a leaf of 512 under a root
+ * the kernel sizes by asking GetRootPageTableSize, which the driver
+ * programs with its entry count (RING_ROOT_ENTRIES) before each virtual
+ * submission (wk_gpu_mmu_geometry_two_level; docs/wddm-gpummu-facts.md
+ * 3.3, 3.4).
  */
 #include "refdriver.h"
 
@@ -30,6 +33,16 @@
 /* DXGK_UPDATEPAGETABLEFLAGS bits the driver takes: Repeat, InitialUpdate,
  * NotifyEviction (docs/wddm-gpummu-facts.md 4.2); Use64KBPages names 64 KiB tables the GPU has not. */
 #define RD_UPDATE_FLAGS_TAKEN 0x7u
+
+/* The tree of the kit's GPU this build drives. */
+static const struct wk_mmu_geometry *rd_geometry(void)
+{
+#ifdef RD_TWO_LEVEL
+    return wk_gpu_mmu_geometry_two_level();
+#else
+    return wk_gpu_mmu_geometry();
+#endif
+}
 
 /* A process (DxgkDdiCreateProcess): nothing but its identity yet; the
  * kernel allocates and fills its tables (section 3, step 3). */
@@ -103,11 +116,15 @@ static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETRO
         return;
 #endif
     c->root = args->Address;
-    c->root_entries = args->NumEntries;
+#ifdef RD_PLANTED_ROOT_ENTRIES_KEPT /* the planted bug of wk_test_gpummu2_entries_kept (CMakeLists.txt) */
+    if (!c->root_entries)
+#endif
+        c->root_entries = args->NumEntries;
     if (c->flags.SystemContext) { /* the paging process's: its paging buffers run there */
         struct rd_adapter *a = c->device->adapter;
         KIRQL irql = rd_lock_acquire(&a->lock);
         a->paging_root = args->Address;
+        a->paging_root_entries = args->NumEntries;
         rd_lock_release(&a->lock, irql);
     }
 }
@@ -139,6 +156,13 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
 #endif
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_LO, (ULONG)root);
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_HI, (ULONG)(root >> 32));
+#if defined(RD_TWO_LEVEL) && !defined(RD_PLANTED_NO_ROOT_ENTRIES) /* wk_test_gpummu2_no_entries (CMakeLists.txt) */
+#ifdef RD_PLANTED_ROOT_ENTRIES_MAX /* the planted bug of wk_test_gpummu2_entries_max (CMakeLists.txt) */
+    rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, 1u << WK_GPU_MMU_ROOT_BITS_MAX);
+#else
+    rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, c->root_entries); /* where the GPU must stop (3.4) */
+#endif
+#endif
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_LO, (ULONG)va);
     rd_write_reg(a, WK_GPU_REG_RING_ADDR_HI, (ULONG)(va >> 32));
     rd_write_reg(a, WK_GPU_REG_RING_LENGTH, args->DmaBufferSize);
@@ -180,6 +204,31 @@ NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx)
     return STATUS_SUCCESS;
 }
 
+#ifdef RD_TWO_LEVEL
+/*
+ * docs/wddm-gpummu-facts.md 3.3: the bytes of a root of at least
+ * NumberOfPte entries, "a multiple of the page size of the GPU memory
+ * segment where page table is located" (the driver's memory segments are
+ * managed in 4 KiB pages), and the entries that size holds written back:
+ * whole pages of 512 eight-byte entries, up to the 2^18 the GPU walks.
+ */
+static SIZE_T wk_rd_get_root_page_table_size(const HANDLE hAdapter, DXGKARG_GETROOTPAGETABLESIZE *args)
+{
+    if (!rd_adapter_from(hAdapter) || !args)
+        return 0;
+    const UINT per_page = WK_GPU_PAGE_SIZE / RD_PTE_BYTES, most = 1u << WK_GPU_MMU_ROOT_BITS_MAX;
+    UINT want = args->NumberOfPte ? args->NumberOfPte : 1;
+    UINT entries = want >= most ? most : (want + per_page - 1) / per_page * per_page;
+#ifdef RD_PLANTED_ROOT_SHORT /* the planted bug of wk_test_gpummu2_root_short (CMakeLists.txt) */
+    entries = entries > per_page ? entries / 2 : entries;
+#endif
+#ifndef RD_LEGAL_COUNT_AS_ASKED /* wk_test_gpummu2_count_as_asked: the count left as asked, which is allowed */
+    args->NumberOfPte = entries;
+#endif
+    return (SIZE_T)entries * RD_PTE_BYTES;
+}
+#endif
+
 UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
 {
     UINT64 root = 0;
@@ -190,9 +239,16 @@ UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
         return 0;
     KIRQL irql = rd_lock_acquire(&a->lock);
     D3DGPU_PHYSICAL_ADDRESS at = a->paging_root;
+    UINT entries = a->paging_root_entries;
     rd_lock_release(&a->lock, irql);
     if (!segment_address(a, at.SegmentId, at.SegmentOffset, &root))
         RD_TRACE("refdriver: SubmitCommand: the paging process's operations, and no root for them\n");
+#ifdef RD_TWO_LEVEL
+    else
+        rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, entries);
+#else
+    UNREFERENCED_PARAMETER(entries);
+#endif
     return root;
 }
 
@@ -202,6 +258,9 @@ void wk_rd_gpummu_ddis(DRIVER_INITIALIZATION_DATA *init)
     init->DxgkDdiDestroyProcess = wk_rd_destroy_process;
     init->DxgkDdiSetRootPageTable = wk_rd_set_root_page_table;
     init->DxgkDdiSubmitCommandVirtual = wk_rd_submit_command_virtual;
+#ifdef RD_TWO_LEVEL
+    init->DxgkDdiGetRootPageTableSize = wk_rd_get_root_page_table_size;
+#endif
 #ifndef RD_NO_ENGINE_RESET /* that build's page faults take the adapter-wide reset (timeout.c) */
     wk_rd_engine_reset_ddis(init, NULL);
 #endif
@@ -258,7 +317,7 @@ static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
         return STATUS_BUFFER_TOO_SMALL;
     if (((const DXGK_QUERYGPUMMUCAPSIN *)q->pInputData)->PhysicalAdapterIndex != 0)
         return STATUS_INVALID_PARAMETER; /* one GPU, no linked adapters */
-    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    const struct wk_mmu_geometry *g = rd_geometry();
     DXGK_GPUMMUCAPS *caps = q->pOutputData;
     RtlZeroMemory(caps, sizeof(*caps));
     caps->ReadOnlyMemorySupported = 1;
@@ -282,7 +341,7 @@ static NTSTATUS query_level_desc(const struct rd_adapter *a, const DXGKARG_QUERY
     if (q->OutputDataSize < sizeof(DXGK_PAGE_TABLE_LEVEL_DESC))
         return STATUS_BUFFER_TOO_SMALL;
     const DXGK_QUERYPAGETABLELEVELDESCIN *in = q->pInputData;
-    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    const struct wk_mmu_geometry *g = rd_geometry();
     if (in->LevelIndex >= g->levels || in->PhysicalAdapterIndex != 0)
         return STATUS_INVALID_PARAMETER;
     DXGK_PAGE_TABLE_LEVEL_DESC *d = q->pOutputData;
@@ -292,6 +351,12 @@ static NTSTATUS query_level_desc(const struct rd_adapter *a, const DXGKARG_QUERY
     d->PagingProcessPageTableSegmentId = table_segment(a);
     d->PageTableSizeInBytes = table_bytes(g, in->LevelIndex);
     d->PageTableAlignmentInBytes = 0;
+#ifdef RD_TWO_LEVEL
+    if (in->LevelIndex == 1) { /* a resizable root: an initial count and size of 0, as 2.3 allows */
+        d->PageTableIndexBitCount = 0;
+        d->PageTableSizeInBytes = 0;
+    }
+#endif
     return STATUS_SUCCESS;
 }
 
@@ -372,7 +437,7 @@ static const DXGK_PTE *update_pte(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *
  * nothing, as paging.c does with an argument out of range. */
 static BOOLEAN update_ok(const struct rd_adapter *a, const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
 {
-    const struct wk_mmu_geometry *g = wk_gpu_mmu_geometry();
+    const struct wk_mmu_geometry *g = rd_geometry();
     DXGK_UPDATEPAGETABLEFLAGS flags = u->Flags;
     UINT flag_bits = 0;
     RtlCopyMemory(&flag_bits, &flags, sizeof(flag_bits));

@@ -131,6 +131,7 @@ struct rd_adapter {
     /* The GpuMmu build: the paging process's root, which SetRootPageTable
      * gave the system context (paging submissions name no context, P25). */
     D3DGPU_PHYSICAL_ADDRESS paging_root;
+    UINT paging_root_entries;     /* its NumEntries (the two-level build programs them) */
     /* Whether the kernel learnt the banks: QUERYSEGMENT3 reports them,
      * QUERYSEGMENT4 cannot (facts 5.6 B7); bank hints follow the last one. */
     BOOLEAN banks_reported;
@@ -378,7 +379,8 @@ BOOLEAN wk_rd_gpummu_paging(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *arg
 NTSTATUS wk_rd_gpummu_map_context(struct rd_context *ctx);
 /* SubmitCommand of a buffer of kind `kind`: the root RING_ROOT names for
  * it (the paging process's, for a paging buffer of its operations), 0 to
- * run it physically. */
+ * run it physically. The two-level build also programs that root's
+ * entries (RING_ROOT_ENTRIES) when it names one. */
 UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind);
 /* engine_reset.c: ResetEngine, QueryEngineStatus, QueryDependentEngineGroup
  * into init, SupportPerEngineTDR into caps (either may be NULL). */

@@ -130,7 +130,7 @@ static const struct member members[] = {
     { "DxgkDdiRenderGdi", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRenderGdi), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiSubmitCommandVirtual", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSubmitCommandVirtual), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* gpuva_context.c: virtual contexts */
     { "DxgkDdiSetRootPageTable", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetRootPageTable), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* gpuva_context.c: virtual contexts */
-    { "DxgkDdiGetRootPageTableSize", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiGetRootPageTableSize), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
+    { "DxgkDdiGetRootPageTableSize", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiGetRootPageTableSize), DXGKDDI_INTERFACE_VERSION_WDDM2_0, DRIVEN }, /* root_size.c: a 2-level tree's root */
     { "DxgkDdiMapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiMapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiUnmapCpuHostAperture", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiUnmapCpuHostAperture), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },
     { "DxgkDdiCheckMultiPlaneOverlaySupport2", offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCheckMultiPlaneOverlaySupport2), DXGKDDI_INTERFACE_VERSION_WDDM2_0, UNDRIVEN },

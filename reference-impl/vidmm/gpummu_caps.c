@@ -11,10 +11,14 @@
  * geometry of processor.h, each level's entry size the table's bytes over
  * its entries.
  *
+ * A 2-level tree's root is resizable: it indexes the address bits above
+ * the leaf's (VirtualAddressBitCount), and its size is what
+ * DxgkDdiGetRootPageTableSize answers when a process needs one
+ * (root_size.c, gpuva.c).
+ *
  * What the kit cannot walk is a limit of the kit, never the driver's fault:
- * a 2-level tree (its root is sized by DxgkDdiGetRootPageTableSize, which
- * the kit does not call yet), entries of a size other than 4, 8 or 16
- * bytes. The page-table cases are then skips that say so.
+ * entries of a size other than 4, 8 or 16 bytes, a level of more than 20
+ * address bits. The page-table cases are then skips that say so.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,7 +157,9 @@ static const struct wk_mmu_geometry *hardware_geometry(const struct wk_vidmm *vm
 {
     if (vm->cfg.no_model)
         return NULL;
-    return vm->binding ? binding_mmu_geometry(vm) : wk_gpu_mmu_geometry();
+    if (vm->binding)
+        return binding_mmu_geometry(vm);
+    return vm->mmu.caps.PageTableLevelCount == 2 ? wk_gpu_mmu_geometry_two_level() : wk_gpu_mmu_geometry();
 }
 
 /* The kit's GPU's entries hold an address below 2^52 (WK_GPU_PTE_ADDRESS_MASK):
@@ -191,9 +197,14 @@ static int same_as_hardware(struct wk_vidmm *vm, const struct wk_mmu_geometry *h
 {
     const struct wk_mmu_geometry *g = &vm->mmu.geometry;
     int same = g->levels == hw->levels;
-    for (uint32_t l = 0; same && l < g->levels; l++)
+    for (uint32_t l = 0; same && l < g->levels; l++) {
+        if (g->levels == 2 && l == 1) { /* a resizable root: up to the GPU's bits, sized when placed */
+            same = g->level[l].index_bits <= hw->level[l].index_bits;
+            continue;
+        }
         same = g->level[l].index_bits == hw->level[l].index_bits &&
                (uint64_t)vm->mmu.level[l].PageTableSizeInBytes >= (1ull << hw->level[l].index_bits) * hw->level[l].entry_bytes;
+    }
     if (same)
         return 1;
     char want[128] = "", got[160] = "";
@@ -202,12 +213,35 @@ static int same_as_hardware(struct wk_vidmm *vm, const struct wk_mmu_geometry *h
         w += (size_t)snprintf(want + w, sizeof(want) - w, "%s%u x %u B", l ? ", " : "", 1u << hw->level[l].index_bits,
                               hw->level[l].entry_bytes);
     for (uint32_t l = 0; l < g->levels && r < sizeof(got); l++)
-        r += (size_t)snprintf(got + r, sizeof(got) - r, "%s%u entries in %u B", l ? ", " : "",
-                              1u << g->level[l].index_bits, vm->mmu.level[l].PageTableSizeInBytes);
+        r += g->levels == 2 && l == 1
+                 ? (size_t)snprintf(got + r, sizeof(got) - r, ", a root of up to %u entries (VirtualAddressBitCount %u)",
+                                    1u << g->level[l].index_bits, vm->mmu.caps.VirtualAddressBitCount)
+                 : (size_t)snprintf(got + r, sizeof(got) - r, "%s%u entries in %u B", l ? ", " : "",
+                                    1u << g->level[l].index_bits, vm->mmu.level[l].PageTableSizeInBytes);
     violate(vm, R_GPUMMU_HW, WK_DDI_QUERY_ADAPTER_INFO,
             "the driver reports %u page-table levels (leaf first: %s) where its GPU walks %u (%s entries)", g->levels,
             got, hw->levels, want);
     return 0;
+}
+
+/* The root of a 2-level tree indexes the address bits above the leaf's
+ * ("in 2-level mode the root index bits are whatever lies above the leaf
+ * index bits", wddm-gpummu-facts.md 5.3 A4); its size is not the
+ * descriptor's but the driver's answer for the entries a process needs
+ * (root_size.c). Its entries are the hardware's width; without a GPU the
+ * kit takes the leaf's (no GPU walks the tables then). */
+static int model_resizable_root(struct wk_vidmm *vm, const struct wk_mmu_geometry *hw)
+{
+    uint32_t below = vm->mmu.geometry.page_shift + vm->mmu.geometry.level[0].index_bits;
+    UINT va_bits = vm->mmu.caps.VirtualAddressBitCount;
+    if (va_bits <= below || va_bits - below > 20) {
+        unmodelled(vm, "a 2-level tree of %u address bits: its root indexes the bits above the leaf's %u, and the "
+                   "kit walks 1 to 20 a level", va_bits, below);
+        return 0;
+    }
+    uint32_t entry = hw && hw->levels == 2 ? hw->level[1].entry_bytes : vm->mmu.geometry.level[0].entry_bytes;
+    vm->mmu.geometry.level[1] = (struct wk_mmu_level){ va_bits - below, entry };
+    return 1;
 }
 
 /* The tree from the answers, when the kit can walk it. */
@@ -215,18 +249,19 @@ static void model_geometry(struct wk_vidmm *vm)
 {
     const DXGK_GPUMMUCAPS *c = &vm->mmu.caps;
     UINT n = c->PageTableLevelCount;
-    if (n == 2) {
-        unmodelled(vm, "a %u-level tree: its root is sized by DxgkDdiGetRootPageTableSize, which the kit does not "
-                   "call yet", n);
+    if (n == 2 && !gpuva_root_size_present(vm)) {
+        unmodelled(vm, "a 2-level tree whose root no DxgkDdiGetRootPageTableSize sizes (GPUMMU-ROOTSIZE-001)");
         return;
     }
     const struct wk_mmu_geometry *hw = hardware_geometry(vm);
     memset(&vm->mmu.geometry, 0, sizeof(vm->mmu.geometry));
     vm->mmu.geometry.levels = n;
     vm->mmu.geometry.page_shift = 12; /* every leaf entry covers 4 KiB (wddm-gpummu-facts.md 2.3) */
-    for (UINT l = 0; l < n; l++)
-        if (!model_level(vm, l, &vm->mmu.level[l], hw))
+    for (UINT l = 0; l < n; l++) {
+        int ok = n == 2 && l == 1 ? model_resizable_root(vm, hw) : model_level(vm, l, &vm->mmu.level[l], hw);
+        if (!ok)
             return;
+    }
     if (hw && !same_as_hardware(vm, hw)) {
         snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the levels the driver reports are not its GPU's (GPUMMU-HW-001)");
         return;

@@ -51,6 +51,14 @@ static uint32_t levels(const struct wk_vidmm *vm)
     return vm->mmu.geometry.levels;
 }
 
+/* A two-level tree's root is resizable: the driver sizes it
+ * (DxgkDdiGetRootPageTableSize, root_size.c) and the kit grows it as the
+ * process maps higher (docs/wddm-gpummu-facts.md 2.2, 5.2 T3). */
+static int root_resizable(const struct wk_vidmm *vm)
+{
+    return levels(vm) == 2;
+}
+
 /* What stops the kit from driving this adapter's address spaces: NULL, or
  * the reason (a limit of the kit, or a driver that is not GpuMmu). */
 static const char *gpuva_unavailable(const struct wk_vidmm *vm)
@@ -130,10 +138,20 @@ static void table_poison(struct wk_vidmm *vm, const struct va_table *t)
     }
 }
 
-/* A table of `level` placed in its segment, top down (away from the
- * allocations, which the kit places bottom up): its id, or TABLE_NONE with
- * WK_E_NO_SPACE in *st. */
-static uint32_t table_place(struct wk_vidmm *vm, uint32_t space, uint32_t level, wk_status *st)
+/* The segment a table of `level` goes in: the paging process's own
+ * tables where the level says they go (PagingProcessPageTableSegmentId,
+ * docs/wddm-gpummu-facts.md 5.2 T2). */
+static uint32_t table_segment(const struct wk_vidmm *vm, uint32_t space, uint32_t level)
+{
+    const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
+    return space == GPUVA_PAGING_SPACE ? d->PagingProcessPageTableSegmentId : d->PageTableSegmentId;
+}
+
+/* A table of `level`, `bytes` long and walked over `entries`, placed in
+ * its segment, top down (away from the allocations, which the kit places
+ * bottom up): its id, or TABLE_NONE with WK_E_NO_SPACE in *st. */
+static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t level, uint64_t bytes,
+                                  uint32_t entries, wk_status *st)
 {
     struct gpuva *g = vm->va;
     uint32_t id = TABLE_NONE;
@@ -145,21 +163,58 @@ static uint32_t table_place(struct wk_vidmm *vm, uint32_t space, uint32_t level,
         return TABLE_NONE;
     }
     const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
-    /* The paging process's own tables go where the level says they go
-     * (PagingProcessPageTableSegmentId, docs/wddm-gpummu-facts.md 5.2 T2). */
-    struct segment *s = &vm->seg[space == GPUVA_PAGING_SPACE ? d->PagingProcessPageTableSegmentId
-                                                             : d->PageTableSegmentId];
+    struct segment *s = &vm->seg[table_segment(vm, space, level)];
     uint64_t align = d->PageTableAlignmentInBytes ? d->PageTableAlignmentInBytes : WK_GPU_PAGE_SIZE;
-    struct wk_place_request req = { d->PageTableSizeInBytes, align, 0, 0, 1 };
+    struct wk_place_request req = { bytes, align, 0, 0, 1 };
     uint64_t offset;
     if ((align & (align - 1)) != 0 || wk_place_alloc(s->heap, &req, &offset) != WK_OK) {
-        *st = fail(vm, WK_E_NO_SPACE, "no room for a %u-byte page table of level %u in segment %u",
-                   d->PageTableSizeInBytes, level, s->id);
+        *st = fail(vm, WK_E_NO_SPACE, "no room for a %llu-byte page table of level %u in segment %u",
+                   (unsigned long long)bytes, level, s->id);
         return TABLE_NONE;
     }
-    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, d->PageTableSizeInBytes, TABLE_NONE, 0 };
+    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, bytes, entries, TABLE_NONE, 0 };
     table_poison(vm, &g->table[id]);
     return id;
+}
+
+/* A table of a level whose tables have a fixed size. */
+static uint32_t table_place(struct wk_vidmm *vm, uint32_t space, uint32_t level, wk_status *st)
+{
+    return table_place_sized(vm, space, level, vm->mmu.level[level].PageTableSizeInBytes,
+                             1u << vm->mmu.geometry.level[level].index_bits, st);
+}
+
+/* Root entries the geometry's address bits allow: a sized root's ceiling. */
+static uint32_t root_entries_max(const struct wk_vidmm *vm)
+{
+    return 1u << vm->mmu.geometry.level[levels(vm) - 1].index_bits;
+}
+
+/* A root of at least `need` entries: of a fixed size, or, for a two-level
+ * tree, of the size the driver gives (GPUMMU-ROOTSIZE-001), walked over
+ * the entries it says the size holds, up to what the address bits index. */
+static uint32_t root_place(struct wk_vidmm *vm, uint32_t space, uint32_t need, wk_status *st)
+{
+    uint32_t level = levels(vm) - 1;
+    if (!root_resizable(vm))
+        return table_place(vm, space, level, st);
+    uint64_t bytes;
+    uint32_t entries;
+    *st = gpuva_root_size(vm, table_segment(vm, space, level), need, entry_bytes(vm, level), &bytes, &entries);
+    if (*st != WK_OK)
+        return TABLE_NONE;
+    return table_place_sized(vm, space, level, bytes, entries < root_entries_max(vm) ? entries : root_entries_max(vm),
+                             st);
+}
+
+/* The entries the kit asks of a new process's root: the root level's own
+ * count, an initial one for a resizable root ("give an initial count, may
+ * be 0", docs/wddm-gpummu-facts.md 2.3), at least one. */
+static uint32_t root_first_need(const struct wk_vidmm *vm)
+{
+    UINT bits = vm->mmu.level[levels(vm) - 1].PageTableIndexBitCount;
+    uint32_t need = bits < 31 ? 1u << bits : 1u;
+    return need < root_entries_max(vm) ? need : root_entries_max(vm);
 }
 
 static void table_free(struct wk_vidmm *vm, uint32_t id)
@@ -469,8 +524,7 @@ wk_status gpuva_held_checks(struct wk_vidmm *vm, int judge)
 static wk_status table_invalidate(struct wk_vidmm *vm, uint32_t space, uint32_t table, int initial)
 {
     static const DXGK_PTE invalid; /* Valid 0, everything else 0 too */
-    uint32_t entries = 1u << vm->mmu.geometry.level[vm->va->table[table].level].index_bits;
-    struct update u = { table, 0, entries, &invalid, 1, initial, NULL, 0, 0 };
+    struct update u = { table, 0, vm->va->table[table].entries, &invalid, 1, initial, NULL, 0, 0 };
     return update_run(vm, space, &u);
 }
 
@@ -548,6 +602,8 @@ static wk_status gpu_view(struct wk_vidmm *vm, struct va_space *s)
     char why[160];
     if (wk_va_space_create(&c, &s->gpu, why, sizeof(why)) != WK_OK)
         return fail(vm, WK_E_NO_MEMORY, "the GPU's view of the address space: %s", why);
+    if (root_resizable(vm))
+        wk_va_space_set_root_entries(s->gpu, vm->va->table[s->root].entries);
     if (wk_gpu_va_attach(vm->gpu, s->gpu) != WK_OK) {
         wk_va_space_destroy(s->gpu);
         s->gpu = NULL;
@@ -582,7 +638,7 @@ wk_status gpuva_space_make(struct wk_vidmm *vm, uint32_t id)
     if (st != WK_OK)
         return st;
     s->live = 1;
-    s->root = table_place(vm, id, levels(vm) - 1, &st);
+    s->root = root_place(vm, id, root_first_need(vm), &st);
     if (s->root != TABLE_NONE)
         st = table_invalidate(vm, id, s->root, 1);
     if (st == WK_OK)
@@ -712,8 +768,24 @@ int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRES
     const struct va_table *t = &vm->va->table[s->root];
     at->SegmentId = t->segment;
     at->SegmentOffset = t->offset;
-    *entries = 1u << vm->mmu.geometry.level[t->level].index_bits;
+    *entries = t->entries;
     *gpu_address = table_gpu_address(vm, t);
+    return 1;
+}
+
+/* A translation fault of the kit's GPU at `va`, in the space whose root is
+ * `root`, that the kit's own walk of the same tables translates: for a
+ * sized root, a GPU bounded by fewer entries than the kernel gave. */
+int gpuva_root_end_hint(struct wk_vidmm *vm, uint64_t root, uint64_t va, char *out, size_t size)
+{
+    const struct va_space *s = space_get(vm, gpuva_space_by_root(vm, root));
+    uint64_t pa;
+    uint32_t ro;
+    if (!s || !root_resizable(vm) || wk_va_translate(s->gpu, va, &pa, &ro, NULL) != 0)
+        return 0;
+    snprintf(out, size, " (0x%llx is mapped, at root entry %llu of the %u the kernel gave as NumEntries: the GPU "
+             "stopped at a shorter root, RING_ROOT_ENTRIES)", (unsigned long long)va,
+             (unsigned long long)level_index(vm, levels(vm) - 1, va), vm->va->table[s->root].entries);
     return 1;
 }
 
@@ -735,7 +807,7 @@ int gpuva_space_root(struct wk_vidmm *vm, uint32_t space, D3DGPU_PHYSICAL_ADDRES
  * consecutive indices: one COPY_RANGE each, sorted. */
 static uint32_t child_runs(const struct wk_vidmm *vm, uint32_t old, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r, uint32_t max)
 {
-    uint32_t entries = 1u << vm->mmu.geometry.level[vm->va->table[old].level].index_bits, n = 0;
+    uint32_t entries = vm->va->table[old].entries, n = 0;
     for (uint32_t i = 0; i < entries && n < max; i++) {
         if (table_child(vm, old, i) == TABLE_NONE)
             continue;
@@ -858,7 +930,9 @@ static wk_status relink(struct wk_vidmm *vm, uint32_t space, uint32_t old, uint3
     return st;
 }
 
-static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy)
+/* The root moved (`need` 0: the same size elsewhere) or grown to at least
+ * `need` entries. */
+static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy, uint32_t need)
 {
     struct va_space *s = space_get(vm, space);
     if (!s)
@@ -867,7 +941,9 @@ static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy)
     if (st != WK_OK)
         return st;
     uint32_t old = s->root;
-    uint32_t root = table_place(vm, space, vm->va->table[old].level, &st);
+    const struct va_table *o = &vm->va->table[old];
+    uint32_t root = need ? root_place(vm, space, need, &st)
+                         : table_place_sized(vm, space, o->level, o->bytes, o->entries, &st);
     if (root == TABLE_NONE)
         return st;
     st = table_invalidate(vm, space, root, 1);
@@ -882,13 +958,18 @@ static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy)
             vm->va->table[i].parent = root;
     s->root = root;
     wk_va_space_set_root(s->gpu, table_gpu_address(vm, &vm->va->table[root]));
+    if (root_resizable(vm))
+        wk_va_space_set_root_entries(s->gpu, vm->va->table[root].entries);
     table_poison(vm, &vm->va->table[old]); /* kept placed: freed with the space (space_release) */
-    return gpuva_root_moved(vm, space);
+    st = gpuva_root_moved(vm, space);
+    if (st == WK_OK && space == GPUVA_PAGING_SPACE && vm->sys_context.live && !vm->va->cpu_updates)
+        st = gpuva_set_root(vm, &vm->sys_context, space); /* the paging process's context: the system one */
+    return st;
 }
 
 wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
 {
-    return move_root(vm, space, 0);
+    return move_root(vm, space, 0, 0);
 }
 
 /* The same, the links copied from the old root to the new one with
@@ -897,7 +978,25 @@ wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
  * operation is inferred, docs/wddm-gpummu-facts.md 4.4, 4.7). */
 wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space)
 {
-    return move_root(vm, space, 1);
+    return move_root(vm, space, 1, 0);
+}
+
+/*
+ * A two-level tree's root grown to hold `index` ("Grow root: new root
+ * allocation, make resident, init entries, destroy old; then
+ * SetRootPageTable", docs/wddm-gpummu-facts.md 4.7): the kit asks the
+ * driver the size of a root of at least the next power of two of entries,
+ * places it, makes it invalid, links the lower tables into it
+ * (UPDATE_PAGE_TABLE) and gives each context of the process the new root
+ * and its NumEntries, as for a move.
+ */
+static wk_status grow_root(struct wk_vidmm *vm, uint32_t space, uint64_t index)
+{
+    uint32_t need = 1;
+    while (need <= index && need < root_entries_max(vm))
+        need <<= 1;
+    vm->stats.root_grows++;
+    return move_root(vm, space, 0, need);
 }
 
 /* ------------------------------------------------------------------ */
@@ -907,6 +1006,12 @@ wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space)
 /* The leaf table of va, placing and linking the tables on the way. */
 static wk_status leaf_table(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t *leaf)
 {
+    uint64_t root_index = level_index(vm, levels(vm) - 1, va);
+    if (root_index >= vm->va->table[vm->va->space[space].root].entries) {
+        wk_status st = grow_root(vm, space, root_index);
+        if (st != WK_OK)
+            return st;
+    }
     uint32_t t = vm->va->space[space].root;
     for (uint32_t l = levels(vm) - 1; l > 0; l--) {
         uint32_t index = (uint32_t)level_index(vm, l, va);

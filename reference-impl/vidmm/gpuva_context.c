@@ -274,6 +274,26 @@ static wk_status ran_in_its_space(struct wk_vidmm *vm, uint32_t space,
                    "the %s ran, but the GPU translated none of its addresses in that space: %s", what, used);
 }
 
+/* SUBMITV-GPU-001 for a two-level tree's root on the kit's GPU: the buffer
+ * ran under its root with RING_ROOT_ENTRIES past the root's NumEntries,
+ * so the GPU would walk memory after the root's end where it "must fault"
+ * (docs/wddm-gpummu-facts.md 3.4). A bound below NumEntries faults mapped
+ * addresses, which the run's own fault says. */
+static wk_status ran_within_its_root(struct wk_vidmm *vm, uint32_t space, uint64_t runs_before, const char *what)
+{
+    D3DGPU_PHYSICAL_ADDRESS at;
+    uint32_t entries = 0;
+    uint64_t own = 0;
+    if (vm->buffers_run == runs_before || binding_executes(vm) || vm->mmu.geometry.levels != 2 ||
+        !gpuva_space_root(vm, space, &at, &entries, &own) || wk_gpu_last_root(vm->gpu) != own ||
+        wk_gpu_last_root_entries(vm->gpu) <= entries)
+        return WK_OK;
+    return violate(vm, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL,
+                   "the %s ran under RING_ROOT_ENTRIES %u, past the %u entries of its root (NumEntries): the GPU "
+                   "walks memory after the root's end, where it must fault", what, wk_gpu_last_root_entries(vm->gpu),
+                   entries);
+}
+
 /* A buffer the case made to fault (fault_lo < fault_hi: at an address in
  * that range, unmapped in its process's space or read-only for a write)
  * that the GPU ran to its end without one ran in another space: the
@@ -315,7 +335,8 @@ static wk_status judge_run(struct wk_vidmm *vm, struct context *c, uint32_t fenc
     wk_status limit = gpu_fault_check(vm, &w->before, R_SUBMITV_GPU, WK_DDI_SUBMIT_COMMAND_VIRTUAL, what);
     if (limit != WK_OK)
         return limit;
-    return ran_in_its_space(vm, context_space(vm, c), &w->before, &w->va_before, w->runs_before, what);
+    wk_status st = ran_in_its_space(vm, context_space(vm, c), &w->before, &w->va_before, w->runs_before, what);
+    return st != WK_OK ? st : ran_within_its_root(vm, context_space(vm, c), w->runs_before, what);
 }
 
 static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t va, uint32_t size,

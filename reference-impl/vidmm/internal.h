@@ -344,6 +344,7 @@ struct va_table {
     uint32_t segment;                       /* PageTableSegmentId of its level */
     uint64_t offset;                        /* in the segment */
     uint64_t bytes;
+    uint32_t entries;                       /* entries walked: 2^index bits, or a sized root's count */
     uint32_t parent;                        /* the table one level up, 0 for a root */
     uint32_t parent_index;                  /* its entry there */
 };
@@ -1022,6 +1023,16 @@ uint64_t gpuva_leaf_span(const struct wk_vidmm *vm);
 void gpuva_paging_release(struct wk_vidmm *vm);
 /* Whether [addr, addr + len) touches a page table the kit placed. */
 int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len);
+/* gpuva.c: the hint of a GPU page fault at `va` in the space of `root`
+ * that the kit's walk translates, where the root is sized: 1 and out. */
+int gpuva_root_end_hint(struct wk_vidmm *vm, uint64_t root, uint64_t va, char *out, size_t size);
+/* root_size.c: a two-level tree's root, sized by the driver
+ * (GPUMMU-ROOTSIZE-001). gpuva_root_size_present: whether it has the DDI
+ * (a violation when not); gpuva_root_size: its answer for `asked` entries
+ * of `entry_bytes` each in `segment`, judged. */
+int gpuva_root_size_present(struct wk_vidmm *vm);
+wk_status gpuva_root_size(struct wk_vidmm *vm, uint32_t segment, uint32_t asked, uint32_t entry_bytes,
+                          uint64_t *bytes, uint32_t *entries);
 /* gpuva_context.c: DxgkDdiSetRootPageTable of context `c` with space's root. */
 wk_status gpuva_set_root(struct wk_vidmm *vm, struct context *c, uint32_t space);
 /* gpuva_hold(vm, 1): the page-table updates that follow stay in the paging

@@ -403,8 +403,8 @@
       "docs/wddm-gpummu-facts.md 3.1 (DxgkDdiSubmitCommandVirtual: SUCCESS; STATUS_INVALID_PARAMETER if the DMA buffer or its private data is malformed; anything else is a bug check)", \
       "reference-impl/vidmm/gpuva_context.c")                                                      \
     X(R_SUBMITV_GPU, "SUBMITV-GPU-001", WK_DDI_SUBMIT_COMMAND_VIRTUAL,                             \
-      "a virtual context's DMA buffer runs on the GPU without a fault, in its process's address space under the root table DxgkDdiSetRootPageTable last named for the context", \
-      "docs/wddm-gpummu-facts.md 3.5 (the driver must make sure the right address space, the root page table of that context's process, is active before the GPU runs the buffer), 3.4 (SetRootPageTable is called again when the root is relocated)", \
+      "a virtual context's DMA buffer runs on the GPU without a fault, in its process's address space under the root table DxgkDdiSetRootPageTable last named for the context (a two-level tree's root bounded by the NumEntries it named: on the kit's GPU, RING_ROOT_ENTRIES)", \
+      "docs/wddm-gpummu-facts.md 3.5 (the driver must make sure the right address space, the root page table of that context's process, is active before the GPU runs the buffer), 3.4 (SetRootPageTable is called again when the root is relocated; NumEntries: the GPU must fault on any VA whose root index is at or past it)", \
       "reference-impl/vidmm/gpuva_context.c")                                                      \
     X(R_PAGEFAULT_NOTIFY, "PAGEFAULT-NOTIFY-001", WK_DDI_CB_NOTIFY_INTERRUPT,                      \
       "a virtual context's DMA buffer that faulted on a GPU virtual address (nothing mapped there, a write to a read-only page, an entry the GPU cannot read) is reported to the kernel as a page fault, DXGK_INTERRUPT_DMA_PAGE_FAULTED, not as DMA_FAULTED or DMA_COMPLETED", \
@@ -445,7 +445,11 @@
     X(R_TDR_RESET, "TDR-RESET-001", WK_DDI_RESET_FROM_TIMEOUT,                                     \
       "when the kernel resets the adapter (a page fault no per-engine reset recovered, or one reported with ADAPTER_RESET_REQUIRED), the driver has DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, each returns STATUS_SUCCESS, and DxgkDdiResetFromTimeout returns with nothing left queued on the GPU", \
       "Thread Synchronization and TDR: \"If a hardware timeout occurs, the Timeout Detection and Recovery (TDR) process initiates. The GPU scheduler calls the driver's DxgkDdiResetFromTimeout function, which resets the GPU\"; DxgkDdiResetFromTimeout: \"guarantees that the GPU is not writing or reading any memory by the time that DxgkDdiResetFromTimeout returns\"; DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout: \"returns STATUS_SUCCESS to indicate that the driver handled the call successfully; otherwise, the operating system bug checks\"; DxgkDdiRestartFromTimeout: \"it must still be implemented\"", \
-      "reference-impl/vidmm/tdr.c")
+      "reference-impl/vidmm/tdr.c")                                                                \
+    X(R_GPUMMU_ROOTSIZE, "GPUMMU-ROOTSIZE-001", WK_DDI_GET_ROOT_PAGE_TABLE_SIZE,                   \
+      "a GpuMmu driver of a 2-level tree has DxgkDdiGetRootPageTableSize, and its answer is a non-zero multiple of the root segment's page size that holds the NumberOfPte entries asked at the GPU's entry size, with NumberOfPte written back no smaller than asked and no larger than the size holds", \
+      "DxgkDdiGetRootPageTableSize: \"returns the minimum root page table size, in bytes, that is needed to hold the given number of page table entries. The actual number of entries in the page table could be greater than the given value\"; \"is called only when DXGK_GPUMMUCAPS::PageTableLevelCount is two\"; \"The size must be a multiple of the page size of the GPU memory segment where page table is located\"; DXGKARG_GETROOTPAGETABLESIZE.NumberOfPte [out]: \"The actual number of page table entries in the page table with the returned size\" (docs/wddm-gpummu-facts.md 3.3, 5.6 R3)", \
+      "reference-impl/vidmm/root_size.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

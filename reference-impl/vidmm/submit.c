@@ -66,6 +66,13 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     /* ... and a virtual one the GPU ran with no root at all. */
     if (rule == R_SUBMITV_GPU && !binding_executes(vm) && wk_gpu_last_root(vm->gpu) == 0)
         hint = " (it ran under no root, RING_ROOT 0: physically)";
+    /* ... and one whose GPU stopped short of a sized root's end. */
+    char root_hint[200];
+    if (rule == R_SUBMITV_GPU && !binding_executes(vm) && before->faults < n &&
+        log[before->faults].reason == WK_GPU_FAULT_VA_UNMAPPED &&
+        gpuva_root_end_hint(vm, wk_gpu_last_root(vm->gpu), log[before->faults].fault_addr, root_hint,
+                            sizeof(root_hint)))
+        hint = root_hint;
     /* ... and a paging buffer of TRANSFER_VIRTUAL or FILL_VIRTUAL, whose
      * addresses are the paging process's (paging_process.c). */
     char pp_hint[200];

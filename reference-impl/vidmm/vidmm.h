@@ -76,7 +76,8 @@ extern "C" {
     X(WK_DDI_SUBMIT_COMMAND_VIRTUAL, "DxgkDdiSubmitCommandVirtual")        \
     X(WK_DDI_RESET_ENGINE, "DxgkDdiResetEngine")                          \
     X(WK_DDI_RESET_FROM_TIMEOUT, "DxgkDdiResetFromTimeout")                \
-    X(WK_DDI_RESTART_FROM_TIMEOUT, "DxgkDdiRestartFromTimeout")
+    X(WK_DDI_RESTART_FROM_TIMEOUT, "DxgkDdiRestartFromTimeout")            \
+    X(WK_DDI_GET_ROOT_PAGE_TABLE_SIZE, "DxgkDdiGetRootPageTableSize")
 
 enum wk_ddi {
 #define WK_DDI_ENUM_(name, real) name,
@@ -999,6 +1000,8 @@ struct wk_vidmm_stats {
                                          making begun): its transfers and fills are
                                          TRANSFER_VIRTUAL and FILL_VIRTUAL, with other calls
                                          around them (reference-impl/vidmm/paging_process.c) */
+    uint32_t root_grows;              /* a two-level tree's root grown: the process mapped past
+                                         its end (reference-impl/vidmm/gpuva.c, grow_root) */
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 
