@@ -324,6 +324,44 @@ wk_cli_expect(conform.gpu_va_not_gpummu 0
               "semantic +[0-9]+ run, [0-9]+ skipped: no GPU virtual address space: the driver is not a GpuMmu driver.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+# The two-level build (wk_refdriver_gpummu2): a root the kernel sizes by
+# DxgkDdiGetRootPageTableSize and grows as a process maps higher, its
+# NumEntries programmed before each virtual submission. Every case as
+# expected in both profiles; the legal twin that leaves NumberOfPte as asked
+# too.
+wk_cli_expect(conform.gpummu2_contract 0
+              "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu2>)
+wk_cli_expect(conform.gpummu2_reference 0
+              "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu2>)
+wk_cli_expect(conform.gpummu2_count_as_asked 0
+              "48 of 48 cases in [0-9.]+ s: 40 pass, 8 skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_gpummu2_count_as_asked>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+# Its planted twins, each caught: a root size too small for the entries
+# asked (GPUMMU-ROOTSIZE-001); a GPU never given the root's entry count,
+# which stops at a root of 0 (SUBMITV-GPU-001, the hint saying the address
+# is mapped); a context that keeps its first count, whose buffers fault past
+# it once the root grew, while a context made after the growth passes; a GPU
+# told the widest root whatever NumEntries says.
+wk_cli_expect(conform.gpummu2_root_short 1
+              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*12 of 12 cases in [0-9.]+ s: 1 pass, 11 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+wk_cli_expect(conform.gpummu2_no_entries 1
+              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*12 of 12 cases in [0-9.]+ s: 2 pass, 10 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_no_entries>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+wk_cli_expect(conform.gpummu2_entries_kept 1
+              "9 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*12 of 12 cases in [0-9.]+ s: 3 pass, 9 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_kept>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+wk_cli_expect(conform.gpummu2_entries_max 1
+              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*12 of 12 cases in [0-9.]+ s: 2 pass, 10 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_max>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A virtual context whose driver keeps the first root SetRootPageTable named
 # (wk_test_gpummu_root_kept, a planted bug): its buffers run as long as the
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,

@@ -1447,6 +1447,13 @@ REWRITER(rw_page_fault_no_reset)
     CHANGE(d && d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED ? d : NULL,
            d->DmaPageFaulted.PageFaultFlags = DXGK_PAGE_FAULT_FENCE_INVALID);
 }
+/* A two-level root's size comes with a count written back below the
+ * entries asked. */
+REWRITER(rw_rootsize_count_short)
+{
+    DXGKARG_GETROOTPAGETABLESIZE *a = rw_args(w, WK_DDI_GET_ROOT_PAGE_TABLE_SIZE);
+    CHANGE(a, a->NumberOfPte = 0);
+}
 /* The page fault's engine reset fails, so the kernel resets the adapter,
  * and the driver's DxgkDdiResetFromTimeout fails too. */
 REWRITER(rw_tdr_reset_fails)
@@ -1889,6 +1896,7 @@ static void sc_cancel(struct run *r)
                                  * no mutant (the bad answer is a rewrite) */
 #define CASE_ROOT_KEPT 0x80u    /* with CASE_GPUMMU: the bad run loads its planted twin that keeps
                                  * the first root SetRootPageTable named (the bad answer) */
+#define CASE_TWO_LEVEL 0x100u   /* with CASE_GPUMMU: its two-level build (wk_refdriver_gpummu2) */
 
 struct rule_case {
     const char *id;
@@ -2049,6 +2057,7 @@ static const struct rule_case cases[] = {
     MUT("INTR-DPC-001", sc_render, MUT_NOTIFY_DPC_IN_ISR),
     MUT("CB-NULL-001", sc_render, MUT_NOTIFY_NULL),
     { "TDR-RESET-001", sc_gpu_va_page_fault, rw_tdr_reset_fails, MUT_NONE, CASE_GPUMMU },
+    { "GPUMMU-ROOTSIZE-001", sc_gpu_va, rw_rootsize_count_short, MUT_NONE, CASE_GPUMMU | CASE_TWO_LEVEL },
     MUT("INTR-IRQL-001", sc_render, MUT_NOTIFY_IN_DPC),
 };
 
@@ -2207,8 +2216,10 @@ static bool run_once(const struct rule_case *c, int bad)
     if (bad && c->rewrite)
         wk_vidmm_set_rewriter(r->vm, c->rewrite, NULL);
     int planted = bad && (c->flags & CASE_ROOT_KEPT);
+    const char *gpummu = planted ? WK_TEST_GPUMMU_ROOT_KEPT_DRIVER
+                         : (c->flags & CASE_TWO_LEVEL) ? WK_TEST_GPUMMU2_DRIVER : WK_TEST_GPUMMU_DRIVER;
     wk_status attached = !(c->flags & CASE_GPUMMU) ? wk_vidmm_attach(r->vm, mutant_DriverEntry)
-                         : wk_vidmm_load(r->vm, planted ? WK_TEST_GPUMMU_ROOT_KEPT_DRIVER : WK_TEST_GPUMMU_DRIVER);
+                                                   : wk_vidmm_load(r->vm, gpummu);
     M.fired += planted; /* the planted driver is the bad answer */
     if (step(r, attached, "wk_vidmm_attach") == WK_OK)
         c->scenario(r);
@@ -2427,8 +2438,8 @@ static void test_companion_on_a_reported_node(void **state)
 
 /* A GpuMmu driver that answers right: no violation, and the tree the kit
  * walks is the one it described, level 0 the leaf. The same answers with
- * a 2-level tree are right too, and a limit of the kit (the root is sized
- * by DxgkDdiGetRootPageTableSize): answered, not modelled, and why. */
+ * a 2-level tree from a driver without DxgkDdiGetRootPageTableSize, which
+ * sizes such a tree's root: GPUMMU-ROOTSIZE-001, and not modelled. */
 static void test_gpummu_answers_kept(void **state)
 {
     (void)state;
@@ -2437,14 +2448,17 @@ static void test_gpummu_answers_kept(void **state)
         struct rule_case c = { "GPUMMU-CAPS-001", sc_start, rw_gpummu_correct, MUT_NONE, 0 };
         struct run *r = run_armed_scenario(&c);
         assert_int_equal(M.fired, 2 + levels); /* the caps, GPUMMUCAPS, each level */
-        assert_int_equal(wk_vidmm_violations(r->vm, NULL, 0, NULL), 0);
+        struct wk_violation v[2];
+        assert_int_equal(wk_vidmm_violations(r->vm, v, 2, NULL), levels == 2);
+        if (levels == 2)
+            assert_string_equal(v[0].rule, "GPUMMU-ROOTSIZE-001");
         struct wk_vidmm_gpummu_info info;
         wk_vidmm_gpummu(r->vm, &info);
-        assert_true(info.asked && info.answered);
+        assert_true(info.asked && info.answered == (levels == 3));
         assert_int_equal(info.caps.PageTableLevelCount, levels);
         if (levels == 2) {
             assert_false(info.modelled);
-            assert_non_null(strstr(info.why, "DxgkDdiGetRootPageTableSize"));
+            assert_non_null(strstr(info.why, "ROOTSIZE"));
         } else {
             assert_true(info.modelled);
             assert_int_equal(info.geometry.levels, 3);

@@ -73,6 +73,9 @@ add_dependencies(test_vidmm_gpuva wk_test_gpummu_no_root)
 target_compile_definitions(test_vidmm_rules
   PRIVATE WK_TEST_GPUMMU_ROOT_KEPT_DRIVER="$<TARGET_FILE:wk_test_gpummu_root_kept>")
 add_dependencies(test_vidmm_rules wk_test_gpummu_root_kept)
+# GPUMMU-ROOTSIZE-001's runs: the two-level GpuMmu build.
+target_compile_definitions(test_vidmm_rules PRIVATE WK_TEST_GPUMMU2_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu2>")
+add_dependencies(test_vidmm_rules wk_refdriver_gpummu2)
 # vidmm.gpuva: GPU virtual address spaces of a GpuMmu driver (gpuva.c): the
 # GPU reads each mapped page's own allocation, an unmapped page faults after
 # the FLUSH_TLB, system pages, bad requests, a reset, three planted bugs.

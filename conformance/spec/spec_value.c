@@ -363,7 +363,7 @@ int spec_word(struct wk_spec_ctx *c, const struct wk_ynode *n, const char *what,
             }
         }
     }
-    char list[640];
+    char list[1024];
     size_t at = (size_t)snprintf(list, sizeof(list), "%s (one of:", form);
     for (uint32_t i = 0; words[i] && at < sizeof(list); i++)
         at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s", i ? "," : "", words[i]);

@@ -249,10 +249,6 @@ static void model_geometry(struct wk_vidmm *vm)
 {
     const DXGK_GPUMMUCAPS *c = &vm->mmu.caps;
     UINT n = c->PageTableLevelCount;
-    if (n == 2 && !gpuva_root_size_present(vm)) {
-        unmodelled(vm, "a 2-level tree whose root no DxgkDdiGetRootPageTableSize sizes (GPUMMU-ROOTSIZE-001)");
-        return;
-    }
     const struct wk_mmu_geometry *hw = hardware_geometry(vm);
     memset(&vm->mmu.geometry, 0, sizeof(vm->mmu.geometry));
     vm->mmu.geometry.levels = n;
@@ -307,7 +303,7 @@ wk_status gpummu_query(struct wk_vidmm *vm)
         return WK_OK;
     vm->mmu.asked = 1;
     snprintf(vm->mmu.why, sizeof(vm->mmu.why), "the driver's answers are wrong (GPUMMU-QUERY-001, -CAPS-001, "
-             "-LEVEL-001)");
+             "-LEVEL-001, -ROOTSIZE-001)");
     NTSTATUS st;
     vm->mmu.queries++;
     wk_status call = ask_caps(vm, &st);
@@ -331,6 +327,8 @@ wk_status gpummu_query(struct wk_vidmm *vm)
                            vm->mmu.caps.PageTableLevelCount, (unsigned)st);
         check_level(vm, l, vm->mmu.caps.PageTableLevelCount, &vm->mmu.level[l]);
     }
+    if (vm->mmu.caps.PageTableLevelCount == 2)
+        (void)gpuva_root_size_present(vm); /* the DDI that sizes such a tree's root */
     if (vm->violation_total != before)
         return WK_E_CONTRACT;
     vm->mmu.answered = 1;

@@ -164,6 +164,12 @@ static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t 
     }
     const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
     struct segment *s = &vm->seg[table_segment(vm, space, level)];
+    if (bytes > s->size) { /* a two-level root for high addresses: the adapter's size, not the case's use */
+        *st = fail(vm, WK_E_NOT_SUPPORTED, "a limit of the adapter: a %llu-byte page table of level %u (%u entries) "
+                   "is larger than segment %u (%llu bytes)", (unsigned long long)bytes, level, entries, s->id,
+                   (unsigned long long)s->size);
+        return TABLE_NONE;
+    }
     uint64_t align = d->PageTableAlignmentInBytes ? d->PageTableAlignmentInBytes : WK_GPU_PAGE_SIZE;
     struct wk_place_request req = { bytes, align, 0, 0, 1 };
     uint64_t offset;

@@ -33,7 +33,7 @@
 #define KIB64 0x10000ull
 
 /* The page size of the segment a root goes in (DXGK_SEGMENTFLAGS
- * Use64KBPages: "the segment is managed in 64 KB pages", facts 3.6). */
+ * Use64KBPages: "the segment is managed in 64 KB pages", docs/wddm-gpummu-facts.md 3.6). */
 static uint64_t segment_page(const struct wk_vidmm *vm, uint32_t segment)
 {
     return segment && segment <= vm->nseg && vm->seg[segment].flags.Use64KBPages ? KIB64 : WK_GPU_PAGE_SIZE;
@@ -92,8 +92,10 @@ wk_status gpuva_root_size(struct wk_vidmm *vm, uint32_t segment, uint32_t asked,
     DXGKARG_GETROOTPAGETABLESIZE *pa =
         garg_in(vm, &g, &a, sizeof(a), "DXGKARG_GETROOTPAGETABLESIZE argument (pArgs)");
     SIZE_T size = 0;
+    NTSTATUS none = STATUS_SUCCESS; /* the DDI returns a size: a rewrite may change the arguments only */
     wk_status crashed;
-    DDI_CALL(vm, WK_DDI_GET_ROOT_PAGE_TABLE_SIZE, crashed, size = vm->ddi.DxgkDdiGetRootPageTableSize(vm->miniport, pa));
+    DDI_CALL(vm, WK_DDI_GET_ROOT_PAGE_TABLE_SIZE, crashed, size = vm->ddi.DxgkDdiGetRootPageTableSize(vm->miniport, pa);
+             ddi_rewrite(vm, WK_DDI_GET_ROOT_PAGE_TABLE_SIZE, pa, &none));
     wk_status guard = garg_out(vm, &g, WK_DDI_GET_ROOT_PAGE_TABLE_SIZE, crashed);
     if (crashed != WK_OK || guard != WK_OK)
         return crashed != WK_OK ? crashed : guard;
