@@ -3,7 +3,8 @@
 # tests/binding_cli.sh WDDMKIT REFDRIVER REFDRIVER_MMIO SPECS SCRATCH GOOD BAD_MAGIC
 #   ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
 #   FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12
-#   SPEND_BUDGET GPUMMU MMU_MISREAD MMU_HALF GPUMMU_REGS REFDRIVER_GPUMMU GPUMMU_ROOT_KEPT
+#   SPEND_BUDGET GPUMMU MMU_MISREAD MMU_HALF GPUMMU_REGS ENC_FILL_WRONG GPUMMU2 REFDRIVER_GPUMMU
+#   GPUMMU_ROOT_KEPT
 #
 # What the kit makes of each test binding (tests/bindings/test_binding.c):
 #   - `driver check --binding` names a binding it refuses, and why, with
@@ -23,7 +24,7 @@ good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
 gpummu=${23} mmu_misread=${24} mmu_half=${25} gpummu_regs=${26} enc_fill_wrong=${27}
-refdriver_gpummu=${28} root_kept=${29}
+gpummu2=${28} refdriver_gpummu=${29} root_kept=${30}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0

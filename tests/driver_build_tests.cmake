@@ -340,6 +340,19 @@ wk_cli_expect(conform.gpummu2_count_as_asked 0
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_gpummu2_count_as_asked>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+# The same through a hardware binding whose GPU walks the two-level tree
+# (wk_test_binding_gpummu2): the kit bounds the walk by the NumEntries it
+# gave; a root size too small is caught there too.
+wk_cli_expect(conform.gpummu2_binding 0
+              "48 of 48 cases in [0-9.]+ s: 39 pass, 9 skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu2>
+              --binding $<TARGET_FILE:wk_test_binding_gpummu2>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
+wk_cli_expect(conform.gpummu2_binding_root_short 1
+              "rule: +GPUMMU-ROOTSIZE-001.*12 of 12 cases in [0-9.]+ s: 1 pass, 11 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
+              --binding $<TARGET_FILE:wk_test_binding_gpummu2> ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Its planted twins, each caught: a root size too small for the entries
 # asked (GPUMMU-ROOTSIZE-001); a GPU never given the root's entry count,
 # which stops at a root of 0 (SUBMITV-GPU-001, the hint saying the address

@@ -42,6 +42,9 @@
  *                     tables are judged through the binding path; its
  *                     encoder writes a virtual context's buffers
  *                     (encoder.commands) in the kit's command set;
+ *   TB_GPUMMU2        TB_GPUMMU whose GPU walks the kit's two-level tree: a
+ *                     leaf of 512 under a root the driver sizes, which the
+ *                     kit bounds by the NumEntries it gave (no registers);
  *   TB_ENC_FILL_WRONG TB_GPUMMU whose encoder's FILL says another pattern than
  *                     the one asked: `binding check` finds the encoder and
  *                     the processor disagree;
@@ -70,6 +73,9 @@
 #include "wddmkit/binding.h"
 
 #ifdef TB_ENC_FILL_WRONG /* TB_GPUMMU whose encoder's FILL writes another pattern */
+#define TB_GPUMMU 1
+#endif
+#ifdef TB_GPUMMU2 /* TB_GPUMMU whose GPU walks the kit's two-level tree */
 #define TB_GPUMMU 1
 #endif
 
@@ -203,7 +209,11 @@ static int read_address(void *self, const uint8_t *dma, uint64_t len, uint64_t o
 #if defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS) || defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF)
 /* The kit's GPU's MMU (docs/gpu-model.md, "GPU virtual addresses"): 3
  * levels of 512 eight-byte entries over 4 KiB pages. */
+#ifdef TB_GPUMMU2 /* a leaf of 512 under a root of up to 2^18, sized by the driver */
+static const struct wk_mmu_geometry mmu_tree = { 2, 12, { { 9, 8 }, { 18, 8 } } };
+#else
 static const struct wk_mmu_geometry mmu_tree = { 3, 12, { { 9, 8 }, { 9, 8 }, { 9, 8 } } };
+#endif
 #endif
 #if defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS) || defined(TB_MMU_MISREAD)
 static int mmu_read(void *self, uint32_t level, const uint8_t *entry, uint32_t entry_bytes, struct wk_mmu_entry *out)
