@@ -933,10 +933,74 @@ static void test_notify_residency(void **state)
     assert_int_equal(l.nnotify, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* A two-level tree (wk_refdriver_gpummu2): a root the driver sizes      */
+/* ------------------------------------------------------------------ */
+
+struct root_log {
+    uint32_t asked[8], told[8];       /* GetRootPageTableSize's NumberOfPte in; SetRootPageTable's NumEntries */
+    uint32_t nasked, ntold;
+};
+
+static void log_roots(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct root_log *l = user;
+    if (ddi == WK_DDI_GET_ROOT_PAGE_TABLE_SIZE && l->nasked < 8)
+        l->asked[l->nasked++] = ((DXGKARG_GETROOTPAGETABLESIZE *)args)->NumberOfPte; /* after the call: the count out */
+    if (ddi == WK_DDI_SET_ROOT_PAGE_TABLE && l->ntold < 8)
+        l->told[l->ntold++] = ((DXGKARG_SETROOTPAGETABLE *)args)->NumEntries;
+}
+
+/* The root is asked for one entry (the driver's level gives an initial
+ * count of 0), answered a page of 512; a mapping at 1 GiB (root index 512)
+ * grows it to 1024 entries, the context told again; both mappings read,
+ * and an address past the grown root's end faults, as the GPU must. */
+static void test_two_level_root_grows(void **state)
+{
+    struct vt_fixture *f = *state;
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_TEST_GPUMMU2_DRIVER));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    struct wk_vidmm_gpummu_info info;
+    wk_vidmm_gpummu(f->vm, &info);
+    assert_true(info.asked && info.answered && info.modelled);
+    assert_int_equal(info.geometry.levels, 2);
+    assert_int_equal(info.geometry.level[1].index_bits, 18);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_create_device_in(f->vm, 0, s, &f->device));
+    uint32_t a = filled(f, 0x1000, 0xA0A0A0A0u), b = filled(f, 0x1000, 0xB0B0B0B0u);
+    struct root_log l;
+    memset(&l, 0, sizeof(l));
+    wk_vidmm_set_rewriter(f->vm, log_roots, &l);
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    uint32_t ctx;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, virt.Value, &ctx));
+    assert_int_equal(l.ntold, 1);
+    assert_int_equal(l.told[0], 512);
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 0x1000, a, 0, 0x1000, 0));
+    assert_int_equal(l.nasked, 0); /* index 0: the first root holds it */
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, b, 0, 0x1000, 0));
+    assert_int_equal(l.nasked, 1);
+    assert_int_equal(l.asked[0], 1024);
+    assert_int_equal(l.ntold, 2);
+    assert_int_equal(l.told[1], 1024);
+    struct wk_vidmm_stats st;
+    wk_vidmm_get_stats(f->vm, &st);
+    assert_int_equal(st.root_grows, 1);
+    assert_int_equal(read32(f, s, 0x1000), 0xA0A0A0A0u);
+    assert_int_equal(read32(f, s, GIB), 0xB0B0B0B0u);
+    assert_int_equal(read_fault(f, s, 2 * GIB), WK_GPU_FAULT_VA_UNMAPPED); /* root index 1024: past the end */
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         VT_TEST(test_gpummu_driver_is_modelled),
+        VT_TEST(test_two_level_root_grows),
         VT_TEST(test_memory_past_the_entries_reach),
         VT_TEST(test_map_reads_each_allocation),
         VT_TEST(test_unmap_faults_after_the_flush),

@@ -69,6 +69,8 @@ add_dependencies(test_vidmm_gpuva wk_test_binding_good)
 # vidmm.gpuva's identity-mapped buffer: the GpuMmu build that never writes RING_ROOT.
 target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_NO_ROOT_DRIVER="$<TARGET_FILE:wk_test_gpummu_no_root>")
 add_dependencies(test_vidmm_gpuva wk_test_gpummu_no_root)
+target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU2_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu2>")
+add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu2)
 # SUBMITV-GPU-001's bad run: the GpuMmu build that keeps a context's first root.
 target_compile_definitions(test_vidmm_rules
   PRIVATE WK_TEST_GPUMMU_ROOT_KEPT_DRIVER="$<TARGET_FILE:wk_test_gpummu_root_kept>")
