@@ -375,6 +375,29 @@ wk_cli_expect(conform.gpummu2_entries_max 1
               "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*12 of 12 cases in [0-9.]+ s: 2 pass, 10 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_max>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# Page tables in system memory (wk_refdriver_gpummu_sysmem: segment 0, as
+# an integrated GPU keeps them) and written by the CPU
+# (wk_refdriver_gpummu_cpu: CPU_VIRTUAL, each update through the table's CPU
+# view, nothing in the paging buffer): every case as expected in both
+# profiles. Their twins: a system-memory table's address taken as
+# segment-relative (PAGING-GPU-001, the GPU faulting on it), entries written
+# by the CPU from the table's start, StartIndex ignored (PAGING-UPDATEPT-001).
+foreach(_b gpummu_sysmem gpummu_cpu)
+  wk_cli_expect(conform.${_b} 0
+                "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+                $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_${_b}>)
+  wk_cli_expect(conform.${_b}_reference 0
+                "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+                $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_${_b}>)
+endforeach()
+wk_cli_expect(conform.gpummu_sysmem_as_segment 1
+              "rule: +PAGING-GPU-001.*paging buffer faulted on the GPU: BAD_ADDRESS.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_sysmem_as_segment>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
+wk_cli_expect(conform.gpummu_cpu_no_start 1
+              "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_cpu_no_start>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
 # A virtual context whose driver keeps the first root SetRootPageTable named
 # (wk_test_gpummu_root_kept, a planted bug): its buffers run as long as the
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,

@@ -996,11 +996,87 @@ static void test_two_level_root_grows(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* ------------------------------------------------------------------ */
+/* Tables in system memory, written by the GPU or by the CPU             */
+/* ------------------------------------------------------------------ */
+
+struct sysmem_log {
+    uint32_t roots;                   /* SetRootPageTable calls */
+    D3DGPU_PHYSICAL_ADDRESS root;     /* the last one's address */
+    uint32_t updates, cpu_with_buffer, gpu_physical_system;
+};
+
+static void log_sysmem(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct sysmem_log *l = user;
+    if (ddi == WK_DDI_SET_ROOT_PAGE_TABLE) {
+        l->roots++;
+        l->root = ((DXGKARG_SETROOTPAGETABLE *)args)->Address;
+    }
+    const DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE)
+        return;
+    l->updates++;
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    if (u->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL && a->pDmaBuffer && u->PageTableAddress.CpuVirtual)
+        l->cpu_with_buffer++;
+    if (u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL && u->PageTableAddress.GpuPhysical.SegmentId == 0)
+        l->gpu_physical_system++;
+}
+
+/* A driver whose levels put the tables in system memory (segment 0) gets
+ * each table on a system page: SetRootPageTable and UPDATE_PAGE_TABLE name
+ * it as segment 0 and the page's address; with CPU_VIRTUAL, every update
+ * comes with a paging buffer and the table's CPU view. Either way the GPU
+ * reads the allocation through the tables. */
+static void sysmem_tables_run(struct vt_fixture *f, const char *driver, int cpu)
+{
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, driver));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_create_device_in(f->vm, 0, s, &f->device));
+    uint32_t a = filled(f, 0x2000, 0xC0DE5151u);
+    struct sysmem_log l;
+    memset(&l, 0, sizeof(l));
+    wk_vidmm_set_rewriter(f->vm, log_sysmem, &l);
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    uint32_t ctx;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, virt.Value, &ctx));
+    assert_int_equal(l.roots, 1);
+    assert_int_equal(l.root.SegmentId, 0);
+    const struct wk_gpu_desc *d = wk_gpu_reference_desc();
+    uint64_t first = d->sysmem_first_pfn << 12, end = (d->sysmem_first_pfn + d->sysmem_pages) << 12;
+    assert_true(l.root.SegmentOffset >= first && l.root.SegmentOffset < end);
+    assert_int_equal(l.root.SegmentOffset & 0xFFF, 0);
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
+    assert_true(l.updates >= 3); /* two tables made invalid and linked, the leaf entries */
+    assert_int_equal(l.cpu_with_buffer, cpu ? l.updates : 0);
+    assert_int_equal(l.gpu_physical_system, cpu ? 0 : l.updates);
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0xC0DE5151u);
+    assert_true(expect_no_violations(f->vm));
+}
+
+static void test_tables_in_system_memory(void **state)
+{
+    sysmem_tables_run(*state, WK_TEST_GPUMMU_SYSMEM_DRIVER, 0);
+}
+
+static void test_tables_written_by_the_cpu(void **state)
+{
+    sysmem_tables_run(*state, WK_TEST_GPUMMU_CPU_DRIVER, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         VT_TEST(test_gpummu_driver_is_modelled),
         VT_TEST(test_two_level_root_grows),
+        VT_TEST(test_tables_in_system_memory),
+        VT_TEST(test_tables_written_by_the_cpu),
         VT_TEST(test_memory_past_the_entries_reach),
         VT_TEST(test_map_reads_each_allocation),
         VT_TEST(test_unmap_faults_after_the_flush),

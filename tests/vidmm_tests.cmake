@@ -71,6 +71,9 @@ target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_NO_ROOT_DRIVE
 add_dependencies(test_vidmm_gpuva wk_test_gpummu_no_root)
 target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU2_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu2>")
 add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu2)
+target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_SYSMEM_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu_sysmem>"
+                           WK_TEST_GPUMMU_CPU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu_cpu>")
+add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu_sysmem wk_refdriver_gpummu_cpu)
 # SUBMITV-GPU-001's bad run: the GpuMmu build that keeps a context's first root.
 target_compile_definitions(test_vidmm_rules
   PRIVATE WK_TEST_GPUMMU_ROOT_KEPT_DRIVER="$<TARGET_FILE:wk_test_gpummu_root_kept>")

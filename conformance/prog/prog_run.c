@@ -962,7 +962,7 @@ static int room_differs(struct interp *x, const struct wk_step *s, const char *w
     enum wk_check_kind kinds[WK_STEP_MAX_CHECKS];
     (void)wk_step_checks(s, kinds);
     char why[sizeof(x->r->skip_reason[0])];
-    snprintf(why, sizeof(why), "%s differs, and the kit's page tables take %llu KiB of segment memory, which the "
+    snprintf(why, sizeof(why), "%s differs, and the kit's page tables take %llu KiB of the adapter's memory, which the "
              "case was calibrated without", what, (unsigned long long)(bytes >> 10));
     x->r->checks[kinds[0]].run--;
     count_skip(x, kinds[0], why);
@@ -1928,8 +1928,8 @@ static int run_steps(struct interp *x)
         if (st == WK_E_NO_SPACE && s->expect_status == WK_OK && wk_vidmm_page_table_bytes(x->vm)) {
             /* The kit's page tables took room the case was calibrated
              * without (room_differs): in either profile, not the driver's. */
-            snprintf(x->skip_text, sizeof(x->skip_text), "%s, and the kit's page tables take %llu KiB of segment "
-                     "memory, which the case was calibrated without", wk_vidmm_last_error(x->vm),
+            snprintf(x->skip_text, sizeof(x->skip_text), "%s, and the kit's page tables take %llu KiB of the "
+                     "adapter's memory, which the case was calibrated without", wk_vidmm_last_error(x->vm),
                      (unsigned long long)(wk_vidmm_page_table_bytes(x->vm) >> 10));
             skip_rest(x, i + 1, x->skip_text);
             return 0;

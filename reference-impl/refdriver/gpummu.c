@@ -94,6 +94,7 @@ static NTSTATUS wk_rd_destroy_process(const HANDLE hAdapter, const HANDLE hKmdPr
     if (p->flags.SystemProcess) { /* the paging process gone: its root with it, until the next one's */
         KIRQL irql = rd_lock_acquire(&a->lock);
         RtlZeroMemory(&a->paging_root, sizeof(a->paging_root));
+        a->paging_root_entries = 0;
         rd_lock_release(&a->lock, irql);
     }
     p->magic = 0;
@@ -112,7 +113,7 @@ static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETRO
         return;
     }
 #ifdef RD_PLANTED_ROOT_KEPT /* the planted bug of wk_test_gpummu_root_kept (CMakeLists.txt) */
-    if (c->root.SegmentId)
+    if (c->root_entries)
         return;
 #endif
     c->root = args->Address;
@@ -146,7 +147,8 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
     struct rd_adapter *a = rd_adapter_from(hAdapter);
     struct rd_context *c = args ? rd_context_from(args->hContext) : NULL;
     UINT64 root = 0;
-    if (!a || !c || !a->started || !segment_address(a, c->root.SegmentId, c->root.SegmentOffset, &root)) {
+    if (!a || !c || !a->started || !c->root_entries ||
+        !segment_address(a, c->root.SegmentId, c->root.SegmentOffset, &root)) {
         RD_TRACE("refdriver: SubmitCommandVirtual: no context of this driver, or no root table yet\n");
         return STATUS_INVALID_PARAMETER;
     }
@@ -241,7 +243,7 @@ UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
     D3DGPU_PHYSICAL_ADDRESS at = a->paging_root;
     UINT entries = a->paging_root_entries;
     rd_lock_release(&a->lock, irql);
-    if (!segment_address(a, at.SegmentId, at.SegmentOffset, &root))
+    if (!entries || !segment_address(a, at.SegmentId, at.SegmentOffset, &root))
         RD_TRACE("refdriver: SubmitCommand: the paging process's operations, and no root for them\n");
 #ifdef RD_TWO_LEVEL
     else
@@ -292,6 +294,10 @@ static UINT table_bytes(const struct wk_mmu_geometry *g, UINT l)
  * 0 only if there is none, which StartDevice would not have let pass. */
 static UINT table_segment(const struct rd_adapter *a)
 {
+#ifdef RD_SYSMEM_TABLES /* an integrated GPU's way: the tables in system memory (segment 0, 4 KiB each) */
+    UNREFERENCED_PARAMETER(a);
+    return 0;
+#endif
     for (UINT i = 0; i < a->segment_count; i++)
         if (a->memory_set & (1u << i))
             return i + 1;
@@ -321,7 +327,11 @@ static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
     DXGK_GPUMMUCAPS *caps = q->pOutputData;
     RtlZeroMemory(caps, sizeof(*caps));
     caps->ReadOnlyMemorySupported = 1;
+#ifdef RD_CPU_VIRTUAL /* tables in system memory, written by the CPU (docs/wddm-gpummu-facts.md 1.2) */
+    caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
+#else
     caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
+#endif
     caps->VirtualAddressBitCount = wk_mmu_va_bits(g);
     /* A leaf of 64 KiB entries covers the same range with 16 times fewer;
      * its size must be a multiple of 4096 (docs/wddm-gpummu-facts.md 1.2). */
@@ -376,9 +386,18 @@ BOOLEAN wk_rd_gpummu_query(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
 /* The GPU address of a segment-relative place (D3DGPU_PHYSICAL_ADDRESS,
  * a DXGK_PTE's Segment and address): the offset is from the start of the
  * segment (docs/wddm-gpummu-facts.md 6), whose base the driver reported as
- * BaseAddress. FALSE for no such segment or an offset past its end. */
+ * BaseAddress; segment 0 is system memory, the offset its physical address,
+ * which the GPU reaches as is (paging.c, MDL pages). FALSE for no such
+ * segment or an offset past its end. */
 static BOOLEAN segment_address(const struct rd_adapter *a, UINT segment_id, UINT64 offset, UINT64 *gpu)
 {
+    if (segment_id == 0) {
+#ifdef RD_PLANTED_SYSMEM_AS_SEGMENT /* the planted bug of wk_test_gpummu_sysmem_as_segment (CMakeLists.txt) */
+        offset += a->segment_count ? a->segments[0].base : 0;
+#endif
+        *gpu = offset;
+        return TRUE;
+    }
     const struct rd_segment *seg = rd_segment(a, segment_id);
     if (!seg || offset >= seg->size) {
         RD_TRACE("refdriver: segment %u offset 0x%llx is in no segment\n", segment_id, (unsigned long long)offset);
@@ -472,7 +491,11 @@ static NTSTATUS update_by_cpu(const struct rd_adapter *a, const DXGK_BUILDPAGING
     for (UINT i = 0; i < u->NumPageTableEntries; i++) {
         UINT64 entry = 0;
         hw_entry(a, u->PageTableLevel, update_pte(u, i), &entry);
+#ifdef RD_PLANTED_CPU_NO_START /* the planted bug of wk_test_gpummu_cpu_no_start (CMakeLists.txt) */
+        rd_put_le64(table + (SIZE_T)i * RD_PTE_BYTES, entry);
+#else
         rd_put_le64(table + (SIZE_T)(u->StartIndex + i) * RD_PTE_BYTES, entry);
+#endif
     }
     return STATUS_SUCCESS;
 }
@@ -508,9 +531,13 @@ static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPA
         return STATUS_SUCCESS;
     switch (u->UpdateMode) {
     case DXGK_PAGETABLEUPDATE_CPU_VIRTUAL:
+#ifdef RD_CPU_VIRTUAL /* the mode it reports: every update by the CPU, now, nothing in the buffer */
+        return update_by_cpu(a, u);
+#else
         if (!args->pDmaBuffer)
             return update_by_cpu(a, u);
         break; /* only the paging process's start-up has it, without a buffer */
+#endif
     case DXGK_PAGETABLEUPDATE_GPU_PHYSICAL:
         if (args->pDmaBuffer)
             return update_by_gpu(a, args, w);

@@ -496,7 +496,7 @@ static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUF
     if (args->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER || args->Operation == DXGK_OPERATION_VIRTUAL_FILL ||
         args->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
         return RD_DMA_PAGING_VIRTUAL;
-    if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root.SegmentId)
+    if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root_entries)
         return RD_DMA_PAGING_VIRTUAL;
     return RD_DMA_PAGING;
 }

@@ -74,14 +74,16 @@ static const char *gpuva_unavailable(const struct wk_vidmm *vm)
     if (vm->binding && !binding_mmu_geometry(vm))
         return "the hardware binding says nothing of its GPU's MMU (wk_processor_ops.mmu_geometry and mmu_decode, "
                "processor.h): no GPU reads the driver's page tables";
-    if (vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL)
-        return "a limit of the kit: it writes page tables in the GPU_PHYSICAL update mode only (CPU_VIRTUAL needs "
-               "a CPU view of each table, GPU_VIRTUAL the paging process's address space)";
+    if (vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
+        return "a limit of the kit: it writes page tables in the GPU_PHYSICAL and CPU_VIRTUAL update modes (GPU_VIRTUAL "
+               "needs each table mapped in the paging process's address space)";
     for (uint32_t l = 0; l < levels(vm); l++) {
-        uint32_t s = vm->mmu.level[l].PageTableSegmentId;
-        if (s == 0 || s > vm->nseg || !vm->seg[s].memory)
-            return "a limit of the kit: it places page tables in a memory segment only (a level names system "
-                   "memory or an aperture)";
+        const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[l];
+        const uint32_t ids[2] = { d->PageTableSegmentId, d->PagingProcessPageTableSegmentId };
+        for (int i = 0; i < 2; i++)
+            if (ids[i] && (ids[i] > vm->nseg || !vm->seg[ids[i]].memory))
+                return "a limit of the kit: it places page tables in a memory segment or in system memory only (a "
+                       "level names an aperture)";
     }
     return NULL;
 }
@@ -90,9 +92,25 @@ static const char *gpuva_unavailable(const struct wk_vidmm *vm)
 /* Tables                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Where a table's segment starts on the GPU: a driver segment's base, or
+ * 0 for system memory, where a table's offset is its page's address
+ * (D3DGPU_PHYSICAL_ADDRESS with SegmentId 0 read as a DXGK_PTE's Segment 0
+ * is: "for Segment 0, a system physical address", wddm-gpummu-facts.md 6;
+ * that the kernel numbers a system-memory table this way is inferred). */
+static uint64_t table_base(const struct wk_vidmm *vm, const struct va_table *t)
+{
+    return t->segment ? vm->seg[t->segment].base : 0;
+}
+
 static uint64_t table_gpu_address(const struct wk_vidmm *vm, const struct va_table *t)
 {
-    return vm->seg[t->segment].base + t->offset;
+    return table_base(vm, t) + t->offset;
+}
+
+/* The table's pages as a mapping takes them. */
+static struct va_pages table_pages(const struct va_table *t)
+{
+    return t->segment ? (struct va_pages){ t->segment, t->offset, NULL } : (struct va_pages){ 0, 0, &t->pfn };
 }
 
 /* The hardware's reading of one entry: the binding's, or the kit's GPU's. */
@@ -134,7 +152,7 @@ static void table_poison(struct wk_vidmm *vm, const struct va_table *t)
     memset(junk, 0xA5, sizeof(junk));
     for (uint64_t off = 0; off < t->bytes; off += sizeof(junk)) {
         uint64_t n = t->bytes - off < sizeof(junk) ? t->bytes - off : sizeof(junk);
-        (void)wk_gpu_write(vm->gpu, vm->seg[t->segment].base + t->offset + off, junk, n);
+        (void)wk_gpu_write(vm->gpu, table_gpu_address(vm, t) + off, junk, n);
     }
 }
 
@@ -145,6 +163,30 @@ static uint32_t table_segment(const struct wk_vidmm *vm, uint32_t space, uint32_
 {
     const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
     return space == GPUVA_PAGING_SPACE ? d->PagingProcessPageTableSegmentId : d->PageTableSegmentId;
+}
+
+/* A table in system memory (PageTableSegmentId 0): one page of the kit's
+ * system memory, as an integrated GPU keeps its tables; "a table in system
+ * memory may be at most 4 KB" (wddm-gpummu-facts.md 5.2 T4: GPUMMU-LEVEL-001
+ * holds a level to it, and a two-level root the driver sizes past it is the
+ * kit's limit). */
+static uint32_t table_place_system(struct wk_vidmm *vm, uint32_t space, uint32_t level, uint64_t bytes,
+                                   uint32_t entries, uint32_t id, wk_status *st)
+{
+    if (bytes > WK_GPU_PAGE_SIZE) {
+        *st = fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a %llu-byte page table of level %u in system "
+                   "memory, where it places tables of one 4 KiB page", (unsigned long long)bytes, level);
+        return TABLE_NONE;
+    }
+    uint64_t pfn = 0;
+    if (sysmem_pages_alloc(vm, 1, 1, &pfn) != WK_OK) {
+        *st = fail(vm, WK_E_NO_SPACE, "no system page left for a page table of level %u", level);
+        return TABLE_NONE;
+    }
+    vm->va->table[id] = (struct va_table){ 1, space, level, 0, pfn << WK_GPU_PAGE_SHIFT, pfn, bytes, entries,
+                                           TABLE_NONE, 0 };
+    table_poison(vm, &vm->va->table[id]);
+    return id;
 }
 
 /* A table of `level`, `bytes` long and walked over `entries`, placed in
@@ -162,8 +204,11 @@ static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t 
         *st = fail(vm, WK_E_LIMIT, "a limit of the kit: more than %u page tables", GPUVA_MAX_TABLES - 1);
         return TABLE_NONE;
     }
+    uint32_t segment = table_segment(vm, space, level);
+    if (segment == 0)
+        return table_place_system(vm, space, level, bytes, entries, id, st);
     const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[level];
-    struct segment *s = &vm->seg[table_segment(vm, space, level)];
+    struct segment *s = &vm->seg[segment];
     if (bytes > s->size) { /* a two-level root for high addresses: the adapter's size, not the case's use */
         *st = fail(vm, WK_E_NOT_SUPPORTED, "a limit of the adapter: a %llu-byte page table of level %u (%u entries) "
                    "is larger than segment %u (%llu bytes)", (unsigned long long)bytes, level, entries, s->id,
@@ -178,7 +223,7 @@ static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t 
                    (unsigned long long)bytes, level, s->id);
         return TABLE_NONE;
     }
-    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, bytes, entries, TABLE_NONE, 0 };
+    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, 0, bytes, entries, TABLE_NONE, 0 };
     table_poison(vm, &g->table[id]);
     return id;
 }
@@ -228,7 +273,10 @@ static void table_free(struct wk_vidmm *vm, uint32_t id)
     struct va_table *t = &vm->va->table[id];
     if (!t->live)
         return;
-    wk_place_free(vm->seg[t->segment].heap, t->offset);
+    if (t->segment)
+        wk_place_free(vm->seg[t->segment].heap, t->offset);
+    else
+        sysmem_pages_free(vm, &t->pfn, 1);
     memset(t, 0, sizeof(*t));
 }
 
@@ -322,13 +370,14 @@ struct around {
 static void around_take(struct wk_vidmm *vm, const struct update *u, struct around *w)
 {
     const struct va_table *t = &vm->va->table[u->table];
-    const struct segment *seg = &vm->seg[t->segment];
     /* An update held for a later buffer (update_held) is judged after other
      * operations of that buffer ran, which may write next to the table: the
-     * table alone is watched then. */
-    uint64_t margin = vm->va->hold ? 0 : 64, base = seg->base + t->offset;
-    uint64_t lo = t->offset >= margin ? base - margin : seg->base;
-    uint64_t hi = base + t->bytes + (seg->size - t->offset - t->bytes >= margin ? margin : 0);
+     * table alone is watched then; and a table in system memory alone too
+     * (the pages around it are anyone's). */
+    uint64_t margin = vm->va->hold || !t->segment ? 0 : 64, base = table_gpu_address(vm, t);
+    uint64_t seg_size = t->segment ? vm->seg[t->segment].size : t->offset + t->bytes;
+    uint64_t lo = t->offset >= margin ? base - margin : table_base(vm, t);
+    uint64_t hi = base + t->bytes + (seg_size - t->offset - t->bytes >= margin ? margin : 0);
     uint32_t eb = entry_bytes(vm, t->level);
     uint64_t keep_lo = base + (uint64_t)u->start * eb, keep_hi = base + (uint64_t)(u->start + u->count) * eb;
     /* A table as large as a driver may say (its size is its answer) is
@@ -355,7 +404,7 @@ static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struc
             if ((at >= w->keep_lo && at < w->keep_hi) || now[i] == w->bytes[i])
                 continue;
             const struct va_table *t = &vm->va->table[u->table];
-            uint64_t base = vm->seg[t->segment].base + t->offset;
+            uint64_t base = table_gpu_address(vm, t);
             uint32_t eb = entry_bytes(vm, t->level);
             char where[96];
             if (at >= base && at < base + t->bytes)
@@ -388,26 +437,61 @@ static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struc
  * nothing submitted: an update put off to a paging buffer, which has none
  * here, shows as entries not written.
  */
-static wk_status update_by_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, const struct va_table *t)
+static wk_status cpu_view_open(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, const struct va_table *t,
+                               struct gbuf *view)
 {
     uint64_t at = table_gpu_address(vm, t);
-    struct gbuf view;
-    wk_status st = gbuf_alloc(vm, &view, t->bytes, "page table's CPU view (UpdatePageTable.PageTableAddress.CpuVirtual)");
+    wk_status st = gbuf_alloc(vm, view, t->bytes, "page table's CPU view (UpdatePageTable.PageTableAddress.CpuVirtual)");
     if (st != WK_OK)
         return st;
-    if (wk_gpu_read(vm->gpu, at, view.ptr, t->bytes) != WK_OK) {
-        gbuf_free(vm, &view);
+    if (wk_gpu_read(vm->gpu, at, view->ptr, t->bytes) != WK_OK) {
+        gbuf_free(vm, view);
         return fail(vm, WK_E_LIMIT, "a limit of the kit: the page table at 0x%llx cannot be read for a CPU view",
                     (unsigned long long)at);
     }
     a->UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
-    a->UpdatePageTable.PageTableAddress.CpuVirtual = view.ptr;
-    st = paging_run_cpu(vm, a);
-    if (st == WK_OK && wk_gpu_write(vm->gpu, at, view.ptr, t->bytes) != WK_OK)
+    a->UpdatePageTable.PageTableAddress.CpuVirtual = view->ptr;
+    return WK_OK;
+}
+
+/* What the driver wrote through the view reaches the table (st: the
+ * call's result; nothing is written back after a failure). */
+static wk_status cpu_view_close(struct wk_vidmm *vm, const struct va_table *t, struct gbuf *view, wk_status st)
+{
+    uint64_t at = table_gpu_address(vm, t);
+    if (st == WK_OK && wk_gpu_write(vm->gpu, at, view->ptr, t->bytes) != WK_OK)
         st = fail(vm, WK_E_LIMIT, "a limit of the kit: the page table at 0x%llx cannot be written back",
                   (unsigned long long)at);
-    gbuf_free(vm, &view);
+    gbuf_free(vm, view);
     return st;
+}
+
+static wk_status update_by_cpu(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, const struct va_table *t)
+{
+    struct gbuf view;
+    wk_status st = cpu_view_open(vm, a, t, &view);
+    return st != WK_OK ? st : cpu_view_close(vm, t, &view, paging_run_cpu(vm, a));
+}
+
+/*
+ * A driver whose PageTableUpdateMode is CPU_VIRTUAL gets every other
+ * update that way too ("All other processes' page table entries updates
+ * are done using the driver-specified PageTableUpdateMode", System paging
+ * process), in a paging buffer as any operation: the table through the
+ * same CPU view, which the CPU writes when the driver does, so the view is
+ * written back once the call returned, before the buffer runs (a driver
+ * that waits for the buffer to write the entries leaves them unwritten:
+ * PAGING-UPDATEPT-001). Only a table in system memory has such a view (a
+ * table in a memory segment may not be CPU_VIRTUAL, GPUMMU-LEVEL-001).
+ */
+static wk_status update_by_cpu_in_buffer(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, const struct va_table *t,
+                                         int held)
+{
+    struct gbuf view;
+    wk_status st = cpu_view_open(vm, a, t, &view);
+    if (st != WK_OK)
+        return st;
+    return cpu_view_close(vm, t, &view, held ? paging_run_held(vm, a) : paging_run(vm, a, NULL));
 }
 
 static wk_status update_held(struct wk_vidmm *vm, const struct update *u, struct around *w);
@@ -440,12 +524,15 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     p->FirstPteVirtualAddress = u->first_va;
     struct around w;
     around_take(vm, u, &w);
+    int by_cpu = p->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
     if (vm->va->hold && !vm->va->cpu_updates) {
-        st = paging_run_held(vm, &a);
+        st = by_cpu ? update_by_cpu_in_buffer(vm, &a, t, 1) : paging_run_held(vm, &a);
         gbuf_free(vm, &entries);
         return st == WK_OK ? update_held(vm, u, &w) : (free(w.bytes), st);
     }
-    st = vm->va->cpu_updates ? update_by_cpu(vm, &a, t) : paging_run(vm, &a, NULL);
+    st = vm->va->cpu_updates ? update_by_cpu(vm, &a, t)
+         : by_cpu            ? update_by_cpu_in_buffer(vm, &a, t, 0)
+                             : paging_run(vm, &a, NULL);
     gbuf_free(vm, &entries);
     if (st == WK_OK)
         st = check_entries(vm, u);
@@ -909,7 +996,7 @@ static wk_status copy_links(struct wk_vidmm *vm, uint32_t old, uint32_t root)
         free(fresh);
         return fail(vm, WK_E_LIMIT, "a limit of the kit: the root tables cannot be read");
     }
-    struct va_pages src = { o->segment, o->offset, NULL }, dst = { t->segment, t->offset, NULL };
+    struct va_pages src = table_pages(o), dst = table_pages(t);
     int idle = 0;
     st = paging_copy_entries(vm, &src, &dst, t->bytes, r, n, &idle);
     if (st == WK_OK && idle)

@@ -341,8 +341,9 @@ struct va_table {
     uint32_t live;
     uint32_t space;                         /* the space it belongs to */
     uint32_t level;                         /* 0: a leaf table */
-    uint32_t segment;                       /* PageTableSegmentId of its level */
-    uint64_t offset;                        /* in the segment */
+    uint32_t segment;                       /* PageTableSegmentId of its level; 0: system memory */
+    uint64_t offset;                        /* in the segment; for system memory, the page's address */
+    uint64_t pfn;                           /* system memory: the page's frame (offset >> 12) */
     uint64_t bytes;
     uint32_t entries;                       /* entries walked: 2^index bits, or a sized root's count */
     uint32_t parent;                        /* the table one level up, 0 for a root */

@@ -83,12 +83,6 @@ static const char *unmade_why(struct wk_vidmm *vm)
     const char *why = gpuva_why_none(vm);
     if (why)
         return why;
-    for (uint32_t l = 0; l < vm->mmu.geometry.levels; l++) {
-        uint32_t s = vm->mmu.level[l].PagingProcessPageTableSegmentId;
-        if (s == 0 || s > vm->nseg || !vm->seg[s].memory)
-            return "a limit of the kit: it places the paging process's page tables in a memory segment only (a "
-                   "level's PagingProcessPageTableSegmentId names system memory or an aperture)";
-    }
     if (vm->mmu.caps.LegacyBehaviors.SourcePageTableVaInTransfer)
         return "a limit of the kit: the driver asks for SourcePageTable in TRANSFER_VIRTUAL "
                "(LegacyBehaviors.SourcePageTableVaInTransfer), and the kit maps no page table into the paging process";

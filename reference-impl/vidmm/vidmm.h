@@ -497,8 +497,10 @@ wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va
  * that builds nothing for it: WK_E_NOT_SUPPORTED (the kernel asks it of a
  * resizable 2-level root, which the driver may never have). */
 wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space);
-/* Bytes of segment memory the kit's page tables take (every address space's,
- * the paging process's too): room a physical driver's adapter keeps free. */
+/* Bytes of the adapter's memory the kit's page tables take (every address
+ * space's, the paging process's too; in segments, or system pages for a
+ * driver that keeps its tables there): room a physical driver's adapter
+ * keeps free. */
 uint64_t wk_vidmm_page_table_bytes(struct wk_vidmm *vm);
 /* Whether the calls the driver gets now are the kit's own paging work for
  * a GpuMmu driver's system paging process (its set-up, the page tables of
