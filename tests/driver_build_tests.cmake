@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*654 of 654 cases in [0-9.]+ s: 583 pass, 71 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*655 of 655 cases in [0-9.]+ s: 583 pass, 72 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -336,7 +336,7 @@ wk_cli_expect(conform.gpummu2_reference 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu2>)
 wk_cli_expect(conform.gpummu2_count_as_asked 0
-              "48 of 48 cases in [0-9.]+ s: 40 pass, 8 skip\nRESULT: all as expected"
+              "49 of 49 cases in [0-9.]+ s: 41 pass, 8 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_gpummu2_count_as_asked>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
@@ -344,13 +344,13 @@ wk_cli_expect(conform.gpummu2_count_as_asked 0
 # (wk_test_binding_gpummu2): the kit bounds the walk by the NumEntries it
 # gave; a root size too small is caught there too.
 wk_cli_expect(conform.gpummu2_binding 0
-              "48 of 48 cases in [0-9.]+ s: 39 pass, 9 skip\nRESULT: all as expected"
+              "49 of 49 cases in [0-9.]+ s: 40 pass, 9 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu2>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 wk_cli_expect(conform.gpummu2_binding_root_short 1
-              "rule: +GPUMMU-ROOTSIZE-001.*12 of 12 cases in [0-9.]+ s: 1 pass, 11 fail"
+              "rule: +GPUMMU-ROOTSIZE-001.*13 of 13 cases in [0-9.]+ s: 1 pass, 12 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2> ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Its planted twins, each caught: a root size too small for the entries
@@ -360,19 +360,29 @@ wk_cli_expect(conform.gpummu2_binding_root_short 1
 # it once the root grew, while a context made after the growth passes; a GPU
 # told the widest root whatever NumEntries says.
 wk_cli_expect(conform.gpummu2_root_short 1
-              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*12 of 12 cases in [0-9.]+ s: 1 pass, 11 fail"
+              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*13 of 13 cases in [0-9.]+ s: 1 pass, 12 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_no_entries 1
-              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*12 of 12 cases in [0-9.]+ s: 2 pass, 10 fail"
+              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*13 of 13 cases in [0-9.]+ s: 2 pass, 11 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_no_entries>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_entries_kept 1
-              "9 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*12 of 12 cases in [0-9.]+ s: 3 pass, 9 fail"
+              "10 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*13 of 13 cases in [0-9.]+ s: 3 pass, 10 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# One entry fewer than NumEntries is seen only where a page sits in the
+# root's last entry (gpu-va-contexts.root-last-entries).
+wk_cli_expect(conform.gpummu2_entries_short 1
+              "1 unexpected result:[ \n]+fail gpu-va-contexts.root-last-entries[ \n]+rule: +SUBMITV-GPU-001.*at root entry 511 of the 512 the kernel gave as NumEntries.*13 of 13 cases in [0-9.]+ s: 12 pass, 1 fail"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_short>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
+# A space of 32 bits: every case above 4 GiB a skip that says so, none failed.
+wk_cli_expect(conform.gpummu2_va32 0
+              "skip gpu-va-contexts.above-4gib|the driver's address space has 32 bits.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_va32>)
 wk_cli_expect(conform.gpummu2_entries_max 1
-              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*12 of 12 cases in [0-9.]+ s: 2 pass, 10 fail"
+              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*13 of 13 cases in [0-9.]+ s: 2 pass, 11 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_max>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Page tables in system memory (wk_refdriver_gpummu_sysmem: segment 0, as
@@ -403,7 +413,7 @@ wk_cli_expect(conform.gpummu_cpu_no_start 1
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,
 # the GPU naming the stale root); the cases that never move it pass.
 wk_cli_expect(conform.gpummu_root_kept 1
-              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*12 of 12 cases in [0-9.]+ s: 8 pass, 4 fail"
+              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*13 of 13 cases in [0-9.]+ s: 9 pass, 4 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
@@ -439,7 +449,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "654 of 654 cases in [0-9.]+ s: 606 pass, 48 skip.*RESULT: all as expected"
+              "655 of 655 cases in [0-9.]+ s: 606 pass, 49 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"

@@ -618,6 +618,19 @@ static wk_status do_va(struct interp *x, const struct wk_step *s)
     if (h == NOT_FOUND || wk_vidmm_allocation_state(x->vm, h, &a) != WK_OK)
         return WK_E_NOT_FOUND;
     uint64_t size = s->size ? s->size : (a.size > s->offset ? a.size - s->offset : 0);
+    /* A space smaller than the case's addresses is the driver's choice
+     * (DXGK_GPUMMUCAPS.VirtualAddressBitCount sets no minimum: a two-level
+     * tree of 32 bits, an outsider's): a mapping the case expects to work
+     * past it cannot run here, which says nothing of the driver. */
+    struct wk_vidmm_gpummu_info mmu;
+    wk_vidmm_gpummu(x->vm, &mmu);
+    const uint32_t bits = wk_mmu_va_bits(&mmu.geometry);
+    if (s->expect_status == WK_OK && mmu.modelled && bits < 64 && size &&
+        (s->address + size < s->address || s->address + size > (1ull << bits)))
+        return wk_vidmm_refuse(x->vm, WK_E_NOT_SUPPORTED,
+                               "the driver's address space has %u bits (DXGK_GPUMMUCAPS.VirtualAddressBitCount and its "
+                               "levels), and the case maps 0x%llx + 0x%llx past them: a smaller space is the driver's "
+                               "choice", bits, (unsigned long long)s->address, (unsigned long long)size);
     return wk_vidmm_va_map(x->vm, space, s->address, h, s->offset, size, s->read_only);
 }
 

@@ -161,6 +161,8 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
 #if defined(RD_TWO_LEVEL) && !defined(RD_PLANTED_NO_ROOT_ENTRIES) /* wk_test_gpummu2_no_entries (CMakeLists.txt) */
 #ifdef RD_PLANTED_ROOT_ENTRIES_MAX /* the planted bug of wk_test_gpummu2_entries_max (CMakeLists.txt) */
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, 1u << WK_GPU_MMU_ROOT_BITS_MAX);
+#elif defined(RD_PLANTED_ROOT_ENTRIES_SHORT) /* ... of wk_test_gpummu2_entries_short: the last entry left out */
+    rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, c->root_entries - 1);
 #else
     rd_write_reg(a, WK_GPU_REG_RING_ROOT_ENTRIES, c->root_entries); /* where the GPU must stop (3.4) */
 #endif
@@ -333,6 +335,9 @@ static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
     caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
 #endif
     caps->VirtualAddressBitCount = wk_mmu_va_bits(g);
+#ifdef RD_LEGAL_VA32 /* wk_test_gpummu2_va32: a 4 GiB space, which a two-level driver may choose */
+    caps->VirtualAddressBitCount = 32;
+#endif
     /* A leaf of 64 KiB entries covers the same range with 16 times fewer;
      * its size must be a multiple of 4096 (docs/wddm-gpummu-facts.md 1.2). */
     UINT leaf64k = table_bytes(g, 0) / 16;
