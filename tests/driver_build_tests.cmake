@@ -429,7 +429,7 @@ wk_cli_expect(conform.gpummu_pf_as_fault 1
 # physically, not under the root the system context got
 # (wk_test_gpummu_paging_physical). Each caught, the message saying where.
 wk_cli_expect(conform.gpummu_offset_added 1
-              "PAGING-GPU-001: .*in the paging process, outside its scratch windows.*VA_UNMAPPED"
+              "PAGING-GPU-001: .*in the paging process, at 0x[0-9a-f]+, in its scratch windows .*, where the operation's pages are not mapped\\).*VA_UNMAPPED"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_gpummu_offset_added>
               --filter paging-transfer.chunk-4k-everything ${PROJECT_SOURCE_DIR}/specs)
 wk_cli_expect(conform.gpummu_paging_physical 1

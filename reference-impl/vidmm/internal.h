@@ -1214,7 +1214,7 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
 wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, const struct va_pages *dst,
                               uint64_t table_bytes, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges, uint32_t n, int *idle);
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);
-int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, char *buf, size_t size);
+int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size);
 
 /* One operation with no paging buffer, done by the CPU before it returns
  * (the paging process's set-up: PAGING-CPUUPDATE-001). */

@@ -522,19 +522,23 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
 
 /* A paging buffer of the paging process's operation faulted: where it ran,
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
-int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, char *buf, size_t size)
+int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size)
 {
     if (!made(vm) || !vm->va->pp.flush_has_op)
         return 0;
     const struct paging_process *pp = &vm->va->pp;
     uint64_t root = paging_root(vm), ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     int translation = wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason);
-    if ((ran == root || (binding_executes(vm) && !binding_has_registers(vm))) && translation)
-        snprintf(buf, size, " (in the paging process, outside its scratch windows 0x%llx and 0x%llx of 0x%llx "
-                 "bytes)",
-                 (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
-                 (unsigned long long)pp->window);
-    else if (ran == root || (binding_executes(vm) && !binding_has_registers(vm)))
+    int in_process = ran == root || (binding_executes(vm) && !binding_has_registers(vm));
+    int in_window = addr >= pp->scratch && addr - pp->scratch < 2 * pp->window;
+    if (in_process && translation && addr != UINT64_MAX && gpuva_root_end_hint(vm, root, addr, buf, size))
+        return 1; /* mapped in the process's tables: a GPU bounded short of the root's end (outsider 21) */
+    if (in_process && translation && addr != UINT64_MAX)
+        snprintf(buf, size, " (in the paging process, at 0x%llx, %s its scratch windows 0x%llx and 0x%llx of 0x%llx "
+                 "bytes%s)", (unsigned long long)addr, in_window ? "in" : "outside", (unsigned long long)pp->scratch,
+                 (unsigned long long)(pp->scratch + pp->window), (unsigned long long)pp->window,
+                 in_window ? ", where the operation's pages are not mapped" : "");
+    else if (in_process)
         snprintf(buf, size, " (in the paging process; its scratch windows 0x%llx and 0x%llx of 0x%llx bytes)",
                  (unsigned long long)pp->scratch, (unsigned long long)(pp->scratch + pp->window),
                  (unsigned long long)pp->window);

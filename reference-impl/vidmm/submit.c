@@ -77,7 +77,8 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
      * addresses are the paging process's (paging_process.c). */
     char pp_hint[200];
     uint32_t reason = before->faults < n ? (uint32_t)log[before->faults].reason : 0;
-    if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, reason, pp_hint, sizeof(pp_hint)))
+    uint64_t addr = before->faults < n && !binding_executes(vm) ? log[before->faults].fault_addr : UINT64_MAX;
+    if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, reason, addr, pp_hint, sizeof(pp_hint)))
         hint = pp_hint;
     /* The hint first: a binding's own words can be long, and the room of
      * a message is 320 bytes (outsider 18 saw the hint cut away). */
