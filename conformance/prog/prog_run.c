@@ -1518,10 +1518,8 @@ static const char *missing_requirement(struct interp *x)
      * driver refuses what its own cannot do": a command at the GPU model's
      * limit judges only a driver of that GPU. */
     if ((req & WK_REQ_MODEL_LIMITS) && !x->gpu_model)
-        return "the case works at the kit's GPU model's own limits (a command of its largest size, the top of its "
-               "MMU's address bits: docs/gpu-model.md), and the kit's GPU model does not run this driver's buffers: "
-               "its hardware has limits of its own, and a driver refuses what its hardware cannot do "
-               "(include/wddmkit/umd.h)";
+        return "the case works at the kit's GPU's own limits (its largest command, the top of its address bits: "
+               "docs/gpu-model.md); this driver's hardware has its own (include/wddmkit/umd.h)";
     /* An adapter whose system memory the driver's GPU does not reach (the
      * high-memory cases put theirs at 6 GiB) asks what no VidMm asks. */
     return wk_vidmm_system_unreachable(x->vm, x->skip_text, sizeof(x->skip_text));

@@ -398,7 +398,7 @@ static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t 
     uint32_t entries = 0;
     uint64_t root = 0;
     gpuva_space_root(vm, context_space(vm, c), &at, &entries, &root);
-    snprintf(what, sizeof(what), "virtual DMA buffer at 0x%llx (root per SetRootPageTable: segment %u + 0x%llx, 0x%llx)",
+    snprintf(what, sizeof(what), "virtual DMA buffer at 0x%llx (its root segment %u + 0x%llx = 0x%llx)",
              (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
     wk_status judged = judge_run(vm, c, fence, &w, fault_lo, fault_hi, what);
     page_fault_watch(vm, 0);
