@@ -392,7 +392,7 @@ wk_cli_expect(conform.gpummu2_entries_max 1
 # profiles. Their twins: a system-memory table's address taken as
 # segment-relative (PAGING-GPU-001, the GPU faulting on it), entries written
 # by the CPU from the table's start, StartIndex ignored (PAGING-UPDATEPT-001).
-foreach(_b gpummu_sysmem gpummu_cpu)
+foreach(_b gpummu_sysmem gpummu_cpu gpummu_gpuva)
   wk_cli_expect(conform.${_b} 0
                 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
                 $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_${_b}>)
@@ -403,6 +403,13 @@ endforeach()
 wk_cli_expect(conform.gpummu_sysmem_as_segment 1
               "rule: +PAGING-GPU-001.*paging buffer faulted on the GPU: BAD_ADDRESS.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_sysmem_as_segment>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
+# The GPU_VIRTUAL build (wk_refdriver_gpummu_gpuva) passes both profiles
+# above; its twin writes through the paging process's address of a table as
+# if it were a physical one: the entries land nowhere (PAGING-UPDATEPT-001).
+wk_cli_expect(conform.gpummu_gpuva_physical 1
+              "rule: +PAGING-UPDATEPT-001.*entry [0-9]+ reads not valid, where its DXGK_PTE says valid.*23 of 23 cases in [0-9.]+ s: [0-9]+ fail, 4 skip"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_physical>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"

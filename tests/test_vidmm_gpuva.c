@@ -1070,6 +1070,62 @@ static void test_tables_written_by_the_cpu(void **state)
     sysmem_tables_run(*state, WK_TEST_GPUMMU_CPU_DRIVER, 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* The GPU_VIRTUAL update mode (wk_refdriver_gpummu_gpuva)               */
+/* ------------------------------------------------------------------ */
+
+struct gpuva_log {
+    uint32_t virtual_updates, physical_updates, cpu_updates;
+    uint64_t lo, hi;                  /* the GpuVirtual addresses seen */
+};
+
+static void log_gpuva(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    (void)status;
+    struct gpuva_log *l = user;
+    const DXGKARG_BUILDPAGINGBUFFER *a = args;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE)
+        return;
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    if (u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL) {
+        uint64_t va = u->PageTableAddress.GpuVirtual;
+        l->lo = l->virtual_updates == 0 || va < l->lo ? va : l->lo;
+        l->hi = va > l->hi ? va : l->hi;
+        l->virtual_updates++;
+    } else if (u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL) {
+        l->physical_updates++;
+    } else {
+        l->cpu_updates++;
+    }
+}
+
+/* With GPU_VIRTUAL every update after the paging process's set-up names
+ * its table by an address of the paging process, above its scratch area's
+ * start (a window the table is mapped in, or the scratch tables' mirror),
+ * none by a physical one; the GPU then reads the mapping, and a driver that
+ * took the address for a physical one is caught. */
+static void test_gpu_virtual_updates(void **state)
+{
+    struct vt_fixture *f = *state;
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_TEST_GPUMMU_GPUVA_DRIVER));
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    uint32_t a = filled(f, 0x2000, 0x6B6B6B6Bu); /* the paging process made, its tables by the CPU */
+    struct gpuva_log l;
+    memset(&l, 0, sizeof(l));
+    wk_vidmm_set_rewriter(f->vm, log_gpuva, &l);
+    uint32_t s;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x2000, 0));
+    assert_int_equal(l.physical_updates, 0);
+    assert_int_equal(l.cpu_updates, 0);
+    assert_true(l.virtual_updates >= 4 * 3); /* each of root, two tables and the leaf: window, update, unmap */
+    assert_true(l.lo >= 4ull << 20);         /* the scratch area starts at 4 MiB or past the paging buffer */
+    assert_int_equal(read32(f, s, GIB + 0x1000), 0x6B6B6B6Bu);
+    assert_true(expect_no_violations(f->vm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1077,6 +1133,7 @@ int main(void)
         VT_TEST(test_two_level_root_grows),
         VT_TEST(test_tables_in_system_memory),
         VT_TEST(test_tables_written_by_the_cpu),
+        VT_TEST(test_gpu_virtual_updates),
         VT_TEST(test_memory_past_the_entries_reach),
         VT_TEST(test_map_reads_each_allocation),
         VT_TEST(test_unmap_faults_after_the_flush),

@@ -73,7 +73,8 @@ target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU2_DRIVER="$<TA
 add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu2)
 target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_SYSMEM_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu_sysmem>"
                            WK_TEST_GPUMMU_CPU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu_cpu>")
-add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu_sysmem wk_refdriver_gpummu_cpu)
+target_compile_definitions(test_vidmm_gpuva PRIVATE WK_TEST_GPUMMU_GPUVA_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu_gpuva>")
+add_dependencies(test_vidmm_gpuva wk_refdriver_gpummu_sysmem wk_refdriver_gpummu_cpu wk_refdriver_gpummu_gpuva)
 # SUBMITV-GPU-001's bad run: the GpuMmu build that keeps a context's first root.
 target_compile_definitions(test_vidmm_rules
   PRIVATE WK_TEST_GPUMMU_ROOT_KEPT_DRIVER="$<TARGET_FILE:wk_test_gpummu_root_kept>")

@@ -331,6 +331,8 @@ static NTSTATUS query_gpummu_caps(const DXGKARG_QUERYADAPTERINFO *q)
     caps->ReadOnlyMemorySupported = 1;
 #ifdef RD_CPU_VIRTUAL /* tables in system memory, written by the CPU (docs/wddm-gpummu-facts.md 1.2) */
     caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
+#elif defined(RD_GPU_VIRTUAL) /* written by the GPU in the paging process, at the tables' addresses there */
+    caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_VIRTUAL;
 #else
     caps->PageTableUpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
 #endif
@@ -508,13 +510,10 @@ static NTSTATUS update_by_cpu(const struct rd_adapter *a, const DXGK_BUILDPAGING
 /* GPU_PHYSICAL: one WRITE64 per entry into the table at its segment
  * address; MultipassOffset = entries written, so a buffer that runs out
  * resumes in the next (facts 5.1 P4). */
-static NTSTATUS update_by_gpu(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+static NTSTATUS update_at(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
+                          UINT64 table)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &args->UpdatePageTable;
-    UINT64 table = 0;
-    const D3DGPU_PHYSICAL_ADDRESS *at = &u->PageTableAddress.GpuPhysical;
-    if (!segment_address(a, at->SegmentId, at->SegmentOffset, &table))
-        return STATUS_SUCCESS;
     UINT done = args->MultipassOffset < u->NumPageTableEntries ? args->MultipassOffset : u->NumPageTableEntries;
     enum rd_emit_result r = RD_EMIT_OK;
     for (; done < u->NumPageTableEntries; done++) {
@@ -526,6 +525,15 @@ static NTSTATUS update_by_gpu(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUF
     }
     args->MultipassOffset = done;
     return rd_status_of(r);
+}
+
+static NTSTATUS update_by_gpu(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
+{
+    UINT64 table = 0;
+    const D3DGPU_PHYSICAL_ADDRESS *at = &args->UpdatePageTable.PageTableAddress.GpuPhysical;
+    if (!segment_address(a, at->SegmentId, at->SegmentOffset, &table))
+        return STATUS_SUCCESS;
+    return update_at(a, args, w, table);
 }
 
 static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
@@ -547,7 +555,15 @@ static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPA
         if (args->pDmaBuffer)
             return update_by_gpu(a, args, w);
         break;
-    default: /* GPU_VIRTUAL: not the mode the caps report */
+    case DXGK_PAGETABLEUPDATE_GPU_VIRTUAL: /* the table's address in the paging process, where the buffer runs */
+        if (args->pDmaBuffer)
+#ifdef RD_PLANTED_GPUVA_AS_PHYSICAL /* the planted bug of wk_test_gpummu_gpuva_physical (CMakeLists.txt) */
+            return update_by_gpu(a, args, w);
+#else
+            return update_at(a, args, w, u->PageTableAddress.GpuVirtual);
+#endif
+        break;
+    default:
         break;
     }
     RD_TRACE("refdriver: UpdatePageTable: mode %d with%s a DMA buffer not supported\n", (int)u->UpdateMode,

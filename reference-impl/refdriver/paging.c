@@ -488,7 +488,8 @@ static NTSTATUS dispatch(struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
 /* Informational bookkeeping in the paging buffer's private data (P18); the
  * pointer is left where it is, so all submissions of the buffer share it. */
 /* Operations at the paging process's addresses: TRANSFER_VIRTUAL,
- * FILL_VIRTUAL, COPY_PAGE_TABLE_ENTRIES, and UPDATE_CONTEXT_ALLOCATION once the kernel gave the
+ * FILL_VIRTUAL, COPY_PAGE_TABLE_ENTRIES, UPDATE_PAGE_TABLE in the
+ * GPU_VIRTUAL mode, and UPDATE_CONTEXT_ALLOCATION once the kernel gave the
  * system context the paging process's root (before, or in the physical
  * build, its address is the allocation's GPU address). */
 static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUFFER *args)
@@ -498,6 +499,9 @@ static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUF
         return RD_DMA_PAGING_VIRTUAL;
     if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root_entries)
         return RD_DMA_PAGING_VIRTUAL;
+    if (args->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE &&
+        args->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
+        return RD_DMA_PAGING_VIRTUAL; /* its table's address is the paging process's */
     return RD_DMA_PAGING;
 }
 

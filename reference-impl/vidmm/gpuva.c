@@ -75,9 +75,10 @@ static const char *gpuva_unavailable(const struct wk_vidmm *vm)
     if (vm->binding && !binding_mmu_geometry(vm))
         return "the hardware binding says nothing of its GPU's MMU (wk_processor_ops.mmu_geometry and mmu_decode, "
                "processor.h): no GPU reads the driver's page tables";
-    if (vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
-        return "a limit of the kit: it writes page tables in the GPU_PHYSICAL and CPU_VIRTUAL update modes (GPU_VIRTUAL "
-               "needs each table mapped in the paging process's address space)";
+    if (vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL && binding_executes(vm) &&
+        !binding_has_registers(vm))
+        return "a limit of the kit: the GPU_VIRTUAL update mode runs every update in the paging process, and a "
+               "binding without a register model leaves the kit to choose where each buffer runs";
     for (uint32_t l = 0; l < levels(vm); l++) {
         const DXGK_PAGE_TABLE_LEVEL_DESC *d = &vm->mmu.level[l];
         const uint32_t ids[2] = { d->PageTableSegmentId, d->PagingProcessPageTableSegmentId };
@@ -184,8 +185,9 @@ static uint32_t table_place_system(struct wk_vidmm *vm, uint32_t space, uint32_t
         *st = fail(vm, WK_E_NO_SPACE, "no system page left for a page table of level %u", level);
         return TABLE_NONE;
     }
-    vm->va->table[id] = (struct va_table){ 1, space, level, 0, pfn << WK_GPU_PAGE_SHIFT, pfn, bytes, entries,
-                                           TABLE_NONE, 0 };
+    vm->va->table[id] = (struct va_table){ .live = 1, .space = space, .level = level, .segment = 0,
+                                           .offset = pfn << WK_GPU_PAGE_SHIFT, .pfn = pfn, .bytes = bytes,
+                                           .entries = entries, .parent = TABLE_NONE };
     table_poison(vm, &vm->va->table[id]);
     return id;
 }
@@ -224,7 +226,8 @@ static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t 
                    (unsigned long long)bytes, level, s->id);
         return TABLE_NONE;
     }
-    g->table[id] = (struct va_table){ 1, space, level, s->id, offset, 0, bytes, entries, TABLE_NONE, 0 };
+    g->table[id] = (struct va_table){ .live = 1, .space = space, .level = level, .segment = s->id, .offset = offset,
+                                      .bytes = bytes, .entries = entries, .parent = TABLE_NONE };
     table_poison(vm, &g->table[id]);
     return id;
 }
@@ -496,10 +499,61 @@ static wk_status update_by_cpu_in_buffer(struct wk_vidmm *vm, DXGKARG_BUILDPAGIN
 }
 
 static wk_status update_held(struct wk_vidmm *vm, const struct update *u, struct around *w);
+static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u);
+
+/* GPU_VIRTUAL: the table's address in the paging process, where "every
+ * paging operation runs in the system context's GPU VA space"
+ * (wddm-gpummu-facts.md 1.2): a paging-process table's mirror, or the
+ * scratch window another process's table is mapped in for its update. */
+static int table_virtual(const struct wk_vidmm *vm, uint32_t table, uint64_t *va)
+{
+    const struct va_table *t = &vm->va->table[table];
+    if (t->mirror)
+        *va = t->mirror;
+    else if (vm->va->window_table == table)
+        *va = vm->va->window_va;
+    return t->mirror || vm->va->window_table == table;
+}
+
+/*
+ * A GPU_VIRTUAL update of a table of another process: "All other
+ * processes' page table entries updates are done using the driver-specified
+ * PageTableUpdateMode ... in the context of the paging process" (System
+ * paging process): the kit maps the table in the paging process's second
+ * scratch window (an update of the scratch area's leaf table, at its
+ * mirror), asks the update at that address in the same paging buffer, and
+ * unmaps the window once both ran and were judged. How the kernel maps the
+ * table there is not documented; that it is mapped is the mode's meaning.
+ */
+static wk_status update_through_window(struct wk_vidmm *vm, uint32_t space, const struct update *u)
+{
+    if (vm->va->hold)
+        return fail(vm, WK_E_LIMIT, "a limit of the kit: a GPU_VIRTUAL update of another process's table while the "
+                    "paging process's scratch area holds an operation's pages");
+    const struct va_table *t = &vm->va->table[u->table];
+    struct va_pages pages = table_pages(t);
+    uint64_t bytes = (t->bytes + WK_GPU_PAGE_SIZE - 1) & ~(uint64_t)(WK_GPU_PAGE_SIZE - 1), va = 0;
+    wk_status st = paging_table_window(vm, &pages, bytes, &va);
+    if (st != WK_OK)
+        return st;
+    vm->va->window_table = u->table;
+    vm->va->window_va = va;
+    st = update_run(vm, space, u); /* held: the window's map comes first in the buffer */
+    vm->va->window_table = TABLE_NONE;
+    return paging_table_window_done(vm, bytes, st);
+}
 
 static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct update *u)
 {
     const struct va_table *t = &vm->va->table[u->table];
+    uint64_t gpu_va = 0;
+    int gpu_virtual = vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL && !vm->va->cpu_updates;
+    if (gpu_virtual && !table_virtual(vm, u->table, &gpu_va)) {
+        if (space == GPUVA_PAGING_SPACE)
+            return fail(vm, WK_E_LIMIT, "a limit of the kit: a table of the paging process outside its scratch "
+                        "area's mirror, updated in the GPU_VIRTUAL mode");
+        return update_through_window(vm, space, u);
+    }
     uint32_t n = u->repeat ? 1 : u->count;
     struct gbuf entries;
     wk_status st = gbuf_alloc_input(vm, &entries, u->entries, (uint64_t)n * sizeof(DXGK_PTE),
@@ -512,8 +566,12 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *p = &a.UpdatePageTable;
     p->PageTableLevel = t->level;
     p->hAllocation = u->alloc ? u->alloc->driver_handle : NULL; /* NULL: the entries point at tables (5.2 T1) */
-    p->PageTableAddress.GpuPhysical.SegmentId = t->segment;
-    p->PageTableAddress.GpuPhysical.SegmentOffset = t->offset;
+    if (gpu_virtual) {
+        p->PageTableAddress.GpuVirtual = gpu_va;
+    } else {
+        p->PageTableAddress.GpuPhysical.SegmentId = t->segment;
+        p->PageTableAddress.GpuPhysical.SegmentOffset = t->offset;
+    }
     p->pPageTableEntries = (DXGK_PTE *)(void *)entries.ptr;
     p->StartIndex = u->start;
     p->NumPageTableEntries = u->count;
@@ -1293,6 +1351,28 @@ wk_status gpuva_place_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, u
     for (uint64_t at = va & ~(step - 1); st == WK_OK && at < va + bytes; at += step) {
         uint32_t t;
         st = leaf_table(vm, space, at, &t);
+    }
+    return st;
+}
+
+wk_status gpuva_mirror_tables(struct wk_vidmm *vm, uint64_t va, uint64_t bytes, uint64_t at)
+{
+    const uint64_t span = gpuva_leaf_span(vm), page = WK_GPU_PAGE_SIZE;
+    const uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    wk_status st = WK_OK;
+    for (uint64_t v = va & ~(span - 1); v < va + bytes && st == WK_OK; v += span) {
+        uint32_t id = TABLE_NONE;
+        st = leaf_table(vm, GPUVA_PAGING_SPACE, v, &id);
+        if (st != WK_OK)
+            break;
+        const uint64_t n = (vm->va->table[id].bytes + page - 1) & ~(page - 1);
+        if (bits < 64 && at + n > (1ull << bits))
+            return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: no room for the paging process's mirror of its "
+                        "scratch tables in the addresses the driver's levels index");
+        struct va_pages p = table_pages(&vm->va->table[id]);
+        st = write_pages(vm, GPUVA_PAGING_SPACE, at, n, &p, NULL, 0, 0);
+        vm->va->table[id].mirror = at; /* after: mapping the mirror may place tables, the array stays */
+        at += n;
     }
     return st;
 }

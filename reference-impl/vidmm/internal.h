@@ -346,6 +346,8 @@ struct va_table {
     uint64_t pfn;                           /* system memory: the page's frame (offset >> 12) */
     uint64_t bytes;
     uint32_t entries;                       /* entries walked: 2^index bits, or a sized root's count */
+    uint64_t mirror;                        /* a paging-process table's own address there (the GPU_VIRTUAL
+                                               mode's "system page table"), 0: none */
     uint32_t parent;                        /* the table one level up, 0 for a root */
     uint32_t parent_index;                  /* its entry there */
 };
@@ -397,6 +399,9 @@ struct gpuva {
                                                paging process's set-up) */
     int hold;                               /* updates held in the paging buffer for the next
                                                operation, judged after it ran (gpuva_hold) */
+    uint32_t window_table;                  /* GPU_VIRTUAL: the table mapped in the paging process's
+                                               scratch window for its update, at window_va */
+    uint64_t window_va;
     struct held *held;                      /* ... those updates (gpuva.c), GPUVA_MAX_HELD */
     uint32_t nheld;
     struct paging_process pp;
@@ -1027,6 +1032,18 @@ int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len)
 /* gpuva.c: the hint of a GPU page fault at `va` in the space of `root`
  * that the kit's walk translates, where the root is sized: 1 and out. */
 int gpuva_root_end_hint(struct wk_vidmm *vm, uint64_t root, uint64_t va, char *out, size_t size);
+/* gpuva.c, for the paging process in the GPU_VIRTUAL mode: its scratch
+ * area's leaf tables [va, va + bytes) mapped from `at` on, each table at
+ * its own address in the process (the "system page table" that mirrors
+ * them). */
+wk_status gpuva_mirror_tables(struct wk_vidmm *vm, uint64_t va, uint64_t bytes, uint64_t at);
+/* paging_process.c: a table of another process (its pages, `bytes`)
+ * mapped in the paging process's second scratch window for a GPU_VIRTUAL
+ * update, the map held for that update: its address there in *va. Then
+ * paging_table_window_done(vm, bytes, st): the buffer runs, both are
+ * judged, the window unmapped. */
+wk_status paging_table_window(struct wk_vidmm *vm, const struct va_pages *pages, uint64_t bytes, uint64_t *va);
+wk_status paging_table_window_done(struct wk_vidmm *vm, uint64_t bytes, wk_status st);
 /* root_size.c: a two-level tree's root, sized by the driver
  * (GPUMMU-ROOTSIZE-001). gpuva_root_size_present: whether it has the DDI
  * (a violation when not); gpuva_root_size: its answer for `asked` entries

@@ -149,6 +149,12 @@ static wk_status make(struct wk_vidmm *vm, struct paging_process *pp)
         st = map_buffer_at(vm, other_va, pp->buffer_bytes);
     if (st == WK_OK)
         st = gpuva_place_leaves(vm, GPUVA_PAGING_SPACE, pp->scratch, 2 * pp->window);
+    /* GPU_VIRTUAL: "A system page table is created, which mirrors the
+     * scratch area page tables into the system process's address space.
+     * This allows the system process to modify the scratch area page
+     * tables" (System paging process): they are mapped past the windows. */
+    if (st == WK_OK && vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
+        st = gpuva_mirror_tables(vm, pp->scratch, 2 * pp->window, pp->scratch + 2 * pp->window);
     vm->va->cpu_updates = 0;
     if (st == WK_OK)
         st = gpuva_set_root(vm, &vm->sys_context, GPUVA_PAGING_SPACE);
@@ -439,6 +445,36 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
     args->UpdateContextAllocation.ContextAllocation = pp->scratch;
     st = held_judged(vm, op_run(vm, args));
     return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
+}
+
+wk_status paging_table_window(struct wk_vidmm *vm, const struct va_pages *pages, uint64_t bytes, uint64_t *va)
+{
+    wk_status st;
+    int use = paging_process_use(vm, &st);
+    if (use < 0)
+        return st;
+    if (use == 0)
+        return fail(vm, WK_E_NOT_SUPPORTED, "a GPU_VIRTUAL page-table update runs in the paging process, which the "
+                    "kit could not make here: %s", paging_process_why_none(vm));
+    const struct paging_process *pp = &vm->va->pp;
+    if (bytes > pp->window)
+        return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a %llu-byte page table is larger than the paging "
+                    "process's scratch window (0x%llx bytes), where a GPU_VIRTUAL update maps it",
+                    (unsigned long long)bytes, (unsigned long long)pp->window);
+    (void)hold_maps(vm);
+    st = scratch_map(vm, pp->scratch + pp->window, bytes, pages, NULL, 0);
+    if (st != WK_OK)
+        return maps_done(vm, st);
+    *va = pp->scratch + pp->window;
+    return WK_OK; /* held: the update follows in the same buffer */
+}
+
+wk_status paging_table_window_done(struct wk_vidmm *vm, uint64_t bytes, wk_status st)
+{
+    gpuva_hold(vm, 0);
+    wk_status ran = paging_flush(vm);
+    st = held_judged(vm, st != WK_OK ? st : ran);
+    return st == WK_OK ? scratch_unmap(vm, vm->va->pp.scratch + vm->va->pp.window, bytes) : st;
 }
 
 /*
