@@ -26,11 +26,11 @@
  * Whose reading: the kit's GPU's (wk_gpu_mmu_decode), or a hardware
  * binding's (processor.h mmu_decode; a binding without one: the cases are
  * skips). Tables go in a memory segment or in system memory (a page each);
- * updates come in the GPU_PHYSICAL or the CPU_VIRTUAL mode (the latter
- * through a CPU view of the table). Limits of the kit, said and never
- * blamed: tables in an aperture, the GPU_VIRTUAL mode (each table would be
- * mapped in the paging process's own space). A mapping follows its
- * allocation (gpuva_follow, gpuva_forget: residency.c calls them).
+ * updates come in the driver's mode: GPU_PHYSICAL, CPU_VIRTUAL (through a
+ * CPU view of the table) or GPU_VIRTUAL (at the table's address in the
+ * paging process: update_through_window). A limit of the kit, said and
+ * never blamed: tables in an aperture. A mapping follows its allocation
+ * (gpuva_follow, gpuva_forget: residency.c calls them).
  */
 #include <stdio.h>
 #include <stdlib.h>
