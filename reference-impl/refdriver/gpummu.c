@@ -556,11 +556,13 @@ static NTSTATUS op_update_page_table(const struct rd_adapter *a, DXGKARG_BUILDPA
             return update_by_gpu(a, args, w);
         break;
     case DXGK_PAGETABLEUPDATE_GPU_VIRTUAL: /* the table's address in the paging process, where the buffer runs */
+#ifdef RD_GPU_VIRTUAL /* only the mode the caps report */
         if (args->pDmaBuffer)
 #ifdef RD_PLANTED_GPUVA_AS_PHYSICAL /* the planted bug of wk_test_gpummu_gpuva_physical (CMakeLists.txt) */
             return update_by_gpu(a, args, w);
 #else
             return update_at(a, args, w, u->PageTableAddress.GpuVirtual);
+#endif
 #endif
         break;
     default:
