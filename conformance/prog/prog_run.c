@@ -1525,6 +1525,25 @@ static const char *missing_requirement(struct interp *x)
     return wk_vidmm_system_unreachable(x->vm, x->skip_text, sizeof(x->skip_text));
 }
 
+/* A DDI the driver failed after the kit refused one of its callbacks for
+ * a limit of the kit's (a context allocation it could not place or update:
+ * wk_vidmm_take_kit_refusal) failed for the kit's reason: the case is a skip
+ * that says so, unless the driver broke a rule on the way. */
+static int kit_refused_first(struct interp *x, const struct wk_prog *p, uint32_t i)
+{
+    char why[sizeof(x->skip_text) - 48];
+    if (!wk_vidmm_take_kit_refusal(x->vm, why, sizeof(why)))
+        return 0;
+    uint64_t broke = 0;
+    if (!p->has_rewrite)
+        wk_vidmm_violations(x->vm, NULL, 0, &broke);
+    if (broke)
+        return 0;
+    snprintf(x->skip_text, sizeof(x->skip_text), "%s; the driver failed the call after it", why);
+    skip_rest(x, i + 1, x->skip_text);
+    return 1;
+}
+
 static wk_status bring_up(struct interp *x, const struct wk_run_options *o, struct wk_mutation_state *ms)
 {
     struct wk_vidmm_config cfg = x->p->vidmm;
@@ -1914,9 +1933,12 @@ static int run_steps(struct interp *x)
         }
         x->r->checks[wk_step_check_kind(s)].run++;
         uint32_t injected_before = wk_vidmm_injected(x->vm);
+        (void)wk_vidmm_take_kit_refusal(x->vm, NULL, 0);
         wk_status st = act(x, s);
         if (injected_failure_ends(x, s, st, injected_before))
             return injected_end(x);
+        if (st == WK_E_DRIVER_FAILED && s->expect_status == WK_OK && kit_refused_first(x, p, i))
+            return 0;
         if (st == WK_E_NOT_SUPPORTED && s->expect_status != WK_E_NOT_SUPPORTED) {
             /* A rule the driver broke on the way stands: a step that then
              * met what the kit cannot judge is no excuse for it (an

@@ -89,6 +89,26 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
     return 1;
 }
 
+/* A callback failed on a limit of the kit's (WK_E_NOT_SUPPORTED: a paging
+ * buffer smaller than the driver's own size, an operation the kit cannot
+ * give in the driver's mode): kept, so the driver's failure that follows is
+ * not its verdict (outsider 23: a 28-byte buffer failed a CreateContext). */
+static void note_kit_limit(struct wk_vidmm *vm, wk_status st, const char *callback)
+{
+    if (st == WK_E_NOT_SUPPORTED)
+        snprintf(vm->kit_refused, sizeof(vm->kit_refused), "the kit refused %s for a limit of its own: %s", callback,
+                 vm->last_error);
+}
+
+int wk_vidmm_take_kit_refusal(struct wk_vidmm *vm, char *buf, size_t size)
+{
+    int had = vm->kit_refused[0] != '\0';
+    if (had && buf && size)
+        snprintf(buf, size, "%s", vm->kit_refused);
+    vm->kit_refused[0] = '\0';
+    return had;
+}
+
 NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATION *args)
 {
     FLOOR_CALLBACK(); /* the kit's work, not the driver's: out of the floor (floor.c) */
@@ -125,7 +145,9 @@ NTSTATUS ctxalloc_create(const HANDLE hAdapter, DXGKARGCB_CREATECONTEXTALLOCATIO
     a->info.HintedBank = args->HintedBank;
     a->info.Flags = args->Flags;
     a->info.AllocationPriority = 1;
-    if (residency_place(vm, a) != WK_OK) {
+    wk_status placed = residency_place(vm, a);
+    if (placed != WK_OK) {
+        note_kit_limit(vm, placed, "DxgkCbCreateContextAllocation");
         residency_release(vm, a); /* a block may be reserved already */
         allocation_free(vm, a);
         return STATUS_NO_MEMORY;
@@ -219,9 +241,13 @@ NTSTATUS ctxalloc_update(const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALL
               guarded_copy(blob, args->pPrivateDriverData, args->PrivateDriverDataSize));
     if (crashed != WK_OK)
         return STATUS_INVALID_PARAMETER;
-    if (residency_place(vm, a) != WK_OK)
+    wk_status st = residency_place(vm, a);
+    if (st != WK_OK) {
+        note_kit_limit(vm, st, "DxgkCbUpdateContextAllocation");
         return STATUS_NO_MEMORY;
-    wk_status st = op_update_context_allocation(vm, a, blob, args->PrivateDriverDataSize);
+    }
+    st = op_update_context_allocation(vm, a, blob, args->PrivateDriverDataSize);
+    note_kit_limit(vm, st, "DxgkCbUpdateContextAllocation");
     return st == WK_OK ? STATUS_SUCCESS : STATUS_UNSUCCESSFUL;
 }
 

@@ -584,6 +584,8 @@ static wk_status update_run(struct wk_vidmm *vm, uint32_t space, const struct up
     struct around w;
     around_take(vm, u, &w);
     int by_cpu = p->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
+    if (gpu_virtual)
+        vm->va->pp.gva_updates = 1; /* this buffer's work is the paging process's (paging_process_physical_exempt) */
     if (vm->va->hold && !vm->va->cpu_updates) {
         st = by_cpu ? update_by_cpu_in_buffer(vm, &a, t, 1) : paging_run_held(vm, &a);
         gbuf_free(vm, &entries);

@@ -387,6 +387,7 @@ struct paging_process {
     uint32_t last_op;                       /* the last of them */
     uint64_t op_start_built;                /* paging_built when it began */
     int flush_has_op;                       /* the buffer being submitted holds commands of it */
+    int gva_updates;                        /* ... or GPU_VIRTUAL page-table updates (gpuva.c) */
     uint64_t op_root;                       /* ... and the root its last buffer ran under */
     uint32_t idle_ops;                      /* ... of the current transfer or fill, those for which the
                                                GPU moved no byte (paging_process_hint) */
@@ -413,6 +414,9 @@ struct wk_vidmm {
     struct wk_gpu *gpu;
     struct wk_gpu_desc gpu_desc;
     char last_error[384];
+    char kit_refused[480];                  /* a callback the kit refused for a limit of its own
+                                               (ctxalloc.c): a driver's failure after it is no verdict
+                                               (wk_vidmm_take_kit_refusal); "" when none */
     /* The hardware binding (binding.h; binding.c): NULL, or cfg.binding,
      * which then built the memory system; bself is its per-adapter object. */
     const struct wk_binding *binding;
@@ -1232,6 +1236,11 @@ wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, c
                               uint64_t table_bytes, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges, uint32_t n, int *idle);
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);
 int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size);
+/* GPU_VIRTUAL: a paging buffer of operations the kit gave physical
+ * addresses, run under a root, faulted on a translation: not judged (the
+ * mode runs "all paging operation" in the system context's space, where the
+ * kit maps none of those addresses). 1 and why. */
+int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, char *why, size_t size);
 
 /* One operation with no paging buffer, done by the CPU before it returns
  * (the paging process's set-up: PAGING-CPUUPDATE-001). */

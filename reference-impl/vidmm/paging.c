@@ -213,7 +213,7 @@ wk_status paging_flush(struct wk_vidmm *vm)
     vm->stats.paging_buffers++;
     vm->paging_flushed_at = vm->paging_built;
     if (vm->va)
-        vm->va->pp.flush_has_op = 0;
+        vm->va->pp.flush_has_op = vm->va->pp.gva_updates = 0;
     /* The next buffer starts empty and zero, its private data too (facts
      * §4.8): the bytes the operation filled are cleared (only those: the
      * rest of the buffer is still zero, and clearing all of it would touch

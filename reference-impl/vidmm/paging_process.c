@@ -556,6 +556,22 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
                  "the system context got)", (unsigned long long)ran, (unsigned long long)root);
 }
 
+int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, char *why, size_t size)
+{
+    if (!vm->mmu.asked || vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL ||
+        (vm->va && (vm->va->pp.flush_has_op || vm->va->pp.gva_updates)))
+        return 0; /* (no vm->va: the kit's address spaces, the paging process's too, already ended) */
+    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    if (!ran || !(wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason) ||
+                  reason == (uint32_t)WK_GPU_FAULT_NO_ADDRESS_SPACE))
+        return 0;
+    snprintf(why, size, "a limit of the kit: with GPU_VIRTUAL \"all paging operation will occur in the virtual "
+             "address space of the system context\" (DXGK_GPUMMUCAPS), and this buffer's operations came with "
+             "physical addresses, which the kit maps nowhere there (it ran under root 0x%llx and faulted)",
+             (unsigned long long)ran);
+    return 1;
+}
+
 /* A paging buffer of the paging process's operation faulted: where it ran,
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
 int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size)

@@ -80,6 +80,9 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     uint64_t addr = before->faults < n && !binding_executes(vm) ? log[before->faults].fault_addr : UINT64_MAX;
     if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, reason, addr, pp_hint, sizeof(pp_hint)))
         hint = pp_hint;
+    char exempt[320];
+    if (rule == R_PAGING_GPU && paging_process_physical_exempt(vm, reason, exempt, sizeof(exempt)))
+        return fail(vm, WK_E_NOT_SUPPORTED, "%s: %s", exempt, text);
     /* The hint first: a binding's own words can be long, and the room of
      * a message is 320 bytes (outsider 18 saw the hint cut away). */
     violate(vm, rule, ddi, "the %s faulted on the GPU%s: %s", what, hint, text);

@@ -497,6 +497,11 @@ wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va
  * that builds nothing for it: WK_E_NOT_SUPPORTED (the kernel asks it of a
  * resizable 2-level root, which the driver may never have). */
 wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space);
+/* Whether a callback of the driver's was refused since the last call for
+ * a limit of the kit's (a context allocation it could not place or update
+ * for want of room the driver did not cause): 1 and why in buf, then
+ * forgotten. A DDI the driver failed after it failed for the kit's reason. */
+int wk_vidmm_take_kit_refusal(struct wk_vidmm *vm, char *buf, size_t size);
 /* Bytes of the adapter's memory the kit's page tables take (every address
  * space's, the paging process's too; in segments, or system pages for a
  * driver that keeps its tables there): room a physical driver's adapter
