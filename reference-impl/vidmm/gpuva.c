@@ -820,6 +820,9 @@ wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *out)
     wk_status st = gpuva_space_make(vm, id);
     if (st == WK_OK)
         *out = id;
+    /* kept for what needs the space later (a virtual context of a device
+     * that got none: gpuva_context.c says why) */
+    snprintf(vm->space_refused, sizeof(vm->space_refused), "%s", st == WK_OK ? "" : vm->last_error);
     return st;
 }
 

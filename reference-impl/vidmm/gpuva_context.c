@@ -86,6 +86,9 @@ wk_status gpuva_context_creatable(struct wk_vidmm *vm, uint32_t device, uint32_t
     const char *none = gpuva_why_none(vm);
     if ((!d || !d->space) && none)
         return fail(vm, WK_E_NOT_SUPPORTED, "no GPU virtual address space: %s", none);
+    if ((!d || !d->space) && vm->space_refused[0])
+        return fail(vm, WK_E_NOT_SUPPORTED, "a virtual context runs in its device's process, which has no address "
+                    "space: %s", vm->space_refused);
     if (!d || !d->space)
         return fail(vm, WK_E_NOT_SUPPORTED,
                     "a virtual context (VirtualAddressing) runs in its device's process, and device %u belongs to "

@@ -414,6 +414,8 @@ struct wk_vidmm {
     struct wk_gpu *gpu;
     struct wk_gpu_desc gpu_desc;
     char last_error[384];
+    char space_refused[384];                /* why the kit could not make the last address space
+                                               it was asked for (gpuva.c), "" when it could */
     char kit_refused[480];                  /* a callback the kit refused for a limit of its own
                                                (ctxalloc.c): a driver's failure after it is no verdict
                                                (wk_vidmm_take_kit_refusal); "" when none */

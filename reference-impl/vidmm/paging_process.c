@@ -576,8 +576,8 @@ int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, char *w
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
 int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size)
 {
-    if (!made(vm) || !vm->va->pp.flush_has_op)
-        return 0;
+    if (!made(vm) || !(vm->va->pp.flush_has_op || vm->va->pp.gva_updates))
+        return 0; /* neither an operation of the paging process nor a GPU_VIRTUAL update in the buffer */
     const struct paging_process *pp = &vm->va->pp;
     uint64_t root = paging_root(vm), ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     int translation = wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason);
