@@ -396,6 +396,15 @@ static void around_take(struct wk_vidmm *vm, const struct update *u, struct arou
     }
 }
 
+/* An entry's bytes, most significant first, as hex. */
+static void entry_hex(const uint8_t *e, uint32_t bytes, char *out, size_t size)
+{
+    size_t h = 0;
+    out[0] = '\0';
+    for (uint32_t b = bytes; b-- > 0 && h + 3 < size;)
+        h += (size_t)snprintf(out + h, size - h, "%02x", e[b]);
+}
+
 /* PAGING-CONFINE-001 (facts §5.1 P2: an operation changes nothing
  * outside its destination): the update wrote only its own entries. */
 static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struct around *w)
@@ -411,6 +420,18 @@ static wk_status around_check(struct wk_vidmm *vm, const struct update *u, struc
             uint64_t base = table_gpu_address(vm, t);
             uint32_t eb = entry_bytes(vm, t->level);
             char where[96];
+            uint64_t e0 = at >= base ? base + (at - base) / eb * eb : 0;
+            if (at >= base && at < base + t->bytes && e0 >= w->lo && e0 + eb <= w->lo + w->len) {
+                char now_hex[40], was_hex[40]; /* the whole entry, as the GPU reads it (outsider 22) */
+                entry_hex(now + (e0 - w->lo), eb, now_hex, sizeof(now_hex));
+                entry_hex(w->bytes + (e0 - w->lo), eb, was_hex, sizeof(was_hex));
+                st = violate(vm, R_PAGING_CONFINE, WK_DDI_BUILD_PAGING_BUFFER,
+                             "UPDATE_PAGE_TABLE of level %u (%u entries from %u, table at 0x%llx) changed entry %llu "
+                             "of the table (0x%s, was 0x%s), outside the entries it was asked to write", t->level,
+                             u->count, u->start, (unsigned long long)base, (unsigned long long)((at - base) / eb),
+                             now_hex, was_hex);
+                break;
+            }
             if (at >= base && at < base + t->bytes)
                 snprintf(where, sizeof(where), "entry %llu of the table", (unsigned long long)((at - base) / eb));
             else
@@ -985,15 +1006,6 @@ static int in_runs(const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r, uint32_t n, uint3
         if (i >= r[k].DstStartPteIndex && i - r[k].DstStartPteIndex < r[k].NumPageTableEntries)
             return 1;
     return 0;
-}
-
-/* An entry's bytes, most significant first, as hex. */
-static void entry_hex(const uint8_t *e, uint32_t bytes, char *out, size_t size)
-{
-    size_t h = 0;
-    out[0] = '\0';
-    for (uint32_t b = bytes; b-- > 0 && h + 3 < size;)
-        h += (size_t)snprintf(out + h, size - h, "%02x", e[b]);
 }
 
 /*
