@@ -137,7 +137,7 @@ expect conform.gpummu_misread 1 "PAGING-UPDATEPT-001" \
 # (encoder.commands). Without registers the kit runs them in the context's
 # space; with them (the kit's ring registers, RING_ROOT) under the root the
 # driver latched, so a driver that keeps a moved root is caught there.
-expect conform.gpummu_contexts 0 "13 of 13 cases in [0-9.]+ s: 13 pass\$" \
+expect conform.gpummu_contexts 0 "14 of 14 cases in [0-9.]+ s: 14 pass\$" \
     "$wddmkit" conform --binding "$gpummu" --driver "$refdriver_gpummu" "$specs/gpu-va-contexts.yaml"
 expect conform.gpummu_regs 0 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass(, 1 skip)?\$" \
     "$wddmkit" conform --profile reference --binding "$gpummu_regs" --driver "$refdriver_gpummu" \

@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*655 of 655 cases in [0-9.]+ s: 583 pass, 72 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*656 of 656 cases in [0-9.]+ s: 583 pass, 73 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -336,7 +336,7 @@ wk_cli_expect(conform.gpummu2_reference 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu2>)
 wk_cli_expect(conform.gpummu2_count_as_asked 0
-              "49 of 49 cases in [0-9.]+ s: 41 pass, 8 skip\nRESULT: all as expected"
+              "50 of 50 cases in [0-9.]+ s: 42 pass, 8 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_gpummu2_count_as_asked>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
@@ -344,13 +344,13 @@ wk_cli_expect(conform.gpummu2_count_as_asked 0
 # (wk_test_binding_gpummu2): the kit bounds the walk by the NumEntries it
 # gave; a root size too small is caught there too.
 wk_cli_expect(conform.gpummu2_binding 0
-              "49 of 49 cases in [0-9.]+ s: 40 pass, 9 skip\nRESULT: all as expected"
+              "50 of 50 cases in [0-9.]+ s: 41 pass, 9 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu2>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 wk_cli_expect(conform.gpummu2_binding_root_short 1
-              "rule: +GPUMMU-ROOTSIZE-001.*13 of 13 cases in [0-9.]+ s: 1 pass, 12 fail"
+              "rule: +GPUMMU-ROOTSIZE-001.*14 of 14 cases in [0-9.]+ s: 1 pass, 13 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2> ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Its planted twins, each caught: a root size too small for the entries
@@ -360,21 +360,21 @@ wk_cli_expect(conform.gpummu2_binding_root_short 1
 # it once the root grew, while a context made after the growth passes; a GPU
 # told the widest root whatever NumEntries says.
 wk_cli_expect(conform.gpummu2_root_short 1
-              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*13 of 13 cases in [0-9.]+ s: 1 pass, 12 fail"
+              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*14 of 14 cases in [0-9.]+ s: 1 pass, 13 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_no_entries 1
-              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*13 of 13 cases in [0-9.]+ s: 2 pass, 11 fail"
+              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*14 of 14 cases in [0-9.]+ s: 2 pass, 12 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_no_entries>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_entries_kept 1
-              "10 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*13 of 13 cases in [0-9.]+ s: 3 pass, 10 fail"
+              "11 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*14 of 14 cases in [0-9.]+ s: 3 pass, 11 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # One entry fewer than NumEntries is seen only where a page sits in the
 # root's last entry (gpu-va-contexts.root-last-entries).
 wk_cli_expect(conform.gpummu2_entries_short 1
-              "1 unexpected result:[ \n]+fail gpu-va-contexts.root-last-entries[ \n]+rule: +SUBMITV-GPU-001.*at root entry 511 of the 512 the kernel gave as NumEntries.*13 of 13 cases in [0-9.]+ s: 12 pass, 1 fail"
+              "2 unexpected results:[ \n]+fail gpu-va-contexts.root-last-entries[ \n]+rule: +SUBMITV-GPU-001.*at root entry 511 of the 512 the kernel gave as NumEntries.*fail gpu-va-contexts.root-last-entries-high.*14 of 14 cases in [0-9.]+ s: 12 pass, 2 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_short>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A space of 32 bits: every case above 4 GiB a skip that says so, none failed.
@@ -382,7 +382,7 @@ wk_cli_expect(conform.gpummu2_va32 0
               "skip gpu-va-contexts.above-4gib|the driver's address space has 32 bits.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_va32>)
 wk_cli_expect(conform.gpummu2_entries_max 1
-              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*13 of 13 cases in [0-9.]+ s: 2 pass, 11 fail"
+              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*14 of 14 cases in [0-9.]+ s: 2 pass, 12 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_max>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Page tables in system memory (wk_refdriver_gpummu_sysmem: segment 0, as
@@ -417,7 +417,7 @@ wk_cli_expect(conform.gpummu_gpuva_physical 1
 # skips that say so, the context allocations the kit then could not place
 # too (the driver's CreateContext failing after that callback is no verdict).
 wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
-              "the kit refused DxgkCbCreateContextAllocation for a limit of its own: a limit of the kit: with GPU_VIRTUAL.*655 of 655 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "the kit refused DxgkCbCreateContextAllocation for a limit of its own: a limit of the kit: with GPU_VIRTUAL.*656 of 656 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_all_in_pp>)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
@@ -428,7 +428,7 @@ wk_cli_expect(conform.gpummu_cpu_no_start 1
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,
 # the GPU naming the stale root); the cases that never move it pass.
 wk_cli_expect(conform.gpummu_root_kept 1
-              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*13 of 13 cases in [0-9.]+ s: 9 pass, 4 fail"
+              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*14 of 14 cases in [0-9.]+ s: 10 pass, 4 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
@@ -464,7 +464,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "655 of 655 cases in [0-9.]+ s: 606 pass, 49 skip.*RESULT: all as expected"
+              "656 of 656 cases in [0-9.]+ s: 606 pass, 50 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"
