@@ -935,6 +935,16 @@ static void test_notify_residency(void **state)
 
 /* ------------------------------------------------------------------ */
 /* A two-level tree (wk_refdriver_gpummu2): a root the driver sizes      */
+/* A virtual context (VirtualAddressing) of the fixture's device. */
+static uint32_t virtual_context(struct vt_fixture *f)
+{
+    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
+    virt.VirtualAddressing = 1;
+    uint32_t ctx = 0;
+    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, virt.Value, &ctx));
+    return ctx;
+}
+
 /* ------------------------------------------------------------------ */
 
 struct root_log {
@@ -974,10 +984,7 @@ static void test_two_level_root_grows(void **state)
     struct root_log l;
     memset(&l, 0, sizeof(l));
     wk_vidmm_set_rewriter(f->vm, log_roots, &l);
-    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
-    virt.VirtualAddressing = 1;
-    uint32_t ctx;
-    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, virt.Value, &ctx));
+    (void)virtual_context(f);
     assert_int_equal(l.ntold, 1);
     assert_int_equal(l.told[0], 512);
     VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, 0x1000, a, 0, 0x1000, 0));
@@ -1042,10 +1049,7 @@ static void sysmem_tables_run(struct vt_fixture *f, const char *driver, int cpu)
     struct sysmem_log l;
     memset(&l, 0, sizeof(l));
     wk_vidmm_set_rewriter(f->vm, log_sysmem, &l);
-    DXGK_CREATECONTEXTFLAGS virt = { .Value = 0 };
-    virt.VirtualAddressing = 1;
-    uint32_t ctx;
-    VT_OK(f->vm, wk_vidmm_create_context(f->vm, f->device, virt.Value, &ctx));
+    (void)virtual_context(f);
     assert_int_equal(l.roots, 1);
     assert_int_equal(l.root.SegmentId, 0);
     const struct wk_gpu_desc *d = wk_gpu_reference_desc();
