@@ -245,6 +245,10 @@ static NTSTATUS op_init_context_resource(struct rd_adapter *a, DXGKARG_BUILDPAGI
         RD_TRACE("refdriver: InitContextResource: unknown allocation %p\n", h);
         return STATUS_SUCCESS;
     }
+#ifdef RD_GPU_VIRTUAL /* "all paging operation will occur in the virtual address space of the system context" */
+    if (a->paging_root_entries) /* the paging process's: GpuVirtualAddress is the resource's address there */
+        return rd_fill_range(args, w, args->InitContextResource.Destination.GpuVirtualAddress, alloc->size, 0);
+#endif
     if (args->InitContextResource.Destination.SegmentId == 0)
         return zero_mdl(args, w, args->InitContextResource.Destination.pMdl, alloc->size);
     return rd_fill_range(args, w,
@@ -293,6 +297,13 @@ static NTSTATUS op_update_context_allocation(DXGKARG_BUILDPAGINGBUFFER *args,
         RtlCopyMemory(v, blob + 4 * done, (size_t)min64(4, bytes - 4 * done));
         UINT value = (UINT)v[0] | (UINT)v[1] << 8 | (UINT)v[2] << 16 | (UINT)v[3] << 24;
         UINT64 addr = args->UpdateContextAllocation.ContextAllocation + 4 * done;
+#ifdef RD_LEGAL_WIDE_UPDATE /* wk_test_wide_update: each dword written twice, so a 28-byte buffer never holds one */
+        if (w->capacity - w->used < 2 * 16u) { /* two WRITE32 of 16 bytes (docs/gpu-model.md) */
+            r = RD_EMIT_FULL;
+            break;
+        }
+        (void)wk_gpu_emit_write32(w, addr, value);
+#endif
         if ((r = rd_emit_result_of(wk_gpu_emit_write32(w, addr, value))) != RD_EMIT_OK)
             break;
     }
@@ -499,6 +510,10 @@ static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUF
         return RD_DMA_PAGING_VIRTUAL;
     if (args->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->paging_root_entries)
         return RD_DMA_PAGING_VIRTUAL;
+#ifdef RD_GPU_VIRTUAL
+    if (args->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->paging_root_entries)
+        return RD_DMA_PAGING_VIRTUAL; /* at GpuVirtualAddress, the paging process's */
+#endif
     if (args->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE &&
         args->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
         return RD_DMA_PAGING_VIRTUAL; /* its table's address is the paging process's */

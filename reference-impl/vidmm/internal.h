@@ -1234,6 +1234,7 @@ wk_status paging_transfer_virtual(struct wk_vidmm *vm, struct allocation *a, uin
                                   int src_sys, uint32_t dst_seg, uint64_t dst_off, int dst_sys);
 wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_t pattern);
 wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args);
+wk_status paging_init_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args);
 wk_status paging_copy_entries(struct wk_vidmm *vm, const struct va_pages *src, const struct va_pages *dst,
                               uint64_t table_bytes, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges, uint32_t n, int *idle);
 void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size);

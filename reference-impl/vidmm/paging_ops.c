@@ -926,6 +926,12 @@ wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a)
     args.InitContextResource.Destination.SegmentAddress.QuadPart =
         (LONGLONG)seg_addr(vm, a->segment, a->offset);
     args.InitContextResource.Destination.GpuVirtualAddress = seg_addr(vm, a->segment, a->offset);
+    if (vm->mmu.asked && vm->mmu.caps.PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL) {
+        wk_status st;
+        int virt = paging_process_use(vm, &st); /* GPU_VIRTUAL: at its address in the paging process */
+        if (virt != 0)
+            return virt > 0 ? paging_init_context_virtual(vm, a, &args) : st;
+    }
     return paging_run(vm, &args, NULL);
 }
 

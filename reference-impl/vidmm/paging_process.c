@@ -418,6 +418,9 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
     return st;
 }
 
+static wk_status paging_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                        D3DGPU_VIRTUAL_ADDRESS *at);
+
 /*
  * UPDATE_CONTEXT_ALLOCATION of a GpuMmu driver: "The context allocation
  * being updated is mapped into the scratch area of the video memory manager
@@ -431,6 +434,23 @@ wk_status paging_fill_virtual(struct wk_vidmm *vm, struct allocation *a, uint32_
  */
 wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args)
 {
+    return paging_context_virtual(vm, a, args, &args->UpdateContextAllocation.ContextAllocation);
+}
+
+/* The same for INIT_CONTEXT_RESOURCE of a GPU_VIRTUAL driver: "all paging
+ * operation will occur in the virtual address space of the system context"
+ * (DXGK_GPUMMUCAPS), so Destination.GpuVirtualAddress ("GPU virtual address
+ * of the context resource to initialize", seed DXGKARG_BUILDPAGINGBUFFER)
+ * is the context allocation's address in the paging process, mapped there
+ * for the operation; its segment address and MDL stay as they are. */
+wk_status paging_init_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    return paging_context_virtual(vm, a, args, &args->InitContextResource.Destination.GpuVirtualAddress);
+}
+
+static wk_status paging_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                                        D3DGPU_VIRTUAL_ADDRESS *at)
+{
     const struct paging_process *pp = &vm->va->pp;
     if (a->size > 2 * pp->window)
         return fail(vm, WK_E_NOT_SUPPORTED, "a limit of the kit: a context allocation of %llu bytes, larger than the "
@@ -442,7 +462,7 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
     wk_status st = maps_done(vm, scratch_map(vm, pp->scratch, a->size, &pages, a, 0));
     if (st != WK_OK)
         return st;
-    args->UpdateContextAllocation.ContextAllocation = pp->scratch;
+    *at = pp->scratch;
     st = held_judged(vm, op_run(vm, args));
     return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
 }
