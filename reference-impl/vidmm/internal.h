@@ -388,6 +388,8 @@ struct paging_process {
     uint64_t op_start_built;                /* paging_built when it began */
     int flush_has_op;                       /* the buffer being submitted holds commands of it */
     int gva_updates;                        /* ... or GPU_VIRTUAL page-table updates (gpuva.c) */
+    uint64_t init_lo, init_hi;              /* GPU_VIRTUAL INIT_CONTEXT_RESOURCE being run: its physical
+                                               SegmentAddress range (paging_process_physical_exempt) */
     uint64_t op_root;                       /* ... and the root its last buffer ran under */
     uint32_t idle_ops;                      /* ... of the current transfer or fill, those for which the
                                                GPU moved no byte (paging_process_hint) */
@@ -1243,7 +1245,7 @@ int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t add
  * addresses, run under a root, faulted on a translation: not judged (the
  * mode runs "all paging operation" in the system context's space, where the
  * kit maps none of those addresses). 1 and why. */
-int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, char *why, size_t size);
+int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *why, size_t size);
 
 /* One operation with no paging buffer, done by the CPU before it returns
  * (the paging process's set-up: PAGING-CPUUPDATE-001). */

@@ -445,7 +445,13 @@ wk_status paging_update_context_virtual(struct wk_vidmm *vm, struct allocation *
  * for the operation; its segment address and MDL stay as they are. */
 wk_status paging_init_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args)
 {
-    return paging_context_virtual(vm, a, args, &args->InitContextResource.Destination.GpuVirtualAddress);
+    struct paging_process *pp = &vm->va->pp;
+    uint64_t phys = (uint64_t)args->InitContextResource.Destination.SegmentAddress.QuadPart;
+    pp->init_lo = args->InitContextResource.Destination.SegmentId ? phys : 0;
+    pp->init_hi = args->InitContextResource.Destination.SegmentId ? phys + a->size : 0;
+    wk_status st = paging_context_virtual(vm, a, args, &args->InitContextResource.Destination.GpuVirtualAddress);
+    pp->init_lo = pp->init_hi = 0;
+    return st;
 }
 
 static wk_status paging_context_virtual(struct wk_vidmm *vm, struct allocation *a, DXGKARG_BUILDPAGINGBUFFER *args,
@@ -576,15 +582,32 @@ void paging_process_hint(struct wk_vidmm *vm, char *buf, size_t size)
                  "the system context got)", (unsigned long long)ran, (unsigned long long)root);
 }
 
-int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, char *why, size_t size)
+/* An INIT_CONTEXT_RESOURCE run in the paging process that faulted outside
+ * the window its GpuVirtualAddress names: the driver used the physical
+ * SegmentAddress the operation also carries, and which of the two a
+ * GPU_VIRTUAL driver must use there is not documented. */
+static int init_at_physical(const struct wk_vidmm *vm, uint64_t addr)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    return pp->flush_has_op && pp->last_op == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && addr >= pp->init_lo &&
+           addr < pp->init_hi;
+}
+
+int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *why, size_t size)
 {
     if (!vm->mmu.asked || vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL ||
-        (vm->va && (vm->va->pp.flush_has_op || vm->va->pp.gva_updates)))
+        (vm->va && (vm->va->pp.flush_has_op || vm->va->pp.gva_updates) && !init_at_physical(vm, addr)))
         return 0; /* (no vm->va: the kit's address spaces, the paging process's too, already ended) */
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
     if (!ran || !(wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason) ||
                   reason == (uint32_t)WK_GPU_FAULT_NO_ADDRESS_SPACE))
         return 0;
+    if (vm->va && init_at_physical(vm, addr)) {
+        snprintf(why, size, "not judged: INIT_CONTEXT_RESOURCE ran in the paging process (GPU_VIRTUAL) at 0x%llx, "
+                 "outside the window its GpuVirtualAddress names; the operation also carries the resource's "
+                 "physical SegmentAddress, and which one applies there is not documented", (unsigned long long)addr);
+        return 1;
+    }
     snprintf(why, size, "a limit of the kit: with GPU_VIRTUAL \"all paging operation will occur in the virtual "
              "address space of the system context\" (DXGK_GPUMMUCAPS), and this buffer's operations came with "
              "physical addresses, which the kit maps nowhere there (it ran under root 0x%llx and faulted)",

@@ -81,7 +81,7 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
     if (rule == R_PAGING_GPU && paging_process_fault_hint(vm, reason, addr, pp_hint, sizeof(pp_hint)))
         hint = pp_hint;
     char exempt[320];
-    if (rule == R_PAGING_GPU && paging_process_physical_exempt(vm, reason, exempt, sizeof(exempt)))
+    if (rule == R_PAGING_GPU && paging_process_physical_exempt(vm, reason, addr, exempt, sizeof(exempt)))
         return fail(vm, WK_E_NOT_SUPPORTED, "%s: %s", exempt, text);
     /* The hint first: a binding's own words can be long, and the room of
      * a message is 320 bytes (outsider 18 saw the hint cut away). */
