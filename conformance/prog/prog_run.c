@@ -605,6 +605,16 @@ static wk_status va_space(struct interp *x, uint32_t process, uint32_t *space)
     return WK_OK;
 }
 
+/* The address bits of the driver's modelled tree when [lo, hi) runs past
+ * them (or wraps); 0 when it lies inside, or no tree is modelled. */
+static uint32_t past_va_bits(struct wk_vidmm *vm, uint64_t lo, uint64_t hi)
+{
+    struct wk_vidmm_gpummu_info mmu;
+    wk_vidmm_gpummu(vm, &mmu);
+    const uint32_t bits = wk_mmu_va_bits(&mmu.geometry);
+    return mmu.modelled && bits < 64 && (hi < lo || hi > (1ull << bits)) ? bits : 0;
+}
+
 static wk_status do_va(struct interp *x, const struct wk_step *s)
 {
     uint32_t space;
@@ -622,11 +632,8 @@ static wk_status do_va(struct interp *x, const struct wk_step *s)
      * (DXGK_GPUMMUCAPS.VirtualAddressBitCount sets no minimum: a two-level
      * tree of 32 bits, an outsider's): a mapping the case expects to work
      * past it cannot run here, which says nothing of the driver. */
-    struct wk_vidmm_gpummu_info mmu;
-    wk_vidmm_gpummu(x->vm, &mmu);
-    const uint32_t bits = wk_mmu_va_bits(&mmu.geometry);
-    if (s->expect_status == WK_OK && mmu.modelled && bits < 64 && size &&
-        (s->address + size < s->address || s->address + size > (1ull << bits)))
+    const uint32_t bits = size ? past_va_bits(x->vm, s->address, s->address + size) : 0;
+    if (s->expect_status == WK_OK && bits)
         return wk_vidmm_refuse(x->vm, WK_E_NOT_SUPPORTED,
                                "the driver's address space has %u bits (DXGK_GPUMMUCAPS.VirtualAddressBitCount and its "
                                "levels), and the case maps 0x%llx + 0x%llx past them: a smaller space is the driver's "
@@ -712,10 +719,8 @@ static wk_status fault_target(struct interp *x, const struct wk_step *s, uint32_
      * find unmapped: the GPU may refuse it otherwise (the kit's GPU says
      * BAD_ADDRESS), which is no page fault and no driver's doing
      * (libFuzzer: a COPY from 0x270040000000 blamed on the driver). */
-    struct wk_vidmm_gpummu_info mmu;
-    wk_vidmm_gpummu(vm, &mmu);
-    const uint32_t bits = wk_mmu_va_bits(&mmu.geometry);
-    if (bits < 64 && (*hi < *lo || *hi > (1ull << bits)))
+    const uint32_t bits = past_va_bits(vm, *lo, *hi);
+    if (bits)
         return wk_vidmm_refuse(vm, WK_E_INVALID_ARGUMENT,
                                "fault: unmapped at 0x%llx + 0x%llx, past the %u address bits the page tables index: "
                                "no entry there to be unmapped", (unsigned long long)*lo, size, bits);
