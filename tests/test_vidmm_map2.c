@@ -50,6 +50,8 @@ static struct {
     int cap;           /* MapAperture2Supported in DRIVERCAPS */
     struct seen_map seen[MAX_SEEN];
     uint32_t nseen;
+    volatile uint8_t *stale;   /* written through at the next BuildPagingBuffer, then cleared */
+    int stale_read;            /* read it instead */
 } W;
 
 static NTSTATUS w_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init,
@@ -96,6 +98,14 @@ static void record(const DXGKARG_BUILDPAGINGBUFFER *a)
 
 static NTSTATUS w_build_paging_buffer(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a)
 {
+    volatile uint8_t *kept = W.stale;
+    if (kept) { /* a driver that kept CpuVisibleAddress past the unmap */
+        W.stale = NULL;
+        if (W.stale_read)
+            W.stale_read = kept[0];
+        else
+            kept[0] = 0x77;
+    }
     if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT || a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT2)
         record(a);
     return W.ref.DxgkDdiBuildPagingBuffer(h, a);
@@ -224,6 +234,73 @@ static void test_cpu_visible_address(void **state)
         assert_int_equal(back[i], 0x5C);
 }
 
+/* "will be freed immediately after the corresponding
+ * DXGK_OPERATION_UNMAP_APERTURE_SEGMENT call": a driver that writes, or
+ * reads, through the address it kept after the allocation's eviction
+ * faults at the instruction, and the kit names the rule, the allocation and
+ * the offset (MEM-STALE-002, reference-impl/vidmm/aperture_view.c). */
+static void stale_access_after_unmap(struct vt_fixture *f, int read)
+{
+    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
+    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
+    flags.MapApertureCpuVisible = 1;
+    uint32_t h = paged_in(f, 2, flags.Value);
+    uint8_t *cpu = W.seen[0].cpu_visible;
+    assert_non_null(cpu);
+    cpu[5] = 1; /* while mapped: fine */
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, h));
+    assert_true(expect_no_violations(f->vm));
+    W.stale = cpu + VT_PAGE + 8;
+    W.stale_read = read;
+    WK_ALLOCATION_REQUEST req;
+    vt_request_at(&req, VT_PAGE, VT_SET(VT_APER), 0, 0);
+    uint32_t other = vt_alloc(f->vm, f->device, &req);
+    assert_int_not_equal(wk_vidmm_page_in(f->vm, other), WK_OK);
+    assert_true(expect_violation(f->vm, "MEM-STALE-002"));
+    struct wk_violation v[4];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(f->vm, v, 4, &total);
+    assert_true(n >= 1);
+    const char *m = v[n - 1].message;
+    assert_non_null(strstr(m, read ? "read through MapApertureSegment2.CpuVisibleAddress of allocation"
+                                   : "wrote through MapApertureSegment2.CpuVisibleAddress of allocation"));
+    assert_non_null(strstr(m, "at offset +4104 after its UNMAP_APERTURE_SEGMENT"));
+}
+
+static void test_cpu_visible_write_after_unmap(void **state)
+{
+    stale_access_after_unmap(*state, 0);
+}
+
+static void test_cpu_visible_read_after_unmap(void **state)
+{
+    stale_access_after_unmap(*state, 1);
+}
+
+/* Mapped again after an eviction: a mapping again, the pages' bytes
+ * through it (the range may be the same one: the model hands an ended
+ * mapping of the same pages back). */
+static void test_cpu_visible_again_after_remap(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
+    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
+    flags.MapApertureCpuVisible = 1;
+    uint32_t h = paged_in(f, 2, flags.Value);
+    VT_OK(f->vm, wk_vidmm_evict(f->vm, h));
+    W.nseen = 0;
+    VT_OK(f->vm, wk_vidmm_page_in(f->vm, h));
+    assert_true(expect_u64(W.nseen, 1));
+    uint8_t *cpu = W.seen[0].cpu_visible;
+    assert_non_null(cpu);
+    memset(cpu, 0x3C, 8);
+    uint8_t back[8];
+    VT_OK(f->vm, wk_gpu_read(wk_vidmm_gpu(f->vm), gart_pfn(f, W.seen[0].first) << 12, back, sizeof(back)));
+    for (size_t i = 0; i < sizeof(back); i++)
+        assert_int_equal(back[i], 0x3C);
+    assert_true(expect_no_violations(f->vm));
+}
+
 /* The cap without WDDM 3.0 (the bit was reserved before), or WDDM 3.0
  * without the cap: operation 5, as before. */
 static void test_operation_5_otherwise(void **state)
@@ -247,6 +324,9 @@ int main(void)
         VT_TEST(test_one_page_contiguous),
         VT_TEST(test_chunks_name_their_offset),
         VT_TEST(test_cpu_visible_address),
+        VT_TEST(test_cpu_visible_write_after_unmap),
+        VT_TEST(test_cpu_visible_read_after_unmap),
+        VT_TEST(test_cpu_visible_again_after_remap),
         VT_TEST(test_operation_5_otherwise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,6 +126,8 @@ enum mutation {
     MUT_NOTIFY_DPC_IN_ISR,    /* the interrupt routine calls DxgkCbNotifyDpc itself */
     MUT_COMPLETE_IN_SUBMIT,   /* SubmitCommand reports its own fence complete before returning */
     MUT_NOTIFY_IN_DPC,        /* the DPC routine calls DxgkCbNotifyInterrupt (a vsync) */
+    MUT_CPU_VIEW_STALE,       /* a WDDM 3.0 driver of MAP_APERTURE_SEGMENT2 that keeps CpuVisibleAddress
+                                 and writes through it after the allocation's unmap */
 };
 
 #define MAX_TRACKED 32u
@@ -154,6 +156,7 @@ struct mutant {
     KIRQL submit_irql, isr_irql, dpc_irql, render_irql;
     volatile uint64_t spins;
     BYTE *kept_dma;                   /* MUT_DMA_STALE: the first Render's pDmaBuffer */
+    BYTE *kept_view;                  /* MUT_CPU_VIEW_STALE: the first CpuVisibleAddress */
 };
 
 static struct mutant M;
@@ -448,6 +451,12 @@ static NTSTATUS m_build_paging_buffer(const HANDLE hAdapter, DXGKARG_BUILDPAGING
     if (armed_for(MUT_PAGING_STALL) && args->Operation == DXGK_OPERATION_FILL) {
         M.fired++;
         return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    }
+    if (M.mode == MUT_CPU_VIEW_STALE && args->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT2 && !M.kept_view)
+        M.kept_view = args->MapApertureSegment2.CpuVisibleAddress;
+    else if (armed_for(MUT_CPU_VIEW_STALE) && M.kept_view) {
+        M.fired++;
+        M.kept_view[8] = 0x5A; /* past the unmap that ended it */
     }
     BYTE *start = args->pDmaBuffer;
     NTSTATUS st = M.ref.DxgkDdiBuildPagingBuffer(hAdapter, args);
@@ -754,6 +763,16 @@ static VOID m_dpc(const PVOID ctx)
     M.ref.DxgkDdiDpcRoutine(ctx);
 }
 
+/* MUT_CPU_VIEW_STALE's driver opts into MAP_APERTURE_SEGMENT2 (WDDM 3.0
+ * and the cap, as wk_refdriver_map2 does). */
+static NTSTATUS m_query_adapter_info(const HANDLE h, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    NTSTATUS st = M.ref.DxgkDdiQueryAdapterInfo(h, q);
+    if (NT_SUCCESS(st) && q->Type == DXGKQAITYPE_DRIVERCAPS && M.mode == MUT_CPU_VIEW_STALE)
+        ((DXGK_DRIVERCAPS *)q->pOutputData)->MemoryManagementCaps.MapAperture2Supported = 1;
+    return st;
+}
+
 /* The reference driver with the wrappers above in its table. */
 static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
@@ -772,6 +791,9 @@ static NTSTATUS mutant_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING 
     t.DxgkDdiSubmitCommand = m_submit;
     t.DxgkDdiInterruptRoutine = m_interrupt;
     t.DxgkDdiDpcRoutine = m_dpc;
+    t.DxgkDdiQueryAdapterInfo = m_query_adapter_info;
+    if (M.mode == MUT_CPU_VIEW_STALE)
+        t.Version = DXGKDDI_INTERFACE_VERSION_WDDM3_0;
     if (M.mode == MUT_NO_STOP_DEVICE)
         t.DxgkDdiStopDevice = NULL, M.fired++; /* the table itself is the bad answer: no step arms it */
     return DxgkInitialize(DriverObject, RegistryPath, &t);
@@ -1855,6 +1877,26 @@ static void sc_render_destroy_context(struct run *r)
     DO(wk_vidmm_destroy_device(r->vm, r->device));
 }
 
+/* An aperture allocation with MapApertureCpuVisible mapped (where
+ * MUT_CPU_VIEW_STALE keeps CpuVisibleAddress) and evicted, then another
+ * one paged in: its BuildPagingBuffer is where the mutant writes through
+ * the ended address (MEM-STALE-002, reference-impl/vidmm/aperture_view.c). */
+static void sc_cpu_view_after_unmap(struct run *r)
+{
+    WK_ALLOCATION_REQUEST req;
+    aperture_request(&req);
+    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
+    flags.MapApertureCpuVisible = 1;
+    req.Flags.Value = flags.Value;
+    if (!up_with(r, 0, &req, 1))
+        return;
+    DO(wk_vidmm_evict(r->vm, r->alloc));
+    aperture_request(&req);
+    DO(wk_vidmm_create_allocation(r->vm, r->device, &req, &r->alloc));
+    arm();
+    DO(wk_vidmm_page_in(r->vm, r->alloc));
+}
+
 /* sc_render, then the teardown (what POOL-LEAK-001 judges). */
 static void sc_render_then_stop(struct run *r)
 {
@@ -2059,6 +2101,7 @@ static const struct rule_case cases[] = {
     { "TDR-RESET-001", sc_gpu_va_page_fault, rw_tdr_reset_fails, MUT_NONE, CASE_GPUMMU },
     { "GPUMMU-ROOTSIZE-001", sc_gpu_va, rw_rootsize_count_short, MUT_NONE, CASE_GPUMMU | CASE_TWO_LEVEL },
     MUT("INTR-IRQL-001", sc_render, MUT_NOTIFY_IN_DPC),
+    { "MEM-STALE-002", sc_cpu_view_after_unmap, NULL, MUT_CPU_VIEW_STALE, CASE_KILLS },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

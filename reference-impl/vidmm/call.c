@@ -436,6 +436,9 @@ wk_status ddi_crashed(struct ddi_frame *f)
         return WK_E_DRIVER_CRASH;
     }
     if ((f->signo == SIGSEGV || f->signo == SIGBUS) && f->fault_has_addr &&
+        aperture_view_report_fault(vm, f->ddi, f->fault_addr, (enum fault_access)f->fault_access))
+        return WK_E_DRIVER_CRASH;
+    if ((f->signo == SIGSEGV || f->signo == SIGBUS) && f->fault_has_addr &&
         gbuf_describe_fault(vm, f->fault_addr, (enum fault_access)f->fault_access, where, sizeof(where), &rule)) {
         violate(vm, rule, f->ddi, "%s", where);
         return WK_E_DRIVER_CRASH;

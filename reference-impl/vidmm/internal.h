@@ -159,6 +159,16 @@ struct dma_quarantine {
     uint64_t bytes;
 };
 
+/* A CpuVisibleAddress the kit ended at its allocation's unmap, its range
+ * left inaccessible (aperture_view.c): what a fault there is said to be. */
+struct aperture_view_ended {
+    const uint8_t *va;
+    uint64_t bytes;
+    uint32_t allocation;         /* the kit's handle */
+    uint64_t ddi_serial;         /* wk_vidmm.ddi_serial at the unmap */
+};
+#define APERTURE_VIEWS_ENDED 8u
+
 struct context {
     int live;
     uint32_t device;
@@ -216,6 +226,7 @@ struct allocation {
     uint64_t *pfns;             /* system backing, when evicted (or aperture-resident) */
     uint64_t pfn_count;
     MDL mdl;
+    void *aperture_view;             /* MapApertureSegment2.CpuVisibleAddress while mapped (aperture_view.c) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -585,6 +596,8 @@ struct wk_vidmm {
     uint64_t ddi_serial;                    /* DDI frames entered since create: never reset (DDI_FRAME_) */
     enum wk_ddi last_ddi;                   /* the last DDI called (call.c): what a late report names */
     struct dma_quarantine dmaq;             /* destroyed contexts' DMA buffers (dma_quarantine.c) */
+    struct aperture_view_ended views_ended[APERTURE_VIEWS_ENDED]; /* the latest CpuVisibleAddress ranges ended */
+    uint32_t views_ended_next;
     uint64_t placement_epoch;               /* placements made or undone since create: never reset
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */
@@ -1262,8 +1275,18 @@ wk_status paging_run(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint3
  * arguments for the MDL's pages from mdl_offset on. `pages` holds the ADL's
  * page array when it has one: gbuf_free it after the call. */
 int map2_wanted(const struct wk_vidmm *vm);
-wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, const struct allocation *a, MDL *mdl,
+wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, struct allocation *a, MDL *mdl,
                     uint64_t mdl_offset, struct gbuf *pages);
+/* MapApertureSegment2.CpuVisibleAddress (aperture_view.c): a mapping of the
+ * allocation's pages of its own, made at its first MAP_APERTURE_SEGMENT2
+ * (NULL when the mapping fails); aperture_view_end ends it after the
+ * allocation's UNMAP_APERTURE_SEGMENT (its range made inaccessible and
+ * remembered), aperture_view_forget at a reset; aperture_view_report_fault
+ * reports a fault in an ended range (MEM-STALE-002) and returns 1, else 0. */
+void *aperture_view_get(struct wk_vidmm *vm, struct allocation *a, const MDL *mdl);
+void aperture_view_end(struct wk_vidmm *vm, struct allocation *a);
+void aperture_view_forget(struct wk_vidmm *vm);
+int aperture_view_report_fault(struct wk_vidmm *vm, enum wk_ddi ddi, const void *addr, enum fault_access access);
 /* Submits and runs what is in the paging buffer (no-op when empty). */
 wk_status paging_flush(struct wk_vidmm *vm);
 /* At start: the paging buffer, allocated once for the adapter's life when

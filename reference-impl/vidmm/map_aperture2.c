@@ -35,7 +35,9 @@
  *    MapApertureCpuVisible is not specified, CpuVisibleAddress is NULL".
  *    The kit's choice where the page says nothing: it points at the
  *    allocation's first byte (the whole allocation is mapped), not at the
- *    chunk's.
+ *    chunk's. It is a mapping of its own, ended right after the
+ *    allocation's unmap ("will be freed immediately after the corresponding
+ *    DXGK_OPERATION_UNMAP_APERTURE_SEGMENT call"): aperture_view.c.
  * The effect is judged as operation 5's (PAGING-MAP-001, paging_ops.c):
  * after it, the GPU translates each page to the ADL's page from AdlOffset
  * on.
@@ -59,19 +61,7 @@ static int one_run(const MDL *mdl)
     return mdl->wk_page_count > 0;
 }
 
-/* The allocation's kernel mapping when it asked for one, else NULL. */
-static PVOID cpu_visible_address(const struct allocation *a, MDL *mdl)
-{
-    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 f;
-    f.Value = a ? a->info.Flags.Value : 0;
-    if (!f.MapApertureCpuVisible || !mdl->wk_map)
-        return NULL;
-    if (!mdl->wk_mapped_va && (mdl->wk_mapped_va = mdl->wk_map(mdl)) != NULL)
-        mdl->MdlFlags |= MDL_MAPPED_TO_SYSTEM_VA;
-    return mdl->wk_mapped_va;
-}
-
-wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, const struct allocation *a, MDL *mdl,
+wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, struct allocation *a, MDL *mdl,
                     uint64_t mdl_offset, struct gbuf *pages)
 {
     memset(pages, 0, sizeof(*pages));
@@ -93,6 +83,6 @@ wk_status map2_args(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, const 
         adl->Pages = (const DXGK_PAGE_NUMBER *)pages->ptr;
     }
     args->MapApertureSegment2.AdlOffset = (ULONG)mdl_offset;
-    args->MapApertureSegment2.CpuVisibleAddress = cpu_visible_address(a, mdl);
+    args->MapApertureSegment2.CpuVisibleAddress = aperture_view_get(vm, a, mdl);
     return WK_OK;
 }

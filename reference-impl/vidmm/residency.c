@@ -201,6 +201,7 @@ static wk_status backing_pages(struct wk_vidmm *vm, struct allocation *a)
 
 static void drop_backing(struct wk_vidmm *vm, struct allocation *a)
 {
+    aperture_view_end(vm, a); /* a map that failed half way left its view: the pages go */
     if (!a->pfns)
         return;
     mdl_release(vm, &a->mdl);
@@ -356,6 +357,7 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
     wk_status st = WK_OK;
     if (s->aperture) {
         st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
+        aperture_view_end(vm, a); /* "freed immediately after" the unmap, however it went */
     } else if (keep_content) {
         st = backing_pages(vm, a);
         if (st != WK_OK)
@@ -387,6 +389,7 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
         wk_status unmapped = s->aperture ? op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE,
                                                              a->driver_handle)
                                          : WK_OK;
+        aperture_view_end(vm, a);
         st = st != WK_OK ? st : unmapped;
         wk_place_free(s->heap, a->offset);
         lru_remove(vm, a);

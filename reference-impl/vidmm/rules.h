@@ -449,7 +449,12 @@
     X(R_GPUMMU_ROOTSIZE, "GPUMMU-ROOTSIZE-001", WK_DDI_GET_ROOT_PAGE_TABLE_SIZE,                   \
       "a GpuMmu driver of a 2-level tree has DxgkDdiGetRootPageTableSize, and its answer is a non-zero multiple of the root segment's page size that holds the NumberOfPte entries asked at the GPU's entry size, with NumberOfPte written back no smaller than asked and no larger than the size holds", \
       "DxgkDdiGetRootPageTableSize: \"returns the minimum root page table size, in bytes, that is needed to hold the given number of page table entries. The actual number of entries in the page table could be greater than the given value\"; \"is called only when DXGK_GPUMMUCAPS::PageTableLevelCount is two\"; \"The size must be a multiple of the page size of the GPU memory segment where page table is located\"; DXGKARG_GETROOTPAGETABLESIZE.NumberOfPte [out]: \"The actual number of page table entries in the page table with the returned size\" (docs/wddm-gpummu-facts.md 3.3, 5.6 R3)", \
-      "reference-impl/vidmm/root_size.c")
+      "reference-impl/vidmm/root_size.c")                                                         \
+    /* Robustness, appended: a mapping used past its documented life */                        \
+    X(R_MEM_STALE_VIEW, "MEM-STALE-002", WK_DDI_NONE,                                              \
+      "the driver never reads or writes through a MAP_APERTURE_SEGMENT2 operation's CpuVisibleAddress after the allocation's UNMAP_APERTURE_SEGMENT", \
+      "seed:DXGKARG_BUILDPAGINGBUFFER MapApertureSegment2.CpuVisibleAddress (\"This address is valid as long as the allocation is mapped into the aperture segment and will be freed immediately after the corresponding DXGK_OPERATION_UNMAP_APERTURE_SEGMENT call for the same allocation.\")", \
+      "reference-impl/vidmm/aperture_view.c")
 
 enum wk_rule_id {
 #define WK_RULE_ENUM_(name, id, ddi, text, source, where) name,

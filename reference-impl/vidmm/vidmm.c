@@ -255,6 +255,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
         return WK_E_DEAD;
     dmaq_drain(vm, 0); /* the pool as after start: the same frames for the same input */
     release_residency(vm, 0);
+    aperture_view_forget(vm);
     for (uint32_t a = 1; a <= vm->allocs.top; a++)
         free(((struct allocation *)ht_slot(&vm->allocs, a))->pfns);
     /* handles from 1 again, as on a fresh adapter */
