@@ -307,6 +307,25 @@ struct wk_prog_exec {
     /* Whether description segment n's player has the description's banks
      * (the same count and ends): only then are bank numbers comparable. */
     uint8_t seg_banks_same[WK_PROG_MAX_SEGMENTS + 1];
+    /* The first allocation of the case the driver answered larger than the
+     * request (its Size, or its Alignment past the request's and the
+     * page), said in words; empty while none. Such a driver fits fewer of
+     * the case's allocations in the room the case was calibrated with, so
+     * the memory manager's residency and placement answers can differ:
+     * not the driver's fault (umd.h: "it may round Size and Alignment
+     * up to what its hardware needs"). */
+    char rounded_why[160];
+    /* Where a case expected allocation i (description segment, offset,
+     * size) when a choice check the profile skips found it elsewhere: a
+     * later absolute address inside that range names another place. */
+    struct {
+        uint8_t valid;
+        uint32_t segment;
+        uint64_t offset, size;
+    } assumed[WK_PROG_MAX_OBJECTS];
+    /* Why the interpreter itself gave a step's status (an allocation the
+     * step needs resident is not): empty when the kit's last error says. */
+    char step_why[200];
 };
 
 /* Whether every segment a driver of the GPU model reports lies in one

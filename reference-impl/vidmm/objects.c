@@ -716,6 +716,7 @@ wk_status wk_vidmm_allocation_state(struct wk_vidmm *vm, uint32_t allocation,
     memset(s, 0, sizeof(*s));
     s->resident = a->resident;
     s->size = a->size;
+    s->alignment = a->info.Alignment;
     s->system_pages = a->pfn_count;
     s->driver_handle = a->driver_handle;
     s->device_handle = a->device_handle;

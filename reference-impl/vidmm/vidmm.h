@@ -789,6 +789,7 @@ struct wk_vidmm_allocation_state {
     uint64_t gpu_address;     /* segment base + offset when resident */
     uint32_t bank;            /* 1-based bank in a banked segment, else 0 */
     uint64_t size;            /* the driver's Size, page rounded */
+    uint64_t alignment;       /* the driver's Alignment (0: none asked) */
     uint64_t system_pages;    /* backing pages in system memory (0 before first eviction) */
     HANDLE driver_handle;     /* the driver's hAllocation, as the kit checked and kept it */
     HANDLE device_handle;     /* what an allocation list names it by (DXGK_ALLOCATIONLIST.
