@@ -43,6 +43,7 @@ void wk_fuzz_reach_report(const char *harness) __attribute__((weak));
  * have one: weak for the same reason. */
 struct wk_vidmm_crash_slot;
 void wk_vidmm_publish_crash_slot(volatile struct wk_vidmm_crash_slot *slot) __attribute__((weak));
+void wk_vidmm_note_descriptors_taken(int how) __attribute__((weak));
 
 struct replay {
     int verbose;
@@ -178,9 +179,24 @@ static void publish_crash_slot(void)
         wk_vidmm_publish_crash_slot(m);
 }
 
+/* Whether standard error, where this program reports, is still the file
+ * it started with: 0 yes, 1 closed, 2 another file. A driver that closes or
+ * replaces the process's descriptors loses every finding line; the crash
+ * slot then says so (outsider 25's driver was a pass in repro, a crash in
+ * conform). */
+static int stderr_taken(const struct stat *at_start)
+{
+    struct stat now;
+    if (fstat(2, &now) != 0)
+        return 1;
+    return now.st_dev != at_start->st_dev || now.st_ino != at_start->st_ino ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
     struct replay r = { 0, 0, 0 };
+    struct stat err_at_start;
+    int err_known = fstat(2, &err_at_start) == 0;
     publish_crash_slot();
     /* Built by the afl preset, this program carries AFL++'s runtime, which
      * ends the process when a driver module instrumented alike is loaded
@@ -217,5 +233,8 @@ int main(int argc, char **argv)
     if (wk_fuzz_reach_report) /* the inputs a harness skipped before the driver, when there were any */
         wk_fuzz_reach_report("replay");
     fprintf(stderr, "replay: %lu inputs ran, %lu paths could not be read\n", r.files, r.errors);
+    int taken = err_known ? stderr_taken(&err_at_start) : 0;
+    if (taken && wk_vidmm_note_descriptors_taken)
+        wk_vidmm_note_descriptors_taken(taken);
     return r.errors ? 2 : 0;
 }

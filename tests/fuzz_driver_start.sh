@@ -61,11 +61,27 @@ campaign buggy --driver "$buggy"
 status=$?
 listed=$(grep -c "^  left out .*: " "$out")
 total=$(sed -n 's/^left out \([0-9]*\) inputs\? that already fails\? on this driver.*/\1/p' "$out")
-if [ "$status" -ne 0 ] || ! grep -q "^  left out regression-buggy-patch-offset.bin: PATCH-CONFINE-001 in DxgkDdiPatch" "$out" ||
-    [ -z "$total" ] || [ "$listed" -ne "$total" ] || ! grep -q "^checked: [0-9]* starting inputs against the driver" "$out"; then
-    fail "the buggy driver: exit $status, $listed lines for a total of '$total', expected 0 and the regression left out"
+if [ "$status" -ne 1 ] || ! grep -q "^  left out regression-buggy-patch-offset.bin: PATCH-CONFINE-001 in DxgkDdiPatch" "$out" ||
+    [ -z "$total" ] || [ "$listed" -ne "$total" ] || ! grep -q "^checked: [0-9]* starting inputs against the driver" "$out" ||
+    ! grep -q "^  $total of them kept in $work/buggy/crashes as seed-NAME" "$out" ||
+    [ ! -e "$work/buggy/crashes/seed-regression-buggy-patch-offset.bin" ] ||
+    ! grep -q "^result: no new crash; $total starting inputs\? already fails\? on this driver" "$out"; then
+    fail "the buggy driver: exit $status, $listed lines for a total of '$total', expected 1, the regression left out and kept in crashes/ as a finding"
     cat "$out"
 fi
+# 1b. Their signatures named as known: no finding, exit 0.
+sigs=$(sed -n 's/^  left out [^:]*: //p' "$out" | sort -u)
+set --
+while IFS= read -r one; do [ -n "$one" ] && set -- "$@" --ignore-signature "$one"; done <<EOF2
+$sigs
+EOF2
+campaign acknowledged --driver "$buggy" "$@"
+status=$?
+if [ "$status" -ne 0 ] || ls "$work/acknowledged/crashes/" | grep -q "^seed-" || ! grep -q "^result: no crash" "$out"; then
+    fail "the buggy driver with its signatures named: exit $status, expected 0 and no seed- file"
+    cat "$out"
+fi
+set --
 if [ -e "$work/buggy/corpus/regression-buggy-patch-offset.bin" ] ||
     grep -q "regression-buggy-patch-offset.bin" "$work/buggy/engine-saw.txt" 2>/dev/null; then
     fail "the regression that crashes the driver is still in the engine's corpus"
@@ -128,9 +144,9 @@ for want in "left out s1-b-find: finding: a planted finding" "left out s1-c-die:
     "left out s1-d-hang: hang (no result within 1 s)"; do
     grep -q "^  $want" "$out" || { fail "a stand-in replay: no '$want'"; cat "$out"; }
 done
-if [ "$status" -ne 0 ] || grep -q "left out s1-[ae]-ok" "$out" || ! grep -q "^s1-a-ok$" "$work/odd-out/engine-saw.txt" ||
+if [ "$status" -ne 1 ] || grep -q "left out s1-[ae]-ok" "$out" || ! grep -q "^s1-a-ok$" "$work/odd-out/engine-saw.txt" ||
     ! grep -q "^s1-e-ok$" "$work/odd-out/engine-saw.txt"; then
-    fail "a stand-in replay: exit $status, expected 0 with the inputs around the bad ones kept"
+    fail "a stand-in replay: exit $status, expected 1 (three findings) with the inputs around the bad ones kept"
     cat "$out"
 fi
 
@@ -145,7 +161,7 @@ cp "$regression" "$work/buggy/crashes/crash-1" || exit 1
 env -u WK_DRIVER "$wddmkit" triage "$work/buggy/crashes" >"$out" 2>&1
 status=$?
 if [ "$status" -ne 0 ] || ! grep -q "^triage: no --driver given: these crashes were found with --driver $(realpath "$buggy")" "$out" ||
-    ! grep -Eq "^ +1  fail +PATCH-CONFINE-001 in DxgkDdiPatch " "$out"; then
+    ! grep -Eq "^ +[0-9]+  fail +PATCH-CONFINE-001 in DxgkDdiPatch " "$out"; then
     fail "triage of a campaign's crashes without --driver: exit $status, expected the campaign's driver and its finding"
     cat "$out"
 fi

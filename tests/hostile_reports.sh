@@ -204,6 +204,45 @@ exit-replay)
     "$wddmkit" triage "$scratch/crashes" --harness fuzz_prog --driver "$driver" --timeout 5 >"$out" 2>&1
     expect_in "triage" "DRV-CRASH-001 (exit 3) in DxgkDdiRender" "$out"
     ;;
+exit0-replay)
+    # exit(0) inside Render ends the replay binary with status 0: no pass
+    "$wddmkit" repro "$program" --driver "$driver" --timeout 5 >"$out" 2>&1
+    expect_rc "repro" 3 $?
+    expect_in "repro" "judged by: fuzz_prog_replay" "$out"
+    expect_in "repro" "signature: DRV-CRASH-001 (exit 0) in DxgkDdiRender" "$out"
+    mkdir -p "$scratch/crashes"
+    cp "$program" "$scratch/crashes/"
+    "$wddmkit" triage "$scratch/crashes" --harness fuzz_prog --driver "$driver" --timeout 5 >"$out" 2>&1
+    expect_in "triage" "crash   DRV-CRASH-001 (exit 0) in DxgkDdiRender" "$out"
+    # a campaign's check of its starting inputs names the DDI too, and the
+    # input is a finding the run's exit status counts (an engine stand-in:
+    # no fuzzing here, only the check before it)
+    replay=$(dirname "$wddmkit")/../fuzz/fuzz_prog_replay
+    if [ -x "$replay" ]; then
+        mkdir -p "$scratch/build/fuzz" "$scratch/seeds"
+        printf '#!/bin/sh\nexit 0\n' >"$scratch/build/fuzz/fuzz_prog"
+        chmod +x "$scratch/build/fuzz/fuzz_prog"
+        ln -sf "$(realpath "$replay")" "$scratch/build/fuzz/fuzz_prog_replay"
+        cp "$program" "$scratch/seeds/"
+        env -u WK_DRIVER "$wddmkit" fuzz --harness fuzz_prog --build-dir "$scratch/build" --out "$scratch/campaign" \
+            --time 1 --no-triage --driver "$driver" --seeds "$scratch/seeds" >"$out" 2>&1
+        expect_rc "fuzz" 1 $?
+        expect_in "fuzz" "left out s1-$(basename "$program"): DRV-CRASH-001 (exit 0) in DxgkDdiRender" "$out"
+        expect_in "fuzz" "result: no new crash; " "$out"
+    fi
+    ;;
+fds-replay)
+    # descriptors taken under the replay binary: its findings are lost, no pass
+    "$wddmkit" repro "$program" --driver "$driver" --timeout 5 >"$out" 2>&1
+    expect_rc "repro" 3 $?
+    expect_in "repro" "judged by: fuzz_prog_replay" "$out"
+    expect_in "repro" "signature: DRV-CRASH-001 (descriptors taken)" "$out"
+    case $driver in
+    *hijack*) want="the driver put another file on the process's standard error" ;;
+    *) want="the driver closed the process's standard error" ;;
+    esac
+    expect_in "repro" "$want" "$out"
+    ;;
 exit-repro)
     conform "$out"
     expect_rc "conform" 1 $?

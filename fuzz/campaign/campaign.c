@@ -31,7 +31,8 @@
  * grace period or a second Ctrl-C) and the summary is still printed.
  * --prune replaces 3 and 4 with a corpus merge (prune.c).
  *
- * Exit codes: 0 no crash, 1 crashes found (new files in crashes/), 2 usage
+ * Exit codes: 0 no crash, 1 crashes found (new files in crashes/, or starting
+ * inputs that already fail: crashes/seed-*), 2 usage
  * or setup errors (including an engine that failed without finding
  * anything).
  *

@@ -84,6 +84,10 @@ struct campaign {
     time_t start;
     double start_mono;
     int interrupted, overran, killed;
+    /* Starting inputs that already fail on the driver, moved to crashes/
+     * as seed-NAME (seed_check.c): findings the run's result counts, unless
+     * their signature was acknowledged (--ignore-signature, WK_FUZZ_IGNORE). */
+    unsigned seed_findings;
 };
 
 static inline const char *engine_name(const struct campaign *c)
@@ -132,6 +136,8 @@ void wk_campaign_warn_uninstrumented(const struct campaign *c);
 /* seeding.c: the output folder and the starting inputs */
 int wk_campaign_is_input_name(const char *name);
 int wk_campaign_is_finding_name(const char *name);
+/* ... less the starting inputs the seed check kept there (seed-NAME). */
+int wk_campaign_is_engine_finding_name(const char *name);
 long wk_campaign_copy_inputs(const char *src, const char *dst, const char *prefix);
 uint64_t wk_campaign_count_files(const char *dir, time_t since);
 int wk_campaign_prepare_output(struct campaign *c);

@@ -15,8 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include "campaign/internal.h"
+#include "driver/fuzz_driver.h" /* wk_fuzz_signature */
 #include "util.h"
+#include "vidmm/vidmm.h"
 
 /*
  * After `wddmkit promote`, the regression (and the seeds regenerated from
@@ -43,6 +47,11 @@ struct check_run {
     long current;                 /* the input running, -1: none */
     int started;                  /* inputs the replay process started */
     char last[256];               /* the last line it printed */
+    /* The crash slot the replay binary publishes in (replay_main.c): the
+     * DDI an input's process ended in, when the driver exited inside one
+     * (outsider 25's exit(0) was signed "exit 0", naming no DDI). */
+    volatile struct wk_vidmm_crash_slot *slot;
+    int slot_fd;
 };
 
 /* The corpus/ copies of the source inputs (those there now), into r. */
@@ -145,6 +154,11 @@ static pid_t start_check(const char *replay, const char *driver, const struct ch
         close(fds[0]);
         setenv("WK_DRIVER", driver, 1);
         setenv("WK_FUZZ_NO_ABORT", "1", 1);
+        if (r->slot_fd >= 0) {
+            char fd_text[16];
+            snprintf(fd_text, sizeof(fd_text), "%d", r->slot_fd);
+            setenv("WK_CRASH_SLOT_FD", fd_text, 1);
+        }
         unsetenv("WK_FUZZ_IGNORE"); /* the check sees every finding: those it leaves out become the known ones */
         unsetenv("WK_FUZZ_IGNORE_COUNTS");
         unsetenv("WK_FUZZ_REACH_COUNTS"); /* the starting inputs' check is not the campaign's runs */
@@ -233,10 +247,40 @@ static int follow_check(struct check_run *r, size_t from, pid_t pid, int fd, dou
 
 /* The input the replay died in (or hung in) is left out with what it
  * printed, else the way it ended. */
+/* The crash slot of the check's replay processes (a memfd of a page they
+ * inherit, as `wddmkit repro` gives one: fuzz/crash/outcome.c); none when
+ * it cannot be made (their deaths then name no DDI). */
+static void open_slot(struct check_run *r)
+{
+    int fd = memfd_create("wddmkit-crash-slot", 0);
+    void *m = fd >= 0 && ftruncate(fd, sysconf(_SC_PAGESIZE)) == 0
+                  ? mmap(NULL, sizeof(struct wk_vidmm_crash_slot), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : MAP_FAILED;
+    if (m == MAP_FAILED) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    r->slot = m;
+    r->slot_fd = fd;
+}
+
+static void close_slot(struct check_run *r)
+{
+    if (r->slot)
+        munmap((void *)(uintptr_t)r->slot, sizeof(struct wk_vidmm_crash_slot));
+    if (r->slot_fd >= 0)
+        close(r->slot_fd);
+    r->slot = NULL;
+    r->slot_fd = -1;
+}
+
 static void died_in(struct check_run *r, int st, int hung, double timeout)
 {
-    char how[64];
-    if (hung)
+    char how[SIG_TEXT], line[400];
+    if (!hung && r->slot && wk_vidmm_crash_slot_describe(r->slot, st, 0, line, sizeof(line)))
+        wk_fuzz_signature(how, sizeof(how), "DRV-CRASH-001", line, NULL); /* "... (exit 0) in DxgkDdiRender" */
+    else if (hung)
         snprintf(how, sizeof(how), "hang (no result within %.0f s)", timeout);
     else if (WIFSIGNALED(st))
         snprintf(how, sizeof(how), "signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -253,6 +297,8 @@ static int run_check(struct check_run *r, const char *replay, const char *driver
     size_t from = 0;
     while (from < r->count) {
         int fd = -1, hung = 0;
+        if (r->slot)
+            wk_vidmm_crash_slot_init(r->slot);
         pid_t pid = start_check(replay, driver, r, from, &fd);
         if (pid < 0)
             return 0;
@@ -275,18 +321,56 @@ static int run_check(struct check_run *r, const char *replay, const char *driver
 }
 
 
-/* Removes the left-out copies; prints one line for each and a total. The
- * signatures of the harness's verdicts among them become known signatures
- * (unless --stop-on-known): the engines go on past them. */
+/* Whether the user named sig as known (--ignore-signature, WK_FUZZ_IGNORE):
+ * an input that fails with it is no news. */
+static int acknowledged(const struct campaign *c, const char *sig)
+{
+    for (int i = 0; i < c->o.ignore_count; i++)
+        if (strcmp(c->o.ignore[i], sig) == 0)
+            return 1;
+    const char *env = getenv("WK_FUZZ_IGNORE");
+    size_t n = strlen(sig);
+    for (const char *at = env; at && *at;) {
+        at += strspn(at, " \t;\n");
+        size_t len = strcspn(at, ";\n");
+        while (len && (at[len - 1] == ' ' || at[len - 1] == '\t' || at[len - 1] == '\r'))
+            len--;
+        if (len == n && strncmp(at, sig, n) == 0)
+            return 1;
+        at += strcspn(at, ";\n");
+    }
+    return 0;
+}
+
+/* A left-out copy: into crashes/ as seed-NAME when its finding is news (a
+ * finding the run's result counts, and a file to reproduce it from: CI
+ * keeps crashes/), else removed. 1 when it was kept. */
+static int keep_finding(struct campaign *c, const char *path, const char *base, const char *sig)
+{
+    char to[FPATH], name[512];
+    if (!acknowledged(c, sig) && snprintf(name, sizeof(name), "seed-%s", base) < (int)sizeof(name) &&
+        wk_path_join(to, sizeof(to), c->crashes, name) && rename(path, to) == 0) {
+        c->seed_findings++;
+        return 1;
+    }
+    unlink(path);
+    return 0;
+}
+
+/* Moves the left-out copies out of corpus/ (keep_finding); prints one
+ * line for each and a total. The signatures of the harness's verdicts
+ * among them become known signatures (unless --stop-on-known): the
+ * engines go on past them. */
 static void report_left_out(struct campaign *c, const struct check_run *r)
 {
-    size_t left = 0;
+    size_t left = 0, kept = 0;
     for (size_t i = 0; i < r->count; i++) {
         if (!r->crashed[i])
             continue;
         const char *base = strrchr(r->paths[i], '/');
-        printf("  left out %s: %s\n", base ? base + 1 : r->paths[i], r->sig[i]);
-        unlink(r->paths[i]);
+        base = base ? base + 1 : r->paths[i];
+        printf("  left out %s: %s\n", base, r->sig[i]);
+        kept += (size_t)keep_finding(c, r->paths[i], base, r->sig[i]);
         left++;
         if (r->crashed[i] == 2 && !c->o.stop_on_known)
             wk_campaign_add_known(c, r->sig[i], "the signature");
@@ -300,6 +384,9 @@ static void report_left_out(struct campaign *c, const struct check_run *r)
     printf("left out %zu input%s that already fail%s on this driver (a finding each: a broken rule, a crash or a "
            "hang): fix %s, or keep fuzzing past %s\n",
            left, left == 1 ? "" : "s", left == 1 ? "s" : "", them, them);
+    if (kept)
+        printf("  %zu of %s kept in %s as seed-NAME (findings: the run ends with exit status 1; "
+               "--ignore-signature SIG names one as known)\n", kept, them, c->crashes);
     printf("  (--keep-crashing-seeds starts from %s anyway; %s)\n", them,
            c->o.stop_on_known ? "with --stop-on-known, a mutation that finds the same bug again is a crash"
                               : "the harness passes over their signatures, so a mutation that finds the same bug "
@@ -318,11 +405,13 @@ void wk_campaign_leave_out_crashing(struct campaign *c, const struct seed_source
     }
     static struct check_run r;
     memset(&r, 0, sizeof(r));
+    r.slot_fd = -1;
     double t0 = wk_now_seconds();
     if (!list_copies(c, src, n, &r) || !r.count) {
         check_run_free(&r);
         return;
     }
+    open_slot(&r);
     if (run_check(&r, replay, c->driver, (double)c->o.timeout)) {
         printf("checked: %zu starting inputs against the driver in %.2f s (%s)\n", r.count, wk_now_seconds() - t0,
                replay);
@@ -331,5 +420,6 @@ void wk_campaign_leave_out_crashing(struct campaign *c, const struct seed_source
         printf("note: %s could not run the starting inputs (%s): none was left out\n", replay,
                r.last[0] ? r.last : "it did not start");
     }
+    close_slot(&r);
     check_run_free(&r);
 }

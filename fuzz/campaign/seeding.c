@@ -39,6 +39,13 @@ int wk_campaign_is_finding_name(const char *name)
     return wk_campaign_is_input_name(name) && strncmp(name, "slow-unit-", 10) != 0;
 }
 
+/* A finding an engine wrote, not a starting input the seed check kept
+ * (seed_check.c, seed-NAME): what "new crashes" count. */
+int wk_campaign_is_engine_finding_name(const char *name)
+{
+    return wk_campaign_is_finding_name(name) && strncmp(name, "seed-", 5) != 0;
+}
+
 
 /* Copies the inputs of src into dst (names prefixed), never overwriting.
  * Returns how many were copied; -1 on a write error. */
@@ -86,7 +93,8 @@ uint64_t wk_campaign_count_files(const char *dir, time_t since)
     for (struct dirent *e; (e = readdir(d));) {
         char p[FPATH];
         struct stat st;
-        if (!wk_campaign_is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), dir, e->d_name))
+        if (!(since ? wk_campaign_is_engine_finding_name(e->d_name) : wk_campaign_is_finding_name(e->d_name)) ||
+            !wk_path_join(p, sizeof(p), dir, e->d_name))
             continue;
         if (e->d_type == DT_REG && !since) {
             n++;

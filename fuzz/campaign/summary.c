@@ -5,7 +5,8 @@
  * stability, corpus, known signatures hit, new crashes), the crashes
  * through the build's own `wddmkit triage` when it has one (else listed
  * with the engine logs' signatures), and how to reproduce them. Also the
- * exit code: 0 no crash, 1 new crashes, 2 an engine that failed without
+ * exit code: 0 no crash, 1 new crashes or starting inputs that already fail
+ * (crashes/seed-*), 2 an engine that failed without
  * finding anything.
  */
 #define _GNU_SOURCE
@@ -83,7 +84,7 @@ static void list_crashes(const struct campaign *c, const struct sig_table *t)
     for (struct dirent *e; names && (e = readdir(d));) {
         char p[FPATH];
         struct stat st;
-        if (!wk_campaign_is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) || stat(p, &st) != 0 ||
+        if (!wk_campaign_is_engine_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) || stat(p, &st) != 0 ||
             !S_ISREG(st.st_mode) || st.st_mtime < c->start)
             continue;
         if (n == MAX_LISTED) {
@@ -322,8 +323,12 @@ static void print_numbers(const struct campaign *c, const struct stats *s, uint6
         wk_campaign_print_known_hits(c);
     wk_campaign_print_reach(c);
     printf("  crashes   %llu new", (unsigned long long)new_crashes);
-    if (all_crashes > new_crashes)
-        printf(" (%llu from earlier runs also in crashes/)", (unsigned long long)(all_crashes - new_crashes));
+    if (c->seed_findings)
+        printf(", %u starting input%s that already fail%s (seed-*)", c->seed_findings, c->seed_findings == 1 ? "" : "s",
+               c->seed_findings == 1 ? "s" : "");
+    if (all_crashes > new_crashes + c->seed_findings)
+        printf(" (%llu from earlier runs also in crashes/)",
+               (unsigned long long)(all_crashes - new_crashes - c->seed_findings));
     printf("\n");
 }
 
@@ -358,7 +363,7 @@ static int only_new_crash(const struct campaign *c, char *name, size_t size)
     for (struct dirent *e; n < 2 && (e = readdir(d));) {
         char p[FPATH];
         struct stat st;
-        if (!wk_campaign_is_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) ||
+        if (!wk_campaign_is_engine_finding_name(e->d_name) || !wk_path_join(p, sizeof(p), c->crashes, e->d_name) ||
             stat(p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_mtime < c->start)
             continue;
         if (n++ == 0 && snprintf(name, size, "%s", e->d_name) >= (int)size)
@@ -430,9 +435,21 @@ int wk_campaign_summarize(struct campaign *c, const char *self)
     uint64_t all_crashes = wk_campaign_count_files(c->crashes, 0);
     print_numbers(c, &s, new_crashes, all_crashes);
     int failed = engines_failed(c, new_crashes);
+    if (!new_crashes && c->seed_findings) {
+        /* The driver fails inputs the campaign started from: findings as
+         * much as a mutation's (outsider 25's CI job was green on a driver
+         * whose seeds showed its bug). */
+        printf("result: no new crash; %u starting input%s already fail%s on this driver (%s/seed-*)\n",
+               c->seed_findings, c->seed_findings == 1 ? "" : "s", c->seed_findings == 1 ? "s" : "", c->crashes);
+        return 1;
+    }
     if (!new_crashes) {
         printf("result: no crash\n");
         return failed ? 2 : 0;
     }
-    return report_crashes(c, self, new_crashes);
+    int rc = report_crashes(c, self, new_crashes);
+    if (c->seed_findings)
+        printf("  and %u starting input%s already fail%s on this driver (%s/seed-*)\n", c->seed_findings,
+               c->seed_findings == 1 ? "" : "s", c->seed_findings == 1 ? "s" : "", c->crashes);
+    return rc;
 }

@@ -610,12 +610,23 @@ void wk_crash_run_replay(const char *harness, const char *file, const char *driv
         o->wait_status = status;
         /* a crash no finding line explains (a sanitizer report that exited
          * at once, an exit or a dead thread of the driver's): the slot
-         * names the DDI or the thread, as for the program route */
-        if (o->cls == CLS_CRASH && !strstr(log, ": KIT INVARIANT: ")) {
+         * names the DDI or the thread, as for the program route. An exit
+         * status of 0 is no pass when the slot says a DDI was running: the
+         * driver's exit(0) ended the replay binary mid-input (outsider 25's
+         * driver was a pass in repro and triage, a crash in conform). */
+        int exited_clean = o->cls == CLS_PASS;
+        if ((o->cls == CLS_CRASH || exited_clean) && !strstr(log, ": KIT INVARIANT: ")) {
+            o->cls = CLS_CRASH; /* what read_crash_slot describes */
             read_crash_slot(o, slot);
             slot = NULL;
-            if (o->driver_crash)
+            if (o->driver_crash == WK_VIDMM_CRASH_DESCRIPTORS) {
+                snprintf(o->sig, sizeof(o->sig), "DRV-CRASH-001 (descriptors taken)");
+                snprintf(o->detail, sizeof(o->detail), "%.500s", o->driver_crash_line);
+            } else if (o->driver_crash) {
                 wk_crash_slot_signature(o);
+            } else if (exited_clean) {
+                o->cls = CLS_PASS;
+            }
         }
     }
     if (slot)

@@ -58,6 +58,12 @@ void wk_vidmm_publish_crash_slot(volatile struct wk_vidmm_crash_slot *slot)
     publish();
 }
 
+void wk_vidmm_note_descriptors_taken(int how)
+{
+    if (published)
+        published->descriptors_taken = (uint32_t)how;
+}
+
 struct wk_vidmm *call_current_vm(void)
 {
     return active ? active->vm : NULL;

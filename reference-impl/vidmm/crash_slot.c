@@ -90,6 +90,7 @@ void wk_vidmm_crash_slot_init(volatile struct wk_vidmm_crash_slot *slot)
     slot->thread_fault_has_addr = 0;
     slot->thread_claimed = 0;
     slot->thread_fault_addr = 0;
+    slot->descriptors_taken = 0;
     for (size_t i = 0; i < sizeof(slot->thread_routine); i++)
         slot->thread_routine[i] = '\0';
 }
@@ -158,6 +159,13 @@ int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot
         snprintf(out, cap, "%s: %s: the driver exited the process (exit status %d)", rule_id(R_DRV_CRASH),
                  wk_ddi_name(ddi), WEXITSTATUS(status));
         return WK_VIDMM_CRASH_EXIT;
+    }
+    if (slot->descriptors_taken) {
+        /* as conform words a case whose result pipe the driver took */
+        snprintf(out, cap, "%s: the driver %s the process's standard error, where the kit reports its findings: "
+                 "the run's findings are lost", rule_id(R_DRV_CRASH),
+                 slot->descriptors_taken == 1 ? "closed" : "put another file on");
+        return WK_VIDMM_CRASH_DESCRIPTORS;
     }
     return 0;
 }

@@ -689,6 +689,8 @@ struct wk_vidmm_crash_slot {
     uint32_t thread_claimed;              /* the first thread to die took the note */
     uint64_t thread_fault_addr;
     char thread_routine[WK_VIDMM_ROUTINE_NAME]; /* system thread: "worker" or "module.so+0x1a2b" */
+    uint32_t descriptors_taken;           /* a replay binary found its standard error closed (1) or
+                                             another file (2) at its end: wk_vidmm_note_descriptors_taken */
 };
 
 /* A slot with no DDI and no thread noted. */
@@ -713,6 +715,13 @@ enum wk_ddi wk_vidmm_crash_slot_ddi(const volatile struct wk_vidmm_crash_slot *s
  * signal on the kit's thread, or an exit outside any DDI. */
 #define WK_VIDMM_CRASH_THREAD 1
 #define WK_VIDMM_CRASH_EXIT 2
+#define WK_VIDMM_CRASH_DESCRIPTORS 3 /* "DRV-CRASH-001: the driver closed ..." */
+
+/* Notes in the published slot that the process's standard error, where a
+ * replay binary reports its findings, was closed (how 1) or replaced by
+ * another file (how 2) by the time it ended: a driver that takes the
+ * kit's descriptors loses the run's findings, which is no pass. */
+void wk_vidmm_note_descriptors_taken(int how);
 /* sanitizer: a sanitizer report came before the exit (the exit is the
  * sanitizer's, "a sanitizer report ended the process", not the driver's). */
 int wk_vidmm_crash_slot_describe(const volatile struct wk_vidmm_crash_slot *slot, int status, int sanitizer,
