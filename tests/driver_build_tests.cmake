@@ -439,6 +439,13 @@ wk_cli_expect(conform.align64k_absolute_fence 0
               "the case's absolute address \\(segment 2 offset 0xffff8\\) aims at allocation 1, expected at 0xff000; the driver's answers put it at 0xf0000: a choice"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_align64k>
               --filter paging-physical.fence-absolute-segment-2-edges ${PROJECT_SOURCE_DIR}/specs/paging-physical.yaml)
+# A rule broken outside the step's frame (a callback from a thread of the
+# driver's) fails the case at its violations check, which names the rule
+# (outsider 25: "rule: none broken", JSON rule null).
+wk_cli_expect(conform.rule_at_violations_check 1
+              "rule: +CTXALLOC-ARGS-001\n    expected: violations = 0\n    seen: +1 violation, the first: CTXALLOC-ARGS-001: DxgkCbCreateContextAllocation: "
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_callback_from_thread>
+              --filter adapter-start.reference-clean ${PROJECT_SOURCE_DIR}/specs/adapter-start.yaml)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_cpu_no_start>

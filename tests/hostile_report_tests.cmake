@@ -27,6 +27,10 @@ foreach(kind ${_thread_kinds})
   target_compile_definitions(wk_test_thread_crash_${kind} PRIVATE WK_TEST_THREAD_CRASH=${_i})
 endforeach()
 
+# tests/driver_build/callback_from_thread.c: a callback's bad arguments from
+# a thread of the driver's, seen at a case's violations check.
+wk_add_refwrap_module(wk_test_callback_from_thread ${CMAKE_CURRENT_LIST_DIR}/driver_build/callback_from_thread.c)
+
 find_program(WK_BASH bash)
 # wk_hostile_test(NAME SCRIPT MODE ARGS...): the ctest cli.hostile_NAME, one
 # MODE of the bash script SCRIPT beside this file, run as `SCRIPT wddmkit
