@@ -141,6 +141,15 @@ spin)
     expect_in "endless loop in Render" "DRV-HANG-001: DxgkDdiRender: did not return within 100 ms" "$out"
     [ "$ms" -lt 2000 ] || fail "endless loop in Render: $ms ms"
     ;;
+timeout)
+    # a hang the DDI timer cannot end (SIGALRM blocked): the case's timeout
+    # kills it, and the verdict names the DDI it was in
+    "$wddmkit" conform -j 1 --timeout 1 --driver "$driver" --filter smoke.render-all-commands "$spec" \
+        --json "$scratch/r.json" >"$out" 2>&1
+    expect_rc "a hang past the DDI timer" 1 $?
+    expect_in "a hang past the DDI timer" "s: the case process was killed inside DxgkDdiRender" "$out"
+    expect_in "a hang past the DDI timer" '"verdict": "timeout"' "$scratch/r.json"
+    ;;
 flood)
     conform "$out" --json "$scratch/r.json" --junit "$scratch/r.xml" --tap "$scratch/r.tap"
     expect_rc "16 MiB of output" 0 $?

@@ -190,6 +190,21 @@ void wk_runner_job_share(struct job *j, volatile struct case_shared *shared)
     j->case_status = shared ? &shared->case_status : NULL;
 }
 
+/* The seconds a case gets: --timeout, or more for a case whose adapter
+ * waits longer for a DDI call (ddi_timeout_ms) than that, so the driver's
+ * hang is the case's verdict, DRV-HANG-001 naming the DDI, and not a race
+ * between the two timers (outsider 25: smoke.custom-adapter's 10 s DDI
+ * timer against the default 10 s case timeout gave a fail, then a
+ * timeout). */
+static double case_seconds(const struct run *R, const struct wk_prog *prog)
+{
+    double t = R->o->case_timeout;
+    uint32_t ddi_ms = prog ? prog->vidmm.ddi_timeout_ms : 0;
+    if (ddi_ms && ddi_ms != UINT32_MAX && ddi_ms / 1000.0 + 2.0 > t)
+        t = ddi_ms / 1000.0 + 2.0;
+    return t;
+}
+
 static void map_crash_slot(struct job *j)
 {
     wk_runner_job_share(j, NULL);
@@ -260,7 +275,7 @@ int wk_runner_launch(struct run *R, struct job *j, size_t index, uint32_t attemp
     j->fd_result = rp[0];
     j->fd_output = op[0];
     j->fd_pid = j->fd_slot < 0 ? open_pidfd(pid) : -1; /* a slot's socket says more: its end of file too */
-    j->deadline = R->o->case_timeout > 0 ? j->start + R->o->case_timeout : 0;
+    j->deadline = R->o->case_timeout > 0 ? j->start + case_seconds(R, prog) : 0;
     R->running++;
     return 1;
 fail:
@@ -540,8 +555,14 @@ void wk_runner_reap(struct run *R, struct job *j, int status, enum wk_attempt_en
         memset(&r, 0, sizeof(r));
         r.verdict = WK_VERDICT_TIMEOUT;
         r.failed_step = -1;
-        snprintf(r.expected, sizeof(r.expected), "a verdict within %g s", R->o->case_timeout);
-        snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed", seconds);
+        snprintf(r.expected, sizeof(r.expected), "a verdict within %g s",
+                 case_seconds(R, R->rep->cases[j->index].prog));
+        enum wk_ddi ddi = wk_vidmm_crash_slot_ddi(j->crash_slot);
+        if (ddi != WK_DDI_NONE) /* the DDI it was in: the driver's, a hang its own timer did not end */
+            snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed inside %s", seconds,
+                     wk_ddi_name(ddi));
+        else
+            snprintf(r.seen, sizeof(r.seen), "no verdict after %.1f s: the case process was killed", seconds);
     } else if (how == WK_END_SHEPHERD_STOPPED || shepherd_killed(j, status)) {
         shepherd_result(j, status, how, &r);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&

@@ -34,6 +34,9 @@
  *                   MEM-GUARD-001, not a bare kill by SIGSEGV.
  *  12 exit0         exit(0): a crash naming DxgkDdiRender, also when a
  *                   replay binary judges (its exit status 0 is no pass).
+ *  13 spin_blocked  blocks SIGALRM, then loops for ever: the DDI timer
+ *                   never fires, the case's timeout kills it, and the
+ *                   timeout verdict names DxgkDdiRender.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
 #include <signal.h>
@@ -157,6 +160,14 @@ static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
     case 10: close_fds(1); break;
     case 11: write_past_dma(pRender); break;
     case 12: exit(0);
+    case 13: {
+        sigset_t alarm;
+        sigemptyset(&alarm);
+        sigaddset(&alarm, SIGALRM);
+        sigprocmask(SIG_BLOCK, &alarm, NULL);
+        spin();
+        break;
+    }
     default: break;
     }
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
