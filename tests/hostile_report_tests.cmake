@@ -10,7 +10,7 @@
 # flood, and descriptors closed or hijacked under the kit. One build of
 # tests/driver_build/render_ends.c per way its DxgkDdiRender ends, one of
 # thread_crash.c per kind of thread.
-set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds blocked exit0 spin_blocked)
+set(_render_ends noisy_abort abort exit _exit segv_handler recurse spin flood close_fds hijack_fds blocked exit0 spin_blocked divide)
 set(_i 0)
 foreach(way ${_render_ends})
   math(EXPR _i "${_i} + 1")
@@ -65,6 +65,7 @@ if(WK_BASH)
   wk_hostile_report(exit_in_ddi_replay exit-replay $<TARGET_FILE:wk_test_render_exit>)
   wk_hostile_report(exit0_in_ddi_replay exit0-replay $<TARGET_FILE:wk_test_render_exit0>)
   wk_hostile_report(timeout_names_ddi timeout $<TARGET_FILE:wk_test_render_spin_blocked>)
+  wk_hostile_report(fpe_module_offset fpe $<TARGET_FILE:wk_test_render_divide>)
   wk_hostile_report(closed_fds_replay fds-replay $<TARGET_FILE:wk_test_render_close_fds>)
   wk_hostile_report(hijacked_fds_replay fds-replay $<TARGET_FILE:wk_test_render_hijack_fds>)
   wk_hostile_report(worker_thread_crash thread-system $<TARGET_FILE:wk_test_thread_crash_system>)

@@ -141,6 +141,13 @@ spin)
     expect_in "endless loop in Render" "DRV-HANG-001: DxgkDdiRender: did not return within 100 ms" "$out"
     [ "$ms" -lt 2000 ] || fail "endless loop in Render: $ms ms"
     ;;
+fpe)
+    # a SIGFPE's address is the instruction's: module+offset, not an ASLR'd address
+    conform "$out"
+    expect_rc "divide by zero in Render" 1 $?
+    expect_in "divide by zero in Render" "DRV-CRASH-001: DxgkDdiRender: crashed with signal 8 (Floating point exception) at $(basename "$driver")+0x" "$out"
+    expect_not_in "divide by zero in Render" "at address 0x7" "$out"
+    ;;
 timeout)
     # a hang the DDI timer cannot end (SIGALRM blocked): the case's timeout
     # kills it, and the verdict names the DDI it was in

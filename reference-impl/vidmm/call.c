@@ -21,6 +21,7 @@
  * report names it and not the DDI the kit's thread was waiting in.
  */
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +406,31 @@ static wk_status binding_crashed(struct ddi_frame *f)
     return WK_E_BINDING;
 }
 
+/* Signals whose address is the instruction's, not the data's (SIGFPE,
+ * SIGILL, SIGTRAP): a code address moves with ASLR from run to run. */
+static int code_fault(int signo)
+{
+    return signo == SIGFPE || signo == SIGILL || signo == SIGTRAP;
+}
+
+/* A code address as "module.so+0x1240", the same in every run and what
+ * `addr2line -e module.so` takes (outsider 25: a SIGFPE's report differed
+ * run to run); the bare address outside any module. Not in a signal
+ * handler: dladdr takes the loader's lock. */
+static const char *code_place(const void *addr, char *out, size_t cap)
+{
+    Dl_info di;
+    memset(&di, 0, sizeof(di));
+    if (dladdr(addr, &di) && di.dli_fname && di.dli_fbase) {
+        const char *base = strrchr(di.dli_fname, '/');
+        snprintf(out, cap, "%s+0x%zx", base ? base + 1 : di.dli_fname,
+                 (size_t)((const char *)addr - (const char *)di.dli_fbase));
+    } else {
+        snprintf(out, cap, "address %p", addr);
+    }
+    return out;
+}
+
 wk_status ddi_crashed(struct ddi_frame *f)
 {
     struct wk_vidmm *vm = f->vm;
@@ -452,6 +478,9 @@ wk_status ddi_crashed(struct ddi_frame *f)
     if (f->fault_on_stack)
         violate(vm, R_DRV_CRASH, f->ddi, "overflowed its stack (signal %d, %s, at the end of its stack)",
                 f->signo, strsignal(f->signo));
+    else if (f->fault_has_addr && code_fault(f->signo))
+        violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at %s", f->signo, strsignal(f->signo),
+                code_place(f->fault_addr, where, sizeof(where)));
     else if (f->fault_has_addr)
         violate(vm, R_DRV_CRASH, f->ddi, "crashed with signal %d (%s) at address %p", f->signo,
                 strsignal(f->signo), f->fault_addr);

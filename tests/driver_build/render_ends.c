@@ -37,6 +37,8 @@
  *  13 spin_blocked  blocks SIGALRM, then loops for ever: the DDI timer
  *                   never fires, the case's timeout kills it, and the
  *                   timeout verdict names DxgkDdiRender.
+ *  14 divide        divides by zero (SIGFPE): the report gives the
+ *                   instruction as module+offset, the same in every run.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
 #include <signal.h>
@@ -160,6 +162,12 @@ static NTSTATUS ending_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
     case 10: close_fds(1); break;
     case 11: write_past_dma(pRender); break;
     case 12: exit(0);
+    case 14: {
+        volatile int zero = 0, seven = 7; /* 1 / zero became a compare: 1 / x is 0 or +-1 */
+        volatile int x = seven / zero;
+        (void)x;
+        break;
+    }
     case 13: {
         sigset_t alarm;
         sigemptyset(&alarm);
