@@ -446,6 +446,20 @@ wk_cli_expect(conform.rule_at_violations_check 1
               "rule: +CTXALLOC-ARGS-001\n    expected: violations = 0\n    seen: +1 violation, the first: CTXALLOC-ARGS-001: DxgkCbCreateContextAllocation: "
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_callback_from_thread>
               --filter adapter-start.reference-clean ${PROJECT_SOURCE_DIR}/specs/adapter-start.yaml)
+# DxgkDdiPatch's inputs are const: a write to the argument struct or to
+# either list is MEM-GUARD-001 naming what and where (outsider 25).
+wk_cli_expect(conform.patch_const_args 1
+              "MEM-GUARD-001: DxgkDdiPatch: wrote to the DXGKARG_PATCH argument \\(\\*pPatch\\), which the DDI gets as const, at offset \\+40 \\(DmaBufferSubmissionEndOffset\\)"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_patch_const_args>
+              --filter smoke.render-all-commands ${PROJECT_SOURCE_DIR}/specs/smoke.yaml)
+wk_cli_expect(conform.patch_const_alloc 1
+              "MEM-GUARD-001: DxgkDdiPatch: wrote to the allocation list \\(pAllocationList, [0-9]+ entries\\), which the DDI gets as const, at entry 0 byte"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_patch_const_alloc>
+              --filter smoke.render-all-commands ${PROJECT_SOURCE_DIR}/specs/smoke.yaml)
+wk_cli_expect(conform.patch_const_patch 1
+              "MEM-GUARD-001: DxgkDdiPatch: wrote to the patch-location list \\(pPatchLocationList, [0-9]+ entries\\), which the DDI gets as const, at entry [0-9]+ byte"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_patch_const_patch>
+              --filter smoke.render-all-commands ${PROJECT_SOURCE_DIR}/specs/smoke.yaml)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_cpu_no_start>

@@ -31,6 +31,14 @@ endforeach()
 # a thread of the driver's, seen at a case's violations check.
 wk_add_refwrap_module(wk_test_callback_from_thread ${CMAKE_CURRENT_LIST_DIR}/driver_build/callback_from_thread.c)
 
+# tests/driver_build/patch_const.c: DxgkDdiPatch writes to a const input.
+set(_i 0)
+foreach(way args alloc patch)
+  math(EXPR _i "${_i} + 1")
+  wk_add_refwrap_module(wk_test_patch_const_${way} ${CMAKE_CURRENT_LIST_DIR}/driver_build/patch_const.c)
+  target_compile_definitions(wk_test_patch_const_${way} PRIVATE WK_TEST_PATCH_CONST=${_i})
+endforeach()
+
 find_program(WK_BASH bash)
 # wk_hostile_test(NAME SCRIPT MODE ARGS...): the ctest cli.hostile_NAME, one
 # MODE of the bash script SCRIPT beside this file, run as `SCRIPT wddmkit

@@ -1393,6 +1393,8 @@ struct submission {
     uint32_t patch_start, patch_length;
     uint8_t *driver_dma;    /* the driver's pDmaBuffer when not dma->ptr (a Patch view) */
     int dma_readonly;       /* driver_dma is read-only throughout: nothing to snapshot or compare */
+    int lists_writable;     /* alloc_list and patch_list are not read-only views: Patch's writes to
+                               them (const to it) are found by a compare after the call */
     uint64_t check_end;     /* the driver cannot write dma past this (0: dma->size) */
 };
 wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_t *fence);

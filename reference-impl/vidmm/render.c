@@ -300,6 +300,7 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
     s.patch_list_size = j->c->patch_entries;
     s.patch_start = first;
     s.patch_length = count;
+    s.lists_writable = 1; /* Render's output lists */
     struct wk_gpu_counters before;
     wk_gpu_get_counters(vm->gpu, &before);
     wk_status st = submit_buffer(vm, &s, fence);

@@ -10,6 +10,7 @@
  * reported complete. Every step is bounded; a driver that never reports a
  * fence, or never acknowledges its interrupt, is reported, not waited on.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +328,90 @@ static uint64_t snapshot_len(const struct submission *s)
     return first_nonzero(s->dma->ptr, end, s->dma->size) == s->dma->size ? end : s->dma->size;
 }
 
+/* A copy of the lists a Patch gets as const when they are not read-only
+ * views (Render's output lists): what the driver changed of them is found
+ * by a compare after the call. */
+struct lists_copy {
+    uint8_t *bytes;
+    size_t alloc_bytes, patch_bytes;
+};
+
+static void lists_copy_take(const struct submission *s, struct lists_copy *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (!s->lists_writable)
+        return;
+    c->alloc_bytes = s->alloc_list ? (size_t)s->alloc_list_size * sizeof(DXGK_ALLOCATIONLIST) : 0;
+    c->patch_bytes = s->patch_list ? (size_t)s->patch_list_size * sizeof(D3DDDI_PATCHLOCATIONLIST) : 0;
+    c->bytes = c->alloc_bytes + c->patch_bytes ? malloc(c->alloc_bytes + c->patch_bytes) : NULL;
+    if (!c->bytes)
+        return; /* out of memory: the check is not made, the call goes on */
+    memcpy(c->bytes, s->alloc_list, c->alloc_bytes);
+    memcpy(c->bytes + c->alloc_bytes, s->patch_list, c->patch_bytes);
+}
+
+static void lists_copy_drop(struct lists_copy *c)
+{
+    free(c->bytes);
+    c->bytes = NULL;
+}
+
+/* The first byte at which n bytes of a and b differ, n when none. */
+static size_t first_difference(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (!memcmp(a, b, n))
+        return n;
+    size_t i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* The DXGKARG_PATCH field at byte `at` (a message names it). */
+static const char *patch_field(size_t at)
+{
+#define F_(name) { offsetof(DXGKARG_PATCH, name), sizeof(((DXGKARG_PATCH *)0)->name), #name }
+    static const struct { size_t at, size; const char *name; } fields[] = {
+        F_(hContext), F_(DmaBufferSegmentId), F_(DmaBufferPhysicalAddress), F_(pDmaBuffer), F_(DmaBufferSize),
+        F_(DmaBufferSubmissionStartOffset), F_(DmaBufferSubmissionEndOffset), F_(pDmaBufferPrivateData),
+        F_(DmaBufferPrivateDataSize), F_(DmaBufferPrivateDataSubmissionStartOffset),
+        F_(DmaBufferPrivateDataSubmissionEndOffset), F_(pAllocationList), F_(AllocationListSize),
+        F_(pPatchLocationList), F_(PatchLocationListSize), F_(PatchLocationListSubmissionStart),
+        F_(PatchLocationListSubmissionLength), F_(SubmissionFenceId), F_(Flags), F_(EngineOrdinal),
+    };
+#undef F_
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+        if (at >= fields[i].at && at < fields[i].at + fields[i].size)
+            return fields[i].name;
+    return "padding";
+}
+
+/* DxgkDdiPatch's inputs are const ("const DXGKARG_PATCH *pPatch"; its
+ * pAllocationList and pPatchLocationList point to const, facts §4.4): a
+ * driver that wrote to the argument struct (the guarded copy it got,
+ * `driver`, against the kit's `kit`) or to the lists broke MEM-GUARD-001
+ * ("nor into one its DDI gets as const"). Outsider 25's driver wrote both
+ * and passed. */
+static void patch_inputs_check(struct wk_vidmm *vm, const struct submission *s, const DXGKARG_PATCH *driver,
+                               const DXGKARG_PATCH *kit, const struct lists_copy *c)
+{
+    size_t at;
+    if (driver && (at = first_difference((const uint8_t *)driver, (const uint8_t *)kit, sizeof(*kit))) < sizeof(*kit))
+        violate(vm, R_MEM_GUARD, WK_DDI_PATCH, "wrote to the DXGKARG_PATCH argument (*pPatch), which the DDI gets as "
+                "const, at offset +%zu (%s)", at, patch_field(at));
+    if (!c->bytes)
+        return;
+    if ((at = first_difference(c->bytes, (const uint8_t *)s->alloc_list, c->alloc_bytes)) < c->alloc_bytes)
+        violate(vm, R_MEM_GUARD, WK_DDI_PATCH, "wrote to the allocation list (pAllocationList, %u entries), which the "
+                "DDI gets as const, at entry %zu byte %zu", s->alloc_list_size, at / sizeof(DXGK_ALLOCATIONLIST),
+                at % sizeof(DXGK_ALLOCATIONLIST));
+    if ((at = first_difference(c->bytes + c->alloc_bytes, (const uint8_t *)s->patch_list, c->patch_bytes)) <
+        c->patch_bytes)
+        violate(vm, R_MEM_GUARD, WK_DDI_PATCH, "wrote to the patch-location list (pPatchLocationList, %u entries), "
+                "which the DDI gets as const, at entry %zu byte %zu", s->patch_list_size,
+                at / sizeof(D3DDDI_PATCHLOCATIONLIST), at % sizeof(D3DDDI_PATCHLOCATIONLIST));
+}
+
 /* Patch of submission s, checked against `known`, what the DMA buffer holds
  * (NULL: a snapshot is taken). With `known`, *nonzero_end is where the
  * buffer is zero from, when the call recorded no violation. */
@@ -369,11 +454,16 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
         memcpy(scratch, s->dma->ptr, len);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
+    struct lists_copy lists;
+    lists_copy_take(s, &lists);
     struct garg g; /* the driver gets a guarded copy (guard_args.c) */
     DXGKARG_PATCH *pargs = garg_in(vm, &g, &args, sizeof(args), "DXGKARG_PATCH argument (*pPatch)");
     DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_PATCH, pargs, &status));
     g.kit = NULL; /* const to the driver: nothing to read back */
+    if (crashed == WK_OK)
+        patch_inputs_check(vm, s, pargs != &args ? pargs : NULL, &args, &lists);
+    lists_copy_drop(&lists);
     wk_status guard = garg_out(vm, &g, WK_DDI_PATCH, crashed);
     if (crashed == WK_OK && guard != WK_OK)
         crashed = guard;
