@@ -460,8 +460,13 @@ static void driver_signalled_kit(struct wk_case_result *r, int signo, const char
     r->failed_step = -1;
     r->rule[0] = '\0';
     snprintf(r->expected, sizeof(r->expected), "no signal from the driver to the kit's processes");
-    snprintf(r->seen, sizeof(r->seen), "the driver sent %s to the kit's %s (ignored: the %s went on)",
-             wk_run_signal_name(signo), whom, strcmp(whom, "runner") == 0 ? "run" : "case");
+    if (signo > 0 && signo < 65)
+        snprintf(r->seen, sizeof(r->seen), "the driver sent %s to the kit's %s (ignored: the %s went on)",
+                 wk_run_signal_name(signo), whom, strcmp(whom, "runner") == 0 ? "run" : "case");
+    else /* no signal number: the word in the page the case shares with the kit was written over */
+        snprintf(r->seen, sizeof(r->seen), "the page the kit shares with the case's process was written over (the "
+                 "%s's signal word holds 0x%08x, no signal): a process of the driver's wrote to the kit's memory",
+                 whom, (unsigned)signo);
     if (then[0]) {
         append(r->seen, sizeof(r->seen), "; then ");
         append(r->seen, sizeof(r->seen), then);
