@@ -8,7 +8,11 @@
  *   1 system  the thread is a system thread (PsCreateSystemThread, the
  *             kit's trampoline, km.h), its StartRoutine crashing_worker;
  *   2 raw     the thread is one the driver made itself (pthread_create),
- *             which the kit knows nothing of.
+ *             which the kit knows nothing of;
+ *   3 spin    a raw thread too, but Render waits for it by spinning on a
+ *             flag, no kernel call: the kit's frame of Render is the one
+ *             active when the thread faults, and the fault is still the
+ *             thread's (it unwound Render's frame from the wrong thread).
  *
  * Either way a report that blames DxgkDdiRender is wrong: Render only
  * waited (issue 22, "a crash in a driver's deferred worker names the work
@@ -21,7 +25,7 @@
 #include "wddmkit/km.h"
 
 #ifndef WK_TEST_THREAD_CRASH
-#error "build with -DWK_TEST_THREAD_CRASH=1 (system thread) or 2 (raw pthread)"
+#error "build with -DWK_TEST_THREAD_CRASH=1 (system thread), 2 (raw pthread) or 3 (raw, spun on)"
 #endif
 
 WK_DRIVER_EXPORT DRIVER_INITIALIZE DriverEntry;
@@ -64,8 +68,13 @@ static BOOLEAN start_worker(void)
 static NTSTATUS waiting_render(const HANDLE hContext, DXGKARG_RENDER *pRender)
 {
     KeInitializeEvent(&work_done, NotificationEvent, FALSE);
-    if (start_worker())
-        KeWaitForSingleObject(&work_done, Executive, KernelMode, FALSE, NULL);
+    if (start_worker()) {
+        if (WK_TEST_THREAD_CRASH == 3)
+            while (!KeReadStateEvent(&work_done)) /* no kernel wait: Render's frame stays the active one */
+                ;
+        else
+            KeWaitForSingleObject(&work_done, Executive, KernelMode, FALSE, NULL);
+    }
     return wk_wrap_reference.DxgkDdiRender(hContext, pRender);
 }
 
