@@ -460,6 +460,14 @@ wk_cli_expect(conform.patch_const_patch 1
               "MEM-GUARD-001: DxgkDdiPatch: wrote to the patch-location list \\(pPatchLocationList, [0-9]+ entries\\), which the DDI gets as const, at entry [0-9]+ byte"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_patch_const_patch>
               --filter smoke.render-all-commands ${PROJECT_SOURCE_DIR}/specs/smoke.yaml)
+# The driver's segments against the hardware's memory, with a binding too:
+# a segment reported where the binding's hardware has no memory (outsider 24
+# found a binding's layout unchecked).
+wk_cli_expect(conform.binding_layout_checked 1
+              "expected: the hardware's segments \\(the binding's memory\\), each reported as the kind it has at its addresses"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_segment_moved>
+              --binding $<TARGET_FILE:wk_test_binding_good>
+              --filter smoke.render-all-commands ${PROJECT_SOURCE_DIR}/specs/smoke.yaml)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_cpu_no_start>

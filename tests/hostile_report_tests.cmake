@@ -31,6 +31,8 @@ endforeach()
 # a thread of the driver's, seen at a case's violations check.
 wk_add_refwrap_module(wk_test_callback_from_thread ${CMAKE_CURRENT_LIST_DIR}/driver_build/callback_from_thread.c)
 
+# tests/driver_build/segment_moved.c: a segment where the hardware has no memory.
+wk_add_refwrap_module(wk_test_segment_moved ${CMAKE_CURRENT_LIST_DIR}/driver_build/segment_moved.c)
 # tests/driver_build/patch_const.c: DxgkDdiPatch writes to a const input.
 set(_i 0)
 foreach(way args alloc patch)

@@ -95,6 +95,23 @@ static NTSTATUS start_device(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INT
     return ref.DxgkDdiStartDevice(ctx, info, k, sources, children);
 }
 
+/* What segment 1 reports as its CpuTranslatedAddress (0: the reference
+ * driver's own answer, not CPU-visible). */
+static uint64_t seg1_cpu_address;
+
+static NTSTATUS query_adapter_info(const HANDLE h, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    NTSTATUS st = ref.DxgkDdiQueryAdapterInfo(h, q);
+    if (!NT_SUCCESS(st) || !seg1_cpu_address || q->Type != DXGKQAITYPE_QUERYSEGMENT3)
+        return st;
+    DXGK_QUERYSEGMENTOUT3 *o = q->pOutputData;
+    if (o->pSegmentDescriptor && o->NbSegment >= 1) {
+        o->pSegmentDescriptor[0].Flags.CpuVisible = 1;
+        o->pSegmentDescriptor[0].CpuTranslatedAddress.QuadPart = (LONGLONG)seg1_cpu_address;
+    }
+    return st;
+}
+
 static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
 {
     DRIVER_OBJECT c;
@@ -106,12 +123,14 @@ static NTSTATUS entry(PDRIVER_OBJECT o, PUNICODE_STRING path)
         return st;
     DRIVER_INITIALIZATION_DATA mine = ref;
     mine.DxgkDdiStartDevice = start_device;
+    mine.DxgkDdiQueryAdapterInfo = query_adapter_info;
     return DxgkInitialize(o, path, &mine);
 }
 
 static bool open_with_cpu_view(struct vt_fixture *f)
 {
     memset(&driver, 0, sizeof(driver));
+    seg1_cpu_address = 0;
     struct wk_vidmm_config cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.binding = cpu_view_binding();
@@ -170,11 +189,47 @@ static void test_range_past_the_segment_is_refused(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* "the CPU reaches the segment linearly at CpuTranslatedAddress (an offset
+ * in the segment is the same offset in the PCI BAR)" (facts §5.5 G6): a
+ * CPU-visible segment 1 at the BAR that shows it is right; 1 MiB off is
+ * SEG-CPU-001, naming the BAR (outsider 24's planted bug passed). */
+static void test_cpu_translated_address_is_the_bar(void **state)
+{
+    struct vt_fixture *f = *state;
+    const uint64_t answers[2] = { SEG_BAR, SEG_BAR + (1u << 20) };
+    for (int k = 0; k < 2; k++) {
+        memset(&driver, 0, sizeof(driver));
+        seg1_cpu_address = answers[k];
+        struct wk_vidmm_config cfg;
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.binding = cpu_view_binding();
+        struct wk_vidmm *vm = NULL;
+        VT_OK(NULL, wk_vidmm_create(&cfg, &vm));
+        VT_OK(vm, wk_vidmm_attach(vm, entry));
+        (void)wk_vidmm_start(vm);
+        if (k == 0) {
+            assert_true(expect_no_violations(vm));
+        } else {
+            assert_true(expect_violation(vm, "SEG-CPU-001"));
+            struct wk_violation v[4];
+            uint64_t total = 0;
+            uint32_t n = wk_vidmm_violations(vm, v, 4, &total);
+            assert_true(n >= 1);
+            assert_non_null(strstr(v[0].message, "segment 1: CpuTranslatedAddress 0xe0100000, but the device's BAR "
+                                                 "for that memory (segment 1 of the hardware, bus address "
+                                                 "0xe0000000) shows the segment's offset 0 at 0xe0000000"));
+        }
+        wk_vidmm_destroy(vm);
+        (void)f;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         VT_TEST(test_both_sides_see_one_memory),
         VT_TEST(test_range_past_the_segment_is_refused),
+        VT_TEST(test_cpu_translated_address_is_the_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1921,15 +1921,29 @@ static int check_request_kept(struct interp *x, const struct wk_step *s)
  * them (gpu_layout.c): checked once per case, before its first step. */
 static int check_layout(struct interp *x)
 {
-    if (!x->gpu_model || !count_check(x, WK_CHECK_SEMANTIC))
+    /* The hardware's memory: the kit's GPU as the case describes it, or a
+     * binding's (its memory is the device's, drivers-for-other-hardware.md:
+     * a driver may report part of it, never memory it does not have;
+     * outsider 24 found the binding's layout unchecked). */
+    const struct wk_binding *b = wk_vidmm_binding(x->vm);
+    const struct wk_gpu_segment_desc *hw = x->p->segments;
+    uint32_t nhw = x->p->gpu.segment_count;
+    if (!x->gpu_model && b && b->processor && b->memory)
+        hw = b->memory->segments, nhw = b->memory->segment_count;
+    else if (!x->gpu_model)
+        return 1;
+    if (!count_check(x, WK_CHECK_SEMANTIC))
         return 1;
     struct wk_vidmm_segment_info d[WK_PROG_MAX_SEGMENTS];
     uint32_t nd = wk_vidmm_segments(x->vm, d, WK_PROG_MAX_SEGMENTS);
     char why[256];
-    if (wk_layout_matches_gpu(x->p->segments, x->p->gpu.segment_count, d, nd, why, sizeof(why)))
+    if (wk_layout_matches_gpu(hw, nhw, d, nd, why, sizeof(why)))
         return 1;
     x->r->failed_step = 0;
-    return failf(x, "the GPU's segments, each reported as the kind the GPU has at its addresses", "%s", why);
+    return failf(x, x->gpu_model ? "the GPU's segments, each reported as the kind the GPU has at its addresses"
+                                 : "the hardware's segments (the binding's memory), each reported as the kind it has "
+                                   "at its addresses",
+                 "%s", why);
 }
 
 /*

@@ -58,7 +58,7 @@
     X(R_SEG_COMMIT_APERTURE, "SEG-COMMIT-002", WK_DDI_QUERY_ADAPTER_INFO,                           \
       "an aperture segment's CommitLimit is non-zero and at most its Size", "facts §5.5 G5", "reference-impl/vidmm/segments.c")      \
     X(R_SEG_CPU_VISIBLE, "SEG-CPU-001", WK_DDI_QUERY_ADAPTER_INFO,                                  \
-      "a CpuVisible memory segment gives a non-zero, page-aligned CpuTranslatedAddress",           \
+      "a CpuVisible memory segment gives a non-zero, page-aligned CpuTranslatedAddress, and where the hardware binding says which BAR shows that memory (WK_BAR_SEGMENT), the bus address of the segment's offset 0 in it",           \
       "seed:DXGK_SEGMENTDESCRIPTOR CpuTranslatedAddress; facts §5.5 G6", "reference-impl/vidmm/segments.c")                          \
     X(R_SEG_CACHE_COHERENT, "SEG-FLAGS-001", WK_DDI_QUERY_ADAPTER_INFO,                             \
       "CacheCoherent is set only on aperture segments", "facts §5.5 G7", "reference-impl/vidmm/segments.c")                           \

@@ -188,6 +188,30 @@ static void check_flags(struct wk_vidmm *vm, uint32_t id, const struct report *r
         violate(vm, R_SEG_RESERVED_BITS, q, "segment %u: reserved flag bits set (0x%08x)", id, f.Value & 0xFFC00000u);
 }
 
+/* Where the hardware shows a CPU-visible memory segment: the bus address
+ * of offset 0 of the driver's segment in the device's BAR for the memory
+ * that holds it (a binding's WK_BAR_SEGMENT: "BAR offset = segment
+ * offset"); 0 when no BAR of the hardware shows that memory (the kit's GPU,
+ * a binding without a segment BAR), and nothing is compared. The driver's
+ * segment may be part of the hardware's (verdicts.md, "Segments by
+ * role"): its offset in it is added. */
+static uint64_t bar_view_of(struct wk_vidmm *vm, const struct report *r, uint32_t *hw_segment, uint64_t *bar)
+{
+    const struct bar_table *t = vm->binding ? bars_of(vm) : NULL;
+    for (uint32_t i = 0; t && i < t->count; i++) {
+        const struct wk_binding_bar *b = &t->bar[i];
+        if (b->kind != WK_BAR_SEGMENT || b->segment_id < 1 || b->segment_id > vm->gpu_desc.segment_count)
+            continue;
+        const struct wk_gpu_segment_desc *hw = &vm->gpu_desc.segments[b->segment_id - 1];
+        if (r->base < hw->base || r->base - hw->base >= hw->size)
+            continue;
+        *hw_segment = b->segment_id;
+        *bar = b->physical;
+        return b->physical + (r->base - hw->base);
+    }
+    return 0;
+}
+
 /* Size, base, commit and CPU-visibility rules of one descriptor. */
 static void check_geometry(struct wk_vidmm *vm, uint32_t id, const struct report *r)
 {
@@ -204,9 +228,21 @@ static void check_geometry(struct wk_vidmm *vm, uint32_t id, const struct report
     if (r->flags.Aperture && (r->commit == 0 || r->commit > r->size))
         violate(vm, R_SEG_COMMIT_APERTURE, q, "segment %u: CommitLimit 0x%llx, expected 1..Size 0x%llx", id,
                 (unsigned long long)r->commit, (unsigned long long)r->size);
-    if (r->flags.CpuVisible && !r->flags.Aperture && (r->cpu == 0 || r->cpu % PAGE))
+    if (r->flags.CpuVisible && !r->flags.Aperture && (r->cpu == 0 || r->cpu % PAGE)) {
         violate(vm, R_SEG_CPU_VISIBLE, q, "segment %u: CpuVisible with CpuTranslatedAddress 0x%llx", id,
                 (unsigned long long)r->cpu);
+        return;
+    }
+    /* "the CPU reaches the segment linearly at CpuTranslatedAddress (an
+     * offset in the segment is the same offset in the PCI BAR)", facts
+     * §5.5 G6: where the hardware says which BAR shows it, that is where
+     * (outsider 24's driver reported it 1 MiB off, and nothing saw it). */
+    uint32_t hw = 0;
+    uint64_t bar = 0, want = r->flags.CpuVisible && !r->flags.Aperture ? bar_view_of(vm, r, &hw, &bar) : 0;
+    if (want && r->cpu != want)
+        violate(vm, R_SEG_CPU_VISIBLE, q, "segment %u: CpuTranslatedAddress 0x%llx, but the device's BAR for that "
+                "memory (segment %u of the hardware, bus address 0x%llx) shows the segment's offset 0 at 0x%llx", id,
+                (unsigned long long)r->cpu, hw, (unsigned long long)bar, (unsigned long long)want);
 }
 
 /* Banks (facts §5.6 B1, B2): NbOfBanks-1 explicit ends, the last implied. */
