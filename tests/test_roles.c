@@ -31,7 +31,7 @@ static void describe(struct wk_prog *p, const char *kinds, const uint64_t *sizes
 
 static struct wk_vidmm_segment_info seg(uint32_t id, int aperture, uint64_t size, uint32_t banks, int cpu)
 {
-    return (struct wk_vidmm_segment_info){ id, aperture, (uint64_t)id << 36, size, banks, cpu, NULL };
+    return (struct wk_vidmm_segment_info){ id, aperture, (uint64_t)id << 36, size, banks, cpu, NULL, 0 };
 }
 
 static uint32_t bits(uint32_t a, uint32_t b, uint32_t c)

@@ -73,6 +73,12 @@ static void map_segments(struct interp *x)
     }
     x->seg_mapped = !same;
     x->seg_unplayed = 0;
+    /* A segment placed in whole 64 KiB pages holds fewer of the case's
+     * allocations than the case was calibrated with (room_differs). */
+    for (uint32_t i = 0; i < nd && i < WK_PROG_MAX_SEGMENTS && !x->rounded_why[0]; i++)
+        if (d[i].pages_64k)
+            snprintf(x->rounded_why, sizeof(x->rounded_why), "segment %u is managed in 64 KiB pages, "
+                     "Use64KBPages", d[i].id);
     x->seg_why[0] = 0;
     memset(x->seg_map, 0, sizeof(x->seg_map));
     if (x->seg_mapped)
@@ -1060,8 +1066,8 @@ static int room_differs_text(struct interp *x, const char *what)
         snprintf(x->skip_text, sizeof(x->skip_text), "%s, and the kit's page tables take %llu KiB of the adapter's "
                  "memory, which the case was calibrated without", what, (unsigned long long)(bytes >> 10));
     else if (x->rounded_why[0])
-        snprintf(x->skip_text, sizeof(x->skip_text), "%s, and the driver rounds the case's allocations up (%s): "
-                 "fewer fit the room the case was calibrated with", what, x->rounded_why);
+        snprintf(x->skip_text, sizeof(x->skip_text), "%s, and the driver's answers round the case's allocations up "
+                 "(%s): fewer fit the room the case was calibrated with", what, x->rounded_why);
     return bytes || x->rounded_why[0];
 }
 

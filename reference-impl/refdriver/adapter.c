@@ -303,6 +303,10 @@ static DXGK_SEGMENTFLAGS segment_flags(const struct rd_segment *s)
         f.Aperture = 1; /* facts 5.5 G1: aperture, no CpuVisible/CacheCoherent */
     else if (s->bank_count)
         f.UseBanking = 1; /* facts 5.6 B1: memory segments only */
+#ifdef RD_LEGAL_SEG64K /* wk_test_seg64k: memory segments managed in 64 KiB pages (facts 5.5 G12) */
+    if (s->kind != WK_GPU_SEGMENT_APERTURE)
+        f.Use64KBPages = 1;
+#endif
     return f;
 }
 

@@ -228,7 +228,8 @@ uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_in
     for (uint32_t i = 0; i < n && i < max; i++) {
         const struct segment *s = &vm->seg[i + 1];
         out[i] = (struct wk_vidmm_segment_info){ i + 1, s->aperture != 0, s->base, s->size, s->banks,
-                                                 s->flags.CpuVisible != 0, s->bank_end };
+                                                 s->flags.CpuVisible != 0, s->bank_end,
+                                                 s->memory && s->flags.Use64KBPages };
     }
     return n;
 }

@@ -66,6 +66,23 @@ static uint64_t alignment_of(const struct allocation *a)
     return al < PAGE ? PAGE : al;
 }
 
+/* The placement of allocation a in segment s: its size and alignment, in
+ * whole 64 KiB pages in a memory segment the driver reports with
+ * Use64KBPages ("WDDM 2.0 memory segments are managed in 4 KB pages, or 64
+ * KB pages with Use64KBPages (allocation alignment is then a multiple of
+ * 64 KB)", facts §5.5 G12: outsider 24 saw a 4 KiB allocation placed at
+ * 0xff000 in one). */
+#define PAGE_64K 0x10000ull
+static struct wk_place_request request_in(const struct segment *s, const struct allocation *a, int top_down)
+{
+    struct wk_place_request r = { a->size, alignment_of(a), 0, 0, top_down };
+    if (s->memory && s->flags.Use64KBPages) {
+        r.size = (r.size + PAGE_64K - 1) & ~(PAGE_64K - 1);
+        r.alignment = r.alignment < PAGE_64K ? PAGE_64K : r.alignment;
+    }
+    return r;
+}
+
 /* Places r inside [lo, hi) of s, clipped to the heap; 0 when the window is
  * empty or nothing fits. */
 static int place_in(struct segment *s, struct wk_place_request r, uint64_t lo, uint64_t hi, uint64_t *offset)
@@ -97,7 +114,7 @@ static int try_segment(struct wk_vidmm *vm, const struct allocation *a, const st
     struct segment *s = segment_get(vm, c->segment);
     if (!s || !s->heap || (!s->memory && !s->aperture))
         return 0;
-    struct wk_place_request r = { a->size, alignment_of(a), 0, 0, c->top_down };
+    struct wk_place_request r = request_in(s, a, c->top_down);
     uint32_t hint = a->info.HintedBank.Value;
     for (int slot = 0; first && s->banks && slot < 4; slot++) {
         uint32_t bank = (hint >> (8 * slot)) & 0x7F;
@@ -482,7 +499,7 @@ wk_status wk_vidmm_relocate(struct wk_vidmm *vm, uint32_t allocation, uint32_t s
     struct segment *from = segment_get(vm, a->segment);
     if (!from->memory)
         return fail(vm, WK_E_NOT_SUPPORTED, "allocation %u is not in a memory segment", allocation);
-    struct wk_place_request r = { a->size, alignment_of(a), 0, 0, 0 };
+    struct wk_place_request r = request_in(to, a, 0);
     uint64_t off;
     if (!place_budgeted(to, a, r, 0, 0, &off))
         return fail(vm, WK_E_NO_SPACE, "no room in segment %u", segment_id);

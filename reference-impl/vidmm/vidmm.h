@@ -437,6 +437,7 @@ struct wk_vidmm_segment_info {
     uint32_t banks;           /* NbOfBanks, 0 when not banked */
     int cpu_visible;          /* Flags.CpuVisible */
     const uint64_t *bank_ends; /* end offset of bank i + 1 for i < banks (valid while vm is) */
+    int pages_64k;            /* a memory segment with Flags.Use64KBPages: placed in whole 64 KiB pages */
 };
 uint32_t wk_vidmm_segments(const struct wk_vidmm *vm, struct wk_vidmm_segment_info *out, uint32_t max);
 /* What a GpuMmu driver (DXGK_VIDMMCAPS VirtualAddressingSupported and
