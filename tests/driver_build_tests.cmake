@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*656 of 656 cases in [0-9.]+ s: 583 pass, 73 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*657 of 657 cases in [0-9.]+ s: 583 pass, 74 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -417,7 +417,7 @@ wk_cli_expect(conform.gpummu_gpuva_physical 1
 # there, and meets the operations the kit still gives physical addresses:
 # skips that say so.
 wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
-              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*656 of 656 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_all_in_pp>)
 # A driver that needs more than a 28-byte paging buffer for a context
 # allocation's update (wk_test_wide_update): the kit gives up for its own
@@ -433,7 +433,7 @@ wk_cli_expect(conform.wide_update 0
 # absolute fence aimed at where the case expected an allocation placed
 # elsewhere too, never a failure (outsider 24's seven false verdicts).
 wk_cli_expect(conform.align64k 0
-              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*656 of 656 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_align64k>)
 wk_cli_expect(conform.align64k_absolute_fence 0
               "the case's absolute address \\(segment 2 offset 0xffff8\\) aims at allocation 1, expected at 0xff000; the driver's answers put it at 0xf0000: a choice"
@@ -473,12 +473,23 @@ wk_cli_expect(conform.binding_layout_checked 1
 # 0xf0000, not 0xff000), and the room that leaves a case is a skip, not a
 # failure (wk_test_seg64k; outsider 24 saw the flag ignored).
 wk_cli_expect(conform.seg64k 0
-              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*656 of 656 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_seg64k>)
 wk_cli_expect(conform.seg64k_placement 0
               "expected at 0xff000; the driver's answers put it at 0xf0000"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_seg64k>
               --filter paging-physical.fence-absolute-segment-2-edges ${PROJECT_SOURCE_DIR}/specs/paging-physical.yaml)
+# A second engine: a context on node 1 renders, its completions reported on
+# node 1 (wk_test_two_nodes passes the contract profile); its twin that
+# reports them on node 0 is INTR-ORDINAL-001 (outsider 24: no case made a
+# context on another node).
+wk_cli_expect(conform.two_nodes 0
+              "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_two_nodes>)
+wk_cli_expect(conform.two_nodes_node0 1
+              "INTR-ORDINAL-001: DxgkCbNotifyInterrupt: fence [0-9]+ reported by node 0 engine 0; it was submitted to node 1 engine 0"
+              $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_two_nodes_node0>
+              --filter contexts.render-on-node-1 ${PROJECT_SOURCE_DIR}/specs/contexts.yaml)
 wk_cli_expect(conform.gpummu_cpu_no_start 1
               "rule: +PAGING-UPDATEPT-001.*UPDATE_PAGE_TABLE of level [0-9] \\(1 entries from [0-9]+, table at 0x[0-9a-f]+\\): entry [0-9]+ reads not valid.*23 of 23 cases in [0-9.]+ s: 19 fail, 4 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_cpu_no_start>
@@ -524,7 +535,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "656 of 656 cases in [0-9.]+ s: 606 pass, 50 skip.*RESULT: all as expected"
+              "657 of 657 cases in [0-9.]+ s: 606 pass, 51 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"

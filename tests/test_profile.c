@@ -375,7 +375,9 @@ static void run_suite(const struct wk_run_options *o, const char *reason, uint32
             renders |= p->steps[j].kind == WK_STEP_RENDER;
         /* a positive case with a render step skips, with the reason */
         if (reason && renders && !p->has_rewrite) {
-            if (r.verdict != WK_VERDICT_SKIP || strcmp(r.seen, reason) != 0)
+            /* (or earlier: a context on a node the reference driver has not) */
+            if (r.verdict != WK_VERDICT_SKIP ||
+                (strcmp(r.seen, reason) != 0 && strncmp(r.seen, "a context on node ", 18) != 0))
                 fail_msg("%s: %s (%s), expected a skip: %s", p->id, wk_verdict_name(r.verdict), r.seen, reason);
         }
     }

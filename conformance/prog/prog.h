@@ -338,8 +338,14 @@ enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT 
 /* The processes (GPU address spaces) a case may have. */
 #define WK_PROG_MAX_PROCESSES 4u
 
-/* create_context's flags are DXGK_CREATECONTEXTFLAGS: VirtualAddressing. */
+/* create_context's flags are DXGK_CREATECONTEXTFLAGS: VirtualAddressing;
+ * bits 4-6 the engine (NodeOrdinal) the context is created on, 0 to 7
+ * (`node:`; a program's one byte of flags carries both, so programs
+ * written before it keep their meaning: node 0). */
 #define WK_PROG_CONTEXT_VIRTUAL 0x4u
+#define WK_PROG_CONTEXT_FLAGS 0xFu
+#define WK_PROG_CONTEXT_NODE_SHIFT 4u
+#define WK_PROG_CONTEXT_NODE_MAX 7u
 
 /* move_root_table's flags: the links copied with COPY_PAGE_TABLE_ENTRIES
  * (`copy: true`), not written with UPDATE_PAGE_TABLE. */

@@ -880,7 +880,9 @@ static wk_status act(struct interp *x, const struct wk_step *s)
         if (dev == NOT_FOUND || x->ncontexts == WK_PROG_MAX_OBJECTS)
             return WK_E_NOT_FOUND;
         h = 0;
-        wk_status st = wk_vidmm_create_context(x->vm, dev, s->flags, &h);
+        wk_status st = wk_vidmm_create_context_on(x->vm, dev, s->flags & WK_PROG_CONTEXT_FLAGS,
+                                                  (s->flags >> WK_PROG_CONTEXT_NODE_SHIFT) & WK_PROG_CONTEXT_NODE_MAX,
+                                                  &h);
         if (st == WK_OK) /* as the spec loader numbers them: only successful creations */
             x->contexts[x->ncontexts++] = h;
         return st;

@@ -230,6 +230,10 @@ static void kv_process(struct yw *w, const struct wk_step *s)
 static void kv_context_flags(struct yw *w, uint32_t flags)
 {
     static const char *const names[] = { "system", "gdi", "virtual" };
+    uint32_t node = (flags >> WK_PROG_CONTEXT_NODE_SHIFT) & WK_PROG_CONTEXT_NODE_MAX;
+    flags &= ~(WK_PROG_CONTEXT_NODE_MAX << WK_PROG_CONTEXT_NODE_SHIFT);
+    if (node)
+        kv(w, "node", "%u", node);
     if (flags & ~7u)
         problem(w, "step %d: context flags 0x%x (only system, gdi and virtual have names)", w->step, flags);
     char list[64] = "";

@@ -194,6 +194,9 @@ static void ld_create_context(struct wk_spec_ctx *c, const struct wk_ynode *a, s
 {
     spec_use(c, a, a, "device", WK_OBJ_DEVICE, 1, &s->device);
     spec_get_word_set(c, a, "flags", context_flags, "a context flag", &s->flags);
+    uint32_t node = 0; /* the engine: DXGKARG_CREATECONTEXT.NodeOrdinal (prog.h) */
+    if (spec_get_u32(c, a, "node", 0, WK_PROG_CONTEXT_NODE_MAX, &node) == 1)
+        s->flags |= node << WK_PROG_CONTEXT_NODE_SHIFT;
     s->context = define(c, a, a, WK_OBJ_CONTEXT, s->expect_status);
 }
 
@@ -488,7 +491,7 @@ struct step_def {
 static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_CREATE_DEVICE] = { K("as", "flags", "process", "status"), NULL, ld_create_device },
     [WK_STEP_DESTROY_DEVICE] = { K("device", "status"), K("device"), ld_destroy_device },
-    [WK_STEP_CREATE_CONTEXT] = { K("as", "device", "flags", "status"), NULL, ld_create_context },
+    [WK_STEP_CREATE_CONTEXT] = { K("as", "device", "flags", "node", "status"), NULL, ld_create_context },
     [WK_STEP_DESTROY_CONTEXT] = { K("context", "status"), K("context"), ld_destroy_context },
     [WK_STEP_CREATE_ALLOCATION] = { K("as", "device", "size", "alignment", "preferred", "banks", "supported",
                                       "eviction", "flags", "priority", "status"),

@@ -175,7 +175,10 @@ static int minimize_input(const struct wk_crash_options *op)
     printf("minimized: %u -> %u steps, %zu -> %zu bytes encoded, of the %s program (%u test runs%s)\n", steps,
            p->step_count, size, wk_crash_encoded_size(p), o.no_calibrate ? "as written" : "calibrated", m.tests,
            m.tests >= MINIMIZE_MAX_TESTS ? ", budget reached" : "");
-    if (code == 0)
+    if (code == 0 && strcmp(harness, "fuzz_prog") != 0) /* outsider 25 read it as the harness's input */
+        printf("wrote %s: a fuzz_prog program (the %s input as steps), which repro, dump and fuzz_prog read: "
+               "--harness fuzz_prog\n", out, harness);
+    else if (code == 0)
         printf("wrote %s\n", out);
     wk_prog_dump(p, stdout);
     wk_crash_prog_del(p);

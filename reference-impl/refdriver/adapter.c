@@ -282,6 +282,9 @@ static NTSTATUS query_caps(struct rd_adapter *a, const DXGKARG_QUERYADAPTERINFO 
     caps->ApertureSegmentCommitLimit = a->aperture_bytes;
     /* CancelCommandAware requires MultiEngineAware (facts 5.9 K2). */
     caps->SchedulingCaps.MultiEngineAware = 1;
+#ifdef RD_LEGAL_TWO_NODES /* wk_test_two_nodes: a second engine; the kit's GPU runs both nodes' buffers in order */
+    caps->GpuEngineTopology.NbAsymetricProcessingNodes = 2;
+#endif
     caps->SchedulingCaps.CancelCommandAware = 1;
     /* It answers QUERYSEGMENT4, which came with WDDM 2.0 (segments.c in
      * the kit asks a WDDM 1.x driver QUERYSEGMENT3 only), and builds

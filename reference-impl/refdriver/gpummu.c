@@ -178,6 +178,7 @@ static NTSTATUS wk_rd_submit_command_virtual(const HANDLE hAdapter, const DXGKAR
 #endif
     KIRQL irql = rd_lock_acquire(&a->lock);
     a->submitted_fence[args->NodeOrdinal % RD_MAX_NODES] = args->SubmissionFenceId;
+    a->node_of_fence[args->SubmissionFenceId & 255u] = (UCHAR)(args->NodeOrdinal % RD_MAX_NODES);
     rd_lock_release(&a->lock, irql);
     return STATUS_SUCCESS;
 }

@@ -30,7 +30,7 @@ static void notify_faulted(struct rd_adapter *a, UINT fence)
     n.InterruptType = DXGK_INTERRUPT_DMA_FAULTED;
     n.DmaFaulted.FaultedFenceId = fence;
     n.DmaFaulted.Status = STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE;
-    n.DmaFaulted.NodeOrdinal = 0;
+    n.DmaFaulted.NodeOrdinal = a->node_of_fence[fence & 255u];
     n.DmaFaulted.EngineOrdinal = 0;
     a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
     a->faulted_fence = fence;
@@ -75,7 +75,10 @@ static void notify_completed(struct rd_adapter *a, UINT fence)
     RtlZeroMemory(&n, sizeof(n));
     n.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
     n.DmaCompleted.SubmissionFenceId = fence;
+    n.DmaCompleted.NodeOrdinal = a->node_of_fence[fence & 255u];
+#ifdef RD_PLANTED_COMPLETIONS_NODE0 /* the planted bug of wk_test_two_nodes_node0 (CMakeLists.txt) */
     n.DmaCompleted.NodeOrdinal = 0;
+#endif
     n.DmaCompleted.EngineOrdinal = 0;
     a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
     a->completed_fence = fence;

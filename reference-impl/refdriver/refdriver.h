@@ -139,6 +139,8 @@ struct rd_adapter {
     ULONG next_context_id;
     struct rd_allocation *context_allocations; /* list, for InitContextResource */
     UINT submitted_fence[RD_MAX_NODES];
+    UCHAR node_of_fence[256]; /* the node each recent fence was submitted to (fence & 255): its completion
+                                 names it (INTR-ORDINAL-001); the kit's GPU runs every node's buffers in order */
     UINT completed_fence;
     UINT faulted_fence;
     ULONG dpc_count;

@@ -60,6 +60,7 @@ NTSTATUS wk_rd_submit_command(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND
     }
     KIRQL irql = rd_lock_acquire(&a->lock);
     a->submitted_fence[args->NodeOrdinal % RD_MAX_NODES] = args->SubmissionFenceId;
+    a->node_of_fence[args->SubmissionFenceId & 255u] = (UCHAR)(args->NodeOrdinal % RD_MAX_NODES);
     rd_lock_release(&a->lock, irql);
     note_submission(args);
     return STATUS_SUCCESS;

@@ -215,7 +215,7 @@ static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uin
     args.pDmaBufferPrivateData = priv_size ? priv.ptr : NULL;
     args.DmaBufferPrivateDataSize = priv_size;
     args.SubmissionFenceId = fence;
-    args.NodeOrdinal = VIDMM_NODE;
+    args.NodeOrdinal = c->node;
     args.EngineOrdinal = VIDMM_ENGINE;
     struct garg g;
     DXGKARG_SUBMITCOMMANDVIRTUAL *pargs =

@@ -174,6 +174,7 @@ struct context {
     uint32_t device;
     HANDLE driver_handle;
     uint32_t flags;
+    uint32_t node;              /* the NodeOrdinal it was created on: its buffers go there */
     DXGK_CONTEXTINFO info;
     uint32_t caps;              /* info.Caps as the kit reads it (context_caps.c): 0 for a
                                    driver whose interface version has no such field */

@@ -391,6 +391,7 @@ wk_status context_call_create(struct wk_vidmm *vm, HANDLE hdev, uint32_t flags, 
     args.EngineAffinity = affinity;
     args.Flags.Value = flags;
     c->flags = flags;
+    c->node = node;
     c->live = 1;
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
@@ -427,14 +428,14 @@ wk_status context_call_create(struct wk_vidmm *vm, HANDLE hdev, uint32_t flags, 
     return checked;
 }
 
-/* CreateContext of the context in slot `index` (c) on the kit's node 0
- * (affinity 0, as the kit always handed it), the checks of its answer and
- * the kit's buffers for it: c is live when it is kept. */
-static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t index,
-                                   struct context *c)
+/* CreateContext of the context in slot `index` (c) on `node` (affinity
+ * 0, as the kit always handed it), the checks of its answer and the kit's
+ * buffers for it: c is live when it is kept. */
+static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t node,
+                                   uint32_t index, struct context *c)
 {
     c->device = device;
-    wk_status checked = context_call_create(vm, device_get(vm, device)->driver_handle, flags, VIDMM_NODE, 0,
+    wk_status checked = context_call_create(vm, device_get(vm, device)->driver_handle, flags, node, 0,
                                             runtime_handle(CONTEXT_HANDLE_TAG, index), c);
     if (!c->live)
         return checked;
@@ -455,11 +456,21 @@ static wk_status create_context_in(struct wk_vidmm *vm, uint32_t device, uint32_
 wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
                                   uint32_t *context)
 {
+    return wk_vidmm_create_context_on(vm, device, flags, VIDMM_NODE, context);
+}
+
+wk_status wk_vidmm_create_context_on(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t node,
+                                     uint32_t *context)
+{
     wk_status st = ready(vm);
     if (st != WK_OK)
         return st;
     if (!live_device(vm, device))
         return fail(vm, WK_E_NOT_FOUND, "no device %u", device);
+    if (node >= adapter_nodes(vm)) /* its engines are the driver's to report: fewer is no fault */
+        return fail(vm, WK_E_NOT_SUPPORTED, "a context on node %u, but the driver reports %u node%s "
+                    "(DXGK_DRIVERCAPS.GpuEngineTopology.NbAsymetricProcessingNodes with MultiEngineAware)",
+                    node, adapter_nodes(vm), adapter_nodes(vm) == 1 ? "" : "s");
     if (!vm->ddi.DxgkDdiCreateContext)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiCreateContext");
     st = gpuva_context_creatable(vm, device, flags);
@@ -470,7 +481,7 @@ wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t
     if (!index)
         return fail(vm, WK_E_LIMIT, "too many contexts");
     struct context *c = ht_get(&vm->contexts, index);
-    st = create_context_in(vm, device, flags, index, c);
+    st = create_context_in(vm, device, flags, node, index, c);
     if (c->live && st == WK_OK)
         st = gpuva_context_created(vm, index); /* a virtual context learns its root table */
     if (c->live) {

@@ -488,11 +488,14 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
 
 /* The node a submission goes to: a paging buffer to the paging node the
  * system context was created on (adapter_paging_node), a render buffer to
- * node 0, where the kit creates its contexts. A paging submission stays a
- * system operation (NULL hContext, Flags.Paging: facts §5.1 P25). */
-static uint32_t submission_node(const struct wk_vidmm *vm, const struct submission *s)
+ * its context's node (node 0 unless a case asked another: the
+ * DXGKARG_CREATECONTEXT.NodeOrdinal it was created on). A paging
+ * submission stays a system operation (NULL hContext, Flags.Paging: facts
+ * §5.1 P25). */
+static uint32_t submission_node(struct wk_vidmm *vm, const struct submission *s)
 {
-    return s->paging ? adapter_paging_node(vm) : VIDMM_NODE;
+    const struct context *c = s->paging || !s->context ? NULL : context_get(vm, s->context);
+    return s->paging ? adapter_paging_node(vm) : c ? c->node : VIDMM_NODE;
 }
 
 static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)

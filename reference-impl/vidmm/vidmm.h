@@ -783,6 +783,12 @@ wk_status wk_vidmm_destroy_device(struct wk_vidmm *vm, uint32_t device);
 /* flags: a DXGK_CREATECONTEXTFLAGS value (GdiContext, SystemContext, ...). */
 wk_status wk_vidmm_create_context(struct wk_vidmm *vm, uint32_t device, uint32_t flags,
                                   uint32_t *context);
+/* The same on engine `node` (DXGKARG_CREATECONTEXT.NodeOrdinal; the kit's
+ * own contexts are on node 0): its buffers are submitted there, and their
+ * completions must name it (INTR-ORDINAL-001). WK_E_NOT_SUPPORTED for a node
+ * the driver does not report. */
+wk_status wk_vidmm_create_context_on(struct wk_vidmm *vm, uint32_t device, uint32_t flags, uint32_t node,
+                                     uint32_t *context);
 wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context);
 /* The DXGK_CONTEXTINFO the driver returned. */
 wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info);
