@@ -139,22 +139,23 @@ static NTSTATUS w_submit(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *arg
     return ref.DxgkDdiSubmitCommand(hAdapter, args);
 }
 
-/* The reference driver's interrupt routine reports every fence on node 0;
- * a driver of two engines reports each on the node that ran it. */
+/* The reference driver's interrupt routine reports each fence on the node
+ * it was submitted to; the planted driver of (b) reports every one on node
+ * 0 (isr_right_node 0), the one of (a) on the node that ran it. */
 static VOID w_notify(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     DXGKARGCB_NOTIFY_INTERRUPT_DATA n = *d;
     if (n.InterruptType == DXGK_INTERRUPT_DMA_COMPLETED)
-        n.DmaCompleted.NodeOrdinal = W.fence_node[n.DmaCompleted.SubmissionFenceId % MAX_FENCES];
+        n.DmaCompleted.NodeOrdinal = W.isr_right_node ? W.fence_node[n.DmaCompleted.SubmissionFenceId % MAX_FENCES] : 0;
     else if (n.InterruptType == DXGK_INTERRUPT_DMA_FAULTED)
-        n.DmaFaulted.NodeOrdinal = W.fence_node[n.DmaFaulted.FaultedFenceId % MAX_FENCES];
+        n.DmaFaulted.NodeOrdinal = W.isr_right_node ? W.fence_node[n.DmaFaulted.FaultedFenceId % MAX_FENCES] : 0;
     kit_notify(hAdapter, &n);
 }
 
 static NTSTATUS w_start(VOID *const ctx, DXGK_START_INFO *info, DXGKRNL_INTERFACE *iface, ULONG *sources,
                         ULONG *children)
 {
-    if (!W.isr_right_node)
+    if (!W.isr_right_node && !W.nodes)
         return ref.DxgkDdiStartDevice(ctx, info, iface, sources, children);
     DXGKRNL_INTERFACE mine = *iface; /* the driver keeps its own copy */
     kit_notify = iface->DxgkCbNotifyInterrupt;

@@ -20,7 +20,7 @@
 #include "campaign/internal.h"
 #include "driver/fuzz_driver.h" /* wk_fuzz_signature */
 #include "util.h"
-#include "vidmm/vidmm.h"
+#include "reference.h" /* the crash slot (vidmm.h) */
 
 /*
  * After `wddmkit promote`, the regression (and the seeds regenerated from
