@@ -52,6 +52,7 @@ static struct {
     uint32_t nseen;
     volatile uint8_t *stale;   /* written through at the next BuildPagingBuffer, then cleared */
     int stale_read;            /* read it instead */
+    volatile uint8_t *stale_isr; /* written through at the next interrupt, then cleared */
 } W;
 
 static NTSTATUS w_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init,
@@ -111,6 +112,16 @@ static NTSTATUS w_build_paging_buffer(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER 
     return W.ref.DxgkDdiBuildPagingBuffer(h, a);
 }
 
+static BOOLEAN w_interrupt(const PVOID ctx, ULONG message)
+{
+    volatile uint8_t *kept = W.stale_isr;
+    if (kept) {
+        W.stale_isr = NULL;
+        kept[0] = 0x66;
+    }
+    return W.ref.DxgkDdiInterruptRoutine(ctx, message);
+}
+
 static NTSTATUS w_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
     DRIVER_OBJECT fake;
@@ -124,6 +135,7 @@ static NTSTATUS w_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Regis
     t.Version = W.version;
     t.DxgkDdiQueryAdapterInfo = w_query_adapter_info;
     t.DxgkDdiBuildPagingBuffer = w_build_paging_buffer;
+    t.DxgkDdiInterruptRoutine = w_interrupt;
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -277,6 +289,29 @@ static void test_cpu_visible_read_after_unmap(void **state)
     stale_access_after_unmap(*state, 1);
 }
 
+/* The address is freed right after the UNMAP's DxgkDdiBuildPagingBuffer
+ * call, not after its buffer ran: a write from the interrupt routine that
+ * reports the unmap's fence is MEM-STALE-002 too (outsider 26's went
+ * unseen). */
+static void test_cpu_visible_write_in_the_unmaps_interrupt(void **state)
+{
+    struct vt_fixture *f = *state;
+    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
+    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
+    flags.MapApertureCpuVisible = 1;
+    uint32_t h = paged_in(f, 2, flags.Value);
+    uint8_t *cpu = W.seen[0].cpu_visible;
+    assert_non_null(cpu);
+    W.stale_isr = cpu + 16;
+    assert_int_not_equal(wk_vidmm_evict(f->vm, h), WK_OK);
+    assert_true(expect_violation(f->vm, "MEM-STALE-002"));
+    struct wk_violation v[4];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(f->vm, v, 4, &total);
+    assert_true(n >= 1);
+    assert_non_null(strstr(v[n - 1].message, "DxgkDdiInterruptRoutine: wrote through MapApertureSegment2.CpuVisibleAddress"));
+}
+
 /* Mapped again after an eviction: a mapping again, the pages' bytes
  * through it (the range may be the same one: the model hands an ended
  * mapping of the same pages back). */
@@ -326,6 +361,7 @@ int main(void)
         VT_TEST(test_cpu_visible_address),
         VT_TEST(test_cpu_visible_write_after_unmap),
         VT_TEST(test_cpu_visible_read_after_unmap),
+        VT_TEST(test_cpu_visible_write_in_the_unmaps_interrupt),
         VT_TEST(test_cpu_visible_again_after_remap),
         VT_TEST(test_operation_5_otherwise),
     };

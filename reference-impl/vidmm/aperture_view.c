@@ -17,7 +17,9 @@
  * MmGetSystemAddressForMdlSafe's, lives as long as the MDL): made at the
  * allocation's first MAP_APERTURE_SEGMENT2 (every chunk of one mapping gets
  * the same address, the allocation's first byte), and ended right after
- * its UNMAP_APERTURE_SEGMENT, whatever the driver answered to it. Ending it
+ * the last DxgkDdiBuildPagingBuffer call of its UNMAP_APERTURE_SEGMENT
+ * returns, before the unmap's buffer runs and its interrupt comes, or after
+ * the operation whatever the driver answered to it. Ending it
  * is wk_gpu_sysmem_unmap, which leaves the range inaccessible: a driver
  * that kept the pointer and reads or writes through it later faults at the
  * instruction, and the fault is reported as MEM-STALE-002 naming the

@@ -599,6 +599,7 @@ struct wk_vidmm {
     struct dma_quarantine dmaq;             /* destroyed contexts' DMA buffers (dma_quarantine.c) */
     struct aperture_view_ended views_ended[APERTURE_VIEWS_ENDED]; /* the latest CpuVisibleAddress ranges ended */
     uint32_t views_ended_next;
+    struct allocation *view_ending; /* its CpuVisibleAddress ends when the UNMAP's last call returns (paging.c) */
     uint64_t placement_epoch;               /* placements made or undone since create: never reset
                                                (lru_add, lru_remove; wk_vidmm_placement_epoch) */
     struct gbuf *gbufs[MAX_GBUFS];          /* live guarded buffers, for fault reports */

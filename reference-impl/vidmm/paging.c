@@ -442,8 +442,14 @@ static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a
         vm->paging_private_used += (uint64_t)((uint8_t *)a->pDmaBufferPrivateData - p.priv_before);
         if (passes)
             *passes = n;
-        if (status == STATUS_SUCCESS)
+        if (status == STATUS_SUCCESS) {
+            /* "freed immediately after the corresponding UNMAP_APERTURE_SEGMENT
+             * call": before its buffer runs and its interrupt comes
+             * (outsider 26's interrupt routine wrote through it unseen) */
+            if (vm->view_ending && a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
+                aperture_view_end(vm, vm->view_ending);
             return submit ? paging_flush(vm) : WK_OK;
+        }
         if (n >= max)
             return violate(vm, R_PAGING_PROGRESS, WK_DDI_BUILD_PAGING_BUFFER,
                            "%s not finished after %u calls (paging buffer %u bytes)",
