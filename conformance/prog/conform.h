@@ -315,6 +315,11 @@ struct wk_prog_exec {
      * not the driver's fault (umd.h: "it may round Size and Alignment
      * up to what its hardware needs"). */
     char rounded_why[160];
+    /* The bytes the case asked for each allocation (its request's Size,
+     * page-rounded as the reference driver answers it): what a content
+     * check of the whole allocation reads, the driver's slack past it
+     * being no bytes of the case's (outsider 26). */
+    uint64_t alloc_asked[WK_PROG_MAX_OBJECTS];
     /* Where a case expected allocation i (description segment, offset,
      * size) when a choice check the profile skips found it elsewhere: a
      * later absolute address inside that range names another place. */

@@ -128,6 +128,9 @@ static BOOLEAN describe(const struct rd_adapter *a, const WK_ALLOCATION_REQUEST 
         return FALSE;
     info->Size = (req->Size + WK_GPU_PAGE_SIZE - 1) & ~(UINT64)(WK_GPU_PAGE_SIZE - 1);
     info->Alignment = req->Alignment > WK_GPU_PAGE_SIZE ? req->Alignment : WK_GPU_PAGE_SIZE;
+#ifdef RD_LEGAL_SIZE64K /* wk_test_size64k: allocations of whole 64 KiB ("it may round Size ... up", umd.h) */
+    info->Size = (info->Size + 0xFFFFu) & ~(UINT64)0xFFFFu;
+#endif
 #ifdef RD_LEGAL_ALIGN64K /* wk_test_align64k: hardware that needs 64 KiB ("it may round ... Alignment up", umd.h) */
     info->Alignment = info->Alignment > 0x10000 ? info->Alignment : 0x10000;
 #endif

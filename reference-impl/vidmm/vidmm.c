@@ -552,13 +552,19 @@ static uint64_t chunk_value(const uint8_t *b, uint64_t n)
  * a memcmp instead of 512 rounds of the mixer. */
 wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest)
 {
+    return wk_vidmm_digest_first(vm, allocation, 0, digest);
+}
+
+wk_status wk_vidmm_digest_first(struct wk_vidmm *vm, uint32_t allocation, uint64_t bytes, uint64_t *digest)
+{
     struct allocation *a = allocation_get(vm, allocation);
     if (!a)
         return fail(vm, WK_E_NOT_FOUND, "no allocation %u", allocation);
+    uint64_t size = bytes && bytes < a->size ? bytes : a->size;
     uint8_t page[2][PAGE];
     uint64_t h = WK_GPU_DIGEST_START, c = 0;
-    for (uint64_t at = 0, k = 0; at < a->size; at += PAGE, k ^= 1) {
-        uint64_t n = a->size - at < PAGE ? a->size - at : PAGE;
+    for (uint64_t at = 0, k = 0; at < size; at += PAGE, k ^= 1) {
+        uint64_t n = size - at < PAGE ? size - at : PAGE;
         wk_status st = wk_vidmm_read(vm, allocation, at, page[k], n);
         if (st != WK_OK)
             return st;
@@ -566,6 +572,6 @@ wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *di
             c = chunk_value(page[k], n);
         h = wk_gpu_digest_add(h, c);
     }
-    *digest = wk_gpu_digest_end(h, a->size);
+    *digest = wk_gpu_digest_end(h, size);
     return WK_OK;
 }

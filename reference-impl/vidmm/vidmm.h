@@ -880,6 +880,10 @@ wk_status wk_vidmm_read(struct wk_vidmm *vm, uint32_t allocation, uint64_t offse
 wk_status wk_vidmm_write(struct wk_vidmm *vm, uint32_t allocation, uint64_t offset,
                          const void *buf, uint64_t len);
 wk_status wk_vidmm_digest(struct wk_vidmm *vm, uint32_t allocation, uint64_t *digest);
+/* The same over the allocation's first `bytes` (0 or past its size: all of
+ * it): a case's digest of the bytes it asked for, when the driver answered
+ * a larger Size. */
+wk_status wk_vidmm_digest_first(struct wk_vidmm *vm, uint32_t allocation, uint64_t bytes, uint64_t *digest);
 /* Read-only look at bytes [offset, offset + len) of an allocation, all
  * within one 4 KiB page of it (WK_E_OUT_OF_RANGE otherwise), without a
  * copy: *data points where the model keeps them, valid until the adapter
