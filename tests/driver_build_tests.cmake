@@ -483,6 +483,11 @@ wk_cli_expect(conform.binding_layout_checked 1
 wk_cli_expect(conform.seg64k 0
               "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_seg64k>)
+# A fill of its allocation's whole 64 KiB pages in such a segment changes
+# nothing of anyone else's: no PAGING-CONFINE-001 (outsider 26).
+wk_cli_expect(conform.seg64k_fill_pages 0
+              "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_seg64k_fill_pages>)
 wk_cli_expect(conform.seg64k_placement 0
               "expected at 0xff000; the driver's answers put it at 0xf0000"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_seg64k>

@@ -211,6 +211,11 @@ NTSTATUS rd_fill_range(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w,
 /* P10: VidMm fills memory segments only; the address is absolute (P6). */
 static NTSTATUS op_fill(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
 {
+#ifdef RD_LEGAL_FILL_WHOLE_PAGES /* wk_test_seg64k_fill_pages: fills its 64 KiB pages whole (facts 5.5 G12) */
+    UINT64 size = (args->Fill.FillSize + 0xFFFFull) & ~0xFFFFull;
+    return rd_fill_range(args, w, (UINT64)args->Fill.Destination.SegmentAddress.QuadPart, size,
+                         args->Fill.FillPattern);
+#endif
     return rd_fill_range(args, w, (UINT64)args->Fill.Destination.SegmentAddress.QuadPart,
                       args->Fill.FillSize, args->Fill.FillPattern);
 }

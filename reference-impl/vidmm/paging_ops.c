@@ -318,6 +318,15 @@ struct neighbours {
 static void watch(struct wk_vidmm *vm, uint32_t seg, uint64_t offset, uint64_t len, struct neighbours *n)
 {
     struct segment *s = segment_get(vm, seg);
+    if (s->memory && s->flags.Use64KBPages) {
+        /* the destination's 64 KiB pages are its allocation's alone
+         * (residency.c places in whole pages there, facts 5.5 G12): a
+         * driver that writes the rest of its page changes nothing of
+         * anyone else's (outsider 26) */
+        uint64_t end = (offset + len + 0xFFFFu) & ~0xFFFFull;
+        offset &= ~0xFFFFull;
+        len = (end < s->size ? end : s->size) - offset;
+    }
     n->lo_len = (uint32_t)(offset < NEIGHBOUR ? offset : NEIGHBOUR);
     n->lo_addr = s->base + offset - n->lo_len;
     uint64_t end = offset + len;

@@ -186,7 +186,7 @@
     X(R_PAGING_FENCE, "PAGING-FENCE-001", WK_DDI_BUILD_PAGING_BUFFER,                               \
       "SignalMonitoredFence stores MonitoredFenceValue at MonitoredFenceGpuVa", "facts §5.1 P24", "reference-impl/vidmm/paging_ops.c") \
     X(R_PAGING_CONFINE, "PAGING-CONFINE-001", WK_DDI_BUILD_PAGING_BUFFER,                           \
-      "a paging operation changes no memory outside its destination", "facts §5.1 P2, P10", "reference-impl/vidmm/paging_ops.c")        \
+      "a paging operation changes no memory outside its destination (in a memory segment the driver reports with Use64KBPages, the destination's whole 64 KiB pages, where the memory manager places nothing else)", "seed:DXGKARG_BUILDPAGINGBUFFER Fill.FillSize (\"The size, in bytes, of the memory information to fill\"), Transfer.TransferSize (\"The size, in bytes, of the memory information to transfer\"): the operation names its bytes, and the memory around them is other allocations'; DESIGN: hostile drivers; facts §5.5 G12 (64 KB pages with Use64KBPages)", "reference-impl/vidmm/paging_ops.c")        \
     /* Render */                                                                                  \
     X(R_RENDER_STATUS, "RENDER-STATUS-001", WK_DDI_RENDER,                                          \
       "Render returns one of the documented statuses", "facts §2.2", "reference-impl/vidmm/render.c")                               \
