@@ -367,6 +367,19 @@ static size_t first_difference(const uint8_t *a, const uint8_t *b, size_t n)
     return i;
 }
 
+/* Whether the driver's copy of DXGKARG_PATCH is the kit's: whole words,
+ * no early exit (a memcmp call was 3% of fuzz_patch's time). */
+static int same_args(const DXGKARG_PATCH *driver, const DXGKARG_PATCH *kit)
+{
+    _Static_assert(sizeof(DXGKARG_PATCH) % 8 == 0, "DXGKARG_PATCH is whole words");
+    uint64_t a[sizeof(DXGKARG_PATCH) / 8], b[sizeof(DXGKARG_PATCH) / 8], diff = 0;
+    memcpy(a, driver, sizeof(a));
+    memcpy(b, kit, sizeof(b));
+    for (size_t i = 0; i < sizeof(a) / 8; i++)
+        diff |= a[i] ^ b[i];
+    return diff == 0;
+}
+
 /* The DXGKARG_PATCH field at byte `at` (a message names it). */
 static const char *patch_field(size_t at)
 {
@@ -396,7 +409,8 @@ static void patch_inputs_check(struct wk_vidmm *vm, const struct submission *s, 
                                const DXGKARG_PATCH *kit, const struct lists_copy *c)
 {
     size_t at;
-    if (driver && (at = first_difference((const uint8_t *)driver, (const uint8_t *)kit, sizeof(*kit))) < sizeof(*kit))
+    if (driver && !same_args(driver, kit) &&
+        (at = first_difference((const uint8_t *)driver, (const uint8_t *)kit, sizeof(*kit))) < sizeof(*kit))
         violate(vm, R_MEM_GUARD, WK_DDI_PATCH, "wrote to the DXGKARG_PATCH argument (*pPatch), which the DDI gets as "
                 "const, at offset +%zu (%s)", at, patch_field(at));
     if (!c->bytes)
