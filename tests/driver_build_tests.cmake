@@ -426,6 +426,12 @@ wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
 wk_cli_expect(conform.wide_update 0
               "the kit refused DxgkCbUpdateContextAllocation for a limit of its own: UPDATE_CONTEXT_ALLOCATION needs more room than a 28-byte paging buffer.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_wide_update> ${PROJECT_SOURCE_DIR}/specs/multipass.yaml)
+# wk_conform_all_expected(NAME DRIVER): the whole suite on a legal twin of
+# the reference driver, contract profile, every result as expected.
+function(wk_conform_all_expected name driver)
+  wk_cli_expect(${name} 0 "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+                $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:${driver}>)
+endfunction()
 # A driver whose hardware needs 64 KiB alignment (wk_test_align64k; "it may
 # round Size and Alignment up", umd.h) fits fewer of a case's allocations in
 # the room the case was calibrated with: a residency, a placement or a step
@@ -440,9 +446,7 @@ wk_cli_expect(conform.align64k 0
 # past an allocation's end fits the driver's, and a bound on a paging
 # operation's calls counted for the asked sizes is a skip (outsider 26's 78
 # false failures).
-wk_cli_expect(conform.size64k 0
-              "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
-              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_size64k>)
+wk_conform_all_expected(conform.size64k wk_test_size64k)
 wk_cli_expect(conform.align64k_absolute_fence 0
               "the case's absolute address \\(segment 2 offset 0xffff8\\) aims at allocation 1, expected at 0xff000; the driver's answers put it at 0xf0000: a choice"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_align64k>
@@ -485,9 +489,7 @@ wk_cli_expect(conform.seg64k 0
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_seg64k>)
 # A fill of its allocation's whole 64 KiB pages in such a segment changes
 # nothing of anyone else's: no PAGING-CONFINE-001 (outsider 26).
-wk_cli_expect(conform.seg64k_fill_pages 0
-              "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
-              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_seg64k_fill_pages>)
+wk_conform_all_expected(conform.seg64k_fill_pages wk_test_seg64k_fill_pages)
 wk_cli_expect(conform.seg64k_placement 0
               "expected at 0xff000; the driver's answers put it at 0xf0000"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_seg64k>
@@ -496,9 +498,7 @@ wk_cli_expect(conform.seg64k_placement 0
 # node 1 (wk_test_two_nodes passes the contract profile); its twin that
 # reports them on node 0 is INTR-ORDINAL-001 (outsider 24: no case made a
 # context on another node).
-wk_cli_expect(conform.two_nodes 0
-              "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
-              $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_two_nodes>)
+wk_conform_all_expected(conform.two_nodes wk_test_two_nodes)
 wk_cli_expect(conform.two_nodes_node0 1
               "INTR-ORDINAL-001: DxgkCbNotifyInterrupt: fence [0-9]+ reported by node 0 engine 0; it was submitted to node 1 engine 0"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_two_nodes_node0>

@@ -246,6 +246,30 @@ static void test_cpu_visible_address(void **state)
         assert_int_equal(back[i], 0x5C);
 }
 
+/* A WDDM 3.0 driver that opted in, and a 2-page aperture allocation with
+ * MapApertureCpuVisible paged in: its handle, its CpuVisibleAddress. */
+static uint32_t cpu_visible_paged_in(struct vt_fixture *f, uint8_t **cpu)
+{
+    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
+    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
+    flags.MapApertureCpuVisible = 1;
+    uint32_t h = paged_in(f, 2, flags.Value);
+    *cpu = W.seen[0].cpu_visible;
+    assert_non_null(*cpu);
+    return h;
+}
+
+/* The last violation's message holds `want`. */
+static void last_violation_says(struct vt_fixture *f, const char *want)
+{
+    struct wk_violation v[4];
+    uint64_t total = 0;
+    uint32_t n = wk_vidmm_violations(f->vm, v, 4, &total);
+    assert_true(n >= 1);
+    if (!strstr(v[n - 1].message, want))
+        fail_msg("no '%s' in: %s", want, v[n - 1].message);
+}
+
 /* "will be freed immediately after the corresponding
  * DXGK_OPERATION_UNMAP_APERTURE_SEGMENT call": a driver that writes, or
  * reads, through the address it kept after the allocation's eviction
@@ -253,12 +277,8 @@ static void test_cpu_visible_address(void **state)
  * the offset (MEM-STALE-002, reference-impl/vidmm/aperture_view.c). */
 static void stale_access_after_unmap(struct vt_fixture *f, int read)
 {
-    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
-    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
-    flags.MapApertureCpuVisible = 1;
-    uint32_t h = paged_in(f, 2, flags.Value);
-    uint8_t *cpu = W.seen[0].cpu_visible;
-    assert_non_null(cpu);
+    uint8_t *cpu;
+    uint32_t h = cpu_visible_paged_in(f, &cpu);
     cpu[5] = 1; /* while mapped: fine */
     VT_OK(f->vm, wk_vidmm_evict(f->vm, h));
     assert_true(expect_no_violations(f->vm));
@@ -269,14 +289,9 @@ static void stale_access_after_unmap(struct vt_fixture *f, int read)
     uint32_t other = vt_alloc(f->vm, f->device, &req);
     assert_int_not_equal(wk_vidmm_page_in(f->vm, other), WK_OK);
     assert_true(expect_violation(f->vm, "MEM-STALE-002"));
-    struct wk_violation v[4];
-    uint64_t total = 0;
-    uint32_t n = wk_vidmm_violations(f->vm, v, 4, &total);
-    assert_true(n >= 1);
-    const char *m = v[n - 1].message;
-    assert_non_null(strstr(m, read ? "read through MapApertureSegment2.CpuVisibleAddress of allocation"
-                                   : "wrote through MapApertureSegment2.CpuVisibleAddress of allocation"));
-    assert_non_null(strstr(m, "at offset +4104 after its UNMAP_APERTURE_SEGMENT"));
+    last_violation_says(f, read ? "read through MapApertureSegment2.CpuVisibleAddress of allocation"
+                                : "wrote through MapApertureSegment2.CpuVisibleAddress of allocation");
+    last_violation_says(f, "at offset +4104 after its UNMAP_APERTURE_SEGMENT");
 }
 
 static void test_cpu_visible_write_after_unmap(void **state)
@@ -296,20 +311,12 @@ static void test_cpu_visible_read_after_unmap(void **state)
 static void test_cpu_visible_write_in_the_unmaps_interrupt(void **state)
 {
     struct vt_fixture *f = *state;
-    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
-    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
-    flags.MapApertureCpuVisible = 1;
-    uint32_t h = paged_in(f, 2, flags.Value);
-    uint8_t *cpu = W.seen[0].cpu_visible;
-    assert_non_null(cpu);
+    uint8_t *cpu;
+    uint32_t h = cpu_visible_paged_in(f, &cpu);
     W.stale_isr = cpu + 16;
     assert_int_not_equal(wk_vidmm_evict(f->vm, h), WK_OK);
     assert_true(expect_violation(f->vm, "MEM-STALE-002"));
-    struct wk_violation v[4];
-    uint64_t total = 0;
-    uint32_t n = wk_vidmm_violations(f->vm, v, 4, &total);
-    assert_true(n >= 1);
-    assert_non_null(strstr(v[n - 1].message, "DxgkDdiInterruptRoutine: wrote through MapApertureSegment2.CpuVisibleAddress"));
+    last_violation_says(f, "DxgkDdiInterruptRoutine: wrote through MapApertureSegment2.CpuVisibleAddress");
 }
 
 /* Mapped again after an eviction: a mapping again, the pages' bytes
@@ -318,10 +325,8 @@ static void test_cpu_visible_write_in_the_unmaps_interrupt(void **state)
 static void test_cpu_visible_again_after_remap(void **state)
 {
     struct vt_fixture *f = *state;
-    assert_true(open_as(f, DXGKDDI_INTERFACE_VERSION_WDDM3_0, 1, 0));
-    DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 flags = { .Value = 0 };
-    flags.MapApertureCpuVisible = 1;
-    uint32_t h = paged_in(f, 2, flags.Value);
+    uint8_t *first;
+    uint32_t h = cpu_visible_paged_in(f, &first);
     VT_OK(f->vm, wk_vidmm_evict(f->vm, h));
     W.nseen = 0;
     VT_OK(f->vm, wk_vidmm_page_in(f->vm, h));
