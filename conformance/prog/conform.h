@@ -315,6 +315,9 @@ struct wk_prog_exec {
      * not the driver's fault (umd.h: "it may round Size and Alignment
      * up to what its hardware needs"). */
     char rounded_why[160];
+    int sizes_grew;                    /* and that rounding grows what an operation moves: a Size
+                                          answered larger, or a segment in 64 KiB pages (not an
+                                          Alignment alone) */
     /* The bytes the case asked for each allocation (its request's Size,
      * page-rounded as the reference driver answers it): what a content
      * check of the whole allocation reads, the driver's slack past it

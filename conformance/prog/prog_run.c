@@ -76,9 +76,11 @@ static void map_segments(struct interp *x)
     /* A segment placed in whole 64 KiB pages holds fewer of the case's
      * allocations than the case was calibrated with (room_differs). */
     for (uint32_t i = 0; i < nd && i < WK_PROG_MAX_SEGMENTS && !x->rounded_why[0]; i++)
-        if (d[i].pages_64k)
+        if (d[i].pages_64k) {
             snprintf(x->rounded_why, sizeof(x->rounded_why), "segment %u is managed in 64 KiB pages, "
                      "Use64KBPages", d[i].id);
+            x->sizes_grew = 1;
+        }
     x->seg_why[0] = 0;
     memset(x->seg_map, 0, sizeof(x->seg_map));
     if (x->seg_mapped)
@@ -229,7 +231,7 @@ static int passes_bound_differs(struct interp *x)
 {
     struct wk_violation v;
     uint64_t total = 0;
-    if (!x->p->vidmm.max_passes || !x->rounded_why[0] || x->p->has_rewrite ||
+    if (!x->p->vidmm.max_passes || !x->sizes_grew || x->p->has_rewrite ||
         wk_vidmm_violations(x->vm, &v, 1, &total) != 1 || total != 1 || strcmp(v.rule, "PAGING-PROGRESS-001") != 0 ||
         !strstr(v.message, " not finished after "))
         return 0;
@@ -260,14 +262,17 @@ static int render_list_rounded(struct interp *x, const struct wk_step *s)
 
 /* Whether the driver answered allocation i larger than the case asked
  * (conform.h, rounded_why): its Size past the request's, page rounded, or
- * its Alignment past the request's and the page. The first one is kept. */
+ * its Alignment past the request's and the page. The first one is kept,
+ * but for the first Size, which also sets sizes_grew. */
 static void note_rounding(struct interp *x, uint32_t i, const WK_ALLOCATION_REQUEST *q,
                           const struct wk_vidmm_allocation_state *st)
 {
     const uint64_t page = WK_GPU_PAGE_SIZE;
     uint64_t size = (q->Size + page - 1) & ~(page - 1);
     uint64_t asked = q->Alignment > page ? q->Alignment : page, got = st->alignment > page ? st->alignment : page;
-    if (x->rounded_why[0])
+    int grew_first = st->size > size && !x->sizes_grew; /* the reason an operation has more to do */
+    x->sizes_grew |= st->size > size;
+    if (x->rounded_why[0] && !grew_first)
         return;
     if (st->size > size)
         snprintf(x->rounded_why, sizeof(x->rounded_why), "allocation %u is %llu bytes where the case asked %llu", i,

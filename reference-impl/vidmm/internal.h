@@ -1324,8 +1324,10 @@ uint64_t paging_dma_address(const struct wk_vidmm *vm);
 
 wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
                           struct allocation *a, MDL *mdl, uint64_t pages);
+/* a: the allocation whose pages these are (its handle goes to the driver,
+ * its CpuVisibleAddress ends with the unmap); NULL for the kit's buffers. */
 wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page,
-                            uint64_t pages, HANDLE hAllocation);
+                            uint64_t pages, struct allocation *a);
 wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a);
 
 /* paging_ops.c: NOTIFY_RESIDENCY of an allocation that asked for it

@@ -882,11 +882,11 @@ wk_status op_map_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page
 }
 
 wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_page, uint64_t pages,
-                            HANDLE hAllocation)
+                            struct allocation *a)
 {
     DXGKARG_BUILDPAGINGBUFFER args;
     init_args(&args, DXGK_OPERATION_UNMAP_APERTURE_SEGMENT);
-    args.UnmapApertureSegment.hAllocation = hAllocation;
+    args.UnmapApertureSegment.hAllocation = a ? a->driver_handle : NULL;
     args.UnmapApertureSegment.SegmentId = seg;
     args.UnmapApertureSegment.OffsetInPages = first_page;
     args.UnmapApertureSegment.NumberOfPages = pages;
@@ -894,7 +894,13 @@ wk_status op_unmap_aperture(struct wk_vidmm *vm, uint32_t seg, uint64_t first_pa
     struct gart_edges edges = { .n = 0 };
     if (!vm->cfg.no_model)
         gart_edges_read(vm, seg, first_page, pages, &edges);
+    /* a's CpuVisibleAddress ends when the operation's last call returns
+     * (paging.c), or here whatever the driver answered (aperture_view.c) */
+    vm->view_ending = a;
     wk_status st = paging_run(vm, &args, NULL);
+    vm->view_ending = NULL;
+    if (a)
+        aperture_view_end(vm, a);
     if (st != WK_OK)
         return st;
     if (!semantic_check(vm))

@@ -373,10 +373,7 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
     struct segment *s = segment_get(vm, a->segment);
     wk_status st = WK_OK;
     if (s->aperture) {
-        vm->view_ending = a; /* ended when the unmap's last call returns, else here */
-        st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a->driver_handle);
-        vm->view_ending = NULL;
-        aperture_view_end(vm, a); /* "freed immediately after" the unmap, however it went */
+        st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a);
     } else if (keep_content) {
         st = backing_pages(vm, a);
         if (st != WK_OK)
@@ -405,12 +402,8 @@ wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
     wk_status st = gpuva_forget(vm, a); /* no GPU virtual address reaches it past this */
     if (a->resident) {
         struct segment *s = segment_get(vm, a->segment);
-        vm->view_ending = a;
-        wk_status unmapped = s->aperture ? op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE,
-                                                             a->driver_handle)
+        wk_status unmapped = s->aperture ? op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a)
                                          : WK_OK;
-        vm->view_ending = NULL;
-        aperture_view_end(vm, a);
         st = st != WK_OK ? st : unmapped;
         wk_place_free(s->heap, a->offset);
         lru_remove(vm, a);
