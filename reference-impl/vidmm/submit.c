@@ -329,31 +329,30 @@ static uint64_t snapshot_len(const struct submission *s)
 }
 
 /* A copy of the lists a Patch gets as const when they are not read-only
- * views (Render's output lists): what the driver changed of them is found
- * by a compare after the call. */
+ * views (Render's output lists), in the call's scratch buffer: what the
+ * driver changed of them is found by a compare after the call. */
 struct lists_copy {
-    uint8_t *bytes;
+    uint8_t *bytes;             /* NULL: read-only views, nothing to compare */
     size_t alloc_bytes, patch_bytes;
 };
 
-static void lists_copy_take(const struct submission *s, struct lists_copy *c)
+static size_t lists_copy_size(const struct submission *s, struct lists_copy *c)
 {
     memset(c, 0, sizeof(*c));
     if (!s->lists_writable)
-        return;
+        return 0;
     c->alloc_bytes = s->alloc_list ? (size_t)s->alloc_list_size * sizeof(DXGK_ALLOCATIONLIST) : 0;
     c->patch_bytes = s->patch_list ? (size_t)s->patch_list_size * sizeof(D3DDDI_PATCHLOCATIONLIST) : 0;
-    c->bytes = c->alloc_bytes + c->patch_bytes ? malloc(c->alloc_bytes + c->patch_bytes) : NULL;
-    if (!c->bytes)
-        return; /* out of memory: the check is not made, the call goes on */
-    memcpy(c->bytes, s->alloc_list, c->alloc_bytes);
-    memcpy(c->bytes + c->alloc_bytes, s->patch_list, c->patch_bytes);
+    return c->alloc_bytes + c->patch_bytes;
 }
 
-static void lists_copy_drop(struct lists_copy *c)
+static void lists_copy_take(const struct submission *s, struct lists_copy *c, uint8_t *room)
 {
-    free(c->bytes);
-    c->bytes = NULL;
+    if (!c->alloc_bytes && !c->patch_bytes)
+        return;
+    c->bytes = room;
+    memcpy(c->bytes, s->alloc_list, c->alloc_bytes);
+    memcpy(c->bytes + c->alloc_bytes, s->patch_list, c->patch_bytes);
 }
 
 /* The first byte at which n bytes of a and b differ, n when none. */
@@ -456,8 +455,10 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     /* The snapshot and the slot intervals share the adapter's scratch
      * buffer: no allocation per call once it has grown. */
     uint64_t len = known || s->dma_readonly ? 0 : snapshot_len(s);
-    uint64_t snap = (len + 7) & ~7ull;
-    uint8_t *scratch = gbuf_scratch_take(vm, snap + (uint64_t)s->patch_length * sizeof(struct slot));
+    uint64_t snap = (len + 7) & ~7ull, slot_bytes = (uint64_t)s->patch_length * sizeof(struct slot);
+    struct lists_copy lists;
+    size_t list_bytes = lists_copy_size(s, &lists);
+    uint8_t *scratch = gbuf_scratch_take(vm, snap + slot_bytes + list_bytes);
     if (!scratch)
         return fail(vm, WK_E_NO_MEMORY, "out of memory for a DMA-buffer snapshot");
     struct slot *slots = (struct slot *)(void *)(scratch + snap);
@@ -468,8 +469,7 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
         memcpy(scratch, s->dma->ptr, len);
     NTSTATUS status = STATUS_UNSUCCESSFUL;
     wk_status crashed;
-    struct lists_copy lists;
-    lists_copy_take(s, &lists);
+    lists_copy_take(s, &lists, scratch + snap + slot_bytes);
     struct garg g; /* the driver gets a guarded copy (guard_args.c) */
     DXGKARG_PATCH *pargs = garg_in(vm, &g, &args, sizeof(args), "DXGKARG_PATCH argument (*pPatch)");
     DDI_CALL(vm, WK_DDI_PATCH, crashed, status = vm->ddi.DxgkDdiPatch(vm->miniport, pargs);
@@ -477,7 +477,6 @@ static wk_status call_patch(struct wk_vidmm *vm, const struct submission *s, uin
     g.kit = NULL; /* const to the driver: nothing to read back */
     if (crashed == WK_OK)
         patch_inputs_check(vm, s, pargs != &args ? pargs : NULL, &args, &lists);
-    lists_copy_drop(&lists);
     wk_status guard = garg_out(vm, &g, WK_DDI_PATCH, crashed);
     if (crashed == WK_OK && guard != WK_OK)
         crashed = guard;
