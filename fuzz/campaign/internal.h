@@ -148,6 +148,10 @@ void wk_campaign_leave_out_crashing(struct campaign *c, const struct seed_source
 /* known.c: signatures the harness passes over */
 int wk_campaign_add_known(struct campaign *c, const char *sig, const char *from);
 int wk_campaign_pass_over_known(struct campaign *c);
+/* Whether the user named sig as a known bug (--ignore-signature, or the
+ * environment's WK_FUZZ_IGNORE): a starting input that fails with it is no
+ * finding of the run (seed_check.c). */
+int wk_campaign_user_known(const struct campaign *c, const char *sig);
 void wk_campaign_print_known_hits(const struct campaign *c);
 
 /* counters.c: a file of `count` zeroed 8-byte counters, logs/<name>, its

@@ -41,23 +41,45 @@ int wk_campaign_add_known(struct campaign *c, const char *sig, const char *from)
  * one line names them. Their hit counters go to logs/known-signatures
  * (8 bytes each, zero now), which the harness maps shared and the summary
  * reads. 0 after an error. */
+/* The next signature of a WK_FUZZ_IGNORE list from *at (';' or line
+ * separated, blanks trimmed) into one: 1, 0 at the end. An empty entry, or
+ * one too long for a signature, is passed over. */
+static int next_listed(const char **at, char *one, size_t size)
+{
+    while (*at && **at) {
+        const char *e = *at;
+        size_t n = strcspn(e, ";\n"), lead = strspn(e, " \t");
+        size_t len = n > lead ? n - lead : 0;
+        while (len && (e[lead + len - 1] == ' ' || e[lead + len - 1] == '\t' || e[lead + len - 1] == '\r'))
+            len--;
+        *at = e + n + (e[n] != '\0');
+        if (len && len < size) {
+            snprintf(one, size, "%.*s", (int)len, e + lead);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int wk_campaign_user_known(const struct campaign *c, const char *sig)
+{
+    for (int i = 0; i < c->o.ignore_count; i++)
+        if (strcmp(c->o.ignore[i], sig) == 0)
+            return 1;
+    char one[SIG_TEXT];
+    for (const char *at = getenv("WK_FUZZ_IGNORE"); next_listed(&at, one, sizeof(one));)
+        if (strcmp(one, sig) == 0)
+            return 1;
+    return 0;
+}
+
 int wk_campaign_pass_over_known(struct campaign *c)
 {
     for (int i = 0; i < c->o.ignore_count; i++)
         wk_campaign_add_known(c, c->o.ignore[i], "--ignore-signature");
-    const char *env = getenv("WK_FUZZ_IGNORE");
-    for (const char *at = env; at && *at;) {
-        char one[SIG_TEXT];
-        size_t n = strcspn(at, ";\n"), lead = strspn(at, " \t");
-        size_t len = n > lead ? n - lead : 0;
-        while (len && (at[lead + len - 1] == ' ' || at[lead + len - 1] == '\t' || at[lead + len - 1] == '\r'))
-            len--;
-        if (len && len < sizeof(one)) {
-            snprintf(one, sizeof(one), "%.*s", (int)len, at + lead);
-            wk_campaign_add_known(c, one, "WK_FUZZ_IGNORE's");
-        }
-        at += n + (at[n] != '\0');
-    }
+    char one[SIG_TEXT];
+    for (const char *at = getenv("WK_FUZZ_IGNORE"); next_listed(&at, one, sizeof(one));)
+        wk_campaign_add_known(c, one, "WK_FUZZ_IGNORE's");
     unsetenv("WK_FUZZ_IGNORE");
     unsetenv("WK_FUZZ_IGNORE_COUNTS");
     if (!c->nknown)

@@ -321,34 +321,13 @@ static int run_check(struct check_run *r, const char *replay, const char *driver
 }
 
 
-/* Whether the user named sig as known (--ignore-signature, WK_FUZZ_IGNORE):
- * an input that fails with it is no news. */
-static int acknowledged(const struct campaign *c, const char *sig)
-{
-    for (int i = 0; i < c->o.ignore_count; i++)
-        if (strcmp(c->o.ignore[i], sig) == 0)
-            return 1;
-    const char *env = getenv("WK_FUZZ_IGNORE");
-    size_t n = strlen(sig);
-    for (const char *at = env; at && *at;) {
-        at += strspn(at, " \t;\n");
-        size_t len = strcspn(at, ";\n");
-        while (len && (at[len - 1] == ' ' || at[len - 1] == '\t' || at[len - 1] == '\r'))
-            len--;
-        if (len == n && strncmp(at, sig, n) == 0)
-            return 1;
-        at += strcspn(at, ";\n");
-    }
-    return 0;
-}
-
 /* A left-out copy: into crashes/ as seed-NAME when its finding is news (a
  * finding the run's result counts, and a file to reproduce it from: CI
  * keeps crashes/), else removed. 1 when it was kept. */
 static int keep_finding(struct campaign *c, const char *path, const char *base, const char *sig)
 {
     char to[FPATH], name[512];
-    if (!acknowledged(c, sig) && snprintf(name, sizeof(name), "seed-%s", base) < (int)sizeof(name) &&
+    if (!wk_campaign_user_known(c, sig) && snprintf(name, sizeof(name), "seed-%s", base) < (int)sizeof(name) &&
         wk_path_join(to, sizeof(to), c->crashes, name) && rename(path, to) == 0) {
         c->seed_findings++;
         return 1;
