@@ -425,59 +425,21 @@ static void test_patch_rejects_bad_ranges(void **state)
 /* ------------------------------------------------------------------ */
 
 /*
- * The reference driver with its objects tracked. A test that kills the
- * adapter (a crash, a guard-page hit, a hang) leaves the driver's objects
- * behind, since the kit never calls a dead driver again; release_dead
- * frees them, so the leak checker stays meaningful.
+ * The reference driver with its objects tracked (vidmm_test_util.h,
+ * vt_track). A test that kills the adapter (a crash, a guard-page hit, a
+ * hang) leaves the driver's objects behind, since the kit never calls a
+ * dead driver again; release_dead frees them, so the leak checker stays
+ * meaningful.
  */
-static struct {
-    DRIVER_INITIALIZATION_DATA ref;
-    VOID *miniport;
-    HANDLE device, context, allocations[4];
-    HANDLE system_device, system_context; /* the kernel's, made at adapter start */
-} T;
+static DRIVER_INITIALIZATION_DATA reference_table;
 
 static NTSTATUS t_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init, ULONG driver_abi)
 {
     (void)driver_abi;
     (void)self;
     (void)path;
-    T.ref = *init;
+    reference_table = *init;
     return STATUS_SUCCESS;
-}
-
-static NTSTATUS t_add_device(const PDEVICE_OBJECT pdo, VOID **context)
-{
-    NTSTATUS st = T.ref.DxgkDdiAddDevice(pdo, context);
-    T.miniport = NT_SUCCESS(st) ? *context : NULL;
-    return st;
-}
-
-static NTSTATUS t_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
-{
-    NTSTATUS st = T.ref.DxgkDdiCreateDevice(hAdapter, args);
-    HANDLE *slot = args->Flags.SystemDevice ? &T.system_device : &T.device;
-    *slot = NT_SUCCESS(st) ? args->hDevice : NULL;
-    return st;
-}
-
-static NTSTATUS t_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
-{
-    NTSTATUS st = T.ref.DxgkDdiCreateContext(hDevice, args);
-    HANDLE *slot = args->Flags.SystemContext ? &T.system_context : &T.context;
-    *slot = NT_SUCCESS(st) ? args->hContext : NULL;
-    return st;
-}
-
-static NTSTATUS t_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
-{
-    NTSTATUS st = T.ref.DxgkDdiCreateAllocation(hAdapter, args);
-    for (uint32_t i = 0; NT_SUCCESS(st) && i < 4; i++)
-        if (!T.allocations[i]) {
-            T.allocations[i] = args->pAllocationInfo[0].hAllocation;
-            break;
-        }
-    return st;
 }
 
 static NTSTATUS tracked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -486,15 +448,11 @@ static NTSTATUS tracked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING
     memset(&fake, 0, sizeof(fake));
     fake.wk_magic = WK_DRIVER_OBJECT_MAGIC;
     fake.wk_initialize = t_capture;
-    memset(&T, 0, sizeof(T));
     NTSTATUS st = wk_refdriver_DriverEntry(&fake, NULL);
     if (!NT_SUCCESS(st))
         return st;
-    DRIVER_INITIALIZATION_DATA t = T.ref;
-    t.DxgkDdiAddDevice = t_add_device;
-    t.DxgkDdiCreateDevice = t_create_device;
-    t.DxgkDdiCreateContext = t_create_context;
-    t.DxgkDdiCreateAllocation = t_create_allocation;
+    DRIVER_INITIALIZATION_DATA t = reference_table;
+    vt_track(&t);
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -502,25 +460,7 @@ static NTSTATUS tracked_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING
  * wk_vidmm_destroy, since the driver calls back into the adapter. */
 static void release_dead(void)
 {
-    if (T.context)
-        T.ref.DxgkDdiDestroyContext(T.context);
-    for (uint32_t i = 0; i < 4 && T.miniport; i++)
-        if (T.allocations[i]) {
-            DXGKARG_DESTROYALLOCATION d;
-            memset(&d, 0, sizeof(d));
-            d.NumAllocations = 1;
-            d.pAllocationList = &T.allocations[i];
-            T.ref.DxgkDdiDestroyAllocation(T.miniport, &d);
-        }
-    if (T.device)
-        T.ref.DxgkDdiDestroyDevice(T.device);
-    if (T.system_context)
-        T.ref.DxgkDdiDestroyContext(T.system_context);
-    if (T.system_device)
-        T.ref.DxgkDdiDestroyDevice(T.system_device);
-    if (T.miniport)
-        T.ref.DxgkDdiRemoveDevice(T.miniport);
-    memset(&T, 0, sizeof(T));
+    vt_release_dead();
 }
 
 /* What the Patch rewriter does inside the DDI frame, like a driver would. */

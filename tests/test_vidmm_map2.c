@@ -53,27 +53,7 @@ static struct {
     volatile uint8_t *stale;   /* written through at the next BuildPagingBuffer, then cleared */
     int stale_read;            /* read it instead */
     volatile uint8_t *stale_isr; /* written through at the next interrupt, then cleared */
-    /* What the driver holds, for release_dead after a stale access killed
-     * its adapter (the kit calls a dead driver no more; LeakSanitizer) */
-    VOID *miniport;
-    HANDLE devices[4], contexts[4], allocations[8];
 } W;
-
-static void hold(HANDLE *set, uint32_t n, HANDLE h)
-{
-    for (uint32_t i = 0; h && i < n; i++)
-        if (!set[i]) {
-            set[i] = h;
-            return;
-        }
-}
-
-static void drop(HANDLE *set, uint32_t n, HANDLE h)
-{
-    for (uint32_t i = 0; h && i < n; i++)
-        if (set[i] == h)
-            set[i] = NULL;
-}
 
 static NTSTATUS w_capture(DRIVER_OBJECT *self, PUNICODE_STRING path, const DRIVER_INITIALIZATION_DATA *init,
                           ULONG driver_abi)
@@ -132,82 +112,6 @@ static NTSTATUS w_build_paging_buffer(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER 
     return W.ref.DxgkDdiBuildPagingBuffer(h, a);
 }
 
-static NTSTATUS w_add_device(const PDEVICE_OBJECT pdo, VOID **context)
-{
-    NTSTATUS st = W.ref.DxgkDdiAddDevice(pdo, context);
-    W.miniport = NT_SUCCESS(st) ? *context : NULL;
-    return st;
-}
-
-static NTSTATUS w_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
-{
-    NTSTATUS st = W.ref.DxgkDdiCreateDevice(hAdapter, args);
-    if (NT_SUCCESS(st))
-        hold(W.devices, 4, args->hDevice);
-    return st;
-}
-
-static NTSTATUS w_destroy_device(const HANDLE hDevice)
-{
-    drop(W.devices, 4, hDevice);
-    return W.ref.DxgkDdiDestroyDevice(hDevice);
-}
-
-static NTSTATUS w_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
-{
-    NTSTATUS st = W.ref.DxgkDdiCreateContext(hDevice, args);
-    if (NT_SUCCESS(st))
-        hold(W.contexts, 4, args->hContext);
-    return st;
-}
-
-static NTSTATUS w_destroy_context(const HANDLE hContext)
-{
-    drop(W.contexts, 4, hContext);
-    return W.ref.DxgkDdiDestroyContext(hContext);
-}
-
-static NTSTATUS w_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
-{
-    NTSTATUS st = W.ref.DxgkDdiCreateAllocation(hAdapter, args);
-    for (UINT i = 0; NT_SUCCESS(st) && i < args->NumAllocations; i++)
-        hold(W.allocations, 8, args->pAllocationInfo[i].hAllocation);
-    return st;
-}
-
-static NTSTATUS w_destroy_allocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *args)
-{
-    for (UINT i = 0; i < args->NumAllocations; i++)
-        drop(W.allocations, 8, args->pAllocationList[i]);
-    return W.ref.DxgkDdiDestroyAllocation(hAdapter, args);
-}
-
-/* After the adapter died: what the driver still holds, destroyed by hand
- * (before the adapter is destroyed: the driver calls back into it). */
-static void release_dead(void)
-{
-    for (uint32_t i = 0; i < 4; i++)
-        if (W.contexts[i])
-            W.ref.DxgkDdiDestroyContext(W.contexts[i]);
-    for (uint32_t i = 0; i < 8 && W.miniport; i++)
-        if (W.allocations[i]) {
-            DXGKARG_DESTROYALLOCATION d;
-            memset(&d, 0, sizeof(d));
-            d.NumAllocations = 1;
-            d.pAllocationList = &W.allocations[i];
-            W.ref.DxgkDdiDestroyAllocation(W.miniport, &d);
-        }
-    for (uint32_t i = 0; i < 4; i++)
-        if (W.devices[i])
-            W.ref.DxgkDdiDestroyDevice(W.devices[i]);
-    if (W.miniport)
-        W.ref.DxgkDdiRemoveDevice(W.miniport);
-    memset(W.contexts, 0, sizeof(W.contexts));
-    memset(W.allocations, 0, sizeof(W.allocations));
-    memset(W.devices, 0, sizeof(W.devices));
-    W.miniport = NULL;
-}
-
 static BOOLEAN w_interrupt(const PVOID ctx, ULONG message)
 {
     volatile uint8_t *kept = W.stale_isr;
@@ -232,13 +136,7 @@ static NTSTATUS w_DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Regis
     t.DxgkDdiQueryAdapterInfo = w_query_adapter_info;
     t.DxgkDdiBuildPagingBuffer = w_build_paging_buffer;
     t.DxgkDdiInterruptRoutine = w_interrupt;
-    t.DxgkDdiAddDevice = w_add_device;
-    t.DxgkDdiCreateDevice = w_create_device;
-    t.DxgkDdiDestroyDevice = w_destroy_device;
-    t.DxgkDdiCreateContext = w_create_context;
-    t.DxgkDdiDestroyContext = w_destroy_context;
-    t.DxgkDdiCreateAllocation = w_create_allocation;
-    t.DxgkDdiDestroyAllocation = w_destroy_allocation;
+    vt_track(&t); /* a stale access kills the adapter: vt_release_dead then */
     return DxgkInitialize(DriverObject, RegistryPath, &t);
 }
 
@@ -395,7 +293,7 @@ static void stale_access_after_unmap(struct vt_fixture *f, int read)
     last_violation_says(f, read ? "read through MapApertureSegment2.CpuVisibleAddress of allocation"
                                 : "wrote through MapApertureSegment2.CpuVisibleAddress of allocation");
     last_violation_says(f, "at offset +4104 after its UNMAP_APERTURE_SEGMENT");
-    release_dead();
+    vt_release_dead();
 }
 
 static void test_cpu_visible_write_after_unmap(void **state)
@@ -421,7 +319,7 @@ static void test_cpu_visible_write_in_the_unmaps_interrupt(void **state)
     assert_int_not_equal(wk_vidmm_evict(f->vm, h), WK_OK);
     assert_true(expect_violation(f->vm, "MEM-STALE-002"));
     last_violation_says(f, "DxgkDdiInterruptRoutine: wrote through MapApertureSegment2.CpuVisibleAddress");
-    release_dead();
+    vt_release_dead();
 }
 
 /* Mapped again after an eviction: a mapping again, the pages' bytes

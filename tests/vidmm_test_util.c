@@ -403,3 +403,117 @@ void vt_model_fill(uint8_t *dst, uint64_t len, uint32_t pattern)
     for (uint64_t i = 0; i < len; i++)
         dst[i] = (uint8_t)(pattern >> (8 * (i % 4)));
 }
+
+/* ------------------------------------------------------------------ */
+/* A driver's objects, destroyed by hand after its adapter died          */
+/* ------------------------------------------------------------------ */
+
+#define TRACKED 16u
+
+static struct {
+    DRIVER_INITIALIZATION_DATA own;   /* the table's functions before vt_track */
+    VOID *miniport;
+    HANDLE devices[TRACKED], contexts[TRACKED], allocations[TRACKED];
+} tracked;
+
+static void hold(HANDLE *set, HANDLE h)
+{
+    for (uint32_t i = 0; h && i < TRACKED; i++)
+        if (!set[i]) {
+            set[i] = h;
+            return;
+        }
+}
+
+static void drop(HANDLE *set, HANDLE h)
+{
+    for (uint32_t i = 0; h && i < TRACKED; i++)
+        if (set[i] == h)
+            set[i] = NULL;
+}
+
+static NTSTATUS tr_add_device(const PDEVICE_OBJECT pdo, VOID **context)
+{
+    NTSTATUS st = tracked.own.DxgkDdiAddDevice(pdo, context);
+    tracked.miniport = NT_SUCCESS(st) ? *context : NULL;
+    return st;
+}
+
+static NTSTATUS tr_create_device(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
+{
+    NTSTATUS st = tracked.own.DxgkDdiCreateDevice(hAdapter, args);
+    if (NT_SUCCESS(st))
+        hold(tracked.devices, args->hDevice);
+    return st;
+}
+
+static NTSTATUS tr_destroy_device(const HANDLE hDevice)
+{
+    drop(tracked.devices, hDevice);
+    return tracked.own.DxgkDdiDestroyDevice(hDevice);
+}
+
+static NTSTATUS tr_create_context(const HANDLE hDevice, DXGKARG_CREATECONTEXT *args)
+{
+    NTSTATUS st = tracked.own.DxgkDdiCreateContext(hDevice, args);
+    if (NT_SUCCESS(st))
+        hold(tracked.contexts, args->hContext);
+    return st;
+}
+
+static NTSTATUS tr_destroy_context(const HANDLE hContext)
+{
+    drop(tracked.contexts, hContext);
+    return tracked.own.DxgkDdiDestroyContext(hContext);
+}
+
+static NTSTATUS tr_create_allocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
+{
+    NTSTATUS st = tracked.own.DxgkDdiCreateAllocation(hAdapter, args);
+    for (UINT i = 0; NT_SUCCESS(st) && i < args->NumAllocations; i++)
+        hold(tracked.allocations, args->pAllocationInfo[i].hAllocation);
+    return st;
+}
+
+static NTSTATUS tr_destroy_allocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *args)
+{
+    for (UINT i = 0; i < args->NumAllocations; i++)
+        drop(tracked.allocations, args->pAllocationList[i]);
+    return tracked.own.DxgkDdiDestroyAllocation(hAdapter, args);
+}
+
+void vt_track(DRIVER_INITIALIZATION_DATA *table)
+{
+    memset(&tracked, 0, sizeof(tracked));
+    tracked.own = *table;
+    table->DxgkDdiAddDevice = tr_add_device;
+    table->DxgkDdiCreateDevice = tr_create_device;
+    table->DxgkDdiDestroyDevice = tr_destroy_device;
+    table->DxgkDdiCreateContext = tr_create_context;
+    table->DxgkDdiDestroyContext = tr_destroy_context;
+    table->DxgkDdiCreateAllocation = tr_create_allocation;
+    table->DxgkDdiDestroyAllocation = tr_destroy_allocation;
+}
+
+void vt_release_dead(void)
+{
+    for (uint32_t i = 0; i < TRACKED; i++)
+        if (tracked.contexts[i])
+            tracked.own.DxgkDdiDestroyContext(tracked.contexts[i]);
+    for (uint32_t i = 0; i < TRACKED && tracked.miniport; i++)
+        if (tracked.allocations[i]) {
+            DXGKARG_DESTROYALLOCATION d;
+            memset(&d, 0, sizeof(d));
+            d.NumAllocations = 1;
+            d.pAllocationList = &tracked.allocations[i];
+            tracked.own.DxgkDdiDestroyAllocation(tracked.miniport, &d);
+        }
+    for (uint32_t i = 0; i < TRACKED; i++)
+        if (tracked.devices[i])
+            tracked.own.DxgkDdiDestroyDevice(tracked.devices[i]);
+    if (tracked.miniport)
+        tracked.own.DxgkDdiRemoveDevice(tracked.miniport);
+    DRIVER_INITIALIZATION_DATA own = tracked.own;
+    memset(&tracked, 0, sizeof(tracked));
+    tracked.own = own;
+}

@@ -193,6 +193,20 @@ wk_status vt_render(struct wk_vidmm *vm, uint32_t context, const struct vt_cmd *
                     int no_prepatch_info, struct wk_vidmm_render_result *result);
 
 /* ------------------------------------------------------------------ */
+/* A driver's objects, destroyed by hand after its adapter died          */
+/* ------------------------------------------------------------------ */
+
+/* vt_track wraps the object DDIs of a driver's table (AddDevice,
+ * Create/DestroyDevice, Create/DestroyContext, Create/DestroyAllocation) to
+ * keep what the driver holds; vt_release_dead destroys it through the
+ * table's own functions, for a test whose driver crashed: the kit calls a
+ * dead driver no more, and what it held would be LeakSanitizer's. Call it
+ * before the adapter is destroyed (the driver calls back into it). One
+ * driver at a time; vt_track starts afresh. */
+void vt_track(DRIVER_INITIALIZATION_DATA *table);
+void vt_release_dead(void);
+
+/* ------------------------------------------------------------------ */
 /* Host-side models of the GPU's effects, for expectations               */
 /* ------------------------------------------------------------------ */
 
