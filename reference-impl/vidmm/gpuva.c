@@ -793,6 +793,9 @@ static void space_release(struct wk_vidmm *vm, uint32_t id, int tell_driver)
     for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
         if (vm->va->table[i].live && vm->va->table[i].space == id)
             table_free(vm, i);
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++) /* no entries left to follow an allocation's moves */
+        if (vm->va->map[i].live && vm->va->map[i].space == id)
+            vm->va->map[i].live = 0;
     if (s->gpu) {
         wk_gpu_va_detach(vm->gpu, s->gpu);
         wk_va_space_destroy(s->gpu);
@@ -855,6 +858,13 @@ wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t id)
         return fail(vm, WK_E_STATE, "address space %u still has devices: a process goes after its devices", id);
     space_release(vm, id, 1);
     return vm->dead ? WK_E_DEAD : WK_OK;
+}
+
+void gpuva_release_processes(struct wk_vidmm *vm, int tell_driver)
+{
+    for (uint32_t i = 1; vm->va && i < GPUVA_PAGING_SPACE; i++) /* the last slot is the paging process's */
+        if (vm->va->space[i].live)
+            space_release(vm, i, tell_driver ? 2 : 0);
 }
 
 void gpuva_release(struct wk_vidmm *vm, int tell_driver)

@@ -1037,7 +1037,11 @@ wk_status paging_node_query(struct wk_vidmm *vm);
  * segments, checked (GPUMMU-*) and kept in vm->mmu. */
 wk_status gpummu_query(struct wk_vidmm *vm);
 /* gpuva.c: every address space goes, its tables with it; DestroyProcess
- * for each when tell_driver (a reset, a stop: not after a crash). */
+ * for each when tell_driver (a reset, a stop: not after a crash).
+ * gpuva_release_processes: all but the system paging process's, which
+ * stays while the kit still asks paging operations (the kernel's lives as
+ * long as the adapter: a driver may run every paging buffer in it). */
+void gpuva_release_processes(struct wk_vidmm *vm, int tell_driver);
 void gpuva_release(struct wk_vidmm *vm, int tell_driver);
 /* For the paging process (paging_process.c): the state (made on first
  * use), a space made in slot `id`, pages mapped and unmapped with no

@@ -190,7 +190,7 @@ static void release_residency(struct wk_vidmm *vm, int unless_dead)
 
 static void release_objects(struct wk_vidmm *vm)
 {
-    gpuva_release(vm, !vm->dead && vm->started); /* the address spaces, before the devices */
+    gpuva_release_processes(vm, !vm->dead && vm->started); /* the address spaces, before the devices */
     if (!vm->dead && vm->started) {
         destroy_devices(vm);
         gpuva_end_processes(vm, !vm->dead); /* the processes, after their devices */
@@ -198,6 +198,10 @@ static void release_objects(struct wk_vidmm *vm)
     }
     dmaq_drain(vm, 0); /* judged when the last device went; dead: nothing is */
     release_residency(vm, 1);
+    /* The paging process after the last paging operation (an aperture's
+     * UNMAP above), which a driver may run in it. */
+    gpuva_release(vm, !vm->dead && vm->started);
+    gpuva_end_processes(vm, !vm->dead && vm->started);
     for (uint32_t c = 1; c <= vm->contexts.top; c++) { /* every slot: a dead one holds nothing */
         struct context *x = ht_slot(&vm->contexts, c);
         patch_view_free(vm, x);
@@ -248,13 +252,17 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     if (!vm->started)
         return fail(vm, WK_E_STATE, "the adapter is not started");
     submit_wait(vm, 0);
-    gpuva_release(vm, 1);
+    gpuva_release_processes(vm, 1);
     destroy_devices(vm);
     gpuva_end_processes(vm, !vm->dead);
     if (vm->dead)
         return WK_E_DEAD;
     dmaq_drain(vm, 0); /* the pool as after start: the same frames for the same input */
     release_residency(vm, 0);
+    gpuva_release(vm, 1); /* the paging process after the last paging operation, which may run in it */
+    gpuva_end_processes(vm, !vm->dead);
+    if (vm->dead)
+        return WK_E_DEAD;
     aperture_view_forget(vm);
     for (uint32_t a = 1; a <= vm->allocs.top; a++)
         free(((struct allocation *)ht_slot(&vm->allocs, a))->pfns);
