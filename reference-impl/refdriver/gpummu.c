@@ -240,8 +240,11 @@ UINT64 wk_rd_gpummu_submit_root(struct rd_adapter *a, UINT kind)
 #ifdef RD_PLANTED_PAGING_PHYSICAL /* the planted bug of wk_test_gpummu_paging_physical (CMakeLists.txt) */
     kind = RD_DMA_PAGING;
 #endif
-#ifdef RD_LEGAL_ALL_IN_PP /* wk_test_gpummu_gpuva_all_in_pp: "all paging operation will occur in the virtual
-                           * address space of the system context" (DXGK_GPUMMUCAPS), read to the letter */
+#if defined(RD_LEGAL_ALL_IN_PP) || defined(RD_LEGAL_MOST_IN_PP)
+    /* wk_test_gpummu_gpuva_all_in_pp: "all paging operation will occur in the virtual address space of the
+     * system context" (DXGK_GPUMMUCAPS), read to the letter; wk_test_gpummu_most_in_pp: "Most paging
+     * operations occur in a context of the system paging process" (System paging process), all but
+     * READ/WRITE_PHYSICAL (RD_DMA_PAGING_PHYSICAL) */
     if (kind == RD_DMA_PAGING && a->paging_root_entries)
         kind = RD_DMA_PAGING_VIRTUAL;
 #endif

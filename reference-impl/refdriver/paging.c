@@ -522,6 +522,10 @@ static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUF
     if (args->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE &&
         args->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
         return RD_DMA_PAGING_VIRTUAL; /* its table's address is the paging process's */
+#ifdef RD_LEGAL_MOST_IN_PP /* the one kind of buffer it runs physically: the model reaches no physical address under a root */
+    if (args->Operation == DXGK_OPERATION_READ_PHYSICAL || args->Operation == DXGK_OPERATION_WRITE_PHYSICAL)
+        return RD_DMA_PAGING_PHYSICAL;
+#endif
     return RD_DMA_PAGING;
 }
 
@@ -544,7 +548,8 @@ static BOOLEAN needs_fresh_buffer(const struct rd_adapter *a, const DXGKARG_BUIL
     struct rd_dma_private *p = rd_dma_private_of(args->pDmaBufferPrivateData,
                                                  args->DmaBufferPrivateDataSize);
     return p && p->magic == RD_MAGIC_DMA && args->DmaBufferWriteOffset != 0 &&
-           (p->kind == RD_DMA_PAGING || p->kind == RD_DMA_PAGING_VIRTUAL) && p->kind != paging_kind(a, args);
+           (p->kind == RD_DMA_PAGING || p->kind == RD_DMA_PAGING_VIRTUAL || p->kind == RD_DMA_PAGING_PHYSICAL) &&
+           p->kind != paging_kind(a, args);
 }
 
 NTSTATUS wk_rd_build_paging_buffer(const HANDLE hAdapter,

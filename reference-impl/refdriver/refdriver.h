@@ -200,8 +200,13 @@ struct rd_context {
  * output from it, so a lost or fresh private area changes nothing. */
 /* RD_DMA_PAGING_VIRTUAL: a paging buffer of operations at the paging
  * process's addresses (the GpuMmu build's TRANSFER_VIRTUAL, FILL_VIRTUAL),
- * which runs under the system context's root (submit.c). */
-enum rd_dma_kind { RD_DMA_NONE = 0, RD_DMA_PAGING = 1, RD_DMA_RENDER = 2, RD_DMA_CANCELLED = 3, RD_DMA_PAGING_VIRTUAL = 4 };
+ * which runs under the system context's root (submit.c).
+ * RD_DMA_PAGING_PHYSICAL: READ/WRITE_PHYSICAL in a build that runs every
+ * other paging buffer in the paging process (RD_LEGAL_MOST_IN_PP). */
+enum rd_dma_kind {
+    RD_DMA_NONE = 0, RD_DMA_PAGING = 1, RD_DMA_RENDER = 2, RD_DMA_CANCELLED = 3, RD_DMA_PAGING_VIRTUAL = 4,
+    RD_DMA_PAGING_PHYSICAL = 5
+};
 
 struct rd_dma_private {
     UINT magic;               /* RD_MAGIC_DMA once written */

@@ -1371,6 +1371,48 @@ wk_status gpuva_unmap_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, ui
     return st == WK_OK ? flush_tlb(vm, s, va, bytes) : st;
 }
 
+void gpuva_tables_live(const struct wk_vidmm *vm, uint8_t live[GPUVA_MAX_TABLES])
+{
+    for (uint32_t i = 0; i < GPUVA_MAX_TABLES; i++)
+        live[i] = vm->va && vm->va->table[i].live;
+}
+
+static int table_has_child(const struct wk_vidmm *vm, uint32_t id)
+{
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
+        if (vm->va->table[i].live && vm->va->table[i].parent == id)
+            return 1;
+    return 0;
+}
+
+/* A table of `space` placed since `was_live` and with no table below it:
+ * its link in its parent made invalid, then freed. Its entries went
+ * invalid and were flushed with the range they mapped. */
+static int drop_one_new(struct wk_vidmm *vm, uint32_t space, const uint8_t was_live[GPUVA_MAX_TABLES], wk_status *st)
+{
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++) {
+        const struct va_table *t = &vm->va->table[i];
+        if (!t->live || was_live[i] || t->space != space || i == vm->va->space[space].root || table_has_child(vm, i))
+            continue;
+        DXGK_PTE e;
+        memset(&e, 0, sizeof(e));
+        struct update u = { t->parent, t->parent_index, 1, &e, 0, 0, NULL, 0, 0 };
+        *st = update_run(vm, space, &u);
+        if (*st == WK_OK)
+            table_free(vm, i);
+        return *st == WK_OK;
+    }
+    return 0;
+}
+
+wk_status gpuva_tables_drop_new(struct wk_vidmm *vm, uint32_t space, const uint8_t was_live[GPUVA_MAX_TABLES])
+{
+    wk_status st = WK_OK;
+    while (vm->va && space_get(vm, space) && drop_one_new(vm, space, was_live, &st))
+        ;
+    return st;
+}
+
 wk_status gpuva_place_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes)
 {
     uint64_t step = 1ull << level_shift(vm, 1);

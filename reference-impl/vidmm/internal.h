@@ -400,6 +400,9 @@ struct paging_process {
     uint64_t op_start_built;                /* paging_built when it began */
     int flush_has_op;                       /* the buffer being submitted holds commands of it */
     int gva_updates;                        /* ... or GPU_VIRTUAL page-table updates (gpuva.c) */
+    uint64_t other_va;                      /* the paging buffer's second address (an aperture's) */
+    int in_place;                           /* an operation's bytes mapped at their own address in the
+                                               process (paging_run_in_place): a fault is the driver's */
     uint64_t init_lo, init_hi;              /* GPU_VIRTUAL INIT_CONTEXT_RESOURCE being run: its physical
                                                SegmentAddress range (paging_process_physical_exempt) */
     uint64_t op_root;                       /* ... and the root its last buffer ran under */
@@ -1052,6 +1055,11 @@ wk_status gpuva_map_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint
                           const struct va_pages *pages, const struct allocation *a, uint64_t offset);
 wk_status gpuva_unmap_pages(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
 wk_status gpuva_place_leaves(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
+/* Which tables are live, and, after a mapping made for one operation was
+ * undone, those of `space` placed since then unlinked and freed: the
+ * adapter's room as before the mapping (paging_run_in_place). */
+void gpuva_tables_live(const struct wk_vidmm *vm, uint8_t live[GPUVA_MAX_TABLES]);
+wk_status gpuva_tables_drop_new(struct wk_vidmm *vm, uint32_t space, const uint8_t was_live[GPUVA_MAX_TABLES]);
 uint64_t gpuva_leaf_span(const struct wk_vidmm *vm);
 void gpuva_paging_release(struct wk_vidmm *vm);
 /* Whether [addr, addr + len) touches a page table the kit placed. */
@@ -1069,6 +1077,11 @@ wk_status gpuva_mirror_tables(struct wk_vidmm *vm, uint64_t va, uint64_t bytes, 
  * update, the map held for that update: its address there in *va. Then
  * paging_table_window_done(vm, bytes, st): the buffer runs, both are
  * judged, the window unmapped. */
+/* An operation whose address names bytes of a memory segment as the GPU
+ * reaches them physically (SIGNAL_MONITORED_FENCE, INIT_CONTEXT_RESOURCE
+ * outside GPU_VIRTUAL), run with those bytes mapped at the same address in
+ * the paging process, when it is made and the address is free there. */
+wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint64_t addr, uint64_t bytes);
 wk_status paging_table_window(struct wk_vidmm *vm, const struct va_pages *pages, uint64_t bytes, uint64_t *va);
 wk_status paging_table_window_done(struct wk_vidmm *vm, uint64_t bytes, wk_status st);
 /* root_size.c: a two-level tree's root, sized by the driver

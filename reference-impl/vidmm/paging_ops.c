@@ -947,6 +947,8 @@ wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a)
         if (virt != 0)
             return virt > 0 ? paging_init_context_virtual(vm, a, &args) : st;
     }
+    if (segment_get(vm, a->segment)->memory) /* its GpuVirtualAddress holds in the paging process too */
+        return paging_run_in_place(vm, &args, args.InitContextResource.Destination.GpuVirtualAddress, a->size);
     return paging_run(vm, &args, NULL);
 }
 
@@ -1011,7 +1013,7 @@ wk_status op_signal_monitored_fence(struct wk_vidmm *vm, uint64_t address, uint6
     init_args(&args, DXGK_OPERATION_SIGNAL_MONITORED_FENCE);
     args.SignalMonitoredFence.MonitoredFenceGpuVa = address;
     args.SignalMonitoredFence.MonitoredFenceValue = value;
-    wk_status st = paging_run(vm, &args, NULL);
+    wk_status st = paging_run_in_place(vm, &args, address, sizeof(value));
     if (st != WK_OK || !semantic_check(vm))
         return st;
     uint64_t seen = 0;

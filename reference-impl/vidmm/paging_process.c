@@ -145,6 +145,7 @@ static wk_status make(struct wk_vidmm *vm, struct paging_process *pp)
     wk_status st = gpuva_space_make(vm, GPUVA_PAGING_SPACE);
     if (st == WK_OK)
         st = map_buffer_at(vm, pp->buffer_va, pp->buffer_bytes);
+    pp->other_va = other_va;
     if (st == WK_OK && other_va != pp->buffer_va)
         st = map_buffer_at(vm, other_va, pp->buffer_bytes);
     if (st == WK_OK)
@@ -473,6 +474,107 @@ static wk_status paging_context_virtual(struct wk_vidmm *vm, struct allocation *
     return st == WK_OK ? scratch_unmap(vm, pp->scratch, a->size) : st;
 }
 
+/* Whether [lo, hi) is free in the paging process for an operation's bytes
+ * at their own address: below the scratch area (and its mirror above it),
+ * apart from the paging buffer's two addresses, and not page 0. */
+static int in_place_free(const struct wk_vidmm *vm, uint64_t lo, uint64_t hi)
+{
+    const struct paging_process *pp = &vm->va->pp;
+    uint64_t bytes = pp->buffer_bytes;
+    return lo >= PAGE && hi > lo && hi <= pp->scratch && (hi <= pp->buffer_va || lo >= pp->buffer_va + bytes) &&
+           (hi <= pp->other_va || lo >= pp->other_va + bytes);
+}
+
+/* The pages of [lo, hi) when all of it lies in one memory segment. An
+ * aperture's address is left physical: mapping the system pages behind it
+ * would take the driver's own aperture mapping out of what the operation
+ * proves. */
+static int in_place_pages(struct wk_vidmm *vm, uint64_t lo, uint64_t hi, struct va_pages *pages)
+{
+    for (uint32_t i = 1; i <= vm->nseg && i <= MAX_SEGMENTS; i++) {
+        const struct segment *s = &vm->seg[i];
+        if (s->size && !s->aperture && lo >= s->base && hi - s->base <= s->size) {
+            *pages = (struct va_pages){ i, lo - s->base, NULL };
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * "Most paging operations occur in a context of the system paging process"
+ * (System paging process), so a GpuMmu driver may run any paging buffer
+ * there, under the root the system context got. SIGNAL_MONITORED_FENCE's
+ * MonitoredFenceGpuVa is a "GPU VA" (seed DXGKARG_BUILDPAGINGBUFFER), and
+ * INIT_CONTEXT_RESOURCE's Destination.GpuVirtualAddress the "GPU virtual
+ * address of the context resource"; the kit gives the address at which its
+ * GPU reaches the bytes physically, and maps them at that same address in
+ * the paging process for the operation, so that it holds both ways. The
+ * entries are written by the CPU, as the process's own set-up writes its
+ * tables (docs/wddm-gpummu-facts.md 4.2), and invalidated and flushed
+ * (FLUSH_TLB) once the operation ran. Where the process is not made, or
+ * the address is taken there or not in a memory segment, the operation
+ * runs as before, physical only.
+ */
+/* The operation with no mapping: physical only. A buffer of it that
+ * faults on a translation under a root is not judged (in_place -1,
+ * paging_process_physical_exempt): the kernel gives it a GPU VA. */
+static wk_status run_physical_only(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    int live = made(vm);
+    if (live)
+        vm->va->pp.in_place = -1;
+    wk_status st = paging_run(vm, args, NULL);
+    if (live && vm->va)
+        vm->va->pp.in_place = 0;
+    return st;
+}
+
+/* The mapping of [lo, hi) undone, and the tables placed for it freed, so
+ * that the cases' room is what it was. */
+static wk_status unmap_in_place(struct wk_vidmm *vm, uint64_t lo, uint64_t hi, const uint8_t *was_live)
+{
+    vm->va->cpu_updates = 1;
+    wk_status st = scratch_unmap(vm, lo, hi - lo);
+    if (st == WK_OK && vm->va)
+        st = gpuva_tables_drop_new(vm, GPUVA_PAGING_SPACE, was_live);
+    if (vm->va)
+        vm->va->cpu_updates = 0;
+    return st;
+}
+
+wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint64_t addr, uint64_t bytes)
+{
+    uint64_t lo = addr & ~(PAGE - 1), hi = (addr + bytes + PAGE - 1) & ~(PAGE - 1);
+    struct va_pages pages;
+    /* Only in a process already made: a driver runs a buffer there once
+     * the system context has its root, and making it here would change
+     * where the case's other buffers run. */
+    if (!made(vm) || vm->va->pp.buffer_va != vm->paging.first_pfn << WK_GPU_PAGE_SHIFT || hi < addr ||
+        !in_place_free(vm, lo, hi) || !in_place_pages(vm, lo, hi, &pages))
+        return run_physical_only(vm, args);
+    static uint8_t was_live[GPUVA_MAX_TABLES];
+    gpuva_tables_live(vm, was_live);
+    char last[sizeof(vm->last_error)];
+    memcpy(last, vm->last_error, sizeof(last));
+    vm->va->cpu_updates = 1;
+    wk_status st = scratch_map(vm, lo, hi - lo, &pages, NULL, 0);
+    vm->va->cpu_updates = 0;
+    if (st != WK_OK) {
+        if (!kit_limit(st) || vm->dead || !vm->va || unmap_in_place(vm, lo, hi, was_live) != WK_OK)
+            return st;
+        memcpy(vm->last_error, last, sizeof(last)); /* no room for the tables: physical only, as before */
+        return run_physical_only(vm, args);
+    }
+    vm->va->pp.in_place = 1;
+    st = paging_run(vm, args, NULL);
+    if (vm->va)
+        vm->va->pp.in_place = 0;
+    if (st != WK_OK || !vm->va)
+        return st;
+    return unmap_in_place(vm, lo, hi, was_live);
+}
+
 wk_status paging_table_window(struct wk_vidmm *vm, const struct va_pages *pages, uint64_t bytes, uint64_t *va)
 {
     wk_status st;
@@ -595,7 +697,9 @@ static int init_at_physical(const struct wk_vidmm *vm, uint64_t addr)
 
 int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *why, size_t size)
 {
-    if (!vm->mmu.asked || vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL ||
+    int given_va = vm->va && vm->va->pp.in_place < 0; /* an operation the kernel gives a GPU VA, given none */
+    if (!vm->mmu.asked || (vm->va && vm->va->pp.in_place > 0) ||
+        (vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL && !given_va) ||
         (vm->va && (vm->va->pp.flush_has_op || vm->va->pp.gva_updates) && !init_at_physical(vm, addr)))
         return 0; /* (no vm->va: the kit's address spaces, the paging process's too, already ended) */
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
@@ -606,6 +710,12 @@ int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_
         snprintf(why, size, "not judged: INIT_CONTEXT_RESOURCE ran in the paging process (GPU_VIRTUAL) at 0x%llx, "
                  "outside the window its GpuVirtualAddress names; the operation also carries the resource's "
                  "physical SegmentAddress, and which one applies there is not documented", (unsigned long long)addr);
+        return 1;
+    }
+    if (vm->mmu.caps.PageTableUpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL) {
+        snprintf(why, size, "a limit of the kit: \"most paging operations occur in a context of the system paging "
+                 "process\", and this one's address, a GPU VA to the kernel, came physical, not mapped there (an "
+                 "aperture's, or taken) (it ran under root 0x%llx and faulted)", (unsigned long long)ran);
         return 1;
     }
     snprintf(why, size, "a limit of the kit: with GPU_VIRTUAL \"all paging operation will occur in the virtual "
