@@ -1024,8 +1024,10 @@ static void log_sysmem(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status
     const DXGKARG_BUILDPAGINGBUFFER *a = args;
     if (ddi != WK_DDI_BUILD_PAGING_BUFFER || a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE)
         return;
-    l->updates++;
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    if (u->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL && !a->pDmaBuffer)
+        return; /* the paging process's own tables, by the CPU (a context resource mapped where it is) */
+    l->updates++;
     if (u->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL && a->pDmaBuffer && u->PageTableAddress.CpuVirtual)
         l->cpu_with_buffer++;
     if (u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL && u->PageTableAddress.GpuPhysical.SegmentId == 0)
