@@ -427,6 +427,12 @@ wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
 wk_cli_expect(conform.gpummu_most_in_pp 0
               "657 of 657 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_most_in_pp>)
+# Its twin writes the fence a page past MonitoredFenceGpuVa: in the paging
+# process, where the kit mapped only the fence's page, the GPU faults there.
+wk_cli_expect(conform.gpummu_most_in_pp_fence_off 1
+              "rule: +PAGING-GPU-001.*in the paging process, where the kit mapped the operation's bytes at their own address.*VA_UNMAPPED at [+]0x0 .FENCE."
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_most_in_pp_fence_off>
+              ${PROJECT_SOURCE_DIR}/specs/paging-physical.yaml)
 # A driver that needs more than a 28-byte paging buffer for a context
 # allocation's update (wk_test_wide_update): the kit gives up for its own
 # reason, the callback fails, and the driver's CreateContext after it is a

@@ -276,9 +276,11 @@ static NTSTATUS op_touch(struct wk_gpu_writer *w, PHYSICAL_ADDRESS pa)
 /* P24: the model has no GPU MMU, so the GPU VA is the GPU address. */
 static NTSTATUS op_signal_fence(DXGKARG_BUILDPAGINGBUFFER *args, struct wk_gpu_writer *w)
 {
-    return rd_status_of(rd_emit_result_of(wk_gpu_emit_fence(w,
-        args->SignalMonitoredFence.MonitoredFenceGpuVa,
-        args->SignalMonitoredFence.MonitoredFenceValue)));
+    UINT64 va = args->SignalMonitoredFence.MonitoredFenceGpuVa;
+#ifdef RD_PLANTED_FENCE_NEXT_PAGE /* the planted bug of wk_test_gpummu_most_in_pp_fence_off (CMakeLists.txt) */
+    va += 0x1000;
+#endif
+    return rd_status_of(rd_emit_result_of(wk_gpu_emit_fence(w, va, args->SignalMonitoredFence.MonitoredFenceValue)));
 }
 
 /* ------------------------------------------------------------------ */

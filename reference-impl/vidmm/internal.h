@@ -402,7 +402,9 @@ struct paging_process {
     int gva_updates;                        /* ... or GPU_VIRTUAL page-table updates (gpuva.c) */
     uint64_t other_va;                      /* the paging buffer's second address (an aperture's) */
     int in_place;                           /* an operation's bytes mapped at their own address in the
-                                               process (paging_run_in_place): a fault is the driver's */
+                                               process (paging_run_in_place): a fault is the driver's;
+                                               -1: given physical only, where the kernel gives a VA */
+    uint64_t place_lo, place_hi;            /* ... those bytes' pages */
     uint64_t init_lo, init_hi;              /* GPU_VIRTUAL INIT_CONTEXT_RESOURCE being run: its physical
                                                SegmentAddress range (paging_process_physical_exempt) */
     uint64_t op_root;                       /* ... and the root its last buffer ran under */

@@ -567,6 +567,7 @@ wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *ar
         return run_physical_only(vm, args);
     }
     vm->va->pp.in_place = 1;
+    vm->va->pp.place_lo = lo, vm->va->pp.place_hi = hi;
     st = paging_run(vm, args, NULL);
     if (vm->va)
         vm->va->pp.in_place = 0;
@@ -729,6 +730,12 @@ int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_
  * in words (gpu_fault_check). 0 when the buffer was no such operation's. */
 int paging_process_fault_hint(struct wk_vidmm *vm, uint32_t reason, uint64_t addr, char *buf, size_t size)
 {
+    if (made(vm) && vm->va->pp.in_place > 0 && addr != UINT64_MAX &&
+        (binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu)) == paging_root(vm)) {
+        snprintf(buf, size, " (in the paging process, where the kit mapped the operation's bytes at their own address, "
+                 "0x%llx..0x%llx)", (unsigned long long)vm->va->pp.place_lo, (unsigned long long)vm->va->pp.place_hi);
+        return 1;
+    }
     if (!made(vm) || !(vm->va->pp.flush_has_op || vm->va->pp.gva_updates))
         return 0; /* neither an operation of the paging process nor a GPU_VIRTUAL update in the buffer */
     const struct paging_process *pp = &vm->va->pp;
