@@ -35,10 +35,15 @@ stand_in libfuzzer-driver "a libFuzzer build"
 stand_in libfuzzer "a libFuzzer build"
 stand_in afl "__AFL_SHM_ID"
 
+# The stand-ins' folder is the kit's data (WDDMKIT_DATA_DIR, not a
+# checkout), so that the builds of the checkout this wddmkit comes from
+# (a partial build/libfuzzer, say) are not the ones tried.
+mkdir -p "$work/corpus" "$work/harnesses" || exit 1
+
 # run ENGINE: the campaign's setup, from the stand-ins' folder.
 run() {
-    (cd "$work" && env -u WK_DRIVER "$wddmkit" fuzz --harness fuzz_spec --engine "$1" --driver "$module" --dry-run \
-        --out "$work/out-$1") >"$out" 2>&1
+    (cd "$work" && env -u WK_DRIVER WDDMKIT_DATA_DIR="$work" "$wddmkit" fuzz --harness fuzz_spec --engine "$1" \
+        --driver "$module" --dry-run --out "$work/out-$1") >"$out" 2>&1
 }
 
 # 1. libFuzzer.
