@@ -207,7 +207,7 @@ void wk_gpu_reset(struct wk_gpu *gpu)
             sysmem_reset(gpu, r);
     }
     memset(&gpu->counters, 0, sizeof(gpu->counters));
-    memset(&gpu->fe, 0, offsetof(struct frontend, queue)); /* the queue is dead when empty */
+    memset(&gpu->fe, 0, offsetof(struct frontend, faulted_seqs)); /* the seqs and the queue are dead when counted empty */
     gpu->last_fence = 0;
     gpu->fault_total = 0;
 }

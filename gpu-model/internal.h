@@ -82,15 +82,18 @@ struct frontend {
     uint64_t fault_addr;
     uint64_t last_root;    /* RING_ROOT of the last submission run (0: a physical one) */
     uint32_t last_root_entries; /* ... and its RING_ROOT_ENTRIES */
-    uint64_t faulted_seqs[FAULTED_TAGS]; /* the doorbells' numbers (struct submission.seq) of the last
-                                            submissions that faulted (a ring) */
     uint32_t faulted_count;    /* how many faulted since the reset */
     uint32_t gart_segment;
     uint32_t gart_page;
     uint64_t gart_pfn;
     int device_error_next; /* the next DOORBELL's submission fails as a device error */
-    /* Last, so that reset can clear everything before it: only the `count`
-     * entries from `head` are ever read, so stale entries are unobservable. */
+    /* Last, so that reset clears everything before them: only the first
+     * min(faulted_count, FAULTED_TAGS) seqs and the `count` entries from
+     * `head` are ever read, so stale ones are unobservable. Clearing the
+     * 512 bytes of seqs too was a `rep stos`, a tenth of a fuzz_gpu_decode
+     * input's reset. */
+    uint64_t faulted_seqs[FAULTED_TAGS]; /* the doorbells' numbers (struct submission.seq) of the last
+                                            submissions that faulted (a ring) */
     struct submission queue[WK_GPU_QUEUE_SIZE];
 };
 
