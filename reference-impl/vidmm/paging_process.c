@@ -553,7 +553,7 @@ wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *ar
     if (!made(vm) || vm->va->pp.buffer_va != vm->paging.first_pfn << WK_GPU_PAGE_SHIFT || hi < addr ||
         !in_place_free(vm, lo, hi) || !in_place_pages(vm, lo, hi, &pages))
         return run_physical_only(vm, args);
-    static uint8_t was_live[GPUVA_MAX_TABLES];
+    uint8_t was_live[GPUVA_MAX_TABLES];
     gpuva_tables_live(vm, was_live);
     char last[sizeof(vm->last_error)];
     memcpy(last, vm->last_error, sizeof(last));
@@ -569,11 +569,13 @@ wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *ar
     vm->va->pp.in_place = 1;
     vm->va->pp.place_lo = lo, vm->va->pp.place_hi = hi;
     st = paging_run(vm, args, NULL);
-    if (vm->va)
-        vm->va->pp.in_place = 0;
-    if (st != WK_OK || !vm->va)
+    if (!vm->va || vm->dead)
         return st;
-    return unmap_in_place(vm, lo, hi, was_live);
+    vm->va->pp.in_place = 0;
+    /* Unmapped whatever the operation's outcome: an input of a fuzz
+     * harness goes on with the adapter after a refusal. */
+    wk_status un = unmap_in_place(vm, lo, hi, was_live);
+    return st != WK_OK ? st : un;
 }
 
 wk_status paging_table_window(struct wk_vidmm *vm, const struct va_pages *pages, uint64_t bytes, uint64_t *va)
