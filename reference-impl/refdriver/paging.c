@@ -524,8 +524,11 @@ static UINT paging_kind(const struct rd_adapter *a, const DXGKARG_BUILDPAGINGBUF
     if (args->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE &&
         args->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
         return RD_DMA_PAGING_VIRTUAL; /* its table's address is the paging process's */
-#ifdef RD_LEGAL_MOST_IN_PP /* the one kind of buffer it runs physically: the model reaches no physical address under a root */
-    if (args->Operation == DXGK_OPERATION_READ_PHYSICAL || args->Operation == DXGK_OPERATION_WRITE_PHYSICAL)
+#ifdef RD_LEGAL_MOST_IN_PP /* the operations whose addresses are physical by their layout run physically: the
+                            * model reaches no physical address under a root */
+    if (args->Operation == DXGK_OPERATION_READ_PHYSICAL || args->Operation == DXGK_OPERATION_WRITE_PHYSICAL ||
+        args->Operation == DXGK_OPERATION_SPECIAL_LOCK_TRANSFER || args->Operation == DXGK_OPERATION_TRANSFER ||
+        args->Operation == DXGK_OPERATION_FILL)
         return RD_DMA_PAGING_PHYSICAL;
 #endif
     return RD_DMA_PAGING;
