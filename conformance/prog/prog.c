@@ -406,6 +406,8 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
     case WK_STEP_MOVE_ROOT_TABLE:
         if (s->flags & WK_PROG_ROOT_BY_COPY)
             fprintf(out, " copy");
+        if (s->flags & WK_PROG_ROOT_SHRINK)
+            fprintf(out, " shrink");
         break;
     case WK_STEP_EXPECT_VA:
         if (s->fault != WK_VA_FAULT_NONE)

@@ -350,6 +350,10 @@ enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT 
 /* move_root_table's flags: the links copied with COPY_PAGE_TABLE_ENTRIES
  * (`copy: true`), not written with UPDATE_PAGE_TABLE. */
 #define WK_PROG_ROOT_BY_COPY 0x1u
+/* ... and the root shrunk to what the process's mappings use (`shrink:
+ * true`, wk_vidmm_va_shrink_root). */
+#define WK_PROG_ROOT_SHRINK 0x2u
+#define WK_PROG_ROOT_FLAGS (WK_PROG_ROOT_BY_COPY | WK_PROG_ROOT_SHRINK)
 
 /* What an expect_va step expects the GPU to meet at its address. */
 enum wk_prog_va_fault {

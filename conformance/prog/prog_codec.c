@@ -425,11 +425,11 @@ static int walk_step(struct io *io, struct wk_step *s)
         break;
     }
     case WK_STEP_MOVE_ROOT_TABLE: { /* how the links move in the process byte's high nibble: 0 in every file before */
-        uint32_t p = s->process | (s->flags & WK_PROG_ROOT_BY_COPY) << 4;
+        uint32_t p = s->process | (s->flags & WK_PROG_ROOT_FLAGS) << 4;
         if (io->version >= 3)
             f8(io, &p);
         s->process = (p & 0xFu) % WK_PROG_MAX_PROCESSES;
-        s->flags = (p >> 4) & WK_PROG_ROOT_BY_COPY;
+        s->flags = (p >> 4) & WK_PROG_ROOT_FLAGS;
         break;
     }
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:

@@ -914,6 +914,8 @@ static wk_status act(struct interp *x, const struct wk_step *s)
         wk_status st = va_space(x, s->process, &space);
         if (st != WK_OK)
             return st;
+        if (s->flags & WK_PROG_ROOT_SHRINK)
+            return wk_vidmm_va_shrink_root(x->vm, space, (s->flags & WK_PROG_ROOT_BY_COPY) != 0);
         return s->flags & WK_PROG_ROOT_BY_COPY ? wk_vidmm_va_move_root_copying(x->vm, space)
                                                : wk_vidmm_va_move_root(x->vm, space);
     }

@@ -840,6 +840,8 @@ static void write_action(struct yw *w, const struct wk_step *s)
         kv_process(w, s);
         if (s->flags & WK_PROG_ROOT_BY_COPY)
             kv(w, "copy", "true");
+        if (s->flags & WK_PROG_ROOT_SHRINK)
+            kv(w, "shrink", "true");
         break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }

@@ -172,10 +172,11 @@ void spec_ld_process(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_
  * copied from the old one with COPY_PAGE_TABLE_ENTRIES. */
 static void ld_move_root_table(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
-    int copy = 0;
+    int copy = 0, shrink = 0;
     spec_ld_process(c, a, s);
     spec_get_bool(c, a, "copy", &copy);
-    s->flags = copy ? WK_PROG_ROOT_BY_COPY : 0;
+    spec_get_bool(c, a, "shrink", &shrink);
+    s->flags = (copy ? WK_PROG_ROOT_BY_COPY : 0) | (shrink ? WK_PROG_ROOT_SHRINK : 0);
 }
 
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
@@ -530,7 +531,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_EXPECT_VA] = { K("va", "allocation", "offset", "size", "fault", "process"), K("va"), spec_ld_expect_va },
     [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "fault", "status"),
                                  K("context", "buffer", "size"), ld_submit_virtual },
-    [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "copy", "status"), NULL, ld_move_root_table },
+    [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "copy", "shrink", "status"), NULL, ld_move_root_table },
 };
 
 static int is_check(enum wk_step_kind k)

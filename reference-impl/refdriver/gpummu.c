@@ -120,6 +120,9 @@ static VOID wk_rd_set_root_page_table(const HANDLE hAdapter, const DXGKARG_SETRO
 #ifdef RD_PLANTED_ROOT_ENTRIES_KEPT /* the planted bug of wk_test_gpummu2_entries_kept (CMakeLists.txt) */
     if (!c->root_entries)
 #endif
+#ifdef RD_PLANTED_ROOT_ENTRIES_GROW_ONLY /* the planted bug of wk_test_gpummu2_entries_grow_only (CMakeLists.txt) */
+    if (args->NumEntries > c->root_entries)
+#endif
         c->root_entries = args->NumEntries;
     if (c->flags.SystemContext) { /* the paging process's: its paging buffers run there */
         struct rd_adapter *a = c->device->adapter;

@@ -1151,6 +1151,76 @@ wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)
     return move_root(vm, space, 0, 0);
 }
 
+/* The root entries the live mappings of `space` use: one past the highest
+ * index any of them reaches, at least 1. */
+static uint32_t root_used(struct wk_vidmm *vm, uint32_t space)
+{
+    uint64_t end = 1;
+    for (uint32_t i = 0; i < GPUVA_MAX_MAPPINGS; i++) {
+        const struct va_mapping *m = &vm->va->map[i];
+        if (!m->live || m->space != space || !m->bytes)
+            continue;
+        uint64_t past = level_index(vm, levels(vm) - 1, m->va + m->bytes - 1) + 1;
+        end = past > end ? past : end;
+    }
+    return end < UINT32_MAX ? (uint32_t)end : UINT32_MAX;
+}
+
+/* Table `id` and every table below it freed (their links go with the
+ * root that held them). */
+static void subtree_free(struct wk_vidmm *vm, uint32_t id)
+{
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
+        if (vm->va->table[i].live && vm->va->table[i].parent == id && i != id)
+            subtree_free(vm, i);
+    table_free(vm, id);
+}
+
+/*
+ * "Shrink root: new root, make resident, copy a portion of old root,
+ * destroy old; then SetRootPageTable" (docs/wddm-gpummu-facts.md 4.7): a
+ * resizable 2-level root ("the root page table is dynamically resizable",
+ * DXGK_GPUMMUCAPS) cut to the smallest power of two of entries that holds
+ * the process's mappings. The lower tables past it hold none: they are
+ * detached before the move (so neither its UPDATE_PAGE_TABLE links nor its
+ * copied ranges name them) and freed after it; back in place when the move
+ * fails.
+ */
+wk_status wk_vidmm_va_shrink_root(struct wk_vidmm *vm, uint32_t space, int copy)
+{
+    struct va_space *s = space_get(vm, space);
+    if (!s)
+        return fail(vm, WK_E_NOT_FOUND, "no address space %u", space);
+    if (!root_resizable(vm))
+        return fail(vm, WK_E_NOT_SUPPORTED, "the driver's tree has %u levels: only a 2-level tree's root is resizable "
+                    "(DXGK_GPUMMUCAPS), so it never shrinks", levels(vm));
+    uint32_t used = root_used(vm, space), need = 1, old = s->root;
+    while (need < used && need < root_entries_max(vm))
+        need <<= 1;
+    if (need >= vm->va->table[old].entries)
+        return fail(vm, WK_E_NOT_SUPPORTED, "the root's %u entries are the fewest that hold the process's mappings "
+                    "(up to entry %u): it cannot shrink", vm->va->table[old].entries, used - 1);
+    uint8_t detached[GPUVA_MAX_TABLES];
+    for (uint32_t i = 0; i < GPUVA_MAX_TABLES; i++) {
+        struct va_table *t = &vm->va->table[i];
+        detached[i] = i && t->live && t->parent == old && t->parent_index >= need;
+        if (detached[i])
+            t->parent = TABLE_NONE;
+    }
+    wk_status st = move_root(vm, space, copy, need);
+    if (st == WK_OK)
+        vm->stats.root_shrinks++;
+    for (uint32_t i = 1; i < GPUVA_MAX_TABLES && vm->va; i++) {
+        if (!detached[i])
+            continue;
+        if (st == WK_OK)
+            subtree_free(vm, i);
+        else
+            vm->va->table[i].parent = old; /* the move failed: the old root still links it */
+    }
+    return st;
+}
+
 /* The same, the links copied from the old root to the new one with
  * COPY_PAGE_TABLE_ENTRIES (the documentation's "Shrink root: ... copy a
  * portion of the old page table"; that the kernel copies with this

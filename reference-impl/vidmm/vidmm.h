@@ -498,6 +498,14 @@ wk_status wk_vidmm_va_counters(struct wk_vidmm *vm, uint32_t space, struct wk_va
  * that builds nothing for it: WK_E_NOT_SUPPORTED (the kernel asks it of a
  * resizable 2-level root, which the driver may never have). */
 wk_status wk_vidmm_va_move_root_copying(struct wk_vidmm *vm, uint32_t space);
+/* A resizable 2-level root shrunk to the fewest entries (a power of two)
+ * that hold the process's mappings: DxgkDdiGetRootPageTableSize asked for
+ * them, a new root linked (copy: the links copied with
+ * COPY_PAGE_TABLE_ENTRIES, "copy a portion of old root"), the tables past
+ * it freed, DxgkDdiSetRootPageTable of each virtual context with the new
+ * NumEntries. WK_E_NOT_SUPPORTED for another tree, or a root already that
+ * small. */
+wk_status wk_vidmm_va_shrink_root(struct wk_vidmm *vm, uint32_t space, int copy);
 /* Whether a callback of the driver's was refused since the last call for
  * a limit of the kit's (a context allocation it could not place or update
  * for want of room the driver did not cause): 1 and why in buf, then
@@ -1030,6 +1038,7 @@ struct wk_vidmm_stats {
                                          around them (reference-impl/vidmm/paging_process.c) */
     uint32_t root_grows;              /* a two-level tree's root grown: the process mapped past
                                          its end (reference-impl/vidmm/gpuva.c, grow_root) */
+    uint32_t root_shrinks;            /* ... and shrunk (wk_vidmm_va_shrink_root) */
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 
