@@ -425,6 +425,15 @@ wk_cli_expect(conform.gpummu_gpuva_physical 1
 wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
               "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*659 of 659 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_all_in_pp>)
+# A context resource initialized a page past its SegmentAddress writes over
+# what follows it: PAGING-CONFINE-001 (outsider 27's driver, whose resource
+# was followed by another context's, went unseen before). The reference
+# driver initializes with zeroes, so only a case where something follows
+# the resource sees it.
+wk_cli_expect(conform.init_next_page 1
+              "rule: +PAGING-CONFINE-001.*INIT_CONTEXT_RESOURCE changed bytes after its destination"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_init_next_page>
+              ${PROJECT_SOURCE_DIR}/specs/contexts.yaml)
 # A CPU_VIRTUAL driver that runs every paging buffer but READ/WRITE_PHYSICAL
 # in the paging process ("Most paging operations occur in a context of the
 # system paging process"): its fences and context resources hold there (the

@@ -256,9 +256,11 @@ static NTSTATUS op_init_context_resource(struct rd_adapter *a, DXGKARG_BUILDPAGI
 #endif
     if (args->InitContextResource.Destination.SegmentId == 0)
         return zero_mdl(args, w, args->InitContextResource.Destination.pMdl, alloc->size);
-    return rd_fill_range(args, w,
-                      (UINT64)args->InitContextResource.Destination.SegmentAddress.QuadPart,
-                      alloc->size, 0);
+    UINT64 at = (UINT64)args->InitContextResource.Destination.SegmentAddress.QuadPart;
+#ifdef RD_PLANTED_INIT_NEXT_PAGE /* the planted bug of wk_test_init_next_page (CMakeLists.txt) */
+    at += 0x1000;
+#endif
+    return rd_fill_range(args, w, at, alloc->size, 0);
 }
 
 /* ------------------------------------------------------------------ */

@@ -188,6 +188,7 @@ static uint32_t table_place_system(struct wk_vidmm *vm, uint32_t space, uint32_t
     vm->va->table[id] = (struct va_table){ .live = 1, .space = space, .level = level, .segment = 0,
                                            .offset = pfn << WK_GPU_PAGE_SHIFT, .pfn = pfn, .bytes = bytes,
                                            .entries = entries, .parent = TABLE_NONE };
+    vm->va->table_events++;
     table_poison(vm, &vm->va->table[id]);
     return id;
 }
@@ -228,6 +229,7 @@ static uint32_t table_place_sized(struct wk_vidmm *vm, uint32_t space, uint32_t 
     }
     g->table[id] = (struct va_table){ .live = 1, .space = space, .level = level, .segment = s->id, .offset = offset,
                                       .bytes = bytes, .entries = entries, .parent = TABLE_NONE };
+    g->table_events++;
     table_poison(vm, &g->table[id]);
     return id;
 }
@@ -272,11 +274,17 @@ static uint32_t root_first_need(const struct wk_vidmm *vm)
     return need < root_entries_max(vm) ? need : root_entries_max(vm);
 }
 
+uint64_t gpuva_table_events(const struct wk_vidmm *vm)
+{
+    return vm->va ? vm->va->table_events : 0;
+}
+
 static void table_free(struct wk_vidmm *vm, uint32_t id)
 {
     struct va_table *t = &vm->va->table[id];
     if (!t->live)
         return;
+    vm->va->table_events++;
     if (t->segment)
         wk_place_free(vm->seg[t->segment].heap, t->offset);
     else

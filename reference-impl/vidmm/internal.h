@@ -417,6 +417,7 @@ struct gpuva {
     struct va_mapping map[GPUVA_MAX_MAPPINGS];
     int cpu_updates;                        /* UPDATE_PAGE_TABLE by the CPU, no paging buffer (the
                                                paging process's set-up) */
+    uint64_t table_events;                  /* tables placed or freed so far (gpuva_table_events) */
     int hold;                               /* updates held in the paging buffer for the next
                                                operation, judged after it ran (gpuva_hold) */
     uint32_t window_table;                  /* GPU_VIRTUAL: the table mapped in the paging process's
@@ -1064,6 +1065,10 @@ void gpuva_tables_live(const struct wk_vidmm *vm, uint8_t live[GPUVA_MAX_TABLES]
 wk_status gpuva_tables_drop_new(struct wk_vidmm *vm, uint32_t space, const uint8_t was_live[GPUVA_MAX_TABLES]);
 uint64_t gpuva_leaf_span(const struct wk_vidmm *vm);
 void gpuva_paging_release(struct wk_vidmm *vm);
+/* Tables placed or freed so far: memory that changed under an operation
+ * for the kit's own mapping when it moved (its neighbours are not the
+ * driver's to answer for then). */
+uint64_t gpuva_table_events(const struct wk_vidmm *vm);
 /* Whether [addr, addr + len) touches a page table the kit placed. */
 int gpuva_table_overlaps(const struct wk_vidmm *vm, uint64_t addr, uint64_t len);
 /* gpuva.c: the hint of a GPU page fault at `va` in the space of `root`

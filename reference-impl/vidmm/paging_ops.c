@@ -947,9 +947,20 @@ wk_status op_init_context_resource(struct wk_vidmm *vm, struct allocation *a)
         if (virt != 0)
             return virt > 0 ? paging_init_context_virtual(vm, a, &args) : st;
     }
-    if (segment_get(vm, a->segment)->memory) /* its GpuVirtualAddress holds in the paging process too */
-        return paging_run_in_place(vm, &args, args.InitContextResource.Destination.GpuVirtualAddress, a->size);
-    return paging_run(vm, &args, NULL);
+    if (!segment_get(vm, a->segment)->memory)
+        return paging_run(vm, &args, NULL);
+    /* "a paging operation changes no memory outside its destination"
+     * (PAGING-CONFINE-001): the resource's size is the driver's own, from
+     * DxgkCbCreateContextAllocation (outsider 27: one initialized a page
+     * past it, over the next context allocation, and no rule fired) */
+    struct neighbours n;
+    watch(vm, a->segment, a->offset, a->size, &n);
+    uint64_t tables = gpuva_table_events(vm);
+    /* its GpuVirtualAddress holds in the paging process too */
+    wk_status st = paging_run_in_place(vm, &args, args.InitContextResource.Destination.GpuVirtualAddress, a->size);
+    if (st == WK_OK && gpuva_table_events(vm) == tables)
+        check_neighbours(vm, &n, "INIT_CONTEXT_RESOURCE");
+    return st;
 }
 
 wk_status op_update_context_allocation(struct wk_vidmm *vm, struct allocation *a, const void *blob,
