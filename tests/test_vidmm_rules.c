@@ -2646,6 +2646,22 @@ static void test_every_rule_has_a_case(void **state)
     assert_int_equal(NCASES, n);
 }
 
+/* A message too long for its room is cut at a word, "..." marking the cut;
+ * one that fits, or a word longer than the room, is copied as it fits. */
+static void test_text_cut_at_a_word(void **state)
+{
+    (void)state;
+    char out[16];
+    wk_vidmm_text_cut(out, sizeof(out), "short");
+    assert_string_equal(out, "short");
+    wk_vidmm_text_cut(out, sizeof(out), "fifteen chars!!");
+    assert_string_equal(out, "fifteen chars!!");
+    wk_vidmm_text_cut(out, sizeof(out), "in buffer 0x1007c000 depth 0");
+    assert_string_equal(out, "in buffer...");
+    wk_vidmm_text_cut(out, sizeof(out), "0123456789abcdefghij");
+    assert_string_equal(out, "0123456789ab...");
+}
+
 static void test_case_table_is_sound(void **state)
 {
     (void)state;
@@ -2707,6 +2723,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ddis_run_at_their_irql);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unset_fields_read_as_the_fill);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_guard_hit_names_the_write);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_text_cut_at_a_word);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_case_table_is_sound);
     for (size_t k = 0; k < NCASES; k++)
         tests[n++] = (struct CMUnitTest){ cases[k].id, run_rule_case, NULL, release_run,

@@ -1012,7 +1012,7 @@ static void skip_rest(struct interp *x, uint32_t from, const char *why)
     }
     x->r->verdict = WK_VERDICT_SKIP;
     x->rest_skipped = why;
-    snprintf(x->r->seen, sizeof(x->r->seen), "%s", why);
+    wk_vidmm_text_cut(x->r->seen, sizeof(x->r->seen), why);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1626,8 +1626,9 @@ static void first_violation(struct interp *x, const char *expected)
     more_rules(v, kept, total, more, sizeof(more));
     snprintf(x->r->rule, sizeof(x->r->rule), "%s", v[0].rule);
     snprintf(x->r->expected, sizeof(x->r->expected), "%s", expected);
-    snprintf(x->r->seen, sizeof(x->r->seen), "%.*s%s", (int)(sizeof(x->r->seen) - 1 - strlen(more)), v[0].message,
-             more);
+    size_t room = sizeof(x->r->seen) - strlen(more);
+    wk_vidmm_text_cut(x->r->seen, room, v[0].message);
+    snprintf(x->r->seen + strlen(x->r->seen), sizeof(x->r->seen) - strlen(x->r->seen), "%s", more);
 }
 
 /* By rule number: by name it was 86 searches of the catalogue, a few

@@ -95,16 +95,22 @@ static int args_valid(struct wk_vidmm *vm, const DXGKARGCB_CREATECONTEXTALLOCATI
  * not its verdict (outsider 23: a 28-byte buffer failed a CreateContext). */
 static void note_kit_limit(struct wk_vidmm *vm, wk_status st, const char *callback)
 {
-    if (st == WK_E_NOT_SUPPORTED)
-        snprintf(vm->kit_refused, sizeof(vm->kit_refused), "the kit refused %s for a limit of its own: %s", callback,
-                 vm->last_error);
+    if (st != WK_E_NOT_SUPPORTED)
+        return;
+    /* What the kit does not judge (an operation run where the documentation
+     * leaves it open) is not a limit of its own: its reason says which. */
+    int judged_none = strncmp(vm->last_error, "not judged", 10) == 0;
+    char why[sizeof(vm->kit_refused) + sizeof(vm->last_error)];
+    snprintf(why, sizeof(why), "the kit refused %s %s: %s", callback,
+             judged_none ? "on what it does not judge" : "for a limit of its own", vm->last_error);
+    wk_vidmm_text_cut(vm->kit_refused, sizeof(vm->kit_refused), why);
 }
 
 int wk_vidmm_take_kit_refusal(struct wk_vidmm *vm, char *buf, size_t size)
 {
     int had = vm->kit_refused[0] != '\0';
     if (had && buf && size)
-        snprintf(buf, size, "%s", vm->kit_refused);
+        wk_vidmm_text_cut(buf, size, vm->kit_refused);
     vm->kit_refused[0] = '\0';
     return had;
 }

@@ -95,13 +95,25 @@ uint64_t wk_vidmm_choice_skipped(const struct wk_vidmm *vm)
     return vm->choice_skipped;
 }
 
-/* src into dst, cut to its room. */
-static void copy_cut(char *dst, size_t size, const char *src)
+void wk_vidmm_text_cut(char *dst, size_t size, const char *src)
 {
-    size_t n = strnlen(src, size - 1);
-    memcpy(dst, src, n);
-    dst[n] = '\0';
+    size_t n = strnlen(src, size);
+    if (n < size) { /* it fits */
+        memcpy(dst, src, n + 1);
+        return;
+    }
+    /* Cut at the last space that leaves room for "...": a message cut
+     * mid-word ("... in buffer 0x1007c000 depth") read as if it meant it
+     * (outsider 27). */
+    size_t end = size > 4 ? size - 4 : 0;
+    while (end > 0 && src[end] != ' ')
+        end--;
+    if (end == 0)
+        end = size > 4 ? size - 4 : 0;
+    memcpy(dst, src, end);
+    snprintf(dst + end, size - end, "%s", size > 4 ? "..." : "");
 }
+
 
 wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, const char *fmt, ...)
 {
@@ -124,11 +136,11 @@ wk_status violate(struct wk_vidmm *vm, enum wk_rule_id rule, enum wk_ddi ddi, co
         struct wk_violation *v = &vm->violations[vm->violation_total];
         snprintf(v->rule, sizeof(v->rule), "%s", catalogue[rule].id);
         v->ddi = ddi;
-        copy_cut(v->message, sizeof(v->message), line);
+        wk_vidmm_text_cut(v->message, sizeof(v->message), line);
     }
     vm->violation_total++;
     vm->rule_hits[rule]++;
-    copy_cut(vm->last_error, sizeof(vm->last_error), line);
+    wk_vidmm_text_cut(vm->last_error, sizeof(vm->last_error), line);
     return WK_E_CONTRACT;
 }
 

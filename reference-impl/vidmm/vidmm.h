@@ -1042,6 +1042,10 @@ struct wk_vidmm_stats {
 };
 void wk_vidmm_get_stats(const struct wk_vidmm *vm, struct wk_vidmm_stats *out);
 
+/* src into dst's `size` bytes; one too long is cut at a word, "..."
+ * marking the cut (violation messages, reports). */
+void wk_vidmm_text_cut(char *dst, size_t size, const char *src);
+
 /* The render submissions with patch locations that VidMm did not patch
  * because their context reported DXGK_CONTEXTINFO.Caps.NoPatchingRequired,
  * since the adapter started or was reset; *context (may be NULL) gets the
