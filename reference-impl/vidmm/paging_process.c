@@ -41,7 +41,11 @@
  *   - the same for a context allocation's update ("mapped into the scratch
  *     area of the video memory manager paging process", seed "Context
  *     allocation") and for the two roots a copy reads and writes
- *     (COPY_PAGE_TABLE_ENTRIES, judged in gpuva.c).
+ *     (COPY_PAGE_TABLE_ENTRIES, judged in gpuva.c);
+ *   - for a fence and a context resource's initialization, whose address
+ *     the kit gives as its GPU reaches the bytes physically: the bytes
+ *     mapped at that same address for the operation (paging_run_in_place),
+ *     so that a driver may run the buffer either way.
  *
  * The layout is the kit's (the documentation's is "illustrative"): page 0
  * invalid, the paging buffer where its address is, and the scratch area
@@ -501,21 +505,6 @@ static int in_place_pages(struct wk_vidmm *vm, uint64_t lo, uint64_t hi, struct 
     return 0;
 }
 
-/*
- * "Most paging operations occur in a context of the system paging process"
- * (System paging process), so a GpuMmu driver may run any paging buffer
- * there, under the root the system context got. SIGNAL_MONITORED_FENCE's
- * MonitoredFenceGpuVa is a "GPU VA" (seed DXGKARG_BUILDPAGINGBUFFER), and
- * INIT_CONTEXT_RESOURCE's Destination.GpuVirtualAddress the "GPU virtual
- * address of the context resource"; the kit gives the address at which its
- * GPU reaches the bytes physically, and maps them at that same address in
- * the paging process for the operation, so that it holds both ways. The
- * entries are written by the CPU, as the process's own set-up writes its
- * tables (docs/wddm-gpummu-facts.md 4.2), and invalidated and flushed
- * (FLUSH_TLB) once the operation ran. Where the process is not made, or
- * the address is taken there or not in a memory segment, the operation
- * runs as before, physical only.
- */
 /* The operation with no mapping: physical only. A buffer of it that
  * faults on a translation under a root is not judged (in_place -1,
  * paging_process_physical_exempt): the kernel gives it a GPU VA. */
@@ -543,6 +532,21 @@ static wk_status unmap_in_place(struct wk_vidmm *vm, uint64_t lo, uint64_t hi, c
     return st;
 }
 
+/*
+ * "Most paging operations occur in a context of the system paging process"
+ * (System paging process), so a GpuMmu driver may run any paging buffer
+ * there, under the root the system context got. SIGNAL_MONITORED_FENCE's
+ * MonitoredFenceGpuVa is a "GPU VA" (seed DXGKARG_BUILDPAGINGBUFFER), and
+ * INIT_CONTEXT_RESOURCE's Destination.GpuVirtualAddress the "GPU virtual
+ * address of the context resource"; the kit gives the address at which its
+ * GPU reaches the bytes physically, and maps them at that same address in
+ * the paging process for the operation, so that it holds both ways. The
+ * entries are written by the CPU, as the process's own set-up writes its
+ * tables (docs/wddm-gpummu-facts.md 4.2), and invalidated and flushed
+ * (FLUSH_TLB) once the operation ran. Where the process is not made, or
+ * the address is taken there or not in a memory segment, the operation
+ * runs as before, physical only.
+ */
 wk_status paging_run_in_place(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *args, uint64_t addr, uint64_t bytes)
 {
     uint64_t lo = addr & ~(PAGE - 1), hi = (addr + bytes + PAGE - 1) & ~(PAGE - 1);
