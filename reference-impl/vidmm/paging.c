@@ -415,6 +415,18 @@ wk_status paging_run_held(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a)
     return run_operation(vm, a, NULL, 0);
 }
 
+/* The calls an operation may take where no case bounds them: a guard
+ * against a driver that never finishes, not a rule. An UPDATE_PAGE_TABLE
+ * may need one call per entry (a driver whose command takes one entry in
+ * a 28-byte buffer), and a two-level root of 8192 entries was failed
+ * PAGING-PROGRESS-001 at 4096 calls, each of which had advanced (the
+ * reference GpuMmu driver, fuzz_prog). */
+static uint32_t guard_passes(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    uint64_t need = a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE ? 2ull * a->UpdatePageTable.NumPageTableEntries + 64 : 0;
+    return need > 4096 ? (uint32_t)(need < UINT32_MAX ? need : UINT32_MAX) : 4096u;
+}
+
 /* One operation, multipass; submit: the buffer is submitted once it is done. */
 static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t *passes, int submit)
 {
@@ -425,7 +437,7 @@ static wk_status run_operation(struct wk_vidmm *vm, DXGKARG_BUILDPAGINGBUFFER *a
         return st;
     /* The case's bound is for the operations it asks, not for the page
      * tables of the paging process's scratch area the kit adds. */
-    uint32_t max = vm->cfg.max_passes && !(vm->va && vm->va->pp.kit_work) ? vm->cfg.max_passes : 4096;
+    uint32_t max = vm->cfg.max_passes && !(vm->va && vm->va->pp.kit_work) ? vm->cfg.max_passes : guard_passes(a);
     a->MultipassOffset = 0; /* zeroed before the first call (P4) */
     if ((unsigned)a->Operation < 18)
         vm->stats.paging_ops[a->Operation]++;

@@ -18,8 +18,8 @@
 
 static void apply_defaults(struct wk_vidmm_config *c)
 {
-    if (!c->max_passes)
-        c->max_passes = 4096;
+    /* max_passes 0 stays 0: the guard of each operation's own size
+     * (paging.c, guard_passes), not a bound a case chose */
     if (!c->ddi_timeout_ms)
         c->ddi_timeout_ms = WK_VIDMM_DDI_TIMEOUT_MS;
     if (c->query_segment_version != 4)

@@ -127,7 +127,8 @@ struct wk_vidmm_injection {
 struct wk_vidmm_config {
     const struct wk_gpu_desc *gpu;   /* the hardware; NULL: wk_gpu_reference_desc() */
     uint32_t paging_buffer_size;     /* bytes per paging buffer; 0: the driver's PagingBufferSize */
-    uint32_t max_passes;             /* multipass bound per operation; 0: 4096 */
+    uint32_t max_passes;             /* multipass bound per operation; 0: 4096, or for an
+                                        UPDATE_PAGE_TABLE of more entries, twice its entries */
     uint32_t ddi_timeout_ms;         /* per DDI call; 0: WK_VIDMM_DDI_TIMEOUT_MS; UINT32_MAX: no timer */
     uint32_t query_segment_version;  /* 3 (QUERYSEGMENT3) or 4; 0: 3 */
     uint64_t seed;                   /* scatters system pages; same seed, same run */
