@@ -24,7 +24,7 @@ good=$3 bad_magic=$4 abi_2=$5 small=$6 no_exec=$7 bad_bar=$8 no_memory=$9
 crash_exec=${10} loop_exec=${11} bad_fault=${12} ignore_budget=${13} faults=${14} crash_regwrite=${15} nondet=${16}
 greedy_opaque=${17} render_encoder=${19} spend_budget=${22}
 gpummu=${23} mmu_misread=${24} mmu_half=${25} gpummu_regs=${26} enc_fill_wrong=${27}
-gpummu2=${28} refdriver_gpummu=${29} root_kept=${30}
+gpummu2=${28} node_encoder=${29} refdriver_gpummu=${30} root_kept=${31} two_nodes=${32}
 here=$(cd "$(dirname "$0")" && pwd)
 spec=$here/bindings/specs/binding.yaml
 fails=0
@@ -133,6 +133,11 @@ expect conform.gpummu 0 "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass(, 1 sk
     "$wddmkit" conform --profile reference --binding "$gpummu" --driver "$refdriver_gpummu" "$specs/gpu-va.yaml"
 expect conform.gpummu_misread 1 "PAGING-UPDATEPT-001" \
     "$wddmkit" conform --binding "$mmu_misread" --driver "$refdriver_gpummu" --filter 'gpu-va.map-read' "$specs/gpu-va.yaml"
+# The encoder learns the node of the context Render builds for, and may
+# refuse what that engine does not run (a BLIT on a copy engine): the test
+# binding's says which node it got, and the case is a skip saying so.
+expect conform.node_encoder 0 "the test binding's encoder got node 1" \
+    "$wddmkit" conform --binding "$node_encoder" --driver "$two_nodes" --filter contexts.render-on-node-1 "$specs"
 # Virtual contexts on a binding: its encoder writes the buffers
 # (encoder.commands). Without registers the kit runs them in the context's
 # space; with them (the kit's ring registers, RING_ROOT) under the root the

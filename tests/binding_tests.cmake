@@ -7,7 +7,7 @@
 # buffers through the binding path. include()d by tests/CMakeLists.txt.
 set(_wk_tb_variants GOOD BAD_MAGIC ABI_2 SMALL NO_EXEC BAD_BAR NO_MEMORY CRASH_EXEC LOOP_EXEC BAD_FAULT IGNORE_BUDGET
     FAULTS CRASH_REGWRITE NONDET GREEDY_OPAQUE OVERREAD_OPAQUE RENDER_ENCODER SLOT5 SLOT12 SPEND_BUDGET
-    GPUMMU MMU_MISREAD MMU_HALF GPUMMU_REGS ENC_FILL_WRONG GPUMMU2)
+    GPUMMU MMU_MISREAD MMU_HALF GPUMMU_REGS ENC_FILL_WRONG GPUMMU2 NODE_ENCODER)
 set(_wk_tb_modules)
 foreach(v ${_wk_tb_variants})
   string(TOLOWER ${v} _wk_tb_name)
@@ -31,7 +31,8 @@ if(WK_BASH)
     COMMAND ${WK_BASH} ${CMAKE_CURRENT_LIST_DIR}/binding_cli.sh $<TARGET_FILE:wddmkit> $<TARGET_FILE:wk_refdriver>
             $<TARGET_FILE:wk_refdriver_mmio>
             ${PROJECT_SOURCE_DIR}/specs ${CMAKE_CURRENT_BINARY_DIR}/binding-cli ${_wk_tb_modules}
-            $<TARGET_FILE:wk_refdriver_gpummu> $<TARGET_FILE:wk_test_gpummu_root_kept>)
+            $<TARGET_FILE:wk_refdriver_gpummu> $<TARGET_FILE:wk_test_gpummu_root_kept>
+            $<TARGET_FILE:wk_test_two_nodes>)
   set_tests_properties(cli.binding PROPERTIES LABELS "unit" TIMEOUT 600
     PASS_REGULAR_EXPRESSION "binding_cli: all checks passed")
 endif()

@@ -488,6 +488,7 @@ static wk_status do_render(struct interp *x, const struct wk_step *s)
         e.command_cap = sizeof(buf);
         e.patch = patch;
         e.patch_cap = WK_PROG_MAX_USER_PATCHES;
+        e.node = wk_vidmm_context_node(x->vm, ctx);
         wk_status st = wk_prog_encode_render(x->vm, r, list, list_length, &e);
         if (st != WK_OK)
             return st;

@@ -196,6 +196,10 @@ struct wk_encode_render {
     const uint8_t *opaque;               /* in: raw bytes for the opaque fields, or NULL */
     uint32_t opaque_length;              /* in */
     uint32_t opaque_used;                /* out: how many of them the encoder took */
+    uint32_t node;                       /* in: the NodeOrdinal of the context Render builds for
+                                            (DXGKARG_CREATECONTEXT): an operation that engine does
+                                            not run is WK_ENCODE_SKIP, as its user-mode driver never
+                                            writes it there (a BLIT on a copy engine) */
 };
 
 /* One allocation's pPrivateDriverData for CreateAllocation. */

@@ -514,6 +514,12 @@ wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONT
     return WK_OK;
 }
 
+uint32_t wk_vidmm_context_node(struct wk_vidmm *vm, uint32_t context)
+{
+    const struct context *c = context_get(vm, context);
+    return c ? c->node : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Allocations                                                          */
 /* ------------------------------------------------------------------ */

@@ -801,6 +801,8 @@ wk_status wk_vidmm_create_context_on(struct wk_vidmm *vm, uint32_t device, uint3
 wk_status wk_vidmm_destroy_context(struct wk_vidmm *vm, uint32_t context);
 /* The DXGK_CONTEXTINFO the driver returned. */
 wk_status wk_vidmm_context_info(struct wk_vidmm *vm, uint32_t context, DXGK_CONTEXTINFO *info);
+/* The NodeOrdinal a context was created on (0 for no such context). */
+uint32_t wk_vidmm_context_node(struct wk_vidmm *vm, uint32_t context);
 
 wk_status wk_vidmm_create_allocation(struct wk_vidmm *vm, uint32_t device,
                                      const WK_ALLOCATION_REQUEST *request, uint32_t *allocation);

@@ -34,6 +34,8 @@
  *                     (every render step a skip) and no allocation
  *                     encoder: CreateAllocation still gets the kit's
  *                     request, whose format's checks then run;
+ *   TB_NODE_ENCODER   TB_GOOD with a render encoder that says which node it
+ *                     got (wk_encode_render.node) and encodes nothing;
  *   TB_SLOT5          TB_GOOD whose patch slots are 5 bytes at any offset
  *   TB_SLOT12         the same with 12-byte slots (an address and 4 bytes of flags)
  *   TB_GPUMMU         TB_GOOD whose processor also says its GPU's MMU:
@@ -83,7 +85,7 @@
     defined(TB_IGNORE_BUDGET) || defined(TB_NO_MEMORY) || defined(TB_FAULTS) || defined(TB_CRASH_REGWRITE) || \
     defined(TB_NONDET) || defined(TB_GREEDY_OPAQUE) || defined(TB_OVERREAD_OPAQUE) || defined(TB_RENDER_ENCODER) || \
     defined(TB_SLOT5) || defined(TB_SLOT12) || defined(TB_SPEND_BUDGET) || defined(TB_GPUMMU) ||            \
-    defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF) || defined(TB_GPUMMU_REGS)
+    defined(TB_MMU_MISREAD) || defined(TB_MMU_HALF) || defined(TB_GPUMMU_REGS) || defined(TB_NODE_ENCODER)
 #define TB_RUNS 1
 #endif
 
@@ -365,6 +367,17 @@ static int says_nothing(void *self, struct wk_encode_render *r)
 
 static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_NOP, says_nothing,
                                                NULL, NULL };
+#define TB_ENCODER &encoder
+#elif defined(TB_NODE_ENCODER)
+static int says_node(void *self, struct wk_encode_render *r)
+{
+    (void)self;
+    snprintf(r->why, sizeof(r->why), "the test binding's encoder got node %u", r->node);
+    return WK_ENCODE_SKIP;
+}
+
+static const struct wk_encoder_ops encoder = { sizeof(struct wk_encoder_ops), 1u << WK_USER_OP_FILL, says_node, NULL,
+                                               NULL };
 #define TB_ENCODER &encoder
 #elif defined(TB_GPUMMU) || defined(TB_GPUMMU_REGS)
 /* A virtual context's command buffer: the kit's own command set, which
