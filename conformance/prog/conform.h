@@ -374,6 +374,9 @@ wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int
  * role (docs/verdicts.md, "Segments by role") the driver has no segment
  * for; nothing after it can be compared then. */
 int wk_prog_exec_judgeable(const struct wk_prog_exec *x, const struct wk_step *s);
+/* Whether a render step lists an allocation the driver answered larger than
+ * the program asked: a reference past the asked end may fit the driver's. */
+int wk_prog_exec_render_rounded(struct wk_prog_exec *x, const struct wk_step *s);
 
 /* Whether the program runs anything in a GPU address space (a va step, a
  * virtual context, a device of a process): then its devices are made in

@@ -260,6 +260,11 @@ static int render_list_rounded(struct interp *x, const struct wk_step *s)
     return 0;
 }
 
+int wk_prog_exec_render_rounded(struct interp *x, const struct wk_step *s)
+{
+    return render_list_rounded(x, s);
+}
+
 /* Whether the driver answered allocation i larger than the case asked
  * (conform.h, rounded_why): its Size past the request's, page rounded, or
  * its Alignment past the request's and the page. The first one is kept,
@@ -694,7 +699,18 @@ static wk_status do_allocation_step(struct interp *x, const struct wk_step *s)
     case WK_STEP_DISCARD: return wk_vidmm_discard(x->vm, h);
     case WK_STEP_FILL: return wk_vidmm_fill(x->vm, h, (uint32_t)s->value);
     case WK_STEP_RELOCATE: return wk_vidmm_relocate(x->vm, h, seg_role(x, s->segment));
-    case WK_STEP_WRITE: return wk_vidmm_write(x->vm, h, s->offset, s->data, s->length);
+    case WK_STEP_WRITE: {
+        /* The bytes the case asked for: a driver may round an allocation up
+         * ("it may round Size and Alignment up", umd.h), and a write into
+         * its padding was WK_OK on it and out of range on the reference
+         * (fuzz_prog, outsider 26's 64 KiB sizes) */
+        uint64_t asked = s->allocation < x->nallocs ? x->alloc_asked[s->allocation] : 0;
+        if (asked && (s->offset > asked || s->length > asked - s->offset))
+            return wk_vidmm_refuse(x->vm, WK_E_OUT_OF_RANGE, "bytes [%llu, +%u) are outside the %llu bytes the case asked "
+                                   "of allocation %u", (unsigned long long)s->offset, s->length,
+                                   (unsigned long long)asked, s->allocation);
+        return wk_vidmm_write(x->vm, h, s->offset, s->data, s->length);
+    }
     case WK_STEP_SPECIAL_LOCK_TRANSFER: return wk_vidmm_special_lock_transfer(x->vm, h);
     default: return WK_E_INVALID_ARGUMENT;
     }
