@@ -242,7 +242,7 @@ static int passes_bound_differs(struct interp *x)
 
 /* Whether a render step lists an allocation the driver answered larger
  * than the case asked (its Size): says which in x->skip_text. */
-static int render_list_rounded(struct interp *x, const struct wk_step *s)
+int wk_prog_exec_render_rounded(struct interp *x, const struct wk_step *s)
 {
     if (s->kind != WK_STEP_RENDER || !s->render)
         return 0;
@@ -258,11 +258,6 @@ static int render_list_rounded(struct interp *x, const struct wk_step *s)
         return 1;
     }
     return 0;
-}
-
-int wk_prog_exec_render_rounded(struct interp *x, const struct wk_step *s)
-{
-    return render_list_rounded(x, s);
 }
 
 /* Whether the driver answered allocation i larger than the case asked
@@ -2186,7 +2181,7 @@ static int run_steps(struct interp *x)
             snprintf(want, sizeof(want), "%u submissions cancelled", s->count);
             return failf(x, want, "%u", x->last_cancelled);
         }
-        if (st == WK_OK && s->expect_status != WK_OK && render_list_rounded(x, s)) {
+        if (st == WK_OK && s->expect_status != WK_OK && wk_prog_exec_render_rounded(x, s)) {
             /* a command the case meant to run past an allocation's end
              * fits the larger allocation the driver answered (outsider 26) */
             skip_rest(x, i + 1, x->skip_text);
