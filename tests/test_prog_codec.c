@@ -225,7 +225,7 @@ static void test_roles_and_31_segments_round_trip(void **state)
     }
     size_t n = wk_prog_encode(&p, a, sizeof(a));
     assert_true(n > 0 && n < sizeof(a));
-    assert_int_equal(a[0], 3); /* the current version */
+    assert_int_equal(a[0], 4); /* the current version */
     wk_prog_decode(a, n, &q);
     const char *diff = adapter_difference(&p, &q);
     if (diff)
@@ -332,6 +332,38 @@ static void test_version_2_decodes_as_before(void **state)
     wk_prog_free(&q);
 }
 
+/* A version-3 file's kind byte is taken modulo the 33 kinds it knew:
+ * 33 is create_device there, end_process in version 4. */
+static void test_version_3_decodes_as_before(void **state)
+{
+    (void)state;
+    static struct wk_prog q;
+    uint8_t v3[32], v4[32];
+    size_t n = 0;
+    v3[n++] = 3;     /* version */
+    v3[n++] = 0;     /* knobs: the reference adapter */
+    memset(v3 + n, 0, 11);
+    n += 11;         /* paging buffer, chunk, mutation, call, param, trips */
+    v3[n++] = 1;     /* one step */
+    v3[n++] = 33;    /* 33 mod 33: create_device (in version 4: end_process) */
+    v3[n++] = 0;     /* status ok */
+    v3[n++] = 2;     /* flags: gdi */
+    v3[n++] = 1;     /* process 2 */
+    wk_prog_decode(v3, n, &q);
+    assert_int_equal(q.step_count, 1);
+    assert_int_equal(q.steps[0].kind, WK_STEP_CREATE_DEVICE);
+    assert_int_equal(q.steps[0].flags, 2);
+    assert_int_equal(q.steps[0].process, 1);
+    wk_prog_free(&q);
+    memcpy(v4, v3, n);
+    v4[0] = 4;
+    wk_prog_decode(v4, n - 1, &q); /* end_process: its process byte, then nothing */
+    assert_int_equal(q.step_count, 1);
+    assert_int_equal(q.steps[0].kind, WK_STEP_END_PROCESS);
+    assert_int_equal(q.steps[0].process, 2);
+    wk_prog_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_roles_and_31_segments_round_trip),
         cmocka_unit_test(test_version_1_decodes_as_before),
         cmocka_unit_test(test_version_2_decodes_as_before),
+        cmocka_unit_test(test_version_3_decodes_as_before),
     };
     return cmocka_run_group_tests_name("prog_codec", tests, NULL, NULL);
 }

@@ -403,6 +403,7 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         if (s->fault != WK_VA_FAULT_NONE)
             fprintf(out, " fault=%s", wk_prog_va_fault_words[s->fault % WK_VA_FAULT_COUNT]);
         break;
+    case WK_STEP_END_PROCESS: if (!s->process) fprintf(out, " process=1"); break; /* any other: below */
     case WK_STEP_MOVE_ROOT_TABLE:
         if (s->flags & WK_PROG_ROOT_BY_COPY)
             fprintf(out, " copy");

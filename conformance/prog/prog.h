@@ -82,7 +82,8 @@ extern "C" {
     X(WK_STEP_VA_UNMAP, "va_unmap")                         \
     X(WK_STEP_EXPECT_VA, "expect_va")                       \
     X(WK_STEP_SUBMIT_VIRTUAL, "submit_virtual")             \
-    X(WK_STEP_MOVE_ROOT_TABLE, "move_root_table")
+    X(WK_STEP_MOVE_ROOT_TABLE, "move_root_table")         \
+    X(WK_STEP_END_PROCESS, "end_process")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -92,7 +93,8 @@ enum wk_step_kind {
 };
 
 /* Kinds are appended, never reordered: binary programs store the number
- * (a version-1 program knows the first 27). Checks are the expect_* kinds;
+ * (a version-1 program knows the first 27, a version-2 or version-3 one
+ * 33). Checks are the expect_* kinds;
  * every other kind is an action. */
 const char *wk_step_keyword(enum wk_step_kind kind);
 int wk_step_is_check(enum wk_step_kind kind);

@@ -787,7 +787,7 @@ int wk_prog_uses_va(const struct wk_prog *p)
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         if (s->kind == WK_STEP_VA_MAP || s->kind == WK_STEP_VA_UNMAP || s->kind == WK_STEP_EXPECT_VA ||
-            s->kind == WK_STEP_SUBMIT_VIRTUAL || s->kind == WK_STEP_MOVE_ROOT_TABLE ||
+            s->kind == WK_STEP_SUBMIT_VIRTUAL || s->kind == WK_STEP_MOVE_ROOT_TABLE || s->kind == WK_STEP_END_PROCESS ||
             (s->kind == WK_STEP_CREATE_CONTEXT && (s->flags & WK_PROG_CONTEXT_VIRTUAL)) ||
             (s->kind == WK_STEP_CREATE_DEVICE && s->process))
             return 1;
@@ -915,12 +915,28 @@ static wk_status do_submit_virtual(struct interp *x, const struct wk_step *s)
     return wk_vidmm_submit_virtual(x->vm, ctx, s->address, c.length);
 }
 
+/* end_process: the case's process `process` ends, its devices first
+ * (wk_vidmm_va_end_process); a later step of that process starts a new
+ * one (DxgkDdiCreateProcess again, a new root). A process no step made
+ * yet is made and ended: a driver with no address spaces refuses it as
+ * it refuses every step that needs one (a skip). */
+static wk_status do_end_process(struct interp *x, const struct wk_step *s)
+{
+    uint32_t space;
+    wk_status st = va_space(x, s->process, &space);
+    if (st != WK_OK)
+        return st;
+    x->va_space[s->process % WK_PROG_MAX_PROCESSES] = 0; /* ended, or as good as: never named again */
+    return wk_vidmm_va_end_process(x->vm, space);
+}
+
 static wk_status act(struct interp *x, const struct wk_step *s)
 {
     uint32_t h;
     switch (s->kind) {
     case WK_STEP_CREATE_DEVICE: return do_create_device(x, s);
     case WK_STEP_SUBMIT_VIRTUAL: return do_submit_virtual(x, s);
+    case WK_STEP_END_PROCESS: return do_end_process(x, s);
     case WK_STEP_MOVE_ROOT_TABLE: {
         uint32_t space;
         wk_status st = va_space(x, s->process, &space);

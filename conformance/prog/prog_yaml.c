@@ -843,6 +843,11 @@ static void write_action(struct yw *w, const struct wk_step *s)
         if (s->flags & WK_PROG_ROOT_SHRINK)
             kv(w, "shrink", "true");
         break;
+    case WK_STEP_END_PROCESS: /* its key is required: written even for process 1 */
+        if (s->process >= WK_PROG_MAX_PROCESSES)
+            problem(w, "step %d: process %u is outside 1..%u", w->step, s->process + 1, WK_PROG_MAX_PROCESSES);
+        kv(w, "process", "%u", s->process + 1);
+        break;
     default: kv_ref(w, "allocation", OBJ_ALLOC, s->allocation); break; /* one-allocation steps */
     }
     kv_status(w, s);

@@ -179,6 +179,11 @@ static void ld_move_root_table(struct wk_spec_ctx *c, const struct wk_ynode *a, 
     s->flags = (copy ? WK_PROG_ROOT_BY_COPY : 0) | (shrink ? WK_PROG_ROOT_SHRINK : 0);
 }
 
+static void ld_end_process(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    spec_ld_process(c, a, s);
+}
+
 static void ld_create_device(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     spec_get_word_set(c, a, "flags", device_flags, "a device flag", &s->flags);
@@ -532,6 +537,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
     [WK_STEP_SUBMIT_VIRTUAL] = { K("context", "buffer", "fill", "pattern", "copy", "to", "size", "fault", "status"),
                                  K("context", "buffer", "size"), ld_submit_virtual },
     [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "copy", "shrink", "status"), NULL, ld_move_root_table },
+    [WK_STEP_END_PROCESS] = { K("process", "status"), K("process"), ld_end_process },
 };
 
 static int is_check(enum wk_step_kind k)

@@ -300,7 +300,7 @@ static int address_space_step(const struct wk_prog *p, const struct wk_step *s)
 {
     switch (s->kind) {
     case WK_STEP_VA_MAP: case WK_STEP_VA_UNMAP: case WK_STEP_EXPECT_VA: case WK_STEP_SUBMIT_VIRTUAL:
-    case WK_STEP_MOVE_ROOT_TABLE:
+    case WK_STEP_MOVE_ROOT_TABLE: case WK_STEP_END_PROCESS:
         return 1;
     case WK_STEP_CREATE_DEVICE: case WK_STEP_CREATE_CONTEXT: return wk_prog_uses_va(p);
     default: return 0;

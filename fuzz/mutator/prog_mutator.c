@@ -392,7 +392,7 @@ static void mutate_patch(struct rng *r, struct wk_prog_patch *g, uint32_t nalloc
 static int va_step(enum wk_step_kind k)
 {
     return k == WK_STEP_VA_MAP || k == WK_STEP_VA_UNMAP || k == WK_STEP_SUBMIT_VIRTUAL ||
-           k == WK_STEP_MOVE_ROOT_TABLE || k == WK_STEP_EXPECT_VA;
+           k == WK_STEP_MOVE_ROOT_TABLE || k == WK_STEP_EXPECT_VA || k == WK_STEP_END_PROCESS;
 }
 
 /* One of the fields only the GPU virtual address steps read. */

@@ -868,6 +868,27 @@ wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t id)
     return vm->dead ? WK_E_DEAD : WK_OK;
 }
 
+/* A process ends while the adapter goes on: its devices first (their
+ * contexts and allocations with them: a device is its process's,
+ * DXGKARG_CREATEDEVICE.hKmdProcess), then its address space, its page
+ * tables freed, and DxgkDdiDestroyProcess. The paging process and the
+ * other processes stay, and paging goes on in them: what the driver keeps
+ * for them must outlive this process (wddm-gpummu-facts.md 3.2: the paging
+ * process's handle comes back in its UPDATE_PAGE_TABLE and FLUSH_TLB). */
+wk_status wk_vidmm_va_end_process(struct wk_vidmm *vm, uint32_t id)
+{
+    if (id == GPUVA_PAGING_SPACE || !space_get(vm, id))
+        return fail(vm, WK_E_NOT_FOUND, "no process of address space %u", id);
+    struct ht_iter it;
+    for (uint32_t d = ht_iter_first(&vm->devices, &it); d; d = ht_iter_next(&vm->devices, &it)) {
+        const struct device *dev = device_get(vm, d);
+        wk_status st = dev && dev->live && dev->space == id ? wk_vidmm_destroy_device(vm, d) : WK_OK;
+        if (st != WK_OK)
+            return st;
+    }
+    return wk_vidmm_va_destroy_space(vm, id);
+}
+
 void gpuva_release_processes(struct wk_vidmm *vm, int tell_driver)
 {
     for (uint32_t i = 1; vm->va && i < GPUVA_PAGING_SPACE; i++) /* the last slot is the paging process's */

@@ -485,6 +485,11 @@ void wk_vidmm_gpummu(const struct wk_vidmm *vm, struct wk_vidmm_gpummu_info *out
  */
 wk_status wk_vidmm_va_create_space(struct wk_vidmm *vm, uint32_t *space);
 wk_status wk_vidmm_va_destroy_space(struct wk_vidmm *vm, uint32_t space);
+/* The process of `space` ends while the adapter goes on: its devices
+ * destroyed (wk_vidmm_destroy_device), then the space
+ * (wk_vidmm_va_destroy_space: its tables freed, DxgkDdiDestroyProcess).
+ * WK_E_NOT_FOUND for no such space or the paging process's. */
+wk_status wk_vidmm_va_end_process(struct wk_vidmm *vm, uint32_t space);
 wk_status wk_vidmm_va_map(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint32_t allocation, uint64_t offset,
                           uint64_t bytes, int read_only);
 wk_status wk_vidmm_va_unmap(struct wk_vidmm *vm, uint32_t space, uint64_t va, uint64_t bytes);
