@@ -306,7 +306,7 @@ static void test_version_2_decodes_as_before(void **state)
     memset(v2 + n, 0, 11);
     n += 11;         /* paging buffer, chunk, mutation, call, param, trips */
     v2[n++] = 3;     /* three steps */
-    v2[n++] = 33;    /* 33 mod 33: create_device (in version 3: submit_virtual) */
+    v2[n++] = 33;    /* 33 mod 33: create_device (in version 4: end_process) */
     v2[n++] = 0;     /* status ok */
     v2[n++] = 2;     /* flags: gdi; no process byte */
     v2[n++] = WK_STEP_VA_UNMAP;

@@ -17,10 +17,10 @@
  * `wddmkit promote` and the structure-aware mutator rely on that.
  *
  * Layout (little-endian), docs/fuzzing.md "Program format":
- *   u8 version (4; 3 reads as 3, whose steps knew kinds up to
- *      move_root_table; 2 reads as 2, whose steps knew kinds up to
- *      expect_va and no process; any other byte reads as 1, the layout of
- *      every file written before version 2: walk_adapter)
+ *   u8 version (4; 3 and 2 read as those, whose steps knew kinds up to
+ *      move_root_table, a version-2 one with no process; any other byte
+ *      reads as 1, the layout of every file written before version 2:
+ *      walk_adapter)
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
  *             bit2 an adapter block follows: walk_adapter,
  *             bit3 grown_patch_list,
@@ -54,8 +54,8 @@ struct io {
 
 #define FORMAT_VERSION 4u        /* what the encoder writes */
 #define STEP_KINDS_V1 27u        /* the step kinds a version-1 program knew */
-#define STEP_KINDS_V2 33u        /* ... and a version-2 one (up to expect_va) */
-#define STEP_KINDS_V3 33u        /* ... and a version-3 one (up to move_root_table) */
+#define STEP_KINDS_V2 33u        /* ... and a version-2 one (up to move_root_table) */
+#define STEP_KINDS_V3 33u        /* ... and a version-3 one (the same) */
 #define PAGING_OPS 18u           /* DXGK_BUILDPAGINGBUFFER_OPERATION values (wk_paging_op_words) */
 
 static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
