@@ -531,6 +531,71 @@ static void test_root_moved_by_copy(void **state)
     assert_true(expect_no_violations(f->vm));
 }
 
+/* ExplicitPageTableInvalidation: "VidMm must explicitly invalidate all
+ * entries of a page table / directory with UpdatePageTable before freeing
+ * it" (docs/wddm-gpummu-facts.md 1.3). Counted: updates that make a whole
+ * table invalid (Repeat of an invalid entry from index 0, not a new
+ * table's InitialUpdate); the reference driver builds each in one pass. */
+struct explicit_log {
+    UINT explicit_caps;
+    uint32_t whole_invalid;
+};
+
+static void explicit_invalidation(void *user, enum wk_ddi ddi, void *args, NTSTATUS *status)
+{
+    struct explicit_log *l = user;
+    DXGKARG_QUERYADAPTERINFO *q = args;
+    const DXGKARG_BUILDPAGINGBUFFER *b = args;
+    if (ddi == WK_DDI_QUERY_ADAPTER_INFO && *status == STATUS_SUCCESS && q->Type == DXGKQAITYPE_GPUMMUCAPS)
+        ((DXGK_GPUMMUCAPS *)q->pOutputData)->ExplicitPageTableInvalidation = l->explicit_caps;
+    if (ddi != WK_DDI_BUILD_PAGING_BUFFER || b->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE)
+        return;
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &b->UpdatePageTable;
+    l->whole_invalid += u->Flags.Repeat && !u->Flags.InitialUpdate && u->StartIndex == 0 &&
+                        !u->pPageTableEntries[0].Valid && u->NumPageTableEntries > 1;
+}
+
+static void explicit_run(struct vt_fixture *f, UINT explicit_caps)
+{
+    static struct explicit_log l; /* static: the teardown may call the rewriter after a failed assertion */
+    l.explicit_caps = explicit_caps;
+    l.whole_invalid = 0;
+    VT_OK(NULL, wk_vidmm_create(NULL, &f->vm));
+    VT_OK(f->vm, wk_vidmm_load(f->vm, WK_TEST_GPUMMU_DRIVER));
+    wk_vidmm_set_rewriter(f->vm, explicit_invalidation, &l);
+    VT_OK(f->vm, wk_vidmm_start(f->vm));
+    VT_OK(f->vm, wk_vidmm_create_device(f->vm, 0, &f->device));
+    uint32_t a = filled(f, 0x1000, 0x0E0E0E0Eu), s, t;
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &s));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, s, GIB, a, 0, 0x1000, 0)); /* a root, a directory, a leaf */
+    l.whole_invalid = 0;
+    VT_OK(f->vm, wk_vidmm_va_destroy_space(f->vm, s));
+    assert_int_equal(l.whole_invalid, explicit_caps ? 3 : 0);
+    /* a moved root: the old one made invalid at the move ("destroy
+     * old"), not again when the process ends */
+    VT_OK(f->vm, wk_vidmm_va_create_space(f->vm, &t));
+    VT_OK(f->vm, wk_vidmm_va_map(f->vm, t, GIB, a, 0, 0x1000, 0));
+    l.whole_invalid = 0;
+    VT_OK(f->vm, wk_vidmm_va_move_root(f->vm, t));
+    assert_int_equal(l.whole_invalid, explicit_caps ? 1 : 0);
+    assert_int_equal(read32(f, t, GIB), 0x0E0E0E0Eu);
+    l.whole_invalid = 0;
+    VT_OK(f->vm, wk_vidmm_va_destroy_space(f->vm, t));
+    assert_int_equal(l.whole_invalid, explicit_caps ? 3 : 0);
+    assert_true(expect_no_violations(f->vm));
+    wk_vidmm_set_rewriter(f->vm, NULL, NULL);
+}
+
+static void test_explicit_invalidation_before_free(void **state)
+{
+    explicit_run(*state, 1);
+}
+
+static void test_no_invalidation_asked_without_it(void **state)
+{
+    explicit_run(*state, 0);
+}
+
 /* The same on other hardware (a binding without an MMU part, so no paging
  * process): the FILL left undone is still the kit's limit. (This binding's
  * processor moves bytes through the kit's counted fill; one that stores
@@ -1159,6 +1224,8 @@ int main(void)
         VT_TEST(test_v1_fill_not_blamed_on_other_hardware),
         VT_TEST(test_paging_process),
         VT_TEST(test_root_moved_by_copy),
+        VT_TEST(test_explicit_invalidation_before_free),
+        VT_TEST(test_no_invalidation_asked_without_it),
         VT_TEST(test_devices_and_contexts_of_a_process),
         VT_TEST(test_context_allocation_mapped_in_its_process),
         VT_TEST(test_identity_mapped_buffer_judged_by_its_space),

@@ -266,6 +266,7 @@ struct wk_prog_exec {
     struct wk_vidmm_render_result last_render;
     uint32_t last_cancelled;
     uint32_t va_space[WK_PROG_MAX_PROCESSES]; /* each process's GPU address space, 0: none yet */
+    uint8_t va_ended[WK_PROG_MAX_PROCESSES];  /* ended by end_process, and not started again */
     /* The placement fields of the last allocation request the kit made
      * (segment ids the driver's), for the encoder sub-check that the
      * driver kept them (umd.h). */

@@ -737,6 +737,7 @@ static wk_status va_space(struct interp *x, uint32_t process, uint32_t *space)
         wk_status st = wk_vidmm_va_create_space(x->vm, at);
         if (st != WK_OK)
             return st;
+        x->va_ended[process % WK_PROG_MAX_PROCESSES] = 0;
     }
     *space = *at;
     return WK_OK;
@@ -927,6 +928,7 @@ static wk_status do_end_process(struct interp *x, const struct wk_step *s)
     if (st != WK_OK)
         return st;
     x->va_space[s->process % WK_PROG_MAX_PROCESSES] = 0; /* ended, or as good as: never named again */
+    x->va_ended[s->process % WK_PROG_MAX_PROCESSES] = 1;
     return wk_vidmm_va_end_process(x->vm, space);
 }
 
@@ -1536,7 +1538,12 @@ static int check_va(struct interp *x, const struct wk_step *s)
 {
     uint32_t space = x->va_space[s->process % WK_PROG_MAX_PROCESSES];
     if (!space)
-        return failf(x, "an address space", "no step made process %u's before this expect_va", s->process + 1);
+        return failf(x, "an address space",
+                     x->va_ended[s->process % WK_PROG_MAX_PROCESSES]
+                         ? "process %u ended (end_process) and no step started it again before this expect_va, "
+                           "which starts none"
+                         : "no step made process %u's before this expect_va",
+                     s->process + 1);
     if (s->fault != WK_VA_FAULT_NONE)
         return check_va_fault(x, s, space);
     uint32_t h = pick(x->allocs, x->nallocs, s->allocation);

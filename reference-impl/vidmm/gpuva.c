@@ -795,9 +795,40 @@ static wk_status gpu_view(struct wk_vidmm *vm, struct va_space *s)
     return WK_OK;
 }
 
+/* "VidMm must explicitly invalidate all entries of a page table / directory
+ * with UpdatePageTable before freeing it" when the driver sets
+ * ExplicitPageTableInvalidation (DXGK_GPUMMUCAPS, docs/wddm-gpummu-facts.md
+ * 1.3; "Table freed", 4.7): every table of an ending space made invalid,
+ * the root first, so no link outlives what it names (outsider 28: a
+ * driver that keeps its tables in software asserted in DestroyProcess that
+ * the kit freed tables with valid entries). An old root a move left was
+ * made invalid then, and its bytes are the kit's poison since: not again.
+ * The paging process's own, as
+ * its set-up wrote them, by the CPU. A failed update is judged as any is,
+ * and the tables are freed all the same. */
+static void space_invalidate_tables(struct wk_vidmm *vm, uint32_t id)
+{
+    if (!vm->mmu.caps.ExplicitPageTableInvalidation || vm->dead)
+        return;
+    int cpu = vm->va->cpu_updates;
+    vm->va->cpu_updates = cpu || id == GPUVA_PAGING_SPACE;
+    for (uint32_t level = levels(vm); level-- > 0 && vm->va && !vm->dead;)
+        for (uint32_t i = 1; i < GPUVA_MAX_TABLES && vm->va && !vm->dead; i++) {
+            const struct va_table *t = &vm->va->table[i];
+            if (t->live && !t->retired && t->space == id && t->level == level)
+                (void)table_invalidate(vm, id, i, 0);
+        }
+    if (vm->va)
+        vm->va->cpu_updates = cpu;
+}
+
 static void space_release(struct wk_vidmm *vm, uint32_t id, int tell_driver)
 {
     struct va_space *s = &vm->va->space[id];
+    if (tell_driver)
+        space_invalidate_tables(vm, id);
+    if (!vm->va)
+        return;
     for (uint32_t i = 1; i < GPUVA_MAX_TABLES; i++)
         if (vm->va->table[i].live && vm->va->table[i].space == id)
             table_free(vm, i);
@@ -1168,7 +1199,13 @@ static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy, uint32
     wk_va_space_set_root(s->gpu, table_gpu_address(vm, &vm->va->table[root]));
     if (root_resizable(vm))
         wk_va_space_set_root_entries(s->gpu, vm->va->table[root].entries);
-    table_poison(vm, &vm->va->table[old]); /* kept placed: freed with the space (space_release) */
+    /* "destroy old" (wddm-gpummu-facts.md 4.7): its entries made invalid
+     * first where the driver asks it (space_invalidate_tables), then the
+     * bytes poisoned, kept placed: freed with the space (space_release) */
+    if (vm->mmu.caps.ExplicitPageTableInvalidation && table_invalidate(vm, space, old, 0) != WK_OK)
+        return vm->dead ? WK_E_DEAD : WK_E_CONTRACT;
+    vm->va->table[old].retired = 1;
+    table_poison(vm, &vm->va->table[old]);
     st = gpuva_root_moved(vm, space);
     if (st == WK_OK && space == GPUVA_PAGING_SPACE && vm->sys_context.live && !vm->va->cpu_updates)
         st = gpuva_set_root(vm, &vm->sys_context, space); /* the paging process's context: the system one */

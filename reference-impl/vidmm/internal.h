@@ -362,6 +362,8 @@ struct va_table {
                                                mode's "system page table"), 0: none */
     uint32_t parent;                        /* the table one level up, 0 for a root */
     uint32_t parent_index;                  /* its entry there */
+    uint32_t retired;                       /* an old root kept placed (move_root), made invalid
+                                               when the driver asks ExplicitPageTableInvalidation */
 };
 struct va_space {
     int live;
