@@ -123,7 +123,7 @@ want = {"driver_sha256": sys.argv[2], "kit_commit": sys.argv[3], "kit_version": 
 if sys.argv[4]:
     want["driver_build_id"] = sys.argv[4]
 bad = {k: (env.get(k), v) for k, v in want.items() if env.get(k) != v}
-if doc.get("schema_version") != "1.2":
+if doc.get("schema_version") != "1.3":
     bad["schema_version"] = doc.get("schema_version")
 if bad:
     sys.exit("JSON provenance (seen, expected): %r" % bad)

@@ -36,7 +36,7 @@ static char *case_json(const char *id, const char *verdict, const char *run, con
     assert_true(asprintf(&s,
                          "{\"id\": \"%s\", \"area\": \"smoke\", \"verdict\": \"%s\", \"unexpected\": %s, "
                          "\"run_verdict\": \"%s\", \"rule\": %s, \"rules_tripped\": [], \"trips\": null, "
-                         "\"covers\": [], \"expected\": null, \"seen\": null, \"seconds\": 0.5, \"failed_step\": -1, "
+                         "\"covers\": [], \"expected\": null, \"seen\": null, \"also\": null, \"seconds\": 0.5, \"failed_step\": -1, "
                          "\"step\": null, \"attempts\": %d, \"rerun_verdict\": %s, \"expectation\": %s, "
                          "\"file\": \"smoke.yaml\", \"line\": 3, \"not_evaluated\": 0, \"checks\": " CHECKS
                          ", \"output\": null}",

@@ -125,6 +125,8 @@ struct wk_case_result {
     char rule[24];                     /* rule of the failure (or the one tripped) */
     char expected[192];
     char seen[320];
+    char also[256];                    /* the first violation after seen's of another rule, its message
+                                          ("" when none): the root cause is often the second */
     uint32_t not_evaluated;            /* checks the contract profile left out (wk_run_options):
                                           kept for compatibility, always equal to
                                           checks[WK_CHECK_CHOICE].skipped */

@@ -1664,6 +1664,14 @@ static void first_violation(struct interp *x, const char *expected)
     size_t room = sizeof(x->r->seen) - strlen(more);
     wk_vidmm_text_cut(x->r->seen, room, v[0].message);
     snprintf(x->r->seen + strlen(x->r->seen), sizeof(x->r->seen) - strlen(x->r->seen), "%s", more);
+    /* The next rule's message in full: a GPU fault is often first and the
+     * wrong table update that caused it second (outsider 29 read "(and 1
+     * more: PAGING-UPDATEPT-001)" and found that rule's text nowhere). */
+    for (uint32_t i = 1; i < kept; i++)
+        if (strcmp(v[i].rule, v[0].rule) != 0) {
+            wk_vidmm_text_cut(x->r->also, sizeof(x->r->also), v[i].message);
+            break;
+        }
 }
 
 /* By rule number: by name it was 86 searches of the catalogue, a few

@@ -333,7 +333,7 @@ static const struct key case_keys[] = {
     { "failed_step", T_STEP, 0 },  { "step", T_TEXT, 0 },          { "attempts", T_COUNT, 0 },
     { "rerun_verdict", T_VERDICT_NULL, 0 }, { "expectation", T_EXPECTATION, 0 }, { "file", T_TEXT, 0 },
     { "line", T_COUNT, 0 },        { "not_evaluated", T_COUNT, 0 }, { "checks", T_CHECKS, 0 },
-    { "output", T_TEXT, 0 },
+    { "output", T_TEXT, 0 },       { "also", T_TEXT, 3 },
 };
 
 static const char *const total_names[] = { "selected", "finished", "unexpected", "spec_errors" };

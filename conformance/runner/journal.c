@@ -285,6 +285,7 @@ static void write_result(FILE *f, const struct wk_case_result *r)
     key(f, "rule", 0), wk_json_string(f, r->rule);
     key(f, "expected", 0), wk_json_string(f, r->expected);
     key(f, "seen", 0), wk_json_string(f, r->seen);
+    key(f, "also", 0), wk_json_string(f, r->also);
     key(f, "not_evaluated", 0), fprintf(f, "%u", r->not_evaluated);
     key(f, "checks", 0), write_checks(f, r);
     /* hex strings: a bit mask past 2^63 is no JSON integer a reader keeps */
@@ -487,6 +488,7 @@ static int read_result(const json_t *o, struct wk_case_result *r)
     snprintf(r->rule, sizeof(r->rule), "%s", str_of(o, "rule"));
     snprintf(r->expected, sizeof(r->expected), "%s", str_of(o, "expected"));
     snprintf(r->seen, sizeof(r->seen), "%s", str_of(o, "seen"));
+    snprintf(r->also, sizeof(r->also), "%s", str_of(o, "also"));
     r->not_evaluated = (uint32_t)json_integer_value(json_object_get(o, "not_evaluated"));
     read_checks(json_object_get(o, "checks"), r);
     const json_t *bits = json_object_get(o, "rules_tripped");

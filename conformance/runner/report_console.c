@@ -191,6 +191,8 @@ static void print_unexpected(FILE *out, const struct wk_run_report *rep, const s
         }
         detail_row(out, "expected:", c->result.expected);
         detail_row(out, "seen:", c->result.seen);
+        if (c->result.also[0])
+            detail_row(out, "also:", c->result.also);
         detail_row(out, "step:", step);
         if (c->verdict == WK_VERDICT_FLAKE) { /* the details above are the first run's */
             snprintf(note, sizeof(note), "%s, after %s on the first run: an intermittent failure of the driver "

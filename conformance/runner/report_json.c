@@ -179,6 +179,7 @@ static void write_case(FILE *f, const struct wk_run_report *rep, const struct wk
     json_key(f, in, "covers", 0), write_covers(f, c->prog);
     json_key(f, in, "expected", 0), wk_json_string(f, c->result.expected[0] ? c->result.expected : NULL);
     json_key(f, in, "seen", 0), wk_json_string(f, c->result.seen[0] ? c->result.seen : NULL);
+    json_key(f, in, "also", 0), wk_json_string(f, c->result.also[0] ? c->result.also : NULL);
     json_key(f, in, "seconds", 0), fprintf(f, "%.6f", c->seconds);
     json_key(f, in, "failed_step", 0), fprintf(f, "%d", (int)c->result.failed_step);
     json_key(f, in, "step", 0), wk_json_string(f, step[0] ? step : NULL);

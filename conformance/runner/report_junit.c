@@ -191,7 +191,7 @@ static void failure_body(FILE *f, const struct wk_run_report *rep, const struct 
         snprintf(listed, sizeof(listed), "%s (%s)", c->expectation->reason, c->expectation->link);
     const char *rows[][2] = {
         { "runs", runs },          { "listed", listed }, { "rule", rule }, { "covers", covers },
-        { "expected", c->result.expected }, { "seen", c->result.seen }, { "step", step },
+        { "expected", c->result.expected }, { "seen", c->result.seen }, { "also", c->result.also }, { "step", step },
         { "command", rerun },      { "output", c->output },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -153,6 +153,8 @@ static void write_properties(struct wk_jw *w, const struct wk_run_report *rep, c
         wk_jw_string(w, "expected", c->result.expected);
     if (c->result.seen[0])
         wk_jw_string(w, "seen", c->result.seen);
+    if (c->result.also[0])
+        wk_jw_string(w, "also", c->result.also);
     wk_jw_uint(w, "attempts", c->attempts);
     if (c->output[0])
         wk_jw_string(w, "output", c->output);

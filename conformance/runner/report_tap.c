@@ -104,6 +104,8 @@ static void write_diagnostics(FILE *f, const struct wk_run_report *rep, const st
     diag_row(f, "covers", covers);
     diag_row(f, "expected", c->result.expected);
     diag_row(f, "seen", c->result.seen);
+    if (c->result.also[0])
+        diag_row(f, "also", c->result.also);
     diag_row(f, "step", step);
     diag_row(f, "seconds", seconds);
     diag_row(f, "attempts", attempts);

@@ -226,7 +226,7 @@ wk_status wk_report_json(const struct wk_run_report *rep, const char *path, FILE
 wk_status wk_report_sarif(const struct wk_run_report *rep, const char *spec_root, const char *path, FILE *err);
 /* The JSON report's schema_version (docs/json-report.md, "Versions"):
  * MAJOR.MINOR, MAJOR the number in its "format", MINOR grown by added keys. */
-#define WK_JSON_SCHEMA_VERSION "1.2"
+#define WK_JSON_SCHEMA_VERSION "1.3"
 /* TAP streamed as cases finish (`--tap -`): the version line and the
  * provenance comments, one test line numbered `number` per finished case,
  * then the spec errors, the plan (1..N, last) and a "Bail out!" when the
