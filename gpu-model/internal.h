@@ -199,6 +199,8 @@ struct wk_gpu {
     void *irq_user;
     struct wk_va_space *va_spaces[WK_GPU_MAX_VA_SPACES]; /* attached: what VA_FLUSH flushes */
     uint32_t va_space_count;
+    uint64_t va_flushes;                    /* VA_FLUSH runs since the model was made */
+    uint64_t last_flush_root;               /* ... and the root the last one named */
     struct sysmem sys;                      /* system memory's host side (sysmem.c) */
     struct frontend fe;                     /* its queue last */
     uint8_t *fetch[WK_GPU_MAX_CALL_DEPTH + 1]; /* snapshot buffer per depth */

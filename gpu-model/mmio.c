@@ -185,6 +185,12 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max)
     return ran;
 }
 
+uint64_t wk_gpu_va_flushes(const struct wk_gpu *gpu, uint64_t *last_root)
+{
+    *last_root = gpu->last_flush_root;
+    return gpu->va_flushes;
+}
+
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu)
 {
     return gpu->fe.last_root;

@@ -536,6 +536,8 @@ wk_status wk_gpu_va_detach(struct wk_gpu *gpu, struct wk_va_space *s)
  * contexts of a process do, and each is flushed. */
 void gpu_va_flush(struct wk_gpu *gpu, uint64_t root, uint64_t start, uint64_t end)
 {
+    gpu->va_flushes++;
+    gpu->last_flush_root = root;
     for (uint32_t i = 0; i < gpu->va_space_count; i++)
         if (gpu->va_spaces[i]->root == root)
             wk_va_flush(gpu->va_spaces[i], start, end);

@@ -448,6 +448,18 @@ wk_cli_expect(conform.gpummu_most_in_pp_fence_off 1
               "rule: +PAGING-GPU-001.*in the paging process, where the kit mapped the operation's bytes at their own address.*VA_UNMAPPED at [+]0x0 .FENCE."
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_most_in_pp_fence_off>
               ${PROJECT_SOURCE_DIR}/specs/paging-physical.yaml)
+# A FLUSH_TLB that names the root by its offset in the segment: the message
+# says which root the GPU's flush named, and why it names no space.
+wk_cli_expect(conform.gpummu_flush_no_base 1
+              "rule: +PAGING-FLUSHTLB-001.*the GPU flushed none of that space's translations: its flush named root 0x[0-9a-f]+, no address space's \\(the root's offset in its segment, without the segment's base\\)"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_flush_no_base>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml)
+# A virtual context's buffer run under another space's root: the message
+# names that root (wk_test_gpummu_root_kept's, after the kit moved it).
+wk_cli_expect(conform.gpummu_root_kept_named 1
+              "rule: +SUBMITV-GPU-001.*faulted on the GPU \\(it ran under root 0x[0-9a-f]+, no address space's, not its own\\)"
+              $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
+              ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A driver that forgets the paging process's root in any process's
 # DxgkDdiDestroyProcess: the paging after a user process ends runs with no
 # root (end_process), in the two cases that page on after one.

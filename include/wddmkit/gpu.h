@@ -956,6 +956,9 @@ uint32_t wk_gpu_run(struct wk_gpu *gpu, uint32_t max);
 uint64_t wk_gpu_last_root(const struct wk_gpu *gpu);
 /* ... and the RING_ROOT_ENTRIES it was latched with (0 likewise). */
 uint32_t wk_gpu_last_root_entries(const struct wk_gpu *gpu);
+/* How many VA_FLUSH commands ran since the model was made (any processor's,
+ * through wk_exec_ops.va_flush), and the root the last one named. */
+uint64_t wk_gpu_va_flushes(const struct wk_gpu *gpu, uint64_t *last_root);
 
 /* Whether the submission a DOORBELL write queued faulted when wk_gpu_run
  * ran it (or failed as a device error), among the last 64 that did since

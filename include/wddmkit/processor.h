@@ -213,7 +213,9 @@ struct wk_exec_fault {
     uint32_t depth;           /* 0: the submitted buffer; n: n chained buffers down */
     uint64_t offset;          /* byte offset in the buffer of the command that faulted
                                * (at depth > 0: of the depth-0 command that led there) */
-    uint64_t fault_addr;      /* WK_FAULT_MEMORY: wk_mem_fault.addr */
+    uint64_t fault_addr;      /* WK_FAULT_MEMORY: wk_mem_fault.addr, the address the command
+                               * used: a GPU virtual one for a buffer run in an address space
+                               * (the translation faulted there), else a physical one */
     uint32_t opcode;          /* the command's opcode as the processor numbers it,
                                * 0xFFFFFFFF: none read */
     uint32_t reserved;

@@ -597,6 +597,9 @@ static NTSTATUS op_flush_tlb(const struct rd_adapter *a, DXGKARG_BUILDPAGINGBUFF
     UINT64 root = 0;
     if (!segment_address(a, f->RootPageTableAddress.SegmentId, f->RootPageTableAddress.SegmentOffset, &root))
         return STATUS_SUCCESS;
+#ifdef RD_PLANTED_FLUSH_NO_BASE /* the planted bug of wk_test_gpummu_flush_no_base (CMakeLists.txt) */
+    root = f->RootPageTableAddress.SegmentOffset;
+#endif
     return rd_status_of(rd_emit_result_of(wk_gpu_emit_va_flush(w, root, f->StartVirtualAddress,
                                                                f->EndVirtualAddress)));
 }

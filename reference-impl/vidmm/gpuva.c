@@ -1459,6 +1459,7 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
     const struct va_table *root = &vm->va->table[s->root];
     struct wk_va_counters before, after;
     wk_va_counters(s->gpu, &before);
+    uint64_t named = 0, gpu_flushes = wk_gpu_va_flushes(vm->gpu, &named);
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_FLUSH_TLB;
@@ -1475,8 +1476,13 @@ static wk_status flush_tlb(struct wk_vidmm *vm, struct va_space *s, uint64_t va,
     uint32_t kept = wk_va_cached(s->gpu, va, va + bytes, &first);
     if (after.flushes != before.flushes && !kept)
         return WK_OK;
-    char what[160];
-    if (after.flushes == before.flushes)
+    char what[200];
+    if (after.flushes == before.flushes && wk_gpu_va_flushes(vm->gpu, &named) != gpu_flushes)
+        snprintf(what, sizeof(what), "flushed none of that space's translations: its flush named root 0x%llx, %s%s",
+                 (unsigned long long)named, gpuva_space_by_root(vm, named) ? "another address space's" : "no address space's",
+                 named == root->offset && root->segment ? " (the root's offset in its segment, without the segment's base)"
+                                                        : "");
+    else if (after.flushes == before.flushes)
         snprintf(what, sizeof(what), "flushed none of that space's translations");
     else
         snprintf(what, sizeof(what), "still holds %u translation%s of it (the lowest: the page at 0x%llx): the flush "

@@ -403,7 +403,9 @@ static wk_status submit_virtual(struct wk_vidmm *vm, uint32_t context, uint64_t 
     gpuva_space_root(vm, context_space(vm, c), &at, &entries, &root);
     snprintf(what, sizeof(what), "virtual DMA buffer at 0x%llx (its root segment %u + 0x%llx = 0x%llx)",
              (unsigned long long)va, at.SegmentId, (unsigned long long)at.SegmentOffset, (unsigned long long)root);
+    vm->submitv_root = root; /* for the fault's message (gpu_fault_check) */
     wk_status judged = judge_run(vm, c, fence, &w, fault_lo, fault_hi, what);
+    vm->submitv_root = 0;
     page_fault_watch(vm, 0);
     return st != WK_OK ? st : judged;
 }

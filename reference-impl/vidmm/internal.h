@@ -550,6 +550,7 @@ struct wk_vidmm {
     uint32_t npending;
     uint64_t buffers_run;                   /* submissions whatever executes them ran (submit_wait) */
     uint64_t bind_last_root;                /* the root a binding's registers ran the last one under */
+    uint64_t submitv_root;                  /* the root of the virtual submission being judged, 0: none */
     uint32_t bind_faulted[64];              /* fences of the last submissions a binding's processor
                                                faulted on (a ring; page_fault.c) */
     uint32_t bind_faulted_count;

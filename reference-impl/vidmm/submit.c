@@ -74,6 +74,17 @@ wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *bef
         gpuva_root_end_hint(vm, wk_gpu_last_root(vm->gpu), log[before->faults].fault_addr, root_hint,
                             sizeof(root_hint)))
         hint = root_hint;
+    /* ... and one the GPU ran under another root than its own (outsider
+     * 29's root not switched per context: the fault named the address,
+     * not the root it was looked up under). */
+    char other_root[160];
+    uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    if (rule == R_SUBMITV_GPU && vm->submitv_root && ran && ran != vm->submitv_root &&
+        (!binding_executes(vm) || binding_has_registers(vm))) {
+        snprintf(other_root, sizeof(other_root), " (it ran under root 0x%llx, %s, not its own)",
+                 (unsigned long long)ran, gpuva_space_by_root(vm, ran) ? "another address space's" : "no address space's");
+        hint = other_root;
+    }
     /* ... and a paging buffer of TRANSFER_VIRTUAL or FILL_VIRTUAL, whose
      * addresses are the paging process's (paging_process.c). */
     char pp_hint[200];
