@@ -803,9 +803,8 @@ static wk_status gpu_view(struct wk_vidmm *vm, struct va_space *s)
  * driver that keeps its tables in software asserted in DestroyProcess that
  * the kit freed tables with valid entries). An old root a move left was
  * made invalid then, and its bytes are the kit's poison since: not again.
- * The paging process's own, as
- * its set-up wrote them, by the CPU. A failed update is judged as any is,
- * and the tables are freed all the same. */
+ * The paging process's own tables by the CPU, as its set-up wrote them. A
+ * failed update is judged as any is, and the tables are freed all the same. */
 static void space_invalidate_tables(struct wk_vidmm *vm, uint32_t id)
 {
     if (!vm->mmu.caps.ExplicitPageTableInvalidation || vm->dead)
