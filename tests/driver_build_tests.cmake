@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*661 of 661 cases in [0-9.]+ s: 583 pass, 78 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*662 of 662 cases in [0-9.]+ s: 583 pass, 79 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -336,7 +336,7 @@ wk_cli_expect(conform.gpummu2_reference 0
               "[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_gpummu2>)
 wk_cli_expect(conform.gpummu2_count_as_asked 0
-              "54 of 54 cases in [0-9.]+ s: 46 pass, 8 skip\nRESULT: all as expected"
+              "55 of 55 cases in [0-9.]+ s: 47 pass, 8 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_gpummu2_count_as_asked>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
@@ -344,13 +344,13 @@ wk_cli_expect(conform.gpummu2_count_as_asked 0
 # (wk_test_binding_gpummu2): the kit bounds the walk by the NumEntries it
 # gave; a root size too small is caught there too.
 wk_cli_expect(conform.gpummu2_binding 0
-              "54 of 54 cases in [0-9.]+ s: 45 pass, 9 skip\nRESULT: all as expected"
+              "55 of 55 cases in [0-9.]+ s: 46 pass, 9 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_refdriver_gpummu2>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va.yaml ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-faults.yaml)
 wk_cli_expect(conform.gpummu2_binding_root_short 1
-              "rule: +GPUMMU-ROOTSIZE-001.*18 of 18 cases in [0-9.]+ s: 1 pass, 17 fail"
+              "rule: +GPUMMU-ROOTSIZE-001.*19 of 19 cases in [0-9.]+ s: 1 pass, 18 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               --binding $<TARGET_FILE:wk_test_binding_gpummu2> ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Its planted twins, each caught: a root size too small for the entries
@@ -360,27 +360,27 @@ wk_cli_expect(conform.gpummu2_binding_root_short 1
 # it once the root grew, while a context made after the growth passes; a GPU
 # told the widest root whatever NumEntries says.
 wk_cli_expect(conform.gpummu2_root_short 1
-              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*18 of 18 cases in [0-9.]+ s: 1 pass, 17 fail"
+              "fail gpu-va-contexts.above-4gib[ \n]+rule: +GPUMMU-ROOTSIZE-001.*DxgkDdiGetRootPageTableSize\\(NumberOfPte [0-9]+\\) returned [0-9]+ bytes, which cannot hold the [0-9]+ entries asked.*19 of 19 cases in [0-9.]+ s: 1 pass, 18 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_root_short>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_no_entries 1
-              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*18 of 18 cases in [0-9.]+ s: 4 pass, 14 fail"
+              "rule: +SUBMITV-GPU-001.*is mapped, at root entry [0-9]+ of the [0-9]+ the kernel gave as NumEntries: the GPU stopped at a shorter root, RING_ROOT_ENTRIES.*19 of 19 cases in [0-9.]+ s: 4 pass, 15 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_no_entries>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A context that takes a NumEntries only when it grows: its GPU walks past
 # a shrunk root's end (the two root-shrinks cases, and only they).
 wk_cli_expect(conform.gpummu2_entries_grow_only 1
-              "2 unexpected results:[ \n]+fail gpu-va-contexts.root-shrinks[ \n]+rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES [0-9]+, past the 512 entries of its root \\(NumEntries\\).*fail gpu-va-contexts.root-shrinks-by-copy.*18 of 18 cases in [0-9.]+ s: 16 pass, 2 fail"
+              "2 unexpected results:[ \n]+fail gpu-va-contexts.root-shrinks[ \n]+rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES [0-9]+, past the 512 entries of its root \\(NumEntries\\).*fail gpu-va-contexts.root-shrinks-by-copy.*19 of 19 cases in [0-9.]+ s: 17 pass, 2 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_grow_only>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 wk_cli_expect(conform.gpummu2_entries_kept 1
-              "13 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*18 of 18 cases in [0-9.]+ s: 5 pass, 13 fail"
+              "14 unexpected results:[ \n]+fail gpu-va-contexts.above-4gib.*rule: +SUBMITV-GPU-001.*19 of 19 cases in [0-9.]+ s: 5 pass, 14 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # One entry fewer than NumEntries is seen only where a page sits in the
 # root's last entry (gpu-va-contexts.root-last-entries).
 wk_cli_expect(conform.gpummu2_entries_short 1
-              "3 unexpected results:[ \n]+fail gpu-va-contexts.root-last-entries[ \n]+rule: +SUBMITV-GPU-001.*at root entry 511 of the 512 the kernel gave as NumEntries.*fail gpu-va-contexts.root-last-entries-high.*fail gpu-va-contexts.root-shrinks[ \n].*18 of 18 cases in [0-9.]+ s: 15 pass, 3 fail"
+              "3 unexpected results:[ \n]+fail gpu-va-contexts.root-last-entries[ \n]+rule: +SUBMITV-GPU-001.*at root entry 511 of the 512 the kernel gave as NumEntries.*fail gpu-va-contexts.root-last-entries-high.*fail gpu-va-contexts.root-shrinks[ \n].*19 of 19 cases in [0-9.]+ s: 16 pass, 3 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_short>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A space of 32 bits: every case above 4 GiB a skip that says so, none failed.
@@ -388,7 +388,7 @@ wk_cli_expect(conform.gpummu2_va32 0
               "skip gpu-va-contexts.above-4gib|the driver's address space has 32 bits.*[0-9]+ of [0-9]+ cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_va32>)
 wk_cli_expect(conform.gpummu2_entries_max 1
-              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*18 of 18 cases in [0-9.]+ s: 3 pass, 15 fail"
+              "rule: +SUBMITV-GPU-001.*ran under RING_ROOT_ENTRIES 262144, past the [0-9]+ entries of its root \\(NumEntries\\).*19 of 19 cases in [0-9.]+ s: 3 pass, 16 fail"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu2_entries_max>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # Page tables in system memory (wk_refdriver_gpummu_sysmem: segment 0, as
@@ -423,7 +423,7 @@ wk_cli_expect(conform.gpummu_gpuva_physical 1
 # there, and meets the operations the kit still gives physical addresses:
 # skips that say so.
 wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
-              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*661 of 661 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*662 of 662 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_all_in_pp>)
 # A context resource initialized a page past its SegmentAddress writes over
 # what follows it: PAGING-CONFINE-001 (outsider 27's driver, whose resource
@@ -440,7 +440,7 @@ wk_cli_expect(conform.init_next_page 1
 # kit maps their bytes at their own address in the process), and the
 # teardown's UNMAPs run before the process goes. It failed 51 cases.
 wk_cli_expect(conform.gpummu_most_in_pp 0
-              "661 of 661 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "662 of 662 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_most_in_pp>)
 # Its twin writes the fence a page past MonitoredFenceGpuVa: in the paging
 # process, where the kit mapped only the fence's page, the GPU faults there.
@@ -462,9 +462,9 @@ wk_cli_expect(conform.gpummu_root_kept_named 1
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A driver that forgets the paging process's root in any process's
 # DxgkDdiDestroyProcess: the paging after a user process ends runs with no
-# root (end_process), in the two cases that page on after one.
+# root (end_process), in the three cases that page on after one.
 wk_cli_expect(conform.gpummu_any_process_drops_root 1
-              "2 unexpected results:[ \n]+fail gpu-va-contexts.process-ends-paging-goes-on[ \n]+rule: +PAGING-GPU-001.*run with no root.*fail gpu-va-contexts.process-starts-again[ \n]+rule: +PAGING-GPU-001.*18 of 18 cases in [0-9.]+ s: 14 pass, 2 fail, 2 skip"
+              "3 unexpected results:[ \n]+fail gpu-va-contexts.process-ends-another-runs[ \n]+rule: +PAGING-GPU-001.*run with no root.*fail gpu-va-contexts.process-ends-paging-goes-on[ \n]+rule: +PAGING-GPU-001.*fail gpu-va-contexts.process-starts-again[ \n]+rule: +PAGING-GPU-001.*19 of 19 cases in [0-9.]+ s: 14 pass, 3 fail, 2 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_any_process_drops_root>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A driver that needs more than a 28-byte paging buffer for a context
@@ -477,7 +477,7 @@ wk_cli_expect(conform.wide_update 0
 # wk_conform_all_expected(NAME DRIVER): the whole suite on a legal twin of
 # the reference driver, contract profile, every result as expected.
 function(wk_conform_all_expected name driver)
-  wk_cli_expect(${name} 0 "661 of 661 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+  wk_cli_expect(${name} 0 "662 of 662 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
                 $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:${driver}>)
 endfunction()
 # A driver whose hardware needs 64 KiB alignment (wk_test_align64k; "it may
@@ -487,7 +487,7 @@ endfunction()
 # absolute fence aimed at where the case expected an allocation placed
 # elsewhere too, never a failure (outsider 24's seven false verdicts).
 wk_cli_expect(conform.align64k 0
-              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*661 of 661 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*662 of 662 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_align64k>)
 # Allocations answered in whole 64 KiB (wk_test_size64k): the content
 # checks read the bytes the case asked for, a render the case meant to run
@@ -533,7 +533,7 @@ wk_cli_expect(conform.binding_layout_checked 1
 # 0xf0000, not 0xff000), and the room that leaves a case is a skip, not a
 # failure (wk_test_seg64k; outsider 24 saw the flag ignored).
 wk_cli_expect(conform.seg64k 0
-              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*661 of 661 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*662 of 662 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_seg64k>)
 # A fill of its allocation's whole 64 KiB pages in such a segment changes
 # nothing of anyone else's: no PAGING-CONFINE-001 (outsider 26).
@@ -562,7 +562,7 @@ wk_cli_expect(conform.gpummu_cpu_no_start 1
 # root stays, and fault on the GPU once the kit moved it (SUBMITV-GPU-001,
 # the GPU naming the stale root); the cases that never move it pass.
 wk_cli_expect(conform.gpummu_root_kept 1
-              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*18 of 18 cases in [0-9.]+ s: 12 pass, 4 fail, 2 skip"
+              "4 unexpected results:[ \n]+fail gpu-va-contexts.after-root-move[ \n]+rule: +SUBMITV-GPU-001.*NO_ADDRESS_SPACE.*fail gpu-va-contexts.after-two-root-moves.*fail gpu-va-contexts.root-moved-by-copy.*fail gpu-va-contexts.two-contexts-one-move.*19 of 19 cases in [0-9.]+ s: 13 pass, 4 fail, 2 skip"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_root_kept>
               ${PROJECT_SOURCE_DIR}/specs/gpu-va-contexts.yaml)
 # A page fault of the MMU reported as DMA_FAULTED (wk_test_gpummu_pf_as_fault):
@@ -598,7 +598,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "661 of 661 cases in [0-9.]+ s: 606 pass, 55 skip.*RESULT: all as expected"
+              "662 of 662 cases in [0-9.]+ s: 606 pass, 56 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"
