@@ -710,8 +710,14 @@ int paging_process_physical_exempt(struct wk_vidmm *vm, uint32_t reason, uint64_
         (vm->va && (vm->va->pp.flush_has_op || vm->va->pp.gva_updates) && !init_at_physical(vm, addr)))
         return 0; /* (no vm->va: the kit's address spaces, the paging process's too, already ended) */
     uint64_t ran = binding_executes(vm) ? vm->bind_last_root : wk_gpu_last_root(vm->gpu);
+    /* An address past what the levels index is no translation the MMU
+     * tries: it is a bad address there (a mutated adapter with a segment at
+     * 2^50, fuzz_prog on wk_test_gpummu_most_in_pp: its context resource's
+     * initialization came physical, past the tree's reach). */
+    uint32_t bits = wk_mmu_va_bits(&vm->mmu.geometry);
+    int past_reach = reason == (uint32_t)WK_GPU_FAULT_BAD_ADDRESS && addr != UINT64_MAX && bits < 64 && (addr >> bits) != 0;
     if (!ran || !(wk_gpu_fault_is_translation((enum wk_gpu_fault_reason)reason) ||
-                  reason == (uint32_t)WK_GPU_FAULT_NO_ADDRESS_SPACE))
+                  reason == (uint32_t)WK_GPU_FAULT_NO_ADDRESS_SPACE || past_reach))
         return 0;
     if (vm->va && init_at_physical(vm, addr)) {
         snprintf(why, size, "not judged: INIT_CONTEXT_RESOURCE ran in the paging process (GPU_VIRTUAL) at 0x%llx, "
