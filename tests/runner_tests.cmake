@@ -25,7 +25,9 @@ set_tests_properties(cli.conform_spec_errors PROPERTIES LABELS "unit" TIMEOUT 12
 # The contract and reference profiles of the interpreter (prog_run.c).
 wk_cmocka_test(test_profile conform.profiles 120 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_profile.c LIBS wk_conformance)
 target_include_directories(test_profile PRIVATE ${PROJECT_SOURCE_DIR}/conformance ${PROJECT_SOURCE_DIR}/include)
-target_compile_definitions(test_profile PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs")
+target_compile_definitions(test_profile PRIVATE WK_SPECS_DIR="${PROJECT_SOURCE_DIR}/specs"
+                                               WK_TEST_GPUMMU_DRIVER="$<TARGET_FILE:wk_refdriver_gpummu>")
+add_dependencies(test_profile wk_refdriver_gpummu)
 
 # What conform prints after the run: skip reasons grouped, covers: for a
 # failed check that broke no rule, the checks by kind with the profile, the
