@@ -1199,16 +1199,19 @@ static wk_status move_root(struct wk_vidmm *vm, uint32_t space, int copy, uint32
     if (root_resizable(vm))
         wk_va_space_set_root_entries(s->gpu, vm->va->table[root].entries);
     /* "destroy old" (wddm-gpummu-facts.md 4.7): its entries made invalid
-     * first where the driver asks it (space_invalidate_tables), then the
-     * bytes poisoned, kept placed: freed with the space (space_release) */
-    if (vm->mmu.caps.ExplicitPageTableInvalidation && table_invalidate(vm, space, old, 0) != WK_OK)
-        return vm->dead ? WK_E_DEAD : WK_E_CONTRACT;
+     * first where the driver asks it (space_invalidate_tables; a failed
+     * update is judged, and the move goes on: the new root is the
+     * space's), then the bytes poisoned, kept placed: freed with the space
+     * (space_release) */
+    wk_status old_invalid = vm->mmu.caps.ExplicitPageTableInvalidation ? table_invalidate(vm, space, old, 0) : WK_OK;
+    if (vm->dead || !vm->va)
+        return WK_E_DEAD;
     vm->va->table[old].retired = 1;
     table_poison(vm, &vm->va->table[old]);
     st = gpuva_root_moved(vm, space);
     if (st == WK_OK && space == GPUVA_PAGING_SPACE && vm->sys_context.live && !vm->va->cpu_updates)
         st = gpuva_set_root(vm, &vm->sys_context, space); /* the paging process's context: the system one */
-    return st;
+    return st != WK_OK ? st : old_invalid;
 }
 
 wk_status wk_vidmm_va_move_root(struct wk_vidmm *vm, uint32_t space)

@@ -1078,20 +1078,20 @@ static uint32_t driver_segment_of(struct wk_vidmm *vm, uint64_t gpu_address, uin
     return 0;
 }
 
-/* READ_PHYSICAL and WRITE_PHYSICAL are "WDDMv1 Only" (the header's enum
- * comments; docs/wddm-gpummu-facts.md 4.1: a GpuMmu driver does not receive
- * them), so the contract profile asks them of a physical-addressing driver
- * only (outsider 29: a GpuMmu driver for its own hardware answered
- * STATUS_NOT_SUPPORTED and was failed for it). The reference profile asks
- * them of any driver, as it pins the reference driver's own behaviour. */
-static wk_status touch_allowed(struct wk_vidmm *vm, int write)
+/* READ_PHYSICAL, WRITE_PHYSICAL and SPECIAL_LOCK_TRANSFER are "WDDMv1
+ * Only" (the header's enum comments; docs/wddm-gpummu-facts.md 4.1: a
+ * GpuMmu driver does not receive them), so the contract profile asks them
+ * of a physical-addressing driver only (outsider 29: a GpuMmu driver for
+ * its own hardware answered STATUS_NOT_SUPPORTED and was failed for it).
+ * The reference profile asks them of any driver, as it pins the reference
+ * driver's own behaviour. */
+static wk_status v1_only_allowed(struct wk_vidmm *vm, const char *op)
 {
     if (!vm->skip_choice_rules || !vm->mmu.asked)
         return WK_OK;
     return fail(vm, WK_E_NOT_SUPPORTED,
                 "%s is for a driver that addresses memory physically (\"WDDMv1 Only\", docs/wddm-gpummu-facts.md "
-                "4.1): the kernel does not ask it of a GpuMmu driver, so the kit does not",
-                write ? "WRITE_PHYSICAL" : "READ_PHYSICAL");
+                "4.1): the kernel does not ask it of a GpuMmu driver, so the kit does not", op);
 }
 
 wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint64_t offset, int write)
@@ -1099,7 +1099,7 @@ wk_status wk_vidmm_touch_physical(struct wk_vidmm *vm, uint32_t segment_id, uint
     struct segment *s = segment_get(vm, segment_id);
     if (vm->dead)
         return fail(vm, WK_E_DEAD, "the adapter is dead after a driver crash");
-    wk_status allowed = touch_allowed(vm, write);
+    wk_status allowed = v1_only_allowed(vm, write ? "WRITE_PHYSICAL" : "READ_PHYSICAL");
     if (allowed != WK_OK)
         return allowed;
     /* A budgeted segment is as large as its budget to a case (the case's
@@ -1132,10 +1132,9 @@ static wk_status special_lock_allowed(struct wk_vidmm *vm, const struct allocati
     UINT v = (UINT)vm->caps.WDDMVersion;
     if (!vm->skip_choice_rules)
         return WK_OK;
-    if (vm->mmu.asked) /* "WDDMv1 Only" too (docs/wddm-gpummu-facts.md 4.1) */
-        return fail(vm, WK_E_NOT_SUPPORTED, "SPECIAL_LOCK_TRANSFER is for a driver that addresses memory physically "
-                    "(\"WDDMv1 Only\", docs/wddm-gpummu-facts.md 4.1): the kernel does not ask it of a GpuMmu "
-                    "driver, so the kit does not");
+    wk_status v1 = v1_only_allowed(vm, "SPECIAL_LOCK_TRANSFER");
+    if (v1 != WK_OK)
+        return v1;
     if (v != 0 && v >= (UINT)DXGKDDI_WDDMv2_1)
         return fail(vm, WK_E_NOT_SUPPORTED,
                     "the driver reports WDDMVersion 0x%x (DXGK_DRIVERCAPS): SPECIAL_LOCK_TRANSFER happens only to "
