@@ -225,7 +225,7 @@ static void test_roles_and_31_segments_round_trip(void **state)
     }
     size_t n = wk_prog_encode(&p, a, sizeof(a));
     assert_true(n > 0 && n < sizeof(a));
-    assert_int_equal(a[0], 4); /* the current version */
+    assert_int_equal(a[0], 5); /* the current version */
     wk_prog_decode(a, n, &q);
     const char *diff = adapter_difference(&p, &q);
     if (diff)
@@ -364,6 +364,43 @@ static void test_version_3_decodes_as_before(void **state)
     wk_prog_free(&q);
 }
 
+/* A version-4 file's kind byte is taken modulo the 34 kinds it knew: 34
+ * is create_device there, queue in version 5, whose one byte holds the
+ * count (bits 0-6) and interrupts: each (bit 7). */
+static void test_version_4_decodes_as_before(void **state)
+{
+    (void)state;
+    static struct wk_prog q;
+    uint8_t v4[32], v5[32];
+    size_t n = 0;
+    v4[n++] = 4;     /* version */
+    v4[n++] = 0;     /* knobs: the reference adapter */
+    memset(v4 + n, 0, 11);
+    n += 11;         /* paging buffer, chunk, mutation, call, param, trips */
+    v4[n++] = 1;     /* one step */
+    v4[n++] = 34;    /* 34 mod 34: create_device (in version 5: queue) */
+    v4[n++] = 0;     /* status ok */
+    v4[n++] = 0x83;  /* flags: 0x83 (queue: count 3, each) */
+    v4[n++] = 1;     /* process 2 */
+    wk_prog_decode(v4, n, &q);
+    assert_int_equal(q.step_count, 1);
+    assert_int_equal(q.steps[0].kind, WK_STEP_CREATE_DEVICE);
+    assert_int_equal(q.steps[0].flags, 0x83);
+    assert_int_equal(q.steps[0].process, 1);
+    wk_prog_free(&q);
+    memcpy(v5, v4, n);
+    v5[0] = 5;
+    wk_prog_decode(v5, n - 1, &q);
+    assert_int_equal(q.step_count, 1);
+    assert_int_equal(q.steps[0].kind, WK_STEP_QUEUE);
+    assert_int_equal(q.steps[0].value, 3);
+    assert_int_equal(q.steps[0].flags, WK_PROG_QUEUE_EACH);
+    uint8_t again[64];
+    size_t m = wk_prog_encode(&q, again, sizeof(again));
+    assert_true(m == n - 1 && memcmp(again, v5, m) == 0); /* the encoding of its decoding */
+    wk_prog_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_version_1_decodes_as_before),
         cmocka_unit_test(test_version_2_decodes_as_before),
         cmocka_unit_test(test_version_3_decodes_as_before),
+        cmocka_unit_test(test_version_4_decodes_as_before),
     };
     return cmocka_run_group_tests_name("prog_codec", tests, NULL, NULL);
 }

@@ -567,7 +567,7 @@ static void step_shapes(void **state)
 {
     (void)state;
     EXPECT_ONLY(STEPS "      - fil: {pattern: 1}\n",
-                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, va_map, va_unmap, submit_virtual, move_root_table, end_process, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, expect_va)");
+                "t.yaml:6:9: case 't.a': unknown step 'fil' (expected one of: create_device, destroy_device, create_context, destroy_context, create_allocation, destroy_allocation, page_in, evict, discard, fill, relocate, write, touch_physical, special_lock_transfer, signal_fence, render, hold, cancel, wait_idle, patch, va_map, va_unmap, submit_virtual, move_root_table, end_process, queue, expect_bytes, expect_pattern, expect_digest, expect_placement, expect_stats, expect_gart, expect_context_info, expect_multipass, expect_va)");
     EXPECT_ONLY(HEAD "    expect:\n      - expect_gart: {allocation: a}\n",
                 "t.yaml:6:9: case 't.a': unknown check 'expect_gart' (expected one of: bytes, pattern, digest, placement, stats, gart, context_info, multipass, va)");
     EXPECT_ONLY(HEAD "    expect:\n      - wait_idle\n",
@@ -800,6 +800,7 @@ static const char all_kinds_spec[] =
     "      - submit_virtual: {context: context0, buffer: 0x50000000, fill: 0x40000000, size: 4KiB, pattern: 9, fault: read_only, status: not_supported}\n"
     "      - move_root_table: {process: 3, status: not_supported}\n"
     "      - end_process: {process: 2, status: not_supported}\n"
+    "      - queue: {count: 2, interrupts: each}\n"
     "    expect:\n"
     "      - pattern: {allocation: alloc0, pattern: 0x01020304, offset: 4, size: 12}\n"
     "      - placement: {allocation: alloc0, resident: false}\n"
@@ -867,19 +868,22 @@ static void every_kind_parses(void **state)
     assert_int_equal(s[26].process, 0);
     assert_int_equal(s[30].kind, WK_STEP_END_PROCESS);
     assert_int_equal(s[30].process, 1); /* process: 2, counted from 0 */
-    assert_int_equal(s[31].value, 0x01020304);
-    assert_int_equal(s[31].offset, 4);
-    assert_int_equal(s[31].size, 12);
-    assert_false(s[32].expect_resident);
-    assert_int_equal(s[33].op, 17);
-    assert_int_equal(s[34].field, 4);
-    assert_int_equal(s[34].value, 32);
-    assert_int_equal(s[36].kind, WK_STEP_EXPECT_VA);
-    assert_int_equal(s[36].address, 0x40001000u);
-    assert_int_equal(s[36].fault, WK_VA_FAULT_NONE);
-    assert_int_equal(s[36].offset, 0x1000);
-    assert_int_equal(s[36].size, 16);
-    assert_int_equal(s[37].fault, WK_VA_FAULT_READ_ONLY);
+    assert_int_equal(s[31].kind, WK_STEP_QUEUE);
+    assert_int_equal(s[31].value, 2);
+    assert_int_equal(s[31].flags, WK_PROG_QUEUE_EACH);
+    assert_int_equal(s[32].value, 0x01020304);
+    assert_int_equal(s[32].offset, 4);
+    assert_int_equal(s[32].size, 12);
+    assert_false(s[33].expect_resident);
+    assert_int_equal(s[34].op, 17);
+    assert_int_equal(s[35].field, 4);
+    assert_int_equal(s[35].value, 32);
+    assert_int_equal(s[37].kind, WK_STEP_EXPECT_VA);
+    assert_int_equal(s[37].address, 0x40001000u);
+    assert_int_equal(s[37].fault, WK_VA_FAULT_NONE);
+    assert_int_equal(s[37].offset, 0x1000);
+    assert_int_equal(s[37].size, 16);
+    assert_int_equal(s[38].fault, WK_VA_FAULT_READ_ONLY);
     unload(&l);
 }
 
@@ -1012,10 +1016,11 @@ static void smoke_specs_pass(void **state)
     }
     /* every step and check kind but GPU virtual addressing's, which need a
      * GpuMmu driver: specs/gpu-va.yaml runs them on the reference driver's
-     * GpuMmu build (conform.gpummu_gpu_va) */
+     * GpuMmu build (conform.gpummu_gpu_va); and queue, which
+     * specs/submit-fence.yaml's queued cases run */
     uint64_t gpu_va = (1ull << WK_STEP_VA_MAP) | (1ull << WK_STEP_VA_UNMAP) | (1ull << WK_STEP_EXPECT_VA) |
                       (1ull << WK_STEP_SUBMIT_VIRTUAL) | (1ull << WK_STEP_MOVE_ROOT_TABLE) |
-                      (1ull << WK_STEP_END_PROCESS);
+                      (1ull << WK_STEP_END_PROCESS) | (1ull << WK_STEP_QUEUE);
     assert_int_equal(kinds | gpu_va, (1ull << WK_STEP_KIND_COUNT) - 1);
     assert_int_equal(negative, 2);
     /* the checks bite: a wrong digest fails */

@@ -146,6 +146,8 @@ extern const char *const wk_requires_words[];
 extern const char *const wk_paging_op_words[];
 /* expect_va's `fault:` words, enum wk_prog_va_fault order (spec_checks.c). */
 extern const char *const wk_prog_va_fault_words[];
+/* queue's `interrupts:` words: once (a node's run, one interrupt), each (spec_steps.c). */
+extern const char *const wk_prog_queue_interrupt_words[];
 
 /* What executes the driver's buffers (`--gpu`): the kit's GPU model, or
  * nothing (a driver for other hardware: the semantic checks are skipped,

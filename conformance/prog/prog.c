@@ -377,6 +377,10 @@ static void dump_step(const struct wk_step *s, uint32_t i, FILE *out)
         break;
     case WK_STEP_HOLD: fprintf(out, " count=%llu", (unsigned long long)s->value); break;
     case WK_STEP_CANCEL: if (s->has_count) fprintf(out, " count=%u", s->count); break;
+    case WK_STEP_QUEUE:
+        fprintf(out, " count=%llu interrupts=%s", (unsigned long long)s->value,
+                wk_prog_queue_interrupt_words[s->flags & WK_PROG_QUEUE_EACH]);
+        break;
     case WK_STEP_WAIT_IDLE: break;
     case WK_STEP_EXPECT_STATS: dump_stats(s, out); break;
     case WK_STEP_EXPECT_PLACEMENT: dump_placement(s, out); break;

@@ -83,7 +83,8 @@ extern "C" {
     X(WK_STEP_EXPECT_VA, "expect_va")                       \
     X(WK_STEP_SUBMIT_VIRTUAL, "submit_virtual")             \
     X(WK_STEP_MOVE_ROOT_TABLE, "move_root_table")         \
-    X(WK_STEP_END_PROCESS, "end_process")
+    X(WK_STEP_END_PROCESS, "end_process")                 \
+    X(WK_STEP_QUEUE, "queue")
 
 enum wk_step_kind {
 #define WK_STEP_ENUM_(name, kw) name,
@@ -94,7 +95,7 @@ enum wk_step_kind {
 
 /* Kinds are appended, never reordered: binary programs store the number
  * (a version-1 program knows the first 27, a version-2 or version-3 one
- * 33). Checks are the expect_* kinds;
+ * 33, a version-4 one 34). Checks are the expect_* kinds;
  * every other kind is an action. */
 const char *wk_step_keyword(enum wk_step_kind kind);
 int wk_step_is_check(enum wk_step_kind kind);
@@ -356,6 +357,12 @@ enum wk_prog_virtual_op { WK_VIRTUAL_FILL, WK_VIRTUAL_COPY, WK_VIRTUAL_OP_COUNT 
  * true`, wk_vidmm_va_shrink_root). */
 #define WK_PROG_ROOT_SHRINK 0x2u
 #define WK_PROG_ROOT_FLAGS (WK_PROG_ROOT_BY_COPY | WK_PROG_ROOT_SHRINK)
+
+/* queue's count (its value) is 1 to WK_PROG_MAX_QUEUE render submissions
+ * left queued on the GPU (wk_vidmm_queue_renders); its flags: an interrupt
+ * after each buffer (`interrupts: each`), not one for a node's run. */
+#define WK_PROG_MAX_QUEUE 32u
+#define WK_PROG_QUEUE_EACH 0x1u
 
 /* What an expect_va step expects the GPU to meet at its address. */
 enum wk_prog_va_fault {

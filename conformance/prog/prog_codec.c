@@ -17,10 +17,10 @@
  * `wddmkit promote` and the structure-aware mutator rely on that.
  *
  * Layout (little-endian), docs/fuzzing.md "Program format":
- *   u8 version (4; 3 and 2 read as those, whose steps knew kinds up to
- *      move_root_table, a version-2 one with no process; any other byte
- *      reads as 1, the layout of every file written before version 2:
- *      walk_adapter)
+ *   u8 version (5; 4, 3 and 2 read as those, whose steps knew kinds up
+ *      to end_process (4) or move_root_table (3 and 2), a version-2 one
+ *      with no process; any other byte reads as 1, the layout of every
+ *      file written before version 2: walk_adapter)
  *   u8 knobs (bit0 split_submissions, bit1 QUERYSEGMENT4,
  *             bit2 an adapter block follows: walk_adapter,
  *             bit3 grown_patch_list,
@@ -32,7 +32,8 @@
  *   per step: u8 kind, u8 status code, then the kind's fields (version
  *   3: create_device, va_map, va_unmap, expect_va and move_root_table end
  *   with a u8 process: walk_process; version 4: end_process is a u8
- *   process; submit_virtual's u8 op holds its
+ *   process; version 5: queue is a u8, its count in bits 0-6 and
+ *   interrupts: each in bit 7; submit_virtual's u8 op holds its
  *   enum wk_prog_va_fault in bits 4-7, clear in every file written before
  *   the key existed).
  */
@@ -52,10 +53,11 @@ struct io {
     uint32_t version;            /* the format being read (written: always the current one) */
 };
 
-#define FORMAT_VERSION 4u        /* what the encoder writes */
+#define FORMAT_VERSION 5u        /* what the encoder writes */
 #define STEP_KINDS_V1 27u        /* the step kinds a version-1 program knew */
 #define STEP_KINDS_V2 33u        /* ... and a version-2 one (up to move_root_table) */
 #define STEP_KINDS_V3 33u        /* ... and a version-3 one (the same) */
+#define STEP_KINDS_V4 34u        /* ... and a version-4 one (up to end_process) */
 #define PAGING_OPS 18u           /* DXGK_BUILDPAGINGBUFFER_OPERATION values (wk_paging_op_words) */
 
 static uint64_t io_le(struct io *io, uint64_t v, unsigned bytes)
@@ -371,7 +373,8 @@ static int walk_step(struct io *io, struct wk_step *s)
 {
     uint32_t kind = s->kind, off = (uint32_t)s->offset;
     f8(io, &kind);
-    s->kind = (enum wk_step_kind)(kind % (io->version >= 4   ? WK_STEP_KIND_COUNT
+    s->kind = (enum wk_step_kind)(kind % (io->version >= 5   ? WK_STEP_KIND_COUNT
+                                          : io->version == 4 ? STEP_KINDS_V4
                                           : io->version == 3 ? STEP_KINDS_V3
                                           : io->version == 2 ? STEP_KINDS_V2
                                                              : STEP_KINDS_V1));
@@ -437,6 +440,13 @@ static int walk_step(struct io *io, struct wk_step *s)
         break;
     }
     case WK_STEP_END_PROCESS: walk_process(io, s); break;
+    case WK_STEP_QUEUE: { /* the count in bits 0-6, interrupts: each in bit 7 */
+        uint32_t q = (uint32_t)(s->value & 0x7Fu) | (s->flags & WK_PROG_QUEUE_EACH) << 7;
+        f8(io, &q);
+        s->value = (q & 0x7Fu) % (WK_PROG_MAX_QUEUE + 1);
+        s->flags = (q >> 7) & WK_PROG_QUEUE_EACH;
+        break;
+    }
     case WK_STEP_DESTROY_ALLOCATION: case WK_STEP_PAGE_IN: case WK_STEP_EVICT: case WK_STEP_DISCARD:
     case WK_STEP_SPECIAL_LOCK_TRANSFER:
         f8(io, &s->allocation);
@@ -618,6 +628,7 @@ static void walk_header(struct io *io, struct wk_prog *p)
     uint32_t buffer = p->vidmm.paging_buffer_size & 0xFFFFu;
     f8(io, &version);
     io->version = !io->reading || version == FORMAT_VERSION ? FORMAT_VERSION
+                  : version == 4                                ? 4u
                   : version == 3                                ? 3u
                   : version == 2                                ? 2u
                                                                 : 1u;

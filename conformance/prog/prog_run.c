@@ -981,6 +981,9 @@ static wk_status act(struct interp *x, const struct wk_step *s)
     case WK_STEP_RENDER: return do_render(x, s);
     case WK_STEP_PATCH: return do_patch(x, s);
     case WK_STEP_HOLD: wk_vidmm_hold_submissions(x->vm, (uint32_t)s->value); return WK_OK;
+    case WK_STEP_QUEUE:
+        wk_vidmm_queue_renders(x->vm, (uint32_t)s->value, (s->flags & WK_PROG_QUEUE_EACH) != 0);
+        return WK_OK;
     case WK_STEP_CANCEL: return wk_vidmm_cancel_held(x->vm, &x->last_cancelled);
     case WK_STEP_WAIT_IDLE: return wk_vidmm_wait_idle(x->vm);
     case WK_STEP_VA_MAP:
@@ -2115,6 +2118,40 @@ static int device_error_missed(struct interp *x, uint32_t at)
     return 1;
 }
 
+/* Whether step s runs on an idle GPU: every step but a render (which may
+ * be left queued) and queue itself (wk_vidmm_queue_renders). */
+static int needs_idle_gpu(const struct wk_step *s)
+{
+    return s->kind != WK_STEP_RENDER && s->kind != WK_STEP_QUEUE;
+}
+
+/* What the renders before step `at` left queued on the GPU runs before it
+ * (queue.c), judged as theirs: 1 when the case goes on. A fault or a fence
+ * report of theirs is a violation of the render's; the kit's budget a skip. */
+static int drain_queue(struct interp *x, uint32_t at)
+{
+    wk_status st = wk_vidmm_drain(x->vm);
+    if (st == WK_OK)
+        return 1;
+    x->r->failed_step = (int32_t)(at ? at - 1 : 0);
+    uint64_t total = 0;
+    if (!x->p->has_rewrite)
+        wk_vidmm_violations(x->vm, NULL, 0, &total);
+    if (total) {
+        first_violation(x, "the queued renders run and are reported");
+        return 0;
+    }
+    if (st == WK_E_NOT_SUPPORTED) {
+        snprintf(x->skip_text, sizeof(x->skip_text), "%s", wk_vidmm_last_error(x->vm));
+        skip_rest(x, at, x->skip_text);
+        return 0;
+    }
+    if (x->p->has_rewrite)
+        return 1; /* a negative case runs on to the rule it must trip */
+    return failf(x, "the queued renders run and are reported", "%s: %s", wk_status_name(st),
+                 wk_vidmm_last_error(x->vm));
+}
+
 /* The index after a case's last action step: its trailing checks start there. */
 static uint32_t after_last_action(const struct wk_prog *p)
 {
@@ -2144,6 +2181,8 @@ static int run_steps(struct interp *x)
     for (uint32_t i = 0; i < p->step_count; i++) {
         const struct wk_step *s = &p->steps[i];
         x->r->failed_step = (int32_t)i;
+        if (needs_idle_gpu(s) && !drain_queue(x, i))
+            return 0;
         if (i == checks_from && device_error_missed(x, i))
             return 0;
         if (is_check(s->kind)) {
@@ -2257,7 +2296,7 @@ static int run_steps(struct interp *x)
         if (s->kind == WK_STEP_CREATE_ALLOCATION && st == WK_OK && !check_request_kept(x, s))
             return 0;
     }
-    if (device_error_missed(x, p->step_count))
+    if (!drain_queue(x, p->step_count) || device_error_missed(x, p->step_count))
         return 0;
     x->r->failed_step = -1;
     return 1;
@@ -2416,6 +2455,11 @@ int wk_prog_exec_judgeable(const struct wk_prog_exec *x, const struct wk_step *s
 wk_status wk_prog_exec_step(struct wk_prog_exec *x, const struct wk_step *s, int *check_failed)
 {
     *check_failed = 0;
+    if (needs_idle_gpu(s)) { /* what renders left queued runs first (queue.c) */
+        wk_status drained = wk_vidmm_drain(x->vm);
+        if (drained != WK_OK)
+            return drained;
+    }
     if (is_check(s->kind)) {
         *check_failed = !check(x, s);
         return WK_OK;

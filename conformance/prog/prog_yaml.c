@@ -812,6 +812,14 @@ static void write_action(struct yw *w, const struct wk_step *s)
             problem(w, "step %d: hold %llu is outside 1..256", w->step, (unsigned long long)s->value);
         kv(w, "count", "%llu", (unsigned long long)s->value);
         break;
+    case WK_STEP_QUEUE:
+        if (s->value < 1 || s->value > WK_PROG_MAX_QUEUE)
+            problem(w, "step %d: queue %llu is outside 1..%u", w->step, (unsigned long long)s->value,
+                    WK_PROG_MAX_QUEUE);
+        kv(w, "count", "%llu", (unsigned long long)s->value);
+        if (s->flags & WK_PROG_QUEUE_EACH)
+            kv(w, "interrupts", "each");
+        break;
     case WK_STEP_CANCEL:
         if (s->has_count)
             kv(w, "count", "%u", s->count);

@@ -403,6 +403,18 @@ static void ld_hold(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_s
     spec_get_u64(c, a, "count", 1, WK_PROG_MAX_STEPS, &s->value);
 }
 
+const char *const wk_prog_queue_interrupt_words[] = { "once", "each", NULL };
+
+/* queue: {count, interrupts}: the next `count` render submissions left
+ * queued on the GPU, which runs them after the last (wk_vidmm_queue_renders). */
+static void ld_queue(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
+{
+    uint32_t each = 0;
+    spec_get_u64(c, a, "count", 1, WK_PROG_MAX_QUEUE, &s->value);
+    spec_get_word(c, a, "interrupts", wk_prog_queue_interrupt_words, "once or each", &each);
+    s->flags = each ? WK_PROG_QUEUE_EACH : 0;
+}
+
 static void ld_cancel(struct wk_spec_ctx *c, const struct wk_ynode *a, struct wk_step *s)
 {
     if (spec_get_u32(c, a, "count", 0, WK_PROG_MAX_STEPS, &s->count) == 1)
@@ -538,6 +550,7 @@ static const struct step_def defs[WK_STEP_KIND_COUNT] = {
                                  K("context", "buffer", "size"), ld_submit_virtual },
     [WK_STEP_MOVE_ROOT_TABLE] = { K("process", "copy", "shrink", "status"), NULL, ld_move_root_table },
     [WK_STEP_END_PROCESS] = { K("process", "status"), K("process"), ld_end_process },
+    [WK_STEP_QUEUE] = { K("count", "interrupts", "status"), K("count"), ld_queue },
 };
 
 static int is_check(enum wk_step_kind k)

@@ -50,7 +50,7 @@ static void shift_refs(struct wk_step *s, int kind, uint32_t gone)
         return;
     int uses = s->kind == WK_STEP_TOUCH_PHYSICAL || s->kind == WK_STEP_SIGNAL_FENCE ? s->relative
              : s->kind >= WK_STEP_DESTROY_ALLOCATION && s->kind != WK_STEP_RENDER && s->kind != WK_STEP_HOLD &&
-                   s->kind != WK_STEP_CANCEL && s->kind != WK_STEP_WAIT_IDLE && s->kind != WK_STEP_EXPECT_STATS &&
+                   s->kind != WK_STEP_QUEUE && s->kind != WK_STEP_END_PROCESS && s->kind != WK_STEP_CANCEL && s->kind != WK_STEP_WAIT_IDLE && s->kind != WK_STEP_EXPECT_STATS &&
                    s->kind != WK_STEP_EXPECT_CONTEXT_INFO && s->kind != WK_STEP_PATCH &&
                    s->kind != WK_STEP_EXPECT_MULTIPASS && s->kind != WK_STEP_VA_UNMAP &&
                    !(s->kind == WK_STEP_EXPECT_VA && s->fault != WK_VA_FAULT_NONE);

@@ -448,6 +448,17 @@ static int diff_teardown(const char *harness, struct wk_prog_exec *ref, struct w
     return 1;
 }
 
+/* What the input's last renders left queued on the GPU (a queue step) runs
+ * on both sides before their contents are compared; a rule it breaks on
+ * the driver under test's side is a finding, as any step's. 1: go on. */
+static int drained(const char *harness, struct wk_prog_exec *ref, struct wk_prog_exec *dut, uint32_t at)
+{
+    (void)wk_vidmm_drain(ref->vm);
+    step_violated(harness, WK_FUZZ_REF, ref->vm, at, "queue (drained at the end)");
+    (void)wk_vidmm_drain(dut->vm);
+    return !step_violated(harness, WK_FUZZ_DUT, dut->vm, at, "queue (drained at the end)");
+}
+
 /* The driver under test alone, from step `from` on (the reference could
  * not follow it there): each step's rule violations are findings, as a
  * case's are; statuses and contents have nothing to be compared with. Its
@@ -646,7 +657,8 @@ int wk_fuzz_differential(const char *harness, const struct wk_prog *p, const str
         if (same < 0)
             return diff_teardown(harness, &ref, &dut);
     }
-    return (!contents || choices_differ(&ref, &dut) || held_work_differs(&ref, &dut, ref.p->step_count) ||
+    return drained(harness, &ref, &dut, p->step_count) &&
+           (!contents || choices_differ(&ref, &dut) || held_work_differs(&ref, &dut, ref.p->step_count) ||
             diff_contents(harness, &ref, &dut)) &&
            diff_teardown(harness, &ref, &dut);
 }

@@ -181,6 +181,8 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     s->kind = (enum wk_step_kind)below(r, WK_STEP_EXPECT_BYTES + 1); /* actions only: checks need values */
     if (s->kind == WK_STEP_EXPECT_BYTES)
         s->kind = WK_STEP_PATCH; /* the one action kind after the checks */
+    if (below(r, 24) == 0)
+        s->kind = WK_STEP_QUEUE; /* the renders after it left queued on the GPU */
     s->device = pick_index(r, ndev);
     s->context = pick_index(r, nctx);
     s->allocation = pick_index(r, nalloc);
@@ -188,6 +190,8 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     s->segment = below(r, 5);
     s->offset = below(r, 2) ? 8 * below(r, 512) : interesting(r);
     s->value = rnd(r) & (s->kind == WK_STEP_HOLD ? 3 : UINT64_MAX);
+    if (s->kind == WK_STEP_QUEUE)
+        s->value = 2 + below(r, 4);
     s->relative = below(r, 4) != 0;
     s->address = interesting(r);
     s->write = (int)below(r, 2);

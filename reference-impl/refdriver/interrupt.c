@@ -104,6 +104,12 @@ BOOLEAN wk_rd_interrupt_routine(VOID *const MiniportDeviceContext, ULONG Message
     }
     if (status & WK_GPU_IRQ_COMPLETED) {
         UINT done = rd_read_reg(a, WK_GPU_REG_COMPLETED_TAG);
+#ifdef RD_PLANTED_ONE_PER_INTERRUPT /* wk_test_one_per_interrupt: one buffer done per interrupt, assumed */
+        done = a->completed_fence + 1;
+#endif
+#ifdef RD_PLANTED_REPORT_SUBMITTED /* wk_test_report_submitted: the last fence submitted, not the one done */
+        done = a->submitted_fence[a->node_of_fence[done & 255u]];
+#endif
         if (!faulted || done != fault_tag)
             notify_completed(a, done);
     }

@@ -62,22 +62,41 @@ static const struct wk_gpu_desc *cb_gpu_description(const HANDLE hAdapter)
     return vm ? &vm->gpu_desc : NULL;
 }
 
-/* The first submission that reached the driver (held ones never did) on
- * `node`, of those pending: the one a completion on that node must name
- * first. Each node is its own queue, so the paging node's fences complete
- * in order among themselves, not with the render node's. */
-static uint32_t first_submitted_on(const struct wk_vidmm *vm, uint32_t node)
+/* Removes pending[i]: its fence is complete. */
+static void retire_pending(struct wk_vidmm *vm, uint32_t i)
 {
-    for (uint32_t i = 0; i < vm->npending; i++)
-        if (!vm->pending[i].held && vm->pending[i].node == node)
-            return i;
-    return UINT32_MAX;
+    vm->last_completed = vm->pending[i].fence;
+    vm->stats.fences_completed++;
+    memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(vm->pending[0]));
+    vm->npending--;
+}
+
+/* A completion of a buffer the kit's GPU has not run: the fence's
+ * SubmitCommand rang one doorbell, and the GPU has run fewer buffers than
+ * that (a driver that reports the last fence it submitted, not the one its
+ * GPU finished, is seen once buffers queue: queue.c). */
+static void run_yet_check(struct wk_vidmm *vm, const struct pending *p, UINT fence)
+{
+    if (!p->doorbell || vm->cfg.no_model || binding_executes(vm))
+        return;
+    struct wk_gpu_counters c;
+    wk_gpu_get_counters(vm->gpu, &c);
+    if (c.submissions_run < p->doorbell)
+        violate(vm, R_SUBMIT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                "fence %u reported complete before the GPU ran its buffer: the GPU has run %llu of the %llu buffers "
+                "rung so far, and this one's was number %llu",
+                fence, (unsigned long long)c.submissions_run, (unsigned long long)c.submissions,
+                (unsigned long long)p->doorbell);
 }
 
 /* Fence completion (facts §2.2: an unknown fence is bug check 0x119/0x1),
  * reported by the node and engine that ran it (INTR-ORDINAL-001: the
  * DXGKARGCB_NOTIFY_INTERRUPT_DATA page names NodeOrdinal and EngineOrdinal
- * "the node" and "the engine ... that generates the notification"). */
+ * "the node" and "the engine ... that generates the notification").
+ * The fence is "the latest completed DMA buffer" (facts §5.12 N5): every
+ * submission queued before it on its node is complete with it, each node
+ * being its own queue (N3), so a driver that reports only the latest of
+ * several finished buffers reports them all. */
 void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
 {
     /* DXGK_INTERRUPT_DMA_COMPLETED: "a DMA buffer is completed". Whatever
@@ -92,18 +111,21 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
     for (uint32_t i = 0; i < vm->npending; i++) {
         if (vm->pending[i].held || vm->pending[i].fence != fence)
             continue;
-        uint32_t first_submitted = first_submitted_on(vm, vm->pending[i].node);
-        if (i != first_submitted)
-            violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT, "fence %u completed before the earlier fence %u",
-                    fence, vm->pending[first_submitted].fence);
         if (node != vm->pending[i].node || engine != vm->pending[i].engine)
             violate(vm, R_INTR_ORDINAL, WK_DDI_CB_NOTIFY_INTERRUPT,
                     "fence %u reported by node %u engine %u; it was submitted to node %u engine %u", fence, node,
                     engine, vm->pending[i].node, vm->pending[i].engine);
-        memmove(&vm->pending[i], &vm->pending[i + 1], (vm->npending - i - 1) * sizeof(vm->pending[0]));
-        vm->npending--;
-        vm->last_completed = fence;
-        vm->stats.fences_completed++;
+        run_yet_check(vm, &vm->pending[i], fence);
+        const uint32_t on = vm->pending[i].node;
+        for (uint32_t k = 0; k < i;) { /* the earlier ones of its node: complete with it */
+            if (!vm->pending[k].held && vm->pending[k].node == on) {
+                retire_pending(vm, k);
+                i--;
+            } else {
+                k++;
+            }
+        }
+        retire_pending(vm, i);
         return;
     }
     violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,

@@ -246,6 +246,8 @@ struct pending {
                                    without registers runs [start, end) from it) */
     uint32_t space;             /* a virtual submission: its context's address space
                                    (dma_gpu_address is virtual there); 0: physical */
+    uint64_t doorbell;          /* the kit GPU's DOORBELL its SubmitCommand rang, when it rang
+                                   exactly one; 0: unknown (fence_complete: run yet?) */
 };
 
 #define MAX_PENDING 256u
@@ -581,6 +583,14 @@ struct wk_vidmm {
         char why[120];                      /* why no engine reset: missing, or the adapter's reset */
     } pf_reset;
     uint32_t hold;                          /* submissions still to hold */
+    struct {                                /* render submissions let queue on the GPU (queue.c) */
+        uint32_t left;                      /* still to queue before the GPU runs them */
+        int each;                           /* an interrupt after each buffer, not one for a node's run */
+        uint32_t count;                     /* queued and not yet run: drained by queue_drain */
+        struct wk_gpu_counters before;      /* the GPU's counters before the first of them */
+        int draining;                       /* submit_wait runs the GPU in the batch's steps */
+    } queue;
+    uint64_t submit_doorbell;               /* the DOORBELL the last SubmitCommand rang; 0: none or several */
     int dpc_requested;
     uint64_t km_serial;                     /* km_services.c: 0 when not counted */
     struct km_pool_tag km_pool[KM_POOL_TAGS];
@@ -1455,6 +1465,20 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence);
  * running out, a limit of the kit that no rule blames on the driver. */
 wk_status gpu_fault_check(struct wk_vidmm *vm, const struct wk_gpu_counters *before,
                           enum wk_rule_id rule, enum wk_ddi ddi, const char *what);
+
+/* queue.c ---------------------------------------------------------------- */
+
+/* Whether the next render submission is left queued (not held, not waited). */
+int queue_active(const struct wk_vidmm *vm);
+/* Whether a render of `context` is queued and not yet run. */
+int queue_has_context(const struct wk_vidmm *vm, uint32_t context);
+/* How many buffers the GPU runs before the kit plays its interrupt (0: all). */
+uint32_t queue_run_limit(const struct wk_vidmm *vm);
+/* A render submission left queued (`before`: the GPU's counters before
+ * it); the last of the batch drains the queue. */
+wk_status queue_submitted(struct wk_vidmm *vm, const struct wk_gpu_counters *before);
+/* Runs what is queued and judges its faults (SUBMIT-GPU-001). */
+wk_status queue_drain(struct wk_vidmm *vm);
 
 /* Whether to check what a buffer did on the GPU model (the semantic
  * level, docs/verdicts.md "Kinds of check"): 1, or in the no_model mode 0

@@ -303,7 +303,10 @@ static wk_status submit_piece(struct wk_vidmm *vm, struct render_job *j, uint32_
     s.lists_writable = 1; /* Render's output lists */
     struct wk_gpu_counters before;
     wk_gpu_get_counters(vm->gpu, &before);
+    const int queued = queue_active(vm); /* left on the GPU's queue (queue.c): judged when it drains */
     wk_status st = submit_buffer(vm, &s, fence);
+    if (st == WK_OK && queued)
+        return queue_submitted(vm, &before);
     if (st == WK_OK)
         st = submit_wait(vm, *fence);
     /* The rule is SubmitCommand's (the submission faulted), but the bytes
@@ -463,6 +466,10 @@ wk_status wk_vidmm_render(struct wk_vidmm *vm, const struct wk_vidmm_render *in,
     while (st == WK_OK) {
         uint64_t written = 0;
         uint32_t count = 0, before = j.multipass;
+        if (queue_has_context(vm, in->context)) /* its one DMA buffer is still queued: the GPU runs it first */
+            st = queue_drain(vm);
+        if (st != WK_OK)
+            break;
         st = call_render(vm, &j, &result->status, &written, &count);
         result->passes++;
         if (st != WK_OK)

@@ -228,10 +228,11 @@
       "a submitted DMA buffer runs on the GPU without a fault", "facts §8", "reference-impl/vidmm/render.c")                        \
     X(R_SUBMIT_FENCE, "SUBMIT-FENCE-001", WK_DDI_INTERRUPT_ROUTINE,                                 \
       "every submitted fence is reported complete through DxgkCbNotifyInterrupt once the GPU has " \
-      "run it", "facts §5.3 T7", "reference-impl/vidmm/submit.c")                                                                  \
+      "run it, and not before", "facts §5.3 T7, §5.12 N5", "reference-impl/vidmm/submit.c")                                                                  \
     X(R_INTR_FENCE, "INTR-FENCE-001", WK_DDI_CB_NOTIFY_INTERRUPT,                                   \
-      "a completed fence id is one that was submitted and not yet completed, in order (otherwise " \
-      "bug check 0x119, parameter 1 = 0x1)", "facts §2.2 (0x119 codes)", "reference-impl/vidmm/callbacks.c")                          \
+      "a completed fence id is one that was submitted and not yet completed; it names the latest " \
+      "completed buffer, so it completes every earlier one of its node (otherwise bug check 0x119, " \
+      "parameter 1 = 0x1)", "facts §2.2 (0x119 codes), §5.12 N5", "reference-impl/vidmm/callbacks.c")                          \
     X(R_INTR_CLAIM, "INTR-CLAIM-001", WK_DDI_INTERRUPT_ROUTINE,                                     \
       "InterruptRoutine claims an interrupt its device raised and quiets the line",                \
       "facts §1.4 DXGK_INTERRUPT_TYPE", "reference-impl/vidmm/submit.c")                                                           \

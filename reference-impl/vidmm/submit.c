@@ -553,6 +553,8 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, pargs, &status));
     vm->submitting_fence = 0;
     page_fault_note_doorbell(vm, fence, doorbells);
+    const uint64_t rung = page_fault_doorbells(vm);
+    vm->submit_doorbell = rung == doorbells + 1 ? rung : 0; /* one doorbell: this buffer's run */
     km_irql_leave(vm, irql);
     g.kit = NULL; /* const to the driver: nothing to read back */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND, crashed);
@@ -666,6 +668,11 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
 {
     if (!vm->ddi.DxgkDdiSubmitCommand)
         return fail(vm, WK_E_NOT_SUPPORTED, "the driver has no DxgkDdiSubmitCommand");
+    if (s->paging && vm->queue.count) { /* a paging buffer runs on an idle GPU (queue.c) */
+        wk_status drained = queue_drain(vm);
+        if (drained != WK_OK)
+            return drained;
+    }
     *fence = fence_next(vm);
     if (!s->paging && vm->hold) {
         vm->hold--;
@@ -682,9 +689,15 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
     st = add_pending(vm, s, *fence, 0);
     if (st != WK_OK)
         return st;
+    vm->submit_doorbell = 0;
     st = call_submit(vm, s, *fence);
-    if (st != WK_OK)
-        vm->npending--; /* never reached the hardware */
+    if (st != WK_OK) {
+        submit_untrack(vm, *fence); /* never reached the hardware */
+        return st;
+    }
+    for (uint32_t i = vm->npending; i-- > 0;)
+        if (vm->pending[i].fence == *fence)
+            vm->pending[i].doorbell = vm->submit_doorbell;
     return st;
 }
 
@@ -917,8 +930,9 @@ static int tag_is_pending(const struct wk_vidmm *vm, uint32_t tag)
 static wk_status run_binding_queue(struct wk_vidmm *vm, uint32_t awaited, uint32_t *ran, uint32_t *total)
 {
     struct wk_submission s;
+    const uint32_t limit = queue_run_limit(vm);
     *ran = 0;
-    while (!vm->dead && binding_next(vm, &s)) {
+    while (!vm->dead && (limit == 0 || *ran < limit) && binding_next(vm, &s)) {
         if (++*total > MAX_BINDING_RUNS) {
             vm->dead = 1;
             return violate(vm, R_BIND_RESULT, WK_DDI_NONE,
@@ -1015,6 +1029,8 @@ static wk_status wait_on_registers(struct wk_vidmm *vm, uint32_t fence)
 
 wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
 {
+    if (vm->queue.count && !vm->queue.draining) /* renders left queued run, and are judged, first (queue.c) */
+        return queue_drain(vm);
     if (binding_executes(vm))
         return binding_has_registers(vm) ? wait_on_registers(vm, fence) : run_and_retire(vm, fence);
     if (vm->cfg.no_model) {
@@ -1025,7 +1041,7 @@ wk_status submit_wait(struct wk_vidmm *vm, uint32_t fence)
         if (vm->dead)
             return WK_E_DEAD;
         FLOOR_BEGIN(1);
-        uint32_t ran = wk_gpu_run(vm->gpu, 0);
+        uint32_t ran = wk_gpu_run(vm->gpu, queue_run_limit(vm));
         FLOOR_END(1, FLOOR_GPU);
         vm->buffers_run += ran;
         int irq = wk_gpu_irq_asserted(vm->gpu);

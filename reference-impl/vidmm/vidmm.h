@@ -996,6 +996,19 @@ wk_status wk_vidmm_wait_idle(struct wk_vidmm *vm);
  * of submitting them, then wk_vidmm_cancel_held cancels them as after a TDR
  * (DxgkDdiCancelCommand when the driver is CancelCommandAware). */
 void wk_vidmm_hold_submissions(struct wk_vidmm *vm, uint32_t count);
+
+/* Lets the next `count` render submissions reach DxgkDdiSubmitCommand
+ * without a wait in between, as Windows' scheduler queues DMA buffers on
+ * the hardware (facts §5.12 N4); after the last of them the GPU runs them
+ * all. `each`: an interrupt after every buffer, the later ones still
+ * queued; else one for each run of one node's buffers (a DMA completion
+ * report names "the latest completed DMA buffer", N5). Anything that needs
+ * the GPU idle drains the queue first (reference-impl/vidmm/queue.c). */
+void wk_vidmm_queue_renders(struct wk_vidmm *vm, uint32_t count, int each);
+
+/* Runs the render submissions left queued, delivers their interrupts and
+ * judges their faults; ends the batch. WK_OK when nothing is queued. */
+wk_status wk_vidmm_drain(struct wk_vidmm *vm);
 wk_status wk_vidmm_cancel_held(struct wk_vidmm *vm, uint32_t *cancelled);
 
 /* ------------------------------------------------------------------ */
