@@ -16,6 +16,11 @@ wk_cmocka_test(test_gbuf_pool vidmm.gbuf_pool 60 SOURCES ${CMAKE_CURRENT_LIST_DI
                LIBS wk_vidmm wk_refdriver_static wk_gpu)
 target_include_directories(test_gbuf_pool PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
 
+# Fences of buffers in flight (reference-impl/vidmm/queue.c and fence_complete, internal to wk_vidmm).
+wk_cmocka_test(test_vidmm_queue vidmm.queue 60 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_vidmm_queue.c
+               LIBS wk_vidmm wk_refdriver_static wk_gpu)
+target_include_directories(test_vidmm_queue PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/reference-impl/vidmm)
+
 # The DMA-buffer quarantine (reference-impl/vidmm/dma_quarantine.c, internal to wk_vidmm).
 wk_cmocka_test(test_dma_quarantine vidmm.dma_quarantine 120
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_dma_quarantine.c ${CMAKE_CURRENT_LIST_DIR}/vidmm_test_util.c

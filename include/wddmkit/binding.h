@@ -270,11 +270,20 @@ struct wk_disasm_ops {
 /* The binding                                                          */
 /* ------------------------------------------------------------------ */
 
+/* wk_binding.flags: each engine (node) of the register model keeps its own
+ * completion state (a fence register and an interrupt bit per engine), so
+ * the kit may run buffers of several nodes before it plays one interrupt,
+ * as two engines finishing together would (renders a `queue` step left
+ * queued: docs/drivers-for-other-hardware.md, "Registers"). Without it the
+ * kit plays the interrupt whenever the node changes, as for its own GPU,
+ * whose one completion register serves every node. */
+#define WK_BINDING_ENGINES_APART 0x1u
+
 struct wk_binding {
     uint32_t magic;                      /* WK_BINDING_MAGIC */
     uint32_t abi;                        /* WK_BINDING_ABI_VERSION it was built for */
     uint32_t size;                       /* sizeof(struct wk_binding) it was built with */
-    uint32_t flags;                      /* 0 */
+    uint32_t flags;                      /* WK_BINDING_* (0: none) */
     const char *name;                    /* "lark": the GPU, in reports */
     const char *version;                 /* the binding's own version, in reports */
     /* The hardware's memory (gpu.h): its segments at the addresses its
@@ -304,8 +313,11 @@ extern const struct wk_binding wk_binding;
 /* The header of a binding's definition (C11 and C++11, positional):
  *   WK_BINDING_DEFINE = { WK_BINDING_HEADER("lark", "1.0"), &lark_memory, ... };
  * In C++ the definition goes inside extern "C" { }. */
-#define WK_BINDING_HEADER(name, version) \
-    WK_BINDING_MAGIC, WK_BINDING_ABI_VERSION, (uint32_t)sizeof(struct wk_binding), 0u, (name), (version)
+#define WK_BINDING_HEADER(name, version) WK_BINDING_HEADER_FLAGS(name, version, 0u)
+/* ... with wk_binding.flags (WK_BINDING_ENGINES_APART). */
+#define WK_BINDING_HEADER_FLAGS(name, version, flags) \
+    WK_BINDING_MAGIC, WK_BINDING_ABI_VERSION, (uint32_t)sizeof(struct wk_binding), (uint32_t)(flags), (name), \
+        (version)
 #define WK_BINDING_DEFINE __attribute__((visibility("default"))) const struct wk_binding wk_binding
 
 #ifdef __cplusplus

@@ -19,7 +19,10 @@
  * so one interrupt finds them all done. The kit's GPU keeps one completed
  * tag for all nodes (docs/gpu-model.md), a single engine's register: a run
  * across nodes would hide one node's completion from any driver, a limit
- * of the model, so a run stops where the node changes.
+ * of the model, so a run stops where the node changes; so it does on a
+ * binding's register model, unless the binding says its engines keep
+ * their completions apart (WK_BINDING_ENGINES_APART): then one interrupt
+ * follows every node's buffers, as when two engines finish together.
  *
  * Anything that needs the GPU idle drains the queue first, so only
  * consecutive renders share it: a paging submission (submit_buffer), a
@@ -68,6 +71,8 @@ uint32_t queue_run_limit(const struct wk_vidmm *vm)
         return 0;
     if (vm->queue.each)
         return 1;
+    if (binding_has_registers(vm) && (vm->binding->flags & WK_BINDING_ENGINES_APART))
+        return 0; /* engines that report apart: every node's buffers, then one interrupt */
     uint32_t run = 0, node = 0;
     for (uint32_t i = 0; i < vm->npending; i++) {
         const struct pending *p = &vm->pending[i];
