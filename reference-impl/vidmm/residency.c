@@ -339,10 +339,22 @@ static wk_status place_and_populate(struct wk_vidmm *vm, struct allocation *a, u
     return st;
 }
 
+/* Residency changes on an idle GPU: VidMm waits for the buffers that use an
+ * allocation before it moves it, and the kit's checks of a paging
+ * operation read the content before it runs, so renders left queued
+ * (queue.c) run first. */
+static wk_status idle_first(struct wk_vidmm *vm)
+{
+    return vm->queue.count ? queue_drain(vm) : WK_OK;
+}
+
 wk_status residency_place(struct wk_vidmm *vm, struct allocation *a)
 {
     if (a->resident)
         return WK_OK;
+    wk_status idle = idle_first(vm);
+    if (idle != WK_OK)
+        return idle;
     struct candidate c[MAX_SEGMENTS];
     uint32_t n = candidates(vm, a, c);
     if (n == 0)
@@ -370,8 +382,10 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
 {
     if (!a->resident)
         return WK_OK;
+    wk_status st = idle_first(vm);
+    if (st != WK_OK)
+        return st;
     struct segment *s = segment_get(vm, a->segment);
-    wk_status st = WK_OK;
     if (s->aperture) {
         st = op_unmap_aperture(vm, a->segment, a->offset / PAGE, a->size / PAGE, a);
     } else if (keep_content) {
@@ -399,6 +413,9 @@ wk_status residency_evict(struct wk_vidmm *vm, struct allocation *a, int keep_co
 
 wk_status residency_release(struct wk_vidmm *vm, struct allocation *a)
 {
+    wk_status idle = idle_first(vm);
+    if (idle != WK_OK)
+        return idle;
     wk_status st = gpuva_forget(vm, a); /* no GPU virtual address reaches it past this */
     if (a->resident) {
         struct segment *s = segment_get(vm, a->segment);
