@@ -298,7 +298,7 @@ wk_cli_expect(conform.wddm13_aperture 0
               "93 of 93 cases in [0-9.]+ s: 67 pass, 26 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:wk_test_wddm13> ${_wddm13_specs})
 wk_cli_expect(conform.wddm13_reference_profile 0
-              "choice +[0-9]+ run, [0-9]+ skipped: .*667 of 667 cases in [0-9.]+ s: 587 pass, 80 skip\nRESULT: all as expected"
+              "choice +[0-9]+ run, [0-9]+ skipped: .*671 of 671 cases in [0-9.]+ s: 591 pass, 80 skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_test_wddm13>)
 # The GpuMmu build of the reference driver (wk_refdriver_gpummu): the GPU
 # virtual address cases run on it, the negative ones included, and the whole
@@ -423,7 +423,7 @@ wk_cli_expect(conform.gpummu_gpuva_physical 1
 # there, and meets the operations the kit still gives physical addresses:
 # skips that say so.
 wk_cli_expect(conform.gpummu_gpuva_all_in_pp 0
-              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*667 of 667 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "a limit of the kit: with GPU_VIRTUAL .all paging operation will occur in the virtual address space of the system context.*671 of 671 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_gpuva_all_in_pp>)
 # A context resource initialized a page past its SegmentAddress writes over
 # what follows it: PAGING-CONFINE-001 (outsider 27's driver, whose resource
@@ -440,7 +440,7 @@ wk_cli_expect(conform.init_next_page 1
 # kit maps their bytes at their own address in the process), and the
 # teardown's UNMAPs run before the process goes. It failed 51 cases.
 wk_cli_expect(conform.gpummu_most_in_pp 0
-              "667 of 667 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "671 of 671 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_gpummu_most_in_pp>)
 # Its twin writes the fence a page past MonitoredFenceGpuVa: in the paging
 # process, where the kit mapped only the fence's page, the GPU faults there.
@@ -477,7 +477,7 @@ wk_cli_expect(conform.wide_update 0
 # wk_conform_all_expected(NAME DRIVER): the whole suite on a legal twin of
 # the reference driver, contract profile, every result as expected.
 function(wk_conform_all_expected name driver)
-  wk_cli_expect(${name} 0 "667 of 667 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+  wk_cli_expect(${name} 0 "671 of 671 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
                 $<TARGET_FILE:wddmkit> conform -j 2 --quiet --driver $<TARGET_FILE:${driver}>)
 endfunction()
 # A driver whose hardware needs 64 KiB alignment (wk_test_align64k; "it may
@@ -487,7 +487,7 @@ endfunction()
 # absolute fence aimed at where the case expected an allocation placed
 # elsewhere too, never a failure (outsider 24's seven false verdicts).
 wk_cli_expect(conform.align64k 0
-              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*667 of 667 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "the driver's answers round the case's allocations up \\(allocation 0 is 65536-byte aligned where the case asked 4096\\): fewer fit the room the case was calibrated with.*671 of 671 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_align64k>)
 # Allocations answered in whole 64 KiB (wk_test_size64k): the content
 # checks read the bytes the case asked for, a render the case meant to run
@@ -533,7 +533,7 @@ wk_cli_expect(conform.binding_layout_checked 1
 # 0xf0000, not 0xff000), and the room that leaves a case is a skip, not a
 # failure (wk_test_seg64k; outsider 24 saw the flag ignored).
 wk_cli_expect(conform.seg64k 0
-              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*667 of 667 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
+              "segment 1 is managed in 64 KiB pages, Use64KBPages\\): fewer fit the room the case was calibrated with.*671 of 671 cases in [0-9.]+ s: [0-9]+ pass, [0-9]+ skip\nRESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --driver $<TARGET_FILE:wk_test_seg64k>)
 # A fill of its allocation's whole 64 KiB pages in such a segment changes
 # nothing of anyone else's: no PAGING-CONFINE-001 (outsider 26).
@@ -558,15 +558,15 @@ wk_cli_expect(conform.two_nodes_node0 1
 # the reference driver, which reports COMPLETED_TAG ("the latest completed
 # DMA buffer"), passes both, and the two-engine build the two-node case.
 wk_cli_expect(conform.queued_one_per_interrupt 1
-              "1 unexpected result:[ \n]+fail submit-fence.queued-one-interrupt[ \n]+rule: +SUBMIT-FENCE-001.*DxgkDdiInterruptRoutine: fence [0-9]+ was submitted and was never reported complete.*5 of 5 cases in [0-9.]+ s: 3 pass, 1 fail, 1 skip"
+              "5 unexpected results:.*fail submit-fence.queued-one-interrupt[ \n]+rule: +SUBMIT-FENCE-001.*DxgkDdiInterruptRoutine: fence [0-9]+ was submitted and was never reported complete.*9 of 9 cases in [0-9.]+ s: 3 pass, 5 fail, 1 skip"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_one_per_interrupt>
               --filter submit-fence.queued-* ${PROJECT_SOURCE_DIR}/specs/submit-fence.yaml)
 wk_cli_expect(conform.queued_report_submitted 1
-              "1 unexpected result:[ \n]+fail submit-fence.queued-interrupt-each[ \n]+rule: +SUBMIT-FENCE-001.*fence [0-9]+ reported complete before the GPU ran its buffer: the GPU has run [0-9]+ of the [0-9]+ buffers rung so far.*5 of 5 cases in [0-9.]+ s: 3 pass, 1 fail, 1 skip"
+              "2 unexpected results:.*fail submit-fence.queued-interrupt-each[ \n]+rule: +SUBMIT-FENCE-001.*fence [0-9]+ reported complete before the GPU ran its buffer: the GPU has run [0-9]+ of the [0-9]+ buffers rung so far.*9 of 9 cases in [0-9.]+ s: 6 pass, 2 fail, 1 skip"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_report_submitted>
               --filter submit-fence.queued-* ${PROJECT_SOURCE_DIR}/specs/submit-fence.yaml)
 wk_cli_expect(conform.queued_two_nodes 0
-              "5 of 5 cases in [0-9.]+ s: 5 pass"
+              "9 of 9 cases in [0-9.]+ s: 9 pass"
               $<TARGET_FILE:wddmkit> conform --driver $<TARGET_FILE:wk_test_two_nodes>
               --filter submit-fence.queued-* ${PROJECT_SOURCE_DIR}/specs/submit-fence.yaml)
 wk_cli_expect(conform.queued_two_nodes_node0 1
@@ -620,7 +620,7 @@ wk_cli_expect(conform.gpummu_copy_one_short 1
 # the GART_MAP faults), one that reads Pages of a contiguous ADL (the page
 # number taken for a pointer: a crash), one that ignores AdlOffset.
 wk_cli_expect(conform.map2_reference 0
-              "667 of 667 cases in [0-9.]+ s: 610 pass, 57 skip.*RESULT: all as expected"
+              "671 of 671 cases in [0-9.]+ s: 614 pass, 57 skip.*RESULT: all as expected"
               $<TARGET_FILE:wddmkit> conform -j 2 --quiet --profile reference --driver $<TARGET_FILE:wk_refdriver_map2>)
 wk_cli_expect(conform.map2_always_contiguous 1
               "PAGING-GPU-001: .*GART_MAP.*outside system memory.*PAGING-MAP-001"

@@ -75,7 +75,7 @@ static void retire_pending(struct wk_vidmm *vm, uint32_t i)
  * SubmitCommand rang one doorbell, and the GPU has run fewer buffers than
  * that (a driver that reports the last fence it submitted, not the one its
  * GPU finished, is seen once buffers queue: queue.c). */
-static void run_yet_check(struct wk_vidmm *vm, const struct pending *p, UINT fence)
+static void run_yet_check(struct wk_vidmm *vm, const struct pending *p, UINT fence, const char *how)
 {
     if (!p->doorbell || vm->cfg.no_model || binding_executes(vm))
         return;
@@ -83,9 +83,9 @@ static void run_yet_check(struct wk_vidmm *vm, const struct pending *p, UINT fen
     wk_gpu_get_counters(vm->gpu, &c);
     if (c.submissions_run < p->doorbell)
         violate(vm, R_SUBMIT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
-                "fence %u reported complete before the GPU ran its buffer: the GPU has run %llu of the %llu buffers "
+                "fence %u reported %s before the GPU ran its buffer: the GPU has run %llu of the %llu buffers "
                 "rung so far, and this one's was number %llu",
-                fence, (unsigned long long)c.submissions_run, (unsigned long long)c.submissions,
+                fence, how, (unsigned long long)c.submissions_run, (unsigned long long)c.submissions,
                 (unsigned long long)p->doorbell);
 }
 
@@ -96,8 +96,10 @@ static void run_yet_check(struct wk_vidmm *vm, const struct pending *p, UINT fen
  * The fence is "the latest completed DMA buffer" (facts §5.12 N5): every
  * submission queued before it on its node is complete with it, each node
  * being its own queue (N3), so a driver that reports only the latest of
- * several finished buffers reports them all. */
-void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
+ * several finished buffers reports them all; so does a fault report, the
+ * buffers before the faulting one having finished. `how` names the report
+ * in the messages ("complete", "faulted", "page-faulted"). */
+void fence_reported(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine, const char *how)
 {
     /* DXGK_INTERRUPT_DMA_COMPLETED: "a DMA buffer is completed". Whatever
      * runs the buffers here (the kit's GPU, a binding's processor) runs
@@ -106,8 +108,8 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
      * with a software GPU of its own, --gpu none, may well have run it). */
     if (fence && fence == vm->submitting_fence && !vm->cfg.no_model)
         violate(vm, R_SUBMIT_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
-                "fence %u reported complete inside the call that submitted it, before the GPU could run any of its "
-                "buffer", fence);
+                "fence %u reported %s inside the call that submitted it, before the GPU could run any of its "
+                "buffer", fence, how);
     for (uint32_t i = 0; i < vm->npending; i++) {
         if (vm->pending[i].held || vm->pending[i].fence != fence)
             continue;
@@ -115,7 +117,7 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
             violate(vm, R_INTR_ORDINAL, WK_DDI_CB_NOTIFY_INTERRUPT,
                     "fence %u reported by node %u engine %u; it was submitted to node %u engine %u", fence, node,
                     engine, vm->pending[i].node, vm->pending[i].engine);
-        run_yet_check(vm, &vm->pending[i], fence);
+        run_yet_check(vm, &vm->pending[i], fence, how);
         const uint32_t on = vm->pending[i].node;
         for (uint32_t k = 0; k < i;) { /* the earlier ones of its node: complete with it */
             if (!vm->pending[k].held && vm->pending[k].node == on) {
@@ -129,8 +131,12 @@ void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
         return;
     }
     violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
-            "fence %u reported complete, but no such fence is pending (last completed %u)", fence,
-            vm->last_completed);
+            "fence %u reported %s, but no such fence is pending (last completed %u)", fence, how, vm->last_completed);
+}
+
+void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine)
+{
+    fence_reported(vm, fence, node, engine, "complete");
 }
 
 /* INTR-IRQL-001: at the device's IRQL, that is in the interrupt routine or
@@ -172,7 +178,8 @@ static VOID cb_notify_interrupt(const HANDLE hAdapter, const DXGKARGCB_NOTIFY_IN
     case DXGK_INTERRUPT_DMA_FAULTED:
         vm->stats.gpu_faults++;
         page_fault_note(vm, d->InterruptType, d->DmaFaulted.FaultedFenceId);
-        fence_complete(vm, d->DmaFaulted.FaultedFenceId, d->DmaFaulted.NodeOrdinal, d->DmaFaulted.EngineOrdinal);
+        fence_reported(vm, d->DmaFaulted.FaultedFenceId, d->DmaFaulted.NodeOrdinal, d->DmaFaulted.EngineOrdinal,
+                       "faulted");
         break;
     case DXGK_INTERRUPT_DMA_PAGE_FAULTED: /* WDDM 2.0 (page_fault.c) */
         page_fault_reported(vm, d);

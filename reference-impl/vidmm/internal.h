@@ -1376,6 +1376,8 @@ wk_status op_notify_residency(struct wk_vidmm *vm, struct allocation *a, int res
 /* callbacks.c: a fence reported complete (DMA_COMPLETED, DMA_FAULTED, a
  * page fault's FaultedFenceId) by the node and engine named. */
 void fence_complete(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine);
+/* ... for a report of another kind: `how` names it ("faulted"). */
+void fence_reported(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine, const char *how);
 
 /* page_fault.c: a DMA_PAGE_FAULTED report (PAGEFAULT-FENCE-001,
  * PAGEFAULT-FLAGS-001), as the kernel takes it; page_fault_note, any other

@@ -180,7 +180,7 @@ void page_fault_reported(struct wk_vidmm *vm, const DXGKARGCB_NOTIFY_INTERRUPT_D
     end_pending_before(vm, node, fence, 0);
     if (vm->pfw.fence == fence && !vm->pfw.how)
         vm->pfw.how = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
-    fence_complete(vm, fence, node, engine);
+    fence_reported(vm, fence, node, engine, "page-faulted");
 }
 
 void page_fault_note(struct wk_vidmm *vm, DXGK_INTERRUPT_TYPE type, UINT fence)
