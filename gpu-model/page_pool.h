@@ -28,6 +28,7 @@ struct page_pool {
         uint64_t pages;
         uint32_t *dirt;     /* per page: PAGE_DIRT(lo, hi), 0 = all zero */
         uint64_t high;      /* pages [0, high) were ever carved (may hold bytes) */
+        uint64_t prefaulted; /* pages [0, prefaulted) were offered to page_pool_prefault */
     } *arenas;              /* reservations, carved in order */
     uint64_t arena_count;
     uint64_t arena_capacity;
@@ -55,6 +56,15 @@ void page_pool_fini(struct page_pool *pool);
 /* A 4 KiB page, zero outside the span `*dirt`; NULL at the limit or when the
  * host is out of memory. */
 uint8_t *page_pool_get(struct page_pool *pool, uint32_t *dirt);
+
+/* The kernel backs the pages of [p, p + len) (pages the pool handed out,
+ * consecutive in one arena) that lie past every page offered before, in
+ * one system call (MADV_POPULATE_WRITE, Linux 5.14; nothing where it is
+ * refused), for a caller about to write them all: a FILL of fresh pages
+ * then takes no page fault a page. Pages offered before are left alone,
+ * so a pool whose pages come back and go out again (a fuzz harness's
+ * steady state) makes no system call here. */
+void page_pool_prefault(struct page_pool *pool, uint8_t *p, uint64_t len);
 
 /* Returns a page to the pool with the span its user may have written
  * (PAGE_DIRT_ALL when unknown). Cannot fail: the free list has a slot for

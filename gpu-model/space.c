@@ -310,11 +310,17 @@ static void fill_bytes(uint8_t *dst, uint64_t n, const uint8_t *pat, uint64_t ph
         dst[i] = from[i & 15];
 }
 
+/* Runs of at least this many bytes of a pool's fresh pages are backed in
+ * one system call before they are written (page_pool_prefault). */
+#define PREFAULT_MIN (4u * WK_GPU_PAGE_SIZE)
+
 static void fill_flush(struct fill_run *run, const uint8_t *pat, uint64_t pattern, int uniform, int stream,
-                       int avx2)
+                       int avx2, struct page_pool *pool)
 {
     if (!run->len)
         return;
+    if (pool && run->len >= PREFAULT_MIN)
+        page_pool_prefault(pool, run->start, run->len);
     if (uniform) { /* memset picks its own strategy for the size (rep stosb, streaming) */
         memset(run->start, (int)(pattern & 0xFF), run->len);
     } else if (stream && !((uintptr_t)run->start & (WK_GPU_PAGE_SIZE - 1)) &&
@@ -344,6 +350,9 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
     int uniform = (pattern & 0xFF) * 0x0101010101010101ull == pattern;
     int stream = !uniform && len >= gpu->stream_threshold;
     int avx2 = !uniform && have_avx2();
+    /* a memory segment's pages come from the pool; system memory and what an
+     * aperture maps are the memfd's */
+    struct page_pool *pool = !r->host && r->kind != WK_GPU_SEGMENT_APERTURE ? r->bytes.pool : NULL;
     repeat_pattern(pat, pattern);
     struct fill_run run = { NULL, 0, 0 };
     int rc = 0;
@@ -362,14 +371,14 @@ int space_fill(struct wk_gpu *gpu, struct region *r, uint64_t off, uint64_t len,
         if (run.len && run.start + run.len == dst + po) {
             run.len += n;
         } else {
-            fill_flush(&run, pat, pattern, uniform, stream, avx2);
+            fill_flush(&run, pat, pattern, uniform, stream, avx2, pool);
             run.start = dst + po;
             run.len = n;
             run.phase = done;
         }
         done += n;
     }
-    fill_flush(&run, pat, pattern, uniform, stream, avx2);
+    fill_flush(&run, pat, pattern, uniform, stream, avx2, pool);
     if (stream)
         stream_done();
     return rc;
