@@ -491,6 +491,8 @@ struct wk_vidmm {
                                                order (wk_vidmm_set_segment_order) */
     uint32_t seg_order_count;
     uint32_t nseg;
+    uint32_t seg_top;           /* segments [1, seg_top] may hold a heap or a mapped_once map: the
+                                   ones wk_vidmm_destroy frees (the rest of seg[] is never touched) */
     uint32_t paging_segment;                /* PagingBufferSegmentId as reported */
     uint32_t paging_seg;                    /* where the buffer's block is mapped (paging_place.c), */
     uint64_t paging_seg_offset;             /* 0: system memory */

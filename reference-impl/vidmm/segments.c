@@ -311,6 +311,8 @@ static wk_status adopt(struct wk_vidmm *vm, const struct report *r, uint32_t n)
         struct segment *s = &vm->seg[i + 1];
         memset(s, 0, sizeof(*s));
         s->id = i + 1;
+        if (s->id > vm->seg_top)
+            vm->seg_top = s->id;
         s->flags = r[i].flags;
         s->aperture = r[i].flags.Aperture;
         s->memory = !r[i].flags.Aperture && !r[i].flags.Agp;
