@@ -613,6 +613,22 @@ static ssize_t recv_fds(int sock, void *data, size_t len, int *fds, int n, int *
 static struct wk_runner_options zygote_options;
 static struct wk_prog zygote_prog; /* the case's, decoded in the case's process only */
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+#define STACK_AHEAD (10u * 4096u)
+
+/* The stack a case's process writes below where the fork left it, about
+ * ten pages (the kit's frames, and the 8 KiB call.c poisons before each
+ * DDI call), each a page fault: backed in one system call (nothing where
+ * it is refused, or where the stack's mapping is not that deep). */
+static void stack_prefault(void)
+{
+    volatile char here = 0;
+    uintptr_t top = ((uintptr_t)&here | 4095u) + 1;
+    madvise((void *)(top - 4096u - STACK_AHEAD), 4096u + STACK_AHEAD, MADV_POPULATE_WRITE);
+}
+
 /* In the case's process: its program, then child_main as a case forked
  * from the runner runs it. */
 static _Noreturn void zygote_case(const struct request *q, const unsigned char *flat, volatile struct case_shared *shared,
@@ -628,6 +644,7 @@ static _Noreturn void zygote_case(const struct request *q, const unsigned char *
     j.attempt = q->attempt;
     j.nonce = q->nonce;
     j.fd_result = j.fd_output = j.fd_pid = j.fd_start = -1;
+    stack_prefault();
     wk_runner_job_share(&j, shared);
     if (!flat_read(flat, (size_t)q->prog_len, &zygote_prog))
         _exit(125); /* cannot happen: the runner wrote it; a crash "exited with status 125" */
