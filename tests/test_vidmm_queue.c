@@ -67,10 +67,15 @@ static void test_latest_completes_earlier_of_its_node(void **state)
     fence_complete(&vm, 4, 1, 0);
     assert_int_equal(vm.violation_total, 0);
     assert_int_equal(vm.npending, 1);
-    fence_complete(&vm, 1, 0, 0); /* completed with 3: no longer pending */
+    fence_reported(&vm, 1, 0, 0, "faulted"); /* completed with 3: no longer pending */
     assert_int_equal(vm.violation_total, 1);
     assert_string_equal(vm.violations[0].rule, "INTR-FENCE-001");
-    assert_non_null(strstr(vm.violations[0].message, "fence 1 reported complete, but no such fence is pending"));
+    assert_non_null(strstr(vm.violations[0].message, "fence 1 reported faulted, but the report of fence 3, a later one "
+                                                     "of its node, completed it already"));
+    fence_complete(&vm, 2, 1, 0); /* completed with 4, a report ago */
+    assert_non_null(strstr(vm.violations[1].message, "fence 2 reported complete, but the report of fence 4"));
+    fence_complete(&vm, 99, 0, 0); /* never submitted */
+    assert_non_null(strstr(vm.violations[2].message, "fence 99 reported complete, but no such fence is pending"));
 }
 
 static void test_held_ones_are_not_completed(void **state)

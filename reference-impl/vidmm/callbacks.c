@@ -121,6 +121,9 @@ void fence_reported(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine, con
         const uint32_t on = vm->pending[i].node;
         for (uint32_t k = 0; k < i;) { /* the earlier ones of its node: complete with it */
             if (!vm->pending[k].held && vm->pending[k].node == on) {
+                const uint32_t slot = vm->implied_next++ % (uint32_t)(sizeof(vm->implied) / sizeof(vm->implied[0]));
+                vm->implied[slot].fence = vm->pending[k].fence;
+                vm->implied[slot].by = fence;
                 retire_pending(vm, k);
                 i--;
             } else {
@@ -129,6 +132,18 @@ void fence_reported(struct wk_vidmm *vm, UINT fence, UINT node, UINT engine, con
         }
         retire_pending(vm, i);
         return;
+    }
+    const uint32_t n = (uint32_t)(sizeof(vm->implied) / sizeof(vm->implied[0]));
+    for (uint32_t k = 0; k < n && k < vm->implied_next; k++) {
+        const uint32_t slot = (vm->implied_next - 1 - k) % n; /* the newest first */
+        if (vm->implied[slot].fence == fence && fence) {
+            violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
+                    "fence %u reported %s, but the report of fence %u, a later one of its node, completed it "
+                    "already: a report names the latest completed buffer and completes those before it (report "
+                    "a fault before the completions after it)",
+                    fence, how, vm->implied[slot].by);
+            return;
+        }
     }
     violate(vm, R_INTR_FENCE, WK_DDI_CB_NOTIFY_INTERRUPT,
             "fence %u reported %s, but no such fence is pending (last completed %u)", fence, how, vm->last_completed);

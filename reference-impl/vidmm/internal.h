@@ -593,6 +593,11 @@ struct wk_vidmm {
         int draining;                       /* submit_wait runs the GPU in the batch's steps */
     } queue;
     uint64_t submit_doorbell;               /* the DOORBELL the last SubmitCommand rang; 0: none or several */
+    struct {                                /* fences a later report of their node completed with it
+                                               (fence_reported: a report that names one then says so) */
+        uint32_t fence, by;
+    } implied[8];
+    uint32_t implied_next;                  /* a ring */
     int dpc_requested;
     uint64_t km_serial;                     /* km_services.c: 0 when not counted */
     struct km_pool_tag km_pool[KM_POOL_TAGS];

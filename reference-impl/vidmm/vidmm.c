@@ -276,6 +276,7 @@ wk_status wk_vidmm_reset(struct wk_vidmm *vm)
     vm->npending = 0;
     vm->hold = 0;
     memset(&vm->queue, 0, sizeof(vm->queue));
+    vm->implied_next = 0;
     vm->render_submits = 0, vm->device_error_armed = 0;
     memset(&vm->pfw, 0, sizeof(vm->pfw));
     memset(&vm->pf_reset, 0, sizeof(vm->pf_reset));
