@@ -190,8 +190,10 @@ static int random_step(struct rng *r, const struct wk_prog *p, uint32_t at, stru
     s->segment = below(r, 5);
     s->offset = below(r, 2) ? 8 * below(r, 512) : interesting(r);
     s->value = rnd(r) & (s->kind == WK_STEP_HOLD ? 3 : UINT64_MAX);
-    if (s->kind == WK_STEP_QUEUE)
+    if (s->kind == WK_STEP_QUEUE) { /* 2 to 5 renders, an interrupt for each half the time */
         s->value = 2 + below(r, 4);
+        s->flags = below(r, 2) ? WK_PROG_QUEUE_EACH : 0;
+    }
     s->relative = below(r, 4) != 0;
     s->address = interesting(r);
     s->write = (int)below(r, 2);
@@ -572,6 +574,23 @@ static void splice(struct rng *r, struct wk_prog *p, const struct wk_prog *q)
     }
 }
 
+/* Where a new queue step goes: before the first render at or after `at`,
+ * counting the renders in a row there (so that they queue; at least 2),
+ * or anywhere when none follows. */
+static uint32_t queue_position(struct rng *r, const struct wk_prog *p, uint32_t at, struct wk_step *s)
+{
+    uint32_t i = at;
+    while (i < p->step_count && p->steps[i].kind != WK_STEP_RENDER)
+        i++;
+    if (i == p->step_count)
+        return below(r, p->step_count + 1);
+    uint32_t k = 0;
+    while (i + k < p->step_count && p->steps[i + k].kind == WK_STEP_RENDER)
+        k++;
+    s->value = k < 2 ? 2 : k > WK_PROG_MAX_QUEUE ? WK_PROG_MAX_QUEUE : k;
+    return i;
+}
+
 static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_prog *other)
 {
     uint32_t n = p->step_count, at = below(r, n ? n : 1);
@@ -583,7 +602,9 @@ static void mutate_prog_once(struct rng *r, struct wk_prog *p, const struct wk_p
     switch (below(r, 8)) {
     case 0:
     case 1:
-        if (random_step(r, p, at, &s) == 0 && insert_step(p, below(r, n + 1), &s) != 0)
+        if (random_step(r, p, at, &s) != 0)
+            break;
+        if (insert_step(p, s.kind == WK_STEP_QUEUE ? queue_position(r, p, at, &s) : below(r, n + 1), &s) != 0)
             step_release(&s);
         break;
     case 2: if (n) delete_step(p, at); break;
