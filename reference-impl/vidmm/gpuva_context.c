@@ -227,7 +227,7 @@ static wk_status call_submit_virtual(struct wk_vidmm *vm, struct context *c, uin
              *status = vm->ddi.DxgkDdiSubmitCommandVirtual(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND_VIRTUAL, pargs, status));
     vm->submitting_fence = 0;
-    page_fault_note_doorbell(vm, fence, doorbells);
+    (void)page_fault_note_doorbell(vm, fence, doorbells);
     g.kit = NULL; /* const to the driver */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND_VIRTUAL, crashed);
     gbuf_free(vm, &priv);

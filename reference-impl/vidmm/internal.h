@@ -592,7 +592,6 @@ struct wk_vidmm {
         struct wk_gpu_counters before;      /* the GPU's counters before the first of them */
         int draining;                       /* submit_wait runs the GPU in the batch's steps */
     } queue;
-    uint64_t submit_doorbell;               /* the DOORBELL the last SubmitCommand rang; 0: none or several */
     struct {                                /* fences a later report of their node completed with it
                                                (fence_reported: a report that names one then says so) */
         uint32_t fence, by;
@@ -1406,8 +1405,9 @@ int page_fault_submission_faulted(struct wk_vidmm *vm, uint32_t fence);
  * SupportPerEngineTDR); WK_OK, or what the call's guard said. */
 wk_status page_fault_reset_engine(struct wk_vidmm *vm);
 /* After a SubmitCommand(Virtual) of `fence`: the kit GPU's doorbells before
- * the call, so the one it rang is known (page_fault_submission_faulted). */
-void page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before);
+ * the call, so the one it rang is known (page_fault_submission_faulted).
+ * Returns that doorbell's number when the call rang exactly one, else 0. */
+uint64_t page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before);
 /* The kit GPU's doorbells so far (its submissions counter), for the above. */
 uint64_t page_fault_doorbells(struct wk_vidmm *vm);
 /* The adapter-wide reset after a page fault no engine reset recovered

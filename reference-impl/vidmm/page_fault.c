@@ -106,16 +106,17 @@ uint64_t page_fault_doorbells(struct wk_vidmm *vm)
  * chooses", docs/gpu-model.md), and outsider 20's driver, which tags with a
  * sequence of its own, was told a page fault it named right was of a clean
  * buffer. A call that rang none leaves nothing to look up. */
-void page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before)
+uint64_t page_fault_note_doorbell(struct wk_vidmm *vm, uint32_t fence, uint64_t doorbells_before)
 {
     if (vm->cfg.no_model || binding_executes(vm))
-        return;
+        return 0;
     uint64_t now = page_fault_doorbells(vm);
     if (now == doorbells_before)
-        return;
+        return 0;
     uint32_t slot = vm->doorbells++ % (uint32_t)(sizeof(vm->doorbell) / sizeof(vm->doorbell[0]));
     vm->doorbell[slot].fence = fence;
     vm->doorbell[slot].seq = now;
+    return now == doorbells_before + 1 ? now : 0;
 }
 
 /* 1 when fence's buffer faulted on the GPU, 0 when it ran clean, -1 when

@@ -522,7 +522,9 @@ static uint32_t submission_node(struct wk_vidmm *vm, const struct submission *s)
     return s->paging ? adapter_paging_node(vm) : c ? c->node : VIDMM_NODE;
 }
 
-static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, uint32_t fence)
+/* *doorbell: the kit GPU's DOORBELL the call rang when it rang exactly one
+ * (that buffer's run: fence_complete), else 0. */
+static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, uint32_t fence, uint64_t *doorbell)
 {
     DXGKARG_SUBMITCOMMAND args;
     memset(&args, 0, sizeof(args));
@@ -552,9 +554,7 @@ static wk_status call_submit(struct wk_vidmm *vm, const struct submission *s, ui
              status = vm->ddi.DxgkDdiSubmitCommand(vm->miniport, pargs);
              ddi_rewrite(vm, WK_DDI_SUBMIT_COMMAND, pargs, &status));
     vm->submitting_fence = 0;
-    page_fault_note_doorbell(vm, fence, doorbells);
-    const uint64_t rung = page_fault_doorbells(vm);
-    vm->submit_doorbell = rung == doorbells + 1 ? rung : 0; /* one doorbell: this buffer's run */
+    *doorbell = page_fault_note_doorbell(vm, fence, doorbells);
     km_irql_leave(vm, irql);
     g.kit = NULL; /* const to the driver: nothing to read back */
     wk_status guard = garg_out(vm, &g, WK_DDI_SUBMIT_COMMAND, crashed);
@@ -689,15 +689,15 @@ wk_status submit_buffer(struct wk_vidmm *vm, const struct submission *s, uint32_
     st = add_pending(vm, s, *fence, 0);
     if (st != WK_OK)
         return st;
-    vm->submit_doorbell = 0;
-    st = call_submit(vm, s, *fence);
+    uint64_t doorbell = 0;
+    st = call_submit(vm, s, *fence, &doorbell);
     if (st != WK_OK) {
         submit_untrack(vm, *fence); /* never reached the hardware */
         return st;
     }
     for (uint32_t i = vm->npending; i-- > 0;)
         if (vm->pending[i].fence == *fence)
-            vm->pending[i].doorbell = vm->submit_doorbell;
+            vm->pending[i].doorbell = doorbell;
     return st;
 }
 
